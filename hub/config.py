@@ -1,0 +1,47 @@
+"""Settings, read once from ``HUB_*`` environment variables and CLI flags, then passed in."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+REFERENCE_NOW = datetime(2026, 6, 1, 9, 0, 0)
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=0, le=65535)
+    seed: int = 0
+    token: str | None = None
+    now: datetime = REFERENCE_NOW
+    session_ttl_s: float = Field(3600.0, gt=0)
+    max_sessions: int = Field(10_000, ge=2)
+    max_body_bytes: int = Field(1_000_000, ge=1024)
+    store_path: str = "prove_hub.db"
+    mounts: list[str] = Field(default_factory=list)
+
+    @property
+    def loopback(self) -> bool:
+        return self.host in LOOPBACK or self.host.startswith("127.")
+
+    def check(self) -> Settings:
+        if not self.loopback and not self.token:
+            raise ValueError(f"binding {self.host} (not loopback) requires a bearer token: set HUB_TOKEN or --token")
+        return self
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        env = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for name in cls.model_fields:
+            key = f"HUB_{name.upper()}"
+            if key in env:
+                values[name] = env[key].split(",") if name == "mounts" else env[key]
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.model_validate(values)

@@ -1,0 +1,84 @@
+"""The dispatcher: the one path every tool call takes, whatever the transport.
+
+Validate the arguments against the tool's schema, run it atomically in the
+session's fork of its server, publish a tool-call event. This is the hub's one
+top-level boundary: an unexpected exception inside a tool is rolled back,
+logged, and returned as an internal error instead of crashing the hub.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from hub.events import EventBus, ToolCallEvent
+from hub.kit import ArgumentError, ToolError
+from hub.library import Library, UnknownServer, UnknownTool
+from hub.sessions import SessionError, SessionManager
+
+log = logging.getLogger("hub.dispatcher")
+
+ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "result", "internal"]
+
+
+@dataclass
+class CallOutcome:
+    ok: bool
+    result: Any
+    error: str | None = None
+    error_kind: ErrorKind | None = None
+    latency_ms: float = 0.0
+    state_changed: bool = False
+
+    def text(self) -> str:
+        """What a model reads: the JSON result, or the error message."""
+        if not self.ok:
+            return f"Error: {self.error}"
+        return self.result if isinstance(self.result, str) else json.dumps(self.result, default=str)
+
+
+class Dispatcher:
+    def __init__(self, library: Library, sessions: SessionManager, bus: EventBus) -> None:
+        self.library = library
+        self.sessions = sessions
+        self.bus = bus
+
+    def call(self, session_id: str, server: str, tool: str, arguments: Any, *, episode: str | None = None,
+             create_session: bool = True) -> CallOutcome:
+        start = time.perf_counter()
+        outcome = self._run(session_id, server, tool, arguments, create_session)
+        outcome.latency_ms = (time.perf_counter() - start) * 1000
+        self.bus.publish(ToolCallEvent(
+            session=session_id, server=server, tool=tool, arguments=arguments, ok=outcome.ok,
+            result=outcome.result, error=outcome.error, error_kind=outcome.error_kind,
+            latency_ms=outcome.latency_ms, state_changed=outcome.state_changed, ts=time.time(), episode=episode,
+        ))
+        return outcome
+
+    def _run(self, session_id: str, server: str, tool: str, arguments: Any, create_session: bool) -> CallOutcome:
+        try:
+            spec = self.library.tool(server, tool)
+            kwargs = spec.validate(arguments)
+            session = self.sessions.get(session_id, create=create_session)
+            fork = session.fork_of(server)
+        except UnknownServer as exc:
+            return CallOutcome(False, None, str(exc), "unknown_server")
+        except UnknownTool as exc:
+            return CallOutcome(False, None, str(exc), "unknown_tool")
+        except ArgumentError as exc:
+            return CallOutcome(False, None, str(exc), "arguments")
+        except SessionError as exc:
+            return CallOutcome(False, None, str(exc), "session")
+        session.calls += 1
+        before = fork.changes
+        try:
+            result = fork.call(spec, kwargs)
+        except ToolError as exc:
+            return CallOutcome(False, None, str(exc), "tool")
+        except Exception as exc:  # the hub's one top-level boundary: a broken tool must not crash the hub
+            log.exception("tool %s.%s failed", server, tool)
+            return CallOutcome(False, None, f"internal error in {server}.{tool}: {type(exc).__name__}", "internal")
+        return CallOutcome(True, result, state_changed=fork.changes != before)

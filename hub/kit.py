@@ -1,0 +1,216 @@
+"""The server kit: how a server declares its tools.
+
+A server is a module with an SQLite schema, a deterministic ``seed(db, rng, now)``
+and tools written as typed Python functions. The docstring is the tool's
+description, the type hints are its JSON schema, the decorator tags it read or
+write. Parameters name the entity type they carry with ``Entity("account")``,
+a tool names the entity types its result carries (``returns=``) and the tools
+that must run before it (``requires=``): task synthesis chains tools through
+these declarations.
+
+    banking = Server("banking", "Retail bank accounts.", SCHEMA, seed)
+
+    @banking.read(returns=("account",))
+    def get_account(ctx: Ctx, account_id: AccountId) -> dict: ...
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+
+ToolKind = Literal["read", "write"]
+SeedFn = Callable[[sqlite3.Connection, random.Random, datetime], None]
+Json = Any
+
+
+class ToolError(Exception):
+    """A domain failure the model can recover from (insufficient funds, unknown id, ...)."""
+
+
+class ArgumentError(Exception):
+    """Arguments that do not match the tool's schema."""
+
+
+@dataclass(frozen=True)
+class Entity:
+    """Marks a parameter as carrying the id of an entity type, e.g. ``Entity("account")``."""
+
+    type: str
+
+
+@dataclass
+class Ctx:
+    """What a tool receives besides its arguments: the fork's database and the fixed "now"."""
+
+    db: sqlite3.Connection
+    now: datetime
+
+
+@dataclass
+class Tool:
+    """One tool: a typed function plus the declarations synthesis and the dispatcher use."""
+
+    server: str
+    name: str
+    fn: Callable[..., Json]
+    kind: ToolKind
+    description: str
+    input_schema: dict[str, Any]
+    args_model: type[BaseModel]
+    params: dict[str, str | None]
+    returns: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+
+    @property
+    def required(self) -> list[str]:
+        return list(self.input_schema.get("required", []))
+
+    def validate(self, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Check arguments against the schema; raise ArgumentError with a readable message."""
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, Mapping):
+            raise ArgumentError(f"arguments for {self.name} must be a JSON object, got {type(arguments).__name__}")
+        try:
+            model = self.args_model.model_validate(dict(arguments))
+        except ValidationError as exc:
+            raise ArgumentError(format_validation_error(self.name, exc)) from None
+        return {name: getattr(model, name) for name in self.params}
+
+    def spec(self) -> dict[str, Any]:
+        """The catalog entry: what a client or the synthesis graph sees."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "description": self.description,
+            "input_schema": self.input_schema,
+            "returns": list(self.returns),
+            "requires": list(self.requires),
+        }
+
+
+def format_validation_error(tool: str, exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "missing":
+            parts.append(f"missing required argument '{where}'")
+        elif err["type"] == "extra_forbidden":
+            parts.append(f"unknown argument '{where}'")
+        else:
+            parts.append(f"argument '{where}': {err['msg']} (got {err.get('input')!r:.60})")
+    return f"invalid arguments for {tool}: " + "; ".join(parts)
+
+
+def _entity_of(annotation: Any) -> str | None:
+    if get_origin(annotation) is not Annotated:
+        return None
+    for meta in get_args(annotation)[1:]:
+        if isinstance(meta, Entity):
+            return meta.type
+    return None
+
+
+def _build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tuple[str, ...],
+                requires: tuple[str, ...]) -> Tool:
+    hints = get_type_hints(fn, include_extras=True)
+    sig = inspect.signature(fn)
+    names = list(sig.parameters)
+    if not names or names[0] != "ctx":
+        raise TypeError(f"{server}.{fn.__name__}: the first parameter must be 'ctx: Ctx'")
+    fields: dict[str, Any] = {}
+    params: dict[str, str | None] = {}
+    for name in names[1:]:
+        p = sig.parameters[name]
+        if name not in hints:
+            raise TypeError(f"{server}.{fn.__name__}: parameter '{name}' needs a type hint")
+        default = ... if p.default is inspect.Parameter.empty else p.default
+        fields[name] = (hints[name], default)
+        params[name] = _entity_of(hints[name])
+    model = create_model(  # type: ignore[call-overload]
+        f"{server}__{fn.__name__}",
+        __config__=ConfigDict(extra="forbid", strict=True),
+        **fields,
+    )
+    schema = model.model_json_schema()
+    schema.pop("title", None)
+    schema.setdefault("properties", {})
+    for name, prop in schema["properties"].items():
+        prop.pop("title", None)
+        if params.get(name):
+            prop["x-entity"] = params[name]
+    doc = inspect.cleandoc(fn.__doc__ or "")
+    if not doc:
+        raise TypeError(f"{server}.{fn.__name__}: a tool needs a docstring; it is the model's prompt")
+    return Tool(server, fn.__name__, fn, kind, doc, schema, model, params, tuple(returns), tuple(requires))
+
+
+@dataclass
+class Server:
+    """A stateful SQLite server: schema, seed and tools. Registered once in ``servers/__init__.py``."""
+
+    name: str
+    description: str
+    schema: str
+    seed: SeedFn
+    tools: dict[str, Tool] = field(default_factory=dict)
+
+    def read(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+        """Register a read tool: it never changes state."""
+        return self._register("read", returns, requires)
+
+    def write(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+        """Register a write tool: it may change state, atomically."""
+        return self._register("write", returns, requires)
+
+    def _register(self, kind: ToolKind, returns: tuple[str, ...], requires: tuple[str, ...]) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+        def decorate(fn: Callable[..., Json]) -> Callable[..., Json]:
+            if fn.__name__ in self.tools:
+                raise ValueError(f"{self.name}: tool {fn.__name__} registered twice")
+            self.tools[fn.__name__] = _build_tool(self.name, fn, kind, returns, requires)
+            return fn
+
+        return decorate
+
+
+# Helpers shared by server modules -------------------------------------------------------------
+
+
+def rows(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
+    """All rows of a cursor as plain dicts."""
+    cols = [c[0] for c in cursor.description]
+    return [dict(zip(cols, r)) for r in cursor.fetchall()]
+
+
+def one(cursor: sqlite3.Cursor) -> dict[str, Any] | None:
+    """The first row of a cursor as a dict, or None."""
+    cols = [c[0] for c in cursor.description]
+    r = cursor.fetchone()
+    return None if r is None else dict(zip(cols, r))
+
+
+def fetch(db: sqlite3.Connection, sql: str, params: tuple[Any, ...] | list[Any], not_found: str) -> dict[str, Any]:
+    """One row as a dict, or a ToolError with ``not_found`` as the message."""
+    found = one(db.execute(sql, params))
+    if found is None:
+        raise ToolError(not_found)
+    return found
+
+
+def next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width: int = 4) -> str:
+    """The next id like ``ACC-0042`` for ``table.column``: derived from state, so replays agree."""
+    start = len(prefix) + 2
+    cur = db.execute(
+        f"SELECT MAX(CAST(SUBSTR({column}, {start}) AS INTEGER)) FROM {table} WHERE {column} LIKE ?",
+        (prefix + "-%",),
+    )
+    n = (cur.fetchone()[0] or 0) + 1
+    return f"{prefix}-{n:0{width}d}"

@@ -1,0 +1,98 @@
+"""The library: every mounted server, its tools and its seed databases, built once per seed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Protocol
+
+from hub.kit import Server, Tool
+from hub.state import Fork, SeedDatabase, SqliteFork, connect_bytes, hex128
+
+
+class UnknownServer(LookupError):
+    pass
+
+
+class UnknownTool(LookupError):
+    pass
+
+
+class Mount(Protocol):
+    """What the hub needs of a server, SQLite-backed or a mounted Python object."""
+
+    name: str
+    description: str
+    tools: dict[str, Tool]
+
+    def open(self, seed: int) -> Fork: ...
+    def restore(self, seed: int, data: bytes) -> Fork: ...
+    def seed_hash(self, seed: int) -> str: ...
+
+
+class SqliteMount:
+    """A kit ``Server`` with its seed databases cached per seed."""
+
+    def __init__(self, server: Server, now: datetime) -> None:
+        self.server = server
+        self.name = server.name
+        self.description = server.description
+        self.tools = server.tools
+        self.now = now
+        self._seeds: dict[int, SeedDatabase] = {}
+
+    def seed_db(self, seed: int) -> SeedDatabase:
+        found = self._seeds.get(seed)
+        if found is None:
+            found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now)
+        return found
+
+    def open(self, seed: int) -> Fork:
+        return self.seed_db(seed).fork()
+
+    def restore(self, seed: int, data: bytes) -> Fork:
+        return SqliteFork(self.seed_db(seed), connect_bytes(data))
+
+    def seed_hash(self, seed: int) -> str:
+        return hex128(self.seed_db(seed).hash_int)
+
+
+class Library:
+    """The servers a hub serves, by name, in registration order."""
+
+    def __init__(self, mounts: Iterable[Mount]) -> None:
+        self.mounts: dict[str, Mount] = {}
+        for m in mounts:
+            self.add(m)
+
+    @classmethod
+    def from_servers(cls, servers: Iterable[Server], now: datetime) -> Library:
+        return cls(SqliteMount(s, now) for s in servers)
+
+    def add(self, mount: Mount) -> None:
+        if mount.name in self.mounts:
+            raise ValueError(f"server {mount.name!r} is mounted twice")
+        self.mounts[mount.name] = mount
+
+    def mount(self, server: str) -> Mount:
+        found = self.mounts.get(server)
+        if found is None:
+            raise UnknownServer(f"unknown server {server!r}; servers: {', '.join(self.mounts)}")
+        return found
+
+    def tool(self, server: str, name: str) -> Tool:
+        tools = self.mount(server).tools
+        found = tools.get(name)
+        if found is None:
+            raise UnknownTool(f"unknown tool {name!r} on server {server!r}; call tools/list to see its {len(tools)} tools")
+        return found
+
+    def all_tools(self) -> list[Tool]:
+        return [t for m in self.mounts.values() for t in m.tools.values()]
+
+    def catalog(self) -> dict[str, object]:
+        servers = [
+            {"name": m.name, "description": m.description, "tools": [t.spec() for t in m.tools.values()]}
+            for m in self.mounts.values()
+        ]
+        return {"servers": servers, "server_count": len(servers), "tool_count": sum(len(s["tools"]) for s in servers)}
