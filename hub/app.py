@@ -1,0 +1,108 @@
+"""The Starlette application: MCP endpoints, JSON API, health, and (when present) ws/metrics/dashboard."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from hub import api
+from hub.config import Settings
+from hub.core import Hub
+from hub.mcp_http import McpEndpoints
+
+OPEN_PATHS = ("/healthz",)
+
+
+class BearerAuth:
+    """Every request but the health check carries ``Authorization: Bearer <HUB_TOKEN>`` (or ``?token=``)."""
+
+    def __init__(self, app: ASGIApp, token: str | None) -> None:
+        self.app = app
+        self.token = token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.token is None or scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
+            await self.app(scope, receive, send)
+            return
+        if self._authorized(scope):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 4401, "reason": "missing or wrong bearer token"})
+            return
+        response = JSONResponse({"error": "missing or wrong bearer token"}, status_code=401,
+                                headers={"WWW-Authenticate": "Bearer"})
+        await response(scope, receive, send)
+
+    def _authorized(self, scope: Scope) -> bool:
+        assert self.token is not None
+        headers = dict(scope.get("headers", []))
+        given = headers.get(b"authorization", b"").decode("latin-1")
+        if given.startswith("Bearer ") and hmac.compare_digest(given[7:], self.token):
+            return True
+        query = scope.get("query_string", b"").decode("latin-1")
+        for part in query.split("&"):
+            if part.startswith("token=") and hmac.compare_digest(part[6:], self.token):
+                return True
+        return False
+
+
+async def healthz(request: object) -> JSONResponse:
+    hub: Hub = request.app.state.hub  # type: ignore[attr-defined]
+    return JSONResponse({"status": "ok", "servers": len(hub.library.mounts), "tools": len(hub.library.all_tools()),
+                         "sessions": len(hub.sessions)})
+
+
+async def _sweep_forever(hub: Hub) -> None:
+    interval = min(60.0, hub.settings.session_ttl_s / 4)
+    while True:
+        await asyncio.sleep(interval)
+        hub.sessions.sweep()
+
+
+def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Starlette:
+    settings = (settings or Settings()).check()
+    hub = hub or Hub(settings)
+    mcp = McpEndpoints(hub.library, hub.dispatcher, loopback=settings.loopback, max_body_bytes=settings.max_body_bytes)
+    routes: list[BaseRoute] = [
+        Route("/healthz", healthz),
+        Route("/mcp", mcp, methods=["GET", "POST", "DELETE"]),
+        Route("/mcp/{server}", mcp, methods=["GET", "POST", "DELETE"]),
+        Route("/sessions/{sid}/mcp", mcp, methods=["GET", "POST", "DELETE"]),
+        Route("/sessions/{sid}/mcp/{server}", mcp, methods=["GET", "POST", "DELETE"]),
+        *api.routes,
+        *optional_routes(),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(_sweep_forever(hub))
+        try:
+            async with mcp.running(), services(hub):
+                yield
+        finally:
+            sweeper.cancel()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    app.state.settings = settings
+    app.add_middleware(BearerAuth, token=settings.token)
+    return app
+
+
+def optional_routes() -> list[BaseRoute]:
+    """Routes of the parts built on the foundation (rollout WebSocket, metrics, dashboard)."""
+    return []
+
+
+@contextlib.asynccontextmanager
+async def services(hub: Hub) -> AsyncIterator[None]:
+    """Background services of the parts built on the foundation (the store's writer)."""
+    yield

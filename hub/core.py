@@ -1,0 +1,31 @@
+"""The hub: library, sessions, event bus and dispatcher, built once from settings."""
+
+from __future__ import annotations
+
+from hub.config import Settings
+from hub.dispatcher import Dispatcher
+from hub.events import EventBus
+from hub.library import Library
+
+
+class Hub:
+    def __init__(self, settings: Settings, library: Library | None = None) -> None:
+        from hub.sessions import SessionManager
+
+        self.settings = settings
+        self.library = library if library is not None else default_library(settings)
+        self.bus = EventBus()
+        self.sessions = SessionManager(self.library, seed=settings.seed, ttl_s=settings.session_ttl_s,
+                                       max_sessions=settings.max_sessions)
+        self.dispatcher = Dispatcher(self.library, self.sessions, self.bus)
+
+
+def default_library(settings: Settings) -> Library:
+    from servers import REGISTRY
+
+    library = Library.from_servers(REGISTRY, settings.now)
+    for spec in settings.mounts:
+        from hub.mount import load_mount
+
+        library.add(load_mount(spec))
+    return library

@@ -1,0 +1,121 @@
+"""MCP over streamable HTTP: one endpoint per server, one for all tools, session-pinned URLs.
+
+``/mcp/{server}`` serves one server's tools; ``/mcp`` serves every tool as
+``{server}__{tool}``; ``/sessions/{sid}/mcp[/{server}]`` pins any client to a hub
+session by URL alone. The hub session of a call comes from, in order: the URL,
+``_meta["hub/session"]``, the ``X-Hub-Session`` header, the legacy
+``Mcp-Session-Id``; a caller with no hint at all works in the shared ``default``
+session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.types import Receive, Scope, Send
+
+from hub.dispatcher import Dispatcher
+from hub.kit import Tool
+from hub.library import Library
+from hub.sessions import DEFAULT_SESSION
+
+SEP = "__"
+META_KEY = "hub/session"
+ALL = "*"
+
+
+def mcp_tool(tool: Tool, name: str) -> types.Tool:
+    return types.Tool(
+        name=name,
+        description=tool.description,
+        input_schema=tool.input_schema,
+        annotations=types.ToolAnnotations(read_only_hint=tool.kind == "read", destructive_hint=False),
+    )
+
+
+def resolve_session(ctx: ServerRequestContext[Any, Any]) -> str:
+    request = ctx.request
+    if isinstance(request, Request):
+        pinned = request.path_params.get("sid")
+        if pinned:
+            return str(pinned)
+    meta = ctx.meta or {}
+    if isinstance(meta, dict) and isinstance(meta.get(META_KEY), str) and meta[META_KEY]:
+        return str(meta[META_KEY])
+    if isinstance(request, Request):
+        header = request.headers.get("x-hub-session") or request.headers.get("mcp-session-id")
+        if header:
+            return header
+    return DEFAULT_SESSION
+
+
+class McpEndpoints:
+    """A low-level MCP ``Server`` per endpoint, all calling through the one dispatcher."""
+
+    def __init__(self, library: Library, dispatcher: Dispatcher, *, loopback: bool, max_body_bytes: int) -> None:
+        self.library = library
+        self.dispatcher = dispatcher
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=loopback,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+        self.managers: dict[str, StreamableHTTPSessionManager] = {}
+        self.apps: dict[str, StreamableHTTPASGIApp] = {}
+        for key in (ALL, *library.mounts):
+            manager = StreamableHTTPSessionManager(
+                app=self._server(key), json_response=True, security_settings=security,
+                max_request_body_size=max_body_bytes,
+            )
+            self.managers[key] = manager
+            self.apps[key] = StreamableHTTPASGIApp(manager)
+
+    def _tools(self, key: str) -> list[types.Tool]:
+        if key == ALL:
+            return [mcp_tool(t, f"{t.server}{SEP}{t.name}") for t in self.library.all_tools()]
+        return [mcp_tool(t, t.name) for t in self.library.mount(key).tools.values()]
+
+    def _server(self, key: str) -> Server[Any]:
+        tools = self._tools(key)
+        listing = types.ListToolsResult(tools=tools)
+        schemas = {t.name: t.input_schema for t in tools}
+
+        async def list_tools(ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+            return listing
+
+        async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+            server, tool = (params.name.split(SEP, 1) if SEP in params.name else ("", params.name)) if key == ALL else (key, params.name)
+            outcome = self.dispatcher.call(resolve_session(ctx), server, tool, params.arguments)
+            structured = outcome.result if outcome.ok and isinstance(outcome.result, dict) else None
+            return types.CallToolResult(content=[types.TextContent(text=outcome.text())],
+                                        structured_content=structured, is_error=not outcome.ok)
+
+        name = "prove-hub" if key == ALL else f"prove-hub/{key}"
+        return Server(name, version="0.1.0", on_list_tools=list_tools, on_call_tool=call_tool,
+                      get_tool_input_schema=schemas.get,
+                      instructions=None if key == ALL else self.library.mount(key).description)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            for manager in self.managers.values():
+                await stack.enter_async_context(manager.run())
+            yield
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        key = scope.get("path_params", {}).get("server", ALL)
+        app = self.apps.get(key)
+        if app is None:
+            response = JSONResponse({"error": f"unknown server {key!r}", "servers": list(self.library.mounts)}, status_code=404)
+            await response(scope, receive, send)
+            return
+        await app(scope, receive, send)
