@@ -1,0 +1,60 @@
+"""Run a real hub on loopback inside the current event loop: for tests and benchmarks."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import uvicorn
+from starlette.applications import Starlette
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LiveHub:
+    app: Starlette
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+@asynccontextmanager
+async def serve(app: Starlette, port: int | None = None, timeout: float = 20.0) -> AsyncIterator[LiveHub]:
+    """Serve ``app`` with a real uvicorn on 127.0.0.1 until the block exits."""
+    port = port or free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    started = asyncio.Event()
+    startup = server.startup
+
+    async def announce(sockets: list[socket.socket] | None = None) -> None:
+        await startup(sockets=sockets)
+        started.set()
+
+    server.startup = announce  # type: ignore[method-assign]
+    task = asyncio.create_task(server.serve())
+    waiter = asyncio.create_task(started.wait())
+    try:
+        await asyncio.wait({task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if not started.is_set():
+            waiter.cancel()
+            if task.done():
+                task.result()
+            raise RuntimeError(f"uvicorn did not start within {timeout} s")
+        yield LiveHub(app, port)
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, timeout)
