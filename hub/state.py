@@ -84,11 +84,13 @@ def _table_infos(db: sqlite3.Connection) -> dict[str, TableInfo]:
 def _install_triggers(db: sqlite3.Connection, tables: Iterable[str]) -> None:
     db.execute(f"CREATE TABLE {DIRTY}(tbl TEXT NOT NULL, k INTEGER NOT NULL, PRIMARY KEY (tbl, k)) WITHOUT ROWID")
     for t in tables:
-        mark = f"INSERT OR IGNORE INTO {DIRTY} VALUES ('{t}', %s.rowid);"
+        # No OR IGNORE: an outer statement's conflict clause (an upsert) would override it.
+        mark = (f"INSERT INTO {DIRTY} SELECT '{t}', %(r)s.rowid "
+                f"WHERE NOT EXISTS (SELECT 1 FROM {DIRTY} WHERE tbl = '{t}' AND k = %(r)s.rowid);")
         db.executescript(
-            f"CREATE TRIGGER _hub_{t}_i AFTER INSERT ON {t} BEGIN {mark % 'NEW'} END;"
-            f"CREATE TRIGGER _hub_{t}_u AFTER UPDATE ON {t} BEGIN {mark % 'OLD'} {mark % 'NEW'} END;"
-            f"CREATE TRIGGER _hub_{t}_d AFTER DELETE ON {t} BEGIN {mark % 'OLD'} END;"
+            f"CREATE TRIGGER _hub_{t}_i AFTER INSERT ON {t} BEGIN {mark % {'r': 'NEW'}} END;"
+            f"CREATE TRIGGER _hub_{t}_u AFTER UPDATE ON {t} BEGIN {mark % {'r': 'OLD'}} {mark % {'r': 'NEW'}} END;"
+            f"CREATE TRIGGER _hub_{t}_d AFTER DELETE ON {t} BEGIN {mark % {'r': 'OLD'}} END;"
         )
 
 
@@ -104,6 +106,8 @@ def full_hash(db: sqlite3.Connection, tables: dict[str, TableInfo]) -> int:
 def connect_bytes(data: bytes) -> sqlite3.Connection:
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
     db.deserialize(data)
+    # REPLACE deletes the old row without firing delete triggers unless this is on.
+    db.execute("PRAGMA recursive_triggers = ON")
     return db
 
 

@@ -1,0 +1,133 @@
+"""Tests that loop over the registry, so that the catalog, the declarations and the code cannot drift."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hub.cli import GOLDEN_CATALOG, catalog_json
+from hub.config import REFERENCE_NOW
+from hub.kit import Tool
+from hub.state import SeedDatabase
+from servers import REGISTRY
+from tests.conftest import LIBRARY, World
+
+EXPECTED = {
+    "banking": 17, "trading": 13, "payments": 10, "calendar": 17, "email": 17, "filesystem": 40, "shopping": 23,
+    "marketplace": 13, "retail_chain": 11, "travel_booking": 20, "maps": 16, "social_media": 15, "team_chat": 11,
+    "iot_devices": 25, "vehicle": 20, "crm": 16, "issue_tracker": 20, "budget": 12, "food_delivery": 17,
+    "video_meeting": 10,
+}
+TOOLS = LIBRARY.all_tools()
+IDS = [f"{t.server}.{t.name}" for t in TOOLS]
+
+
+def test_twenty_servers_343_tools() -> None:
+    counts = {s.name: len(s.tools) for s in REGISTRY}
+    assert counts == EXPECTED
+    assert sum(counts.values()) == 343
+
+
+def test_golden_catalog_matches() -> None:
+    """Regenerate with `prove-hub catalog --write-golden` and review the diff."""
+    assert GOLDEN_CATALOG.exists(), "run `prove-hub catalog --write-golden`"
+    golden = json.loads(GOLDEN_CATALOG.read_text())
+    assert catalog_json() == golden
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=IDS)
+def test_tool_declarations(tool: Tool) -> None:
+    assert re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", tool.name), "tool names are verb_noun"
+    assert len(tool.description) >= 20
+    assert tool.input_schema["type"] == "object"
+    for name in tool.requires:
+        assert name in LIBRARY.mount(tool.server).tools, f"requires unknown tool {name}"
+    for param, entity in tool.params.items():
+        if param.endswith("_id"):
+            assert entity, f"parameter {param} carries an id but declares no Entity"
+
+
+@pytest.mark.parametrize("server", REGISTRY, ids=[s.name for s in REGISTRY])
+def test_seed_is_deterministic(server: Any) -> None:
+    a = LIBRARY.mount(server.name).seed_db(0)  # type: ignore[attr-defined]
+    b = SeedDatabase(server, 0, REFERENCE_NOW)
+    c = SeedDatabase(server, 1, REFERENCE_NOW)
+    assert a.hash_int == b.hash_int and a.data == b.data
+    assert c.hash_int != a.hash_int
+    assert a.row_count() >= 100
+
+
+# Property test: generated arguments, valid and invalid, for every tool ---------------------------------
+
+
+def _seed_values(server: str) -> dict[str, list[Any]]:
+    """Values of every column of the seed, by column name: real ids for id-like parameters."""
+    sdb = LIBRARY.mount(server).seed_db(0)  # type: ignore[attr-defined]
+    out: dict[str, list[Any]] = {}
+    for table, info in sdb.tables.items():
+        for i, col in enumerate(info.columns):
+            vals = [r[0] for r in sdb.db.execute(f"SELECT DISTINCT {col} FROM {table} LIMIT 30")]
+            out.setdefault(col, []).extend(v for v in vals if v is not None)
+    return out
+
+
+def _strategy(prop: dict[str, Any], name: str, seeds: dict[str, list[Any]]) -> st.SearchStrategy[Any]:
+    if "enum" in prop:
+        return st.sampled_from(prop["enum"]) | st.text(max_size=8)
+    if "const" in prop:
+        return st.just(prop["const"])
+    if "anyOf" in prop:
+        return st.one_of([_strategy(p, name, seeds) for p in prop["anyOf"]])
+    kind = prop.get("type")
+    real = seeds.get(name) or seeds.get(name.removesuffix("_id") + "_id") or []
+    if kind == "string":
+        base = st.text(max_size=20) | st.sampled_from(["", "..", "/", "%", "2026-06-01", "2026-06-01T10:00:00"])
+        return (st.sampled_from([v for v in real if isinstance(v, str)] or [""]) | base) if real else base
+    if kind == "integer":
+        return st.integers(-3, 10**6) | st.sampled_from([v for v in real if isinstance(v, int)] or [0])
+    if kind == "number":
+        return st.floats(-1e6, 1e7, allow_nan=False) | st.integers(-10, 10**5)
+    if kind == "boolean":
+        return st.booleans()
+    if kind == "array":
+        return st.lists(_strategy(prop.get("items", {}), name, seeds), max_size=4)
+    if kind == "null":
+        return st.none()
+    return st.none() | st.integers() | st.text(max_size=5)
+
+
+def _arguments(tool: Tool, seeds: dict[str, list[Any]]) -> st.SearchStrategy[Any]:
+    props = tool.input_schema.get("properties", {})
+    required = set(tool.required)
+    fixed = {k: _strategy(v, k, seeds) for k, v in props.items() if k in required}
+    optional = {k: _strategy(v, k, seeds) for k, v in props.items() if k not in required}
+    valid_shape = st.fixed_dictionaries(fixed, optional=optional)
+    broken = st.dictionaries(st.sampled_from([*props, "bogus"]), st.none() | st.integers() | st.text(max_size=5), max_size=4)
+    return valid_shape | broken | st.just(None) | st.just([1, 2])
+
+
+SEEDS: dict[str, dict[str, list[Any]]] = {}
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=IDS)
+def test_any_arguments_give_result_or_clean_error(tool: Tool) -> None:
+    """Every call returns a result, a ToolError or a validation error; failures and reads leave the hash alone."""
+    seeds = SEEDS.setdefault(tool.server, _seed_values(tool.server))
+    world = World(session=f"prop-{tool.server}")
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
+    @given(_arguments(tool, seeds))
+    def run(arguments: Any) -> None:
+        before = world.hash(tool.server)
+        out = world.dispatcher.call(world.session, tool.server, tool.name, arguments)
+        assert out.error_kind != "internal", out.error
+        if not out.ok or tool.kind == "read":
+            assert world.hash(tool.server) == before, f"{'read' if out.ok else 'failed'} call changed state"
+        json.dumps(out.result, default=str)
+
+    run()
