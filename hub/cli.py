@@ -126,7 +126,11 @@ def extend(sub: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     handler = getattr(args, "handler", None) or COMMANDS[args.command]
-    return handler(args)
+    try:
+        return handler(args)
+    except (ValueError, ImportError) as exc:
+        print(f"prove-hub: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ class Tool:
     params: dict[str, str | None]
     returns: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
+    schema_validator: Any = None
 
     @property
     def required(self) -> list[str]:
@@ -79,11 +80,21 @@ class Tool:
             arguments = {}
         if not isinstance(arguments, Mapping):
             raise ArgumentError(f"arguments for {self.name} must be a JSON object, got {type(arguments).__name__}")
+        if self.schema_validator is not None:
+            return self._validate_by_schema(dict(arguments))
         try:
             model = self.args_model.model_validate(dict(arguments))
         except ValidationError as exc:
             raise ArgumentError(format_validation_error(self.name, exc)) from None
         return {name: getattr(model, name) for name in self.params}
+
+    def _validate_by_schema(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Validation against an externally supplied JSON schema (mounted classes)."""
+        errors = sorted(self.schema_validator.iter_errors(arguments), key=lambda e: list(e.path))
+        if errors:
+            parts = [f"argument '{'.'.join(map(str, e.path)) or 'arguments'}': {e.message}" for e in errors[:5]]
+            raise ArgumentError(f"invalid arguments for {self.name}: " + "; ".join(parts))
+        return arguments
 
     def spec(self) -> dict[str, Any]:
         """The catalog entry: what a client or the synthesis graph sees."""
@@ -119,25 +130,26 @@ def _entity_of(annotation: Any) -> str | None:
     return None
 
 
-def _build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tuple[str, ...],
-                requires: tuple[str, ...]) -> Tool:
+def build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tuple[str, ...] = (),
+               requires: tuple[str, ...] = (), *, first: str = "ctx", strict_hints: bool = True) -> Tool:
+    """A Tool from a typed function whose first parameter (``ctx``, or ``self`` for methods) is not an argument."""
     hints = get_type_hints(fn, include_extras=True)
     sig = inspect.signature(fn)
-    names = list(sig.parameters)
-    if not names or names[0] != "ctx":
-        raise TypeError(f"{server}.{fn.__name__}: the first parameter must be 'ctx: Ctx'")
+    names = [n for n, p in sig.parameters.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if not names or names[0] != first:
+        raise TypeError(f"{server}.{fn.__name__}: the first parameter must be '{first}'")
     fields: dict[str, Any] = {}
     params: dict[str, str | None] = {}
     for name in names[1:]:
         p = sig.parameters[name]
-        if name not in hints:
+        if name not in hints and strict_hints:
             raise TypeError(f"{server}.{fn.__name__}: parameter '{name}' needs a type hint")
         default = ... if p.default is inspect.Parameter.empty else p.default
-        fields[name] = (hints[name], default)
-        params[name] = _entity_of(hints[name])
+        fields[name] = (hints.get(name, Any), default)
+        params[name] = _entity_of(hints.get(name))
     model = create_model(  # type: ignore[call-overload]
         f"{server}__{fn.__name__}",
-        __config__=ConfigDict(extra="forbid", strict=True),
+        __config__=ConfigDict(extra="forbid", strict=True, protected_namespaces=()),
         **fields,
     )
     schema = model.model_json_schema()
@@ -148,6 +160,8 @@ def _build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: t
         if params.get(name):
             prop["x-entity"] = params[name]
     doc = inspect.cleandoc(fn.__doc__ or "")
+    if not doc and not strict_hints:
+        doc = f"{fn.__name__.replace('_', ' ')}."
     if not doc:
         raise TypeError(f"{server}.{fn.__name__}: a tool needs a docstring; it is the model's prompt")
     return Tool(server, fn.__name__, fn, kind, doc, schema, model, params, tuple(returns), tuple(requires))
@@ -175,7 +189,7 @@ class Server:
         def decorate(fn: Callable[..., Json]) -> Callable[..., Json]:
             if fn.__name__ in self.tools:
                 raise ValueError(f"{self.name}: tool {fn.__name__} registered twice")
-            self.tools[fn.__name__] = _build_tool(self.name, fn, kind, returns, requires)
+            self.tools[fn.__name__] = build_tool(self.name, fn, kind, returns, requires)
             return fn
 
         return decorate

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from hub.kit import Server, Tool
 from hub.state import Fork, SeedDatabase, SqliteFork, connect_bytes, hex128
@@ -25,7 +25,7 @@ class Mount(Protocol):
     description: str
     tools: dict[str, Tool]
 
-    def open(self, seed: int) -> Fork: ...
+    def open(self, seed: int, config: Any = None) -> Fork: ...
     def restore(self, seed: int, data: bytes) -> Fork: ...
     def seed_hash(self, seed: int) -> str: ...
 
@@ -47,7 +47,9 @@ class SqliteMount:
             found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now)
         return found
 
-    def open(self, seed: int) -> Fork:
+    def open(self, seed: int, config: Any = None) -> Fork:
+        if config is not None:
+            raise ValueError(f"{self.name} starts from its seed or a snapshot; it takes no scenario configuration")
         return self.seed_db(seed).fork()
 
     def restore(self, seed: int, data: bytes) -> Fork:

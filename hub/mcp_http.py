@@ -48,9 +48,9 @@ def resolve_session(ctx: ServerRequestContext[Any, Any]) -> str:
         pinned = request.path_params.get("sid")
         if pinned:
             return str(pinned)
-    meta = ctx.meta or {}
-    if isinstance(meta, dict) and isinstance(meta.get(META_KEY), str) and meta[META_KEY]:
-        return str(meta[META_KEY])
+    pinned_meta = dict(ctx.meta or {}).get(META_KEY)
+    if isinstance(pinned_meta, str) and pinned_meta:
+        return pinned_meta
     if isinstance(request, Request):
         header = request.headers.get("x-hub-session") or request.headers.get("mcp-session-id")
         if header:

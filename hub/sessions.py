@@ -11,6 +11,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from hub.library import Library
 from hub.state import Fork, combine
@@ -39,12 +40,13 @@ class Session:
     last_used: float
     parent: str | None = None
     forks: dict[str, Fork] = field(default_factory=dict)
+    configs: dict[str, Any] = field(default_factory=dict)
     calls: int = 0
 
     def fork_of(self, server: str) -> Fork:
         found = self.forks.get(server)
         if found is None:
-            found = self.forks[server] = self.library.mount(server).open(self.seed)
+            found = self.forks[server] = self.library.mount(server).open(self.seed, self.configs.get(server))
         return found
 
     def server_hashes(self, servers: list[str] | None = None) -> dict[str, str]:
@@ -89,7 +91,9 @@ class SessionManager:
         found.last_used = self.clock()
         return found
 
-    def open(self, sid: str | None = None, *, seed: int | None = None, snapshot: str | None = None) -> Session:
+    def open(self, sid: str | None = None, *, seed: int | None = None, snapshot: str | None = None,
+             configs: dict[str, Any] | None = None) -> Session:
+        """A new session from the seed (or a snapshot); ``configs`` gives mounted servers their starting scenario."""
         sid = sid or new_session_id()
         if sid in self.sessions:
             raise SessionError(f"session {sid!r} already exists")
@@ -101,6 +105,9 @@ class SessionManager:
             session.forks = {name: self.library.mount(name).restore(snap.seed, data) for name, data in snap.servers.items()}
         else:
             session = Session(sid, self.seed if seed is None else seed, self.library, now, now)
+        for server, config in (configs or {}).items():
+            self.library.mount(server)
+            session.configs[server] = config
         self.sessions[sid] = session
         return session
 
@@ -109,6 +116,7 @@ class SessionManager:
         parent = self.get(sid, create=False)
         child = self.open(new_id, seed=parent.seed)
         child.parent = parent.id
+        child.configs = dict(parent.configs)
         child.forks = {name: fork.clone() for name, fork in parent.forks.items()}
         return child
 
