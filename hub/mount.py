@@ -25,7 +25,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from hub.kit import Json, Tool, ToolError, build_tool
+from hub.kit import Json, Tool, ToolError, ToolKind, build_tool
 from hub.state import Fork
 
 LOADER_NAMES = ("_load_scenario", "load_scenario")
@@ -76,7 +76,7 @@ class ObjectMount:
         for attr, fn in inspect.getmembers(cls, inspect.isfunction):
             if attr.startswith("_") or attr == self.loader:
                 continue
-            kind = "read" if _is_read(attr, read_names) else "write"
+            kind: ToolKind = "read" if _is_read(attr, read_names) else "write"
             tool = build_tool(self.name, fn, kind, first="self", strict_hints=False)
             self.tools[attr] = _override(tool, (schemas or {}).get(attr))
             self._calls[attr] = _caller(fn)

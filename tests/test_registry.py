@@ -44,6 +44,8 @@ def test_golden_catalog_matches() -> None:
 def test_tool_declarations(tool: Tool) -> None:
     assert re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", tool.name), "tool names are verb_noun"
     assert len(tool.description) >= 20
+    if tool.params:
+        assert re.search(r"e\.g\.|\('|[A-Z]{2,}-\d", tool.description), "the docstring gives a concrete example"
     assert tool.input_schema["type"] == "object"
     for name in tool.requires:
         assert name in LIBRARY.mount(tool.server).tools, f"requires unknown tool {name}"
@@ -131,3 +133,18 @@ def test_any_arguments_give_result_or_clean_error(tool: Tool) -> None:
         json.dumps(out.result, default=str)
 
     run()
+
+
+@pytest.mark.parametrize("server", REGISTRY, ids=[s.name for s in REGISTRY])
+def test_docstring_example_ids_exist_in_the_seed(server: Any) -> None:
+    sdb = LIBRARY.mount(server.name).seed_db(0)  # type: ignore[attr-defined]
+    values: set[str] = set()
+    for table in sdb.tables:
+        for row in sdb.db.execute(f"SELECT * FROM {table}"):
+            values.update(v for v in row if isinstance(v, str))
+    missing = {}
+    for tool in server.tools.values():
+        for example in re.findall(r"'([A-Z]{2,5}-\d{2,})'", tool.description):
+            if example not in values:
+                missing[tool.name] = example
+    assert not missing, f"example ids that do not exist in the seed: {missing}"

@@ -1,0 +1,833 @@
+"""IoT devices: smart homes with rooms, devices, sensors, scenes, automations and device groups.
+
+Business rules: an offline device cannot be controlled (reboot it, or replace its battery when
+the battery is empty); only lights, plugs, speakers and cameras switch on and off; colour needs a
+colour-capable bulb; a thermostat's target must lie within that thermostat's own bounds and an 'off'
+thermostat takes no target; a jammed lock must be rebooted before it locks or unlocks; activating a
+scene applies every saved state at once, and fails as a whole while it refers to a removed, offline
+or jammed device; an automation runs a scene of its own home and cannot be enabled while its scene
+refers to a removed device; a group switches all its members or none.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from hub import fake
+from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+
+SCHEMA = """
+CREATE TABLE homes (
+    home_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    owner_name TEXT NOT NULL,
+    address TEXT NOT NULL,
+    city TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE rooms (
+    room_id TEXT PRIMARY KEY,
+    home_id TEXT NOT NULL REFERENCES homes(home_id),
+    name TEXT NOT NULL,
+    floor INTEGER NOT NULL,
+    UNIQUE (home_id, name)
+);
+CREATE TABLE devices (
+    device_id TEXT PRIMARY KEY,
+    home_id TEXT NOT NULL REFERENCES homes(home_id),
+    room_id TEXT NOT NULL REFERENCES rooms(room_id),
+    name TEXT NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('light', 'thermostat', 'lock', 'blind', 'plug', 'camera', 'speaker')),
+    manufacturer TEXT NOT NULL,
+    firmware TEXT NOT NULL,
+    online INTEGER NOT NULL,
+    battery INTEGER,
+    power TEXT CHECK (power IN ('on', 'off')),
+    brightness INTEGER,
+    supports_color INTEGER NOT NULL DEFAULT 0,
+    color TEXT,
+    mode TEXT CHECK (mode IN ('heat', 'cool', 'auto', 'eco', 'off')),
+    current_temp REAL,
+    target_temp REAL,
+    min_temp REAL,
+    max_temp REAL,
+    lock_state TEXT CHECK (lock_state IN ('locked', 'unlocked', 'jammed')),
+    position INTEGER,
+    volume INTEGER,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX devices_home ON devices(home_id, room_id);
+CREATE TABLE sensors (
+    sensor_id TEXT PRIMARY KEY,
+    home_id TEXT NOT NULL REFERENCES homes(home_id),
+    room_id TEXT NOT NULL REFERENCES rooms(room_id),
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('temperature', 'humidity', 'motion', 'door_contact')),
+    unit TEXT NOT NULL,
+    online INTEGER NOT NULL,
+    battery INTEGER NOT NULL,
+    last_value REAL,
+    last_reading_at TEXT
+);
+CREATE TABLE readings (
+    reading_id TEXT PRIMARY KEY,
+    sensor_id TEXT NOT NULL REFERENCES sensors(sensor_id),
+    value REAL NOT NULL,
+    recorded_at TEXT NOT NULL
+);
+CREATE INDEX readings_sensor ON readings(sensor_id, recorded_at);
+CREATE TABLE scenes (
+    scene_id TEXT PRIMARY KEY,
+    home_id TEXT NOT NULL REFERENCES homes(home_id),
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_activated_at TEXT,
+    UNIQUE (home_id, name)
+);
+CREATE TABLE scene_actions (
+    scene_id TEXT NOT NULL REFERENCES scenes(scene_id),
+    device_id TEXT NOT NULL,
+    power TEXT,
+    brightness INTEGER,
+    color TEXT,
+    mode TEXT,
+    target_temp REAL,
+    lock_state TEXT,
+    position INTEGER,
+    PRIMARY KEY (scene_id, device_id)
+);
+CREATE TABLE automations (
+    automation_id TEXT PRIMARY KEY,
+    home_id TEXT NOT NULL REFERENCES homes(home_id),
+    name TEXT NOT NULL,
+    trigger TEXT NOT NULL CHECK (trigger IN ('time', 'sensor')),
+    at_time TEXT,
+    days TEXT,
+    sensor_id TEXT,
+    condition TEXT,
+    threshold REAL,
+    scene_id TEXT NOT NULL REFERENCES scenes(scene_id),
+    enabled INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    last_triggered_at TEXT
+);
+CREATE TABLE device_groups (
+    group_id TEXT PRIMARY KEY,
+    home_id TEXT NOT NULL REFERENCES homes(home_id),
+    name TEXT NOT NULL
+);
+CREATE TABLE group_members (
+    group_id TEXT NOT NULL REFERENCES device_groups(group_id),
+    device_id TEXT NOT NULL,
+    PRIMARY KEY (group_id, device_id)
+);
+"""
+
+ROOMS = (("Living Room", 0), ("Kitchen", 0), ("Dining Room", 0), ("Entryway", 0), ("Garage", 0), ("Hallway", 0),
+         ("Master Bedroom", 1), ("Bedroom 2", 1), ("Nursery", 1), ("Bathroom", 1), ("Office", 1), ("Patio", 0),
+         ("Basement", -1), ("Laundry Room", -1))
+MAKERS = {"light": ("Philips Hue", "LIFX", "Nanoleaf", "Sengled", "IKEA Tradfri"),
+          "thermostat": ("Nest", "Ecobee", "Honeywell Home"), "lock": ("August", "Yale", "Schlage"),
+          "blind": ("Lutron", "IKEA Fyrtur", "Somfy"), "plug": ("TP-Link Kasa", "Wemo", "Eve Energy"),
+          "camera": ("Arlo", "Ring", "Wyze", "Eufy"), "speaker": ("Sonos", "Amazon Echo", "Google Nest Audio")}
+LABELS = {"light": ("Ceiling Light", "Lamp", "Pendant", "Strip Light", "Spotlights"), "thermostat": ("Thermostat",),
+          "lock": ("Door Lock",), "blind": ("Blinds", "Shades"), "plug": ("Smart Plug", "Fan Plug", "Heater Plug"),
+          "camera": ("Camera",), "speaker": ("Speaker",)}
+COLORS = ("warm white", "cool white", "daylight", "red", "orange", "yellow", "green", "blue", "purple", "pink")
+HOME_NAMES = ("Residence", "House", "Cottage", "Apartment", "Townhouse", "Loft", "Bungalow")
+SCENES = ("Good Morning", "Movie Night", "Away", "Bedtime", "Dinner", "Welcome Home", "Reading", "Party")
+GROUPS = ("All Lights", "Downstairs Lights", "Upstairs Lights", "Plugs")
+UNITS = {"temperature": "C", "humidity": "%", "motion": "detected", "door_contact": "open"}
+DeviceType = Literal["light", "thermostat", "lock", "blind", "plug", "camera", "speaker"]
+Color = Literal["warm white", "cool white", "daylight", "red", "orange", "yellow", "green", "blue", "purple", "pink"]
+SWITCHABLE = ("light", "plug", "speaker", "camera")
+Row = tuple[Any, ...]
+
+
+def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
+    """36 homes with ~260 rooms, ~690 devices, ~270 sensors with 8-reading histories, scenes, automations, groups."""
+    homes: list[Row] = []
+    rooms: list[Row] = []
+    devices: list[Row] = []
+    sensors: list[Row] = []
+    readings: list[Row] = []
+    scenes: list[Row] = []
+    actions: list[Row] = []
+    automations: list[Row] = []
+    groups: list[Row] = []
+    members: list[Row] = []
+    n_device = 0
+    stamp = fake.iso(now - timedelta(minutes=5))
+    for h in range(1, 37):
+        first, last = fake.person(rng)
+        city, state, _, _ = fake.city(rng)
+        home_id = f"HOM-{h:04d}"
+        homes.append((home_id, f"{last} {rng.choice(HOME_NAMES)}", f"{first} {last}", fake.address(rng), city,
+                      fake.iso(fake.moment(rng, now, 1500, -60))))
+        chosen = [ROOMS[0], ROOMS[1], ROOMS[3]] + rng.sample(ROOMS[4:], rng.randint(2, 6))
+        home_devices: list[tuple[Any, ...]] = []
+        removed: list[tuple[str, str]] = []
+        for rname, floor in chosen:
+            room_id = f"RM-{len(rooms) + 1:04d}"
+            rooms.append((room_id, home_id, rname, floor))
+            kinds = ["light", "light"] if rname in ("Living Room", "Kitchen") else ["light"]
+            if rname == "Living Room":
+                kinds += ["thermostat", "speaker", "blind"]
+            if rname in ("Entryway", "Garage"):
+                kinds += ["lock", "camera"]
+            if rname in ("Master Bedroom", "Bedroom 2", "Office", "Nursery"):
+                kinds += rng.sample(["blind", "plug", "speaker"], rng.randint(1, 2))
+            if rname in ("Patio", "Basement", "Laundry Room", "Kitchen") and rng.random() < 0.6:
+                kinds.append("plug" if rname != "Patio" else "camera")
+            for kind in kinds:
+                n_device += 1
+                dev = _seed_device(rng, f"DEV-{n_device:04d}", home_id, room_id, rname, kind, now, stamp)
+                if any(d[3] == dev[3] for d in home_devices):
+                    dev = (*dev[:3], f"{dev[3]} 2", *dev[4:])
+                if rng.random() < 0.03 and kind in ("light", "plug", "speaker"):
+                    removed.append((dev[0], kind))  # installed once, since removed: a scene may still name it
+                    continue
+                home_devices.append(dev)
+            for kind in (("temperature", "humidity") if rname in ("Living Room", "Master Bedroom", "Basement") else ()) + \
+                    (("motion",) if rname in ("Living Room", "Hallway", "Garage") else ()) + \
+                    (("door_contact",) if rname in ("Entryway", "Garage", "Patio") else ()):
+                sensor_id = f"SEN-{len(sensors) + 1:04d}"
+                last_value = _seed_readings(rng, sensor_id, kind, now, readings)
+                battery = rng.choice((0, 4, 12)) if rng.random() < 0.06 else rng.randint(20, 100)
+                sensors.append((sensor_id, home_id, room_id, f"{rname} {kind.replace('_', ' ').title()} Sensor", kind,
+                                UNITS[kind], int(battery > 0), battery, last_value, readings[-1][3]))
+        devices += home_devices
+        scene_ids = []
+        for name in rng.sample(SCENES, rng.randint(2, 4)):
+            scene_id = f"SCN-{len(scenes) + 1:04d}"
+            scene_ids.append(scene_id)
+            scenes.append((scene_id, home_id, name, fake.iso(fake.moment(rng, now, 400, 0)),
+                           fake.iso(fake.moment(rng, now, 30, 0)) if rng.random() < 0.7 else None))
+            picks = rng.sample(home_devices, min(len(home_devices), rng.randint(2, 6)))
+            for dev in picks:
+                actions.append((scene_id, dev[0], *_scene_state(rng, dev, name)))
+            if removed and rng.random() < 0.35:
+                gone_id, _ = rng.choice(removed)
+                actions.append((scene_id, gone_id, "on", None, None, None, None, None, None))
+        auto_names: set[str] = set()
+        for _ in range(rng.randint(1, 3)):
+            auto_id = f"AUT-{len(automations) + 1:04d}"
+            scene_id = rng.choice(scene_ids)
+            home_sensors = [s for s in sensors if s[1] == home_id and s[4] in ("motion", "door_contact", "temperature")]
+            if home_sensors and rng.random() < 0.4:
+                sen = rng.choice(home_sensors)
+                cond, thr = {"motion": ("detected", None), "door_contact": ("opened", None)}.get(
+                    sen[4], (rng.choice(("above", "below")), float(rng.choice((18, 19, 24, 26)))))
+                name = _unique(f"When {sen[3].lower()} {cond}", auto_names)
+                automations.append((auto_id, home_id, name, "sensor", None, None, sen[0],
+                                    cond, thr, scene_id, int(rng.random() < 0.85), fake.iso(fake.moment(rng, now, 300, 0)),
+                                    fake.iso(fake.moment(rng, now, 7, 0))))
+            else:
+                at = f"{rng.choice((6, 7, 7, 8, 18, 19, 21, 22, 23)):02d}:{rng.choice((0, 15, 30, 45)):02d}"
+                days = rng.choice(("daily", "weekdays", "weekends"))
+                automations.append((auto_id, home_id, _unique(f"{days.title()} at {at}", auto_names), "time", at, days, None, None, None,
+                                    scene_id, int(rng.random() < 0.85), fake.iso(fake.moment(rng, now, 300, 0)),
+                                    fake.iso(fake.moment(rng, now, 3, 0))))
+        room_floor = {r[0]: r[3] for r in rooms if r[1] == home_id}
+        for name in rng.sample(GROUPS, rng.randint(1, 3)):
+            want = {"All Lights": lambda d: d[4] == "light", "Plugs": lambda d: d[4] == "plug",
+                    "Downstairs Lights": lambda d: d[4] == "light" and room_floor[d[2]] <= 0,
+                    "Upstairs Lights": lambda d: d[4] == "light" and room_floor[d[2]] >= 1}[name]
+            ids = [d[0] for d in home_devices if want(d)]
+            if len(ids) >= 2:
+                group_id = f"GRP-{len(groups) + 1:04d}"
+                groups.append((group_id, home_id, name))
+                members += [(group_id, d) for d in ids]
+    db.executemany("INSERT INTO homes VALUES (?,?,?,?,?,?)", homes)
+    db.executemany("INSERT INTO rooms VALUES (?,?,?,?)", rooms)
+    db.executemany(f"INSERT INTO devices VALUES ({','.join('?' * 22)})", devices)
+    db.executemany("INSERT INTO sensors VALUES (?,?,?,?,?,?,?,?,?,?)", sensors)
+    db.executemany("INSERT INTO readings VALUES (?,?,?,?)", readings)
+    db.executemany("INSERT INTO scenes VALUES (?,?,?,?,?)", scenes)
+    db.executemany("INSERT INTO scene_actions VALUES (?,?,?,?,?,?,?,?,?)", actions)
+    db.executemany("INSERT INTO automations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", automations)
+    db.executemany("INSERT INTO device_groups VALUES (?,?,?)", groups)
+    db.executemany("INSERT INTO group_members VALUES (?,?)", members)
+
+
+def _unique(name: str, used: set[str]) -> str:
+    n, out = 1, name
+    while out in used:
+        n += 1
+        out = f"{name} ({n})"
+    used.add(out)
+    return out
+
+
+def _seed_device(rng: random.Random, device_id: str, home_id: str, room_id: str, rname: str, kind: str,
+                 now: datetime, stamp: str) -> tuple[Any, ...]:
+    battery = None
+    if kind in ("lock", "blind") or (kind == "camera" and rng.random() < 0.5):
+        battery = 0 if rng.random() < 0.05 else rng.choice((rng.randint(5, 25), rng.randint(30, 100), rng.randint(60, 100)))
+    online = 0 if battery == 0 or rng.random() < 0.05 else 1
+    power = brightness = color = mode = current = target = lo = hi = lock = position = volume = None
+    supports_color = 0
+    if kind in SWITCHABLE:
+        power = rng.choice(("on", "off", "off"))
+    if kind == "light":
+        brightness = rng.choice((20, 40, 60, 80, 100))
+        supports_color = int(rng.random() < 0.5)
+        color = rng.choice(COLORS) if supports_color else "warm white"
+    elif kind == "thermostat":
+        lo, hi = rng.choice(((10.0, 30.0), (10.0, 30.0), (16.0, 26.0), (12.0, 28.0)))
+        mode = rng.choice(("heat", "cool", "auto", "eco", "off"))
+        current = round(rng.uniform(18.0, 25.0), 1)
+        target = None if mode == "off" else float(rng.randint(int(lo) + 4, int(hi) - 3))
+    elif kind == "lock":
+        lock = "jammed" if rng.random() < 0.1 else rng.choice(("locked", "locked", "unlocked"))
+    elif kind == "blind":
+        position = rng.choice((0, 0, 50, 100, 100))
+    elif kind == "speaker":
+        volume = rng.choice((10, 20, 30, 45, 60))
+    updated = fake.iso(fake.moment(rng, now, 20, 0)) if online else fake.iso(fake.moment(rng, now, 60, 2))
+    return (device_id, home_id, room_id, f"{rname} {rng.choice(LABELS[kind])}", kind, rng.choice(MAKERS[kind]),
+            f"{rng.randint(1, 5)}.{rng.randint(0, 12)}.{rng.randint(0, 30)}", online, battery, power, brightness,
+            supports_color, color, mode, current, target, lo, hi, lock, position, volume, updated if online else stamp)
+
+
+def _seed_readings(rng: random.Random, sensor_id: str, kind: str, now: datetime, out: list[tuple[Any, ...]]) -> float:
+    value = {"temperature": rng.uniform(18, 24), "humidity": rng.uniform(30, 60)}.get(kind, 0.0)
+    for k in range(8, 0, -1):
+        t = now - timedelta(hours=3 * k - 2, minutes=int(rng.random() * 50))
+        if kind == "temperature":
+            value = min(30.0, max(12.0, value + rng.uniform(-0.8, 0.8)))
+        elif kind == "humidity":
+            value = min(85.0, max(20.0, value + rng.uniform(-3, 3)))
+        else:
+            value = float(rng.random() < (0.3 if kind == "motion" else 0.15))
+        out.append((f"RDG-{len(out) + 1:06d}", sensor_id, round(value, 1), fake.iso(t)))
+    return round(value, 1)
+
+
+def _scene_state(rng: random.Random, dev: tuple[Any, ...], scene: str) -> tuple[Any, ...]:
+    kind, supports_color = dev[4], dev[11]
+    off = scene in ("Away", "Bedtime")
+    if kind == "light":
+        if off:
+            return ("off", None, None, None, None, None, None)
+        color = rng.choice(COLORS) if supports_color else None
+        return ("on", rng.choice((10, 30, 50, 80, 100)), color, None, None, None, None)
+    if kind in ("plug", "speaker", "camera"):
+        power = "on" if (kind == "camera") == off else "off"
+        return (power, None, None, None, None, None, None)
+    if kind == "thermostat":
+        mode = "eco" if off else rng.choice(("heat", "cool", "auto"))
+        return (None, None, None, mode, float(rng.randint(int(dev[16]) + 4, int(dev[17]) - 4)), None, None)
+    if kind == "lock":
+        return (None, None, None, None, None, "locked" if off or rng.random() < 0.7 else "unlocked", None)
+    return (None, None, None, None, None, None, 0 if off or scene == "Movie Night" else 100)
+
+
+iot = Server("iot_devices", "Smart home: homes, rooms, lights, thermostats, locks, blinds, plugs, cameras, speakers, "
+             "sensors, scenes, automations and device groups.", SCHEMA, seed)
+
+HomeId = Annotated[str, Field(description="Home id, e.g. 'HOM-0003'"), Entity("home")]
+RoomId = Annotated[str, Field(description="Room id, e.g. 'RM-0014'"), Entity("room")]
+DeviceId = Annotated[str, Field(description="Device id, e.g. 'DEV-0037'"), Entity("device")]
+SensorId = Annotated[str, Field(description="Sensor id, e.g. 'SEN-0007'"), Entity("sensor")]
+SceneId = Annotated[str, Field(description="Scene id, e.g. 'SCN-0010'"), Entity("scene")]
+AutomationId = Annotated[str, Field(description="Automation id, e.g. 'AUT-0006'"), Entity("automation")]
+GroupId = Annotated[str, Field(description="Device group id, e.g. 'GRP-0006'"), Entity("group")]
+Name = Annotated[str, Field(min_length=1, max_length=80, description="A display name, e.g. 'Evening Glow'")]
+Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
+Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
+
+DEVICE_COLUMNS = ("device_id, home_id, room_id, name, type, manufacturer, online, battery, power, brightness, color, "
+                  "mode, target_temp, lock_state, position")
+
+
+def _home(ctx: Ctx, home_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, "SELECT * FROM homes WHERE home_id = ?", (home_id,),
+                 f"No home {home_id!r}. Use list_homes to find home ids.")
+
+
+def _device(ctx: Ctx, device_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, "SELECT * FROM devices WHERE device_id = ?", (device_id,),
+                 f"No device {device_id!r} (it may have been removed). Use list_devices to find device ids.")
+
+
+def _scene(ctx: Ctx, scene_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, "SELECT * FROM scenes WHERE scene_id = ?", (scene_id,),
+                 f"No scene {scene_id!r}. Use list_scenes to find scene ids.")
+
+
+def _controllable(dev: dict[str, Any], *types: str) -> None:
+    """The device must be of one of ``types``, online, and (for a lock) not jammed."""
+    if types and dev["type"] not in types:
+        raise ToolError(f"{dev['device_id']} ({dev['name']}) is a {dev['type']}, not a {' or '.join(types)}; "
+                        f"use the tool for {dev['type']}s instead.")
+    if not dev["online"]:
+        if dev["battery"] == 0:
+            raise ToolError(f"{dev['device_id']} ({dev['name']}) is offline: its battery is empty. "
+                            f"Call replace_battery('{dev['device_id']}') first.")
+        raise ToolError(f"{dev['device_id']} ({dev['name']}) is offline and cannot be controlled. "
+                        f"Try reboot_device('{dev['device_id']}') first.")
+
+
+def _touch(ctx: Ctx, device_id: str, **changes: Any) -> None:
+    sets = ", ".join(f"{k} = ?" for k in changes)
+    ctx.db.execute(f"UPDATE devices SET {sets}, updated_at = ? WHERE device_id = ?",
+                   (*changes.values(), fake.iso(ctx.now), device_id))
+
+
+def _summary(ctx: Ctx, device_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, f"SELECT {DEVICE_COLUMNS}, updated_at FROM devices WHERE device_id = ?", (device_id,), "gone")
+
+
+def _missing_in_scene(ctx: Ctx, scene_id: str) -> list[str]:
+    return [r[0] for r in ctx.db.execute(
+        "SELECT a.device_id FROM scene_actions a LEFT JOIN devices d ON d.device_id = a.device_id "
+        "WHERE a.scene_id = ? AND d.device_id IS NULL ORDER BY a.device_id", (scene_id,))]
+
+
+@iot.read(returns=("home",))
+def list_homes(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of the home's name, owner or city, e.g. 'Garcia'")] = "",
+               limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """Search homes by name, owner or city. Returns home ids such as 'HOM-0003'."""
+    like = f"%{query}%"
+    found = rows(ctx.db.execute(
+        "SELECT home_id, name, owner_name, city FROM homes WHERE name LIKE ? OR owner_name LIKE ? OR city LIKE ? "
+        "ORDER BY home_id LIMIT ? OFFSET ?", (like, like, like, limit, offset)))
+    return {"homes": found, "count": len(found)}
+
+
+@iot.read(returns=("home", "room"))
+def get_home(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
+    """Get a home with its rooms (ids like 'RM-0014') and device counts by type, e.g. get_home('HOM-0003')."""
+    home = _home(ctx, home_id)
+    home["rooms"] = rows(ctx.db.execute(
+        "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
+        "LEFT JOIN devices d ON d.room_id = r.room_id WHERE r.home_id = ? GROUP BY r.room_id ORDER BY r.room_id", (home_id,)))
+    home["devices_by_type"] = dict(ctx.db.execute(
+        "SELECT type, COUNT(*) FROM devices WHERE home_id = ? GROUP BY type ORDER BY type", (home_id,)).fetchall())
+    home["offline_devices"] = ctx.db.execute("SELECT COUNT(*) FROM devices WHERE home_id = ? AND online = 0", (home_id,)).fetchone()[0]
+    home["sensors"] = ctx.db.execute("SELECT COUNT(*) FROM sensors WHERE home_id = ?", (home_id,)).fetchone()[0]
+    return home
+
+
+@iot.read(returns=("device",))
+def list_devices(ctx: Ctx, home_id: Annotated[str | None, Field(description="Only this home's devices, e.g. 'HOM-0003'"), Entity("home")] = None,
+                 room_id: Annotated[str | None, Field(description="Only this room's devices, e.g. 'RM-0014'"), Entity("room")] = None,
+                 type: DeviceType | None = None,
+                 online: Annotated[bool | None, Field(description="true: only online devices; false: only offline ones")] = None,
+                 max_battery: Annotated[int | None, Field(ge=0, le=100, description="Only battery devices at or below this level, e.g. 20")] = None,
+                 query: Annotated[str, Field(max_length=100, description="Part of the device name, e.g. 'Lamp'")] = "",
+                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """List devices, filtered by home, room, type, online state, battery level or name. Ids look like 'DEV-0037'."""
+    sql = f"SELECT {DEVICE_COLUMNS} FROM devices WHERE name LIKE ?"
+    args: list[Any] = [f"%{query}%"]
+    for column, value in (("home_id", home_id), ("room_id", room_id), ("type", type), ("online", online)):
+        if value is not None:
+            sql += f" AND {column} = ?"
+            args.append(int(value) if isinstance(value, bool) else value)
+    if max_battery is not None:
+        sql += " AND battery IS NOT NULL AND battery <= ?"
+        args.append(max_battery)
+    found = rows(ctx.db.execute(sql + " ORDER BY device_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    return {"devices": found, "count": len(found)}
+
+
+@iot.read(returns=("device", "home", "room", "scene", "group"))
+def get_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
+    """Get one device's full state (power, brightness, colour, mode, temperatures, lock, position, battery),
+    its room, and the scenes and groups that include it, e.g. get_device('DEV-0037')."""
+    dev = _device(ctx, device_id)
+    dev["room_name"] = ctx.db.execute("SELECT name FROM rooms WHERE room_id = ?", (dev["room_id"],)).fetchone()[0]
+    dev["scene_ids"] = [r[0] for r in ctx.db.execute("SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,))]
+    dev["group_ids"] = [r[0] for r in ctx.db.execute("SELECT group_id FROM group_members WHERE device_id = ? ORDER BY group_id", (device_id,))]
+    return {k: v for k, v in dev.items() if v is not None}
+
+
+@iot.read(returns=("sensor",))
+def list_sensors(ctx: Ctx, home_id: Annotated[str | None, Field(description="Only this home's sensors, e.g. 'HOM-0003'"), Entity("home")] = None,
+                 room_id: Annotated[str | None, Field(description="Only this room's sensors, e.g. 'RM-0014'"), Entity("room")] = None,
+                 kind: Literal["temperature", "humidity", "motion", "door_contact"] | None = None,
+                 online: Annotated[bool | None, Field(description="true: only online sensors; false: only offline ones")] = None,
+                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """List sensors with their latest value, filtered by home, room, kind or online state. Ids look like 'SEN-0007'."""
+    sql = "SELECT * FROM sensors WHERE 1=1"
+    args: list[Any] = []
+    for column, value in (("home_id", home_id), ("room_id", room_id), ("kind", kind), ("online", online)):
+        if value is not None:
+            sql += f" AND {column} = ?"
+            args.append(int(value) if isinstance(value, bool) else value)
+    found = rows(ctx.db.execute(sql + " ORDER BY sensor_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    return {"sensors": found, "count": len(found)}
+
+
+@iot.read(returns=("sensor",))
+def get_sensor_readings(ctx: Ctx, sensor_id: SensorId,
+                        since: Annotated[str | None, Field(max_length=30, description="Only readings on or after this ISO time, e.g. '2026-06-01T00:00'")] = None,
+                        limit: Limit = 24) -> dict[str, Any]:
+    """A sensor's reading history, newest first, e.g. get_sensor_readings('SEN-0007', since='2026-06-01T00:00').
+
+    Temperature in C, humidity in %, motion and door_contact as 1 (detected / open) or 0."""
+    sensor = fetch(ctx.db, "SELECT * FROM sensors WHERE sensor_id = ?", (sensor_id,),
+                   f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.")
+    sql, args = "SELECT reading_id, value, recorded_at FROM readings WHERE sensor_id = ?", [sensor_id]
+    if since is not None:
+        sql += " AND recorded_at >= ?"
+        args.append(since)
+    found = rows(ctx.db.execute(sql + " ORDER BY recorded_at DESC LIMIT ?", (*args, limit)))
+    return {"sensor_id": sensor_id, "kind": sensor["kind"], "unit": sensor["unit"], "online": sensor["online"],
+            "readings": found, "count": len(found)}
+
+
+@iot.read(returns=("scene",))
+def list_scenes(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
+    """List a home's scenes with how many devices each sets, e.g. list_scenes('HOM-0003')."""
+    _home(ctx, home_id)
+    found = rows(ctx.db.execute(
+        "SELECT s.scene_id, s.name, s.last_activated_at, COUNT(a.device_id) AS devices FROM scenes s "
+        "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id WHERE s.home_id = ? GROUP BY s.scene_id ORDER BY s.scene_id", (home_id,)))
+    return {"scenes": found, "count": len(found)}
+
+
+@iot.read(returns=("scene", "device"))
+def get_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
+    """Get a scene and the state it sets on each device, e.g. get_scene('SCN-0010').
+
+    An action whose device no longer exists is marked missing=true."""
+    scene = _scene(ctx, scene_id)
+    actions = rows(ctx.db.execute(
+        "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
+        "LEFT JOIN devices d ON d.device_id = a.device_id WHERE a.scene_id = ? ORDER BY a.device_id", (scene_id,)))
+    scene["actions"] = []
+    for a in actions:
+        a.pop("scene_id")
+        a["missing"] = a["device_name"] is None
+        scene["actions"].append({k: v for k, v in a.items() if v is not None})
+    return scene
+
+
+@iot.read(returns=("automation", "scene", "sensor"))
+def list_automations(ctx: Ctx, home_id: HomeId,
+                     enabled: Annotated[bool | None, Field(description="true: only enabled; false: only disabled")] = None) -> dict[str, Any]:
+    """List a home's automations (time or sensor triggered, each runs a scene), e.g. list_automations('HOM-0003')."""
+    _home(ctx, home_id)
+    sql = "SELECT * FROM automations WHERE home_id = ?"
+    args: list[Any] = [home_id]
+    if enabled is not None:
+        sql += " AND enabled = ?"
+        args.append(int(enabled))
+    found = rows(ctx.db.execute(sql + " ORDER BY automation_id", args))
+    return {"automations": found, "count": len(found)}
+
+
+@iot.read(returns=("group", "device"))
+def list_groups(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
+    """List a home's device groups with their members and whether each is online, e.g. list_groups('HOM-0003')."""
+    _home(ctx, home_id)
+    groups = rows(ctx.db.execute("SELECT * FROM device_groups WHERE home_id = ? ORDER BY group_id", (home_id,)))
+    for g in groups:
+        g["members"] = rows(ctx.db.execute(
+            "SELECT d.device_id, d.name, d.online, d.power FROM group_members m JOIN devices d ON d.device_id = m.device_id "
+            "WHERE m.group_id = ? ORDER BY d.device_id", (g["group_id"],)))
+    return {"groups": groups, "count": len(groups)}
+
+
+DISTINCT_FIELDS = {"device_type": ("devices", "type"), "manufacturer": ("devices", "manufacturer"),
+                   "room_name": ("rooms", "name"), "city": ("homes", "city"), "sensor_kind": ("sensors", "kind"),
+                   "thermostat_mode": ("devices", "mode"), "lock_state": ("devices", "lock_state"),
+                   "light_color": ("devices", "color"), "automation_trigger": ("automations", "trigger"),
+                   "scene_name": ("scenes", "name")}
+
+
+@iot.read()
+def get_distinct_values(ctx: Ctx, field: Literal["device_type", "manufacturer", "room_name", "city", "sensor_kind", "thermostat_mode",
+                                                 "lock_state", "light_color", "automation_trigger", "scene_name"]) -> dict[str, Any]:
+    """The distinct values of a field with their counts, e.g. get_distinct_values('device_type')."""
+    table, column = DISTINCT_FIELDS[field]
+    found = ctx.db.execute(f"SELECT {column}, COUNT(*) FROM {table} WHERE {column} IS NOT NULL GROUP BY {column} ORDER BY {column}").fetchall()
+    return {"field": field, "values": {v: n for v, n in found}}
+
+
+@iot.write(returns=("device",))
+def set_device_power(ctx: Ctx, device_id: DeviceId, on: Annotated[bool, Field(description="true to switch on, false to switch off")]) -> dict[str, Any]:
+    """Switch a light, plug, speaker or camera on or off, e.g. set_device_power('DEV-0037', on=True).
+
+    The device must be online."""
+    dev = _device(ctx, device_id)
+    _controllable(dev, *SWITCHABLE)
+    power = "on" if on else "off"
+    if dev["power"] == power:
+        raise ToolError(f"{device_id} ({dev['name']}) is already {power}.")
+    _touch(ctx, device_id, power=power)
+    return _summary(ctx, device_id)
+
+
+@iot.write(returns=("device",))
+def set_light(ctx: Ctx, device_id: DeviceId,
+              brightness: Annotated[int | None, Field(ge=1, le=100, description="Brightness in percent, 1 to 100")] = None,
+              color: Color | None = None) -> dict[str, Any]:
+    """Set a light's brightness and/or colour; this also switches it on, e.g. set_light('DEV-0037', brightness=60, color='blue').
+
+    Colours other than 'warm white' need a colour-capable bulb (supports_color=1 in get_device)."""
+    dev = _device(ctx, device_id)
+    _controllable(dev, "light")
+    if brightness is None and color is None:
+        raise ToolError("Give a brightness (1-100), a color, or both.")
+    if color is not None and color != "warm white" and not dev["supports_color"]:
+        raise ToolError(f"{device_id} ({dev['name']}) is a white-only bulb and cannot show {color!r}; set brightness only, "
+                        "or pick a light with supports_color=1.")
+    _touch(ctx, device_id, power="on", brightness=brightness if brightness is not None else dev["brightness"],
+           color=color if color is not None else dev["color"])
+    return _summary(ctx, device_id)
+
+
+@iot.write(returns=("device",))
+def set_thermostat(ctx: Ctx, device_id: DeviceId, mode: Literal["heat", "cool", "auto", "eco", "off"] | None = None,
+                   target_temperature: Annotated[float | None, Field(ge=-50, le=100, description="Target in degrees C, e.g. 21.5")] = None) -> dict[str, Any]:
+    """Set a thermostat's mode and/or target temperature, e.g. set_thermostat('DEV-0038', mode='heat', target_temperature=21.0).
+
+    The target must lie within the thermostat's min_temp..max_temp (see get_device); an 'off' thermostat takes no target."""
+    dev = _device(ctx, device_id)
+    _controllable(dev, "thermostat")
+    if mode is None and target_temperature is None:
+        raise ToolError("Give a mode, a target_temperature, or both.")
+    new_mode = mode or dev["mode"]
+    if target_temperature is not None:
+        if new_mode == "off":
+            raise ToolError(f"Thermostat {device_id} is off; also pass a mode such as 'heat' or 'auto' to set a target.")
+        if not dev["min_temp"] <= target_temperature <= dev["max_temp"]:
+            raise ToolError(f"Target {target_temperature:g} C is outside {device_id}'s allowed range "
+                            f"{dev['min_temp']:g}-{dev['max_temp']:g} C; choose a target within it.")
+    target = None if new_mode == "off" else (target_temperature if target_temperature is not None else
+                                             dev["target_temp"] if dev["target_temp"] is not None else
+                                             min(max(21.0, dev["min_temp"]), dev["max_temp"]))
+    _touch(ctx, device_id, mode=new_mode, target_temp=None if target is None else round(target, 1))
+    return _summary(ctx, device_id)
+
+
+@iot.write(returns=("device",))
+def set_lock_state(ctx: Ctx, device_id: DeviceId, locked: Annotated[bool, Field(description="true to lock, false to unlock")]) -> dict[str, Any]:
+    """Lock or unlock a smart lock, e.g. set_lock_state('DEV-0009', locked=False).
+
+    A jammed lock must be recalibrated with reboot_device first."""
+    dev = _device(ctx, device_id)
+    _controllable(dev, "lock")
+    if dev["lock_state"] == "jammed":
+        raise ToolError(f"Lock {device_id} ({dev['name']}) is jammed. Call reboot_device('{device_id}') to recalibrate it, then retry.")
+    state = "locked" if locked else "unlocked"
+    if dev["lock_state"] == state:
+        raise ToolError(f"Lock {device_id} is already {state}.")
+    _touch(ctx, device_id, lock_state=state)
+    return _summary(ctx, device_id)
+
+
+@iot.write(returns=("device",))
+def set_blind_position(ctx: Ctx, device_id: DeviceId,
+                       position: Annotated[int, Field(ge=0, le=100, description="0 = fully closed, 100 = fully open")]) -> dict[str, Any]:
+    """Open, close or partly open blinds, e.g. set_blind_position('DEV-0040', 50)."""
+    dev = _device(ctx, device_id)
+    _controllable(dev, "blind")
+    if dev["position"] == position:
+        raise ToolError(f"Blinds {device_id} are already at {position}%.")
+    _touch(ctx, device_id, position=position)
+    return _summary(ctx, device_id)
+
+
+@iot.write(returns=("device",))
+def reboot_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
+    """Reboot a device: brings an offline device back online and recalibrates a jammed lock (it ends up unlocked),
+    e.g. reboot_device('DEV-0065'). A device whose battery is empty needs replace_battery instead."""
+    dev = _device(ctx, device_id)
+    if dev["battery"] == 0:
+        raise ToolError(f"{device_id} ({dev['name']}) has an empty battery and cannot boot. Call replace_battery('{device_id}') first.")
+    changes: dict[str, Any] = {"online": 1}
+    if dev["lock_state"] == "jammed":
+        changes["lock_state"] = "unlocked"
+    _touch(ctx, device_id, **changes)
+    return _summary(ctx, device_id)
+
+
+@iot.write(returns=("device",))
+def replace_battery(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
+    """Record a fresh battery in a battery-powered device (battery becomes 100%; a device that was dead comes back online),
+    e.g. replace_battery('DEV-0045'). Only devices whose battery is below 90% need it."""
+    dev = _device(ctx, device_id)
+    if dev["battery"] is None:
+        raise ToolError(f"{device_id} ({dev['name']}) is mains-powered and has no battery.")
+    if dev["battery"] >= 90:
+        raise ToolError(f"{device_id}'s battery is at {dev['battery']}%; it does not need replacing yet.")
+    _touch(ctx, device_id, battery=100, online=1 if dev["battery"] == 0 else dev["online"])
+    return _summary(ctx, device_id)
+
+
+@iot.write()
+def remove_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
+    """Remove a device from its home, e.g. remove_device('DEV-0050'). It leaves its groups; scenes that set it keep
+    the action, which must then be removed with remove_scene_device before the scene can be activated."""
+    dev = _device(ctx, device_id)
+    ctx.db.execute("DELETE FROM group_members WHERE device_id = ?", (device_id,))
+    ctx.db.execute("DELETE FROM devices WHERE device_id = ?", (device_id,))
+    scenes = [r[0] for r in ctx.db.execute("SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,))]
+    return {"device_id": device_id, "removed": True, "home_id": dev["home_id"], "scenes_still_referring": scenes}
+
+
+@iot.write(returns=("scene",))
+def create_scene(ctx: Ctx, home_id: HomeId, name: Name,
+                 device_ids: Annotated[list[str], Field(min_length=1, max_length=30, description="Devices of that home whose current state the scene saves, e.g. ['DEV-0037', 'DEV-0038']"), Entity("device")]) -> dict[str, Any]:
+    """Save the current state of some devices of a home as a new scene, e.g. create_scene('HOM-0003', 'Evening Glow', ['DEV-0037', 'DEV-0038']).
+
+    Activating the scene later restores exactly these states."""
+    _home(ctx, home_id)
+    if ctx.db.execute("SELECT 1 FROM scenes WHERE home_id = ? AND name = ?", (home_id, name)).fetchone():
+        raise ToolError(f"{home_id} already has a scene named {name!r}; pick another name (see list_scenes).")
+    devs = []
+    for device_id in dict.fromkeys(device_ids):
+        dev = _device(ctx, device_id)
+        if dev["home_id"] != home_id:
+            raise ToolError(f"{device_id} belongs to {dev['home_id']}, not {home_id}; a scene only covers one home.")
+        devs.append(dev)
+    scene_id = next_id(ctx.db, "scenes", "scene_id", "SCN")
+    ctx.db.execute("INSERT INTO scenes VALUES (?,?,?,?,?)", (scene_id, home_id, name, fake.iso(ctx.now), None))
+    for d in devs:
+        state = {"light": (d["power"], d["brightness"], d["color"], None, None, None, None),
+                 "thermostat": (None, None, None, d["mode"], d["target_temp"], None, None),
+                 "lock": (None, None, None, None, None, d["lock_state"] if d["lock_state"] != "jammed" else "locked", None),
+                 "blind": (None, None, None, None, None, None, d["position"])}.get(d["type"], (d["power"], None, None, None, None, None, None))
+        ctx.db.execute("INSERT INTO scene_actions VALUES (?,?,?,?,?,?,?,?,?)", (scene_id, d["device_id"], *state))
+    return get_scene(ctx, scene_id)
+
+
+@iot.write(returns=("scene", "device"))
+def activate_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
+    """Apply every device state a scene saved, all or nothing, e.g. activate_scene('SCN-0010').
+
+    Fails if the scene refers to a removed device (fix with remove_scene_device), an offline device
+    (reboot_device / replace_battery) or a jammed lock (reboot_device)."""
+    scene = _scene(ctx, scene_id)
+    missing = _missing_in_scene(ctx, scene_id)
+    if missing:
+        raise ToolError(f"Scene {scene_id} ({scene['name']}) refers to removed device(s) {', '.join(missing)}; "
+                        f"call remove_scene_device('{scene_id}', '{missing[0]}') for each, then activate again.")
+    actions = rows(ctx.db.execute("SELECT * FROM scene_actions WHERE scene_id = ? ORDER BY device_id", (scene_id,)))
+    if not actions:
+        raise ToolError(f"Scene {scene_id} sets no devices; create a new scene with create_scene.")
+    applied = []
+    for a in actions:
+        dev = _device(ctx, a["device_id"])
+        _controllable(dev)
+        if a["lock_state"] is not None and dev["lock_state"] == "jammed":
+            raise ToolError(f"Scene {scene_id} locks {dev['device_id']}, which is jammed; call reboot_device('{dev['device_id']}') first.")
+        changes = {k: a[k] for k in ("power", "brightness", "color", "mode", "lock_state", "position") if a[k] is not None}
+        if a["mode"] is not None:
+            changes["target_temp"] = None if a["mode"] == "off" else a["target_temp"]
+        if changes:
+            _touch(ctx, dev["device_id"], **changes)
+        applied.append(dev["device_id"])
+    ctx.db.execute("UPDATE scenes SET last_activated_at = ? WHERE scene_id = ?", (fake.iso(ctx.now), scene_id))
+    return {"scene_id": scene_id, "name": scene["name"], "applied_to": applied, "activated_at": fake.iso(ctx.now)}
+
+
+@iot.write(returns=("scene",))
+def remove_scene_device(ctx: Ctx, scene_id: SceneId, device_id: DeviceId) -> dict[str, Any]:
+    """Drop one device's action from a scene (e.g. a removed device), e.g. remove_scene_device('SCN-0010', 'DEV-0052').
+
+    A scene must keep at least one device."""
+    scene = _scene(ctx, scene_id)
+    if not ctx.db.execute("SELECT 1 FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id)).fetchone():
+        raise ToolError(f"Scene {scene_id} ({scene['name']}) does not include {device_id}; see get_scene('{scene_id}').")
+    if ctx.db.execute("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", (scene_id,)).fetchone()[0] <= 1:
+        raise ToolError(f"{device_id} is the only device in scene {scene_id}; a scene must keep at least one device.")
+    ctx.db.execute("DELETE FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id))
+    return get_scene(ctx, scene_id)
+
+
+@iot.write(returns=("automation",))
+def create_automation(ctx: Ctx, home_id: HomeId, name: Name, scene_id: SceneId, trigger: Literal["time", "sensor"],
+                      at_time: Annotated[str | None, Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="For trigger='time': 24h time 'HH:MM', e.g. '07:30'")] = None,
+                      days: Literal["daily", "weekdays", "weekends"] = "daily",
+                      sensor_id: Annotated[str | None, Field(description="For trigger='sensor': the sensor, e.g. 'SEN-0022'"), Entity("sensor")] = None,
+                      condition: Literal["above", "below", "detected", "opened", "closed"] | None = None,
+                      threshold: Annotated[float | None, Field(ge=-50, le=150, description="For 'above'/'below': the value, e.g. 26.0")] = None) -> dict[str, Any]:
+    """Create an enabled automation that activates a scene of the same home, e.g.
+    create_automation('HOM-0003', 'Wake up', 'SCN-0008', 'time', at_time='07:00', days='weekdays').
+
+    trigger='sensor' needs sensor_id and a condition: 'above'/'below' with a threshold for temperature or humidity
+    sensors, 'detected' for motion, 'opened'/'closed' for door contacts."""
+    _home(ctx, home_id)
+    scene = _scene(ctx, scene_id)
+    if scene["home_id"] != home_id:
+        raise ToolError(f"Scene {scene_id} belongs to {scene['home_id']}, not {home_id}; use list_scenes('{home_id}').")
+    if ctx.db.execute("SELECT 1 FROM automations WHERE home_id = ? AND name = ?", (home_id, name)).fetchone():
+        raise ToolError(f"{home_id} already has an automation named {name!r}; pick another name.")
+    if trigger == "time":
+        if at_time is None:
+            raise ToolError("trigger='time' needs at_time, e.g. '07:30'.")
+        sensor_id = condition = threshold = None  # type: ignore[assignment]
+    else:
+        if sensor_id is None or condition is None:
+            raise ToolError("trigger='sensor' needs sensor_id and condition; find sensors with list_sensors.")
+        sensor = fetch(ctx.db, "SELECT * FROM sensors WHERE sensor_id = ?", (sensor_id,),
+                       f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.")
+        if sensor["home_id"] != home_id:
+            raise ToolError(f"Sensor {sensor_id} belongs to {sensor['home_id']}, not {home_id}.")
+        allowed = {"temperature": ("above", "below"), "humidity": ("above", "below"), "motion": ("detected",),
+                   "door_contact": ("opened", "closed")}[sensor["kind"]]
+        if condition not in allowed:
+            raise ToolError(f"A {sensor['kind']} sensor supports condition {' or '.join(map(repr, allowed))}, not {condition!r}.")
+        if condition in ("above", "below") and threshold is None:
+            raise ToolError(f"condition={condition!r} needs a threshold, e.g. 26.0.")
+        if condition not in ("above", "below"):
+            threshold = None
+        at_time, days = None, None  # type: ignore[assignment]
+    auto_id = next_id(ctx.db, "automations", "automation_id", "AUT")
+    ctx.db.execute("INSERT INTO automations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                   (auto_id, home_id, name, trigger, at_time, days, sensor_id, condition, threshold, scene_id, 1, fake.iso(ctx.now), None))
+    return fetch(ctx.db, "SELECT * FROM automations WHERE automation_id = ?", (auto_id,), "gone")
+
+
+@iot.write(returns=("automation",))
+def set_automation_enabled(ctx: Ctx, automation_id: AutomationId,
+                           enabled: Annotated[bool, Field(description="true to enable, false to disable")]) -> dict[str, Any]:
+    """Enable or disable an automation, e.g. set_automation_enabled('AUT-0006', enabled=False).
+
+    An automation cannot be enabled while its scene refers to a removed device."""
+    auto = fetch(ctx.db, "SELECT * FROM automations WHERE automation_id = ?", (automation_id,),
+                 f"No automation {automation_id!r}. Use list_automations to find automation ids.")
+    if bool(auto["enabled"]) == enabled:
+        raise ToolError(f"Automation {automation_id} is already {'enabled' if enabled else 'disabled'}.")
+    if enabled:
+        missing = _missing_in_scene(ctx, auto["scene_id"])
+        if missing:
+            raise ToolError(f"Automation {automation_id} runs scene {auto['scene_id']}, which refers to removed device(s) "
+                            f"{', '.join(missing)}; fix the scene with remove_scene_device first.")
+    ctx.db.execute("UPDATE automations SET enabled = ? WHERE automation_id = ?", (int(enabled), automation_id))
+    return {"automation_id": automation_id, "enabled": enabled}
+
+
+@iot.write(returns=("group", "device"))
+def set_group_power(ctx: Ctx, group_id: GroupId, on: Annotated[bool, Field(description="true to switch all on, false all off")]) -> dict[str, Any]:
+    """Switch every device of a group on or off at once, e.g. set_group_power('GRP-0006', on=False).
+
+    All or nothing: fails if any member is offline (list_groups shows which)."""
+    group = fetch(ctx.db, "SELECT * FROM device_groups WHERE group_id = ?", (group_id,),
+                  f"No group {group_id!r}. Use list_groups to find group ids.")
+    devs = rows(ctx.db.execute("SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "
+                               "WHERE m.group_id = ? ORDER BY d.device_id", (group_id,)))
+    if not devs:
+        raise ToolError(f"Group {group_id} ({group['name']}) has no devices left.")
+    offline = [d["device_id"] for d in devs if not d["online"]]
+    if offline:
+        raise ToolError(f"Group {group_id} ({group['name']}) has offline member(s) {', '.join(offline)}; "
+                        "bring them online with reboot_device or replace_battery, then retry.")
+    power = "on" if on else "off"
+    changed = [d["device_id"] for d in devs if d["power"] != power and d["type"] in SWITCHABLE]
+    for device_id in changed:
+        _touch(ctx, device_id, power=power)
+    return {"group_id": group_id, "power": power, "changed": changed, "members": [d["device_id"] for d in devs]}
+
+
+server = iot

@@ -1,0 +1,718 @@
+"""Vehicle: owners' connected cars (gas, hybrid, electric) with ignition, gears, climate, doors, windows,
+trunk, lights, tyres, navigation to known places and service records.
+
+Business rules (gated by mode): the engine starts only in park, with the key inside, every door closed
+and fuel (or charge) left, and stops only in park; leaving park needs the engine on, doors and trunk
+closed and no flat tyre; doors and trunk open only in park and when unlocked, the car unlocks only in
+park and locks only with everything closed; windows need the engine on; climate needs the engine on,
+or for hybrids and EVs at least 20% battery; navigation needs a destination, the engine on and enough
+range; arriving at the destination needs the car in drive and uses distance and energy; refuelling or
+charging needs the engine off; tyres are inflated in park to within 5 psi of the recommended pressure.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from hub import fake
+from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+
+SCHEMA = """
+CREATE TABLE owners (
+    owner_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL UNIQUE,
+    phone TEXT NOT NULL,
+    city TEXT NOT NULL,
+    member_since TEXT NOT NULL
+);
+CREATE TABLE places (
+    place_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    category TEXT NOT NULL,
+    address TEXT NOT NULL,
+    city TEXT NOT NULL,
+    lat REAL NOT NULL,
+    lon REAL NOT NULL
+);
+CREATE TABLE vehicles (
+    vehicle_id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES owners(owner_id),
+    nickname TEXT NOT NULL,
+    make TEXT NOT NULL,
+    model TEXT NOT NULL,
+    year INTEGER NOT NULL,
+    vin TEXT NOT NULL UNIQUE,
+    plate TEXT NOT NULL UNIQUE,
+    powertrain TEXT NOT NULL CHECK (powertrain IN ('gas', 'hybrid', 'electric')),
+    color TEXT NOT NULL,
+    odometer_km REAL NOT NULL,
+    fuel_pct REAL,
+    fuel_tank_l REAL,
+    km_per_l REAL,
+    battery_pct REAL,
+    battery_kwh REAL,
+    km_per_kwh REAL,
+    engine TEXT NOT NULL CHECK (engine IN ('on', 'off')),
+    gear TEXT NOT NULL CHECK (gear IN ('park', 'drive', 'reverse', 'neutral')),
+    key_present INTEGER NOT NULL,
+    locked INTEGER NOT NULL,
+    trunk_open INTEGER NOT NULL,
+    climate_on INTEGER NOT NULL,
+    climate_temp REAL NOT NULL,
+    seat_heat_driver INTEGER NOT NULL,
+    seat_heat_passenger INTEGER NOT NULL,
+    lights TEXT NOT NULL CHECK (lights IN ('off', 'auto', 'low', 'high')),
+    location_place_id TEXT NOT NULL REFERENCES places(place_id),
+    destination_place_id TEXT REFERENCES places(place_id),
+    nav_active INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX vehicles_owner ON vehicles(owner_id);
+CREATE TABLE doors (
+    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
+    door TEXT NOT NULL,
+    is_open INTEGER NOT NULL,
+    window_pct INTEGER NOT NULL,
+    PRIMARY KEY (vehicle_id, door)
+);
+CREATE TABLE tires (
+    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
+    position TEXT NOT NULL,
+    pressure_psi REAL NOT NULL,
+    recommended_psi REAL NOT NULL,
+    PRIMARY KEY (vehicle_id, position)
+);
+CREATE TABLE trips (
+    trip_id TEXT PRIMARY KEY,
+    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
+    from_place_id TEXT NOT NULL,
+    to_place_id TEXT NOT NULL,
+    distance_km REAL NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'cancelled')),
+    started_at TEXT NOT NULL,
+    ended_at TEXT
+);
+CREATE INDEX trips_vehicle ON trips(vehicle_id, started_at);
+CREATE TABLE service_records (
+    service_id TEXT PRIMARY KEY,
+    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
+    kind TEXT NOT NULL,
+    service_date TEXT NOT NULL,
+    odometer_km REAL NOT NULL,
+    cost REAL NOT NULL,
+    shop TEXT NOT NULL,
+    notes TEXT NOT NULL
+);
+CREATE INDEX service_vehicle ON service_records(vehicle_id, service_date);
+"""
+
+# (make, model, powertrain, tank litres, km per litre, battery kWh, km per kWh, recommended psi)
+MODELS = (
+    ("Toyota", "Camry", "gas", 60, 14.0, None, None, 35), ("Toyota", "Corolla", "gas", 50, 15.5, None, None, 35),
+    ("Honda", "Civic", "gas", 47, 15.0, None, None, 32), ("Honda", "CR-V", "gas", 53, 12.5, None, None, 35),
+    ("Ford", "F-150", "gas", 98, 8.0, None, None, 35), ("Ford", "Escape", "gas", 57, 12.0, None, None, 35),
+    ("Chevrolet", "Equinox", "gas", 56, 11.5, None, None, 35), ("Subaru", "Outback", "gas", 70, 11.0, None, None, 35),
+    ("Mazda", "CX-5", "gas", 56, 12.0, None, None, 36), ("BMW", "3 Series", "gas", 59, 13.0, None, None, 33),
+    ("Toyota", "Prius", "hybrid", 43, 22.0, 1.3, 6.0, 35), ("Toyota", "RAV4 Hybrid", "hybrid", 55, 17.0, 1.6, 6.0, 35),
+    ("Honda", "Accord Hybrid", "hybrid", 48, 19.0, 1.3, 6.0, 33), ("Ford", "Escape Hybrid", "hybrid", 42, 17.5, 1.1, 6.0, 35),
+    ("Tesla", "Model 3", "electric", None, None, 60.0, 7.0, 42), ("Tesla", "Model Y", "electric", None, None, 75.0, 6.3, 42),
+    ("Chevrolet", "Bolt EV", "electric", None, None, 65.0, 6.4, 38), ("Nissan", "Leaf", "electric", None, None, 40.0, 6.5, 36),
+    ("Ford", "Mustang Mach-E", "electric", None, None, 72.0, 5.7, 38), ("Hyundai", "Ioniq 5", "electric", None, None, 77.4, 6.0, 36),
+    ("Kia", "EV6", "electric", None, None, 77.4, 6.1, 36), ("Rivian", "R1S", "electric", None, None, 135.0, 3.9, 48),
+)
+COLORS = ("white", "black", "silver", "gray", "blue", "red", "green", "pearl white", "midnight blue")
+DOORS = ("front_left", "front_right", "rear_left", "rear_right")
+PLACE_KINDS = (("airport", "{city} International Airport"), ("mall", "{city} Galleria"), ("hospital", "{city} General Hospital"),
+               ("gas_station", "Shell on {street}"), ("charging_station", "ChargePoint {street}"), ("restaurant", "The {street} Diner"),
+               ("park", "{city} Central Park"), ("stadium", "{city} Arena"), ("hotel", "Grand Hotel {city}"),
+               ("university", "University of {city}"), ("supermarket", "Whole Grocer {street}"), ("office", "{company} HQ"))
+SERVICES = (("oil change", 60, 120, 10000), ("tire rotation", 30, 80, 12000), ("brake inspection", 0, 150, 20000),
+            ("battery check", 0, 60, 25000), ("software update", 0, 0, 15000), ("cabin air filter", 35, 90, 20000),
+            ("wheel alignment", 90, 180, 30000), ("annual inspection", 40, 120, 15000))
+SHOPS = ("Jiffy Lube", "Firestone Complete Auto Care", "Midas", "Pep Boys", "Valvoline Express Care", "Meineke")
+FLAT_PSI = 20.0
+MIN_CLIMATE_BATTERY = 20.0
+MIN_START_BATTERY = 2.0
+Row = tuple[Any, ...]
+
+
+def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
+    """~190 places in 20 cities, 130 owners with ~230 vehicles, their doors, tyres, trips and service histories."""
+    places: list[Row] = []
+    by_city: dict[str, list[Row]] = {}
+    for name, state, lat, lon in fake.CITIES:
+        for category, pattern in rng.sample(PLACE_KINDS, rng.randint(8, 11)):
+            street = rng.choice(fake.STREETS)
+            place_id = f"PLC-{len(places) + 1:04d}"
+            places.append((place_id, pattern.format(city=name, street=street.split()[0], company=rng.choice(fake.COMPANIES)),
+                           category, f"{rng.randint(10, 9999)} {street}, {name}, {state}", name,
+                           round(lat + rng.uniform(-0.12, 0.12), 5), round(lon + rng.uniform(-0.12, 0.12), 5)))
+            by_city.setdefault(name, []).append(places[-1])
+    owners: list[Row] = []
+    vehicles: list[Row] = []
+    doors: list[Row] = []
+    tires: list[Row] = []
+    trips: list[Row] = []
+    services: list[Row] = []
+    for i in range(1, 131):
+        first, last = fake.person(rng)
+        city = fake.city(rng)[0]
+        owners.append((f"OWN-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng), city,
+                       fake.iso(fake.moment(rng, now, 2500, -30))))
+        for _ in range(rng.choice((1, 1, 2, 2, 3))):
+            vid = f"VEH-{len(vehicles) + 1:04d}"
+            vehicles.append(_seed_vehicle(rng, vid, f"OWN-{i:04d}", first, by_city[city], now, doors, tires, trips))
+            _seed_services(rng, vehicles[-1], now, services)
+    db.executemany("INSERT INTO owners VALUES (?,?,?,?,?,?)", owners)
+    db.executemany("INSERT INTO places VALUES (?,?,?,?,?,?,?)", places)
+    db.executemany(f"INSERT INTO vehicles VALUES ({','.join('?' * 31)})", vehicles)
+    db.executemany("INSERT INTO doors VALUES (?,?,?,?)", doors)
+    db.executemany("INSERT INTO tires VALUES (?,?,?,?)", tires)
+    db.executemany("INSERT INTO trips VALUES (?,?,?,?,?,?,?,?)", trips)
+    db.executemany("INSERT INTO service_records VALUES (?,?,?,?,?,?,?,?)", services)
+
+
+def _seed_vehicle(rng: random.Random, vid: str, owner_id: str, first: str, city_places: list[tuple[Any, ...]], now: datetime,
+                  doors: list[tuple[Any, ...]], tires: list[tuple[Any, ...]], trips: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    make, model, power, tank, kpl, kwh, kpkwh, psi = rng.choice(MODELS)
+    year = rng.randint(2015 if power != "electric" else 2018, 2026)
+    odometer = round(max(0.0, (2026.5 - year) * rng.uniform(9000, 21000)), 1)
+    fuel = None if tank is None else round(rng.choice((0.0, rng.uniform(3, 15))) if rng.random() < 0.08 else rng.uniform(18, 100), 1)
+    battery = None if kwh is None else round(rng.uniform(0, 6) if rng.random() < 0.07 else rng.uniform(15, 100), 1)
+    state = rng.choices(("parked", "idling", "driving"), (76, 12, 12))[0]
+    key = 1 if state != "parked" else int(rng.random() < 0.8)
+    if (fuel is not None and fuel < 3 and (battery is None or battery < 3)) or (battery is not None and power == "electric" and battery < 3):
+        state = "parked"
+    here = rng.choice(city_places)
+    dest = rng.choice([p for p in city_places if p[0] != here[0]])
+    open_door = rng.choice(DOORS) if state == "parked" and rng.random() < 0.06 else None
+    trunk = int(state == "parked" and rng.random() < 0.04)
+    locked = int(state == "driving" or (state == "parked" and not open_door and not trunk and rng.random() < 0.85))
+    flat = rng.choice(DOORS) if state == "parked" and rng.random() < 0.05 else None
+    for d in DOORS:
+        doors.append((vid, d, int(d == open_door), rng.choice((0, 0, 0, 25, 100)) if state != "parked" and d.startswith("front") else 0))
+        pressure = rng.uniform(12, 18) if d == flat else psi + rng.choice((0, 0, -1, 1, -4, -6))
+        tires.append((vid, d, round(pressure, 1), float(psi)))
+    start = here
+    for _ in range(rng.randint(1, 4)):
+        a, b = rng.sample(city_places, 2)
+        t = fake.moment(rng, now, 90, 0) - timedelta(hours=2)
+        km = _distance(a[5], a[6], b[5], b[6])
+        trips.append((f"TRP-{len(trips) + 1:05d}", vid, a[0], b[0], km, rng.choices(("completed", "cancelled"), (9, 1))[0],
+                      fake.iso(t), fake.iso(t + timedelta(minutes=int(km * 1.5) + 5))))
+    nav = state == "driving"
+    if nav:
+        trips.append((f"TRP-{len(trips) + 1:05d}", vid, start[0], dest[0], _distance(start[5], start[6], dest[5], dest[6]),
+                      "active", fake.iso(now - timedelta(minutes=rng.randint(3, 25))), None))
+    engine_on = state != "parked"
+    climate = int(engine_on and rng.random() < 0.6)
+    n = int(vid[4:])  # plate and VIN end in the vehicle number, so they are unique by construction
+    plate = f"{rng.randint(1, 9)}{''.join(rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ') for _ in range(3))}{n:03d}"
+    vin = "".join(rng.choice("0123456789ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(12)) + f"{n:05d}"
+    return (vid, owner_id, f"{first}'s {model}", make, model, year, vin, plate, power, rng.choice(COLORS), odometer,
+            fuel, tank, kpl, battery, kwh, kpkwh, "on" if engine_on else "off", "drive" if state == "driving" else "park",
+            key, locked, trunk, climate, float(rng.choice((20, 21, 21, 22, 23))), rng.choice((0, 0, 1, 2)) if climate else 0,
+            0, rng.choice(("auto", "low")) if state == "driving" else rng.choice(("off", "auto", "auto")), here[0],
+            dest[0] if nav or rng.random() < 0.1 else None, int(nav), fake.iso(now - timedelta(minutes=rng.randint(1, 600))))
+
+
+def _seed_services(rng: random.Random, v: tuple[Any, ...], now: datetime, out: list[tuple[Any, ...]]) -> None:
+    year, power, odometer = v[5], v[8], v[10]
+    first = max(datetime(year, 3, 1), now - timedelta(days=1500))
+    n = rng.randint(2, 7)
+    for k in range(n):
+        frac = (k + rng.random()) / n
+        when = first + (now - timedelta(days=7) - first) * frac
+        kind, lo, hi, _ = rng.choice([s for s in SERVICES if not (power == "electric" and s[0] == "oil change")])
+        shop = f"{v[3]} Service Center" if power == "electric" or rng.random() < 0.4 else rng.choice(SHOPS)
+        out.append((f"SRV-{len(out) + 1:05d}", v[0], kind, when.strftime("%Y-%m-%d"), round(odometer * frac, 0),
+                    fake.money(rng, lo, hi) if hi else 0.0, shop, rng.choice(("routine", "no issues found", "customer request",
+                                                                             "parts replaced", "recall work"))))
+
+
+def _distance(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Road distance in km: great-circle distance times 1.25."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return round(2 * 6371.0 * math.asin(min(1.0, math.sqrt(h))) * 1.25, 1)
+
+
+vehicle = Server("vehicle", "Connected cars: ignition, gears, climate, doors, windows, trunk, lights, tyres, navigation, "
+                 "fuel and charge, service records.", SCHEMA, seed)
+
+OwnerId = Annotated[str, Field(description="Owner id, e.g. 'OWN-0003'"), Entity("owner")]
+VehicleId = Annotated[str, Field(description="Vehicle id, e.g. 'VEH-0007'"), Entity("vehicle")]
+PlaceId = Annotated[str, Field(description="Place id, e.g. 'PLC-0048'"), Entity("place")]
+Door = Literal["front_left", "front_right", "rear_left", "rear_right"]
+Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
+Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
+Gear = Literal["park", "drive", "reverse", "neutral"]
+
+
+def _vehicle(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, "SELECT * FROM vehicles WHERE vehicle_id = ?", (vehicle_id,),
+                 f"No vehicle {vehicle_id!r}. Use list_vehicles to find vehicle ids.")
+
+
+def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, "SELECT * FROM places WHERE place_id = ?", (place_id,),
+                 f"No place {place_id!r}. Use search_places to find known places.")
+
+
+def _range_km(v: dict[str, Any]) -> float:
+    km = 0.0
+    if v["fuel_pct"] is not None:
+        km += v["fuel_pct"] / 100 * v["fuel_tank_l"] * v["km_per_l"]
+    if v["battery_pct"] is not None:
+        km += v["battery_pct"] / 100 * v["battery_kwh"] * v["km_per_kwh"]
+    return round(km, 1)
+
+
+def _update(ctx: Ctx, vehicle_id: str, **changes: Any) -> None:
+    changes["updated_at"] = fake.iso(ctx.now)
+    sets = ", ".join(f"{k} = ?" for k in changes)
+    ctx.db.execute(f"UPDATE vehicles SET {sets} WHERE vehicle_id = ?", (*changes.values(), vehicle_id))
+
+
+def _brief(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
+    v = _vehicle(ctx, vehicle_id)
+    out = {k: v[k] for k in ("vehicle_id", "engine", "gear", "locked", "trunk_open", "climate_on", "climate_temp", "seat_heat_driver",
+                             "seat_heat_passenger", "lights", "location_place_id", "destination_place_id", "nav_active",
+                             "fuel_pct", "battery_pct", "odometer_km")}
+    out["range_km"] = _range_km(v)
+    return {k: val for k, val in out.items() if val is not None or k == "destination_place_id"}
+
+
+def _in_motion(v: dict[str, Any]) -> bool:
+    return v["gear"] in ("drive", "reverse", "neutral")
+
+
+def _open_parts(ctx: Ctx, v: dict[str, Any]) -> list[str]:
+    parts = [r[0] for r in ctx.db.execute("SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1 ORDER BY door", (v["vehicle_id"],))]
+    return parts + (["trunk"] if v["trunk_open"] else [])
+
+
+@vehicle.read(returns=("owner",))
+def list_owners(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a name or email, e.g. 'Garcia'")] = "",
+                city: Annotated[str | None, Field(max_length=60, description="Only owners in this city, e.g. 'Phoenix'")] = None,
+                limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """Search vehicle owners by name, email or city, with how many vehicles each has. Ids look like 'OWN-0003'."""
+    sql, args = ("SELECT o.owner_id, o.name, o.email, o.city, COUNT(v.vehicle_id) AS vehicles FROM owners o "
+                 "LEFT JOIN vehicles v ON v.owner_id = o.owner_id WHERE (o.name LIKE ? OR o.email LIKE ?)"), [f"%{query}%", f"%{query}%"]
+    if city is not None:
+        sql += " AND o.city = ?"
+        args.append(city)
+    found = rows(ctx.db.execute(sql + " GROUP BY o.owner_id ORDER BY o.owner_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    return {"owners": found, "count": len(found)}
+
+
+@vehicle.read(returns=("vehicle",))
+def list_vehicles(ctx: Ctx, owner_id: Annotated[str | None, Field(description="Only this owner's vehicles, e.g. 'OWN-0003'"), Entity("owner")] = None,
+                  powertrain: Literal["gas", "hybrid", "electric"] | None = None,
+                  make: Annotated[str | None, Field(max_length=40, description="Only this make, e.g. 'Toyota'")] = None,
+                  engine: Literal["on", "off"] | None = None, gear: Gear | None = None,
+                  query: Annotated[str, Field(max_length=60, description="Part of the nickname, model or plate, e.g. 'Civic'")] = "",
+                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """List vehicles, filtered by owner, powertrain, make, engine state, gear or text. Ids look like 'VEH-0007'."""
+    like = f"%{query}%"
+    sql = ("SELECT vehicle_id, owner_id, nickname, make, model, year, plate, powertrain, engine, gear, locked, fuel_pct, battery_pct "
+           "FROM vehicles WHERE (nickname LIKE ? OR model LIKE ? OR plate LIKE ?)")
+    args: list[Any] = [like, like, like]
+    for column, value in (("owner_id", owner_id), ("powertrain", powertrain), ("make", make), ("engine", engine), ("gear", gear)):
+        if value is not None:
+            sql += f" AND {column} = ?"
+            args.append(value)
+    found = rows(ctx.db.execute(sql + " ORDER BY vehicle_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    return {"vehicles": found, "count": len(found)}
+
+
+@vehicle.read(returns=("vehicle", "owner", "place"))
+def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
+    """Everything about one vehicle: engine, gear, locks, doors and windows, trunk, climate, lights, tyre pressures,
+    fuel/charge and range, location, destination, navigation, recent trips and warnings, e.g. get_vehicle_status('VEH-0007')."""
+    v = _vehicle(ctx, vehicle_id)
+    v["range_km"] = _range_km(v)
+    v["doors"] = rows(ctx.db.execute("SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,)))
+    v["tires"] = rows(ctx.db.execute("SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position", (vehicle_id,)))
+    v["location"] = _place(ctx, v["location_place_id"])["name"]
+    if v["destination_place_id"]:
+        dest = _place(ctx, v["destination_place_id"])
+        here = _place(ctx, v["location_place_id"])
+        v["destination"] = dest["name"]
+        v["distance_to_destination_km"] = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
+    v["recent_trips"] = rows(ctx.db.execute(
+        "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at FROM trips WHERE vehicle_id = ? "
+        "ORDER BY started_at DESC, trip_id DESC LIMIT 5", (vehicle_id,)))
+    warnings = []
+    for t in v["tires"]:
+        if t["pressure_psi"] < FLAT_PSI:
+            warnings.append(f"flat tyre {t['position']} ({t['pressure_psi']} psi): inflate_tire before driving")
+        elif t["pressure_psi"] < t["recommended_psi"] - 3:
+            warnings.append(f"low tyre pressure {t['position']} ({t['pressure_psi']} psi)")
+    for part in _open_parts(ctx, v):
+        warnings.append(f"{part} open")
+    if not v["key_present"]:
+        warnings.append("key not detected in the vehicle")
+    if v["fuel_pct"] is not None and v["fuel_pct"] < 10:
+        warnings.append(f"low fuel ({v['fuel_pct']}%)")
+    if v["battery_pct"] is not None and v["battery_pct"] < 10:
+        warnings.append(f"low battery ({v['battery_pct']}%)")
+    v["warnings"] = warnings
+    return {k: val for k, val in v.items() if val is not None}
+
+
+@vehicle.read(returns=("place",))
+def search_places(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of the name or address, e.g. 'Airport'")] = "",
+                  category: Literal["airport", "mall", "hospital", "gas_station", "charging_station", "restaurant", "park",
+                                    "stadium", "hotel", "university", "supermarket", "office"] | None = None,
+                  city: Annotated[str | None, Field(max_length=60, description="Only places in this city, e.g. 'Phoenix'")] = None,
+                  near_vehicle_id: Annotated[str | None, Field(description="Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'"), Entity("vehicle")] = None,
+                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """Search the known places a vehicle can navigate to, e.g. search_places('Airport', city='Phoenix'). Ids look like 'PLC-0048'."""
+    like = f"%{query}%"
+    sql, args = "SELECT * FROM places WHERE (name LIKE ? OR address LIKE ?)", [like, like]
+    for column, value in (("category", category), ("city", city)):
+        if value is not None:
+            sql += f" AND {column} = ?"
+            args.append(value)
+    found = rows(ctx.db.execute(sql + " ORDER BY place_id", args))
+    if near_vehicle_id is not None:
+        here = _place(ctx, _vehicle(ctx, near_vehicle_id)["location_place_id"])
+        for p in found:
+            p["distance_km"] = _distance(here["lat"], here["lon"], p["lat"], p["lon"])
+        found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
+    found = found[offset:offset + limit]
+    return {"places": found, "count": len(found)}
+
+
+@vehicle.read(returns=("vehicle",))
+def list_service_records(ctx: Ctx, vehicle_id: VehicleId,
+                         kind: Annotated[str | None, Field(max_length=40, description="Only this kind, e.g. 'oil change'")] = None,
+                         since: Annotated[str | None, Field(max_length=30, description="Only on or after this date, e.g. '2025-01-01'")] = None,
+                         limit: Limit = 20) -> dict[str, Any]:
+    """A vehicle's service history, newest first, e.g. list_service_records('VEH-0007', kind='brake inspection')."""
+    _vehicle(ctx, vehicle_id)
+    sql, args = "SELECT * FROM service_records WHERE vehicle_id = ?", [vehicle_id]
+    if kind is not None:
+        sql += " AND kind = ?"
+        args.append(kind)
+    if since is not None:
+        sql += " AND service_date >= ?"
+        args.append(since)
+    found = rows(ctx.db.execute(sql + " ORDER BY service_date DESC, service_id DESC LIMIT ?", (*args, limit)))
+    return {"service_records": found, "count": len(found)}
+
+
+DISTINCT_FIELDS = {"make": ("vehicles", "make"), "model": ("vehicles", "model"), "powertrain": ("vehicles", "powertrain"),
+                   "color": ("vehicles", "color"), "gear": ("vehicles", "gear"), "owner_city": ("owners", "city"),
+                   "place_city": ("places", "city"), "place_category": ("places", "category"),
+                   "service_kind": ("service_records", "kind"), "service_shop": ("service_records", "shop")}
+
+
+@vehicle.read()
+def get_distinct_values(ctx: Ctx, field: Literal["make", "model", "powertrain", "color", "gear", "owner_city", "place_city",
+                                                 "place_category", "service_kind", "service_shop"]) -> dict[str, Any]:
+    """The distinct values of a field with their counts, e.g. get_distinct_values('make')."""
+    table, column = DISTINCT_FIELDS[field]
+    found = ctx.db.execute(f"SELECT {column}, COUNT(*) FROM {table} GROUP BY {column} ORDER BY {column}").fetchall()
+    return {"field": field, "values": {v: n for v, n in found}}
+
+
+@vehicle.write(returns=("vehicle",))
+def start_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
+    """Start the engine (power on an EV), e.g. start_engine('VEH-0007').
+
+    Needs the car in park, the key inside, all doors closed and fuel (or at least 2% charge) left."""
+    v = _vehicle(ctx, vehicle_id)
+    if v["engine"] == "on":
+        raise ToolError(f"The engine of {vehicle_id} is already on.")
+    if v["gear"] != "park":
+        raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before starting the engine.")
+    if not v["key_present"]:
+        raise ToolError(f"No key detected in {vehicle_id}; the engine cannot start until the owner's key is inside the vehicle.")
+    doors = [p for p in _open_parts(ctx, v) if p != "trunk"]
+    if doors:
+        raise ToolError(f"Door(s) {', '.join(doors)} of {vehicle_id} are open; close them with set_door first.")
+    fuel_ok = v["fuel_pct"] is not None and v["fuel_pct"] > 0
+    charge_ok = v["battery_pct"] is not None and v["battery_pct"] >= MIN_START_BATTERY
+    if not {"gas": fuel_ok, "electric": charge_ok, "hybrid": fuel_ok or charge_ok}[v["powertrain"]]:
+        what = (f"battery is depleted ({v['battery_pct']}%, below the {MIN_START_BATTERY:g}% reserve)" if v["powertrain"] == "electric"
+                else "fuel tank is empty")
+        raise ToolError(f"{vehicle_id}'s {what}; call refuel_vehicle('{vehicle_id}') first.")
+    _update(ctx, vehicle_id, engine="on")
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",))
+def stop_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
+    """Turn the engine off (power off an EV), e.g. stop_engine('VEH-0007'). The car must be in park.
+
+    Active navigation is cancelled; a gas car's climate turns off."""
+    v = _vehicle(ctx, vehicle_id)
+    if v["engine"] == "off":
+        raise ToolError(f"The engine of {vehicle_id} is already off.")
+    if v["gear"] != "park":
+        raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before stopping the engine.")
+    changes: dict[str, Any] = {"engine": "off", "nav_active": 0}
+    if v["powertrain"] == "gas" or (v["battery_pct"] or 0) < MIN_CLIMATE_BATTERY:
+        changes.update(climate_on=0, seat_heat_driver=0, seat_heat_passenger=0)
+    if v["nav_active"]:
+        ctx.db.execute("UPDATE trips SET status = 'cancelled', ended_at = ? WHERE vehicle_id = ? AND status = 'active'",
+                       (fake.iso(ctx.now), vehicle_id))
+    _update(ctx, vehicle_id, **changes)
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",), requires=("start_engine",))
+def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
+    """Shift into park, drive, reverse or neutral, e.g. shift_gear('VEH-0007', 'drive').
+
+    Leaving park needs the engine on, every door and the trunk closed, and no flat tyre."""
+    v = _vehicle(ctx, vehicle_id)
+    if v["gear"] == gear:
+        raise ToolError(f"{vehicle_id} is already in {gear}.")
+    if gear != "park":
+        if v["engine"] != "on":
+            raise ToolError(f"The engine of {vehicle_id} is off; start_engine('{vehicle_id}') before shifting into {gear}.")
+        parts = _open_parts(ctx, v)
+        if parts:
+            raise ToolError(f"{', '.join(parts)} of {vehicle_id} still open; close them (set_door / set_trunk) before driving.")
+        flat = [r[0] for r in ctx.db.execute("SELECT position FROM tires WHERE vehicle_id = ? AND pressure_psi < ? ORDER BY position",
+                                             (vehicle_id, FLAT_PSI))]
+        if flat:
+            raise ToolError(f"Tyre(s) {', '.join(flat)} of {vehicle_id} are flat (< {FLAT_PSI:g} psi); inflate_tire before driving.")
+    changes: dict[str, Any] = {"gear": gear}
+    if gear != "park" and v["lights"] == "off":
+        changes["lights"] = "auto"
+    _update(ctx, vehicle_id, **changes)
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",))
+def set_climate(ctx: Ctx, vehicle_id: VehicleId, on: Annotated[bool, Field(description="true to run climate control, false to switch it (and seat heating) off")],
+                temperature: Annotated[float | None, Field(ge=-50, le=100, description="Cabin target in degrees C, 16 to 28, e.g. 21.5")] = None,
+                driver_seat_heat: Annotated[int | None, Field(ge=0, le=3, description="Driver seat heating level 0-3")] = None,
+                passenger_seat_heat: Annotated[int | None, Field(ge=0, le=3, description="Passenger seat heating level 0-3")] = None) -> dict[str, Any]:
+    """Turn climate control on (with optional temperature and seat heating) or off, e.g.
+    set_climate('VEH-0007', on=True, temperature=21.0, driver_seat_heat=2).
+
+    Needs the engine on; hybrids and EVs can also run it from a battery of at least 20%."""
+    v = _vehicle(ctx, vehicle_id)
+    if not on:
+        if not v["climate_on"] and not v["seat_heat_driver"] and not v["seat_heat_passenger"]:
+            raise ToolError(f"Climate control of {vehicle_id} is already off.")
+        _update(ctx, vehicle_id, climate_on=0, seat_heat_driver=0, seat_heat_passenger=0)
+        return _brief(ctx, vehicle_id)
+    if temperature is not None and not 16 <= temperature <= 28:
+        raise ToolError(f"Cabin temperature {temperature:g} C is out of range; choose 16 to 28 C.")
+    if v["engine"] != "on":
+        if v["powertrain"] == "gas":
+            raise ToolError(f"{vehicle_id} is a gas car: climate control needs the engine running; start_engine('{vehicle_id}') first.")
+        if (v["battery_pct"] or 0) < MIN_CLIMATE_BATTERY:
+            raise ToolError(f"{vehicle_id}'s battery is at {v['battery_pct']}%, below the {MIN_CLIMATE_BATTERY:g}% needed to run climate "
+                            f"with the engine off; start_engine('{vehicle_id}') or charge with refuel_vehicle first.")
+    _update(ctx, vehicle_id, climate_on=1, climate_temp=round(temperature, 1) if temperature is not None else v["climate_temp"],
+            seat_heat_driver=v["seat_heat_driver"] if driver_seat_heat is None else driver_seat_heat,
+            seat_heat_passenger=v["seat_heat_passenger"] if passenger_seat_heat is None else passenger_seat_heat)
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",))
+def set_door_lock(ctx: Ctx, vehicle_id: VehicleId, locked: Annotated[bool, Field(description="true to lock all doors, false to unlock")]) -> dict[str, Any]:
+    """Lock or unlock the vehicle, e.g. set_door_lock('VEH-0007', locked=False).
+
+    It unlocks only in park, and locks only with every door and the trunk closed."""
+    v = _vehicle(ctx, vehicle_id)
+    if bool(v["locked"]) == locked:
+        raise ToolError(f"{vehicle_id} is already {'locked' if locked else 'unlocked'}.")
+    if not locked and v["gear"] != "park":
+        raise ToolError(f"{vehicle_id} is in {v['gear']}; doors cannot unlock while driving. shift_gear to 'park' first.")
+    if locked:
+        parts = _open_parts(ctx, v)
+        if parts:
+            raise ToolError(f"Cannot lock {vehicle_id}: {', '.join(parts)} open; close them with set_door / set_trunk first.")
+    _update(ctx, vehicle_id, locked=int(locked))
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",))
+def set_door(ctx: Ctx, vehicle_id: VehicleId, door: Door, open: Annotated[bool, Field(description="true to open, false to close")]) -> dict[str, Any]:
+    """Open or close one door, e.g. set_door('VEH-0007', 'front_left', open=False). Doors open only in park and unlocked."""
+    v = _vehicle(ctx, vehicle_id)
+    is_open = ctx.db.execute("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door)).fetchone()[0]
+    if bool(is_open) == open:
+        raise ToolError(f"The {door} door of {vehicle_id} is already {'open' if open else 'closed'}.")
+    if open:
+        if v["gear"] != "park":
+            raise ToolError(f"{vehicle_id} is in {v['gear']}; doors cannot open while driving. shift_gear to 'park' first.")
+        if v["locked"]:
+            raise ToolError(f"{vehicle_id} is locked; set_door_lock('{vehicle_id}', locked=False) first.")
+    ctx.db.execute("UPDATE doors SET is_open = ? WHERE vehicle_id = ? AND door = ?", (int(open), vehicle_id, door))
+    _update(ctx, vehicle_id)
+    return get_vehicle_status(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",), requires=("start_engine",))
+def set_window(ctx: Ctx, vehicle_id: VehicleId, window: Door,
+               position: Annotated[int, Field(ge=0, le=100, description="0 = closed, 100 = fully open")]) -> dict[str, Any]:
+    """Open, close or partly open one window, e.g. set_window('VEH-0007', 'front_right', 0). Windows need the engine on."""
+    v = _vehicle(ctx, vehicle_id)
+    current = ctx.db.execute("SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window)).fetchone()[0]
+    if current == position:
+        raise ToolError(f"The {window} window of {vehicle_id} is already at {position}%.")
+    if v["engine"] != "on":
+        raise ToolError(f"Windows of {vehicle_id} need power; start_engine('{vehicle_id}') first.")
+    ctx.db.execute("UPDATE doors SET window_pct = ? WHERE vehicle_id = ? AND door = ?", (position, vehicle_id, window))
+    _update(ctx, vehicle_id)
+    return get_vehicle_status(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",))
+def set_trunk(ctx: Ctx, vehicle_id: VehicleId, open: Annotated[bool, Field(description="true to open, false to close")]) -> dict[str, Any]:
+    """Open or close the trunk, e.g. set_trunk('VEH-0007', open=True). It opens only in park and unlocked."""
+    v = _vehicle(ctx, vehicle_id)
+    if bool(v["trunk_open"]) == open:
+        raise ToolError(f"The trunk of {vehicle_id} is already {'open' if open else 'closed'}.")
+    if open:
+        if v["gear"] != "park":
+            raise ToolError(f"{vehicle_id} is in {v['gear']}; the trunk cannot open while driving. shift_gear to 'park' first.")
+        if v["locked"]:
+            raise ToolError(f"{vehicle_id} is locked; set_door_lock('{vehicle_id}', locked=False) first.")
+    _update(ctx, vehicle_id, trunk_open=int(open))
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",))
+def set_lights(ctx: Ctx, vehicle_id: VehicleId, mode: Literal["off", "auto", "low", "high"]) -> dict[str, Any]:
+    """Set the headlights, e.g. set_lights('VEH-0007', 'low'). High beams only while in drive."""
+    v = _vehicle(ctx, vehicle_id)
+    if v["lights"] == mode:
+        raise ToolError(f"The lights of {vehicle_id} are already {mode}.")
+    if mode == "high" and v["gear"] != "drive":
+        raise ToolError(f"High beams need the car in drive ({vehicle_id} is in {v['gear']}); use 'low' instead.")
+    _update(ctx, vehicle_id, lights=mode)
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle", "place"))
+def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[str, Any]:
+    """Set the navigation destination to a known place, e.g. set_destination('VEH-0007', 'PLC-0048').
+
+    Returns the distance and whether the current range covers it. Not while navigation is active."""
+    v = _vehicle(ctx, vehicle_id)
+    dest = _place(ctx, place_id)
+    if v["nav_active"]:
+        raise ToolError(f"{vehicle_id} is navigating to {v['destination_place_id']}; stop_navigation first to change the destination.")
+    if v["location_place_id"] == place_id:
+        raise ToolError(f"{vehicle_id} is already at {dest['name']} ({place_id}); choose another destination.")
+    here = _place(ctx, v["location_place_id"])
+    _update(ctx, vehicle_id, destination_place_id=place_id)
+    km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
+    return {"vehicle_id": vehicle_id, "destination_place_id": place_id, "destination": dest["name"], "distance_km": km,
+            "range_km": _range_km(v), "range_sufficient": _range_km(v) >= km}
+
+
+@vehicle.write(returns=("vehicle", "trip"), requires=("set_destination", "start_engine"))
+def start_navigation(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
+    """Start turn-by-turn navigation to the destination set with set_destination, e.g. start_navigation('VEH-0007').
+
+    Needs the engine on and enough range for the trip."""
+    v = _vehicle(ctx, vehicle_id)
+    if v["nav_active"]:
+        raise ToolError(f"{vehicle_id} is already navigating to {v['destination_place_id']}.")
+    if not v["destination_place_id"]:
+        raise ToolError(f"{vehicle_id} has no destination; call set_destination first (find places with search_places).")
+    if v["engine"] != "on":
+        raise ToolError(f"The engine of {vehicle_id} is off; start_engine('{vehicle_id}') before navigating.")
+    here, dest = _place(ctx, v["location_place_id"]), _place(ctx, v["destination_place_id"])
+    km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
+    if _range_km(v) < km:
+        raise ToolError(f"{vehicle_id} has {_range_km(v)} km of range but the trip to {dest['name']} is {km} km; "
+                        "stop the engine and refuel_vehicle, or pick a nearer destination.")
+    trip_id = next_id(ctx.db, "trips", "trip_id", "TRP", 5)
+    ctx.db.execute("INSERT INTO trips VALUES (?,?,?,?,?,?,?,?)",
+                   (trip_id, vehicle_id, here["place_id"], dest["place_id"], km, "active", fake.iso(ctx.now), None))
+    _update(ctx, vehicle_id, nav_active=1)
+    return {"vehicle_id": vehicle_id, "trip_id": trip_id, "destination": dest["name"], "distance_km": km,
+            "eta_minutes": int(km * 1.5) + 5}
+
+
+@vehicle.write(returns=("vehicle",), requires=("start_navigation",))
+def stop_navigation(ctx: Ctx, vehicle_id: VehicleId,
+                    arrived: Annotated[bool, Field(description="true when the car has driven there (it must be in drive); false to cancel")] = False) -> dict[str, Any]:
+    """End navigation, e.g. stop_navigation('VEH-0007', arrived=True).
+
+    arrived=true (car in drive) moves the car to the destination and uses distance and fuel/charge;
+    arrived=false cancels the trip and keeps the destination."""
+    v = _vehicle(ctx, vehicle_id)
+    if not v["nav_active"]:
+        raise ToolError(f"{vehicle_id} is not navigating; set_destination and start_navigation first.")
+    trip = fetch(ctx.db, "SELECT * FROM trips WHERE vehicle_id = ? AND status = 'active' ORDER BY trip_id DESC", (vehicle_id,),
+                 f"{vehicle_id} has no active trip.")
+    if not arrived:
+        ctx.db.execute("UPDATE trips SET status = 'cancelled', ended_at = ? WHERE trip_id = ?", (fake.iso(ctx.now), trip["trip_id"]))
+        _update(ctx, vehicle_id, nav_active=0)
+        return {**_brief(ctx, vehicle_id), "trip_id": trip["trip_id"], "trip_status": "cancelled"}
+    if v["gear"] != "drive":
+        raise ToolError(f"{vehicle_id} is in {v['gear']}; it reaches the destination only when driven: shift_gear('{vehicle_id}', 'drive') first.")
+    km = trip["distance_km"]
+    changes: dict[str, Any] = {"location_place_id": trip["to_place_id"], "destination_place_id": None, "nav_active": 0,
+                               "odometer_km": round(v["odometer_km"] + km, 1)}
+    left = km
+    if v["battery_pct"] is not None:  # EVs, and hybrids first, drive on the battery
+        full = v["battery_kwh"] * v["km_per_kwh"]
+        used = min(left, v["battery_pct"] / 100 * full)
+        changes["battery_pct"] = round(max(0.0, v["battery_pct"] - used / full * 100), 1)
+        left -= used
+    if v["fuel_pct"] is not None:
+        changes["fuel_pct"] = round(max(0.0, v["fuel_pct"] - left / (v["fuel_tank_l"] * v["km_per_l"]) * 100), 1)
+    ctx.db.execute("UPDATE trips SET status = 'completed', ended_at = ? WHERE trip_id = ?", (fake.iso(ctx.now), trip["trip_id"]))
+    _update(ctx, vehicle_id, **changes)
+    return {**_brief(ctx, vehicle_id), "trip_id": trip["trip_id"], "trip_status": "completed", "distance_km": km}
+
+
+@vehicle.write(returns=("vehicle",))
+def refuel_vehicle(ctx: Ctx, vehicle_id: VehicleId,
+                   percent: Annotated[int, Field(ge=1, le=100, description="Fill or charge up to this level in percent")] = 100) -> dict[str, Any]:
+    """Refuel a gas or hybrid car, or charge an EV, up to a level, e.g. refuel_vehicle('VEH-0007', 80).
+
+    The engine must be off and the car in park."""
+    v = _vehicle(ctx, vehicle_id)
+    if v["engine"] != "off" or v["gear"] != "park":
+        raise ToolError(f"{vehicle_id} must be parked with the engine off to refuel or charge; shift_gear to 'park' and stop_engine first.")
+    column = "battery_pct" if v["powertrain"] == "electric" else "fuel_pct"
+    if v[column] >= percent:
+        raise ToolError(f"{vehicle_id}'s {'battery' if column == 'battery_pct' else 'tank'} is already at {v[column]}%, "
+                        f"at or above {percent}%.")
+    _update(ctx, vehicle_id, **{column: float(percent)})
+    return _brief(ctx, vehicle_id)
+
+
+@vehicle.write(returns=("vehicle",))
+def inflate_tire(ctx: Ctx, vehicle_id: VehicleId, position: Literal["front_left", "front_right", "rear_left", "rear_right", "all"],
+                 pressure_psi: Annotated[float, Field(ge=0, le=100, description="Target pressure in psi, within 5 of the recommended, e.g. 35")]) -> dict[str, Any]:
+    """Inflate one tyre or all four to a pressure, e.g. inflate_tire('VEH-0007', 'all', 35). The car must be in park;
+    the pressure must be within 5 psi of the recommended one (get_vehicle_status shows it)."""
+    v = _vehicle(ctx, vehicle_id)
+    if v["gear"] != "park":
+        raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before inflating tyres.")
+    rec = ctx.db.execute("SELECT recommended_psi FROM tires WHERE vehicle_id = ? LIMIT 1", (vehicle_id,)).fetchone()[0]
+    if abs(pressure_psi - rec) > 5:
+        raise ToolError(f"{pressure_psi:g} psi is not safe for {vehicle_id}: choose {rec - 5:g} to {rec + 5:g} psi (recommended {rec:g}).")
+    if position == "all":
+        ctx.db.execute("UPDATE tires SET pressure_psi = ? WHERE vehicle_id = ?", (round(pressure_psi, 1), vehicle_id))
+    else:
+        ctx.db.execute("UPDATE tires SET pressure_psi = ? WHERE vehicle_id = ? AND position = ?", (round(pressure_psi, 1), vehicle_id, position))
+    _update(ctx, vehicle_id)
+    return {"vehicle_id": vehicle_id, "tires": rows(ctx.db.execute(
+        "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position", (vehicle_id,)))}
+
+
+server = vehicle
