@@ -145,7 +145,7 @@ PayeeId = Annotated[str, Field(description="Payee id, e.g. 'PAY-0015'"), Entity(
 CardId = Annotated[str, Field(description="Card id, e.g. 'CRD-0033'"), Entity("card")]
 Amount = Annotated[float, Field(gt=0, le=1_000_000, description="Amount in USD, e.g. 250.00")]
 Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, description="How many results to skip, for paging")]
+Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 def _account(ctx: Ctx, account_id: str) -> dict[str, Any]:

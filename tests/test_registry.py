@@ -91,7 +91,7 @@ def _strategy(prop: dict[str, Any], name: str, seeds: dict[str, list[Any]]) -> s
         base = st.text(max_size=20) | st.sampled_from(["", "..", "/", "%", "2026-06-01", "2026-06-01T10:00:00"])
         return (st.sampled_from([v for v in real if isinstance(v, str)] or [""]) | base) if real else base
     if kind == "integer":
-        return st.integers(-3, 10**6) | st.sampled_from([v for v in real if isinstance(v, int)] or [0])
+        return st.integers(-3, 10**6) | st.sampled_from([2**63, -(2**63)]) | st.sampled_from([v for v in real if isinstance(v, int)] or [0])
     if kind == "number":
         return st.floats(-1e6, 1e7, allow_nan=False) | st.integers(-10, 10**5)
     if kind == "boolean":
