@@ -16,8 +16,9 @@ from hub import api
 from hub.config import Settings
 from hub.core import Hub
 from hub.mcp_http import McpEndpoints
+from web.dashboard import install as install_dashboard
 
-OPEN_PATHS = ("/healthz",)
+OPEN_PATHS = ("/healthz", "/ws")  # /ws checks its token itself: header, ?token= or the hello message
 
 
 class BearerAuth:
@@ -43,15 +44,20 @@ class BearerAuth:
 
     def _authorized(self, scope: Scope) -> bool:
         assert self.token is not None
-        headers = dict(scope.get("headers", []))
-        given = headers.get(b"authorization", b"").decode("latin-1")
-        if given.startswith("Bearer ") and hmac.compare_digest(given[7:], self.token):
+        return scope_has_token(scope, self.token)
+
+
+def scope_has_token(scope: Scope, token: str) -> bool:
+    """Whether a request carries ``Authorization: Bearer <token>`` or ``?token=<token>``."""
+    headers = dict(scope.get("headers", []))
+    given = headers.get(b"authorization", b"").decode("latin-1")
+    if given.startswith("Bearer ") and hmac.compare_digest(given[7:], token):
+        return True
+    query = scope.get("query_string", b"").decode("latin-1")
+    for part in query.split("&"):
+        if part.startswith("token=") and hmac.compare_digest(part[6:], token):
             return True
-        query = scope.get("query_string", b"").decode("latin-1")
-        for part in query.split("&"):
-            if part.startswith("token=") and hmac.compare_digest(part[6:], self.token):
-                return True
-        return False
+    return False
 
 
 async def healthz(request: object) -> JSONResponse:
@@ -93,16 +99,37 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.settings = settings
+    install_dashboard(app)  # issue 6: the dashboard's state; its live counters start counting now
     app.add_middleware(BearerAuth, token=settings.token)
     return app
 
 
 def optional_routes() -> list[BaseRoute]:
     """Routes of the parts built on the foundation (rollout WebSocket, metrics, dashboard)."""
-    return []
+    from starlette.routing import WebSocketRoute
+
+    from hub.metrics import metrics_endpoint
+    from hub.ws import ws_endpoint
+
+    from web.routes import routes as dashboard_routes  # issue 6: the live dashboard (web/, templates/)
+
+    return [WebSocketRoute("/ws", ws_endpoint), Route("/metrics", metrics_endpoint), *dashboard_routes()]
+
+
+async def _sweep_episodes_forever(hub: Hub) -> None:
+    interval = min(60.0, hub.settings.session_ttl_s / 4)
+    while True:
+        await asyncio.sleep(interval)
+        hub.episodes.sweep()
 
 
 @contextlib.asynccontextmanager
 async def services(hub: Hub) -> AsyncIterator[None]:
     """Background services of the parts built on the foundation (the store's writer)."""
-    yield
+    await hub.store.start(hub.bus)
+    sweeper = asyncio.create_task(_sweep_episodes_forever(hub))
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        await hub.store.stop()

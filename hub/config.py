@@ -24,6 +24,7 @@ class Settings(BaseModel):
     max_sessions: int = Field(10_000, ge=2)
     max_body_bytes: int = Field(1_000_000, ge=1024)
     store_path: str = "prove_hub.db"
+    tasks_path: str | None = None
     mounts: list[str] = Field(default_factory=list)
 
     @property

@@ -18,6 +18,20 @@ class Hub:
         self.sessions = SessionManager(self.library, seed=settings.seed, ttl_s=settings.session_ttl_s,
                                        max_sessions=settings.max_sessions)
         self.dispatcher = Dispatcher(self.library, self.sessions, self.bus)
+        self._init_rollouts(settings)
+
+    def _init_rollouts(self, settings: Settings) -> None:
+        """Tasks, episodes, the persistent store (started by the app's services) and metrics."""
+        from hub.episodes import EpisodeEngine
+        from hub.metrics import HubMetrics
+        from hub.store import Store
+        from hub.tasks import BUILTIN_TASKS, TaskSet
+
+        self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)
+        self.episodes = EpisodeEngine(self.library, self.sessions, self.dispatcher, self.bus, self.tasks)
+        self.store = Store(settings.store_path)
+        self.metrics = HubMetrics()
+        self.metrics.attach(self)
 
 
 def default_library(settings: Settings) -> Library:

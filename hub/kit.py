@@ -220,11 +220,23 @@ def fetch(db: sqlite3.Connection, sql: str, params: tuple[Any, ...] | list[Any],
 
 
 def next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width: int = 4) -> str:
-    """The next id like ``ACC-0042`` for ``table.column``: derived from state, so replays agree."""
+    """The next id like ``ACC-0042`` for ``table.column``: derived from state, so replays agree.
+
+    The highest id is read through the column's index (a range scan, not a table scan); ids
+    that outgrew their zero-padded width no longer sort by number, so a collision falls back
+    to a full scan.
+    """
+    row = db.execute(
+        f"SELECT {column} FROM {table} WHERE {column} >= ? AND {column} < ? ORDER BY {column} DESC LIMIT 1",
+        (prefix + "-", prefix + "."),
+    ).fetchone()
+    tail = row[0][len(prefix) + 1:] if row else "0"
+    candidate = f"{prefix}-{(int(tail) if tail.isdigit() else 0) + 1:0{width}d}"
+    if not db.execute(f"SELECT 1 FROM {table} WHERE {column} = ?", (candidate,)).fetchone():
+        return candidate
     start = len(prefix) + 2
     cur = db.execute(
         f"SELECT MAX(CAST(SUBSTR({column}, {start}) AS INTEGER)) FROM {table} WHERE {column} LIKE ?",
         (prefix + "-%",),
     )
-    n = (cur.fetchone()[0] or 0) + 1
-    return f"{prefix}-{n:0{width}d}"
+    return f"{prefix}-{(cur.fetchone()[0] or 0) + 1:0{width}d}"

@@ -39,6 +39,10 @@ class TaskError(ValueError):
     """A task that is malformed or does not fit the hub's servers."""
 
 
+class UnknownTask(TaskError, LookupError):
+    """No task with that id is loaded."""
+
+
 def tool_name(server: str, tool: str) -> str:
     return f"{server}{SEP}{tool}"
 
@@ -167,7 +171,7 @@ class TaskSet:
     def get(self, task_id: str) -> Task:
         found = self.tasks.get(task_id)
         if found is None:
-            raise TaskError(f"unknown task {task_id!r}; {len(self.tasks)} tasks loaded")
+            raise UnknownTask(f"unknown task {task_id!r}; {len(self.tasks)} tasks loaded")
         return found
 
     @classmethod
@@ -197,6 +201,29 @@ def write_jsonl(path: Path, tasks: Iterable[Task]) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+# The oracle policy ------------------------------------------------------------------------------
+
+
+def hermes_call(name: str, arguments: dict[str, Any]) -> str:
+    """One call in Hermes/Qwen form."""
+    return "<tool_call>" + json.dumps({"name": name, "arguments": arguments}) + "</tool_call>"
+
+
+def oracle_script(task: Task) -> list[str]:
+    """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
+    answer; a question on an ``ask`` turn; a refusal on an abstain task."""
+    out: list[str] = []
+    for turn in task.turns:
+        if turn.ask:
+            out.append("Which account (or card) do you mean? Please give me its id.")
+        elif turn.calls:
+            out.append("\n".join(hermes_call(s.name, s.arguments) for s in turn.calls))
+            out.append("Done.")
+        else:
+            out.append("Sorry, none of my tools can do that.")
+    return out
+
+
 # Initial state and replay ---------------------------------------------------------------------
 
 
@@ -211,6 +238,8 @@ def build_initial(task: Task, sessions: SessionManager, dispatcher: Dispatcher, 
         if not out.ok:
             sessions.close(sid)
             raise TaskError(f"task {task.id}: setup call {call.name} failed: {out.error}")
+    for server in task.servers:  # fork now, so that forks of this session clone them up front
+        session.fork_of(server)
     return session
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -23,8 +24,8 @@ MODERN = {"Content-Type": "application/json", "Accept": "application/json, text/
 
 
 @pytest_asyncio.fixture
-async def live() -> AsyncIterator[LiveHub]:
-    settings = Settings()
+async def live(tmp_path: Path) -> AsyncIterator[LiveHub]:
+    settings = Settings(store_path=str(tmp_path / "store.db"))
     async with serve(create_app(settings, Hub(settings, LIBRARY))) as hub:
         yield hub
 
@@ -147,10 +148,10 @@ async def test_concurrent_sessions_never_see_each_other(live: LiveHub) -> None:
     assert [round(r - seed, 2) for r in results] == [float(n + 1) for n in range(8)]
 
 
-async def test_token_required_off_loopback() -> None:
+async def test_token_required_off_loopback(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="requires a bearer token"):
         Settings(host="0.0.0.0").check()
-    settings = Settings(host="0.0.0.0", token="s3cret")
+    settings = Settings(host="0.0.0.0", token="s3cret", store_path=str(tmp_path / "store.db"))
     async with serve(create_app(settings, Hub(settings, LIBRARY))) as live:
         async with httpx.AsyncClient(base_url=live.url) as http:
             assert (await http.get("/healthz")).status_code == 200

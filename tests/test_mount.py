@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from mcp import Client
@@ -129,8 +130,8 @@ def test_external_schema_overrides_generated_one(tmp_path: pytest.TempPathFactor
     assert w.ok("bank2", "transfer", source="alice", target="bob", amount=2)["source"] == 98.0
 
 
-async def test_tools_listed_and_called_over_mcp() -> None:
-    settings = Settings()
+async def test_tools_listed_and_called_over_mcp(tmp_path: Path) -> None:
+    settings = Settings(store_path=str(tmp_path / "store.db"))
     async with serve(create_app(settings, Hub(settings, library()))) as live:
         async with Client(f"{live.url}/sessions/m1/mcp/fs") as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}

@@ -172,3 +172,17 @@ def test_browse_pages_rows() -> None:
     assert page["total"] == 200 and len(page["rows"]) == 5 and page["columns"] == ["item_id", "qty"]
     with pytest.raises(KeyError):
         fork.browse("nope")
+
+
+def test_next_id_reads_the_index_and_survives_width_overflow() -> None:
+    from hub.kit import next_id
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (id TEXT PRIMARY KEY)")
+    assert next_id(db, "t", "id", "TXN", 2) == "TXN-01"
+    db.executemany("INSERT INTO t VALUES (?)", [(f"TXN-{i:02d}",) for i in range(1, 100)] + [("TXQ-99",), ("TX-5",)])
+    assert next_id(db, "t", "id", "TXN", 2) == "TXN-100"
+    db.execute("INSERT INTO t VALUES ('TXN-100')")
+    assert next_id(db, "t", "id", "TXN", 2) == "TXN-101"
+    plan = " ".join(str(r) for r in db.execute("EXPLAIN QUERY PLAN SELECT id FROM t WHERE id >= 'TXN-' AND id < 'TXN.' ORDER BY id DESC LIMIT 1"))
+    assert "USING COVERING INDEX" in plan or "USING INDEX" in plan

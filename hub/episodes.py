@@ -1,0 +1,418 @@
+"""Episodes: a task played out in its own forked session, step by step, from the model's raw text.
+
+Open: the task's initial state is built once (a template session: seed or snapshot plus setup
+calls) and each episode forks it, so every episode of a GRPO group starts from the same state
+hash. The model gets a system prompt, the offered tools as OpenAI function schemas and the first
+user turn. Step: the model's raw text is parsed (Hermes/Qwen ``<tool_call>`` blocks or OpenAI
+``tool_calls``), its calls run through the dispatcher (the episode id on every event), and the
+tool results come back; a message without a call moves to the next user turn, and the episode
+ends after the last turn or at the step cap. Malformed text is a format error recorded in the
+episode, never a crash. Finish: the reward breakdown (``hub.reward``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hub.dispatcher import CallOutcome, Dispatcher
+from hub.events import EventBus, ToolCallEvent
+from hub.library import Library
+from hub.parsing import ParsedCall, parse_model_output
+from hub.reward import CallRecord, RewardBreakdown, RewardConfig, score
+from hub.sessions import Session, SessionError, SessionManager
+from hub.tasks import Task, TaskError, TaskSet, build_initial, split_name
+
+DEFAULT_SYSTEM = (
+    "You are a helpful assistant that can use tools. To call a tool, reply with one or more blocks\n"
+    '<tool_call>{"name": "<tool name>", "arguments": {<JSON arguments>}}</tool_call>\n'
+    "You will get each tool's result back. When you have what you need, answer the user in plain text "
+    "without a tool call. If a detail you need is missing, ask the user for it instead of guessing. "
+    "If none of the tools can do what the user asks, say so and make no call."
+)
+
+
+class EpisodeError(LookupError):
+    """An unknown, finished or expired episode, or a request the engine cannot serve."""
+
+    def __init__(self, message: str, code: str = "episode") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class EpisodeLimits(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_steps: int = Field(16, ge=1, le=1000)
+    max_calls_per_step: int = Field(16, ge=1, le=256)
+    max_output_chars: int = Field(200_000, ge=1)
+
+
+# Bus events ------------------------------------------------------------------------------------
+
+
+@dataclass
+class EpisodeEvent:
+    phase: str  # "open" or "finish"
+    episode: str
+    task: str
+    group: str
+    session: str
+    start_hash: str
+    ts: float
+    final_hash: str | None = None
+    reason: str | None = None
+    steps: int = 0
+    calls: int = 0
+    format_errors: int = 0
+    reward: float | None = None
+    id: int = 0
+    type: str = "episode"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class TurnEvent:
+    episode: str
+    seq: int
+    role: str
+    content: str
+    ts: float
+    id: int = 0
+    type: str = "turn"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class RewardEvent:
+    episode: str
+    task: str
+    total: float
+    mode: str
+    components: dict[str, float]
+    weights: dict[str, float]
+    ts: float
+    id: int = 0
+    type: str = "reward"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class TaskEvent:
+    task_id: str
+    kind: str
+    servers: list[str]
+    data: dict[str, Any]
+    ts: float
+    id: int = 0
+    type: str = "task"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# Episodes --------------------------------------------------------------------------------------
+
+
+@dataclass
+class StepResult:
+    episode: str
+    messages: list[dict[str, Any]]  # tool results, then the next user turn if the model answered
+    done: bool
+    reason: str | None
+    calls: list[dict[str, Any]]  # per call: name, ok, error_kind
+    format_errors: list[str]
+    turn: int
+    step: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"episode": self.episode, "messages": self.messages, "done": self.done, "reason": self.reason,
+                "calls": self.calls, "format_errors": self.format_errors, "turn": self.turn, "step": self.step}
+
+
+@dataclass
+class Episode:
+    id: str
+    task: Task
+    session_id: str
+    group: str
+    limits: EpisodeLimits
+    start_hash: str
+    messages: list[dict[str, Any]]
+    turn: int = 0
+    steps: int = 0
+    seq: int = 0
+    calls: list[CallRecord] = field(default_factory=list)
+    format_errors: list[str] = field(default_factory=list)
+    format_error_messages: int = 0
+    done: bool = False
+    reason: str | None = None
+    reward: RewardBreakdown | None = None
+    reward_config: RewardConfig | None = None
+
+    def summary(self) -> dict[str, Any]:
+        return {"episode": self.id, "task": self.task.id, "group": self.group, "session": self.session_id,
+                "state_hash": self.start_hash, "turn": self.turn, "steps": self.steps, "done": self.done,
+                "reason": self.reason}
+
+
+def function_schema(library: Library, name: str) -> dict[str, Any]:
+    """The OpenAI function schema of an offered ``server__tool``."""
+    parts = split_name(name)
+    if parts is None:
+        raise TaskError(f"offered tool {name!r} is not of the form server__tool")
+    tool = library.tool(*parts)
+    return {"type": "function", "function": {"name": name, "description": tool.description,
+                                             "parameters": tool.input_schema}}
+
+
+class EpisodeEngine:
+    def __init__(self, library: Library, sessions: SessionManager, dispatcher: Dispatcher, bus: EventBus,
+                 tasks: TaskSet | None = None, *, reward: RewardConfig | None = None,
+                 limits: EpisodeLimits | None = None, max_episodes: int = 5000, max_templates: int = 256) -> None:
+        self.library = library
+        self.sessions = sessions
+        self.dispatcher = dispatcher
+        self.bus = bus
+        self.tasks = tasks if tasks is not None else TaskSet()
+        self.reward = reward or RewardConfig()
+        self.limits = limits or EpisodeLimits()
+        self.max_episodes = max_episodes
+        self.max_templates = max_templates
+        self.episodes: dict[str, Episode] = {}
+        self._templates: OrderedDict[str, str] = OrderedDict()
+        self._tools: dict[str, list[dict[str, Any]]] = {}
+        self._schema_maps: dict[str, dict[str, dict[str, Any]]] = {}
+        self._announced: set[str] = set()
+        self.opened = 0
+        self.finished = 0
+        self.reward_sum = 0.0
+
+    # Tasks and templates ---------------------------------------------------------------------
+
+    def resolve(self, task: str | Mapping[str, Any] | Task) -> Task:
+        """A task by id, or an inline task (validated against the library)."""
+        if isinstance(task, str):
+            return self.tasks.get(task)
+        found = task if isinstance(task, Task) else Task.model_validate(task)
+        found.check_against(self.library)
+        return found
+
+    def template(self, task: Task) -> Session:
+        """The task's initial state, built once and kept (LRU) to fork episodes from."""
+        key = task.fingerprint()
+        sid = self._templates.get(key)
+        if sid is not None and sid in self.sessions.sessions:
+            self._templates.move_to_end(key)
+            return self.sessions.get(sid, create=False)
+        sid = f"tpl-{key}"
+        if sid in self.sessions.sessions:
+            self.sessions.close(sid)
+        session = build_initial(task, self.sessions, self.dispatcher, sid)
+        self._templates[key] = sid
+        while len(self._templates) > self.max_templates:
+            _, old = self._templates.popitem(last=False)
+            if old in self.sessions.sessions:
+                self.sessions.close(old)
+        return session
+
+    def tools_of(self, task: Task) -> list[dict[str, Any]]:
+        key = "\x00".join(task.tools)
+        found = self._tools.get(key)
+        if found is None:
+            found = self._tools[key] = [function_schema(self.library, n) for n in task.tools]
+        return found
+
+    def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
+        key = "\x00".join(task.tools)
+        found = self._schema_maps.get(key)
+        if found is None:
+            found = self._schema_maps[key] = {t["function"]["name"]: t["function"]["parameters"]
+                                              for t in self.tools_of(task)}
+        return found
+
+    # Lifecycle -------------------------------------------------------------------------------
+
+    def open_group(self, task_ref: str | Mapping[str, Any] | Task, n: int = 1,
+                   limits: EpisodeLimits | None = None) -> list[Episode]:
+        """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group)."""
+        if n < 1:
+            raise EpisodeError("n must be at least 1", "bad_message")
+        if len(self.episodes) + n > self.max_episodes:
+            raise EpisodeError(f"episode cap reached ({self.max_episodes} open); close finished episodes", "capacity")
+        task = self.resolve(task_ref)
+        self._announce(task)
+        base = self.template(task)
+        tools = self.tools_of(task)
+        group = "grp-" + secrets.token_hex(6)
+        return [self._open_one(task, base, group, limits or self.limits, tools) for _ in range(n)]
+
+    def _open_one(self, task: Task, base: Session, group: str, limits: EpisodeLimits,
+                  tools: list[dict[str, Any]]) -> Episode:
+        eid = "ep-" + secrets.token_hex(8)
+        session = self.sessions.fork(base.id, "es-" + eid[3:])
+        start_hash = session.state_hash(task.servers)
+        messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM},
+                    {"role": "user", "content": task.turns[0].user}]
+        ep = Episode(eid, task, session.id, group, limits, start_hash, messages)
+        self.episodes[eid] = ep
+        self.opened += 1
+        now = time.time()
+        self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now))
+        for m in messages:
+            self._turn(ep, m["role"], m["content"])
+        return ep
+
+    def _announce(self, task: Task) -> None:
+        if task.id not in self._announced:
+            self._announced.add(task.id)
+            self.bus.publish(TaskEvent(task.id, task.kind, task.servers, task.model_dump(), time.time()))
+
+    def get(self, eid: str) -> Episode:
+        found = self.episodes.get(eid)
+        if found is None:
+            raise EpisodeError(f"unknown or closed episode {eid!r}", "unknown_episode")
+        return found
+
+    def _turn(self, ep: Episode, role: str, content: str) -> None:
+        self.bus.publish(TurnEvent(ep.id, ep.seq, role, content, time.time()))
+        ep.seq += 1
+
+    # Steps -----------------------------------------------------------------------------------
+
+    def step(self, eid: str, output: str | dict[str, Any]) -> StepResult:
+        """Apply one model message: run its calls, or move to the next user turn."""
+        ep = self.get(eid)
+        if ep.done:
+            raise EpisodeError(f"episode {eid} is done ({ep.reason}); call finish", "episode_done")
+        if ep.session_id not in self.sessions.sessions:
+            raise EpisodeError(f"episode {eid}'s session expired (idle longer than the session TTL)", "session_expired")
+        raw = output if isinstance(output, str) else _json_text(output)
+        if len(raw) > ep.limits.max_output_chars:
+            output, raw = raw[: ep.limits.max_output_chars], raw[: ep.limits.max_output_chars]
+        ep.steps += 1
+        self._turn(ep, "assistant", raw)
+        parsed = parse_model_output(output, call_prefix=f"call_{ep.steps}")
+        errors = list(parsed.format_errors)
+        calls = parsed.calls
+        if len(calls) > ep.limits.max_calls_per_step:
+            errors.append(f"{len(calls)} tool calls in one message; only the first {ep.limits.max_calls_per_step} run")
+            for extra in calls[ep.limits.max_calls_per_step:]:
+                extra.error = extra.error or f"not run: more than {ep.limits.max_calls_per_step} calls in one message"
+        if errors:
+            ep.format_errors.extend(errors)
+            ep.format_error_messages += 1
+        messages, summaries = [], []
+        for call in calls:
+            outcome = self._execute(ep, call)
+            summaries.append({"name": call.name, "ok": outcome.ok, "error_kind": outcome.error_kind})
+            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()})
+        if not calls:
+            messages.extend(self._advance(ep))
+        if not ep.done and ep.steps >= ep.limits.max_steps:
+            ep.done, ep.reason = True, "step_cap"
+        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps)
+
+    def _advance(self, ep: Episode) -> list[dict[str, Any]]:
+        ep.turn += 1
+        if ep.turn >= len(ep.task.turns):
+            ep.turn = len(ep.task.turns) - 1
+            ep.done, ep.reason = True, "completed"
+            return []
+        user = {"role": "user", "content": ep.task.turns[ep.turn].user}
+        self._turn(ep, "user", user["content"])
+        return [user]
+
+    def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
+        offered = call.name is not None and call.name in self.schemas_of(ep.task)
+        if call.error is None and offered:
+            server, tool = split_name(call.name)  # type: ignore[arg-type, misc]
+            outcome = self.dispatcher.call(ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False)
+        else:
+            outcome = self._refuse(ep, call, offered)
+        ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind))
+        return outcome
+
+    def _refuse(self, ep: Episode, call: ParsedCall, offered: bool) -> CallOutcome:
+        """A call that is not run: malformed, or a tool the task does not offer. Recorded like any call."""
+        if call.error is not None:
+            outcome = CallOutcome(False, None, call.error, "arguments" if offered else "format")  # type: ignore[arg-type]
+        else:
+            outcome = CallOutcome(False, None, f"unknown tool {call.name!r}; the available tools are: "
+                                  f"{', '.join(ep.task.tools) or 'none'}", "unknown_tool")
+        server, tool = split_name(call.name or "") or ("", call.name or "")
+        self.bus.publish(ToolCallEvent(session=ep.session_id, server=server, tool=tool, arguments=call.arguments,
+                                       ok=False, result=None, error=outcome.error, error_kind=outcome.error_kind,
+                                       latency_ms=0.0, state_changed=False, ts=time.time(), episode=ep.id))
+        return outcome
+
+    # Finish ----------------------------------------------------------------------------------
+
+    def final_hashes(self, ep: Episode) -> dict[str, str]:
+        session = self.sessions.get(ep.session_id, create=False)
+        return {s: session.fork_of(s).state_hash() for s in ep.task.servers}
+
+    def finish(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
+        """End the episode (if it is still running) and score it; idempotent for the same config."""
+        ep = self.get(eid)
+        config = config or self.reward
+        if ep.reward is not None and ep.reward_config == config:
+            return ep.reward
+        try:
+            session = self.sessions.get(ep.session_id, create=False)
+        except SessionError as exc:
+            raise EpisodeError(f"episode {eid}'s session expired: {exc}", "session_expired") from None
+        first = ep.reward is None
+        if not ep.done:
+            ep.done, ep.reason = True, "finished"
+        hashes = self.final_hashes(ep)
+        breakdown = score(ep.task, ep.calls, self.schemas_of(ep.task), config, final_hashes=hashes,
+                          messages=ep.steps, format_error_messages=ep.format_error_messages)
+        ep.reward, ep.reward_config = breakdown, config
+        if first:
+            self.finished += 1
+            self.reward_sum += breakdown.total
+        now = time.time()
+        self.bus.publish(EpisodeEvent("finish", ep.id, ep.task.id, ep.group, ep.session_id, ep.start_hash, now,
+                                      final_hash=session.state_hash(ep.task.servers), reason=ep.reason, steps=ep.steps,
+                                      calls=len(ep.calls), format_errors=len(ep.format_errors), reward=breakdown.total))
+        self.bus.publish(RewardEvent(ep.id, ep.task.id, breakdown.total, breakdown.mode, breakdown.components,
+                                     breakdown.weights, now))
+        return breakdown
+
+    def close(self, eid: str) -> None:
+        """Forget the episode and close its session."""
+        ep = self.episodes.pop(eid, None)
+        if ep is None:
+            raise EpisodeError(f"unknown or closed episode {eid!r}", "unknown_episode")
+        if ep.session_id in self.sessions.sessions:
+            self.sessions.close(ep.session_id)
+
+    def sweep(self) -> list[str]:
+        """Forget episodes whose session the session manager has swept."""
+        gone = [eid for eid, ep in self.episodes.items() if ep.session_id not in self.sessions.sessions]
+        for eid in gone:
+            del self.episodes[eid]
+        return gone
+
+    def stats(self) -> dict[str, Any]:
+        return {"open": len(self.episodes), "opened": self.opened, "finished": self.finished,
+                "mean_reward": self.reward_sum / self.finished if self.finished else None}
+
+
+def _json_text(message: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(message, default=str)

@@ -1,0 +1,326 @@
+"""The persistent store: one SQLite file (WAL), one batched writer task, fed from the event bus.
+
+Tool calls never wait on disk: the store is a bus subscriber whose ``offer`` only appends to a
+bounded queue. The writer drains the queue in batches, one transaction per batch, and an event
+counts as *acknowledged* (``acked``) only after its batch has committed; ``flush()`` waits until
+everything offered so far is acknowledged. A full queue drops its oldest events and counts them
+(``dropped``): memory never grows without bound, and loss is visible, never silent.
+``synchronous=NORMAL`` in WAL mode survives the process being killed (``kill -9``); pass
+``synchronous="FULL"`` to survive power loss as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import aiosqlite
+
+from hub.events import EventBus, Subscription
+
+log = logging.getLogger("hub.store")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tasks (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, servers TEXT NOT NULL, data TEXT NOT NULL, created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS episodes (
+    id TEXT PRIMARY KEY, task_id TEXT NOT NULL, group_id TEXT NOT NULL, session_id TEXT NOT NULL,
+    start_hash TEXT NOT NULL, final_hash TEXT, status TEXT NOT NULL, reason TEXT,
+    steps INTEGER NOT NULL DEFAULT 0, calls INTEGER NOT NULL DEFAULT 0, format_errors INTEGER NOT NULL DEFAULT 0,
+    reward REAL, opened_at REAL NOT NULL, finished_at REAL
+);
+CREATE INDEX IF NOT EXISTS episodes_task ON episodes(task_id, opened_at);
+CREATE INDEX IF NOT EXISTS episodes_reward ON episodes(reward);
+CREATE INDEX IF NOT EXISTS episodes_time ON episodes(opened_at);
+CREATE INDEX IF NOT EXISTS episodes_group ON episodes(group_id);
+CREATE TABLE IF NOT EXISTS turns (
+    episode_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL, ts REAL NOT NULL,
+    PRIMARY KEY (episode_id, seq)
+);
+CREATE TABLE IF NOT EXISTS tool_calls (
+    id INTEGER PRIMARY KEY, event_id INTEGER NOT NULL, ts REAL NOT NULL, session_id TEXT NOT NULL, episode_id TEXT,
+    server TEXT NOT NULL, tool TEXT NOT NULL, arguments TEXT, ok INTEGER NOT NULL, result TEXT, error TEXT,
+    error_kind TEXT, latency_ms REAL NOT NULL, state_changed INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tool_calls_episode ON tool_calls(episode_id, id);
+CREATE INDEX IF NOT EXISTS tool_calls_session ON tool_calls(session_id, id);
+CREATE INDEX IF NOT EXISTS tool_calls_time ON tool_calls(ts);
+CREATE INDEX IF NOT EXISTS tool_calls_tool ON tool_calls(server, tool, ts);
+CREATE TABLE IF NOT EXISTS rewards (
+    episode_id TEXT PRIMARY KEY, task_id TEXT NOT NULL, total REAL NOT NULL, mode TEXT NOT NULL,
+    validity REAL, coverage REAL, efficiency REAL, name REAL, argument REAL, state REAL, format REAL,
+    components TEXT NOT NULL, weights TEXT NOT NULL, ts REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rewards_task ON rewards(task_id, ts);
+CREATE INDEX IF NOT EXISTS rewards_total ON rewards(total);
+CREATE TABLE IF NOT EXISTS training_runs (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
+    started_at REAL NOT NULL, finished_at REAL
+);
+CREATE TABLE IF NOT EXISTS run_metrics (
+    run_id TEXT NOT NULL, step INTEGER NOT NULL, name TEXT NOT NULL, value REAL NOT NULL, ts REAL NOT NULL,
+    PRIMARY KEY (run_id, name, step)
+);
+"""
+
+STORED_KINDS = frozenset({"tool_call", "episode", "turn", "reward", "task", "run", "run_metric"})
+
+
+class StoreError(RuntimeError):
+    """The store is not running, or its writer failed."""
+
+
+@dataclass
+class RunEvent:
+    """A training run started or ended (published by the trainer through the WebSocket)."""
+
+    run_id: str
+    name: str
+    config: dict[str, Any]
+    status: str
+    ts: float
+    id: int = 0
+    type: str = "run"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class RunMetricEvent:
+    run_id: str
+    step: int
+    metrics: dict[str, float]
+    ts: float
+    id: int = 0
+    type: str = "run_metric"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class StoreSubscription(Subscription):
+    """The store's bus subscription: counts every event offered to it."""
+
+    offered: int = 0
+
+    def offer(self, event: Any) -> None:
+        if self.kinds is not None and getattr(event, "type", None) not in self.kinds:
+            return
+        self.offered += 1
+        super().offer(event)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, default=str, separators=(",", ":"))
+
+
+@dataclass
+class Batch:
+    """One batch's rows, by statement, in the order they must run."""
+
+    rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+
+    def add(self, sql: str, row: tuple[Any, ...]) -> None:
+        self.rows.setdefault(sql, []).append(row)
+
+
+SQL_TASK = "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?)"
+SQL_OPEN = ("INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at) "
+            "VALUES (?,?,?,?,?,'open',?)")
+SQL_TURN = "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?)"
+SQL_CALL = ("INSERT INTO tool_calls (event_id, ts, session_id, episode_id, server, tool, arguments, ok, result, error, "
+            "error_kind, latency_ms, state_changed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+SQL_FINISH = ("UPDATE episodes SET final_hash=?, status='finished', reason=?, steps=?, calls=?, format_errors=?, "
+              "reward=?, finished_at=? WHERE id=?")
+SQL_REWARD = "INSERT OR REPLACE INTO rewards VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+SQL_RUN = ("INSERT INTO training_runs VALUES (?,?,?,?,?,NULL) ON CONFLICT(id) DO UPDATE SET status=excluded.status, "
+           "finished_at=CASE WHEN excluded.status IN ('finished','failed') THEN excluded.started_at END")
+SQL_METRIC = "INSERT OR REPLACE INTO run_metrics VALUES (?,?,?,?,?)"
+ORDER = (SQL_TASK, SQL_OPEN, SQL_TURN, SQL_CALL, SQL_FINISH, SQL_REWARD, SQL_RUN, SQL_METRIC)
+
+
+def rows_of(event: Any, batch: Batch) -> None:
+    """Add one event's rows to a batch; events of other kinds are ignored."""
+    kind = getattr(event, "type", None)
+    if kind == "tool_call":
+        e = event
+        batch.add(SQL_CALL, (e.id, e.ts, e.session, e.episode, e.server, e.tool, _dumps(e.arguments), int(e.ok),
+                             None if e.result is None else _dumps(e.result), e.error, e.error_kind, e.latency_ms,
+                             int(e.state_changed)))
+    elif kind == "turn":
+        batch.add(SQL_TURN, (event.episode, event.seq, event.role, event.content, event.ts))
+    elif kind == "episode" and event.phase == "open":
+        batch.add(SQL_OPEN, (event.episode, event.task, event.group, event.session, event.start_hash, event.ts))
+    elif kind == "episode" and event.phase == "finish":
+        batch.add(SQL_FINISH, (event.final_hash, event.reason, event.steps, event.calls, event.format_errors,
+                               event.reward, event.ts, event.episode))
+    elif kind == "reward":
+        c = event.components
+        batch.add(SQL_REWARD, (event.episode, event.task, event.total, event.mode, c.get("validity"), c.get("coverage"),
+                               c.get("efficiency"), c.get("name"), c.get("argument"), c.get("state"), c.get("format"),
+                               _dumps(c), _dumps(event.weights), event.ts))
+    elif kind == "task":
+        batch.add(SQL_TASK, (event.task_id, event.kind, _dumps(event.servers), _dumps(event.data), event.ts))
+    elif kind == "run":
+        batch.add(SQL_RUN, (event.run_id, event.name, _dumps(event.config), event.status, event.ts))
+    elif kind == "run_metric":
+        for name, value in event.metrics.items():
+            batch.add(SQL_METRIC, (event.run_id, event.step, name, float(value), event.ts))
+
+
+def build_batch(events: Iterable[Any]) -> Batch:
+    batch = Batch()
+    for e in events:
+        rows_of(e, batch)
+    return batch
+
+
+class Store:
+    def __init__(self, path: str, *, batch_max: int = 1024, queue_max: int = 500_000,
+                 synchronous: Literal["OFF", "NORMAL", "FULL"] = "NORMAL") -> None:
+        self.path = path
+        self.batch_max = batch_max
+        self.synchronous = synchronous
+        self.sub = StoreSubscription(asyncio.Queue(queue_max), STORED_KINDS)
+        self.acked = 0
+        self.batches = 0
+        self.on_commit: Callable[[int], None] | None = None
+        self._db: aiosqlite.Connection | None = None
+        self._bus: EventBus | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._committed = asyncio.Event()
+        self.failure: BaseException | None = None
+
+    # State ------------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._writer is not None and not self._writer.done()
+
+    @property
+    def depth(self) -> int:
+        return self.sub.queue.qsize()
+
+    @property
+    def offered(self) -> int:
+        return self.sub.offered
+
+    @property
+    def dropped(self) -> int:
+        return self.sub.dropped
+
+    def stats(self) -> dict[str, Any]:
+        return {"path": self.path, "running": self.running, "offered": self.offered, "acked": self.acked,
+                "dropped": self.dropped, "queue_depth": self.depth, "batches": self.batches,
+                "failure": None if self.failure is None else repr(self.failure)}
+
+    # Lifecycle --------------------------------------------------------------------------------
+
+    async def start(self, bus: EventBus | None = None) -> None:
+        """Open the file, create the schema, subscribe to ``bus`` and start the writer."""
+        if self.running:
+            return
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
+        await self._db.executescript(SCHEMA)
+        if bus is not None:
+            self._bus = bus
+            bus.subscribers.append(self.sub)
+        self._committed = asyncio.Event()
+        self._writer = asyncio.create_task(self._run(), name="store-writer")
+
+    async def stop(self) -> None:
+        """Unsubscribe, write what is queued, stop the writer and close the file."""
+        if self._bus is not None:
+            self._bus.unsubscribe(self.sub)
+            self._bus = None
+        if self.running:
+            await self.flush()
+        if self._writer is not None:
+            self._writer.cancel()
+            await asyncio.gather(self._writer, return_exceptions=True)
+            self._writer = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    def offer(self, event: Any) -> None:
+        """Queue an event that does not travel on the bus; never waits."""
+        self.sub.offer(event)
+
+    async def flush(self, timeout: float | None = None) -> int:
+        """Wait until every event offered so far is committed (or counted as dropped); returns ``acked``."""
+        target = self.sub.offered
+        async with asyncio.timeout(timeout):
+            while self.acked + self.sub.dropped < target:
+                self._check()
+                assert self._writer is not None
+                waiter = asyncio.ensure_future(self._committed.wait())
+                try:
+                    await asyncio.wait({waiter, self._writer}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    waiter.cancel()
+        return self.acked
+
+    def _check(self) -> None:
+        if self.failure is not None:
+            raise StoreError(f"the store writer failed: {self.failure!r}") from self.failure
+        if not self.running:
+            raise StoreError("the store is not running; call start() first")
+
+    # Writer -----------------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        queue = self.sub.queue
+        try:
+            while True:
+                batch = [await queue.get()]
+                while len(batch) < self.batch_max and not queue.empty():
+                    batch.append(queue.get_nowait())
+                await self._write(batch)
+                self.acked += len(batch)
+                self.batches += 1
+                self._committed.set()
+                self._committed = asyncio.Event()
+                if self.on_commit is not None:
+                    self.on_commit(self.acked)
+        except asyncio.CancelledError:
+            raise
+        except (aiosqlite.Error, ValueError, TypeError) as exc:
+            self.failure = exc
+            log.exception("store writer failed; events are no longer stored")
+            self._committed.set()
+            raise
+
+    async def _write(self, events: list[Any]) -> None:
+        assert self._db is not None
+        batch = build_batch(events)
+        db = self._db
+        await db.execute("BEGIN")
+        try:
+            for sql in ORDER:
+                if sql in batch.rows:
+                    await db.executemany(sql, batch.rows[sql])
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        await db.execute("COMMIT")
+
+    # Reads ------------------------------------------------------------------------------------
+
+    async def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        """Rows of a read query as dicts (for the dashboard, the API and tests)."""
+        self._check()
+        assert self._db is not None
+        async with self._db.execute(sql, params) as cur:
+            cols = [c[0] for c in cur.description]
+            return [dict(zip(cols, r)) for r in await cur.fetchall()]
+

@@ -1,0 +1,370 @@
+"""The rollout WebSocket ``/ws``: a versioned JSON protocol for trainers (see docs/protocol.md).
+
+One JSON object per message, each with a ``type`` and an optional ``id`` that the reply echoes.
+A connection starts with ``hello`` (carrying the token when the hub has one, for clients that
+cannot set headers; an ``Authorization`` header or ``?token=`` also works). Then: ``tasks``,
+``open`` (a GRPO group of n episodes of one task, all from one state hash), ``step`` (raw model
+text -> observations), ``finish`` (reward breakdown), ``close``, ``subscribe``/``unsubscribe``
+(live events), ``run_start``/``run_metrics``/``run_end`` (training runs in the store), ``stats``,
+``flush``, ``ping``. A bad message gets a typed ``error`` reply and the socket stays open.
+
+Messages are handled one at a time per connection, and the next one is read only after the
+reply is sent: a client that does not read its replies stops being read (TCP backpressure).
+Live events go through a bounded queue that drops its oldest events (counted in ``dropped``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hub.episodes import EpisodeError, EpisodeLimits
+from hub.events import Subscription
+from hub.reward import RewardConfig
+from hub.sessions import SessionError
+from hub.store import RunEvent, RunMetricEvent, StoreError
+from hub.tasks import TaskError, UnknownTask
+
+log = logging.getLogger("hub.ws")
+
+PROTOCOL = "prove-ws"
+VERSION = 1
+MAX_GROUP = 256
+EVENT_KINDS = ("tool_call", "episode", "turn", "reward", "task", "run", "run_metric")
+
+
+class Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str | int | None = None
+
+
+class Hello(Msg):
+    type: Literal["hello"]
+    version: int = VERSION
+    token: str | None = None
+    client: str | None = Field(None, max_length=200)
+
+
+class Ping(Msg):
+    type: Literal["ping"]
+
+
+class Tasks(Msg):
+    type: Literal["tasks"]
+    kind: Literal["mcp", "clarify", "abstain"] | None = None
+    full: bool = False
+
+
+class Open(Msg):
+    type: Literal["open"]
+    task: str | dict[str, Any]
+    n: int = Field(1, ge=1, le=MAX_GROUP)
+    limits: EpisodeLimits | None = None
+
+
+class Step(Msg):
+    type: Literal["step"]
+    episode: str
+    text: str | None = None
+    message: dict[str, Any] | None = None
+
+
+class Finish(Msg):
+    type: Literal["finish"]
+    episode: str
+    reward: RewardConfig | None = None
+
+
+class Close(Msg):
+    type: Literal["close"]
+    episodes: list[str] = Field(max_length=10_000)
+
+
+class Subscribe(Msg):
+    type: Literal["subscribe"]
+    kinds: list[Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric"]] | None = None
+    episodes: list[str] | None = None
+    maxsize: int = Field(1000, ge=1, le=10_000)
+
+
+class Unsubscribe(Msg):
+    type: Literal["unsubscribe"]
+
+
+class RunStart(Msg):
+    type: Literal["run_start"]
+    name: str = Field(min_length=1, max_length=200)
+    config: dict[str, Any] = Field(default_factory=dict)
+    run: str | None = Field(None, max_length=100)
+
+
+class RunMetrics(Msg):
+    type: Literal["run_metrics"]
+    run: str
+    step: int = Field(ge=0)
+    metrics: dict[str, float]
+
+
+class RunEnd(Msg):
+    type: Literal["run_end"]
+    run: str
+    status: Literal["finished", "failed"] = "finished"
+
+
+class Stats(Msg):
+    type: Literal["stats"]
+
+
+class Flush(Msg):
+    type: Literal["flush"]
+    timeout: float = Field(30.0, gt=0, le=300)
+
+
+Request = Annotated[
+    Hello | Ping | Tasks | Open | Step | Finish | Close | Subscribe | Unsubscribe | RunStart | RunMetrics | RunEnd
+    | Stats | Flush,
+    Field(discriminator="type"),
+]
+REQUEST: TypeAdapter[Any] = TypeAdapter(Request)  # type: ignore[arg-type]
+TYPES = ("hello", "ping", "tasks", "open", "step", "finish", "close", "subscribe", "unsubscribe", "run_start",
+         "run_metrics", "run_end", "stats", "flush")
+
+
+class ProtocolError(Exception):
+    """A request the hub refuses; becomes an ``error`` reply with ``code``."""
+
+    def __init__(self, code: str, message: str, rid: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rid = rid
+
+
+def error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
+    return {"type": "error", "id": rid, "code": code, "message": message}
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, default=str, separators=(",", ":"))
+
+
+def decode(raw: str) -> tuple[Any, Any]:
+    """(the parsed request, its id); raises ProtocolError for anything but a valid request."""
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ProtocolError("bad_json", f"message is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", f"a message must be a JSON object, got {type(data).__name__}")
+    rid = data.get("id") if isinstance(data.get("id"), (str, int)) and not isinstance(data.get("id"), bool) else None
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}; types: {', '.join(TYPES)}", rid)
+    try:
+        return REQUEST.validate_python(data), rid
+    except ValidationError as exc:
+        details = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}" for e in exc.errors()[:5])
+        raise ProtocolError("bad_message", f"invalid {kind} message: {details}", rid) from None
+
+
+class Connection:
+    """One client's WebSocket: its auth state, its subscription, and the handlers."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        from hub.app import scope_has_token
+
+        self.ws = websocket
+        self.hub = websocket.app.state.hub
+        token = self.hub.settings.token
+        self.token: str | None = token
+        self.pre_authorized = token is None or scope_has_token(websocket.scope, token)
+        self.ready = False
+        self.send_lock = asyncio.Lock()
+        self.sub: Subscription | None = None
+        self.sub_filter: frozenset[str] | None = None
+        self.pump: asyncio.Task[None] | None = None
+
+    async def send(self, data: dict[str, Any]) -> None:
+        async with self.send_lock:
+            await self.ws.send_text(dumps(data))
+
+    async def run(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if raw is None:
+                raw = _text_of(message.get("bytes"))
+            await self.send(await self.handle(raw))
+
+    async def handle(self, raw: str | None) -> dict[str, Any]:
+        """The reply to one raw message. The connection's one top-level exception boundary."""
+        rid = None
+        try:
+            if raw is None:
+                raise ProtocolError("bad_json", "binary messages must be UTF-8 JSON")
+            request, rid = decode(raw)
+            reply = await self.dispatch(request)
+        except ProtocolError as exc:
+            return error(exc.code, exc.message, rid if exc.rid is None else exc.rid)
+        except UnknownTask as exc:
+            return error("unknown_task", str(exc), rid)
+        except (TaskError, ValidationError) as exc:
+            return error("bad_task", str(exc), rid)
+        except EpisodeError as exc:
+            return error(exc.code, str(exc), rid)
+        except SessionError as exc:
+            return error("session", str(exc).strip('"'), rid)
+        except (StoreError, TimeoutError) as exc:
+            return error("store", str(exc) or "store flush timed out", rid)
+        except Exception as exc:  # the connection's top-level boundary: reply, log, keep the socket open
+            log.exception("ws request failed")
+            return error("internal", f"internal error: {type(exc).__name__}", rid)
+        reply["id"] = rid
+        return reply
+
+    async def dispatch(self, req: Any) -> dict[str, Any]:
+        if isinstance(req, Hello):
+            return self.on_hello(req)
+        if not self.ready:
+            raise ProtocolError("hello_required", "send a hello message first")
+        handler = getattr(self, f"on_{req.type}")
+        result = handler(req)
+        return await result if asyncio.iscoroutine(result) else result  # type: ignore[no-any-return]
+
+    # Handlers ---------------------------------------------------------------------------------
+
+    def on_hello(self, req: Hello) -> dict[str, Any]:
+        if req.version != VERSION:
+            raise ProtocolError("unsupported_version", f"this hub speaks {PROTOCOL} version {VERSION}, not {req.version}")
+        if not self.pre_authorized:
+            if not (req.token and self.token and hmac.compare_digest(req.token, self.token)):
+                raise ProtocolError("unauthorized", "missing or wrong token")
+        self.ready = True
+        hub = self.hub
+        return {"type": "welcome", "protocol": PROTOCOL, "version": VERSION, "servers": list(hub.library.mounts),
+                "tasks": len(hub.tasks), "limits": hub.episodes.limits.model_dump(), "max_group": MAX_GROUP}
+
+    def on_ping(self, req: Ping) -> dict[str, Any]:
+        return {"type": "pong", "ts": time.time()}
+
+    def on_tasks(self, req: Tasks) -> dict[str, Any]:
+        tasks = [t for t in self.hub.tasks if req.kind is None or t.kind == req.kind]
+        items = [t.model_dump() if req.full else {"id": t.id, "kind": t.kind, "servers": t.servers,
+                                                   "turns": len(t.turns), "gt_calls": len(t.gt_steps())}
+                 for t in tasks]
+        return {"type": "tasks", "tasks": items}
+
+    def on_open(self, req: Open) -> dict[str, Any]:
+        eps = self.hub.episodes.open_group(req.task, req.n, req.limits)
+        first = eps[0]
+        return {"type": "opened", "group": first.group, "task": first.task.id, "kind": first.task.kind,
+                "state_hash": first.start_hash, "messages": first.messages,
+                "tools": self.hub.episodes.tools_of(first.task),
+                "episodes": [{"episode": e.id, "session": e.session_id, "state_hash": e.start_hash} for e in eps]}
+
+    def on_step(self, req: Step) -> dict[str, Any]:
+        if (req.text is None) == (req.message is None):
+            raise ProtocolError("bad_message", "a step carries exactly one of 'text' (raw model output) or 'message'")
+        output: str | dict[str, Any] = req.text if req.text is not None else req.message  # type: ignore[assignment]
+        result = self.hub.episodes.step(req.episode, output)
+        return {"type": "observation", **result.to_json()}
+
+    def on_finish(self, req: Finish) -> dict[str, Any]:
+        breakdown = self.hub.episodes.finish(req.episode, req.reward)
+        return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
+
+    def on_close(self, req: Close) -> dict[str, Any]:
+        closed, unknown = [], []
+        for eid in req.episodes:
+            try:
+                self.hub.episodes.close(eid)
+                closed.append(eid)
+            except EpisodeError:
+                unknown.append(eid)
+        return {"type": "closed", "episodes": closed, "unknown": unknown}
+
+    def on_subscribe(self, req: Subscribe) -> dict[str, Any]:
+        self.stop_pump()
+        kinds = frozenset(req.kinds) if req.kinds else None
+        self.sub = self.hub.bus.subscribe(kinds, req.maxsize)
+        self.sub_filter = frozenset(req.episodes) if req.episodes else None
+        self.pump = asyncio.create_task(self.pump_events(self.sub))
+        return {"type": "subscribed", "kinds": sorted(kinds or EVENT_KINDS), "maxsize": req.maxsize}
+
+    def on_unsubscribe(self, req: Unsubscribe) -> dict[str, Any]:
+        dropped = self.sub.dropped if self.sub else 0
+        self.stop_pump()
+        return {"type": "unsubscribed", "dropped": dropped}
+
+    def on_run_start(self, req: RunStart) -> dict[str, Any]:
+        run = req.run or "run-" + secrets.token_hex(6)
+        self.hub.bus.publish(RunEvent(run, req.name, req.config, "running", time.time()))
+        return {"type": "run_started", "run": run}
+
+    def on_run_metrics(self, req: RunMetrics) -> dict[str, Any]:
+        self.hub.bus.publish(RunMetricEvent(req.run, req.step, req.metrics, time.time()))
+        return {"type": "run_metrics_ok", "run": req.run, "step": req.step}
+
+    def on_run_end(self, req: RunEnd) -> dict[str, Any]:
+        self.hub.bus.publish(RunEvent(req.run, "", {}, req.status, time.time()))
+        return {"type": "run_ended", "run": req.run, "status": req.status}
+
+    def on_stats(self, req: Stats) -> dict[str, Any]:
+        hub = self.hub
+        return {"type": "stats", "episodes": hub.episodes.stats(), "store": hub.store.stats(),
+                "sessions": len(hub.sessions), "bus_published": hub.bus.published}
+
+    async def on_flush(self, req: Flush) -> dict[str, Any]:
+        acked = await self.hub.store.flush(timeout=req.timeout)
+        return {"type": "flushed", "acked": acked, "dropped": self.hub.store.dropped}
+
+    # Live events ------------------------------------------------------------------------------
+
+    async def pump_events(self, sub: Subscription) -> None:
+        try:
+            while True:
+                event = await sub.queue.get()
+                if self.sub_filter is not None and getattr(event, "episode", None) not in self.sub_filter:
+                    continue
+                await self.send({"type": "event", "event": event.to_json(), "dropped": sub.dropped})
+        except (WebSocketDisconnect, RuntimeError, OSError):  # the client went away; the receive loop ends too
+            return
+
+    def stop_pump(self) -> None:
+        if self.sub is not None:
+            self.hub.bus.unsubscribe(self.sub)
+            self.sub = None
+        if self.pump is not None:
+            self.pump.cancel()
+            self.pump = None
+
+
+def _text_of(data: bytes | None) -> str | None:
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+async def ws_endpoint(websocket: WebSocket) -> None:
+    await websocket.accept()
+    conn = Connection(websocket)
+    try:
+        with contextlib.suppress(WebSocketDisconnect):
+            await conn.run()
+    finally:
+        conn.stop_pump()

@@ -1,0 +1,150 @@
+"""The dashboard in headless Debian chromium (Playwright) against a real uvicorn on loopback.
+
+Screenshots go to artifacts/screenshots/ (gitignored). Skipped when /usr/bin/chromium or the
+front-end packages (web/node_modules, installed by scripts/bootstrap) are missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from hub.testing import LiveHub, serve
+from tests.web_support import XSS, hub_of, make_app, play
+from web.routes import VENDOR
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+TIMEOUT_MS = 15_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
+    pytest.mark.skipif(not all(p.exists() for p in VENDOR.values()), reason="web/node_modules missing: run scripts/bootstrap"),
+]
+
+playwright_api = pytest.importorskip("playwright.async_api")
+
+
+@dataclass
+class Browser:
+    live: LiveHub
+    page: "playwright_api.Page"
+    dialogs: list[str]
+    errors: list[str]
+
+    def url(self, path: str) -> str:
+        return self.live.url + path
+
+    async def goto(self, path: str) -> None:
+        response = await self.page.goto(self.url(path))
+        assert response is not None and response.ok, f"{path}: {response and response.status}"
+
+    async def shot(self, name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[Browser]:
+    app = make_app(tmp_path)
+    async with serve(app) as live, playwright_api.async_playwright() as pw:
+        chromium = await pw.chromium.launch(executable_path=str(CHROMIUM),
+                                            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = await chromium.new_page(viewport={"width": 1400, "height": 900})
+            page.set_default_timeout(TIMEOUT_MS)
+            b = Browser(live, page, [], [])
+            page.on("dialog", lambda d: (b.dialogs.append(d.message), d.dismiss()))
+            page.on("pageerror", lambda e: b.errors.append(str(e)))
+            yield b
+            await page.close()  # close SSE streams before the server stops
+        finally:
+            await chromium.close()
+
+
+async def test_every_page_loads(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    eid = play(hub, "bank-transfer-002")
+    await hub.store.flush(10)
+    pages = {"overview": "/ui/", "catalog": "/ui/catalog", "tool": "/ui/catalog/banking/transfer_funds",
+             "sessions": "/ui/sessions", "session": f"/ui/sessions/es-{eid[3:]}",
+             "session_state": f"/ui/sessions/es-{eid[3:]}/state/banking", "episodes": "/ui/episodes",
+             "episode": f"/ui/episodes/{eid}", "tasks": "/ui/tasks", "task": "/ui/tasks/bank-transfer-002",
+             "training": "/ui/training"}
+    for name, path in pages.items():
+        await browser.goto(path)
+        assert await browser.page.evaluate("typeof window.htmx") == "object", name
+        await browser.shot(name)
+    assert browser.errors == []
+
+
+async def test_tool_call_over_mcp_appears_on_the_open_overview(browser: Browser) -> None:
+    page = browser.page
+    await browser.goto("/ui/")
+    await page.locator('body[data-sse="open"]').wait_for()
+    await page.locator('#stats [data-live="1"]').wait_for()  # the stream has delivered its first message
+    async with Client(f"{browser.live.url}/sessions/x/mcp/banking") as client:
+        await client.call_tool("get_account", {"account_id": "ACC-0004"})
+    row = page.locator('#call-rows tr[data-call="banking.get_account"]', has_text="ACC-0004")
+    await row.wait_for()
+    await playwright_api.expect(row).to_contain_text("x")
+    await playwright_api.expect(page.locator("#stat-calls")).not_to_have_text("0")
+    await browser.shot("overview_live")
+    assert browser.errors == []
+
+
+async def test_open_episode_updates_live_and_shows_its_reward(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    engine = hub.episodes
+    (ep,) = engine.open_group("bank-transfer-002", 1)
+    page = browser.page
+    await browser.goto(f"/ui/episodes/{ep.id}")
+    await page.locator('body[data-sse="open"]').wait_for()
+    engine.step(ep.id, '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+                       '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
+    await page.locator('#timeline .item.call[data-call="banking.transfer_funds"]').wait_for()
+    engine.step(ep.id, '<tool_call>{"name": "banking__list_transactions", "arguments": {"account_id": "ACC-0002"}}</tool_call>')
+    engine.step(ep.id, "Done: $300 moved.")
+    await page.locator("#timeline .item.assistant", has_text="Done: $300 moved.").wait_for()
+    engine.finish(ep.id)
+    await page.locator('#status [data-status="finished"]').wait_for()
+    await page.locator("#reward-table").wait_for()
+    await playwright_api.expect(page.locator("#state-match")).to_be_visible()
+    await browser.shot("episode_live")
+    assert browser.errors == []
+
+
+async def test_run_a_tool_from_the_catalog(browser: Browser) -> None:
+    page = browser.page
+    await browser.goto("/ui/catalog")
+    await page.fill("#catalog-q", "deposit_funds")
+    await playwright_api.expect(page.locator("#catalog-count")).to_have_text(re.compile(r"^\s*\d tools? matching"))
+    await page.locator("#server-banking a", has_text="deposit_funds").click()
+    await page.wait_for_url(re.compile(r"/ui/catalog/banking/deposit_funds"))
+    await page.fill("#f-session", "ui-browser")
+    await page.fill("#f-account_id", "ACC-0003")
+    await page.fill("#f-amount", "42.5")
+    await page.click("#run-tool")
+    await playwright_api.expect(page.locator("#result-status")).to_have_text("ok")
+    await playwright_api.expect(page.locator("#tool-result .diff")).to_contain_text("banking.transactions")
+    await browser.shot("tool_run")
+    assert "ui-browser" in hub_of(browser.live.app).sessions.sessions
+    assert browser.errors == []
+
+
+async def test_script_in_tool_arguments_renders_as_text(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    hub.dispatcher.call("xss", "banking", "get_account", {"account_id": XSS})
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto("/ui/sessions/xss")
+    await playwright_api.expect(page.locator("table").first).to_contain_text(XSS)
+    await browser.goto("/ui/")
+    await playwright_api.expect(page.locator("#call-rows")).to_contain_text(XSS)
+    assert browser.dialogs == [] and await page.locator("#call-rows script").count() == 0
