@@ -93,7 +93,10 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
         customers.append((f"CUS-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng),
                           fake.address(rng), city, fake.iso(fake.moment(rng, now, 3650, 0))))
     db.executemany("INSERT INTO customers VALUES (?,?,?,?,?,?,?)", customers)
-    accounts, txns, cards, payees = [], [], [], []
+    accounts: list[tuple[Any, ...]] = []
+    txns: list[tuple[Any, ...]] = []
+    cards: list[tuple[Any, ...]] = []
+    payees: list[tuple[Any, ...]] = []
     for cus_id, name, *_ in customers:
         for kind in rng.sample(("checking", "savings", "business"), rng.choice((1, 2, 2, 3))):
             acc_id = f"ACC-{len(accounts) + 1:04d}"
@@ -207,7 +210,8 @@ def list_accounts(ctx: Ctx, customer_id: Annotated[str | None, Field(description
                   min_balance: Annotated[float | None, Field(description="Only accounts with at least this balance in USD")] = None,
                   limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
     """List accounts, filtered by customer, status, type or minimum balance. Ids look like 'ACC-0107'."""
-    sql, args = "SELECT account_id, customer_id, type, nickname, balance, status FROM accounts WHERE 1=1", []
+    sql = "SELECT account_id, customer_id, type, nickname, balance, status FROM accounts WHERE 1=1"
+    args: list[Any] = []
     for column, value in (("customer_id", customer_id), ("status", status), ("type", type)):
         if value is not None:
             sql += f" AND {column} = ?"
@@ -232,7 +236,8 @@ def list_transactions(ctx: Ctx, account_id: AccountId,
                       limit: Limit = 20) -> dict[str, Any]:
     """List an account's transactions, newest first, e.g. list_transactions('ACC-0107', kind='deposit')."""
     _account(ctx, account_id)
-    sql, args = "SELECT * FROM transactions WHERE account_id = ?", [account_id]
+    sql = "SELECT * FROM transactions WHERE account_id = ?"
+    args: list[Any] = [account_id]
     if kind is not None:
         sql += " AND kind = ?"
         args.append(kind)
