@@ -1,0 +1,37 @@
+"""Helpers shared by the dashboard tests: an app on a temporary store, and episodes played by script."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.applications import Starlette
+
+from hub.app import create_app
+from hub.config import Settings
+from hub.core import Hub
+from hub.tasks import oracle_script
+from tests.conftest import LIBRARY
+
+XSS = "<script>alert(1)</script>"
+
+
+def make_app(tmp_path: Path, **settings: object) -> Starlette:
+    s = Settings(store_path=str(tmp_path / "store.db"), **settings)  # type: ignore[arg-type]
+    return create_app(s, Hub(s, LIBRARY))
+
+
+def hub_of(app: Starlette) -> Hub:
+    return app.state.hub  # type: ignore[no-any-return]
+
+
+def play(hub: Hub, task_id: str, messages: list[str] | None = None, *, finish: bool = True) -> str:
+    """Open one episode of ``task_id``, step through ``messages`` (default: the oracle's), finish it."""
+    engine = hub.episodes
+    (ep,) = engine.open_group(task_id, 1)
+    for message in messages if messages is not None else oracle_script(hub.tasks.get(task_id)):
+        if engine.get(ep.id).done:
+            break
+        engine.step(ep.id, message)
+    if finish:
+        engine.finish(ep.id)
+    return ep.id

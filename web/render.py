@@ -1,0 +1,135 @@
+"""Templates: one Jinja2 environment (autoescape on), filters, and token-carrying links.
+
+A view renders a page, or just its fragment when htmx asks (``HX-Request`` header): both are
+``TemplateResponse``s, so tests read ``response.template`` and ``response.context``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from jinja2 import Environment
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.templating import Jinja2Templates
+
+from web import svg
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "templates"
+PREFIX = "/ui"
+NAV = (("overview", "Overview", "/"), ("catalog", "Catalog", "/catalog"), ("sessions", "Sessions", "/sessions"),
+       ("episodes", "Episodes", "/episodes"), ("tasks", "Tasks", "/tasks"), ("training", "Training", "/training"))
+CLIP = 20_000
+INDENT_MAX = 4_000
+
+
+def token_of(request: Request) -> str | None:
+    """The ``?token=`` the page was opened with, when the hub has a token; links carry it on."""
+    settings = getattr(request.app.state, "settings", None)
+    if settings is None or settings.token is None:
+        return None
+    return request.query_params.get("token")
+
+
+def make_link(request: Request) -> Callable[..., str]:
+    """``link("/episodes", task="t1")`` -> ``/ui/episodes?task=t1[&token=...]``; empty values are dropped."""
+    root = request.scope.get("root_path", "")
+    token = token_of(request)
+
+    def link(path: str, _params: Mapping[str, Any] | None = None, **params: Any) -> str:
+        query = {k: v for k, v in {**(_params or {}), **params}.items() if v not in (None, "", False)}
+        if token:
+            query["token"] = token
+        base = path if path.startswith(PREFIX + "/") or path == PREFIX or path.startswith("/api") else PREFIX + path
+        return root + base + ("?" + urlencode(query, doseq=True) if query else "")
+
+    return link
+
+
+def dashboard_context(request: Request) -> dict[str, Any]:
+    return {"link": make_link(request), "token": token_of(request), "nav": NAV}
+
+
+# Filters ----------------------------------------------------------------------------------------
+
+
+def ts(value: float | None) -> str:
+    if value is None:
+        return ""
+    return datetime.fromtimestamp(value, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def ago(value: float | None) -> str:
+    if value is None:
+        return ""
+    secs = max(0.0, time.time() - value)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if secs >= size:
+            return f"{secs / size:.0f}{unit} ago"
+    return f"{secs:.0f}s ago"
+
+
+def pretty(value: Any, limit: int = CLIP) -> str:
+    """Indented JSON (strings as they are), clipped to ``limit`` characters; the caller's template escapes it.
+
+    Large values stay on one line: ``json`` indents only in pure Python, which is slow on big results.
+    """
+    if isinstance(value, str):
+        text = value
+    else:
+        text = json.dumps(value, default=str, ensure_ascii=False)
+        if len(text) <= INDENT_MAX:
+            text = json.dumps(value, indent=2, default=str, ensure_ascii=False)
+    if len(text) > limit:
+        return text[:limit] + f"\n… ({len(text) - limit:,} more characters)"
+    return text
+
+
+def compact(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def num(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def chart(value: str) -> Markup:
+    """Mark a chart from ``web.svg`` safe: it escapes every piece of text itself."""
+    return Markup(value)
+
+
+def make_templates(directory: Path = TEMPLATES) -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(directory), context_processors=[dashboard_context])
+    env: Environment = templates.env
+    env.auto_reload = False  # no stat() per include: an episode page includes one partial per turn and call
+    assert env.autoescape, "the dashboard's templates must autoescape"
+    env.filters.update(ts=ts, ago=ago, pretty=pretty, compact=compact, num=num, chart=chart)
+    env.globals.update(line_chart=svg.line_chart, bar_chart=svg.bar_chart, Series=svg.Series)
+    return templates
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+
+
+def render(request: Request, page: str, context: dict[str, Any], fragment: str | None = None,
+           status_code: int = 200) -> Response:
+    """The page, or ``fragment`` alone for an htmx request."""
+    templates: Jinja2Templates = request.app.state.dashboard.templates
+    name = fragment if fragment is not None and is_htmx(request) else page
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def fragment_html(request: Request, name: str, **context: Any) -> str:
+    """A partial rendered to a string (for SSE messages), with the same globals as a page."""
+    templates: Jinja2Templates = request.app.state.dashboard.templates
+    return templates.get_template(name).render({**dashboard_context(request), "request": request, **context})

@@ -1,0 +1,448 @@
+"""Dashboard pages: each view gathers its context and renders a page (or its fragment for htmx)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from hub.episodes import EpisodeError
+from hub.library import UnknownServer, UnknownTool
+from hub.sessions import SessionError
+from hub.tasks import Task, TaskError, UnknownTask, oracle_script
+from web import models, queries
+from web.dashboard import Dashboard, dashboard_of
+from web.forms import RAW_FIELD, FormError, arguments_from_form, fields_of
+from web.render import is_htmx, make_link, render
+from web.svg import Series, bar_chart, line_chart
+
+
+class NotFound(LookupError):
+    """A page about something that does not exist."""
+
+
+def not_found(request: Request, message: str) -> Response:
+    return render(request, "not_found.html", {"page": "", "message": message}, status_code=404)
+
+
+def _int(value: str | None, default: int, lo: int = 0, hi: int = 10**9) -> int:
+    if not value:
+        return default
+    try:
+        return max(lo, min(hi, int(value)))
+    except ValueError:
+        return default
+
+
+def _float(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        out = float(value)
+    except ValueError:
+        return None
+    return out if math.isfinite(out) else None
+
+
+# Overview ---------------------------------------------------------------------------------------
+
+
+async def overview_stats(dash: Dashboard) -> dict[str, Any]:
+    """The live counters and the calls-per-second chart."""
+    hub = dash.hub
+    stored = await queries.totals(dash.reader)
+    engine = hub.episodes.stats()
+    return {
+        "sessions": len(hub.sessions),
+        "episodes_open": engine["open"],
+        "episodes": stored["episodes"],
+        "tool_calls": max(stored["tool_calls"], dash.live.calls),
+        "calls_since_start": dash.live.calls,
+        "rate": dash.live.rate(10),
+        "mean_reward": stored["mean_reward"],
+        "rewarded": stored["rewarded"],
+        "store": hub.store.stats(),
+        "rate_chart": line_chart([Series("calls/s", dash.live.series(120))], title="tool calls per second (last 2 min)",
+                                 x_label="seconds ago", empty="no calls yet", width=1300, height=170),
+    }
+
+
+def moving_average(values: list[float], window: int = 20) -> list[tuple[float, float]]:
+    out, acc = [], 0.0
+    for i, v in enumerate(values):
+        acc += v
+        if i >= window:
+            acc -= values[i - window]
+        out.append((float(i + 1), acc / min(i + 1, window)))
+    return out
+
+
+async def overview(request: Request) -> Response:
+    dash = dashboard_of(request)
+    stats = await overview_stats(dash)
+    if is_htmx(request):
+        return render(request, "partials/overview_stats.html", {"stats": stats})
+    rewards = await queries.recent_rewards(dash.reader)
+    components = await queries.mean_components(dash.reader)
+    recent = await queries.recent_calls(dash.reader, limit=20)
+    reward_chart = line_chart([Series("reward", [(float(i + 1), r) for i, r in enumerate(rewards)]),
+                               Series("moving mean (20)", moving_average(rewards))],
+                              title=f"reward of the last {len(rewards)} episodes", x_label="episode",
+                              empty="no finished episodes yet")
+    comp_chart = bar_chart(list(components.items()), title="mean reward components (last 500 episodes)",
+                           empty="no rewards yet")
+    return render(request, "overview.html", {"page": "overview", "stats": stats, "calls": recent.rows,
+                                             "reward_chart": reward_chart, "components_chart": comp_chart})
+
+
+# Catalog ----------------------------------------------------------------------------------------
+
+
+def catalog_servers(dash: Dashboard, q: str, server: str) -> list[dict[str, Any]]:
+    """Servers and their tools matching a search over server, tool name and description."""
+    needle = q.strip().lower()
+    out = []
+    for name, mount in dash.hub.library.mounts.items():
+        if server and name != server:
+            continue
+        tools = [t for t in mount.tools.values()
+                 if not needle or needle in f"{name} {t.name} {t.description}".lower()]
+        if tools or not needle:
+            out.append({"name": name, "description": mount.description, "tools": tools, "total": len(mount.tools)})
+    return out
+
+
+async def catalog(request: Request) -> Response:
+    dash = dashboard_of(request)
+    q, server = request.query_params.get("q", ""), request.query_params.get("server", "")
+    servers = catalog_servers(dash, q, server)
+    context = {"page": "catalog", "q": q, "server": server, "servers": servers,
+               "all_servers": list(dash.hub.library.mounts), "matches": sum(len(s["tools"]) for s in servers),
+               "tool_count": len(dash.hub.library.all_tools())}
+    return render(request, "catalog.html", context, fragment="partials/catalog_list.html")
+
+
+async def tool_page(request: Request) -> Response:
+    dash = dashboard_of(request)
+    server, name = request.path_params["server"], request.path_params["tool"]
+    try:
+        tool = dash.hub.library.tool(server, name)
+    except (UnknownServer, UnknownTool) as exc:
+        return not_found(request, str(exc))
+    recent = await queries.recent_calls(dash.reader, server=server, tool=name, limit=10)
+    return render(request, "tool.html", {"page": "catalog", "tool": tool, "fields": fields_of(tool.input_schema),
+                                         "raw_field": RAW_FIELD, "session": request.query_params.get("session", "ui-scratch"),
+                                         "calls": recent.rows})
+
+
+async def run_tool(request: Request) -> Response:
+    """Run a tool from its form in a scratch session: the result and the state diff the call caused."""
+    dash = dashboard_of(request)
+    server, name = request.path_params["server"], request.path_params["tool"]
+    try:
+        tool = dash.hub.library.tool(server, name)
+    except (UnknownServer, UnknownTool) as exc:
+        return not_found(request, str(exc))
+    form = {k: str(v) for k, v in (await request.form()).items()}
+    sid = form.get("session", "").strip() or "ui-scratch"
+    context: dict[str, Any] = {"tool": tool, "session": sid, "arguments": None, "outcome": None, "diff": None,
+                               "form_error": None}
+    if not models.SESSION_ID.match(sid):
+        context["form_error"] = "a session id is 1 to 100 letters, digits, '_', '-', '.' or ':'"
+        return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
+    try:
+        context["arguments"] = arguments_from_form(tool.input_schema, form)
+    except FormError as exc:
+        context["form_error"] = str(exc)
+        return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
+    context["outcome"], context["diff"] = call_with_diff(dash, sid, server, name, context["arguments"])
+    return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
+
+
+def call_with_diff(dash: Dashboard, sid: str, server: str, tool: str, arguments: dict[str, Any]) -> tuple[Any, Any]:
+    """Call through the hub's dispatcher (a real, visible call) and diff the server's state around it."""
+    hub = dash.hub
+    try:
+        session = hub.sessions.get(sid)
+    except SessionError as exc:
+        return {"ok": False, "error": str(exc), "error_kind": "session", "result": None, "latency_ms": 0.0,
+                "state_changed": False}, None
+    before = session.fork_of(server).clone()
+    outcome = hub.dispatcher.call(sid, server, tool, arguments)
+    diff = session.fork_of(server).diff(before) if outcome.state_changed else {}
+    return outcome, diff
+
+
+# Sessions ---------------------------------------------------------------------------------------
+
+
+async def sessions(request: Request) -> Response:
+    dash = dashboard_of(request)
+    manager = dash.hub.sessions
+    offset, limit = _int(request.query_params.get("offset"), 0), 100
+    q = request.query_params.get("q", "").strip()
+    now = manager.clock()
+    found = [s for s in list(manager.sessions.values()) if not q or q in s.id]
+    found.sort(key=lambda s: s.last_used, reverse=True)
+    rows = [models.session_row(s, now) for s in found[offset:offset + limit]]
+    context = {"page": "sessions", "rows": rows, "total": len(found), "offset": offset, "limit": limit, "q": q}
+    return render(request, "sessions.html", context, fragment="partials/session_rows.html")
+
+
+async def session_page(request: Request) -> Response:
+    dash = dashboard_of(request)
+    sid = request.path_params["sid"]
+    try:
+        session = dash.hub.sessions.get(sid, create=False)
+    except SessionError as exc:
+        return not_found(request, str(exc))
+    before = _int(request.query_params.get("before"), 0) or None
+    calls = await queries.recent_calls(dash.reader, session=sid, before=before, limit=50)
+    servers = [{"name": name, "forked": name in session.forks,
+                "changed": name in session.server_hashes()} for name in dash.hub.library.mounts]
+    row = models.session_row(session, dash.hub.sessions.clock())
+    return render(request, "session.html", {"page": "sessions", "session": row, "state_hash": session.state_hash(),
+                                            "servers": servers, "calls": calls.rows, "next": calls.next_cursor})
+
+
+async def session_server(request: Request) -> Response:
+    """One server's state in a session: its tables (paged) and the diff from the seed."""
+    dash = dashboard_of(request)
+    sid, server = request.path_params["sid"], request.path_params["server"]
+    try:
+        session = dash.hub.sessions.get(sid, create=False)
+        mount = dash.hub.library.mount(server)
+    except (SessionError, UnknownServer) as exc:
+        return not_found(request, str(exc))
+    fork = session.forks.get(server) or mount.open(session.seed, session.configs.get(server))
+    tables = fork.tables()
+    table = request.query_params.get("table") or (tables[0] if tables else "")
+    offset = _int(request.query_params.get("offset"), 0)
+    try:
+        browse = fork.browse(table, offset, 50) if table else None
+    except KeyError as exc:
+        return not_found(request, str(exc).strip('"'))
+    context = {"page": "sessions", "sid": sid, "server": server, "tables": tables, "table": table, "browse": browse,
+               "forked": server in session.forks, "state_hash": fork.state_hash(),
+               "seed_hash": mount.seed_hash(session.seed)}
+    if is_htmx(request):
+        return render(request, "partials/table.html", context)
+    context["diff"] = fork.diff() if server in session.forks else {}
+    return render(request, "session_server.html", context)
+
+
+# Episodes ---------------------------------------------------------------------------------------
+
+
+def episode_filter(request: Request) -> queries.EpisodeFilter:
+    p = request.query_params
+    return queries.EpisodeFilter(task=p.get("task", "").strip(), server=p.get("server", "").strip(),
+                                 status=p.get("status", ""), min_reward=_float(p.get("min_reward")),
+                                 max_reward=_float(p.get("max_reward")), errors=p.get("errors") in ("1", "on", "true"))
+
+
+async def episodes(request: Request) -> Response:
+    dash = dashboard_of(request)
+    flt = episode_filter(request)
+    cursor = request.query_params.get("cursor") or None
+    page = await queries.episode_page(dash.reader, flt, cursor)
+    total = await queries.count_episodes(dash.reader, flt)
+    context = {"page": "episodes", "filter": flt, "filter_query": flt.query(), "rows": page.rows,
+               "next": page.next_cursor, "cursor": cursor, "total": total,
+               "task_ids": sorted(dash.hub.tasks.tasks)[:2000], "servers": list(dash.hub.library.mounts)}
+    return render(request, "episodes.html", context, fragment="partials/episode_rows.html")
+
+
+async def episode_page(request: Request) -> Response:
+    dash = dashboard_of(request)
+    eid = request.path_params["eid"]
+    row = await queries.episode(dash.reader, eid)
+    live = dash.hub.episodes.episodes.get(eid)
+    if row is None and live is None:
+        return not_found(request, f"unknown episode {eid!r}")
+    if row is None:
+        assert live is not None
+        row = {"id": eid, "task_id": live.task.id, "group_id": live.group, "session_id": live.session_id,
+               "status": "finished" if live.reward else "open", "reason": live.reason, "steps": live.steps,
+               "calls": len(live.calls), "format_errors": len(live.format_errors), "reward": None,
+               "opened_at": None, "finished_at": None, "start_hash": live.start_hash, "final_hash": None}
+    turns = await queries.turns(dash.reader, eid)
+    calls = await queries.episode_calls(dash.reader, eid)
+    if live is not None:
+        models.merge_live(row, live)
+    context = {"page": "episodes", "episode": row, "items": models.timeline(turns, calls),
+               "n_calls": len(live.calls) if live is not None else len(calls), "n_turns": len(turns),
+               "live": live is not None and live.reward is None,
+               **await reward_context(dash, eid), **final_state(dash, eid, row["task_id"])}
+    return render(request, "episode.html", context)
+
+
+async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
+    """The reward breakdown: from the engine while it holds the episode (it has per-call details), else the store."""
+    live = dash.hub.episodes.episodes.get(eid)
+    if live is not None and live.reward is not None:
+        r = live.reward
+        return reward_view(r.total, r.mode, r.components, r.weights, details=r.model_dump())
+    stored = await queries.reward(dash.reader, eid)
+    if stored is None:
+        return {"reward": None}
+    return reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"])
+
+
+def reward_view(total: float, mode: str, components: dict[str, float], weights: dict[str, float],
+                details: dict[str, Any] | None = None) -> dict[str, Any]:
+    rows = models.reward_rows(components, weights)
+    chart = bar_chart([(r["name"], r["value"]) for r in rows], title="reward components", width=520, height=180)
+    return {"reward": {"total": total, "mode": mode, "rows": rows, "chart": chart, "details": details}}
+
+
+def task_of(dash: Dashboard, task_id: str) -> Task | None:
+    try:
+        return dash.hub.tasks.get(task_id)
+    except UnknownTask:
+        return None
+
+
+def final_state(dash: Dashboard, eid: str, task_id: str) -> dict[str, Any]:
+    """The episode's final state against the expected one: a row diff while its session lives, else hashes."""
+    task = task_of(dash, task_id)
+    live = dash.hub.episodes.episodes.get(eid)
+    out: dict[str, Any] = {"task": task, "expected_hash": task.expected_state_hash if task else None,
+                           "state_diff": None, "state_error": None}
+    if task is None or live is None or live.session_id not in dash.hub.sessions.sessions:
+        return out
+    session = dash.hub.sessions.sessions[live.session_id]
+    try:
+        out["state_diff"] = dash.expected.diff(task, session)
+    except (TaskError, ValueError) as exc:
+        out["state_error"] = str(exc)
+    out["current_hash"] = session.state_hash(task.servers)
+    return out
+
+
+async def episode_reward(request: Request) -> Response:
+    """The reward and final-state section of an episode (re-fetched by htmx when the episode finishes)."""
+    dash = dashboard_of(request)
+    eid = request.path_params["eid"]
+    row = await queries.episode(dash.reader, eid)
+    live = dash.hub.episodes.episodes.get(eid)
+    task_id = row["task_id"] if row else (live.task.id if live else "")
+    context = {"episode": row or {"id": eid, "task_id": task_id, "final_hash": None},
+               **await reward_context(dash, eid), **final_state(dash, eid, task_id)}
+    return render(request, "partials/episode_outcome.html", context)
+
+
+# Tasks ------------------------------------------------------------------------------------------
+
+
+def dataset_stats(tasks: list[Task]) -> list[dict[str, Any]]:
+    """Per dataset (``meta.dataset``, else "built-in"): counts by kind and server, turns and calls per task."""
+    groups: dict[str, list[Task]] = {}
+    for t in tasks:
+        groups.setdefault(str(t.meta.get("dataset", "built-in")), []).append(t)
+    out = []
+    for name, group in sorted(groups.items()):
+        kinds: dict[str, int] = {}
+        servers: dict[str, int] = {}
+        for t in group:
+            kinds[t.kind] = kinds.get(t.kind, 0) + 1
+            for s in t.servers:
+                servers[s] = servers.get(s, 0) + 1
+        n = len(group)
+        out.append({"name": name, "tasks": n, "kinds": kinds, "servers": sorted(servers.items(), key=lambda x: -x[1]),
+                    "turns": sum(len(t.turns) for t in group) / n, "calls": sum(len(t.gt_steps()) for t in group) / n,
+                    "tools": sum(len(t.tools) for t in group) / n,
+                    "multi_turn": sum(len(t.turns) > 1 for t in group) / n,
+                    "kind_chart": bar_chart(sorted(kinds.items()), title=f"{name}: tasks by kind", width=320, height=160)})
+    return out
+
+
+async def tasks(request: Request) -> Response:
+    dash = dashboard_of(request)
+    p = request.query_params
+    q, kind, server = p.get("q", "").strip().lower(), p.get("kind", ""), p.get("server", "")
+    all_tasks = list(dash.hub.tasks)
+    found = [t for t in all_tasks if (not q or q in t.id.lower() or any(q in turn.user.lower() for turn in t.turns))
+             and (not kind or t.kind == kind) and (not server or server in t.servers)]
+    offset, limit = _int(p.get("offset"), 0), 100
+    shown = found[offset:offset + limit]
+    stats = await queries.task_stats(dash.reader, [t.id for t in shown])
+    context = {"page": "tasks", "datasets": dataset_stats(all_tasks), "tasks": shown, "stats": stats,
+               "total": len(found), "offset": offset, "limit": limit, "q": p.get("q", ""), "kind": kind,
+               "server": server, "servers": list(dash.hub.library.mounts)}
+    return render(request, "tasks.html", context, fragment="partials/task_rows.html")
+
+
+async def task_page(request: Request) -> Response:
+    dash = dashboard_of(request)
+    tid = request.path_params["tid"]
+    task = task_of(dash, tid)
+    if task is None:
+        stored = await queries.stored_task(dash.reader, tid)
+        if stored is None:
+            return not_found(request, f"unknown task {tid!r}")
+        task = Task.model_validate(stored["data"])
+    recent = await queries.episode_page(dash.reader, queries.EpisodeFilter(task=tid), limit=20)
+    stats = (await queries.task_stats(dash.reader, [tid])).get(tid)
+    return render(request, "task.html", {"page": "tasks", "task": task, "loaded": task_of(dash, tid) is not None,
+                                         "episodes": recent.rows, "stats": stats})
+
+
+async def replay_task(request: Request) -> Response:
+    """Play the task's ground truth (the oracle policy) as a real episode, then open that episode."""
+    dash = dashboard_of(request)
+    tid = request.path_params["tid"]
+    task = task_of(dash, tid)
+    if task is None:
+        return not_found(request, f"task {tid!r} is not loaded in this hub")
+    engine = dash.hub.episodes
+    try:
+        (ep,) = engine.open_group(task, 1)
+        for message in oracle_script(task):
+            if engine.get(ep.id).done:
+                break
+            engine.step(ep.id, message)
+        engine.finish(ep.id)
+    except (EpisodeError, TaskError, SessionError) as exc:
+        return render(request, "not_found.html", {"page": "tasks", "message": f"replay failed: {exc}"}, status_code=409)
+    target = make_link(request)(f"/episodes/{ep.id}")
+    if is_htmx(request):
+        return Response(status_code=204, headers={"HX-Redirect": target})
+    return RedirectResponse(target, status_code=303)
+
+
+# Training ---------------------------------------------------------------------------------------
+
+
+async def training(request: Request) -> Response:
+    dash = dashboard_of(request)
+    offset = _int(request.query_params.get("offset"), 0)
+    runs = await queries.runs(dash.reader, offset, 50)
+    return render(request, "training.html", {"page": "training", "runs": runs, "offset": offset, "limit": 50})
+
+
+REWARD_NAMES = ("reward", "validity", "coverage", "efficiency", "name", "argument", "state", "format")
+
+
+def is_reward_metric(name: str) -> bool:
+    leaf = name.rsplit("/", 1)[-1]
+    return "reward" in name or leaf in REWARD_NAMES
+
+
+async def run_page(request: Request) -> Response:
+    dash = dashboard_of(request)
+    rid = request.path_params["rid"]
+    run = await queries.run(dash.reader, rid)
+    if run is None:
+        return not_found(request, f"unknown training run {rid!r}")
+    metrics = await queries.run_metrics(dash.reader, rid)
+    reward_series = [Series(n, pts) for n, pts in metrics.items() if is_reward_metric(n)]
+    charts = [{"name": n, "svg": line_chart([Series(n, pts)], title=n, width=360, height=160, x_label="step")}
+              for n, pts in metrics.items()]
+    latest = {n: pts[-1][1] for n, pts in metrics.items() if pts}
+    return render(request, "run.html", {
+        "page": "training", "run": run, "latest": latest, "charts": charts,
+        "reward_chart": line_chart(reward_series, title="reward and its components per step", width=900, height=280,
+                                   x_label="step", empty="no reward metrics reported yet")})
