@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hmac
+from urllib.parse import parse_qs
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
@@ -53,11 +55,8 @@ def scope_has_token(scope: Scope, token: str) -> bool:
     given = headers.get(b"authorization", b"").decode("latin-1")
     if given.startswith("Bearer ") and hmac.compare_digest(given[7:], token):
         return True
-    query = scope.get("query_string", b"").decode("latin-1")
-    for part in query.split("&"):
-        if part.startswith("token=") and hmac.compare_digest(part[6:], token):
-            return True
-    return False
+    given_query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [])
+    return any(hmac.compare_digest(q, token) for q in given_query)
 
 
 async def healthz(request: object) -> JSONResponse:
@@ -89,6 +88,9 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Start-up objects (modules, schemas, seed databases) live as long as the hub: keep full
+        # garbage collections from walking them on every request burst.
+        gc.freeze()
         sweeper = asyncio.create_task(_sweep_forever(hub))
         try:
             async with mcp.running(), services(hub):

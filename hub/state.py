@@ -134,11 +134,11 @@ class SeedDatabase:
         self.now = now
         self.data = db.serialize()
         self.db = db
-        self.row_hashes: dict[tuple[str, int], int] = {}
-        for t in self.tables:
-            for rowid, *row in db.execute(f"SELECT rowid, * FROM {t}"):
-                self.row_hashes[(t, rowid)] = row_hash(t, row)
-        self.hash_int = sum(self.row_hashes.values()) % MOD
+        # Per table, rowid -> row hash: dicts of ints only, which the garbage collector never walks.
+        self.row_hashes: dict[str, dict[int, int]] = {
+            t: {rowid: row_hash(t, row) for rowid, *row in db.execute(f"SELECT rowid, * FROM {t}")} for t in self.tables
+        }
+        self.hash_int = sum(sum(h.values()) for h in self.row_hashes.values()) % MOD
         self.build_seconds = time.perf_counter() - start
 
     @property
@@ -146,7 +146,7 @@ class SeedDatabase:
         return len(self.data)
 
     def row_count(self) -> int:
-        return len(self.row_hashes)
+        return sum(len(h) for h in self.row_hashes.values())
 
     def fork(self) -> SqliteFork:
         return SqliteFork(self, connect_bytes(self.data))
@@ -196,11 +196,11 @@ class SqliteFork:
         changes = self.db.total_changes
         if self._hash_cache and self._hash_cache[0] == changes:
             return self._hash_cache[1]
-        seed_hashes = self.seed_db.row_hashes
         acc = self.seed_db.hash_int
         for table, rowids in self.dirty().items():
+            seed_hashes = self.seed_db.row_hashes[table]
             for rowid in rowids:
-                acc -= seed_hashes.get((table, rowid), 0)
+                acc -= seed_hashes.get(rowid, 0)
             for row in self._rows_at(table, rowids).values():
                 acc += row_hash(table, row)
         value = acc % MOD

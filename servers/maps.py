@@ -1,0 +1,574 @@
+"""Maps: geocoding, reverse geocoding, places with ratings and opening hours, nearby search, routes and
+turn-by-turn directions, plus a user's saved places, place lists and reviews.
+
+Business rules:
+- Distances are great-circle (haversine) distances; a route's length is that distance times a detour
+  factor per mode (driving 1.3, cycling 1.25, walking 1.2, transit 1.4), its duration the length at the
+  mode's speed (driving 40 km/h in town, 70 km/h beyond 30 km; cycling 15; walking 5; transit 25 plus
+  an 8 minute wait). Walking routes are capped at 50 km and cycling at 150 km; transit runs only
+  inside one city.
+- "Open now" means open at the reference now (Monday 2026-06-01T09:00); hours may run past midnight.
+- A user saves a place once, a list holds a place once (at most 100 places), a user reviews a place
+  once; a review moves the place's average rating and review count.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from hub import fake
+from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+
+SCHEMA = """
+CREATE TABLE addresses (
+    address_id TEXT PRIMARY KEY,
+    street_number INTEGER NOT NULL,
+    street TEXT NOT NULL,
+    city TEXT NOT NULL,
+    state TEXT NOT NULL,
+    zip TEXT NOT NULL,
+    full_address TEXT NOT NULL UNIQUE,
+    lat REAL NOT NULL,
+    lon REAL NOT NULL
+);
+CREATE INDEX addresses_lat ON addresses(lat, lon);
+CREATE TABLE places (
+    place_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    category TEXT NOT NULL,
+    cuisine TEXT,
+    address_id TEXT NOT NULL REFERENCES addresses(address_id),
+    city TEXT NOT NULL,
+    lat REAL NOT NULL,
+    lon REAL NOT NULL,
+    phone TEXT NOT NULL,
+    price_level INTEGER NOT NULL CHECK (price_level BETWEEN 1 AND 4),
+    rating REAL NOT NULL,
+    review_count INTEGER NOT NULL,
+    opens TEXT NOT NULL,
+    closes TEXT NOT NULL,
+    closed_on TEXT,
+    website TEXT NOT NULL
+);
+CREATE INDEX places_city ON places(city, category);
+CREATE TABLE users (
+    user_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL UNIQUE,
+    home_city TEXT NOT NULL,
+    home_address_id TEXT REFERENCES addresses(address_id),
+    joined_at TEXT NOT NULL
+);
+CREATE TABLE saved_places (
+    saved_id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(user_id),
+    place_id TEXT NOT NULL REFERENCES places(place_id),
+    label TEXT NOT NULL,
+    note TEXT NOT NULL,
+    saved_at TEXT NOT NULL,
+    UNIQUE (user_id, place_id)
+);
+CREATE TABLE place_lists (
+    list_id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(user_id),
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    is_public INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (user_id, name)
+);
+CREATE TABLE list_items (
+    list_id TEXT NOT NULL REFERENCES place_lists(list_id),
+    place_id TEXT NOT NULL REFERENCES places(place_id),
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (list_id, place_id)
+);
+CREATE TABLE reviews (
+    review_id TEXT PRIMARY KEY,
+    place_id TEXT NOT NULL REFERENCES places(place_id),
+    user_id TEXT NOT NULL REFERENCES users(user_id),
+    rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 5),
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (place_id, user_id)
+);
+CREATE INDEX reviews_place ON reviews(place_id, created_at);
+"""
+
+CATEGORIES = {
+    "restaurant": (("Bistro", "Kitchen", "Grill", "Table", "Trattoria", "Diner", "House"), ("11:00", "22:00")),
+    "cafe": (("Coffee", "Cafe", "Espresso Bar", "Roasters", "Bakehouse"), ("07:00", "18:00")),
+    "bar": (("Tavern", "Taproom", "Lounge", "Pub", "Wine Bar"), ("16:00", "02:00")),
+    "museum": (("Museum of Art", "History Museum", "Science Center", "Gallery"), ("10:00", "17:00")),
+    "park": (("Park", "Gardens", "Commons", "Green"), ("06:00", "22:00")),
+    "pharmacy": (("Pharmacy", "Drugstore"), ("08:00", "21:00")),
+    "supermarket": (("Market", "Grocers", "Foods"), ("07:00", "23:00")),
+    "gas_station": (("Fuel", "Gas & Go"), ("00:00", "24:00")),
+    "hotel": (("Hotel", "Inn", "Suites"), ("00:00", "24:00")),
+    "gym": (("Fitness", "Athletic Club", "Gym"), ("05:00", "23:00")),
+    "bookstore": (("Books", "Booksellers", "Reading Room"), ("09:00", "20:00")),
+}
+CUISINES = ("italian", "mexican", "japanese", "thai", "indian", "american", "french", "chinese", "mediterranean", "korean", "vegan")
+NAME_WORDS = ("Golden", "Blue Door", "Corner", "Harbor", "Copper", "Little", "Union", "Olive", "Red Fox", "Maple", "Juniper",
+              "Lantern", "Sparrow", "Northside", "Old Town", "Riverside", "Hilltop", "Bluebird", "Iron", "Magnolia", "Saffron",
+              "Cedar", "Lucky", "Wild Fig", "Stone", "Velvet", "Granite", "Silver", "Willow", "Fifth Street")
+REVIEW_TEXT = {
+    5: ("Absolutely loved it, will be back.", "Best in town, friendly staff.", "Outstanding from start to finish."),
+    4: ("Really good, a little busy at peak times.", "Great spot, slightly pricey.", "Solid choice, would recommend."),
+    3: ("Decent but nothing special.", "Okay experience, service was slow.", "Average, fine in a pinch."),
+    2: ("Disappointing, not worth the wait.", "Below expectations.", "Would not go out of my way."),
+    1: ("Terrible experience.", "Rude staff and long waits.", "Avoid."),
+}
+DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+LABELS = ("favorite", "want to go", "home", "work", "date night", "with kids")
+MODES = {  # detour factor, km/h, fixed minutes, max km
+    "driving": (1.3, 40.0, 0.0, 10000.0),
+    "cycling": (1.25, 15.0, 0.0, 150.0),
+    "walking": (1.2, 5.0, 0.0, 50.0),
+    "transit": (1.4, 25.0, 8.0, 80.0),
+}
+Mode = Literal["driving", "walking", "cycling", "transit"]
+ZIP_BASE = {c[0]: 10000 + 4000 * i for i, c in enumerate(fake.CITIES)}
+
+
+def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    a = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
+
+
+def _bearing(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2, dl = math.radians(lat1), math.radians(lat2), math.radians(lon2 - lon1)
+    y = math.sin(dl) * math.cos(p2)
+    x = math.cos(p1) * math.sin(p2) - math.sin(p1) * math.cos(p2) * math.cos(dl)
+    return (math.degrees(math.atan2(y, x)) + 360) % 360
+
+
+def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
+    """20 cities, 1,000 addresses, 500 places (25 per city), 120 users with saved places, lists and ~1,500 reviews."""
+    addresses: list[tuple[Any, ...]] = []
+    seen: set[str] = set()
+    for city, state, clat, clon in fake.CITIES:
+        n = 0
+        while n < 50:
+            number, street = rng.randint(1, 4999), rng.choice(fake.STREETS)
+            zipc = f"{ZIP_BASE[city] + rng.randint(0, 60):05d}"
+            full = f"{number} {street}, {city}, {state} {zipc}"
+            if f"{number} {street}, {city}" in seen:
+                continue
+            seen.add(f"{number} {street}, {city}")
+            n += 1
+            addresses.append((f"ADR-{len(addresses) + 1:04d}", number, street, city, state, zipc, full,
+                              round(clat + rng.uniform(-0.06, 0.06), 5), round(clon + rng.uniform(-0.07, 0.07), 5)))
+    db.executemany("INSERT INTO addresses VALUES (?,?,?,?,?,?,?,?,?)", addresses)
+    by_city: dict[str, list[tuple[Any, ...]]] = {}
+    for a in addresses:
+        by_city.setdefault(a[3], []).append(a)
+
+    places: list[tuple[Any, ...]] = []
+    for city, _, _, _ in fake.CITIES:
+        pool = by_city[city]
+        picks = rng.sample(pool, 25)
+        cats = ["restaurant"] * 7 + ["cafe"] * 4 + ["bar"] * 2 + ["museum"] * 2 + ["park"] * 2 + rng.sample(
+            ["pharmacy", "supermarket", "gas_station", "hotel", "gym", "bookstore"], 6) + [rng.choice(list(CATEGORIES)) for _ in range(2)]
+        for cat, adr in zip(cats, picks):
+            suffixes, (opens, closes) = CATEGORIES[cat]
+            cuisine = rng.choice(CUISINES) if cat == "restaurant" else None
+            word = rng.choice(NAME_WORDS)
+            name = f"{word} {cuisine.title() + ' ' if cuisine and rng.random() < 0.4 else ''}{rng.choice(suffixes)}"
+            if rng.random() < 0.3 and closes != "24:00":
+                opens = f"{int(opens[:2]) + rng.choice((-1, 1)):02d}:{rng.choice(('00', '30'))}" if opens != "00:00" else opens
+            closed_on = rng.choice((None, None, None, "monday", "sunday", "tuesday")) if cat in ("restaurant", "museum", "bookstore", "bar") else None
+            slug = "".join(ch for ch in name.lower() if ch.isalnum())
+            places.append((f"PLC-{len(places) + 1:04d}", name, cat, cuisine, adr[0], city, adr[7], adr[8], fake.phone(rng),
+                           rng.choice((1, 2, 2, 3, 4)) if cat in ("restaurant", "bar", "hotel", "cafe") else 1, 0.0, 0,
+                           opens, closes, closed_on, f"https://{slug}.example.com"))
+
+    users = []
+    for i in range(1, 121):
+        first, last = fake.person(rng)
+        city = rng.choice(fake.CITIES)[0]
+        home = rng.choice(by_city[city])
+        users.append((f"USR-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), city, home[0],
+                      fake.iso(fake.moment(rng, now, 1500, -30))))
+    db.executemany("INSERT INTO users VALUES (?,?,?,?,?,?)", users)
+
+    reviews = []
+    ratings: dict[str, list[int]] = {}
+    quality = {p[0]: rng.uniform(2.3, 4.9) for p in places}
+    for user in users:
+        local = [p for p in places if p[5] == user[3]]
+        picked = {p[0]: p for p in rng.sample(local, rng.randint(3, 10)) + rng.sample(places, rng.randint(0, 4))}
+        for p in picked.values():
+            stars = max(1, min(5, round(rng.gauss(quality[p[0]], 0.9))))
+            reviews.append((p[0], user[0], stars, rng.choice(REVIEW_TEXT[stars]), fake.iso(fake.moment(rng, now, 700, 0))))
+            ratings.setdefault(p[0], []).append(stars)
+    reviews.sort(key=lambda r: (r[4], r[0], r[1]))
+    db.executemany("INSERT INTO reviews VALUES (?,?,?,?,?,?)", [(f"REV-{i:05d}", *r) for i, r in enumerate(reviews, 1)])
+    places = [p[:10] + (round(sum(ratings.get(p[0], [])) / len(ratings[p[0]]), 2) if ratings.get(p[0]) else 0.0,
+                        len(ratings.get(p[0], []))) + p[12:] for p in places]
+    db.executemany("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", places)
+
+    saved: list[tuple[Any, ...]] = []
+    lists: list[tuple[Any, ...]] = []
+    items: list[tuple[Any, ...]] = []
+    for user in users:
+        local = [p for p in places if p[5] == user[3]]
+        for p in rng.sample(local, rng.randint(0, 5)):
+            saved.append((f"SAV-{len(saved) + 1:04d}", user[0], p[0], rng.choice(LABELS), rng.choice(("", "", "try the specials", "go on a weekday")),
+                          fake.iso(fake.moment(rng, now, 400, 0))))
+        if rng.random() < 0.5:
+            list_id = f"LST-{len(lists) + 1:04d}"
+            name = rng.choice(("Weekend plans", "Coffee crawl", "Visitors guide", "Date ideas", "Rainy day"))
+            lists.append((list_id, user[0], name, f"{name} in {user[3]}", int(rng.random() < 0.5), fake.iso(fake.moment(rng, now, 300, 0))))
+            for p in rng.sample(local, rng.randint(2, 6)):
+                items.append((list_id, p[0], fake.iso(fake.moment(rng, now, 200, 0))))
+    db.executemany("INSERT INTO saved_places VALUES (?,?,?,?,?,?)", saved)
+    db.executemany("INSERT INTO place_lists VALUES (?,?,?,?,?,?)", lists)
+    db.executemany("INSERT INTO list_items VALUES (?,?,?)", items)
+
+
+maps = Server("maps", "Maps: geocoding, places with ratings and hours, nearby search, routes and directions, saved places, lists, reviews.",
+              SCHEMA, seed)
+
+PlaceId = Annotated[str, Field(description="Place id, e.g. 'PLC-0042'"), Entity("place")]
+UserId = Annotated[str, Field(description="User id, e.g. 'USR-0007'"), Entity("user")]
+ListId = Annotated[str, Field(description="Place list id, e.g. 'LST-0003'"), Entity("place_list")]
+Lat = Annotated[float, Field(ge=-90, le=90, description="Latitude in degrees, e.g. 47.6062")]
+Lon = Annotated[float, Field(ge=-180, le=180, description="Longitude in degrees, e.g. -122.3321")]
+Category = Literal["restaurant", "cafe", "bar", "museum", "park", "pharmacy", "supermarket", "gas_station", "hotel", "gym", "bookstore"]
+Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
+Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
+
+
+def _minutes(hhmm: str) -> int:
+    return int(hhmm[:2]) * 60 + int(hhmm[3:])
+
+
+def _open_at(place: dict[str, Any], when: datetime) -> bool:
+    """Open at ``when``: hours may run past midnight, in which case the early hours belong to the previous day."""
+    opens, closes = _minutes(place["opens"]), _minutes(place["closes"])
+    t = when.hour * 60 + when.minute
+    today, yesterday = DAYS[when.weekday()], DAYS[(when.weekday() - 1) % 7]
+    if closes > opens:
+        return place["closed_on"] != today and opens <= t < closes
+    return (place["closed_on"] != today and t >= opens) or (place["closed_on"] != yesterday and t < closes)
+
+
+def _hours(place: dict[str, Any]) -> dict[str, str]:
+    return {d: "closed" if d == place["closed_on"] else f"{place['opens']}-{place['closes']}" for d in DAYS}
+
+
+def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, "SELECT p.*, a.full_address AS address FROM places p JOIN addresses a USING (address_id) WHERE place_id = ?",
+                 (place_id,), f"No place {place_id!r}. Use search_places or search_nearby to find place ids.")
+
+
+def _user(ctx: Ctx, user_id: str) -> dict[str, Any]:
+    return fetch(ctx.db, "SELECT * FROM users WHERE user_id = ?", (user_id,), f"No user {user_id!r}. Use search_users to find user ids.")
+
+
+def _summary(ctx: Ctx, p: dict[str, Any]) -> dict[str, Any]:
+    return {"place_id": p["place_id"], "name": p["name"], "category": p["category"], "cuisine": p["cuisine"], "city": p["city"],
+            "lat": p["lat"], "lon": p["lon"], "rating": p["rating"], "review_count": p["review_count"], "price_level": p["price_level"],
+            "open_now": _open_at(p, ctx.now)}
+
+
+@maps.read(returns=("address",))
+def geocode_address(ctx: Ctx, address: Annotated[str, Field(min_length=3, max_length=200,
+                                                            description="A street address, e.g. '363 Elm St, Seattle' (number and street, then city)")],
+                    limit: Annotated[int, Field(ge=1, le=20, description="How many candidates at most")] = 5) -> dict[str, Any]:
+    """Turn an address into coordinates, e.g. geocode_address('363 Elm St, Seattle'). Returns the best matches
+    with latitude, longitude and address ids like 'ADR-0107'; a place's address also geocodes."""
+    parts = [p.strip() for p in address.replace(".", " ").split(",") if p.strip()]
+    if not parts:
+        raise ToolError("Give an address such as '363 Elm St, Seattle'.")
+    sql = "SELECT * FROM addresses WHERE 1=1"
+    args: list[Any] = []
+    for part in parts:
+        sql += " AND full_address LIKE ?"
+        args.append(f"%{' '.join(part.split())}%")
+    found = rows(ctx.db.execute(sql + " ORDER BY address_id LIMIT ?", (*args, limit)))
+    if not found:
+        hint = rows(ctx.db.execute("SELECT full_address FROM addresses WHERE full_address LIKE ? ORDER BY address_id LIMIT 3", (f"%{parts[-1]}%",)))
+        raise ToolError(f"No address matches {address!r}. Check the street number and spelling"
+                        + (f"; known addresses there include {', '.join(h['full_address'] for h in hint)}." if hint else
+                           "; covered cities are listed by get_distinct_values('city')."))
+    return {"matches": [{k: a[k] for k in ("address_id", "full_address", "city", "zip", "lat", "lon")} for a in found], "count": len(found)}
+
+
+@maps.read(returns=("address", "place"))
+def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
+    """Find the nearest known street address (within 2 km) and the places at it, e.g. reverse_geocode(47.6062, -122.3321)."""
+    near = rows(ctx.db.execute("SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
+                               (lat - 0.03, lat + 0.03, lon - 0.04, lon + 0.04)))
+    best = min(near, key=lambda a: (_km(lat, lon, a["lat"], a["lon"]), a["address_id"]), default=None)
+    if best is None or _km(lat, lon, best["lat"], best["lon"]) > 2.0:
+        raise ToolError(f"No known address within 2 km of ({lat}, {lon}); the map covers the cities listed by get_distinct_values('city').")
+    places = [r[0] for r in ctx.db.execute("SELECT place_id FROM places WHERE address_id = ? ORDER BY place_id", (best["address_id"],))]
+    return {"address_id": best["address_id"], "full_address": best["full_address"], "city": best["city"], "lat": best["lat"],
+            "lon": best["lon"], "distance_m": round(_km(lat, lon, best["lat"], best["lon"]) * 1000), "place_ids": places}
+
+
+@maps.read(returns=("place",))
+def search_places(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a name or cuisine, e.g. 'coffee'")] = "",
+                  city: Annotated[str | None, Field(max_length=60, description="City, e.g. 'Seattle'")] = None,
+                  category: Category | None = None,
+                  min_rating: Annotated[float | None, Field(ge=0, le=5, description="Lowest average rating, e.g. 4.0")] = None,
+                  max_price_level: Annotated[int | None, Field(ge=1, le=4, description="Highest price level, 1 ($) to 4 ($$$$)")] = None,
+                  open_now: Annotated[bool, Field(description="Only places open right now")] = False,
+                  sort_by: Literal["rating", "review_count", "name"] = "rating",
+                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """Search places by name, cuisine, city, category, rating and price, e.g. search_places('coffee', city='Seattle', open_now=True).
+    Returns place ids like 'PLC-0042'."""
+    like = f"%{query.strip()}%"
+    sql = "SELECT * FROM places WHERE (name LIKE ? OR IFNULL(cuisine, '') LIKE ? OR category LIKE ?)"
+    args: list[Any] = [like, like, like]
+    for clause, value in (("city LIKE ?", city), ("category = ?", category), ("rating >= ?", min_rating), ("price_level <= ?", max_price_level)):
+        if value is not None:
+            sql += f" AND {clause}"
+            args.append(value)
+    order = {"rating": "rating DESC, review_count DESC", "review_count": "review_count DESC", "name": "name"}[sort_by]
+    found = [_summary(ctx, p) for p in rows(ctx.db.execute(f"{sql} ORDER BY {order}, place_id", args))]
+    if open_now:
+        found = [p for p in found if p["open_now"]]
+    page = found[offset:offset + limit]
+    return {"places": page, "count": len(page), "total": len(found)}
+
+
+@maps.read(returns=("place", "address", "review"))
+def get_place(ctx: Ctx, place_id: PlaceId) -> dict[str, Any]:
+    """Get a place: address, coordinates, phone, website, price level, rating, weekly opening hours, whether it
+    is open now, and its three latest reviews, e.g. get_place('PLC-0042')."""
+    p = _place(ctx, place_id)
+    p["hours"] = _hours(p)
+    p["open_now"] = _open_at(p, ctx.now)
+    p["latest_reviews"] = rows(ctx.db.execute("SELECT review_id, user_id, rating, text, created_at FROM reviews WHERE place_id = ? "
+                                              "ORDER BY created_at DESC, review_id DESC LIMIT 3", (place_id,)))
+    return p
+
+
+@maps.read(returns=("place",))
+def search_nearby(ctx: Ctx, lat: Annotated[float | None, Field(ge=-90, le=90, description="Centre latitude; or give place_id")] = None,
+                  lon: Annotated[float | None, Field(ge=-180, le=180, description="Centre longitude; or give place_id")] = None,
+                  place_id: Annotated[str | None, Field(description="Search around this place instead of lat/lon, e.g. 'PLC-0042'"), Entity("place")] = None,
+                  radius_km: Annotated[float, Field(gt=0, le=50, description="Search radius in km")] = 2.0,
+                  category: Category | None = None,
+                  open_now: Annotated[bool, Field(description="Only places open right now")] = False,
+                  limit: Limit = 10) -> dict[str, Any]:
+    """Find places within a radius of a point or of a place, nearest first, with distances,
+    e.g. search_nearby(lat=47.6062, lon=-122.3321, radius_km=5, category='restaurant') or search_nearby(place_id='PLC-0042')."""
+    if place_id is not None:
+        centre = _place(ctx, place_id)
+        lat, lon = centre["lat"], centre["lon"]
+    elif lat is None or lon is None:
+        raise ToolError("Give both lat and lon, or a place_id to search around.")
+    dlat = radius_km / 111.0
+    dlon = radius_km / (111.0 * max(0.05, math.cos(math.radians(lat))))
+    sql = "SELECT * FROM places WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?"
+    args: list[Any] = [lat - dlat, lat + dlat, lon - dlon, lon + dlon]
+    if category is not None:
+        sql += " AND category = ?"
+        args.append(category)
+    found = []
+    for p in rows(ctx.db.execute(sql, args)):
+        d = _km(lat, lon, p["lat"], p["lon"])
+        if d <= radius_km and p["place_id"] != place_id and (not open_now or _open_at(p, ctx.now)):
+            found.append({**_summary(ctx, p), "distance_km": round(d, 3)})
+    found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
+    return {"centre": {"lat": lat, "lon": lon}, "places": found[:limit], "count": len(found[:limit]), "total": len(found)}
+
+
+def _route(ctx: Ctx, origin_place_id: str, destination_place_id: str, mode: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    if origin_place_id == destination_place_id:
+        raise ToolError("Origin and destination are the same place; pick two different places.")
+    a, b = _place(ctx, origin_place_id), _place(ctx, destination_place_id)
+    factor, speed, wait, cap = MODES[mode]
+    km = round(_km(a["lat"], a["lon"], b["lat"], b["lon"]) * factor, 2)
+    if mode == "transit" and a["city"] != b["city"]:
+        raise ToolError(f"Transit runs only within a city; {a['name']} is in {a['city']} and {b['name']} in {b['city']}. Use driving.")
+    if km > cap:
+        raise ToolError(f"{km:.0f} km is too far for {mode} (limit {cap:.0f} km)" + ("; use driving." if mode != "driving" else "; fly instead."))
+    if mode == "driving" and km > 30:
+        minutes = 30 / speed * 60 + (km - 30) / 70.0 * 60
+    else:
+        minutes = km / speed * 60 + wait
+    minutes = max(1, round(minutes))
+    route = {"origin_place_id": origin_place_id, "destination_place_id": destination_place_id, "mode": mode, "distance_km": km,
+             "duration_min": minutes, "depart_at": fake.iso(ctx.now), "arrive_at": fake.iso(ctx.now + timedelta(minutes=minutes))}
+    return route, a, b
+
+
+@maps.read(returns=("place",))
+def get_route(ctx: Ctx, origin_place_id: PlaceId, destination_place_id: PlaceId, mode: Mode = "driving") -> dict[str, Any]:
+    """Distance and travel time between two places by driving, walking, cycling or transit, leaving now,
+    e.g. get_route('PLC-0042', 'PLC-0047', 'walking'). Also says whether the destination is open on arrival."""
+    route, _, b = _route(ctx, origin_place_id, destination_place_id, mode)
+    route["open_on_arrival"] = _open_at(b, datetime.fromisoformat(route["arrive_at"]))
+    return route
+
+
+@maps.read(returns=("place",))
+def get_directions(ctx: Ctx, origin_place_id: PlaceId, destination_place_id: PlaceId, mode: Mode = "driving") -> dict[str, Any]:
+    """Turn-by-turn directions between two places, e.g. get_directions('PLC-0042', 'PLC-0047', 'cycling')."""
+    route, a, b = _route(ctx, origin_place_id, destination_place_id, mode)
+    heading = _bearing(a["lat"], a["lon"], b["lat"], b["lon"])
+    compass = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")[round(heading / 45) % 8]
+    street_a = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (a["address_id"],)).fetchone()[0]
+    street_b = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (b["address_id"],)).fetchone()[0]
+    middle = fake.STREETS[int(abs(a["lat"] * 1000 + b["lon"] * 1000)) % len(fake.STREETS)]
+    km = route["distance_km"]
+    legs = [(f"Head {compass} on {street_a}", 0.15), (f"Turn {'right' if heading % 90 > 45 else 'left'} onto {middle}", 0.6),
+            (f"Turn {'left' if heading % 90 > 45 else 'right'} onto {street_b}", 0.25)]
+    if mode == "transit":
+        legs[1] = (f"Board the {middle} line toward {b['city']} centre and ride {max(1, round(km / 0.9))} stops", 0.6)
+    steps = [{"step": i + 1, "instruction": text, "distance_km": round(km * share, 2),
+              "duration_min": max(1, round(route["duration_min"] * share))} for i, (text, share) in enumerate(legs)]
+    steps.append({"step": len(steps) + 1, "instruction": f"Arrive at {b['name']}, {b['address']}", "distance_km": 0.0, "duration_min": 0})
+    return {**route, "steps": steps}
+
+
+@maps.read(returns=("review", "user"))
+def list_reviews(ctx: Ctx, place_id: PlaceId, min_rating: Annotated[int | None, Field(ge=1, le=5)] = None,
+                 max_rating: Annotated[int | None, Field(ge=1, le=5)] = None,
+                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """List a place's reviews, newest first, optionally by star range, e.g. list_reviews('PLC-0042', max_rating=2)."""
+    place = _place(ctx, place_id)
+    sql = "SELECT * FROM reviews WHERE place_id = ?"
+    args: list[Any] = [place_id]
+    for clause, value in (("rating >= ?", min_rating), ("rating <= ?", max_rating)):
+        if value is not None:
+            sql += f" AND {clause}"
+            args.append(value)
+    found = rows(ctx.db.execute(sql + " ORDER BY created_at DESC, review_id DESC LIMIT ? OFFSET ?", (*args, limit, offset)))
+    return {"place_id": place_id, "rating": place["rating"], "review_count": place["review_count"], "reviews": found, "count": len(found)}
+
+
+@maps.read(returns=("user",))
+def search_users(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a name or email, e.g. 'Chen'")] = "",
+                 home_city: Annotated[str | None, Field(max_length=60, description="Only users living in this city")] = None,
+                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+    """Search map users by name or email, e.g. search_users('Chen'). Returns user ids like 'USR-0007'."""
+    like = f"%{query}%"
+    sql = "SELECT user_id, name, email, home_city FROM users WHERE (name LIKE ? OR email LIKE ?)"
+    args: list[Any] = [like, like]
+    if home_city is not None:
+        sql += " AND home_city = ?"
+        args.append(home_city)
+    found = rows(ctx.db.execute(sql + " ORDER BY user_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    return {"users": found, "count": len(found)}
+
+
+@maps.read(returns=("user", "place", "place_list", "address"))
+def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
+    """Get a user's profile, home address, saved places (with labels) and place lists, e.g. get_user('USR-0007')."""
+    user = _user(ctx, user_id)
+    user["home_address"] = ctx.db.execute("SELECT full_address FROM addresses WHERE address_id = ?", (user["home_address_id"],)).fetchone()[0]
+    user["saved_places"] = rows(ctx.db.execute(
+        "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at FROM saved_places s JOIN places p USING (place_id) "
+        "WHERE s.user_id = ? ORDER BY s.saved_id", (user_id,)))
+    user["lists"] = rows(ctx.db.execute(
+        "SELECT l.list_id, l.name, l.is_public, (SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
+        "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id", (user_id,)))
+    user["review_count"] = ctx.db.execute("SELECT COUNT(*) FROM reviews WHERE user_id = ?", (user_id,)).fetchone()[0]
+    return user
+
+
+@maps.read(returns=("place_list", "place", "user"))
+def get_place_list(ctx: Ctx, list_id: ListId) -> dict[str, Any]:
+    """Get a place list with its places in the order they were added, e.g. get_place_list('LST-0003')."""
+    lst = fetch(ctx.db, "SELECT * FROM place_lists WHERE list_id = ?", (list_id,),
+                f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.")
+    lst["places"] = rows(ctx.db.execute(
+        "SELECT i.place_id, p.name, p.category, p.rating, i.added_at FROM list_items i JOIN places p USING (place_id) "
+        "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id", (list_id,)))
+    lst["is_public"] = bool(lst["is_public"])
+    return lst
+
+
+DISTINCT_FIELDS = {"city": ("places", "city"), "category": ("places", "category"), "cuisine": ("places", "cuisine"),
+                   "price_level": ("places", "price_level"), "street": ("addresses", "street"), "saved_label": ("saved_places", "label"),
+                   "home_city": ("users", "home_city")}
+
+
+@maps.read()
+def get_distinct_values(ctx: Ctx, field: Literal["city", "category", "cuisine", "price_level", "street", "saved_label", "home_city"]) -> dict[str, Any]:
+    """The distinct values of a field with their counts, e.g. get_distinct_values('category')."""
+    table, column = DISTINCT_FIELDS[field]
+    found = ctx.db.execute(f"SELECT {column}, COUNT(*) FROM {table} WHERE {column} IS NOT NULL GROUP BY {column} ORDER BY {column}").fetchall()
+    return {"field": field, "values": {str(v): n for v, n in found}}
+
+
+@maps.write(returns=("saved_place",))
+def save_place(ctx: Ctx, user_id: UserId, place_id: PlaceId,
+               label: Annotated[str, Field(min_length=1, max_length=40, description="A label, e.g. 'favorite' or 'want to go'")] = "favorite",
+               note: Annotated[str, Field(max_length=300, description="A private note")] = "") -> dict[str, Any]:
+    """Save a place to a user's saved places, e.g. save_place('USR-0007', 'PLC-0042', 'want to go'). A place is saved once per user."""
+    _user(ctx, user_id)
+    place = _place(ctx, place_id)
+    dup = ctx.db.execute("SELECT saved_id, label FROM saved_places WHERE user_id = ? AND place_id = ?", (user_id, place_id)).fetchone()
+    if dup:
+        raise ToolError(f"{user_id} already saved {place['name']} as {dup[0]} (label '{dup[1]}'); see get_user.")
+    saved_id = next_id(ctx.db, "saved_places", "saved_id", "SAV")
+    ctx.db.execute("INSERT INTO saved_places VALUES (?,?,?,?,?,?)", (saved_id, user_id, place_id, label.strip() or "favorite", note, fake.iso(ctx.now)))
+    return {"saved_id": saved_id, "user_id": user_id, "place_id": place_id, "name": place["name"], "label": label.strip() or "favorite"}
+
+
+@maps.write(returns=("place_list",))
+def create_place_list(ctx: Ctx, user_id: UserId, name: Annotated[str, Field(min_length=1, max_length=80, description="List name, e.g. 'Tokyo trip'")],
+                      description: Annotated[str, Field(max_length=300)] = "", is_public: bool = False) -> dict[str, Any]:
+    """Create an empty place list for a user, e.g. create_place_list('USR-0007', 'Brunch spots'). Names are unique per user."""
+    _user(ctx, user_id)
+    name = name.strip()
+    if not name:
+        raise ToolError("A list needs a non-blank name, e.g. 'Brunch spots'.")
+    dup = ctx.db.execute("SELECT list_id FROM place_lists WHERE user_id = ? AND name = ?", (user_id, name)).fetchone()
+    if dup:
+        raise ToolError(f"{user_id} already has a list named {name!r} ({dup[0]}); add places to it with add_place_to_list or pick another name.")
+    list_id = next_id(ctx.db, "place_lists", "list_id", "LST")
+    ctx.db.execute("INSERT INTO place_lists VALUES (?,?,?,?,?,?)", (list_id, user_id, name, description, int(is_public), fake.iso(ctx.now)))
+    return {"list_id": list_id, "user_id": user_id, "name": name}
+
+
+@maps.write(requires=("create_place_list",))
+def add_place_to_list(ctx: Ctx, list_id: ListId, place_id: PlaceId) -> dict[str, Any]:
+    """Add a place to a place list, e.g. add_place_to_list('LST-0003', 'PLC-0042'). A list holds a place once, 100 places at most."""
+    lst = fetch(ctx.db, "SELECT * FROM place_lists WHERE list_id = ?", (list_id,),
+                f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.")
+    place = _place(ctx, place_id)
+    if ctx.db.execute("SELECT 1 FROM list_items WHERE list_id = ? AND place_id = ?", (list_id, place_id)).fetchone():
+        raise ToolError(f"{place['name']} ({place_id}) is already on list {lst['name']!r}.")
+    size = ctx.db.execute("SELECT COUNT(*) FROM list_items WHERE list_id = ?", (list_id,)).fetchone()[0]
+    if size >= 100:
+        raise ToolError(f"List {lst['name']!r} is full (100 places); create another list with create_place_list.")
+    ctx.db.execute("INSERT INTO list_items VALUES (?,?,?)", (list_id, place_id, fake.iso(ctx.now)))
+    return {"list_id": list_id, "place_id": place_id, "places": size + 1}
+
+
+@maps.write(returns=("review",))
+def write_review(ctx: Ctx, user_id: UserId, place_id: PlaceId, rating: Annotated[int, Field(ge=1, le=5, description="Stars, 1 to 5")],
+                 text: Annotated[str, Field(min_length=1, max_length=1000, description="The review, e.g. 'Great espresso, tiny seating area.'")]) -> dict[str, Any]:
+    """Review a place; the place's average rating and count update, e.g. write_review('USR-0007', 'PLC-0042', 4, 'Great espresso.').
+    A user reviews a place once."""
+    _user(ctx, user_id)
+    place = _place(ctx, place_id)
+    dup = ctx.db.execute("SELECT review_id FROM reviews WHERE user_id = ? AND place_id = ?", (user_id, place_id)).fetchone()
+    if dup:
+        raise ToolError(f"{user_id} already reviewed {place['name']} ({dup[0]}); a place is reviewed once per user.")
+    if not text.strip():
+        raise ToolError("The review text is blank; say something about the place.")
+    review_id = next_id(ctx.db, "reviews", "review_id", "REV", 5)
+    ctx.db.execute("INSERT INTO reviews VALUES (?,?,?,?,?,?)", (review_id, place_id, user_id, rating, text.strip(), fake.iso(ctx.now)))
+    count = place["review_count"] + 1
+    avg = round((place["rating"] * place["review_count"] + rating) / count, 2)
+    ctx.db.execute("UPDATE places SET rating = ?, review_count = ? WHERE place_id = ?", (avg, count, place_id))
+    return {"review_id": review_id, "place_id": place_id, "rating": rating, "place_rating": avg, "review_count": count}
+
+
+server = maps
