@@ -330,7 +330,7 @@ def _issue_view(ctx: Ctx, issue_id: str) -> dict[str, Any]:
 @tracker.read(returns=("project",))
 def list_projects(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a project key, name or description, e.g. 'mobile'")] = "",
                   limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
-    """List projects with their lead and open issue counts. Project keys look like 'WEB'."""
+    """List projects with their lead and open issue counts, e.g. list_projects(query='web'). Project keys look like 'WEB'."""
     like = f"%{query}%"
     found = rows(ctx.db.execute(
         "SELECT p.project_id, p.name, p.description, p.lead_id, "
