@@ -24,11 +24,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 ToolKind = Literal["read", "write"]
 SeedFn = Callable[[sqlite3.Connection, random.Random, datetime], None]
 Json = Any
+
+
+Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
+Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 class ToolError(Exception):

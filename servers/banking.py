@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE customers (
@@ -147,8 +147,6 @@ AccountId = Annotated[str, Field(description="Account id, e.g. 'ACC-0107'"), Ent
 PayeeId = Annotated[str, Field(description="Payee id, e.g. 'PAY-0015'"), Entity("payee")]
 CardId = Annotated[str, Field(description="Card id, e.g. 'CRD-0033'"), Entity("card")]
 Amount = Annotated[float, Field(gt=0, le=1_000_000, description="Amount in USD, e.g. 250.00")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 def _account(ctx: Ctx, account_id: str) -> dict[str, Any]:

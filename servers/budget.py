@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE categories (
@@ -198,8 +198,6 @@ Month = Annotated[str, Field(pattern=r"^\d{4}-\d{2}$", description="A month as Y
 Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="An ISO date, e.g. '2026-05-14'")]
 Money = Annotated[float, Field(ge=-1_000_000, le=1_000_000, description="Amount in USD, e.g. 42.50")]
 Merchant = Annotated[str, Field(min_length=1, max_length=100, description="Who was paid, e.g. 'Whole Grocer'")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 MAX_BACKDATE_DAYS = 366
 
 

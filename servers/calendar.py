@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE users (
@@ -260,8 +260,6 @@ DateStr = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A da
 DateOrTime = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$",
                                   description="A date 'YYYY-MM-DD' or date-time 'YYYY-MM-DDTHH:MM', e.g. '2026-06-01'")]
 Weekday = Literal["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 Title = Annotated[str, Field(min_length=1, max_length=200, description="Event title, e.g. 'Design review'")]
 Text = Annotated[str, Field(max_length=2000)]
 

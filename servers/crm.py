@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE owners (
@@ -247,8 +247,6 @@ DealId = Annotated[str, Field(description="Deal id, e.g. 'DEAL-0042'"), Entity("
 OwnerId = Annotated[str, Field(description="Sales owner id, e.g. 'USR-03'"), Entity("owner")]
 Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"]
 Query = Annotated[str, Field(max_length=100, description="Part of a name, email or company, e.g. 'Garcia'")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 
 
 def _get(ctx: Ctx, table: str, key: str, value: str, hint: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE mailboxes (
@@ -281,8 +281,6 @@ Address = Annotated[str, Field(pattern=r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Z
 Addresses = Annotated[list[Address], Field(max_length=50, description="Email addresses, e.g. ['ana.lee@redwoodpartners.example.com']")]
 LabelName = Annotated[str, Field(min_length=1, max_length=40, description="Label name, e.g. 'Follow up'")]
 DateStr = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date 'YYYY-MM-DD', e.g. '2026-05-20'")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 Folder = Literal["inbox", "archive", "trash", "sent"]
 SUMMARY = ("m.message_id, m.thread_id, m.folder, m.from_name, m.from_address, m.to_addresses, m.subject, m.sent_at, "
            "m.is_read, m.is_starred")

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE restaurants (
@@ -369,8 +369,6 @@ OrderId = Annotated[str, Field(description="Order id, e.g. 'ORD-00695'"), Entity
 PromoCode = Annotated[str, Field(min_length=1, max_length=30, description="Promo code, e.g. 'SAVE5'"), Entity("promo_code")]
 Cuisine = Literal["pizza", "burgers", "sushi", "thai", "indian", "mexican", "chinese", "breakfast", "salads", "cafe"]
 Status = Literal["placed", "accepted", "preparing", "out_for_delivery", "delivered", "cancelled"]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 def _minutes(hhmm: str) -> int:

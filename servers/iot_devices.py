@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE homes (
@@ -339,8 +339,6 @@ SceneId = Annotated[str, Field(description="Scene id, e.g. 'SCN-0010'"), Entity(
 AutomationId = Annotated[str, Field(description="Automation id, e.g. 'AUT-0006'"), Entity("automation")]
 GroupId = Annotated[str, Field(description="Device group id, e.g. 'GRP-0006'"), Entity("group")]
 Name = Annotated[str, Field(min_length=1, max_length=80, description="A display name, e.g. 'Evening Glow'")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 
 DEVICE_COLUMNS = ("device_id, home_id, room_id, name, type, manufacturer, online, battery, power, brightness, color, "
                   "mode, target_temp, lock_state, position")

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE users (
@@ -266,8 +266,6 @@ UserId = Annotated[str, Field(description="The user acting, e.g. 'USR-0043'"), E
 Status = Literal["open", "in_progress", "in_review", "done"]
 Priority = Literal["low", "medium", "high", "critical"]
 IssueType = Literal["bug", "feature", "task"]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 DateStr = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD, e.g. '2026-06-15'")]
 
 

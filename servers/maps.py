@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE addresses (
@@ -243,8 +243,6 @@ ListId = Annotated[str, Field(description="Place list id, e.g. 'LST-0003'"), Ent
 Lat = Annotated[float, Field(ge=-90, le=90, description="Latitude in degrees, e.g. 47.6062")]
 Lon = Annotated[float, Field(ge=-180, le=180, description="Longitude in degrees, e.g. -122.3321")]
 Category = Literal["restaurant", "cafe", "bar", "museum", "park", "pharmacy", "supermarket", "gas_station", "hotel", "gym", "bookstore"]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 def _minutes(hhmm: str) -> int:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE users (
@@ -196,8 +196,6 @@ SellerId = Annotated[str, Field(max_length=40, description="The seller's user id
 ListingId = Annotated[str, Field(max_length=40, description="Listing id, e.g. 'LST-0007'"), Entity("listing")]
 OfferId = Annotated[str, Field(max_length=40, description="Offer id, e.g. 'OFR-0004'"), Entity("offer")]
 Money = Annotated[float, Field(gt=0, le=10_000_000, description="An amount in USD, e.g. 125.0")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 CURRENT = "COALESCE((SELECT MAX(amount) FROM bids b WHERE b.listing_id = l.listing_id), l.price)"
 BID_COUNT = "(SELECT COUNT(*) FROM bids b WHERE b.listing_id = l.listing_id)"

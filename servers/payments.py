@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE merchants (
@@ -231,8 +231,6 @@ CustomerId = Annotated[str, Field(description="Customer id, e.g. 'CST-0042'"), E
 InvoiceId = Annotated[str, Field(description="Invoice id, e.g. 'INV-00017'"), Entity("invoice")]
 PaymentId = Annotated[str, Field(description="Payment id, e.g. 'PMT-00012'"), Entity("payment")]
 Amount = Annotated[float, Field(gt=0, le=1_000_000, description="Amount in the merchant's currency, e.g. 120.00")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 EventType = Literal["invoice.created", "invoice.finalized", "invoice.paid", "invoice.voided", "payment.succeeded", "payment.refunded"]
 
 

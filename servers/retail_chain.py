@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE stores (
@@ -196,8 +196,6 @@ ReservationId = Annotated[str, Field(max_length=40, description="Reservation id,
 City = Annotated[str | None, Field(max_length=60, description="Only locations in this city, e.g. 'Denver'")]
 State = Annotated[str | None, Field(max_length=2, description="Only locations in this two-letter state, e.g. 'TX'")]
 Category = Literal["Tools", "Paint", "Electrical", "Plumbing", "Garden", "Appliances", "Lighting", "Storage"]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 def _store(ctx: Ctx, store_id: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE customers (
@@ -325,8 +325,6 @@ OrderId = Annotated[str, Field(max_length=40, description="Order id, e.g. 'ORD-0
 AddressId = Annotated[str, Field(max_length=40, description="Address id, e.g. 'ADR-0064'"), Entity("address")]
 CouponCode = Annotated[str, Field(max_length=40, description="Coupon code, e.g. 'SUMMER15'"), Entity("coupon")]
 Quantity = Annotated[int, Field(ge=1, le=MAX_PER_PRODUCT, description="How many units, 1 to 10")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 Price = Annotated[float, Field(ge=0, le=1_000_000, description="A price in USD, e.g. 49.99")]
 
 

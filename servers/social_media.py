@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE users (
@@ -201,8 +201,6 @@ ActingUserId = Annotated[str, Field(description="The user acting, e.g. 'USR-0012
 TargetUserId = Annotated[str, Field(description="The other user, e.g. 'USR-0007'"), Entity("user")]
 PostId = Annotated[str, Field(description="Post id, e.g. 'PST-00042'"), Entity("post")]
 ViewerId = Annotated[str | None, Field(description="Who is looking, e.g. 'USR-0012': hides posts of users who blocked them"), Entity("user")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 POST_COLUMNS = ("p.post_id, p.author_id, u.handle, p.content, p.created_at, "
                 "(SELECT COUNT(*) FROM likes l WHERE l.post_id = p.post_id) AS like_count, "
                 "(SELECT COUNT(*) FROM comments c WHERE c.post_id = p.post_id) AS comment_count")

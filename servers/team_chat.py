@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE users (
@@ -205,8 +205,6 @@ UserId = Annotated[str, Field(description="The member acting, e.g. 'USR-0022'"),
 ChannelId = Annotated[str, Field(description="Channel id, e.g. 'CHN-0004' (#eng-backend)"), Entity("channel")]
 MessageId = Annotated[str, Field(description="Message id, e.g. 'MSG-00149'"), Entity("message")]
 Text = Annotated[str, Field(min_length=1, max_length=10_000, description="Message text; '@handle' mentions a member, e.g. '@ishah can you review?'")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 
 
 def _user(ctx: Ctx, user_id: str, acting: bool = False) -> dict[str, Any]:

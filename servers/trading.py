@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE symbols (
@@ -265,8 +265,6 @@ Symbol = Annotated[str, Field(min_length=1, max_length=12, description="Ticker s
 Amount = Annotated[float, Field(gt=0, le=10_000_000, description="Amount in USD, e.g. 1500.00")]
 Quantity = Annotated[int, Field(ge=1, le=1_000_000, description="Number of shares, e.g. 10")]
 Day = Annotated[str | None, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="An ISO date, e.g. '2026-05-01'")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 
 
 def _portfolio(ctx: Ctx, portfolio_id: str) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE airports (
@@ -387,8 +387,6 @@ HotelBookingId = Annotated[str, Field(description="Hotel booking id, e.g. 'HBK-0
 Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD, e.g. '2026-06-12'")]
 Cabin = Literal["economy", "business"]
 RoomType = Literal["standard", "deluxe", "family", "suite"]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 def _parse_day(ctx: Ctx, text: str, what: str) -> date:

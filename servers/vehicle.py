@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE owners (
@@ -251,8 +251,6 @@ OwnerId = Annotated[str, Field(description="Owner id, e.g. 'OWN-0003'"), Entity(
 VehicleId = Annotated[str, Field(description="Vehicle id, e.g. 'VEH-0007'"), Entity("vehicle")]
 PlaceId = Annotated[str, Field(description="Place id, e.g. 'PLC-0048'"), Entity("place")]
 Door = Literal["front_left", "front_right", "rear_left", "rear_right"]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 Gear = Literal["park", "drive", "reverse", "neutral"]
 
 

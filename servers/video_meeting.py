@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
 
 SCHEMA = """
 CREATE TABLE users (
@@ -169,8 +169,6 @@ MeetingId = Annotated[str, Field(max_length=40, description="Meeting id, e.g. 'M
 ActingUser = Annotated[str, Field(max_length=40, description="Who performs the action (must be the host, or a co-host where allowed), e.g. 'USR-0017'"), Entity("user")]
 DateOrTime = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$",
                                   description="A date 'YYYY-MM-DD' or date-time 'YYYY-MM-DDTHH:MM', e.g. '2026-06-01'")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
 def _iso(t: datetime) -> str:

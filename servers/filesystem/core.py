@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, one, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, one, rows
 from servers.filesystem.formats import ARCHIVE_MAGIC, archive_encode, archive_size, token  # noqa: F401
 from servers.filesystem.seed import seed
 
@@ -91,8 +91,6 @@ NewPathArg = Annotated[str, Field(min_length=1, max_length=MAX_PATH,
 ArchiveArg = Annotated[str, Field(min_length=1, max_length=MAX_PATH,
                                   description="An archive file, e.g. '/home/maya/backups/dotfiles.tar'"), Entity("archive")]
 Content = Annotated[str, Field(max_length=100_000, description="Text content")]
-Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
-Offset = Annotated[int, Field(ge=0, le=1_000_000, description="How many results to skip, for paging")]
 LineCount = Annotated[int, Field(ge=1, le=1000, description="How many lines at most")]
 Regex = Annotated[str, Field(min_length=1, max_length=200, description="A regular expression (Python syntax), or a plain string with fixed_string=true")]
 
