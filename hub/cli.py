@@ -121,6 +121,12 @@ def parser() -> argparse.ArgumentParser:
 
 def extend(sub: Any) -> None:
     """Commands of the parts built on the foundation register here."""
+    from trainer_client.evaluate import add_parser as add_eval  # issue 7: `prove-hub eval`
+
+    add_eval(sub)
+    from hub.synth.cli import register as register_synth
+
+    register_synth(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

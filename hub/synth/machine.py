@@ -11,6 +11,7 @@ later step uses the ids an earlier one created or returned.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -19,7 +20,9 @@ from hub.dispatcher import Dispatcher
 from hub.kit import Tool
 from hub.synth.graph import ToolGraph
 from hub.synth.sampler import EntityRecord, Harvest, Harvester, SamplingContext
-from hub.synth.values import ValueMaker, main_type
+from hub.synth.values import ValueMaker, enum_of, main_type
+
+ID_IN_ERROR = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}\b")
 
 NUMERIC_HINTS = ("balance", "amount", "amount_due", "price", "current_price", "cash", "total", "available_cash")
 PAIRS = (("start", "end"), ("check_in", "check_out"), ("start_date", "end_date"), ("from_date", "to_date"),
@@ -82,14 +85,17 @@ class MachineConfig:
     turn_decay: float = 0.5  # chance of one more turn beyond min_turns
 
 
-def plan_chain(graph: ToolGraph, anchor: str, length: int, rng: random.Random) -> list[str]:
-    """Tool names along the graph, containing ``anchor``: predecessors (implicit first), then successors."""
+def plan_chain(graph: ToolGraph, anchor: str, length: int, rng: random.Random, backward: bool = True,
+               create_first: bool = False) -> list[str]:
+    """Tool names along the graph, containing ``anchor``: predecessors (implicit first; with
+    ``create_first``, a write that creates what the anchor needs), then successors."""
     chain = [anchor]
-    back = rng.randint(0, length - 1)
+    back = max(rng.randint(0, length - 1), int(create_first)) if backward else 0
     while len(chain) < length and (back > 0 or _needs(graph, chain[0], chain)):
         preds = [e for e in graph.predecessors(chain[0]) if e.src not in chain]
         implicit = [e for e in preds if e.kind == "implicit"]
-        pick = implicit or preds
+        creators = [e for e in preds if e.kind == "explicit" and graph.nodes[e.src].kind == "write"]
+        pick = implicit or (creators if create_first and creators else preds)
         if not pick:
             break
         chain.insert(0, rng.choice(pick).src)
@@ -103,6 +109,11 @@ def plan_chain(graph: ToolGraph, anchor: str, length: int, rng: random.Random) -
             chain.insert(0, rng.choice(preds).src)
             continue
         chain.append(rng.choice(succ).dst)
+    if len(chain) < min(2, length):  # an isolated tool: pair it with a context-free read of the same server
+        free = sorted(n.name for n in graph.nodes.values()
+                      if n.name not in chain and n.kind == "read" and not n.required_entities)
+        if free:
+            chain.insert(0, rng.choice(free))
     return chain
 
 
@@ -128,8 +139,8 @@ class Machine:
 
     # The loop ---------------------------------------------------------------------------------
 
-    def run(self, session: str, anchor: str, length: int) -> Chain:
-        chain = Chain(self.ctx.server, anchor, plan_chain(self.graph, anchor, length, self.rng))
+    def run(self, session: str, anchor: str, length: int, backward: bool = True, create_first: bool = False) -> Chain:
+        chain = Chain(self.ctx.server, anchor, plan_chain(self.graph, anchor, length, self.rng, backward, create_first))
         chain.trace.append(State.QUERY.value)
         queue = list(chain.planned)
         while queue:
@@ -179,7 +190,11 @@ class Machine:
         last_fail: Attempt | None = None
         for attempt in range(self.config.tries):
             chain.trace.append(State.TOOL_EXECUTION.value)
-            args = self._arguments(tool, chain, attempt)
+            args = None
+            if last_fail is not None and last_fail.error:
+                args = self._repair(tool, chain, last_fail.arguments, last_fail.error)
+            if args is None:
+                args = self._arguments(tool, chain, attempt)
             key = repr(sorted(args.items()))
             if key in failed:
                 continue
@@ -191,18 +206,19 @@ class Machine:
                 continue
             if last_fail is not None:
                 last_fail.recovery = "retry_corrected"
-                chain.attempts.append(last_fail)
                 chain.recoveries.append("retry_corrected")
+                if not any(not a.ok for a in chain.attempts):  # one demonstrated recovery per conversation
+                    chain.attempts.append(last_fail)
             chain.attempts.append(Attempt(name, args, True))
             return self._record(chain, tool, args, out.result)
-        if last_fail is not None:
+        if last_fail is not None and not any(not a.ok for a in chain.attempts):
             chain.attempts.append(last_fail)
         return None
 
     def _record(self, chain: Chain, tool: Tool, args: dict[str, Any], result: Any) -> StepRun:
         harvest = self.harvester.harvest(result, tool.returns)
         chain.records.update(harvest.records)
-        derived = self._derived(chain, args)
+        derived = self._derived(chain, tool, args)
         after = sorted(set(derived.values()) | self._implicit_after(chain, tool) | self._state_after(chain, tool, args))
         empty = not harvest.ids and not harvest.values
         step = StepRun(len(chain.steps), tool.name, tool.kind, args, result, harvest, after, derived,
@@ -210,9 +226,12 @@ class Machine:
         chain.steps.append(step)
         return step
 
-    def _derived(self, chain: Chain, args: dict[str, Any]) -> dict[str, int]:
+    def _derived(self, chain: Chain, tool: Tool, args: dict[str, Any]) -> dict[str, int]:
+        """Entity arguments whose value an earlier step's result carried (latest such step)."""
         out: dict[str, int] = {}
         for p, v in args.items():
+            if not tool.params.get(p):
+                continue
             for item in (v if isinstance(v, list) else [v]):
                 for s in reversed(chain.steps):
                     if _carries(s.harvest, item):
@@ -244,10 +263,10 @@ class Machine:
         for p, schema in props.items():
             etype = tool.params.get(p)
             if etype:
-                value = self._entity_arg(p, etype, schema, chain, attempt, p in required, taken)
+                value = self._entity_arg(p, etype, schema, chain, attempt, p in required, taken, tool, args)
             elif p in required:
                 value = self._plain_arg(p, schema, chain, attempt, args)
-            elif p not in SKIP_OPTIONAL and self.rng.random() < 0.12:
+            elif p not in SKIP_OPTIONAL and self.rng.random() < 0.12 + 0.3 * attempt:
                 value = self._plain_arg(p, schema, chain, attempt, args)
             else:
                 continue
@@ -257,20 +276,23 @@ class Machine:
         return args
 
     def _entity_arg(self, p: str, etype: str, schema: dict[str, Any], chain: Chain, attempt: int, required: bool,
-                    taken: dict[str, list[Any]]) -> Any:
+                    taken: dict[str, list[Any]], tool: Tool, args: dict[str, Any]) -> Any:
         from_chain = self._chain_ids(chain, etype)
-        if not required and not (from_chain and self.rng.random() < 0.7):
+        if not required and not (from_chain and self.rng.random() < 0.7) and self.rng.random() >= 0.3 * attempt:
             return None
         used = taken.setdefault(etype, [])
+        related = [v for v in self._related(etype, args, chain) if v not in used]
         chain_first = attempt == 0 or (attempt == 1 and self.rng.random() < 0.5)
         options = [v for v in from_chain if v not in used] if chain_first else []
+        if related and (not options or self.rng.random() < 0.7):
+            options = related
         if not options:
-            options = [r.id for r in self.ctx.pick(etype, self.rng, 6) if r.id not in used]
+            options = [r.id for r in self._affine(tool, etype, 6) if r.id not in used]
         if not options:
             options = [v for v in from_chain if v not in used]
         if not options:
             return None
-        value = options[0] if chain_first and self.rng.random() < 0.6 else self.rng.choice(options)
+        value = options[0] if (chain_first or related) and self.rng.random() < 0.6 else self.rng.choice(options)
         used.append(value)
         rec = self.ctx.record(etype, value)
         if rec is not None:
@@ -279,6 +301,67 @@ class Machine:
             extra = [r.id for r in self.ctx.pick(etype, self.rng, 2) if r.id != value]
             return [value, *extra[: self.rng.randint(0, 1)]]
         return value
+
+    def _related(self, etype: str, args: dict[str, Any], chain: Chain) -> list[Any]:
+        """Ids of ``etype`` consistent with the arguments chosen so far: a chosen entity's record names
+        one (a meeting's host_id), or a record of ``etype`` names a chosen value (an address's customer_id)."""
+        out: list[Any] = []
+        chosen = [v for v in args.values() if not isinstance(v, (list, dict, bool))]
+        keymap = self.harvester.keymap
+        for (t, value), rec in list(chain.records.items()):
+            if value in chosen:
+                for k, v in rec.fields.items():
+                    if etype in keymap.get(k, ()) and v not in out and v != value:
+                        out.append(v)
+        if chosen:
+            for rec in self.ctx.entities.get(etype, []):
+                if any(v in chosen for k, v in rec.fields.items() if k in keymap) and rec.id not in out:
+                    out.append(rec.id)
+        return out
+
+    def _affine(self, tool: Tool, etype: str, n: int) -> list[EntityRecord]:
+        """Pool records, those whose fields name a word of the tool's name first (a 'thermostat' for set_thermostat)."""
+        pool = self.ctx.pick(etype, self.rng, 4 * n)
+        words = set(tool.name.split("_")[1:])
+        fit = [r for r in pool if any(isinstance(v, str) and v in words for v in r.fields.values())]
+        rest = [r for r in pool if r not in fit]
+        return (fit + rest)[:n]
+
+    def _repair(self, tool: Tool, chain: Chain, args: dict[str, Any], error: str) -> dict[str, Any] | None:
+        """Retry with corrected arguments, read off the error: the ids, enum values and parameters it names."""
+        new = dict(args)
+        props = tool.input_schema.get("properties", {})
+        words = set(re.findall(r"[A-Za-z0-9_.-]+", error))
+        for token in ID_IN_ERROR.findall(error):
+            if token in args.values():
+                continue
+            etype = self._type_of(token)
+            params = [p for p, e in tool.params.items() if e == etype and p in new and not isinstance(new[p], list)]
+            named = [p for p in params if str(new[p]) in error] or params
+            if named:
+                new[named[0]] = token
+        for p, schema in props.items():
+            enum = enum_of(schema)
+            mentioned = [e for e in enum if e in words and e != new.get(p)]
+            if enum and mentioned and p in new:
+                new[p] = self.rng.choice(mentioned)
+            if p not in new and p in words and p not in SKIP_OPTIONAL:
+                etype = tool.params.get(p)
+                value = (self._entity_arg(p, etype, schema, chain, 2, True, {}, tool, new)
+                         if etype else self.values.make(p, schema, self.ctx.values))
+                if value is not None:
+                    new[p] = value
+            if isinstance(new.get(p), bool) and "already" in words:
+                new[p] = not new[p]
+        _fix_pairs(new)
+        return new if new != args else None
+
+    def _type_of(self, token: str) -> str | None:
+        prefix = token.split("-", 1)[0]
+        for etype, recs in self.ctx.entities.items():
+            if any(isinstance(r.id, str) and r.id.split("-", 1)[0] == prefix for r in recs[:5]):
+                return etype
+        return None
 
     def _chain_ids(self, chain: Chain, etype: str) -> list[Any]:
         """Ids of ``etype`` the chain has produced (latest first), then those it used as arguments."""

@@ -56,7 +56,7 @@ TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 OPENERS = {
-    "complete": ("Hi! ", "Hello, ", "Hey there. ", "Good morning! ", "Quick favor: ", ""),
+    "complete": ("Hi! ", "Hello! ", "Hey there. ", "Good morning! ", "Quick favor. ", ""),
     "minimal": ("", "", "pls: "),
 }
 PERSONAS = ("I'm handling this for a colleague. ", "I'm on the ops team. ", "This is for a customer on the line. ",
@@ -86,8 +86,8 @@ class RenderRequest:
     server: str
     level: str  # complete / missing / minimal
     turns: list[list[StepView]]
-    omit: tuple[int, str] | None = None  # clarify: (turn, argument) held back until the user is asked
-    defer: tuple[int, str] | None = None  # missing level: (turn >= 1, argument) announced in turn 0, given later
+    omit: tuple[int, int, str] | None = None  # clarify: (turn, step, argument) held back until the user is asked
+    defer: tuple[int, int, str] | None = None  # missing level: (turn >= 1, step, argument) announced in turn 0, given later
     context: dict[str, Any] = field(default_factory=dict)  # sampling context summary, for the LLM prompt
     date: str = ""
 
@@ -137,10 +137,10 @@ class TemplateRenderer:
         style = "minimal" if req.level == "minimal" else "complete"
         texts: list[str] = []
         for t, steps in enumerate(req.turns):
-            parts = [self._step(s, style, rng, req, t) for s in steps]
+            parts = [self._step(s, style, rng, req, t, i) for i, s in enumerate(steps)]
             body = parts[0] + "".join(rng.choice(THEN) + p for p in parts[1:])
             if t == 0:
-                text = rng.choice(OPENERS[style]) + (rng.choice(PERSONAS) if style == "complete" else "") + _cap(body)
+                text = _cap(rng.choice(OPENERS[style]) + (rng.choice(PERSONAS) if style == "complete" else "") + _cap(body))
                 if style == "complete" and rng.random() < 0.3 and req.date:
                     text += f" (Today is {req.date}.)"
                 if req.defer is not None:
@@ -148,7 +148,7 @@ class TemplateRenderer:
             else:
                 prefix = ""
                 if req.defer is not None and req.defer[0] == t:
-                    step_i, param = _find(req, req.defer)
+                    _, step_i, param = req.defer
                     value = req.turns[t][step_i].mentioned[param]
                     prefix = rng.choice(DEFER_GIVE).format(param=param_phrase(param), value=fmt(value))
                 text = prefix + rng.choice(FOLLOW) + body
@@ -157,11 +157,11 @@ class TemplateRenderer:
             texts = self._clarify(req, texts, rng)
         return texts
 
-    def _step(self, s: StepView, style: str, rng: random.Random, req: RenderRequest, turn: int) -> str:
+    def _step(self, s: StepView, style: str, rng: random.Random, req: RenderRequest, turn: int, index: int) -> str:
         verb, obj = humanize(s.tool)
         args = []
         for p, v in s.mentioned.items():
-            if req.omit == (turn, p) or (req.defer is not None and req.defer[1] == p and turn == req.defer[0]):
+            if (turn, index, p) in (req.omit, req.defer):
                 continue
             label = f" ({s.labels[p]})" if style == "complete" and p in s.labels else ""
             args.append(f"{param_phrase(p)} {fmt(v)}{label}")
@@ -174,25 +174,17 @@ class TemplateRenderer:
 
     def _announce(self, req: RenderRequest, rng: random.Random) -> str:
         assert req.defer is not None
-        step_i, param = _find(req, req.defer)
-        verb, obj = humanize(req.turns[req.defer[0]][step_i].tool)
+        turn, step_i, param = req.defer
+        verb, obj = humanize(req.turns[turn][step_i].tool)
         return f" Later I'll also want to {verb} {obj}." + rng.choice(DEFER_HINT).format(param=param_phrase(param))
 
     def _clarify(self, req: RenderRequest, texts: list[str], rng: random.Random) -> list[str]:
         """Clarify: turn 0 without the value; an answer turn with it (its calls are turn 0's)."""
         assert req.omit is not None
-        step_i, param = _find(req, req.omit)
-        value = req.turns[req.omit[0]][step_i].mentioned[param]
+        turn, step_i, param = req.omit
+        value = req.turns[turn][step_i].mentioned[param]
         answer = rng.choice(CLARIFY_ANSWER).format(value=fmt(value), param=param_phrase(param))
         return [texts[0], answer, *texts[1:]]
-
-
-def _find(req: RenderRequest, where: tuple[int, str]) -> tuple[int, str]:
-    turn, param = where
-    for i, s in enumerate(req.turns[turn]):
-        if param in s.mentioned:
-            return i, param
-    raise ValueError(f"argument {param!r} is not mentioned in turn {turn}")
 
 
 def _cap(text: str) -> str:
@@ -243,15 +235,10 @@ class LLMRenderer:
 
     def render(self, req: RenderRequest, rng: random.Random) -> list[str]:
         drafts = self.templates.render(req, rng)
-        keep = self._must_keep(req, len(drafts))
-        allowed = set(ID_TOKEN.findall(" ".join(drafts))) | set(ID_TOKEN.findall(json.dumps(req.context)))
-        return [self._rewrite(d, k, allowed, req) for d, k in zip(drafts, keep)]
+        allowed = set(ID_TOKEN.findall(" ".join(drafts)))
+        return [self._rewrite(d, allowed, req) for d in drafts]
 
-    def _must_keep(self, req: RenderRequest, n: int) -> list[list[str]]:
-        """Per rendered turn, the formatted values the rewrite must keep (those the draft states)."""
-        return [[] for _ in range(n)]
-
-    def _rewrite(self, draft: str, keep: list[str], allowed: set[str], req: RenderRequest) -> str:
+    def _rewrite(self, draft: str, allowed: set[str], req: RenderRequest) -> str:
         needed = [v for v in _values_in(draft) if v]
         for _ in range(2):
             text = self._ask(draft, needed, req)

@@ -80,6 +80,9 @@ class Harvester:
         for e in sorted(self.entity_types):
             self._map(f"{e}_id", e)
             self._map(f"{e}_ids", e)
+        for e in sorted(self.entity_types):  # a key named after the type carries it when no id key does
+            if not any(k not in (f"{e}_id", f"{e}_ids") and e in es and k.endswith(("_id", "_ids")) for k, es in self.keymap.items()):
+                self._map(e, e)
 
     def _map(self, key: str, etype: str) -> None:
         found = self.keymap.setdefault(key, [])
@@ -222,7 +225,9 @@ class Sampler:
             reads = [t for t in tools.values() if t.kind == "read"]
             for t in reads:
                 if not t.required:
-                    self._merge(merged, self._call(sid, server, t, self._list_args(t, rng)))
+                    self._merge(merged, self._call(sid, server, t, self._list_args(t, rng, 0)))
+                    if "offset" in t.input_schema.get("properties", {}):
+                        self._merge(merged, self._call(sid, server, t, self._list_args(t, rng)))
                 elif t.name == "get_distinct_values" or list(t.params) == ["field"]:
                     self._distinct(sid, server, t, merged)
             for _ in range(2):
@@ -241,13 +246,13 @@ class Sampler:
             return Harvest()
         return self.harvesters[server].harvest(out.result, tool.returns)
 
-    def _list_args(self, tool: Tool, rng: random.Random) -> dict[str, Any]:
+    def _list_args(self, tool: Tool, rng: random.Random, offset: int | None = None) -> dict[str, Any]:
         props = tool.input_schema.get("properties", {})
         args: dict[str, Any] = {}
         if "limit" in props:
-            args["limit"] = min(50, int(props["limit"].get("maximum", 50)))
-        if "offset" in props:
-            args["offset"] = rng.choice((0, 0, 10, 20, 40, 60))
+            args["limit"] = min(40, int(props["limit"].get("maximum", 40)))
+        if "offset" in props and offset != 0:
+            args["offset"] = rng.choice((10, 20, 40, 60, 80))
         return args
 
     def _distinct(self, sid: str, server: str, tool: Tool, merged: Harvest) -> None:
@@ -262,7 +267,7 @@ class Sampler:
                         pool.append(v)
 
     def _id_args(self, tool: Tool, merged: Harvest, rng: random.Random) -> list[dict[str, Any]]:
-        out = []
+        out: list[dict[str, Any]] = []
         for _ in range(self.per_tool):
             args = {}
             for p in tool.required:

@@ -219,11 +219,15 @@ class ValueMaker:
             return self.rng.choice(("644", "600", "755"))
         if n == "fields":
             return self.rng.choice(("1", "2", "1,3", "2-3"))
+        if "archive" in n:
+            return f"backups/{self.rng.choice(('notes', 'projects', 'docs', 'photos'))}-{self.rng.randint(1, 999)}.tar.gz"
         if n.endswith("path") and isinstance(ex, str):
             return f"Documents/{self.rng.choice(('notes', 'drafts', 'reports'))}/{self.rng.choice(('todo', 'plan', 'summary'))}-{self.rng.randint(1, 99)}.md"
         return None
 
     def _moment(self, hours: bool) -> datetime:
+        if hours and self.rng.random() < 0.15:  # soon: something that can start now (a meeting within the hour)
+            return self.now + timedelta(minutes=self.rng.choice((30, 45, 60)))
         day = self.now + timedelta(days=self.rng.randint(1, 20))
         if hours:
             return day.replace(hour=self.rng.choice((9, 10, 11, 13, 14, 15, 16)), minute=self.rng.choice((0, 30)),

@@ -1,0 +1,65 @@
+"""``prove-hub synth`` and ``prove-hub graph``: registered through ``hub.cli.extend``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    synth = sub.add_parser("synth", help="synthesize tasks grounded in live server state")
+    synth.add_argument("--n", type=int, default=13_517, help="how many tasks (default 13,517, the paper's size)")
+    synth.add_argument("--out", required=True, help="output directory")
+    synth.add_argument("--seed", type=int, default=0, help="synthesis seed: the same seed gives the same dataset")
+    synth.add_argument("--world-seed", type=int, default=0, help="seed of the servers' initial data (default 0)")
+    synth.add_argument("--test-fraction", type=float, default=0.1)
+    synth.add_argument("--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server")
+    synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")
+    synth.add_argument("--model", default=None, help="model name for --llm-endpoint")
+    synth.add_argument("--cache-dir", default=None, help="dependency-graph cache (default ~/.cache/prove-hub/graphs)")
+    synth.add_argument("--no-progress", action="store_true")
+    synth.add_argument("--mount", action="append", metavar="MODULE:CLASS[=NAME]", help="mount a Python class as a server")
+    synth.set_defaults(handler=cmd_synth)
+    graph = sub.add_parser("graph", help="print a server's tool dependency graph")
+    graph.add_argument("server")
+    graph.add_argument("--dot", action="store_true", help="Graphviz DOT instead of JSON")
+    graph.add_argument("--cache-dir", default=None)
+    graph.add_argument("--mount", action="append", metavar="MODULE:CLASS[=NAME]")
+    graph.set_defaults(handler=cmd_graph)
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    from hub.cli import build_library
+    from hub.synth.output import write_all
+    from hub.synth.pipeline import SynthConfig, synthesize
+
+    if bool(args.llm_endpoint) != bool(args.model) and args.llm_endpoint:
+        print("prove-hub synth: --llm-endpoint needs --model", file=sys.stderr)
+        return 2
+    config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, test_fraction=args.test_fraction,
+                         sampler_k=args.sampler_k, llm_endpoint=args.llm_endpoint, model=args.model,
+                         cache_dir=Path(args.cache_dir) if args.cache_dir else None, progress=not args.no_progress)
+    start = time.perf_counter()
+    library = build_library(args.mount)
+    result = synthesize(library, config)
+    data = write_all(Path(args.out), result, library)
+    keys = ("n", "kinds", "split", "seconds", "tasks_per_second")
+    print(json.dumps({k: data[k] for k in keys} | {"coverage": {k: data["coverage"][k] for k in ("tools", "covered")},
+                                                   "total_seconds": round(time.perf_counter() - start, 1),
+                                                   "out": str(args.out)}, indent=1))
+    return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from hub.cli import build_library
+    from hub.synth.graph import load_graph
+
+    library = build_library(args.mount)
+    mount = library.mount(args.server)
+    graph = load_graph(mount.name, mount.tools, Path(args.cache_dir) if args.cache_dir else None)
+    print(graph.to_dot() if args.dot else json.dumps(graph.to_json(), indent=1), end="" if args.dot else "\n")
+    return 0

@@ -1,0 +1,125 @@
+"""Output: JSONL train/test split, a manifest with statistics, and the trainer's prompt-format export.
+
+    OUT/train.jsonl, OUT/test.jsonl           hub tasks (``hub.tasks.Task``), loadable by the hub
+    OUT/export/train.jsonl, export/test.jsonl  prompt format: chat messages + tool schemas + label
+    OUT/manifest.json                          counts per kind/server/level, turns, chain lengths,
+                                               perturbations, recoveries, drops, coverage, timing
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from hub.episodes import DEFAULT_SYSTEM, function_schema
+from hub.library import Library
+from hub.synth.perturb import strip_enums
+from hub.tasks import Task, write_jsonl
+
+
+def split(tasks: list[Task], test_fraction: float, seed: int) -> tuple[list[Task], list[Task]]:
+    """A test share of each kind (seeded), the rest train; both in synthesis order."""
+    rng = random.Random(f"split:{seed}")
+    test_ids: set[str] = set()
+    for kind in ("mcp", "clarify", "abstain"):
+        ids = [t.id for t in tasks if t.kind == kind]
+        rng.shuffle(ids)
+        test_ids.update(ids[: round(len(ids) * test_fraction)])
+    return [t for t in tasks if t.id not in test_ids], [t for t in tasks if t.id in test_ids]
+
+
+def export_record(task: Task, library: Library) -> dict[str, Any]:
+    """One prompt: system + first user message, the offered tools as OpenAI function schemas, the label."""
+    stripped = bool(task.meta.get("synth", {}).get("enum_stripped"))
+    tools = []
+    for name in task.tools:
+        schema = function_schema(library, name)
+        tools.append(strip_enums(schema) if stripped else schema)
+    return {
+        "label": task.id,
+        "task": task.id,
+        "kind": task.kind,
+        "messages": [{"role": "system", "content": task.system or DEFAULT_SYSTEM},
+                     {"role": "user", "content": task.turns[0].user}],
+        "tools": tools,
+        "followups": [t.user for t in task.turns[1:]],
+        "servers": task.servers,
+    }
+
+
+def write_export(path: Path, tasks: list[Task], library: Library) -> None:
+    with path.open("w") as f:
+        for t in tasks:
+            f.write(json.dumps(export_record(t, library), separators=(",", ":")) + "\n")
+
+
+def manifest(tasks: list[Task], train: list[Task], test: list[Task], result: Any) -> dict[str, Any]:
+    synth = [t.meta.get("synth", {}) for t in tasks]
+    covered = Counter(s.name for t in tasks for s in t.gt_steps())
+    per_server: dict[str, Counter[str]] = {}
+    for t, m in zip(tasks, synth):
+        for s in m.get("request_servers") or t.servers:
+            per_server.setdefault(s, Counter())[t.kind] += 1
+    stats = result.stats
+    return {
+        "n": len(tasks),
+        "split": {"train": len(train), "test": len(test)},
+        "kinds": dict(Counter(t.kind for t in tasks)),
+        "variants": dict(Counter(m.get("variant") for m in synth)),
+        "per_server": {s: dict(c) | {"total": sum(c.values())} for s, c in sorted(per_server.items())},
+        "levels": dict(Counter(m.get("level") for m in synth if m.get("variant") != "irrelevance")),
+        "turns": _hist(len(t.turns) for t in tasks),
+        "chain_lengths": _hist(len(t.gt_steps()) for t in tasks if t.gt_steps()),
+        "perturbations": {
+            "distractors": sum(bool(m.get("distractors")) for m in synth),
+            "distractor_counts": _hist(len(m["distractors"]) for m in synth if m.get("distractors")),
+            "enum_stripped": sum(bool(m.get("enum_stripped")) for m in synth),
+            "irrelevance": sum(m.get("variant") == "irrelevance" for m in synth),
+            "missing_function": sum(m.get("variant") == "missing_function" for m in synth),
+        },
+        "recoveries_in_kept": dict(Counter(r for m in synth for r in m.get("recoveries", []))),
+        "recoveries_all_attempts": dict(stats.recoveries),
+        "coverage": {"tools": len(result.all_tools), "covered": sum(1 for n in result.all_tools if covered[n]),
+                     "uncovered": result.uncovered, "min_per_tool": min((covered[n] for n in result.all_tools), default=0),
+                     "coverage_swaps": stats.coverage_swaps},
+        "validation": {"replayed": stats.replayed, "replay_verified": stats.replay_verified,
+                       "kept_replay_verified": sum(t.expected_state_hash is not None for t in tasks),
+                       "dropped": dict(stats.dropped), "attempts": dict(stats.attempts),
+                       "max_error_rate": result.config.max_error_rate,
+                       "dedup_threshold": result.config.dedup_threshold},
+        "graphs": {s: {"hash": g.schema_hash, "edges": len(g.edges)} for s, g in result.graphs.items()},
+        "config": json.loads(result.config.model_dump_json()),
+        "seconds": round(stats.seconds, 2),
+        "tasks_per_second": round(len(tasks) / stats.seconds, 2) if stats.seconds else None,
+        "dataset_sha256": digest(tasks),
+    }
+
+
+def _hist(values: Any) -> dict[str, int]:
+    c = Counter(values)
+    return {str(k): c[k] for k in sorted(c)}
+
+
+def digest(tasks: list[Task]) -> str:
+    """A content hash of the dataset (task JSON in order): equal seeds give equal digests."""
+    h = hashlib.sha256()
+    for t in tasks:
+        h.update(t.model_dump_json().encode())
+    return h.hexdigest()
+
+
+def write_all(out: Path, result: Any, library: Library) -> dict[str, Any]:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "export").mkdir(exist_ok=True)
+    train, test = split(result.tasks, result.config.test_fraction, result.config.seed)
+    write_jsonl(out / "train.jsonl", train)
+    write_jsonl(out / "test.jsonl", test)
+    write_export(out / "export" / "train.jsonl", train, library)
+    write_export(out / "export" / "test.jsonl", test, library)
+    data = manifest(result.tasks, train, test, result)
+    (out / "manifest.json").write_text(json.dumps(data, indent=1) + "\n")
+    return data

@@ -1,0 +1,92 @@
+"""Robustness knobs: kind quotas, distractor tools, enum stripping, irrelevance and missing-function variants.
+
+- kinds in the paper's proportions (10,895 mcp / 1,500 clarify / 1,122 abstain of 13,517), scaled
+  to any n by largest remainder; abstain tasks are irrelevance queries (5% of all tasks: the
+  request's server is not offered at all, only tools of unrelated servers) and, for the rest,
+  the missing-function variant (the request needs a write tool; only the server's read tools
+  are offered);
+- 3–8 distractor tools from other servers in 40% of tasks;
+- enum values stripped from the offered schemas in 30% (recorded in ``meta.synth.enum_stripped``;
+  the export's schemas are stripped).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from hub.library import Library
+from hub.tasks import tool_name
+
+PAPER_KINDS = {"mcp": 10_895, "clarify": 1_500, "abstain": 1_122}
+PAPER_TOTAL = sum(PAPER_KINDS.values())
+
+FAMILIES: dict[str, str] = {
+    "banking": "money", "payments": "money", "budget": "money", "trading": "money",
+    "shopping": "commerce", "marketplace": "commerce", "retail_chain": "commerce", "food_delivery": "commerce",
+    "email": "comms", "team_chat": "comms", "social_media": "comms", "video_meeting": "comms", "calendar": "comms",
+    "crm": "work", "issue_tracker": "work",
+    "vehicle": "mobility", "maps": "mobility", "travel_booking": "mobility",
+    "iot_devices": "home", "filesystem": "files",
+}
+
+
+def kind_quotas(n: int) -> dict[str, int]:
+    """The paper's kind counts scaled to ``n`` (largest remainder; exact for n = 13,517)."""
+    raw = {k: n * v / PAPER_TOTAL for k, v in PAPER_KINDS.items()}
+    out = {k: int(v) for k, v in raw.items()}
+    for k in sorted(raw, key=lambda k: (out[k] - raw[k], k))[: n - sum(out.values())]:
+        out[k] += 1
+    return out
+
+
+def irrelevance_count(n: int, rate: float, abstain: int) -> int:
+    return min(abstain, round(n * rate))
+
+
+def family_of(server: str) -> str:
+    return FAMILIES.get(server, server)
+
+
+def distractors(library: Library, server: str, rng: random.Random, low: int = 3, high: int = 8) -> list[str]:
+    """``low``..``high`` tools of other servers (``server__tool`` names)."""
+    pool = [tool_name(m, t) for m in sorted(library.mounts) if m != server for t in library.mount(m).tools]
+    return rng.sample(pool, rng.randint(low, min(high, len(pool))))
+
+
+def unrelated_tools(library: Library, server: str, rng: random.Random, low: int = 4, high: int = 10) -> list[str]:
+    """Tools of servers outside ``server``'s family: an irrelevance task's offer (none can serve it)."""
+    fam = family_of(server)
+    pool = [tool_name(m, t) for m in sorted(library.mounts) if family_of(m) != fam and m != server
+            for t in library.mount(m).tools]
+    return rng.sample(pool, rng.randint(low, min(high, len(pool))))
+
+
+def read_tools(library: Library, server: str) -> list[str]:
+    return [tool_name(server, t.name) for t in library.mount(server).tools.values() if t.kind == "read"]
+
+
+def strip_enums(schema: Any) -> Any:
+    """A copy of a JSON schema without ``enum`` lists (the type stays)."""
+    out = copy.deepcopy(schema)
+    _strip(out)
+    return out
+
+
+def _strip(node: Any) -> None:
+    if isinstance(node, dict):
+        node.pop("enum", None)
+        for v in node.values():
+            _strip(v)
+    elif isinstance(node, list):
+        for v in node:
+            _strip(v)
+
+
+def has_enum(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        return "enum" in schema or any(has_enum(v) for v in schema.values())
+    if isinstance(schema, list):
+        return any(has_enum(v) for v in schema)
+    return False

@@ -1,0 +1,204 @@
+"""Validation: replay on a fresh fork, the error filter, grounding, and near-duplicate removal.
+
+- ``replay_errors``: the synthesized trajectory (failed attempts included) replayed on a fresh
+  initial state; only schema-level and execution errors count (an empty result is not an error);
+  a task whose error rate exceeds ``max_error_rate`` (0.30) is dropped.
+- ``hub.tasks.replay`` then gives the expected final state hashes (the ground truth on a fresh fork).
+- grounding: every id a user turn names (``ABC-0042``-shaped tokens, and every entity value the
+  renderer stated) exists in the initial state (the seed database of its server).
+- ``Deduper``: Jaccard similarity over the task's tool-call sequence, as a set of call tokens
+  (``server__tool`` plus its canonical arguments); a task at ≥ 0.70 with a kept one is a near
+  duplicate. An inverted index over tokens with length bounds keeps it near-linear.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hub.dispatcher import Dispatcher
+from hub.events import EventBus
+from hub.library import Library, SqliteMount
+from hub.sessions import SessionManager
+from hub.tasks import Task, TaskError, build_initial, replay
+
+ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
+COUNTED_ERRORS = ("arguments", "tool", "internal", "unknown_tool", "unknown_server", "result")
+
+
+@dataclass
+class ReplayReport:
+    calls: int
+    errors: int
+    state_hash: str
+    server_hashes: dict[str, str]
+
+    @property
+    def error_rate(self) -> float:
+        return self.errors / self.calls if self.calls else 0.0
+
+
+def trajectory_of(task: Task) -> list[dict[str, Any]]:
+    """The synthesized calls in order, failed attempts included (``meta.synth.trajectory``)."""
+    traj = task.meta.get("synth", {}).get("trajectory")
+    if traj is None:
+        return [{"server": s.server, "tool": s.tool, "arguments": s.arguments} for s in task.gt_steps()]
+    return list(traj)
+
+
+def replay_errors(task: Task, library: Library) -> tuple[int, int]:
+    """(calls, counted errors) of the task's trajectory on a fresh fork."""
+    sessions = SessionManager(library)
+    dispatcher = Dispatcher(library, sessions, EventBus(maxsize=1))
+    build_initial(task, sessions, dispatcher, "validate")
+    calls = errors = 0
+    for call in trajectory_of(task):
+        out = dispatcher.call("validate", call["server"], call["tool"], call["arguments"])
+        calls += 1
+        errors += (not out.ok) and out.error_kind in COUNTED_ERRORS
+    return calls, errors
+
+
+def validate_replay(task: Task, library: Library) -> ReplayReport:
+    """Replay on fresh forks: the trajectory's error count (when it has failed attempts; otherwise it is
+    the ground truth itself) and the ground truth's final hashes (``hub.tasks.replay``; a failing
+    ground-truth step counts as an error and leaves no hashes)."""
+    traj = trajectory_of(task)
+    if any(not c.get("ok", True) for c in traj):
+        calls, errors = replay_errors(task, library)
+    else:
+        calls, errors = len(traj), 0
+    try:
+        state_hash, server_hashes = replay(task, library)
+    except TaskError:
+        return ReplayReport(max(calls, 1), max(calls, 1), "", {})
+    return ReplayReport(calls, errors, state_hash, server_hashes)
+
+
+# Grounding -------------------------------------------------------------------------------------
+
+
+class SeedIndex:
+    """Every short value stored in each server's initial (seed) database: what "exists" means."""
+
+    def __init__(self, library: Library, world_seed: int = 0) -> None:
+        self.library = library
+        self.world_seed = world_seed
+        self._values: dict[str, set[Any]] = {}
+
+    def values(self, server: str) -> set[Any]:
+        found = self._values.get(server)
+        if found is None:
+            found = self._values[server] = self._build(server)
+        return found
+
+    def _build(self, server: str) -> set[Any]:
+        mount = self.library.mount(server)
+        out: set[Any] = set()
+        if not isinstance(mount, SqliteMount):
+            return out
+        db = mount.seed_db(self.world_seed).db
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+        for t in tables:
+            for row in db.execute(f"SELECT * FROM {t}"):
+                for v in row:
+                    if isinstance(v, str) and len(v) <= 300 or isinstance(v, int) and not isinstance(v, bool):
+                        out.add(v)
+        return out
+
+    def exists(self, servers: Iterable[str], value: Any) -> bool:
+        return any(value in self.values(s) for s in servers)
+
+
+def ungrounded(task: Task, index: SeedIndex) -> list[str]:
+    """Ids a user turn names that do not exist in the task's initial state (empty when grounded)."""
+    servers = task.meta.get("synth", {}).get("request_servers") or task.servers
+    bad = []
+    for turn in task.turns:
+        for token in ID_TOKEN.findall(turn.user):
+            if not index.exists(servers, token):
+                bad.append(token)
+    for value in task.meta.get("synth", {}).get("mentioned_ids", []):
+        if not index.exists(servers, value):
+            bad.append(str(value))
+    return sorted(set(bad))
+
+
+# Dedup -----------------------------------------------------------------------------------------
+
+
+def call_tokens(task: Task) -> frozenset[str]:
+    """The task's tool-call sequence as a set of tokens; an abstain task's is its request text."""
+    steps = task.gt_steps()
+    if not steps:
+        text = " ".join(re.sub(r"\W+", " ", task.turns[0].user.lower()).split())
+        return frozenset({f"text:{text}"})
+    return frozenset(f"{s.name}({json.dumps(s.arguments, sort_keys=True, default=str)})" for s in steps)
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+@dataclass
+class Deduper:
+    """Online near-duplicate filter: ``admit`` keeps a token set unless a kept one is ≥ threshold similar."""
+
+    threshold: float = 0.70
+    sets: list[frozenset[str]] = field(default_factory=list)
+    index: dict[str, list[int]] = field(default_factory=dict)
+    comparisons: int = 0
+
+    def duplicate_of(self, tokens: frozenset[str]) -> int | None:
+        n = len(tokens)
+        lo, hi = self.threshold * n, n / self.threshold if self.threshold else float("inf")
+        overlap: dict[int, int] = {}
+        for tok in tokens:
+            for i in self.index.get(tok, ()):
+                overlap[i] = overlap.get(i, 0) + 1
+        for i, common in overlap.items():
+            m = len(self.sets[i])
+            if m < lo or m > hi:
+                continue
+            self.comparisons += 1
+            if common / (n + m - common) >= self.threshold:
+                return i
+        return None
+
+    def admit(self, tokens: frozenset[str]) -> bool:
+        if self.duplicate_of(tokens) is not None:
+            return False
+        self.add(tokens)
+        return True
+
+    def add(self, tokens: frozenset[str]) -> int:
+        i = len(self.sets)
+        self.sets.append(tokens)
+        for tok in tokens:
+            self.index.setdefault(tok, []).append(i)
+        return i
+
+
+def dedup(tasks: Iterable[Task], threshold: float = 0.70) -> tuple[list[Task], list[Task]]:
+    """(kept, dropped): the first of each group of near duplicates is kept, in input order."""
+    d = Deduper(threshold)
+    kept: list[Task] = []
+    dropped: list[Task] = []
+    for t in tasks:
+        (kept if d.admit(call_tokens(t)) else dropped).append(t)
+    return kept, dropped
+
+
+def error_filter(tasks: Iterable[Task], library: Library, max_error_rate: float = 0.30) -> tuple[list[Task], list[Task]]:
+    """(kept, dropped) by the replayed trajectory's error rate."""
+    kept: list[Task] = []
+    dropped: list[Task] = []
+    for t in tasks:
+        calls, errors = replay_errors(t, library)
+        (dropped if calls and errors / calls > max_error_rate else kept).append(t)
+    return kept, dropped

@@ -1,0 +1,75 @@
+"""The LLM rendering path against a fake OpenAI-compatible endpoint served on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from hub.synth.pipeline import SynthConfig, Synthesizer
+from hub.synth.render import LLMRenderer, RenderRequest, StepView, TemplateRenderer
+from hub.synth.validate import SeedIndex, ungrounded
+from hub.testing import serve
+from tests.conftest import LIBRARY
+
+
+def fake_llm(mode: str, seen: list[dict[str, Any]]) -> Starlette:
+    async def chat(request: Request) -> JSONResponse:
+        body = await request.json()
+        seen.append(body)
+        draft = body["messages"][-1]["content"].split("DRAFT: ", 1)[1]
+        text = {"good": f"Hello there! So, {draft} Thanks a lot.",
+                "invent": f"{draft} Also check QQQ-12345 please.",
+                "drop": "Could you help me with my account?"}[mode]
+        return JSONResponse({"id": "x", "object": "chat.completion", "model": body["model"],
+                             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                          "finish_reason": "stop"}]})
+
+    return Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])])
+
+
+REQ = RenderRequest("banking", "complete", [[StepView("deposit_funds", "Deposit.", {"account_id": "ACC-0001", "amount": 25.5}, {})]],
+                    date="2026-06-01")
+
+
+async def test_llm_rewrite_is_used_when_it_keeps_every_value() -> None:
+    seen: list[dict[str, Any]] = []
+    async with serve(fake_llm("good", seen)) as live:
+        r = LLMRenderer(f"{live.url}/v1", "fake-model")
+        texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
+    assert texts[0].startswith("Hello there! So,") and "ACC-0001" in texts[0] and "25.5" in texts[0]
+    assert r.fallbacks == 0 and seen[0]["model"] == "fake-model"
+    prompt = seen[0]["messages"]
+    assert "never invent ids" in prompt[0]["content"] and "MUST KEEP" in prompt[1]["content"]
+
+
+async def test_llm_rewrite_that_invents_or_drops_falls_back_to_the_template() -> None:
+    draft = TemplateRenderer().render(REQ, random.Random(0))
+    for mode in ("invent", "drop"):
+        seen: list[dict[str, Any]] = []
+        async with serve(fake_llm(mode, seen)) as live:
+            r = LLMRenderer(f"{live.url}/v1/chat/completions", "m")
+            texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
+        assert texts == draft and r.fallbacks == 1 and len(seen) == 2  # one regeneration, then the draft
+
+
+async def test_synthesis_through_the_llm_endpoint() -> None:
+    seen: list[dict[str, Any]] = []
+    async with serve(fake_llm("good", seen)) as live:
+        config = SynthConfig(n=10, seed=5, llm_endpoint=f"{live.url}/v1", model="fake")
+        result = await asyncio.to_thread(lambda: Synthesizer(LIBRARY, config).run())
+    assert len(result.tasks) == 10 and seen
+    index = SeedIndex(LIBRARY)
+    assert all(t.turns[0].user.startswith("Hello there!") for t in result.tasks)
+    assert all(not ungrounded(t, index) for t in result.tasks)
+
+
+async def test_unreachable_endpoint_falls_back() -> None:
+    r = LLMRenderer("http://127.0.0.1:9/v1", "m", timeout=0.5)
+    texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
+    assert texts == TemplateRenderer().render(REQ, random.Random(0)) and r.fallbacks == 1

@@ -1,0 +1,145 @@
+"""Task synthesis end to end: oracle reward, determinism, grounding, kind proportions, output, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hub.dispatcher import Dispatcher
+from hub.episodes import EpisodeEngine
+from hub.events import EventBus
+from hub.sessions import SessionManager
+from hub.synth.output import digest, export_record, write_all
+from hub.synth.perturb import PAPER_KINDS, has_enum, kind_quotas
+from hub.synth.pipeline import SynthConfig, SynthResult, synthesize
+from hub.synth.validate import ID_TOKEN, SeedIndex, ungrounded
+from hub.tasks import Task, TaskSet, oracle_script
+from tests.conftest import LIBRARY
+
+N = 60
+
+
+def run(n: int = N, seed: int = 7, tmp: Path | None = None) -> SynthResult:
+    return synthesize(LIBRARY, SynthConfig(n=n, seed=seed, cache_dir=tmp, sampler_k=40))
+
+
+@pytest.fixture(scope="module")
+def synth(tmp_path_factory: pytest.TempPathFactory) -> SynthResult:
+    return run(tmp=tmp_path_factory.mktemp("graphs"))
+
+
+MAX = {"mcp": 1.3, "clarify": 1.3, "abstain": 1.0}
+
+
+def play_oracle(engine: EpisodeEngine, task: Task) -> float:
+    ep = engine.open_group(task)[0]
+    for message in oracle_script(task):
+        if engine.get(ep.id).done:
+            break
+        engine.step(ep.id, message)
+    breakdown = engine.finish(ep.id)
+    assert breakdown.components.get("state") == 1.0, f"{task.id}: final state differs from the expected one"
+    engine.close(ep.id)
+    return breakdown.total
+
+
+def test_every_task_gets_the_maximum_reward_from_the_oracle(synth: SynthResult) -> None:
+    sessions = SessionManager(LIBRARY)
+    bus = EventBus()
+    engine = EpisodeEngine(LIBRARY, sessions, Dispatcher(LIBRARY, sessions, bus), bus, TaskSet(synth.tasks))
+    assert len(synth.tasks) == N
+    for task in synth.tasks:
+        assert play_oracle(engine, task) == pytest.approx(MAX[task.kind]), task.id
+
+
+def test_same_seed_same_dataset_other_seed_other_dataset(synth: SynthResult) -> None:
+    again = run()
+    assert digest(again.tasks) == digest(synth.tasks)
+    assert digest(run(n=20, seed=8).tasks) != digest(run(n=20, seed=7).tasks)
+
+
+def test_tasks_are_grounded_in_the_initial_state(synth: SynthResult) -> None:
+    index = SeedIndex(LIBRARY)
+    named = 0
+    for task in synth.tasks:
+        assert ungrounded(task, index) == [], task.id
+        servers = task.meta["synth"]["request_servers"]
+        for turn in task.turns:
+            for token in ID_TOKEN.findall(turn.user):
+                named += 1
+                assert index.exists(servers, token), (task.id, token)
+    assert named > N  # the turns do name real entities
+    fake = synth.tasks[0].model_copy(deep=True)
+    fake.turns[0].user += " Also look at ACC-9999 and ZZZ-0001."
+    assert "ZZZ-0001" in ungrounded(fake, index)
+
+
+def test_kind_proportions() -> None:
+    assert kind_quotas(13_517) == PAPER_KINDS
+    q = kind_quotas(N)
+    assert sum(q.values()) == N
+    assert q == {"mcp": 48, "clarify": 7, "abstain": 5}
+
+
+def test_synthesized_kinds_structure_and_stats(synth: SynthResult) -> None:
+    kinds = {k: sum(t.kind == k for t in synth.tasks) for k in MAX}
+    assert kinds == kind_quotas(N)
+    for task in synth.tasks:
+        meta = task.meta["synth"]
+        assert task.expected_state_hash and task.expected_server_hashes, task.id
+        if task.kind == "mcp":
+            assert 2 <= len(task.gt_steps()) <= 5 and 2 <= len(task.turns) <= 3, task.id
+            assert all(t.calls for t in task.turns)
+        if task.kind == "clarify":
+            assert task.turns[0].ask and not task.turns[0].calls and 2 <= len(task.turns) <= 3
+            assert meta["omitted"] not in task.turns[0].user and meta["omitted"] in task.turns[1].user
+        if task.kind == "abstain":
+            offered_servers = {n.split("__")[0] for n in task.tools}
+            needed = meta["request_servers"][0]
+            if meta["variant"] == "irrelevance":
+                assert needed not in offered_servers
+            else:
+                assert all(LIBRARY.tool(*n.split("__", 1)).kind == "read" for n in task.tools if n.startswith(needed + "__"))
+        if meta["distractors"]:
+            assert 3 <= len(meta["distractors"]) <= 8
+    assert any(t.meta["synth"]["distractors"] for t in synth.tasks)
+    assert any(t.meta["synth"]["enum_stripped"] for t in synth.tasks)
+    assert any(t.meta["synth"]["recoveries"] for t in synth.tasks)
+
+
+def test_output_split_manifest_and_export(synth: SynthResult, tmp_path: Path) -> None:
+    data = write_all(tmp_path, synth, LIBRARY)
+    train = [Task.model_validate_json(line) for line in (tmp_path / "train.jsonl").read_text().splitlines()]
+    test = [Task.model_validate_json(line) for line in (tmp_path / "test.jsonl").read_text().splitlines()]
+    assert len(train) + len(test) == N and test
+    assert {t.id for t in train}.isdisjoint({t.id for t in test})
+    assert data["kinds"] == kind_quotas(N)
+    assert data["coverage"]["tools"] == 343
+    assert data["validation"]["kept_replay_verified"] == N
+    assert set(data["per_server"]) <= set(LIBRARY.mounts)
+    exported = [json.loads(line) for line in (tmp_path / "export" / "train.jsonl").read_text().splitlines()]
+    assert len(exported) == len(train)
+    rec = exported[0]
+    assert rec["label"] == train[0].id and rec["messages"][0]["role"] == "system"
+    assert rec["messages"][1]["content"] == train[0].turns[0].user
+    assert len(rec["tools"]) == len(train[0].tools) and rec["tools"][0]["type"] == "function"
+    stripped = next(t for t in synth.tasks if t.meta["synth"]["enum_stripped"]
+                    and any(has_enum(LIBRARY.tool(*n.split("__", 1)).input_schema) for n in t.tools))
+    assert not has_enum(export_record(stripped, LIBRARY)["tools"])
+
+
+def test_cli_synth_and_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hub.cli import main
+
+    assert main(["graph", "banking", "--cache-dir", str(tmp_path / "c")]) == 0
+    graph = json.loads(capsys.readouterr().out)
+    assert graph["server"] == "banking" and graph["counts"]["implicit"] >= 1
+    assert main(["graph", "banking", "--dot", "--cache-dir", str(tmp_path / "c")]) == 0
+    assert capsys.readouterr().out.startswith('digraph "banking"')
+    out = tmp_path / "ds"
+    assert main(["synth", "--n", "12", "--out", str(out), "--seed", "3", "--no-progress",
+                 "--cache-dir", str(tmp_path / "c")]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["n"] == 12 and (out / "export" / "test.jsonl").exists()
