@@ -168,14 +168,24 @@ class Episode:
                 "reason": self.reason}
 
 
-def function_schema(library: Library, name: str) -> dict[str, Any]:
-    """The OpenAI function schema of an offered ``server__tool``."""
+def function_schema(library: Library, name: str, strip_enums: bool = False) -> dict[str, Any]:
+    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked)."""
     parts = split_name(name)
     if parts is None:
         raise TaskError(f"offered tool {name!r} is not of the form server__tool")
     tool = library.tool(*parts)
+    parameters = without_enums(tool.input_schema) if strip_enums else tool.input_schema
     return {"type": "function", "function": {"name": name, "description": tool.description,
-                                             "parameters": tool.input_schema}}
+                                             "parameters": parameters}}
+
+
+def without_enums(node: Any) -> Any:
+    """A copy of a JSON schema without its ``enum`` lists (the types stay)."""
+    if isinstance(node, dict):
+        return {k: without_enums(v) for k, v in node.items() if k != "enum"}
+    if isinstance(node, list):
+        return [without_enums(v) for v in node]
+    return node
 
 
 class EpisodeEngine:
@@ -229,14 +239,14 @@ class EpisodeEngine:
         return session
 
     def tools_of(self, task: Task) -> list[dict[str, Any]]:
-        key = "\x00".join(task.tools)
+        key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._tools.get(key)
         if found is None:
-            found = self._tools[key] = [function_schema(self.library, n) for n in task.tools]
+            found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in task.tools]
         return found
 
     def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
-        key = "\x00".join(task.tools)
+        key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._schema_maps.get(key)
         if found is None:
             found = self._schema_maps[key] = {t["function"]["name"]: t["function"]["parameters"]

@@ -100,6 +100,8 @@ class Task(BaseModel):
     system: str | None = None
     turns: list[Turn] = Field(min_length=1)
     tools: list[str] = Field(default_factory=list)
+    strip_enums: bool = False
+    """Offer the tools' schemas without their ``enum`` lists (a synthesis perturbation)."""
     expected_state_hash: str | None = None
     expected_server_hashes: dict[str, str] = Field(default_factory=dict)
     meta: dict[str, Any] = Field(default_factory=dict)

@@ -146,3 +146,12 @@ def test_inline_task_and_expired_session() -> None:
         engine.step(ep.id, "hi")
     assert exc.value.code == "session_expired"
     assert engine.sweep() == [ep.id]
+
+
+def test_enum_stripped_tasks_offer_schemas_without_enums() -> None:
+    engine = make_engine()
+    task = next(t for t in TASKS if any("enum" in str(engine.library.tool(*n.split("__", 1)).input_schema) for n in t.tools))
+    plain = engine.tools_of(task)
+    stripped = engine.tools_of(task.model_copy(update={"strip_enums": True}))
+    assert "'enum'" in str(plain) and "'enum'" not in str(stripped)
+    assert [t["function"]["name"] for t in plain] == [t["function"]["name"] for t in stripped]

@@ -17,7 +17,6 @@ from typing import Any
 
 from hub.episodes import DEFAULT_SYSTEM, function_schema
 from hub.library import Library
-from hub.synth.perturb import strip_enums
 from hub.tasks import Task, write_jsonl
 
 
@@ -34,11 +33,7 @@ def split(tasks: list[Task], test_fraction: float, seed: int) -> tuple[list[Task
 
 def export_record(task: Task, library: Library) -> dict[str, Any]:
     """One prompt: system + first user message, the offered tools as OpenAI function schemas, the label."""
-    stripped = bool(task.meta.get("synth", {}).get("enum_stripped"))
-    tools = []
-    for name in task.tools:
-        schema = function_schema(library, name)
-        tools.append(strip_enums(schema) if stripped else schema)
+    tools = [function_schema(library, name, task.strip_enums) for name in task.tools]
     return {
         "label": task.id,
         "task": task.id,

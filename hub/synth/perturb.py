@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -65,23 +64,6 @@ def unrelated_tools(library: Library, server: str, rng: random.Random, low: int 
 
 def read_tools(library: Library, server: str) -> list[str]:
     return [tool_name(server, t.name) for t in library.mount(server).tools.values() if t.kind == "read"]
-
-
-def strip_enums(schema: Any) -> Any:
-    """A copy of a JSON schema without ``enum`` lists (the type stays)."""
-    out = copy.deepcopy(schema)
-    _strip(out)
-    return out
-
-
-def _strip(node: Any) -> None:
-    if isinstance(node, dict):
-        node.pop("enum", None)
-        for v in node.values():
-            _strip(v)
-    elif isinstance(node, list):
-        for v in node:
-            _strip(v)
 
 
 def has_enum(schema: Any) -> bool:

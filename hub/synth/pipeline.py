@@ -250,7 +250,7 @@ class Synthesizer:
         task_id = f"synth-{self.config.seed}-{kind}-{j:05d}-{server}"
         try:
             return Task(id=task_id, kind=kind, servers=servers, initial=InitialState(seed=self.config.world_seed),
-                        turns=turns, tools=tools, meta=meta)  # type: ignore[arg-type]
+                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta=meta)  # type: ignore[arg-type]
         except ValueError:
             return None
 
