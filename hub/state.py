@@ -159,6 +159,7 @@ class SqliteFork:
     seed_db: SeedDatabase
     db: sqlite3.Connection
     _hash_cache: tuple[int, int] | None = field(default=None, repr=False)
+    _dump_cache: tuple[int, bytes] | None = field(default=None, repr=False)
 
     @property
     def server(self) -> str:
@@ -228,12 +229,14 @@ class SqliteFork:
         return out
 
     def clone(self) -> SqliteFork:
-        copy = SqliteFork(self.seed_db, connect_bytes(self.db.serialize()))
-        copy._hash_cache = None
-        return copy
+        return SqliteFork(self.seed_db, connect_bytes(self.dump()))
 
     def dump(self) -> bytes:
-        return self.db.serialize()
+        """The serialized database; kept until the next write, so a GRPO group's template serializes once."""
+        changes = self.db.total_changes
+        if self._dump_cache is None or self._dump_cache[0] != changes:
+            self._dump_cache = (changes, self.db.serialize())
+        return self._dump_cache[1]
 
     def tables(self) -> list[str]:
         return list(self.seed_db.tables)

@@ -93,3 +93,15 @@ def test_cap_sweeps_then_refuses() -> None:
     clock.t = 20
     sm.open("c")
     assert set(sm.sessions) == {DEFAULT_SESSION, "c"}
+
+
+def test_clone_after_a_write_sees_the_write() -> None:
+    sm = SessionManager(LIB)
+    parent = sm.open("p")
+    fork = parent.fork_of("toy")
+    first = fork.dump()
+    assert fork.dump() is first
+    fork.db.execute("UPDATE items SET qty = 77 WHERE item_id = 'IT-003'")
+    child = sm.fork("p", "c")
+    assert child.fork_of("toy").db.execute("SELECT qty FROM items WHERE item_id='IT-003'").fetchone()[0] == 77
+    assert child.state_hash() == parent.state_hash()
