@@ -1,0 +1,133 @@
+"""The OpenRLHF agent file, driven by the real OpenRLHF 0.11 MultiTurnAgentExecutor against a live hub."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from hub.tasks import hermes_call, oracle_script
+from hub.testing import LiveHub, serve
+from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples
+
+need_openrlhf()
+
+from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # noqa: E402
+
+from trainer_client.openrlhf_agent import COMPONENTS, AgentConfig, AgentExecutor, AgentInstance  # noqa: E402
+from trainer_client.tiny import byte_tokenizer  # noqa: E402
+
+TOKENIZER = byte_tokenizer()
+
+
+@pytest_asyncio.fixture
+async def live(tmp_path: Path) -> AsyncIterator[LiveHub]:
+    async with serve(make_app(tmp_path)) as hub:
+        yield hub
+
+
+def executor_for(live: LiveHub, n: int, **kw: Any) -> AgentExecutor:
+    return AgentExecutor(AgentConfig(hub_urls=[live.url], group_size=n, **kw))
+
+
+def test_agent_file_matches_openrlhf_interface() -> None:
+    assert issubclass(AgentExecutor, MultiTurnAgentExecutor) and issubclass(AgentInstance, AgentInstanceBase)
+    # OpenRLHF builds the executor with no arguments (vllm_engine._load_agent_executor)
+    assert AgentExecutor().agent_instance_cls is AgentInstance
+
+
+def test_agent_file_loads_by_path_like_openrlhf(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    import trainer_client.openrlhf_agent as mod
+
+    monkeypatch.setenv("PROVE_HUB_URLS", "http://127.0.0.1:1,ws://127.0.0.1:2/ws")
+    monkeypatch.setenv("PROVE_GROUP_SIZE", "8")
+    spec = importlib.util.spec_from_file_location("agent_module", mod.__file__)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    executor = module.AgentExecutor()
+    assert executor.config.group_size == 8
+    assert [h.url for h in executor.pool.hubs.hubs] == ["ws://127.0.0.1:1/ws", "ws://127.0.0.1:2/ws"]
+
+
+async def test_oracle_gets_max_reward_and_group_shares_state(live: LiveHub) -> None:
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    good, n = oracle_script(task), 4
+    bad = [hermes_call("banking__get_account", {"account_id": "ACC-0001"}), "Done."]
+    executor = executor_for(live, n)
+    engines = [ScriptedEngine(TOKENIZER, good), ScriptedEngine(TOKENIZER, bad),
+               ScriptedEngine(TOKENIZER, ["I moved the money."]), ScriptedEngine(TOKENIZER, good)]
+    out = await run_samples(executor, "bank-transfer-002", engines, TOKENIZER)
+    await executor.aclose()
+    rewards = [o["reward"] for o in out]
+    assert rewards[0] == pytest.approx(1.3) and rewards[3] == pytest.approx(1.3)
+    assert rewards[1] < 1.0 and rewards[2] < rewards[1]
+    assert out[0]["scores"] == pytest.approx(1.3)
+    logs = out[0]["extra_logs"]
+    assert {f"reward_{c}" for c in COMPONENTS} <= set(logs) and logs["reward_coverage"] == 1.0
+    assert logs["hub_failed"] == 0.0 and logs["n_calls"] == 2.0 and logs["n_gt"] == 2.0
+    assert [set(o["extra_logs"]) for o in out] == [set(logs)] * n  # same keys for every sample
+    # every sample was one episode of one hub group, and every episode was finished and closed
+    hub = live.app.state.hub
+    await hub.store.flush()
+    rows = await hub.store.query("SELECT group_id, status, reward FROM episodes ORDER BY opened_at")
+    assert len(rows) == n and len({r["group_id"] for r in rows}) == 1
+    assert sorted(r["reward"] for r in rows) == pytest.approx(sorted(rewards))
+    assert hub.episodes.episodes == {}
+
+
+async def test_token_stream_is_the_chat_template(live: LiveHub) -> None:
+    """Prompt, actions and feedback concatenate to the chat template of the whole conversation."""
+    task = live.app.state.hub.tasks.get("bank-clarify-008")
+    script = oracle_script(task)
+    executor = executor_for(live, 1)
+    engine = ScriptedEngine(TOKENIZER, script)
+    [out] = await run_samples(executor, "bank-clarify-008", [engine], TOKENIZER)
+    await executor.aclose()
+    text = TOKENIZER.decode(out["observation_tokens"], skip_special_tokens=False)
+    assert text.startswith("<|im_start|>system\n") and "# Tools" in text and "banking__" in text
+    assert text.count("<|im_start|>assistant\n") == len(script)
+    assert "<|im_end|><|im_end|>" not in text  # the EOS the model emitted is not repeated by the feedback
+    assert task.turns[1].user in text  # the next user turn came back as feedback
+    for start, end in out["action_ranges"]:
+        action = TOKENIZER.decode(out["observation_tokens"][start:end], skip_special_tokens=False)
+        assert action.endswith("<|im_end|>")
+    assert out["reward"] == pytest.approx(out["extra_logs"]["reward_total"])
+    assert engine.prompts[1] == out["observation_tokens"][: len(engine.prompts[1])]
+
+
+async def test_abstain_task_rewards_no_call(live: LiveHub) -> None:
+    executor = executor_for(live, 2)
+    engines = [ScriptedEngine(TOKENIZER, ["Sorry, none of my tools can do that."]),
+               ScriptedEngine(TOKENIZER, [hermes_call("banking__list_accounts", {}), "Here you go."])]
+    out = await run_samples(executor, "bank-abstain-010", engines, TOKENIZER)
+    await executor.aclose()
+    assert [o["reward"] for o in out] == [1.0, 0.0]
+
+
+async def test_context_budget_ends_episode_with_its_reward(live: LiveHub) -> None:
+    """When the next action would not fit, the step scores the episode instead of leaving it open."""
+    executor = executor_for(live, 1)
+    spam = [hermes_call("banking__get_account", {"account_id": "ACC-0001"})] * 50
+    probe = ScriptedEngine(TOKENIZER, [])
+    [first] = await run_samples(executor, "bank-balance-001", [probe], TOKENIZER)
+    prompt_len = len(probe.prompts[0])
+    engine = ScriptedEngine(TOKENIZER, spam)
+    [out] = await run_samples(executor, "bank-balance-001", [engine], TOKENIZER, max_length=prompt_len + 400)
+    await executor.aclose()
+    assert out["extra_logs"]["context_truncated"] == 1.0 and len(out["observation_tokens"]) <= prompt_len + 400
+    assert out["reward"] == pytest.approx(out["extra_logs"]["reward_total"]) and out["extra_logs"]["n_calls"] >= 1
+    assert live.app.state.hub.episodes.episodes == {}
+    assert first["extra_logs"]["hub_failed"] == 0.0
+
+
+async def test_unknown_task_label_is_a_clear_error(live: LiveHub) -> None:
+    executor = executor_for(live, 1)
+    with pytest.raises(ValueError, match="label"):
+        await run_samples(executor, "", [ScriptedEngine(TOKENIZER, [])], TOKENIZER)
+    await executor.aclose()

@@ -1,0 +1,62 @@
+"""Shared helpers of the trainer-client tests: a live hub, a scripted vLLM-like engine, OpenRLHF's executor."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from hub.app import create_app
+from hub.config import Settings
+from hub.core import Hub
+from tests.conftest import LIBRARY
+
+
+def make_app(tmp_path: Path, name: str = "store.db", **kw: Any) -> Any:
+    s = Settings(store_path=str(tmp_path / name), **kw)
+    return create_app(s, Hub(s, LIBRARY))
+
+
+def need_openrlhf() -> None:
+    """Skip unless OpenRLHF's agent module and its imports (torch, transformers) are installed."""
+    pytest.importorskip("torch", reason="torch is not installed (scripts/install-trainer-deps)")
+    pytest.importorskip("transformers", reason="transformers is not installed (scripts/install-trainer-deps)")
+    pytest.importorskip("openrlhf.utils.agent", reason="openrlhf is not installed (scripts/install-trainer-deps)")
+
+
+@dataclass
+class ScriptedEngine:
+    """Stands in for OpenRLHF's vLLM actor: ``generate`` returns the next scripted text as vLLM would
+    (token ids ending with the EOS that stopped it, text without it)."""
+
+    tokenizer: Any
+    script: Sequence[str]
+    prompts: list[list[int]] = field(default_factory=list)
+
+    async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None) -> Any:
+        self.prompts.append(list(prompt_token_ids))
+        await asyncio.sleep(0)  # let the other samples of the group interleave, as with a real engine
+        i = len(self.prompts) - 1
+        text = self.script[i] if i < len(self.script) else "I am done."
+        ids = self.tokenizer(text=text, add_special_tokens=False)["input_ids"] + [self.tokenizer.eos_token_id]
+        ids = ids[: max(1, int(sampling_params.max_tokens))]
+        finish = "stop" if ids[-1] == self.tokenizer.eos_token_id else "length"
+        return SimpleNamespace(outputs=[SimpleNamespace(token_ids=ids, text=text, finish_reason=finish,
+                                                        stop_reason=None, logprobs=None)])
+
+
+def sampling_params() -> SimpleNamespace:
+    return SimpleNamespace(max_tokens=None, logprobs=None, temperature=1.0)
+
+
+async def run_samples(executor: Any, label: str, engines: Sequence[ScriptedEngine], tokenizer: Any,
+                      max_length: int = 32768) -> list[dict[str, Any]]:
+    """The n samples of one prompt, concurrently, as OpenRLHF's ``generate_responses`` runs them."""
+    return list(await asyncio.gather(*[
+        executor.execute(prompt=f"task {label}", label=label, sampling_params=sampling_params(), max_length=max_length,
+                         hf_tokenizer=tokenizer, llm_engine=engine) for engine in engines]))

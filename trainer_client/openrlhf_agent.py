@@ -1,0 +1,311 @@
+"""The OpenRLHF agent file for PROVE hubs: pass this file as ``--train.agent_func_path`` (OpenRLHF 0.11.x).
+
+OpenRLHF loads this file in every vLLM rollout actor, builds ``AgentExecutor()`` once, and for each
+sample calls ``execute``, which makes one ``AgentInstance``, calls ``reset`` once and ``step`` after
+each generation until ``done`` (``openrlhf/utils/agent.py``, ``MultiTurnAgentExecutor``):
+
+- ``reset({"observation": prompt, "label": label})``: the label names the task (the launcher's
+  prompt file has ``{"input": <first user turn>, "label": <task id>}``). The instance takes an
+  episode of that task from a hub group (the n samples of one prompt run concurrently in one actor
+  and share one group: same initial state, same state hash) and returns the conversation rendered
+  with the model's chat template, tools included, as the observation.
+- ``step({"action_text": ..., "sampling_params": ...})``: sends the model's raw text to the hub and
+  returns ``rewards`` (0 until the episode ends, then the reward total), ``scores`` (the total),
+  ``environment_feedback`` (tool results and the next user turn in the chat template, ending with
+  the next assistant header), ``done`` and ``extra_logs`` (every reward component, as numbers).
+
+Configuration comes from the environment of the rollout actors (the launcher sets it; on an
+existing Ray cluster pass it with ``--runtime-env-json``) or from a JSON file named by
+``PROVE_AGENT_CONFIG``:
+
+- ``PROVE_HUB_URLS``: comma-separated hub URLs (``ws://host:port/ws`` or ``http://host:port``);
+  groups are sharded across them, and a hub that dies fails only its own episodes;
+- ``PROVE_HUB_TOKEN``: the hubs' bearer token; ``PROVE_GROUP_SIZE``: ``--rollout.n_samples_per_prompt``;
+- ``PROVE_MAX_STEPS``: model messages per episode (the paper caps rollouts at 10 assistant turns);
+- ``PROVE_FAILED_REWARD``: the reward of an episode lost with its hub (default 0; a whole group
+  on one hub fails together, so its group-normalised advantages are all zero).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+try:  # OpenRLHF loads this file by path: make the package importable from a source checkout too
+    import trainer_client  # noqa: F401
+except ImportError:  # pragma: no cover - depends on how the trainer was installed
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
+
+from trainer_client.chat import end_of_turn, feedback_text, render
+from trainer_client.hub_client import HubError
+from trainer_client.hubs import GroupPool, HubDown, HubSet, Lease, NoHubAvailable
+
+log = logging.getLogger("trainer_client.openrlhf_agent")
+
+COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "abstention", "clarify", "state", "format")
+
+
+class AgentConfig:
+    """The agent's settings (a plain class: OpenRLHF loads this file outside ``sys.modules``, where
+    dataclasses with postponed annotations cannot be built)."""
+
+    FIELDS = ("hub_urls", "token", "group_size", "max_steps", "failed_reward", "retry_after", "reward")
+
+    def __init__(self, hub_urls: list[str] | None = None, token: str | None = None, group_size: int = 16,
+                 max_steps: int | None = None, failed_reward: float = 0.0, retry_after: float = 30.0,
+                 reward: dict[str, float] | None = None) -> None:
+        self.hub_urls = list(hub_urls or ["ws://127.0.0.1:8765/ws"])
+        self.token = token
+        self.group_size = int(group_size)
+        self.max_steps = max_steps
+        self.failed_reward = float(failed_reward)
+        self.retry_after = float(retry_after)
+        self.reward = reward  # RewardConfig overrides sent with finish
+        if self.group_size < 1:
+            raise ValueError("group_size must be at least 1")
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> AgentConfig:
+        env = dict(os.environ if env is None else env)
+        data: dict[str, Any] = {}
+        path = env.get("PROVE_AGENT_CONFIG")
+        if path:
+            data.update(json.loads(Path(path).read_text()))
+        if env.get("PROVE_HUB_URLS"):
+            data["hub_urls"] = [u for u in env["PROVE_HUB_URLS"].split(",") if u.strip()]
+        if env.get("PROVE_HUB_TOKEN"):
+            data["token"] = env["PROVE_HUB_TOKEN"]
+        for key, name, kind in (("PROVE_GROUP_SIZE", "group_size", int), ("PROVE_MAX_STEPS", "max_steps", int),
+                                ("PROVE_FAILED_REWARD", "failed_reward", float),
+                                ("PROVE_RETRY_AFTER", "retry_after", float)):
+            if env.get(key):
+                data[name] = kind(env[key])
+        unknown = set(data) - set(cls.FIELDS)
+        if unknown:
+            raise ValueError(f"unknown agent config key(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+class RolloutContext:
+    """What one ``execute`` call shares with the instance it creates (contextvars are per asyncio task)."""
+
+    def __init__(self, pool: GroupPool, config: AgentConfig, tokenizer: Any) -> None:
+        self.pool = pool
+        self.config = config
+        self.tokenizer = tokenizer
+        self.last_output: Any = None  # the engine's last RequestOutput (token ids and finish reason)
+        self.instance: AgentInstance | None = None
+
+
+_CONTEXT: contextvars.ContextVar[RolloutContext] = contextvars.ContextVar("prove_rollout")
+
+
+class _RecordingEngine:
+    """The vLLM engine, with its last output kept for the agent (the EOS is in token ids, not text)."""
+
+    def __init__(self, engine: Any, ctx: RolloutContext) -> None:
+        self._engine = engine
+        self._ctx = ctx
+
+    async def generate(self, *args: Any, **kwargs: Any) -> Any:
+        out = await self._engine.generate(*args, **kwargs)
+        self._ctx.last_output = out
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+
+def task_of(label: Any) -> str:
+    """The task id a prompt's label names: the id itself, or JSON with a ``task`` key."""
+    text = str(label or "").strip()
+    if text.startswith("{"):
+        text = str(json.loads(text).get("task", ""))
+    if not text:
+        raise ValueError("the prompt has no label naming its task (export prompts with `prove-train --export`)")
+    return text
+
+
+def scalar(value: float) -> Any:
+    """A 0-d tensor (OpenRLHF calls ``.item()`` on ``rewards``)."""
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - OpenRLHF always has torch
+        return _Scalar(value)
+    return torch.tensor(float(value))
+
+
+class _Scalar(float):
+    def item(self) -> float:
+        return float(self)
+
+
+class AgentInstance(AgentInstanceBase):
+    """One sample: one hub episode, from ``reset`` to the step that returns ``done``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        ctx = _CONTEXT.get(None)
+        if ctx is None:
+            raise RuntimeError("AgentInstance is created by AgentExecutor.execute (no rollout context)")
+        ctx.instance = self
+        self.ctx = ctx
+        self.lease: Lease | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.tools: list[dict[str, Any]] = []
+        self.steps = 0
+        self.format_errors = 0
+        self.failure: str | None = None
+        self.finished = False
+
+    async def reset(self, states: dict, **kwargs: Any) -> dict:
+        task = task_of(states.get("label"))
+        try:
+            self.lease = await self.ctx.pool.acquire(task)
+        except (NoHubAvailable, HubDown) as exc:
+            self.failure = str(exc)
+            log.error("sample of %s gets no episode: %s", task, exc)
+            return {"observation": states.get("observation", "")}
+        group = self.lease.group
+        self.messages = [dict(m) for m in group.messages]
+        self.tools = list(group.tools)
+        return {"observation": render(self.ctx.tokenizer, self.messages, self.tools, add_generation_prompt=True)}
+
+    async def step(self, states: dict, **kwargs: Any) -> dict:
+        action = str(states.get("action_text") or "")
+        if self.failure is not None or self.lease is None:
+            return self._failed(self.failure or "no episode")
+        self.steps += 1
+        try:
+            obs = await self.ctx.pool.hubs.call(self.lease.hub, "step", self.lease.episode, action)
+        except (HubDown, HubError) as exc:
+            return self._failed(str(exc))
+        self.format_errors += len(obs.get("format_errors") or [])
+        new = list(obs.get("messages") or [])
+        closed = self._model_closed_turn(action)
+        history = list(self.messages)
+        self.messages += [{"role": "assistant", "content": action}, *new]
+        if obs.get("done"):
+            return await self._finish(truncated=False)
+        feedback = feedback_text(self.ctx.tokenizer, history, new, self.tools, model_closed_turn=closed)
+        if self._out_of_budget(states, feedback):
+            return await self._finish(truncated=True)
+        return {"rewards": scalar(0.0), "scores": scalar(0.0), "environment_feedback": feedback, "done": False,
+                "extra_logs": {}}
+
+    # Helpers ----------------------------------------------------------------------------------
+
+    def _model_closed_turn(self, action: str) -> bool:
+        """Whether the token stream already ends the assistant turn (vLLM keeps the EOS id, not its text)."""
+        eot = end_of_turn(self.ctx.tokenizer)
+        if action.rstrip().endswith(eot):
+            return True
+        out = self.ctx.last_output
+        ids = list(getattr(out.outputs[0], "token_ids", []) or []) if out is not None and out.outputs else []
+        tok = self.ctx.tokenizer
+        eot_id = tok.convert_tokens_to_ids(eot) if tok is not None and hasattr(tok, "convert_tokens_to_ids") else None
+        return bool(ids) and eot_id is not None and ids[-1] == eot_id
+
+    def _out_of_budget(self, states: dict, feedback: str) -> bool:
+        """The context has no room for another action: end the episode now, with its reward."""
+        params = states.get("sampling_params")
+        budget = getattr(params, "max_tokens", None)
+        out = self.ctx.last_output
+        if budget is None or out is None or self.ctx.tokenizer is None:
+            return False
+        used = len(out.outputs[0].token_ids) + len(self.ctx.tokenizer(text=feedback, add_special_tokens=False)["input_ids"])
+        return int(budget) - used <= 0
+
+    async def _finish(self, truncated: bool) -> dict:
+        assert self.lease is not None
+        hubs = self.ctx.pool.hubs
+        try:
+            reward = await hubs.call(self.lease.hub, "finish", self.lease.episode, self.ctx.config.reward)
+        except (HubDown, HubError) as exc:
+            return self._failed(str(exc))
+        self.finished = True
+        try:
+            await hubs.call(self.lease.hub, "close_episodes", [self.lease.episode])
+        except (HubDown, HubError) as exc:  # the reward is in; a lost close only leaves a fork until the TTL
+            log.warning("closing %s failed: %s", self.lease.episode, exc)
+        total = float(reward["total"])
+        return {"rewards": scalar(total), "scores": scalar(total), "environment_feedback": "", "done": True,
+                "extra_logs": self._logs(reward, failed=False, truncated=truncated)}
+
+    def _failed(self, reason: str) -> dict:
+        if not self.finished:
+            where = self.lease.url if self.lease else "no hub"
+            log.warning("episode %s (%s) failed: %s", self.lease.episode if self.lease else "-", where, reason)
+        self.failure = self.failure or reason
+        self.finished = True
+        value = self.ctx.config.failed_reward
+        return {"rewards": scalar(value), "scores": scalar(value), "environment_feedback": "", "done": True,
+                "extra_logs": self._logs(None, failed=True, truncated=False)}
+
+    def _logs(self, reward: dict[str, Any] | None, *, failed: bool, truncated: bool) -> dict[str, float]:
+        """The same keys for every sample (OpenRLHF stacks them across the batch)."""
+        comps = (reward or {}).get("components") or {}
+        logs = {f"reward_{k}": float(comps.get(k) or 0.0) for k in COMPONENTS}
+        logs["reward_total"] = float((reward or {}).get("total") or 0.0)
+        logs["n_calls"] = float((reward or {}).get("n_calls") or 0)
+        logs["n_gt"] = float((reward or {}).get("n_gt") or 0)
+        logs["agent_steps"] = float(self.steps)
+        logs["format_errors"] = float(self.format_errors)
+        logs["hub_failed"] = 1.0 if failed else 0.0
+        logs["context_truncated"] = 1.0 if truncated else 0.0
+        return logs
+
+    async def abandon(self) -> None:
+        """OpenRLHF ended the sample without a final step (the prompt filled the context): free the fork."""
+        if self.finished or self.lease is None:
+            return
+        self.finished = True
+        try:
+            await self.ctx.pool.hubs.call(self.lease.hub, "finish", self.lease.episode, self.ctx.config.reward)
+            await self.ctx.pool.hubs.call(self.lease.hub, "close_episodes", [self.lease.episode])
+        except (HubDown, HubError) as exc:
+            log.warning("abandoning %s failed: %s", self.lease.episode, exc)
+
+
+class AgentExecutor(MultiTurnAgentExecutor):
+    """OpenRLHF builds one per rollout actor with no arguments; each ``execute`` is one sample."""
+
+    def __init__(self, config: AgentConfig | None = None, hubs: HubSet | None = None) -> None:
+        super().__init__(AgentInstance)
+        self.config = config or AgentConfig.from_env()
+        self._hubs = hubs
+        self._pool: GroupPool | None = None
+
+    @property
+    def pool(self) -> GroupPool:
+        if self._pool is None:  # built on first use, inside the actor's event loop
+            hubs = self._hubs or HubSet(self.config.hub_urls, self.config.token, retry_after=self.config.retry_after)
+            limits = {"max_steps": self.config.max_steps} if self.config.max_steps else None
+            self._pool = GroupPool(hubs, self.config.group_size, limits)
+        return self._pool
+
+    async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer, llm_engine, images=None):  # type: ignore[no-untyped-def]
+        ctx = RolloutContext(self.pool, self.config, hf_tokenizer)
+        token = _CONTEXT.set(ctx)
+        try:
+            return await super().execute(prompt, label, sampling_params, max_length, hf_tokenizer,
+                                         _RecordingEngine(llm_engine, ctx), images)
+        finally:
+            _CONTEXT.reset(token)
+            if ctx.instance is not None:
+                await ctx.instance.abandon()
+
+    async def aclose(self) -> None:
+        """Close unused episodes and the hub connections (tests and scripts; OpenRLHF never calls it)."""
+        if self._pool is not None:
+            await self._pool.drain()
+            await self._pool.hubs.close()
