@@ -20,7 +20,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from hub.app import create_app
 
     settings = Settings.from_env(host=args.host, port=args.port, seed=args.seed, token=args.token,
-                                 store_path=args.store, mounts=args.mount or None)
+                                 store_path=args.store, tasks_path=args.tasks, mounts=args.mount or None)
     try:
         settings.check()
     except ValueError as exc:
@@ -101,6 +101,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--seed", type=int, default=None, help="seed of the servers' initial data (default 0)")
     serve.add_argument("--token", default=None, help="bearer token (HUB_TOKEN); required off loopback")
     serve.add_argument("--store", default=None, help="SQLite file of the episode store (default prove_hub.db)")
+    serve.add_argument("--tasks", default=None, help="JSONL task set to serve, e.g. a synthesized train.jsonl "
+                                                      "(default: the built-in tasks)")
     serve.add_argument("--log-level", default="info")
     for cmd in (serve, sub.add_parser("catalog", help="list servers and tools"),
                 sub.add_parser("call", help="one tool call in a scratch session")):
