@@ -189,9 +189,7 @@ class SqliteFork:
         return out
 
     def _rows_at(self, table: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
-        marks = ",".join("?" * len(rowids))
-        cur = self.db.execute(f"SELECT rowid, * FROM {table} WHERE rowid IN ({marks})", rowids)
-        return {r[0]: r[1:] for r in cur}
+        return rows_at(self.db, table, rowids)
 
     def state_hash_int(self) -> int:
         changes = self.db.total_changes
@@ -216,14 +214,14 @@ class SqliteFork:
 
     def diff(self, other: Fork | None = None) -> dict[str, Any]:
         """Rows added, removed and changed per table, by primary key, from ``other`` (default: the seed)."""
-        base = self.seed_db.fork() if other is None else other
-        if not isinstance(base, SqliteFork) or base.seed_db is not self.seed_db:
+        if other is not None and (not isinstance(other, SqliteFork) or other.seed_db is not self.seed_db):
             raise ValueError("a diff needs two states of the same server and seed")
-        mine, theirs = self.dirty(), base.dirty()
+        base_db = self.seed_db.db if other is None else other.db
+        mine, theirs = self.dirty(), ({} if other is None else other.dirty())
         out: dict[str, Any] = {}
         for table in sorted(set(mine) | set(theirs)):
             rowids = sorted(set(mine.get(table, [])) | set(theirs.get(table, [])))
-            table_diff = _diff_rows(self.seed_db.tables[table], base._rows_at(table, rowids), self._rows_at(table, rowids))
+            table_diff = _diff_rows(self.seed_db.tables[table], rows_at(base_db, table, rowids), self._rows_at(table, rowids))
             if table_diff:
                 out[table] = table_diff
         return out
@@ -249,6 +247,11 @@ class SqliteFork:
         cur = self.db.execute(f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?", (limit, offset))
         return {"table": table, "columns": info.columns, "rows": [list(r) for r in cur], "total": total,
                 "offset": offset, "limit": limit}
+
+
+def rows_at(db: sqlite3.Connection, table: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:
+    marks = ",".join("?" * len(rowids))
+    return {r[0]: r[1:] for r in db.execute(f"SELECT rowid, * FROM {table} WHERE rowid IN ({marks})", rowids)}
 
 
 def _diff_rows(info: TableInfo, before: dict[int, tuple[Any, ...]], after: dict[int, tuple[Any, ...]]) -> dict[str, Any]:
