@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -106,6 +107,7 @@ async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds per server; the median is reported")
     args = ap.parse_args()
     hub_port, bare_port = free_port(), free_port()
     procs = [start([sys.executable, "-m", "hub.cli", "serve", "--port", str(hub_port), "--log-level", "warning"]),
@@ -115,17 +117,20 @@ async def main() -> None:
         await wait_up(f"http://127.0.0.1:{bare_port}/mcp")
         targets = {"bare MCPServer": f"http://127.0.0.1:{bare_port}/mcp",
                    "hub (pinned session)": f"http://127.0.0.1:{hub_port}/sessions/bench/mcp/banking"}
-        print(f"\n## Tool calls per second over MCP HTTP ({args.concurrency} concurrent clients, {args.seconds:.0f} s each)\n")
+        print(f"\n## Tool calls per second over MCP HTTP ({args.concurrency} concurrent clients, median of "
+              f"{args.rounds} alternating {args.seconds:.0f} s rounds)\n")
         print("| tool | bare MCPServer calls/s | hub calls/s | hub/bare | errors |")
         print("|---|---|---|---|---|")
         for kind, (name, arguments) in CALLS.items():
-            rates = {}
+            rates: dict[str, list[float]] = {label: [] for label in targets}
             errs = 0
-            for label, url in targets.items():
-                await load(url, name, arguments, 1.0, args.concurrency)  # warm-up
-                rates[label], e = await load(url, name, arguments, args.seconds, args.concurrency)
-                errs += e
-            bare, hub = rates["bare MCPServer"], rates["hub (pinned session)"]
+            for _ in range(args.rounds):  # alternate the two servers so drift in machine load hits both
+                for label, url in targets.items():
+                    await load(url, name, arguments, 0.5, args.concurrency)  # warm-up
+                    rate, e = await load(url, name, arguments, args.seconds, args.concurrency)
+                    rates[label].append(rate)
+                    errs += e
+            bare, hub = (statistics.median(rates[k]) for k in targets)
             print(f"| {kind}: {name} | {bare:.0f} | {hub:.0f} | {hub / bare:.2f} | {errs} |")
     finally:
         for p in procs:
