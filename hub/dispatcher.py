@@ -32,12 +32,20 @@ class CallOutcome:
     error_kind: ErrorKind | None = None
     latency_ms: float = 0.0
     state_changed: bool = False
+    encoded: str | None = None
+
+    @property
+    def result_json(self) -> str | None:
+        """The result as compact JSON, encoded once for the model, the event and the store."""
+        if self.encoded is None and self.ok:
+            self.encoded = json.dumps(self.result, default=str, separators=(",", ":"))
+        return self.encoded
 
     def text(self) -> str:
-        """What a model reads: the JSON result, or the error message."""
+        """What a model reads: the result (a string as it is, anything else as JSON), or the error message."""
         if not self.ok:
             return f"Error: {self.error}"
-        return self.result if isinstance(self.result, str) else json.dumps(self.result, default=str)
+        return self.result if isinstance(self.result, str) else self.result_json or ""
 
 
 class Dispatcher:
@@ -53,7 +61,7 @@ class Dispatcher:
         outcome.latency_ms = (time.perf_counter() - start) * 1000
         self.bus.publish(ToolCallEvent(
             session=session_id, server=server, tool=tool, arguments=arguments, ok=outcome.ok,
-            result=outcome.result, error=outcome.error, error_kind=outcome.error_kind,
+            result=outcome.result, result_json=outcome.result_json, error=outcome.error, error_kind=outcome.error_kind,
             latency_ms=outcome.latency_ms, state_changed=outcome.state_changed, ts=time.time(), episode=episode,
         ))
         return outcome

@@ -26,11 +26,14 @@ class ToolCallEvent:
     state_changed: bool
     ts: float
     episode: str | None = None
+    result_json: str | None = None
     id: int = 0
     type: str = "tool_call"
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["result_json"]
+        return out
 
 
 @dataclass

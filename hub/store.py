@@ -152,7 +152,7 @@ def rows_of(event: Any, batch: Batch) -> None:
     if kind == "tool_call":
         e = event
         batch.add(SQL_CALL, (e.id, e.ts, e.session, e.episode, e.server, e.tool, _dumps(e.arguments), int(e.ok),
-                             None if e.result is None else _dumps(e.result), e.error, e.error_kind, e.latency_ms,
+                             e.result_json if e.result_json is not None else None if e.result is None else _dumps(e.result), e.error, e.error_kind, e.latency_ms,
                              int(e.state_changed)))
     elif kind == "turn":
         batch.add(SQL_TURN, (event.episode, event.seq, event.role, event.content, event.ts))
