@@ -223,6 +223,17 @@ def fetch(db: sqlite3.Connection, sql: str, params: tuple[Any, ...] | list[Any],
     return found
 
 
+def parse_datetime(value: str, name: str, example: str = "2026-06-03T14:00") -> datetime:
+    """An ISO date or date-time within 2000..2100 (to the second), or a ToolError saying how to write it."""
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        raise ToolError(f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', e.g. '{example}'.") from None
+    if not 2000 <= t.year <= 2100:
+        raise ToolError(f"{name} {value!r} is out of range; use a date between 2000 and 2100.")
+    return t.replace(microsecond=0)
+
+
 def next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width: int = 4) -> str:
     """The next id like ``ACC-0042`` for ``table.column``: derived from state, so replays agree.
 

@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, parse_datetime, rows
 
 SCHEMA = """
 CREATE TABLE users (
@@ -268,14 +268,7 @@ Text = Annotated[str, Field(max_length=2000)]
 
 
 def _parse(value: str, name: str) -> datetime:
-    """A validated date or date-time within 2000..2100, or a ToolError saying how to write it."""
-    try:
-        t = datetime.fromisoformat(value)
-    except ValueError:
-        raise ToolError(f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', e.g. '2026-06-03T14:00'.") from None
-    if not 2000 <= t.year <= 2100:
-        raise ToolError(f"{name} {value!r} is out of range; use a date between 2000 and 2100.")
-    return t.replace(microsecond=0)
+    return parse_datetime(value, name, "2026-06-03T14:00")
 
 
 def _iso(t: datetime) -> str:
