@@ -134,7 +134,7 @@ def test_ray_hub_actors(tmp_path: Path) -> None:
     from trainer_client.ray_hubs import start_hubs
 
     ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
-    fleet = start_hubs(2, spread=False)
+    fleet = start_hubs(2, spread=False, store_dir=str(tmp_path))
     try:
         assert len(set(fleet.urls)) == 2
         report = aio.run(evaluate(HubSet(fleet.urls), OraclePolicy(), split="all"))

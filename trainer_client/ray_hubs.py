@@ -68,9 +68,12 @@ def _actor_class() -> Any:
 
     @ray.remote(num_cpus=1)
     class HubActor:
-        def __init__(self, token: str | None, seed: int, tasks_path: str | None, host: str | None) -> None:
+        def __init__(self, token: str | None, seed: int, tasks_path: str | None, host: str | None,
+                     store_dir: str | None) -> None:
             bind = host or (ray.util.get_node_ip_address() if token else "127.0.0.1")
-            self.hub = HubServer(bind, token=token, seed=seed, tasks_path=tasks_path)
+            port = _free_port(bind)
+            store = f"{store_dir}/prove_hub_{port}.db" if store_dir else None
+            self.hub = HubServer(bind, port, token=token, seed=seed, store_path=store, tasks_path=tasks_path)
 
         def url(self) -> str:
             return self.hub.url
@@ -99,8 +102,10 @@ class HubFleet:
 
 
 def start_hubs(n: int, token: str | None = None, seed: int = 0, tasks_path: str | None = None,
-               host: str | None = None, spread: bool = True) -> HubFleet:
-    """``n`` hub actors (spread over the cluster's nodes when ``spread``); their ws URLs."""
+               host: str | None = None, spread: bool = True, store_dir: str | None = None) -> HubFleet:
+    """``n`` hub actors (spread over the cluster's nodes when ``spread``); their ws URLs.
+
+    Each hub's episode store is ``prove_hub_<port>.db`` in ``store_dir`` (default: the actor's working directory)."""
     try:
         import ray
     except ImportError as exc:
@@ -111,6 +116,6 @@ def start_hubs(n: int, token: str | None = None, seed: int = 0, tasks_path: str 
         ray.init(ignore_reinit_error=True)
     actor = _actor_class()
     options = {"scheduling_strategy": "SPREAD"} if spread else {}
-    actors = [actor.options(**options).remote(token, seed, tasks_path, host) for _ in range(n)]
+    actors = [actor.options(**options).remote(token, seed, tasks_path, host, store_dir) for _ in range(n)]
     urls = ray.get([a.url.remote() for a in actors], timeout=300)
     return HubFleet(list(urls), actors)
