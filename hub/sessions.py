@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ from hub.library import Library
 from hub.state import Fork, combine
 
 DEFAULT_SESSION = "default"
+MAX_ENDED = 100_000
 
 
 class SessionError(LookupError):
@@ -75,6 +77,7 @@ class SessionManager:
         self.max_sessions = max_sessions
         self.clock = clock
         self.sessions: dict[str, Session] = {}
+        self.ended: OrderedDict[str, str] = OrderedDict()
         self.snapshots: dict[str, Snapshot] = {}
         self.open(DEFAULT_SESSION)
 
@@ -85,6 +88,8 @@ class SessionManager:
         """The session ``sid``; a new one from the seed when ``create`` and it does not exist."""
         found = self.sessions.get(sid)
         if found is None:
+            if sid in self.ended:
+                raise SessionError(f"session {sid!r} was {self.ended[sid]}; open a new session (or reopen this id explicitly)")
             if not create:
                 raise SessionError(f"unknown or closed session {sid!r}")
             return self.open(sid)
@@ -109,6 +114,7 @@ class SessionManager:
             self.library.mount(server)
             session.configs[server] = config
         self.sessions[sid] = session
+        self.ended.pop(sid, None)
         return session
 
     def fork(self, sid: str, new_id: str | None = None) -> Session:
@@ -125,6 +131,13 @@ class SessionManager:
             raise SessionError("the default session cannot be closed")
         if self.sessions.pop(sid, None) is None:
             raise SessionError(f"unknown or closed session {sid!r}")
+        self._end(sid, "closed")
+
+    def _end(self, sid: str, reason: str) -> None:
+        """Remember that ``sid`` ended, so a late call gets an error instead of a fresh world."""
+        self.ended[sid] = reason
+        while len(self.ended) > MAX_ENDED:
+            self.ended.popitem(last=False)
 
     def sweep(self) -> list[str]:
         """Close sessions idle longer than the TTL; returns their ids."""
@@ -132,6 +145,7 @@ class SessionManager:
         expired = [s.id for s in self.sessions.values() if s.last_used < cutoff and s.id != DEFAULT_SESSION]
         for sid in expired:
             del self.sessions[sid]
+            self._end(sid, "closed after idling longer than the TTL")
         return expired
 
     def _make_room(self) -> None:

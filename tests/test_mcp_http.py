@@ -161,3 +161,12 @@ async def test_token_required_off_loopback(tmp_path: Path) -> None:
             assert ok.status_code == 200 and ok.json()["tool_count"] == len(LIBRARY.all_tools())
             r = await http.post("/mcp/banking", json=call_body("get_account", {"account_id": "ACC-0001"}), headers=MODERN)
             assert r.status_code == 401
+
+
+async def test_closed_session_gets_a_clear_error(live: LiveHub) -> None:
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        assert (await http.post("/api/sessions", json={"id": "short"})).status_code == 201
+        assert (await http.delete("/api/sessions/short")).status_code == 200
+    async with Client(f"{live.url}/sessions/short/mcp/banking") as client:
+        out = await client.call_tool("get_account", {"account_id": "ACC-0001"})
+    assert out.is_error and "'short' was closed" in out.content[0].text

@@ -62,7 +62,7 @@ def test_close_and_unknown_sessions() -> None:
     sm = SessionManager(LIB)
     sm.open("s")
     sm.close("s")
-    with pytest.raises(SessionError, match="unknown or closed"):
+    with pytest.raises(SessionError, match="was closed"):
         sm.get("s", create=False)
     with pytest.raises(SessionError):
         sm.close("s")
@@ -105,3 +105,19 @@ def test_clone_after_a_write_sees_the_write() -> None:
     child = sm.fork("p", "c")
     assert child.fork_of("toy").db.execute("SELECT qty FROM items WHERE item_id='IT-003'").fetchone()[0] == 77
     assert child.state_hash() == parent.state_hash()
+
+
+def test_calls_into_an_ended_session_fail_instead_of_starting_afresh() -> None:
+    clock = Clock()
+    sm = SessionManager(LIB, ttl_s=10, clock=clock)
+    sm.open("gone")
+    sm.close("gone")
+    with pytest.raises(SessionError, match="'gone' was closed"):
+        sm.get("gone")
+    sm.open("idle")
+    clock.t = 11
+    sm.sweep()
+    with pytest.raises(SessionError, match="idling longer than the TTL"):
+        sm.get("idle")
+    assert sm.open("gone").id == "gone"
+    assert sm.get("gone").id == "gone"

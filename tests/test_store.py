@@ -100,6 +100,8 @@ CHILD = textwrap.dedent("""
         await store.start()
         n = 0
         while True:
+            while store.depth > 2000:  # a producer that respects the bound: overflow drops are tested elsewhere
+                await asyncio.sleep(0.001)
             for _ in range(97):
                 n += 1
                 store.offer(ToolCallEvent("s", "banking", "get_account", {{"n": n}}, True, {{"pad": "x" * 300}},
