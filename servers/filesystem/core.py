@@ -427,7 +427,15 @@ def readable_tree(ctx: Ctx, me: Who, node: dict[str, Any]) -> list[dict[str, Any
     return nodes
 
 
+# A repeated group that itself repeats, like '(a+)+' or '(\w+\s?)*': Python's re backtracks
+# exponentially on such patterns, and a call must not stall the hub's event loop.
+_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*(?<!\\)[+*}](?:[^()\\]|\\.)*\)[+*{]")
+
+
 def compile_regex(pattern: str, ignore_case: bool = False, fixed: bool = False) -> re.Pattern[str]:
+    if not fixed and _NESTED_REPEAT.search(pattern):
+        raise ToolError(f"Pattern {pattern!r} repeats a group that already repeats (like '(a+)+'), which can take "
+                        "exponential time; simplify it, e.g. '(a+)+' to 'a+'.")
     try:
         return re.compile(re.escape(pattern) if fixed else pattern, re.IGNORECASE if ignore_case else 0)
     except (re.error, OverflowError, RecursionError, ValueError) as exc:
