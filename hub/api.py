@@ -97,7 +97,7 @@ async def server_state(request: Request) -> JSONResponse:
         limit = min(int(request.query_params.get("limit", 50)), 500)
         return JSONResponse(fork.browse(table, offset, limit))
     return JSONResponse({"server": p["server"], "state_hash": fork.state_hash(), "tables": fork.tables(),
-                         "diff": fork.diff()}, )
+                         "diff": fork.diff()})
 
 
 def handle_errors(endpoint: Any) -> Any:

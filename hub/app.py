@@ -66,10 +66,12 @@ async def healthz(request: object) -> JSONResponse:
 
 
 async def _sweep_forever(hub: Hub) -> None:
+    """Close idle sessions, then forget the episodes that lived in them."""
     interval = min(60.0, hub.settings.session_ttl_s / 4)
     while True:
         await asyncio.sleep(interval)
         hub.sessions.sweep()
+        hub.episodes.sweep()
 
 
 def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Starlette:
@@ -118,20 +120,11 @@ def optional_routes() -> list[BaseRoute]:
     return [WebSocketRoute("/ws", ws_endpoint), Route("/metrics", metrics_endpoint), *dashboard_routes()]
 
 
-async def _sweep_episodes_forever(hub: Hub) -> None:
-    interval = min(60.0, hub.settings.session_ttl_s / 4)
-    while True:
-        await asyncio.sleep(interval)
-        hub.episodes.sweep()
-
-
 @contextlib.asynccontextmanager
 async def services(hub: Hub) -> AsyncIterator[None]:
     """Background services of the parts built on the foundation (the store's writer)."""
     await hub.store.start(hub.bus)
-    sweeper = asyncio.create_task(_sweep_episodes_forever(hub))
     try:
         yield
     finally:
-        sweeper.cancel()
         await hub.store.stop()

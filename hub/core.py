@@ -35,11 +35,10 @@ class Hub:
 
 
 def default_library(settings: Settings) -> Library:
+    from hub.mount import load_mount
     from servers import REGISTRY
 
     library = Library.from_servers(REGISTRY, settings.now)
     for spec in settings.mounts:
-        from hub.mount import load_mount
-
         library.add(load_mount(spec))
     return library

@@ -27,8 +27,8 @@ from hub.dispatcher import Dispatcher
 from hub.kit import Tool
 from hub.library import Library
 from hub.sessions import DEFAULT_SESSION
+from hub.tasks import split_name, tool_name
 
-SEP = "__"
 META_KEY = "hub/session"
 ALL = "*"
 
@@ -81,7 +81,7 @@ class McpEndpoints:
 
     def _tools(self, key: str) -> list[types.Tool]:
         if key == ALL:
-            return [mcp_tool(t, f"{t.server}{SEP}{t.name}") for t in self.library.all_tools()]
+            return [mcp_tool(t, tool_name(t.server, t.name)) for t in self.library.all_tools()]
         return [mcp_tool(t, t.name) for t in self.library.mount(key).tools.values()]
 
     def _server(self, key: str) -> Server[Any]:
@@ -93,7 +93,7 @@ class McpEndpoints:
             return listing
 
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
-            server, tool = (params.name.split(SEP, 1) if SEP in params.name else ("", params.name)) if key == ALL else (key, params.name)
+            server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
             outcome = self.dispatcher.call(resolve_session(ctx), server, tool, params.arguments)
             structured = outcome.result if outcome.ok and isinstance(outcome.result, dict) else None
             return types.CallToolResult(content=[types.TextContent(text=outcome.text())],
