@@ -12,9 +12,10 @@ import uvicorn
 from starlette.applications import Starlette
 
 
-def free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port nothing listens on right now, on ``host``."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return int(s.getsockname()[1])
 
 

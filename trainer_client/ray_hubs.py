@@ -18,17 +18,12 @@ the hub; install it with the training extras (``pip install -e .[train]``).
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-
-def _free_port(host: str) -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
+from hub.testing import free_port
 
 
 class HubServer:
@@ -41,7 +36,7 @@ class HubServer:
         from hub.app import create_app
         from hub.config import Settings
 
-        port = port or _free_port(host)
+        port = port or free_port(host)
         settings = Settings(host=host, port=port, token=token, seed=seed,
                             store_path=store_path or f"prove_hub_{port}.db", tasks_path=tasks_path).check()
         self.host, self.port = host, port
@@ -71,7 +66,7 @@ def _actor_class() -> Any:
         def __init__(self, token: str | None, seed: int, tasks_path: str | None, host: str | None,
                      store_dir: str | None) -> None:
             bind = host or (ray.util.get_node_ip_address() if token else "127.0.0.1")
-            port = _free_port(bind)
+            port = free_port(bind)
             store = f"{store_dir}/prove_hub_{port}.db" if store_dir else None
             self.hub = HubServer(bind, port, token=token, seed=seed, store_path=store, tasks_path=tasks_path)
 
