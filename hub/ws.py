@@ -22,123 +22,40 @@ import json
 import logging
 import secrets
 import time
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hub.episodes import EpisodeError, EpisodeLimits
+from hub.episodes import EpisodeError
 from hub.events import Subscription
-from hub.reward import RewardConfig
 from hub.sessions import SessionError
 from hub.store import RunEvent, RunMetricEvent, StoreError
 from hub.tasks import TaskError, UnknownTask
+from hub.wire import (
+    EVENT_KINDS,
+    MAX_GROUP,
+    PROTOCOL,
+    REQUEST,
+    TYPES,
+    VERSION,
+    Close,
+    Finish,
+    Flush,
+    Hello,
+    Open,
+    Ping,
+    RunEnd,
+    RunMetrics,
+    RunStart,
+    Stats,
+    Step,
+    Subscribe,
+    Tasks,
+    Unsubscribe,
+)
 
 log = logging.getLogger("hub.ws")
-
-PROTOCOL = "prove-ws"
-VERSION = 1
-MAX_GROUP = 256
-EVENT_KINDS = ("tool_call", "episode", "turn", "reward", "task", "run", "run_metric")
-
-
-class Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    id: str | int | None = None
-
-
-class Hello(Msg):
-    type: Literal["hello"]
-    version: int = VERSION
-    token: str | None = None
-    client: str | None = Field(None, max_length=200)
-
-
-class Ping(Msg):
-    type: Literal["ping"]
-
-
-class Tasks(Msg):
-    type: Literal["tasks"]
-    kind: Literal["mcp", "clarify", "abstain"] | None = None
-    full: bool = False
-
-
-class Open(Msg):
-    type: Literal["open"]
-    task: str | dict[str, Any]
-    n: int = Field(1, ge=1, le=MAX_GROUP)
-    limits: EpisodeLimits | None = None
-
-
-class Step(Msg):
-    type: Literal["step"]
-    episode: str
-    text: str | None = None
-    message: dict[str, Any] | None = None
-
-
-class Finish(Msg):
-    type: Literal["finish"]
-    episode: str
-    reward: RewardConfig | None = None
-
-
-class Close(Msg):
-    type: Literal["close"]
-    episodes: list[str] = Field(max_length=10_000)
-
-
-class Subscribe(Msg):
-    type: Literal["subscribe"]
-    kinds: list[Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric"]] | None = None
-    episodes: list[str] | None = None
-    maxsize: int = Field(1000, ge=1, le=10_000)
-
-
-class Unsubscribe(Msg):
-    type: Literal["unsubscribe"]
-
-
-class RunStart(Msg):
-    type: Literal["run_start"]
-    name: str = Field(min_length=1, max_length=200)
-    config: dict[str, Any] = Field(default_factory=dict)
-    run: str | None = Field(None, max_length=100)
-
-
-class RunMetrics(Msg):
-    type: Literal["run_metrics"]
-    run: str
-    step: int = Field(ge=0)
-    metrics: dict[str, float]
-
-
-class RunEnd(Msg):
-    type: Literal["run_end"]
-    run: str
-    status: Literal["finished", "failed"] = "finished"
-
-
-class Stats(Msg):
-    type: Literal["stats"]
-
-
-class Flush(Msg):
-    type: Literal["flush"]
-    timeout: float = Field(30.0, gt=0, le=300)
-
-
-Request = Annotated[
-    Hello | Ping | Tasks | Open | Step | Finish | Close | Subscribe | Unsubscribe | RunStart | RunMetrics | RunEnd
-    | Stats | Flush,
-    Field(discriminator="type"),
-]
-REQUEST: TypeAdapter[Any] = TypeAdapter(Request)  # type: ignore[arg-type]
-TYPES = ("hello", "ping", "tasks", "open", "step", "finish", "close", "subscribe", "unsubscribe", "run_start",
-         "run_metrics", "run_end", "stats", "flush")
-
 
 class ProtocolError(Exception):
     """A request the hub refuses; becomes an ``error`` reply with ``code``."""

@@ -20,7 +20,7 @@ from hub.config import Settings
 from hub.core import Hub
 from hub.tasks import hermes_call, oracle_script
 from hub.testing import LiveHub, free_port, serve
-from hub.ws import TYPES
+from hub.wire import TYPES
 from tests.conftest import LIBRARY
 from trainer_client.hub_client import HubClient, HubConnectionError, HubError
 

@@ -1,0 +1,118 @@
+"""The ``/ws`` rollout protocol's messages: one typed model per request, shared by the hub and its clients.
+
+A message is a JSON object with a ``type`` and an optional ``id`` that the reply echoes; ``REQUEST``
+validates any request by its ``type``. The hub (``hub/ws.py``) decodes with these models and the
+trainer client (``trainer_client/hub_client.py``) builds its requests with them, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from hub.episodes import EpisodeLimits
+from hub.reward import RewardConfig
+
+PROTOCOL = "prove-ws"
+VERSION = 1
+MAX_GROUP = 256
+EVENT_KINDS = ("tool_call", "episode", "turn", "reward", "task", "run", "run_metric")
+
+
+class Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str | int | None = None
+
+
+class Hello(Msg):
+    type: Literal["hello"]
+    version: int = VERSION
+    token: str | None = None
+    client: str | None = Field(None, max_length=200)
+
+
+class Ping(Msg):
+    type: Literal["ping"]
+
+
+class Tasks(Msg):
+    type: Literal["tasks"]
+    kind: Literal["mcp", "clarify", "abstain"] | None = None
+    full: bool = False
+
+
+class Open(Msg):
+    type: Literal["open"]
+    task: str | dict[str, Any]
+    n: int = Field(1, ge=1, le=MAX_GROUP)
+    limits: EpisodeLimits | None = None
+
+
+class Step(Msg):
+    type: Literal["step"]
+    episode: str
+    text: str | None = None
+    message: dict[str, Any] | None = None
+
+
+class Finish(Msg):
+    type: Literal["finish"]
+    episode: str
+    reward: RewardConfig | None = None
+
+
+class Close(Msg):
+    type: Literal["close"]
+    episodes: list[str] = Field(max_length=10_000)
+
+
+class Subscribe(Msg):
+    type: Literal["subscribe"]
+    kinds: list[Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric"]] | None = None
+    episodes: list[str] | None = None
+    maxsize: int = Field(1000, ge=1, le=10_000)
+
+
+class Unsubscribe(Msg):
+    type: Literal["unsubscribe"]
+
+
+class RunStart(Msg):
+    type: Literal["run_start"]
+    name: str = Field(min_length=1, max_length=200)
+    config: dict[str, Any] = Field(default_factory=dict)
+    run: str | None = Field(None, max_length=100)
+
+
+class RunMetrics(Msg):
+    type: Literal["run_metrics"]
+    run: str
+    step: int = Field(ge=0)
+    metrics: dict[str, float]
+
+
+class RunEnd(Msg):
+    type: Literal["run_end"]
+    run: str
+    status: Literal["finished", "failed"] = "finished"
+
+
+class Stats(Msg):
+    type: Literal["stats"]
+
+
+class Flush(Msg):
+    type: Literal["flush"]
+    timeout: float = Field(30.0, gt=0, le=300)
+
+
+Request = Annotated[
+    Hello | Ping | Tasks | Open | Step | Finish | Close | Subscribe | Unsubscribe | RunStart | RunMetrics | RunEnd
+    | Stats | Flush,
+    Field(discriminator="type"),
+]
+REQUEST: TypeAdapter[Any] = TypeAdapter(Request)  # type: ignore[arg-type]
+TYPES = ("hello", "ping", "tasks", "open", "step", "finish", "close", "subscribe", "unsubscribe", "run_start",
+         "run_metrics", "run_end", "stats", "flush")
