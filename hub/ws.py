@@ -184,7 +184,7 @@ class Connection:
         return {"type": "tasks", "tasks": items}
 
     def on_open(self, req: Open) -> dict[str, Any]:
-        eps = self.hub.episodes.open_group(req.task, req.n, req.limits)
+        eps = self.hub.episodes.open_group(req.task, req.n, req.limits, run=req.run, step=req.step)
         first = eps[0]
         return {"type": "opened", "group": first.group, "task": first.task.id, "kind": first.task.kind,
                 "state_hash": first.start_hash, "messages": first.messages,

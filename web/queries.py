@@ -75,6 +75,20 @@ class Reader:
 # Episodes ---------------------------------------------------------------------------------------
 
 
+COMPONENTS = {"validity": ("w_val", 1.0), "coverage": ("w_cov", 1.0), "efficiency": ("w_eff", 0.0),
+              "name": ("w_name", 1.0), "argument": ("w_arg", 1.0)}
+
+
+def lost_sql(component: str) -> str:
+    """SQL for the points ``component`` lost in a paper-mode reward row ``r`` (weight x (best - value))."""
+    weight, best = COMPONENTS[component]
+    return f"(COALESCE(json_extract(r.weights, '$.{weight}'), 0) * ({best} - r.{component}))"
+
+
+SORTS = {"reward": "r.total DESC", "-reward": "r.total ASC", "calls": "e.calls DESC",
+         **{c: f"{lost_sql(c)} DESC" for c in COMPONENTS}, **{f"-{c}": f"{lost_sql(c)} ASC" for c in COMPONENTS}}
+
+
 @dataclass
 class EpisodeFilter:
     task: str = ""
@@ -83,6 +97,11 @@ class EpisodeFilter:
     min_reward: float | None = None
     max_reward: float | None = None
     errors: bool = False
+    state: str = ""  # "differs" or "matches": the final state against the expected one (kept evidence)
+    group: str = ""
+    run: str = ""
+    step: int | None = None
+    sort: str = ""  # a key of SORTS; default newest first
 
     def where(self) -> tuple[list[str], list[Any]]:
         clauses: list[str] = []
@@ -105,6 +124,16 @@ class EpisodeFilter:
         if self.errors:
             clauses.append("(e.format_errors > 0 OR EXISTS (SELECT 1 FROM tool_calls t WHERE t.episode_id = e.id "
                            "AND t.ok = 0))")
+        if self.state in ("differs", "matches"):
+            clauses.append("v.state_match = ?")
+            params.append(int(self.state == "matches"))
+        for column, value in (("e.group_id", self.group), ("e.run_id", self.run)):
+            if value:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if self.step is not None:
+            clauses.append("e.run_step = ?")
+            params.append(self.step)
         return clauses, params
 
     def query(self) -> dict[str, str]:
@@ -112,7 +141,8 @@ class EpisodeFilter:
         out = {"task": self.task, "server": self.server, "status": self.status,
                "min_reward": "" if self.min_reward is None else str(self.min_reward),
                "max_reward": "" if self.max_reward is None else str(self.max_reward),
-               "errors": "1" if self.errors else ""}
+               "errors": "1" if self.errors else "", "state": self.state, "group": self.group, "run": self.run,
+               "step": "" if self.step is None else str(self.step), "sort": self.sort}
         return {k: v for k, v in out.items() if v}
 
 
@@ -137,30 +167,58 @@ def decode_cursor(cursor: str) -> tuple[float, str] | None:
 
 
 EPISODE_COLUMNS = ("e.id, e.task_id, e.group_id, e.session_id, e.status, e.reason, e.steps, e.calls, e.format_errors, "
-                   "e.reward, e.opened_at, e.finished_at, e.start_hash, e.final_hash")
+                   "e.reward, e.opened_at, e.finished_at, e.start_hash, e.final_hash, e.run_id, e.run_step")
+LIST_COLUMNS = (EPISODE_COLUMNS + ", r.mode AS reward_mode, r.components AS reward_components, "
+                "r.weights AS reward_weights, v.state_match")
+LIST_FROM = ("FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id "
+             "LEFT JOIN evidence v ON v.episode_id = e.id")
+
+
+def _from(flt: EpisodeFilter, listing: bool) -> str:
+    """The joins a query needs: rewards to sort by them, evidence to filter on it."""
+    if listing or flt.sort:
+        return LIST_FROM
+    return "FROM episodes e LEFT JOIN evidence v ON v.episode_id = e.id" if flt.state else "FROM episodes e"
 
 
 async def episode_page(db: Reader, flt: EpisodeFilter, cursor: str | None = None, limit: int = 50) -> Page:
-    """Newest first, keyset-paged on (opened_at, id)."""
+    """Newest first, keyset-paged on (opened_at, id); sorted by a reward column, offset-paged (``cursor`` "@N")."""
     clauses, params = flt.where()
-    at = decode_cursor(cursor) if cursor else None
-    if at is not None:
-        clauses.append("(e.opened_at, e.id) < (?, ?)")
-        params.extend(at)
+    order = SORTS.get(flt.sort)
+    offset = 0
+    if order is not None:
+        offset = int(cursor[1:]) if cursor and cursor.startswith("@") and cursor[1:].isdigit() else 0
+        clauses.append("r.episode_id IS NOT NULL")
+    else:
+        at = decode_cursor(cursor) if cursor else None
+        if at is not None:
+            clauses.append("(e.opened_at, e.id) < (?, ?)")
+            params.extend(at)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    rows = await db.rows(f"SELECT {EPISODE_COLUMNS} FROM episodes e {where} "
-                         "ORDER BY e.opened_at DESC, e.id DESC LIMIT ?", [*params, limit + 1])
+    sql_order = f"{order}, e.opened_at DESC, e.id DESC" if order else "e.opened_at DESC, e.id DESC"
+    rows = await db.rows(f"SELECT {LIST_COLUMNS} {LIST_FROM} {where} ORDER BY {sql_order} LIMIT ? OFFSET ?",
+                         [*params, limit + 1, offset])
     more = len(rows) > limit
-    rows = rows[:limit]
+    rows = [decode_reward_columns(r) for r in rows[:limit]]
     await _attach_call_counts(db, rows)
-    nxt = encode_cursor(rows[-1]["opened_at"], rows[-1]["id"]) if more and rows else None
-    return Page(rows, nxt)
+    if not (more and rows):
+        return Page(rows, None)
+    return Page(rows, f"@{offset + limit}" if order else encode_cursor(rows[-1]["opened_at"], rows[-1]["id"]))
+
+
+def decode_reward_columns(row: Row) -> Row:
+    for key in ("reward_components", "reward_weights"):
+        raw = row.get(key)
+        row[key] = json.loads(raw) if isinstance(raw, str) else None
+    return row
 
 
 async def count_episodes(db: Reader, flt: EpisodeFilter) -> int:
     clauses, params = flt.where()
+    if flt.sort in SORTS:
+        clauses.append("r.episode_id IS NOT NULL")
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    found = await db.one(f"SELECT COUNT(*) AS n FROM episodes e {where}", params)
+    found = await db.one(f"SELECT COUNT(*) AS n {_from(flt, False)} {where}", params)
     return int(found["n"]) if found else 0
 
 
@@ -194,6 +252,41 @@ CALL_COLUMNS = ("id, event_id, ts, session_id, episode_id, server, tool, argumen
 async def episode_calls(db: Reader, eid: str, limit: int = 2000) -> list[Row]:
     return [decode_call(r) for r in await db.rows(
         f"SELECT {CALL_COLUMNS} FROM tool_calls WHERE episode_id = ? ORDER BY id LIMIT ?", (eid, limit))]
+
+
+async def evidence(db: Reader, eid: str) -> Row | None:
+    """The kept diffs of a finished episode (against its start and the expected state)."""
+    found = await db.one("SELECT * FROM evidence WHERE episode_id = ?", (eid,))
+    if found:
+        found["start_diff"] = json.loads(found["start_diff"])
+        found["expected_diff"] = None if found["expected_diff"] is None else json.loads(found["expected_diff"])
+    return found
+
+
+async def group(db: Reader, gid: str, limit: int = 256) -> list[Row]:
+    """The episodes of one GRPO group with their rewards and evidence, in the order they were opened."""
+    rows = await db.rows(f"SELECT {LIST_COLUMNS}, v.expected_diff {LIST_FROM} WHERE e.group_id = ? "
+                         "ORDER BY e.opened_at, e.id LIMIT ?", (gid, limit))
+    for r in rows:
+        decode_reward_columns(r)
+        r["expected_diff"] = None if r["expected_diff"] is None else json.loads(r["expected_diff"])
+    return rows
+
+
+async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[str, list[Row]]:
+    """Each episode's tool calls in order (name, arguments, ok, error kind), at most ``per_episode`` each."""
+    out: dict[str, list[Row]] = {e: [] for e in eids}
+    if not eids:
+        return out
+    marks = ",".join("?" * len(eids))
+    rows = await db.rows(f"SELECT episode_id, server, tool, arguments, ok, error_kind, state_changed FROM tool_calls "
+                         f"WHERE episode_id IN ({marks}) ORDER BY episode_id, id", eids)
+    for r in rows:
+        found = out[r["episode_id"]]
+        if len(found) < per_episode:
+            r["arguments"] = json.loads(r["arguments"]) if r["arguments"] else None
+            found.append(r)
+    return out
 
 
 async def reward(db: Reader, eid: str) -> Row | None:
@@ -261,14 +354,6 @@ async def recent_rewards(db: Reader, limit: int = 500) -> list[float]:
     return [float(r["reward"]) for r in reversed(rows)]
 
 
-async def mean_components(db: Reader, limit: int = 500) -> dict[str, float]:
-    """Mean of each reward component over the latest ``limit`` rewards."""
-    rows = await db.rows("SELECT AVG(validity) AS validity, AVG(coverage) AS coverage, AVG(efficiency) AS efficiency, "
-                         "AVG(name) AS name, AVG(argument) AS argument, AVG(state) AS state, AVG(format) AS format "
-                         "FROM (SELECT * FROM rewards ORDER BY rowid DESC LIMIT ?)", (limit,))
-    return {k: float(v) for k, v in (rows[0] if rows else {}).items() if v is not None}
-
-
 # Tasks ------------------------------------------------------------------------------------------
 
 
@@ -320,15 +405,73 @@ async def run(db: Reader, run_id: str) -> Row | None:
     return found
 
 
-async def run_metrics(db: Reader, run_id: str, max_points: int = 2000) -> dict[str, list[tuple[float, float]]]:
-    """Each metric's (step, value) series; long runs are thinned to about ``max_points`` per metric."""
-    span = await db.one("SELECT MIN(step) AS lo, MAX(step) AS hi FROM run_metrics WHERE run_id = ?", (run_id,))
+async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> dict[str, list[tuple[float, float]]]:
+    """Each metric's (step, value) series, at most about ``2 * buckets + 2`` points per metric.
+
+    A long run is cut into ``buckets`` equal step ranges and each keeps its minimum and its maximum
+    (SQLite returns the step of the row a bare MIN()/MAX() picked), plus each metric's first and last
+    step: spikes and the latest value survive, unlike taking every k-th step. Done in SQL: a
+    50-metric x 2,000-step run is 100,000 rows, and Python never sees more than the kept points.
+    """
+    span = await db.one("SELECT MIN(step) AS lo, MAX(step) AS hi, COUNT(*) AS n, COUNT(DISTINCT name) AS metrics "
+                        "FROM run_metrics WHERE run_id = ?", (run_id,))
     if not span or span["hi"] is None:
         return {}
-    stride = max(1, (span["hi"] - span["lo"] + 1) // max_points)
-    rows = await db.rows("SELECT name, step, value FROM run_metrics WHERE run_id = ? AND (step - ?) % ? = 0 "
-                         "ORDER BY name, step", (run_id, span["lo"], stride))
+    if span["n"] <= span["metrics"] * 2 * buckets:
+        rows = await db.rows("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step", (run_id,))
+    else:
+        width = max(1, -(-(span["hi"] - span["lo"] + 1) // buckets))
+        bucket = f"(step - {int(span['lo'])}) / {width}"
+        rows = await db.rows(
+            f"SELECT name, step, value FROM (SELECT name, step, MIN(value) AS value FROM run_metrics WHERE run_id = ?1 "
+            f"GROUP BY name, {bucket}) UNION SELECT name, step, value FROM (SELECT name, step, MAX(value) AS value "
+            f"FROM run_metrics WHERE run_id = ?1 GROUP BY name, {bucket}) UNION SELECT name, step, value FROM "
+            f"(SELECT name, step, MAX(step) AS s, value FROM run_metrics WHERE run_id = ?1 GROUP BY name) "
+            f"ORDER BY name, step", (run_id,))
     out: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
         out.setdefault(r["name"], []).append((float(r["step"]), float(r["value"])))
     return out
+
+
+async def run_steps(db: Reader, run_id: str, limit: int = 2000) -> list[Row]:
+    """The steps of a run that have episodes (rollouts opened with this run and step), with their mean reward."""
+    return await db.rows("SELECT run_step AS step, COUNT(*) AS episodes, AVG(reward) AS mean_reward FROM episodes "
+                         "WHERE run_id = ? AND run_step IS NOT NULL GROUP BY run_step ORDER BY run_step LIMIT ?",
+                         (run_id, limit))
+
+
+# Points lost ------------------------------------------------------------------------------------
+
+
+def _loss_columns() -> str:
+    return ", ".join(f"SUM({lost_sql(c)}) AS lost_{c}, SUM({lost_sql(c)} > 1e-9) AS n_{c}" for c in COMPONENTS)
+
+
+async def losses_by_component(db: Reader, task: str = "", recent: int = 20_000) -> Row | None:
+    """Over the latest ``recent`` paper-mode rewards (of one task, or all): per component, points lost in all
+    and how many episodes lost any; with the count of episodes and their mean total."""
+    where = "WHERE r.mode = 'paper'" + (" AND r.task_id = ?" if task else "")
+    params: list[Any] = [task] if task else []
+    return await db.one(f"SELECT COUNT(*) AS episodes, AVG(r.total) AS mean_total, {_loss_columns()} FROM "
+                        f"(SELECT * FROM rewards r {where} ORDER BY r.ts DESC LIMIT ?) r", [*params, recent])
+
+
+async def losses_by_task(db: Reader, limit: int = 25, recent: int = 20_000) -> list[Row]:
+    """The tasks losing the most points per episode (paper mode, latest ``recent`` rewards)."""
+    total_lost = " + ".join(lost_sql(c) for c in COMPONENTS)
+    return await db.rows(f"SELECT r.task_id, COUNT(*) AS episodes, AVG(r.total) AS mean_total, "
+                         f"AVG({total_lost}) AS mean_lost, {_loss_columns()} FROM "
+                         f"(SELECT * FROM rewards r WHERE r.mode = 'paper' ORDER BY r.ts DESC LIMIT ?) r "
+                         f"GROUP BY r.task_id ORDER BY mean_lost DESC LIMIT ?", (recent, limit))
+
+
+async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 100_000) -> list[Row]:
+    """Episode tool calls per tool over the latest ``recent`` calls: how many failed and in how many episodes.
+
+    A failed call costs validity (its execution third) and usually coverage and arguments."""
+    return await db.rows("SELECT server, tool, COUNT(*) AS calls, SUM(ok = 0) AS failed, "
+                         "COUNT(DISTINCT CASE WHEN ok = 0 THEN episode_id END) AS episodes FROM "
+                         "(SELECT server, tool, ok, episode_id FROM tool_calls WHERE episode_id IS NOT NULL "
+                         "ORDER BY id DESC LIMIT ?) GROUP BY server, tool HAVING failed > 0 "
+                         "ORDER BY failed DESC LIMIT ?", (recent, limit))
