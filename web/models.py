@@ -197,6 +197,12 @@ def group_view(rows: list[dict[str, Any]], calls: dict[str, list[dict[str, Any]]
     rollouts = [{**r, "advantage": a, "calls": len(c), "state_label": labels.get(r.get("final_hash") or "", "–")}
                 for r, a, c in zip(rows, advs, seqs)]
     scored = [r["reward"] for r in rows if r.get("reward") is not None]
+    state_groups: dict[str, dict[str, Any]] = {}
+    for i, r in enumerate(rollouts):
+        found = state_groups.setdefault(r["state_label"], {"label": r["state_label"], "members": [],
+                                                           "match": r.get("state_match"), "diff": r.get("expected_diff")})
+        found["members"].append({"id": r["id"], "index": i + 1})
     return {"rollouts": rollouts, "grid": grid, "diverge_at": diverge_at, "states": len(labels),
+            "state_groups": list(state_groups.values()),
             "mean": sum(scored) / len(scored) if scored else None,
             "std": (sum((x - sum(scored) / len(scored)) ** 2 for x in scored) / len(scored)) ** 0.5 if scored else None}

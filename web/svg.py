@@ -171,7 +171,8 @@ def line_chart(series: Sequence[Series], *, title: str = "", width: int = 560, h
         y0, y1 = float(math.floor(lo)), float(max(math.ceil(hi), math.floor(lo) + 1))
     else:
         y0, y1 = y_range or nice_range(min(ys), max(ys))
-    frame = Frame(width, height, 52, 12, 24, 28, min(xs), max(xs), y0, y1, log)
+    top = 34 if len(series) > 1 else 24  # a legend gets its own row under the title
+    frame = Frame(width, height, 52, 12, top, 28, min(xs), max(xs), y0, y1, log)
     extra = f' data-x0="{frame.left}" data-x1="{width - frame.right}"'
     if href:
         extra += f' data-href="{escape(href)}"'
@@ -207,13 +208,17 @@ def _num(v: float) -> str:
 
 
 def _legend(series: Sequence[Series], width: int, right: int) -> list[str]:
+    """One row under the title, right-aligned; names that do not fit are cut (the hover shows them whole)."""
     out: list[str] = []
     x = float(width - right)
     for i, s in reversed(list(enumerate(series))):
-        label = escape(s.name)
-        x -= 14 + 6.2 * len(s.name)
-        out.append(f'<rect x="{x:.0f}" y="6" width="10" height="10" fill="{s.color or PALETTE[i % len(PALETTE)]}"/>'
-                   f'<text x="{x + 13:.0f}" y="15" class="tick">{label}</text>')
+        name = s.name if len(s.name) <= 28 else s.name[:27] + "…"
+        step = 14 + 5.6 * len(name)
+        if x - step < 8:
+            break
+        x -= step
+        out.append(f'<rect x="{x:.0f}" y="19" width="9" height="9" fill="{s.color or PALETTE[i % len(PALETTE)]}"/>'
+                   f'<text x="{x + 12:.0f}" y="27" class="tick">{escape(name)}</text>')
     return out
 
 
