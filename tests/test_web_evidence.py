@@ -286,7 +286,7 @@ def test_stored_metrics_downsample_keeping_spikes(client: TestClient) -> None:
     flush(client)
     metrics = client.portal.call(queries.run_metrics, client.app.state.dashboard.reader, "run-s")  # type: ignore[attr-defined]
     loss = metrics["loss"]
-    assert (1234.0, 100.0) in loss and loss[-1] == (1999.0, 1.0) and len(loss) <= 2 * 150 + 2
+    assert (1234.0, 100.0) in loss and loss[0] == (0.0, 1.0) and loss[-1] == (1999.0, 1.0) and len(loss) <= 2 * 150 + 2
     r = client.get("/ui/training/run-s")
     assert ">1e-6<" in r.text or "1e-6 @" in r.text
     log = client.get("/ui/training/run-s", params={"log": "1"})

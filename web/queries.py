@@ -406,7 +406,7 @@ async def run(db: Reader, run_id: str) -> Row | None:
 
 
 async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> dict[str, list[tuple[float, float]]]:
-    """Each metric's (step, value) series, at most about ``2 * buckets + 2`` points per metric.
+    """Each metric's (step, value) series, at most ``2 * buckets + 2`` points per metric.
 
     A long run is cut into ``buckets`` equal step ranges and each keeps its minimum and its maximum
     (SQLite returns the step of the row a bare MIN()/MAX() picked), plus each metric's first and last
@@ -427,6 +427,8 @@ async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> dict[str, 
             f"GROUP BY name, {bucket}) UNION SELECT name, step, value FROM (SELECT name, step, MAX(value) AS value "
             f"FROM run_metrics WHERE run_id = ?1 GROUP BY name, {bucket}) UNION SELECT name, step, value FROM "
             f"(SELECT name, step, MAX(step) AS s, value FROM run_metrics WHERE run_id = ?1 GROUP BY name) "
+            f"UNION SELECT name, step, value FROM "
+            f"(SELECT name, step, MIN(step) AS s, value FROM run_metrics WHERE run_id = ?1 GROUP BY name) "
             f"ORDER BY name, step", (run_id,))
     out: dict[str, list[tuple[float, float]]] = {}
     for r in rows:

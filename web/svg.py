@@ -213,7 +213,7 @@ def _legend(series: Sequence[Series], width: int, right: int) -> list[str]:
     x = float(width - right)
     for i, s in reversed(list(enumerate(series))):
         name = s.name if len(s.name) <= 28 else s.name[:27] + "…"
-        step = 14 + 5.6 * len(name)
+        step = 16 + 6.0 * len(name)
         if x - step < 8:
             break
         x -= step
