@@ -75,7 +75,10 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 STORED_KINDS = frozenset({"tool_call", "episode", "turn", "reward", "task", "run", "run_metric", "evidence"})
 # Columns added after the first release: (table, column, type); a file made before gets them on start.
 MIGRATIONS = (("episodes", "run_id", "TEXT"), ("episodes", "run_step", "INTEGER"))
-INDEXES = "CREATE INDEX IF NOT EXISTS episodes_run ON episodes(run_id, run_step);"
+INDEXES = """
+CREATE INDEX IF NOT EXISTS episodes_run ON episodes(run_id, run_step);
+CREATE INDEX IF NOT EXISTS run_metrics_step ON run_metrics(run_id, step);
+"""
 
 
 class StoreError(RuntimeError):

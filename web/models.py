@@ -136,6 +136,44 @@ def merge_live(row: dict[str, Any], live: Episode) -> None:
         row["reward"] = live.reward.total
 
 
+WEIGHTS = {"validity": "w_val", "coverage": "w_cov", "efficiency": "w_eff", "name": "w_name", "argument": "w_arg"}
+
+
+def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, Any]:
+    """Points lost per component (over all rows) and per task, from ``queries.losses`` rows.
+
+    Each row sums one task's shortfalls under one weight config; points lost = weight x shortfall,
+    and a component with weight 0 loses no points however far it falls short.
+    """
+    parsed: dict[str, dict[str, float]] = {}
+    overall = {"episodes": 0, **{f"lost_{c}": 0.0 for c in WEIGHTS}, **{f"n_{c}": 0 for c in WEIGHTS}}
+    tasks: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        weights = parsed.get(r["weights"])
+        if weights is None:
+            weights = parsed[r["weights"]] = json.loads(r["weights"])
+        t = tasks.setdefault(r["task_id"], {"task_id": r["task_id"], "episodes": 0, "total": 0.0,
+                                            **{f"lost_{c}": 0.0 for c in WEIGHTS}, **{f"n_{c}": 0 for c in WEIGHTS}})
+        t["episodes"] += r["episodes"]
+        t["total"] += r["total"] or 0.0
+        overall["episodes"] += r["episodes"]
+        for c, w in WEIGHTS.items():
+            weight = float(weights.get(w, 0.0))
+            lost, short = weight * float(r[f"d_{c}"] or 0.0), int(r[f"n_{c}"] or 0) if weight else 0
+            for acc in (t, overall):
+                acc[f"lost_{c}"] += lost
+                acc[f"n_{c}"] += short
+    by_task = []
+    for t in tasks.values():
+        n = t["episodes"]
+        t["mean_total"] = t["total"] / n
+        t["mean_lost"] = sum(t[f"lost_{c}"] for c in WEIGHTS) / n
+        t["top"] = top_loss(t, list(WEIGHTS))
+        by_task.append(t)
+    by_task.sort(key=lambda t: -float(t["mean_lost"]))
+    return {"components": component_losses(overall, list(WEIGHTS)), "tasks": by_task[:task_limit]}
+
+
 def component_losses(row: dict[str, Any] | None, components: list[str]) -> list[dict[str, Any]]:
     """Per component: episodes that lost points on it, their share, and the mean points lost when it did."""
     n = int((row or {}).get("episodes") or 0)

@@ -11,13 +11,36 @@ import asyncio
 import json
 import logging
 import sqlite3
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from web.svg import downsample
+
 log = logging.getLogger("web.queries")
 Row = dict[str, Any]
+
+
+class SmallCache:
+    """A few computed results (downsampled runs) by key, least recently used dropped first."""
+
+    def __init__(self, maxsize: int = 8) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any) -> Any:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: Any, value: Any) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.maxsize:
+            self._items.popitem(last=False)
 
 
 class Reader:
@@ -31,6 +54,7 @@ class Reader:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dashboard-reader")
+        self.cache = SmallCache()
 
     @property
     def available(self) -> bool:
@@ -60,6 +84,22 @@ class Reader:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, self._run, sql, tuple(params))
 
+    async def tuples(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a read query as plain tuples (no per-row dict: for queries returning many rows)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._tuples, sql, tuple(params))
+
+    def _tuples(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        db = self._connect()
+        if db is None:
+            return []
+        try:
+            return db.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return []
+            raise
+
     async def one(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Row | None:
         found = await self.rows(sql, params)
         return found[0] if found else None
@@ -79,14 +119,10 @@ COMPONENTS = {"validity": ("w_val", 1.0), "coverage": ("w_cov", 1.0), "efficienc
               "name": ("w_name", 1.0), "argument": ("w_arg", 1.0)}
 
 
-def lost_sql(component: str) -> str:
-    """SQL for the points ``component`` lost in a paper-mode reward row ``r`` (weight x (best - value))."""
-    weight, best = COMPONENTS[component]
-    return f"(COALESCE(json_extract(r.weights, '$.{weight}'), 0) * ({best} - r.{component}))"
-
-
+# Sorting by a component: its lowest values lose the most points (R_eff is a penalty, at most 0, so the
+# same holds); a plain column, so it costs no JSON parsing per row.
 SORTS = {"reward": "r.total DESC", "-reward": "r.total ASC", "calls": "e.calls DESC",
-         **{c: f"{lost_sql(c)} DESC" for c in COMPONENTS}, **{f"-{c}": f"{lost_sql(c)} ASC" for c in COMPONENTS}}
+         **{c: f"r.{c} ASC" for c in COMPONENTS}, **{f"-{c}": f"r.{c} DESC" for c in COMPONENTS}}
 
 
 @dataclass
@@ -408,32 +444,26 @@ async def run(db: Reader, run_id: str) -> Row | None:
 async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> dict[str, list[tuple[float, float]]]:
     """Each metric's (step, value) series, at most ``2 * buckets + 2`` points per metric.
 
-    A long run is cut into ``buckets`` equal step ranges and each keeps its minimum and its maximum
-    (SQLite returns the step of the row a bare MIN()/MAX() picked), plus each metric's first and last
-    step: spikes and the latest value survive, unlike taking every k-th step. Done in SQL: a
-    50-metric x 2,000-step run is 100,000 rows, and Python never sees more than the kept points.
+    A long run is cut into ``buckets`` equal step ranges per metric and each keeps its minimum and its
+    maximum, plus the first and last step (``web.svg.downsample``): spikes and the latest value survive,
+    unlike taking every k-th step. The rows come in primary-key order (no sort) as plain tuples; the
+    result is cached until the store holds a newer metric row, so a finished run is read once.
     """
-    span = await db.one("SELECT MIN(step) AS lo, MAX(step) AS hi, COUNT(*) AS n, COUNT(DISTINCT name) AS metrics "
-                        "FROM run_metrics WHERE run_id = ?", (run_id,))
-    if not span or span["hi"] is None:
-        return {}
-    if span["n"] <= span["metrics"] * 2 * buckets:
-        rows = await db.rows("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step", (run_id,))
-    else:
-        width = max(1, -(-(span["hi"] - span["lo"] + 1) // buckets))
-        bucket = f"(step - {int(span['lo'])}) / {width}"
-        rows = await db.rows(
-            f"SELECT name, step, value FROM (SELECT name, step, MIN(value) AS value FROM run_metrics WHERE run_id = ?1 "
-            f"GROUP BY name, {bucket}) UNION SELECT name, step, value FROM (SELECT name, step, MAX(value) AS value "
-            f"FROM run_metrics WHERE run_id = ?1 GROUP BY name, {bucket}) UNION SELECT name, step, value FROM "
-            f"(SELECT name, step, MAX(step) AS s, value FROM run_metrics WHERE run_id = ?1 GROUP BY name) "
-            f"UNION SELECT name, step, value FROM "
-            f"(SELECT name, step, MIN(step) AS s, value FROM run_metrics WHERE run_id = ?1 GROUP BY name) "
-            f"ORDER BY name, step", (run_id,))
+    version = await db.one("SELECT MAX(rowid) AS v FROM run_metrics")
+    key = (run_id, buckets, (version or {}).get("v"))
+    found = db.cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step", (run_id,))
     out: dict[str, list[tuple[float, float]]] = {}
-    for r in rows:
-        out.setdefault(r["name"], []).append((float(r["step"]), float(r["value"])))
-    return out
+    for name, step, value in rows:
+        series = out.get(name)
+        if series is None:
+            series = out[name] = []
+        series.append((float(step), float(value)))
+    result = {name: downsample(points, buckets) for name, points in out.items()}
+    db.cache.put(key, result)
+    return result
 
 
 async def run_steps(db: Reader, run_id: str, limit: int = 2000) -> list[Row]:
@@ -446,29 +476,28 @@ async def run_steps(db: Reader, run_id: str, limit: int = 2000) -> list[Row]:
 # Points lost ------------------------------------------------------------------------------------
 
 
-def _loss_columns() -> str:
-    return ", ".join(f"SUM({lost_sql(c)}) AS lost_{c}, SUM({lost_sql(c)} > 1e-9) AS n_{c}" for c in COMPONENTS)
+def _shortfall_columns() -> str:
+    """Per component: the summed shortfall from its best value, and how many rows fell short."""
+    return ", ".join(f"SUM({best} - r.{c}) AS d_{c}, SUM(r.{c} < {best}) AS n_{c}"
+                     for c, (_, best) in COMPONENTS.items())
 
 
-async def losses_by_component(db: Reader, task: str = "", recent: int = 20_000) -> Row | None:
-    """Over the latest ``recent`` paper-mode rewards (of one task, or all): per component, points lost in all
-    and how many episodes lost any; with the count of episodes and their mean total."""
-    where = "WHERE r.mode = 'paper'" + (" AND r.task_id = ?" if task else "")
+async def losses(db: Reader, task: str = "", recent: int = 20_000) -> list[Row]:
+    """Over the latest ``recent`` paper-mode rewards (of one task, or all): per task and reward weights,
+    the episodes, their summed total and each component's summed shortfall and count of rows short.
+
+    Grouped by the weights (a handful of distinct configs) so SQL sums plain columns; the caller
+    multiplies by each group's weights (``web.models.loss_tables``).
+    """
+    where = "WHERE mode = 'paper'" + (" AND task_id = ?" if task else "")
     params: list[Any] = [task] if task else []
-    return await db.one(f"SELECT COUNT(*) AS episodes, AVG(r.total) AS mean_total, {_loss_columns()} FROM "
-                        f"(SELECT * FROM rewards r {where} ORDER BY r.ts DESC LIMIT ?) r", [*params, recent])
+    return await db.rows(f"SELECT r.task_id, r.weights, COUNT(*) AS episodes, SUM(r.total) AS total, "
+                         f"{_shortfall_columns()} FROM (SELECT task_id, weights, total, "
+                         f"{', '.join(COMPONENTS)} FROM rewards {where} ORDER BY rowid DESC LIMIT ?) r "
+                         f"GROUP BY r.task_id, r.weights", [*params, recent])
 
 
-async def losses_by_task(db: Reader, limit: int = 25, recent: int = 20_000) -> list[Row]:
-    """The tasks losing the most points per episode (paper mode, latest ``recent`` rewards)."""
-    total_lost = " + ".join(lost_sql(c) for c in COMPONENTS)
-    return await db.rows(f"SELECT r.task_id, COUNT(*) AS episodes, AVG(r.total) AS mean_total, "
-                         f"AVG({total_lost}) AS mean_lost, {_loss_columns()} FROM "
-                         f"(SELECT * FROM rewards r WHERE r.mode = 'paper' ORDER BY r.ts DESC LIMIT ?) r "
-                         f"GROUP BY r.task_id ORDER BY mean_lost DESC LIMIT ?", (recent, limit))
-
-
-async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 100_000) -> list[Row]:
+async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 20_000) -> list[Row]:
     """Episode tool calls per tool over the latest ``recent`` calls: how many failed and in how many episodes.
 
     A failed call costs validity (its execution third) and usually coverage and arguments."""

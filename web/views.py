@@ -92,7 +92,7 @@ async def overview(request: Request) -> Response:
 async def overview_charts(dash: Dashboard) -> dict[str, str]:
     """The reward curve of the latest episodes and the mean points each component loses."""
     rewards = await queries.recent_rewards(dash.reader)
-    lost = models.component_losses(await queries.losses_by_component(dash.reader, recent=500), list(queries.COMPONENTS))
+    lost = models.loss_tables(await queries.losses(dash.reader, recent=500))["components"]
     reward_chart = line_chart([Series("reward", [(float(i + 1), r) for i, r in enumerate(rewards)]),
                                Series("moving mean (20)", moving_average(rewards))],
                               title=f"reward of the last {len(rewards)} episodes", x_label="episode",
@@ -443,12 +443,10 @@ async def tasks(request: Request) -> Response:
 
 async def losses(dash: Dashboard, task: str = "") -> dict[str, Any]:
     """Where points are lost: per component over all (or one task's) episodes, per task, per failing tool."""
-    overall = models.component_losses(await queries.losses_by_component(dash.reader, task), list(queries.COMPONENTS))
+    tables = models.loss_tables(await queries.losses(dash.reader, task))
     if task:
-        return {"components": overall, "tasks": [], "tools": []}
-    by_task = [{**r, "top": models.top_loss(r, list(queries.COMPONENTS))}
-               for r in await queries.losses_by_task(dash.reader)]
-    return {"components": overall, "tasks": by_task, "tools": await queries.failures_by_tool(dash.reader)}
+        return {"components": tables["components"], "tasks": [], "tools": []}
+    return {**tables, "tools": await queries.failures_by_tool(dash.reader)}
 
 
 async def task_page(request: Request) -> Response:
