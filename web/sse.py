@@ -4,7 +4,8 @@ Each stream is a bounded bus subscription (a slow browser loses its oldest event
 memory). Messages carry rendered HTML fragments, which the page swaps in by event name:
 
 - ``/ui/sse/overview``: ``calls`` (the newest tool-call rows, coalesced a few times a second) and
-  ``stats`` (the counters and the calls/s chart, once a second);
+  ``stats`` (the counters and the calls/s chart, once a second), ``charts`` (the reward curve and the
+  points lost per component, when episodes are scored, at most every ``CHARTS_EVERY_S``);
 - ``/ui/sse/episodes/{eid}``: ``item`` (a turn or a tool call to append to the timeline),
   ``status`` (the episode's badge), ``finished`` (tells the outcome section to reload itself);
 - ``/ui/sse/training/{rid}``: ``metrics`` (the run has new steps: the page re-fetches its charts, at
@@ -70,6 +71,8 @@ async def _overview(request: Request, dash: Dashboard, sub: Subscription) -> Asy
                 yield ServerSentEvent(event="stats", data=await _stats_html(request, dash))
             if any(e.type == "reward" for e in batch) and loop.time() - last_charts >= CHARTS_EVERY_S:
                 last_charts = loop.time()
+                with contextlib.suppress(StoreError, TimeoutError):
+                    await dash.hub.store.flush(10.0)  # the charts read the store: let it hold the new rewards
                 yield ServerSentEvent(event="charts", data=fragment_html(request, "partials/overview_charts.html",
                                                                          **await overview_charts(dash)))
             if calls:
