@@ -74,10 +74,12 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 
 STORED_KINDS = frozenset({"tool_call", "episode", "turn", "reward", "task", "run", "run_metric", "evidence"})
 # Columns added after the first release: (table, column, type); a file made before gets them on start.
+# INDEXES: a run's page reads all its metrics in (name, step) order, from the covering index alone.
 MIGRATIONS = (("episodes", "run_id", "TEXT"), ("episodes", "run_step", "INTEGER"))
 INDEXES = """
 CREATE INDEX IF NOT EXISTS episodes_run ON episodes(run_id, run_step);
 CREATE INDEX IF NOT EXISTS run_metrics_step ON run_metrics(run_id, step);
+CREATE INDEX IF NOT EXISTS run_metrics_values ON run_metrics(run_id, name, step, value);
 """
 
 

@@ -114,6 +114,7 @@ async def test_open_episode_updates_live_and_shows_its_reward(browser: Browser) 
     await page.locator("#timeline .item.assistant", has_text="Done: $300 moved.").wait_for()
     engine.finish(ep.id)
     await page.locator('#status [data-status="finished"]').wait_for()
+    await playwright_api.expect(page.locator("#live-mark")).to_have_count(0)  # a finished episode is not live
     await page.locator("#reward-table").wait_for()
     await playwright_api.expect(page.locator("#state-match")).to_be_visible()
     await playwright_api.expect(page.locator("#episode-cards")).to_contain_text(re.compile(r"reward\s*\d\.\d{3}", re.I))

@@ -345,3 +345,28 @@ def test_long_ids_are_shortened_with_the_full_id_kept(client: TestClient) -> Non
 def test_favicon(client: TestClient) -> None:
     assert client.get("/favicon.ico").headers["content-type"].startswith("image/svg")
     assert "favicon.svg" in client.get("/ui/").text
+
+
+def test_live_runs_read_only_their_new_rows(client: TestClient) -> None:
+    hub = hub_of(client.app)
+    reader = client.app.state.dashboard.reader  # type: ignore[attr-defined]
+    hub.bus.publish(RunEvent("run-l", "live", {}, "running", 1.0))
+    for step in range(1000):
+        hub.bus.publish(RunMetricEvent("run-l", step, {"loss": 1.0}, 2.0))
+    flush(client)
+    first = client.portal.call(queries.run_metrics, reader, "run-l")
+    for step in range(1000, 1500):
+        hub.bus.publish(RunMetricEvent("run-l", step, {"loss": 50.0 if step == 1400 else 1.0, "new": 2.0}, 3.0))
+    flush(client)
+    calls: list[str] = []
+    original = reader._tuples
+    reader._tuples = lambda sql, params: calls.append(sql) or original(sql, params)  # type: ignore[method-assign]
+    grown = client.portal.call(queries.run_metrics, reader, "run-l")
+    assert len(calls) == 1 and "rowid > ?" in calls[0]  # only the new rows were read
+    assert first["loss"][-1] == (999.0, 1.0) and grown["loss"][-1] == (1499.0, 1.0) and (1400.0, 50.0) in grown["loss"]
+    assert grown["new"][0] == (1000.0, 2.0) and len(grown["loss"]) <= 302
+    hub.bus.publish(RunMetricEvent("run-l", 10, {"loss": -7.0}, 4.0))  # a rewritten step: the whole run is read
+    flush(client)
+    calls.clear()
+    again = client.portal.call(queries.run_metrics, reader, "run-l")
+    assert "rowid > ?" not in calls[-1] and (10.0, -7.0) in again["loss"]

@@ -441,29 +441,65 @@ async def run(db: Reader, run_id: str) -> Row | None:
     return found
 
 
-async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> dict[str, list[tuple[float, float]]]:
+Series = dict[str, list[tuple[float, float]]]
+
+
+@dataclass
+class RunSeries:
+    """A run's downsampled series as of the store's metric row ``version`` (its largest rowid)."""
+
+    version: int
+    series: Series
+
+
+async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> Series:
     """Each metric's (step, value) series, at most ``2 * buckets + 2`` points per metric.
 
     A long run is cut into ``buckets`` equal step ranges per metric and each keeps its minimum and its
     maximum, plus the first and last step (``web.svg.downsample``): spikes and the latest value survive,
-    unlike taking every k-th step. The rows come in primary-key order (no sort) as plain tuples; the
-    result is cached until the store holds a newer metric row, so a finished run is read once.
+    unlike taking every k-th step. The rows come in key order (no sort) as plain tuples. The result is
+    kept per run: unchanged, it is reused; when the store has newer rows (a live run), only those are
+    read (a rowid range) and appended, then downsampled again.
     """
-    version = await db.one("SELECT MAX(rowid) AS v FROM run_metrics")
-    key = (run_id, buckets, (version or {}).get("v"))
-    found = db.cache.get(key)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step", (run_id,))
-    out: dict[str, list[tuple[float, float]]] = {}
+    found = await db.one("SELECT MAX(rowid) AS v FROM run_metrics")
+    version = int((found or {}).get("v") or 0)
+    key = ("run", run_id, buckets)
+    cached: RunSeries | None = db.cache.get(key)
+    if cached is not None and cached.version == version:
+        return cached.series
+    series = None
+    if cached is not None and cached.version < version:
+        rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE rowid > ? AND run_id = ? "
+                               "ORDER BY name, step", (cached.version, run_id))
+        series = append_points(cached.series, rows, buckets)
+    if series is None:
+        rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step",
+                               (run_id,))
+        series = {name: downsample(points, buckets) for name, points in group_rows(rows).items()}
+    db.cache.put(key, RunSeries(version, series))
+    return series
+
+
+def group_rows(rows: list[tuple[Any, ...]]) -> Series:
+    out: Series = {}
     for name, step, value in rows:
-        series = out.get(name)
-        if series is None:
-            series = out[name] = []
-        series.append((float(step), float(value)))
-    result = {name: downsample(points, buckets) for name, points in out.items()}
-    db.cache.put(key, result)
-    return result
+        found = out.get(name)
+        if found is None:
+            found = out[name] = []
+        found.append((float(step), float(value)))
+    return out
+
+
+def append_points(series: Series, rows: list[tuple[Any, ...]], buckets: int) -> Series | None:
+    """``series`` with new rows appended and downsampled again; None when a row rewrites an earlier step
+    (the caller then reads the whole run)."""
+    out = dict(series)
+    for name, points in group_rows(rows).items():
+        old = out.get(name, [])
+        if old and points[0][0] <= old[-1][0]:
+            return None
+        out[name] = downsample(old + points, buckets)
+    return out
 
 
 async def run_steps(db: Reader, run_id: str, limit: int = 2000) -> list[Row]:
