@@ -19,15 +19,19 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hub.dispatcher import CallOutcome, Dispatcher
+from hub.errors import EpisodeError, SessionError, TaskError
 from hub.events import EventBus, ToolCallEvent
 from hub.library import Library
+from hub.names import split_name
 from hub.parsing import ParsedCall, parse_model_output
 from hub.reward import CallRecord, RewardBreakdown, RewardConfig, score
-from hub.sessions import Session, SessionError, SessionManager
-from hub.tasks import Task, TaskError, TaskSet, build_initial, split_name
+from hub.sessions import Session, SessionManager
+from hub.tasks.io import TaskSet
+from hub.tasks.model import Task
+from hub.world import build_initial
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant that can use tools. To call a tool, reply with one or more blocks\n"
@@ -38,20 +42,19 @@ DEFAULT_SYSTEM = (
 )
 
 
-class EpisodeError(LookupError):
-    """An unknown, finished or expired episode, or a request the engine cannot serve."""
-
-    def __init__(self, message: str, code: str = "episode") -> None:
-        super().__init__(message)
-        self.code = code
-
-
 class EpisodeLimits(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     max_steps: int = Field(16, ge=1, le=1000)
     max_calls_per_step: int = Field(16, ge=1, le=256)
     max_output_chars: int = Field(200_000, ge=1)
+
+
+def inline_task(data: Mapping[str, Any]) -> Task:
+    try:
+        return Task.model_validate(data)
+    except ValidationError as exc:
+        raise TaskError(f"invalid inline task: {exc}") from None
 
 
 # Bus events ------------------------------------------------------------------------------------
@@ -216,7 +219,7 @@ class EpisodeEngine:
         """A task by id, or an inline task (validated against the library)."""
         if isinstance(task, str):
             return self.tasks.get(task)
-        found = task if isinstance(task, Task) else Task.model_validate(task)
+        found = task if isinstance(task, Task) else inline_task(task)
         found.check_against(self.library)
         return found
 

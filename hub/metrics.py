@@ -10,10 +10,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
 
 from hub.events import EventBus, Subscription
+from hub.parts import Part
 
 if TYPE_CHECKING:
     from hub.core import Hub
@@ -109,3 +112,10 @@ class HubMetrics:
 async def metrics_endpoint(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     return Response(hub.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _routes(app: Starlette) -> list[BaseRoute]:
+    return [Route("/metrics", metrics_endpoint)]
+
+
+part = Part("metrics", routes=_routes)

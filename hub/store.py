@@ -14,13 +14,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import aiosqlite
+from starlette.applications import Starlette
 
+from hub.errors import StoreError
 from hub.events import EventBus, Subscription
+from hub.parts import Part
 
 log = logging.getLogger("hub.store")
 
@@ -69,10 +73,6 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 """
 
 STORED_KINDS = frozenset({"tool_call", "episode", "turn", "reward", "task", "run", "run_metric"})
-
-
-class StoreError(RuntimeError):
-    """The store is not running, or its writer failed."""
 
 
 @dataclass
@@ -324,3 +324,16 @@ class Store:
             cols = [c[0] for c in cur.description]
             return [dict(zip(cols, r)) for r in await cur.fetchall()]
 
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The store's writer runs while the app serves; stopping it writes what is queued."""
+    hub = app.state.hub
+    await hub.store.start(hub.bus)
+    try:
+        yield
+    finally:
+        await hub.store.stop()
+
+
+part = Part("store", lifespan=_lifespan)

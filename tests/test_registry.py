@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hub.cli import GOLDEN_CATALOG, catalog_json
 from hub.config import REFERENCE_NOW
 from hub.kit import Tool
 from hub.state import SeedDatabase
 from servers import REGISTRY
 from tests.conftest import LIBRARY, World
+from tests.golden_files import GOLDEN_CATALOG, catalog, catalog_text, write_catalog
 
 EXPECTED = {
     "banking": 17, "trading": 13, "payments": 10, "calendar": 17, "email": 17, "filesystem": 40, "shopping": 23,
@@ -33,11 +33,12 @@ def test_twenty_servers_343_tools() -> None:
     assert sum(counts.values()) == 343
 
 
-def test_golden_catalog_matches() -> None:
-    """Regenerate with `prove-hub catalog --write-golden` and review the diff."""
-    assert GOLDEN_CATALOG.exists(), "run `prove-hub catalog --write-golden`"
-    golden = json.loads(GOLDEN_CATALOG.read_text())
-    assert catalog_json() == golden
+def test_golden_catalog_matches(regen_golden: bool) -> None:
+    """Regenerate with `pytest tests/test_registry.py --regen-golden` and review the diff."""
+    if regen_golden:
+        write_catalog()
+    assert GOLDEN_CATALOG.exists(), "run `pytest tests/test_registry.py --regen-golden`"
+    assert GOLDEN_CATALOG.read_text() == catalog_text(catalog())
 
 
 @pytest.mark.parametrize("tool", TOOLS, ids=IDS)

@@ -1,4 +1,4 @@
-"""``prove-hub synth`` and ``prove-hub graph``: registered through ``hub.cli.extend``."""
+"""``prove-hub synth`` and ``prove-hub graph``: the synthesis part's commands."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from hub.parts import Part
 
 
 def register(sub: Any) -> None:
@@ -33,7 +35,7 @@ def register(sub: Any) -> None:
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
-    from hub.cli import build_library
+    from hub.core import build_library
     from hub.synth.output import write_all
     from hub.synth.pipeline import SynthConfig, synthesize
 
@@ -55,7 +57,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def cmd_graph(args: argparse.Namespace) -> int:
-    from hub.cli import build_library
+    from hub.core import build_library
     from hub.synth.graph import load_graph
 
     library = build_library(args.mount)
@@ -63,3 +65,6 @@ def cmd_graph(args: argparse.Namespace) -> int:
     graph = load_graph(mount.name, mount.tools, Path(args.cache_dir) if args.cache_dir else None)
     print(graph.to_dot() if args.dot else json.dumps(graph.to_json(), indent=1), end="" if args.dot else "\n")
     return 0
+
+
+part = Part("synth", add_commands=register)
