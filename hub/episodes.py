@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hub.dispatcher import CallOutcome, Dispatcher
 from hub.errors import EpisodeError, SessionError, TaskError
-from hub.events import EventBus, ToolCallEvent
+from hub.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
 from hub.library import Library
 from hub.names import split_name
 from hub.parsing import ParsedCall, parse_model_output
@@ -55,75 +55,6 @@ def inline_task(data: Mapping[str, Any]) -> Task:
         return Task.model_validate(data)
     except ValidationError as exc:
         raise TaskError(f"invalid inline task: {exc}") from None
-
-
-# Bus events ------------------------------------------------------------------------------------
-
-
-@dataclass
-class EpisodeEvent:
-    phase: str  # "open" or "finish"
-    episode: str
-    task: str
-    group: str
-    session: str
-    start_hash: str
-    ts: float
-    final_hash: str | None = None
-    reason: str | None = None
-    steps: int = 0
-    calls: int = 0
-    format_errors: int = 0
-    reward: float | None = None
-    id: int = 0
-    type: str = "episode"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class TurnEvent:
-    episode: str
-    seq: int
-    role: str
-    content: str
-    ts: float
-    id: int = 0
-    type: str = "turn"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class RewardEvent:
-    episode: str
-    task: str
-    total: float
-    mode: str
-    components: dict[str, float]
-    weights: dict[str, float]
-    ts: float
-    id: int = 0
-    type: str = "reward"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class TaskEvent:
-    task_id: str
-    kind: str
-    servers: list[str]
-    data: dict[str, Any]
-    ts: float
-    id: int = 0
-    type: str = "task"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 # Episodes --------------------------------------------------------------------------------------

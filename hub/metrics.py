@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from hub.events import EventBus, Subscription
+from hub.events import Event, EventBus
 from hub.parts import Part
 
 if TYPE_CHECKING:
@@ -23,17 +23,8 @@ if TYPE_CHECKING:
 
 LATENCY_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 UNBOUNDED_NAMES = frozenset({"format", "unknown_tool", "unknown_server"})
+OBSERVED_KINDS = frozenset({"tool_call", "episode", "reward"})
 REWARD_BUCKETS = (-1.0, -0.5, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.5)
-
-
-@dataclass
-class MetricsSink(Subscription):
-    """A bus subscriber that updates counters in place instead of queueing."""
-
-    metrics: Any = None
-
-    def offer(self, event: Any) -> None:
-        self.metrics.observe(event)
 
 
 @dataclass
@@ -76,8 +67,11 @@ class HubMetrics:
         self.subscribe(hub.bus)
 
     def subscribe(self, bus: EventBus) -> None:
-        bus.subscribers.append(MetricsSink(queue=None, kinds=frozenset({"tool_call", "episode", "reward"}),  # type: ignore[arg-type]
-                                           metrics=self))
+        bus.attach(self, OBSERVED_KINDS)
+
+    def offer(self, event: Event) -> None:
+        """The bus sink: update counters in place (no queue, no task)."""
+        self.observe(event)
 
     def observe(self, event: Any) -> None:
         kind = getattr(event, "type", None)

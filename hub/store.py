@@ -23,7 +23,7 @@ import aiosqlite
 from starlette.applications import Starlette
 
 from hub.errors import StoreError
-from hub.events import EventBus, Subscription
+from hub.events import EVENT_KINDS, Event, EventBus, Subscription
 from hub.parts import Part
 
 log = logging.getLogger("hub.store")
@@ -72,49 +72,7 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 );
 """
 
-STORED_KINDS = frozenset({"tool_call", "episode", "turn", "reward", "task", "run", "run_metric"})
-
-
-@dataclass
-class RunEvent:
-    """A training run started or ended (published by the trainer through the WebSocket)."""
-
-    run_id: str
-    name: str
-    config: dict[str, Any]
-    status: str
-    ts: float
-    id: int = 0
-    type: str = "run"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class RunMetricEvent:
-    run_id: str
-    step: int
-    metrics: dict[str, float]
-    ts: float
-    id: int = 0
-    type: str = "run_metric"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class StoreSubscription(Subscription):
-    """The store's bus subscription: counts every event offered to it."""
-
-    offered: int = 0
-
-    def offer(self, event: Any) -> None:
-        if self.kinds is not None and getattr(event, "type", None) not in self.kinds:
-            return
-        self.offered += 1
-        super().offer(event)
+STORED_KINDS = frozenset(EVENT_KINDS)
 
 
 def _dumps(value: Any) -> str:
@@ -188,7 +146,7 @@ class Store:
         self.path = path
         self.batch_max = batch_max
         self.synchronous = synchronous
-        self.sub = StoreSubscription(asyncio.Queue(queue_max), STORED_KINDS)
+        self.sub = Subscription(asyncio.Queue(queue_max))
         self.acked = 0
         self.batches = 0
         self.on_commit: Callable[[int], None] | None = None
@@ -233,7 +191,7 @@ class Store:
         await self._db.executescript(SCHEMA)
         if bus is not None:
             self._bus = bus
-            bus.subscribers.append(self.sub)
+            bus.attach(self.sub, STORED_KINDS)
         self._committed = asyncio.Event()
         self._writer = asyncio.create_task(self._run(), name="store-writer")
 
@@ -252,7 +210,7 @@ class Store:
             await self._db.close()
             self._db = None
 
-    def offer(self, event: Any) -> None:
+    def offer(self, event: Event) -> None:
         """Queue an event that does not travel on the bus; never waits."""
         self.sub.offer(event)
 

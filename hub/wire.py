@@ -12,12 +12,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from hub.episodes import EpisodeLimits
+from hub.events import EVENT_KINDS, EventKind
 from hub.reward import RewardConfig
 
 PROTOCOL = "prove-ws"
 VERSION = 1
 MAX_GROUP = 256
-EVENT_KINDS = ("tool_call", "episode", "turn", "reward", "task", "run", "run_metric")
 
 
 class Msg(BaseModel):
@@ -70,7 +70,7 @@ class Close(Msg):
 
 class Subscribe(Msg):
     type: Literal["subscribe"]
-    kinds: list[Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric"]] | None = None
+    kinds: list[EventKind] | None = None
     episodes: list[str] | None = None
     maxsize: int = Field(1000, ge=1, le=10_000)
 

@@ -30,11 +30,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hub.auth import scope_has_token, token_matches
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
-from hub.events import Subscription
+from hub.events import EVENT_KINDS, RunEvent, RunMetricEvent, Subscription
 from hub.parts import Part
-from hub.store import RunEvent, RunMetricEvent
 from hub.wire import (
-    EVENT_KINDS,
     MAX_GROUP,
     PROTOCOL,
     REQUEST,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from hub.store import RunEvent, RunMetricEvent
+from hub.events import RunEvent, RunMetricEvent
 from tests.web_support import XSS, hub_of, make_app, play
 
 HX = {"HX-Request": "true"}

@@ -21,10 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.config import REFERENCE_NOW
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
 from hub.library import Library
-from hub.sessions import SessionManager
 from hub.synth import perturb
 from hub.synth.graph import ToolGraph, load_graph
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
@@ -33,6 +30,7 @@ from hub.synth.sampler import Harvester, Sampler
 from hub.synth.validate import Deduper, SeedIndex, call_tokens, ungrounded, validate_replay
 from hub.synth.values import ValueMaker
 from hub.tasks import GTStep, InitialState, Task, Turn, tool_name
+from hub.world import World
 
 LEVELS = ("complete", "missing", "minimal")
 
@@ -94,8 +92,8 @@ class Synthesizer:
         self.sampler = Sampler(library, config.seed, world_seed=config.world_seed, k=config.sampler_k,
                                min_support=config.min_support)
         self.index = SeedIndex(library, config.world_seed)
-        self.sessions = SessionManager(library, seed=config.world_seed, max_sessions=1_000_000)
-        self.dispatcher = Dispatcher(library, self.sessions, EventBus(maxsize=1))
+        world = World(library, seed=config.world_seed, max_sessions=1_000_000)
+        self.sessions, self.dispatcher = world.sessions, world.dispatcher
         self.per_server: Counter[str] = Counter()
         self.stats = Stats()
         self.dedup = Deduper(config.dedup_threshold)

@@ -19,11 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
 from hub.library import Library, SqliteMount
-from hub.sessions import SessionManager
-from hub.tasks import Task, TaskError, build_initial, replay
+from hub.tasks import Task, TaskError, replay
+from hub.world import World
 
 ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
 COUNTED_ERRORS = ("arguments", "tool", "internal", "unknown_tool", "unknown_server", "result")
@@ -51,12 +49,11 @@ def trajectory_of(task: Task) -> list[dict[str, Any]]:
 
 def replay_errors(task: Task, library: Library) -> tuple[int, int]:
     """(calls, counted errors) of the task's trajectory on a fresh fork."""
-    sessions = SessionManager(library)
-    dispatcher = Dispatcher(library, sessions, EventBus(maxsize=1))
-    build_initial(task, sessions, dispatcher, "validate")
+    world = World(library)
+    world.start(task, "validate")
     calls = errors = 0
     for call in trajectory_of(task):
-        out = dispatcher.call("validate", call["server"], call["tool"], call["arguments"])
+        out = world.dispatcher.call("validate", call["server"], call["tool"], call["arguments"])
         calls += 1
         errors += (not out.ok) and out.error_kind in COUNTED_ERRORS
     return calls, errors
