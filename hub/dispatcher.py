@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hub.errors import SessionError, UnknownServer, UnknownTool
 from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
-from hub.errors import SessionError, UnknownServer, UnknownTool
 from hub.library import Library
 from hub.sessions import SessionManager
 

@@ -12,6 +12,7 @@ episode, never a crash. Finish: the reward breakdown (``hub.reward``).
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -357,6 +358,4 @@ class EpisodeEngine:
 
 
 def _json_text(message: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(message, default=str)
