@@ -22,6 +22,9 @@ from hub.parts import Part
 
 log = logging.getLogger("hub.api")
 MAX_PAGE = 500
+# A failed call's HTTP status by error kind: the model's own mistakes are a normal 200 reply (the call ran
+# and failed as a tool does); a bug in a tool is a 500; unknown servers, tools and sessions are a 404.
+CALL_STATUS = {"tool": 200, "arguments": 200, "internal": 500}
 
 
 def _hub(request: Request) -> Hub:
@@ -114,7 +117,7 @@ async def call_tool(request: Request) -> JSONResponse:
     out = hub.dispatcher.call(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
     return JSONResponse({"ok": out.ok, "result": out.result, "error": out.error, "error_kind": out.error_kind,
                          "latency_ms": out.latency_ms, "state_changed": out.state_changed},
-                        status_code=200 if out.ok or out.error_kind in ("tool", "arguments") else 404)
+                        status_code=200 if out.ok else CALL_STATUS.get(out.error_kind or "", 404))
 
 
 async def server_state(request: Request) -> JSONResponse:
