@@ -13,6 +13,7 @@ import uvicorn
 from hub.app import create_app, default_parts
 from hub.config import Settings
 from hub.core import build_library
+from hub.errors import HubError
 from hub.parts import Part, add_commands
 from hub.world import World
 
@@ -111,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None) or COMMANDS[args.command]
     try:
         return handler(args)  # type: ignore[no-any-return]
-    except (ValueError, ImportError) as exc:
+    except (HubError, ValueError, ImportError) as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
         return 2
 
