@@ -9,8 +9,9 @@ from __future__ import annotations
 import hmac
 from urllib.parse import parse_qs
 
-from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from hub.errors import Unauthorized, http_reply
 
 OPEN_PATHS = ("/healthz", "/ws")  # /ws checks its token itself: header, ?token= or the hello message
 UNAUTHORIZED = "missing or wrong bearer token"
@@ -48,5 +49,5 @@ class BearerAuth:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 4401, "reason": UNAUTHORIZED})
             return
-        response = JSONResponse({"error": UNAUTHORIZED}, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        response = http_reply(Unauthorized(UNAUTHORIZED), headers={"WWW-Authenticate": "Bearer"})
         await response(scope, receive, send)

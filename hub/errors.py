@@ -3,6 +3,7 @@
 The tree (``code`` / HTTP status)::
 
     HubError                          internal          500  anything the hub does not expect
+    ├── Unauthorized                  unauthorized      401  a request without the hub's bearer token
     ├── NotFound (LookupError)        not_found         404
     │   ├── UnknownServer             unknown_server    404  no server of that name is mounted
     │   ├── UnknownTool               unknown_tool      404  the server has no tool of that name
@@ -63,6 +64,13 @@ class HubError(Exception):
     @property
     def http_status(self) -> int:
         return self.status
+
+
+class Unauthorized(HubError):
+    """A request without the hub's bearer token (``/ws`` answers with a ``ProtocolError`` of this code)."""
+
+    code = "unauthorized"
+    status = 401
 
 
 class NotFound(HubError, LookupError):
@@ -144,9 +152,10 @@ class StoreError(HubError, RuntimeError):
     status = 503
 
 
-def http_reply(exc: HubError, **extra: Any) -> JSONResponse:
+def http_reply(exc: HubError, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
     """The JSON API's error reply: ``{"error": message, "code": code, **extra}``."""
-    return JSONResponse({"error": exc.message, "code": exc.code, **extra}, status_code=exc.http_status)
+    return JSONResponse({"error": exc.message, "code": exc.code, **extra}, status_code=exc.http_status,
+                        headers=headers)
 
 
 def internal_http_reply() -> JSONResponse:
