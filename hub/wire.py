@@ -2,7 +2,7 @@
 
 A message is a JSON object with a ``type`` and an optional ``id`` that the reply echoes; ``REQUEST``
 validates any request by its ``type``. The hub (``hub/ws.py``) decodes with these models and the
-trainer client (``trainer_client/hub_client.py``) builds its requests with them, so the two cannot drift.
+trainer's hub client builds its requests with them, so the two cannot drift.
 """
 
 from __future__ import annotations

@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 
 from hub.errors import StoreError
-from hub.events import EpisodeEvent, EventBus, RewardEvent, RunEvent, RunMetricEvent, TaskEvent, ToolCallEvent, TurnEvent
+from hub.events import (
+    EpisodeEvent,
+    EventBus,
+    RewardEvent,
+    RunEvent,
+    RunMetricEvent,
+    TaskEvent,
+    ToolCallEvent,
+    TurnEvent,
+)
 from hub.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
