@@ -1,17 +1,28 @@
-"""The server kit: how a server declares its tools.
+"""The server kit: how a server declares its entities and tools, and what every server would otherwise repeat.
 
-A server is a module with an SQLite schema, a deterministic ``seed(db, rng, now)``
-and tools written as typed Python functions. The docstring is the tool's
-description, the type hints are its JSON schema, the decorator tags it read or
-write. Parameters name the entity type they carry with ``Entity("account")``,
-a tool names the entity types its result carries (``returns=``) and the tools
-that must run before it (``requires=``): task synthesis chains tools through
-these declarations.
+A server is an SQLite schema, a deterministic ``seed(db, rng, now)`` and tools written as typed
+Python functions. The docstring is the tool's description, the type hints are its JSON schema, the
+decorator tags it read or write. Parameters name the entity type they carry, a tool names the entity
+types its result carries (``returns=``) and the tools that must run before it (``requires=``): task
+synthesis chains tools through these declarations.
 
     banking = Server("banking", "Retail bank accounts.", SCHEMA, seed)
+    ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107",
+                             finder="list_accounts")
+    AccountId = Annotated[str, ACCOUNT]
 
     @banking.read(returns=("account",))
-    def get_account(ctx: Ctx, account_id: AccountId) -> dict: ...
+    def get_account(ctx: Ctx, account_id: AccountId) -> dict: return ACCOUNT.get(ctx, account_id)
+
+    banking.distinct_values({"account_type": ("accounts", "type"), "city": ("customers", "city")})
+
+What the kit owns:
+- ``Server.entity`` -> ``EntityType``: the id parameter (description, ``x-entity``), ``.get`` with its
+  not-found message, ``.ref(description)`` for filters that carry the same id;
+- ``Server.distinct_values``: the ``get_distinct_values(field)`` tool;
+- ``Query`` and ``listing``: filtered, paged list tools and their ``{"xs": [...], "count": n}`` result;
+- ``Limit``/``Offset``, the ISO date patterns (``IsoDate``, ``IsoDateTime``, ``IsoDateOrTime``, ``IsoMonth``),
+  ``parse_datetime``, ``next_id``, and ``insert_rows`` for seeds.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ from pydantic.fields import FieldInfo
 ToolKind = Literal["read", "write"]
 SeedFn = Callable[[sqlite3.Connection, random.Random, datetime], None]
 Json = Any
+Decorator = Callable[[Callable[..., Json]], Callable[..., Json]]
 
 
 Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
@@ -298,15 +310,15 @@ class Server:
         self.read()(get_distinct_values)
         return self.tools["get_distinct_values"]
 
-    def read(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+    def read(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Decorator:
         """Register a read tool: it never changes state."""
         return self._register("read", returns, requires)
 
-    def write(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+    def write(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Decorator:
         """Register a write tool: it may change state, atomically."""
         return self._register("write", returns, requires)
 
-    def _register(self, kind: ToolKind, returns: tuple[str, ...], requires: tuple[str, ...]) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+    def _register(self, kind: ToolKind, returns: tuple[str, ...], requires: tuple[str, ...]) -> Decorator:
         def decorate(fn: Callable[..., Json]) -> Callable[..., Json]:
             if fn.__name__ in self.tools:
                 raise ValueError(f"{self.name}: tool {fn.__name__} registered twice")
@@ -345,7 +357,8 @@ def parse_datetime(value: str, name: str, example: str = "2026-06-03T14:00") -> 
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
-        raise ToolError(f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', e.g. '{example}'.") from None
+        raise ToolError(f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', "
+                        f"e.g. '{example}'.") from None
     if not 2000 <= t.year <= 2100:
         raise ToolError(f"{name} {value!r} is out of range; use a date between 2000 and 2100.")
     return t.replace(microsecond=0)
@@ -447,8 +460,9 @@ class Query:
         return listing(key, self.rows(db, order_by, limit, offset, group_by))
 
 
-# Shared argument aliases: give each use its own description with
-# ``Annotated[IsoDate | None, Field(description="Only on or after this date, e.g. '2026-03-01'")]``.
+# Date and time arguments: the kit owns the patterns, a server adds descriptions with examples from its
+# own seed, once as an alias (``Day = Annotated[IsoDate, Field(description="A date, e.g. '2026-06-12'")]``)
+# or per parameter. Inside ``X | None`` the alias's own description stays in the schema beside the parameter's.
 
 ISO_DATE = r"^\d{4}-\d{2}-\d{2}$"
 ISO_DATE_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$"
@@ -456,7 +470,7 @@ ISO_DATE_OR_TIME = r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$"
 ISO_MONTH = r"^\d{4}-\d{2}$"
 IsoDate = Annotated[str, Field(pattern=ISO_DATE)]
 IsoDateTime = Annotated[str, Field(pattern=ISO_DATE_TIME)]
-DateOrTime = Annotated[str, Field(pattern=ISO_DATE_OR_TIME)]
+IsoDateOrTime = Annotated[str, Field(pattern=ISO_DATE_OR_TIME)]
 IsoMonth = Annotated[str, Field(pattern=ISO_MONTH)]
 
 
