@@ -215,7 +215,7 @@ def _entity_of(annotation: Any) -> str | None:
 
 
 def _expand(annotation: Any) -> Any:
-    """``Annotated[str, ACCOUNT]`` as pydantic needs it: ``Annotated[str, Field(description=...), Entity("account")]``."""
+    """``Annotated[str, ACCOUNT]`` as pydantic reads it: ``Annotated[str, Field(description=...), Entity(...)]``."""
     if get_origin(annotation) is not Annotated:
         return annotation
     base, *meta = get_args(annotation)
