@@ -116,7 +116,7 @@ def test_output_split_manifest_and_export(synth: SynthResult, tmp_path: Path) ->
     assert len(train) + len(test) == N and test
     assert {t.id for t in train}.isdisjoint({t.id for t in test})
     assert data["kinds"] == kind_quotas(N)
-    assert data["coverage"]["tools"] == 343
+    assert data["coverage"]["tools"] == len(LIBRARY.all_tools())
     assert data["validation"]["kept_replay_verified"] == N
     assert set(data["per_server"]) <= set(LIBRARY.mounts)
     exported = [json.loads(line) for line in (tmp_path / "export" / "train.jsonl").read_text().splitlines()]
