@@ -1,0 +1,1 @@
+"""Intents of payments: see docs/SERVER_GUIDE.md, "Intents"."""

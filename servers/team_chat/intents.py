@@ -1,0 +1,1 @@
+"""Intents of team_chat: see docs/SERVER_GUIDE.md, "Intents"."""
