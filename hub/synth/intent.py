@@ -58,9 +58,14 @@ FIRST = ("Maya", "Dana", "Omar", "Priya", "Lucas", "Sofia", "Chen", "Amara", "Jo
          "Mateo", "Ines", "Ravi", "Noor", "Tomas", "Yuki", "Grace", "Felix", "Leila", "Sam", "Aisha", "Nico")
 LAST = ("Okafor", "Lindqvist", "Haddad", "Moreau", "Tanaka", "Silva", "Novak", "Brennan", "Kowalski", "Mensah",
         "Alvarez", "Schmidt", "Nair", "Dubois", "Park", "Rossi", "Ibrahim", "Walsh", "Costa", "Weber")
-GREETINGS = ("Hi! ", "Hey, ", "Hello, ", "Morning! ", "Hi there. ", "Quick one: ", "Hey there! ")
+GREETINGS = ("Hi! ", "Hey! ", "Hello! ", "Morning! ", "Hi there. ", "Quick one. ", "Hey there! ")
 INTROS = ("it's {first}. ", "{first} here. ", "this is {first}. ", "")
 CLOSERS = (" Thanks!", " Thanks a lot.", " Appreciate it!", " Cheers.", " Thank you so much.", "")
+LOWERABLE = frozenset(("can", "could", "please", "what", "which", "show", "put", "record", "got", "set", "check", "any",
+                       "give", "scrap", "open", "how", "our", "for", "quick", "while", "also", "fine", "ok", "and",
+                       "break", "get", "hook", "the", "add", "post", "reply", "fix", "who", "is", "did", "make",
+                       "take", "let", "when", "now", "i'm", "pull", "send", "kill", "drop", "find", "tell", "anything",
+                       "has", "are", "do", "does", "one", "same", "then", "thanks", "great", "perfect", "right"))
 ANSWERS = ("Oh, sorry: {text}.", "Right, the {name} is {text}.", "{Name}: {text}.", "Make it {text}.",
            "Sorry, forgot that. {Name} {text}.")
 
@@ -322,6 +327,10 @@ class Scene:
         """True while the opening turn states only the goal (the agent must discover the rest)."""
         return self.level == "minimal" and len(self.turns) <= 1
 
+    def be(self, name: str) -> None:
+        """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone."""
+        self.persona = Persona(name, self.persona.tone)
+
     def today(self) -> str:
         return f"{self.now.strftime('%A')}, {self.now.strftime('%B')} {self.now.day}"
 
@@ -353,14 +362,14 @@ def fill(phrasing: str, slots: dict[str, Any], withheld: str | None = None) -> s
 def voice(text: str, persona: Persona, rng: random.Random, opening: bool, today: str | None = None) -> str:
     """The persona's tone: a chatty opener with a name and a thank-you, or a terse lower-case line."""
     if persona.tone == "terse":
-        body = text[:1].lower() + text[1:] if not text[:2].isupper() else text
+        first = text.split(" ", 1)[0]
+        body = text[:1].lower() + text[1:] if first.lower() in LOWERABLE else text
         return body.rstrip(".")
     body = text[:1].upper() + text[1:]
     if opening:
-        intro = rng.choice(INTROS).format(first=persona.first)
+        intro = "" if persona.name in text else rng.choice(INTROS).format(first=persona.first)
         greeting = rng.choice(GREETINGS)
-        body = greeting + (intro[:1].upper() + intro[1:] if greeting.endswith(". ") or greeting.endswith("! ")
-                           else intro) + body
+        body = greeting + intro[:1].upper() + intro[1:] + body
         if today and rng.random() < 0.3:
             body += f" (It's {today} today.)"
     return body + rng.choice(CLOSERS)
