@@ -15,7 +15,9 @@ def register(sub: Any) -> None:
     synth.add_argument("--n", type=int, default=13_517, help="how many tasks (default 13,517, the paper's size)")
     synth.add_argument("--out", required=True, help="output directory")
     synth.add_argument("--seed", type=int, default=0, help="synthesis seed: the same seed gives the same dataset")
-    synth.add_argument("--world-seed", type=int, default=0, help="seed of the servers' initial data (default 0)")
+    synth.add_argument("--world-seed", type=int, default=0, help="the first world seed (servers' initial data)")
+    synth.add_argument("--worlds", type=int, default=8,
+                       help="world seeds to spread tasks over: --world-seed .. --world-seed + N - 1 (default 8)")
     synth.add_argument("--test-fraction", type=float, default=0.1)
     synth.add_argument("--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server")
     synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")
@@ -40,7 +42,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if bool(args.llm_endpoint) != bool(args.model) and args.llm_endpoint:
         print("prove-hub synth: --llm-endpoint needs --model", file=sys.stderr)
         return 2
-    config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, test_fraction=args.test_fraction,
+    config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, worlds=args.worlds,
+                         test_fraction=args.test_fraction,
                          sampler_k=args.sampler_k, llm_endpoint=args.llm_endpoint, model=args.model,
                          cache_dir=Path(args.cache_dir) if args.cache_dir else None, progress=not args.no_progress)
     start = time.perf_counter()
