@@ -36,6 +36,7 @@ def register(sub: Any) -> None:
 
 def cmd_synth(args: argparse.Namespace) -> int:
     from hub.cli import build_library
+    from hub.synth import realism
     from hub.synth.output import write_all
     from hub.synth.pipeline import SynthConfig, synthesize
 
@@ -50,8 +51,17 @@ def cmd_synth(args: argparse.Namespace) -> int:
     library = build_library(args.mount)
     result = synthesize(library, config)
     data = write_all(Path(args.out), result, library)
+    stats = result.stats
+    extra = {"world_seeds": result.worlds, "skipped_worlds": {str(k): v for k, v in result.skipped_worlds.items()},
+             "sources": dict(stats.sources), "dropped": dict(stats.dropped), "unfilled_slots": stats.unfilled,
+             "intent_errors": stats.intent_errors, "synth_seconds": round(stats.seconds, 1)}
+    figures = realism.write(Path(args.out), result.tasks, library, fallback_servers=result.fallback_servers,
+                            seconds=time.perf_counter() - start, extra=extra)
     keys = ("n", "kinds", "split", "seconds", "tasks_per_second")
+    headline = {k: figures[k] for k in ("name_leak", "verbatim_values", "id_turns", "linked", "distinct_sequences",
+                                        "worlds", "smallest_server", "rarest_tool")}
     print(json.dumps({k: data[k] for k in keys} | {"coverage": {k: data["coverage"][k] for k in ("tools", "covered")},
+                                                   "realism": headline | {"baseline": figures["baseline"]["ratio"]},
                                                    "total_seconds": round(time.perf_counter() - start, 1),
                                                    "out": str(args.out)}, indent=1))
     return 0

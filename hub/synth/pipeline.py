@@ -132,6 +132,12 @@ def plan(config: SynthConfig) -> list[Slot]:
     return slots
 
 
+def kind_counts(config: SynthConfig) -> dict[str, int]:
+    """How many tasks of each kind a run of ``config`` plans."""
+    found = Counter(s.kind for s in plan(config))
+    return {k: found[k] for k in KINDS}
+
+
 class Synthesizer:
     def __init__(self, library: Library, config: SynthConfig, renderer: Renderer | None = None) -> None:
         self.library = library
@@ -314,6 +320,8 @@ class Synthesizer:
     def _intent_task(self, slot: Slot, d: Dialogue, rng: random.Random, j: int) -> Task | None:
         omitted = None
         if slot.kind == "clarify":
+            if len(d.turns) > 2:  # the ask turn comes on top: at most 3 turns in all
+                raise DraftFailed("clarify_too_long")
             turns, given = clarify_turns(d, rng)
             omitted = given.text
         elif slot.kind == "abstain":
