@@ -32,10 +32,17 @@ import httpx  # noqa: E402
 from hub.app import create_app  # noqa: E402
 from hub.config import Settings  # noqa: E402
 from hub.core import Hub  # noqa: E402
-from hub.episodes import EpisodeEvent, RewardEvent, TaskEvent, TurnEvent  # noqa: E402
-from hub.events import ToolCallEvent  # noqa: E402
-from hub.evidence import EvidenceEvent  # noqa: E402
-from hub.store import RunEvent, RunMetricEvent, Store  # noqa: E402
+from hub.events import (  # noqa: E402  # noqa: E402
+    EpisodeEvent,
+    EvidenceEvent,
+    RewardEvent,
+    RunEvent,
+    RunMetricEvent,
+    TaskEvent,
+    ToolCallEvent,  # noqa: E402
+    TurnEvent,
+)
+from hub.store import Store  # noqa: E402
 
 TASKS = ["bank-balance-001", "bank-transfer-002", "bank-lock-card-003", "bank-payee-004", "bank-unfreeze-005"]
 RESULT = {"account_id": "ACC-0001", "customer_id": "CUS-0001", "type": "checking", "balance": 1234.5,
@@ -49,29 +56,32 @@ RUN = "run-bench"
 METRICS = 50
 STEPS = 2000
 DIFF = {"banking": {"accounts": {"added": [], "removed": [], "changed": [
-    {"key": "ACC-0001", "changes": {"balance": [1234.5, 934.5]}}, {"key": "ACC-0003", "changes": {"balance": [80.0, 380.0]}}]}}}
+    {"key": "ACC-0001", "changes": {"balance": [1234.5, 934.5]}},
+    {"key": "ACC-0003", "changes": {"balance": [80.0, 380.0]}}]}}}
 
 
 def episode_events(eid: str, task: str, t0: float, n_calls: int, rng: random.Random, fail: bool,
                    group: str = "", step: int | None = None) -> list[Any]:
     group = group or "grp-" + eid
-    out: list[Any] = [EpisodeEvent("open", eid, task, group, "es-" + eid, "h0", t0, run=RUN if step is not None else None,
-                                   step=step)]
+    run = RUN if step is not None else None
+    out: list[Any] = [EpisodeEvent("open", eid, task, group, "es-" + eid, "h0", t0, run=run, step=step)]
     out.append(TurnEvent(eid, 0, "system", "You are a helpful assistant that can use tools.", t0))
     out.append(TurnEvent(eid, 1, "user", "What's the balance of ACC-0005?", t0))
     for i in range(n_calls):
         ts = t0 + 0.01 * (i + 1)
         args = {"account_id": f"ACC-{rng.randrange(1, 500):04d}"}
-        out.append(TurnEvent(eid, 2 + i, "assistant", "<tool_call>" + json.dumps({"name": "banking__get_account",
-                                                                                  "arguments": args}) + "</tool_call>", ts))
+        text = "<tool_call>" + json.dumps({"name": "banking__get_account", "arguments": args}) + "</tool_call>"
+        out.append(TurnEvent(eid, 2 + i, "assistant", text, ts))
         ok = not (fail and i == 0)
         out.append(ToolCallEvent("es-" + eid, "banking", "get_account", args, ok, RESULT if ok else None,
-                                 None if ok else "no account ACC-9999", None if ok else "tool", 0.3, False, ts, episode=eid))
+                                 None if ok else "no account ACC-9999", None if ok else "tool", 0.3, False, ts,
+                                 episode=eid))
     end = t0 + 0.01 * (n_calls + 1)
     reward = rng.random()
     out.append(EpisodeEvent("finish", eid, task, group, "es-" + eid, "h0", end, final_hash="h1",
                             reason="completed", steps=n_calls + 1, calls=n_calls, reward=reward))
-    out.append(RewardEvent(eid, task, reward, "paper", {**COMPONENTS, "coverage": rng.choice((0.5, 1.0))}, WEIGHTS, end))
+    components = {**COMPONENTS, "coverage": rng.choice((0.5, 1.0))}
+    out.append(RewardEvent(eid, task, reward, "paper", components, WEIGHTS, end))
     out.append(EvidenceEvent(eid, task, not fail, DIFF, DIFF if fail else {}, None, end))
     return out
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hub.core import Hub  # noqa: E402
 from hub.config import Settings  # noqa: E402
+from hub.core import Hub  # noqa: E402
 from hub.tasks import hermes_call  # noqa: E402
 
 RIGHT = hermes_call("banking__transfer_funds", {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002",

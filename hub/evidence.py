@@ -1,4 +1,5 @@
-"""What a finished episode keeps after its session closes: its final state diffed against the start and the expected state.
+"""What a finished episode keeps after its session closes: its final state diffed against its start
+and against the expected state.
 
 At ``finish`` the episode's session still lives, so both diffs are read from the forks' dirty-row
 tracking (cheap); the expected state is the task's ground truth replayed once in a private session
@@ -15,40 +16,20 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from dataclasses import asdict, dataclass
-from typing import Any
 
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
+from hub.errors import TaskError
+from hub.events import Diff, EvidenceEvent
 from hub.library import Library
-from hub.sessions import Session, SessionManager
-from hub.tasks import Task, TaskError, build_initial
+from hub.sessions import Session
+from hub.tasks.model import Task
+from hub.world import World
 
 MAX_ROWS = 50  # per table and kind (added, removed, changed)
 MAX_CHARS = 64_000  # per diff, as JSON
-Diff = dict[str, dict[str, Any]]  # server -> table -> {added, removed, changed}
-
-
-@dataclass
-class EvidenceEvent:
-    """An episode's evidence, published at finish and kept by the store."""
-
-    episode: str
-    task: str
-    state_match: bool | None  # None: the expected state could not be built
-    start_diff: Diff
-    expected_diff: Diff | None
-    note: str | None
-    ts: float
-    id: int = 0
-    type: str = "evidence"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class ExpectedStates:
-    """The state each task's ground truth leaves, replayed on first use and kept (LRU)."""
+    """The state each task's ground truth leaves, replayed in a private world on first use and kept (LRU)."""
 
     def __init__(self, library: Library, maxsize: int = 32) -> None:
         self.library = library
@@ -61,13 +42,7 @@ class ExpectedStates:
         if found is not None:
             self._cache.move_to_end(key)
             return found
-        sessions = SessionManager(self.library)
-        dispatcher = Dispatcher(self.library, sessions, EventBus())
-        session = build_initial(task, sessions, dispatcher, "expected")
-        for step in task.gt_steps():
-            out = dispatcher.call("expected", step.server, step.tool, step.arguments)
-            if not out.ok:
-                raise TaskError(f"ground-truth step {step.id} ({step.name}) failed on replay: {out.error}")
+        session = World(self.library).play(task, "expected")
         self._cache[key] = session
         while len(self._cache) > self.maxsize:
             self._cache.popitem(last=False)

@@ -14,13 +14,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import aiosqlite
+from starlette.applications import Starlette
 
-from hub.events import EventBus, Subscription
+from hub.errors import StoreError
+from hub.events import EVENT_KINDS, Event, EventBus, Subscription
+from hub.parts import Part
 
 log = logging.getLogger("hub.store")
 
@@ -72,7 +76,7 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 );
 """
 
-STORED_KINDS = frozenset({"tool_call", "episode", "turn", "reward", "task", "run", "run_metric", "evidence"})
+STORED_KINDS = frozenset(EVENT_KINDS)
 # Columns added after the first release: (table, column, type); a file made before gets them on start.
 # INDEXES: a run's page reads all its metrics in (name, step) order, from the covering index alone.
 MIGRATIONS = (("episodes", "run_id", "TEXT"), ("episodes", "run_step", "INTEGER"))
@@ -81,52 +85,6 @@ CREATE INDEX IF NOT EXISTS episodes_run ON episodes(run_id, run_step);
 CREATE INDEX IF NOT EXISTS run_metrics_step ON run_metrics(run_id, step);
 CREATE INDEX IF NOT EXISTS run_metrics_values ON run_metrics(run_id, name, step, value);
 """
-
-
-class StoreError(RuntimeError):
-    """The store is not running, or its writer failed."""
-
-
-@dataclass
-class RunEvent:
-    """A training run started or ended (published by the trainer through the WebSocket)."""
-
-    run_id: str
-    name: str
-    config: dict[str, Any]
-    status: str
-    ts: float
-    id: int = 0
-    type: str = "run"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class RunMetricEvent:
-    run_id: str
-    step: int
-    metrics: dict[str, float]
-    ts: float
-    id: int = 0
-    type: str = "run_metric"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class StoreSubscription(Subscription):
-    """The store's bus subscription: counts every event offered to it."""
-
-    offered: int = 0
-
-    def offer(self, event: Any) -> None:
-        if self.kinds is not None and getattr(event, "type", None) not in self.kinds:
-            return
-        self.offered += 1
-        super().offer(event)
 
 
 def _dumps(value: Any) -> str:
@@ -207,7 +165,7 @@ class Store:
         self.path = path
         self.batch_max = batch_max
         self.synchronous = synchronous
-        self.sub = StoreSubscription(asyncio.Queue(queue_max), STORED_KINDS)
+        self.sub = Subscription(asyncio.Queue(queue_max))
         self.acked = 0
         self.batches = 0
         self.on_commit: Callable[[int], None] | None = None
@@ -253,7 +211,7 @@ class Store:
         await self._migrate()
         if bus is not None:
             self._bus = bus
-            bus.subscribers.append(self.sub)
+            bus.attach(self.sub, STORED_KINDS)
         self._committed = asyncio.Event()
         self._writer = asyncio.create_task(self._run(), name="store-writer")
 
@@ -281,7 +239,7 @@ class Store:
                 await self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
         await self._db.executescript(INDEXES)
 
-    def offer(self, event: Any) -> None:
+    def offer(self, event: Event) -> None:
         """Queue an event that does not travel on the bus; never waits."""
         self.sub.offer(event)
 
@@ -353,3 +311,16 @@ class Store:
             cols = [c[0] for c in cur.description]
             return [dict(zip(cols, r)) for r in await cur.fetchall()]
 
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The store's writer runs while the app serves; stopping it writes what is queued."""
+    hub = app.state.hub
+    await hub.store.start(hub.bus)
+    try:
+        yield
+    finally:
+        await hub.store.stop()
+
+
+part = Part("store", lifespan=_lifespan)

@@ -25,7 +25,8 @@ TIMEOUT_MS = 15_000
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
-    pytest.mark.skipif(not all(p.exists() for p in VENDOR.values()), reason="web/node_modules missing: run scripts/bootstrap"),
+    pytest.mark.skipif(not all(p.exists() for p in VENDOR.values()),
+                       reason="web/node_modules missing: run scripts/bootstrap"),
 ]
 
 playwright_api = pytest.importorskip("playwright.async_api")
@@ -109,7 +110,8 @@ async def test_open_episode_updates_live_and_shows_its_reward(browser: Browser) 
     engine.step(ep.id, '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
                        '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
     await page.locator('#timeline .item.call[data-call="banking.transfer_funds"]').wait_for()
-    engine.step(ep.id, '<tool_call>{"name": "banking__list_transactions", "arguments": {"account_id": "ACC-0002"}}</tool_call>')
+    engine.step(ep.id, '<tool_call>{"name": "banking__list_transactions", '
+                       '"arguments": {"account_id": "ACC-0002"}}</tool_call>')
     engine.step(ep.id, "Done: $300 moved.")
     await page.locator("#timeline .item.assistant", has_text="Done: $300 moved.").wait_for()
     engine.finish(ep.id)
@@ -228,12 +230,13 @@ async def test_group_page_shows_rollouts_and_advantages(browser: Browser) -> Non
 
 
 async def test_training_page_gains_points_live_and_reads_small_values(browser: Browser) -> None:
-    from hub.store import RunEvent, RunMetricEvent
+    from hub.events import RunEvent, RunMetricEvent
 
     hub = hub_of(browser.live.app)
     hub.bus.publish(RunEvent("run-live", "grpo-live", {"lr": 1e-6}, "running", 1.0))
     for step in range(5):
-        hub.bus.publish(RunMetricEvent("run-live", step, {"reward": 0.1 * step, "optim/lr": 1e-6, "loss/policy": 0.5}, 2.0))
+        metrics = {"reward": 0.1 * step, "optim/lr": 1e-6, "loss/policy": 0.5}
+        hub.bus.publish(RunMetricEvent("run-live", step, metrics, 2.0))
     await hub.store.flush(10)
     page = browser.page
     await browser.goto("/ui/training/run-live")
@@ -245,7 +248,8 @@ async def test_training_page_gains_points_live_and_reads_small_values(browser: B
     await playwright_api.expect(lr.locator("text.chart-title")).to_contain_text("1e-6 @ 4")
     points_before = await page.locator('#reward-curve polyline.series').get_attribute("data-x")
     for step in range(5, 12):
-        hub.bus.publish(RunMetricEvent("run-live", step, {"reward": 0.1 * step, "optim/lr": 1e-6, "loss/policy": 0.4}, 3.0))
+        metrics = {"reward": 0.1 * step, "optim/lr": 1e-6, "loss/policy": 0.4}
+        hub.bus.publish(RunMetricEvent("run-live", step, metrics, 3.0))
     await playwright_api.expect(page.locator("#last-step")).to_have_text("11")
     assert await page.evaluate("window.__sameDocument === true")  # no reload: the charts were swapped in
     points_after = await page.locator('#reward-curve polyline.series').get_attribute("data-x")

@@ -13,15 +13,17 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 
+from hub.events import RunEvent, RunMetricEvent
 from hub.evidence import bound
 from hub.reward import RewardConfig
-from hub.store import RunEvent, RunMetricEvent
 from hub.testing import serve
 from tests.web_support import hub_of, make_app, play
 from web import models, queries
 from web.svg import Series, downsample, fmt, line_chart
 
 HX = {"HX-Request": "true"}
+NO_LIST = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+           '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
 WRONG = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
          '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
 
@@ -137,8 +139,7 @@ def test_episode_page_shows_points_lost_against_the_maximum(client: TestClient) 
 
 def test_episode_list_sorts_by_a_component(client: TestClient) -> None:
     full = closed(client)
-    half = closed(client, ['<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-                           '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>', "Done."])
+    half = closed(client, [NO_LIST, "Done."])
     none = closed(client, ["I cannot help."])
 
     def ids(sort: str) -> list[str]:

@@ -56,7 +56,8 @@ async def test_episode_stream_follows_one_episode(tmp_path: Path) -> None:
         async with http.stream("GET", f"/ui/sse/episodes/{ep.id}") as response:
             events = sse_events(response.aiter_lines())
             engine.step(other.id, "<tool_call>{\"name\": \"banking__list_accounts\", \"arguments\": {}}</tool_call>")
-            engine.step(ep.id, '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0005"}}</tool_call>')
+            engine.step(ep.id, '<tool_call>{"name": "banking__get_account", '
+                               '"arguments": {"account_id": "ACC-0005"}}</tool_call>')
             turn = await next_named(events, "item")
             assert 'class="item assistant"' in turn and "banking__get_account" in turn
             call = await next_named(events, "item")
@@ -82,7 +83,7 @@ async def test_overview_charts_follow_new_rewards(tmp_path: Path) -> None:
 
 
 async def test_run_stream_announces_new_steps_and_the_end(tmp_path: Path) -> None:
-    from hub.store import RunEvent, RunMetricEvent
+    from hub.events import RunEvent, RunMetricEvent
 
     app = make_app(tmp_path)
     bus = hub_of(app).bus

@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [
     pytest.mark.wheel,
     pytest.mark.timeout(600),
-    pytest.mark.skipif(not all(p.is_file() for p in sources()), reason="web/node_modules missing: run scripts/bootstrap"),
+    pytest.mark.skipif(not all(p.is_file() for p in sources()),
+                       reason="web/node_modules missing: run scripts/bootstrap"),
 ]
 
 

@@ -181,8 +181,8 @@ def component_losses(row: dict[str, Any] | None, components: list[str]) -> list[
     for c in components:
         hit = int((row or {}).get(f"n_{c}") or 0)
         lost = float((row or {}).get(f"lost_{c}") or 0.0)
-        out.append({"name": c, "episodes": hit, "share": hit / n if n else 0.0, "mean_when_lost": lost / hit if hit else 0.0,
-                    "per_episode": lost / n if n else 0.0, "of": n})
+        out.append({"name": c, "episodes": hit, "share": hit / n if n else 0.0,
+                    "mean_when_lost": lost / hit if hit else 0.0, "per_episode": lost / n if n else 0.0, "of": n})
     out.sort(key=lambda r: -float(r["per_episode"]))
     return out
 
@@ -237,8 +237,8 @@ def group_view(rows: list[dict[str, Any]], calls: dict[str, list[dict[str, Any]]
     scored = [r["reward"] for r in rows if r.get("reward") is not None]
     state_groups: dict[str, dict[str, Any]] = {}
     for i, r in enumerate(rollouts):
-        found = state_groups.setdefault(r["state_label"], {"label": r["state_label"], "members": [],
-                                                           "match": r.get("state_match"), "diff": r.get("expected_diff")})
+        new = {"label": r["state_label"], "members": [], "match": r.get("state_match"), "diff": r.get("expected_diff")}
+        found = state_groups.setdefault(r["state_label"], new)
         found["members"].append({"id": r["id"], "index": i + 1})
     return {"rollouts": rollouts, "grid": grid, "diverge_at": diverge_at, "states": len(labels),
             "state_groups": list(state_groups.values()),

@@ -365,7 +365,8 @@ async def recent_calls(db: Reader, *, session: str = "", server: str = "", tool:
         clauses.append("id < ?")
         params.append(before)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    rows = await db.rows(f"SELECT {CALL_COLUMNS} FROM tool_calls {where} ORDER BY id DESC LIMIT ?", [*params, limit + 1])
+    rows = await db.rows(f"SELECT {CALL_COLUMNS} FROM tool_calls {where} ORDER BY id DESC LIMIT ?",
+                         [*params, limit + 1])
     more = len(rows) > limit
     rows = [decode_call(r) for r in rows[:limit]]
     return Page(rows, str(rows[-1]["id"]) if more and rows else None)
@@ -386,7 +387,8 @@ async def totals(db: Reader) -> Row:
 
 async def recent_rewards(db: Reader, limit: int = 500) -> list[float]:
     """Rewards of the latest finished episodes, oldest first."""
-    rows = await db.rows("SELECT reward FROM episodes WHERE reward IS NOT NULL ORDER BY opened_at DESC LIMIT ?", (limit,))
+    rows = await db.rows("SELECT reward FROM episodes WHERE reward IS NOT NULL ORDER BY opened_at DESC LIMIT ?",
+                         (limit,))
     return [float(r["reward"]) for r in reversed(rows)]
 
 

@@ -93,7 +93,10 @@ def pretty(value: Any, limit: int = CLIP) -> str:
 
 
 def compact(value: Any, limit: int = 160) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False, separators=(", ", ": "))
+    if isinstance(value, str):
+        text = value
+    else:
+        text = json.dumps(value, default=str, ensure_ascii=False, separators=(", ", ": "))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -136,7 +136,8 @@ def _y_axis(frame: Frame, ticks: int = 4) -> list[str]:
     for value in values:
         y = frame.y(value)
         out.append(f'<line x1="{frame.left}" x2="{frame.width - frame.right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
-        out.append(f'<text x="{frame.left - 4}" y="{y + 3:.1f}" text-anchor="end" class="tick">{fmt(value, step)}</text>')
+        out.append(f'<text x="{frame.left - 4}" y="{y + 3:.1f}" text-anchor="end" class="tick">'
+                   f'{fmt(value, step)}</text>')
     return out
 
 
@@ -178,9 +179,11 @@ def line_chart(series: Sequence[Series], *, title: str = "", width: int = 560, h
         extra += f' data-href="{escape(href)}"'
     parts = _open(width, height, title, extra) + _y_axis(frame)
     parts.append(f'<text x="{frame.left}" y="{height - 8}" class="tick">{fmt(frame.x0)}</text>')
-    parts.append(f'<text x="{width - frame.right}" y="{height - 8}" text-anchor="end" class="tick">{fmt(frame.x1)}</text>')
+    parts.append(f'<text x="{width - frame.right}" y="{height - 8}" text-anchor="end" class="tick">'
+                 f'{fmt(frame.x1)}</text>')
     if x_label:
-        parts.append(f'<text x="{width / 2:.0f}" y="{height - 8}" text-anchor="middle" class="tick">{escape(x_label)}</text>')
+        parts.append(f'<text x="{width / 2:.0f}" y="{height - 8}" text-anchor="middle" class="tick">'
+                     f'{escape(x_label)}</text>')
     for i, s in enumerate(cleaned):
         if s.points:
             parts.append(_polyline(frame, s, s.color or PALETTE[i % len(PALETTE)]))
@@ -296,10 +299,12 @@ def points_chart(rows: Sequence[tuple[str, float, float]], *, title: str = "", w
         zero = frame.y(0.0)
         name = escape(label)
         parts.append(f'<rect class="earned" x="{x:.1f}" y="{y_got:.1f}" width="{slot * 0.6:.1f}" '
-                     f'height="{zero - y_got:.1f}" fill="#16a34a"><title>{name}: earned {value_label(got)}</title></rect>')
+                     f'height="{zero - y_got:.1f}" fill="#16a34a">'
+                     f'<title>{name}: earned {value_label(got)}</title></rect>')
         if lost > 0:
             parts.append(f'<rect class="lost" x="{x:.1f}" y="{y_max:.1f}" width="{slot * 0.6:.1f}" '
-                         f'height="{y_got - y_max:.1f}" fill="#fca5a5"><title>{name}: lost {value_label(lost)}</title></rect>'
+                         f'height="{y_got - y_max:.1f}" fill="#fca5a5">'
+                         f'<title>{name}: lost {value_label(lost)}</title></rect>'
                          f'<text x="{x + slot * 0.3:.1f}" y="{y_max - 3:.1f}" text-anchor="middle" class="tick lost">'
                          f'−{value_label(lost)}</text>')
         parts.append(_bar_label(x + slot * 0.3, height - 34 + 12, label, False))

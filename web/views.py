@@ -138,7 +138,8 @@ async def tool_page(request: Request) -> Response:
         return not_found(request, str(exc))
     recent = await queries.recent_calls(dash.reader, server=server, tool=name, limit=10)
     return render(request, "tool.html", {"page": "catalog", "tool": tool, "fields": fields_of(tool.input_schema),
-                                         "raw_field": RAW_FIELD, "session": request.query_params.get("session", "ui-scratch"),
+                                         "raw_field": RAW_FIELD,
+                                         "session": request.query_params.get("session", "ui-scratch"),
                                          "calls": recent.rows})
 
 
@@ -281,7 +282,8 @@ async def episodes(request: Request) -> Response:
     cursor = request.query_params.get("cursor") or None
     page = await queries.episode_page(dash.reader, flt, cursor)
     total = await queries.count_episodes(dash.reader, flt)
-    context = {"page": "episodes", "filter": flt, "filter_query": flt.query(), "rows": [with_points(r) for r in page.rows],
+    context = {"page": "episodes", "filter": flt, "filter_query": flt.query(),
+               "rows": [with_points(r) for r in page.rows],
                "next": page.next_cursor, "cursor": cursor, "total": total, "components": list(queries.COMPONENTS),
                "sort_options": SORT_OPTIONS,
                "task_ids": sorted(dash.hub.tasks.tasks)[:2000], "servers": list(dash.hub.library.mounts)}
@@ -418,7 +420,8 @@ def dataset_stats(tasks: list[Task]) -> list[dict[str, Any]]:
                     "turns": sum(len(t.turns) for t in group) / n, "calls": sum(len(t.gt_steps()) for t in group) / n,
                     "tools": sum(len(t.tools) for t in group) / n,
                     "multi_turn": sum(len(t.turns) > 1 for t in group) / n,
-                    "kind_chart": bar_chart(sorted(kinds.items()), title=f"{name}: tasks by kind", width=320, height=160)})
+                    "kind_chart": bar_chart(sorted(kinds.items()), title=f"{name}: tasks by kind", width=320,
+                                            height=160)})
     return out
 
 
@@ -560,7 +563,8 @@ async def compare_runs(request: Request) -> Response:
     runs = [r for r in request.query_params.getlist("run") if r]
     if not runs:
         return RedirectResponse(make_link(request)("/training"), status_code=303)
-    return RedirectResponse(make_link(request)(f"/training/{runs[0]}", compare=runs[1:COMPARE_MAX + 1]), status_code=303)
+    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1:COMPARE_MAX + 1])
+    return RedirectResponse(target, status_code=303)
 
 
 async def run_page(request: Request) -> Response:
