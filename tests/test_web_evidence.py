@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
@@ -371,3 +371,17 @@ def test_live_runs_read_only_their_new_rows(client: TestClient) -> None:
     calls.clear()
     again = client.portal.call(queries.run_metrics, reader, "run-l")
     assert "rowid > ?" not in calls[-1] and (10.0, -7.0) in again["loss"]
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(st.sampled_from(["a", "b/c", "d"]), st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=300),
+                       min_size=1), st.integers(1, 160))
+def test_streamed_downsampling_equals_the_one_series_version(series: dict[str, list[float]], buckets: int) -> None:
+    from web.svg import downsample_rows
+
+    rows = [(name, step, v) for name in sorted(series) for step, v in enumerate(series[name])]
+    spans = {name: (0.0, float(len(vs) - 1), len(vs)) for name, vs in series.items()}
+    streamed = downsample_rows(rows, spans, buckets)
+    for name, values in series.items():
+        expected = downsample([(float(i), v) for i, v in enumerate(values)], buckets)
+        assert streamed[name] == expected, name

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from web.svg import downsample
+from web.svg import downsample, downsample_rows
 
 log = logging.getLogger("web.queries")
 Row = dict[str, Any]
@@ -475,9 +475,11 @@ async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> Series:
                                "ORDER BY name, step", (cached.version, run_id))
         series = append_points(cached.series, rows, buckets)
     if series is None:
+        spans = await db.tuples("SELECT name, MIN(step), MAX(step), COUNT(*) FROM run_metrics WHERE run_id = ? "
+                                "GROUP BY name", (run_id,))
         rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step",
                                (run_id,))
-        series = {name: downsample(points, buckets) for name, points in group_rows(rows).items()}
+        series = downsample_rows(rows, {n: (float(lo), float(hi), int(c)) for n, lo, hi, c in spans}, buckets)
     db.cache.put(key, RunSeries(version, series))
     return series
 
