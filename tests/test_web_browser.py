@@ -283,3 +283,25 @@ async def test_first_failed_call_is_one_click_away(browser: Browser) -> None:
     target = page.locator(".timeline .item.call.bad").first
     await playwright_api.expect(target).to_be_in_viewport()
     assert browser.errors == []
+
+
+async def test_a_point_on_the_reward_curve_opens_that_steps_episodes(browser: Browser) -> None:
+    from hub.events import RunEvent, RunMetricEvent
+
+    hub = hub_of(browser.live.app)
+    hub.bus.publish(RunEvent("run-click", "grpo", {}, "finished", 1.0))
+    for step in range(4):
+        hub.bus.publish(RunMetricEvent("run-click", step, {"reward": 0.2 * step}, 2.0))
+    eps = hub.episodes.open_group("bank-balance-001", 2, run="run-click", step=3)
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto("/ui/training/run-click")
+    chart = page.locator("#reward-curve svg")
+    box = await chart.bounding_box()
+    assert box is not None
+    await page.mouse.click(box["x"] + box["width"] * 0.985, box["y"] + box["height"] / 2)  # the last step
+    await page.wait_for_url(re.compile(r"/ui/episodes\?run=run-click&step=3"))
+    rows = page.locator("#episode-list tbody tr[data-episode]")
+    await playwright_api.expect(rows).to_have_count(2)
+    assert {await r.get_attribute("data-episode") for r in await rows.all()} == {e.id for e in eps}
+    assert browser.errors == []
