@@ -74,6 +74,7 @@ def test_differs_from_expected_is_a_filter_and_a_column(client: TestClient) -> N
     good, bad = closed(client), closed(client, [WRONG, "Done."])
     rows = client.get("/ui/episodes").context["rows"]  # type: ignore[attr-defined]
     assert {r["id"]: r["state_match"] for r in rows} == {good: 1, bad: 0}
+    assert {r["id"]: r["reward_class"] for r in rows}[good] == "ok"
 
     def ids(**params: str) -> list[str]:
         return [e["id"] for e in client.get("/ui/episodes", params=params).context["rows"]]  # type: ignore[attr-defined]
@@ -125,6 +126,7 @@ def test_weight_zero_components_cost_nothing_and_coverage_does() -> None:
     assert lost["coverage"] == pytest.approx(0.25) and lost["format"] == 0 and "clarify" not in lost
     assert pts["max"] == pytest.approx(1.3)
     assert models.reward_class(1.287, 1.3) == "ok" and models.reward_class(0.7, 1.45) == "bad"
+    assert models.reward_class(1.287, 1.3, state_match=0) == "warn"  # a harmful write is never green
 
 
 def test_episode_page_shows_points_lost_against_the_maximum(client: TestClient) -> None:

@@ -114,12 +114,17 @@ def _gated(components: dict[str, float], weights: dict[str, float], total: float
     return abs(total - extras - asked * paper) < 1e-9 and abs(total - extras - asked) > 1e-9
 
 
-def reward_class(value: float | None, best: float | None) -> str:
-    """The badge colour of a reward by its fraction of the task's maximum (a 1.29 of 1.45 is not "good")."""
+def reward_class(value: float | None, best: float | None, state_match: int | bool | None = None) -> str:
+    """The badge colour of a reward by its fraction of the task's maximum (a 1.29 of 1.45 is not "good").
+
+    A final state that differs from the expected one is never green, whatever the score: with the
+    paper's weights (w_state = 0) a transfer from the wrong account can still score near the maximum.
+    """
     if value is None:
         return ""
     fraction = value / best if best else value
-    return "ok" if fraction >= 0.9 else ("warn" if fraction >= 0.6 else "bad")
+    found = "ok" if fraction >= 0.9 else ("warn" if fraction >= 0.6 else "bad")
+    return "warn" if found == "ok" and state_match is not None and not state_match else found
 
 
 def session_row(session: Session, clock_now: float) -> dict[str, Any]:

@@ -270,7 +270,7 @@ def with_points(row: dict[str, Any]) -> dict[str, Any]:
         return row
     pts = models.points(row.get("reward_mode") or "paper", comps, weights, row["reward"])
     row["points"] = {"max": pts["max"], "lost": {r["name"]: r["lost"] for r in pts["rows"]}}
-    row["reward_class"] = models.reward_class(row["reward"], pts["max"])
+    row["reward_class"] = models.reward_class(row["reward"], pts["max"], row.get("state_match"))
     return row
 
 
@@ -311,12 +311,20 @@ async def episode_page(request: Request) -> Response:
         row.setdefault("run_step", live.run_step)
     items = models.timeline(turns, calls)
     first_failed = next((i for i, item in enumerate(items) if item["kind"] == "call" and not item["ok"]), None)
+    outcome = {**await reward_context(dash, eid), **await final_state(dash, eid, row["task_id"])}
+    mark_state(outcome)
     context = {"page": "episodes", "episode": row, "items": items, "first_failed": first_failed,
                "n_calls": len(live.calls) if live is not None else len(calls), "n_turns": len(turns),
                "n_failed": sum(1 for i in items if i["kind"] == "call" and not i["ok"]),
-               "live": live is not None and live.reward is None,
-               **await reward_context(dash, eid), **await final_state(dash, eid, row["task_id"])}
+               "live": live is not None and live.reward is None, **outcome}
     return render(request, "episode.html", context)
+
+
+def mark_state(outcome: dict[str, Any]) -> None:
+    """Recolour the reward badge once the final state is known to differ from the expected one."""
+    reward, diff = outcome.get("reward"), outcome.get("state_diff")
+    if reward is not None and diff:
+        reward["badge"] = models.reward_class(reward["total"], reward["points"]["max"], False)
 
 
 async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
@@ -381,6 +389,7 @@ async def episode_reward(request: Request) -> Response:
     task_id = row["task_id"] if row else (live.task.id if live else "")
     context = {"episode": row or {"id": eid, "task_id": task_id, "final_hash": None},
                **await reward_context(dash, eid), **await final_state(dash, eid, task_id)}
+    mark_state(context)
     return render(request, "partials/episode_outcome.html", context)
 
 
