@@ -224,6 +224,7 @@ async def gc_effect(http: httpx.AsyncClient, pages: list[tuple[str, str]], repea
     for label, url in pages:
         med, p95, size = await timed(http, url, repeat)
         print(f"| {label} | {med:.1f} | {p95:.1f} | {size / 1024:.0f} |")
+    await cold_run_page(http, app, repeat)
     gc.unfreeze()
 
 
