@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from hub import api
 from hub.config import Settings
 from hub.core import Hub
+from hub.guard import RequestGuard, redact_access_log
 from hub.mcp_http import McpEndpoints
 from web.dashboard import install as install_dashboard
 
@@ -52,11 +53,11 @@ class BearerAuth:
 def scope_has_token(scope: Scope, token: str) -> bool:
     """Whether a request carries ``Authorization: Bearer <token>`` or ``?token=<token>``."""
     headers = dict(scope.get("headers", []))
-    given = headers.get(b"authorization", b"").decode("latin-1")
-    if given.startswith("Bearer ") and hmac.compare_digest(given[7:], token):
+    scheme, _, given = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+    if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode("latin-1"), token.encode()):
         return True
     given_query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [])
-    return any(hmac.compare_digest(q, token) for q in given_query)
+    return any(hmac.compare_digest(q.encode(), token.encode()) for q in given_query)
 
 
 async def healthz(request: object) -> JSONResponse:
@@ -105,6 +106,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     app.state.settings = settings
     install_dashboard(app)  # issue 6: the dashboard's state; its live counters start counting now
     app.add_middleware(BearerAuth, token=settings.token)
+    app.add_middleware(RequestGuard, loopback=settings.loopback)  # outermost: before auth and every route
+    redact_access_log()
     return app
 
 
