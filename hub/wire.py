@@ -7,6 +7,7 @@ trainer client (``trainer_client/hub_client.py``) builds its requests with them,
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -20,8 +21,11 @@ MAX_GROUP = 256
 EVENT_KINDS = ("tool_call", "episode", "turn", "reward", "task", "run", "run_metric")
 
 
+MAX_INT = 2**63 - 1  # what SQLite (and the store) can hold
+
+
 class Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     id: str | int | None = None
 
@@ -88,9 +92,9 @@ class RunStart(Msg):
 
 class RunMetrics(Msg):
     type: Literal["run_metrics"]
-    run: str
-    step: int = Field(ge=0)
-    metrics: dict[str, float]
+    run: str = Field(max_length=100)
+    step: int = Field(ge=0, le=MAX_INT)
+    metrics: dict[str, float] = Field(max_length=1000)  # finite: a NaN loss is refused, not stored
 
 
 class RunEnd(Msg):
@@ -114,5 +118,32 @@ Request = Annotated[
     Field(discriminator="type"),
 ]
 REQUEST: TypeAdapter[Any] = TypeAdapter(Request)  # type: ignore[arg-type]
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(data: Any) -> Any:
+    """A decoded message with lone surrogates (``"\\ud800"`` in JSON; not UTF-8) replaced by U+FFFD.
+
+    Only JSON escapes can carry them: a WebSocket text frame is valid UTF-8. Iterative, so any depth
+    ``json.loads`` accepted is fine."""
+    if isinstance(data, str):
+        return _text(data)
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in list(items):
+            if isinstance(value, str):
+                node[key] = _text(value)
+            elif isinstance(value, (dict, list)):
+                stack.append(value)
+            if isinstance(key, str) and isinstance(node, dict) and _text(key) != key:
+                node[_text(key)] = node.pop(key)
+    return data
+
+
+def _text(text: str) -> str:
+    return LONE_SURROGATE.sub("\ufffd", text)
 TYPES = ("hello", "ping", "tasks", "open", "step", "finish", "close", "subscribe", "unsubscribe", "run_start",
          "run_metrics", "run_end", "stats", "flush")

@@ -37,6 +37,7 @@ from hub.wire import (
     MAX_GROUP,
     PROTOCOL,
     REQUEST,
+    SURROGATE_ESCAPE,
     TYPES,
     VERSION,
     Close,
@@ -53,6 +54,7 @@ from hub.wire import (
     Subscribe,
     Tasks,
     Unsubscribe,
+    storable,
 )
 
 log = logging.getLogger("hub.ws")
@@ -81,6 +83,8 @@ def decode(raw: str) -> tuple[Any, Any]:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"message is not valid JSON: {exc}") from None
+    if SURROGATE_ESCAPE.search(raw):
+        data = storable(data)
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", f"a message must be a JSON object, got {type(data).__name__}")
     rid = data.get("id") if isinstance(data.get("id"), (str, int)) and not isinstance(data.get("id"), bool) else None
@@ -244,8 +248,10 @@ class Connection:
                 "sessions": len(hub.sessions), "bus_published": hub.bus.published}
 
     async def on_flush(self, req: Flush) -> dict[str, Any]:
-        acked = await self.hub.store.flush(timeout=req.timeout)
-        return {"type": "flushed", "acked": acked, "dropped": self.hub.store.dropped}
+        store = self.hub.store
+        acked = await store.flush(timeout=req.timeout)
+        return {"type": "flushed", "acked": acked, "dropped": store.dropped, "failed": store.failed,
+                "failures": [f.to_json() for f in store.failures]}
 
     # Live events ------------------------------------------------------------------------------
 
