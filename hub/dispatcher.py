@@ -21,6 +21,10 @@ from hub.sessions import SessionError, SessionManager
 
 log = logging.getLogger("hub.dispatcher")
 
+# What one result may weigh as JSON. Read tools page their lists, so a bigger answer is a runaway
+# (a huge file, a listing without a limit); write tools return short summaries of what they did.
+MAX_RESULT_CHARS = 2_000_000
+
 ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "result", "internal"]
 
 
@@ -89,4 +93,9 @@ class Dispatcher:
         except Exception as exc:  # the hub's one top-level boundary: a broken tool must not crash the hub
             log.exception("tool %s.%s failed", server, tool)
             return CallOutcome(False, None, f"internal error in {server}.{tool}: {type(exc).__name__}", "internal")
-        return CallOutcome(True, result, state_changed=fork.changes != before)
+        outcome = CallOutcome(True, result, state_changed=fork.changes != before)
+        if spec.kind == "read" and len(outcome.result_json or "") > MAX_RESULT_CHARS:
+            return CallOutcome(False, None, f"the result of {server}.{tool} is {len(outcome.result_json or '')} "
+                               f"characters, over the limit of {MAX_RESULT_CHARS}; ask for less (a smaller limit, "
+                               "a page, a narrower path)", "result")
+        return outcome

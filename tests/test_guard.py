@@ -111,7 +111,7 @@ async def test_token_mode_accepts_any_case_of_the_bearer_scheme(tmp_path: Path) 
             r = await http.get("/api/catalog", headers={"Authorization": f"{scheme} s3cret"})
             assert r.status_code == 200, scheme
         assert (await http.get("/api/catalog", headers={"Authorization": "bearer wrong"})).status_code == 401
-        assert (await http.get("/api/catalog", headers={"Authorization": "Bearer s\xe9cret".encode("latin-1")})).status_code == 401
+        assert (await http.get("/api/catalog", headers={b"Authorization": "Bearer s\xe9cret".encode("latin-1")})).status_code == 401
         assert (await http.get("/api/catalog")).status_code == 401
 
 
