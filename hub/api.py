@@ -11,7 +11,10 @@ from starlette.routing import Route
 
 from hub.core import Hub
 from hub.library import UnknownServer
-from hub.sessions import SessionError
+from hub.sessions import InternalSession, SessionError
+
+
+CALL_STATUS = {"tool": 200, "arguments": 200, "read_only": 403, "capacity": 429}
 
 
 def _hub(request: Request) -> Hub:
@@ -44,7 +47,7 @@ async def catalog(request: Request) -> JSONResponse:
 
 async def list_sessions(request: Request) -> JSONResponse:
     hub = _hub(request)
-    return JSONResponse({"sessions": [session_summary(hub, sid) for sid in list(hub.sessions.sessions)]})
+    return JSONResponse({"sessions": [session_summary(hub, s.id) for s in hub.sessions.visible()]})
 
 
 async def open_session(request: Request) -> JSONResponse:
@@ -82,7 +85,7 @@ async def call_tool(request: Request) -> JSONResponse:
     out = hub.dispatcher.call(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
     return JSONResponse({"ok": out.ok, "result": out.result, "error": out.error, "error_kind": out.error_kind,
                          "latency_ms": out.latency_ms, "state_changed": out.state_changed},
-                        status_code=200 if out.ok or out.error_kind in ("tool", "arguments") else 404)
+                        status_code=CALL_STATUS.get(out.error_kind or "", 200 if out.ok else 404))
 
 
 async def server_state(request: Request) -> JSONResponse:
@@ -106,6 +109,8 @@ def handle_errors(endpoint: Any) -> Any:
             return await endpoint(request)  # type: ignore[no-any-return]
         except json.JSONDecodeError as exc:
             return error(f"malformed JSON body: {exc}")
+        except InternalSession as exc:
+            return error(str(exc).strip('"'), 403)
         except (SessionError, UnknownServer, KeyError) as exc:
             return error(str(exc).strip('"'), 404)
         except ValueError as exc:

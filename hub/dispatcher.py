@@ -17,7 +17,7 @@ from typing import Any, Literal
 from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
 from hub.library import Library, UnknownServer, UnknownTool
-from hub.sessions import SessionError, SessionManager
+from hub.sessions import InternalSession, SessionError, SessionManager
 
 log = logging.getLogger("hub.dispatcher")
 
@@ -25,7 +25,7 @@ log = logging.getLogger("hub.dispatcher")
 # (a huge file, a listing without a limit); write tools return short summaries of what they did.
 MAX_RESULT_CHARS = 2_000_000
 
-ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "result", "internal"]
+ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "read_only", "result", "internal"]
 
 
 @dataclass
@@ -84,6 +84,8 @@ class Dispatcher:
             return CallOutcome(False, None, str(exc), "arguments")
         except SessionError as exc:
             return CallOutcome(False, None, str(exc), "session")
+        if session.internal and spec.kind == "write":
+            return CallOutcome(False, None, str(InternalSession(session_id)), "read_only")
         session.calls += 1
         before = fork.changes
         try:

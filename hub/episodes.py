@@ -229,13 +229,14 @@ class EpisodeEngine:
             return self.sessions.get(sid, create=False)
         sid = f"tpl-{key}"
         if sid in self.sessions.sessions:
-            self.sessions.close(sid)
+            self.sessions.close(sid, internal=True)
         session = build_initial(task, self.sessions, self.dispatcher, sid)
+        session.internal = True
         self._templates[key] = sid
         while len(self._templates) > self.max_templates:
             _, old = self._templates.popitem(last=False)
             if old in self.sessions.sessions:
-                self.sessions.close(old)
+                self.sessions.close(old, internal=True)
         return session
 
     def tools_of(self, task: Task) -> list[dict[str, Any]]:

@@ -25,6 +25,14 @@ class SessionError(LookupError):
     """A session that does not exist, is closed, or cannot be opened (cap reached)."""
 
 
+class InternalSession(SessionError):
+    """A write to (or a close of) a session the hub keeps for itself, such as a task's starting state."""
+
+    def __init__(self, sid: str, action: str = "write to") -> None:
+        super().__init__(f"session {sid!r} is internal to the hub (a task's starting state) and read-only: "
+                         f"callers cannot {action} it; fork it or open your own session")
+
+
 @dataclass
 class Snapshot:
     id: str
@@ -44,6 +52,7 @@ class Session:
     forks: dict[str, Fork] = field(default_factory=dict)
     configs: dict[str, Any] = field(default_factory=dict)
     calls: int = 0
+    internal: bool = False  # the hub's own (a task's starting state): unlisted, read-only to callers
 
     def fork_of(self, server: str) -> Fork:
         found = self.forks.get(server)
@@ -126,9 +135,17 @@ class SessionManager:
         child.forks = {name: fork.clone() for name, fork in parent.forks.items()}
         return child
 
-    def close(self, sid: str) -> None:
+    def visible(self) -> list[Session]:
+        """The sessions callers may see: every open one but the hub's internal ones."""
+        return [s for s in self.sessions.values() if not s.internal]
+
+    def close(self, sid: str, *, internal: bool = False) -> None:
+        """Close ``sid``; only the hub itself (``internal=True``) closes its internal sessions."""
         if sid == DEFAULT_SESSION:
             raise SessionError("the default session cannot be closed")
+        found = self.sessions.get(sid)
+        if found is not None and found.internal and not internal:
+            raise InternalSession(sid, "close")
         if self.sessions.pop(sid, None) is None:
             raise SessionError(f"unknown or closed session {sid!r}")
         self._end(sid, "closed")

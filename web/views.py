@@ -184,7 +184,7 @@ async def sessions(request: Request) -> Response:
     offset, limit = _int(request.query_params.get("offset"), 0), 100
     q = request.query_params.get("q", "").strip()
     now = manager.clock()
-    found = [s for s in list(manager.sessions.values()) if not q or q in s.id]
+    found = [s for s in manager.visible() if not q or q in s.id]
     found.sort(key=lambda s: s.last_used, reverse=True)
     rows = [models.session_row(s, now) for s in found[offset:offset + limit]]
     context = {"page": "sessions", "rows": rows, "total": len(found), "offset": offset, "limit": limit, "q": q}
