@@ -36,7 +36,8 @@ async def test_templates_are_read_only_to_every_caller(live: LiveHub) -> None:
     start = hub.sessions.get(tpl).state_hash()
     async with Client(f"{live.url}/sessions/{tpl}/mcp/banking") as mcp:
         refused = await mcp.call_tool("deposit_funds", DEPOSIT)
-        assert refused.is_error and "internal to the hub" in refused.content[0].text and tpl in refused.content[0].text
+        text = refused.content[0].text  # type: ignore[union-attr]
+        assert refused.is_error and "internal to the hub" in text and tpl in text
         assert not (await mcp.call_tool("get_account", {"account_id": "ACC-0001"})).is_error
     async with httpx.AsyncClient(base_url=live.url) as http:
         r = await http.post(f"/api/sessions/{tpl}/call/banking/deposit_funds", json={"arguments": DEPOSIT})
