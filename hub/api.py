@@ -11,7 +11,8 @@ from starlette.routing import Route
 
 from hub.core import Hub
 from hub.library import UnknownServer
-from hub.sessions import InternalSession, SessionError
+from hub.memory import prepare_call
+from hub.sessions import CapacityError, InternalSession, SessionError
 
 
 CALL_STATUS = {"tool": 200, "arguments": 200, "read_only": 403, "capacity": 429}
@@ -82,6 +83,7 @@ async def call_tool(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
     p = request.path_params
+    await prepare_call(hub.sessions, p["sid"], p["server"])
     out = hub.dispatcher.call(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
     return JSONResponse({"ok": out.ok, "result": out.result, "error": out.error, "error_kind": out.error_kind,
                          "latency_ms": out.latency_ms, "state_changed": out.state_changed},
@@ -111,6 +113,8 @@ def handle_errors(endpoint: Any) -> Any:
             return error(f"malformed JSON body: {exc}")
         except InternalSession as exc:
             return error(str(exc).strip('"'), 403)
+        except CapacityError as exc:
+            return error(str(exc).strip('"'), 429, code="capacity")
         except (SessionError, UnknownServer, KeyError) as exc:
             return error(str(exc).strip('"'), 404)
         except ValueError as exc:

@@ -16,7 +16,7 @@ class Hub:
         self.library = library if library is not None else default_library(settings)
         self.bus = EventBus()
         self.sessions = SessionManager(self.library, seed=settings.seed, ttl_s=settings.session_ttl_s,
-                                       max_sessions=settings.max_sessions)
+                                       max_sessions=settings.max_sessions, max_state_bytes=settings.max_state_bytes)
         self.dispatcher = Dispatcher(self.library, self.sessions, self.bus)
         self._init_rollouts(settings)
 
@@ -38,7 +38,7 @@ def default_library(settings: Settings) -> Library:
     from hub.mount import load_mount
     from servers import REGISTRY
 
-    library = Library.from_servers(REGISTRY, settings.now)
+    library = Library.from_servers(REGISTRY, settings.now, settings.seed_cache)
     for spec in settings.mounts:
         library.add(load_mount(spec))
     return library

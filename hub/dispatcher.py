@@ -17,7 +17,7 @@ from typing import Any, Literal
 from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
 from hub.library import Library, UnknownServer, UnknownTool
-from hub.sessions import InternalSession, SessionError, SessionManager
+from hub.sessions import CapacityError, InternalSession, SessionError, SessionManager
 
 log = logging.getLogger("hub.dispatcher")
 
@@ -25,7 +25,8 @@ log = logging.getLogger("hub.dispatcher")
 # (a huge file, a listing without a limit); write tools return short summaries of what they did.
 MAX_RESULT_CHARS = 2_000_000
 
-ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "read_only", "result", "internal"]
+ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "read_only", "capacity", "result",
+                    "internal"]
 
 
 @dataclass
@@ -82,6 +83,8 @@ class Dispatcher:
             return CallOutcome(False, None, str(exc), "unknown_tool")
         except ArgumentError as exc:
             return CallOutcome(False, None, str(exc), "arguments")
+        except CapacityError as exc:
+            return CallOutcome(False, None, str(exc), "capacity")
         except SessionError as exc:
             return CallOutcome(False, None, str(exc), "session")
         if session.internal and spec.kind == "write":
@@ -96,6 +99,8 @@ class Dispatcher:
             log.exception("tool %s.%s failed", server, tool)
             return CallOutcome(False, None, f"internal error in {server}.{tool}: {type(exc).__name__}", "internal")
         outcome = CallOutcome(True, result, state_changed=fork.changes != before)
+        if outcome.state_changed:
+            session.remeasure(server)
         if spec.kind == "read" and len(outcome.result_json or "") > MAX_RESULT_CHARS:
             return CallOutcome(False, None, f"the result of {server}.{tool} is {len(outcome.result_json or '')} "
                                f"characters, over the limit of {MAX_RESULT_CHARS}; ask for less (a smaller limit, "

@@ -230,7 +230,12 @@ class EpisodeEngine:
         sid = f"tpl-{key}"
         if sid in self.sessions.sessions:
             self.sessions.close(sid, internal=True)
-        session = build_initial(task, self.sessions, self.dispatcher, sid)
+        try:
+            session = build_initial(task, self.sessions, self.dispatcher, sid)
+        except SessionError:
+            if sid in self.sessions.sessions:  # the budget ran out half-way: hold nothing
+                self.sessions.close(sid, internal=True)
+            raise
         session.internal = True
         self._templates[key] = sid
         while len(self._templates) > self.max_templates:
@@ -264,16 +269,18 @@ class EpisodeEngine:
         if len(self.episodes) + n > self.max_episodes:
             raise EpisodeError(f"episode cap reached ({self.max_episodes} open); close finished episodes", "capacity")
         task = self.resolve(task_ref)
-        self._announce(task)
         base = self.template(task)
         tools = self.tools_of(task)
+        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
+        # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
+        forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
+        self._announce(task)
         group = "grp-" + secrets.token_hex(6)
-        return [self._open_one(task, base, group, limits or self.limits, tools) for _ in range(n)]
+        return [self._open_one(task, eid, session, group, limits or self.limits, tools)
+                for eid, session in zip(eids, forks)]
 
-    def _open_one(self, task: Task, base: Session, group: str, limits: EpisodeLimits,
+    def _open_one(self, task: Task, eid: str, session: Session, group: str, limits: EpisodeLimits,
                   tools: list[dict[str, Any]]) -> Episode:
-        eid = "ep-" + secrets.token_hex(8)
-        session = self.sessions.fork(base.id, "es-" + eid[3:])
         start_hash = session.state_hash(task.servers)
         messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM},
                     {"role": "user", "content": task.turns[0].user}]

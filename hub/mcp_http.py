@@ -26,6 +26,7 @@ from starlette.types import Receive, Scope, Send
 from hub.dispatcher import Dispatcher
 from hub.kit import Tool
 from hub.library import Library
+from hub.memory import prepare_call
 from hub.sessions import DEFAULT_SESSION
 from hub.tasks import split_name, tool_name
 
@@ -94,7 +95,9 @@ class McpEndpoints:
 
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
-            outcome = self.dispatcher.call(resolve_session(ctx), server, tool, params.arguments)
+            sid = resolve_session(ctx)
+            await prepare_call(self.dispatcher.sessions, sid, server)
+            outcome = self.dispatcher.call(sid, server, tool, params.arguments)
             structured = outcome.result if outcome.ok and isinstance(outcome.result, dict) else None
             return types.CallToolResult(content=[types.TextContent(text=outcome.text())],
                                         structured_content=structured, is_error=not outcome.ok)

@@ -134,6 +134,7 @@ class SeedDatabase:
         self.now = now
         self.data = db.serialize()
         self.db = db
+        self.page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
         # Per table, rowid -> row hash: dicts of ints only, which the garbage collector never walks.
         self.row_hashes: dict[str, dict[int, int]] = {
             t: {rowid: row_hash(t, row) for rowid, *row in db.execute(f"SELECT rowid, * FROM {t}")} for t in self.tables
@@ -144,6 +145,10 @@ class SeedDatabase:
     @property
     def size(self) -> int:
         return len(self.data)
+
+    def same_as(self, other: SeedDatabase) -> bool:
+        """The same server and seed (a bounded cache may have rebuilt it: the content is the same)."""
+        return other is self or (other.server.name == self.server.name and other.seed == self.seed)
 
     def row_count(self) -> int:
         return sum(len(h) for h in self.row_hashes.values())
@@ -168,6 +173,12 @@ class SqliteFork:
     @property
     def changes(self) -> int:
         return self.db.total_changes
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes this fork's database holds (its pages)."""
+        pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+        return int(pages) * self.seed_db.page_size
 
     def call(self, tool: Tool, kwargs: dict[str, Any]) -> Json:
         """Run a tool inside a savepoint: a tool that raises leaves no change.
@@ -219,7 +230,7 @@ class SqliteFork:
 
     def diff(self, other: Fork | None = None) -> dict[str, Any]:
         """Rows added, removed and changed per table, by primary key, from ``other`` (default: the seed)."""
-        if other is not None and (not isinstance(other, SqliteFork) or other.seed_db is not self.seed_db):
+        if other is not None and (not isinstance(other, SqliteFork) or not other.seed_db.same_as(self.seed_db)):
             raise ValueError("a diff needs two states of the same server and seed")
         base_db = self.seed_db.db if other is None else other.db
         mine, theirs = self.dirty(), ({} if other is None else other.dirty())

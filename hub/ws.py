@@ -29,7 +29,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hub.episodes import EpisodeError
 from hub.events import Subscription
-from hub.sessions import SessionError
+from hub.memory import ensure_seeds
+from hub.sessions import CapacityError, SessionError
 from hub.store import RunEvent, RunMetricEvent, StoreError
 from hub.tasks import TaskError, UnknownTask
 from hub.wire import (
@@ -145,6 +146,8 @@ class Connection:
             return error("bad_task", str(exc), rid)
         except EpisodeError as exc:
             return error(exc.code, str(exc), rid)
+        except CapacityError as exc:
+            return error("capacity", str(exc).strip('"'), rid)
         except SessionError as exc:
             return error("session", str(exc).strip('"'), rid)
         except (StoreError, TimeoutError) as exc:
@@ -187,7 +190,11 @@ class Connection:
                  for t in tasks]
         return {"type": "tasks", "tasks": items}
 
-    def on_open(self, req: Open) -> dict[str, Any]:
+    async def on_open(self, req: Open) -> dict[str, Any]:
+        task = self.hub.episodes.resolve(req.task)
+        initial = task.initial
+        seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
+        await ensure_seeds(self.hub.library, task.servers, seed)
         eps = self.hub.episodes.open_group(req.task, req.n, req.limits)
         first = eps[0]
         return {"type": "opened", "group": first.group, "task": first.task.id, "kind": first.task.kind,
