@@ -17,8 +17,7 @@ from hub.dispatcher import Dispatcher
 from hub.events import EventBus
 from hub.library import Library, SqliteMount
 from hub.memory import ensure_seeds
-from hub.sessions import CapacityError, SessionManager
-from hub.state import SqliteFork
+from hub.sessions import CapacityError, SessionManager, fork_bytes
 from hub.testing import serve
 from servers import REGISTRY
 from tests.conftest import LIBRARY
@@ -26,12 +25,12 @@ from tests.web_support import make_app
 
 BANKING = LIBRARY.mount("banking")
 assert isinstance(BANKING, SqliteMount)
-BANK_BYTES = BANKING.seed_db(0).size
+BANK_BYTES = fork_bytes(BANKING.open(0))
 
 
 def held_exactly(sm: SessionManager) -> int:
     """The bytes the open sessions' forks really hold, measured now."""
-    return sum(f.nbytes for s in sm.sessions.values() for f in s.forks.values() if isinstance(f, SqliteFork))
+    return sum(fork_bytes(f) for s in sm.sessions.values() for f in s.forks.values())
 
 
 def test_a_fork_past_the_budget_is_refused_and_holds_nothing() -> None:
