@@ -151,3 +151,16 @@ def test_sizes_parse_from_the_environment() -> None:
     assert Settings.from_env({"HUB_MAX_STATE_BYTES": "8G", "HUB_SEED_CACHE": "3"}).max_state_bytes == 8 * 2**30
     with pytest.raises(ValueError, match="not a size"):
         Settings.from_env({"HUB_MAX_STATE_BYTES": "lots"})
+
+
+async def test_every_door_answers_capacity_instead_of_failing(tmp_path: Path) -> None:
+    async with serve(make_app(tmp_path, max_state_bytes=BANK_BYTES)) as live, httpx.AsyncClient(base_url=live.url) as http:
+        assert (await http.post("/api/sessions/one/call/banking/get_account",
+                                json={"arguments": {"account_id": "ACC-0001"}})).json()["ok"]
+        r = await http.post("/api/sessions/two/call/banking/get_account", json={"arguments": {"account_id": "ACC-0001"}})
+        assert r.status_code == 429 and r.json()["error_kind"] == "capacity"
+        r = await http.get("/api/sessions/two/state/banking")
+        assert r.status_code == 429 and r.json()["code"] == "capacity"
+        r = await http.post("/ui/catalog/banking/get_account/run", data={"session": "three", "account_id": "ACC-0001"})
+        assert r.status_code == 200 and "memory budget" in r.text
+        assert (await http.get("/healthz")).json()["status"] == "ok"
