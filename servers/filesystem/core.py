@@ -431,7 +431,9 @@ def readable_tree(ctx: Ctx, me: Who, node: dict[str, Any]) -> list[dict[str, Any
     return nodes
 
 
-REGEX_SECONDS = 0.25  # per tool call, over every line it searches: the event loop waits at most this long
+# Per tool call, over every line it searches. The regex package counts CPU time, the deadline wall time:
+# the event loop gives a pattern at most this much of its time, however loaded the machine.
+REGEX_SECONDS = 0.25
 MAX_FILE_BYTES = 1_000_000
 
 
@@ -454,8 +456,9 @@ class Matcher:
         return left
 
     def _too_slow(self) -> ToolError:
-        return ToolError(f"Pattern {self.pattern!r} took longer than {self.seconds:g} s and was stopped; it likely "
-                         "backtracks (like '(a|a)*' or '(a+)+'): simplify it, anchor it, or pass fixed_string=true.")
+        return ToolError(f"Pattern {self.pattern!r} took longer than {self.seconds:g} s and was stopped. A pattern "
+                         "that backtracks (like '(a|a)*') needs simplifying or fixed_string=true; a large search "
+                         "needs a narrower path or include= glob.")
 
     def search(self, text: str) -> bool:
         try:

@@ -22,17 +22,17 @@ LINE = "a" * 40 + "!"
 @pytest.mark.parametrize("pattern", EVIL)
 def test_backtracking_patterns_stop_at_the_limit(world: World, pattern: str) -> None:
     world.ok(F, "write_file", path="long.txt", content=f"start\n{LINE}\nend\n")
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time, as the limit counts it: a loaded machine stretches wall time alike
     out = world.call(F, "grep_files", pattern=pattern, path="long.txt")
-    elapsed = time.perf_counter() - start
+    used = time.process_time() - start
     assert out.ok or "took longer than" in (out.error or ""), out.error
-    assert elapsed < REGEX_SECONDS + 0.5
+    assert used < REGEX_SECONDS + 0.1
 
 
 def test_a_pattern_over_the_limit_is_a_clear_error_and_changes_nothing(world: World) -> None:
     world.ok(F, "write_file", path="long.txt", content=f"{LINE}\n" * 3)
     error = world.err(F, "grep_files", pattern="(a|a)*$", path="long.txt")
-    assert "took longer than" in error and "(a|a)*$" in error and "fixed_string=true" in error
+    assert "took longer than" in error and "(a|a)*$" in error and "fixed_string=true" in error and "narrower" in error
     error = world.err(F, "replace_in_file", path="long.txt", pattern="(a|a)*$", replacement="x", regex=True)
     assert "took longer than" in error
     assert world.ok(F, "count_words", path="long.txt")["lines"] == 3
@@ -86,8 +86,10 @@ async def test_healthz_answers_while_a_regex_runs(tmp_path: Path) -> None:
 
         (reply, grep_s), health_s = await asyncio.gather(grep(), health())
     assert reply.status_code == 200 and not reply.json()["ok"] and "took longer than" in reply.json()["error"]
-    assert grep_s < REGEX_SECONDS + 1.0
-    assert health_s < REGEX_SECONDS + 1.0
+    # Unbounded, this search runs for hours (it doubles per character); bounded, both answer within the
+    # limit, stretched at most a few times by other processes on a shared machine.
+    assert grep_s < 6 * REGEX_SECONDS
+    assert health_s < 6 * REGEX_SECONDS
 
 
 def test_a_read_result_over_the_limit_is_a_clear_error(world: World) -> None:
