@@ -13,6 +13,7 @@ from hub.core import Hub
 from hub.library import UnknownServer
 from hub.memory import prepare_call
 from hub.sessions import CapacityError, InternalSession, SessionError
+from hub.wire import SURROGATE_ESCAPE, storable
 
 
 CALL_STATUS = {"tool": 200, "arguments": 200, "read_only": 403, "capacity": 429}
@@ -31,6 +32,8 @@ async def _body(request: Request) -> dict[str, Any]:
     if not raw:
         return {}
     data = json.loads(raw)
+    if SURROGATE_ESCAPE.search(raw.decode("utf-8", "replace")):
+        data = storable(data)  # lone surrogates cannot be stored, rendered or sent as UTF-8
     if not isinstance(data, dict):
         raise ValueError("the request body must be a JSON object")
     return data

@@ -149,3 +149,18 @@ def test_storable_text_is_always_utf8(text: str) -> None:
     clean.encode()
     assert len(clean) == len(text)
     assert storable({"k" + text: [text]}) == {"k" + clean: [clean]}
+
+
+async def test_a_surrogate_in_a_rest_argument_is_replaced_and_every_page_still_renders(live: LiveHub) -> None:
+    hub: Hub = live.app.state.hub
+    body = '{"arguments": {"account_id": "ACC-0001", "amount": 5.0, "description": "x\\ud800y"}}'
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        r = await http.post("/api/sessions/sur/call/banking/deposit_funds", content=body,
+                            headers={"Content-Type": "application/json"})
+        assert r.status_code == 200 and r.json()["ok"], r.text
+        for page in ("/ui/", "/ui/sessions", "/ui/sessions/sur", "/ui/sessions/sur/state/banking"):
+            assert (await http.get(page)).status_code == 200, page
+    await hub.store.flush(timeout=10)
+    rows = await hub.store.query("SELECT arguments FROM tool_calls WHERE session_id='sur'")
+    assert len(rows) == 1 and "\\ud800" not in rows[0]["arguments"]
+    assert hub.sessions.get("sur").fork_of("banking").diff()  # the deposit, with its description, is stored
