@@ -256,6 +256,7 @@ class SqliteFork:
         return list(self.seed_db.tables)
 
     def browse(self, table: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        check_page(offset, limit)
         info = self.seed_db.tables.get(table)
         if info is None:
             raise KeyError(f"no table {table!r} in {self.server}; tables: {', '.join(self.seed_db.tables)}")
@@ -263,6 +264,17 @@ class SqliteFork:
         cur = self.db.execute(f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?", (limit, offset))
         return {"table": table, "columns": info.columns, "rows": [list(r) for r in cur], "total": total,
                 "offset": offset, "limit": limit}
+
+
+MAX_PAGE = 500
+
+
+def check_page(offset: int, limit: int) -> None:
+    """A page of a state browser: SQLite reads LIMIT -1 as no limit at all, so bounds are checked here."""
+    if not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
+    if offset < 0:
+        raise ValueError(f"offset must be 0 or more, got {offset}")
 
 
 def rows_at(db: sqlite3.Connection, table: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:

@@ -164,3 +164,13 @@ async def test_every_door_answers_capacity_instead_of_failing(tmp_path: Path) ->
         r = await http.post("/ui/catalog/banking/get_account/run", data={"session": "three", "account_id": "ACC-0001"})
         assert r.status_code == 200 and "memory budget" in r.text
         assert (await http.get("/healthz")).json()["status"] == "ok"
+
+
+async def test_the_state_browser_keeps_its_page_bounds(tmp_path: Path) -> None:
+    async with serve(make_app(tmp_path)) as live, httpx.AsyncClient(base_url=live.url) as http:
+        base = "/api/sessions/default/state/banking?table=transactions"
+        assert len((await http.get(base + "&limit=3")).json()["rows"]) == 3
+        for bad in ("&limit=-1", "&limit=0", "&offset=-5"):
+            r = await http.get(base + bad)
+            assert r.status_code == 400 and ("limit" in r.json()["error"] or "offset" in r.json()["error"]), bad
+        assert len((await http.get(base + "&limit=100000")).json()["rows"]) == 500
