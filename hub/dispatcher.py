@@ -14,19 +14,22 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hub.errors import InternalSession, SessionError, UnknownServer, UnknownTool
 from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
-from hub.library import Library, UnknownServer, UnknownTool
-from hub.sessions import CapacityError, InternalSession, SessionError, SessionManager
+from hub.library import Library
+from hub.sessions import SessionManager
 
 log = logging.getLogger("hub.dispatcher")
+
+# A failed call's kind: the code of the hub.errors class (unknown_server, unknown_tool, session), or
+# the kit's ToolError (tool) and ArgumentError (arguments), or a bug in the tool (internal).
+ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "capacity", "read_only", "result",
+                    "internal"]
 
 # What one result may weigh as JSON. Read tools page their lists, so a bigger answer is a runaway
 # (a huge file, a listing without a limit); write tools return short summaries of what they did.
 MAX_RESULT_CHARS = 2_000_000
-
-ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "read_only", "capacity", "result",
-                    "internal"]
 
 
 @dataclass
@@ -77,18 +80,12 @@ class Dispatcher:
             kwargs = spec.validate(arguments)
             session = self.sessions.get(session_id, create=create_session)
             fork = session.fork_of(server)
-        except UnknownServer as exc:
-            return CallOutcome(False, None, str(exc), "unknown_server")
-        except UnknownTool as exc:
-            return CallOutcome(False, None, str(exc), "unknown_tool")
         except ArgumentError as exc:
             return CallOutcome(False, None, str(exc), "arguments")
-        except CapacityError as exc:
-            return CallOutcome(False, None, str(exc), "capacity")
-        except SessionError as exc:
-            return CallOutcome(False, None, str(exc), "session")
+        except (UnknownServer, UnknownTool, SessionError) as exc:
+            return CallOutcome(False, None, exc.message, exc.code)  # type: ignore[arg-type]
         if session.internal and spec.kind == "write":
-            return CallOutcome(False, None, str(InternalSession(session_id)), "read_only")
+            return CallOutcome(False, None, InternalSession(session_id).message, "read_only")
         session.calls += 1
         before = fork.changes
         try:

@@ -14,19 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.errors import CapacityError, InternalSession, SessionError
 from hub.library import Library
 from hub.state import Fork, combine
 
 DEFAULT_SESSION = "default"
 MAX_ENDED = 100_000
-
-
-class SessionError(LookupError):
-    """A session that does not exist, is closed, or cannot be opened (cap reached)."""
-
-
-class CapacityError(SessionError):
-    """The hub is full (sessions or state bytes): nothing was opened; close sessions or raise the limit."""
 
 
 class Budget:
@@ -58,14 +51,6 @@ def fork_bytes(fork: Fork) -> int:
     """The bytes a fork holds: SQLite's pages and connection, or a mounted object's serialized state."""
     nbytes = getattr(fork, "nbytes", None)
     return int(nbytes) + CONNECTION_BYTES if nbytes is not None else len(fork.dump())
-
-
-class InternalSession(SessionError):
-    """A write to (or a close of) a session the hub keeps for itself, such as a task's starting state."""
-
-    def __init__(self, sid: str, action: str = "write to") -> None:
-        super().__init__(f"session {sid!r} is internal to the hub (a task's starting state) and read-only: "
-                         f"callers cannot {action} it; fork it or open your own session")
 
 
 @dataclass

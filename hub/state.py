@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from hub.errors import BadRequest, UnknownTable
 from hub.kit import Ctx, Json, Server, Tool
 
 MOD = 1 << 128
@@ -259,7 +260,7 @@ class SqliteFork:
         check_page(offset, limit)
         info = self.seed_db.tables.get(table)
         if info is None:
-            raise KeyError(f"no table {table!r} in {self.server}; tables: {', '.join(self.seed_db.tables)}")
+            raise UnknownTable(f"no table {table!r} in {self.server}; tables: {', '.join(self.seed_db.tables)}")
         total = self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
         cur = self.db.execute(f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?", (limit, offset))
         return {"table": table, "columns": info.columns, "rows": [list(r) for r in cur], "total": total,
@@ -272,9 +273,9 @@ MAX_PAGE = 500
 def check_page(offset: int, limit: int) -> None:
     """A page of a state browser: SQLite reads LIMIT -1 as no limit at all, so bounds are checked here."""
     if not 1 <= limit <= MAX_PAGE:
-        raise ValueError(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
+        raise BadRequest(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
     if offset < 0:
-        raise ValueError(f"offset must be 0 or more, got {offset}")
+        raise BadRequest(f"offset must be 0 or more, got {offset}")
 
 
 def rows_at(db: sqlite3.Connection, table: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:

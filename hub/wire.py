@@ -2,23 +2,22 @@
 
 A message is a JSON object with a ``type`` and an optional ``id`` that the reply echoes; ``REQUEST``
 validates any request by its ``type``. The hub (``hub/ws.py``) decodes with these models and the
-trainer client (``trainer_client/hub_client.py``) builds its requests with them, so the two cannot drift.
+trainer's hub client builds its requests with them, so the two cannot drift.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from hub.episodes import EpisodeLimits
+from hub.events import EVENT_KINDS, EventKind
 from hub.reward import RewardConfig
 
 PROTOCOL = "prove-ws"
 VERSION = 1
 MAX_GROUP = 256
-EVENT_KINDS = ("tool_call", "episode", "turn", "reward", "task", "run", "run_metric")
 
 
 MAX_INT = 2**63 - 1  # what SQLite (and the store) can hold
@@ -74,7 +73,7 @@ class Close(Msg):
 
 class Subscribe(Msg):
     type: Literal["subscribe"]
-    kinds: list[Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric"]] | None = None
+    kinds: list[EventKind] | None = None
     episodes: list[str] | None = None
     maxsize: int = Field(1000, ge=1, le=10_000)
 
@@ -118,32 +117,6 @@ Request = Annotated[
     Field(discriminator="type"),
 ]
 REQUEST: TypeAdapter[Any] = TypeAdapter(Request)  # type: ignore[arg-type]
-SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
-
-def storable(data: Any) -> Any:
-    """A decoded message with lone surrogates (``"\\ud800"`` in JSON; not UTF-8) replaced by U+FFFD.
-
-    Only JSON escapes can carry them: a WebSocket text frame is valid UTF-8. Iterative, so any depth
-    ``json.loads`` accepted is fine."""
-    if isinstance(data, str):
-        return _text(data)
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        for key, value in list(items):
-            if isinstance(value, str):
-                node[key] = _text(value)
-            elif isinstance(value, (dict, list)):
-                stack.append(value)
-            if isinstance(key, str) and isinstance(node, dict) and _text(key) != key:
-                node[_text(key)] = node.pop(key)
-    return data
-
-
-def _text(text: str) -> str:
-    return LONE_SURROGATE.sub("\ufffd", text)
 TYPES = ("hello", "ping", "tasks", "open", "step", "finish", "close", "subscribe", "unsubscribe", "run_start",
          "run_metrics", "run_end", "stats", "flush")

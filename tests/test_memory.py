@@ -17,7 +17,8 @@ from hub.dispatcher import Dispatcher
 from hub.events import EventBus
 from hub.library import Library, SqliteMount
 from hub.memory import ensure_seeds
-from hub.sessions import CapacityError, SessionManager, fork_bytes
+from hub.errors import CapacityError
+from hub.sessions import SessionManager, fork_bytes
 from hub.testing import serve
 from servers import REGISTRY
 from tests.conftest import LIBRARY

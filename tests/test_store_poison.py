@@ -17,11 +17,10 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 
 from hub.core import Hub
-from hub.episodes import TurnEvent
-from hub.events import EventBus
-from hub.store import RunMetricEvent, Store, storable_text
+from hub.events import EventBus, RunMetricEvent, TurnEvent
+from hub.store import Store
 from hub.testing import LiveHub, serve
-from hub.wire import storable
+from hub.text import storable, storable_text
 from tests.web_support import make_app
 
 
