@@ -123,6 +123,9 @@ def without_enums(node: Any) -> Any:
     return node
 
 
+MAX_EXPIRED = 100_000
+
+
 class EpisodeEngine:
     def __init__(self, library: Library, sessions: SessionManager, dispatcher: Dispatcher, bus: EventBus,
                  tasks: TaskSet | None = None, *, reward: RewardConfig | None = None,
@@ -137,6 +140,7 @@ class EpisodeEngine:
         self.max_episodes = max_episodes
         self.max_templates = max_templates
         self.episodes: dict[str, Episode] = {}
+        self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
         self._templates: OrderedDict[str, str] = OrderedDict()
         self._tools: dict[str, list[dict[str, Any]]] = {}
         self._schema_maps: dict[str, dict[str, dict[str, Any]]] = {}
@@ -236,6 +240,9 @@ class EpisodeEngine:
     def get(self, eid: str) -> Episode:
         found = self.episodes.get(eid)
         if found is None:
+            if eid in self.expired:
+                raise EpisodeError(f"episode {eid}'s session expired (idle longer than the session TTL); open a new "
+                                   "episode", "session_expired")
             raise EpisodeError(f"unknown or closed episode {eid!r}", "unknown_episode")
         return found
 
@@ -358,6 +365,9 @@ class EpisodeEngine:
         gone = [eid for eid, ep in self.episodes.items() if ep.session_id not in self.sessions.sessions]
         for eid in gone:
             del self.episodes[eid]
+            self.expired[eid] = None
+        while len(self.expired) > MAX_EXPIRED:
+            self.expired.popitem(last=False)
         return gone
 
     def stats(self) -> dict[str, Any]:
