@@ -130,6 +130,7 @@ async def server_state(request: Request) -> JSONResponse:
     p = request.path_params
     session = hub.sessions.get(p["sid"], create=False)
     hub.library.mount(p["server"])
+    await prepare_call(hub.sessions, p["sid"], p["server"])
     fork = session.fork_of(p["server"])
     table = request.query_params.get("table")
     if table:
