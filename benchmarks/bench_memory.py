@@ -5,7 +5,8 @@
 Table 1: for sessions touching the first k servers (registry order) and the k largest, the bytes the
 budget accounts per session (SQLite pages) against the RSS each session really added.
 Table 2: a GRPO group's forks (n=256 of a task's template): accounted and RSS bytes per episode.
-Table 3: sessions touching all 20 servers opened until the budget refuses one: how many fit, the
+Table 3: one more seed world (all servers seeded again): what the bounded seed cache holds per seed.
+Table 4: sessions touching all 20 servers opened until the budget refuses one: how many fit, the
 bytes accounted and the RSS at that point (the budget bounds RSS, up to the ratio shown).
 """
 
@@ -87,6 +88,19 @@ def measure_budget(budget: int) -> dict[str, float]:
     return {"sessions": opened, "acct": sm.budget.held, "grew": rss() - start, "total": rss(), "base": start}
 
 
+def measure_seeds(count: int) -> dict[str, float]:
+    """RSS per extra seed world (every server's seed database for one more seed), and the cache's bytes."""
+    library = fresh_library()
+    before = rss()
+    for seed in range(1, count + 1):
+        for mount in library.mounts.values():
+            if isinstance(mount, SqliteMount):
+                mount.seed_db(seed)
+    gc.collect()
+    cached = sum(m.cached_bytes() for m in library.mounts.values() if isinstance(m, SqliteMount))
+    return {"rss": (rss() - before) / count, "cached": cached / (count + 1)}
+
+
 def run(kind: str, *args: str) -> dict[str, float]:
     """One measurement in a fresh process, so that no freed memory of another is reused."""
     out = subprocess.run([sys.executable, __file__, "--measure", kind, *args], capture_output=True, text=True,
@@ -107,6 +121,8 @@ def main() -> None:
             result = measure_sessions(rest[1].split(","), int(rest[0]))
         elif kind == "group":
             result = measure_group(int(rest[0]))
+        elif kind == "seeds":
+            result = measure_seeds(int(rest[0]))
         else:
             result = measure_budget(int(rest[0]))
         print(json.dumps(result))
@@ -131,6 +147,11 @@ def main() -> None:
     print(f"\nA GRPO group of n={args.group} (task bank-transfer-002: banking)")
     print(f"{'per episode':<12}{'accounted kB':>14}{'RSS kB':>10}{'RSS/acct':>10}")
     print(f"{'':<12}{g['acct'] / 1024:>14.1f}{g['rss'] / 1024:>10.1f}{g['rss'] / g['acct']:>10.2f}")
+
+    w = run("seeds", "3")
+    print("\nA seed world (every server seeded once more; the cache keeps HUB_SEED_CACHE of them per server)")
+    print(f"{'per seed':<12}{'database MB':>14}{'RSS MB':>10}")
+    print(f"{'':<12}{w['cached'] / MB:>14.1f}{w['rss'] / MB:>10.1f}")
 
     b = run("budget", str(budget))
     print(f"\nAt the budget: sessions touching all {len(names)} servers until refused")
