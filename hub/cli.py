@@ -19,9 +19,10 @@ from hub.world import World
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    settings = Settings.from_env(host=args.host, port=args.port, seed=args.seed, token=args.token,
-                                 store_path=args.store, tasks_path=args.tasks, mounts=args.mount or None)
     try:
+        settings = Settings.from_env(host=args.host, port=args.port, seed=args.seed, token=args.token,
+                                     store_path=args.store, tasks_path=args.tasks, mounts=args.mount or None,
+                                     max_state_bytes=args.max_state_bytes, seed_cache=args.seed_cache)
         settings.check()
     except ValueError as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
@@ -90,6 +91,10 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     serve.add_argument("--store", default=None, help="SQLite file of the episode store (default prove_hub.db)")
     serve.add_argument("--tasks", default=None, help="JSONL task set to serve, e.g. a synthesized train.jsonl "
                                                       "(default: the built-in tasks)")
+    serve.add_argument("--max-state-bytes", default=None,
+                       help="bytes all session forks may hold, e.g. 8G or none (HUB_MAX_STATE_BYTES; default 4G)")
+    serve.add_argument("--seed-cache", type=int, default=None,
+                       help="seed worlds kept per server, least recently used out (HUB_SEED_CACHE; default 8)")
     serve.add_argument("--log-level", default="info")
     for cmd in (serve, sub.add_parser("catalog", help="list servers and tools"),
                 sub.add_parser("call", help="one tool call in a scratch session")):

@@ -22,7 +22,7 @@ class Hub:
         self.library = library if library is not None else default_library(settings)
         self.bus = EventBus()
         self.world = World(self.library, seed=settings.seed, bus=self.bus, ttl_s=settings.session_ttl_s,
-                           max_sessions=settings.max_sessions)
+                           max_sessions=settings.max_sessions, max_state_bytes=settings.max_state_bytes)
         self.sessions = self.world.sessions
         self.dispatcher = self.world.dispatcher
         self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)
@@ -33,7 +33,7 @@ class Hub:
 
 
 def default_library(settings: Settings) -> Library:
-    library = Library.from_servers(REGISTRY, settings.now)
+    library = Library.from_servers(REGISTRY, settings.now, settings.seed_cache)
     for spec in settings.mounts:
         library.add(load_mount(spec))
     return library

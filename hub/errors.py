@@ -10,7 +10,9 @@ The tree (``code`` / HTTP status)::
     │   ├── UnknownTask               unknown_task      404  no task of that id is loaded (also a TaskError)
     │   ├── UnknownTable (KeyError)   unknown_table     404  a server state has no table (attribute) of that name
     │   └── SessionError              session           404  a session or snapshot that does not exist, is
-    │                                                        closed, or cannot be opened (cap reached)
+    │       │                                                closed, or cannot be opened
+    │       ├── CapacityError         capacity          429  the session cap or the state memory budget is full
+    │       └── InternalSession       read_only         403  a write to (or close of) the hub's own session
     ├── BadRequest (ValueError)       bad_request       400  a request the hub refuses as malformed
     │   ├── TaskError                 bad_task          400  a task that is malformed or does not fit the servers
     │   └── ProtocolError             (per message)     400  a ``/ws`` message refused; carries its own code:
@@ -100,6 +102,24 @@ class SessionError(NotFound):
     """A session that does not exist, is closed, or cannot be opened (cap reached)."""
 
     code = "session"
+
+
+class CapacityError(SessionError):
+    """The hub is full (sessions, or the bytes its forks hold): nothing was opened; close sessions or raise the limit."""
+
+    code = "capacity"
+    status = 429
+
+
+class InternalSession(SessionError):
+    """A write to (or a close of) a session the hub keeps for itself, such as a task's starting state."""
+
+    code = "read_only"
+    status = 403
+
+    def __init__(self, sid: str, action: str = "write to") -> None:
+        super().__init__(f"session {sid!r} is internal to the hub (a task's starting state) and read-only: "
+                         f"callers cannot {action} it; fork it or open your own session")
 
 
 class BadRequest(HubError, ValueError):

@@ -30,6 +30,7 @@ from hub.kit import Tool
 from hub.library import Library
 from hub.names import split_name, tool_name
 from hub.parts import Part
+from hub.memory import prepare_call
 from hub.sessions import DEFAULT_SESSION
 
 META_KEY = "hub/session"
@@ -97,7 +98,9 @@ class McpEndpoints:
 
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
-            outcome = self.dispatcher.call(resolve_session(ctx), server, tool, params.arguments)
+            sid = resolve_session(ctx)
+            await prepare_call(self.dispatcher.sessions, sid, server)
+            outcome = self.dispatcher.call(sid, server, tool, params.arguments)
             if not outcome.ok:
                 return mcp_result(outcome.error or "the call failed")
             structured = outcome.result if isinstance(outcome.result, dict) else None

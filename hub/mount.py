@@ -26,7 +26,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from hub.kit import Json, Tool, ToolError, ToolKind, build_tool
-from hub.state import Fork
+from hub.state import Fork, check_page
 
 LOADER_NAMES = ("_load_scenario", "load_scenario")
 READ_PREFIXES = ("get_", "list_", "search_", "find_", "read_", "count_", "show_", "describe_", "ls", "pwd", "cat",
@@ -186,6 +186,7 @@ class ObjectFork:
         return sorted(public_state(self.instance))
 
     def browse(self, table: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        check_page(offset, limit)
         state = public_state(self.instance)
         if table not in state:
             raise KeyError(f"no attribute {table!r} on {self.server}; attributes: {', '.join(state)}")

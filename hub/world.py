@@ -35,11 +35,12 @@ class World:
     """Sessions over ``library`` from ``seed``, and a dispatcher publishing to ``bus`` (private by default)."""
 
     def __init__(self, library: Library, *, seed: int = 0, bus: EventBus | None = None, ttl_s: float = 3600.0,
-                 max_sessions: int = 10_000) -> None:
+                 max_sessions: int = 10_000, max_state_bytes: int | None = None) -> None:
         self.library = library
         self.seed = seed
         self.bus = bus if bus is not None else EventBus(maxsize=1)
-        self.sessions = SessionManager(library, seed=seed, ttl_s=ttl_s, max_sessions=max_sessions)
+        self.sessions = SessionManager(library, seed=seed, ttl_s=ttl_s, max_sessions=max_sessions,
+                                       max_state_bytes=max_state_bytes)
         self.dispatcher = Dispatcher(library, self.sessions, self.bus)
 
     def start(self, task: Task, sid: str) -> Session:
