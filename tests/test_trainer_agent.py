@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pytest_asyncio
 
 from hub.tasks import hermes_call, oracle_script
 from hub.testing import LiveHub, serve
-from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples
+from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples, sampling_params
 
 need_openrlhf()
 
@@ -131,3 +132,55 @@ async def test_unknown_task_label_is_a_clear_error(live: LiveHub) -> None:
     with pytest.raises(ValueError, match="label"):
         await run_samples(executor, "", [ScriptedEngine(TOKENIZER, [])], TOKENIZER)
     await executor.aclose()
+
+
+class SteeredEngine(ScriptedEngine):
+    """A scripted engine whose ``at``-th generation waits for ``gate`` (after setting ``reached``)."""
+
+    def __init__(self, tokenizer: Any, script: list[str], at: int = -1) -> None:
+        super().__init__(tokenizer, script)
+        self.at = at
+        self.reached, self.gate = asyncio.Event(), asyncio.Event()
+        self.budgets: list[int] = []
+
+    async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None) -> Any:
+        self.budgets.append(sampling_params.max_tokens)
+        if len(self.prompts) == self.at:
+            self.reached.set()
+            await self.gate.wait()
+        return await super().generate(prompt_token_ids, sampling_params, multi_modal_data)
+
+
+async def test_samples_sharing_one_sampling_params_keep_their_own_budget(live: LiveHub) -> None:
+    """OpenRLHF hands ONE sampling_params object to the n samples of a prompt and rewrites its max_tokens
+    every turn; a sample's budget must come from max_length and its own tokens, not from that object."""
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    good = oracle_script(task)
+    probe = ScriptedEngine(TOKENIZER, [])
+    executor = executor_for(live, 1)
+    await run_samples(executor, "bank-transfer-002", [probe], TOKENIZER)
+    await executor.aclose()
+    prompt_len, room = len(probe.prompts[0]), 6000
+    # A spends most of the context on one long call, then starts a second generation with little room left
+    filler = "Let me look. " * ((room - 600) // 13) + hermes_call("banking__get_account", {"account_id": "ACC-0001"})
+    hog = SteeredEngine(TOKENIZER, [filler, "Done."], at=1)
+    # B is the oracle; its first generation returns only once A has rewritten the shared max_tokens
+    oracle = SteeredEngine(TOKENIZER, good, at=0)
+    params = sampling_params()
+    executor = executor_for(live, 2)
+    run = asyncio.ensure_future(run_samples(executor, "bank-transfer-002", [hog, oracle], TOKENIZER,
+                                            max_length=prompt_len + room, params=params))
+    await asyncio.wait_for(oracle.reached.wait(), 30)
+    await asyncio.wait_for(hog.reached.wait(), 30)
+    # A's second generation has little room: with one shared object, that is what the oracle's step would read
+    assert hog.budgets[-1] < room // 3, "A did not get short of room"
+    oracle.gate.set()
+    await asyncio.sleep(0)
+    hog.gate.set()
+    hog_out, oracle_out = await asyncio.wait_for(run, 60)
+    await executor.aclose()
+    assert oracle_out["extra_logs"]["context_truncated"] == 0.0, "the oracle was cut short by A's budget"
+    assert oracle_out["reward"] == pytest.approx(1.3) and oracle_out["extra_logs"]["n_calls"] == 2.0
+    assert set(hog_out["extra_logs"]) == set(oracle_out["extra_logs"])  # split_experience_batch needs equal keys
+    assert len(oracle_out["observation_tokens"]) <= prompt_len + room
+    assert params.max_tokens is None  # each sample worked on its own copy; the shared object is untouched

@@ -254,8 +254,7 @@ class HubReporter:
     async def start(self, name: str, config: dict[str, Any]) -> str | None:
         for c in self.clients:
             try:
-                self.run = str((await c.request({"type": "run_start", "name": name, "config": config,
-                                                 **({"run": self.run} if self.run else {})}))["run"])
+                self.run = await c.run_start(name, config, run=self.run)
             except HubError as exc:
                 log.warning("reporting to %s failed: %s", c.url, exc)
         return self.run
