@@ -140,6 +140,13 @@ def test_ray_hub_actors(tmp_path: Path) -> None:
         report = aio.run(evaluate(HubSet(fleet.urls), OraclePolicy(), split="all"))
         assert report["overall"]["success_rate"] == 1.0
         assert {e["hub"] for e in report["episodes"]} == set(fleet.urls)  # sharded over both
+        fleet.shutdown()
+        # with a token the hub binds the node's address, so the other nodes can reach it
+        fleet = start_hubs(1, token="s3cret", spread=False, store_dir=str(tmp_path))
+        node_ip = ray.util.get_node_ip_address()
+        assert fleet.urls == [f"ws://{node_ip}:{fleet.urls[0].rsplit(':', 1)[1]}"]
+        report = aio.run(evaluate(HubSet(fleet.urls, "s3cret"), OraclePolicy(), split="all", limit=2))
+        assert report["overall"]["success_rate"] == 1.0
     finally:
         fleet.shutdown()
         ray.shutdown()
