@@ -18,7 +18,10 @@ need_openrlhf()
 
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # noqa: E402
 
-from trainer_client.openrlhf_agent import COMPONENTS, AgentConfig, AgentExecutor, AgentInstance  # noqa: E402
+from trainer_client.hub_client import HubClient, HubError  # noqa: E402
+from trainer_client.hubs import HubSet  # noqa: E402
+from trainer_client.openrlhf_agent import (COMPONENTS, AgentConfig, AgentExecutor, AgentInstance,  # noqa: E402
+                                           UnknownTask)
 from trainer_client.tiny import byte_tokenizer  # noqa: E402
 
 TOKENIZER = byte_tokenizer()
@@ -184,3 +187,79 @@ async def test_samples_sharing_one_sampling_params_keep_their_own_budget(live: L
     assert set(hog_out["extra_logs"]) == set(oracle_out["extra_logs"])  # split_experience_batch needs equal keys
     assert len(oracle_out["observation_tokens"]) <= prompt_len + room
     assert params.max_tokens is None  # each sample worked on its own copy; the shared object is untouched
+
+
+async def test_per_turn_token_cap_caps_every_turn(live: LiveHub) -> None:
+    """OpenRLHF sets max_tokens to all the room left on every turn; ``max_new_tokens`` really caps a turn."""
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    engine = SteeredEngine(TOKENIZER, oracle_script(task) + ["x" * 500] * 3)
+    executor = executor_for(live, 1, max_new_tokens=40, max_steps=4)
+    [out] = await run_samples(executor, "bank-transfer-002", [engine], TOKENIZER)
+    await executor.aclose()
+    assert engine.budgets and all(b == 40 for b in engine.budgets)
+    assert all(end - start <= 40 for start, end in out["action_ranges"])
+    assert set(out["extra_logs"]) >= {"reward_total", "hub_failed", "group_lost", "context_truncated"}
+
+
+async def test_full_hub_is_retried_with_backoff(live: LiveHub) -> None:
+    """``capacity`` on open: the group waits and retries instead of failing the rollout."""
+    hub = live.app.state.hub
+    hub.episodes.max_episodes = 2
+    blocker = hub.episodes.open_group("bank-balance-001", 2)
+    refused = asyncio.Event()
+
+    class Watching(HubClient):
+        async def open(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await super().open(*args, **kwargs)
+            except HubError as exc:
+                if exc.code == "capacity":
+                    refused.set()
+                raise
+
+    hubs = HubSet([live.url], open_retries=8, open_backoff=0.05, client_factory=lambda u, t: Watching(u, t))
+    executor = AgentExecutor(AgentConfig(group_size=2), hubs=hubs)
+    task = hub.tasks.get("bank-transfer-002")
+    run = asyncio.ensure_future(run_samples(executor, "bank-transfer-002",
+                                            [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)],
+                                            TOKENIZER))
+    await asyncio.wait_for(refused.wait(), 30)
+    for episode in blocker:  # room again: the next retry gets the group
+        hub.episodes.close(episode.id)
+    out = await asyncio.wait_for(run, 60)
+    await executor.aclose()
+    assert [o["reward"] for o in out] == [pytest.approx(1.3)] * 2
+
+
+async def test_hub_that_stays_full_fails_the_group_as_a_whole(live: LiveHub) -> None:
+    hub = live.app.state.hub
+    hub.episodes.max_episodes = 1
+    hubs = HubSet([live.url], open_retries=2, open_backoff=0.01)
+    executor = AgentExecutor(AgentConfig(group_size=3, failed_reward=-0.5), hubs=hubs)
+    out = await run_samples(executor, "bank-transfer-002", [ScriptedEngine(TOKENIZER, ["Done."]) for _ in range(3)],
+                            TOKENIZER)
+    await executor.aclose()
+    assert [o["reward"] for o in out] == [-0.5] * 3
+    assert all(o["extra_logs"]["group_lost"] == 1.0 and o["extra_logs"]["hub_failed"] == 1.0 for o in out)
+    assert executor.groups_lost == 1 and executor.groups == 1
+
+
+async def test_unknown_task_stops_the_rollout_with_a_clear_error(live: LiveHub) -> None:
+    executor = executor_for(live, 2)
+    with pytest.raises(UnknownTask, match="no-such-task"):
+        await asyncio.wait_for(run_samples(executor, "no-such-task", [ScriptedEngine(TOKENIZER, [])] * 2, TOKENIZER), 30)
+    await executor.aclose()
+
+
+async def test_duplicate_prompts_in_one_batch_get_their_own_groups(live: LiveHub) -> None:
+    """Two prompts of one task in the same rollout batch: one hub group per prompt, not a mixed one."""
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    executor = executor_for(live, 2)
+    outs = await asyncio.gather(*[run_samples(executor, "bank-transfer-002",
+                                              [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)],
+                                              TOKENIZER) for _ in range(2)])
+    await executor.aclose()
+    assert [o["reward"] for out in outs for o in out] == [pytest.approx(1.3)] * 4
+    await live.app.state.hub.store.flush()
+    rows = await live.app.state.hub.store.query("SELECT group_id, COUNT(*) AS n FROM episodes GROUP BY group_id")
+    assert sorted(r["n"] for r in rows) == [2, 2]
