@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shlex
+import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -196,3 +198,40 @@ def test_jsonl_metrics_reads_only_complete_new_lines(tmp_path: Path) -> None:
     with path.open("a") as fh:
         fh.write('ics": {"a": 2}}\n')
     assert src.poll() == [(2, {"a": 2.0})] and src.poll() == []
+
+
+def test_gpu_smoke_skips_without_a_gpu(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"  # a PATH with bash and coreutils but no nvidia-smi
+    bin_dir.mkdir()
+    for tool in ("bash", "dirname", "env"):
+        found = shutil.which(tool)
+        assert found
+        (bin_dir / tool).symlink_to(found)
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "gpu_smoke.sh")], capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(bin_dir)})
+    assert done.returncode == 0 and done.stdout.strip() == "skipped: no GPU", done.stderr
+
+
+async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path) -> None:
+    """The smoke's prove-train flags (read from the script) plan a 2-step run OpenRLHF 0.11.2 accepts."""
+    script = (ROOT / "scripts" / "gpu_smoke.sh").read_text()
+    assert "openrlhf.models" in script and "flash_attn" in script  # the stack check imports what training needs
+    block = script.split("-m trainer_client.launcher", 1)[1].split('>"$WORK/train.log"', 1)[0]
+    argv = shlex.split(block.replace("\\\n", " ").replace('"$WORK/model"', "tiny-model")
+                       .replace('"http://127.0.0.1:$PORT"', live.url).replace('"$WORK/run"', str(tmp_path / "run")))
+    rc, out, err = await prove_train("--dry-run", *argv)
+    assert rc == 0, err
+    flags = flags_of(shlex.split(out.strip().splitlines()[-1]))
+    assert flags["--rollout.n_samples_per_prompt"] == "4" and flags["--rollout.batch_size"] == "2"
+    assert flags["--vllm.enable_prefix_caching"] is True and flags["--rollout.max_new_tokens"] == "64"
+    assert "2 optimizer steps" in err and "max_steps 2" in err
+    config = json.loads((tmp_path / "run" / "job" / "prove-agent.json").read_text())
+    assert config["max_new_tokens"] == 64 and config["max_steps"] == 4 and config["group_size"] == 4
+
+
+def test_train_extra_is_openrlhfs_own_pins() -> None:
+    """``.[train]`` asks for OpenRLHF 0.11.2 with vLLM and nothing that contradicts its pins."""
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["train"]
+    assert extra == ["openrlhf[vllm]==0.11.2"]
