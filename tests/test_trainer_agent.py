@@ -263,3 +263,39 @@ async def test_duplicate_prompts_in_one_batch_get_their_own_groups(live: LiveHub
     await live.app.state.hub.store.flush()
     rows = await live.app.state.hub.store.query("SELECT group_id, COUNT(*) AS n FROM episodes GROUP BY group_id")
     assert sorted(r["n"] for r in rows) == [2, 2]
+
+
+async def test_groups_carry_the_run_and_their_step(live: LiveHub) -> None:
+    """Prompt k of the job feeds optimizer step k // batch + 1 (OpenRLHF dispatches a rollout batch only
+    after the previous one trained); every group's open names the run and that step."""
+    from hub import wire
+
+    seen: list[tuple[Any, Any, Any]] = []
+
+    class Recording(HubClient):
+        async def open(self, task: Any, n: int = 1, limits: Any = None, *, run: Any = None, step: Any = None) -> Any:
+            seen.append((task, run, step))
+            if "run" in wire.Open.model_fields:
+                return await super().open(task, n, limits, run=run, step=step)
+            return await super().open(task, n, limits)  # the hub's Open does not take them yet
+
+    hubs = HubSet([live.url], client_factory=lambda url, token: Recording(url, token))
+    executor = AgentExecutor(AgentConfig(group_size=2, run="run-7", batch_size=3), hubs=hubs)
+    for _ in range(2):  # two rollout batches of 3 prompts, one after the other
+        await asyncio.gather(*[run_samples(executor, "bank-abstain-010",
+                                           [ScriptedEngine(TOKENIZER, ["Sorry, I can't."]) for _ in range(2)],
+                                           TOKENIZER) for _ in range(3)])
+    await executor.aclose()
+    assert sorted(seen) == [("bank-abstain-010", "run-7", 1)] * 3 + [("bank-abstain-010", "run-7", 2)] * 3
+
+
+def test_open_sends_run_and_step_only_when_given() -> None:
+    from hub import wire
+    from trainer_client.hub_client import encode
+
+    assert encode(wire.Open(type="open", task="bank-transfer-002", n=2)) == {"type": "open", "task": "bank-transfer-002",
+                                                                            "n": 2}
+    if "run" not in wire.Open.model_fields:
+        pytest.skip("the hub's Open message does not take run/step yet")
+    message = encode(wire.Open(type="open", task="t", n=2, run="run-7", step=3))  # type: ignore[call-arg]
+    assert message["run"] == "run-7" and message["step"] == 3

@@ -129,9 +129,19 @@ class RolloutRayActor:
         return {{"config": self.executor.config.to_json(), "pid": os.getpid(), "cwd": os.getcwd(),
                 "env": {{k: v for k, v in os.environ.items() if k.startswith("PROVE_") and "TOKEN" not in k}}}}
 
+    def steps(self, k):
+        import asyncio
 
-actor = RolloutRayActor.remote(agent)
+        async def draw():
+            return [await self.executor._next_step() for _ in range(k)]
+
+        return asyncio.run(draw())
+
+
+actor, other = RolloutRayActor.remote(agent), RolloutRayActor.remote(agent)
 seen = ray.get(actor.seen.remote(), timeout=240)
+# two engines count prompts together (a named actor of the job): steps of 3 rollout batches of 2 prompts
+seen["steps"] = sorted(sum(ray.get([actor.steps.remote(3), other.steps.remote(3)], timeout=120), []))
 seen["prompts"] = sum(1 for _ in open(prompts))
 seen["driver_pid"] = os.getpid()
 print("ROLLOUT_SAW " + json.dumps(seen), flush=True)
@@ -164,6 +174,7 @@ async def test_settings_reach_the_rollout_actor_on_an_existing_cluster(live: Liv
     assert seen["prompts"] == 6  # 3 steps x 2 prompts, from the job's working directory
     assert seen["pid"] != seen["driver_pid"]  # a separate worker process, started by the cluster
     assert seen["env"]["PROVE_GROUP_SIZE"] == "4"  # runtime_env reached the worker too
+    assert config["batch_size"] == 2 and seen["steps"] == [1, 1, 2, 2, 3, 3]
     store = live.app.state.hub.store
     await store.flush()
     runs = await store.query("SELECT id, status FROM training_runs WHERE name = 'ray-job'")

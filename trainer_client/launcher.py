@@ -260,14 +260,15 @@ def agent_config(hubs: Sequence[str], token: str | None, args: argparse.Namespac
                  run: str | None = None) -> dict[str, Any]:
     """What the agent reads in the rollout actors (``trainer_client.openrlhf_agent.AgentConfig``)."""
     return {"hub_urls": list(hubs), "token": token, "group_size": args.group_size, "max_steps": args.max_steps,
-            "max_new_tokens": args.max_new_tokens, "run": run}
+            "max_new_tokens": args.max_new_tokens, "run": run, "batch_size": args.batch_size}
 
 
 def agent_env(config: dict[str, Any]) -> dict[str, str]:
     """The same settings as ``PROVE_*`` variables (the stock agent file reads them; Ray's runtime_env)."""
     env = {"PROVE_HUB_URLS": ",".join(config["hub_urls"]), "PROVE_GROUP_SIZE": str(config["group_size"]),
            "PROVE_MAX_STEPS": str(config["max_steps"])}
-    for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_MAX_NEW_TOKENS", "max_new_tokens"), ("PROVE_RUN", "run")):
+    for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_MAX_NEW_TOKENS", "max_new_tokens"), ("PROVE_RUN", "run"),
+                      ("PROVE_BATCH_SIZE", "batch_size")):
         if config.get(name):
             env[key] = str(config[name])
     return env

@@ -48,6 +48,7 @@ from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 from trainer_client.chat import end_of_turn, feedback_text, render
 from trainer_client.hub_client import HubError
 from trainer_client.hubs import GroupPool, HubDown, HubSet, Lease, NoHubAvailable
+from trainer_client.steps import prompt_counter, step_of
 
 log = logging.getLogger("trainer_client.openrlhf_agent")
 
@@ -59,12 +60,13 @@ class AgentConfig:
     dataclasses with postponed annotations cannot be built)."""
 
     FIELDS = ("hub_urls", "token", "group_size", "max_steps", "max_new_tokens", "failed_reward", "retry_after",
-              "open_retries", "open_backoff", "reward", "run")
+              "open_retries", "open_backoff", "reward", "run", "batch_size")
 
     def __init__(self, hub_urls: list[str] | None = None, token: str | None = None, group_size: int = 16,
                  max_steps: int | None = None, max_new_tokens: int | None = None, failed_reward: float = 0.0,
                  retry_after: float = 30.0, open_retries: int = 5, open_backoff: float = 1.0,
-                 reward: dict[str, float] | None = None, run: str | None = None) -> None:
+                 reward: dict[str, float] | None = None, run: str | None = None,
+                 batch_size: int | None = None) -> None:
         self.hub_urls = list(hub_urls or ["ws://127.0.0.1:8765/ws"])
         self.token = token
         self.group_size = int(group_size)
@@ -76,6 +78,7 @@ class AgentConfig:
         self.open_backoff = float(open_backoff)
         self.reward = reward  # RewardConfig overrides sent with finish
         self.run = run  # the training run's id on the hubs (prove-train's run_start)
+        self.batch_size = batch_size  # prompts per rollout batch: with it, groups carry their step (steps.py)
         if self.group_size < 1:
             raise ValueError("group_size must be at least 1")
         if max_new_tokens is not None and int(max_new_tokens) < 1:
@@ -106,7 +109,7 @@ class AgentConfig:
             if env.get(key):
                 data[name] = env[key]
         for key, name, kind in (("PROVE_GROUP_SIZE", "group_size", int), ("PROVE_MAX_STEPS", "max_steps", int),
-                                ("PROVE_MAX_NEW_TOKENS", "max_new_tokens", int),
+                                ("PROVE_MAX_NEW_TOKENS", "max_new_tokens", int), ("PROVE_BATCH_SIZE", "batch_size", int),
                                 ("PROVE_FAILED_REWARD", "failed_reward", float),
                                 ("PROVE_RETRY_AFTER", "retry_after", float)):
             if env.get(key):
@@ -125,6 +128,7 @@ class Cohort:
         self.lost: str | None = None  # why the group was lost (a hub failed one of its samples)
         self.counted = False
         self.all_in = asyncio.Event()
+        self.step: asyncio.Future[int | None] | None = None  # the optimizer step it feeds, asked once
 
     def report(self, failure: str | None) -> None:
         self.reported += 1
@@ -138,8 +142,9 @@ class RolloutContext:
     """What one ``execute`` call shares with the instance it creates (contextvars are per asyncio task)."""
 
     def __init__(self, pool: GroupPool, config: AgentConfig, tokenizer: Any, cohort: Cohort | None = None,
-                 max_length: int | None = None) -> None:
+                 max_length: int | None = None, executor: AgentExecutor | None = None) -> None:
         self.pool = pool
+        self.executor = executor
         self.config = config
         self.tokenizer = tokenizer
         self.cohort = cohort
@@ -222,9 +227,10 @@ class AgentInstance(AgentInstanceBase):
     async def reset(self, states: dict, **kwargs: Any) -> dict:
         task = task_of(states.get("label"))
         cohort = self.ctx.cohort
+        step = await self.ctx.executor.step_of(cohort) if self.ctx.executor and cohort else None
         try:
             self.lease = await self.ctx.pool.acquire(task, key=cohort.key if cohort else None,
-                                                     n=cohort.members if cohort else None)
+                                                     n=cohort.members if cohort else None, step=step)
         except HubError as exc:
             if exc.code == "unknown_task":
                 raise UnknownTask(f"task {task!r} is not on the hub ({exc.message}); prove-train checks every "
@@ -359,6 +365,7 @@ class AgentExecutor(MultiTurnAgentExecutor):
         self._hubs = hubs
         self._pool: GroupPool | None = None
         self._cohorts: dict[int, Cohort] = {}
+        self._counter: Any = None
         self.groups = 0
         self.groups_lost = 0
 
@@ -382,7 +389,7 @@ class AgentExecutor(MultiTurnAgentExecutor):
     async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer, llm_engine, images=None):  # type: ignore[no-untyped-def]
         cohort = self._join(sampling_params)  # before any await: every sibling joins in this loop pass
         own_params = copy.deepcopy(sampling_params)
-        ctx = RolloutContext(self.pool, self.config, hf_tokenizer, cohort, max_length)
+        ctx = RolloutContext(self.pool, self.config, hf_tokenizer, cohort, max_length, self)
         token = _CONTEXT.set(ctx)
         failure: str | None = "the sample raised"
         try:
@@ -399,6 +406,20 @@ class AgentExecutor(MultiTurnAgentExecutor):
         await cohort.all_in.wait()
         await self._settle(cohort)
         return self._final(result, instance, cohort)
+
+    async def step_of(self, cohort: Cohort) -> int | None:
+        """The optimizer step the prompt feeds (``trainer_client.steps``), when the batch size is known."""
+        if not self.config.batch_size:
+            return None
+        if cohort.step is None:
+            cohort.step = asyncio.ensure_future(self._next_step())
+        return await cohort.step
+
+    async def _next_step(self) -> int | None:
+        assert self.config.batch_size
+        if self._counter is None:
+            self._counter = prompt_counter(self.config.run)
+        return step_of(await self._counter.next(), int(self.config.batch_size))
 
     async def _settle(self, cohort: Cohort) -> None:
         if self._cohorts.pop(cohort.key, None) is None:
