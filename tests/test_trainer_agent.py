@@ -299,3 +299,23 @@ def test_open_sends_run_and_step_only_when_given() -> None:
         pytest.skip("the hub's Open message does not take run/step yet")
     message = encode(wire.Open(type="open", task="t", n=2, run="run-7", step=3))  # type: ignore[call-arg]
     assert message["run"] == "run-7" and message["step"] == 3
+
+
+async def test_a_sample_that_raises_fails_its_group_without_stalling_it(live: LiveHub) -> None:
+    class Broken(ScriptedEngine):
+        async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None) -> Any:
+            raise RuntimeError("the engine died")
+
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    executor = executor_for(live, 2, failed_reward=-1.0)
+    shared = sampling_params()
+    outs = await asyncio.wait_for(asyncio.gather(*[
+        executor.execute(prompt="p", label="bank-transfer-002", sampling_params=shared, max_length=32768,
+                         hf_tokenizer=TOKENIZER, llm_engine=engine)
+        for engine in (ScriptedEngine(TOKENIZER, oracle_script(task)), Broken(TOKENIZER, []))],
+        return_exceptions=True), 30)
+    await executor.aclose()
+    assert isinstance(outs[1], RuntimeError)
+    assert isinstance(outs[0], dict) and outs[0]["reward"] == -1.0 and outs[0]["extra_logs"]["group_lost"] == 1.0
+    assert executor._cohorts == {} and executor.groups_lost == 1
+    assert live.app.state.hub.episodes.episodes == {}  # both episodes were closed

@@ -3,15 +3,17 @@
     prove-train --hub http://127.0.0.1:8765 --model Qwen/Qwen3-4B-Instruct-2507 --gpus 8
     prove-train --hub ws://hub-a:8765/ws --hub ws://hub-b:8765/ws --token $HUB_TOKEN --model ... --dry-run
     prove-train --ray-hubs 4 --model ...          # start 4 hubs as Ray actors (trainer_client.ray_hubs)
+    prove-train --ray-address head:6379 --ray-hubs 4 --token $HUB_TOKEN --model ... --nodes 2
 
-Steps: check every hub (``GET /healthz``; a dead one is dropped with a warning), export the task
-split in OpenRLHF's prompt format (``{"input": <first user turn>, "label": <task id>}``; the agent
-file renders the real prompt from the hub, tools included), build the ``train_ppo_ray`` command
-(``--algo.advantage.estimator group_norm``, ``--rollout.n_samples_per_prompt N``,
-``--train.agent_func_path trainer_client/openrlhf_agent.py``) with the paper's settings (group 16,
-batch 16, KL 0.01 as a k3 loss, learning rate per model family, 350 steps, rollouts capped at 10
-model messages), and run it with the agent's configuration in its environment. ``--dry-run`` prints
-the command and the environment instead.
+Steps: check every hub (``GET /healthz``; a dead one is dropped with a warning) and that every prompt's
+task is on every hub; write the job directory (``<output>/job``): ``steps x batch`` prompt rows in
+OpenRLHF's format (``{"input": <first user turn>, "label": <task id>}``; the agent file renders the real
+prompt from the hub, tools included), the run config ``prove-agent.json`` and the agent file
+``prove_agent.py`` that names it; build the ``train_ppo_ray`` command (``--algo.advantage.estimator
+group_norm``, ``--rollout.n_samples_per_prompt N``, vLLM prefix caching) with the paper's settings (group
+16, batch 16, KL 0.01 as a k3 loss, learning rate per model family, 350 optimizer steps, rollouts capped
+at 10 model messages), and run it here, or as a Ray job on an existing cluster (``--ray-address``), whose
+runtime_env carries the job directory and the settings to every worker. ``--dry-run`` prints the plan.
 
 Training metrics go to the hub (``run_start`` / ``run_metrics`` / ``run_end`` on the WebSocket),
 where the dashboard plots them: the launcher follows the trainer's TensorBoard event files

@@ -14,16 +14,24 @@ each generation until ``done`` (``openrlhf/utils/agent.py``, ``MultiTurnAgentExe
   ``environment_feedback`` (tool results and the next user turn in the chat template, ending with
   the next assistant header), ``done`` and ``extra_logs`` (every reward component, as numbers).
 
-Configuration comes from the environment of the rollout actors (the launcher sets it; on an
-existing Ray cluster pass it with ``--runtime-env-json``) or from a JSON file named by
-``PROVE_AGENT_CONFIG``:
+The n samples of a prompt arrive as n concurrent ``execute`` calls sharing ONE ``sampling_params``
+object (``RolloutRayActor.generate_responses``), on which the executor rewrites ``max_tokens`` every
+turn: each sample works on its own copy and budgets from ``max_length`` and its own tokens. The
+siblings open one hub group and are scored all-or-nothing (a group that loses its hub gets
+``failed_reward`` for every sample: zero advantage).
+
+Configuration travels with the job: ``prove-train`` writes a run config (``prove-agent.json``) and an
+agent file beside it that names it (``AgentExecutor.CONFIG_FILE``). This stock file reads the
+environment of the rollout actors (Ray's ``runtime_env``) or a JSON file named by ``PROVE_AGENT_CONFIG``:
 
 - ``PROVE_HUB_URLS``: comma-separated hub URLs (``ws://host:port/ws`` or ``http://host:port``);
-  groups are sharded across them, and a hub that dies fails only its own episodes;
+  groups are sharded across them, and a hub that dies fails only its own groups;
 - ``PROVE_HUB_TOKEN``: the hubs' bearer token; ``PROVE_GROUP_SIZE``: ``--rollout.n_samples_per_prompt``;
 - ``PROVE_MAX_STEPS``: model messages per episode (the paper caps rollouts at 10 assistant turns);
-- ``PROVE_FAILED_REWARD``: the reward of an episode lost with its hub (default 0; a whole group
-  on one hub fails together, so its group-normalised advantages are all zero).
+- ``PROVE_MAX_NEW_TOKENS``: tokens per turn (OpenRLHF otherwise gives each turn all the room left);
+- ``PROVE_FAILED_REWARD``: the reward of every sample of a group lost with its hub (default 0);
+- ``PROVE_RUN`` and ``PROVE_BATCH_SIZE``: the training run's id and ``--rollout.batch_size``, so that
+  each group's ``open`` names its run and optimizer step (``trainer_client.steps``).
 """
 
 from __future__ import annotations
@@ -336,6 +344,16 @@ class AgentInstance(AgentInstanceBase):
         logs["context_truncated"] = 1.0 if truncated else 0.0
         return logs
 
+    async def release(self) -> None:
+        """The sample raised: end its episode on the hub (best effort) so the fork does not wait for the TTL."""
+        if self.finished or self.lease is None:
+            return
+        self.finished = True
+        try:
+            await self.ctx.pool.hubs.call(self.lease.hub, "close_episodes", [self.lease.episode])
+        except (HubDown, HubError) as exc:
+            log.warning("closing %s failed: %s", self.lease.episode, exc)
+
     async def conclude(self) -> None:
         """OpenRLHF left its loop without a final step (no room left for another generation): score the
         episode now, as truncated, so the sample has its reward and every log key."""
@@ -391,7 +409,6 @@ class AgentExecutor(MultiTurnAgentExecutor):
         own_params = copy.deepcopy(sampling_params)
         ctx = RolloutContext(self.pool, self.config, hf_tokenizer, cohort, max_length, self)
         token = _CONTEXT.set(ctx)
-        failure: str | None = "the sample raised"
         try:
             await asyncio.sleep(0)  # let the siblings join, so the group is opened with all n of them
             result = await super().execute(prompt, label, own_params, max_length, hf_tokenizer,
@@ -399,10 +416,16 @@ class AgentExecutor(MultiTurnAgentExecutor):
             instance = ctx.instance
             assert instance is not None
             await instance.conclude()
-            failure = instance.failure
+        except BaseException:
+            if ctx.instance is not None:
+                await ctx.instance.release()
+            cohort.report("a sample of the group raised")
+            if cohort.all_in.is_set():
+                await self._settle(cohort)
+            raise
         finally:
             _CONTEXT.reset(token)
-            cohort.report(failure)
+        cohort.report(instance.failure)
         await cohort.all_in.wait()
         await self._settle(cohort)
         return self._final(result, instance, cohort)
