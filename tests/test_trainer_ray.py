@@ -206,3 +206,36 @@ async def test_ray_hubs_join_the_cluster_and_refuse_multi_node_without_a_token(t
                         fleet.shutdown()
             finally:
                 ray.shutdown()
+
+
+ONE_CLUSTER_TRAINER = """#!{python}
+# Stands in for train_ppo_ray: its ray.init() must join the cluster the launcher's Ray hubs run on.
+import json, os, sys
+import httpx, ray
+
+ray.init()
+agent = sys.argv[sys.argv.index("--train.agent_func_path") + 1]
+config = json.load(open(os.path.join(os.path.dirname(agent), "prove-agent.json")))
+url = config["hub_urls"][0].replace("ws://", "http://").removesuffix("/ws")
+print("ONE_CLUSTER " + json.dumps({{"joined": ray.get_runtime_context().gcs_address, "env": os.environ.get("RAY_ADDRESS"),
+                                   "hub": httpx.get(url + "/healthz", headers={{"Authorization": "Bearer s3cret"}}).status_code}}),
+      flush=True)
+"""
+
+
+async def test_ray_hubs_and_the_trainer_share_one_cluster(tmp_path: Path) -> None:
+    ray_available()
+    fake = tmp_path / "python"
+    fake.write_text(ONE_CLUSTER_TRAINER.format(python=sys.executable))
+    fake.chmod(0o755)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))}, "PYTHONPATH": str(ROOT)}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "trainer_client.launcher", "--ray-hubs", "1", "--token", "s3cret", "--model", "m",
+        "--python", str(fake), "--output", str(tmp_path / "run"), "--batch-size", "2", "--steps", "1",
+        "--split", "all", "--poll", "0.5", cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 300)
+    assert proc.returncode == 0, err.decode()[-3000:] + out.decode()[-2000:]
+    line = next(x for x in out.decode().splitlines() if x.startswith("ONE_CLUSTER "))
+    seen = json.loads(line[len("ONE_CLUSTER "):])
+    assert seen["env"] and seen["joined"] == seen["env"] and seen["hub"] == 200

@@ -208,6 +208,7 @@ class Plan:
     agent_config: dict[str, Any]
     steps: int
     max_steps: int
+    ray_address: str | None = None  # the Ray cluster the local trainer joins (the one --ray-hubs started)
 
 
 def build_command(args: argparse.Namespace, prompts: Path | str, agent: Path | str, rows: int, lr: float,
@@ -403,7 +404,8 @@ async def run_training(p: Plan, hubs: Sequence[str], token: str | None, sources:
 
 
 async def run_local(p: Plan, sources: Sequence[Any], reporter: HubReporter, poll_s: float) -> int:
-    proc = await asyncio.create_subprocess_exec(*p.command, env={**os.environ, **p.env})
+    env = {**os.environ, **p.env, **({"RAY_ADDRESS": p.ray_address} if p.ray_address else {})}
+    proc = await asyncio.create_subprocess_exec(*p.command, env=env)
     wait = asyncio.ensure_future(proc.wait())
     try:
         while not (await asyncio.wait({wait}, timeout=poll_s))[0]:
@@ -549,6 +551,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"the hub has no task in split {args.split!r}")
         check_tasks(hubs, args.token, [t["id"] for t in tasks])
         p = plan(args, hubs, tasks)
+        if fleet is not None and not args.ray_address:
+            p.ray_address = fleet.address  # one cluster: the trainer joins the hubs' Ray
     except (ValueError, RuntimeError, HubError, ImportError) as exc:
         print(f"prove-train: {exc}", file=sys.stderr)
         if fleet is not None:

@@ -84,6 +84,7 @@ def _actor_class() -> Any:
 class HubFleet:
     urls: list[str]
     actors: list[Any] = field(default_factory=list)
+    address: str | None = None  # the cluster's GCS address: the trainer joins this cluster, not a second one
 
     def shutdown(self) -> None:
         import ray
@@ -122,4 +123,4 @@ def start_hubs(n: int, token: str | None = None, seed: int = 0, tasks_path: str 
     options = {"scheduling_strategy": "SPREAD"} if spread else {}
     actors = [actor.options(**options).remote(token, seed, tasks_path, host, store_dir) for _ in range(n)]
     urls = ray.get([a.url.remote() for a in actors], timeout=300)
-    return HubFleet(list(urls), actors)
+    return HubFleet(list(urls), actors, ray.get_runtime_context().gcs_address)
