@@ -247,7 +247,8 @@ async def test_hub_that_stays_full_fails_the_group_as_a_whole(live: LiveHub) -> 
 async def test_unknown_task_stops_the_rollout_with_a_clear_error(live: LiveHub) -> None:
     executor = executor_for(live, 2)
     with pytest.raises(UnknownTask, match="no-such-task"):
-        await asyncio.wait_for(run_samples(executor, "no-such-task", [ScriptedEngine(TOKENIZER, [])] * 2, TOKENIZER), 30)
+        engines = [ScriptedEngine(TOKENIZER, []) for _ in range(2)]
+        await asyncio.wait_for(run_samples(executor, "no-such-task", engines, TOKENIZER), 30)
     await executor.aclose()
 
 
@@ -293,8 +294,8 @@ def test_open_sends_run_and_step_only_when_given() -> None:
     from hub import wire
     from trainer_client.hub_client import encode
 
-    assert encode(wire.Open(type="open", task="bank-transfer-002", n=2)) == {"type": "open", "task": "bank-transfer-002",
-                                                                            "n": 2}
+    plain = encode(wire.Open(type="open", task="bank-transfer-002", n=2))
+    assert plain == {"type": "open", "task": "bank-transfer-002", "n": 2}
     if "run" not in wire.Open.model_fields:
         pytest.skip("the hub's Open message does not take run/step yet")
     message = encode(wire.Open(type="open", task="t", n=2, run="run-7", step=3))  # type: ignore[call-arg]
@@ -303,7 +304,8 @@ def test_open_sends_run_and_step_only_when_given() -> None:
 
 async def test_a_sample_that_raises_fails_its_group_without_stalling_it(live: LiveHub) -> None:
     class Broken(ScriptedEngine):
-        async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None) -> Any:
+        async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None
+                           ) -> Any:
             raise RuntimeError("the engine died")
 
     task = live.app.state.hub.tasks.get("bank-transfer-002")

@@ -56,7 +56,8 @@ async def ray_head(tmp: str, join: str | None = None) -> AsyncIterator[RayCluste
     role = ["--address", join] if join else ["--head", "--dashboard-host", "127.0.0.1", "--include-dashboard", "true",
                                              "--temp-dir", tmp]
     cmd = [str(RAY), "start", *role, "--block", "--node-ip-address", "127.0.0.1", "--num-cpus", "2" if join else "4",
-           "--num-gpus", "0", "--disable-usage-stats", *[a for name, port in ports.items() for a in (f"--{name}", str(port))]]
+           "--num-gpus", "0", "--disable-usage-stats",
+           *[a for name, port in ports.items() for a in (f"--{name}", str(port))]]
     proc = await asyncio.create_subprocess_exec(*cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
                                                 env=env, start_new_session=True)
     cluster = RayCluster(join or f"127.0.0.1:{ports['port']}", f"http://127.0.0.1:{ports.get('dashboard-port', 0)}")
@@ -217,9 +218,9 @@ ray.init()
 agent = sys.argv[sys.argv.index("--train.agent_func_path") + 1]
 config = json.load(open(os.path.join(os.path.dirname(agent), "prove-agent.json")))
 url = config["hub_urls"][0].replace("ws://", "http://").removesuffix("/ws")
-print("ONE_CLUSTER " + json.dumps({{"joined": ray.get_runtime_context().gcs_address, "env": os.environ.get("RAY_ADDRESS"),
-                                   "hub": httpx.get(url + "/healthz", headers={{"Authorization": "Bearer s3cret"}}).status_code}}),
-      flush=True)
+health = httpx.get(url + "/healthz", headers={{"Authorization": "Bearer s3cret"}}).status_code
+seen = {{"joined": ray.get_runtime_context().gcs_address, "env": os.environ.get("RAY_ADDRESS"), "hub": health}}
+print("ONE_CLUSTER " + json.dumps(seen), flush=True)
 """
 
 

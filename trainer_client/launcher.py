@@ -151,7 +151,7 @@ def openrlhf_max_steps(prompts: int, n: int, train_batch: int, episodes: int = 1
     return prompts * n // train_batch * episodes * epochs
 
 
-AGENT_TEMPLATE = '''"""The PROVE agent of run {name!r}: ``trainer_client.openrlhf_agent`` with the run config next to this file.
+AGENT_TEMPLATE = '''"""The PROVE agent of run {name!r}: ``trainer_client.openrlhf_agent`` with the run config beside it.
 
 Written by prove-train; pass this file as --train.agent_func_path. The settings travel with the job (this
 file and {config!r} sit in the job's directory), not in the environment of the process that launched it.

@@ -117,7 +117,8 @@ class AgentConfig:
             if env.get(key):
                 data[name] = env[key]
         for key, name, kind in (("PROVE_GROUP_SIZE", "group_size", int), ("PROVE_MAX_STEPS", "max_steps", int),
-                                ("PROVE_MAX_NEW_TOKENS", "max_new_tokens", int), ("PROVE_BATCH_SIZE", "batch_size", int),
+                                ("PROVE_MAX_NEW_TOKENS", "max_new_tokens", int),
+                                ("PROVE_BATCH_SIZE", "batch_size", int),
                                 ("PROVE_FAILED_REWARD", "failed_reward", float),
                                 ("PROVE_RETRY_AFTER", "retry_after", float)):
             if env.get(key):
