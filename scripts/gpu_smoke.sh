@@ -69,7 +69,7 @@ sys.exit(1)
 PYEOF
 
 # 3. two GRPO steps: 2 prompts x 4 samples each, turns capped at 64 tokens, rollouts at 4 model messages
-timeout "${SMOKE_TIMEOUT:-400}" "$PY" -m trainer_client.launcher \
+timeout --kill-after=30 "${SMOKE_TIMEOUT:-400}" "$PY" -m trainer_client.launcher \
   --hub "http://127.0.0.1:$PORT" --model "$WORK/model" --lr 1e-5 --gpus 1 --tp 1 \
   --group-size 4 --batch-size 2 --steps 2 --max-steps 4 --max-len 8192 --max-new-tokens 64 \
   --zero-stage 2 --save-steps -1 --vllm-memory 0.3 --split all --poll 2 \
