@@ -35,7 +35,7 @@ async def _body(request: Request) -> dict[str, Any]:
 def session_summary(hub: Hub, sid: str) -> dict[str, Any]:
     s = hub.sessions.get(sid, create=False)
     return {"id": s.id, "seed": s.seed, "parent": s.parent, "servers": sorted(s.forks), "calls": s.calls,
-            "state_hash": s.state_hash()}
+            "state_hash": s.state_hash(), "scenarios": sorted(s.configs)}
 
 
 async def catalog(request: Request) -> JSONResponse:
@@ -50,7 +50,8 @@ async def list_sessions(request: Request) -> JSONResponse:
 async def open_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
-    s = hub.sessions.open(body.get("id"), seed=body.get("seed"), snapshot=body.get("snapshot"))
+    s = hub.sessions.open(body.get("id"), seed=body.get("seed"), snapshot=body.get("snapshot"),
+                          configs=body.get("configs"), loader_kwargs=body.get("loader_kwargs"))
     return JSONResponse(session_summary(hub, s.id), status_code=201)
 
 

@@ -20,7 +20,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from hub.app import create_app
 
     settings = Settings.from_env(host=args.host, port=args.port, seed=args.seed, token=args.token,
-                                 store_path=args.store, tasks_path=args.tasks, mounts=args.mount or None)
+                                 store_path=args.store, tasks_path=args.tasks, **server_choice(args))
     try:
         settings.check()
     except ValueError as exc:
@@ -35,18 +35,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_library(mounts: Sequence[str] | None = None) -> Any:
+def server_choice(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings that pick the served servers: --mount, --no-builtin, --only."""
+    return {"mounts": args.mount or None, "builtin": False if args.no_builtin else None, "only": args.only or None}
+
+
+def build_library(mounts: Sequence[str] | None = None, **choice: Any) -> Any:
     from hub.core import default_library
 
-    return default_library(Settings.from_env(mounts=list(mounts) if mounts else None))
+    return default_library(Settings.from_env(mounts=list(mounts) if mounts else None, **choice))
 
 
-def catalog_json(mounts: Sequence[str] | None = None) -> dict[str, Any]:
-    return build_library(mounts).catalog()  # type: ignore[no-any-return]
+def catalog_json(mounts: Sequence[str] | None = None, **choice: Any) -> dict[str, Any]:
+    return build_library(mounts, **choice).catalog()  # type: ignore[no-any-return]
 
 
 def cmd_catalog(args: argparse.Namespace) -> int:
-    data = catalog_json(args.mount)
+    data = catalog_json(**server_choice(args))
     if args.write_golden:
         GOLDEN_CATALOG.parent.mkdir(parents=True, exist_ok=True)
         GOLDEN_CATALOG.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
@@ -76,8 +81,10 @@ def cmd_call(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"prove-hub: ARGUMENTS is not valid JSON: {exc}", file=sys.stderr)
         return 2
-    library = build_library(args.mount)
+    library = build_library(**server_choice(args))
     sessions = SessionManager(library, seed=args.seed)
+    sessions.open("scratch", configs=_by_server(args.config, "--config"),
+                  loader_kwargs=_by_server(args.loader_kwargs, "--loader-kwargs"))
     out = Dispatcher(library, sessions, EventBus()).call("scratch", args.server, args.tool, arguments)
     if out.ok:
         print(json.dumps(out.result, indent=1, default=str))
@@ -87,6 +94,12 @@ def cmd_call(args: argparse.Namespace) -> int:
         return 0
     print(f"error ({out.error_kind}): {out.error}", file=sys.stderr)
     return 1
+
+
+def _by_server(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
+    from hub.session_client import parse_server_values
+
+    return parse_server_values(items or [], flag)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"serve": cmd_serve, "catalog": cmd_catalog, "call": cmd_call}
@@ -107,7 +120,9 @@ def parser() -> argparse.ArgumentParser:
     for cmd in (serve, sub.add_parser("catalog", help="list servers and tools"),
                 sub.add_parser("call", help="one tool call in a scratch session")):
         cmd.add_argument("--mount", action="append", metavar="MODULE:CLASS[=NAME]",
-                         help="mount a Python class as a server (repeatable)")
+                         help="mount a Python class as a server (repeatable); see docs/byo.md")
+        cmd.add_argument("--no-builtin", action="store_true", help="serve only the mounted servers")
+        cmd.add_argument("--only", nargs="+", metavar="NAME", help="serve only these servers (built-in or mounted)")
     catalog = sub.choices["catalog"]
     catalog.add_argument("--json", action="store_true", help="print the catalog as JSON")
     catalog.add_argument("--server", help="only this server")
@@ -117,6 +132,10 @@ def parser() -> argparse.ArgumentParser:
     call.add_argument("tool")
     call.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments")
     call.add_argument("--seed", type=int, default=0)
+    call.add_argument("--config", action="append", metavar="SERVER=JSON|@FILE",
+                      help="the scenario of a mounted server (repeatable)")
+    call.add_argument("--loader-kwargs", action="append", metavar="SERVER=JSON|@FILE",
+                      help="keyword options for a mounted server's scenario loader (repeatable)")
     extend(sub)
     return p
 
@@ -126,6 +145,9 @@ def extend(sub: Any) -> None:
     from trainer_client.evaluate import add_parser as add_eval  # issue 7: `prove-hub eval`
 
     add_eval(sub)
+    from hub.session_client import add_parser as add_session
+
+    add_session(sub)
     from hub.synth.cli import register as register_synth
 
     register_synth(sub)

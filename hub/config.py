@@ -26,6 +26,10 @@ class Settings(BaseModel):
     store_path: str = "prove_hub.db"
     tasks_path: str | None = None
     mounts: list[str] = Field(default_factory=list)
+    builtin: bool = True
+    """Serve the built-in servers (``--no-builtin``: only the mounted ones)."""
+    only: list[str] = Field(default_factory=list)
+    """Serve only these servers, built-in or mounted (``--only NAME ...``)."""
 
     @property
     def loopback(self) -> bool:
@@ -43,6 +47,6 @@ class Settings(BaseModel):
         for name in cls.model_fields:
             key = f"HUB_{name.upper()}"
             if key in env:
-                values[name] = env[key].split(",") if name == "mounts" else env[key]
+                values[name] = env[key].split(",") if name in ("mounts", "only") else env[key]
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)

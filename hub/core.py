@@ -35,10 +35,10 @@ class Hub:
 
 
 def default_library(settings: Settings) -> Library:
-    from hub.mount import load_mount
+    from hub.library import SqliteMount
+    from hub.mount import choose_servers, load_mount
     from servers import REGISTRY
 
-    library = Library.from_servers(REGISTRY, settings.now)
-    for spec in settings.mounts:
-        library.add(load_mount(spec))
-    return library
+    builtin = [SqliteMount(s, settings.now) for s in REGISTRY]
+    mounts = [load_mount(spec) for spec in settings.mounts]
+    return Library(choose_servers(builtin, mounts, include_builtin=settings.builtin, only=settings.only))

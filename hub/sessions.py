@@ -97,8 +97,11 @@ class SessionManager:
         return found
 
     def open(self, sid: str | None = None, *, seed: int | None = None, snapshot: str | None = None,
-             configs: dict[str, Any] | None = None) -> Session:
-        """A new session from the seed (or a snapshot); ``configs`` gives mounted servers their starting scenario."""
+             configs: dict[str, Any] | None = None, loader_kwargs: dict[str, Any] | None = None) -> Session:
+        """A new session from the seed (or a snapshot); ``configs`` and ``loader_kwargs`` (by server) give
+        mounted servers their starting scenario, loaded now so that a bad one fails here."""
+        from hub.mount import scenarios
+
         sid = sid or new_session_id()
         if sid in self.sessions:
             raise SessionError(f"session {sid!r} already exists")
@@ -110,9 +113,9 @@ class SessionManager:
             session.forks = {name: self.library.mount(name).restore(snap.seed, data) for name, data in snap.servers.items()}
         else:
             session = Session(sid, self.seed if seed is None else seed, self.library, now, now)
-        for server, config in (configs or {}).items():
-            self.library.mount(server)
-            session.configs[server] = config
+        session.configs.update(scenarios(self.library, configs, loader_kwargs, restored=session.forks))
+        for server in session.configs:
+            session.fork_of(server)
         self.sessions[sid] = session
         self.ended.pop(sid, None)
         return session

@@ -88,6 +88,10 @@ class InitialState(BaseModel):
     seed: int = 0
     setup: list[Call] = Field(default_factory=list)
     snapshot: str | None = None
+    configs: dict[str, Any] = Field(default_factory=dict)
+    """Per mounted server, the scenario its loader starts from."""
+    loader_kwargs: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Per mounted server, keyword options for its scenario loader."""
 
 
 class Task(BaseModel):
@@ -147,6 +151,12 @@ class Task(BaseModel):
         for server in self.servers:
             if server not in library.mounts:
                 raise TaskError(f"task {self.id}: server {server!r} is not mounted")
+        try:
+            from hub.mount import scenarios
+
+            scenarios(library, self.initial.configs, self.initial.loader_kwargs)
+        except ValueError as exc:
+            raise TaskError(f"task {self.id}: {exc}") from None
         for name in names:
             parts = split_name(name)
             if parts is None or parts[0] not in library.mounts or parts[1] not in library.mounts[parts[0]].tools:
@@ -231,10 +241,15 @@ def oracle_script(task: Task) -> list[str]:
 
 def build_initial(task: Task, sessions: SessionManager, dispatcher: Dispatcher, sid: str) -> Session:
     """Open session ``sid`` in the task's initial state: seed or snapshot, then the setup calls."""
-    if task.initial.snapshot is not None:
-        session = sessions.open(sid, snapshot=task.initial.snapshot)
-    else:
-        session = sessions.open(sid, seed=task.initial.seed)
+    initial = task.initial
+    try:
+        if initial.snapshot is not None:
+            session = sessions.open(sid, snapshot=initial.snapshot, configs=initial.configs,
+                                    loader_kwargs=initial.loader_kwargs)
+        else:
+            session = sessions.open(sid, seed=initial.seed, configs=initial.configs, loader_kwargs=initial.loader_kwargs)
+    except ValueError as exc:  # a scenario the server cannot take, or whose loader fails
+        raise TaskError(f"task {task.id}: {exc}") from None
     for call in task.initial.setup:
         out = dispatcher.call(sid, call.server, call.tool, call.arguments)
         if not out.ok:
@@ -277,11 +292,16 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m hub.tasks", description="check or regenerate a task file")
     p.add_argument("path", nargs="?", default=str(BUILTIN_TASKS))
     p.add_argument("--regenerate", action="store_true", help="replay every task's ground truth and write its expected hashes")
+    p.add_argument("--mount", action="append", default=[], metavar="MODULE:CLASS[=NAME]",
+                   help="also mount a Python class as a server (repeatable)")
     args = p.parse_args(argv)
     from hub.config import REFERENCE_NOW
+    from hub.mount import load_mount
     from servers import REGISTRY
 
     library = Library.from_servers(REGISTRY, REFERENCE_NOW)
+    for spec in args.mount:
+        library.add(load_mount(spec))
     if args.regenerate:
         tasks = regenerate(Path(args.path), library)
         print(f"regenerated {len(tasks)} tasks in {args.path}")
