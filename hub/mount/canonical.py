@@ -125,9 +125,50 @@ def canonical(value: Any) -> Any:
     return _guarded(lambda: _Walker().walk(value, None))
 
 
-def public_state(instance: Any) -> dict[str, Any]:
-    """The canonical state of a mounted instance: its ``__hub_state__()``, or its public attributes."""
+def state_json(instance: Any) -> str:
+    """The canonical state of a mounted instance as compact JSON: what its hash is taken over.
 
+    An acyclic state is encoded by the C JSON encoder (keys sorted, objects through ``_default``);
+    a state with a cycle (or keys that JSON cannot sort) takes the identity-tracking walk, where
+    every object seen before is a reference to the path of its first occurrence."""
+    hook = getattr(instance, "__hub_state__", None)
+    top = hook() if callable(hook) else dict(public_attrs(instance))
+    try:
+        return json.dumps(top if isinstance(top, dict) else {"state": top}, sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False, default=_default)
+    except (ValueError, TypeError, RecursionError):
+        return dump(_walk_state(instance))
+
+
+def _default(value: Any) -> Any:
+    """What the fast encoder writes for a value JSON has no form for: the walker's form, one level deep."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=_member_key)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, numbers.Number):
+        return str(value)
+    if isinstance(value, (bytes, bytearray)):
+        return {"$bytes": bytes(value).hex()}
+    if isinstance(value, type) or inspect.isroutine(value):
+        return f"<{type(value).__name__} {getattr(value, '__qualname__', '?')}>"
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    hook = getattr(value, "__hub_state__", None)
+    if callable(hook):
+        return hook()
+    attrs = public_attrs(value)
+    if attrs or hasattr(value, "__dict__"):
+        return {"__class__": type(value).__name__, **dict(attrs)}
+    return plain_str(value)
+
+
+def public_state(instance: Any) -> dict[str, Any]:
+    """The canonical state of a mounted instance (its ``__hub_state__()``, or its public attributes) as JSON values."""
+    return json.loads(state_json(instance))  # type: ignore[no-any-return]
+
+
+def _walk_state(instance: Any) -> dict[str, Any]:
     def run() -> dict[str, Any]:
         walker = _Walker()
         hook = getattr(instance, "__hub_state__", None)

@@ -15,7 +15,9 @@ pickle round trip, ``copy.deepcopy`` (for instances that cannot be pickled).
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import gc
 import hashlib
 import inspect
 import json
@@ -23,12 +25,12 @@ import logging
 import pickle
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from hub.kit import Json, Tool, ToolError, ToolKind
-from hub.mount.canonical import diff_states, dump, public_state, to_json_value
+from hub.mount.canonical import diff_states, public_state, state_json, to_json_value
 from hub.mount.schemas import Validation, apply_spec, method_tool
 from hub.state import Fork
 
@@ -151,7 +153,7 @@ class Version:
 
     def state_hash(self) -> str:
         if self._hash is None:
-            self._hash = hashlib.blake2b(dump(self.state()).encode(), digest_size=16).hexdigest()
+            self._hash = hashlib.blake2b(state_json(self.instance).encode(), digest_size=16).hexdigest()
         return self._hash
 
 
@@ -273,7 +275,8 @@ class ObjectMount:
 
     def copy_of(self, version: Version) -> Any:
         if self.copy_mode == "pickle" and version.data is not None:
-            return pickle.loads(version.data)
+            with gc_paused():
+                return pickle.loads(version.data)
         if self.copy_mode == "hook":
             return version.instance.__hub_fork__()
         return copy.deepcopy(version.instance)
@@ -281,7 +284,8 @@ class ObjectMount:
     def after_write(self, work: Any, before: Version) -> Version | None:
         """The version a successful write leaves, or None when (by its pickle) it changed nothing."""
         if self.copy_mode == "pickle":
-            data = pickle.dumps(work, pickle.HIGHEST_PROTOCOL)
+            with gc_paused():
+                data = pickle.dumps(work, pickle.HIGHEST_PROTOCOL)
             return None if data == before.data else Version(work, data)
         return Version(work)
 
@@ -310,6 +314,19 @@ class ObjectMount:
 
     def invoke(self, instance: Any, tool: str, kwargs: dict[str, Any]) -> Json:
         return self._calls[tool](instance, kwargs)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """No garbage collection while a copy is made: unpickling millions of containers would trigger
+    full collections that find nothing (a copy holds no garbage) and cost more than the copy."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _spec_name(name: str, selected: Mapping[str, Any]) -> str:
