@@ -1,0 +1,383 @@
+"""Bring-your-own environments as real benchmarks use them: scenarios through every public door,
+object graphs with cycles, non-JSON results, imported schemas, tool selection, copy-on-write forks.
+Over a real uvicorn on loopback with the mcp client, the JSON API and the rollout WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+from mcp import Client
+
+from hub.app import create_app
+from hub.config import Settings
+from hub.core import Hub
+from hub.library import Library, SqliteMount
+from hub.mount import ObjectMount, StateError, canonical, load_mount, normalize, parse_schemas, public_state, snake_case
+from hub.mount.canonical import state_json
+from hub.session_client import SessionClientError, close_session, open_session
+from hub.tasks import Task, hermes_call, replay
+from hub.testing import LiveHub, serve
+from servers import REGISTRY
+from tests.conftest import LIBRARY, World
+from tests.mounted_envs import AirlineTools, Bank, HookedCounter, Ledger, MarkedCounter, Shop, TreeFS
+from trainer_client.evaluate import OraclePolicy, evaluate
+from trainer_client.hub_client import HubClient, HubError
+from trainer_client.hubs import HubSet
+
+TREE = {"files": {"docs/readme.md": "# hi", "docs/deep/x.txt": "x", "top.txt": "top"}}
+
+
+def byo_library() -> Library:
+    return Library([
+        SqliteMount(next(s for s in REGISTRY if s.name == "banking"), LIBRARY.mounts["banking"].now),  # type: ignore[attr-defined]
+        ObjectMount(TreeFS, "tree"), ObjectMount(Bank, "bank"), ObjectMount(Ledger), ObjectMount(AirlineTools),
+        ObjectMount(MarkedCounter), ObjectMount(HookedCounter), ObjectMount(Shop, "shop"),
+    ])
+
+
+@pytest_asyncio.fixture
+async def live(tmp_path: Path) -> AsyncIterator[LiveHub]:
+    settings = Settings(store_path=str(tmp_path / "store.db"))
+    async with serve(create_app(settings, Hub(settings, byo_library()))) as hub:
+        yield hub
+
+
+async def mcp_call(url: str, tool: str, **arguments: Any) -> Any:
+    async with Client(url) as client:
+        return await client.call_tool(tool, arguments)
+
+
+# Scenarios through every public door ------------------------------------------------------------
+
+
+async def test_rest_session_scenario_with_loader_options_reaches_mcp_tools(live: LiveHub) -> None:
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        r = await http.post("/api/sessions", json={"id": "lc", "configs": {"tree": TREE},
+                                                   "loader_kwargs": {"tree": {"long_context": True, "banner": "B:"}}})
+        assert r.status_code == 201 and r.json()["scenarios"] == ["tree"]
+        r2 = await http.post("/api/sessions", json={"id": "plain", "configs": {"tree": TREE}})
+        assert r2.status_code == 201
+    url = f"{live.url}/sessions/lc/mcp/tree"
+    await mcp_call(url, "cd", folder="docs")
+    assert (await mcp_call(url, "cat", file_name="readme.md")).structured_content == {"file_content": "B:# hi"}
+    assert (await mcp_call(url, "pwd")).content[0].text == "/docs"
+    plain = await mcp_call(f"{live.url}/sessions/plain/mcp/tree", "cat", file_name="top.txt")
+    assert plain.structured_content == {"file_content": "top"}
+    untouched = await mcp_call(f"{live.url}/sessions/other/mcp/tree", "ls")
+    assert untouched.content[0].text == "[]"
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"configs": {"banking": {"x": 1}}}, "'banking' is built in"),
+    ({"configs": {"ledger": {"x": 1}}}, "has no scenario loader"),
+    ({"configs": {"nope": {}}}, "'nope', which is not served"),
+    ({"configs": {"bank": {"wrong": 1}}}, "loading the scenario failed in Bank.load_scenario: KeyError"),
+    ({"configs": {"tree": TREE}, "loader_kwargs": {"tree": {"colour": "red"}}}, "unexpected keyword argument 'colour'"),
+    ({"configs": ["tree"]}, "configs must be an object keyed by server name"),
+    ({"loader_kwargs": {"tree": [1]}}, "must be an object of keyword arguments"),
+])
+async def test_bad_scenarios_get_a_clear_error_and_open_nothing(live: LiveHub, body: dict[str, Any], message: str) -> None:
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        r = await http.post("/api/sessions", json={"id": "bad", **body})
+        assert r.status_code == 400 and message in r.json()["error"]
+        assert (await http.get("/api/sessions/bad")).status_code == 404
+
+
+async def test_session_client_helper_and_cli(live: LiveHub, tmp_path: Path) -> None:
+    opened = await asyncio.to_thread(open_session, live.url, configs={"bank": {"accounts": {"zoe": 5}}})
+    assert opened["mcp_url"] == f"{live.url}/sessions/{opened['id']}/mcp"
+    got = await mcp_call(f"{opened['mcp_url']}/bank", "balance", account="zoe")
+    assert got.content[0].text == "5.0"
+    assert (await asyncio.to_thread(close_session, live.url, opened["id"]))["closed"] == opened["id"]
+    with pytest.raises(SessionClientError, match="has no scenario loader"):
+        await asyncio.to_thread(open_session, live.url, configs={"ledger": {}})
+    scenario = tmp_path / "tree.json"
+    scenario.write_text(json.dumps(TREE))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "hub.cli", "session", "open", "cli-s", "--hub", live.url, "--config",
+        f"tree=@{scenario}", "--loader-kwargs", 'tree={"long_context": true, "banner": ">"}',
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await proc.communicate()
+    assert proc.returncode == 0, err.decode()
+    assert json.loads(out)["mcp_url"].endswith("/sessions/cli-s/mcp")
+    got = await mcp_call(f"{live.url}/sessions/cli-s/mcp/tree", "cat", file_name="top.txt")
+    assert got.structured_content == {"file_content": ">top"}
+
+
+def tree_task(task_id: str = "tree-1", **initial: Any) -> dict[str, Any]:
+    return {"id": task_id, "servers": ["tree"], "tools": ["tree__cd", "tree__echo", "tree__cat", "tree__ls"],
+            "initial": {"configs": {"tree": TREE}, **initial},
+            "turns": [{"user": "Put 'done' into docs/status.txt", "calls": [
+                {"id": "a", "server": "tree", "tool": "cd", "arguments": {"folder": "docs"}},
+                {"id": "b", "server": "tree", "tool": "echo", "arguments": {"content": "done", "file_name": "status.txt"},
+                 "after": ["a"]}]}]}
+
+
+async def test_ws_group_starts_each_episode_from_the_task_scenario(live: LiveHub) -> None:
+    raw = tree_task()
+    task = Task.model_validate(raw)
+    expected, per_server = replay(task, live.app.state.hub.library)
+    raw.update(expected_state_hash=expected, expected_server_hashes=per_server)
+    async with HubClient(live.ws_url) as client:
+        group = await client.open(raw, n=3)
+        assert {e["state_hash"] for e in group.raw["episodes"]} == {group.state_hash}
+        step = await client.step(group.episodes[0], hermes_call("tree__cd", {"folder": "docs"}) +
+                                 hermes_call("tree__echo", {"content": "done", "file_name": "status.txt"}))
+        assert [c["ok"] for c in step["calls"]] == [True, True]
+        await client.step(group.episodes[0], "Done.")
+        reward = await client.finish(group.episodes[0])
+        assert reward["components"]["coverage"] == 1.0 and reward["components"]["state"] == 1.0
+        seen = await client.step(group.episodes[1], hermes_call("tree__ls", {}))
+        assert seen["messages"][0]["content"] == '["docs","top.txt"]'  # the scenario, not the write of episode 0
+        assert (await client.finish(group.episodes[1]))["components"]["state"] == 0.0
+        bad = {**tree_task("tree-bad"), "initial": {"configs": {"banking": {}}}}
+        with pytest.raises(HubError) as info:
+            await client.open(bad)
+        assert info.value.code == "bad_task" and "'banking' is built in" in str(info.value)
+        with pytest.raises(HubError, match="has no scenario loader"):
+            await client.open({**tree_task("tree-bad2"), "initial": {"configs": {"ledger": {}}}})
+
+
+async def test_eval_runs_tasks_whose_initial_state_is_a_scenario(tmp_path: Path) -> None:
+    library = byo_library()
+    tasks = []
+    for i, folder in enumerate(["docs", "docs"]):
+        raw = tree_task(f"tree-eval-{i}", loader_kwargs={"tree": {"long_context": bool(i), "banner": "!"}})
+        raw["meta"] = {"split": "test"}
+        raw["turns"][0]["calls"][0]["arguments"] = {"folder": folder}
+        task = Task.model_validate(raw)
+        task.expected_state_hash, task.expected_server_hashes = replay(task, library)
+        tasks.append(task)
+    assert tasks[0].expected_state_hash != tasks[1].expected_state_hash  # loader options change the start
+    path = tmp_path / "tasks.jsonl"
+    path.write_text("".join(t.model_dump_json() + "\n" for t in tasks))
+    settings = Settings(store_path=str(tmp_path / "store.db"), tasks_path=str(path))
+    async with serve(create_app(settings, Hub(settings, library))) as hub:
+        hubs = HubSet([hub.url])
+        try:
+            report = await evaluate(hubs, OraclePolicy(), split="test", samples=2)
+        finally:
+            await hubs.close()
+    assert report["tasks"] == 2 and report["overall"]["episodes"] == 4
+    assert report["overall"]["success_rate"] == 1.0 and report["overall"]["components"]["coverage"] == 1.0
+    assert all(e["components"]["state"] == 1.0 for e in report["episodes"])  # each reached its task's final state
+
+
+# Object graphs, results -------------------------------------------------------------------------
+
+
+async def test_tree_with_parent_links_hashes_diffs_forks_and_snapshots(live: LiveHub) -> None:
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        assert (await http.post("/api/sessions", json={"id": "t", "configs": {"tree": TREE}})).status_code == 201
+        url = f"{live.url}/sessions/t/mcp/tree"
+        assert not (await mcp_call(url, "cd", folder="docs")).is_error
+        assert not (await mcp_call(url, "mkdir", dir_name="new")).is_error
+        state = (await http.get("/api/sessions/t/state/tree")).json()
+        assert state["tables"] == ["cwd", "long_context", "root"]
+        assert {c["key"] for c in state["diff"]["cwd"]["changed"]} == {"contents", "name", "parent"}
+        browse = (await http.get("/api/sessions/t/state/tree", params={"table": "root"})).json()
+        assert browse["rows"] == [["$ref", "#/cwd/parent"]]  # the root, met first as the parent of cwd
+        fork = (await http.post("/api/sessions/t/fork", json={"id": "t2"})).json()
+        assert fork["state_hash"] == (await http.get("/api/sessions/t")).json()["state_hash"]
+        snap = (await http.post("/api/sessions/t/snapshot")).json()
+        assert (await http.post("/api/sessions", json={"id": "t3", "snapshot": snap["id"]})).status_code == 201
+        assert (await http.get("/api/sessions/t3")).json()["state_hash"] == fork["state_hash"]
+        assert (await mcp_call(f"{live.url}/sessions/t3/mcp/tree", "pwd")).content[0].text == "/docs"
+        await mcp_call(f"{live.url}/sessions/t2/mcp/tree", "cd", folder="..")
+        assert (await mcp_call(url, "pwd")).content[0].text == "/docs"
+
+
+def test_canonical_state_tracks_identity_and_is_order_independent() -> None:
+    a, b = TreeFS(), TreeFS()
+    a._load_scenario({"files": {"x/1": "a", "y/2": "b"}})
+    b._load_scenario({"files": {"y/2": "b", "x/1": "a"}})
+    assert state_json(a) == state_json(b)
+    state = public_state(a)
+    assert state["root"] == {"$ref": "#/cwd"} and state["cwd"]["contents"]["x"]["parent"] == {"$ref": "#/cwd"}
+    shared: list[int] = [1]
+    assert canonical({"a": shared, "b": shared, "c": [1]}) == {"a": [1], "b": {"$ref": "#/a"}, "c": [1]}
+    chain: dict[str, Any] = {}
+    node = chain
+    for _ in range(5000):
+        node["next"] = {}
+        node = node["next"]
+    node["loop"] = chain
+    with pytest.raises(StateError, match="__hub_state__"):
+        canonical(chain)
+
+
+async def test_non_json_results_are_json_safe_in_text_and_structured_content(live: LiveHub) -> None:
+    url = f"{live.url}/sessions/money/mcp/ledger"
+    added = await mcp_call(url, "add", memo="coffee", amount="3.10")
+    assert not added.is_error
+    want = {"total": "3.10", "entry": {"memo": "coffee", "amount": "3.10", "status": "open"}, "count": 1}
+    assert added.structured_content == want and json.loads(added.content[0].text) == want
+    await mcp_call(url, "add", memo="tea", amount="0.000000000000000000001")
+    total = await mcp_call(url, "total")
+    assert json.loads(total.content[0].text) == {"amount": "3.100000000000000000001", "currency": "EUR"}
+    assert json.loads((await mcp_call(url, "report")).content[0].text) == {"lines": 2, "first": "coffee"}
+    assert json.loads((await mcp_call(url, "receipt")).content[0].text) == [{"receipt": 1}, {"receipt": 2}]
+
+
+# Schemas ----------------------------------------------------------------------------------------
+
+
+def test_lenient_validation_passes_values_as_given_strict_coerces() -> None:
+    lenient = World(Library([ObjectMount(Bank, "bank", default_config={"accounts": {"a": 20000, "b": 0}})]), "s")
+    lenient.ok("bank", "transfer", source="a", target="b", amount=10000)
+    direct = Bank()
+    direct.load_scenario({"accounts": {"a": 20000, "b": 0}})
+    direct.transfer("a", "b", 10000)
+    fork = lenient.sessions.get("s").fork_of("bank")
+    assert public_state(fork.instance)["log"] == [{"amount": 10000, "from": "a", "to": "b"}]  # type: ignore[attr-defined]
+    assert fork.state_hash() == ObjectMount(Bank).version_of(direct).state_hash()
+    assert "is not of type 'number'" in lenient.err("bank", "transfer", source="a", target="b", amount="lots")
+    strict = World(Library([ObjectMount(Bank, "bank", default_config={"accounts": {"a": 20000}}, validation="strict")]))
+    strict.ok("bank", "transfer", source="a", target="b", amount=10000)
+    assert public_state(strict.sessions.get("test").fork_of("bank").instance)["log"][0]["amount"] == 10000.0  # type: ignore[attr-defined]
+
+
+BFCL_DOCS = [
+    {"name": "TreeFS.cd", "description": "Change directory.", "parameters": {
+        "type": "dict", "properties": {"folder": {"type": "string", "description": "Where to go."}}, "required": ["folder"]}},
+    {"name": "echo", "description": "Write a file.", "parameters": {"type": "dict", "properties": {
+        "content": {"type": "any"}, "file_name": {"type": "string", "default": "None"},
+        "pos": {"type": "tuple", "items": {"type": "float"}}}, "required": ["content"]}},
+]
+
+
+def test_imported_schemas_from_jsonl_openai_and_mcp_forms(tmp_path: Path) -> None:
+    jsonl = tmp_path / "tree.jsonl"
+    jsonl.write_text("\n".join(json.dumps(d) for d in BFCL_DOCS) + "\n")
+    mount = load_mount(f"tests.mounted_envs:TreeFS=fs?schemas={jsonl}&config=" + json.dumps(TREE))
+    echo = mount.tools["echo"].input_schema
+    assert echo["type"] == "object" and "type" not in echo["properties"]["content"]
+    assert echo["properties"]["pos"] == {"type": "array", "items": {"type": "number"}}
+    assert mount.tools["cd"].description == "Change directory."
+    w = World(Library([mount]), "s")
+    assert w.ok("fs", "echo", content=12, file_name="n.txt") is None  # "any" content passes as given
+    assert "'folder' is a required property" in w.err("fs", "cd")
+    openai = parse_schemas(json.dumps([{"type": "function", "function": BFCL_DOCS[1]}]))
+    mcp_form = parse_schemas(json.dumps({"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}))
+    assert openai["echo"]["input_schema"]["properties"]["pos"]["type"] == "array"
+    assert mcp_form["echo"]["input_schema"] == {"type": "object"}
+    assert normalize({"type": ["dict", "None"], "properties": {"type": {"type": "int"}}}) == {
+        "type": ["object", "null"], "properties": {"type": {"type": "integer"}}}
+    with pytest.raises(ValueError, match="unknown type name 'frob'"):
+        parse_schemas(json.dumps([{"name": "cd", "parameters": {"type": "frob"}}]))
+    with pytest.raises(ValueError, match="'rmdir', which is not a tool of TreeFS"):
+        ObjectMount(TreeFS, schemas=parse_schemas(json.dumps([{"name": "rmdir", "parameters": {}}])))
+
+
+def test_string_id_accepted_where_the_imported_schema_says_so() -> None:
+    schemas = parse_schemas(json.dumps([{"name": "balance", "parameters": {"type": "dict", "properties": {
+        "account": {"type": ["string", "integer"]}}, "required": ["account"]}}]))
+    w = World(Library([ObjectMount(Bank, "bank", default_config={"accounts": {"7": 1}}, schemas=schemas)]))
+    assert w.ok("bank", "balance", account="7") == 1.0
+
+
+# Tool selection, names, serving only mounts ----------------------------------------------------
+
+
+def test_tools_selected_by_markers_allow_list_and_exclusion() -> None:
+    airline = ObjectMount(AirlineTools)
+    assert airline.name == "airline_tools" and set(airline.tools) == {"get_user_details", "update_balance"}
+    assert airline.tools["get_user_details"].kind == "read" and airline.tools["update_balance"].kind == "write"
+    counter = ObjectMount(MarkedCounter)
+    assert {n: t.kind for n, t in counter.tools.items()} == {"bump": "write", "peek": "read"}
+    assert set(load_mount("tests.mounted_envs:TinyFS?tools=ls,cat").tools) == {"ls", "cat"}
+    assert "rm" not in load_mount("tests.mounted_envs:TinyFS?exclude=rm,mkdir").tools
+    with pytest.raises(ValueError, match="no method 'nope'"):
+        load_mount("tests.mounted_envs:TinyFS?tools=ls,nope")
+    with pytest.raises(ValueError, match="unknown option colour"):
+        load_mount("tests.mounted_envs:TinyFS?colour=red")
+    w = World(Library([airline]), "s")
+    assert w.ok("airline_tools", "update_balance", user_id="raj_1", amount=25)["balance"] == 125
+
+
+def test_snake_case_names() -> None:
+    assert [snake_case(n) for n in ("MathAPI", "GorillaFileSystem", "TicketAPI", "IOTDevices", "HTTPServer2", "x")] == [
+        "math_api", "gorilla_file_system", "ticket_api", "iot_devices", "http_server2", "x"]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hub.cli", *args], capture_output=True, text=True)
+
+
+def test_cli_serves_only_mounted_servers_and_explains_name_clashes() -> None:
+    only_mounts = cli("catalog", "--json", "--no-builtin", "--mount", "tests.mounted_envs:TreeFS",
+                      "--mount", "tests.mounted_envs:Bank=trading")
+    assert only_mounts.returncode == 0, only_mounts.stderr
+    assert [s["name"] for s in json.loads(only_mounts.stdout)["servers"]] == ["tree_fs", "trading"]
+    clash = cli("catalog", "--mount", "tests.mounted_envs:Bank=trading")
+    assert clash.returncode == 2 and "has the name of a built-in server" in clash.stderr and "--no-builtin" in clash.stderr
+    only = cli("catalog", "--json", "--only", "banking", "trading", "--mount", "tests.mounted_envs:Bank=trading")
+    servers = {s["name"]: s for s in json.loads(only.stdout)["servers"]}
+    assert list(servers) == ["banking", "trading"] and {t["name"] for t in servers["trading"]["tools"]} == {
+        "balance", "transfer"}
+    assert "no such server" in cli("catalog", "--only", "nope").stderr
+    called = cli("call", "--no-builtin", "--mount", "tests.mounted_envs:Bank", "--config", 'bank={"accounts": {"z": 3}}',
+                 "bank", "balance", '{"account": "z"}')
+    assert called.returncode == 0 and called.stdout.strip() == "3.0"
+
+
+# Copy-on-write forks ----------------------------------------------------------------------------
+
+
+def test_reads_never_copy_writes_copy_once_and_failures_leave_the_version() -> None:
+    w = World(Library([ObjectMount(HookedCounter), ObjectMount(Shop, "shop")]), "a")
+    HookedCounter.forks = 0
+    w.ok("hooked_counter", "push", value=1)
+    assert HookedCounter.forks == 1
+    a = w.sessions.get("a")
+    b = w.sessions.fork("a", "b")
+    fa, fb = a.fork_of("hooked_counter"), b.fork_of("hooked_counter")
+    assert fa.version is fb.version  # type: ignore[attr-defined]
+    w.dispatcher.call("b", "hooked_counter", "push", {"value": 2})
+    assert HookedCounter.forks == 2 and fa.instance.values == [1] and fb.instance.values == [1, 2]  # type: ignore[attr-defined]
+    shop = a.fork_of("shop")
+    first = shop.version  # type: ignore[attr-defined]
+    assert w.dispatcher.call("other", "shop", "get_order", {"order_id": "o1-0"}).ok
+    assert w.sessions.get("other").fork_of("shop").version is first  # type: ignore[attr-defined]
+    h = shop.state_hash()
+    assert first._hash == h  # computed once, cached on the shared version
+    assert not w.ok("shop", "get_order", order_id="o1-0") == {} and shop.version is first  # type: ignore[attr-defined]
+    assert "KeyError" in w.err("shop", "cancel_order", order_id="o-missing") and shop.version is first  # type: ignore[attr-defined]
+    out = w.call("shop", "cancel_order", order_id="o1-0")
+    assert out.ok and out.state_changed and shop.version is not first and shop.state_hash() != h  # type: ignore[attr-defined]
+    assert first.instance.orders["o1-0"]["status"] == "delivered"
+
+
+def test_sixteen_sessions_share_a_large_scenario_and_stay_isolated() -> None:
+    w = World(Library([ObjectMount(Shop, "shop")]), "s0")
+    sids = [f"s{i}" for i in range(16)]
+    for sid in sids:
+        w.sessions.open(sid)
+    forks = [w.sessions.get(s).fork_of("shop") for s in sids]
+    assert len({id(f.instance) for f in forks}) == 1  # type: ignore[attr-defined]
+    for i, sid in enumerate(sids[:8]):
+        assert w.dispatcher.call(sid, "shop", "cancel_order", {"order_id": f"o{i}-0"}).ok
+    states = [f.instance.orders for f in forks]  # type: ignore[attr-defined]
+    for i in range(16):
+        cancelled = {o for o, v in states[i].items() if v["status"] == "cancelled"}
+        assert cancelled == ({f"o{i}-0"} if i < 8 else set())
+    assert len({f.state_hash() for f in forks}) == 9
+
+
+def test_no_op_write_is_not_a_state_change_and_decimal_state_round_trips() -> None:
+    w = World(Library([ObjectMount(TreeFS, "tree", default_config=TREE), ObjectMount(Ledger)]), "s")
+    out = w.call("tree", "echo", content="top", file_name="top.txt")
+    assert out.ok and not out.state_changed
+    w.ok("ledger", "add", memo="m", amount="1.10")
+    assert public_state(w.sessions.get("s").fork_of("ledger").instance)["entries"][0]["amount"] == "1.10"  # type: ignore[attr-defined]
+    assert Decimal("1.10") == Decimal(w.ok("ledger", "total")["amount"]) - 0
