@@ -381,3 +381,21 @@ def test_no_op_write_is_not_a_state_change_and_decimal_state_round_trips() -> No
     w.ok("ledger", "add", memo="m", amount="1.10")
     assert public_state(w.sessions.get("s").fork_of("ledger").instance)["entries"][0]["amount"] == "1.10"  # type: ignore[attr-defined]
     assert Decimal("1.10") == Decimal(w.ok("ledger", "total")["amount"]) - 0
+
+
+def test_a_fork_writes_in_place_on_a_version_it_holds_alone_and_undoes_failures() -> None:
+    w = World(Library([ObjectMount(Shop, "shop")]), "a")
+    assert w.call("shop", "cancel_order", order_id="o1-0").state_changed  # the scenario's version is shared: copied
+    fork = w.sessions.get("a").fork_of("shop")
+    mine, instance = fork.version, fork.instance  # type: ignore[attr-defined]
+    assert not mine.shared
+    before = fork.state_hash()
+    assert w.call("shop", "cancel_order", order_id="o2-0").state_changed
+    assert fork.version is mine and fork.instance is instance and fork.state_hash() != before  # type: ignore[attr-defined]
+    after = fork.state_hash()
+    assert "already cancelled" in w.err("shop", "cancel_order", order_id="o2-0")
+    assert fork.instance is not instance and fork.state_hash() == after  # type: ignore[attr-defined]
+    child = w.sessions.fork("a", "b").fork_of("shop")
+    assert mine.shared and child.version is mine  # type: ignore[attr-defined]
+    assert w.call("shop", "cancel_order", order_id="o3-0").ok
+    assert fork.version is not mine and child.instance.orders["o3-0"]["status"] == "delivered"  # type: ignore[attr-defined]

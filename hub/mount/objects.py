@@ -4,9 +4,11 @@ A fork holds a *version*: one instance plus, for the pickle strategy, its pickle
 of a session share versions, and every session opened on the same scenario shares the
 scenario's first version, so opening and forking cost nothing. A read tool runs on the shared
 instance (a read never copies). A write tool runs on a fresh copy of the version (so a write
-that raises leaves nothing behind) and the copy becomes the fork's new version; the pickle
-strategy pickles it once, which both detects a write that changed nothing and is what the next
-write copies from: one pickle round trip per write. The state hash is computed when asked and
+that raises leaves nothing behind) and the copy becomes the fork's new version, held by this fork
+alone; the pickle strategy pickles it once, which both detects a write that changed nothing and
+is the undo point of the next write: on a version it holds alone, a fork writes in place and
+unpickles only if the call fails. So a write costs one pickle round trip when its version is
+shared, one ``pickle.dumps`` when not. The state hash is computed when asked and
 cached on the version, so it is shared by every fork still on that version.
 
 Copies, fastest first: the class's own ``__hub_fork__()`` (return an independent copy), a
@@ -141,11 +143,12 @@ def _caller(fn: Callable[..., Json]) -> Callable[[Any, dict[str, Any]], Json]:
 class Version:
     """One state of a mounted instance, shared by every fork that has not written since."""
 
-    __slots__ = ("instance", "data", "_hash")
+    __slots__ = ("instance", "data", "shared", "_hash")
 
-    def __init__(self, instance: Any, data: bytes | None = None) -> None:
+    def __init__(self, instance: Any, data: bytes | None = None, *, shared: bool = False) -> None:
         self.instance = instance
         self.data = data
+        self.shared = shared  # held by more than one fork (or a scenario's cache): a write must copy it
         self._hash: str | None = None
 
     def state(self) -> dict[str, Any]:
@@ -249,6 +252,7 @@ class ObjectMount:
             self._scenarios.move_to_end(key)  # type: ignore[arg-type]
             return found
         version = self.version_of(self.new_instance(scenario))
+        version.shared = True
         if key is not None:
             self._scenarios[key] = version
             while len(self._scenarios) > MAX_SCENARIOS:
@@ -359,14 +363,27 @@ class ObjectFork:
         return self.version.instance
 
     def call(self, tool: Tool, kwargs: dict[str, Any]) -> Json:
-        """A read runs on the shared instance; a write on a copy that replaces it only if the call succeeds."""
+        """A read runs on the (maybe shared) instance; a write on a copy that replaces it only if the call
+        succeeds, or, on a version this fork holds alone with its pickle, in place, undone from the pickle."""
+        version = self.version
         if tool.kind == "read":
-            return to_json_value(self._invoke(self.version.instance, tool, kwargs))
-        work = self.mount.copy_of(self.version)
-        result = to_json_value(self._invoke(work, tool, kwargs))
-        after = self.mount.after_write(work, self.version)
+            return to_json_value(self._invoke(version.instance, tool, kwargs))
+        if version.shared or version.data is None or self.mount.copy_mode != "pickle":
+            work = self.mount.copy_of(version)
+            result = to_json_value(self._invoke(work, tool, kwargs))
+            after = self.mount.after_write(work, version)
+            if after is not None:
+                self.version = after
+                self.changes += 1
+            return result
+        try:
+            result = to_json_value(self._invoke(version.instance, tool, kwargs))
+        except BaseException:
+            version.instance = self.mount.copy_of(version)
+            raise
+        after = self.mount.after_write(version.instance, version)
         if after is not None:
-            self.version = after
+            version.data, version._hash = after.data, None
             self.changes += 1
         return result
 
@@ -391,6 +408,7 @@ class ObjectFork:
         return diff_states(base.state(), self.version.state())
 
     def clone(self) -> ObjectFork:
+        self.version.shared = True
         return ObjectFork(self.mount, self.version, self.origin, self.changes)
 
     def dump(self) -> bytes:
