@@ -26,7 +26,8 @@ from starlette.types import Receive, Scope, Send
 from hub.dispatcher import Dispatcher
 from hub.kit import Tool
 from hub.library import Library
-from hub.sessions import DEFAULT_SESSION
+from hub.mount.spec import session_from_meta
+from hub.sessions import DEFAULT_SESSION, SessionError
 from hub.tasks import split_name, tool_name
 
 META_KEY = "hub/session"
@@ -94,7 +95,12 @@ class McpEndpoints:
 
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
-            outcome = self.dispatcher.call(resolve_session(ctx), server, tool, params.arguments)
+            sid = resolve_session(ctx)
+            try:
+                session_from_meta(self.dispatcher.sessions, sid, dict(ctx.meta or {}))
+            except (ValueError, SessionError) as exc:  # a scenario the session cannot start from
+                return types.CallToolResult(content=[types.TextContent(text=f"Error: {exc}")], is_error=True)
+            outcome = self.dispatcher.call(sid, server, tool, params.arguments)
             structured = outcome.result if outcome.ok and isinstance(outcome.result, dict) else None
             return types.CallToolResult(content=[types.TextContent(text=outcome.text())],
                                         structured_content=structured, is_error=not outcome.ok)

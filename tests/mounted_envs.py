@@ -180,7 +180,12 @@ class TreeFS:
         return {"file_content": content}
 
     def echo(self, content: str, file_name: str | None = None) -> dict[str, str] | None:
-        """Write content to a file (or just print it), e.g. echo('hi', 'a.txt')."""
+        """Write content to a file (or just print it), e.g. echo('hi', 'a.txt').
+
+        Args:
+            content (str): The text to write.
+            file_name (str): [Optional] The file to write it to; none prints it.
+        """
         if file_name is None:
             return {"terminal_output": content}
         self.cwd.contents[file_name] = content

@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 import pytest_asyncio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp import Client
 
 from hub.app import create_app
@@ -399,3 +401,64 @@ def test_a_fork_writes_in_place_on_a_version_it_holds_alone_and_undoes_failures(
     assert mine.shared and child.version is mine  # type: ignore[attr-defined]
     assert w.call("shop", "cancel_order", order_id="o3-0").ok
     assert fork.version is not mine and child.instance.orders["o3-0"]["status"] == "delivered"  # type: ignore[attr-defined]
+
+
+async def test_mcp_meta_opens_a_session_from_a_scenario(live: LiveHub) -> None:
+    meta = {"hub/session": "via-meta", "hub/scenario": {"configs": {"tree": TREE},
+                                                       "loader_kwargs": {"tree": {"long_context": True, "banner": "M:"}}}}
+    async with Client(f"{live.url}/mcp/tree") as client:
+        got = await client.call_tool("cat", {"file_name": "top.txt"}, meta=meta)
+        assert got.structured_content == {"file_content": "M:top"}
+        await client.call_tool("echo", {"content": "new", "file_name": "n.txt"}, meta=meta)  # same scenario: fine
+        assert json.loads((await client.call_tool("ls", {}, meta=meta)).content[0].text) == ["docs", "n.txt", "top.txt"]
+        other = await client.call_tool("ls", {}, meta={**meta, "hub/scenario": {"configs": {"tree": {"files": {}}}}})
+        assert other.is_error and "already started from another scenario for tree" in other.content[0].text
+        bad = await client.call_tool("ls", {}, meta={"hub/session": "m2", "hub/scenario": {"configs": {"ledger": {}}}})
+        assert bad.is_error and "has no scenario loader" in bad.content[0].text
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        assert (await http.get("/api/sessions/m2")).status_code == 404
+
+
+def test_docstring_args_describe_parameters() -> None:
+    props = ObjectMount(TreeFS).tools["echo"].input_schema["properties"]
+    assert props["content"]["description"] == "The text to write."
+    assert props["file_name"]["description"].startswith("[Optional] The file")
+
+
+class Node:
+    def __init__(self, label: int) -> None:
+        self.label = label
+        self.edges: list[Node] = []
+        self.tags: set[str] = set()
+
+
+class Graph:
+    def __init__(self) -> None:
+        self.nodes: dict[str, Node] = {}
+
+
+@given(st.lists(st.integers(0, 7), min_size=1, max_size=8), st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)),
+                                                                      max_size=20),
+       st.lists(st.text(max_size=3), max_size=5), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_canonical_state_depends_on_structure_only(labels: list[int], edges: list[tuple[int, int]], tags: list[str],
+                                                   rng: Any) -> None:
+    def build(order: list[int]) -> Graph:
+        g = Graph()
+        made = {i: Node(labels[i]) for i in order}
+        for i in order:
+            g.nodes[f"n{i}"] = made[i]
+            made[i].tags.update(reversed(tags) if i % 2 else tags)
+        for a, b in edges:
+            if a < len(labels) and b < len(labels):
+                made[a].edges.append(made[b])
+        return g
+
+    order = list(range(len(labels)))
+    shuffled = order[:]
+    rng.shuffle(shuffled)
+    a, b = build(order), build(shuffled)
+    assert state_json(a) == state_json(b)  # insertion order of dicts and sets does not matter
+    mount = ObjectMount(Graph)
+    assert state_json(mount.copy_of(mount.version_of(a))) == state_json(a)  # a fork's copy has the same state
+    json.loads(state_json(a))

@@ -136,3 +136,28 @@ def choose_servers(builtin: Sequence[Any], mounts: Sequence[ObjectMount], *, inc
     if not chosen:
         raise ValueError("no server to serve: --no-builtin needs at least one --mount")
     return chosen
+
+
+SCENARIO_META = "hub/scenario"
+
+
+def session_from_meta(sessions: Any, sid: str, meta: Mapping[str, Any] | None) -> None:
+    """Open session ``sid`` from the scenario an MCP call names in ``_meta["hub/scenario"]``
+    (``{"configs": {...}, "loader_kwargs": {...}}``), or check that it already started there.
+
+    A scenario applies when a session opens; a call naming another one for a live session is refused.
+    A closed session is left to the dispatcher, which reports it closed."""
+    spec = (meta or {}).get(SCENARIO_META)
+    if spec is None or sid in sessions.ended:
+        return
+    if not isinstance(spec, Mapping) or set(spec) - {"configs", "loader_kwargs"}:
+        raise ScenarioError(f'_meta["{SCENARIO_META}"] takes an object with "configs" and/or "loader_kwargs"')
+    wanted = scenarios(sessions.library, spec.get("configs"), spec.get("loader_kwargs"))
+    found = sessions.sessions.get(sid)
+    if found is None:
+        sessions.open(sid, configs=spec.get("configs"), loader_kwargs=spec.get("loader_kwargs"))
+        return
+    differ = sorted(s for s, scenario in wanted.items() if found.configs.get(s) != scenario)
+    if differ:
+        raise ScenarioError(f"session {sid!r} already started from another scenario for {', '.join(differ)}; "
+                            f"a scenario applies when a session opens: use a new session id")
