@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -47,6 +48,13 @@ class Settings(BaseModel):
         for name in cls.model_fields:
             key = f"HUB_{name.upper()}"
             if key in env:
-                values[name] = env[key].split(",") if name in ("mounts", "only") else env[key]
+                values[name] = _split(name, env[key])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
+
+
+def _split(name: str, value: str) -> str | list[str]:
+    """Lists from comma-separated variables; mount specs split only before a ``module:`` (their options hold commas)."""
+    if name == "mounts":
+        return [v.strip() for v in re.split(r",(?=\s*[\w.]+:\w)", value) if v.strip()]
+    return [v for v in value.split(",") if v.strip()] if name == "only" else value

@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hub.episodes import EpisodeError
 from hub.events import Subscription
+from hub.mount import StateError
 from hub.sessions import SessionError
 from hub.store import RunEvent, RunMetricEvent, StoreError
 from hub.tasks import TaskError, UnknownTask
@@ -143,6 +144,8 @@ class Connection:
             return error(exc.code, str(exc), rid)
         except SessionError as exc:
             return error("session", str(exc).strip('"'), rid)
+        except StateError as exc:  # a mounted object's state the hub cannot represent
+            return error("state", str(exc), rid)
         except (StoreError, TimeoutError) as exc:
             return error("store", str(exc) or "store flush timed out", rid)
         except Exception as exc:  # the connection's top-level boundary: reply, log, keep the socket open

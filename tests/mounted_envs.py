@@ -369,3 +369,28 @@ class Shop:
             raise ValueError(f"order {order_id} is already cancelled")
         order["status"] = "cancelled"
         return order
+
+
+class Cached:
+    """A state holding a local function, which pickle refuses: forks fall back to deepcopy."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self.normalize = lambda s: s.strip().lower()
+
+    def add_item(self, item: str) -> int:
+        """Add an item, e.g. add_item('Milk')."""
+        if not item.strip():
+            self.items.append("half-done")
+            raise ValueError("empty item")
+        self.items.append(self.normalize(item))
+        return len(self.items)
+
+    def list_items(self) -> list[str]:
+        """The items, e.g. list_items()."""
+        return self.items
+
+
+def make_shop() -> Shop:
+    """A factory: the instance a mount serves need not come from a bare constructor."""
+    return Shop(20)

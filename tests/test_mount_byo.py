@@ -462,3 +462,39 @@ def test_canonical_state_depends_on_structure_only(labels: list[int], edges: lis
     mount = ObjectMount(Graph)
     assert state_json(mount.copy_of(mount.version_of(a))) == state_json(a)  # a fork's copy has the same state
     json.loads(state_json(a))
+
+
+async def test_unpicklable_state_falls_back_to_deepcopy_and_refuses_snapshots(tmp_path: Path,
+                                                                             caplog: pytest.LogCaptureFixture) -> None:
+    from tests.mounted_envs import Cached
+
+    settings = Settings(store_path=str(tmp_path / "store.db"))
+    hub = Hub(settings, Library([ObjectMount(Cached)]))
+    async with serve(create_app(settings, hub)) as live:
+        url = f"{live.url}/sessions/c1/mcp/cached"
+        assert (await mcp_call(url, "add_item", item=" Milk ")).content[0].text == "1"
+        assert "deepcopy" in caplog.text and hub.library.mounts["cached"].copy_mode == "deepcopy"  # type: ignore[attr-defined]
+        failed = await mcp_call(url, "add_item", item=" ")
+        assert failed.is_error and "ValueError: empty item" in failed.content[0].text
+        assert (await mcp_call(url, "list_items")).content[0].text == '["milk"]'
+        assert (await mcp_call(f"{live.url}/sessions/c2/mcp/cached", "list_items")).content[0].text == "[]"
+        async with httpx.AsyncClient(base_url=live.url) as http:
+            snap = await http.post("/api/sessions/c1/snapshot")
+            assert snap.status_code == 400 and "cannot snapshot an instance of Cached" in snap.json()["error"]
+
+
+def test_factory_mounts_and_settings_from_the_environment() -> None:
+    mount = load_mount("tests.mounted_envs:make_shop")
+    assert mount.name == "shop" and mount.cls is Shop and len(World(Library([mount])).ok("shop", "get_order", order_id="o1-0")["items"]) == 3
+    assert load_mount("tests.mounted_envs:Bank?validation=strict").tools["transfer"].schema_validator is None
+    with pytest.raises(ValueError, match="validation=loose"):
+        load_mount("tests.mounted_envs:Bank?validation=loose")
+    env = {"HUB_MOUNTS": "tests.mounted_envs:TinyFS?tools=ls,cat&exclude=rm,tests.mounted_envs:Bank=b",
+           "HUB_ONLY": "b,tiny_fs", "HUB_BUILTIN": "0"}
+    settings = Settings.from_env(env)
+    assert settings.mounts == ["tests.mounted_envs:TinyFS?tools=ls,cat&exclude=rm", "tests.mounted_envs:Bank=b"]
+    assert settings.only == ["b", "tiny_fs"] and settings.builtin is False
+    from hub.core import default_library
+
+    assert {n: sorted(m.tools) for n, m in default_library(settings).mounts.items()} == {
+        "tiny_fs": ["cat", "ls"], "b": ["balance", "transfer"]}
