@@ -394,3 +394,18 @@ class Cached:
 def make_shop() -> Shop:
     """A factory: the instance a mount serves need not come from a bare constructor."""
     return Shop(20)
+
+
+class Sneaky:
+    """A read-named method that writes: served as a read unless declared otherwise."""
+
+    def __init__(self) -> None:
+        self.visits = 0
+
+    def get_visits(self) -> int:
+        """The visit count (and, wrongly, one more visit), e.g. get_visits()."""
+        self.visits += 1
+        return self.visits
+
+    def catalog_update(self) -> None:
+        """Not a read although it starts like 'cat', e.g. catalog_update()."""

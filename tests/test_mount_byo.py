@@ -498,3 +498,19 @@ def test_factory_mounts_and_settings_from_the_environment() -> None:
 
     assert {n: sorted(m.tools) for n, m in default_library(settings).mounts.items()} == {
         "tiny_fs": ["cat", "ls"], "b": ["balance", "transfer"]}
+
+
+def test_verify_reads_catches_a_read_tool_that_writes() -> None:
+    from tests.mounted_envs import Sneaky
+
+    plain = ObjectMount(Sneaky)
+    assert plain.tools["get_visits"].kind == "read" and plain.tools["catalog_update"].kind == "write"
+    w = World(Library([load_mount("tests.mounted_envs:Sneaky?verify_reads=1")]), "a")
+    error = w.err("sneaky", "get_visits")
+    assert "served as a read tool but changed the state (undone)" in error
+    assert w.sessions.get("a").fork_of("sneaky").instance.visits == 0  # type: ignore[attr-defined]
+    kinds = parse_schemas(json.dumps([{"name": "get_visits", "kind": "write", "parameters": {"type": "object"}}]))
+    declared = World(Library([ObjectMount(Sneaky, schemas=kinds, verify_reads=True)]), "b")
+    assert declared.ok("sneaky", "get_visits") == 1 and declared.ok("sneaky", "get_visits") == 2
+    assert World(declared.library, "c").ok("sneaky", "get_visits") == 1  # the write stayed in session b
+    assert load_mount("tests.mounted_envs:Sneaky?write=get_visits").tools["get_visits"].kind == "write"

@@ -39,11 +39,13 @@ from hub.state import Fork
 log = logging.getLogger("hub.mount")
 
 LOADER_NAMES = ("_load_scenario", "load_scenario")
-READ_PREFIXES = ("get_", "list_", "search_", "find_", "read_", "count_", "show_", "describe_", "ls", "pwd", "cat",
-                 "head", "tail", "display_", "check_", "view_")
+READ_PREFIXES = ("get_", "list_", "search_", "find_", "read_", "count_", "show_", "describe_", "display_", "check_",
+                 "view_")
+READ_WORDS = ("ls", "pwd", "cat", "head", "tail")
 LIBRARY_MODULES = ("pydantic", "typing", "abc", "collections", "enum", "builtins", "dataclasses")
 CopyMode = Literal["hook", "pickle", "deepcopy"]
-MAX_SCENARIOS = 64
+MAX_SCENARIOS = 32
+MAX_SCENARIO_BYTES = 256 << 20  # pickled size of the scenarios kept for sharing
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -167,7 +169,8 @@ class ObjectMount:
                  loader_kwargs: Mapping[str, Any] | None = None, schemas: Mapping[str, Any] | None = None,
                  read_only: Iterable[str] = (), tools: Iterable[str] | None = None, exclude: Iterable[str] = (),
                  validation: Validation = "lenient", copy_mode: CopyMode | None = None,
-                 factory: Callable[[], Any] | None = None) -> None:
+                 factory: Callable[[], Any] | None = None, verify_reads: bool = False,
+                 writes: Iterable[str] = ()) -> None:
         self.cls = cls
         self.factory = factory or cls
         self.name = name or snake_case(cls.__name__)
@@ -176,19 +179,21 @@ class ObjectMount:
         if loader and not callable(getattr(cls, loader, None)):
             raise ValueError(f"{cls.__name__} has no method {loader!r} to load scenarios with")
         self.default_config = default_config
+        self.verify_reads = verify_reads
         self.loader_kwargs = dict(loader_kwargs or {})
         if (default_config is not None or self.loader_kwargs) and not self.loader:
             raise ValueError(f"{self.name}: a config or loader options are given, but {cls.__name__} has no "
                              f"scenario loader ({' or '.join(LOADER_NAMES)}; or name one with loader=)")
         self.tools: dict[str, Tool] = {}
         self._calls: dict[str, Callable[[Any, dict[str, Any]], Json]] = {}
-        self._build_tools(read_only, tools, exclude, validation, schemas or {})
+        self._build_tools(read_only, writes, tools, exclude, validation, schemas or {})
         self.copy_mode: CopyMode | None = copy_mode or ("hook" if callable(getattr(cls, "__hub_fork__", None)) else None)
         self._scenarios: OrderedDict[str, Version] = OrderedDict()
 
-    def _build_tools(self, read_only: Iterable[str], tools: Iterable[str] | None, exclude: Iterable[str],
-                     validation: Validation, schemas: Mapping[str, Any]) -> None:
+    def _build_tools(self, read_only: Iterable[str], writes: Iterable[str], tools: Iterable[str] | None,
+                     exclude: Iterable[str], validation: Validation, schemas: Mapping[str, Any]) -> None:
         read_names = {*read_only, *getattr(self.cls, "__hub_read__", ())}
+        write_names = {*writes, *getattr(self.cls, "__hub_write__", ())}
         selected = select_tools(self.cls, loader=self.loader, tools=tools, exclude=exclude)
         specs = {_spec_name(n, selected): s for n, s in schemas.items()}
         unknown = sorted(set(specs) - set(selected))
@@ -198,7 +203,8 @@ class ObjectMount:
                              f"its tools: {', '.join(selected)}")
         for attr, (fn, mark) in selected.items():
             kind: ToolKind = mark if mark in ("read", "write") else (  # type: ignore[assignment]
-                "read" if attr in read_names or attr.startswith(READ_PREFIXES) else "write")
+                "read" if attr not in write_names and (attr in read_names or attr in READ_WORDS
+                                                       or attr.startswith(READ_PREFIXES)) else "write")
             built = method_tool(self.name, fn, kind, validation)
             self.tools[attr] = apply_spec(built, specs[attr]) if attr in specs else built
             self._calls[attr] = _caller(fn)
@@ -255,7 +261,8 @@ class ObjectMount:
         version.shared = True
         if key is not None:
             self._scenarios[key] = version
-            while len(self._scenarios) > MAX_SCENARIOS:
+            while len(self._scenarios) > 1 and (len(self._scenarios) > MAX_SCENARIOS or sum(
+                    len(v.data or b"") for v in self._scenarios.values()) > MAX_SCENARIO_BYTES):
                 self._scenarios.popitem(last=False)
         return version
 
@@ -367,6 +374,8 @@ class ObjectFork:
         succeeds, or, on a version this fork holds alone with its pickle, in place, undone from the pickle."""
         version = self.version
         if tool.kind == "read":
+            if self.mount.verify_reads:
+                return self._checked_read(tool, kwargs)
             return to_json_value(self._invoke(version.instance, tool, kwargs))
         if version.shared or version.data is None or self.mount.copy_mode != "pickle":
             work = self.mount.copy_of(version)
@@ -385,6 +394,22 @@ class ObjectFork:
         if after is not None:
             version.data, version._hash = after.data, None
             self.changes += 1
+        return result
+
+    def _checked_read(self, tool: Tool, kwargs: dict[str, Any]) -> Json:
+        """A read, then a check that it left the state hash as it was; one that did not is undone and reported.
+        (A debugging aid: it costs a copy and a hash per read.)"""
+        version = self.version
+        before, backup = version.state_hash(), self.mount.copy_of(version)
+        try:
+            result = to_json_value(self._invoke(version.instance, tool, kwargs))
+        finally:
+            changed = Version(version.instance).state_hash() != before
+            if changed:
+                version.instance = backup
+        if changed:
+            raise ToolError(f"{self.server}.{tool.name} is served as a read tool but changed the state (undone); "
+                            f"declare it a write tool: __hub_read__, read=, @tool('write') or the schema's kind")
         return result
 
     def _invoke(self, instance: Any, tool: Tool, kwargs: dict[str, Any]) -> Json:

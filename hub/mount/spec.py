@@ -4,8 +4,8 @@
 
 Options: ``schemas=FILE`` (JSON or JSONL tool specs), ``config=FILE`` (the default scenario),
 ``loader=METHOD``, ``loader_kwargs=FILE or inline JSON object``, ``tools=a,b`` (allow-list),
-``exclude=a,b``, ``read=a,b`` (read tools beyond the name prefixes), ``validation=lenient|strict``,
-``copy=pickle|deepcopy``. ``package.module:factory`` (a function returning an instance) works
+``exclude=a,b``, ``read=a,b`` / ``write=a,b`` (read or write tools whatever their names), ``validation=lenient|strict``,
+``copy=pickle|deepcopy``, ``verify_reads=1``. ``package.module:factory`` (a function returning an instance) works
 in place of a class.
 """
 
@@ -21,7 +21,8 @@ from urllib.parse import parse_qsl
 from hub.mount.objects import ObjectMount, Scenario, ScenarioError, snake_case
 from hub.mount.schemas import load_schemas
 
-OPTIONS = ("schemas", "config", "loader", "loader_kwargs", "tools", "exclude", "read", "validation", "copy")
+OPTIONS = ("schemas", "config", "loader", "loader_kwargs", "tools", "exclude", "read", "write", "validation", "copy",
+           "verify_reads")
 
 
 def _json_option(value: str, what: str) -> Any:
@@ -79,7 +80,9 @@ def load_mount(spec: str) -> ObjectMount:
         schemas=load_schemas(Path(options["schemas"])) if "schemas" in options else None,
         tools=_names(options["tools"]) if options.get("tools") else None,
         exclude=_names(options.get("exclude", "")), read_only=_names(options.get("read", "")),
+        writes=_names(options.get("write", "")),
         validation=validation, copy_mode=copy_mode,  # type: ignore[arg-type]
+        verify_reads=options.get("verify_reads", "0").lower() in ("1", "true", "yes"),
     )
 
 
