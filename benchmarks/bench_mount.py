@@ -117,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         record("hub write, version shared (copy + pickle)", timed(hub_write))
         record("hub write, version held alone (in place + pickle)", timed(hub_write))
         record("direct read (method call)", timed(lambda: direct.get_order("o1-0"), 5000))
-        record("hub read (dispatcher)", timed(lambda: dispatcher.call("bench", "shop", "get_order", {"order_id": "o1-0"}),
-                                              2000))
+        read = {"order_id": "o1-0"}
+        record("hub read (dispatcher)", timed(lambda: dispatcher.call("bench", "shop", "get_order", read), 2000))
         record("open a session on the scenario", timed(open_session, 200))
         record("fork a session", timed(fork, 200))
         fork_of = sessions.get("bench").fork_of("shop")

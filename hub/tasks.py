@@ -247,7 +247,8 @@ def build_initial(task: Task, sessions: SessionManager, dispatcher: Dispatcher, 
             session = sessions.open(sid, snapshot=initial.snapshot, configs=initial.configs,
                                     loader_kwargs=initial.loader_kwargs)
         else:
-            session = sessions.open(sid, seed=initial.seed, configs=initial.configs, loader_kwargs=initial.loader_kwargs)
+            session = sessions.open(sid, seed=initial.seed, configs=initial.configs,
+                                    loader_kwargs=initial.loader_kwargs)
     except ValueError as exc:  # a scenario the server cannot take, or whose loader fails
         raise TaskError(f"task {task.id}: {exc}") from None
     for call in task.initial.setup:

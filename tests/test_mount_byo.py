@@ -41,7 +41,7 @@ TREE = {"files": {"docs/readme.md": "# hi", "docs/deep/x.txt": "x", "top.txt": "
 
 def byo_library() -> Library:
     return Library([
-        SqliteMount(next(s for s in REGISTRY if s.name == "banking"), LIBRARY.mounts["banking"].now),  # type: ignore[attr-defined]
+        SqliteMount(next(s for s in REGISTRY if s.name == "banking"), LIBRARY.mounts["banking"].now),
         ObjectMount(TreeFS, "tree"), ObjectMount(Bank, "bank"), ObjectMount(Ledger), ObjectMount(AirlineTools),
         ObjectMount(MarkedCounter), ObjectMount(HookedCounter), ObjectMount(Shop, "shop"),
     ])
@@ -88,7 +88,8 @@ async def test_rest_session_scenario_with_loader_options_reaches_mcp_tools(live:
     ({"configs": ["tree"]}, "configs must be an object keyed by server name"),
     ({"loader_kwargs": {"tree": [1]}}, "must be an object of keyword arguments"),
 ])
-async def test_bad_scenarios_get_a_clear_error_and_open_nothing(live: LiveHub, body: dict[str, Any], message: str) -> None:
+async def test_bad_scenarios_get_a_clear_error_and_open_nothing(live: LiveHub, body: dict[str, Any],
+                                                                message: str) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
         r = await http.post("/api/sessions", json={"id": "bad", **body})
         assert r.status_code == 400 and message in r.json()["error"]
@@ -121,8 +122,8 @@ def tree_task(task_id: str = "tree-1", **initial: Any) -> dict[str, Any]:
             "initial": {"configs": {"tree": TREE}, **initial},
             "turns": [{"user": "Put 'done' into docs/status.txt", "calls": [
                 {"id": "a", "server": "tree", "tool": "cd", "arguments": {"folder": "docs"}},
-                {"id": "b", "server": "tree", "tool": "echo", "arguments": {"content": "done", "file_name": "status.txt"},
-                 "after": ["a"]}]}]}
+                {"id": "b", "server": "tree", "tool": "echo", "after": ["a"],
+                 "arguments": {"content": "done", "file_name": "status.txt"}}]}]}
 
 
 async def test_ws_group_starts_each_episode_from_the_task_scenario(live: LiveHub) -> None:
@@ -241,17 +242,18 @@ def test_lenient_validation_passes_values_as_given_strict_coerces() -> None:
     direct.load_scenario({"accounts": {"a": 20000, "b": 0}})
     direct.transfer("a", "b", 10000)
     fork = lenient.sessions.get("s").fork_of("bank")
-    assert public_state(fork.instance)["log"] == [{"amount": 10000, "from": "a", "to": "b"}]  # type: ignore[attr-defined]
+    assert public_state(fork.instance)["log"] == [{"amount": 10000, "from": "a", "to": "b"}]
     assert fork.state_hash() == ObjectMount(Bank).version_of(direct).state_hash()
     assert "is not of type 'number'" in lenient.err("bank", "transfer", source="a", target="b", amount="lots")
     strict = World(Library([ObjectMount(Bank, "bank", default_config={"accounts": {"a": 20000}}, validation="strict")]))
     strict.ok("bank", "transfer", source="a", target="b", amount=10000)
-    assert public_state(strict.sessions.get("test").fork_of("bank").instance)["log"][0]["amount"] == 10000.0  # type: ignore[attr-defined]
+    assert public_state(strict.sessions.get("test").fork_of("bank").instance)["log"][0]["amount"] == 10000.0
 
 
 BFCL_DOCS = [
     {"name": "TreeFS.cd", "description": "Change directory.", "parameters": {
-        "type": "dict", "properties": {"folder": {"type": "string", "description": "Where to go."}}, "required": ["folder"]}},
+        "type": "dict", "properties": {"folder": {"type": "string", "description": "Where to go."}},
+        "required": ["folder"]}},
     {"name": "echo", "description": "Write a file.", "parameters": {"type": "dict", "properties": {
         "content": {"type": "any"}, "file_name": {"type": "string", "default": "None"},
         "pos": {"type": "tuple", "items": {"type": "float"}}}, "required": ["content"]}},
@@ -322,14 +324,15 @@ def test_cli_serves_only_mounted_servers_and_explains_name_clashes() -> None:
     assert only_mounts.returncode == 0, only_mounts.stderr
     assert [s["name"] for s in json.loads(only_mounts.stdout)["servers"]] == ["tree_fs", "trading"]
     clash = cli("catalog", "--mount", "tests.mounted_envs:Bank=trading")
-    assert clash.returncode == 2 and "has the name of a built-in server" in clash.stderr and "--no-builtin" in clash.stderr
+    assert clash.returncode == 2 and "has the name of a built-in server" in clash.stderr
+    assert "--no-builtin" in clash.stderr
     only = cli("catalog", "--json", "--only", "banking", "trading", "--mount", "tests.mounted_envs:Bank=trading")
     servers = {s["name"]: s for s in json.loads(only.stdout)["servers"]}
     assert list(servers) == ["banking", "trading"] and {t["name"] for t in servers["trading"]["tools"]} == {
         "balance", "transfer"}
     assert "no such server" in cli("catalog", "--only", "nope").stderr
-    called = cli("call", "--no-builtin", "--mount", "tests.mounted_envs:Bank", "--config", 'bank={"accounts": {"z": 3}}',
-                 "bank", "balance", '{"account": "z"}')
+    called = cli("call", "--no-builtin", "--mount", "tests.mounted_envs:Bank",
+                 "--config", 'bank={"accounts": {"z": 3}}', "bank", "balance", '{"account": "z"}')
     assert called.returncode == 0 and called.stdout.strip() == "3.0"
 
 
@@ -344,19 +347,19 @@ def test_reads_never_copy_writes_copy_once_and_failures_leave_the_version() -> N
     a = w.sessions.get("a")
     b = w.sessions.fork("a", "b")
     fa, fb = a.fork_of("hooked_counter"), b.fork_of("hooked_counter")
-    assert fa.version is fb.version  # type: ignore[attr-defined]
+    assert fa.version is fb.version
     w.dispatcher.call("b", "hooked_counter", "push", {"value": 2})
-    assert HookedCounter.forks == 2 and fa.instance.values == [1] and fb.instance.values == [1, 2]  # type: ignore[attr-defined]
+    assert HookedCounter.forks == 2 and fa.instance.values == [1] and fb.instance.values == [1, 2]
     shop = a.fork_of("shop")
-    first = shop.version  # type: ignore[attr-defined]
+    first = shop.version
     assert w.dispatcher.call("other", "shop", "get_order", {"order_id": "o1-0"}).ok
-    assert w.sessions.get("other").fork_of("shop").version is first  # type: ignore[attr-defined]
+    assert w.sessions.get("other").fork_of("shop").version is first
     h = shop.state_hash()
     assert first._hash == h  # computed once, cached on the shared version
-    assert not w.ok("shop", "get_order", order_id="o1-0") == {} and shop.version is first  # type: ignore[attr-defined]
-    assert "KeyError" in w.err("shop", "cancel_order", order_id="o-missing") and shop.version is first  # type: ignore[attr-defined]
+    assert not w.ok("shop", "get_order", order_id="o1-0") == {} and shop.version is first
+    assert "KeyError" in w.err("shop", "cancel_order", order_id="o-missing") and shop.version is first
     out = w.call("shop", "cancel_order", order_id="o1-0")
-    assert out.ok and out.state_changed and shop.version is not first and shop.state_hash() != h  # type: ignore[attr-defined]
+    assert out.ok and out.state_changed and shop.version is not first and shop.state_hash() != h
     assert first.instance.orders["o1-0"]["status"] == "delivered"
 
 
@@ -366,10 +369,10 @@ def test_sixteen_sessions_share_a_large_scenario_and_stay_isolated() -> None:
     for sid in sids:
         w.sessions.open(sid)
     forks = [w.sessions.get(s).fork_of("shop") for s in sids]
-    assert len({id(f.instance) for f in forks}) == 1  # type: ignore[attr-defined]
+    assert len({id(f.instance) for f in forks}) == 1
     for i, sid in enumerate(sids[:8]):
         assert w.dispatcher.call(sid, "shop", "cancel_order", {"order_id": f"o{i}-0"}).ok
-    states = [f.instance.orders for f in forks]  # type: ignore[attr-defined]
+    states = [f.instance.orders for f in forks]
     for i in range(16):
         cancelled = {o for o, v in states[i].items() if v["status"] == "cancelled"}
         assert cancelled == ({f"o{i}-0"} if i < 8 else set())
@@ -381,7 +384,7 @@ def test_no_op_write_is_not_a_state_change_and_decimal_state_round_trips() -> No
     out = w.call("tree", "echo", content="top", file_name="top.txt")
     assert out.ok and not out.state_changed
     w.ok("ledger", "add", memo="m", amount="1.10")
-    assert public_state(w.sessions.get("s").fork_of("ledger").instance)["entries"][0]["amount"] == "1.10"  # type: ignore[attr-defined]
+    assert public_state(w.sessions.get("s").fork_of("ledger").instance)["entries"][0]["amount"] == "1.10"
     assert Decimal("1.10") == Decimal(w.ok("ledger", "total")["amount"]) - 0
 
 
@@ -389,23 +392,23 @@ def test_a_fork_writes_in_place_on_a_version_it_holds_alone_and_undoes_failures(
     w = World(Library([ObjectMount(Shop, "shop")]), "a")
     assert w.call("shop", "cancel_order", order_id="o1-0").state_changed  # the scenario's version is shared: copied
     fork = w.sessions.get("a").fork_of("shop")
-    mine, instance = fork.version, fork.instance  # type: ignore[attr-defined]
+    mine, instance = fork.version, fork.instance
     assert not mine.shared
     before = fork.state_hash()
     assert w.call("shop", "cancel_order", order_id="o2-0").state_changed
-    assert fork.version is mine and fork.instance is instance and fork.state_hash() != before  # type: ignore[attr-defined]
+    assert fork.version is mine and fork.instance is instance and fork.state_hash() != before
     after = fork.state_hash()
     assert "already cancelled" in w.err("shop", "cancel_order", order_id="o2-0")
-    assert fork.instance is not instance and fork.state_hash() == after  # type: ignore[attr-defined]
+    assert fork.instance is not instance and fork.state_hash() == after
     child = w.sessions.fork("a", "b").fork_of("shop")
-    assert mine.shared and child.version is mine  # type: ignore[attr-defined]
+    assert mine.shared and child.version is mine
     assert w.call("shop", "cancel_order", order_id="o3-0").ok
-    assert fork.version is not mine and child.instance.orders["o3-0"]["status"] == "delivered"  # type: ignore[attr-defined]
+    assert fork.version is not mine and child.instance.orders["o3-0"]["status"] == "delivered"
 
 
 async def test_mcp_meta_opens_a_session_from_a_scenario(live: LiveHub) -> None:
-    meta = {"hub/session": "via-meta", "hub/scenario": {"configs": {"tree": TREE},
-                                                       "loader_kwargs": {"tree": {"long_context": True, "banner": "M:"}}}}
+    options = {"tree": {"long_context": True, "banner": "M:"}}
+    meta = {"hub/session": "via-meta", "hub/scenario": {"configs": {"tree": TREE}, "loader_kwargs": options}}
     async with Client(f"{live.url}/mcp/tree") as client:
         got = await client.call_tool("cat", {"file_name": "top.txt"}, meta=meta)
         assert got.structured_content == {"file_content": "M:top"}
@@ -473,7 +476,7 @@ async def test_unpicklable_state_falls_back_to_deepcopy_and_refuses_snapshots(tm
     async with serve(create_app(settings, hub)) as live:
         url = f"{live.url}/sessions/c1/mcp/cached"
         assert (await mcp_call(url, "add_item", item=" Milk ")).content[0].text == "1"
-        assert "deepcopy" in caplog.text and hub.library.mounts["cached"].copy_mode == "deepcopy"  # type: ignore[attr-defined]
+        assert "deepcopy" in caplog.text and hub.library.mounts["cached"].copy_mode == "deepcopy"
         failed = await mcp_call(url, "add_item", item=" ")
         assert failed.is_error and "ValueError: empty item" in failed.content[0].text
         assert (await mcp_call(url, "list_items")).content[0].text == '["milk"]'
@@ -485,7 +488,8 @@ async def test_unpicklable_state_falls_back_to_deepcopy_and_refuses_snapshots(tm
 
 def test_factory_mounts_and_settings_from_the_environment() -> None:
     mount = load_mount("tests.mounted_envs:make_shop")
-    assert mount.name == "shop" and mount.cls is Shop and len(World(Library([mount])).ok("shop", "get_order", order_id="o1-0")["items"]) == 3
+    assert mount.name == "shop" and mount.cls is Shop
+    assert len(World(Library([mount])).ok("shop", "get_order", order_id="o1-0")["items"]) == 3
     assert load_mount("tests.mounted_envs:Bank?validation=strict").tools["transfer"].schema_validator is None
     with pytest.raises(ValueError, match="validation=loose"):
         load_mount("tests.mounted_envs:Bank?validation=loose")
@@ -508,7 +512,7 @@ def test_verify_reads_catches_a_read_tool_that_writes() -> None:
     w = World(Library([load_mount("tests.mounted_envs:Sneaky?verify_reads=1")]), "a")
     error = w.err("sneaky", "get_visits")
     assert "served as a read tool but changed the state (undone)" in error
-    assert w.sessions.get("a").fork_of("sneaky").instance.visits == 0  # type: ignore[attr-defined]
+    assert w.sessions.get("a").fork_of("sneaky").instance.visits == 0
     kinds = parse_schemas(json.dumps([{"name": "get_visits", "kind": "write", "parameters": {"type": "object"}}]))
     declared = World(Library([ObjectMount(Sneaky, schemas=kinds, verify_reads=True)]), "b")
     assert declared.ok("sneaky", "get_visits") == 1 and declared.ok("sneaky", "get_visits") == 2

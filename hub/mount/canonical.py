@@ -83,7 +83,8 @@ class _Walker:
         if t is str or t is int or t is bool or t is float or value is None:
             return value
         if isinstance(value, dict):
-            return self.ref(value, path) or {str(k): self.walk(v, (path, k)) for k, v in sorted(value.items(), key=_sort_key)}
+            items = sorted(value.items(), key=_sort_key)
+            return self.ref(value, path) or {str(k): self.walk(v, (path, k)) for k, v in items}
         if isinstance(value, list):
             return self.ref(value, path) or [self.walk(v, (path, i)) for i, v in enumerate(value)]
         if isinstance(value, enum.Enum):

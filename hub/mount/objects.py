@@ -187,7 +187,8 @@ class ObjectMount:
         self.tools: dict[str, Tool] = {}
         self._calls: dict[str, Callable[[Any, dict[str, Any]], Json]] = {}
         self._build_tools(read_only, writes, tools, exclude, validation, schemas or {})
-        self.copy_mode: CopyMode | None = copy_mode or ("hook" if callable(getattr(cls, "__hub_fork__", None)) else None)
+        hooked = callable(getattr(cls, "__hub_fork__", None))
+        self.copy_mode: CopyMode | None = copy_mode or ("hook" if hooked else None)
         self._scenarios: OrderedDict[str, Version] = OrderedDict()
 
     def _build_tools(self, read_only: Iterable[str], writes: Iterable[str], tools: Iterable[str] | None,
@@ -226,7 +227,8 @@ class ObjectMount:
         try:
             inspect.signature(getattr(self.cls, self.loader)).bind(None, *args, **self._kwargs(scenario))
         except TypeError as exc:
-            raise ScenarioError(f"{self.name}: {self.cls.__name__}.{self.loader} cannot take this scenario: {exc}") from None
+            raise ScenarioError(f"{self.name}: {self.cls.__name__}.{self.loader} cannot take this scenario: "
+                                f"{exc}") from None
 
     def _config(self, scenario: Scenario) -> Any:
         return self.default_config if scenario.config is None else scenario.config
