@@ -101,14 +101,15 @@ class Bank:
 
 # Classes shaped like the environments of public tool-use benchmarks -----------------------------
 
-import random  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from decimal import Decimal  # noqa: E402
-from enum import Enum  # noqa: E402
+import json
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import Enum
 
-from pydantic import BaseModel  # noqa: E402
+from pydantic import BaseModel
 
-from hub.mount import tool  # noqa: E402
+from hub.mount import tool
 
 
 class Directory:
@@ -214,7 +215,7 @@ class Report:
         self.lines = lines
 
     def to_json(self) -> str:
-        return '{"lines": %d, "first": "%s"}' % (len(self.lines), self.lines[0] if self.lines else "")
+        return json.dumps({"lines": len(self.lines), "first": self.lines[0] if self.lines else ""})
 
 
 class Receipt:

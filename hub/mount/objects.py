@@ -44,6 +44,7 @@ READ_PREFIXES = ("get_", "list_", "search_", "find_", "read_", "count_", "show_"
 READ_WORDS = ("ls", "pwd", "cat", "head", "tail")
 LIBRARY_MODULES = ("pydantic", "typing", "abc", "collections", "enum", "builtins", "dataclasses")
 CopyMode = Literal["hook", "pickle", "deepcopy"]
+PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError)
 MAX_SCENARIOS = 32
 MAX_SCENARIO_BYTES = 256 << 20  # pickled size of the scenarios kept for sharing
 F = TypeVar("F", bound=Callable[..., Any])
@@ -145,7 +146,7 @@ def _caller(fn: Callable[..., Json]) -> Callable[[Any, dict[str, Any]], Json]:
 class Version:
     """One state of a mounted instance, shared by every fork that has not written since."""
 
-    __slots__ = ("instance", "data", "shared", "_hash")
+    __slots__ = ("_hash", "data", "instance", "shared")
 
     def __init__(self, instance: Any, data: bytes | None = None, *, shared: bool = False) -> None:
         self.instance = instance
@@ -278,7 +279,7 @@ class ObjectMount:
                 pickle.loads(data)
                 self.copy_mode = "pickle"
                 return Version(instance, data)
-            except Exception as exc:  # noqa: BLE001 - whatever pickle refuses, deepcopy is the fallback
+            except PICKLE_ERRORS as exc:
                 log.warning("%s: instances cannot be pickled (%s: %s); forks use copy.deepcopy", self.name,
                             type(exc).__name__, exc)
                 self.copy_mode = "deepcopy"
@@ -307,7 +308,7 @@ class ObjectMount:
             return version.data
         try:
             return pickle.dumps(version.instance, pickle.HIGHEST_PROTOCOL)
-        except Exception as exc:  # noqa: BLE001 - reported as a clear error to whoever asked for a snapshot
+        except PICKLE_ERRORS as exc:
             raise ValueError(f"{self.name}: cannot snapshot an instance of {self.cls.__name__}: it does not pickle "
                              f"({type(exc).__name__}: {exc})") from None
 

@@ -41,6 +41,7 @@ TYPE_NAMES: dict[str, str | None] = {
     "none": "null", "nonetype": "null", "any": None,
 }
 STANDARD = {"object", "number", "integer", "string", "boolean", "array", "null"}
+HINT_ERRORS = (NameError, TypeError, AttributeError, SyntaxError)
 _ARG_LINE = re.compile(r"^\s{0,8}(\*{0,2}\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.+)$")
 
 
@@ -55,15 +56,15 @@ def _hints(fn: Callable[..., Any]) -> dict[str, Any]:
     """Type hints, each resolved on its own: one unresolvable forward reference does not spoil the rest."""
     try:
         return typing.get_type_hints(fn, include_extras=True)
-    except Exception:  # noqa: BLE001 - a hint that does not resolve counts as "any value"
+    except HINT_ERRORS:  # one hint that does not resolve: resolve the others one by one
         pass
-    out = {}
+    out: dict[str, Any] = {}
     namespace = getattr(fn, "__globals__", {})
     for name, raw in getattr(fn, "__annotations__", {}).items():
         try:
-            out[name] = eval(raw, namespace) if isinstance(raw, str) else raw  # noqa: S307 - the class's own annotation
-        except Exception:  # noqa: BLE001
-            continue
+            out[name] = eval(raw, namespace) if isinstance(raw, str) else raw  # the class's own hint, in its own module
+        except HINT_ERRORS:
+            out[name] = Any
     return out
 
 
@@ -71,7 +72,7 @@ def _schema_of(hint: Any) -> tuple[Any, dict[str, Any]]:
     """(the hint pydantic validates with, its JSON schema); ``Any`` when pydantic cannot express it."""
     try:
         return hint, TypeAdapter(hint).json_schema()
-    except Exception:  # noqa: BLE001 - arbitrary classes and odd hints fall back to "any value"
+    except (TypeError, ValueError, NotImplementedError, AttributeError):  # arbitrary classes, odd hints
         return Any, {}
 
 
