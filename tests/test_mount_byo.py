@@ -535,3 +535,35 @@ def test_verify_reads_catches_a_read_tool_that_writes() -> None:
     assert declared.ok("sneaky", "get_visits") == 1 and declared.ok("sneaky", "get_visits") == 2
     assert World(declared.library, "c").ok("sneaky", "get_visits") == 1  # the write stayed in session b
     assert load_mount("tests.mounted_envs:Sneaky?write=get_visits").tools["get_visits"].kind == "write"
+
+
+async def test_mcp_lists_only_selected_tools_and_passes_values_as_given(live: LiveHub) -> None:
+    async with Client(f"{live.url}/sessions/sel/mcp/airline_tools") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == {"get_user_details", "update_balance"}  # the harness helpers stay private
+        assert tools["get_user_details"].annotations.read_only_hint
+        assert not tools["update_balance"].annotations.read_only_hint
+        got = await client.call_tool("update_balance", {"user_id": "raj_1", "amount": 10000})
+        assert got.structured_content == {"name": "Raj", "balance": 10100}  # an int stays an int
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        state = (await http.get("/api/sessions/sel/state/airline_tools")).json()
+    assert state["diff"]["db"]["changed"][0]["changes"]["value"][1]["raj_1"]["balance"] == 10100
+
+
+async def test_ws_group_of_sixteen_on_a_large_state(live: LiveHub) -> None:
+    task = {"id": "shop-cancel", "servers": ["shop"], "tools": ["shop__get_order", "shop__cancel_order"],
+            "turns": [{"user": "Cancel order o1-0.", "calls": [
+                {"id": "a", "server": "shop", "tool": "cancel_order", "arguments": {"order_id": "o1-0"}}]}]}
+    async with HubClient(live.ws_url) as client:
+        group = await client.open(task, n=16)
+        assert {e["state_hash"] for e in group.raw["episodes"]} == {group.state_hash}
+        for i, episode in enumerate(group.episodes):
+            step = await client.step(episode, hermes_call("shop__cancel_order", {"order_id": f"o{i}-0"}))
+            assert step["calls"][0]["ok"]
+        hub: Hub = live.app.state.hub
+        finals = []
+        for i, ep in enumerate(group.episodes):
+            instance = hub.sessions.get(hub.episodes.get(ep).session_id).fork_of("shop").instance
+            assert {o for o, v in instance.orders.items() if v["status"] == "cancelled"} == {f"o{i}-0"}
+            finals.append((await client.finish(ep))["components"]["argument"])
+        assert finals == [1.0] + [0.0] * 15  # only the first episode cancelled the order the task asked for
