@@ -136,7 +136,7 @@ def state_json(instance: Any) -> str:
     top = hook() if callable(hook) else dict(public_attrs(instance))
     try:
         return json.dumps(top if isinstance(top, dict) else {"state": top}, sort_keys=True, separators=(",", ":"),
-                          ensure_ascii=False, default=_default)
+                          default=_default)
     except (ValueError, TypeError, RecursionError):
         return dump(_walk_state(instance))
 
