@@ -410,3 +410,17 @@ class Sneaky:
 
     def catalog_update(self) -> None:
         """Not a read although it starts like 'cat', e.g. catalog_update()."""
+
+
+class Keeper:
+    """Keeps what it is given: the state must not alias the request's arguments."""
+
+    def __init__(self) -> None:
+        self.kept: list[list[str]] = []
+
+    def keep(self, items: list[str]) -> int:
+        """Keep a list, e.g. keep(['a'])."""
+        self.kept.append(items)
+        for kept in self.kept:
+            kept.append("+")
+        return len(self.kept)

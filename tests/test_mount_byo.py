@@ -567,3 +567,18 @@ async def test_ws_group_of_sixteen_on_a_large_state(live: LiveHub) -> None:
             assert {o for o, v in instance.orders.items() if v["status"] == "cancelled"} == {f"o{i}-0"}
             finals.append((await client.finish(ep))["components"]["argument"])
         assert finals == [0.0, 1.0] + [0.0] * 14  # only episode 1 cancelled the order the task asked for (o1-0)
+
+
+def test_state_never_aliases_the_logged_arguments() -> None:
+    from hub.events import ToolCallEvent
+    from tests.mounted_envs import Keeper
+
+    w = World(Library([ObjectMount(Keeper)]), "k")
+    seen: list[ToolCallEvent] = []
+    sub = w.bus.subscribe(None, 100)
+    w.ok("keeper", "keep", items=["a"])
+    w.ok("keeper", "keep", items=["b"])
+    while not sub.queue.empty():
+        seen.append(sub.queue.get_nowait())  # type: ignore[arg-type]
+    assert [e.arguments for e in seen] == [{"items": ["a"]}, {"items": ["b"]}]
+    assert w.sessions.get("k").fork_of("keeper").instance.kept == [["a", "+", "+"], ["b", "+"]]

@@ -15,6 +15,7 @@ version, so it is shared by every fork still on that version.
 from __future__ import annotations
 
 import contextlib
+import copy
 import gc
 import hashlib
 from collections.abc import Iterator
@@ -87,6 +88,7 @@ class ObjectFork:
             if self.mount.verify_reads:
                 return self._checked_read(tool, kwargs)
             return to_json_value(self._invoke(version.instance, tool, kwargs))
+        kwargs = copy.deepcopy(kwargs)  # the state may keep what it is given; the call's event keeps the request's
         if version.shared or version.data is None or self.mount.copy_mode != "pickle":
             work = self.mount.copy_of(version)
             result = to_json_value(self._invoke(work, tool, kwargs))
