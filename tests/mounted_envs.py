@@ -424,3 +424,39 @@ class Keeper:
         for kept in self.kept:
             kept.append("+")
         return len(self.kept)
+
+
+class Shapes:
+    """Results of the shapes plain Python code returns."""
+
+    def __init__(self) -> None:
+        self.scores = {"a": 1, "b": 2}
+
+    def list_names(self) -> Any:
+        """Names as a dict view, e.g. list_names()."""
+        return self.scores.keys()
+
+    def get_doubled(self) -> Any:
+        """Doubled scores as a generator, e.g. get_doubled()."""
+        return (v * 2 for v in self.scores.values())
+
+    def get_vector(self) -> Any:
+        """A numpy-like object with tolist(), e.g. get_vector()."""
+
+        class Vector:
+            def tolist(self) -> list[float]:
+                return [1.5, 2.5]
+
+        return Vector()
+
+
+class AsyncTools:
+    """An environment with an async method."""
+
+    async def fetch(self, url: str) -> str:
+        """Fetch a URL, e.g. fetch('x')."""
+        return url
+
+    def ping(self) -> str:
+        """Ping, e.g. ping()."""
+        return "pong"

@@ -582,3 +582,15 @@ def test_state_never_aliases_the_logged_arguments() -> None:
         seen.append(sub.queue.get_nowait())  # type: ignore[arg-type]
     assert [e.arguments for e in seen] == [{"items": ["a"]}, {"items": ["b"]}]
     assert w.sessions.get("k").fork_of("keeper").instance.kept == [["a", "+", "+"], ["b", "+"]]
+
+
+def test_iterables_render_as_lists_and_async_tools_are_refused() -> None:
+    from tests.mounted_envs import AsyncTools, Shapes
+
+    w = World(Library([ObjectMount(Shapes)]), "s")
+    assert w.ok("shapes", "list_names") == ["a", "b"]
+    assert w.ok("shapes", "get_doubled") == [2, 4]
+    assert w.ok("shapes", "get_vector") == [1.5, 2.5]
+    with pytest.raises(ValueError, match="AsyncTools.fetch is async.*exclude=fetch"):
+        ObjectMount(AsyncTools)
+    assert set(ObjectMount(AsyncTools, exclude=["fetch"]).tools) == {"ping"}

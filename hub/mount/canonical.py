@@ -23,7 +23,7 @@ import json
 import numbers
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
 from typing import Any
 
 REF = "$ref"
@@ -246,6 +246,11 @@ class _Render:
             return value
         if isinstance(value, (dt.datetime, dt.date, dt.time)):
             return value.isoformat()
+        if isinstance(value, (Iterator, KeysView, ValuesView, ItemsView)):  # generators, map(), dict views
+            return self.container(list(value))
+        to_list = getattr(value, "tolist", None)  # numpy arrays and scalars
+        if callable(to_list) and not isinstance(value, type):
+            return self.render(to_list())
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             if id(value) in self.active:
                 return f"<cycle: {type(value).__name__}>"

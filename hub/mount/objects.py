@@ -171,6 +171,9 @@ class ObjectMount:
                              f"{'are not tools' if len(unknown) > 1 else 'is not a tool'} of {self.cls.__name__}; "
                              f"its tools: {', '.join(selected)}")
         for attr, (fn, mark) in selected.items():
+            if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+                raise ValueError(f"{self.cls.__name__}.{attr} is async; mounted tools run synchronously in the hub's "
+                                 f"dispatcher: serve a synchronous wrapper, or leave it out with exclude={attr}")
             kind: ToolKind = mark if mark in ("read", "write") else (  # type: ignore[assignment]
                 "read" if attr not in write_names and (attr in read_names or attr in READ_WORDS
                                                        or attr.startswith(READ_PREFIXES)) else "write")
