@@ -185,7 +185,8 @@ class TreeFS:
 
         Args:
             content (str): The text to write.
-            file_name (str): [Optional] The file to write it to; none prints it.
+            file_name (str): [Optional] The file to write it to;
+                none prints it.
         """
         if file_name is None:
             return {"terminal_output": content}

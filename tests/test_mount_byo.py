@@ -442,7 +442,7 @@ async def test_mcp_meta_opens_a_session_from_a_scenario(live: LiveHub) -> None:
 def test_docstring_args_describe_parameters() -> None:
     props = ObjectMount(TreeFS).tools["echo"].input_schema["properties"]
     assert props["content"]["description"] == "The text to write."
-    assert props["file_name"]["description"].startswith("[Optional] The file")
+    assert props["file_name"]["description"] == "[Optional] The file to write it to; none prints it."
 
 
 class Node:

@@ -79,7 +79,7 @@ def _schema_of(hint: Any) -> tuple[Any, dict[str, Any]]:
 def arg_docs(doc: str) -> dict[str, str]:
     """Parameter descriptions from a Google- or numpy-style ``Args:`` section."""
     out: dict[str, str] = {}
-    section = False
+    section, last, indent = False, "", 0
     for line in doc.splitlines():
         stripped = line.strip()
         if stripped.lower().rstrip(":") in ("args", "arguments", "parameters", "params"):
@@ -87,10 +87,15 @@ def arg_docs(doc: str) -> dict[str, str]:
             continue
         if section and stripped.lower().rstrip(":") in ("returns", "return", "raises", "yields", "example", "examples"):
             break
-        if section:
-            m = _ARG_LINE.match(line)
-            if m:
-                out[m.group(1).lstrip("*")] = m.group(3).strip()
+        if not section or not stripped:
+            continue
+        m = _ARG_LINE.match(line)
+        here = len(line) - len(line.lstrip())
+        if last and here > indent:  # a description continued on the next line
+            out[last] += " " + stripped
+        elif m:
+            last, indent = m.group(1).lstrip("*"), here
+            out[last] = m.group(3).strip()
     return out
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,20 @@ def _names(value: str) -> list[str]:
     return [n.strip() for n in value.split(",") if n.strip()]
 
 
+def _import(module_name: str) -> Any:
+    """Import a module, looking in the current directory too (as ``uvicorn module:app`` does)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name.split(".")[0] or os.getcwd() in sys.path:
+            raise ValueError(f"cannot import {module_name}: {exc}") from None
+    sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise ValueError(f"cannot import {module_name}: {exc} (looked in the current directory and sys.path)") from None
+
+
 def load_mount(spec: str) -> ObjectMount:
     """``package.module:ClassName[=server_name][?option=value&...]`` to an ObjectMount."""
     target_spec, _, query = spec.partition("?")
@@ -50,7 +66,7 @@ def load_mount(spec: str) -> ObjectMount:
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
         raise ValueError(f"--mount takes package.module:ClassName[=name][?options], got {spec!r}")
-    found = getattr(importlib.import_module(module_name), attr, None)
+    found = getattr(_import(module_name), attr, None)
     if found is None:
         raise ValueError(f"{module_name} has no class {attr!r}")
     options = dict(parse_qsl(query, keep_blank_values=True))
