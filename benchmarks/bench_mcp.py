@@ -25,7 +25,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hub.testing import free_port  # noqa: E402
+from hub.net import free_port  # noqa: E402
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
            "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
@@ -37,9 +37,9 @@ from mcp.server.mcpserver import MCPServer
 from hub.config import REFERENCE_NOW
 from hub.kit import Ctx
 from hub.state import SeedDatabase
-from servers import banking
+from servers.banking import server as banking_server, tools as banking
 
-fork = SeedDatabase(banking.server, 0, REFERENCE_NOW).fork()
+fork = SeedDatabase(banking_server, 0, REFERENCE_NOW).fork()
 ctx = Ctx(fork.db, REFERENCE_NOW)
 app = MCPServer("bare-banking")
 

@@ -11,7 +11,7 @@ session.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import mcp_types as types
@@ -19,16 +19,19 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from hub.dispatcher import Dispatcher
+from hub.errors import HubError, UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
 from hub.library import Library
 from hub.mount.spec import session_from_meta
-from hub.sessions import DEFAULT_SESSION, SessionError
-from hub.tasks import split_name, tool_name
+from hub.names import split_name, tool_name
+from hub.parts import Part
+from hub.sessions import DEFAULT_SESSION
 
 META_KEY = "hub/session"
 ALL = "*"
@@ -98,12 +101,14 @@ class McpEndpoints:
             sid = resolve_session(ctx)
             try:
                 session_from_meta(self.dispatcher.sessions, sid, dict(ctx.meta or {}))
-            except (ValueError, SessionError) as exc:  # a scenario the session cannot start from
-                return types.CallToolResult(content=[types.TextContent(text=f"Error: {exc}")], is_error=True)
+            except HubError as exc:  # a scenario the session cannot start from
+                return mcp_result(exc.message)
             outcome = self.dispatcher.call(sid, server, tool, params.arguments)
-            structured = outcome.result if outcome.ok and isinstance(outcome.result, dict) else None
+            if not outcome.ok:
+                return mcp_result(outcome.error or "the call failed")
+            structured = outcome.result if isinstance(outcome.result, dict) else None
             return types.CallToolResult(content=[types.TextContent(text=outcome.text())],
-                                        structured_content=structured, is_error=not outcome.ok)
+                                        structured_content=structured)
 
         name = "prove-hub" if key == ALL else f"prove-hub/{key}"
         return Server(name, version="0.1.0", on_list_tools=list_tools, on_call_tool=call_tool,
@@ -121,7 +126,28 @@ class McpEndpoints:
         key = scope.get("path_params", {}).get("server", ALL)
         app = self.apps.get(key)
         if app is None:
-            response = JSONResponse({"error": f"unknown server {key!r}", "servers": list(self.library.mounts)}, status_code=404)
+            response = http_reply(UnknownServer(f"unknown server {key!r}"), servers=list(self.library.mounts))
             await response(scope, receive, send)
             return
         await app(scope, receive, send)
+
+
+PATHS = ("/mcp", "/mcp/{server}", "/sessions/{sid}/mcp", "/sessions/{sid}/mcp/{server}")
+
+
+def _install(app: Starlette) -> None:
+    hub, settings = app.state.hub, app.state.settings
+    app.state.mcp = McpEndpoints(hub.library, hub.dispatcher, loopback=settings.loopback,
+                                 max_body_bytes=settings.max_body_bytes)
+
+
+def _routes(app: Starlette) -> list[BaseRoute]:
+    return [Route(path, app.state.mcp, methods=["GET", "POST", "DELETE"]) for path in PATHS]
+
+
+def _lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
+    endpoints: McpEndpoints = app.state.mcp
+    return endpoints.running()
+
+
+part = Part("mcp", install=_install, routes=_routes, lifespan=_lifespan)

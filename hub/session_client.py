@@ -21,6 +21,8 @@ from typing import Any
 
 import httpx
 
+from hub.parts import Part
+
 DEFAULT_HUB = "http://127.0.0.1:8765"
 
 
@@ -101,7 +103,7 @@ def cmd_session(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Any) -> None:
     """Register ``session`` on ``prove-hub``'s subcommands."""
     p: argparse.ArgumentParser = sub.add_parser("session", help="open (with scenarios) or close a session on a hub")
     p.add_argument("action", choices=("open", "close"))
@@ -115,4 +117,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--loader-kwargs", action="append", metavar="SERVER=JSON|@FILE",
                    help="keyword options for a mounted server's scenario loader (repeatable)")
     p.set_defaults(handler=cmd_session)
-    return p
+
+
+part = Part("sessions", add_commands=add_parser)

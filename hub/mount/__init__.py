@@ -25,7 +25,7 @@ from hub.mount.objects import (
     snake_case,
     tool,
 )
-from hub.mount.schemas import SchemaFileError, load_schemas, normalize, parse_schemas
+from hub.mount.schemas import load_schemas, normalize, parse_schemas
 from hub.mount.spec import choose_servers, load_mount, scenarios
 
 __all__ = [

@@ -26,13 +26,11 @@ import re
 from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
 from typing import Any
 
+from hub.errors import StateError
+
 REF = "$ref"
 Path = tuple[Any, ...] | None  # a linked list (parent, key): rendered only when a reference needs it
 _JSON_ATOMS = (str, int, float, bool, type(None))
-
-
-class StateError(ValueError):
-    """A state the canonical walk cannot represent (nested deeper than the interpreter allows)."""
 
 
 def pointer(path: Path) -> str:

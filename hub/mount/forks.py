@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hub.errors import UnknownTable
 from hub.kit import Json, Tool, ToolError
 from hub.mount.canonical import diff_states, public_state, state_json, to_json_value
 from hub.state import Fork
@@ -157,7 +158,7 @@ class ObjectFork:
     def browse(self, table: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
         state = self.version.state()
         if table not in state:
-            raise KeyError(f"no attribute {table!r} on {self.server}; attributes: {', '.join(state)}")
+            raise UnknownTable(f"no attribute {table!r} on {self.server}; attributes: {', '.join(state)}")
         value = state[table]
         if isinstance(value, dict):
             columns, items = ["key", "value"], [[k, v] for k, v in value.items()]

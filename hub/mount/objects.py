@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from hub.errors import ScenarioError, StateError
 from hub.kit import Json, Tool, ToolKind
 from hub.mount.forks import ObjectFork, Version, gc_paused
 from hub.mount.schemas import Validation, apply_spec, method_tool
@@ -35,10 +36,6 @@ PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError, ValueError, Re
 MAX_SCENARIOS = 32
 MAX_SCENARIO_BYTES = 256 << 20  # pickled size of the scenarios kept for sharing
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class ScenarioError(ValueError):
-    """A scenario (config or loader options) that a server cannot take, or whose loader failed."""
 
 
 @dataclass(frozen=True)
@@ -279,7 +276,7 @@ class ObjectMount:
         try:
             return pickle.dumps(version.instance, pickle.HIGHEST_PROTOCOL)
         except PICKLE_ERRORS as exc:
-            raise ValueError(f"{self.name}: cannot snapshot an instance of {self.cls.__name__}: it does not pickle "
+            raise StateError(f"{self.name}: cannot snapshot an instance of {self.cls.__name__}: it does not pickle "
                              f"({type(exc).__name__}: {exc})") from None
 
     # The Mount protocol ------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 from pydantic import ConfigDict, TypeAdapter, create_model
 
+from hub.errors import SchemaFileError
 from hub.kit import Json, Tool, ToolKind
 
 Validation = Literal["lenient", "strict"]
@@ -43,10 +44,6 @@ TYPE_NAMES: dict[str, str | None] = {
 STANDARD = {"object", "number", "integer", "string", "boolean", "array", "null"}
 HINT_ERRORS = (NameError, TypeError, AttributeError, SyntaxError)
 _ARG_LINE = re.compile(r"^\s{0,8}(\*{0,2}\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.+)$")
-
-
-class SchemaFileError(ValueError):
-    """A schema file that cannot be read as tool specs."""
 
 
 # Generated schemas ------------------------------------------------------------------------------

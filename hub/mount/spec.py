@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from hub.mount.objects import ObjectMount, Scenario, ScenarioError, snake_case
+from hub.errors import ScenarioError
+from hub.mount.objects import ObjectMount, Scenario, snake_case
 from hub.mount.schemas import load_schemas
 
 OPTIONS = ("schemas", "config", "loader", "loader_kwargs", "tools", "exclude", "read", "write", "validation", "copy",
