@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         version._hash = None
         record("state hash, first request", timed(fork_of.state_hash))
         record("state hash, cached", timed(fork_of.state_hash, 5000))
-    record("copy.deepcopy of the state", timed(lambda: copy.deepcopy(shop)))
+        record("copy.deepcopy of the state", timed(lambda: copy.deepcopy(shop)))
     old = timed(lambda: (copy.deepcopy(shop), dump(_walk_state(shop)), dump(_walk_state(shop))))
     record("write before copy-on-write (deepcopy + 2 encodings)", old)
 
