@@ -126,6 +126,9 @@ def without_enums(node: Any) -> Any:
     return node
 
 
+MAX_EXPIRED = 100_000
+
+
 class EpisodeEngine:
     def __init__(self, library: Library, sessions: SessionManager, dispatcher: Dispatcher, bus: EventBus,
                  tasks: TaskSet | None = None, *, reward: RewardConfig | None = None,
@@ -143,6 +146,7 @@ class EpisodeEngine:
         self.keep_evidence = keep_evidence
         self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
+        self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
         self._templates: OrderedDict[str, str] = OrderedDict()
         self._tools: dict[str, list[dict[str, Any]]] = {}
         self._schema_maps: dict[str, dict[str, dict[str, Any]]] = {}
@@ -170,13 +174,19 @@ class EpisodeEngine:
             return self.sessions.get(sid, create=False)
         sid = f"tpl-{key}"
         if sid in self.sessions.sessions:
-            self.sessions.close(sid)
-        session = build_initial(task, self.sessions, self.dispatcher, sid)
+            self.sessions.close(sid, internal=True)
+        try:
+            session = build_initial(task, self.sessions, self.dispatcher, sid)
+        except SessionError:
+            if sid in self.sessions.sessions:  # the budget ran out half-way: hold nothing
+                self.sessions.close(sid, internal=True)
+            raise
+        session.internal = True
         self._templates[key] = sid
         while len(self._templates) > self.max_templates:
             _, old = self._templates.popitem(last=False)
             if old in self.sessions.sessions:
-                self.sessions.close(old)
+                self.sessions.close(old, internal=True)
         return session
 
     def tools_of(self, task: Task) -> list[dict[str, Any]]:
@@ -205,16 +215,18 @@ class EpisodeEngine:
         if len(self.episodes) + n > self.max_episodes:
             raise EpisodeError(f"episode cap reached ({self.max_episodes} open); close finished episodes", "capacity")
         task = self.resolve(task_ref)
-        self._announce(task)
         base = self.template(task)
         tools = self.tools_of(task)
+        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
+        # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
+        forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
+        self._announce(task)
         group = "grp-" + secrets.token_hex(6)
-        return [self._open_one(task, base, group, limits or self.limits, tools, run, step) for _ in range(n)]
+        return [self._open_one(task, eid, session, group, limits or self.limits, tools, run, step)
+                for eid, session in zip(eids, forks)]
 
-    def _open_one(self, task: Task, base: Session, group: str, limits: EpisodeLimits,
+    def _open_one(self, task: Task, eid: str, session: Session, group: str, limits: EpisodeLimits,
                   tools: list[dict[str, Any]], run: str | None, step: int | None) -> Episode:
-        eid = "ep-" + secrets.token_hex(8)
-        session = self.sessions.fork(base.id, "es-" + eid[3:])
         start_hash = session.state_hash(task.servers)
         messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM},
                     {"role": "user", "content": task.turns[0].user}]
@@ -235,6 +247,9 @@ class EpisodeEngine:
     def get(self, eid: str) -> Episode:
         found = self.episodes.get(eid)
         if found is None:
+            if eid in self.expired:
+                raise EpisodeError(f"episode {eid}'s session expired (idle longer than the session TTL); open a new "
+                                   "episode", "session_expired")
             raise EpisodeError(f"unknown or closed episode {eid!r}", "unknown_episode")
         return found
 
@@ -364,6 +379,9 @@ class EpisodeEngine:
         gone = [eid for eid, ep in self.episodes.items() if ep.session_id not in self.sessions.sessions]
         for eid in gone:
             del self.episodes[eid]
+            self.expired[eid] = None
+        while len(self.expired) > MAX_EXPIRED:
+            self.expired.popitem(last=False)
         return gone
 
     def stats(self) -> dict[str, Any]:

@@ -3,7 +3,10 @@
 Tool calls never wait on disk: the store is a bus subscriber whose ``offer`` only appends to a
 bounded queue. The writer drains the queue in batches, one transaction per batch, and an event
 counts as *acknowledged* (``acked``) only after its batch has committed; ``flush()`` waits until
-everything offered so far is acknowledged. A full queue drops its oldest events and counts them
+everything offered so far is acknowledged or refused. The writer never dies on one event: text is
+made storable on the way in (lone surrogates replaced), and a batch the database refuses is written
+again event by event, so only the events it still refuses are skipped, logged and counted
+(``failed``, with the latest in ``failures``). A full queue drops its oldest events and counts them
 (``dropped``): memory never grows without bound, and loss is visible, never silent.
 ``synchronous=NORMAL`` in WAL mode survives the process being killed (``kill -9``); pass
 ``synchronous="FULL"`` to survive power loss as well.
@@ -14,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import aiosqlite
@@ -25,6 +30,7 @@ from starlette.applications import Starlette
 from hub.errors import StoreError
 from hub.events import EVENT_KINDS, Event, EventBus, Subscription
 from hub.parts import Part
+from hub.text import storable_text
 
 log = logging.getLogger("hub.store")
 
@@ -91,6 +97,10 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, default=str, separators=(",", ":"))
 
 
+def _storable(value: Any) -> Any:
+    return storable_text(value) if isinstance(value, str) else value
+
+
 @dataclass
 class Batch:
     """One batch's rows, by statement, in the order they must run."""
@@ -98,7 +108,24 @@ class Batch:
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
 
     def add(self, sql: str, row: tuple[Any, ...]) -> None:
-        self.rows.setdefault(sql, []).append(row)
+        self.rows.setdefault(sql, []).append(tuple(_storable(v) for v in row))
+
+
+@dataclass
+class Failure:
+    """An event the database refused: skipped, logged and counted."""
+
+    event_id: int
+    kind: str
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# What the database (or the driver binding a value) can refuse one event for.
+ROW_ERRORS = (sqlite3.Error, ValueError, TypeError, OverflowError, AttributeError, KeyError)
+MAX_FAILURES_KEPT = 100
 
 
 SQL_TASK = "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?)"
@@ -167,6 +194,8 @@ class Store:
         self.synchronous = synchronous
         self.sub = Subscription(asyncio.Queue(queue_max))
         self.acked = 0
+        self.failed = 0
+        self.failures: deque[Failure] = deque(maxlen=MAX_FAILURES_KEPT)
         self.batches = 0
         self.on_commit: Callable[[int], None] | None = None
         self._db: aiosqlite.Connection | None = None
@@ -195,7 +224,7 @@ class Store:
 
     def stats(self) -> dict[str, Any]:
         return {"path": self.path, "running": self.running, "offered": self.offered, "acked": self.acked,
-                "dropped": self.dropped, "queue_depth": self.depth, "batches": self.batches,
+                "failed": self.failed, "dropped": self.dropped, "queue_depth": self.depth, "batches": self.batches,
                 "failure": None if self.failure is None else repr(self.failure)}
 
     # Lifecycle --------------------------------------------------------------------------------
@@ -244,10 +273,12 @@ class Store:
         self.sub.offer(event)
 
     async def flush(self, timeout: float | None = None) -> int:
-        """Wait until every event offered so far is committed (or counted as dropped); returns ``acked``."""
+        """Wait until every event offered so far is committed (or counted as dropped or failed); returns ``acked``.
+
+        Events the database refused are in ``failed`` and ``failures``, not an error of the flush."""
         target = self.sub.offered
         async with asyncio.timeout(timeout):
-            while self.acked + self.sub.dropped < target:
+            while self.acked + self.failed + self.sub.dropped < target:
                 self._check()
                 assert self._writer is not None
                 waiter = asyncio.ensure_future(self._committed.wait())
@@ -272,8 +303,7 @@ class Store:
                 batch = [await queue.get()]
                 while len(batch) < self.batch_max and not queue.empty():
                     batch.append(queue.get_nowait())
-                await self._write(batch)
-                self.acked += len(batch)
+                self.acked += await self._write_all(batch)
                 self.batches += 1
                 self._committed.set()
                 self._committed = asyncio.Event()
@@ -281,11 +311,34 @@ class Store:
                     self.on_commit(self.acked)
         except asyncio.CancelledError:
             raise
-        except (aiosqlite.Error, ValueError, TypeError) as exc:
+        except Exception as exc:  # the writer's top-level boundary: should never happen, but must be visible
             self.failure = exc
             log.exception("store writer failed; events are no longer stored")
             self._committed.set()
             raise
+
+    async def _write_all(self, events: list[Any]) -> int:
+        """Write a batch in one transaction; if the database refuses it, event by event. Returns how many stored."""
+        try:
+            await self._write(events)
+            return len(events)
+        except ROW_ERRORS:
+            pass
+        stored = 0
+        for event in events:
+            try:
+                await self._write([event])
+                stored += 1
+            except ROW_ERRORS as exc:
+                self._refused(event, exc)
+        return stored
+
+    def _refused(self, event: Any, exc: BaseException) -> None:
+        failure = Failure(int(getattr(event, "id", 0) or 0), str(getattr(event, "type", "?")),
+                          f"{type(exc).__name__}: {exc}"[:300])
+        self.failed += 1
+        self.failures.append(failure)
+        log.error("store skipped %s event %d: %s", failure.kind, failure.event_id, failure.error)
 
     async def _write(self, events: list[Any]) -> None:
         assert self._db is not None

@@ -181,7 +181,7 @@ async def test_a_part_routes_and_lifespan_run(tmp_path: Path) -> None:
     app = create_app(settings, Hub(settings, LIBRARY), [*BUILTIN_PARTS, extra])
     async with app.router.lifespan_context(app):
         assert events == ["start"]
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as http:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://127.0.0.1") as http:
             assert (await http.get("/extra")).json() == {"hello": 0}
     assert events == ["start", "stop"]
 
@@ -243,7 +243,7 @@ async def test_the_api_maps_only_hub_errors_and_answers_500_for_bugs(caplog: pyt
 
     app = Starlette(routes=[Route("/bug", handle_errors(bug)), Route("/value", handle_errors(value_bug)),
                             Route("/missing", handle_errors(missing))])
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as http:
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://127.0.0.1") as http:
         with caplog.at_level(logging.ERROR, logger="hub.api"):
             r = await http.get("/bug", params={"key": "k"})
         assert r.status_code == 500 and r.json() == {"error": "internal error", "code": "internal"}

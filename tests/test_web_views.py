@@ -19,7 +19,7 @@ HX = {"HX-Request": "true"}
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(make_app(tmp_path)) as c:
+    with TestClient(make_app(tmp_path), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -284,7 +284,7 @@ def test_tool_and_model_text_is_escaped_everywhere(client: TestClient) -> None:
 
 
 def test_links_carry_the_token(tmp_path: Path) -> None:
-    with TestClient(make_app(tmp_path, token="s3cret")) as c:
+    with TestClient(make_app(tmp_path, token="s3cret"), base_url="http://127.0.0.1") as c:
         assert c.get("/ui/").status_code == 401
         r = c.get("/ui/", params={"token": "s3cret"})
         assert r.status_code == 200

@@ -10,6 +10,7 @@ from starlette.responses import RedirectResponse, Response
 
 from hub.episodes import EpisodeError
 from hub.library import UnknownServer, UnknownTool
+from hub.memory import prepare_call
 from hub.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
 from web import models, queries
@@ -167,6 +168,7 @@ async def run_tool(request: Request) -> Response:
     except FormError as exc:
         context["form_error"] = str(exc)
         return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
+    await prepare_call(dash.hub.sessions, sid, server)
     context["outcome"], context["diff"] = call_with_diff(dash, sid, server, name, context["arguments"])
     return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
 
@@ -176,10 +178,10 @@ def call_with_diff(dash: Dashboard, sid: str, server: str, tool: str, arguments:
     hub = dash.hub
     try:
         session = hub.sessions.get(sid)
-    except SessionError as exc:
+        before = session.fork_of(server).clone()
+    except SessionError as exc:  # closed, or no room for a fork (capacity)
         return {"ok": False, "error": str(exc), "error_kind": "session", "result": None, "latency_ms": 0.0,
                 "state_changed": False}, None
-    before = session.fork_of(server).clone()
     outcome = hub.dispatcher.call(sid, server, tool, arguments)
     diff = session.fork_of(server).diff(before) if outcome.state_changed else {}
     return outcome, diff
@@ -194,7 +196,7 @@ async def sessions(request: Request) -> Response:
     offset, limit = _int(request.query_params.get("offset"), 0), 100
     q = request.query_params.get("q", "").strip()
     now = manager.clock()
-    found = [s for s in list(manager.sessions.values()) if not q or q in s.id]
+    found = [s for s in manager.visible() if not q or q in s.id]
     found.sort(key=lambda s: s.last_used, reverse=True)
     rows = [models.session_row(s, now) for s in found[offset:offset + limit]]
     context = {"page": "sessions", "rows": rows, "total": len(found), "offset": offset, "limit": limit, "q": q}
