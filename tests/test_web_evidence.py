@@ -30,7 +30,7 @@ WRONG = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_acc
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(make_app(tmp_path)) as c:
+    with TestClient(make_app(tmp_path), base_url="http://127.0.0.1") as c:
         yield c
 
 
