@@ -264,7 +264,7 @@ class Synthesizer:
     def attempt(self, slot: Slot, server: str, j: int, anchor: str | None = None, tries: int = 4) -> Task | None:
         """One synthesis attempt for ``server``: a validated, deduplicated task, or None (the reason counted)."""
         self.stats.attempts[slot.kind] += 1
-        rng = random.Random(f"task:{self.config.seed}:{slot.kind}:{slot.variant}:{j}:{server}:{anchor}")
+        rng = random.Random(f"task:{self.config.seed}:{slot.kind}:{slot.level}:{slot.variant}:{j}:{server}:{anchor}")
         if server in self.intent_servers and anchor is None:
             task = self._from_intents(slot, server, self.worlds[rng.randrange(len(self.worlds))], rng, j)
         else:  # the machine's sampling context is built per block of k tasks, so a block keeps its world

@@ -108,7 +108,8 @@ def literal_calls(text: str, offered: list[str], library: Library) -> list[tuple
     """The calls a literal policy makes for one user turn."""
     words = _words(text)
     ids = ID_TOKEN.findall(text)
-    numbers = [float(m.group(1).replace(",", "") + (m.group(2) or "")) for m in NUMBER.finditer(text)]
+    plain = ID_TOKEN.sub(" ", text)
+    numbers = [float(m.group(1).replace(",", "") + (m.group(2) or "")) for m in NUMBER.finditer(plain)]
     quoted = [a or b for a, b in QUOTED.findall(text)]
     names = NAME.findall(text)
     out = []
@@ -219,9 +220,9 @@ def report(tasks: list[Task], library: Library, *, baseline_sample: int = MAX_BA
     out["by_source"] = {s: figures([t for t in tasks if t.meta.get("synth", {}).get("source") == s], library)
                         for s in sorted(sources)}
     out["worlds"] = len({t.initial.seed for t in tasks})
-    out["smallest_server"] = min(((n, s) for s, n in per_server.items()), default=(0, None))
-    out["largest_server"] = max(((n, s) for s, n in per_server.items()), default=(0, None))
-    out["rarest_tool"] = min(((per_tool[n], n) for n in all_tools), default=(0, None))
+    out["smallest_server"] = list(min(((n, s) for s, n in per_server.items()), default=(0, None)))
+    out["largest_server"] = list(max(((n, s) for s, n in per_server.items()), default=(0, None)))
+    out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
     out.update(_baseline(tasks, library, baseline_sample))
