@@ -186,11 +186,12 @@ def test_every_intent_runs_on_several_worlds(server: Server, live: Live) -> None
     made: Counter[str] = Counter()
     clarifiable: set[str] = set()
     words = {w for t in server.tools for w in t.split("_") if len(w) > 3}
-    for intent in server.intents:
+    openers = [i for i in server.intents if i.opens]
+    for intent in openers:
         for d in dialogues(server, intent, live):
             check(d)  # type: ignore[arg-type]
             assert linked(d.links), (intent.name, d.links)  # type: ignore[attr-defined]
-            made[intent.name] += 1
+            made.update(d.scene.intents)  # type: ignore[attr-defined]
             clarifiable.update(intent.name for _ in withholdable(d)[:1])  # type: ignore[arg-type]
             for text in render(d, random.Random(0)):  # type: ignore[arg-type]
                 assert not re.search(r"\b[a-z]+_[a-z_]+\(", text), text  # no call syntax
@@ -198,8 +199,9 @@ def test_every_intent_runs_on_several_worlds(server: Server, live: Live) -> None
             assert all(c.tool in intent.covers or any(c.tool in i.covers for i in server.intents)
                        for c in d.calls)  # type: ignore[attr-defined]
     assert words
-    for intent in server.intents:
-        assert made[intent.name] >= 3, f"{server.name}.{intent.name} runs too rarely: {made[intent.name]} of 9"
+    for intent in server.intents:  # openers from 9 draws each; follow-ups somewhere in those dialogues
+        least = 3 if intent.opens else 1
+        assert made[intent.name] >= least, f"{server.name}.{intent.name} runs too rarely: {made[intent.name]}"
     assert clarifiable, f"{server.name}: no intent can make a clarify task"
 
 

@@ -54,7 +54,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
     stats = result.stats
     extra = {"world_seeds": result.worlds, "skipped_worlds": {str(k): v for k, v in result.skipped_worlds.items()},
              "sources": dict(stats.sources), "dropped": dict(stats.dropped), "unfilled_slots": stats.unfilled,
-             "intent_errors": stats.intent_errors, "synth_seconds": round(stats.seconds, 1)}
+             "intent_errors": stats.intent_errors, "exhausted": stats.exhausted,
+             "synth_seconds": round(stats.seconds, 1)}
     figures = realism.write(Path(args.out), result.tasks, library, fallback_servers=result.fallback_servers,
                             seconds=time.perf_counter() - start, extra=extra)
     keys = ("n", "kinds", "split", "seconds", "tasks_per_second")

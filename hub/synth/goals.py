@@ -25,7 +25,7 @@ from hub.tasks import GTStep, Turn, tool_name
 
 MAX_TURNS = 3
 MAX_CALLS = 5
-CONTINUE_RATE = 0.35
+CONTINUE_RATE = 0.5
 WORD = re.compile(r"[A-Za-z0-9_.-]{4,}")
 
 
@@ -72,14 +72,14 @@ def run_dialogue(server: Server, sessions: SessionManager, dispatcher: Dispatche
         return out.ok, out.result, out.error
 
     scene = Scene(server, db, call, rng, level=level, persona=random_persona(rng), now=now, world=world)
-    intent = first or _weighted(server.intents, rng)
+    intent = first or _weighted([i for i in server.intents if i.opens], rng)
     try:
         intent.run(scene)
     except Skip as exc:
         raise DraftFailed("no_fit", str(exc)) from None
     followers = [i for i in server.intents if i.follows]
     tries = 0
-    while followers and tries < 3 and _room(scene) and (_short(scene) or rng.random() < CONTINUE_RATE):
+    while followers and tries < 4 and _room(scene) and (_short(scene) or rng.random() < CONTINUE_RATE):
         tries += 1
         _continue(scene, db, _weighted(followers, rng))
     if _short(scene):

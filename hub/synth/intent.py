@@ -394,6 +394,7 @@ class Intent:
     weight: float = 1.0
     follows: bool = False  # it can continue a dialogue (reads ``s.memory`` from an earlier intent)
     description: str = ""
+    opens: bool = True  # it can open a dialogue (False: a follow-up only, e.g. "and what else do they owe?")
 
     def run(self, scene: Scene) -> None:
         scene.intent = self
@@ -405,7 +406,7 @@ class Intent:
 
 
 def register(server: Any, fn: Callable[[Scene], None], covers: Sequence[str], weight: float,
-             follows: bool) -> Intent:
+             follows: bool, opens: bool = True) -> Intent:
     """Check an intent's declarations against its server and add it to ``server.intents``."""
     unknown = [t for t in covers if t not in server.tools]
     if unknown:
@@ -414,7 +415,9 @@ def register(server: Any, fn: Callable[[Scene], None], covers: Sequence[str], we
         raise ValueError(f"{server.name}.{fn.__name__}: an intent covers at least one tool")
     if any(i.name == fn.__name__ for i in server.intents):
         raise ValueError(f"{server.name}: intent {fn.__name__} registered twice")
-    intent = Intent(server.name, fn.__name__, fn, tuple(covers), weight, follows, (fn.__doc__ or "").strip())
+    if not opens and not follows:
+        raise ValueError(f"{server.name}.{fn.__name__}: an intent that cannot open a dialogue must follow one")
+    intent = Intent(server.name, fn.__name__, fn, tuple(covers), weight, follows, (fn.__doc__ or "").strip(), opens)
     server.intents.append(intent)
     return intent
 

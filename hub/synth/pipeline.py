@@ -47,6 +47,7 @@ from hub.tasks import GTStep, InitialState, Task, TaskError, Turn, replay, tool_
 
 LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
 KINDS = ("mcp", "clarify", "abstain")
+EXHAUSTED = 3  # failed slots in a row after which a server is passed over for a kind
 
 
 class SynthConfig(BaseModel):
@@ -88,6 +89,7 @@ class Stats:
     recoveries: Counter[str] = field(default_factory=Counter)
     sources: Counter[str] = field(default_factory=Counter)
     intent_errors: list[str] = field(default_factory=list)
+    exhausted: list[str] = field(default_factory=list)
     unfilled: int = 0
     replayed: int = 0
     replay_verified: int = 0
@@ -162,6 +164,7 @@ class Synthesizer:
         self.tool_counts: Counter[str] = Counter()
         self.schedules: dict[str, list[str]] = {}
         self.intent_yield: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+        self.failed_slots: Counter[tuple[str, str]] = Counter()
 
     def _usable_worlds(self) -> list[int]:
         """``config.worlds`` seeds from ``world_seed`` on whose seed databases every server can build; a
@@ -230,13 +233,19 @@ class Synthesizer:
         covered = {s.name for t in tasks for s in t.gt_steps()}
         uncovered = [n for n in self.all_tools if n not in covered]
         fallback = [s for s in self.library.mounts if s not in self.intent_servers]
+        self.stats.exhausted = sorted(f"{s}:{k}" for (s, k), n in self.failed_slots.items() if n >= EXHAUSTED)
         return SynthResult(tasks, self.stats, self.config, uncovered, self.all_tools, self.graphs, fallback,
                            self.worlds, self.skipped_worlds)
 
     def _fill(self, slot: Slot, servers: list[str], i: int, counters: Counter[str], limit: int) -> Task | None:
-        """The slot's task from server ``i`` of the rotation, or from the next ones when it cannot."""
+        """The slot's task from server ``i`` of the rotation, or from the next ones when it cannot. A server
+        that failed ``EXHAUSTED`` slots of a kind in a row has no structurally new task of that kind left
+        (the near-duplicate filter rejects what it makes): it is passed over for that kind from then on."""
         for k in range(len(servers)):
             server = servers[(i + k) % len(servers)]
+            key = (server, slot.kind)
+            if self.failed_slots[key] >= EXHAUSTED:
+                continue
             tries = self.config.slot_tries if k == 0 else max(2, self.config.slot_tries // 4)
             for _ in range(tries):
                 if sum(self.stats.attempts.values()) >= limit:
@@ -245,7 +254,9 @@ class Synthesizer:
                 counters[slot.kind] += 1
                 task = self.attempt(slot, server, j)
                 if task is not None:
+                    self.failed_slots[key] = 0
                     return task
+            self.failed_slots[key] += 1
             self.stats.dropped[f"slot_passed_on:{server}"] += 1
         return None
 
@@ -282,7 +293,7 @@ class Synthesizer:
             ok, tried = self.intent_yield[(srv.name, i.name, kind)]
             return i.weight * (1.0 + 4.0 / (1.0 + least)) * (ok + 1) / (tried + 2)
 
-        intents: list[Intent] = list(srv.intents)
+        intents: list[Intent] = [i for i in srv.intents if i.opens]
         return rng.choices(intents, [lift(i) for i in intents])[0]
 
     def _from_intents(self, slot: Slot, server: str, world: int, rng: random.Random, j: int) -> Task | None:

@@ -18,7 +18,7 @@ CUSTOMER = ("SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS mer
 INVOICE = ("SELECT i.*, c.name AS customer, m.name AS merchant FROM invoices i "
            "JOIN customers c USING (customer_id) JOIN merchants m ON m.merchant_id = i.merchant_id")
 REASONS = {"requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
-           "duplicate": ("got charged twice", "was billed twice for the same thing"),
+           "duplicate": ("got charged twice", "were billed twice for the same thing"),
            "service_not_rendered": ("never got the service", "we never delivered"),
            "damaged_goods": ("got it damaged", "received it broken")}
 METHODS = {"card": "card", "bank_transfer": "bank transfer", "wallet": "their wallet app"}
@@ -73,6 +73,19 @@ def find_merchant(s: Scene, merchant: str, merchant_id: str) -> str:
         raise Skip("the merchant's name does not find its customers")
     s.memory["merchant_id"] = merchant_id
     return str(found[0]["merchant_id"])
+
+
+def list_for(s: Scene, customer_id: str, inv: dict[str, Any], status: str) -> list[dict[str, Any]]:
+    """The customer's invoices, filtered the way an agent would from what the user said: by status,
+    or (when the user named the amount) by a floor just under it, or not at all."""
+    args: dict[str, Any] = {"customer_id": customer_id}
+    draw = s.rng.random()
+    if draw < 0.55:
+        args["status"] = status
+    elif draw < 0.7:
+        args |= {"status": status, "min_amount": float(int(inv["amount"]))}
+    found: list[dict[str, Any]] = s.call("list_invoices", **args)["invoices"]
+    return [i for i in found if i["status"] == status]
 
 
 def invoice_ref(s: Scene, inv: dict[str, Any], status_words: str) -> str:
@@ -138,7 +151,7 @@ def settle_open_invoice(s: Scene) -> None:
               "{who} just covered {what} in full{how}, please put it through.",
               minimal=["{who} wants to clear what they owe on {what}."], who=who(s, c), what=what, how=how)
     found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status="open")["invoices"]
+    listed = list_for(s, found["customer_id"], inv, "open")
     if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
         raise Skip("the invoice is past the first page")
     args: dict[str, Any] = {"invoice_id": inv["invoice_id"]}
@@ -169,7 +182,7 @@ def void_invoice(s: Scene) -> None:
           who=who(s, c), what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "),
           why=VOID_REASONS[reason])
     found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status=inv["status"])["invoices"]
+    listed = list_for(s, found["customer_id"], inv, inv["status"])
     if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
         raise Skip("the invoice is past the first page")
     args = {"invoice_id": inv["invoice_id"], "status": "void"}
@@ -196,7 +209,7 @@ def send_draft(s: Scene) -> None:
           minimal=["{who}'s draft can go out."],
           who=who(s, c), what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "))
     found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status="draft")["invoices"]
+    listed = list_for(s, found["customer_id"], inv, "draft")
     if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
         raise Skip("the invoice is past the first page")
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
@@ -226,11 +239,13 @@ def refund_customer(s: Scene) -> None:
           minimal=["{who} {why}; sort out a refund on {what}."],
           who=who(s, c), why=s.rng.choice(REASONS[reason]), how_much=how_much, what=what, when=when)
     found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status="paid")["invoices"]
+    listed = list_for(s, found["customer_id"], inv, "paid")
     if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
         raise Skip("the invoice is past the first page")
     full = s.call("get_invoice", invoice_id=inv["invoice_id"])
-    args: dict[str, Any] = {"payment_id": full["payments"][0]["payment_id"], "reason": reason}
+    args: dict[str, Any] = {"payment_id": full["payments"][0]["payment_id"]}
+    if reason != "requested_by_customer" or s.rng.random() < 0.5:
+        args["reason"] = reason
     if part is not None:
         args["amount"] = part
     back = s.call("refund_payment", **args)
@@ -348,3 +363,51 @@ def pay_by_number(s: Scene) -> None:
     method = s.rng.choice(list(METHODS))
     s.say("OK, pay whatever is left by {how}.", "Fine, put the rest through by {how}.", how=METHODS[method])
     s.call("pay_invoice", invoice_id=inv["invoice_id"], method=method)
+
+
+# Follow-ups: a short next turn about the customer or merchant the dialogue is already about --------
+
+
+@payments.intent(covers=("list_invoices",), follows=True, opens=False, weight=1.5)
+def customer_history(s: Scene) -> None:
+    """The user asks what else the same customer has been billed for."""
+    c = s.memory.get("customer")
+    if not c:
+        raise Skip("no customer in the dialogue yet")
+    first = c["name"].split(" ")[0]
+    status = s.rng.choice(("paid", "open", "void", None))
+    words = {"paid": "already paid", "open": "still open", "void": "cancelled", None: "on file"}[status]
+    s.say("What other invoices does {f} have that are {w}?", "And which of {f}'s invoices are {w}?",
+          "Show me everything of {f}'s that's {w}.", f=first, w=words)
+    args: dict[str, Any] = {"customer_id": c["customer_id"]}
+    if status:
+        args["status"] = status
+    s.call("list_invoices", **args)
+
+
+@payments.intent(covers=("list_invoices",), follows=True, opens=False)
+def merchant_overdue(s: Scene) -> None:
+    """The user widens the view to everything overdue at the customer's merchant."""
+    c = s.memory.get("customer")
+    if not c:
+        raise Skip("no customer in the dialogue yet")
+    s.say("While we're at it, what's overdue across all our customers?", "Anything else past due at our end?",
+          "Which of our other invoices are late?")
+    s.call("list_invoices", merchant_id=c["merchant_id"], overdue=True)
+
+
+@payments.intent(covers=("list_webhook_deliveries",), follows=True, opens=False, weight=0.7)
+def merchant_notifications(s: Scene) -> None:
+    """The user checks the notifications their merchant's endpoints got."""
+    c = s.memory.get("customer")
+    mid = c["merchant_id"] if c else s.memory.get("merchant_id")
+    if not mid or not s.rows("SELECT 1 FROM webhook_endpoints WHERE merchant_id = ?", mid):
+        raise Skip("no merchant with endpoints in the dialogue yet")
+    kind = s.rng.choice(("invoice.paid", "payment.refunded", "invoice.voided", None))
+    words = {"invoice.paid": "paid-invoice", "payment.refunded": "refund", "invoice.voided": "cancelled-invoice",
+             None: "recent"}[kind]
+    s.say("Did our systems get the {w} notifications?", "Show me the {w} events our endpoints received.", w=words)
+    args: dict[str, Any] = {"merchant_id": mid}
+    if kind:
+        args["event_type"] = kind
+    s.call("list_webhook_deliveries", **args)

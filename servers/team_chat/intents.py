@@ -73,7 +73,7 @@ def find_channel(s: Scene, ch: dict[str, Any], user_id: str | None = None) -> st
     found = [c for c in s.call("list_channels", **args)["channels"] if c["name"] == ch["name"]]
     if not found:
         raise Skip("the channel is not listed")
-    s.memory["channel"] = ch
+    s.memory["channel"] = found[0]
     return str(found[0]["channel_id"])
 
 
@@ -324,7 +324,7 @@ def team_makeup(s: Scene) -> None:
     else:
         if "deactivated" not in stats:
             raise Skip("nobody is deactivated")
-        s.say("List the deactivated ones.", "Who are they?", "Which accounts are those?")
+        s.say("List the deactivated ones.", "Who are the switched-off ones?", "Which accounts are deactivated?")
         s.call("search_users", status="deactivated")
 
 
@@ -365,3 +365,51 @@ def catch_up_on_thread(s: Scene) -> None:
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
     s.say("Add my reply to that thread: {r}", "Answer them there: {r}", r=reply)
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
+
+
+# Follow-ups: a short next turn about the member or channel the dialogue is already about ----------
+
+
+@chat.intent(covers=("search_messages",), follows=True, opens=False, weight=1.5)
+def channel_news(s: Scene) -> None:
+    """The member asks what has been going on in the channel the dialogue is about."""
+    me_, ch = s.memory.get("me"), s.memory.get("channel")
+    if not me_ or not ch or ch.get("is_archived"):
+        raise Skip("no member and channel in the dialogue yet")
+    mode = s.rng.choice(("latest", "mentions", "words"))
+    if mode == "mentions":
+        s.say("Has anyone mentioned me in #{c}?", "Any messages in #{c} tagging me?", c=ch["name"])
+        s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"], mentions_user_id=me_["user_id"])
+    elif mode == "words":
+        word = s.rng.choice(("deploy", "review", "release", "customer", "doc"))
+        s.say("Did anyone in #{c} talk about the {w}?", "Search #{c} for anything about {w}.", c=ch["name"], w=word)
+        s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"], query=word)
+    else:
+        s.say("What's the latest in #{c}?", "Catch me up on #{c}.", "What have people been saying in #{c}?",
+              c=ch["name"])
+        s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"])
+
+
+@chat.intent(covers=("get_channel",), follows=True, opens=False)
+def channel_roster(s: Scene) -> None:
+    """The member asks who is in the channel the dialogue is about."""
+    ch = s.memory.get("channel")
+    if not ch:
+        raise Skip("no channel in the dialogue yet")
+    s.say("Who's in #{c}, by the way?", "How big is #{c}?", c=ch["name"])
+    s.call("get_channel", channel_id=ch["channel_id"])
+
+
+@chat.intent(covers=("list_channels",), follows=True, opens=False)
+def my_channels(s: Scene) -> None:
+    """The member asks which channels they are in."""
+    me_ = s.memory.get("me")
+    if not me_:
+        raise Skip("no member in the dialogue yet")
+    archived = s.rng.random() < 0.3
+    s.say("Which channels am I in now[, archived ones included]?" if archived else "Which channels am I in now?",
+          "List my channels[, including the archived ones]." if archived else "List my channels.")
+    args: dict[str, Any] = {"user_id": me_["user_id"]}
+    if archived:
+        args["include_archived"] = True
+    s.call("list_channels", **args)
