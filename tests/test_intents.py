@@ -42,8 +42,8 @@ class Live:
             out = self.dispatcher.call(sid, server.name, tool, args)
             return out.ok, out.result, out.error
 
-        return Scene(server, session.fork_of(server.name).db, call, random.Random(seed), now=REFERENCE_NOW,
-                     world=world)
+        db = session.fork_of(server.name).db  # type: ignore[attr-defined]
+        return Scene(server, db, call, random.Random(seed), now=REFERENCE_NOW, world=world)
 
 
 @pytest.fixture
@@ -79,8 +79,8 @@ def test_uniqueness_is_proven_at_that_point_of_the_dialogue(live: Live) -> None:
     """A description unique in the seed stops being unique once a call creates a second match."""
     s = live.scene(payments())
     inv = s.pick("SELECT invoice_id, customer_id, merchant_id, description FROM invoices i WHERE status = 'draft' AND "
-                 "(SELECT COUNT(*) FROM invoices j WHERE j.customer_id = i.customer_id AND j.description = i.description "
-                 "AND j.status = 'draft') = 1")
+                 "(SELECT COUNT(*) FROM invoices j WHERE j.customer_id = i.customer_id "
+                 "AND j.description = i.description AND j.status = 'draft') = 1")
     ref = Ref("the {d} draft", "SELECT invoice_id FROM invoices WHERE customer_id = ? AND description = ? "
               "AND status = 'draft'", inv["customer_id"], inv["description"])
     s.say("go")
@@ -173,8 +173,9 @@ def dialogues(server: Server, intent: Intent, live: Live) -> Iterator[object]:
         sid = f"d-{server.name}-{intent.name}-{k}"
         level = ("complete", "minimal", "missing")[k % 3]
         try:
-            yield run_dialogue(server, live.sessions, live.dispatcher, sid, WORLDS[k % len(WORLDS)], level, rng,  # type: ignore[arg-type]
-                               REFERENCE_NOW, first=intent)
+            world = WORLDS[k % len(WORLDS)]
+            yield run_dialogue(server, live.sessions, live.dispatcher, sid, world, level,  # type: ignore[arg-type]
+                               rng, REFERENCE_NOW, first=intent)
         except DraftFailed:
             continue
         finally:

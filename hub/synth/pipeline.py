@@ -127,7 +127,8 @@ def plan(config: SynthConfig) -> list[Slot]:
     counts = [int(rest * w / sum(weights)) for w in weights]
     for i in sorted(range(3), key=lambda i: -(rest * weights[i] / sum(weights) - counts[i]))[: rest - sum(counts)]:
         counts[i] += 1
-    slots = [Slot("abstain", "complete", "irrelevance" if i < irrelevance else "missing_function") for i in range(abstain)]
+    slots = [Slot("abstain", "complete", "irrelevance" if i < irrelevance else "missing_function")
+             for i in range(abstain)]
     for level, count in zip(LEVELS, counts):
         slots += [Slot("clarify" if level == "missing" else "mcp", level, None)] * count
     random.Random(f"slots:{config.seed}").shuffle(slots)
@@ -355,8 +356,9 @@ class Synthesizer:
         }
         task_id = f"synth-{self.config.seed}-{slot.kind}-{j:05d}-{d.server}"
         try:
-            return Task(id=task_id, kind=slot.kind, servers=servers, initial=InitialState(seed=d.world),  # type: ignore[arg-type]
-                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta={"synth": synth})
+            return Task(id=task_id, kind=slot.kind, servers=servers,  # type: ignore[arg-type]
+                        initial=InitialState(seed=d.world), turns=turns, tools=tools,
+                        strip_enums=bool(perturbs["enum_stripped"]), meta={"synth": synth})
         except ValueError:
             self.stats.dropped["malformed"] += 1
             return None
@@ -452,8 +454,8 @@ class Synthesizer:
         if kind == "abstain":
             groups = [[i] for i in range(len(chain.steps))]
         if kind == "clarify":  # the opening turn runs up to the first call that needs a value only the user has
-            tools = self.library.mount(server).tools
-            first = next((i for i, v in enumerate(views) if set(_askable(tools[v.tool])) & set(v.mentioned)), None)
+            specs = self.library.mount(server).tools
+            first = next((i for i, v in enumerate(views) if set(_askable(specs[v.tool])) & set(v.mentioned)), None)
             if first is None:
                 return None
             groups = _groups(len(chain.steps), [first + 1] if first + 1 < len(chain.steps) else [])
@@ -484,8 +486,9 @@ class Synthesizer:
         }}
         task_id = f"synth-{self.config.seed}-{kind}-{j:05d}-{server}"
         try:
-            return Task(id=task_id, kind=kind, servers=servers, initial=InitialState(seed=world),  # type: ignore[arg-type]
-                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta=meta)
+            return Task(id=task_id, kind=kind, servers=servers,  # type: ignore[arg-type]
+                        initial=InitialState(seed=world), turns=turns, tools=tools,
+                        strip_enums=bool(perturbs["enum_stripped"]), meta=meta)
         except ValueError:
             return None
 

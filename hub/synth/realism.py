@@ -69,7 +69,9 @@ def stated(value: Any, text: str) -> bool:
         return len(value) >= 2 and value.lower() in text.lower()
     forms = {str(value)}
     if isinstance(value, float):
-        forms |= {f"{value:.2f}", f"{value:,.2f}"} | ({str(int(value)), f"{int(value):,}"} if value == int(value) else set())
+        forms |= {f"{value:.2f}", f"{value:,.2f}"}
+        if value == int(value):
+            forms |= {str(int(value)), f"{int(value):,}"}
     return any(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", text) for f in forms)
 
 
