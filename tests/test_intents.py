@@ -229,3 +229,26 @@ def test_golden_sample_tasks() -> None:
 
     assert GOLDEN.exists(), "run `python -m hub.synth.samples --write-golden`"
     assert render_golden(LIBRARY) == GOLDEN.read_text()
+
+
+def test_abstain_tasks_from_intents_are_unsolvable_by_construction() -> None:
+    from hub.synth.goals import could_do
+    from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
+
+    synth = Synthesizer(LIBRARY, SynthConfig(n=100, seed=4, worlds=2))
+    made = 0
+    for j in range(40):
+        for variant in ("missing_function", "irrelevance"):
+            server = ("payments", "team_chat")[j % 2]
+            task = synth.attempt(Slot("abstain", "complete", variant), server, j)
+            if task is None:
+                continue
+            made += 1
+            wanted = task.meta["synth"]["wanted"]
+            assert wanted and not any(could_do(o, w) for o in task.tools for w in wanted), task.id
+            if variant == "missing_function":
+                assert all(LIBRARY.tool(*w.split("__", 1)).kind == "write" for w in wanted)
+                assert any(o.startswith(server + "__") for o in task.tools)  # its reads are offered
+            else:
+                assert not any(o.startswith(server + "__") for o in task.tools)
+    assert made >= 20

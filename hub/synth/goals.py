@@ -253,12 +253,24 @@ def tool_words(name: str) -> tuple[str, frozenset[str]]:
     return verb, frozenset(w.rstrip("s") for w in obj.split("_") if w)
 
 
+SYNONYMS = ({"create", "add", "make", "new", "open", "register", "book", "schedule", "place"},
+            {"update", "edit", "change", "set", "modify", "rename", "move"},
+            {"delete", "remove", "cancel", "void", "close", "archive", "end"},
+            {"send", "post", "reply", "publish", "share", "message"},
+            {"pay", "transfer", "refund", "charge"})
+
+
+def _same_verb(a: str, b: str) -> bool:
+    return a == b or any(a in group and b in group for group in SYNONYMS)
+
+
 def could_do(offered: str, wanted: str) -> bool:
-    """Whether an offered tool (``server__tool``) could do what a wanted tool does: same name, or same
-    verb and object words."""
+    """Whether an offered tool (``server__tool``) could do what a wanted tool does: the same name, or
+    the same verb (or a synonym) on an object word they share."""
     a = offered.split("__", 1)[-1]
     b = wanted.split("__", 1)[-1]
-    return a == b or tool_words(a) == tool_words(b)
+    (va, oa), (vb, ob) = tool_words(a), tool_words(b)
+    return a == b or _same_verb(va, vb) and bool(oa & ob)
 
 
 def unsolvable_offer(candidates: list[str], wanted: list[str]) -> list[str]:

@@ -351,7 +351,6 @@ class Synthesizer:
             "proofs": [{"text": p.text, "sql": p.sql, "params": p.params, "target": p.target, "turn": p.turn}
                        for p in d.scene.proofs],
             "links": [[[a, kind] for a, kind in e] for e in d.links] if slot.kind != "abstain" else [],
-            "wanted": wanted_tools(d) if slot.kind == "abstain" else [],
             "recoveries": [], "request_servers": [d.server], "mentioned_ids": [], "omitted": omitted, **perturbs,
         }
         task_id = f"synth-{self.config.seed}-{slot.kind}-{j:05d}-{d.server}"
@@ -368,6 +367,7 @@ class Synthesizer:
         server = d.server
         own = [tool_name(server, t) for t in self.library.mount(server).tools]
         extra: list[str] = []
+        wanted: list[str] = []
         if slot.variant == "irrelevance":
             wanted = wanted_tools(d, opening_only=False)
             tools = unsolvable_offer(perturb.unrelated_tools(self.library, server, rng), wanted)
@@ -388,7 +388,7 @@ class Synthesizer:
         rng.shuffle(tools)
         strip = rng.random() < self.config.enum_strip_rate
         servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if slot.variant != "irrelevance" else set()))
-        return tools, servers, {"distractors": extra, "enum_stripped": strip}
+        return tools, servers, {"distractors": extra, "enum_stripped": strip, "wanted": wanted}
 
     # The chain machine (servers without intents) -----------------------------------------------
 
@@ -556,7 +556,8 @@ class Synthesizer:
         rng.shuffle(tools)
         strip = rng.random() < self.config.enum_strip_rate
         servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if variant != "irrelevance" else set()))
-        return tools, servers, {"distractors": extra, "enum_stripped": strip}
+        return tools, servers, {"distractors": extra, "enum_stripped": strip,
+                                "wanted": wanted if kind == "abstain" else []}
 
     # Validation --------------------------------------------------------------------------------
 
