@@ -19,12 +19,10 @@ from typing import Any
 from hub.dispatcher import Dispatcher
 from hub.kit import Server, Tool
 from hub.sessions import SessionManager
-from hub.synth.intent import (CallRecord, Given, Intent, IntentError, Level, Persona, Scene, Skip, TurnDraft, answer,
-                              fill, random_persona, voice)
+from hub.synth.intent import (MAX_CALLS, MAX_TURNS, CallRecord, Given, Intent, IntentError, Level, Persona, Scene,
+                              Skip, TurnDraft, answer, fill, random_persona, voice)
 from hub.tasks import GTStep, Turn, tool_name
 
-MAX_TURNS = 3
-MAX_CALLS = 5
 CONTINUE_RATE = 0.5
 WORD = re.compile(r"[A-Za-z0-9_.-]{4,}")
 

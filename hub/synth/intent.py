@@ -40,6 +40,8 @@ from typing import Any, Literal
 
 Level = Literal["complete", "missing", "minimal"]
 Tone = Literal["terse", "chatty"]
+MAX_CALLS = 5
+MAX_TURNS = 3
 SLOT = re.compile(r"\{(\w+)\}")
 OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 
@@ -326,6 +328,11 @@ class Scene:
     def minimal(self) -> bool:
         """True while the opening turn states only the goal (the agent must discover the rest)."""
         return self.level == "minimal" and len(self.turns) <= 1
+
+    def room(self, calls: int = 1, turns: int = 1) -> bool:
+        """Whether the dialogue can take ``calls`` more calls over ``turns`` more turns (a task has at most
+        ``MAX_CALLS`` calls and ``MAX_TURNS`` turns): ask before an optional follow-up."""
+        return sum(1 for _ in self.calls) + calls <= MAX_CALLS and len(self.turns) + turns <= MAX_TURNS
 
     def be(self, name: str) -> None:
         """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone."""

@@ -141,7 +141,8 @@ def join_and_look_around(s: Scene) -> None:
     u = me(s)
     ch = s.pick("SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
                 "(SELECT channel_id FROM channel_members WHERE user_id = ?)", u["user_id"])
-    s.say("I'm {me}, please add me to #{c}.", "{me} here. Sign me up for #{c}.", "This is {me}; I'd like to be in #{c}.",
+    s.say("I'm {me}, please add me to #{c}.", "{me} here. Sign me up for #{c}.",
+          "This is {me}; I'd like to be in #{c}.",
           minimal=["{me}: #{c}, let me in."], me=u["name"], c=ch["name"])
     uid = find_me(s, u)
     cid = find_channel(s, ch)
@@ -194,7 +195,8 @@ def reply_in_thread(s: Scene) -> None:
     what = message_ref(s, m)
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    s.say("I'm {me}. Reply to {what} in its thread[: {reply}].", "{me} here: answer {what} in the thread[, say {reply}].",
+    s.say("I'm {me}. Reply to {what} in its thread[: {reply}].",
+          "{me} here: answer {what} in the thread[, say {reply}].",
           "This is {me}. Please respond under {what}[ with {reply}].", me=u["name"], what=what, reply=reply)
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
