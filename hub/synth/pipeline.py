@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -68,6 +68,7 @@ class SynthConfig(BaseModel):
     irrelevance_rate: float = Field(0.05, ge=0, le=1)
     max_error_rate: float = Field(0.30, ge=0, le=1)
     dedup_threshold: float = Field(0.70, gt=0, le=1)
+    dedup_scope: Literal["all", "world"] = "all"  # "world": a call structure may repeat once per world seed
     max_attempts_factor: float = Field(6.0, ge=1)
     slot_tries: int = Field(12, ge=1)
     coverage_tries: int = Field(24, ge=0)
@@ -157,7 +158,7 @@ class Synthesizer:
         self.dispatcher = Dispatcher(library, self.sessions, EventBus(maxsize=1))
         self.per_server: Counter[str] = Counter()
         self.stats = Stats()
-        self.dedup = {k: Deduper(config.dedup_threshold) for k in KINDS}
+        self.dedup: dict[tuple[str, int], Deduper] = {}
         self.all_tools = [tool_name(s, t) for s in library.mounts for t in library.mount(s).tools]
         self.intent_servers: dict[str, Server] = {
             name: srv for name, m in library.mounts.items()
@@ -574,7 +575,8 @@ class Synthesizer:
             self.stats.dropped["unlinked"] += 1
             return None
         tokens = call_tokens(task)
-        dedup = self.dedup[task.kind]
+        scope = (task.kind, task.initial.seed if self.config.dedup_scope == "world" else -1)
+        dedup = self.dedup.setdefault(scope, Deduper(self.config.dedup_threshold))
         if dedup.duplicate_of(tokens) is not None:
             self.stats.dropped["near_duplicate"] += 1
             return None
