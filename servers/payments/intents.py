@@ -257,8 +257,7 @@ def send_draft(s: Scene) -> None:
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
-@payments.intent(covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5,
-                 follows=True)
+@payments.intent(covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5)
 def refund_customer(s: Scene) -> None:
     """A customer gets money back on a paid invoice (all of it, or part)."""
     c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM payments WHERE status = 'settled' "
