@@ -332,7 +332,7 @@ def add_webhook(s: Scene) -> None:
                            (["invoice.created", "invoice.finalized", "invoice.voided"], "invoice changes"),
                            (["payment.succeeded", "invoice.paid"], "successful payments and paid invoices")))
     where = s.given(url, url, "URL", "register_webhook", "url")
-    s.say("Our developers at {m} need to hear about {topics}. Hook up[ {url}] for that.",
+    s.say("Our developers at {m} need to hear about {topics}. Hook up our new endpoint[ {url}] for that.",
           "For {m}: please start sending {topics} to our new endpoint[ {url}].",
           "Set {m} up so {topics} get pushed to our server[ at {url}].",
           m=m["name"], topics=topics[1], url=where)

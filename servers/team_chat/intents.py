@@ -251,8 +251,9 @@ def react_to_message(s: Scene) -> None:
             raise Skip("already reacted")
     what = message_ref(s, m)
     if take_back:
+        mine_word = EMOJI_WORDS[emoji].removeprefix("a ").removeprefix("the ")
         s.say("I'm {me}. Take back my {e} on {what}.", "{me} here: remove my {e} reaction from {what}.",
-              me=intro(s, u), e=EMOJI_WORDS[emoji], what=what)
+              me=intro(s, u), e=mine_word, what=what)
     else:
         s.say("I'm {me}. Put {e} on {what}.", "{me} here. React to {what} with {e}, please.",
               "This is {me}: give {what} {e}.", me=intro(s, u), e=EMOJI_WORDS[emoji], what=what)
