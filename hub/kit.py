@@ -187,7 +187,9 @@ class Server:
         """Register a user goal (see ``hub.synth.intent``): a function of a ``Scene`` calling ``covers``."""
 
         def decorate(fn: Callable[..., None]) -> Callable[..., None]:
-            from hub.synth.intent import register  # synthesis owns what an intent is; the kit only keeps the list
+            from hub.synth.intent import (
+                register,  # synthesis owns what an intent is; the kit only keeps the list
+            )
 
             register(self, fn, covers, weight, follows, opens)
             return fn

@@ -15,9 +15,28 @@ from hub.dispatcher import Dispatcher
 from hub.events import EventBus
 from hub.kit import Server
 from hub.sessions import SessionManager
-from hub.synth.goals import DraftFailed, check, linked, render, run_dialogue, withholdable
-from hub.synth.intent import (Intent, IntentError, Persona, Ref, Scene, Skip, covered_tools, day, fill, last_digits,
-                              money, voice)
+from hub.synth.goals import (
+    DraftFailed,
+    check,
+    linked,
+    render,
+    run_dialogue,
+    withholdable,
+)
+from hub.synth.intent import (
+    Intent,
+    IntentError,
+    Persona,
+    Ref,
+    Scene,
+    Skip,
+    covered_tools,
+    day,
+    fill,
+    last_digits,
+    money,
+    voice,
+)
 from servers import REGISTRY
 from tests.conftest import LIBRARY
 

@@ -19,8 +19,23 @@ from typing import Any
 from hub.dispatcher import Dispatcher
 from hub.kit import Server, Tool
 from hub.sessions import SessionManager
-from hub.synth.intent import (MAX_CALLS, MAX_TURNS, CallRecord, Given, Intent, IntentError, Level, Persona, Scene,
-                              Skip, TurnDraft, answer, fill, random_persona, voice)
+from hub.synth.intent import (
+    MAX_CALLS,
+    MAX_TURNS,
+    CallRecord,
+    Given,
+    Intent,
+    IntentError,
+    Level,
+    Persona,
+    Scene,
+    Skip,
+    TurnDraft,
+    answer,
+    fill,
+    random_persona,
+    voice,
+)
 from hub.tasks import GTStep, Turn, tool_name
 
 CONTINUE_RATE = 0.5
@@ -135,7 +150,7 @@ def _arg_values(args: dict[str, Any]) -> set[str]:
     """The values an argument carries, and the words of a free text (an @handle read off a result)."""
     out: set[str] = set()
     for v in args.values():
-        if isinstance(v, (dict, list)) or isinstance(v, str):
+        if isinstance(v, (dict, list, str)):
             _scalars(v, out)
         if isinstance(v, str) and " " in v:
             out.update(WORD.findall(v))

@@ -33,17 +33,42 @@ from hub.kit import Server
 from hub.library import Library, SqliteMount
 from hub.sessions import SessionManager
 from hub.synth import perturb
-from hub.synth.goals import (Dialogue, DraftFailed, check, clarify_turns, gt_turns, linked, render as render_turns,
-                             run_dialogue, unsolvable_offer, wanted_tools)
+from hub.synth.goals import (
+    Dialogue,
+    DraftFailed,
+    check,
+    clarify_turns,
+    gt_turns,
+    linked,
+    run_dialogue,
+    unsolvable_offer,
+    wanted_tools,
+)
+from hub.synth.goals import render as render_turns
 from hub.synth.graph import ToolGraph, load_graph
 from hub.synth.intent import Intent, IntentError, Level
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
-from hub.synth.render import (ID_TOKEN, IntentWriter, LLMRenderer, Renderer, RenderRequest, StepView, TemplateRenderer,
-                              fmt, humanize)
+from hub.synth.render import (
+    ID_TOKEN,
+    IntentWriter,
+    LLMRenderer,
+    Renderer,
+    RenderRequest,
+    StepView,
+    TemplateRenderer,
+    fmt,
+    humanize,
+)
 from hub.synth.sampler import Harvester, Sampler
-from hub.synth.validate import Deduper, SeedIndex, call_tokens, ungrounded, validate_replay
+from hub.synth.validate import (
+    Deduper,
+    SeedIndex,
+    call_tokens,
+    ungrounded,
+    validate_replay,
+)
 from hub.synth.values import ValueMaker
-from hub.tasks import GTStep, InitialState, Task, TaskError, Turn, replay, tool_name
+from hub.tasks import GTStep, InitialState, Task, Turn, tool_name
 
 LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
 KINDS = ("mcp", "clarify", "abstain")
