@@ -13,7 +13,10 @@ from datetime import date, timedelta
 from typing import Any
 
 from hub.synth.intent import Ref, Scene, Skip
+from servers.issue_tracker.seed import PROJECTS
 from servers.issue_tracker.tools import tracker
+
+NAMES = {spec[0]: spec[1] for spec in PROJECTS}
 
 UNIQUE = "u.name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
 WORKER = ("SELECT u.*, m.project_id, m.role, p.name AS project FROM users u JOIN project_members m USING (user_id) "
@@ -72,10 +75,25 @@ def person(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
     return u, text
 
 
-def issue_ref(s: Scene, i: dict[str, Any], by_key: bool | None = None) -> str:
+def board(s: Scene, key: str) -> tuple[str, bool]:
+    """How the user names a project: mostly by its name ("Mobile App"), sometimes by its key ("MOB")."""
+    return (NAMES[key], True) if s.rng.random() < 0.7 else (key, False)
+
+
+def project_key(s: Scene, key: str, named: bool) -> str:
+    """The project key: read off the project list when the user gave the name, else the key they said."""
+    if not named:
+        return key
+    hit = [p for p in s.call("list_projects")["projects"] if p["name"] == NAMES[key]]
+    if not hit:
+        raise Skip("the project is not listed")
+    return str(hit[0]["project_id"])
+
+
+def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -> str:
     """A ticket as a member names it: by key when they hold it, else by its title (and status) in its project."""
     if by_key is None:
-        by_key = s.rng.random() < 0.25
+        by_key = s.rng.random() < 0.2
     if by_key:
         return s.refer(i["issue_id"], Ref("{key}", "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
                        key=i["issue_id"])
@@ -86,15 +104,15 @@ def issue_ref(s: Scene, i: dict[str, Any], by_key: bool | None = None) -> str:
                    Ref("the {st} \"{t}\" {k} on the {p} board", "SELECT issue_id FROM issues WHERE project_id = ? "
                        "AND title = ? AND status = ?", i["project_id"], i["title"], i["status"]),
                    Ref("{key}, the \"{t}\" {k}", "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
-                   t=i["title"], k=kind, p=i["project_id"], st=i["status"].replace("_", " "), key=i["issue_id"])
+                   t=i["title"], k=kind, p=b, st=i["status"].replace("_", " "), key=i["issue_id"])
 
 
 def locate(s: Scene, i: dict[str, Any], ref: str, **filters: Any) -> str:
-    """Find the ticket the way the user named it: by key (read it), or by title words in the project."""
+    """Find the ticket the way the user named it: by key (read it), or by its title."""
     if ref.startswith(i["issue_id"]):
         s.call("get_issue", issue_id=i["issue_id"])
         return str(i["issue_id"])
-    found = s.call("search_issues", project_id=i["project_id"], query=i["title"], **filters)["issues"]
+    found = s.call("search_issues", query=i["title"], **filters)["issues"]
     hit = [x for x in found if x["issue_id"] == i["issue_id"]]
     if not hit:
         raise Skip("the ticket is not on the first page")
@@ -111,7 +129,7 @@ def pick_up_ticket(s: Scene) -> None:
               "(i.assignee_id IS NULL OR i.assignee_id != u.user_id))")
     i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status = 'open' AND (assignee_id IS NULL OR "
                "assignee_id != ?)", u["project_id"], u["user_id"])
-    what = issue_ref(s, i)
+    what = issue_ref(s, i, board(s, i["project_id"])[0])
     s.say("I'm {me}. I'll take {what}, put it on me.", "{me} here: assign {what} to me, please.",
           "This is {me}. {What} is mine now, can you make me the owner?", minimal=["{me}: I'm taking {what}."],
           me=u["name"], what=what, What=what[:1].upper() + what[1:])
@@ -123,7 +141,7 @@ def pick_up_ticket(s: Scene) -> None:
     s.call("transition_issue", issue_id=key, user_id=uid, to_status="in_progress")
 
 
-@tracker.intent(covers=("search_users", "create_issue", "label_issue"), weight=1.5)
+@tracker.intent(covers=("search_users", "list_projects", "create_issue", "label_issue"), weight=1.5)
 def report_bug(s: Scene) -> None:
     """A member files a new bug and tags it with one of the project's labels."""
     u = me(s)
@@ -132,11 +150,14 @@ def report_bug(s: Scene) -> None:
     label = s.pick("SELECT name FROM labels WHERE project_id = ?", u["project_id"])["name"]
     what = s.given(title, f"\"{title}\"", "title", "create_issue", "title")
     urgency = {"low": "no rush", "medium": "normal priority", "high": "fairly urgent", "critical": "it's critical"}
-    s.say("I'm {me}. Log a bug on the {p} board[: {what}]. {urg}.", "{me} here: new bug for {p}[, {what}], {urg}.",
-          "This is {me}. Please file a {p} bug[ called {what}] ({urg}).", me=u["name"], p=u["project_id"],
+    b, named = board(s, u["project_id"])
+    s.say("I'm {me}. Log a problem on the {p} board[: {what}]. {urg}.",
+          "{me} here: something's broken in {p}[: {what}], {urg}. Please write it up.",
+          "This is {me}. Please file a {p} bug[ called {what}] ({urg}).", me=u["name"], p=b,
           what=what, urg=urgency[priority])
     uid = find_me(s, u)
-    args: dict[str, Any] = {"project_id": u["project_id"], "reporter_id": uid, "type": "bug", "title": title}
+    key = project_key(s, u["project_id"], named)
+    args: dict[str, Any] = {"project_id": key, "reporter_id": uid, "type": "bug", "title": title}
     if priority != "medium":
         args["priority"] = priority
     made = s.call("create_issue", **args)
@@ -150,19 +171,20 @@ def finish_ticket(s: Scene) -> None:
     """A ticket passed review: it is closed with a note, then the member looks at what else waits for review."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'in_review')")
     i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status = 'in_review'", u["project_id"])
-    what = issue_ref(s, i)
+    b = board(s, i["project_id"])[0]
+    what = issue_ref(s, i, b)
     text = s.rng.choice(COMMENTS)
     note = s.given(text, f"\"{text}\"", "comment", "add_comment", "body")
     s.say("I'm {me}. {What} passed review, close it out[ and leave a note: {note}].",
-          "{me} here: {what} is done[; add the comment {note}].",
-          "This is {me}. Mark {what} as done[, with a comment saying {note}].",
+          "{me} here: {what} is finished[; add the comment {note}].",
+          "This is {me}. Mark {what} as complete[, with a comment saying {note}].",
           me=u["name"], what=what, What=what[:1].upper() + what[1:], note=note)
     uid = find_me(s, u)
     key = locate(s, i, what, status="in_review")
     s.call("transition_issue", issue_id=key, user_id=uid, to_status="done")
     s.call("add_comment", issue_id=key, author_id=uid, body=text)
     s.say("What else is waiting for review on {p}?", "Anything else in review on the {p} board?",
-          "Which other {p} tickets are sitting in review?", p=i["project_id"])
+          "Which other {p} tickets are sitting in review?", p=b)
     s.call("search_issues", project_id=i["project_id"], status="in_review")
 
 
@@ -171,7 +193,7 @@ def reopen_ticket(s: Scene) -> None:
     """A ticket the member holds the key of came back: it is reopened with a note."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'done')")
     i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status = 'done'", u["project_id"])
-    what = issue_ref(s, i, by_key=True)
+    what = issue_ref(s, i, i["project_id"], by_key=True)
     s.say("I'm {me}. {what} is broken again. What did we do on it?", "{me} here: pull up {what}, it's back.",
           "This is {me}. Show me {what}; the problem came back.", me=u["name"], what=what)
     s.call("get_issue", issue_id=i["issue_id"])
@@ -191,15 +213,17 @@ def escalate(s: Scene) -> None:
     i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status != 'done' AND priority IN ('low', 'medium')",
                u["project_id"])
     new = "critical" if s.minimal else s.rng.choice(("high", "critical"))
-    what = issue_ref(s, i)
-    s.say("I'm {me}. Customers keep hitting {what}; bump it to {new}.",
-          "{me} here: {what} needs to be {new} priority now.", "This is {me}. Raise {what} to {new}, it's hurting us.",
-          minimal=["{me}: {what} is more urgent than it looks."], me=u["name"], what=what, new=new)
+    b = board(s, i["project_id"])[0]
+    what = issue_ref(s, i, b)
+    said = {"critical": "top priority", "high": "high priority"}[new]
+    s.say("I'm {me}. Customers keep hitting {what}; make it {said}.",
+          "{me} here: {what} needs to be {said} now.", "This is {me}. Raise {what} to {said}, it's hurting us.",
+          minimal=["{me}: {what} is more urgent than it looks."], me=u["name"], what=what, said=said)
     uid = find_me(s, u)
     key = locate(s, i, what)
     s.call("update_issue", issue_id=key, user_id=uid, priority=new)
-    s.say("What other {p} bugs are that urgent and still open?", "Which other open {p} bugs are {new}?",
-          "List the other {new} bugs on {p} that nobody has started.", p=i["project_id"], new=new)
+    s.say("What other {p} bugs are that urgent and nobody has started?", "Which other untouched {p} bugs are {said}?",
+          "List the other {said} bugs on {p} that nobody has started.", p=b, said=said)
     s.call("search_issues", project_id=i["project_id"], type="bug", priority=new, status="open")
 
 
@@ -216,16 +240,18 @@ def hand_over(s: Scene) -> None:
     other, named = person(s, "u.user_id NOT IN (?, ?) AND u.user_id IN (SELECT user_id FROM project_members WHERE "
                              "project_id = ? AND role != 'viewer')", row["assignee_id"], lead["user_id"],
                           row["project_id"])
+    b, by_name = board(s, row["project_id"])
     what = s.refer(row["issue_id"],
                    Ref("{h}'s in-progress \"{t}\" ticket on {p}", "SELECT issue_id FROM issues WHERE project_id = ? "
                        "AND assignee_id = ? AND status = 'in_progress' AND title = ?", row["project_id"],
                        row["assignee_id"], row["title"]),
-                   h=row["holder"], t=row["title"], p=row["project_id"])
+                   h=row["holder"], t=row["title"], p=b)
     s.say("{h} is out this week. What do they have in progress on {p}?",
           "Which {p} tickets is {h} working on right now? They're off sick.",
-          "{h} is on leave; show me their in-progress {p} work.", h=row["holder"], p=row["project_id"])
+          "{h} is on leave; show me their in-progress {p} work.", h=row["holder"], p=b)
     holder = find_user(s, {"user_id": row["assignee_id"], "name": row["holder"]})
-    found = s.call("search_issues", project_id=row["project_id"], assignee_id=holder, status="in_progress")["issues"]
+    where = {} if by_name else {"project_id": row["project_id"]}
+    found = s.call("search_issues", assignee_id=holder, status="in_progress", **where)["issues"]
     if row["issue_id"] not in [x["issue_id"] for x in found]:
         raise Skip("the ticket is not listed")
     s.say("Give {what} to {o}.", "Hand {what} over to {o}.", "{o} should take {what}.", what=what, o=named)
@@ -243,7 +269,7 @@ def estimate_and_plan(s: Scene) -> None:
     i = s.pick("SELECT i.* FROM issues i WHERE i.sprint_id IS NULL AND i.status != 'done' AND (i.story_points IS NULL "
                "OR i.story_points != ?) AND EXISTS (SELECT 1 FROM sprints p WHERE p.project_id = i.project_id AND "
                "p.status = 'planned')", points)
-    what = issue_ref(s, i)
+    what = issue_ref(s, i, board(s, i["project_id"])[0])
     est = s.given(points, f"{points} points", "estimate", "set_story_points", "points")
     s.say("Estimate {what}[ at {est}].", "The team sized {what}[: {est}]. Please record it.",
           "Put an estimate on {what}[, {est}].", what=what, est=est)
@@ -259,30 +285,32 @@ def estimate_and_plan(s: Scene) -> None:
     s.call("move_issue_to_sprint", issue_id=key, sprint_id=fits[0]["sprint_id"])
 
 
-@tracker.intent(covers=("list_sprints", "get_sprint", "search_issues"), weight=1.2)
+@tracker.intent(covers=("list_projects", "list_sprints", "get_sprint", "search_issues"), weight=1.2)
 def sprint_check_in(s: Scene) -> None:
     """A lead asks how the current sprint is going, then what nobody has picked up yet."""
     p = s.pick("SELECT p.* FROM projects p JOIN sprints s USING (project_id) WHERE s.status = 'active'")
+    b, named = board(s, p["project_id"])
     s.say("How's the current {k} sprint going?", "Where are we with the {k} sprint that's running?",
-          "Give me the state of the active {k} sprint.", minimal=["{k} sprint status?"], k=p["project_id"])
-    active = s.call("list_sprints", project_id=p["project_id"], status="active")["sprints"][0]
+          "Give me the state of the running {k} sprint.", minimal=["{k} sprint status?"], k=b)
+    active = s.call("list_sprints", project_id=project_key(s, p["project_id"], named), status="active")["sprints"][0]
     s.call("get_sprint", sprint_id=active["sprint_id"])
     s.say("What in it hasn't been started or assigned?", "Which of its tickets does nobody own yet?",
           "Anything in there without an owner?")
     s.call("search_issues", sprint_id=active["sprint_id"], unassigned=True)
 
 
-@tracker.intent(covers=("list_sprints", "close_sprint", "start_sprint"), weight=1.2)
+@tracker.intent(covers=("list_projects", "list_sprints", "close_sprint", "start_sprint"), weight=1.2)
 def roll_the_sprint(s: Scene) -> None:
     """The sprint ends: close it, carry what is unfinished into the next one, and start that one."""
     p = s.pick("SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id "
                "AND s.status = 'active') AND EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id AND "
                "s.status = 'planned')")
+    b, named = board(s, p["project_id"])
     s.say("The {k} sprint is over. Close it and move whatever isn't finished into the next one.",
           "Wrap up the running {k} sprint; anything unfinished rolls over to the next sprint.",
           "Time to end the {k} sprint. Carry the leftovers into the upcoming one.",
-          minimal=["End the {k} sprint, please."], k=p["project_id"])
-    sprints = s.call("list_sprints", project_id=p["project_id"])["sprints"]
+          minimal=["End the {k} sprint, please."], k=b)
+    sprints = s.call("list_sprints", project_id=project_key(s, p["project_id"], named))["sprints"]
     active = next(x for x in sprints if x["status"] == "active")
     upcoming = sorted((x for x in sprints if x["status"] == "planned"), key=lambda x: x["start_date"])
     if not upcoming:
@@ -296,7 +324,8 @@ def roll_the_sprint(s: Scene) -> None:
     s.call("start_sprint", sprint_id=nxt["sprint_id"])
 
 
-@tracker.intent(covers=("list_sprints", "create_sprint", "search_issues", "get_issue", "move_issue_to_sprint"))
+@tracker.intent(covers=("list_projects", "list_sprints", "create_sprint", "search_issues", "get_issue",
+                         "move_issue_to_sprint"))
 def plan_new_sprint(s: Scene) -> None:
     """A lead sets up a sprint after the last planned one and puts a backlog ticket in it."""
     p = s.pick("SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM issues i WHERE i.project_id = p.project_id "
@@ -306,18 +335,23 @@ def plan_new_sprint(s: Scene) -> None:
     end = start + timedelta(days=13)
     n = s.value("SELECT COUNT(*) FROM sprints WHERE project_id = ?", p["project_id"]) + 1
     name = f"{p['project_id']} Sprint {n}"
-    capacity = s.rng.choice((30, 35, 40, 45))
+    capacity = s.rng.choice((30, 40, 40, 45))
+    b, named = board(s, p["project_id"])
     called = s.given(name, f"\"{name}\"", "sprint name", "create_sprint", "name")
-    s.say("Set up a new {k} sprint[ called {n}] from {a} to {b}, {c} points of capacity.",
-          "We need the next {k} sprint planned[ ({n})]: {a} through {b}, capacity {c}.",
-          "Please create a {k} sprint[ named {n}] running {a} to {b} with room for {c} points.",
-          k=p["project_id"], n=called, a=_say(start), b=_say(end), c=capacity)
-    s.call("list_sprints", project_id=p["project_id"], status="planned")
-    made = s.call("create_sprint", project_id=p["project_id"], name=name, start_date=start.isoformat(),
-                  end_date=end.isoformat(), capacity=capacity)
+    room = "the usual capacity" if capacity == 40 else f"room for {capacity} points"
+    s.say("Set up a new {k} sprint[ called {n}] from {a} to {b}, with {c}.",
+          "We need the next {k} sprint planned[ ({n})]: {a} through {b}, {c}.",
+          "Please create a {k} sprint[ named {n}] running {a} to {b} with {c}.",
+          k=b, n=called, a=_say(start), b=_say(end), c=room)
+    key = project_key(s, p["project_id"], named)
+    if not named:
+        s.call("list_sprints", project_id=key, status="planned")
+    extra = {} if capacity == 40 else {"capacity": capacity}
+    made = s.call("create_sprint", project_id=key, name=name, start_date=start.isoformat(),
+                  end_date=end.isoformat(), **extra)
     i = s.pick("SELECT * FROM issues WHERE project_id = ? AND sprint_id IS NULL AND status != 'done' AND story_points "
                "IS NOT NULL AND story_points <= ?", p["project_id"], capacity)
-    what = issue_ref(s, i, by_key=False)
+    what = issue_ref(s, i, b, by_key=False)
     s.say("Put {what} in it.", "Plan {what} into that new sprint.", "Start it off with {what}.", what=what)
     key = locate(s, i, what, backlog=True)
     s.call("move_issue_to_sprint", issue_id=key, sprint_id=made["sprint_id"])
@@ -330,24 +364,26 @@ def _say(d: date) -> str:
 # Teams and overviews -------------------------------------------------------------------------------
 
 
-@tracker.intent(covers=("search_users", "add_project_member", "get_project"))
+@tracker.intent(covers=("list_projects", "search_users", "add_project_member", "get_project"))
 def add_to_team(s: Scene) -> None:
     """A lead adds someone to a project's team in a role, then reviews the team."""
     p = s.pick("SELECT * FROM projects")
+    b, named = board(s, p["project_id"])
     role = s.rng.choice(("developer", "developer", "qa", "designer", "viewer"))
-    u, named = person(s, "u.user_id NOT IN (SELECT user_id FROM project_members WHERE project_id = ?)",
+    u, who = person(s, "u.user_id NOT IN (SELECT user_id FROM project_members WHERE project_id = ?)",
                       p["project_id"])
     s.say("Add {who} to the {k} project as {r}.", "{who} is joining {k} as {r}; give them access.",
           "Please put {who} on the {k} team, as {r}.", minimal=["{who} is joining the {k} team."],
-          who=named, k=p["project_id"], r=ROLES[role])
+          who=who, k=b, r=ROLES[role])
+    key = project_key(s, p["project_id"], named)
     uid = find_user(s, u)
-    args: dict[str, Any] = {"project_id": p["project_id"], "user_id": uid}
+    args: dict[str, Any] = {"project_id": key, "user_id": uid}
     if role != "developer" and not s.minimal:
         args["role"] = role
     s.call("add_project_member", **args)
     s.say("Who's on the {k} team now?", "Show me the {k} team with their roles.", "List everyone on {k} now.",
-          k=p["project_id"])
-    s.call("get_project", project_id=p["project_id"])
+          k=b)
+    s.call("get_project", project_id=key)
 
 
 @tracker.intent(covers=("list_projects", "get_project"))
