@@ -19,6 +19,7 @@ UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1
 PEOPLE = "SELECT user_id, name, email, department, title, office FROM users"
 LIVE = "status != 'cancelled'"
 ONE_OFF = "event_id NOT IN (SELECT event_id FROM recurrences)"
+NOT_PERSONAL = "e.calendar_id NOT IN (SELECT calendar_id FROM calendars WHERE kind = 'personal')"
 NEW_TITLES = ("Hiring plan sync", "Q3 planning", "Pricing review", "Vendor shortlist", "Offsite logistics",
               "Launch retro", "Budget walkthrough", "Onboarding plan", "Customer feedback review", "Roadmap check-in",
               "Dashboard walkthrough", "Contract renewal prep")
@@ -159,12 +160,12 @@ def colleague_calendar(s: Scene) -> None:
     """Someone looks at which calendars a colleague keeps and what is on one of them next week."""
     lo, hi = _iso(s.now), _iso(s.now + timedelta(days=7))
     u, named = colleague(s, "user_id IN (SELECT c.owner_id FROM calendars c JOIN events e USING (calendar_id) "
-                            "WHERE e.start > ? AND e.start < ?)", lo, hi)
+                            "WHERE e.start > ? AND e.start < ? AND c.kind != 'personal')", lo, hi)
     s.say("Which calendars does {who} keep?", "What calendars does {who} have?",
           "Can you list {who}'s calendars for me?", minimal=["{who}'s calendars?"], who=named)
     them = find_user(s, u)
     cals = s.call("list_calendars", owner_id=them["user_id"])["calendars"]
-    busy = [c for c in cals if s.value("SELECT COUNT(*) FROM events WHERE calendar_id = ? AND start > ? AND start < ?",
+    busy = [c for c in cals if c["kind"] != "personal" and s.value("SELECT COUNT(*) FROM events WHERE calendar_id = ? AND start > ? AND start < ?",
                                        c["calendar_id"], lo, hi)]
     if not busy:
         raise Skip("nothing on their calendars next week")
@@ -237,9 +238,10 @@ def book_at_time(s: Scene) -> None:
     title = s.rng.choice(NEW_TITLES)
     what = s.given(title, f"'{title}'", "title", "create_event", "title")
     s.say("I'm {me}. Put[ {what}] on my calendar {day} at {time} for {m} minutes with {who}.",
-          "{me} here: {who} and I agreed on {day} at {time}, {m} minutes. Please send the invite[ for {what}].",
+          "{me} here: {who} and I settled on {bare} at {time}, {m} minutes. Please send the invite[ for {what}].",
           "This is {me}. Set up[ {what}] with {who}, {day} {time} to {until}.",
-          me=u["name"], what=what, day=day(d, s.now), time=clock(start), m=minutes, who=named, until=clock(end))
+          me=u["name"], what=what, day=day(d, s.now), bare=day(d, s.now).removeprefix("on "), time=clock(start), m=minutes,
+          who=named, until=clock(end))
     mine = find_me(s, u)
     them = find_user(s, other)
     s.call("create_event", calendar_id=mine["primary_calendar_id"], title=title, start=_iso(start)[:16],
@@ -365,7 +367,8 @@ def skip_one_session(s: Scene) -> None:
 def bring_someone_in(s: Scene) -> None:
     """The organiser adds a colleague to a meeting (found by its title and day), then checks they are free."""
     ev = s.pick(f"SELECT e.*, u.name AS organizer FROM events e JOIN users u ON u.user_id = e.organizer_id WHERE "
-                f"e.{LIVE} AND e.{ONE_OFF} AND e.start > ? AND e.start < ? AND u.{UNIQUE_NAME} AND (SELECT COUNT(*) "
+                f"e.{LIVE} AND e.{ONE_OFF} AND e.start > ? AND e.start < ? AND u.{UNIQUE_NAME} AND {NOT_PERSONAL} "
+                f"AND (SELECT COUNT(*) "
                 f"FROM events x WHERE (x.title LIKE '%' || e.title || '%' OR x.location LIKE '%' || e.title || '%') "
                 f"AND substr(x.start, 1, 10) = substr(e.start, 1, 10)) = 1", _iso(s.now), _iso(s.now + timedelta(days=21)))
     if s.memory.get("me") and s.memory["me"]["user_id"] != ev["organizer_id"]:
