@@ -73,13 +73,15 @@ def message_ref(s: Scene, m: dict[str, Any]) -> str:
                    subj=subject, who=m["from_name"], when=day(m["sent_at"], s.now))
 
 
-def locate(s: Scene, mailbox_id: str, m: dict[str, Any], folder: str | None = None) -> dict[str, Any]:
-    """Search the mailbox the way the user described the email: subject words (and the sender's address)."""
-    args: dict[str, Any] = {"mailbox_id": mailbox_id, "query": core(m["subject"])}
+def locate(s: Scene, mailbox_id: str, m: dict[str, Any], folder: str | None = None,
+           sender: bool = True) -> dict[str, Any]:
+    """Search the mailbox the way the user described the email: subject words (and the sender's name)."""
+    words = core(m["subject"])
+    if sender and s.rng.random() < 0.4:
+        words += " " + m["from_name"].split()[-1]
+    args: dict[str, Any] = {"mailbox_id": mailbox_id, "query": words}
     if folder:
         args["folder"] = folder
-    if s.rng.random() < 0.4:
-        args["from_address"] = m["from_address"]
     hit = [x for x in s.call("search_messages", **args)["messages"] if x["message_id"] == m["message_id"]]
     if not hit:
         raise Skip("the email is not on the first page of the search")
@@ -341,12 +343,19 @@ def save_sender(s: Scene) -> None:
                          "c WHERE c.mailbox_id = m.mailbox_id)")
     company = company_of(m["from_address"])
     if s.rng.random() < 0.5:
-        what = message_ref(s, m)
+        subject = core(m["subject"])
+        where = ("SELECT message_id FROM messages WHERE mailbox_id = ? AND folder != 'sent' AND (subject = ? OR "
+                 "subject = ?)")
+        what = s.refer(m["message_id"],
+                       Ref("the '{subj}' email", where, m["mailbox_id"], subject, f"Re: {subject}"),
+                       Ref("the '{subj}' email I got {when}", where + " AND substr(sent_at, 1, 10) = ?",
+                           m["mailbox_id"], subject, f"Re: {subject}", m["sent_at"][:10]),
+                       subj=subject, when=day(m["sent_at"], s.now))
         s.say("I'm {me}. Save whoever sent {what} to my contacts.",
               "{me} here: add the sender of {what} to my address book.",
               "This is {me}. Make a contact for the person behind {what}.", me=box["owner_name"], what=what)
         mid = find_box(s, box)
-        hit = locate(s, mid, m)
+        hit = locate(s, mid, m, sender=False)
         s.call("add_contact", mailbox_id=mid, name=hit["from_name"], address=hit["from_address"])
     else:
         addr = s.given(m["from_address"], m["from_address"], "address", "add_contact", "address")
