@@ -339,9 +339,9 @@ def plan_new_sprint(s: Scene) -> None:
     b, named = board(s, p["project_id"])
     called = s.given(name, f"\"{name}\"", "sprint name", "create_sprint", "name")
     room = "the usual capacity" if capacity == 40 else f"room for {capacity} points"
-    s.say("Set up a new {k} sprint[ called {n}] from {a} to {b}, with {c}.",
+    s.say("Set up a new sprint on the {k} board[ called {n}] from {a} to {b}, with {c}.",
           "We need the next {k} sprint planned[ ({n})]: {a} through {b}, {c}.",
-          "Please create a {k} sprint[ named {n}] running {a} to {b} with {c}.",
+          "Please create a sprint for {k}[ named {n}] running {a} to {b} with {c}.",
           k=b, n=called, a=_say(start), b=_say(end), c=room)
     key = project_key(s, p["project_id"], named)
     if not named:
