@@ -8,6 +8,7 @@ The user owns a mailbox and says who they are (their name); the agent finds the 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from hub import fake
@@ -28,6 +29,8 @@ NEW_MAIL = (("Catch-up next week", "Hi {f}, do you have half an hour next week t
             ("Meeting notes", "Hi {f}, here are my notes from today's meeting. Shout if I missed anything."))
 NEW_LABELS = ("Board prep", "Offsite", "Tax 2026", "Renewals", "Interviews", "Q3 planning", "Press", "Audit")
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple", "teal")
+TOPICS = (("invoices", "Invoice"), ("contract renewals", "Contract"), ("budget approvals", "Budget"),
+          ("launch checklists", "launch"), ("security reviews", "Security"), ("expense reports", "Expense"))
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
@@ -367,3 +370,75 @@ def save_sender(s: Scene) -> None:
     s.say("Who else do I have from {co}?", "Show me my contacts at {co}.", "List everyone at {co} in my contacts.",
           co=company)
     s.call("list_contacts", mailbox_id=mid, query=company)
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "get_message"), follows=True)
+def dig_up_old_email(s: Scene) -> None:
+    """The owner looks for emails about something within a stretch of days, then opens the latest one."""
+    span = s.rng.choice((7, 14, 30))
+    start = (s.now - timedelta(days=span)).date()
+    like = " OR ".join("subject LIKE ?" for _ in TOPICS)
+    words = [f"%{w}%" for _, w in TOPICS]
+    box = me(s, f"mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder != 'sent' AND sent_at >= ? AND ({like}))",
+             start.isoformat(), *words)
+    m = received(s, box, f"m.sent_at >= ? AND ({like})", start.isoformat(), *words)
+    topic, word = next((t, w) for t, w in TOPICS if w.lower() in m["subject"].lower())
+    when = {7: "the past week", 14: "the last two weeks", 30: "the last month"}[span]
+    s.say("I'm {me}. Dig up the emails about {t} from {w}.", "{me} here: what mail did I get on {t} over {w}?",
+          "This is {me}. Find everything about {t} in {w}.", minimal=["{me}: {t}, recent emails?"],
+          me=box["owner_name"], t=topic, w=when)
+    mid = find_box(s, box)
+    args: dict[str, Any] = {"mailbox_id": mid, "query": word}
+    if not s.minimal:
+        args["after"] = start.isoformat()
+    found = s.call("search_messages", **args)["messages"]
+    if not found:
+        raise Skip("the search found nothing")
+    s.say("Open the most recent one.", "Show me the newest of those in full.", "Read me the latest one.")
+    s.call("get_message", message_id=found[0]["message_id"])
+
+
+@email.intent(covers=("list_mailboxes", "list_contacts", "create_draft"))
+def note_to_a_favourite(s: Scene) -> None:
+    """The owner looks at their favourite contacts and starts a note to one of them, kept as a draft."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM contacts WHERE is_favorite = 1)")
+    s.say("I'm {me}. Who's on my favourites list?", "{me} here: which contacts did I mark as favourites?",
+          "This is {me}. Show me my favourite people.", minimal=["{me}: my favourites?"], me=box["owner_name"])
+    mid = find_box(s, box)
+    favs = s.call("list_contacts", mailbox_id=mid, favorites_only=True)["contacts"]
+    if not favs:
+        raise Skip("no favourites listed")
+    c = s.rng.choice(favs)
+    if sum(f["name"] == c["name"] for f in favs) > 1:
+        raise Skip("two favourites share the name")
+    subject, body = s.rng.choice(NEW_MAIL)
+    text = body.format(f=first(c["name"]))
+    s.say("Start an email to {n} titled '{subj}': \"{text}\" Keep it as a draft, I'll send it later.",
+          "Draft a note to {n}, subject '{subj}', saying \"{text}\" Don't send it yet.", n=c["name"], subj=subject,
+          text=text)
+    s.call("create_draft", mailbox_id=mid, to=[c["email"]], subject=subject, body=text)
+
+
+@email.intent(covers=("list_mailboxes", "list_labels", "list_messages", "label_message"), follows=True)
+def clean_up_label(s: Scene) -> None:
+    """The owner reviews what sits under one of their labels and takes it off one email."""
+    box = me(s, "mailbox_id IN (SELECT m.mailbox_id FROM messages m JOIN message_labels USING (message_id) "
+                "WHERE m.folder = 'inbox')")
+    lab = s.pick("SELECT l.* FROM labels l WHERE l.mailbox_id = ? AND EXISTS (SELECT 1 FROM message_labels ml JOIN "
+                 "messages m USING (message_id) WHERE ml.label_id = l.label_id AND m.folder = 'inbox')",
+                 box["mailbox_id"])
+    s.say("I'm {me}. What's in my inbox under '{l}'?", "{me} here: show me the inbox mail I labelled '{l}'.",
+          "This is {me}. Which inbox emails carry my '{l}' label?", me=box["owner_name"], l=lab["name"])
+    mid = find_box(s, box)
+    if s.rng.random() < 0.5:
+        s.call("list_labels", mailbox_id=mid)
+    tagged = s.call("list_messages", mailbox_id=mid, label=lab["name"])["messages"]
+    if not tagged:
+        raise Skip("nothing listed")
+    m = s.rng.choice(tagged)
+    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in tagged) > 1:
+        raise Skip("two emails look alike")
+    s.say("The one from {who} about '{subj}' doesn't belong there, take the label off.",
+          "Remove '{l}' from {who}'s '{subj}' email.", "{who}'s '{subj}' shouldn't be under '{l}'; untag it.",
+          who=m["from_name"], subj=core(m["subject"]), l=lab["name"])
+    s.call("label_message", message_id=m["message_id"], label=lab["name"], remove=True)
