@@ -454,3 +454,47 @@ def answer_invite(s: Scene) -> None:
     s.call("respond_to_invite", event_id=ev["event_id"], user_id=mine["user_id"], response=answer)
     s.say("Who else is going?", "Who else has said yes so far?", "What have the others answered?")
     s.call("get_event", event_id=ev["event_id"])
+
+
+@calendar.intent(covers=("search_users", "get_free_busy", "find_free_slot"), follows=True)
+def is_she_free(s: Scene) -> None:
+    """Someone checks a colleague's day, then looks for a half hour both of them have free that day."""
+    u = me(s)
+    other, named = colleague(s, "user_id != ?", u["user_id"])
+    d = workday(s, 0, 10)
+    s.say("I'm {me}. How busy is {who} {day}?", "{me} here: what does {who}'s day look like {day}?",
+          "This is {me}. When is {who} tied up {day}?", minimal=["{me}: is {who} around {day}?"],
+          me=u["name"], who=named, day=day(d, s.now))
+    them = find_user(s, other)
+    s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
+    s.say("Is there half an hour that day when we're both free?", "Find a 30-minute gap we share that day.",
+          "When could the two of us grab 30 minutes that day?")
+    mine = find_me(s, u)
+    s.call("find_free_slot", user_ids=[mine["user_id"], them["user_id"]], duration_minutes=30,
+           from_date=d.isoformat(), days=1)
+
+
+@calendar.intent(covers=("search_users", "list_calendars", "create_event", "list_events"))
+def block_personal_time(s: Scene) -> None:
+    """An employee puts a private appointment on their personal calendar, then checks that day's entries there."""
+    u = me(s, "user_id IN (SELECT owner_id FROM calendars WHERE kind = 'personal')")
+    d = workday(s, 1, 14)
+    what, minutes = s.rng.choice((("Dentist appointment", 60), ("Car service", 90), ("Haircut", 30),
+                                  ("Parent-teacher conference", 45), ("Doctor's visit", 45)))
+    hour = s.rng.choice((8, 12, 16, 17))
+    start = datetime(d.year, d.month, d.day, hour, 0)
+    end = start + timedelta(minutes=minutes)
+    title = s.given(what, what.lower(), "what it is", "create_event", "title")
+    s.say("I'm {me}. Put[ a {t}] on my personal calendar {day} from {a} to {b}.",
+          "{me} here: block {day}, {a} to {b}, on my personal calendar[ for a {t}].",
+          "This is {me}. Add[ my {t}] to my personal calendar: {day}, {a} until {b}.",
+          me=u["name"], t=title, day=day(d, s.now), a=clock(start), b=clock(end))
+    mine = find_me(s, u)
+    cals = s.call("list_calendars", owner_id=mine["user_id"], kind="personal")["calendars"]
+    if not cals:
+        raise Skip("no personal calendar listed")
+    s.call("create_event", calendar_id=cals[0]["calendar_id"], title=what, start=_iso(start)[:16], end=_iso(end)[:16])
+    s.say("What else is on my personal calendar that day?", "Anything else personal that day?",
+          "Show me everything on my personal calendar that day.")
+    s.call("list_events", calendar_id=cals[0]["calendar_id"], starts_after=d.isoformat(),
+           starts_before=(d + timedelta(days=1)).isoformat())
