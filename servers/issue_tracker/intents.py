@@ -411,3 +411,42 @@ def label_hotspots(s: Scene) -> None:
     s.say("Show me the open ones tagged '{l}'.", "Which '{l}' tickets are still open?",
           "List the open tickets labelled '{l}'.", l=label)
     s.call("search_issues", label=label, status="open")
+
+
+@tracker.intent(covers=("search_users", "search_issues", "transition_issue"), weight=1.2, follows=True)
+def send_for_review(s: Scene) -> None:
+    """A developer lists what they have in progress and sends one ticket to review."""
+    u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.assignee_id = u.user_id AND i.status = 'in_progress')")
+    s.say("I'm {me}. What am I working on right now?", "{me} here: which tickets do I have in progress?",
+          "This is {me}. List my in-progress tickets.", minimal=["{me}: my open work?"], me=u["name"])
+    uid = find_me(s, u)
+    mine = s.call("search_issues", assignee_id=uid, status="in_progress")["issues"]
+    if not mine:
+        raise Skip("nothing listed")
+    i = s.rng.choice(mine)
+    if sum(x["title"] == i["title"] for x in mine) > 1:
+        raise Skip("two tickets share the title")
+    s.say("\"{t}\" is ready, send it to review.", "Move \"{t}\" on to review, the PR is up.",
+          "I've finished \"{t}\"; it can be reviewed now.", t=i["title"])
+    s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="in_review")
+
+
+@tracker.intent(covers=("list_projects", "search_issues", "search_users", "assign_issue"))
+def triage_critical(s: Scene) -> None:
+    """A lead finds the unowned critical tickets of a project and gives the newest to a team member."""
+    p = s.pick("SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM issues i WHERE i.project_id = p.project_id AND "
+               "i.priority = 'critical' AND i.assignee_id IS NULL AND i.status = 'open')")
+    b, named = board(s, p["project_id"])
+    s.say("Which critical tickets on {k} have no owner yet?", "Anything critical on the {k} board that nobody has "
+          "picked up?", "Show me the unassigned critical work for {k}.", minimal=["{k}: unowned critical stuff?"],
+          k=b)
+    key = project_key(s, p["project_id"], named)
+    found = s.call("search_issues", project_id=key, priority="critical", unassigned=True, status="open")["issues"]
+    if not found:
+        raise Skip("nothing listed")
+    top = found[0]
+    other, who = person(s, "u.user_id IN (SELECT user_id FROM project_members WHERE project_id = ? AND role != "
+                           "'viewer')", p["project_id"])
+    s.say("Give the most recent one to {o}.", "{o} should take the newest of those.",
+          "Put {o} on the latest one.", o=who)
+    s.call("assign_issue", issue_id=top["issue_id"], assignee_id=find_user(s, other, key))
