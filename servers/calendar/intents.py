@@ -165,8 +165,8 @@ def colleague_calendar(s: Scene) -> None:
           "Can you list {who}'s calendars for me?", minimal=["{who}'s calendars?"], who=named)
     them = find_user(s, u)
     cals = s.call("list_calendars", owner_id=them["user_id"])["calendars"]
-    busy = [c for c in cals if c["kind"] != "personal" and s.value("SELECT COUNT(*) FROM events WHERE calendar_id = ? AND start > ? AND start < ?",
-                                       c["calendar_id"], lo, hi)]
+    busy = [c for c in cals if c["kind"] != "personal" and s.value(
+        "SELECT COUNT(*) FROM events WHERE calendar_id = ? AND start > ? AND start < ?", c["calendar_id"], lo, hi)]
     if not busy:
         raise Skip("nothing on their calendars next week")
     cal = s.rng.choice(busy)
@@ -240,8 +240,8 @@ def book_at_time(s: Scene) -> None:
     s.say("I'm {me}. Put[ {what}] on my calendar {day} at {time} for {m} minutes with {who}.",
           "{me} here: {who} and I settled on {bare} at {time}, {m} minutes. Please send the invite[ for {what}].",
           "This is {me}. Set up[ {what}] with {who}, {day} {time} to {until}.",
-          me=u["name"], what=what, day=day(d, s.now), bare=day(d, s.now).removeprefix("on "), time=clock(start), m=minutes,
-          who=named, until=clock(end))
+          me=u["name"], what=what, day=day(d, s.now), bare=day(d, s.now).removeprefix("on "), time=clock(start),
+          m=minutes, who=named, until=clock(end))
     mine = find_me(s, u)
     them = find_user(s, other)
     s.call("create_event", calendar_id=mine["primary_calendar_id"], title=title, start=_iso(start)[:16],
@@ -270,7 +270,8 @@ def move_meeting(s: Scene) -> None:
     if new == old or new <= s.now:
         raise Skip("no real move")
     what = my_event(s, ev, u["user_id"])
-    to = f"{day(new_day, s.now).removeprefix('on ')} at {clock(new)}" if new_day != old.date() else f"{clock(new)} the same day"
+    to = (f"{day(new_day, s.now).removeprefix('on ')} at {clock(new)}" if new_day != old.date() else
+          f"{clock(new)} the same day")
     s.say("I'm {me}. Can you push {what} to {to}?", "{me} here: {what} needs to move to {to}.",
           "This is {me}. Please shift {what} to {to}, same length.", minimal=["{me}: {what} has to move to {to}."],
           me=u["name"], what=what, to=to)
@@ -341,7 +342,8 @@ def skip_one_session(s: Scene) -> None:
     other = ev["title"].rsplit("/", 1)[-1].strip()
     what = s.refer(ev["event_id"],
                    Ref("my weekly 1:1 with {o}", "SELECT e.event_id FROM events e JOIN recurrences USING (event_id) "
-                       "WHERE e.organizer_id = ? AND e.title = ? AND e.status != 'cancelled'", u["user_id"], ev["title"]),
+                       "WHERE e.organizer_id = ? AND e.title = ? AND e.status != 'cancelled'", u["user_id"],
+                       ev["title"]),
                    o=other)
     s.say("I'm {me}. When does {what} happen over the next month?", "{me} here: list the upcoming dates of {what}.",
           "This is {me}. Which days is {what} on in the coming weeks?", minimal=["{me}: {what}, upcoming dates?"],
@@ -370,7 +372,8 @@ def bring_someone_in(s: Scene) -> None:
                 f"e.{LIVE} AND e.{ONE_OFF} AND e.start > ? AND e.start < ? AND u.{UNIQUE_NAME} AND {NOT_PERSONAL} "
                 f"AND (SELECT COUNT(*) "
                 f"FROM events x WHERE (x.title LIKE '%' || e.title || '%' OR x.location LIKE '%' || e.title || '%') "
-                f"AND substr(x.start, 1, 10) = substr(e.start, 1, 10)) = 1", _iso(s.now), _iso(s.now + timedelta(days=21)))
+                f"AND substr(x.start, 1, 10) = substr(e.start, 1, 10)) = 1", _iso(s.now),
+                _iso(s.now + timedelta(days=21)))
     if s.memory.get("me") and s.memory["me"]["user_id"] != ev["organizer_id"]:
         raise Skip("another organiser")
     s.be(ev["organizer"])

@@ -215,7 +215,8 @@ def finish_draft(s: Scene) -> None:
     d = s.pick("SELECT d.*, c.name AS to_name FROM drafts d JOIN contacts c ON c.mailbox_id = d.mailbox_id AND "
                "c.email = d.to_addresses WHERE d.mailbox_id = ?", box["mailbox_id"])
     what = s.refer(d["draft_id"],
-                   Ref("my unsent draft to {to}", "SELECT draft_id FROM drafts WHERE mailbox_id = ? AND to_addresses = ?",
+                   Ref("my unsent draft to {to}",
+                       "SELECT draft_id FROM drafts WHERE mailbox_id = ? AND to_addresses = ?",
                        box["mailbox_id"], d["to_addresses"]),
                    Ref("my unsent draft to {to} that starts \"{words}...\"", "SELECT draft_id FROM drafts WHERE "
                        "mailbox_id = ? AND to_addresses = ? AND body LIKE ?", box["mailbox_id"], d["to_addresses"],
