@@ -36,8 +36,10 @@ def handle(u: dict[str, Any]) -> str:
     return "@" + str(u["handle"])
 
 
-def find_user(s: Scene, u: dict[str, Any]) -> str:
-    hit = [r for r in s.call("search_users", query=u["handle"])["users"] if r["user_id"] == u["user_id"]]
+def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
+    """A user id off a search by what the user said of them (a name) or else their handle."""
+    query = said if said and not said.startswith("@") else u["handle"]
+    hit = [r for r in s.call("search_users", query=query)["users"] if r["user_id"] == u["user_id"]]
     if not hit:
         raise Skip("the handle does not find the user")
     return str(hit[0]["user_id"])
@@ -86,7 +88,7 @@ def cheer_on(s: Scene) -> None:
           "{me} here. Like {what} for me.", minimal=["I'm {me}; {what} deserves some love."],
           me=handle(u), what=what)
     uid = find_user(s, u)
-    aid = find_user(s, author)
+    aid = find_user(s, author, who)
     found = [x for x in s.call("list_posts", author_id=aid, query=words(p["content"]))["posts"]
              if x["post_id"] == p["post_id"]]
     if not found:
@@ -110,7 +112,7 @@ def follow(s: Scene) -> None:
           "with.", "This is {me}. Subscribe me to {who}.", minimal=["I'm {me}; I want {who} in my timeline."],
           me=handle(u), who=who)
     uid = find_user(s, u)
-    oid = find_user(s, other)
+    oid = find_user(s, other, who)
     s.call("follow_user", user_id=uid, target_user_id=oid)
     s.say("What's in my timeline now?", "Show me my home timeline.", "What are the latest things people I keep up "
           "with posted?")
@@ -192,7 +194,7 @@ def size_up(s: Scene) -> None:
     who = someone(s, u)
     s.say("Tell me about {who}: where are they, how many people follow them?", "What's {who}'s profile like?",
           "Look up {who} for me: bio, city, audience.", minimal=["Who is {who}?"], who=who)
-    uid = find_user(s, u)
+    uid = find_user(s, u, who)
     s.call("get_user", user_id=uid)
     s.say("Who are their followers?", "Show me who keeps up with them.", "List the people following them.")
     s.call("list_connections", user_id=uid, kind="followers")
