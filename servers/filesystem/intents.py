@@ -433,12 +433,14 @@ def where_did_i_write(s: Scene) -> None:
     )
     if s.minimal:
         how, args = "", {}
+    subject = s.given(word, topic, "topic", "grep_files", "pattern")
     s.say(
         "Where did I write about {t} {w}?{how}",
         "Which of my notes {w} mention {t}?{how}",
-        "I wrote something about {t} {w}, find it.{how}",
+        "I wrote something[ about {t}] {w}, find it.{how}",
+        "I'm looking for something I wrote {w}[, about {t}].{how}",
         minimal=["Where did I write about {t}?"],
-        t=topic,
+        t=subject,
         w=where,
         how=how,
     )
@@ -523,10 +525,7 @@ def look_up_config(s: Scene) -> None:
         minimal=["Show me {what}."],
         what=what,
     )
-    args: dict[str, Any] = {"query": query}
-    if s.rng.random() < 0.3 and not s.minimal:
-        args["ignore_case"] = False
-    found = s.call("locate_paths", **args)["matches"]
+    found = s.call("locate_paths", query=query)["matches"]
     files = [m["path"] for m in found if m["type"] == "file" and posixpath.basename(m["path"]) == name]
     if len(files) != 1:
         raise Skip("not one file by that name")
@@ -1128,26 +1127,31 @@ def publish_post(s: Scene) -> None:
 
 @filesystem.intent(covers=("find_files", "concatenate_files", "count_words"))
 def combine_sales(s: Scene) -> None:
-    """Maya joins one year's quarterly sales CSVs into one file and asks how many rows it has."""
+    """Maya joins quarterly sales CSVs (a year, or half of one) into one file and asks how many rows it has."""
     start(s)
-    year = s.rng.choice(("2025", "2026"))
-    parts = under(s, f"{PIPELINE}/data", f"sales_{year}_q?.csv")
-    if not 1 <= len(parts) <= 4:
-        raise Skip("no sales")
-    out = s.rng.choice((f"sales-{year}.csv", f"sales_{year}_all.csv", f"{year}-sales.csv"))
+    year, glob, stem = s.rng.choice(
+        (
+            ("2025", "sales_2025_q?.csv", "2025"),
+            ("the first half of 2025", "sales_2025_q[12].csv", "2025-h1"),
+            ("the second half of 2025", "sales_2025_q[34].csv", "2025-h2"),
+        )
+    )
+    if len(under(s, f"{PIPELINE}/data", glob)) < 2:
+        raise Skip("fewer than two quarters")
+    out = s.rng.choice((f"sales-{stem}.csv", f"sales_{stem}_all.csv", f"{stem}-sales.csv"))
     dest = f"{PIPELINE}/data/{out}"
     if exists(s, dest):
         raise Skip("exists")
     new = s.given(dest, f"'{out}'", "output name", "concatenate_files", "destination")
     s.say(
-        "Stitch all the {y} quarterly sales exports in the pipeline's data folder into one[, {new}].",
-        "I want the {y} sales quarters as a single CSV[ called {new}] next to the others.",
-        "Merge every {y} sales quarter into one spreadsheet[: {new}].",
-        minimal=["I need all of {y}'s sales in one CSV[, {new}]."],
+        "Stitch the quarterly sales exports for {y} in the pipeline's data folder into one[, {new}].",
+        "I want the sales quarters of {y} as a single CSV[ called {new}] next to the others.",
+        "Merge every sales quarter of {y} into one spreadsheet[: {new}].",
+        minimal=["I need the sales of {y} in one CSV[, {new}]."],
         y=year,
         new=new,
     )
-    found = s.call("find_files", path=f"{PIPELINE}/data", name=f"sales_{year}_q*.csv")["matches"]
+    found = s.call("find_files", path=f"{PIPELINE}/data", name=glob)["matches"]
     made = s.call("concatenate_files", sources=[m["path"] for m in found], destination=dest)
     if hand_off(s, made["path"]):
         return
@@ -1264,21 +1268,21 @@ def restore_backup(s: Scene) -> None:
     start(s)
     choice = s.rng.choice(
         (
-            (f"{HOME}/backups/dotfiles.tar", "my dotfiles backup", ".vimrc", f"{HOME}/.vimrc", "my vim settings"),
-            (f"{HOME}/backups/dotfiles.tar", "my dotfiles backup", ".bashrc", f"{HOME}/.bashrc", "my bashrc"),
+            (f"{HOME}/backups/dotfiles.tar", "my dotfiles backup", ".vimrc", f"{HOME}/.vimrc", "vim settings"),
+            (f"{HOME}/backups/dotfiles.tar", "my dotfiles backup", ".bashrc", f"{HOME}/.bashrc", "bashrc"),
             (
                 f"{HOME}/backups/notes-2026-04.tar.gz",
                 "the April notes backup",
                 "notes/reading-list.md",
                 f"{NOTES}/reading-list.md",
-                "the reading list",
+                "reading list",
             ),
             (
                 f"{HOME}/backups/notes-2026-04.tar.gz",
                 "the April notes backup",
                 "notes/project-ideas.md",
                 f"{NOTES}/project-ideas.md",
-                "my project ideas",
+                "project ideas list",
             ),
         )
     )
@@ -1301,7 +1305,7 @@ def restore_backup(s: Scene) -> None:
     s.call("extract_archive", archive_path=arch, destination=made["path"])
     s.say(
         "Is the old {thing} any different from the one I use now?",
-        "What's changed in {thing} since that backup?",
+        "What's changed in my {thing} since that backup?",
         "Compare the restored {thing} with my current one.",
         thing=thing,
     )
