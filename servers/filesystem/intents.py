@@ -129,9 +129,8 @@ def recall_meeting(s: Scene) -> None:
         "What did we say in {what}? Pull it up for me{how}.",
         "Can you show me {what}{how}?",
         "I need to look over {what}{how} before my next call.",
-        minimal=["I need to look over a meeting we had, the one about {topic}."],
+        minimal=["I need to look over {what}."],
         what=what,
-        topic=n["name"][11:-3].replace("-", " "),
         how=how,
     )
     listing = s.call("list_directory", path=NOTES)
@@ -257,24 +256,23 @@ def compare_quarters(s: Scene) -> None:
     def q(r: dict[str, Any]) -> str:
         return f"{r['name'][:2].upper()} {r['name'][3:7]}"
 
+    how, args = opt(
+        s,
+        ("", {}),
+        (" Only the changed lines, no context around them.", {"context": 0}),
+        (" Ignore differences in capitalisation.", {"ignore_case": True}),
+        (" With plenty of context, say ten lines.", {"context": 10}),
+    )
     s.say(
-        "How does my {b} summary compare with the {a} one?",
-        "What changed between the {a} and {b} summaries?",
-        "Put the {a} and {b} quarterly summaries side by side and tell me what's new.",
+        "How does my {b} summary compare with the {a} one, line by line?{how}",
+        "What changed between the {a} and {b} summaries?{how}",
+        "Put the {a} and {b} quarterly summaries side by side and show me what's new.{how}",
         minimal=["What changed between two of my quarterly summaries, {a} and {b}?"],
         a=q(a),
         b=q(b),
+        how=how,
     )
     listing = s.call("list_directory", path=REPORTS)
-    how, args = s.rng.choice(
-        (
-            ("", {}),
-            (" Only the changed lines, no context around them.", {"context": 0}),
-            (" Ignore differences in capitalisation.", {"ignore_case": True}),
-            (" With plenty of context, say ten lines.", {"context": 10}),
-        )
-    )
-    s.say("Show me the differences line by line.{how}", "Go through it line by line.{how}", how=how)
     s.call("diff_files", path_a=listed(listing, a["path"]), path_b=listed(listing, b["path"]), **args)
     s.say(
         "And what was revenue in each quarter I have a report for?",
@@ -464,7 +462,7 @@ def big_old_things(s: Scene) -> None:
     start(s)
     kind, size, words = s.rng.choice(
         (
-            (None, s.rng.choice((2, 4, 5)) * 1_000_000, " things"),
+            (None, s.rng.choice((2, 4, 5)) * 1_000_000, " files"),
             ("*.jpg", s.rng.choice((3, 5, 6)) * 1_000_000, " photos"),
             ("*.png", s.rng.choice((200, 500)) * 1_000, " screenshots"),
             ("*.pdf", s.rng.choice((100, 300)) * 1_000, " PDFs"),
@@ -475,7 +473,7 @@ def big_old_things(s: Scene) -> None:
     age = {None: "", "2026-01-01": " from before this year", "2025-09-01": " older than last September"}[older]
     s.say(
         "Which{k} in my home are over {big}{age}?",
-        "Find me every one of my{k} bigger than {big}{age}.",
+        "Dig up every one of my{k} bigger than {big}{age}.",
         "I need space. List my{k} over {big}{age}.",
         minimal=["What big{k} are hogging my home?"],
         k=words,
@@ -562,14 +560,11 @@ def pipeline_failures(s: Scene) -> None:
     else:
         hits = s.call("grep_files", pattern="ERROR", path=f"{PIPELINE}/logs", recursive=True)["matches"]
         last = max(hits, key=lambda m: m["path"])
-    s.say(
-        "Show me the whole log of the latest night that failed.",
-        "Open the most recent failing run's log.",
-        "What else happened in the last run that had an error?",
-    )
     if s.rng.random() < 0.5:
+        s.say("Show me the whole log of the latest night that failed.", "Open the most recent failing run's log.")
         s.call("read_file", path=last["path"])
     else:
+        s.say("How did the latest failing run end? Last five lines.", "Show me the last 5 lines of the newest bad run.")
         s.call("tail_file", path=last["path"], lines=5)
     remember(s, last["path"])
 
@@ -967,9 +962,10 @@ def check_shortcut(s: Scene) -> None:
 # Writing ---------------------------------------------------------------------------------------
 
 NOTE_TEXT = (
-    "Attendees: Maya, Sam, Alex\n\n## Notes\n- ",
-    "Agenda:\n1. Status\n2. Risks\n3. Next steps\n",
-    "Decisions:\n- Ship on Thursday\n- Sam owns the rollout\n",
+    "Attendees: Maya, Sam, Alex",
+    "Agenda: status, risks, next steps",
+    "Decision: ship on Thursday, Sam owns the rollout",
+    "Open question: who owns the budget?",
 )
 
 
@@ -1002,10 +998,9 @@ def new_meeting_note(s: Scene) -> None:
         new=new,
     )
     made = s.call("touch_file", path=f"{NOTES}/{name}")
-    body = f"# {topic} - {s.now.strftime('%Y-%m-%d')}\n\n{s.rng.choice(NOTE_TEXT)}"
-    text = s.given(
-        body, f"a '# {topic}' heading and then: {body.split(chr(10), 2)[2].strip()!r}", "text", "write_file", "content"
-    )
+    heading, line = f"# {topic} - {s.now.strftime('%Y-%m-%d')}", s.rng.choice(NOTE_TEXT)
+    body = f"{heading}\n\n{line}\n"
+    text = s.given(body, f"the heading '{heading}' with '{line}' under it", "text", "write_file", "content")
     s.say("Put {text} in it.", "Fill it with {text}.", "Start it off with {text}.", text=text)
     s.call("write_file", path=made["path"], content=body)
     remember(s, made["path"])
@@ -1347,7 +1342,7 @@ def spreadsheet_tally(s: Scene) -> None:
         minimal=["What's in {what}?"],
         what=what,
     )
-    top = s.call("head_file", path=path, lines=5)
+    top = s.call("head_file", path=path)
     if hand_off(s, top["path"]):
         return
     branch = s.rng.random()
@@ -1399,7 +1394,7 @@ def biggest_rows(s: Scene) -> None:
         r=rows_word,
         what=what,
     )
-    top = s.call("head_file", path=path, lines=3)
+    top = s.call("head_file", path=path)
     s.call(
         "sort_lines",
         path=top["path"],
