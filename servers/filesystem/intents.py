@@ -117,7 +117,7 @@ def note_of(s: Scene, where: str = "1=1", *params: Any) -> tuple[dict[str, Any],
 # Reading and finding ---------------------------------------------------------------------------
 
 
-@filesystem.intent(covers=("list_directory", "read_file", "grep_files", "count_words"), weight=1.5)
+@filesystem.intent(covers=("list_directory", "find_files", "read_file", "grep_files", "count_words"), weight=1.5)
 def recall_meeting(s: Scene) -> None:
     """Maya looks up what a meeting decided, then what is left for her to do from it."""
     start(s)
@@ -133,8 +133,11 @@ def recall_meeting(s: Scene) -> None:
         what=what,
         how=how,
     )
-    listing = s.call("list_directory", path=NOTES)
-    path = listed(listing, n["path"])
+    if s.rng.random() < 0.6:
+        path = listed(s.call("list_directory", path=NOTES), n["path"])
+    else:
+        found = s.call("find_files", path=DOCS, name=f"*{n['name'][10:]}")
+        path = listed(found, n["path"], "matches")
     s.call("read_file", path=path, **args)
     if hand_off(s, path):
         return
@@ -192,6 +195,7 @@ def add_todo(s: Scene) -> None:
     found = s.call("locate_paths", query="todo")
     todo = listed(found, f"{DOCS}/todo.md", "matches")
     s.call("append_file", path=todo, content=f"- [ ] {item}")
+    remember(s, todo)
     if s.rng.random() < 0.6:
         s.say(
             "What's still open on it now?",
@@ -319,6 +323,7 @@ def colleague_shared(s: Scene) -> None:
     else:
         s.say("Just the top few lines of the newest one.", "Peek at the beginning of the latest one, five lines.")
         s.call("head_file", path=newest, lines=5)
+        remember(s, newest)
 
 
 @filesystem.intent(covers=("get_distinct_values", "find_files", "count_words"))
@@ -582,6 +587,7 @@ def noisy_services(s: Scene) -> None:
         n=n,
     )
     got = s.call("tail_file", path="/var/log/syslog", lines=n)
+    remember(s, got["path"])
     if s.rng.random() < 0.6:
         s.say(
             "Which services write to it the most?",
@@ -723,6 +729,8 @@ def project_tour(s: Scene) -> None:
 @filesystem.intent(
     covers=(
         "list_directory",
+        "find_files",
+        "locate_paths",
         "count_words",
         "get_file_info",
         "tail_file",
@@ -743,12 +751,18 @@ def size_up(s: Scene) -> None:
         return
     f = s.pick(TEXTS + " AND parent IN (?, ?, ?)", f"{DOCS}/letters", f"{DOCS}/recipes", REPORTS)
     title = f["name"][:-3].replace("-", " ")
-    what = s.refer(
-        f["path"],
-        Ref("the {t} doc in {w}", "SELECT path FROM nodes WHERE parent = ? AND name = ?", f["parent"], f["name"]),
-        t=title,
-        w=folder(s, f["parent"]),
-    )
+    scope = s.rng.choice(("folder", "folder", "documents", "machine"))
+    sql = {
+        "folder": ("the {t} doc in {w}", "SELECT path FROM nodes WHERE parent = ? AND name = ?", f["parent"]),
+        "documents": (
+            "the {t} doc, somewhere in my Documents",
+            "SELECT path FROM nodes WHERE path > ? AND path < ? AND name = ?",
+            DOCS + "/",
+            DOCS + "0",
+        ),
+        "machine": ("my {t} doc, wherever it is", "SELECT path FROM nodes WHERE name = ?"),
+    }[scope]
+    what = s.refer(f["path"], Ref(sql[0], sql[1], *sql[2:], f["name"]), t=title, w=folder(s, f["parent"]))
     s.say(
         "How long is {what}?",
         "How many words is {what}?",
@@ -756,8 +770,12 @@ def size_up(s: Scene) -> None:
         minimal=["How long is {what}?"],
         what=what,
     )
-    listing = s.call("list_directory", path=f["parent"])
-    path = listed(listing, f["path"])
+    if scope == "folder":
+        path = listed(s.call("list_directory", path=f["parent"]), f["path"])
+    elif scope == "documents":
+        path = listed(s.call("find_files", path=DOCS, name=f["name"]), f["path"], "matches")
+    else:
+        path = listed(s.call("locate_paths", query=f["name"]), f["path"], "matches")
     s.call("count_words", path=path)
     if hand_off(s, path):
         return
@@ -834,7 +852,8 @@ def file_downloads(s: Scene) -> None:
     made = s.call("make_directory", path=f"{DOCS}/{name}")
     found = s.call("find_files", path=f"{HOME}/Downloads", name=kind[0], type="file")["matches"]
     for m in found:
-        s.call("move_path", source=m["path"], destination=made["path"])
+        moved = s.call("move_path", source=m["path"], destination=made["path"])
+        remember(s, moved["destination"])
     if s.rng.random() < 0.5:
         s.say("What's in the new folder now?", "Show me the new folder.", "Did everything land there?")
         s.call("list_directory", path=made["path"])
@@ -1158,7 +1177,7 @@ def combine_sales(s: Scene) -> None:
 # Copies, backups and archives -------------------------------------------------------------------
 
 
-@filesystem.intent(covers=("locate_paths", "copy_path", "compute_checksum"), weight=1.2, follows=True)
+@filesystem.intent(covers=("locate_paths", "find_files", "copy_path", "compute_checksum"), weight=1.2, follows=True)
 def safe_copy(s: Scene) -> None:
     """Maya finds a document by a word of its name, copies it into her backups, and checks the copy (or,
     after a turn about a file, keeps a copy of that one)."""
@@ -1196,8 +1215,11 @@ def safe_copy(s: Scene) -> None:
         minimal=["Keep a spare of {what} in my backups."],
         what=what,
     )
-    hits = s.call("locate_paths", query=word)
-    src = listed(hits, path, "matches")
+    if s.rng.random() < 0.6:
+        src = listed(s.call("locate_paths", query=word), path, "matches")
+    else:  # the name as she remembers it, searched for under her home
+        got = s.call("find_files", path=HOME, name=f"*{word}*", ignore_case=True)
+        src = listed(got, path, "matches")
     copied = s.call("copy_path", source=src, destination=f"{HOME}/backups")
     s.say(
         "Now prove the copy is identical to the original.",
@@ -1420,10 +1442,32 @@ def biggest_rows(s: Scene) -> None:
         s.call("cut_columns", path=top["path"], fields=keep, max_lines=30)
 
 
+def private_folder(s: Scene) -> None:
+    """A whole folder of Maya's, and everything in it, made private."""
+    d, what = s.rng.choice(
+        (
+            (f"{DOCS}/letters", "my letters"),
+            (f"{HOME}/.ssh", "my ssh folder"),
+            (REPORTS, "my reports"),
+            (f"{DOCS}/recipes", "my recipes"),
+        )
+    )
+    s.say(
+        "Nobody but me should see anything in {w}. Lock down the folder and everything inside.",
+        "Make {w} private, all of it, every single thing in there.",
+        minimal=["Make {w} private."],
+        w=what,
+    )
+    info = s.call("get_file_info", path=d)
+    s.call("change_mode", path=info["path"], mode="go-rwx", recursive=True)
+    s.say("Show me what it looks like now, permissions and all.", "List the folder in detail now.")
+    s.call("list_directory", path=info["path"], long=True, show_hidden=True)
+
+
 # Permissions and sharing -----------------------------------------------------------------------
 
 
-@filesystem.intent(covers=("get_file_info", "change_mode"), weight=1.2, follows=True)
+@filesystem.intent(covers=("get_file_info", "change_mode", "list_directory"), weight=1.2, follows=True)
 def lock_down(s: Scene) -> None:
     """Maya makes a private file readable only by her, or a script runnable (or, after a turn about a
     file, that file private)."""
@@ -1440,6 +1484,9 @@ def lock_down(s: Scene) -> None:
             "Also, nobody but me should be able to see that one.",
         )
         s.call("change_mode", path=known, mode=s.rng.choice(("600", "go-rwx")))
+        return
+    if s.rng.random() < 0.2:
+        private_folder(s)
         return
     if s.rng.random() < 0.5:
         f = s.pick(
@@ -1476,8 +1523,13 @@ def lock_down(s: Scene) -> None:
     )
     info = s.call("get_file_info", path=f["path"])
     s.call("change_mode", path=info["path"], mode=mode)
-    s.say("Show me the result.", "What are its permissions now?", "Double-check it for me.")
-    s.call("get_file_info", path=info["path"])
+    remember(s, info["path"])
+    if s.rng.random() < 0.5:
+        s.say("Show me the result.", "What are its permissions now?", "Double-check it for me.")
+        s.call("get_file_info", path=info["path"])
+    else:
+        s.say("Show me its long listing now.", "List it in detail so I can see the new permissions.")
+        s.call("list_directory", path=info["path"], long=True)
 
 
 @filesystem.intent(
@@ -1509,6 +1561,7 @@ def share_with_team(s: Scene) -> None:
     if "team" not in me["groups"]:
         raise Skip("not in team")
     s.call("change_owner", path=f["path"], group="team")
+    remember(s, f["path"])
     s.call("change_mode", path=f["path"], mode="g+w")
     if s.rng.random() < 0.5:
         s.say("What do its permissions look like now?", "Show me who can do what with it now.", "Confirm it worked.")
