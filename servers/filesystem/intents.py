@@ -235,7 +235,7 @@ def catch_up(s: Scene) -> None:
         span=span,
         few=few,
     )
-    got = s.call("list_recent_files", path=where, days=days, **args)
+    got = s.call("list_recent_files", **({} if s.minimal else {"path": where, "days": days, **args}))
     text = [f for f in got["files"] if not s.rows("SELECT 1 FROM nodes WHERE path = ? AND binary = 1", f["path"])]
     if not text:
         raise Skip("nothing recent in text")
@@ -419,6 +419,8 @@ def where_did_i_write(s: Scene) -> None:
     place, where = s.rng.choice(
         ((DOCS, "in my documents"), (NOTES, "in my meeting notes"), (f"{HOME}/projects/blog", "on my blog"))
     )
+    if s.minimal:  # no place given: the agent searches her whole home
+        place = HOME
     hits = s.rows(
         "SELECT path FROM nodes WHERE type = 'file' AND binary = 0 AND path > ? AND path < ? AND content LIKE ?",
         place + "/",
@@ -440,7 +442,7 @@ def where_did_i_write(s: Scene) -> None:
     subject = s.given(word, topic, "topic", "grep_files", "pattern")
     s.say(
         "Where did I write about {t} {w}?{how}",
-        "Which of my notes {w} mention {t}?{how}",
+        "Which of the things I wrote {w} mention {t}?{how}",
         "I wrote something[ about {t}] {w}, find it.{how}",
         "I'm looking for something I wrote {w}[, about {t}].{how}",
         minimal=["Where did I write about {t}?"],
@@ -481,7 +483,6 @@ def big_old_things(s: Scene) -> None:
         "Which{k} in my home are over {big}{age}?",
         "Dig up every one of my{k} bigger than {big}{age}.",
         "I need space. List my{k} over {big}{age}.",
-        minimal=["What big{k} are hogging my home?"],
         k=words,
         big=big,
         age=age,
@@ -587,7 +588,7 @@ def noisy_services(s: Scene) -> None:
         minimal=["What's the machine been up to in the last little while?"],
         n=n,
     )
-    got = s.call("tail_file", path="/var/log/syslog", lines=n)
+    got = s.call("tail_file", path="/var/log/syslog", **({} if s.minimal else {"lines": n}))
     remember(s, got["path"])
     if s.rng.random() < 0.6:
         s.say(
@@ -609,7 +610,7 @@ def noisy_services(s: Scene) -> None:
 def failed_logins(s: Scene) -> None:
     """Maya (an admin via wheel) checks the auth log for failed ssh logins, which needs root."""
     start(s)
-    who = s.rng.choice(("admin", "oracle", None))
+    who = None if s.level == "minimal" else s.rng.choice(("admin", "oracle", None))
     which = f" for '{who}'" if who else ""
     s.say(
         "Has anyone been trying to get into this box over ssh{which}? Check the auth log.",
@@ -646,7 +647,7 @@ def disk_health(s: Scene) -> None:
         "How much room is left on the main drive, and how is it set up in fstab?",
         "Is the machine running low on space? Also check what fstab says about that drive.",
         "How full is the disk, and which options is it mounted with?",
-        minimal=["Are we OK on space?"],
+        minimal=["Are we OK on space, and how is that drive mounted?"],
     )
     df = s.call("get_disk_free")
     hits = s.call("grep_files", pattern=df["device"], path="/etc/fstab", fixed_string=True)
@@ -801,7 +802,7 @@ def more_on_it(s: Scene, path: str) -> None:
         s.say("What are the last {n} lines of it?", "And how does it end? Last {n} lines.", n=n)
         s.call("tail_file", path=path, lines=n)
     elif branch == 3:
-        s.say("Give me its SHA-256 so I can compare it on my laptop.", "What's its sha256 fingerprint?")
+        s.say("Give me its sha256 so I can compare it on my laptop.", "What's its sha256 fingerprint?")
         s.call("compute_checksum", path=path)
     elif branch == 4:
         s.say("What's its MD5? The old backup tool wants that.", "I need its md5 sum.")
@@ -1426,7 +1427,7 @@ def biggest_rows(s: Scene) -> None:
         numeric=True,
         reverse=True,
         skip_header=True,
-        max_lines=n + 1,
+        **({} if s.minimal else {"max_lines": n + 1}),
     )
     if hand_off(s, top["path"]):
         return
@@ -1518,7 +1519,6 @@ def lock_down(s: Scene) -> None:
         "Who can get at {what} right now? Set it so {goal}.",
         "Check the permissions on {what} and fix them so {goal}.",
         "Make sure {goal}: {what}.",
-        minimal=["Sort out the permissions on {what}."],
         what=names[f["name"]],
         goal=goal,
     )
