@@ -334,6 +334,9 @@ def project_languages(s: Scene) -> None:
     if s.rng.random() < 0.35:
         whose(s)
         return
+    if s.rng.random() < 0.25:
+        links_in(s)
+        return
     proj = s.rng.choice(
         (
             f"{HOME}/projects/weather-cli",
@@ -373,6 +376,23 @@ def project_languages(s: Scene) -> None:
         biggest = max(found["matches"], key=lambda m: (m["size"], m["path"]))
         s.say("How long is the biggest of them?", "Count what's in the largest one.")
         s.call("count_words", path=biggest["path"])
+
+
+def links_in(s: Scene) -> None:
+    place, what = s.rng.choice(
+        ((HOME, "my home"), ("/etc", "the system config"), ("/etc/nginx", "the nginx config folder"))
+    )
+    s.say(
+        "How many folders, files and links are there in {w}?",
+        "Count what's in {w} by kind: folders, files, links.",
+        minimal=["What's {w} made of?"],
+        w=what,
+    )
+    kinds = s.call("get_distinct_values", field="type", path=place)["values"]
+    if "symlink" not in kinds:
+        raise Skip("no links")
+    s.say("Where are the links?", "Show me just the shortcuts.", "Which of them are links?")
+    s.call("find_files", path=place, type="symlink")
 
 
 def whose(s: Scene) -> None:
@@ -650,13 +670,22 @@ def disk_health(s: Scene) -> None:
         minimal=["Are we OK on space, and how is that drive mounted?"],
     )
     df = s.call("get_disk_free")
-    hits = s.call("grep_files", pattern=df["device"], path="/etc/fstab", fixed_string=True)
-    s.say("Show me the whole fstab.", "Let me see everything in that fstab.", "Print all of /etc/fstab for me.")
-    s.call("read_file", path=hits["matches"][0]["path"])
-    remember(s, hits["matches"][0]["path"])
+    if s.rng.random() < 0.5:
+        hits = s.call("grep_files", pattern=df["device"], path="/etc/fstab", fixed_string=True)
+    else:
+        hits = s.call("grep_files", pattern=df["device"], path="/etc/fstab")
+    fstab = hits["matches"][0]["path"]
+    if hand_off(s, fstab):
+        return
+    if s.rng.random() < 0.5:
+        s.say("Show me the whole fstab.", "Let me see everything in that fstab.", "Print all of /etc/fstab for me.")
+        s.call("read_file", path=fstab)
+    else:
+        s.say("Show me fstab with line numbers.", "Print /etc/fstab with the lines numbered.")
+        s.call("read_file", path=fstab, number_lines=True)
 
 
-@filesystem.intent(covers=("print_working_directory", "list_directory", "change_directory"))
+@filesystem.intent(covers=("print_working_directory", "get_current_user", "list_directory", "change_directory"))
 def where_am_i(s: Scene) -> None:
     """Maya asks where her shell is, what is around, and moves into one of the folders."""
     start(s)
@@ -678,7 +707,11 @@ def where_am_i(s: Scene) -> None:
     if s.minimal:
         how, args = "", {}
     s.turns[-1].phrasing += how
-    cwd = s.call("print_working_directory")["cwd"]
+    if not s.minimal and s.rng.random() < 0.35:
+        s.turns[-1].phrasing = "Which account is this shell on, and which folder? Show me what's in it." + how
+        cwd = s.call("get_current_user")["cwd"]
+    else:
+        cwd = s.call("print_working_directory")["cwd"]
     around = s.call("list_directory", path=cwd, **args)
     dirs = [e for e in around["entries"] if e["type"] == "dir"]
     if not dirs:
@@ -1251,7 +1284,7 @@ BACKUPS = (
 )
 
 
-@filesystem.intent(covers=("create_archive", "list_archive"), weight=1.3)
+@filesystem.intent(covers=("create_archive", "list_archive", "get_file_info", "compute_checksum"), weight=1.3)
 def pack_backup(s: Scene) -> None:
     """Maya packs a folder into a compressed backup in ~/backups and checks what went in."""
     start(s)
@@ -1270,11 +1303,18 @@ def pack_backup(s: Scene) -> None:
         arch=arch,
     )
     made = s.call("create_archive", archive_path=f"{HOME}/backups/{name}", sources=[src])
-    if s.rng.random() < 0.6:
+    branch = s.rng.random()
+    if branch < 0.4:
         s.say(
             "What ended up in it?", "Show me what's inside so I know nothing's missing.", "Which things went into it?"
         )
         s.call("list_archive", archive_path=made["archive"])
+    elif branch < 0.55:
+        s.say("How big did it come out?", "What size is the backup?")
+        s.call("get_file_info", path=made["archive"])
+    elif branch < 0.7:
+        s.say("Give me its checksum for my records.", "What's its sha256? I keep a list.")
+        s.call("compute_checksum", path=made["archive"])
     else:
         s.say("Show me the first ten things in it.", "List just the first 10 entries inside it.")
         s.call("list_archive", archive_path=made["archive"], limit=10)
@@ -1347,7 +1387,7 @@ CSVS = (  # path, how Maya names it, {column: (field number, how she names the c
 )
 
 
-@filesystem.intent(covers=("head_file", "unique_lines"), weight=1.2)
+@filesystem.intent(covers=("head_file", "unique_lines", "cut_columns"), weight=1.2)
 def spreadsheet_tally(s: Scene) -> None:
     """Maya peeks at a CSV's columns, then tallies one column, most common first."""
     start(s)
@@ -1385,9 +1425,12 @@ def spreadsheet_tally(s: Scene) -> None:
             c=col,
         )
         s.call("unique_lines", path=top["path"], field=field, delimiter=",", count=True)
-    else:
+    elif branch < 0.9:
         s.say("Just list the different {c} values, no counts.", "Which {c} values appear at all?", c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",")
+    else:
+        s.say("Show me only the {c} column.", "Give me just the {c} of every row.", c=col)
+        s.call("cut_columns", path=top["path"], fields=str(field))
 
 
 @filesystem.intent(covers=("head_file", "sort_lines", "cut_columns"), weight=1.2)
@@ -1612,7 +1655,7 @@ def hand_over(s: Scene) -> None:
     s.call("switch_user", username="maya")
 
 
-@filesystem.intent(covers=("create_symlink", "list_directory"))
+@filesystem.intent(covers=("create_symlink", "list_directory", "show_tree"))
 def shortcut(s: Scene) -> None:
     """Maya wants a shortcut in her home to a place she visits often."""
     start(s)
@@ -1639,9 +1682,12 @@ def shortcut(s: Scene) -> None:
         new=new,
     )
     made = s.call("create_symlink", target=target, link_path=f"{HOME}/{name}")
-    if s.rng.random() < 0.5:
+    if s.rng.random() < 0.35:
         s.say("Does it work? Show me what's behind it.", "Try it: what's in there?", "Check it by looking inside.")
         s.call("list_directory", path=made["link"])
+    elif s.rng.random() < 0.5:
+        s.say("Check it by drawing what's behind it, one level deep.", "Sketch out what it leads to, one level.")
+        s.call("show_tree", path=made["link"], max_depth=1)
     else:
         s.say("Try it: list what's behind it, newest first.", "Does it work? Show me the latest things in there first.")
         s.call("list_directory", path=made["link"], sort_by="modified", reverse=True)
