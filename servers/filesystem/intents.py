@@ -189,7 +189,7 @@ def add_todo(s: Scene) -> None:
     s.say(
         "Put something on my to-do list, please[: {task}].",
         "Can you add[ {task}] to my todo list?",
-        "I keep forgetting things: jot down[ {task}] on my list of things to do.",
+        "I keep forgetting things: put something on my list of things to do[: {task}].",
         minimal=["Add something to my to-do list[: {task}]."],
         task=task,
     )
@@ -1112,9 +1112,9 @@ def tweak_setting(s: Scene) -> None:
         raise Skip("already set")
     new = s.given(line.format(v=value), said.format(v=value), "new value", "replace_in_file", "replacement")
     s.say(
-        "Change {what} to[ {new}].",
-        "Set {what} to[ {new}], please.",
-        "{What} is wrong; make it[ {new}].",
+        "Change {what}[ to {new}].",
+        "Set {what}[ to {new}], please.",
+        "{What} is wrong[; make it {new}].",
         minimal=["{What} needs bumping[ to {new}]."],
         what=what,
         What=what[:1].upper() + what[1:],
@@ -1561,8 +1561,9 @@ def lock_down(s: Scene) -> None:
     s.say(
         "Who can get at {what} right now? Set it so {goal}.",
         "Check the permissions on {what} and fix them so {goal}.",
-        "Make sure {goal}: {what}.",
+        "{What}: make sure {goal}.",
         what=names[f["name"]],
+        What=names[f["name"]][:1].upper() + names[f["name"]][1:],
         goal=goal,
     )
     info = s.call("get_file_info", path=f["path"])
