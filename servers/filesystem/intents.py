@@ -1394,7 +1394,7 @@ def spreadsheet_tally(s: Scene) -> None:
     path, what, cols = s.rng.choice(
         CSVS
         + tuple(
-            (p, f"the {p[-11:-4].replace('_', ' ')} sales export", {4: "region", 5: "product"})
+            (p, f"the {p[-11:-4].replace('_', ' ').upper()} sales export", {4: "region", 5: "product"})
             for p in [r["path"] for r in under(s, f"{PIPELINE}/data", "sales_*")]
         )
     )
@@ -1442,7 +1442,7 @@ def biggest_rows(s: Scene) -> None:
     options += [
         (
             p,
-            f"the {p[-11:-4].replace('_', ' ').upper().replace('Q', 'Q')} sales export",
+            f"the {p[-11:-4].replace('_', ' ').upper()} sales export",
             7,
             "orders",
             "1,4,7",
@@ -1503,6 +1503,10 @@ def private_folder(s: Scene) -> None:
         minimal=["Make {w} private."],
         w=what,
     )
+    if s.rows(
+        "SELECT 1 FROM nodes WHERE (path = ? OR (path > ? AND path < ?)) AND owner != 'maya'", d, d + "/", d + "0"
+    ):
+        raise Skip("something in there is not hers")
     info = s.call("get_file_info", path=d)
     s.call("change_mode", path=info["path"], mode="go-rwx", recursive=True)
     s.say("Show me what it looks like now, permissions and all.", "List the folder in detail now.")
