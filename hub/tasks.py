@@ -79,6 +79,8 @@ class Turn(BaseModel):
 
     user: str
     ask: bool = False  # a clarify turn: a required value is missing; the right move is to ask
+    missing: list[str] = Field(default_factory=list)
+    """On an ask turn: the parameters (of the next turn's calls) whose values the user withholds."""
     calls: list[GTStep] = Field(default_factory=list)
 
 
@@ -95,6 +97,8 @@ class Task(BaseModel):
 
     id: str = Field(min_length=1, max_length=200)
     kind: TaskKind = "mcp"
+    split: Literal["train", "test"] | None = None
+    """Stamped at synthesis; eval and training honour it (unstamped tasks fall back to a hash split)."""
     servers: list[str] = Field(min_length=1)
     initial: InitialState = Field(default_factory=InitialState)
     system: str | None = None
@@ -124,6 +128,8 @@ class Task(BaseModel):
             raise ValueError(f"task {self.id}: a clarify task needs a turn with ask=true")
         if any(t.ask and t.calls for t in self.turns):
             raise ValueError(f"task {self.id}: an ask turn has no ground-truth calls")
+        if any(t.missing and not t.ask for t in self.turns):
+            raise ValueError(f"task {self.id}: only an ask turn withholds parameters (missing)")
         if self.kind == "mcp" and not steps:
             raise ValueError(f"task {self.id}: an mcp task needs ground-truth calls")
         return self
@@ -214,10 +220,12 @@ def hermes_call(name: str, arguments: dict[str, Any]) -> str:
 def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
     answer; a question on an ``ask`` turn; a refusal on an abstain task."""
+    from hub.clarify import clarifying_question
+
     out: list[str] = []
-    for turn in task.turns:
+    for i, turn in enumerate(task.turns):
         if turn.ask:
-            out.append("Which account (or card) do you mean? Please give me its id.")
+            out.append(clarifying_question(task, i))
         elif turn.calls:
             out.append("\n".join(hermes_call(s.name, s.arguments) for s in turn.calls))
             out.append("Done.")
