@@ -97,13 +97,14 @@ def _singular(word: str) -> str:
 
 
 def value_in_text(value: Any, text: str) -> bool:
-    """Whether a user turn states ``value`` (numbers compared as numbers, strings case-insensitively)."""
+    """Whether a user turn states ``value``: numbers compared as numbers, strings verbatim as a whole word
+    (``TODO`` is not stated by ``todo.md``, nor ``ACC-0001`` by ``ACC-00011``)."""
     if isinstance(value, bool):
         return False
     if isinstance(value, (int, float)):
         return any(float(n) == float(value) for n in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", "")))
     if isinstance(value, str):
-        return value.lower() in text.lower()
+        return bool(value) and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
     if isinstance(value, list):
         return bool(value) and all(value_in_text(v, text) for v in value)
     return False
@@ -139,7 +140,7 @@ def words_for(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
     entity = prop.get("x-entity")
     if isinstance(entity, str):
         base += [w for w in tokens(entity.replace("_", " ")) if w not in STOP_WORDS]
-    phrases = {(w,) for w in base}
+    phrases: set[tuple[str, ...]] = {(w,) for w in base}
     declared = prop.get("x-synonyms") or []
     for s in [*declared, *(s for w in base for s in SYNONYMS.get(w, ()))]:
         if isinstance(s, str) and tokens(s):

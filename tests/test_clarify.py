@@ -11,7 +11,7 @@ from hub.clarify import judge_reply, missing_params, question_words, words_for
 from hub.tasks import BUILTIN_TASKS, Task, read_jsonl
 from tests.conftest import LIBRARY
 
-EXAMPLE = re.compile(r'^\s+"(?P<reply>[^"]*)"\s+(?P<score>[01])\s+\S', re.M)
+EXAMPLE = re.compile(r'^\s+"(?P<reply>[^"]*)"\s+(?P<score>[01])\s+\S', re.MULTILINE)
 ACCOUNT = {"from_account_id": words_for("from_account_id", {"x-entity": "account"})}
 
 

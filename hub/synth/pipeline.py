@@ -25,9 +25,10 @@ from hub.dispatcher import Dispatcher
 from hub.events import EventBus
 from hub.library import Library
 from hub.sessions import SessionManager
-from hub.synth import perturb
+from hub.synth import checks, perturb
 from hub.synth.graph import ToolGraph, load_graph
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
+from hub.synth.output import assign_splits
 from hub.synth.render import ID_TOKEN, LLMRenderer, Renderer, RenderRequest, StepView, TemplateRenderer, fmt, humanize
 from hub.synth.sampler import Harvester, Sampler
 from hub.synth.validate import Deduper, SeedIndex, call_tokens, ungrounded, validate_replay
@@ -136,6 +137,7 @@ class Synthesizer:
         cover = self.config.cover if self.config.cover is not None else self.config.n >= 2 * len(self.all_tools)
         if cover:
             tasks = self._cover(tasks, counters)
+        assign_splits(tasks, self.config.test_fraction, self.config.seed)
         for i, t in enumerate(tasks):
             t.meta["synth"]["order"] = i
         self.stats.seconds = time.perf_counter() - start
@@ -235,6 +237,7 @@ class Synthesizer:
                 level = req.level = "complete"
         texts = self.renderer.render(req, rng)
         turns = self._turns(kind, chain, groups, texts)
+        turns[0].missing = [req.omit[2]] if kind == "clarify" and req.omit else []
         tools, servers, perturbs = self._offer(kind, variant, server, chain, rng)
         meta = {"synth": {
             "seed": self.config.seed, "attempt": j, "variant": variant or ("missing_value" if kind == "clarify" else "chain"),
@@ -246,6 +249,7 @@ class Synthesizer:
             "sampler_block": block.block,
             "request_servers": [server], "mentioned_ids": [v for v in self._mentioned_ids(chain, views)],
             "omitted": _omitted_value(req, turns_views), **perturbs,
+            "requested": [tool_name(server, s.tool) for s in chain.steps],
         }}
         task_id = f"synth-{self.config.seed}-{kind}-{j:05d}-{server}"
         try:
@@ -325,6 +329,8 @@ class Synthesizer:
         omitted = synth.get("omitted")
         if omitted is not None and omitted in task.turns[0].user:
             self.stats.dropped["clarify_leak"] += 1
+            return None
+        if not checks.keep(task, self.library, self.stats.dropped):
             return None
         if ungrounded(task, self.index):
             self.stats.dropped["ungrounded"] += 1

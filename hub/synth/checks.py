@@ -1,0 +1,202 @@
+"""Integrity checks on synthesized clarify and abstain tasks (the pipeline drops a task that fails).
+
+- ``clarify_problems``: an ask turn may withhold only what the call cannot do without: each
+  missing parameter is required by the call that needs it, has no default, is not stated in the
+  turns so far, and cannot be found by the model: no offered read tool, called on the task's
+  initial state with the values the user did state, returns it as the only candidate.
+- ``abstain_problems``: nothing offered, from any server, can do what the user asks: for every
+  requested tool (``meta.synth.requested``, else the anchor), no offered tool has its name, or the
+  same verb (up to synonyms: get/view/show, list/search/find, ...) on the same object (plurals
+  folded, or the same head noun); and no offered tool's verb and object both appear in a user
+  turn (which catches a request rendered in other words than its tool's name).
+
+``keep(task, library, dropped)`` applies the check that fits the task's kind and counts the
+first problem's kind in ``dropped`` (``clarify_optional``, ``clarify_findable``, ...).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from hub.clarify import missing_params, tokens, value_in_text
+from hub.dispatcher import Dispatcher
+from hub.events import EventBus
+from hub.library import Library
+from hub.sessions import SessionManager
+from hub.tasks import Task, TaskError, build_initial, split_name
+
+VERB_GROUPS: tuple[frozenset[str], ...] = (
+    frozenset({"get", "view", "show", "read", "fetch", "check", "lookup", "look", "see", "describe", "display"}),
+    frozenset({"list", "search", "find", "browse", "query", "locate", "filter"}),
+    frozenset({"create", "add", "new", "make", "open", "register", "insert", "post", "write"}),
+    frozenset({"update", "edit", "set", "change", "modify", "rename", "adjust"}),
+    frozenset({"delete", "remove", "cancel", "close", "drop", "archive"}),
+    frozenset({"send", "forward", "reply", "share"}),
+    frozenset({"book", "reserve", "schedule"}),
+)
+
+
+# Clarify ---------------------------------------------------------------------------------------
+
+
+def clarify_is_valid(task: Task, library: Library) -> bool:
+    return not clarify_problems(task, library)
+
+
+def clarify_problems(task: Task, library: Library) -> list[tuple[str, str]]:
+    """(kind, message) for every way an ask turn withholds something it should not; empty when valid."""
+    out: list[tuple[str, str]] = []
+    for i, turn in enumerate(task.turns):
+        if not turn.ask:
+            continue
+        params, _ = missing_params(task, i)
+        if not params:
+            out.append(("clarify_nothing_missing", f"turn {i} withholds nothing a later call needs"))
+        for p in params:
+            out += _param_problems(task, i, p, library)
+    return out
+
+
+def _param_problems(task: Task, turn: int, param: str, library: Library) -> list[tuple[str, str]]:
+    step = next((s for t in task.turns[turn + 1:] for s in t.calls if param in s.arguments), None)
+    if step is None:
+        return []  # nothing later uses it (the ask closes the task): its tool is the offered one
+    tool = library.tool(step.server, step.tool)
+    prop = tool.input_schema.get("properties", {}).get(param, {})
+    if param not in tool.required or "default" in prop:
+        return [("clarify_optional", f"{step.name} can run without {param}")]
+    value = step.arguments[param]
+    said = " ".join(t.user for t in task.turns[: turn + 1])
+    if value_in_text(value, said):
+        return [("clarify_stated", f"the user already states {param} = {value!r}")]
+    finder = finding_tool(task, turn, param, value, library)
+    if finder is not None:
+        return [("clarify_findable", f"{finder} returns {param} = {value!r} as the only candidate")]
+    return []
+
+
+def finding_tool(task: Task, turn: int, param: str, value: Any, library: Library) -> str | None:
+    """An offered read tool that, called with what the user stated, yields ``value`` as the only candidate."""
+    later = next(t for t in task.turns[turn + 1:] if t.calls)
+    said = " ".join(t.user for t in task.turns[: turn + 1])
+    known = {k: v for s in later.calls for k, v in s.arguments.items() if k != param and value_in_text(v, said)}
+    step = next(s for s in later.calls if param in s.arguments)
+    entity = library.tool(step.server, step.tool).params.get(param)
+    keys = {param, f"{entity}_id"} if entity else {param}
+    sessions = SessionManager(library)
+    dispatcher = Dispatcher(library, sessions, EventBus(maxsize=1))
+    try:
+        build_initial(task, sessions, dispatcher, "check")
+    except TaskError:
+        return None
+    for name in task.tools:
+        parts = split_name(name)
+        if parts is None or parts[0] != step.server or library.tool(*parts).kind != "read":
+            continue
+        args = _arguments_from(library.tool(*parts).input_schema, known)
+        if args is None:
+            continue
+        out = dispatcher.call("check", parts[0], parts[1], args)
+        if out.ok and set(_values_under(out.result, keys)) == {_key(value)}:
+            return name
+    return None
+
+
+def _arguments_from(schema: dict[str, Any], known: dict[str, Any]) -> dict[str, Any] | None:
+    """The tool's arguments from the stated values by parameter name; None when a required one is unknown."""
+    props = schema.get("properties", {})
+    if any(r not in known for r in schema.get("required", [])):
+        return None
+    return {k: v for k, v in known.items() if k in props}
+
+
+def _values_under(node: Any, keys: set[str], depth: int = 0) -> Iterable[Any]:
+    if depth > 8:
+        return
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in keys and not isinstance(v, (dict, list)):
+                yield _key(v)
+            elif isinstance(v, (dict, list)):
+                yield from _values_under(v, keys, depth + 1)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _values_under(item, keys, depth + 1)
+
+
+def _key(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+# Abstain ---------------------------------------------------------------------------------------
+
+
+def abstain_is_valid(task: Task, library: Library) -> bool:
+    return not abstain_problems(task, library)
+
+
+def verb_object(tool: str) -> tuple[str, tuple[str, ...]]:
+    """``search_users`` -> ("search", ("user",))."""
+    verb, _, obj = tool.partition("_")
+    return verb, tuple(tokens(obj.replace("_", " ")))
+
+
+def same_verb(a: str, b: str) -> bool:
+    return a == b or any(a in g and b in g for g in VERB_GROUPS)
+
+
+def same_object(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    return a == b or bool(a and b and a[-1] == b[-1])
+
+
+def requested_tools(task: Task) -> list[str]:
+    synth = task.meta.get("synth", {})
+    return list(synth.get("requested") or ([synth["anchor"]] if synth.get("anchor") else []))
+
+
+def abstain_problems(task: Task, library: Library) -> list[tuple[str, str]]:
+    """(kind, message) for every offered tool that could serve the request; empty when valid."""
+    out: list[tuple[str, str]] = []
+    offered = [(n, p) for n in task.tools if (p := split_name(n)) is not None]
+    for want in requested_tools(task):
+        parts = split_name(want)
+        if parts is None:
+            continue
+        verb, obj = verb_object(parts[1])
+        for name, (_, tool) in offered:
+            if name == want or tool == parts[1]:
+                out.append(("abstain_same_name", f"{name} is offered for a request of {want}"))
+            elif same_verb(verb, verb_object(tool)[0]) and same_object(obj, verb_object(tool)[1]):
+                out.append(("abstain_same_action", f"{name} does what {want} does"))
+    said = [tokens(t.user) for t in task.turns]
+    for name, (_, tool) in offered:
+        verb, obj = verb_object(tool)
+        if obj and any(_mentions(words, verb, obj) for words in said):
+            out.append(("abstain_named_in_request", f"the user asks to {verb} {' '.join(obj)}, which {name} does"))
+    return out
+
+
+def _mentions(words: list[str], verb: str, obj: tuple[str, ...]) -> bool:
+    verbs = next((g for g in VERB_GROUPS if verb in g), frozenset({verb}))
+    return any(w in verbs for w in words) and all(o in words for o in obj)
+
+
+# The pipeline's filter ---------------------------------------------------------------------------
+
+
+def problems(task: Task, library: Library) -> list[tuple[str, str]]:
+    if task.kind == "clarify":
+        return clarify_problems(task, library)
+    if task.kind == "abstain":
+        return abstain_problems(task, library)
+    return []
+
+
+def keep(task: Task, library: Library, dropped: Counter[str]) -> bool:
+    """Whether the task passes its kind's check; a failing task's first problem kind is counted in ``dropped``."""
+    found = problems(task, library)
+    if found:
+        dropped[found[0][0]] += 1
+    return not found
