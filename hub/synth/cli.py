@@ -22,6 +22,8 @@ def register(sub: Any) -> None:
     synth.add_argument("--model", default=None, help="model name for --llm-endpoint")
     synth.add_argument("--cache-dir", default=None, help="dependency-graph cache (default ~/.cache/prove-hub/graphs)")
     synth.add_argument("--no-progress", action="store_true")
+    synth.add_argument("--sft", action="store_true", help="also write OUT/sft/: every task as a full chat from the "
+                                                          "oracle's replay (OpenAI messages, Qwen-template text)")
     synth.add_argument("--mount", action="append", metavar="MODULE:CLASS[=NAME]", help="mount a Python class as a server")
     synth.set_defaults(handler=cmd_synth)
     graph = sub.add_parser("graph", help="print a server's tool dependency graph")
@@ -47,7 +49,11 @@ def cmd_synth(args: argparse.Namespace) -> int:
     library = build_library(args.mount)
     result = synthesize(library, config)
     data = write_all(Path(args.out), result, library)
-    keys = ("n", "kinds", "split", "seconds", "tasks_per_second")
+    if args.sft:
+        from hub.synth.sft import write_sft
+
+        data["sft"] = write_sft(Path(args.out) / "sft", result.tasks, library)
+    keys = ("n", "kinds", "split", "seconds", "tasks_per_second", *(("sft",) if args.sft else ()))
     print(json.dumps({k: data[k] for k in keys} | {"coverage": {k: data["coverage"][k] for k in ("tools", "covered")},
                                                    "total_seconds": round(time.perf_counter() - start, 1),
                                                    "out": str(args.out)}, indent=1))
