@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hub.clarify
 from hub.clarify import judge_reply, missing_params, question_words, words_for
@@ -76,3 +78,26 @@ def test_only_an_ask_turn_may_withhold() -> None:
         Task.model_validate({"id": "x", "servers": ["banking"], "tools": [],
                              "turns": [{"user": "hi", "missing": ["card_id"],
                                         "calls": [{"id": "g1", "server": "banking", "tool": "list_cards"}]}]})
+
+
+KINDS = ("account", "card", "draft", "invoice", "meeting", "path")
+FILLER = st.sampled_from(["the", "money", "today", "now", "it", "thanks", "ok", "sure", "please", "sent", "all",
+                          "set", "done", "great", "I", "have", "your", "request"])
+
+
+@given(words=st.lists(FILLER, min_size=1, max_size=12))
+def test_a_plain_statement_never_asks(words: list[str]) -> None:
+    text = " ".join(words) + "."
+    verdict = judge_reply(text, ACCOUNT)
+    assert not verdict.asked and verdict == judge_reply(text, ACCOUNT)  # and the same answer every time
+
+
+@given(kind=st.sampled_from(KINDS), before=st.lists(FILLER, max_size=5), after=st.lists(FILLER, max_size=5),
+       opener=st.sampled_from(["Which", "What", "Could you tell me the", "Please provide the"]))
+def test_a_question_names_what_is_missing_or_it_does_not_count(kind: str, before: list[str], after: list[str],
+                                                                opener: str) -> None:
+    wanted = {f"{kind}_id": words_for(f"{kind}_id", {"x-entity": kind})}
+    text = " ".join([*before, "."]) + f" {opener} {kind} {' '.join(after)}?"
+    assert judge_reply(text, wanted).asked
+    other = next(k for k in KINDS if k != kind and k not in text)
+    assert not judge_reply(text, {f"{other}_id": words_for(f"{other}_id", {"x-entity": other})}).asked

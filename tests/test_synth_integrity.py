@@ -4,6 +4,7 @@ pays only for a real question."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -68,6 +69,10 @@ def test_the_files_hold_the_stamps(synth: SynthResult, dataset: Path) -> None:
     train, test = read_jsonl(dataset / "train.jsonl"), read_jsonl(dataset / "test.jsonl")
     assert {t.split for t in train} == {"train"} and {t.split for t in test} == {"test"}
     assert len(train) + len(test) == N
+    manifest = json.loads((dataset / "manifest.json").read_text())
+    assert manifest["split_by_kind"] == {k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
+                                         for k in ("abstain", "clarify", "mcp")}
+    assert all(v["test"] for v in manifest["split_by_kind"].values())
 
 
 def test_stamps_are_seeded_and_stratified_on_any_task_list() -> None:
@@ -110,8 +115,6 @@ async def test_eval_split_test_runs_exactly_the_test_tasks(live: LiveHub, datase
 
 
 async def test_prove_train_exports_only_training_tasks(live: LiveHub, dataset: Path, tmp_path: Path) -> None:
-    import json
-
     train = {t.id for t in read_jsonl(dataset / "train.jsonl")}
     for split in ("train", "all"):
         rc, _, err = await prove_train("--hub", live.url, "--model", "Qwen/Qwen3-4B", "--dry-run", "--split", split,
@@ -242,3 +245,16 @@ def test_done_on_the_ask_turn_scores_near_zero_and_a_question_the_maximum(synth:
         assert play(engine, task, "Done.") <= 0.1, task.id
         assert play(engine, task, "I can't help with that.") <= 0.1, task.id
         assert play(engine, task, "") == pytest.approx(1.3), (task.id, oracle_script(task)[0])
+
+
+def test_the_builtin_clarify_and_abstain_tasks_pass_the_checks() -> None:
+    from hub.tasks import BUILTIN_TASKS
+
+    checked: Counter[str] = Counter()
+    for task in read_jsonl(BUILTIN_TASKS):
+        if task.kind == "clarify":
+            assert clarify_problems(task, LIBRARY) == [], task.id
+        elif task.kind == "abstain":
+            assert abstain_problems(task, LIBRARY) == [], task.id
+        checked[task.kind] += 1
+    assert checked["clarify"] == 2 and checked["abstain"] == 2

@@ -94,6 +94,8 @@ def manifest(tasks: list[Task], train: list[Task], test: list[Task], result: Any
     return {
         "n": len(tasks),
         "split": {"train": len(train), "test": len(test)},
+        "split_by_kind": {k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
+                          for k in sorted({t.kind for t in tasks})},
         "kinds": dict(Counter(t.kind for t in tasks)),
         "variants": dict(Counter(m.get("variant") for m in synth)),
         "per_server": {s: dict(c) | {"total": sum(c.values())} for s, c in sorted(per_server.items())},
