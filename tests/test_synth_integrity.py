@@ -258,3 +258,22 @@ def test_the_builtin_clarify_and_abstain_tasks_pass_the_checks() -> None:
             assert abstain_problems(task, LIBRARY) == [], task.id
         checked[task.kind] += 1
     assert checked["clarify"] == 2 and checked["abstain"] == 2
+
+
+def test_clarify_checker_follows_a_stated_id_to_a_unique_value() -> None:
+    from tests.conftest import World
+
+    world = World()
+    cards = world.ok("banking", "list_cards", account_id="ACC-0005")
+    rows = cards["cards"] if isinstance(cards, dict) else cards
+    assert len(rows) == 1  # the account has one card: listing its cards finds it
+    card = rows[0]["card_id"]
+    task = Task.model_validate({
+        "id": "k", "kind": "clarify", "servers": ["banking"], "tools": ["banking__list_cards", "banking__set_card_status"],
+        "turns": [{"user": "Please lock the card of my account ACC-0005.", "ask": True, "missing": ["card_id"]},
+                  {"user": f"It's {card}.", "calls": [{"id": "g1", "server": "banking", "tool": "set_card_status",
+                                                      "arguments": {"card_id": card, "status": "locked"}}]}]})
+    assert [k for k, _ in clarify_problems(task, LIBRARY)] == ["clarify_findable"]
+    vague = task.model_copy(deep=True)
+    vague.turns[0].user = "Please lock my card."
+    assert clarify_problems(vague, LIBRARY) == []

@@ -16,6 +16,7 @@ first problem's kind in ``dropped`` (``clarify_optional``, ``clarify_findable``,
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -25,8 +26,10 @@ from hub.dispatcher import Dispatcher
 from hub.events import EventBus
 from hub.library import Library
 from hub.sessions import SessionManager
+from hub.synth.validate import ID_TOKEN
 from hub.tasks import Task, TaskError, build_initial, split_name
 
+ID_EXAMPLE = re.compile(r"'([A-Z]{2,6})-[0-9A-Z]{2,}")
 VERB_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"get", "view", "show", "read", "fetch", "check", "lookup", "look", "see", "describe", "display"}),
     frozenset({"list", "search", "find", "browse", "query", "locate", "filter"}),
@@ -82,6 +85,7 @@ def finding_tool(task: Task, turn: int, param: str, value: Any, library: Library
     later = next(t for t in task.turns[turn + 1:] if t.calls)
     said = " ".join(t.user for t in task.turns[: turn + 1])
     known = {k: v for s in later.calls for k, v in s.arguments.items() if k != param and value_in_text(v, said)}
+    stated_ids = [i for i in ID_TOKEN.findall(said) if i != value]
     step = next(s for s in later.calls if param in s.arguments)
     entity = library.tool(step.server, step.tool).params.get(param)
     keys = {param, f"{entity}_id"} if entity else {param}
@@ -95,7 +99,7 @@ def finding_tool(task: Task, turn: int, param: str, value: Any, library: Library
         parts = split_name(name)
         if parts is None or parts[0] != step.server or library.tool(*parts).kind != "read":
             continue
-        args = _arguments_from(library.tool(*parts).input_schema, known)
+        args = _arguments_from(library.tool(*parts).input_schema, known, stated_ids)
         if args is None:
             continue
         out = dispatcher.call("check", parts[0], parts[1], args)
@@ -104,12 +108,21 @@ def finding_tool(task: Task, turn: int, param: str, value: Any, library: Library
     return None
 
 
-def _arguments_from(schema: dict[str, Any], known: dict[str, Any]) -> dict[str, Any] | None:
-    """The tool's arguments from the stated values by parameter name; None when a required one is unknown."""
+def _arguments_from(schema: dict[str, Any], known: dict[str, Any], stated_ids: list[str]) -> dict[str, Any] | None:
+    """The tool's arguments from what the user stated: values by parameter name, else the one stated id
+    of the parameter's id shape (its description's example, ``'ACC-0107'`` -> ``ACC-``); None when a
+    required one stays unknown."""
     props = schema.get("properties", {})
-    if any(r not in known for r in schema.get("required", [])):
-        return None
-    return {k: v for k, v in known.items() if k in props}
+    args = {k: v for k, v in known.items() if k in props}
+    for name in schema.get("required", []):
+        if name in args:
+            continue
+        example = ID_EXAMPLE.search(str(props.get(name, {}).get("description", "")))
+        fits = {i for i in stated_ids if example and i.startswith(example.group(1) + "-")}
+        if len(fits) != 1:
+            return None
+        args[name] = fits.pop()
+    return args
 
 
 def _values_under(node: Any, keys: set[str], depth: int = 0) -> Iterable[Any]:
