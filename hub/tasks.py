@@ -8,8 +8,9 @@ ground truth on a fresh fork: ``python -m hub.tasks --regenerate FILE``).
 
 Kinds:
 - ``mcp``: the model should make the ground-truth calls;
-- ``clarify``: a required value is missing from the first turn(s) (``ask: true``):
-  the right move there is to ask, with no call; later turns carry the value and the calls;
+- ``clarify``: a required value is missing from the first turn(s) (``ask: true``, ``missing``
+  names the withheld parameters): the right move there is to ask for it, with no call; later
+  turns carry the value and the calls;
 - ``abstain``: no offered tool fits: the right move is no call at all.
 """
 

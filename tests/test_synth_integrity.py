@@ -277,3 +277,15 @@ def test_clarify_checker_follows_a_stated_id_to_a_unique_value() -> None:
     vague = task.model_copy(deep=True)
     vague.turns[0].user = "Please lock my card."
     assert clarify_problems(vague, LIBRARY) == []
+
+
+def test_writing_keeps_existing_stamps_and_stamps_the_rest() -> None:
+    from hub.synth.output import split
+
+    tasks = [Task.model_validate({"id": f"t{i}", "kind": "abstain", "servers": ["maps"], "turns": [{"user": "x"}]})
+             for i in range(20)]
+    tasks[0].split = "test"
+    tasks[1].split = "train"
+    train, test = split(tasks, 0.5, 0)
+    assert tasks[0] in test and tasks[1] in train
+    assert len(test) == 1 + 9 and all(t.split for t in tasks)

@@ -56,9 +56,8 @@ def assign_splits(tasks: list[Task], test_fraction: float, seed: int) -> list[Ta
 
 
 def split(tasks: list[Task], test_fraction: float, seed: int) -> tuple[list[Task], list[Task]]:
-    """(train, test) by the tasks' stamps (stamping any unstamped set first); both in synthesis order."""
-    if any(t.split is None for t in tasks):
-        assign_splits(tasks, test_fraction, seed)
+    """(train, test) by the tasks' stamps (the unstamped ones stamped first); both in synthesis order."""
+    assign_splits([t for t in tasks if t.split is None], test_fraction, seed)
     return [t for t in tasks if t.split == "train"], [t for t in tasks if t.split == "test"]
 
 
