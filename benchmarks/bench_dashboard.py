@@ -30,7 +30,7 @@ import httpx  # noqa: E402
 from hub.app import create_app  # noqa: E402
 from hub.config import Settings  # noqa: E402
 from hub.core import Hub  # noqa: E402
-from hub.episodes import EpisodeEvent, RewardEvent, TaskEvent, TurnEvent  # noqa: E402
+from hub.events import EpisodeEvent, RewardEvent, TaskEvent, TurnEvent  # noqa: E402
 from hub.events import ToolCallEvent  # noqa: E402
 from hub.store import Store  # noqa: E402
 

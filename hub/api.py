@@ -1,35 +1,68 @@
-"""The JSON API under ``/api``: catalog, sessions, forks, snapshots, tool calls, state and diffs."""
+"""The JSON API under ``/api``: catalog, sessions, forks, snapshots, tool calls, state and diffs.
+
+Errors are ``hub.errors`` replies: ``{"error": "<message>", "code": "<code>"}`` with the error's
+HTTP status; anything else is a bug, logged with its traceback and answered 500 ``internal``.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from hub.core import Hub
-from hub.library import UnknownServer
-from hub.sessions import SessionError
+from hub.errors import BadRequest, HubError, UnknownTable, http_reply, internal_http_reply
+from hub.parts import Part
+
+log = logging.getLogger("hub.api")
+MAX_PAGE = 500
+# A failed call's HTTP status by error kind: the model's own mistakes are a normal 200 reply (the call ran
+# and failed as a tool does); a bug in a tool is a 500; unknown servers, tools and sessions are a 404.
+CALL_STATUS = {"tool": 200, "arguments": 200, "internal": 500}
 
 
 def _hub(request: Request) -> Hub:
     return request.app.state.hub  # type: ignore[no-any-return]
 
 
-def error(message: str, status: int = 400, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
-
-
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if not raw:
         return {}
-    data = json.loads(raw)
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise BadRequest(f"malformed JSON body: {exc}") from None
     if not isinstance(data, dict):
-        raise ValueError("the request body must be a JSON object")
+        raise BadRequest("the request body must be a JSON object")
     return data
+
+
+def _field(body: dict[str, Any], name: str, kind: type) -> Any:
+    """``body[name]`` when it is absent, null or of type ``kind``; BadRequest otherwise."""
+    value = body.get(name)
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise BadRequest(f"{name!r} must be {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _query_int(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(f"query parameter {name!r} must be an integer, got {raw[:40]!r}") from None
+    if value < 0:
+        raise BadRequest(f"query parameter {name!r} must not be negative")
+    return value
 
 
 def session_summary(hub: Hub, sid: str) -> dict[str, Any]:
@@ -50,7 +83,8 @@ async def list_sessions(request: Request) -> JSONResponse:
 async def open_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
-    s = hub.sessions.open(body.get("id"), seed=body.get("seed"), snapshot=body.get("snapshot"))
+    s = hub.sessions.open(_field(body, "id", str), seed=_field(body, "seed", int),
+                          snapshot=_field(body, "snapshot", str))
     return JSONResponse(session_summary(hub, s.id), status_code=201)
 
 
@@ -66,13 +100,14 @@ async def close_session(request: Request) -> JSONResponse:
 async def fork_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
-    child = hub.sessions.fork(request.path_params["sid"], body.get("id"))
+    child = hub.sessions.fork(request.path_params["sid"], _field(body, "id", str))
     return JSONResponse(session_summary(hub, child.id), status_code=201)
 
 
 async def snapshot_session(request: Request) -> JSONResponse:
     snap = _hub(request).sessions.take_snapshot(request.path_params["sid"])
-    return JSONResponse({"id": snap.id, "state_hash": snap.state_hash, "servers": sorted(snap.servers)}, status_code=201)
+    return JSONResponse({"id": snap.id, "state_hash": snap.state_hash, "servers": sorted(snap.servers)},
+                        status_code=201)
 
 
 async def call_tool(request: Request) -> JSONResponse:
@@ -82,7 +117,7 @@ async def call_tool(request: Request) -> JSONResponse:
     out = hub.dispatcher.call(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
     return JSONResponse({"ok": out.ok, "result": out.result, "error": out.error, "error_kind": out.error_kind,
                          "latency_ms": out.latency_ms, "state_changed": out.state_changed},
-                        status_code=200 if out.ok or out.error_kind in ("tool", "arguments") else 404)
+                        status_code=200 if out.ok else CALL_STATUS.get(out.error_kind or "", 404))
 
 
 async def server_state(request: Request) -> JSONResponse:
@@ -93,28 +128,33 @@ async def server_state(request: Request) -> JSONResponse:
     fork = session.fork_of(p["server"])
     table = request.query_params.get("table")
     if table:
-        offset = int(request.query_params.get("offset", 0))
-        limit = min(int(request.query_params.get("limit", 50)), 500)
+        if table not in fork.tables():
+            raise UnknownTable(f"no table {table!r} in {p['server']}; tables: {', '.join(fork.tables())}")
+        offset, limit = _query_int(request, "offset", 0), min(_query_int(request, "limit", 50), MAX_PAGE)
         return JSONResponse(fork.browse(table, offset, limit))
     return JSONResponse({"server": p["server"], "state_hash": fork.state_hash(), "tables": fork.tables(),
                          "diff": fork.diff()})
 
 
-def handle_errors(endpoint: Any) -> Any:
-    async def wrapped(request: Request) -> JSONResponse:
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def handle_errors(endpoint: Endpoint) -> Endpoint:
+    """The API's one top-level boundary: a HubError becomes its reply; anything else is a logged 500."""
+
+    async def wrapped(request: Request) -> Response:
         try:
-            return await endpoint(request)  # type: ignore[no-any-return]
-        except json.JSONDecodeError as exc:
-            return error(f"malformed JSON body: {exc}")
-        except (SessionError, UnknownServer, KeyError) as exc:
-            return error(str(exc).strip('"'), 404)
-        except ValueError as exc:
-            return error(str(exc))
+            return await endpoint(request)
+        except HubError as exc:
+            return http_reply(exc)
+        except Exception:  # the API's top-level boundary: a bug must not read as "not found"
+            log.exception("%s %s failed", request.method, request.url.path)
+            return internal_http_reply()
 
     return wrapped
 
 
-routes = [
+routes: list[BaseRoute] = [
     Route("/api/catalog", handle_errors(catalog)),
     Route("/api/sessions", handle_errors(list_sessions)),
     Route("/api/sessions", handle_errors(open_session), methods=["POST"]),
@@ -125,3 +165,10 @@ routes = [
     Route("/api/sessions/{sid}/call/{server}/{tool}", handle_errors(call_tool), methods=["POST"]),
     Route("/api/sessions/{sid}/state/{server}", handle_errors(server_state)),
 ]
+
+
+def _routes(app: Starlette) -> list[BaseRoute]:
+    return routes
+
+
+part = Part("api", routes=_routes)

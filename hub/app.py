@@ -1,66 +1,39 @@
-"""The Starlette application: MCP endpoints, JSON API, health, and (when present) ws/metrics/dashboard."""
+"""The composition root: the Starlette app, assembled from the hub's parts and the installed ones.
+
+The core app serves only ``/healthz`` and sweeps idle sessions; everything else comes from parts
+(``hub.parts``): MCP, the JSON API, the rollout WebSocket, metrics and the episode store are the
+hub's own (``BUILTIN_PARTS``); the dashboard and the evaluation command arrive as entry points.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import gc
-import hmac
-from urllib.parse import parse_qs
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from starlette.applications import Starlette
+from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.routing import Route
 
-from hub import api
+from hub import api, mcp_http, metrics, store, ws
+from hub.auth import BearerAuth
 from hub.config import Settings
 from hub.core import Hub
-from hub.mcp_http import McpEndpoints
-from web.dashboard import install as install_dashboard
+from hub.parts import Part, discover
+from hub.synth import cli as synth_cli
 
-OPEN_PATHS = ("/healthz", "/ws")  # /ws checks its token itself: header, ?token= or the hello message
-
-
-class BearerAuth:
-    """Every request but the health check carries ``Authorization: Bearer <HUB_TOKEN>`` (or ``?token=``)."""
-
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
-        self.app = app
-        self.token = token
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.token is None or scope["type"] not in ("http", "websocket") or scope["path"] in OPEN_PATHS:
-            await self.app(scope, receive, send)
-            return
-        if self._authorized(scope):
-            await self.app(scope, receive, send)
-            return
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 4401, "reason": "missing or wrong bearer token"})
-            return
-        response = JSONResponse({"error": "missing or wrong bearer token"}, status_code=401,
-                                headers={"WWW-Authenticate": "Bearer"})
-        await response(scope, receive, send)
-
-    def _authorized(self, scope: Scope) -> bool:
-        assert self.token is not None
-        return scope_has_token(scope, self.token)
+BUILTIN_PARTS: tuple[Part, ...] = (mcp_http.part, api.part, ws.part, metrics.part, store.part, synth_cli.part)
 
 
-def scope_has_token(scope: Scope, token: str) -> bool:
-    """Whether a request carries ``Authorization: Bearer <token>`` or ``?token=<token>``."""
-    headers = dict(scope.get("headers", []))
-    given = headers.get(b"authorization", b"").decode("latin-1")
-    if given.startswith("Bearer ") and hmac.compare_digest(given[7:], token):
-        return True
-    given_query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [])
-    return any(hmac.compare_digest(q, token) for q in given_query)
+def default_parts() -> list[Part]:
+    """The hub's own parts, then those that installed packages declare."""
+    return [*BUILTIN_PARTS, *discover()]
 
 
-async def healthz(request: object) -> JSONResponse:
-    hub: Hub = request.app.state.hub  # type: ignore[attr-defined]
+async def healthz(request: Request) -> JSONResponse:
+    hub: Hub = request.app.state.hub
     return JSONResponse({"status": "ok", "servers": len(hub.library.mounts), "tools": len(hub.library.all_tools()),
                          "sessions": len(hub.sessions)})
 
@@ -74,19 +47,12 @@ async def _sweep_forever(hub: Hub) -> None:
         hub.episodes.sweep()
 
 
-def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Starlette:
+def create_app(settings: Settings | None = None, hub: Hub | None = None,
+               parts: Sequence[Part] | None = None) -> Starlette:
+    """The hub's app; ``parts`` defaults to ``default_parts()`` (tests pass an explicit list)."""
     settings = (settings or Settings()).check()
     hub = hub or Hub(settings)
-    mcp = McpEndpoints(hub.library, hub.dispatcher, loopback=settings.loopback, max_body_bytes=settings.max_body_bytes)
-    routes: list[BaseRoute] = [
-        Route("/healthz", healthz),
-        Route("/mcp", mcp, methods=["GET", "POST", "DELETE"]),
-        Route("/mcp/{server}", mcp, methods=["GET", "POST", "DELETE"]),
-        Route("/sessions/{sid}/mcp", mcp, methods=["GET", "POST", "DELETE"]),
-        Route("/sessions/{sid}/mcp/{server}", mcp, methods=["GET", "POST", "DELETE"]),
-        *api.routes,
-        *optional_routes(),
-    ]
+    chosen = list(default_parts() if parts is None else parts)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -95,36 +61,23 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         gc.freeze()
         sweeper = asyncio.create_task(_sweep_forever(hub))
         try:
-            async with mcp.running(), services(hub):
+            async with contextlib.AsyncExitStack() as stack:
+                for part in chosen:
+                    if part.lifespan is not None:
+                        await stack.enter_async_context(part.lifespan(app))
                 yield
         finally:
             sweeper.cancel()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=[Route("/healthz", healthz)], lifespan=lifespan)
     app.state.hub = hub
     app.state.settings = settings
-    install_dashboard(app)  # issue 6: the dashboard's state; its live counters start counting now
+    app.state.parts = chosen
+    for part in chosen:
+        if part.install is not None:
+            part.install(app)
+    for part in chosen:
+        if part.routes is not None:
+            app.router.routes.extend(part.routes(app))
     app.add_middleware(BearerAuth, token=settings.token)
     return app
-
-
-def optional_routes() -> list[BaseRoute]:
-    """Routes of the parts built on the foundation (rollout WebSocket, metrics, dashboard)."""
-    from starlette.routing import WebSocketRoute
-
-    from hub.metrics import metrics_endpoint
-    from hub.ws import ws_endpoint
-
-    from web.routes import routes as dashboard_routes  # issue 6: the live dashboard (web/, templates/)
-
-    return [WebSocketRoute("/ws", ws_endpoint), Route("/metrics", metrics_endpoint), *dashboard_routes()]
-
-
-@contextlib.asynccontextmanager
-async def services(hub: Hub) -> AsyncIterator[None]:
-    """Background services of the parts built on the foundation (the store's writer)."""
-    await hub.store.start(hub.bus)
-    try:
-        yield
-    finally:
-        await hub.store.stop()

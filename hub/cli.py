@@ -1,4 +1,4 @@
-"""``prove-hub``: serve the hub, print the catalog, make one call, and the commands other parts add."""
+"""``prove-hub``: serve the hub, print the catalog, make one call, and the commands the parts add."""
 
 from __future__ import annotations
 
@@ -6,19 +6,19 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
-from hub.config import Settings
+import uvicorn
 
-GOLDEN_CATALOG = Path(__file__).resolve().parent.parent / "tests" / "golden" / "catalog.json"
+from hub.app import create_app, default_parts
+from hub.config import Settings
+from hub.core import build_library
+from hub.errors import HubError
+from hub.parts import Part, add_commands
+from hub.world import World
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from hub.app import create_app
-
     settings = Settings.from_env(host=args.host, port=args.port, seed=args.seed, token=args.token,
                                  store_path=args.store, tasks_path=args.tasks, mounts=args.mount or None)
     try:
@@ -28,30 +28,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     app = create_app(settings)
     hub = app.state.hub
+    parts = ", ".join(p.name for p in app.state.parts)
     print(f"PROVE hub: {len(hub.library.mounts)} servers, {len(hub.library.all_tools())} tools on "
-          f"http://{settings.host}:{settings.port} (MCP at /mcp and /mcp/<server>, rollouts at /ws, dashboard at /)",
-          flush=True)
+          f"http://{settings.host}:{settings.port} (MCP at /mcp and /mcp/<server>, rollouts at /ws, dashboard at /; "
+          f"parts: {parts})", flush=True)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
     return 0
 
 
-def build_library(mounts: Sequence[str] | None = None) -> Any:
-    from hub.core import default_library
-
-    return default_library(Settings.from_env(mounts=list(mounts) if mounts else None))
-
-
 def catalog_json(mounts: Sequence[str] | None = None) -> dict[str, Any]:
-    return build_library(mounts).catalog()  # type: ignore[no-any-return]
+    return build_library(mounts).catalog()
 
 
 def cmd_catalog(args: argparse.Namespace) -> int:
     data = catalog_json(args.mount)
-    if args.write_golden:
-        GOLDEN_CATALOG.parent.mkdir(parents=True, exist_ok=True)
-        GOLDEN_CATALOG.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {GOLDEN_CATALOG}")
-        return 0
     if args.json:
         print(json.dumps(data, indent=1))
         return 0
@@ -67,33 +57,30 @@ def cmd_catalog(args: argparse.Namespace) -> int:
 
 
 def cmd_call(args: argparse.Namespace) -> int:
-    from hub.dispatcher import Dispatcher
-    from hub.events import EventBus
-    from hub.sessions import SessionManager
-
     try:
         arguments = json.loads(args.arguments)
     except json.JSONDecodeError as exc:
         print(f"prove-hub: ARGUMENTS is not valid JSON: {exc}", file=sys.stderr)
         return 2
-    library = build_library(args.mount)
-    sessions = SessionManager(library, seed=args.seed)
-    out = Dispatcher(library, sessions, EventBus()).call("scratch", args.server, args.tool, arguments)
+    world = World(build_library(args.mount), seed=args.seed)
+    out = world.dispatcher.call("scratch", args.server, args.tool, arguments)
     if out.ok:
         print(json.dumps(out.result, indent=1, default=str))
         if out.state_changed:
-            diff = sessions.get("scratch").fork_of(args.server).diff()
+            diff = world.sessions.get("scratch").fork_of(args.server).diff()
             print("state diff:", json.dumps(diff, indent=1, default=str))
         return 0
     print(f"error ({out.error_kind}): {out.error}", file=sys.stderr)
     return 1
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"serve": cmd_serve, "catalog": cmd_catalog, "call": cmd_call}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"serve": cmd_serve, "catalog": cmd_catalog,
+                                                            "call": cmd_call}
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="prove-hub", description="PROVE hub: live stateful MCP tool environments for RL.")
+def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="prove-hub",
+                                description="PROVE hub: live stateful MCP tool environments for RL.")
     sub = p.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the hub (MCP, WebSocket rollouts, dashboard)")
     serve.add_argument("--host", default=None, help="bind address (default 127.0.0.1; others need a token)")
@@ -111,32 +98,21 @@ def parser() -> argparse.ArgumentParser:
     catalog = sub.choices["catalog"]
     catalog.add_argument("--json", action="store_true", help="print the catalog as JSON")
     catalog.add_argument("--server", help="only this server")
-    catalog.add_argument("--write-golden", action="store_true", help="regenerate tests/golden/catalog.json")
     call = sub.choices["call"]
     call.add_argument("server")
     call.add_argument("tool")
     call.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments")
     call.add_argument("--seed", type=int, default=0)
-    extend(sub)
+    add_commands(default_parts() if parts is None else parts, sub)
     return p
-
-
-def extend(sub: Any) -> None:
-    """Commands of the parts built on the foundation register here."""
-    from trainer_client.evaluate import add_parser as add_eval  # issue 7: `prove-hub eval`
-
-    add_eval(sub)
-    from hub.synth.cli import register as register_synth
-
-    register_synth(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     handler = getattr(args, "handler", None) or COMMANDS[args.command]
     try:
-        return handler(args)
-    except (ValueError, ImportError) as exc:
+        return handler(args)  # type: ignore[no-any-return]
+    except (HubError, ValueError, ImportError) as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
         return 2
 

@@ -1,44 +1,44 @@
-"""The hub: library, sessions, event bus and dispatcher, built once from settings."""
+"""The hub: one world (library, sessions, dispatcher, the live event bus), tasks, episodes, store and metrics."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hub.config import Settings
-from hub.dispatcher import Dispatcher
+from hub.episodes import EpisodeEngine
 from hub.events import EventBus
 from hub.library import Library
+from hub.metrics import HubMetrics
+from hub.mount import load_mount
+from hub.store import Store
+from hub.tasks import BUILTIN_TASKS, TaskSet
+from hub.world import World
+from servers import REGISTRY
 
 
 class Hub:
     def __init__(self, settings: Settings, library: Library | None = None) -> None:
-        from hub.sessions import SessionManager
-
         self.settings = settings
         self.library = library if library is not None else default_library(settings)
         self.bus = EventBus()
-        self.sessions = SessionManager(self.library, seed=settings.seed, ttl_s=settings.session_ttl_s,
-                                       max_sessions=settings.max_sessions)
-        self.dispatcher = Dispatcher(self.library, self.sessions, self.bus)
-        self._init_rollouts(settings)
-
-    def _init_rollouts(self, settings: Settings) -> None:
-        """Tasks, episodes, the persistent store (started by the app's services) and metrics."""
-        from hub.episodes import EpisodeEngine
-        from hub.metrics import HubMetrics
-        from hub.store import Store
-        from hub.tasks import BUILTIN_TASKS, TaskSet
-
+        self.world = World(self.library, seed=settings.seed, bus=self.bus, ttl_s=settings.session_ttl_s,
+                           max_sessions=settings.max_sessions)
+        self.sessions = self.world.sessions
+        self.dispatcher = self.world.dispatcher
         self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)
         self.episodes = EpisodeEngine(self.library, self.sessions, self.dispatcher, self.bus, self.tasks)
-        self.store = Store(settings.store_path)
+        self.store = Store(settings.store_path)  # started by the app's lifespan
         self.metrics = HubMetrics()
         self.metrics.attach(self)
 
 
 def default_library(settings: Settings) -> Library:
-    from hub.mount import load_mount
-    from servers import REGISTRY
-
     library = Library.from_servers(REGISTRY, settings.now)
     for spec in settings.mounts:
         library.add(load_mount(spec))
     return library
+
+
+def build_library(mounts: Sequence[str] | None = None) -> Library:
+    """The registry's servers (plus ``mounts``), with settings from the environment: for CLI commands."""
+    return default_library(Settings.from_env(mounts=list(mounts) if mounts else None))

@@ -14,13 +14,16 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hub.errors import SessionError, UnknownServer, UnknownTool
 from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
-from hub.library import Library, UnknownServer, UnknownTool
-from hub.sessions import SessionError, SessionManager
+from hub.library import Library
+from hub.sessions import SessionManager
 
 log = logging.getLogger("hub.dispatcher")
 
+# A failed call's kind: the code of the hub.errors class (unknown_server, unknown_tool, session), or
+# the kit's ToolError (tool) and ArgumentError (arguments), or a bug in the tool (internal).
 ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "result", "internal"]
 
 
@@ -72,14 +75,10 @@ class Dispatcher:
             kwargs = spec.validate(arguments)
             session = self.sessions.get(session_id, create=create_session)
             fork = session.fork_of(server)
-        except UnknownServer as exc:
-            return CallOutcome(False, None, str(exc), "unknown_server")
-        except UnknownTool as exc:
-            return CallOutcome(False, None, str(exc), "unknown_tool")
         except ArgumentError as exc:
             return CallOutcome(False, None, str(exc), "arguments")
-        except SessionError as exc:
-            return CallOutcome(False, None, str(exc), "session")
+        except (UnknownServer, UnknownTool, SessionError) as exc:
+            return CallOutcome(False, None, exc.message, exc.code)  # type: ignore[arg-type]
         session.calls += 1
         before = fork.changes
         try:

@@ -12,6 +12,7 @@ episode, never a crash. Finish: the reward breakdown (``hub.reward``).
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections import OrderedDict
@@ -19,15 +20,19 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hub.dispatcher import CallOutcome, Dispatcher
-from hub.events import EventBus, ToolCallEvent
+from hub.errors import EpisodeError, SessionError, TaskError
+from hub.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
 from hub.library import Library
+from hub.names import split_name
 from hub.parsing import ParsedCall, parse_model_output
 from hub.reward import CallRecord, RewardBreakdown, RewardConfig, score
-from hub.sessions import Session, SessionError, SessionManager
-from hub.tasks import Task, TaskError, TaskSet, build_initial, split_name
+from hub.sessions import Session, SessionManager
+from hub.tasks.io import TaskSet
+from hub.tasks.model import Task
+from hub.world import build_initial
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant that can use tools. To call a tool, reply with one or more blocks\n"
@@ -38,14 +43,6 @@ DEFAULT_SYSTEM = (
 )
 
 
-class EpisodeError(LookupError):
-    """An unknown, finished or expired episode, or a request the engine cannot serve."""
-
-    def __init__(self, message: str, code: str = "episode") -> None:
-        super().__init__(message)
-        self.code = code
-
-
 class EpisodeLimits(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -54,73 +51,11 @@ class EpisodeLimits(BaseModel):
     max_output_chars: int = Field(200_000, ge=1)
 
 
-# Bus events ------------------------------------------------------------------------------------
-
-
-@dataclass
-class EpisodeEvent:
-    phase: str  # "open" or "finish"
-    episode: str
-    task: str
-    group: str
-    session: str
-    start_hash: str
-    ts: float
-    final_hash: str | None = None
-    reason: str | None = None
-    steps: int = 0
-    calls: int = 0
-    format_errors: int = 0
-    reward: float | None = None
-    id: int = 0
-    type: str = "episode"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class TurnEvent:
-    episode: str
-    seq: int
-    role: str
-    content: str
-    ts: float
-    id: int = 0
-    type: str = "turn"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class RewardEvent:
-    episode: str
-    task: str
-    total: float
-    mode: str
-    components: dict[str, float]
-    weights: dict[str, float]
-    ts: float
-    id: int = 0
-    type: str = "reward"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class TaskEvent:
-    task_id: str
-    kind: str
-    servers: list[str]
-    data: dict[str, Any]
-    ts: float
-    id: int = 0
-    type: str = "task"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+def inline_task(data: Mapping[str, Any]) -> Task:
+    try:
+        return Task.model_validate(data)
+    except ValidationError as exc:
+        raise TaskError(f"invalid inline task: {exc}") from None
 
 
 # Episodes --------------------------------------------------------------------------------------
@@ -217,7 +152,7 @@ class EpisodeEngine:
         """A task by id, or an inline task (validated against the library)."""
         if isinstance(task, str):
             return self.tasks.get(task)
-        found = task if isinstance(task, Task) else Task.model_validate(task)
+        found = task if isinstance(task, Task) else inline_task(task)
         found.check_against(self.library)
         return found
 
@@ -425,6 +360,4 @@ class EpisodeEngine:
 
 
 def _json_text(message: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(message, default=str)

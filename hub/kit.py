@@ -1,34 +1,48 @@
-"""The server kit: how a server declares its tools.
+"""The server kit: how a server declares its entities and tools, and what every server would otherwise repeat.
 
-A server is a module with an SQLite schema, a deterministic ``seed(db, rng, now)``
-and tools written as typed Python functions. The docstring is the tool's
-description, the type hints are its JSON schema, the decorator tags it read or
-write. Parameters name the entity type they carry with ``Entity("account")``,
-a tool names the entity types its result carries (``returns=``) and the tools
-that must run before it (``requires=``): task synthesis chains tools through
-these declarations.
+A server is an SQLite schema, a deterministic ``seed(db, rng, now)`` and tools written as typed
+Python functions. The docstring is the tool's description, the type hints are its JSON schema, the
+decorator tags it read or write. Parameters name the entity type they carry, a tool names the entity
+types its result carries (``returns=``) and the tools that must run before it (``requires=``): task
+synthesis chains tools through these declarations.
 
     banking = Server("banking", "Retail bank accounts.", SCHEMA, seed)
+    ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107",
+                             finder="list_accounts")
+    AccountId = Annotated[str, ACCOUNT]
 
     @banking.read(returns=("account",))
-    def get_account(ctx: Ctx, account_id: AccountId) -> dict: ...
+    def get_account(ctx: Ctx, account_id: AccountId) -> dict: return ACCOUNT.get(ctx, account_id)
+
+    banking.distinct_values({"account_type": ("accounts", "type"), "city": ("customers", "city")})
+
+What the kit owns:
+- ``Server.entity`` -> ``EntityType``: the id parameter (description, ``x-entity``), ``.get`` with its
+  not-found message, ``.ref(description)`` for filters that carry the same id;
+- ``Server.distinct_values``: the ``get_distinct_values(field)`` tool;
+- ``Query`` and ``listing``: filtered, paged list tools and their ``{"xs": [...], "count": n}`` result;
+- ``Limit``/``Offset``, the ISO date patterns (``IsoDate``, ``IsoDateTime``, ``IsoDateOrTime``, ``IsoMonth``),
+  ``parse_datetime``, ``next_id``, and ``insert_rows`` for seeds.
 """
 
 from __future__ import annotations
 
 import inspect
 import random
+import re
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic.fields import FieldInfo
 
 ToolKind = Literal["read", "write"]
 SeedFn = Callable[[sqlite3.Connection, random.Random, datetime], None]
 Json = Any
+Decorator = Callable[[Callable[..., Json]], Callable[..., Json]]
 
 
 Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
@@ -48,6 +62,72 @@ class Entity:
     """Marks a parameter as carrying the id of an entity type, e.g. ``Entity("account")``."""
 
     type: str
+
+
+@dataclass(frozen=True)
+class EntityType:
+    """An entity type a server declares once: the id alias, the lookup and its not-found message.
+
+        ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107",
+                                 finder="list_accounts")
+        AccountId = Annotated[str, ACCOUNT]     # "Account id, e.g. 'ACC-0107'", x-entity "account"
+        ACCOUNT.get(ctx, "ACC-0107")            # the row, or ToolError("No account 'ACC-0107'. Use list_accounts ...")
+
+    ``Annotated[str | None, ACCOUNT.ref("Only this account's cards, e.g. 'ACC-0107'")]`` gives another
+    description to the same entity. The alias is written ``Annotated[str, ACCOUNT]`` rather than taken
+    from an attribute because a type checker accepts only static type expressions as hints.
+    """
+
+    type: str
+    table: str
+    key: str
+    example: str
+    finder: str = ""
+    noun: str = ""
+    hint: str = ""
+    description: str = ""
+    max_length: int | None = None
+
+    @property
+    def name(self) -> str:
+        """How messages name it: ``noun``, or the type with spaces ("menu_item" -> "menu item")."""
+        return self.noun or self.type.replace("_", " ")
+
+    def field(self, description: str = "") -> FieldInfo:
+        """The pydantic field of an id parameter: its description and length bound."""
+        text = description or self.description or f"{self.name.capitalize()} id, e.g. '{self.example}'"
+        if self.max_length is None:
+            return cast(FieldInfo, Field(description=text))
+        return cast(FieldInfo, Field(max_length=self.max_length, description=text))
+
+    def metadata(self, description: str = "") -> tuple[Any, ...]:
+        return (self.field(description), Entity(self.type))
+
+    def ref(self, description: str) -> EntityRef:
+        """The same entity under another description, e.g. for an optional filter parameter."""
+        return EntityRef(self, description)
+
+    def not_found(self, value: Any) -> str:
+        advice = self.hint or (f"Use {self.finder} to find {self.name} ids." if self.finder else "")
+        return f"No {self.name} {value!r}. {advice}".rstrip()
+
+    def get(self, ctx: Ctx, value: Any) -> dict[str, Any]:
+        """The row whose key is ``value``, or a ToolError the model can act on."""
+        return fetch(ctx.db, f"SELECT * FROM {self.table} WHERE {self.key} = ?", (value,), self.not_found(value))
+
+    def exists(self, ctx: Ctx, value: Any) -> bool:
+        return ctx.db.execute(f"SELECT 1 FROM {self.table} WHERE {self.key} = ?", (value,)).fetchone() is not None
+
+
+@dataclass(frozen=True)
+class EntityRef:
+    """An entity id parameter with its own description: ``Annotated[str | None, ACCOUNT.ref("Only ...")]``."""
+
+    entity: EntityType
+    description: str
+
+    def metadata(self) -> tuple[Any, ...]:
+        return self.entity.metadata(self.description)
 
 
 @dataclass
@@ -134,6 +214,19 @@ def _entity_of(annotation: Any) -> str | None:
     return None
 
 
+def _expand(annotation: Any) -> Any:
+    """``Annotated[str, ACCOUNT]`` as pydantic reads it: ``Annotated[str, Field(description=...), Entity(...)]``."""
+    if get_origin(annotation) is not Annotated:
+        return annotation
+    base, *meta = get_args(annotation)
+    if not any(isinstance(m, (EntityType, EntityRef)) for m in meta):
+        return annotation
+    out: list[Any] = []
+    for m in meta:
+        out.extend(m.metadata() if isinstance(m, (EntityType, EntityRef)) else (m,))
+    return Annotated[(base, *out)]  # type: ignore[valid-type]
+
+
 def build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tuple[str, ...] = (),
                requires: tuple[str, ...] = (), *, first: str = "ctx", strict_hints: bool = True) -> Tool:
     """A Tool from a typed function whose first parameter (``ctx``, or ``self`` for methods) is not an argument."""
@@ -149,8 +242,9 @@ def build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tu
         if name not in hints and strict_hints:
             raise TypeError(f"{server}.{fn.__name__}: parameter '{name}' needs a type hint")
         default = ... if p.default is inspect.Parameter.empty else p.default
-        fields[name] = (hints.get(name, Any), default)
-        params[name] = _entity_of(hints.get(name))
+        hint = _expand(hints.get(name, Any))
+        fields[name] = (hint, default)
+        params[name] = _entity_of(hint)
     model = create_model(  # type: ignore[call-overload]
         f"{server}__{fn.__name__}",
         __config__=ConfigDict(extra="forbid", strict=True, protected_namespaces=()),
@@ -180,16 +274,64 @@ class Server:
     schema: str
     seed: SeedFn
     tools: dict[str, Tool] = field(default_factory=dict)
+    entities: dict[str, EntityType] = field(default_factory=dict)
+    intents: list[Any] = field(default_factory=list)  # hub.synth.intent.Intent: what users want of it
 
-    def read(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+    def intent(self, *, covers: tuple[str, ...], weight: float = 1.0,
+               follows: bool = False) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        """Register a user goal (see ``hub.synth.intent``): a function of a ``Scene`` calling ``covers``."""
+
+        def decorate(fn: Callable[..., None]) -> Callable[..., None]:
+            from hub.synth.intent import register  # synthesis owns what an intent is; the kit only keeps the list
+
+            register(self, fn, covers, weight, follows)
+            return fn
+
+        return decorate
+
+    def entity(self, type: str, *, table: str, key: str, example: str, finder: str = "", noun: str = "",
+               hint: str = "", description: str = "", max_length: int | None = None) -> EntityType:
+        """Declare an entity type: its id alias, its lookup and its not-found message (see ``EntityType``)."""
+        if type in self.entities:
+            raise ValueError(f"{self.name}: entity {type} declared twice")
+        _check_names(self.name, table, key)
+        declared = EntityType(type, table, key, example, finder, noun, hint, description, max_length)
+        self.entities[type] = declared
+        return declared
+
+    def distinct_values(self, fields: Mapping[str, tuple[str, str]], *, example: str = "", doc: str = "",
+                        top: int | None = None, skip_null: bool = False) -> Tool:
+        """Register the ``get_distinct_values(field)`` read tool over ``{field: (table, column)}``.
+
+        The field's ``Literal`` is the mapping's keys in order. Values come sorted, or the ``top`` most
+        frequent first; ``skip_null`` leaves NULL out. The description is ``doc`` or the usual sentence
+        with ``example`` (default: the first field) as its example.
+        """
+        table_columns = dict(fields)
+        queries = {name: _distinct_sql(self.name, table, column, top, skip_null)
+                   for name, (table, column) in table_columns.items()}
+
+        def get_distinct_values(ctx: Ctx, field: str) -> dict[str, Any]:
+            found = ctx.db.execute(queries[field]).fetchall()
+            return {"field": field, "values": {_value_key(v): n for v, n in found}}
+
+        example = example or next(iter(table_columns))
+        get_distinct_values.__doc__ = doc or (
+            f"The distinct values of a field with their counts, e.g. get_distinct_values('{example}').")
+        get_distinct_values.__annotations__ = {
+            "ctx": Ctx, "field": cast(Any, Literal)[tuple(table_columns)], "return": dict[str, Any]}
+        self.read()(get_distinct_values)
+        return self.tools["get_distinct_values"]
+
+    def read(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Decorator:
         """Register a read tool: it never changes state."""
         return self._register("read", returns, requires)
 
-    def write(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+    def write(self, *, returns: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Decorator:
         """Register a write tool: it may change state, atomically."""
         return self._register("write", returns, requires)
 
-    def _register(self, kind: ToolKind, returns: tuple[str, ...], requires: tuple[str, ...]) -> Callable[[Callable[..., Json]], Callable[..., Json]]:
+    def _register(self, kind: ToolKind, returns: tuple[str, ...], requires: tuple[str, ...]) -> Decorator:
         def decorate(fn: Callable[..., Json]) -> Callable[..., Json]:
             if fn.__name__ in self.tools:
                 raise ValueError(f"{self.name}: tool {fn.__name__} registered twice")
@@ -228,7 +370,8 @@ def parse_datetime(value: str, name: str, example: str = "2026-06-03T14:00") -> 
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
-        raise ToolError(f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', e.g. '{example}'.") from None
+        raise ToolError(f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', "
+                        f"e.g. '{example}'.") from None
     if not 2000 <= t.year <= 2100:
         raise ToolError(f"{name} {value!r} is out of range; use a date between 2000 and 2100.")
     return t.replace(microsecond=0)
@@ -255,3 +398,126 @@ def next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width:
         (prefix + "-%",),
     )
     return f"{prefix}-{(cur.fetchone()[0] or 0) + 1:0{width}d}"
+
+
+def listing(key: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """A list tool's result: ``{key: items, "count": len(items)}``."""
+    return {key: items, "count": len(items)}
+
+
+@dataclass
+class Query:
+    """A SELECT and the conditions a list tool's filters add, AND-ed; a filter given as None adds nothing.
+
+        q = Query("SELECT account_id, balance, status FROM accounts")
+        q.equal("customer_id", customer_id).equal("status", status).filter("balance >= ?", min_balance)
+        return q.page(ctx.db, "accounts", order_by="account_id", limit=limit, offset=offset)
+    """
+
+    select: str
+    conditions: list[str] = field(default_factory=list)
+    args: list[Any] = field(default_factory=list)
+
+    def where(self, condition: str, *args: Any) -> Query:
+        """Always add ``condition`` with its ``?`` arguments."""
+        self.conditions.append(condition)
+        self.args.extend(args)
+        return self
+
+    def filter(self, condition: str, value: Any) -> Query:
+        """Add ``condition`` (one ``?``) with ``value``, unless ``value`` is None."""
+        return self if value is None else self.where(condition, value)
+
+    def equal(self, column: str, value: Any) -> Query:
+        """Add ``column = value``, unless ``value`` is None."""
+        return self.filter(f"{column} = ?", value)
+
+    def contains(self, text: str | None, *columns: str) -> Query:
+        """Rows where any of ``columns`` contains ``text`` (SQL LIKE), unless ``text`` is empty or None."""
+        if not text:
+            return self
+        like = f"%{text}%"
+        return self.where("(" + " OR ".join(f"{c} LIKE ?" for c in columns) + ")", *(like for _ in columns))
+
+    def flag(self, value: bool | None, condition: str, *args: Any) -> Query:
+        """A three-way filter: True keeps rows matching ``condition``, False the others, None all."""
+        if value is None:
+            return self
+        return self.where(condition if value else f"NOT ({condition})", *args)
+
+    def sql(self, order_by: str = "", limit: int | None = None, offset: int = 0,
+            group_by: str = "") -> tuple[str, list[Any]]:
+        text = self.select
+        if self.conditions:
+            text += " WHERE " + " AND ".join(self.conditions)
+        if group_by:
+            text += f" GROUP BY {group_by}"
+        if order_by:
+            text += f" ORDER BY {order_by}"
+        if limit is None:
+            return text, list(self.args)
+        return text + " LIMIT ? OFFSET ?", [*self.args, limit, offset]
+
+    def rows(self, db: sqlite3.Connection, order_by: str = "", limit: int | None = None, offset: int = 0,
+             group_by: str = "") -> list[dict[str, Any]]:
+        return rows(db.execute(*self.sql(order_by, limit, offset, group_by)))
+
+    def count(self, db: sqlite3.Connection) -> int:
+        """How many rows match, before paging."""
+        text, args = self.sql()
+        return int(db.execute(f"SELECT COUNT(*) FROM ({text})", args).fetchone()[0])
+
+    def page(self, db: sqlite3.Connection, key: str, *, order_by: str, limit: int | None = None,
+             offset: int = 0, group_by: str = "") -> dict[str, Any]:
+        """``listing(key, ...)`` of one page of matching rows."""
+        return listing(key, self.rows(db, order_by, limit, offset, group_by))
+
+
+# Date and time arguments: the kit owns the patterns, a server adds descriptions with examples from its
+# own seed, once as an alias (``Day = Annotated[IsoDate, Field(description="A date, e.g. '2026-06-12'")]``)
+# or per parameter. Inside ``X | None`` the alias's own description stays in the schema beside the parameter's.
+
+ISO_DATE = r"^\d{4}-\d{2}-\d{2}$"
+ISO_DATE_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$"
+ISO_DATE_OR_TIME = r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$"
+ISO_MONTH = r"^\d{4}-\d{2}$"
+IsoDate = Annotated[str, Field(pattern=ISO_DATE)]
+IsoDateTime = Annotated[str, Field(pattern=ISO_DATE_TIME)]
+IsoDateOrTime = Annotated[str, Field(pattern=ISO_DATE_OR_TIME)]
+IsoMonth = Annotated[str, Field(pattern=ISO_MONTH)]
+
+
+# Seeds ------------------------------------------------------------------------------------------
+
+
+def insert_rows(db: sqlite3.Connection, table: str, values: list[tuple[Any, ...]], *, or_ignore: bool = False) -> None:
+    """Insert seed rows (tuples in column order) into ``table``; ``or_ignore`` skips rows that break a UNIQUE key."""
+    if not values:
+        return
+    marks = ",".join("?" * len(values[0]))
+    db.executemany(f"INSERT {'OR IGNORE ' if or_ignore else ''}INTO {table} VALUES ({marks})", values)
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _check_names(server: str, *names: str) -> None:
+    """Table and column names reach SQL text, so only plain identifiers are accepted."""
+    for name in names:
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"{server}: {name!r} is not a plain SQL identifier")
+
+
+def _distinct_sql(server: str, table: str, column: str, top: int | None, skip_null: bool) -> str:
+    _check_names(server, table, column)
+    sql = f"SELECT {column}, COUNT(*) FROM {table}"
+    if skip_null:
+        sql += f" WHERE {column} IS NOT NULL"
+    if top:
+        return sql + f" GROUP BY {column} ORDER BY COUNT(*) DESC, {column} LIMIT {int(top)}"
+    return sql + f" GROUP BY {column} ORDER BY {column}"
+
+
+def _value_key(value: Any) -> Any:
+    """A JSON object key for a distinct value: numbers become their text, NULL stays None."""
+    return value if value is None or isinstance(value, str) else str(value)

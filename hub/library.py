@@ -6,16 +6,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Protocol
 
+from hub.errors import UnknownServer, UnknownTool
 from hub.kit import Server, Tool
 from hub.state import Fork, SeedDatabase, SqliteFork, connect_bytes, hex128
-
-
-class UnknownServer(LookupError):
-    pass
-
-
-class UnknownTool(LookupError):
-    pass
 
 
 class Mount(Protocol):

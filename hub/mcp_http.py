@@ -11,7 +11,7 @@ session.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import mcp_types as types
@@ -19,15 +19,18 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from hub.dispatcher import Dispatcher
+from hub.errors import UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
 from hub.library import Library
+from hub.names import split_name, tool_name
+from hub.parts import Part
 from hub.sessions import DEFAULT_SESSION
-from hub.tasks import split_name, tool_name
 
 META_KEY = "hub/session"
 ALL = "*"
@@ -95,9 +98,11 @@ class McpEndpoints:
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
             outcome = self.dispatcher.call(resolve_session(ctx), server, tool, params.arguments)
-            structured = outcome.result if outcome.ok and isinstance(outcome.result, dict) else None
+            if not outcome.ok:
+                return mcp_result(outcome.error or "the call failed")
+            structured = outcome.result if isinstance(outcome.result, dict) else None
             return types.CallToolResult(content=[types.TextContent(text=outcome.text())],
-                                        structured_content=structured, is_error=not outcome.ok)
+                                        structured_content=structured)
 
         name = "prove-hub" if key == ALL else f"prove-hub/{key}"
         return Server(name, version="0.1.0", on_list_tools=list_tools, on_call_tool=call_tool,
@@ -115,7 +120,28 @@ class McpEndpoints:
         key = scope.get("path_params", {}).get("server", ALL)
         app = self.apps.get(key)
         if app is None:
-            response = JSONResponse({"error": f"unknown server {key!r}", "servers": list(self.library.mounts)}, status_code=404)
+            response = http_reply(UnknownServer(f"unknown server {key!r}"), servers=list(self.library.mounts))
             await response(scope, receive, send)
             return
         await app(scope, receive, send)
+
+
+PATHS = ("/mcp", "/mcp/{server}", "/sessions/{sid}/mcp", "/sessions/{sid}/mcp/{server}")
+
+
+def _install(app: Starlette) -> None:
+    hub, settings = app.state.hub, app.state.settings
+    app.state.mcp = McpEndpoints(hub.library, hub.dispatcher, loopback=settings.loopback,
+                                 max_body_bytes=settings.max_body_bytes)
+
+
+def _routes(app: Starlette) -> list[BaseRoute]:
+    return [Route(path, app.state.mcp, methods=["GET", "POST", "DELETE"]) for path in PATHS]
+
+
+def _lifespan(app: Starlette) -> AbstractAsyncContextManager[None]:
+    endpoints: McpEndpoints = app.state.mcp
+    return endpoints.running()
+
+
+part = Part("mcp", install=_install, routes=_routes, lifespan=_lifespan)

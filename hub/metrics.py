@@ -7,30 +7,33 @@ gauges (open sessions, forks, episodes, store queue) are read from the hub at sc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
 
-from hub.events import EventBus, Subscription
-
-if TYPE_CHECKING:
-    from hub.core import Hub
+from hub.episodes import EpisodeEngine
+from hub.events import Event, EventBus
+from hub.parts import Part
+from hub.sessions import SessionManager
+from hub.store import Store
 
 LATENCY_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 UNBOUNDED_NAMES = frozenset({"format", "unknown_tool", "unknown_server"})
+OBSERVED_KINDS = frozenset({"tool_call", "episode", "reward"})
 REWARD_BUCKETS = (-1.0, -0.5, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.5)
 
 
-@dataclass
-class MetricsSink(Subscription):
-    """A bus subscriber that updates counters in place instead of queueing."""
+class Observed(Protocol):
+    """What metrics read from the hub at scrape time."""
 
-    metrics: Any = None
-
-    def offer(self, event: Any) -> None:
-        self.metrics.observe(event)
+    bus: EventBus
+    sessions: SessionManager
+    episodes: EpisodeEngine
+    store: Store
 
 
 @dataclass
@@ -61,7 +64,7 @@ class HubMetrics:
         self.store_dropped = Gauge("prove_store_events_dropped", "Events the store dropped (queue full)", registry=r)
         self.bus_published = Gauge("prove_bus_events_published", "Events published on the bus", registry=r)
 
-    def attach(self, hub: Hub) -> None:
+    def attach(self, hub: Observed) -> None:
         """Read the hub's gauges at scrape time and count its bus events."""
         self.sessions_open.set_function(lambda: len(hub.sessions))
         self.forks_open.set_function(lambda: sum(len(s.forks) for s in hub.sessions.sessions.values()))
@@ -73,8 +76,11 @@ class HubMetrics:
         self.subscribe(hub.bus)
 
     def subscribe(self, bus: EventBus) -> None:
-        bus.subscribers.append(MetricsSink(queue=None, kinds=frozenset({"tool_call", "episode", "reward"}),  # type: ignore[arg-type]
-                                           metrics=self))
+        bus.attach(self, OBSERVED_KINDS)
+
+    def offer(self, event: Event) -> None:
+        """The bus sink: update counters in place (no queue, no task)."""
+        self.observe(event)
 
     def observe(self, event: Any) -> None:
         kind = getattr(event, "type", None)
@@ -107,5 +113,12 @@ class HubMetrics:
 
 
 async def metrics_endpoint(request: Request) -> Response:
-    hub: Hub = request.app.state.hub
+    hub = request.app.state.hub
     return Response(hub.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _routes(app: Starlette) -> list[BaseRoute]:
+    return [Route("/metrics", metrics_endpoint)]
+
+
+part = Part("metrics", routes=_routes)

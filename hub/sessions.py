@@ -14,15 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.errors import SessionError
 from hub.library import Library
 from hub.state import Fork, combine
 
 DEFAULT_SESSION = "default"
 MAX_ENDED = 100_000
-
-
-class SessionError(LookupError):
-    """A session that does not exist, is closed, or cannot be opened (cap reached)."""
 
 
 @dataclass

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from hub.errors import UnknownTable
 from hub.kit import Ctx, Json, Server, Tool
 
 MOD = 1 << 128
@@ -247,7 +248,7 @@ class SqliteFork:
     def browse(self, table: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
         info = self.seed_db.tables.get(table)
         if info is None:
-            raise KeyError(f"no table {table!r} in {self.server}; tables: {', '.join(self.seed_db.tables)}")
+            raise UnknownTable(f"no table {table!r} in {self.server}; tables: {', '.join(self.seed_db.tables)}")
         total = self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
         cur = self.db.execute(f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?", (limit, offset))
         return {"table": table, "columns": info.columns, "rows": [list(r) for r in cur], "total": total,

@@ -14,13 +14,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import aiosqlite
+from starlette.applications import Starlette
 
-from hub.events import EventBus, Subscription
+from hub.errors import StoreError
+from hub.events import EVENT_KINDS, Event, EventBus, Subscription
+from hub.parts import Part
 
 log = logging.getLogger("hub.store")
 
@@ -68,53 +72,7 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 );
 """
 
-STORED_KINDS = frozenset({"tool_call", "episode", "turn", "reward", "task", "run", "run_metric"})
-
-
-class StoreError(RuntimeError):
-    """The store is not running, or its writer failed."""
-
-
-@dataclass
-class RunEvent:
-    """A training run started or ended (published by the trainer through the WebSocket)."""
-
-    run_id: str
-    name: str
-    config: dict[str, Any]
-    status: str
-    ts: float
-    id: int = 0
-    type: str = "run"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class RunMetricEvent:
-    run_id: str
-    step: int
-    metrics: dict[str, float]
-    ts: float
-    id: int = 0
-    type: str = "run_metric"
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass
-class StoreSubscription(Subscription):
-    """The store's bus subscription: counts every event offered to it."""
-
-    offered: int = 0
-
-    def offer(self, event: Any) -> None:
-        if self.kinds is not None and getattr(event, "type", None) not in self.kinds:
-            return
-        self.offered += 1
-        super().offer(event)
+STORED_KINDS = frozenset(EVENT_KINDS)
 
 
 def _dumps(value: Any) -> str:
@@ -188,7 +146,7 @@ class Store:
         self.path = path
         self.batch_max = batch_max
         self.synchronous = synchronous
-        self.sub = StoreSubscription(asyncio.Queue(queue_max), STORED_KINDS)
+        self.sub = Subscription(asyncio.Queue(queue_max))
         self.acked = 0
         self.batches = 0
         self.on_commit: Callable[[int], None] | None = None
@@ -233,7 +191,7 @@ class Store:
         await self._db.executescript(SCHEMA)
         if bus is not None:
             self._bus = bus
-            bus.subscribers.append(self.sub)
+            bus.attach(self.sub, STORED_KINDS)
         self._committed = asyncio.Event()
         self._writer = asyncio.create_task(self._run(), name="store-writer")
 
@@ -252,7 +210,7 @@ class Store:
             await self._db.close()
             self._db = None
 
-    def offer(self, event: Any) -> None:
+    def offer(self, event: Event) -> None:
         """Queue an event that does not travel on the bus; never waits."""
         self.sub.offer(event)
 
@@ -324,3 +282,16 @@ class Store:
             cols = [c[0] for c in cur.description]
             return [dict(zip(cols, r)) for r in await cur.fetchall()]
 
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    """The store's writer runs while the app serves; stopping it writes what is queued."""
+    hub = app.state.hub
+    await hub.store.start(hub.bus)
+    try:
+        yield
+    finally:
+        await hub.store.stop()
+
+
+part = Part("store", lifespan=_lifespan)

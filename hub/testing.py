@@ -11,12 +11,9 @@ from dataclasses import dataclass
 import uvicorn
 from starlette.applications import Starlette
 
+from hub.net import free_port
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A port nothing listens on right now, on ``host``."""
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
+__all__ = ["LiveHub", "free_port", "serve"]
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 A message is a JSON object with a ``type`` and an optional ``id`` that the reply echoes; ``REQUEST``
 validates any request by its ``type``. The hub (``hub/ws.py``) decodes with these models and the
-trainer client (``trainer_client/hub_client.py``) builds its requests with them, so the two cannot drift.
+trainer's hub client builds its requests with them, so the two cannot drift.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from hub.episodes import EpisodeLimits
+from hub.events import EVENT_KINDS, EventKind
 from hub.reward import RewardConfig
 
 PROTOCOL = "prove-ws"
 VERSION = 1
 MAX_GROUP = 256
-EVENT_KINDS = ("tool_call", "episode", "turn", "reward", "task", "run", "run_metric")
 
 
 class Msg(BaseModel):
@@ -70,7 +70,7 @@ class Close(Msg):
 
 class Subscribe(Msg):
     type: Literal["subscribe"]
-    kinds: list[Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric"]] | None = None
+    kinds: list[EventKind] | None = None
     episodes: list[str] | None = None
     maxsize: int = Field(1000, ge=1, le=10_000)
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import secrets
@@ -25,15 +24,15 @@ import time
 from typing import Any
 
 from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hub.episodes import EpisodeError
-from hub.events import Subscription
-from hub.sessions import SessionError
-from hub.store import RunEvent, RunMetricEvent, StoreError
-from hub.tasks import TaskError, UnknownTask
+from hub.auth import scope_has_token, token_matches
+from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
+from hub.events import EVENT_KINDS, RunEvent, RunMetricEvent, Subscription
+from hub.parts import Part
 from hub.wire import (
-    EVENT_KINDS,
     MAX_GROUP,
     PROTOCOL,
     REQUEST,
@@ -56,20 +55,6 @@ from hub.wire import (
 )
 
 log = logging.getLogger("hub.ws")
-
-class ProtocolError(Exception):
-    """A request the hub refuses; becomes an ``error`` reply with ``code``."""
-
-    def __init__(self, code: str, message: str, rid: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rid = rid
-
-
-def error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
-    return {"type": "error", "id": rid, "code": code, "message": message}
-
 
 def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, default=str, separators=(",", ":"))
@@ -98,8 +83,6 @@ class Connection:
     """One client's WebSocket: its auth state, its subscription, and the handlers."""
 
     def __init__(self, websocket: WebSocket) -> None:
-        from hub.app import scope_has_token
-
         self.ws = websocket
         self.hub = websocket.app.state.hub
         token = self.hub.settings.token
@@ -133,21 +116,11 @@ class Connection:
                 raise ProtocolError("bad_json", "binary messages must be UTF-8 JSON")
             request, rid = decode(raw)
             reply = await self.dispatch(request)
-        except ProtocolError as exc:
-            return error(exc.code, exc.message, rid if exc.rid is None else exc.rid)
-        except UnknownTask as exc:
-            return error("unknown_task", str(exc), rid)
-        except (TaskError, ValidationError) as exc:
-            return error("bad_task", str(exc), rid)
-        except EpisodeError as exc:
-            return error(exc.code, str(exc), rid)
-        except SessionError as exc:
-            return error("session", str(exc).strip('"'), rid)
-        except (StoreError, TimeoutError) as exc:
-            return error("store", str(exc) or "store flush timed out", rid)
+        except HubError as exc:
+            return ws_reply(exc, rid)
         except Exception as exc:  # the connection's top-level boundary: reply, log, keep the socket open
             log.exception("ws request failed")
-            return error("internal", f"internal error: {type(exc).__name__}", rid)
+            return ws_error(HubError.code, f"internal error: {type(exc).__name__}", rid)
         reply["id"] = rid
         return reply
 
@@ -166,7 +139,7 @@ class Connection:
         if req.version != VERSION:
             raise ProtocolError("unsupported_version", f"this hub speaks {PROTOCOL} version {VERSION}, not {req.version}")
         if not self.pre_authorized:
-            if not (req.token and self.token and hmac.compare_digest(req.token, self.token)):
+            if not token_matches(req.token, self.token):
                 raise ProtocolError("unauthorized", "missing or wrong token")
         self.ready = True
         hub = self.hub
@@ -244,7 +217,10 @@ class Connection:
                 "sessions": len(hub.sessions), "bus_published": hub.bus.published}
 
     async def on_flush(self, req: Flush) -> dict[str, Any]:
-        acked = await self.hub.store.flush(timeout=req.timeout)
+        try:
+            acked = await self.hub.store.flush(timeout=req.timeout)
+        except TimeoutError:
+            raise StoreError(f"store flush timed out after {req.timeout} s") from None
         return {"type": "flushed", "acked": acked, "dropped": self.hub.store.dropped}
 
     # Live events ------------------------------------------------------------------------------
@@ -285,3 +261,10 @@ async def ws_endpoint(websocket: WebSocket) -> None:
             await conn.run()
     finally:
         conn.stop_pump()
+
+
+def _routes(app: Starlette) -> list[BaseRoute]:
+    return [WebSocketRoute("/ws", ws_endpoint)]
+
+
+part = Part("rollouts", routes=_routes)

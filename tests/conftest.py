@@ -2,28 +2,49 @@
 
 from __future__ import annotations
 
+import tomllib
+from importlib.metadata import EntryPoint
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hub.app import BUILTIN_PARTS
 from hub.config import REFERENCE_NOW
-from hub.dispatcher import CallOutcome, Dispatcher
+from hub.dispatcher import CallOutcome
 from hub.events import EventBus
 from hub.library import Library
-from hub.sessions import SessionManager
+from hub.parts import GROUP, Part, load
+from hub.world import World as BaseWorld
 from servers import REGISTRY
 
 LIBRARY = Library.from_servers(REGISTRY, REFERENCE_NOW)
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
 
-class World:
-    """A dispatcher over a fresh session manager; ``ok``/``err`` call tools in one session."""
+def declared_parts() -> list[Part]:
+    """The parts pyproject.toml declares as entry points, loaded from this checkout (installed or not)."""
+    declared = tomllib.loads(PYPROJECT.read_text())["project"]["entry-points"][GROUP]
+    return [load(EntryPoint(name, value, GROUP)) for name, value in sorted(declared.items())]
+
+
+ALL_PARTS = [*BUILTIN_PARTS, *declared_parts()]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--regen-golden", action="store_true", help="rewrite the golden files, then compare")
+
+
+@pytest.fixture
+def regen_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--regen-golden"))
+
+
+class World(BaseWorld):
+    """A private world with one working session; ``ok``/``err`` call tools in it."""
 
     def __init__(self, library: Library = LIBRARY, session: str = "test") -> None:
-        self.library = library
-        self.bus = EventBus()
-        self.sessions = SessionManager(library)
-        self.dispatcher = Dispatcher(library, self.sessions, self.bus)
+        super().__init__(library, bus=EventBus())
         self.session = session
 
     def call(self, server: str, tool: str, **arguments: Any) -> CallOutcome:

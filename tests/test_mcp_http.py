@@ -155,7 +155,9 @@ async def test_token_required_off_loopback(tmp_path: Path) -> None:
     async with serve(create_app(settings, Hub(settings, LIBRARY))) as live:
         async with httpx.AsyncClient(base_url=live.url) as http:
             assert (await http.get("/healthz")).status_code == 200
-            assert (await http.get("/api/catalog")).status_code == 401
+            refused = await http.get("/api/catalog")
+            assert refused.status_code == 401 and refused.headers["www-authenticate"] == "Bearer"
+            assert refused.json() == {"error": "missing or wrong bearer token", "code": "unauthorized"}
             assert (await http.get("/api/catalog", headers={"Authorization": "Bearer wrong"})).status_code == 401
             ok = await http.get("/api/catalog", headers={"Authorization": "Bearer s3cret"})
             assert ok.status_code == 200 and ok.json()["tool_count"] == len(LIBRARY.all_tools())

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 import re
 from typing import Any
 
@@ -10,14 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hub.cli import GOLDEN_CATALOG, catalog_json
 from hub.config import REFERENCE_NOW
 from hub.kit import Tool
 from hub.state import SeedDatabase
+import servers
 from servers import REGISTRY
 from tests.conftest import LIBRARY, World
+from tests.golden_files import GOLDEN_CATALOG, catalog, catalog_text, write_catalog
+from tests.servers.examples import docstring_examples
 
-EXPECTED = {
+PAPER_TABLE = {
     "banking": 17, "trading": 13, "payments": 10, "calendar": 17, "email": 17, "filesystem": 40, "shopping": 23,
     "marketplace": 13, "retail_chain": 11, "travel_booking": 20, "maps": 16, "social_media": 15, "team_chat": 11,
     "iot_devices": 25, "vehicle": 20, "crm": 16, "issue_tracker": 20, "budget": 12, "food_delivery": 17,
@@ -25,19 +29,85 @@ EXPECTED = {
 }
 TOOLS = LIBRARY.all_tools()
 IDS = [f"{t.server}.{t.name}" for t in TOOLS]
+# Docstring examples that fail on a fresh seed, by (server, tool, n-th example of the tool), with why. Each fix
+# changes a description, so it waits for a reviewed catalog change; strict xfail makes a fixed example fail here
+# until its line is removed.
+BROKEN_EXAMPLES = {
+    ("banking", "pay_payee", 0): "PAY-0015 belongs to CUS-0006, not to the owner of ACC-0107",
+    ("banking", "close_account", 0): "ACC-0107 holds money; only an empty account closes",
+    ("trading", "place_order", 1): "PRT-0042 holds no MSFT to sell",
+    ("trading", "cancel_order", 0): "ORD-00021 is already filled",
+    ("payments", "create_invoice", 0): "CST-0042 belongs to MER-021, not MER-004",
+    ("payments", "update_invoice_status", 0): "INV-00017 has taken payments, so it cannot be voided",
+    ("filesystem", "switch_user", 1): "the session already runs as maya",
+    ("shopping", "update_cart_item", 0): "PRD-0017 is not in CUS-0042's cart",
+    ("shopping", "apply_coupon", 0): "CUS-0042's cart is empty",
+    ("shopping", "checkout_cart", 0): "CUS-0042's cart is empty",
+    ("shopping", "write_review", 0): "CUS-0042 has no delivered order containing PRD-0017",
+    ("travel_booking", "select_seat", 0): "seat 14C on FBK-0010's flight is taken",
+    ("social_media", "delete_post", 0): "PST-00042 is not USR-0012's post",
+    ("social_media", "unfollow_user", 0): "USR-0012 does not follow USR-0007",
+    ("social_media", "unlike_post", 0): "USR-0012 has not liked PST-00042",
+    ("vehicle", "stop_engine", 0): "VEH-0007's engine is already off",
+    ("vehicle", "shift_gear", 0): "VEH-0007's engine is off",
+    ("vehicle", "set_climate", 0): "VEH-0007 is a gas car with its engine off",
+    ("vehicle", "set_door", 0): "VEH-0007's front left door is already closed",
+    ("vehicle", "set_window", 0): "VEH-0007's front right window is already at 0%",
+    ("vehicle", "set_trunk", 0): "VEH-0007 is locked",
+    ("vehicle", "start_navigation", 0): "VEH-0007 has no destination",
+    ("vehicle", "stop_navigation", 0): "VEH-0007 is not navigating",
+    ("crm", "update_lead_status", 0): "LEAD-0042 was already converted",
+    ("crm", "convert_lead", 0): "LEAD-0042 was already converted",
+    ("crm", "update_deal_stage", 0): "DEAL-0042 is in prospecting and moves one stage at a time",
+    ("food_delivery", "update_cart_item", 0): "ITM-0257 is not in CUS-0042's cart",
+    ("food_delivery", "apply_promo_code", 0): "CUS-0042's cart is empty",
+    ("food_delivery", "place_order", 0): "CUS-0042's cart is empty",
+}
 
 
-def test_twenty_servers_343_tools() -> None:
+def _examples() -> list[Any]:
+    params = []
+    for server in REGISTRY:
+        seen: dict[str, int] = {}
+        for tool, args in docstring_examples(server):
+            key = (server.name, tool, seen.setdefault(tool, 0))
+            seen[tool] += 1
+            broken = [pytest.mark.xfail(strict=True, reason=BROKEN_EXAMPLES[key])] if key in BROKEN_EXAMPLES else []
+            params.append(pytest.param(server.name, tool, args, id=f"{server.name}.{tool}-{key[2]}", marks=broken))
+    return params
+
+
+EXAMPLES = _examples()
+
+
+def test_paper_table() -> None:
+    """The paper's Table 2: its 20 servers and their 343 tools. Servers beyond the paper's may be added."""
     counts = {s.name: len(s.tools) for s in REGISTRY}
-    assert counts == EXPECTED
-    assert sum(counts.values()) == 343
+    assert {name: counts.get(name) for name in PAPER_TABLE} == PAPER_TABLE
+    assert sum(PAPER_TABLE.values()) == 343
 
 
-def test_golden_catalog_matches() -> None:
-    """Regenerate with `prove-hub catalog --write-golden` and review the diff."""
-    assert GOLDEN_CATALOG.exists(), "run `prove-hub catalog --write-golden`"
-    golden = json.loads(GOLDEN_CATALOG.read_text())
-    assert catalog_json() == golden
+def test_every_server_module_is_registered() -> None:
+    """A module or package under servers/ that defines ``server`` must be in REGISTRY, and only once."""
+    registered = [id(s) for s in REGISTRY]
+    assert len(set(registered)) == len(registered), "a server is registered twice"
+    assert len({s.name for s in REGISTRY}) == len(REGISTRY), "two servers share a name"
+    missing = []
+    for module in pkgutil.iter_modules(servers.__path__):
+        if module.name.startswith("_"):
+            continue
+        loaded = importlib.import_module(f"servers.{module.name}")
+        if id(getattr(loaded, "server", None)) not in registered:
+            missing.append(module.name)
+    assert not missing, f"add these to REGISTRY in servers/__init__.py: {missing}"
+
+
+def test_golden_catalog_matches(regen_golden: bool) -> None:
+    """Regenerate with `pytest tests/test_registry.py --regen-golden` and review the diff."""
+    if regen_golden:
+        write_catalog()
+    assert GOLDEN_CATALOG.exists(), "run `pytest tests/test_registry.py --regen-golden`"
+    assert GOLDEN_CATALOG.read_text() == catalog_text(catalog())
 
 
 @pytest.mark.parametrize("tool", TOOLS, ids=IDS)
@@ -148,3 +218,15 @@ def test_docstring_example_ids_exist_in_the_seed(server: Any) -> None:
             if example not in values:
                 missing[tool.name] = example
     assert not missing, f"example ids that do not exist in the seed: {missing}"
+
+
+@pytest.mark.parametrize(("server", "tool", "arguments"), EXAMPLES)
+def test_docstring_examples_run_as_written(server: str, tool: str, arguments: dict[str, Any]) -> None:
+    """Each example call in a tool's docstring succeeds on a fresh seed: it is what the model tries first."""
+    World(session=f"example-{server}").ok(server, tool, **arguments)
+
+
+def test_broken_examples_name_real_tools() -> None:
+    ids = {p.id for p in EXAMPLES}
+    for server, tool, n in BROKEN_EXAMPLES:
+        assert f"{server}.{tool}-{n}" in ids, f"{server}.{tool} has no example {n}; remove it from BROKEN_EXAMPLES"

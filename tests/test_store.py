@@ -13,9 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from hub.episodes import EpisodeEvent, RewardEvent, TaskEvent, TurnEvent
-from hub.events import EventBus, ToolCallEvent
-from hub.store import RunEvent, RunMetricEvent, Store, StoreError
+from hub.errors import StoreError
+from hub.events import (
+    EpisodeEvent,
+    EventBus,
+    RewardEvent,
+    RunEvent,
+    RunMetricEvent,
+    TaskEvent,
+    ToolCallEvent,
+    TurnEvent,
+)
+from hub.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -156,8 +156,15 @@ def test_every_abstain_task_offers_nothing_that_serves_the_request(synth: SynthR
             assert all(verb_object(o) != (verb, obj) for o in offered), (task.id, w)
 
 
-def test_the_pipeline_counts_what_the_checks_drop(synth: SynthResult) -> None:
-    assert synth.stats.dropped["clarify_optional"] > 0  # the renderer does pick optional values to withhold
+def test_the_filter_counts_what_it_drops(synth: SynthResult) -> None:
+    from hub.synth.checks import keep
+
+    dropped: Counter[str] = Counter()
+    good = next(t for t in synth.tasks if t.kind == "clarify")
+    assert keep(good, LIBRARY, dropped) and not dropped
+    bad = good.model_copy(deep=True)
+    bad.turns[0].user += " " + " ".join(str(v) for s in bad.turns[1].calls for v in s.arguments.values())
+    assert not keep(bad, LIBRARY, dropped) and dropped == Counter({"clarify_stated": 1})
 
 
 CLARIFY_BASE = {"id": "c", "kind": "clarify", "servers": ["calendar"], "tools": []}

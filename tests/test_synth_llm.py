@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from hub.synth.pipeline import SynthConfig, Synthesizer
+from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
 from hub.synth.render import LLMRenderer, RenderRequest, StepView, TemplateRenderer
 from hub.synth.validate import SeedIndex, ungrounded
 from hub.testing import serve
@@ -61,12 +61,32 @@ async def test_llm_rewrite_that_invents_or_drops_falls_back_to_the_template() ->
 async def test_synthesis_through_the_llm_endpoint() -> None:
     seen: list[dict[str, Any]] = []
     async with serve(fake_llm("good", seen)) as live:
-        config = SynthConfig(n=10, seed=5, llm_endpoint=f"{live.url}/v1", model="fake")
+        config = SynthConfig(n=10, seed=5, llm_endpoint=f"{live.url}/v1", model="fake", worlds=2)
         result = await asyncio.to_thread(lambda: Synthesizer(LIBRARY, config).run())
     assert len(result.tasks) == 10 and seen
-    index = SeedIndex(LIBRARY)
     assert all(t.turns[0].user.startswith("Hello there!") for t in result.tasks)
-    assert all(not ungrounded(t, index) for t in result.tasks)
+    assert all(not ungrounded(t, SeedIndex(LIBRARY, t.initial.seed)) for t in result.tasks)
+
+
+async def test_intent_turns_are_written_from_the_goal_and_dialogue_never_from_the_calls() -> None:
+    seen: list[dict[str, Any]] = []
+    async with serve(fake_llm("good", seen)) as live:
+        config = SynthConfig(n=10, seed=5, llm_endpoint=f"{live.url}/v1", model="fake", worlds=1)
+        synth = Synthesizer(LIBRARY, config)
+
+        def some_tasks() -> list[Any]:
+            found = [synth.attempt(Slot("mcp", "complete", None), "payments", j) for j in range(12)]
+            return [t for t in found if t is not None]
+
+        tasks = await asyncio.to_thread(some_tasks)
+    assert tasks and all(t.meta["synth"]["source"] == "intent" for t in tasks)
+    assert all(turn.user.startswith("Hello there!") for t in tasks for turn in t.turns)
+    prompts = [m["messages"][1]["content"] for m in seen]
+    assert all("GOAL:" in p and "PERSONA:" in p and "DIALOGUE SO FAR:" in p for p in prompts)
+    tools = set(LIBRARY.mount("payments").tools)
+    assert not any(name in p.split("DRAFT:")[0] for p in prompts for name in tools)  # never the call list
+    later = [p for p in prompts if '"Hello there!' in p.split("DIALOGUE SO FAR:")[1].split("MUST KEEP")[0]]
+    assert later  # a follow-up turn is written knowing what the user already said
 
 
 async def test_unreachable_endpoint_falls_back() -> None:

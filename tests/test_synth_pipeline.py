@@ -13,7 +13,7 @@ from hub.events import EventBus
 from hub.sessions import SessionManager
 from hub.synth.output import digest, export_record, write_all
 from hub.synth.perturb import PAPER_KINDS, has_enum, kind_quotas
-from hub.synth.pipeline import SynthConfig, SynthResult, synthesize
+from hub.synth.pipeline import SynthConfig, SynthResult, kind_counts, synthesize
 from hub.synth.validate import ID_TOKEN, SeedIndex, ungrounded
 from hub.tasks import Task, TaskSet, oracle_script
 from tests.conftest import LIBRARY
@@ -22,7 +22,7 @@ N = 60
 
 
 def run(n: int = N, seed: int = 7, tmp: Path | None = None) -> SynthResult:
-    return synthesize(LIBRARY, SynthConfig(n=n, seed=seed, cache_dir=tmp, sampler_k=40))
+    return synthesize(LIBRARY, SynthConfig(n=n, seed=seed, cache_dir=tmp, sampler_k=40, worlds=3))
 
 
 @pytest.fixture(scope="module")
@@ -61,16 +61,19 @@ def test_same_seed_same_dataset_other_seed_other_dataset(synth: SynthResult) -> 
 
 
 def test_tasks_are_grounded_in_the_initial_state(synth: SynthResult) -> None:
-    index = SeedIndex(LIBRARY)
+    indexes = {w: SeedIndex(LIBRARY, w) for w in {t.initial.seed for t in synth.tasks}}
+    assert len(indexes) == 3  # tasks spread over the run's worlds
     named = 0
     for task in synth.tasks:
+        index = indexes[task.initial.seed]
         assert ungrounded(task, index) == [], task.id
         servers = task.meta["synth"]["request_servers"]
         for turn in task.turns:
             for token in ID_TOKEN.findall(turn.user):
                 named += 1
                 assert index.exists(servers, token), (task.id, token)
-    assert named > N  # the turns do name real entities
+    assert named > N // 2  # the turns do name real entities
+    index = indexes[synth.tasks[0].initial.seed]
     fake = synth.tasks[0].model_copy(deep=True)
     fake.turns[0].user += " Also look at ACC-9999 and ZZZ-0001."
     assert "ZZZ-0001" in ungrounded(fake, index)
@@ -85,7 +88,8 @@ def test_kind_proportions() -> None:
 
 def test_synthesized_kinds_structure_and_stats(synth: SynthResult) -> None:
     kinds = {k: sum(t.kind == k for t in synth.tasks) for k in MAX}
-    assert kinds == kind_quotas(N)
+    assert kinds == kind_counts(synth.config)
+    assert kinds["abstain"] == kind_quotas(N)["abstain"] and kinds["clarify"] == round(0.2 * (N - kinds["abstain"]))
     for task in synth.tasks:
         meta = task.meta["synth"]
         assert task.expected_state_hash and task.expected_server_hashes, task.id
@@ -115,8 +119,8 @@ def test_output_split_manifest_and_export(synth: SynthResult, tmp_path: Path) ->
     test = [Task.model_validate_json(line) for line in (tmp_path / "test.jsonl").read_text().splitlines()]
     assert len(train) + len(test) == N and test
     assert {t.id for t in train}.isdisjoint({t.id for t in test})
-    assert data["kinds"] == kind_quotas(N)
-    assert data["coverage"]["tools"] == 343
+    assert data["kinds"] == kind_counts(synth.config)
+    assert data["coverage"]["tools"] == len(LIBRARY.all_tools())
     assert data["validation"]["kept_replay_verified"] == N
     assert set(data["per_server"]) <= set(LIBRARY.mounts)
     exported = [json.loads(line) for line in (tmp_path / "export" / "train.jsonl").read_text().splitlines()]
@@ -139,7 +143,9 @@ def test_cli_synth_and_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["graph", "banking", "--dot", "--cache-dir", str(tmp_path / "c")]) == 0
     assert capsys.readouterr().out.startswith('digraph "banking"')
     out = tmp_path / "ds"
-    assert main(["synth", "--n", "12", "--out", str(out), "--seed", "3", "--no-progress",
+    assert main(["synth", "--n", "12", "--out", str(out), "--seed", "3", "--no-progress", "--worlds", "2",
                  "--cache-dir", str(tmp_path / "c")]) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["n"] == 12 and (out / "export" / "test.jsonl").exists()
+    realism = json.loads((out / "realism.json").read_text())
+    assert realism["tasks"] == 12 and realism["worlds"] <= 2 and manifest["realism"]["baseline"]["tasks"] == 12

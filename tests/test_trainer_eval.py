@@ -21,6 +21,7 @@ from starlette.routing import Route
 from hub.cli import parser
 from hub.tasks import Task, oracle_script
 from hub.testing import LiveHub, serve
+from tests.conftest import ALL_PARTS
 from tests.trainer_support import make_app
 from trainer_client.evaluate import format_table, run_eval, select_tasks, split_of
 
@@ -61,7 +62,7 @@ async def test_endpoint_eval_per_server_and_kind(live: LiveHub, tmp_path: Path) 
     tasks = list(live.app.state.hub.tasks)
     seen: list[dict[str, Any]] = []
     async with serve(fake_openai(tasks, seen)) as endpoint:
-        args = parser().parse_args(["eval", "--hub", live.url, "--endpoint", f"{endpoint.url}/v1", "--model", "fake-qwen",
+        args = parser(ALL_PARTS).parse_args(["eval", "--hub", live.url, "--endpoint", f"{endpoint.url}/v1", "--model", "fake-qwen",
                                     "--split", "all", "--samples", "2"])
         report = await run_eval(args)
     assert report["tasks"] == len(tasks) and report["overall"]["episodes"] == 2 * len(tasks)
@@ -77,7 +78,7 @@ async def test_endpoint_eval_per_server_and_kind(live: LiveHub, tmp_path: Path) 
 
 
 async def test_noop_baseline_and_splits(live: LiveHub) -> None:
-    args = parser().parse_args(["eval", "--hub", live.url, "--policy", "noop", "--split", "all"])
+    args = parser(ALL_PARTS).parse_args(["eval", "--hub", live.url, "--policy", "noop", "--split", "all"])
     report = await run_eval(args)
     assert report["by_kind"]["abstain"]["success_rate"] == 1.0 and report["by_kind"]["mcp"]["success_rate"] == 0.0
     assert report["by_kind"]["mcp"]["reward"] == 0.0
@@ -85,7 +86,7 @@ async def test_noop_baseline_and_splits(live: LiveHub) -> None:
     test, train = select_tasks(tasks, "test"), select_tasks(tasks, "train")
     assert test and train and len(test) + len(train) == len(tasks) and not {t["id"] for t in test} & {t["id"] for t in train}
     assert split_of({"id": "x", "meta": {"split": "test"}}) == "test"
-    args = parser().parse_args(["eval", "--hub", live.url, "--policy", "oracle", "--split", "test"])
+    args = parser(ALL_PARTS).parse_args(["eval", "--hub", live.url, "--policy", "oracle", "--split", "test"])
     report = await run_eval(args)
     assert report["tasks"] == len(test) and report["overall"]["success_rate"] == 1.0
 
@@ -104,6 +105,6 @@ async def test_cli_prints_table_and_json(live: LiveHub, tmp_path: Path) -> None:
 
 
 async def test_eval_without_policy_is_a_clear_error(live: LiveHub) -> None:
-    args = parser().parse_args(["eval", "--hub", live.url])
+    args = parser(ALL_PARTS).parse_args(["eval", "--hub", live.url])
     with pytest.raises(ValueError, match="--endpoint"):
         await run_eval(args)

@@ -14,12 +14,12 @@ import pytest
 from hub.app import create_app
 from hub.config import Settings
 from hub.core import Hub
-from tests.conftest import LIBRARY
+from tests.conftest import ALL_PARTS, LIBRARY
 
 
 def make_app(tmp_path: Path, name: str = "store.db", **kw: Any) -> Any:
     s = Settings(store_path=str(tmp_path / name), **kw)
-    return create_app(s, Hub(s, LIBRARY))
+    return create_app(s, Hub(s, LIBRARY), ALL_PARTS)
 
 
 def need_openrlhf() -> None:

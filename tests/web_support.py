@@ -10,14 +10,14 @@ from hub.app import create_app
 from hub.config import Settings
 from hub.core import Hub
 from hub.tasks import oracle_script
-from tests.conftest import LIBRARY
+from tests.conftest import ALL_PARTS, LIBRARY
 
 XSS = "<script>alert(1)</script>"
 
 
 def make_app(tmp_path: Path, **settings: object) -> Starlette:
     s = Settings(store_path=str(tmp_path / "store.db"), **settings)  # type: ignore[arg-type]
-    return create_app(s, Hub(s, LIBRARY))
+    return create_app(s, Hub(s, LIBRARY), ALL_PARTS)
 
 
 def hub_of(app: Starlette) -> Hub:

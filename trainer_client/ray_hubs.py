@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.testing import free_port
+from hub.net import free_port
 
 
 class HubServer:

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
 from hub.library import Library
-from hub.sessions import Session, SessionManager
+from hub.sessions import Session
 from hub.state import Fork
-from hub.tasks import Task, TaskError, build_initial
+from hub.tasks import Task
+from hub.world import World
 
 
 class ExpectedStates:
@@ -30,13 +29,7 @@ class ExpectedStates:
         if found is not None:
             self._cache.move_to_end(key)
             return found
-        sessions = SessionManager(self.library)
-        dispatcher = Dispatcher(self.library, sessions, EventBus())
-        session = build_initial(task, sessions, dispatcher, "expected")
-        for step in task.gt_steps():
-            out = dispatcher.call("expected", step.server, step.tool, step.arguments)
-            if not out.ok:
-                raise TaskError(f"ground-truth step {step.id} ({step.name}) failed on replay: {out.error}")
+        session = World(self.library).play(task, "expected")
         self._cache[key] = session
         while len(self._cache) > self.maxsize:
             self._cache.popitem(last=False)

@@ -6,17 +6,16 @@ integer increment per tool call, and memory bounded by the window length.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.events import EventBus, Subscription
+from hub.events import EventBus
 
 
 @dataclass
-class LiveStats(Subscription):
+class LiveStats:
     """Per-second tool-call counts for the last ``window_s`` seconds, and totals since the hub started."""
 
     window_s: int = 300
@@ -27,8 +26,8 @@ class LiveStats(Subscription):
 
     @classmethod
     def attach(cls, bus: EventBus, window_s: int = 300) -> LiveStats:
-        sink = cls(asyncio.Queue(1), frozenset({"tool_call", "episode"}), window_s=window_s)
-        bus.subscribers.append(sink)
+        sink = cls(window_s=window_s)
+        bus.attach(sink, ("tool_call", "episode"))
         return sink
 
     def offer(self, event: Any) -> None:

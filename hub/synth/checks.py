@@ -5,7 +5,7 @@
   turns so far, and cannot be found by the model: no offered read tool, called on the task's
   initial state with the values the user did state, returns it as the only candidate.
 - ``abstain_problems``: nothing offered, from any server, can do what the user asks: for every
-  requested tool (``meta.synth.requested``, else the anchor), no offered tool has its name, or the
+  requested tool (``meta.synth.requested`` or ``wanted``, else the anchor), no offered tool has its name, or the
   same verb (up to synonyms: get/view/show, list/search/find, ...) on the same object (plurals
   folded, or the same head noun); and no offered tool's verb and object both appear in a user
   turn (which catches a request rendered in other words than its tool's name).
@@ -22,12 +22,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from hub.clarify import missing_params, tokens, value_in_text
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
+from hub.errors import TaskError
 from hub.library import Library
-from hub.sessions import SessionManager
+from hub.names import split_name
 from hub.synth.validate import ID_TOKEN
-from hub.tasks import Task, TaskError, build_initial, split_name
+from hub.tasks import Task
+from hub.world import World
 
 ID_EXAMPLE = re.compile(r"'([A-Z]{2,6})-[0-9A-Z]{2,}")
 VERB_GROUPS: tuple[frozenset[str], ...] = (
@@ -89,10 +89,9 @@ def finding_tool(task: Task, turn: int, param: str, value: Any, library: Library
     step = next(s for s in later.calls if param in s.arguments)
     entity = library.tool(step.server, step.tool).params.get(param)
     keys = {param, f"{entity}_id"} if entity else {param}
-    sessions = SessionManager(library)
-    dispatcher = Dispatcher(library, sessions, EventBus(maxsize=1))
+    world = World(library)
     try:
-        build_initial(task, sessions, dispatcher, "check")
+        world.start(task, "check")
     except TaskError:
         return None
     for name in task.tools:
@@ -102,7 +101,7 @@ def finding_tool(task: Task, turn: int, param: str, value: Any, library: Library
         args = _arguments_from(library.tool(*parts).input_schema, known, stated_ids)
         if args is None:
             continue
-        out = dispatcher.call("check", parts[0], parts[1], args)
+        out = world.dispatcher.call("check", parts[0], parts[1], args)
         if out.ok and set(_values_under(out.result, keys)) == {_key(value)}:
             return name
     return None
@@ -165,8 +164,9 @@ def same_object(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 
 def requested_tools(task: Task) -> list[str]:
+    """What the user asks for: ``meta.synth.requested`` (chains) or ``wanted`` (intents), else the anchor."""
     synth = task.meta.get("synth", {})
-    return list(synth.get("requested") or ([synth["anchor"]] if synth.get("anchor") else []))
+    return list(synth.get("requested") or synth.get("wanted") or ([synth["anchor"]] if synth.get("anchor") else []))
 
 
 def abstain_problems(task: Task, library: Library) -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""``prove-hub synth`` and ``prove-hub graph``: registered through ``hub.cli.extend``."""
+"""``prove-hub synth`` and ``prove-hub graph``: the synthesis part's commands."""
 
 from __future__ import annotations
 
@@ -9,13 +9,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hub.parts import Part
+
 
 def register(sub: Any) -> None:
     synth = sub.add_parser("synth", help="synthesize tasks grounded in live server state")
     synth.add_argument("--n", type=int, default=13_517, help="how many tasks (default 13,517, the paper's size)")
     synth.add_argument("--out", required=True, help="output directory")
     synth.add_argument("--seed", type=int, default=0, help="synthesis seed: the same seed gives the same dataset")
-    synth.add_argument("--world-seed", type=int, default=0, help="seed of the servers' initial data (default 0)")
+    synth.add_argument("--world-seed", type=int, default=0, help="the first world seed (servers' initial data)")
+    synth.add_argument("--worlds", type=int, default=8,
+                       help="world seeds to spread tasks over: --world-seed .. --world-seed + N - 1 (default 8)")
     synth.add_argument("--test-fraction", type=float, default=0.1)
     synth.add_argument("--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server")
     synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")
@@ -35,33 +39,44 @@ def register(sub: Any) -> None:
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
-    from hub.cli import build_library
+    from hub.core import build_library
+    from hub.synth import realism
     from hub.synth.output import write_all
     from hub.synth.pipeline import SynthConfig, synthesize
 
     if bool(args.llm_endpoint) != bool(args.model) and args.llm_endpoint:
         print("prove-hub synth: --llm-endpoint needs --model", file=sys.stderr)
         return 2
-    config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, test_fraction=args.test_fraction,
+    config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, worlds=args.worlds,
+                         test_fraction=args.test_fraction,
                          sampler_k=args.sampler_k, llm_endpoint=args.llm_endpoint, model=args.model,
                          cache_dir=Path(args.cache_dir) if args.cache_dir else None, progress=not args.no_progress)
     start = time.perf_counter()
     library = build_library(args.mount)
     result = synthesize(library, config)
     data = write_all(Path(args.out), result, library)
+    stats = result.stats
+    extra = {"world_seeds": result.worlds, "skipped_worlds": {str(k): v for k, v in result.skipped_worlds.items()},
+             "sources": dict(stats.sources), "dropped": dict(stats.dropped), "unfilled_slots": stats.unfilled,
+             "intent_errors": stats.intent_errors, "synth_seconds": round(stats.seconds, 1)}
+    figures = realism.write(Path(args.out), result.tasks, library, fallback_servers=result.fallback_servers,
+                            seconds=time.perf_counter() - start, extra=extra)
     if args.sft:
         from hub.synth.sft import write_sft
 
         data["sft"] = write_sft(Path(args.out) / "sft", result.tasks, library)
     keys = ("n", "kinds", "split", "seconds", "tasks_per_second", *(("sft",) if args.sft else ()))
+    headline = {k: figures[k] for k in ("name_leak", "verbatim_values", "id_turns", "linked", "distinct_sequences",
+                                        "worlds", "smallest_server", "rarest_tool")}
     print(json.dumps({k: data[k] for k in keys} | {"coverage": {k: data["coverage"][k] for k in ("tools", "covered")},
+                                                   "realism": headline | {"baseline": figures["baseline"]["ratio"]},
                                                    "total_seconds": round(time.perf_counter() - start, 1),
                                                    "out": str(args.out)}, indent=1))
     return 0
 
 
 def cmd_graph(args: argparse.Namespace) -> int:
-    from hub.cli import build_library
+    from hub.core import build_library
     from hub.synth.graph import load_graph
 
     library = build_library(args.mount)
@@ -69,3 +84,6 @@ def cmd_graph(args: argparse.Namespace) -> int:
     graph = load_graph(mount.name, mount.tools, Path(args.cache_dir) if args.cache_dir else None)
     print(graph.to_dot() if args.dot else json.dumps(graph.to_json(), indent=1), end="" if args.dot else "\n")
     return 0
+
+
+part = Part("synth", add_commands=register)

@@ -1,18 +1,24 @@
-"""The synthesis driver: quotas, coverage-steered anchors, the machine, rendering, validation.
+"""The synthesis driver: balanced slots, intents (or the chain machine), perturbations, checks.
 
-Every choice comes from a ``random.Random`` seeded by a string of (seed, kind, attempt), and the
-anchors, sampling contexts and dedup decisions are taken in one fixed order: the same seed gives
-the same dataset. Chain sampling is steered toward coverage twice: each kind cycles through a
-seeded shuffle of all tools as anchors, and a final pass targets any tool still uncovered,
-swapping the new task in for one whose tools stay covered.
+Slots: the paper's share of abstain tasks (5% of all tasks irrelevance, the rest missing
+function); every other slot draws an information level (complete 60%, missing 20%, minimal 20%),
+and a missing level makes it a clarify task. Slot i goes to server i of a seeded rotation over
+all servers (a server that cannot fill a slot passes it on), so servers get equal shares. Each
+attempt draws one of the run's world seeds. A server with intents synthesizes from them
+(``hub.synth.goals``); one without falls back to the chain machine (``hub.synth.machine``) and is
+flagged in the result. Intent choice is steered toward tools used least so far.
+
+Every choice comes from a ``random.Random`` seeded by a string of (seed, kind, attempt, server),
+and slots are filled in one fixed order: the same seed gives the same dataset.
 """
 
 from __future__ import annotations
 
 import random
+import sqlite3
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,21 +27,25 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.config import REFERENCE_NOW
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
-from hub.library import Library
-from hub.sessions import SessionManager
+from hub.kit import Server
+from hub.library import Library, SqliteMount
 from hub.synth import checks, perturb
+from hub.synth.goals import (Dialogue, DraftFailed, check, clarify_turns, gt_turns, linked, render as render_turns,
+                             run_dialogue, unsolvable_offer, wanted_tools)
 from hub.synth.graph import ToolGraph, load_graph
+from hub.synth.intent import Intent, IntentError, Level
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
 from hub.synth.output import assign_splits
-from hub.synth.render import ID_TOKEN, LLMRenderer, Renderer, RenderRequest, StepView, TemplateRenderer, fmt, humanize
+from hub.synth.render import (ID_TOKEN, IntentWriter, LLMRenderer, Renderer, RenderRequest, StepView, TemplateRenderer,
+                              fmt, humanize)
 from hub.synth.sampler import Harvester, Sampler
 from hub.synth.validate import Deduper, SeedIndex, call_tokens, ungrounded, validate_replay
 from hub.synth.values import ValueMaker
-from hub.tasks import GTStep, InitialState, Task, Turn, tool_name
+from hub.tasks import GTStep, InitialState, Task, TaskError, Turn, replay, tool_name
+from hub.world import World
 
-LEVELS = ("complete", "missing", "minimal")
+LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
+KINDS = ("mcp", "clarify", "abstain")
 
 
 class SynthConfig(BaseModel):
@@ -46,6 +56,7 @@ class SynthConfig(BaseModel):
     n: int = Field(13_517, ge=1)
     seed: int = 0
     world_seed: int = 0
+    worlds: int = Field(8, ge=1, le=256)
     test_fraction: float = Field(0.1, ge=0, lt=1)
     sampler_k: int = Field(100, ge=1)
     min_support: int = Field(3, ge=0)
@@ -55,7 +66,8 @@ class SynthConfig(BaseModel):
     irrelevance_rate: float = Field(0.05, ge=0, le=1)
     max_error_rate: float = Field(0.30, ge=0, le=1)
     dedup_threshold: float = Field(0.70, gt=0, le=1)
-    max_attempts_factor: float = Field(4.0, ge=1)
+    max_attempts_factor: float = Field(6.0, ge=1)
+    slot_tries: int = Field(12, ge=1)
     coverage_tries: int = Field(24, ge=0)
     cover: bool | None = None  # target uncovered tools at the end; default: when n ≥ 2 × the tool count
     llm_endpoint: str | None = None
@@ -63,12 +75,19 @@ class SynthConfig(BaseModel):
     cache_dir: Path | None = None
     progress: bool = False
 
+    @property
+    def world_seeds(self) -> list[int]:
+        return [self.world_seed + k for k in range(self.worlds)]
+
 
 @dataclass
 class Stats:
     attempts: Counter[str] = field(default_factory=Counter)
     dropped: Counter[str] = field(default_factory=Counter)
     recoveries: Counter[str] = field(default_factory=Counter)
+    sources: Counter[str] = field(default_factory=Counter)
+    intent_errors: list[str] = field(default_factory=list)
+    unfilled: int = 0
     replayed: int = 0
     replay_verified: int = 0
     coverage_swaps: int = 0
@@ -83,6 +102,39 @@ class SynthResult:
     uncovered: list[str]
     all_tools: list[str]
     graphs: dict[str, ToolGraph]
+    fallback_servers: list[str] = field(default_factory=list)
+    worlds: list[int] = field(default_factory=list)
+    skipped_worlds: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Slot:
+    kind: str
+    level: Level
+    variant: str | None
+
+
+def plan(config: SynthConfig) -> list[Slot]:
+    """The run's slots in a seeded order: abstain by the paper's share, the rest by information level."""
+    quotas = perturb.kind_quotas(config.n)
+    abstain = quotas["abstain"]
+    irrelevance = perturb.irrelevance_count(config.n, config.irrelevance_rate, abstain)
+    rest = config.n - abstain
+    weights = config.level_weights
+    counts = [int(rest * w / sum(weights)) for w in weights]
+    for i in sorted(range(3), key=lambda i: -(rest * weights[i] / sum(weights) - counts[i]))[: rest - sum(counts)]:
+        counts[i] += 1
+    slots = [Slot("abstain", "complete", "irrelevance" if i < irrelevance else "missing_function") for i in range(abstain)]
+    for level, count in zip(LEVELS, counts):
+        slots += [Slot("clarify" if level == "missing" else "mcp", level, None)] * count
+    random.Random(f"slots:{config.seed}").shuffle(slots)
+    return slots
+
+
+def kind_counts(config: SynthConfig) -> dict[str, int]:
+    """How many tasks of each kind a run of ``config`` plans."""
+    found = Counter(s.kind for s in plan(config))
+    return {k: found[k] for k in KINDS}
 
 
 class Synthesizer:
@@ -90,49 +142,81 @@ class Synthesizer:
         self.library = library
         self.config = config
         self.renderer = renderer or self._renderer()
+        self.writer = IntentWriter(config.llm_endpoint, config.model or "default") if config.llm_endpoint else None
         self.graphs = {s: load_graph(s, m.tools, config.cache_dir) for s, m in library.mounts.items()}
         self.harvesters = {s: Harvester(m.tools) for s, m in library.mounts.items()}
-        self.sampler = Sampler(library, config.seed, world_seed=config.world_seed, k=config.sampler_k,
-                               min_support=config.min_support)
-        self.index = SeedIndex(library, config.world_seed)
-        self.sessions = SessionManager(library, seed=config.world_seed, max_sessions=1_000_000)
-        self.dispatcher = Dispatcher(library, self.sessions, EventBus(maxsize=1))
+        self.skipped_worlds: dict[int, str] = {}
+        self.worlds = self._usable_worlds()
+        self._samplers: dict[int, Sampler] = {}
+        self._indexes: dict[int, SeedIndex] = {}
+        world = World(library, seed=config.world_seed, max_sessions=1_000_000)
+        self.sessions, self.dispatcher = world.sessions, world.dispatcher
         self.per_server: Counter[str] = Counter()
         self.stats = Stats()
-        self.dedup = Deduper(config.dedup_threshold)
+        self.dedup = {k: Deduper(config.dedup_threshold) for k in KINDS}
         self.all_tools = [tool_name(s, t) for s in library.mounts for t in library.mount(s).tools]
+        self.intent_servers: dict[str, Server] = {
+            name: srv for name, m in library.mounts.items()
+            if isinstance(srv := getattr(m, "server", None), Server) and srv.intents}
+        self.tool_counts: Counter[str] = Counter()
+        self.schedules: dict[str, list[str]] = {}
+        self.intent_yield: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+
+    def _usable_worlds(self) -> list[int]:
+        """``config.worlds`` seeds from ``world_seed`` on whose seed databases every server can build; a
+        seed that breaks a server's ``seed()`` is skipped (and reported), the next one taken instead."""
+        worlds: list[int] = []
+        seed = self.config.world_seed
+        while len(worlds) < self.config.worlds and seed < self.config.world_seed + 4 * self.config.worlds + 16:
+            try:
+                for name, mount in self.library.mounts.items():
+                    if isinstance(mount, SqliteMount):
+                        mount.seed_db(seed)
+                worlds.append(seed)
+            except sqlite3.Error as exc:
+                self.skipped_worlds[seed] = f"{name}: {exc}"
+            seed += 1
+        if not worlds:
+            raise ValueError(f"no usable world seed from {self.config.world_seed}: {self.skipped_worlds}")
+        return worlds
 
     def _renderer(self) -> Renderer:
         if self.config.llm_endpoint:
             return LLMRenderer(self.config.llm_endpoint, self.config.model or "default")
         return TemplateRenderer()
 
+    def sampler(self, world: int) -> Sampler:
+        found = self._samplers.get(world)
+        if found is None:
+            found = self._samplers[world] = Sampler(self.library, self.config.seed, world_seed=world,
+                                                    k=self.config.sampler_k, min_support=self.config.min_support)
+        return found
+
+    def index(self, world: int) -> SeedIndex:
+        found = self._indexes.get(world)
+        if found is None:
+            found = self._indexes[world] = SeedIndex(self.library, world)
+        return found
+
     # The run -----------------------------------------------------------------------------------
 
     def run(self) -> SynthResult:
         start = time.perf_counter()
-        quotas = perturb.kind_quotas(self.config.n)
-        irrelevance = perturb.irrelevance_count(self.config.n, self.config.irrelevance_rate, quotas["abstain"])
-        slots = [k for k, q in quotas.items() for _ in range(q)]
-        random.Random(f"slots:{self.config.seed}").shuffle(slots)
-        schedules = {k: self._schedule(k) for k in ("mcp", "clarify", "abstain")}
+        servers = list(self.library.mounts)
+        random.Random(f"servers:{self.config.seed}").shuffle(servers)
         counters: Counter[str] = Counter()
         tasks: list[Task] = []
-        abstain_done = 0
         limit = int(self.config.n * self.config.max_attempts_factor) + 100
-        for slot in slots:
-            variant = None
-            if slot == "abstain":
-                variant = "irrelevance" if abstain_done < irrelevance else "missing_function"
-            task = None
-            while task is None and sum(self.stats.attempts.values()) < limit:
-                j = counters[slot]
-                counters[slot] += 1
-                task = self.attempt(slot, j, schedules[slot], variant)
+        for i, slot in enumerate(plan(self.config)):
+            if sum(self.stats.attempts.values()) >= limit:
+                self.stats.unfilled += 1
+                continue
+            task = self._fill(slot, servers, i, counters, limit)
             if task is None:
-                break
-            abstain_done += slot == "abstain"
+                self.stats.unfilled += 1
+                continue
             tasks.append(task)
+            self.tool_counts.update(s.name for s in task.gt_steps())
             self._progress(len(tasks), start)
         cover = self.config.cover if self.config.cover is not None else self.config.n >= 2 * len(self.all_tools)
         if cover:
@@ -145,12 +229,25 @@ class Synthesizer:
             print(file=sys.stderr)
         covered = {s.name for t in tasks for s in t.gt_steps()}
         uncovered = [n for n in self.all_tools if n not in covered]
-        return SynthResult(tasks, self.stats, self.config, uncovered, self.all_tools, self.graphs)
+        fallback = [s for s in self.library.mounts if s not in self.intent_servers]
+        return SynthResult(tasks, self.stats, self.config, uncovered, self.all_tools, self.graphs, fallback,
+                           self.worlds, self.skipped_worlds)
 
-    def _schedule(self, kind: str) -> list[tuple[str, str]]:
-        tools = [(s, t) for s in self.library.mounts for t in self.library.mount(s).tools]
-        random.Random(f"anchors:{self.config.seed}:{kind}").shuffle(tools)
-        return tools
+    def _fill(self, slot: Slot, servers: list[str], i: int, counters: Counter[str], limit: int) -> Task | None:
+        """The slot's task from server ``i`` of the rotation, or from the next ones when it cannot."""
+        for k in range(len(servers)):
+            server = servers[(i + k) % len(servers)]
+            tries = self.config.slot_tries if k == 0 else max(2, self.config.slot_tries // 4)
+            for _ in range(tries):
+                if sum(self.stats.attempts.values()) >= limit:
+                    return None
+                j = counters[slot.kind]
+                counters[slot.kind] += 1
+                task = self.attempt(slot, server, j)
+                if task is not None:
+                    return task
+            self.stats.dropped[f"slot_passed_on:{server}"] += 1
+        return None
 
     def _progress(self, done: int, start: float) -> None:
         if not self.config.progress or (done % 100 and done != self.config.n):
@@ -164,30 +261,153 @@ class Synthesizer:
 
     # One attempt -------------------------------------------------------------------------------
 
-    def attempt(self, kind: str, j: int, schedule: list[tuple[str, str]], variant: str | None = None,
-                anchor: tuple[str, str] | None = None, tries: int = 4) -> Task | None:
-        """One synthesis attempt: a validated, deduplicated task, or None (the reason counted)."""
-        self.stats.attempts[kind] += 1
-        rng = random.Random(f"task:{self.config.seed}:{kind}:{variant}:{j}:{anchor}")
-        server, tool = anchor or self._anchor(kind, variant, j, schedule)
-        draft = self._draft(kind, variant, server, tool, rng, tries)
+    def attempt(self, slot: Slot, server: str, j: int, anchor: str | None = None, tries: int = 4) -> Task | None:
+        """One synthesis attempt for ``server``: a validated, deduplicated task, or None (the reason counted)."""
+        self.stats.attempts[slot.kind] += 1
+        rng = random.Random(f"task:{self.config.seed}:{slot.kind}:{slot.variant}:{j}:{server}:{anchor}")
+        if server in self.intent_servers and anchor is None:
+            task = self._from_intents(slot, server, self.worlds[rng.randrange(len(self.worlds))], rng, j)
+        else:  # the machine's sampling context is built per block of k tasks, so a block keeps its world
+            world = self.worlds[(self.per_server[server] // self.config.sampler_k) % len(self.worlds)]
+            task = self._from_machine(slot, server, world, rng, j, anchor, tries)
+        return None if task is None else self._validate(task)
+
+    # Intents -----------------------------------------------------------------------------------
+
+    def _pick_intent(self, srv: Server, rng: random.Random, kind: str) -> Intent:
+        """An intent drawn by weight, favouring those whose tools are used least so far and those that
+        have yielded tasks of this kind (a clarify task needs an intent with a withholdable value)."""
+        def lift(i: Intent) -> float:
+            least = min(self.tool_counts[tool_name(srv.name, t)] for t in i.covers)
+            ok, tried = self.intent_yield[(srv.name, i.name, kind)]
+            return i.weight * (1.0 + 4.0 / (1.0 + least)) * (ok + 1) / (tried + 2)
+
+        intents: list[Intent] = list(srv.intents)
+        return rng.choices(intents, [lift(i) for i in intents])[0]
+
+    def _from_intents(self, slot: Slot, server: str, world: int, rng: random.Random, j: int) -> Task | None:
+        srv = self.intent_servers[server]
+        sid = f"synth-{slot.kind}-{j}-{rng.getrandbits(40):x}"
+        level: Level = slot.level if slot.kind != "abstain" else "complete"
+        first = self._pick_intent(srv, rng, slot.kind)
+        outcome = self.intent_yield[(server, first.name, slot.kind)]
+        outcome[1] += 1
+        try:
+            dialogue = run_dialogue(srv, self.sessions, self.dispatcher, sid, world, level, rng, REFERENCE_NOW, first)
+            check(dialogue)
+        except DraftFailed as exc:
+            self.stats.dropped[exc.reason] += 1
+            return None
+        except IntentError as exc:
+            self.stats.dropped["intent_error"] += 1
+            if len(self.stats.intent_errors) < 20:
+                self.stats.intent_errors.append(str(exc))
+            return None
+        finally:
+            if sid in self.sessions.sessions:
+                self.sessions.close(sid)
+        if not linked(dialogue.links):
+            self.stats.dropped["unlinked"] += 1
+            return None
+        try:
+            task = self._intent_task(slot, dialogue, rng, j)
+            outcome[0] += task is not None
+            return task
+        except DraftFailed as exc:
+            self.stats.dropped[exc.reason] += 1
+            return None
+
+    def _intent_task(self, slot: Slot, d: Dialogue, rng: random.Random, j: int) -> Task | None:
+        omitted = None
+        if slot.kind == "clarify":
+            if len(d.turns) > 2:  # the ask turn comes on top: at most 3 turns in all
+                raise DraftFailed("clarify_too_long")
+            turns, given = clarify_turns(d, rng)
+            turns[0].missing = [given.param]
+            omitted = given.text
+        elif slot.kind == "abstain":
+            turns = [Turn(user=render_turns(d, rng)[0])]
+        else:
+            turns = [Turn(user=t, calls=c) for t, c in zip(render_turns(d, rng), gt_turns(d))]
+        if self.writer is not None:
+            turns = self.writer.rewrite(d, turns, self.sampler(d.world).for_task(d.server, j).summary(), omitted)
+        tools, servers, perturbs = self._offer_for(slot, d, rng)
+        synth = {
+            "seed": self.config.seed, "attempt": j, "world": d.world, "source": "intent",
+            "variant": slot.variant or ("missing_value" if slot.kind == "clarify" else "goal"),
+            "level": slot.level if slot.kind != "abstain" else None, "intents": list(d.scene.intents),
+            "persona": {"name": d.persona.name, "tone": d.persona.tone},
+            "proofs": [{"text": p.text, "sql": p.sql, "params": p.params, "target": p.target, "turn": p.turn}
+                       for p in d.scene.proofs],
+            "links": [[[a, kind] for a, kind in e] for e in d.links] if slot.kind != "abstain" else [],
+            "wanted": wanted_tools(d) if slot.kind == "abstain" else [],
+            "recoveries": [], "request_servers": [d.server], "mentioned_ids": [], "omitted": omitted, **perturbs,
+        }
+        task_id = f"synth-{self.config.seed}-{slot.kind}-{j:05d}-{d.server}"
+        try:
+            return Task(id=task_id, kind=slot.kind, servers=servers, initial=InitialState(seed=d.world),  # type: ignore[arg-type]
+                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta={"synth": synth})
+        except ValueError:
+            self.stats.dropped["malformed"] += 1
+            return None
+
+    def _offer_for(self, slot: Slot, d: Dialogue, rng: random.Random) -> tuple[list[str], list[str], dict[str, Any]]:
+        """The offered tools: the server's, or (abstain) none that could do what the user asks."""
+        server = d.server
+        own = [tool_name(server, t) for t in self.library.mount(server).tools]
+        extra: list[str] = []
+        if slot.variant == "irrelevance":
+            wanted = wanted_tools(d, opening_only=False)
+            tools = unsolvable_offer(perturb.unrelated_tools(self.library, server, rng), wanted)
+        elif slot.variant == "missing_function":
+            wanted = [n for n in wanted_tools(d) if self.library.tool(*n.split("__", 1)).kind == "write"]
+            if not wanted:
+                raise DraftFailed("no_write_to_withhold")
+            tools = unsolvable_offer(perturb.read_tools(self.library, server), wanted)
+            if rng.random() < self.config.distractor_rate:
+                extra = unsolvable_offer(perturb.unrelated_tools(self.library, server, rng, 3, 8), wanted)
+        else:
+            tools = own
+            if rng.random() < self.config.distractor_rate:
+                extra = perturb.distractors(self.library, server, rng)
+        tools = tools + extra
+        if not tools:
+            raise DraftFailed("nothing_to_offer")
+        rng.shuffle(tools)
+        strip = rng.random() < self.config.enum_strip_rate
+        servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if slot.variant != "irrelevance" else set()))
+        return tools, servers, {"distractors": extra, "enum_stripped": strip}
+
+    # The chain machine (servers without intents) -----------------------------------------------
+
+    def _from_machine(self, slot: Slot, server: str, world: int, rng: random.Random, j: int, anchor: str | None,
+                      tries: int) -> Task | None:
+        self.stats.sources["machine"] += 1
+        tool = anchor or self._anchor(server, slot, j)
+        draft = self._draft(slot.kind, slot.variant, server, tool, rng, tries, world)
         if draft is None:
             return None
-        task = self._assemble(kind, variant, draft, rng, j)
+        task = self._assemble(slot, draft, rng, j, world)
         if task is None:
             self.stats.dropped["render"] += 1
-            return None
-        return self._validate(task)
+        return task
 
-    def _anchor(self, kind: str, variant: str | None, j: int, schedule: list[tuple[str, str]]) -> tuple[str, str]:
-        if variant == "missing_function":
-            writes = [(s, t) for s, t in schedule if self.library.tool(s, t).kind == "write"]
+    def _anchor(self, server: str, slot: Slot, j: int) -> str:
+        schedule = self.schedules.get(server)
+        if schedule is None:
+            schedule = self.schedules[server] = sorted(self.library.mount(server).tools)
+            random.Random(f"anchors:{self.config.seed}:{server}").shuffle(schedule)
+        if slot.variant == "missing_function":
+            writes = [t for t in schedule if self.library.tool(server, t).kind == "write"] or schedule
             return writes[j % len(writes)]
+        if slot.kind == "clarify":
+            askable = [t for t in schedule if _askable(self.library.tool(server, t))] or schedule
+            return askable[j % len(askable)]
         return schedule[j % len(schedule)]
 
     def _draft(self, kind: str, variant: str | None, server: str, tool: str, rng: random.Random,
-               tries: int) -> Chain | None:
-        ctx = self.sampler.for_task(server, self.per_server[server])
+               tries: int, world: int) -> Chain | None:
+        ctx = self.sampler(world).for_task(server, self.per_server[server])
         self.per_server[server] += 1
         if variant == "missing_function":
             length = 1
@@ -197,9 +417,9 @@ class Synthesizer:
             length = rng.randint(2, 5)
         machine = Machine(self.dispatcher, self.library.mount(server).tools, self.graphs[server],
                           self.harvesters[server], ctx, ValueMaker(rng, REFERENCE_NOW), rng,
-                          self.index.values(server), MachineConfig(tries=tries))
+                          self.index(world).values(server), MachineConfig(tries=tries))
         sid = f"synth-{kind}-{rng.getrandbits(48):x}"
-        self.sessions.open(sid, seed=self.config.world_seed)
+        self.sessions.open(sid, seed=world)
         try:
             chain = machine.run(sid, tool, length, backward=kind != "clarify", create_first=tries > 4)
         finally:
@@ -214,53 +434,57 @@ class Synthesizer:
             return None
         return chain
 
-    # Assembly ----------------------------------------------------------------------------------
-
-    def _assemble(self, kind: str, variant: str | None, chain: Chain, rng: random.Random, j: int) -> Task | None:
+    def _assemble(self, slot: Slot, chain: Chain, rng: random.Random, j: int, world: int) -> Task | None:
+        kind, variant = slot.kind, slot.variant
         server = chain.server
-        groups = _groups(len(chain.steps), chain.cuts if kind != "clarify" else chain.cuts[:1])
+        views = self._views(chain, world)
+        groups = _groups(len(chain.steps), chain.cuts)
         if kind == "abstain":
             groups = [[i] for i in range(len(chain.steps))]
-        level = rng.choices(LEVELS, self.config.level_weights)[0] if kind != "clarify" else "missing"
-        views = self._views(chain)
+        if kind == "clarify":  # the opening turn runs up to the first call that needs a value only the user has
+            server_tools = self.library.mount(server).tools
+            first = next((i for i, v in enumerate(views) if set(_askable(server_tools[v.tool])) & set(v.mentioned)),
+                         None)
+            if first is None:
+                return None
+            groups = _groups(len(chain.steps), [first + 1] if first + 1 < len(chain.steps) else [])
+        level = slot.level if kind != "abstain" else "complete"
         turns_views = [[views[i] for i in g] for g in groups]
-        block = self.sampler.for_task(server, self.per_server[server] - 1)
+        block = self.sampler(world).for_task(server, self.per_server[server] - 1)
         context = block.summary() if isinstance(self.renderer, LLMRenderer) else {}
         req = RenderRequest(server, level, turns_views, context=context, date=REFERENCE_NOW.date().isoformat())
         if kind == "clarify":
-            req.omit = _omission(turns_views)
+            req.omit = _omission(turns_views, self.library.mount(server).tools)
             if req.omit is None:
                 return None
-        elif level == "missing" and kind == "mcp":
-            req.defer = _deferral(turns_views, rng)
-            if req.defer is None:
-                level = req.level = "complete"
         texts = self.renderer.render(req, rng)
         turns = self._turns(kind, chain, groups, texts)
         turns[0].missing = [req.omit[2]] if kind == "clarify" and req.omit else []
         tools, servers, perturbs = self._offer(kind, variant, server, chain, rng)
         meta = {"synth": {
-            "seed": self.config.seed, "attempt": j, "variant": variant or ("missing_value" if kind == "clarify" else "chain"),
-            "level": level, "anchor": tool_name(server, chain.anchor), "planned": chain.planned,
-            "chain_length": len(chain.steps), "recoveries": chain.recoveries, "gave_up": chain.gave_up,
+            "seed": self.config.seed, "attempt": j, "world": world, "source": "machine",
+            "variant": variant or ("missing_value" if kind == "clarify" else "chain"),
+            "level": level if kind != "abstain" else None, "anchor": tool_name(server, chain.anchor),
+            "planned": chain.planned, "chain_length": len(chain.steps), "recoveries": chain.recoveries,
+            "gave_up": chain.gave_up,
             "trajectory": [{"server": server, "tool": a.tool, "arguments": a.arguments, "ok": a.ok, "error": a.error,
                             "recovery": a.recovery} for a in chain.attempts] if kind != "abstain" else [],
             "states": dict(Counter(chain.trace)), "outcomes": [s.outcome for s in chain.steps],
-            "sampler_block": block.block,
+            "sampler_block": block.block, "links": [[[a, "data"] for a in s.after] for s in chain.steps],
             "request_servers": [server], "mentioned_ids": [v for v in self._mentioned_ids(chain, views)],
             "omitted": _omitted_value(req, turns_views), **perturbs,
             "requested": [tool_name(server, s.tool) for s in chain.steps],
         }}
         task_id = f"synth-{self.config.seed}-{kind}-{j:05d}-{server}"
         try:
-            return Task(id=task_id, kind=kind, servers=servers, initial=InitialState(seed=self.config.world_seed),
-                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta=meta)  # type: ignore[arg-type]
+            return Task(id=task_id, kind=kind, servers=servers, initial=InitialState(seed=world),  # type: ignore[arg-type]
+                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta=meta)
         except ValueError:
             return None
 
-    def _views(self, chain: Chain) -> list[StepView]:
+    def _views(self, chain: Chain, world: int) -> list[StepView]:
         tools = self.library.mount(chain.server).tools
-        seed_values = self.index.values(chain.server)
+        seed_values = self.index(world).values(chain.server)
         out = []
         for step in chain.steps:
             tool = tools[step.tool]
@@ -306,16 +530,18 @@ class Synthesizer:
 
     def _offer(self, kind: str, variant: str | None, server: str, chain: Chain,
                rng: random.Random) -> tuple[list[str], list[str], dict[str, Any]]:
+        wanted = [tool_name(server, s.tool) for s in chain.steps if s.kind == "write"] or \
+            [tool_name(server, s.tool) for s in chain.steps]
         if variant == "irrelevance":
-            tools = perturb.unrelated_tools(self.library, server, rng)
+            tools = unsolvable_offer(perturb.unrelated_tools(self.library, server, rng), wanted)
             extra: list[str] = []
         else:
-            tools = (perturb.read_tools(self.library, server) if variant == "missing_function"
+            tools = (unsolvable_offer(perturb.read_tools(self.library, server), wanted) if variant == "missing_function"
                      else [tool_name(server, t) for t in self.library.mount(server).tools])
             extra = []
             if rng.random() < self.config.distractor_rate:
-                extra = (perturb.unrelated_tools(self.library, server, rng, 3, 8) if kind == "abstain"
-                         else perturb.distractors(self.library, server, rng))
+                extra = (unsolvable_offer(perturb.unrelated_tools(self.library, server, rng, 3, 8), wanted)
+                         if kind == "abstain" else perturb.distractors(self.library, server, rng))
             tools = tools + extra
         rng.shuffle(tools)
         strip = rng.random() < self.config.enum_strip_rate
@@ -332,22 +558,27 @@ class Synthesizer:
             return None
         if not checks.keep(task, self.library, self.stats.dropped):
             return None
-        if ungrounded(task, self.index):
+        if synth["source"] == "machine" and ungrounded(task, self.index(task.initial.seed)):
             self.stats.dropped["ungrounded"] += 1
             return None
+        if len(task.gt_steps()) > 1 and not _linked_steps(task):
+            self.stats.dropped["unlinked"] += 1
+            return None
         tokens = call_tokens(task)
-        if self.dedup.duplicate_of(tokens) is not None:
+        dedup = self.dedup[task.kind]
+        if dedup.duplicate_of(tokens) is not None:
             self.stats.dropped["near_duplicate"] += 1
             return None
         self.stats.replayed += 1
         report = validate_replay(task, self.library)
         synth["replay"] = {"calls": report.calls, "errors": report.errors}
-        if report.error_rate > self.config.max_error_rate:
+        if report.error_rate > self.config.max_error_rate or not report.state_hash:
             self.stats.dropped["error_rate"] += 1
             return None
         task.expected_state_hash, task.expected_server_hashes = report.state_hash, report.server_hashes
         self.stats.replay_verified += 1
-        self.dedup.add(tokens)
+        self.stats.sources[synth["source"] + "_kept"] += 1
+        dedup.add(tokens)
         return task
 
     # Coverage ----------------------------------------------------------------------------------
@@ -360,7 +591,7 @@ class Synthesizer:
             for _ in range(self.config.coverage_tries):
                 j = counters["cover"]
                 counters["cover"] += 1
-                task = self.attempt("mcp", 100_000 + j, [], anchor=(server, tool), tries=8)
+                task = self.attempt(Slot("mcp", "complete", None), server, 100_000 + j, anchor=tool, tries=8)
                 if task is None or name not in {s.name for s in task.gt_steps()}:
                     continue
                 victim = _victim(tasks, counts, task)
@@ -373,6 +604,22 @@ class Synthesizer:
                 self.stats.coverage_swaps += 1
                 break
         return tasks
+
+
+def _askable(tool: Any) -> list[str]:
+    """Required parameters without a default that are not entity ids: values only the user can give."""
+    props = tool.input_schema.get("properties", {})
+    return [p for p in tool.required if "default" not in props.get(p, {}) and not tool.params.get(p)]
+
+
+def _linked_steps(task: Task) -> bool:
+    """The ground-truth steps form one connected dependency graph."""
+    steps = task.gt_steps()
+    edges: list[list[tuple[int, str]]] = []
+    index = {s.id: i for i, s in enumerate(steps)}
+    for s in steps:
+        edges.append([(index[a], "after") for a in s.after])
+    return linked(edges)
 
 
 def _victim(tasks: list[Task], counts: Counter[str], new: Task) -> int | None:
@@ -392,13 +639,17 @@ def _groups(n: int, cuts: list[int]) -> list[list[int]]:
     return [list(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
-def _omission(turns: list[list[StepView]]) -> tuple[int, int, str] | None:
-    """Clarify: a value the first call needs and only the user can give (an id or a number)."""
-    first = turns[0][0]
-    for p, v in first.mentioned.items():
-        if isinstance(v, (str, int, float)) and not isinstance(v, bool) and len(str(v)) >= 2:
-            if not any((i, p2) != (0, p) and v2 == v for i, s in enumerate(turns[0]) for p2, v2 in s.mentioned.items()):
-                return (0, 0, p)
+def _omission(turns: list[list[StepView]], tools: dict[str, Any]) -> tuple[int, int, str] | None:
+    """Clarify: a value an opening-turn call cannot do without and only the user can give: a required
+    parameter without a default that is not an entity id (ids can be looked up with read tools)."""
+    for k, step in enumerate(turns[0]):
+        spec = tools[step.tool]
+        askable = _askable(spec)
+        for p, v in step.mentioned.items():
+            if p not in askable or not isinstance(v, (str, int, float)) or isinstance(v, bool) or len(str(v)) < 2:
+                continue
+            if not any((i, p2) != (k, p) and v2 == v for i, s in enumerate(turns[0]) for p2, v2 in s.mentioned.items()):
+                return (0, k, p)
     return None
 
 
@@ -407,12 +658,6 @@ def _omitted_value(req: RenderRequest, turns: list[list[StepView]]) -> str | Non
         return None
     turn, step, param = req.omit
     return fmt(turns[turn][step].mentioned[param]).strip("'")
-
-
-def _deferral(turns: list[list[StepView]], rng: random.Random) -> tuple[int, int, str] | None:
-    options = [(t, 0, p) for t in range(1, len(turns)) for p, v in turns[t][0].mentioned.items()
-               if not isinstance(v, bool)]
-    return rng.choice(options) if options else None
 
 
 def _all_in(value: Any, values: set[Any]) -> bool:

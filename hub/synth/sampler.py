@@ -16,10 +16,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.dispatcher import Dispatcher
 from hub.kit import Tool
 from hub.library import Library
-from hub.sessions import SessionManager
+from hub.world import World
 
 ID_FALLBACK_KEYS = ("id", "code", "symbol", "sku", "username", "path")
 LABEL_KEYS = ("name", "title", "nickname", "subject", "owner_name", "full_name", "display_name", "username",
@@ -192,10 +191,8 @@ class Sampler:
         self.k = k
         self.min_support = min_support
         self.per_tool = per_tool
-        self.sessions = SessionManager(library, seed=world_seed, max_sessions=1_000_000)
-        from hub.events import EventBus
-
-        self.dispatcher = Dispatcher(library, self.sessions, EventBus(maxsize=1))
+        world = World(library, seed=world_seed, max_sessions=1_000_000)
+        self.sessions, self.dispatcher = world.sessions, world.dispatcher
         self.harvesters = {name: Harvester(m.tools) for name, m in library.mounts.items()}
         self._cache: dict[tuple[str, int], SamplingContext] = {}
         self.calls = 0

@@ -29,13 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from hub.clarify import clarifying_question
-from hub.dispatcher import Dispatcher
 from hub.episodes import EpisodeEngine, EpisodeLimits
-from hub.events import EventBus
 from hub.library import Library
-from hub.sessions import SessionManager
 from hub.synth.render import humanize
 from hub.tasks import GTStep, Task, TaskSet, read_jsonl
+from hub.world import World
 
 REFUSAL = "I'm sorry, but none of the tools I have can do that, so I can't help with this request."
 
@@ -105,9 +103,8 @@ class SFTExporter:
     """Plays each task's oracle on the episode engine and returns the chat it produced."""
 
     def __init__(self, library: Library) -> None:
-        sessions = SessionManager(library, max_sessions=1_000_000)
-        bus = EventBus(maxsize=1)
-        self.engine = EpisodeEngine(library, sessions, Dispatcher(library, sessions, bus), bus, TaskSet(),
+        world = World(library, max_sessions=1_000_000)
+        self.engine = EpisodeEngine(library, world.sessions, world.dispatcher, world.bus, TaskSet(),
                                     limits=EpisodeLimits(max_steps=1000))
 
     def chat(self, task: Task) -> dict[str, Any]:

@@ -1,13 +1,14 @@
 """Validation: replay on a fresh fork, the error filter, grounding, and near-duplicate removal.
 
-- ``replay_errors``: the synthesized trajectory (failed attempts included) replayed on a fresh
-  initial state; only schema-level and execution errors count (an empty result is not an error);
-  a task whose error rate exceeds ``max_error_rate`` (0.30) is dropped.
+- ``validate_replay``: the ground truth (the model-facing path) replayed on a fresh initial state;
+  only its schema-level and execution errors count (an empty result is not an error; the
+  synthesizer's own rejected guesses never do); above ``max_error_rate`` (0.30) a task is dropped.
+  ``replay_errors`` replays a whole synthesized trajectory, failed attempts included.
 - ``hub.tasks.replay`` then gives the expected final state hashes (the ground truth on a fresh fork).
 - grounding: every id a user turn names (``ABC-0042``-shaped tokens, and every entity value the
   renderer stated) exists in the initial state (the seed database of its server).
 - ``Deduper``: Jaccard similarity over the task's tool-call sequence, as a set of call tokens
-  (``server__tool`` plus its canonical arguments); a task at ≥ 0.70 with a kept one is a near
+  (``server__tool`` with its argument keys, not values); a task at ≥ 0.70 with a kept one is a near
   duplicate. An inverted index over tokens with length bounds keeps it near-linear.
 """
 
@@ -19,11 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
 from hub.library import Library, SqliteMount
-from hub.sessions import SessionManager
-from hub.tasks import Task, TaskError, build_initial, replay
+from hub.tasks import Task, TaskError, replay
+from hub.world import World
 
 ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
 COUNTED_ERRORS = ("arguments", "tool", "internal", "unknown_tool", "unknown_server", "result")
@@ -51,31 +50,28 @@ def trajectory_of(task: Task) -> list[dict[str, Any]]:
 
 def replay_errors(task: Task, library: Library) -> tuple[int, int]:
     """(calls, counted errors) of the task's trajectory on a fresh fork."""
-    sessions = SessionManager(library)
-    dispatcher = Dispatcher(library, sessions, EventBus(maxsize=1))
-    build_initial(task, sessions, dispatcher, "validate")
+    world = World(library)
+    world.start(task, "validate")
     calls = errors = 0
     for call in trajectory_of(task):
-        out = dispatcher.call("validate", call["server"], call["tool"], call["arguments"])
+        out = world.dispatcher.call("validate", call["server"], call["tool"], call["arguments"])
         calls += 1
         errors += (not out.ok) and out.error_kind in COUNTED_ERRORS
     return calls, errors
 
 
 def validate_replay(task: Task, library: Library) -> ReplayReport:
-    """Replay on fresh forks: the trajectory's error count (when it has failed attempts; otherwise it is
-    the ground truth itself) and the ground truth's final hashes (``hub.tasks.replay``; a failing
-    ground-truth step counts as an error and leaves no hashes)."""
-    traj = trajectory_of(task)
-    if any(not c.get("ok", True) for c in traj):
-        calls, errors = replay_errors(task, library)
-    else:
-        calls, errors = len(traj), 0
+    """Replay the ground truth (the model-facing path) on a fresh fork: its error count and final hashes.
+
+    Only errors on the ground-truth path count, never the synthesizer's own rejected guesses
+    (``meta.synth.trajectory``); a failing ground-truth step leaves no expected state, so it
+    counts every step as failed."""
+    n = len(task.gt_steps())
     try:
         state_hash, server_hashes = replay(task, library)
     except TaskError:
-        return ReplayReport(max(calls, 1), max(calls, 1), "", {})
-    return ReplayReport(calls, errors, state_hash, server_hashes)
+        return ReplayReport(max(n, 1), max(n, 1), "", {})
+    return ReplayReport(n, 0, state_hash, server_hashes)
 
 
 # Grounding -------------------------------------------------------------------------------------
@@ -131,12 +127,13 @@ def ungrounded(task: Task, index: SeedIndex) -> list[str]:
 
 
 def call_tokens(task: Task) -> frozenset[str]:
-    """The task's tool-call sequence as a set of tokens; an abstain task's is its request text."""
+    """The task's tool-call sequence as a set of ``server__tool(argument keys)`` tokens (values are not
+    compared: two tasks that differ only in ids are near duplicates); an abstain task's is its text."""
     steps = task.gt_steps()
     if not steps:
         text = " ".join(re.sub(r"\W+", " ", task.turns[0].user.lower()).split())
         return frozenset({f"text:{text}"})
-    return frozenset(f"{s.name}({json.dumps(s.arguments, sort_keys=True, default=str)})" for s in steps)
+    return frozenset(f"{s.name}({','.join(sorted(s.arguments))})" for s in steps)
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -36,6 +36,16 @@ def _calls(text: str, name: str) -> list[str]:
     return out
 
 
+JSON_WORDS = {"true": True, "false": False, "null": None}
+
+
+def _literal(node: ast.expr) -> Any:
+    """A Python literal, or JSON's true/false/null as a model reading the docstring would take them."""
+    if isinstance(node, ast.Name) and node.id in JSON_WORDS:
+        return JSON_WORDS[node.id]
+    return ast.literal_eval(node)
+
+
 def docstring_examples(server: Server) -> list[tuple[str, dict[str, Any]]]:
     """(tool name, keyword arguments) for each example call of a tool in its own docstring."""
     examples = []
@@ -44,7 +54,7 @@ def docstring_examples(server: Server) -> list[tuple[str, dict[str, Any]]]:
         for inner in _calls(tool.description, tool.name):
             call = ast.parse(f"f({inner})", mode="eval").body
             assert isinstance(call, ast.Call)
-            args = {names[k]: ast.literal_eval(a) for k, a in enumerate(call.args)}
-            args.update({kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg})
+            args = {names[k]: _literal(a) for k, a in enumerate(call.args)}
+            args.update({kw.arg: _literal(kw.value) for kw in call.keywords if kw.arg})
             examples.append((tool.name, args))
     return examples

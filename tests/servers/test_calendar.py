@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from servers import calendar
 from tests.conftest import World
-from tests.servers.examples import docstring_examples
 
 C = "calendar"
 
@@ -36,10 +32,6 @@ def open_series(world: World) -> dict:
             return full
     raise AssertionError("no open weekly series")
 
-
-@pytest.mark.parametrize(("tool", "arguments"), docstring_examples(calendar.server), ids=lambda v: v if isinstance(v, str) else "")
-def test_docstring_examples_run_as_written(tool: str, arguments: dict) -> None:
-    World().ok(C, tool, **arguments)
 
 def test_search_users_and_list_calendars(world: World) -> None:
     users = world.ok(C, "search_users", department="Engineering", limit=5)["users"]

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from servers import email
 from tests.conftest import World
-from tests.servers.examples import docstring_examples
 
 E = "email"
 BOX = "MBX-0003"
@@ -15,10 +11,6 @@ BOX = "MBX-0003"
 def inbox_message(world: World, box: str = BOX) -> dict:
     return world.ok(E, "list_messages", mailbox_id=box, folder="inbox", limit=1)["messages"][0]
 
-
-@pytest.mark.parametrize(("tool", "arguments"), docstring_examples(email.server), ids=lambda v: v if isinstance(v, str) else "")
-def test_docstring_examples_run_as_written(tool: str, arguments: dict) -> None:
-    World().ok(E, tool, **arguments)
 
 def test_list_mailboxes_and_contacts(world: World) -> None:
     boxes = world.ok(E, "list_mailboxes", limit=100)["mailboxes"]

@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from servers import video_meeting
 from tests.conftest import World
-from tests.servers.examples import docstring_examples
 
 V = "video_meeting"
-
-
-@pytest.mark.parametrize(("tool", "arguments"), docstring_examples(video_meeting.server), ids=lambda v: v if isinstance(v, str) else "")
-def test_docstring_examples_run_as_written(tool: str, arguments: dict) -> None:
-    World().ok(V, tool, **arguments)
 
 
 def user_on(world: World, plan: str, n: int = 0) -> str:

@@ -1,0 +1,178 @@
+"""Every error the hub raises on purpose, and the one translation of each to MCP, HTTP and ``/ws``.
+
+The tree (``code`` / HTTP status)::
+
+    HubError                          internal          500  anything the hub does not expect
+    ├── Unauthorized                  unauthorized      401  a request without the hub's bearer token
+    ├── NotFound (LookupError)        not_found         404
+    │   ├── UnknownServer             unknown_server    404  no server of that name is mounted
+    │   ├── UnknownTool               unknown_tool      404  the server has no tool of that name
+    │   ├── UnknownTask               unknown_task      404  no task of that id is loaded (also a TaskError)
+    │   ├── UnknownTable (KeyError)   unknown_table     404  a server state has no table (attribute) of that name
+    │   └── SessionError              session           404  a session or snapshot that does not exist, is
+    │                                                        closed, or cannot be opened (cap reached)
+    ├── BadRequest (ValueError)       bad_request       400  a request the hub refuses as malformed
+    │   ├── TaskError                 bad_task          400  a task that is malformed or does not fit the servers
+    │   └── ProtocolError             (per message)     400  a ``/ws`` message refused; carries its own code:
+    │                                                        bad_json, bad_message, unknown_type,
+    │                                                        hello_required, unsupported_version, unauthorized
+    ├── EpisodeError (LookupError)    (per error)       409  an episode request the engine cannot serve; codes:
+    │                                                        unknown_episode (404), episode_done,
+    │                                                        session_expired, capacity (429), bad_message (400)
+    └── StoreError (RuntimeError)     store             503  the episode store is not running, or its writer failed
+
+Tools raise two more, defined with the server kit (``hub.kit``) because servers import them and
+nothing else: ``ToolError`` (``tool``: a domain failure such as insufficient funds) and
+``ArgumentError`` (``arguments``: arguments that do not fit the tool's schema). The dispatcher turns
+both into a failed ``CallOutcome`` (``error_kind``), which the model reads as ``Error: ...``.
+
+One mapping per transport, nothing else translates errors:
+
+- ``http_reply(exc)``: ``{"error": "<message>", "code": "<code>", ...}`` with the class's HTTP status.
+  ``error`` stays a plain string, as every client of ``/api`` has always read it.
+- ``ws_reply(exc, rid)``: ``{"type": "error", "id": rid, "code": "<code>", "message": "<message>"}``,
+  the ``/ws`` error reply of docs/protocol.md.
+- ``mcp_result(message)``: an MCP ``CallToolResult`` with ``is_error`` and the text ``Error: <message>``.
+
+Anything that is not a ``HubError`` is a bug: each transport's single top-level boundary logs it with
+its traceback and answers ``internal`` (500) without leaking its text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import mcp_types as types
+from starlette.responses import JSONResponse
+
+
+class HubError(Exception):
+    """Base of the hub's errors; ``code`` and ``status`` say how every transport reports it."""
+
+    code: ClassVar[str] = "internal"
+    status: ClassVar[int] = 500
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code  # type: ignore[misc]
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def http_status(self) -> int:
+        return self.status
+
+
+class Unauthorized(HubError):
+    """A request without the hub's bearer token (``/ws`` answers with a ``ProtocolError`` of this code)."""
+
+    code = "unauthorized"
+    status = 401
+
+
+class NotFound(HubError, LookupError):
+    code = "not_found"
+    status = 404
+
+
+class UnknownServer(NotFound):
+    """No server of that name is mounted."""
+
+    code = "unknown_server"
+
+
+class UnknownTool(NotFound):
+    """The server has no tool of that name."""
+
+    code = "unknown_tool"
+
+
+class UnknownTable(NotFound, KeyError):
+    """A server's state has no table (or, for a mounted object, attribute) of that name."""
+
+    code = "unknown_table"
+
+
+class SessionError(NotFound):
+    """A session that does not exist, is closed, or cannot be opened (cap reached)."""
+
+    code = "session"
+
+
+class BadRequest(HubError, ValueError):
+    code = "bad_request"
+    status = 400
+
+
+class TaskError(BadRequest):
+    """A task that is malformed or does not fit the hub's servers."""
+
+    code = "bad_task"
+
+
+class UnknownTask(TaskError, NotFound):
+    """No task with that id is loaded."""
+
+    code = "unknown_task"
+    status = 404
+
+
+class ProtocolError(BadRequest):
+    """A ``/ws`` message the hub refuses; ``rid`` is the request id when it could be read."""
+
+    def __init__(self, code: str, message: str, rid: Any = None) -> None:
+        super().__init__(message, code)
+        self.rid = rid
+
+
+EPISODE_STATUS = {"unknown_episode": 404, "capacity": 429, "bad_message": 400}
+
+
+class EpisodeError(HubError, LookupError):
+    """An unknown, finished or expired episode, or a request the engine cannot serve."""
+
+    code = "episode"
+    status = 409
+
+    def __init__(self, message: str, code: str = "episode") -> None:
+        super().__init__(message, code)
+
+    @property
+    def http_status(self) -> int:
+        return EPISODE_STATUS.get(self.code, self.status)
+
+
+class StoreError(HubError, RuntimeError):
+    """The store is not running, or its writer failed."""
+
+    code = "store"
+    status = 503
+
+
+def http_reply(exc: HubError, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    """The JSON API's error reply: ``{"error": message, "code": code, **extra}``."""
+    return JSONResponse({"error": exc.message, "code": exc.code, **extra}, status_code=exc.http_status,
+                        headers=headers)
+
+
+def internal_http_reply() -> JSONResponse:
+    return JSONResponse({"error": "internal error", "code": HubError.code}, status_code=HubError.status)
+
+
+def ws_reply(exc: HubError, rid: Any = None) -> dict[str, Any]:
+    """The ``/ws`` error reply; a ``ProtocolError`` that read the request id keeps it."""
+    if isinstance(exc, ProtocolError) and exc.rid is not None:
+        rid = exc.rid
+    return ws_error(exc.code, exc.message, rid)
+
+
+def ws_error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
+    return {"type": "error", "id": rid, "code": code, "message": message}
+
+
+def mcp_result(message: str) -> types.CallToolResult:
+    """A failed tool call as MCP reports it: an error result the model reads, not a protocol error."""
+    return types.CallToolResult(content=[types.TextContent(text=f"Error: {message}")], is_error=True)

@@ -1,0 +1,428 @@
+"""Intents: what a person wants from a server, written as a small program run on a live fork.
+
+An intent is a function of a ``Scene``, registered on its server (``@payments.intent(covers=...)``,
+so ``server.intents`` is the one registry tests loop over). Run on a fork of one world, it
+
+1. picks its entities with queries on the live state (``s.pick``: a seeded choice among *all* rows
+   that fit, never the first ones);
+2. says what the user wants (``s.say``), in several phrasings, in the persona's voice, naming
+   things as the user knows them (names, dates, amounts, last digits) and proving each
+   description picks out exactly one entity at that point of the dialogue (``s.refer``);
+3. runs the calls a competent agent would make, discovery reads included (``s.call``), live, so
+   later calls and follow-up turns use what really came back.
+
+    @payments.intent(covers=("search_customers", "list_invoices", "pay_invoice"))
+    def settle_open_invoice(s: Scene) -> None:
+        inv = s.pick("SELECT i.*, c.name AS customer FROM invoices i JOIN customers c USING (customer_id) "
+                     "WHERE i.status = 'open' AND i.amount_paid = 0")
+        what = s.refer(inv["invoice_id"],
+                       Ref("{c}'s open invoice", "SELECT invoice_id FROM invoices i JOIN customers c "
+                           "USING (customer_id) WHERE c.name = ? AND i.status = 'open'", inv["customer"]),
+                       Ref("{c}'s open invoice for {d}", "... AND i.description = ?", inv["customer"], ...))
+        s.say("{who} is settling {what} today.", minimal=["{who} wants to pay up."], who=..., what=what)
+        found = s.call("search_customers", query=inv["customer"])
+        ...
+
+Failures are typed: ``Skip`` (this state does not fit: no entity, an ambiguous description; the
+pipeline tries another draw) and ``IntentError`` (the intent is wrong: a ground-truth call failed,
+an undeclared tool was called, a ``Given`` names an optional parameter; tests hold it to zero).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any, Literal
+
+Level = Literal["complete", "missing", "minimal"]
+Tone = Literal["terse", "chatty"]
+SLOT = re.compile(r"\{(\w+)\}")
+OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
+
+
+class Skip(Exception):
+    """This state does not fit the intent (no entity qualifies, a description stays ambiguous)."""
+
+
+class IntentError(Exception):
+    """The intent itself is wrong: a ground-truth call failed, or a declaration does not hold."""
+
+
+# Personas and natural references -------------------------------------------------------------
+
+FIRST = ("Maya", "Dana", "Omar", "Priya", "Lucas", "Sofia", "Chen", "Amara", "Jonas", "Elena", "Kofi", "Hana",
+         "Mateo", "Ines", "Ravi", "Noor", "Tomas", "Yuki", "Grace", "Felix", "Leila", "Sam", "Aisha", "Nico")
+LAST = ("Okafor", "Lindqvist", "Haddad", "Moreau", "Tanaka", "Silva", "Novak", "Brennan", "Kowalski", "Mensah",
+        "Alvarez", "Schmidt", "Nair", "Dubois", "Park", "Rossi", "Ibrahim", "Walsh", "Costa", "Weber")
+GREETINGS = ("Hi! ", "Hey! ", "Hello! ", "Morning! ", "Hi there. ", "Quick one. ", "Hey there! ")
+INTROS = ("it's {first}. ", "{first} here. ", "this is {first}. ", "")
+CLOSERS = (" Thanks!", " Thanks a lot.", " Appreciate it!", " Cheers.", " Thank you so much.", "")
+LOWERABLE = frozenset(("can", "could", "please", "what", "which", "show", "put", "record", "got", "set", "check", "any",
+                       "give", "scrap", "open", "how", "our", "for", "quick", "while", "also", "fine", "ok", "and",
+                       "break", "get", "hook", "the", "add", "post", "reply", "fix", "who", "is", "did", "make",
+                       "take", "let", "when", "now", "i'm", "pull", "send", "kill", "drop", "find", "tell", "anything",
+                       "has", "are", "do", "does", "one", "same", "then", "thanks", "great", "perfect", "right"))
+ANSWERS = ("Oh, sorry: {text}.", "Right, the {name} is {text}.", "{Name}: {text}.", "Make it {text}.",
+           "Sorry, forgot that. {Name} {text}.")
+
+
+@dataclass(frozen=True)
+class Persona:
+    """Who is talking: a name, a tone (terse or chatty)."""
+
+    name: str
+    tone: Tone
+
+    @property
+    def first(self) -> str:
+        return self.name.split(" ", 1)[0]
+
+
+def random_persona(rng: random.Random, name: str | None = None) -> Persona:
+    tone: Tone = "chatty" if rng.random() < 0.5 else "terse"
+    return Persona(name or f"{rng.choice(FIRST)} {rng.choice(LAST)}", tone)
+
+
+CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def money(amount: float, currency: str = "USD") -> str:
+    """``money(1250.5, 'EUR')`` -> ``'€1,250.50'``: how a person writes an amount."""
+    sign = CURRENCY_SIGNS.get(currency)
+    body = f"{amount:,.2f}"
+    return f"{sign}{body}" if sign else f"{body} {currency}"
+
+
+def last_digits(value: str, n: int = 3) -> str:
+    """The trailing digits a person reads off a receipt: ``last_digits('INV-00417')`` -> ``'417'``."""
+    digits = re.sub(r"\D", "", value)
+    return digits[-n:]
+
+
+def day(value: str | date | datetime, now: datetime) -> str:
+    """A date as a person says it relative to ``now``: 'today', 'yesterday', 'last Tuesday', 'on May 3'."""
+    d = value if isinstance(value, date) and not isinstance(value, datetime) else (
+        value.date() if isinstance(value, datetime) else datetime.fromisoformat(value).date())
+    delta = (now.date() - d).days
+    if delta == 0:
+        return "today"
+    if delta == 1:
+        return "yesterday"
+    if delta == -1:
+        return "tomorrow"
+    if 2 <= delta <= 6:
+        return f"last {d.strftime('%A')}"
+    if -6 <= delta <= -2:
+        return f"this {d.strftime('%A')}"
+    text = f"{d.strftime('%B')} {d.day}"
+    return f"on {text}" if d.year == now.year else f"on {text}, {d.year}"
+
+
+def clock(value: str | datetime) -> str:
+    """'14:30' -> '2:30 pm'."""
+    t = value if isinstance(value, datetime) else datetime.fromisoformat(value)
+    hour = t.hour % 12 or 12
+    mins = f":{t.minute:02d}" if t.minute else ""
+    return f"{hour}{mins} {'am' if t.hour < 12 else 'pm'}"
+
+
+# Declarations the scene records ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One way to describe an entity: the words, and the query that proves what they pick out.
+
+    The query's first column is the entity's key; it must return exactly the target."""
+
+    text: str
+    sql: str
+    params: tuple[Any, ...] = ()
+
+    def __init__(self, text: str, sql: str, *params: Any) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "sql", sql)
+        object.__setattr__(self, "params", params)
+
+
+@dataclass
+class Given:
+    """A value only the user knows (a new invoice's amount, a message's text): it is what a clarify
+    task may withhold. ``tool.param`` must be a required parameter without a default."""
+
+    value: Any
+    text: str
+    name: str
+    tool: str
+    param: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class Proof:
+    """A uniqueness proof: ``sql`` returned exactly ``target`` at this point of the dialogue."""
+
+    text: str
+    sql: str
+    params: list[Any]
+    target: Any
+    turn: int
+
+
+@dataclass
+class CallRecord:
+    tool: str
+    arguments: dict[str, Any]
+    result: Any
+    kind: str
+    turn: int
+
+
+@dataclass
+class TurnDraft:
+    """One user turn: the phrasing chosen, its slots, and the calls that answer it."""
+
+    phrasing: str
+    slots: dict[str, Any]
+    level: str
+    calls: list[CallRecord] = field(default_factory=list)
+
+    def givens(self) -> list[tuple[str, Given]]:
+        return [(k, v) for k, v in self.slots.items() if isinstance(v, Given) and "{" + k + "}" in self.phrasing]
+
+
+# The scene: what an intent sees ----------------------------------------------------------------
+
+CallFn = Callable[[str, dict[str, Any]], tuple[bool, Any, str | None]]
+
+
+class Scene:
+    """The live fork of one server in one world, the dialogue so far, and the rng of this draw.
+
+    ``level`` is the opening turn's information level: ``complete`` (every value a call needs that
+    the user knows), ``minimal`` (only the goal; the rest must be discovered) or ``missing`` (a
+    clarify task: one ``Given`` of the opening turn is withheld until the assistant asks)."""
+
+    def __init__(self, server: Any, db: sqlite3.Connection, call: CallFn, rng: random.Random, *,
+                 level: Level = "complete", persona: Persona | None = None, now: datetime, world: int = 0) -> None:
+        self.server = server
+        self.db = db
+        self._call = call
+        self.rng = rng
+        self.level = level
+        self.persona = persona or random_persona(rng)
+        self.now = now
+        self.world = world
+        self.turns: list[TurnDraft] = []
+        self.proofs: list[Proof] = []
+        self.memory: dict[str, Any] = {}  # what earlier intents of this dialogue left for follow-ups
+        self.intent: Intent | None = None
+        self.intents: list[str] = []
+
+    # Reading the state (read-only) -----------------------------------------------------------
+
+    def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
+        """All rows of a read-only query on the live fork, as dicts."""
+        head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+        if head not in ("SELECT", "WITH"):
+            raise IntentError(f"scene queries are read-only SELECTs, got {sql[:40]!r}")
+        self.db.execute("PRAGMA query_only = ON")
+        try:
+            cur = self.db.execute(sql, params)
+            cols = [c[0] for c in cur.description]
+            return [dict(zip(cols, r)) for r in cur.fetchall()]
+        except sqlite3.Error as exc:
+            raise IntentError(f"query failed ({exc}): {sql[:120]}") from None
+        finally:
+            self.db.execute("PRAGMA query_only = OFF")
+
+    def pick(self, sql: str, *params: Any) -> dict[str, Any]:
+        """One row, drawn by the scene's rng among all rows the query returns; ``Skip`` when none."""
+        found = self.rows(sql, *params)
+        if not found:
+            raise Skip(f"no row fits: {sql[:80]}")
+        return self.rng.choice(found)
+
+    def sample(self, sql: str, k: int, *params: Any) -> list[dict[str, Any]]:
+        """``k`` distinct rows drawn by the rng (``Skip`` when fewer fit)."""
+        found = self.rows(sql, *params)
+        if len(found) < k:
+            raise Skip(f"fewer than {k} rows fit: {sql[:80]}")
+        return self.rng.sample(found, k)
+
+    def value(self, sql: str, *params: Any) -> Any:
+        """The first column of the first row (None when no row)."""
+        found = self.rows(sql, *params)
+        return next(iter(found[0].values())) if found else None
+
+    def refer(self, target: Any, *refs: Ref, **slots: Any) -> str:
+        """The first description (least detail first) whose query picks out exactly ``target`` now.
+
+        Each ``Ref``'s text is formatted with ``slots``; the proof is recorded on the task. No
+        description is unique: ``Skip`` (the pipeline draws another entity)."""
+        for ref in refs:
+            keys = [next(iter(r.values())) for r in self.rows(ref.sql, *ref.params)]
+            if keys == [target]:
+                text = ref.text.format(**slots)
+                self.proofs.append(Proof(text, ref.sql, list(ref.params), target, len(self.turns)))
+                return text
+        raise Skip(f"no description picks out {target!r} alone")
+
+    # The dialogue ----------------------------------------------------------------------------
+
+    def given(self, value: Any, text: str, name: str, tool: str, param: str) -> Given:
+        """Declare a value only the user knows (see ``Given``); checked against the tool's schema."""
+        spec = self.server.tools.get(tool)
+        if spec is None:
+            raise IntentError(f"given(): {self.server.name} has no tool {tool!r}")
+        props = spec.input_schema.get("properties", {})
+        if param not in spec.required or "default" in props.get(param, {}):
+            raise IntentError(f"given(): {tool}.{param} is not a required parameter without a default")
+        return Given(value, text, name, tool, param)
+
+    def say(self, *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> None:
+        """Start a user turn. One phrasing is drawn; on a ``minimal`` opening turn, one of ``minimal``.
+
+        ``{slot}`` is filled from ``slots``; a ``[...]`` segment is dropped when a slot in it is
+        withheld (a clarify task), so phrasings stay grammatical without the value."""
+        opening = not self.turns
+        options = list(minimal) if opening and self.level == "minimal" and minimal else list(phrasings)
+        if not options:
+            raise IntentError("say() needs at least one phrasing")
+        phrasing = self.rng.choice(options)
+        missing = [k for k in SLOT.findall(phrasing) if k not in slots]
+        if missing:
+            raise IntentError(f"say(): no value for slot(s) {missing} in {phrasing!r}")
+        level = self.level if opening else "complete"
+        self.turns.append(TurnDraft(phrasing, dict(slots), level))
+
+    def call(self, tool: str, **arguments: Any) -> Any:
+        """Run a ground-truth call live; its result. A failing call is an ``IntentError``."""
+        if not self.turns:
+            raise IntentError("call() before say(): every call answers a user turn")
+        spec = self.server.tools.get(tool)
+        if spec is None:
+            raise IntentError(f"{self.server.name} has no tool {tool!r}")
+        if self.intent is not None and tool not in self.intent.covers:
+            raise IntentError(f"intent {self.intent.name} calls {tool}, which it does not declare in covers=")
+        args = {k: (v.value if isinstance(v, Given) else v) for k, v in arguments.items()}
+        ok, result, error = self._call(tool, args)
+        if not ok:
+            raise IntentError(f"{self.intent.name if self.intent else '?'}: {tool}({args}) failed: {error}")
+        self.turns[-1].calls.append(CallRecord(tool, args, result, spec.kind, len(self.turns) - 1))
+        return result
+
+    @property
+    def calls(self) -> Iterator[CallRecord]:
+        return (c for t in self.turns for c in t.calls)
+
+    @property
+    def minimal(self) -> bool:
+        """True while the opening turn states only the goal (the agent must discover the rest)."""
+        return self.level == "minimal" and len(self.turns) <= 1
+
+    def be(self, name: str) -> None:
+        """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone."""
+        self.persona = Persona(name, self.persona.tone)
+
+    def today(self) -> str:
+        return f"{self.now.strftime('%A')}, {self.now.strftime('%B')} {self.now.day}"
+
+
+# Rendering -------------------------------------------------------------------------------------
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, Given):
+        return value.text
+    return str(value)
+
+
+def fill(phrasing: str, slots: dict[str, Any], withheld: str | None = None) -> str:
+    """A phrasing with its slots filled; ``[...]`` segments that hold ``withheld`` are dropped
+    (and other brackets kept without the brackets)."""
+
+    def segment(m: re.Match[str]) -> str:
+        inner = m.group(1)
+        return "" if withheld is not None and "{" + withheld + "}" in inner else inner
+
+    text = OPTIONAL.sub(segment, phrasing)
+    if withheld is not None and "{" + withheld + "}" in text:
+        raise IntentError(f"slot {withheld!r} cannot be withheld from {phrasing!r}: put it in a [...] segment")
+    text = SLOT.sub(lambda m: _text(slots[m.group(1)]), text)
+    return re.sub(r"\s+([,.?!])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+
+
+def voice(text: str, persona: Persona, rng: random.Random, opening: bool, today: str | None = None) -> str:
+    """The persona's tone: a chatty opener with a name and a thank-you, or a terse lower-case line."""
+    if persona.tone == "terse":
+        first = text.split(" ", 1)[0]
+        body = text[:1].lower() + text[1:] if first.lower() in LOWERABLE else text
+        return body.rstrip(".")
+    body = text[:1].upper() + text[1:]
+    if opening:
+        intro = "" if persona.name in text else rng.choice(INTROS).format(first=persona.first)
+        greeting = rng.choice(GREETINGS)
+        body = greeting + intro[:1].upper() + intro[1:] + body
+        if today and rng.random() < 0.3:
+            body += f" (It's {today} today.)"
+    return body + rng.choice(CLOSERS)
+
+
+def answer(given: Given, rng: random.Random) -> str:
+    """The user's reply when the assistant asks for a withheld value."""
+    return rng.choice(ANSWERS).format(text=given.text, name=given.name, Name=given.name[:1].upper() + given.name[1:])
+
+
+# Registration ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Intent:
+    """A registered intent: its program, the tools it may call, and how often to draw it."""
+
+    server: str
+    name: str
+    fn: Callable[[Scene], None]
+    covers: tuple[str, ...]
+    weight: float = 1.0
+    follows: bool = False  # it can continue a dialogue (reads ``s.memory`` from an earlier intent)
+    description: str = ""
+
+    def run(self, scene: Scene) -> None:
+        scene.intent = self
+        scene.intents.append(self.name)
+        try:
+            self.fn(scene)
+        finally:
+            scene.intent = None
+
+
+def register(server: Any, fn: Callable[[Scene], None], covers: Sequence[str], weight: float,
+             follows: bool) -> Intent:
+    """Check an intent's declarations against its server and add it to ``server.intents``."""
+    unknown = [t for t in covers if t not in server.tools]
+    if unknown:
+        raise ValueError(f"{server.name}.{fn.__name__}: covers unknown tools {unknown}")
+    if not covers:
+        raise ValueError(f"{server.name}.{fn.__name__}: an intent covers at least one tool")
+    if any(i.name == fn.__name__ for i in server.intents):
+        raise ValueError(f"{server.name}: intent {fn.__name__} registered twice")
+    intent = Intent(server.name, fn.__name__, fn, tuple(covers), weight, follows, (fn.__doc__ or "").strip())
+    server.intents.append(intent)
+    return intent
+
+
+def covered_tools(servers: Sequence[Any]) -> set[str]:
+    """``server__tool`` names that some registered intent declares."""
+    return {f"{s.name}__{t}" for s in servers for i in s.intents for t in i.covers}
+
+
+def after_days(now: datetime, days: int) -> str:
+    return (now + timedelta(days=days)).strftime("%Y-%m-%d")

@@ -1,0 +1,135 @@
+"""The task model: what an episode starts from, what the user says, and what the right calls are.
+
+A task names its servers, its initial state (a seed plus setup calls, or a
+snapshot id), its user turns, the tools offered to the model (``server__tool``,
+distractors included), the ground-truth calls of each turn with dependency edges
+between them, and the expected final state hash (computed by replaying the
+ground truth on a fresh fork: ``python -m hub.tasks --regenerate FILE``).
+
+Kinds:
+- ``mcp``: the model should make the ground-truth calls;
+- ``clarify``: a required value is missing from the first turn(s) (``ask: true``, ``missing``
+  names the withheld parameters): the right move there is to ask for it, with no call; later
+  turns carry the value and the calls;
+- ``abstain``: no offered tool fits: the right move is no call at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from hub.errors import TaskError
+from hub.library import Library
+from hub.names import split_name, tool_name
+
+TaskKind = Literal["mcp", "clarify", "abstain"]
+
+
+class Call(BaseModel):
+    """One tool call: a setup call, or a ground-truth step."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    server: str
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return tool_name(self.server, self.tool)
+
+
+class GTStep(Call):
+    """A ground-truth call with an id and the ids of the steps that must come before it."""
+
+    id: str
+    after: list[str] = Field(default_factory=list)
+
+
+class Turn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    user: str
+    ask: bool = False  # a clarify turn: a required value is missing; the right move is to ask
+    missing: list[str] = Field(default_factory=list)
+    """On an ask turn: the parameters (of the next turn's calls) whose values the user withholds."""
+    calls: list[GTStep] = Field(default_factory=list)
+
+
+class InitialState(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int = 0
+    setup: list[Call] = Field(default_factory=list)
+    snapshot: str | None = None
+
+
+class Task(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=200)
+    kind: TaskKind = "mcp"
+    split: Literal["train", "test"] | None = None
+    """Stamped at synthesis; eval and training honour it (unstamped tasks fall back to a hash split)."""
+    servers: list[str] = Field(min_length=1)
+    initial: InitialState = Field(default_factory=InitialState)
+    system: str | None = None
+    turns: list[Turn] = Field(min_length=1)
+    tools: list[str] = Field(default_factory=list)
+    strip_enums: bool = False
+    """Offer the tools' schemas without their ``enum`` lists (a synthesis perturbation)."""
+    expected_state_hash: str | None = None
+    expected_server_hashes: dict[str, str] = Field(default_factory=dict)
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> Task:
+        steps = self.gt_steps()
+        ids = [s.id for s in steps]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"task {self.id}: ground-truth step ids are not unique")
+        seen: set[str] = set()
+        for step in steps:
+            for dep in step.after:
+                if dep not in seen:
+                    raise ValueError(f"task {self.id}: step {step.id} depends on {dep!r}, which is not an earlier step")
+            seen.add(step.id)
+        if self.kind == "abstain" and steps:
+            raise ValueError(f"task {self.id}: an abstain task has no ground-truth calls")
+        if self.kind == "clarify" and not any(t.ask for t in self.turns):
+            raise ValueError(f"task {self.id}: a clarify task needs a turn with ask=true")
+        if any(t.ask and t.calls for t in self.turns):
+            raise ValueError(f"task {self.id}: an ask turn has no ground-truth calls")
+        if any(t.missing and not t.ask for t in self.turns):
+            raise ValueError(f"task {self.id}: only an ask turn withholds parameters (missing)")
+        if self.kind == "mcp" and not steps:
+            raise ValueError(f"task {self.id}: an mcp task needs ground-truth calls")
+        return self
+
+    def gt_steps(self) -> list[GTStep]:
+        return [s for t in self.turns for s in t.calls]
+
+    def edges(self) -> list[tuple[int, int]]:
+        """Dependency edges (j, g) as indexes into ``gt_steps()``: j must come before g."""
+        index = {s.id: i for i, s in enumerate(self.gt_steps())}
+        return [(index[d], index[s.id]) for s in self.gt_steps() for d in s.after]
+
+    def fingerprint(self) -> str:
+        """A content hash of the initial state: tasks with equal fingerprints start from equal states."""
+        text = json.dumps([self.servers, self.initial.model_dump()], sort_keys=True)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    def check_against(self, library: Library) -> None:
+        """Raise TaskError unless every server, offered tool and call exists in ``library``."""
+        names = [*self.tools, *(c.name for c in self.initial.setup), *(s.name for s in self.gt_steps())]
+        for server in self.servers:
+            if server not in library.mounts:
+                raise TaskError(f"task {self.id}: server {server!r} is not mounted")
+        for name in names:
+            parts = split_name(name)
+            if parts is None or parts[0] not in library.mounts or parts[1] not in library.mounts[parts[0]].tools:
+                raise TaskError(f"task {self.id}: unknown tool {name!r}")

@@ -1,0 +1,30 @@
+"""The oracle policy: what a perfect model says, turn by turn (for tests, benchmarks and the dashboard)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hub.tasks.model import Task
+
+
+def hermes_call(name: str, arguments: dict[str, Any]) -> str:
+    """One call in Hermes/Qwen form."""
+    return "<tool_call>" + json.dumps({"name": name, "arguments": arguments}) + "</tool_call>"
+
+
+def oracle_script(task: Task) -> list[str]:
+    """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
+    answer; a question on an ``ask`` turn; a refusal on an abstain task."""
+    from hub.clarify import clarifying_question
+
+    out: list[str] = []
+    for i, turn in enumerate(task.turns):
+        if turn.ask:
+            out.append(clarifying_question(task, i))
+        elif turn.calls:
+            out.append("\n".join(hermes_call(s.name, s.arguments) for s in turn.calls))
+            out.append("Done.")
+        else:
+            out.append("Sorry, none of my tools can do that.")
+    return out

@@ -1,0 +1,350 @@
+"""What people want of the payments platform: a merchant's bookkeeper billing, collecting, refunding.
+
+The user works for one merchant and knows its customers by name, invoices by what they bill and
+their amount (or by the number printed on them), and payments by when and how they were made.
+The agent finds merchant and customer ids with ``search_customers`` (a merchant's name matches
+its customers), invoices with ``list_invoices`` and payments with ``get_invoice``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.synth.intent import Ref, Scene, Skip, day, last_digits, money
+from servers.payments.tools import payments
+
+CUSTOMER = ("SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant, m.currency "
+            "FROM customers c JOIN merchants m USING (merchant_id)")
+INVOICE = ("SELECT i.*, c.name AS customer, m.name AS merchant FROM invoices i "
+           "JOIN customers c USING (customer_id) JOIN merchants m ON m.merchant_id = i.merchant_id")
+REASONS = {"requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
+           "duplicate": ("got charged twice", "was billed twice for the same thing"),
+           "service_not_rendered": ("never got the service", "we never delivered"),
+           "damaged_goods": ("got it damaged", "received it broken")}
+METHODS = {"card": "card", "bank_transfer": "bank transfer", "wallet": "their wallet app"}
+VOID_REASONS = {"issued in error": "was issued by mistake", "duplicate": "is a duplicate",
+                "customer cancelled": "got cancelled by the customer"}
+ITEMS = ("Spring workshop", "Rush delivery fee", "Consulting hours (May)", "Site visit", "Replacement parts",
+         "Quarterly retainer", "Design revisions", "Holiday order", "Setup fee", "Extra session")
+
+
+def who(s: Scene, c: dict[str, Any]) -> str:
+    """A customer as the merchant's staff name them, proven unique among all customers."""
+    return s.refer(c["customer_id"],
+                   Ref("{name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
+                   Ref("{name} (one of ours at {merchant})", "SELECT customer_id FROM customers WHERE name = ? "
+                       "AND merchant_id = ?", c["name"], c["merchant_id"]),
+                   Ref("{name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
+                   name=c["name"], merchant=c["merchant"], email=c["email"])
+
+
+def find_customer(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
+    """The discovery call for a customer (skipped when an earlier turn already found them)."""
+    known = s.memory.get("customer")
+    if known and known["customer_id"] == c["customer_id"]:
+        return known
+    found = s.call("search_customers", query=c["name"])["customers"]
+    hit = [r for r in found if r["customer_id"] == c["customer_id"]]
+    if not hit:
+        raise Skip("the customer is past the first page of the search")
+    s.memory["customer"] = hit[0]
+    return hit[0]
+
+
+def current_customer(s: Scene, where: str, *params: Any) -> dict[str, Any]:
+    """The customer an earlier turn was about (a follow-up stays with them: ``Skip`` when they do not fit
+    ``where``), else a fresh pick."""
+    known = s.memory.get("customer")
+    if known:
+        rows = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", known["customer_id"], *params)
+        if not rows:
+            raise Skip("the customer of the earlier turn does not fit")
+        return rows[0]
+    return s.pick(CUSTOMER + f" WHERE {where}", *params)
+
+
+def find_merchant(s: Scene, merchant: str, merchant_id: str) -> str:
+    """The merchant's id, read off a customer search by its name."""
+    known = s.memory.get("merchant_id")
+    if known == merchant_id:
+        return str(known)
+    found = s.call("search_customers", query=merchant, limit=1)["customers"]
+    if not found or found[0]["merchant_id"] != merchant_id:
+        raise Skip("the merchant's name does not find its customers")
+    s.memory["merchant_id"] = merchant_id
+    return str(found[0]["merchant_id"])
+
+
+def invoice_ref(s: Scene, inv: dict[str, Any], status_words: str) -> str:
+    amount = money(inv["amount"], inv["currency"])
+    return s.refer(inv["invoice_id"],
+                   Ref("the {what} invoice", "SELECT invoice_id FROM invoices WHERE customer_id = ? AND status = ? "
+                       "AND description = ?", inv["customer_id"], inv["status"], inv["description"]),
+                   Ref("the {amount} {what} invoice", "SELECT invoice_id FROM invoices WHERE customer_id = ? "
+                       "AND status = ? AND description = ? AND amount = ?", inv["customer_id"], inv["status"],
+                       inv["description"], inv["amount"]),
+                   what=f"{status_words}{inv['description']}".strip(), amount=amount)
+
+
+@payments.intent(covers=("search_customers", "create_invoice", "update_invoice_status", "get_invoice"), weight=1.5)
+def bill_customer(s: Scene) -> None:
+    """Bill a customer for something new, and send the invoice out."""
+    c = current_customer(s, "1=1")
+    amount = round(s.rng.choice((1, 1, 5, 10)) * s.rng.uniform(12, 480), 2)
+    item = s.rng.choice(ITEMS)
+    days = s.rng.choice((7, 14, 30, 45))
+    price = s.given(amount, money(amount, c["currency"]), "amount", "create_invoice", "amount")
+    what = s.given(item, f"'{item}'", "description", "create_invoice", "description")
+    send = s.rng.random() < 0.6
+    due = f"due in {days} days" if days != 30 else "on the usual 30 days"
+    s.say("Can you bill {who}[ {price}] for {what}, {due}?" + (" And send it to them right away." if send else ""),
+          "{who} needs an invoice from us for {what}[, {price}], {due}." + (" Go ahead and issue it." if send else ""),
+          "Please draw up an invoice to {who} for {what}[ ({price})], {due}." + (" It can go out now." if send else
+                                                                             " Keep it as a draft for now."),
+          minimal=["{who} owes us {price} for {what}; get that billed, {due}."],
+          who=who(s, c), price=price, what=what, due=due)
+    found = find_customer(s, c)
+    inv = s.call("create_invoice", merchant_id=found["merchant_id"], customer_id=found["customer_id"], amount=amount,
+                 description=item, **({"due_in_days": days} if days != 30 else {}))
+    if send:
+        s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
+    elif s.rng.random() < 0.5:
+        s.say("On second thought, send it to them now.", "Actually, it's fine, issue it right away.",
+              "Changed my mind: let it go out today.")
+        s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
+    else:
+        s.say("When will it be due, and what's the total?", "Read me back what you created.",
+              "What does the invoice look like?")
+        s.call("get_invoice", invoice_id=inv["invoice_id"])
+    s.memory["invoice"] = inv
+
+
+@payments.intent(covers=("search_customers", "list_invoices", "pay_invoice", "get_invoice"), weight=1.5, follows=True)
+def settle_open_invoice(s: Scene) -> None:
+    """A customer pays (all or part of) an open invoice."""
+    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status = 'open')")
+    inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'open'", c["customer_id"])
+    due = round(inv["amount"] - inv["amount_paid"], 2)
+    method = s.rng.choice(list(METHODS))
+    part = round(due * s.rng.choice((0.25, 0.5)), 2) if s.rng.random() < 0.3 and due > 20 else None
+    what = invoice_ref(s, inv, "open ")
+    how = f" by {METHODS[method]}" if not s.minimal else ""
+    if part is not None:
+        s.say("{who} is paying {part} toward {what}{how} today.", "Put {part} from {who} against {what}{how}.",
+              "Got {part}{how} from {who} for {what}, can you record it?",
+              who=who(s, c), what=what, how=how, part=money(part, inv["currency"]))
+    else:
+        s.say("{who} wants to settle {what}{how}.", "Record that {who} paid off {what}{how}.",
+              "{who} just covered {what} in full{how}, please put it through.",
+              minimal=["{who} wants to clear what they owe on {what}."], who=who(s, c), what=what, how=how)
+    found = find_customer(s, c)
+    listed = s.call("list_invoices", customer_id=found["customer_id"], status="open")["invoices"]
+    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
+        raise Skip("the invoice is past the first page")
+    args: dict[str, Any] = {"invoice_id": inv["invoice_id"]}
+    if how:
+        args["method"] = method
+    if part is not None:
+        args["amount"] = part
+    paid = s.call("pay_invoice", **args)
+    if part is not None or s.rng.random() < 0.8:
+        s.say("What's left on it now?", "And how much is still outstanding on that one?",
+              "Can you show me where that invoice stands now?")
+        s.call("get_invoice", invoice_id=paid["invoice_id"])
+    s.memory["invoice"] = inv
+
+
+@payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "get_invoice"), follows=True)
+def void_invoice(s: Scene) -> None:
+    """An invoice that should never have gone out is cancelled."""
+    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN ('draft', 'open') "
+                            "AND amount_paid = 0)")
+    inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status IN ('draft', 'open') AND i.amount_paid = 0",
+                 c["customer_id"])
+    reason = s.rng.choice(list(VOID_REASONS))
+    what = invoice_ref(s, inv, "")
+    s.say("{What} we sent {who} {why}, please cancel it.", "Scrap {who}'s {short}, it {why}.",
+          "Kill {what} for {who}, it {why}.",
+          minimal=["{who}'s {short} needs to go away."],
+          who=who(s, c), what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "),
+          why=VOID_REASONS[reason])
+    found = find_customer(s, c)
+    listed = s.call("list_invoices", customer_id=found["customer_id"], status=inv["status"])["invoices"]
+    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
+        raise Skip("the invoice is past the first page")
+    args = {"invoice_id": inv["invoice_id"], "status": "void"}
+    if not s.minimal:
+        args["reason"] = reason
+    s.call("update_invoice_status", **args)
+    if s.rng.random() < 0.5:
+        s.say("Does {who} still owe us anything else?", "What else is still open for them?",
+              "Anything else of theirs waiting on payment?", who=s.memory["customer"]["name"])
+        s.call("list_invoices", customer_id=found["customer_id"], status="open")
+    else:
+        s.say("Show me that invoice now.", "Can you confirm it's cancelled?", "What does it say now?")
+        s.call("get_invoice", invoice_id=inv["invoice_id"])
+
+
+@payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "get_invoice"), follows=True)
+def send_draft(s: Scene) -> None:
+    """A draft invoice is checked and sent out; the user asks when it is due."""
+    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status = 'draft')")
+    inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'draft'", c["customer_id"])
+    what = invoice_ref(s, inv, "")
+    s.say("{who}'s {short} has been sitting in drafts. It looks right, issue it.",
+          "Please finalize {what} for {who} so they can pay it.", "{What} for {who} is good to go out now.",
+          minimal=["{who}'s draft can go out."],
+          who=who(s, c), what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "))
+    found = find_customer(s, c)
+    listed = s.call("list_invoices", customer_id=found["customer_id"], status="draft")["invoices"]
+    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
+        raise Skip("the invoice is past the first page")
+    s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
+    if s.rng.random() < 0.85:
+        s.say("When is it due?", "What due date did it get?", "And what's the deadline on it?")
+        s.call("get_invoice", invoice_id=inv["invoice_id"])
+
+
+@payments.intent(covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5,
+                 follows=True)
+def refund_customer(s: Scene) -> None:
+    """A customer gets money back on a paid invoice (all of it, or part)."""
+    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM payments WHERE status = 'settled' "
+                            "AND refunded_amount = 0)")
+    inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'paid' AND (SELECT COUNT(*) FROM payments p "
+                 "WHERE p.invoice_id = i.invoice_id AND p.status = 'settled' AND p.refunded_amount = 0) = 1 "
+                 "AND (SELECT COUNT(*) FROM payments p WHERE p.invoice_id = i.invoice_id) = 1", c["customer_id"])
+    pay = s.rows("SELECT * FROM payments WHERE invoice_id = ?", inv["invoice_id"])[0]
+    reason = s.rng.choice(list(REASONS))
+    part = round(pay["amount"] * s.rng.choice((0.2, 0.5)), 2) if s.rng.random() < 0.35 else None
+    what = invoice_ref(s, inv, "paid ")
+    when = day(pay["created_at"], s.now)
+    how_much = f"{money(part, pay['currency'])} back" if part is not None else "their money back"
+    s.say("{who} {why}. Give them {how_much} on {what} (they paid {when}).",
+          "Please send {who} {how_much} for {what}, they {why}.",
+          "{who} {why}, so I'd like {how_much} refunded on {what}.",
+          minimal=["{who} {why}; sort out a refund on {what}."],
+          who=who(s, c), why=s.rng.choice(REASONS[reason]), how_much=how_much, what=what, when=when)
+    found = find_customer(s, c)
+    listed = s.call("list_invoices", customer_id=found["customer_id"], status="paid")["invoices"]
+    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
+        raise Skip("the invoice is past the first page")
+    full = s.call("get_invoice", invoice_id=inv["invoice_id"])
+    args: dict[str, Any] = {"payment_id": full["payments"][0]["payment_id"], "reason": reason}
+    if part is not None:
+        args["amount"] = part
+    back = s.call("refund_payment", **args)
+    if s.rng.random() < 0.6:
+        s.say("How much of that payment could still be refunded?", "Where does that payment stand now?",
+              "Show me the invoice again with the refund on it.")
+        s.call("get_invoice", invoice_id=inv["invoice_id"])
+    s.memory["refund"] = back
+
+
+@payments.intent(covers=("search_customers", "list_invoices", "get_invoice"))
+def chase_overdue(s: Scene) -> None:
+    """The bookkeeper reviews the merchant's overdue invoices and looks into the largest one."""
+    m = s.pick("SELECT m.merchant_id, m.name, m.currency FROM merchants m WHERE (SELECT COUNT(*) FROM invoices i "
+               "WHERE i.merchant_id = m.merchant_id AND i.status = 'open' AND i.due_date < ?) >= 2",
+               s.now.strftime("%Y-%m-%d"))
+    floor = s.rng.choice((None, None, 100, 250))
+    big = f" over {money(floor, m['currency'])}" if floor else ""
+    s.say("I do the books at {m}. Which of our invoices are past due{big}?",
+          "Can you pull up everything overdue{big} for {m}?", "{m} here: who hasn't paid us on time{big}?",
+          minimal=["{m}: overdue invoices?"], m=m["name"], big=big)
+    mid = find_merchant(s, m["name"], m["merchant_id"])
+    args: dict[str, Any] = {"merchant_id": mid, "overdue": True}
+    if floor:
+        args["min_amount"] = float(floor)
+    found = s.call("list_invoices", **args)["invoices"]
+    if not found:
+        raise Skip("nothing overdue above the floor")
+    top = max(found, key=lambda i: i["amount"])
+    if sum(i["amount"] == top["amount"] for i in found) > 1:
+        raise Skip("two invoices tie for the largest")
+    s.say("Show me the biggest one in detail.", "What's the story with the largest of those?",
+          "Open the largest one for me, please.")
+    s.call("get_invoice", invoice_id=top["invoice_id"])
+
+
+@payments.intent(covers=("search_customers", "register_webhook", "list_webhook_deliveries"))
+def add_webhook(s: Scene) -> None:
+    """The merchant's developers add an endpoint for some payment events."""
+    m = s.pick("SELECT m.merchant_id, m.name FROM merchants m WHERE (SELECT COUNT(*) FROM webhook_endpoints e "
+               "WHERE e.merchant_id = m.merchant_id) < 5")
+    slug = m["name"].lower().replace(" ", "")
+    host = s.rng.choice(("events", "notify", "ops", "ledger", "sync"))
+    url = f"https://{host}.{slug}.example.com/{s.rng.choice(('hooks', 'webhooks/pay', 'callbacks'))}"
+    if s.rows("SELECT 1 FROM webhook_endpoints WHERE merchant_id = ? AND url = ?", m["merchant_id"], url):
+        raise Skip("that endpoint exists")
+    topics = s.rng.choice(((["payment.succeeded", "payment.refunded"], "payments and refunds"),
+                           (["invoice.paid"], "invoices getting paid"),
+                           (["invoice.created", "invoice.finalized", "invoice.voided"], "invoice changes"),
+                           (["payment.succeeded", "invoice.paid"], "successful payments and paid invoices")))
+    where = s.given(url, url, "URL", "register_webhook", "url")
+    s.say("Our developers at {m} need to hear about {topics}. Hook up[ {url}] for that.",
+          "For {m}: please start sending {topics} to our new endpoint[ {url}].",
+          "Set {m} up so {topics} get pushed to our server[ at {url}].",
+          m=m["name"], topics=topics[1], url=where)
+    mid = find_merchant(s, m["name"], m["merchant_id"])
+    s.call("register_webhook", merchant_id=mid, url=url, events=topics[0])
+    if s.rng.random() < 0.9:
+        s.say("Which endpoints do we have now?", "Now list our endpoints so I can double-check.",
+              "What does our endpoint list look like after that?")
+        s.call("list_webhook_deliveries", merchant_id=mid, limit=5)
+
+
+@payments.intent(covers=("search_customers", "list_webhook_deliveries"))
+def failed_deliveries(s: Scene) -> None:
+    """A developer checks whether the merchant's webhook deliveries failed."""
+    m = s.pick("SELECT DISTINCT m.merchant_id, m.name FROM merchants m JOIN webhook_deliveries d "
+               "USING (merchant_id) WHERE d.status = 'failed'")
+    s.say("Our server was down for a while. Did any of {m}'s webhook deliveries fail?",
+          "Any notifications to {m} that didn't get through?",
+          "Check whether {m} missed any event deliveries, please.",
+          minimal=["{m}: failed deliveries?"], m=m["name"])
+    mid = find_merchant(s, m["name"], m["merchant_id"])
+    out = s.call("list_webhook_deliveries", merchant_id=mid, status="failed")
+    if not out["deliveries"]:
+        raise Skip("no failed delivery on the first page")
+    endpoint = out["deliveries"][0]["endpoint_id"]
+    kind = s.rng.choice(("invoice.paid", "payment.succeeded", None))
+    words = {"invoice.paid": "paid-invoice", "payment.succeeded": "successful-payment", None: ""}[kind]
+    s.say("And what else went to the endpoint of the latest failure?" if kind is None else
+          "Which {k} notices went to the endpoint of the latest failure?",
+          "Show me the other deliveries to that same endpoint." if kind is None else
+          "List the {k} deliveries to that same endpoint.", k=words)
+    args = {"merchant_id": mid, "endpoint_id": endpoint}
+    if kind:
+        args["event_type"] = kind
+    s.call("list_webhook_deliveries", **args)
+
+
+@payments.intent(covers=("get_distinct_values", "list_invoices"))
+def status_overview(s: Scene) -> None:
+    """A platform analyst looks at invoice statuses, then at the large ones in one status."""
+    status = s.rng.choice(("void", "draft", "open"))
+    floor = s.rng.choice((500, 1000, 2000, 3000))
+    words = {"void": "cancelled", "draft": "still in drafts", "open": "waiting on payment"}[status]
+    s.say("How do invoices break down by status across the platform?",
+          "What's the status mix of all invoices right now?", "Give me invoice counts per status.")
+    stats = s.call("get_distinct_values", field="invoice_status")
+    if status not in stats["values"]:
+        raise Skip("no invoice in that status")
+    s.say("Which ones {words} are for {floor} or more?", "Show me the {words} ones of at least {floor}.",
+          words=words, floor=f"{floor:,}")
+    s.call("list_invoices", status=status, min_amount=float(floor))
+
+
+@payments.intent(covers=("get_invoice", "pay_invoice"))
+def pay_by_number(s: Scene) -> None:
+    """A customer reads an invoice number off the paper bill and pays what is still due."""
+    inv = s.pick(INVOICE + " WHERE i.status = 'open'")
+    digits = last_digits(inv["invoice_id"], 5).lstrip("0")
+    s.say("I'm looking at invoice {n}. How much is still due on it?", "What's outstanding on invoice {n}?",
+          "Can you tell me where invoice number {d} from {m} stands?",
+          n=inv["invoice_id"], d=digits, m=inv["merchant"])
+    s.call("get_invoice", invoice_id=inv["invoice_id"])
+    method = s.rng.choice(list(METHODS))
+    s.say("OK, pay whatever is left by {how}.", "Fine, put the rest through by {how}.", how=METHODS[method])
+    s.call("pay_invoice", invoice_id=inv["invoice_id"], method=method)

@@ -1,0 +1,305 @@
+"""The shape of the code: one-way imports, parts, one error model, one event bus API, one replay loop."""
+
+from __future__ import annotations
+
+import ast
+import json
+import logging
+import re
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from hub import errors
+from hub.api import handle_errors
+from hub.app import BUILTIN_PARTS, create_app
+from hub.cli import parser
+from hub.config import Settings
+from hub.core import Hub
+from hub.events import EVENT_KINDS, EventBus, ToolCallEvent
+from hub.parts import GROUP, Part
+from hub.tasks import BUILTIN_TASKS, TaskSet, replay
+from hub.world import World
+from tests.conftest import ALL_PARTS, LIBRARY, declared_parts
+
+ROOT = Path(__file__).resolve().parent.parent
+HUB = ROOT / "hub"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(HUB.rglob("*.py"))}
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """Modules ``path`` imports when it runs (function-level imports included, ``TYPE_CHECKING`` blocks not)."""
+    tree = ast.parse(path.read_text())
+    guarded = [n for n in ast.walk(tree) if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)]
+    typing_only = {id(n) for node in guarded for stmt in node.body for n in ast.walk(stmt)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def hub_edges() -> dict[str, set[str]]:
+    """Import edges between hub modules; importing ``a.b.c`` also runs the packages ``a.b`` and ``a``."""
+    edges: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        targets = set()
+        for imported in runtime_imports(path):
+            dotted = imported.split(".")
+            targets.update(".".join(dotted[:i]) for i in range(1, len(dotted) + 1))
+        edges[name] = {t for t in targets if t in MODULES and t != name and not name.startswith(t + ".")}
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in edges:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles_among_hub_modules() -> None:
+    assert cycles(hub_edges()) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_hub_sources_never_import_web_or_the_trainer_client() -> None:
+    offenders = {name: sorted(i for i in runtime_imports(path) | typing_imports(path)
+                              if i.split(".")[0] in ("web", "trainer_client"))
+                 for name, path in MODULES.items()}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def typing_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    return {a.name if isinstance(n, ast.Import) else f"{n.module}" for n in ast.walk(tree)
+            if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+
+
+def test_importing_every_hub_module_loads_neither_web_nor_the_trainer_client() -> None:
+    names = [n for n in MODULES if not n.endswith("__main__")]
+    code = ("import importlib, json, sys\n"
+            f"for name in {names!r}: importlib.import_module(name)\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('web', 'trainer_client'))))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == []
+
+
+# Parts ------------------------------------------------------------------------------------------
+
+
+def test_parts_have_unique_names_and_the_declared_ones_load() -> None:
+    names = [p.name for p in ALL_PARTS]
+    assert len(names) == len(set(names))
+    assert {p.name for p in declared_parts()} == {"dashboard", "eval"}
+    assert all(isinstance(p, Part) for p in ALL_PARTS)
+
+
+def test_installed_entry_points_match_pyproject() -> None:
+    """Once installed (``pip install -e .``), the package metadata declares what pyproject.toml declares."""
+    installed = {e.name: e.value for e in entry_points(group=GROUP)}
+    declared = {p.name for p in declared_parts()}
+    assert not installed or set(installed) == declared, "reinstall: pip install -e ."
+
+
+def test_the_dashboard_and_eval_arrive_only_as_parts(tmp_path: Path) -> None:
+    settings = Settings(store_path=str(tmp_path / "s.db"))
+    hub = Hub(settings, LIBRARY)
+    bare = {getattr(r, "path", None) for r in create_app(settings, hub, BUILTIN_PARTS).routes}
+    full = {getattr(r, "path", None) for r in create_app(settings, Hub(settings, LIBRARY), ALL_PARTS).routes}
+    assert {"/healthz", "/mcp", "/api/catalog", "/ws", "/metrics"} <= bare and "/ui/" not in bare
+    assert "/ui/" in full and bare <= full
+    assert "eval" not in parser(BUILTIN_PARTS)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert "eval" in parser(ALL_PARTS)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+
+async def test_a_part_routes_and_lifespan_run(tmp_path: Path) -> None:
+    events: list[str] = []
+
+    class Lifespan:
+        async def __aenter__(self) -> None:
+            events.append("start")
+
+        async def __aexit__(self, *exc: object) -> None:
+            events.append("stop")
+
+    async def hello(request: Request) -> JSONResponse:
+        return JSONResponse({"hello": request.app.state.hub.settings.seed})
+
+    extra = Part("extra", routes=lambda app: [Route("/extra", hello)], lifespan=lambda app: Lifespan())
+    settings = Settings(store_path=str(tmp_path / "s.db"))
+    app = create_app(settings, Hub(settings, LIBRARY), [*BUILTIN_PARTS, extra])
+    async with app.router.lifespan_context(app):
+        assert events == ["start"]
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as http:
+            assert (await http.get("/extra")).json() == {"hello": 0}
+    assert events == ["start", "stop"]
+
+
+# Errors ------------------------------------------------------------------------------------------
+
+
+def hub_error_classes() -> list[type[errors.HubError]]:
+    found: dict[type[errors.HubError], None] = {}
+    todo = [errors.HubError]
+    while todo:
+        cls = todo.pop()
+        found[cls] = None
+        todo.extend(cls.__subclasses__())
+    return list(found)
+
+
+def test_every_error_class_has_its_own_code_and_is_drawn_in_the_tree() -> None:
+    classes = [c for c in hub_error_classes() if c.__module__ == "hub.errors"]
+    codes = [c.code for c in classes if c not in (errors.ProtocolError,)]
+    assert len(codes) == len(set(codes))
+    doc = errors.__doc__ or ""
+    for cls in classes:
+        assert re.search(rf"\b{cls.__name__}\b", doc), f"{cls.__name__} is missing from the tree in hub/errors.py"
+        assert 400 <= cls.status <= 599
+
+
+def documented_ws_codes() -> set[str]:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    section = text.split("### Errors", 1)[1].split("###", 1)[0]
+    return set(re.findall(r"`([a-z_]+)`", section.split("one of:", 1)[1]))
+
+
+def raised_ws_codes() -> set[str]:
+    """Every code a ``/ws`` error reply can carry: literal codes raised in the hub, and the class codes."""
+    literal = set()
+    for path in (HUB / "ws.py", HUB / "episodes.py"):
+        text = path.read_text()
+        literal |= set(re.findall(r'ProtocolError\("([a-z_]+)"', text))
+        literal |= set(re.findall(r'EpisodeError\([^\n]*?, "([a-z_]+)"\)', text))
+    classes = {errors.TaskError.code, errors.UnknownTask.code, errors.SessionError.code, errors.StoreError.code,
+               errors.HubError.code}
+    return literal | classes
+
+
+def test_ws_error_codes_are_the_documented_ones() -> None:
+    assert raised_ws_codes() == documented_ws_codes()
+
+
+async def test_the_api_maps_only_hub_errors_and_answers_500_for_bugs(caplog: pytest.LogCaptureFixture) -> None:
+    async def bug(request: Request) -> JSONResponse:
+        return JSONResponse({}[request.query_params["key"]])
+
+    async def value_bug(request: Request) -> JSONResponse:
+        raise ValueError("an internal detail")
+
+    async def missing(request: Request) -> JSONResponse:
+        raise errors.SessionError("unknown or closed session 'x'")
+
+    app = Starlette(routes=[Route("/bug", handle_errors(bug)), Route("/value", handle_errors(value_bug)),
+                            Route("/missing", handle_errors(missing))])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test") as http:
+        with caplog.at_level(logging.ERROR, logger="hub.api"):
+            r = await http.get("/bug", params={"key": "k"})
+        assert r.status_code == 500 and r.json() == {"error": "internal error", "code": "internal"}
+        assert caplog.records and caplog.records[0].exc_info is not None
+        r = await http.get("/value")
+        assert r.status_code == 500 and "internal detail" not in r.text
+        r = await http.get("/missing")
+        assert r.status_code == 404 and r.json() == {"error": "unknown or closed session 'x'", "code": "session"}
+
+
+def test_one_mapping_per_transport() -> None:
+    exc = errors.EpisodeError("episode cap reached", "capacity")
+    assert errors.http_reply(exc).status_code == 429
+    assert errors.ws_reply(exc, 7) == {"type": "error", "id": 7, "code": "capacity", "message": "episode cap reached"}
+    assert errors.ws_reply(errors.ProtocolError("bad_message", "no", rid=3))["id"] == 3
+    result = errors.mcp_result("No account 'x'")
+    assert result.is_error and result.content[0].text == "Error: No account 'x'"  # type: ignore[union-attr]
+
+
+# Events and worlds --------------------------------------------------------------------------------
+
+
+def tool_event(ok: bool = True) -> ToolCallEvent:
+    return ToolCallEvent(session="s", server="banking", tool="get_account", arguments={}, ok=ok, result=None,
+                         error=None, error_kind=None, latency_ms=0.1, state_changed=False, ts=1.0)
+
+
+def test_sinks_register_through_the_bus_api() -> None:
+    bus = EventBus()
+    seen: list[str] = []
+
+    class Counter:
+        def offer(self, event: object) -> None:
+            seen.append(getattr(event, "type"))
+
+    sink = Counter()
+    bus.attach(sink, ["episode"])
+    sub = bus.subscribe(["tool_call"], maxsize=1)
+    bus.publish(tool_event())
+    bus.publish(tool_event(False))
+    assert seen == [] and sub.queue.qsize() == 1 and sub.dropped == 1 and sub.offered == 2
+    assert bus.subscribers == (sink, sub)
+    bus.detach(sink)
+    bus.unsubscribe(sub)
+    assert bus.subscribers == ()
+    with pytest.raises(ValueError, match="unknown event kinds"):
+        bus.attach(sink, ["tool_calls"])
+    assert len(EVENT_KINDS) == 7
+
+
+def test_world_replay_is_the_one_replay_and_stays_private() -> None:
+    tasks = list(TaskSet.load(BUILTIN_TASKS, LIBRARY))[:5]
+    world = World(LIBRARY)
+    for task in tasks:
+        done = World(LIBRARY).replay(task)
+        assert (done.state_hash, done.server_hashes) == replay(task, LIBRARY)
+        assert done.state_hash == task.expected_state_hash
+    world.replay(tasks[0])
+    assert world.bus.subscribers == ()
