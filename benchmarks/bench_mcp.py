@@ -37,9 +37,9 @@ from mcp.server.mcpserver import MCPServer
 from hub.config import REFERENCE_NOW
 from hub.kit import Ctx
 from hub.state import SeedDatabase
-from servers import banking
+from servers.banking import server as banking_server, tools as banking
 
-fork = SeedDatabase(banking.server, 0, REFERENCE_NOW).fork()
+fork = SeedDatabase(banking_server, 0, REFERENCE_NOW).fork()
 ctx = Ctx(fork.db, REFERENCE_NOW)
 app = MCPServer("bare-banking")
 

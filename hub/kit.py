@@ -214,6 +214,19 @@ def _entity_of(annotation: Any) -> str | None:
     return None
 
 
+def _nested_entity(annotation: Any) -> bool:
+    """Whether an entity declaration sits inside a union, list or other type, where pydantic would drop it."""
+    inner = get_args(annotation)[:1] if get_origin(annotation) is Annotated else get_args(annotation)
+    return any(_holds_entity(a) for a in inner)
+
+
+def _holds_entity(annotation: Any) -> bool:
+    if get_origin(annotation) is Annotated and any(isinstance(m, (EntityType, EntityRef))
+                                                   for m in get_args(annotation)[1:]):
+        return True
+    return any(_holds_entity(a) for a in get_args(annotation))
+
+
 def _expand(annotation: Any) -> Any:
     """``Annotated[str, ACCOUNT]`` as pydantic reads it: ``Annotated[str, Field(description=...), Entity(...)]``."""
     if get_origin(annotation) is not Annotated:
@@ -242,6 +255,9 @@ def build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tu
         if name not in hints and strict_hints:
             raise TypeError(f"{server}.{fn.__name__}: parameter '{name}' needs a type hint")
         default = ... if p.default is inspect.Parameter.empty else p.default
+        if _nested_entity(hints.get(name, Any)):
+            raise TypeError(f"{server}.{fn.__name__}: parameter '{name}' uses an entity inside another type; write "
+                            "Annotated[str | None, ACCOUNT.ref('...')] or Annotated[list[str], Field(...), Entity(...)]")
         hint = _expand(hints.get(name, Any))
         fields[name] = (hint, default)
         params[name] = _entity_of(hint)

@@ -74,6 +74,22 @@ def test_entity_declares_the_id_parameter() -> None:
         library.tools["list_books"].validate({"shelf_id": "SH-0123456789"})
 
 
+def test_entity_alias_nested_in_another_type_is_refused() -> None:
+    other = Server("other", "x", SCHEMA, seed)
+
+    def get_books(ctx: Ctx, book_ids: list[Annotated[str, BOOK]]) -> dict[str, Any]:
+        """Books, e.g. get_books(['BK-0001'])."""
+        return {}
+
+    def find_book(ctx: Ctx, book_id: Annotated[str, BOOK] | None = None) -> dict[str, Any]:
+        """A book, e.g. find_book('BK-0001')."""
+        return {}
+
+    for fn in (get_books, find_book):
+        with pytest.raises(TypeError, match="entity inside another type"):
+            other.read()(fn)
+
+
 def test_entity_lookup_and_not_found_message(ctx: Ctx) -> None:
     assert BOOK.get(ctx, "BK-0003")["title"] == "Dracula"
     assert BOOK.exists(ctx, "BK-0003") and not BOOK.exists(ctx, "BK-9999")

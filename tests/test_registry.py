@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import re
 from typing import Any
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from hub.config import REFERENCE_NOW
 from hub.kit import Tool
-from hub.state import SeedDatabase
+from hub.state import SeedDatabase, hex128
 import servers
 from servers import REGISTRY
 from tests.conftest import LIBRARY, World
@@ -28,6 +29,7 @@ PAPER_TABLE = {
     "video_meeting": 10,
 }
 TOOLS = LIBRARY.all_tools()
+GOLDEN_SEEDS = GOLDEN_CATALOG.parent / "seed_hashes.json"
 IDS = [f"{t.server}.{t.name}" for t in TOOLS]
 # Docstring examples that fail on a fresh seed, by (server, tool, n-th example of the tool), with why. Each fix
 # changes a description, so it waits for a reviewed catalog change; strict xfail makes a fixed example fail here
@@ -122,6 +124,20 @@ def test_tool_declarations(tool: Tool) -> None:
     for param, entity in tool.params.items():
         if param.endswith("_id"):
             assert entity, f"parameter {param} carries an id but declares no Entity"
+
+
+def test_seed_hashes_match_golden() -> None:
+    """Each server's seed-0 state hash is pinned: moving or splitting a seed must not change what it holds.
+
+    After a deliberate change to a seed, regenerate with ``HUB_WRITE_GOLDEN=1`` and review the diff."""
+    hashes = {s.name: hex128(LIBRARY.mount(s.name).seed_db(0).hash_int) for s in REGISTRY}  # type: ignore[attr-defined]
+    if os.environ.get("HUB_WRITE_GOLDEN") == "1":
+        GOLDEN_SEEDS.write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n")
+    assert GOLDEN_SEEDS.exists(), "run HUB_WRITE_GOLDEN=1 pytest tests/test_registry.py -k seed_hashes"
+    golden = json.loads(GOLDEN_SEEDS.read_text())
+    changed = sorted(name for name in golden.keys() & hashes.keys() if golden[name] != hashes[name])
+    assert not changed, f"seed state changed for {changed}; if deliberate, regenerate and review the diff"
+    assert golden.keys() == hashes.keys(), "servers added or removed: regenerate the golden seed hashes"
 
 
 @pytest.mark.parametrize("server", REGISTRY, ids=[s.name for s in REGISTRY])

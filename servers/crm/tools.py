@@ -374,10 +374,21 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting", "note", "ta
         raise ToolError("An activity must concern something: pass deal_id, contact_id or lead_id.")
     if not subject.strip():
         raise ToolError("subject is blank; summarise the activity, e.g. 'Discovery call'.")
+    owner = _activity_owner(ctx, deal_id, contact_id, lead_id)
+    due = None if due_date is None else _due(ctx, kind, due_date)
+    activity_id = next_id(ctx.db, "activities", "activity_id", "ACV", 5)
+    ctx.db.execute("INSERT INTO activities VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                   (activity_id, kind, subject.strip(), body, owner, deal_id, contact_id, lead_id, due,
+                    0 if due else 1, fake.iso(ctx.now)))
+    return {"activity_id": activity_id, "kind": kind, "subject": subject.strip(), "owner_id": owner, "deal_id": deal_id,
+            "contact_id": contact_id, "lead_id": lead_id, "due_at": due, "completed": due is None}
+
+
+def _activity_owner(ctx: Ctx, deal_id: str | None, contact_id: str | None, lead_id: str | None) -> str | None:
+    """The deal's owner, else the contact's, else the lead's; a deal's contact must work at the deal's account."""
     owner = None
     if lead_id is not None:
-        lead = LEAD.get(ctx, lead_id)
-        owner = lead["owner_id"]
+        owner = LEAD.get(ctx, lead_id)["owner_id"]
     if contact_id is not None:
         owner = CONTACT.get(ctx, contact_id)["owner_id"]
     if deal_id is not None:
@@ -388,23 +399,20 @@ def log_activity(ctx: Ctx, kind: Literal["call", "email", "meeting", "note", "ta
         if works_elsewhere:
             raise ToolError(f"Contact {contact_id} does not work at the deal's account {deal['account_id']}; pick one "
                             "of its contacts (get_account).")
-    due = None
-    if due_date is not None:
-        if kind not in ("task", "meeting"):
-            raise ToolError("Only tasks and meetings take a due_date; drop it or use kind='task'.")
-        try:
-            parsed = datetime.strptime(due_date, "%Y-%m-%d")
-        except ValueError:
-            raise ToolError(f"due_date {due_date!r} is not a valid date; use YYYY-MM-DD.") from None
-        if parsed.date() < ctx.now.date():
-            raise ToolError(f"due_date {due_date} is in the past; log a completed activity without due_date instead.")
-        due = fake.iso(parsed.replace(hour=17))
-    activity_id = next_id(ctx.db, "activities", "activity_id", "ACV", 5)
-    ctx.db.execute("INSERT INTO activities VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                   (activity_id, kind, subject.strip(), body, owner, deal_id, contact_id, lead_id, due,
-                    0 if due else 1, fake.iso(ctx.now)))
-    return {"activity_id": activity_id, "kind": kind, "subject": subject.strip(), "owner_id": owner, "deal_id": deal_id,
-            "contact_id": contact_id, "lead_id": lead_id, "due_at": due, "completed": due is None}
+    return owner
+
+
+def _due(ctx: Ctx, kind: str, due_date: str) -> str:
+    """An open task's or meeting's due time: 17:00 on a real day that is not in the past."""
+    if kind not in ("task", "meeting"):
+        raise ToolError("Only tasks and meetings take a due_date; drop it or use kind='task'.")
+    try:
+        parsed = datetime.strptime(due_date, "%Y-%m-%d")
+    except ValueError:
+        raise ToolError(f"due_date {due_date!r} is not a valid date; use YYYY-MM-DD.") from None
+    if parsed.date() < ctx.now.date():
+        raise ToolError(f"due_date {due_date} is in the past; log a completed activity without due_date instead.")
+    return fake.iso(parsed.replace(hour=17))
 
 
 @crm.write(returns=("deal", "owner"))

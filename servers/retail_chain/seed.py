@@ -143,7 +143,8 @@ def reservations(rng: random.Random, now: datetime, open_stores: list[list[Any]]
     return [(f"RSV-{i + 1:04d}", *r[1:]) for i, r in enumerate(found)]
 
 
-def transfers(rng: random.Random, now: datetime, keys: list[tuple[str, str]], open_stores: list[list[Any]]) -> list[Row]:
+def transfers(rng: random.Random, now: datetime, keys: list[tuple[str, str]],
+              open_stores: list[list[Any]]) -> list[Row]:
     found: list[Row] = []
     for t in sorted(fake.moment(rng, now, 60, 0) for _ in range(160)):
         src, sku = rng.choice(keys)
