@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import Field
 
 import hub.clarify
 from hub.clarify import judge_reply, missing_params, question_words, words_for
+from hub.kit import Ctx, build_tool
 from hub.tasks import BUILTIN_TASKS, Task, read_jsonl
 from tests.conftest import LIBRARY
 
@@ -101,3 +104,20 @@ def test_a_question_names_what_is_missing_or_it_does_not_count(kind: str, before
     assert judge_reply(text, wanted).asked
     other = next(k for k in KINDS if k != kind and k not in text)
     assert not judge_reply(text, {f"{other}_id": words_for(f"{other}_id", {"x-entity": other})}).asked
+
+
+def share_note(ctx: Ctx, note_path: Annotated[str, Field(description="The note's path",
+                                                         json_schema_extra={"x-synonyms": ["memo"]})]) -> dict:
+    """Share a note, e.g. share_note('notes/a.md')."""
+    return {}
+
+
+def test_a_tool_declares_synonyms_in_its_parameter_schema() -> None:
+    tool = build_tool("notes", share_note, "write")
+    assert tool.input_schema["properties"]["note_path"]["x-synonyms"] == ["memo"]
+    task = Task.model_validate({"id": "n", "kind": "clarify", "servers": ["notes"], "tools": ["notes__share_note"],
+                                "turns": [{"user": "share it", "ask": True, "missing": ["note_path"]}]})
+    wanted = question_words(task, 0, {"notes__share_note": tool.input_schema})
+    assert judge_reply("Which memo do you mean?", wanted).asked  # the declared synonym
+    assert judge_reply("Which note?", wanted).asked  # the parameter's own word
+    assert not judge_reply("Which one do you mean?", wanted).asked
