@@ -1,9 +1,10 @@
 """Did the model ask for what is missing? The check behind R_ask on a clarify task's ``ask`` turns.
 
 On an ask turn the user withholds a value the call cannot do without (``Turn.missing`` names the
-parameters; a task that names none has them inferred: the next turn's first call's arguments whose
-values no earlier user turn states). The model's reply on that turn earns R_ask = 1 only when it
-makes no call **and** one of its sentences asks for the missing value:
+parameters; a task that names none has them inferred: the arguments of the next turn's calls whose
+values the user's answer states and no earlier turn did, else the first such call's unstated ones).
+The model's reply on that turn earns R_ask = 1 only when it makes no call **and** one of its
+sentences asks for the missing value:
 
 - the sentence asks: it holds a ``?``, or opens with a question word or an auxiliary verb
   (``which``, ``what``, ``could``, ``do``, ...), or requests information (``please provide``,
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hub.tasks import Task
+    from hub.tasks import GTStep, Task
 
 STOP_WORDS = frozenset({"id", "ids", "the", "a", "an", "of", "to", "from", "for", "in", "on", "at", "by", "with",
                         "is", "new", "old", "max", "min", "and", "or"})
@@ -138,15 +139,28 @@ def missing_params(task: Task, turn: int) -> tuple[list[str], bool]:
         return list(declared), False
     said = " ".join(t.user for t in task.turns[: turn + 1])
     later = next((t for t in task.turns[turn + 1:] if t.calls), None)
-    if later is None:
+    if later is None or turn + 1 >= len(task.turns):
         return [], True
-    first = later.calls[0]
-    return [p for p, v in first.arguments.items() if not value_in_text(v, said)], True
+    answer = task.turns[turn + 1].user
+    args = [(p, v) for s in later.calls for p, v in s.arguments.items()]
+    given = [p for p, v in args if value_in_text(v, answer) and not value_in_text(v, said)]
+    if not given:  # the answer does not state it verbatim: the first call's unstated arguments
+        given = [p for p, v in later.calls[0].arguments.items() if not value_in_text(v, said)]
+    return list(dict.fromkeys(given)), True
+
+
+def withheld_step(task: Task, turn: int, param: str) -> GTStep | None:
+    """The later ground-truth call that needs the withheld ``param``: the first whose value for it no
+    user turn up to ``turn`` states (else the first that takes it at all)."""
+    said = " ".join(t.user for t in task.turns[: turn + 1])
+    steps = [s for t in task.turns[turn + 1:] for s in t.calls if param in s.arguments]
+    return next((s for s in steps if not value_in_text(s.arguments[param], said)), steps[0] if steps else None)
 
 
 def _property(task: Task, turn: int, param: str, schemas: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
     """The JSON schema of ``param`` on the call that needs it (else on any offered tool that takes it)."""
-    names = [s.name for t in task.turns[turn + 1:] for s in t.calls if param in s.arguments]
+    step = withheld_step(task, turn, param)
+    names = [step.name] if step is not None else []
     names += [n for n, sch in schemas.items() if param in sch.get("properties", {})]
     for name in names:
         prop = schemas.get(name, {}).get("properties", {}).get(param)

@@ -147,7 +147,7 @@ def test_every_abstain_task_offers_nothing_that_serves_the_request(synth: SynthR
     assert abstain
     for task in abstain:
         assert abstain_problems(task, LIBRARY) == [], task.id
-        wanted = requested_tools(task)
+        wanted = requested_tools(task, LIBRARY)  # the writes the user asks for, when there are any
         assert wanted, task.id
         offered = {n.split("__", 1)[1] for n in task.tools}
         assert not offered & {w.split("__", 1)[1] for w in wanted}, task.id
@@ -296,3 +296,15 @@ def test_writing_keeps_existing_stamps_and_stamps_the_rest() -> None:
     train, test = split(tasks, 0.5, 0)
     assert tasks[0] in test and tasks[1] in train
     assert len(test) == 1 + 9 and all(t.split for t in tasks)
+
+
+def test_abstain_reads_on_the_way_are_means_not_the_request() -> None:
+    task = Task.model_validate({
+        "id": "m", "kind": "abstain", "servers": ["payments"],
+        "meta": {"synth": {"wanted": ["payments__refund_payment", "payments__search_customers"]}},
+        "turns": [{"user": "Please send Grayson his money back for the overage invoice."}],
+        "tools": ["payments__search_customers", "payments__get_invoice"]})
+    assert requested_tools(task, LIBRARY) == ["payments__refund_payment"]
+    assert abstain_problems(task, LIBRARY) == []  # the reads are offered on purpose; the refund is not
+    assert "abstain_same_name" in [k for k, _ in abstain_problems(
+        task.model_copy(update={"tools": ["payments__refund_payment"]}), LIBRARY)]

@@ -2,13 +2,15 @@
 
 - ``clarify_problems``: an ask turn may withhold only what the call cannot do without: each
   missing parameter is required by the call that needs it, has no default, is not stated in the
-  turns so far, and cannot be found by the model: no offered read tool, called on the task's
-  initial state with the values the user did state, returns it as the only candidate.
+  turns so far, and, when it names an entity (``x-entity``), cannot be found by the model: no
+  offered read tool, called on the task's initial state with what the user did state (values by
+  parameter name, or a stated id of the parameter's shape), returns it as the only candidate.
 - ``abstain_problems``: nothing offered, from any server, can do what the user asks: for every
-  requested tool (``meta.synth.requested`` or ``wanted``, else the anchor), no offered tool has its name, or the
-  same verb (up to synonyms: get/view/show, list/search/find, ...) on the same object (plurals
-  folded, or the same head noun); and no offered tool's verb and object both appear in a user
-  turn (which catches a request rendered in other words than its tool's name).
+  requested tool (``meta.synth.requested`` or ``wanted``, else the anchor; its writes when it has
+  any), no offered tool has its name, or the same verb (up to synonyms: get/view/show,
+  list/search/find, ...) on the same object (plurals folded, or the same head noun); and no user
+  turn says an offered tool's verb (or a synonym) followed by its object (``search users``), which
+  catches a request worded unlike its tool.
 
 ``keep(task, library, dropped)`` applies the check that fits the task's kind and counts the
 first problem's kind in ``dropped`` (``clarify_optional``, ``clarify_findable``, ...).
@@ -21,15 +23,17 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from hub.clarify import missing_params, tokens, value_in_text
+from hub.clarify import missing_params, tokens, value_in_text, withheld_step
 from hub.errors import TaskError
 from hub.library import Library
 from hub.names import split_name
 from hub.synth.validate import ID_TOKEN
-from hub.tasks import Task
+from hub.tasks import GTStep, Task
 from hub.world import World
 
 ID_EXAMPLE = re.compile(r"'([A-Z]{2,6})-[0-9A-Z]{2,}")
+DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "their", "his", "her", "all", "some", "any", "up",
+                         "me", "us", "of", "this", "that", "these", "those", "every"})
 VERB_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"get", "view", "show", "read", "fetch", "check", "lookup", "look", "see", "describe", "display"}),
     frozenset({"list", "search", "find", "browse", "query", "locate", "filter"}),
@@ -63,7 +67,7 @@ def clarify_problems(task: Task, library: Library) -> list[tuple[str, str]]:
 
 
 def _param_problems(task: Task, turn: int, param: str, library: Library) -> list[tuple[str, str]]:
-    step = next((s for t in task.turns[turn + 1:] for s in t.calls if param in s.arguments), None)
+    step = withheld_step(task, turn, param)
     if step is None:
         return []  # nothing later uses it (the ask closes the task): its tool is the offered one
     tool = library.tool(step.server, step.tool)
@@ -74,19 +78,20 @@ def _param_problems(task: Task, turn: int, param: str, library: Library) -> list
     said = " ".join(t.user for t in task.turns[: turn + 1])
     if value_in_text(value, said):
         return [("clarify_stated", f"the user already states {param} = {value!r}")]
-    finder = finding_tool(task, turn, param, value, library)
+    finder = finding_tool(task, turn, step, param, library) if tool.params.get(param) else None
     if finder is not None:
         return [("clarify_findable", f"{finder} returns {param} = {value!r} as the only candidate")]
     return []
 
 
-def finding_tool(task: Task, turn: int, param: str, value: Any, library: Library) -> str | None:
-    """An offered read tool that, called with what the user stated, yields ``value`` as the only candidate."""
+def finding_tool(task: Task, turn: int, step: GTStep, param: str, library: Library) -> str | None:
+    """An offered read tool that, called with what the user stated, yields the value ``step`` gives
+    ``param`` (an entity id) as the only candidate."""
+    value = step.arguments[param]
     later = next(t for t in task.turns[turn + 1:] if t.calls)
     said = " ".join(t.user for t in task.turns[: turn + 1])
     known = {k: v for s in later.calls for k, v in s.arguments.items() if k != param and value_in_text(v, said)}
     stated_ids = [i for i in ID_TOKEN.findall(said) if i != value]
-    step = next(s for s in later.calls if param in s.arguments)
     entity = library.tool(step.server, step.tool).params.get(param)
     keys = {param, f"{entity}_id"} if entity else {param}
     world = World(library)
@@ -163,17 +168,24 @@ def same_object(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return a == b or bool(a and b and a[-1] == b[-1])
 
 
-def requested_tools(task: Task) -> list[str]:
-    """What the user asks for: ``meta.synth.requested`` (chains) or ``wanted`` (intents), else the anchor."""
+def requested_tools(task: Task, library: Library | None = None) -> list[str]:
+    """What the user asks for: ``meta.synth.requested`` (chains) or ``wanted`` (intents), else the anchor;
+    with ``library``, only the writes among them when there are any (the reads on the way are means, and a
+    missing-function task offers them on purpose)."""
     synth = task.meta.get("synth", {})
-    return list(synth.get("requested") or synth.get("wanted") or ([synth["anchor"]] if synth.get("anchor") else []))
+    names = list(synth.get("requested") or synth.get("wanted") or ([synth["anchor"]] if synth.get("anchor") else []))
+    if library is None:
+        return names
+    writes = [n for n in names if (p := split_name(n)) is not None and p[0] in library.mounts
+              and p[1] in library.mount(p[0]).tools and library.tool(*p).kind == "write"]
+    return writes or names
 
 
 def abstain_problems(task: Task, library: Library) -> list[tuple[str, str]]:
     """(kind, message) for every offered tool that could serve the request; empty when valid."""
     out: list[tuple[str, str]] = []
     offered = [(n, p) for n in task.tools if (p := split_name(n)) is not None]
-    for want in requested_tools(task):
+    for want in requested_tools(task, library):
         parts = split_name(want)
         if parts is None:
             continue
@@ -192,8 +204,18 @@ def abstain_problems(task: Task, library: Library) -> list[tuple[str, str]]:
 
 
 def _mentions(words: list[str], verb: str, obj: tuple[str, ...]) -> bool:
+    """The verb (or a synonym) followed by the object's words, with only determiners between
+    (``search users``, ``list all the users``, ``look up the account``)."""
     verbs = next((g for g in VERB_GROUPS if verb in g), frozenset({verb}))
-    return any(w in verbs for w in words) and all(o in words for o in obj)
+    for i, w in enumerate(words):
+        if w not in verbs:
+            continue
+        j = i + 1
+        while j < len(words) and words[j] in DETERMINERS:
+            j += 1
+        if tuple(words[j:j + len(obj)]) == obj:
+            return True
+    return False
 
 
 # The pipeline's filter ---------------------------------------------------------------------------
