@@ -18,13 +18,15 @@ from starlette.routing import BaseRoute, Route
 
 from hub.core import Hub
 from hub.errors import BadRequest, HubError, UnknownTable, http_reply, internal_http_reply
+from hub.memory import prepare_call
 from hub.parts import Part
+from hub.text import SURROGATE_ESCAPE, storable
 
 log = logging.getLogger("hub.api")
 MAX_PAGE = 500
 # A failed call's HTTP status by error kind: the model's own mistakes are a normal 200 reply (the call ran
 # and failed as a tool does); a bug in a tool is a 500; unknown servers, tools and sessions are a 404.
-CALL_STATUS = {"tool": 200, "arguments": 200, "internal": 500}
+CALL_STATUS = {"tool": 200, "arguments": 200, "internal": 500, "read_only": 403, "capacity": 429}
 
 
 def _hub(request: Request) -> Hub:
@@ -39,6 +41,8 @@ async def _body(request: Request) -> dict[str, Any]:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise BadRequest(f"malformed JSON body: {exc}") from None
+    if SURROGATE_ESCAPE.search(raw.decode("utf-8", "replace")):
+        data = storable(data)  # lone surrogates cannot be stored, rendered or sent as UTF-8
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
     return data
@@ -68,7 +72,7 @@ def _query_int(request: Request, name: str, default: int) -> int:
 def session_summary(hub: Hub, sid: str) -> dict[str, Any]:
     s = hub.sessions.get(sid, create=False)
     return {"id": s.id, "seed": s.seed, "parent": s.parent, "servers": sorted(s.forks), "calls": s.calls,
-            "state_hash": s.state_hash()}
+            "state_hash": s.state_hash(), "scenarios": sorted(s.configs)}
 
 
 async def catalog(request: Request) -> JSONResponse:
@@ -77,14 +81,15 @@ async def catalog(request: Request) -> JSONResponse:
 
 async def list_sessions(request: Request) -> JSONResponse:
     hub = _hub(request)
-    return JSONResponse({"sessions": [session_summary(hub, sid) for sid in list(hub.sessions.sessions)]})
+    return JSONResponse({"sessions": [session_summary(hub, s.id) for s in hub.sessions.visible()]})
 
 
 async def open_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
     s = hub.sessions.open(_field(body, "id", str), seed=_field(body, "seed", int),
-                          snapshot=_field(body, "snapshot", str))
+                          snapshot=_field(body, "snapshot", str), configs=body.get("configs"),
+                          loader_kwargs=body.get("loader_kwargs"))
     return JSONResponse(session_summary(hub, s.id), status_code=201)
 
 
@@ -114,6 +119,7 @@ async def call_tool(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
     p = request.path_params
+    await prepare_call(hub.sessions, p["sid"], p["server"])
     out = hub.dispatcher.call(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
     return JSONResponse({"ok": out.ok, "result": out.result, "error": out.error, "error_kind": out.error_kind,
                          "latency_ms": out.latency_ms, "state_changed": out.state_changed},
@@ -125,6 +131,7 @@ async def server_state(request: Request) -> JSONResponse:
     p = request.path_params
     session = hub.sessions.get(p["sid"], create=False)
     hub.library.mount(p["server"])
+    await prepare_call(hub.sessions, p["sid"], p["server"])
     fork = session.fork_of(p["server"])
     table = request.query_params.get("table")
     if table:

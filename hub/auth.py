@@ -18,15 +18,15 @@ UNAUTHORIZED = "missing or wrong bearer token"
 
 
 def token_matches(given: str | None, token: str | None) -> bool:
-    """Constant-time comparison; no token configured means nothing to match."""
-    return bool(given and token and hmac.compare_digest(given, token))
+    """Constant-time comparison; no token configured means nothing to match. Any text compares (as bytes)."""
+    return bool(given and token and hmac.compare_digest(given.encode("utf-8", "surrogatepass"), token.encode()))
 
 
 def scope_has_token(scope: Scope, token: str) -> bool:
-    """Whether a request carries ``Authorization: Bearer <token>`` or ``?token=<token>``."""
+    """Whether a request carries ``Authorization: Bearer <token>`` (any case of the scheme) or ``?token=<token>``."""
     headers = dict(scope.get("headers", []))
-    given = headers.get(b"authorization", b"").decode("latin-1")
-    if given.startswith("Bearer ") and token_matches(given[7:], token):
+    scheme, _, given = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+    if scheme.lower() == "bearer" and token_matches(given.strip().encode("latin-1").decode("utf-8", "replace"), token):
         return True
     given_query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [])
     return any(token_matches(q, token) for q in given_query)

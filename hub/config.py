@@ -3,12 +3,26 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 REFERENCE_NOW = datetime(2026, 6, 1, 9, 0, 0)
+UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def parse_size(text: str) -> int | None:
+    """Bytes from '4294967296', '512M', '4G' or '1.5GiB'; 'none' or '0' for no limit."""
+    value = text.strip().upper().removesuffix("IB").removesuffix("B")
+    if value in ("NONE", "0", ""):
+        return None
+    unit = value[-1] if value[-1] in UNITS else ""
+    try:
+        return int(float(value[: len(value) - len(unit)]) * UNITS[unit])
+    except ValueError:
+        raise ValueError(f"not a size: {text!r} (write bytes, or a number with K, M, G or T)") from None
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -23,9 +37,20 @@ class Settings(BaseModel):
     session_ttl_s: float = Field(3600.0, gt=0)
     max_sessions: int = Field(10_000, ge=2)
     max_body_bytes: int = Field(1_000_000, ge=1024)
+    max_state_bytes: int | None = Field(4 * 2**30, ge=1)  # bytes all session forks may hold; "4G" works too
+    seed_cache: int = Field(8, ge=1, le=1000)  # seed worlds kept per server (LRU)
     store_path: str = "prove_hub.db"
     tasks_path: str | None = None
     mounts: list[str] = Field(default_factory=list)
+    builtin: bool = True
+    """Serve the built-in servers (``--no-builtin``: only the mounted ones)."""
+    only: list[str] = Field(default_factory=list)
+    """Serve only these servers, built-in or mounted (``--only NAME ...``)."""
+
+    @field_validator("max_state_bytes", mode="before")
+    @classmethod
+    def _size(cls, value: object) -> object:
+        return parse_size(value) if isinstance(value, str) else value
 
     @property
     def loopback(self) -> bool:
@@ -43,6 +68,13 @@ class Settings(BaseModel):
         for name in cls.model_fields:
             key = f"HUB_{name.upper()}"
             if key in env:
-                values[name] = env[key].split(",") if name == "mounts" else env[key]
+                values[name] = _split(name, env[key])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
+
+
+def _split(name: str, value: str) -> str | list[str]:
+    """Lists from comma-separated variables; mount specs split only before a ``module:`` (their options hold commas)."""
+    if name == "mounts":
+        return [v.strip() for v in re.split(r",(?=\s*[\w.]+:\w)", value) if v.strip()]
+    return [v for v in value.split(",") if v.strip()] if name == "only" else value

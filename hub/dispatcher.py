@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hub.errors import SessionError, UnknownServer, UnknownTool
+from hub.errors import InternalSession, SessionError, UnknownServer, UnknownTool
 from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
 from hub.library import Library
@@ -24,7 +24,12 @@ log = logging.getLogger("hub.dispatcher")
 
 # A failed call's kind: the code of the hub.errors class (unknown_server, unknown_tool, session), or
 # the kit's ToolError (tool) and ArgumentError (arguments), or a bug in the tool (internal).
-ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "result", "internal"]
+ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "capacity", "read_only", "result",
+                    "internal"]
+
+# What one result may weigh as JSON. Read tools page their lists, so a bigger answer is a runaway
+# (a huge file, a listing without a limit); write tools return short summaries of what they did.
+MAX_RESULT_CHARS = 2_000_000
 
 
 @dataclass
@@ -79,6 +84,8 @@ class Dispatcher:
             return CallOutcome(False, None, str(exc), "arguments")
         except (UnknownServer, UnknownTool, SessionError) as exc:
             return CallOutcome(False, None, exc.message, exc.code)  # type: ignore[arg-type]
+        if session.internal and spec.kind == "write":
+            return CallOutcome(False, None, InternalSession(session_id).message, "read_only")
         session.calls += 1
         before = fork.changes
         try:
@@ -88,4 +95,11 @@ class Dispatcher:
         except Exception as exc:  # the hub's one top-level boundary: a broken tool must not crash the hub
             log.exception("tool %s.%s failed", server, tool)
             return CallOutcome(False, None, f"internal error in {server}.{tool}: {type(exc).__name__}", "internal")
-        return CallOutcome(True, result, state_changed=fork.changes != before)
+        outcome = CallOutcome(True, result, state_changed=fork.changes != before)
+        if outcome.state_changed:
+            session.remeasure(server)
+        if spec.kind == "read" and len(outcome.result_json or "") > MAX_RESULT_CHARS:
+            return CallOutcome(False, None, f"the result of {server}.{tool} is {len(outcome.result_json or '')} "
+                               f"characters, over the limit of {MAX_RESULT_CHARS}; ask for less (a smaller limit, "
+                               "a page, a narrower path)", "result")
+        return outcome

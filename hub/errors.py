@@ -10,9 +10,14 @@ The tree (``code`` / HTTP status)::
     │   ├── UnknownTask               unknown_task      404  no task of that id is loaded (also a TaskError)
     │   ├── UnknownTable (KeyError)   unknown_table     404  a server state has no table (attribute) of that name
     │   └── SessionError              session           404  a session or snapshot that does not exist, is
-    │                                                        closed, or cannot be opened (cap reached)
+    │       │                                                closed, or cannot be opened
+    │       ├── CapacityError         capacity          429  the session cap or the state memory budget is full
+    │       └── InternalSession       read_only         403  a write to (or close of) the hub's own session
     ├── BadRequest (ValueError)       bad_request       400  a request the hub refuses as malformed
     │   ├── TaskError                 bad_task          400  a task that is malformed or does not fit the servers
+    │   ├── ScenarioError             bad_scenario      400  a scenario (config, loader options) a server cannot take
+    │   ├── StateError                bad_state         400  a mounted object's state the hub cannot represent
+    │   ├── SchemaFileError           bad_schema        400  tool schemas (a mount's ``schemas=`` file) that cannot be read
     │   └── ProtocolError             (per message)     400  a ``/ws`` message refused; carries its own code:
     │                                                        bad_json, bad_message, unknown_type,
     │                                                        hello_required, unsupported_version, unauthorized
@@ -102,6 +107,24 @@ class SessionError(NotFound):
     code = "session"
 
 
+class CapacityError(SessionError):
+    """The hub is full (sessions, or the bytes its forks hold): nothing was opened; close sessions or raise the limit."""
+
+    code = "capacity"
+    status = 429
+
+
+class InternalSession(SessionError):
+    """A write to (or a close of) a session the hub keeps for itself, such as a task's starting state."""
+
+    code = "read_only"
+    status = 403
+
+    def __init__(self, sid: str, action: str = "write to") -> None:
+        super().__init__(f"session {sid!r} is internal to the hub (a task's starting state) and read-only: "
+                         f"callers cannot {action} it; fork it or open your own session")
+
+
 class BadRequest(HubError, ValueError):
     code = "bad_request"
     status = 400
@@ -111,6 +134,24 @@ class TaskError(BadRequest):
     """A task that is malformed or does not fit the hub's servers."""
 
     code = "bad_task"
+
+
+class ScenarioError(BadRequest):
+    """A scenario (config or loader options) that a server cannot take, or whose loader failed."""
+
+    code = "bad_scenario"
+
+
+class StateError(BadRequest):
+    """A mounted object's state the hub cannot represent (too deep to walk) or snapshot (does not pickle)."""
+
+    code = "bad_state"
+
+
+class SchemaFileError(BadRequest):
+    """Tool schemas that cannot be read as tool specs."""
+
+    code = "bad_schema"
 
 
 class UnknownTask(TaskError, NotFound):

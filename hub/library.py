@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, Protocol
@@ -23,22 +25,44 @@ class Mount(Protocol):
     def seed_hash(self, seed: int) -> str: ...
 
 
-class SqliteMount:
-    """A kit ``Server`` with its seed databases cached per seed."""
+DEFAULT_SEED_CACHE = 8
 
-    def __init__(self, server: Server, now: datetime) -> None:
+
+class SqliteMount:
+    """A kit ``Server`` with its seed databases cached per seed, the ``seed_cache`` most recently used.
+
+    Forks keep their own seed database alive, so an evicted seed costs a rebuild for new sessions
+    only. Building takes a lock: a worker thread (``hub.memory.ensure_seeds``) and the event loop
+    never build the same seed twice."""
+
+    def __init__(self, server: Server, now: datetime, seed_cache: int = DEFAULT_SEED_CACHE) -> None:
         self.server = server
         self.name = server.name
         self.description = server.description
         self.tools = server.tools
         self.now = now
-        self._seeds: dict[int, SeedDatabase] = {}
+        self.seed_cache = max(1, seed_cache)
+        self._seeds: OrderedDict[int, SeedDatabase] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def has_seed(self, seed: int) -> bool:
+        return seed in self._seeds
 
     def seed_db(self, seed: int) -> SeedDatabase:
         found = self._seeds.get(seed)
-        if found is None:
-            found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now)
+        if found is not None:
+            self._seeds.move_to_end(seed)
+            return found
+        with self._lock:
+            found = self._seeds.get(seed)
+            if found is None:
+                found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now)
+                while len(self._seeds) > self.seed_cache:
+                    self._seeds.popitem(last=False)
         return found
+
+    def cached_bytes(self) -> int:
+        return sum(db.size for db in list(self._seeds.values()))
 
     def open(self, seed: int, config: Any = None) -> Fork:
         if config is not None:
@@ -61,8 +85,8 @@ class Library:
             self.add(m)
 
     @classmethod
-    def from_servers(cls, servers: Iterable[Server], now: datetime) -> Library:
-        return cls(SqliteMount(s, now) for s in servers)
+    def from_servers(cls, servers: Iterable[Server], now: datetime, seed_cache: int = DEFAULT_SEED_CACHE) -> Library:
+        return cls(SqliteMount(s, now, seed_cache) for s in servers)
 
     def add(self, mount: Mount) -> None:
         if mount.name in self.mounts:

@@ -62,6 +62,8 @@ class HubMetrics:
         self.store_depth = Gauge("prove_store_queue_depth", "Events waiting for the store writer", registry=r)
         self.store_acked = Gauge("prove_store_events_acked", "Events committed by the store", registry=r)
         self.store_dropped = Gauge("prove_store_events_dropped", "Events the store dropped (queue full)", registry=r)
+        self.store_failed = Gauge("prove_store_events_failed", "Events the database refused, skipped by the store",
+                                  registry=r)
         self.bus_published = Gauge("prove_bus_events_published", "Events published on the bus", registry=r)
 
     def attach(self, hub: Observed) -> None:
@@ -72,6 +74,7 @@ class HubMetrics:
         self.store_depth.set_function(lambda: hub.store.depth)
         self.store_acked.set_function(lambda: hub.store.acked)
         self.store_dropped.set_function(lambda: hub.store.dropped)
+        self.store_failed.set_function(lambda: hub.store.failed)
         self.bus_published.set_function(lambda: hub.bus.published)
         self.subscribe(hub.bus)
 

@@ -44,7 +44,7 @@ from hub.tasks import GTStep, Task
 
 
 class RewardConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # a NaN weight would make every reward NaN
 
     w_val: float = 0.5
     w_cov: float = 0.5

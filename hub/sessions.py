@@ -14,12 +14,46 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.errors import SessionError
+from hub.errors import CapacityError, InternalSession, SessionError
 from hub.library import Library
 from hub.state import Fork, combine
 
 DEFAULT_SESSION = "default"
 MAX_ENDED = 100_000
+
+
+class Budget:
+    """The bytes that session forks hold, against ``HUB_MAX_STATE_BYTES`` (``None``: no limit)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = limit
+        self.held = 0
+
+    def free(self) -> int | None:
+        return None if self.limit is None else max(0, self.limit - self.held)
+
+    def check(self, extra: int, what: str) -> None:
+        if self.limit is not None and self.held + extra > self.limit:
+            raise CapacityError(f"state memory budget reached: {what} needs {extra:,} bytes, {self.held:,} of "
+                                f"{self.limit:,} are held; close sessions or raise HUB_MAX_STATE_BYTES")
+
+    def take(self, extra: int, what: str) -> None:
+        self.check(extra, what)
+        self.held += extra
+
+
+# What an in-memory SQLite connection costs beyond its pages (schema, page cache, statements), as
+# benchmarks/bench_memory.py measures it: with it, the budget tracks the process RSS within ~2%.
+CONNECTION_BYTES = 160 * 1024
+
+
+def fork_bytes(fork: Fork) -> int:
+    """The bytes a fork holds: SQLite's pages and connection, or what a mounted object's fork holds alone."""
+    held = getattr(fork, "held_bytes", None)
+    if held is not None:
+        return int(held)
+    nbytes = getattr(fork, "nbytes", None)
+    return int(nbytes) + CONNECTION_BYTES if nbytes is not None else len(fork.dump())
 
 
 @dataclass
@@ -41,12 +75,40 @@ class Session:
     forks: dict[str, Fork] = field(default_factory=dict)
     configs: dict[str, Any] = field(default_factory=dict)
     calls: int = 0
+    internal: bool = False  # the hub's own (a task's starting state): unlisted, read-only to callers
+    budget: Budget = field(default_factory=Budget, repr=False)
+    sizes: dict[str, int] = field(default_factory=dict, repr=False)
 
     def fork_of(self, server: str) -> Fork:
         found = self.forks.get(server)
         if found is None:
-            found = self.forks[server] = self.library.mount(server).open(self.seed, self.configs.get(server))
+            found = self.add_fork(server, self.library.mount(server).open(self.seed, self.configs.get(server)))
         return found
+
+    def add_fork(self, server: str, fork: Fork) -> Fork:
+        """Hold ``fork`` as this session's state of ``server``, if the memory budget has room for it."""
+        size = fork_bytes(fork)
+        self.budget.take(size, f"a fork of {server} for session {self.id!r}")
+        self.forks[server] = fork
+        self.sizes[server] = size
+        return fork
+
+    def remeasure(self, server: str) -> None:
+        """Account for a write that grew or shrank a fork (never refused: the fork exists already)."""
+        fork = self.forks.get(server)
+        if fork is not None:
+            size = fork_bytes(fork)
+            self.budget.held += size - self.sizes.get(server, 0)
+            self.sizes[server] = size
+
+    @property
+    def nbytes(self) -> int:
+        return sum(self.sizes.values())
+
+    def release(self) -> None:
+        """Give this session's bytes back to the budget (on close)."""
+        self.budget.held -= self.nbytes
+        self.sizes.clear()
 
     def server_hashes(self, servers: list[str] | None = None) -> dict[str, str]:
         """Hashes of the servers (default: the touched ones) whose state differs from the seed."""
@@ -67,8 +129,9 @@ class SessionManager:
     """Open sessions by id; idle TTL sweep and a cap, both configuration."""
 
     def __init__(self, library: Library, *, seed: int = 0, ttl_s: float = 3600.0, max_sessions: int = 10_000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 max_state_bytes: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.library = library
+        self.budget = Budget(max_state_bytes)
         self.seed = seed
         self.ttl_s = ttl_s
         self.max_sessions = max_sessions
@@ -94,8 +157,11 @@ class SessionManager:
         return found
 
     def open(self, sid: str | None = None, *, seed: int | None = None, snapshot: str | None = None,
-             configs: dict[str, Any] | None = None) -> Session:
-        """A new session from the seed (or a snapshot); ``configs`` gives mounted servers their starting scenario."""
+             configs: dict[str, Any] | None = None, loader_kwargs: dict[str, Any] | None = None) -> Session:
+        """A new session from the seed (or a snapshot); ``configs`` and ``loader_kwargs`` (by server) give
+        mounted servers their starting scenario, loaded now so that a bad one fails here."""
+        from hub.mount import scenarios
+
         sid = sid or new_session_id()
         if sid in self.sessions:
             raise SessionError(f"session {sid!r} already exists")
@@ -103,31 +169,73 @@ class SessionManager:
         now = self.clock()
         if snapshot is not None:
             snap = self.snapshot(snapshot)
-            session = Session(sid, snap.seed, self.library, now, now, parent=snap.id)
-            session.forks = {name: self.library.mount(name).restore(snap.seed, data) for name, data in snap.servers.items()}
+            self.budget.check(sum(len(d) for d in snap.servers.values()), f"snapshot {snap.id}")
+            session = Session(sid, snap.seed, self.library, now, now, parent=snap.id, budget=self.budget)
+            try:
+                for name, data in snap.servers.items():
+                    session.add_fork(name, self.library.mount(name).restore(snap.seed, data))
+            except BaseException:
+                session.release()
+                raise
         else:
-            session = Session(sid, self.seed if seed is None else seed, self.library, now, now)
-        for server, config in (configs or {}).items():
-            self.library.mount(server)
-            session.configs[server] = config
+            session = Session(sid, self.seed if seed is None else seed, self.library, now, now, budget=self.budget)
+        session.configs.update(scenarios(self.library, configs, loader_kwargs, restored=session.forks))
+        for server in session.configs:
+            session.fork_of(server)
         self.sessions[sid] = session
         self.ended.pop(sid, None)
         return session
 
     def fork(self, sid: str, new_id: str | None = None) -> Session:
         """A copy of session ``sid``: every touched server cloned; the parent is unchanged."""
-        parent = self.get(sid, create=False)
-        child = self.open(new_id, seed=parent.seed)
-        child.parent = parent.id
-        child.configs = dict(parent.configs)
-        child.forks = {name: fork.clone() for name, fork in parent.forks.items()}
-        return child
+        return self.fork_group(sid, [new_id])[0]
 
-    def close(self, sid: str) -> None:
+    def fork_group(self, sid: str, new_ids: list[str | None]) -> list[Session]:
+        """Copies of ``sid``, one per id, all or none: a group the hub cannot hold whole opens nothing."""
+        parent = self.get(sid, create=False)
+        n = len(new_ids)
+        if len(self.sessions) + n > self.max_sessions:
+            self.sweep()
+        if len(self.sessions) + n > self.max_sessions:
+            raise CapacityError(f"session cap reached: {n} more sessions do not fit ({len(self.sessions)} of "
+                                f"{self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS")
+        self.budget.check(parent.nbytes * n, f"{n} forks of session {sid!r}")
+        made: list[Session] = []
+        try:
+            for new_id in new_ids:
+                child = self.open(new_id, seed=parent.seed)
+                made.append(child)
+                child.parent = parent.id
+                child.configs = dict(parent.configs)
+                for name, fork in parent.forks.items():
+                    child.add_fork(name, fork.clone())
+        except BaseException:
+            for child in made:
+                self._discard(child.id)
+            raise
+        return made
+
+    def _discard(self, sid: str) -> None:
+        """Take back a session that was never handed out (a group that could not open whole)."""
+        found = self.sessions.pop(sid, None)
+        if found is not None:
+            found.release()
+
+    def visible(self) -> list[Session]:
+        """The sessions callers may see: every open one but the hub's internal ones."""
+        return [s for s in self.sessions.values() if not s.internal]
+
+    def close(self, sid: str, *, internal: bool = False) -> None:
+        """Close ``sid``; only the hub itself (``internal=True``) closes its internal sessions."""
         if sid == DEFAULT_SESSION:
             raise SessionError("the default session cannot be closed")
-        if self.sessions.pop(sid, None) is None:
+        found = self.sessions.get(sid)
+        if found is not None and found.internal and not internal:
+            raise InternalSession(sid, "close")
+        if found is None:
             raise SessionError(f"unknown or closed session {sid!r}")
+        del self.sessions[sid]
+        found.release()
         self._end(sid, "closed")
 
     def _end(self, sid: str, reason: str) -> None:
@@ -141,7 +249,7 @@ class SessionManager:
         cutoff = self.clock() - self.ttl_s
         expired = [s.id for s in self.sessions.values() if s.last_used < cutoff and s.id != DEFAULT_SESSION]
         for sid in expired:
-            del self.sessions[sid]
+            self.sessions.pop(sid).release()
             self._end(sid, "closed after idling longer than the TTL")
         return expired
 
@@ -150,7 +258,7 @@ class SessionManager:
             return
         self.sweep()
         if len(self.sessions) >= self.max_sessions:
-            raise SessionError(f"session cap reached ({self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS")
+            raise CapacityError(f"session cap reached ({self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS")
 
     def take_snapshot(self, sid: str) -> Snapshot:
         """Save a session's state under its content address."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from hub.errors import UnknownTable
+from hub.errors import BadRequest, UnknownTable
 from hub.kit import Ctx, Json, Server, Tool
 
 MOD = 1 << 128
@@ -135,6 +135,7 @@ class SeedDatabase:
         self.now = now
         self.data = db.serialize()
         self.db = db
+        self.page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
         # Per table, rowid -> row hash: dicts of ints only, which the garbage collector never walks.
         self.row_hashes: dict[str, dict[int, int]] = {
             t: {rowid: row_hash(t, row) for rowid, *row in db.execute(f"SELECT rowid, * FROM {t}")} for t in self.tables
@@ -145,6 +146,10 @@ class SeedDatabase:
     @property
     def size(self) -> int:
         return len(self.data)
+
+    def same_as(self, other: SeedDatabase) -> bool:
+        """The same server and seed (a bounded cache may have rebuilt it: the content is the same)."""
+        return other is self or (other.server.name == self.server.name and other.seed == self.seed)
 
     def row_count(self) -> int:
         return sum(len(h) for h in self.row_hashes.values())
@@ -169,6 +174,12 @@ class SqliteFork:
     @property
     def changes(self) -> int:
         return self.db.total_changes
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes this fork's database holds (its pages)."""
+        pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+        return int(pages) * self.seed_db.page_size
 
     def call(self, tool: Tool, kwargs: dict[str, Any]) -> Json:
         """Run a tool inside a savepoint: a tool that raises leaves no change.
@@ -220,7 +231,7 @@ class SqliteFork:
 
     def diff(self, other: Fork | None = None) -> dict[str, Any]:
         """Rows added, removed and changed per table, by primary key, from ``other`` (default: the seed)."""
-        if other is not None and (not isinstance(other, SqliteFork) or other.seed_db is not self.seed_db):
+        if other is not None and (not isinstance(other, SqliteFork) or not other.seed_db.same_as(self.seed_db)):
             raise ValueError("a diff needs two states of the same server and seed")
         base_db = self.seed_db.db if other is None else other.db
         mine, theirs = self.dirty(), ({} if other is None else other.dirty())
@@ -246,6 +257,7 @@ class SqliteFork:
         return list(self.seed_db.tables)
 
     def browse(self, table: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        check_page(offset, limit)
         info = self.seed_db.tables.get(table)
         if info is None:
             raise UnknownTable(f"no table {table!r} in {self.server}; tables: {', '.join(self.seed_db.tables)}")
@@ -253,6 +265,17 @@ class SqliteFork:
         cur = self.db.execute(f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?", (limit, offset))
         return {"table": table, "columns": info.columns, "rows": [list(r) for r in cur], "total": total,
                 "offset": offset, "limit": limit}
+
+
+MAX_PAGE = 500
+
+
+def check_page(offset: int, limit: int) -> None:
+    """A page of a state browser: SQLite reads LIMIT -1 as no limit at all, so bounds are checked here."""
+    if not 1 <= limit <= MAX_PAGE:
+        raise BadRequest(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
+    if offset < 0:
+        raise BadRequest(f"offset must be 0 or more, got {offset}")
 
 
 def rows_at(db: sqlite3.Connection, table: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:

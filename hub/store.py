@@ -3,7 +3,10 @@
 Tool calls never wait on disk: the store is a bus subscriber whose ``offer`` only appends to a
 bounded queue. The writer drains the queue in batches, one transaction per batch, and an event
 counts as *acknowledged* (``acked``) only after its batch has committed; ``flush()`` waits until
-everything offered so far is acknowledged. A full queue drops its oldest events and counts them
+everything offered so far is acknowledged or refused. The writer never dies on one event: text is
+made storable on the way in (lone surrogates replaced), and a batch the database refuses is written
+again event by event, so only the events it still refuses are skipped, logged and counted
+(``failed``, with the latest in ``failures``). A full queue drops its oldest events and counts them
 (``dropped``): memory never grows without bound, and loss is visible, never silent.
 ``synchronous=NORMAL`` in WAL mode survives the process being killed (``kill -9``); pass
 ``synchronous="FULL"`` to survive power loss as well.
@@ -14,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import aiosqlite
@@ -25,6 +30,7 @@ from starlette.applications import Starlette
 from hub.errors import StoreError
 from hub.events import EVENT_KINDS, Event, EventBus, Subscription
 from hub.parts import Part
+from hub.text import storable_text
 
 log = logging.getLogger("hub.store")
 
@@ -36,7 +42,7 @@ CREATE TABLE IF NOT EXISTS episodes (
     id TEXT PRIMARY KEY, task_id TEXT NOT NULL, group_id TEXT NOT NULL, session_id TEXT NOT NULL,
     start_hash TEXT NOT NULL, final_hash TEXT, status TEXT NOT NULL, reason TEXT,
     steps INTEGER NOT NULL DEFAULT 0, calls INTEGER NOT NULL DEFAULT 0, format_errors INTEGER NOT NULL DEFAULT 0,
-    reward REAL, opened_at REAL NOT NULL, finished_at REAL
+    reward REAL, opened_at REAL NOT NULL, finished_at REAL, run_id TEXT, run_step INTEGER
 );
 CREATE INDEX IF NOT EXISTS episodes_task ON episodes(task_id, opened_at);
 CREATE INDEX IF NOT EXISTS episodes_reward ON episodes(reward);
@@ -62,6 +68,10 @@ CREATE TABLE IF NOT EXISTS rewards (
 );
 CREATE INDEX IF NOT EXISTS rewards_task ON rewards(task_id, ts);
 CREATE INDEX IF NOT EXISTS rewards_total ON rewards(total);
+CREATE TABLE IF NOT EXISTS evidence (
+    episode_id TEXT PRIMARY KEY, state_match INTEGER, start_diff TEXT NOT NULL, expected_diff TEXT, note TEXT,
+    ts REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS training_runs (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
     started_at REAL NOT NULL, finished_at REAL
@@ -73,10 +83,22 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 """
 
 STORED_KINDS = frozenset(EVENT_KINDS)
+# Columns added after the first release: (table, column, type); a file made before gets them on start.
+# INDEXES: a run's page reads all its metrics in (name, step) order, from the covering index alone.
+MIGRATIONS = (("episodes", "run_id", "TEXT"), ("episodes", "run_step", "INTEGER"))
+INDEXES = """
+CREATE INDEX IF NOT EXISTS episodes_run ON episodes(run_id, run_step);
+CREATE INDEX IF NOT EXISTS run_metrics_step ON run_metrics(run_id, step);
+CREATE INDEX IF NOT EXISTS run_metrics_values ON run_metrics(run_id, name, step, value);
+"""
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, default=str, separators=(",", ":"))
+
+
+def _storable(value: Any) -> Any:
+    return storable_text(value) if isinstance(value, str) else value
 
 
 @dataclass
@@ -86,12 +108,29 @@ class Batch:
     rows: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
 
     def add(self, sql: str, row: tuple[Any, ...]) -> None:
-        self.rows.setdefault(sql, []).append(row)
+        self.rows.setdefault(sql, []).append(tuple(_storable(v) for v in row))
+
+
+@dataclass
+class Failure:
+    """An event the database refused: skipped, logged and counted."""
+
+    event_id: int
+    kind: str
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# What the database (or the driver binding a value) can refuse one event for.
+ROW_ERRORS = (sqlite3.Error, ValueError, TypeError, OverflowError, AttributeError, KeyError)
+MAX_FAILURES_KEPT = 100
 
 
 SQL_TASK = "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?)"
-SQL_OPEN = ("INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at) "
-            "VALUES (?,?,?,?,?,'open',?)")
+SQL_OPEN = ("INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at, "
+            "run_id, run_step) VALUES (?,?,?,?,?,'open',?,?,?)")
 SQL_TURN = "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?)"
 SQL_CALL = ("INSERT INTO tool_calls (event_id, ts, session_id, episode_id, server, tool, arguments, ok, result, error, "
             "error_kind, latency_ms, state_changed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
@@ -101,7 +140,8 @@ SQL_REWARD = "INSERT OR REPLACE INTO rewards VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?
 SQL_RUN = ("INSERT INTO training_runs VALUES (?,?,?,?,?,NULL) ON CONFLICT(id) DO UPDATE SET status=excluded.status, "
            "finished_at=CASE WHEN excluded.status IN ('finished','failed') THEN excluded.started_at END")
 SQL_METRIC = "INSERT OR REPLACE INTO run_metrics VALUES (?,?,?,?,?)"
-ORDER = (SQL_TASK, SQL_OPEN, SQL_TURN, SQL_CALL, SQL_FINISH, SQL_REWARD, SQL_RUN, SQL_METRIC)
+SQL_EVIDENCE = "INSERT OR REPLACE INTO evidence VALUES (?,?,?,?,?,?)"
+ORDER = (SQL_TASK, SQL_OPEN, SQL_TURN, SQL_CALL, SQL_FINISH, SQL_REWARD, SQL_RUN, SQL_METRIC, SQL_EVIDENCE)
 
 
 def rows_of(event: Any, batch: Batch) -> None:
@@ -115,7 +155,8 @@ def rows_of(event: Any, batch: Batch) -> None:
     elif kind == "turn":
         batch.add(SQL_TURN, (event.episode, event.seq, event.role, event.content, event.ts))
     elif kind == "episode" and event.phase == "open":
-        batch.add(SQL_OPEN, (event.episode, event.task, event.group, event.session, event.start_hash, event.ts))
+        batch.add(SQL_OPEN, (event.episode, event.task, event.group, event.session, event.start_hash, event.ts,
+                             getattr(event, "run", None), getattr(event, "step", None)))
     elif kind == "episode" and event.phase == "finish":
         batch.add(SQL_FINISH, (event.final_hash, event.reason, event.steps, event.calls, event.format_errors,
                                event.reward, event.ts, event.episode))
@@ -128,6 +169,11 @@ def rows_of(event: Any, batch: Batch) -> None:
         batch.add(SQL_TASK, (event.task_id, event.kind, _dumps(event.servers), _dumps(event.data), event.ts))
     elif kind == "run":
         batch.add(SQL_RUN, (event.run_id, event.name, _dumps(event.config), event.status, event.ts))
+    elif kind == "evidence":
+        match = None if event.state_match is None else int(event.state_match)
+        batch.add(SQL_EVIDENCE, (event.episode, match, _dumps(event.start_diff),
+                                 None if event.expected_diff is None else _dumps(event.expected_diff), event.note,
+                                 event.ts))
     elif kind == "run_metric":
         for name, value in event.metrics.items():
             batch.add(SQL_METRIC, (event.run_id, event.step, name, float(value), event.ts))
@@ -148,6 +194,8 @@ class Store:
         self.synchronous = synchronous
         self.sub = Subscription(asyncio.Queue(queue_max))
         self.acked = 0
+        self.failed = 0
+        self.failures: deque[Failure] = deque(maxlen=MAX_FAILURES_KEPT)
         self.batches = 0
         self.on_commit: Callable[[int], None] | None = None
         self._db: aiosqlite.Connection | None = None
@@ -176,7 +224,7 @@ class Store:
 
     def stats(self) -> dict[str, Any]:
         return {"path": self.path, "running": self.running, "offered": self.offered, "acked": self.acked,
-                "dropped": self.dropped, "queue_depth": self.depth, "batches": self.batches,
+                "failed": self.failed, "dropped": self.dropped, "queue_depth": self.depth, "batches": self.batches,
                 "failure": None if self.failure is None else repr(self.failure)}
 
     # Lifecycle --------------------------------------------------------------------------------
@@ -189,6 +237,7 @@ class Store:
         await self._db.execute("PRAGMA journal_mode=WAL")
         await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
         await self._db.executescript(SCHEMA)
+        await self._migrate()
         if bus is not None:
             self._bus = bus
             bus.attach(self.sub, STORED_KINDS)
@@ -210,15 +259,26 @@ class Store:
             await self._db.close()
             self._db = None
 
+    async def _migrate(self) -> None:
+        assert self._db is not None
+        for table, column, kind in MIGRATIONS:
+            async with self._db.execute(f"PRAGMA table_info({table})") as cur:
+                have = {r[1] for r in await cur.fetchall()}
+            if column not in have:
+                await self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        await self._db.executescript(INDEXES)
+
     def offer(self, event: Event) -> None:
         """Queue an event that does not travel on the bus; never waits."""
         self.sub.offer(event)
 
     async def flush(self, timeout: float | None = None) -> int:
-        """Wait until every event offered so far is committed (or counted as dropped); returns ``acked``."""
+        """Wait until every event offered so far is committed (or counted as dropped or failed); returns ``acked``.
+
+        Events the database refused are in ``failed`` and ``failures``, not an error of the flush."""
         target = self.sub.offered
         async with asyncio.timeout(timeout):
-            while self.acked + self.sub.dropped < target:
+            while self.acked + self.failed + self.sub.dropped < target:
                 self._check()
                 assert self._writer is not None
                 waiter = asyncio.ensure_future(self._committed.wait())
@@ -243,8 +303,7 @@ class Store:
                 batch = [await queue.get()]
                 while len(batch) < self.batch_max and not queue.empty():
                     batch.append(queue.get_nowait())
-                await self._write(batch)
-                self.acked += len(batch)
+                self.acked += await self._write_all(batch)
                 self.batches += 1
                 self._committed.set()
                 self._committed = asyncio.Event()
@@ -252,11 +311,34 @@ class Store:
                     self.on_commit(self.acked)
         except asyncio.CancelledError:
             raise
-        except (aiosqlite.Error, ValueError, TypeError) as exc:
+        except Exception as exc:  # the writer's top-level boundary: should never happen, but must be visible
             self.failure = exc
             log.exception("store writer failed; events are no longer stored")
             self._committed.set()
             raise
+
+    async def _write_all(self, events: list[Any]) -> int:
+        """Write a batch in one transaction; if the database refuses it, event by event. Returns how many stored."""
+        try:
+            await self._write(events)
+            return len(events)
+        except ROW_ERRORS:
+            pass
+        stored = 0
+        for event in events:
+            try:
+                await self._write([event])
+                stored += 1
+            except ROW_ERRORS as exc:
+                self._refused(event, exc)
+        return stored
+
+    def _refused(self, event: Any, exc: BaseException) -> None:
+        failure = Failure(int(getattr(event, "id", 0) or 0), str(getattr(event, "type", "?")),
+                          f"{type(exc).__name__}: {exc}"[:300])
+        self.failed += 1
+        self.failures.append(failure)
+        log.error("store skipped %s event %d: %s", failure.kind, failure.event_id, failure.error)
 
     async def _write(self, events: list[Any]) -> None:
         assert self._db is not None

@@ -20,8 +20,11 @@ VERSION = 1
 MAX_GROUP = 256
 
 
+MAX_INT = 2**63 - 1  # what SQLite (and the store) can hold
+
+
 class Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     id: str | int | None = None
 
@@ -48,6 +51,8 @@ class Open(Msg):
     task: str | dict[str, Any]
     n: int = Field(1, ge=1, le=MAX_GROUP)
     limits: EpisodeLimits | None = None
+    run: str | None = Field(None, min_length=1, max_length=100)  # the training run these rollouts are for
+    step: int | None = Field(None, ge=0)  # that run's training step
 
 
 class Step(Msg):
@@ -88,9 +93,9 @@ class RunStart(Msg):
 
 class RunMetrics(Msg):
     type: Literal["run_metrics"]
-    run: str
-    step: int = Field(ge=0)
-    metrics: dict[str, float]
+    run: str = Field(max_length=100)
+    step: int = Field(ge=0, le=MAX_INT)
+    metrics: dict[str, float] = Field(max_length=1000)  # finite: a NaN loss is refused, not stored
 
 
 class RunEnd(Msg):
@@ -114,5 +119,6 @@ Request = Annotated[
     Field(discriminator="type"),
 ]
 REQUEST: TypeAdapter[Any] = TypeAdapter(Request)  # type: ignore[arg-type]
+
 TYPES = ("hello", "ping", "tasks", "open", "step", "finish", "close", "subscribe", "unsubscribe", "run_start",
          "run_metrics", "run_end", "stats", "flush")

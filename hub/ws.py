@@ -31,7 +31,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hub.auth import scope_has_token, token_matches
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
 from hub.events import EVENT_KINDS, RunEvent, RunMetricEvent, Subscription
+from hub.memory import ensure_seeds
 from hub.parts import Part
+from hub.text import SURROGATE_ESCAPE, storable
 from hub.wire import (
     MAX_GROUP,
     PROTOCOL,
@@ -66,6 +68,8 @@ def decode(raw: str) -> tuple[Any, Any]:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"message is not valid JSON: {exc}") from None
+    if SURROGATE_ESCAPE.search(raw):
+        data = storable(data)
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", f"a message must be a JSON object, got {type(data).__name__}")
     rid = data.get("id") if isinstance(data.get("id"), (str, int)) and not isinstance(data.get("id"), bool) else None
@@ -156,8 +160,12 @@ class Connection:
                  for t in tasks]
         return {"type": "tasks", "tasks": items}
 
-    def on_open(self, req: Open) -> dict[str, Any]:
-        eps = self.hub.episodes.open_group(req.task, req.n, req.limits)
+    async def on_open(self, req: Open) -> dict[str, Any]:
+        task = self.hub.episodes.resolve(req.task)
+        initial = task.initial
+        seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
+        await ensure_seeds(self.hub.library, task.servers, seed)
+        eps = self.hub.episodes.open_group(req.task, req.n, req.limits, run=req.run, step=req.step)
         first = eps[0]
         return {"type": "opened", "group": first.group, "task": first.task.id, "kind": first.task.kind,
                 "state_hash": first.start_hash, "messages": first.messages,
@@ -217,11 +225,13 @@ class Connection:
                 "sessions": len(hub.sessions), "bus_published": hub.bus.published}
 
     async def on_flush(self, req: Flush) -> dict[str, Any]:
+        store = self.hub.store
         try:
-            acked = await self.hub.store.flush(timeout=req.timeout)
+            acked = await store.flush(timeout=req.timeout)
         except TimeoutError:
             raise StoreError(f"store flush timed out after {req.timeout} s") from None
-        return {"type": "flushed", "acked": acked, "dropped": self.hub.store.dropped}
+        return {"type": "flushed", "acked": acked, "dropped": store.dropped, "failed": store.failed,
+                "failures": [f.to_json() for f in store.failures]}
 
     # Live events ------------------------------------------------------------------------------
 

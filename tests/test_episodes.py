@@ -146,6 +146,13 @@ def test_inline_task_and_expired_session() -> None:
         engine.step(ep.id, "hi")
     assert exc.value.code == "session_expired"
     assert engine.sweep() == [ep.id]
+    for late in (lambda: engine.step(ep.id, "hi"), lambda: engine.finish(ep.id)):
+        with pytest.raises(EpisodeError) as exc:
+            late()
+        assert exc.value.code == "session_expired"  # after the sweep forgot it, too
+    with pytest.raises(EpisodeError) as exc:
+        engine.step("ep-never", "hi")
+    assert exc.value.code == "unknown_episode"
 
 
 def test_enum_stripped_tasks_offer_schemas_without_enums() -> None:

@@ -211,7 +211,7 @@ MESSAGES = st.one_of(
 
 def test_protocol_fuzz_never_closes_the_socket(tmp_path: Path) -> None:
     app = make_app(tmp_path)
-    with TestClient(app) as http, http.websocket_connect("/ws") as ws:
+    with TestClient(app, base_url="http://127.0.0.1") as http, http.websocket_connect("ws://127.0.0.1/ws") as ws:
         def reply() -> dict[str, Any]:
             while True:
                 data = json.loads(ws.receive_text())

@@ -12,9 +12,12 @@ import json
 import posixpath
 import re
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+import regex
 from pydantic import Field
 
 from hub import fake
@@ -373,6 +376,7 @@ def insert(ctx: Ctx, path: str, type_: str, owner: str, group: str, mode: int, *
 
 
 def set_content(ctx: Ctx, node: dict[str, Any], content: str) -> None:
+    check_file_size(node["path"], len(content.encode()))
     ensure_space(ctx.db, len(content.encode()) - node["size"])
     ctx.db.execute("UPDATE nodes SET content = ?, size = ?, binary = 0, mtime = ? WHERE path = ?",
                    (content, len(content.encode()), fake.iso(ctx.now), node["path"]))
@@ -427,19 +431,60 @@ def readable_tree(ctx: Ctx, me: Who, node: dict[str, Any]) -> list[dict[str, Any
     return nodes
 
 
-# A repeated group that itself repeats, like '(a+)+' or '(\w+\s?)*': Python's re backtracks
-# exponentially on such patterns, and a call must not stall the hub's event loop.
-_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*(?<!\\)[+*}](?:[^()\\]|\\.)*\)[+*{]")
+# Per tool call, over every line it searches. The regex package counts CPU time, the deadline wall time:
+# the event loop gives a pattern at most this much of its time, however loaded the machine.
+REGEX_SECONDS = 0.25
+MAX_FILE_BYTES = 1_000_000
 
 
-def compile_regex(pattern: str, ignore_case: bool = False, fixed: bool = False) -> re.Pattern[str]:
-    if not fixed and _NESTED_REPEAT.search(pattern):
-        raise ToolError(f"Pattern {pattern!r} repeats a group that already repeats (like '(a+)+'), which can take "
-                        "exponential time; simplify it, e.g. '(a+)+' to 'a+'.")
+class Matcher:
+    """A compiled pattern and the time left to the tool call that uses it.
+
+    Patterns like '(a|a)*$' backtrack exponentially; the ``regex`` package stops a search at its
+    timeout, so one call cannot stall the hub however the pattern is written."""
+
+    def __init__(self, pattern: str, rx: regex.Pattern[str], seconds: float = REGEX_SECONDS) -> None:
+        self.pattern = pattern
+        self.rx = rx
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def _left(self) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise self._too_slow()
+        return left
+
+    def _too_slow(self) -> ToolError:
+        return ToolError(f"Pattern {self.pattern!r} took longer than {self.seconds:g} s and was stopped. A pattern "
+                         "that backtracks (like '(a|a)*') needs simplifying or fixed_string=true; a large search "
+                         "needs a narrower path or include= glob.")
+
+    def search(self, text: str) -> bool:
+        try:
+            return self.rx.search(text, timeout=self._left()) is not None
+        except TimeoutError:
+            raise self._too_slow() from None
+
+    def subn(self, replace: Callable[[regex.Match[str]], str], text: str, count: int) -> tuple[str, int]:
+        try:
+            return self.rx.subn(replace, text, count=count, timeout=self._left())  # type: ignore[no-any-return]
+        except TimeoutError:
+            raise self._too_slow() from None
+
+
+def compile_regex(pattern: str, ignore_case: bool = False, fixed: bool = False) -> Matcher:
+    flags = regex.V0 | (regex.IGNORECASE if ignore_case else 0)
     try:
-        return re.compile(re.escape(pattern) if fixed else pattern, re.IGNORECASE if ignore_case else 0)
-    except (re.error, OverflowError, RecursionError, ValueError) as exc:
+        return Matcher(pattern, regex.compile(regex.escape(pattern) if fixed else pattern, flags))
+    except (regex.error, OverflowError, RecursionError, ValueError) as exc:
         raise ToolError(f"Invalid regular expression {pattern!r}: {exc}. Escape special characters or pass fixed_string=true.") from None
+
+
+def check_file_size(path: str, size: int) -> None:
+    if size > MAX_FILE_BYTES:
+        raise ToolError(f"File too large: '{path}' would be {human(size)}; a file holds at most {human(MAX_FILE_BYTES)}. "
+                        "Nothing was changed; split the content over several files.")
 
 
 def lines_of(node: dict[str, Any]) -> list[str]:

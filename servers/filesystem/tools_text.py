@@ -105,7 +105,7 @@ def grep_files(ctx: Ctx, pattern: Regex, path: PathArg = ".",
             continue
         hit = False
         for i, line in enumerate(lines_of(f), 1):
-            if bool(rx.search(line)) != invert:
+            if rx.search(line) != invert:
                 hit = True
                 if files_only:
                     break

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from typing import Annotated, Any
+
+import regex
 
 from pydantic import Field
 
 from hub import fake
 from hub.kit import Ctx, Entity, ToolError, rows
-from servers.filesystem.core import (R, W, X, Content, NewPathArg, PathArg, Who, check_sticky, children, compile_regex,
+from servers.filesystem.core import (MAX_FILE_BYTES, R, W, X, Content, NewPathArg, PathArg, Who, check_sticky, check_file_size, children, compile_regex,
                                      ensure_space, existing, existing_file, filesystem, insert, join, mode_string, node_at,
                                      normalize, parent_for_new, primary_group, readable_tree, require, set_content,
                                      subtree_where, touch_dir, utf8, view, walk, who)
@@ -37,6 +40,7 @@ def _file_target(ctx: Ctx, me: Who, path: str) -> tuple[str, dict[str, Any] | No
 def _new_file(ctx: Ctx, me: Who, path: str, content: str, mode: int = 0o644) -> None:
     parent = node_at(ctx.db, posixpath.dirname(path))
     assert parent is not None
+    check_file_size(path, utf8(content))
     ensure_space(ctx.db, utf8(content))
     insert(ctx, path, "file", me.user, primary_group(ctx, me, parent), mode, content=content)
     touch_dir(ctx, parent["path"])
@@ -126,6 +130,24 @@ def append_file(ctx: Ctx, path: PathArg, content: Annotated[str, Field(min_lengt
     return _file_result(ctx, resolved, False)
 
 
+def _bounded_replacement(path: str, size: int, replacement: str, template: bool) -> Callable[[regex.Match[str]], str]:
+    """The per-match replacement, refusing as soon as the file would outgrow its cap (before building it)."""
+    grown = 0
+
+    def replace(match: regex.Match[str]) -> str:
+        nonlocal grown
+        try:
+            out = match.expand(replacement) if template else replacement
+        except (regex.error, IndexError) as exc:
+            raise ToolError(f"Invalid replacement {replacement!r}: {exc}.") from None
+        grown += len(out) - (match.end() - match.start())
+        if size + grown > MAX_FILE_BYTES:
+            check_file_size(path, size + grown)
+        return out
+
+    return replace
+
+
 @filesystem.write(returns=("path",))
 def replace_in_file(ctx: Ctx, path: PathArg,
                     pattern: Annotated[str, Field(min_length=1, max_length=200, description="Text to find (a regex with regex=true)")],
@@ -140,10 +162,7 @@ def replace_in_file(ctx: Ctx, path: PathArg,
     require(me, node, W)
     rx = compile_regex(pattern, ignore_case, fixed=not regex)
     text = str(node["content"] or "")
-    try:
-        new, n = rx.subn(replacement if regex else replacement.replace("\\", "\\\\"), text, count=max_count)
-    except (re.error, IndexError) as exc:
-        raise ToolError(f"Invalid replacement {replacement!r}: {exc}.") from None
+    new, n = rx.subn(_bounded_replacement(node["path"], len(text), replacement, regex), text, max_count)
     if n == 0:
         raise ToolError(f"No match for {pattern!r} in '{node['path']}'; nothing was changed. Check it with grep_files.")
     set_content(ctx, node, new)
