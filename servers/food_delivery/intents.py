@@ -21,8 +21,7 @@ from servers.food_delivery.tools import _open_at, food
 CUSTOMER = "SELECT customer_id, name, email, city, address, lat, lon FROM customers c"
 NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 SLOTS = ("11:30", "12:00", "12:30", "13:00", "18:00", "18:30", "19:00", "19:30", "20:00")
-NOTES = {"Leave at the door": "just leave it at the door", "Ring the bell": "ring the bell when you're here",
-         "No utensils please": "no cutlery, please", "Call when outside": "call me when you're outside"}
+NOTES = ("Leave it at the door", "Ring the bell when you're here", "No cutlery, please", "Call me when you're outside")
 COMMENTS = ("Hot and on time.", "Great food, friendly courier.", "A bit late but tasty.", "Missing a drink.",
             "Cold by the time it arrived.")
 SUBTOTAL = ("(SELECT COALESCE(SUM(m.price * ci.quantity), 0) FROM cart_items ci JOIN menu_items m USING (item_id) "
@@ -31,6 +30,10 @@ SENDABLE = (SUBTOTAL + " >= (SELECT r.min_order FROM carts ca JOIN restaurants r
             "WHERE ca.customer_id = c.customer_id) AND NOT EXISTS (SELECT 1 FROM cart_items ci JOIN menu_items m "
             "USING (item_id) WHERE ci.customer_id = c.customer_id AND m.available = 0)")
 MEALS = {"mains": "main dishes", "sides": "sides", "desserts": "desserts", "drinks": "drinks"}
+
+
+def stars_text(n: int) -> str:
+    return "one star" if n == 1 else f"{NUMBERS[n]} stars"
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
@@ -175,7 +178,7 @@ def send_it_over(s: Scene) -> None:
     start = start_time(s, r)
     note = s.rng.choice([None, None, *NOTES])
     when = "" if start is None else f" for {clock(start)}"
-    extra = "" if note is None else f" And {NOTES[note]}."
+    extra = "" if note is None else f" And the note for the courier: '{note}'."
     s.say("{who}. Please send my basket from {where} over{when}.{extra}",
           "{who} - I'm ready, go ahead with the food in my basket{when}.{extra}",
           "Go ahead and order what's in my basket{when}, {who_short}.{extra}",
@@ -304,10 +307,10 @@ def stars_for_dinner(s: Scene) -> None:
                        c["customer_id"], o["restaurant_id"], o["delivered_at"][:10]),
                    r=o["restaurant"], when=when.removeprefix("on "))
     food_stars, ride_stars = s.rng.choice((5, 5, 4, 3, 2, 1)), s.rng.choice((5, 5, 4, 3, 1))
-    tasty = s.given(food_stars, f"{NUMBERS[food_stars]} stars", "food score", "rate_order", "food_stars")
+    tasty = s.given(food_stars, stars_text(food_stars), "food score", "rate_order", "food_stars")
     comment = s.rng.choice((None, *COMMENTS))
     said = "" if comment is None else f' Add "{comment}"'
-    ride = s.given(ride_stars, f"{NUMBERS[ride_stars]} stars", "delivery score", "rate_order", "delivery_stars")
+    ride = s.given(ride_stars, stars_text(ride_stars), "delivery score", "rate_order", "delivery_stars")
     s.say("{who}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
           "{who} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",
           "Let me score {what}. {tasty} food[, {ride} delivery].{said} {who}.",

@@ -365,7 +365,8 @@ def review_a_purchase(s: Scene) -> None:
     c = me(s, "c.customer_id = ?", item["customer_id"])
     stars = s.rng.choice((5, 5, 4, 4, 3, 2, 1))
     title = s.rng.choice(TITLES[stars])
-    rating = s.given(stars, f"{NUMBERS[stars]} stars", "rating", "write_review", "rating")
+    rating = s.given(stars, "one star" if stars == 1 else f"{NUMBERS[stars]} stars", "rating", "write_review",
+                     "rating")
     head = s.given(title, f"'{title}'", "title", "write_review", "title")
     s.say("{who}. I'd like to review {what} I bought: {rating}[, headline {head}].",
           "{who} - give {what} {rating}[ with the title {head}].",
