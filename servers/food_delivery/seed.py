@@ -203,7 +203,10 @@ def orders(rng: random.Random, now: datetime, people: list[Row], places: Places,
 def order(rng: random.Random, now: datetime, out: Orders, n: int, cus: Row, rest: Row, menus: dict[str, list[Row]],
           riders: list[list[Any]]) -> None:
     active = n >= ACTIVE_FROM
-    placed = now - timedelta(minutes=rng.randint(3, 70)) if active else fake.moment(rng, now, 120, 0) - timedelta(hours=2)
+    if active:
+        placed = now - timedelta(minutes=rng.randint(3, 70))
+    else:
+        placed = fake.moment(rng, now, 120, 0) - timedelta(hours=2)
     pool = [m for m in menus[rest[0]] if m[5]] or menus[rest[0]]
     chosen = rng.sample(pool, min(len(pool), rng.randint(1, 4)))
     lines = [(m, rng.choice((1, 1, 1, 2, 2, 3))) for m in chosen]
@@ -258,7 +261,8 @@ def order(rng: random.Random, now: datetime, out: Orders, n: int, cus: Row, rest
 def rating(rng: random.Random, out: Orders, oid: str, cus_id: str, rid: str, courier: str | None,
            delivered_at: datetime) -> None:
     fs, ds = rng.choice((5, 5, 5, 4, 4, 3, 2, 1)), rng.choice((5, 5, 4, 4, 3, 1))
-    out.ratings.append((oid, cus_id, rid, courier, fs, ds, rng.choice(COMMENTS), fake.iso(delivered_at + timedelta(hours=1))))
+    comment = rng.choice(COMMENTS)
+    out.ratings.append((oid, cus_id, rid, courier, fs, ds, comment, fake.iso(delivered_at + timedelta(hours=1))))
     out.stars.setdefault(rid, []).append(fs)
     out.courier_stars.setdefault(courier or "", []).append(ds)
 

@@ -196,7 +196,8 @@ def order(rng: random.Random, now: datetime, out: Orders, placed: datetime, cus_
         p = lines[0]
         rstatus = rng.choice(("requested", "approved", "refunded", "rejected"))
         why = rng.choice(("damaged", "wrong_item", "no_longer_needed"))
-        when = min(now - timedelta(hours=1), datetime.fromisoformat(str(delivered)) + timedelta(days=rng.randint(1, 12)))
+        back = datetime.fromisoformat(str(delivered)) + timedelta(days=rng.randint(1, 12))
+        when = min(now - timedelta(hours=1), back)
         out.returns.append((f"RET-{len(out.returns) + 1:04d}", order_id, p[0], 1, why, rstatus,
                             round(p[4] * (1 - discount / subtotal), 2), fake.iso(when)))
 
