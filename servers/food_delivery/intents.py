@@ -68,8 +68,9 @@ def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
     known = s.memory.get("customer")
     if known and known["customer_id"] == c["customer_id"]:
         return dict(known)
-    found = [r for r in s.call("search_customers", query=c["name"])["customers"]
-             if r["customer_id"] == c["customer_id"]]
+    shared = s.value("SELECT COUNT(*) FROM customers WHERE name = ?", c["name"]) > 1
+    query = c["email"] if shared else c["name"]  # the intro gave the email when the name is shared
+    found = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
     if not found:
         raise Skip("the customer is past the first page of the search")
     s.memory["customer"] = found[0]

@@ -73,8 +73,9 @@ def find_me(s: Scene, c: dict[str, Any]) -> str:
     known = s.memory.get("customer")
     if known and known["customer_id"] == c["customer_id"]:
         return str(known["customer_id"])
-    found = [r for r in s.call("search_customers", query=c["name"])["customers"]
-             if r["customer_id"] == c["customer_id"]]
+    shared = s.value("SELECT COUNT(*) FROM customers WHERE name = ?", c["name"]) > 1
+    query = c["email"] if shared else c["name"]  # the intro gave the email when the name is shared
+    found = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
     if not found:
         raise Skip("the customer is past the first page of the search")
     s.memory["customer"] = found[0]
@@ -135,7 +136,7 @@ def put_in_basket(s: Scene) -> None:
     qty = s.rng.choice((1, 1, 2, 3))
     many = "one" if qty == 1 else NUMBERS[qty]
     s.say("{who}. I'd like {many} of {what}, please put {them} in my basket.",
-          "{who} - could you drop {many} {what} into my basket?",
+          "{who} - could you drop {many} of {what} into my basket?",
           "Please throw {many} of {what} in my shopping basket. {who}.",
           minimal=["{who}. I want {what}."],
           who=who(s, c), what=product_ref(s, p), many=many, them="it" if qty == 1 else "them")
@@ -375,9 +376,14 @@ def review_a_purchase(s: Scene) -> None:
     cid = find_me(s, c)
     found = find_product(s, item)
     s.call("write_review", customer_id=cid, product_id=found["product_id"], rating=stars, title=title)
-    s.say("What are other people saying about it?", "How do the other reviews look?",
-          "Show me the other top reviews of it.")
-    s.call("list_product_reviews", product_id=found["product_id"], **({"min_rating": 4} if stars >= 4 else {}))
+    if stars >= 4:
+        s.say("Did others love it too? Show me the four- and five-star ones.",
+              "Show me the other good reviews of it, four stars and up.")
+        s.call("list_product_reviews", product_id=found["product_id"], min_rating=4)
+    else:
+        s.say("What are other people saying about it?", "How do the other reviews look?",
+              "Is it just me, or do others say the same?")
+        s.call("list_product_reviews", product_id=found["product_id"])
 
 
 @shopping.intent(covers=("search_customers", "list_returns", "get_order"))
