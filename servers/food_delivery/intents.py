@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from hub import fake
-from hub.synth.intent import Ref, Scene, Skip, clock, day
+from hub.synth.intent import Ref, Scene, Skip, clock, day, money
 from servers.food_delivery.schema import FLOW, MAX_KM, km_between
 from servers.food_delivery.tools import _open_at, food
 
@@ -449,3 +449,72 @@ def kitchen_queue(s: Scene) -> None:
           "Take on the earliest of those, we're starting it.")
     s.call("advance_order_status", order_id=oldest["order_id"])
 
+
+
+# More ways to the same goals -------------------------------------------------------------------
+
+
+@food.intent(covers=("search_customers", "list_orders", "track_order", "add_to_cart", "view_cart"))
+def same_as_last_time(s: Scene) -> None:
+    """A customer wants the main dish of their last delivered order again."""
+    c = me(s, "c.customer_id IN (SELECT customer_id FROM orders WHERE status = 'delivered')")
+    last = s.rows("SELECT o.*, r.name AS restaurant FROM orders o JOIN restaurants r USING (restaurant_id) "
+                  "WHERE o.customer_id = ? ORDER BY o.placed_at DESC, o.order_id DESC LIMIT 1", c["customer_id"])[0]
+    if last["status"] != "delivered":
+        raise Skip("the latest order was not delivered")
+    items = s.rows("SELECT oi.*, m.available FROM order_items oi JOIN menu_items m USING (item_id) "
+                   "WHERE oi.order_id = ? AND m.available = 1 ORDER BY oi.unit_price DESC", last["order_id"])
+    if not items or (len(items) > 1 and items[0]["unit_price"] == items[1]["unit_price"]):
+        raise Skip("no single priciest dish to repeat")
+    have, _, _ = cart(s, c["customer_id"])
+    fresh = " Start a fresh basket." if have and have["restaurant_id"] != last["restaurant_id"] else ""
+    if have and not fresh:
+        raise Skip("the basket is already from there")
+    s.say("{who}. That {dish} from my last order was great - put one in my basket again.{fresh}",
+          "{who} - I want the {dish} I had last time from {r}, one more.{fresh}",
+          "Same {dish} as my last order, please, into the basket.{fresh} {who}.",
+          minimal=["{who}. Whatever I had last time, again."], who=who(s, c), dish=items[0]["name"],
+          r=last["restaurant"], fresh=fresh)
+    found = find_me(s, c)
+    orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
+    detail = s.call("track_order", order_id=orders[0]["order_id"])
+    best = max(detail["items"], key=lambda x: x["unit_price"])
+    args: dict[str, Any] = {"customer_id": found["customer_id"], "item_id": best["item_id"]}
+    if fresh:
+        args["replace_cart"] = True
+    s.call("add_to_cart", **args)
+    s.say("What does that come to?", "And the total with fees?", "How much is it this time?")
+    s.call("view_cart", customer_id=found["customer_id"])
+
+
+@food.intent(covers=("search_restaurants", "get_menu"))
+def cheap_and_veggie(s: Scene) -> None:
+    """Someone wants an open place with a cheap delivery fee and what vegetarian food it has right now."""
+    open_now = [r for r in s.rows("SELECT * FROM restaurants WHERE delivery_fee <= 2.99") if _open_at(r, s.now)]
+    if not open_now:
+        raise Skip("nothing cheap is open")
+    r = s.rng.choice(open_now)
+    fee = s.rng.choice((1.99, 2.99)) if r["delivery_fee"] > 0.99 else s.rng.choice((0.99, 1.99, 2.99))
+    s.say("I'm in {city} and broke. Who's open now with delivery under {fee}?",
+          "Which places in {city} are open and charge at most {fee} to deliver?",
+          "Cheap delivery in {city}, open right now - at most {fee} fee. Who?", city=r["city"], fee=money(fee))
+    found = s.call("search_restaurants", city=r["city"], open_now=True, max_delivery_fee=fee)["restaurants"]
+    if not found:
+        raise Skip("nothing found")
+    s.say("What vegetarian food can I have right now at the top one?", "Show me what's veggie and available at the "
+          "first one.", "The best-rated one - anything vegetarian I can have right now?")
+    s.call("get_menu", restaurant_id=found[0]["restaurant_id"], vegetarian_only=True, available_only=True)
+
+
+@food.intent(covers=("cancel_order", "track_order"))
+def call_it_off_now(s: Scene) -> None:
+    """A customer cancels an order from the app's number straight away and asks what comes back."""
+    o = s.pick("SELECT * FROM orders WHERE status IN ('placed', 'accepted', 'preparing')")
+    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
+    why = s.rng.choice(("ordered by mistake", "changed my mind"))
+    s.say("Please call off {n}, I {w}.", "{n} has to go, I {w}. Stop it please.", "Kill {n} - I {w}.",
+          n=o["order_id"], w={"ordered by mistake": "ordered it by mistake", "changed my mind": "changed my mind"}[why])
+    s.call("cancel_order", order_id=o["order_id"], reason=why)
+    s.say("How much do I get back, and is it really stopped?", "Confirm it's off and tell me the refund.",
+          "Is it stopped? What's refunded?")
+    s.call("track_order", order_id=o["order_id"])
