@@ -410,10 +410,10 @@ def what_food_is_there(s: Scene) -> None:
 
 # Behind the counter ----------------------------------------------------------------------------
 
-NEXT_WORDS = {"accepted": ("{r} has taken {n} on.", "{r} confirmed {n}, mark it accepted."),
-              "preparing": ("The kitchen has started cooking {n}.", "{n} is on the stove now."),
-              "out_for_delivery": ("{n} is packed and ready for a courier.", "{n} is ready to go out, send a rider."),
-              "delivered": ("The courier just handed {n} over.", "{n} has reached the customer.")}
+NEXT_WORDS = {"accepted": ("{r} has taken it on.", "{r} confirmed it, mark it accepted."),
+              "preparing": ("The kitchen has started cooking it.", "It's on the stove now."),
+              "out_for_delivery": ("It's packed and ready for a courier.", "It's ready to go out, send a rider."),
+              "delivered": ("The courier just handed it over.", "It has reached the customer.")}
 
 
 @food.intent(covers=("track_order", "advance_order_status"))

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, listing, next_id, rows
+from hub.kit import Ctx, Entity, IsoDateTime, Limit, Offset, Query, Server, ToolError, listing, next_id, rows
 from servers.food_delivery.schema import DAYS, FLOW, MAX_KM, SCHEMA, km_between, service_fee, travel_minutes
 from servers.food_delivery.seed import seed
 
@@ -306,11 +306,13 @@ def apply_promo_code(ctx: Ctx, customer_id: CustomerId, code: PromoCode) -> dict
     return _cart(ctx, customer_id)
 
 
+SCHEDULED = "Deliver later: when the restaurant should start, e.g. '2026-06-01T11:30'"
+
+
 @food.write(returns=("order",), requires=("add_to_cart",))
 def place_order(ctx: Ctx, customer_id: CustomerId,
                 instructions: Annotated[str, Field(max_length=200, description="Delivery instructions, e.g. 'Leave at the door'")] = "",
-                scheduled_for: Annotated[str | None, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$",
-                                                           description="Deliver later: when the restaurant should start, e.g. '2026-06-01T11:30'")] = None) -> dict[str, Any]:
+                scheduled_for: Annotated[IsoDateTime | None, Field(description=SCHEDULED)] = None) -> dict[str, Any]:
     """Check out the customer's cart as an order, e.g. place_order('CUS-0042', 'Leave at the door').
 
     Fails if the restaurant is closed at the time (pass scheduled_for within its hours, up to 7 days ahead), an item is
