@@ -70,7 +70,8 @@ def _promo_discount(ctx: Ctx, code: str, customer_id: str, restaurant: dict[str,
 
 
 def _cart(ctx: Ctx, customer_id: str) -> dict[str, Any]:
-    cart = ctx.db.execute("SELECT restaurant_id, promo_code, updated_at FROM carts WHERE customer_id = ?", (customer_id,)).fetchone()
+    cart = ctx.db.execute("SELECT restaurant_id, promo_code, updated_at FROM carts WHERE customer_id = ?",
+                          (customer_id,)).fetchone()
     if cart is None:
         return {"customer_id": customer_id, "restaurant_id": None, "items": [], "subtotal": 0.0, "total": 0.0, "problems": []}
     restaurant = RESTAURANT.get(ctx, cart[0])
@@ -84,7 +85,8 @@ def _cart(ctx: Ctx, customer_id: str) -> dict[str, Any]:
     if subtotal < restaurant["min_order"]:
         problems.append(f"subtotal {subtotal:.2f} USD is below the minimum order of {restaurant['min_order']:.2f} USD")
     if not _open_at(restaurant, ctx.now):
-        problems.append(f"{restaurant['name']} is closed now (hours {restaurant['opens']}-{restaurant['closes']}); schedule the order")
+        problems.append(f"{restaurant['name']} is closed now (hours {restaurant['opens']}-{restaurant['closes']}); "
+                        "schedule the order")
     discount, why = (0.0, None)
     if cart[1]:
         discount, why = _promo_discount(ctx, cart[1], customer_id, restaurant, subtotal)
@@ -169,7 +171,8 @@ def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     cus = CUSTOMER.get(ctx, customer_id)
     cus["active_order_ids"] = [r[0] for r in ctx.db.execute(
         "SELECT order_id FROM orders WHERE customer_id = ? AND status NOT IN ('delivered', 'cancelled') ORDER BY order_id", (customer_id,))]
-    cus["order_count"] = ctx.db.execute("SELECT COUNT(*) FROM orders WHERE customer_id = ?", (customer_id,)).fetchone()[0]
+    cus["order_count"] = ctx.db.execute("SELECT COUNT(*) FROM orders WHERE customer_id = ?",
+                                        (customer_id,)).fetchone()[0]
     cus["has_cart"] = ctx.db.execute("SELECT 1 FROM carts WHERE customer_id = ?", (customer_id,)).fetchone() is not None
     return cus
 
@@ -199,14 +202,16 @@ def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Track an order: status, timeline, items, totals, the courier, the ETA and minutes remaining from now,
     e.g. track_order('ORD-00695')."""
     order = ORDER.get(ctx, order_id)
-    order["items"] = rows(ctx.db.execute("SELECT item_id, name, unit_price, quantity FROM order_items WHERE order_id = ? ORDER BY item_id", (order_id,)))
+    order["items"] = rows(ctx.db.execute("SELECT item_id, name, unit_price, quantity FROM order_items WHERE order_id = "
+                                         "? ORDER BY item_id", (order_id,)))
     if order["status"] in ("delivered", "cancelled"):
         order["minutes_remaining"] = 0
     else:
         order["minutes_remaining"] = max(0, round((datetime.fromisoformat(order["eta"]) - ctx.now).total_seconds() / 60))
         order["next_status"] = FLOW[FLOW.index(order["status"]) + 1]
     if order["courier_id"]:
-        order["courier"] = rows(ctx.db.execute("SELECT courier_id, name, vehicle, rating FROM couriers WHERE courier_id = ?", (order["courier_id"],)))[0]
+        order["courier"] = rows(ctx.db.execute("SELECT courier_id, name, vehicle, rating FROM couriers WHERE "
+                                               "courier_id = ?", (order["courier_id"],)))[0]
     order["rated"] = ctx.db.execute("SELECT 1 FROM ratings WHERE order_id = ?", (order_id,)).fetchone() is not None
     return order
 
@@ -243,7 +248,8 @@ def add_to_cart(ctx: Ctx, customer_id: CustomerId, item_id: ItemId, quantity: Qu
     CUSTOMER.get(ctx, customer_id)
     item = MENU_ITEM.get(ctx, item_id)
     if not item["available"]:
-        raise ToolError(f"{item['name']} ({item_id}) is unavailable right now; pick another item from get_menu('{item['restaurant_id']}', available_only=true).")
+        raise ToolError(f"{item['name']} ({item_id}) is unavailable right now; pick another item from "
+                        f"get_menu('{item['restaurant_id']}', available_only=true).")
     cart = ctx.db.execute("SELECT restaurant_id FROM carts WHERE customer_id = ?", (customer_id,)).fetchone()
     if cart and cart[0] != item["restaurant_id"]:
         if not replace_cart:
@@ -252,12 +258,15 @@ def add_to_cart(ctx: Ctx, customer_id: CustomerId, item_id: ItemId, quantity: Qu
         ctx.db.execute("DELETE FROM cart_items WHERE customer_id = ?", (customer_id,))
         ctx.db.execute("DELETE FROM carts WHERE customer_id = ?", (customer_id,))
         cart = None
-    have = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?", (customer_id, item_id)).fetchone()
+    have = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?",
+                          (customer_id, item_id)).fetchone()
     total = (have[0] if have else 0) + quantity
     if total > 20:
-        raise ToolError(f"At most 20 of one item per order; the cart already has {have[0] if have else 0} of {item['name']}.")
+        raise ToolError(f"At most 20 of one item per order; the cart already has {have[0] if have else 0} of "
+                        f"{item['name']}.")
     if cart is None:
-        ctx.db.execute("INSERT INTO carts VALUES (?,?,?,?)", (customer_id, item["restaurant_id"], None, fake.iso(ctx.now)))
+        ctx.db.execute("INSERT INTO carts VALUES (?,?,?,?)",
+                       (customer_id, item["restaurant_id"], None, fake.iso(ctx.now)))
     else:
         ctx.db.execute("UPDATE carts SET updated_at = ? WHERE customer_id = ?", (fake.iso(ctx.now), customer_id))
     ctx.db.execute("INSERT INTO cart_items VALUES (?,?,?) ON CONFLICT (customer_id, item_id) DO UPDATE SET quantity = excluded.quantity",
@@ -271,7 +280,8 @@ def update_cart_item(ctx: Ctx, customer_id: CustomerId, item_id: ItemId,
     """Change the quantity of an item in the cart, or remove it with quantity 0, e.g. update_cart_item('CUS-0042', 'ITM-0257', 0).
     Removing the last item empties the cart."""
     CUSTOMER.get(ctx, customer_id)
-    have = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?", (customer_id, item_id)).fetchone()
+    have = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?",
+                          (customer_id, item_id)).fetchone()
     if have is None:
         raise ToolError(f"{item_id} is not in {customer_id}'s cart; see view_cart, or add it with add_to_cart.")
     if quantity == have[0]:
@@ -283,7 +293,8 @@ def update_cart_item(ctx: Ctx, customer_id: CustomerId, item_id: ItemId,
     else:
         if not MENU_ITEM.get(ctx, item_id)["available"] and quantity > have[0]:
             raise ToolError(f"{item_id} is unavailable; you can only lower its quantity or remove it (quantity=0).")
-        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND item_id = ?", (quantity, customer_id, item_id))
+        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND item_id = ?",
+                       (quantity, customer_id, item_id))
     if ctx.db.execute("SELECT 1 FROM carts WHERE customer_id = ?", (customer_id,)).fetchone():
         ctx.db.execute("UPDATE carts SET updated_at = ? WHERE customer_id = ?", (fake.iso(ctx.now), customer_id))
     return _cart(ctx, customer_id)
@@ -302,7 +313,8 @@ def apply_promo_code(ctx: Ctx, customer_id: CustomerId, code: PromoCode) -> dict
     _, why = _promo_discount(ctx, code, customer_id, RESTAURANT.get(ctx, cart["restaurant_id"]), cart["subtotal"])
     if why:
         raise ToolError(why)
-    ctx.db.execute("UPDATE carts SET promo_code = ?, updated_at = ? WHERE customer_id = ?", (code.upper(), fake.iso(ctx.now), customer_id))
+    ctx.db.execute("UPDATE carts SET promo_code = ?, updated_at = ? WHERE customer_id = ?",
+                   (code.upper(), fake.iso(ctx.now), customer_id))
     return _cart(ctx, customer_id)
 
 
@@ -311,7 +323,8 @@ SCHEDULED = "Deliver later: when the restaurant should start, e.g. '2026-06-01T1
 
 @food.write(returns=("order",), requires=("add_to_cart",))
 def place_order(ctx: Ctx, customer_id: CustomerId,
-                instructions: Annotated[str, Field(max_length=200, description="Delivery instructions, e.g. 'Leave at the door'")] = "",
+                instructions: Annotated[str, Field(max_length=200, description="Delivery instructions, e.g. 'Leave at "
+                                                                               "the door'")] = "",
                 scheduled_for: Annotated[IsoDateTime | None, Field(description=SCHEDULED)] = None) -> dict[str, Any]:
     """Check out the customer's cart as an order, e.g. place_order('CUS-0042', 'Leave at the door').
 
@@ -327,7 +340,8 @@ def place_order(ctx: Ctx, customer_id: CustomerId,
         try:
             start = datetime.fromisoformat(scheduled_for)
         except ValueError:
-            raise ToolError(f"scheduled_for {scheduled_for!r} is not a valid time; use YYYY-MM-DDTHH:MM, e.g. '2026-06-01T11:30'.") from None
+            raise ToolError(f"scheduled_for {scheduled_for!r} is not a valid time; use YYYY-MM-DDTHH:MM, e.g. "
+                            "'2026-06-01T11:30'.") from None
         if start <= ctx.now or start > ctx.now + timedelta(days=7):
             raise ToolError(f"scheduled_for must be after now ({fake.iso(ctx.now)}) and within 7 days.")
     if not _open_at(rest, start):
@@ -337,7 +351,8 @@ def place_order(ctx: Ctx, customer_id: CustomerId,
                         "pass scheduled_for within its hours or order from a restaurant that is open (search_restaurants open_now=true).")
     gone = [i for i in cart["items"] if not i["available"]]
     if gone:
-        raise ToolError(f"{', '.join(i['name'] + ' (' + i['item_id'] + ')' for i in gone)} unavailable; remove with update_cart_item(quantity=0).")
+        raise ToolError(f"{', '.join(i['name'] + ' (' + i['item_id'] + ')' for i in gone)} unavailable; remove with "
+                        "update_cart_item(quantity=0).")
     if cart["subtotal"] < rest["min_order"]:
         raise ToolError(f"Subtotal {cart['subtotal']:.2f} USD is below {rest['name']}'s minimum order of {rest['min_order']:.2f} USD; "
                         f"add {rest['min_order'] - cart['subtotal']:.2f} USD more.")
@@ -347,7 +362,8 @@ def place_order(ctx: Ctx, customer_id: CustomerId,
             raise ToolError(why + " Remove or change it: apply another code, or empty the cart and re-add.")
     km = km_between(rest["lat"], rest["lon"], cus["lat"], cus["lon"])
     if km > MAX_KM:
-        raise ToolError(f"{rest['name']} is {km:.1f} km from {cus['address']}; it delivers within {MAX_KM:.0f} km. Choose a closer restaurant.")
+        raise ToolError(f"{rest['name']} is {km:.1f} km from {cus['address']}; it delivers within {MAX_KM:.0f} km. "
+                        "Choose a closer restaurant.")
     order_id = next_id(ctx.db, "orders", "order_id", "ORD", 5)
     eta = start + timedelta(minutes=rest["prep_minutes"] + travel_minutes(km))
     ctx.db.execute("INSERT INTO orders VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -396,19 +412,23 @@ def advance_order_status(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
         ctx.db.execute("UPDATE orders SET status = ? WHERE order_id = ?", (nxt, order_id))
     elif nxt == "out_for_delivery":
         if order["scheduled_for"] and order["scheduled_for"] > now:
-            raise ToolError(f"Order {order_id} is scheduled for {order['scheduled_for']}; it cannot leave the restaurant before then.")
+            raise ToolError(f"Order {order_id} is scheduled for {order['scheduled_for']}; it cannot leave the "
+                            "restaurant before then.")
         city = RESTAURANT.get(ctx, order["restaurant_id"])["city"]
         found = ctx.db.execute("SELECT courier_id FROM couriers WHERE city = ? AND status = 'available' ORDER BY deliveries, courier_id LIMIT 1",
                                (city,)).fetchone()
         if found is None:
-            raise ToolError(f"No courier is available in {city} right now; the order stays preparing. Try again after a delivery completes.")
+            raise ToolError(f"No courier is available in {city} right now; the order stays preparing. Try again after "
+                            "a delivery completes.")
         courier = found[0]
         ctx.db.execute("UPDATE couriers SET status = 'delivering' WHERE courier_id = ?", (courier,))
-        ctx.db.execute("UPDATE orders SET status = ?, courier_id = ?, picked_up_at = ? WHERE order_id = ?", (nxt, courier, now, order_id))
+        ctx.db.execute("UPDATE orders SET status = ?, courier_id = ?, picked_up_at = ? WHERE order_id = ?",
+                       (nxt, courier, now, order_id))
     else:
         ctx.db.execute("UPDATE orders SET status = ?, delivered_at = ? WHERE order_id = ?", (nxt, now, order_id))
         if courier:
-            ctx.db.execute("UPDATE couriers SET status = 'available', deliveries = deliveries + 1 WHERE courier_id = ?", (courier,))
+            ctx.db.execute("UPDATE couriers SET status = 'available', deliveries = deliveries + 1 WHERE courier_id = ?",
+                           (courier,))
     return {"order_id": order_id, "previous_status": order["status"], "status": nxt, "courier_id": courier}
 
 
@@ -427,11 +447,14 @@ def rate_order(ctx: Ctx, order_id: OrderId, food_stars: Annotated[int, Field(ge=
                                                                      food_stars, delivery_stars, comment, fake.iso(ctx.now)))
     r = RESTAURANT.get(ctx, order["restaurant_id"])
     avg = round((r["rating"] * r["rating_count"] + food_stars) / (r["rating_count"] + 1), 2)
-    ctx.db.execute("UPDATE restaurants SET rating = ?, rating_count = rating_count + 1 WHERE restaurant_id = ?", (avg, r["restaurant_id"]))
+    ctx.db.execute("UPDATE restaurants SET rating = ?, rating_count = rating_count + 1 WHERE restaurant_id = ?",
+                   (avg, r["restaurant_id"]))
     if order["courier_id"]:
-        c = ctx.db.execute("SELECT rating, rating_count FROM couriers WHERE courier_id = ?", (order["courier_id"],)).fetchone()
+        c = ctx.db.execute("SELECT rating, rating_count FROM couriers WHERE courier_id = ?",
+                           (order["courier_id"],)).fetchone()
         cavg = round((c[0] * c[1] + delivery_stars) / (c[1] + 1), 2)
-        ctx.db.execute("UPDATE couriers SET rating = ?, rating_count = rating_count + 1 WHERE courier_id = ?", (cavg, order["courier_id"]))
+        ctx.db.execute("UPDATE couriers SET rating = ?, rating_count = rating_count + 1 WHERE courier_id = ?",
+                       (cavg, order["courier_id"]))
     return {"order_id": order_id, "food_stars": food_stars, "delivery_stars": delivery_stars, "restaurant_rating": avg}
 
 

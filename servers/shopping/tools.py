@@ -53,7 +53,8 @@ def _discount(ctx: Ctx, coupon: dict[str, Any], lines: list[dict[str, Any]]) -> 
     if coupon["starts_at"] > now:
         raise ToolError(f"Coupon {code} is not valid yet; it starts at {coupon['starts_at']}.")
     if coupon["expires_at"] <= now:
-        raise ToolError(f"Coupon {code} expired at {coupon['expires_at']}; use list_coupons(active_only=true) to find a valid one.")
+        raise ToolError(f"Coupon {code} expired at {coupon['expires_at']}; use list_coupons(active_only=true) to find "
+                        "a valid one.")
     if coupon["uses"] >= coupon["max_uses"]:
         raise ToolError(f"Coupon {code} has reached its usage limit of {coupon['max_uses']}; choose another coupon.")
     subtotal = round(sum(line["line_total"] for line in lines), 2)
@@ -64,7 +65,8 @@ def _discount(ctx: Ctx, coupon: dict[str, Any], lines: list[dict[str, Any]]) -> 
     if coupon["category_id"]:
         base = round(sum(line["line_total"] for line in lines if line["category_id"] == coupon["category_id"]), 2)
         if base <= 0:
-            raise ToolError(f"Coupon {code} only applies to category {coupon['category_id']}, and the cart has no items from it.")
+            raise ToolError(f"Coupon {code} only applies to category {coupon['category_id']}, and the cart has no "
+                            "items from it.")
     off = base * coupon["value"] / 100 if coupon["kind"] == "percent" else coupon["value"]
     return round(min(off, base), 2)
 
@@ -116,7 +118,8 @@ def search_products(ctx: Ctx,
 def get_product(ctx: Ctx, product_id: ProductId) -> dict[str, Any]:
     """Get one product: category, brand, price, stock, rating and status, e.g. get_product('PRD-0017')."""
     product = PRODUCT.get(ctx, product_id)
-    product["category"] = ctx.db.execute("SELECT name FROM categories WHERE category_id = ?", (product["category_id"],)).fetchone()[0]
+    product["category"] = ctx.db.execute("SELECT name FROM categories WHERE category_id = ?",
+                                         (product["category_id"],)).fetchone()[0]
     product["in_stock"] = product["stock"] > 0 and product["status"] == "active"
     return product
 
@@ -197,7 +200,8 @@ def get_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Get one order with its items, totals, status dates and any returns, e.g. get_order('ORD-00123')."""
     order = ORDER.get(ctx, order_id)
     order["items"] = rows(ctx.db.execute(
-        "SELECT oi.product_id, p.name, oi.quantity, oi.unit_price FROM order_items oi JOIN products p USING (product_id) "
+        "SELECT oi.product_id, p.name, oi.quantity, oi.unit_price FROM order_items oi JOIN products p USING "
+        "(product_id) "
         "WHERE oi.order_id = ? ORDER BY oi.product_id", (order_id,)))
     order["returns"] = rows(ctx.db.execute("SELECT * FROM returns WHERE order_id = ? ORDER BY return_id", (order_id,)))
     if order["status"] == "delivered":
@@ -224,7 +228,8 @@ def get_wishlist(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """List the products on a customer's wishlist with price and stock, e.g. get_wishlist('CUS-0042')."""
     CUSTOMER.get(ctx, customer_id)
     found = rows(ctx.db.execute(
-        "SELECT w.product_id, p.name, p.price, p.stock, p.status, w.added_at FROM wishlist_items w JOIN products p USING (product_id) "
+        "SELECT w.product_id, p.name, p.price, p.stock, p.status, w.added_at FROM wishlist_items w JOIN products p "
+        "USING (product_id) "
         "WHERE w.customer_id = ? ORDER BY w.added_at, w.product_id", (customer_id,)))
     return {"customer_id": customer_id, "items": found, "count": len(found)}
 
@@ -258,16 +263,19 @@ def add_to_cart(ctx: Ctx, customer_id: CustomerId, product_id: ProductId, quanti
     if product["stock"] <= 0:
         raise ToolError(f"Product {product_id} ({product['name']}) is out of stock; add it to the wishlist or pick another "
                         f"product with search_products(category_id='{product['category_id']}', in_stock_only=true).")
-    row = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)).fetchone()
+    row = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?",
+                         (customer_id, product_id)).fetchone()
     have = row[0] if row else 0
     want = have + quantity
     if want > product["stock"]:
         raise ToolError(f"Only {product['stock']} unit(s) of {product_id} in stock and the cart already has {have}; "
                         f"add at most {max(product['stock'] - have, 0)}.")
     if want > MAX_PER_PRODUCT:
-        raise ToolError(f"At most {MAX_PER_PRODUCT} units of one product per order; the cart already has {have} of {product_id}.")
+        raise ToolError(f"At most {MAX_PER_PRODUCT} units of one product per order; the cart already has {have} of "
+                        f"{product_id}.")
     if row:
-        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND product_id = ?", (want, customer_id, product_id))
+        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND product_id = ?",
+                       (want, customer_id, product_id))
     else:
         ctx.db.execute("INSERT INTO cart_items VALUES (?,?,?,?)", (customer_id, product_id, want, fake.iso(ctx.now)))
     return _cart_summary(ctx, customer_id)
@@ -279,7 +287,8 @@ def update_cart_item(ctx: Ctx, customer_id: CustomerId, product_id: ProductId,
     """Change the quantity of a product already in the cart, or remove it with quantity 0, e.g. update_cart_item('CUS-0042', 'PRD-0017', 0)."""
     CUSTOMER.get(ctx, customer_id)
     product = PRODUCT.get(ctx, product_id)
-    row = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)).fetchone()
+    row = ctx.db.execute("SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?",
+                         (customer_id, product_id)).fetchone()
     if row is None:
         raise ToolError(f"Product {product_id} is not in {customer_id}'s cart; use add_to_cart to add it.")
     if quantity == row[0]:
@@ -288,8 +297,10 @@ def update_cart_item(ctx: Ctx, customer_id: CustomerId, product_id: ProductId,
         ctx.db.execute("DELETE FROM cart_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id))
     else:
         if quantity > product["stock"]:
-            raise ToolError(f"Only {product['stock']} unit(s) of {product_id} in stock; choose a quantity of at most {product['stock']}.")
-        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND product_id = ?", (quantity, customer_id, product_id))
+            raise ToolError(f"Only {product['stock']} unit(s) of {product_id} in stock; choose a quantity of at most "
+                            f"{product['stock']}.")
+        ctx.db.execute("UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND product_id = ?",
+                       (quantity, customer_id, product_id))
     return _cart_summary(ctx, customer_id)
 
 
@@ -322,13 +333,15 @@ def checkout_cart(ctx: Ctx, customer_id: CustomerId, address_id: AddressId,
     address = fetch(ctx.db, "SELECT * FROM addresses WHERE address_id = ?", (address_id,),
                     f"No address {address_id!r}. Use list_addresses('{customer_id}') to find the customer's addresses.")
     if address["customer_id"] != customer_id:
-        raise ToolError(f"Address {address_id} belongs to {address['customer_id']}, not {customer_id}; use list_addresses('{customer_id}').")
+        raise ToolError(f"Address {address_id} belongs to {address['customer_id']}, not {customer_id}; use "
+                        f"list_addresses('{customer_id}').")
     lines = _cart_lines(ctx, customer_id)
     if not lines:
         raise ToolError(f"{customer_id}'s cart is empty; add_to_cart before checking out.")
     for line in lines:
         if line["status"] != "active":
-            raise ToolError(f"{line['product_id']} ({line['name']}) was discontinued; remove it with update_cart_item(quantity=0).")
+            raise ToolError(f"{line['product_id']} ({line['name']}) was discontinued; remove it with "
+                            "update_cart_item(quantity=0).")
         if line["quantity"] > line["stock"]:
             raise ToolError(f"Only {line['stock']} unit(s) of {line['product_id']} ({line['name']}) left but the cart has "
                             f"{line['quantity']}; lower it with update_cart_item.")
@@ -348,8 +361,10 @@ def checkout_cart(ctx: Ctx, customer_id: CustomerId, address_id: AddressId,
                    (order_id, customer_id, address_id, "placed", payment_method, subtotal, discount, shipping, total, code,
                     fake.iso(ctx.now), None, None, None, None))
     for line in lines:
-        ctx.db.execute("INSERT INTO order_items VALUES (?,?,?,?)", (order_id, line["product_id"], line["quantity"], line["price"]))
-        ctx.db.execute("UPDATE products SET stock = stock - ? WHERE product_id = ?", (line["quantity"], line["product_id"]))
+        ctx.db.execute("INSERT INTO order_items VALUES (?,?,?,?)",
+                       (order_id, line["product_id"], line["quantity"], line["price"]))
+        ctx.db.execute("UPDATE products SET stock = stock - ? WHERE product_id = ?",
+                       (line["quantity"], line["product_id"]))
     if code:
         ctx.db.execute("UPDATE coupons SET uses = uses + 1 WHERE code = ?", (code,))
     ctx.db.execute("DELETE FROM cart_items WHERE customer_id = ?", (customer_id,))
@@ -371,8 +386,10 @@ def cancel_order(ctx: Ctx, order_id: OrderId,
         raise ToolError(f"Order {order_id} shipped at {order['shipped_at']} and can no longer be cancelled; "
                         "once delivered, use request_return.")
     if order["status"] == "delivered":
-        raise ToolError(f"Order {order_id} was delivered at {order['delivered_at']}; use request_return instead of cancelling.")
-    for product_id, qty in ctx.db.execute("SELECT product_id, quantity FROM order_items WHERE order_id = ?", (order_id,)).fetchall():
+        raise ToolError(f"Order {order_id} was delivered at {order['delivered_at']}; use request_return instead of "
+                        "cancelling.")
+    for product_id, qty in ctx.db.execute("SELECT product_id, quantity FROM order_items WHERE order_id = ?",
+                                          (order_id,)).fetchall():
         ctx.db.execute("UPDATE products SET stock = stock + ? WHERE product_id = ?", (qty, product_id))
     if order["coupon_code"]:
         ctx.db.execute("UPDATE coupons SET uses = MAX(uses - 1, 0) WHERE code = ?", (order["coupon_code"],))
@@ -395,9 +412,11 @@ def request_return(ctx: Ctx, order_id: OrderId, product_id: ProductId, quantity:
     if ctx.now > deadline:
         raise ToolError(f"Order {order_id} was delivered at {order['delivered_at']}; the {RETURN_WINDOW_DAYS}-day return window "
                         f"closed at {fake.iso(deadline)}.")
-    item = ctx.db.execute("SELECT quantity, unit_price FROM order_items WHERE order_id = ? AND product_id = ?", (order_id, product_id)).fetchone()
+    item = ctx.db.execute("SELECT quantity, unit_price FROM order_items WHERE order_id = ? AND product_id = ?",
+                          (order_id, product_id)).fetchone()
     if item is None:
-        raise ToolError(f"Product {product_id} is not part of order {order_id}; get_order('{order_id}') lists its items.")
+        raise ToolError(f"Product {product_id} is not part of order {order_id}; get_order('{order_id}') lists its "
+                        "items.")
     returned = ctx.db.execute("SELECT COALESCE(SUM(quantity), 0) FROM returns WHERE order_id = ? AND product_id = ? AND status != 'rejected'",
                               (order_id, product_id)).fetchone()[0]
     if quantity > item[0] - returned:
@@ -414,7 +433,8 @@ def request_return(ctx: Ctx, order_id: OrderId, product_id: ProductId, quantity:
 
 @shopping.write(returns=("address",))
 def add_address(ctx: Ctx, customer_id: CustomerId,
-                street: Annotated[str, Field(min_length=3, max_length=120, description="Street and number, e.g. '742 Oak Ave'")],
+                street: Annotated[str, Field(min_length=3, max_length=120, description="Street and number, e.g. '742 "
+                                                                                       "Oak Ave'")],
                 city: Annotated[str, Field(min_length=2, max_length=60, description="City, e.g. 'Denver'")],
                 state: Annotated[str, Field(pattern=r"^[A-Z]{2}$", description="Two-letter state code, e.g. 'CO'")],
                 zip: Annotated[str, Field(pattern=r"^\d{5}$", description="Five-digit ZIP code, e.g. '80203'")],
@@ -447,7 +467,8 @@ def add_to_wishlist(ctx: Ctx, customer_id: CustomerId, product_id: ProductId) ->
     product = PRODUCT.get(ctx, product_id)
     if product["status"] != "active":
         raise ToolError(f"Product {product_id} is discontinued and cannot be wishlisted.")
-    if ctx.db.execute("SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)).fetchone():
+    if ctx.db.execute("SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?",
+                      (customer_id, product_id)).fetchone():
         raise ToolError(f"{product_id} is already on {customer_id}'s wishlist.")
     if ctx.db.execute("SELECT COUNT(*) FROM wishlist_items WHERE customer_id = ?", (customer_id,)).fetchone()[0] >= 50:
         raise ToolError(f"{customer_id}'s wishlist is full (50 items).")
@@ -458,7 +479,8 @@ def add_to_wishlist(ctx: Ctx, customer_id: CustomerId, product_id: ProductId) ->
 @shopping.write(returns=("review",))
 def write_review(ctx: Ctx, customer_id: CustomerId, product_id: ProductId,
                  rating: Annotated[int, Field(ge=1, le=5, description="Stars, 1 to 5")],
-                 title: Annotated[str, Field(min_length=1, max_length=100, description="A short headline, e.g. 'Great sound'")],
+                 title: Annotated[str, Field(min_length=1, max_length=100, description="A short headline, e.g. 'Great "
+                                                                                       "sound'")],
                  body: Annotated[str, Field(max_length=2000, description="The review text")] = "") -> dict[str, Any]:
     """Review a product the customer has received in a delivered order, once per product, e.g. write_review('CUS-0042', 'PRD-0017', 5, 'Great').
 
@@ -472,12 +494,14 @@ def write_review(ctx: Ctx, customer_id: CustomerId, product_id: ProductId,
     if not bought:
         raise ToolError(f"{customer_id} has no delivered order containing {product_id}; only verified buyers can review. "
                         "list_orders(customer_id=..., status='delivered') shows what they received.")
-    if ctx.db.execute("SELECT 1 FROM reviews WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)).fetchone():
+    if ctx.db.execute("SELECT 1 FROM reviews WHERE customer_id = ? AND product_id = ?",
+                      (customer_id, product_id)).fetchone():
         raise ToolError(f"{customer_id} has already reviewed {product_id}.")
     review_id = next_id(ctx.db, "reviews", "review_id", "REV")
     ctx.db.execute("INSERT INTO reviews VALUES (?,?,?,?,?,?,?,?)",
                    (review_id, product_id, customer_id, rating, title.strip(), body, 1, fake.iso(ctx.now)))
-    avg, n = ctx.db.execute("SELECT ROUND(AVG(rating), 2), COUNT(*) FROM reviews WHERE product_id = ?", (product_id,)).fetchone()
+    avg, n = ctx.db.execute("SELECT ROUND(AVG(rating), 2), COUNT(*) FROM reviews WHERE product_id = ?",
+                            (product_id,)).fetchone()
     ctx.db.execute("UPDATE products SET rating = ?, review_count = ? WHERE product_id = ?", (avg, n, product_id))
     return {"review_id": review_id, "product_id": product_id, "rating": rating, "product_rating": avg, "review_count": n}
 
