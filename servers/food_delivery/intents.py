@@ -311,7 +311,7 @@ def stars_for_dinner(s: Scene) -> None:
     tasty = s.given(food_stars, stars_text(food_stars), "food score", "rate_order", "food_stars")
     comment = s.rng.choice((None, *COMMENTS))
     said = "" if comment is None else f' Add "{comment}"'
-    ride = s.given(ride_stars, stars_text(ride_stars), "delivery score", "rate_order", "delivery_stars")
+    ride = s.given(ride_stars, f"{ride_stars}/5", "delivery score", "rate_order", "delivery_stars")  # unlike the food's
     s.say("{who}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
           "{who} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",
           "Let me score {what}. {tasty} food[, {ride} delivery].{said} {who}.",
