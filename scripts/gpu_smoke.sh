@@ -1,34 +1,42 @@
 #!/usr/bin/env bash
-# A short real OpenRLHF GRPO run (DeepSpeed actor, vLLM rollouts, Ray) against a local PROVE hub, on a GPU.
-# Elsewhere it prints 'skipped: no GPU' and exits 0.
+# A short real OpenRLHF 0.11.2 GRPO run (DeepSpeed actor, vLLM rollouts, Ray) against a local PROVE hub, on one GPU.
+# Elsewhere it prints 'skipped: no GPU' and exits 0. Its last line is the verdict: 'gpu_smoke: PASS ...' or
+# 'gpu_smoke: FAIL ...' (exit 1); everything else goes to the log files it names.
 #
-# Nothing is downloaded at run time: the policy is a small random-weight Qwen2 model with the project's
-# byte-level tokenizer, built here (trainer_client/tiny.py), so the run checks the plumbing (agent file,
-# hub episodes, rewards, group_norm, weight sync to vLLM, metrics to the hub), not learning.
-# Needs openrlhf[vllm]==0.11.2 (vLLM, DeepSpeed, Ray) in the Python it uses: $PYTHON, else .venv/bin/python;
-# it tries `pip install "openrlhf[vllm]==0.11.2"` when they are missing.
-set -euo pipefail
+# Offline: nothing is downloaded. The policy is a small random-weight Qwen2 with the project's byte-level
+# tokenizer, built here (trainer_client/tiny.py), so the run checks the plumbing (agent file and run config,
+# hub groups, rewards, group_norm, weight sync to vLLM, metrics to the hub), not learning. It needs the
+# train extra in the Python it uses ($PYTHON, else .venv/bin/python): pip install -e '.[train]'
+# (openrlhf[vllm]==0.11.2: vLLM 0.29.0, DeepSpeed, flash-attn, Ray). Budget: 8 minutes on one H200.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "skipped: no GPU"
   exit 0
 fi
+START=$(date +%s)
 PY="${PYTHON:-.venv/bin/python}"
-GPUS="${GPUS:-1}"
 PORT="${PORT:-18765}"
 WORK="$(mktemp -d /tmp/prove-gpu-smoke.XXXXXX)"
-echo "gpu_smoke: $(nvidia-smi -L | head -n "$GPUS" | tr '\n' ' ')"
-echo "gpu_smoke: work dir $WORK"
+verdict() { echo "gpu_smoke: $* ($(( $(date +%s) - START )) s; logs in $WORK)"; }
+fail() { verdict "FAIL $*"; exit 1; }
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=disabled VLLM_NO_USAGE_STATS=1 \
+  DO_NOT_TRACK=1 RAY_USAGE_STATS_ENABLED=0 TOKENIZERS_PARALLELISM=false
+unset RAY_ADDRESS  # a local Ray for this run, never someone's cluster
 
-have_stack() { "$PY" -c "import openrlhf, vllm, ray, deepspeed; import openrlhf.utils.agent" >/dev/null 2>&1; }
-if ! have_stack; then
-  echo "gpu_smoke: installing openrlhf[vllm]==0.11.2 (vLLM, DeepSpeed, Ray) ..."
-  "$PY" -m pip install -q "openrlhf[vllm]==0.11.2" || { echo "gpu_smoke: FAILED: cannot install the GPU stack" >&2; exit 1; }
-  have_stack || { echo "gpu_smoke: FAILED: openrlhf/vllm/ray/deepspeed do not import" >&2; exit 1; }
-fi
+# 0. the whole stack imports, including openrlhf.models (flash_attn) and the Ray/vLLM trainer modules
+"$PY" - >"$WORK/stack.log" 2>&1 <<'PYEOF' || fail "the GPU stack does not import: $(tail -n 1 "$WORK/stack.log") (pip install -e '.[train]')"
+import importlib.metadata as m
+import deepspeed, flash_attn, ray, torch, vllm  # noqa: F401
+import openrlhf.models, openrlhf.trainer.ray, openrlhf.utils.agent  # noqa: F401
+assert m.version("openrlhf") == "0.11.2", m.version("openrlhf")
+assert torch.cuda.is_available(), "torch sees no CUDA device"
+print("stack:", "openrlhf", m.version("openrlhf"), "vllm", vllm.__version__, "torch", torch.__version__,
+      "deepspeed", deepspeed.__version__, "ray", ray.__version__, "flash_attn", flash_attn.__version__)
+PYEOF
 
-# 1. a tiny random-weight Qwen2 (head_dim 64, which every vLLM attention backend supports) + tokenizer
-"$PY" - "$WORK/model" <<'PYEOF'
+# 1. a tiny random-weight Qwen2 (head_dim 64, which every vLLM attention backend supports) and its tokenizer
+"$PY" - "$WORK/model" >"$WORK/model.log" 2>&1 <<'PYEOF' || fail "building the tiny model: $(tail -n 1 "$WORK/model.log")"
 import sys
 from trainer_client.tiny import byte_tokenizer, tiny_qwen2
 tok = byte_tokenizer()
@@ -38,41 +46,51 @@ model.config.pad_token_id = tok.pad_token_id
 model.generation_config.eos_token_id = tok.eos_token_id
 model.save_pretrained(sys.argv[1])
 tok.save_pretrained(sys.argv[1])
-print("gpu_smoke: model", sys.argv[1], sum(p.numel() for p in model.parameters()), "parameters")
+print("model", sys.argv[1], sum(p.numel() for p in model.parameters()), "parameters")
 PYEOF
 
 # 2. a hub on loopback
 "$PY" -m hub.cli serve --port "$PORT" --store "$WORK/hub.db" >"$WORK/hub.log" 2>&1 &
 HUB_PID=$!
-trap 'kill "$HUB_PID" 2>/dev/null || true; wait "$HUB_PID" 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do
-  if "$PY" -c "import httpx,sys; sys.exit(httpx.get('http://127.0.0.1:$PORT/healthz').status_code != 200)" 2>/dev/null; then
-    break
-  fi
-  kill -0 "$HUB_PID" 2>/dev/null || { echo "gpu_smoke: FAILED: the hub exited" >&2; cat "$WORK/hub.log" >&2; exit 1; }
-  sleep 0.5
-done
+trap 'kill "$HUB_PID" 2>/dev/null; wait "$HUB_PID" 2>/dev/null' EXIT
+"$PY" - "$PORT" "$HUB_PID" >>"$WORK/hub.log" 2>&1 <<'PYEOF' || fail "the hub did not start: $(tail -n 1 "$WORK/hub.log")"
+import os, sys, time
+import httpx
+port, pid = sys.argv[1], int(sys.argv[2])
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline:
+    os.kill(pid, 0)  # raises once the hub has exited
+    try:
+        if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+            sys.exit(0)
+    except httpx.HTTPError:
+        time.sleep(0.5)
+sys.exit(1)
+PYEOF
 
-# 3. two GRPO steps: 2 prompts x 4 samples, short generations, rollouts capped at 4 model messages
-timeout "${SMOKE_TIMEOUT:-480}" "$PY" -m trainer_client.launcher \
-  --hub "http://127.0.0.1:$PORT" --model "$WORK/model" --lr 1e-5 --gpus "$GPUS" --tp 1 \
+# 3. two GRPO steps: 2 prompts x 4 samples each, turns capped at 64 tokens, rollouts at 4 model messages
+timeout --kill-after=30 "${SMOKE_TIMEOUT:-400}" "$PY" -m trainer_client.launcher \
+  --hub "http://127.0.0.1:$PORT" --model "$WORK/model" --lr 1e-5 --gpus 1 --tp 1 \
   --group-size 4 --batch-size 2 --steps 2 --max-steps 4 --max-len 8192 --max-new-tokens 64 \
   --zero-stage 2 --save-steps -1 --vllm-memory 0.3 --split all --poll 2 \
   --output "$WORK/run" --name gpu-smoke -- \
   --ds.attn_implementation sdpa --vllm.enforce_eager --train.micro_batch_size 2 --rollout.micro_batch_size 2 \
-  2>&1 | tee "$WORK/train.log"
-rc=${PIPESTATUS[0]}
-[ "$rc" = 0 ] || { echo "gpu_smoke: FAILED: training exited $rc (log: $WORK/train.log)" >&2; exit 1; }
+  >"$WORK/train.log" 2>&1
+rc=$?
+[ "$rc" = 0 ] || fail "training exited $rc: $(grep -E 'Error|error:|Traceback' "$WORK/train.log" | tail -n 1)"
 
-# 4. the hub saw the rollouts, scored them, and got the run's metrics
-"$PY" - "$WORK/hub.db" <<'PYEOF'
+# 4. the hub saw the rollouts as one group per prompt, scored them, and got the run's metrics
+"$PY" - "$WORK/hub.db" >"$WORK/check.log" 2>&1 <<'PYEOF' || fail "$(tail -n 1 "$WORK/check.log")"
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-eps = db.execute("SELECT COUNT(*), COUNT(reward), AVG(reward) FROM episodes").fetchone()
-runs = db.execute("SELECT status FROM training_runs WHERE name = 'gpu-smoke'").fetchall()
-metrics = db.execute("SELECT COUNT(*) FROM run_metrics").fetchone()[0]
-print(f"gpu_smoke: {eps[0]} episodes, {eps[1]} scored (mean reward {eps[2]}), run {runs}, {metrics} metric points")
-assert eps[1] >= 8, "expected at least one step of 2 prompts x 4 samples to be scored"
-assert runs and runs[0][0] == "finished", runs
+n, scored, mean = db.execute("SELECT COUNT(*), COUNT(reward), AVG(reward) FROM episodes").fetchone()
+groups = [r[0] for r in db.execute("SELECT COUNT(*) FROM episodes GROUP BY group_id")]
+runs = [r[0] for r in db.execute("SELECT status FROM training_runs WHERE name = 'gpu-smoke'")]
+points = db.execute("SELECT COUNT(*) FROM run_metrics").fetchone()[0]
+assert scored >= 16, f"expected 2 steps x 2 prompts x 4 samples scored, got {scored} of {n}"
+assert groups and set(groups) == {4}, f"expected hub groups of 4 (one per prompt), got sizes {groups}"
+assert runs == ["finished"], f"training run status on the hub: {runs}"
+assert points > 0, "no training metric reached the hub"
+print(f"{scored} episodes scored in {len(groups)} groups (mean reward {mean:.3f}), {points} metric points")
 PYEOF
-echo "gpu_smoke: ok"
+verdict "PASS 2 GRPO steps: $(tail -n 1 "$WORK/check.log")"

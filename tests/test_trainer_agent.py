@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,13 +12,16 @@ import pytest_asyncio
 
 from hub.tasks import hermes_call, oracle_script
 from hub.testing import LiveHub, serve
-from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples
+from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples, sampling_params
 
 need_openrlhf()
 
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # noqa: E402
 
-from trainer_client.openrlhf_agent import COMPONENTS, AgentConfig, AgentExecutor, AgentInstance  # noqa: E402
+from trainer_client.hub_client import HubClient, HubError  # noqa: E402
+from trainer_client.hubs import HubSet  # noqa: E402
+from trainer_client.openrlhf_agent import (COMPONENTS, AgentConfig, AgentExecutor, AgentInstance,  # noqa: E402
+                                           UnknownTask)
 from trainer_client.tiny import byte_tokenizer  # noqa: E402
 
 TOKENIZER = byte_tokenizer()
@@ -131,3 +135,189 @@ async def test_unknown_task_label_is_a_clear_error(live: LiveHub) -> None:
     with pytest.raises(ValueError, match="label"):
         await run_samples(executor, "", [ScriptedEngine(TOKENIZER, [])], TOKENIZER)
     await executor.aclose()
+
+
+class SteeredEngine(ScriptedEngine):
+    """A scripted engine whose ``at``-th generation waits for ``gate`` (after setting ``reached``)."""
+
+    def __init__(self, tokenizer: Any, script: list[str], at: int = -1) -> None:
+        super().__init__(tokenizer, script)
+        self.at = at
+        self.reached, self.gate = asyncio.Event(), asyncio.Event()
+        self.budgets: list[int] = []
+
+    async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None) -> Any:
+        self.budgets.append(sampling_params.max_tokens)
+        if len(self.prompts) == self.at:
+            self.reached.set()
+            await self.gate.wait()
+        return await super().generate(prompt_token_ids, sampling_params, multi_modal_data)
+
+
+async def test_samples_sharing_one_sampling_params_keep_their_own_budget(live: LiveHub) -> None:
+    """OpenRLHF hands ONE sampling_params object to the n samples of a prompt and rewrites its max_tokens
+    every turn; a sample's budget must come from max_length and its own tokens, not from that object."""
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    good = oracle_script(task)
+    probe = ScriptedEngine(TOKENIZER, [])
+    executor = executor_for(live, 1)
+    await run_samples(executor, "bank-transfer-002", [probe], TOKENIZER)
+    await executor.aclose()
+    prompt_len, room = len(probe.prompts[0]), 6000
+    # A spends most of the context on one long call, then starts a second generation with little room left
+    filler = "Let me look. " * ((room - 600) // 13) + hermes_call("banking__get_account", {"account_id": "ACC-0001"})
+    hog = SteeredEngine(TOKENIZER, [filler, "Done."], at=1)
+    # B is the oracle; its first generation returns only once A has rewritten the shared max_tokens
+    oracle = SteeredEngine(TOKENIZER, good, at=0)
+    params = sampling_params()
+    executor = executor_for(live, 2)
+    run = asyncio.ensure_future(run_samples(executor, "bank-transfer-002", [hog, oracle], TOKENIZER,
+                                            max_length=prompt_len + room, params=params))
+    await asyncio.wait_for(oracle.reached.wait(), 30)
+    await asyncio.wait_for(hog.reached.wait(), 30)
+    # A's second generation has little room: with one shared object, that is what the oracle's step would read
+    assert hog.budgets[-1] < room // 3, "A did not get short of room"
+    oracle.gate.set()
+    await asyncio.sleep(0)
+    hog.gate.set()
+    hog_out, oracle_out = await asyncio.wait_for(run, 60)
+    await executor.aclose()
+    assert oracle_out["extra_logs"]["context_truncated"] == 0.0, "the oracle was cut short by A's budget"
+    assert oracle_out["reward"] == pytest.approx(1.3) and oracle_out["extra_logs"]["n_calls"] == 2.0
+    assert set(hog_out["extra_logs"]) == set(oracle_out["extra_logs"])  # split_experience_batch needs equal keys
+    assert len(oracle_out["observation_tokens"]) <= prompt_len + room
+    assert params.max_tokens is None  # each sample worked on its own copy; the shared object is untouched
+
+
+async def test_per_turn_token_cap_caps_every_turn(live: LiveHub) -> None:
+    """OpenRLHF sets max_tokens to all the room left on every turn; ``max_new_tokens`` really caps a turn."""
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    engine = SteeredEngine(TOKENIZER, oracle_script(task) + ["x" * 500] * 3)
+    executor = executor_for(live, 1, max_new_tokens=40, max_steps=4)
+    [out] = await run_samples(executor, "bank-transfer-002", [engine], TOKENIZER)
+    await executor.aclose()
+    assert engine.budgets and all(b == 40 for b in engine.budgets)
+    assert all(end - start <= 40 for start, end in out["action_ranges"])
+    assert set(out["extra_logs"]) >= {"reward_total", "hub_failed", "group_lost", "context_truncated"}
+
+
+async def test_full_hub_is_retried_with_backoff(live: LiveHub) -> None:
+    """``capacity`` on open: the group waits and retries instead of failing the rollout."""
+    hub = live.app.state.hub
+    hub.episodes.max_episodes = 2
+    blocker = hub.episodes.open_group("bank-balance-001", 2)
+    refused = asyncio.Event()
+
+    class Watching(HubClient):
+        async def open(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await super().open(*args, **kwargs)
+            except HubError as exc:
+                if exc.code == "capacity":
+                    refused.set()
+                raise
+
+    hubs = HubSet([live.url], open_retries=8, open_backoff=0.05, client_factory=lambda u, t: Watching(u, t))
+    executor = AgentExecutor(AgentConfig(group_size=2), hubs=hubs)
+    task = hub.tasks.get("bank-transfer-002")
+    run = asyncio.ensure_future(run_samples(executor, "bank-transfer-002",
+                                            [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)],
+                                            TOKENIZER))
+    await asyncio.wait_for(refused.wait(), 30)
+    for episode in blocker:  # room again: the next retry gets the group
+        hub.episodes.close(episode.id)
+    out = await asyncio.wait_for(run, 60)
+    await executor.aclose()
+    assert [o["reward"] for o in out] == [pytest.approx(1.3)] * 2
+
+
+async def test_hub_that_stays_full_fails_the_group_as_a_whole(live: LiveHub) -> None:
+    hub = live.app.state.hub
+    hub.episodes.max_episodes = 1
+    hubs = HubSet([live.url], open_retries=2, open_backoff=0.01)
+    executor = AgentExecutor(AgentConfig(group_size=3, failed_reward=-0.5), hubs=hubs)
+    out = await run_samples(executor, "bank-transfer-002", [ScriptedEngine(TOKENIZER, ["Done."]) for _ in range(3)],
+                            TOKENIZER)
+    await executor.aclose()
+    assert [o["reward"] for o in out] == [-0.5] * 3
+    assert all(o["extra_logs"]["group_lost"] == 1.0 and o["extra_logs"]["hub_failed"] == 1.0 for o in out)
+    assert executor.groups_lost == 1 and executor.groups == 1
+
+
+async def test_unknown_task_stops_the_rollout_with_a_clear_error(live: LiveHub) -> None:
+    executor = executor_for(live, 2)
+    with pytest.raises(UnknownTask, match="no-such-task"):
+        engines = [ScriptedEngine(TOKENIZER, []) for _ in range(2)]
+        await asyncio.wait_for(run_samples(executor, "no-such-task", engines, TOKENIZER), 30)
+    await executor.aclose()
+
+
+async def test_duplicate_prompts_in_one_batch_get_their_own_groups(live: LiveHub) -> None:
+    """Two prompts of one task in the same rollout batch: one hub group per prompt, not a mixed one."""
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    executor = executor_for(live, 2)
+    outs = await asyncio.gather(*[run_samples(executor, "bank-transfer-002",
+                                              [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)],
+                                              TOKENIZER) for _ in range(2)])
+    await executor.aclose()
+    assert [o["reward"] for out in outs for o in out] == [pytest.approx(1.3)] * 4
+    await live.app.state.hub.store.flush()
+    rows = await live.app.state.hub.store.query("SELECT group_id, COUNT(*) AS n FROM episodes GROUP BY group_id")
+    assert sorted(r["n"] for r in rows) == [2, 2]
+
+
+async def test_groups_carry_the_run_and_their_step(live: LiveHub) -> None:
+    """Prompt k of the job feeds optimizer step k // batch + 1 (OpenRLHF dispatches a rollout batch only
+    after the previous one trained); every group's open names the run and that step."""
+    from hub import wire
+
+    seen: list[tuple[Any, Any, Any]] = []
+
+    class Recording(HubClient):
+        async def open(self, task: Any, n: int = 1, limits: Any = None, *, run: Any = None, step: Any = None) -> Any:
+            seen.append((task, run, step))
+            if "run" in wire.Open.model_fields:
+                return await super().open(task, n, limits, run=run, step=step)
+            return await super().open(task, n, limits)  # the hub's Open does not take them yet
+
+    hubs = HubSet([live.url], client_factory=lambda url, token: Recording(url, token))
+    executor = AgentExecutor(AgentConfig(group_size=2, run="run-7", batch_size=3), hubs=hubs)
+    for _ in range(2):  # two rollout batches of 3 prompts, one after the other
+        await asyncio.gather(*[run_samples(executor, "bank-abstain-010",
+                                           [ScriptedEngine(TOKENIZER, ["Sorry, I can't."]) for _ in range(2)],
+                                           TOKENIZER) for _ in range(3)])
+    await executor.aclose()
+    assert sorted(seen) == [("bank-abstain-010", "run-7", 1)] * 3 + [("bank-abstain-010", "run-7", 2)] * 3
+
+
+def test_open_sends_run_and_step_only_when_given() -> None:
+    from hub import wire
+    from trainer_client.hub_client import encode
+
+    plain = encode(wire.Open(type="open", task="bank-transfer-002", n=2))
+    assert plain == {"type": "open", "task": "bank-transfer-002", "n": 2}
+    if "run" not in wire.Open.model_fields:
+        pytest.skip("the hub's Open message does not take run/step yet")
+    message = encode(wire.Open(type="open", task="t", n=2, run="run-7", step=3))  # type: ignore[call-arg]
+    assert message["run"] == "run-7" and message["step"] == 3
+
+
+async def test_a_sample_that_raises_fails_its_group_without_stalling_it(live: LiveHub) -> None:
+    class Broken(ScriptedEngine):
+        async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None
+                           ) -> Any:
+            raise RuntimeError("the engine died")
+
+    task = live.app.state.hub.tasks.get("bank-transfer-002")
+    executor = executor_for(live, 2, failed_reward=-1.0)
+    shared = sampling_params()
+    outs = await asyncio.wait_for(asyncio.gather(*[
+        executor.execute(prompt="p", label="bank-transfer-002", sampling_params=shared, max_length=32768,
+                         hf_tokenizer=TOKENIZER, llm_engine=engine)
+        for engine in (ScriptedEngine(TOKENIZER, oracle_script(task)), Broken(TOKENIZER, []))],
+        return_exceptions=True), 30)
+    await executor.aclose()
+    assert isinstance(outs[1], RuntimeError)
+    assert isinstance(outs[0], dict) and outs[0]["reward"] == -1.0 and outs[0]["extra_logs"]["group_lost"] == 1.0
+    assert executor._cohorts == {} and executor.groups_lost == 1
+    assert live.app.state.hub.episodes.episodes == {}  # both episodes were closed

@@ -99,6 +99,7 @@ async def test_cli_prints_table_and_json(live: LiveHub, tmp_path: Path) -> None:
     stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, stderr.decode()
     assert "overall" in stdout.decode() and "server:banking" in stdout.decode()
+    assert "tasks  success" not in stderr.decode()  # no progress bar when stderr is not a terminal
     report = json.loads(out.read_text())
     assert report["policy"] == "oracle" and report["overall"]["success_rate"] == 1.0
     assert {e["kind"] for e in report["episodes"]} == {"mcp"}
@@ -108,3 +109,22 @@ async def test_eval_without_policy_is_a_clear_error(live: LiveHub) -> None:
     args = parser(ALL_PARTS).parse_args(["eval", "--hub", live.url])
     with pytest.raises(ValueError, match="--endpoint"):
         await run_eval(args)
+
+
+async def test_progress_bar_on_request_and_a_clean_table(live: LiveHub) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "hub.cli", "eval", "--hub", live.url, "--policy", "oracle", "--split", "all",
+        "--progress", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, stderr.decode()
+    n = len(live.app.state.hub.tasks)
+    frames = [f for f in stderr.decode().split("\r") if "tasks  success" in f]
+    assert frames[0].startswith("[....") and f" 0/{n} tasks" in frames[0]
+    assert f"[{'#' * 30}] {n}/{n} tasks  success 1.000  failed 0" in frames[-1]
+    assert len(frames) == n + 1  # one frame at the start, one per task
+    table = stdout.decode().splitlines()
+    head = table[1].split()
+    assert head == ["success", "reward", "validity", "coverage", "efficiency", "name", "argument", "n", "failed"]
+    for line in table[3:]:
+        cells = line.split()
+        assert len(cells) == len(head) + 1  # the row name and one value per column, never run together

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,7 +20,8 @@ import pytest_asyncio
 from hub.testing import LiveHub, free_port, serve
 from tests.trainer_support import make_app
 from trainer_client.evaluate import select_tasks
-from trainer_client.launcher import JsonlMetrics, check_hubs, family_lr, parse, prompt_rows
+from trainer_client.launcher import (JsonlMetrics, check_hubs, draw_rows, family_lr, openrlhf_max_steps, parse,
+                                     write_agent)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,31 +49,101 @@ def test_family_learning_rates() -> None:
         parse(["--model", "m", "--group-size", "1"])
 
 
+def flags_of(cmd: list[str]) -> dict[str, str | bool]:
+    return {a: cmd[i + 1] if i + 1 < len(cmd) and not cmd[i + 1].startswith("--") else True
+            for i, a in enumerate(cmd) if a.startswith("--")}
+
+
 async def test_dry_run_command_matches_openrlhf(live: LiveHub, tmp_path: Path) -> None:
     dead = f"http://127.0.0.1:{free_port()}"
     rc, out, err = await prove_train("--hub", live.url, "--hub", dead, "--model", "Qwen/Qwen3-8B", "--dry-run",
-                                     "--output", str(tmp_path / "run"), "--gpus", "4", "--", "--eval.steps", "5")
+                                     "--output", str(tmp_path / "run"), "--gpus", "4", "--batch-size", "4",
+                                     "--steps", "5", "--max-new-tokens", "512", "--", "--eval.steps", "5")
     assert rc == 0, err
     env_line, cmd_line = out.strip().splitlines()
     cmd = shlex.split(cmd_line)
     assert cmd[1:3] == ["-m", "openrlhf.cli.train_ppo_ray"]
-    flags = {a: cmd[i + 1] if i + 1 < len(cmd) and not cmd[i + 1].startswith("--") else True
-             for i, a in enumerate(cmd) if a.startswith("--")}
+    flags = flags_of(cmd)
     assert flags["--algo.advantage.estimator"] == "group_norm" and flags["--rollout.n_samples_per_prompt"] == "16"
-    assert flags["--rollout.batch_size"] == "16" and flags["--algo.kl.init_coef"] == "0.01"
+    assert flags["--rollout.batch_size"] == "4" and flags["--train.batch_size"] == "64"
+    assert flags["--algo.kl.init_coef"] == "0.01"
     assert flags["--actor.adam.lr"] == "5e-08" and flags["--eval.steps"] == "5"
-    assert flags["--train.agent_func_path"].endswith("trainer_client/openrlhf_agent.py")
+    assert flags["--vllm.enable_prefix_caching"] is True  # multi-turn rollouts reuse the conversation's KV cache
+    assert flags["--train.num_episodes"] == "1" and flags["--data.max_samples"] == "20"
     source = pytest.importorskip("openrlhf.cli", reason="openrlhf is not installed").__file__
     text = (Path(source).parent / "train_ppo_ray.py").read_text()
     known = set(re.findall(r'"(--[\w.]+)"', text))
     known |= {f"--{who}.{name}" for name in re.findall(r'f"--\{prefix\}\.([\w.]+)"', text) for who in ("actor", "critic")}
     assert set(flags) <= known, f"flags unknown to OpenRLHF 0.11.2: {set(flags) - known}"
-    assert "PROVE_HUB_URLS=" + f"ws://127.0.0.1:{live.port}/ws" in env_line  # the dead hub was left out
-    assert "PROVE_GROUP_SIZE=16" in env_line and "PROVE_MAX_STEPS=10" in env_line
-    rows = [json.loads(x) for x in Path(flags["--data.prompt_dataset"]).read_text().splitlines()]
-    tasks = [t.model_dump() for t in live.app.state.hub.tasks]
-    assert rows == prompt_rows(select_tasks(tasks, "train"))
-    assert all(set(r) >= {"input", "label"} for r in rows) and "not answering" in err
+    # the dead hub was left out; the settings are in the run config the generated agent file names
+    assert "PROVE_HUB_URLS=" + f"ws://127.0.0.1:{live.port}/ws" in env_line
+    agent = Path(str(flags["--train.agent_func_path"]))
+    assert agent.name == "prove_agent.py" and agent.with_name("prove-agent.json").exists()
+    config = json.loads(agent.with_name("prove-agent.json").read_text())
+    assert config["hub_urls"] == [f"ws://127.0.0.1:{live.port}/ws"] and config["group_size"] == 16
+    assert config["max_steps"] == 10 and config["max_new_tokens"] == 512
+    rows = [json.loads(x) for x in Path(str(flags["--data.prompt_dataset"])).read_text().splitlines()]
+    assert Path(str(flags["--data.prompt_dataset"])).parent == agent.parent
+    tasks = select_tasks([t.model_dump() for t in live.app.state.hub.tasks], "train")
+    # 5 steps x 4 prompts, in shuffled passes over the train split: every task once per pass
+    assert len(rows) == 20 and all(set(r) >= {"input", "label"} for r in rows)
+    first = rows[: len(tasks)]
+    assert sorted(r["label"] for r in first) == sorted(t["id"] for t in tasks)
+    assert {r["label"] for r in rows} == {t["id"] for t in tasks}
+    assert "5 optimizer steps" in err and "max_steps 5" in err and "not answering" in err
+
+
+def test_steps_give_openrlhfs_max_steps() -> None:
+    """The row count makes OpenRLHF 0.11.2's own schedule length equal --steps (its formula, read from its source)."""
+    source = pytest.importorskip("openrlhf", reason="openrlhf is not installed").__file__
+    text = (Path(source).parent / "trainer" / "ppo_trainer.py").read_text()
+    formula = re.search(r"max_steps = \(\n(.*?)\n\s*\)\n", text, re.S)
+    assert formula is not None
+    terms = [t.strip() for t in formula.group(1).split("\n") if t.strip()]
+    assert terms == ["len(prompts_dataset)", "* args.rollout.n_samples_per_prompt", "// args.train.batch_size",
+                     "* args.train.num_episodes", "* args.train.max_epochs"]
+    for steps, batch, n in ((350, 16, 16), (2, 2, 4), (7, 3, 5)):
+        tasks = [{"id": f"t{i}", "turns": [{"user": "hi"}]} for i in range(batch + 1)]
+        rows = draw_rows(tasks, steps, batch, seed=1)
+        assert openrlhf_max_steps(len(rows), n, batch * n) == steps
+        # OpenRLHF trains every rollout batch it draws, so the rollout batches must all be full
+        assert len(rows) % batch == 0 and len(rows) // batch == steps
+
+
+async def test_too_few_tasks_for_a_batch_is_refused(live: LiveHub, tmp_path: Path) -> None:
+    rc, _, err = await prove_train("--hub", live.url, "--model", "m", "--dry-run", "--output", str(tmp_path / "r"),
+                                   "--batch-size", "16", "--split", "all")
+    assert rc == 2 and "fewer than one rollout batch" in err
+
+
+async def test_task_missing_on_a_hub_fails_before_training(live: LiveHub, tmp_path: Path) -> None:
+    tasks = [t.model_dump_json() for t in live.app.state.hub.tasks]
+    fewer = tmp_path / "fewer.jsonl"
+    fewer.write_text("\n".join(tasks[:3]) + "\n")
+    async with serve(make_app(tmp_path, "other.db", tasks_path=str(fewer))) as other:
+        rc, _, err = await prove_train("--hub", live.url, "--hub", other.url, "--model", "m", "--dry-run",
+                                       "--output", str(tmp_path / "r"), "--batch-size", "2", "--split", "all")
+    assert rc == 2 and "unknown_task" in err and f"ws://127.0.0.1:{other.port}/ws lacks {len(tasks) - 3}" in err
+
+
+def test_generated_agent_file_reads_its_run_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenRLHF loads the agent by path in a worker that does not have the launcher's environment."""
+    pytest.importorskip("openrlhf.utils.agent", reason="openrlhf is not installed")
+    import importlib.util
+
+    for key in [k for k in os.environ if k.startswith("PROVE_")]:
+        monkeypatch.delenv(key)
+    config = {"hub_urls": ["ws://10.0.0.7:8765/ws"], "token": "s3cret", "group_size": 8, "max_steps": 6,
+              "max_new_tokens": 300, "run": "run-1"}
+    agent = write_agent(tmp_path / "job", config, "test")
+    assert (agent.with_name("prove-agent.json").stat().st_mode & 0o777) == 0o600
+    monkeypatch.chdir(tmp_path)
+    spec = importlib.util.spec_from_file_location("agent_module", "job/prove_agent.py")  # relative, as in a Ray job
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    executor = module.AgentExecutor()
+    assert {k: executor.config.to_json()[k] for k in config} == config
 
 
 async def test_no_healthy_hub_fails_fast(tmp_path: Path) -> None:
@@ -83,6 +157,9 @@ FAKE_TRAINER = """#!{python}
 import json, os, sys
 assert sys.argv[1:3] == ["-m", "openrlhf.cli.train_ppo_ray"], sys.argv
 assert os.environ["PROVE_HUB_URLS"] and os.environ["PROVE_RUN"]
+agent = sys.argv[sys.argv.index("--train.agent_func_path") + 1]
+config = json.load(open(os.path.join(os.path.dirname(agent), "prove-agent.json")))
+assert config["run"] == os.environ["PROVE_RUN"], config
 with open({metrics!r}, "a") as fh:
     for step in (1, 2):
         fh.write(json.dumps({{"step": step, "metrics": {{"train/reward": 0.5 + step / 10, "train/kl": 0.001}}}}) + "\\n")
@@ -98,6 +175,7 @@ async def test_run_reports_metrics_to_hub(live: LiveHub, tmp_path: Path, code: i
     fake.chmod(0o755)
     rc, _, err = await prove_train("--hub", live.url, "--model", "Qwen/Qwen3-4B", "--python", str(fake),
                                    "--output", str(tmp_path / "run"), "--metrics-file", str(metrics), "--poll", "0.2",
+                                   "--batch-size", "2", "--steps", "3",
                                    "--name", f"test-{status}")
     assert rc == code, err
     store = live.app.state.hub.store
@@ -120,3 +198,40 @@ def test_jsonl_metrics_reads_only_complete_new_lines(tmp_path: Path) -> None:
     with path.open("a") as fh:
         fh.write('ics": {"a": 2}}\n')
     assert src.poll() == [(2, {"a": 2.0})] and src.poll() == []
+
+
+def test_gpu_smoke_skips_without_a_gpu(tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"  # a PATH with bash and coreutils but no nvidia-smi
+    bin_dir.mkdir()
+    for tool in ("bash", "dirname", "env"):
+        found = shutil.which(tool)
+        assert found
+        (bin_dir / tool).symlink_to(found)
+    done = subprocess.run(["bash", str(ROOT / "scripts" / "gpu_smoke.sh")], capture_output=True, text=True, timeout=60,
+                          env={"PATH": str(bin_dir)})
+    assert done.returncode == 0 and done.stdout.strip() == "skipped: no GPU", done.stderr
+
+
+async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path) -> None:
+    """The smoke's prove-train flags (read from the script) plan a 2-step run OpenRLHF 0.11.2 accepts."""
+    script = (ROOT / "scripts" / "gpu_smoke.sh").read_text()
+    assert "openrlhf.models" in script and "flash_attn" in script  # the stack check imports what training needs
+    block = script.split("-m trainer_client.launcher", 1)[1].split('>"$WORK/train.log"', 1)[0]
+    argv = shlex.split(block.replace("\\\n", " ").replace('"$WORK/model"', "tiny-model")
+                       .replace('"http://127.0.0.1:$PORT"', live.url).replace('"$WORK/run"', str(tmp_path / "run")))
+    rc, out, err = await prove_train("--dry-run", *argv)
+    assert rc == 0, err
+    flags = flags_of(shlex.split(out.strip().splitlines()[-1]))
+    assert flags["--rollout.n_samples_per_prompt"] == "4" and flags["--rollout.batch_size"] == "2"
+    assert flags["--vllm.enable_prefix_caching"] is True and flags["--rollout.max_new_tokens"] == "64"
+    assert "2 optimizer steps" in err and "max_steps 2" in err
+    config = json.loads((tmp_path / "run" / "job" / "prove-agent.json").read_text())
+    assert config["max_new_tokens"] == 64 and config["max_steps"] == 4 and config["group_size"] == 4
+
+
+def test_train_extra_is_openrlhfs_own_pins() -> None:
+    """``.[train]`` asks for OpenRLHF 0.11.2 with vLLM and nothing that contradicts its pins."""
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["train"]
+    assert extra == ["openrlhf[vllm]==0.11.2"]

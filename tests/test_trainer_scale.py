@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hub.tasks import oracle_script
+from hub.tasks import hermes_call, oracle_script
 from hub.testing import free_port, serve
 from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples
 from trainer_client.evaluate import OraclePolicy, evaluate
@@ -140,6 +140,50 @@ def test_ray_hub_actors(tmp_path: Path) -> None:
         report = aio.run(evaluate(HubSet(fleet.urls), OraclePolicy(), split="all"))
         assert report["overall"]["success_rate"] == 1.0
         assert {e["hub"] for e in report["episodes"]} == set(fleet.urls)  # sharded over both
+        fleet.shutdown()
+        # with a token the hub binds the node's address, so the other nodes can reach it
+        fleet = start_hubs(1, token="s3cret", spread=False, store_dir=str(tmp_path))
+        node_ip = ray.util.get_node_ip_address()
+        assert fleet.urls == [f"ws://{node_ip}:{fleet.urls[0].rsplit(':', 1)[1]}"]
+        report = aio.run(evaluate(HubSet(fleet.urls, "s3cret"), OraclePolicy(), split="all", limit=2))
+        assert report["overall"]["success_rate"] == 1.0
     finally:
         fleet.shutdown()
         ray.shutdown()
+
+
+async def test_group_that_loses_its_hub_is_all_or_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A sample that finished before its hub died gets the same reward as the ones the hub took down:
+    group normalisation then gives the whole group zero advantage instead of punishing the lost ones."""
+    need_openrlhf()
+    from trainer_client.hub_client import HubClient
+    from trainer_client.openrlhf_agent import AgentConfig, AgentExecutor
+    from trainer_client.tiny import byte_tokenizer
+
+    tokenizer = byte_tokenizer()
+    gen = hub_process(tmp_path)
+    doomed = await gen.__anext__()
+    try:
+        async with HubClient(ws_url(doomed.url)) as watcher:
+            await watcher.subscribe(kinds=["reward"])
+            hubs = HubSet([doomed.url], retry_after=3600, open_retries=0)
+            executor = AgentExecutor(AgentConfig(group_size=2, failed_reward=-0.25), hubs=hubs)
+            reached, gate = asyncio.Semaphore(0), asyncio.Event()
+            quick = ScriptedEngine(tokenizer, ["Your balance is 1,000."])  # answers at once: scored, reward in
+            call = hermes_call("banking__get_account", {"account_id": "ACC-0005"})
+            slow = GatedEngine(tokenizer, [call, "Done."], reached, gate)  # waits before its second turn
+            run = asyncio.ensure_future(run_samples(executor, "bank-balance-001", [quick, slow], tokenizer))
+            await asyncio.wait_for(reached.acquire(), 30)
+            scored = await asyncio.wait_for(watcher.events.get(), 30)  # the quick sample's reward
+            assert scored["event"]["type"] == "reward", scored
+            await doomed.kill()
+            gate.set()
+            with caplog.at_level("WARNING", logger="trainer_client.openrlhf_agent"):
+                out = await asyncio.wait_for(run, 60)
+            assert [o["reward"] for o in out] == [-0.25, -0.25]
+            assert all(o["extra_logs"]["group_lost"] == 1.0 for o in out)
+            assert executor.groups_lost == 1
+            assert "1 of 1 groups lost so far" in caplog.text
+            await executor.aclose()
+    finally:
+        await gen.aclose()

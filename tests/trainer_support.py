@@ -54,9 +54,11 @@ def sampling_params() -> SimpleNamespace:
     return SimpleNamespace(max_tokens=None, logprobs=None, temperature=1.0)
 
 
-async def run_samples(executor: Any, label: str, engines: Sequence[ScriptedEngine], tokenizer: Any,
-                      max_length: int = 32768) -> list[dict[str, Any]]:
-    """The n samples of one prompt, concurrently, as OpenRLHF's ``generate_responses`` runs them."""
+async def run_samples(executor: Any, label: str, engines: Sequence[Any], tokenizer: Any,
+                      max_length: int = 32768, params: Any = None) -> list[dict[str, Any]]:
+    """The n samples of one prompt, concurrently, as OpenRLHF 0.11.2's ``RolloutRayActor.generate_responses``
+    runs them: one ``execute`` per sample, all handed the SAME ``sampling_params`` object."""
+    shared = params if params is not None else sampling_params()
     return list(await asyncio.gather(*[
-        executor.execute(prompt=f"task {label}", label=label, sampling_params=sampling_params(), max_length=max_length,
+        executor.execute(prompt=f"task {label}", label=label, sampling_params=shared, max_length=max_length,
                          hf_tokenizer=tokenizer, llm_engine=engine) for engine in engines]))

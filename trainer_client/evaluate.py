@@ -26,7 +26,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 import httpx
 
@@ -208,18 +208,26 @@ async def list_tasks(hubs: HubSet) -> list[dict[str, Any]]:
 
 async def evaluate(hubs: HubSet, policy: Policy, *, split: str = "test", kind: str | None = None,
                    ids: Sequence[str] | None = None, samples: int = 1, concurrency: int = 8,
-                   limit: int | None = None, max_steps: int | None = None) -> dict[str, Any]:
+                   limit: int | None = None, max_steps: int | None = None,
+                   progress: Progress | None = None) -> dict[str, Any]:
     """Run every selected task; the report (``summarize``) with the episodes."""
     tasks = select_tasks(await list_tasks(hubs), split, kind, ids, limit)
     if not tasks:
         raise ValueError(f"no task in split {split!r}" + (f" of kind {kind}" if kind else ""))
     gate = asyncio.Semaphore(concurrency)
+    if progress is not None:
+        progress.start(len(tasks))
 
     async def one(task: dict[str, Any]) -> list[EpisodeResult]:
         async with gate:
-            return await run_group(hubs, task, policy, samples, max_steps)
+            results = await run_group(hubs, task, policy, samples, max_steps)
+        if progress is not None:
+            progress.update(results)
+        return results
 
     groups = await asyncio.gather(*[one(t) for t in tasks])
+    if progress is not None:
+        progress.finish()
     episodes = [e for g in groups for e in g]
     report = summarize(episodes)
     report.update({"policy": policy.name, "split": split, "kind": kind, "samples": samples, "tasks": len(tasks),
@@ -228,6 +236,39 @@ async def evaluate(hubs: HubSet, policy: Policy, *, split: str = "test", kind: s
 
 
 # Reporting --------------------------------------------------------------------------------------
+
+
+class Progress:
+    """A one-line progress bar on a stream (stderr): tasks done, success so far, failed episodes."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.total = self.done = self.episodes = self.successes = self.failed = 0
+
+    def start(self, total: int) -> None:
+        self.total = total
+        self._draw()
+
+    def update(self, results: Sequence[EpisodeResult]) -> None:
+        self.done += 1
+        self.episodes += len(results)
+        self.successes += sum(r.success for r in results)
+        self.failed += sum(r.failed is not None for r in results)
+        self._draw()
+
+    def finish(self) -> None:
+        self.stream.write("\n")
+        self.stream.flush()
+
+    def _draw(self) -> None:
+        filled = self.width * self.done // max(1, self.total)
+        scored = self.episodes - self.failed
+        rate = f"{self.successes / scored:.3f}" if scored else "-"
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} tasks  "
+                          f"success {rate}  failed {self.failed}")
+        self.stream.flush()
+
 
 
 def _stats(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
@@ -258,14 +299,17 @@ def _fmt(v: float | None) -> str:
 
 def format_table(report: dict[str, Any]) -> str:
     cols = ("success", "reward", *COMPONENTS[:5], "n", "failed")
-    head = f"{'':<24}" + "".join(f"{c:>10}" for c in cols)
+    widths = [max(len(c), 6) for c in cols]  # every column at least as wide as its name, two spaces apart
+    names = [f"{title}:{name}" for title, key in (("server", "by_server"), ("kind", "by_kind")) for name in report[key]]
+    first = max([len("overall"), *(len(n) for n in names)])
+    head = f"{'':<{first}}" + "".join(f"  {c:>{w}}" for c, w in zip(cols, widths))
     lines = [f"policy {report['policy']} on split {report['split']}: {report['tasks']} tasks, "
              f"{report['overall']['episodes']} episodes", head, "-" * len(head)]
 
     def row(name: str, s: dict[str, Any]) -> str:
         vals = [_fmt(s["success_rate"]), _fmt(s["reward"]), *(_fmt(s["components"][c]) for c in COMPONENTS[:5]),
                 str(s["episodes"]), str(s["failed"])]
-        return f"{name[:24]:<24}" + "".join(f"{v:>10}" for v in vals)
+        return f"{name:<{first}}" + "".join(f"  {v:>{w}}" for v, w in zip(vals, widths))
 
     lines.append(row("overall", report["overall"]))
     for title, key in (("server", "by_server"), ("kind", "by_kind")):
@@ -298,6 +342,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--max-tokens", type=int, default=2048)
     p.add_argument("--concurrency", type=int, default=8, help="tasks in flight at once")
     p.add_argument("--json", default=None, metavar="PATH", help="write the report as JSON ('-' for stdout)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(handler=cmd_eval)
     return p
 
@@ -324,8 +370,10 @@ async def run_eval(args: argparse.Namespace) -> dict[str, Any]:
     policy = make_policy(args)
     hubs = HubSet(args.hub or ["http://127.0.0.1:8765"], args.token or os.environ.get("HUB_TOKEN"))
     try:
+        show = sys.stderr.isatty() if getattr(args, "progress", None) is None else args.progress
         return await evaluate(hubs, policy, split=args.split, kind=args.kind, ids=args.task, samples=args.samples,
-                              concurrency=args.concurrency, limit=args.limit, max_steps=args.max_steps)
+                              concurrency=args.concurrency, limit=args.limit, max_steps=args.max_steps,
+                              progress=Progress(sys.stderr) if show else None)
     finally:
         await hubs.close()
         if isinstance(policy, OpenAIPolicy):

@@ -28,7 +28,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-PROTOCOL_VERSION = 1
+from hub import wire
+
+PROTOCOL_VERSION = wire.VERSION
 IDEMPOTENT = frozenset({"hello", "ping", "tasks", "finish", "stats", "flush", "subscribe", "unsubscribe"})
 
 
@@ -125,10 +127,8 @@ class HubClient:
             raise HubConnectionError(f"cannot open {self.url}: {exc}") from exc
         self._ws = ws
         self._reader = asyncio.create_task(self._read(ws))
-        hello = {"type": "hello", "version": PROTOCOL_VERSION, "client": self.client}
-        if self.token:
-            hello["token"] = self.token
-        self.welcome = await self._send(hello)
+        hello = wire.Hello(type="hello", version=PROTOCOL_VERSION, client=self.client, token=self.token or None)
+        self.welcome = await self._send(encode(hello))
         if self._subscription is not None:
             await self._send(self._subscription)
         return self.welcome
@@ -168,6 +168,10 @@ class HubClient:
             entry[1].set_result(data)
 
     # Requests ---------------------------------------------------------------------------------
+
+    async def send(self, message: wire.Msg) -> dict[str, Any]:
+        """Send one typed request (``hub.wire``) and return its reply."""
+        return await self.request(encode(message))
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send one request and return its reply; raise HubError on an ``error`` reply."""
@@ -211,71 +215,80 @@ class HubClient:
     # The protocol -----------------------------------------------------------------------------
 
     async def ping(self) -> dict[str, Any]:
-        return await self.request({"type": "ping"})
+        return await self.send(wire.Ping(type="ping"))
 
     async def tasks(self, kind: str | None = None, full: bool = False) -> list[dict[str, Any]]:
-        reply = await self.request({"type": "tasks", "kind": kind, "full": full})
+        reply = await self.send(wire.Tasks(type="tasks", kind=kind, full=full))  # type: ignore[arg-type]
         return list(reply["tasks"])
 
-    async def open(self, task: str | dict[str, Any], n: int = 1, limits: dict[str, Any] | None = None) -> Group:
-        """Open a group of ``n`` episodes of ``task`` (an id or an inline task object)."""
-        msg: dict[str, Any] = {"type": "open", "task": task, "n": n}
+    async def open(self, task: str | dict[str, Any], n: int = 1, limits: dict[str, Any] | None = None, *,
+                   run: str | None = None, step: int | None = None) -> Group:
+        """Open a group of ``n`` episodes of ``task`` (an id or an inline task object); ``run`` and
+        ``step`` tie the group to a training run and its optimizer step (sent only when given)."""
+        fields: dict[str, Any] = {"task": task, "n": n}
         if limits:
-            msg["limits"] = limits
-        r = await self.request(msg)
+            fields["limits"] = limits
+        if run is not None:
+            fields["run"] = run
+        if step is not None:
+            fields["step"] = step
+        r = await self.send(wire.Open(type="open", **fields))
         return Group(r["group"], r["task"], r["kind"], r["state_hash"], [e["episode"] for e in r["episodes"]],
                      r["messages"], r["tools"], r)
 
     async def step(self, episode: str, text: str | None = None, *, message: dict[str, Any] | None = None) -> dict[str, Any]:
         """Send the model's raw output (or an OpenAI assistant ``message``); get the observation."""
-        msg: dict[str, Any] = {"type": "step", "episode": episode}
         if message is not None:
-            msg["message"] = message
-        else:
-            msg["text"] = text if text is not None else ""
-        return await self.request(msg)
+            return await self.send(wire.Step(type="step", episode=episode, message=message))
+        return await self.send(wire.Step(type="step", episode=episode, text=text if text is not None else ""))
 
     async def finish(self, episode: str, reward: dict[str, Any] | None = None) -> dict[str, Any]:
         """End and score an episode; returns the reward breakdown (``total``, ``components``, ...)."""
-        msg: dict[str, Any] = {"type": "finish", "episode": episode}
-        if reward:
-            msg["reward"] = reward
-        return dict((await self.request(msg))["reward"])
+        fields: dict[str, Any] = {"reward": reward} if reward else {}
+        return dict((await self.send(wire.Finish(type="finish", episode=episode, **fields)))["reward"])
 
     async def close_episodes(self, episodes: Sequence[str]) -> dict[str, Any]:
-        return await self.request({"type": "close", "episodes": list(episodes)})
+        return await self.send(wire.Close(type="close", episodes=list(episodes)))
 
     async def subscribe(self, kinds: Sequence[str] | None = None, episodes: Sequence[str] | None = None,
                         maxsize: int = 1000) -> dict[str, Any]:
         """Receive live events in ``self.events`` (or ``async for e in client.iter_events()``)."""
-        msg: dict[str, Any] = {"type": "subscribe", "maxsize": maxsize}
+        fields: dict[str, Any] = {"maxsize": maxsize}
         if kinds:
-            msg["kinds"] = list(kinds)
+            fields["kinds"] = list(kinds)
         if episodes:
-            msg["episodes"] = list(episodes)
+            fields["episodes"] = list(episodes)
+        msg = encode(wire.Subscribe(type="subscribe", **fields))
         self._subscription = msg
         return await self.request(msg)
 
     async def unsubscribe(self) -> dict[str, Any]:
         self._subscription = None
-        return await self.request({"type": "unsubscribe"})
+        return await self.send(wire.Unsubscribe(type="unsubscribe"))
 
     async def iter_events(self) -> AsyncIterator[dict[str, Any]]:
         while True:
             yield (await self.events.get())["event"]
 
-    async def run_start(self, name: str, config: dict[str, Any] | None = None) -> str:
-        return str((await self.request({"type": "run_start", "name": name, "config": config or {}}))["run"])
+    async def run_start(self, name: str, config: dict[str, Any] | None = None, run: str | None = None) -> str:
+        """Start (or, with ``run``, join) a training run; returns its id."""
+        fields: dict[str, Any] = {"run": run} if run else {}
+        return str((await self.send(wire.RunStart(type="run_start", name=name, config=config or {}, **fields)))["run"])
 
     async def run_metrics(self, run: str, step: int, metrics: dict[str, float]) -> dict[str, Any]:
-        return await self.request({"type": "run_metrics", "run": run, "step": step, "metrics": metrics})
+        return await self.send(wire.RunMetrics(type="run_metrics", run=run, step=step, metrics=metrics))
 
     async def run_end(self, run: str, status: str = "finished") -> dict[str, Any]:
-        return await self.request({"type": "run_end", "run": run, "status": status})
+        return await self.send(wire.RunEnd(type="run_end", run=run, status=status))  # type: ignore[arg-type]
 
     async def stats(self) -> dict[str, Any]:
-        return await self.request({"type": "stats"})
+        return await self.send(wire.Stats(type="stats"))
 
     async def flush(self, timeout: float = 30.0) -> dict[str, Any]:
         """Wait until the hub's store has committed every event so far."""
-        return await self.request({"type": "flush", "timeout": timeout})
+        return await self.send(wire.Flush(type="flush", timeout=timeout))
+
+
+def encode(message: wire.Msg) -> dict[str, Any]:
+    """A typed request as its JSON object: only the fields that were set (the hub fills in its defaults)."""
+    return message.model_dump(mode="json", exclude_unset=True)

@@ -7,8 +7,9 @@ aside, new groups go to the others, and it is tried again after ``retry_after`` 
 loads the same task file, so a task's initial state (and its state hash) is the same on each.
 
 ``GroupPool`` hands out episodes one at a time to callers that cannot see each other (OpenRLHF makes
-one agent instance per sample): the first caller for a task opens a group of ``group_size`` on one
-hub, the next callers for that task take its remaining episodes.
+one agent instance per sample): the first caller with a key (one prompt's n samples) opens a group on
+one hub, the next callers with that key take its remaining episodes. A full hub (``capacity``) is
+retried with back-off; when it stays full the group fails as a whole.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,10 @@ class HubDown(Exception):
 
 class NoHubAvailable(RuntimeError):
     """Every hub is down."""
+
+
+class HubBusy(NoHubAvailable):
+    """Every live hub stayed full (``capacity``) through the retries."""
 
 
 def ws_url(url: str) -> str:
@@ -88,12 +93,15 @@ class HubSet:
 
     def __init__(self, urls: Sequence[str], token: str | None = None, *, retry_after: float = 30.0,
                  client_factory: Callable[[str, str | None], HubClient] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, open_retries: int = 5,
+                 open_backoff: float = 1.0) -> None:
         if not urls:
             raise ValueError("no hub URL given")
         factory = client_factory or default_client
         self.hubs = [HubEndpoint(ws_url(u), factory(ws_url(u), token)) for u in urls]
         self.retry_after = retry_after
+        self.open_retries = open_retries
+        self.open_backoff = open_backoff
         self.clock = clock
         self._turn = itertools.count()
 
@@ -128,23 +136,42 @@ class HubSet:
             self.mark_down(hub, exc.message)
             raise HubDown(hub.url, exc.message) from exc
 
-    async def open_group(self, task: str | dict[str, Any], n: int, limits: dict[str, Any] | None = None
-                         ) -> tuple[HubEndpoint, Group]:
-        """Open a group on the next live hub, moving on to the next one while hubs are down."""
-        last: HubDown | None = None
-        for _ in range(len(self.hubs)):
-            try:
-                hub = self.next_hub()
-            except NoHubAvailable:
+    async def open_group(self, task: str | dict[str, Any], n: int, limits: dict[str, Any] | None = None, *,
+                         run: str | None = None, step: int | None = None) -> tuple[HubEndpoint, Group]:
+        """Open a group on the next live hub, moving on while hubs are down or full.
+
+        A full hub (``capacity``) is retried with back-off (``open_retries`` rounds over the hubs);
+        then ``HubBusy``. Any other refusal (``unknown_task``, a bad task) is raised as ``HubError``.
+        """
+        last: Exception | None = None
+        for attempt in range(self.open_retries + 1):
+            if attempt:
+                await asyncio.sleep(min(self.open_backoff * 2 ** (attempt - 1), 30.0))
+            busy = False
+            for _ in range(len(self.hubs)):
+                try:
+                    hub = self.next_hub()
+                except NoHubAvailable:
+                    break
+                try:
+                    group = await self.call(hub, "open", task, n, limits, run=run, step=step)
+                except HubDown as exc:
+                    last = exc
+                    continue
+                except HubError as exc:
+                    if exc.code != "capacity":
+                        raise
+                    last, busy = exc, True
+                    continue
+                hub.episodes += n
+                return hub, group
+            if not busy:
                 break
-            try:
-                group = await self.call(hub, "open", task, n, limits)
-            except HubDown as exc:
-                last = exc
-                continue
-            hub.episodes += n
-            return hub, group
-        raise NoHubAvailable(f"no hub could open a group of {task!r}: {last or 'all hubs are down'}")
+        name = task if isinstance(task, str) else task.get("id", "<inline>")
+        if isinstance(last, HubError) and last.code == "capacity":
+            raise HubBusy(f"no hub had room for a group of {n} of {name!r} after {self.open_retries} retries: "
+                          f"{last.message}")
+        raise NoHubAvailable(f"no hub could open a group of {name!r}: {last or 'all hubs are down'}")
 
     async def close(self) -> None:
         for hub in self.hubs:
@@ -167,31 +194,56 @@ class _Pending:
     hub: HubEndpoint
     group: Group
     next_index: int = 0
-    waiters: int = 0
 
 
 @dataclass
 class GroupPool:
-    """Episodes by task, ``group_size`` at a time: the samples of one prompt share one hub group."""
+    """Episodes handed out one at a time to callers that cannot see each other (OpenRLHF makes one agent
+    instance per sample): the first caller with a ``key`` opens a group of ``n`` on one hub, the next
+    callers with that key take its other episodes. A failed open fails every caller of the key alike
+    until ``release(key)``."""
 
     hubs: HubSet
     group_size: int = 16
     limits: dict[str, Any] | None = None
-    _pending: dict[str, _Pending] = field(default_factory=dict)
-    _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
+    run: str | None = None
+    _pending: dict[Hashable, _Pending] = field(default_factory=dict)
+    _failed: dict[Hashable, Exception] = field(default_factory=dict)
+    _locks: dict[Hashable, asyncio.Lock] = field(default_factory=dict)
 
-    async def acquire(self, task: str) -> Lease:
-        lock = self._locks.setdefault(task, asyncio.Lock())
+    async def acquire(self, task: str, key: Hashable | None = None, n: int | None = None,
+                      step: int | None = None) -> Lease:
+        key = task if key is None else key
+        lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            pending = self._pending.get(task)
+            if key in self._failed:
+                raise self._failed[key]
+            pending = self._pending.get(key)
             if pending is None or not pending.hub.alive:
-                hub, group = await self.hubs.open_group(task, self.group_size, self.limits)
-                pending = self._pending[task] = _Pending(hub, group)
+                try:
+                    hub, group = await self.hubs.open_group(task, n or self.group_size, self.limits,
+                                                            run=self.run, step=step)
+                except (NoHubAvailable, HubError) as exc:
+                    if key != task:  # a keyed group fails as a whole; a task-keyed one may be retried
+                        self._failed[key] = exc
+                    raise
+                pending = self._pending[key] = _Pending(hub, group)
             lease = Lease(pending.hub, pending.group, pending.group.episodes[pending.next_index], pending.next_index)
             pending.next_index += 1
             if pending.next_index >= len(pending.group.episodes):
-                del self._pending[task]
+                del self._pending[key]
             return lease
+
+    async def release(self, key: Hashable) -> None:
+        """Forget ``key``: close the episodes of its group nobody took."""
+        self._failed.pop(key, None)
+        self._locks.pop(key, None)
+        pending = self._pending.pop(key, None)
+        if pending is not None and pending.hub.alive and pending.next_index < len(pending.group.episodes):
+            try:
+                await self.hubs.call(pending.hub, "close_episodes", pending.group.episodes[pending.next_index:])
+            except (HubDown, HubError):
+                pass
 
     def leftovers(self) -> list[tuple[HubEndpoint, list[str]]]:
         """Episodes opened but never handed out (to close at shutdown)."""
@@ -205,3 +257,4 @@ class GroupPool:
                 except (HubDown, HubError):
                     pass
         self._pending.clear()
+        self._failed.clear()

@@ -3,15 +3,17 @@
     prove-train --hub http://127.0.0.1:8765 --model Qwen/Qwen3-4B-Instruct-2507 --gpus 8
     prove-train --hub ws://hub-a:8765/ws --hub ws://hub-b:8765/ws --token $HUB_TOKEN --model ... --dry-run
     prove-train --ray-hubs 4 --model ...          # start 4 hubs as Ray actors (trainer_client.ray_hubs)
+    prove-train --ray-address head:6379 --ray-hubs 4 --token $HUB_TOKEN --model ... --nodes 2
 
-Steps: check every hub (``GET /healthz``; a dead one is dropped with a warning), export the task
-split in OpenRLHF's prompt format (``{"input": <first user turn>, "label": <task id>}``; the agent
-file renders the real prompt from the hub, tools included), build the ``train_ppo_ray`` command
-(``--algo.advantage.estimator group_norm``, ``--rollout.n_samples_per_prompt N``,
-``--train.agent_func_path trainer_client/openrlhf_agent.py``) with the paper's settings (group 16,
-batch 16, KL 0.01 as a k3 loss, learning rate per model family, 350 steps, rollouts capped at 10
-model messages), and run it with the agent's configuration in its environment. ``--dry-run`` prints
-the command and the environment instead.
+Steps: check every hub (``GET /healthz``; a dead one is dropped with a warning) and that every prompt's
+task is on every hub; write the job directory (``<output>/job``): ``steps x batch`` prompt rows in
+OpenRLHF's format (``{"input": <first user turn>, "label": <task id>}``; the agent file renders the real
+prompt from the hub, tools included), the run config ``prove-agent.json`` and the agent file
+``prove_agent.py`` that names it; build the ``train_ppo_ray`` command (``--algo.advantage.estimator
+group_norm``, ``--rollout.n_samples_per_prompt N``, vLLM prefix caching) with the paper's settings (group
+16, batch 16, KL 0.01 as a k3 loss, learning rate per model family, 350 optimizer steps, rollouts capped
+at 10 model messages), and run it here, or as a Ray job on an existing cluster (``--ray-address``), whose
+runtime_env carries the job directory and the settings to every worker. ``--dry-run`` prints the plan.
 
 Training metrics go to the hub (``run_start`` / ``run_metrics`` / ``run_end`` on the WebSocket),
 where the dashboard plots them: the launcher follows the trainer's TensorBoard event files
@@ -27,6 +29,7 @@ import json
 import logging
 import math
 import os
+import random
 import shlex
 import sys
 from collections.abc import Sequence
@@ -94,6 +97,27 @@ async def fetch_tasks(url: str, token: str | None) -> list[dict[str, Any]]:
         return await hub.tasks(full=True)
 
 
+async def missing_tasks(hubs: Sequence[str], token: str | None, wanted: Sequence[str]) -> dict[str, list[str]]:
+    """For each hub, the wanted task ids it does not have (a prompt whose task a hub lacks would fail there)."""
+    missing: dict[str, list[str]] = {}
+    for url in hubs:
+        async with HubClient(ws_url(url), token, client="prove-train", retries=2) as hub:
+            have = {t["id"] for t in await hub.tasks()}
+        lacking = sorted(set(wanted) - have)
+        if lacking:
+            missing[url] = lacking
+    return missing
+
+
+def check_tasks(hubs: Sequence[str], token: str | None, wanted: Sequence[str]) -> None:
+    """Fail fast, before any GPU is touched, when a hub lacks a prompt's task."""
+    missing = asyncio.run(missing_tasks(hubs, token, wanted))
+    if missing:
+        detail = "; ".join(f"{url} lacks {len(ids)} ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''})"
+                           for url, ids in missing.items())
+        raise ValueError(f"unknown_task: every hub must load the same tasks: {detail}")
+
+
 def prompt_rows(tasks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """OpenRLHF prompt rows: ``input`` (the first user turn, for people and length filters) and
     ``label`` (the task id: the agent opens that task on a hub and renders the real prompt)."""
@@ -101,10 +125,69 @@ def prompt_rows(tasks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
              "servers": t.get("servers", [])} for t in tasks]
 
 
-def export_prompts(tasks: Sequence[dict[str, Any]], path: Path) -> Path:
+def draw_rows(tasks: Sequence[dict[str, Any]], steps: int, batch: int, seed: int) -> list[dict[str, Any]]:
+    """``steps * batch`` prompt rows: shuffled passes over the tasks (every task once per pass), so one
+    OpenRLHF episode over them is exactly ``steps`` full rollout batches."""
+    if len(tasks) < batch:
+        raise ValueError(f"{len(tasks)} task(s) is fewer than one rollout batch (--batch-size {batch}): "
+                         "lower --batch-size or add tasks")
+    rng = random.Random(seed)
+    rows: list[dict[str, Any]] = []
+    while len(rows) < steps * batch:
+        one_pass = prompt_rows(tasks)
+        rng.shuffle(one_pass)
+        rows += one_pass
+    return rows[: steps * batch]
+
+
+def export_prompts(rows: Sequence[dict[str, Any]], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r) + "\n" for r in prompt_rows(tasks)))
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return path
+
+
+def openrlhf_max_steps(prompts: int, n: int, train_batch: int, episodes: int = 1, epochs: int = 1) -> int:
+    """The scheduler's ``max_steps`` as OpenRLHF 0.11.2 computes it (``ppo_trainer.prepare_datasets``)."""
+    return prompts * n // train_batch * episodes * epochs
+
+
+AGENT_TEMPLATE = '''"""The PROVE agent of run {name!r}: ``trainer_client.openrlhf_agent`` with the run config beside it.
+
+Written by prove-train; pass this file as --train.agent_func_path. The settings travel with the job (this
+file and {config!r} sit in the job's directory), not in the environment of the process that launched it.
+"""
+
+import sys
+from pathlib import Path
+
+try:
+    import trainer_client  # noqa: F401
+except ImportError:  # a source checkout that is not installed
+    sys.path.insert(0, {source!r})
+
+from trainer_client.openrlhf_agent import AgentExecutor as _AgentExecutor
+from trainer_client.openrlhf_agent import AgentInstance  # noqa: F401
+
+
+class AgentExecutor(_AgentExecutor):
+    CONFIG_FILE = str(Path(__file__).resolve().with_name({config!r}))
+'''
+
+CONFIG_NAME = "prove-agent.json"
+AGENT_NAME = "prove_agent.py"
+
+
+def write_agent(job: Path, config: dict[str, Any], name: str) -> Path:
+    """The run config and the agent file that names it, in the job directory (the token is in the
+    config, so the file is private to its owner)."""
+    job.mkdir(parents=True, exist_ok=True)
+    path = job / CONFIG_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        json.dump(config, fh, indent=1)
+    agent = job / AGENT_NAME
+    agent.write_text(AGENT_TEMPLATE.format(name=name, config=CONFIG_NAME, source=str(AGENT_FILE.parent.parent)))
+    return agent
 
 
 # The command ------------------------------------------------------------------------------------
@@ -120,24 +203,32 @@ class Plan:
     family: str | None
     tensorboard_dir: Path
     run_name: str
+    job: Path
+    agent: Path
+    agent_config: dict[str, Any]
+    steps: int
+    max_steps: int
+    ray_address: str | None = None  # the Ray cluster the local trainer joins (the one --ray-hubs started)
 
 
-def build_command(args: argparse.Namespace, prompts: Path, n_tasks: int, lr: float, out: Path) -> list[str]:
+def build_command(args: argparse.Namespace, prompts: Path | str, agent: Path | str, rows: int, lr: float,
+                  out: Path) -> list[str]:
     """``python -m openrlhf.cli.train_ppo_ray ...`` (flag names as in OpenRLHF 0.11.2)."""
     n, batch = args.group_size, args.batch_size
-    episodes = max(1, math.ceil(args.steps * batch / max(1, n_tasks)))
     engines = args.vllm_engines or max(1, args.gpus // args.tp)
     cmd = [args.python, *TRAINER,
            "--actor.model_name_or_path", args.model,
            "--data.prompt_dataset", str(prompts),
            "--data.input_key", "input",
            "--data.label_key", "label",
-           "--train.agent_func_path", str(AGENT_FILE),
+           "--data.max_samples", str(rows),
+           "--train.agent_func_path", str(agent),
            "--algo.advantage.estimator", "group_norm",
            "--rollout.n_samples_per_prompt", str(n),
            "--rollout.batch_size", str(batch),
            "--train.batch_size", str(batch * n),
-           "--train.num_episodes", str(episodes),
+           "--train.num_episodes", "1",
+           "--train.max_epochs", "1",
            "--algo.kl.init_coef", str(args.kl),
            "--algo.kl.use_loss",
            "--algo.kl.estimator", "k3",
@@ -151,6 +242,7 @@ def build_command(args: argparse.Namespace, prompts: Path, n_tasks: int, lr: flo
            "--vllm.num_engines", str(engines * args.nodes),
            "--vllm.tensor_parallel_size", str(args.tp),
            "--vllm.gpu_memory_utilization", str(args.vllm_memory),
+           "--vllm.enable_prefix_caching",
            "--train.colocate_all",
            "--vllm.enable_sleep",
            "--ds.zero_stage", str(args.zero_stage),
@@ -167,21 +259,39 @@ def build_command(args: argparse.Namespace, prompts: Path, n_tasks: int, lr: flo
     return cmd + list(args.extra)
 
 
-def agent_env(hubs: Sequence[str], token: str | None, args: argparse.Namespace) -> dict[str, str]:
-    """What the agent file reads in the rollout actors (``trainer_client.openrlhf_agent.AgentConfig``)."""
-    env = {"PROVE_HUB_URLS": ",".join(hubs), "PROVE_GROUP_SIZE": str(args.group_size),
-           "PROVE_MAX_STEPS": str(args.max_steps)}
-    if token:
-        env["PROVE_HUB_TOKEN"] = token
+def agent_config(hubs: Sequence[str], token: str | None, args: argparse.Namespace,
+                 run: str | None = None) -> dict[str, Any]:
+    """What the agent reads in the rollout actors (``trainer_client.openrlhf_agent.AgentConfig``)."""
+    return {"hub_urls": list(hubs), "token": token, "group_size": args.group_size, "max_steps": args.max_steps,
+            "max_new_tokens": args.max_new_tokens, "run": run, "batch_size": args.batch_size}
+
+
+def agent_env(config: dict[str, Any]) -> dict[str, str]:
+    """The same settings as ``PROVE_*`` variables (the stock agent file reads them; Ray's runtime_env)."""
+    env = {"PROVE_HUB_URLS": ",".join(config["hub_urls"]), "PROVE_GROUP_SIZE": str(config["group_size"]),
+           "PROVE_MAX_STEPS": str(config["max_steps"])}
+    for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_MAX_NEW_TOKENS", "max_new_tokens"), ("PROVE_RUN", "run"),
+                      ("PROVE_BATCH_SIZE", "batch_size")):
+        if config.get(name):
+            env[key] = str(config[name])
     return env
 
 
 def plan(args: argparse.Namespace, hubs: Sequence[str], tasks: Sequence[dict[str, Any]]) -> Plan:
     out = Path(args.output).resolve()
+    job = out / "job"
     lr, family = (args.lr, "--lr") if args.lr else family_lr(args.model)
-    prompts = export_prompts(tasks, out / f"prompts-{args.split}.jsonl")
-    return Plan(build_command(args, prompts, len(tasks), lr, out), agent_env(hubs, args.token, args), prompts,
-                len(tasks), lr, family, out / "tensorboard", args.name)
+    rows = draw_rows(tasks, args.steps, args.batch_size, args.seed)
+    prompts = export_prompts(rows, job / f"prompts-{args.split}.jsonl")
+    config = agent_config(hubs, args.token, args)
+    agent = write_agent(job, config, args.name)
+    # on a cluster the job directory is the working directory of every worker: relative paths reach them
+    local = not args.ray_address
+    command = build_command(args, prompts if local else prompts.name, agent if local else agent.name, len(rows),
+                            lr, out)
+    max_steps = openrlhf_max_steps(len(rows), args.group_size, args.batch_size * args.group_size)
+    return Plan(command, agent_env(config), prompts, len(tasks), lr, family, out / "tensorboard", args.name, job,
+                agent, config, args.steps, max_steps)
 
 
 # Metrics to the hub -----------------------------------------------------------------------------
@@ -254,8 +364,7 @@ class HubReporter:
     async def start(self, name: str, config: dict[str, Any]) -> str | None:
         for c in self.clients:
             try:
-                self.run = str((await c.request({"type": "run_start", "name": name, "config": config,
-                                                 **({"run": self.run} if self.run else {})}))["run"])
+                self.run = await c.run_start(name, config, run=self.run)
             except HubError as exc:
                 log.warning("reporting to %s failed: %s", c.url, exc)
         return self.run
@@ -272,28 +381,73 @@ class HubReporter:
 
 
 async def run_training(p: Plan, hubs: Sequence[str], token: str | None, sources: Sequence[Any],
-                       poll_s: float = 10.0, config: dict[str, Any] | None = None) -> int:
-    """Run the trainer with the agent's environment, forwarding metrics until it exits."""
+                       poll_s: float = 10.0, config: dict[str, Any] | None = None,
+                       ray_dashboard: str | None = None) -> int:
+    """Run the trainer (locally, or as a job on a Ray cluster) with the agent's run config, forwarding
+    metrics until it exits."""
     reporter = HubReporter(hubs, token)
     await reporter.start(p.run_name, config or {})
-    env = {**os.environ, **p.env}
-    if reporter.run:
-        env["PROVE_RUN"] = reporter.run
+    if reporter.run:  # the rollouts tag their groups with the run
+        p.agent_config["run"] = reporter.run
+        write_agent(p.job, p.agent_config, p.run_name)
+        p.env = agent_env(p.agent_config)
+    code = 1
+    try:
+        if ray_dashboard:
+            code = await run_job(p, ray_dashboard, sources, reporter, poll_s)
+        else:
+            code = await run_local(p, sources, reporter, poll_s)
+    finally:
+        await forward(sources, reporter)
+        await reporter.end("finished" if code == 0 else "failed")
+    return code
+
+
+async def run_local(p: Plan, sources: Sequence[Any], reporter: HubReporter, poll_s: float) -> int:
+    env = {**os.environ, **p.env, **({"RAY_ADDRESS": p.ray_address} if p.ray_address else {})}
     proc = await asyncio.create_subprocess_exec(*p.command, env=env)
     wait = asyncio.ensure_future(proc.wait())
     try:
-        while True:
-            done, _ = await asyncio.wait({wait}, timeout=poll_s)
+        while not (await asyncio.wait({wait}, timeout=poll_s))[0]:
             await forward(sources, reporter)
-            if done:
-                break
     finally:
         if proc.returncode is None:
             proc.terminate()
             await proc.wait()
-        await forward(sources, reporter)
-        await reporter.end("finished" if proc.returncode == 0 else "failed")
     return int(proc.returncode or 0)
+
+
+def job_runtime_env(p: Plan) -> dict[str, Any]:
+    """The job's directory (prompts, run config, agent file) as every worker's working directory, and the
+    settings as environment variables of every worker (``env_vars`` merge with train_ppo_ray's own)."""
+    env = {k: v for k, v in p.env.items() if k != "PROVE_HUB_TOKEN"}  # the token stays in the private run config
+    return {"working_dir": str(p.job), "env_vars": {**env, "PROVE_AGENT_CONFIG": CONFIG_NAME}}
+
+
+async def run_job(p: Plan, dashboard: str, sources: Sequence[Any], reporter: HubReporter, poll_s: float) -> int:
+    """Submit the trainer as a Ray job (like ``ray job submit``), print its log and wait for it."""
+    from ray.job_submission import JobStatus, JobSubmissionClient
+
+    client = JobSubmissionClient(dashboard)
+    job_id = client.submit_job(entrypoint=shlex.join(p.command), runtime_env=job_runtime_env(p),
+                               metadata={"prove_run": reporter.run or "", "name": p.run_name})
+    log.info("submitted Ray job %s to %s", job_id, dashboard)
+
+    async def tail() -> None:
+        async for chunk in client.tail_job_logs(job_id):
+            sys.stdout.write(chunk)
+            sys.stdout.flush()
+
+    tailing = asyncio.ensure_future(tail())
+    try:
+        while not (await asyncio.wait({tailing}, timeout=poll_s))[0]:
+            await forward(sources, reporter)
+    except BaseException:
+        client.stop_job(job_id)
+        raise
+    status = client.get_job_status(job_id)
+    log.info("Ray job %s: %s", job_id, status)
+    return 0 if status == JobStatus.SUCCEEDED else 1
 
 
 async def forward(sources: Sequence[Any], reporter: HubReporter) -> None:
@@ -310,15 +464,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hub", action="append", default=None, metavar="URL", help="hub URL (repeatable); default local")
     p.add_argument("--token", default=os.environ.get("HUB_TOKEN"), help="hubs' bearer token (default $HUB_TOKEN)")
     p.add_argument("--ray-hubs", type=int, default=0, help="start this many hubs as Ray actors instead of --hub")
+    p.add_argument("--ray-address", default=None, metavar="HOST:PORT",
+                   help="an existing Ray cluster (what `ray start --head` prints): the trainer runs there as a "
+                        "Ray job, and --ray-hubs start there")
+    p.add_argument("--ray-dashboard", default=None, metavar="URL",
+                   help="the cluster's job server (default http://HOST:8265 of --ray-address)")
     p.add_argument("--model", required=True, help="HF model name or path (its family picks the learning rate)")
     p.add_argument("--lr", type=float, default=None, help="override the per-family learning rate")
     p.add_argument("--group-size", type=int, default=16, help="samples per prompt (GRPO group; paper 16)")
     p.add_argument("--batch-size", type=int, default=16, help="prompts per step (paper 16)")
     p.add_argument("--kl", type=float, default=0.01, help="KL coefficient (paper 0.01)")
-    p.add_argument("--steps", type=int, default=350, help="GRPO steps (paper 350)")
+    p.add_argument("--steps", type=int, default=350,
+                   help="optimizer steps (paper 350): steps x batch-size prompts, drawn in shuffled passes")
     p.add_argument("--max-steps", type=int, default=10, help="model messages per rollout (paper 10)")
     p.add_argument("--max-len", type=int, default=28768, help="prompt + response tokens (paper 12,384 + 16,384)")
-    p.add_argument("--max-new-tokens", type=int, default=None, help="tokens per generation (default: what fits)")
+    p.add_argument("--max-new-tokens", type=int, default=None,
+                   help="tokens per model turn (default: what still fits in --max-len)")
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--split", choices=("train", "test", "all"), default="train")
     p.add_argument("--kind", choices=("mcp", "clarify", "abstain"), default=None)
@@ -343,7 +504,9 @@ def build_parser() -> argparse.ArgumentParser:
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args = build_parser().parse_args(argv)
     args.extra = [a for a in args.extra if a != "--"] if args.extra else []
-    for name in ("group_size", "batch_size", "steps", "gpus", "tp", "nodes", "max_steps"):
+    for name in ("group_size", "batch_size", "steps", "gpus", "tp", "nodes", "max_steps", "max_new_tokens"):
+        if name == "max_new_tokens" and args.max_new_tokens is None:
+            continue
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
     if args.group_size < 2:
@@ -351,33 +514,61 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def ray_dashboard(args: argparse.Namespace) -> str | None:
+    if not args.ray_address:
+        return None
+    if args.ray_dashboard:
+        return str(args.ray_dashboard)
+    host = args.ray_address.split("://", 1)[-1].rsplit(":", 1)[0]
+    return f"http://{host}:8265"
+
+
 def resolve_hubs(args: argparse.Namespace) -> tuple[list[str], Any]:
     if args.ray_hubs:
         from trainer_client.ray_hubs import start_hubs
 
-        fleet = start_hubs(args.ray_hubs, token=args.token)
+        fleet = start_hubs(args.ray_hubs, token=args.token, address=args.ray_address)
         return fleet.urls, fleet
     return check_hubs(args.hub or ["http://127.0.0.1:8765"], args.token), None
 
 
+def describe(p: Plan, args: argparse.Namespace, hubs: Sequence[str]) -> str:
+    lr_from = f"the {p.family} family" if p.family and p.family != "--lr" else ("--lr" if p.family else "the default")
+    rows = p.steps * args.batch_size
+    return (f"prove-train: {p.tasks} {args.split} tasks -> {rows} prompts in {p.prompts}; {p.steps} optimizer steps "
+            f"of {args.batch_size} prompts x {args.group_size} samples (OpenRLHF scheduler max_steps {p.max_steps}); "
+            f"lr {p.lr:g} ({lr_from}); {len(hubs)} hub(s); run config {p.job / CONFIG_NAME}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="prove-train: %(message)s")
+    fleet = None
     try:
         args = parse(argv)
         hubs, fleet = resolve_hubs(args)
         tasks = select_tasks(asyncio.run(fetch_tasks(hubs[0], args.token)), args.split, args.kind)
         if not tasks:
             raise ValueError(f"the hub has no task in split {args.split!r}")
+        check_tasks(hubs, args.token, [t["id"] for t in tasks])
         p = plan(args, hubs, tasks)
+        if fleet is not None and not args.ray_address:
+            p.ray_address = fleet.address  # one cluster: the trainer joins the hubs' Ray
     except (ValueError, RuntimeError, HubError, ImportError) as exc:
         print(f"prove-train: {exc}", file=sys.stderr)
+        if fleet is not None:
+            fleet.shutdown()
         return 2
-    lr_from = f"the {p.family} family" if p.family and p.family != "--lr" else ("--lr" if p.family else "the default")
-    print(f"prove-train: {p.tasks} {args.split} tasks -> {p.prompts}; lr {p.lr:g} ({lr_from}); "
-          f"{len(hubs)} hub(s)", file=sys.stderr)
+    print(describe(p, args, hubs), file=sys.stderr)
+    if p.max_steps != p.steps:  # the schedule would not match the steps run; never expected
+        print(f"prove-train: OpenRLHF would schedule {p.max_steps} steps, not {p.steps}", file=sys.stderr)
+        return 2
     if args.dry_run:
-        print(" ".join(f"{k}={shlex.quote(v)}" for k, v in p.env.items()) + " \\")
+        if args.ray_address:
+            print(f"# Ray job on {ray_dashboard(args)}, runtime_env: {json.dumps(job_runtime_env(p))}")
+        print(" ".join(f"{k}={shlex.quote(v)}" for k, v in p.env.items() if k != "PROVE_HUB_TOKEN") + " \\")
         print(" ".join(shlex.quote(c) for c in p.command))
+        if fleet is not None:
+            fleet.shutdown()
         return 0
     sources: list[Any] = [TensorBoardMetrics(p.tensorboard_dir)]
     if args.metrics_file:
@@ -385,7 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = {"model": args.model, "lr": p.lr, "group_size": args.group_size, "batch_size": args.batch_size,
               "kl": args.kl, "steps": args.steps, "split": args.split, "tasks": p.tasks, "hubs": hubs}
     try:
-        return asyncio.run(run_training(p, hubs, args.token, sources, args.poll, config))
+        return asyncio.run(run_training(p, hubs, args.token, sources, args.poll, config, ray_dashboard(args)))
     finally:
         if fleet is not None:
             fleet.shutdown()

@@ -14,21 +14,31 @@ each generation until ``done`` (``openrlhf/utils/agent.py``, ``MultiTurnAgentExe
   ``environment_feedback`` (tool results and the next user turn in the chat template, ending with
   the next assistant header), ``done`` and ``extra_logs`` (every reward component, as numbers).
 
-Configuration comes from the environment of the rollout actors (the launcher sets it; on an
-existing Ray cluster pass it with ``--runtime-env-json``) or from a JSON file named by
-``PROVE_AGENT_CONFIG``:
+The n samples of a prompt arrive as n concurrent ``execute`` calls sharing ONE ``sampling_params``
+object (``RolloutRayActor.generate_responses``), on which the executor rewrites ``max_tokens`` every
+turn: each sample works on its own copy and budgets from ``max_length`` and its own tokens. The
+siblings open one hub group and are scored all-or-nothing (a group that loses its hub gets
+``failed_reward`` for every sample: zero advantage).
+
+Configuration travels with the job: ``prove-train`` writes a run config (``prove-agent.json``) and an
+agent file beside it that names it (``AgentExecutor.CONFIG_FILE``). This stock file reads the
+environment of the rollout actors (Ray's ``runtime_env``) or a JSON file named by ``PROVE_AGENT_CONFIG``:
 
 - ``PROVE_HUB_URLS``: comma-separated hub URLs (``ws://host:port/ws`` or ``http://host:port``);
-  groups are sharded across them, and a hub that dies fails only its own episodes;
+  groups are sharded across them, and a hub that dies fails only its own groups;
 - ``PROVE_HUB_TOKEN``: the hubs' bearer token; ``PROVE_GROUP_SIZE``: ``--rollout.n_samples_per_prompt``;
 - ``PROVE_MAX_STEPS``: model messages per episode (the paper caps rollouts at 10 assistant turns);
-- ``PROVE_FAILED_REWARD``: the reward of an episode lost with its hub (default 0; a whole group
-  on one hub fails together, so its group-normalised advantages are all zero).
+- ``PROVE_MAX_NEW_TOKENS``: tokens per turn (OpenRLHF otherwise gives each turn all the room left);
+- ``PROVE_FAILED_REWARD``: the reward of every sample of a group lost with its hub (default 0);
+- ``PROVE_RUN`` and ``PROVE_BATCH_SIZE``: the training run's id and ``--rollout.batch_size``, so that
+  each group's ``open`` names its run and optimizer step (``trainer_client.steps``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import copy
 import json
 import logging
 import os
@@ -46,6 +56,7 @@ from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 from trainer_client.chat import end_of_turn, feedback_text, render
 from trainer_client.hub_client import HubError
 from trainer_client.hubs import GroupPool, HubDown, HubSet, Lease, NoHubAvailable
+from trainer_client.steps import prompt_counter, step_of
 
 log = logging.getLogger("trainer_client.openrlhf_agent")
 
@@ -56,23 +67,42 @@ class AgentConfig:
     """The agent's settings (a plain class: OpenRLHF loads this file outside ``sys.modules``, where
     dataclasses with postponed annotations cannot be built)."""
 
-    FIELDS = ("hub_urls", "token", "group_size", "max_steps", "failed_reward", "retry_after", "reward")
+    FIELDS = ("hub_urls", "token", "group_size", "max_steps", "max_new_tokens", "failed_reward", "retry_after",
+              "open_retries", "open_backoff", "reward", "run", "batch_size")
 
     def __init__(self, hub_urls: list[str] | None = None, token: str | None = None, group_size: int = 16,
-                 max_steps: int | None = None, failed_reward: float = 0.0, retry_after: float = 30.0,
-                 reward: dict[str, float] | None = None) -> None:
+                 max_steps: int | None = None, max_new_tokens: int | None = None, failed_reward: float = 0.0,
+                 retry_after: float = 30.0, open_retries: int = 5, open_backoff: float = 1.0,
+                 reward: dict[str, float] | None = None, run: str | None = None,
+                 batch_size: int | None = None) -> None:
         self.hub_urls = list(hub_urls or ["ws://127.0.0.1:8765/ws"])
         self.token = token
         self.group_size = int(group_size)
         self.max_steps = max_steps
+        self.max_new_tokens = max_new_tokens  # tokens per turn (OpenRLHF resets max_tokens every turn)
         self.failed_reward = float(failed_reward)
         self.retry_after = float(retry_after)
+        self.open_retries = int(open_retries)
+        self.open_backoff = float(open_backoff)
         self.reward = reward  # RewardConfig overrides sent with finish
+        self.run = run  # the training run's id on the hubs (prove-train's run_start)
+        self.batch_size = batch_size  # prompts per rollout batch: with it, groups carry their step (steps.py)
         if self.group_size < 1:
             raise ValueError("group_size must be at least 1")
+        if max_new_tokens is not None and int(max_new_tokens) < 1:
+            raise ValueError("max_new_tokens must be at least 1")
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.FIELDS}
+
+    @classmethod
+    def load(cls, path: str | Path) -> AgentConfig:
+        """A run config file (JSON with the ``FIELDS``), as ``prove-train`` writes next to the prompts."""
+        data = json.loads(Path(path).read_text())
+        unknown = set(data) - set(cls.FIELDS)
+        if unknown:
+            raise ValueError(f"{path}: unknown agent config key(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> AgentConfig:
@@ -80,30 +110,56 @@ class AgentConfig:
         data: dict[str, Any] = {}
         path = env.get("PROVE_AGENT_CONFIG")
         if path:
-            data.update(json.loads(Path(path).read_text()))
+            data.update(cls.load(path).to_json())
         if env.get("PROVE_HUB_URLS"):
             data["hub_urls"] = [u for u in env["PROVE_HUB_URLS"].split(",") if u.strip()]
-        if env.get("PROVE_HUB_TOKEN"):
-            data["token"] = env["PROVE_HUB_TOKEN"]
+        for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_RUN", "run")):
+            if env.get(key):
+                data[name] = env[key]
         for key, name, kind in (("PROVE_GROUP_SIZE", "group_size", int), ("PROVE_MAX_STEPS", "max_steps", int),
+                                ("PROVE_MAX_NEW_TOKENS", "max_new_tokens", int),
+                                ("PROVE_BATCH_SIZE", "batch_size", int),
                                 ("PROVE_FAILED_REWARD", "failed_reward", float),
                                 ("PROVE_RETRY_AFTER", "retry_after", float)):
             if env.get(key):
                 data[name] = kind(env[key])
-        unknown = set(data) - set(cls.FIELDS)
-        if unknown:
-            raise ValueError(f"unknown agent config key(s): {', '.join(sorted(unknown))}")
         return cls(**data)
+
+
+class Cohort:
+    """The n samples of one prompt (one ``generate_responses`` call, which hands them one shared
+    ``sampling_params`` object): one hub group, scored all-or-nothing."""
+
+    def __init__(self, key: int) -> None:
+        self.key = key
+        self.members = 0
+        self.reported = 0
+        self.lost: str | None = None  # why the group was lost (a hub failed one of its samples)
+        self.counted = False
+        self.all_in = asyncio.Event()
+        self.step: asyncio.Future[int | None] | None = None  # the optimizer step it feeds, asked once
+
+    def report(self, failure: str | None) -> None:
+        self.reported += 1
+        if failure is not None and self.lost is None:
+            self.lost = failure
+        if self.reported >= self.members:
+            self.all_in.set()
 
 
 class RolloutContext:
     """What one ``execute`` call shares with the instance it creates (contextvars are per asyncio task)."""
 
-    def __init__(self, pool: GroupPool, config: AgentConfig, tokenizer: Any) -> None:
+    def __init__(self, pool: GroupPool, config: AgentConfig, tokenizer: Any, cohort: Cohort | None = None,
+                 max_length: int | None = None, executor: AgentExecutor | None = None) -> None:
         self.pool = pool
+        self.executor = executor
         self.config = config
         self.tokenizer = tokenizer
+        self.cohort = cohort
+        self.max_length = max_length
         self.last_output: Any = None  # the engine's last RequestOutput (token ids and finish reason)
+        self.last_prompt_len = 0  # tokens this sample had when its last generation started
         self.instance: AgentInstance | None = None
 
 
@@ -111,14 +167,19 @@ _CONTEXT: contextvars.ContextVar[RolloutContext] = contextvars.ContextVar("prove
 
 
 class _RecordingEngine:
-    """The vLLM engine, with its last output kept for the agent (the EOS is in token ids, not text)."""
+    """The vLLM engine, with this sample's last output and length kept for the agent (the EOS is in
+    token ids, not text), and each turn capped at ``max_new_tokens``."""
 
     def __init__(self, engine: Any, ctx: RolloutContext) -> None:
         self._engine = engine
         self._ctx = ctx
 
-    async def generate(self, *args: Any, **kwargs: Any) -> Any:
-        out = await self._engine.generate(*args, **kwargs)
+    async def generate(self, prompt_token_ids: Any, sampling_params: Any, *args: Any, **kwargs: Any) -> Any:
+        cap = self._ctx.config.max_new_tokens
+        if cap and (sampling_params.max_tokens is None or sampling_params.max_tokens > cap):
+            sampling_params.max_tokens = int(cap)  # the executor hands the engine its own deep copy
+        self._ctx.last_prompt_len = len(prompt_token_ids)
+        out = await self._engine.generate(prompt_token_ids, sampling_params, *args, **kwargs)
         self._ctx.last_output = out
         return out
 
@@ -150,6 +211,10 @@ class _Scalar(float):
         return float(self)
 
 
+class UnknownTask(RuntimeError):
+    """A prompt names a task the hub does not have: a configuration error, so the run stops."""
+
+
 class AgentInstance(AgentInstanceBase):
     """One sample: one hub episode, from ``reset`` to the step that returns ``done``."""
 
@@ -166,14 +231,25 @@ class AgentInstance(AgentInstanceBase):
         self.format_errors = 0
         self.failure: str | None = None
         self.finished = False
+        self.result: dict[str, Any] | None = None  # the final step's result, once the episode is scored
 
     async def reset(self, states: dict, **kwargs: Any) -> dict:
         task = task_of(states.get("label"))
+        cohort = self.ctx.cohort
+        step = await self.ctx.executor.step_of(cohort) if self.ctx.executor and cohort else None
         try:
-            self.lease = await self.ctx.pool.acquire(task)
+            self.lease = await self.ctx.pool.acquire(task, key=cohort.key if cohort else None,
+                                                     n=cohort.members if cohort else None, step=step)
+        except HubError as exc:
+            if exc.code == "unknown_task":
+                raise UnknownTask(f"task {task!r} is not on the hub ({exc.message}); prove-train checks every "
+                                  "prompt's task on every hub before training: did a hub restart with other tasks?"
+                                  ) from exc
+            self.failure = str(exc)
         except (NoHubAvailable, HubDown) as exc:
             self.failure = str(exc)
-            log.error("sample of %s gets no episode: %s", task, exc)
+        if self.lease is None:
+            log.error("sample of %s gets no episode: %s", task, self.failure)
             return {"observation": states.get("observation", "")}
         group = self.lease.group
         self.messages = [dict(m) for m in group.messages]
@@ -197,10 +273,10 @@ class AgentInstance(AgentInstanceBase):
         if obs.get("done"):
             return await self._finish(truncated=False)
         feedback = feedback_text(self.ctx.tokenizer, history, new, self.tools, model_closed_turn=closed)
-        if self._out_of_budget(states, feedback):
+        if self._out_of_budget(feedback):
             return await self._finish(truncated=True)
         return {"rewards": scalar(0.0), "scores": scalar(0.0), "environment_feedback": feedback, "done": False,
-                "extra_logs": {}}
+                "extra_logs": self._logs(None, failed=False, truncated=False)}
 
     # Helpers ----------------------------------------------------------------------------------
 
@@ -209,21 +285,23 @@ class AgentInstance(AgentInstanceBase):
         eot = end_of_turn(self.ctx.tokenizer)
         if action.rstrip().endswith(eot):
             return True
-        out = self.ctx.last_output
-        ids = list(getattr(out.outputs[0], "token_ids", []) or []) if out is not None and out.outputs else []
+        ids = self._action_ids()
         tok = self.ctx.tokenizer
         eot_id = tok.convert_tokens_to_ids(eot) if tok is not None and hasattr(tok, "convert_tokens_to_ids") else None
         return bool(ids) and eot_id is not None and ids[-1] == eot_id
 
-    def _out_of_budget(self, states: dict, feedback: str) -> bool:
-        """The context has no room for another action: end the episode now, with its reward."""
-        params = states.get("sampling_params")
-        budget = getattr(params, "max_tokens", None)
+    def _action_ids(self) -> list[int]:
         out = self.ctx.last_output
-        if budget is None or out is None or self.ctx.tokenizer is None:
+        return list(getattr(out.outputs[0], "token_ids", []) or []) if out is not None and out.outputs else []
+
+    def _out_of_budget(self, feedback: str) -> bool:
+        """No room for another action in ``max_length``, counting this sample's own tokens only (the
+        ``sampling_params`` OpenRLHF passes are shared by the prompt's n samples)."""
+        if self.ctx.max_length is None or self.ctx.last_output is None or self.ctx.tokenizer is None:
             return False
-        used = len(out.outputs[0].token_ids) + len(self.ctx.tokenizer(text=feedback, add_special_tokens=False)["input_ids"])
-        return int(budget) - used <= 0
+        fed = len(self.ctx.tokenizer(text=feedback, add_special_tokens=False)["input_ids"])
+        used = self.ctx.last_prompt_len + len(self._action_ids()) + fed
+        return int(self.ctx.max_length) - used <= 0
 
     async def _finish(self, truncated: bool) -> dict:
         assert self.lease is not None
@@ -238,8 +316,9 @@ class AgentInstance(AgentInstanceBase):
         except (HubDown, HubError) as exc:  # the reward is in; a lost close only leaves a fork until the TTL
             log.warning("closing %s failed: %s", self.lease.episode, exc)
         total = float(reward["total"])
-        return {"rewards": scalar(total), "scores": scalar(total), "environment_feedback": "", "done": True,
-                "extra_logs": self._logs(reward, failed=False, truncated=truncated)}
+        self.result = {"rewards": scalar(total), "scores": scalar(total), "environment_feedback": "", "done": True,
+                       "extra_logs": self._logs(reward, failed=False, truncated=truncated)}
+        return self.result
 
     def _failed(self, reason: str) -> dict:
         if not self.finished:
@@ -248,11 +327,12 @@ class AgentInstance(AgentInstanceBase):
         self.failure = self.failure or reason
         self.finished = True
         value = self.ctx.config.failed_reward
-        return {"rewards": scalar(value), "scores": scalar(value), "environment_feedback": "", "done": True,
-                "extra_logs": self._logs(None, failed=True, truncated=False)}
+        self.result = {"rewards": scalar(value), "scores": scalar(value), "environment_feedback": "", "done": True,
+                       "extra_logs": self._logs(None, failed=True, truncated=False)}
+        return self.result
 
     def _logs(self, reward: dict[str, Any] | None, *, failed: bool, truncated: bool) -> dict[str, float]:
-        """The same keys for every sample (OpenRLHF stacks them across the batch)."""
+        """The same keys for every sample and every step (OpenRLHF stacks the last step's across the batch)."""
         comps = (reward or {}).get("components") or {}
         logs = {f"reward_{k}": float(comps.get(k) or 0.0) for k in COMPONENTS}
         logs["reward_total"] = float((reward or {}).get("total") or 0.0)
@@ -261,48 +341,126 @@ class AgentInstance(AgentInstanceBase):
         logs["agent_steps"] = float(self.steps)
         logs["format_errors"] = float(self.format_errors)
         logs["hub_failed"] = 1.0 if failed else 0.0
+        logs["group_lost"] = 1.0 if failed else 0.0
         logs["context_truncated"] = 1.0 if truncated else 0.0
         return logs
 
-    async def abandon(self) -> None:
-        """OpenRLHF ended the sample without a final step (the prompt filled the context): free the fork."""
+    async def release(self) -> None:
+        """The sample raised: end its episode on the hub (best effort) so the fork does not wait for the TTL."""
         if self.finished or self.lease is None:
             return
         self.finished = True
         try:
-            await self.ctx.pool.hubs.call(self.lease.hub, "finish", self.lease.episode, self.ctx.config.reward)
             await self.ctx.pool.hubs.call(self.lease.hub, "close_episodes", [self.lease.episode])
         except (HubDown, HubError) as exc:
-            log.warning("abandoning %s failed: %s", self.lease.episode, exc)
+            log.warning("closing %s failed: %s", self.lease.episode, exc)
+
+    async def conclude(self) -> None:
+        """OpenRLHF left its loop without a final step (no room left for another generation): score the
+        episode now, as truncated, so the sample has its reward and every log key."""
+        if self.finished:
+            return
+        if self.lease is None:
+            self._failed(self.failure or "no episode")
+            return
+        await self._finish(truncated=True)
 
 
 class AgentExecutor(MultiTurnAgentExecutor):
-    """OpenRLHF builds one per rollout actor with no arguments; each ``execute`` is one sample."""
+    """OpenRLHF builds one per rollout actor with no arguments; each ``execute`` is one sample.
+
+    The n samples of a prompt arrive as n concurrent ``execute`` calls sharing one ``sampling_params``
+    object (``RolloutRayActor.generate_responses``): they form a ``Cohort``, open one hub group, each
+    work on their own copy of the parameters, and are scored all-or-nothing: when the hub fails any of
+    them, every sample of the group gets ``failed_reward`` (zero advantage under group normalisation)."""
+
+    CONFIG_FILE: str | None = None  # a run config next to a generated agent file (``prove-train``)
 
     def __init__(self, config: AgentConfig | None = None, hubs: HubSet | None = None) -> None:
         super().__init__(AgentInstance)
-        self.config = config or AgentConfig.from_env()
+        if config is None:
+            config = AgentConfig.load(self.CONFIG_FILE) if self.CONFIG_FILE else AgentConfig.from_env()
+        self.config = config
         self._hubs = hubs
         self._pool: GroupPool | None = None
+        self._cohorts: dict[int, Cohort] = {}
+        self._counter: Any = None
+        self.groups = 0
+        self.groups_lost = 0
 
     @property
     def pool(self) -> GroupPool:
         if self._pool is None:  # built on first use, inside the actor's event loop
-            hubs = self._hubs or HubSet(self.config.hub_urls, self.config.token, retry_after=self.config.retry_after)
+            hubs = self._hubs or HubSet(self.config.hub_urls, self.config.token, retry_after=self.config.retry_after,
+                                        open_retries=self.config.open_retries, open_backoff=self.config.open_backoff)
             limits = {"max_steps": self.config.max_steps} if self.config.max_steps else None
-            self._pool = GroupPool(hubs, self.config.group_size, limits)
+            self._pool = GroupPool(hubs, self.config.group_size, limits, run=self.config.run)
         return self._pool
 
+    def _join(self, sampling_params: Any) -> Cohort:
+        key = id(sampling_params)  # alive while any sample of the prompt runs: its id names the prompt's call
+        cohort = self._cohorts.get(key)
+        if cohort is None:
+            cohort = self._cohorts[key] = Cohort(key)
+        cohort.members += 1
+        return cohort
+
     async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer, llm_engine, images=None):  # type: ignore[no-untyped-def]
-        ctx = RolloutContext(self.pool, self.config, hf_tokenizer)
+        cohort = self._join(sampling_params)  # before any await: every sibling joins in this loop pass
+        own_params = copy.deepcopy(sampling_params)
+        ctx = RolloutContext(self.pool, self.config, hf_tokenizer, cohort, max_length, self)
         token = _CONTEXT.set(ctx)
         try:
-            return await super().execute(prompt, label, sampling_params, max_length, hf_tokenizer,
-                                         _RecordingEngine(llm_engine, ctx), images)
+            await asyncio.sleep(0)  # let the siblings join, so the group is opened with all n of them
+            result = await super().execute(prompt, label, own_params, max_length, hf_tokenizer,
+                                           _RecordingEngine(llm_engine, ctx), images)
+            instance = ctx.instance
+            assert instance is not None
+            await instance.conclude()
+        except BaseException:
+            if ctx.instance is not None:
+                await ctx.instance.release()
+            cohort.report("a sample of the group raised")
+            if cohort.all_in.is_set():
+                await self._settle(cohort)
+            raise
         finally:
             _CONTEXT.reset(token)
-            if ctx.instance is not None:
-                await ctx.instance.abandon()
+        cohort.report(instance.failure)
+        await cohort.all_in.wait()
+        await self._settle(cohort)
+        return self._final(result, instance, cohort)
+
+    async def step_of(self, cohort: Cohort) -> int | None:
+        """The optimizer step the prompt feeds (``trainer_client.steps``), when the batch size is known."""
+        if not self.config.batch_size:
+            return None
+        if cohort.step is None:
+            cohort.step = asyncio.ensure_future(self._next_step())
+        return await cohort.step
+
+    async def _next_step(self) -> int | None:
+        assert self.config.batch_size
+        if self._counter is None:
+            self._counter = prompt_counter(self.config.run)
+        return step_of(await self._counter.next(), int(self.config.batch_size))
+
+    async def _settle(self, cohort: Cohort) -> None:
+        if self._cohorts.pop(cohort.key, None) is None:
+            return  # a sibling settled it
+        self.groups += 1
+        if cohort.lost is not None:
+            self.groups_lost += 1
+            log.warning("group lost (%s): all %d samples get reward %g; %d of %d groups lost so far", cohort.lost,
+                        cohort.members, self.config.failed_reward, self.groups_lost, self.groups)
+        await self.pool.release(cohort.key)
+
+    def _final(self, result: dict[str, Any], instance: AgentInstance, cohort: Cohort) -> dict[str, Any]:
+        """The sample's output with its final reward and logs: all-or-nothing over its group."""
+        final = instance.result if cohort.lost is None else instance._failed(cohort.lost)
+        assert final is not None
+        value = float(final["rewards"].item())
+        return {**result, "reward": value, "scores": value, "extra_logs": dict(final["extra_logs"])}
 
     async def aclose(self) -> None:
         """Close unused episodes and the hub connections (tests and scripts; OpenRLHF never calls it)."""

@@ -11,8 +11,9 @@ are independent, so the agent shards GRPO groups across the hubs (``trainer_clie
     fleet.shutdown()
 
 or ``prove-train --ray-hubs 4 ...``. Off loopback a hub requires a bearer token (the hub refuses to
-bind a routable address without one), so on a multi-node cluster pass ``token``; with no token the
-hubs bind 127.0.0.1 and must share the node with the rollout actors. ``ray`` is not a dependency of
+bind a routable address without one): with ``token`` each hub binds its node's address; with no token
+the hubs bind 127.0.0.1 and must share the node with the rollout actors, so a multi-node cluster is
+refused. ``ray`` is not a dependency of
 the hub; install it with the training extras (``pip install -e .[train]``).
 """
 
@@ -83,6 +84,7 @@ def _actor_class() -> Any:
 class HubFleet:
     urls: list[str]
     actors: list[Any] = field(default_factory=list)
+    address: str | None = None  # the cluster's GCS address: the trainer joins this cluster, not a second one
 
     def shutdown(self) -> None:
         import ray
@@ -97,10 +99,14 @@ class HubFleet:
 
 
 def start_hubs(n: int, token: str | None = None, seed: int = 0, tasks_path: str | None = None,
-               host: str | None = None, spread: bool = True, store_dir: str | None = None) -> HubFleet:
+               host: str | None = None, spread: bool = True, store_dir: str | None = None,
+               address: str | None = None) -> HubFleet:
     """``n`` hub actors (spread over the cluster's nodes when ``spread``); their ws URLs.
 
-    Each hub's episode store is ``prove_hub_<port>.db`` in ``store_dir`` (default: the actor's working directory)."""
+    ``address`` joins an existing cluster (the trainer's), else the one ``ray.init()`` finds or starts.
+    With a token each hub binds its node's address (reachable from the other nodes); without one it
+    binds 127.0.0.1, so a cluster of more than one node is refused. Each hub's episode store is
+    ``prove_hub_<port>.db`` in ``store_dir`` (default: the actor's working directory)."""
     try:
         import ray
     except ImportError as exc:
@@ -108,9 +114,13 @@ def start_hubs(n: int, token: str | None = None, seed: int = 0, tasks_path: str 
     if n < 1:
         raise ValueError("start at least one hub")
     if not ray.is_initialized():
-        ray.init(ignore_reinit_error=True)
+        ray.init(address=address, ignore_reinit_error=True)
+    nodes = [node for node in ray.nodes() if node.get("Alive")]
+    if not token and host is None and len(nodes) > 1:
+        raise ValueError(f"the Ray cluster has {len(nodes)} nodes: hubs without a token bind 127.0.0.1, unreachable "
+                         "from the other nodes; pass a token (--token / $HUB_TOKEN) so they bind their node's address")
     actor = _actor_class()
     options = {"scheduling_strategy": "SPREAD"} if spread else {}
     actors = [actor.options(**options).remote(token, seed, tasks_path, host, store_dir) for _ in range(n)]
     urls = ray.get([a.url.remote() for a in actors], timeout=300)
-    return HubFleet(list(urls), actors)
+    return HubFleet(list(urls), actors, ray.get_runtime_context().gcs_address)
