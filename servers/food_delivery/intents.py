@@ -141,7 +141,7 @@ def craving(s: Scene) -> None:
     c = me(s)
     r = s.pick("SELECT * FROM restaurants WHERE city = ?", c["city"])
     dish = s.pick("SELECT * FROM menu_items WHERE restaurant_id = ? AND available = 1", r["restaurant_id"])
-    have, lines, _ = cart(s, c["customer_id"])
+    have, _, _ = cart(s, c["customer_id"])
     if have and have["restaurant_id"] == r["restaurant_id"]:
         raise Skip("the basket is already from that restaurant")
     qty = s.rng.choice((1, 1, 2, 3))
@@ -160,7 +160,7 @@ def craving(s: Scene) -> None:
     if have:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
-    if sum(1 for _ in s.calls) < 5 and s.rng.random() < 0.9:
+    if s.room() and s.rng.random() < 0.9:
         s.say("What's that come to with fees?", "How much is the basket now, all in?", "What's my total so far?")
         s.call("view_cart", customer_id=found["customer_id"])
 
@@ -193,9 +193,10 @@ def send_it_over(s: Scene) -> None:
     if start is not None:
         args["scheduled_for"] = start.strftime("%Y-%m-%dT%H:%M")
     placed = s.call("place_order", **args)
-    s.say("When will it be here?", "How long is the wait?", "What time should I expect the food?")
-    s.call("track_order", order_id=placed["order_id"])
     s.memory["order"] = placed
+    if s.room():
+        s.say("When will it be here?", "How long is the wait?", "What time should I expect the food?")
+        s.call("track_order", order_id=placed["order_id"])
 
 
 @food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), follows=True)
@@ -216,7 +217,7 @@ def promo_from_email(s: Scene) -> None:
           "There's a discount code in my inbox[: {code}]. Put it on my food? {who}.", who=who(s, c), code=given)
     found = find_me(s, c)
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
-    if sum(1 for _ in s.calls) < 5:
+    if s.room():
         s.say("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
         s.call("view_cart", customer_id=found["customer_id"])
 
@@ -240,7 +241,7 @@ def fix_basket(s: Scene) -> None:
     found = find_me(s, c)
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=line["item_id"], quantity=qty)
-    if sum(1 for _ in s.calls) < 5 and s.rng.random() < 0.9:
+    if s.room() and s.rng.random() < 0.9:
         s.say("What's the total now?", "And what does it come to now?", "So where does that leave the bill?")
         s.call("view_cart", customer_id=found["customer_id"])
 
@@ -248,8 +249,7 @@ def fix_basket(s: Scene) -> None:
 # Waiting, cancelling, rating -------------------------------------------------------------------
 
 
-@food.intent(covers=("search_customers", "get_customer", "track_order", "get_restaurant", "cancel_order"),
-             follows=True)
+@food.intent(covers=("search_customers", "get_customer", "track_order", "get_restaurant", "cancel_order"))
 def where_is_my_food(s: Scene) -> None:
     """A hungry customer asks where the food they ordered is."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM orders WHERE status NOT IN ('delivered', 'cancelled'))")
@@ -263,7 +263,7 @@ def where_is_my_food(s: Scene) -> None:
     if o["order_id"] not in profile["active_order_ids"]:
         raise Skip("the order is not active")
     s.call("track_order", order_id=o["order_id"])
-    if sum(1 for _ in s.calls) >= 5:
+    if not s.room():
         return
     if o["status"] in ("placed", "accepted") and s.rng.random() < 0.5:
         s.say("Forget it, it's taking forever. Call it off.", "That's too slow - I don't want it anymore.",
@@ -282,7 +282,8 @@ def too_slow(s: Scene) -> None:
     s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
     s.say("How long until {n} gets here?", "What's the wait on {n}?", "The app says {n} - when does it arrive?",
           n=o["order_id"])
-    s.call("track_order", order_id=o["order_id"])
+    got = s.call("track_order", order_id=o["order_id"])
+    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
     why = s.rng.choice(("taking too long", "changed my mind", "ordered by mistake"))
     s.say({"taking too long": "That's too long. Call it off and refund me.",
            "changed my mind": "Actually, I changed my mind - call it off.",
@@ -335,12 +336,19 @@ def stars_for_dinner(s: Scene) -> None:
 def my_history(s: Scene) -> None:
     """A customer checks the address on file and what they ordered lately."""
     c = me(s)
+    n = s.rng.choice((3, 5))
+    if s.turns:  # continuing a dialogue: one turn
+        s.say("By the way, which address do you have for me, and what were my last {n} orders?",
+              "Also, what's the address on my account? And show me my {n} latest orders.", n=n)
+        found = find_me(s, c)
+        s.call("get_customer", customer_id=found["customer_id"])
+        s.call("list_orders", customer_id=found["customer_id"], limit=n)
+        return
     s.say("{who}. What address do you deliver to for me?", "{who} - which address is on my account?",
           "Can you check my account details? {who}.", minimal=["{who}. What do you have on file for me?"],
           who=who(s, c))
     found = find_me(s, c)
     s.call("get_customer", customer_id=found["customer_id"])
-    n = s.rng.choice((3, 5))
     s.say("And what were my last {n} orders?", "Show me my {n} most recent orders.", "What have I ordered lately?", n=n)
     s.call("list_orders", customer_id=found["customer_id"], limit=n)
 
@@ -438,7 +446,7 @@ def kitchen_queue(s: Scene) -> None:
     r = s.pick("SELECT * FROM restaurants r WHERE EXISTS (SELECT 1 FROM orders o WHERE o.restaurant_id = "
                "r.restaurant_id AND o.status = 'placed')")
     where = place(s, r)
-    s.say("I run {where}. Anything new waiting for us?", "{where} kitchen here - what's come in that we haven't taken?",
+    s.say("I run {where}. Anything new waiting for us?", "Kitchen at {where} here - what's come in that we haven't taken?",
           "This is {where}. Which new tickets are waiting on us?", where=where)
     rid = find_restaurant(s, r, r["city"] if where != r["name"] else None)
     waiting = s.call("list_orders", restaurant_id=rid, status="placed")["orders"]
@@ -473,7 +481,7 @@ def same_as_last_time(s: Scene) -> None:
     s.say("{who}. That {dish} from my last order was great - put one in my basket again.{fresh}",
           "{who} - I want the {dish} I had last time from {r}, one more.{fresh}",
           "Same {dish} as my last order, please, into the basket.{fresh} {who}.",
-          minimal=["{who}. Whatever I had last time, again."], who=who(s, c), dish=items[0]["name"],
+          minimal=["{who}. The priciest dish of my last order - one more of it, please."], who=who(s, c), dish=items[0]["name"],
           r=last["restaurant"], fresh=fresh)
     found = find_me(s, c)
     orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
@@ -515,6 +523,7 @@ def call_it_off_now(s: Scene) -> None:
     s.say("Please call off {n}, I {w}.", "{n} has to go, I {w}. Stop it please.", "Kill {n} - I {w}.",
           n=o["order_id"], w={"ordered by mistake": "ordered it by mistake", "changed my mind": "changed my mind"}[why])
     s.call("cancel_order", order_id=o["order_id"], reason=why)
+    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
     s.say("How much do I get back, and is it really stopped?", "Confirm it's off and tell me the refund.",
           "Is it stopped? What's refunded?")
     s.call("track_order", order_id=o["order_id"])

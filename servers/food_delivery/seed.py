@@ -163,8 +163,8 @@ def customers(rng: random.Random, now: datetime, centre: dict[str, tuple[float, 
         city = rng.choice(CITIES)
         lat0, lon0 = centre[city]
         found.append((f"CUS-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng),
-                      f"{rng.randint(10, 9999)} {rng.choice(fake.STREETS)}, Apt {rng.randint(1, 40)}, {city}, "
-                      f"{state[city]}", city,
+                      (f"{rng.randint(10, 9999)} {rng.choice(fake.STREETS)}, Apt {rng.randint(1, 40)}, {city}, "
+                       f"{state[city]}"), city,
                       round(lat0 + rng.uniform(-0.05, 0.05), 5), round(lon0 + rng.uniform(-0.06, 0.06), 5),
                       fake.iso(fake.moment(rng, now, 1200, -10))))
     return found

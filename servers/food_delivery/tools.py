@@ -9,8 +9,28 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, IsoDateTime, Limit, Offset, Query, Server, ToolError, listing, next_id, rows
-from servers.food_delivery.schema import DAYS, FLOW, MAX_KM, SCHEMA, km_between, service_fee, travel_minutes
+from hub.kit import (
+    Ctx,
+    Entity,
+    IsoDateTime,
+    Limit,
+    Offset,
+    Query,
+    Server,
+    ToolError,
+    listing,
+    next_id,
+    rows,
+)
+from servers.food_delivery.schema import (
+    DAYS,
+    FLOW,
+    MAX_KM,
+    SCHEMA,
+    km_between,
+    service_fee,
+    travel_minutes,
+)
 from servers.food_delivery.seed import seed
 
 food = Server("food_delivery",

@@ -146,7 +146,7 @@ def put_in_basket(s: Scene) -> None:
     if qty > 1 and not s.minimal:
         args["quantity"] = qty
     s.call("add_to_cart", **args)
-    if s.rng.random() < 0.85:
+    if s.room() and s.rng.random() < 0.85:
         s.say("What does my basket come to now?", "So what's the total with shipping?",
               "How much am I at now, shipping included?")
         s.call("get_cart", customer_id=cid)
@@ -174,7 +174,7 @@ def change_basket(s: Scene) -> None:
     if line["product_id"] not in [i["product_id"] for i in cart["items"]]:
         raise Skip("the item is not in the cart")
     s.call("update_cart_item", customer_id=cid, product_id=line["product_id"], quantity=qty)
-    if s.rng.random() < 0.8:
+    if s.room() and s.rng.random() < 0.8:
         s.say("So what's the basket at now?", "What do I owe now, shipping and all?", "Read me the new total.")
         s.call("get_cart", customer_id=cid)
 
@@ -196,7 +196,7 @@ def use_my_code(s: Scene) -> None:
           who=who(s, c), code=code)
     cid = find_me(s, c)
     s.call("apply_coupon", customer_id=cid, code=code)
-    if s.rng.random() < 0.75:
+    if s.room() and s.rng.random() < 0.75:
         s.say("Nice, so what do I pay now?", "What's my total after that?", "And is shipping free now?")
         s.call("get_cart", customer_id=cid)
 
@@ -248,10 +248,12 @@ def check_out(s: Scene) -> None:
     if method != "card" and not s.minimal:
         args["payment_method"] = method
     placed = s.call("checkout_cart", **args)
+    s.memory["order"] = placed
+    if not s.room():
+        return
     s.say("What's my order number, and what did it come to?", "Can I see the order you just placed?",
           "Great - what's the confirmation, total and all?")
     s.call("get_order", order_id=placed["order_id"])
-    s.memory["order"] = placed
 
 
 # After the purchase ----------------------------------------------------------------------------
@@ -265,14 +267,14 @@ def where_is_my_order(s: Scene) -> None:
     s.say("Where's my package? The confirmation says {n}.", "Has {n} shipped yet?",
           "I'm waiting on {n} - any news on when it shows up?", minimal=["Any news on {n}?"], n=o["order_id"])
     got = s.call("get_order", order_id=o["order_id"])
+    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
     since = day(o["placed_at"], s.now)
     s.say("What else have I bought since then?", "Did I buy anything else after that one?",
           "Show me everything I've ordered from {since} on.", since=since)
     s.call("list_orders", customer_id=got["customer_id"], placed_since=o["placed_at"][:10])
 
 
-@shopping.intent(covers=("search_customers", "list_orders", "get_order", "cancel_order", "add_to_wishlist"),
-                 follows=True)
+@shopping.intent(covers=("search_customers", "list_orders", "get_order", "cancel_order", "add_to_wishlist"))
 def call_off_purchase(s: Scene) -> None:
     """A shopper changes their mind about something bought very recently, before it ships."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM orders WHERE status = 'placed')")
@@ -299,11 +301,11 @@ def call_off_purchase(s: Scene) -> None:
     s.call("cancel_order", order_id=o["order_id"], **({} if s.minimal else {"reason": why}))
     wishable = p["status"] == "active" and not s.rows(
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", cid, p["product_id"])
-    if wishable and s.rng.random() < 0.6:
+    if s.room() and wishable and s.rng.random() < 0.6:
         s.say("Keep {product} on my wishlist though, I might get it later.",
               "Could you save {product} for later on my wishlist?", product=p["name"])
         s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
-    elif s.rng.random() < 0.8:
+    elif s.room() and s.rng.random() < 0.8:
         s.say("What else do I have that hasn't shipped yet?", "Is anything else of mine still waiting to go out?",
               "Which of my other orders are still waiting to ship?")
         s.call("list_orders", customer_id=cid, status="placed")
@@ -350,7 +352,7 @@ def send_it_back(s: Scene) -> None:
     if not s.minimal:
         args["reason"] = reason
     s.call("request_return", **args)
-    if sum(1 for _ in s.calls) < 5:
+    if s.room():
         s.say("And where do my other returns stand?", "Do I have any other returns in progress?",
               "What other returns do I have going?")
         s.call("list_returns", customer_id=cid)
@@ -466,7 +468,7 @@ def save_for_later(s: Scene) -> None:
     cid = find_me(s, c)
     found = find_product(s, p)
     s.call("add_to_wishlist", customer_id=cid, product_id=found["product_id"])
-    if s.rng.random() < 0.85:
+    if s.room() and s.rng.random() < 0.85:
         s.say("What have I got saved now?", "Read me my whole wishlist.", "What else is on my wishlist?")
         s.call("get_wishlist", customer_id=cid)
 
@@ -485,6 +487,13 @@ def buy_from_wishlist(s: Scene) -> None:
                    cheapest["product_id"]) or 0
     if have + 1 > min(cheapest["stock"], MAX_PER_PRODUCT):
         raise Skip("the cart already holds all there is")
+    if s.turns:  # continuing a dialogue: one turn
+        s.say("Also, put the cheapest thing on my wishlist that's in stock in my basket.",
+              "And from my wishlist, add whatever is cheapest and available to the basket.")
+        cid = find_me(s, c)
+        s.call("get_wishlist", customer_id=cid)
+        s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
+        return
     s.say("{who}. What on my wishlist can I actually buy right now?", "{who} - which of my saved things are in stock?",
           "Go through my wishlist: what's available today? {who}.", who=who(s, c))
     cid = find_me(s, c)
@@ -531,6 +540,14 @@ def my_account(s: Scene) -> None:
     """A shopper checks their membership and what they have bought lately."""
     c = me(s)
     since = s.now.replace(microsecond=0) - timedelta(days=s.rng.choice((14, 30, 60)))
+    when = day(since, s.now).removeprefix("on ")
+    if s.turns:  # continuing a dialogue: one turn
+        s.say("By the way, am I a Plus member? And what have I bought since {when}?",
+              "Also: what's my membership level, and which orders did I place since {when}?", when=when)
+        cid = find_me(s, c)
+        s.call("get_customer", customer_id=cid)
+        s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
+        return
     s.say("{who}. Am I a Plus member, and what do you have on file for me?", "{who} - what's my membership level?",
           "Can you pull up my account details? {who}.", who=who(s, c))
     cid = find_me(s, c)
@@ -546,7 +563,7 @@ def my_account(s: Scene) -> None:
 @shopping.intent(covers=("get_distinct_values", "list_returns", "list_orders"))
 def store_overview(s: Scene) -> None:
     """Someone on the store's team looks at returns or orders by status, then at the ones needing attention."""
-    if s.rng.random() < 0.5:
+    if s.room() and s.rng.random() < 0.5:
         s.say("Where do our returns stand overall, by status?",
               "How many returns are waiting, approved, refunded or turned down?", "Count our returns per status.")
         stats = s.call("get_distinct_values", field="return_status")
@@ -654,10 +671,11 @@ def cancel_by_number(s: Scene) -> None:
     s.say("What's in {n}? I'm not sure I still want it.", "Remind me what I bought in {n}?",
           "Can you tell me what {n} was for? I might not need it.", n=o["order_id"])
     got = s.call("get_order", order_id=o["order_id"])
+    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
     s.say("Yeah, I don't need that anymore, stop it before it ships.", "Please call that one off.",
           "Scrap it, please - I'll get it somewhere else.")
     s.call("cancel_order", order_id=got["order_id"])
-    if s.rng.random() < 0.4:
+    if s.room() and s.rng.random() < 0.4:
         s.say("Anything else of mine still waiting to ship?", "Do I have other purchases that haven't gone out?")
         s.call("list_orders", customer_id=got["customer_id"], status="placed")
 

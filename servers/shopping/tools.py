@@ -8,8 +8,25 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
-from servers.shopping.schema import FREE_SHIPPING_FROM, MAX_PER_PRODUCT, RETURN_WINDOW_DAYS, SCHEMA, SHIPPING_FEE
+from hub.kit import (
+    Ctx,
+    Limit,
+    Offset,
+    Query,
+    Server,
+    ToolError,
+    fetch,
+    listing,
+    next_id,
+    rows,
+)
+from servers.shopping.schema import (
+    FREE_SHIPPING_FROM,
+    MAX_PER_PRODUCT,
+    RETURN_WINDOW_DAYS,
+    SCHEMA,
+    SHIPPING_FEE,
+)
 from servers.shopping.seed import seed
 
 shopping = Server("shopping", "Online store: catalog, carts, coupons, checkout, orders, returns, addresses and wishlists.",
