@@ -446,7 +446,8 @@ def kitchen_queue(s: Scene) -> None:
     r = s.pick("SELECT * FROM restaurants r WHERE EXISTS (SELECT 1 FROM orders o WHERE o.restaurant_id = "
                "r.restaurant_id AND o.status = 'placed')")
     where = place(s, r)
-    s.say("I run {where}. Anything new waiting for us?", "Kitchen at {where} here - what's come in that we haven't taken?",
+    s.say("I run {where}. Anything new waiting for us?",
+          "Kitchen at {where} here - what's come in that we haven't taken?",
           "This is {where}. Which new tickets are waiting on us?", where=where)
     rid = find_restaurant(s, r, r["city"] if where != r["name"] else None)
     waiting = s.call("list_orders", restaurant_id=rid, status="placed")["orders"]
@@ -481,7 +482,8 @@ def same_as_last_time(s: Scene) -> None:
     s.say("{who}. That {dish} from my last order was great - put one in my basket again.{fresh}",
           "{who} - I want the {dish} I had last time from {r}, one more.{fresh}",
           "Same {dish} as my last order, please, into the basket.{fresh} {who}.",
-          minimal=["{who}. The priciest dish of my last order - one more of it, please."], who=who(s, c), dish=items[0]["name"],
+          minimal=["{who}. The priciest dish of my last order - one more of it, please."], who=who(s, c),
+          dish=items[0]["name"],
           r=last["restaurant"], fresh=fresh)
     found = find_me(s, c)
     orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
