@@ -166,7 +166,7 @@ def move_between_my_accounts(s: Scene) -> None:
     src = owned(s, c, "status = 'active' AND balance > 60")
     dst = owned(s, c, "status = 'active' AND account_id != ?", src["account_id"])
     amount = amount_of(s, 20, min(src["balance"] * 0.8, 20_000))
-    memo = s.rng.choice(MEMOS) if s.rng.random() < 0.5 else ""
+    memo = s.rng.choice(MEMOS) if s.rng.random() < 0.5 and s.level != "minimal" else ""
     much = s.given(amount, money(amount), "amount", "transfer_funds", "amount")
     note = f" Put '{memo}' on it." if memo else ""
     s.say("I'm {me}. Please move[ {much}] from {src} to {dst}.{note}",
@@ -302,7 +302,7 @@ def lost_card(s: Scene) -> None:
     if s.rng.random() < 0.5:
         s.say("To be safe, freeze {what} as well.", "Also lock down {what} itself for now.",
               "Please freeze {what} too until I sort this out.", what=acc_ref(s, acc))
-        s.call("freeze_account", account_id=aid, frozen=True, reason="lost card")
+        s.call("freeze_account", account_id=aid, frozen=True)
     else:
         s.say("Never mind, it was in my other jacket. Turn it back on.", "Found it! Can you make it work again?",
               "False alarm, it turned up. Please reactivate it.")
@@ -314,9 +314,9 @@ def lift_freeze(s: Scene) -> None:
     """A customer whose account was frozen at their request (or over suspected fraud that is cleared) asks
     to use it again."""
     c = me(s, "customer_id IN (SELECT customer_id FROM accounts WHERE status = 'frozen' AND status_reason IN "
-              "('customer request', 'suspected fraud', 'lost card'))")
-    acc = owned(s, c, "status = 'frozen' AND status_reason IN ('customer request', 'suspected fraud', 'lost card')")
-    why = {"customer request": "I asked you to freeze it a while back", "lost card": "I lost my card",
+              "('customer request', 'suspected fraud'))")
+    acc = owned(s, c, "status = 'frozen' AND status_reason IN ('customer request', 'suspected fraud')")
+    why = {"customer request": "I asked you to freeze it a while back",
            "suspected fraud": "there was a fraud alert, but those charges were mine"}[acc["status_reason"]]
     what = acc_ref(s, acc)
     s.say("I'm {me}. {What} got frozen because {why}. Please unfreeze it.",
@@ -360,10 +360,9 @@ def close_an_account(s: Scene) -> None:
     balance = listed[0]["balance"]
     aid = listed[0]["account_id"]
     if dst:
-        s.call("transfer_funds", from_account_id=aid, to_account_id=account_of(s, cid, dst), amount=balance,
-               memo="Closing account")
+        s.call("transfer_funds", from_account_id=aid, to_account_id=account_of(s, cid, dst), amount=balance)
     else:
-        s.call("withdraw_funds", account_id=aid, amount=balance, description="Closing withdrawal")
+        s.call("withdraw_funds", account_id=aid, amount=balance)
     s.say("Now close it for good.", "OK, and shut that account down.", "Great, please close it now.")
     s.call("close_account", account_id=aid)
 
@@ -385,8 +384,7 @@ def open_and_fund(s: Scene) -> None:
     much = s.given(amount, money(amount), "amount", "transfer_funds", "amount")
     s.say("Now fund it with {much} from {src}.", "Put {much} into it from {src}.",
           "Move {much} over from {src} to get it started.", much=much, src=acc_ref(s, src))
-    s.call("transfer_funds", from_account_id=account_of(s, cid, src), to_account_id=new["account_id"], amount=amount,
-           memo="Opening deposit")
+    s.call("transfer_funds", from_account_id=account_of(s, cid, src), to_account_id=new["account_id"], amount=amount)
 
 
 # The branch analyst -----------------------------------------------------------------------------
