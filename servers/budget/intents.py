@@ -46,8 +46,11 @@ def find_category(s: Scene, cat: dict[str, Any]) -> str:
     known = s.memory.get("categories", {})
     if cat["category_id"] in known:
         return str(cat["category_id"])
-    word = cat["name"].split(" ")[0].rstrip("'s")
-    hit = [c for c in s.call("list_categories", query=word)["categories"] if c["category_id"] == cat["category_id"]]
+    if s.rng.random() < 0.5:  # there are few categories: one page of all of them
+        listed = s.call("list_categories")["categories"]
+    else:
+        listed = s.call("list_categories", query=cat["name"].split(" ")[0].rstrip("'s"))["categories"]
+    hit = [c for c in listed if c["category_id"] == cat["category_id"]]
     if not hit:
         raise Skip("the category is not found by its first word")
     s.memory.setdefault("categories", {})[cat["category_id"]] = hit[0]
@@ -84,8 +87,8 @@ def log_spending(s: Scene) -> None:
     if back:
         args["date"] = when.isoformat()
     s.call("add_expense", **args)
-    s.say("How's my {g} spending looking this month?", "Where do I stand on {g} now?",
-          "Am I still within budget for {g} this month?", g=cat["grp"].lower())
+    s.say("How's that whole area of my budget looking this month?", "Where do I stand on that group of spending now?",
+          "Am I still within budget for that kind of thing this month, all categories around it included?")
     s.call("get_monthly_summary", group=cat["grp"])
     s.memory["month"] = month
 
@@ -155,8 +158,8 @@ def adjust_limit(s: Scene) -> None:
           minimal=["{cat}[: {cap}] a month{strict}."], cat=cat_words(cat["name"]), cap=cap, strict=strict)
     cid = find_category(s, cat)
     s.call("set_monthly_limit", category_id=cid, monthly_limit=new, **({"hard_limit": True} if hard else {}))
-    s.say("Now how does {g} look this month?", "Give me the {g} picture for this month now.",
-          "And where am I on {g} for the month?", g=cat["grp"].lower())
+    s.say("Now how do that category and its neighbours look this month?",
+          "Give me this month's picture for that whole group now.", "And where am I on that area of the budget?")
     s.call("get_monthly_summary", group=cat["grp"])
 
 
@@ -193,8 +196,8 @@ def fold_category(s: Scene) -> None:
     if not {pair["gone"], pair["keep"]} <= ids:
         raise Skip("not both listed")
     s.call("delete_category", category_id=pair["gone"], move_to_category_id=pair["keep"])
-    s.say("How does {g} look this month now?", "Show me the {g} numbers for this month.",
-          "What's {g} at for the month after that?", g=pair["grp"].lower())
+    s.say("How does that group look this month now?", "Show me this month's numbers for those categories.",
+          "What's that part of the budget at for the month after that?")
     s.call("get_monthly_summary", group=pair["grp"])
 
 
