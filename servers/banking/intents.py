@@ -20,6 +20,8 @@ ACCOUNT = "SELECT * FROM accounts"
 WORDS = {"checking": "checking account", "savings": "savings account", "business": "business account"}
 MEMOS = ("Rent", "Groceries", "Car repair", "Vacation fund", "Tuition", "Birthday gift", "Emergency fund",
          "Holiday savings", "Quarterly taxes", "Payroll top-up")
+NOTES_IN = ("Paycheck", "Tax refund", "Sold my old bike", "Birthday money", "Freelance job")
+NOTES_OUT = ("Farmers market", "Cash for the babysitter", "Garage sale", "Trip spending money")
 PAYEES = (("Jordan Ellis", "my landlord"), ("Brightside Dental", "my dentist"), ("Maple Street Daycare", "the daycare"),
           ("Ortega Plumbing", "the plumber"), ("Riverside HOA", "the HOA"), ("Lena Fischer", "my sister"),
           ("Summit Auto Loans", "the car loan"), ("Greenleaf Tutoring", "my kid's tutor"))
@@ -40,7 +42,13 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
-    """How the customer introduces themself, proven to pick them out among all customers."""
+    """How the customer introduces themself, proven to pick them out among all customers. Some read their
+    customer number off a statement; then the agent needs no search."""
+    if not s.turns and s.level == "complete" and s.rng.random() < 0.15:
+        s.memory["customer"] = {"customer_id": c["customer_id"], "name": c["name"]}
+        return s.refer(c["customer_id"], Ref("{name}, customer number {cid}", "SELECT customer_id FROM customers "
+                                             "WHERE customer_id = ?", c["customer_id"]), name=c["name"],
+                       cid=c["customer_id"])
     return s.refer(c["customer_id"],
                    Ref("{name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
                    Ref("{name} from {city}", "SELECT customer_id FROM customers WHERE name = ? AND city = ?", c["name"],
@@ -71,9 +79,13 @@ def my_accounts(s: Scene, cid: str, **filters: Any) -> list[dict[str, Any]]:
     return list(s.memory[key])
 
 
-def account_of(s: Scene, cid: str, acc: dict[str, Any]) -> str:
-    """The account id as the agent reads it off the customer's account list."""
-    hit = [a for a in my_accounts(s, cid) if a["account_id"] == acc["account_id"]]
+def account_of(s: Scene, cid: str, acc: dict[str, Any], narrow: bool = False) -> str:
+    """The account id as the agent reads it off the customer's account list (``narrow``: the agent may list
+    only accounts of the type the user named, or only active ones)."""
+    filters: dict[str, Any] = {}
+    if narrow and s.rng.random() < 0.5:
+        filters = {"type": acc["type"]} if s.rng.random() < 0.6 or acc["status"] != "active" else {"status": "active"}
+    hit = [a for a in my_accounts(s, cid, **filters) if a["account_id"] == acc["account_id"]]
     if not hit:
         raise Skip("the account is not on the customer's first page")
     return str(hit[0]["account_id"])
@@ -102,7 +114,7 @@ def amount_of(s: Scene, low: float, high: float) -> float:
 # Looking ----------------------------------------------------------------------------------------
 
 
-@banking.intent(covers=("search_customers", "list_accounts", "list_transactions"), weight=1.5, follows=True)
+@banking.intent(covers=("search_customers", "list_accounts", "list_transactions"), weight=1.5)
 def recent_activity(s: Scene) -> None:
     """A customer checks what came in or went out of one account lately."""
     recent = (s.now - timedelta(days=150)).strftime("%Y-%m-%d")
@@ -122,7 +134,7 @@ def recent_activity(s: Scene) -> None:
           "Hi, it's {me}. I'd like to go over {what}, recent {words} especially.",
           minimal=["{me}: what's new on {what}?"], me=who(s, c), what=what, words=words)
     cid = find_me(s, c)
-    aid = account_of(s, cid, acc)
+    aid = account_of(s, cid, acc, narrow=True)
     args: dict[str, Any] = {"account_id": aid}
     if kind and not s.minimal:
         args["kind"] = kind
@@ -156,8 +168,7 @@ def profile_and_balance(s: Scene) -> None:
 # Moving money -----------------------------------------------------------------------------------
 
 
-@banking.intent(covers=("search_customers", "list_accounts", "transfer_funds", "get_account"), weight=2.0,
-                follows=True)
+@banking.intent(covers=("search_customers", "list_accounts", "transfer_funds", "get_account"), weight=2.0)
 def move_between_my_accounts(s: Scene) -> None:
     """A customer moves money from one of their accounts to another."""
     c = me(s, "(SELECT COUNT(*) FROM accounts a WHERE a.customer_id = customers.customer_id AND a.status = 'active' "
@@ -184,7 +195,7 @@ def move_between_my_accounts(s: Scene) -> None:
 
 
 @banking.intent(covers=("search_customers", "list_accounts", "deposit_funds", "withdraw_funds",
-                        "list_transactions"), weight=1.5, follows=True)
+                        "list_transactions"), weight=1.5)
 def cash_in_or_out(s: Scene) -> None:
     """A customer pays a check into an account, or takes cash out of one, and looks at the statement."""
     c = me(s, "customer_id IN (SELECT customer_id FROM accounts WHERE status = 'active')")
@@ -194,19 +205,21 @@ def cash_in_or_out(s: Scene) -> None:
     tool = "withdraw_funds" if out else "deposit_funds"
     much = s.given(amount, money(amount), "amount", tool, "amount")
     what = acc_ref(s, acc)
+    label = s.rng.choice(NOTES_OUT if out else NOTES_IN) if s.level == "complete" and s.rng.random() < 0.4 else None
+    note = f" Label it '{label}'." if label else ""
     if out:
-        s.say("I'm {me}, I'd like to take out[ {much}] in cash from {what}.",
-              "{me} here. Get me[ {much}] in cash from {what}, please.",
-              "This is {me}: I need[ {much}] cash out of {what} today.",
-              minimal=["{me}: cash[ {much}] from {what}."], me=who(s, c), much=much, what=what)
+        s.say("I'm {me}, I'd like to take out[ {much}] in cash from {what}.{note}",
+              "{me} here. Get me[ {much}] in cash from {what}, please.{note}",
+              "This is {me}: I need[ {much}] cash out of {what} today.{note}",
+              minimal=["{me}: cash[ {much}] from {what}."], me=who(s, c), much=much, what=what, note=note)
     else:
-        s.say("I'm {me} and I have a check for[ {much}] to put into {what}.",
-              "{me} here: pay[ {much}] into {what}, it's a check from work.",
-              "This is {me}. Please credit {what} with the[ {much}] check I brought in.",
-              minimal=["{me}: check[ for {much}] goes into {what}."], me=who(s, c), much=much, what=what)
+        s.say("I'm {me} and I have a check for[ {much}] to put into {what}.{note}",
+              "{me} here: pay[ {much}] into {what}, it's a check from work.{note}",
+              "This is {me}. Please credit {what} with the[ {much}] check I brought in.{note}",
+              minimal=["{me}: check[ for {much}] goes into {what}."], me=who(s, c), much=much, what=what, note=note)
     cid = find_me(s, c)
-    aid = account_of(s, cid, acc)
-    s.call(tool, account_id=aid, amount=amount)
+    aid = account_of(s, cid, acc, narrow=True)
+    s.call(tool, account_id=aid, amount=amount, **({"description": label} if label else {}))
     s.say("Show me the last few {k} on there.", "Can I see the recent {k} on that account?",
           "List the latest {k} there so I can check it.", k="withdrawals" if out else "deposits")
     s.call("list_transactions", account_id=aid, kind="withdrawal" if out else "deposit", limit=5)
@@ -238,8 +251,9 @@ def pay_someone_saved(s: Scene) -> None:
     much = s.given(amount, money(amount), "amount", "pay_payee", "amount")
     s.say("Send {much} to {name} from {what}.", "OK, pay {name} {much} out of {what}.",
           "Right, {name} gets {much}, taken from {what}.", much=much, name=name, what=acc_ref(s, acc))
-    aid = account_of(s, cid, acc)
+    aid = account_of(s, cid, acc, narrow=True)
     s.call("pay_payee", account_id=aid, payee_id=hit[0]["payee_id"], amount=amount)
+    s.memory["account"] = acc
 
 
 @banking.intent(covers=("search_customers", "add_payee", "list_accounts", "pay_payee"), weight=1.5)
@@ -266,8 +280,9 @@ def pay_someone_new(s: Scene) -> None:
     much = s.given(amount, money(amount), "amount", "pay_payee", "amount")
     s.say("Great, now send them {much} from {what}.", "Now pay {first} {much} out of {what}.",
           "And send the first {much} from {what}.", much=much, what=acc_ref(s, acc), first=name.split()[0])
-    aid = account_of(s, cid, acc)
+    aid = account_of(s, cid, acc, narrow=True)
     s.call("pay_payee", account_id=aid, payee_id=payee_id, amount=amount)
+    s.memory["account"] = acc
 
 
 # Cards and account status -----------------------------------------------------------------------
@@ -288,17 +303,19 @@ def lost_card(s: Scene) -> None:
                        "WHERE a.customer_id = ? AND k.last4 = ? AND k.network = ?", c["customer_id"], card["last4"],
                        card["network"]),
                    l4=card["last4"], net=card["network"])
-    acc = {"account_id": card["account_id"], "customer_id": c["customer_id"], "type": card["type"]}
+    acc = {"account_id": card["account_id"], "customer_id": c["customer_id"], "type": card["type"],
+           "status": "active"}
     s.say("I'm {me} and I can't find {what} anywhere. Block it before someone uses it!",
           "{me} here. I think {what} was stolen, please stop it working.",
           "This is {me}: {what} is gone, left it in a taxi. Can you put a hold on it?",
           minimal=["{me}: {what} is lost."], me=who(s, c), what=what)
     cid = find_me(s, c)
-    aid = account_of(s, cid, acc)
+    aid = account_of(s, cid, acc, narrow=True)
     cards = [k for k in s.call("list_cards", account_id=aid)["cards"] if k["card_id"] == card["card_id"]]
     if not cards:
         raise Skip("the card is not listed")
     s.call("set_card_status", card_id=card["card_id"], status="locked")
+    s.memory["account"] = acc
     if s.rng.random() < 0.5:
         s.say("To be safe, freeze {what} as well.", "Also lock down {what} itself for now.",
               "Please freeze {what} too until I sort this out.", what=acc_ref(s, acc))
@@ -309,7 +326,7 @@ def lost_card(s: Scene) -> None:
         s.call("set_card_status", card_id=card["card_id"], status="active")
 
 
-@banking.intent(covers=("search_customers", "list_accounts", "freeze_account", "get_account"), follows=True)
+@banking.intent(covers=("search_customers", "list_accounts", "freeze_account", "get_account"))
 def lift_freeze(s: Scene) -> None:
     """A customer whose account was frozen at their request (or over suspected fraud that is cleared) asks
     to use it again."""
@@ -325,8 +342,9 @@ def lift_freeze(s: Scene) -> None:
           minimal=["{me}: make {what} usable again."], me=who(s, c), what=what, What=what[:1].upper() + what[1:],
           why=why, Why=why[:1].upper() + why[1:])
     cid = find_me(s, c)
-    aid = account_of(s, cid, acc)
+    aid = account_of(s, cid, acc, narrow=True)
     s.call("freeze_account", account_id=aid, frozen=False)
+    s.memory["account"] = acc
     s.say("Is it all active now? What's the balance?", "Confirm it's working and tell me what's in it.",
           "What does the account look like now?")
     s.call("get_account", account_id=aid)
@@ -385,6 +403,7 @@ def open_and_fund(s: Scene) -> None:
     s.say("Now fund it with {much} from {src}.", "Put {much} into it from {src}.",
           "Move {much} over from {src} to get it started.", much=much, src=acc_ref(s, src))
     s.call("transfer_funds", from_account_id=account_of(s, cid, src), to_account_id=new["account_id"], amount=amount)
+    s.memory["account"] = src
 
 
 # The branch analyst -----------------------------------------------------------------------------
@@ -412,3 +431,78 @@ def branch_review(s: Scene) -> None:
         s.say("Who are our customers in {c}?", "Pull up the customers based in {c}.", "Show me everyone from {c}.",
               c=city)
         s.call("search_customers", query=city)
+
+
+# Follow-ups: a short next turn about the customer or account the dialogue is already about ------------
+
+
+def current_account(s: Scene, where: str = "1=1") -> dict[str, Any]:
+    """The account an earlier turn acted on, as it is now (``Skip`` when there is none or it does not fit)."""
+    acc = s.memory.get("account")
+    if not acc or not s.memory.get("customer"):
+        raise Skip("no account in the dialogue yet")
+    found = s.rows(ACCOUNT + f" WHERE account_id = ? AND ({where})", acc["account_id"])
+    if not found:
+        raise Skip("the account does not fit")
+    return found[0]
+
+
+def asked(s: Scene, tool: str, **arguments: Any) -> None:
+    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
+    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
+        raise Skip(f"{tool} already ran on that")
+
+
+@banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)
+def balance_now(s: Scene) -> None:
+    """The customer asks what the account they just used holds now."""
+    acc = current_account(s)
+    asked(s, "get_account", account_id=acc["account_id"])
+    s.say("So what's left in {what}?", "What does {what} show now?", "And what's the balance of {what} at this point?",
+          what=acc_ref(s, acc))
+    s.call("get_account", account_id=acc["account_id"])
+
+
+@banking.intent(covers=("list_transactions",), follows=True, opens=False, weight=1.5)
+def latest_on_statement(s: Scene) -> None:
+    """The customer asks for the newest lines on the account's statement."""
+    acc = current_account(s)
+    n = s.rng.choice((3, 5, 10))
+    kind, words = s.rng.choice(((None, "entries"), ("card_payment", "card purchases"), ("deposit", "deposits")))
+    s.say("Show me the last {n} {w} on {what}.", "What are the {n} most recent {w} on {what}?",
+          "Read me the latest {n} {w} from {what}.", n=n, w=words, what=acc_ref(s, acc))
+    s.call("list_transactions", account_id=acc["account_id"], limit=n, **({"kind": kind} if kind else {}))
+
+
+@banking.intent(covers=("list_cards",), follows=True, opens=False)
+def cards_on_account(s: Scene) -> None:
+    """The customer asks which cards are linked to the account."""
+    acc = current_account(s, "type != 'savings'")
+    asked(s, "list_cards", account_id=acc["account_id"])
+    s.say("Which cards are linked to {what}?", "What cards do I have on {what}?",
+          "Are any cards still working on {what}?", what=acc_ref(s, acc))
+    s.call("list_cards", account_id=acc["account_id"])
+
+
+@banking.intent(covers=("list_accounts",), follows=True, opens=False)
+def my_other_accounts(s: Scene) -> None:
+    """The customer asks what else they hold (or which of their accounts are active)."""
+    c = s.memory.get("customer")
+    if not c or any(k.startswith(f"accounts:{c['customer_id']}:") for k in s.memory):
+        raise Skip("no customer, or their accounts are listed already")
+    status = s.rng.choice((None, "active"))
+    s.say("What other accounts do I have with you?" if status is None else "Which of my accounts are still usable?",
+          "Remind me what I hold here." if status is None else "Which of mine are open and active?")
+    s.call("list_accounts", customer_id=c["customer_id"], **({"status": status} if status else {}))
+
+
+@banking.intent(covers=("list_payees",), follows=True, opens=False, weight=0.7)
+def who_can_i_pay(s: Scene) -> None:
+    """The customer asks who is on their list of saved recipients."""
+    c = s.memory.get("customer")
+    if not c or not s.rows("SELECT 1 FROM payees WHERE customer_id = ?", c["customer_id"]):
+        raise Skip("no customer with payees in the dialogue yet")
+    asked(s, "list_payees", customer_id=c["customer_id"])
+    s.say("While you're at it, who do I have saved to send money to?", "And who's on my list of recipients?",
+          "Remind me who I can pay online.")
+    s.call("list_payees", customer_id=c["customer_id"])

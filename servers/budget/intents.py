@@ -61,7 +61,7 @@ def this_month(s: Scene) -> str:
     return s.now.strftime("%Y-%m")
 
 
-@budget.intent(covers=("list_categories", "add_expense", "get_monthly_summary"), weight=2.0, follows=True)
+@budget.intent(covers=("list_categories", "add_expense", "get_monthly_summary"), weight=2.0)
 def log_spending(s: Scene) -> None:
     """Someone records what they just spent (or spent a few days ago) and checks how that part of the budget looks."""
     month = this_month(s)
@@ -93,7 +93,7 @@ def log_spending(s: Scene) -> None:
     s.memory["month"] = month
 
 
-@budget.intent(covers=("list_expenses", "delete_expense", "list_categories"), weight=1.5, follows=True)
+@budget.intent(covers=("list_expenses", "delete_expense", "list_categories"), weight=1.5)
 def remove_duplicate(s: Scene) -> None:
     """Someone spots an expense logged by mistake (or twice) and has it removed, then checks the category."""
     since = (s.now.date() - timedelta(days=45)).isoformat()
@@ -120,7 +120,7 @@ def remove_duplicate(s: Scene) -> None:
     s.call("list_categories", query=word, month=e["date"][:7])
 
 
-@budget.intent(covers=("list_expenses", "get_expense"), follows=True)
+@budget.intent(covers=("list_expenses", "get_expense"))
 def biggest_purchase(s: Scene) -> None:
     """Someone looks at what they spent at one store in a month, and at the largest of those."""
     row = s.pick("SELECT merchant, substr(date, 1, 7) AS month FROM expenses GROUP BY merchant, month "

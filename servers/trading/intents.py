@@ -107,7 +107,7 @@ def best_ask(s: Scene, symbol: str, portfolio_id: str) -> float:
 # Looking ----------------------------------------------------------------------------------------
 
 
-@trading.intent(covers=("list_portfolios", "get_portfolio", "get_quote"), weight=1.5, follows=True)
+@trading.intent(covers=("list_portfolios", "get_portfolio", "get_quote"), weight=1.5)
 def how_am_i_doing(s: Scene) -> None:
     """An investor checks their holdings and then the live quote of one of them."""
     p = me(s, "portfolio_id IN (SELECT portfolio_id FROM positions)")
@@ -126,7 +126,7 @@ def how_am_i_doing(s: Scene) -> None:
     s.memory["symbol"] = pos["symbol"]
 
 
-@trading.intent(covers=("list_portfolios", "list_orders", "get_order"), follows=True)
+@trading.intent(covers=("list_portfolios", "list_orders", "get_order"))
 def order_history(s: Scene) -> None:
     """An investor looks back at their orders in one stock and at the fills of the latest one."""
     p = me(s, "portfolio_id IN (SELECT portfolio_id FROM orders WHERE status IN ('filled', 'partially_filled'))")
@@ -149,8 +149,7 @@ def order_history(s: Scene) -> None:
 # Trading ----------------------------------------------------------------------------------------
 
 
-@trading.intent(covers=("list_portfolios", "search_symbols", "get_quote", "place_order", "get_order"), weight=2.0,
-                follows=True)
+@trading.intent(covers=("list_portfolios", "search_symbols", "get_quote", "place_order", "get_order"), weight=2.0)
 def buy_at_market(s: Scene) -> None:
     """An investor checks the price of a stock and buys some shares at market."""
     p = me(s, f"status = 'active' AND portfolio_id IN (SELECT p.portfolio_id FROM portfolios p WHERE {AVAILABLE} "
@@ -175,7 +174,7 @@ def buy_at_market(s: Scene) -> None:
     s.memory["symbol"] = sym_id
 
 
-@trading.intent(covers=("list_portfolios", "get_portfolio", "place_order", "get_order"), weight=1.5, follows=True)
+@trading.intent(covers=("list_portfolios", "get_portfolio", "place_order", "get_order"), weight=1.5)
 def trim_position(s: Scene) -> None:
     """An investor sells part (or all) of a holding at market."""
     p = me(s, "status = 'active' AND portfolio_id IN (SELECT portfolio_id FROM positions WHERE quantity >= 2)")
@@ -257,8 +256,7 @@ def pull_resting_order(s: Scene) -> None:
     s.call("get_portfolio", portfolio_id=pid)
 
 
-@trading.intent(covers=("list_portfolios", "deposit_cash", "withdraw_cash", "get_portfolio"), weight=1.5,
-                follows=True)
+@trading.intent(covers=("list_portfolios", "deposit_cash", "withdraw_cash", "get_portfolio"), weight=1.5)
 def move_cash(s: Scene) -> None:
     """An investor adds cash to their account, or takes some of the free cash out."""
     p = me(s, "1=1")
