@@ -49,7 +49,13 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 
 
 def who(s: Scene, p: dict[str, Any]) -> str:
-    """How the investor introduces themself, with their account, proven to pick out one portfolio."""
+    """How the investor introduces themself, with their account, proven to pick out one portfolio; some say
+    which kind of account it is (and the agent filters on it)."""
+    if p["kind"] == "retirement" and s.rng.random() < 0.5:
+        s.memory["said_kind"] = True
+        return s.refer(p["portfolio_id"], Ref("I'm {name}, about my {kind}", "SELECT portfolio_id FROM portfolios "
+                                              "WHERE owner_name = ? AND kind = ?", p["owner_name"], p["kind"]),
+                       name=p["owner_name"], kind=KIND_WORDS[p["kind"]])
     return s.refer(p["portfolio_id"],
                    Ref("It's {name} about our joint account" if p["kind"] == "joint" else "I'm {name}",
                        "SELECT portfolio_id FROM portfolios WHERE owner_name = ?", p["owner_name"]),
@@ -67,7 +73,7 @@ def find_me(s: Scene, p: dict[str, Any]) -> str:
     shared = s.rows("SELECT 1 FROM portfolios WHERE owner_name = ? AND portfolio_id != ?", p["owner_name"],
                     p["portfolio_id"])
     args: dict[str, Any] = {"query": p["email"] if shared and s.rng.random() < 0.5 else p["owner_name"]}
-    if shared and "@" not in args["query"]:
+    if (shared or s.memory.get("said_kind")) and "@" not in args["query"]:
         args["kind"] = p["kind"]
     hit = [r for r in s.call("list_portfolios", **args)["portfolios"] if r["portfolio_id"] == p["portfolio_id"]]
     if not hit:
@@ -138,6 +144,8 @@ def order_history(s: Scene) -> None:
           co=co)
     pid = find_me(s, p)
     orders = s.call("list_orders", portfolio_id=pid, symbol=o["symbol"])["orders"]
+    if len(o["symbol"]) >= 3:
+        s.memory["symbol"] = o["symbol"]
     filled = [x for x in orders if x["status"] in ("filled", "partially_filled")]
     if not filled:
         raise Skip("no fill on the first page")
@@ -161,16 +169,28 @@ def buy_at_market(s: Scene) -> None:
     qty = s.rng.choice(fits[-4:])
     words, lookup = stock(s, sym)
     n = s.given(qty, f"{qty} shares", "quantity", "place_order", "quantity")
-    s.say("{me}. What's {co} at right now? I want to buy[ {n}] at market.",
-          "{me}: pick me up[ {n} of] {co} at whatever the market price is.",
-          "{me}. Get me into {co}[, {n}], market order, after you check the price.",
-          minimal=["{me}: buy {co}[, {n}]."], me=who(s, p), co=words, n=n)
+    cap = round(ask * 1.02, 2) if s.level == "complete" and s.rng.random() < 0.35 else None
+    if cap is not None:
+        s.say("{me}. Buy[ {n} of] {co}, but don't pay more than {cap} a share.",
+              "{me}: I want {co}[, {n}], with a limit of {cap}.",
+              "{me}. Get me[ {n} of] {co} as long as it's {cap} or less.", me=who(s, p), co=words, n=n,
+              cap=money(cap))
+    else:
+        s.say("{me}. What's {co} at right now? I want to buy[ {n}] at market.",
+              "{me}: pick me up[ {n} of] {co} at whatever the market price is.",
+              "{me}. Get me into {co}[, {n}], market order, after you check the price.",
+              minimal=["{me}: buy {co}[, {n}]."], me=who(s, p), co=words, n=n)
     pid = find_me(s, p)
     sym_id = ticker(s, sym, lookup, words)
-    s.call("get_quote", symbol=sym_id)
-    order = s.call("place_order", portfolio_id=pid, symbol=sym_id, side="buy", quantity=qty)
-    s.say("What did I end up paying per share?", "How did that fill?", "Show me the fills on that order.")
-    s.call("get_order", order_id=order["order_id"])
+    if cap is None:
+        s.call("get_quote", symbol=sym_id)
+        order = s.call("place_order", portfolio_id=pid, symbol=sym_id, side="buy", quantity=qty)
+    else:
+        order = s.call("place_order", portfolio_id=pid, symbol=sym_id, side="buy", quantity=qty, type="limit",
+                       limit_price=cap)
+    if s.room():
+        s.say("What did I end up paying per share?", "How did that fill?", "Show me the fills on that order.")
+        s.call("get_order", order_id=order["order_id"])
     s.memory["symbol"] = sym_id
 
 
@@ -194,6 +214,8 @@ def trim_position(s: Scene) -> None:
         raise Skip("the position is gone")
     qty = max(1, int(mine[0]["available"] * share))
     order = s.call("place_order", portfolio_id=pid, symbol=pos["symbol"], side="sell", quantity=qty)
+    if len(pos["symbol"]) >= 3:
+        s.memory["symbol"] = pos["symbol"]
     s.say("What did that bring in per share?", "How much did I get for them?", "Show me how the sale executed.")
     s.call("get_order", order_id=order["order_id"])
 
@@ -220,6 +242,7 @@ def bid_then_pull(s: Scene) -> None:
                    limit_price=price)
     if order["status"] != "open":
         raise Skip("the bid crossed the book")
+    s.memory["symbol"] = sym_id
     if s.rng.random() < 0.5:
         s.say("Actually, forget it, pull that order.", "Changed my mind: cancel that bid.",
               "Scrap it, I don't want it sitting there.")
@@ -251,6 +274,8 @@ def pull_resting_order(s: Scene) -> None:
     if o["order_id"] not in [x["order_id"] for x in found]:
         raise Skip("the order is not listed")
     s.call("cancel_order", order_id=o["order_id"])
+    if len(o["symbol"]) >= 3:
+        s.memory["symbol"] = o["symbol"]
     s.say("How much cash do I have free now?", "What's my buying power after that?",
           "So what's available to trade with now?")
     s.call("get_portfolio", portfolio_id=pid)
@@ -332,3 +357,72 @@ def sector_scan(s: Scene) -> None:
     s.say("Show me the {sec} names{where}.", "Which {sec} stocks are listed{where}?",
           "What can I buy in {sec}{where}?", sec=sector, where=where)
     s.call("search_symbols", sector=sector, **({"exchange": exchange} if exchange else {}))
+
+
+# Follow-ups: a short next turn about the portfolio or stock the dialogue is already about -------------
+
+
+def asked(s: Scene, tool: str, **arguments: Any) -> None:
+    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
+    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
+        raise Skip(f"{tool} already ran on that")
+
+
+def my_portfolio(s: Scene) -> str:
+    known = s.memory.get("portfolio")
+    if not known:
+        raise Skip("no portfolio in the dialogue yet")
+    return str(known["portfolio_id"])
+
+
+@trading.intent(covers=("get_portfolio",), follows=True, opens=False, weight=1.5)
+def where_i_stand(s: Scene) -> None:
+    """The investor asks for their cash and positions after what they just did."""
+    pid = my_portfolio(s)
+    if [c.tool for c in s.calls][-1:] == ["get_portfolio"]:
+        raise Skip("just looked")
+    s.say("Where does my account stand now?", "What's my cash and total value after that?",
+          "Give me my positions and buying power now.")
+    s.call("get_portfolio", portfolio_id=pid)
+
+
+@trading.intent(covers=("list_orders",), follows=True, opens=False, weight=1.5)
+def working_orders(s: Scene) -> None:
+    """The investor asks which of their orders are still working (in one stock, or on one side)."""
+    pid = my_portfolio(s)
+    sym = s.memory.get("symbol")
+    side = s.rng.choice((None, "buy", "sell"))
+    args: dict[str, Any] = {"portfolio_id": pid, "status": "open"}
+    if sym and s.rng.random() < 0.5:
+        args["symbol"] = sym
+        s.say("Do I have anything else waiting in {t}?", "Any other {t} orders of mine still working?", t=sym)
+    elif side:
+        args["side"] = side
+        s.say("Which {w} orders do I still have out there?", "Show me my {w} orders that haven't filled.",
+              w="buy" if side == "buy" else "sell")
+    else:
+        s.say("What else do I have waiting in the market?", "Which of my orders are still working?")
+    asked(s, "list_orders", **args)
+    s.call("list_orders", **args)
+
+
+@trading.intent(covers=("get_quote",), follows=True, opens=False)
+def price_now(s: Scene) -> None:
+    """The investor asks for the live price of the stock the dialogue is about."""
+    sym = s.memory.get("symbol")
+    if not sym:
+        raise Skip("no stock in the dialogue yet")
+    asked(s, "get_quote", symbol=sym)
+    s.say("Where's {t} trading now?", "What's the bid and ask on {t} at the moment?", "And {t} right now?", t=sym)
+    s.call("get_quote", symbol=sym)
+
+
+@trading.intent(covers=("get_price_history",), follows=True, opens=False)
+def last_few_days(s: Scene) -> None:
+    """The investor asks how the stock moved over the last few sessions."""
+    sym = s.memory.get("symbol")
+    if not sym:
+        raise Skip("no stock in the dialogue yet")
+    n = s.rng.choice((5, 10))
+    s.say("How has {t} moved over the last {n} trading days?", "Show me {t}'s last {n} daily closes.", t=sym, n=n)
+    s.call("get_price_history", symbol=sym, limit=n)
