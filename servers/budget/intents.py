@@ -20,6 +20,7 @@ NEW_CATEGORIES = (("Childcare", "Family", "Little Sprouts Daycare", "daycare"),
                   ("Home Office", "Work", "Staples", "printer ink"), ("Charity", "Giving", "Red Cross", "a donation"),
                   ("Garden", "Home", "Green Thumb Nursery", "plants for the balcony"),
                   ("Hobbies", "Personal", "Michaels", "craft supplies"))
+NOTES = ("split with roommate", "birthday dinner", "work trip, expense it", "for the party", "stocking up")
 SUBSCRIPTIONS = (("Disney+", 13.99, "Streaming"), ("YouTube Premium", 13.99, "Streaming"),
                  ("Audible", 14.95, "Books & Games"), ("ClassPass", 49.0, "Fitness"),
                  ("iCloud Storage", 2.99, "Internet & Phone"), ("Dog Walker Joe", 60.0, "Pet Care"),
@@ -79,17 +80,27 @@ def log_spending(s: Scene) -> None:
     price = s.given(amount, money(amount), "amount", "add_expense", "amount")
     shop = s.given(merchant, merchant, "merchant", "add_expense", "merchant")
     when_words = "" if back == 0 else f" {day(when, s.now)}"
-    s.say("I spent {price} at {shop}{when}, put it under {cat}.", "Log {price} for {cat} at {shop}{when}.",
-          "Just paid {shop} {price}{when}. That's {cat}.", minimal=["{shop}{when}, {price}, {cat}."],
-          price=price, shop=shop, cat=cat_words(cat["name"]), when=when_words)
+    method = s.rng.choice((None, None, "cash", "bank_transfer")) if s.level == "complete" else None
+    note = s.rng.choice(NOTES) if s.level == "complete" and s.rng.random() < 0.25 else None
+    extra = {None: "", "cash": " Paid cash.", "bank_transfer": " It went by bank transfer."}[method]
+    extra += f" Note: '{note}'." if note else ""
+    s.say("I spent {price} at {shop}{when}, put it under {cat}.{extra}", "Log {price} for {cat} at {shop}{when}.{extra}",
+          "Just paid {shop} {price}{when}. That's {cat}.{extra}", minimal=["{shop}{when}, {price}, {cat}."],
+          price=price, shop=shop, cat=cat_words(cat["name"]), when=when_words, extra=extra)
     cid = find_category(s, cat)
     args: dict[str, Any] = {"category_id": cid, "amount": amount, "merchant": merchant}
     if back:
         args["date"] = when.isoformat()
+    if method:
+        args["payment_method"] = method
+    if note:
+        args["note"] = note
     s.call("add_expense", **args)
+    s.memory["category"] = {"category_id": cid, "name": cat["name"]}
     s.say("How's that whole area of my budget looking this month?", "Where do I stand on that group of spending now?",
           "Am I still within budget for that kind of thing this month, all categories around it included?")
-    s.call("get_monthly_summary", group=cat["grp"])
+    if s.room():
+        s.call("get_monthly_summary", group=cat["grp"])
     s.memory["month"] = month
 
 
@@ -108,10 +119,15 @@ def remove_duplicate(s: Scene) -> None:
     s.say("{What} shouldn't be there, I entered it by mistake. Please remove it.",
           "Delete {what}, it's a duplicate.", "{What} isn't mine; get rid of it.",
           minimal=["{What} is wrong, take it out."], what=what, What=what[:1].upper() + what[1:])
-    found = s.call("list_expenses", merchant=e["merchant"], month=e["date"][:7])["expenses"]
+    if s.rng.random() < 0.5:
+        found = s.call("list_expenses", merchant=e["merchant"], month=e["date"][:7])["expenses"]
+    else:  # the amount the user named pins it down as well
+        found = s.call("list_expenses", merchant=e["merchant"], min_amount=e["amount"],
+                       max_amount=e["amount"])["expenses"]
     if e["expense_id"] not in [x["expense_id"] for x in found]:
         raise Skip("the expense is past the first page")
     s.call("delete_expense", expense_id=e["expense_id"])
+    s.memory["month"] = e["date"][:7]
     m = month_words(e["date"][:7], s)
     s.say("What's {cat} at for {m} now?", "So how much have I spent on {cat} {inm} after that?",
           "Check {cat} for {m} again, please.", cat=cat_words(e["category"]), m=m,
@@ -158,6 +174,8 @@ def adjust_limit(s: Scene) -> None:
           minimal=["{cat}[: {cap}] a month{strict}."], cat=cat_words(cat["name"]), cap=cap, strict=strict)
     cid = find_category(s, cat)
     s.call("set_monthly_limit", category_id=cid, monthly_limit=new, **({"hard_limit": True} if hard else {}))
+    s.memory["category"] = {"category_id": cid, "name": cat["name"]}
+    s.memory["month"] = this_month(s)
     s.say("Now how do that category and its neighbours look this month?",
           "Give me this month's picture for that whole group now.", "And where am I on that area of the budget?")
     s.call("get_monthly_summary", group=cat["grp"])
@@ -181,6 +199,8 @@ def start_tracking(s: Scene) -> None:
     s.say("First one: {amt} at {shop} today.", "Log {amt} to it from {shop} today.",
           "And record the {amt} I paid {shop} today there.", amt=money(amount), shop=merchant)
     s.call("add_expense", category_id=new["category_id"], amount=amount, merchant=merchant)
+    s.memory["category"] = {"category_id": new["category_id"], "name": name}
+    s.memory["month"] = this_month(s)
 
 
 @budget.intent(covers=("list_categories", "delete_category", "get_monthly_summary"))
@@ -221,6 +241,7 @@ def new_subscription(s: Scene) -> None:
     cid = find_category(s, cat)
     s.call("add_recurring_expense", category_id=cid, amount=amount, merchant=merchant, frequency="monthly",
            start_date=start.isoformat())
+    s.memory["category"] = {"category_id": cid, "name": cname}
     s.say("What else do I have recurring under {cat} now?", "List the {cat} bills that repeat.",
           "Which {cat} payments are set to recur at this point?", cat=cat_words(cname))
     s.call("list_recurring_expenses", category_id=cid)
@@ -273,3 +294,52 @@ def where_money_goes(s: Scene) -> None:
     s.say("What have I spent at {shop}{more}?", "List my {shop} charges{more}.",
           "Show me the {shop} expenses{more}.", shop=shop, more=more)
     s.call("list_expenses", merchant=shop, **({"min_amount": float(floor)} if floor else {}))
+
+
+# Follow-ups: a short next turn about the category or month the dialogue is already about ------------
+
+
+def asked(s: Scene, tool: str, **arguments: Any) -> None:
+    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
+    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
+        raise Skip(f"{tool} already ran on that")
+
+
+def current_category(s: Scene) -> dict[str, Any]:
+    cat = s.memory.get("category")
+    if not cat or not s.rows("SELECT 1 FROM categories WHERE category_id = ?", cat["category_id"]):
+        raise Skip("no category in the dialogue yet")
+    return dict(cat)
+
+
+@budget.intent(covers=("list_expenses",), follows=True, opens=False, weight=1.5)
+def what_else_in_category(s: Scene) -> None:
+    """The user asks what else went into the category this month."""
+    cat = current_category(s)
+    args = {"category_id": cat["category_id"], "month": this_month(s)}
+    asked(s, "list_expenses", **args)
+    s.say("What else have I spent on {c} this month?", "Show me everything in {c} so far this month.",
+          "Which {c} expenses do I have this month?", c=cat_words(cat["name"]))
+    s.call("list_expenses", **args)
+
+
+@budget.intent(covers=("list_recurring_expenses",), follows=True, opens=False)
+def recurring_in_category(s: Scene) -> None:
+    """The user asks which repeating bills are filed under the category."""
+    cat = current_category(s)
+    asked(s, "list_recurring_expenses", category_id=cat["category_id"])
+    s.say("Do I have any repeating bills under {c}?", "Anything that recurs in {c}?",
+          "Which subscriptions land in {c}?", c=cat_words(cat["name"]))
+    s.call("list_recurring_expenses", category_id=cat["category_id"])
+
+
+@budget.intent(covers=("get_monthly_summary",), follows=True, opens=False, weight=1.5)
+def month_overall(s: Scene) -> None:
+    """The user widens the view to the whole month."""
+    month = s.memory.get("month")
+    if not month:
+        raise Skip("no month in the dialogue yet")
+    asked(s, "get_monthly_summary", month=month)
+    s.say("And how does {m} look across all categories?", "Give me the overall picture for {m}.",
+          "Am I over anywhere else in {m}?", m=month_words(month, s))
+    s.call("get_monthly_summary", month=month)
