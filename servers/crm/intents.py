@@ -47,6 +47,7 @@ def find_deal(s: Scene, d: dict[str, Any], **filters: Any) -> dict[str, Any]:
     accs = [a for a in s.call("search_accounts", query=d["company"])["accounts"] if a["account_id"] == d["account_id"]]
     if not accs:
         raise Skip("the company is not found by its name")
+    filters = dict(filters) if filters else s.rng.choice(({}, {"open_only": True}, {"stage": d["stage"]}))
     deals = [x for x in s.call("list_deals", account_id=accs[0]["account_id"], **filters)["deals"]
              if x["deal_id"] == d["deal_id"]]
     if not deals:
@@ -88,8 +89,11 @@ def move_deal_forward(s: Scene) -> None:
         s.say("{What} has moved on to {stage}.", "Update {what}: we're in {stage} now.",
               "Move {what} ahead to {stage}, please.", minimal=["{What} progressed."], what=what,
               What=what[:1].upper() + what[1:], stage=STAGE_WORDS[nxt])
-    found = find_deal(s, d, open_only=True)
+    found = find_deal(s, d)
     s.call("update_deal_stage", deal_id=found["deal_id"], stage=nxt)
+    s.memory["deal"] = d
+    if s.rng.random() < 0.4:
+        return  # a follow-up turn may carry on
     s.say("Show me how that deal has moved through the pipeline.", "What does its stage history look like now?",
           "Pull up the deal so I can see the timeline.")
     s.call("get_deal", deal_id=found["deal_id"])
@@ -106,8 +110,11 @@ def lose_deal(s: Scene) -> None:
     s.say("Bad news on {what}: {why}. Close it out as lost.", "{What} is dead, {why}.",
           "We lost {what}; {why}. Please update it.", minimal=["{What} fell through: {why}."], what=what,
           What=what[:1].upper() + what[1:], why=LOST[reason])
-    found = find_deal(s, d, open_only=True)
+    found = find_deal(s, d)
     s.call("update_deal_stage", deal_id=found["deal_id"], stage="closed_lost", lost_reason=reason)
+    s.memory["deal"] = d
+    if s.rng.random() < 0.4:
+        return
     subject = s.rng.choice(("Loss review", "Post-mortem", "Lost deal debrief"))
     topic = s.given(subject, f"'{subject}'", "subject", "log_activity", "subject")
     s.say("Add a note to it[ titled {topic}] so we remember why.", "Put a note on that deal[, {topic}].",
@@ -135,6 +142,9 @@ def hand_over_deal(s: Scene) -> None:
     if d["deal_id"] not in [x["deal_id"] for x in theirs]:
         raise Skip("the deal is not listed")
     s.call("reassign_deal", deal_id=d["deal_id"], owner_id=ids[to["name"]])
+    s.memory["deal"] = d
+    if s.rng.random() < 0.4:
+        return
     s.say("What does {b} have open now?", "Show me {b}'s open deals after that.", "List everything {b} is working.",
           b=to["name"].split()[0])
     s.call("list_deals", owner_id=ids[to["name"]], open_only=True)
@@ -153,6 +163,7 @@ def account_rundown(s: Scene) -> None:
     if not found:
         raise Skip("the company is not found by its name")
     acc = s.call("get_account", account_id=found[0]["account_id"])
+    s.memory["company"] = {"account_id": a["account_id"], "name": a["name"]}
     open_deals = [d for d in acc["deals"] if d["stage"] in OPEN_STAGES]
     top = max(open_deals, key=lambda d: d["amount"])
     if sum(d["amount"] == top["amount"] for d in open_deals) > 1:
@@ -197,7 +208,12 @@ def convert_qualified_lead(s: Scene) -> None:
         raise Skip("the lead is not found by name")
     if lead["status"] != "qualified":
         s.call("update_lead_status", lead_id=lead["lead_id"], status="qualified")
-    s.call("convert_lead", lead_id=lead["lead_id"], deal_amount=amount)
+    made = s.call("convert_lead", lead_id=lead["lead_id"], deal_amount=amount)
+    s.memory["deal"] = {"deal_id": made["deal_id"], "account_id": made["account_id"], "company": lead["company"],
+                        "stage": "prospecting"}
+    s.memory["contact"] = {"contact_id": made["contact_id"], "name": lead["name"]}
+    if s.rng.random() < 0.4:
+        return
     s.say("What did that create?", "Show me the lead now with what it turned into.",
           "Where did that lead end up?")
     s.call("get_lead", lead_id=lead["lead_id"])
@@ -275,6 +291,10 @@ def log_a_call(s: Scene) -> None:
     if not found:
         raise Skip("the contact is not found by name")
     s.call("log_activity", kind="call", subject=subject, contact_id=found[0]["contact_id"])
+    s.memory["contact"] = {"contact_id": c["contact_id"], "name": c["name"]}
+    s.memory["company"] = {"account_id": c["account_id"], "name": c["company"]}
+    if s.rng.random() < 0.4:
+        return
     s.say("What deals is {first} involved in?", "Remind me which of our deals {first} is on.",
           "Is {first} attached to any open deals?", first=c["name"].split()[0])
     s.call("get_contact", contact_id=found[0]["contact_id"])
@@ -304,3 +324,68 @@ def my_new_leads(s: Scene) -> None:
         raise Skip("no lead")
     s.say("Open the most recent one.", "Tell me about the newest of those.", "What's the latest one about?")
     s.call("get_lead", lead_id=leads[0]["lead_id"])
+
+
+# Follow-ups: a short next turn about the deal, company or person the dialogue is already about ---------
+
+
+def asked(s: Scene, tool: str, **arguments: Any) -> None:
+    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
+    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
+        raise Skip(f"{tool} already ran on that")
+
+
+REMINDERS = ("Check in on the proposal", "Send the updated quote", "Book a call with their CFO", "Share the case study")
+
+
+@crm.intent(covers=("log_activity",), follows=True, opens=False, weight=1.5)
+def remind_me(s: Scene) -> None:
+    """The rep asks for a task on the open deal the dialogue is about."""
+    d = s.memory.get("deal")
+    if not d or s.value("SELECT stage FROM deals WHERE deal_id = ?", d["deal_id"]) not in OPEN_STAGES:
+        raise Skip("no open deal in the dialogue")
+    subject = s.rng.choice(REMINDERS)
+    due = (s.now + timedelta(days=s.rng.choice((1, 3, 7, 14)))).strftime("%Y-%m-%d")
+    s.say("Put a task on that deal for {when}: '{what}'.", "Remind me {when} to '{what}' on it.",
+          "Add a to-do on the deal, due {when}: '{what}'.", when=day(due, s.now).removeprefix("on "), what=subject)
+    s.call("log_activity", kind="task", subject=subject, deal_id=d["deal_id"], due_date=due)
+
+
+@crm.intent(covers=("list_deals",), follows=True, opens=False, weight=1.5)
+def other_deals_there(s: Scene) -> None:
+    """The rep asks what else is open with the same company."""
+    d = s.memory.get("deal") or s.memory.get("company")
+    if not d:
+        raise Skip("no company in the dialogue")
+    name = d.get("company") or d.get("name")
+    if s.rng.random() < 0.5:
+        args: dict[str, Any] = {"account_id": d["account_id"], "open_only": True}
+        s.say("What else do we have open with {co}?", "Any other live deals at {co}?", co=name)
+    else:
+        args = {"account_id": d["account_id"]}
+        s.say("Show me every deal we've ever had with {co}.", "What's our full deal history with {co}?", co=name)
+    asked(s, "list_deals", **args)
+    s.call("list_deals", **args)
+
+
+@crm.intent(covers=("get_deal",), follows=True, opens=False)
+def deal_now(s: Scene) -> None:
+    """The rep asks to see the deal as it stands now."""
+    d = s.memory.get("deal")
+    if not d:
+        raise Skip("no deal in the dialogue")
+    asked(s, "get_deal", deal_id=d["deal_id"])
+    s.say("Show me that deal as it stands now.", "Pull up the deal record.", "What does the deal look like now?")
+    s.call("get_deal", deal_id=d["deal_id"])
+
+
+@crm.intent(covers=("get_contact",), follows=True, opens=False)
+def person_details(s: Scene) -> None:
+    """The rep asks for the contact record of the person the dialogue is about."""
+    c = s.memory.get("contact")
+    if not c:
+        raise Skip("no contact in the dialogue")
+    asked(s, "get_contact", contact_id=c["contact_id"])
+    s.say("Pull up {f}'s contact record.", "What do we have on file for {f} now?", "Show me {f}'s details.",
+          f=c["name"].split()[0])
+    s.call("get_contact", contact_id=c["contact_id"])
