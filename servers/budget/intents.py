@@ -128,6 +128,9 @@ def remove_duplicate(s: Scene) -> None:
         raise Skip("the expense is past the first page")
     s.call("delete_expense", expense_id=e["expense_id"])
     s.memory["month"] = e["date"][:7]
+    s.memory["category"] = {"category_id": e["category_id"], "name": e["category"]}
+    if s.rng.random() < 0.4:
+        return  # a follow-up turn may carry on
     m = month_words(e["date"][:7], s)
     s.say("What's {cat} at for {m} now?", "So how much have I spent on {cat} {inm} after that?",
           "Check {cat} for {m} again, please.", cat=cat_words(e["category"]), m=m,
@@ -176,6 +179,8 @@ def adjust_limit(s: Scene) -> None:
     s.call("set_monthly_limit", category_id=cid, monthly_limit=new, **({"hard_limit": True} if hard else {}))
     s.memory["category"] = {"category_id": cid, "name": cat["name"]}
     s.memory["month"] = this_month(s)
+    if s.rng.random() < 0.4:
+        return
     s.say("Now how do that category and its neighbours look this month?",
           "Give me this month's picture for that whole group now.", "And where am I on that area of the budget?")
     s.call("get_monthly_summary", group=cat["grp"])
@@ -242,6 +247,8 @@ def new_subscription(s: Scene) -> None:
     s.call("add_recurring_expense", category_id=cid, amount=amount, merchant=merchant, frequency="monthly",
            start_date=start.isoformat())
     s.memory["category"] = {"category_id": cid, "name": cname}
+    if s.rng.random() < 0.4:
+        return
     s.say("What else do I have recurring under {cat} now?", "List the {cat} bills that repeat.",
           "Which {cat} payments are set to recur at this point?", cat=cat_words(cname))
     s.call("list_recurring_expenses", category_id=cid)
