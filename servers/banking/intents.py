@@ -188,6 +188,9 @@ def move_between_my_accounts(s: Scene) -> None:
     cid = find_me(s, c)
     a, b = account_of(s, cid, src), account_of(s, cid, dst)
     s.call("transfer_funds", from_account_id=a, to_account_id=b, amount=amount, **({"memo": memo} if memo else {}))
+    s.memory["account"] = dst
+    if s.rng.random() < 0.4:
+        return  # a follow-up turn may carry on
     s.say("What's the {kind} at now?", "And what does the {kind} show after that?",
           "How much is in the {kind} now?", kind=WORDS[dst["type"]])
     s.call("get_account", account_id=b)
@@ -220,6 +223,9 @@ def cash_in_or_out(s: Scene) -> None:
     cid = find_me(s, c)
     aid = account_of(s, cid, acc, narrow=True)
     s.call(tool, account_id=aid, amount=amount, **({"description": label} if label else {}))
+    s.memory["account"] = acc
+    if s.rng.random() < 0.4:
+        return
     s.say("Show me the last few {k} on there.", "Can I see the recent {k} on that account?",
           "List the latest {k} there so I can check it.", k="withdrawals" if out else "deposits")
     s.call("list_transactions", account_id=aid, kind="withdrawal" if out else "deposit", limit=5)
@@ -345,6 +351,8 @@ def lift_freeze(s: Scene) -> None:
     aid = account_of(s, cid, acc, narrow=True)
     s.call("freeze_account", account_id=aid, frozen=False)
     s.memory["account"] = acc
+    if s.rng.random() < 0.4:
+        return
     s.say("Is it all active now? What's the balance?", "Confirm it's working and tell me what's in it.",
           "What does the account look like now?")
     s.call("get_account", account_id=aid)

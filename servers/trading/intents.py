@@ -276,6 +276,8 @@ def pull_resting_order(s: Scene) -> None:
     s.call("cancel_order", order_id=o["order_id"])
     if len(o["symbol"]) >= 3:
         s.memory["symbol"] = o["symbol"]
+    if s.rng.random() < 0.4:
+        return
     s.say("How much cash do I have free now?", "What's my buying power after that?",
           "So what's available to trade with now?")
     s.call("get_portfolio", portfolio_id=pid)
@@ -303,6 +305,8 @@ def move_cash(s: Scene) -> None:
               me=who(s, p), much=much)
     pid = find_me(s, p)
     s.call(tool, portfolio_id=pid, amount=amount)
+    if s.rng.random() < 0.4:
+        return  # a follow-up turn may carry on
     s.say("What's my total value and free cash now?", "So where does my account stand now?",
           "How much can I invest at this point?")
     s.call("get_portfolio", portfolio_id=pid)
