@@ -84,7 +84,8 @@ def log_spending(s: Scene) -> None:
     note = s.rng.choice(NOTES) if s.level == "complete" and s.rng.random() < 0.25 else None
     extra = {None: "", "cash": " Paid cash.", "bank_transfer": " It went by bank transfer."}[method]
     extra += f" Note: '{note}'." if note else ""
-    s.say("I spent {price} at {shop}{when}, put it under {cat}.{extra}", "Log {price} for {cat} at {shop}{when}.{extra}",
+    s.say("I spent {price} at {shop}{when}, put it under {cat}.{extra}",
+          "Log {price} for {cat} at {shop}{when}.{extra}",
           "Just paid {shop} {price}{when}. That's {cat}.{extra}", minimal=["{shop}{when}, {price}, {cat}."],
           price=price, shop=shop, cat=cat_words(cat["name"]), when=when_words, extra=extra)
     cid = find_category(s, cat)
