@@ -199,7 +199,7 @@ def start_tracking(s: Scene) -> None:
     s.say("Start a new category[ called {label}] under {group}{cap}.",
           "I want to track {thing} separately: add a {group} category[ named {label}]{cap}.",
           "Can you set up[ {label} as] a new spending category in {group}{cap}?",
-          minimal=["New category[ {label}], {group}{cap}."], label=label, group=group, cap=cap, thing=thing)
+          minimal=["I need a new {group} category[, {label}]{cap}."], label=label, group=group, cap=cap, thing=thing)
     new = s.call("create_category", name=name, group=group, **({"monthly_limit": limit} if limit else {}))
     amount = round(s.rng.uniform(15, 90 if limit is None else min(limit * 0.5, 200)), 2)
     s.say("First one: {amt} at {shop} today.", "Log {amt} to it from {shop} today.",
