@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
+from hub import ids
 from hub.dispatcher import Dispatcher
 from hub.errors import HubError, UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
@@ -99,10 +100,10 @@ class McpEndpoints:
 
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
-            sid = resolve_session(ctx)
             try:
+                sid = ids.session_id(resolve_session(ctx))
                 session_from_meta(self.dispatcher.sessions, sid, dict(ctx.meta or {}))
-            except HubError as exc:  # a scenario the session cannot start from
+            except HubError as exc:  # a bad session id, or a scenario the session cannot start from
                 return mcp_result(exc.message)
             await prepare_call(self.dispatcher.sessions, sid, server)
             outcome = self.dispatcher.call(sid, server, tool, params.arguments)
