@@ -16,7 +16,7 @@ from websockets.exceptions import InvalidStatus
 from hub.core import Hub
 from hub.guard import RedactToken, Refusal, check_host, check_origin
 from hub.testing import LiveHub, serve
-from tests.web_support import make_app
+from tests.web_support import csrf_field, make_app
 
 EVIL = "http://evil.example"
 DEPOSIT = {"arguments": {"account_id": "ACC-0001", "amount": 100.0}}
@@ -74,8 +74,9 @@ async def test_same_origin_browser_use_still_works(live: LiveHub) -> None:
             headers = {"Origin": origin} if origin else {}
             r = await http.post("/api/sessions/mine/call/banking/deposit_funds", json=DEPOSIT, headers=headers)
             assert r.status_code == 200 and r.json()["ok"], (origin, r.text)
+        token = csrf_field((await http.get("/ui/catalog/banking/deposit_funds")).text)
         r = await http.post("/ui/catalog/banking/deposit_funds/run", headers={"Origin": own(live)},
-                            data={"session": "form", "account_id": "ACC-0001", "amount": "5"})
+                            data={"session": "form", "account_id": "ACC-0001", "amount": "5", **token})
         assert r.status_code == 200
         assert (await http.get("/ui/", headers={"Host": f"localhost:{live.port}"})).status_code == 200
         assert (await http.get("/metrics", headers={"Host": f"[::1]:{live.port}"})).status_code == 200
