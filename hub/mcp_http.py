@@ -29,11 +29,12 @@ from hub.dispatcher import Dispatcher
 from hub.errors import HubError, UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
 from hub.library import Library
+from hub.memory import prepare_call
 from hub.mount.spec import session_from_meta
 from hub.names import split_name, tool_name
 from hub.parts import Part
-from hub.memory import prepare_call
 from hub.sessions import DEFAULT_SESSION
+from hub.text import storable
 
 META_KEY = "hub/session"
 ALL = "*"
@@ -106,7 +107,7 @@ class McpEndpoints:
             except HubError as exc:  # a bad session id, or a scenario the session cannot start from
                 return mcp_result(exc.message)
             await prepare_call(self.dispatcher.sessions, sid, server)
-            outcome = self.dispatcher.call(sid, server, tool, params.arguments)
+            outcome = self.dispatcher.call(sid, server, tool, storable(params.arguments))
             if not outcome.ok:
                 return mcp_result(outcome.error or "the call failed")
             structured = outcome.result if isinstance(outcome.result, dict) else None
