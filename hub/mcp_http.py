@@ -56,8 +56,8 @@ def resolve_session(ctx: ServerRequestContext[Any, Any]) -> str:
         if pinned:
             return str(pinned)
     pinned_meta = dict(ctx.meta or {}).get(META_KEY)
-    if isinstance(pinned_meta, str) and pinned_meta:
-        return pinned_meta
+    if pinned_meta is not None:  # named but malformed (a number, a list): refused, never the default session
+        return ids.session_id(pinned_meta, f'session id in _meta["{META_KEY}"]')
     if isinstance(request, Request):
         header = request.headers.get("x-hub-session") or request.headers.get("mcp-session-id")
         if header:

@@ -133,6 +133,11 @@ async def test_a_bad_session_id_in_a_path_or_header_is_refused_everywhere(live: 
             assert r.status_code == 200, r.text
             result = r.json()["result"]
             assert result["isError"] and "session id" in result["content"][0]["text"], result
+        for meta in (7, ["a"], "a b", ""):
+            r = await http.post("/mcp/banking", json=call_body("deposit_funds", DEPOSIT, {"hub/session": meta}),
+                                headers=mcp)
+            result = r.json()["result"]
+            assert result["isError"] and "session id" in result["content"][0]["text"], result
         r = await http.get("/api/sessions/ok.id_1:2-3")
         assert_error(r, 404, "session")
     assert open_ids(live) == before
