@@ -2,6 +2,8 @@
 
 Errors are ``hub.errors`` replies: ``{"error": "<message>", "code": "<code>"}`` with the error's
 HTTP status; anything else is a bug, logged with its traceback and answered 500 ``internal``.
+A session id in a path or body follows the id rule of ``hub.ids`` (else 400 ``bad_id``); a body over
+``HUB_MAX_BODY_BYTES`` is refused while it is read (413 ``too_large``, ``hub.body``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from hub import ids
 from hub.core import Hub
 from hub.errors import BadRequest, HubError, UnknownTable, http_reply, internal_http_reply
 from hub.memory import prepare_call
@@ -56,6 +59,12 @@ def _field(body: dict[str, Any], name: str, kind: type) -> Any:
     return value
 
 
+def _id(body: dict[str, Any]) -> str | None:
+    """The session id a body names (``id``), checked against the id rule; None when absent."""
+    value = body.get("id")
+    return None if value is None else ids.session_id(value)
+
+
 def _query_int(request: Request, name: str, default: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
@@ -87,7 +96,7 @@ async def list_sessions(request: Request) -> JSONResponse:
 async def open_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
-    s = hub.sessions.open(_field(body, "id", str), seed=_field(body, "seed", int),
+    s = hub.sessions.open(_id(body), seed=_field(body, "seed", int),
                           snapshot=_field(body, "snapshot", str), configs=body.get("configs"),
                           loader_kwargs=body.get("loader_kwargs"))
     return JSONResponse(session_summary(hub, s.id), status_code=201)
@@ -105,7 +114,7 @@ async def close_session(request: Request) -> JSONResponse:
 async def fork_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
-    child = hub.sessions.fork(request.path_params["sid"], _field(body, "id", str))
+    child = hub.sessions.fork(request.path_params["sid"], _id(body))
     return JSONResponse(session_summary(hub, child.id), status_code=201)
 
 
@@ -151,6 +160,8 @@ def handle_errors(endpoint: Endpoint) -> Endpoint:
 
     async def wrapped(request: Request) -> Response:
         try:
+            if "sid" in request.path_params:
+                ids.session_id(request.path_params["sid"])
             return await endpoint(request)
         except HubError as exc:
             return http_reply(exc)

@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from hub import api, mcp_http, metrics, session_client, store, ws
 from hub.auth import BearerAuth
+from hub.body import BodyLimit
 from hub.config import Settings
 from hub.core import Hub
 from hub.guard import RequestGuard, redact_access_log
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None,
     for part in chosen:
         if part.routes is not None:
             app.router.routes.extend(part.routes(app))
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(BearerAuth, token=settings.token)
     app.add_middleware(RequestGuard, loopback=settings.loopback)  # outermost: before auth and every route
     redact_access_log()

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hub import ids
 from hub.errors import InternalSession, SessionError, UnknownServer, UnknownTool
 from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
@@ -64,6 +65,7 @@ class Dispatcher:
 
     def call(self, session_id: str, server: str, tool: str, arguments: Any, *, episode: str | None = None,
              create_session: bool = True) -> CallOutcome:
+        ids.session_id(session_id)  # a bad id is the caller's error (BadId), never a logged call
         start = time.perf_counter()
         outcome = self._run(session_id, server, tool, arguments, create_session)
         outcome.latency_ms = (time.perf_counter() - start) * 1000

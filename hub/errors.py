@@ -13,7 +13,10 @@ The tree (``code`` / HTTP status)::
     │       │                                                closed, or cannot be opened
     │       ├── CapacityError         capacity          429  the session cap or the state memory budget is full
     │       └── InternalSession       read_only         403  a write to (or close of) the hub's own session
+    ├── Forbidden                     forbidden_csrf    403  a dashboard form post without the page's CSRF token
     ├── BadRequest (ValueError)       bad_request       400  a request the hub refuses as malformed
+    │   ├── BadId                     bad_id            400  a session id that breaks the id rule (``hub.ids``)
+    │   ├── TooLarge                  too_large         413  a body (or ``/ws`` message) over ``HUB_MAX_BODY_BYTES``
     │   ├── TaskError                 bad_task          400  a task that is malformed or does not fit the servers
     │   ├── ScenarioError             bad_scenario      400  a scenario (config, loader options) a server cannot take
     │   ├── StateError                bad_state         400  a mounted object's state the hub cannot represent
@@ -125,9 +128,29 @@ class InternalSession(SessionError):
                          f"callers cannot {action} it; fork it or open your own session")
 
 
+class Forbidden(HubError):
+    """A state-changing dashboard form posted without the token its page carries (a cross-site post)."""
+
+    code = "forbidden_csrf"
+    status = 403
+
+
 class BadRequest(HubError, ValueError):
     code = "bad_request"
     status = 400
+
+
+class BadId(BadRequest):
+    """A session id that is not 1 to 128 letters, digits, '.', '_', ':' or '-' (``hub.ids``)."""
+
+    code = "bad_id"
+
+
+class TooLarge(BadRequest):
+    """A request body or ``/ws`` message over ``HUB_MAX_BODY_BYTES``: refused while reading, nothing kept."""
+
+    code = "too_large"
+    status = 413
 
 
 class TaskError(BadRequest):

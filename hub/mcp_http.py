@@ -24,15 +24,17 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
+from hub import ids
 from hub.dispatcher import Dispatcher
 from hub.errors import HubError, UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
 from hub.library import Library
+from hub.memory import prepare_call
 from hub.mount.spec import session_from_meta
 from hub.names import split_name, tool_name
 from hub.parts import Part
-from hub.memory import prepare_call
 from hub.sessions import DEFAULT_SESSION
+from hub.text import storable
 
 META_KEY = "hub/session"
 ALL = "*"
@@ -54,8 +56,8 @@ def resolve_session(ctx: ServerRequestContext[Any, Any]) -> str:
         if pinned:
             return str(pinned)
     pinned_meta = dict(ctx.meta or {}).get(META_KEY)
-    if isinstance(pinned_meta, str) and pinned_meta:
-        return pinned_meta
+    if pinned_meta is not None:  # named but malformed (a number, a list): refused, never the default session
+        return ids.session_id(pinned_meta, f'session id in _meta["{META_KEY}"]')
     if isinstance(request, Request):
         header = request.headers.get("x-hub-session") or request.headers.get("mcp-session-id")
         if header:
@@ -99,13 +101,13 @@ class McpEndpoints:
 
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
-            sid = resolve_session(ctx)
             try:
+                sid = ids.session_id(resolve_session(ctx))
                 session_from_meta(self.dispatcher.sessions, sid, dict(ctx.meta or {}))
-            except HubError as exc:  # a scenario the session cannot start from
+            except HubError as exc:  # a bad session id, or a scenario the session cannot start from
                 return mcp_result(exc.message)
             await prepare_call(self.dispatcher.sessions, sid, server)
-            outcome = self.dispatcher.call(sid, server, tool, params.arguments)
+            outcome = self.dispatcher.call(sid, server, tool, storable(params.arguments))
             if not outcome.ok:
                 return mcp_result(outcome.error or "the call failed")
             structured = outcome.result if isinstance(outcome.result, dict) else None

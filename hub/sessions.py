@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub import ids
 from hub.errors import CapacityError, InternalSession, SessionError
 from hub.library import Library
 from hub.state import Fork, combine
@@ -146,7 +147,7 @@ class SessionManager:
 
     def get(self, sid: str, *, create: bool = True) -> Session:
         """The session ``sid``; a new one from the seed when ``create`` and it does not exist."""
-        found = self.sessions.get(sid)
+        found = self.sessions.get(ids.session_id(sid))
         if found is None:
             if sid in self.ended:
                 raise SessionError(f"session {sid!r} was {self.ended[sid]}; open a new session (or reopen this id explicitly)")
@@ -162,7 +163,9 @@ class SessionManager:
         mounted servers their starting scenario, loaded now so that a bad one fails here."""
         from hub.mount import scenarios
 
-        sid = sid or new_session_id()
+        sid = ids.session_id(sid) if sid else new_session_id()
+        if seed is not None:
+            ids.seed(seed)
         if sid in self.sessions:
             raise SessionError(f"session {sid!r} already exists")
         self._make_room()
@@ -229,6 +232,7 @@ class SessionManager:
         """Close ``sid``; only the hub itself (``internal=True``) closes its internal sessions."""
         if sid == DEFAULT_SESSION:
             raise SessionError("the default session cannot be closed")
+        ids.session_id(sid)
         found = self.sessions.get(sid)
         if found is not None and found.internal and not internal:
             raise InternalSession(sid, "close")

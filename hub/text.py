@@ -3,7 +3,8 @@
 JSON may carry lone surrogates (``"\\ud800"``): valid in a Python ``str``, but not UTF-8, so SQLite,
 templates and sockets refuse them. Every boundary that parses JSON itself (``/ws``, ``/api``) passes
 what it read through ``storable`` (only when the raw text holds such an escape, so the usual message
-costs one regex scan); the store passes every text column through ``storable_text``.
+costs one regex scan), and MCP passes a call's arguments (the SDK parsed them); the store passes every
+text column through ``storable_text``.
 """
 
 from __future__ import annotations

@@ -118,6 +118,9 @@ class Connection:
         try:
             if raw is None:
                 raise ProtocolError("bad_json", "binary messages must be UTF-8 JSON")
+            if len(raw) > self.hub.settings.max_body_bytes:
+                raise ProtocolError("too_large", f"a message is at most {self.hub.settings.max_body_bytes:,} "
+                                                 "characters (HUB_MAX_BODY_BYTES); send less per message")
             request, rid = decode(raw)
             reply = await self.dispatch(request)
         except HubError as exc:

@@ -232,6 +232,23 @@ def test_ws_error_codes_are_the_documented_ones() -> None:
     assert raised_ws_codes() == documented_ws_codes()
 
 
+def documented_http_codes() -> dict[str, int]:
+    section = (ROOT / "docs" / "protocol.md").read_text().split("## HTTP errors", 1)[1]
+    return {code: int(status) for code, status in re.findall(r"^\| `([a-z_]+)` \| (\d{3}) \|", section, re.M)}
+
+
+def raised_http_codes() -> dict[str, int]:
+    """Every code an HTTP error reply can carry: each error class's, and the request guard's refusals."""
+    codes = {c.code: c.status for c in hub_error_classes() if c.__module__ == "hub.errors"
+             and c is not errors.ProtocolError}
+    guard = set(re.findall(r'Refusal\("([a-z_]+)"', (HUB / "guard.py").read_text()))
+    return codes | dict.fromkeys(guard, 403)
+
+
+def test_http_error_codes_and_statuses_are_the_documented_ones() -> None:
+    assert raised_http_codes() == documented_http_codes()
+
+
 async def test_the_api_maps_only_hub_errors_and_answers_500_for_bugs(caplog: pytest.LogCaptureFixture) -> None:
     async def bug(request: Request) -> JSONResponse:
         return JSONResponse({}[request.query_params["key"]])

@@ -16,7 +16,7 @@ from websockets.exceptions import InvalidStatus
 from hub.core import Hub
 from hub.guard import RedactToken, Refusal, check_host, check_origin
 from hub.testing import LiveHub, serve
-from tests.web_support import make_app
+from tests.web_support import csrf_field, make_app
 
 EVIL = "http://evil.example"
 DEPOSIT = {"arguments": {"account_id": "ACC-0001", "amount": 100.0}}
@@ -74,8 +74,9 @@ async def test_same_origin_browser_use_still_works(live: LiveHub) -> None:
             headers = {"Origin": origin} if origin else {}
             r = await http.post("/api/sessions/mine/call/banking/deposit_funds", json=DEPOSIT, headers=headers)
             assert r.status_code == 200 and r.json()["ok"], (origin, r.text)
+        token = csrf_field((await http.get("/ui/catalog/banking/deposit_funds")).text)
         r = await http.post("/ui/catalog/banking/deposit_funds/run", headers={"Origin": own(live)},
-                            data={"session": "form", "account_id": "ACC-0001", "amount": "5"})
+                            data={"session": "form", "account_id": "ACC-0001", "amount": "5", **token})
         assert r.status_code == 200
         assert (await http.get("/ui/", headers={"Host": f"localhost:{live.port}"})).status_code == 200
         assert (await http.get("/metrics", headers={"Host": f"[::1]:{live.port}"})).status_code == 200
@@ -171,3 +172,33 @@ def test_origin_check_compares_the_port() -> None:
 def test_malformed_origins_are_refused(origin: str) -> None:
     with pytest.raises(Refusal):
         check_origin(origin, 8765, False)
+
+
+async def test_a_form_post_without_the_pages_csrf_token_is_refused_and_changes_nothing(live: LiveHub) -> None:
+    hub = hub_of(live)
+    form = {"session": "victim", "account_id": "ACC-0001", "amount": "100"}
+    async with httpx.AsyncClient(base_url=live.url) as http, httpx.AsyncClient(base_url=live.url) as other:
+        page = await http.get("/ui/catalog/banking/deposit_funds")
+        cookie = page.headers["set-cookie"].lower()
+        assert "prove_csrf=" in cookie and "samesite=strict" in cookie and "httponly" in cookie
+        token = csrf_field(page.text)
+        mine = csrf_field((await other.get("/ui/catalog/banking/deposit_funds")).text)
+        episodes = len(hub.episodes.episodes)
+        bare = httpx.AsyncClient(base_url=live.url)  # a cross-site post: no Origin, no cookie, no token
+        async with bare:
+            r = await bare.post("/ui/catalog/banking/deposit_funds/run", data=form)
+            assert r.status_code == 403 and r.json()["code"] == "forbidden_csrf", r.text
+            r = await bare.post("/ui/catalog/banking/deposit_funds/run", data={**form, **token})  # a token, no cookie
+            assert r.status_code == 403 and r.json()["code"] == "forbidden_csrf"
+            r = await bare.post("/ui/tasks/bank-transfer-002/replay")
+            assert r.status_code == 403 and r.json()["code"] == "forbidden_csrf"
+        for forged in ({}, mine, {"csrf_token": "0" * 64}):  # the cookie, with no token or another browser's
+            r = await http.post("/ui/catalog/banking/deposit_funds/run", data={**form, **forged})
+            assert r.status_code == 403 and r.json()["code"] == "forbidden_csrf"
+        assert (await http.post("/ui/tasks/bank-transfer-002/replay", data=mine)).status_code == 403
+        assert "victim" not in hub.sessions.sessions and len(hub.episodes.episodes) == episodes
+        r = await http.post("/ui/catalog/banking/deposit_funds/run", data=form,
+                            headers={"HX-Request": "true", "X-CSRF-Token": token["csrf_token"]})
+        assert r.status_code == 200 and hub.sessions.get("victim").calls == 1
+        r = await http.post("/ui/tasks/bank-transfer-002/replay", data=token, follow_redirects=False)
+        assert r.status_code == 303 and len(hub.episodes.episodes) == episodes + 1

@@ -12,7 +12,7 @@ from mcp import Client
 
 from hub.core import Hub
 from hub.testing import LiveHub, serve
-from tests.web_support import make_app
+from tests.web_support import csrf_field, make_app
 
 TASK = "bank-transfer-002"
 DEPOSIT = {"account_id": "ACC-0001", "amount": 50.0}
@@ -44,8 +44,9 @@ async def test_templates_are_read_only_to_every_caller(live: LiveHub) -> None:
         assert r.status_code == 403 and r.json()["error_kind"] == "read_only" and tpl in r.json()["error"]
         r = await http.delete(f"/api/sessions/{tpl}")
         assert r.status_code == 403 and "internal" in r.json()["error"]
+        token = csrf_field((await http.get("/ui/catalog/banking/deposit_funds")).text)
         r = await http.post("/ui/catalog/banking/deposit_funds/run",
-                            data={"session": tpl, "account_id": "ACC-0001", "amount": "50"})
+                            data={"session": tpl, "account_id": "ACC-0001", "amount": "50", **token})
         assert r.status_code == 200 and "internal to the hub" in r.text
         listed = (await http.get("/api/sessions")).json()["sessions"]
         assert tpl not in {s["id"] for s in listed} and "default" in {s["id"] for s in listed}

@@ -22,7 +22,7 @@ from hub.sessions import SessionManager, fork_bytes
 from hub.testing import serve
 from servers import REGISTRY
 from tests.conftest import LIBRARY
-from tests.web_support import make_app
+from tests.web_support import csrf_field, make_app
 
 BANKING = LIBRARY.mount("banking")
 assert isinstance(BANKING, SqliteMount)
@@ -162,7 +162,9 @@ async def test_every_door_answers_capacity_instead_of_failing(tmp_path: Path) ->
         assert r.status_code == 429 and r.json()["error_kind"] == "capacity"
         r = await http.get("/api/sessions/two/state/banking")
         assert r.status_code == 429 and r.json()["code"] == "capacity"
-        r = await http.post("/ui/catalog/banking/get_account/run", data={"session": "three", "account_id": "ACC-0001"})
+        token = csrf_field((await http.get("/ui/catalog/banking/get_account")).text)
+        r = await http.post("/ui/catalog/banking/get_account/run",
+                            data={"session": "three", "account_id": "ACC-0001", **token})
         assert r.status_code == 200 and "memory budget" in r.text
         assert (await http.get("/healthz")).json()["status"] == "ok"
 

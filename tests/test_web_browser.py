@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
 
 from hub.testing import LiveHub, serve
 from tests.web_support import XSS, hub_of, make_app, play
@@ -140,6 +144,41 @@ async def test_run_a_tool_from_the_catalog(browser: Browser) -> None:
     await browser.shot("tool_run")
     assert "ui-browser" in hub_of(browser.live.app).sessions.sessions
     assert browser.errors == []
+
+
+async def test_replay_button_posts_with_the_pages_csrf_token(browser: Browser) -> None:
+    await browser.goto("/ui/tasks/bank-transfer-002")
+    await browser.page.click("#replay")
+    await browser.page.wait_for_url(re.compile(r"/ui/episodes/ep-"))
+    eid = browser.page.url.rsplit("/", 1)[-1]
+    assert hub_of(browser.live.app).episodes.get(eid).done
+    assert browser.errors == []
+
+
+def attacker_app(target: str) -> Starlette:
+    """A page on another site that posts the run-tool form to the hub as soon as it loads."""
+    html = (f'<form id="f" method="post" action="{target}"><input name="session" value="victim">'
+            '<input name="account_id" value="ACC-0001"><input name="amount" value="100"></form>'
+            '<script>document.getElementById("f").submit()</script>')
+
+    async def page(request: Request) -> HTMLResponse:
+        return HTMLResponse(html)
+
+    return Starlette(routes=[Route("/", page)])
+
+
+async def test_a_cross_site_form_post_from_a_real_browser_is_refused(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    await browser.goto("/ui/catalog/banking/deposit_funds")  # the browser holds the hub's CSRF cookie
+    target = browser.url("/ui/catalog/banking/deposit_funds/run")
+    async with serve(attacker_app(target)) as evil:
+        async with browser.page.expect_response(target) as answer:
+            await browser.page.goto(f"http://localhost:{evil.port}/")
+        response = await answer.value
+    # Chromium sends its Origin on a cross-site POST, so the guard answers first; without one, the missing
+    # token does (tests/test_guard.py), and the SameSite=Strict cookie never travels cross-site anyway.
+    assert response.status == 403 and (await response.json())["code"] == "forbidden_origin"
+    assert "victim" not in hub.sessions.sessions and hub.sessions.get("default").calls == 0
 
 
 async def test_script_in_tool_arguments_renders_as_text(browser: Browser) -> None:

@@ -17,7 +17,7 @@ from hub.events import RunEvent, RunMetricEvent
 from hub.evidence import bound
 from hub.reward import RewardConfig
 from hub.testing import serve
-from tests.web_support import hub_of, make_app, play
+from tests.web_support import csrf_field, hub_of, make_app, play
 from web import models, queries
 from web.svg import Series, downsample, fmt, line_chart
 
@@ -321,9 +321,10 @@ def test_run_tool_refuses_internal_sessions(client: TestClient) -> None:
     hub = hub_of(client.app)
     (ep,) = hub.episodes.open_group("bank-balance-001", 1)
     template = next(s for s in hub.sessions.sessions if s.startswith("tpl-"))
+    token = csrf_field(client.get("/ui/catalog/banking/deposit_funds").text)
     for sid in (template, ep.session_id):
         r = client.post("/ui/catalog/banking/deposit_funds/run", data={"session": sid, "account_id": "ACC-0001",
-                                                                       "amount": "5"})
+                                                                       "amount": "5", **token})
         assert "internal to the hub" in r.context["form_error"]  # type: ignore[attr-defined]
     assert hub.sessions.sessions[template].calls == 0
 

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from hub.events import RunEvent, RunMetricEvent
 from servers import REGISTRY
-from tests.web_support import XSS, hub_of, make_app, play
+from tests.web_support import XSS, csrf_field, hub_of, make_app, play
 
 HX = {"HX-Request": "true"}
 
@@ -25,6 +25,10 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def flush(client: TestClient) -> None:
     client.portal.call(hub_of(client.app).store.flush, 10.0)  # type: ignore[arg-type]
+
+
+def token(client: TestClient, page: str = "/ui/catalog/banking/get_account") -> dict[str, str]:
+    return csrf_field(client.get(page).text)
 
 
 def call(client: TestClient, sid: str, server: str, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -89,7 +93,7 @@ def test_tool_page_builds_a_form_from_the_schema(client: TestClient) -> None:
 
 
 def test_run_tool_shows_result_and_the_diff_it_caused(client: TestClient) -> None:
-    form = {"session": "scratch-1", "account_id": "ACC-0003", "amount": "12.5"}
+    form = {"session": "scratch-1", "account_id": "ACC-0003", "amount": "12.5", **token(client)}
     r = client.post("/ui/catalog/banking/deposit_funds/run", data=form, headers=HX)
     assert r.template.name == "partials/tool_result.html"  # type: ignore[attr-defined]
     ctx = r.context  # type: ignore[attr-defined]
@@ -100,12 +104,13 @@ def test_run_tool_shows_result_and_the_diff_it_caused(client: TestClient) -> Non
 
 
 def test_run_tool_reports_domain_and_form_errors(client: TestClient) -> None:
-    r = client.post("/ui/catalog/banking/deposit_funds/run", data={"account_id": "ACC-0003", "amount": "lots"})
+    tok = token(client)
+    r = client.post("/ui/catalog/banking/deposit_funds/run", data={"account_id": "ACC-0003", "amount": "lots", **tok})
     assert r.context["form_error"] and "amount" in r.context["form_error"]  # type: ignore[attr-defined]
-    r = client.post("/ui/catalog/banking/get_account/run", data={"account_id": "ACC-9999"})
+    r = client.post("/ui/catalog/banking/get_account/run", data={"account_id": "ACC-9999", **tok})
     out = r.context["outcome"]  # type: ignore[attr-defined]
     assert not out.ok and out.error_kind == "tool" and r.context["diff"] == {}  # type: ignore[attr-defined]
-    r = client.post("/ui/catalog/banking/get_account/run", data={"__json": '{"account_id": "ACC-0001"}'})
+    r = client.post("/ui/catalog/banking/get_account/run", data={"__json": '{"account_id": "ACC-0001"}', **tok})
     assert r.context["outcome"].ok  # type: ignore[attr-defined]
 
 
@@ -234,11 +239,12 @@ def test_tasks_page_has_dataset_statistics(client: TestClient) -> None:
 def test_task_page_and_replay(client: TestClient) -> None:
     r = client.get("/ui/tasks/bank-transfer-002")
     assert r.context["task"].id == "bank-transfer-002" and r.context["loaded"]  # type: ignore[attr-defined]
-    r = client.post("/ui/tasks/bank-transfer-002/replay", follow_redirects=False)
+    tok = csrf_field(r.text)
+    r = client.post("/ui/tasks/bank-transfer-002/replay", data=tok, follow_redirects=False)
     assert r.status_code == 303
     eid = r.headers["location"].rsplit("/", 1)[-1]
     assert hub_of(client.app).episodes.get(eid).reward.total > 0.9  # type: ignore[union-attr]
-    r = client.post("/ui/tasks/bank-transfer-002/replay", headers=HX)
+    r = client.post("/ui/tasks/bank-transfer-002/replay", headers={**HX, "X-CSRF-Token": tok["csrf_token"]})
     assert r.status_code == 204 and r.headers["HX-Redirect"].startswith("/ui/episodes/ep-")
     assert client.get("/ui/tasks/nope").status_code == 404
 
@@ -273,7 +279,7 @@ def test_tool_and_model_text_is_escaped_everywhere(client: TestClient) -> None:
     flush(client)
     pages = ["/ui/", "/ui/sessions/xss", "/ui/sessions/xss/state/banking?table=transactions&offset=0",
              f"/ui/episodes/{eid}", "/ui/catalog/banking/get_account"]
-    r = client.post("/ui/catalog/banking/get_account/run", data={"account_id": XSS})
+    r = client.post("/ui/catalog/banking/get_account/run", data={"account_id": XSS, **token(client)})
     assert XSS not in r.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in r.text
     for url in pages:
         text = client.get(url).text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -35,3 +36,13 @@ def play(hub: Hub, task_id: str, messages: list[str] | None = None, *, finish: b
     if finish:
         engine.finish(ep.id)
     return ep.id
+
+
+CSRF_INPUT = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
+
+
+def csrf_field(page_html: str) -> dict[str, str]:
+    """The CSRF field of a dashboard page's form (the client that fetched the page keeps its cookie)."""
+    found = CSRF_INPUT.search(page_html)
+    assert found, "the page carries no CSRF token"
+    return {"csrf_token": found.group(1)}

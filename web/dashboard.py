@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.templating import Jinja2Templates
 
 from hub.core import Hub
+from web.csrf import Csrf
 from web.live import LiveStats
 from web.queries import Reader
 from web.render import make_templates
@@ -20,6 +21,7 @@ class Dashboard:
     templates: Jinja2Templates
     reader: Reader
     live: LiveStats
+    csrf: Csrf = field(default_factory=Csrf)
 
     @classmethod
     def build(cls, hub: Hub) -> Dashboard:

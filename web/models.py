@@ -7,7 +7,6 @@ A live event and a stored row of the same thing take the same shape, so one part
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from hub.episodes import Episode
@@ -15,7 +14,6 @@ from hub.events import ToolCallEvent
 from hub.parsing import parse_model_output
 from hub.sessions import Session
 
-SESSION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 # Sessions the run-tool form must not write into: episode templates (every episode of a task forks one)
 # and episodes' own sessions (a call there would change a rollout behind the trainer's back).
 INTERNAL_SESSION_PREFIXES = ("tpl-", "es-")

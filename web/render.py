@@ -53,8 +53,13 @@ def make_link(request: Request) -> Callable[..., str]:
     return link
 
 
+def csrf_token(request: Request) -> str:
+    dashboard = getattr(request.app.state, "dashboard", None)
+    return "" if dashboard is None else dashboard.csrf.page_token(request)  # type: ignore[no-any-return]
+
+
 def dashboard_context(request: Request) -> dict[str, Any]:
-    return {"link": make_link(request), "token": token_of(request), "nav": NAV}
+    return {"link": make_link(request), "token": token_of(request), "nav": NAV, "csrf_token": csrf_token(request)}
 
 
 # Filters ----------------------------------------------------------------------------------------
@@ -148,7 +153,9 @@ def render(request: Request, page: str, context: dict[str, Any], fragment: str |
     """The page, or ``fragment`` alone for an htmx request."""
     templates: Jinja2Templates = request.app.state.dashboard.templates
     name = fragment if fragment is not None and is_htmx(request) else page
-    return templates.TemplateResponse(request, name, context, status_code=status_code)
+    response = templates.TemplateResponse(request, name, context, status_code=status_code)
+    request.app.state.dashboard.csrf.set_cookie(request, response)
+    return response
 
 
 def fragment_html(request: Request, name: str, **context: Any) -> str:

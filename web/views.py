@@ -8,12 +8,13 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from hub import ids
 from hub.episodes import EpisodeError
 from hub.library import UnknownServer, UnknownTool
 from hub.memory import prepare_call
 from hub.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
-from web import models, queries
+from web import csrf, models, queries
 from web.dashboard import Dashboard, dashboard_of
 from web.forms import RAW_FIELD, FormError, arguments_from_form, fields_of
 from web.render import is_htmx, make_link, render
@@ -153,11 +154,13 @@ async def run_tool(request: Request) -> Response:
     except (UnknownServer, UnknownTool) as exc:
         return not_found(request, str(exc))
     form = {k: str(v) for k, v in (await request.form()).items()}
+    if not dash.csrf.valid(request, form):
+        return csrf.refusal()
     sid = form.get("session", "").strip() or "ui-scratch"
     context: dict[str, Any] = {"tool": tool, "session": sid, "arguments": None, "outcome": None, "diff": None,
                                "form_error": None}
-    if not models.SESSION_ID.match(sid):
-        context["form_error"] = "a session id is 1 to 100 letters, digits, '_', '-', '.' or ':'"
+    if not ids.SESSION_ID.fullmatch(sid):
+        context["form_error"] = f"a session id is {ids.SESSION_ID_RULE}"
         return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
     if sid.startswith(models.INTERNAL_SESSION_PREFIXES):
         context["form_error"] = (f"session {sid!r} is internal to the hub (an episode template or an episode); "
@@ -482,6 +485,8 @@ async def task_page(request: Request) -> Response:
 async def replay_task(request: Request) -> Response:
     """Play the task's ground truth (the oracle policy) as a real episode, then open that episode."""
     dash = dashboard_of(request)
+    if not dash.csrf.valid(request, {k: str(v) for k, v in (await request.form()).items()}):
+        return csrf.refusal()
     tid = request.path_params["tid"]
     task = task_of(dash, tid)
     if task is None:

@@ -18,6 +18,7 @@ Each figure is also given per source (``intent`` or the ``machine`` fallback).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -154,7 +155,7 @@ def _literal_value(p: str, schema: dict[str, Any], text: str, ids: list[str], nu
 
 def baseline_reward(task: Task, library: Library, sessions: SessionManager, dispatcher: Dispatcher) -> float:
     """The literal policy's reward on ``task``, its calls executed live on a fresh fork of its world."""
-    sid = f"baseline-{task.id}"
+    sid = "baseline-" + hashlib.blake2b(task.id.encode(), digest_size=8).hexdigest()  # any task id: a valid session id
     build_initial(task, sessions, dispatcher, sid)
     calls: list[CallRecord] = []
     try:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from hub import ids
 from hub.errors import ScenarioError, TaskError
 from hub.library import Library
 from hub.names import split_name, tool_name
@@ -63,7 +64,7 @@ class Turn(BaseModel):
 class InitialState(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seed: int = 0
+    seed: int = Field(0, ge=ids.MIN_SEED, le=ids.MAX_SEED)
     setup: list[Call] = Field(default_factory=list)
     snapshot: str | None = None
     configs: dict[str, Any] = Field(default_factory=dict)
