@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -125,25 +126,25 @@ def test_kill_9_mid_write_keeps_every_acknowledged_event(tmp_path: Path) -> None
     path = tmp_path / "kill.db"
     script = tmp_path / "child.py"
     script.write_text(CHILD.format(root=str(ROOT), path=str(path)))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     acked = 0
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            acked = int(line.split()[1])
-            if acked >= 3000:
-                break
-        os.kill(proc.pid, signal.SIGKILL)  # while it keeps writing
-    finally:
-        proc.kill()
-        proc.wait(timeout=30)
+    # Leaving the block closes the pipe (and reaps the child) however the test ends.
+    with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True) as proc:
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                acked = int(line.split()[1])
+                if acked >= 3000:
+                    break
+            os.kill(proc.pid, signal.SIGKILL)  # while it keeps writing
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     assert acked >= 3000
-    db = sqlite3.connect(path)
-    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    stored = db.execute("SELECT COUNT(*) FROM tool_calls").fetchone()[0]
-    assert stored >= acked
-    # acknowledged events are exactly the first ones, in order, without holes
-    ns = [r[0] for r in db.execute("SELECT json_extract(arguments, '$.n') FROM tool_calls ORDER BY id")]
+    with closing(sqlite3.connect(path)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        stored = db.execute("SELECT COUNT(*) FROM tool_calls").fetchone()[0]
+        assert stored >= acked
+        # acknowledged events are exactly the first ones, in order, without holes
+        ns = [r[0] for r in db.execute("SELECT json_extract(arguments, '$.n') FROM tool_calls ORDER BY id")]
     assert ns == list(range(1, stored + 1))
-    db.close()

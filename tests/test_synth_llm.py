@@ -6,6 +6,7 @@ import asyncio
 import random
 from typing import Any
 
+import httpx
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -40,8 +41,8 @@ REQ = RenderRequest("banking", "complete", [[StepView("deposit_funds", "Deposit.
 async def test_llm_rewrite_is_used_when_it_keeps_every_value() -> None:
     seen: list[dict[str, Any]] = []
     async with serve(fake_llm("good", seen)) as live:
-        r = LLMRenderer(f"{live.url}/v1", "fake-model")
-        texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
+        with LLMRenderer(f"{live.url}/v1", "fake-model") as r:
+            texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
     assert texts[0].startswith("Hello there! So,") and "ACC-0001" in texts[0] and "25.5" in texts[0]
     assert r.fallbacks == 0 and seen[0]["model"] == "fake-model"
     prompt = seen[0]["messages"]
@@ -53,8 +54,8 @@ async def test_llm_rewrite_that_invents_or_drops_falls_back_to_the_template() ->
     for mode in ("invent", "drop"):
         seen: list[dict[str, Any]] = []
         async with serve(fake_llm(mode, seen)) as live:
-            r = LLMRenderer(f"{live.url}/v1/chat/completions", "m")
-            texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
+            with LLMRenderer(f"{live.url}/v1/chat/completions", "m") as r:
+                texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
         assert texts == draft and r.fallbacks == 1 and len(seen) == 2  # one regeneration, then the draft
 
 
@@ -62,8 +63,11 @@ async def test_synthesis_through_the_llm_endpoint() -> None:
     seen: list[dict[str, Any]] = []
     async with serve(fake_llm("good", seen)) as live:
         config = SynthConfig(n=10, seed=5, llm_endpoint=f"{live.url}/v1", model="fake", worlds=2)
-        result = await asyncio.to_thread(lambda: Synthesizer(LIBRARY, config).run())
+        with Synthesizer(LIBRARY, config) as synth:
+            result = await asyncio.to_thread(synth.run)
     assert len(result.tasks) == 10 and seen
+    assert isinstance(synth.renderer, LLMRenderer) and synth.renderer.client.is_closed
+    assert synth.writer is not None and synth.writer.llm.client.is_closed
     assert all(t.turns[0].user.startswith("Hello there!") for t in result.tasks)
     assert all(not ungrounded(t, SeedIndex(LIBRARY, t.initial.seed)) for t in result.tasks)
 
@@ -72,13 +76,13 @@ async def test_intent_turns_are_written_from_the_goal_and_dialogue_never_from_th
     seen: list[dict[str, Any]] = []
     async with serve(fake_llm("good", seen)) as live:
         config = SynthConfig(n=10, seed=5, llm_endpoint=f"{live.url}/v1", model="fake", worlds=1)
-        synth = Synthesizer(LIBRARY, config)
+        with Synthesizer(LIBRARY, config) as synth:
 
-        def some_tasks() -> list[Any]:
-            found = [synth.attempt(Slot("mcp", "complete", None), "payments", j) for j in range(12)]
-            return [t for t in found if t is not None]
+            def some_tasks() -> list[Any]:
+                found = [synth.attempt(Slot("mcp", "complete", None), "payments", j) for j in range(12)]
+                return [t for t in found if t is not None]
 
-        tasks = await asyncio.to_thread(some_tasks)
+            tasks = await asyncio.to_thread(some_tasks)
     assert tasks and all(t.meta["synth"]["source"] == "intent" for t in tasks)
     assert all(turn.user.startswith("Hello there!") for t in tasks for turn in t.turns)
     prompts = [m["messages"][1]["content"] for m in seen]
@@ -90,6 +94,21 @@ async def test_intent_turns_are_written_from_the_goal_and_dialogue_never_from_th
 
 
 async def test_unreachable_endpoint_falls_back() -> None:
-    r = LLMRenderer("http://127.0.0.1:9/v1", "m", timeout=0.5)
-    texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
+    with LLMRenderer("http://127.0.0.1:9/v1", "m", timeout=0.5) as r:
+        texts = await asyncio.to_thread(r.render, REQ, random.Random(0))
     assert texts == TemplateRenderer().render(REQ, random.Random(0)) and r.fallbacks == 1
+
+
+async def test_a_client_passed_in_stays_open_and_an_own_one_is_closed() -> None:
+    seen: list[dict[str, Any]] = []
+    async with serve(fake_llm("good", seen)) as live:
+        with httpx.Client(timeout=10) as client:
+            with LLMRenderer(f"{live.url}/v1", "m", client=client) as shared:
+                await asyncio.to_thread(shared.render, REQ, random.Random(0))
+            assert not client.is_closed  # still the caller's to use
+            with Synthesizer(LIBRARY, SynthConfig(n=1, seed=5, worlds=1), renderer=shared) as synth:
+                pass
+            assert not client.is_closed and synth.writer is None
+        with LLMRenderer(f"{live.url}/v1", "m") as own:
+            await asyncio.to_thread(own.render, REQ, random.Random(0))
+    assert own.client.is_closed and len(seen) == 2

@@ -50,30 +50,33 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def hub_url(venv: Path) -> Iterator[str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    proc = subprocess.Popen([str(venv / "venv" / "bin" / "prove-hub"), "serve", "--port", str(port),
-                             "--store", str(venv / "hub.db"), "--log-level", "warning"],
-                            cwd=venv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_ready(url, proc, deadline=time.monotonic() + 120)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(30)
+    log = venv / "hub.log"
+    # The hub's output goes to a file, not a pipe: nobody reads a pipe while the tests run, so a chatty hub
+    # would block on a full one; and the file is closed however the fixture ends.
+    command = [str(venv / "venv" / "bin" / "prove-hub"), "serve", "--port", str(port), "--store", str(venv / "hub.db"),
+               "--log-level", "warning"]
+    with log.open("w") as out, subprocess.Popen(command, cwd=venv, env=env, stdout=out, stderr=out) as proc:
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_ready(url, proc, log, deadline=time.monotonic() + 120)
+            yield url
+        finally:
+            proc.terminate()
+            proc.wait(30)
 
 
-def wait_ready(url: str, proc: subprocess.Popen[str], deadline: float) -> None:
+def wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path, deadline: float) -> None:
     """Poll /healthz until the hub answers; fail with its output if it exits or the deadline passes."""
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"the hub exited with {proc.returncode}: {proc.stdout.read() if proc.stdout else ''}")
+            raise AssertionError(f"the hub exited with {proc.returncode}: {log.read_text()[-4000:]}")
         try:
             if httpx.get(url + "/healthz", timeout=2).status_code == 200:
                 return
         except httpx.TransportError:
             pass
         time.sleep(0.2)  # a child process gives no readiness event; poll its port
-    raise AssertionError("the hub from the wheel did not answer /healthz within 120 s")
+    raise AssertionError(f"the hub from the wheel did not answer /healthz within 120 s: {log.read_text()[-4000:]}")
 
 
 def test_the_installed_package_is_not_the_checkout(venv: Path) -> None:

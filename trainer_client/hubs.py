@@ -173,6 +173,12 @@ class HubSet:
                           f"{last.message}")
         raise NoHubAvailable(f"no hub could open a group of {name!r}: {last or 'all hubs are down'}")
 
+    async def __aenter__(self) -> HubSet:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
     async def close(self) -> None:
         for hub in self.hubs:
             try:

@@ -170,8 +170,6 @@ class Synthesizer:
     def __init__(self, library: Library, config: SynthConfig, renderer: Renderer | None = None) -> None:
         self.library = library
         self.config = config
-        self.renderer = renderer or self._renderer()
-        self.writer = IntentWriter(config.llm_endpoint, config.model or "default") if config.llm_endpoint else None
         self.graphs = {s: load_graph(s, m.tools, config.cache_dir) for s, m in library.mounts.items()}
         self.harvesters = {s: Harvester(m.tools) for s, m in library.mounts.items()}
         self.skipped_worlds: dict[int, str] = {}
@@ -191,6 +189,23 @@ class Synthesizer:
         self.schedules: dict[str, list[str]] = {}
         self.intent_yield: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
         self.failed_slots: Counter[tuple[str, str]] = Counter()
+        # Made last: the LLM clients hold connections, and nothing after them can raise and leave those open.
+        self.owns_renderer = renderer is None
+        self.renderer = renderer or self._renderer()
+        self.writer = IntentWriter(config.llm_endpoint, config.model or "default") if config.llm_endpoint else None
+
+    def close(self) -> None:
+        """Close the LLM endpoint's connections; a renderer passed in stays open (it is the caller's)."""
+        if self.writer is not None:
+            self.writer.close()
+        if self.owns_renderer and isinstance(self.renderer, LLMRenderer):
+            self.renderer.close()
+
+    def __enter__(self) -> Synthesizer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _usable_worlds(self) -> list[int]:
         """``config.worlds`` seeds from ``world_seed`` on whose seed databases every server can build; a
@@ -716,7 +731,8 @@ def _reference(src: StepRun, etype: str, value: Any, seed_values: set[Any]) -> s
 
 def synthesize(library: Library, config: SynthConfig, renderer: Renderer | None = None,
                on_task: Callable[[Task], None] | None = None) -> SynthResult:
-    result = Synthesizer(library, config, renderer).run()
+    with Synthesizer(library, config, renderer) as synth:
+        result = synth.run()
     if on_task is not None:
         for t in result.tasks:
             on_task(t)

@@ -228,10 +228,22 @@ class LLMRenderer:
         self.url = endpoint.rstrip("/") + ("" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions")
         self.model = model
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.owns_client = client is None
         self.client = client or httpx.Client(timeout=timeout, headers=headers)
         self.templates = TemplateRenderer()
         self.calls = 0
         self.fallbacks = 0
+
+    def close(self) -> None:
+        """Close the HTTP client this renderer made; one passed in stays open (it is the caller's)."""
+        if self.owns_client:
+            self.client.close()
+
+    def __enter__(self) -> LLMRenderer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def render(self, req: RenderRequest, rng: random.Random) -> list[str]:
         drafts = self.templates.render(req, rng)
@@ -294,6 +306,15 @@ class IntentWriter:
         self.llm = LLMRenderer(endpoint, model, timeout=timeout, api_key=api_key, client=client)
         self.calls = 0
         self.fallbacks = 0
+
+    def close(self) -> None:
+        self.llm.close()
+
+    def __enter__(self) -> IntentWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def rewrite(self, dialogue: Any, turns: list[Any], context: dict[str, Any], omitted: str | None) -> list[Any]:
         """``turns`` (hub.tasks.Turn) with each user text rewritten; the ground truth is untouched."""

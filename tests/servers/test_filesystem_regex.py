@@ -68,28 +68,22 @@ def test_write_and_append_are_capped(world: World) -> None:
 
 
 async def test_healthz_answers_while_a_regex_runs(tmp_path: Path) -> None:
-    """A real uvicorn: the slow pattern blocks the loop no longer than the limit, so /healthz gets through."""
-    async with serve(make_app(tmp_path)) as live, httpx.AsyncClient(base_url=live.url, timeout=10) as http:
+    """A real uvicorn: the slow pattern holds the loop no longer than the limit, so /healthz gets through."""
+    async with serve(make_app(tmp_path)) as live, httpx.AsyncClient(base_url=live.url, timeout=60) as http:
         call = "/api/sessions/re/call/filesystem/"
         r = await http.post(call + "write_file", json={"arguments": {"path": "long.txt", "content": LINE * 2}})
         assert r.json()["ok"], r.text
-
-        async def grep() -> tuple[httpx.Response, float]:
-            start = time.perf_counter()
-            reply = await http.post(call + "grep_files", json={"arguments": {"pattern": "(a|a)*$", "path": "long.txt"}})
-            return reply, time.perf_counter() - start
-
-        async def health() -> float:
-            start = time.perf_counter()
-            assert (await http.get("/healthz")).json()["status"] == "ok"
-            return time.perf_counter() - start
-
-        (reply, grep_s), health_s = await asyncio.gather(grep(), health())
+        # CPU time, as the limit counts it: other processes on a shared machine stretch wall time, not this.
+        start = time.process_time()
+        reply, health = await asyncio.gather(
+            http.post(call + "grep_files", json={"arguments": {"pattern": "(a|a)*$", "path": "long.txt"}}),
+            http.get("/healthz"))
+        used = time.process_time() - start
     assert reply.status_code == 200 and not reply.json()["ok"] and "took longer than" in reply.json()["error"]
-    # Unbounded, this search runs for hours (it doubles per character); bounded, both answer within the
-    # limit, stretched at most a few times by other processes on a shared machine.
-    assert grep_s < 6 * REGEX_SECONDS
-    assert health_s < 6 * REGEX_SECONDS
+    assert health.json()["status"] == "ok"
+    # Unbounded, this search runs for hours (it doubles per character); bounded, the process spends the limit
+    # on it and a little on the two requests.
+    assert used < REGEX_SECONDS + 0.5, used
 
 
 def test_a_read_result_over_the_limit_is_a_clear_error(world: World) -> None:
