@@ -45,8 +45,14 @@ from hub.events import (  # noqa: E402  # noqa: E402
 from hub.store import Store  # noqa: E402
 
 TASKS = ["bank-balance-001", "bank-transfer-002", "bank-lock-card-003", "bank-payee-004", "bank-unfreeze-005"]
-RESULT = {"account_id": "ACC-0001", "customer_id": "CUS-0001", "type": "checking", "balance": 1234.5,
-          "status": "active", "nickname": "Everyday <checking>"}
+RESULT = {
+    "account_id": "ACC-0001",
+    "customer_id": "CUS-0001",
+    "type": "checking",
+    "balance": 1234.5,
+    "status": "active",
+    "nickname": "Everyday <checking>",
+}
 COMPONENTS = {"validity": 1.0, "coverage": 0.5, "efficiency": 0.0, "name": 1.0, "argument": 0.5}
 WEIGHTS = {"w_val": 0.5, "w_cov": 0.5, "w_eff": 0.15, "w_name": 0.2, "w_arg": 0.1}
 
@@ -55,13 +61,30 @@ GROUP = 8
 RUN = "run-bench"
 METRICS = 50
 STEPS = 2000
-DIFF = {"banking": {"accounts": {"added": [], "removed": [], "changed": [
-    {"key": "ACC-0001", "changes": {"balance": [1234.5, 934.5]}},
-    {"key": "ACC-0003", "changes": {"balance": [80.0, 380.0]}}]}}}
+DIFF = {
+    "banking": {
+        "accounts": {
+            "added": [],
+            "removed": [],
+            "changed": [
+                {"key": "ACC-0001", "changes": {"balance": [1234.5, 934.5]}},
+                {"key": "ACC-0003", "changes": {"balance": [80.0, 380.0]}},
+            ],
+        }
+    }
+}
 
 
-def episode_events(eid: str, task: str, t0: float, n_calls: int, rng: random.Random, fail: bool,
-                   group: str = "", step: int | None = None) -> list[Any]:
+def episode_events(
+    eid: str,
+    task: str,
+    t0: float,
+    n_calls: int,
+    rng: random.Random,
+    fail: bool,
+    group: str = "",
+    step: int | None = None,
+) -> list[Any]:
     group = group or "grp-" + eid
     run = RUN if step is not None else None
     out: list[Any] = [EpisodeEvent("open", eid, task, group, "es-" + eid, "h0", t0, run=run, step=step)]
@@ -73,13 +96,40 @@ def episode_events(eid: str, task: str, t0: float, n_calls: int, rng: random.Ran
         text = "<tool_call>" + json.dumps({"name": "banking__get_account", "arguments": args}) + "</tool_call>"
         out.append(TurnEvent(eid, 2 + i, "assistant", text, ts))
         ok = not (fail and i == 0)
-        out.append(ToolCallEvent("es-" + eid, "banking", "get_account", args, ok, RESULT if ok else None,
-                                 None if ok else "no account ACC-9999", None if ok else "tool", 0.3, False, ts,
-                                 episode=eid))
+        out.append(
+            ToolCallEvent(
+                "es-" + eid,
+                "banking",
+                "get_account",
+                args,
+                ok,
+                RESULT if ok else None,
+                None if ok else "no account ACC-9999",
+                None if ok else "tool",
+                0.3,
+                False,
+                ts,
+                episode=eid,
+            )
+        )
     end = t0 + 0.01 * (n_calls + 1)
     reward = rng.random()
-    out.append(EpisodeEvent("finish", eid, task, group, "es-" + eid, "h0", end, final_hash="h1",
-                            reason="completed", steps=n_calls + 1, calls=n_calls, reward=reward))
+    out.append(
+        EpisodeEvent(
+            "finish",
+            eid,
+            task,
+            group,
+            "es-" + eid,
+            "h0",
+            end,
+            final_hash="h1",
+            reason="completed",
+            steps=n_calls + 1,
+            calls=n_calls,
+            reward=reward,
+        )
+    )
     components = {**COMPONENTS, "coverage": rng.choice((0.5, 1.0))}
     out.append(RewardEvent(eid, task, reward, "paper", components, WEIGHTS, end))
     out.append(EvidenceEvent(eid, task, not fail, DIFF, DIFF if fail else {}, None, end))
@@ -107,8 +157,16 @@ async def fill(path: str, calls: int) -> str:
     t0 = time.time() - calls
     for n in range(calls // 5):
         g = n // GROUP
-        for event in episode_events(f"ep-{n:08d}", TASKS[g % len(TASKS)], t0 + n * 5, 5, rng, fail=n % 10 == 0,
-                                    group=f"grp-{g:06d}", step=g % STEPS):
+        for event in episode_events(
+            f"ep-{n:08d}",
+            TASKS[g % len(TASKS)],
+            t0 + n * 5,
+            5,
+            rng,
+            fail=n % 10 == 0,
+            group=f"grp-{g:06d}",
+            step=g % STEPS,
+        ):
             store.offer(event)
         if n % 2000 == 0:
             await store.flush()
@@ -173,8 +231,10 @@ async def main() -> None:
                 ("task page", f"/ui/tasks/{TASKS[1]}"),
                 ("catalog (343 tools)", "/ui/catalog"),
             ]
-            print(f"\n## Dashboard render time, store with {args.calls:,} tool calls "
-                  f"({args.calls // 5:,} episodes; filled in {fill_s:.1f} s)\n")
+            print(
+                f"\n## Dashboard render time, store with {args.calls:,} tool calls "
+                f"({args.calls // 5:,} episodes; filled in {fill_s:.1f} s)\n"
+            )
             print("| page | median ms | p95 ms | KiB |")
             print("|---|---|---|---|")
             for label, url in pages:
@@ -185,10 +245,16 @@ async def main() -> None:
                     del http.headers[h]
                 print(f"| {label} | {med:.1f} | {p95:.1f} | {size / 1024:.0f} |")
             await cold_run_page(http, app, args.repeat)
-            await gc_effect(http, [("episode list (first page of 50)", "/ui/episodes"),
-                                   ("episode with 200 tool calls", f"/ui/episodes/{big}"),
-                                   (f"run page, {METRICS} metrics x {STEPS:,} steps", f"/ui/training/{RUN}")],
-                            args.repeat, app)
+            await gc_effect(
+                http,
+                [
+                    ("episode list (first page of 50)", "/ui/episodes"),
+                    ("episode with 200 tool calls", f"/ui/episodes/{big}"),
+                    (f"run page, {METRICS} metrics x {STEPS:,} steps", f"/ui/training/{RUN}"),
+                ],
+                args.repeat,
+                app,
+            )
         print(f"\ngoals: episode list and the 200-call episode ≤ 200 ms each; the {METRICS}-metric run page < 300 ms")
 
 
@@ -205,10 +271,14 @@ async def cold_run_page(http: httpx.AsyncClient, app: Any, repeat: int) -> None:
         cpu.append((time.process_time() - start_cpu) * 1000)
         assert r.status_code == 200
     times.sort()
-    print(f"| run page, {METRICS} metrics x {STEPS:,} steps, cache emptied before each request | "
-          f"{statistics.median(times):.1f} | {times[int(0.95 * (len(times) - 1))]:.1f} | {len(r.content) / 1024:.0f} |")
-    print(f"\n(that cold run page: median {statistics.median(cpu):.1f} ms of CPU time in this process, the part "
-          "that does not depend on other load on the machine)")
+    print(
+        f"| run page, {METRICS} metrics x {STEPS:,} steps, cache emptied before each request | "
+        f"{statistics.median(times):.1f} | {times[int(0.95 * (len(times) - 1))]:.1f} | {len(r.content) / 1024:.0f} |"
+    )
+    print(
+        f"\n(that cold run page: median {statistics.median(cpu):.1f} ms of CPU time in this process, the part "
+        "that does not depend on other load on the machine)"
+    )
 
 
 async def gc_effect(http: httpx.AsyncClient, pages: list[tuple[str, str]], repeat: int, app: Any) -> None:

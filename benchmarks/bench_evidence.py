@@ -24,12 +24,17 @@ from hub.config import Settings  # noqa: E402
 from hub.core import Hub  # noqa: E402
 from hub.tasks import hermes_call  # noqa: E402
 
-RIGHT = hermes_call("banking__transfer_funds", {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002",
-                                                "amount": 300.0, "memo": "Rent June"})
-WRONG = hermes_call("banking__transfer_funds", {"from_account_id": "ACC-0003", "to_account_id": "ACC-0002",
-                                                "amount": 300.0, "memo": "Rent June"})
-MANY = RIGHT + "".join(hermes_call("banking__withdraw_funds", {"account_id": "ACC-0002", "amount": 1.0})
-                       for _ in range(12))
+RIGHT = hermes_call(
+    "banking__transfer_funds",
+    {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"},
+)
+WRONG = hermes_call(
+    "banking__transfer_funds",
+    {"from_account_id": "ACC-0003", "to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"},
+)
+MANY = RIGHT + "".join(
+    hermes_call("banking__withdraw_funds", {"account_id": "ACC-0002", "amount": 1.0}) for _ in range(12)
+)
 CASES = {"right transfer (hashes match)": RIGHT, "wrong source account": WRONG, "transfer + 12 withdrawals": MANY}
 
 
@@ -67,8 +72,10 @@ def main() -> None:
         off.sort()
         on.sort()
         m_off, m_on = statistics.median(off), statistics.median(on)
-        print(f"| {label} | {m_off:.3f} | {off[int(0.95 * (len(off) - 1))]:.3f} | {m_on:.3f} | "
-              f"{on[int(0.95 * (len(on) - 1))]:.3f} | {m_on / m_off:.2f} |")
+        print(
+            f"| {label} | {m_off:.3f} | {off[int(0.95 * (len(off) - 1))]:.3f} | {m_on:.3f} | "
+            f"{on[int(0.95 * (len(on) - 1))]:.3f} | {m_on / m_off:.2f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -27,9 +27,16 @@ sys.path.insert(0, str(ROOT))
 
 from hub.net import free_port  # noqa: E402
 
-HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-           "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
-CALLS = {"read": ("get_account", {"account_id": "ACC-0001"}), "write": ("deposit_funds", {"account_id": "ACC-0001", "amount": 1.0})}
+HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/call",
+}
+CALLS = {
+    "read": ("get_account", {"account_id": "ACC-0001"}),
+    "write": ("deposit_funds", {"account_id": "ACC-0001", "amount": 1.0}),
+}
 
 BARE = '''
 import sys, uvicorn
@@ -58,11 +65,19 @@ uvicorn.run(app.streamable_http_app(json_response=True), host="127.0.0.1", port=
 
 
 def body(name: str, arguments: dict[str, object], rid: int) -> bytes:
-    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"},
-            "io.modelcontextprotocol/clientCapabilities": {}}
-    return json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-                       "params": {"name": name, "arguments": arguments, "_meta": meta}}).encode()
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    return json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments, "_meta": meta},
+        }
+    ).encode()
 
 
 async def wait_up(url: str, timeout: float = 60.0) -> None:
@@ -77,7 +92,9 @@ async def wait_up(url: str, timeout: float = 60.0) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
-async def load(url: str, name: str, arguments: dict[str, object], seconds: float, concurrency: int) -> tuple[float, int]:
+async def load(
+    url: str, name: str, arguments: dict[str, object], seconds: float, concurrency: int
+) -> tuple[float, int]:
     done = errors = 0
     stop = time.monotonic() + seconds
 
@@ -110,15 +127,21 @@ async def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds per server; the median is reported")
     args = ap.parse_args()
     hub_port, bare_port = free_port(), free_port()
-    procs = [start([sys.executable, "-m", "hub.cli", "serve", "--port", str(hub_port), "--log-level", "warning"]),
-             start([sys.executable, "-c", BARE, str(bare_port)])]
+    procs = [
+        start([sys.executable, "-m", "hub.cli", "serve", "--port", str(hub_port), "--log-level", "warning"]),
+        start([sys.executable, "-c", BARE, str(bare_port)]),
+    ]
     try:
         await wait_up(f"http://127.0.0.1:{hub_port}/healthz")
         await wait_up(f"http://127.0.0.1:{bare_port}/mcp")
-        targets = {"bare MCPServer": f"http://127.0.0.1:{bare_port}/mcp",
-                   "hub (pinned session)": f"http://127.0.0.1:{hub_port}/sessions/bench/mcp/banking"}
-        print(f"\n## Tool calls per second over MCP HTTP ({args.concurrency} concurrent clients, median of "
-              f"{args.rounds} alternating {args.seconds:.0f} s rounds)\n")
+        targets = {
+            "bare MCPServer": f"http://127.0.0.1:{bare_port}/mcp",
+            "hub (pinned session)": f"http://127.0.0.1:{hub_port}/sessions/bench/mcp/banking",
+        }
+        print(
+            f"\n## Tool calls per second over MCP HTTP ({args.concurrency} concurrent clients, median of "
+            f"{args.rounds} alternating {args.seconds:.0f} s rounds)\n"
+        )
         print("| tool | bare MCPServer calls/s | hub calls/s | hub/bare | errors |")
         print("|---|---|---|---|---|")
         for kind, (name, arguments) in CALLS.items():

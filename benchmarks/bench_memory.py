@@ -103,8 +103,9 @@ def measure_seeds(count: int) -> dict[str, float]:
 
 def run(kind: str, *args: str) -> dict[str, float]:
     """One measurement in a fresh process, so that no freed memory of another is reused."""
-    out = subprocess.run([sys.executable, __file__, "--measure", kind, *args], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--measure", kind, *args], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
@@ -155,9 +156,13 @@ def main() -> None:
 
     b = run("budget", str(budget))
     print(f"\nAt the budget: sessions touching all {len(names)} servers until refused")
-    print(f"{'budget MB':>10}{'sessions':>10}{'accounted MB':>14}{'RSS grew MB':>13}{'RSS total MB':>14}{'RSS/acct':>10}")
-    print(f"{budget / MB:>10.0f}{b['sessions']:>10.0f}{b['acct'] / MB:>14.1f}{b['grew'] / MB:>13.1f}"
-          f"{b['total'] / MB:>14.1f}{b['grew'] / b['acct']:>10.2f}")
+    print(
+        f"{'budget MB':>10}{'sessions':>10}{'accounted MB':>14}{'RSS grew MB':>13}{'RSS total MB':>14}{'RSS/acct':>10}"
+    )
+    print(
+        f"{budget / MB:>10.0f}{b['sessions']:>10.0f}{b['acct'] / MB:>14.1f}{b['grew'] / MB:>13.1f}"
+        f"{b['total'] / MB:>14.1f}{b['grew'] / b['acct']:>10.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -136,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     write_overhead = best["hub write, version shared (copy + pickle)"] - best["direct write (method call)"]
     alone_overhead = best["hub write, version held alone (in place + pickle)"] - best["direct write (method call)"]
     read_overhead = best["hub read (dispatcher)"] - best["direct read (method call)"]
-    print(f"\n## Mounted object state: {args.users} users, {size_json / 1e6:.2f} MB as JSON, "
-          f"{size_pickle / 1e6:.2f} MB pickled (best of {args.rounds} interleaved rounds)\n")
+    print(
+        f"\n## Mounted object state: {args.users} users, {size_json / 1e6:.2f} MB as JSON, "
+        f"{size_pickle / 1e6:.2f} MB pickled (best of {args.rounds} interleaved rounds)\n"
+    )
     print(f"| {'operation':<52} | {'ms':>10} | {'x round trip':>12} |")
     print(f"|{'-' * 54}|{'-' * 12}|{'-' * 14}|")
     for name, seconds in best.items():
@@ -145,12 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     ok_write = write_overhead <= 1.5 * reference
     ok_read = read_overhead <= 0.0001
     print(f"\nreference: one pickle round trip = {reference * 1000:.1f} ms (the faster of the two rows above)")
-    print(f"write overhead, shared version: {write_overhead * 1000:.1f} ms = {write_overhead / reference:.2f}x a round "
-          f"trip (target <= 1.5x): {'PASS' if ok_write else 'FAIL'}")
+    print(
+        f"write overhead, shared version: {write_overhead * 1000:.1f} ms = {write_overhead / reference:.2f}x a round "
+        f"trip (target <= 1.5x): {'PASS' if ok_write else 'FAIL'}"
+    )
     print(f"write overhead, version held alone: {alone_overhead * 1000:.1f} ms = {alone_overhead / reference:.2f}x")
     print(f"read overhead: {read_overhead * 1000:.4f} ms (target <= 0.1 ms): {'PASS' if ok_read else 'FAIL'}")
-    print(f"speed-up of a write over the previous mount: {old / best['hub write, version shared (copy + pickle)']:.1f}x"
-          f" (shared), {old / best['hub write, version held alone (in place + pickle)']:.1f}x (held alone)")
+    print(
+        f"speed-up of a write over the previous mount: {old / best['hub write, version shared (copy + pickle)']:.1f}x"
+        f" (shared), {old / best['hub write, version held alone (in place + pickle)']:.1f}x (held alone)"
+    )
     return 0 if ok_write and ok_read else 1
 
 

@@ -36,21 +36,31 @@ from trainer_client.hub_client import HubClient  # noqa: E402
 Mix = tuple[str, str, list[tuple[str, dict[str, object]]]]
 MIXES: dict[str, Mix] = {
     # the oracle of bank-transfer-002 (a transfer: 3 writes' worth of ids) plus reads and a withdrawal
-    "write": ("bank-transfer-002",
-              hermes_call("banking__transfer_funds", {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002",
-                                                      "amount": 300.0, "memo": "Rent June"})
-              + hermes_call("banking__list_transactions", {"account_id": "ACC-0002"}),
-              [("banking__get_account", {"account_id": "ACC-0002"}),
-               ("banking__list_transactions", {"account_id": "ACC-0001", "limit": 5}),
-               ("banking__get_account", {"account_id": "ACC-0001"}),
-               ("banking__withdraw_funds", {"account_id": "ACC-0002", "amount": 1.0})]),
+    "write": (
+        "bank-transfer-002",
+        hermes_call(
+            "banking__transfer_funds",
+            {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"},
+        )
+        + hermes_call("banking__list_transactions", {"account_id": "ACC-0002"}),
+        [
+            ("banking__get_account", {"account_id": "ACC-0002"}),
+            ("banking__list_transactions", {"account_id": "ACC-0001", "limit": 5}),
+            ("banking__get_account", {"account_id": "ACC-0001"}),
+            ("banking__withdraw_funds", {"account_id": "ACC-0002", "amount": 1.0}),
+        ],
+    ),
     # the oracle of bank-balance-001 plus reads only
-    "read": ("bank-balance-001",
-             hermes_call("banking__get_account", {"account_id": "ACC-0005"}),
-             [("banking__get_account", {"account_id": "ACC-0005"}),
-              ("banking__list_accounts", {"status": "active", "limit": 5}),
-              ("banking__list_cards", {"account_id": "ACC-0005"}),
-              ("banking__get_account", {"account_id": "ACC-0001"})]),
+    "read": (
+        "bank-balance-001",
+        hermes_call("banking__get_account", {"account_id": "ACC-0005"}),
+        [
+            ("banking__get_account", {"account_id": "ACC-0005"}),
+            ("banking__list_accounts", {"status": "active", "limit": 5}),
+            ("banking__list_cards", {"account_id": "ACC-0005"}),
+            ("banking__get_account", {"account_id": "ACC-0001"}),
+        ],
+    ),
 }
 
 
@@ -95,8 +105,9 @@ async def drive(url: str, args: argparse.Namespace) -> tuple[Tally, float, dict[
         await control.open(task, n=1)  # warm the seed database and the task's template
         start = time.perf_counter()
         deadline = start + args.seconds
-        await asyncio.gather(*(group_worker(url, task, args.group_size, script, deadline, tally)
-                               for _ in range(args.groups)))
+        await asyncio.gather(
+            *(group_worker(url, task, args.group_size, script, deadline, tally) for _ in range(args.groups))
+        )
         elapsed = time.perf_counter() - start
         flushed = await control.flush(timeout=120)
         stats = await control.stats()
@@ -105,14 +116,20 @@ async def drive(url: str, args: argparse.Namespace) -> tuple[Tally, float, dict[
 
 def start_hub(port: int, store: str) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "hub.cli", "serve", "--port", str(port), "--store", store,
-                             "--log-level", "warning"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "hub.cli", "serve", "--port", str(port), "--store", store, "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def count_stored(store: str, episodes: set[str]) -> int:
     db = sqlite3.connect(store)
     try:
-        rows = db.execute("SELECT episode_id, COUNT(*) FROM tool_calls WHERE episode_id IS NOT NULL GROUP BY episode_id")
+        rows = db.execute(
+            "SELECT episode_id, COUNT(*) FROM tool_calls WHERE episode_id IS NOT NULL GROUP BY episode_id"
+        )
         return sum(n for eid, n in rows if eid in episodes)
     finally:
         db.close()
@@ -131,7 +148,9 @@ def main() -> int:
     p.add_argument("--extra-steps", type=int, default=3)
     p.add_argument("--calls-per-step", type=int, default=4)
     p.add_argument("--url", help="drive a hub that is already running (ws://host:port/ws) instead of starting one")
-    p.add_argument("--mix", choices=sorted(MIXES), default="read", help="read: reads only; write: transfers and withdrawals")
+    p.add_argument(
+        "--mix", choices=sorted(MIXES), default="read", help="read: reads only; write: transfers and withdrawals"
+    )
     args = p.parse_args()
     if args.url:
         tally, elapsed, info = asyncio.run(drive(args.url, args))
@@ -168,12 +187,16 @@ def main() -> int:
     ]
     width = max(len(k) for k, _ in rows)
     n_oracle = MIXES[args.mix][1].count("<tool_call>")
-    print(f"bench_rollout: {os.cpu_count()} CPUs, mix {args.mix!r}, {args.extra_steps + 2} steps and "
-          f"{n_oracle + args.extra_steps * args.calls_per_step} calls per episode")
+    print(
+        f"bench_rollout: {os.cpu_count()} CPUs, mix {args.mix!r}, {args.extra_steps + 2} steps and "
+        f"{n_oracle + args.extra_steps * args.calls_per_step} calls per episode"
+    )
     for k, v in rows:
         print(f"  {k:<{width}}  {v}")
-    per_step = ", ".join(f"#{i}: {statistics.median(v) * 1000:.0f}/{percentile(v, 0.99) * 1000:.0f}"
-                         for i, v in sorted(tally.by_step.items()))
+    per_step = ", ".join(
+        f"#{i}: {statistics.median(v) * 1000:.0f}/{percentile(v, 0.99) * 1000:.0f}"
+        for i, v in sorted(tally.by_step.items())
+    )
     print(f"  step latency p50/p99 by step index (ms): {per_step}")
     return 0 if stored == tally.calls else 1
 

@@ -45,8 +45,17 @@ def main() -> int:
             m.seed_db(w)  # type: ignore[attr-defined]
     t_lib = time.perf_counter() - t0
     cpu0 = time.process_time()
-    result = synthesize(library, SynthConfig(n=args.n, seed=args.seed, progress=args.progress, worlds=args.worlds,
-                                             dedup_scope=args.dedup_scope, cache_dir=out / "graph-cache"))
+    result = synthesize(
+        library,
+        SynthConfig(
+            n=args.n,
+            seed=args.seed,
+            progress=args.progress,
+            worlds=args.worlds,
+            dedup_scope=args.dedup_scope,
+            cache_dir=out / "graph-cache",
+        ),
+    )
     t_synth = time.perf_counter() - t0 - t_lib
     data = write_all(out, result, library)
     t_write = time.perf_counter() - t0 - t_lib - t_synth
@@ -58,7 +67,10 @@ def main() -> int:
     attempts = sum(v["attempts"].values())
     rows = [
         ("tasks", f"{data['n']:,}"),
-        ("kinds (mcp / clarify / abstain)", f"{data['kinds'].get('mcp', 0):,} / {data['kinds'].get('clarify', 0):,} / {data['kinds'].get('abstain', 0):,}"),
+        (
+            "kinds (mcp / clarify / abstain)",
+            f"{data['kinds'].get('mcp', 0):,} / {data['kinds'].get('clarify', 0):,} / {data['kinds'].get('abstain', 0):,}",
+        ),
         ("library build + seed DBs", f"{t_lib:.1f} s"),
         ("synthesis (wall)", f"{t_synth:.1f} s"),
         ("synthesis CPU time", f"{cpu:.1f} s"),
@@ -67,20 +79,40 @@ def main() -> int:
         ("total wall", f"{t_total:.1f} s ({t_total / 60:.1f} min; goal ≤ 10 min)"),
         ("tasks/s (synthesis)", f"{data['n'] / t_synth:.1f}"),
         ("attempts", f"{attempts:,} ({data['n'] / attempts:.0%} kept)"),
-        ("replayed / kept replay-verified", f"{v['replayed']:,} / {v['kept_replay_verified']:,} of {data['n']:,} "
-                                            f"({v['kept_replay_verified'] / data['n']:.0%})"),
+        (
+            "replayed / kept replay-verified",
+            f"{v['replayed']:,} / {v['kept_replay_verified']:,} of {data['n']:,} "
+            f"({v['kept_replay_verified'] / data['n']:.0%})",
+        ),
         ("dropped", ", ".join(f"{k} {n:,}" for k, n in sorted(v["dropped"].items()) if not k.startswith("slot_"))),
-        ("worlds / unfilled slots / exhausted server-kinds",
-         f"{result.worlds} / {result.stats.unfilled:,} / {len(result.stats.exhausted)}"),
-        *((f"realism: {src}", ", ".join(f"{k} {f[k]}" for k in ("tasks", "name_leak", "verbatim_values", "id_turns",
-                                                                 "linked", "distinct_sequences")))
-          for src, f in real["by_source"].items()),
-        ("baseline / oracle (all; per source)", f"{real['baseline']['ratio']}; " + ", ".join(
-            f"{s} {b['ratio']}" for s, b in real["baseline"]["by_source"].items())),
-        ("smallest / largest server, rarest tool", f"{real['smallest_server']} / {real['largest_server']}, "
-                                                   f"{real['rarest_tool']}"),
-        ("coverage", f"{data['coverage']['covered']} / {data['coverage']['tools']} tools "
-                     f"(min {data['coverage']['min_per_tool']} tasks per tool, {data['coverage']['coverage_swaps']} swaps)"),
+        (
+            "worlds / unfilled slots / exhausted server-kinds",
+            f"{result.worlds} / {result.stats.unfilled:,} / {len(result.stats.exhausted)}",
+        ),
+        *(
+            (
+                f"realism: {src}",
+                ", ".join(
+                    f"{k} {f[k]}"
+                    for k in ("tasks", "name_leak", "verbatim_values", "id_turns", "linked", "distinct_sequences")
+                ),
+            )
+            for src, f in real["by_source"].items()
+        ),
+        (
+            "baseline / oracle (all; per source)",
+            f"{real['baseline']['ratio']}; "
+            + ", ".join(f"{s} {b['ratio']}" for s, b in real["baseline"]["by_source"].items()),
+        ),
+        (
+            "smallest / largest server, rarest tool",
+            f"{real['smallest_server']} / {real['largest_server']}, {real['rarest_tool']}",
+        ),
+        (
+            "coverage",
+            f"{data['coverage']['covered']} / {data['coverage']['tools']} tools "
+            f"(min {data['coverage']['min_per_tool']} tasks per tool, {data['coverage']['coverage_swaps']} swaps)",
+        ),
         ("load average before / after", f"{load_before[0]:.2f} / {load_after[0]:.2f} ({os.cpu_count()} CPUs)"),
         ("output", str(out)),
     ]

@@ -80,8 +80,15 @@ def _query_int(request: Request, name: str, default: int) -> int:
 
 def session_summary(hub: Hub, sid: str) -> dict[str, Any]:
     s = hub.sessions.get(sid, create=False)
-    return {"id": s.id, "seed": s.seed, "parent": s.parent, "servers": sorted(s.forks), "calls": s.calls,
-            "state_hash": s.state_hash(), "scenarios": sorted(s.configs)}
+    return {
+        "id": s.id,
+        "seed": s.seed,
+        "parent": s.parent,
+        "servers": sorted(s.forks),
+        "calls": s.calls,
+        "state_hash": s.state_hash(),
+        "scenarios": sorted(s.configs),
+    }
 
 
 async def catalog(request: Request) -> JSONResponse:
@@ -96,9 +103,13 @@ async def list_sessions(request: Request) -> JSONResponse:
 async def open_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
-    s = hub.sessions.open(_id(body), seed=_field(body, "seed", int),
-                          snapshot=_field(body, "snapshot", str), configs=body.get("configs"),
-                          loader_kwargs=body.get("loader_kwargs"))
+    s = hub.sessions.open(
+        _id(body),
+        seed=_field(body, "seed", int),
+        snapshot=_field(body, "snapshot", str),
+        configs=body.get("configs"),
+        loader_kwargs=body.get("loader_kwargs"),
+    )
     return JSONResponse(session_summary(hub, s.id), status_code=201)
 
 
@@ -120,8 +131,9 @@ async def fork_session(request: Request) -> JSONResponse:
 
 async def snapshot_session(request: Request) -> JSONResponse:
     snap = _hub(request).sessions.take_snapshot(request.path_params["sid"])
-    return JSONResponse({"id": snap.id, "state_hash": snap.state_hash, "servers": sorted(snap.servers)},
-                        status_code=201)
+    return JSONResponse(
+        {"id": snap.id, "state_hash": snap.state_hash, "servers": sorted(snap.servers)}, status_code=201
+    )
 
 
 async def call_tool(request: Request) -> JSONResponse:
@@ -130,9 +142,17 @@ async def call_tool(request: Request) -> JSONResponse:
     p = request.path_params
     await prepare_call(hub.sessions, p["sid"], p["server"])
     out = hub.dispatcher.call(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
-    return JSONResponse({"ok": out.ok, "result": out.result, "error": out.error, "error_kind": out.error_kind,
-                         "latency_ms": out.latency_ms, "state_changed": out.state_changed},
-                        status_code=200 if out.ok else CALL_STATUS.get(out.error_kind or "", 404))
+    return JSONResponse(
+        {
+            "ok": out.ok,
+            "result": out.result,
+            "error": out.error,
+            "error_kind": out.error_kind,
+            "latency_ms": out.latency_ms,
+            "state_changed": out.state_changed,
+        },
+        status_code=200 if out.ok else CALL_STATUS.get(out.error_kind or "", 404),
+    )
 
 
 async def server_state(request: Request) -> JSONResponse:
@@ -148,8 +168,9 @@ async def server_state(request: Request) -> JSONResponse:
             raise UnknownTable(f"no table {table!r} in {p['server']}; tables: {', '.join(fork.tables())}")
         offset, limit = _query_int(request, "offset", 0), min(_query_int(request, "limit", 50), MAX_PAGE)
         return JSONResponse(fork.browse(table, offset, limit))
-    return JSONResponse({"server": p["server"], "state_hash": fork.state_hash(), "tables": fork.tables(),
-                         "diff": fork.diff()})
+    return JSONResponse(
+        {"server": p["server"], "state_hash": fork.state_hash(), "tables": fork.tables(), "diff": fork.diff()}
+    )
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]

@@ -26,8 +26,15 @@ from hub.guard import RequestGuard, redact_access_log
 from hub.parts import Part, discover
 from hub.synth import cli as synth_cli
 
-BUILTIN_PARTS: tuple[Part, ...] = (mcp_http.part, api.part, ws.part, metrics.part, store.part, synth_cli.part,
-                                   session_client.part)
+BUILTIN_PARTS: tuple[Part, ...] = (
+    mcp_http.part,
+    api.part,
+    ws.part,
+    metrics.part,
+    store.part,
+    synth_cli.part,
+    session_client.part,
+)
 
 
 def default_parts() -> list[Part]:
@@ -37,8 +44,14 @@ def default_parts() -> list[Part]:
 
 async def healthz(request: Request) -> JSONResponse:
     hub: Hub = request.app.state.hub
-    return JSONResponse({"status": "ok", "servers": len(hub.library.mounts), "tools": len(hub.library.all_tools()),
-                         "sessions": len(hub.sessions)})
+    return JSONResponse(
+        {
+            "status": "ok",
+            "servers": len(hub.library.mounts),
+            "tools": len(hub.library.all_tools()),
+            "sessions": len(hub.sessions),
+        }
+    )
 
 
 async def _sweep_forever(hub: Hub) -> None:
@@ -50,8 +63,9 @@ async def _sweep_forever(hub: Hub) -> None:
         hub.episodes.sweep()
 
 
-def create_app(settings: Settings | None = None, hub: Hub | None = None,
-               parts: Sequence[Part] | None = None) -> Starlette:
+def create_app(
+    settings: Settings | None = None, hub: Hub | None = None, parts: Sequence[Part] | None = None
+) -> Starlette:
     """The hub's app; ``parts`` defaults to ``default_parts()`` (tests pass an explicit list)."""
     settings = (settings or Settings()).check()
     hub = hub or Hub(settings)

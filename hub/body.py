@@ -16,8 +16,10 @@ from hub.errors import TooLarge, http_reply
 
 
 def too_large(limit: int) -> TooLarge:
-    return TooLarge(f"the request body is over the hub's limit of {limit:,} bytes (HUB_MAX_BODY_BYTES); "
-                    "send less, or raise the limit")
+    return TooLarge(
+        f"the request body is over the hub's limit of {limit:,} bytes (HUB_MAX_BODY_BYTES); "
+        "send less, or raise the limit"
+    )
 
 
 def declared_length(scope: Scope) -> int | None:

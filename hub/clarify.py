@@ -41,18 +41,96 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from hub.tasks import GTStep, Task
 
-STOP_WORDS = frozenset({"id", "ids", "the", "a", "an", "of", "to", "from", "for", "in", "on", "at", "by", "with",
-                        "is", "new", "old", "max", "min", "and", "or"})
-QUESTION_OPENERS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how", "could", "can",
-                              "would", "will", "do", "does", "did", "is", "are", "may", "might", "have", "has"})
+STOP_WORDS = frozenset(
+    {
+        "id",
+        "ids",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "from",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "is",
+        "new",
+        "old",
+        "max",
+        "min",
+        "and",
+        "or",
+    }
+)
+QUESTION_OPENERS = frozenset(
+    {
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "when",
+        "why",
+        "how",
+        "could",
+        "can",
+        "would",
+        "will",
+        "do",
+        "does",
+        "did",
+        "is",
+        "are",
+        "may",
+        "might",
+        "have",
+        "has",
+    }
+)
 WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
-REQUESTS = ("please provide", "please tell", "please specify", "please share", "please give", "please confirm",
-            "please send me", "please let me know", "let me know", "tell me", "provide the", "provide me",
-            "specify the", "i need the", "i need to know", "i'll need", "i will need", "i need your",
-            "i need a", "i need an")
-OFFERS = ("should i", "shall i", "want me to", "would you like me", "like me to", "do you want me", "can i go ahead",
-          "may i go ahead", "ok to proceed", "okay to proceed", "is it ok", "is it okay", "is that ok",
-          "is that okay")
+REQUESTS = (
+    "please provide",
+    "please tell",
+    "please specify",
+    "please share",
+    "please give",
+    "please confirm",
+    "please send me",
+    "please let me know",
+    "let me know",
+    "tell me",
+    "provide the",
+    "provide me",
+    "specify the",
+    "i need the",
+    "i need to know",
+    "i'll need",
+    "i will need",
+    "i need your",
+    "i need a",
+    "i need an",
+)
+OFFERS = (
+    "should i",
+    "shall i",
+    "want me to",
+    "would you like me",
+    "like me to",
+    "do you want me",
+    "can i go ahead",
+    "may i go ahead",
+    "ok to proceed",
+    "okay to proceed",
+    "is it ok",
+    "is it okay",
+    "is that ok",
+    "is that okay",
+)
 REFUSALS = ("can't", "cannot", "can not", "unable", "not able", "sorry", "none of my tools", "no tool", "won't")
 # Plain-language names users and models use for common parameter words, beyond the parameter's own.
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -138,7 +216,7 @@ def missing_params(task: Task, turn: int) -> tuple[list[str], bool]:
     if declared:
         return list(declared), False
     said = " ".join(t.user for t in task.turns[: turn + 1])
-    later = next((t for t in task.turns[turn + 1:] if t.calls), None)
+    later = next((t for t in task.turns[turn + 1 :] if t.calls), None)
     if later is None or turn + 1 >= len(task.turns):
         return [], True
     answer = task.turns[turn + 1].user
@@ -153,7 +231,7 @@ def withheld_step(task: Task, turn: int, param: str) -> GTStep | None:
     """The later ground-truth call that needs the withheld ``param``: the first whose value for it no
     user turn up to ``turn`` states (else the first that takes it at all)."""
     said = " ".join(t.user for t in task.turns[: turn + 1])
-    steps = [s for t in task.turns[turn + 1:] for s in t.calls if param in s.arguments]
+    steps = [s for t in task.turns[turn + 1 :] for s in t.calls if param in s.arguments]
     return next((s for s in steps if not value_in_text(s.arguments[param], said)), steps[0] if steps else None)
 
 
@@ -216,7 +294,7 @@ def refers_to(sentence: str, phrases: Iterable[tuple[str, ...]]) -> bool:
 
 def _contains(toks: Sequence[str], phrase: tuple[str, ...]) -> bool:
     n = len(phrase)
-    return any(tuple(toks[i:i + n]) == phrase for i in range(len(toks) - n + 1))
+    return any(tuple(toks[i : i + n]) == phrase for i in range(len(toks) - n + 1))
 
 
 @dataclass
@@ -230,8 +308,9 @@ def judge_reply(text: str, wanted: Mapping[str, list[tuple[str, ...]]]) -> AskVe
     if not text.strip():
         return AskVerdict(False, "no reply on the ask turn")
     if not wanted:
-        return AskVerdict(False, "the task names nothing missing and none can be inferred; "
-                                 "give the ask turn a 'missing' list")
+        return AskVerdict(
+            False, "the task names nothing missing and none can be inferred; give the ask turn a 'missing' list"
+        )
     parts = sentences(text)
     asking = [s for s in parts if is_asking(s)]
     for s in asking:

@@ -20,9 +20,17 @@ from hub.world import World
 
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
-        settings = Settings.from_env(host=args.host, port=args.port, seed=args.seed, token=args.token,
-                                     store_path=args.store, tasks_path=args.tasks, max_state_bytes=args.max_state_bytes,
-                                     seed_cache=args.seed_cache, **server_choice(args))
+        settings = Settings.from_env(
+            host=args.host,
+            port=args.port,
+            seed=args.seed,
+            token=args.token,
+            store_path=args.store,
+            tasks_path=args.tasks,
+            max_state_bytes=args.max_state_bytes,
+            seed_cache=args.seed_cache,
+            **server_choice(args),
+        )
         settings.check()
     except ValueError as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
@@ -30,9 +38,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     hub = app.state.hub
     parts = ", ".join(p.name for p in app.state.parts)
-    print(f"PROVE hub: {len(hub.library.mounts)} servers, {len(hub.library.all_tools())} tools on "
-          f"http://{settings.host}:{settings.port} (MCP at /mcp and /mcp/<server>, rollouts at /ws, dashboard at /; "
-          f"parts: {parts})", flush=True)
+    print(
+        f"PROVE hub: {len(hub.library.mounts)} servers, {len(hub.library.all_tools())} tools on "
+        f"http://{settings.host}:{settings.port} (MCP at /mcp and /mcp/<server>, rollouts at /ws, dashboard at /; "
+        f"parts: {parts})",
+        flush=True,
+    )
     uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
     return 0
 
@@ -69,8 +80,11 @@ def cmd_call(args: argparse.Namespace) -> int:
         print(f"prove-hub: ARGUMENTS is not valid JSON: {exc}", file=sys.stderr)
         return 2
     world = World(build_library(**server_choice(args)), seed=args.seed)
-    world.sessions.open("scratch", configs=_by_server(args.config, "--config"),
-                        loader_kwargs=_by_server(args.loader_kwargs, "--loader-kwargs"))
+    world.sessions.open(
+        "scratch",
+        configs=_by_server(args.config, "--config"),
+        loader_kwargs=_by_server(args.loader_kwargs, "--loader-kwargs"),
+    )
     out = world.dispatcher.call("scratch", args.server, args.tool, arguments)
     if out.ok:
         print(json.dumps(out.result, indent=1, default=str))
@@ -88,13 +102,15 @@ def _by_server(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
     return parse_server_values(items or [], flag)
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"serve": cmd_serve, "catalog": cmd_catalog,
-                                                            "call": cmd_call}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "serve": cmd_serve,
+    "catalog": cmd_catalog,
+    "call": cmd_call,
+}
 
 
 def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="prove-hub",
-                                description="PROVE hub: live stateful MCP tool environments for RL.")
+    p = argparse.ArgumentParser(prog="prove-hub", description="PROVE hub: live stateful MCP tool environments for RL.")
     sub = p.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the hub (MCP, WebSocket rollouts, dashboard)")
     serve.add_argument("--host", default=None, help="bind address (default 127.0.0.1; others need a token)")
@@ -102,17 +118,34 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     serve.add_argument("--seed", type=int, default=None, help="seed of the servers' initial data (default 0)")
     serve.add_argument("--token", default=None, help="bearer token (HUB_TOKEN); required off loopback")
     serve.add_argument("--store", default=None, help="SQLite file of the episode store (default prove_hub.db)")
-    serve.add_argument("--tasks", default=None, help="JSONL task set to serve, e.g. a synthesized train.jsonl "
-                                                      "(default: the built-in tasks)")
-    serve.add_argument("--max-state-bytes", default=None,
-                       help="bytes all session forks may hold, e.g. 8G or none (HUB_MAX_STATE_BYTES; default 4G)")
-    serve.add_argument("--seed-cache", type=int, default=None,
-                       help="seed worlds kept per server, least recently used out (HUB_SEED_CACHE; default 8)")
+    serve.add_argument(
+        "--tasks",
+        default=None,
+        help="JSONL task set to serve, e.g. a synthesized train.jsonl (default: the built-in tasks)",
+    )
+    serve.add_argument(
+        "--max-state-bytes",
+        default=None,
+        help="bytes all session forks may hold, e.g. 8G or none (HUB_MAX_STATE_BYTES; default 4G)",
+    )
+    serve.add_argument(
+        "--seed-cache",
+        type=int,
+        default=None,
+        help="seed worlds kept per server, least recently used out (HUB_SEED_CACHE; default 8)",
+    )
     serve.add_argument("--log-level", default="info")
-    for cmd in (serve, sub.add_parser("catalog", help="list servers and tools"),
-                sub.add_parser("call", help="one tool call in a scratch session")):
-        cmd.add_argument("--mount", action="append", metavar="MODULE:CLASS[=NAME]",
-                         help="mount a Python class as a server (repeatable); see docs/byo.md")
+    for cmd in (
+        serve,
+        sub.add_parser("catalog", help="list servers and tools"),
+        sub.add_parser("call", help="one tool call in a scratch session"),
+    ):
+        cmd.add_argument(
+            "--mount",
+            action="append",
+            metavar="MODULE:CLASS[=NAME]",
+            help="mount a Python class as a server (repeatable); see docs/byo.md",
+        )
         cmd.add_argument("--no-builtin", action="store_true", help="serve only the mounted servers")
         cmd.add_argument("--only", nargs="+", metavar="NAME", help="serve only these servers (built-in or mounted)")
     catalog = sub.choices["catalog"]
@@ -123,10 +156,15 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     call.add_argument("tool")
     call.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments")
     call.add_argument("--seed", type=int, default=0)
-    call.add_argument("--config", action="append", metavar="SERVER=JSON|@FILE",
-                      help="the scenario of a mounted server (repeatable)")
-    call.add_argument("--loader-kwargs", action="append", metavar="SERVER=JSON|@FILE",
-                      help="keyword options for a mounted server's scenario loader (repeatable)")
+    call.add_argument(
+        "--config", action="append", metavar="SERVER=JSON|@FILE", help="the scenario of a mounted server (repeatable)"
+    )
+    call.add_argument(
+        "--loader-kwargs",
+        action="append",
+        metavar="SERVER=JSON|@FILE",
+        help="keyword options for a mounted server's scenario loader (repeatable)",
+    )
     add_commands(default_parts() if parts is None else parts, sub)
     return p
 

@@ -23,6 +23,8 @@ def parse_size(text: str) -> int | None:
         return int(float(value[: len(value) - len(unit)]) * UNITS[unit])
     except ValueError:
         raise ValueError(f"not a size: {text!r} (write bytes, or a number with K, M, G or T)") from None
+
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 

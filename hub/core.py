@@ -22,8 +22,14 @@ class Hub:
         self.settings = settings
         self.library = library if library is not None else default_library(settings)
         self.bus = EventBus()
-        self.world = World(self.library, seed=settings.seed, bus=self.bus, ttl_s=settings.session_ttl_s,
-                           max_sessions=settings.max_sessions, max_state_bytes=settings.max_state_bytes)
+        self.world = World(
+            self.library,
+            seed=settings.seed,
+            bus=self.bus,
+            ttl_s=settings.session_ttl_s,
+            max_sessions=settings.max_sessions,
+            max_state_bytes=settings.max_state_bytes,
+        )
         self.sessions = self.world.sessions
         self.dispatcher = self.world.dispatcher
         self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)

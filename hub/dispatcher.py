@@ -25,8 +25,9 @@ log = logging.getLogger("hub.dispatcher")
 
 # A failed call's kind: the code of the hub.errors class (unknown_server, unknown_tool, session), or
 # the kit's ToolError (tool) and ArgumentError (arguments), or a bug in the tool (internal).
-ErrorKind = Literal["tool", "arguments", "unknown_server", "unknown_tool", "session", "capacity", "read_only", "result",
-                    "internal"]
+ErrorKind = Literal[
+    "tool", "arguments", "unknown_server", "unknown_tool", "session", "capacity", "read_only", "result", "internal"
+]
 
 # What one result may weigh as JSON. Read tools page their lists, so a bigger answer is a runaway
 # (a huge file, a listing without a limit); write tools return short summaries of what they did.
@@ -63,17 +64,37 @@ class Dispatcher:
         self.sessions = sessions
         self.bus = bus
 
-    def call(self, session_id: str, server: str, tool: str, arguments: Any, *, episode: str | None = None,
-             create_session: bool = True) -> CallOutcome:
+    def call(
+        self,
+        session_id: str,
+        server: str,
+        tool: str,
+        arguments: Any,
+        *,
+        episode: str | None = None,
+        create_session: bool = True,
+    ) -> CallOutcome:
         ids.session_id(session_id)  # a bad id is the caller's error (BadId), never a logged call
         start = time.perf_counter()
         outcome = self._run(session_id, server, tool, arguments, create_session)
         outcome.latency_ms = (time.perf_counter() - start) * 1000
-        self.bus.publish(ToolCallEvent(
-            session=session_id, server=server, tool=tool, arguments=arguments, ok=outcome.ok,
-            result=outcome.result, result_json=outcome.result_json, error=outcome.error, error_kind=outcome.error_kind,
-            latency_ms=outcome.latency_ms, state_changed=outcome.state_changed, ts=time.time(), episode=episode,
-        ))
+        self.bus.publish(
+            ToolCallEvent(
+                session=session_id,
+                server=server,
+                tool=tool,
+                arguments=arguments,
+                ok=outcome.ok,
+                result=outcome.result,
+                result_json=outcome.result_json,
+                error=outcome.error,
+                error_kind=outcome.error_kind,
+                latency_ms=outcome.latency_ms,
+                state_changed=outcome.state_changed,
+                ts=time.time(),
+                episode=episode,
+            )
+        )
         return outcome
 
     def _run(self, session_id: str, server: str, tool: str, arguments: Any, create_session: bool) -> CallOutcome:
@@ -101,7 +122,12 @@ class Dispatcher:
         if outcome.state_changed:
             session.remeasure(server)
         if spec.kind == "read" and len(outcome.result_json or "") > MAX_RESULT_CHARS:
-            return CallOutcome(False, None, f"the result of {server}.{tool} is {len(outcome.result_json or '')} "
-                               f"characters, over the limit of {MAX_RESULT_CHARS}; ask for less (a smaller limit, "
-                               "a page, a narrower path)", "result")
+            return CallOutcome(
+                False,
+                None,
+                f"the result of {server}.{tool} is {len(outcome.result_json or '')} "
+                f"characters, over the limit of {MAX_RESULT_CHARS}; ask for less (a smaller limit, "
+                "a page, a narrower path)",
+                "result",
+            )
         return outcome

@@ -74,8 +74,16 @@ class StepResult:
     step: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"episode": self.episode, "messages": self.messages, "done": self.done, "reason": self.reason,
-                "calls": self.calls, "format_errors": self.format_errors, "turn": self.turn, "step": self.step}
+        return {
+            "episode": self.episode,
+            "messages": self.messages,
+            "done": self.done,
+            "reason": self.reason,
+            "calls": self.calls,
+            "format_errors": self.format_errors,
+            "turn": self.turn,
+            "step": self.step,
+        }
 
 
 @dataclass
@@ -102,9 +110,17 @@ class Episode:
     run_step: int | None = None
 
     def summary(self) -> dict[str, Any]:
-        return {"episode": self.id, "task": self.task.id, "group": self.group, "session": self.session_id,
-                "state_hash": self.start_hash, "turn": self.turn, "steps": self.steps, "done": self.done,
-                "reason": self.reason}
+        return {
+            "episode": self.id,
+            "task": self.task.id,
+            "group": self.group,
+            "session": self.session_id,
+            "state_hash": self.start_hash,
+            "turn": self.turn,
+            "steps": self.steps,
+            "done": self.done,
+            "reason": self.reason,
+        }
 
 
 def function_schema(library: Library, name: str, strip_enums: bool = False) -> dict[str, Any]:
@@ -114,8 +130,7 @@ def function_schema(library: Library, name: str, strip_enums: bool = False) -> d
         raise TaskError(f"offered tool {name!r} is not of the form server__tool")
     tool = library.tool(*parts)
     parameters = without_enums(tool.input_schema) if strip_enums else tool.input_schema
-    return {"type": "function", "function": {"name": name, "description": tool.description,
-                                             "parameters": parameters}}
+    return {"type": "function", "function": {"name": name, "description": tool.description, "parameters": parameters}}
 
 
 def without_enums(node: Any) -> Any:
@@ -131,10 +146,20 @@ MAX_EXPIRED = 100_000
 
 
 class EpisodeEngine:
-    def __init__(self, library: Library, sessions: SessionManager, dispatcher: Dispatcher, bus: EventBus,
-                 tasks: TaskSet | None = None, *, reward: RewardConfig | None = None,
-                 limits: EpisodeLimits | None = None, max_episodes: int = 5000, max_templates: int = 256,
-                 keep_evidence: bool = True) -> None:
+    def __init__(
+        self,
+        library: Library,
+        sessions: SessionManager,
+        dispatcher: Dispatcher,
+        bus: EventBus,
+        tasks: TaskSet | None = None,
+        *,
+        reward: RewardConfig | None = None,
+        limits: EpisodeLimits | None = None,
+        max_episodes: int = 5000,
+        max_templates: int = 256,
+        keep_evidence: bool = True,
+    ) -> None:
         self.library = library
         self.sessions = sessions
         self.dispatcher = dispatcher
@@ -201,15 +226,22 @@ class EpisodeEngine:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._schema_maps.get(key)
         if found is None:
-            found = self._schema_maps[key] = {t["function"]["name"]: t["function"]["parameters"]
-                                              for t in self.tools_of(task)}
+            found = self._schema_maps[key] = {
+                t["function"]["name"]: t["function"]["parameters"] for t in self.tools_of(task)
+            }
         return found
 
     # Lifecycle -------------------------------------------------------------------------------
 
-    def open_group(self, task_ref: str | Mapping[str, Any] | Task, n: int = 1,
-                   limits: EpisodeLimits | None = None, *, run: str | None = None,
-                   step: int | None = None) -> list[Episode]:
+    def open_group(
+        self,
+        task_ref: str | Mapping[str, Any] | Task,
+        n: int = 1,
+        limits: EpisodeLimits | None = None,
+        *,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> list[Episode]:
         """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group)."""
         if n < 1:
             raise EpisodeError("n must be at least 1", "bad_message")
@@ -223,14 +255,27 @@ class EpisodeEngine:
         forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
         self._announce(task)
         group = "grp-" + secrets.token_hex(6)
-        return [self._open_one(task, eid, session, group, limits or self.limits, tools, run, step)
-                for eid, session in zip(eids, forks)]
+        return [
+            self._open_one(task, eid, session, group, limits or self.limits, tools, run, step)
+            for eid, session in zip(eids, forks)
+        ]
 
-    def _open_one(self, task: Task, eid: str, session: Session, group: str, limits: EpisodeLimits,
-                  tools: list[dict[str, Any]], run: str | None, step: int | None) -> Episode:
+    def _open_one(
+        self,
+        task: Task,
+        eid: str,
+        session: Session,
+        group: str,
+        limits: EpisodeLimits,
+        tools: list[dict[str, Any]],
+        run: str | None,
+        step: int | None,
+    ) -> Episode:
         start_hash = session.state_hash(task.servers)
-        messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM},
-                    {"role": "user", "content": task.turns[0].user}]
+        messages = [
+            {"role": "system", "content": task.system or DEFAULT_SYSTEM},
+            {"role": "user", "content": task.turns[0].user},
+        ]
         ep = Episode(eid, task, session.id, group, limits, start_hash, messages, run=run, run_step=step)
         self.episodes[eid] = ep
         self.opened += 1
@@ -249,8 +294,10 @@ class EpisodeEngine:
         found = self.episodes.get(eid)
         if found is None:
             if eid in self.expired:
-                raise EpisodeError(f"episode {eid}'s session expired (idle longer than the session TTL); open a new "
-                                   "episode", "session_expired")
+                raise EpisodeError(
+                    f"episode {eid}'s session expired (idle longer than the session TTL); open a new episode",
+                    "session_expired",
+                )
             raise EpisodeError(f"unknown or closed episode {eid!r}", "unknown_episode")
         return found
 
@@ -278,7 +325,7 @@ class EpisodeEngine:
         calls = parsed.calls
         if len(calls) > ep.limits.max_calls_per_step:
             errors.append(f"{len(calls)} tool calls in one message; only the first {ep.limits.max_calls_per_step} run")
-            for extra in calls[ep.limits.max_calls_per_step:]:
+            for extra in calls[ep.limits.max_calls_per_step :]:
                 extra.error = extra.error or f"not run: more than {ep.limits.max_calls_per_step} calls in one message"
         if errors:
             ep.format_errors.extend(errors)
@@ -287,7 +334,9 @@ class EpisodeEngine:
         for call in calls:
             outcome = self._execute(ep, call)
             summaries.append({"name": call.name, "ok": outcome.ok, "error_kind": outcome.error_kind})
-            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()})
+            messages.append(
+                {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
+            )
         if not calls:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
@@ -308,7 +357,9 @@ class EpisodeEngine:
         offered = call.name is not None and call.name in self.schemas_of(ep.task)
         if call.error is None and offered:
             server, tool = split_name(call.name)  # type: ignore[arg-type, misc]
-            outcome = self.dispatcher.call(ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False)
+            outcome = self.dispatcher.call(
+                ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False
+            )
         else:
             outcome = self._refuse(ep, call, offered)
         ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind))
@@ -319,12 +370,29 @@ class EpisodeEngine:
         if call.error is not None:
             outcome = CallOutcome(False, None, call.error, "arguments" if offered else "format")  # type: ignore[arg-type]
         else:
-            outcome = CallOutcome(False, None, f"unknown tool {call.name!r}; the available tools are: "
-                                  f"{', '.join(ep.task.tools) or 'none'}", "unknown_tool")
+            outcome = CallOutcome(
+                False,
+                None,
+                f"unknown tool {call.name!r}; the available tools are: {', '.join(ep.task.tools) or 'none'}",
+                "unknown_tool",
+            )
         server, tool = split_name(call.name or "") or ("", call.name or "")
-        self.bus.publish(ToolCallEvent(session=ep.session_id, server=server, tool=tool, arguments=call.arguments,
-                                       ok=False, result=None, error=outcome.error, error_kind=outcome.error_kind,
-                                       latency_ms=0.0, state_changed=False, ts=time.time(), episode=ep.id))
+        self.bus.publish(
+            ToolCallEvent(
+                session=ep.session_id,
+                server=server,
+                tool=tool,
+                arguments=call.arguments,
+                ok=False,
+                result=None,
+                error=outcome.error,
+                error_kind=outcome.error_kind,
+                latency_ms=0.0,
+                state_changed=False,
+                ts=time.time(),
+                episode=ep.id,
+            )
+        )
         return outcome
 
     # Finish ----------------------------------------------------------------------------------
@@ -347,18 +415,43 @@ class EpisodeEngine:
         if not ep.done:
             ep.done, ep.reason = True, "finished"
         hashes = self.final_hashes(ep)
-        breakdown = score(ep.task, ep.calls, self.schemas_of(ep.task), config, final_hashes=hashes,
-                          messages=ep.steps, format_error_messages=ep.format_error_messages, replies=ep.replies)
+        breakdown = score(
+            ep.task,
+            ep.calls,
+            self.schemas_of(ep.task),
+            config,
+            final_hashes=hashes,
+            messages=ep.steps,
+            format_error_messages=ep.format_error_messages,
+            replies=ep.replies,
+        )
         ep.reward, ep.reward_config = breakdown, config
         if first:
             self.finished += 1
             self.reward_sum += breakdown.total
         now = time.time()
-        self.bus.publish(EpisodeEvent("finish", ep.id, ep.task.id, ep.group, ep.session_id, ep.start_hash, now,
-                                      final_hash=session.state_hash(ep.task.servers), reason=ep.reason, steps=ep.steps,
-                                      calls=len(ep.calls), format_errors=len(ep.format_errors), reward=breakdown.total))
-        self.bus.publish(RewardEvent(ep.id, ep.task.id, breakdown.total, breakdown.mode, breakdown.components,
-                                     breakdown.weights, now))
+        self.bus.publish(
+            EpisodeEvent(
+                "finish",
+                ep.id,
+                ep.task.id,
+                ep.group,
+                ep.session_id,
+                ep.start_hash,
+                now,
+                final_hash=session.state_hash(ep.task.servers),
+                reason=ep.reason,
+                steps=ep.steps,
+                calls=len(ep.calls),
+                format_errors=len(ep.format_errors),
+                reward=breakdown.total,
+            )
+        )
+        self.bus.publish(
+            RewardEvent(
+                ep.id, ep.task.id, breakdown.total, breakdown.mode, breakdown.components, breakdown.weights, now
+            )
+        )
         if first and self.keep_evidence:
             self.bus.publish(collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now))
         return breakdown
@@ -387,8 +480,12 @@ class EpisodeEngine:
         return gone
 
     def stats(self) -> dict[str, Any]:
-        return {"open": len(self.episodes), "opened": self.opened, "finished": self.finished,
-                "mean_reward": self.reward_sum / self.finished if self.finished else None}
+        return {
+            "open": len(self.episodes),
+            "opened": self.opened,
+            "finished": self.finished,
+            "mean_reward": self.reward_sum / self.finished if self.finished else None,
+        }
 
 
 def _json_text(message: dict[str, Any]) -> str:

@@ -124,8 +124,10 @@ class InternalSession(SessionError):
     status = 403
 
     def __init__(self, sid: str, action: str = "write to") -> None:
-        super().__init__(f"session {sid!r} is internal to the hub (a task's starting state) and read-only: "
-                         f"callers cannot {action} it; fork it or open your own session")
+        super().__init__(
+            f"session {sid!r} is internal to the hub (a task's starting state) and read-only: "
+            f"callers cannot {action} it; fork it or open your own session"
+        )
 
 
 class Forbidden(HubError):
@@ -218,8 +220,7 @@ class StoreError(HubError, RuntimeError):
 
 def http_reply(exc: HubError, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
     """The JSON API's error reply: ``{"error": message, "code": code, **extra}``."""
-    return JSONResponse({"error": exc.message, "code": exc.code, **extra}, status_code=exc.http_status,
-                        headers=headers)
+    return JSONResponse({"error": exc.message, "code": exc.code, **extra}, status_code=exc.http_status, headers=headers)
 
 
 def internal_http_reply() -> JSONResponse:

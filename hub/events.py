@@ -166,8 +166,7 @@ class EvidenceEvent:
         return asdict(self)
 
 
-Event = (ToolCallEvent | EpisodeEvent | TurnEvent | RewardEvent | TaskEvent | RunEvent | RunMetricEvent
-         | EvidenceEvent)
+Event = ToolCallEvent | EpisodeEvent | TurnEvent | RewardEvent | TaskEvent | RunEvent | RunMetricEvent | EvidenceEvent
 
 
 class Sink(Protocol):

@@ -79,8 +79,13 @@ def bound(diff: Diff, max_rows: int = MAX_ROWS, max_chars: int = MAX_CHARS) -> t
             cost = len(json.dumps(cut, default=str))
             if size + cost > max_chars:
                 left_out += sum(counts.values())
-                out.setdefault(server, {})[table] = {"added": [], "removed": [], "changed": [], "counts": counts,
-                                                     "omitted": True}
+                out.setdefault(server, {})[table] = {
+                    "added": [],
+                    "removed": [],
+                    "changed": [],
+                    "counts": counts,
+                    "omitted": True,
+                }
                 continue
             size += cost
             left_out += dropped
@@ -96,8 +101,9 @@ def matches_expected(task: Task, final: Session) -> bool | None:
     return all(final.fork_of(s).state_hash() == h for s, h in want.items())
 
 
-def collect(task: Task, final: Session, start: Session | None, expected: ExpectedStates,
-            episode: str, ts: float) -> EvidenceEvent:
+def collect(
+    task: Task, final: Session, start: Session | None, expected: ExpectedStates, episode: str, ts: float
+) -> EvidenceEvent:
     """The evidence of one finished episode (``start``: its group's template session, when still held)."""
     notes = []
     start_diff: Diff = {}

@@ -59,8 +59,11 @@ def check_host(host_header: str | None) -> int | None:
         raise Refusal("forbidden_host", "a request to a loopback hub must carry a Host header")
     host, port = split_host(host_header)
     if not is_loopback(host):
-        raise Refusal("forbidden_host", f"Host {host_header[:100]!r} is not a loopback name; this hub answers only "
-                                        "127.0.0.1, localhost or [::1] (bind another address with a token to serve it)")
+        raise Refusal(
+            "forbidden_host",
+            f"Host {host_header[:100]!r} is not a loopback name; this hub answers only "
+            "127.0.0.1, localhost or [::1] (bind another address with a token to serve it)",
+        )
     return port
 
 
@@ -73,8 +76,10 @@ def check_origin(origin: str, port: int | None, secure: bool) -> None:
         origin_port = -1
     own_port = port or (443 if secure else 80)
     if origin_port != own_port or parsed.scheme not in ("http", "https") or not is_loopback(parsed.hostname or ""):
-        raise Refusal("forbidden_origin", f"Origin {origin[:100]!r} is not this hub's own; a web page from another "
-                                          "origin cannot call a loopback hub")
+        raise Refusal(
+            "forbidden_origin",
+            f"Origin {origin[:100]!r} is not this hub's own; a web page from another origin cannot call a loopback hub",
+        )
 
 
 def check_scope(scope: Scope) -> None:

@@ -21,8 +21,9 @@ def session_id(value: object, what: str = "session id") -> str:
     if not isinstance(value, str):
         raise BadId(f"a {what} must be a string, got {type(value).__name__}")
     if not SESSION_ID.fullmatch(value):
-        raise BadId(f"{what} {value[:60]!r}{'…' if len(value) > 60 else ''} is not valid: a {what} is "
-                    f"{SESSION_ID_RULE}")
+        raise BadId(
+            f"{what} {value[:60]!r}{'…' if len(value) > 60 else ''} is not valid: a {what} is {SESSION_ID_RULE}"
+        )
     return value
 
 

@@ -221,8 +221,9 @@ def _nested_entity(annotation: Any) -> bool:
 
 
 def _holds_entity(annotation: Any) -> bool:
-    if get_origin(annotation) is Annotated and any(isinstance(m, (EntityType, EntityRef))
-                                                   for m in get_args(annotation)[1:]):
+    if get_origin(annotation) is Annotated and any(
+        isinstance(m, (EntityType, EntityRef)) for m in get_args(annotation)[1:]
+    ):
         return True
     return any(_holds_entity(a) for a in get_args(annotation))
 
@@ -240,8 +241,16 @@ def _expand(annotation: Any) -> Any:
     return Annotated[(base, *out)]  # type: ignore[valid-type]
 
 
-def build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tuple[str, ...] = (),
-               requires: tuple[str, ...] = (), *, first: str = "ctx", strict_hints: bool = True) -> Tool:
+def build_tool(
+    server: str,
+    fn: Callable[..., Json],
+    kind: ToolKind,
+    returns: tuple[str, ...] = (),
+    requires: tuple[str, ...] = (),
+    *,
+    first: str = "ctx",
+    strict_hints: bool = True,
+) -> Tool:
     """A Tool from a typed function whose first parameter (``ctx``, or ``self`` for methods) is not an argument."""
     hints = get_type_hints(fn, include_extras=True)
     sig = inspect.signature(fn)
@@ -256,8 +265,10 @@ def build_tool(server: str, fn: Callable[..., Json], kind: ToolKind, returns: tu
             raise TypeError(f"{server}.{fn.__name__}: parameter '{name}' needs a type hint")
         default = ... if p.default is inspect.Parameter.empty else p.default
         if _nested_entity(hints.get(name, Any)):
-            raise TypeError(f"{server}.{fn.__name__}: parameter '{name}' uses an entity inside another type; write "
-                            "Annotated[str | None, ACCOUNT.ref('...')] or Annotated[list[str], Field(...), Entity(...)]")
+            raise TypeError(
+                f"{server}.{fn.__name__}: parameter '{name}' uses an entity inside another type; write "
+                "Annotated[str | None, ACCOUNT.ref('...')] or Annotated[list[str], Field(...), Entity(...)]"
+            )
         hint = _expand(hints.get(name, Any))
         fields[name] = (hint, default)
         params[name] = _entity_of(hint)
@@ -293,8 +304,9 @@ class Server:
     entities: dict[str, EntityType] = field(default_factory=dict)
     intents: list[Any] = field(default_factory=list)  # hub.synth.intent.Intent: what users want of it
 
-    def intent(self, *, covers: tuple[str, ...], weight: float = 1.0, follows: bool = False,
-               opens: bool = True) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def intent(
+        self, *, covers: tuple[str, ...], weight: float = 1.0, follows: bool = False, opens: bool = True
+    ) -> Callable[[Callable[..., None]], Callable[..., None]]:
         """Register a user goal (see ``hub.synth.intent``): a function of a ``Scene`` calling ``covers``."""
 
         def decorate(fn: Callable[..., None]) -> Callable[..., None]:
@@ -307,8 +319,19 @@ class Server:
 
         return decorate
 
-    def entity(self, type: str, *, table: str, key: str, example: str, finder: str = "", noun: str = "",
-               hint: str = "", description: str = "", max_length: int | None = None) -> EntityType:
+    def entity(
+        self,
+        type: str,
+        *,
+        table: str,
+        key: str,
+        example: str,
+        finder: str = "",
+        noun: str = "",
+        hint: str = "",
+        description: str = "",
+        max_length: int | None = None,
+    ) -> EntityType:
         """Declare an entity type: its id alias, its lookup and its not-found message (see ``EntityType``)."""
         if type in self.entities:
             raise ValueError(f"{self.name}: entity {type} declared twice")
@@ -317,8 +340,15 @@ class Server:
         self.entities[type] = declared
         return declared
 
-    def distinct_values(self, fields: Mapping[str, tuple[str, str]], *, example: str = "", doc: str = "",
-                        top: int | None = None, skip_null: bool = False) -> Tool:
+    def distinct_values(
+        self,
+        fields: Mapping[str, tuple[str, str]],
+        *,
+        example: str = "",
+        doc: str = "",
+        top: int | None = None,
+        skip_null: bool = False,
+    ) -> Tool:
         """Register the ``get_distinct_values(field)`` read tool over ``{field: (table, column)}``.
 
         The field's ``Literal`` is the mapping's keys in order. Values come sorted, or the ``top`` most
@@ -326,8 +356,10 @@ class Server:
         with ``example`` (default: the first field) as its example.
         """
         table_columns = dict(fields)
-        queries = {name: _distinct_sql(self.name, table, column, top, skip_null)
-                   for name, (table, column) in table_columns.items()}
+        queries = {
+            name: _distinct_sql(self.name, table, column, top, skip_null)
+            for name, (table, column) in table_columns.items()
+        }
 
         def get_distinct_values(ctx: Ctx, field: str) -> dict[str, Any]:
             found = ctx.db.execute(queries[field]).fetchall()
@@ -335,9 +367,13 @@ class Server:
 
         example = example or next(iter(table_columns))
         get_distinct_values.__doc__ = doc or (
-            f"The distinct values of a field with their counts, e.g. get_distinct_values('{example}').")
+            f"The distinct values of a field with their counts, e.g. get_distinct_values('{example}')."
+        )
         get_distinct_values.__annotations__ = {
-            "ctx": Ctx, "field": cast(Any, Literal)[tuple(table_columns)], "return": dict[str, Any]}
+            "ctx": Ctx,
+            "field": cast(Any, Literal)[tuple(table_columns)],
+            "return": dict[str, Any],
+        }
         self.read()(get_distinct_values)
         return self.tools["get_distinct_values"]
 
@@ -388,8 +424,9 @@ def parse_datetime(value: str, name: str, example: str = "2026-06-03T14:00") -> 
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
-        raise ToolError(f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', "
-                        f"e.g. '{example}'.") from None
+        raise ToolError(
+            f"{name} {value!r} is not a real date/time; write it as 'YYYY-MM-DDTHH:MM', e.g. '{example}'."
+        ) from None
     if not 2000 <= t.year <= 2100:
         raise ToolError(f"{name} {value!r} is out of range; use a date between 2000 and 2100.")
     return t.replace(microsecond=0)
@@ -406,7 +443,7 @@ def next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width:
         f"SELECT {column} FROM {table} WHERE {column} >= ? AND {column} < ? ORDER BY {column} DESC LIMIT 1",
         (prefix + "-", prefix + "."),
     ).fetchone()
-    tail = row[0][len(prefix) + 1:] if row else "0"
+    tail = row[0][len(prefix) + 1 :] if row else "0"
     candidate = f"{prefix}-{(int(tail) if tail.isdigit() else 0) + 1:0{width}d}"
     if not db.execute(f"SELECT 1 FROM {table} WHERE {column} = ?", (candidate,)).fetchone():
         return candidate
@@ -427,9 +464,9 @@ def listing(key: str, items: list[dict[str, Any]]) -> dict[str, Any]:
 class Query:
     """A SELECT and the conditions a list tool's filters add, AND-ed; a filter given as None adds nothing.
 
-        q = Query("SELECT account_id, balance, status FROM accounts")
-        q.equal("customer_id", customer_id).equal("status", status).filter("balance >= ?", min_balance)
-        return q.page(ctx.db, "accounts", order_by="account_id", limit=limit, offset=offset)
+    q = Query("SELECT account_id, balance, status FROM accounts")
+    q.equal("customer_id", customer_id).equal("status", status).filter("balance >= ?", min_balance)
+    return q.page(ctx.db, "accounts", order_by="account_id", limit=limit, offset=offset)
     """
 
     select: str
@@ -463,8 +500,9 @@ class Query:
             return self
         return self.where(condition if value else f"NOT ({condition})", *args)
 
-    def sql(self, order_by: str = "", limit: int | None = None, offset: int = 0,
-            group_by: str = "") -> tuple[str, list[Any]]:
+    def sql(
+        self, order_by: str = "", limit: int | None = None, offset: int = 0, group_by: str = ""
+    ) -> tuple[str, list[Any]]:
         text = self.select
         if self.conditions:
             text += " WHERE " + " AND ".join(self.conditions)
@@ -476,8 +514,9 @@ class Query:
             return text, list(self.args)
         return text + " LIMIT ? OFFSET ?", [*self.args, limit, offset]
 
-    def rows(self, db: sqlite3.Connection, order_by: str = "", limit: int | None = None, offset: int = 0,
-             group_by: str = "") -> list[dict[str, Any]]:
+    def rows(
+        self, db: sqlite3.Connection, order_by: str = "", limit: int | None = None, offset: int = 0, group_by: str = ""
+    ) -> list[dict[str, Any]]:
         return rows(db.execute(*self.sql(order_by, limit, offset, group_by)))
 
     def count(self, db: sqlite3.Connection) -> int:
@@ -485,8 +524,16 @@ class Query:
         text, args = self.sql()
         return int(db.execute(f"SELECT COUNT(*) FROM ({text})", args).fetchone()[0])
 
-    def page(self, db: sqlite3.Connection, key: str, *, order_by: str, limit: int | None = None,
-             offset: int = 0, group_by: str = "") -> dict[str, Any]:
+    def page(
+        self,
+        db: sqlite3.Connection,
+        key: str,
+        *,
+        order_by: str,
+        limit: int | None = None,
+        offset: int = 0,
+        group_by: str = "",
+    ) -> dict[str, Any]:
         """``listing(key, ...)`` of one page of matching rows."""
         return listing(key, self.rows(db, order_by, limit, offset, group_by))
 

@@ -103,7 +103,9 @@ class Library:
         tools = self.mount(server).tools
         found = tools.get(name)
         if found is None:
-            raise UnknownTool(f"unknown tool {name!r} on server {server!r}; call tools/list to see its {len(tools)} tools")
+            raise UnknownTool(
+                f"unknown tool {name!r} on server {server!r}; call tools/list to see its {len(tools)} tools"
+            )
         return found
 
     def all_tools(self) -> list[Tool]:

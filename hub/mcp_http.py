@@ -80,7 +80,9 @@ class McpEndpoints:
         self.apps: dict[str, StreamableHTTPASGIApp] = {}
         for key in (ALL, *library.mounts):
             manager = StreamableHTTPSessionManager(
-                app=self._server(key), json_response=True, security_settings=security,
+                app=self._server(key),
+                json_response=True,
+                security_settings=security,
                 max_request_body_size=max_body_bytes,
             )
             self.managers[key] = manager
@@ -96,10 +98,14 @@ class McpEndpoints:
         listing = types.ListToolsResult(tools=tools)
         schemas = {t.name: t.input_schema for t in tools}
 
-        async def list_tools(ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        async def list_tools(
+            ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+        ) -> types.ListToolsResult:
             return listing
 
-        async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        async def call_tool(
+            ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+        ) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
             try:
                 sid = ids.session_id(resolve_session(ctx))
@@ -111,13 +117,17 @@ class McpEndpoints:
             if not outcome.ok:
                 return mcp_result(outcome.error or "the call failed")
             structured = outcome.result if isinstance(outcome.result, dict) else None
-            return types.CallToolResult(content=[types.TextContent(text=outcome.text())],
-                                        structured_content=structured)
+            return types.CallToolResult(content=[types.TextContent(text=outcome.text())], structured_content=structured)
 
         name = "prove-hub" if key == ALL else f"prove-hub/{key}"
-        return Server(name, version="0.1.0", on_list_tools=list_tools, on_call_tool=call_tool,
-                      get_tool_input_schema=schemas.get,
-                      instructions=None if key == ALL else self.library.mount(key).description)
+        return Server(
+            name,
+            version="0.1.0",
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+            get_tool_input_schema=schemas.get,
+            instructions=None if key == ALL else self.library.mount(key).description,
+        )
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -141,8 +151,9 @@ PATHS = ("/mcp", "/mcp/{server}", "/sessions/{sid}/mcp", "/sessions/{sid}/mcp/{s
 
 def _install(app: Starlette) -> None:
     hub, settings = app.state.hub, app.state.settings
-    app.state.mcp = McpEndpoints(hub.library, hub.dispatcher, loopback=settings.loopback,
-                                 max_body_bytes=settings.max_body_bytes)
+    app.state.mcp = McpEndpoints(
+        hub.library, hub.dispatcher, loopback=settings.loopback, max_body_bytes=settings.max_body_bytes
+    )
 
 
 def _routes(app: Starlette) -> list[BaseRoute]:

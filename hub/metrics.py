@@ -42,14 +42,22 @@ class HubMetrics:
 
     def __post_init__(self) -> None:
         r = self.registry
-        self.tool_calls = Counter("prove_tool_calls", "Tool calls by server, tool and outcome",
-                                  ["server", "tool", "outcome"], registry=r)
-        self.latency = Histogram("prove_tool_call_latency_seconds", "Tool call latency by server", ["server"],
-                                 buckets=LATENCY_BUCKETS, registry=r)
-        self.episodes = Counter("prove_episodes", "Episodes by phase (open, finish) and task kind",
-                                ["phase"], registry=r)
-        self.rewards = Histogram("prove_episode_reward", "Episode rewards", ["mode"], buckets=REWARD_BUCKETS,
-                                 registry=r)
+        self.tool_calls = Counter(
+            "prove_tool_calls", "Tool calls by server, tool and outcome", ["server", "tool", "outcome"], registry=r
+        )
+        self.latency = Histogram(
+            "prove_tool_call_latency_seconds",
+            "Tool call latency by server",
+            ["server"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.episodes = Counter(
+            "prove_episodes", "Episodes by phase (open, finish) and task kind", ["phase"], registry=r
+        )
+        self.rewards = Histogram(
+            "prove_episode_reward", "Episode rewards", ["mode"], buckets=REWARD_BUCKETS, registry=r
+        )
         self._calls: dict[tuple[str, str, str], Any] = {}
         self._latency: dict[str, Any] = {}
         self.reward_sum = 0.0
@@ -62,8 +70,9 @@ class HubMetrics:
         self.store_depth = Gauge("prove_store_queue_depth", "Events waiting for the store writer", registry=r)
         self.store_acked = Gauge("prove_store_events_acked", "Events committed by the store", registry=r)
         self.store_dropped = Gauge("prove_store_events_dropped", "Events the store dropped (queue full)", registry=r)
-        self.store_failed = Gauge("prove_store_events_failed", "Events the database refused, skipped by the store",
-                                  registry=r)
+        self.store_failed = Gauge(
+            "prove_store_events_failed", "Events the database refused, skipped by the store", registry=r
+        )
         self.bus_published = Gauge("prove_bus_events_published", "Events published on the bus", registry=r)
 
     def attach(self, hub: Observed) -> None:

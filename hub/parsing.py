@@ -43,7 +43,9 @@ def parse_model_output(output: str | dict[str, Any], *, call_prefix: str = "call
     if isinstance(output, dict):
         return _parse_openai(output, call_prefix)
     if not isinstance(output, str):
-        return ParsedMessage("", [], [f"model output must be a string or a message object, got {type(output).__name__}"])
+        return ParsedMessage(
+            "", [], [f"model output must be a string or a message object, got {type(output).__name__}"]
+        )
     stripped = output.strip()
     if stripped.startswith("{") and '"tool_calls"' in stripped:
         try:
@@ -69,7 +71,9 @@ def _parse_hermes(text: str, prefix: str) -> ParsedMessage:
     rest = TOOL_CALL_RE.sub("", visible)
     if OPEN_TAG in rest:
         tail = rest.split(OPEN_TAG, 1)[1]
-        call = ParsedCall(None, None, f"{prefix}_{len(calls)}", f"unterminated <tool_call> (no {CLOSE_TAG}): {tail[:80]!r}")
+        call = ParsedCall(
+            None, None, f"{prefix}_{len(calls)}", f"unterminated <tool_call> (no {CLOSE_TAG}): {tail[:80]!r}"
+        )
         calls.append(call)
         errors.append(call.error or "")
         rest = rest.split(OPEN_TAG, 1)[0]
@@ -82,18 +86,21 @@ def _call_from_json(body: str, call_id: str) -> ParsedCall:
     try:
         data = json.loads(body)
     except json.JSONDecodeError as exc:
-        return ParsedCall(None, None, call_id, f"tool call is not valid JSON ({exc.msg} at char {exc.pos}): {body.strip()[:80]!r}")
+        return ParsedCall(
+            None, None, call_id, f"tool call is not valid JSON ({exc.msg} at char {exc.pos}): {body.strip()[:80]!r}"
+        )
     if not isinstance(data, dict):
         return ParsedCall(None, None, call_id, f"tool call must be a JSON object, got {type(data).__name__}")
     if "function" in data and isinstance(data["function"], dict):  # an OpenAI tool_call object inside the tags
         data = {**data["function"], "id": data.get("id")}
-    return _call_from_fields(data.get("name"), data.get("arguments", data.get("parameters", {})),
-                             str(data.get("id") or call_id))
+    return _call_from_fields(
+        data.get("name"), data.get("arguments", data.get("parameters", {})), str(data.get("id") or call_id)
+    )
 
 
 def _call_from_fields(name: Any, arguments: Any, call_id: str) -> ParsedCall:
     if not isinstance(name, str) or not name:
-        return ParsedCall(None, arguments, call_id, f"tool call has no \"name\" string: {str(name)[:60]!r}")
+        return ParsedCall(None, arguments, call_id, f'tool call has no "name" string: {str(name)[:60]!r}')
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments) if arguments.strip() else {}
@@ -102,7 +109,9 @@ def _call_from_fields(name: Any, arguments: Any, call_id: str) -> ParsedCall:
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
-        return ParsedCall(name, arguments, call_id, f"arguments of {name} must be a JSON object, got {type(arguments).__name__}")
+        return ParsedCall(
+            name, arguments, call_id, f"arguments of {name} must be a JSON object, got {type(arguments).__name__}"
+        )
     return ParsedCall(name, arguments, call_id)
 
 
@@ -129,5 +138,5 @@ def _openai_call(raw: Any, call_id: str) -> ParsedCall:
         return ParsedCall(None, None, call_id, f"a tool_calls entry must be an object, got {type(raw).__name__}")
     fn = raw.get("function", raw)
     if not isinstance(fn, dict):
-        return ParsedCall(None, None, call_id, "tool_calls entry has no \"function\" object")
+        return ParsedCall(None, None, call_id, 'tool_calls entry has no "function" object')
     return _call_from_fields(fn.get("name"), fn.get("arguments", {}), str(raw.get("id") or call_id))

@@ -34,7 +34,6 @@ from starlette.routing import BaseRoute
 GROUP = "prove_hub.parts"
 
 
-
 @dataclass(frozen=True)
 class Part:
     name: str

@@ -150,13 +150,22 @@ def validity(calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]]) 
         known = c.name is not None and c.name in schemas
         structure = known and params_ok(c.arguments, schemas[c.name])  # type: ignore[index]
         executed = known and c.ok
-        out.append(CallValidity(name=c.name, known_name=known, params_ok=structure, executed=executed,
-                                score=(known + structure + executed) / 3))
+        out.append(
+            CallValidity(
+                name=c.name,
+                known_name=known,
+                params_ok=structure,
+                executed=executed,
+                score=(known + structure + executed) / 3,
+            )
+        )
     return out
 
 
 def _matches(call: CallRecord, step: GTStep) -> bool:
-    return call.name == step.name and isinstance(call.arguments, dict) and all(k in call.arguments for k in step.arguments)
+    return (
+        call.name == step.name and isinstance(call.arguments, dict) and all(k in call.arguments for k in step.arguments)
+    )
 
 
 def arg_share(call: CallRecord, step: GTStep) -> float:
@@ -216,15 +225,18 @@ class PaperScore:
     budget: int
 
 
-def paper_components(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]],
-                     config: RewardConfig) -> PaperScore:
+def paper_components(
+    task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]], config: RewardConfig
+) -> PaperScore:
     """R_val, R_cov, R_eff, R_name and R_arg of ``calls`` against the task's ground truth."""
     steps, edges = task.gt_steps(), task.edges()
     checks = validity(calls, schemas)
     n = len(calls)
     mu = align(steps, edges, calls)
-    alignment = [Alignment(gt=steps[g].id, call=i, ordered=order_ok(g, mu, edges), arg_share=arg_share(calls[i], steps[g]))
-                 for g, i in sorted(mu.items())]
+    alignment = [
+        Alignment(gt=steps[g].id, call=i, ordered=order_ok(g, mu, edges), arg_share=arg_share(calls[i], steps[g]))
+        for g, i in sorted(mu.items())
+    ]
     gt_names = {s.name for s in steps}
     components = {
         "validity": sum(c.score for c in checks) / n if n else 0.0,
@@ -236,8 +248,13 @@ def paper_components(task: Task, calls: list[CallRecord], schemas: Mapping[str, 
     return PaperScore(components, checks, alignment, budget(len(steps), config.beta))
 
 
-PAPER_WEIGHTS = (("validity", "w_val"), ("coverage", "w_cov"), ("efficiency", "w_eff"), ("name", "w_name"),
-                 ("argument", "w_arg"))
+PAPER_WEIGHTS = (
+    ("validity", "w_val"),
+    ("coverage", "w_cov"),
+    ("efficiency", "w_eff"),
+    ("name", "w_name"),
+    ("argument", "w_arg"),
+)
 
 
 def weighted(components: Mapping[str, float], config: RewardConfig) -> float:
@@ -246,17 +263,26 @@ def weighted(components: Mapping[str, float], config: RewardConfig) -> float:
 
 def state_share(task: Task, final_hashes: Mapping[str, str] | None) -> float:
     if not task.expected_server_hashes:
-        raise ValueError(f"task {task.id} has no expected server hashes; regenerate it (python -m hub.tasks --regenerate)")
+        raise ValueError(
+            f"task {task.id} has no expected server hashes; regenerate it (python -m hub.tasks --regenerate)"
+        )
     if final_hashes is None:
         raise ValueError("R_state needs the episode's final server hashes")
     want = task.expected_server_hashes
     return sum(final_hashes.get(s) == h for s, h in want.items()) / len(want)
 
 
-def score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]],
-          config: RewardConfig | None = None, *, final_hashes: Mapping[str, str] | None = None,
-          messages: int = 0, format_error_messages: int = 0,
-          replies: Sequence[tuple[int, str]] | None = None) -> RewardBreakdown:
+def score(
+    task: Task,
+    calls: list[CallRecord],
+    schemas: Mapping[str, Mapping[str, Any]],
+    config: RewardConfig | None = None,
+    *,
+    final_hashes: Mapping[str, str] | None = None,
+    messages: int = 0,
+    format_error_messages: int = 0,
+    replies: Sequence[tuple[int, str]] | None = None,
+) -> RewardBreakdown:
     """The reward of one episode: ``calls`` in order, ``schemas`` the offered tools' input schemas by name,
     ``replies`` the text of the model's messages as (turn, text) (needed by the clarify question check)."""
     config = config or RewardConfig()
@@ -277,14 +303,28 @@ def score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str
         mode, base = "paper", weighted(components, config)
     extra = _optional_terms(task, config, components, final_hashes, messages, format_error_messages)
     weights = {w: v for w in RewardConfig.model_fields if isinstance(v := getattr(config, w), float)}
-    return RewardBreakdown(total=base + extra, kind=task.kind, mode=mode, components=components, weights=weights,
-                           n_calls=len(calls), n_gt=len(task.gt_steps()), budget=paper.budget,
-                           validity=paper.validity, alignment=paper.alignment,
-                           reasons={"clarify": why} if ask_turns else {})
+    return RewardBreakdown(
+        total=base + extra,
+        kind=task.kind,
+        mode=mode,
+        components=components,
+        weights=weights,
+        n_calls=len(calls),
+        n_gt=len(task.gt_steps()),
+        budget=paper.budget,
+        validity=paper.validity,
+        alignment=paper.alignment,
+        reasons={"clarify": why} if ask_turns else {},
+    )
 
 
-def ask_score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]], config: RewardConfig,
-              replies: Sequence[tuple[int, str]] | None) -> tuple[float, str]:
+def ask_score(
+    task: Task,
+    calls: list[CallRecord],
+    schemas: Mapping[str, Mapping[str, Any]],
+    config: RewardConfig,
+    replies: Sequence[tuple[int, str]] | None,
+) -> tuple[float, str]:
     """R_ask and its reason: every ask turn passes, or the first failing turn says why."""
     notes = []
     for i, turn in enumerate(task.turns):
@@ -297,8 +337,10 @@ def ask_score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping
             notes.append(f"turn {i}: no call (clarify_check=no_call)")
             continue
         if replies is None:
-            raise ValueError("the clarify question check needs the model's replies (score(..., replies=...)); "
-                             "or set clarify_check='no_call'")
+            raise ValueError(
+                "the clarify question check needs the model's replies (score(..., replies=...)); "
+                "or set clarify_check='no_call'"
+            )
         verdict = judge_reply("\n".join(text for t, text in replies if t == i), question_words(task, i, schemas))
         if not verdict.asked:
             return 0.0, f"turn {i}: {verdict.reason}"
@@ -306,8 +348,14 @@ def ask_score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping
     return 1.0, "; ".join(notes)
 
 
-def _optional_terms(task: Task, config: RewardConfig, components: dict[str, float],
-                    final_hashes: Mapping[str, str] | None, messages: int, format_error_messages: int) -> float:
+def _optional_terms(
+    task: Task,
+    config: RewardConfig,
+    components: dict[str, float],
+    final_hashes: Mapping[str, str] | None,
+    messages: int,
+    format_error_messages: int,
+) -> float:
     extra = 0.0
     if config.w_state or final_hashes is not None and task.expected_server_hashes:
         components["state"] = state_share(task, final_hashes)

@@ -1,12 +1,12 @@
 """Open hub sessions with per-server scenarios over the JSON API, from Python or the command line.
 
-    from hub.session_client import open_session
-    s = open_session("http://127.0.0.1:8765", configs={"bank": {"accounts": {"zoe": 5}}},
-                     loader_kwargs={"bank": {"currency": "EUR"}})
-    s["mcp_url"]          # http://127.0.0.1:8765/sessions/s-.../mcp : point any MCP client here
+from hub.session_client import open_session
+s = open_session("http://127.0.0.1:8765", configs={"bank": {"accounts": {"zoe": 5}}},
+                 loader_kwargs={"bank": {"currency": "EUR"}})
+s["mcp_url"]          # http://127.0.0.1:8765/sessions/s-.../mcp : point any MCP client here
 
-    prove-hub session open --hub URL --config bank=@scenario.json --loader-kwargs bank='{"currency": "EUR"}'
-    prove-hub session close SID --hub URL
+prove-hub session open --hub URL --config bank=@scenario.json --loader-kwargs bank='{"currency": "EUR"}'
+prove-hub session close SID --hub URL
 """
 
 from __future__ import annotations
@@ -45,13 +45,29 @@ def _reply(response: httpx.Response) -> dict[str, Any]:
     return data  # type: ignore[no-any-return]
 
 
-def open_session(hub: str = DEFAULT_HUB, *, configs: Mapping[str, Any] | None = None,
-                 loader_kwargs: Mapping[str, Mapping[str, Any]] | None = None, sid: str | None = None,
-                 seed: int | None = None, snapshot: str | None = None, token: str | None = None,
-                 timeout: float = 30.0) -> dict[str, Any]:
+def open_session(
+    hub: str = DEFAULT_HUB,
+    *,
+    configs: Mapping[str, Any] | None = None,
+    loader_kwargs: Mapping[str, Mapping[str, Any]] | None = None,
+    sid: str | None = None,
+    seed: int | None = None,
+    snapshot: str | None = None,
+    token: str | None = None,
+    timeout: float = 30.0,
+) -> dict[str, Any]:
     """Open a session (``POST /api/sessions``); the summary plus ``mcp_url``, the session-pinned MCP endpoint."""
-    body: dict[str, Any] = {k: v for k, v in {"id": sid, "seed": seed, "snapshot": snapshot, "configs": configs,
-                                              "loader_kwargs": loader_kwargs}.items() if v is not None}
+    body: dict[str, Any] = {
+        k: v
+        for k, v in {
+            "id": sid,
+            "seed": seed,
+            "snapshot": snapshot,
+            "configs": configs,
+            "loader_kwargs": loader_kwargs,
+        }.items()
+        if v is not None
+    }
     base = hub.rstrip("/")
     try:
         reply = _reply(httpx.post(f"{base}/api/sessions", json=body, headers=_headers(token), timeout=timeout))
@@ -93,9 +109,15 @@ def cmd_session(args: argparse.Namespace) -> int:
                 raise ValueError("session close takes the session id")
             print(json.dumps(close_session(args.hub, args.sid, token=args.token)))
             return 0
-        reply = open_session(args.hub, sid=args.sid, seed=args.seed, snapshot=args.snapshot, token=args.token,
-                             configs=parse_server_values(args.config or [], "--config") or None,
-                             loader_kwargs=parse_server_values(args.loader_kwargs or [], "--loader-kwargs") or None)
+        reply = open_session(
+            args.hub,
+            sid=args.sid,
+            seed=args.seed,
+            snapshot=args.snapshot,
+            token=args.token,
+            configs=parse_server_values(args.config or [], "--config") or None,
+            loader_kwargs=parse_server_values(args.loader_kwargs or [], "--loader-kwargs") or None,
+        )
     except SessionClientError as exc:
         print(f"prove-hub session: {exc}", file=sys.stderr)
         return 1
@@ -112,10 +134,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--token", default=None, help="the hub's bearer token (default: $HUB_TOKEN)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--snapshot", default=None, help="start from this snapshot id")
-    p.add_argument("--config", action="append", metavar="SERVER=JSON|@FILE",
-                   help="the scenario of a mounted server (repeatable)")
-    p.add_argument("--loader-kwargs", action="append", metavar="SERVER=JSON|@FILE",
-                   help="keyword options for a mounted server's scenario loader (repeatable)")
+    p.add_argument(
+        "--config", action="append", metavar="SERVER=JSON|@FILE", help="the scenario of a mounted server (repeatable)"
+    )
+    p.add_argument(
+        "--loader-kwargs",
+        action="append",
+        metavar="SERVER=JSON|@FILE",
+        help="keyword options for a mounted server's scenario loader (repeatable)",
+    )
     p.set_defaults(handler=cmd_session)
 
 

@@ -35,8 +35,10 @@ class Budget:
 
     def check(self, extra: int, what: str) -> None:
         if self.limit is not None and self.held + extra > self.limit:
-            raise CapacityError(f"state memory budget reached: {what} needs {extra:,} bytes, {self.held:,} of "
-                                f"{self.limit:,} are held; close sessions or raise HUB_MAX_STATE_BYTES")
+            raise CapacityError(
+                f"state memory budget reached: {what} needs {extra:,} bytes, {self.held:,} of "
+                f"{self.limit:,} are held; close sessions or raise HUB_MAX_STATE_BYTES"
+            )
 
     def take(self, extra: int, what: str) -> None:
         self.check(extra, what)
@@ -129,8 +131,16 @@ class Session:
 class SessionManager:
     """Open sessions by id; idle TTL sweep and a cap, both configuration."""
 
-    def __init__(self, library: Library, *, seed: int = 0, ttl_s: float = 3600.0, max_sessions: int = 10_000,
-                 max_state_bytes: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        library: Library,
+        *,
+        seed: int = 0,
+        ttl_s: float = 3600.0,
+        max_sessions: int = 10_000,
+        max_state_bytes: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.library = library
         self.budget = Budget(max_state_bytes)
         self.seed = seed
@@ -150,15 +160,24 @@ class SessionManager:
         found = self.sessions.get(ids.session_id(sid))
         if found is None:
             if sid in self.ended:
-                raise SessionError(f"session {sid!r} was {self.ended[sid]}; open a new session (or reopen this id explicitly)")
+                raise SessionError(
+                    f"session {sid!r} was {self.ended[sid]}; open a new session (or reopen this id explicitly)"
+                )
             if not create:
                 raise SessionError(f"unknown or closed session {sid!r}")
             return self.open(sid)
         found.last_used = self.clock()
         return found
 
-    def open(self, sid: str | None = None, *, seed: int | None = None, snapshot: str | None = None,
-             configs: dict[str, Any] | None = None, loader_kwargs: dict[str, Any] | None = None) -> Session:
+    def open(
+        self,
+        sid: str | None = None,
+        *,
+        seed: int | None = None,
+        snapshot: str | None = None,
+        configs: dict[str, Any] | None = None,
+        loader_kwargs: dict[str, Any] | None = None,
+    ) -> Session:
         """A new session from the seed (or a snapshot); ``configs`` and ``loader_kwargs`` (by server) give
         mounted servers their starting scenario, loaded now so that a bad one fails here."""
         from hub.mount import scenarios
@@ -200,8 +219,10 @@ class SessionManager:
         if len(self.sessions) + n > self.max_sessions:
             self.sweep()
         if len(self.sessions) + n > self.max_sessions:
-            raise CapacityError(f"session cap reached: {n} more sessions do not fit ({len(self.sessions)} of "
-                                f"{self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS")
+            raise CapacityError(
+                f"session cap reached: {n} more sessions do not fit ({len(self.sessions)} of "
+                f"{self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS"
+            )
         self.budget.check(parent.nbytes * n, f"{n} forks of session {sid!r}")
         made: list[Session] = []
         try:
@@ -262,7 +283,9 @@ class SessionManager:
             return
         self.sweep()
         if len(self.sessions) >= self.max_sessions:
-            raise CapacityError(f"session cap reached ({self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS")
+            raise CapacityError(
+                f"session cap reached ({self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS"
+            )
 
     def take_snapshot(self, sid: str) -> Snapshot:
         """Save a session's state under its content address."""

@@ -73,9 +73,14 @@ class TableInfo:
 
 
 def _table_infos(db: sqlite3.Connection) -> dict[str, TableInfo]:
-    names = [r[0] for r in db.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
-        "AND name != ? ORDER BY name", (DIRTY,))]
+    names = [
+        r[0]
+        for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+            "AND name != ? ORDER BY name",
+            (DIRTY,),
+        )
+    ]
     infos = {}
     for name in names:
         cols = db.execute(f"PRAGMA table_info({name})").fetchall()
@@ -88,8 +93,10 @@ def _install_triggers(db: sqlite3.Connection, tables: Iterable[str]) -> None:
     db.execute(f"CREATE TABLE {DIRTY}(tbl TEXT NOT NULL, k INTEGER NOT NULL, PRIMARY KEY (tbl, k)) WITHOUT ROWID")
     for t in tables:
         # No OR IGNORE: an outer statement's conflict clause (an upsert) would override it.
-        mark = (f"INSERT INTO {DIRTY} SELECT '{t}', %(r)s.rowid "
-                f"WHERE NOT EXISTS (SELECT 1 FROM {DIRTY} WHERE tbl = '{t}' AND k = %(r)s.rowid);")
+        mark = (
+            f"INSERT INTO {DIRTY} SELECT '{t}', %(r)s.rowid "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {DIRTY} WHERE tbl = '{t}' AND k = %(r)s.rowid);"
+        )
         db.executescript(
             f"CREATE TRIGGER _hub_{t}_i AFTER INSERT ON {t} BEGIN {mark % {'r': 'NEW'}} END;"
             f"CREATE TRIGGER _hub_{t}_u AFTER UPDATE ON {t} BEGIN {mark % {'r': 'OLD'}} {mark % {'r': 'NEW'}} END;"
@@ -238,7 +245,9 @@ class SqliteFork:
         out: dict[str, Any] = {}
         for table in sorted(set(mine) | set(theirs)):
             rowids = sorted(set(mine.get(table, [])) | set(theirs.get(table, [])))
-            table_diff = _diff_rows(self.seed_db.tables[table], rows_at(base_db, table, rowids), self._rows_at(table, rowids))
+            table_diff = _diff_rows(
+                self.seed_db.tables[table], rows_at(base_db, table, rowids), self._rows_at(table, rowids)
+            )
             if table_diff:
                 out[table] = table_diff
         return out
@@ -263,8 +272,14 @@ class SqliteFork:
             raise UnknownTable(f"no table {table!r} in {self.server}; tables: {', '.join(self.seed_db.tables)}")
         total = self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
         cur = self.db.execute(f"SELECT * FROM {table} ORDER BY rowid LIMIT ? OFFSET ?", (limit, offset))
-        return {"table": table, "columns": info.columns, "rows": [list(r) for r in cur], "total": total,
-                "offset": offset, "limit": limit}
+        return {
+            "table": table,
+            "columns": info.columns,
+            "rows": [list(r) for r in cur],
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+        }
 
 
 MAX_PAGE = 500
@@ -283,7 +298,9 @@ def rows_at(db: sqlite3.Connection, table: str, rowids: list[int]) -> dict[int, 
     return {r[0]: r[1:] for r in db.execute(f"SELECT rowid, * FROM {table} WHERE rowid IN ({marks})", rowids)}
 
 
-def _diff_rows(info: TableInfo, before: dict[int, tuple[Any, ...]], after: dict[int, tuple[Any, ...]]) -> dict[str, Any]:
+def _diff_rows(
+    info: TableInfo, before: dict[int, tuple[Any, ...]], after: dict[int, tuple[Any, ...]]
+) -> dict[str, Any]:
     old = {info.key(r): r for r in before.values()}
     new = {info.key(r): r for r in after.values()}
     as_dict = lambda r: dict(zip(info.columns, r))  # noqa: E731

@@ -129,16 +129,24 @@ MAX_FAILURES_KEPT = 100
 
 
 SQL_TASK = "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?)"
-SQL_OPEN = ("INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at, "
-            "run_id, run_step) VALUES (?,?,?,?,?,'open',?,?,?)")
+SQL_OPEN = (
+    "INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at, "
+    "run_id, run_step) VALUES (?,?,?,?,?,'open',?,?,?)"
+)
 SQL_TURN = "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?)"
-SQL_CALL = ("INSERT INTO tool_calls (event_id, ts, session_id, episode_id, server, tool, arguments, ok, result, error, "
-            "error_kind, latency_ms, state_changed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
-SQL_FINISH = ("UPDATE episodes SET final_hash=?, status='finished', reason=?, steps=?, calls=?, format_errors=?, "
-              "reward=?, finished_at=? WHERE id=?")
+SQL_CALL = (
+    "INSERT INTO tool_calls (event_id, ts, session_id, episode_id, server, tool, arguments, ok, result, error, "
+    "error_kind, latency_ms, state_changed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+SQL_FINISH = (
+    "UPDATE episodes SET final_hash=?, status='finished', reason=?, steps=?, calls=?, format_errors=?, "
+    "reward=?, finished_at=? WHERE id=?"
+)
 SQL_REWARD = "INSERT OR REPLACE INTO rewards VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-SQL_RUN = ("INSERT INTO training_runs VALUES (?,?,?,?,?,NULL) ON CONFLICT(id) DO UPDATE SET status=excluded.status, "
-           "finished_at=CASE WHEN excluded.status IN ('finished','failed') THEN excluded.started_at END")
+SQL_RUN = (
+    "INSERT INTO training_runs VALUES (?,?,?,?,?,NULL) ON CONFLICT(id) DO UPDATE SET status=excluded.status, "
+    "finished_at=CASE WHEN excluded.status IN ('finished','failed') THEN excluded.started_at END"
+)
 SQL_METRIC = "INSERT OR REPLACE INTO run_metrics VALUES (?,?,?,?,?)"
 SQL_EVIDENCE = "INSERT OR REPLACE INTO evidence VALUES (?,?,?,?,?,?)"
 ORDER = (SQL_TASK, SQL_OPEN, SQL_TURN, SQL_CALL, SQL_FINISH, SQL_REWARD, SQL_RUN, SQL_METRIC, SQL_EVIDENCE)
@@ -149,31 +157,92 @@ def rows_of(event: Any, batch: Batch) -> None:
     kind = getattr(event, "type", None)
     if kind == "tool_call":
         e = event
-        batch.add(SQL_CALL, (e.id, e.ts, e.session, e.episode, e.server, e.tool, _dumps(e.arguments), int(e.ok),
-                             e.result_json if e.result_json is not None else None if e.result is None else _dumps(e.result), e.error, e.error_kind, e.latency_ms,
-                             int(e.state_changed)))
+        batch.add(
+            SQL_CALL,
+            (
+                e.id,
+                e.ts,
+                e.session,
+                e.episode,
+                e.server,
+                e.tool,
+                _dumps(e.arguments),
+                int(e.ok),
+                e.result_json if e.result_json is not None else None if e.result is None else _dumps(e.result),
+                e.error,
+                e.error_kind,
+                e.latency_ms,
+                int(e.state_changed),
+            ),
+        )
     elif kind == "turn":
         batch.add(SQL_TURN, (event.episode, event.seq, event.role, event.content, event.ts))
     elif kind == "episode" and event.phase == "open":
-        batch.add(SQL_OPEN, (event.episode, event.task, event.group, event.session, event.start_hash, event.ts,
-                             getattr(event, "run", None), getattr(event, "step", None)))
+        batch.add(
+            SQL_OPEN,
+            (
+                event.episode,
+                event.task,
+                event.group,
+                event.session,
+                event.start_hash,
+                event.ts,
+                getattr(event, "run", None),
+                getattr(event, "step", None),
+            ),
+        )
     elif kind == "episode" and event.phase == "finish":
-        batch.add(SQL_FINISH, (event.final_hash, event.reason, event.steps, event.calls, event.format_errors,
-                               event.reward, event.ts, event.episode))
+        batch.add(
+            SQL_FINISH,
+            (
+                event.final_hash,
+                event.reason,
+                event.steps,
+                event.calls,
+                event.format_errors,
+                event.reward,
+                event.ts,
+                event.episode,
+            ),
+        )
     elif kind == "reward":
         c = event.components
-        batch.add(SQL_REWARD, (event.episode, event.task, event.total, event.mode, c.get("validity"), c.get("coverage"),
-                               c.get("efficiency"), c.get("name"), c.get("argument"), c.get("state"), c.get("format"),
-                               _dumps(c), _dumps(event.weights), event.ts))
+        batch.add(
+            SQL_REWARD,
+            (
+                event.episode,
+                event.task,
+                event.total,
+                event.mode,
+                c.get("validity"),
+                c.get("coverage"),
+                c.get("efficiency"),
+                c.get("name"),
+                c.get("argument"),
+                c.get("state"),
+                c.get("format"),
+                _dumps(c),
+                _dumps(event.weights),
+                event.ts,
+            ),
+        )
     elif kind == "task":
         batch.add(SQL_TASK, (event.task_id, event.kind, _dumps(event.servers), _dumps(event.data), event.ts))
     elif kind == "run":
         batch.add(SQL_RUN, (event.run_id, event.name, _dumps(event.config), event.status, event.ts))
     elif kind == "evidence":
         match = None if event.state_match is None else int(event.state_match)
-        batch.add(SQL_EVIDENCE, (event.episode, match, _dumps(event.start_diff),
-                                 None if event.expected_diff is None else _dumps(event.expected_diff), event.note,
-                                 event.ts))
+        batch.add(
+            SQL_EVIDENCE,
+            (
+                event.episode,
+                match,
+                _dumps(event.start_diff),
+                None if event.expected_diff is None else _dumps(event.expected_diff),
+                event.note,
+                event.ts,
+            ),
+        )
     elif kind == "run_metric":
         for name, value in event.metrics.items():
             batch.add(SQL_METRIC, (event.run_id, event.step, name, float(value), event.ts))
@@ -187,8 +256,14 @@ def build_batch(events: Iterable[Any]) -> Batch:
 
 
 class Store:
-    def __init__(self, path: str, *, batch_max: int = 1024, queue_max: int = 500_000,
-                 synchronous: Literal["OFF", "NORMAL", "FULL"] = "NORMAL") -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        batch_max: int = 1024,
+        queue_max: int = 500_000,
+        synchronous: Literal["OFF", "NORMAL", "FULL"] = "NORMAL",
+    ) -> None:
         self.path = path
         self.batch_max = batch_max
         self.synchronous = synchronous
@@ -223,9 +298,17 @@ class Store:
         return self.sub.dropped
 
     def stats(self) -> dict[str, Any]:
-        return {"path": self.path, "running": self.running, "offered": self.offered, "acked": self.acked,
-                "failed": self.failed, "dropped": self.dropped, "queue_depth": self.depth, "batches": self.batches,
-                "failure": None if self.failure is None else repr(self.failure)}
+        return {
+            "path": self.path,
+            "running": self.running,
+            "offered": self.offered,
+            "acked": self.acked,
+            "failed": self.failed,
+            "dropped": self.dropped,
+            "queue_depth": self.depth,
+            "batches": self.batches,
+            "failure": None if self.failure is None else repr(self.failure),
+        }
 
     # Lifecycle --------------------------------------------------------------------------------
 
@@ -334,8 +417,9 @@ class Store:
         return stored
 
     def _refused(self, event: Any, exc: BaseException) -> None:
-        failure = Failure(int(getattr(event, "id", 0) or 0), str(getattr(event, "type", "?")),
-                          f"{type(exc).__name__}: {exc}"[:300])
+        failure = Failure(
+            int(getattr(event, "id", 0) or 0), str(getattr(event, "type", "?")), f"{type(exc).__name__}: {exc}"[:300]
+        )
         self.failed += 1
         self.failures.append(failure)
         log.error("store skipped %s event %d: %s", failure.kind, failure.event_id, failure.error)

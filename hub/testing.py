@@ -31,8 +31,9 @@ class LiveHub:
 
 
 @asynccontextmanager
-async def serve(app: Starlette, port: int | None = None, timeout: float = 20.0,
-                log_level: str = "warning") -> AsyncIterator[LiveHub]:
+async def serve(
+    app: Starlette, port: int | None = None, timeout: float = 20.0, log_level: str = "warning"
+) -> AsyncIterator[LiveHub]:
     """Serve ``app`` with a real uvicorn on 127.0.0.1 until the block exits."""
     port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, lifespan="on"))

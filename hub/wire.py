@@ -114,11 +114,37 @@ class Flush(Msg):
 
 
 Request = Annotated[
-    Hello | Ping | Tasks | Open | Step | Finish | Close | Subscribe | Unsubscribe | RunStart | RunMetrics | RunEnd
-    | Stats | Flush,
+    Hello
+    | Ping
+    | Tasks
+    | Open
+    | Step
+    | Finish
+    | Close
+    | Subscribe
+    | Unsubscribe
+    | RunStart
+    | RunMetrics
+    | RunEnd
+    | Stats
+    | Flush,
     Field(discriminator="type"),
 ]
 REQUEST: TypeAdapter[Any] = TypeAdapter(Request)  # type: ignore[arg-type]
 
-TYPES = ("hello", "ping", "tasks", "open", "step", "finish", "close", "subscribe", "unsubscribe", "run_start",
-         "run_metrics", "run_end", "stats", "flush")
+TYPES = (
+    "hello",
+    "ping",
+    "tasks",
+    "open",
+    "step",
+    "finish",
+    "close",
+    "subscribe",
+    "unsubscribe",
+    "run_start",
+    "run_metrics",
+    "run_end",
+    "stats",
+    "flush",
+)

@@ -34,13 +34,22 @@ class Replay:
 class World:
     """Sessions over ``library`` from ``seed``, and a dispatcher publishing to ``bus`` (private by default)."""
 
-    def __init__(self, library: Library, *, seed: int = 0, bus: EventBus | None = None, ttl_s: float = 3600.0,
-                 max_sessions: int = 10_000, max_state_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        library: Library,
+        *,
+        seed: int = 0,
+        bus: EventBus | None = None,
+        ttl_s: float = 3600.0,
+        max_sessions: int = 10_000,
+        max_state_bytes: int | None = None,
+    ) -> None:
         self.library = library
         self.seed = seed
         self.bus = bus if bus is not None else EventBus(maxsize=1)
-        self.sessions = SessionManager(library, seed=seed, ttl_s=ttl_s, max_sessions=max_sessions,
-                                       max_state_bytes=max_state_bytes)
+        self.sessions = SessionManager(
+            library, seed=seed, ttl_s=ttl_s, max_sessions=max_sessions, max_state_bytes=max_state_bytes
+        )
         self.dispatcher = Dispatcher(library, self.sessions, self.bus)
 
     def start(self, task: Task, sid: str) -> Session:
@@ -68,11 +77,13 @@ def build_initial(task: Task, sessions: SessionManager, dispatcher: Dispatcher, 
     initial = task.initial
     try:
         if initial.snapshot is not None:
-            session = sessions.open(sid, snapshot=initial.snapshot, configs=initial.configs,
-                                    loader_kwargs=initial.loader_kwargs)
+            session = sessions.open(
+                sid, snapshot=initial.snapshot, configs=initial.configs, loader_kwargs=initial.loader_kwargs
+            )
         else:
-            session = sessions.open(sid, seed=initial.seed, configs=initial.configs,
-                                    loader_kwargs=initial.loader_kwargs)
+            session = sessions.open(
+                sid, seed=initial.seed, configs=initial.configs, loader_kwargs=initial.loader_kwargs
+            )
     except ScenarioError as exc:  # a scenario the server cannot take, or whose loader fails
         raise TaskError(f"task {task.id}: {exc.message}") from None
     for call in task.initial.setup:

@@ -58,6 +58,7 @@ from hub.wire import (
 
 log = logging.getLogger("hub.ws")
 
+
 def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, default=str, separators=(",", ":"))
 
@@ -79,7 +80,9 @@ def decode(raw: str) -> tuple[Any, Any]:
     try:
         return REQUEST.validate_python(data), rid
     except ValidationError as exc:
-        details = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}" for e in exc.errors()[:5])
+        details = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'message'}: {e['msg']}" for e in exc.errors()[:5]
+        )
         raise ProtocolError("bad_message", f"invalid {kind} message: {details}", rid) from None
 
 
@@ -119,8 +122,11 @@ class Connection:
             if raw is None:
                 raise ProtocolError("bad_json", "binary messages must be UTF-8 JSON")
             if len(raw) > self.hub.settings.max_body_bytes:
-                raise ProtocolError("too_large", f"a message is at most {self.hub.settings.max_body_bytes:,} "
-                                                 "characters (HUB_MAX_BODY_BYTES); send less per message")
+                raise ProtocolError(
+                    "too_large",
+                    f"a message is at most {self.hub.settings.max_body_bytes:,} "
+                    "characters (HUB_MAX_BODY_BYTES); send less per message",
+                )
             request, rid = decode(raw)
             reply = await self.dispatch(request)
         except HubError as exc:
@@ -144,23 +150,41 @@ class Connection:
 
     def on_hello(self, req: Hello) -> dict[str, Any]:
         if req.version != VERSION:
-            raise ProtocolError("unsupported_version", f"this hub speaks {PROTOCOL} version {VERSION}, not {req.version}")
+            raise ProtocolError(
+                "unsupported_version", f"this hub speaks {PROTOCOL} version {VERSION}, not {req.version}"
+            )
         if not self.pre_authorized:
             if not token_matches(req.token, self.token):
                 raise ProtocolError("unauthorized", "missing or wrong token")
         self.ready = True
         hub = self.hub
-        return {"type": "welcome", "protocol": PROTOCOL, "version": VERSION, "servers": list(hub.library.mounts),
-                "tasks": len(hub.tasks), "limits": hub.episodes.limits.model_dump(), "max_group": MAX_GROUP}
+        return {
+            "type": "welcome",
+            "protocol": PROTOCOL,
+            "version": VERSION,
+            "servers": list(hub.library.mounts),
+            "tasks": len(hub.tasks),
+            "limits": hub.episodes.limits.model_dump(),
+            "max_group": MAX_GROUP,
+        }
 
     def on_ping(self, req: Ping) -> dict[str, Any]:
         return {"type": "pong", "ts": time.time()}
 
     def on_tasks(self, req: Tasks) -> dict[str, Any]:
         tasks = [t for t in self.hub.tasks if req.kind is None or t.kind == req.kind]
-        items = [t.model_dump() if req.full else {"id": t.id, "kind": t.kind, "servers": t.servers,
-                                                   "turns": len(t.turns), "gt_calls": len(t.gt_steps())}
-                 for t in tasks]
+        items = [
+            t.model_dump()
+            if req.full
+            else {
+                "id": t.id,
+                "kind": t.kind,
+                "servers": t.servers,
+                "turns": len(t.turns),
+                "gt_calls": len(t.gt_steps()),
+            }
+            for t in tasks
+        ]
         return {"type": "tasks", "tasks": items}
 
     async def on_open(self, req: Open) -> dict[str, Any]:
@@ -170,10 +194,16 @@ class Connection:
         await ensure_seeds(self.hub.library, task.servers, seed)
         eps = self.hub.episodes.open_group(req.task, req.n, req.limits, run=req.run, step=req.step)
         first = eps[0]
-        return {"type": "opened", "group": first.group, "task": first.task.id, "kind": first.task.kind,
-                "state_hash": first.start_hash, "messages": first.messages,
-                "tools": self.hub.episodes.tools_of(first.task),
-                "episodes": [{"episode": e.id, "session": e.session_id, "state_hash": e.start_hash} for e in eps]}
+        return {
+            "type": "opened",
+            "group": first.group,
+            "task": first.task.id,
+            "kind": first.task.kind,
+            "state_hash": first.start_hash,
+            "messages": first.messages,
+            "tools": self.hub.episodes.tools_of(first.task),
+            "episodes": [{"episode": e.id, "session": e.session_id, "state_hash": e.start_hash} for e in eps],
+        }
 
     def on_step(self, req: Step) -> dict[str, Any]:
         if (req.text is None) == (req.message is None):
@@ -224,8 +254,13 @@ class Connection:
 
     def on_stats(self, req: Stats) -> dict[str, Any]:
         hub = self.hub
-        return {"type": "stats", "episodes": hub.episodes.stats(), "store": hub.store.stats(),
-                "sessions": len(hub.sessions), "bus_published": hub.bus.published}
+        return {
+            "type": "stats",
+            "episodes": hub.episodes.stats(),
+            "store": hub.store.stats(),
+            "sessions": len(hub.sessions),
+            "bus_published": hub.bus.published,
+        }
 
     async def on_flush(self, req: Flush) -> dict[str, Any]:
         store = self.hub.store
@@ -233,8 +268,13 @@ class Connection:
             acked = await store.flush(timeout=req.timeout)
         except TimeoutError:
             raise StoreError(f"store flush timed out after {req.timeout} s") from None
-        return {"type": "flushed", "acked": acked, "dropped": store.dropped, "failed": store.failed,
-                "failures": [f.to_json() for f in store.failures]}
+        return {
+            "type": "flushed",
+            "acked": acked,
+            "dropped": store.dropped,
+            "failed": store.failed,
+            "failures": [f.to_json() for f in store.failures],
+        }
 
     # Live events ------------------------------------------------------------------------------
 

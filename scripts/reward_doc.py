@@ -49,49 +49,88 @@ class Example:
 
 
 EXAMPLES = [
-    Example("A good trajectory", "bank-transfer-002",
-            [calls(("transfer_funds", TRANSFER), ("list_transactions", LIST)), "Done."],
-            "Both ground-truth steps matched in order with every value: the paper's maximum, 1.3."),
-    Example("A wrong tool", "bank-transfer-002",
-            [calls(("withdraw_funds", {"account_id": "ACC-0001", "amount": 300.0}), ("list_transactions", LIST)),
-             "Done."],
-            "`withdraw_funds` is offered and runs (validity 1) but is not in the ground truth: it matches no "
-            "step and halves R_name. `list_transactions` matches g2, but g2 must follow the unmatched "
-            "transfer, so o(g2) = 0 and coverage is 0; R_arg is over the one aligned pair."),
-    Example("Wrong arguments", "bank-transfer-002",
-            [calls(("transfer_funds", TRANSFER | {"amount": 30.0, "memo": "rent"}), ("list_transactions", LIST)),
-             "Done."],
-            "The right calls with the right keys: coverage is 1 (values are not compared there); R_arg "
-            "counts the values: 2 of 4 on the transfer, 1 of 1 on the listing."),
-    Example("Extra calls", "bank-transfer-002",
-            [calls(("transfer_funds", TRANSFER), ("list_transactions", LIST)),
-             calls(*[("get_account", {"account_id": "ACC-0001"})] * 4), "Done."],
-            "6 calls against a budget B = 2 + ⌈0.5·2⌉ = 3: R_eff = −0.5·(6−3)/3 = −0.5; the 4 reads are "
-            "valid but not in the ground truth, so R_name = 2/6."),
-    Example("Out-of-order calls", "bank-transfer-002",
-            [calls(("list_transactions", LIST)), calls(("transfer_funds", TRANSFER)), "Done."],
-            "`list_transactions` must come after the transfer (its `after` edge): it is aligned but "
-            "o(g2) = 0, so coverage is 1/2 though every call is right."),
-    Example("No call", "bank-transfer-002", ["I've moved the money and your transactions look fine."],
-            "No call: every component is 0 and so is R (an invented completion earns nothing)."),
-    Example("Clarify: a real question, then the ground truth", "bank-clarify-008",
-            ["Which account should I send the $200 from?", calls(("transfer_funds", CLARIFY)), "Done."],
-            "The ask-turn reply is a question naming the withheld account: R_ask = 1, times the paper's R "
-            "over the later turn."),
-    Example("Clarify: \"Done.\" on the ask turn, then the ground truth", "bank-clarify-008",
-            ["Done.", calls(("transfer_funds", CLARIFY)), "Done."],
-            "A statement, not a question: R_ask = 0, so R = 0 even though the later call is perfect."),
-    Example("Clarify: a refusal on the ask turn, then the ground truth", "bank-clarify-008",
-            ["Sorry, I can't help with that.", calls(("transfer_funds", CLARIFY)), "Done."],
-            "A refusal asks for nothing: R_ask = 0."),
-    Example("Clarify: a guess on the ask turn", "bank-clarify-008",
-            [calls(("transfer_funds", CLARIFY)), "Done.", "Done."],
-            "A call on the ask turn (even the right one) zeroes R_ask: asking is a gate."),
-    Example("Abstain: a refusal", "bank-abstain-010", ["Sorry, none of my tools can book flights."],
-            "No call on an abstain task: R = 1."),
-    Example("Abstain: a call anyway", "bank-abstain-010",
-            [calls(("list_accounts", {})), "I couldn't find flights."],
-            "Any call on an abstain task: R = 0."),
+    Example(
+        "A good trajectory",
+        "bank-transfer-002",
+        [calls(("transfer_funds", TRANSFER), ("list_transactions", LIST)), "Done."],
+        "Both ground-truth steps matched in order with every value: the paper's maximum, 1.3.",
+    ),
+    Example(
+        "A wrong tool",
+        "bank-transfer-002",
+        [calls(("withdraw_funds", {"account_id": "ACC-0001", "amount": 300.0}), ("list_transactions", LIST)), "Done."],
+        "`withdraw_funds` is offered and runs (validity 1) but is not in the ground truth: it matches no "
+        "step and halves R_name. `list_transactions` matches g2, but g2 must follow the unmatched "
+        "transfer, so o(g2) = 0 and coverage is 0; R_arg is over the one aligned pair.",
+    ),
+    Example(
+        "Wrong arguments",
+        "bank-transfer-002",
+        [calls(("transfer_funds", TRANSFER | {"amount": 30.0, "memo": "rent"}), ("list_transactions", LIST)), "Done."],
+        "The right calls with the right keys: coverage is 1 (values are not compared there); R_arg "
+        "counts the values: 2 of 4 on the transfer, 1 of 1 on the listing.",
+    ),
+    Example(
+        "Extra calls",
+        "bank-transfer-002",
+        [
+            calls(("transfer_funds", TRANSFER), ("list_transactions", LIST)),
+            calls(*[("get_account", {"account_id": "ACC-0001"})] * 4),
+            "Done.",
+        ],
+        "6 calls against a budget B = 2 + ⌈0.5·2⌉ = 3: R_eff = −0.5·(6−3)/3 = −0.5; the 4 reads are "
+        "valid but not in the ground truth, so R_name = 2/6.",
+    ),
+    Example(
+        "Out-of-order calls",
+        "bank-transfer-002",
+        [calls(("list_transactions", LIST)), calls(("transfer_funds", TRANSFER)), "Done."],
+        "`list_transactions` must come after the transfer (its `after` edge): it is aligned but "
+        "o(g2) = 0, so coverage is 1/2 though every call is right.",
+    ),
+    Example(
+        "No call",
+        "bank-transfer-002",
+        ["I've moved the money and your transactions look fine."],
+        "No call: every component is 0 and so is R (an invented completion earns nothing).",
+    ),
+    Example(
+        "Clarify: a real question, then the ground truth",
+        "bank-clarify-008",
+        ["Which account should I send the $200 from?", calls(("transfer_funds", CLARIFY)), "Done."],
+        "The ask-turn reply is a question naming the withheld account: R_ask = 1, times the paper's R "
+        "over the later turn.",
+    ),
+    Example(
+        'Clarify: "Done." on the ask turn, then the ground truth',
+        "bank-clarify-008",
+        ["Done.", calls(("transfer_funds", CLARIFY)), "Done."],
+        "A statement, not a question: R_ask = 0, so R = 0 even though the later call is perfect.",
+    ),
+    Example(
+        "Clarify: a refusal on the ask turn, then the ground truth",
+        "bank-clarify-008",
+        ["Sorry, I can't help with that.", calls(("transfer_funds", CLARIFY)), "Done."],
+        "A refusal asks for nothing: R_ask = 0.",
+    ),
+    Example(
+        "Clarify: a guess on the ask turn",
+        "bank-clarify-008",
+        [calls(("transfer_funds", CLARIFY)), "Done.", "Done."],
+        "A call on the ask turn (even the right one) zeroes R_ask: asking is a gate.",
+    ),
+    Example(
+        "Abstain: a refusal",
+        "bank-abstain-010",
+        ["Sorry, none of my tools can book flights."],
+        "No call on an abstain task: R = 1.",
+    ),
+    Example(
+        "Abstain: a call anyway",
+        "bank-abstain-010",
+        [calls(("list_accounts", {})), "I couldn't find flights."],
+        "Any call on an abstain task: R = 0.",
+    ),
 ]
 COLUMNS = ("validity", "coverage", "efficiency", "name", "argument")
 GATES = {"clarify": "clarify", "abstention": "abstention"}  # mode -> the component that gates R
@@ -114,22 +153,30 @@ def section() -> str:
     library = Library.from_servers(REGISTRY, REFERENCE_NOW)
     sessions = SessionManager(library)
     bus = EventBus()
-    engine = EpisodeEngine(library, sessions, Dispatcher(library, sessions, bus), bus, TaskSet(read_jsonl(BUILTIN_TASKS)))
-    rows = ["| # | example | task | R_val | R_cov | R_eff | R_name | R_arg | gate | **R** |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+    engine = EpisodeEngine(
+        library, sessions, Dispatcher(library, sessions, bus), bus, TaskSet(read_jsonl(BUILTIN_TASKS))
+    )
+    rows = [
+        "| # | example | task | R_val | R_cov | R_eff | R_name | R_arg | gate | **R** |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     details = []
     for i, ex in enumerate(EXAMPLES, 1):
         r = play(engine, ex)
         gate = GATES.get(r.mode)
         cells = " | ".join(f"{r.components[c]:.3f}" for c in COLUMNS)
-        cells += f" | {gate.replace('clarify', 'R_ask').replace('abstention', 'no call')} = " \
-                 f"{r.components[gate]:.0f}" if gate else " | –"
+        cells += (
+            f" | {gate.replace('clarify', 'R_ask').replace('abstention', 'no call')} = {r.components[gate]:.0f}"
+            if gate
+            else " | –"
+        )
         rows.append(f"| {i} | {ex.title} | `{ex.task}` | {cells} | **{r.total:.3f}** |")
         script = "\n".join(f"[{k}] {m}" for k, m in enumerate(ex.script, 1))
         extra = f" n = {r.n_calls}, n_gt = {r.n_gt}, B = {r.budget}; mode {r.mode}."
         why = f"\n\nR_ask: {r.reasons['clarify']}." if r.reasons.get("clarify") else ""
-        details.append(f"**{i}. {ex.title}** (`{ex.task}`, R = {r.total:.3f}). {ex.note}{extra}{why}\n\n"
-                       f"```text\n{script}\n```")
+        details.append(
+            f"**{i}. {ex.title}** (`{ex.task}`, R = {r.total:.3f}). {ex.note}{extra}{why}\n\n```text\n{script}\n```"
+        )
     return "\n".join([START, "", *rows, "", *("\n\n".join(details).splitlines()), "", END])
 
 

@@ -28,7 +28,7 @@ class TinyFS:
     def ls(self, path: str = ".") -> list[str]:
         """List the names in a directory, e.g. ls('/home')."""
         base = self._abs(path).rstrip("/") if path != "." else self.cwd.rstrip("/")
-        names = [p[len(base) + 1:] for p in [*self.files, *self.dirs] if p.startswith(base + "/") and p != base]
+        names = [p[len(base) + 1 :] for p in [*self.files, *self.dirs] if p.startswith(base + "/") and p != base]
         return sorted(n for n in names if "/" not in n)
 
     def cd(self, path: str) -> str:
@@ -345,20 +345,43 @@ class Shop:
 
     def __init__(self, size: int = 200) -> None:
         rng = random.Random(7)
-        self.products = {f"p{i}": {"name": f"product {i}", "price": round(rng.uniform(1, 500), 2),
-                                   "tags": [f"t{rng.randrange(50)}" for _ in range(3)], "stock": rng.randrange(100)}
-                         for i in range(size // 2)}
-        self.users = {f"u{i}": {"name": f"user {i}", "email": f"user{i}@example.com", "address": {
-            "street": f"{rng.randrange(999)} Main St", "city": rng.choice(["Paris", "Oslo", "Lima"]),
-            "zip": f"{rng.randrange(99999):05d}"}, "payment_methods": [{"id": f"pm{i}-{k}", "kind": "card",
-                                                                         "last4": f"{rng.randrange(9999):04d}"}
-                                                                        for k in range(2)],
-            "orders": [f"o{i}-{k}" for k in range(3)]} for i in range(size)}
-        self.orders = {f"o{i}-{k}": {"user": f"u{i}", "status": "delivered",
-                                     "items": [{"product": f"p{rng.randrange(max(1, size // 2))}",
-                                                "qty": rng.randrange(1, 4)} for _ in range(3)],
-                                     "total": round(rng.uniform(5, 900), 2)}
-                       for i in range(size) for k in range(3)}
+        self.products = {
+            f"p{i}": {
+                "name": f"product {i}",
+                "price": round(rng.uniform(1, 500), 2),
+                "tags": [f"t{rng.randrange(50)}" for _ in range(3)],
+                "stock": rng.randrange(100),
+            }
+            for i in range(size // 2)
+        }
+        self.users = {
+            f"u{i}": {
+                "name": f"user {i}",
+                "email": f"user{i}@example.com",
+                "address": {
+                    "street": f"{rng.randrange(999)} Main St",
+                    "city": rng.choice(["Paris", "Oslo", "Lima"]),
+                    "zip": f"{rng.randrange(99999):05d}",
+                },
+                "payment_methods": [
+                    {"id": f"pm{i}-{k}", "kind": "card", "last4": f"{rng.randrange(9999):04d}"} for k in range(2)
+                ],
+                "orders": [f"o{i}-{k}" for k in range(3)],
+            }
+            for i in range(size)
+        }
+        self.orders = {
+            f"o{i}-{k}": {
+                "user": f"u{i}",
+                "status": "delivered",
+                "items": [
+                    {"product": f"p{rng.randrange(max(1, size // 2))}", "qty": rng.randrange(1, 4)} for _ in range(3)
+                ],
+                "total": round(rng.uniform(5, 900), 2),
+            }
+            for i in range(size)
+            for k in range(3)
+        }
 
     def get_order(self, order_id: str) -> dict[str, Any]:
         """An order, e.g. get_order('o1-0')."""

@@ -121,21 +121,30 @@ async def test_a_bad_session_id_in_a_path_or_header_is_refused_everywhere(live: 
     before = open_ids(live)
     bad = "a%20b"  # "a b" once decoded
     async with httpx.AsyncClient(base_url=live.url) as http:
-        for method, path in (("GET", f"/api/sessions/{bad}"), ("DELETE", f"/api/sessions/{bad}"),
-                             ("POST", f"/api/sessions/{bad}/fork"), ("POST", f"/api/sessions/{bad}/snapshot"),
-                             ("POST", f"/api/sessions/{bad}/call/banking/deposit_funds"),
-                             ("GET", f"/api/sessions/{bad}/state/banking"), ("GET", f"/api/sessions/{'x' * 129}")):
+        for method, path in (
+            ("GET", f"/api/sessions/{bad}"),
+            ("DELETE", f"/api/sessions/{bad}"),
+            ("POST", f"/api/sessions/{bad}/fork"),
+            ("POST", f"/api/sessions/{bad}/snapshot"),
+            ("POST", f"/api/sessions/{bad}/call/banking/deposit_funds"),
+            ("GET", f"/api/sessions/{bad}/state/banking"),
+            ("GET", f"/api/sessions/{'x' * 129}"),
+        ):
             assert_error(await http.request(method, path, json={"arguments": DEPOSIT}), 400, "bad_id")
         mcp = {**MODERN, "Mcp-Name": "deposit_funds"}
-        for path, headers in ((f"/sessions/{bad}/mcp/banking", mcp), ("/mcp/banking", {**mcp, "X-Hub-Session": "a/b"}),
-                              ("/mcp/banking", {**mcp, "Mcp-Session-Id": "x" * 200})):
+        for path, headers in (
+            (f"/sessions/{bad}/mcp/banking", mcp),
+            ("/mcp/banking", {**mcp, "X-Hub-Session": "a/b"}),
+            ("/mcp/banking", {**mcp, "Mcp-Session-Id": "x" * 200}),
+        ):
             r = await http.post(path, json=call_body("deposit_funds", DEPOSIT), headers=headers)
             assert r.status_code == 200, r.text
             result = r.json()["result"]
             assert result["isError"] and "session id" in result["content"][0]["text"], result
         for meta in (7, ["a"], "a b", ""):
-            r = await http.post("/mcp/banking", json=call_body("deposit_funds", DEPOSIT, {"hub/session": meta}),
-                                headers=mcp)
+            r = await http.post(
+                "/mcp/banking", json=call_body("deposit_funds", DEPOSIT, {"hub/session": meta}), headers=mcp
+            )
             result = r.json()["result"]
             assert result["isError"] and "session id" in result["content"][0]["text"], result
         r = await http.get("/api/sessions/ok.id_1:2-3")
@@ -168,8 +177,9 @@ def test_the_seed_bounds() -> None:
 async def test_page_bounds_and_the_session_cap_are_typed_errors(live: LiveHub) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
         for query in ("limit=-1", "offset=-5", "limit=abc", "offset=1e9"):
-            assert_error(await http.get(f"/api/sessions/default/state/banking?table=accounts&{query}"), 400,
-                         "bad_request")
+            assert_error(
+                await http.get(f"/api/sessions/default/state/banking?table=accounts&{query}"), 400, "bad_request"
+            )
         page = (await http.get("/api/sessions/default/state/banking?table=accounts&limit=100000")).json()
         assert page["limit"] <= 500
         room, opened = 6 - len(hub_of(live).sessions), 0
@@ -189,15 +199,23 @@ async def test_a_lone_surrogate_through_mcp_api_and_ws_leaves_every_page_answeri
         raw = json.dumps(call_body("transfer_funds", args))  # ensure_ascii: the surrogate travels as \ud800
         r = await http.post("/sessions/sur/mcp/banking", content=raw, headers={**MODERN, "Mcp-Name": "transfer_funds"})
         assert r.status_code == 200 and not r.json()["result"]["isError"], r.text
-        r = await http.post("/api/sessions/sur/call/banking/get_account",
-                            content=json.dumps({"arguments": {"account_id": "\ud800"}}))
+        r = await http.post(
+            "/api/sessions/sur/call/banking/get_account", content=json.dumps({"arguments": {"account_id": "\ud800"}})
+        )
         assert r.status_code == 200 and r.json()["error_kind"] == "tool"
         async with connect(live.ws_url) as ws:
             await ws.send(json.dumps({"type": "hello", "id": 1, "client": "\ud800"}))
             assert json.loads(await ws.recv())["type"] == "welcome"
         await hub_of(live).store.flush(10.0)
-        for page in ("/ui/", "/ui/sessions", "/ui/sessions/sur", "/ui/sessions/sur/state/banking?table=transactions",
-                     "/ui/catalog/banking/transfer_funds", "/ui/catalog/banking/get_account", "/ui/episodes"):
+        for page in (
+            "/ui/",
+            "/ui/sessions",
+            "/ui/sessions/sur",
+            "/ui/sessions/sur/state/banking?table=transactions",
+            "/ui/catalog/banking/transfer_funds",
+            "/ui/catalog/banking/get_account",
+            "/ui/episodes",
+        ):
             r = await http.get(page)
             assert r.status_code == 200, (page, r.text[:300])
         assert "x\ufffdy" in (await http.get("/ui/catalog/banking/transfer_funds")).text

@@ -113,25 +113,40 @@ def test_the_cycle_check_finds_a_cycle() -> None:
 
 
 def test_hub_sources_never_import_web_or_the_trainer_client() -> None:
-    offenders = {name: sorted(i for i in runtime_imports(path) | typing_imports(path)
-                              if i.split(".")[0] in ("web", "trainer_client"))
-                 for name, path in MODULES.items()}
+    offenders = {
+        name: sorted(
+            i for i in runtime_imports(path) | typing_imports(path) if i.split(".")[0] in ("web", "trainer_client")
+        )
+        for name, path in MODULES.items()
+    }
     assert {k: v for k, v in offenders.items() if v} == {}
 
 
 def typing_imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
-    return {a.name if isinstance(n, ast.Import) else f"{n.module}" for n in ast.walk(tree)
-            if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    return {
+        a.name if isinstance(n, ast.Import) else f"{n.module}"
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }
 
 
 def test_importing_every_hub_module_loads_neither_web_nor_the_trainer_client() -> None:
     names = [n for n in MODULES if not n.endswith("__main__")]
-    code = ("import importlib, json, sys\n"
-            f"for name in {names!r}: importlib.import_module(name)\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('web', 'trainer_client'))))\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {names!r}: importlib.import_module(name)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('web', 'trainer_client'))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == []
 
@@ -220,11 +235,21 @@ def raised_ws_codes() -> set[str]:
     """Every code a ``/ws`` error reply can carry: literal codes raised in the hub, and the class codes."""
     literal = set()
     for path in (HUB / "ws.py", HUB / "episodes.py"):
-        text = path.read_text()
-        literal |= set(re.findall(r'ProtocolError\("([a-z_]+)"', text))
-        literal |= set(re.findall(r'EpisodeError\([^\n]*?, "([a-z_]+)"\)', text))
-    classes = {errors.TaskError.code, errors.UnknownTask.code, errors.SessionError.code, errors.StoreError.code,
-               errors.HubError.code}
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            where = {"ProtocolError": 0, "EpisodeError": 1}.get(node.func.id)
+            if where is not None and len(node.args) > where:
+                code = node.args[where]
+                if isinstance(code, ast.Constant) and isinstance(code.value, str):
+                    literal.add(code.value)
+    classes = {
+        errors.TaskError.code,
+        errors.UnknownTask.code,
+        errors.SessionError.code,
+        errors.StoreError.code,
+        errors.HubError.code,
+    }
     return literal | classes
 
 
@@ -239,9 +264,10 @@ def documented_http_codes() -> dict[str, int]:
 
 def raised_http_codes() -> dict[str, int]:
     """Every code an HTTP error reply can carry: each error class's, and the request guard's refusals."""
-    codes = {c.code: c.status for c in hub_error_classes() if c.__module__ == "hub.errors"
-             and c is not errors.ProtocolError}
-    guard = set(re.findall(r'Refusal\("([a-z_]+)"', (HUB / "guard.py").read_text()))
+    codes = {
+        c.code: c.status for c in hub_error_classes() if c.__module__ == "hub.errors" and c is not errors.ProtocolError
+    }
+    guard = set(re.findall(r'Refusal\(\s*"([a-z_]+)"', (HUB / "guard.py").read_text()))
     return codes | dict.fromkeys(guard, 403)
 
 
@@ -259,8 +285,13 @@ async def test_the_api_maps_only_hub_errors_and_answers_500_for_bugs(caplog: pyt
     async def missing(request: Request) -> JSONResponse:
         raise errors.SessionError("unknown or closed session 'x'")
 
-    app = Starlette(routes=[Route("/bug", handle_errors(bug)), Route("/value", handle_errors(value_bug)),
-                            Route("/missing", handle_errors(missing))])
+    app = Starlette(
+        routes=[
+            Route("/bug", handle_errors(bug)),
+            Route("/value", handle_errors(value_bug)),
+            Route("/missing", handle_errors(missing)),
+        ]
+    )
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://127.0.0.1") as http:
         with caplog.at_level(logging.ERROR, logger="hub.api"):
             r = await http.get("/bug", params={"key": "k"})
@@ -285,8 +316,19 @@ def test_one_mapping_per_transport() -> None:
 
 
 def tool_event(ok: bool = True) -> ToolCallEvent:
-    return ToolCallEvent(session="s", server="banking", tool="get_account", arguments={}, ok=ok, result=None,
-                         error=None, error_kind=None, latency_ms=0.1, state_changed=False, ts=1.0)
+    return ToolCallEvent(
+        session="s",
+        server="banking",
+        tool="get_account",
+        arguments={},
+        ok=ok,
+        result=None,
+        error=None,
+        error_kind=None,
+        latency_ms=0.1,
+        state_changed=False,
+        ts=1.0,
+    )
 
 
 def test_sinks_register_through_the_bus_api() -> None:

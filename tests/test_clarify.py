@@ -34,24 +34,30 @@ def test_every_documented_example_scores_as_documented(reply: str, asked: bool) 
     assert judge_reply(reply, ACCOUNT).asked is asked, judge_reply(reply, ACCOUNT).reason
 
 
-@pytest.mark.parametrize("reply", [
-    "Which account would you like to send it from?",
-    "Sorry, I can't do that yet: what is the account number?",
-    "Could you tell me the source accounts?",
-    "I need the account you want to pay from.",
-    "Let me know the account ID, please.",
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Which account would you like to send it from?",
+        "Sorry, I can't do that yet: what is the account number?",
+        "Could you tell me the source accounts?",
+        "I need the account you want to pay from.",
+        "Let me know the account ID, please.",
+    ],
+)
 def test_questions_and_requests_for_the_account_ask(reply: str) -> None:
     assert judge_reply(reply, ACCOUNT).asked
 
 
-@pytest.mark.parametrize("reply", [
-    "Transfer complete.",
-    "I'm unable to help with transfers.",
-    "Do you want me to pick an account?",
-    "What else?",
-    "Your account is ready. Anything else?",  # the question and the account are in different sentences
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Transfer complete.",
+        "I'm unable to help with transfers.",
+        "Do you want me to pick an account?",
+        "What else?",
+        "Your account is ready. Anything else?",  # the question and the account are in different sentences
+    ],
+)
 def test_statements_refusals_offers_and_unrelated_questions_do_not(reply: str) -> None:
     assert not judge_reply(reply, ACCOUNT).asked
 
@@ -78,14 +84,45 @@ def test_missing_is_declared_or_inferred() -> None:
 
 def test_only_an_ask_turn_may_withhold() -> None:
     with pytest.raises(ValueError, match="only an ask turn"):
-        Task.model_validate({"id": "x", "servers": ["banking"], "tools": [],
-                             "turns": [{"user": "hi", "missing": ["card_id"],
-                                        "calls": [{"id": "g1", "server": "banking", "tool": "list_cards"}]}]})
+        Task.model_validate(
+            {
+                "id": "x",
+                "servers": ["banking"],
+                "tools": [],
+                "turns": [
+                    {
+                        "user": "hi",
+                        "missing": ["card_id"],
+                        "calls": [{"id": "g1", "server": "banking", "tool": "list_cards"}],
+                    }
+                ],
+            }
+        )
 
 
 KINDS = ("account", "card", "draft", "invoice", "meeting", "path")
-FILLER = st.sampled_from(["the", "money", "today", "now", "it", "thanks", "ok", "sure", "please", "sent", "all",
-                          "set", "done", "great", "I", "have", "your", "request"])
+FILLER = st.sampled_from(
+    [
+        "the",
+        "money",
+        "today",
+        "now",
+        "it",
+        "thanks",
+        "ok",
+        "sure",
+        "please",
+        "sent",
+        "all",
+        "set",
+        "done",
+        "great",
+        "I",
+        "have",
+        "your",
+        "request",
+    ]
+)
 
 
 @given(words=st.lists(FILLER, min_size=1, max_size=12))
@@ -95,10 +132,15 @@ def test_a_plain_statement_never_asks(words: list[str]) -> None:
     assert not verdict.asked and verdict == judge_reply(text, ACCOUNT)  # and the same answer every time
 
 
-@given(kind=st.sampled_from(KINDS), before=st.lists(FILLER, max_size=5), after=st.lists(FILLER, max_size=5),
-       opener=st.sampled_from(["Which", "What", "Could you tell me the", "Please provide the"]))
-def test_a_question_names_what_is_missing_or_it_does_not_count(kind: str, before: list[str], after: list[str],
-                                                                opener: str) -> None:
+@given(
+    kind=st.sampled_from(KINDS),
+    before=st.lists(FILLER, max_size=5),
+    after=st.lists(FILLER, max_size=5),
+    opener=st.sampled_from(["Which", "What", "Could you tell me the", "Please provide the"]),
+)
+def test_a_question_names_what_is_missing_or_it_does_not_count(
+    kind: str, before: list[str], after: list[str], opener: str
+) -> None:
     wanted = {f"{kind}_id": words_for(f"{kind}_id", {"x-entity": kind})}
     text = " ".join([*before, "."]) + f" {opener} {kind} {' '.join(after)}?"
     assert judge_reply(text, wanted).asked
@@ -106,8 +148,10 @@ def test_a_question_names_what_is_missing_or_it_does_not_count(kind: str, before
     assert not judge_reply(text, {f"{other}_id": words_for(f"{other}_id", {"x-entity": other})}).asked
 
 
-def share_note(ctx: Ctx, note_path: Annotated[str, Field(description="The note's path",
-                                                         json_schema_extra={"x-synonyms": ["memo"]})]) -> dict:
+def share_note(
+    ctx: Ctx,
+    note_path: Annotated[str, Field(description="The note's path", json_schema_extra={"x-synonyms": ["memo"]})],
+) -> dict:
     """Share a note, e.g. share_note('notes/a.md')."""
     return {}
 
@@ -115,8 +159,15 @@ def share_note(ctx: Ctx, note_path: Annotated[str, Field(description="The note's
 def test_a_tool_declares_synonyms_in_its_parameter_schema() -> None:
     tool = build_tool("notes", share_note, "write")
     assert tool.input_schema["properties"]["note_path"]["x-synonyms"] == ["memo"]
-    task = Task.model_validate({"id": "n", "kind": "clarify", "servers": ["notes"], "tools": ["notes__share_note"],
-                                "turns": [{"user": "share it", "ask": True, "missing": ["note_path"]}]})
+    task = Task.model_validate(
+        {
+            "id": "n",
+            "kind": "clarify",
+            "servers": ["notes"],
+            "tools": ["notes__share_note"],
+            "turns": [{"user": "share it", "ask": True, "missing": ["note_path"]}],
+        }
+    )
     wanted = question_words(task, 0, {"notes__share_note": tool.input_schema})
     assert judge_reply("Which memo do you mean?", wanted).asked  # the declared synonym
     assert judge_reply("Which note?", wanted).asked  # the parameter's own word

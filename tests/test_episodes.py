@@ -61,8 +61,15 @@ def test_wrong_values_and_missing_steps_lower_the_right_components() -> None:
     task = engine.tasks.get("bank-transfer-002")
     wrong, missing = engine.open_group(task.id, n=2)
     args = dict(task.gt_steps()[0].arguments, amount=30.0)
-    play(engine, wrong.id, [hermes_call("banking__transfer_funds", args)
-                            + hermes_call("banking__list_transactions", {"account_id": "ACC-0002"}), "ok"])
+    play(
+        engine,
+        wrong.id,
+        [
+            hermes_call("banking__transfer_funds", args)
+            + hermes_call("banking__list_transactions", {"account_id": "ACC-0002"}),
+            "ok",
+        ],
+    )
     play(engine, missing.id, [hermes_call("banking__list_transactions", {"account_id": "ACC-0002"}), "ok"])
     rw, rm = engine.finish(wrong.id), engine.finish(missing.id)
     assert rw.components["argument"] == pytest.approx((3 / 4 + 1) / 2) and rw.components["coverage"] == 1.0
@@ -157,7 +164,9 @@ def test_inline_task_and_expired_session() -> None:
 
 def test_enum_stripped_tasks_offer_schemas_without_enums() -> None:
     engine = make_engine()
-    task = next(t for t in TASKS if any("enum" in str(engine.library.tool(*n.split("__", 1)).input_schema) for n in t.tools))
+    task = next(
+        t for t in TASKS if any("enum" in str(engine.library.tool(*n.split("__", 1)).input_schema) for n in t.tools)
+    )
     plain = engine.tools_of(task)
     stripped = engine.tools_of(task.model_copy(update={"strip_enums": True}))
     assert "'enum'" in str(plain) and "'enum'" not in str(stripped)

@@ -43,8 +43,11 @@ def own(live: LiveHub) -> str:
 async def test_cross_origin_text_plain_post_is_refused_and_state_unchanged(live: LiveHub) -> None:
     before = banking_hash(live)
     async with httpx.AsyncClient(base_url=live.url) as http:
-        r = await http.post("/api/sessions/default/call/banking/deposit_funds", content=json.dumps(DEPOSIT),
-                            headers={"Origin": EVIL, "Content-Type": "text/plain"})
+        r = await http.post(
+            "/api/sessions/default/call/banking/deposit_funds",
+            content=json.dumps(DEPOSIT),
+            headers={"Origin": EVIL, "Content-Type": "text/plain"},
+        )
     assert r.status_code == 403
     assert r.json()["code"] == "forbidden_origin" and "evil.example" in r.json()["error"]
     assert banking_hash(live) == before
@@ -53,15 +56,18 @@ async def test_cross_origin_text_plain_post_is_refused_and_state_unchanged(live:
 
 async def test_cross_origin_dashboard_form_is_refused(live: LiveHub) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
-        r = await http.post("/ui/catalog/banking/deposit_funds/run",
-                            data={"session": "victim", "account_id": "ACC-0001", "amount": "100"},
-                            headers={"Origin": EVIL})
+        r = await http.post(
+            "/ui/catalog/banking/deposit_funds/run",
+            data={"session": "victim", "account_id": "ACC-0001", "amount": "100"},
+            headers={"Origin": EVIL},
+        )
     assert r.status_code == 403 and r.json()["code"] == "forbidden_origin"
     assert "victim" not in hub_of(live).sessions.sessions
 
 
-@pytest.mark.parametrize("path", ["/api/catalog", "/api/sessions", "/ui/", "/ui/sessions", "/metrics", "/healthz",
-                                  "/ui/sse/overview"])
+@pytest.mark.parametrize(
+    "path", ["/api/catalog", "/api/sessions", "/ui/", "/ui/sessions", "/metrics", "/healthz", "/ui/sse/overview"]
+)
 async def test_foreign_host_is_refused_everywhere(live: LiveHub, path: str) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
         r = await http.get(path, headers={"Host": "evil.example"})
@@ -75,8 +81,11 @@ async def test_same_origin_browser_use_still_works(live: LiveHub) -> None:
             r = await http.post("/api/sessions/mine/call/banking/deposit_funds", json=DEPOSIT, headers=headers)
             assert r.status_code == 200 and r.json()["ok"], (origin, r.text)
         token = csrf_field((await http.get("/ui/catalog/banking/deposit_funds")).text)
-        r = await http.post("/ui/catalog/banking/deposit_funds/run", headers={"Origin": own(live)},
-                            data={"session": "form", "account_id": "ACC-0001", "amount": "5", **token})
+        r = await http.post(
+            "/ui/catalog/banking/deposit_funds/run",
+            headers={"Origin": own(live)},
+            data={"session": "form", "account_id": "ACC-0001", "amount": "5", **token},
+        )
         assert r.status_code == 200
         assert (await http.get("/ui/", headers={"Host": f"localhost:{live.port}"})).status_code == 200
         assert (await http.get("/metrics", headers={"Host": f"[::1]:{live.port}"})).status_code == 200
@@ -84,8 +93,17 @@ async def test_same_origin_browser_use_still_works(live: LiveHub) -> None:
     assert hub_of(live).sessions.get("form").calls == 1
 
 
-@pytest.mark.parametrize("origin", ["null", "http://127.0.0.1:1", "https://evil.example", "file://", "chrome-extension://x",
-                                    "http://127.0.0.1.evil.example"])
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "null",
+        "http://127.0.0.1:1",
+        "https://evil.example",
+        "file://",
+        "chrome-extension://x",
+        "http://127.0.0.1.evil.example",
+    ],
+)
 async def test_other_origins_are_refused(live: LiveHub, origin: str) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
         r = await http.post("/api/sessions", json={}, headers={"Origin": origin})
@@ -112,7 +130,9 @@ async def test_token_mode_accepts_any_case_of_the_bearer_scheme(tmp_path: Path) 
             r = await http.get("/api/catalog", headers={"Authorization": f"{scheme} s3cret"})
             assert r.status_code == 200, scheme
         assert (await http.get("/api/catalog", headers={"Authorization": "bearer wrong"})).status_code == 401
-        assert (await http.get("/api/catalog", headers={b"Authorization": "Bearer s\xe9cret".encode("latin-1")})).status_code == 401
+        assert (
+            await http.get("/api/catalog", headers={b"Authorization": "Bearer s\xe9cret".encode("latin-1")})
+        ).status_code == 401
         assert (await http.get("/api/catalog")).status_code == 401
 
 
@@ -141,14 +161,27 @@ async def test_token_in_the_query_never_reaches_the_access_log(tmp_path: Path) -
 
 
 def test_redaction_leaves_other_records_alone() -> None:
-    record = logging.LogRecord("uvicorn.access", logging.INFO, "", 0, '%s - "%s %s"', ("1.2.3.4", "GET", "/a?b=1"), None)
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, "", 0, '%s - "%s %s"', ("1.2.3.4", "GET", "/a?b=1"), None
+    )
     RedactToken().filter(record)
     assert record.getMessage() == '1.2.3.4 - "GET /a?b=1"'
 
 
-@pytest.mark.parametrize("host, ok", [("127.0.0.1:8765", True), ("localhost", True), ("[::1]:1", True),
-                                      ("127.1.2.3:80", True), ("evil.example", False), ("127.0.0.1.nip.io", False),
-                                      ("", False), ("localhost:notaport", False), ("[::1", False)])
+@pytest.mark.parametrize(
+    "host, ok",
+    [
+        ("127.0.0.1:8765", True),
+        ("localhost", True),
+        ("[::1]:1", True),
+        ("127.1.2.3:80", True),
+        ("evil.example", False),
+        ("127.0.0.1.nip.io", False),
+        ("", False),
+        ("localhost:notaport", False),
+        ("[::1", False),
+    ],
+)
 def test_host_check(host: str, ok: bool) -> None:
     try:
         check_host(host)
@@ -165,7 +198,6 @@ def test_origin_check_compares_the_port() -> None:
         check_origin("http://127.0.0.1:8766", 8765, False)
     with pytest.raises(Refusal):
         check_origin("http://127.0.0.1", 8765, False)
-
 
 
 @pytest.mark.parametrize("origin", ["http://[::1", "http://127.0.0.1:99999", "http://127.0.0.1:x", ""])
@@ -197,8 +229,11 @@ async def test_a_form_post_without_the_pages_csrf_token_is_refused_and_changes_n
             assert r.status_code == 403 and r.json()["code"] == "forbidden_csrf"
         assert (await http.post("/ui/tasks/bank-transfer-002/replay", data=mine)).status_code == 403
         assert "victim" not in hub.sessions.sessions and len(hub.episodes.episodes) == episodes
-        r = await http.post("/ui/catalog/banking/deposit_funds/run", data=form,
-                            headers={"HX-Request": "true", "X-CSRF-Token": token["csrf_token"]})
+        r = await http.post(
+            "/ui/catalog/banking/deposit_funds/run",
+            data=form,
+            headers={"HX-Request": "true", "X-CSRF-Token": token["csrf_token"]},
+        )
         assert r.status_code == 200 and hub.sessions.get("victim").calls == 1
         r = await http.post("/ui/tasks/bank-transfer-002/replay", data=token, follow_redirects=False)
         assert r.status_code == 303 and len(hub.episodes.episodes) == episodes + 1

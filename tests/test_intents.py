@@ -90,23 +90,40 @@ def test_refer_takes_the_least_detail_that_is_unique_and_records_the_proof(live:
     with pytest.raises(Skip):  # a name two customers share never picks out one of them
         s.refer(a["customer_id"], by_name, n=dup)
     unique = s.rows("SELECT name, customer_id FROM customers GROUP BY name HAVING COUNT(*) = 1")[0]
-    assert s.refer(unique["customer_id"], Ref("{n}", "SELECT customer_id FROM customers WHERE name = ?",
-                                             unique["name"]), n=unique["name"]) == unique["name"]
+    assert (
+        s.refer(
+            unique["customer_id"],
+            Ref("{n}", "SELECT customer_id FROM customers WHERE name = ?", unique["name"]),
+            n=unique["name"],
+        )
+        == unique["name"]
+    )
 
 
 def test_uniqueness_is_proven_at_that_point_of_the_dialogue(live: Live) -> None:
     """A description unique in the seed stops being unique once a call creates a second match."""
     s = live.scene(payments())
-    inv = s.pick("SELECT invoice_id, customer_id, merchant_id, description FROM invoices i WHERE status = 'draft' AND "
-                 "(SELECT COUNT(*) FROM invoices j WHERE j.customer_id = i.customer_id "
-                 "AND j.description = i.description AND j.status = 'draft') = 1")
-    ref = Ref("the {d} draft", "SELECT invoice_id FROM invoices WHERE customer_id = ? AND description = ? "
-              "AND status = 'draft'", inv["customer_id"], inv["description"])
+    inv = s.pick(
+        "SELECT invoice_id, customer_id, merchant_id, description FROM invoices i WHERE status = 'draft' AND "
+        "(SELECT COUNT(*) FROM invoices j WHERE j.customer_id = i.customer_id "
+        "AND j.description = i.description AND j.status = 'draft') = 1"
+    )
+    ref = Ref(
+        "the {d} draft",
+        "SELECT invoice_id FROM invoices WHERE customer_id = ? AND description = ? AND status = 'draft'",
+        inv["customer_id"],
+        inv["description"],
+    )
     s.say("go")
     assert s.refer(inv["invoice_id"], ref, d=inv["description"]) == f"the {inv['description']} draft"
     s.intent = Intent("payments", "t", lambda _: None, ("create_invoice",))
-    s.call("create_invoice", merchant_id=inv["merchant_id"], customer_id=inv["customer_id"], amount=10.0,
-           description=inv["description"])
+    s.call(
+        "create_invoice",
+        merchant_id=inv["merchant_id"],
+        customer_id=inv["customer_id"],
+        amount=10.0,
+        description=inv["description"],
+    )
     with pytest.raises(Skip):
         s.refer(inv["invoice_id"], ref, d=inv["description"])
 
@@ -193,8 +210,17 @@ def dialogues(server: Server, intent: Intent, live: Live) -> Iterator[object]:
         level = ("complete", "minimal", "missing")[k % 3]
         try:
             world = WORLDS[k % len(WORLDS)]
-            yield run_dialogue(server, live.sessions, live.dispatcher, sid, world, level,  # type: ignore[arg-type]
-                               rng, REFERENCE_NOW, first=intent)
+            yield run_dialogue(
+                server,
+                live.sessions,
+                live.dispatcher,
+                sid,
+                world,
+                level,  # type: ignore[arg-type]
+                rng,
+                REFERENCE_NOW,
+                first=intent,
+            )
         except DraftFailed:
             continue
         finally:
@@ -216,8 +242,7 @@ def test_every_intent_runs_on_several_worlds(server: Server, live: Live) -> None
             for text in render(d, random.Random(0)):  # type: ignore[arg-type]
                 assert not re.search(r"\b[a-z]+_[a-z_]+\(", text), text  # no call syntax
                 assert not any(f"{a}_{b}" in text for t in server.tools for a, b in [t.split("_", 1)]), text
-            assert all(c.tool in intent.covers or any(c.tool in i.covers for i in server.intents)
-                       for c in d.calls)  # type: ignore[attr-defined]
+            assert all(c.tool in intent.covers or any(c.tool in i.covers for i in server.intents) for c in d.calls)  # type: ignore[attr-defined]
     assert words
     for intent in openers:
         assert made[intent.name] >= 3, f"{server.name}.{intent.name} runs too rarely: {made[intent.name]} of 9"

@@ -45,8 +45,10 @@ async def test_templates_are_read_only_to_every_caller(live: LiveHub) -> None:
         r = await http.delete(f"/api/sessions/{tpl}")
         assert r.status_code == 403 and "internal" in r.json()["error"]
         token = csrf_field((await http.get("/ui/catalog/banking/deposit_funds")).text)
-        r = await http.post("/ui/catalog/banking/deposit_funds/run",
-                            data={"session": tpl, "account_id": "ACC-0001", "amount": "50", **token})
+        r = await http.post(
+            "/ui/catalog/banking/deposit_funds/run",
+            data={"session": tpl, "account_id": "ACC-0001", "amount": "50", **token},
+        )
         assert r.status_code == 200 and "internal to the hub" in r.text
         listed = (await http.get("/api/sessions")).json()["sessions"]
         assert tpl not in {s["id"] for s in listed} and "default" in {s["id"] for s in listed}

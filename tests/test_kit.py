@@ -18,9 +18,14 @@ CREATE TABLE books (book_id TEXT PRIMARY KEY, shelf_id TEXT NOT NULL, title TEXT
                     pages INTEGER NOT NULL);
 """
 NOW = datetime(2026, 6, 1, 9, 0)
-BOOKS = [("BK-0001", "SH-01", "Dune", "scifi", 412), ("BK-0002", "SH-01", "Emma", "classic", 474),
-         ("BK-0003", "SH-02", "Dracula", "classic", 418), ("BK-0004", "SH-02", "Notes", None, 90),
-         ("BK-0005", "SH-02", "Solaris", "scifi", 204), ("BK-0006", "SH-01", "Ubik", "scifi", 202)]
+BOOKS = [
+    ("BK-0001", "SH-01", "Dune", "scifi", 412),
+    ("BK-0002", "SH-01", "Emma", "classic", 474),
+    ("BK-0003", "SH-02", "Dracula", "classic", 418),
+    ("BK-0004", "SH-02", "Notes", None, 90),
+    ("BK-0005", "SH-02", "Solaris", "scifi", 204),
+    ("BK-0006", "SH-01", "Ubik", "scifi", 202),
+]
 
 
 def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
@@ -32,8 +37,9 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
 
 library = Server("library", "Books on shelves.", SCHEMA, seed)
 BOOK = library.entity("book", table="books", key="book_id", example="BK-0003", finder="list_books")
-SHELF = library.entity("shelf", table="shelves", key="shelf_id", example="SH-01", max_length=8,
-                       hint="get_book shows a book's shelf.")
+SHELF = library.entity(
+    "shelf", table="shelves", key="shelf_id", example="SH-01", max_length=8, hint="get_book shows a book's shelf."
+)
 
 
 @library.read(returns=("book",))
@@ -43,15 +49,18 @@ def get_book(ctx: Ctx, book_id: Annotated[str, BOOK]) -> dict[str, Any]:
 
 
 @library.read(returns=("book",))
-def list_books(ctx: Ctx, shelf_id: Annotated[str | None, SHELF.ref("Only this shelf, e.g. 'SH-01'")] = None,
-               added_since: Annotated[IsoDate | None, Field(description="Unused here, e.g. '2026-05-01'")] = None,
-               ) -> dict[str, Any]:
+def list_books(
+    ctx: Ctx,
+    shelf_id: Annotated[str | None, SHELF.ref("Only this shelf, e.g. 'SH-01'")] = None,
+    added_since: Annotated[IsoDate | None, Field(description="Unused here, e.g. '2026-05-01'")] = None,
+) -> dict[str, Any]:
     """Books by shelf, e.g. list_books(shelf_id='SH-01')."""
     return Query("SELECT book_id FROM books").equal("shelf_id", shelf_id).page(ctx.db, "books", order_by="book_id")
 
 
-library.distinct_values({"genre": ("books", "genre"), "pages": ("books", "pages"), "room": ("shelves", "room")},
-                        example="room")
+library.distinct_values(
+    {"genre": ("books", "genre"), "pages": ("books", "pages"), "room": ("shelves", "room")}, example="room"
+)
 
 
 @pytest.fixture
@@ -132,11 +141,14 @@ def test_query_filters_compose(ctx: Ctx) -> None:
     q = Query("SELECT book_id FROM books").equal("shelf_id", "SH-02").equal("genre", None).filter("pages >= ?", 200)
     assert q.sql("book_id", 10, 0) == (
         "SELECT book_id FROM books WHERE shelf_id = ? AND pages >= ? ORDER BY book_id LIMIT ? OFFSET ?",
-        ["SH-02", 200, 10, 0])
+        ["SH-02", 200, 10, 0],
+    )
     assert [r["book_id"] for r in q.rows(ctx.db, "book_id")] == ["BK-0003", "BK-0005"]
     assert q.count(ctx.db) == 2
-    assert q.page(ctx.db, "books", order_by="book_id", limit=1, offset=1) == {"books": [{"book_id": "BK-0005"}],
-                                                                             "count": 1}
+    assert q.page(ctx.db, "books", order_by="book_id", limit=1, offset=1) == {
+        "books": [{"book_id": "BK-0005"}],
+        "count": 1,
+    }
 
 
 def test_query_contains_and_flag(ctx: Ctx) -> None:

@@ -19,8 +19,12 @@ from hub.testing import LiveHub, serve
 from tests.conftest import LIBRARY
 
 DEPOSIT = {"account_id": "ACC-0001", "amount": 5.0}
-MODERN = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-          "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call"}
+MODERN = {
+    "Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/call",
+}
 
 
 @pytest_asyncio.fixture
@@ -33,13 +37,22 @@ async def live(tmp_path: Path) -> AsyncIterator[LiveHub]:
 def balance(live: LiveHub, session: str) -> float:
     hub: Hub = live.app.state.hub
     s = hub.sessions.get(session)
-    return float(s.fork_of("banking").db.execute("SELECT balance FROM accounts WHERE account_id='ACC-0001'").fetchone()[0])
+    return float(
+        s.fork_of("banking").db.execute("SELECT balance FROM accounts WHERE account_id='ACC-0001'").fetchone()[0]
+    )
 
 
 def call_body(name: str, arguments: object, meta: dict[str, object] | None = None, rid: int = 1) -> dict[str, object]:
-    params: dict[str, object] = {"name": name, "arguments": arguments,
-                                 "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
-                                           "io.modelcontextprotocol/clientCapabilities": {}, **(meta or {})}}
+    params: dict[str, object] = {
+        "name": name,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+            **(meta or {}),
+        },
+    }
     return {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
 
 
@@ -48,7 +61,9 @@ async def test_default_mode_lists_and_calls_in_default_session(live: LiveHub) ->
         tools = (await client.list_tools()).tools
         assert len(tools) == len(LIBRARY.mount("banking").tools)
         assert {t.name for t in tools} >= {"transfer_funds", "get_account"}
-        before = json.loads((await client.call_tool("get_account", {"account_id": "ACC-0001"})).content[0].text)["balance"]
+        before = json.loads((await client.call_tool("get_account", {"account_id": "ACC-0001"})).content[0].text)[
+            "balance"
+        ]
         result = await client.call_tool("deposit_funds", DEPOSIT)
         assert not result.is_error
         assert json.loads(result.content[0].text)["balance"] == round(before + 5.0, 2)
@@ -56,9 +71,13 @@ async def test_default_mode_lists_and_calls_in_default_session(live: LiveHub) ->
 
 
 async def test_pinned_by_url_persists_and_isolates(live: LiveHub) -> None:
-    async with Client(f"{live.url}/sessions/alice/mcp/banking") as alice, \
-            Client(f"{live.url}/sessions/bob/mcp/banking") as bob:
-        seed_balance = json.loads((await bob.call_tool("get_account", {"account_id": "ACC-0001"})).content[0].text)["balance"]
+    async with (
+        Client(f"{live.url}/sessions/alice/mcp/banking") as alice,
+        Client(f"{live.url}/sessions/bob/mcp/banking") as bob,
+    ):
+        seed_balance = json.loads((await bob.call_tool("get_account", {"account_id": "ACC-0001"})).content[0].text)[
+            "balance"
+        ]
         await alice.call_tool("deposit_funds", DEPOSIT)
         await alice.call_tool("deposit_funds", DEPOSIT)
         seen_by_alice = json.loads((await alice.call_tool("get_account", {"account_id": "ACC-0001"})).content[0].text)
@@ -76,7 +95,10 @@ async def test_pinned_by_meta(live: LiveHub) -> None:
 
 
 async def test_legacy_mode_session_id_isolates(live: LiveHub) -> None:
-    async with Client(f"{live.url}/mcp/banking", mode="legacy") as one, Client(f"{live.url}/mcp/banking", mode="legacy") as two:
+    async with (
+        Client(f"{live.url}/mcp/banking", mode="legacy") as one,
+        Client(f"{live.url}/mcp/banking", mode="legacy") as two,
+    ):
         r1 = json.loads((await one.call_tool("deposit_funds", DEPOSIT)).content[0].text)
         r2 = json.loads((await one.call_tool("deposit_funds", DEPOSIT)).content[0].text)
         r3 = json.loads((await two.call_tool("deposit_funds", DEPOSIT)).content[0].text)
@@ -98,7 +120,11 @@ async def test_all_tools_endpoint_prefixes_names(live: LiveHub) -> None:
 async def test_header_pins_session(live: LiveHub) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
         for _ in range(2):
-            r = await http.post("/mcp/banking", json=call_body("deposit_funds", DEPOSIT), headers={**MODERN, "Mcp-Name": "deposit_funds", "X-Hub-Session": "hdr"})
+            r = await http.post(
+                "/mcp/banking",
+                json=call_body("deposit_funds", DEPOSIT),
+                headers={**MODERN, "Mcp-Name": "deposit_funds", "X-Hub-Session": "hdr"},
+            )
             assert r.status_code == 200, r.text
     assert live.app.state.hub.sessions.get("hdr").calls == 2
 
@@ -116,7 +142,9 @@ async def test_bad_inputs_get_clear_errors_and_hub_keeps_serving(live: LiveHub) 
     async with httpx.AsyncClient(base_url=live.url) as http:
         r = await http.post("/mcp/banking", content=b'{"jsonrpc": "2.0", "id": 1, "method": ', headers=MODERN)
         assert 400 <= r.status_code < 500 or "error" in r.json()
-        r = await http.post("/mcp/banking", content=json.dumps({"jsonrpc": "2.0", "id": 2, "method": 7}), headers=MODERN)
+        r = await http.post(
+            "/mcp/banking", content=json.dumps({"jsonrpc": "2.0", "id": 2, "method": 7}), headers=MODERN
+        )
         assert 400 <= r.status_code < 500 or "error" in r.json()
         big = call_body("deposit_funds", {"account_id": "ACC-0001", "amount": 1.0, "pad": "x" * 2_000_000})
         r = await http.post("/mcp/banking", json=big, headers=MODERN)
@@ -131,8 +159,11 @@ async def test_bad_inputs_get_clear_errors_and_hub_keeps_serving(live: LiveHub) 
 
 async def test_foreign_host_header_rejected_on_loopback(live: LiveHub) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
-        r = await http.post("/mcp/banking", json=call_body("get_account", {"account_id": "ACC-0001"}),
-                            headers={**MODERN, "Host": "evil.example.com"})
+        r = await http.post(
+            "/mcp/banking",
+            json=call_body("get_account", {"account_id": "ACC-0001"}),
+            headers={**MODERN, "Host": "evil.example.com"},
+        )
         assert r.status_code in (400, 403, 421)
 
 
@@ -141,7 +172,11 @@ async def test_concurrent_sessions_never_see_each_other(live: LiveHub) -> None:
         async with Client(f"{live.url}/sessions/w{n}/mcp/banking") as client:
             for _ in range(n + 1):
                 await client.call_tool("deposit_funds", {"account_id": "ACC-0001", "amount": 1.0})
-            return float(json.loads((await client.call_tool("get_account", {"account_id": "ACC-0001"})).content[0].text)["balance"])
+            return float(
+                json.loads((await client.call_tool("get_account", {"account_id": "ACC-0001"})).content[0].text)[
+                    "balance"
+                ]
+            )
 
     results = await asyncio.gather(*(worker(n) for n in range(8)))
     seed = results[0] - 1.0
@@ -161,7 +196,9 @@ async def test_token_required_off_loopback(tmp_path: Path) -> None:
             assert (await http.get("/api/catalog", headers={"Authorization": "Bearer wrong"})).status_code == 401
             ok = await http.get("/api/catalog", headers={"Authorization": "Bearer s3cret"})
             assert ok.status_code == 200 and ok.json()["tool_count"] == len(LIBRARY.all_tools())
-            r = await http.post("/mcp/banking", json=call_body("get_account", {"account_id": "ACC-0001"}), headers=MODERN)
+            r = await http.post(
+                "/mcp/banking", json=call_body("get_account", {"account_id": "ACC-0001"}), headers=MODERN
+            )
             assert r.status_code == 401
 
 

@@ -95,6 +95,7 @@ def test_a_group_past_the_byte_budget_opens_nothing(tmp_path: Path) -> None:
 async def test_capacity_over_the_wire(tmp_path: Path) -> None:
     async with serve(make_app(tmp_path, max_sessions=12)) as live:
         async with connect(live.ws_url) as ws:
+
             async def ask(**message: object) -> dict[str, object]:
                 await ws.send(json.dumps(message))
                 return json.loads(await ws.recv())  # type: ignore[no-any-return]
@@ -155,16 +156,25 @@ def test_sizes_parse_from_the_environment() -> None:
 
 
 async def test_every_door_answers_capacity_instead_of_failing(tmp_path: Path) -> None:
-    async with serve(make_app(tmp_path, max_state_bytes=BANK_BYTES)) as live, httpx.AsyncClient(base_url=live.url) as http:
-        assert (await http.post("/api/sessions/one/call/banking/get_account",
-                                json={"arguments": {"account_id": "ACC-0001"}})).json()["ok"]
-        r = await http.post("/api/sessions/two/call/banking/get_account", json={"arguments": {"account_id": "ACC-0001"}})
+    async with (
+        serve(make_app(tmp_path, max_state_bytes=BANK_BYTES)) as live,
+        httpx.AsyncClient(base_url=live.url) as http,
+    ):
+        assert (
+            await http.post(
+                "/api/sessions/one/call/banking/get_account", json={"arguments": {"account_id": "ACC-0001"}}
+            )
+        ).json()["ok"]
+        r = await http.post(
+            "/api/sessions/two/call/banking/get_account", json={"arguments": {"account_id": "ACC-0001"}}
+        )
         assert r.status_code == 429 and r.json()["error_kind"] == "capacity"
         r = await http.get("/api/sessions/two/state/banking")
         assert r.status_code == 429 and r.json()["code"] == "capacity"
         token = csrf_field((await http.get("/ui/catalog/banking/get_account")).text)
-        r = await http.post("/ui/catalog/banking/get_account/run",
-                            data={"session": "three", "account_id": "ACC-0001", **token})
+        r = await http.post(
+            "/ui/catalog/banking/get_account/run", data={"session": "three", "account_id": "ACC-0001", **token}
+        )
         assert r.status_code == 200 and "memory budget" in r.text
         assert (await http.get("/healthz")).json()["status"] == "ok"
 

@@ -44,7 +44,10 @@ def test_methods_become_tools_with_schemas() -> None:
 def test_results_render_as_the_class_returns_them() -> None:
     w = world()
     assert w.call("fs", "cat", path="notes.txt").text() == "buy milk\n"
-    assert json.loads(w.call("fs", "write_file", path="a.txt", content="hi").text()) == {"path": "/home/a.txt", "size": 2}
+    assert json.loads(w.call("fs", "write_file", path="a.txt", content="hi").text()) == {
+        "path": "/home/a.txt",
+        "size": 2,
+    }
     assert json.loads(w.call("fs", "ls").text()) == ["a.txt", "notes.txt"]
 
 
@@ -98,9 +101,15 @@ def test_scenario_config_per_session() -> None:
 
 
 def test_replay_equals_direct_calls_in_process() -> None:
-    calls = [("mkdir", {"name": "docs"}), ("cd", {"path": "docs"}), ("write_file", {"path": "a.md", "content": "# A"}),
-             ("write_file", {"path": "a.md", "content": "\nmore", "append": True}), ("cd", {"path": "/home"}),
-             ("rm", {"path": "notes.txt"}), ("rm", {"path": "gone.txt"})]
+    calls = [
+        ("mkdir", {"name": "docs"}),
+        ("cd", {"path": "docs"}),
+        ("write_file", {"path": "a.md", "content": "# A"}),
+        ("write_file", {"path": "a.md", "content": "\nmore", "append": True}),
+        ("cd", {"path": "/home"}),
+        ("rm", {"path": "notes.txt"}),
+        ("rm", {"path": "gone.txt"}),
+    ]
     w = world()
     for tool, args in calls:
         w.call("fs", tool, **args)
@@ -115,10 +124,21 @@ def test_replay_equals_direct_calls_in_process() -> None:
 
 
 def test_external_schema_overrides_generated_one(tmp_path: pytest.TempPathFactory) -> None:
-    schemas = [{"name": "transfer", "description": "Send money (external schema).",
-                "parameters": {"type": "object", "properties": {"source": {"type": "string"}, "target": {"type": "string"},
-                                                                "amount": {"type": "number", "minimum": 1}},
-                               "required": ["source", "target", "amount"]}}]
+    schemas = [
+        {
+            "name": "transfer",
+            "description": "Send money (external schema).",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "source": {"type": "string"},
+                    "target": {"type": "string"},
+                    "amount": {"type": "number", "minimum": 1},
+                },
+                "required": ["source", "target", "amount"],
+            },
+        }
+    ]
     path = tmp_path / "schemas.json"  # type: ignore[operator]
     path.write_text(json.dumps(schemas))
     config = tmp_path / "config.json"  # type: ignore[operator]
@@ -145,10 +165,17 @@ async def test_tools_listed_and_called_over_mcp(tmp_path: Path) -> None:
 
 
 def test_cli_mount_lists_the_class() -> None:
-    out = subprocess.run([sys.executable, "-m", "hub.cli", "catalog", "--json", "--mount", "tests.mounted_envs:TinyFS=fs"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "hub.cli", "catalog", "--json", "--mount", "tests.mounted_envs:TinyFS=fs"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     servers = {s["name"]: s for s in json.loads(out.stdout)["servers"]}
     assert len(servers["fs"]["tools"]) == 7
-    bad = subprocess.run([sys.executable, "-m", "hub.cli", "catalog", "--mount", "tests.mounted_envs:Nope"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "hub.cli", "catalog", "--mount", "tests.mounted_envs:Nope"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and bad.stderr.startswith("prove-hub: ") and "no class 'Nope'" in bad.stderr

@@ -57,11 +57,18 @@ TREE = {"files": {"docs/readme.md": "# hi", "docs/deep/x.txt": "x", "top.txt": "
 
 
 def byo_library() -> Library:
-    return Library([
-        SqliteMount(next(s for s in REGISTRY if s.name == "banking"), LIBRARY.mounts["banking"].now),
-        ObjectMount(TreeFS, "tree"), ObjectMount(Bank, "bank"), ObjectMount(Ledger), ObjectMount(AirlineTools),
-        ObjectMount(MarkedCounter), ObjectMount(HookedCounter), ObjectMount(Shop, "shop"),
-    ])
+    return Library(
+        [
+            SqliteMount(next(s for s in REGISTRY if s.name == "banking"), LIBRARY.mounts["banking"].now),
+            ObjectMount(TreeFS, "tree"),
+            ObjectMount(Bank, "bank"),
+            ObjectMount(Ledger),
+            ObjectMount(AirlineTools),
+            ObjectMount(MarkedCounter),
+            ObjectMount(HookedCounter),
+            ObjectMount(Shop, "shop"),
+        ]
+    )
 
 
 @pytest_asyncio.fixture
@@ -81,8 +88,14 @@ async def mcp_call(url: str, tool: str, **arguments: Any) -> Any:
 
 async def test_rest_session_scenario_with_loader_options_reaches_mcp_tools(live: LiveHub) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
-        r = await http.post("/api/sessions", json={"id": "lc", "configs": {"tree": TREE},
-                                                   "loader_kwargs": {"tree": {"long_context": True, "banner": "B:"}}})
+        r = await http.post(
+            "/api/sessions",
+            json={
+                "id": "lc",
+                "configs": {"tree": TREE},
+                "loader_kwargs": {"tree": {"long_context": True, "banner": "B:"}},
+            },
+        )
         assert r.status_code == 201 and r.json()["scenarios"] == ["tree"]
         r2 = await http.post("/api/sessions", json={"id": "plain", "configs": {"tree": TREE}})
         assert r2.status_code == 201
@@ -96,17 +109,24 @@ async def test_rest_session_scenario_with_loader_options_reaches_mcp_tools(live:
     assert untouched.content[0].text == "[]"
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ({"configs": {"banking": {"x": 1}}}, "'banking' is built in"),
-    ({"configs": {"ledger": {"x": 1}}}, "has no scenario loader"),
-    ({"configs": {"nope": {}}}, "'nope', which is not served"),
-    ({"configs": {"bank": {"wrong": 1}}}, "loading the scenario failed in Bank.load_scenario: KeyError"),
-    ({"configs": {"tree": TREE}, "loader_kwargs": {"tree": {"colour": "red"}}}, "unexpected keyword argument 'colour'"),
-    ({"configs": ["tree"]}, "configs must be an object keyed by server name"),
-    ({"loader_kwargs": {"tree": [1]}}, "must be an object of keyword arguments"),
-])
-async def test_bad_scenarios_get_a_clear_error_and_open_nothing(live: LiveHub, body: dict[str, Any],
-                                                                message: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"configs": {"banking": {"x": 1}}}, "'banking' is built in"),
+        ({"configs": {"ledger": {"x": 1}}}, "has no scenario loader"),
+        ({"configs": {"nope": {}}}, "'nope', which is not served"),
+        ({"configs": {"bank": {"wrong": 1}}}, "loading the scenario failed in Bank.load_scenario: KeyError"),
+        (
+            {"configs": {"tree": TREE}, "loader_kwargs": {"tree": {"colour": "red"}}},
+            "unexpected keyword argument 'colour'",
+        ),
+        ({"configs": ["tree"]}, "configs must be an object keyed by server name"),
+        ({"loader_kwargs": {"tree": [1]}}, "must be an object of keyword arguments"),
+    ],
+)
+async def test_bad_scenarios_get_a_clear_error_and_open_nothing(
+    live: LiveHub, body: dict[str, Any], message: str
+) -> None:
     async with httpx.AsyncClient(base_url=live.url) as http:
         r = await http.post("/api/sessions", json={"id": "bad", **body})
         assert r.status_code == 400 and message in r.json()["error"]
@@ -124,9 +144,21 @@ async def test_session_client_helper_and_cli(live: LiveHub, tmp_path: Path) -> N
     scenario = tmp_path / "tree.json"
     scenario.write_text(json.dumps(TREE))
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "hub.cli", "session", "open", "cli-s", "--hub", live.url, "--config",
-        f"tree=@{scenario}", "--loader-kwargs", 'tree={"long_context": true, "banner": ">"}',
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "hub.cli",
+        "session",
+        "open",
+        "cli-s",
+        "--hub",
+        live.url,
+        "--config",
+        f"tree=@{scenario}",
+        "--loader-kwargs",
+        'tree={"long_context": true, "banner": ">"}',
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await proc.communicate()
     assert proc.returncode == 0, err.decode()
     assert json.loads(out)["mcp_url"].endswith("/sessions/cli-s/mcp")
@@ -135,12 +167,27 @@ async def test_session_client_helper_and_cli(live: LiveHub, tmp_path: Path) -> N
 
 
 def tree_task(task_id: str = "tree-1", **initial: Any) -> dict[str, Any]:
-    return {"id": task_id, "servers": ["tree"], "tools": ["tree__cd", "tree__echo", "tree__cat", "tree__ls"],
-            "initial": {"configs": {"tree": TREE}, **initial},
-            "turns": [{"user": "Put 'done' into docs/status.txt", "calls": [
-                {"id": "a", "server": "tree", "tool": "cd", "arguments": {"folder": "docs"}},
-                {"id": "b", "server": "tree", "tool": "echo", "after": ["a"],
-                 "arguments": {"content": "done", "file_name": "status.txt"}}]}]}
+    return {
+        "id": task_id,
+        "servers": ["tree"],
+        "tools": ["tree__cd", "tree__echo", "tree__cat", "tree__ls"],
+        "initial": {"configs": {"tree": TREE}, **initial},
+        "turns": [
+            {
+                "user": "Put 'done' into docs/status.txt",
+                "calls": [
+                    {"id": "a", "server": "tree", "tool": "cd", "arguments": {"folder": "docs"}},
+                    {
+                        "id": "b",
+                        "server": "tree",
+                        "tool": "echo",
+                        "after": ["a"],
+                        "arguments": {"content": "done", "file_name": "status.txt"},
+                    },
+                ],
+            }
+        ],
+    }
 
 
 async def test_ws_group_starts_each_episode_from_the_task_scenario(live: LiveHub) -> None:
@@ -151,8 +198,11 @@ async def test_ws_group_starts_each_episode_from_the_task_scenario(live: LiveHub
     async with HubClient(live.ws_url) as client:
         group = await client.open(raw, n=3)
         assert {e["state_hash"] for e in group.raw["episodes"]} == {group.state_hash}
-        step = await client.step(group.episodes[0], hermes_call("tree__cd", {"folder": "docs"}) +
-                                 hermes_call("tree__echo", {"content": "done", "file_name": "status.txt"}))
+        step = await client.step(
+            group.episodes[0],
+            hermes_call("tree__cd", {"folder": "docs"})
+            + hermes_call("tree__echo", {"content": "done", "file_name": "status.txt"}),
+        )
         assert [c["ok"] for c in step["calls"]] == [True, True]
         await client.step(group.episodes[0], "Done.")
         reward = await client.finish(group.episodes[0])
@@ -268,12 +318,28 @@ def test_lenient_validation_passes_values_as_given_strict_coerces() -> None:
 
 
 BFCL_DOCS = [
-    {"name": "TreeFS.cd", "description": "Change directory.", "parameters": {
-        "type": "dict", "properties": {"folder": {"type": "string", "description": "Where to go."}},
-        "required": ["folder"]}},
-    {"name": "echo", "description": "Write a file.", "parameters": {"type": "dict", "properties": {
-        "content": {"type": "any"}, "file_name": {"type": "string", "default": "None"},
-        "pos": {"type": "tuple", "items": {"type": "float"}}}, "required": ["content"]}},
+    {
+        "name": "TreeFS.cd",
+        "description": "Change directory.",
+        "parameters": {
+            "type": "dict",
+            "properties": {"folder": {"type": "string", "description": "Where to go."}},
+            "required": ["folder"],
+        },
+    },
+    {
+        "name": "echo",
+        "description": "Write a file.",
+        "parameters": {
+            "type": "dict",
+            "properties": {
+                "content": {"type": "any"},
+                "file_name": {"type": "string", "default": "None"},
+                "pos": {"type": "tuple", "items": {"type": "float"}},
+            },
+            "required": ["content"],
+        },
+    },
 ]
 
 
@@ -293,7 +359,9 @@ def test_imported_schemas_from_jsonl_openai_and_mcp_forms(tmp_path: Path) -> Non
     assert openai["echo"]["input_schema"]["properties"]["pos"]["type"] == "array"
     assert mcp_form["echo"]["input_schema"] == {"type": "object"}
     assert normalize({"type": ["dict", "None"], "properties": {"type": {"type": "int"}}}) == {
-        "type": ["object", "null"], "properties": {"type": {"type": "integer"}}}
+        "type": ["object", "null"],
+        "properties": {"type": {"type": "integer"}},
+    }
     with pytest.raises(ValueError, match="unknown type name 'frob'"):
         parse_schemas(json.dumps([{"name": "cd", "parameters": {"type": "frob"}}]))
     with pytest.raises(ValueError, match="'rmdir', which is not a tool of TreeFS"):
@@ -301,8 +369,20 @@ def test_imported_schemas_from_jsonl_openai_and_mcp_forms(tmp_path: Path) -> Non
 
 
 def test_string_id_accepted_where_the_imported_schema_says_so() -> None:
-    schemas = parse_schemas(json.dumps([{"name": "balance", "parameters": {"type": "dict", "properties": {
-        "account": {"type": ["string", "integer"]}}, "required": ["account"]}}]))
+    schemas = parse_schemas(
+        json.dumps(
+            [
+                {
+                    "name": "balance",
+                    "parameters": {
+                        "type": "dict",
+                        "properties": {"account": {"type": ["string", "integer"]}},
+                        "required": ["account"],
+                    },
+                }
+            ]
+        )
+    )
     w = World(Library([ObjectMount(Bank, "bank", default_config={"accounts": {"7": 1}}, schemas=schemas)]))
     assert w.ok("bank", "balance", account="7") == 1.0
 
@@ -328,7 +408,13 @@ def test_tools_selected_by_markers_allow_list_and_exclusion() -> None:
 
 def test_snake_case_names() -> None:
     assert [snake_case(n) for n in ("MathAPI", "GorillaFileSystem", "TicketAPI", "IOTDevices", "HTTPServer2", "x")] == [
-        "math_api", "gorilla_file_system", "ticket_api", "iot_devices", "http_server2", "x"]
+        "math_api",
+        "gorilla_file_system",
+        "ticket_api",
+        "iot_devices",
+        "http_server2",
+        "x",
+    ]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -336,8 +422,15 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_serves_only_mounted_servers_and_explains_name_clashes() -> None:
-    only_mounts = cli("catalog", "--json", "--no-builtin", "--mount", "tests.mounted_envs:TreeFS",
-                      "--mount", "tests.mounted_envs:Bank=trading")
+    only_mounts = cli(
+        "catalog",
+        "--json",
+        "--no-builtin",
+        "--mount",
+        "tests.mounted_envs:TreeFS",
+        "--mount",
+        "tests.mounted_envs:Bank=trading",
+    )
     assert only_mounts.returncode == 0, only_mounts.stderr
     assert [s["name"] for s in json.loads(only_mounts.stdout)["servers"]] == ["tree_fs", "trading"]
     clash = cli("catalog", "--mount", "tests.mounted_envs:Bank=trading")
@@ -346,10 +439,21 @@ def test_cli_serves_only_mounted_servers_and_explains_name_clashes() -> None:
     only = cli("catalog", "--json", "--only", "banking", "trading", "--mount", "tests.mounted_envs:Bank=trading")
     servers = {s["name"]: s for s in json.loads(only.stdout)["servers"]}
     assert list(servers) == ["banking", "trading"] and {t["name"] for t in servers["trading"]["tools"]} == {
-        "balance", "transfer"}
+        "balance",
+        "transfer",
+    }
     assert "no such server" in cli("catalog", "--only", "nope").stderr
-    called = cli("call", "--no-builtin", "--mount", "tests.mounted_envs:Bank",
-                 "--config", 'bank={"accounts": {"z": 3}}', "bank", "balance", '{"account": "z"}')
+    called = cli(
+        "call",
+        "--no-builtin",
+        "--mount",
+        "tests.mounted_envs:Bank",
+        "--config",
+        'bank={"accounts": {"z": 3}}',
+        "bank",
+        "balance",
+        '{"account": "z"}',
+    )
     assert called.returncode == 0 and called.stdout.strip() == "3.0"
 
 
@@ -457,12 +561,16 @@ class Graph:
         self.nodes: dict[str, Node] = {}
 
 
-@given(st.lists(st.integers(0, 7), min_size=1, max_size=8), st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)),
-                                                                      max_size=20),
-       st.lists(st.text(max_size=3), max_size=5), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.integers(0, 7), min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)), max_size=20),
+    st.lists(st.text(max_size=3), max_size=5),
+    st.randoms(use_true_random=False),
+)
 @settings(max_examples=60, deadline=None)
-def test_canonical_state_depends_on_structure_only(labels: list[int], edges: list[tuple[int, int]], tags: list[str],
-                                                   rng: Any) -> None:
+def test_canonical_state_depends_on_structure_only(
+    labels: list[int], edges: list[tuple[int, int]], tags: list[str], rng: Any
+) -> None:
     def build(order: list[int]) -> Graph:
         g = Graph()
         made = {i: Node(labels[i]) for i in order}
@@ -484,8 +592,9 @@ def test_canonical_state_depends_on_structure_only(labels: list[int], edges: lis
     json.loads(state_json(a))
 
 
-async def test_unpicklable_state_falls_back_to_deepcopy_and_refuses_snapshots(tmp_path: Path,
-                                                                             caplog: pytest.LogCaptureFixture) -> None:
+async def test_unpicklable_state_falls_back_to_deepcopy_and_refuses_snapshots(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from tests.mounted_envs import Cached
 
     settings = Settings(store_path=str(tmp_path / "store.db"))
@@ -510,15 +619,20 @@ def test_factory_mounts_and_settings_from_the_environment() -> None:
     assert load_mount("tests.mounted_envs:Bank?validation=strict").tools["transfer"].schema_validator is None
     with pytest.raises(ValueError, match="validation=loose"):
         load_mount("tests.mounted_envs:Bank?validation=loose")
-    env = {"HUB_MOUNTS": "tests.mounted_envs:TinyFS?tools=ls,cat&exclude=rm,tests.mounted_envs:Bank=b",
-           "HUB_ONLY": "b,tiny_fs", "HUB_BUILTIN": "0"}
+    env = {
+        "HUB_MOUNTS": "tests.mounted_envs:TinyFS?tools=ls,cat&exclude=rm,tests.mounted_envs:Bank=b",
+        "HUB_ONLY": "b,tiny_fs",
+        "HUB_BUILTIN": "0",
+    }
     settings = Settings.from_env(env)
     assert settings.mounts == ["tests.mounted_envs:TinyFS?tools=ls,cat&exclude=rm", "tests.mounted_envs:Bank=b"]
     assert settings.only == ["b", "tiny_fs"] and settings.builtin is False
     from hub.core import default_library
 
     assert {n: sorted(m.tools) for n, m in default_library(settings).mounts.items()} == {
-        "tiny_fs": ["cat", "ls"], "b": ["balance", "transfer"]}
+        "tiny_fs": ["cat", "ls"],
+        "b": ["balance", "transfer"],
+    }
 
 
 def test_verify_reads_catches_a_read_tool_that_writes() -> None:
@@ -551,9 +665,17 @@ async def test_mcp_lists_only_selected_tools_and_passes_values_as_given(live: Li
 
 
 async def test_ws_group_of_sixteen_on_a_large_state(live: LiveHub) -> None:
-    task = {"id": "shop-cancel", "servers": ["shop"], "tools": ["shop__get_order", "shop__cancel_order"],
-            "turns": [{"user": "Cancel order o1-0.", "calls": [
-                {"id": "a", "server": "shop", "tool": "cancel_order", "arguments": {"order_id": "o1-0"}}]}]}
+    task = {
+        "id": "shop-cancel",
+        "servers": ["shop"],
+        "tools": ["shop__get_order", "shop__cancel_order"],
+        "turns": [
+            {
+                "user": "Cancel order o1-0.",
+                "calls": [{"id": "a", "server": "shop", "tool": "cancel_order", "arguments": {"order_id": "o1-0"}}],
+            }
+        ],
+    }
     async with HubClient(live.ws_url) as client:
         group = await client.open(task, n=16)
         assert {e["state_hash"] for e in group.raw["episodes"]} == {group.state_hash}

@@ -11,12 +11,16 @@ from hub.parsing import parse_model_output
 
 
 def test_hermes_several_calls_and_text() -> None:
-    text = ('Let me check.\n<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}}</tool_call>\n'
-            '<tool_call>\n{"name": "banking__list_cards", "arguments": "{\\"account_id\\": \\"ACC-0001\\"}"}\n</tool_call>')
+    text = (
+        'Let me check.\n<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}}</tool_call>\n'
+        '<tool_call>\n{"name": "banking__list_cards", "arguments": "{\\"account_id\\": \\"ACC-0001\\"}"}\n</tool_call>'
+    )
     p = parse_model_output(text)
     assert p.content == "Let me check."
-    assert [(c.name, c.arguments) for c in p.calls] == [("banking__get_account", {"account_id": "ACC-0001"}),
-                                                         ("banking__list_cards", {"account_id": "ACC-0001"})]
+    assert [(c.name, c.arguments) for c in p.calls] == [
+        ("banking__get_account", {"account_id": "ACC-0001"}),
+        ("banking__list_cards", {"account_id": "ACC-0001"}),
+    ]
     assert p.format_errors == [] and all(c.error is None for c in p.calls)
     assert len({c.id for c in p.calls}) == 2
 
@@ -33,8 +37,10 @@ def test_plain_answer_has_no_calls() -> None:
 
 
 def test_malformed_calls_are_format_errors_that_still_count() -> None:
-    p = parse_model_output('<tool_call>{"name": "a", "arguments": {</tool_call><tool_call>[1]</tool_call>'
-                           '<tool_call>{"arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": [1]}</tool_call>')
+    p = parse_model_output(
+        '<tool_call>{"name": "a", "arguments": {</tool_call><tool_call>[1]</tool_call>'
+        '<tool_call>{"arguments": {}}</tool_call><tool_call>{"name": "b", "arguments": [1]}</tool_call>'
+    )
     assert len(p.calls) == 4 and len(p.format_errors) == 4
     assert all(c.error for c in p.calls)
     assert "not valid JSON" in p.calls[0].error  # type: ignore[operator]
@@ -47,14 +53,28 @@ def test_unterminated_tool_call() -> None:
 
 
 def test_openai_message_dict_and_json_text() -> None:
-    msg = {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "banking__get_account", "arguments": '{"account_id": "ACC-0002"}'}},
-        {"id": "c2", "type": "function", "function": {"name": "banking__list_cards", "arguments": {"account_id": "ACC-0002"}}},
-    ]}
+    msg = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "banking__get_account", "arguments": '{"account_id": "ACC-0002"}'},
+            },
+            {
+                "id": "c2",
+                "type": "function",
+                "function": {"name": "banking__list_cards", "arguments": {"account_id": "ACC-0002"}},
+            },
+        ],
+    }
     for given_ in (msg, json.dumps(msg)):
         p = parse_model_output(given_)
-        assert [(c.id, c.name, c.arguments) for c in p.calls] == [("c1", "banking__get_account", {"account_id": "ACC-0002"}),
-                                                                    ("c2", "banking__list_cards", {"account_id": "ACC-0002"})]
+        assert [(c.id, c.name, c.arguments) for c in p.calls] == [
+            ("c1", "banking__get_account", {"account_id": "ACC-0002"}),
+            ("c2", "banking__list_cards", {"account_id": "ACC-0002"}),
+        ]
 
 
 def test_openai_malformed_entries() -> None:

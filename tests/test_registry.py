@@ -23,9 +23,25 @@ from tests.golden_files import GOLDEN_CATALOG, catalog, catalog_text, write_cata
 from tests.servers.examples import docstring_examples
 
 PAPER_TABLE = {
-    "banking": 17, "trading": 13, "payments": 10, "calendar": 17, "email": 17, "filesystem": 40, "shopping": 23,
-    "marketplace": 13, "retail_chain": 11, "travel_booking": 20, "maps": 16, "social_media": 15, "team_chat": 11,
-    "iot_devices": 25, "vehicle": 20, "crm": 16, "issue_tracker": 20, "budget": 12, "food_delivery": 17,
+    "banking": 17,
+    "trading": 13,
+    "payments": 10,
+    "calendar": 17,
+    "email": 17,
+    "filesystem": 40,
+    "shopping": 23,
+    "marketplace": 13,
+    "retail_chain": 11,
+    "travel_booking": 20,
+    "maps": 16,
+    "social_media": 15,
+    "team_chat": 11,
+    "iot_devices": 25,
+    "vehicle": 20,
+    "crm": 16,
+    "issue_tracker": 20,
+    "budget": 12,
+    "food_delivery": 17,
     "video_meeting": 10,
 }
 TOOLS = LIBRARY.all_tools()
@@ -177,7 +193,11 @@ def _strategy(prop: dict[str, Any], name: str, seeds: dict[str, list[Any]]) -> s
         base = st.text(max_size=20) | st.sampled_from(["", "..", "/", "%", "2026-06-01", "2026-06-01T10:00:00"])
         return (st.sampled_from([v for v in real if isinstance(v, str)] or [""]) | base) if real else base
     if kind == "integer":
-        return st.integers(-3, 10**6) | st.sampled_from([2**63, -(2**63)]) | st.sampled_from([v for v in real if isinstance(v, int)] or [0])
+        return (
+            st.integers(-3, 10**6)
+            | st.sampled_from([2**63, -(2**63)])
+            | st.sampled_from([v for v in real if isinstance(v, int)] or [0])
+        )
     if kind == "number":
         return st.floats(-1e6, 1e7, allow_nan=False) | st.integers(-10, 10**5)
     if kind == "boolean":
@@ -195,7 +215,9 @@ def _arguments(tool: Tool, seeds: dict[str, list[Any]]) -> st.SearchStrategy[Any
     fixed = {k: _strategy(v, k, seeds) for k, v in props.items() if k in required}
     optional = {k: _strategy(v, k, seeds) for k, v in props.items() if k not in required}
     valid_shape = st.fixed_dictionaries(fixed, optional=optional)
-    broken = st.dictionaries(st.sampled_from([*props, "bogus"]), st.none() | st.integers() | st.text(max_size=5), max_size=4)
+    broken = st.dictionaries(
+        st.sampled_from([*props, "bogus"]), st.none() | st.integers() | st.text(max_size=5), max_size=4
+    )
     return valid_shape | broken | st.just(None) | st.just([1, 2])
 
 

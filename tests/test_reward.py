@@ -14,14 +14,29 @@ from tests.conftest import LIBRARY
 B = "banking__"
 GT = [
     {"id": "g1", "server": "banking", "tool": "get_account", "arguments": {"account_id": "ACC-0001"}},
-    {"id": "g2", "server": "banking", "tool": "transfer_funds", "after": ["g1"],
-     "arguments": {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002", "amount": 300.0}},
-    {"id": "g3", "server": "banking", "tool": "list_transactions", "after": ["g2"], "arguments": {"account_id": "ACC-0002"}},
+    {
+        "id": "g2",
+        "server": "banking",
+        "tool": "transfer_funds",
+        "after": ["g1"],
+        "arguments": {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002", "amount": 300.0},
+    },
+    {
+        "id": "g3",
+        "server": "banking",
+        "tool": "list_transactions",
+        "after": ["g2"],
+        "arguments": {"account_id": "ACC-0002"},
+    },
 ]
-TASK = Task.model_validate({
-    "id": "t-chain", "servers": ["banking"], "turns": [{"user": "move 300 and show me", "calls": GT}],
-    "tools": [B + "get_account", B + "transfer_funds", B + "list_transactions", B + "deposit_funds"],
-})
+TASK = Task.model_validate(
+    {
+        "id": "t-chain",
+        "servers": ["banking"],
+        "turns": [{"user": "move 300 and show me", "calls": GT}],
+        "tools": [B + "get_account", B + "transfer_funds", B + "list_transactions", B + "deposit_funds"],
+    }
+)
 SCHEMAS = {n: LIBRARY.tool(*n.split("__")).input_schema for n in TASK.tools}
 
 
@@ -34,8 +49,13 @@ def oracle() -> list[CallRecord]:
 
 
 def total(components: dict[str, float]) -> float:
-    return (0.5 * components["validity"] + 0.5 * components["coverage"] + 0.15 * components["efficiency"]
-            + 0.2 * components["name"] + 0.1 * components["argument"])
+    return (
+        0.5 * components["validity"]
+        + 0.5 * components["coverage"]
+        + 0.15 * components["efficiency"]
+        + 0.2 * components["name"]
+        + 0.1 * components["argument"]
+    )
 
 
 def test_oracle_scores_the_maximum() -> None:
@@ -77,8 +97,13 @@ def test_wrong_tool_name_lowers_validity_name_and_coverage() -> None:
     assert r.components["coverage"] == pytest.approx(2 / 3)
     assert r.components["argument"] == pytest.approx(1.0)
     assert r.total == pytest.approx(0.5 * 2 / 3 + 0.5 * 2 / 3 + 0.2 * 2 / 3 + 0.1)
-    assert r.validity[2].model_dump() == {"name": B + "list_transactionz", "known_name": False, "params_ok": False,
-                                          "executed": False, "score": 0.0}
+    assert r.validity[2].model_dump() == {
+        "name": B + "list_transactionz",
+        "known_name": False,
+        "params_ok": False,
+        "executed": False,
+        "score": 0.0,
+    }
 
 
 def test_an_offered_tool_outside_the_ground_truth_lowers_name_only() -> None:
@@ -121,8 +146,9 @@ def test_alignment_prefers_the_call_that_keeps_order() -> None:
 
 def test_missing_argument_key_is_no_match_and_invalid_structure() -> None:
     calls = oracle()
-    calls[1] = CallRecord(B + "transfer_funds", {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002"}, 0, False,
-                          "arguments")
+    calls[1] = CallRecord(
+        B + "transfer_funds", {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002"}, 0, False, "arguments"
+    )
     r = score(TASK, calls, SCHEMAS)
     assert r.validity[1].score == pytest.approx(1 / 3)  # the name only
     # g2 unmatched, and g3 depends on it
@@ -131,8 +157,13 @@ def test_missing_argument_key_is_no_match_and_invalid_structure() -> None:
 
 def test_wrong_json_type_fails_level_two() -> None:
     calls = oracle()
-    calls[1] = CallRecord(B + "transfer_funds", {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002",
-                                                 "amount": "300"}, 0, False, "arguments")
+    calls[1] = CallRecord(
+        B + "transfer_funds",
+        {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002", "amount": "300"},
+        0,
+        False,
+        "arguments",
+    )
     r = score(TASK, calls, SCHEMAS)
     assert r.validity[1].score == pytest.approx(1 / 3)
     assert r.components["coverage"] == 1.0  # the keys are there
@@ -165,7 +196,9 @@ def test_weights_are_configurable_and_every_component_is_reported() -> None:
     r = score(TASK, calls, SCHEMAS, cfg)
     assert r.total == pytest.approx(1.0 + 2.0 / 3)
     assert r.weights["w_cov"] == 2.0
-    assert {"validity", "coverage", "efficiency", "name", "argument", "abstention", "clarify", "format"} <= set(r.components)
+    assert {"validity", "coverage", "efficiency", "name", "argument", "abstention", "clarify", "format"} <= set(
+        r.components
+    )
     beta0 = score(TASK, oracle() + [call("get_account", account_id="ACC-0002")], SCHEMAS, RewardConfig(beta=0.0))
     assert beta0.budget == 3 and beta0.components["efficiency"] == pytest.approx(-0.5 / 3)
 
@@ -176,8 +209,15 @@ def test_paper_total_is_the_weighted_sum() -> None:
     assert r.total == pytest.approx(total(r.components))
 
 
-ABSTAIN = Task.model_validate({"id": "t-abstain", "kind": "abstain", "servers": ["banking"],
-                               "turns": [{"user": "book a flight"}], "tools": [B + "get_account"]})
+ABSTAIN = Task.model_validate(
+    {
+        "id": "t-abstain",
+        "kind": "abstain",
+        "servers": ["banking"],
+        "turns": [{"user": "book a flight"}],
+        "tools": [B + "get_account"],
+    }
+)
 
 
 def test_abstention_is_one_without_a_call_and_zero_with_one() -> None:
@@ -187,12 +227,18 @@ def test_abstention_is_one_without_a_call_and_zero_with_one() -> None:
     assert r.total == 0.0 and r.mode == "abstention"
 
 
-CLARIFY = Task.model_validate({
-    "id": "t-clarify", "kind": "clarify", "servers": ["banking"],
-    "turns": [{"user": "send 300 to ACC-0002", "ask": True},
-              {"user": "from ACC-0001", "calls": [GT[1] | {"after": []}]}],
-    "tools": [B + "transfer_funds", B + "get_account"],
-})
+CLARIFY = Task.model_validate(
+    {
+        "id": "t-clarify",
+        "kind": "clarify",
+        "servers": ["banking"],
+        "turns": [
+            {"user": "send 300 to ACC-0002", "ask": True},
+            {"user": "from ACC-0001", "calls": [GT[1] | {"after": []}]},
+        ],
+        "tools": [B + "transfer_funds", B + "get_account"],
+    }
+)
 
 
 ASK = "Which account should I send the money from?"
@@ -213,14 +259,17 @@ def test_clarify_a_call_in_the_ask_turn_zeroes_the_reward() -> None:
     assert "made 1 call(s) on the ask turn" in r.reasons["clarify"]
 
 
-@pytest.mark.parametrize(("reply", "why"), [
-    ("Done.", "a statement"),
-    ("I can't help with that.", "a refusal"),
-    ("Sure, I sent $200 to ACC-0004 from your checking account.", "a statement"),
-    ("Anything else I can do for you?", "does not refer to what is missing"),
-    ("Should I use your main account?", "offered to act"),
-    ("", "no reply"),
-])
+@pytest.mark.parametrize(
+    ("reply", "why"),
+    [
+        ("Done.", "a statement"),
+        ("I can't help with that.", "a refusal"),
+        ("Sure, I sent $200 to ACC-0004 from your checking account.", "a statement"),
+        ("Anything else I can do for you?", "does not refer to what is missing"),
+        ("Should I use your main account?", "offered to act"),
+        ("", "no reply"),
+    ],
+)
 def test_clarify_a_reply_that_does_not_ask_for_the_missing_value_scores_near_zero(reply: str, why: str) -> None:
     good = [call("transfer_funds", turn=1, **GT[1]["arguments"])]  # type: ignore[arg-type]
     r = score(CLARIFY, good, SCHEMAS, replies=[(0, reply), (1, "Done.")])
@@ -237,9 +286,15 @@ def test_clarify_check_no_call_is_the_papers_reading() -> None:
 
 
 def test_clarify_without_later_calls_is_the_abstention_rule() -> None:
-    task = Task.model_validate({"id": "t-ask", "kind": "clarify", "servers": ["banking"],
-                                "turns": [{"user": "lock my card", "ask": True, "missing": ["card_id"]}],
-                                "tools": [B + "set_card_status", B + "list_cards"]})
+    task = Task.model_validate(
+        {
+            "id": "t-ask",
+            "kind": "clarify",
+            "servers": ["banking"],
+            "turns": [{"user": "lock my card", "ask": True, "missing": ["card_id"]}],
+            "tools": [B + "set_card_status", B + "list_cards"],
+        }
+    )
     schemas = {n: LIBRARY.tool(*n.split("__")).input_schema for n in task.tools}
     assert score(task, [], schemas, replies=[(0, "Which card is it? The last four digits will do.")]).total == 1.0
     assert score(task, [], schemas, replies=[(0, "Done, your card is locked.")]).total == 0.0

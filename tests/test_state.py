@@ -33,7 +33,9 @@ toy = Server("toy", "A toy inventory for state tests.", SCHEMA, seed)
 @toy.write()
 def set_qty(ctx: Ctx, item_id: str, qty: int) -> dict[str, object]:
     """Set an item's quantity, e.g. set_qty('IT-001', 3)."""
-    ctx.db.execute("INSERT INTO items VALUES (?, ?) ON CONFLICT(item_id) DO UPDATE SET qty = excluded.qty", (item_id, qty))
+    ctx.db.execute(
+        "INSERT INTO items VALUES (?, ?) ON CONFLICT(item_id) DO UPDATE SET qty = excluded.qty", (item_id, qty)
+    )
     return {"item_id": item_id, "qty": qty}
 
 
@@ -76,12 +78,17 @@ def crash(ctx: Ctx, item_id: str) -> dict[str, object]:
 
 LIB = Library.from_servers([toy], REFERENCE_NOW)
 ITEM = st.sampled_from([f"IT-{i:03d}" for i in range(0, 210, 7)])
-OPS = st.lists(st.one_of(
-    st.tuples(st.just("set_qty"), st.fixed_dictionaries({"item_id": ITEM, "qty": st.integers(0, 9)})),
-    st.tuples(st.just("replace_item"), st.fixed_dictionaries({"item_id": ITEM, "qty": st.integers(0, 9)})),
-    st.tuples(st.just("delete_item"), st.fixed_dictionaries({"item_id": ITEM})),
-    st.tuples(st.just("tag_item"), st.fixed_dictionaries({"item_id": ITEM, "tag": st.sampled_from(["red", "big", "new"])})),
-), max_size=25)
+OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("set_qty"), st.fixed_dictionaries({"item_id": ITEM, "qty": st.integers(0, 9)})),
+        st.tuples(st.just("replace_item"), st.fixed_dictionaries({"item_id": ITEM, "qty": st.integers(0, 9)})),
+        st.tuples(st.just("delete_item"), st.fixed_dictionaries({"item_id": ITEM})),
+        st.tuples(
+            st.just("tag_item"), st.fixed_dictionaries({"item_id": ITEM, "tag": st.sampled_from(["red", "big", "new"])})
+        ),
+    ),
+    max_size=25,
+)
 
 
 def world() -> World:
@@ -100,7 +107,9 @@ def test_incremental_hash_equals_full_hash(ops: list[tuple[str, dict[str, object
 
 @settings(max_examples=40, deadline=None)
 @given(OPS, st.randoms(use_true_random=False))
-def test_equal_states_equal_hashes_whatever_the_order(ops: list[tuple[str, dict[str, object]]], rnd: random.Random) -> None:
+def test_equal_states_equal_hashes_whatever_the_order(
+    ops: list[tuple[str, dict[str, object]]], rnd: random.Random
+) -> None:
     """Commuting writes (distinct items, set-only) in any order reach one hash."""
     writes = list({args["item_id"]: (t, args) for t, args in ops if t == "set_qty"}.values())
     a, b = world(), world()
@@ -184,5 +193,10 @@ def test_next_id_reads_the_index_and_survives_width_overflow() -> None:
     assert next_id(db, "t", "id", "TXN", 2) == "TXN-100"
     db.execute("INSERT INTO t VALUES ('TXN-100')")
     assert next_id(db, "t", "id", "TXN", 2) == "TXN-101"
-    plan = " ".join(str(r) for r in db.execute("EXPLAIN QUERY PLAN SELECT id FROM t WHERE id >= 'TXN-' AND id < 'TXN.' ORDER BY id DESC LIMIT 1"))
+    plan = " ".join(
+        str(r)
+        for r in db.execute(
+            "EXPLAIN QUERY PLAN SELECT id FROM t WHERE id >= 'TXN-' AND id < 'TXN.' ORDER BY id DESC LIMIT 1"
+        )
+    )
     assert "USING COVERING INDEX" in plan or "USING INDEX" in plan

@@ -31,9 +31,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def tool_event(n: int, episode: str | None = "ep-1") -> ToolCallEvent:
-    return ToolCallEvent(session="s", server="banking", tool="get_account", arguments={"account_id": f"ACC-{n}"},
-                         ok=True, result={"n": n}, error=None, error_kind=None, latency_ms=0.1, state_changed=False,
-                         ts=time.time(), episode=episode)
+    return ToolCallEvent(
+        session="s",
+        server="banking",
+        tool="get_account",
+        arguments={"account_id": f"ACC-{n}"},
+        ok=True,
+        result={"n": n},
+        error=None,
+        error_kind=None,
+        latency_ms=0.1,
+        state_changed=False,
+        ts=time.time(),
+        episode=episode,
+    )
 
 
 async def test_events_from_the_bus_are_stored_and_acknowledged(tmp_path: Path) -> None:
@@ -46,8 +57,22 @@ async def test_events_from_the_bus_are_stored_and_acknowledged(tmp_path: Path) -
     bus.publish(TurnEvent("ep-1", 0, "user", "hi", now))
     for n in range(100):
         bus.publish(tool_event(n))
-    bus.publish(EpisodeEvent("finish", "ep-1", "t1", "grp-1", "s", "h0", now, final_hash="h1", reason="completed",
-                             steps=2, calls=100, reward=1.25))
+    bus.publish(
+        EpisodeEvent(
+            "finish",
+            "ep-1",
+            "t1",
+            "grp-1",
+            "s",
+            "h0",
+            now,
+            final_hash="h1",
+            reason="completed",
+            steps=2,
+            calls=100,
+            reward=1.25,
+        )
+    )
     bus.publish(RewardEvent("ep-1", "t1", 1.25, "paper", {"validity": 1.0, "coverage": 0.5}, {"w_val": 0.5}, now))
     store.offer(RunEvent("run-1", "grpo", {"lr": 1e-6}, "running", now))
     store.offer(RunMetricEvent("run-1", 3, {"reward": 0.7, "kl": 0.01}, now))

@@ -77,8 +77,9 @@ async def test_store_keeps_storing_after_each_poison_message(live: LiveHub) -> N
 
         # A NaN (or infinite) metric: a trainer's NaN loss is refused with a typed error, not stored.
         for bad in ("NaN", "Infinity", "-Infinity"):
-            reply = await raw.send('{"id": 7, "type": "run_metrics", "run": "r1", "step": 2, "metrics": {"loss": %s}}'
-                                   % bad)
+            reply = await raw.send(
+                '{"id": 7, "type": "run_metrics", "run": "r1", "step": 2, "metrics": {"loss": %s}}' % bad
+            )
             assert reply["type"] == "error" and reply["code"] == "bad_message" and reply["id"] == 7
             assert "finite" in reply["message"]
         await healthy_write(raw, hub, 3)
@@ -154,8 +155,9 @@ async def test_a_surrogate_in_a_rest_argument_is_replaced_and_every_page_still_r
     hub: Hub = live.app.state.hub
     body = '{"arguments": {"account_id": "ACC-0001", "amount": 5.0, "description": "x\\ud800y"}}'
     async with httpx.AsyncClient(base_url=live.url) as http:
-        r = await http.post("/api/sessions/sur/call/banking/deposit_funds", content=body,
-                            headers={"Content-Type": "application/json"})
+        r = await http.post(
+            "/api/sessions/sur/call/banking/deposit_funds", content=body, headers={"Content-Type": "application/json"}
+        )
         assert r.status_code == 200 and r.json()["ok"], r.text
         for page in ("/ui/", "/ui/sessions", "/ui/sessions/sur", "/ui/sessions/sur/state/banking"):
             assert (await http.get(page)).status_code == 200, page

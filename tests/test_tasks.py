@@ -23,12 +23,28 @@ def test_expected_hashes_replay(task: Task) -> None:
 
 
 def test_task_validation() -> None:
-    base = {"id": "x", "servers": ["banking"], "turns": [{"user": "hi", "calls": [
-        {"id": "a", "server": "banking", "tool": "get_account", "arguments": {"account_id": "ACC-0001"}}]}]}
+    base = {
+        "id": "x",
+        "servers": ["banking"],
+        "turns": [
+            {
+                "user": "hi",
+                "calls": [
+                    {"id": "a", "server": "banking", "tool": "get_account", "arguments": {"account_id": "ACC-0001"}}
+                ],
+            }
+        ],
+    }
     Task.model_validate(base)
     with pytest.raises(ValueError, match="not an earlier step"):
-        Task.model_validate(base | {"turns": [{"user": "hi", "calls": [
-            {"id": "a", "server": "banking", "tool": "get_account", "after": ["b"]}]}]})
+        Task.model_validate(
+            base
+            | {
+                "turns": [
+                    {"user": "hi", "calls": [{"id": "a", "server": "banking", "tool": "get_account", "after": ["b"]}]}
+                ]
+            }
+        )
     with pytest.raises(ValueError, match="abstain"):
         Task.model_validate(base | {"kind": "abstain"})
     with pytest.raises(ValueError, match="ask=true"):

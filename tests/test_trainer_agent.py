@@ -20,8 +20,13 @@ from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # no
 
 from trainer_client.hub_client import HubClient, HubError  # noqa: E402
 from trainer_client.hubs import HubSet  # noqa: E402
-from trainer_client.openrlhf_agent import (COMPONENTS, AgentConfig, AgentExecutor, AgentInstance,  # noqa: E402
-                                           UnknownTask)
+from trainer_client.openrlhf_agent import (
+    COMPONENTS,
+    AgentConfig,
+    AgentExecutor,
+    AgentInstance,  # noqa: E402
+    UnknownTask,
+)
 from trainer_client.tiny import byte_tokenizer  # noqa: E402
 
 TOKENIZER = byte_tokenizer()
@@ -64,8 +69,12 @@ async def test_oracle_gets_max_reward_and_group_shares_state(live: LiveHub) -> N
     good, n = oracle_script(task), 4
     bad = [hermes_call("banking__get_account", {"account_id": "ACC-0001"}), "Done."]
     executor = executor_for(live, n)
-    engines = [ScriptedEngine(TOKENIZER, good), ScriptedEngine(TOKENIZER, bad),
-               ScriptedEngine(TOKENIZER, ["I moved the money."]), ScriptedEngine(TOKENIZER, good)]
+    engines = [
+        ScriptedEngine(TOKENIZER, good),
+        ScriptedEngine(TOKENIZER, bad),
+        ScriptedEngine(TOKENIZER, ["I moved the money."]),
+        ScriptedEngine(TOKENIZER, good),
+    ]
     out = await run_samples(executor, "bank-transfer-002", engines, TOKENIZER)
     await executor.aclose()
     rewards = [o["reward"] for o in out]
@@ -107,8 +116,10 @@ async def test_token_stream_is_the_chat_template(live: LiveHub) -> None:
 
 async def test_abstain_task_rewards_no_call(live: LiveHub) -> None:
     executor = executor_for(live, 2)
-    engines = [ScriptedEngine(TOKENIZER, ["Sorry, none of my tools can do that."]),
-               ScriptedEngine(TOKENIZER, [hermes_call("banking__list_accounts", {}), "Here you go."])]
+    engines = [
+        ScriptedEngine(TOKENIZER, ["Sorry, none of my tools can do that."]),
+        ScriptedEngine(TOKENIZER, [hermes_call("banking__list_accounts", {}), "Here you go."]),
+    ]
     out = await run_samples(executor, "bank-abstain-010", engines, TOKENIZER)
     await executor.aclose()
     assert [o["reward"] for o in out] == [1.0, 0.0]
@@ -171,8 +182,11 @@ async def test_samples_sharing_one_sampling_params_keep_their_own_budget(live: L
     oracle = SteeredEngine(TOKENIZER, good, at=0)
     params = sampling_params()
     executor = executor_for(live, 2)
-    run = asyncio.ensure_future(run_samples(executor, "bank-transfer-002", [hog, oracle], TOKENIZER,
-                                            max_length=prompt_len + room, params=params))
+    run = asyncio.ensure_future(
+        run_samples(
+            executor, "bank-transfer-002", [hog, oracle], TOKENIZER, max_length=prompt_len + room, params=params
+        )
+    )
     await asyncio.wait_for(oracle.reached.wait(), 30)
     await asyncio.wait_for(hog.reached.wait(), 30)
     # A's second generation has little room: with one shared object, that is what the oracle's step would read
@@ -220,9 +234,11 @@ async def test_full_hub_is_retried_with_backoff(live: LiveHub) -> None:
     hubs = HubSet([live.url], open_retries=8, open_backoff=0.05, client_factory=lambda u, t: Watching(u, t))
     executor = AgentExecutor(AgentConfig(group_size=2), hubs=hubs)
     task = hub.tasks.get("bank-transfer-002")
-    run = asyncio.ensure_future(run_samples(executor, "bank-transfer-002",
-                                            [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)],
-                                            TOKENIZER))
+    run = asyncio.ensure_future(
+        run_samples(
+            executor, "bank-transfer-002", [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)], TOKENIZER
+        )
+    )
     await asyncio.wait_for(refused.wait(), 30)
     for episode in blocker:  # room again: the next retry gets the group
         hub.episodes.close(episode.id)
@@ -236,8 +252,9 @@ async def test_hub_that_stays_full_fails_the_group_as_a_whole(live: LiveHub) -> 
     hub.episodes.max_episodes = 1
     hubs = HubSet([live.url], open_retries=2, open_backoff=0.01)
     executor = AgentExecutor(AgentConfig(group_size=3, failed_reward=-0.5), hubs=hubs)
-    out = await run_samples(executor, "bank-transfer-002", [ScriptedEngine(TOKENIZER, ["Done."]) for _ in range(3)],
-                            TOKENIZER)
+    out = await run_samples(
+        executor, "bank-transfer-002", [ScriptedEngine(TOKENIZER, ["Done."]) for _ in range(3)], TOKENIZER
+    )
     await executor.aclose()
     assert [o["reward"] for o in out] == [-0.5] * 3
     assert all(o["extra_logs"]["group_lost"] == 1.0 and o["extra_logs"]["hub_failed"] == 1.0 for o in out)
@@ -256,9 +273,17 @@ async def test_duplicate_prompts_in_one_batch_get_their_own_groups(live: LiveHub
     """Two prompts of one task in the same rollout batch: one hub group per prompt, not a mixed one."""
     task = live.app.state.hub.tasks.get("bank-transfer-002")
     executor = executor_for(live, 2)
-    outs = await asyncio.gather(*[run_samples(executor, "bank-transfer-002",
-                                              [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)],
-                                              TOKENIZER) for _ in range(2)])
+    outs = await asyncio.gather(
+        *[
+            run_samples(
+                executor,
+                "bank-transfer-002",
+                [ScriptedEngine(TOKENIZER, oracle_script(task)) for _ in range(2)],
+                TOKENIZER,
+            )
+            for _ in range(2)
+        ]
+    )
     await executor.aclose()
     assert [o["reward"] for out in outs for o in out] == [pytest.approx(1.3)] * 4
     await live.app.state.hub.store.flush()
@@ -283,9 +308,17 @@ async def test_groups_carry_the_run_and_their_step(live: LiveHub) -> None:
     hubs = HubSet([live.url], client_factory=lambda url, token: Recording(url, token))
     executor = AgentExecutor(AgentConfig(group_size=2, run="run-7", batch_size=3), hubs=hubs)
     for _ in range(2):  # two rollout batches of 3 prompts, one after the other
-        await asyncio.gather(*[run_samples(executor, "bank-abstain-010",
-                                           [ScriptedEngine(TOKENIZER, ["Sorry, I can't."]) for _ in range(2)],
-                                           TOKENIZER) for _ in range(3)])
+        await asyncio.gather(
+            *[
+                run_samples(
+                    executor,
+                    "bank-abstain-010",
+                    [ScriptedEngine(TOKENIZER, ["Sorry, I can't."]) for _ in range(2)],
+                    TOKENIZER,
+                )
+                for _ in range(3)
+            ]
+        )
     await executor.aclose()
     assert sorted(seen) == [("bank-abstain-010", "run-7", 1)] * 3 + [("bank-abstain-010", "run-7", 2)] * 3
 
@@ -304,18 +337,31 @@ def test_open_sends_run_and_step_only_when_given() -> None:
 
 async def test_a_sample_that_raises_fails_its_group_without_stalling_it(live: LiveHub) -> None:
     class Broken(ScriptedEngine):
-        async def generate(self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None
-                           ) -> Any:
+        async def generate(
+            self, prompt_token_ids: list[int], sampling_params: Any, multi_modal_data: Any = None
+        ) -> Any:
             raise RuntimeError("the engine died")
 
     task = live.app.state.hub.tasks.get("bank-transfer-002")
     executor = executor_for(live, 2, failed_reward=-1.0)
     shared = sampling_params()
-    outs = await asyncio.wait_for(asyncio.gather(*[
-        executor.execute(prompt="p", label="bank-transfer-002", sampling_params=shared, max_length=32768,
-                         hf_tokenizer=TOKENIZER, llm_engine=engine)
-        for engine in (ScriptedEngine(TOKENIZER, oracle_script(task)), Broken(TOKENIZER, []))],
-        return_exceptions=True), 30)
+    outs = await asyncio.wait_for(
+        asyncio.gather(
+            *[
+                executor.execute(
+                    prompt="p",
+                    label="bank-transfer-002",
+                    sampling_params=shared,
+                    max_length=32768,
+                    hf_tokenizer=TOKENIZER,
+                    llm_engine=engine,
+                )
+                for engine in (ScriptedEngine(TOKENIZER, oracle_script(task)), Broken(TOKENIZER, []))
+            ],
+            return_exceptions=True,
+        ),
+        30,
+    )
     await executor.aclose()
     assert isinstance(outs[1], RuntimeError)
     assert isinstance(outs[0], dict) and outs[0]["reward"] == -1.0 and outs[0]["extra_logs"]["group_lost"] == 1.0

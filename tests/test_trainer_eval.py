@@ -41,13 +41,28 @@ def fake_openai(tasks: list[Task], seen: list[dict[str, Any]]) -> Starlette:
         text = script[step] if step < len(script) else "Done."
         calls = [json.loads(c) for c in CALL.findall(text)]
         if calls:
-            message = {"role": "assistant", "content": None, "tool_calls": [
-                {"id": f"call_{step}_{i}", "type": "function",
-                 "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}} for i, c in enumerate(calls)]}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"call_{step}_{i}",
+                        "type": "function",
+                        "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+                    }
+                    for i, c in enumerate(calls)
+                ],
+            }
         else:
             message = {"role": "assistant", "content": text}
-        return JSONResponse({"id": "cmpl", "object": "chat.completion", "model": body["model"],
-                             "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]})
+        return JSONResponse(
+            {
+                "id": "cmpl",
+                "object": "chat.completion",
+                "model": body["model"],
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            }
+        )
 
     return Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
 
@@ -62,8 +77,21 @@ async def test_endpoint_eval_per_server_and_kind(live: LiveHub, tmp_path: Path) 
     tasks = list(live.app.state.hub.tasks)
     seen: list[dict[str, Any]] = []
     async with serve(fake_openai(tasks, seen)) as endpoint:
-        args = parser(ALL_PARTS).parse_args(["eval", "--hub", live.url, "--endpoint", f"{endpoint.url}/v1", "--model", "fake-qwen",
-                                    "--split", "all", "--samples", "2"])
+        args = parser(ALL_PARTS).parse_args(
+            [
+                "eval",
+                "--hub",
+                live.url,
+                "--endpoint",
+                f"{endpoint.url}/v1",
+                "--model",
+                "fake-qwen",
+                "--split",
+                "all",
+                "--samples",
+                "2",
+            ]
+        )
         report = await run_eval(args)
     assert report["tasks"] == len(tasks) and report["overall"]["episodes"] == 2 * len(tasks)
     assert report["overall"]["success_rate"] == 1.0 and report["overall"]["failed"] == 0
@@ -84,7 +112,12 @@ async def test_noop_baseline_and_splits(live: LiveHub) -> None:
     assert report["by_kind"]["mcp"]["reward"] == 0.0
     tasks = [t.model_dump() for t in live.app.state.hub.tasks]
     test, train = select_tasks(tasks, "test"), select_tasks(tasks, "train")
-    assert test and train and len(test) + len(train) == len(tasks) and not {t["id"] for t in test} & {t["id"] for t in train}
+    assert (
+        test
+        and train
+        and len(test) + len(train) == len(tasks)
+        and not {t["id"] for t in test} & {t["id"] for t in train}
+    )
     assert split_of({"id": "x", "meta": {"split": "test"}}) == "test"
     args = parser(ALL_PARTS).parse_args(["eval", "--hub", live.url, "--policy", "oracle", "--split", "test"])
     report = await run_eval(args)
@@ -94,8 +127,23 @@ async def test_noop_baseline_and_splits(live: LiveHub) -> None:
 async def test_cli_prints_table_and_json(live: LiveHub, tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "hub.cli", "eval", "--hub", live.url, "--policy", "oracle", "--split", "all",
-        "--kind", "mcp", "--json", str(out), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "hub.cli",
+        "eval",
+        "--hub",
+        live.url,
+        "--policy",
+        "oracle",
+        "--split",
+        "all",
+        "--kind",
+        "mcp",
+        "--json",
+        str(out),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, stderr.decode()
     assert "overall" in stdout.decode() and "server:banking" in stdout.decode()
@@ -113,8 +161,20 @@ async def test_eval_without_policy_is_a_clear_error(live: LiveHub) -> None:
 
 async def test_progress_bar_on_request_and_a_clean_table(live: LiveHub) -> None:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "hub.cli", "eval", "--hub", live.url, "--policy", "oracle", "--split", "all",
-        "--progress", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "hub.cli",
+        "eval",
+        "--hub",
+        live.url,
+        "--policy",
+        "oracle",
+        "--split",
+        "all",
+        "--progress",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, stderr.decode()
     n = len(live.app.state.hub.tasks)

@@ -71,15 +71,18 @@ async def test_grpo_step_on_hub_rollouts(tmp_path: Path) -> None:
         good = oracle_script(task)
         bad = [hermes_call("banking__deposit_funds", {"account_id": "ACC-0007", "amount": 25.0}), "Done."]
         executor = AgentExecutor(AgentConfig(hub_urls=[live.url], group_size=n, max_steps=3))
-        engines = [ScriptedEngine(tokenizer, good), ScriptedEngine(tokenizer, bad),
-                   TorchEngine(model, tokenizer, max_new_tokens=6, seed=1), ScriptedEngine(tokenizer, good)]
+        engines = [
+            ScriptedEngine(tokenizer, good),
+            ScriptedEngine(tokenizer, bad),
+            TorchEngine(model, tokenizer, max_new_tokens=6, seed=1),
+            ScriptedEngine(tokenizer, good),
+        ]
         samples = await run_samples(executor, "bank-unfreeze-005", engines, tokenizer)
         await executor.aclose()
         rewards = [s["reward"] for s in samples]
         assert rewards[0] == pytest.approx(1.3) and rewards[1] < rewards[0] and rewards[2] < rewards[0]
 
-        trainer = GRPOTrainer(model, GRPOConfig(group_size=n, lr=1e-3, kl_coef=0.01,
-                                                pad_id=tokenizer.pad_token_id))
+        trainer = GRPOTrainer(model, GRPOConfig(group_size=n, lr=1e-3, kl_coef=0.01, pad_id=tokenizer.pad_token_id))
         seqs, attn, mask = batch_tensors(samples, tokenizer.pad_token_id)
         assert int(mask[0].sum()) == sum(e - s for s, e in samples[0]["action_ranges"])
         before = {k: v.detach().clone() for k, v in model.named_parameters()}
@@ -105,8 +108,9 @@ async def test_grpo_step_on_hub_rollouts(tmp_path: Path) -> None:
             await hub.run_end(run)
             await hub.flush()
         store = live.app.state.hub.store
-        rows = await store.query("SELECT step, value FROM run_metrics WHERE run_id = ? AND name = 'reward_mean' "
-                                 "ORDER BY step", (run,))
+        rows = await store.query(
+            "SELECT step, value FROM run_metrics WHERE run_id = ? AND name = 'reward_mean' ORDER BY step", (run,)
+        )
         assert [r["step"] for r in rows] == [1, 2] and rows[0]["value"] == pytest.approx(sum(rewards) / n)
         status = await store.query("SELECT status FROM training_runs WHERE id = ?", (run,))
         assert status == [{"status": "finished"}]

@@ -20,8 +20,15 @@ import pytest_asyncio
 from hub.testing import LiveHub, free_port, serve
 from tests.trainer_support import make_app
 from trainer_client.evaluate import select_tasks, training_tasks
-from trainer_client.launcher import (JsonlMetrics, check_hubs, draw_rows, family_lr, openrlhf_max_steps, parse,
-                                     write_agent)
+from trainer_client.launcher import (
+    JsonlMetrics,
+    check_hubs,
+    draw_rows,
+    family_lr,
+    openrlhf_max_steps,
+    parse,
+    write_agent,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,8 +40,15 @@ async def live(tmp_path: Path) -> AsyncIterator[LiveHub]:
 
 
 async def prove_train(*argv: str) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "trainer_client.launcher", *argv, cwd=ROOT,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "trainer_client.launcher",
+        *argv,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     return int(proc.returncode or 0), out.decode(), err.decode()
 
@@ -50,15 +64,37 @@ def test_family_learning_rates() -> None:
 
 
 def flags_of(cmd: list[str]) -> dict[str, str | bool]:
-    return {a: cmd[i + 1] if i + 1 < len(cmd) and not cmd[i + 1].startswith("--") else True
-            for i, a in enumerate(cmd) if a.startswith("--")}
+    return {
+        a: cmd[i + 1] if i + 1 < len(cmd) and not cmd[i + 1].startswith("--") else True
+        for i, a in enumerate(cmd)
+        if a.startswith("--")
+    }
 
 
 async def test_dry_run_command_matches_openrlhf(live: LiveHub, tmp_path: Path) -> None:
     dead = f"http://127.0.0.1:{free_port()}"
-    rc, out, err = await prove_train("--hub", live.url, "--hub", dead, "--model", "Qwen/Qwen3-8B", "--dry-run",
-                                     "--output", str(tmp_path / "run"), "--gpus", "4", "--batch-size", "4",
-                                     "--steps", "5", "--max-new-tokens", "512", "--", "--eval.steps", "5")
+    rc, out, err = await prove_train(
+        "--hub",
+        live.url,
+        "--hub",
+        dead,
+        "--model",
+        "Qwen/Qwen3-8B",
+        "--dry-run",
+        "--output",
+        str(tmp_path / "run"),
+        "--gpus",
+        "4",
+        "--batch-size",
+        "4",
+        "--steps",
+        "5",
+        "--max-new-tokens",
+        "512",
+        "--",
+        "--eval.steps",
+        "5",
+    )
     assert rc == 0, err
     env_line, cmd_line = out.strip().splitlines()
     cmd = shlex.split(cmd_line)
@@ -73,7 +109,9 @@ async def test_dry_run_command_matches_openrlhf(live: LiveHub, tmp_path: Path) -
     source = pytest.importorskip("openrlhf.cli", reason="openrlhf is not installed").__file__
     text = (Path(source).parent / "train_ppo_ray.py").read_text()
     known = set(re.findall(r'"(--[\w.]+)"', text))
-    known |= {f"--{who}.{name}" for name in re.findall(r'f"--\{prefix\}\.([\w.]+)"', text) for who in ("actor", "critic")}
+    known |= {
+        f"--{who}.{name}" for name in re.findall(r'f"--\{prefix\}\.([\w.]+)"', text) for who in ("actor", "critic")
+    }
     assert set(flags) <= known, f"flags unknown to OpenRLHF 0.11.2: {set(flags) - known}"
     # the dead hub was left out; the settings are in the run config the generated agent file names
     assert "PROVE_HUB_URLS=" + f"ws://127.0.0.1:{live.port}/ws" in env_line
@@ -100,8 +138,13 @@ def test_steps_give_openrlhfs_max_steps() -> None:
     formula = re.search(r"max_steps = \(\n(.*?)\n\s*\)\n", text, re.S)
     assert formula is not None
     terms = [t.strip() for t in formula.group(1).split("\n") if t.strip()]
-    assert terms == ["len(prompts_dataset)", "* args.rollout.n_samples_per_prompt", "// args.train.batch_size",
-                     "* args.train.num_episodes", "* args.train.max_epochs"]
+    assert terms == [
+        "len(prompts_dataset)",
+        "* args.rollout.n_samples_per_prompt",
+        "// args.train.batch_size",
+        "* args.train.num_episodes",
+        "* args.train.max_epochs",
+    ]
     for steps, batch, n in ((350, 16, 16), (2, 2, 4), (7, 3, 5)):
         tasks = [{"id": f"t{i}", "turns": [{"user": "hi"}]} for i in range(batch + 1)]
         rows = draw_rows(tasks, steps, batch, seed=1)
@@ -111,8 +154,19 @@ def test_steps_give_openrlhfs_max_steps() -> None:
 
 
 async def test_too_few_tasks_for_a_batch_is_refused(live: LiveHub, tmp_path: Path) -> None:
-    rc, _, err = await prove_train("--hub", live.url, "--model", "m", "--dry-run", "--output", str(tmp_path / "r"),
-                                   "--batch-size", "16", "--split", "all")
+    rc, _, err = await prove_train(
+        "--hub",
+        live.url,
+        "--model",
+        "m",
+        "--dry-run",
+        "--output",
+        str(tmp_path / "r"),
+        "--batch-size",
+        "16",
+        "--split",
+        "all",
+    )
     assert rc == 2 and "fewer than one rollout batch" in err
 
 
@@ -121,8 +175,21 @@ async def test_task_missing_on_a_hub_fails_before_training(live: LiveHub, tmp_pa
     fewer = tmp_path / "fewer.jsonl"
     fewer.write_text("\n".join(tasks[:3]) + "\n")
     async with serve(make_app(tmp_path, "other.db", tasks_path=str(fewer))) as other:
-        rc, _, err = await prove_train("--hub", live.url, "--hub", other.url, "--model", "m", "--dry-run",
-                                       "--output", str(tmp_path / "r"), "--batch-size", "2", "--split", "all")
+        rc, _, err = await prove_train(
+            "--hub",
+            live.url,
+            "--hub",
+            other.url,
+            "--model",
+            "m",
+            "--dry-run",
+            "--output",
+            str(tmp_path / "r"),
+            "--batch-size",
+            "2",
+            "--split",
+            "all",
+        )
     trained = {t["id"] for t in training_tasks([t.model_dump() for t in live.app.state.hub.tasks], "all")}
     lacking = len(trained - {t.id for t in list(live.app.state.hub.tasks)[:3]})  # never the test tasks
     assert rc == 2 and "unknown_task" in err and f"ws://127.0.0.1:{other.port}/ws lacks {lacking}" in err
@@ -135,8 +202,14 @@ def test_generated_agent_file_reads_its_run_config(tmp_path: Path, monkeypatch: 
 
     for key in [k for k in os.environ if k.startswith("PROVE_")]:
         monkeypatch.delenv(key)
-    config = {"hub_urls": ["ws://10.0.0.7:8765/ws"], "token": "s3cret", "group_size": 8, "max_steps": 6,
-              "max_new_tokens": 300, "run": "run-1"}
+    config = {
+        "hub_urls": ["ws://10.0.0.7:8765/ws"],
+        "token": "s3cret",
+        "group_size": 8,
+        "max_steps": 6,
+        "max_new_tokens": 300,
+        "run": "run-1",
+    }
     agent = write_agent(tmp_path / "job", config, "test")
     assert (agent.with_name("prove-agent.json").stat().st_mode & 0o777) == 0o600
     monkeypatch.chdir(tmp_path)
@@ -175,20 +248,41 @@ async def test_run_reports_metrics_to_hub(live: LiveHub, tmp_path: Path, code: i
     fake = tmp_path / "python"
     fake.write_text(FAKE_TRAINER.format(python=sys.executable, metrics=str(metrics), code=code))
     fake.chmod(0o755)
-    rc, _, err = await prove_train("--hub", live.url, "--model", "Qwen/Qwen3-4B", "--python", str(fake),
-                                   "--output", str(tmp_path / "run"), "--metrics-file", str(metrics), "--poll", "0.2",
-                                   "--batch-size", "2", "--steps", "3",
-                                   "--name", f"test-{status}")
+    rc, _, err = await prove_train(
+        "--hub",
+        live.url,
+        "--model",
+        "Qwen/Qwen3-4B",
+        "--python",
+        str(fake),
+        "--output",
+        str(tmp_path / "run"),
+        "--metrics-file",
+        str(metrics),
+        "--poll",
+        "0.2",
+        "--batch-size",
+        "2",
+        "--steps",
+        "3",
+        "--name",
+        f"test-{status}",
+    )
     assert rc == code, err
     store = live.app.state.hub.store
     await store.flush()
     runs = await store.query("SELECT id, status, config FROM training_runs WHERE name = ?", (f"test-{status}",))
     assert len(runs) == 1 and runs[0]["status"] == status
     assert json.loads(runs[0]["config"])["lr"] == 1e-6
-    rows = await store.query("SELECT step, name, value FROM run_metrics WHERE run_id = ? ORDER BY step, name",
-                             (runs[0]["id"],))
-    assert [(r["step"], r["name"]) for r in rows] == [(1, "train/kl"), (1, "train/reward"), (2, "train/kl"),
-                                                     (2, "train/reward")]
+    rows = await store.query(
+        "SELECT step, name, value FROM run_metrics WHERE run_id = ? ORDER BY step, name", (runs[0]["id"],)
+    )
+    assert [(r["step"], r["name"]) for r in rows] == [
+        (1, "train/kl"),
+        (1, "train/reward"),
+        (2, "train/kl"),
+        (2, "train/reward"),
+    ]
 
 
 def test_jsonl_metrics_reads_only_complete_new_lines(tmp_path: Path) -> None:
@@ -209,8 +303,13 @@ def test_gpu_smoke_skips_without_a_gpu(tmp_path: Path) -> None:
         found = shutil.which(tool)
         assert found
         (bin_dir / tool).symlink_to(found)
-    done = subprocess.run(["bash", str(ROOT / "scripts" / "gpu_smoke.sh")], capture_output=True, text=True, timeout=60,
-                          env={"PATH": str(bin_dir)})
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "gpu_smoke.sh")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": str(bin_dir)},
+    )
     assert done.returncode == 0 and done.stdout.strip() == "skipped: no GPU", done.stderr
 
 
@@ -219,8 +318,12 @@ async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path
     script = (ROOT / "scripts" / "gpu_smoke.sh").read_text()
     assert "openrlhf.models" in script and "flash_attn" in script  # the stack check imports what training needs
     block = script.split("-m trainer_client.launcher", 1)[1].split('>"$WORK/train.log"', 1)[0]
-    argv = shlex.split(block.replace("\\\n", " ").replace('"$WORK/model"', "tiny-model")
-                       .replace('"http://127.0.0.1:$PORT"', live.url).replace('"$WORK/run"', str(tmp_path / "run")))
+    argv = shlex.split(
+        block.replace("\\\n", " ")
+        .replace('"$WORK/model"', "tiny-model")
+        .replace('"http://127.0.0.1:$PORT"', live.url)
+        .replace('"$WORK/run"', str(tmp_path / "run"))
+    )
     rc, out, err = await prove_train("--dry-run", *argv)
     assert rc == 0, err
     flags = flags_of(shlex.split(out.strip().splitlines()[-1]))

@@ -41,8 +41,14 @@ def ray_available() -> None:
         pytest.skip("the ray command is not installed next to this Python")
 
 
-NODE_PORTS = ("node-manager-port", "object-manager-port", "metrics-export-port", "dashboard-agent-listen-port",
-              "dashboard-agent-grpc-port", "runtime-env-agent-port")
+NODE_PORTS = (
+    "node-manager-port",
+    "object-manager-port",
+    "metrics-export-port",
+    "dashboard-agent-listen-port",
+    "dashboard-agent-grpc-port",
+    "runtime-env-agent-port",
+)
 
 
 @contextlib.asynccontextmanager
@@ -53,13 +59,28 @@ async def ray_head(tmp: str, join: str | None = None) -> AsyncIterator[RayCluste
     names = NODE_PORTS if join else ("port", "dashboard-port", "ray-client-server-port", *NODE_PORTS)
     ports = {name: free_port() for name in names}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))}
-    role = ["--address", join] if join else ["--head", "--dashboard-host", "127.0.0.1", "--include-dashboard", "true",
-                                             "--temp-dir", tmp]
-    cmd = [str(RAY), "start", *role, "--block", "--node-ip-address", "127.0.0.1", "--num-cpus", "2" if join else "4",
-           "--num-gpus", "0", "--disable-usage-stats",
-           *[a for name, port in ports.items() for a in (f"--{name}", str(port))]]
-    proc = await asyncio.create_subprocess_exec(*cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                                                env=env, start_new_session=True)
+    role = (
+        ["--address", join]
+        if join
+        else ["--head", "--dashboard-host", "127.0.0.1", "--include-dashboard", "true", "--temp-dir", tmp]
+    )
+    cmd = [
+        str(RAY),
+        "start",
+        *role,
+        "--block",
+        "--node-ip-address",
+        "127.0.0.1",
+        "--num-cpus",
+        "2" if join else "4",
+        "--num-gpus",
+        "0",
+        "--disable-usage-stats",
+        *[a for name, port in ports.items() for a in (f"--{name}", str(port))],
+    ]
+    proc = await asyncio.create_subprocess_exec(
+        *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=env, start_new_session=True
+    )
     cluster = RayCluster(join or f"127.0.0.1:{ports['port']}", f"http://127.0.0.1:{ports.get('dashboard-port', 0)}")
     try:
         assert proc.stdout is not None
@@ -157,18 +178,53 @@ async def test_settings_reach_the_rollout_actor_on_an_existing_cluster(live: Liv
     with tempfile.TemporaryDirectory(prefix="rt", dir="/tmp") as short:
         async with ray_head(short) as cluster:
             # the launcher's own environment says otherwise: none of it may reach the rollout actor
-            env = {**{k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))},
-                   "PROVE_HUB_URLS": "ws://127.0.0.1:1/ws", "PROVE_GROUP_SIZE": "99", "PYTHONPATH": str(ROOT)}
+            env = {
+                **{k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))},
+                "PROVE_HUB_URLS": "ws://127.0.0.1:1/ws",
+                "PROVE_GROUP_SIZE": "99",
+                "PYTHONPATH": str(ROOT),
+            }
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "trainer_client.launcher", "--hub", live.url, "--model", "Qwen/Qwen3-4B",
-                "--python", str(fake), "--output", str(tmp_path / "run"), "--group-size", "4", "--batch-size", "2",
-                "--steps", "3", "--max-steps", "6", "--max-new-tokens", "256", "--split", "all", "--poll", "0.5",
-                "--name", "ray-job", "--ray-address", cluster.address, "--ray-dashboard", cluster.dashboard,
-                cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                sys.executable,
+                "-m",
+                "trainer_client.launcher",
+                "--hub",
+                live.url,
+                "--model",
+                "Qwen/Qwen3-4B",
+                "--python",
+                str(fake),
+                "--output",
+                str(tmp_path / "run"),
+                "--group-size",
+                "4",
+                "--batch-size",
+                "2",
+                "--steps",
+                "3",
+                "--max-steps",
+                "6",
+                "--max-new-tokens",
+                "256",
+                "--split",
+                "all",
+                "--poll",
+                "0.5",
+                "--name",
+                "ray-job",
+                "--ray-address",
+                cluster.address,
+                "--ray-dashboard",
+                cluster.dashboard,
+                cwd=tmp_path,
+                env=env,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
             out, err = await asyncio.wait_for(proc.communicate(), 300)
     assert proc.returncode == 0, err.decode()[-3000:] + out.decode()[-3000:]
     line = next(x for x in out.decode().splitlines() if x.startswith("ROLLOUT_SAW "))
-    seen = json.loads(line[len("ROLLOUT_SAW "):])
+    seen = json.loads(line[len("ROLLOUT_SAW ") :])
     config = seen["config"]
     assert config["hub_urls"] == [f"ws://127.0.0.1:{live.port}/ws"]
     assert config["group_size"] == 4 and config["max_steps"] == 6 and config["max_new_tokens"] == 256
@@ -231,12 +287,34 @@ async def test_ray_hubs_and_the_trainer_share_one_cluster(tmp_path: Path) -> Non
     fake.chmod(0o755)
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))}, "PYTHONPATH": str(ROOT)}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "trainer_client.launcher", "--ray-hubs", "1", "--token", "s3cret", "--model", "m",
-        "--python", str(fake), "--output", str(tmp_path / "run"), "--batch-size", "2", "--steps", "1",
-        "--split", "all", "--poll", "0.5", cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "trainer_client.launcher",
+        "--ray-hubs",
+        "1",
+        "--token",
+        "s3cret",
+        "--model",
+        "m",
+        "--python",
+        str(fake),
+        "--output",
+        str(tmp_path / "run"),
+        "--batch-size",
+        "2",
+        "--steps",
+        "1",
+        "--split",
+        "all",
+        "--poll",
+        "0.5",
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(proc.communicate(), 300)
     assert proc.returncode == 0, err.decode()[-3000:] + out.decode()[-2000:]
     line = next(x for x in out.decode().splitlines() if x.startswith("ONE_CLUSTER "))
-    seen = json.loads(line[len("ONE_CLUSTER "):])
+    seen = json.loads(line[len("ONE_CLUSTER ") :])
     assert seen["env"] and seen["joined"] == seen["env"] and seen["hub"] == 200

@@ -23,7 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_urls() -> None:
-    assert ws_url("http://h:1") == "ws://h:1/ws" and ws_url("h:1") == "ws://h:1/ws" and ws_url("wss://h/ws") == "wss://h/ws"
+    assert (
+        ws_url("http://h:1") == "ws://h:1/ws"
+        and ws_url("h:1") == "ws://h:1/ws"
+        and ws_url("wss://h/ws") == "wss://h/ws"
+    )
     assert http_url("ws://h:1/ws") == "http://h:1" and http_url("https://h") == "https://h"
 
 
@@ -41,8 +45,19 @@ class HubProcess:
     async def start(cls, tmp_path: Path) -> HubProcess:
         port = free_port()
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "hub.cli", "serve", "--port", str(port), "--store", str(tmp_path / "sub.db"),
-            cwd=ROOT, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env={**os.environ})
+            sys.executable,
+            "-m",
+            "hub.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--store",
+            str(tmp_path / "sub.db"),
+            cwd=ROOT,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ},
+        )
         assert proc.stderr is not None
         while b"Uvicorn running on" not in (line := await asyncio.wait_for(proc.stderr.readline(), 60)):
             assert line, "the hub subprocess exited before serving"
@@ -66,8 +81,9 @@ async def hub_process(tmp_path: Path) -> AsyncIterator[HubProcess]:
 class GatedEngine(ScriptedEngine):
     """Stops before its ``gate_at``-th generation until the test opens the gate."""
 
-    def __init__(self, tokenizer: Any, script: list[str], reached: asyncio.Semaphore, gate: asyncio.Event,
-                 gate_at: int = 1) -> None:
+    def __init__(
+        self, tokenizer: Any, script: list[str], reached: asyncio.Semaphore, gate: asyncio.Event, gate_at: int = 1
+    ) -> None:
         super().__init__(tokenizer, script)
         self.reached, self.gate, self.gate_at = reached, gate, gate_at
 
@@ -93,8 +109,10 @@ async def test_killed_hub_fails_only_its_groups(tmp_path: Path) -> None:
             tasks = survivor.app.state.hub.tasks
             reached, gate = asyncio.Semaphore(0), asyncio.Event()
             labels = ["bank-transfer-002", "bank-lock-card-003"]
-            engines = {lb: [GatedEngine(tokenizer, oracle_script(tasks.get(lb)), reached, gate) for _ in range(2)]
-                       for lb in labels}
+            engines = {
+                lb: [GatedEngine(tokenizer, oracle_script(tasks.get(lb)), reached, gate) for _ in range(2)]
+                for lb in labels
+            }
             runs = [asyncio.ensure_future(run_samples(executor, lb, engines[lb], tokenizer)) for lb in labels]
             for _ in range(4):  # every sample has made its first step and waits at its second generation
                 await asyncio.wait_for(reached.acquire(), 30)
@@ -108,10 +126,12 @@ async def test_killed_hub_fails_only_its_groups(tmp_path: Path) -> None:
             report = {h["url"]: h for h in hubs.report()}
             assert report[ws_url(doomed.url)]["alive"] is False and report[ws_url(survivor.url)]["alive"] is True
             # the run goes on: the next groups open on the surviving hub
-            again = await run_samples(executor, "bank-transfer-002",
-                                      [ScriptedEngine(tokenizer, oracle_script(tasks.get("bank-transfer-002")))
-                                       for _ in range(2)],
-                                      tokenizer)
+            again = await run_samples(
+                executor,
+                "bank-transfer-002",
+                [ScriptedEngine(tokenizer, oracle_script(tasks.get("bank-transfer-002"))) for _ in range(2)],
+                tokenizer,
+            )
             assert [o["reward"] for o in again] == [pytest.approx(1.3)] * 2
             # evaluation with the dead hub still listed: every task runs on the survivor
             async with HubSet([doomed.url, survivor.url]) as hubs2:

@@ -29,8 +29,9 @@ TIMEOUT_MS = 15_000
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
-    pytest.mark.skipif(not all(p.exists() for p in VENDOR.values()),
-                       reason="web/node_modules missing: run scripts/bootstrap"),
+    pytest.mark.skipif(
+        not all(p.exists() for p in VENDOR.values()), reason="web/node_modules missing: run scripts/bootstrap"
+    ),
 ]
 
 playwright_api = pytest.importorskip("playwright.async_api")
@@ -59,8 +60,9 @@ class Browser:
 async def browser(tmp_path: Path) -> AsyncIterator[Browser]:
     app = make_app(tmp_path)
     async with serve(app) as live, playwright_api.async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=str(CHROMIUM),
-                                            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        chromium = await pw.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        )
         try:
             page = await chromium.new_page(viewport={"width": 1400, "height": 900})
             page.set_default_timeout(TIMEOUT_MS)
@@ -77,11 +79,19 @@ async def test_every_page_loads(browser: Browser) -> None:
     hub = hub_of(browser.live.app)
     eid = play(hub, "bank-transfer-002")
     await hub.store.flush(10)
-    pages = {"overview": "/ui/", "catalog": "/ui/catalog", "tool": "/ui/catalog/banking/transfer_funds",
-             "sessions": "/ui/sessions", "session": f"/ui/sessions/es-{eid[3:]}",
-             "session_state": f"/ui/sessions/es-{eid[3:]}/state/banking", "episodes": "/ui/episodes",
-             "episode": f"/ui/episodes/{eid}", "tasks": "/ui/tasks", "task": "/ui/tasks/bank-transfer-002",
-             "training": "/ui/training"}
+    pages = {
+        "overview": "/ui/",
+        "catalog": "/ui/catalog",
+        "tool": "/ui/catalog/banking/transfer_funds",
+        "sessions": "/ui/sessions",
+        "session": f"/ui/sessions/es-{eid[3:]}",
+        "session_state": f"/ui/sessions/es-{eid[3:]}/state/banking",
+        "episodes": "/ui/episodes",
+        "episode": f"/ui/episodes/{eid}",
+        "tasks": "/ui/tasks",
+        "task": "/ui/tasks/bank-transfer-002",
+        "training": "/ui/training",
+    }
     for name, path in pages.items():
         await browser.goto(path)
         assert await browser.page.evaluate("typeof window.htmx") == "object", name
@@ -111,11 +121,15 @@ async def test_open_episode_updates_live_and_shows_its_reward(browser: Browser) 
     page = browser.page
     await browser.goto(f"/ui/episodes/{ep.id}")
     await page.locator('body[data-sse="open"]').wait_for()
-    engine.step(ep.id, '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-                       '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
+    engine.step(
+        ep.id,
+        '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+        '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>',
+    )
     await page.locator('#timeline .item.call[data-call="banking.transfer_funds"]').wait_for()
-    engine.step(ep.id, '<tool_call>{"name": "banking__list_transactions", '
-                       '"arguments": {"account_id": "ACC-0002"}}</tool_call>')
+    engine.step(
+        ep.id, '<tool_call>{"name": "banking__list_transactions", "arguments": {"account_id": "ACC-0002"}}</tool_call>'
+    )
     engine.step(ep.id, "Done: $300 moved.")
     await page.locator("#timeline .item.assistant", has_text="Done: $300 moved.").wait_for()
     engine.finish(ep.id)
@@ -157,9 +171,11 @@ async def test_replay_button_posts_with_the_pages_csrf_token(browser: Browser) -
 
 def attacker_app(target: str) -> Starlette:
     """A page on another site that posts the run-tool form to the hub as soon as it loads."""
-    html = (f'<form id="f" method="post" action="{target}"><input name="session" value="victim">'
-            '<input name="account_id" value="ACC-0001"><input name="amount" value="100"></form>'
-            '<script>document.getElementById("f").submit()</script>')
+    html = (
+        f'<form id="f" method="post" action="{target}"><input name="session" value="victim">'
+        '<input name="account_id" value="ACC-0001"><input name="amount" value="100"></form>'
+        '<script>document.getElementById("f").submit()</script>'
+    )
 
     async def page(request: Request) -> HTMLResponse:
         return HTMLResponse(html)
@@ -195,10 +211,14 @@ async def test_script_in_tool_arguments_renders_as_text(browser: Browser) -> Non
 
 # Debugging RL: kept evidence, points lost, groups, live training ----------------------------------
 
-WRONG_SOURCE = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-                '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
-NO_LIST = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-           '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
+WRONG_SOURCE = (
+    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
+    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
+)
+NO_LIST = (
+    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
+)
 
 
 async def test_a_closed_episode_shows_its_diff(browser: Browser) -> None:
@@ -285,13 +305,13 @@ async def test_training_page_gains_points_live_and_reads_small_values(browser: B
     lr = page.locator('.chart-cell[data-metric="optim/lr"] svg')
     await playwright_api.expect(lr.locator("text.tick", has_text=re.compile(r"^1e-6$"))).to_have_count(1)
     await playwright_api.expect(lr.locator("text.chart-title")).to_contain_text("1e-6 @ 4")
-    points_before = await page.locator('#reward-curve polyline.series').get_attribute("data-x")
+    points_before = await page.locator("#reward-curve polyline.series").get_attribute("data-x")
     for step in range(5, 12):
         metrics = {"reward": 0.1 * step, "optim/lr": 1e-6, "loss/policy": 0.4}
         hub.bus.publish(RunMetricEvent("run-live", step, metrics, 3.0))
     await playwright_api.expect(page.locator("#last-step")).to_have_text("11")
     assert await page.evaluate("window.__sameDocument === true")  # no reload: the charts were swapped in
-    points_after = await page.locator('#reward-curve polyline.series').get_attribute("data-x")
+    points_after = await page.locator("#reward-curve polyline.series").get_attribute("data-x")
     assert points_before is not None and points_after is not None
     assert len(points_after.split()) == 12 > len(points_before.split())
     await lr.scroll_into_view_if_needed()

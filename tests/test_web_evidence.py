@@ -22,10 +22,14 @@ from web import models, queries
 from web.svg import Series, downsample, fmt, line_chart
 
 HX = {"HX-Request": "true"}
-NO_LIST = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-           '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
-WRONG = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-         '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
+NO_LIST = (
+    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
+)
+WRONG = (
+    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
+    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
+)
 
 
 @pytest.fixture
@@ -59,7 +63,9 @@ def test_a_closed_episode_keeps_its_diffs(client: TestClient) -> None:
     assert {c["key"] for c in changed} == {"ACC-0001", "ACC-0003"}  # wrong source debited, right one untouched
     start = ctx["start_diff"]["banking"]
     assert len(start["transactions"]["added"]) == 2 and {c["key"] for c in start["accounts"]["changed"]} == {
-        "ACC-0002", "ACC-0003"}
+        "ACC-0002",
+        "ACC-0003",
+    }
 
 
 def test_a_right_episode_matches_without_a_replay(client: TestClient) -> None:
@@ -85,8 +91,12 @@ def test_differs_from_expected_is_a_filter_and_a_column(client: TestClient) -> N
 
 def test_evidence_is_bounded_and_says_what_it_left_out() -> None:
     rows = [{"id": i, "memo": "x" * 50} for i in range(500)]
-    diff = {"banking": {"transactions": {"added": rows, "removed": [], "changed": []},
-                        "accounts": {"added": [], "removed": [], "changed": [{"key": "A", "changes": {"b": [1, 2]}}]}}}
+    diff = {
+        "banking": {
+            "transactions": {"added": rows, "removed": [], "changed": []},
+            "accounts": {"added": [], "removed": [], "changed": [{"key": "A", "changes": {"b": [1, 2]}}]},
+        }
+    }
     cut, left = bound(diff, max_rows=50, max_chars=1_000_000)
     kept = cut["banking"]["transactions"]
     assert len(kept["added"]) == 50 and kept["counts"]["added"] == 500 and left == 450
@@ -99,13 +109,22 @@ def test_evidence_is_bounded_and_says_what_it_left_out() -> None:
 # Points lost ------------------------------------------------------------------------------------
 
 
-@given(st.lists(st.floats(0, 1), min_size=5, max_size=5), st.floats(-3, 0),
-       st.sampled_from(["paper", "clarify"]), st.floats(0, 1), st.booleans())
-def test_points_lost_add_up_to_max_minus_total(values: list[float], eff: float, kind: str, asked: float,
-                                               gated: bool) -> None:
+@given(
+    st.lists(st.floats(0, 1), min_size=5, max_size=5),
+    st.floats(-3, 0),
+    st.sampled_from(["paper", "clarify"]),
+    st.floats(0, 1),
+    st.booleans(),
+)
+def test_points_lost_add_up_to_max_minus_total(
+    values: list[float], eff: float, kind: str, asked: float, gated: bool
+) -> None:
     config = RewardConfig(w_state=0.3, w_format=0.1)
-    comps = dict(zip(["validity", "coverage", "name", "argument", "state"], values)) | {"efficiency": eff,
-                                                                                      "format": 1.0, "clarify": asked}
+    comps = dict(zip(["validity", "coverage", "name", "argument", "state"], values)) | {
+        "efficiency": eff,
+        "format": 1.0,
+        "clarify": asked,
+    }
     weights = config.model_dump()
     paper = sum(weights[w] * comps[c] for c, w in models.COMPONENT_WEIGHTS.items() if c in models.PAPER)
     extras = 0.3 * comps["state"] + 0.1
@@ -119,8 +138,16 @@ def test_points_lost_add_up_to_max_minus_total(values: list[float], eff: float, 
 
 
 def test_weight_zero_components_cost_nothing_and_coverage_does() -> None:
-    comps = {"validity": 1.0, "coverage": 0.5, "efficiency": 0.0, "name": 1.0, "argument": 1.0, "clarify": 1.0,
-             "format": 1.0, "abstention": 0.0}
+    comps = {
+        "validity": 1.0,
+        "coverage": 0.5,
+        "efficiency": 0.0,
+        "name": 1.0,
+        "argument": 1.0,
+        "clarify": 1.0,
+        "format": 1.0,
+        "abstention": 0.0,
+    }
     pts = models.points("paper", comps, RewardConfig().model_dump(), 1.05)
     lost = {r["name"]: r["lost"] for r in pts["rows"]}
     assert lost["coverage"] == pytest.approx(0.25) and lost["format"] == 0 and "clarify" not in lost
@@ -130,8 +157,14 @@ def test_weight_zero_components_cost_nothing_and_coverage_does() -> None:
 
 
 def test_episode_page_shows_points_lost_against_the_maximum(client: TestClient) -> None:
-    eid = closed(client, ['<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-                          '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>', "Done."])
+    eid = closed(
+        client,
+        [
+            '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+            '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>',
+            "Done.",
+        ],
+    )
     r = client.get(f"/ui/episodes/{eid}")
     pts = r.context["reward"]["points"]  # type: ignore[attr-defined]
     lost = {row["name"]: row["lost"] for row in pts["rows"]}
@@ -168,10 +201,19 @@ def test_sorted_pages_are_offset_paged(client: TestClient) -> None:
 
 def test_tasks_page_aggregates_points_lost(client: TestClient) -> None:
     closed(client)
-    closed(client, ['<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-                    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>', "Done."])
-    closed(client, ['<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>',
-                    "Done."], task="bank-balance-001")
+    closed(
+        client,
+        [
+            '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+            '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>',
+            "Done.",
+        ],
+    )
+    closed(
+        client,
+        ['<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>', "Done."],
+        task="bank-balance-001",
+    )
     r = client.get("/ui/tasks")
     losses = r.context["losses"]  # type: ignore[attr-defined]
     coverage = next(c for c in losses["components"] if c["name"] == "coverage")
@@ -212,7 +254,7 @@ def test_group_page_shows_rollouts_advantages_and_divergence(client: TestClient)
     assert ctx["grid"][0][1]["odd"] or ctx["grid"][0][0]["odd"]
     redirect = client.get("/ui/episodes", params={"group": eps[0].group}, follow_redirects=False)
     assert redirect.status_code == 307 and redirect.headers["location"] == f"/ui/groups/{eps[0].group}"
-    assert f'/ui/groups/{eps[0].group}' in client.get(f"/ui/episodes/{eps[1].id}").text
+    assert f"/ui/groups/{eps[0].group}" in client.get(f"/ui/episodes/{eps[1].id}").text
     assert client.get("/ui/groups/grp-nope").status_code == 404
 
 
@@ -301,14 +343,17 @@ def test_runs_overlay_and_metrics_group_by_prefix(client: TestClient) -> None:
     for rid in ("run-a", "run-b"):
         hub.bus.publish(RunEvent(rid, rid, {}, "running", 1.0))
         for step in range(3):
-            hub.bus.publish(RunMetricEvent(rid, step, {"reward": 0.1 * step, "loss/policy": 1.0, "loss/value": 2.0,
-                                                       "kl": 0.0}, 2.0))
+            hub.bus.publish(
+                RunMetricEvent(rid, step, {"reward": 0.1 * step, "loss/policy": 1.0, "loss/value": 2.0, "kl": 0.0}, 2.0)
+            )
     flush(client)
     r = client.get("/ui/compare", params=[("run", "run-a"), ("run", "run-b")], follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/ui/training/run-a?compare=run-b"
     ctx = client.get("/ui/training/run-a", params={"compare": "run-b"}).context  # type: ignore[attr-defined]
     assert [(g["name"], [c["name"] for c in g["charts"]]) for g in ctx["groups"]] == [
-        ("loss", ["loss/policy", "loss/value"]), ("other", ["kl", "reward"])]
+        ("loss", ["loss/policy", "loss/value"]),
+        ("other", ["kl", "reward"]),
+    ]
     assert 'data-name="run-b"' in ctx["groups"][0]["charts"][0]["svg"]
     fragment = client.get("/ui/training/run-a", headers=HX)
     assert fragment.template.name == "partials/run_charts.html"  # type: ignore[attr-defined]
@@ -323,8 +368,10 @@ def test_run_tool_refuses_internal_sessions(client: TestClient) -> None:
     template = next(s for s in hub.sessions.sessions if s.startswith("tpl-"))
     token = csrf_field(client.get("/ui/catalog/banking/deposit_funds").text)
     for sid in (template, ep.session_id):
-        r = client.post("/ui/catalog/banking/deposit_funds/run", data={"session": sid, "account_id": "ACC-0001",
-                                                                       "amount": "5", **token})
+        r = client.post(
+            "/ui/catalog/banking/deposit_funds/run",
+            data={"session": sid, "account_id": "ACC-0001", "amount": "5", **token},
+        )
         assert "internal to the hub" in r.context["form_error"]  # type: ignore[attr-defined]
     assert hub.sessions.sessions[template].calls == 0
 
@@ -377,8 +424,12 @@ def test_live_runs_read_only_their_new_rows(client: TestClient) -> None:
 
 
 @settings(max_examples=300)
-@given(st.dictionaries(st.sampled_from(["a", "b/c", "d"]), st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=300),
-                       min_size=1), st.integers(1, 160))
+@given(
+    st.dictionaries(
+        st.sampled_from(["a", "b/c", "d"]), st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=300), min_size=1
+    ),
+    st.integers(1, 160),
+)
 def test_streamed_downsampling_equals_the_one_series_version(series: dict[str, list[float]], buckets: int) -> None:
     from web.svg import downsample_rows
 

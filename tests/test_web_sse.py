@@ -55,9 +55,11 @@ async def test_episode_stream_follows_one_episode(tmp_path: Path) -> None:
         (other,) = engine.open_group("bank-balance-001", 1)
         async with http.stream("GET", f"/ui/sse/episodes/{ep.id}") as response:
             events = sse_events(response.aiter_lines())
-            engine.step(other.id, "<tool_call>{\"name\": \"banking__list_accounts\", \"arguments\": {}}</tool_call>")
-            engine.step(ep.id, '<tool_call>{"name": "banking__get_account", '
-                               '"arguments": {"account_id": "ACC-0005"}}</tool_call>')
+            engine.step(other.id, '<tool_call>{"name": "banking__list_accounts", "arguments": {}}</tool_call>')
+            engine.step(
+                ep.id,
+                '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0005"}}</tool_call>',
+            )
             turn = await next_named(events, "item")
             assert 'class="item assistant"' in turn and "banking__get_account" in turn
             call = await next_named(events, "item")

@@ -22,7 +22,9 @@ def parse(svg: str) -> ET.Element:
 
 
 def test_line_chart_draws_one_polyline_per_series_with_a_legend() -> None:
-    svg = line_chart([Series("reward", [(0, 0.1), (1, 0.5), (2, 0.9)]), Series("mean", [(0, 0.2), (2, 0.6)])], title="r")
+    svg = line_chart(
+        [Series("reward", [(0, 0.1), (1, 0.5), (2, 0.9)]), Series("mean", [(0, 0.2), (2, 0.6)])], title="r"
+    )
     root = parse(svg)
     lines = root.findall(f"{SVG}polyline")
     assert len(lines) == 2
@@ -68,11 +70,21 @@ def test_form_fields_follow_the_schema() -> None:
 
 
 def test_form_to_arguments() -> None:
-    schema = {"type": "object", "required": ["n"], "properties": {
-        "n": {"type": "integer"}, "x": {"type": "number"}, "on": {"type": "boolean"},
-        "tags": {"type": "array", "items": {"type": "string"}}, "name": {"type": "string"},
-        "kind": {"anyOf": [{"enum": ["a", "b"], "type": "string"}, {"type": "null"}]}}}
-    args = arguments_from_form(schema, {"n": "3", "x": "2.5", "on": "false", "tags": '["a"]', "name": " hi ", "kind": "b"})
+    schema = {
+        "type": "object",
+        "required": ["n"],
+        "properties": {
+            "n": {"type": "integer"},
+            "x": {"type": "number"},
+            "on": {"type": "boolean"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "name": {"type": "string"},
+            "kind": {"anyOf": [{"enum": ["a", "b"], "type": "string"}, {"type": "null"}]},
+        },
+    }
+    args = arguments_from_form(
+        schema, {"n": "3", "x": "2.5", "on": "false", "tags": '["a"]', "name": " hi ", "kind": "b"}
+    )
     assert args == {"n": 3, "x": 2.5, "on": False, "tags": ["a"], "name": " hi ", "kind": "b"}
     assert arguments_from_form(schema, {"n": "1", "name": ""}) == {"n": 1}
     assert arguments_from_form(schema, {"n": "1", "__json": '{"n": 7}'}) == {"n": 7}
@@ -101,21 +113,37 @@ def test_live_stats_counts_calls_per_second() -> None:
 
 
 def test_timeline_interleaves_turns_and_calls_and_parses_model_text() -> None:
-    turns = [{"seq": 0, "role": "user", "content": "hi", "ts": 1.0},
-             {"seq": 1, "role": "assistant", "content": '<tool_call>{"name": "banking__get_account", '
-              '"arguments": {"account_id": "ACC-0001"}}</tool_call>', "ts": 2.0},
-             {"seq": 2, "role": "assistant", "content": "<tool_call>{broken</tool_call>", "ts": 4.0}]
+    turns = [
+        {"seq": 0, "role": "user", "content": "hi", "ts": 1.0},
+        {
+            "seq": 1,
+            "role": "assistant",
+            "content": '<tool_call>{"name": "banking__get_account", '
+            '"arguments": {"account_id": "ACC-0001"}}</tool_call>',
+            "ts": 2.0,
+        },
+        {"seq": 2, "role": "assistant", "content": "<tool_call>{broken</tool_call>", "ts": 4.0},
+    ]
     calls = [{"ts": 2.0, "tool": "get_account"}, {"ts": 4.5, "tool": ""}]
     items = models.timeline(turns, calls)
     assert [(i["kind"], i.get("seq", i.get("tool"))) for i in items] == [
-        ("turn", 0), ("turn", 1), ("call", "get_account"), ("turn", 2), ("call", "")]
-    assert items[1]["parsed"] == [{"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}, "error": None}]
+        ("turn", 0),
+        ("turn", 1),
+        ("call", "get_account"),
+        ("turn", 2),
+        ("call", ""),
+    ]
+    assert items[1]["parsed"] == [
+        {"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}, "error": None}
+    ]
     assert items[3]["format_errors"] or items[3]["parsed"][0]["error"]
 
 
 def test_reward_rows_weigh_components() -> None:
-    rows = {r["name"]: r for r in models.reward_rows({"validity": 1.0, "coverage": 0.5, "abstention": 1.0},
-                                                     {"w_val": 0.5, "w_cov": 0.5})}
+    rows = {
+        r["name"]: r
+        for r in models.reward_rows({"validity": 1.0, "coverage": 0.5, "abstention": 1.0}, {"w_val": 0.5, "w_cov": 0.5})
+    }
     assert rows["coverage"]["contribution"] == pytest.approx(0.25)
     assert rows["abstention"]["weight"] is None and rows["abstention"]["contribution"] is None
 

@@ -151,8 +151,15 @@ def test_session_server_state_is_paged_and_diffed(client: TestClient) -> None:
 def test_episode_list_filters(client: TestClient) -> None:
     hub = hub_of(client.app)
     good = play(hub, "bank-balance-001")
-    bad = play(hub, "bank-transfer-002", ['<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>',
-                                         "<tool_call>{not json</tool_call>", "Done."])
+    bad = play(
+        hub,
+        "bank-transfer-002",
+        [
+            '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>',
+            "<tool_call>{not json</tool_call>",
+            "Done.",
+        ],
+    )
     flush(client)
 
     def ids(**params: str) -> list[str]:
@@ -200,8 +207,10 @@ def test_episode_page_shows_turns_calls_reward_and_state(client: TestClient) -> 
 
 def test_episode_page_diffs_a_wrong_final_state(client: TestClient) -> None:
     hub = hub_of(client.app)
-    wrong = '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", ' \
-            '"to_account_id": "ACC-0002", "amount": 1, "memo": "x"}}</tool_call>'
+    wrong = (
+        '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+        '"to_account_id": "ACC-0002", "amount": 1, "memo": "x"}}</tool_call>'
+    )
     eid = play(hub, "bank-transfer-002", [wrong, "Done."])
     flush(client)
     ctx = client.get(f"/ui/episodes/{eid}").context  # type: ignore[attr-defined]
@@ -253,7 +262,9 @@ def test_training_runs_with_reward_curves(client: TestClient) -> None:
     bus = hub_of(client.app).bus
     bus.publish(RunEvent("run-1", "grpo-qwen", {"lr": 1e-6}, "running", 1.0))
     for step in range(5):
-        bus.publish(RunMetricEvent("run-1", step, {"reward": 0.1 * step, "reward/coverage": 0.2 * step, "kl": 0.01}, 2.0))
+        bus.publish(
+            RunMetricEvent("run-1", step, {"reward": 0.1 * step, "reward/coverage": 0.2 * step, "kl": 0.01}, 2.0)
+        )
     flush(client)
     ctx = client.get("/ui/training").context  # type: ignore[attr-defined]
     assert [(r["id"], r["last_step"]) for r in ctx["runs"]] == [("run-1", 4)]
@@ -271,14 +282,36 @@ def test_training_runs_with_reward_curves(client: TestClient) -> None:
 
 def test_tool_and_model_text_is_escaped_everywhere(client: TestClient) -> None:
     hub = hub_of(client.app)
-    call(client, "xss", "banking", "transfer_funds", from_account_id="ACC-0001", to_account_id="ACC-0002",
-         amount=1, memo=XSS)
+    call(
+        client,
+        "xss",
+        "banking",
+        "transfer_funds",
+        from_account_id="ACC-0001",
+        to_account_id="ACC-0002",
+        amount=1,
+        memo=XSS,
+    )
     call(client, "xss", "banking", "get_account", account_id=XSS)
-    eid = play(hub, "bank-balance-001", [XSS + '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "'
-                                         + XSS.replace('"', '\\"') + '"}}</tool_call>', "Done."])
+    eid = play(
+        hub,
+        "bank-balance-001",
+        [
+            XSS
+            + '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "'
+            + XSS.replace('"', '\\"')
+            + '"}}</tool_call>',
+            "Done.",
+        ],
+    )
     flush(client)
-    pages = ["/ui/", "/ui/sessions/xss", "/ui/sessions/xss/state/banking?table=transactions&offset=0",
-             f"/ui/episodes/{eid}", "/ui/catalog/banking/get_account"]
+    pages = [
+        "/ui/",
+        "/ui/sessions/xss",
+        "/ui/sessions/xss/state/banking?table=transactions&offset=0",
+        f"/ui/episodes/{eid}",
+        "/ui/catalog/banking/get_account",
+    ]
     r = client.post("/ui/catalog/banking/get_account/run", data={"account_id": XSS, **token(client)})
     assert XSS not in r.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in r.text
     for url in pages:

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [
     pytest.mark.wheel,
     pytest.mark.timeout(600),
-    pytest.mark.skipif(not all(p.is_file() for p in sources()),
-                       reason="web/node_modules missing: run scripts/bootstrap"),
+    pytest.mark.skipif(
+        not all(p.is_file() for p in sources()), reason="web/node_modules missing: run scripts/bootstrap"
+    ),
 ]
 
 
@@ -53,8 +54,16 @@ def hub_url(venv: Path) -> Iterator[str]:
     log = venv / "hub.log"
     # The hub's output goes to a file, not a pipe: nobody reads a pipe while the tests run, so a chatty hub
     # would block on a full one; and the file is closed however the fixture ends.
-    command = [str(venv / "venv" / "bin" / "prove-hub"), "serve", "--port", str(port), "--store", str(venv / "hub.db"),
-               "--log-level", "warning"]
+    command = [
+        str(venv / "venv" / "bin" / "prove-hub"),
+        "serve",
+        "--port",
+        str(port),
+        "--store",
+        str(venv / "hub.db"),
+        "--log-level",
+        "warning",
+    ]
     with log.open("w") as out, subprocess.Popen(command, cwd=venv, env=env, stdout=out, stderr=out) as proc:
         url = f"http://127.0.0.1:{port}"
         try:
@@ -81,8 +90,14 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path, deadline: flo
 
 def test_the_installed_package_is_not_the_checkout(venv: Path) -> None:
     code = "import web, hub; print(web.__file__); print(hub.__file__)"
-    out = subprocess.run([str(venv / "venv" / "bin" / "python"), "-c", code], cwd=venv, capture_output=True, text=True,
-                         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, check=True).stdout
+    out = subprocess.run(
+        [str(venv / "venv" / "bin" / "python"), "-c", code],
+        cwd=venv,
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        check=True,
+    ).stdout
     assert str(ROOT) not in out and str(venv / "venv") in out
 
 

@@ -58,8 +58,20 @@ async def test_group_rollout_reward_and_store(live: LiveHub, client: HubClient) 
     assert last["done"] and last["reason"] == "completed"
     reward = await client.finish(group.episodes[0])
     assert reward["total"] == pytest.approx(1.3) and reward["components"]["coverage"] == 1.0
-    wrong = await client.step(group.episodes[1], message={"role": "assistant", "content": None, "tool_calls": [
-        {"id": "x", "type": "function", "function": {"name": "banking__get_account", "arguments": '{"account_id": "ACC-0001"}'}}]})
+    wrong = await client.step(
+        group.episodes[1],
+        message={
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "x",
+                    "type": "function",
+                    "function": {"name": "banking__get_account", "arguments": '{"account_id": "ACC-0001"}'},
+                }
+            ],
+        },
+    )
     assert wrong["calls"][0]["ok"]
     assert (await client.finish(group.episodes[1]))["total"] < 1.0
     flushed = await client.flush()
@@ -75,8 +87,12 @@ async def test_group_rollout_reward_and_store(live: LiveHub, client: HubClient) 
 
 async def test_groups_diverge_independently(live: LiveHub, client: HubClient) -> None:
     group = await client.open("bank-parallel-006", n=3)
-    await client.step(group.episodes[0], hermes_call("banking__deposit_funds", {"account_id": "ACC-0001", "amount": 100.0}))
-    await client.step(group.episodes[1], hermes_call("banking__deposit_funds", {"account_id": "ACC-0001", "amount": 7.0}))
+    await client.step(
+        group.episodes[0], hermes_call("banking__deposit_funds", {"account_id": "ACC-0001", "amount": 100.0})
+    )
+    await client.step(
+        group.episodes[1], hermes_call("banking__deposit_funds", {"account_id": "ACC-0001", "amount": 7.0})
+    )
     hub: Hub = live.app.state.hub
     sessions = [hub.episodes.get(e).session_id for e in group.episodes]
     hashes = [hub.sessions.get(s, create=False).state_hash(["banking"]) for s in sessions]
@@ -85,6 +101,7 @@ async def test_groups_diverge_independently(live: LiveHub, client: HubClient) ->
 
 async def test_typed_errors_keep_the_socket_open(live: LiveHub) -> None:
     async with connect(live.ws_url) as ws:
+
         async def ask(raw: str | bytes) -> dict[str, Any]:
             await ws.send(raw)
             return json.loads(await ws.recv())  # type: ignore[no-any-return]
@@ -96,7 +113,11 @@ async def test_typed_errors_keep_the_socket_open(live: LiveHub) -> None:
         assert (await ask("[1, 2]"))["code"] == "bad_message"
         assert (await ask(b"\xff\xfe"))["code"] == "bad_json"
         assert (await ask('{"type": "launch", "id": "a"}')) | {"message": ""} == {
-            "type": "error", "id": "a", "code": "unknown_type", "message": ""}
+            "type": "error",
+            "id": "a",
+            "code": "unknown_type",
+            "message": "",
+        }
         assert (await ask('{"type": "step", "id": 2}'))["code"] == "bad_message"
         assert (await ask('{"type": "step", "episode": "ep-x", "text": "hi"}'))["code"] == "unknown_episode"
         assert (await ask('{"type": "open", "task": "nope"}'))["code"] == "unknown_task"
@@ -135,7 +156,9 @@ async def test_subscription_streams_events_and_is_bounded(live: LiveHub, client:
     group = await client.open("bank-balance-001", n=2)
     sub = await client.subscribe(kinds=["tool_call", "reward"], episodes=[group.episodes[0]], maxsize=4)
     assert sub["maxsize"] == 4
-    await client.step(group.episodes[1], hermes_call("banking__get_account", {"account_id": "ACC-0005"}))  # filtered out
+    await client.step(
+        group.episodes[1], hermes_call("banking__get_account", {"account_id": "ACC-0005"})
+    )  # filtered out
     await client.step(group.episodes[0], hermes_call("banking__get_account", {"account_id": "ACC-0005"}))
     event = await client.events.get()
     assert event["event"]["type"] == "tool_call" and event["event"]["episode"] == group.episodes[0]
@@ -179,31 +202,67 @@ async def test_metrics_endpoint(live: LiveHub, client: HubClient) -> None:
     assert 'prove_tool_calls_total{outcome="unknown_tool",server="?",tool="?"} 1.0' in text
     assert 'prove_tool_call_latency_seconds_bucket{le="0.001",server="banking"}' in text
     assert 'prove_episodes_total{phase="open"} 2.0' in text and 'prove_episodes_total{phase="finish"} 1.0' in text
-    for name in ("prove_sessions_open", "prove_server_forks_open", "prove_episodes_open 2.0",
-                 "prove_episode_reward_mean", "prove_store_queue_depth", "prove_store_events_acked",
-                 "prove_episode_reward_bucket"):
+    for name in (
+        "prove_sessions_open",
+        "prove_server_forks_open",
+        "prove_episodes_open 2.0",
+        "prove_episode_reward_mean",
+        "prove_store_queue_depth",
+        "prove_store_events_acked",
+        "prove_episode_reward_bucket",
+    ):
         assert name in text, name
 
 
 # Fuzz: random and truncated messages never close the socket or crash the hub -----------------
 
 VALID = [
-    {"type": "hello"}, {"type": "ping", "id": 1}, {"type": "tasks", "kind": "mcp"},
-    {"type": "open", "task": "bank-balance-001", "n": 2}, {"type": "step", "episode": "ep-0", "text": "hi"},
-    {"type": "finish", "episode": "ep-0", "reward": {"w_val": 1.0}}, {"type": "close", "episodes": ["ep-0"]},
-    {"type": "run_metrics", "run": "r", "step": 1, "metrics": {"loss": 0.5}}, {"type": "stats"},
+    {"type": "hello"},
+    {"type": "ping", "id": 1},
+    {"type": "tasks", "kind": "mcp"},
+    {"type": "open", "task": "bank-balance-001", "n": 2},
+    {"type": "step", "episode": "ep-0", "text": "hi"},
+    {"type": "finish", "episode": "ep-0", "reward": {"w_val": 1.0}},
+    {"type": "close", "episodes": ["ep-0"]},
+    {"type": "run_metrics", "run": "r", "step": 1, "metrics": {"loss": 0.5}},
+    {"type": "stats"},
 ]
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
-                    max_leaves=20)
-FIELDS = st.sampled_from(["id", "episode", "task", "n", "text", "message", "kinds", "episodes", "token", "version",
-                          "reward", "limits", "metrics", "step", "run", "timeout", "maxsize", "full"])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+    max_leaves=20,
+)
+FIELDS = st.sampled_from(
+    [
+        "id",
+        "episode",
+        "task",
+        "n",
+        "text",
+        "message",
+        "kinds",
+        "episodes",
+        "token",
+        "version",
+        "reward",
+        "limits",
+        "metrics",
+        "step",
+        "run",
+        "timeout",
+        "maxsize",
+        "full",
+    ]
+)
 MESSAGES = st.one_of(
     st.text(max_size=300),
     st.binary(max_size=100),
     JSON.map(json.dumps),
-    st.builds(lambda t, extra: json.dumps({"type": t, **extra}), st.sampled_from([*TYPES, "bogus"]),
-              st.dictionaries(FIELDS, JSON, max_size=4)),
+    st.builds(
+        lambda t, extra: json.dumps({"type": t, **extra}),
+        st.sampled_from([*TYPES, "bogus"]),
+        st.dictionaries(FIELDS, JSON, max_size=4),
+    ),
     st.builds(lambda m, cut: json.dumps(m)[:cut], st.sampled_from(VALID), st.integers(0, 80)),
     st.builds(lambda n: "[" * n + "]" * n, st.integers(1, 5000)),
 )
@@ -212,6 +271,7 @@ MESSAGES = st.one_of(
 def test_protocol_fuzz_never_closes_the_socket(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     with TestClient(app, base_url="http://127.0.0.1") as http, http.websocket_connect("ws://127.0.0.1/ws") as ws:
+
         def reply() -> dict[str, Any]:
             while True:
                 data = json.loads(ws.receive_text())
@@ -222,12 +282,17 @@ def test_protocol_fuzz_never_closes_the_socket(tmp_path: Path) -> None:
         assert reply()["type"] == "welcome"
         ws.send_text('{"type": "open", "task": "bank-transfer-002", "limits": {"max_steps": 1000}}')
         eid = reply()["episodes"][0]["episode"]
-        model_text = st.text(alphabet=st.sampled_from(list('<>/{}[]":, tool_call name arguments banking__get_account')),
-                             max_size=200)
+        model_text = st.text(
+            alphabet=st.sampled_from(list('<>/{}[]":, tool_call name arguments banking__get_account')), max_size=200
+        )
         steps = st.builds(lambda t: json.dumps({"type": "step", "episode": eid, "text": t}), model_text)
 
-        @settings(max_examples=150, derandomize=True, deadline=None,
-                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+        @settings(
+            max_examples=150,
+            derandomize=True,
+            deadline=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        )
         @given(MESSAGES | steps)
         def fuzz(raw: str | bytes) -> None:
             if isinstance(raw, bytes):

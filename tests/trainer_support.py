@@ -46,19 +46,33 @@ class ScriptedEngine:
         ids = self.tokenizer(text=text, add_special_tokens=False)["input_ids"] + [self.tokenizer.eos_token_id]
         ids = ids[: max(1, int(sampling_params.max_tokens))]
         finish = "stop" if ids[-1] == self.tokenizer.eos_token_id else "length"
-        return SimpleNamespace(outputs=[SimpleNamespace(token_ids=ids, text=text, finish_reason=finish,
-                                                        stop_reason=None, logprobs=None)])
+        return SimpleNamespace(
+            outputs=[SimpleNamespace(token_ids=ids, text=text, finish_reason=finish, stop_reason=None, logprobs=None)]
+        )
 
 
 def sampling_params() -> SimpleNamespace:
     return SimpleNamespace(max_tokens=None, logprobs=None, temperature=1.0)
 
 
-async def run_samples(executor: Any, label: str, engines: Sequence[Any], tokenizer: Any,
-                      max_length: int = 32768, params: Any = None) -> list[dict[str, Any]]:
+async def run_samples(
+    executor: Any, label: str, engines: Sequence[Any], tokenizer: Any, max_length: int = 32768, params: Any = None
+) -> list[dict[str, Any]]:
     """The n samples of one prompt, concurrently, as OpenRLHF 0.11.2's ``RolloutRayActor.generate_responses``
     runs them: one ``execute`` per sample, all handed the SAME ``sampling_params`` object."""
     shared = params if params is not None else sampling_params()
-    return list(await asyncio.gather(*[
-        executor.execute(prompt=f"task {label}", label=label, sampling_params=shared, max_length=max_length,
-                         hf_tokenizer=tokenizer, llm_engine=engine) for engine in engines]))
+    return list(
+        await asyncio.gather(
+            *[
+                executor.execute(
+                    prompt=f"task {label}",
+                    label=label,
+                    sampling_params=shared,
+                    max_length=max_length,
+                    hf_tokenizer=tokenizer,
+                    llm_engine=engine,
+                )
+                for engine in engines
+            ]
+        )
+    )

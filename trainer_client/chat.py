@@ -31,7 +31,7 @@ CHATML_TOOLS_TEMPLATE = (
     "You are provided with function signatures within <tools></tools> XML tags:\n<tools>"
     "{% for tool in tools %}\n{{ tool | tojson }}{% endfor %}\n</tools>\n\n"
     "For each function call, return a json object with function name and arguments within "
-    "<tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n"
+    '<tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n'
     "</tool_call><|im_end|>\n"
     "{% elif messages[0].role == 'system' %}<|im_start|>system\n{{ messages[0].content }}<|im_end|>\n{% endif %}"
     "{% for message in messages %}"
@@ -55,8 +55,12 @@ class ChatTokenizer(Protocol):
     def apply_chat_template(self, conversation: Any, **kwargs: Any) -> Any: ...
 
 
-def render(tokenizer: ChatTokenizer | None, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]],
-           add_generation_prompt: bool = True) -> str:
+def render(
+    tokenizer: ChatTokenizer | None,
+    messages: Sequence[dict[str, Any]],
+    tools: Sequence[dict[str, Any]],
+    add_generation_prompt: bool = True,
+) -> str:
     """The conversation as the model sees it (the tokenizer's chat template, or ChatML with tools)."""
     clean = [_plain(m) for m in messages]
     if tokenizer is not None and getattr(tokenizer, "chat_template", None):
@@ -90,8 +94,14 @@ def end_of_turn(tokenizer: ChatTokenizer | None) -> str:
     return str(eos) if eos else "<|im_end|>"
 
 
-def feedback_text(tokenizer: ChatTokenizer | None, history: Sequence[dict[str, Any]], new_messages: Sequence[dict[str, Any]],
-                  tools: Sequence[dict[str, Any]], *, model_closed_turn: bool) -> str:
+def feedback_text(
+    tokenizer: ChatTokenizer | None,
+    history: Sequence[dict[str, Any]],
+    new_messages: Sequence[dict[str, Any]],
+    tools: Sequence[dict[str, Any]],
+    *,
+    model_closed_turn: bool,
+) -> str:
     """What follows the model's action in the token stream: the end of its turn (unless the model
     already emitted it), ``new_messages`` (tool results, a user turn) and the next assistant header."""
     convo = [*history, {"role": "assistant", "content": MARKER}, *new_messages]
@@ -99,8 +109,8 @@ def feedback_text(tokenizer: ChatTokenizer | None, history: Sequence[dict[str, A
     at = full.rfind(MARKER)
     if at < 0:
         raise ValueError("the chat template dropped the assistant message; cannot derive the feedback text")
-    tail = full[at + len(MARKER):]
+    tail = full[at + len(MARKER) :]
     eot = end_of_turn(tokenizer)
     if model_closed_turn and tail.startswith(eot):
-        tail = tail[len(eot):]
+        tail = tail[len(eot) :]
     return tail

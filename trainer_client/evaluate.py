@@ -62,21 +62,38 @@ def split_of(task: dict[str, Any]) -> str:
     return stamp_of(task) or hash_split(str(task["id"]))
 
 
-def select_tasks(tasks: Sequence[dict[str, Any]], split: str = "all", kind: str | None = None,
-                 ids: Sequence[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+def select_tasks(
+    tasks: Sequence[dict[str, Any]],
+    split: str = "all",
+    kind: str | None = None,
+    ids: Sequence[str] | None = None,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
     """The tasks of ``split`` (by their stamp; unstamped ones by the hash split, with one warning)."""
     if split != "all":
         unstamped = sum(stamp_of(t) is None for t in tasks)
         if unstamped:
-            log.warning("%d of %d tasks carry no split stamp; they are split %d/%d by a hash of their id, which "
-                        "need not match the split they were synthesized with (re-synthesize to stamp them)",
-                        unstamped, len(tasks), 100 - TEST_SHARE, TEST_SHARE)
-    chosen = [t for t in tasks if (split == "all" or split_of(t) == split) and (kind is None or t.get("kind") == kind)
-              and (not ids or t["id"] in ids)]
+            log.warning(
+                "%d of %d tasks carry no split stamp; they are split %d/%d by a hash of their id, which "
+                "need not match the split they were synthesized with (re-synthesize to stamp them)",
+                unstamped,
+                len(tasks),
+                100 - TEST_SHARE,
+                TEST_SHARE,
+            )
+    chosen = [
+        t
+        for t in tasks
+        if (split == "all" or split_of(t) == split)
+        and (kind is None or t.get("kind") == kind)
+        and (not ids or t["id"] in ids)
+    ]
     return chosen[:limit] if limit else chosen
 
 
-def training_tasks(tasks: Sequence[dict[str, Any]], split: str = "train", kind: str | None = None) -> list[dict[str, Any]]:
+def training_tasks(
+    tasks: Sequence[dict[str, Any]], split: str = "train", kind: str | None = None
+) -> list[dict[str, Any]]:
     """What ``prove-train`` may train on: never a test task (``all`` means every task outside ``test``)."""
     if split == "test":
         raise ValueError("prove-train never trains on the test split; use --split train")
@@ -89,8 +106,9 @@ def training_tasks(tasks: Sequence[dict[str, Any]], split: str = "train", kind: 
 class Policy(Protocol):
     name: str
 
-    async def act(self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                  step: int) -> dict[str, Any]:
+    async def act(
+        self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]], step: int
+    ) -> dict[str, Any]:
         """The next assistant message (OpenAI form: ``content`` and/or ``tool_calls``)."""
 
 
@@ -99,8 +117,9 @@ class OraclePolicy:
 
     name = "oracle"
 
-    async def act(self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                  step: int) -> dict[str, Any]:
+    async def act(
+        self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]], step: int
+    ) -> dict[str, Any]:
         from hub.tasks import Task, oracle_script
 
         script = oracle_script(Task.model_validate(task))
@@ -112,28 +131,43 @@ class NoopPolicy:
 
     name = "noop"
 
-    async def act(self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                  step: int) -> dict[str, Any]:
+    async def act(
+        self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]], step: int
+    ) -> dict[str, Any]:
         return {"role": "assistant", "content": "I'm sorry, I can't help with that."}
 
 
 class OpenAIPolicy:
     """Any OpenAI-compatible ``/chat/completions`` endpoint, given the tools as function schemas."""
 
-    def __init__(self, endpoint: str, model: str, api_key: str | None = None, temperature: float = 0.0,
-                 max_tokens: int = 2048, timeout: float = 300.0) -> None:
+    def __init__(
+        self,
+        endpoint: str,
+        model: str,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 2048,
+        timeout: float = 300.0,
+    ) -> None:
         self.name = model
-        self.url = endpoint.rstrip("/") + ("" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions")
+        self.url = endpoint.rstrip("/") + (
+            "" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions"
+        )
         self.model = model
         self.temperature = temperature
         self.max_tokens = max_tokens
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.http = httpx.AsyncClient(timeout=timeout, headers=headers)
 
-    async def act(self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                  step: int) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature,
-                                "max_tokens": self.max_tokens}
+    async def act(
+        self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]], step: int
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
         if tools:
             body["tools"] = tools
         response = await self.http.post(self.url, json=body)
@@ -141,8 +175,10 @@ class OpenAIPolicy:
             raise EndpointError(f"{self.url} answered {response.status_code}: {response.text[:300]}")
         message = dict(response.json()["choices"][0]["message"])
         message["role"] = "assistant"
-        return {k: v for k, v in message.items() if k in ("role", "content", "tool_calls") and v is not None} or \
-            {"role": "assistant", "content": ""}
+        return {k: v for k, v in message.items() if k in ("role", "content", "tool_calls") and v is not None} or {
+            "role": "assistant",
+            "content": "",
+        }
 
     async def aclose(self) -> None:
         await self.http.aclose()
@@ -182,24 +218,34 @@ def is_success(kind: str, reward: dict[str, Any]) -> bool:
     return ok
 
 
-async def run_group(hubs: HubSet, task: dict[str, Any], policy: Policy, samples: int,
-                    max_steps: int | None = None) -> list[EpisodeResult]:
+async def run_group(
+    hubs: HubSet, task: dict[str, Any], policy: Policy, samples: int, max_steps: int | None = None
+) -> list[EpisodeResult]:
     """``samples`` episodes of one task (one hub group), each driven by ``policy`` to the end."""
     base = EpisodeResult(task["id"], task.get("kind", "mcp"), list(task.get("servers", [])), "")
     try:
         hub, group = await hubs.open_group(task["id"], samples, {"max_steps": max_steps} if max_steps else None)
     except NoHubAvailable as exc:
         return [EpisodeResult(**{**asdict(base), "failed": str(exc)}) for _ in range(samples)]
-    runs = [run_episode(hubs, hub, group.episodes[i], task, group.messages, group.tools, policy)
-            for i in range(len(group.episodes))]
+    runs = [
+        run_episode(hubs, hub, group.episodes[i], task, group.messages, group.tools, policy)
+        for i in range(len(group.episodes))
+    ]
     results = list(await asyncio.gather(*runs))
     for r in results:
         r.hub = hub.url
     return results
 
 
-async def run_episode(hubs: HubSet, hub: Any, episode: str, task: dict[str, Any], messages: list[dict[str, Any]],
-                      tools: list[dict[str, Any]], policy: Policy) -> EpisodeResult:
+async def run_episode(
+    hubs: HubSet,
+    hub: Any,
+    episode: str,
+    task: dict[str, Any],
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    policy: Policy,
+) -> EpisodeResult:
     result = EpisodeResult(task["id"], task.get("kind", "mcp"), list(task.get("servers", [])), hub.url)
     history = [dict(m) for m in messages]
     try:
@@ -232,10 +278,19 @@ async def list_tasks(hubs: HubSet) -> list[dict[str, Any]]:
     raise NoHubAvailable("no hub answered the task list request")
 
 
-async def evaluate(hubs: HubSet, policy: Policy, *, split: str = "test", kind: str | None = None,
-                   ids: Sequence[str] | None = None, samples: int = 1, concurrency: int = 8,
-                   limit: int | None = None, max_steps: int | None = None,
-                   progress: Progress | None = None) -> dict[str, Any]:
+async def evaluate(
+    hubs: HubSet,
+    policy: Policy,
+    *,
+    split: str = "test",
+    kind: str | None = None,
+    ids: Sequence[str] | None = None,
+    samples: int = 1,
+    concurrency: int = 8,
+    limit: int | None = None,
+    max_steps: int | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """Run every selected task; the report (``summarize``) with the episodes."""
     tasks = select_tasks(await list_tasks(hubs), split, kind, ids, limit)
     if not tasks:
@@ -256,8 +311,17 @@ async def evaluate(hubs: HubSet, policy: Policy, *, split: str = "test", kind: s
         progress.finish()
     episodes = [e for g in groups for e in g]
     report = summarize(episodes)
-    report.update({"policy": policy.name, "split": split, "kind": kind, "samples": samples, "tasks": len(tasks),
-                   "hubs": hubs.report(), "episodes": [asdict(e) for e in episodes]})
+    report.update(
+        {
+            "policy": policy.name,
+            "split": split,
+            "kind": kind,
+            "samples": samples,
+            "tasks": len(tasks),
+            "hubs": hubs.report(),
+            "episodes": [asdict(e) for e in episodes],
+        }
+    )
     return report
 
 
@@ -291,18 +355,22 @@ class Progress:
         filled = self.width * self.done // max(1, self.total)
         scored = self.episodes - self.failed
         rate = f"{self.successes / scored:.3f}" if scored else "-"
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} tasks  "
-                          f"success {rate}  failed {self.failed}")
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total} tasks  "
+            f"success {rate}  failed {self.failed}"
+        )
         self.stream.flush()
-
 
 
 def _stats(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
     scored = [e for e in episodes if e.failed is None]
     n = len(scored)
-    out: dict[str, Any] = {"episodes": len(episodes), "failed": len(episodes) - n,
-                           "success_rate": sum(e.success for e in scored) / n if n else None,
-                           "reward": sum(e.total for e in scored) / n if n else None}
+    out: dict[str, Any] = {
+        "episodes": len(episodes),
+        "failed": len(episodes) - n,
+        "success_rate": sum(e.success for e in scored) / n if n else None,
+        "reward": sum(e.total for e in scored) / n if n else None,
+    }
     out["components"] = {c: (sum(e.components.get(c, 0.0) for e in scored) / n if n else None) for c in COMPONENTS}
     return out
 
@@ -314,9 +382,11 @@ def summarize(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
         by_kind[e.kind].append(e)
         for s in e.servers:
             by_server[s].append(e)
-    return {"overall": _stats(episodes),
-            "by_server": {k: _stats(v) for k, v in sorted(by_server.items())},
-            "by_kind": {k: _stats(v) for k, v in sorted(by_kind.items())}}
+    return {
+        "overall": _stats(episodes),
+        "by_server": {k: _stats(v) for k, v in sorted(by_server.items())},
+        "by_kind": {k: _stats(v) for k, v in sorted(by_kind.items())},
+    }
 
 
 def _fmt(v: float | None) -> str:
@@ -329,12 +399,21 @@ def format_table(report: dict[str, Any]) -> str:
     names = [f"{title}:{name}" for title, key in (("server", "by_server"), ("kind", "by_kind")) for name in report[key]]
     first = max([len("overall"), *(len(n) for n in names)])
     head = f"{'':<{first}}" + "".join(f"  {c:>{w}}" for c, w in zip(cols, widths))
-    lines = [f"policy {report['policy']} on split {report['split']}: {report['tasks']} tasks, "
-             f"{report['overall']['episodes']} episodes", head, "-" * len(head)]
+    lines = [
+        f"policy {report['policy']} on split {report['split']}: {report['tasks']} tasks, "
+        f"{report['overall']['episodes']} episodes",
+        head,
+        "-" * len(head),
+    ]
 
     def row(name: str, s: dict[str, Any]) -> str:
-        vals = [_fmt(s["success_rate"]), _fmt(s["reward"]), *(_fmt(s["components"][c]) for c in COMPONENTS[:5]),
-                str(s["episodes"]), str(s["failed"])]
+        vals = [
+            _fmt(s["success_rate"]),
+            _fmt(s["reward"]),
+            *(_fmt(s["components"][c]) for c in COMPONENTS[:5]),
+            str(s["episodes"]),
+            str(s["failed"]),
+        ]
         return f"{name:<{first}}" + "".join(f"  {v:>{w}}" for v, w in zip(vals, widths))
 
     lines.append(row("overall", report["overall"]))
@@ -349,15 +428,26 @@ def format_table(report: dict[str, Any]) -> str:
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``eval`` on ``prove-hub``'s subcommands."""
-    p: argparse.ArgumentParser = sub.add_parser("eval", help="evaluate a model endpoint (or a baseline) on a task split")
-    p.add_argument("--hub", action="append", default=None, metavar="URL",
-                   help="hub URL (repeatable: tasks are sharded across hubs); default http://127.0.0.1:8765")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "eval", help="evaluate a model endpoint (or a baseline) on a task split"
+    )
+    p.add_argument(
+        "--hub",
+        action="append",
+        default=None,
+        metavar="URL",
+        help="hub URL (repeatable: tasks are sharded across hubs); default http://127.0.0.1:8765",
+    )
     p.add_argument("--token", default=None, help="the hubs' bearer token (default: $HUB_TOKEN)")
     p.add_argument("--endpoint", default=None, help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
     p.add_argument("--model", default=None, help="model name sent to the endpoint")
     p.add_argument("--api-key", default=None, help="endpoint API key (default: $OPENAI_API_KEY)")
-    p.add_argument("--policy", choices=("endpoint", "oracle", "noop"), default=None,
-                   help="endpoint (default with --endpoint), or a built-in baseline")
+    p.add_argument(
+        "--policy",
+        choices=("endpoint", "oracle", "noop"),
+        default=None,
+        help="endpoint (default with --endpoint), or a built-in baseline",
+    )
     p.add_argument("--split", choices=("train", "test", "all"), default="test")
     p.add_argument("--kind", choices=("mcp", "clarify", "abstain"), default=None)
     p.add_argument("--task", action="append", default=None, help="only these task ids (repeatable)")
@@ -368,8 +458,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--max-tokens", type=int, default=2048)
     p.add_argument("--concurrency", type=int, default=8, help="tasks in flight at once")
     p.add_argument("--json", default=None, metavar="PATH", help="write the report as JSON ('-' for stdout)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="a progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(handler=cmd_eval)
     return p
 
@@ -386,8 +480,9 @@ def make_policy(args: argparse.Namespace) -> Policy:
         return NoopPolicy()
     if not args.endpoint or not args.model:
         raise ValueError("--policy endpoint needs --endpoint URL and --model NAME")
-    return OpenAIPolicy(args.endpoint, args.model, args.api_key or os.environ.get("OPENAI_API_KEY"),
-                        args.temperature, args.max_tokens)
+    return OpenAIPolicy(
+        args.endpoint, args.model, args.api_key or os.environ.get("OPENAI_API_KEY"), args.temperature, args.max_tokens
+    )
 
 
 async def run_eval(args: argparse.Namespace) -> dict[str, Any]:
@@ -397,9 +492,18 @@ async def run_eval(args: argparse.Namespace) -> dict[str, Any]:
     hubs = HubSet(args.hub or ["http://127.0.0.1:8765"], args.token or os.environ.get("HUB_TOKEN"))
     try:
         show = sys.stderr.isatty() if getattr(args, "progress", None) is None else args.progress
-        return await evaluate(hubs, policy, split=args.split, kind=args.kind, ids=args.task, samples=args.samples,
-                              concurrency=args.concurrency, limit=args.limit, max_steps=args.max_steps,
-                              progress=Progress(sys.stderr) if show else None)
+        return await evaluate(
+            hubs,
+            policy,
+            split=args.split,
+            kind=args.kind,
+            ids=args.task,
+            samples=args.samples,
+            concurrency=args.concurrency,
+            limit=args.limit,
+            max_steps=args.max_steps,
+            progress=Progress(sys.stderr) if show else None,
+        )
     finally:
         await hubs.close()
         if isinstance(policy, OpenAIPolicy):

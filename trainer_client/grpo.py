@@ -72,8 +72,14 @@ def masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return (values * mask).sum() / mask.sum().clamp(min=1)
 
 
-def policy_loss(logp: torch.Tensor, old_logp: torch.Tensor, advantages: torch.Tensor, mask: torch.Tensor,
-                eps_low: float, eps_high: float) -> tuple[torch.Tensor, torch.Tensor]:
+def policy_loss(
+    logp: torch.Tensor,
+    old_logp: torch.Tensor,
+    advantages: torch.Tensor,
+    mask: torch.Tensor,
+    eps_low: float,
+    eps_high: float,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """PPO-clip, token-mean; also the share of tokens whose ratio was clipped."""
     ratio = (logp - old_logp).clamp(-20.0, 20.0).exp()
     surr1 = ratio * advantages
@@ -114,8 +120,9 @@ class GRPOTrainer:
         # One update per batch (OpenRLHF's default max_epochs=1): the old policy is the current one, so
         # the ratio starts at 1 and the clip only acts on later epochs over the same batch.
         old_logp = logp.detach()
-        pg_loss, clipped = policy_loss(logp, old_logp, adv.unsqueeze(-1).expand_as(logp), mask,
-                                       cfg.eps_clip_low, cfg.eps_clip_high)
+        pg_loss, clipped = policy_loss(
+            logp, old_logp, adv.unsqueeze(-1).expand_as(logp), mask, cfg.eps_clip_low, cfg.eps_clip_high
+        )
         kl = masked_mean(kl_k3(logp, ref_logp), mask)
         loss = pg_loss + cfg.kl_coef * kl
         self.optimizer.zero_grad()
@@ -124,18 +131,26 @@ class GRPOTrainer:
         self.optimizer.step()
         self.steps += 1
         loss, pg_loss, kl = loss.detach(), pg_loss.detach(), kl.detach()
-        return {"loss": float(loss), "policy_loss": float(pg_loss), "kl": float(kl), "clip_ratio": float(clipped),
-                "grad_norm": float(grad_norm), "reward_mean": float(rewards.mean()),
-                "reward_std": float(rewards.std()) if len(rewards) > 1 else 0.0,
-                "advantage_abs_mean": float(adv.abs().mean()), "action_tokens": float(mask.sum())}
+        return {
+            "loss": float(loss),
+            "policy_loss": float(pg_loss),
+            "kl": float(kl),
+            "clip_ratio": float(clipped),
+            "grad_norm": float(grad_norm),
+            "reward_mean": float(rewards.mean()),
+            "reward_std": float(rewards.std()) if len(rewards) > 1 else 0.0,
+            "advantage_abs_mean": float(adv.abs().mean()),
+            "action_tokens": float(mask.sum()),
+        }
 
 
 class TorchEngine:
     """A vLLM-like engine over a local Hugging Face model: ``generate`` samples up to ``max_new_tokens``
     (token ids end with the EOS when the model stops, text without it, as vLLM returns them)."""
 
-    def __init__(self, model: Any, tokenizer: Any, max_new_tokens: int = 16, seed: int = 0,
-                 temperature: float = 1.0) -> None:
+    def __init__(
+        self, model: Any, tokenizer: Any, max_new_tokens: int = 16, seed: int = 0, temperature: float = 1.0
+    ) -> None:
         self.model = model
         self.tokenizer = tokenizer
         self.max_new_tokens = max_new_tokens
@@ -165,8 +180,9 @@ class TorchEngine:
         ids = self.sample(prompt_token_ids, budget)
         stopped = ids[-1] == self.tokenizer.eos_token_id
         text = self.tokenizer.decode(ids[:-1] if stopped else ids, skip_special_tokens=False)
-        output = SimpleNamespace(token_ids=ids, text=text, finish_reason="stop" if stopped else "length",
-                                 stop_reason=None, logprobs=None)
+        output = SimpleNamespace(
+            token_ids=ids, text=text, finish_reason="stop" if stopped else "length", stop_reason=None, logprobs=None
+        )
         return SimpleNamespace(outputs=[output])
 
 

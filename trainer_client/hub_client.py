@@ -66,9 +66,20 @@ class Group:
 
 
 class HubClient:
-    def __init__(self, url: str, token: str | None = None, *, client: str = "prove-trainer",
-                 connect_timeout: float = 10.0, request_timeout: float = 120.0, reconnect: bool = True,
-                 retries: int = 5, backoff: float = 0.2, event_queue: int = 1000, max_size: int = 64 * 2**20) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        *,
+        client: str = "prove-trainer",
+        connect_timeout: float = 10.0,
+        request_timeout: float = 120.0,
+        reconnect: bool = True,
+        retries: int = 5,
+        backoff: float = 0.2,
+        event_queue: int = 1000,
+        max_size: int = 64 * 2**20,
+    ) -> None:
         self.url = url
         self.token = token
         self.client = client
@@ -121,8 +132,10 @@ class HubClient:
 
     async def _connect_once(self) -> dict[str, Any]:
         try:
-            ws = await asyncio.wait_for(connect(self.url, max_size=self.max_size, compression=None,
-                                                open_timeout=self.connect_timeout), self.connect_timeout)
+            ws = await asyncio.wait_for(
+                connect(self.url, max_size=self.max_size, compression=None, open_timeout=self.connect_timeout),
+                self.connect_timeout,
+            )
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as exc:
             raise HubConnectionError(f"cannot open {self.url}: {exc}") from exc
         self._ws = ws
@@ -221,8 +234,15 @@ class HubClient:
         reply = await self.send(wire.Tasks(type="tasks", kind=kind, full=full))  # type: ignore[arg-type]
         return list(reply["tasks"])
 
-    async def open(self, task: str | dict[str, Any], n: int = 1, limits: dict[str, Any] | None = None, *,
-                   run: str | None = None, step: int | None = None) -> Group:
+    async def open(
+        self,
+        task: str | dict[str, Any],
+        n: int = 1,
+        limits: dict[str, Any] | None = None,
+        *,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> Group:
         """Open a group of ``n`` episodes of ``task`` (an id or an inline task object); ``run`` and
         ``step`` tie the group to a training run and its optimizer step (sent only when given)."""
         fields: dict[str, Any] = {"task": task, "n": n}
@@ -233,10 +253,20 @@ class HubClient:
         if step is not None:
             fields["step"] = step
         r = await self.send(wire.Open(type="open", **fields))
-        return Group(r["group"], r["task"], r["kind"], r["state_hash"], [e["episode"] for e in r["episodes"]],
-                     r["messages"], r["tools"], r)
+        return Group(
+            r["group"],
+            r["task"],
+            r["kind"],
+            r["state_hash"],
+            [e["episode"] for e in r["episodes"]],
+            r["messages"],
+            r["tools"],
+            r,
+        )
 
-    async def step(self, episode: str, text: str | None = None, *, message: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def step(
+        self, episode: str, text: str | None = None, *, message: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """Send the model's raw output (or an OpenAI assistant ``message``); get the observation."""
         if message is not None:
             return await self.send(wire.Step(type="step", episode=episode, message=message))
@@ -250,8 +280,9 @@ class HubClient:
     async def close_episodes(self, episodes: Sequence[str]) -> dict[str, Any]:
         return await self.send(wire.Close(type="close", episodes=list(episodes)))
 
-    async def subscribe(self, kinds: Sequence[str] | None = None, episodes: Sequence[str] | None = None,
-                        maxsize: int = 1000) -> dict[str, Any]:
+    async def subscribe(
+        self, kinds: Sequence[str] | None = None, episodes: Sequence[str] | None = None, maxsize: int = 1000
+    ) -> dict[str, Any]:
         """Receive live events in ``self.events`` (or ``async for e in client.iter_events()``)."""
         fields: dict[str, Any] = {"maxsize": maxsize}
         if kinds:

@@ -91,10 +91,17 @@ class Lease:
 class HubSet:
     """Clients of several hubs; ``call`` turns a dropped connection into ``HubDown`` and sets the hub aside."""
 
-    def __init__(self, urls: Sequence[str], token: str | None = None, *, retry_after: float = 30.0,
-                 client_factory: Callable[[str, str | None], HubClient] | None = None,
-                 clock: Callable[[], float] = time.monotonic, open_retries: int = 5,
-                 open_backoff: float = 1.0) -> None:
+    def __init__(
+        self,
+        urls: Sequence[str],
+        token: str | None = None,
+        *,
+        retry_after: float = 30.0,
+        client_factory: Callable[[str, str | None], HubClient] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        open_retries: int = 5,
+        open_backoff: float = 1.0,
+    ) -> None:
         if not urls:
             raise ValueError("no hub URL given")
         factory = client_factory or default_client
@@ -136,8 +143,15 @@ class HubSet:
             self.mark_down(hub, exc.message)
             raise HubDown(hub.url, exc.message) from exc
 
-    async def open_group(self, task: str | dict[str, Any], n: int, limits: dict[str, Any] | None = None, *,
-                         run: str | None = None, step: int | None = None) -> tuple[HubEndpoint, Group]:
+    async def open_group(
+        self,
+        task: str | dict[str, Any],
+        n: int,
+        limits: dict[str, Any] | None = None,
+        *,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> tuple[HubEndpoint, Group]:
         """Open a group on the next live hub, moving on while hubs are down or full.
 
         A full hub (``capacity``) is retried with back-off (``open_retries`` rounds over the hubs);
@@ -169,8 +183,9 @@ class HubSet:
                 break
         name = task if isinstance(task, str) else task.get("id", "<inline>")
         if isinstance(last, HubError) and last.code == "capacity":
-            raise HubBusy(f"no hub had room for a group of {n} of {name!r} after {self.open_retries} retries: "
-                          f"{last.message}")
+            raise HubBusy(
+                f"no hub had room for a group of {n} of {name!r} after {self.open_retries} retries: {last.message}"
+            )
         raise NoHubAvailable(f"no hub could open a group of {name!r}: {last or 'all hubs are down'}")
 
     async def __aenter__(self) -> HubSet:
@@ -217,8 +232,9 @@ class GroupPool:
     _failed: dict[Hashable, Exception] = field(default_factory=dict)
     _locks: dict[Hashable, asyncio.Lock] = field(default_factory=dict)
 
-    async def acquire(self, task: str, key: Hashable | None = None, n: int | None = None,
-                      step: int | None = None) -> Lease:
+    async def acquire(
+        self, task: str, key: Hashable | None = None, n: int | None = None, step: int | None = None
+    ) -> Lease:
         key = task if key is None else key
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
@@ -227,8 +243,9 @@ class GroupPool:
             pending = self._pending.get(key)
             if pending is None or not pending.hub.alive:
                 try:
-                    hub, group = await self.hubs.open_group(task, n or self.group_size, self.limits,
-                                                            run=self.run, step=step)
+                    hub, group = await self.hubs.open_group(
+                        task, n or self.group_size, self.limits, run=self.run, step=step
+                    )
                 except (NoHubAvailable, HubError) as exc:
                     if key != task:  # a keyed group fails as a whole; a task-keyed one may be retried
                         self._failed[key] = exc
@@ -247,13 +264,13 @@ class GroupPool:
         pending = self._pending.pop(key, None)
         if pending is not None and pending.hub.alive and pending.next_index < len(pending.group.episodes):
             try:
-                await self.hubs.call(pending.hub, "close_episodes", pending.group.episodes[pending.next_index:])
+                await self.hubs.call(pending.hub, "close_episodes", pending.group.episodes[pending.next_index :])
             except (HubDown, HubError):
                 pass
 
     def leftovers(self) -> list[tuple[HubEndpoint, list[str]]]:
         """Episodes opened but never handed out (to close at shutdown)."""
-        return [(p.hub, p.group.episodes[p.next_index:]) for p in self._pending.values()]
+        return [(p.hub, p.group.episodes[p.next_index :]) for p in self._pending.values()]
 
     async def drain(self) -> None:
         for hub, episodes in self.leftovers():

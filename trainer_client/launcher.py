@@ -113,24 +113,35 @@ def check_tasks(hubs: Sequence[str], token: str | None, wanted: Sequence[str]) -
     """Fail fast, before any GPU is touched, when a hub lacks a prompt's task."""
     missing = asyncio.run(missing_tasks(hubs, token, wanted))
     if missing:
-        detail = "; ".join(f"{url} lacks {len(ids)} ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''})"
-                           for url, ids in missing.items())
+        detail = "; ".join(
+            f"{url} lacks {len(ids)} ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''})"
+            for url, ids in missing.items()
+        )
         raise ValueError(f"unknown_task: every hub must load the same tasks: {detail}")
 
 
 def prompt_rows(tasks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """OpenRLHF prompt rows: ``input`` (the first user turn, for people and length filters) and
     ``label`` (the task id: the agent opens that task on a hub and renders the real prompt)."""
-    return [{"input": t["turns"][0]["user"], "label": t["id"], "kind": t.get("kind", "mcp"),
-             "servers": t.get("servers", [])} for t in tasks]
+    return [
+        {
+            "input": t["turns"][0]["user"],
+            "label": t["id"],
+            "kind": t.get("kind", "mcp"),
+            "servers": t.get("servers", []),
+        }
+        for t in tasks
+    ]
 
 
 def draw_rows(tasks: Sequence[dict[str, Any]], steps: int, batch: int, seed: int) -> list[dict[str, Any]]:
     """``steps * batch`` prompt rows: shuffled passes over the tasks (every task once per pass), so one
     OpenRLHF episode over them is exactly ``steps`` full rollout batches."""
     if len(tasks) < batch:
-        raise ValueError(f"{len(tasks)} task(s) is fewer than one rollout batch (--batch-size {batch}): "
-                         "lower --batch-size or add tasks")
+        raise ValueError(
+            f"{len(tasks)} task(s) is fewer than one rollout batch (--batch-size {batch}): "
+            "lower --batch-size or add tasks"
+        )
     rng = random.Random(seed)
     rows: list[dict[str, Any]] = []
     while len(rows) < steps * batch:
@@ -211,67 +222,118 @@ class Plan:
     ray_address: str | None = None  # the Ray cluster the local trainer joins (the one --ray-hubs started)
 
 
-def build_command(args: argparse.Namespace, prompts: Path | str, agent: Path | str, rows: int, lr: float,
-                  out: Path) -> list[str]:
+def build_command(
+    args: argparse.Namespace, prompts: Path | str, agent: Path | str, rows: int, lr: float, out: Path
+) -> list[str]:
     """``python -m openrlhf.cli.train_ppo_ray ...`` (flag names as in OpenRLHF 0.11.2)."""
     n, batch = args.group_size, args.batch_size
     engines = args.vllm_engines or max(1, args.gpus // args.tp)
-    cmd = [args.python, *TRAINER,
-           "--actor.model_name_or_path", args.model,
-           "--data.prompt_dataset", str(prompts),
-           "--data.input_key", "input",
-           "--data.label_key", "label",
-           "--data.max_samples", str(rows),
-           "--train.agent_func_path", str(agent),
-           "--algo.advantage.estimator", "group_norm",
-           "--rollout.n_samples_per_prompt", str(n),
-           "--rollout.batch_size", str(batch),
-           "--train.batch_size", str(batch * n),
-           "--train.num_episodes", "1",
-           "--train.max_epochs", "1",
-           "--algo.kl.init_coef", str(args.kl),
-           "--algo.kl.use_loss",
-           "--algo.kl.estimator", "k3",
-           "--actor.adam.lr", f"{lr:g}",
-           "--rollout.temperature", str(args.temperature),
-           "--data.max_len", str(args.max_len),
-           "--actor.num_nodes", str(args.nodes),
-           "--actor.num_gpus_per_node", str(args.gpus),
-           "--ref.num_nodes", str(args.nodes),
-           "--ref.num_gpus_per_node", str(args.gpus),
-           "--vllm.num_engines", str(engines * args.nodes),
-           "--vllm.tensor_parallel_size", str(args.tp),
-           "--vllm.gpu_memory_utilization", str(args.vllm_memory),
-           "--vllm.enable_prefix_caching",
-           "--train.colocate_all",
-           "--vllm.enable_sleep",
-           "--ds.zero_stage", str(args.zero_stage),
-           "--actor.gradient_checkpointing_enable",
-           "--ds.param_dtype", "bf16",
-           "--train.seed", str(args.seed),
-           "--ckpt.path", str(out / "ckpt"),
-           "--ckpt.output_dir", str(out / "final"),
-           "--ckpt.save_steps", str(args.save_steps),
-           "--logger.tensorboard_dir", str(out / "tensorboard"),
-           "--logger.wandb.run_name", args.name]
+    cmd = [
+        args.python,
+        *TRAINER,
+        "--actor.model_name_or_path",
+        args.model,
+        "--data.prompt_dataset",
+        str(prompts),
+        "--data.input_key",
+        "input",
+        "--data.label_key",
+        "label",
+        "--data.max_samples",
+        str(rows),
+        "--train.agent_func_path",
+        str(agent),
+        "--algo.advantage.estimator",
+        "group_norm",
+        "--rollout.n_samples_per_prompt",
+        str(n),
+        "--rollout.batch_size",
+        str(batch),
+        "--train.batch_size",
+        str(batch * n),
+        "--train.num_episodes",
+        "1",
+        "--train.max_epochs",
+        "1",
+        "--algo.kl.init_coef",
+        str(args.kl),
+        "--algo.kl.use_loss",
+        "--algo.kl.estimator",
+        "k3",
+        "--actor.adam.lr",
+        f"{lr:g}",
+        "--rollout.temperature",
+        str(args.temperature),
+        "--data.max_len",
+        str(args.max_len),
+        "--actor.num_nodes",
+        str(args.nodes),
+        "--actor.num_gpus_per_node",
+        str(args.gpus),
+        "--ref.num_nodes",
+        str(args.nodes),
+        "--ref.num_gpus_per_node",
+        str(args.gpus),
+        "--vllm.num_engines",
+        str(engines * args.nodes),
+        "--vllm.tensor_parallel_size",
+        str(args.tp),
+        "--vllm.gpu_memory_utilization",
+        str(args.vllm_memory),
+        "--vllm.enable_prefix_caching",
+        "--train.colocate_all",
+        "--vllm.enable_sleep",
+        "--ds.zero_stage",
+        str(args.zero_stage),
+        "--actor.gradient_checkpointing_enable",
+        "--ds.param_dtype",
+        "bf16",
+        "--train.seed",
+        str(args.seed),
+        "--ckpt.path",
+        str(out / "ckpt"),
+        "--ckpt.output_dir",
+        str(out / "final"),
+        "--ckpt.save_steps",
+        str(args.save_steps),
+        "--logger.tensorboard_dir",
+        str(out / "tensorboard"),
+        "--logger.wandb.run_name",
+        args.name,
+    ]
     if args.max_new_tokens:
         cmd += ["--rollout.max_new_tokens", str(args.max_new_tokens)]
     return cmd + list(args.extra)
 
 
-def agent_config(hubs: Sequence[str], token: str | None, args: argparse.Namespace,
-                 run: str | None = None) -> dict[str, Any]:
+def agent_config(
+    hubs: Sequence[str], token: str | None, args: argparse.Namespace, run: str | None = None
+) -> dict[str, Any]:
     """What the agent reads in the rollout actors (``trainer_client.openrlhf_agent.AgentConfig``)."""
-    return {"hub_urls": list(hubs), "token": token, "group_size": args.group_size, "max_steps": args.max_steps,
-            "max_new_tokens": args.max_new_tokens, "run": run, "batch_size": args.batch_size}
+    return {
+        "hub_urls": list(hubs),
+        "token": token,
+        "group_size": args.group_size,
+        "max_steps": args.max_steps,
+        "max_new_tokens": args.max_new_tokens,
+        "run": run,
+        "batch_size": args.batch_size,
+    }
 
 
 def agent_env(config: dict[str, Any]) -> dict[str, str]:
     """The same settings as ``PROVE_*`` variables (the stock agent file reads them; Ray's runtime_env)."""
-    env = {"PROVE_HUB_URLS": ",".join(config["hub_urls"]), "PROVE_GROUP_SIZE": str(config["group_size"]),
-           "PROVE_MAX_STEPS": str(config["max_steps"])}
-    for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_MAX_NEW_TOKENS", "max_new_tokens"), ("PROVE_RUN", "run"),
-                      ("PROVE_BATCH_SIZE", "batch_size")):
+    env = {
+        "PROVE_HUB_URLS": ",".join(config["hub_urls"]),
+        "PROVE_GROUP_SIZE": str(config["group_size"]),
+        "PROVE_MAX_STEPS": str(config["max_steps"]),
+    }
+    for key, name in (
+        ("PROVE_HUB_TOKEN", "token"),
+        ("PROVE_MAX_NEW_TOKENS", "max_new_tokens"),
+        ("PROVE_RUN", "run"),
+        ("PROVE_BATCH_SIZE", "batch_size"),
+    ):
         if config.get(name):
             env[key] = str(config[name])
     return env
@@ -287,11 +349,25 @@ def plan(args: argparse.Namespace, hubs: Sequence[str], tasks: Sequence[dict[str
     agent = write_agent(job, config, args.name)
     # on a cluster the job directory is the working directory of every worker: relative paths reach them
     local = not args.ray_address
-    command = build_command(args, prompts if local else prompts.name, agent if local else agent.name, len(rows),
-                            lr, out)
+    command = build_command(
+        args, prompts if local else prompts.name, agent if local else agent.name, len(rows), lr, out
+    )
     max_steps = openrlhf_max_steps(len(rows), args.group_size, args.batch_size * args.group_size)
-    return Plan(command, agent_env(config), prompts, len(tasks), lr, family, out / "tensorboard", args.name, job,
-                agent, config, args.steps, max_steps)
+    return Plan(
+        command,
+        agent_env(config),
+        prompts,
+        len(tasks),
+        lr,
+        family,
+        out / "tensorboard",
+        args.name,
+        job,
+        agent,
+        config,
+        args.steps,
+        max_steps,
+    )
 
 
 # Metrics to the hub -----------------------------------------------------------------------------
@@ -380,9 +456,15 @@ class HubReporter:
             await c.close()
 
 
-async def run_training(p: Plan, hubs: Sequence[str], token: str | None, sources: Sequence[Any],
-                       poll_s: float = 10.0, config: dict[str, Any] | None = None,
-                       ray_dashboard: str | None = None) -> int:
+async def run_training(
+    p: Plan,
+    hubs: Sequence[str],
+    token: str | None,
+    sources: Sequence[Any],
+    poll_s: float = 10.0,
+    config: dict[str, Any] | None = None,
+    ray_dashboard: str | None = None,
+) -> int:
     """Run the trainer (locally, or as a job on a Ray cluster) with the agent's run config, forwarding
     metrics until it exits."""
     reporter = HubReporter(hubs, token)
@@ -429,8 +511,11 @@ async def run_job(p: Plan, dashboard: str, sources: Sequence[Any], reporter: Hub
     from ray.job_submission import JobStatus, JobSubmissionClient
 
     client = JobSubmissionClient(dashboard)
-    job_id = client.submit_job(entrypoint=shlex.join(p.command), runtime_env=job_runtime_env(p),
-                               metadata={"prove_run": reporter.run or "", "name": p.run_name})
+    job_id = client.submit_job(
+        entrypoint=shlex.join(p.command),
+        runtime_env=job_runtime_env(p),
+        metadata={"prove_run": reporter.run or "", "name": p.run_name},
+    )
     log.info("submitted Ray job %s to %s", job_id, dashboard)
 
     async def tail() -> None:
@@ -464,22 +549,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hub", action="append", default=None, metavar="URL", help="hub URL (repeatable); default local")
     p.add_argument("--token", default=os.environ.get("HUB_TOKEN"), help="hubs' bearer token (default $HUB_TOKEN)")
     p.add_argument("--ray-hubs", type=int, default=0, help="start this many hubs as Ray actors instead of --hub")
-    p.add_argument("--ray-address", default=None, metavar="HOST:PORT",
-                   help="an existing Ray cluster (what `ray start --head` prints): the trainer runs there as a "
-                        "Ray job, and --ray-hubs start there")
-    p.add_argument("--ray-dashboard", default=None, metavar="URL",
-                   help="the cluster's job server (default http://HOST:8265 of --ray-address)")
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="HOST:PORT",
+        help="an existing Ray cluster (what `ray start --head` prints): the trainer runs there as a "
+        "Ray job, and --ray-hubs start there",
+    )
+    p.add_argument(
+        "--ray-dashboard",
+        default=None,
+        metavar="URL",
+        help="the cluster's job server (default http://HOST:8265 of --ray-address)",
+    )
     p.add_argument("--model", required=True, help="HF model name or path (its family picks the learning rate)")
     p.add_argument("--lr", type=float, default=None, help="override the per-family learning rate")
     p.add_argument("--group-size", type=int, default=16, help="samples per prompt (GRPO group; paper 16)")
     p.add_argument("--batch-size", type=int, default=16, help="prompts per step (paper 16)")
     p.add_argument("--kl", type=float, default=0.01, help="KL coefficient (paper 0.01)")
-    p.add_argument("--steps", type=int, default=350,
-                   help="optimizer steps (paper 350): steps x batch-size prompts, drawn in shuffled passes")
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=350,
+        help="optimizer steps (paper 350): steps x batch-size prompts, drawn in shuffled passes",
+    )
     p.add_argument("--max-steps", type=int, default=10, help="model messages per rollout (paper 10)")
     p.add_argument("--max-len", type=int, default=28768, help="prompt + response tokens (paper 12,384 + 16,384)")
-    p.add_argument("--max-new-tokens", type=int, default=None,
-                   help="tokens per model turn (default: what still fits in --max-len)")
+    p.add_argument(
+        "--max-new-tokens", type=int, default=None, help="tokens per model turn (default: what still fits in --max-len)"
+    )
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--split", choices=("train", "test", "all"), default="train")
     p.add_argument("--kind", choices=("mcp", "clarify", "abstain"), default=None)
@@ -535,9 +633,11 @@ def resolve_hubs(args: argparse.Namespace) -> tuple[list[str], Any]:
 def describe(p: Plan, args: argparse.Namespace, hubs: Sequence[str]) -> str:
     lr_from = f"the {p.family} family" if p.family and p.family != "--lr" else ("--lr" if p.family else "the default")
     rows = p.steps * args.batch_size
-    return (f"prove-train: {p.tasks} {args.split} tasks -> {rows} prompts in {p.prompts}; {p.steps} optimizer steps "
-            f"of {args.batch_size} prompts x {args.group_size} samples (OpenRLHF scheduler max_steps {p.max_steps}); "
-            f"lr {p.lr:g} ({lr_from}); {len(hubs)} hub(s); run config {p.job / CONFIG_NAME}")
+    return (
+        f"prove-train: {p.tasks} {args.split} tasks -> {rows} prompts in {p.prompts}; {p.steps} optimizer steps "
+        f"of {args.batch_size} prompts x {args.group_size} samples (OpenRLHF scheduler max_steps {p.max_steps}); "
+        f"lr {p.lr:g} ({lr_from}); {len(hubs)} hub(s); run config {p.job / CONFIG_NAME}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -573,8 +673,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     sources: list[Any] = [TensorBoardMetrics(p.tensorboard_dir)]
     if args.metrics_file:
         sources.append(JsonlMetrics(Path(args.metrics_file)))
-    config = {"model": args.model, "lr": p.lr, "group_size": args.group_size, "batch_size": args.batch_size,
-              "kl": args.kl, "steps": args.steps, "split": args.split, "tasks": p.tasks, "hubs": hubs}
+    config = {
+        "model": args.model,
+        "lr": p.lr,
+        "group_size": args.group_size,
+        "batch_size": args.batch_size,
+        "kl": args.kl,
+        "steps": args.steps,
+        "split": args.split,
+        "tasks": p.tasks,
+        "hubs": hubs,
+    }
     try:
         return asyncio.run(run_training(p, hubs, args.token, sources, args.poll, config, ray_dashboard(args)))
     finally:

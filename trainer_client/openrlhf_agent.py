@@ -67,14 +67,36 @@ class AgentConfig:
     """The agent's settings (a plain class: OpenRLHF loads this file outside ``sys.modules``, where
     dataclasses with postponed annotations cannot be built)."""
 
-    FIELDS = ("hub_urls", "token", "group_size", "max_steps", "max_new_tokens", "failed_reward", "retry_after",
-              "open_retries", "open_backoff", "reward", "run", "batch_size")
+    FIELDS = (
+        "hub_urls",
+        "token",
+        "group_size",
+        "max_steps",
+        "max_new_tokens",
+        "failed_reward",
+        "retry_after",
+        "open_retries",
+        "open_backoff",
+        "reward",
+        "run",
+        "batch_size",
+    )
 
-    def __init__(self, hub_urls: list[str] | None = None, token: str | None = None, group_size: int = 16,
-                 max_steps: int | None = None, max_new_tokens: int | None = None, failed_reward: float = 0.0,
-                 retry_after: float = 30.0, open_retries: int = 5, open_backoff: float = 1.0,
-                 reward: dict[str, float] | None = None, run: str | None = None,
-                 batch_size: int | None = None) -> None:
+    def __init__(
+        self,
+        hub_urls: list[str] | None = None,
+        token: str | None = None,
+        group_size: int = 16,
+        max_steps: int | None = None,
+        max_new_tokens: int | None = None,
+        failed_reward: float = 0.0,
+        retry_after: float = 30.0,
+        open_retries: int = 5,
+        open_backoff: float = 1.0,
+        reward: dict[str, float] | None = None,
+        run: str | None = None,
+        batch_size: int | None = None,
+    ) -> None:
         self.hub_urls = list(hub_urls or ["ws://127.0.0.1:8765/ws"])
         self.token = token
         self.group_size = int(group_size)
@@ -116,11 +138,14 @@ class AgentConfig:
         for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_RUN", "run")):
             if env.get(key):
                 data[name] = env[key]
-        for key, name, kind in (("PROVE_GROUP_SIZE", "group_size", int), ("PROVE_MAX_STEPS", "max_steps", int),
-                                ("PROVE_MAX_NEW_TOKENS", "max_new_tokens", int),
-                                ("PROVE_BATCH_SIZE", "batch_size", int),
-                                ("PROVE_FAILED_REWARD", "failed_reward", float),
-                                ("PROVE_RETRY_AFTER", "retry_after", float)):
+        for key, name, kind in (
+            ("PROVE_GROUP_SIZE", "group_size", int),
+            ("PROVE_MAX_STEPS", "max_steps", int),
+            ("PROVE_MAX_NEW_TOKENS", "max_new_tokens", int),
+            ("PROVE_BATCH_SIZE", "batch_size", int),
+            ("PROVE_FAILED_REWARD", "failed_reward", float),
+            ("PROVE_RETRY_AFTER", "retry_after", float),
+        ):
             if env.get(key):
                 data[name] = kind(env[key])
         return cls(**data)
@@ -150,8 +175,15 @@ class Cohort:
 class RolloutContext:
     """What one ``execute`` call shares with the instance it creates (contextvars are per asyncio task)."""
 
-    def __init__(self, pool: GroupPool, config: AgentConfig, tokenizer: Any, cohort: Cohort | None = None,
-                 max_length: int | None = None, executor: AgentExecutor | None = None) -> None:
+    def __init__(
+        self,
+        pool: GroupPool,
+        config: AgentConfig,
+        tokenizer: Any,
+        cohort: Cohort | None = None,
+        max_length: int | None = None,
+        executor: AgentExecutor | None = None,
+    ) -> None:
         self.pool = pool
         self.executor = executor
         self.config = config
@@ -238,13 +270,15 @@ class AgentInstance(AgentInstanceBase):
         cohort = self.ctx.cohort
         step = await self.ctx.executor.step_of(cohort) if self.ctx.executor and cohort else None
         try:
-            self.lease = await self.ctx.pool.acquire(task, key=cohort.key if cohort else None,
-                                                     n=cohort.members if cohort else None, step=step)
+            self.lease = await self.ctx.pool.acquire(
+                task, key=cohort.key if cohort else None, n=cohort.members if cohort else None, step=step
+            )
         except HubError as exc:
             if exc.code == "unknown_task":
-                raise UnknownTask(f"task {task!r} is not on the hub ({exc.message}); prove-train checks every "
-                                  "prompt's task on every hub before training: did a hub restart with other tasks?"
-                                  ) from exc
+                raise UnknownTask(
+                    f"task {task!r} is not on the hub ({exc.message}); prove-train checks every "
+                    "prompt's task on every hub before training: did a hub restart with other tasks?"
+                ) from exc
             self.failure = str(exc)
         except (NoHubAvailable, HubDown) as exc:
             self.failure = str(exc)
@@ -275,8 +309,13 @@ class AgentInstance(AgentInstanceBase):
         feedback = feedback_text(self.ctx.tokenizer, history, new, self.tools, model_closed_turn=closed)
         if self._out_of_budget(feedback):
             return await self._finish(truncated=True)
-        return {"rewards": scalar(0.0), "scores": scalar(0.0), "environment_feedback": feedback, "done": False,
-                "extra_logs": self._logs(None, failed=False, truncated=False)}
+        return {
+            "rewards": scalar(0.0),
+            "scores": scalar(0.0),
+            "environment_feedback": feedback,
+            "done": False,
+            "extra_logs": self._logs(None, failed=False, truncated=False),
+        }
 
     # Helpers ----------------------------------------------------------------------------------
 
@@ -316,8 +355,13 @@ class AgentInstance(AgentInstanceBase):
         except (HubDown, HubError) as exc:  # the reward is in; a lost close only leaves a fork until the TTL
             log.warning("closing %s failed: %s", self.lease.episode, exc)
         total = float(reward["total"])
-        self.result = {"rewards": scalar(total), "scores": scalar(total), "environment_feedback": "", "done": True,
-                       "extra_logs": self._logs(reward, failed=False, truncated=truncated)}
+        self.result = {
+            "rewards": scalar(total),
+            "scores": scalar(total),
+            "environment_feedback": "",
+            "done": True,
+            "extra_logs": self._logs(reward, failed=False, truncated=truncated),
+        }
         return self.result
 
     def _failed(self, reason: str) -> dict:
@@ -327,8 +371,13 @@ class AgentInstance(AgentInstanceBase):
         self.failure = self.failure or reason
         self.finished = True
         value = self.ctx.config.failed_reward
-        self.result = {"rewards": scalar(value), "scores": scalar(value), "environment_feedback": "", "done": True,
-                       "extra_logs": self._logs(None, failed=True, truncated=False)}
+        self.result = {
+            "rewards": scalar(value),
+            "scores": scalar(value),
+            "environment_feedback": "",
+            "done": True,
+            "extra_logs": self._logs(None, failed=True, truncated=False),
+        }
         return self.result
 
     def _logs(self, reward: dict[str, Any] | None, *, failed: bool, truncated: bool) -> dict[str, float]:
@@ -391,8 +440,13 @@ class AgentExecutor(MultiTurnAgentExecutor):
     @property
     def pool(self) -> GroupPool:
         if self._pool is None:  # built on first use, inside the actor's event loop
-            hubs = self._hubs or HubSet(self.config.hub_urls, self.config.token, retry_after=self.config.retry_after,
-                                        open_retries=self.config.open_retries, open_backoff=self.config.open_backoff)
+            hubs = self._hubs or HubSet(
+                self.config.hub_urls,
+                self.config.token,
+                retry_after=self.config.retry_after,
+                open_retries=self.config.open_retries,
+                open_backoff=self.config.open_backoff,
+            )
             limits = {"max_steps": self.config.max_steps} if self.config.max_steps else None
             self._pool = GroupPool(hubs, self.config.group_size, limits, run=self.config.run)
         return self._pool
@@ -412,8 +466,9 @@ class AgentExecutor(MultiTurnAgentExecutor):
         token = _CONTEXT.set(ctx)
         try:
             await asyncio.sleep(0)  # let the siblings join, so the group is opened with all n of them
-            result = await super().execute(prompt, label, own_params, max_length, hf_tokenizer,
-                                           _RecordingEngine(llm_engine, ctx), images)
+            result = await super().execute(
+                prompt, label, own_params, max_length, hf_tokenizer, _RecordingEngine(llm_engine, ctx), images
+            )
             instance = ctx.instance
             assert instance is not None
             await instance.conclude()
@@ -451,8 +506,14 @@ class AgentExecutor(MultiTurnAgentExecutor):
         self.groups += 1
         if cohort.lost is not None:
             self.groups_lost += 1
-            log.warning("group lost (%s): all %d samples get reward %g; %d of %d groups lost so far", cohort.lost,
-                        cohort.members, self.config.failed_reward, self.groups_lost, self.groups)
+            log.warning(
+                "group lost (%s): all %d samples get reward %g; %d of %d groups lost so far",
+                cohort.lost,
+                cohort.members,
+                self.config.failed_reward,
+                self.groups_lost,
+                self.groups,
+            )
         await self.pool.release(cohort.key)
 
     def _final(self, result: dict[str, Any], instance: AgentInstance, cohort: Cohort) -> dict[str, Any]:

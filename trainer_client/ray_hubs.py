@@ -30,16 +30,29 @@ from hub.net import free_port
 class HubServer:
     """One hub served by uvicorn in a background thread of this process."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, token: str | None = None, seed: int = 0,
-                 store_path: str | None = None, tasks_path: str | None = None) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        token: str | None = None,
+        seed: int = 0,
+        store_path: str | None = None,
+        tasks_path: str | None = None,
+    ) -> None:
         import uvicorn
 
         from hub.app import create_app
         from hub.config import Settings
 
         port = port or free_port(host)
-        settings = Settings(host=host, port=port, token=token, seed=seed,
-                            store_path=store_path or f"prove_hub_{port}.db", tasks_path=tasks_path).check()
+        settings = Settings(
+            host=host,
+            port=port,
+            token=token,
+            seed=seed,
+            store_path=store_path or f"prove_hub_{port}.db",
+            tasks_path=tasks_path,
+        ).check()
         self.host, self.port = host, port
         self.server = uvicorn.Server(uvicorn.Config(create_app(settings), host=host, port=port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, name=f"prove-hub-{port}", daemon=True)
@@ -64,8 +77,9 @@ def _actor_class() -> Any:
 
     @ray.remote(num_cpus=1)
     class HubActor:
-        def __init__(self, token: str | None, seed: int, tasks_path: str | None, host: str | None,
-                     store_dir: str | None) -> None:
+        def __init__(
+            self, token: str | None, seed: int, tasks_path: str | None, host: str | None, store_dir: str | None
+        ) -> None:
             bind = host or (ray.util.get_node_ip_address() if token else "127.0.0.1")
             port = free_port(bind)
             store = f"{store_dir}/prove_hub_{port}.db" if store_dir else None
@@ -98,9 +112,16 @@ class HubFleet:
         self.actors.clear()
 
 
-def start_hubs(n: int, token: str | None = None, seed: int = 0, tasks_path: str | None = None,
-               host: str | None = None, spread: bool = True, store_dir: str | None = None,
-               address: str | None = None) -> HubFleet:
+def start_hubs(
+    n: int,
+    token: str | None = None,
+    seed: int = 0,
+    tasks_path: str | None = None,
+    host: str | None = None,
+    spread: bool = True,
+    store_dir: str | None = None,
+    address: str | None = None,
+) -> HubFleet:
     """``n`` hub actors (spread over the cluster's nodes when ``spread``); their ws URLs.
 
     ``address`` joins an existing cluster (the trainer's), else the one ``ray.init()`` finds or starts.
@@ -117,8 +138,10 @@ def start_hubs(n: int, token: str | None = None, seed: int = 0, tasks_path: str 
         ray.init(address=address, ignore_reinit_error=True)
     nodes = [node for node in ray.nodes() if node.get("Alive")]
     if not token and host is None and len(nodes) > 1:
-        raise ValueError(f"the Ray cluster has {len(nodes)} nodes: hubs without a token bind 127.0.0.1, unreachable "
-                         "from the other nodes; pass a token (--token / $HUB_TOKEN) so they bind their node's address")
+        raise ValueError(
+            f"the Ray cluster has {len(nodes)} nodes: hubs without a token bind 127.0.0.1, unreachable "
+            "from the other nodes; pass a token (--token / $HUB_TOKEN) so they bind their node's address"
+        )
     actor = _actor_class()
     options = {"scheduling_strategy": "SPREAD"} if spread else {}
     actors = [actor.options(**options).remote(token, seed, tasks_path, host, store_dir) for _ in range(n)]

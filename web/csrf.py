@@ -50,8 +50,14 @@ class Csrf:
 
     def set_cookie(self, request: Request, response: Response) -> None:
         if getattr(request.state, "csrf_new", False):
-            response.set_cookie(COOKIE, request.state.csrf_nonce, httponly=True, samesite="strict", path="/",
-                                secure=request.url.scheme == "https")
+            response.set_cookie(
+                COOKIE,
+                request.state.csrf_nonce,
+                httponly=True,
+                samesite="strict",
+                path="/",
+                secure=request.url.scheme == "https",
+            )
 
     def valid(self, request: Request, form: Mapping[str, str]) -> bool:
         """Whether the post carries (form field or header) the token of the nonce in its cookie."""
@@ -61,5 +67,9 @@ class Csrf:
 
 
 def refusal() -> Response:
-    return http_reply(Forbidden("this form post carries no valid CSRF token (a page on another site cannot post "
-                                "to the hub's dashboard); reload the dashboard page and submit again"))
+    return http_reply(
+        Forbidden(
+            "this form post carries no valid CSRF token (a page on another site cannot post "
+            "to the hub's dashboard); reload the dashboard page and submit again"
+        )
+    )

@@ -59,8 +59,17 @@ def fields_of(schema: Mapping[str, Any]) -> list[Field]:
         kind = branch.get("type", "json")
         if kind not in ("string", "integer", "number", "boolean"):
             kind = "json"
-        out.append(Field(name, kind, name in required, prop.get("description") or branch.get("description", ""),
-                         tuple(branch.get("enum", ())), prop.get("default"), nullable))
+        out.append(
+            Field(
+                name,
+                kind,
+                name in required,
+                prop.get("description") or branch.get("description", ""),
+                tuple(branch.get("enum", ())),
+                prop.get("default"),
+                nullable,
+            )
+        )
     return out
 
 

@@ -17,15 +17,35 @@ from hub.sessions import Session
 # Sessions the run-tool form must not write into: episode templates (every episode of a task forks one)
 # and episodes' own sessions (a call there would change a rollout behind the trainer's back).
 INTERNAL_SESSION_PREFIXES = ("tpl-", "es-")
-COMPONENT_WEIGHTS = {"validity": "w_val", "coverage": "w_cov", "efficiency": "w_eff", "name": "w_name",
-                     "argument": "w_arg", "state": "w_state", "format": "w_format"}
+COMPONENT_WEIGHTS = {
+    "validity": "w_val",
+    "coverage": "w_cov",
+    "efficiency": "w_eff",
+    "name": "w_name",
+    "argument": "w_arg",
+    "state": "w_state",
+    "format": "w_format",
+}
 
 
 def call_of_event(e: ToolCallEvent) -> dict[str, Any]:
     """A tool-call event in the shape of a decoded ``tool_calls`` row."""
-    return {"id": None, "event_id": e.id, "ts": e.ts, "session_id": e.session, "episode_id": e.episode,
-            "server": e.server, "tool": e.tool, "arguments": e.arguments, "ok": e.ok, "result": e.result,
-            "error": e.error, "error_kind": e.error_kind, "latency_ms": e.latency_ms, "state_changed": e.state_changed}
+    return {
+        "id": None,
+        "event_id": e.id,
+        "ts": e.ts,
+        "session_id": e.session,
+        "episode_id": e.episode,
+        "server": e.server,
+        "tool": e.tool,
+        "arguments": e.arguments,
+        "ok": e.ok,
+        "result": e.result,
+        "error": e.error,
+        "error_kind": e.error_kind,
+        "latency_ms": e.latency_ms,
+        "state_changed": e.state_changed,
+    }
 
 
 def turn_item(turn: dict[str, Any]) -> dict[str, Any]:
@@ -55,8 +75,9 @@ def reward_rows(components: dict[str, float], weights: dict[str, float]) -> list
     out = []
     for name, value in components.items():
         weight = weights.get(COMPONENT_WEIGHTS.get(name, ""), None)
-        out.append({"name": name, "value": value, "weight": weight,
-                    "contribution": None if weight is None else weight * value})
+        out.append(
+            {"name": name, "value": value, "weight": weight, "contribution": None if weight is None else weight * value}
+        )
     return out
 
 
@@ -72,8 +93,16 @@ def points(mode: str, components: dict[str, float], weights: dict[str, float], t
 
     def add(name: str, weight: float, value: float, best: float = 1.0) -> None:
         got = weight * value
-        rows.append({"name": name, "value": value, "weight": weight, "earned": got, "max": weight * best,
-                     "lost": weight * best - got})
+        rows.append(
+            {
+                "name": name,
+                "value": value,
+                "weight": weight,
+                "earned": got,
+                "max": weight * best,
+                "lost": weight * best - got,
+            }
+        )
 
     paper_terms = [c for c in PAPER if c in components]
     components = {k: float(v) for k, v in components.items() if v is not None}
@@ -87,8 +116,16 @@ def points(mode: str, components: dict[str, float], weights: dict[str, float], t
         if mode == "clarify":
             asked = components.get("clarify", 0.0)
             paper = sum(r["earned"] for r in rows)
-            rows.append({"name": "clarify", "value": asked, "weight": None, "earned": 0.0, "max": 0.0,
-                         "lost": (1.0 - asked) * paper})
+            rows.append(
+                {
+                    "name": "clarify",
+                    "value": asked,
+                    "weight": None,
+                    "earned": 0.0,
+                    "max": 0.0,
+                    "lost": (1.0 - asked) * paper,
+                }
+            )
             if asked < 1.0:
                 for r in rows[:-1]:
                     r["earned"] *= asked
@@ -97,15 +134,22 @@ def points(mode: str, components: dict[str, float], weights: dict[str, float], t
             add(extra, weights.get(COMPONENT_WEIGHTS[extra], 0.0), components[extra])
     best = sum(r["max"] for r in rows)
     total = sum(r["earned"] for r in rows)
-    return {"rows": rows, "max": best, "total": total, "lost": best - total,
-            "fraction": total / best if best > 0 else None}
+    return {
+        "rows": rows,
+        "max": best,
+        "total": total,
+        "lost": best - total,
+        "fraction": total / best if best > 0 else None,
+    }
 
 
 def _gated(components: dict[str, float], weights: dict[str, float], total: float) -> bool:
     """Whether a clarify reward is the gate times the paper terms (ground-truth calls follow the ask) rather
     than the abstention rule; the stored components do not say, the total does."""
+
     def w(c: str) -> float:
         return weights.get(COMPONENT_WEIGHTS[c], 0.0)
+
     extras = sum(w(c) * components[c] for c in ("state", "format") if c in components)
     paper = sum(w(c) * components[c] for c in PAPER if c in components)
     asked = components.get("clarify", 0.0)
@@ -126,15 +170,25 @@ def reward_class(value: float | None, best: float | None, state_match: int | boo
 
 
 def session_row(session: Session, clock_now: float) -> dict[str, Any]:
-    return {"id": session.id, "seed": session.seed, "parent": session.parent, "servers": sorted(session.forks),
-            "calls": session.calls, "idle_s": max(0.0, clock_now - session.last_used),
-            "age_s": max(0.0, clock_now - session.created)}
+    return {
+        "id": session.id,
+        "seed": session.seed,
+        "parent": session.parent,
+        "servers": sorted(session.forks),
+        "calls": session.calls,
+        "idle_s": max(0.0, clock_now - session.last_used),
+        "age_s": max(0.0, clock_now - session.created),
+    }
 
 
 def merge_live(row: dict[str, Any], live: Episode) -> None:
     """Overlay what the episode engine knows now on a stored episode row (the store lags a little)."""
-    row.update(status="finished" if live.reward is not None else "open", reason=live.reason, steps=live.steps,
-               format_errors=len(live.format_errors))
+    row.update(
+        status="finished" if live.reward is not None else "open",
+        reason=live.reason,
+        steps=live.steps,
+        format_errors=len(live.format_errors),
+    )
     if live.reward is not None:
         row["reward"] = live.reward.total
 
@@ -155,8 +209,16 @@ def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, A
         weights = parsed.get(r["weights"])
         if weights is None:
             weights = parsed[r["weights"]] = json.loads(r["weights"])
-        t = tasks.setdefault(r["task_id"], {"task_id": r["task_id"], "episodes": 0, "total": 0.0,
-                                            **{f"lost_{c}": 0.0 for c in WEIGHTS}, **{f"n_{c}": 0 for c in WEIGHTS}})
+        t = tasks.setdefault(
+            r["task_id"],
+            {
+                "task_id": r["task_id"],
+                "episodes": 0,
+                "total": 0.0,
+                **{f"lost_{c}": 0.0 for c in WEIGHTS},
+                **{f"n_{c}": 0 for c in WEIGHTS},
+            },
+        )
         t["episodes"] += r["episodes"]
         t["total"] += r["total"] or 0.0
         overall["episodes"] += r["episodes"]
@@ -184,8 +246,16 @@ def component_losses(row: dict[str, Any] | None, components: list[str]) -> list[
     for c in components:
         hit = int((row or {}).get(f"n_{c}") or 0)
         lost = float((row or {}).get(f"lost_{c}") or 0.0)
-        out.append({"name": c, "episodes": hit, "share": hit / n if n else 0.0,
-                    "mean_when_lost": lost / hit if hit else 0.0, "per_episode": lost / n if n else 0.0, "of": n})
+        out.append(
+            {
+                "name": c,
+                "episodes": hit,
+                "share": hit / n if n else 0.0,
+                "mean_when_lost": lost / hit if hit else 0.0,
+                "per_episode": lost / n if n else 0.0,
+                "of": n,
+            }
+        )
     out.sort(key=lambda r: -float(r["per_episode"]))
     return out
 
@@ -194,8 +264,11 @@ def top_loss(row: dict[str, Any], components: list[str]) -> dict[str, Any]:
     """The component that cost a task the most points in all."""
     name = max(components, key=lambda c: float(row.get(f"lost_{c}") or 0.0))
     n = int(row.get("episodes") or 0)
-    return {"name": name, "per_episode": float(row.get(f"lost_{name}") or 0.0) / n if n else 0.0,
-            "share": int(row.get(f"n_{name}") or 0) / n if n else 0.0}
+    return {
+        "name": name,
+        "per_episode": float(row.get(f"lost_{name}") or 0.0) / n if n else 0.0,
+        "share": int(row.get(f"n_{name}") or 0) / n if n else 0.0,
+    }
 
 
 def advantages(rewards: list[float | None]) -> list[float | None]:
@@ -228,22 +301,28 @@ def group_view(rows: list[dict[str, Any]], calls: dict[str, list[dict[str, Any]]
         majority = max(counts.items(), key=lambda kv: kv[1])[0]
         if diverge_at is None and len(counts) > 1:
             diverge_at = i
-        grid.append([{"call": c[i] if i < len(c) else None, "odd": keys[j] != majority}
-                     for j, c in enumerate(seqs)])
+        grid.append([{"call": c[i] if i < len(c) else None, "odd": keys[j] != majority} for j, c in enumerate(seqs)])
     labels: dict[str, str] = {}
     for r in rows:
         h = r.get("final_hash")
         if h and h not in labels:
             labels[h] = chr(ord("A") + len(labels) % 26)
-    rollouts = [{**r, "advantage": a, "calls": len(c), "state_label": labels.get(r.get("final_hash") or "", "–")}
-                for r, a, c in zip(rows, advs, seqs)]
+    rollouts = [
+        {**r, "advantage": a, "calls": len(c), "state_label": labels.get(r.get("final_hash") or "", "–")}
+        for r, a, c in zip(rows, advs, seqs)
+    ]
     scored = [r["reward"] for r in rows if r.get("reward") is not None]
     state_groups: dict[str, dict[str, Any]] = {}
     for i, r in enumerate(rollouts):
         new = {"label": r["state_label"], "members": [], "match": r.get("state_match"), "diff": r.get("expected_diff")}
         found = state_groups.setdefault(r["state_label"], new)
         found["members"].append({"id": r["id"], "index": i + 1})
-    return {"rollouts": rollouts, "grid": grid, "diverge_at": diverge_at, "states": len(labels),
-            "state_groups": list(state_groups.values()),
-            "mean": sum(scored) / len(scored) if scored else None,
-            "std": (sum((x - sum(scored) / len(scored)) ** 2 for x in scored) / len(scored)) ** 0.5 if scored else None}
+    return {
+        "rollouts": rollouts,
+        "grid": grid,
+        "diverge_at": diverge_at,
+        "states": len(labels),
+        "state_groups": list(state_groups.values()),
+        "mean": sum(scored) / len(scored) if scored else None,
+        "std": (sum((x - sum(scored) / len(scored)) ** 2 for x in scored) / len(scored)) ** 0.5 if scored else None,
+    }

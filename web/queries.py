@@ -109,20 +109,31 @@ class Reader:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
         self._pool.submit(shut).result()
 
 
 # Episodes ---------------------------------------------------------------------------------------
 
 
-COMPONENTS = {"validity": ("w_val", 1.0), "coverage": ("w_cov", 1.0), "efficiency": ("w_eff", 0.0),
-              "name": ("w_name", 1.0), "argument": ("w_arg", 1.0)}
+COMPONENTS = {
+    "validity": ("w_val", 1.0),
+    "coverage": ("w_cov", 1.0),
+    "efficiency": ("w_eff", 0.0),
+    "name": ("w_name", 1.0),
+    "argument": ("w_arg", 1.0),
+}
 
 
 # Sorting by a component: its lowest values lose the most points (R_eff is a penalty, at most 0, so the
 # same holds); a plain column, so it costs no JSON parsing per row.
-SORTS = {"reward": "r.total DESC", "-reward": "r.total ASC", "calls": "e.calls DESC",
-         **{c: f"r.{c} ASC" for c in COMPONENTS}, **{f"-{c}": f"r.{c} DESC" for c in COMPONENTS}}
+SORTS = {
+    "reward": "r.total DESC",
+    "-reward": "r.total ASC",
+    "calls": "e.calls DESC",
+    **{c: f"r.{c} ASC" for c in COMPONENTS},
+    **{f"-{c}": f"r.{c} DESC" for c in COMPONENTS},
+}
 
 
 @dataclass
@@ -158,8 +169,9 @@ class EpisodeFilter:
             clauses.append("e.reward <= ?")
             params.append(self.max_reward)
         if self.errors:
-            clauses.append("(e.format_errors > 0 OR EXISTS (SELECT 1 FROM tool_calls t WHERE t.episode_id = e.id "
-                           "AND t.ok = 0))")
+            clauses.append(
+                "(e.format_errors > 0 OR EXISTS (SELECT 1 FROM tool_calls t WHERE t.episode_id = e.id AND t.ok = 0))"
+            )
         if self.state in ("differs", "matches"):
             clauses.append("v.state_match = ?")
             params.append(int(self.state == "matches"))
@@ -174,11 +186,19 @@ class EpisodeFilter:
 
     def query(self) -> dict[str, str]:
         """The filter as URL query parameters (for links that keep it)."""
-        out = {"task": self.task, "server": self.server, "status": self.status,
-               "min_reward": "" if self.min_reward is None else str(self.min_reward),
-               "max_reward": "" if self.max_reward is None else str(self.max_reward),
-               "errors": "1" if self.errors else "", "state": self.state, "group": self.group, "run": self.run,
-               "step": "" if self.step is None else str(self.step), "sort": self.sort}
+        out = {
+            "task": self.task,
+            "server": self.server,
+            "status": self.status,
+            "min_reward": "" if self.min_reward is None else str(self.min_reward),
+            "max_reward": "" if self.max_reward is None else str(self.max_reward),
+            "errors": "1" if self.errors else "",
+            "state": self.state,
+            "group": self.group,
+            "run": self.run,
+            "step": "" if self.step is None else str(self.step),
+            "sort": self.sort,
+        }
         return {k: v for k, v in out.items() if v}
 
 
@@ -202,12 +222,15 @@ def decode_cursor(cursor: str) -> tuple[float, str] | None:
         return None
 
 
-EPISODE_COLUMNS = ("e.id, e.task_id, e.group_id, e.session_id, e.status, e.reason, e.steps, e.calls, e.format_errors, "
-                   "e.reward, e.opened_at, e.finished_at, e.start_hash, e.final_hash, e.run_id, e.run_step")
-LIST_COLUMNS = (EPISODE_COLUMNS + ", r.mode AS reward_mode, r.components AS reward_components, "
-                "r.weights AS reward_weights, v.state_match")
-LIST_FROM = ("FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id "
-             "LEFT JOIN evidence v ON v.episode_id = e.id")
+EPISODE_COLUMNS = (
+    "e.id, e.task_id, e.group_id, e.session_id, e.status, e.reason, e.steps, e.calls, e.format_errors, "
+    "e.reward, e.opened_at, e.finished_at, e.start_hash, e.final_hash, e.run_id, e.run_step"
+)
+LIST_COLUMNS = (
+    EPISODE_COLUMNS + ", r.mode AS reward_mode, r.components AS reward_components, "
+    "r.weights AS reward_weights, v.state_match"
+)
+LIST_FROM = "FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id LEFT JOIN evidence v ON v.episode_id = e.id"
 
 
 def _from(flt: EpisodeFilter, listing: bool) -> str:
@@ -232,8 +255,9 @@ async def episode_page(db: Reader, flt: EpisodeFilter, cursor: str | None = None
             params.extend(at)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     sql_order = f"{order}, e.opened_at DESC, e.id DESC" if order else "e.opened_at DESC, e.id DESC"
-    rows = await db.rows(f"SELECT {LIST_COLUMNS} {LIST_FROM} {where} ORDER BY {sql_order} LIMIT ? OFFSET ?",
-                         [*params, limit + 1, offset])
+    rows = await db.rows(
+        f"SELECT {LIST_COLUMNS} {LIST_FROM} {where} ORDER BY {sql_order} LIMIT ? OFFSET ?", [*params, limit + 1, offset]
+    )
     more = len(rows) > limit
     rows = [decode_reward_columns(r) for r in rows[:limit]]
     await _attach_call_counts(db, rows)
@@ -263,8 +287,11 @@ async def _attach_call_counts(db: Reader, rows: list[Row]) -> None:
     if not rows:
         return
     marks = ",".join("?" * len(rows))
-    counts = await db.rows(f"SELECT episode_id, COUNT(*) AS n, SUM(ok = 0) AS failed FROM tool_calls "
-                           f"WHERE episode_id IN ({marks}) GROUP BY episode_id", [r["id"] for r in rows])
+    counts = await db.rows(
+        f"SELECT episode_id, COUNT(*) AS n, SUM(ok = 0) AS failed FROM tool_calls "
+        f"WHERE episode_id IN ({marks}) GROUP BY episode_id",
+        [r["id"] for r in rows],
+    )
     by_id = {c["episode_id"]: c for c in counts}
     for r in rows:
         c = by_id.get(r["id"], {})
@@ -277,17 +304,24 @@ async def episode(db: Reader, eid: str) -> Row | None:
 
 
 async def turns(db: Reader, eid: str, limit: int = 2000) -> list[Row]:
-    return await db.rows("SELECT seq, role, content, ts FROM turns WHERE episode_id = ? ORDER BY seq LIMIT ?",
-                         (eid, limit))
+    return await db.rows(
+        "SELECT seq, role, content, ts FROM turns WHERE episode_id = ? ORDER BY seq LIMIT ?", (eid, limit)
+    )
 
 
-CALL_COLUMNS = ("id, event_id, ts, session_id, episode_id, server, tool, arguments, ok, result, error, error_kind, "
-                "latency_ms, state_changed")
+CALL_COLUMNS = (
+    "id, event_id, ts, session_id, episode_id, server, tool, arguments, ok, result, error, error_kind, "
+    "latency_ms, state_changed"
+)
 
 
 async def episode_calls(db: Reader, eid: str, limit: int = 2000) -> list[Row]:
-    return [decode_call(r) for r in await db.rows(
-        f"SELECT {CALL_COLUMNS} FROM tool_calls WHERE episode_id = ? ORDER BY id LIMIT ?", (eid, limit))]
+    return [
+        decode_call(r)
+        for r in await db.rows(
+            f"SELECT {CALL_COLUMNS} FROM tool_calls WHERE episode_id = ? ORDER BY id LIMIT ?", (eid, limit)
+        )
+    ]
 
 
 async def evidence(db: Reader, eid: str) -> Row | None:
@@ -301,8 +335,10 @@ async def evidence(db: Reader, eid: str) -> Row | None:
 
 async def group(db: Reader, gid: str, limit: int = 256) -> list[Row]:
     """The episodes of one GRPO group with their rewards and evidence, in the order they were opened."""
-    rows = await db.rows(f"SELECT {LIST_COLUMNS}, v.expected_diff {LIST_FROM} WHERE e.group_id = ? "
-                         "ORDER BY e.opened_at, e.id LIMIT ?", (gid, limit))
+    rows = await db.rows(
+        f"SELECT {LIST_COLUMNS}, v.expected_diff {LIST_FROM} WHERE e.group_id = ? ORDER BY e.opened_at, e.id LIMIT ?",
+        (gid, limit),
+    )
     for r in rows:
         decode_reward_columns(r)
         r["expected_diff"] = None if r["expected_diff"] is None else json.loads(r["expected_diff"])
@@ -315,8 +351,11 @@ async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[
     if not eids:
         return out
     marks = ",".join("?" * len(eids))
-    rows = await db.rows(f"SELECT episode_id, server, tool, arguments, ok, error_kind, state_changed FROM tool_calls "
-                         f"WHERE episode_id IN ({marks}) ORDER BY episode_id, id", eids)
+    rows = await db.rows(
+        f"SELECT episode_id, server, tool, arguments, ok, error_kind, state_changed FROM tool_calls "
+        f"WHERE episode_id IN ({marks}) ORDER BY episode_id, id",
+        eids,
+    )
     for r in rows:
         found = out[r["episode_id"]]
         if len(found) < per_episode:
@@ -350,8 +389,9 @@ def decode_call(row: Row) -> Row:
 # Tool calls -------------------------------------------------------------------------------------
 
 
-async def recent_calls(db: Reader, *, session: str = "", server: str = "", tool: str = "",
-                       before: int | None = None, limit: int = 50) -> Page:
+async def recent_calls(
+    db: Reader, *, session: str = "", server: str = "", tool: str = "", before: int | None = None, limit: int = 50
+) -> Page:
     """Newest tool calls first, keyset-paged on id, optionally of one session or one tool."""
     clauses: list[str] = []
     params: list[Any] = []
@@ -365,8 +405,9 @@ async def recent_calls(db: Reader, *, session: str = "", server: str = "", tool:
         clauses.append("id < ?")
         params.append(before)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    rows = await db.rows(f"SELECT {CALL_COLUMNS} FROM tool_calls {where} ORDER BY id DESC LIMIT ?",
-                         [*params, limit + 1])
+    rows = await db.rows(
+        f"SELECT {CALL_COLUMNS} FROM tool_calls {where} ORDER BY id DESC LIMIT ?", [*params, limit + 1]
+    )
     more = len(rows) > limit
     rows = [decode_call(r) for r in rows[:limit]]
     return Page(rows, str(rows[-1]["id"]) if more and rows else None)
@@ -380,15 +421,20 @@ async def totals(db: Reader) -> Row:
     calls = await db.one("SELECT MAX(id) AS n FROM tool_calls")
     eps = await db.one("SELECT COUNT(*) AS n, SUM(status = 'open') AS open FROM episodes")
     rew = await db.one("SELECT AVG(total) AS mean, COUNT(*) AS n FROM rewards")
-    return {"tool_calls": (calls or {}).get("n") or 0, "episodes": (eps or {}).get("n") or 0,
-            "episodes_open": (eps or {}).get("open") or 0, "mean_reward": (rew or {}).get("mean"),
-            "rewarded": (rew or {}).get("n") or 0}
+    return {
+        "tool_calls": (calls or {}).get("n") or 0,
+        "episodes": (eps or {}).get("n") or 0,
+        "episodes_open": (eps or {}).get("open") or 0,
+        "mean_reward": (rew or {}).get("mean"),
+        "rewarded": (rew or {}).get("n") or 0,
+    }
 
 
 async def recent_rewards(db: Reader, limit: int = 500) -> list[float]:
     """Rewards of the latest finished episodes, oldest first."""
-    rows = await db.rows("SELECT reward FROM episodes WHERE reward IS NOT NULL ORDER BY opened_at DESC LIMIT ?",
-                         (limit,))
+    rows = await db.rows(
+        "SELECT reward FROM episodes WHERE reward IS NOT NULL ORDER BY opened_at DESC LIMIT ?", (limit,)
+    )
     return [float(r["reward"]) for r in reversed(rows)]
 
 
@@ -400,15 +446,19 @@ async def task_stats(db: Reader, task_ids: list[str]) -> dict[str, Row]:
     if not task_ids:
         return {}
     marks = ",".join("?" * len(task_ids))
-    rows = await db.rows(f"SELECT task_id, COUNT(*) AS episodes, COUNT(reward) AS finished, AVG(reward) AS mean_reward "
-                         f"FROM episodes WHERE task_id IN ({marks}) GROUP BY task_id", task_ids)
+    rows = await db.rows(
+        f"SELECT task_id, COUNT(*) AS episodes, COUNT(reward) AS finished, AVG(reward) AS mean_reward "
+        f"FROM episodes WHERE task_id IN ({marks}) GROUP BY task_id",
+        task_ids,
+    )
     return {r["task_id"]: r for r in rows}
 
 
 async def stored_tasks(db: Reader, offset: int = 0, limit: int = 200) -> list[Row]:
     """Tasks the store knows of (announced by episodes), for tasks no longer loaded in the hub."""
-    rows = await db.rows("SELECT id, kind, servers, data, created_at FROM tasks ORDER BY id LIMIT ? OFFSET ?",
-                         (limit, offset))
+    rows = await db.rows(
+        "SELECT id, kind, servers, data, created_at FROM tasks ORDER BY id LIMIT ? OFFSET ?", (limit, offset)
+    )
     for r in rows:
         r["servers"] = json.loads(r["servers"])
         r["data"] = json.loads(r["data"])
@@ -427,17 +477,21 @@ async def stored_task(db: Reader, task_id: str) -> Row | None:
 
 
 async def runs(db: Reader, offset: int = 0, limit: int = 50) -> list[Row]:
-    rows = await db.rows("SELECT r.id, r.name, r.config, r.status, r.started_at, r.finished_at, "
-                         "(SELECT MAX(step) FROM run_metrics m WHERE m.run_id = r.id) AS last_step "
-                         "FROM training_runs r ORDER BY r.started_at DESC LIMIT ? OFFSET ?", (limit, offset))
+    rows = await db.rows(
+        "SELECT r.id, r.name, r.config, r.status, r.started_at, r.finished_at, "
+        "(SELECT MAX(step) FROM run_metrics m WHERE m.run_id = r.id) AS last_step "
+        "FROM training_runs r ORDER BY r.started_at DESC LIMIT ? OFFSET ?",
+        (limit, offset),
+    )
     for r in rows:
         r["config"] = json.loads(r["config"])
     return rows
 
 
 async def run(db: Reader, run_id: str) -> Row | None:
-    found = await db.one("SELECT id, name, config, status, started_at, finished_at FROM training_runs WHERE id = ?",
-                         (run_id,))
+    found = await db.one(
+        "SELECT id, name, config, status, started_at, finished_at FROM training_runs WHERE id = ?", (run_id,)
+    )
     if found:
         found["config"] = json.loads(found["config"])
     return found
@@ -471,14 +525,18 @@ async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> Series:
         return cached.series
     series = None
     if cached is not None and cached.version < version:
-        rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE rowid > ? AND run_id = ? "
-                               "ORDER BY name, step", (cached.version, run_id))
+        rows = await db.tuples(
+            "SELECT name, step, value FROM run_metrics WHERE rowid > ? AND run_id = ? ORDER BY name, step",
+            (cached.version, run_id),
+        )
         series = append_points(cached.series, rows, buckets)
     if series is None:
-        spans = await db.tuples("SELECT name, MIN(step), MAX(step), COUNT(*) FROM run_metrics WHERE run_id = ? "
-                                "GROUP BY name", (run_id,))
-        rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step",
-                               (run_id,))
+        spans = await db.tuples(
+            "SELECT name, MIN(step), MAX(step), COUNT(*) FROM run_metrics WHERE run_id = ? GROUP BY name", (run_id,)
+        )
+        rows = await db.tuples(
+            "SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step", (run_id,)
+        )
         series = downsample_rows(rows, {n: (float(lo), float(hi), int(c)) for n, lo, hi, c in spans}, buckets)
     db.cache.put(key, RunSeries(version, series))
     return series
@@ -508,9 +566,11 @@ def append_points(series: Series, rows: list[tuple[Any, ...]], buckets: int) -> 
 
 async def run_steps(db: Reader, run_id: str, limit: int = 2000) -> list[Row]:
     """The steps of a run that have episodes (rollouts opened with this run and step), with their mean reward."""
-    return await db.rows("SELECT run_step AS step, COUNT(*) AS episodes, AVG(reward) AS mean_reward FROM episodes "
-                         "WHERE run_id = ? AND run_step IS NOT NULL GROUP BY run_step ORDER BY run_step LIMIT ?",
-                         (run_id, limit))
+    return await db.rows(
+        "SELECT run_step AS step, COUNT(*) AS episodes, AVG(reward) AS mean_reward FROM episodes "
+        "WHERE run_id = ? AND run_step IS NOT NULL GROUP BY run_step ORDER BY run_step LIMIT ?",
+        (run_id, limit),
+    )
 
 
 # Points lost ------------------------------------------------------------------------------------
@@ -518,8 +578,9 @@ async def run_steps(db: Reader, run_id: str, limit: int = 2000) -> list[Row]:
 
 def _shortfall_columns() -> str:
     """Per component: the summed shortfall from its best value, and how many rows fell short."""
-    return ", ".join(f"SUM({best} - r.{c}) AS d_{c}, SUM(r.{c} < {best}) AS n_{c}"
-                     for c, (_, best) in COMPONENTS.items())
+    return ", ".join(
+        f"SUM({best} - r.{c}) AS d_{c}, SUM(r.{c} < {best}) AS n_{c}" for c, (_, best) in COMPONENTS.items()
+    )
 
 
 async def losses(db: Reader, task: str = "", recent: int = 20_000) -> list[Row]:
@@ -531,18 +592,24 @@ async def losses(db: Reader, task: str = "", recent: int = 20_000) -> list[Row]:
     """
     where = "WHERE mode = 'paper'" + (" AND task_id = ?" if task else "")
     params: list[Any] = [task] if task else []
-    return await db.rows(f"SELECT r.task_id, r.weights, COUNT(*) AS episodes, SUM(r.total) AS total, "
-                         f"{_shortfall_columns()} FROM (SELECT task_id, weights, total, "
-                         f"{', '.join(COMPONENTS)} FROM rewards {where} ORDER BY rowid DESC LIMIT ?) r "
-                         f"GROUP BY r.task_id, r.weights", [*params, recent])
+    return await db.rows(
+        f"SELECT r.task_id, r.weights, COUNT(*) AS episodes, SUM(r.total) AS total, "
+        f"{_shortfall_columns()} FROM (SELECT task_id, weights, total, "
+        f"{', '.join(COMPONENTS)} FROM rewards {where} ORDER BY rowid DESC LIMIT ?) r "
+        f"GROUP BY r.task_id, r.weights",
+        [*params, recent],
+    )
 
 
 async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 20_000) -> list[Row]:
     """Episode tool calls per tool over the latest ``recent`` calls: how many failed and in how many episodes.
 
     A failed call costs validity (its execution third) and usually coverage and arguments."""
-    return await db.rows("SELECT server, tool, COUNT(*) AS calls, SUM(ok = 0) AS failed, "
-                         "COUNT(DISTINCT CASE WHEN ok = 0 THEN episode_id END) AS episodes FROM "
-                         "(SELECT server, tool, ok, episode_id FROM tool_calls WHERE episode_id IS NOT NULL "
-                         "ORDER BY id DESC LIMIT ?) GROUP BY server, tool HAVING failed > 0 "
-                         "ORDER BY failed DESC LIMIT ?", (recent, limit))
+    return await db.rows(
+        "SELECT server, tool, COUNT(*) AS calls, SUM(ok = 0) AS failed, "
+        "COUNT(DISTINCT CASE WHEN ok = 0 THEN episode_id END) AS episodes FROM "
+        "(SELECT server, tool, ok, episode_id FROM tool_calls WHERE episode_id IS NOT NULL "
+        "ORDER BY id DESC LIMIT ?) GROUP BY server, tool HAVING failed > 0 "
+        "ORDER BY failed DESC LIMIT ?",
+        (recent, limit),
+    )

@@ -24,8 +24,14 @@ from web import svg
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PREFIX = "/ui"
-NAV = (("overview", "Overview", "/"), ("catalog", "Catalog", "/catalog"), ("sessions", "Sessions", "/sessions"),
-       ("episodes", "Episodes", "/episodes"), ("tasks", "Tasks", "/tasks"), ("training", "Training", "/training"))
+NAV = (
+    ("overview", "Overview", "/"),
+    ("catalog", "Catalog", "/catalog"),
+    ("sessions", "Sessions", "/sessions"),
+    ("episodes", "Episodes", "/episodes"),
+    ("tasks", "Tasks", "/tasks"),
+    ("training", "Training", "/training"),
+)
 CLIP = 20_000
 INDENT_MAX = 4_000
 
@@ -138,8 +144,17 @@ def make_templates(directory: Path = TEMPLATES) -> Jinja2Templates:
     env: Environment = templates.env
     env.auto_reload = False  # no stat() per include: an episode page includes one partial per turn and call
     assert env.autoescape, "the dashboard's templates must autoescape"
-    env.filters.update(ts=ts, ago=ago, pretty=pretty, compact=compact, num=num, chart=chart, shorten=shorten,
-                       to_json=to_json, value=svg.value_label)
+    env.filters.update(
+        ts=ts,
+        ago=ago,
+        pretty=pretty,
+        compact=compact,
+        num=num,
+        chart=chart,
+        shorten=shorten,
+        to_json=to_json,
+        value=svg.value_label,
+    )
     env.globals.update(line_chart=svg.line_chart, bar_chart=svg.bar_chart, Series=svg.Series)
     return templates
 
@@ -148,8 +163,9 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
 
 
-def render(request: Request, page: str, context: dict[str, Any], fragment: str | None = None,
-           status_code: int = 200) -> Response:
+def render(
+    request: Request, page: str, context: dict[str, Any], fragment: str | None = None, status_code: int = 200
+) -> Response:
     """The page, or ``fragment`` alone for an htmx request."""
     templates: Jinja2Templates = request.app.state.dashboard.templates
     name = fragment if fragment is not None and is_htmx(request) else page

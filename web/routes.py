@@ -56,6 +56,8 @@ def routes() -> list[BaseRoute]:
         Route("/ui/sse/training/{rid}", sse.run_events),
         Route("/favicon.ico", favicon),
         Mount("/ui/static", StaticFiles(directory=WEB / "static", check_dir=False), name="static"),
-        *[Mount(f"/ui/vendor/{name}", StaticFiles(directory=path, check_dir=False), name=f"vendor-{name}")
-          for name, path in VENDOR.items()],
+        *[
+            Mount(f"/ui/vendor/{name}", StaticFiles(directory=path, check_dir=False), name=f"vendor-{name}")
+            for name, path in VENDOR.items()
+        ],
     ]

@@ -73,8 +73,10 @@ async def _overview(request: Request, dash: Dashboard, sub: Subscription) -> Asy
                 last_charts = loop.time()
                 with contextlib.suppress(StoreError, TimeoutError):
                     await dash.hub.store.flush(10.0)  # the charts read the store: let it hold the new rewards
-                yield ServerSentEvent(event="charts", data=fragment_html(request, "partials/overview_charts.html",
-                                                                         **await overview_charts(dash)))
+                yield ServerSentEvent(
+                    event="charts",
+                    data=fragment_html(request, "partials/overview_charts.html", **await overview_charts(dash)),
+                )
             if calls:
                 await asyncio.sleep(COALESCE_S)  # coalesce bursts: a few messages a second, whatever the call rate
     finally:
@@ -112,8 +114,9 @@ def _episode_message(request: Request, event: Any) -> ServerSentEvent | None:
         item = {"kind": "call", **models.call_of_event(event)}
         return ServerSentEvent(event="item", data=fragment_html(request, "partials/timeline_item.html", item=item))
     if event.type == "episode" and event.phase == "finish":
-        return ServerSentEvent(event="status", data=fragment_html(request, "partials/status.html", status="finished",
-                                                                   reason=event.reason))
+        return ServerSentEvent(
+            event="status", data=fragment_html(request, "partials/status.html", status="finished", reason=event.reason)
+        )
     if event.type == "reward":
         return ServerSentEvent(event="finished", data="finished")
     return None
@@ -134,8 +137,10 @@ async def _run(request: Request, dash: Dashboard, sub: Subscription, rid: str) -
             steps = [e.step for e in batch if e.type == "run_metric"]
             if ended:
                 # the store writes the status a moment later; the page re-reads it with the charts
-                yield ServerSentEvent(event="status", data=fragment_html(request, "partials/status.html",
-                                                                         status=ended[-1].status, reason=None))
+                yield ServerSentEvent(
+                    event="status",
+                    data=fragment_html(request, "partials/status.html", status=ended[-1].status, reason=None),
+                )
             if steps or ended:
                 with contextlib.suppress(StoreError, TimeoutError):
                     await dash.hub.store.flush(10.0)  # so the page's re-fetch reads the new rows

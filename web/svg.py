@@ -118,16 +118,18 @@ def nice_range(lo: float, hi: float, ticks: int = 4) -> tuple[float, float]:
 
 def _open(width: int, height: int, title: str, extra: str = "") -> list[str]:
     label = escape(title)
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
-            f'width="{width}" height="{height}" role="img" aria-label="{label}"{extra}>',
-            f'<title>{label}</title>',
-            f'<text x="8" y="14" class="chart-title">{label}</text>']
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-label="{label}"{extra}>',
+        f"<title>{label}</title>",
+        f'<text x="8" y="14" class="chart-title">{label}</text>',
+    ]
 
 
 def _y_axis(frame: Frame, ticks: int = 4) -> list[str]:
     if frame.log:
-        values = [10.0 ** e for e in range(math.ceil(frame.y0), math.floor(frame.y1) + 1)]
-        values, step = values[::max(1, len(values) // 6)], None
+        values = [10.0**e for e in range(math.ceil(frame.y0), math.floor(frame.y1) + 1)]
+        values, step = values[:: max(1, len(values) // 6)], None
     else:
         step = nice_step(frame.y1 - frame.y0, ticks)
         first = math.ceil(frame.y0 / step - 1e-9)
@@ -136,15 +138,18 @@ def _y_axis(frame: Frame, ticks: int = 4) -> list[str]:
     for value in values:
         y = frame.y(value)
         out.append(f'<line x1="{frame.left}" x2="{frame.width - frame.right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>')
-        out.append(f'<text x="{frame.left - 4}" y="{y + 3:.1f}" text-anchor="end" class="tick">'
-                   f'{fmt(value, step)}</text>')
+        out.append(
+            f'<text x="{frame.left - 4}" y="{y + 3:.1f}" text-anchor="end" class="tick">{fmt(value, step)}</text>'
+        )
     return out
 
 
 def _empty(width: int, height: int, title: str, message: str) -> str:
     parts = _open(width, height, title)
-    parts.append(f'<text x="{width / 2:.0f}" y="{height / 2:.0f}" text-anchor="middle" class="empty">'
-                 f'{escape(message)}</text></svg>')
+    parts.append(
+        f'<text x="{width / 2:.0f}" y="{height / 2:.0f}" text-anchor="middle" class="empty">'
+        f"{escape(message)}</text></svg>"
+    )
     return "".join(parts)
 
 
@@ -152,9 +157,18 @@ def _finite(points: Sequence[Point], log: bool) -> list[Point]:
     return [p for p in points if math.isfinite(p[0]) and math.isfinite(p[1]) and (not log or p[1] > 0)]
 
 
-def line_chart(series: Sequence[Series], *, title: str = "", width: int = 560, height: int = 200,
-               x_label: str = "", y_range: tuple[float, float] | None = None, log: bool = False,
-               empty: str = "no data yet", href: str | None = None) -> str:
+def line_chart(
+    series: Sequence[Series],
+    *,
+    title: str = "",
+    width: int = 560,
+    height: int = 200,
+    x_label: str = "",
+    y_range: tuple[float, float] | None = None,
+    log: bool = False,
+    empty: str = "no data yet",
+    href: str | None = None,
+) -> str:
     """Lines over a shared x axis, a legend when there is more than one series, hover data on each line.
 
     ``log``: a log10 y axis (values ≤ 0 are left out and the title says so). ``href``: clicking the chart
@@ -179,11 +193,13 @@ def line_chart(series: Sequence[Series], *, title: str = "", width: int = 560, h
         extra += f' data-href="{escape(href)}"'
     parts = _open(width, height, title, extra) + _y_axis(frame)
     parts.append(f'<text x="{frame.left}" y="{height - 8}" class="tick">{fmt(frame.x0)}</text>')
-    parts.append(f'<text x="{width - frame.right}" y="{height - 8}" text-anchor="end" class="tick">'
-                 f'{fmt(frame.x1)}</text>')
+    parts.append(
+        f'<text x="{width - frame.right}" y="{height - 8}" text-anchor="end" class="tick">{fmt(frame.x1)}</text>'
+    )
     if x_label:
-        parts.append(f'<text x="{width / 2:.0f}" y="{height - 8}" text-anchor="middle" class="tick">'
-                     f'{escape(x_label)}</text>')
+        parts.append(
+            f'<text x="{width / 2:.0f}" y="{height - 8}" text-anchor="middle" class="tick">{escape(x_label)}</text>'
+        )
     for i, s in enumerate(cleaned):
         if s.points:
             parts.append(_polyline(frame, s, s.color or PALETTE[i % len(PALETTE)]))
@@ -194,16 +210,22 @@ def line_chart(series: Sequence[Series], *, title: str = "", width: int = 560, h
 
 
 def _polyline(frame: Frame, s: Series, color: str) -> str:
-    data = (f' data-name="{escape(s.name)}" data-x="{" ".join(_num(x) for x, _ in s.points)}"'
-            f' data-y="{" ".join(_num(y) for _, y in s.points)}"')
+    data = (
+        f' data-name="{escape(s.name)}" data-x="{" ".join(_num(x) for x, _ in s.points)}"'
+        f' data-y="{" ".join(_num(y) for _, y in s.points)}"'
+    )
     if len(s.points) == 1:
         x, y = s.points[0]
-        return (f'<circle cx="{frame.x(x):.1f}" cy="{frame.y(y):.1f}" r="3" fill="{color}" class="series"{data}>'
-                f'<title>{escape(s.name)}: {value_label(y)}</title></circle>')
+        return (
+            f'<circle cx="{frame.x(x):.1f}" cy="{frame.y(y):.1f}" r="3" fill="{color}" class="series"{data}>'
+            f"<title>{escape(s.name)}: {value_label(y)}</title></circle>"
+        )
     coords = " ".join(f"{frame.x(x):.1f},{frame.y(y):.1f}" for x, y in s.points)
     dash = ' stroke-dasharray="5 3"' if s.dashed else ""
-    return (f'<polyline class="series" points="{coords}" fill="none" stroke="{color}" stroke-width="1.6"{dash}{data}>'
-            f'<title>{escape(s.name)}</title></polyline>')
+    return (
+        f'<polyline class="series" points="{coords}" fill="none" stroke="{color}" stroke-width="1.6"{dash}{data}>'
+        f"<title>{escape(s.name)}</title></polyline>"
+    )
 
 
 def _num(v: float) -> str:
@@ -220,8 +242,10 @@ def _legend(series: Sequence[Series], width: int, right: int) -> list[str]:
         if x - step < 8:
             break
         x -= step
-        out.append(f'<rect x="{x:.0f}" y="19" width="9" height="9" fill="{s.color or PALETTE[i % len(PALETTE)]}"/>'
-                   f'<text x="{x + 12:.0f}" y="27" class="tick">{escape(name)}</text>')
+        out.append(
+            f'<rect x="{x:.0f}" y="19" width="9" height="9" fill="{s.color or PALETTE[i % len(PALETTE)]}"/>'
+            f'<text x="{x + 12:.0f}" y="27" class="tick">{escape(name)}</text>'
+        )
     return out
 
 
@@ -252,8 +276,9 @@ def downsample(points: Sequence[Point], buckets: int) -> list[Point]:
     return out
 
 
-def downsample_rows(rows: Iterable[tuple[str, int, float]], spans: Mapping[str, tuple[float, float, int]],
-                    buckets: int) -> dict[str, list[Point]]:
+def downsample_rows(
+    rows: Iterable[tuple[str, int, float]], spans: Mapping[str, tuple[float, float, int]], buckets: int
+) -> dict[str, list[Point]]:
     """``downsample`` for many series at once, in one pass over (name, x, y) rows sorted by name then x.
 
     ``spans`` gives each name's first x, last x and row count (a cheap indexed query), so no series is
@@ -301,8 +326,15 @@ def downsample_rows(rows: Iterable[tuple[str, int, float]], spans: Mapping[str, 
     return out
 
 
-def bar_chart(bars: Sequence[tuple[str, float]], *, title: str = "", width: int = 560, height: int = 200,
-              y_range: tuple[float, float] | None = None, empty: str = "no data") -> str:
+def bar_chart(
+    bars: Sequence[tuple[str, float]],
+    *,
+    title: str = "",
+    width: int = 560,
+    height: int = 200,
+    y_range: tuple[float, float] | None = None,
+    empty: str = "no data",
+) -> str:
     """One bar per (label, value); negative values hang below the zero line."""
     bars = [(label, v) for label, v in bars if math.isfinite(v)]
     if not bars:
@@ -319,17 +351,22 @@ def bar_chart(bars: Sequence[tuple[str, float]], *, title: str = "", width: int 
         x, top = frame.left + i * slot + slot * 0.15, frame.y(value)
         y, h = min(top, zero), abs(zero - top)
         color = PALETTE[i % len(PALETTE)] if value >= 0 else "#dc2626"
-        parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{slot * 0.7:.1f}" height="{h:.1f}" fill="{color}">'
-                     f'<title>{escape(label)}: {value_label(value)}</title></rect>')
-        parts.append(f'<text x="{x + slot * 0.35:.1f}" y="{y - 3:.1f}" text-anchor="middle" class="tick">'
-                     f'{value_label(value)}</text>')
+        parts.append(
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{slot * 0.7:.1f}" height="{h:.1f}" fill="{color}">'
+            f"<title>{escape(label)}: {value_label(value)}</title></rect>"
+        )
+        parts.append(
+            f'<text x="{x + slot * 0.35:.1f}" y="{y - 3:.1f}" text-anchor="middle" class="tick">'
+            f"{value_label(value)}</text>"
+        )
         parts.append(_bar_label(x + slot * 0.35, height - bottom + 12, label, tilt))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def points_chart(rows: Sequence[tuple[str, float, float]], *, title: str = "", width: int = 520,
-                 height: int = 200) -> str:
+def points_chart(
+    rows: Sequence[tuple[str, float, float]], *, title: str = "", width: int = 520, height: int = 200
+) -> str:
     """Per component (label, points earned, points lost): a green bar earned and a red bar lost, stacked to its maximum.
 
     A weight-0 component has no bar at all, so it can never look like the biggest contributor.
@@ -347,15 +384,19 @@ def points_chart(rows: Sequence[tuple[str, float, float]], *, title: str = "", w
         y_got, y_max = frame.y(got), frame.y(got + lost)
         zero = frame.y(0.0)
         name = escape(label)
-        parts.append(f'<rect class="earned" x="{x:.1f}" y="{y_got:.1f}" width="{slot * 0.6:.1f}" '
-                     f'height="{zero - y_got:.1f}" fill="#16a34a">'
-                     f'<title>{name}: earned {value_label(got)}</title></rect>')
+        parts.append(
+            f'<rect class="earned" x="{x:.1f}" y="{y_got:.1f}" width="{slot * 0.6:.1f}" '
+            f'height="{zero - y_got:.1f}" fill="#16a34a">'
+            f"<title>{name}: earned {value_label(got)}</title></rect>"
+        )
         if lost > 0:
-            parts.append(f'<rect class="lost" x="{x:.1f}" y="{y_max:.1f}" width="{slot * 0.6:.1f}" '
-                         f'height="{y_got - y_max:.1f}" fill="#fca5a5">'
-                         f'<title>{name}: lost {value_label(lost)}</title></rect>'
-                         f'<text x="{x + slot * 0.3:.1f}" y="{y_max - 3:.1f}" text-anchor="middle" class="tick lost">'
-                         f'−{value_label(lost)}</text>')
+            parts.append(
+                f'<rect class="lost" x="{x:.1f}" y="{y_max:.1f}" width="{slot * 0.6:.1f}" '
+                f'height="{y_got - y_max:.1f}" fill="#fca5a5">'
+                f"<title>{name}: lost {value_label(lost)}</title></rect>"
+                f'<text x="{x + slot * 0.3:.1f}" y="{y_max - 3:.1f}" text-anchor="middle" class="tick lost">'
+                f"−{value_label(lost)}</text>"
+            )
         parts.append(_bar_label(x + slot * 0.3, height - 34 + 12, label, False))
     parts.append("</svg>")
     return "".join(parts)
@@ -364,5 +405,7 @@ def points_chart(rows: Sequence[tuple[str, float, float]], *, title: str = "", w
 def _bar_label(x: float, y: float, label: str, tilt: bool) -> str:
     if not tilt:
         return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="middle" class="tick">{escape(label)}</text>'
-    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="end" transform="rotate(-35 {x:.1f} {y:.1f})" class="tick">'
-            f'{escape(label)}</text>')
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="end" transform="rotate(-35 {x:.1f} {y:.1f})" class="tick">'
+        f"{escape(label)}</text>"
+    )

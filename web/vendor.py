@@ -24,8 +24,11 @@ class VendorMissing(FileNotFoundError):
 
 def sources(node_modules: Path = NODE_MODULES) -> dict[Path, Path]:
     """Each front-end file in ``node_modules`` and its path relative to the vendor directory."""
-    return {node_modules / package / name: Path(served) / name
-            for served, (package, names) in FILES.items() for name in names}
+    return {
+        node_modules / package / name: Path(served) / name
+        for served, (package, names) in FILES.items()
+        for name in names
+    }
 
 
 def copy_vendor(dest: Path = VENDOR_DIR, node_modules: Path = NODE_MODULES) -> list[Path]:
@@ -33,8 +36,9 @@ def copy_vendor(dest: Path = VENDOR_DIR, node_modules: Path = NODE_MODULES) -> l
     found = sources(node_modules)
     missing = [str(src) for src in found if not src.is_file()]
     if missing:
-        raise VendorMissing(f"front-end files missing (run scripts/bootstrap, which runs npm install in web/): "
-                            f"{', '.join(missing)}")
+        raise VendorMissing(
+            f"front-end files missing (run scripts/bootstrap, which runs npm install in web/): {', '.join(missing)}"
+        )
     out = []
     for src, rel in found.items():
         target = dest / rel

@@ -66,8 +66,14 @@ async def overview_stats(dash: Dashboard) -> dict[str, Any]:
         "mean_reward": stored["mean_reward"],
         "rewarded": stored["rewarded"],
         "store": hub.store.stats(),
-        "rate_chart": line_chart([Series("calls/s", dash.live.series(120))], title="tool calls per second (last 2 min)",
-                                 x_label="seconds ago", empty="no calls yet", width=1300, height=170),
+        "rate_chart": line_chart(
+            [Series("calls/s", dash.live.series(120))],
+            title="tool calls per second (last 2 min)",
+            x_label="seconds ago",
+            empty="no calls yet",
+            width=1300,
+            height=170,
+        ),
     }
 
 
@@ -87,20 +93,31 @@ async def overview(request: Request) -> Response:
     if is_htmx(request):
         return render(request, "partials/overview_stats.html", {"stats": stats})
     recent = await queries.recent_calls(dash.reader, limit=20)
-    return render(request, "overview.html", {"page": "overview", "stats": stats, "calls": recent.rows,
-                                             **await overview_charts(dash)})
+    return render(
+        request,
+        "overview.html",
+        {"page": "overview", "stats": stats, "calls": recent.rows, **await overview_charts(dash)},
+    )
 
 
 async def overview_charts(dash: Dashboard) -> dict[str, str]:
     """The reward curve of the latest episodes and the mean points each component loses."""
     rewards = await queries.recent_rewards(dash.reader)
     lost = models.loss_tables(await queries.losses(dash.reader, recent=500))["components"]
-    reward_chart = line_chart([Series("reward", [(float(i + 1), r) for i, r in enumerate(rewards)]),
-                               Series("moving mean (20)", moving_average(rewards))],
-                              title=f"reward of the last {len(rewards)} episodes", x_label="episode",
-                              empty="no finished episodes yet")
-    comp_chart = bar_chart([(r["name"], r["per_episode"]) for r in sorted(lost, key=lambda r: r["name"])],
-                           title="mean points lost per episode, by component (last 500)", empty="no rewards yet")
+    reward_chart = line_chart(
+        [
+            Series("reward", [(float(i + 1), r) for i, r in enumerate(rewards)]),
+            Series("moving mean (20)", moving_average(rewards)),
+        ],
+        title=f"reward of the last {len(rewards)} episodes",
+        x_label="episode",
+        empty="no finished episodes yet",
+    )
+    comp_chart = bar_chart(
+        [(r["name"], r["per_episode"]) for r in sorted(lost, key=lambda r: r["name"])],
+        title="mean points lost per episode, by component (last 500)",
+        empty="no rewards yet",
+    )
     return {"reward_chart": reward_chart, "components_chart": comp_chart}
 
 
@@ -114,8 +131,7 @@ def catalog_servers(dash: Dashboard, q: str, server: str) -> list[dict[str, Any]
     for name, mount in dash.hub.library.mounts.items():
         if server and name != server:
             continue
-        tools = [t for t in mount.tools.values()
-                 if not needle or needle in f"{name} {t.name} {t.description}".lower()]
+        tools = [t for t in mount.tools.values() if not needle or needle in f"{name} {t.name} {t.description}".lower()]
         if tools or not needle:
             out.append({"name": name, "description": mount.description, "tools": tools, "total": len(mount.tools)})
     return out
@@ -125,9 +141,15 @@ async def catalog(request: Request) -> Response:
     dash = dashboard_of(request)
     q, server = request.query_params.get("q", ""), request.query_params.get("server", "")
     servers = catalog_servers(dash, q, server)
-    context = {"page": "catalog", "q": q, "server": server, "servers": servers,
-               "all_servers": list(dash.hub.library.mounts), "matches": sum(len(s["tools"]) for s in servers),
-               "tool_count": len(dash.hub.library.all_tools())}
+    context = {
+        "page": "catalog",
+        "q": q,
+        "server": server,
+        "servers": servers,
+        "all_servers": list(dash.hub.library.mounts),
+        "matches": sum(len(s["tools"]) for s in servers),
+        "tool_count": len(dash.hub.library.all_tools()),
+    }
     return render(request, "catalog.html", context, fragment="partials/catalog_list.html")
 
 
@@ -139,10 +161,18 @@ async def tool_page(request: Request) -> Response:
     except (UnknownServer, UnknownTool) as exc:
         return not_found(request, str(exc))
     recent = await queries.recent_calls(dash.reader, server=server, tool=name, limit=10)
-    return render(request, "tool.html", {"page": "catalog", "tool": tool, "fields": fields_of(tool.input_schema),
-                                         "raw_field": RAW_FIELD,
-                                         "session": request.query_params.get("session", "ui-scratch"),
-                                         "calls": recent.rows})
+    return render(
+        request,
+        "tool.html",
+        {
+            "page": "catalog",
+            "tool": tool,
+            "fields": fields_of(tool.input_schema),
+            "raw_field": RAW_FIELD,
+            "session": request.query_params.get("session", "ui-scratch"),
+            "calls": recent.rows,
+        },
+    )
 
 
 async def run_tool(request: Request) -> Response:
@@ -157,14 +187,21 @@ async def run_tool(request: Request) -> Response:
     if not dash.csrf.valid(request, form):
         return csrf.refusal()
     sid = form.get("session", "").strip() or "ui-scratch"
-    context: dict[str, Any] = {"tool": tool, "session": sid, "arguments": None, "outcome": None, "diff": None,
-                               "form_error": None}
+    context: dict[str, Any] = {
+        "tool": tool,
+        "session": sid,
+        "arguments": None,
+        "outcome": None,
+        "diff": None,
+        "form_error": None,
+    }
     if not ids.SESSION_ID.fullmatch(sid):
         context["form_error"] = f"a session id is {ids.SESSION_ID_RULE}"
         return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
     if sid.startswith(models.INTERNAL_SESSION_PREFIXES):
-        context["form_error"] = (f"session {sid!r} is internal to the hub (an episode template or an episode); "
-                                 "choose another session id")
+        context["form_error"] = (
+            f"session {sid!r} is internal to the hub (an episode template or an episode); choose another session id"
+        )
         return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
     try:
         context["arguments"] = arguments_from_form(tool.input_schema, form)
@@ -183,8 +220,14 @@ def call_with_diff(dash: Dashboard, sid: str, server: str, tool: str, arguments:
         session = hub.sessions.get(sid)
         before = session.fork_of(server).clone()
     except SessionError as exc:  # closed, or no room for a fork (capacity)
-        return {"ok": False, "error": str(exc), "error_kind": "session", "result": None, "latency_ms": 0.0,
-                "state_changed": False}, None
+        return {
+            "ok": False,
+            "error": str(exc),
+            "error_kind": "session",
+            "result": None,
+            "latency_ms": 0.0,
+            "state_changed": False,
+        }, None
     outcome = hub.dispatcher.call(sid, server, tool, arguments)
     diff = session.fork_of(server).diff(before) if outcome.state_changed else {}
     return outcome, diff
@@ -201,7 +244,7 @@ async def sessions(request: Request) -> Response:
     now = manager.clock()
     found = [s for s in manager.visible() if not q or q in s.id]
     found.sort(key=lambda s: s.last_used, reverse=True)
-    rows = [models.session_row(s, now) for s in found[offset:offset + limit]]
+    rows = [models.session_row(s, now) for s in found[offset : offset + limit]]
     context = {"page": "sessions", "rows": rows, "total": len(found), "offset": offset, "limit": limit, "q": q}
     return render(request, "sessions.html", context, fragment="partials/session_rows.html")
 
@@ -215,11 +258,23 @@ async def session_page(request: Request) -> Response:
         return not_found(request, str(exc))
     before = _int(request.query_params.get("before"), 0) or None
     calls = await queries.recent_calls(dash.reader, session=sid, before=before, limit=50)
-    servers = [{"name": name, "forked": name in session.forks,
-                "changed": name in session.server_hashes()} for name in dash.hub.library.mounts]
+    servers = [
+        {"name": name, "forked": name in session.forks, "changed": name in session.server_hashes()}
+        for name in dash.hub.library.mounts
+    ]
     row = models.session_row(session, dash.hub.sessions.clock())
-    return render(request, "session.html", {"page": "sessions", "session": row, "state_hash": session.state_hash(),
-                                            "servers": servers, "calls": calls.rows, "next": calls.next_cursor})
+    return render(
+        request,
+        "session.html",
+        {
+            "page": "sessions",
+            "session": row,
+            "state_hash": session.state_hash(),
+            "servers": servers,
+            "calls": calls.rows,
+            "next": calls.next_cursor,
+        },
+    )
 
 
 async def session_server(request: Request) -> Response:
@@ -239,9 +294,17 @@ async def session_server(request: Request) -> Response:
         browse = fork.browse(table, offset, 50) if table else None
     except KeyError as exc:
         return not_found(request, str(exc).strip('"'))
-    context = {"page": "sessions", "sid": sid, "server": server, "tables": tables, "table": table, "browse": browse,
-               "forked": server in session.forks, "state_hash": fork.state_hash(),
-               "seed_hash": mount.seed_hash(session.seed)}
+    context = {
+        "page": "sessions",
+        "sid": sid,
+        "server": server,
+        "tables": tables,
+        "table": table,
+        "browse": browse,
+        "forked": server in session.forks,
+        "state_hash": fork.state_hash(),
+        "seed_hash": mount.seed_hash(session.seed),
+    }
     if is_htmx(request):
         return render(request, "partials/table.html", context)
     context["diff"] = fork.diff() if server in session.forks else {}
@@ -254,17 +317,26 @@ async def session_server(request: Request) -> Response:
 def episode_filter(request: Request) -> queries.EpisodeFilter:
     p = request.query_params
     step = _int(p.get("step"), -1)
-    return queries.EpisodeFilter(task=p.get("task", "").strip(), server=p.get("server", "").strip(),
-                                 status=p.get("status", ""), min_reward=_float(p.get("min_reward")),
-                                 max_reward=_float(p.get("max_reward")), errors=p.get("errors") in ("1", "on", "true"),
-                                 state=p.get("state", "") if p.get("state") in ("differs", "matches") else "",
-                                 group=p.get("group", "").strip(), run=p.get("run", "").strip(),
-                                 step=None if step < 0 else step,
-                                 sort=p.get("sort", "") if p.get("sort", "") in queries.SORTS else "")
+    return queries.EpisodeFilter(
+        task=p.get("task", "").strip(),
+        server=p.get("server", "").strip(),
+        status=p.get("status", ""),
+        min_reward=_float(p.get("min_reward")),
+        max_reward=_float(p.get("max_reward")),
+        errors=p.get("errors") in ("1", "on", "true"),
+        state=p.get("state", "") if p.get("state") in ("differs", "matches") else "",
+        group=p.get("group", "").strip(),
+        run=p.get("run", "").strip(),
+        step=None if step < 0 else step,
+        sort=p.get("sort", "") if p.get("sort", "") in queries.SORTS else "",
+    )
 
 
-SORT_OPTIONS = [("reward", "reward, highest first"), ("-reward", "reward, lowest first"),
-                *[(c, f"most points lost on {c}") for c in queries.COMPONENTS]]
+SORT_OPTIONS = [
+    ("reward", "reward, highest first"),
+    ("-reward", "reward, lowest first"),
+    *[(c, f"most points lost on {c}") for c in queries.COMPONENTS],
+]
 
 
 def with_points(row: dict[str, Any]) -> dict[str, Any]:
@@ -287,11 +359,19 @@ async def episodes(request: Request) -> Response:
     cursor = request.query_params.get("cursor") or None
     page = await queries.episode_page(dash.reader, flt, cursor)
     total = await queries.count_episodes(dash.reader, flt)
-    context = {"page": "episodes", "filter": flt, "filter_query": flt.query(),
-               "rows": [with_points(r) for r in page.rows],
-               "next": page.next_cursor, "cursor": cursor, "total": total, "components": list(queries.COMPONENTS),
-               "sort_options": SORT_OPTIONS,
-               "task_ids": sorted(dash.hub.tasks.tasks)[:2000], "servers": list(dash.hub.library.mounts)}
+    context = {
+        "page": "episodes",
+        "filter": flt,
+        "filter_query": flt.query(),
+        "rows": [with_points(r) for r in page.rows],
+        "next": page.next_cursor,
+        "cursor": cursor,
+        "total": total,
+        "components": list(queries.COMPONENTS),
+        "sort_options": SORT_OPTIONS,
+        "task_ids": sorted(dash.hub.tasks.tasks)[:2000],
+        "servers": list(dash.hub.library.mounts),
+    }
     return render(request, "episodes.html", context, fragment="partials/episode_rows.html")
 
 
@@ -304,10 +384,22 @@ async def episode_page(request: Request) -> Response:
         return not_found(request, f"unknown episode {eid!r}")
     if row is None:
         assert live is not None
-        row = {"id": eid, "task_id": live.task.id, "group_id": live.group, "session_id": live.session_id,
-               "status": "finished" if live.reward else "open", "reason": live.reason, "steps": live.steps,
-               "calls": len(live.calls), "format_errors": len(live.format_errors), "reward": None,
-               "opened_at": None, "finished_at": None, "start_hash": live.start_hash, "final_hash": None}
+        row = {
+            "id": eid,
+            "task_id": live.task.id,
+            "group_id": live.group,
+            "session_id": live.session_id,
+            "status": "finished" if live.reward else "open",
+            "reason": live.reason,
+            "steps": live.steps,
+            "calls": len(live.calls),
+            "format_errors": len(live.format_errors),
+            "reward": None,
+            "opened_at": None,
+            "finished_at": None,
+            "start_hash": live.start_hash,
+            "final_hash": None,
+        }
     turns = await queries.turns(dash.reader, eid)
     calls = await queries.episode_calls(dash.reader, eid)
     if live is not None:
@@ -318,10 +410,17 @@ async def episode_page(request: Request) -> Response:
     first_failed = next((i for i, item in enumerate(items) if item["kind"] == "call" and not item["ok"]), None)
     outcome = {**await reward_context(dash, eid), **await final_state(dash, eid, row["task_id"])}
     mark_state(outcome)
-    context = {"page": "episodes", "episode": row, "items": items, "first_failed": first_failed,
-               "n_calls": len(live.calls) if live is not None else len(calls), "n_turns": len(turns),
-               "n_failed": sum(1 for i in items if i["kind"] == "call" and not i["ok"]),
-               "live": live is not None and live.reward is None, **outcome}
+    context = {
+        "page": "episodes",
+        "episode": row,
+        "items": items,
+        "first_failed": first_failed,
+        "n_calls": len(live.calls) if live is not None else len(calls),
+        "n_turns": len(turns),
+        "n_failed": sum(1 for i in items if i["kind"] == "call" and not i["ok"]),
+        "live": live is not None and live.reward is None,
+        **outcome,
+    }
     return render(request, "episode.html", context)
 
 
@@ -344,15 +443,33 @@ async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
     return reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"])
 
 
-def reward_view(total: float, mode: str, components: dict[str, float], weights: dict[str, float],
-                details: dict[str, Any] | None = None) -> dict[str, Any]:
+def reward_view(
+    total: float,
+    mode: str,
+    components: dict[str, float],
+    weights: dict[str, float],
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The total, each component's points earned and lost against the maximum (chart and table), raw values."""
     pts = models.points(mode, components, weights, total)
-    chart = points_chart([(r["name"], r["earned"], r["lost"]) for r in pts["rows"]],
-                         title=f"points earned and lost (max {pts['max']:.3g})", width=520, height=190)
+    chart = points_chart(
+        [(r["name"], r["earned"], r["lost"]) for r in pts["rows"]],
+        title=f"points earned and lost (max {pts['max']:.3g})",
+        width=520,
+        height=190,
+    )
     other = [r for r in models.reward_rows(components, weights) if r["name"] not in {p["name"] for p in pts["rows"]}]
-    return {"reward": {"total": total, "mode": mode, "points": pts, "chart": chart, "other": other,
-                       "badge": models.reward_class(total, pts["max"]), "details": details}}
+    return {
+        "reward": {
+            "total": total,
+            "mode": mode,
+            "points": pts,
+            "chart": chart,
+            "other": other,
+            "badge": models.reward_class(total, pts["max"]),
+            "details": details,
+        }
+    }
 
 
 def task_of(dash: Dashboard, task_id: str) -> Task | None:
@@ -366,12 +483,22 @@ async def final_state(dash: Dashboard, eid: str, task_id: str) -> dict[str, Any]
     """The episode's state against the expected one and its start: the evidence kept at finish (it outlives
     the session), else, while the episode runs, a live diff of its session."""
     task = task_of(dash, task_id)
-    out: dict[str, Any] = {"task": task, "expected_hash": task.expected_state_hash if task else None,
-                           "state_diff": None, "state_error": None, "start_diff": None, "evidence": None}
+    out: dict[str, Any] = {
+        "task": task,
+        "expected_hash": task.expected_state_hash if task else None,
+        "state_diff": None,
+        "state_error": None,
+        "start_diff": None,
+        "evidence": None,
+    }
     kept = await queries.evidence(dash.reader, eid)
     if kept is not None:
-        out.update(evidence=kept, state_diff=kept["expected_diff"], start_diff=kept["start_diff"],
-                   state_error=None if kept["expected_diff"] is not None else kept["note"])
+        out.update(
+            evidence=kept,
+            state_diff=kept["expected_diff"],
+            start_diff=kept["start_diff"],
+            state_error=None if kept["expected_diff"] is not None else kept["note"],
+        )
         return out
     live = dash.hub.episodes.episodes.get(eid)
     if task is None or live is None or live.session_id not in dash.hub.sessions.sessions:
@@ -392,8 +519,11 @@ async def episode_reward(request: Request) -> Response:
     row = await queries.episode(dash.reader, eid)
     live = dash.hub.episodes.episodes.get(eid)
     task_id = row["task_id"] if row else (live.task.id if live else "")
-    context = {"episode": row or {"id": eid, "task_id": task_id, "final_hash": None},
-               **await reward_context(dash, eid), **await final_state(dash, eid, task_id)}
+    context = {
+        "episode": row or {"id": eid, "task_id": task_id, "final_hash": None},
+        **await reward_context(dash, eid),
+        **await final_state(dash, eid, task_id),
+    }
     mark_state(context)
     return render(request, "partials/episode_outcome.html", context)
 
@@ -430,12 +560,19 @@ def dataset_stats(tasks: list[Task]) -> list[dict[str, Any]]:
             for s in t.servers:
                 servers[s] = servers.get(s, 0) + 1
         n = len(group)
-        out.append({"name": name, "tasks": n, "kinds": kinds, "servers": sorted(servers.items(), key=lambda x: -x[1]),
-                    "turns": sum(len(t.turns) for t in group) / n, "calls": sum(len(t.gt_steps()) for t in group) / n,
-                    "tools": sum(len(t.tools) for t in group) / n,
-                    "multi_turn": sum(len(t.turns) > 1 for t in group) / n,
-                    "kind_chart": bar_chart(sorted(kinds.items()), title=f"{name}: tasks by kind", width=320,
-                                            height=160)})
+        out.append(
+            {
+                "name": name,
+                "tasks": n,
+                "kinds": kinds,
+                "servers": sorted(servers.items(), key=lambda x: -x[1]),
+                "turns": sum(len(t.turns) for t in group) / n,
+                "calls": sum(len(t.gt_steps()) for t in group) / n,
+                "tools": sum(len(t.tools) for t in group) / n,
+                "multi_turn": sum(len(t.turns) > 1 for t in group) / n,
+                "kind_chart": bar_chart(sorted(kinds.items()), title=f"{name}: tasks by kind", width=320, height=160),
+            }
+        )
     return out
 
 
@@ -444,14 +581,29 @@ async def tasks(request: Request) -> Response:
     p = request.query_params
     q, kind, server = p.get("q", "").strip().lower(), p.get("kind", ""), p.get("server", "")
     all_tasks = list(dash.hub.tasks)
-    found = [t for t in all_tasks if (not q or q in t.id.lower() or any(q in turn.user.lower() for turn in t.turns))
-             and (not kind or t.kind == kind) and (not server or server in t.servers)]
+    found = [
+        t
+        for t in all_tasks
+        if (not q or q in t.id.lower() or any(q in turn.user.lower() for turn in t.turns))
+        and (not kind or t.kind == kind)
+        and (not server or server in t.servers)
+    ]
     offset, limit = _int(p.get("offset"), 0), 100
-    shown = found[offset:offset + limit]
+    shown = found[offset : offset + limit]
     stats = await queries.task_stats(dash.reader, [t.id for t in shown])
-    context = {"page": "tasks", "datasets": dataset_stats(all_tasks), "tasks": shown, "stats": stats,
-               "total": len(found), "offset": offset, "limit": limit, "q": p.get("q", ""), "kind": kind,
-               "server": server, "servers": list(dash.hub.library.mounts)}
+    context = {
+        "page": "tasks",
+        "datasets": dataset_stats(all_tasks),
+        "tasks": shown,
+        "stats": stats,
+        "total": len(found),
+        "offset": offset,
+        "limit": limit,
+        "q": p.get("q", ""),
+        "kind": kind,
+        "server": server,
+        "servers": list(dash.hub.library.mounts),
+    }
     if is_htmx(request):
         return render(request, "partials/task_rows.html", context)
     context["losses"] = await losses(dash)
@@ -477,9 +629,18 @@ async def task_page(request: Request) -> Response:
         task = Task.model_validate(stored["data"])
     recent = await queries.episode_page(dash.reader, queries.EpisodeFilter(task=tid), limit=20)
     stats = (await queries.task_stats(dash.reader, [tid])).get(tid)
-    return render(request, "task.html", {"page": "tasks", "task": task, "loaded": task_of(dash, tid) is not None,
-                                         "episodes": [with_points(r) for r in recent.rows], "stats": stats,
-                                         "losses": await losses(dash, tid)})
+    return render(
+        request,
+        "task.html",
+        {
+            "page": "tasks",
+            "task": task,
+            "loaded": task_of(dash, tid) is not None,
+            "episodes": [with_points(r) for r in recent.rows],
+            "stats": stats,
+            "losses": await losses(dash, tid),
+        },
+    )
 
 
 async def replay_task(request: Request) -> Response:
@@ -541,8 +702,9 @@ def run_options(request: Request, rid: str) -> dict[str, Any]:
     return {"log": p.get("log") in ("1", "on", "true"), "compare": compare}
 
 
-async def run_charts(dash: Dashboard, request: Request, run: dict[str, Any], log: bool,
-                     compare: list[str]) -> dict[str, Any]:
+async def run_charts(
+    dash: Dashboard, request: Request, run: dict[str, Any], log: bool, compare: list[str]
+) -> dict[str, Any]:
     """Every metric of the run (and of the runs it is compared with) as charts, grouped by prefix."""
     rid = run["id"]
     metrics = await queries.run_metrics(dash.reader, rid)
@@ -560,18 +722,32 @@ async def run_charts(dash: Dashboard, request: Request, run: dict[str, Any], log
         title = f"{name} · {value_label(last[0][1])} @ {last[0][0]:.0f}" if metrics.get(name) else name
         return line_chart(series(name), title=title, width=380, height=170, x_label="step", log=log)
 
-    groups = [{"name": prefix or "other", "charts": [{"name": n, "svg": chart(n)} for n in members]}
-              for prefix, members in metric_groups(names)]
+    groups = [
+        {"name": prefix or "other", "charts": [{"name": n, "svg": chart(n)} for n in members]}
+        for prefix, members in metric_groups(names)
+    ]
     reward_names = [n for n in names if is_reward_metric(n)]
     reward_series = [Series(n, metrics[n]) for n in reward_names if n in metrics]
     reward_series += [Series(f"{c}: {n}", m[n], dashed=True) for c, m in others.items() for n in reward_names if n in m]
     href = link("/episodes", run=rid, step="STEP").replace("STEP", "{x}")
-    reward_chart = line_chart(reward_series, title="reward and its components per step (click a point: its episodes)",
-                              width=1100, height=300, x_label="step", empty="no reward metrics reported yet",
-                              log=log, href=href)
+    reward_chart = line_chart(
+        reward_series,
+        title="reward and its components per step (click a point: its episodes)",
+        width=1100,
+        height=300,
+        x_label="step",
+        empty="no reward metrics reported yet",
+        log=log,
+        href=href,
+    )
     last_step = max((pts[-1][0] for pts in metrics.values() if pts), default=None)
-    return {"groups": groups, "reward_chart": reward_chart, "n_metrics": len(metrics), "last_step": last_step,
-            "latest": {n: metrics[n][-1][1] for n in reward_names if metrics.get(n)}}
+    return {
+        "groups": groups,
+        "reward_chart": reward_chart,
+        "n_metrics": len(metrics),
+        "last_step": last_step,
+        "latest": {n: metrics[n][-1][1] for n in reward_names if metrics.get(n)},
+    }
 
 
 async def compare_runs(request: Request) -> Response:
@@ -579,7 +755,7 @@ async def compare_runs(request: Request) -> Response:
     runs = [r for r in request.query_params.getlist("run") if r]
     if not runs:
         return RedirectResponse(make_link(request)("/training"), status_code=303)
-    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1:COMPARE_MAX + 1])
+    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1 : COMPARE_MAX + 1])
     return RedirectResponse(target, status_code=303)
 
 

@@ -29,7 +29,23 @@ from hub.mount.schemas import load_schemas, normalize, parse_schemas
 from hub.mount.spec import choose_servers, load_mount, scenarios
 
 __all__ = [
-    "ObjectFork", "ObjectMount", "Scenario", "ScenarioError", "SchemaFileError", "StateError", "Version", "canonical",
-    "choose_servers", "diff_states", "load_mount", "load_schemas", "normalize", "parse_schemas", "public_state",
-    "scenarios", "snake_case", "to_json_value", "tool",
+    "ObjectFork",
+    "ObjectMount",
+    "Scenario",
+    "ScenarioError",
+    "SchemaFileError",
+    "StateError",
+    "Version",
+    "canonical",
+    "choose_servers",
+    "diff_states",
+    "load_mount",
+    "load_schemas",
+    "normalize",
+    "parse_schemas",
+    "public_state",
+    "scenarios",
+    "snake_case",
+    "to_json_value",
+    "tool",
 ]

@@ -133,8 +133,9 @@ def state_json(instance: Any) -> str:
     hook = getattr(instance, "__hub_state__", None)
     top = hook() if callable(hook) else dict(public_attrs(instance))
     try:
-        return json.dumps(top if isinstance(top, dict) else {"state": top}, sort_keys=True, separators=(",", ":"),
-                          default=_default)
+        return json.dumps(
+            top if isinstance(top, dict) else {"state": top}, sort_keys=True, separators=(",", ":"), default=_default
+        )
     except (ValueError, TypeError, RecursionError):
         return dump(_walk_state(instance))
 
@@ -184,8 +185,10 @@ def _guarded(run: Callable[[], Any]) -> Any:
     try:
         return run()
     except RecursionError:
-        raise StateError("the state nests deeper than Python's recursion limit (a long chain of objects?); "
-                         "give the class a __hub_state__() method that returns a flatter JSON form") from None
+        raise StateError(
+            "the state nests deeper than Python's recursion limit (a long chain of objects?); "
+            "give the class a __hub_state__() method that returns a flatter JSON form"
+        ) from None
 
 
 def plain_str(value: Any) -> str:
@@ -305,14 +308,20 @@ def diff_states(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]
         if a == b and dump(a) == dump(b):
             continue
         if isinstance(a, dict) and isinstance(b, dict) and REF not in a and REF not in b:
-            out[attr] = {"added": [{"key": k, "value": b[k]} for k in b if k not in a],
-                         "removed": [{"key": k, "value": a[k]} for k in a if k not in b],
-                         "changed": [{"key": k, "changes": {"value": [a[k], b[k]]}} for k in a
-                                     if k in b and dump(a[k]) != dump(b[k])]}
+            out[attr] = {
+                "added": [{"key": k, "value": b[k]} for k in b if k not in a],
+                "removed": [{"key": k, "value": a[k]} for k in a if k not in b],
+                "changed": [
+                    {"key": k, "changes": {"value": [a[k], b[k]]}} for k in a if k in b and dump(a[k]) != dump(b[k])
+                ],
+            }
         elif isinstance(a, list) and isinstance(b, list):
             left, right = [dump(x) for x in a], [dump(x) for x in b]
-            out[attr] = {"added": [json.loads(x) for x in _minus(right, left)],
-                         "removed": [json.loads(x) for x in _minus(left, right)], "changed": []}
+            out[attr] = {
+                "added": [json.loads(x) for x in _minus(right, left)],
+                "removed": [json.loads(x) for x in _minus(left, right)],
+                "changed": [],
+            }
         else:
             out[attr] = {"added": [], "removed": [], "changed": [{"key": attr, "changes": {"value": [a, b]}}]}
     return out

@@ -121,8 +121,10 @@ class ObjectFork:
             if changed:
                 version.instance = backup
         if changed:
-            raise ToolError(f"{self.server}.{tool.name} is served as a read tool but changed the state (undone); "
-                            f"declare it a write tool: __hub_read__, read=, @tool('write') or the schema's kind")
+            raise ToolError(
+                f"{self.server}.{tool.name} is served as a read tool but changed the state (undone); "
+                f"declare it a write tool: __hub_read__, read=, @tool('write') or the schema's kind"
+            )
         return result
 
     def _invoke(self, instance: Any, tool: Tool, kwargs: dict[str, Any]) -> Json:
@@ -174,5 +176,11 @@ class ObjectFork:
             columns, items = ["key", "value"], [[k, v] for k, v in value.items()]
         else:
             columns, items = ["value"], [[v] for v in value] if isinstance(value, list) else [[value]]
-        return {"table": table, "columns": columns, "rows": items[offset:offset + limit], "total": len(items),
-                "offset": offset, "limit": limit}
+        return {
+            "table": table,
+            "columns": columns,
+            "rows": items[offset : offset + limit],
+            "total": len(items),
+            "offset": offset,
+            "limit": limit,
+        }

@@ -27,8 +27,19 @@ from hub.state import Fork
 log = logging.getLogger("hub.mount")
 
 LOADER_NAMES = ("_load_scenario", "load_scenario")
-READ_PREFIXES = ("get_", "list_", "search_", "find_", "read_", "count_", "show_", "describe_", "display_", "check_",
-                 "view_")
+READ_PREFIXES = (
+    "get_",
+    "list_",
+    "search_",
+    "find_",
+    "read_",
+    "count_",
+    "show_",
+    "describe_",
+    "display_",
+    "check_",
+    "view_",
+)
 READ_WORDS = ("ls", "pwd", "cat", "head", "tail")
 LIBRARY_MODULES = ("pydantic", "typing", "abc", "collections", "enum", "builtins", "dataclasses")
 CopyMode = Literal["hook", "pickle", "deepcopy"]
@@ -94,8 +105,9 @@ def _methods(cls: type) -> dict[str, Callable[..., Json]]:
     return out
 
 
-def select_tools(cls: type, *, loader: str | None, tools: Iterable[str] | None = None,
-                 exclude: Iterable[str] = ()) -> dict[str, tuple[Callable[..., Json], ToolKind | bool | None]]:
+def select_tools(
+    cls: type, *, loader: str | None, tools: Iterable[str] | None = None, exclude: Iterable[str] = ()
+) -> dict[str, tuple[Callable[..., Json], ToolKind | bool | None]]:
     """The methods served as tools: an allow-list, else the marked methods, else every public method."""
     methods = _methods(cls)
     allow = list(tools) if tools else list(getattr(cls, "__hub_tools__", ()) or ())
@@ -103,8 +115,10 @@ def select_tools(cls: type, *, loader: str | None, tools: Iterable[str] | None =
     if allow:
         unknown = [n for n in allow if n not in methods]
         if unknown:
-            raise ValueError(f"{cls.__name__} has no method {', '.join(map(repr, unknown))} to serve as a tool; "
-                             f"its methods: {', '.join(n for n in methods if not n.startswith('__'))}")
+            raise ValueError(
+                f"{cls.__name__} has no method {', '.join(map(repr, unknown))} to serve as a tool; "
+                f"its methods: {', '.join(n for n in methods if not n.startswith('__'))}"
+            )
         names = allow
     elif marked:
         names = list(marked)
@@ -130,12 +144,24 @@ def _caller(fn: Callable[..., Json]) -> Callable[[Any, dict[str, Any]], Json]:
 class ObjectMount:
     """A Python class served as a hub server."""
 
-    def __init__(self, cls: type, name: str | None = None, *, loader: str | None = None, default_config: Any = None,
-                 loader_kwargs: Mapping[str, Any] | None = None, schemas: Mapping[str, Any] | None = None,
-                 read_only: Iterable[str] = (), tools: Iterable[str] | None = None, exclude: Iterable[str] = (),
-                 validation: Validation = "lenient", copy_mode: CopyMode | None = None,
-                 factory: Callable[[], Any] | None = None, verify_reads: bool = False,
-                 writes: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        cls: type,
+        name: str | None = None,
+        *,
+        loader: str | None = None,
+        default_config: Any = None,
+        loader_kwargs: Mapping[str, Any] | None = None,
+        schemas: Mapping[str, Any] | None = None,
+        read_only: Iterable[str] = (),
+        tools: Iterable[str] | None = None,
+        exclude: Iterable[str] = (),
+        validation: Validation = "lenient",
+        copy_mode: CopyMode | None = None,
+        factory: Callable[[], Any] | None = None,
+        verify_reads: bool = False,
+        writes: Iterable[str] = (),
+    ) -> None:
         self.cls = cls
         self.factory = factory or cls
         self.name = name or snake_case(cls.__name__)
@@ -147,8 +173,10 @@ class ObjectMount:
         self.verify_reads = verify_reads
         self.loader_kwargs = dict(loader_kwargs or {})
         if (default_config is not None or self.loader_kwargs) and not self.loader:
-            raise ValueError(f"{self.name}: a config or loader options are given, but {cls.__name__} has no "
-                             f"scenario loader ({' or '.join(LOADER_NAMES)}; or name one with loader=)")
+            raise ValueError(
+                f"{self.name}: a config or loader options are given, but {cls.__name__} has no "
+                f"scenario loader ({' or '.join(LOADER_NAMES)}; or name one with loader=)"
+            )
         self.tools: dict[str, Tool] = {}
         self._calls: dict[str, Callable[[Any, dict[str, Any]], Json]] = {}
         self._build_tools(read_only, writes, tools, exclude, validation, schemas or {})
@@ -156,24 +184,43 @@ class ObjectMount:
         self.copy_mode: CopyMode | None = copy_mode or ("hook" if hooked else None)
         self._scenarios: OrderedDict[str, Version] = OrderedDict()
 
-    def _build_tools(self, read_only: Iterable[str], writes: Iterable[str], tools: Iterable[str] | None,
-                     exclude: Iterable[str], validation: Validation, schemas: Mapping[str, Any]) -> None:
+    def _build_tools(
+        self,
+        read_only: Iterable[str],
+        writes: Iterable[str],
+        tools: Iterable[str] | None,
+        exclude: Iterable[str],
+        validation: Validation,
+        schemas: Mapping[str, Any],
+    ) -> None:
         read_names = {*read_only, *getattr(self.cls, "__hub_read__", ())}
         write_names = {*writes, *getattr(self.cls, "__hub_write__", ())}
         selected = select_tools(self.cls, loader=self.loader, tools=tools, exclude=exclude)
         specs = {_spec_name(n, selected): s for n, s in schemas.items()}
         unknown = sorted(set(specs) - set(selected))
         if unknown:
-            raise ValueError(f"{self.name}: schemas given for {', '.join(map(repr, unknown))}, which "
-                             f"{'are not tools' if len(unknown) > 1 else 'is not a tool'} of {self.cls.__name__}; "
-                             f"its tools: {', '.join(selected)}")
+            raise ValueError(
+                f"{self.name}: schemas given for {', '.join(map(repr, unknown))}, which "
+                f"{'are not tools' if len(unknown) > 1 else 'is not a tool'} of {self.cls.__name__}; "
+                f"its tools: {', '.join(selected)}"
+            )
         for attr, (fn, mark) in selected.items():
             if inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
-                raise ValueError(f"{self.cls.__name__}.{attr} is async; mounted tools run synchronously in the hub's "
-                                 f"dispatcher: serve a synchronous wrapper, or leave it out with exclude={attr}")
-            kind: ToolKind = mark if mark in ("read", "write") else (  # type: ignore[assignment]
-                "read" if attr not in write_names and (attr in read_names or attr in READ_WORDS
-                                                       or attr.startswith(READ_PREFIXES)) else "write")
+                raise ValueError(
+                    f"{self.cls.__name__}.{attr} is async; mounted tools run synchronously in the hub's "
+                    f"dispatcher: serve a synchronous wrapper, or leave it out with exclude={attr}"
+                )
+            kind: ToolKind = (
+                mark
+                if mark in ("read", "write")
+                # type: ignore[assignment]
+                else (
+                    "read"
+                    if attr not in write_names
+                    and (attr in read_names or attr in READ_WORDS or attr.startswith(READ_PREFIXES))
+                    else "write"
+                )
+            )
             built = method_tool(self.name, fn, kind, validation)
             self.tools[attr] = apply_spec(built, specs[attr]) if attr in specs else built
             self._calls[attr] = _caller(fn)
@@ -185,9 +232,11 @@ class ObjectMount:
         if scenario.config is None and not scenario.kwargs:
             return
         if not self.loader:
-            raise ScenarioError(f"server {self.name!r} ({self.cls.__name__}) has no scenario loader, so it takes no "
-                                f"config or loader options; give the class a {LOADER_NAMES[0]}(config) method, or "
-                                f"name one with ?loader=METHOD in its --mount spec")
+            raise ScenarioError(
+                f"server {self.name!r} ({self.cls.__name__}) has no scenario loader, so it takes no "
+                f"config or loader options; give the class a {LOADER_NAMES[0]}(config) method, or "
+                f"name one with ?loader=METHOD in its --mount spec"
+            )
         if not isinstance(scenario.kwargs, Mapping) or not all(isinstance(k, str) for k in scenario.kwargs):
             raise ScenarioError(f"loader options for {self.name!r} must be an object of keyword arguments")
         config = self._config(scenario)
@@ -195,8 +244,9 @@ class ObjectMount:
         try:
             inspect.signature(getattr(self.cls, self.loader)).bind(None, *args, **self._kwargs(scenario))
         except TypeError as exc:
-            raise ScenarioError(f"{self.name}: {self.cls.__name__}.{self.loader} cannot take this scenario: "
-                                f"{exc}") from None
+            raise ScenarioError(
+                f"{self.name}: {self.cls.__name__}.{self.loader} cannot take this scenario: {exc}"
+            ) from None
 
     def _config(self, scenario: Scenario) -> Any:
         return self.default_config if scenario.config is None else scenario.config
@@ -215,8 +265,10 @@ class ObjectMount:
             try:
                 getattr(instance, self.loader)(*args, **copy.deepcopy(kwargs))
             except Exception as exc:  # the class's own loader: any failure is a bad scenario, reported as such
-                raise ScenarioError(f"{self.name}: loading the scenario failed in {self.cls.__name__}.{self.loader}: "
-                                    f"{type(exc).__name__}: {exc}") from exc
+                raise ScenarioError(
+                    f"{self.name}: loading the scenario failed in {self.cls.__name__}.{self.loader}: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
         return instance
 
     def first_version(self, scenario: Scenario | Any = None) -> Version:
@@ -231,8 +283,10 @@ class ObjectMount:
         version.shared = True
         if key is not None:
             self._scenarios[key] = version
-            while len(self._scenarios) > 1 and (len(self._scenarios) > MAX_SCENARIOS or sum(
-                    len(v.data or b"") for v in self._scenarios.values()) > MAX_SCENARIO_BYTES):
+            while len(self._scenarios) > 1 and (
+                len(self._scenarios) > MAX_SCENARIOS
+                or sum(len(v.data or b"") for v in self._scenarios.values()) > MAX_SCENARIO_BYTES
+            ):
                 self._scenarios.popitem(last=False)
         return version
 
@@ -247,8 +301,12 @@ class ObjectMount:
                 self.copy_mode = "pickle"
                 return Version(instance, data)
             except PICKLE_ERRORS as exc:
-                log.warning("%s: instances cannot be pickled (%s: %s); forks use copy.deepcopy", self.name,
-                            type(exc).__name__, exc)
+                log.warning(
+                    "%s: instances cannot be pickled (%s: %s); forks use copy.deepcopy",
+                    self.name,
+                    type(exc).__name__,
+                    exc,
+                )
                 self.copy_mode = "deepcopy"
         if self.copy_mode == "pickle":
             return Version(instance, pickle.dumps(instance, pickle.HIGHEST_PROTOCOL))
@@ -276,8 +334,10 @@ class ObjectMount:
         try:
             return pickle.dumps(version.instance, pickle.HIGHEST_PROTOCOL)
         except PICKLE_ERRORS as exc:
-            raise StateError(f"{self.name}: cannot snapshot an instance of {self.cls.__name__}: it does not pickle "
-                             f"({type(exc).__name__}: {exc})") from None
+            raise StateError(
+                f"{self.name}: cannot snapshot an instance of {self.cls.__name__}: it does not pickle "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
 
     # The Mount protocol ------------------------------------------------------------------------
 

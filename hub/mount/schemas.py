@@ -35,11 +35,26 @@ from hub.kit import Json, Tool, ToolKind
 
 Validation = Literal["lenient", "strict"]
 TYPE_NAMES: dict[str, str | None] = {
-    "dict": "object", "map": "object", "mapping": "object", "hashmap": "object",
-    "float": "number", "double": "number", "decimal": "number", "real": "number",
-    "int": "integer", "long": "integer", "str": "string", "text": "string", "bool": "boolean",
-    "list": "array", "tuple": "array", "set": "array", "sequence": "array",
-    "none": "null", "nonetype": "null", "any": None,
+    "dict": "object",
+    "map": "object",
+    "mapping": "object",
+    "hashmap": "object",
+    "float": "number",
+    "double": "number",
+    "decimal": "number",
+    "real": "number",
+    "int": "integer",
+    "long": "integer",
+    "str": "string",
+    "text": "string",
+    "bool": "boolean",
+    "list": "array",
+    "tuple": "array",
+    "set": "array",
+    "sequence": "array",
+    "none": "null",
+    "nonetype": "null",
+    "any": None,
 }
 STANDARD = {"object", "number", "integer", "string", "boolean", "array", "null"}
 HINT_ERRORS = (NameError, TypeError, AttributeError, SyntaxError)
@@ -175,8 +190,10 @@ def _type_name(name: str) -> str | None:
         return lowered
     if lowered in TYPE_NAMES:
         return TYPE_NAMES[lowered]
-    raise SchemaFileError(f"unknown type name {name!r} in a tool schema; use a JSON Schema type "
-                          f"({', '.join(sorted(STANDARD))}) or one of: {', '.join(sorted(TYPE_NAMES))}")
+    raise SchemaFileError(
+        f"unknown type name {name!r} in a tool schema; use a JSON Schema type "
+        f"({', '.join(sorted(STANDARD))}) or one of: {', '.join(sorted(TYPE_NAMES))}"
+    )
 
 
 def tool_spec(raw: Any, where: str) -> dict[str, Any]:

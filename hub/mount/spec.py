@@ -24,8 +24,19 @@ from hub.errors import ScenarioError
 from hub.mount.objects import ObjectMount, Scenario, snake_case
 from hub.mount.schemas import load_schemas
 
-OPTIONS = ("schemas", "config", "loader", "loader_kwargs", "tools", "exclude", "read", "write", "validation", "copy",
-           "verify_reads")
+OPTIONS = (
+    "schemas",
+    "config",
+    "loader",
+    "loader_kwargs",
+    "tools",
+    "exclude",
+    "read",
+    "write",
+    "validation",
+    "copy",
+    "verify_reads",
+)
 
 
 def _json_option(value: str, what: str) -> Any:
@@ -90,21 +101,29 @@ def load_mount(spec: str) -> ObjectMount:
     if copy_mode not in (None, "pickle", "deepcopy"):
         raise ValueError(f"--mount copy={copy_mode}: use pickle or deepcopy")
     return ObjectMount(
-        cls, name or (snake_case(cls.__name__) if factory else None), factory=factory,
+        cls,
+        name or (snake_case(cls.__name__) if factory else None),
+        factory=factory,
         loader=options.get("loader") or None,
         default_config=_json_option(options["config"], "config") if "config" in options else None,
         loader_kwargs=kwargs,
         schemas=load_schemas(Path(options["schemas"])) if "schemas" in options else None,
         tools=_names(options["tools"]) if options.get("tools") else None,
-        exclude=_names(options.get("exclude", "")), read_only=_names(options.get("read", "")),
+        exclude=_names(options.get("exclude", "")),
+        read_only=_names(options.get("read", "")),
         writes=_names(options.get("write", "")),
-        validation=validation, copy_mode=copy_mode,  # type: ignore[arg-type]
+        validation=validation,  # type: ignore[arg-type]
+        copy_mode=copy_mode,  # type: ignore[arg-type]
         verify_reads=options.get("verify_reads", "0").lower() in ("1", "true", "yes"),
     )
 
 
-def scenarios(library: Any, configs: Mapping[str, Any] | None, loader_kwargs: Mapping[str, Any] | None,
-              restored: Iterable[str] = ()) -> dict[str, Scenario]:
+def scenarios(
+    library: Any,
+    configs: Mapping[str, Any] | None,
+    loader_kwargs: Mapping[str, Any] | None,
+    restored: Iterable[str] = (),
+) -> dict[str, Scenario]:
     """Per-server scenarios from a request's ``configs`` and ``loader_kwargs``, each checked against its server."""
     configs = {} if configs is None else configs
     loader_kwargs = {} if loader_kwargs is None else loader_kwargs
@@ -116,13 +135,16 @@ def scenarios(library: Any, configs: Mapping[str, Any] | None, loader_kwargs: Ma
     for server in [*configs, *(s for s in loader_kwargs if s not in configs)]:
         mount = library.mounts.get(server)
         if mount is None:
-            raise ScenarioError(f"a scenario is given for {server!r}, which is not served; servers: "
-                                f"{', '.join(library.mounts)}")
+            raise ScenarioError(
+                f"a scenario is given for {server!r}, which is not served; servers: {', '.join(library.mounts)}"
+            )
         if server in taken:
             raise ScenarioError(f"a scenario is given for {server!r}, whose state comes from the snapshot")
         if not isinstance(mount, ObjectMount):
-            raise ScenarioError(f"server {server!r} is built in: it starts from its seed, a snapshot or setup calls, "
-                                f"and takes no scenario config or loader options")
+            raise ScenarioError(
+                f"server {server!r} is built in: it starts from its seed, a snapshot or setup calls, "
+                f"and takes no scenario config or loader options"
+            )
         kwargs = loader_kwargs.get(server) or {}
         if not isinstance(kwargs, Mapping):
             raise ScenarioError(f"loader_kwargs[{server!r}] must be an object of keyword arguments")
@@ -132,8 +154,9 @@ def scenarios(library: Any, configs: Mapping[str, Any] | None, loader_kwargs: Ma
     return out
 
 
-def choose_servers(builtin: Sequence[Any], mounts: Sequence[ObjectMount], *, include_builtin: bool = True,
-                   only: Sequence[str] = ()) -> list[Any]:
+def choose_servers(
+    builtin: Sequence[Any], mounts: Sequence[ObjectMount], *, include_builtin: bool = True, only: Sequence[str] = ()
+) -> list[Any]:
     """The servers a hub serves: built-ins (unless left out), then mounts, narrowed to ``only`` when given.
 
     With ``only``, a mount shadows a built-in server of the same name."""
@@ -142,9 +165,11 @@ def choose_servers(builtin: Sequence[Any], mounts: Sequence[ObjectMount], *, inc
     taken = {s.name for s in servers}
     for m in mounts:
         if m.name in taken:
-            raise ValueError(f"mounted server {m.name!r} has the name of a built-in server; give it another name "
-                             f"(MODULE:CLASS={m.name}2), or serve only mounted servers with --no-builtin "
-                             f"(or --only {m.name})")
+            raise ValueError(
+                f"mounted server {m.name!r} has the name of a built-in server; give it another name "
+                f"(MODULE:CLASS={m.name}2), or serve only mounted servers with --no-builtin "
+                f"(or --only {m.name})"
+            )
         taken.add(m.name)
     chosen = [*servers, *mounts]
     if only:
@@ -179,5 +204,7 @@ def session_from_meta(sessions: Any, sid: str, meta: Mapping[str, Any] | None) -
         return
     differ = sorted(s for s, scenario in wanted.items() if found.configs.get(s) != scenario)
     if differ:
-        raise ScenarioError(f"session {sid!r} already started from another scenario for {', '.join(differ)}; "
-                            f"a scenario applies when a session opens: use a new session id")
+        raise ScenarioError(
+            f"session {sid!r} already started from another scenario for {', '.join(differ)}; "
+            f"a scenario applies when a session opens: use a new session id"
+        )

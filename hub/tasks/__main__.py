@@ -17,10 +17,16 @@ from servers import REGISTRY
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m hub.tasks", description="check or regenerate a task file")
     p.add_argument("path", nargs="?", default=str(BUILTIN_TASKS))
-    p.add_argument("--regenerate", action="store_true",
-                   help="replay every task's ground truth and write its expected hashes")
-    p.add_argument("--mount", action="append", default=[], metavar="MODULE:CLASS[=NAME]",
-                   help="also mount a Python class as a server (repeatable)")
+    p.add_argument(
+        "--regenerate", action="store_true", help="replay every task's ground truth and write its expected hashes"
+    )
+    p.add_argument(
+        "--mount",
+        action="append",
+        default=[],
+        metavar="MODULE:CLASS[=NAME]",
+        help="also mount a Python class as a server (repeatable)",
+    )
     args = p.parse_args(argv)
     library = Library.from_servers(REGISTRY, REFERENCE_NOW)
     for spec in args.mount:

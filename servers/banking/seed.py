@@ -16,8 +16,22 @@ from hub import fake
 from hub.kit import insert_rows
 
 BANKS = ("First Harbor Bank", "Summit Credit Union", "Pacific Trust", "Lakeside Savings", "Metro National Bank")
-MERCHANTS = ("Whole Grocer", "City Power & Light", "Metro Transit", "Blue Bottle Cafe", "Shell Station", "Netflix",
-             "Amazon", "Target", "Home Depot", "Walgreens", "Delta Air Lines", "Uber", "Spotify", "Costco")
+MERCHANTS = (
+    "Whole Grocer",
+    "City Power & Light",
+    "Metro Transit",
+    "Blue Bottle Cafe",
+    "Shell Station",
+    "Netflix",
+    "Amazon",
+    "Target",
+    "Home Depot",
+    "Walgreens",
+    "Delta Air Lines",
+    "Uber",
+    "Spotify",
+    "Costco",
+)
 FREEZE_REASONS = ("suspected fraud", "customer request", "court order")
 
 Row = tuple[Any, ...]
@@ -53,8 +67,17 @@ def customers(rng: random.Random, now: datetime) -> list[Row]:
     for i in range(1, 301):
         first, last = fake.person(rng)
         city, _, _, _ = fake.city(rng)
-        found.append((f"CUS-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng),
-                      fake.address(rng), city, fake.iso(fake.moment(rng, now, 3650, 0))))
+        found.append(
+            (
+                f"CUS-{i:04d}",
+                f"{first} {last}",
+                fake.email_for(first, last, rng, i),
+                fake.phone(rng),
+                fake.address(rng),
+                city,
+                fake.iso(fake.moment(rng, now, 3650, 0)),
+            )
+        )
     return found
 
 
@@ -65,14 +88,35 @@ def account(rng: random.Random, now: datetime, out: Rows, cus_id: str, name: str
     balance = history(rng, acc_id, opened, now, out.transactions)
     status = rng.choices(("active", "frozen", "closed"), (90, 7, 3))[0]
     if status == "closed":
-        out.transactions.append((f"TXN-{len(out.transactions) + 1:06d}", acc_id, "withdrawal", -balance, 0.0, None,
-                                 "Closing withdrawal", fake.iso(now - timedelta(days=3))))
+        out.transactions.append(
+            (
+                f"TXN-{len(out.transactions) + 1:06d}",
+                acc_id,
+                "withdrawal",
+                -balance,
+                0.0,
+                None,
+                "Closing withdrawal",
+                fake.iso(now - timedelta(days=3)),
+            )
+        )
         balance = 0.0
     freeze_reason = rng.choice(FREEZE_REASONS)
     reason = {"frozen": freeze_reason, "closed": "customer request"}.get(status)
     overdraft = 500.0 if kind == "checking" and rng.random() < 0.4 else 0.0
-    out.accounts.append((acc_id, cus_id, kind, f"{name.split()[0]}'s {kind}", round(balance, 2), overdraft, status,
-                         reason, fake.iso(opened)))
+    out.accounts.append(
+        (
+            acc_id,
+            cus_id,
+            kind,
+            f"{name.split()[0]}'s {kind}",
+            round(balance, 2),
+            overdraft,
+            status,
+            reason,
+            fake.iso(opened),
+        )
+    )
     if kind != "savings":
         out.cards.append(card(rng, f"CRD-{len(out.cards) + 1:04d}", acc_id, status))
 
@@ -106,5 +150,6 @@ def card(rng: random.Random, card_id: str, acc_id: str, account_status: str) -> 
 def payees(rng: random.Random, out: Rows, cus_id: str) -> None:
     for _ in range(rng.randint(0, 4)):
         name = fake.full_name(rng) if rng.random() < 0.6 else rng.choice(fake.COMPANIES)
-        out.payees.append((f"PAY-{len(out.payees) + 1:04d}", cus_id, name, rng.choice(BANKS),
-                           f"{rng.randint(10**9, 10**10 - 1)}"))
+        out.payees.append(
+            (f"PAY-{len(out.payees) + 1:04d}", cus_id, name, rng.choice(BANKS), f"{rng.randint(10**9, 10**10 - 1)}")
+        )

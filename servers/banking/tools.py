@@ -15,11 +15,13 @@ MAX_TRANSFER = 25_000.0
 
 banking = Server("banking", "Retail banking: customers, accounts, balances, transfers, payees and cards.", SCHEMA, seed)
 
-CUSTOMER = banking.entity("customer", table="customers", key="customer_id", example="CUS-0042",
-                          finder="search_customers")
+CUSTOMER = banking.entity(
+    "customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers"
+)
 ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107", finder="list_accounts")
-PAYEE = banking.entity("payee", table="payees", key="payee_id", example="PAY-0015",
-                       hint="Use list_payees to find the customer's payees.")
+PAYEE = banking.entity(
+    "payee", table="payees", key="payee_id", example="PAY-0015", hint="Use list_payees to find the customer's payees."
+)
 CARD = banking.entity("card", table="cards", key="card_id", example="CRD-0033", finder="list_cards")
 
 CustomerId = Annotated[str, CUSTOMER]
@@ -34,12 +36,15 @@ def _usable(acc: dict[str, Any]) -> None:
     if acc["status"] == "closed":
         raise ToolError(f"Account {acc['account_id']} is closed and cannot be used.")
     if acc["status"] == "frozen":
-        raise ToolError(f"Account {acc['account_id']} is frozen ({acc['status_reason']}); "
-                        "unfreeze it with freeze_account(frozen=false) first.")
+        raise ToolError(
+            f"Account {acc['account_id']} is frozen ({acc['status_reason']}); "
+            "unfreeze it with freeze_account(frozen=false) first."
+        )
 
 
-def _post(ctx: Ctx, acc: dict[str, Any], amount: float, kind: str, counterparty: str | None,
-          description: str) -> dict[str, Any]:
+def _post(
+    ctx: Ctx, acc: dict[str, Any], amount: float, kind: str, counterparty: str | None, description: str
+) -> dict[str, Any]:
     """Apply a signed amount to an account and record the transaction."""
     if amount < 0 and acc["balance"] + acc["overdraft_limit"] + 1e-9 < -amount:
         raise ToolError(
@@ -49,8 +54,10 @@ def _post(ctx: Ctx, acc: dict[str, Any], amount: float, kind: str, counterparty:
     balance = round(acc["balance"] + amount, 2)
     ctx.db.execute("UPDATE accounts SET balance = ? WHERE account_id = ?", (balance, acc["account_id"]))
     txn_id = next_id(ctx.db, "transactions", "txn_id", "TXN", 6)
-    ctx.db.execute("INSERT INTO transactions VALUES (?,?,?,?,?,?,?,?)", (
-        txn_id, acc["account_id"], kind, round(amount, 2), balance, counterparty, description, fake.iso(ctx.now)))
+    ctx.db.execute(
+        "INSERT INTO transactions VALUES (?,?,?,?,?,?,?,?)",
+        (txn_id, acc["account_id"], kind, round(amount, 2), balance, counterparty, description, fake.iso(ctx.now)),
+    )
     return {"txn_id": txn_id, "account_id": acc["account_id"], "amount": round(amount, 2), "balance": balance}
 
 
@@ -58,9 +65,12 @@ def _post(ctx: Ctx, acc: dict[str, Any], amount: float, kind: str, counterparty:
 
 
 @banking.read(returns=("customer",))
-def search_customers(ctx: Ctx,
-                     query: Annotated[str, Field(description="Part of a name, email or city, e.g. 'Garcia'")] = "",
-                     limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_customers(
+    ctx: Ctx,
+    query: Annotated[str, Field(description="Part of a name, email or city, e.g. 'Garcia'")] = "",
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search customers by name, email or city. Returns customer ids such as 'CUS-0042'."""
     q = Query("SELECT customer_id, name, email, city FROM customers").contains(query, "name", "email", "city")
     return q.page(ctx.db, "customers", order_by="customer_id", limit=limit, offset=offset)
@@ -70,19 +80,25 @@ def search_customers(ctx: Ctx,
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Get a customer's profile and the ids of their accounts, e.g. get_customer('CUS-0042')."""
     customer = CUSTOMER.get(ctx, customer_id)
-    customer["account_ids"] = [r[0] for r in ctx.db.execute(
-        "SELECT account_id FROM accounts WHERE customer_id = ? ORDER BY account_id", (customer_id,))]
+    customer["account_ids"] = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT account_id FROM accounts WHERE customer_id = ? ORDER BY account_id", (customer_id,)
+        )
+    ]
     return customer
 
 
 @banking.read(returns=("account",))
-def list_accounts(ctx: Ctx,
-                  customer_id: Annotated[str | None,
-                                         CUSTOMER.ref("Only this customer's accounts, e.g. 'CUS-0042'")] = None,
-                  status: Literal["active", "frozen", "closed"] | None = None, type: AccountType | None = None,
-                  min_balance: Annotated[float | None,
-                                         Field(description="Only accounts with at least this balance in USD")] = None,
-                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_accounts(
+    ctx: Ctx,
+    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's accounts, e.g. 'CUS-0042'")] = None,
+    status: Literal["active", "frozen", "closed"] | None = None,
+    type: AccountType | None = None,
+    min_balance: Annotated[float | None, Field(description="Only accounts with at least this balance in USD")] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List accounts, filtered by customer, status, type or minimum balance. Ids look like 'ACC-0107'."""
     q = Query("SELECT account_id, customer_id, type, nickname, balance, status FROM accounts")
     q.equal("customer_id", customer_id).equal("status", status).equal("type", type).filter("balance >= ?", min_balance)
@@ -99,10 +115,13 @@ TransactionKind = Literal["deposit", "withdrawal", "card_payment", "transfer_in"
 
 
 @banking.read(returns=("transaction",))
-def list_transactions(ctx: Ctx, account_id: AccountId, kind: TransactionKind | None = None,
-                      since: Annotated[str | None,
-                                       Field(description="Only on or after this ISO date, e.g. '2026-03-01'")] = None,
-                      limit: Limit = 20) -> dict[str, Any]:
+def list_transactions(
+    ctx: Ctx,
+    account_id: AccountId,
+    kind: TransactionKind | None = None,
+    since: Annotated[str | None, Field(description="Only on or after this ISO date, e.g. '2026-03-01'")] = None,
+    limit: Limit = 20,
+) -> dict[str, Any]:
     """List an account's transactions, newest first, e.g. list_transactions('ACC-0107', kind='deposit')."""
     ACCOUNT.get(ctx, account_id)
     q = Query("SELECT * FROM transactions").equal("account_id", account_id).equal("kind", kind)
@@ -124,10 +143,18 @@ def list_cards(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
     return Query("SELECT * FROM cards").equal("account_id", account_id).page(ctx.db, "cards", order_by="card_id")
 
 
-banking.distinct_values({"account_type": ("accounts", "type"), "account_status": ("accounts", "status"),
-                         "city": ("customers", "city"), "card_network": ("cards", "network"),
-                         "card_status": ("cards", "status"), "transaction_kind": ("transactions", "kind"),
-                         "payee_bank": ("payees", "bank_name")}, example="city")
+banking.distinct_values(
+    {
+        "account_type": ("accounts", "type"),
+        "account_status": ("accounts", "status"),
+        "city": ("customers", "city"),
+        "card_network": ("cards", "network"),
+        "card_status": ("cards", "status"),
+        "transaction_kind": ("transactions", "kind"),
+        "payee_bank": ("payees", "bank_name"),
+    },
+    example="city",
+)
 
 
 # Write tools ------------------------------------------------------------------------------------
@@ -138,25 +165,34 @@ Name = Annotated[str, Field(min_length=1, max_length=100)]
 
 
 @banking.write(returns=("account",))
-def open_account(ctx: Ctx, customer_id: CustomerId, type: AccountType,
-                 initial_deposit: Annotated[float, Field(ge=0, le=1_000_000,
-                                                         description="Opening deposit in USD, e.g. 100.0")] = 0.0,
-                 ) -> dict[str, Any]:
+def open_account(
+    ctx: Ctx,
+    customer_id: CustomerId,
+    type: AccountType,
+    initial_deposit: Annotated[
+        float, Field(ge=0, le=1_000_000, description="Opening deposit in USD, e.g. 100.0")
+    ] = 0.0,
+) -> dict[str, Any]:
     """Open a new account for a customer, e.g. open_account('CUS-0042', 'savings', 500.0). Returns the new account id."""
     customer = CUSTOMER.get(ctx, customer_id)
     acc_id = next_id(ctx.db, "accounts", "account_id", "ACC")
     nickname = f"{customer['name'].split()[0]}'s {type}"
-    ctx.db.execute("INSERT INTO accounts VALUES (?,?,?,?,?,?,?,?,?)",
-                   (acc_id, customer_id, type, nickname, 0.0, 0.0, "active", None, fake.iso(ctx.now)))
+    ctx.db.execute(
+        "INSERT INTO accounts VALUES (?,?,?,?,?,?,?,?,?)",
+        (acc_id, customer_id, type, nickname, 0.0, 0.0, "active", None, fake.iso(ctx.now)),
+    )
     if initial_deposit > 0:
         _post(ctx, ACCOUNT.get(ctx, acc_id), initial_deposit, "deposit", None, "Opening deposit")
     return ACCOUNT.get(ctx, acc_id)
 
 
 @banking.write(returns=("transaction",))
-def deposit_funds(ctx: Ctx, account_id: AccountId, amount: Amount,
-                  description: Annotated[Note, Field(description="What the deposit is for")] = "Deposit",
-                  ) -> dict[str, Any]:
+def deposit_funds(
+    ctx: Ctx,
+    account_id: AccountId,
+    amount: Amount,
+    description: Annotated[Note, Field(description="What the deposit is for")] = "Deposit",
+) -> dict[str, Any]:
     """Deposit money into an account, e.g. deposit_funds('ACC-0107', 250.0). Fails on a frozen or closed account."""
     acc = ACCOUNT.get(ctx, account_id)
     _usable(acc)
@@ -164,9 +200,12 @@ def deposit_funds(ctx: Ctx, account_id: AccountId, amount: Amount,
 
 
 @banking.write(returns=("transaction",))
-def withdraw_funds(ctx: Ctx, account_id: AccountId, amount: Amount,
-                   description: Annotated[Note, Field(description="What the withdrawal is for")] = "Withdrawal",
-                   ) -> dict[str, Any]:
+def withdraw_funds(
+    ctx: Ctx,
+    account_id: AccountId,
+    amount: Amount,
+    description: Annotated[Note, Field(description="What the withdrawal is for")] = "Withdrawal",
+) -> dict[str, Any]:
     """Withdraw money from an account, e.g. withdraw_funds('ACC-0107', 60.0). Fails beyond balance plus overdraft."""
     acc = ACCOUNT.get(ctx, account_id)
     _usable(acc)
@@ -174,40 +213,60 @@ def withdraw_funds(ctx: Ctx, account_id: AccountId, amount: Amount,
 
 
 @banking.write(returns=("transfer",))
-def transfer_funds(ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Amount,
-                   memo: Memo = "") -> dict[str, Any]:
+def transfer_funds(
+    ctx: Ctx, from_account_id: AccountId, to_account_id: AccountId, amount: Amount, memo: Memo = ""
+) -> dict[str, Any]:
     """Move money between two accounts of this bank, e.g. transfer_funds('ACC-0107', 'ACC-0212', 300.0, 'Rent').
 
     At most 25,000 USD per transfer; both accounts must be active."""
     if from_account_id == to_account_id:
         raise ToolError("Source and destination are the same account; choose two different accounts.")
     if amount > MAX_TRANSFER:
-        raise ToolError(f"{amount:.2f} USD exceeds the single-transfer limit of {MAX_TRANSFER:.2f} USD; "
-                        "split it into smaller transfers.")
+        raise ToolError(
+            f"{amount:.2f} USD exceeds the single-transfer limit of {MAX_TRANSFER:.2f} USD; "
+            "split it into smaller transfers."
+        )
     src, dst = ACCOUNT.get(ctx, from_account_id), ACCOUNT.get(ctx, to_account_id)
     _usable(src)
     _usable(dst)
     out = _post(ctx, src, -amount, "transfer_out", to_account_id, memo or f"Transfer to {to_account_id}")
-    _post(ctx, ACCOUNT.get(ctx, to_account_id), amount, "transfer_in", from_account_id,
-          memo or f"Transfer from {from_account_id}")
+    _post(
+        ctx,
+        ACCOUNT.get(ctx, to_account_id),
+        amount,
+        "transfer_in",
+        from_account_id,
+        memo or f"Transfer from {from_account_id}",
+    )
     transfer_id = next_id(ctx.db, "transfers", "transfer_id", "TRF")
-    ctx.db.execute("INSERT INTO transfers VALUES (?,?,?,?,?,?)",
-                   (transfer_id, from_account_id, to_account_id, round(amount, 2), memo, fake.iso(ctx.now)))
-    return {"transfer_id": transfer_id, "from_account_id": from_account_id, "to_account_id": to_account_id,
-            "amount": round(amount, 2), "from_balance": out["balance"]}
+    ctx.db.execute(
+        "INSERT INTO transfers VALUES (?,?,?,?,?,?)",
+        (transfer_id, from_account_id, to_account_id, round(amount, 2), memo, fake.iso(ctx.now)),
+    )
+    return {
+        "transfer_id": transfer_id,
+        "from_account_id": from_account_id,
+        "to_account_id": to_account_id,
+        "amount": round(amount, 2),
+        "from_balance": out["balance"],
+    }
 
 
 @banking.write(returns=("payee",))
-def add_payee(ctx: Ctx, customer_id: CustomerId,
-              name: Annotated[Name, Field(description="Payee's name, e.g. 'Redwood Partners'")],
-              bank_name: Annotated[Name, Field(description="The payee's bank, e.g. 'Pacific Trust'")],
-              account_number: Annotated[str, Field(pattern=r"^\d{6,17}$",
-                                                   description="The payee's account number, 6 to 17 digits")],
-              ) -> dict[str, Any]:
+def add_payee(
+    ctx: Ctx,
+    customer_id: CustomerId,
+    name: Annotated[Name, Field(description="Payee's name, e.g. 'Redwood Partners'")],
+    bank_name: Annotated[Name, Field(description="The payee's bank, e.g. 'Pacific Trust'")],
+    account_number: Annotated[
+        str, Field(pattern=r"^\d{6,17}$", description="The payee's account number, 6 to 17 digits")
+    ],
+) -> dict[str, Any]:
     """Save a new payee for a customer, e.g. add_payee('CUS-0042', 'Redwood Partners', 'Pacific Trust', '4402918831')."""
     CUSTOMER.get(ctx, customer_id)
-    if ctx.db.execute("SELECT 1 FROM payees WHERE customer_id = ? AND account_number = ?",
-                      (customer_id, account_number)).fetchone():
+    if ctx.db.execute(
+        "SELECT 1 FROM payees WHERE customer_id = ? AND account_number = ?", (customer_id, account_number)
+    ).fetchone():
         raise ToolError(f"{customer_id} already has a payee with account number {account_number}; see list_payees.")
     payee_id = next_id(ctx.db, "payees", "payee_id", "PAY")
     ctx.db.execute("INSERT INTO payees VALUES (?,?,?,?,?)", (payee_id, customer_id, name, bank_name, account_number))
@@ -215,24 +274,32 @@ def add_payee(ctx: Ctx, customer_id: CustomerId,
 
 
 @banking.write(returns=("transaction",))
-def pay_payee(ctx: Ctx, account_id: AccountId, payee_id: PayeeId, amount: Amount,
-              memo: Annotated[Note, Field(description="Payment reference, e.g. 'Invoice 2231'")] = "",
-              ) -> dict[str, Any]:
+def pay_payee(
+    ctx: Ctx,
+    account_id: AccountId,
+    payee_id: PayeeId,
+    amount: Amount,
+    memo: Annotated[Note, Field(description="Payment reference, e.g. 'Invoice 2231'")] = "",
+) -> dict[str, Any]:
     """Pay a saved payee from an account the same customer owns, e.g. pay_payee('ACC-0107', 'PAY-0015', 120.0)."""
     acc = ACCOUNT.get(ctx, account_id)
     payee = PAYEE.get(ctx, payee_id)
     if payee["customer_id"] != acc["customer_id"]:
-        raise ToolError(f"Payee {payee_id} belongs to {payee['customer_id']}, "
-                        f"not to the owner of {account_id} ({acc['customer_id']}).")
+        raise ToolError(
+            f"Payee {payee_id} belongs to {payee['customer_id']}, "
+            f"not to the owner of {account_id} ({acc['customer_id']})."
+        )
     _usable(acc)
     return _post(ctx, acc, -amount, "payment", payee["name"], memo or f"Payment to {payee['name']}")
 
 
 @banking.write()
-def freeze_account(ctx: Ctx, account_id: AccountId,
-                   frozen: Annotated[bool, Field(description="true to freeze, false to unfreeze")] = True,
-                   reason: Annotated[Note, Field(description="Why, e.g. 'lost wallet'")] = "customer request",
-                   ) -> dict[str, Any]:
+def freeze_account(
+    ctx: Ctx,
+    account_id: AccountId,
+    frozen: Annotated[bool, Field(description="true to freeze, false to unfreeze")] = True,
+    reason: Annotated[Note, Field(description="Why, e.g. 'lost wallet'")] = "customer request",
+) -> dict[str, Any]:
     """Freeze or unfreeze an account, e.g. freeze_account('ACC-0107', frozen=True, reason='lost wallet')."""
     acc = ACCOUNT.get(ctx, account_id)
     if acc["status"] == "closed":
@@ -240,8 +307,10 @@ def freeze_account(ctx: Ctx, account_id: AccountId,
     status = "frozen" if frozen else "active"
     if acc["status"] == status:
         raise ToolError(f"Account {account_id} is already {status}.")
-    ctx.db.execute("UPDATE accounts SET status = ?, status_reason = ? WHERE account_id = ?",
-                   (status, reason if frozen else None, account_id))
+    ctx.db.execute(
+        "UPDATE accounts SET status = ?, status_reason = ? WHERE account_id = ?",
+        (status, reason if frozen else None, account_id),
+    )
     return {"account_id": account_id, "status": status}
 
 
@@ -251,10 +320,12 @@ def close_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
     acc = ACCOUNT.get(ctx, account_id)
     _usable(acc)
     if abs(acc["balance"]) > 0.004:
-        raise ToolError(f"Account {account_id} still holds {acc['balance']:.2f} USD; "
-                        "withdraw or transfer it before closing.")
-    ctx.db.execute("UPDATE accounts SET status = 'closed', status_reason = 'customer request' WHERE account_id = ?",
-                   (account_id,))
+        raise ToolError(
+            f"Account {account_id} still holds {acc['balance']:.2f} USD; withdraw or transfer it before closing."
+        )
+    ctx.db.execute(
+        "UPDATE accounts SET status = 'closed', status_reason = 'customer request' WHERE account_id = ?", (account_id,)
+    )
     ctx.db.execute("UPDATE cards SET status = 'cancelled' WHERE account_id = ?", (account_id,))
     return {"account_id": account_id, "status": "closed"}
 

@@ -22,10 +22,24 @@ CATEGORIES = (
     ("Housing", "Rent", None, False, (0, 0), (0, 0), ("Maple Court Apartments",)),
     ("Housing", "Utilities", 260.0, False, (1, 2), (45, 140), ("City Power & Light", "Metro Water", "Northern Gas Co")),
     ("Housing", "Internet & Phone", 170.0, False, (0, 0), (0, 0), ("Comcast", "T-Mobile")),
-    ("Food", "Groceries", 950.0, False, (7, 11), (18, 140),
-     ("Whole Grocer", "Trader Joe's", "Safeway", "Costco", "Aldi")),
-    ("Food", "Dining Out", 300.0, True, (3, 8), (14, 85),
-     ("Chipotle", "Olive Garden", "Sushi Zen", "Taqueria El Sol", "Pho 88", "Burger Barn")),
+    (
+        "Food",
+        "Groceries",
+        950.0,
+        False,
+        (7, 11),
+        (18, 140),
+        ("Whole Grocer", "Trader Joe's", "Safeway", "Costco", "Aldi"),
+    ),
+    (
+        "Food",
+        "Dining Out",
+        300.0,
+        True,
+        (3, 8),
+        (14, 85),
+        ("Chipotle", "Olive Garden", "Sushi Zen", "Taqueria El Sol", "Pho 88", "Burger Barn"),
+    ),
     ("Food", "Coffee", 60.0, True, (5, 12), (3.5, 7.5), ("Blue Bottle Cafe", "Starbucks", "Corner Espresso")),
     ("Transport", "Fuel", 180.0, False, (2, 5), (28, 65), ("Shell Station", "Chevron", "Costco Gas")),
     ("Transport", "Public Transit", 110.0, False, (0, 3), (2.75, 12), ("Metro Transit",)),
@@ -35,8 +49,15 @@ CATEGORIES = (
     ("Health", "Fitness", 70.0, False, (0, 1), (10, 25), ("Yoga Loft",)),
     ("Health", "Doctor", 150.0, False, (0, 1), (25, 180), ("Valley Medical Group", "Bright Smile Dental")),
     ("Entertainment", "Streaming", 45.0, False, (0, 0), (0, 0), ("Netflix", "Spotify")),
-    ("Entertainment", "Movies & Events", 130.0, False, (0, 3), (12, 85),
-     ("AMC Theatres", "Ticketmaster", "Alamo Drafthouse")),
+    (
+        "Entertainment",
+        "Movies & Events",
+        130.0,
+        False,
+        (0, 3),
+        (12, 85),
+        ("AMC Theatres", "Ticketmaster", "Alamo Drafthouse"),
+    ),
     ("Entertainment", "Books & Games", 70.0, False, (0, 2), (8, 60), ("Powell's Books", "Steam", "Barnes & Noble")),
     ("Shopping", "Clothing", 150.0, False, (0, 3), (18, 120), ("Uniqlo", "Target", "Nordstrom Rack", "REI")),
     ("Shopping", "Electronics", 300.0, False, (0, 1), (25, 650), ("Best Buy", "Amazon", "Apple Store")),
@@ -54,9 +75,12 @@ RECURRING = (
     ("Internet & Phone", "Comcast", 74.99, "monthly", 5, True),
     ("Internet & Phone", "T-Mobile", 55.0, "monthly", 12, True),
     ("Fitness", "Planet Fitness", 24.99, "monthly", 3, True),
-    ("Streaming", "Netflix", 15.49, "monthly", 15, True), ("Streaming", "Spotify", 11.99, "monthly", 20, True),
-    ("Streaming", "Hulu", 7.99, "monthly", 8, False), ("Insurance", "Geico", 142.3, "monthly", 10, True),
-    ("Insurance", "Lemonade", 18.0, "monthly", 22, True), ("Public Transit", "Metro Transit", 64.0, "monthly", 2, True),
+    ("Streaming", "Netflix", 15.49, "monthly", 15, True),
+    ("Streaming", "Spotify", 11.99, "monthly", 20, True),
+    ("Streaming", "Hulu", 7.99, "monthly", 8, False),
+    ("Insurance", "Geico", 142.3, "monthly", 10, True),
+    ("Insurance", "Lemonade", 18.0, "monthly", 22, True),
+    ("Public Transit", "Metro Transit", 64.0, "monthly", 2, True),
     ("Groceries", "Farm Box Weekly", 34.0, "weekly", 5, True),
 )
 Row = tuple[Any, ...]
@@ -105,8 +129,9 @@ def categories(first_month: date) -> tuple[list[Row], dict[str, str], dict[str, 
     return cats, cat_id, spec
 
 
-def recurring_expenses(rng: random.Random, today: date, first_month: date, cat_id: dict[str, str],
-                       drafts: list[Draft]) -> list[Row]:
+def recurring_expenses(
+    rng: random.Random, today: date, first_month: date, cat_id: dict[str, str], drafts: list[Draft]
+) -> list[Row]:
     """The recurring expenses, with every past occurrence drafted as an expense; stopped ones ended months ago."""
     found: list[Row] = []
     for j, (cname, merchant, amount, freq, day, active) in enumerate(RECURRING, 1):
@@ -119,8 +144,19 @@ def recurring_expenses(rng: random.Random, today: date, first_month: date, cat_i
         dates, following = occurrences(start, freq, through)
         method = "bank_transfer" if cname in ("Rent", "Insurance") else "card"
         drafts.extend((d, cat_id[cname], amount, merchant, f"{freq} {merchant}", method, rid) for d in dates)
-        found.append((rid, cat_id[cname], amount, merchant, freq, start.isoformat(), following.isoformat(), int(active),
-                      f"{start.isoformat()}T08:00:00"))
+        found.append(
+            (
+                rid,
+                cat_id[cname],
+                amount,
+                merchant,
+                freq,
+                start.isoformat(),
+                following.isoformat(),
+                int(active),
+                f"{start.isoformat()}T08:00:00",
+            )
+        )
     return found
 
 
@@ -149,9 +185,9 @@ def post(rng: random.Random, today: date, spec: dict[str, Spec], drafts: list[Dr
         at = f"{d.isoformat()}T{rng.randint(8, 21):02d}:{rng.randint(0, 59):02d}:00"
         if d == today:
             at = f"{d.isoformat()}T08:{rng.randint(0, 59):02d}:00"
-        out.expenses.append((f"EXP-{len(out.expenses) + 1:05d}", cid, amount, d.isoformat(), merchant, note, method,
-                             rid,
-                             at))
+        out.expenses.append(
+            (f"EXP-{len(out.expenses) + 1:05d}", cid, amount, d.isoformat(), merchant, note, method, rid, at)
+        )
         if limit:
             for share, level in ALERT_LEVELS[::-1]:
                 if spent < share * limit <= new:

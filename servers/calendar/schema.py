@@ -75,19 +75,61 @@ JOB_TITLES = {
     "Support": ("Support Specialist", "Support Lead", "Customer Success Manager"),
 }
 OFFICES = ("Seattle HQ", "Austin", "New York", "Remote", "Denver", "Boston")
-ROOMS = ("Room 2A - Rainier", "Room 2B - Olympus", "Room 3A - Baker", "Room 3C - Shasta", "Room 4A - Hood",
-         "Boardroom", "Cafe Commons", "Focus Pod 7", "Training Room 1")
+ROOMS = (
+    "Room 2A - Rainier",
+    "Room 2B - Olympus",
+    "Room 3A - Baker",
+    "Room 3C - Shasta",
+    "Room 4A - Hood",
+    "Boardroom",
+    "Cafe Commons",
+    "Focus Pod 7",
+    "Training Room 1",
+)
 VIDEO = ("Zoom", "Google Meet", "Microsoft Teams")
 COLORS = ("blue", "green", "red", "purple", "orange", "teal", "gray", "yellow")
-WORK_TOPICS = ("Sprint planning", "Design review", "Roadmap sync", "Pipeline review", "Budget check-in", "Incident postmortem",
-               "Hiring debrief", "Quarterly business review", "Architecture deep dive", "Launch readiness", "Customer onboarding",
-               "Vendor evaluation", "Performance calibration", "Content calendar review", "Contract review", "Demo prep",
-               "Onboarding session", "Security training", "Data migration sync", "OKR planning")
-TEAM_SERIES = (("Daily standup", "daily", 15), ("Weekly team sync", "weekly", 60), ("Backlog grooming", "weekly", 60),
-               ("Monthly all-hands", "monthly", 60), ("Retro", "weekly", 45), ("Office hours", "weekly", 30))
-PERSONAL = (("Dentist appointment", 60), ("Gym", 60), ("Pick up kids", 30), ("Doctor's visit", 45), ("Yoga class", 60),
-            ("Car service", 90), ("Haircut", 30), ("Parent-teacher conference", 45), ("Lunch with friends", 90),
-            ("Piano lesson", 45))
+WORK_TOPICS = (
+    "Sprint planning",
+    "Design review",
+    "Roadmap sync",
+    "Pipeline review",
+    "Budget check-in",
+    "Incident postmortem",
+    "Hiring debrief",
+    "Quarterly business review",
+    "Architecture deep dive",
+    "Launch readiness",
+    "Customer onboarding",
+    "Vendor evaluation",
+    "Performance calibration",
+    "Content calendar review",
+    "Contract review",
+    "Demo prep",
+    "Onboarding session",
+    "Security training",
+    "Data migration sync",
+    "OKR planning",
+)
+TEAM_SERIES = (
+    ("Daily standup", "daily", 15),
+    ("Weekly team sync", "weekly", 60),
+    ("Backlog grooming", "weekly", 60),
+    ("Monthly all-hands", "monthly", 60),
+    ("Retro", "weekly", 45),
+    ("Office hours", "weekly", 30),
+)
+PERSONAL = (
+    ("Dentist appointment", 60),
+    ("Gym", 60),
+    ("Pick up kids", 30),
+    ("Doctor's visit", 45),
+    ("Yoga class", 60),
+    ("Car service", 90),
+    ("Haircut", 30),
+    ("Parent-teacher conference", 45),
+    ("Lunch with friends", 90),
+    ("Piano lesson", 45),
+)
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 MAX_SERIES_SPAN = timedelta(days=731)
 MAX_EVENT_SPAN = timedelta(days=7)

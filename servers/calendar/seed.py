@@ -66,8 +66,18 @@ class Events:
     def today(self) -> datetime:
         return self.now.replace(hour=0, minute=0, second=0, microsecond=0)
 
-    def add(self, cal: str, org: str, title: str, desc: str, loc: str, start: datetime, minutes: int,
-            guests: list[str], status: str | None = None) -> str:
+    def add(
+        self,
+        cal: str,
+        org: str,
+        title: str,
+        desc: str,
+        loc: str,
+        start: datetime,
+        minutes: int,
+        guests: list[str],
+        status: str | None = None,
+    ) -> str:
         rng, now = self.rng, self.now
         eid = f"EVT-{len(self.events) + 1:05d}"
         end = start + timedelta(minutes=minutes)
@@ -75,8 +85,22 @@ class Events:
             status = rng.choices(("confirmed", "tentative", "cancelled"), (86, 8, 6))[0]
         reason = rng.choice(CANCEL_REASONS) if status == "cancelled" else None
         created = min(start, now) - timedelta(days=rng.randint(1, 30), minutes=rng.randint(0, 600))
-        self.events.append((eid, cal, org, title, desc, loc, _iso(start), _iso(end), status, reason,
-                            _iso(created), _iso(created + timedelta(hours=rng.randint(0, 48)))))
+        self.events.append(
+            (
+                eid,
+                cal,
+                org,
+                title,
+                desc,
+                loc,
+                _iso(start),
+                _iso(end),
+                status,
+                reason,
+                _iso(created),
+                _iso(created + timedelta(hours=rng.randint(0, 48))),
+            )
+        )
         for g in guests:
             self.invitees.append(self.invitee(eid, g, end, created))
         return eid
@@ -85,8 +109,11 @@ class Events:
         rng, now = self.rng, self.now
         weights = (70, 12, 8, 10) if end <= now else (40, 10, 10, 40)
         resp = rng.choices(("accepted", "declined", "tentative", "needs_action"), weights)[0]
-        when = None if resp == "needs_action" else _iso(min(now - timedelta(minutes=5),
-                                                            created + timedelta(hours=rng.randint(1, 72))))
+        when = (
+            None
+            if resp == "needs_action"
+            else _iso(min(now - timedelta(minutes=5), created + timedelta(hours=rng.randint(1, 72))))
+        )
         return (eid, guest, resp, 1 if rng.random() < 0.1 else 0, when)
 
     def workday_slot(self, day_offset_lo: int, day_offset_hi: int, minutes: int) -> datetime:
@@ -126,8 +153,16 @@ def users(rng: random.Random) -> People:
         given, family = fake.person(rng)
         dept = DEPARTMENTS[i % len(DEPARTMENTS)] if i <= len(DEPARTMENTS) else rng.choice(DEPARTMENTS)
         uid = f"USR-{i:04d}"
-        rows.append((uid, f"{given} {family}", f"{given.lower()}.{family.lower()}{i}@northwind.example.com", dept,
-                     rng.choice(JOB_TITLES[dept]), rng.choice(OFFICES)))
+        rows.append(
+            (
+                uid,
+                f"{given} {family}",
+                f"{given.lower()}.{family.lower()}{i}@northwind.example.com",
+                dept,
+                rng.choice(JOB_TITLES[dept]),
+                rng.choice(OFFICES),
+            )
+        )
         by_dept[dept].append(uid)
     return People(rows, by_dept)
 
@@ -173,8 +208,9 @@ def work_meetings(out: Events, people: People) -> None:
             else:
                 title = rng.choice(WORK_TOPICS)
             loc = rng.choice(ROOMS) if rng.random() < 0.55 else rng.choice(VIDEO)
-            out.add(people.primary[uid], uid, title, f"{title}. Agenda shared in the invite.", loc, start, minutes,
-                    guests)
+            out.add(
+                people.primary[uid], uid, title, f"{title}. Agenda shared in the invite.", loc, start, minutes, guests
+            )
 
 
 def personal_appointments(out: Events, people: People) -> None:
@@ -184,8 +220,17 @@ def personal_appointments(out: Events, people: People) -> None:
             title, minutes = rng.choice(PERSONAL)
             day = out.today + timedelta(days=rng.randint(-30, 45))
             start = day + timedelta(minutes=rng.randrange(7 * 60, 19 * 60, 30))
-            out.add(cal, uid, title, "", fake.address(rng), start, minutes, [],
-                    status=rng.choices(("confirmed", "cancelled"), (94, 6))[0])
+            out.add(
+                cal,
+                uid,
+                title,
+                "",
+                fake.address(rng),
+                start,
+                minutes,
+                [],
+                status=rng.choices(("confirmed", "cancelled"), (94, 6))[0],
+            )
 
 
 def team_series(out: Events, people: People) -> None:
@@ -194,17 +239,26 @@ def team_series(out: Events, people: People) -> None:
     for dept, cal in people.team.items():
         owner, members = people.by_dept[dept][0], people.by_dept[dept][1:]
         for title, freq, minutes in rng.sample(TEAM_SERIES, 3):
-            first = out.workday_slot(-60, -7, minutes).replace(hour=rng.choice((9, 10, 11, 14, 15)),
-                                                               minute=rng.choice((0, 30)))
+            first = out.workday_slot(-60, -7, minutes).replace(
+                hour=rng.choice((9, 10, 11, 14, 15)), minute=rng.choice((0, 30))
+            )
             count, until = None, None
             if rng.random() < 0.3:
                 count = rng.randint(6, 30)
             elif rng.random() < 0.3:
                 until = (out.today + timedelta(days=rng.randint(-10, 120))).date().isoformat()
             byday = "MO,TU,WE,TH,FR" if freq == "daily" else None
-            eid = out.add(cal, owner, f"{dept} {title.lower()}" if freq != "monthly" else title,
-                          f"Recurring {title.lower()} for the {dept} team.", rng.choice(ROOMS + VIDEO), first, minutes,
-                          members, status="confirmed")
+            eid = out.add(
+                cal,
+                owner,
+                f"{dept} {title.lower()}" if freq != "monthly" else title,
+                f"Recurring {title.lower()} for the {dept} team.",
+                rng.choice(ROOMS + VIDEO),
+                first,
+                minutes,
+                members,
+                status="confirmed",
+            )
             out.rules.append((f"RRL-{len(out.rules) + 1:04d}", eid, freq, 1, byday, count, until))
 
 
@@ -219,11 +273,20 @@ def one_on_ones(out: Events, people: People) -> None:
         first = out.workday_slot(-50, 10, 30)
         interval = rng.choice((1, 1, 2))
         count = rng.choice((None, None, 8, 12, 20))
-        eid = out.add(people.primary[uid], uid, f"Weekly 1:1 {names[uid].split()[0]} / {names[other].split()[0]}",
-                      "Standing 1:1.", rng.choice(VIDEO), first, 30, [other],
-                      status=rng.choices(("confirmed", "cancelled"), (95, 5))[0])
-        out.rules.append((f"RRL-{len(out.rules) + 1:04d}", eid, "weekly", interval, WEEKDAYS[first.weekday()], count,
-                          None))
+        eid = out.add(
+            people.primary[uid],
+            uid,
+            f"Weekly 1:1 {names[uid].split()[0]} / {names[other].split()[0]}",
+            "Standing 1:1.",
+            rng.choice(VIDEO),
+            first,
+            30,
+            [other],
+            status=rng.choices(("confirmed", "cancelled"), (95, 5))[0],
+        )
+        out.rules.append(
+            (f"RRL-{len(out.rules) + 1:04d}", eid, "weekly", interval, WEEKDAYS[first.weekday()], count, None)
+        )
         if rng.random() < 0.35:
             skip = first + timedelta(weeks=interval * rng.randint(1, 6))
             out.exdates.append((eid, skip.date().isoformat(), _iso(out.now - timedelta(days=rng.randint(1, 20)))))

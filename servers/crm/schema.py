@@ -94,11 +94,26 @@ CREATE INDEX activities_lead ON activities(lead_id);
 
 STAGES = ("prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost")
 OPEN_STAGES = STAGES[:4]
-PROBABILITY = {"prospecting": 10, "qualification": 25, "proposal": 50, "negotiation": 75, "closed_won": 100,
-               "closed_lost": 0}
-ALLOWED = {"prospecting": ("qualification", "closed_lost"), "qualification": ("proposal", "prospecting", "closed_lost"),
-           "proposal": ("negotiation", "qualification", "closed_lost"),
-           "negotiation": ("closed_won", "proposal", "closed_lost"),
-           "closed_won": (), "closed_lost": ()}
-LEAD_ALLOWED = {"new": ("working", "qualified", "disqualified"), "working": ("qualified", "disqualified"),
-                "qualified": ("working", "disqualified"), "disqualified": ("working",), "converted": ()}
+PROBABILITY = {
+    "prospecting": 10,
+    "qualification": 25,
+    "proposal": 50,
+    "negotiation": 75,
+    "closed_won": 100,
+    "closed_lost": 0,
+}
+ALLOWED = {
+    "prospecting": ("qualification", "closed_lost"),
+    "qualification": ("proposal", "prospecting", "closed_lost"),
+    "proposal": ("negotiation", "qualification", "closed_lost"),
+    "negotiation": ("closed_won", "proposal", "closed_lost"),
+    "closed_won": (),
+    "closed_lost": (),
+}
+LEAD_ALLOWED = {
+    "new": ("working", "qualified", "disqualified"),
+    "working": ("qualified", "disqualified"),
+    "qualified": ("working", "disqualified"),
+    "disqualified": ("working",),
+    "converted": (),
+}

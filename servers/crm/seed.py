@@ -17,29 +17,103 @@ from hub import fake
 from hub.kit import insert_rows
 from servers.crm.schema import OPEN_STAGES, PROBABILITY, STAGES
 
-INDUSTRIES = ("Software", "Healthcare", "Manufacturing", "Retail", "Financial Services", "Logistics", "Education",
-              "Energy",
-              "Media", "Hospitality", "Construction", "Telecommunications")
-PREFIXES = ("Apex", "Blue Ridge", "Cedar", "Crescent", "Falcon", "Golden Gate", "Helix", "Ivory", "Jade", "Kinetic",
-            "Lighthouse",
-            "Magnolia", "Nimbus", "Oakmont", "Polaris", "Quantum", "Riverbend", "Sapphire", "Trident", "Unity",
-            "Vanguard",
-            "Westbrook", "Zenith", "Alder", "Beacon", "Cascade", "Drake", "Ember", "Foxglove", "Granite Peak")
-SUFFIXES = ("Systems", "Health", "Industries", "Outfitters", "Partners", "Logistics", "Academy", "Power", "Studios",
-            "Hotels",
-            "Builders", "Networks", "Labs", "Group", "Foods", "Analytics")
-TITLES = ("CEO", "CTO", "CFO", "VP Sales", "VP Operations", "Head of IT", "Procurement Manager", "Operations Director",
-          "Marketing Manager", "IT Manager", "Finance Director", "Product Manager")
-PRODUCTS = ("Platform license", "Analytics add-on", "Enterprise suite", "Support renewal", "Onboarding services",
-            "Data migration",
-            "Team expansion", "Pilot program")
+INDUSTRIES = (
+    "Software",
+    "Healthcare",
+    "Manufacturing",
+    "Retail",
+    "Financial Services",
+    "Logistics",
+    "Education",
+    "Energy",
+    "Media",
+    "Hospitality",
+    "Construction",
+    "Telecommunications",
+)
+PREFIXES = (
+    "Apex",
+    "Blue Ridge",
+    "Cedar",
+    "Crescent",
+    "Falcon",
+    "Golden Gate",
+    "Helix",
+    "Ivory",
+    "Jade",
+    "Kinetic",
+    "Lighthouse",
+    "Magnolia",
+    "Nimbus",
+    "Oakmont",
+    "Polaris",
+    "Quantum",
+    "Riverbend",
+    "Sapphire",
+    "Trident",
+    "Unity",
+    "Vanguard",
+    "Westbrook",
+    "Zenith",
+    "Alder",
+    "Beacon",
+    "Cascade",
+    "Drake",
+    "Ember",
+    "Foxglove",
+    "Granite Peak",
+)
+SUFFIXES = (
+    "Systems",
+    "Health",
+    "Industries",
+    "Outfitters",
+    "Partners",
+    "Logistics",
+    "Academy",
+    "Power",
+    "Studios",
+    "Hotels",
+    "Builders",
+    "Networks",
+    "Labs",
+    "Group",
+    "Foods",
+    "Analytics",
+)
+TITLES = (
+    "CEO",
+    "CTO",
+    "CFO",
+    "VP Sales",
+    "VP Operations",
+    "Head of IT",
+    "Procurement Manager",
+    "Operations Director",
+    "Marketing Manager",
+    "IT Manager",
+    "Finance Director",
+    "Product Manager",
+)
+PRODUCTS = (
+    "Platform license",
+    "Analytics add-on",
+    "Enterprise suite",
+    "Support renewal",
+    "Onboarding services",
+    "Data migration",
+    "Team expansion",
+    "Pilot program",
+)
 SOURCES = ("web_form", "referral", "trade_show", "cold_call", "partner", "webinar")
 LOST_REASONS = ("price", "competitor", "no_budget", "no_decision", "timing", "lost_contact")
-SUBJECTS = {"call": ("Discovery call", "Follow-up call", "Pricing discussion", "Check-in call"),
-            "email": ("Sent proposal", "Intro email", "Shared case study", "Sent contract draft"),
-            "meeting": ("Product demo", "Onsite workshop", "Executive briefing", "Technical deep dive"),
-            "note": ("Budget confirmed", "Champion identified", "Competitor in play", "Legal review pending"),
-            "task": ("Send revised quote", "Schedule demo", "Prepare SOW", "Follow up on security questionnaire")}
+SUBJECTS = {
+    "call": ("Discovery call", "Follow-up call", "Pricing discussion", "Check-in call"),
+    "email": ("Sent proposal", "Intro email", "Shared case study", "Sent contract draft"),
+    "meeting": ("Product demo", "Onsite workshop", "Executive briefing", "Technical deep dive"),
+    "note": ("Budget confirmed", "Champion identified", "Competitor in play", "Legal review pending"),
+    "task": ("Send revised quote", "Schedule demo", "Prepare SOW", "Follow up on security questionnaire"),
+}
 
 
 DISQUALIFY_REASONS = ("no budget", "not a fit", "unresponsive", "already a customer of a competitor")
@@ -94,9 +168,17 @@ def owners(rng: random.Random) -> list[Row]:
     for i in range(1, 13):
         first, last = fake.person(rng)
         email = unique_email(f"{first.lower()}.{last.lower()}", "salesco.example.com", taken)
-        found.append((f"USR-{i:02d}", f"{first} {last}", email,
-                      ("SMB", "Mid-Market", "Enterprise")[i % 3], ("West", "Central", "East")[(i // 3) % 3],
-                      float(rng.choice((400_000, 600_000, 900_000, 1_500_000))), 0 if i in (5, 11) else 1))
+        found.append(
+            (
+                f"USR-{i:02d}",
+                f"{first} {last}",
+                email,
+                ("SMB", "Mid-Market", "Enterprise")[i % 3],
+                ("West", "Central", "East")[(i // 3) % 3],
+                float(rng.choice((400_000, 600_000, 900_000, 1_500_000))),
+                0 if i in (5, 11) else 1,
+            )
+        )
     return found
 
 
@@ -118,14 +200,35 @@ def account(out: Rows, aid: str, name: str, owner_ids: list[str]) -> None:
     domain = name.lower().replace(" ", "")
     industry, city = rng.choice(INDUSTRIES), fake.city(rng)[0]
     revenue = round(employees * rng.uniform(80_000, 300_000), -3)
-    out.accounts.append((aid, name, industry, city, employees, revenue, f"https://www.{domain}.example.com", owner,
-                         fake.iso(fake.moment(rng, now, 1500, -200))))
+    out.accounts.append(
+        (
+            aid,
+            name,
+            industry,
+            city,
+            employees,
+            revenue,
+            f"https://www.{domain}.example.com",
+            owner,
+            fake.iso(fake.moment(rng, now, 1500, -200)),
+        )
+    )
     for _ in range(rng.randint(1, 5)):
         first, last = fake.person(rng)
         cid = f"CON-{len(out.contacts) + 1:04d}"
         email = f"{first.lower()}.{last.lower()}@{domain}.example.com"
-        out.contacts.append((cid, aid, f"{first} {last}", email, fake.phone(rng), rng.choice(TITLES), owner,
-                             fake.iso(fake.moment(rng, now, 900, -30))))
+        out.contacts.append(
+            (
+                cid,
+                aid,
+                f"{first} {last}",
+                email,
+                fake.phone(rng),
+                rng.choice(TITLES),
+                owner,
+                fake.iso(fake.moment(rng, now, 900, -30)),
+            )
+        )
 
 
 def deal(out: Rows, acc: Row, contact: Row) -> None:
@@ -139,28 +242,57 @@ def deal(out: Rows, acc: Row, contact: Row) -> None:
     closed = stage.startswith("closed")
     close_day = datetime.fromisoformat(last_change) if closed else now + timedelta(days=rng.randint(5, 120))
     amount = round(rng.choice((1, 2, 3, 5, 8, 13, 20)) * rng.uniform(4_000, 12_000), -2)
-    out.deals.append((did, f"{acc[1]} - {rng.choice(PRODUCTS)}", acc[0], contact[0], owner, amount, stage,
-                      PROBABILITY[stage], close_day.strftime("%Y-%m-%d"),
-                      rng.choice(LOST_REASONS) if stage == "closed_lost" else None, fake.iso(created), last_change,
-                      last_change if closed else None))
+    out.deals.append(
+        (
+            did,
+            f"{acc[1]} - {rng.choice(PRODUCTS)}",
+            acc[0],
+            contact[0],
+            owner,
+            amount,
+            stage,
+            PROBABILITY[stage],
+            close_day.strftime("%Y-%m-%d"),
+            rng.choice(LOST_REASONS) if stage == "closed_lost" else None,
+            fake.iso(created),
+            last_change,
+            last_change if closed else None,
+        )
+    )
     for _ in range(rng.randint(1, 6)):
         deal_activity(out, did, owner, contact, created, closed)
     if rng.random() < 0.3:
         lead_at = fake.iso(created - timedelta(days=rng.randint(1, 20)))
-        out.leads.append([None, contact[2], contact[3], contact[4], acc[1], contact[5], rng.choice(SOURCES),
-                          "converted",
-                          None, owner, acc[0], contact[0], did, lead_at, fake.iso(created)])
+        out.leads.append(
+            [
+                None,
+                contact[2],
+                contact[3],
+                contact[4],
+                acc[1],
+                contact[5],
+                rng.choice(SOURCES),
+                "converted",
+                None,
+                owner,
+                acc[0],
+                contact[0],
+                did,
+                lead_at,
+                fake.iso(created),
+            ]
+        )
 
 
 def stage_history(out: Rows, did: str, stage: str, created: datetime) -> str:
     """The stages a deal passed to reach ``stage``; returns when it last changed."""
     rng, now = out.rng, out.now
     if stage in OPEN_STAGES:
-        path = list(OPEN_STAGES[:OPEN_STAGES.index(stage) + 1])
+        path = list(OPEN_STAGES[: OPEN_STAGES.index(stage) + 1])
     elif stage == "closed_won":
         path = list(OPEN_STAGES) + ["closed_won"]
     else:
-        path = list(OPEN_STAGES[:rng.randint(1, 4)]) + ["closed_lost"]
+        path = list(OPEN_STAGES[: rng.randint(1, 4)]) + ["closed_lost"]
     t, prev = created, None
     for step in path:
         out.history.append((f"STH-{len(out.history) + 1:05d}", did, prev, step, fake.iso(t)))
@@ -177,8 +309,21 @@ def deal_activity(out: Rows, did: str, owner: str, contact: Row, created: dateti
     pending = kind in ("task", "meeting") and not closed and rng.random() < 0.4
     due = fake.iso(now + timedelta(days=rng.randint(1, 21), hours=rng.randint(0, 8))) if pending else None
     subject, body = rng.choice(SUBJECTS[kind]), f"{rng.choice(SUBJECTS[kind])} with {contact[2]}."
-    out.activities.append((f"ACV-{len(out.activities) + 1:05d}", kind, subject, body, owner, did, contact[0], None, due,
-                           0 if pending else 1, fake.iso(at)))
+    out.activities.append(
+        (
+            f"ACV-{len(out.activities) + 1:05d}",
+            kind,
+            subject,
+            body,
+            owner,
+            did,
+            contact[0],
+            None,
+            due,
+            0 if pending else 1,
+            fake.iso(at),
+        )
+    )
 
 
 def open_lead(out: Rows, companies: list[str]) -> None:
@@ -188,13 +333,31 @@ def open_lead(out: Rows, companies: list[str]) -> None:
     company = rng.choice(companies)
     status = rng.choices(("new", "working", "qualified", "disqualified"), (30, 35, 15, 20))[0]
     created = fake.moment(rng, now, 240, 0) - timedelta(hours=2)
-    updated = created if status == "new" else min(now - timedelta(hours=1),
-                                                  created + timedelta(days=rng.randint(1, 30)))
+    updated = (
+        created if status == "new" else min(now - timedelta(hours=1), created + timedelta(days=rng.randint(1, 30)))
+    )
     email = f"{first.lower()}.{last.lower()}@{company.lower().replace(' ', '')}.example.com"
     phone, title, source = fake.phone(rng), rng.choice(TITLES), rng.choice(SOURCES)
     reason = rng.choice(DISQUALIFY_REASONS) if status == "disqualified" else None
-    out.leads.append([None, f"{first} {last}", email, phone, company, title, source, status, reason,
-                      rng.choice(out.active), None, None, None, fake.iso(created), fake.iso(updated)])
+    out.leads.append(
+        [
+            None,
+            f"{first} {last}",
+            email,
+            phone,
+            company,
+            title,
+            source,
+            status,
+            reason,
+            rng.choice(out.active),
+            None,
+            None,
+            None,
+            fake.iso(created),
+            fake.iso(updated),
+        ]
+    )
 
 
 def number_leads(out: Rows) -> None:
@@ -208,5 +371,18 @@ def number_leads(out: Rows) -> None:
             pending = kind == "task"
             subject = rng.choice(SUBJECTS[kind])
             due = fake.iso(now + timedelta(days=rng.randint(1, 10))) if pending else None
-            out.activities.append((f"ACV-{len(out.activities) + 1:05d}", kind, subject, f"Lead outreach to {lead[1]}.",
-                                   lead[9], None, None, lead[0], due, 0 if pending else 1, lead[14]))
+            out.activities.append(
+                (
+                    f"ACV-{len(out.activities) + 1:05d}",
+                    kind,
+                    subject,
+                    f"Lead outreach to {lead[1]}.",
+                    lead[9],
+                    None,
+                    None,
+                    lead[0],
+                    due,
+                    0 if pending else 1,
+                    lead[14],
+                )
+            )

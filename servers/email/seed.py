@@ -20,39 +20,108 @@ Person = tuple[str, str, str]  # name, address, company
 
 DOMAIN = "northwind.example.com"
 DEPARTMENTS = ("Engineering", "Sales", "Marketing", "Finance", "People Ops", "Product", "Support", "Legal")
-LABEL_NAMES = ("Work", "Clients", "Receipts", "Travel", "Finance", "Follow up", "Projects", "Hiring", "Newsletters", "Urgent",
-               "Personal", "Vendors")
+LABEL_NAMES = (
+    "Work",
+    "Clients",
+    "Receipts",
+    "Travel",
+    "Finance",
+    "Follow up",
+    "Projects",
+    "Hiring",
+    "Newsletters",
+    "Urgent",
+    "Personal",
+    "Vendors",
+)
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple", "gray", "teal")
 PROJECTS = ("Atlas", "Beacon", "Cascade", "Falcon", "Horizon", "Keystone", "Mosaic", "Orbit", "Polaris", "Summit")
 # (subject, opening body, reply bodies); {c} company, {p} project, {d} a weekday, {n} a number, {a} an amount
 CONVERSATIONS = (
-    ("Q3 roadmap review for {p}", "Hi {to},\n\nCould we go through the {p} roadmap before {d}? I have a few open questions on scope.",
-     ("Sure, {d} afternoon works for me. I'll bring the latest estimates.", "Great, I've put a hold on the calendar.", "Thanks, notes are in the shared doc.")),
-    ("Invoice {n} from {c}", "Hello {to},\n\nPlease find attached invoice {n} for {a} USD, due in 30 days.",
-     ("Thanks, forwarding to accounts payable.", "Payment has been scheduled for {d}.", "Received, thank you!")),
-    ("Contract renewal - {c}", "Hi {to},\n\nOur agreement with {c} renews next month. Do you want to renegotiate the terms?",
-     ("Yes, let's push for a multi-year discount.", "Legal has reviewed the redlines, see comments.", "Signed copy attached.")),
-    ("Lunch on {d}?", "Hey {to}, are you free for lunch on {d}? The new ramen place opened downstairs.",
-     ("Count me in, 12:30?", "Perfect, see you there.",)),
-    ("Interview feedback: {p} team candidate", "Hi {to},\n\nPlease add your interview feedback for yesterday's candidate by {d}.",
-     ("Done, strong hire from my side.", "Added mine, a few concerns on system design.", "Thanks all, moving to offer.")),
-    ("{p} launch checklist", "Team,\n\nAttached is the launch checklist for {p}. Please flag blockers by {d}.",
-     ("QA sign-off is still pending on two items.", "Docs are ready for review.", "We're green, go for launch.")),
-    ("Expense report for {c} visit", "Hi {to},\n\nI submitted the expense report for the {c} visit ({a} USD). Could you approve it?",
-     ("Approved. Please attach the hotel receipt next time.", "Receipt attached, thanks!")),
-    ("Security review of {p}", "Hi {to},\n\nThe security review for {p} is scheduled for {d}. Please share the threat model beforehand.",
-     ("Threat model shared in the drive folder.", "Two medium findings, tickets filed.")),
-    ("Partnership proposal from {c}", "Dear {to},\n\n{c} would like to explore a partnership around {p}. Would you have 30 minutes on {d}?",
-     ("Thanks for reaching out, {d} at 10:00 works.", "Looking forward to it. Agenda attached.")),
-    ("Budget approval needed: {p}", "Hi {to},\n\n{p} needs an extra {a} USD for cloud costs this quarter. Can you approve?",
-     ("Can you break down the estimate by service?", "Breakdown attached.", "Approved.")),
+    (
+        "Q3 roadmap review for {p}",
+        "Hi {to},\n\nCould we go through the {p} roadmap before {d}? I have a few open questions on scope.",
+        (
+            "Sure, {d} afternoon works for me. I'll bring the latest estimates.",
+            "Great, I've put a hold on the calendar.",
+            "Thanks, notes are in the shared doc.",
+        ),
+    ),
+    (
+        "Invoice {n} from {c}",
+        "Hello {to},\n\nPlease find attached invoice {n} for {a} USD, due in 30 days.",
+        ("Thanks, forwarding to accounts payable.", "Payment has been scheduled for {d}.", "Received, thank you!"),
+    ),
+    (
+        "Contract renewal - {c}",
+        "Hi {to},\n\nOur agreement with {c} renews next month. Do you want to renegotiate the terms?",
+        (
+            "Yes, let's push for a multi-year discount.",
+            "Legal has reviewed the redlines, see comments.",
+            "Signed copy attached.",
+        ),
+    ),
+    (
+        "Lunch on {d}?",
+        "Hey {to}, are you free for lunch on {d}? The new ramen place opened downstairs.",
+        (
+            "Count me in, 12:30?",
+            "Perfect, see you there.",
+        ),
+    ),
+    (
+        "Interview feedback: {p} team candidate",
+        "Hi {to},\n\nPlease add your interview feedback for yesterday's candidate by {d}.",
+        (
+            "Done, strong hire from my side.",
+            "Added mine, a few concerns on system design.",
+            "Thanks all, moving to offer.",
+        ),
+    ),
+    (
+        "{p} launch checklist",
+        "Team,\n\nAttached is the launch checklist for {p}. Please flag blockers by {d}.",
+        ("QA sign-off is still pending on two items.", "Docs are ready for review.", "We're green, go for launch."),
+    ),
+    (
+        "Expense report for {c} visit",
+        "Hi {to},\n\nI submitted the expense report for the {c} visit ({a} USD). Could you approve it?",
+        ("Approved. Please attach the hotel receipt next time.", "Receipt attached, thanks!"),
+    ),
+    (
+        "Security review of {p}",
+        "Hi {to},\n\nThe security review for {p} is scheduled for {d}. Please share the threat model beforehand.",
+        ("Threat model shared in the drive folder.", "Two medium findings, tickets filed."),
+    ),
+    (
+        "Partnership proposal from {c}",
+        "Dear {to},\n\n{c} would like to explore a partnership around {p}. Would you have 30 minutes on {d}?",
+        ("Thanks for reaching out, {d} at 10:00 works.", "Looking forward to it. Agenda attached."),
+    ),
+    (
+        "Budget approval needed: {p}",
+        "Hi {to},\n\n{p} needs an extra {a} USD for cloud costs this quarter. Can you approve?",
+        ("Can you break down the estimate by service?", "Breakdown attached.", "Approved."),
+    ),
 )
 NOTIFICATIONS = (
     ("Your {c} order #{n} has shipped", "Good news! Your order #{n} is on its way and should arrive by {d}."),
-    ("Flight confirmation {n} - Zephyr Airlines", "Your flight is confirmed. Confirmation code {n}. Check-in opens 24 hours before departure."),
-    ("Weekly digest from {c}", "Here are this week's top stories from {c}: product updates, customer stories and events."),
-    ("Receipt for your payment of {a} USD", "Thank you for your payment of {a} USD to {c}. Keep this email for your records."),
-    ("Password expiry reminder", "Your corporate password expires on {d}. Change it in the IT portal to avoid lock-out."),
+    (
+        "Flight confirmation {n} - Zephyr Airlines",
+        "Your flight is confirmed. Confirmation code {n}. Check-in opens 24 hours before departure.",
+    ),
+    (
+        "Weekly digest from {c}",
+        "Here are this week's top stories from {c}: product updates, customer stories and events.",
+    ),
+    (
+        "Receipt for your payment of {a} USD",
+        "Thank you for your payment of {a} USD to {c}. Keep this email for your records.",
+    ),
+    (
+        "Password expiry reminder",
+        "Your corporate password expires on {d}. Change it in the IT portal to avoid lock-out.",
+    ),
     ("Webinar invitation: scaling {p}", "Join {c} on {d} for a live webinar about scaling {p}. Register today."),
 )
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
@@ -75,8 +144,13 @@ class Topic:
 
     def draw(self) -> None:
         rng = self.rng
-        self.values.update(c=rng.choice(fake.COMPANIES), p=rng.choice(PROJECTS), d=rng.choice(WEEKDAY_NAMES),
-                           n=str(rng.randint(10000, 99999)), a=f"{rng.uniform(120, 48000):,.2f}")
+        self.values.update(
+            c=rng.choice(fake.COMPANIES),
+            p=rng.choice(PROJECTS),
+            d=rng.choice(WEEKDAY_NAMES),
+            n=str(rng.randint(10000, 99999)),
+            a=f"{rng.uniform(120, 48000):,.2f}",
+        )
 
     def fill(self, text: str, to_first: str) -> str:
         return text.format(to=to_first, **self.values)
@@ -121,8 +195,16 @@ def mailboxes(rng: random.Random, now: datetime) -> list[Row]:
             address = f"{first.lower()}.{last.lower()}{i}@{DOMAIN}"
         seen.add(address)
         dept = rng.choice(DEPARTMENTS)
-        found.append((f"MBX-{i:04d}", f"{first} {last}", address, dept, f"Best,\n{first} {last}\n{dept}, Northwind",
-                      _iso(fake.moment(rng, now, 2000, -200))))
+        found.append(
+            (
+                f"MBX-{i:04d}",
+                f"{first} {last}",
+                address,
+                dept,
+                f"Best,\n{first} {last}\n{dept}, Northwind",
+                _iso(fake.moment(rng, now, 2000, -200)),
+            )
+        )
     return found
 
 
@@ -145,8 +227,9 @@ def contacts(rng: random.Random, boxes: list[Row]) -> tuple[list[Row], dict[str,
                 continue
             used.add(email)
             people.append((name, email, company))
-            found.append((f"CON-{len(found) + 1:04d}", mbx, name, email, company, fake.phone(rng),
-                          int(rng.random() < 0.15)))
+            found.append(
+                (f"CON-{len(found) + 1:04d}", mbx, name, email, company, fake.phone(rng), int(rng.random() < 0.15))
+            )
         externals[mbx] = people
     return found, externals
 
@@ -163,8 +246,15 @@ def labels(rng: random.Random, boxes: list[Row]) -> tuple[list[Row], dict[str, l
     return found, label_ids
 
 
-def thread(rng: random.Random, now: datetime, topic: Topic, mail: Mail, box: tuple[str, str, str],
-           people: list[Person], by_address: dict[str, Row]) -> None:
+def thread(
+    rng: random.Random,
+    now: datetime,
+    topic: Topic,
+    mail: Mail,
+    box: tuple[str, str, str],
+    people: list[Person],
+    by_address: dict[str, Row],
+) -> None:
     """One thread of a mailbox: a notification, or a conversation with a contact (a colleague gets a copy)."""
     mbx, owner, own = box
     tid = f"THR-{len(mail.threads) + 1:04d}"
@@ -176,8 +266,21 @@ def thread(rng: random.Random, now: datetime, topic: Topic, mail: Mail, box: tup
         subject, body = NOTIFICATIONS[rng.randrange(len(NOTIFICATIONS))]
         subject, body = topic.fill(subject, ""), topic.fill(body, "")
         mail.threads.append((tid, subject, _iso(start)))
-        mail.msgs.append([mbx, tid, inbound_folder, company, f"no-reply@{_slug(company)}.example.com", own, "", subject,
-                          body, start, None])
+        mail.msgs.append(
+            [
+                mbx,
+                tid,
+                inbound_folder,
+                company,
+                f"no-reply@{_slug(company)}.example.com",
+                own,
+                "",
+                subject,
+                body,
+                start,
+                None,
+            ]
+        )
         return
     partner_name, partner_addr, _company = rng.choice(people)
     subject_t, opening, replies = CONVERSATIONS[rng.randrange(len(CONVERSATIONS))]
@@ -193,23 +296,51 @@ def thread(rng: random.Random, now: datetime, topic: Topic, mail: Mail, box: tup
     msgs = mail.msgs
     for k in range(n_msgs):
         ours = (k % 2 == 0) == we_start
-        sender, sender_addr, to_first = ((owner, own, partner_name.split()[0]) if ours else
-                                         (partner_name, partner_addr, owner.split()[0]))
+        sender, sender_addr, to_first = (
+            (owner, own, partner_name.split()[0]) if ours else (partner_name, partner_addr, owner.split()[0])
+        )
         to = partner_addr if ours else own
         body = topic.fill(opening, to_first) if k == 0 else topic.fill(replies[k - 1], to_first)
         subj = subject if k == 0 else f"Re: {subject}"
-        msgs.append([mbx, tid, "sent" if ours else inbound_folder, sender, sender_addr, to, cc if k == 0 else "", subj,
-                     body, t, prev.get(mbx)])
+        msgs.append(
+            [
+                mbx,
+                tid,
+                "sent" if ours else inbound_folder,
+                sender,
+                sender_addr,
+                to,
+                cc if k == 0 else "",
+                subj,
+                body,
+                t,
+                prev.get(mbx),
+            ]
+        )
         prev[mbx] = len(msgs) - 1
         if partner_box is not None and partner_box[0] != mbx:  # the colleague's own copy
-            msgs.append([partner_box[0], tid, partner_folder if ours else "sent", sender, sender_addr, to,
-                         cc if k == 0 else "", subj, body, t, prev.get(partner_box[0])])
+            msgs.append(
+                [
+                    partner_box[0],
+                    tid,
+                    partner_folder if ours else "sent",
+                    sender,
+                    sender_addr,
+                    to,
+                    cc if k == 0 else "",
+                    subj,
+                    body,
+                    t,
+                    prev.get(partner_box[0]),
+                ]
+            )
             prev[partner_box[0]] = len(msgs) - 1
         t = min(now - timedelta(minutes=rng.randint(5, 600)), t + timedelta(minutes=rng.randint(20, 2880)))
 
 
-def message_rows(rng: random.Random, now: datetime, mail: Mail,
-                 label_ids: dict[str, list[str]]) -> tuple[list[Row], list[Row]]:
+def message_rows(
+    rng: random.Random, now: datetime, mail: Mail, label_ids: dict[str, list[str]]
+) -> tuple[list[Row], list[Row]]:
     """Message rows with ids in time order, read and starred flags, and the labels some carry."""
     msgs = mail.msgs
     order = sorted(range(len(msgs)), key=lambda i: (msgs[i][9], i))
@@ -225,15 +356,32 @@ def message_rows(rng: random.Random, now: datetime, mail: Mail,
         recent = t >= now - timedelta(days=5) and t == newest_in_thread[(mbx, tid)]
         unread = folder == "inbox" and recent and rng.random() < 0.6
         starred = rng.random() < 0.06
-        found.append((ids[i], mbx, tid, folder, fname, faddr, to, cc, subj, body, _iso(t), 0 if unread else 1,
-                      int(starred), ids.get(reply_to) if reply_to is not None else None))
+        found.append(
+            (
+                ids[i],
+                mbx,
+                tid,
+                folder,
+                fname,
+                faddr,
+                to,
+                cc,
+                subj,
+                body,
+                _iso(t),
+                0 if unread else 1,
+                int(starred),
+                ids.get(reply_to) if reply_to is not None else None,
+            )
+        )
         if rng.random() < 0.3:
             tagged.append((ids[i], rng.choice(label_ids[mbx])))
     return found, tagged
 
 
-def drafts(rng: random.Random, now: datetime, topic: Topic, boxes: list[Row],
-           externals: dict[str, list[Person]]) -> list[Row]:
+def drafts(
+    rng: random.Random, now: datetime, topic: Topic, boxes: list[Row], externals: dict[str, list[Person]]
+) -> list[Row]:
     """Up to three unsent drafts per mailbox, some still missing a recipient or a subject."""
     found: list[Row] = []
     for mbx, *_ in boxes:
@@ -244,6 +392,17 @@ def drafts(rng: random.Random, now: datetime, topic: Topic, boxes: list[Row],
             incomplete = rng.random()
             to = "" if incomplete < 0.15 else addr
             subject = "" if 0.15 <= incomplete < 0.3 else topic.fill(subject_t, "")
-            found.append((f"DRF-{len(found) + 1:04d}", mbx, None, None, to, "", subject,
-                          topic.fill(opening, name.split()[0]), _iso(fake.moment(rng, now, 14, 0))))
+            found.append(
+                (
+                    f"DRF-{len(found) + 1:04d}",
+                    mbx,
+                    None,
+                    None,
+                    to,
+                    "",
+                    subject,
+                    topic.fill(opening, name.split()[0]),
+                    _iso(fake.moment(rng, now, 14, 0)),
+                )
+            )
     return found

@@ -74,7 +74,9 @@ filesystem = Server(
     "filesystem",
     "A Unix-like file system driven like a shell: current directory, files and directories, "
     "permissions (owner/group/mode bits), text tools (grep, sort, uniq, diff, wc) and tar archives.",
-    SCHEMA, seed)
+    SCHEMA,
+    seed,
+)
 
 MAX_PATH = 4096
 MAX_NAME = 255
@@ -82,20 +84,48 @@ MAX_SYMLINK_HOPS = 16
 DIR_SIZE = 4096
 R, W, X = 4, 2, 1
 
-PathArg = Annotated[str, Field(min_length=1, max_length=MAX_PATH,
-                               description="A file or directory path, absolute or relative to the current directory, "
-                                           "e.g. '/home/maya/Documents/todo.md' or 'Documents/todo.md'; '~' is the home directory"),
-                    Entity("path")]
-DirArg = Annotated[str, Field(min_length=1, max_length=MAX_PATH,
-                              description="A directory path, absolute or relative, e.g. '/home/maya/projects' or '..'"),
-                   Entity("directory")]
-NewPathArg = Annotated[str, Field(min_length=1, max_length=MAX_PATH,
-                                  description="The path to create, absolute or relative, e.g. 'Documents/notes/ideas.md'")]
-ArchiveArg = Annotated[str, Field(min_length=1, max_length=MAX_PATH,
-                                  description="An archive file, e.g. '/home/maya/backups/dotfiles.tar'"), Entity("archive")]
+PathArg = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_PATH,
+        description="A file or directory path, absolute or relative to the current directory, "
+        "e.g. '/home/maya/Documents/todo.md' or 'Documents/todo.md'; '~' is the home directory",
+    ),
+    Entity("path"),
+]
+DirArg = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_PATH,
+        description="A directory path, absolute or relative, e.g. '/home/maya/projects' or '..'",
+    ),
+    Entity("directory"),
+]
+NewPathArg = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_PATH,
+        description="The path to create, absolute or relative, e.g. 'Documents/notes/ideas.md'",
+    ),
+]
+ArchiveArg = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_PATH, description="An archive file, e.g. '/home/maya/backups/dotfiles.tar'"),
+    Entity("archive"),
+]
 Content = Annotated[str, Field(max_length=100_000, description="Text content")]
 LineCount = Annotated[int, Field(ge=1, le=1000, description="How many lines at most")]
-Regex = Annotated[str, Field(min_length=1, max_length=200, description="A regular expression (Python syntax), or a plain string with fixed_string=true")]
+Regex = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=200,
+        description="A regular expression (Python syntax), or a plain string with fixed_string=true",
+    ),
+]
 
 
 @dataclass
@@ -118,7 +148,9 @@ def who(ctx: Ctx) -> Who:
     assert sh is not None
     u = one(ctx.db.execute("SELECT uid, home FROM users WHERE username = ?", (sh["username"],)))
     assert u is not None
-    groups = frozenset(r[0] for r in ctx.db.execute("SELECT group_name FROM group_members WHERE username = ?", (sh["username"],)))
+    groups = frozenset(
+        r[0] for r in ctx.db.execute("SELECT group_name FROM group_members WHERE username = ?", (sh["username"],))
+    )
     return Who(sh["username"], u["uid"], groups, u["home"], sh["cwd"])
 
 
@@ -177,7 +209,7 @@ def check_name(name: str) -> None:
 
 
 def is_hidden(path: str, below: str) -> bool:
-    rel = path[len(below):] if below != "/" else path
+    rel = path[len(below) :] if below != "/" else path
     return any(p.startswith(".") for p in rel.split("/") if p)
 
 
@@ -222,9 +254,11 @@ ACTIONS = {R: "read", W: "write", X: "enter/execute"}
 
 def require(me: Who, node: dict[str, Any], bit: int, action: str | None = None) -> None:
     if not can(me, node, bit):
-        raise ToolError(f"Permission denied: user '{me.user}' cannot {action or ACTIONS[bit]} '{node['path']}' "
-                        f"({mode_string(node)} {node['owner']}:{node['group_name']}). Check it with get_file_info; "
-                        "the owner (or root) can change it with change_mode.")
+        raise ToolError(
+            f"Permission denied: user '{me.user}' cannot {action or ACTIONS[bit]} '{node['path']}' "
+            f"({mode_string(node)} {node['owner']}:{node['group_name']}). Check it with get_file_info; "
+            "the owner (or root) can change it with change_mode."
+        )
 
 
 def walk(ctx: Ctx, me: Who, path: str, follow: bool = True) -> tuple[str, dict[str, Any] | None]:
@@ -245,14 +279,16 @@ def walk(ctx: Ctx, me: Who, path: str, follow: bool = True) -> tuple[str, dict[s
         if child is None:
             if last:
                 return nxt, None
-            raise ToolError(f"No such file or directory: '{nxt}' does not exist. Use list_directory on '{cur}' to see what is there.")
+            raise ToolError(
+                f"No such file or directory: '{nxt}' does not exist. Use list_directory on '{cur}' to see what is there."
+            )
         if child["type"] == "symlink" and (follow or not last):
             hops += 1
             if hops > MAX_SYMLINK_HOPS:
                 raise ToolError(f"Too many levels of symbolic links while resolving '{path}'.")
             target = child["target"]
             base = target if target.startswith("/") else cur + "/" + target
-            parts = [p for p in clean(base + "/" + "/".join(parts[i + 1:])).split("/") if p]
+            parts = [p for p in clean(base + "/" + "/".join(parts[i + 1 :])).split("/") if p]
             i, cur = 0, "/"
             node = node_at(ctx.db, "/")
             assert node is not None
@@ -284,8 +320,10 @@ def existing_file(ctx: Ctx, me: Who, path: str, *, text: bool = True) -> dict[st
         raise ToolError(f"'{node['path']}' is a broken symbolic link.")
     require(me, node, R)
     if text and node["binary"]:
-        raise ToolError(f"'{node['path']}' is a binary file ({human(node['size'])}, {mime(node['name'])}); "
-                        "it cannot be shown as text. Use get_file_info or compute_checksum.")
+        raise ToolError(
+            f"'{node['path']}' is a binary file ({human(node['size'])}, {mime(node['name'])}); "
+            "it cannot be shown as text. Use get_file_info or compute_checksum."
+        )
     return node
 
 
@@ -305,8 +343,10 @@ def parent_for_new(ctx: Ctx, me: Who, resolved: str) -> dict[str, Any]:
 
 def check_sticky(me: Who, parent: dict[str, Any], node: dict[str, Any]) -> None:
     if parent["mode"] & 0o1000 and not me.root and me.user not in (node["owner"], parent["owner"]):
-        raise ToolError(f"Operation not permitted: '{parent['path']}' is sticky (like /tmp); only the owner "
-                        f"('{node['owner']}') can remove or rename '{node['path']}'.")
+        raise ToolError(
+            f"Operation not permitted: '{parent['path']}' is sticky (like /tmp); only the owner "
+            f"('{node['owner']}') can remove or rename '{node['path']}'."
+        )
 
 
 def human(n: int) -> str:
@@ -318,12 +358,33 @@ def human(n: int) -> str:
     return f"{n} B"
 
 
-MIME = {".py": "text/x-python", ".js": "text/javascript", ".json": "application/json", ".md": "text/markdown",
-        ".txt": "text/plain", ".csv": "text/csv", ".log": "text/plain", ".yml": "text/yaml", ".yaml": "text/yaml",
-        ".toml": "text/plain", ".sh": "text/x-shellscript", ".conf": "text/plain", ".html": "text/html",
-        ".jpg": "image/jpeg", ".png": "image/png", ".pdf": "application/pdf", ".tar": "application/x-tar",
-        ".gz": "application/gzip", ".tgz": "application/gzip", ".zip": "application/zip", ".m3u": "audio/x-mpegurl",
-        ".mp3": "audio/mpeg", ".ini": "text/plain", ".cfg": "text/plain", ".xml": "application/xml"}
+MIME = {
+    ".py": "text/x-python",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".md": "text/markdown",
+    ".txt": "text/plain",
+    ".csv": "text/csv",
+    ".log": "text/plain",
+    ".yml": "text/yaml",
+    ".yaml": "text/yaml",
+    ".toml": "text/plain",
+    ".sh": "text/x-shellscript",
+    ".conf": "text/plain",
+    ".html": "text/html",
+    ".jpg": "image/jpeg",
+    ".png": "image/png",
+    ".pdf": "application/pdf",
+    ".tar": "application/x-tar",
+    ".gz": "application/gzip",
+    ".tgz": "application/gzip",
+    ".zip": "application/zip",
+    ".m3u": "audio/x-mpegurl",
+    ".mp3": "audio/mpeg",
+    ".ini": "text/plain",
+    ".cfg": "text/plain",
+    ".xml": "application/xml",
+}
 
 
 def extension(name: str) -> str:
@@ -334,15 +395,24 @@ def extension(name: str) -> str:
 
 
 def mime(name: str) -> str:
-    return MIME.get(extension(name) if extension(name) != ".tar.gz" else ".gz", "application/octet-stream" if extension(name) else "text/plain")
+    return MIME.get(
+        extension(name) if extension(name) != ".tar.gz" else ".gz",
+        "application/octet-stream" if extension(name) else "text/plain",
+    )
 
 
 def view(node: dict[str, Any], long: bool = True) -> dict[str, Any]:
     """How a node is shown to the model."""
     out: dict[str, Any] = {"path": node["path"], "name": node["name"], "type": node["type"]}
     if long:
-        out.update(size=node["size"], permissions=mode_string(node), mode=f"{node['mode']:04o}",
-                   owner=node["owner"], group=node["group_name"], modified=node["mtime"])
+        out.update(
+            size=node["size"],
+            permissions=mode_string(node),
+            mode=f"{node['mode']:04o}",
+            owner=node["owner"],
+            group=node["group_name"],
+            modified=node["mtime"],
+        )
     if node["type"] == "symlink":
         out["target"] = node["target"]
     return out
@@ -361,25 +431,55 @@ def ensure_space(db: sqlite3.Connection, extra: int) -> None:
     cap = db.execute("SELECT capacity_bytes FROM volume WHERE id = 1").fetchone()[0]
     used = used_bytes(db)
     if used + extra > cap:
-        raise ToolError(f"No space left on device: {human(extra)} needed, {human(cap - used)} free of {human(cap)}. "
-                        "Free space with remove_path (see disk_usage for what is large).")
+        raise ToolError(
+            f"No space left on device: {human(extra)} needed, {human(cap - used)} free of {human(cap)}. "
+            "Free space with remove_path (see disk_usage for what is large)."
+        )
 
 
-def insert(ctx: Ctx, path: str, type_: str, owner: str, group: str, mode: int, *, content: str | None = None,
-           target: str | None = None, size: int | None = None, binary: int = 0, mtime: str | None = None) -> None:
+def insert(
+    ctx: Ctx,
+    path: str,
+    type_: str,
+    owner: str,
+    group: str,
+    mode: int,
+    *,
+    content: str | None = None,
+    target: str | None = None,
+    size: int | None = None,
+    binary: int = 0,
+    mtime: str | None = None,
+) -> None:
     if size is None:
         size = DIR_SIZE if type_ == "dir" else len(((content if type_ == "file" else target) or "").encode())
     parent = None if path == "/" else posixpath.dirname(path)
-    ctx.db.execute("INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (path, parent, posixpath.basename(path) or "/", type_, content if type_ == "file" else None,
-                    target, size, binary, owner, group, mode, mtime or fake.iso(ctx.now)))
+    ctx.db.execute(
+        "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            path,
+            parent,
+            posixpath.basename(path) or "/",
+            type_,
+            content if type_ == "file" else None,
+            target,
+            size,
+            binary,
+            owner,
+            group,
+            mode,
+            mtime or fake.iso(ctx.now),
+        ),
+    )
 
 
 def set_content(ctx: Ctx, node: dict[str, Any], content: str) -> None:
     check_file_size(node["path"], len(content.encode()))
     ensure_space(ctx.db, len(content.encode()) - node["size"])
-    ctx.db.execute("UPDATE nodes SET content = ?, size = ?, binary = 0, mtime = ? WHERE path = ?",
-                   (content, len(content.encode()), fake.iso(ctx.now), node["path"]))
+    ctx.db.execute(
+        "UPDATE nodes SET content = ?, size = ?, binary = 0, mtime = ? WHERE path = ?",
+        (content, len(content.encode()), fake.iso(ctx.now), node["path"]),
+    )
 
 
 def touch_dir(ctx: Ctx, path: str) -> None:
@@ -397,8 +497,15 @@ def children(db: sqlite3.Connection, path: str) -> list[dict[str, Any]]:
     return rows(db.execute("SELECT * FROM nodes WHERE parent = ? ORDER BY name", (path,)))
 
 
-def subtree(ctx: Ctx, me: Who, start: dict[str, Any], *, hidden: bool = True, max_depth: int | None = None,
-            need_read: bool = True) -> tuple[list[tuple[dict[str, Any], int]], list[str]]:
+def subtree(
+    ctx: Ctx,
+    me: Who,
+    start: dict[str, Any],
+    *,
+    hidden: bool = True,
+    max_depth: int | None = None,
+    need_read: bool = True,
+) -> tuple[list[tuple[dict[str, Any], int]], list[str]]:
     """Depth-first (pre-order) entries below a directory with their depth, and the directories it could not read."""
     out: list[tuple[dict[str, Any], int]] = []
     denied: list[str] = []
@@ -456,9 +563,11 @@ class Matcher:
         return left
 
     def _too_slow(self) -> ToolError:
-        return ToolError(f"Pattern {self.pattern!r} took longer than {self.seconds:g} s and was stopped. A pattern "
-                         "that backtracks (like '(a|a)*') needs simplifying or fixed_string=true; a large search "
-                         "needs a narrower path or include= glob.")
+        return ToolError(
+            f"Pattern {self.pattern!r} took longer than {self.seconds:g} s and was stopped. A pattern "
+            "that backtracks (like '(a|a)*') needs simplifying or fixed_string=true; a large search "
+            "needs a narrower path or include= glob."
+        )
 
     def search(self, text: str) -> bool:
         try:
@@ -478,13 +587,17 @@ def compile_regex(pattern: str, ignore_case: bool = False, fixed: bool = False) 
     try:
         return Matcher(pattern, regex.compile(regex.escape(pattern) if fixed else pattern, flags))
     except (regex.error, OverflowError, RecursionError, ValueError) as exc:
-        raise ToolError(f"Invalid regular expression {pattern!r}: {exc}. Escape special characters or pass fixed_string=true.") from None
+        raise ToolError(
+            f"Invalid regular expression {pattern!r}: {exc}. Escape special characters or pass fixed_string=true."
+        ) from None
 
 
 def check_file_size(path: str, size: int) -> None:
     if size > MAX_FILE_BYTES:
-        raise ToolError(f"File too large: '{path}' would be {human(size)}; a file holds at most {human(MAX_FILE_BYTES)}. "
-                        "Nothing was changed; split the content over several files.")
+        raise ToolError(
+            f"File too large: '{path}' would be {human(size)}; a file holds at most {human(MAX_FILE_BYTES)}. "
+            "Nothing was changed; split the content over several files."
+        )
 
 
 def lines_of(node: dict[str, Any]) -> list[str]:
@@ -499,7 +612,7 @@ def archive_decode(node: dict[str, Any]) -> list[dict[str, Any]]:
     if node["type"] != "file" or not content.startswith(ARCHIVE_MAGIC):
         raise ToolError(f"'{node['path']}' is not an archive this system can read (create one with create_archive).")
     try:
-        entries = json.loads(content[len(ARCHIVE_MAGIC):])
+        entries = json.loads(content[len(ARCHIVE_MAGIC) :])
     except ValueError:
         raise ToolError(f"'{node['path']}' is a damaged archive.") from None
     if not isinstance(entries, list) or not all(_valid_entry(e) for e in entries):
@@ -513,16 +626,26 @@ def _valid_entry(e: Any) -> bool:
     kind = e.get("type")
     try:
         if kind == "file":
-            ok = isinstance(e.get("content"), str) and (bool(e.get("binary")) or e.get("size") == len(e["content"].encode()))
+            ok = isinstance(e.get("content"), str) and (
+                bool(e.get("binary")) or e.get("size") == len(e["content"].encode())
+            )
         elif kind == "dir":
             ok = e.get("size") == DIR_SIZE
         elif kind == "symlink":
             ok = isinstance(e.get("target"), str) and bool(e["target"]) and e.get("size") == len(e["target"].encode())
         else:
             return False
-        return bool(ok and "\x00" not in e["path"] and isinstance(e.get("size"), int) and 0 <= e["size"] <= 10**12
-                    and isinstance(e.get("mode"), int) and 0 <= e["mode"] <= 0o7777 and isinstance(e.get("mtime"), str)
-                    and e.get("binary", 0) in (0, 1) and (kind == "symlink" or e.get("target") is None)
-                    and (kind == "file" or e.get("content") is None))
+        return bool(
+            ok
+            and "\x00" not in e["path"]
+            and isinstance(e.get("size"), int)
+            and 0 <= e["size"] <= 10**12
+            and isinstance(e.get("mode"), int)
+            and 0 <= e["mode"] <= 0o7777
+            and isinstance(e.get("mtime"), str)
+            and e.get("binary", 0) in (0, 1)
+            and (kind == "symlink" or e.get("target") is None)
+            and (kind == "file" or e.get("content") is None)
+        )
     except (UnicodeEncodeError, TypeError):
         return False

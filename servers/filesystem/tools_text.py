@@ -10,35 +10,66 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub.kit import Ctx, ToolError
-from servers.filesystem.core import (R, LineCount, Limit, Offset, PathArg, Regex, can, compile_regex, existing, existing_file,
-                                     filesystem, lines_of, subtree, who)
+from servers.filesystem.core import (
+    R,
+    LineCount,
+    Limit,
+    Offset,
+    PathArg,
+    Regex,
+    can,
+    compile_regex,
+    existing,
+    existing_file,
+    filesystem,
+    lines_of,
+    subtree,
+    who,
+)
 
 Lines = Annotated[int, Field(ge=1, le=1000, description="Number of lines, e.g. 10")]
-Delimiter = Annotated[str | None, Field(min_length=1, max_length=5, description="Field separator, e.g. ',' for CSV; default: runs of whitespace")]
+Delimiter = Annotated[
+    str | None,
+    Field(min_length=1, max_length=5, description="Field separator, e.g. ',' for CSV; default: runs of whitespace"),
+]
 
 
 def _page(lines: list[str], start: int, count: int) -> dict[str, Any]:
-    chunk = lines[start - 1:start - 1 + count]
-    return {"lines": chunk, "first_line": start, "returned": len(chunk), "total_lines": len(lines),
-            "truncated": start - 1 + count < len(lines)}
+    chunk = lines[start - 1 : start - 1 + count]
+    return {
+        "lines": chunk,
+        "first_line": start,
+        "returned": len(chunk),
+        "total_lines": len(lines),
+        "truncated": start - 1 + count < len(lines),
+    }
 
 
 @filesystem.read(returns=("path",))
-def read_file(ctx: Ctx, path: PathArg,
-              start_line: Annotated[int, Field(ge=1, le=10_000_000, description="First line to show, 1-based")] = 1,
-              max_lines: LineCount = 200,
-              number_lines: Annotated[bool, Field(description="Prefix each line with its number (like cat -n)")] = False) -> dict[str, Any]:
+def read_file(
+    ctx: Ctx,
+    path: PathArg,
+    start_line: Annotated[int, Field(ge=1, le=10_000_000, description="First line to show, 1-based")] = 1,
+    max_lines: LineCount = 200,
+    number_lines: Annotated[bool, Field(description="Prefix each line with its number (like cat -n)")] = False,
+) -> dict[str, Any]:
     """Show a text file (like `cat`), e.g. read_file('/home/maya/Documents/todo.md') or
     read_file('/var/log/syslog', start_line=100, max_lines=50). Long files come in pages: use start_line."""
     me = who(ctx)
     node = existing_file(ctx, me, path)
     lines = lines_of(node)
-    chunk = lines[start_line - 1:start_line - 1 + max_lines]
+    chunk = lines[start_line - 1 : start_line - 1 + max_lines]
     if number_lines:
         chunk = [f"{i:6d}\t{line}" for i, line in enumerate(chunk, start_line)]
-    return {"path": node["path"], "content": "\n".join(chunk) + ("\n" if chunk else ""), "first_line": start_line,
-            "returned": len(chunk), "total_lines": len(lines), "truncated": start_line - 1 + max_lines < len(lines),
-            "size": node["size"]}
+    return {
+        "path": node["path"],
+        "content": "\n".join(chunk) + ("\n" if chunk else ""),
+        "first_line": start_line,
+        "returned": len(chunk),
+        "total_lines": len(lines),
+        "truncated": start_line - 1 + max_lines < len(lines),
+        "size": node["size"],
+    }
 
 
 @filesystem.read(returns=("path",))
@@ -64,19 +95,34 @@ def count_words(ctx: Ctx, path: PathArg) -> dict[str, Any]:
     """Count lines, words, characters and bytes of a text file (like `wc`), e.g. count_words('/etc/passwd')."""
     node = existing_file(ctx, who(ctx), path)
     text = str(node["content"] or "")
-    return {"path": node["path"], "lines": text.count("\n"), "words": len(text.split()), "characters": len(text),
-            "bytes": len(text.encode())}
+    return {
+        "path": node["path"],
+        "lines": text.count("\n"),
+        "words": len(text.split()),
+        "characters": len(text),
+        "bytes": len(text.encode()),
+    }
 
 
 @filesystem.read(returns=("path",))
-def grep_files(ctx: Ctx, pattern: Regex, path: PathArg = ".",
-               recursive: Annotated[bool, Field(description="Search every file below a directory (like grep -r)")] = False,
-               ignore_case: bool = False,
-               fixed_string: Annotated[bool, Field(description="Treat the pattern as plain text, not a regex (like grep -F)")] = False,
-               invert: Annotated[bool, Field(description="Select the lines that do NOT match (like grep -v)")] = False,
-               include: Annotated[str | None, Field(min_length=1, max_length=200, description="Only files whose name matches this glob, e.g. '*.py'")] = None,
-               files_only: Annotated[bool, Field(description="Only list the files that match (like grep -l)")] = False,
-               limit: Limit = 50, offset: Offset = 0) -> dict[str, Any]:
+def grep_files(
+    ctx: Ctx,
+    pattern: Regex,
+    path: PathArg = ".",
+    recursive: Annotated[bool, Field(description="Search every file below a directory (like grep -r)")] = False,
+    ignore_case: bool = False,
+    fixed_string: Annotated[
+        bool, Field(description="Treat the pattern as plain text, not a regex (like grep -F)")
+    ] = False,
+    invert: Annotated[bool, Field(description="Select the lines that do NOT match (like grep -v)")] = False,
+    include: Annotated[
+        str | None,
+        Field(min_length=1, max_length=200, description="Only files whose name matches this glob, e.g. '*.py'"),
+    ] = None,
+    files_only: Annotated[bool, Field(description="Only list the files that match (like grep -l)")] = False,
+    limit: Limit = 50,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search file contents with a regular expression (like `grep -n`), e.g.
     grep_files('TODO', 'projects', recursive=True) or grep_files('ERROR', '/var/log/syslog', ignore_case=True).
     Returns file path, line number and line for each match; binary files are skipped."""
@@ -114,9 +160,9 @@ def grep_files(ctx: Ctx, pattern: Regex, path: PathArg = ".",
             matched_files.append(f["path"])
     out: dict[str, Any] = {"pattern": pattern, "files_matched": len(matched_files), "total_matches": len(matches)}
     if files_only:
-        out["files"] = matched_files[offset:offset + limit]
+        out["files"] = matched_files[offset : offset + limit]
     else:
-        out["matches"] = matches[offset:offset + limit]
+        out["matches"] = matches[offset : offset + limit]
         out["count"] = len(out["matches"])
     if skipped_binary:
         out["binary_files_skipped"] = skipped_binary
@@ -141,14 +187,18 @@ def _number(text: str) -> float:
 
 
 @filesystem.read(returns=("path",))
-def sort_lines(ctx: Ctx, path: PathArg, reverse: bool = False,
-               numeric: Annotated[bool, Field(description="Compare as numbers (like sort -n); non-numbers count as 0")] = False,
-               unique: Annotated[bool, Field(description="Drop repeated lines after sorting (like sort -u)")] = False,
-               ignore_case: bool = False,
-               field: Annotated[int | None, Field(ge=1, le=100, description="Sort by this field, 1-based (like sort -k)")] = None,
-               delimiter: Delimiter = None,
-               skip_header: Annotated[bool, Field(description="Keep the first line (a CSV header) on top, unsorted")] = False,
-               max_lines: LineCount = 100) -> dict[str, Any]:
+def sort_lines(
+    ctx: Ctx,
+    path: PathArg,
+    reverse: bool = False,
+    numeric: Annotated[bool, Field(description="Compare as numbers (like sort -n); non-numbers count as 0")] = False,
+    unique: Annotated[bool, Field(description="Drop repeated lines after sorting (like sort -u)")] = False,
+    ignore_case: bool = False,
+    field: Annotated[int | None, Field(ge=1, le=100, description="Sort by this field, 1-based (like sort -k)")] = None,
+    delimiter: Delimiter = None,
+    skip_header: Annotated[bool, Field(description="Keep the first line (a CSV header) on top, unsorted")] = False,
+    max_lines: LineCount = 100,
+) -> dict[str, Any]:
     """Sort the lines of a text file (like `sort`); the file is not changed. E.g.
     sort_lines('/home/maya/Documents/budget-2026.csv', field=4, delimiter=',', numeric=True, reverse=True, skip_header=True)
     lists the largest expenses first. Save the result with write_file if needed."""
@@ -177,14 +227,24 @@ def sort_lines(ctx: Ctx, path: PathArg, reverse: bool = False,
 
 
 @filesystem.read(returns=("path",))
-def unique_lines(ctx: Ctx, path: PathArg,
-                 count: Annotated[bool, Field(description="Prefix each line with how often it occurs (like uniq -c)")] = False,
-                 sort_first: Annotated[bool, Field(description="Sort before collapsing, so all repeats merge (like sort | uniq)")] = True,
-                 most_common_first: Annotated[bool, Field(description="Order by count, highest first (like sort | uniq -c | sort -rn)")] = False,
-                 only_duplicates: Annotated[bool, Field(description="Only lines that occur more than once (like uniq -d)")] = False,
-                 ignore_case: bool = False,
-                 field: Annotated[int | None, Field(ge=1, le=100, description="Compare only this field, 1-based, e.g. 3 for a CSV's third column")] = None,
-                 delimiter: Delimiter = None, max_lines: LineCount = 100) -> dict[str, Any]:
+def unique_lines(
+    ctx: Ctx,
+    path: PathArg,
+    count: Annotated[bool, Field(description="Prefix each line with how often it occurs (like uniq -c)")] = False,
+    sort_first: Annotated[
+        bool, Field(description="Sort before collapsing, so all repeats merge (like sort | uniq)")
+    ] = True,
+    most_common_first: Annotated[
+        bool, Field(description="Order by count, highest first (like sort | uniq -c | sort -rn)")
+    ] = False,
+    only_duplicates: Annotated[bool, Field(description="Only lines that occur more than once (like uniq -d)")] = False,
+    ignore_case: bool = False,
+    field: Annotated[
+        int | None, Field(ge=1, le=100, description="Compare only this field, 1-based, e.g. 3 for a CSV's third column")
+    ] = None,
+    delimiter: Delimiter = None,
+    max_lines: LineCount = 100,
+) -> dict[str, Any]:
     """Collapse repeated lines (like `sort | uniq -c`), e.g. unique_lines('/var/log/syslog', field=5, count=True,
     most_common_first=True) counts log lines per service, and unique_lines('Documents/contacts.csv', field=4, delimiter=',')
     lists the distinct cities."""
@@ -213,12 +273,22 @@ def unique_lines(ctx: Ctx, path: PathArg,
 
 
 @filesystem.read(returns=("path",))
-def cut_columns(ctx: Ctx, path: PathArg,
-                fields: Annotated[str, Field(pattern=r"^\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?){0,19}$",
-                                             description="Fields to keep, 1-based: '2', '1,3' or '2-4'")],
-                delimiter: Annotated[str, Field(min_length=1, max_length=5, description="Field separator, e.g. ',' or '\\t'")] = ",",
-                start_line: Annotated[int, Field(ge=1, le=10_000_000, description="First line, 1-based")] = 1,
-                max_lines: LineCount = 100) -> dict[str, Any]:
+def cut_columns(
+    ctx: Ctx,
+    path: PathArg,
+    fields: Annotated[
+        str,
+        Field(
+            pattern=r"^\d{1,3}(-\d{1,3})?(,\d{1,3}(-\d{1,3})?){0,19}$",
+            description="Fields to keep, 1-based: '2', '1,3' or '2-4'",
+        ),
+    ],
+    delimiter: Annotated[
+        str, Field(min_length=1, max_length=5, description="Field separator, e.g. ',' or '\\t'")
+    ] = ",",
+    start_line: Annotated[int, Field(ge=1, le=10_000_000, description="First line, 1-based")] = 1,
+    max_lines: LineCount = 100,
+) -> dict[str, Any]:
     """Keep only some columns of each line (like `cut -d, -f1,3`), e.g. cut_columns('Documents/contacts.csv', '1,4')
     gives names and cities; cut_columns('/etc/passwd', '1,6', delimiter=':') gives users and homes."""
     node = existing_file(ctx, who(ctx), path)
@@ -238,9 +308,13 @@ def cut_columns(ctx: Ctx, path: PathArg,
 
 
 @filesystem.read(returns=("path",))
-def diff_files(ctx: Ctx, path_a: PathArg, path_b: PathArg,
-               context: Annotated[int, Field(ge=0, le=20, description="Unchanged lines shown around each change")] = 3,
-               ignore_case: bool = False) -> dict[str, Any]:
+def diff_files(
+    ctx: Ctx,
+    path_a: PathArg,
+    path_b: PathArg,
+    context: Annotated[int, Field(ge=0, le=20, description="Unchanged lines shown around each change")] = 3,
+    ignore_case: bool = False,
+) -> dict[str, Any]:
     """Compare two text files line by line (like `diff -u`), e.g.
     diff_files('/home/maya/Documents/reports/q4-2025-summary.md', '/home/maya/Documents/reports/q1-2026-summary.md').
     Returns a unified diff (at most 400 lines) and the counts of added and removed lines."""
@@ -251,8 +325,15 @@ def diff_files(ctx: Ctx, path_a: PathArg, path_b: PathArg,
     diff = list(difflib.unified_diff(ca, cb, a["path"], b["path"], n=context, lineterm=""))
     added = sum(1 for d in diff if d.startswith("+") and not d.startswith("+++"))
     removed = sum(1 for d in diff if d.startswith("-") and not d.startswith("---"))
-    return {"path_a": a["path"], "path_b": b["path"], "identical": not diff, "lines_added": added, "lines_removed": removed,
-            "diff": "\n".join(diff[:400]), "truncated": len(diff) > 400}
+    return {
+        "path_a": a["path"],
+        "path_b": b["path"],
+        "identical": not diff,
+        "lines_added": added,
+        "lines_removed": removed,
+        "diff": "\n".join(diff[:400]),
+        "truncated": len(diff) > 400,
+    }
 
 
 @filesystem.read(returns=("path",))
@@ -261,5 +342,9 @@ def compute_checksum(ctx: Ctx, path: PathArg, algorithm: Literal["md5", "sha1", 
     checksums mean equal contents, e.g. to check a copy. Works on binary files too."""
     node = existing_file(ctx, who(ctx), path, text=False)
     data = f"{node['size']}:{node['content']}" if node["binary"] else str(node["content"] or "")
-    return {"path": node["path"], "algorithm": algorithm, "checksum": hashlib.new(algorithm, data.encode()).hexdigest(),
-            "size": node["size"]}
+    return {
+        "path": node["path"],
+        "algorithm": algorithm,
+        "checksum": hashlib.new(algorithm, data.encode()).hexdigest(),
+        "size": node["size"],
+    }

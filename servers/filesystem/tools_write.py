@@ -13,16 +13,58 @@ from pydantic import Field
 
 from hub import fake
 from hub.kit import Ctx, Entity, ToolError, rows
-from servers.filesystem.core import (MAX_FILE_BYTES, R, W, X, Content, NewPathArg, PathArg, Who, check_sticky, check_file_size, children, compile_regex,
-                                     ensure_space, existing, existing_file, filesystem, insert, join, mode_string, node_at,
-                                     normalize, parent_for_new, primary_group, readable_tree, require, set_content,
-                                     subtree_where, touch_dir, utf8, view, walk, who)
+from servers.filesystem.core import (
+    MAX_FILE_BYTES,
+    R,
+    W,
+    X,
+    Content,
+    NewPathArg,
+    PathArg,
+    Who,
+    check_sticky,
+    check_file_size,
+    children,
+    compile_regex,
+    ensure_space,
+    existing,
+    existing_file,
+    filesystem,
+    insert,
+    join,
+    mode_string,
+    node_at,
+    normalize,
+    parent_for_new,
+    primary_group,
+    readable_tree,
+    require,
+    set_content,
+    subtree_where,
+    touch_dir,
+    utf8,
+    view,
+    walk,
+    who,
+)
 
-DestArg = Annotated[str, Field(min_length=1, max_length=4096,
-                               description="Where to: an existing directory to put it into (e.g. '/home/maya/backups'), "
-                                           "or a new path (e.g. 'notes-copy.md')"), Entity("directory")]
-ModeArg = Annotated[str, Field(pattern=r"^([0-7]{3,4}|[ugoa]*[-+=][rwxXst]*([-+=][rwxXst]*)*(,[ugoa]*[-+=][rwxXst]*([-+=][rwxXst]*)*){0,5})$",
-                               description="Octal like '644' or '0755', or symbolic like 'u+x', 'go-w' or 'a=r,u+w'")]
+DestArg = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=4096,
+        description="Where to: an existing directory to put it into (e.g. '/home/maya/backups'), "
+        "or a new path (e.g. 'notes-copy.md')",
+    ),
+    Entity("directory"),
+]
+ModeArg = Annotated[
+    str,
+    Field(
+        pattern=r"^([0-7]{3,4}|[ugoa]*[-+=][rwxXst]*([-+=][rwxXst]*)*(,[ugoa]*[-+=][rwxXst]*([-+=][rwxXst]*)*){0,5})$",
+        description="Octal like '644' or '0755', or symbolic like 'u+x', 'go-w' or 'a=r,u+w'",
+    ),
+]
 
 
 def _file_target(ctx: Ctx, me: Who, path: str) -> tuple[str, dict[str, Any] | None]:
@@ -30,7 +72,9 @@ def _file_target(ctx: Ctx, me: Who, path: str) -> tuple[str, dict[str, Any] | No
     resolved, node = walk(ctx, me, path, follow=True)
     if node is not None:
         if node["type"] == "dir":
-            raise ToolError(f"Is a directory: '{resolved}'. Give a file path inside it, e.g. '{join(resolved, 'notes.txt')}'.")
+            raise ToolError(
+                f"Is a directory: '{resolved}'. Give a file path inside it, e.g. '{join(resolved, 'notes.txt')}'."
+            )
         require(me, node, W)
         return resolved, node
     parent_for_new(ctx, me, resolved)
@@ -53,8 +97,14 @@ def _file_result(ctx: Ctx, path: str, created: bool) -> dict[str, Any]:
 
 
 @filesystem.write(returns=("directory",))
-def make_directory(ctx: Ctx, path: NewPathArg,
-                   parents: Annotated[bool, Field(description="Create missing parent directories too, and accept an existing directory (like mkdir -p)")] = False) -> dict[str, Any]:
+def make_directory(
+    ctx: Ctx,
+    path: NewPathArg,
+    parents: Annotated[
+        bool,
+        Field(description="Create missing parent directories too, and accept an existing directory (like mkdir -p)"),
+    ] = False,
+) -> dict[str, Any]:
     """Create a directory (like `mkdir`), e.g. make_directory('Documents/archive/2025', parents=True) or
     make_directory('/home/maya/projects/new-app'). New directories get mode 0755 (inheriting the group of a setgid parent)."""
     me = who(ctx)
@@ -66,7 +116,11 @@ def make_directory(ctx: Ctx, path: NewPathArg,
         resolved, node = walk(ctx, me, step, follow=parents)
         if node is not None:
             if node["type"] != "dir" or not parents:
-                raise ToolError(f"File exists: '{resolved}' already exists" + ("" if node["type"] == "dir" else f" and is a {node['type']}") + ".")
+                raise ToolError(
+                    f"File exists: '{resolved}' already exists"
+                    + ("" if node["type"] == "dir" else f" and is a {node['type']}")
+                    + "."
+                )
             continue
         parent = parent_for_new(ctx, me, resolved)
         mode = 0o755 | (parent["mode"] & 0o2000)
@@ -93,8 +147,12 @@ def touch_file(ctx: Ctx, path: PathArg) -> dict[str, Any]:
 
 
 @filesystem.write(returns=("path",))
-def write_file(ctx: Ctx, path: PathArg, content: Content,
-               overwrite: Annotated[bool, Field(description="Replace an existing file (like >); false fails if it exists")] = True) -> dict[str, Any]:
+def write_file(
+    ctx: Ctx,
+    path: PathArg,
+    content: Content,
+    overwrite: Annotated[bool, Field(description="Replace an existing file (like >); false fails if it exists")] = True,
+) -> dict[str, Any]:
     """Write text to a file, creating it or replacing its contents (like `cat > file`), e.g.
     write_file('Documents/notes/ideas.md', '# Ideas\\n- a CLI for recipes\\n'). The parent directory must exist
     (see make_directory); new files get mode 0644."""
@@ -111,8 +169,14 @@ def write_file(ctx: Ctx, path: PathArg, content: Content,
 
 
 @filesystem.write(returns=("path",))
-def append_file(ctx: Ctx, path: PathArg, content: Annotated[str, Field(min_length=1, max_length=100_000, description="Text to add at the end")],
-                newline: Annotated[bool, Field(description="End the added text with a newline if it lacks one (like echo >>)")] = True) -> dict[str, Any]:
+def append_file(
+    ctx: Ctx,
+    path: PathArg,
+    content: Annotated[str, Field(min_length=1, max_length=100_000, description="Text to add at the end")],
+    newline: Annotated[
+        bool, Field(description="End the added text with a newline if it lacks one (like echo >>)")
+    ] = True,
+) -> dict[str, Any]:
     """Add text at the end of a file, creating it if needed (like `echo ... >> file`), e.g.
     append_file('/home/maya/Documents/todo.md', '- [ ] Water the plants')."""
     me = who(ctx)
@@ -149,11 +213,17 @@ def _bounded_replacement(path: str, size: int, replacement: str, template: bool)
 
 
 @filesystem.write(returns=("path",))
-def replace_in_file(ctx: Ctx, path: PathArg,
-                    pattern: Annotated[str, Field(min_length=1, max_length=200, description="Text to find (a regex with regex=true)")],
-                    replacement: Annotated[str, Field(max_length=10_000, description="Replacement text; with regex=true, \\1 refers to groups")],
-                    regex: bool = False, ignore_case: bool = False,
-                    max_count: Annotated[int, Field(ge=0, le=100_000, description="Replace at most this many; 0 means all")] = 0) -> dict[str, Any]:
+def replace_in_file(
+    ctx: Ctx,
+    path: PathArg,
+    pattern: Annotated[str, Field(min_length=1, max_length=200, description="Text to find (a regex with regex=true)")],
+    replacement: Annotated[
+        str, Field(max_length=10_000, description="Replacement text; with regex=true, \\1 refers to groups")
+    ],
+    regex: bool = False,
+    ignore_case: bool = False,
+    max_count: Annotated[int, Field(ge=0, le=100_000, description="Replace at most this many; 0 means all")] = 0,
+) -> dict[str, Any]:
     """Find and replace in a text file in place (like `sed -i 's/old/new/g'`), e.g.
     replace_in_file('projects/weather-cli/README.md', 'MIT', 'Apache-2.0'). Fails if nothing matches."""
     me = who(ctx)
@@ -170,9 +240,16 @@ def replace_in_file(ctx: Ctx, path: PathArg,
 
 
 @filesystem.write(returns=("path",))
-def concatenate_files(ctx: Ctx, sources: Annotated[list[PathArg], Field(min_length=1, max_length=20, description="Files to join, in order")],
-                      destination: Annotated[str, Field(min_length=1, max_length=4096, description="The file to write, e.g. 'all-notes.md'"), Entity("path")],
-                      append: Annotated[bool, Field(description="Add to the end of destination instead of replacing it (like >>)")] = False) -> dict[str, Any]:
+def concatenate_files(
+    ctx: Ctx,
+    sources: Annotated[list[PathArg], Field(min_length=1, max_length=20, description="Files to join, in order")],
+    destination: Annotated[
+        str, Field(min_length=1, max_length=4096, description="The file to write, e.g. 'all-notes.md'"), Entity("path")
+    ],
+    append: Annotated[
+        bool, Field(description="Add to the end of destination instead of replacing it (like >>)")
+    ] = False,
+) -> dict[str, Any]:
     """Join text files into one (like `cat a b > c`), e.g.
     concatenate_files(['projects/data-pipeline/data/sales_2025_q3.csv', 'projects/data-pipeline/data/sales_2025_q4.csv'], 'sales-h2.csv')."""
     me = who(ctx)
@@ -199,9 +276,13 @@ def _destination(ctx: Ctx, me: Who, src: dict[str, Any], destination: str) -> tu
 
 
 @filesystem.write(returns=("path",))
-def copy_path(ctx: Ctx, source: PathArg, destination: DestArg,
-              recursive: Annotated[bool, Field(description="Copy a directory with everything in it (like cp -r)")] = False,
-              overwrite: Annotated[bool, Field(description="Replace an existing destination file")] = True) -> dict[str, Any]:
+def copy_path(
+    ctx: Ctx,
+    source: PathArg,
+    destination: DestArg,
+    recursive: Annotated[bool, Field(description="Copy a directory with everything in it (like cp -r)")] = False,
+    overwrite: Annotated[bool, Field(description="Replace an existing destination file")] = True,
+) -> dict[str, Any]:
     """Copy a file or directory (like `cp` / `cp -r`), e.g. copy_path('Documents/todo.md', 'Documents/todo-backup.md')
     or copy_path('projects/weather-cli', '/home/maya/backups', recursive=True). Into an existing directory it keeps
     the name. Copies belong to you, keep the mode bits and get the current time."""
@@ -225,11 +306,23 @@ def copy_path(ctx: Ctx, source: PathArg, destination: DestArg,
                 raise ToolError(f"File exists: '{target}'. Pass overwrite=true to replace it.")
             require(me, tnode, W)
             ensure_space(ctx.db, src["size"] - tnode["size"])
-            ctx.db.execute("UPDATE nodes SET type = 'file', content = ?, target = NULL, size = ?, binary = ?, mtime = ? WHERE path = ?",
-                           (src["content"], src["size"], src["binary"], fake.iso(ctx.now), target))
+            ctx.db.execute(
+                "UPDATE nodes SET type = 'file', content = ?, target = NULL, size = ?, binary = ?, mtime = ? WHERE path = ?",
+                (src["content"], src["size"], src["binary"], fake.iso(ctx.now), target),
+            )
         else:
             ensure_space(ctx.db, src["size"])
-            insert(ctx, target, "file", me.user, group, src["mode"] & 0o777, content=src["content"], size=src["size"], binary=src["binary"])
+            insert(
+                ctx,
+                target,
+                "file",
+                me.user,
+                group,
+                src["mode"] & 0o777,
+                content=src["content"],
+                size=src["size"],
+                binary=src["binary"],
+            )
         touch_dir(ctx, parent["path"])
         return {"source": src["path"], "destination": target, "copied": 1, "bytes": src["size"]}
     if tnode is not None:
@@ -240,15 +333,29 @@ def copy_path(ctx: Ctx, source: PathArg, destination: DestArg,
     base = len(src["path"].rstrip("/")) if src["path"] != "/" else 0
     for n in nodes:
         path = target + n["path"][base:] if n is not nodes[0] else target
-        insert(ctx, path, n["type"], me.user, group, n["mode"] & (0o3777 if n["type"] == "dir" else 0o777),
-               content=n["content"], target=n["target"], size=n["size"], binary=n["binary"])
+        insert(
+            ctx,
+            path,
+            n["type"],
+            me.user,
+            group,
+            n["mode"] & (0o3777 if n["type"] == "dir" else 0o777),
+            content=n["content"],
+            target=n["target"],
+            size=n["size"],
+            binary=n["binary"],
+        )
     touch_dir(ctx, parent["path"])
     return {"source": src["path"], "destination": target, "copied": len(nodes), "bytes": total}
 
 
 @filesystem.write(returns=("path",))
-def move_path(ctx: Ctx, source: PathArg, destination: DestArg,
-              overwrite: Annotated[bool, Field(description="Replace an existing destination file")] = True) -> dict[str, Any]:
+def move_path(
+    ctx: Ctx,
+    source: PathArg,
+    destination: DestArg,
+    overwrite: Annotated[bool, Field(description="Replace an existing destination file")] = True,
+) -> dict[str, Any]:
     """Move or rename a file or directory (like `mv`), e.g. move_path('Downloads/exchange-rates.csv', 'Documents') or
     move_path('Documents/drafts', 'Documents/old-drafts'). A symlink is moved itself, not its target. Needs write
     permission on both directories; in a sticky directory like /tmp only the owner may move an entry."""
@@ -276,17 +383,21 @@ def move_path(ctx: Ctx, source: PathArg, destination: DestArg,
             raise ToolError(f"File exists: '{target}'. Pass overwrite=true to replace it.")
         check_sticky(me, tparent, tnode)
         ctx.db.execute("DELETE FROM nodes WHERE path = ?", (target,))
-    ctx.db.execute("UPDATE nodes SET path = ?, parent = ?, name = ? WHERE path = ?",
-                   (target, posixpath.dirname(target), posixpath.basename(target), old))
+    ctx.db.execute(
+        "UPDATE nodes SET path = ?, parent = ?, name = ? WHERE path = ?",
+        (target, posixpath.dirname(target), posixpath.basename(target), old),
+    )
     moved = 1
     if src["type"] == "dir":
         where, args = subtree_where(old)
-        cur = ctx.db.execute(f"UPDATE nodes SET path = ? || substr(path, ?), parent = ? || substr(parent, ?) WHERE {where}",
-                             (target, len(old) + 1, target, len(old) + 1, *args))
+        cur = ctx.db.execute(
+            f"UPDATE nodes SET path = ? || substr(path, ?), parent = ? || substr(parent, ?) WHERE {where}",
+            (target, len(old) + 1, target, len(old) + 1, *args),
+        )
         moved += cur.rowcount
         cwd = me.cwd
         if cwd == old or cwd.startswith(old + "/"):
-            ctx.db.execute("UPDATE shell SET cwd = ? WHERE id = 1", (target + cwd[len(old):],))
+            ctx.db.execute("UPDATE shell SET cwd = ? WHERE id = 1", (target + cwd[len(old) :],))
     touch_dir(ctx, sparent["path"])
     touch_dir(ctx, tparent["path"])
     return {"source": old, "destination": target, "moved": moved, "replaced": tnode is not None}
@@ -296,7 +407,9 @@ def _removable(ctx: Ctx, me: Who, node: dict[str, Any]) -> dict[str, Any]:
     if node["path"] == "/":
         raise ToolError("Refusing to remove '/'.")
     if me.cwd == node["path"] or me.cwd.startswith(node["path"] + "/"):
-        raise ToolError(f"'{node['path']}' contains the current directory ({me.cwd}); change_directory elsewhere first.")
+        raise ToolError(
+            f"'{node['path']}' contains the current directory ({me.cwd}); change_directory elsewhere first."
+        )
     parent = node_at(ctx.db, posixpath.dirname(node["path"]))
     assert parent is not None
     require(me, parent, W, "remove entries from")
@@ -305,8 +418,11 @@ def _removable(ctx: Ctx, me: Who, node: dict[str, Any]) -> dict[str, Any]:
 
 
 @filesystem.write(returns=("path",))
-def remove_path(ctx: Ctx, path: PathArg,
-                recursive: Annotated[bool, Field(description="Remove a directory and everything in it (like rm -r)")] = False) -> dict[str, Any]:
+def remove_path(
+    ctx: Ctx,
+    path: PathArg,
+    recursive: Annotated[bool, Field(description="Remove a directory and everything in it (like rm -r)")] = False,
+) -> dict[str, Any]:
     """Delete a file or symlink, or a whole directory with recursive=true (like `rm` / `rm -r`), e.g.
     remove_path('/tmp/upload-tmp.csv') or remove_path('projects/blog/drafts', recursive=True). There is no trash."""
     me = who(ctx)
@@ -315,8 +431,10 @@ def remove_path(ctx: Ctx, path: PathArg,
     removed, freed = 1, node["size"]
     if node["type"] == "dir":
         if not recursive:
-            raise ToolError(f"Is a directory: '{node['path']}'. Pass recursive=true to delete it and its contents, "
-                            "or use remove_directory for an empty one.")
+            raise ToolError(
+                f"Is a directory: '{node['path']}'. Pass recursive=true to delete it and its contents, "
+                "or use remove_directory for an empty one."
+            )
         where, args = subtree_where(node["path"])
         inner = rows(ctx.db.execute(f"SELECT * FROM nodes WHERE {where} ORDER BY path", args))
         for d in [node] + [n for n in inner if n["type"] == "dir"]:
@@ -335,8 +453,14 @@ def remove_path(ctx: Ctx, path: PathArg,
 
 
 @filesystem.write(returns=("path",))
-def remove_directory(ctx: Ctx, path: Annotated[str, Field(min_length=1, max_length=4096, description="An empty directory, e.g. 'Documents/drafts'"),
-                                               Entity("directory")]) -> dict[str, Any]:
+def remove_directory(
+    ctx: Ctx,
+    path: Annotated[
+        str,
+        Field(min_length=1, max_length=4096, description="An empty directory, e.g. 'Documents/drafts'"),
+        Entity("directory"),
+    ],
+) -> dict[str, Any]:
     """Delete an empty directory (like `rmdir`), e.g. remove_directory('/home/maya/Documents/drafts'). Fails with
     'Directory not empty' otherwise; use remove_path(recursive=true) for that."""
     me = who(ctx)
@@ -345,7 +469,9 @@ def remove_directory(ctx: Ctx, path: Annotated[str, Field(min_length=1, max_leng
         raise ToolError(f"Not a directory: '{node['path']}' is a {node['type']}; use remove_path for files.")
     inside = ctx.db.execute("SELECT COUNT(*) FROM nodes WHERE parent = ?", (node["path"],)).fetchone()[0]
     if inside:
-        raise ToolError(f"Directory not empty: '{node['path']}' holds {inside} entries. Remove them first, or use remove_path(recursive=true).")
+        raise ToolError(
+            f"Directory not empty: '{node['path']}' holds {inside} entries. Remove them first, or use remove_path(recursive=true)."
+        )
     parent = _removable(ctx, me, node)
     ctx.db.execute("DELETE FROM nodes WHERE path = ?", (node["path"],))
     touch_dir(ctx, parent["path"])
@@ -353,9 +479,19 @@ def remove_directory(ctx: Ctx, path: Annotated[str, Field(min_length=1, max_leng
 
 
 @filesystem.write(returns=("path",))
-def create_symlink(ctx: Ctx, target: Annotated[str, Field(min_length=1, max_length=4096, description="What the link points to, e.g. '/srv/shared/handbook.md' or '../notes'"),
-                                               Entity("path")],
-                   link_path: NewPathArg) -> dict[str, Any]:
+def create_symlink(
+    ctx: Ctx,
+    target: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=4096,
+            description="What the link points to, e.g. '/srv/shared/handbook.md' or '../notes'",
+        ),
+        Entity("path"),
+    ],
+    link_path: NewPathArg,
+) -> dict[str, Any]:
     """Create a symbolic link (like `ln -s TARGET LINK`), e.g. create_symlink('/var/log/nginx', 'nginx-logs').
     A relative target is resolved from the link's directory; it may point to something that does not exist yet.
     If link_path is an existing directory the link goes inside it, named after the target."""
@@ -429,8 +565,12 @@ def _targets(ctx: Ctx, me: Who, node: dict[str, Any], recursive: bool) -> list[d
 
 
 @filesystem.write(returns=("path",))
-def change_mode(ctx: Ctx, path: PathArg, mode: ModeArg,
-                recursive: Annotated[bool, Field(description="Apply to everything below a directory too (like chmod -R)")] = False) -> dict[str, Any]:
+def change_mode(
+    ctx: Ctx,
+    path: PathArg,
+    mode: ModeArg,
+    recursive: Annotated[bool, Field(description="Apply to everything below a directory too (like chmod -R)")] = False,
+) -> dict[str, Any]:
     """Change permission bits (like `chmod`), e.g. change_mode('projects/scripts/backup.sh', 'u+x'),
     change_mode('/home/maya/.ssh/config', '600') or change_mode('Documents', 'go-rwx', recursive=True).
     Only the owner (or root) may do it. Symlinks themselves are left alone."""
@@ -441,7 +581,9 @@ def change_mode(ctx: Ctx, path: PathArg, mode: ModeArg,
         if n["type"] == "symlink":
             continue
         if not me.root and n["owner"] != me.user:
-            raise ToolError(f"Operation not permitted: '{n['path']}' belongs to '{n['owner']}'; only the owner or root can change its mode.")
+            raise ToolError(
+                f"Operation not permitted: '{n['path']}' belongs to '{n['owner']}'; only the owner or root can change its mode."
+            )
         new = apply_mode(n["mode"], mode, n["type"] == "dir")
         if new != n["mode"]:
             ctx.db.execute("UPDATE nodes SET mode = ? WHERE path = ?", (new, n["path"]))
@@ -452,10 +594,15 @@ def change_mode(ctx: Ctx, path: PathArg, mode: ModeArg,
 
 
 @filesystem.write(returns=("path",))
-def change_owner(ctx: Ctx, path: PathArg,
-                 owner: Annotated[str | None, Field(min_length=1, max_length=32, description="New owning user, e.g. 'sam'"), Entity("user")] = None,
-                 group: Annotated[str | None, Field(min_length=1, max_length=32, description="New group, e.g. 'team'")] = None,
-                 recursive: Annotated[bool, Field(description="Apply to everything below a directory too (like chown -R)")] = False) -> dict[str, Any]:
+def change_owner(
+    ctx: Ctx,
+    path: PathArg,
+    owner: Annotated[
+        str | None, Field(min_length=1, max_length=32, description="New owning user, e.g. 'sam'"), Entity("user")
+    ] = None,
+    group: Annotated[str | None, Field(min_length=1, max_length=32, description="New group, e.g. 'team'")] = None,
+    recursive: Annotated[bool, Field(description="Apply to everything below a directory too (like chown -R)")] = False,
+) -> dict[str, Any]:
     """Change a file's owner and/or group (like `chown sam:team`), e.g. change_owner('/srv/shared/onboarding.md', group='team').
     Only root may change the owner (switch_user('root') first); the owner may change the group to one of their own groups."""
     me = who(ctx)
@@ -470,16 +617,21 @@ def change_owner(ctx: Ctx, path: PathArg,
     for n in _targets(ctx, me, node, recursive):
         if not me.root:
             if owner is not None and owner != n["owner"]:
-                raise ToolError(f"Operation not permitted: only root can give '{n['path']}' to another user; use switch_user('root') first.")
+                raise ToolError(
+                    f"Operation not permitted: only root can give '{n['path']}' to another user; use switch_user('root') first."
+                )
             if n["owner"] != me.user:
                 raise ToolError(f"Operation not permitted: '{n['path']}' belongs to '{n['owner']}', not to you.")
             if group is not None and group not in me.groups:
-                raise ToolError(f"Operation not permitted: you are not in group '{group}' (your groups: {', '.join(sorted(me.groups))}).")
+                raise ToolError(
+                    f"Operation not permitted: you are not in group '{group}' (your groups: {', '.join(sorted(me.groups))})."
+                )
         new_owner, new_group = owner or n["owner"], group or n["group_name"]
         if (new_owner, new_group) != (n["owner"], n["group_name"]):
-            ctx.db.execute("UPDATE nodes SET owner = ?, group_name = ? WHERE path = ?", (new_owner, new_group, n["path"]))
+            ctx.db.execute(
+                "UPDATE nodes SET owner = ?, group_name = ? WHERE path = ?", (new_owner, new_group, n["path"])
+            )
             changed += 1
     after = node_at(ctx.db, node["path"])
     assert after is not None
     return {**view(after), "changed": changed}
-

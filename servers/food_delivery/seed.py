@@ -20,55 +20,189 @@ from servers.food_delivery.schema import FLOW, km_between, service_fee, travel_m
 CITIES = ("New York", "Chicago", "Seattle", "Austin", "Boston", "Denver", "San Francisco", "Miami")
 # cuisine: (name words, hours (opens, closes), [(dish, category, low, high, vegetarian)])
 CUISINES: dict[str, tuple[tuple[str, ...], tuple[str, str], list[tuple[str, str, float, float, int]]]] = {
-    "pizza": (("Slice House", "Pizzeria", "Pie Co"), ("11:00", "23:00"), [
-        ("Margherita Pizza", "mains", 12, 16, 1), ("Pepperoni Pizza", "mains", 14, 18, 0), ("Funghi Pizza", "mains", 14, 18, 1),
-        ("Meat Lovers Pizza", "mains", 16, 21, 0), ("Garlic Knots", "sides", 5, 7, 1), ("Caesar Salad", "sides", 8, 11, 0),
-        ("Tiramisu", "desserts", 6, 8, 1), ("Sparkling Water", "drinks", 2, 3, 1), ("Cola", "drinks", 2, 3, 1)]),
-    "burgers": (("Burger Joint", "Grill", "Smash Shack"), ("10:30", "22:30"), [
-        ("Classic Cheeseburger", "mains", 10, 14, 0), ("Double Smash Burger", "mains", 13, 17, 0), ("Veggie Burger", "mains", 11, 14, 1),
-        ("Chicken Sandwich", "mains", 11, 14, 0), ("Fries", "sides", 3, 5, 1), ("Onion Rings", "sides", 4, 6, 1),
-        ("Milkshake", "desserts", 5, 7, 1), ("Lemonade", "drinks", 3, 4, 1)]),
-    "sushi": (("Sushi Bar", "Izakaya", "Omakase"), ("11:30", "22:00"), [
-        ("Salmon Nigiri", "mains", 7, 10, 0), ("Spicy Tuna Roll", "mains", 9, 13, 0), ("California Roll", "mains", 8, 11, 0),
-        ("Avocado Roll", "mains", 6, 8, 1), ("Chirashi Bowl", "mains", 19, 26, 0), ("Miso Soup", "sides", 3, 5, 1),
-        ("Edamame", "sides", 4, 6, 1), ("Mochi Ice Cream", "desserts", 5, 7, 1), ("Green Tea", "drinks", 2, 4, 1)]),
-    "thai": (("Thai Kitchen", "Bangkok Street", "Siam House"), ("11:00", "22:00"), [
-        ("Pad Thai", "mains", 12, 16, 0), ("Green Curry", "mains", 13, 17, 0), ("Tofu Massaman Curry", "mains", 12, 16, 1),
-        ("Drunken Noodles", "mains", 13, 16, 0), ("Spring Rolls", "sides", 5, 8, 1), ("Tom Yum Soup", "sides", 6, 9, 0),
-        ("Mango Sticky Rice", "desserts", 6, 8, 1), ("Thai Iced Tea", "drinks", 3, 5, 1)]),
-    "indian": (("Curry House", "Tandoor", "Spice Route"), ("17:00", "23:00"), [
-        ("Chicken Tikka Masala", "mains", 14, 18, 0), ("Lamb Rogan Josh", "mains", 16, 21, 0), ("Palak Paneer", "mains", 13, 16, 1),
-        ("Chana Masala", "mains", 11, 14, 1), ("Garlic Naan", "sides", 3, 5, 1), ("Samosas", "sides", 5, 7, 1),
-        ("Gulab Jamun", "desserts", 4, 6, 1), ("Mango Lassi", "drinks", 4, 5, 1)]),
-    "mexican": (("Taqueria", "Cantina", "Burrito Co"), ("10:00", "02:00"), [
-        ("Carne Asada Burrito", "mains", 11, 14, 0), ("Chicken Tacos", "mains", 9, 12, 0), ("Bean and Cheese Burrito", "mains", 8, 11, 1),
-        ("Carnitas Bowl", "mains", 12, 15, 0), ("Chips and Guacamole", "sides", 5, 8, 1), ("Elote", "sides", 4, 6, 1),
-        ("Churros", "desserts", 4, 6, 1), ("Horchata", "drinks", 3, 4, 1)]),
-    "chinese": (("Dumpling House", "Wok", "Golden Dragon"), ("11:00", "22:30"), [
-        ("Kung Pao Chicken", "mains", 12, 15, 0), ("Mapo Tofu", "mains", 11, 14, 1), ("Beef and Broccoli", "mains", 13, 16, 0),
-        ("Pork Soup Dumplings", "mains", 10, 13, 0), ("Vegetable Fried Rice", "sides", 8, 11, 1), ("Scallion Pancake", "sides", 6, 8, 1),
-        ("Sesame Balls", "desserts", 4, 6, 1), ("Jasmine Tea", "drinks", 2, 3, 1)]),
-    "breakfast": (("Morning Table", "Griddle", "Sunny Side"), ("07:00", "15:00"), [
-        ("Buttermilk Pancakes", "mains", 9, 12, 1), ("Eggs Benedict", "mains", 12, 15, 0), ("Avocado Toast", "mains", 9, 12, 1),
-        ("Breakfast Burrito", "mains", 10, 13, 0), ("Hash Browns", "sides", 3, 5, 1), ("Fruit Cup", "sides", 4, 6, 1),
-        ("Cinnamon Roll", "desserts", 4, 6, 1), ("Orange Juice", "drinks", 3, 5, 1), ("Latte", "drinks", 4, 6, 1)]),
-    "salads": (("Greens", "Salad Bar", "Harvest Bowl"), ("08:00", "21:00"), [
-        ("Cobb Salad", "mains", 12, 15, 0), ("Kale Caesar", "mains", 11, 14, 0), ("Quinoa Power Bowl", "mains", 12, 15, 1),
-        ("Falafel Bowl", "mains", 11, 14, 1), ("Tomato Soup", "sides", 5, 7, 1), ("Sourdough Roll", "sides", 2, 3, 1),
-        ("Brownie", "desserts", 3, 5, 1), ("Kombucha", "drinks", 4, 5, 1)]),
-    "cafe": (("Coffee Co", "Cafe", "Bakehouse"), ("06:30", "18:00"), [
-        ("Breakfast Sandwich", "mains", 7, 10, 0), ("Turkey Panini", "mains", 9, 12, 0), ("Croissant", "sides", 3, 5, 1),
-        ("Blueberry Muffin", "desserts", 3, 4, 1), ("Cappuccino", "drinks", 4, 5, 1), ("Cold Brew", "drinks", 4, 6, 1),
-        ("Chai Latte", "drinks", 4, 6, 1)]),
+    "pizza": (
+        ("Slice House", "Pizzeria", "Pie Co"),
+        ("11:00", "23:00"),
+        [
+            ("Margherita Pizza", "mains", 12, 16, 1),
+            ("Pepperoni Pizza", "mains", 14, 18, 0),
+            ("Funghi Pizza", "mains", 14, 18, 1),
+            ("Meat Lovers Pizza", "mains", 16, 21, 0),
+            ("Garlic Knots", "sides", 5, 7, 1),
+            ("Caesar Salad", "sides", 8, 11, 0),
+            ("Tiramisu", "desserts", 6, 8, 1),
+            ("Sparkling Water", "drinks", 2, 3, 1),
+            ("Cola", "drinks", 2, 3, 1),
+        ],
+    ),
+    "burgers": (
+        ("Burger Joint", "Grill", "Smash Shack"),
+        ("10:30", "22:30"),
+        [
+            ("Classic Cheeseburger", "mains", 10, 14, 0),
+            ("Double Smash Burger", "mains", 13, 17, 0),
+            ("Veggie Burger", "mains", 11, 14, 1),
+            ("Chicken Sandwich", "mains", 11, 14, 0),
+            ("Fries", "sides", 3, 5, 1),
+            ("Onion Rings", "sides", 4, 6, 1),
+            ("Milkshake", "desserts", 5, 7, 1),
+            ("Lemonade", "drinks", 3, 4, 1),
+        ],
+    ),
+    "sushi": (
+        ("Sushi Bar", "Izakaya", "Omakase"),
+        ("11:30", "22:00"),
+        [
+            ("Salmon Nigiri", "mains", 7, 10, 0),
+            ("Spicy Tuna Roll", "mains", 9, 13, 0),
+            ("California Roll", "mains", 8, 11, 0),
+            ("Avocado Roll", "mains", 6, 8, 1),
+            ("Chirashi Bowl", "mains", 19, 26, 0),
+            ("Miso Soup", "sides", 3, 5, 1),
+            ("Edamame", "sides", 4, 6, 1),
+            ("Mochi Ice Cream", "desserts", 5, 7, 1),
+            ("Green Tea", "drinks", 2, 4, 1),
+        ],
+    ),
+    "thai": (
+        ("Thai Kitchen", "Bangkok Street", "Siam House"),
+        ("11:00", "22:00"),
+        [
+            ("Pad Thai", "mains", 12, 16, 0),
+            ("Green Curry", "mains", 13, 17, 0),
+            ("Tofu Massaman Curry", "mains", 12, 16, 1),
+            ("Drunken Noodles", "mains", 13, 16, 0),
+            ("Spring Rolls", "sides", 5, 8, 1),
+            ("Tom Yum Soup", "sides", 6, 9, 0),
+            ("Mango Sticky Rice", "desserts", 6, 8, 1),
+            ("Thai Iced Tea", "drinks", 3, 5, 1),
+        ],
+    ),
+    "indian": (
+        ("Curry House", "Tandoor", "Spice Route"),
+        ("17:00", "23:00"),
+        [
+            ("Chicken Tikka Masala", "mains", 14, 18, 0),
+            ("Lamb Rogan Josh", "mains", 16, 21, 0),
+            ("Palak Paneer", "mains", 13, 16, 1),
+            ("Chana Masala", "mains", 11, 14, 1),
+            ("Garlic Naan", "sides", 3, 5, 1),
+            ("Samosas", "sides", 5, 7, 1),
+            ("Gulab Jamun", "desserts", 4, 6, 1),
+            ("Mango Lassi", "drinks", 4, 5, 1),
+        ],
+    ),
+    "mexican": (
+        ("Taqueria", "Cantina", "Burrito Co"),
+        ("10:00", "02:00"),
+        [
+            ("Carne Asada Burrito", "mains", 11, 14, 0),
+            ("Chicken Tacos", "mains", 9, 12, 0),
+            ("Bean and Cheese Burrito", "mains", 8, 11, 1),
+            ("Carnitas Bowl", "mains", 12, 15, 0),
+            ("Chips and Guacamole", "sides", 5, 8, 1),
+            ("Elote", "sides", 4, 6, 1),
+            ("Churros", "desserts", 4, 6, 1),
+            ("Horchata", "drinks", 3, 4, 1),
+        ],
+    ),
+    "chinese": (
+        ("Dumpling House", "Wok", "Golden Dragon"),
+        ("11:00", "22:30"),
+        [
+            ("Kung Pao Chicken", "mains", 12, 15, 0),
+            ("Mapo Tofu", "mains", 11, 14, 1),
+            ("Beef and Broccoli", "mains", 13, 16, 0),
+            ("Pork Soup Dumplings", "mains", 10, 13, 0),
+            ("Vegetable Fried Rice", "sides", 8, 11, 1),
+            ("Scallion Pancake", "sides", 6, 8, 1),
+            ("Sesame Balls", "desserts", 4, 6, 1),
+            ("Jasmine Tea", "drinks", 2, 3, 1),
+        ],
+    ),
+    "breakfast": (
+        ("Morning Table", "Griddle", "Sunny Side"),
+        ("07:00", "15:00"),
+        [
+            ("Buttermilk Pancakes", "mains", 9, 12, 1),
+            ("Eggs Benedict", "mains", 12, 15, 0),
+            ("Avocado Toast", "mains", 9, 12, 1),
+            ("Breakfast Burrito", "mains", 10, 13, 0),
+            ("Hash Browns", "sides", 3, 5, 1),
+            ("Fruit Cup", "sides", 4, 6, 1),
+            ("Cinnamon Roll", "desserts", 4, 6, 1),
+            ("Orange Juice", "drinks", 3, 5, 1),
+            ("Latte", "drinks", 4, 6, 1),
+        ],
+    ),
+    "salads": (
+        ("Greens", "Salad Bar", "Harvest Bowl"),
+        ("08:00", "21:00"),
+        [
+            ("Cobb Salad", "mains", 12, 15, 0),
+            ("Kale Caesar", "mains", 11, 14, 0),
+            ("Quinoa Power Bowl", "mains", 12, 15, 1),
+            ("Falafel Bowl", "mains", 11, 14, 1),
+            ("Tomato Soup", "sides", 5, 7, 1),
+            ("Sourdough Roll", "sides", 2, 3, 1),
+            ("Brownie", "desserts", 3, 5, 1),
+            ("Kombucha", "drinks", 4, 5, 1),
+        ],
+    ),
+    "cafe": (
+        ("Coffee Co", "Cafe", "Bakehouse"),
+        ("06:30", "18:00"),
+        [
+            ("Breakfast Sandwich", "mains", 7, 10, 0),
+            ("Turkey Panini", "mains", 9, 12, 0),
+            ("Croissant", "sides", 3, 5, 1),
+            ("Blueberry Muffin", "desserts", 3, 4, 1),
+            ("Cappuccino", "drinks", 4, 5, 1),
+            ("Cold Brew", "drinks", 4, 6, 1),
+            ("Chai Latte", "drinks", 4, 6, 1),
+        ],
+    ),
 }
-NAME_WORDS = ("Golden", "Lucky", "Urban", "Corner", "Little", "Harbor", "Red", "Blue Moon", "Union", "Fifth Street", "Maple",
-              "Copper", "Sunset", "Northside", "Old Town", "Hometown")
-COMMENTS = ("Hot and on time.", "Great food, courier was friendly.", "A bit late but tasty.", "Order was missing a drink.",
-            "Perfect as always.", "Cold by the time it arrived.", "")
+NAME_WORDS = (
+    "Golden",
+    "Lucky",
+    "Urban",
+    "Corner",
+    "Little",
+    "Harbor",
+    "Red",
+    "Blue Moon",
+    "Union",
+    "Fifth Street",
+    "Maple",
+    "Copper",
+    "Sunset",
+    "Northside",
+    "Old Town",
+    "Hometown",
+)
+COMMENTS = (
+    "Hot and on time.",
+    "Great food, courier was friendly.",
+    "A bit late but tasty.",
+    "Order was missing a drink.",
+    "Perfect as always.",
+    "Cold by the time it arrived.",
+    "",
+)
 PROMOS: tuple[tuple[Any, ...], ...] = (
     ("WELCOME10", "10% off your first order with this code", "percent", 10.0, 15.0, None, "2026-12-31T23:59:59", 1),
     ("SAVE5", "5 USD off orders of 25 USD or more", "amount", 5.0, 25.0, None, "2026-07-31T23:59:59", 0),
-    ("FREEDEL", "Free delivery on orders of 20 USD or more", "free_delivery", 0.0, 20.0, None, "2026-06-30T23:59:59", 0),
+    (
+        "FREEDEL",
+        "Free delivery on orders of 20 USD or more",
+        "free_delivery",
+        0.0,
+        20.0,
+        None,
+        "2026-06-30T23:59:59",
+        0,
+    ),
     ("SPRING20", "20% off, spring promotion", "percent", 20.0, 20.0, None, "2026-05-31T23:59:59", 0),
     ("BIGORDER15", "15 USD off orders of 60 USD or more", "amount", 15.0, 60.0, None, "2026-09-30T23:59:59", 1),
 )
@@ -129,14 +263,27 @@ def restaurants(rng: random.Random, centre: dict[str, tuple[float, float]], stat
             rid = f"RST-{len(out.restaurants) + 1:04d}"
             if rng.random() < 0.25:
                 opens = f"{int(opens[:2]) + rng.choice((-1, 1)):02d}:{opens[3:]}"
-            out.restaurants.append((
-                rid, f"{rng.choice(NAME_WORDS)} {rng.choice(words)}", cuisine, city,
-                f"{rng.randint(10, 2999)} {rng.choice(fake.STREETS)}, {city}, {state[city]}",
-                round(lat0 + rng.uniform(-0.04, 0.04), 5), round(lon0 + rng.uniform(-0.05, 0.05), 5), fake.phone(rng),
-                0.0, 0, rng.choice((1, 2, 2, 3)), opens, closes,
-                rng.choice((None, None, None, None, "monday", "tuesday", "sunday")),
-                float(rng.choice((10, 12, 15, 15, 20, 25))), float(rng.choice((0.99, 1.99, 2.99, 3.99, 4.99))),
-                rng.choice((12, 15, 20, 25, 30))))
+            out.restaurants.append(
+                (
+                    rid,
+                    f"{rng.choice(NAME_WORDS)} {rng.choice(words)}",
+                    cuisine,
+                    city,
+                    f"{rng.randint(10, 2999)} {rng.choice(fake.STREETS)}, {city}, {state[city]}",
+                    round(lat0 + rng.uniform(-0.04, 0.04), 5),
+                    round(lon0 + rng.uniform(-0.05, 0.05), 5),
+                    fake.phone(rng),
+                    0.0,
+                    0,
+                    rng.choice((1, 2, 2, 3)),
+                    opens,
+                    closes,
+                    rng.choice((None, None, None, None, "monday", "tuesday", "sunday")),
+                    float(rng.choice((10, 12, 15, 15, 20, 25))),
+                    float(rng.choice((0.99, 1.99, 2.99, 3.99, 4.99))),
+                    rng.choice((12, 15, 20, 25, 30)),
+                )
+            )
             out.menus[rid] = menu(rng, rid, dishes, out.items)
     for r in out.restaurants:
         out.by_city.setdefault(r[3], []).append(r)
@@ -148,25 +295,45 @@ def menu(rng: random.Random, rid: str, dishes: list[tuple[str, str, float, float
     for dish, cat, low, high, veg in dishes:
         if rng.random() < 0.1:
             continue
-        item = (f"ITM-{len(items) + 1:04d}", rid, dish, cat, round(rng.uniform(low, high) * 4) / 4 - 0.01,
-                int(rng.random() > 0.08), veg, rng.randint(150, 1100) if cat != "drinks" else rng.randint(0, 300))
+        item = (
+            f"ITM-{len(items) + 1:04d}",
+            rid,
+            dish,
+            cat,
+            round(rng.uniform(low, high) * 4) / 4 - 0.01,
+            int(rng.random() > 0.08),
+            veg,
+            rng.randint(150, 1100) if cat != "drinks" else rng.randint(0, 300),
+        )
         items.append(item)
         found.append(item)
     return found
 
 
-def customers(rng: random.Random, now: datetime, centre: dict[str, tuple[float, float]],
-              state: dict[str, str]) -> list[Row]:
+def customers(
+    rng: random.Random, now: datetime, centre: dict[str, tuple[float, float]], state: dict[str, str]
+) -> list[Row]:
     found = []
     for i in range(1, 301):
         first, last = fake.person(rng)
         city = rng.choice(CITIES)
         lat0, lon0 = centre[city]
-        found.append((f"CUS-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng),
-                      (f"{rng.randint(10, 9999)} {rng.choice(fake.STREETS)}, Apt {rng.randint(1, 40)}, {city}, "
-                       f"{state[city]}"), city,
-                      round(lat0 + rng.uniform(-0.05, 0.05), 5), round(lon0 + rng.uniform(-0.06, 0.06), 5),
-                      fake.iso(fake.moment(rng, now, 1200, -10))))
+        found.append(
+            (
+                f"CUS-{i:04d}",
+                f"{first} {last}",
+                fake.email_for(first, last, rng, i),
+                fake.phone(rng),
+                (
+                    f"{rng.randint(10, 9999)} {rng.choice(fake.STREETS)}, Apt {rng.randint(1, 40)}, {city}, "
+                    f"{state[city]}"
+                ),
+                city,
+                round(lat0 + rng.uniform(-0.05, 0.05), 5),
+                round(lon0 + rng.uniform(-0.06, 0.06), 5),
+                fake.iso(fake.moment(rng, now, 1200, -10)),
+            )
+        )
     return found
 
 
@@ -175,9 +342,18 @@ def couriers(rng: random.Random) -> list[list[Any]]:
     found: list[list[Any]] = []
     for city in CITIES:
         for _ in range(6):
-            found.append([f"CUR-{len(found) + 1:03d}", fake.full_name(rng), city,
-                          rng.choice(("bicycle", "scooter", "car")), rng.choice(("available", "available", "off_duty")),
-                          0.0, 0, 0])
+            found.append(
+                [
+                    f"CUR-{len(found) + 1:03d}",
+                    fake.full_name(rng),
+                    city,
+                    rng.choice(("bicycle", "scooter", "car")),
+                    rng.choice(("available", "available", "off_duty")),
+                    0.0,
+                    0,
+                    0,
+                ]
+            )
     return found
 
 
@@ -185,8 +361,9 @@ def promo_codes(rng: random.Random, places: list[Row]) -> list[Row]:
     """The platform's codes and one 25%-off code each for eight restaurants."""
     found = list(PROMOS)
     for r in rng.sample(places, 8):
-        found.append((f"{r[2].upper()}{r[0][-2:]}", f"25% off at {r[1]}", "percent", 25.0, 20.0, r[0],
-                      "2026-08-15T23:59:59", 0))
+        found.append(
+            (f"{r[2].upper()}{r[0][-2:]}", f"25% off at {r[1]}", "percent", 25.0, 20.0, r[0], "2026-08-15T23:59:59", 0)
+        )
     return found
 
 
@@ -200,8 +377,16 @@ def orders(rng: random.Random, now: datetime, people: list[Row], places: Places,
     return out
 
 
-def order(rng: random.Random, now: datetime, out: Orders, n: int, cus: Row, rest: Row, menus: dict[str, list[Row]],
-          riders: list[list[Any]]) -> None:
+def order(
+    rng: random.Random,
+    now: datetime,
+    out: Orders,
+    n: int,
+    cus: Row,
+    rest: Row,
+    menus: dict[str, list[Row]],
+    riders: list[list[Any]],
+) -> None:
     active = n >= ACTIVE_FROM
     if active:
         placed = now - timedelta(minutes=rng.randint(3, 70))
@@ -250,16 +435,38 @@ def order(rng: random.Random, now: datetime, out: Orders, n: int, cus: Row, rest
             if rng.random() < 0.5:
                 rating(rng, out, oid, cus[0], rest[0], courier, delivered_at)
     iso = {k: fake.iso(v) if v else None for k, v in t.items()}
-    out.orders.append((oid, cus[0], rest[0], courier, status, subtotal, fee, service, discount, total, code, cus[4],
-                       rng.choice(("", "", "Leave at the door", "Ring the bell", "No utensils please")), fake.iso(placed),
-                       None, iso["accepted"], iso["picked"], iso["delivered"], fake.iso(eta), iso["cancelled"],
-                       rng.choice(("ordered by mistake", "taking too long", "changed my mind")) if refund else None,
-                       refund))
+    out.orders.append(
+        (
+            oid,
+            cus[0],
+            rest[0],
+            courier,
+            status,
+            subtotal,
+            fee,
+            service,
+            discount,
+            total,
+            code,
+            cus[4],
+            rng.choice(("", "", "Leave at the door", "Ring the bell", "No utensils please")),
+            fake.iso(placed),
+            None,
+            iso["accepted"],
+            iso["picked"],
+            iso["delivered"],
+            fake.iso(eta),
+            iso["cancelled"],
+            rng.choice(("ordered by mistake", "taking too long", "changed my mind")) if refund else None,
+            refund,
+        )
+    )
     out.items.extend((oid, m[0], m[2], m[4], q) for m, q in lines)
 
 
-def rating(rng: random.Random, out: Orders, oid: str, cus_id: str, rid: str, courier: str | None,
-           delivered_at: datetime) -> None:
+def rating(
+    rng: random.Random, out: Orders, oid: str, cus_id: str, rid: str, courier: str | None, delivered_at: datetime
+) -> None:
     fs, ds = rng.choice((5, 5, 5, 4, 4, 3, 2, 1)), rng.choice((5, 5, 4, 4, 3, 1))
     comment = rng.choice(COMMENTS)
     out.ratings.append((oid, cus_id, rid, courier, fs, ds, comment, fake.iso(delivered_at + timedelta(hours=1))))
@@ -277,8 +484,12 @@ def rated_couriers(riders: list[list[Any]], stars: dict[str, list[int]]) -> list
 
 def rated_restaurants(places: list[Row], stars: dict[str, list[int]]) -> list[Row]:
     """Restaurants with the average of the food stars they got."""
-    return [r[:8] + ((round(sum(stars[r[0]]) / len(stars[r[0]]), 2), len(stars[r[0]])) if stars.get(r[0]) else (0.0, 0))
-            + r[10:] for r in places]
+    return [
+        r[:8]
+        + ((round(sum(stars[r[0]]) / len(stars[r[0]]), 2), len(stars[r[0]])) if stars.get(r[0]) else (0.0, 0))
+        + r[10:]
+        for r in places
+    ]
 
 
 def open_carts(rng: random.Random, now: datetime, people: list[Row], places: Places) -> tuple[list[Row], list[Row]]:

@@ -85,6 +85,11 @@ CREATE INDEX issue_events_issue ON issue_events(issue_id);
 """
 
 STATUSES = ("open", "in_progress", "in_review", "done")
-WORKFLOW = {"open": ("in_progress",), "in_progress": ("in_review", "open"), "in_review": ("done", "in_progress"), "done": ("open",)}
+WORKFLOW = {
+    "open": ("in_progress",),
+    "in_progress": ("in_review", "open"),
+    "in_review": ("done", "in_progress"),
+    "done": ("open",),
+}
 POINTS = (1, 2, 3, 5, 8, 13, 21)
 PRIORITIES = ("low", "medium", "high", "critical")

@@ -18,35 +18,111 @@ from servers.issue_tracker.schema import POINTS, PRIORITIES, STATUSES
 
 Row = tuple[Any, ...]
 
-TITLES = ("Software Engineer", "Senior Software Engineer", "Staff Engineer", "QA Engineer", "Product Designer",
-          "Engineering Manager", "Product Manager", "SRE", "Data Engineer", "Mobile Engineer")
+TITLES = (
+    "Software Engineer",
+    "Senior Software Engineer",
+    "Staff Engineer",
+    "QA Engineer",
+    "Product Designer",
+    "Engineering Manager",
+    "Product Manager",
+    "SRE",
+    "Data Engineer",
+    "Mobile Engineer",
+)
 # (key, name, description, components, labels)
 PROJECTS = (
-    ("WEB", "Web Storefront", "The customer-facing web shop", ("checkout page", "product grid", "search bar", "cart drawer", "login form", "footer"),
-     ("frontend", "accessibility", "performance", "seo", "ux", "regression")),
-    ("MOB", "Mobile App", "iOS and Android apps", ("push notifications", "onboarding flow", "offline mode", "profile screen", "deep links", "dark mode"),
-     ("ios", "android", "crash", "ux", "release-blocker", "regression")),
-    ("API", "Public API", "REST and webhook API for partners", ("rate limiter", "auth tokens", "webhooks", "pagination", "orders endpoint", "OpenAPI spec"),
-     ("backend", "security", "performance", "docs", "breaking-change", "tech-debt")),
-    ("DATA", "Data Platform", "Pipelines, warehouse and dashboards", ("nightly ETL", "revenue dashboard", "event ingestion", "dbt models", "data catalog", "retention report"),
-     ("pipeline", "data-quality", "dashboard", "tech-debt", "performance")),
-    ("INFRA", "Infrastructure", "Kubernetes, CI/CD and observability", ("CI pipeline", "staging cluster", "alerting rules", "log retention", "TLS certificates", "autoscaler"),
-     ("ci", "security", "monitoring", "cost", "tech-debt", "incident")),
-    ("PAY", "Payments", "Checkout payments, refunds and payouts", ("refund flow", "card tokenization", "payout scheduler", "3-D Secure", "invoice PDFs", "currency conversion"),
-     ("backend", "security", "compliance", "regression", "incident", "performance")),
+    (
+        "WEB",
+        "Web Storefront",
+        "The customer-facing web shop",
+        ("checkout page", "product grid", "search bar", "cart drawer", "login form", "footer"),
+        ("frontend", "accessibility", "performance", "seo", "ux", "regression"),
+    ),
+    (
+        "MOB",
+        "Mobile App",
+        "iOS and Android apps",
+        ("push notifications", "onboarding flow", "offline mode", "profile screen", "deep links", "dark mode"),
+        ("ios", "android", "crash", "ux", "release-blocker", "regression"),
+    ),
+    (
+        "API",
+        "Public API",
+        "REST and webhook API for partners",
+        ("rate limiter", "auth tokens", "webhooks", "pagination", "orders endpoint", "OpenAPI spec"),
+        ("backend", "security", "performance", "docs", "breaking-change", "tech-debt"),
+    ),
+    (
+        "DATA",
+        "Data Platform",
+        "Pipelines, warehouse and dashboards",
+        ("nightly ETL", "revenue dashboard", "event ingestion", "dbt models", "data catalog", "retention report"),
+        ("pipeline", "data-quality", "dashboard", "tech-debt", "performance"),
+    ),
+    (
+        "INFRA",
+        "Infrastructure",
+        "Kubernetes, CI/CD and observability",
+        ("CI pipeline", "staging cluster", "alerting rules", "log retention", "TLS certificates", "autoscaler"),
+        ("ci", "security", "monitoring", "cost", "tech-debt", "incident"),
+    ),
+    (
+        "PAY",
+        "Payments",
+        "Checkout payments, refunds and payouts",
+        ("refund flow", "card tokenization", "payout scheduler", "3-D Secure", "invoice PDFs", "currency conversion"),
+        ("backend", "security", "compliance", "regression", "incident", "performance"),
+    ),
 )
-BUG_TITLES = ("{c} crashes when the input is empty", "{c} shows the wrong total after an update", "{c} times out under load",
-              "{c} fails for users with non-ASCII names", "{c} returns 500 on retry", "{c} is misaligned on small screens",
-              "Race condition in {c}", "{c} leaks memory over long sessions")
-FEATURE_TITLES = ("Add filtering to {c}", "Support bulk actions in {c}", "Redesign {c}", "Add audit logging to {c}",
-                  "Localize {c} for German and Japanese", "Add metrics for {c}", "Let admins configure {c}")
-TASK_TITLES = ("Upgrade dependencies of {c}", "Write tests for {c}", "Document {c}", "Refactor {c} into smaller modules",
-               "Remove the feature flag around {c}", "Investigate flaky tests in {c}")
-COMMENT_BODIES = ("I can reproduce this on staging.", "Root cause is in the retry logic, fix incoming.", "PR is up for review.",
-                  "Can we get a screenshot?", "Moving this to the next sprint, we ran out of time.", "Verified on production, closing.",
-                  "This also affects the mobile app.", "Added a regression test.", "Customer reported this again today.",
-                  "Blocked on a decision from product.", "Estimate looks low to me, more like 5 points.", "Design is attached.")
-GOALS = ("Ship the {c} improvements", "Stabilize {c}", "Burn down critical bugs", "Prepare the quarterly release", "Pay down tech debt in {c}")
+BUG_TITLES = (
+    "{c} crashes when the input is empty",
+    "{c} shows the wrong total after an update",
+    "{c} times out under load",
+    "{c} fails for users with non-ASCII names",
+    "{c} returns 500 on retry",
+    "{c} is misaligned on small screens",
+    "Race condition in {c}",
+    "{c} leaks memory over long sessions",
+)
+FEATURE_TITLES = (
+    "Add filtering to {c}",
+    "Support bulk actions in {c}",
+    "Redesign {c}",
+    "Add audit logging to {c}",
+    "Localize {c} for German and Japanese",
+    "Add metrics for {c}",
+    "Let admins configure {c}",
+)
+TASK_TITLES = (
+    "Upgrade dependencies of {c}",
+    "Write tests for {c}",
+    "Document {c}",
+    "Refactor {c} into smaller modules",
+    "Remove the feature flag around {c}",
+    "Investigate flaky tests in {c}",
+)
+COMMENT_BODIES = (
+    "I can reproduce this on staging.",
+    "Root cause is in the retry logic, fix incoming.",
+    "PR is up for review.",
+    "Can we get a screenshot?",
+    "Moving this to the next sprint, we ran out of time.",
+    "Verified on production, closing.",
+    "This also affects the mobile app.",
+    "Added a regression test.",
+    "Customer reported this again today.",
+    "Blocked on a decision from product.",
+    "Estimate looks low to me, more like 5 points.",
+    "Design is attached.",
+)
+GOALS = (
+    "Ship the {c} improvements",
+    "Stabilize {c}",
+    "Burn down critical bugs",
+    "Prepare the quarterly release",
+    "Pay down tech debt in {c}",
+)
 
 
 def _d(t: datetime | date) -> str:
@@ -108,8 +184,11 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
     insert_rows(db, "issues", out.issues)
     insert_rows(db, "issue_labels", out.issue_labels)
     out.comments.sort(key=lambda c: (c[3], c[0]))
-    insert_rows(db, "comments", [(f"CMT-{i:05d}", iss, who, body, fake.iso(t))
-                                 for i, (iss, who, body, t) in enumerate(out.comments, 1)])
+    insert_rows(
+        db,
+        "comments",
+        [(f"CMT-{i:05d}", iss, who, body, fake.iso(t)) for i, (iss, who, body, t) in enumerate(out.comments, 1)],
+    )
     out.events.sort(key=lambda e: (e[5], e[0]))
     insert_rows(db, "issue_events", [(f"EVT-{i:06d}", *e[:5], fake.iso(e[5])) for i, e in enumerate(out.events, 1)])
 
@@ -143,8 +222,9 @@ def sprints(out: Rows, team: Team) -> None:
     today = out.now.date()
     n_closed = rng.randint(3, 6)
     active_start = today - timedelta(days=rng.randint(2, 9))
-    plan: list[tuple[str, date]] = [("closed", active_start - timedelta(days=14 * (n_closed - k)))
-                                    for k in range(n_closed)]
+    plan: list[tuple[str, date]] = [
+        ("closed", active_start - timedelta(days=14 * (n_closed - k))) for k in range(n_closed)
+    ]
     if key != "DATA":
         plan.append(("active", active_start))
     plan += [("planned", active_start + timedelta(days=14 * k)) for k in range(1, rng.randint(2, 3) + 1)]
@@ -154,8 +234,20 @@ def sprints(out: Rows, team: Team) -> None:
         begin = datetime.combine(start, datetime.min.time())
         started = fake.iso(begin + timedelta(hours=9)) if status != "planned" else None
         closed = fake.iso(begin + timedelta(days=13, hours=17)) if status == "closed" else None
-        out.sprints.append((sid, key, f"{key} Sprint {k}", rng.choice(GOALS).format(c=rng.choice(team.components)),
-                            status, _d(start), _d(start + timedelta(days=13)), capacity, started, closed))
+        out.sprints.append(
+            (
+                sid,
+                key,
+                f"{key} Sprint {k}",
+                rng.choice(GOALS).format(c=rng.choice(team.components)),
+                status,
+                _d(start),
+                _d(start + timedelta(days=13)),
+                capacity,
+                started,
+                closed,
+            )
+        )
         team.sprints.append([sid, status, start, capacity, 0])
 
 
@@ -186,20 +278,41 @@ def issue(out: Rows, team: Team, n: int) -> None:
         assignee = team.lead
     updated = created_at
     out.event(issue_id, reporter, "created", None, "open", created_at)
-    path = {"open": (), "in_progress": ("in_progress",), "in_review": ("in_progress", "in_review"),
-            "done": ("in_progress", "in_review", "done")}[status]
+    path = {
+        "open": (),
+        "in_progress": ("in_progress",),
+        "in_review": ("in_progress", "in_review"),
+        "done": ("in_progress", "in_review", "done"),
+    }[status]
     prev = "open"
-    limit = (datetime.combine(sprint[2], datetime.min.time()) + timedelta(days=13, hours=16)
-             if sprint is not None and sprint[1] == "closed" else now - timedelta(minutes=5))
+    limit = (
+        datetime.combine(sprint[2], datetime.min.time()) + timedelta(days=13, hours=16)
+        if sprint is not None and sprint[1] == "closed"
+        else now - timedelta(minutes=5)
+    )
     for step in path:
         updated = min(limit, updated + timedelta(hours=rng.randint(2, 96)))
         out.event(issue_id, assignee, "status", prev, step, updated)
         prev = step
     resolved = fake.iso(updated) if status == "done" else None
-    out.issues.append((issue_id, key, kind, title,
-                       f"{title}. Reported by the {team.name} team; see the linked comments for details.",
-                       status, priority, reporter, assignee, sprint[0] if sprint else None, points,
-                       fake.iso(created_at), fake.iso(updated), resolved))
+    out.issues.append(
+        (
+            issue_id,
+            key,
+            kind,
+            title,
+            f"{title}. Reported by the {team.name} team; see the linked comments for details.",
+            status,
+            priority,
+            reporter,
+            assignee,
+            sprint[0] if sprint else None,
+            points,
+            fake.iso(created_at),
+            fake.iso(updated),
+            resolved,
+        )
+    )
     for lab in rng.sample(team.label_names, rng.choice((0, 1, 1, 2))):
         out.issue_labels.append((issue_id, lab))
     for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):

@@ -55,8 +55,18 @@ CREATE TABLE offers (
 CREATE INDEX offers_listing ON offers(listing_id);
 """
 
-CategoryName = Literal["Electronics", "Collectibles", "Fashion", "Home & Garden", "Sporting Goods", "Toys & Hobbies",
-                       "Musical Instruments", "Books & Media", "Art", "Cameras"]
+CategoryName = Literal[
+    "Electronics",
+    "Collectibles",
+    "Fashion",
+    "Home & Garden",
+    "Sporting Goods",
+    "Toys & Hobbies",
+    "Musical Instruments",
+    "Books & Media",
+    "Art",
+    "Cameras",
+]
 
 
 def increment(price: float) -> float:

@@ -18,35 +18,141 @@ from servers.marketplace.schema import increment
 
 # category: (price range, item names)
 ITEMS: dict[str, tuple[tuple[int, int], tuple[str, ...]]] = {
-    "Electronics": ((40, 1400), ("iPhone 13 128GB", "Nintendo Switch OLED", "Sony WH-1000XM4 Headphones",
-                                 "iPad Air 5th Gen", "Samsung Galaxy S22", "PlayStation 5 Console", "Kindle Paperwhite",
-                                 "Bose SoundLink Speaker", "MacBook Air M1", "Garmin Forerunner 245")),
-    "Collectibles": ((15, 2500), ("1986 Fleer Basketball Card", "Pokemon Base Set Charizard", "Vintage Coca-Cola Sign",
-                                  "Morgan Silver Dollar 1921", "Star Wars Vintage Figure", "First Edition Comic Book",
-                                  "Signed Baseball", "Antique Pocket Watch")),
-    "Fashion": ((20, 900), ("Leather Jacket", "Designer Handbag", "Vintage Levi's 501 Jeans", "Wool Overcoat",
-                            "Silk Scarf", "Running Sneakers", "Aviator Sunglasses", "Swiss Wristwatch")),
-    "Home & Garden": ((15, 800), ("Mid-Century Armchair", "Cast Iron Dutch Oven", "Persian Rug 5x8",
-                                  "Espresso Machine", "Teak Garden Bench", "Stand Mixer", "Crystal Chandelier",
-                                  "Robot Vacuum")),
-    "Sporting Goods": ((20, 1600), ("Road Bike Carbon Frame", "Golf Club Set", "Kayak 10ft", "Snowboard 156cm",
-                                    "Tennis Racket", "Camping Tent 4-Person", "Adjustable Dumbbells",
-                                    "Fly Fishing Rod")),
-    "Toys & Hobbies": ((10, 600), ("LEGO Millennium Falcon", "Model Train Set", "RC Drone", "Vintage Barbie Doll",
-                                   "Board Game Collection", "Telescope 70mm", "Hot Wheels Lot")),
-    "Musical Instruments": ((60, 3000), ("Fender Stratocaster", "Yamaha Digital Piano", "Gibson Les Paul",
-                                         "Violin 4/4", "Roland Drum Kit", "Martin Acoustic Guitar", "Alto Saxophone")),
-    "Books & Media": ((5, 400), ("Signed First Edition Novel", "Vinyl Record Lot", "Encyclopedia Set",
-                                 "Criterion DVD Box", "Antique Atlas", "Rare Cookbook")),
-    "Art": ((30, 4000), ("Oil Painting Landscape", "Limited Edition Print", "Bronze Sculpture", "Watercolor Seascape",
-                         "Framed Photograph", "Ceramic Vase")),
-    "Cameras": ((50, 2500), ("Canon EOS R6 Body", "Nikon F3 Film Camera", "Sony A7 III", "Leica M6",
-                             "Fujifilm X100V", "GoPro Hero 11", "50mm f/1.8 Lens")),
+    "Electronics": (
+        (40, 1400),
+        (
+            "iPhone 13 128GB",
+            "Nintendo Switch OLED",
+            "Sony WH-1000XM4 Headphones",
+            "iPad Air 5th Gen",
+            "Samsung Galaxy S22",
+            "PlayStation 5 Console",
+            "Kindle Paperwhite",
+            "Bose SoundLink Speaker",
+            "MacBook Air M1",
+            "Garmin Forerunner 245",
+        ),
+    ),
+    "Collectibles": (
+        (15, 2500),
+        (
+            "1986 Fleer Basketball Card",
+            "Pokemon Base Set Charizard",
+            "Vintage Coca-Cola Sign",
+            "Morgan Silver Dollar 1921",
+            "Star Wars Vintage Figure",
+            "First Edition Comic Book",
+            "Signed Baseball",
+            "Antique Pocket Watch",
+        ),
+    ),
+    "Fashion": (
+        (20, 900),
+        (
+            "Leather Jacket",
+            "Designer Handbag",
+            "Vintage Levi's 501 Jeans",
+            "Wool Overcoat",
+            "Silk Scarf",
+            "Running Sneakers",
+            "Aviator Sunglasses",
+            "Swiss Wristwatch",
+        ),
+    ),
+    "Home & Garden": (
+        (15, 800),
+        (
+            "Mid-Century Armchair",
+            "Cast Iron Dutch Oven",
+            "Persian Rug 5x8",
+            "Espresso Machine",
+            "Teak Garden Bench",
+            "Stand Mixer",
+            "Crystal Chandelier",
+            "Robot Vacuum",
+        ),
+    ),
+    "Sporting Goods": (
+        (20, 1600),
+        (
+            "Road Bike Carbon Frame",
+            "Golf Club Set",
+            "Kayak 10ft",
+            "Snowboard 156cm",
+            "Tennis Racket",
+            "Camping Tent 4-Person",
+            "Adjustable Dumbbells",
+            "Fly Fishing Rod",
+        ),
+    ),
+    "Toys & Hobbies": (
+        (10, 600),
+        (
+            "LEGO Millennium Falcon",
+            "Model Train Set",
+            "RC Drone",
+            "Vintage Barbie Doll",
+            "Board Game Collection",
+            "Telescope 70mm",
+            "Hot Wheels Lot",
+        ),
+    ),
+    "Musical Instruments": (
+        (60, 3000),
+        (
+            "Fender Stratocaster",
+            "Yamaha Digital Piano",
+            "Gibson Les Paul",
+            "Violin 4/4",
+            "Roland Drum Kit",
+            "Martin Acoustic Guitar",
+            "Alto Saxophone",
+        ),
+    ),
+    "Books & Media": (
+        (5, 400),
+        (
+            "Signed First Edition Novel",
+            "Vinyl Record Lot",
+            "Encyclopedia Set",
+            "Criterion DVD Box",
+            "Antique Atlas",
+            "Rare Cookbook",
+        ),
+    ),
+    "Art": (
+        (30, 4000),
+        (
+            "Oil Painting Landscape",
+            "Limited Edition Print",
+            "Bronze Sculpture",
+            "Watercolor Seascape",
+            "Framed Photograph",
+            "Ceramic Vase",
+        ),
+    ),
+    "Cameras": (
+        (50, 2500),
+        (
+            "Canon EOS R6 Body",
+            "Nikon F3 Film Camera",
+            "Sony A7 III",
+            "Leica M6",
+            "Fujifilm X100V",
+            "GoPro Hero 11",
+            "50mm f/1.8 Lens",
+        ),
+    ),
 }
 CONDITIONS = ("new", "like_new", "good", "fair", "for_parts")
-DESCRIPTIONS = ("Smoke-free home, ships within 2 days.", "Lightly used, all original parts.",
-                "Minor scuffs, see photos.", "Comes with original box and manuals.", "Sold as pictured, no returns.",
-                "Tested and working.")
+DESCRIPTIONS = (
+    "Smoke-free home, ships within 2 days.",
+    "Lightly used, all original parts.",
+    "Minor scuffs, see photos.",
+    "Comes with original box and manuals.",
+    "Sold as pictured, no returns.",
+    "Tested and working.",
+)
 TITLE_WORDS = ("Excellent", "Great", "Rare", "Clean", "Boxed", "Vintage", "Mint")
 OFFER_NOTES = ("Would you take this?", "Can pick up today.", "Best I can do.", "Cash ready.")
 
@@ -98,8 +204,18 @@ def users(rng: random.Random, now: datetime) -> list[Row]:
         email, city = fake.email_for(first, last, rng, i), fake.city(rng)[0]
         role = "seller" if rng.random() < 0.35 else "buyer"
         status = "suspended" if rng.random() < 0.04 else "active"
-        found.append((f"USR-{i:04d}", f"{first} {last}", email, city, role, status, round(rng.uniform(3.2, 5.0), 1),
-                      fake.iso(fake.moment(rng, now, 2500, -30))))
+        found.append(
+            (
+                f"USR-{i:04d}",
+                f"{first} {last}",
+                email,
+                city,
+                role,
+                status,
+                round(rng.uniform(3.2, 5.0), 1),
+                fake.iso(fake.moment(rng, now, 2500, -30)),
+            )
+        )
     return found
 
 
@@ -120,16 +236,34 @@ def listing(out: Rows, lst_id: str) -> None:
     draft = Draft(lst_id, seller, kind, price, status, ends - timedelta(days=duration), ends)
     closed_at = None
     if status != "active":
-        sold_at = ends if kind == "auction" or status == "closed" else \
-            draft.created + (ends - draft.created) * rng.random()
+        sold_at = (
+            ends if kind == "auction" or status == "closed" else draft.created + (ends - draft.created) * rng.random()
+        )
         closed_at = fake.iso(sold_at)
     if kind == "auction":
         auction(out, draft, inc, reserve)
     else:
         fixed_price(out, draft)
-    out.listings.append((lst_id, seller, title, rng.choice(DESCRIPTIONS), category, rng.choice(CONDITIONS), kind, price,
-                         inc, reserve, draft.status, fake.iso(draft.created.replace(microsecond=0)), fake.iso(ends),
-                         draft.buyer, draft.sold, closed_at))
+    out.listings.append(
+        (
+            lst_id,
+            seller,
+            title,
+            rng.choice(DESCRIPTIONS),
+            category,
+            rng.choice(CONDITIONS),
+            kind,
+            price,
+            inc,
+            reserve,
+            draft.status,
+            fake.iso(draft.created.replace(microsecond=0)),
+            fake.iso(ends),
+            draft.buyer,
+            draft.sold,
+            closed_at,
+        )
+    )
 
 
 def end_time(rng: random.Random, now: datetime, status: str) -> datetime:
@@ -155,8 +289,15 @@ def auction(out: Rows, draft: Draft, inc: float, reserve: float | None) -> None:
             continue
         amount = amount if b == 0 else amount + inc * rng.choice((1, 1, 2, 3, 5))
         t = t + (last_bid - t) * rng.uniform(0.1, 0.6)
-        out.bids.append((f"BID-{len(out.bids) + 1:05d}", draft.listing_id, bidder, float(amount),
-                         fake.iso(t.replace(microsecond=0))))
+        out.bids.append(
+            (
+                f"BID-{len(out.bids) + 1:05d}",
+                draft.listing_id,
+                bidder,
+                float(amount),
+                fake.iso(t.replace(microsecond=0)),
+            )
+        )
         highest = bidder
     if draft.status == "sold":
         if highest is None or (reserve is not None and amount < reserve):

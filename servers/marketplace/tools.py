@@ -14,15 +14,22 @@ from servers.marketplace.seed import seed
 
 MIN_OFFER_SHARE = 0.5
 
-marketplace = Server("marketplace", "Peer-to-peer marketplace: auction and fixed-price listings, bids, offers, buyers "
-                     "and sellers.", SCHEMA, seed)
+marketplace = Server(
+    "marketplace",
+    "Peer-to-peer marketplace: auction and fixed-price listings, bids, offers, buyers and sellers.",
+    SCHEMA,
+    seed,
+)
 
-USER = marketplace.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users",
-                          max_length=40)
-LISTING = marketplace.entity("listing", table="listings", key="listing_id", example="LST-0007",
-                             finder="search_listings", max_length=40)
-OFFER = marketplace.entity("offer", table="offers", key="offer_id", example="OFR-0004", finder="list_offers",
-                           max_length=40)
+USER = marketplace.entity(
+    "user", table="users", key="user_id", example="USR-0012", finder="search_users", max_length=40
+)
+LISTING = marketplace.entity(
+    "listing", table="listings", key="listing_id", example="LST-0007", finder="search_listings", max_length=40
+)
+OFFER = marketplace.entity(
+    "offer", table="offers", key="offer_id", example="OFR-0004", finder="list_offers", max_length=40
+)
 
 UserId = Annotated[str, USER]
 SellerId = Annotated[str, USER.ref("The seller's user id, e.g. 'USR-0239'")]
@@ -41,19 +48,25 @@ def _active_user(user: dict[str, Any]) -> None:
 
 def _owned(listing: dict[str, Any], seller_id: str) -> None:
     if listing["seller_id"] != seller_id:
-        raise ToolError(f"Listing {listing['listing_id']} is sold by {listing['seller_id']}, not {seller_id}; "
-                        "only its seller can change it.")
+        raise ToolError(
+            f"Listing {listing['listing_id']} is sold by {listing['seller_id']}, not {seller_id}; "
+            "only its seller can change it."
+        )
 
 
 def _open(ctx: Ctx, listing: dict[str, Any]) -> None:
     if listing["status"] != "active":
-        raise ToolError(f"Listing {listing['listing_id']} is {listing['status']} and no longer takes "
-                        "bids, offers or changes.")
+        raise ToolError(
+            f"Listing {listing['listing_id']} is {listing['status']} and no longer takes bids, offers or changes."
+        )
 
 
 def _highest(ctx: Ctx, listing_id: str) -> dict[str, Any] | None:
-    found = rows(ctx.db.execute("SELECT * FROM bids WHERE listing_id = ? ORDER BY amount DESC, "
-                                "placed_at, bid_id LIMIT 1", (listing_id,)))
+    found = rows(
+        ctx.db.execute(
+            "SELECT * FROM bids WHERE listing_id = ? ORDER BY amount DESC, placed_at, bid_id LIMIT 1", (listing_id,)
+        )
+    )
     return found[0] if found else None
 
 
@@ -62,8 +75,9 @@ def _view(ctx: Ctx, listing: dict[str, Any]) -> dict[str, Any]:
     out = dict(listing)
     reserve = out.pop("reserve_price")
     top = _highest(ctx, listing["listing_id"])
-    out["bid_count"] = ctx.db.execute("SELECT COUNT(*) FROM bids WHERE listing_id = ?",
-                                      (listing["listing_id"],)).fetchone()[0]
+    out["bid_count"] = ctx.db.execute(
+        "SELECT COUNT(*) FROM bids WHERE listing_id = ?", (listing["listing_id"],)
+    ).fetchone()[0]
     out["current_price"] = top["amount"] if top else listing["price"]
     out["highest_bidder_id"] = top["bidder_id"] if top else None
     ended = listing["ends_at"] <= fake.iso(ctx.now)
@@ -75,41 +89,52 @@ def _view(ctx: Ctx, listing: dict[str, Any]) -> dict[str, Any]:
         out["has_reserve"] = reserve is not None
         out["reserve_met"] = reserve is None or (top is not None and top["amount"] >= reserve)
     else:
-        out["pending_offers"] = ctx.db.execute("SELECT COUNT(*) FROM offers WHERE listing_id = ? "
-                                               "AND status = 'pending'",
-                                               (listing["listing_id"],)).fetchone()[0]
+        out["pending_offers"] = ctx.db.execute(
+            "SELECT COUNT(*) FROM offers WHERE listing_id = ? AND status = 'pending'", (listing["listing_id"],)
+        ).fetchone()[0]
     return out
 
 
-LISTING_ORDER = {"ending_soon": "l.ends_at, l.listing_id", "newest": "l.created_at DESC, l.listing_id",
-                 "price_asc": "current_price, l.listing_id", "price_desc": "current_price DESC, l.listing_id"}
+LISTING_ORDER = {
+    "ending_soon": "l.ends_at, l.listing_id",
+    "newest": "l.created_at DESC, l.listing_id",
+    "price_asc": "current_price, l.listing_id",
+    "price_desc": "current_price DESC, l.listing_id",
+}
 
 
 @marketplace.read(returns=("listing", "user"))
-def search_listings(ctx: Ctx,
-                    query: Annotated[str, Field(max_length=100,
-                                                description="Part of the title, e.g. 'Stratocaster'")] = "",
-                    category: CategoryName | None = None,
-                    listing_type: Literal["auction", "fixed_price"] | None = None,
-                    status: Literal["active", "sold", "closed"] | None = "active",
-                    seller_id: Annotated[str | None, USER.ref("Only this seller's listings, e.g. 'USR-0003'")] = None,
-                    max_price: Annotated[float | None, Field(ge=0, le=10_000_000,
-                                                             description="Only listings whose current "
-                                                                         "price is at most this")] = None,
-                    ending_within_hours: Annotated[int | None, Field(ge=1, le=24 * 60,
-                                                                     description="Only listings ending within "
-                                                                                 "this many hours from now")] = None,
-                    sort: Literal["ending_soon", "newest", "price_asc", "price_desc"] = "ending_soon",
-                    limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_listings(
+    ctx: Ctx,
+    query: Annotated[str, Field(max_length=100, description="Part of the title, e.g. 'Stratocaster'")] = "",
+    category: CategoryName | None = None,
+    listing_type: Literal["auction", "fixed_price"] | None = None,
+    status: Literal["active", "sold", "closed"] | None = "active",
+    seller_id: Annotated[str | None, USER.ref("Only this seller's listings, e.g. 'USR-0003'")] = None,
+    max_price: Annotated[
+        float | None, Field(ge=0, le=10_000_000, description="Only listings whose current price is at most this")
+    ] = None,
+    ending_within_hours: Annotated[
+        int | None, Field(ge=1, le=24 * 60, description="Only listings ending within this many hours from now")
+    ] = None,
+    sort: Literal["ending_soon", "newest", "price_asc", "price_desc"] = "ending_soon",
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search listings by title, category, type, status (default active), seller, price or end time,
     e.g. search_listings('Stratocaster', listing_type='auction'). Returns listing ids such as 'LST-0007' with current price."""
-    q = Query(f"SELECT l.listing_id, l.title, l.category, l.condition, l.listing_type, l.seller_id, l.status, "
-              f"l.ends_at, {CURRENT} AS current_price, {BID_COUNT} AS bid_count FROM listings l")
+    q = Query(
+        f"SELECT l.listing_id, l.title, l.category, l.condition, l.listing_type, l.seller_id, l.status, "
+        f"l.ends_at, {CURRENT} AS current_price, {BID_COUNT} AS bid_count FROM listings l"
+    )
     q.contains(query, "l.title").equal("l.category", category).equal("l.listing_type", listing_type)
     q.equal("l.status", status).equal("l.seller_id", seller_id).filter(f"{CURRENT} <= ?", max_price)
     if ending_within_hours is not None:
-        q.where("l.ends_at > ? AND l.ends_at <= ?", fake.iso(ctx.now),
-                fake.iso(ctx.now + timedelta(hours=ending_within_hours)))
+        q.where(
+            "l.ends_at > ? AND l.ends_at <= ?",
+            fake.iso(ctx.now),
+            fake.iso(ctx.now + timedelta(hours=ending_within_hours)),
+        )
     out = q.page(ctx.db, "listings", order_by=LISTING_ORDER[sort], limit=limit, offset=offset)
     out["now"] = fake.iso(ctx.now)
     return out
@@ -127,19 +152,22 @@ def list_bids(ctx: Ctx, listing_id: ListingId, limit: Limit = 20, offset: Offset
     """List an auction's bids, highest first, e.g. list_bids('LST-0007')."""
     LISTING.get(ctx, listing_id)
     q = Query("SELECT * FROM bids").equal("listing_id", listing_id)
-    return {"listing_id": listing_id,
-            **q.page(ctx.db, "bids", order_by="amount DESC, placed_at, bid_id", limit=limit, offset=offset)}
+    return {
+        "listing_id": listing_id,
+        **q.page(ctx.db, "bids", order_by="amount DESC, placed_at, bid_id", limit=limit, offset=offset),
+    }
 
 
 @marketplace.read(returns=("user",))
-def search_users(ctx: Ctx,
-                 query: Annotated[str, Field(max_length=100,
-                                             description="Part of a name or email, e.g. 'Nguyen'")] = "",
-                 role: Literal["buyer", "seller"] | None = None,
-                 city: Annotated[str | None, Field(max_length=60,
-                                                   description="Only users in this city, e.g. 'Denver'")] = None,
-                 status: Literal["active", "suspended"] | None = None,
-                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_users(
+    ctx: Ctx,
+    query: Annotated[str, Field(max_length=100, description="Part of a name or email, e.g. 'Nguyen'")] = "",
+    role: Literal["buyer", "seller"] | None = None,
+    city: Annotated[str | None, Field(max_length=60, description="Only users in this city, e.g. 'Denver'")] = None,
+    status: Literal["active", "suspended"] | None = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search buyers and sellers by name or email, role, city or status, e.g. search_users(role='seller', city='Denver').
     Returns user ids such as 'USR-0012'."""
     q = Query("SELECT user_id, name, city, role, status, rating FROM users").contains(query, "name", "email")
@@ -151,24 +179,38 @@ def search_users(ctx: Ctx,
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile with their active listing ids, items won or bought, and auctions they lead, e.g. get_user('USR-0012')."""
     user = USER.get(ctx, user_id)
-    user["active_listing_ids"] = [r[0] for r in ctx.db.execute(
-        "SELECT listing_id FROM listings WHERE seller_id = ? AND status = 'active' ORDER BY listing_id", (user_id,))]
-    user["purchased_listing_ids"] = [r[0] for r in ctx.db.execute(
-        "SELECT listing_id FROM listings WHERE buyer_id = ? ORDER BY listing_id", (user_id,))]
-    user["leading_bid_listing_ids"] = [r[0] for r in ctx.db.execute(
-        "SELECT l.listing_id FROM listings l WHERE l.status = 'active' AND l.listing_type = 'auction' AND "
-        "(SELECT bidder_id FROM bids b WHERE b.listing_id = l.listing_id ORDER BY amount DESC, placed_at, bid_id "
-        "LIMIT 1) = ? "
-        "ORDER BY l.listing_id", (user_id,))]
+    user["active_listing_ids"] = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT listing_id FROM listings WHERE seller_id = ? AND status = 'active' ORDER BY listing_id", (user_id,)
+        )
+    ]
+    user["purchased_listing_ids"] = [
+        r[0]
+        for r in ctx.db.execute("SELECT listing_id FROM listings WHERE buyer_id = ? ORDER BY listing_id", (user_id,))
+    ]
+    user["leading_bid_listing_ids"] = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT l.listing_id FROM listings l WHERE l.status = 'active' AND l.listing_type = 'auction' AND "
+            "(SELECT bidder_id FROM bids b WHERE b.listing_id = l.listing_id ORDER BY amount DESC, placed_at, bid_id "
+            "LIMIT 1) = ? "
+            "ORDER BY l.listing_id",
+            (user_id,),
+        )
+    ]
     return user
 
 
 @marketplace.read(returns=("offer", "listing", "user"))
-def list_offers(ctx: Ctx,
-                listing_id: Annotated[str | None, LISTING.ref("Only offers on this listing, e.g. 'LST-0013'")] = None,
-                buyer_id: Annotated[str | None, USER.ref("Only offers by this buyer, e.g. 'USR-0012'")] = None,
-                status: Literal["pending", "accepted", "declined"] | None = None,
-                limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_offers(
+    ctx: Ctx,
+    listing_id: Annotated[str | None, LISTING.ref("Only offers on this listing, e.g. 'LST-0013'")] = None,
+    buyer_id: Annotated[str | None, USER.ref("Only offers by this buyer, e.g. 'USR-0012'")] = None,
+    status: Literal["pending", "accepted", "declined"] | None = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List offers on fixed-price listings, newest first, by listing, buyer or status, e.g. list_offers(status='pending').
     Offer ids look like 'OFR-0005'."""
     q = Query("SELECT * FROM offers").equal("listing_id", listing_id).equal("buyer_id", buyer_id)
@@ -176,11 +218,18 @@ def list_offers(ctx: Ctx,
     return q.page(ctx.db, "offers", order_by="created_at DESC, offer_id DESC", limit=limit, offset=offset)
 
 
-marketplace.distinct_values({
-    "category": ("listings", "category"), "condition": ("listings", "condition"),
-    "listing_type": ("listings", "listing_type"), "listing_status": ("listings", "status"),
-    "user_city": ("users", "city"), "user_role": ("users", "role"), "user_status": ("users", "status"),
-    "offer_status": ("offers", "status")})
+marketplace.distinct_values(
+    {
+        "category": ("listings", "category"),
+        "condition": ("listings", "condition"),
+        "listing_type": ("listings", "listing_type"),
+        "listing_status": ("listings", "status"),
+        "user_city": ("users", "city"),
+        "user_role": ("users", "role"),
+        "user_status": ("users", "status"),
+        "offer_status": ("offers", "status"),
+    }
+)
 
 
 @marketplace.write(returns=("bid",))
@@ -195,8 +244,10 @@ def place_bid(ctx: Ctx, listing_id: ListingId, bidder_id: UserId, amount: Money)
         raise ToolError(f"Listing {listing_id} is fixed price, not an auction; use make_offer instead of place_bid.")
     _open(ctx, listing)
     if listing["ends_at"] <= fake.iso(ctx.now):
-        raise ToolError(f"The auction for {listing_id} ended at {listing['ends_at']}; no more bids. The seller can "
-                        "close it with close_listing.")
+        raise ToolError(
+            f"The auction for {listing_id} ended at {listing['ends_at']}; no more bids. The seller can "
+            "close it with close_listing."
+        )
     if listing["seller_id"] == bidder_id:
         raise ToolError(f"{bidder_id} is the seller of {listing_id} and cannot bid on their own listing.")
     _active_user(bidder)
@@ -205,70 +256,108 @@ def place_bid(ctx: Ctx, listing_id: ListingId, bidder_id: UserId, amount: Money)
         raise ToolError(f"{bidder_id} is already the highest bidder on {listing_id} at {top['amount']:.2f} USD.")
     minimum = round(top["amount"] + listing["min_increment"], 2) if top else listing["price"]
     if amount + 1e-9 < minimum:
-        what = f"beat the highest bid of {top['amount']:.2f} USD by at least {listing['min_increment']:.2f}" if top \
+        what = (
+            f"beat the highest bid of {top['amount']:.2f} USD by at least {listing['min_increment']:.2f}"
+            if top
             else "be at least the starting price"
+        )
         raise ToolError(f"A bid on {listing_id} must {what}: bid {minimum:.2f} USD or more.")
     bid_id = next_id(ctx.db, "bids", "bid_id", "BID", 5)
-    ctx.db.execute("INSERT INTO bids VALUES (?,?,?,?,?)",
-                   (bid_id, listing_id, bidder_id, round(amount, 2), fake.iso(ctx.now)))
-    return {"bid_id": bid_id, "listing_id": listing_id, "bidder_id": bidder_id, "amount": round(amount, 2),
-            "min_next_bid": round(amount + listing["min_increment"], 2), "ends_at": listing["ends_at"]}
+    ctx.db.execute(
+        "INSERT INTO bids VALUES (?,?,?,?,?)", (bid_id, listing_id, bidder_id, round(amount, 2), fake.iso(ctx.now))
+    )
+    return {
+        "bid_id": bid_id,
+        "listing_id": listing_id,
+        "bidder_id": bidder_id,
+        "amount": round(amount, 2),
+        "min_next_bid": round(amount + listing["min_increment"], 2),
+        "ends_at": listing["ends_at"],
+    }
 
 
 @marketplace.write(returns=("listing",))
-def create_listing(ctx: Ctx, seller_id: SellerId,
-                   title: Annotated[str, Field(min_length=3, max_length=120,
-                                               description="What is for sale, e.g. 'Fender Stratocaster - Mint'")],
-                   category: CategoryName, price: Money,
-                   listing_type: Literal["auction", "fixed_price"] = "fixed_price",
-                   condition: Literal["new", "like_new", "good", "fair", "for_parts"] = "good",
-                   duration_days: Annotated[int, Field(ge=1, le=30,
-                                                       description="Days until the listing ends, 1 to 30")] = 7,
-                   reserve_price: Annotated[float | None, Field(gt=0, le=10_000_000,
-                                                                description="Auctions only: the lowest "
-                                                                            "price the item sells for")] = None,
-                   description: Annotated[str, Field(max_length=2000, description="Details for buyers")] = "",
-                   ) -> dict[str, Any]:
+def create_listing(
+    ctx: Ctx,
+    seller_id: SellerId,
+    title: Annotated[
+        str, Field(min_length=3, max_length=120, description="What is for sale, e.g. 'Fender Stratocaster - Mint'")
+    ],
+    category: CategoryName,
+    price: Money,
+    listing_type: Literal["auction", "fixed_price"] = "fixed_price",
+    condition: Literal["new", "like_new", "good", "fair", "for_parts"] = "good",
+    duration_days: Annotated[int, Field(ge=1, le=30, description="Days until the listing ends, 1 to 30")] = 7,
+    reserve_price: Annotated[
+        float | None, Field(gt=0, le=10_000_000, description="Auctions only: the lowest price the item sells for")
+    ] = None,
+    description: Annotated[str, Field(max_length=2000, description="Details for buyers")] = "",
+) -> dict[str, Any]:
     """List an item for sale as a seller, e.g. create_listing('USR-0003', 'Leica M6 - Clean', 'Cameras', 900.0, 'auction').
 
     For an auction, price is the starting bid; for fixed price, the asking price. Returns the new listing id."""
     seller = USER.get(ctx, seller_id)
     if seller["role"] != "seller":
-        raise ToolError(f"{seller_id} is a buyer account; only seller accounts can create listings "
-                        "(search_users(role='seller')).")
+        raise ToolError(
+            f"{seller_id} is a buyer account; only seller accounts can create listings (search_users(role='seller'))."
+        )
     _active_user(seller)
     if not title.strip():
         raise ToolError("The title must not be blank.")
     if reserve_price is not None:
         if listing_type != "auction":
-            raise ToolError("A reserve price only applies to auctions; leave reserve_price empty for "
-                            "fixed-price listings.")
+            raise ToolError(
+                "A reserve price only applies to auctions; leave reserve_price empty for fixed-price listings."
+            )
         if reserve_price < price:
-            raise ToolError(f"The reserve price ({reserve_price:.2f}) must be at least the starting "
-                            f"price ({price:.2f}).")
-    active = ctx.db.execute("SELECT COUNT(*) FROM listings WHERE seller_id = ? AND status = 'active'",
-                            (seller_id,)).fetchone()[0]
+            raise ToolError(
+                f"The reserve price ({reserve_price:.2f}) must be at least the starting price ({price:.2f})."
+            )
+    active = ctx.db.execute(
+        "SELECT COUNT(*) FROM listings WHERE seller_id = ? AND status = 'active'", (seller_id,)
+    ).fetchone()[0]
     if active >= 50:
         raise ToolError(f"{seller_id} already has 50 active listings, the maximum; close some first.")
     listing_id = next_id(ctx.db, "listings", "listing_id", "LST")
     ends = ctx.now + timedelta(days=duration_days)
-    ctx.db.execute("INSERT INTO listings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (listing_id, seller_id, title.strip(), description, category, condition, listing_type,
-                    round(price, 2), increment(price), reserve_price, "active", fake.iso(ctx.now), fake.iso(ends),
-                    None, None, None))
+    ctx.db.execute(
+        "INSERT INTO listings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            listing_id,
+            seller_id,
+            title.strip(),
+            description,
+            category,
+            condition,
+            listing_type,
+            round(price, 2),
+            increment(price),
+            reserve_price,
+            "active",
+            fake.iso(ctx.now),
+            fake.iso(ends),
+            None,
+            None,
+            None,
+        ),
+    )
     return _view(ctx, LISTING.get(ctx, listing_id))
 
 
 @marketplace.write(returns=("listing",))
-def update_listing(ctx: Ctx, listing_id: ListingId, seller_id: SellerId,
-                   title: Annotated[str | None, Field(min_length=3, max_length=120, description="A new title")] = None,
-                   description: Annotated[str | None, Field(max_length=2000, description="A new description")] = None,
-                   price: Annotated[float | None, Field(gt=0, le=10_000_000,
-                                                        description="A new starting or asking price in USD")] = None,
-                   extend_days: Annotated[int | None, Field(ge=1, le=30,
-                                                            description="Push the end time back by "
-                                                                        "this many days")] = None,
-                   ) -> dict[str, Any]:
+def update_listing(
+    ctx: Ctx,
+    listing_id: ListingId,
+    seller_id: SellerId,
+    title: Annotated[str | None, Field(min_length=3, max_length=120, description="A new title")] = None,
+    description: Annotated[str | None, Field(max_length=2000, description="A new description")] = None,
+    price: Annotated[
+        float | None, Field(gt=0, le=10_000_000, description="A new starting or asking price in USD")
+    ] = None,
+    extend_days: Annotated[
+        int | None, Field(ge=1, le=30, description="Push the end time back by this many days")
+    ] = None,
+) -> dict[str, Any]:
     """Change an active listing's title, description, price or end time as its seller, e.g. update_listing('LST-0013', 'USR-0204', price=90.0).
 
     An auction that has bids keeps its price and end time."""
@@ -279,8 +368,10 @@ def update_listing(ctx: Ctx, listing_id: ListingId, seller_id: SellerId,
         raise ToolError("Nothing to change: give a title, description, price or extend_days.")
     has_bids = _highest(ctx, listing_id) is not None
     if has_bids and (price is not None or extend_days is not None):
-        raise ToolError(f"Auction {listing_id} already has bids; its price and end time can no longer change (title "
-                        "and description can).")
+        raise ToolError(
+            f"Auction {listing_id} already has bids; its price and end time can no longer change (title "
+            "and description can)."
+        )
     if title is not None and not title.strip():
         raise ToolError("The title must not be blank.")
     if price is not None and listing["reserve_price"] is not None and price > listing["reserve_price"]:
@@ -291,12 +382,18 @@ def update_listing(ctx: Ctx, listing_id: ListingId, seller_id: SellerId,
         ends = fake.iso(base + timedelta(days=extend_days))
         if datetime.fromisoformat(ends) > ctx.now + timedelta(days=60):
             raise ToolError("A listing cannot end more than 60 days from now; extend by fewer days.")
-    ctx.db.execute("UPDATE listings SET title = ?, description = ?, price = ?, min_increment = ?, ends_at = ? "
-                   "WHERE listing_id = ?",
-                   (title.strip() if title is not None else listing["title"],
-                    description if description is not None else listing["description"],
-                    round(price, 2) if price is not None else listing["price"],
-                    increment(price) if price is not None else listing["min_increment"], ends, listing_id))
+    ctx.db.execute(
+        "UPDATE listings SET title = ?, description = ?, price = ?, min_increment = ?, ends_at = ? "
+        "WHERE listing_id = ?",
+        (
+            title.strip() if title is not None else listing["title"],
+            description if description is not None else listing["description"],
+            round(price, 2) if price is not None else listing["price"],
+            increment(price) if price is not None else listing["min_increment"],
+            ends,
+            listing_id,
+        ),
+    )
     return _view(ctx, LISTING.get(ctx, listing_id))
 
 
@@ -316,19 +413,30 @@ def close_listing(ctx: Ctx, listing_id: ListingId, seller_id: SellerId) -> dict[
         buyer, price = top["bidder_id"], top["amount"]
     status = "sold" if buyer else "closed"
     ends = min(listing["ends_at"], fake.iso(ctx.now))
-    ctx.db.execute("UPDATE listings SET status = ?, buyer_id = ?, sold_price = ?, closed_at = ?, ends_at = ? "
-                   "WHERE listing_id = ?",
-                   (status, buyer, price, fake.iso(ctx.now), ends, listing_id))
-    declined = ctx.db.execute("UPDATE offers SET status = 'declined' WHERE listing_id = ? AND status = 'pending'",
-                              (listing_id,)).rowcount
-    return {"listing_id": listing_id, "status": status, "buyer_id": buyer, "sold_price": price,
-            "offers_declined": declined}
+    ctx.db.execute(
+        "UPDATE listings SET status = ?, buyer_id = ?, sold_price = ?, closed_at = ?, ends_at = ? WHERE listing_id = ?",
+        (status, buyer, price, fake.iso(ctx.now), ends, listing_id),
+    )
+    declined = ctx.db.execute(
+        "UPDATE offers SET status = 'declined' WHERE listing_id = ? AND status = 'pending'", (listing_id,)
+    ).rowcount
+    return {
+        "listing_id": listing_id,
+        "status": status,
+        "buyer_id": buyer,
+        "sold_price": price,
+        "offers_declined": declined,
+    }
 
 
 @marketplace.write(returns=("offer",))
-def make_offer(ctx: Ctx, listing_id: ListingId, buyer_id: UserId, amount: Money,
-               message: Annotated[str, Field(max_length=500, description="A note to the seller")] = "",
-               ) -> dict[str, Any]:
+def make_offer(
+    ctx: Ctx,
+    listing_id: ListingId,
+    buyer_id: UserId,
+    amount: Money,
+    message: Annotated[str, Field(max_length=500, description="A note to the seller")] = "",
+) -> dict[str, Any]:
     """Offer a price on an active fixed-price listing, e.g. make_offer('LST-0013', 'USR-0012', 80.0, 'Can pick up today').
 
     At least half the asking price, not on your own listing, one pending offer per buyer and listing."""
@@ -343,18 +451,30 @@ def make_offer(ctx: Ctx, listing_id: ListingId, buyer_id: UserId, amount: Money,
         raise ToolError(f"{buyer_id} is the seller of {listing_id} and cannot make an offer on their own listing.")
     _active_user(buyer)
     if amount < listing["price"] * MIN_OFFER_SHARE:
-        raise ToolError(f"Offers on {listing_id} must be at least half the asking price of {listing['price']:.2f} USD, "
-                        f"i.e. {listing['price'] * MIN_OFFER_SHARE:.2f} USD or more.")
-    pending = ctx.db.execute("SELECT offer_id FROM offers WHERE listing_id = ? AND buyer_id = ? AND status = 'pending'",
-                             (listing_id, buyer_id)).fetchone()
+        raise ToolError(
+            f"Offers on {listing_id} must be at least half the asking price of {listing['price']:.2f} USD, "
+            f"i.e. {listing['price'] * MIN_OFFER_SHARE:.2f} USD or more."
+        )
+    pending = ctx.db.execute(
+        "SELECT offer_id FROM offers WHERE listing_id = ? AND buyer_id = ? AND status = 'pending'",
+        (listing_id, buyer_id),
+    ).fetchone()
     if pending:
-        raise ToolError(f"{buyer_id} already has pending offer {pending[0]} on {listing_id}; wait for "
-                        "the seller to answer.")
+        raise ToolError(
+            f"{buyer_id} already has pending offer {pending[0]} on {listing_id}; wait for the seller to answer."
+        )
     offer_id = next_id(ctx.db, "offers", "offer_id", "OFR")
-    ctx.db.execute("INSERT INTO offers VALUES (?,?,?,?,?,?,?)",
-                   (offer_id, listing_id, buyer_id, round(amount, 2), message, "pending", fake.iso(ctx.now)))
-    return {"offer_id": offer_id, "listing_id": listing_id, "buyer_id": buyer_id, "amount": round(amount, 2),
-            "status": "pending"}
+    ctx.db.execute(
+        "INSERT INTO offers VALUES (?,?,?,?,?,?,?)",
+        (offer_id, listing_id, buyer_id, round(amount, 2), message, "pending", fake.iso(ctx.now)),
+    )
+    return {
+        "offer_id": offer_id,
+        "listing_id": listing_id,
+        "buyer_id": buyer_id,
+        "amount": round(amount, 2),
+        "status": "pending",
+    }
 
 
 @marketplace.write(returns=("listing", "user"), requires=("make_offer",))
@@ -372,11 +492,18 @@ def accept_offer(ctx: Ctx, offer_id: OfferId, seller_id: SellerId) -> dict[str, 
     if buyer["status"] == "suspended":
         raise ToolError(f"The buyer {buyer['user_id']} has been suspended; accept another offer instead.")
     ctx.db.execute("UPDATE offers SET status = 'accepted' WHERE offer_id = ?", (offer_id,))
-    declined = ctx.db.execute("UPDATE offers SET status = 'declined' WHERE listing_id = ? AND status = 'pending'",
-                              (listing["listing_id"],)).rowcount
-    ctx.db.execute("UPDATE listings SET status = 'sold', buyer_id = ?, sold_price = ?, closed_at = ? "
-                   "WHERE listing_id = ?",
-                   (offer["buyer_id"], offer["amount"], fake.iso(ctx.now), listing["listing_id"]))
-    return {"offer_id": offer_id, "listing_id": listing["listing_id"], "status": "sold", "buyer_id": offer["buyer_id"],
-            "sold_price": offer["amount"], "offers_declined": declined}
-
+    declined = ctx.db.execute(
+        "UPDATE offers SET status = 'declined' WHERE listing_id = ? AND status = 'pending'", (listing["listing_id"],)
+    ).rowcount
+    ctx.db.execute(
+        "UPDATE listings SET status = 'sold', buyer_id = ?, sold_price = ?, closed_at = ? WHERE listing_id = ?",
+        (offer["buyer_id"], offer["amount"], fake.iso(ctx.now), listing["listing_id"]),
+    )
+    return {
+        "offer_id": offer_id,
+        "listing_id": listing["listing_id"],
+        "status": "sold",
+        "buyer_id": offer["buyer_id"],
+        "sold_price": offer["amount"],
+        "offers_declined": declined,
+    }

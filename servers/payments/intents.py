@@ -13,29 +13,56 @@ from typing import Any
 from hub.synth.intent import Ref, Scene, Skip, day, last_digits, money
 from servers.payments.tools import payments
 
-CUSTOMER = ("SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant, m.currency "
-            "FROM customers c JOIN merchants m USING (merchant_id)")
-INVOICE = ("SELECT i.*, c.name AS customer, m.name AS merchant FROM invoices i "
-           "JOIN customers c USING (customer_id) JOIN merchants m ON m.merchant_id = i.merchant_id")
-REASONS = {"requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
-           "duplicate": ("got charged twice", "were billed twice for the same thing"),
-           "service_not_rendered": ("never got the service", "we never delivered"),
-           "damaged_goods": ("got it damaged", "received it broken")}
+CUSTOMER = (
+    "SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant, m.currency "
+    "FROM customers c JOIN merchants m USING (merchant_id)"
+)
+INVOICE = (
+    "SELECT i.*, c.name AS customer, m.name AS merchant FROM invoices i "
+    "JOIN customers c USING (customer_id) JOIN merchants m ON m.merchant_id = i.merchant_id"
+)
+REASONS = {
+    "requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
+    "duplicate": ("got charged twice", "were billed twice for the same thing"),
+    "service_not_rendered": ("never got the service", "we never delivered"),
+    "damaged_goods": ("got it damaged", "received it broken"),
+}
 METHODS = {"card": "card", "bank_transfer": "bank transfer", "wallet": "their wallet app"}
-VOID_REASONS = {"issued in error": "was issued by mistake", "duplicate": "is a duplicate",
-                "customer cancelled": "got cancelled by the customer"}
-ITEMS = ("Spring workshop", "Rush delivery fee", "Consulting hours (May)", "Site visit", "Replacement parts",
-         "Quarterly retainer", "Design revisions", "Holiday order", "Setup fee", "Extra session")
+VOID_REASONS = {
+    "issued in error": "was issued by mistake",
+    "duplicate": "is a duplicate",
+    "customer cancelled": "got cancelled by the customer",
+}
+ITEMS = (
+    "Spring workshop",
+    "Rush delivery fee",
+    "Consulting hours (May)",
+    "Site visit",
+    "Replacement parts",
+    "Quarterly retainer",
+    "Design revisions",
+    "Holiday order",
+    "Setup fee",
+    "Extra session",
+)
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
     """A customer as the merchant's staff name them, proven unique among all customers."""
-    return s.refer(c["customer_id"],
-                   Ref("{name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
-                   Ref("{name} (one of ours at {merchant})", "SELECT customer_id FROM customers WHERE name = ? "
-                       "AND merchant_id = ?", c["name"], c["merchant_id"]),
-                   Ref("{name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
-                   name=c["name"], merchant=c["merchant"], email=c["email"])
+    return s.refer(
+        c["customer_id"],
+        Ref("{name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
+        Ref(
+            "{name} (one of ours at {merchant})",
+            "SELECT customer_id FROM customers WHERE name = ? AND merchant_id = ?",
+            c["name"],
+            c["merchant_id"],
+        ),
+        Ref("{name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
+        name=c["name"],
+        merchant=c["merchant"],
+        email=c["email"],
+    )
 
 
 def find_customer(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
@@ -102,9 +129,17 @@ def name_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status_words:
     if path == "number":
         return f"invoice {inv['invoice_id']}", who(s, c)
     if path == "merchant":
-        person = s.refer(c["customer_id"], Ref("{name} (our customer at {m})", "SELECT customer_id FROM customers "
-                                               "WHERE name = ? AND merchant_id = ?", c["name"], c["merchant_id"]),
-                         name=c["name"], m=c["merchant"])
+        person = s.refer(
+            c["customer_id"],
+            Ref(
+                "{name} (our customer at {m})",
+                "SELECT customer_id FROM customers WHERE name = ? AND merchant_id = ?",
+                c["name"],
+                c["merchant_id"],
+            ),
+            name=c["name"],
+            m=c["merchant"],
+        )
         return invoice_ref(s, inv, status_words), person
     return invoice_ref(s, inv, status_words), who(s, c)
 
@@ -116,8 +151,11 @@ def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, 
         return dict(s.call("get_invoice", invoice_id=inv["invoice_id"]))
     if path == "merchant":
         mid = find_merchant(s, c["merchant"], c["merchant_id"])
-        hits = [r for r in s.call("search_customers", query=c["name"], merchant_id=mid)["customers"]
-                if r["customer_id"] == c["customer_id"]]
+        hits = [
+            r
+            for r in s.call("search_customers", query=c["name"], merchant_id=mid)["customers"]
+            if r["customer_id"] == c["customer_id"]
+        ]
         if not hits:
             raise Skip("the customer is not on the first page")
         s.memory["customer"] = hits[0]
@@ -132,13 +170,26 @@ def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, 
 
 def invoice_ref(s: Scene, inv: dict[str, Any], status_words: str) -> str:
     amount = money(inv["amount"], inv["currency"])
-    return s.refer(inv["invoice_id"],
-                   Ref("the {what} invoice", "SELECT invoice_id FROM invoices WHERE customer_id = ? AND status = ? "
-                       "AND description = ?", inv["customer_id"], inv["status"], inv["description"]),
-                   Ref("the {amount} {what} invoice", "SELECT invoice_id FROM invoices WHERE customer_id = ? "
-                       "AND status = ? AND description = ? AND amount = ?", inv["customer_id"], inv["status"],
-                       inv["description"], inv["amount"]),
-                   what=f"{status_words}{inv['description']}".strip(), amount=amount)
+    return s.refer(
+        inv["invoice_id"],
+        Ref(
+            "the {what} invoice",
+            "SELECT invoice_id FROM invoices WHERE customer_id = ? AND status = ? AND description = ?",
+            inv["customer_id"],
+            inv["status"],
+            inv["description"],
+        ),
+        Ref(
+            "the {amount} {what} invoice",
+            "SELECT invoice_id FROM invoices WHERE customer_id = ? AND status = ? AND description = ? AND amount = ?",
+            inv["customer_id"],
+            inv["status"],
+            inv["description"],
+            inv["amount"],
+        ),
+        what=f"{status_words}{inv['description']}".strip(),
+        amount=amount,
+    )
 
 
 @payments.intent(covers=("search_customers", "create_invoice", "update_invoice_status", "get_invoice"), weight=1.5)
@@ -152,24 +203,41 @@ def bill_customer(s: Scene) -> None:
     what = s.given(item, f"'{item}'", "description", "create_invoice", "description")
     send = s.rng.random() < 0.6
     due = f"due in {days} days" if days != 30 else "on the usual 30 days"
-    s.say("Can you bill {who}[ {price}] for {what}, {due}?" + (" And send it to them right away." if send else ""),
-          "{who} needs an invoice from us for {what}[, {price}], {due}." + (" Go ahead and issue it." if send else ""),
-          "Please draw up an invoice to {who} for {what}[ ({price})], {due}." + (" It can go out now." if send else
-                                                                             " Keep it as a draft for now."),
-          minimal=["{who} owes us {price} for {what}; get that billed, {due}."],
-          who=who(s, c), price=price, what=what, due=due)
+    s.say(
+        "Can you bill {who}[ {price}] for {what}, {due}?" + (" And send it to them right away." if send else ""),
+        "{who} needs an invoice from us for {what}[, {price}], {due}." + (" Go ahead and issue it." if send else ""),
+        "Please draw up an invoice to {who} for {what}[ ({price})], {due}."
+        + (" It can go out now." if send else " Keep it as a draft for now."),
+        minimal=["{who} owes us {price} for {what}; get that billed, {due}."],
+        who=who(s, c),
+        price=price,
+        what=what,
+        due=due,
+    )
     found = find_customer(s, c)
-    inv = s.call("create_invoice", merchant_id=found["merchant_id"], customer_id=found["customer_id"], amount=amount,
-                 description=item, **({"due_in_days": days} if days != 30 else {}))
+    inv = s.call(
+        "create_invoice",
+        merchant_id=found["merchant_id"],
+        customer_id=found["customer_id"],
+        amount=amount,
+        description=item,
+        **({"due_in_days": days} if days != 30 else {}),
+    )
     if send:
         s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     elif s.rng.random() < 0.5:
-        s.say("On second thought, send it to them now.", "Actually, it's fine, issue it right away.",
-              "Changed my mind: let it go out today.")
+        s.say(
+            "On second thought, send it to them now.",
+            "Actually, it's fine, issue it right away.",
+            "Changed my mind: let it go out today.",
+        )
         s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     else:
-        s.say("When will it be due, and what's the total?", "Read me back what you created.",
-              "What does the invoice look like?")
+        s.say(
+            "When will it be due, and what's the total?",
+            "Read me back what you created.",
+            "What does the invoice look like?",
+        )
         s.call("get_invoice", invoice_id=inv["invoice_id"])
     s.memory["invoice"] = inv
 
@@ -186,13 +254,25 @@ def settle_open_invoice(s: Scene) -> None:
     what, person = name_invoice(s, c, inv, "open ", path)
     how = f" by {METHODS[method]}" if not s.minimal else ""
     if part is not None:
-        s.say("{who} is paying {part} toward {what}{how} today.", "Put {part} from {who} against {what}{how}.",
-              "Got {part}{how} from {who} for {what}, can you record it?",
-              who=person, what=what, how=how, part=money(part, inv["currency"]))
+        s.say(
+            "{who} is paying {part} toward {what}{how} today.",
+            "Put {part} from {who} against {what}{how}.",
+            "Got {part}{how} from {who} for {what}, can you record it?",
+            who=person,
+            what=what,
+            how=how,
+            part=money(part, inv["currency"]),
+        )
     else:
-        s.say("{who} wants to settle {what}{how}.", "Record that {who} paid off {what}{how}.",
-              "{who} just covered {what} in full{how}, please put it through.",
-              minimal=["{who} wants to clear what they owe on {what}."], who=person, what=what, how=how)
+        s.say(
+            "{who} wants to settle {what}{how}.",
+            "Record that {who} paid off {what}{how}.",
+            "{who} just covered {what} in full{how}, please put it through.",
+            minimal=["{who} wants to clear what they owe on {what}."],
+            who=person,
+            what=what,
+            how=how,
+        )
     find_invoice(s, c, inv, "open", path)
     args: dict[str, Any] = {"invoice_id": inv["invoice_id"]}
     if how:
@@ -201,8 +281,11 @@ def settle_open_invoice(s: Scene) -> None:
         args["amount"] = part
     paid = s.call("pay_invoice", **args)
     if s.room() and (part is not None or s.rng.random() < 0.8):
-        s.say("What's left on it now?", "And how much is still outstanding on that one?",
-              "Can you show me where that invoice stands now?")
+        s.say(
+            "What's left on it now?",
+            "And how much is still outstanding on that one?",
+            "Can you show me where that invoice stands now?",
+        )
         s.call("get_invoice", invoice_id=paid["invoice_id"])
     s.memory["invoice"] = inv
 
@@ -210,18 +293,26 @@ def settle_open_invoice(s: Scene) -> None:
 @payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "get_invoice"), follows=True)
 def void_invoice(s: Scene) -> None:
     """An invoice that should never have gone out is cancelled."""
-    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN ('draft', 'open') "
-                            "AND amount_paid = 0)")
-    inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status IN ('draft', 'open') AND i.amount_paid = 0",
-                 c["customer_id"])
+    c = current_customer(
+        s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN ('draft', 'open') AND amount_paid = 0)"
+    )
+    inv = s.pick(
+        INVOICE + " WHERE i.customer_id = ? AND i.status IN ('draft', 'open') AND i.amount_paid = 0", c["customer_id"]
+    )
     reason = s.rng.choice(list(VOID_REASONS))
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)
-    s.say("{What} we sent {who} {why}, please cancel it.", "Scrap {who}'s {short}, it {why}.",
-          "Kill {what} for {who}, it {why}.",
-          minimal=["{who}'s {short} needs to go away."],
-          who=person, what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "),
-          why=VOID_REASONS[reason])
+    s.say(
+        "{What} we sent {who} {why}, please cancel it.",
+        "Scrap {who}'s {short}, it {why}.",
+        "Kill {what} for {who}, it {why}.",
+        minimal=["{who}'s {short} needs to go away."],
+        who=person,
+        what=what,
+        What=what[:1].upper() + what[1:],
+        short=what.removeprefix("the "),
+        why=VOID_REASONS[reason],
+    )
     find_invoice(s, c, inv, inv["status"], path)
     args = {"invoice_id": inv["invoice_id"], "status": "void"}
     if not s.minimal:
@@ -231,8 +322,12 @@ def void_invoice(s: Scene) -> None:
     if not s.room():
         return
     if known and s.rng.random() < 0.5:
-        s.say("Does {who} still owe us anything else?", "What else is still open for them?",
-              "Anything else of theirs waiting on payment?", who=known["name"])
+        s.say(
+            "Does {who} still owe us anything else?",
+            "What else is still open for them?",
+            "Anything else of theirs waiting on payment?",
+            who=known["name"],
+        )
         s.call("list_invoices", customer_id=known["customer_id"], status="open")
     else:
         s.say("Show me that invoice now.", "Can you confirm it's cancelled?", "What does it say now?")
@@ -246,10 +341,16 @@ def send_draft(s: Scene) -> None:
     inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'draft'", c["customer_id"])
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)
-    s.say("{who}'s {short} has been sitting in drafts. It looks right, issue it.",
-          "Please finalize {what} for {who} so they can pay it.", "{What} for {who} is good to go out now.",
-          minimal=["{who}'s draft can go out."],
-          who=person, what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "))
+    s.say(
+        "{who}'s {short} has been sitting in drafts. It looks right, issue it.",
+        "Please finalize {what} for {who} so they can pay it.",
+        "{What} for {who} is good to go out now.",
+        minimal=["{who}'s draft can go out."],
+        who=person,
+        what=what,
+        What=what[:1].upper() + what[1:],
+        short=what.removeprefix("the "),
+    )
     find_invoice(s, c, inv, "draft", path)
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     if path != "number" and s.room() and s.rng.random() < 0.85:
@@ -260,11 +361,15 @@ def send_draft(s: Scene) -> None:
 @payments.intent(covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5)
 def refund_customer(s: Scene) -> None:
     """A customer gets money back on a paid invoice (all of it, or part)."""
-    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM payments WHERE status = 'settled' "
-                            "AND refunded_amount = 0)")
-    inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'paid' AND (SELECT COUNT(*) FROM payments p "
-                 "WHERE p.invoice_id = i.invoice_id AND p.status = 'settled' AND p.refunded_amount = 0) = 1 "
-                 "AND (SELECT COUNT(*) FROM payments p WHERE p.invoice_id = i.invoice_id) = 1", c["customer_id"])
+    c = current_customer(
+        s, "c.customer_id IN (SELECT customer_id FROM payments WHERE status = 'settled' AND refunded_amount = 0)"
+    )
+    inv = s.pick(
+        INVOICE + " WHERE i.customer_id = ? AND i.status = 'paid' AND (SELECT COUNT(*) FROM payments p "
+        "WHERE p.invoice_id = i.invoice_id AND p.status = 'settled' AND p.refunded_amount = 0) = 1 "
+        "AND (SELECT COUNT(*) FROM payments p WHERE p.invoice_id = i.invoice_id) = 1",
+        c["customer_id"],
+    )
     pay = s.rows("SELECT * FROM payments WHERE invoice_id = ?", inv["invoice_id"])[0]
     reason = s.rng.choice(list(REASONS))
     part = round(pay["amount"] * s.rng.choice((0.2, 0.5)), 2) if s.rng.random() < 0.35 else None
@@ -272,11 +377,17 @@ def refund_customer(s: Scene) -> None:
     what, person = name_invoice(s, c, inv, "paid ", path)
     when = day(pay["created_at"], s.now)
     how_much = f"{money(part, pay['currency'])} back" if part is not None else "their money back"
-    s.say("{who} {why}. Give them {how_much} on {what} (they paid {when}).",
-          "Please send {who} {how_much} for {what}, they {why}.",
-          "{who} {why}, so I'd like {how_much} refunded on {what}.",
-          minimal=["{who} {why}; sort out a refund on {what}."],
-          who=person, why=s.rng.choice(REASONS[reason]), how_much=how_much, what=what, when=when)
+    s.say(
+        "{who} {why}. Give them {how_much} on {what} (they paid {when}).",
+        "Please send {who} {how_much} for {what}, they {why}.",
+        "{who} {why}, so I'd like {how_much} refunded on {what}.",
+        minimal=["{who} {why}; sort out a refund on {what}."],
+        who=person,
+        why=s.rng.choice(REASONS[reason]),
+        how_much=how_much,
+        what=what,
+        when=when,
+    )
     full = find_invoice(s, c, inv, "paid", path) or s.call("get_invoice", invoice_id=inv["invoice_id"])
     args: dict[str, Any] = {"payment_id": full["payments"][0]["payment_id"]}
     if reason != "requested_by_customer" or s.rng.random() < 0.5:
@@ -285,8 +396,11 @@ def refund_customer(s: Scene) -> None:
         args["amount"] = part
     back = s.call("refund_payment", **args)
     if s.room() and s.rng.random() < 0.6:
-        s.say("How much of that payment could still be refunded?", "Where does that payment stand now?",
-              "Show me the invoice again with the refund on it.")
+        s.say(
+            "How much of that payment could still be refunded?",
+            "Where does that payment stand now?",
+            "Show me the invoice again with the refund on it.",
+        )
         s.call("get_invoice", invoice_id=inv["invoice_id"])
     s.memory["refund"] = back
 
@@ -294,14 +408,21 @@ def refund_customer(s: Scene) -> None:
 @payments.intent(covers=("search_customers", "list_invoices", "get_invoice"))
 def chase_overdue(s: Scene) -> None:
     """The bookkeeper reviews the merchant's overdue invoices and looks into the largest one."""
-    m = s.pick("SELECT m.merchant_id, m.name, m.currency FROM merchants m WHERE (SELECT COUNT(*) FROM invoices i "
-               "WHERE i.merchant_id = m.merchant_id AND i.status = 'open' AND i.due_date < ?) >= 2",
-               s.now.strftime("%Y-%m-%d"))
+    m = s.pick(
+        "SELECT m.merchant_id, m.name, m.currency FROM merchants m WHERE (SELECT COUNT(*) FROM invoices i "
+        "WHERE i.merchant_id = m.merchant_id AND i.status = 'open' AND i.due_date < ?) >= 2",
+        s.now.strftime("%Y-%m-%d"),
+    )
     floor = s.rng.choice((None, None, 100, 250))
     big = f" over {money(floor, m['currency'])}" if floor else ""
-    s.say("I do the books at {m}. Which of our invoices are past due{big}?",
-          "Can you pull up everything overdue{big} for {m}?", "{m} here: who hasn't paid us on time{big}?",
-          minimal=["{m}: overdue invoices?"], m=m["name"], big=big)
+    s.say(
+        "I do the books at {m}. Which of our invoices are past due{big}?",
+        "Can you pull up everything overdue{big} for {m}?",
+        "{m} here: who hasn't paid us on time{big}?",
+        minimal=["{m}: overdue invoices?"],
+        m=m["name"],
+        big=big,
+    )
     mid = find_merchant(s, m["name"], m["merchant_id"])
     args: dict[str, Any] = {"merchant_id": mid, "overdue": True}
     if floor:
@@ -312,47 +433,68 @@ def chase_overdue(s: Scene) -> None:
     top = max(found, key=lambda i: i["amount"])
     if sum(i["amount"] == top["amount"] for i in found) > 1:
         raise Skip("two invoices tie for the largest")
-    s.say("Show me the biggest one in detail.", "What's the story with the largest of those?",
-          "Open the largest one for me, please.")
+    s.say(
+        "Show me the biggest one in detail.",
+        "What's the story with the largest of those?",
+        "Open the largest one for me, please.",
+    )
     s.call("get_invoice", invoice_id=top["invoice_id"])
 
 
 @payments.intent(covers=("search_customers", "register_webhook", "list_webhook_deliveries"))
 def add_webhook(s: Scene) -> None:
     """The merchant's developers add an endpoint for some payment events."""
-    m = s.pick("SELECT m.merchant_id, m.name FROM merchants m WHERE (SELECT COUNT(*) FROM webhook_endpoints e "
-               "WHERE e.merchant_id = m.merchant_id) < 5")
+    m = s.pick(
+        "SELECT m.merchant_id, m.name FROM merchants m WHERE (SELECT COUNT(*) FROM webhook_endpoints e "
+        "WHERE e.merchant_id = m.merchant_id) < 5"
+    )
     slug = m["name"].lower().replace(" ", "")
     host = s.rng.choice(("events", "notify", "ops", "ledger", "sync"))
     url = f"https://{host}.{slug}.example.com/{s.rng.choice(('hooks', 'webhooks/pay', 'callbacks'))}"
     if s.rows("SELECT 1 FROM webhook_endpoints WHERE merchant_id = ? AND url = ?", m["merchant_id"], url):
         raise Skip("that endpoint exists")
-    topics = s.rng.choice(((["payment.succeeded", "payment.refunded"], "payments and refunds"),
-                           (["invoice.paid"], "invoices getting paid"),
-                           (["invoice.created", "invoice.finalized", "invoice.voided"], "invoice changes"),
-                           (["payment.succeeded", "invoice.paid"], "successful payments and paid invoices")))
+    topics = s.rng.choice(
+        (
+            (["payment.succeeded", "payment.refunded"], "payments and refunds"),
+            (["invoice.paid"], "invoices getting paid"),
+            (["invoice.created", "invoice.finalized", "invoice.voided"], "invoice changes"),
+            (["payment.succeeded", "invoice.paid"], "successful payments and paid invoices"),
+        )
+    )
     where = s.given(url, url, "URL", "register_webhook", "url")
-    s.say("Our developers at {m} need to hear about {topics}. Hook up our new endpoint[ {url}] for that.",
-          "For {m}: please start sending {topics} to our new endpoint[ {url}].",
-          "Set {m} up so {topics} get pushed to our server[ at {url}].",
-          m=m["name"], topics=topics[1], url=where)
+    s.say(
+        "Our developers at {m} need to hear about {topics}. Hook up our new endpoint[ {url}] for that.",
+        "For {m}: please start sending {topics} to our new endpoint[ {url}].",
+        "Set {m} up so {topics} get pushed to our server[ at {url}].",
+        m=m["name"],
+        topics=topics[1],
+        url=where,
+    )
     mid = find_merchant(s, m["name"], m["merchant_id"])
     s.call("register_webhook", merchant_id=mid, url=url, events=topics[0])
     if s.rng.random() < 0.9:
-        s.say("Which endpoints do we have now?", "Now list our endpoints so I can double-check.",
-              "What does our endpoint list look like after that?")
+        s.say(
+            "Which endpoints do we have now?",
+            "Now list our endpoints so I can double-check.",
+            "What does our endpoint list look like after that?",
+        )
         s.call("list_webhook_deliveries", merchant_id=mid, limit=5)
 
 
 @payments.intent(covers=("search_customers", "list_webhook_deliveries"))
 def failed_deliveries(s: Scene) -> None:
     """A developer checks whether the merchant's webhook deliveries failed."""
-    m = s.pick("SELECT DISTINCT m.merchant_id, m.name FROM merchants m JOIN webhook_deliveries d "
-               "USING (merchant_id) WHERE d.status = 'failed'")
-    s.say("Our server was down for a while. Did any of {m}'s webhook deliveries fail?",
-          "Any notifications to {m} that didn't get through?",
-          "Check whether {m} missed any event deliveries, please.",
-          minimal=["{m}: failed deliveries?"], m=m["name"])
+    m = s.pick(
+        "SELECT DISTINCT m.merchant_id, m.name FROM merchants m JOIN webhook_deliveries d "
+        "USING (merchant_id) WHERE d.status = 'failed'"
+    )
+    s.say(
+        "Our server was down for a while. Did any of {m}'s webhook deliveries fail?",
+        "Any notifications to {m} that didn't get through?",
+        "Check whether {m} missed any event deliveries, please.",
+        minimal=["{m}: failed deliveries?"],
+        m=m["name"],
+    )
     mid = find_merchant(s, m["name"], m["merchant_id"])
     out = s.call("list_webhook_deliveries", merchant_id=mid, status="failed")
     if not out["deliveries"]:
@@ -360,10 +502,15 @@ def failed_deliveries(s: Scene) -> None:
     endpoint = out["deliveries"][0]["endpoint_id"]
     kind = s.rng.choice(("invoice.paid", "payment.succeeded", None))
     words = {"invoice.paid": "paid-invoice", "payment.succeeded": "successful-payment", None: ""}[kind]
-    s.say("And what else went to the endpoint of the latest failure?" if kind is None else
-          "Which {k} notices went to the endpoint of the latest failure?",
-          "Show me the other deliveries to that same endpoint." if kind is None else
-          "List the {k} deliveries to that same endpoint.", k=words)
+    s.say(
+        "And what else went to the endpoint of the latest failure?"
+        if kind is None
+        else "Which {k} notices went to the endpoint of the latest failure?",
+        "Show me the other deliveries to that same endpoint."
+        if kind is None
+        else "List the {k} deliveries to that same endpoint.",
+        k=words,
+    )
     args = {"merchant_id": mid, "endpoint_id": endpoint}
     if kind:
         args["event_type"] = kind
@@ -376,13 +523,20 @@ def status_overview(s: Scene) -> None:
     status = s.rng.choice(("void", "draft", "open"))
     floor = s.rng.choice((500, 1000, 2000, 3000))
     words = {"void": "cancelled", "draft": "still in drafts", "open": "waiting on payment"}[status]
-    s.say("How do invoices break down by status across the platform?",
-          "What's the status mix of all invoices right now?", "Give me invoice counts per status.")
+    s.say(
+        "How do invoices break down by status across the platform?",
+        "What's the status mix of all invoices right now?",
+        "Give me invoice counts per status.",
+    )
     stats = s.call("get_distinct_values", field="invoice_status")
     if status not in stats["values"]:
         raise Skip("no invoice in that status")
-    s.say("Which ones {words} are for {floor} or more?", "Show me the {words} ones of at least {floor}.",
-          words=words, floor=f"{floor:,}")
+    s.say(
+        "Which ones {words} are for {floor} or more?",
+        "Show me the {words} ones of at least {floor}.",
+        words=words,
+        floor=f"{floor:,}",
+    )
     s.call("list_invoices", status=status, min_amount=float(floor))
 
 
@@ -391,9 +545,14 @@ def pay_by_number(s: Scene) -> None:
     """A customer reads an invoice number off the paper bill and pays what is still due."""
     inv = s.pick(INVOICE + " WHERE i.status = 'open'")
     digits = last_digits(inv["invoice_id"], 5).lstrip("0")
-    s.say("I'm looking at invoice {n}. How much is still due on it?", "What's outstanding on invoice {n}?",
-          "Can you tell me where invoice number {d} from {m} stands?",
-          n=inv["invoice_id"], d=digits, m=inv["merchant"])
+    s.say(
+        "I'm looking at invoice {n}. How much is still due on it?",
+        "What's outstanding on invoice {n}?",
+        "Can you tell me where invoice number {d} from {m} stands?",
+        n=inv["invoice_id"],
+        d=digits,
+        m=inv["merchant"],
+    )
     s.call("get_invoice", invoice_id=inv["invoice_id"])
     method = s.rng.choice(list(METHODS))
     s.say("OK, pay whatever is left by {how}.", "Fine, put the rest through by {how}.", how=METHODS[method])
@@ -412,8 +571,13 @@ def customer_history(s: Scene) -> None:
     first = c["name"].split(" ")[0]
     status = s.rng.choice(("paid", "open", "void", None))
     words = {"paid": "already paid", "open": "still open", "void": "cancelled", None: "on file"}[status]
-    s.say("What other invoices does {f} have that are {w}?", "And which of {f}'s invoices are {w}?",
-          "Show me everything of {f}'s that's {w}.", f=first, w=words)
+    s.say(
+        "What other invoices does {f} have that are {w}?",
+        "And which of {f}'s invoices are {w}?",
+        "Show me everything of {f}'s that's {w}.",
+        f=first,
+        w=words,
+    )
     args: dict[str, Any] = {"customer_id": c["customer_id"]}
     if status:
         args["status"] = status
@@ -426,8 +590,11 @@ def merchant_overdue(s: Scene) -> None:
     c = s.memory.get("customer")
     if not c:
         raise Skip("no customer in the dialogue yet")
-    s.say("While we're at it, what's overdue across all our customers?", "Anything else past due at our end?",
-          "Which of our other invoices are late?")
+    s.say(
+        "While we're at it, what's overdue across all our customers?",
+        "Anything else past due at our end?",
+        "Which of our other invoices are late?",
+    )
     s.call("list_invoices", merchant_id=c["merchant_id"], overdue=True)
 
 
@@ -439,8 +606,12 @@ def merchant_notifications(s: Scene) -> None:
     if not mid or not s.rows("SELECT 1 FROM webhook_endpoints WHERE merchant_id = ?", mid):
         raise Skip("no merchant with endpoints in the dialogue yet")
     kind = s.rng.choice(("invoice.paid", "payment.refunded", "invoice.voided", None))
-    words = {"invoice.paid": "paid-invoice", "payment.refunded": "refund", "invoice.voided": "cancelled-invoice",
-             None: "recent"}[kind]
+    words = {
+        "invoice.paid": "paid-invoice",
+        "payment.refunded": "refund",
+        "invoice.voided": "cancelled-invoice",
+        None: "recent",
+    }[kind]
     s.say("Did our systems get the {w} notifications?", "Show me the {w} events our endpoints received.", w=words)
     args: dict[str, Any] = {"merchant_id": mid}
     if kind:

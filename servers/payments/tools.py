@@ -14,58 +14,96 @@ from servers.payments.seed import seed
 
 MAX_ENDPOINTS = 5
 
-payments = Server("payments", "Payments platform: merchants, customers, invoices, payments, refunds and webhooks.", SCHEMA, seed)
+payments = Server(
+    "payments", "Payments platform: merchants, customers, invoices, payments, refunds and webhooks.", SCHEMA, seed
+)
 
 MerchantId = Annotated[str, Field(description="Merchant id, e.g. 'MER-004'"), Entity("merchant")]
 CustomerId = Annotated[str, Field(description="Customer id, e.g. 'CST-0042'"), Entity("customer")]
 InvoiceId = Annotated[str, Field(description="Invoice id, e.g. 'INV-00017'"), Entity("invoice")]
 PaymentId = Annotated[str, Field(description="Payment id, e.g. 'PMT-00012'"), Entity("payment")]
 Amount = Annotated[float, Field(gt=0, le=1_000_000, description="Amount in the merchant's currency, e.g. 120.00")]
-EventType = Literal["invoice.created", "invoice.finalized", "invoice.paid", "invoice.voided", "payment.succeeded", "payment.refunded"]
+EventType = Literal[
+    "invoice.created", "invoice.finalized", "invoice.paid", "invoice.voided", "payment.succeeded", "payment.refunded"
+]
 
 
 def _merchant(ctx: Ctx, merchant_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM merchants WHERE merchant_id = ?", (merchant_id,),
-                 f"No merchant {merchant_id!r}. Use search_customers or get_distinct_values('merchant_id') to find merchant ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM merchants WHERE merchant_id = ?",
+        (merchant_id,),
+        f"No merchant {merchant_id!r}. Use search_customers or get_distinct_values('merchant_id') to find merchant ids.",
+    )
 
 
 def _customer(ctx: Ctx, customer_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM customers WHERE customer_id = ?", (customer_id,),
-                 f"No customer {customer_id!r}. Use search_customers to find customer ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM customers WHERE customer_id = ?",
+        (customer_id,),
+        f"No customer {customer_id!r}. Use search_customers to find customer ids.",
+    )
 
 
 def _invoice(ctx: Ctx, invoice_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM invoices WHERE invoice_id = ?", (invoice_id,),
-                 f"No invoice {invoice_id!r}. Use list_invoices to find invoice ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM invoices WHERE invoice_id = ?",
+        (invoice_id,),
+        f"No invoice {invoice_id!r}. Use list_invoices to find invoice ids.",
+    )
 
 
 def _payment(ctx: Ctx, payment_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM payments WHERE payment_id = ?", (payment_id,),
-                 f"No payment {payment_id!r}. Payment ids are listed by get_invoice.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM payments WHERE payment_id = ?",
+        (payment_id,),
+        f"No payment {payment_id!r}. Payment ids are listed by get_invoice.",
+    )
 
 
 def _emit(ctx: Ctx, merchant_id: str, event_type: str, object_id: str) -> list[str]:
     """Record a delivery of the event to every active endpoint of the merchant subscribed to it."""
     ids = []
-    for endpoint_id, events in ctx.db.execute("SELECT endpoint_id, events FROM webhook_endpoints WHERE merchant_id = ? AND status = 'active' "
-                                              "ORDER BY endpoint_id", (merchant_id,)).fetchall():
+    for endpoint_id, events in ctx.db.execute(
+        "SELECT endpoint_id, events FROM webhook_endpoints WHERE merchant_id = ? AND status = 'active' "
+        "ORDER BY endpoint_id",
+        (merchant_id,),
+    ).fetchall():
         if event_type in events.split(","):
             delivery_id = next_id(ctx.db, "webhook_deliveries", "delivery_id", "WHD", 5)
-            ctx.db.execute("INSERT INTO webhook_deliveries VALUES (?,?,?,?,?,?,?,?)",
-                           (delivery_id, endpoint_id, merchant_id, event_type, object_id, "delivered", 200, fake.iso(ctx.now)))
+            ctx.db.execute(
+                "INSERT INTO webhook_deliveries VALUES (?,?,?,?,?,?,?,?)",
+                (delivery_id, endpoint_id, merchant_id, event_type, object_id, "delivered", 200, fake.iso(ctx.now)),
+            )
             ids.append(delivery_id)
     return ids
 
 
 @payments.read(returns=("customer", "merchant"))
-def search_customers(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a customer's name or email, or of the merchant's name, e.g. 'Lopez'")] = "",
-                     merchant_id: Annotated[str | None, Field(description="Only this merchant's customers, e.g. 'MER-004'"), Entity("merchant")] = None,
-                     limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_customers(
+    ctx: Ctx,
+    query: Annotated[
+        str,
+        Field(
+            max_length=100, description="Part of a customer's name or email, or of the merchant's name, e.g. 'Lopez'"
+        ),
+    ] = "",
+    merchant_id: Annotated[
+        str | None, Field(description="Only this merchant's customers, e.g. 'MER-004'"), Entity("merchant")
+    ] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search customers by name, email or merchant name; each result names the merchant the customer belongs to,
     e.g. search_customers('Lopez') or search_customers(merchant_id='MER-004')."""
     like = f"%{query}%"
-    sql = ("SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant_name FROM customers c JOIN merchants m USING (merchant_id) "
-           "WHERE (c.name LIKE ? OR c.email LIKE ? OR m.name LIKE ?)")
+    sql = (
+        "SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant_name FROM customers c JOIN merchants m USING (merchant_id) "
+        "WHERE (c.name LIKE ? OR c.email LIKE ? OR m.name LIKE ?)"
+    )
     args: list[Any] = [like, like, like]
     if merchant_id is not None:
         sql += " AND c.merchant_id = ?"
@@ -75,12 +113,22 @@ def search_customers(ctx: Ctx, query: Annotated[str, Field(max_length=100, descr
 
 
 @payments.read(returns=("invoice", "customer", "merchant"))
-def list_invoices(ctx: Ctx, merchant_id: Annotated[str | None, Field(description="Only this merchant's invoices, e.g. 'MER-004'"), Entity("merchant")] = None,
-                  customer_id: Annotated[str | None, Field(description="Only this customer's invoices, e.g. 'CST-0042'"), Entity("customer")] = None,
-                  status: Literal["draft", "open", "paid", "void"] | None = None,
-                  overdue: Annotated[bool, Field(description="Only open invoices whose due date has passed")] = False,
-                  min_amount: Annotated[float | None, Field(ge=0, le=1e9, description="Only invoices of at least this amount")] = None,
-                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_invoices(
+    ctx: Ctx,
+    merchant_id: Annotated[
+        str | None, Field(description="Only this merchant's invoices, e.g. 'MER-004'"), Entity("merchant")
+    ] = None,
+    customer_id: Annotated[
+        str | None, Field(description="Only this customer's invoices, e.g. 'CST-0042'"), Entity("customer")
+    ] = None,
+    status: Literal["draft", "open", "paid", "void"] | None = None,
+    overdue: Annotated[bool, Field(description="Only open invoices whose due date has passed")] = False,
+    min_amount: Annotated[
+        float | None, Field(ge=0, le=1e9, description="Only invoices of at least this amount")
+    ] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List invoices, newest first, filtered by merchant, customer, status, amount or overdue,
     e.g. list_invoices(merchant_id='MER-004', status='open')."""
     sql = "SELECT invoice_id, merchant_id, customer_id, description, amount, currency, status, amount_paid, due_date, created_at FROM invoices WHERE 1=1"
@@ -95,7 +143,9 @@ def list_invoices(ctx: Ctx, merchant_id: Annotated[str | None, Field(description
     if min_amount is not None:
         sql += " AND amount >= ?"
         args.append(min_amount)
-    found = rows(ctx.db.execute(sql + " ORDER BY created_at DESC, invoice_id DESC LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = rows(
+        ctx.db.execute(sql + " ORDER BY created_at DESC, invoice_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
+    )
     return {"invoices": found, "count": len(found)}
 
 
@@ -108,26 +158,46 @@ def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> dict[str, Any]:
     inv["merchant_name"] = _merchant(ctx, inv["merchant_id"])["name"]
     inv["amount_due"] = round(inv["amount"] - inv["amount_paid"], 2) if inv["status"] == "open" else 0.0
     inv["overdue"] = inv["status"] == "open" and inv["due_date"] < ctx.now.strftime("%Y-%m-%d")
-    pays = rows(ctx.db.execute("SELECT payment_id, amount, method, status, refunded_amount, failure_reason, created_at FROM payments "
-                               "WHERE invoice_id = ? ORDER BY payment_id", (invoice_id,)))
+    pays = rows(
+        ctx.db.execute(
+            "SELECT payment_id, amount, method, status, refunded_amount, failure_reason, created_at FROM payments "
+            "WHERE invoice_id = ? ORDER BY payment_id",
+            (invoice_id,),
+        )
+    )
     for p in pays:
-        p["refunds"] = rows(ctx.db.execute("SELECT refund_id, amount, reason, created_at FROM refunds WHERE payment_id = ? ORDER BY refund_id",
-                                           (p["payment_id"],)))
+        p["refunds"] = rows(
+            ctx.db.execute(
+                "SELECT refund_id, amount, reason, created_at FROM refunds WHERE payment_id = ? ORDER BY refund_id",
+                (p["payment_id"],),
+            )
+        )
     inv["payments"] = pays
     return inv
 
 
 @payments.read(returns=("webhook_endpoint", "webhook_delivery", "merchant"))
-def list_webhook_deliveries(ctx: Ctx, merchant_id: MerchantId,
-                            endpoint_id: Annotated[str | None, Field(description="Only deliveries to this endpoint, e.g. 'WHE-003'"), Entity("webhook_endpoint")] = None,
-                            event_type: EventType | None = None,
-                            status: Literal["delivered", "failed"] | None = None,
-                            limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_webhook_deliveries(
+    ctx: Ctx,
+    merchant_id: MerchantId,
+    endpoint_id: Annotated[
+        str | None, Field(description="Only deliveries to this endpoint, e.g. 'WHE-003'"), Entity("webhook_endpoint")
+    ] = None,
+    event_type: EventType | None = None,
+    status: Literal["delivered", "failed"] | None = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """A merchant's webhook endpoints and the event deliveries made to them, newest first,
     e.g. list_webhook_deliveries('MER-004', event_type='payment.succeeded')."""
     _merchant(ctx, merchant_id)
-    endpoints = rows(ctx.db.execute("SELECT endpoint_id, url, events, status, created_at FROM webhook_endpoints WHERE merchant_id = ? "
-                                    "ORDER BY endpoint_id", (merchant_id,)))
+    endpoints = rows(
+        ctx.db.execute(
+            "SELECT endpoint_id, url, events, status, created_at FROM webhook_endpoints WHERE merchant_id = ? "
+            "ORDER BY endpoint_id",
+            (merchant_id,),
+        )
+    )
     for e in endpoints:
         e["events"] = e["events"].split(",")
     sql = "SELECT delivery_id, endpoint_id, event_type, object_id, status, response_code, created_at FROM webhook_deliveries WHERE merchant_id = ?"
@@ -136,19 +206,38 @@ def list_webhook_deliveries(ctx: Ctx, merchant_id: MerchantId,
         if value is not None:
             sql += f" AND {column} = ?"
             args.append(value)
-    found = rows(ctx.db.execute(sql + " ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = rows(
+        ctx.db.execute(sql + " ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
+    )
     return {"merchant_id": merchant_id, "endpoints": endpoints, "deliveries": found, "count": len(found)}
 
 
-DISTINCT_FIELDS = {"invoice_status": ("invoices", "status"), "payment_status": ("payments", "status"),
-                   "payment_method": ("payments", "method"), "currency": ("invoices", "currency"),
-                   "merchant_id": ("invoices", "merchant_id"), "merchant_category": ("merchants", "category"),
-                   "event_type": ("webhook_deliveries", "event_type"), "refund_reason": ("refunds", "reason")}
+DISTINCT_FIELDS = {
+    "invoice_status": ("invoices", "status"),
+    "payment_status": ("payments", "status"),
+    "payment_method": ("payments", "method"),
+    "currency": ("invoices", "currency"),
+    "merchant_id": ("invoices", "merchant_id"),
+    "merchant_category": ("merchants", "category"),
+    "event_type": ("webhook_deliveries", "event_type"),
+    "refund_reason": ("refunds", "reason"),
+}
 
 
 @payments.read(returns=())
-def get_distinct_values(ctx: Ctx, field: Literal["invoice_status", "payment_status", "payment_method", "currency", "merchant_id",
-                                                 "merchant_category", "event_type", "refund_reason"]) -> dict[str, Any]:
+def get_distinct_values(
+    ctx: Ctx,
+    field: Literal[
+        "invoice_status",
+        "payment_status",
+        "payment_method",
+        "currency",
+        "merchant_id",
+        "merchant_category",
+        "event_type",
+        "refund_reason",
+    ],
+) -> dict[str, Any]:
     """The distinct values of a field with their counts, e.g. get_distinct_values('invoice_status');
     'merchant_id' counts invoices per merchant."""
     table, column = DISTINCT_FIELDS[field]
@@ -157,61 +246,104 @@ def get_distinct_values(ctx: Ctx, field: Literal["invoice_status", "payment_stat
 
 
 @payments.write(returns=("invoice",))
-def create_invoice(ctx: Ctx, merchant_id: MerchantId, customer_id: CustomerId, amount: Amount,
-                   description: Annotated[str, Field(min_length=1, max_length=200, description="What is billed, e.g. 'Logo design'")],
-                   due_in_days: Annotated[int, Field(ge=0, le=365, description="Days until the invoice is due")] = 30) -> dict[str, Any]:
+def create_invoice(
+    ctx: Ctx,
+    merchant_id: MerchantId,
+    customer_id: CustomerId,
+    amount: Amount,
+    description: Annotated[str, Field(min_length=1, max_length=200, description="What is billed, e.g. 'Logo design'")],
+    due_in_days: Annotated[int, Field(ge=0, le=365, description="Days until the invoice is due")] = 30,
+) -> dict[str, Any]:
     """Create a draft invoice from a merchant to one of its customers, e.g.
     create_invoice('MER-004', 'CST-0042', 250.0, 'Treatment session'). Finalize it with update_invoice_status(..., 'open')."""
     m = _merchant(ctx, merchant_id)
     c = _customer(ctx, customer_id)
     if c["merchant_id"] != merchant_id:
-        raise ToolError(f"Customer {customer_id} belongs to merchant {c['merchant_id']}, not {merchant_id}; "
-                        f"invoice them from {c['merchant_id']} or pick one of {merchant_id}'s customers (search_customers(merchant_id=...)).")
+        raise ToolError(
+            f"Customer {customer_id} belongs to merchant {c['merchant_id']}, not {merchant_id}; "
+            f"invoice them from {c['merchant_id']} or pick one of {merchant_id}'s customers (search_customers(merchant_id=...))."
+        )
     if not description.strip():
         raise ToolError("description is blank; say what is billed, e.g. 'Logo design'.")
     inv_id = next_id(ctx.db, "invoices", "invoice_id", "INV", 5)
     due = (ctx.now + timedelta(days=due_in_days)).strftime("%Y-%m-%d")
-    ctx.db.execute("INSERT INTO invoices VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (inv_id, merchant_id, customer_id, description.strip(), round(amount, 2), m["currency"], "draft", 0.0, due,
-                    fake.iso(ctx.now), None, None, None, None))
+    ctx.db.execute(
+        "INSERT INTO invoices VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            inv_id,
+            merchant_id,
+            customer_id,
+            description.strip(),
+            round(amount, 2),
+            m["currency"],
+            "draft",
+            0.0,
+            due,
+            fake.iso(ctx.now),
+            None,
+            None,
+            None,
+            None,
+        ),
+    )
     _emit(ctx, merchant_id, "invoice.created", inv_id)
     return get_invoice(ctx, inv_id)
 
 
 @payments.write(returns=("invoice",), requires=("create_invoice",))
-def update_invoice_status(ctx: Ctx, invoice_id: InvoiceId, status: Literal["open", "void"],
-                          reason: Annotated[str, Field(max_length=200, description="Why an invoice is voided, e.g. 'issued in error'")] = "") -> dict[str, Any]:
+def update_invoice_status(
+    ctx: Ctx,
+    invoice_id: InvoiceId,
+    status: Literal["open", "void"],
+    reason: Annotated[str, Field(max_length=200, description="Why an invoice is voided, e.g. 'issued in error'")] = "",
+) -> dict[str, Any]:
     """Finalize a draft invoice (status='open', it can then be paid) or void a draft or open invoice
     (status='void'), e.g. update_invoice_status('INV-00017', 'void', reason='duplicate'). Paid and void invoices are final."""
     inv = _invoice(ctx, invoice_id)
     current = inv["status"]
     if current in ("paid", "void"):
-        hint = " To return money, refund its payments with refund_payment." if current == "paid" else " Create a new invoice instead."
+        hint = (
+            " To return money, refund its payments with refund_payment."
+            if current == "paid"
+            else " Create a new invoice instead."
+        )
         raise ToolError(f"Invoice {invoice_id} is {current}, which is final.{hint}")
     if current == status:
         raise ToolError(f"Invoice {invoice_id} is already {status}.")
     if status == "void" and inv["amount_paid"] > 0:
-        raise ToolError(f"Invoice {invoice_id} has already taken {inv['amount_paid']:.2f} {inv['currency']}; "
-                        "refund its payments with refund_payment before voiding, or collect the rest with pay_invoice.")
+        raise ToolError(
+            f"Invoice {invoice_id} has already taken {inv['amount_paid']:.2f} {inv['currency']}; "
+            "refund its payments with refund_payment before voiding, or collect the rest with pay_invoice."
+        )
     at = fake.iso(ctx.now)
     if status == "open":
         ctx.db.execute("UPDATE invoices SET status = 'open', finalized_at = ? WHERE invoice_id = ?", (at, invoice_id))
         _emit(ctx, inv["merchant_id"], "invoice.finalized", invoice_id)
     else:
-        ctx.db.execute("UPDATE invoices SET status = 'void', voided_at = ?, void_reason = ? WHERE invoice_id = ?",
-                       (at, reason or "voided by merchant", invoice_id))
+        ctx.db.execute(
+            "UPDATE invoices SET status = 'void', voided_at = ?, void_reason = ? WHERE invoice_id = ?",
+            (at, reason or "voided by merchant", invoice_id),
+        )
         _emit(ctx, inv["merchant_id"], "invoice.voided", invoice_id)
     return {"invoice_id": invoice_id, "previous_status": current, "status": status}
 
 
 @payments.write(returns=("payment", "invoice"), requires=("update_invoice_status",))
-def pay_invoice(ctx: Ctx, invoice_id: InvoiceId, method: Literal["card", "bank_transfer", "wallet"] = "card",
-                amount: Annotated[float | None, Field(gt=0, le=1_000_000, description="Amount to pay; omit to pay the whole amount due")] = None) -> dict[str, Any]:
+def pay_invoice(
+    ctx: Ctx,
+    invoice_id: InvoiceId,
+    method: Literal["card", "bank_transfer", "wallet"] = "card",
+    amount: Annotated[
+        float | None, Field(gt=0, le=1_000_000, description="Amount to pay; omit to pay the whole amount due")
+    ] = None,
+) -> dict[str, Any]:
     """Take a payment against an open invoice, by default the whole amount due, e.g. pay_invoice('INV-00017', 'card')
     or pay_invoice('INV-00017', 'wallet', amount=50.0). The payment settles at once; the invoice becomes paid when covered."""
     inv = _invoice(ctx, invoice_id)
     if inv["status"] == "draft":
-        raise ToolError(f"Invoice {invoice_id} is still a draft; finalize it with update_invoice_status('{invoice_id}', 'open') first.")
+        raise ToolError(
+            f"Invoice {invoice_id} is still a draft; finalize it with update_invoice_status('{invoice_id}', 'open') first."
+        )
     if inv["status"] != "open":
         raise ToolError(f"Invoice {invoice_id} is {inv['status']} and takes no payments.")
     due = round(inv["amount"] - inv["amount_paid"], 2)
@@ -219,33 +351,71 @@ def pay_invoice(ctx: Ctx, invoice_id: InvoiceId, method: Literal["card", "bank_t
     if pay <= 0:
         raise ToolError("The amount rounds to 0.00; pay at least 0.01.")
     if pay > due + 1e-9:
-        raise ToolError(f"{pay:.2f} {inv['currency']} is more than the {due:.2f} {inv['currency']} still due on {invoice_id}; pay at most {due:.2f}.")
+        raise ToolError(
+            f"{pay:.2f} {inv['currency']} is more than the {due:.2f} {inv['currency']} still due on {invoice_id}; pay at most {due:.2f}."
+        )
     pay_id = next_id(ctx.db, "payments", "payment_id", "PMT", 5)
     at = fake.iso(ctx.now)
-    ctx.db.execute("INSERT INTO payments VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                   (pay_id, invoice_id, inv["merchant_id"], inv["customer_id"], pay, inv["currency"], method, "settled", 0.0, None, at))
+    ctx.db.execute(
+        "INSERT INTO payments VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            pay_id,
+            invoice_id,
+            inv["merchant_id"],
+            inv["customer_id"],
+            pay,
+            inv["currency"],
+            method,
+            "settled",
+            0.0,
+            None,
+            at,
+        ),
+    )
     paid = round(inv["amount_paid"] + pay, 2)
     status = "paid" if paid >= inv["amount"] - 0.004 else "open"
-    ctx.db.execute("UPDATE invoices SET amount_paid = ?, status = ?, paid_at = ? WHERE invoice_id = ?",
-                   (paid, status, at if status == "paid" else None, invoice_id))
+    ctx.db.execute(
+        "UPDATE invoices SET amount_paid = ?, status = ?, paid_at = ? WHERE invoice_id = ?",
+        (paid, status, at if status == "paid" else None, invoice_id),
+    )
     deliveries = _emit(ctx, inv["merchant_id"], "payment.succeeded", pay_id)
     if status == "paid":
         deliveries += _emit(ctx, inv["merchant_id"], "invoice.paid", invoice_id)
-    return {"payment_id": pay_id, "invoice_id": invoice_id, "amount": pay, "currency": inv["currency"], "status": "settled",
-            "invoice_status": status, "amount_due": round(inv["amount"] - paid, 2), "webhook_deliveries": deliveries}
+    return {
+        "payment_id": pay_id,
+        "invoice_id": invoice_id,
+        "amount": pay,
+        "currency": inv["currency"],
+        "status": "settled",
+        "invoice_status": status,
+        "amount_due": round(inv["amount"] - paid, 2),
+        "webhook_deliveries": deliveries,
+    }
 
 
 @payments.write(returns=("refund", "payment"), requires=("pay_invoice",))
-def refund_payment(ctx: Ctx, payment_id: PaymentId,
-                   amount: Annotated[float | None, Field(gt=0, le=1_000_000, description="Amount to refund; omit to refund everything not yet refunded")] = None,
-                   reason: Literal["requested_by_customer", "duplicate", "service_not_rendered", "damaged_goods", "fraudulent"] = "requested_by_customer") -> dict[str, Any]:
+def refund_payment(
+    ctx: Ctx,
+    payment_id: PaymentId,
+    amount: Annotated[
+        float | None,
+        Field(gt=0, le=1_000_000, description="Amount to refund; omit to refund everything not yet refunded"),
+    ] = None,
+    reason: Literal[
+        "requested_by_customer", "duplicate", "service_not_rendered", "damaged_goods", "fraudulent"
+    ] = "requested_by_customer",
+) -> dict[str, Any]:
     """Refund all or part of a settled payment, e.g. refund_payment('PMT-00012', amount=20.0, reason='damaged_goods').
     Only settled payments can be refunded, and never more than what is left unrefunded."""
     p = _payment(ctx, payment_id)
     if p["status"] == "pending":
-        raise ToolError(f"Payment {payment_id} ({p['method']}) is still pending settlement and cannot be refunded yet; refund a settled payment.")
+        raise ToolError(
+            f"Payment {payment_id} ({p['method']}) is still pending settlement and cannot be refunded yet; refund a settled payment."
+        )
     if p["status"] == "failed":
-        raise ToolError(f"Payment {payment_id} failed ({p['failure_reason']}); no money was taken, so there is nothing to refund.")
+        raise ToolError(
+            f"Payment {payment_id} failed ({p['failure_reason']}); no money was taken, so there is nothing to refund."
+        )
     if p["status"] == "refunded":
         raise ToolError(f"Payment {payment_id} is already fully refunded ({p['refunded_amount']:.2f} {p['currency']}).")
     left = round(p["amount"] - p["refunded_amount"], 2)
@@ -253,36 +423,72 @@ def refund_payment(ctx: Ctx, payment_id: PaymentId,
     if value <= 0:
         raise ToolError("The amount rounds to 0.00; refund at least 0.01.")
     if value > left + 1e-9:
-        raise ToolError(f"Cannot refund {value:.2f} {p['currency']} on {payment_id}: it was {p['amount']:.2f}, "
-                        f"{p['refunded_amount']:.2f} is already refunded, so at most {left:.2f} can be refunded.")
+        raise ToolError(
+            f"Cannot refund {value:.2f} {p['currency']} on {payment_id}: it was {p['amount']:.2f}, "
+            f"{p['refunded_amount']:.2f} is already refunded, so at most {left:.2f} can be refunded."
+        )
     refund_id = next_id(ctx.db, "refunds", "refund_id", "RFD")
     ctx.db.execute("INSERT INTO refunds VALUES (?,?,?,?,?)", (refund_id, payment_id, value, reason, fake.iso(ctx.now)))
     refunded = round(p["refunded_amount"] + value, 2)
     status = "refunded" if refunded >= p["amount"] - 0.004 else "settled"
-    ctx.db.execute("UPDATE payments SET refunded_amount = ?, status = ? WHERE payment_id = ?", (refunded, status, payment_id))
+    ctx.db.execute(
+        "UPDATE payments SET refunded_amount = ?, status = ? WHERE payment_id = ?", (refunded, status, payment_id)
+    )
     deliveries = _emit(ctx, p["merchant_id"], "payment.refunded", payment_id)
-    return {"refund_id": refund_id, "payment_id": payment_id, "amount": value, "currency": p["currency"],
-            "payment_status": status, "refundable_left": round(p["amount"] - refunded, 2), "webhook_deliveries": deliveries}
+    return {
+        "refund_id": refund_id,
+        "payment_id": payment_id,
+        "amount": value,
+        "currency": p["currency"],
+        "payment_status": status,
+        "refundable_left": round(p["amount"] - refunded, 2),
+        "webhook_deliveries": deliveries,
+    }
 
 
 @payments.write(returns=("webhook_endpoint",))
-def register_webhook(ctx: Ctx, merchant_id: MerchantId,
-                     url: Annotated[str, Field(min_length=1, max_length=300, description="The https endpoint URL, e.g. 'https://api.example.com/hooks'")],
-                     events: Annotated[list[EventType], Field(min_length=1, max_length=6, description="Event types to deliver, e.g. ['payment.succeeded']")]) -> dict[str, Any]:
+def register_webhook(
+    ctx: Ctx,
+    merchant_id: MerchantId,
+    url: Annotated[
+        str,
+        Field(min_length=1, max_length=300, description="The https endpoint URL, e.g. 'https://api.example.com/hooks'"),
+    ],
+    events: Annotated[
+        list[EventType],
+        Field(min_length=1, max_length=6, description="Event types to deliver, e.g. ['payment.succeeded']"),
+    ],
+) -> dict[str, Any]:
     """Register a webhook endpoint for a merchant; later invoice and payment events of the subscribed types are
     delivered to it, e.g. register_webhook('MER-004', 'https://hooks.fernhill.example.com/pay', ['payment.succeeded', 'invoice.paid'])."""
     _merchant(ctx, merchant_id)
     url = url.strip()
     if not url.startswith("https://") or len(url) <= len("https://") or any(ch.isspace() for ch in url):
-        raise ToolError(f"{url!r} is not a valid https URL; webhook endpoints must use https, e.g. 'https://api.example.com/hooks'.")
-    existing = ctx.db.execute("SELECT endpoint_id FROM webhook_endpoints WHERE merchant_id = ? AND url = ?", (merchant_id, url)).fetchone()
+        raise ToolError(
+            f"{url!r} is not a valid https URL; webhook endpoints must use https, e.g. 'https://api.example.com/hooks'."
+        )
+    existing = ctx.db.execute(
+        "SELECT endpoint_id FROM webhook_endpoints WHERE merchant_id = ? AND url = ?", (merchant_id, url)
+    ).fetchone()
     if existing:
-        raise ToolError(f"{merchant_id} already has endpoint {existing[0]} for {url}; see list_webhook_deliveries('{merchant_id}').")
+        raise ToolError(
+            f"{merchant_id} already has endpoint {existing[0]} for {url}; see list_webhook_deliveries('{merchant_id}')."
+        )
     count = ctx.db.execute("SELECT COUNT(*) FROM webhook_endpoints WHERE merchant_id = ?", (merchant_id,)).fetchone()[0]
     if count >= MAX_ENDPOINTS:
-        raise ToolError(f"{merchant_id} already has {count} webhook endpoints, the maximum; reuse an existing endpoint.")
+        raise ToolError(
+            f"{merchant_id} already has {count} webhook endpoints, the maximum; reuse an existing endpoint."
+        )
     endpoint_id = next_id(ctx.db, "webhook_endpoints", "endpoint_id", "WHE", 3)
     subscribed = sorted(set(events))
-    ctx.db.execute("INSERT INTO webhook_endpoints VALUES (?,?,?,?,?,?)",
-                   (endpoint_id, merchant_id, url, ",".join(subscribed), "active", fake.iso(ctx.now)))
-    return {"endpoint_id": endpoint_id, "merchant_id": merchant_id, "url": url, "events": subscribed, "status": "active"}
+    ctx.db.execute(
+        "INSERT INTO webhook_endpoints VALUES (?,?,?,?,?,?)",
+        (endpoint_id, merchant_id, url, ",".join(subscribed), "active", fake.iso(ctx.now)),
+    )
+    return {
+        "endpoint_id": endpoint_id,
+        "merchant_id": merchant_id,
+        "url": url,
+        "events": subscribed,
+        "status": "active",
+    }

@@ -18,29 +18,90 @@ from servers.retail_chain.schema import HOLD_HOURS
 
 # category: (price range, brands, items)
 CATALOG: dict[str, tuple[tuple[int, int], tuple[str, ...], tuple[str, ...]]] = {
-    "Tools": ((8, 260), ("Ironclad", "Summit Pro", "Northline"),
-              ("Cordless Drill 20V", "Circular Saw 7-1/4in", "Claw Hammer 16oz", "Screwdriver Set 12pc",
-               "Socket Set 40pc", "Tape Measure 25ft", "Level 48in", "Utility Knife", "Stud Finder", "Orbital Sander",
-               "Impact Driver")),
-    "Paint": ((5, 70), ("BrightPath", "HomeWorks"),
-              ("Interior Paint Gallon Eggshell", "Exterior Stain Gallon", "Primer Gallon", "Paint Roller Kit",
-               "Brush Set 3pc", "Painter's Tape 2in", "Canvas Drop Cloth")),
-    "Electrical": ((4, 90), ("BrightPath", "Northline", "Voltline"),
-                   ("LED Bulb 4-Pack", "Extension Cord 25ft", "Smart Plug", "Surge Power Strip", "Outdoor Timer",
-                    "Wire Nuts 100pc", "GFCI Outlet")),
-    "Plumbing": ((5, 240), ("AquaFlow", "HomeWorks"),
-                 ("Kitchen Faucet", "Rain Shower Head", "Toilet Flapper", "PVC Pipe 10ft", "Heavy-Duty Plunger",
-                  "Pipe Wrench 14in", "Water Filter Cartridge")),
-    "Garden": ((6, 420), ("Greenfield", "Summit Pro"),
-               ("Garden Hose 50ft", "Potting Soil 40lb", "Push Lawn Mower", "Leaf Blower", "Pruning Shears",
-                "Grass Seed 20lb", "Wheelbarrow")),
-    "Appliances": ((60, 520), ("Northline", "Coolbreeze"),
-                   ("Microwave 1.1cuft", "Dehumidifier 35pt", "Space Heater", "Window AC 8000BTU", "Shop Vacuum 6gal")),
-    "Lighting": ((15, 300), ("BrightPath", "Lumenhaus"),
-                 ("Ceiling Fan 52in", "Pendant Light", "Floor Lamp", "Motion Sensor Floodlight",
-                  "Under-Cabinet LED Bar")),
-    "Storage": ((10, 350), ("HomeWorks", "Ironclad"),
-                ("Storage Bin 64qt", "Garage Shelving Unit", "Rolling Tool Chest", "Pegboard Kit", "Wall Hook Set")),
+    "Tools": (
+        (8, 260),
+        ("Ironclad", "Summit Pro", "Northline"),
+        (
+            "Cordless Drill 20V",
+            "Circular Saw 7-1/4in",
+            "Claw Hammer 16oz",
+            "Screwdriver Set 12pc",
+            "Socket Set 40pc",
+            "Tape Measure 25ft",
+            "Level 48in",
+            "Utility Knife",
+            "Stud Finder",
+            "Orbital Sander",
+            "Impact Driver",
+        ),
+    ),
+    "Paint": (
+        (5, 70),
+        ("BrightPath", "HomeWorks"),
+        (
+            "Interior Paint Gallon Eggshell",
+            "Exterior Stain Gallon",
+            "Primer Gallon",
+            "Paint Roller Kit",
+            "Brush Set 3pc",
+            "Painter's Tape 2in",
+            "Canvas Drop Cloth",
+        ),
+    ),
+    "Electrical": (
+        (4, 90),
+        ("BrightPath", "Northline", "Voltline"),
+        (
+            "LED Bulb 4-Pack",
+            "Extension Cord 25ft",
+            "Smart Plug",
+            "Surge Power Strip",
+            "Outdoor Timer",
+            "Wire Nuts 100pc",
+            "GFCI Outlet",
+        ),
+    ),
+    "Plumbing": (
+        (5, 240),
+        ("AquaFlow", "HomeWorks"),
+        (
+            "Kitchen Faucet",
+            "Rain Shower Head",
+            "Toilet Flapper",
+            "PVC Pipe 10ft",
+            "Heavy-Duty Plunger",
+            "Pipe Wrench 14in",
+            "Water Filter Cartridge",
+        ),
+    ),
+    "Garden": (
+        (6, 420),
+        ("Greenfield", "Summit Pro"),
+        (
+            "Garden Hose 50ft",
+            "Potting Soil 40lb",
+            "Push Lawn Mower",
+            "Leaf Blower",
+            "Pruning Shears",
+            "Grass Seed 20lb",
+            "Wheelbarrow",
+        ),
+    ),
+    "Appliances": (
+        (60, 520),
+        ("Northline", "Coolbreeze"),
+        ("Microwave 1.1cuft", "Dehumidifier 35pt", "Space Heater", "Window AC 8000BTU", "Shop Vacuum 6gal"),
+    ),
+    "Lighting": (
+        (15, 300),
+        ("BrightPath", "Lumenhaus"),
+        ("Ceiling Fan 52in", "Pendant Light", "Floor Lamp", "Motion Sensor Floodlight", "Under-Cabinet LED Bar"),
+    ),
+    "Storage": (
+        (10, 350),
+        ("HomeWorks", "Ironclad"),
+        ("Storage Bin 64qt", "Garage Shelving Unit", "Rolling Tool Chest", "Pegboard Kit", "Wall Hook Set"),
+    ),
 }
 BRANCHES = ("Downtown", "Northgate", "Riverside", "Eastside", "Westfield", "Harbor Point", "Uptown", "Lakeview")
 SUPPLIERS = ("Acme Logistics", "Harbor Freight Co", "Northwind Traders", "Tidewater Shipping", "Juniper Retail")
@@ -78,14 +139,40 @@ def stores(rng: random.Random, now: datetime) -> list[list[Any]]:
             address = f"{rng.randint(100, 9999)} {rng.choice(fake.STREETS)}, {city}, {state}"
             manager, phone = fake.full_name(rng), fake.phone(rng)
             note = rng.choice(CLOSURES) if status == "closed" else None
-            found.append([f"STR-{len(found) + 1:03d}", f"{city} {branch}", "store", city, state, address, manager,
-                          phone, status, note, fake.iso(fake.moment(rng, now, 6000, -200))])
+            found.append(
+                [
+                    f"STR-{len(found) + 1:03d}",
+                    f"{city} {branch}",
+                    "store",
+                    city,
+                    state,
+                    address,
+                    manager,
+                    phone,
+                    status,
+                    note,
+                    fake.iso(fake.moment(rng, now, 6000, -200)),
+                ]
+            )
     for city in ("Dallas", "Chicago", "Phoenix"):
         state = next(c[1] for c in fake.CITIES if c[0] == city)
         address = f"{rng.randint(100, 9999)} Industrial Pkwy, {city}, {state}"
         manager, phone = fake.full_name(rng), fake.phone(rng)
-        found.append([f"STR-{len(found) + 1:03d}", f"{city} Distribution Center", "distribution_center", city, state,
-                      address, manager, phone, "open", None, fake.iso(fake.moment(rng, now, 6000, -500))])
+        found.append(
+            [
+                f"STR-{len(found) + 1:03d}",
+                f"{city} Distribution Center",
+                "distribution_center",
+                city,
+                state,
+                address,
+                manager,
+                phone,
+                "open",
+                None,
+                fake.iso(fake.moment(rng, now, 6000, -500)),
+            ]
+        )
     return found
 
 
@@ -137,14 +224,26 @@ def reservations(rng: random.Random, now: datetime, open_stores: list[list[Any]]
             status = rng.choices(("picked_up", "cancelled", "expired"), (70, 15, 15))[0]
         if status == "active":
             stock[key][3] += qty
-        found.append((f"RSV-{len(found) + 1:04d}", s[0], key[1], qty, fake.full_name(rng), fake.phone(rng), status,
-                      fake.iso(created), fake.iso(expires)))
+        found.append(
+            (
+                f"RSV-{len(found) + 1:04d}",
+                s[0],
+                key[1],
+                qty,
+                fake.full_name(rng),
+                fake.phone(rng),
+                status,
+                fake.iso(created),
+                fake.iso(expires),
+            )
+        )
     found.sort(key=lambda r: r[7])
     return [(f"RSV-{i + 1:04d}", *r[1:]) for i, r in enumerate(found)]
 
 
-def transfers(rng: random.Random, now: datetime, keys: list[tuple[str, str]],
-              open_stores: list[list[Any]]) -> list[Row]:
+def transfers(
+    rng: random.Random, now: datetime, keys: list[tuple[str, str]], open_stores: list[list[Any]]
+) -> list[Row]:
     found: list[Row] = []
     for t in sorted(fake.moment(rng, now, 60, 0) for _ in range(160)):
         src, sku = rng.choice(keys)

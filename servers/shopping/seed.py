@@ -19,45 +19,176 @@ from servers.shopping.schema import FREE_SHIPPING_FROM, PAYMENT_METHODS, SHIPPIN
 
 # category id, name, description, price range, brands, product nouns
 CATALOG = (
-    ("CAT-01", "Electronics", "Audio, chargers, wearables and computer accessories", (15, 420),
-     ("Voltix", "Sonora", "Nexa", "Pulsewave", "Ampere"),
-     ("Wireless Earbuds", "Bluetooth Speaker", "USB-C Charger", "Smartwatch", "Noise-Cancelling Headphones",
-      "Portable SSD", "Webcam", "Mechanical Keyboard", "Wireless Mouse", "Power Bank", "Fitness Tracker", "4K Monitor")),
-    ("CAT-02", "Home & Kitchen", "Cookware, small appliances and kitchen tools", (12, 360),
-     ("Hearthline", "Copperleaf", "Kitchara", "Oakhouse"),
-     ("Chef's Knife", "Cast Iron Skillet", "Coffee Grinder", "French Press", "Nonstick Pan Set", "Air Fryer",
-      "Blender", "Cutting Board", "Electric Kettle", "Stand Mixer", "Dutch Oven")),
-    ("CAT-03", "Books", "Fiction, non-fiction, cookbooks and guides", (8, 45),
-     ("Harbor Press", "Lantern Books", "Northfield Publishing"),
-     ("Mystery Novel", "Cookbook", "Field Guide", "Biography", "Travel Atlas", "Poetry Collection",
-      "Science Primer", "History of the Seas", "Gardening Handbook")),
-    ("CAT-04", "Sports & Outdoors", "Fitness, camping and hiking gear", (10, 380),
-     ("Summit Gear", "Ridgeway", "TrailPeak", "Stride"),
-     ("Yoga Mat", "Trail Running Shoes", "Camping Tent", "Sleeping Bag", "Water Bottle", "Hiking Backpack",
-      "Resistance Bands", "Adjustable Dumbbells", "Bike Helmet", "Headlamp")),
-    ("CAT-05", "Toys & Games", "Toys, puzzles and board games", (9, 120),
-     ("Playwise", "Tinkerly", "Brightbox"),
-     ("Building Blocks Set", "Jigsaw Puzzle", "Board Game", "Remote Control Car", "Plush Bear", "Art Kit", "Science Kit")),
-    ("CAT-06", "Beauty", "Skin care, hair care and personal care", (6, 150),
-     ("Lumiere", "Purely", "Glowa"),
-     ("Face Moisturizer", "Vitamin C Serum", "Shampoo", "Sunscreen SPF 50", "Lip Balm Set", "Hair Dryer", "Electric Toothbrush")),
-    ("CAT-07", "Clothing", "Outerwear, basics and activewear", (10, 220),
-     ("Northfold", "Threadly", "Canvas & Co"),
-     ("Rain Jacket", "Merino Sweater", "Denim Jeans", "Cotton T-Shirt", "Fleece Hoodie", "Wool Socks", "Running Shorts")),
-    ("CAT-08", "Garden", "Garden tools, watering and outdoor lighting", (8, 180),
-     ("Greenroot", "Verdant"),
-     ("Garden Hose", "Pruning Shears", "Raised Bed Kit", "Solar Path Lights", "Seed Starter Kit", "Watering Can")),
-    ("CAT-09", "Pet Supplies", "Beds, toys and care for dogs and cats", (7, 140),
-     ("Pawsome", "Tailwind"),
-     ("Dog Bed", "Cat Scratching Post", "Pet Water Fountain", "Chew Toy Set", "Dog Leash", "Cat Litter Box")),
-    ("CAT-10", "Office", "Desk gear, stationery and ergonomics", (5, 320),
-     ("Deskwise", "Paperly"),
-     ("Desk Lamp", "Ergonomic Chair", "Notebook Set", "Gel Pen Pack", "Monitor Stand", "Desk Organizer")),
+    (
+        "CAT-01",
+        "Electronics",
+        "Audio, chargers, wearables and computer accessories",
+        (15, 420),
+        ("Voltix", "Sonora", "Nexa", "Pulsewave", "Ampere"),
+        (
+            "Wireless Earbuds",
+            "Bluetooth Speaker",
+            "USB-C Charger",
+            "Smartwatch",
+            "Noise-Cancelling Headphones",
+            "Portable SSD",
+            "Webcam",
+            "Mechanical Keyboard",
+            "Wireless Mouse",
+            "Power Bank",
+            "Fitness Tracker",
+            "4K Monitor",
+        ),
+    ),
+    (
+        "CAT-02",
+        "Home & Kitchen",
+        "Cookware, small appliances and kitchen tools",
+        (12, 360),
+        ("Hearthline", "Copperleaf", "Kitchara", "Oakhouse"),
+        (
+            "Chef's Knife",
+            "Cast Iron Skillet",
+            "Coffee Grinder",
+            "French Press",
+            "Nonstick Pan Set",
+            "Air Fryer",
+            "Blender",
+            "Cutting Board",
+            "Electric Kettle",
+            "Stand Mixer",
+            "Dutch Oven",
+        ),
+    ),
+    (
+        "CAT-03",
+        "Books",
+        "Fiction, non-fiction, cookbooks and guides",
+        (8, 45),
+        ("Harbor Press", "Lantern Books", "Northfield Publishing"),
+        (
+            "Mystery Novel",
+            "Cookbook",
+            "Field Guide",
+            "Biography",
+            "Travel Atlas",
+            "Poetry Collection",
+            "Science Primer",
+            "History of the Seas",
+            "Gardening Handbook",
+        ),
+    ),
+    (
+        "CAT-04",
+        "Sports & Outdoors",
+        "Fitness, camping and hiking gear",
+        (10, 380),
+        ("Summit Gear", "Ridgeway", "TrailPeak", "Stride"),
+        (
+            "Yoga Mat",
+            "Trail Running Shoes",
+            "Camping Tent",
+            "Sleeping Bag",
+            "Water Bottle",
+            "Hiking Backpack",
+            "Resistance Bands",
+            "Adjustable Dumbbells",
+            "Bike Helmet",
+            "Headlamp",
+        ),
+    ),
+    (
+        "CAT-05",
+        "Toys & Games",
+        "Toys, puzzles and board games",
+        (9, 120),
+        ("Playwise", "Tinkerly", "Brightbox"),
+        (
+            "Building Blocks Set",
+            "Jigsaw Puzzle",
+            "Board Game",
+            "Remote Control Car",
+            "Plush Bear",
+            "Art Kit",
+            "Science Kit",
+        ),
+    ),
+    (
+        "CAT-06",
+        "Beauty",
+        "Skin care, hair care and personal care",
+        (6, 150),
+        ("Lumiere", "Purely", "Glowa"),
+        (
+            "Face Moisturizer",
+            "Vitamin C Serum",
+            "Shampoo",
+            "Sunscreen SPF 50",
+            "Lip Balm Set",
+            "Hair Dryer",
+            "Electric Toothbrush",
+        ),
+    ),
+    (
+        "CAT-07",
+        "Clothing",
+        "Outerwear, basics and activewear",
+        (10, 220),
+        ("Northfold", "Threadly", "Canvas & Co"),
+        (
+            "Rain Jacket",
+            "Merino Sweater",
+            "Denim Jeans",
+            "Cotton T-Shirt",
+            "Fleece Hoodie",
+            "Wool Socks",
+            "Running Shorts",
+        ),
+    ),
+    (
+        "CAT-08",
+        "Garden",
+        "Garden tools, watering and outdoor lighting",
+        (8, 180),
+        ("Greenroot", "Verdant"),
+        ("Garden Hose", "Pruning Shears", "Raised Bed Kit", "Solar Path Lights", "Seed Starter Kit", "Watering Can"),
+    ),
+    (
+        "CAT-09",
+        "Pet Supplies",
+        "Beds, toys and care for dogs and cats",
+        (7, 140),
+        ("Pawsome", "Tailwind"),
+        ("Dog Bed", "Cat Scratching Post", "Pet Water Fountain", "Chew Toy Set", "Dog Leash", "Cat Litter Box"),
+    ),
+    (
+        "CAT-10",
+        "Office",
+        "Desk gear, stationery and ergonomics",
+        (5, 320),
+        ("Deskwise", "Paperly"),
+        ("Desk Lamp", "Ergonomic Chair", "Notebook Set", "Gel Pen Pack", "Monitor Stand", "Desk Organizer"),
+    ),
 )
-VARIANTS = ("Classic", "Pro", "Lite", "Max", "Mini", "Plus", "Essential", "Deluxe", "Sport", "Eco", "Compact", "Signature")
+VARIANTS = (
+    "Classic",
+    "Pro",
+    "Lite",
+    "Max",
+    "Mini",
+    "Plus",
+    "Essential",
+    "Deluxe",
+    "Sport",
+    "Eco",
+    "Compact",
+    "Signature",
+)
 REVIEW_TEXT = {
-    5: ("Love it", "Exactly what I wanted, works perfectly."), 4: ("Very good", "Solid quality for the price."),
-    3: ("It's okay", "Does the job but nothing special."), 2: ("Disappointed", "Quality is lower than expected."),
+    5: ("Love it", "Exactly what I wanted, works perfectly."),
+    4: ("Very good", "Solid quality for the price."),
+    3: ("It's okay", "Does the job but nothing special."),
+    2: ("Disappointed", "Quality is lower than expected."),
     1: ("Do not buy", "Stopped working after a week."),
 }
 LABELS = ("Home", "Work", "Parents", "Vacation home")
@@ -121,11 +252,24 @@ def products(rng: random.Random, now: datetime) -> list[list[Any]]:
             if name in names:
                 continue
             names.add(name)
-            stock = 0 if rng.random() < 0.08 else rng.choice((rng.randint(1, 4), rng.randint(5, 60),
-                                                              rng.randint(20, 250)))
+            stock = (
+                0 if rng.random() < 0.08 else rng.choice((rng.randint(1, 4), rng.randint(5, 60), rng.randint(20, 250)))
+            )
             status = "discontinued" if rng.random() < 0.04 else "active"
-            found.append([f"PRD-{len(found) + 1:04d}", cat_id, name, brand, round(rng.uniform(low, high)) - 0.01,
-                          stock, None, 0, status, fake.iso(fake.moment(rng, now, 900, -20))])
+            found.append(
+                [
+                    f"PRD-{len(found) + 1:04d}",
+                    cat_id,
+                    name,
+                    brand,
+                    round(rng.uniform(low, high)) - 0.01,
+                    stock,
+                    None,
+                    0,
+                    status,
+                    fake.iso(fake.moment(rng, now, 900, -20)),
+                ]
+            )
     return found
 
 
@@ -137,23 +281,44 @@ def customers(rng: random.Random, now: datetime) -> tuple[list[Row], list[Row]]:
         first, last = fake.person(rng)
         city = fake.city(rng)[0]
         cus_id = f"CUS-{i:04d}"
-        people.append((cus_id, f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng), city,
-                       rng.choices(("standard", "plus"), (75, 25))[0], fake.iso(fake.moment(rng, now, 1500, -200))))
+        people.append(
+            (
+                cus_id,
+                f"{first} {last}",
+                fake.email_for(first, last, rng, i),
+                fake.phone(rng),
+                city,
+                rng.choices(("standard", "plus"), (75, 25))[0],
+                fake.iso(fake.moment(rng, now, 1500, -200)),
+            )
+        )
         for n, label in enumerate(rng.sample(LABELS, rng.choice((1, 1, 2, 2, 3)))):
             c, st, _, _ = fake.city(rng) if n else next(x for x in fake.CITIES if x[0] == city)
-            addresses.append((f"ADR-{len(addresses) + 1:04d}", cus_id, label,
-                              f"{rng.randint(10, 9999)} {rng.choice(fake.STREETS)}", c, st,
-                              f"{rng.randint(10000, 99999)}", 1 if n == 0 else 0))
+            addresses.append(
+                (
+                    f"ADR-{len(addresses) + 1:04d}",
+                    cus_id,
+                    label,
+                    f"{rng.randint(10, 9999)} {rng.choice(fake.STREETS)}",
+                    c,
+                    st,
+                    f"{rng.randint(10000, 99999)}",
+                    1 if n == 0 else 0,
+                )
+            )
     return people, addresses
 
 
 def coupons(now: datetime) -> list[Row]:
-    return [(c, d, k, v, m, cat, fake.iso(now + timedelta(days=s)), fake.iso(now + timedelta(days=e)), mx, u)
-            for c, d, k, v, m, cat, s, e, mx, u in COUPONS]
+    return [
+        (c, d, k, v, m, cat, fake.iso(now + timedelta(days=s)), fake.iso(now + timedelta(days=e)), mx, u)
+        for c, d, k, v, m, cat, s, e, mx, u in COUPONS
+    ]
 
 
-def orders(rng: random.Random, now: datetime, catalog: list[list[Any]], people: list[Row],
-           addresses: list[Row]) -> Orders:
+def orders(
+    rng: random.Random, now: datetime, catalog: list[list[Any]], people: list[Row], addresses: list[Row]
+) -> Orders:
     """520 orders over the last 150 days, in the status their age allows, a few with a return."""
     out = Orders()
     by_cus: dict[str, list[str]] = {}
@@ -165,8 +330,15 @@ def orders(rng: random.Random, now: datetime, catalog: list[list[Any]], people: 
     return out
 
 
-def order(rng: random.Random, now: datetime, out: Orders, placed: datetime, cus_id: str,
-          catalog: list[list[Any]], by_cus: dict[str, list[str]]) -> None:
+def order(
+    rng: random.Random,
+    now: datetime,
+    out: Orders,
+    placed: datetime,
+    cus_id: str,
+    catalog: list[list[Any]],
+    by_cus: dict[str, list[str]],
+) -> None:
     order_id = f"ORD-{len(out.orders) + 1:05d}"
     lines = rng.sample(catalog, rng.choice((1, 1, 2, 2, 3, 4)))
     subtotal = 0.0
@@ -180,8 +352,9 @@ def order(rng: random.Random, now: datetime, out: Orders, placed: datetime, cus_
     if status in ("shipped", "delivered"):
         shipped = fake.iso(placed + timedelta(hours=rng.randint(12, 36)))
     if status == "delivered":
-        delivered = fake.iso(min(now - timedelta(hours=2),
-                                 placed + timedelta(days=rng.randint(2, 5), hours=rng.randint(0, 9))))
+        delivered = fake.iso(
+            min(now - timedelta(hours=2), placed + timedelta(days=rng.randint(2, 5), hours=rng.randint(0, 9)))
+        )
         out.purchased.setdefault(cus_id, set()).update(p[0] for p in lines)
     if status == "cancelled":
         cancelled = fake.iso(placed + timedelta(hours=rng.randint(1, 20)))
@@ -189,17 +362,43 @@ def order(rng: random.Random, now: datetime, out: Orders, placed: datetime, cus_
     discount = round(subtotal * 0.1, 2) if rng.random() < 0.15 else 0.0
     code = "WELCOME10" if discount else None
     shipping = 0.0 if subtotal - discount >= FREE_SHIPPING_FROM else SHIPPING_FEE
-    out.orders.append((order_id, cus_id, rng.choice(by_cus[cus_id]), status, rng.choice(PAYMENT_METHODS), subtotal,
-                       discount, shipping, round(subtotal - discount + shipping, 2), code, fake.iso(placed), shipped,
-                       delivered, cancelled, reason))
+    out.orders.append(
+        (
+            order_id,
+            cus_id,
+            rng.choice(by_cus[cus_id]),
+            status,
+            rng.choice(PAYMENT_METHODS),
+            subtotal,
+            discount,
+            shipping,
+            round(subtotal - discount + shipping, 2),
+            code,
+            fake.iso(placed),
+            shipped,
+            delivered,
+            cancelled,
+            reason,
+        )
+    )
     if status == "delivered" and rng.random() < 0.1:
         p = lines[0]
         rstatus = rng.choice(("requested", "approved", "refunded", "rejected"))
         why = rng.choice(("damaged", "wrong_item", "no_longer_needed"))
         back = datetime.fromisoformat(str(delivered)) + timedelta(days=rng.randint(1, 12))
         when = min(now - timedelta(hours=1), back)
-        out.returns.append((f"RET-{len(out.returns) + 1:04d}", order_id, p[0], 1, why, rstatus,
-                            round(p[4] * (1 - discount / subtotal), 2), fake.iso(when)))
+        out.returns.append(
+            (
+                f"RET-{len(out.returns) + 1:04d}",
+                order_id,
+                p[0],
+                1,
+                why,
+                rstatus,
+                round(p[4] * (1 - discount / subtotal), 2),
+                fake.iso(when),
+            )
+        )
 
 
 def order_status(rng: random.Random, age_days: int) -> str:
@@ -210,8 +409,9 @@ def order_status(rng: random.Random, age_days: int) -> str:
     return rng.choices(("delivered", "cancelled"), (92, 8))[0]
 
 
-def reviews(rng: random.Random, now: datetime, catalog: list[list[Any]], people: list[Row],
-            purchased: dict[str, set[str]]) -> list[Row]:
+def reviews(
+    rng: random.Random, now: datetime, catalog: list[list[Any]], people: list[Row], purchased: dict[str, set[str]]
+) -> list[Row]:
     """Up to 9 reviews per product around a quality of its own; fills in the products' ratings."""
     found: list[Row] = []
     for p in catalog:
@@ -221,16 +421,27 @@ def reviews(rng: random.Random, now: datetime, catalog: list[list[Any]], people:
         for reviewer in reviewers:
             rating = max(1, min(5, round(rng.gauss(quality, 1.0))))
             title, body = REVIEW_TEXT[rating]
-            found.append((f"REV-{len(found) + 1:04d}", p[0], reviewer[0], rating, title, body,
-                          1 if p[0] in purchased.get(reviewer[0], ()) else 0, fake.iso(fake.moment(rng, now, 400, 0))))
+            found.append(
+                (
+                    f"REV-{len(found) + 1:04d}",
+                    p[0],
+                    reviewer[0],
+                    rating,
+                    title,
+                    body,
+                    1 if p[0] in purchased.get(reviewer[0], ()) else 0,
+                    fake.iso(fake.moment(rng, now, 400, 0)),
+                )
+            )
             total += rating
         if reviewers:
             p[6], p[7] = round(total / len(reviewers), 2), len(reviewers)
     return found
 
 
-def carts_and_wishlists(rng: random.Random, now: datetime, catalog: list[list[Any]],
-                        people: list[Row]) -> tuple[list[Row], list[Row], list[Row]]:
+def carts_and_wishlists(
+    rng: random.Random, now: datetime, catalog: list[list[Any]], people: list[Row]
+) -> tuple[list[Row], list[Row], list[Row]]:
     """Open carts for about 30% of customers (a few with a coupon) and wishlists, drawn customer by customer."""
     cart_items: list[Row] = []
     wishes: list[Row] = []

@@ -18,58 +18,130 @@ from hub.kit import insert_rows
 from servers.social_media.schema import hashtags
 
 TOPICS: dict[str, tuple[str, ...]] = {
-    "running": ("Morning 10k along {street} in {city} done before work.",
-                "New personal best at the {city} half marathon!",
-                "Rainy tempo run today, legs are toast.", "Anyone else training for the fall marathon season?"),
-    "coffee": ("The pour-over at this little place in {city} is unreal.",
-               "Third coffee of the day and it is only 10am.",
-               "Trying a new single-origin from Ethiopia this week.", "Cold brew season is officially open."),
-    "travel": ("Landed in {city} for the week, recommendations welcome!",
-               "Window seat, good book, no wifi. Perfect flight.",
-               "Packing light is a skill I still have not mastered.", "Sunset walk through downtown {city} tonight."),
-    "photography": ("Golden hour over {street} was something else.", "Shot this whole roll on a 50mm prime.",
-                    "Editing three hundred photos from the weekend.",
-                    "Fog in {city} this morning made everything cinematic."),
-    "python": ("Finally migrated our service to Python 3.12, tests all green.",
-               "Type hints caught a bug before it shipped today.",
-               "Hot take: list comprehensions are the best feature in any language.",
-               "Refactored a 400 line function into eight small ones."),
-    "startups": ("Big week at {company}: we shipped the new onboarding flow.",
-                 "Fundraising is a full-time job on top of your full-time job.",
-                 "Talked to twelve customers this week. Every one said something surprising.",
-                 "Hiring our first designer at {company}!"),
-    "cooking": ("Made fresh pasta from scratch tonight.", "Sunday meal prep: five lunches, zero regrets.",
-                "Sourdough attempt number seven finally has an open crumb.", "Best tacos in {city}? Go."),
-    "music": ("This album has been on repeat all week.", "Caught a great live set in {city} last night.",
-              "Learning the opening riff of an old favorite on guitar.", "Vinyl haul from a record store on {street}."),
-    "books": ("Finished a 600 page novel in four days.", "Book club pick this month is a slow burn but worth it.",
-              "Library card is the best subscription there is.",
-              "Reading on the train is my favorite part of the commute."),
-    "gardening": ("The tomatoes are finally turning red.", "Planted basil, mint and far too much zucchini.",
-                  "Composting is going better than expected.", "First sunflower of the season opened today."),
-    "hiking": ("Summited before sunrise, worth every step.", "Twelve miles of trail outside {city} this weekend.",
-               "New boots, old trail, happy feet.", "Spotted a family of deer on the ridge this morning."),
-    "football": ("What a finish last night!", "Watch party in {city} was loud.", "That transfer rumor better be true.",
-                 "Fantasy league draft is this weekend, send help."),
-    "ai": ("Spent the afternoon evaluating language models on our support tickets.",
-           "Prompting is just writing clear specs.",
-           "Our team at {company} shipped an AI search feature today.", "Benchmarks are not the product."),
-    "climate": ("Our building in {city} just switched to heat pumps.", "Biked to work every day this month.",
-                "Community solar meeting tonight, come through.",
-                "Planted thirty trees with the {company} volunteer crew."),
-    "design": ("Spent the day simplifying a settings page to four options.", "Good typography is invisible.",
-               "Redesigned our dashboard at {company}, feedback welcome.", "Whitespace is a feature."),
+    "running": (
+        "Morning 10k along {street} in {city} done before work.",
+        "New personal best at the {city} half marathon!",
+        "Rainy tempo run today, legs are toast.",
+        "Anyone else training for the fall marathon season?",
+    ),
+    "coffee": (
+        "The pour-over at this little place in {city} is unreal.",
+        "Third coffee of the day and it is only 10am.",
+        "Trying a new single-origin from Ethiopia this week.",
+        "Cold brew season is officially open.",
+    ),
+    "travel": (
+        "Landed in {city} for the week, recommendations welcome!",
+        "Window seat, good book, no wifi. Perfect flight.",
+        "Packing light is a skill I still have not mastered.",
+        "Sunset walk through downtown {city} tonight.",
+    ),
+    "photography": (
+        "Golden hour over {street} was something else.",
+        "Shot this whole roll on a 50mm prime.",
+        "Editing three hundred photos from the weekend.",
+        "Fog in {city} this morning made everything cinematic.",
+    ),
+    "python": (
+        "Finally migrated our service to Python 3.12, tests all green.",
+        "Type hints caught a bug before it shipped today.",
+        "Hot take: list comprehensions are the best feature in any language.",
+        "Refactored a 400 line function into eight small ones.",
+    ),
+    "startups": (
+        "Big week at {company}: we shipped the new onboarding flow.",
+        "Fundraising is a full-time job on top of your full-time job.",
+        "Talked to twelve customers this week. Every one said something surprising.",
+        "Hiring our first designer at {company}!",
+    ),
+    "cooking": (
+        "Made fresh pasta from scratch tonight.",
+        "Sunday meal prep: five lunches, zero regrets.",
+        "Sourdough attempt number seven finally has an open crumb.",
+        "Best tacos in {city}? Go.",
+    ),
+    "music": (
+        "This album has been on repeat all week.",
+        "Caught a great live set in {city} last night.",
+        "Learning the opening riff of an old favorite on guitar.",
+        "Vinyl haul from a record store on {street}.",
+    ),
+    "books": (
+        "Finished a 600 page novel in four days.",
+        "Book club pick this month is a slow burn but worth it.",
+        "Library card is the best subscription there is.",
+        "Reading on the train is my favorite part of the commute.",
+    ),
+    "gardening": (
+        "The tomatoes are finally turning red.",
+        "Planted basil, mint and far too much zucchini.",
+        "Composting is going better than expected.",
+        "First sunflower of the season opened today.",
+    ),
+    "hiking": (
+        "Summited before sunrise, worth every step.",
+        "Twelve miles of trail outside {city} this weekend.",
+        "New boots, old trail, happy feet.",
+        "Spotted a family of deer on the ridge this morning.",
+    ),
+    "football": (
+        "What a finish last night!",
+        "Watch party in {city} was loud.",
+        "That transfer rumor better be true.",
+        "Fantasy league draft is this weekend, send help.",
+    ),
+    "ai": (
+        "Spent the afternoon evaluating language models on our support tickets.",
+        "Prompting is just writing clear specs.",
+        "Our team at {company} shipped an AI search feature today.",
+        "Benchmarks are not the product.",
+    ),
+    "climate": (
+        "Our building in {city} just switched to heat pumps.",
+        "Biked to work every day this month.",
+        "Community solar meeting tonight, come through.",
+        "Planted thirty trees with the {company} volunteer crew.",
+    ),
+    "design": (
+        "Spent the day simplifying a settings page to four options.",
+        "Good typography is invisible.",
+        "Redesigned our dashboard at {company}, feedback welcome.",
+        "Whitespace is a feature.",
+    ),
 }
 EXTRA_TAGS = ("weekend", "mondaymotivation", "tbt", "goodvibes", "learning", "community", "nofilter", "life")
-COMMENTS = ("Love this!", "So true.", "Congrats, well deserved!", "Where is this?", "Need to try this.",
-            "Same here, honestly.",
-            "This made my day.", "Totally agree.", "Great shot!", "Tell me more!", "Ha, relatable.",
-            "Saving this for later.",
-            "Interesting take, not sure I agree.", "Wow.", "Count me in!", "Any tips for a beginner?")
-BIOS = ("Runner, reader, coffee enthusiast.", "Software engineer at {company}.", "Designer. Dog person. {city}.",
-        "Photographer based in {city}.", "Building things at {company}.", "Home cook and weekend hiker.",
-        "Music, books and long walks.", "Product manager. Opinions my own.", "Climate nerd and gardener.",
-        "Traveling one city at a time.", "Data scientist at {company}.", "Just here for the football takes.")
+COMMENTS = (
+    "Love this!",
+    "So true.",
+    "Congrats, well deserved!",
+    "Where is this?",
+    "Need to try this.",
+    "Same here, honestly.",
+    "This made my day.",
+    "Totally agree.",
+    "Great shot!",
+    "Tell me more!",
+    "Ha, relatable.",
+    "Saving this for later.",
+    "Interesting take, not sure I agree.",
+    "Wow.",
+    "Count me in!",
+    "Any tips for a beginner?",
+)
+BIOS = (
+    "Runner, reader, coffee enthusiast.",
+    "Software engineer at {company}.",
+    "Designer. Dog person. {city}.",
+    "Photographer based in {city}.",
+    "Building things at {company}.",
+    "Home cook and weekend hiker.",
+    "Music, books and long walks.",
+    "Product manager. Opinions my own.",
+    "Climate nerd and gardener.",
+    "Traveling one city at a time.",
+    "Data scientist at {company}.",
+    "Just here for the football takes.",
+)
 
 
 Row = tuple[Any, ...]
@@ -104,8 +176,9 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
     insert_rows(db, "post_hashtags", out.tags)
     insert_rows(db, "likes", [(u, p, t) for (u, p), t in sorted(out.likes.items())])
     out.comments.sort(key=lambda c: (c[3], c[1]))
-    insert_rows(db, "comments", [(f"CMT-{i:05d}", p, u, text, fake.iso(t))
-                                 for i, (u, p, text, t) in enumerate(out.comments, 1)])
+    insert_rows(
+        db, "comments", [(f"CMT-{i:05d}", p, u, text, fake.iso(t)) for i, (u, p, text, t) in enumerate(out.comments, 1)]
+    )
 
 
 def users(rng: random.Random, now: datetime) -> list[Row]:
@@ -113,14 +186,23 @@ def users(rng: random.Random, now: datetime) -> list[Row]:
     handles: set[str] = set()
     for i in range(1, 151):
         first, last = fake.person(rng)
-        handle = f"{first.lower()}{last.lower()[:rng.randint(1, len(last))]}"
+        handle = f"{first.lower()}{last.lower()[: rng.randint(1, len(last))]}"
         while handle in handles:
             handle += str(rng.randint(0, 9))
         handles.add(handle)
         city = fake.city(rng)[0]
         bio = rng.choice(BIOS).format(company=rng.choice(fake.COMPANIES), city=city)
-        found.append((f"USR-{i:04d}", handle, f"{first} {last}", bio, city, int(rng.random() < 0.08),
-                      fake.iso(fake.moment(rng, now, 2500, -200))))
+        found.append(
+            (
+                f"USR-{i:04d}",
+                handle,
+                f"{first} {last}",
+                bio,
+                city,
+                int(rng.random() < 0.08),
+                fake.iso(fake.moment(rng, now, 2500, -200)),
+            )
+        )
     return found
 
 
@@ -148,13 +230,22 @@ def blocks(rng: random.Random, now: datetime, ids: list[str], links: dict[Pair, 
     return found
 
 
-def post(rng: random.Random, now: datetime, out: Rows, post_id: str, t: datetime, ids: list[str],
-         interests: dict[str, list[str]], blocked: dict[Pair, str]) -> None:
+def post(
+    rng: random.Random,
+    now: datetime,
+    out: Rows,
+    post_id: str,
+    t: datetime,
+    ids: list[str],
+    interests: dict[str, list[str]],
+    blocked: dict[Pair, str],
+) -> None:
     """One post on one of its author's topics, then likes and comments from users no block separates."""
     author = rng.choice(ids[:30]) if rng.random() < 0.3 else rng.choice(ids)
     topic = rng.choice(interests[author])
-    text = rng.choice(TOPICS[topic]).format(city=rng.choice(fake.CITIES)[0], street=rng.choice(fake.STREETS),
-                                            company=rng.choice(fake.COMPANIES))
+    text = rng.choice(TOPICS[topic]).format(
+        city=rng.choice(fake.CITIES)[0], street=rng.choice(fake.STREETS), company=rng.choice(fake.COMPANIES)
+    )
     extra = [f"#{topic}"] + ([f"#{rng.choice(EXTRA_TAGS)}"] if rng.random() < 0.35 else [])
     content = f"{text} {' '.join(extra)}"
     out.posts.append((post_id, author, content, fake.iso(t)))

@@ -8,33 +8,43 @@ from pydantic import Field
 
 from hub import fake
 from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, next_id, rows
-from servers.social_media.schema import (COMMENT_LIMIT, MAX_HASHTAGS, POST_LIMIT, SCHEMA, VERIFIED_POST_LIMIT,
-                                         hashtags)
+from servers.social_media.schema import COMMENT_LIMIT, MAX_HASHTAGS, POST_LIMIT, SCHEMA, VERIFIED_POST_LIMIT, hashtags
 from servers.social_media.seed import seed
 
-social_media = Server("social_media", "A social network: profiles, posts, follows, feeds, likes, comments, hashtags "
-                      "and blocking.", SCHEMA, seed)
+social_media = Server(
+    "social_media",
+    "A social network: profiles, posts, follows, feeds, likes, comments, hashtags and blocking.",
+    SCHEMA,
+    seed,
+)
 
 USER = social_media.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users")
-POST = social_media.entity("post", table="posts", key="post_id", example="PST-00042",
-                           hint="Use list_posts or get_feed to find post ids.")
+POST = social_media.entity(
+    "post", table="posts", key="post_id", example="PST-00042", hint="Use list_posts or get_feed to find post ids."
+)
 
 UserId = Annotated[str, USER]
 ActingUserId = Annotated[str, USER.ref("The user acting, e.g. 'USR-0012'")]
 TargetUserId = Annotated[str, USER.ref("The other user, e.g. 'USR-0007'")]
 PostId = Annotated[str, POST]
 ViewerId = Annotated[str | None, USER.ref("Who is looking, e.g. 'USR-0012': hides posts of users who blocked them")]
-POST_COLUMNS = ("p.post_id, p.author_id, u.handle, p.content, p.created_at, "
-                "(SELECT COUNT(*) FROM likes l WHERE l.post_id = p.post_id) AS like_count, "
-                "(SELECT COUNT(*) FROM comments c WHERE c.post_id = p.post_id) AS comment_count")
-NOT_BLOCKED = ("NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = p.author_id AND b.blocked_id = ?)"
-               " OR (b.blocker_id = ? AND b.blocked_id = p.author_id))")
+POST_COLUMNS = (
+    "p.post_id, p.author_id, u.handle, p.content, p.created_at, "
+    "(SELECT COUNT(*) FROM likes l WHERE l.post_id = p.post_id) AS like_count, "
+    "(SELECT COUNT(*) FROM comments c WHERE c.post_id = p.post_id) AS comment_count"
+)
+NOT_BLOCKED = (
+    "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = p.author_id AND b.blocked_id = ?)"
+    " OR (b.blocker_id = ? AND b.blocked_id = p.author_id))"
+)
 POSTS = f"SELECT {POST_COLUMNS} FROM posts p JOIN users u ON u.user_id = p.author_id"
 
 
 def _blocked(ctx: Ctx, blocker: str, blocked: str) -> bool:
-    return ctx.db.execute("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?",
-                          (blocker, blocked)).fetchone() is not None
+    return (
+        ctx.db.execute("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (blocker, blocked)).fetchone()
+        is not None
+    )
 
 
 def _check_visible(ctx: Ctx, viewer: str, author: str, what: str) -> None:
@@ -44,27 +54,34 @@ def _check_visible(ctx: Ctx, viewer: str, author: str, what: str) -> None:
     if _blocked(ctx, author, viewer):
         raise ToolError(f"{author} has blocked {viewer}; {viewer} cannot see or interact with {what}.")
     if _blocked(ctx, viewer, author):
-        raise ToolError(f"{viewer} has blocked {author}; unblock with block_user('{viewer}', '{author}', unblock=True) "
-                        f"to see or interact with {what}.")
+        raise ToolError(
+            f"{viewer} has blocked {author}; unblock with block_user('{viewer}', '{author}', unblock=True) "
+            f"to see or interact with {what}."
+        )
 
 
 def _post_view(ctx: Ctx, post_id: str) -> dict[str, Any]:
-    found = rows(ctx.db.execute(f"SELECT {POST_COLUMNS} FROM posts p JOIN users u ON u.user_id = p.author_id "
-                                "WHERE p.post_id = ?", (post_id,)))[0]
-    found["hashtags"] = [r[0] for r in ctx.db.execute("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag",
-                                                      (post_id,))]
+    found = rows(
+        ctx.db.execute(
+            f"SELECT {POST_COLUMNS} FROM posts p JOIN users u ON u.user_id = p.author_id WHERE p.post_id = ?",
+            (post_id,),
+        )
+    )[0]
+    found["hashtags"] = [
+        r[0] for r in ctx.db.execute("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag", (post_id,))
+    ]
     return found
 
 
 @social_media.read(returns=("user",))
-def search_users(ctx: Ctx, query: Annotated[str, Field(max_length=100,
-                                                       description="Part of a handle, name, bio or city, "
-                                                                   "e.g. 'Garcia'")] = "",
-                 city: Annotated[str | None, Field(max_length=100,
-                                                   description="Only users in this city, e.g. 'Seattle'")] = None,
-                 verified: Annotated[bool | None,
-                                     Field(description="Only verified (true) or unverified (false) users")] = None,
-                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_users(
+    ctx: Ctx,
+    query: Annotated[str, Field(max_length=100, description="Part of a handle, name, bio or city, e.g. 'Garcia'")] = "",
+    city: Annotated[str | None, Field(max_length=100, description="Only users in this city, e.g. 'Seattle'")] = None,
+    verified: Annotated[bool | None, Field(description="Only verified (true) or unverified (false) users")] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search users by handle, display name, bio or city. Returns user ids such as 'USR-0012'."""
     q = Query("SELECT user_id, handle, display_name, city, verified FROM users")
     q.contains(query, "handle", "display_name", "bio", "city").equal("city", city)
@@ -80,39 +97,60 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     user["followers"] = q("SELECT COUNT(*) FROM follows WHERE followee_id = ?", (user_id,)).fetchone()[0]
     user["following"] = q("SELECT COUNT(*) FROM follows WHERE follower_id = ?", (user_id,)).fetchone()[0]
     user["post_count"] = q("SELECT COUNT(*) FROM posts WHERE author_id = ?", (user_id,)).fetchone()[0]
-    user["latest_post_ids"] = [r[0] for r in q("SELECT post_id FROM posts WHERE author_id = ? ORDER BY created_at "
-                                               "DESC, post_id DESC LIMIT 5",
-                                                 (user_id,))]
+    user["latest_post_ids"] = [
+        r[0]
+        for r in q(
+            "SELECT post_id FROM posts WHERE author_id = ? ORDER BY created_at DESC, post_id DESC LIMIT 5", (user_id,)
+        )
+    ]
     user["verified"] = bool(user["verified"])
     return user
 
 
 @social_media.read(returns=("user",))
-def list_connections(ctx: Ctx, user_id: UserId, kind: Literal["followers", "following", "blocked"] = "followers",
-                     limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_connections(
+    ctx: Ctx,
+    user_id: UserId,
+    kind: Literal["followers", "following", "blocked"] = "followers",
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List a user's followers, the users they follow, or the users they have blocked, e.g. list_connections('USR-0012', 'following')."""
     USER.get(ctx, user_id)
-    table, mine, other = {"followers": ("follows", "followee_id", "follower_id"),
-                          "following": ("follows", "follower_id", "followee_id"),
-                          "blocked": ("blocks", "blocker_id", "blocked_id")}[kind]
-    q = Query(f"SELECT u.user_id, u.handle, u.display_name, t.created_at AS since FROM {table} t "
-              f"JOIN users u ON u.user_id = t.{other}").equal(f"t.{mine}", user_id)
-    return {"user_id": user_id, "kind": kind,
-            **q.page(ctx.db, "users", order_by="t.created_at DESC, u.user_id", limit=limit, offset=offset)}
+    table, mine, other = {
+        "followers": ("follows", "followee_id", "follower_id"),
+        "following": ("follows", "follower_id", "followee_id"),
+        "blocked": ("blocks", "blocker_id", "blocked_id"),
+    }[kind]
+    q = Query(
+        f"SELECT u.user_id, u.handle, u.display_name, t.created_at AS since FROM {table} t "
+        f"JOIN users u ON u.user_id = t.{other}"
+    ).equal(f"t.{mine}", user_id)
+    return {
+        "user_id": user_id,
+        "kind": kind,
+        **q.page(ctx.db, "users", order_by="t.created_at DESC, u.user_id", limit=limit, offset=offset),
+    }
 
 
 @social_media.read(returns=("post", "user"))
-def list_posts(ctx: Ctx, author_id: Annotated[str | None, USER.ref("Only this author's posts, e.g. 'USR-0012'")] = None,
-               hashtag: Annotated[str | None, Field(max_length=60,
-                                                    description="Only posts with this hashtag, with or without '#', "
-                                                                "e.g. 'running'")] = None,
-               query: Annotated[str | None, Field(max_length=200,
-                                                  description="Only posts whose text contains this, "
-                                                              "e.g. 'marathon'")] = None,
-               since: Annotated[str | None, Field(max_length=30,
-                                                  description="Only posts on or after this ISO date, e.g. "
-                                                              "'2026-05-01'")] = None,
-               viewer_id: ViewerId = None, limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_posts(
+    ctx: Ctx,
+    author_id: Annotated[str | None, USER.ref("Only this author's posts, e.g. 'USR-0012'")] = None,
+    hashtag: Annotated[
+        str | None,
+        Field(max_length=60, description="Only posts with this hashtag, with or without '#', e.g. 'running'"),
+    ] = None,
+    query: Annotated[
+        str | None, Field(max_length=200, description="Only posts whose text contains this, e.g. 'marathon'")
+    ] = None,
+    since: Annotated[
+        str | None, Field(max_length=30, description="Only posts on or after this ISO date, e.g. '2026-05-01'")
+    ] = None,
+    viewer_id: ViewerId = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List posts newest first, filtered by author, hashtag, text or date, e.g. list_posts(hashtag='running').
 
     Pass viewer_id to leave out posts hidden from that user by a block."""
@@ -135,13 +173,19 @@ def get_post(ctx: Ctx, post_id: PostId, viewer_id: ViewerId = None) -> dict[str,
         USER.get(ctx, viewer_id)
         _check_visible(ctx, viewer_id, post["author_id"], f"post {post_id}")
     found = _post_view(ctx, post_id)
-    found["comments"] = rows(ctx.db.execute(
-        "SELECT c.comment_id, c.author_id, u.handle, c.content, c.created_at "
-        "FROM comments c JOIN users u ON u.user_id = c.author_id "
-        "WHERE c.post_id = ? ORDER BY c.created_at, c.comment_id LIMIT 50", (post_id,)))
+    found["comments"] = rows(
+        ctx.db.execute(
+            "SELECT c.comment_id, c.author_id, u.handle, c.content, c.created_at "
+            "FROM comments c JOIN users u ON u.user_id = c.author_id "
+            "WHERE c.post_id = ? ORDER BY c.created_at, c.comment_id LIMIT 50",
+            (post_id,),
+        )
+    )
     if viewer_id is not None:
-        found["liked_by_viewer"] = ctx.db.execute("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?",
-                                                  (viewer_id, post_id)).fetchone() is not None
+        found["liked_by_viewer"] = (
+            ctx.db.execute("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?", (viewer_id, post_id)).fetchone()
+            is not None
+        )
     return found
 
 
@@ -151,23 +195,31 @@ def get_feed(ctx: Ctx, user_id: UserId, limit: Limit = 20, offset: Offset = 0) -
     USER.get(ctx, user_id)
     q = Query(POSTS).where("p.author_id IN (SELECT followee_id FROM follows WHERE follower_id = ?)", user_id)
     q.where(NOT_BLOCKED, user_id, user_id)
-    return {"user_id": user_id,
-            **q.page(ctx.db, "posts", order_by="p.created_at DESC, p.post_id DESC", limit=limit, offset=offset)}
+    return {
+        "user_id": user_id,
+        **q.page(ctx.db, "posts", order_by="p.created_at DESC, p.post_id DESC", limit=limit, offset=offset),
+    }
 
 
-social_media.distinct_values({"hashtag": ("post_hashtags", "tag"), "city": ("users", "city"),
-                              "verified": ("users", "verified")},
-                             doc="The distinct values of a field with their counts, e.g. "
-                                 "get_distinct_values('hashtag') "
-                                 "for hashtags in use.")
+social_media.distinct_values(
+    {"hashtag": ("post_hashtags", "tag"), "city": ("users", "city"), "verified": ("users", "verified")},
+    doc="The distinct values of a field with their counts, e.g. get_distinct_values('hashtag') for hashtags in use.",
+)
 
 
 @social_media.write(returns=("post",))
-def create_post(ctx: Ctx, author_id: ActingUserId,
-                content: Annotated[str, Field(min_length=1, max_length=5000,
-                                              description="The post text; '#word' adds a hashtag, e.g. 'Morning run "
-                                                          "done #running'")],
-                ) -> dict[str, Any]:
+def create_post(
+    ctx: Ctx,
+    author_id: ActingUserId,
+    content: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=5000,
+            description="The post text; '#word' adds a hashtag, e.g. 'Morning run done #running'",
+        ),
+    ],
+) -> dict[str, Any]:
     """Publish a post as author_id, e.g. create_post('USR-0012', 'Morning run done #running'). Returns the new post id.
 
     At most 280 characters (1,000 for verified users) and 10 hashtags."""
@@ -177,8 +229,9 @@ def create_post(ctx: Ctx, author_id: ActingUserId,
         raise ToolError("A post cannot be empty; write some text.")
     cap = VERIFIED_POST_LIMIT if user["verified"] else POST_LIMIT
     if len(text) > cap:
-        raise ToolError(f"The post is {len(text)} characters; {author_id} may post at most {cap}. Shorten it by "
-                        f"{len(text) - cap}.")
+        raise ToolError(
+            f"The post is {len(text)} characters; {author_id} may post at most {cap}. Shorten it by {len(text) - cap}."
+        )
     tags = hashtags(text)
     if len(tags) > MAX_HASHTAGS:
         raise ToolError(f"The post has {len(tags)} hashtags; at most {MAX_HASHTAGS} are allowed. Remove some.")
@@ -208,8 +261,9 @@ def follow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId) -
     if user_id == target_user_id:
         raise ToolError(f"{user_id} cannot follow themselves; choose another user.")
     _check_visible(ctx, user_id, target_user_id, f"{target_user_id}'s profile")
-    if ctx.db.execute("SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?",
-                      (user_id, target_user_id)).fetchone():
+    if ctx.db.execute(
+        "SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?", (user_id, target_user_id)
+    ).fetchone():
         raise ToolError(f"{user_id} already follows {target_user_id}.")
     ctx.db.execute("INSERT INTO follows VALUES (?,?,?)", (user_id, target_user_id, fake.iso(ctx.now)))
     return {"user_id": user_id, "following": target_user_id}
@@ -220,8 +274,9 @@ def unfollow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId)
     """Make user_id stop following target_user_id, e.g. unfollow_user('USR-0012', 'USR-0007')."""
     USER.get(ctx, user_id)
     USER.get(ctx, target_user_id)
-    if not ctx.db.execute("DELETE FROM follows WHERE follower_id = ? AND followee_id = ?",
-                          (user_id, target_user_id)).rowcount:
+    if not ctx.db.execute(
+        "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", (user_id, target_user_id)
+    ).rowcount:
         raise ToolError(f"{user_id} does not follow {target_user_id}; see list_connections('{user_id}', 'following').")
     return {"user_id": user_id, "unfollowed": target_user_id}
 
@@ -249,11 +304,15 @@ def unlike_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, A
 
 
 @social_media.write(returns=("comment",))
-def add_comment(ctx: Ctx, user_id: ActingUserId, post_id: PostId,
-                content: Annotated[str, Field(min_length=1, max_length=5000,
-                                              description="The comment text, at most 500 characters, "
-                                                          "e.g. 'Congrats!'")],
-                ) -> dict[str, Any]:
+def add_comment(
+    ctx: Ctx,
+    user_id: ActingUserId,
+    post_id: PostId,
+    content: Annotated[
+        str,
+        Field(min_length=1, max_length=5000, description="The comment text, at most 500 characters, e.g. 'Congrats!'"),
+    ],
+) -> dict[str, Any]:
     """Comment on a post as user_id, e.g. add_comment('USR-0012', 'PST-00042', 'Congrats!'). Returns the new comment id."""
     USER.get(ctx, user_id)
     post = POST.get(ctx, post_id)
@@ -269,9 +328,12 @@ def add_comment(ctx: Ctx, user_id: ActingUserId, post_id: PostId,
 
 
 @social_media.write()
-def block_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId,
-               unblock: Annotated[bool, Field(description="true to lift an existing block instead")] = False,
-               ) -> dict[str, Any]:
+def block_user(
+    ctx: Ctx,
+    user_id: ActingUserId,
+    target_user_id: TargetUserId,
+    unblock: Annotated[bool, Field(description="true to lift an existing block instead")] = False,
+) -> dict[str, Any]:
     """Block (or with unblock=true, unblock) target_user_id as user_id, e.g. block_user('USR-0012', 'USR-0007').
 
     Blocking removes follows between the two users in both directions."""
@@ -282,15 +344,16 @@ def block_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId,
     exists = _blocked(ctx, user_id, target_user_id)
     if unblock:
         if not exists:
-            raise ToolError(f"{user_id} has not blocked {target_user_id}; see "
-                            f"list_connections('{user_id}', 'blocked').")
+            raise ToolError(
+                f"{user_id} has not blocked {target_user_id}; see list_connections('{user_id}', 'blocked')."
+            )
         ctx.db.execute("DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", (user_id, target_user_id))
         return {"user_id": user_id, "unblocked": target_user_id}
     if exists:
         raise ToolError(f"{user_id} has already blocked {target_user_id}.")
     ctx.db.execute("INSERT INTO blocks VALUES (?,?,?)", (user_id, target_user_id, fake.iso(ctx.now)))
-    removed = ctx.db.execute("DELETE FROM follows WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND "
-                             "followee_id = ?)",
-                             (user_id, target_user_id, target_user_id, user_id)).rowcount
+    removed = ctx.db.execute(
+        "DELETE FROM follows WHERE (follower_id = ? AND followee_id = ?) OR (follower_id = ? AND followee_id = ?)",
+        (user_id, target_user_id, target_user_id, user_id),
+    ).rowcount
     return {"user_id": user_id, "blocked": target_user_id, "follows_removed": removed}
-

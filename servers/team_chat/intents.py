@@ -14,16 +14,38 @@ from hub.synth.intent import Ref, Scene, Skip, day
 from servers.team_chat.tools import chat
 
 ACTIVE = "SELECT user_id, handle, name, title, department FROM users WHERE status = 'active'"
-POSTS = ("Heads up: I'm out Friday, ping {other} for anything urgent.", "Notes from today's sync are in the doc.",
-         "Can someone take a look at the flaky test on main?", "Reminder: demo day is next Thursday.",
-         "The staging database is back up.", "Who has context on the billing alerts from last night?",
-         "Great work on the launch, everyone!", "I'll run the retro this week.",
-         "Has anyone tried the new deploy checklist?", "Pushing the release to tomorrow morning.",
-         "Lunch-and-learn on observability at noon.", "I'm picking up the on-call shift tonight.")
-REPLY_TEXTS = ("Thanks, taking a look now.", "Agreed, let's do that.", "I can pick this up tomorrow.",
-               "Could you share the dashboard link?", "Fixed on my side, can you retry?", "Sounds good to me!")
-EMOJI_WORDS = {"thumbsup": "a thumbs-up", "tada": "a party popper", "eyes": "the eyes emoji", "heart": "a heart",
-               "rocket": "a rocket", "white_check_mark": "a green check", "fire": "a fire emoji", "pray": "a thank-you"}
+POSTS = (
+    "Heads up: I'm out Friday, ping {other} for anything urgent.",
+    "Notes from today's sync are in the doc.",
+    "Can someone take a look at the flaky test on main?",
+    "Reminder: demo day is next Thursday.",
+    "The staging database is back up.",
+    "Who has context on the billing alerts from last night?",
+    "Great work on the launch, everyone!",
+    "I'll run the retro this week.",
+    "Has anyone tried the new deploy checklist?",
+    "Pushing the release to tomorrow morning.",
+    "Lunch-and-learn on observability at noon.",
+    "I'm picking up the on-call shift tonight.",
+)
+REPLY_TEXTS = (
+    "Thanks, taking a look now.",
+    "Agreed, let's do that.",
+    "I can pick this up tomorrow.",
+    "Could you share the dashboard link?",
+    "Fixed on my side, can you retry?",
+    "Sounds good to me!",
+)
+EMOJI_WORDS = {
+    "thumbsup": "a thumbs-up",
+    "tada": "a party popper",
+    "eyes": "the eyes emoji",
+    "heart": "a heart",
+    "rocket": "a rocket",
+    "white_check_mark": "a green check",
+    "fire": "a fire emoji",
+    "pray": "a thank-you",
+}
 
 
 def me(s: Scene) -> dict[str, Any]:
@@ -74,8 +96,9 @@ def colleague(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
     """Another active member, named so that exactly one member fits."""
     u = s.pick(ACTIVE + f" AND ({where})", *params)
     by_name = Ref("{name}", "SELECT user_id FROM users WHERE name = ?", u["name"])
-    with_team = Ref("{name} from {dept}", "SELECT user_id FROM users WHERE name = ? AND department = ?", u["name"],
-                    u["department"])
+    with_team = Ref(
+        "{name} from {dept}", "SELECT user_id FROM users WHERE name = ? AND department = ?", u["name"], u["department"]
+    )
     refs = (with_team,) if s.rng.random() < 0.3 else (by_name, with_team)
     text = s.refer(u["user_id"], *refs, name=u["name"], dept=u["department"])
     u = dict(u) | {"named_with_department": text.endswith(f" from {u['department']}")}
@@ -97,23 +120,42 @@ def find_channel(s: Scene, ch: dict[str, Any], user_id: str | None = None) -> st
 def message_ref(s: Scene, m: dict[str, Any]) -> str:
     """A top-level message as people recall it: author, channel, a few words, when."""
     words = " ".join(m["text"].split()[:5]).rstrip(",.!?:")
-    return s.refer(m["message_id"],
-                   Ref("{author}'s \"{words}...\" message in #{channel}",
-                       "SELECT message_id FROM messages WHERE channel_id = ? AND author_id = ? AND text LIKE ? "
-                       "AND thread_id IS NULL", m["channel_id"], m["author_id"], words + "%"),
-                   Ref("{author}'s \"{words}...\" message in #{channel} from {when}",
-                       "SELECT message_id FROM messages WHERE channel_id = ? AND author_id = ? AND text LIKE ? "
-                       "AND thread_id IS NULL AND substr(created_at, 1, 10) = ?", m["channel_id"], m["author_id"],
-                       words + "%", m["created_at"][:10]),
-                   author=m["author"], words=words, channel=m["channel"], when=day(m["created_at"], s.now))
+    return s.refer(
+        m["message_id"],
+        Ref(
+            '{author}\'s "{words}..." message in #{channel}',
+            "SELECT message_id FROM messages WHERE channel_id = ? AND author_id = ? AND text LIKE ? "
+            "AND thread_id IS NULL",
+            m["channel_id"],
+            m["author_id"],
+            words + "%",
+        ),
+        Ref(
+            '{author}\'s "{words}..." message in #{channel} from {when}',
+            "SELECT message_id FROM messages WHERE channel_id = ? AND author_id = ? AND text LIKE ? "
+            "AND thread_id IS NULL AND substr(created_at, 1, 10) = ?",
+            m["channel_id"],
+            m["author_id"],
+            words + "%",
+            m["created_at"][:10],
+        ),
+        author=m["author"],
+        words=words,
+        channel=m["channel"],
+        when=day(m["created_at"], s.now),
+    )
 
 
 def visible_message(s: Scene, user_id: str, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """A top-level message in an active channel the member belongs to."""
-    return s.pick("SELECT m.*, u.name AS author, c.name AS channel FROM messages m JOIN users u ON u.user_id = "
-                  "m.author_id JOIN channels c ON c.channel_id = m.channel_id WHERE m.thread_id IS NULL AND "
-                  "c.is_archived = 0 AND m.channel_id IN (SELECT channel_id FROM channel_members WHERE user_id = ?) "
-                  f"AND ({where})", user_id, *params)
+    return s.pick(
+        "SELECT m.*, u.name AS author, c.name AS channel FROM messages m JOIN users u ON u.user_id = "
+        "m.author_id JOIN channels c ON c.channel_id = m.channel_id WHERE m.thread_id IS NULL AND "
+        "c.is_archived = 0 AND m.channel_id IN (SELECT channel_id FROM channel_members WHERE user_id = ?) "
+        f"AND ({where})",
+        user_id,
+        *params,
+    )
 
 
 def locate(s: Scene, user_id: str, m: dict[str, Any]) -> dict[str, Any]:
@@ -135,15 +177,28 @@ def _in_first_page(s: Scene, user_id: str, m: dict[str, Any], **filters: Any) ->
 def join_and_say_hi(s: Scene) -> None:
     """A member joins a public channel and posts there."""
     u = me(s)
-    ch = s.pick("SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
-                "(SELECT channel_id FROM channel_members WHERE user_id = ?)", u["user_id"])
-    text = s.rng.choice(("Hi all, glad to be here!", "Hello #{c}! Looking forward to following along.",
-                         "Hey everyone, joining to keep up with {topic}.")).format(c=ch["name"],
-                                                                                  topic=ch["topic"].lower())
+    ch = s.pick(
+        "SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
+        "(SELECT channel_id FROM channel_members WHERE user_id = ?)",
+        u["user_id"],
+    )
+    text = s.rng.choice(
+        (
+            "Hi all, glad to be here!",
+            "Hello #{c}! Looking forward to following along.",
+            "Hey everyone, joining to keep up with {topic}.",
+        )
+    ).format(c=ch["name"], topic=ch["topic"].lower())
     hello = s.given(text, f'"{text}"', "message", "post_message", "text")
-    s.say("I'm {me}. Get me into #{c}[ and post {hello} there].", "This is {me}: add me to #{c}[, then say {hello}].",
-          "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
-          minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."], me=intro(s, u), c=ch["name"], hello=hello)
+    s.say(
+        "I'm {me}. Get me into #{c}[ and post {hello} there].",
+        "This is {me}: add me to #{c}[, then say {hello}].",
+        "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
+        minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."],
+        me=intro(s, u),
+        c=ch["name"],
+        hello=hello,
+    )
     uid = find_me(s, u)
     cid = find_channel(s, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
@@ -156,11 +211,19 @@ def join_and_say_hi(s: Scene) -> None:
 def join_and_look_around(s: Scene) -> None:
     """A member joins a public channel and asks who is there."""
     u = me(s)
-    ch = s.pick("SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
-                "(SELECT channel_id FROM channel_members WHERE user_id = ?)", u["user_id"])
-    s.say("I'm {me}, please add me to #{c}.", "{me} here. Sign me up for #{c}.",
-          "This is {me}; I'd like to be in #{c}.",
-          minimal=["{me}: #{c}, let me in."], me=intro(s, u), c=ch["name"])
+    ch = s.pick(
+        "SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
+        "(SELECT channel_id FROM channel_members WHERE user_id = ?)",
+        u["user_id"],
+    )
+    s.say(
+        "I'm {me}, please add me to #{c}.",
+        "{me} here. Sign me up for #{c}.",
+        "This is {me}; I'd like to be in #{c}.",
+        minimal=["{me}: #{c}, let me in."],
+        me=intro(s, u),
+        c=ch["name"],
+    )
     uid = find_me(s, u)
     cid = find_channel(s, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
@@ -172,11 +235,19 @@ def join_and_look_around(s: Scene) -> None:
 def leave_noisy_channel(s: Scene) -> None:
     """A member leaves a channel they no longer follow."""
     u = me(s)
-    ch = s.pick("SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-                "c.is_archived = 0 AND c.channel_id != 'CHN-0001'", u["user_id"])
-    s.say("{me} here. Take me out of #{c}, it's too noisy.", "I'm {me}, please remove me from #{c}.",
-          "This is {me}. I don't need #{c} anymore, get me out.", minimal=["{me}: done with #{c}."],
-          me=intro(s, u), c=ch["name"])
+    ch = s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0 AND c.channel_id != 'CHN-0001'",
+        u["user_id"],
+    )
+    s.say(
+        "{me} here. Take me out of #{c}, it's too noisy.",
+        "I'm {me}, please remove me from #{c}.",
+        "This is {me}. I don't need #{c} anymore, get me out.",
+        minimal=["{me}: done with #{c}."],
+        me=intro(s, u),
+        c=ch["name"],
+    )
     uid = find_me(s, u)
     cid = find_channel(s, ch, uid)
     s.call("leave_channel", channel_id=cid, user_id=uid)
@@ -189,13 +260,23 @@ def leave_noisy_channel(s: Scene) -> None:
 def bring_colleague_in(s: Scene) -> None:
     """A member adds a colleague to one of their channels (the only way into a private one)."""
     u = me(s)
-    ch = s.pick("SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-                "c.is_archived = 0", u["user_id"])
-    other, named = colleague(s, "user_id NOT IN (SELECT user_id FROM channel_members WHERE channel_id = ?)",
-                             ch["channel_id"])
-    s.say("I'm {me}. Can you add {other} to #{c}?", "{me} here. {other} should be in #{c}, please invite them.",
-          "This is {me}: bring {other} into #{c}, they're joining the project.",
-          minimal=["{me}: {other} needs #{c}."], me=intro(s, u), other=named, c=ch["name"])
+    ch = s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0",
+        u["user_id"],
+    )
+    other, named = colleague(
+        s, "user_id NOT IN (SELECT user_id FROM channel_members WHERE channel_id = ?)", ch["channel_id"]
+    )
+    s.say(
+        "I'm {me}. Can you add {other} to #{c}?",
+        "{me} here. {other} should be in #{c}, please invite them.",
+        "This is {me}: bring {other} into #{c}, they're joining the project.",
+        minimal=["{me}: {other} needs #{c}."],
+        me=intro(s, u),
+        other=named,
+        c=ch["name"],
+    )
     uid = find_me(s, u)
     them = find_user(s, other)
     cid = find_channel(s, ch, uid)
@@ -213,16 +294,24 @@ def reply_in_thread(s: Scene) -> None:
     what = message_ref(s, m)
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    s.say("I'm {me}. Reply to {what} in its thread[: {reply}].",
-          "{me} here: answer {what} in the thread[, say {reply}].",
-          "This is {me}. Please respond under {what}[ with {reply}].", me=intro(s, u), what=what, reply=reply)
+    s.say(
+        "I'm {me}. Reply to {what} in its thread[: {reply}].",
+        "{me} here: answer {what} in the thread[, say {reply}].",
+        "This is {me}. Please respond under {what}[ with {reply}].",
+        me=intro(s, u),
+        what=what,
+        reply=reply,
+    )
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = locate(s, uid, m | {"channel_id": cid})
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
     if s.room():
-        s.say("Show me the whole thread now.", "What does the thread look like with my reply?",
-              "Read me the replies under it.")
+        s.say(
+            "Show me the whole thread now.",
+            "What does the thread look like with my reply?",
+            "Read me the replies under it.",
+        )
         s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
 
 
@@ -234,10 +323,12 @@ def _private(s: Scene, m: dict[str, Any]) -> bool:
 def react_to_message(s: Scene) -> None:
     """A member reacts to a colleague's message with an emoji (or takes a reaction back)."""
     u = me(s)
-    mine = s.rows("SELECT r.message_id, r.emoji FROM reactions r JOIN messages m USING (message_id) JOIN channels c "
-                  "ON c.channel_id = m.channel_id WHERE r.user_id = ? AND m.thread_id IS NULL AND c.is_archived = 0 "
-                  "AND r.emoji IN ('thumbsup', 'tada', 'eyes', 'heart', 'rocket', 'white_check_mark', 'fire', 'pray')",
-                  u["user_id"])
+    mine = s.rows(
+        "SELECT r.message_id, r.emoji FROM reactions r JOIN messages m USING (message_id) JOIN channels c "
+        "ON c.channel_id = m.channel_id WHERE r.user_id = ? AND m.thread_id IS NULL AND c.is_archived = 0 "
+        "AND r.emoji IN ('thumbsup', 'tada', 'eyes', 'heart', 'rocket', 'white_check_mark', 'fire', 'pray')",
+        u["user_id"],
+    )
     take_back = bool(mine) and s.rng.random() < 0.3
     if take_back:
         pick = s.rng.choice(mine)
@@ -246,17 +337,32 @@ def react_to_message(s: Scene) -> None:
     else:
         m = visible_message(s, u["user_id"], "m.author_id != ?", u["user_id"])
         emoji = s.rng.choice(list(EMOJI_WORDS))
-        if s.rows("SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?", m["message_id"],
-                  u["user_id"], emoji):
+        if s.rows(
+            "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?",
+            m["message_id"],
+            u["user_id"],
+            emoji,
+        ):
             raise Skip("already reacted")
     what = message_ref(s, m)
     if take_back:
         mine_word = EMOJI_WORDS[emoji].removeprefix("a ").removeprefix("the ")
-        s.say("I'm {me}. Take back my {e} on {what}.", "{me} here: remove my {e} reaction from {what}.",
-              me=intro(s, u), e=mine_word, what=what)
+        s.say(
+            "I'm {me}. Take back my {e} on {what}.",
+            "{me} here: remove my {e} reaction from {what}.",
+            me=intro(s, u),
+            e=mine_word,
+            what=what,
+        )
     else:
-        s.say("I'm {me}. Put {e} on {what}.", "{me} here. React to {what} with {e}, please.",
-              "This is {me}: give {what} {e}.", me=intro(s, u), e=EMOJI_WORDS[emoji], what=what)
+        s.say(
+            "I'm {me}. Put {e} on {what}.",
+            "{me} here. React to {what} with {e}, please.",
+            "This is {me}: give {what} {e}.",
+            me=intro(s, u),
+            e=EMOJI_WORDS[emoji],
+            what=what,
+        )
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = locate(s, uid, m | {"channel_id": cid})
@@ -265,7 +371,7 @@ def react_to_message(s: Scene) -> None:
         args["remove"] = True
     s.call("add_reaction", **args)
     text = s.rng.choice(REPLY_TEXTS)
-    s.say("And answer it in the thread: \"{t}\"", "Also reply under it with \"{t}\"", t=text)
+    s.say('And answer it in the thread: "{t}"', 'Also reply under it with "{t}"', t=text)
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
 
 
@@ -273,17 +379,35 @@ def react_to_message(s: Scene) -> None:
 def fix_my_message(s: Scene) -> None:
     """A member corrects their latest message in a channel."""
     u = me(s)
-    m = visible_message(s, u["user_id"], "m.author_id = ? AND m.created_at = (SELECT MAX(created_at) FROM messages x "
-                        "WHERE x.author_id = m.author_id AND x.channel_id = m.channel_id AND x.thread_id IS NULL)",
-                        u["user_id"])
-    latest = s.refer(m["message_id"], Ref("my last message in #{c}", "SELECT message_id FROM messages WHERE "
-                                          "author_id = ? AND channel_id = ? AND thread_id IS NULL AND created_at = ?",
-                                          u["user_id"], m["channel_id"], m["created_at"]), c=m["channel"])
+    m = visible_message(
+        s,
+        u["user_id"],
+        "m.author_id = ? AND m.created_at = (SELECT MAX(created_at) FROM messages x "
+        "WHERE x.author_id = m.author_id AND x.channel_id = m.channel_id AND x.thread_id IS NULL)",
+        u["user_id"],
+    )
+    latest = s.refer(
+        m["message_id"],
+        Ref(
+            "my last message in #{c}",
+            "SELECT message_id FROM messages WHERE "
+            "author_id = ? AND channel_id = ? AND thread_id IS NULL AND created_at = ?",
+            u["user_id"],
+            m["channel_id"],
+            m["created_at"],
+        ),
+        c=m["channel"],
+    )
     text = m["text"].rstrip(".!?") + s.rng.choice((" (updated)", " - see the doc for details.", ", thanks all!"))
     new = s.given(text, f'"{text}"', "new text", "edit_message", "text")
-    s.say("I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
-          "{me} here. Please fix {latest}[ so it reads {new}].", "This is {me}: reword {latest}[ as {new}].",
-          me=intro(s, u), latest=latest, new=new)
+    s.say(
+        "I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
+        "{me} here. Please fix {latest}[ so it reads {new}].",
+        "This is {me}: reword {latest}[ as {new}].",
+        me=intro(s, u),
+        latest=latest,
+        new=new,
+    )
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = _in_first_page(s, uid, m | {"channel_id": cid}, author_id=uid)
@@ -295,11 +419,18 @@ def fix_my_message(s: Scene) -> None:
 @chat.intent(covers=("search_users", "search_messages", "get_channel"))
 def who_mentioned_me(s: Scene) -> None:
     """A member catches up on the messages that @-mention them."""
-    u = s.pick(ACTIVE + " AND user_id IN (SELECT user_id FROM mentions) AND name IN (SELECT name FROM users "
-               "GROUP BY name HAVING COUNT(*) = 1)")
+    u = s.pick(
+        ACTIVE + " AND user_id IN (SELECT user_id FROM mentions) AND name IN (SELECT name FROM users "
+        "GROUP BY name HAVING COUNT(*) = 1)"
+    )
     s.be(u["name"])
-    s.say("I'm {me}. Did anyone tag me lately?", "{me} here. Where have people @-mentioned me?",
-          "This is {me}: what messages call me out by name?", minimal=["{me}: any mentions?"], me=intro(s, u))
+    s.say(
+        "I'm {me}. Did anyone tag me lately?",
+        "{me} here. Where have people @-mentioned me?",
+        "This is {me}: what messages call me out by name?",
+        minimal=["{me}: any mentions?"],
+        me=intro(s, u),
+    )
     uid = find_me(s, u)
     found = s.call("search_messages", user_id=uid, mentions_user_id=uid)["messages"]
     if not found:
@@ -312,16 +443,27 @@ def who_mentioned_me(s: Scene) -> None:
 def colleague_channels(s: Scene) -> None:
     """Someone checks which channels a colleague follows, then looks at one of them."""
     other, named = colleague(s, "user_id IN (SELECT user_id FROM channel_members)")
-    ch = s.pick("SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-                "c.is_archived = 0 AND c.is_private = 0", other["user_id"])
-    s.say("Which channels is {other} in?", "What channels does {other} follow?",
-          "Can you list the channels {other} is a member of?", other=named)
+    ch = s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0 AND c.is_private = 0",
+        other["user_id"],
+    )
+    s.say(
+        "Which channels is {other} in?",
+        "What channels does {other} follow?",
+        "Can you list the channels {other} is a member of?",
+        other=named,
+    )
     them = find_user(s, other)
     found = [c for c in s.call("list_channels", user_id=them["user_id"])["channels"] if c["name"] == ch["name"]]
     if not found:
         raise Skip("the channel is not on the first page")
-    s.say("What's #{c} about, and how many people are in it?", "Tell me more about #{c}.",
-          "Who else is in #{c}?", c=ch["name"])
+    s.say(
+        "What's #{c} about, and how many people are in it?",
+        "Tell me more about #{c}.",
+        "Who else is in #{c}?",
+        c=ch["name"],
+    )
     s.call("get_channel", channel_id=found[0]["channel_id"])
 
 
@@ -329,11 +471,18 @@ def colleague_channels(s: Scene) -> None:
 def team_makeup(s: Scene) -> None:
     """Someone looks at how the workspace is staffed, then at one team."""
     field = s.rng.choice(("department", "title", "member_status"))
-    s.say({"department": "How many people do we have in each department?",
-           "title": "What job titles do people have here, and how many of each?",
-           "member_status": "How many accounts are active versus switched off?"}[field],
-          {"department": "Give me a headcount per department.", "title": "Break the workspace down by job title.",
-           "member_status": "Are there many deactivated accounts in the workspace?"}[field])
+    s.say(
+        {
+            "department": "How many people do we have in each department?",
+            "title": "What job titles do people have here, and how many of each?",
+            "member_status": "How many accounts are active versus switched off?",
+        }[field],
+        {
+            "department": "Give me a headcount per department.",
+            "title": "Break the workspace down by job title.",
+            "member_status": "Are there many deactivated accounts in the workspace?",
+        }[field],
+    )
     stats = s.call("get_distinct_values", field=field)["values"]
     if field == "department":
         dept = s.rng.choice(sorted(stats))
@@ -354,20 +503,38 @@ def team_makeup(s: Scene) -> None:
 def post_with_mention(s: Scene) -> None:
     """A member posts in a channel, tagging a colleague by name."""
     u = me(s)
-    ch = s.pick("SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-                "c.is_archived = 0 AND c.is_private = 0", u["user_id"])
+    ch = s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0 AND c.is_private = 0",
+        u["user_id"],
+    )
     other, named = colleague(s, "user_id != ?", u["user_id"])
-    body = s.rng.choice(("can you look at the numbers before Friday?", "thanks for the help yesterday!",
-                         "your review is needed on the new proposal.", "let's sync after lunch."))
-    s.say("I'm {me}. Post in #{c} tagging {other}: {body}", "{me} here. Ping {other} in #{c}: {body}",
-          "This is {me}: in #{c}, mention {other} and say \"{body}\"", me=intro(s, u), c=ch["name"], other=named,
-          body=body)
+    body = s.rng.choice(
+        (
+            "can you look at the numbers before Friday?",
+            "thanks for the help yesterday!",
+            "your review is needed on the new proposal.",
+            "let's sync after lunch.",
+        )
+    )
+    s.say(
+        "I'm {me}. Post in #{c} tagging {other}: {body}",
+        "{me} here. Ping {other} in #{c}: {body}",
+        'This is {me}: in #{c}, mention {other} and say "{body}"',
+        me=intro(s, u),
+        c=ch["name"],
+        other=named,
+        body=body,
+    )
     uid = find_me(s, u)
     them = find_user(s, other)
     cid = find_channel(s, ch, uid)
     s.call("post_message", channel_id=cid, author_id=uid, text=f"@{them['handle']} {body}")
-    s.say("Show me the latest messages there.", "What's been said in that channel lately?",
-          "Did it go through? Show me the channel.")
+    s.say(
+        "Show me the latest messages there.",
+        "What's been said in that channel lately?",
+        "Did it go through? Show me the channel.",
+    )
     s.call("search_messages", user_id=uid, channel_id=cid)
 
 
@@ -377,8 +544,13 @@ def catch_up_on_thread(s: Scene) -> None:
     u = me(s)
     m = visible_message(s, u["user_id"], "(SELECT COUNT(*) FROM messages r WHERE r.thread_id = m.message_id) > 0")
     what = message_ref(s, m)
-    s.say("I'm {me}. What did people answer to {what}?", "{me} here. Catch me up on the replies to {what}.",
-          "This is {me}: what's the thread under {what} saying?", me=intro(s, u), what=what)
+    s.say(
+        "I'm {me}. What did people answer to {what}?",
+        "{me} here. Catch me up on the replies to {what}.",
+        "This is {me}: what's the thread under {what} saying?",
+        me=intro(s, u),
+        what=what,
+    )
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = locate(s, uid, m | {"channel_id": cid})
@@ -398,8 +570,9 @@ def channel_news(s: Scene) -> None:
     me_, ch = s.memory.get("me"), s.memory.get("channel")
     if not me_ or not ch or ch.get("is_archived"):
         raise Skip("no member and channel in the dialogue yet")
-    if ch.get("is_private") and not s.rows("SELECT 1 FROM channel_members WHERE channel_id = ? AND user_id = ?",
-                                           ch["channel_id"], me_["user_id"]):
+    if ch.get("is_private") and not s.rows(
+        "SELECT 1 FROM channel_members WHERE channel_id = ? AND user_id = ?", ch["channel_id"], me_["user_id"]
+    ):
         raise Skip("the member cannot read that private channel (any more)")
     mode = s.rng.choice(("latest", "mentions", "words"))
     if mode == "mentions":
@@ -410,8 +583,9 @@ def channel_news(s: Scene) -> None:
         s.say("Did anyone in #{c} talk about the {w}?", "Search #{c} for anything about {w}.", c=ch["name"], w=word)
         s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"], query=word)
     else:
-        s.say("What's the latest in #{c}?", "Catch me up on #{c}.", "What have people been saying in #{c}?",
-              c=ch["name"])
+        s.say(
+            "What's the latest in #{c}?", "Catch me up on #{c}.", "What have people been saying in #{c}?", c=ch["name"]
+        )
         s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"])
 
 
@@ -432,8 +606,10 @@ def my_channels(s: Scene) -> None:
     if not me_:
         raise Skip("no member in the dialogue yet")
     archived = s.rng.random() < 0.3
-    s.say("Which channels am I in now[, archived ones included]?" if archived else "Which channels am I in now?",
-          "List my channels[, including the archived ones]." if archived else "List my channels.")
+    s.say(
+        "Which channels am I in now[, archived ones included]?" if archived else "Which channels am I in now?",
+        "List my channels[, including the archived ones]." if archived else "List my channels.",
+    )
     args: dict[str, Any] = {"user_id": me_["user_id"]}
     if archived:
         args["include_archived"] = True

@@ -19,8 +19,16 @@ DEPARTMENTS = {
     "Finance": ("Financial Analyst", "Controller"),
     "People": ("Recruiter", "People Partner"),
 }
-TIMEZONES = ("America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "Europe/London", "Europe/Berlin",
-             "Asia/Kolkata", "Asia/Tokyo")
+TIMEZONES = (
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "Europe/London",
+    "Europe/Berlin",
+    "Asia/Kolkata",
+    "Asia/Tokyo",
+)
 # (name, topic, private, archived, department that mostly joins or None for everyone)
 CHANNELS = (
     ("general", "Company-wide announcements and chatter", 0, 0, None),
@@ -49,21 +57,45 @@ CHANNELS = (
     ("q1-planning", "Q1 planning, wrapped up", 1, 1, "Product"),
 )
 LINES = (
-    "Morning all! Standup notes are in the doc.", "Has anyone seen the latency spike on the checkout API?",
-    "PR is up for review, would love a second pair of eyes.", "Reminder: all-hands at 10am PT tomorrow.",
-    "Deploy to staging is green, promoting to prod after lunch.", "Can we move the sync to Thursday?",
-    "The new dashboard numbers look great this week.", "Customer asked about SSO support again.",
-    "I'll take a look after my next meeting.", "Shipping the fix in the next release.",
-    "Does anyone have the link to the Q2 roadmap?", "Thanks for jumping on that so quickly!",
-    "We are rolling back the last deploy while we investigate.", "Great demo today, team.",
-    "Lunch order going in at noon if anyone wants in.", "The draft blog post is ready for review.",
-    "Heads up: the office wifi will be down Saturday morning.", "Closed the Acme renewal, three year term!",
-    "Who owns the billing service alerts?", "I added notes from the customer call to the ticket.",
-    "Can someone approve my expense report?", "The on-call handoff is in the runbook.",
-    "Book club meets Friday, we are on chapter 7.", "Here is a photo of my dog judging my code.",
+    "Morning all! Standup notes are in the doc.",
+    "Has anyone seen the latency spike on the checkout API?",
+    "PR is up for review, would love a second pair of eyes.",
+    "Reminder: all-hands at 10am PT tomorrow.",
+    "Deploy to staging is green, promoting to prod after lunch.",
+    "Can we move the sync to Thursday?",
+    "The new dashboard numbers look great this week.",
+    "Customer asked about SSO support again.",
+    "I'll take a look after my next meeting.",
+    "Shipping the fix in the next release.",
+    "Does anyone have the link to the Q2 roadmap?",
+    "Thanks for jumping on that so quickly!",
+    "We are rolling back the last deploy while we investigate.",
+    "Great demo today, team.",
+    "Lunch order going in at noon if anyone wants in.",
+    "The draft blog post is ready for review.",
+    "Heads up: the office wifi will be down Saturday morning.",
+    "Closed the Acme renewal, three year term!",
+    "Who owns the billing service alerts?",
+    "I added notes from the customer call to the ticket.",
+    "Can someone approve my expense report?",
+    "The on-call handoff is in the runbook.",
+    "Book club meets Friday, we are on chapter 7.",
+    "Here is a photo of my dog judging my code.",
 )
-REPLIES = ("+1", "On it.", "Thanks!", "Looking now.", "Agreed.", "Good catch.", "Done.", "Can you share more details?",
-           "I can help with that.", "Same here.", "Let's sync after standup.", "Fixed in the latest build.")
+REPLIES = (
+    "+1",
+    "On it.",
+    "Thanks!",
+    "Looking now.",
+    "Agreed.",
+    "Good catch.",
+    "Done.",
+    "Can you share more details?",
+    "I can help with that.",
+    "Same here.",
+    "Let's sync after standup.",
+    "Fixed in the latest build.",
+)
 EMOJI = ("thumbsup", "tada", "eyes", "white_check_mark", "heart", "rocket", "joy", "pray", "fire", "100")
 
 
@@ -77,8 +109,18 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
             handle += str(rng.randint(0, 9))
         handles.add(handle)
         dept = rng.choice(list(DEPARTMENTS))
-        users.append((f"USR-{i:04d}", handle, f"{first} {last}", rng.choice(DEPARTMENTS[dept]), dept, rng.choice(TIMEZONES),
-                      "deactivated" if rng.random() < 0.05 else "active", fake.iso(fake.moment(rng, now, 1500, -60))))
+        users.append(
+            (
+                f"USR-{i:04d}",
+                handle,
+                f"{first} {last}",
+                rng.choice(DEPARTMENTS[dept]),
+                dept,
+                rng.choice(TIMEZONES),
+                "deactivated" if rng.random() < 0.05 else "active",
+                fake.iso(fake.moment(rng, now, 1500, -60)),
+            )
+        )
     db.executemany("INSERT INTO users VALUES (?,?,?,?,?,?,?,?)", users)
     start = now - timedelta(days=900)
     channels: list[tuple[Any, ...]] = []
@@ -97,7 +139,9 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
             chance = 0.45 if private else 0.8
         group = [u for u in users if u[0] == creator[0] or rng.random() < (chance if home in (None, u[4]) else 0.06)]
         for u in group:
-            members.append((cid, u[0], fake.iso(max(created, datetime.fromisoformat(u[7]))), None if not private else creator[0]))
+            members.append(
+                (cid, u[0], fake.iso(max(created, datetime.fromisoformat(u[7]))), None if not private else creator[0])
+            )
         active = [u for u in group if u[6] == "active"] or group
         end = now - timedelta(days=rng.randint(60, 300)) if archived else now - timedelta(minutes=5)
         horizon = int((end - created).total_seconds() // 60)
@@ -114,9 +158,26 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
             for r in range(rng.choice((0, 0, 0, 1, 2, 4))):
                 replier = rng.choice(active)
                 rt = t + timedelta(minutes=rng.randint(1, 180) * (r + 1))
-                messages.append([f"MSG-{len(messages) + 1:05d}", cid, replier[0], f"MSG-{mid:05d}", rng.choice(REPLIES), min(rt, end), None])
+                messages.append(
+                    [
+                        f"MSG-{len(messages) + 1:05d}",
+                        cid,
+                        replier[0],
+                        f"MSG-{mid:05d}",
+                        rng.choice(REPLIES),
+                        min(rt, end),
+                        None,
+                    ]
+                )
             for reactor in rng.sample(active, min(len(active), rng.choice((0, 0, 1, 1, 2, 3)))):
-                reactions.append((f"MSG-{mid:05d}", reactor[0], rng.choice(EMOJI), fake.iso(min(end, t + timedelta(minutes=rng.randint(1, 600))))))
+                reactions.append(
+                    (
+                        f"MSG-{mid:05d}",
+                        reactor[0],
+                        rng.choice(EMOJI),
+                        fake.iso(min(end, t + timedelta(minutes=rng.randint(1, 600)))),
+                    )
+                )
     for m in messages:
         m[5] = fake.iso(m[5])
         if rng.random() < 0.04:

@@ -18,7 +18,8 @@ from hub.kit import insert_rows
 from servers.trading.schema import tick
 
 SYMBOLS = (
-    ("AAPL", "Apple Inc.", "Technology", "NASDAQ", 212.0), ("MSFT", "Microsoft Corp.", "Technology", "NASDAQ", 455.0),
+    ("AAPL", "Apple Inc.", "Technology", "NASDAQ", 212.0),
+    ("MSFT", "Microsoft Corp.", "Technology", "NASDAQ", 455.0),
     ("NVDA", "NVIDIA Corp.", "Technology", "NASDAQ", 138.0),
     ("GOOGL", "Alphabet Inc.", "Communication", "NASDAQ", 178.0),
     ("AMZN", "Amazon.com Inc.", "Consumer Discretionary", "NASDAQ", 201.0),
@@ -27,24 +28,35 @@ SYMBOLS = (
     ("JPM", "JPMorgan Chase & Co.", "Financials", "NYSE", 228.0),
     ("BAC", "Bank of America Corp.", "Financials", "NYSE", 41.5),
     ("GS", "Goldman Sachs Group", "Financials", "NYSE", 560.0),
-    ("V", "Visa Inc.", "Financials", "NYSE", 318.0), ("JNJ", "Johnson & Johnson", "Health Care", "NYSE", 156.0),
-    ("PFE", "Pfizer Inc.", "Health Care", "NYSE", 26.8), ("UNH", "UnitedHealth Group", "Health Care", "NYSE", 512.0),
-    ("XOM", "Exxon Mobil Corp.", "Energy", "NYSE", 114.0), ("CVX", "Chevron Corp.", "Energy", "NYSE", 152.0),
+    ("V", "Visa Inc.", "Financials", "NYSE", 318.0),
+    ("JNJ", "Johnson & Johnson", "Health Care", "NYSE", 156.0),
+    ("PFE", "Pfizer Inc.", "Health Care", "NYSE", 26.8),
+    ("UNH", "UnitedHealth Group", "Health Care", "NYSE", 512.0),
+    ("XOM", "Exxon Mobil Corp.", "Energy", "NYSE", 114.0),
+    ("CVX", "Chevron Corp.", "Energy", "NYSE", 152.0),
     ("KO", "Coca-Cola Co.", "Consumer Staples", "NYSE", 69.4),
     ("PEP", "PepsiCo Inc.", "Consumer Staples", "NASDAQ", 148.0),
     ("WMT", "Walmart Inc.", "Consumer Staples", "NYSE", 94.0),
     ("COST", "Costco Wholesale", "Consumer Staples", "NASDAQ", 960.0),
     ("DIS", "Walt Disney Co.", "Communication", "NYSE", 108.0),
     ("NFLX", "Netflix Inc.", "Communication", "NASDAQ", 880.0),
-    ("BA", "Boeing Co.", "Industrials", "NYSE", 172.0), ("CAT", "Caterpillar Inc.", "Industrials", "NYSE", 348.0),
-    ("GE", "GE Aerospace", "Industrials", "NYSE", 196.0), ("INTC", "Intel Corp.", "Technology", "NASDAQ", 21.4),
+    ("BA", "Boeing Co.", "Industrials", "NYSE", 172.0),
+    ("CAT", "Caterpillar Inc.", "Industrials", "NYSE", 348.0),
+    ("GE", "GE Aerospace", "Industrials", "NYSE", 196.0),
+    ("INTC", "Intel Corp.", "Technology", "NASDAQ", 21.4),
     ("AMD", "Advanced Micro Devices", "Technology", "NASDAQ", 142.0),
     ("NKE", "Nike Inc.", "Consumer Discretionary", "NYSE", 74.0),
     ("MCD", "McDonald's Corp.", "Consumer Discretionary", "NYSE", 291.0),
     ("NEE", "NextEra Energy", "Utilities", "NYSE", 72.0),
 )
-MARKET_MAKERS = ("Harborview Securities", "Northgate Liquidity", "Citrine Markets", "Bluewater Execution",
-                 "Lattice Capital Markets", "Stonebridge Trading")
+MARKET_MAKERS = (
+    "Harborview Securities",
+    "Northgate Liquidity",
+    "Citrine Markets",
+    "Bluewater Execution",
+    "Lattice Capital Markets",
+    "Stonebridge Trading",
+)
 Row = tuple[Any, ...]
 
 
@@ -131,8 +143,9 @@ def market_makers(out: Rows) -> None:
         out.mm_ids.append(pid)
         opened = out.now - timedelta(days=out.rng.randint(900, 3000))
         cash = 25_000_000.0
-        out.portfolios.append([pid, firm, f"desk{i}@{firm.split()[0].lower()}.example.com", "market_maker", "active",
-                               cash, iso(opened)])
+        out.portfolios.append(
+            [pid, firm, f"desk{i}@{firm.split()[0].lower()}.example.com", "market_maker", "active", cash, iso(opened)]
+        )
         out.movements.append((f"CSH-{len(out.movements) + 1:05d}", pid, "deposit", cash, cash, iso(opened)))
         for sym, *_ in SYMBOLS:
             out.positions.append((pid, sym, 200_000, out.closes[sym][0]))
@@ -160,8 +173,9 @@ def customer(out: Rows, i: int) -> None:
         sym, *_ = rng.choice(SYMBOLS)
         at = iso(rng.choice(out.days).replace(hour=15, minute=rng.randint(0, 59)))
         price = tick(out.closes[sym][-1] * rng.uniform(0.85, 0.95))
-        out.orders.append((out.order_id(), pid, sym, "buy", "limit", rng.randint(1, 40), price, 0, None, "cancelled",
-                           at, at))
+        out.orders.append(
+            (out.order_id(), pid, sym, "buy", "limit", rng.randint(1, 40), price, 0, None, "cancelled", at, at)
+        )
 
 
 def holding(out: Rows, pid: str, sym: str, cash: float) -> float:
@@ -180,10 +194,12 @@ def holding(out: Rows, pid: str, sym: str, cash: float) -> float:
         at = iso(out.days[day_idx].replace(hour=rng.randint(14, 19), minute=rng.randint(0, 59)))
         oid = out.order_id()
         otype = rng.choice(("market", "limit"))
-        out.orders.append((oid, pid, sym, "buy", otype, qty, price if otype == "limit" else None, qty, price, "filled",
-                           at, at))
-        out.trades.append((f"TRD-{len(out.trades) + 1:05d}", sym, price, qty, oid, None, pid, rng.choice(out.mm_ids),
-                           at))
+        out.orders.append(
+            (oid, pid, sym, "buy", otype, qty, price if otype == "limit" else None, qty, price, "filled", at, at)
+        )
+        out.trades.append(
+            (f"TRD-{len(out.trades) + 1:05d}", sym, price, qty, oid, None, pid, rng.choice(out.mm_ids), at)
+        )
     if qty_total:
         out.positions.append((pid, sym, qty_total, round(cost_total / qty_total, 4)))
         out.held.setdefault(pid, {})[sym] = qty_total
@@ -226,10 +242,26 @@ def quotes(out: Rows) -> None:
         step = max(0.01, round(close * 0.001, 2))
         half = max(0.01, round(close * 0.0004, 2))
         for level in range(5):
-            for side, price in (("buy", tick(close - half - level * step)),
-                                ("sell", tick(close + half + level * step))):
+            for side, price in (
+                ("buy", tick(close - half - level * step)),
+                ("sell", tick(close + half + level * step)),
+            ):
                 for mm in rng.sample(out.mm_ids, rng.choice((1, 2))):
                     book_time += timedelta(seconds=rng.randint(1, 5))
                     at = iso(book_time)
-                    out.orders.append((out.order_id(), mm, sym, side, "limit", rng.randint(1, 12) * 50, price, 0, None,
-                                       "open", at, at))
+                    out.orders.append(
+                        (
+                            out.order_id(),
+                            mm,
+                            sym,
+                            side,
+                            "limit",
+                            rng.randint(1, 12) * 50,
+                            price,
+                            0,
+                            None,
+                            "open",
+                            at,
+                            at,
+                        )
+                    )

@@ -18,13 +18,36 @@ from hub.kit import insert_rows
 from servers.video_meeting.schema import PLAN_CAPACITY
 
 DEPARTMENTS = ("Engineering", "Sales", "Marketing", "Finance", "People Ops", "Product", "Design", "Support", "Legal")
-TITLES = ("Weekly team sync", "Sprint planning", "Customer demo: {c}", "Quarterly business review", "Design critique",
-          "1:1 check-in", "Hiring panel", "Incident review", "Town hall", "Onboarding: new hires", "Vendor pitch: {c}",
-          "Roadmap walkthrough", "Sales kickoff", "Board prep", "Training: security basics", "Partner call: {c}",
-          "Retrospective", "Office hours", "Product launch rehearsal", "Budget review")
-AGENDAS = ("Status updates, blockers, next steps.", "Walk through the deck and collect feedback.",
-           "Review metrics and decide on priorities.", "Q&A with leadership.",
-           "Demo of the new release, then open discussion.", "Go through open action items.")
+TITLES = (
+    "Weekly team sync",
+    "Sprint planning",
+    "Customer demo: {c}",
+    "Quarterly business review",
+    "Design critique",
+    "1:1 check-in",
+    "Hiring panel",
+    "Incident review",
+    "Town hall",
+    "Onboarding: new hires",
+    "Vendor pitch: {c}",
+    "Roadmap walkthrough",
+    "Sales kickoff",
+    "Board prep",
+    "Training: security basics",
+    "Partner call: {c}",
+    "Retrospective",
+    "Office hours",
+    "Product launch rehearsal",
+    "Budget review",
+)
+AGENDAS = (
+    "Status updates, blockers, next steps.",
+    "Walk through the deck and collect feedback.",
+    "Review metrics and decide on priorities.",
+    "Q&A with leadership.",
+    "Demo of the new release, then open discussion.",
+    "Go through open action items.",
+)
 CANCEL_REASONS = ("Host unavailable", "Moved to email", "Duplicate invite", "Rescheduled")
 
 Row = tuple[Any, ...]
@@ -128,8 +151,23 @@ def meeting(out: Rows, status: str, start: datetime, host: str | None = None) ->
     created = min(start, now) - timedelta(days=rng.randint(1, 20), minutes=rng.randint(0, 900))
     agenda = rng.choice(AGENDAS)
     code = f"{rng.randint(100, 999)}-{rng.randint(100, 999)}-{rng.randint(1000, 9999)}"
-    out.meetings.append((mid, host, title, agenda, fake.iso(start), minutes, cap, status, started_s, ended_s, code,
-                         reason, fake.iso(created)))
+    out.meetings.append(
+        (
+            mid,
+            host,
+            title,
+            agenda,
+            fake.iso(start),
+            minutes,
+            cap,
+            status,
+            started_s,
+            ended_s,
+            code,
+            reason,
+            fake.iso(created),
+        )
+    )
     cohost = guests[0] if guests and rng.random() < 0.3 else None
     out.participants.append((mid, host, "host", 1, started_s, ended_s))
     participants(out, slot, cohost)
@@ -165,8 +203,9 @@ def recording(out: Rows, slot: Slot, by: str) -> None:
     rec_id = f"REC-{len(out.recordings) + 1:04d}"
     r0 = slot.started + timedelta(minutes=rng.randint(0, 5))
     if slot.status != "ended":
-        out.recordings.append((rec_id, slot.meeting_id, by, fake.iso(min(r0, now - timedelta(minutes=1))),
-                               None, None, None, "recording"))
+        out.recordings.append(
+            (rec_id, slot.meeting_id, by, fake.iso(min(r0, now - timedelta(minutes=1))), None, None, None, "recording")
+        )
         return
     r1 = max(r0 + timedelta(minutes=1), slot.ended - timedelta(minutes=rng.randint(0, 5)))
     secs = int((r1 - r0).total_seconds())

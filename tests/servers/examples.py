@@ -32,7 +32,7 @@ def _calls(text: str, name: str) -> list[str]:
                 depth -= 1
             j += 1
         if depth == 0:
-            out.append(text[start:j - 1])
+            out.append(text[start : j - 1])
     return out
 
 

@@ -45,9 +45,12 @@ def test_transfer_moves_money_and_rejects_overdraft(world: World) -> None:
     assert world.ok(B, "get_account", account_id=src["account_id"])["balance"] == round(src["balance"] - 100, 2)
     assert world.ok(B, "get_account", account_id=dst["account_id"])["balance"] == round(dst["balance"] + 100, 2)
     empty = world.ok(B, "open_account", customer_id=src["customer_id"], type="savings")
-    assert "Insufficient funds" in world.err(B, "transfer_funds", from_account_id=empty["account_id"],
-                                             to_account_id=dst["account_id"], amount=10.0)
-    assert "same account" in world.err(B, "transfer_funds", from_account_id=src["account_id"], to_account_id=src["account_id"], amount=1.0)
+    assert "Insufficient funds" in world.err(
+        B, "transfer_funds", from_account_id=empty["account_id"], to_account_id=dst["account_id"], amount=10.0
+    )
+    assert "same account" in world.err(
+        B, "transfer_funds", from_account_id=src["account_id"], to_account_id=src["account_id"], amount=1.0
+    )
 
 
 def test_deposit_withdraw(world: World) -> None:
@@ -80,13 +83,25 @@ def test_open_and_close_account(world: World) -> None:
 
 def test_payees(world: World) -> None:
     acc = active_account(world, 500)
-    payee = world.ok(B, "add_payee", customer_id=acc["customer_id"], name="Redwood Partners", bank_name="Pacific Trust",
-                     account_number="4402918831")
-    assert payee["payee_id"] in [p["payee_id"] for p in world.ok(B, "list_payees", customer_id=acc["customer_id"])["payees"]]
-    assert "already has a payee" in world.err(B, "add_payee", customer_id=acc["customer_id"], name="X", bank_name="Y",
-                                              account_number="4402918831")
+    payee = world.ok(
+        B,
+        "add_payee",
+        customer_id=acc["customer_id"],
+        name="Redwood Partners",
+        bank_name="Pacific Trust",
+        account_number="4402918831",
+    )
+    assert payee["payee_id"] in [
+        p["payee_id"] for p in world.ok(B, "list_payees", customer_id=acc["customer_id"])["payees"]
+    ]
+    assert "already has a payee" in world.err(
+        B, "add_payee", customer_id=acc["customer_id"], name="X", bank_name="Y", account_number="4402918831"
+    )
     world.ok(B, "pay_payee", account_id=acc["account_id"], payee_id=payee["payee_id"], amount=25.0)
-    kinds = [t["kind"] for t in world.ok(B, "list_transactions", account_id=acc["account_id"], kind="payment")["transactions"]]
+    kinds = [
+        t["kind"]
+        for t in world.ok(B, "list_transactions", account_id=acc["account_id"], kind="payment")["transactions"]
+    ]
     assert kinds == ["payment"]
     assert "No payee" in world.err(B, "pay_payee", account_id=acc["account_id"], payee_id="PAY-9999", amount=1.0)
 
@@ -100,7 +115,11 @@ def test_card_status(world: World) -> None:
             break
     assert card
     world.ok(B, "set_card_status", card_id=card["card_id"], status="locked")
-    assert world.ok(B, "list_cards", account_id=card["account_id"])["cards"][0]["status"] in {"locked", "active", "cancelled"}
+    assert world.ok(B, "list_cards", account_id=card["account_id"])["cards"][0]["status"] in {
+        "locked",
+        "active",
+        "cancelled",
+    }
     assert "already locked" in world.err(B, "set_card_status", card_id=card["card_id"], status="locked")
     world.ok(B, "set_card_status", card_id=card["card_id"], status="cancelled")
     assert "cancelled" in world.err(B, "set_card_status", card_id=card["card_id"], status="active")

@@ -8,7 +8,9 @@ B = "budget"
 
 
 def category(world: World, name: str) -> dict:
-    return next(c for c in world.ok(B, "list_categories", query=name, month="2026-05")["categories"] if c["name"] == name)
+    return next(
+        c for c in world.ok(B, "list_categories", query=name, month="2026-05")["categories"] if c["name"] == name
+    )
 
 
 def test_list_categories(world: World) -> None:
@@ -64,13 +66,23 @@ def test_add_expense_rules(world: World) -> None:
     assert "not positive" in world.err(B, "add_expense", category_id=cat, amount=-20.0, merchant="Safeway")
     assert "Unknown category" in world.err(B, "add_expense", category_id="CAT-999", amount=5.0, merchant="Safeway")
     assert "future" in world.err(B, "add_expense", category_id=cat, amount=5.0, merchant="Safeway", date="2026-06-02")
-    assert "not a valid calendar date" in world.err(B, "add_expense", category_id=cat, amount=5.0, merchant="Safeway", date="2026-02-31")
-    assert "more than a year" in world.err(B, "add_expense", category_id=cat, amount=5.0, merchant="Safeway", date="2024-01-01")
+    assert "not a valid calendar date" in world.err(
+        B, "add_expense", category_id=cat, amount=5.0, merchant="Safeway", date="2026-02-31"
+    )
+    assert "more than a year" in world.err(
+        B, "add_expense", category_id=cat, amount=5.0, merchant="Safeway", date="2024-01-01"
+    )
     assert "invalid arguments" in world.err(B, "add_expense", category_id=cat, amount=5.0, merchant="")
     coffee = category(world, "Coffee")
     assert coffee["hard_limit"]
-    assert "hard limit" in world.err(B, "add_expense", category_id=coffee["category_id"], amount=coffee["monthly_limit"] + 1, merchant="Starbucks",
-                                     date="2026-05-31")
+    assert "hard limit" in world.err(
+        B,
+        "add_expense",
+        category_id=coffee["category_id"],
+        amount=coffee["monthly_limit"] + 1,
+        merchant="Starbucks",
+        date="2026-05-31",
+    )
 
 
 def test_delete_expense(world: World) -> None:
@@ -83,16 +95,21 @@ def test_delete_expense(world: World) -> None:
 
 def test_create_and_limit_category(world: World) -> None:
     cat = world.ok(B, "create_category", name="Childcare", group="Family", monthly_limit=800.0)
-    assert cat["category_id"] in [c["category_id"] for c in world.ok(B, "list_categories", group="Family")["categories"]]
+    assert cat["category_id"] in [
+        c["category_id"] for c in world.ok(B, "list_categories", group="Family")["categories"]
+    ]
     assert "already exists" in world.err(B, "create_category", name="childcare")
     assert "needs a monthly_limit" in world.err(B, "create_category", name="Kids", hard_limit=True)
     world.ok(B, "add_expense", category_id=cat["category_id"], amount=300.0, merchant="Bright Horizons")
     out = world.ok(B, "set_monthly_limit", category_id=cat["category_id"], monthly_limit=350.0)
     assert out["status"] == "warning" and out["alerts"][0]["level"] == "warning"
-    assert "hard limit of 200.00 would be broken" in world.err(B, "set_monthly_limit", category_id=cat["category_id"], monthly_limit=200.0,
-                                                                hard_limit=True)
+    assert "hard limit of 200.00 would be broken" in world.err(
+        B, "set_monthly_limit", category_id=cat["category_id"], monthly_limit=200.0, hard_limit=True
+    )
     world.ok(B, "set_monthly_limit", category_id=cat["category_id"], monthly_limit=320.0, hard_limit=True)
-    assert "hard limit" in world.err(B, "add_expense", category_id=cat["category_id"], amount=25.0, merchant="Bright Horizons")
+    assert "hard limit" in world.err(
+        B, "add_expense", category_id=cat["category_id"], amount=25.0, merchant="Bright Horizons"
+    )
     world.ok(B, "set_monthly_limit", category_id=cat["category_id"], monthly_limit=None)
     assert world.ok(B, "list_categories", group="Family")["categories"][0]["status"] == "no_limit"
     assert "Unknown category" in world.err(B, "set_monthly_limit", category_id="CAT-000", monthly_limit=5.0)
@@ -106,7 +123,9 @@ def test_delete_category(world: World) -> None:
     moved = world.ok(B, "list_expenses", category_id=courses["category_id"], limit=100)["expenses"]
     n = len(moved)
     assert "still has" in world.err(B, "delete_category", category_id=courses["category_id"])
-    assert "different category" in world.err(B, "delete_category", category_id=courses["category_id"], move_to_category_id=courses["category_id"])
+    assert "different category" in world.err(
+        B, "delete_category", category_id=courses["category_id"], move_to_category_id=courses["category_id"]
+    )
     before = world.ok(B, "list_expenses", category_id=gifts["category_id"], limit=100)["count"]
     world.ok(B, "delete_category", category_id=courses["category_id"], move_to_category_id=gifts["category_id"])
     assert world.ok(B, "list_expenses", category_id=gifts["category_id"], limit=100)["count"] == before + n
@@ -116,17 +135,54 @@ def test_delete_category(world: World) -> None:
 
 def test_add_recurring_expense(world: World) -> None:
     streaming = category(world, "Streaming")["category_id"]
-    out = world.ok(B, "add_recurring_expense", category_id=streaming, amount=13.99, merchant="Disney+", frequency="monthly", start_date="2026-04-18")
+    out = world.ok(
+        B,
+        "add_recurring_expense",
+        category_id=streaming,
+        amount=13.99,
+        merchant="Disney+",
+        frequency="monthly",
+        start_date="2026-04-18",
+    )
     assert out["next_date"] == "2026-06-18" and len(out["posted"]) == 2
     rec = world.ok(B, "list_recurring_expenses", category_id=streaming)["recurring_expenses"]
     assert out["recurring_id"] in [r["recurring_id"] for r in rec]
     posted = world.ok(B, "list_expenses", recurring_id=out["recurring_id"])["expenses"]
     assert [e["date"] for e in posted] == ["2026-05-18", "2026-04-18"]
-    future = world.ok(B, "add_recurring_expense", category_id=streaming, amount=5.0, merchant="Paramount+", frequency="weekly", start_date="2026-06-10")
+    future = world.ok(
+        B,
+        "add_recurring_expense",
+        category_id=streaming,
+        amount=5.0,
+        merchant="Paramount+",
+        frequency="weekly",
+        start_date="2026-06-10",
+    )
     assert future["posted"] == [] and future["next_date"] == "2026-06-10"
-    assert "day 1 to 28" in world.err(B, "add_recurring_expense", category_id=streaming, amount=5.0, merchant="X", frequency="monthly",
-                                      start_date="2026-05-30")
-    assert "more than 90 days" in world.err(B, "add_recurring_expense", category_id=streaming, amount=5.0, merchant="X", frequency="weekly",
-                                            start_date="2025-01-01")
-    assert "not positive" in world.err(B, "add_recurring_expense", category_id=streaming, amount=0.0, merchant="X", frequency="weekly",
-                                       start_date="2026-06-10")
+    assert "day 1 to 28" in world.err(
+        B,
+        "add_recurring_expense",
+        category_id=streaming,
+        amount=5.0,
+        merchant="X",
+        frequency="monthly",
+        start_date="2026-05-30",
+    )
+    assert "more than 90 days" in world.err(
+        B,
+        "add_recurring_expense",
+        category_id=streaming,
+        amount=5.0,
+        merchant="X",
+        frequency="weekly",
+        start_date="2025-01-01",
+    )
+    assert "not positive" in world.err(
+        B,
+        "add_recurring_expense",
+        category_id=streaming,
+        amount=0.0,
+        merchant="X",
+        frequency="weekly",
+        start_date="2026-06-10",
+    )

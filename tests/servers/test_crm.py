@@ -13,7 +13,11 @@ def active_owner(world: World, other_than: str = "") -> str:
 
 def qualified_lead(world: World) -> dict:
     active = {o["owner_id"] for o in world.ok(C, "list_owners", active=True)["owners"]}
-    return next(lead for lead in world.ok(C, "search_leads", status="qualified", limit=100)["leads"] if lead["owner_id"] in active)
+    return next(
+        lead
+        for lead in world.ok(C, "search_leads", status="qualified", limit=100)["leads"]
+        if lead["owner_id"] in active
+    )
 
 
 def test_leads_read(world: World) -> None:
@@ -57,10 +61,20 @@ def test_deals_owners_distinct(world: World) -> None:
 
 def test_lead_lifecycle_and_conversion(world: World) -> None:
     owner = active_owner(world)
-    lead = world.ok(C, "create_lead", name="Dana Whitfield", company="Brand New Robotics", email="dana@bnr.example.com", source="referral",
-                    title="CTO", owner_id=owner)
+    lead = world.ok(
+        C,
+        "create_lead",
+        name="Dana Whitfield",
+        company="Brand New Robotics",
+        email="dana@bnr.example.com",
+        source="referral",
+        title="CTO",
+        owner_id=owner,
+    )
     assert lead["status"] == "new" and lead["owner_id"] == owner
-    assert "already has the email" in world.err(C, "create_lead", name="Dana W", company="BNR", email="DANA@bnr.example.com")
+    assert "already has the email" in world.err(
+        C, "create_lead", name="Dana W", company="BNR", email="DANA@bnr.example.com"
+    )
     assert "only qualified leads" in world.err(C, "convert_lead", lead_id=lead["lead_id"], deal_amount=40_000.0)
     world.ok(C, "update_lead_status", lead_id=lead["lead_id"], status="working")
     world.ok(C, "update_lead_status", lead_id=lead["lead_id"], status="qualified")
@@ -82,10 +96,21 @@ def test_convert_into_existing_account(world: World) -> None:
     dup = world.ok(C, "search_leads", query="sam.ortiz@dup")["leads"][0]
     world.ok(C, "update_lead_status", lead_id=dup["lead_id"], status="qualified")
     assert "already exists" in world.err(C, "convert_lead", lead_id=dup["lead_id"], deal_amount=5_000.0)
-    out = world.ok(C, "convert_lead", lead_id=dup["lead_id"], deal_amount=5_000.0, account_id=acc["account_id"], deal_name="Expansion")
+    out = world.ok(
+        C,
+        "convert_lead",
+        lead_id=dup["lead_id"],
+        deal_amount=5_000.0,
+        account_id=acc["account_id"],
+        deal_name="Expansion",
+    )
     assert out["deal_id"] in [d["deal_id"] for d in world.ok(C, "get_account", account_id=acc["account_id"])["deals"]]
-    assert "not a valid date" in world.err(C, "convert_lead", lead_id=lead["lead_id"], deal_amount=5.0, expected_close="2026-02-30")
-    assert "not in the future" in world.err(C, "convert_lead", lead_id=lead["lead_id"], deal_amount=5.0, expected_close="2026-01-01")
+    assert "not a valid date" in world.err(
+        C, "convert_lead", lead_id=lead["lead_id"], deal_amount=5.0, expected_close="2026-02-30"
+    )
+    assert "not in the future" in world.err(
+        C, "convert_lead", lead_id=lead["lead_id"], deal_amount=5.0, expected_close="2026-01-01"
+    )
     assert "No account" in world.err(C, "convert_lead", lead_id=lead["lead_id"], deal_amount=5.0, account_id="ACT-0000")
 
 
@@ -108,7 +133,12 @@ def test_pipeline_transitions(world: World) -> None:
         world.ok(C, "update_deal_stage", deal_id=deal, stage=stage)
     got = world.ok(C, "get_deal", deal_id=deal)
     assert got["stage"] == "closed_won" and got["probability"] == 100 and got["closed_at"] == "2026-06-01T09:00:00"
-    assert [h["to_stage"] for h in got["stage_history"]][-4:] == ["qualification", "proposal", "negotiation", "closed_won"]
+    assert [h["to_stage"] for h in got["stage_history"]][-4:] == [
+        "qualification",
+        "proposal",
+        "negotiation",
+        "closed_won",
+    ]
     assert "cannot be reopened" in world.err(C, "update_deal_stage", deal_id=deal, stage="negotiation")
     other = world.ok(C, "list_deals", stage="proposal", limit=1)["deals"][0]["deal_id"]
     assert "needs lost_reason" in world.err(C, "update_deal_stage", deal_id=other, stage="closed_lost")
@@ -119,13 +149,21 @@ def test_pipeline_transitions(world: World) -> None:
 
 def test_log_activity(world: World) -> None:
     deal = world.ok(C, "get_deal", deal_id=world.ok(C, "list_deals", open_only=True, limit=1)["deals"][0]["deal_id"])
-    act = world.ok(C, "log_activity", kind="call", subject="Discovery call", deal_id=deal["deal_id"], contact_id=deal["contact_id"])
+    act = world.ok(
+        C, "log_activity", kind="call", subject="Discovery call", deal_id=deal["deal_id"], contact_id=deal["contact_id"]
+    )
     assert world.ok(C, "get_deal", deal_id=deal["deal_id"])["activities"][0]["activity_id"] == act["activity_id"]
-    task = world.ok(C, "log_activity", kind="task", subject="Send revised quote", deal_id=deal["deal_id"], due_date="2026-06-05")
+    task = world.ok(
+        C, "log_activity", kind="task", subject="Send revised quote", deal_id=deal["deal_id"], due_date="2026-06-05"
+    )
     assert not task["completed"] and task["due_at"] == "2026-06-05T17:00:00"
     assert "must concern" in world.err(C, "log_activity", kind="note", subject="Orphan")
-    assert "Only tasks and meetings" in world.err(C, "log_activity", kind="call", subject="x", deal_id=deal["deal_id"], due_date="2026-06-05")
-    assert "in the past" in world.err(C, "log_activity", kind="task", subject="x", deal_id=deal["deal_id"], due_date="2026-05-05")
+    assert "Only tasks and meetings" in world.err(
+        C, "log_activity", kind="call", subject="x", deal_id=deal["deal_id"], due_date="2026-06-05"
+    )
+    assert "in the past" in world.err(
+        C, "log_activity", kind="task", subject="x", deal_id=deal["deal_id"], due_date="2026-05-05"
+    )
     assert "No lead" in world.err(C, "log_activity", kind="email", subject="x", lead_id="LEAD-0000")
     lead = world.ok(C, "search_leads", status="working", limit=1)["leads"][0]["lead_id"]
     world.ok(C, "log_activity", kind="email", subject="Intro email", lead_id=lead)

@@ -19,7 +19,10 @@ def test_list_mailboxes_and_contacts(world: World) -> None:
     contacts = world.ok(E, "list_contacts", mailbox_id=BOX, limit=100)["contacts"]
     assert contacts and all(c["mailbox_id"] == BOX for c in contacts)
     company = contacts[0]["company"]
-    assert all(company in (c["company"] + c["name"] + c["email"]) for c in world.ok(E, "list_contacts", mailbox_id=BOX, query=company)["contacts"])
+    assert all(
+        company in (c["company"] + c["name"] + c["email"])
+        for c in world.ok(E, "list_contacts", mailbox_id=BOX, query=company)["contacts"]
+    )
     assert "No mailbox" in world.err(E, "list_contacts", mailbox_id="MBX-9999")
     assert "invalid arguments" in world.err(E, "list_mailboxes", limit=0)
 
@@ -44,8 +47,19 @@ def test_search_messages(world: World) -> None:
     assert found
     for m in found:
         full = world.ok(E, "get_message", message_id=m["message_id"])
-        assert "budget" in (full["subject"] + full["body"] + full["from_name"] + full["from_address"] + " ".join(full["to_addresses"])).lower()
-    dated = world.ok(E, "search_messages", mailbox_id=BOX, after="2026-05-01", before="2026-05-20", limit=100)["messages"]
+        assert (
+            "budget"
+            in (
+                full["subject"]
+                + full["body"]
+                + full["from_name"]
+                + full["from_address"]
+                + " ".join(full["to_addresses"])
+            ).lower()
+        )
+    dated = world.ok(E, "search_messages", mailbox_id=BOX, after="2026-05-01", before="2026-05-20", limit=100)[
+        "messages"
+    ]
     assert all("2026-05-01" <= m["sent_at"] < "2026-05-20" for m in dated)
     assert world.ok(E, "search_messages", mailbox_id=BOX, query="zzzqqq")["count"] == 0
     assert "not a real date" in world.err(E, "search_messages", mailbox_id=BOX, after="2026-02-30")
@@ -74,7 +88,9 @@ def test_draft_lifecycle_and_delivery(world: World) -> None:
     draft = world.ok(E, "create_draft", mailbox_id=BOX, body="Draft body")
     assert draft["missing"] == ["a 'to' recipient", "a subject"]
     assert "needs a 'to' recipient and a subject" in world.err(E, "send_draft", draft_id=draft["draft_id"])
-    world.ok(E, "update_draft", draft_id=draft["draft_id"], to=[colleague["address"], "ana.lee@redwoodpartners.example.com"])
+    world.ok(
+        E, "update_draft", draft_id=draft["draft_id"], to=[colleague["address"], "ana.lee@redwoodpartners.example.com"]
+    )
     assert "needs a subject" in world.err(E, "send_draft", draft_id=draft["draft_id"])
     world.ok(E, "update_draft", draft_id=draft["draft_id"], subject="Offsite agenda")
     listed = {d["draft_id"]: d for d in world.ok(E, "list_drafts", mailbox_id=BOX, limit=100)["drafts"]}
@@ -82,12 +98,16 @@ def test_draft_lifecycle_and_delivery(world: World) -> None:
     assert "Nothing to change" in world.err(E, "update_draft", draft_id=draft["draft_id"], subject="Offsite agenda")
     before = world.ok(E, "list_messages", mailbox_id=colleague["mailbox_id"], unread_only=True, limit=100)["count"]
     sent = world.ok(E, "send_draft", draft_id=draft["draft_id"])
-    assert sent["delivered"] == [{"mailbox_id": colleague["mailbox_id"], "message_id": sent["delivered"][0]["message_id"]}]
+    assert sent["delivered"] == [
+        {"mailbox_id": colleague["mailbox_id"], "message_id": sent["delivered"][0]["message_id"]}
+    ]
     mine = world.ok(E, "get_message", message_id=sent["message_id"])
     assert mine["folder"] == "sent" and mine["subject"] == "Offsite agenda" and mine["sent_at"] == "2026-06-01T09:00:00"
     theirs = world.ok(E, "list_messages", mailbox_id=colleague["mailbox_id"], unread_only=True, limit=100)
     assert theirs["count"] == before + 1 and theirs["messages"][0]["thread_id"] == sent["thread_id"]
-    assert draft["draft_id"] not in [d["draft_id"] for d in world.ok(E, "list_drafts", mailbox_id=BOX, limit=100)["drafts"]]
+    assert draft["draft_id"] not in [
+        d["draft_id"] for d in world.ok(E, "list_drafts", mailbox_id=BOX, limit=100)["drafts"]
+    ]
     assert "No draft" in world.err(E, "send_draft", draft_id=draft["draft_id"])
     assert "No draft" in world.err(E, "update_draft", draft_id=draft["draft_id"], body="late edit")
     assert "invalid arguments" in world.err(E, "create_draft", mailbox_id=BOX, to=["not-an-address"])
@@ -103,7 +123,9 @@ def test_reply_joins_thread(world: World) -> None:
     thread = world.ok(E, "get_thread", thread_id=orig["thread_id"], mailbox_id=BOX)["messages"]
     assert thread[-1]["message_id"] == sent["message_id"]
     other_box = world.ok(E, "get_message", message_id=inbox_message(world, "MBX-0010")["message_id"])
-    assert "reply from the mailbox" in world.err(E, "create_draft", mailbox_id=BOX, reply_to_message_id=other_box["message_id"])
+    assert "reply from the mailbox" in world.err(
+        E, "create_draft", mailbox_id=BOX, reply_to_message_id=other_box["message_id"]
+    )
     assert "No message" in world.err(E, "create_draft", mailbox_id=BOX, reply_to_message_id="MSG-00000")
 
 
@@ -135,14 +157,18 @@ def test_mark_message(world: World) -> None:
     world.ok(E, "mark_message", message_id=msg["message_id"], is_read=False, is_starred=True)
     got = world.ok(E, "get_message", message_id=msg["message_id"])
     assert got["is_read"] is False and got["is_starred"] is True
-    assert msg["message_id"] in [m["message_id"] for m in world.ok(E, "list_messages", mailbox_id=BOX, unread_only=True, limit=100)["messages"]]
+    assert msg["message_id"] in [
+        m["message_id"] for m in world.ok(E, "list_messages", mailbox_id=BOX, unread_only=True, limit=100)["messages"]
+    ]
     assert "nothing to change" in world.err(E, "mark_message", message_id=msg["message_id"], is_read=False)
     assert "Give is_read" in world.err(E, "mark_message", message_id=msg["message_id"])
 
 
 def test_labels(world: World) -> None:
     msg = inbox_message(world)
-    assert "Create it with create_label" in world.err(E, "label_message", message_id=msg["message_id"], label="Board prep")
+    assert "Create it with create_label" in world.err(
+        E, "label_message", message_id=msg["message_id"], label="Board prep"
+    )
     created = world.ok(E, "create_label", mailbox_id=BOX, name="Board prep", color="purple")
     assert created["name"] in [lab["name"] for lab in world.ok(E, "list_labels", mailbox_id=BOX)["labels"]]
     assert "already has the label" in world.err(E, "create_label", mailbox_id=BOX, name="board PREP")
@@ -154,16 +180,31 @@ def test_labels(world: World) -> None:
     assert "already carries" in world.err(E, "label_message", message_id=msg["message_id"], label="Board prep")
     world.ok(E, "label_message", message_id=msg["message_id"], label="Board prep", remove=True)
     assert "Board prep" not in world.ok(E, "get_message", message_id=msg["message_id"])["labels"]
-    assert "does not carry" in world.err(E, "label_message", message_id=msg["message_id"], label="Board prep", remove=True)
+    assert "does not carry" in world.err(
+        E, "label_message", message_id=msg["message_id"], label="Board prep", remove=True
+    )
     world.ok(E, "move_message", message_id=msg["message_id"], folder="trash")
     assert "in the trash" in world.err(E, "label_message", message_id=msg["message_id"], label="Board prep")
 
 
 def test_add_contact(world: World) -> None:
-    c = world.ok(E, "add_contact", mailbox_id=BOX, name="Ana Lee", address="Ana.Lee@RedwoodPartners.example.com", company="Redwood Partners")
+    c = world.ok(
+        E,
+        "add_contact",
+        mailbox_id=BOX,
+        name="Ana Lee",
+        address="Ana.Lee@RedwoodPartners.example.com",
+        company="Redwood Partners",
+    )
     found = world.ok(E, "list_contacts", mailbox_id=BOX, query="Ana Lee")["contacts"]
-    assert [x["contact_id"] for x in found] == [c["contact_id"]] and found[0]["email"] == "ana.lee@redwoodpartners.example.com"
-    assert "already a contact" in world.err(E, "add_contact", mailbox_id=BOX, name="Ana", address="ana.lee@redwoodpartners.example.com")
-    own_address = next(b["address"] for b in world.ok(E, "list_mailboxes", limit=10)["mailboxes"] if b["mailbox_id"] == BOX)
+    assert [x["contact_id"] for x in found] == [c["contact_id"]] and found[0][
+        "email"
+    ] == "ana.lee@redwoodpartners.example.com"
+    assert "already a contact" in world.err(
+        E, "add_contact", mailbox_id=BOX, name="Ana", address="ana.lee@redwoodpartners.example.com"
+    )
+    own_address = next(
+        b["address"] for b in world.ok(E, "list_mailboxes", limit=10)["mailboxes"] if b["mailbox_id"] == BOX
+    )
     assert "own address" in world.err(E, "add_contact", mailbox_id=BOX, name="Me", address=own_address)
     assert "invalid arguments" in world.err(E, "add_contact", mailbox_id=BOX, name="X", address="x@y")

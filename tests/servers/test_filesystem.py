@@ -156,14 +156,24 @@ def test_read_head_tail_wc(world: World) -> None:
 def test_grep(world: World) -> None:
     todo = world.ok(F, "grep_files", pattern="TODO", path="projects", recursive=True)
     assert todo["files_matched"] >= 2 and all("TODO" in m["line"] for m in todo["matches"])
-    err = world.ok(F, "grep_files", pattern="error", path="projects/data-pipeline/logs", recursive=True, ignore_case=True,
-                   files_only=True)
+    err = world.ok(
+        F,
+        "grep_files",
+        pattern="error",
+        path="projects/data-pipeline/logs",
+        recursive=True,
+        ignore_case=True,
+        files_only=True,
+    )
     assert all(f.endswith(".log") for f in err["files"])
     only_py = world.ok(F, "grep_files", pattern="import", path="~", recursive=True, include="*.py", limit=100)
     assert only_py["matches"] and all(m["path"].endswith(".py") for m in only_py["matches"])
     inv = world.ok(F, "grep_files", pattern="[", path="Documents/todo.md", fixed_string=True, invert=True)
     assert inv["matches"][0]["line"] == "# TODO"
-    assert world.ok(F, "grep_files", pattern="maya", path="/home", recursive=True)["permission_denied"] == ["/home/sam", "/home/alex/diary.md"]
+    assert world.ok(F, "grep_files", pattern="maya", path="/home", recursive=True)["permission_denied"] == [
+        "/home/sam",
+        "/home/alex/diary.md",
+    ]
     assert "recursive=true" in world.err(F, "grep_files", pattern="x", path="projects")
     assert "Invalid regular expression" in world.err(F, "grep_files", pattern="(unclosed", path="Documents/todo.md")
     assert world.ok(F, "grep_files", pattern="(a+)+$", path="projects", recursive=True)["files_matched"] >= 0
@@ -172,16 +182,33 @@ def test_grep(world: World) -> None:
 
 
 def test_sort_uniq_cut(world: World) -> None:
-    top = world.ok(F, "sort_lines", path="Documents/budget-2026.csv", field=4, delimiter=",", numeric=True, reverse=True,
-                   skip_header=True, max_lines=3)["lines"]
+    top = world.ok(
+        F,
+        "sort_lines",
+        path="Documents/budget-2026.csv",
+        field=4,
+        delimiter=",",
+        numeric=True,
+        reverse=True,
+        skip_header=True,
+        max_lines=3,
+    )["lines"]
     assert top[0].startswith("date,") and float(top[1].split(",")[3]) >= float(top[2].split(",")[3])
     alpha = world.ok(F, "sort_lines", path="/usr/share/dict/words", reverse=True, max_lines=2)["lines"]
     assert alpha[0] >= alpha[1]
     assert world.ok(F, "sort_lines", path="/etc/hosts", unique=True, ignore_case=True)["total_lines"] == 5
-    cities = world.ok(F, "unique_lines", path="Documents/contacts.csv", field=4, delimiter=",", count=True, most_common_first=True)
+    cities = world.ok(
+        F, "unique_lines", path="Documents/contacts.csv", field=4, delimiter=",", count=True, most_common_first=True
+    )
     assert cities["counts"][0]["count"] >= cities["counts"][-1]["count"] and cities["distinct"] <= 21
-    dup = world.ok(F, "unique_lines", path="projects/data-pipeline/data/sales_2025_q1.csv", field=3, delimiter=",",
-                   only_duplicates=True)
+    dup = world.ok(
+        F,
+        "unique_lines",
+        path="projects/data-pipeline/data/sales_2025_q1.csv",
+        field=3,
+        delimiter=",",
+        only_duplicates=True,
+    )
     assert set(dup["lines"]) <= {"North", "South", "East", "West", "Central"}
     cut = world.ok(F, "cut_columns", path="/etc/passwd", fields="1,6", delimiter=":")
     assert "maya:/home/maya" in cut["lines"]
@@ -194,7 +221,9 @@ def test_sort_uniq_cut(world: World) -> None:
 
 
 def test_diff_and_checksum(world: World) -> None:
-    d = world.ok(F, "diff_files", path_a="Documents/reports/q4-2025-summary.md", path_b="Documents/reports/q1-2026-summary.md")
+    d = world.ok(
+        F, "diff_files", path_a="Documents/reports/q4-2025-summary.md", path_b="Documents/reports/q1-2026-summary.md"
+    )
     assert not d["identical"] and d["diff"].startswith("--- ") and d["lines_added"] > 0
     assert world.ok(F, "diff_files", path_a="todo.md", path_b="Documents/todo.md")["identical"]
     assert "No such file" in world.err(F, "diff_files", path_a="todo.md", path_b="missing.md")

@@ -48,8 +48,9 @@ def test_common_patterns_still_work(world: World) -> None:
     assert world.ok(F, "read_file", path="notes.txt")["content"].startswith("alpha BETA")
     world.ok(F, "replace_in_file", path="notes.txt", pattern="1 + 2", replacement="3 \\ 4")
     assert "x = 3 \\ 4" in world.ok(F, "read_file", path="notes.txt")["content"]
-    assert "Invalid replacement" in world.err(F, "replace_in_file", path="notes.txt", pattern="(gamma)",
-                                              replacement=r"\2", regex=True)
+    assert "Invalid replacement" in world.err(
+        F, "replace_in_file", path="notes.txt", pattern="(gamma)", replacement=r"\2", regex=True
+    )
 
 
 def test_replace_cannot_blow_a_file_past_the_cap(world: World) -> None:
@@ -77,7 +78,8 @@ async def test_healthz_answers_while_a_regex_runs(tmp_path: Path) -> None:
         start = time.process_time()
         reply, health = await asyncio.gather(
             http.post(call + "grep_files", json={"arguments": {"pattern": "(a|a)*$", "path": "long.txt"}}),
-            http.get("/healthz"))
+            http.get("/healthz"),
+        )
         used = time.process_time() - start
     assert reply.status_code == 200 and not reply.json()["ok"] and "took longer than" in reply.json()["error"]
     assert health.json()["status"] == "ok"

@@ -62,21 +62,33 @@ def test_write_in_setgid_and_sticky_dirs(world: World) -> None:
 def test_replace_and_concatenate(world: World) -> None:
     out = world.ok(F, "replace_in_file", path="projects/weather-cli/README.md", pattern="MIT", replacement="Apache-2.0")
     assert out["replacements"] == 1 and "Apache-2.0" in cat(world, "projects/weather-cli/README.md")
-    world.ok(F, "replace_in_file", path="Documents/todo.md", pattern=r"- \[x\] (.*)", replacement=r"- DONE \1", regex=True)
+    world.ok(
+        F, "replace_in_file", path="Documents/todo.md", pattern=r"- \[x\] (.*)", replacement=r"- DONE \1", regex=True
+    )
     text = cat(world, "Documents/todo.md")
     assert "[x]" not in text and "- DONE " in text
     world.ok(F, "replace_in_file", path="Documents/todo.md", pattern="DONE", replacement="done", max_count=1)
     assert cat(world, "Documents/todo.md").count("- done ") == 1
-    assert "No match" in world.err(F, "replace_in_file", path="Documents/todo.md", pattern="zzz-not-there", replacement="x")
-    assert "Invalid regular expression" in world.err(F, "replace_in_file", path="Documents/todo.md", pattern="(", replacement="", regex=True)
-    assert "Invalid replacement" in world.err(F, "replace_in_file", path="Documents/todo.md", pattern="TODO", replacement=r"\9", regex=True)
+    assert "No match" in world.err(
+        F, "replace_in_file", path="Documents/todo.md", pattern="zzz-not-there", replacement="x"
+    )
+    assert "Invalid regular expression" in world.err(
+        F, "replace_in_file", path="Documents/todo.md", pattern="(", replacement="", regex=True
+    )
+    assert "Invalid replacement" in world.err(
+        F, "replace_in_file", path="Documents/todo.md", pattern="TODO", replacement=r"\9", regex=True
+    )
     d = "projects/data-pipeline/data"
-    out = world.ok(F, "concatenate_files", sources=[f"{d}/sales_2025_q3.csv", f"{d}/sales_2025_q4.csv"], destination="sales-h2.csv")
+    out = world.ok(
+        F, "concatenate_files", sources=[f"{d}/sales_2025_q3.csv", f"{d}/sales_2025_q4.csv"], destination="sales-h2.csv"
+    )
     q3, q4 = (world.ok(F, "count_words", path=f"{d}/sales_2025_q{q}.csv")["lines"] for q in (3, 4))
     assert out["created"] and world.ok(F, "count_words", path="sales-h2.csv")["lines"] == q3 + q4
     world.ok(F, "concatenate_files", sources=["Documents/todo.md"], destination="sales-h2.csv", append=True)
     assert cat(world, "sales-h2.csv").endswith(cat(world, "Documents/todo.md"))
-    assert "both an input and the output" in world.err(F, "concatenate_files", sources=["sales-h2.csv"], destination="sales-h2.csv")
+    assert "both an input and the output" in world.err(
+        F, "concatenate_files", sources=["sales-h2.csv"], destination="sales-h2.csv"
+    )
     assert "Permission denied" in world.err(F, "concatenate_files", sources=["/etc/shadow"], destination="x.txt")
     assert "invalid arguments" in world.err(F, "concatenate_files", sources=[], destination="x.txt")
 
@@ -85,7 +97,9 @@ def test_cd_cp_mv_chain(world: World) -> None:
     world.ok(F, "change_directory", path="projects")
     world.ok(F, "copy_path", source="weather-cli", destination="weather-cli-v2", recursive=True)
     assert "weather-cli-v2" in ls(world)
-    assert world.ok(F, "diff_files", path_a="weather-cli/src/weather_cli/api.py", path_b="weather-cli-v2/src/weather_cli/api.py")["identical"]
+    assert world.ok(
+        F, "diff_files", path_a="weather-cli/src/weather_cli/api.py", path_b="weather-cli-v2/src/weather_cli/api.py"
+    )["identical"]
     world.ok(F, "change_directory", path="weather-cli-v2/src")
     assert ls(world) == ["weather_cli"]
     world.ok(F, "move_path", source="weather_cli/cache.py", destination="..")
@@ -106,16 +120,25 @@ def test_copy_rules(world: World) -> None:
     assert hosts["owner"] == "maya" and hosts["modified"] == "2026-06-01T09:00:00"
     pdf = "Downloads/lease-agreement.pdf"
     world.ok(F, "copy_path", source=pdf, destination="Documents/lease.pdf")
-    assert world.ok(F, "compute_checksum", path="Documents/lease.pdf")["checksum"] == world.ok(F, "compute_checksum", path=pdf)["checksum"]
+    assert (
+        world.ok(F, "compute_checksum", path="Documents/lease.pdf")["checksum"]
+        == world.ok(F, "compute_checksum", path=pdf)["checksum"]
+    )
     assert "recursive=true" in world.err(F, "copy_path", source="Documents", destination="/tmp")
     assert "into itself" in world.err(F, "copy_path", source="Documents", destination="Documents/notes", recursive=True)
     assert "same file" in world.err(F, "copy_path", source="Documents/todo.md", destination="Documents")
-    assert "File exists" in world.err(F, "copy_path", source="Documents/todo.md", destination="Documents/contacts.csv", overwrite=False)
+    assert "File exists" in world.err(
+        F, "copy_path", source="Documents/todo.md", destination="Documents/contacts.csv", overwrite=False
+    )
     assert "Permission denied" in world.err(F, "copy_path", source="/etc/shadow", destination="/tmp")
-    assert "Permission denied" in world.err(F, "copy_path", source="/home/alex", destination="/tmp/alex", recursive=True)
+    assert "Permission denied" in world.err(
+        F, "copy_path", source="/home/alex", destination="/tmp/alex", recursive=True
+    )
     assert "Permission denied" in world.err(F, "copy_path", source="Documents/todo.md", destination="/etc")
     world.ok(F, "make_directory", path="Documents/drafts/todo.md")
-    assert "Cannot overwrite directory" in world.err(F, "copy_path", source="Documents/todo.md", destination="Documents/drafts")
+    assert "Cannot overwrite directory" in world.err(
+        F, "copy_path", source="Documents/todo.md", destination="Documents/drafts"
+    )
 
 
 def test_copy_runs_out_of_space(world: World) -> None:
@@ -137,9 +160,15 @@ def test_move_rules(world: World) -> None:
     assert world.ok(F, "print_working_directory")["cwd"] == f"{HOME}/Docs/notes"
     assert "into itself" in world.err(F, "move_path", source="/home/maya/Docs", destination="/home/maya/Docs/notes")
     world.ok(F, "make_directory", path="/home/maya/Docs/recipes/todo.md")
-    assert "already exists and is a directory" in world.err(F, "move_path", source="/home/maya/Docs/todo.md", destination="/home/maya/Docs/recipes")
-    assert "same file" in world.err(F, "move_path", source="/home/maya/Docs/todo.md", destination="/home/maya/Docs/recipes/..")
-    assert "File exists" in world.err(F, "move_path", source="/home/maya/Docs/todo.md", destination="/home/maya/Docs/contacts.csv", overwrite=False)
+    assert "already exists and is a directory" in world.err(
+        F, "move_path", source="/home/maya/Docs/todo.md", destination="/home/maya/Docs/recipes"
+    )
+    assert "same file" in world.err(
+        F, "move_path", source="/home/maya/Docs/todo.md", destination="/home/maya/Docs/recipes/.."
+    )
+    assert "File exists" in world.err(
+        F, "move_path", source="/home/maya/Docs/todo.md", destination="/home/maya/Docs/contacts.csv", overwrite=False
+    )
     world.ok(F, "move_path", source="/home/maya/Docs/todo.md", destination="/home/maya/Docs/contacts.csv")
     assert cat(world, "/home/maya/Docs/contacts.csv").startswith("# TODO")
     assert "Permission denied" in world.err(F, "move_path", source="/etc/hosts", destination="/tmp")
@@ -170,7 +199,10 @@ def test_symlinks(world: World) -> None:
     world.ok(F, "create_symlink", target="../todo.md", link_path="Documents/notes/todo-up.md")
     assert cat(world, "Documents/notes/todo-up.md").startswith("# TODO")
     world.ok(F, "create_symlink", target="/srv/shared/handbook.md", link_path="Documents")
-    assert world.ok(F, "get_file_info", path="Documents/handbook.md", follow_symlinks=False)["target"] == "/srv/shared/handbook.md"
+    assert (
+        world.ok(F, "get_file_info", path="Documents/handbook.md", follow_symlinks=False)["target"]
+        == "/srv/shared/handbook.md"
+    )
     assert world.ok(F, "create_symlink", target="nowhere.txt", link_path="dangling")["dangling"]
     world.ok(F, "create_symlink", target="loop-b", link_path="loop-a")
     world.ok(F, "create_symlink", target="loop-a", link_path="loop-b")
@@ -214,7 +246,9 @@ def test_chown_needs_root(world: World) -> None:
 
 
 def test_archives_create_extract(world: World) -> None:
-    out = world.ok(F, "create_archive", archive_path="backups/reports.tar.gz", sources=["Documents/reports", "Documents/todo.md"])
+    out = world.ok(
+        F, "create_archive", archive_path="backups/reports.tar.gz", sources=["Documents/reports", "Documents/todo.md"]
+    )
     assert out["files"] == 6
     listing = world.ok(F, "list_archive", archive_path="backups/reports.tar.gz")
     assert {"reports", "reports/q1-2026-summary.md", "todo.md"} <= {e["path"] for e in listing["entries"]}
@@ -223,22 +257,36 @@ def test_archives_create_extract(world: World) -> None:
     world.ok(F, "extract_archive", archive_path="backups/reports.tar.gz", destination="restore")
     assert sorted(ls(world, "restore")) == ["reports", "todo.md"]
     assert cat(world, "restore/todo.md") == cat(world, "Documents/todo.md")
-    assert "File exists" in world.err(F, "extract_archive", archive_path="backups/reports.tar.gz", destination="restore")
+    assert "File exists" in world.err(
+        F, "extract_archive", archive_path="backups/reports.tar.gz", destination="restore"
+    )
     world.ok(F, "write_file", path="restore/todo.md", content="changed\n")
     world.ok(F, "extract_archive", archive_path="backups/reports.tar.gz", destination="restore", overwrite=True)
     assert cat(world, "restore/todo.md").startswith("# TODO")
     world.ok(F, "extract_archive", archive_path="/home/maya/backups/dotfiles.tar", destination="/tmp")
-    assert ".bashrc" in ls(world, "/tmp") and world.ok(F, "get_file_info", path="/tmp/.config/git/ignore")["owner"] == "maya"
+    assert (
+        ".bashrc" in ls(world, "/tmp")
+        and world.ok(F, "get_file_info", path="/tmp/.config/git/ignore")["owner"] == "maya"
+    )
     assert "File exists" in world.err(F, "create_archive", archive_path="backups/reports.tar.gz", sources=["Documents"])
     assert "Unknown archive type" in world.err(F, "create_archive", archive_path="backups/x.rar", sources=["Documents"])
     assert "Permission denied" in world.err(F, "create_archive", archive_path="x.tar", sources=["/home/alex"])
-    assert "both be stored" in world.err(F, "create_archive", archive_path="x.tar", sources=["Documents/todo.md", "todo.md"])
-    assert "Permission denied" in world.err(F, "extract_archive", archive_path="backups/reports.tar.gz", destination="/etc")
+    assert "both be stored" in world.err(
+        F, "create_archive", archive_path="x.tar", sources=["Documents/todo.md", "todo.md"]
+    )
+    assert "Permission denied" in world.err(
+        F, "extract_archive", archive_path="backups/reports.tar.gz", destination="/etc"
+    )
     assert "not an archive" in world.err(F, "extract_archive", archive_path="Documents/contacts.csv")
     world.ok(F, "write_file", path="evil.tar", content='PROVE-ARCHIVE/1\n[{"path": "x", "type": "bogus"}]')
     assert "damaged" in world.err(F, "list_archive", archive_path="evil.tar")
-    world.ok(F, "write_file", path="escape.tar", content='PROVE-ARCHIVE/1\n[{"path": "../../etc/x", "type": "file", "content": "a", '
-                                                        '"target": null, "size": 1, "binary": 0, "mode": 420, "mtime": "2026-01-01T00:00:00"}]')
+    world.ok(
+        F,
+        "write_file",
+        path="escape.tar",
+        content='PROVE-ARCHIVE/1\n[{"path": "../../etc/x", "type": "file", "content": "a", '
+        '"target": null, "size": 1, "binary": 0, "mode": 420, "mtime": "2026-01-01T00:00:00"}]',
+    )
     assert "Unsafe entry" in world.err(F, "extract_archive", archive_path="escape.tar", destination="restore")
 
 

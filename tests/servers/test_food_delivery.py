@@ -45,7 +45,15 @@ def test_search_and_get_restaurant(world: World) -> None:
     assert opened and all(r["open_now"] and r["cuisine"] == "breakfast" for r in opened)
     assert world.ok(F, "search_restaurants", query="Pad Thai")["restaurants"]
     r = world.ok(F, "get_restaurant", restaurant_id=found[0]["restaurant_id"])
-    assert r["open_now"] == found[0]["open_now"] and set(r["hours"]) == {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+    assert r["open_now"] == found[0]["open_now"] and set(r["hours"]) == {
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    }
     assert "No restaurant" in world.err(F, "get_restaurant", restaurant_id="RST-9999")
     assert "invalid arguments" in world.err(F, "search_restaurants", cuisine="martian")
 
@@ -160,7 +168,10 @@ def test_place_order_rules(world: World) -> None:
     assert "scheduled for" in world.err(F, "advance_order_status", order_id=later["order_id"])
     rest = restaurant(world)
     cus2 = customer_without_cart(world, nth=1)
-    cheap = min(world.ok(F, "get_menu", restaurant_id=rest["restaurant_id"], available_only=True)["items"], key=lambda i: i["price"])
+    cheap = min(
+        world.ok(F, "get_menu", restaurant_id=rest["restaurant_id"], available_only=True)["items"],
+        key=lambda i: i["price"],
+    )
     world.ok(F, "add_to_cart", customer_id=cus2, item_id=cheap["item_id"])
     assert "below" in world.err(F, "place_order", customer_id=cus2)
 
@@ -178,7 +189,10 @@ def test_advance_and_rate(world: World) -> None:
     rest_before = world.ok(F, "get_restaurant", restaurant_id=tracked["restaurant_id"])
     world.ok(F, "rate_order", order_id=oid, food_stars=5, delivery_stars=4, comment="Hot and on time.")
     rest_after = world.ok(F, "get_restaurant", restaurant_id=tracked["restaurant_id"])
-    assert rest_after["rating_count"] == rest_before["rating_count"] + 1 and world.ok(F, "track_order", order_id=oid)["rated"]
+    assert (
+        rest_after["rating_count"] == rest_before["rating_count"] + 1
+        and world.ok(F, "track_order", order_id=oid)["rated"]
+    )
     assert "already rated" in world.err(F, "rate_order", order_id=oid, food_stars=1, delivery_stars=1)
     assert "invalid arguments" in world.err(F, "rate_order", order_id=oid, food_stars=0, delivery_stars=1)
     assert "No order" in world.err(F, "advance_order_status", order_id="ORD-00000")

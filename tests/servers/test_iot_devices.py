@@ -58,13 +58,19 @@ def test_power_and_light(world: World) -> None:
     assert "already" in world.err(S, "set_device_power", device_id=lamp["device_id"], on=dev["power"] != "on")
     thermostat = device(world, type="thermostat", online=True)
     assert "is a thermostat" in world.err(S, "set_device_power", device_id=thermostat["device_id"], on=True)
-    colour = next(d for d in world.ok(S, "list_devices", type="light", online=True, limit=100)["devices"]
-                  if world.ok(S, "get_device", device_id=d["device_id"])["supports_color"])
+    colour = next(
+        d
+        for d in world.ok(S, "list_devices", type="light", online=True, limit=100)["devices"]
+        if world.ok(S, "get_device", device_id=d["device_id"])["supports_color"]
+    )
     world.ok(S, "set_light", device_id=colour["device_id"], brightness=35, color="purple")
     got = world.ok(S, "get_device", device_id=colour["device_id"])
     assert (got["power"], got["brightness"], got["color"]) == ("on", 35, "purple")
-    white = next(d for d in world.ok(S, "list_devices", type="light", online=True, limit=100)["devices"]
-                 if not world.ok(S, "get_device", device_id=d["device_id"])["supports_color"])
+    white = next(
+        d
+        for d in world.ok(S, "list_devices", type="light", online=True, limit=100)["devices"]
+        if not world.ok(S, "get_device", device_id=d["device_id"])["supports_color"]
+    )
     assert "white-only" in world.err(S, "set_light", device_id=white["device_id"], color="red")
     assert "Give a brightness" in world.err(S, "set_light", device_id=white["device_id"])
     assert "invalid arguments" in world.err(S, "set_light", device_id=white["device_id"], brightness=101)
@@ -80,7 +86,9 @@ def test_offline_device_needs_reboot_or_battery(world: World) -> None:
     got = world.ok(S, "get_device", device_id=dead["device_id"])
     assert (got["battery"], got["online"]) == (100, 1)
     assert "does not need replacing" in world.err(S, "replace_battery", device_id=dead["device_id"])
-    mains = next(d for d in world.ok(S, "list_devices", online=False, type="light", limit=100)["devices"] if d["battery"] is None)
+    mains = next(
+        d for d in world.ok(S, "list_devices", online=False, type="light", limit=100)["devices"] if d["battery"] is None
+    )
     assert "offline" in world.err(S, "set_device_power", device_id=mains["device_id"], on=mains["power"] != "on")
     assert "mains-powered" in world.err(S, "replace_battery", device_id=mains["device_id"])
     world.ok(S, "reboot_device", device_id=mains["device_id"])
@@ -98,7 +106,9 @@ def test_thermostat_bounds(world: World) -> None:
     assert "target_temp" not in world.ok(S, "get_device", device_id=t["device_id"])
     assert "is off" in world.err(S, "set_thermostat", device_id=t["device_id"], target_temperature=20.0)
     assert "Give a mode" in world.err(S, "set_thermostat", device_id=t["device_id"])
-    assert "not a thermostat" in world.err(S, "set_thermostat", device_id=device(world, type="plug")["device_id"], mode="heat")
+    assert "not a thermostat" in world.err(
+        S, "set_thermostat", device_id=device(world, type="plug")["device_id"], mode="heat"
+    )
 
 
 def test_locks_and_jam(world: World) -> None:
@@ -131,7 +141,9 @@ def test_scenes_create_activate(world: World) -> None:
     world.ok(S, "set_light", device_id=lamp, brightness=45, color="green")
     scene = world.ok(S, "create_scene", home_id="HOM-0003", name="Evening Glow", device_ids=[lamp, plug, lamp])
     assert [a["device_id"] for a in world.ok(S, "get_scene", scene_id=scene["scene_id"])["actions"]] == [lamp, plug]
-    assert "already has a scene" in world.err(S, "create_scene", home_id="HOM-0003", name="Evening Glow", device_ids=[lamp])
+    assert "already has a scene" in world.err(
+        S, "create_scene", home_id="HOM-0003", name="Evening Glow", device_ids=[lamp]
+    )
     assert "belongs to" in world.err(S, "create_scene", home_id="HOM-0001", name="X", device_ids=[lamp])
     assert "invalid arguments" in world.err(S, "create_scene", home_id="HOM-0003", name="Y", device_ids=[])
     world.ok(S, "set_light", device_id=lamp, brightness=100, color="red")
@@ -150,9 +162,19 @@ def test_scene_with_removed_device(world: World) -> None:
     assert "SCN-0010" in removed["scenes_still_referring"]
     assert "No device" in world.err(S, "get_device", device_id=victim)
     assert "No device" in world.err(S, "remove_device", device_id=victim)
-    assert [a for a in world.ok(S, "get_scene", scene_id="SCN-0010")["actions"] if a["device_id"] == victim][0]["missing"]
+    assert [a for a in world.ok(S, "get_scene", scene_id="SCN-0010")["actions"] if a["device_id"] == victim][0][
+        "missing"
+    ]
     assert "removed device" in world.err(S, "activate_scene", scene_id="SCN-0010")
-    auto = world.ok(S, "create_automation", home_id="HOM-0003", name="Movie time", scene_id="SCN-0010", trigger="time", at_time="20:30")
+    auto = world.ok(
+        S,
+        "create_automation",
+        home_id="HOM-0003",
+        name="Movie time",
+        scene_id="SCN-0010",
+        trigger="time",
+        at_time="20:30",
+    )
     world.ok(S, "set_automation_enabled", automation_id=auto["automation_id"], enabled=False)
     assert "removed device" in world.err(S, "set_automation_enabled", automation_id=auto["automation_id"], enabled=True)
     world.ok(S, "remove_scene_device", scene_id="SCN-0010", device_id=victim)
@@ -171,25 +193,59 @@ def test_scene_last_device_and_offline(world: World) -> None:
 
 def test_automations(world: World) -> None:
     before = world.ok(S, "list_automations", home_id="HOM-0003")["count"]
-    auto = world.ok(S, "create_automation", home_id="HOM-0003", name="Wake up", scene_id="SCN-0008", trigger="time",
-                    at_time="07:00", days="weekdays")
+    auto = world.ok(
+        S,
+        "create_automation",
+        home_id="HOM-0003",
+        name="Wake up",
+        scene_id="SCN-0008",
+        trigger="time",
+        at_time="07:00",
+        days="weekdays",
+    )
     listed = world.ok(S, "list_automations", home_id="HOM-0003", enabled=True)["automations"]
     assert auto["automation_id"] in [a["automation_id"] for a in listed]
     assert world.ok(S, "list_automations", home_id="HOM-0003")["count"] == before + 1
     sensor = world.ok(S, "list_sensors", home_id="HOM-0003", kind="door_contact")["sensors"][0]["sensor_id"]
-    world.ok(S, "create_automation", home_id="HOM-0003", name="Door opened", scene_id="SCN-0008", trigger="sensor",
-             sensor_id=sensor, condition="opened")
-    assert "supports condition" in world.err(S, "create_automation", home_id="HOM-0003", name="Hot", scene_id="SCN-0008",
-                                             trigger="sensor", sensor_id=sensor, condition="above", threshold=30.0)
-    assert "needs at_time" in world.err(S, "create_automation", home_id="HOM-0003", name="Z", scene_id="SCN-0008", trigger="time")
-    assert "already has an automation" in world.err(S, "create_automation", home_id="HOM-0003", name="Wake up",
-                                                    scene_id="SCN-0008", trigger="time", at_time="08:00")
-    assert "belongs to" in world.err(S, "create_automation", home_id="HOM-0001", name="Q", scene_id="SCN-0008",
-                                     trigger="time", at_time="08:00")
-    assert "invalid arguments" in world.err(S, "create_automation", home_id="HOM-0003", name="Q", scene_id="SCN-0008",
-                                            trigger="time", at_time="25:00")
+    world.ok(
+        S,
+        "create_automation",
+        home_id="HOM-0003",
+        name="Door opened",
+        scene_id="SCN-0008",
+        trigger="sensor",
+        sensor_id=sensor,
+        condition="opened",
+    )
+    assert "supports condition" in world.err(
+        S,
+        "create_automation",
+        home_id="HOM-0003",
+        name="Hot",
+        scene_id="SCN-0008",
+        trigger="sensor",
+        sensor_id=sensor,
+        condition="above",
+        threshold=30.0,
+    )
+    assert "needs at_time" in world.err(
+        S, "create_automation", home_id="HOM-0003", name="Z", scene_id="SCN-0008", trigger="time"
+    )
+    assert "already has an automation" in world.err(
+        S, "create_automation", home_id="HOM-0003", name="Wake up", scene_id="SCN-0008", trigger="time", at_time="08:00"
+    )
+    assert "belongs to" in world.err(
+        S, "create_automation", home_id="HOM-0001", name="Q", scene_id="SCN-0008", trigger="time", at_time="08:00"
+    )
+    assert "invalid arguments" in world.err(
+        S, "create_automation", home_id="HOM-0003", name="Q", scene_id="SCN-0008", trigger="time", at_time="25:00"
+    )
     world.ok(S, "set_automation_enabled", automation_id="AUT-0006", enabled=False)
-    assert not [a for a in world.ok(S, "list_automations", home_id="HOM-0003")["automations"] if a["automation_id"] == "AUT-0006"][0]["enabled"]
+    assert not [
+        a
+        for a in world.ok(S, "list_automations", home_id="HOM-0003")["automations"]
+        if a["automation_id"] == "AUT-0006"
+    ][0]["enabled"]
     assert "already disabled" in world.err(S, "set_automation_enabled", automation_id="AUT-0006", enabled=False)
     assert "No automation" in world.err(S, "set_automation_enabled", automation_id="AUT-0000", enabled=True)
 
@@ -198,7 +254,9 @@ def test_groups(world: World) -> None:
     groups = world.ok(S, "list_groups", home_id="HOM-0003")["groups"]
     group = next(g for g in groups if g["group_id"] == "GRP-0006")
     world.ok(S, "set_group_power", group_id="GRP-0006", on=False)
-    members = next(g for g in world.ok(S, "list_groups", home_id="HOM-0003")["groups"] if g["group_id"] == "GRP-0006")["members"]
+    members = next(g for g in world.ok(S, "list_groups", home_id="HOM-0003")["groups"] if g["group_id"] == "GRP-0006")[
+        "members"
+    ]
     assert len(members) == len(group["members"]) and all(m["power"] == "off" for m in members)
     offline = None
     for h in range(1, 37):

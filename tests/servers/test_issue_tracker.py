@@ -28,7 +28,12 @@ def test_users_and_distinct(world: World) -> None:
     team = world.ok(I, "search_users", project_id="WEB", limit=100)["users"]
     assert DEV in {u["user_id"] for u in team} and OUTSIDER not in {u["user_id"] for u in team}
     assert "No project" in world.err(I, "search_users", project_id="ZZZ")
-    assert set(world.ok(I, "get_distinct_values", field="status")["values"]) == {"open", "in_progress", "in_review", "done"}
+    assert set(world.ok(I, "get_distinct_values", field="status")["values"]) == {
+        "open",
+        "in_progress",
+        "in_review",
+        "done",
+    }
     assert "invalid arguments" in world.err(I, "get_distinct_values", field="secret")
 
 
@@ -58,7 +63,9 @@ def test_create_and_update_issue(world: World) -> None:
     world.ok(I, "update_issue", issue_id=issue["issue_id"], user_id=DEV, priority="critical", title="Checkout crash")
     got = world.ok(I, "get_issue", issue_id=issue["issue_id"])
     assert got["priority"] == "critical" and got["title"] == "Checkout crash"
-    assert "not a member" in world.err(I, "create_issue", project_id="WEB", reporter_id=DEV, type="task", title="x", assignee_id=OUTSIDER)
+    assert "not a member" in world.err(
+        I, "create_issue", project_id="WEB", reporter_id=DEV, type="task", title="x", assignee_id=OUTSIDER
+    )
     assert "blank" in world.err(I, "create_issue", project_id="WEB", reporter_id=DEV, type="task", title="   ")
     assert "Nothing to change" in world.err(I, "update_issue", issue_id=issue["issue_id"], user_id=DEV)
     assert "already has" in world.err(I, "update_issue", issue_id=issue["issue_id"], user_id=DEV, priority="critical")
@@ -123,7 +130,10 @@ def test_labels(world: World) -> None:
     labels = world.ok(I, "get_project", project_id="WEB")["labels"]
     issue = new_issue(world)
     world.ok(I, "label_issue", issue_id=issue["issue_id"], label=labels[0])
-    assert world.ok(I, "search_issues", label=labels[0], project_id="WEB", limit=1)["issues"][0]["issue_id"] == issue["issue_id"]
+    assert (
+        world.ok(I, "search_issues", label=labels[0], project_id="WEB", limit=1)["issues"][0]["issue_id"]
+        == issue["issue_id"]
+    )
     assert "already carries" in world.err(I, "label_issue", issue_id=issue["issue_id"], label=labels[0])
     assert "use one of" in world.err(I, "label_issue", issue_id=issue["issue_id"], label="ios")
     world.ok(I, "label_issue", issue_id=issue["issue_id"], label=labels[0], remove=True)
@@ -155,16 +165,35 @@ def test_story_points_and_planning(world: World) -> None:
 
 
 def test_create_and_start_sprint(world: World) -> None:
-    assert "in the past" in world.err(I, "create_sprint", project_id="WEB", name="Late", start_date="2026-01-01", end_date="2026-01-10")
-    assert "not a real calendar date" in world.err(I, "create_sprint", project_id="WEB", name="Odd", start_date="2026-02-30", end_date="2026-03-05")
-    assert "1 to 28 days" in world.err(I, "create_sprint", project_id="WEB", name="Long", start_date="2026-07-11", end_date="2026-09-01")
-    assert "already has a sprint named" in world.err(I, "create_sprint", project_id="WEB", name="WEB Sprint 1",
-                                                    start_date="2026-07-11", end_date="2026-07-24")
-    sprint = world.ok(I, "create_sprint", project_id="WEB", name="WEB Sprint 8", start_date="2026-07-11", end_date="2026-07-24", capacity=20)
-    assert sprint["sprint_id"] in {s["sprint_id"] for s in world.ok(I, "list_sprints", project_id="WEB", status="planned")["sprints"]}
+    assert "in the past" in world.err(
+        I, "create_sprint", project_id="WEB", name="Late", start_date="2026-01-01", end_date="2026-01-10"
+    )
+    assert "not a real calendar date" in world.err(
+        I, "create_sprint", project_id="WEB", name="Odd", start_date="2026-02-30", end_date="2026-03-05"
+    )
+    assert "1 to 28 days" in world.err(
+        I, "create_sprint", project_id="WEB", name="Long", start_date="2026-07-11", end_date="2026-09-01"
+    )
+    assert "already has a sprint named" in world.err(
+        I, "create_sprint", project_id="WEB", name="WEB Sprint 1", start_date="2026-07-11", end_date="2026-07-24"
+    )
+    sprint = world.ok(
+        I,
+        "create_sprint",
+        project_id="WEB",
+        name="WEB Sprint 8",
+        start_date="2026-07-11",
+        end_date="2026-07-24",
+        capacity=20,
+    )
+    assert sprint["sprint_id"] in {
+        s["sprint_id"] for s in world.ok(I, "list_sprints", project_id="WEB", status="planned")["sprints"]
+    }
     assert "already has an active sprint (SPR-0005)" in world.err(I, "start_sprint", sprint_id=sprint["sprint_id"])
     assert "only planned" in world.err(I, "start_sprint", sprint_id="SPR-0005")
-    data = world.ok(I, "create_sprint", project_id="DATA", name="DATA hotfix", start_date="2026-06-01", end_date="2026-06-05")
+    data = world.ok(
+        I, "create_sprint", project_id="DATA", name="DATA hotfix", start_date="2026-06-01", end_date="2026-06-05"
+    )
     assert "has no issues" in world.err(I, "start_sprint", sprint_id=data["sprint_id"])
     planned = world.ok(I, "list_sprints", project_id="DATA", status="planned", limit=100)["sprints"]
     target = next(s for s in planned if s["committed_points"] > 0)
@@ -174,7 +203,9 @@ def test_create_and_start_sprint(world: World) -> None:
 
 def test_close_sprint(world: World) -> None:
     assert "unfinished issues" in world.err(I, "close_sprint", sprint_id="SPR-0005")
-    assert "planned sprint of project WEB" in world.err(I, "close_sprint", sprint_id="SPR-0005", carry_over_to="SPR-0004")
+    assert "planned sprint of project WEB" in world.err(
+        I, "close_sprint", sprint_id="SPR-0005", carry_over_to="SPR-0004"
+    )
     before = world.ok(I, "get_sprint", sprint_id="SPR-0005")
     unfinished = {i["issue_id"] for i in before["issues"] if i["status"] != "done"}
     out = world.ok(I, "close_sprint", sprint_id="SPR-0005", carry_over_to="SPR-0006")

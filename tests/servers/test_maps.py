@@ -42,7 +42,11 @@ def test_search_nearby(world: World) -> None:
     centre = places(world)[0]
     near = world.ok(M, "search_nearby", place_id=centre["place_id"], radius_km=5)
     dists = [p["distance_km"] for p in near["places"]]
-    assert dists == sorted(dists) and all(d <= 5 for d in dists) and centre["place_id"] not in [p["place_id"] for p in near["places"]]
+    assert (
+        dists == sorted(dists)
+        and all(d <= 5 for d in dists)
+        and centre["place_id"] not in [p["place_id"] for p in near["places"]]
+    )
     by_point = world.ok(M, "search_nearby", lat=centre["lat"], lon=centre["lon"], radius_km=5, category="restaurant")
     assert all(p["category"] == "restaurant" for p in by_point["places"])
     assert world.ok(M, "search_nearby", lat=0.0, lon=0.0, radius_km=1)["count"] == 0
@@ -56,16 +60,25 @@ def test_route_and_directions(world: World) -> None:
     drive = world.ok(M, "get_route", origin_place_id=a["place_id"], destination_place_id=b["place_id"], mode="driving")
     assert walk["duration_min"] > drive["duration_min"] and walk["distance_km"] < drive["distance_km"]
     assert walk["depart_at"] == "2026-06-01T09:00:00" and walk["arrive_at"] > walk["depart_at"]
-    steps = world.ok(M, "get_directions", origin_place_id=a["place_id"], destination_place_id=b["place_id"], mode="transit")["steps"]
+    steps = world.ok(
+        M, "get_directions", origin_place_id=a["place_id"], destination_place_id=b["place_id"], mode="transit"
+    )["steps"]
     assert steps[-1]["instruction"].startswith("Arrive at") and len(steps) == 4
     far = places(world, city="Boston")[0]
-    assert "Transit runs only within a city" in world.err(M, "get_route", origin_place_id=a["place_id"], destination_place_id=far["place_id"],
-                                                          mode="transit")
-    assert "too far for walking" in world.err(M, "get_directions", origin_place_id=a["place_id"], destination_place_id=far["place_id"],
-                                              mode="walking")
-    assert world.ok(M, "get_route", origin_place_id=a["place_id"], destination_place_id=far["place_id"])["distance_km"] > 3000
+    assert "Transit runs only within a city" in world.err(
+        M, "get_route", origin_place_id=a["place_id"], destination_place_id=far["place_id"], mode="transit"
+    )
+    assert "too far for walking" in world.err(
+        M, "get_directions", origin_place_id=a["place_id"], destination_place_id=far["place_id"], mode="walking"
+    )
+    assert (
+        world.ok(M, "get_route", origin_place_id=a["place_id"], destination_place_id=far["place_id"])["distance_km"]
+        > 3000
+    )
     assert "same place" in world.err(M, "get_route", origin_place_id=a["place_id"], destination_place_id=a["place_id"])
-    assert "invalid arguments" in world.err(M, "get_directions", origin_place_id=a["place_id"], destination_place_id=b["place_id"], mode="flying")
+    assert "invalid arguments" in world.err(
+        M, "get_directions", origin_place_id=a["place_id"], destination_place_id=b["place_id"], mode="flying"
+    )
 
 
 def test_reviews_and_write_review(world: World) -> None:
@@ -75,14 +88,25 @@ def test_reviews_and_write_review(world: World) -> None:
     users = world.ok(M, "search_users", limit=100)["users"]
     reviewed = {r["user_id"] for r in got["reviews"]}
     user = next(u for u in users if u["user_id"] not in reviewed)
-    out = world.ok(M, "write_review", user_id=user["user_id"], place_id=place["place_id"], rating=5, text="Lovely spot.")
+    out = world.ok(
+        M, "write_review", user_id=user["user_id"], place_id=place["place_id"], rating=5, text="Lovely spot."
+    )
     after = world.ok(M, "get_place", place_id=place["place_id"])
     assert after["review_count"] == place["review_count"] + 1 and after["rating"] == out["place_rating"]
     assert after["latest_reviews"][0]["review_id"] == out["review_id"]
-    assert world.ok(M, "list_reviews", place_id=place["place_id"], min_rating=5)["reviews"][0]["review_id"] == out["review_id"]
-    assert "already reviewed" in world.err(M, "write_review", user_id=user["user_id"], place_id=place["place_id"], rating=1, text="x")
-    assert "blank" in world.err(M, "write_review", user_id=users[-1]["user_id"], place_id=place["place_id"], rating=3, text="   ")
-    assert "invalid arguments" in world.err(M, "write_review", user_id=user["user_id"], place_id=place["place_id"], rating=6, text="x")
+    assert (
+        world.ok(M, "list_reviews", place_id=place["place_id"], min_rating=5)["reviews"][0]["review_id"]
+        == out["review_id"]
+    )
+    assert "already reviewed" in world.err(
+        M, "write_review", user_id=user["user_id"], place_id=place["place_id"], rating=1, text="x"
+    )
+    assert "blank" in world.err(
+        M, "write_review", user_id=users[-1]["user_id"], place_id=place["place_id"], rating=3, text="   "
+    )
+    assert "invalid arguments" in world.err(
+        M, "write_review", user_id=user["user_id"], place_id=place["place_id"], rating=6, text="x"
+    )
     assert "No place" in world.err(M, "list_reviews", place_id="PLC-0000")
 
 
@@ -109,7 +133,9 @@ def test_save_place(world: World) -> None:
     place = next(p for p in places(world) if p["place_id"] not in saved)
     out = world.ok(M, "save_place", user_id=user, place_id=place["place_id"], label="want to go", note="try brunch")
     mine = world.ok(M, "get_user", user_id=user)["saved_places"]
-    assert {"saved_id": out["saved_id"], "label": "want to go"}.items() <= next(s for s in mine if s["place_id"] == place["place_id"]).items()
+    assert {"saved_id": out["saved_id"], "label": "want to go"}.items() <= next(
+        s for s in mine if s["place_id"] == place["place_id"]
+    ).items()
     assert "already saved" in world.err(M, "save_place", user_id=user, place_id=place["place_id"])
     assert "No user" in world.err(M, "save_place", user_id="USR-0000", place_id=place["place_id"])
 

@@ -68,7 +68,9 @@ def test_bidding_rules(world: World) -> None:
     low = auction["min_next_bid"] - 0.5
     assert "must beat the highest bid" in world.err(M, "place_bid", listing_id=lid, bidder_id=bidder, amount=low)
     assert "own listing" in world.err(M, "place_bid", listing_id=lid, bidder_id=seller, amount=auction["min_next_bid"])
-    assert "already the highest bidder" in world.err(M, "place_bid", listing_id=lid, bidder_id=top, amount=auction["min_next_bid"] + 100)
+    assert "already the highest bidder" in world.err(
+        M, "place_bid", listing_id=lid, bidder_id=top, amount=auction["min_next_bid"] + 100
+    )
     bid = world.ok(M, "place_bid", listing_id=lid, bidder_id=bidder, amount=auction["min_next_bid"])
     after = world.ok(M, "get_listing", listing_id=lid)
     assert after["highest_bidder_id"] == bidder and after["bid_count"] == auction["bid_count"] + 1
@@ -81,37 +83,77 @@ def test_bidding_rules(world: World) -> None:
 def test_first_bid_and_ended_auction(world: World) -> None:
     fresh = live_auction(world, with_bids=False)
     bidder = outsider(world, fresh["seller_id"])
-    assert "starting price" in world.err(M, "place_bid", listing_id=fresh["listing_id"], bidder_id=bidder, amount=fresh["price"] * 0.5)
+    assert "starting price" in world.err(
+        M, "place_bid", listing_id=fresh["listing_id"], bidder_id=bidder, amount=fresh["price"] * 0.5
+    )
     world.ok(M, "place_bid", listing_id=fresh["listing_id"], bidder_id=bidder, amount=fresh["price"])
     assert world.ok(M, "list_bids", listing_id=fresh["listing_id"])["count"] == 1
-    ended = next(x for x in world.ok(M, "search_listings", listing_type="auction", sort="ending_soon", limit=100)["listings"]
-                 if x["ends_at"] <= "2026-06-01T09:00:00")
-    assert "ended" in world.err(M, "place_bid", listing_id=ended["listing_id"], bidder_id=outsider(world, ended["seller_id"]),
-                                amount=1_000_000.0)
+    ended = next(
+        x
+        for x in world.ok(M, "search_listings", listing_type="auction", sort="ending_soon", limit=100)["listings"]
+        if x["ends_at"] <= "2026-06-01T09:00:00"
+    )
+    assert "ended" in world.err(
+        M,
+        "place_bid",
+        listing_id=ended["listing_id"],
+        bidder_id=outsider(world, ended["seller_id"]),
+        amount=1_000_000.0,
+    )
     closed = world.ok(M, "search_listings", status="sold", listing_type="auction", limit=1)["listings"][0]
     assert "is sold" in world.err(M, "place_bid", listing_id=closed["listing_id"], bidder_id=bidder, amount=1_000_000.0)
     suspended = world.ok(M, "search_users", status="suspended", limit=1)["users"][0]["user_id"]
-    assert "suspended" in world.err(M, "place_bid", listing_id=fresh["listing_id"], bidder_id=suspended, amount=1_000_000.0)
+    assert "suspended" in world.err(
+        M, "place_bid", listing_id=fresh["listing_id"], bidder_id=suspended, amount=1_000_000.0
+    )
 
 
 def test_create_update_close_listing(world: World) -> None:
     seller = world.ok(M, "search_users", role="seller", status="active", limit=1)["users"][0]["user_id"]
     buyer = world.ok(M, "search_users", role="buyer", status="active", limit=1)["users"][0]["user_id"]
-    assert "buyer account" in world.err(M, "create_listing", seller_id=buyer, title="My old bike", category="Sporting Goods", price=100.0)
-    assert "reserve price" in world.err(M, "create_listing", seller_id=seller, title="Leica M6", category="Cameras", price=900.0,
-                                        listing_type="auction", reserve_price=500.0)
-    new = world.ok(M, "create_listing", seller_id=seller, title="Leica M6 - Clean", category="Cameras", price=900.0,
-                   listing_type="auction", duration_days=5, reserve_price=1200.0)
+    assert "buyer account" in world.err(
+        M, "create_listing", seller_id=buyer, title="My old bike", category="Sporting Goods", price=100.0
+    )
+    assert "reserve price" in world.err(
+        M,
+        "create_listing",
+        seller_id=seller,
+        title="Leica M6",
+        category="Cameras",
+        price=900.0,
+        listing_type="auction",
+        reserve_price=500.0,
+    )
+    new = world.ok(
+        M,
+        "create_listing",
+        seller_id=seller,
+        title="Leica M6 - Clean",
+        category="Cameras",
+        price=900.0,
+        listing_type="auction",
+        duration_days=5,
+        reserve_price=1200.0,
+    )
     got = world.ok(M, "get_listing", listing_id=new["listing_id"])
-    assert got["status"] == "active" and got["ends_at"] == "2026-06-06T09:00:00" and got["has_reserve"] and not got["reserve_met"]
+    assert (
+        got["status"] == "active"
+        and got["ends_at"] == "2026-06-06T09:00:00"
+        and got["has_reserve"]
+        and not got["reserve_met"]
+    )
     assert new["listing_id"] in world.ok(M, "get_user", user_id=seller)["active_listing_ids"]
     world.ok(M, "update_listing", listing_id=new["listing_id"], seller_id=seller, price=850.0, extend_days=2)
     got = world.ok(M, "get_listing", listing_id=new["listing_id"])
     assert got["price"] == 850.0 and got["ends_at"] == "2026-06-08T09:00:00"
-    assert "only its seller" in world.err(M, "update_listing", listing_id=new["listing_id"], seller_id=buyer, title="Mine now")
+    assert "only its seller" in world.err(
+        M, "update_listing", listing_id=new["listing_id"], seller_id=buyer, title="Mine now"
+    )
     assert "Nothing to change" in world.err(M, "update_listing", listing_id=new["listing_id"], seller_id=seller)
     world.ok(M, "place_bid", listing_id=new["listing_id"], bidder_id=buyer, amount=1000.0)
-    assert "already has bids" in world.err(M, "update_listing", listing_id=new["listing_id"], seller_id=seller, price=700.0)
+    assert "already has bids" in world.err(
+        M, "update_listing", listing_id=new["listing_id"], seller_id=seller, price=700.0
+    )
     closed = world.ok(M, "close_listing", listing_id=new["listing_id"], seller_id=seller)
     assert closed["status"] == "closed"  # reserve of 1200 not met by the 1000 bid
     assert world.ok(M, "get_listing", listing_id=new["listing_id"])["status"] == "closed"
@@ -121,15 +163,19 @@ def test_create_update_close_listing(world: World) -> None:
 def test_close_auction_sells_to_highest_bidder(world: World) -> None:
     auction = live_auction(world)
     if not auction["reserve_met"]:
-        auction = next(world.ok(M, "get_listing", listing_id=x["listing_id"]) for x in
-                       world.ok(M, "search_listings", listing_type="auction", limit=100)["listings"]
-                       if world.ok(M, "get_listing", listing_id=x["listing_id"])["bid_count"]
-                       and world.ok(M, "get_listing", listing_id=x["listing_id"])["reserve_met"])
+        auction = next(
+            world.ok(M, "get_listing", listing_id=x["listing_id"])
+            for x in world.ok(M, "search_listings", listing_type="auction", limit=100)["listings"]
+            if world.ok(M, "get_listing", listing_id=x["listing_id"])["bid_count"]
+            and world.ok(M, "get_listing", listing_id=x["listing_id"])["reserve_met"]
+        )
     out = world.ok(M, "close_listing", listing_id=auction["listing_id"], seller_id=auction["seller_id"])
     got = world.ok(M, "get_listing", listing_id=auction["listing_id"])
     assert out["status"] == got["status"] == "sold"
     assert got["buyer_id"] == auction["highest_bidder_id"] and got["sold_price"] == auction["current_price"]
-    assert auction["listing_id"] in world.ok(M, "get_user", user_id=auction["highest_bidder_id"])["purchased_listing_ids"]
+    assert (
+        auction["listing_id"] in world.ok(M, "get_user", user_id=auction["highest_bidder_id"])["purchased_listing_ids"]
+    )
 
 
 def test_offers(world: World) -> None:
@@ -140,9 +186,15 @@ def test_offers(world: World) -> None:
     buyer = outsider(world, seller, *already)
     assert "at least half" in world.err(M, "make_offer", listing_id=lid, buyer_id=buyer, amount=fixed["price"] * 0.3)
     assert "own listing" in world.err(M, "make_offer", listing_id=lid, buyer_id=seller, amount=fixed["price"])
-    offer = world.ok(M, "make_offer", listing_id=lid, buyer_id=buyer, amount=round(fixed["price"] * 0.8, 2), message="Cash ready")
-    assert offer["offer_id"] in [o["offer_id"] for o in world.ok(M, "list_offers", listing_id=lid, status="pending")["offers"]]
-    assert "already has pending offer" in world.err(M, "make_offer", listing_id=lid, buyer_id=buyer, amount=fixed["price"])
+    offer = world.ok(
+        M, "make_offer", listing_id=lid, buyer_id=buyer, amount=round(fixed["price"] * 0.8, 2), message="Cash ready"
+    )
+    assert offer["offer_id"] in [
+        o["offer_id"] for o in world.ok(M, "list_offers", listing_id=lid, status="pending")["offers"]
+    ]
+    assert "already has pending offer" in world.err(
+        M, "make_offer", listing_id=lid, buyer_id=buyer, amount=fixed["price"]
+    )
     auction = live_auction(world)
     assert "use place_bid" in world.err(M, "make_offer", listing_id=auction["listing_id"], buyer_id=buyer, amount=10.0)
     assert "only its seller" in world.err(M, "accept_offer", offer_id=offer["offer_id"], seller_id=buyer)
@@ -157,7 +209,8 @@ def test_offers(world: World) -> None:
 
 def test_odd_inputs_are_tool_errors(world: World) -> None:
     cases: list[tuple[str, dict[str, Any]]] = [
-        ("get_listing", {"listing_id": ""}), ("search_listings", {"query": "%_'", "offset": 100_000}),
+        ("get_listing", {"listing_id": ""}),
+        ("search_listings", {"query": "%_'", "offset": 100_000}),
         ("place_bid", {"listing_id": "LST-0007", "bidder_id": "nobody", "amount": 10_000_000.0}),
         ("update_listing", {"listing_id": "LST-0013", "seller_id": "USR-0204", "extend_days": 30}),
         ("make_offer", {"listing_id": "x" * 40, "buyer_id": "USR-0001", "amount": 1e-9}),

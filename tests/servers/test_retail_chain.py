@@ -10,7 +10,11 @@ R = "retail_chain"
 
 
 def open_store(world: World, exclude: str = "") -> dict:
-    return next(s for s in world.ok(R, "list_stores", status="open", kind="store", limit=50)["stores"] if s["store_id"] != exclude)
+    return next(
+        s
+        for s in world.ok(R, "list_stores", status="open", kind="store", limit=50)["stores"]
+        if s["store_id"] != exclude
+    )
 
 
 def stocked(world: World, store_id: str, min_available: int = 10) -> dict:
@@ -26,7 +30,9 @@ def level(world: World, sku: str, store_id: str) -> dict:
 def test_stores(world: World) -> None:
     chicago = world.ok(R, "list_stores", city="Chicago")["stores"]
     assert chicago and all(s["city"] == "Chicago" for s in chicago)
-    assert {s["kind"] for s in world.ok(R, "list_stores", kind="distribution_center")["stores"]} == {"distribution_center"}
+    assert {s["kind"] for s in world.ok(R, "list_stores", kind="distribution_center")["stores"]} == {
+        "distribution_center"
+    }
     assert "invalid arguments" in world.err(R, "list_stores", status="demolished")
     store = world.ok(R, "get_store", store_id=chicago[0]["store_id"])
     assert store["sku_count"] > 0 and "active_reservations" in store
@@ -67,31 +73,47 @@ def test_transfer_stock(world: World) -> None:
     item = stocked(world, dc, 30)
     dst = open_store(world)["store_id"]
     before_src, before_dst = level(world, item["sku"], dc), level(world, item["sku"], dst)
-    out = world.ok(R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dst, quantity=20, note="low stock")
+    out = world.ok(
+        R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dst, quantity=20, note="low stock"
+    )
     assert level(world, item["sku"], dc)["on_hand"] == before_src["on_hand"] - 20
     assert level(world, item["sku"], dst)["on_hand"] == before_dst["on_hand"] + 20
-    assert out["transfer_id"] in [t["transfer_id"] for t in world.ok(R, "list_transfers", store_id=dst, sku=item["sku"])["transfers"]]
+    assert out["transfer_id"] in [
+        t["transfer_id"] for t in world.ok(R, "list_transfers", store_id=dst, sku=item["sku"])["transfers"]
+    ]
     too_many = level(world, item["sku"], dc)["available"] + 1
     if too_many <= 500:
-        assert "available" in world.err(R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dst, quantity=too_many)
-    assert "same location" in world.err(R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dc, quantity=1)
+        assert "available" in world.err(
+            R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dst, quantity=too_many
+        )
+    assert "same location" in world.err(
+        R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dc, quantity=1
+    )
     closed = world.ok(R, "list_stores", status="closed", limit=1)["stores"][0]["store_id"]
-    assert "cannot receive" in world.err(R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=closed, quantity=1)
-    assert "invalid arguments" in world.err(R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dst, quantity=501)
+    assert "cannot receive" in world.err(
+        R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=closed, quantity=1
+    )
+    assert "invalid arguments" in world.err(
+        R, "transfer_stock", sku=item["sku"], from_store_id=dc, to_store_id=dst, quantity=501
+    )
 
 
 def test_transfer_more_than_source_holds(world: World) -> None:
     store = open_store(world)["store_id"]
     item = stocked(world, store, 1)
     other = open_store(world, exclude=store)["store_id"]
-    msg = world.err(R, "transfer_stock", sku=item["sku"], from_store_id=store, to_store_id=other, quantity=item["available"] + 1)
+    msg = world.err(
+        R, "transfer_stock", sku=item["sku"], from_store_id=store, to_store_id=other, quantity=item["available"] + 1
+    )
     assert f"only {item['available']} unit(s)" in msg
 
 
 def test_restock(world: World) -> None:
     store = open_store(world)["store_id"]
     active = {p["sku"] for p in world.ok(R, "search_products", status="active", limit=100)["products"]}
-    item = next(i for i in world.ok(R, "list_store_inventory", store_id=store, limit=100)["items"] if i["sku"] in active)
+    item = next(
+        i for i in world.ok(R, "list_store_inventory", store_id=store, limit=100)["items"] if i["sku"] in active
+    )
     out = world.ok(R, "restock_item", store_id=store, sku=item["sku"], quantity=48, supplier="Acme Logistics")
     assert level(world, item["sku"], store)["on_hand"] == item["on_hand"] + 48 == out["on_hand"]
     gone = world.ok(R, "search_products", status="discontinued", limit=1)["products"][0]["sku"]
@@ -108,10 +130,14 @@ def test_reserve_and_cancel(world: World) -> None:
     assert res["expires_at"] == "2026-06-03T09:00:00"
     after = level(world, item["sku"], store)
     assert after["reserved"] == item["reserved"] + 3 and after["available"] == item["available"] - 3
-    assert res["reservation_id"] in [r["reservation_id"] for r in world.ok(R, "get_store", store_id=store)["active_reservations"]]
+    assert res["reservation_id"] in [
+        r["reservation_id"] for r in world.ok(R, "get_store", store_id=store)["active_reservations"]
+    ]
     world.ok(R, "cancel_reservation", reservation_id=res["reservation_id"])
     assert level(world, item["sku"], store)["available"] == item["available"]
-    assert res["reservation_id"] not in [r["reservation_id"] for r in world.ok(R, "get_store", store_id=store)["active_reservations"]]
+    assert res["reservation_id"] not in [
+        r["reservation_id"] for r in world.ok(R, "get_store", store_id=store)["active_reservations"]
+    ]
     assert "only active" in world.err(R, "cancel_reservation", reservation_id=res["reservation_id"])
     assert "No reservation" in world.err(R, "cancel_reservation", reservation_id="RSV-9999")
 
@@ -119,16 +145,31 @@ def test_reserve_and_cancel(world: World) -> None:
 def test_reserve_rules(world: World) -> None:
     dc = world.ok(R, "list_stores", kind="distribution_center", limit=1)["stores"][0]["store_id"]
     item = stocked(world, dc, 5)
-    assert "distribution center" in world.err(R, "reserve_for_pickup", store_id=dc, sku=item["sku"], customer_name="Ann Lee")
+    assert "distribution center" in world.err(
+        R, "reserve_for_pickup", store_id=dc, sku=item["sku"], customer_name="Ann Lee"
+    )
     closed = world.ok(R, "list_stores", status="closed", kind="store", limit=1)["stores"][0]["store_id"]
     assert "closed" in world.err(R, "reserve_for_pickup", store_id=closed, sku=item["sku"], customer_name="Ann Lee")
     store = open_store(world)["store_id"]
-    short = next(i for i in world.ok(R, "list_store_inventory", store_id=store, limit=100)["items"] if i["available"] < 5)
-    assert "available" in world.err(R, "reserve_for_pickup", store_id=store, sku=short["sku"], customer_name="Ann Lee",
-                                    quantity=short["available"] + 1)
-    assert "invalid arguments" in world.err(R, "reserve_for_pickup", store_id=store, sku=short["sku"], customer_name="Ann Lee", quantity=6)
-    seeded = next(s for s in world.ok(R, "list_stores", status="open", kind="store", limit=50)["stores"]
-                  if world.ok(R, "get_store", store_id=s["store_id"])["active_reservations"])
+    short = next(
+        i for i in world.ok(R, "list_store_inventory", store_id=store, limit=100)["items"] if i["available"] < 5
+    )
+    assert "available" in world.err(
+        R,
+        "reserve_for_pickup",
+        store_id=store,
+        sku=short["sku"],
+        customer_name="Ann Lee",
+        quantity=short["available"] + 1,
+    )
+    assert "invalid arguments" in world.err(
+        R, "reserve_for_pickup", store_id=store, sku=short["sku"], customer_name="Ann Lee", quantity=6
+    )
+    seeded = next(
+        s
+        for s in world.ok(R, "list_stores", status="open", kind="store", limit=50)["stores"]
+        if world.ok(R, "get_store", store_id=s["store_id"])["active_reservations"]
+    )
     held = world.ok(R, "get_store", store_id=seeded["store_id"])["active_reservations"][0]
     before = level(world, held["sku"], seeded["store_id"])
     world.ok(R, "cancel_reservation", reservation_id=held["reservation_id"])
@@ -137,7 +178,8 @@ def test_reserve_rules(world: World) -> None:
 
 def test_odd_inputs_are_tool_errors(world: World) -> None:
     cases: list[tuple[str, dict[str, Any]]] = [
-        ("check_stock", {"sku": "", "city": "%"}), ("list_stores", {"state": "ZZ", "offset": 100_000}),
+        ("check_stock", {"sku": "", "city": "%"}),
+        ("list_stores", {"state": "ZZ", "offset": 100_000}),
         ("transfer_stock", {"sku": "SKU-0012", "from_store_id": "nope", "to_store_id": "STR-005", "quantity": 500}),
         ("reserve_for_pickup", {"store_id": "STR-005", "sku": "SKU-0012", "customer_name": "  "}),
         ("restock_item", {"store_id": "STR-005", "sku": "SKU-0012", "quantity": 1000, "supplier": " "}),

@@ -58,15 +58,26 @@ def test_customers_addresses(world: World) -> None:
     assert "No customer" in world.err(S, "list_addresses", customer_id="")
     assert world.ok(S, "search_customers", query="zzzz-nobody")["count"] == 0
     assert "invalid arguments" in world.err(S, "search_customers", limit=0)
-    new = world.ok(S, "add_address", customer_id=cus, street="742 Oak Ave", city="Denver", state="CO", zip="80203",
-                   label="Office", make_default=True)
+    new = world.ok(
+        S,
+        "add_address",
+        customer_id=cus,
+        street="742 Oak Ave",
+        city="Denver",
+        state="CO",
+        zip="80203",
+        label="Office",
+        make_default=True,
+    )
     addrs = world.ok(S, "list_addresses", customer_id=cus)["addresses"]
     assert addrs[0]["address_id"] == new["address_id"] and addrs[0]["is_default"] == 1
     assert sum(a["is_default"] for a in addrs) == 1
-    assert "already has an address labelled" in world.err(S, "add_address", customer_id=cus, street="1 Main St", city="Denver",
-                                                          state="CO", zip="80203", label="office")
-    assert "invalid arguments" in world.err(S, "add_address", customer_id=cus, street="1 Main St", city="Denver", state="Colorado",
-                                            zip="80203")
+    assert "already has an address labelled" in world.err(
+        S, "add_address", customer_id=cus, street="1 Main St", city="Denver", state="CO", zip="80203", label="office"
+    )
+    assert "invalid arguments" in world.err(
+        S, "add_address", customer_id=cus, street="1 Main St", city="Denver", state="Colorado", zip="80203"
+    )
 
 
 def test_cart_checkout_and_cancel(world: World) -> None:
@@ -87,7 +98,9 @@ def test_cart_checkout_and_cancel(world: World) -> None:
     assert world.ok(S, "get_product", product_id=product["product_id"])["stock"] == product["stock"] - 3
     got = world.ok(S, "get_order", order_id=order["order_id"])
     assert got["status"] == "placed" and got["items"][0]["quantity"] == 3
-    assert order["order_id"] in [o["order_id"] for o in world.ok(S, "list_orders", customer_id=cus, status="placed")["orders"]]
+    assert order["order_id"] in [
+        o["order_id"] for o in world.ok(S, "list_orders", customer_id=cus, status="placed")["orders"]
+    ]
     world.ok(S, "cancel_order", order_id=order["order_id"], reason="ordered by mistake")
     assert world.ok(S, "get_order", order_id=order["order_id"])["status"] == "cancelled"
     assert world.ok(S, "get_product", product_id=product["product_id"])["stock"] == product["stock"]
@@ -97,12 +110,21 @@ def test_cart_checkout_and_cancel(world: World) -> None:
 
 def test_cart_limits(world: World) -> None:
     cus, _ = customer_with_address(world)
-    out = next(p for p in world.ok(S, "search_products", limit=100)["products"] if p["stock"] == 0 and p["status"] == "active")
+    out = next(
+        p for p in world.ok(S, "search_products", limit=100)["products"] if p["stock"] == 0 and p["status"] == "active"
+    )
     assert "out of stock" in world.err(S, "add_to_cart", customer_id=cus, product_id=out["product_id"])
-    low = next(p for p in world.ok(S, "search_products", in_stock_only=True, limit=100, sort="price_asc")["products"]
-               if p["stock"] < 4)
-    assert "in stock" in world.err(S, "add_to_cart", customer_id=cus, product_id=low["product_id"], quantity=low["stock"] + 1)
-    assert "invalid arguments" in world.err(S, "add_to_cart", customer_id=cus, product_id=low["product_id"], quantity=11)
+    low = next(
+        p
+        for p in world.ok(S, "search_products", in_stock_only=True, limit=100, sort="price_asc")["products"]
+        if p["stock"] < 4
+    )
+    assert "in stock" in world.err(
+        S, "add_to_cart", customer_id=cus, product_id=low["product_id"], quantity=low["stock"] + 1
+    )
+    assert "invalid arguments" in world.err(
+        S, "add_to_cart", customer_id=cus, product_id=low["product_id"], quantity=11
+    )
     empty_cart(world, cus)
     assert "not in" in world.err(S, "update_cart_item", customer_id=cus, product_id=low["product_id"], quantity=1)
     gone = next(p for p in world.ok(S, "search_products", limit=100)["products"] if p["status"] == "discontinued")
@@ -113,7 +135,9 @@ def test_cart_limits(world: World) -> None:
 def test_shipped_order_cannot_be_cancelled(world: World) -> None:
     shipped = world.ok(S, "list_orders", status="shipped", limit=1)["orders"][0]
     assert "can no longer be cancelled" in world.err(S, "cancel_order", order_id=shipped["order_id"])
-    assert "only delivered orders" in world.err(S, "request_return", order_id=shipped["order_id"], product_id="PRD-0001")
+    assert "only delivered orders" in world.err(
+        S, "request_return", order_id=shipped["order_id"], product_id="PRD-0001"
+    )
 
 
 def test_coupons(world: World) -> None:
@@ -155,16 +179,26 @@ def test_returns(world: World) -> None:
     order = world.ok(S, "get_order", order_id=recent[-1]["order_id"])
     assert order["return_deadline"] > "2026-06-01"
     item = order["items"][0]
-    ret = world.ok(S, "request_return", order_id=order["order_id"], product_id=item["product_id"], quantity=item["quantity"],
-                   reason="damaged")
+    ret = world.ok(
+        S,
+        "request_return",
+        order_id=order["order_id"],
+        product_id=item["product_id"],
+        quantity=item["quantity"],
+        reason="damaged",
+    )
     assert ret["return_id"] in [r["return_id"] for r in world.ok(S, "get_order", order_id=order["order_id"])["returns"]]
     mine = world.ok(S, "list_returns", customer_id=order["customer_id"], status="requested")["returns"]
     assert ret["return_id"] in [r["return_id"] for r in mine]
-    assert "already returned" in world.err(S, "request_return", order_id=order["order_id"], product_id=item["product_id"])
+    assert "already returned" in world.err(
+        S, "request_return", order_id=order["order_id"], product_id=item["product_id"]
+    )
     assert "not part of order" in world.err(S, "request_return", order_id=order["order_id"], product_id="PRD-9999")
     old = world.ok(S, "list_orders", status="delivered", limit=1, offset=400)["orders"][0]
     old_item = world.ok(S, "get_order", order_id=old["order_id"])["items"][0]
-    assert "return window" in world.err(S, "request_return", order_id=old["order_id"], product_id=old_item["product_id"])
+    assert "return window" in world.err(
+        S, "request_return", order_id=old["order_id"], product_id=old_item["product_id"]
+    )
     assert world.ok(S, "list_returns", limit=5)["count"] == 5
     assert "invalid arguments" in world.err(S, "list_returns", status="lost")
 
@@ -172,8 +206,11 @@ def test_returns(world: World) -> None:
 def test_wishlist(world: World) -> None:
     cus, _ = customer_with_address(world)
     before = world.ok(S, "get_wishlist", customer_id=cus)["items"]
-    product = next(p for p in world.ok(S, "search_products", in_stock_only=True, limit=100)["products"]
-                   if p["product_id"] not in {w["product_id"] for w in before})
+    product = next(
+        p
+        for p in world.ok(S, "search_products", in_stock_only=True, limit=100)["products"]
+        if p["product_id"] not in {w["product_id"] for w in before}
+    )
     world.ok(S, "add_to_wishlist", customer_id=cus, product_id=product["product_id"])
     assert product["product_id"] in [w["product_id"] for w in world.ok(S, "get_wishlist", customer_id=cus)["items"]]
     assert "already on" in world.err(S, "add_to_wishlist", customer_id=cus, product_id=product["product_id"])
@@ -188,22 +225,36 @@ def test_write_review(world: World) -> None:
         reviews = world.ok(S, "list_product_reviews", product_id=pid, limit=100)["reviews"]
         if o["customer_id"] not in {r["customer_id"] for r in reviews}:
             break
-    out = world.ok(S, "write_review", customer_id=o["customer_id"], product_id=pid, rating=5, title="Great", body="Works well")
+    out = world.ok(
+        S, "write_review", customer_id=o["customer_id"], product_id=pid, rating=5, title="Great", body="Works well"
+    )
     reviews = world.ok(S, "list_product_reviews", product_id=pid, limit=100)
     assert out["review_id"] in [r["review_id"] for r in reviews["reviews"]]
     assert reviews["review_count"] == out["review_count"]
-    assert "already reviewed" in world.err(S, "write_review", customer_id=o["customer_id"], product_id=pid, rating=4, title="Again")
+    assert "already reviewed" in world.err(
+        S, "write_review", customer_id=o["customer_id"], product_id=pid, rating=4, title="Again"
+    )
     stranger = world.ok(S, "search_customers", limit=1, offset=199)["customers"][0]["customer_id"]
-    bought = {i["product_id"] for x in world.ok(S, "list_orders", customer_id=stranger, status="delivered", limit=100)["orders"]
-              for i in world.ok(S, "get_order", order_id=x["order_id"])["items"]}
-    other = next(p["product_id"] for p in world.ok(S, "search_products", limit=50)["products"] if p["product_id"] not in bought)
-    assert "verified buyers" in world.err(S, "write_review", customer_id=stranger, product_id=other, rating=3, title="Meh")
-    assert "invalid arguments" in world.err(S, "write_review", customer_id=stranger, product_id=other, rating=6, title="x")
+    bought = {
+        i["product_id"]
+        for x in world.ok(S, "list_orders", customer_id=stranger, status="delivered", limit=100)["orders"]
+        for i in world.ok(S, "get_order", order_id=x["order_id"])["items"]
+    }
+    other = next(
+        p["product_id"] for p in world.ok(S, "search_products", limit=50)["products"] if p["product_id"] not in bought
+    )
+    assert "verified buyers" in world.err(
+        S, "write_review", customer_id=stranger, product_id=other, rating=3, title="Meh"
+    )
+    assert "invalid arguments" in world.err(
+        S, "write_review", customer_id=stranger, product_id=other, rating=6, title="x"
+    )
 
 
 def test_odd_inputs_are_tool_errors(world: World) -> None:
     cases: list[tuple[str, dict[str, Any]]] = [
-        ("get_order", {"order_id": ""}), ("list_orders", {"placed_since": "not a date"}),
+        ("get_order", {"order_id": ""}),
+        ("list_orders", {"placed_since": "not a date"}),
         ("search_products", {"query": "%_'\"", "offset": 100_000}),
         ("add_to_cart", {"customer_id": "CUS-0001", "product_id": "x" * 40}),
         ("apply_coupon", {"customer_id": "CUS-0001", "code": "   "}),

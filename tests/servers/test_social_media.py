@@ -10,11 +10,15 @@ S = "social_media"
 def stranger_pair(world: World) -> tuple[str, str]:
     """Two users with no follow or block between them."""
     for a in ("USR-0012", "USR-0040", "USR-0101"):
-        following = {u["user_id"] for u in world.ok(S, "list_connections", user_id=a, kind="following", limit=100)["users"]}
+        following = {
+            u["user_id"] for u in world.ok(S, "list_connections", user_id=a, kind="following", limit=100)["users"]
+        }
         blocked = {u["user_id"] for u in world.ok(S, "list_connections", user_id=a, kind="blocked", limit=100)["users"]}
         for n in range(60, 150):
             b = f"USR-{n:04d}"
-            theirs = {u["user_id"] for u in world.ok(S, "list_connections", user_id=b, kind="blocked", limit=100)["users"]}
+            theirs = {
+                u["user_id"] for u in world.ok(S, "list_connections", user_id=b, kind="blocked", limit=100)["users"]
+            }
             if b != a and b not in following and b not in blocked and a not in theirs:
                 return a, b
     raise AssertionError("no stranger pair")
@@ -49,7 +53,9 @@ def test_list_and_get_post(world: World) -> None:
 
 def test_get_feed_and_distinct(world: World) -> None:
     feed = world.ok(S, "get_feed", user_id="USR-0012")["posts"]
-    following = {u["user_id"] for u in world.ok(S, "list_connections", user_id="USR-0012", kind="following", limit=100)["users"]}
+    following = {
+        u["user_id"] for u in world.ok(S, "list_connections", user_id="USR-0012", kind="following", limit=100)["users"]
+    }
     assert feed and all(p["author_id"] in following for p in feed)
     assert "No user" in world.err(S, "get_feed", user_id="USR-0000")
     assert "running" in world.ok(S, "get_distinct_values", field="hashtag")["values"]
@@ -62,7 +68,9 @@ def test_create_and_delete_post(world: World) -> None:
     assert world.ok(S, "list_posts", author_id="USR-0012", limit=1)["posts"][0]["post_id"] == post["post_id"]
     assert "characters" in world.err(S, "create_post", author_id="USR-0001", content="x" * 281)
     assert "empty" in world.err(S, "create_post", author_id="USR-0012", content="   ")
-    assert "hashtags" in world.err(S, "create_post", author_id="USR-0012", content=" ".join(f"#t{i}" for i in range(11)))
+    assert "hashtags" in world.err(
+        S, "create_post", author_id="USR-0012", content=" ".join(f"#t{i}" for i in range(11))
+    )
     assert "Only the author" in world.err(S, "delete_post", user_id="USR-0007", post_id=post["post_id"])
     world.ok(S, "delete_post", user_id="USR-0012", post_id=post["post_id"])
     assert "No post" in world.err(S, "get_post", post_id=post["post_id"])
@@ -83,7 +91,9 @@ def test_follow_and_unfollow(world: World) -> None:
     assert "already follows" in world.err(S, "follow_user", user_id=a, target_user_id=b)
     assert "themselves" in world.err(S, "follow_user", user_id=a, target_user_id=a)
     world.ok(S, "unfollow_user", user_id=a, target_user_id=b)
-    assert b not in {u["user_id"] for u in world.ok(S, "list_connections", user_id=a, kind="following", limit=100)["users"]}
+    assert b not in {
+        u["user_id"] for u in world.ok(S, "list_connections", user_id=a, kind="following", limit=100)["users"]
+    }
     assert "does not follow" in world.err(S, "unfollow_user", user_id=a, target_user_id=b)
 
 
@@ -104,7 +114,9 @@ def test_comments(world: World) -> None:
     a, b = stranger_pair(world)
     post = world.ok(S, "create_post", author_id=b, content="Comment below")
     comment = world.ok(S, "add_comment", user_id=a, post_id=post["post_id"], content="Nice one!")
-    assert [c["comment_id"] for c in world.ok(S, "get_post", post_id=post["post_id"])["comments"]] == [comment["comment_id"]]
+    assert [c["comment_id"] for c in world.ok(S, "get_post", post_id=post["post_id"])["comments"]] == [
+        comment["comment_id"]
+    ]
     assert "limit is 500" in world.err(S, "add_comment", user_id=a, post_id=post["post_id"], content="z" * 501)
     assert "empty" in world.err(S, "add_comment", user_id=a, post_id=post["post_id"], content=" ")
 
@@ -116,7 +128,9 @@ def test_blocking_hides_posts_and_interactions(world: World) -> None:
     out = world.ok(S, "block_user", user_id=a, target_user_id=b)
     assert out["follows_removed"] == 1
     assert b in {u["user_id"] for u in world.ok(S, "list_connections", user_id=a, kind="blocked", limit=100)["users"]}
-    assert a not in {u["user_id"] for u in world.ok(S, "list_connections", user_id=b, kind="following", limit=100)["users"]}
+    assert a not in {
+        u["user_id"] for u in world.ok(S, "list_connections", user_id=b, kind="following", limit=100)["users"]
+    }
     assert "has blocked" in world.err(S, "get_post", post_id=post["post_id"], viewer_id=b)
     assert "has blocked" in world.err(S, "like_post", user_id=b, post_id=post["post_id"])
     assert "has blocked" in world.err(S, "add_comment", user_id=b, post_id=post["post_id"], content="hey")

@@ -11,13 +11,21 @@ BACKEND, LEADERSHIP, APOLLO = "CHN-0004", "CHN-0018", "CHN-0023"  # public, priv
 def outsider(world: World, channel_id: str) -> str:
     """An active member who is not in the channel."""
     members = set(world.ok(T, "get_channel", channel_id=channel_id)["member_ids"])
-    return next(u["user_id"] for u in world.ok(T, "search_users", status="active", limit=100)["users"] if u["user_id"] not in members)
+    return next(
+        u["user_id"]
+        for u in world.ok(T, "search_users", status="active", limit=100)["users"]
+        if u["user_id"] not in members
+    )
 
 
 def insider(world: World, channel_id: str) -> str:
     """An active member of the channel."""
     members = set(world.ok(T, "get_channel", channel_id=channel_id)["member_ids"])
-    return next(u["user_id"] for u in world.ok(T, "search_users", status="active", limit=100)["users"] if u["user_id"] in members)
+    return next(
+        u["user_id"]
+        for u in world.ok(T, "search_users", status="active", limit=100)["users"]
+        if u["user_id"] in members
+    )
 
 
 def test_search_users_and_distinct(world: World) -> None:
@@ -34,7 +42,9 @@ def test_list_and_get_channel(world: World) -> None:
     member = insider(world, LEADERSHIP)
     mine = {c["channel_id"] for c in world.ok(T, "list_channels", user_id=member)["channels"]}
     assert LEADERSHIP in mine
-    assert APOLLO in {c["channel_id"] for c in world.ok(T, "list_channels", include_archived=True, limit=100)["channels"]}
+    assert APOLLO in {
+        c["channel_id"] for c in world.ok(T, "list_channels", include_archived=True, limit=100)["channels"]
+    }
     ch = world.ok(T, "get_channel", channel_id=LEADERSHIP)
     assert ch["is_private"] == 1 and member in ch["member_ids"]
     assert "No channel" in world.err(T, "get_channel", channel_id="CHN-9999")
@@ -67,14 +77,21 @@ def test_join_and_leave(world: World) -> None:
 
 def test_invite_to_private_channel(world: World) -> None:
     inviter, guest = insider(world, LEADERSHIP), outsider(world, LEADERSHIP)
-    assert "cannot invite" in world.err(T, "invite_to_channel", channel_id=LEADERSHIP, inviter_id=guest, user_id=inviter)
+    assert "cannot invite" in world.err(
+        T, "invite_to_channel", channel_id=LEADERSHIP, inviter_id=guest, user_id=inviter
+    )
     world.ok(T, "invite_to_channel", channel_id=LEADERSHIP, inviter_id=inviter, user_id=guest)
     assert LEADERSHIP in {c["channel_id"] for c in world.ok(T, "list_channels", user_id=guest)["channels"]}
     assert world.ok(T, "search_messages", user_id=guest, channel_id=LEADERSHIP)["count"] > 0
-    assert "already a member" in world.err(T, "invite_to_channel", channel_id=LEADERSHIP, inviter_id=inviter, user_id=guest)
+    assert "already a member" in world.err(
+        T, "invite_to_channel", channel_id=LEADERSHIP, inviter_id=inviter, user_id=guest
+    )
     deactivated = world.ok(T, "search_users", status="deactivated", limit=100)["users"]
-    target = next(u["user_id"] for u in deactivated
-                  if u["user_id"] not in world.ok(T, "get_channel", channel_id=LEADERSHIP)["member_ids"])
+    target = next(
+        u["user_id"]
+        for u in deactivated
+        if u["user_id"] not in world.ok(T, "get_channel", channel_id=LEADERSHIP)["member_ids"]
+    )
     assert "deactivated" in world.err(T, "invite_to_channel", channel_id=LEADERSHIP, inviter_id=inviter, user_id=target)
 
 
@@ -83,15 +100,30 @@ def test_post_thread_and_mentions(world: World) -> None:
     target = world.ok(T, "search_users", status="active", limit=1)["users"][0]
     msg = world.ok(T, "post_message", channel_id=BACKEND, author_id=author, text=f"@{target['handle']} deploy is done")
     assert msg["mentions"] == [target["user_id"]]
-    assert world.ok(T, "search_messages", user_id=author, channel_id=BACKEND, limit=1)["messages"][0]["message_id"] == msg["message_id"]
-    assert world.ok(T, "search_messages", user_id=author, mentions_user_id=target["user_id"], limit=1)["messages"][0]["message_id"] == msg["message_id"]
-    reply = world.ok(T, "post_message", channel_id=BACKEND, author_id=author, text="follow-up", thread_id=msg["message_id"])
+    assert (
+        world.ok(T, "search_messages", user_id=author, channel_id=BACKEND, limit=1)["messages"][0]["message_id"]
+        == msg["message_id"]
+    )
+    assert (
+        world.ok(T, "search_messages", user_id=author, mentions_user_id=target["user_id"], limit=1)["messages"][0][
+            "message_id"
+        ]
+        == msg["message_id"]
+    )
+    reply = world.ok(
+        T, "post_message", channel_id=BACKEND, author_id=author, text="follow-up", thread_id=msg["message_id"]
+    )
     thread = world.ok(T, "search_messages", user_id=author, thread_id=msg["message_id"])["messages"]
     assert [m["message_id"] for m in thread] == [reply["message_id"]]
-    assert world.ok(T, "search_messages", user_id=author, channel_id=BACKEND, limit=1)["messages"][0]["reply_count"] == 1
-    assert "reply to its thread root" in world.err(T, "post_message", channel_id=BACKEND, author_id=author, text="x",
-                                                  thread_id=reply["message_id"])
-    assert "No member with handle" in world.err(T, "post_message", channel_id=BACKEND, author_id=author, text="@nobody_here hi")
+    assert (
+        world.ok(T, "search_messages", user_id=author, channel_id=BACKEND, limit=1)["messages"][0]["reply_count"] == 1
+    )
+    assert "reply to its thread root" in world.err(
+        T, "post_message", channel_id=BACKEND, author_id=author, text="x", thread_id=reply["message_id"]
+    )
+    assert "No member with handle" in world.err(
+        T, "post_message", channel_id=BACKEND, author_id=author, text="@nobody_here hi"
+    )
     assert "empty" in world.err(T, "post_message", channel_id=BACKEND, author_id=author, text="   ")
     assert "archived" in world.err(T, "post_message", channel_id=APOLLO, author_id=author, text="hello?")
 
@@ -99,8 +131,12 @@ def test_post_thread_and_mentions(world: World) -> None:
 def test_private_mentions_need_membership(world: World) -> None:
     author = insider(world, LEADERSHIP)
     guest = outsider(world, LEADERSHIP)
-    handle = next(u["handle"] for u in world.ok(T, "search_users", status="active", limit=100)["users"] if u["user_id"] == guest)
-    assert "invite them" in world.err(T, "post_message", channel_id=LEADERSHIP, author_id=author, text=f"@{handle} thoughts?")
+    handle = next(
+        u["handle"] for u in world.ok(T, "search_users", status="active", limit=100)["users"] if u["user_id"] == guest
+    )
+    assert "invite them" in world.err(
+        T, "post_message", channel_id=LEADERSHIP, author_id=author, text=f"@{handle} thoughts?"
+    )
     assert "private" in world.err(T, "post_message", channel_id=LEADERSHIP, author_id=guest, text="let me in")
 
 
@@ -110,16 +146,30 @@ def test_edit_message(world: World) -> None:
     world.ok(T, "edit_message", message_id=msg["message_id"], user_id=author, text="Deploy at 4pm")
     got = world.ok(T, "search_messages", user_id=author, channel_id=BACKEND, limit=1)["messages"][0]
     assert got["text"] == "Deploy at 4pm" and got["edited_at"]
-    assert "Only the author" in world.err(T, "edit_message", message_id=msg["message_id"], user_id=outsider(world, BACKEND), text="hijack")
-    assert "nothing to change" in world.err(T, "edit_message", message_id=msg["message_id"], user_id=author, text="Deploy at 4pm")
+    assert "Only the author" in world.err(
+        T, "edit_message", message_id=msg["message_id"], user_id=outsider(world, BACKEND), text="hijack"
+    )
+    assert "nothing to change" in world.err(
+        T, "edit_message", message_id=msg["message_id"], user_id=author, text="Deploy at 4pm"
+    )
     target = world.ok(T, "search_users", status="active", limit=1)["users"][0]
-    edited = world.ok(T, "edit_message", message_id=msg["message_id"], user_id=author,
-                      text=f"Deploy at 5pm, thanks @{target['handle'].upper()}. Mail ops@example.com")
+    edited = world.ok(
+        T,
+        "edit_message",
+        message_id=msg["message_id"],
+        user_id=author,
+        text=f"Deploy at 5pm, thanks @{target['handle'].upper()}. Mail ops@example.com",
+    )
     assert edited["mentions"] == [target["user_id"]]
     active = {u["user_id"] for u in world.ok(T, "search_users", status="active", limit=100)["users"]}
-    archived = next(m for m in world.ok(T, "search_messages", user_id=author, channel_id=APOLLO, limit=50)["messages"]
-                    if m["author_id"] in active)
-    assert "archived" in world.err(T, "edit_message", message_id=archived["message_id"], user_id=archived["author_id"], text="late edit")
+    archived = next(
+        m
+        for m in world.ok(T, "search_messages", user_id=author, channel_id=APOLLO, limit=50)["messages"]
+        if m["author_id"] in active
+    )
+    assert "archived" in world.err(
+        T, "edit_message", message_id=archived["message_id"], user_id=archived["author_id"], text="late edit"
+    )
 
 
 def test_reactions(world: World) -> None:
@@ -129,9 +179,15 @@ def test_reactions(world: World) -> None:
     world.ok(T, "add_reaction", message_id=msg["message_id"], user_id=member, emoji="rocket")
     got = world.ok(T, "search_messages", user_id=member, channel_id=BACKEND, limit=1)["messages"][0]
     assert got["reactions"]["rocket"] == before + 1
-    assert "already reacted" in world.err(T, "add_reaction", message_id=msg["message_id"], user_id=member, emoji="rocket")
-    assert "not a member" in world.err(T, "add_reaction", message_id=msg["message_id"], user_id=outsider(world, BACKEND), emoji="eyes")
+    assert "already reacted" in world.err(
+        T, "add_reaction", message_id=msg["message_id"], user_id=member, emoji="rocket"
+    )
+    assert "not a member" in world.err(
+        T, "add_reaction", message_id=msg["message_id"], user_id=outsider(world, BACKEND), emoji="eyes"
+    )
     world.ok(T, "add_reaction", message_id=msg["message_id"], user_id=member, emoji="rocket", remove=True)
     got = world.ok(T, "search_messages", user_id=member, channel_id=BACKEND, limit=1)["messages"][0]
     assert got["reactions"].get("rocket", 0) == before
-    assert "invalid arguments" in world.err(T, "add_reaction", message_id=msg["message_id"], user_id=member, emoji="Not An Emoji")
+    assert "invalid arguments" in world.err(
+        T, "add_reaction", message_id=msg["message_id"], user_id=member, emoji="Not An Emoji"
+    )

@@ -81,7 +81,9 @@ def test_limit_order_rests_and_cancels(world: World) -> None:
     pid = rich_customer(world)
     q = world.ok(T, "get_quote", symbol="KO")
     price = round(q["bid"] - 0.5, 2)
-    order = world.ok(T, "place_order", portfolio_id=pid, symbol="KO", side="buy", quantity=10, type="limit", limit_price=price)
+    order = world.ok(
+        T, "place_order", portfolio_id=pid, symbol="KO", side="buy", quantity=10, type="limit", limit_price=price
+    )
     assert order["status"] == "open" and not order["fills"]
     assert world.ok(T, "get_portfolio", portfolio_id=pid)["reserved_cash"] >= round(10 * price, 2)
     levels = world.ok(T, "get_order_book", symbol="KO", depth=20)["bids"]
@@ -98,7 +100,16 @@ def test_crossing_limit_sell_fills_then_rests(world: World) -> None:
     world.ok(T, "place_order", portfolio_id=pid, symbol="PFE", side="buy", quantity=100)
     bid = world.ok(T, "get_order_book", symbol="PFE", depth=1)["bids"][0]
     qty = min(bid["quantity"] + 5, 100)
-    order = world.ok(T, "place_order", portfolio_id=pid, symbol="PFE", side="sell", quantity=qty, type="limit", limit_price=bid["price"])
+    order = world.ok(
+        T,
+        "place_order",
+        portfolio_id=pid,
+        symbol="PFE",
+        side="sell",
+        quantity=qty,
+        type="limit",
+        limit_price=bid["price"],
+    )
     assert order["filled_quantity"] == min(bid["quantity"], qty)
     assert order["status"] == ("partially_filled" if qty > bid["quantity"] else "filled")
     if order["status"] == "partially_filled":
@@ -107,13 +118,28 @@ def test_crossing_limit_sell_fills_then_rests(world: World) -> None:
 
 def test_trading_rules(world: World) -> None:
     poor = customer(world)
-    assert "Insufficient cash" in world.err(T, "place_order", portfolio_id=poor["portfolio_id"], symbol="COST", side="buy", quantity=1000)
-    assert "Short selling" in world.err(T, "place_order", portfolio_id=poor["portfolio_id"], symbol="GE", side="sell",
-                                        quantity=1_000_000)
-    assert "Unknown symbol" in world.err(T, "place_order", portfolio_id=poor["portfolio_id"], symbol="XYZQ", side="buy", quantity=1)
-    assert "needs limit_price" in world.err(T, "place_order", portfolio_id=poor["portfolio_id"], symbol="KO", side="buy", quantity=1, type="limit")
-    assert "outside the allowed band" in world.err(T, "place_order", portfolio_id=poor["portfolio_id"], symbol="KO", side="buy", quantity=1,
-                                                   type="limit", limit_price=1.0)
+    assert "Insufficient cash" in world.err(
+        T, "place_order", portfolio_id=poor["portfolio_id"], symbol="COST", side="buy", quantity=1000
+    )
+    assert "Short selling" in world.err(
+        T, "place_order", portfolio_id=poor["portfolio_id"], symbol="GE", side="sell", quantity=1_000_000
+    )
+    assert "Unknown symbol" in world.err(
+        T, "place_order", portfolio_id=poor["portfolio_id"], symbol="XYZQ", side="buy", quantity=1
+    )
+    assert "needs limit_price" in world.err(
+        T, "place_order", portfolio_id=poor["portfolio_id"], symbol="KO", side="buy", quantity=1, type="limit"
+    )
+    assert "outside the allowed band" in world.err(
+        T,
+        "place_order",
+        portfolio_id=poor["portfolio_id"],
+        symbol="KO",
+        side="buy",
+        quantity=1,
+        type="limit",
+        limit_price=1.0,
+    )
     pid = rich_customer(world)
     assert "only" in world.err(T, "place_order", portfolio_id=pid, symbol="KO", side="buy", quantity=900_000)
     frozen = world.ok(T, "list_portfolios", status="frozen", limit=1)["portfolios"][0]["portfolio_id"]
@@ -142,5 +168,7 @@ def test_reserved_cash_blocks_withdrawal(world: World) -> None:
     p = world.ok(T, "get_portfolio", portfolio_id=pid)
     price = round(world.ok(T, "get_quote", symbol="BAC")["bid"] - 0.2, 2)
     qty = int(p["available_cash"] // price)
-    world.ok(T, "place_order", portfolio_id=pid, symbol="BAC", side="buy", quantity=qty, type="limit", limit_price=price)
+    world.ok(
+        T, "place_order", portfolio_id=pid, symbol="BAC", side="buy", quantity=qty, type="limit", limit_price=price
+    )
     assert "reserved by open buy orders" in world.err(T, "withdraw_cash", portfolio_id=pid, amount=p["available_cash"])
