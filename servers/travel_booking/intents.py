@@ -1,0 +1,3 @@
+"""What travellers want of the travel booking service."""
+
+from __future__ import annotations
