@@ -1,0 +1,3 @@
+"""What people want of maps."""
+
+from __future__ import annotations
