@@ -1,0 +1,3 @@
+"""What people want of their smart home."""
+
+from __future__ import annotations
