@@ -1,0 +1,3 @@
+"""What drivers want of their connected car."""
+
+from __future__ import annotations
