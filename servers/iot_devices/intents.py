@@ -182,8 +182,9 @@ def blinds(s: Scene) -> None:
     pos = s.rng.choice([p for p in (0, 25, 50, 75, 100) if p != d["position"]])
     how = {0: "all the way down", 25: "a quarter open", 50: "halfway", 75: "mostly open", 100: "fully open"}[pos]
     what = device_ref(s, d)
-    s.say("{me}Put {what} {how}.", "{me}Could you get {what} {how}?", "{me}I want {what} {how}, please.",
-          minimal=["{me}{What}, {how}."], me=intro(s), what=what, What=what[:1].upper() + what[1:], how=how)
+    at = s.given(pos, how, "position", "set_blind_position", "position")
+    s.say("{me}Put {what}[ {how}].", "{me}Could you move {what}[ {how}]?", "{me}I want {what} moved[ {how}], please.",
+          minimal=["{me}{What}[, {how}]."], me=intro(s), what=what, What=what[:1].upper() + what[1:], how=at)
     hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call("set_blind_position", device_id=dev["device_id"], position=pos)

@@ -61,13 +61,22 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 
 
 def intro(s: Scene) -> str:
-    return "" if s.memory.get("me") else f"I'm {s.persona.name}. "
+    """"I'm <name>. " (sometimes with their home town, which the agent can filter by) until the user is found."""
+    if s.memory.get("me"):
+        return ""
+    city = s.value("SELECT home_city FROM users WHERE name = ?", s.persona.name)
+    if city and s.rng.random() < 0.35:
+        s.memory["by_city"] = city
+        return f"I'm {s.persona.name} from {city}. "
+    return f"I'm {s.persona.name}. "
 
 
 def find_me(s: Scene, u: dict[str, Any]) -> str:
     if s.memory.get("me", {}).get("user_id") == u["user_id"]:
         return str(u["user_id"])
-    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
+    city = s.memory.pop("by_city", None)
+    hit = [r for r in s.call("search_users", query=u["name"], **({"home_city": city} if city else {}))["users"]
+           if r["user_id"] == u["user_id"]]
     if not hit:
         raise Skip("the user is not on the first page")
     s.memory["me"] = {"user_id": u["user_id"], "name": u["name"]}
@@ -119,12 +128,13 @@ def something_near_me(s: Scene) -> None:
     words = s.rng.choice(KINDS[kind])
     now = s.rng.random() < 0.4
     opened = " that's open right now" if now else ""
-    street = f"{adr['street_number']} {adr['street']}, {adr['city']}"
+    text = f"{adr['street_number']} {adr['street']}, {adr['city']}"
+    street = s.given(text, text, "address", "geocode_address", "address")
     far = f"within {radius:g} km" if radius != 2.0 else "close by"
-    s.say("I'm at {street}. Is there a {w}{o} {far}?", "Any {w}{o} {far}? I'm standing at {street}.",
-          "Looking for a {w}{o} {far} of {street}.", minimal=["{w} near {street}?"],
+    s.say("[I'm at {street}. ]Is there a {w}{o} {far}?", "Any {w}{o} {far}?[ I'm standing at {street}.]",
+          "Looking for a {w}{o} {far}[ of {street}].", minimal=["{w} near[ {street}]?"],
           street=street, w=words, o=opened, far=far)
-    found = s.call("geocode_address", address=street)["matches"]
+    found = s.call("geocode_address", address=text)["matches"]
     if len(found) != 1:
         raise Skip("the address is ambiguous")
     args: dict[str, Any] = {"lat": found[0]["lat"], "lon": found[0]["lon"], "category": kind}

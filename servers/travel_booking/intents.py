@@ -46,15 +46,24 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 
 
 def intro(s: Scene) -> str:
-    """"I'm <name>. " on the turn that first needs the traveller's id (not once an earlier turn found it)."""
-    return "" if s.memory.get("me") else f"I'm {s.persona.name}. "
+    """"I'm <name>. " on the turn that first needs the traveller's id (not once an earlier turn found it); some
+    travellers add their loyalty tier, which the agent can filter the search by."""
+    if s.memory.get("me"):
+        return ""
+    tier = s.value("SELECT loyalty_tier FROM travellers WHERE name = ?", s.persona.name)
+    if tier and tier != "basic" and s.rng.random() < 0.35:
+        s.memory["by_tier"] = tier
+        return f"I'm {s.persona.name}, {tier} member. "
+    return f"I'm {s.persona.name}. "
 
 
 def find_me(s: Scene, t: dict[str, Any]) -> str:
     """The discovery call for the traveller's id (skipped once an earlier turn found it)."""
     if s.memory.get("me", {}).get("traveller_id") == t["traveller_id"]:
         return str(t["traveller_id"])
-    hits = [r for r in s.call("search_travellers", query=t["name"])["travellers"]
+    tier = s.memory.pop("by_tier", None)
+    hits = [r for r in s.call("search_travellers", query=t["name"], **({"loyalty_tier": tier} if tier else {}))[
+        "travellers"]
             if r["traveller_id"] == t["traveller_id"]]
     if not hits:
         raise Skip("the traveller is not on the first page of the search")
@@ -343,8 +352,10 @@ def pay_with_points(s: Scene) -> None:
     fixed = s.rng.random() < 0.5
     points = s.rng.choice([p for p in (1000, 2000, 5000, 10000) if p <= most] or [most]) if fixed else most
     if fixed:
-        s.say("{me}Use {pts} of my points toward {trip}.", "{me}I'd like to knock {pts} points off the fare of {trip}.",
-              "{me}Put {pts} loyalty points against {trip}, please.", pts=f"{points:,}", trip=trip, me=intro(s))
+        pts = s.given(points, f"{points:,}", "number of points", "redeem_points", "points")
+        s.say("{me}Use[ {pts} of] my points toward {trip}.",
+              "{me}I'd like to knock[ {pts}] points off the fare of {trip}.",
+              "{me}Put[ {pts}] loyalty points against {trip}, please.", pts=pts, trip=trip, me=intro(s))
     else:
         s.say("{me}Use as many of my points as you can on {trip}.",
               "{me}Can my points cover {trip}? Use as many as allowed.",

@@ -56,7 +56,14 @@ def car_ref(s: Scene, v: dict[str, Any]) -> str:
 
 
 def intro(s: Scene) -> str:
-    return "" if s.memory.get("car") else f"I'm {s.persona.name}. "
+    """"I'm <name>. " (sometimes with their city, which the agent can filter owners by) until the car is found."""
+    if s.memory.get("car"):
+        return ""
+    city = s.value("SELECT city FROM owners WHERE name = ?", s.persona.name)
+    if city and s.rng.random() < 0.35:
+        s.memory["by_city"] = city
+        return f"I'm {s.persona.name} from {city}. "
+    return f"I'm {s.persona.name}. "
 
 
 def find_car(s: Scene, v: dict[str, Any], by_plate: bool = False) -> str:
@@ -67,7 +74,9 @@ def find_car(s: Scene, v: dict[str, Any], by_plate: bool = False) -> str:
     if by_plate:
         found = s.call("list_vehicles", query=v["plate"])["vehicles"]
     else:
-        owner = [o for o in s.call("list_owners", query=v["owner"])["owners"] if o["owner_id"] == v["owner_id"]]
+        city = s.memory.pop("by_city", None)
+        owner = [o for o in s.call("list_owners", query=v["owner"], **({"city": city} if city else {}))["owners"]
+                 if o["owner_id"] == v["owner_id"]]
         if not owner:
             raise Skip("the owner is past the first page")
         found = s.call("list_vehicles", owner_id=owner[0]["owner_id"])["vehicles"]
@@ -135,11 +144,12 @@ def fresh_air(s: Scene) -> None:
     door = s.rng.choice(list(DOOR_WORDS))
     cur = s.value("SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door)
     pos = s.rng.choice([p for p in (0, 25, 50, 100) if p != cur])
-    how = {0: "all the way up", 25: "a crack", 50: "halfway down", 100: "all the way down"}[pos]
+    how = s.given(pos, {0: "all the way up", 25: "a crack", 50: "halfway down", 100: "all the way down"}[pos],
+                  "position", "set_window", "position")
     plate = v["engine"] == "off" or s.rng.random() < 0.5
     start = n_calls(s)
-    s.say("{me}Put the {w} window of {car} {how}.", "{me}Could you get the {w} window on {car} {how}?",
-          "{me}It's stuffy in {car}: {w} window {how}, please.", minimal=["{me}{w} window of {car}, {how}."],
+    s.say("{me}Put the {w} window of {car}[ {how}].", "{me}Could you move the {w} window on {car}[ {how}]?",
+          "{me}It's stuffy in {car}: {w} window[ {how}], please.", minimal=["{me}{w} window of {car}[, {how}]."],
           me=intro(s), car=who(s, v, plate), w=DOOR_WORDS[door], how=how)
     vid = find_car(s, v, plate)
     if v["engine"] == "off":
