@@ -72,7 +72,7 @@ def _query_int(request: Request, name: str, default: int) -> int:
 def session_summary(hub: Hub, sid: str) -> dict[str, Any]:
     s = hub.sessions.get(sid, create=False)
     return {"id": s.id, "seed": s.seed, "parent": s.parent, "servers": sorted(s.forks), "calls": s.calls,
-            "state_hash": s.state_hash()}
+            "state_hash": s.state_hash(), "scenarios": sorted(s.configs)}
 
 
 async def catalog(request: Request) -> JSONResponse:
@@ -88,7 +88,8 @@ async def open_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
     s = hub.sessions.open(_field(body, "id", str), seed=_field(body, "seed", int),
-                          snapshot=_field(body, "snapshot", str))
+                          snapshot=_field(body, "snapshot", str), configs=body.get("configs"),
+                          loader_kwargs=body.get("loader_kwargs"))
     return JSONResponse(session_summary(hub, s.id), status_code=201)
 
 

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from hub import api, mcp_http, metrics, store, ws
+from hub import api, mcp_http, metrics, session_client, store, ws
 from hub.auth import BearerAuth
 from hub.config import Settings
 from hub.core import Hub
@@ -25,7 +25,8 @@ from hub.guard import RequestGuard, redact_access_log
 from hub.parts import Part, discover
 from hub.synth import cli as synth_cli
 
-BUILTIN_PARTS: tuple[Part, ...] = (mcp_http.part, api.part, ws.part, metrics.part, store.part, synth_cli.part)
+BUILTIN_PARTS: tuple[Part, ...] = (mcp_http.part, api.part, ws.part, metrics.part, store.part, synth_cli.part,
+                                   session_client.part)
 
 
 def default_parts() -> list[Part]:

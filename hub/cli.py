@@ -21,8 +21,8 @@ from hub.world import World
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env(host=args.host, port=args.port, seed=args.seed, token=args.token,
-                                     store_path=args.store, tasks_path=args.tasks, mounts=args.mount or None,
-                                     max_state_bytes=args.max_state_bytes, seed_cache=args.seed_cache)
+                                     store_path=args.store, tasks_path=args.tasks, max_state_bytes=args.max_state_bytes,
+                                     seed_cache=args.seed_cache, **server_choice(args))
         settings.check()
     except ValueError as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
@@ -37,12 +37,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def catalog_json(mounts: Sequence[str] | None = None) -> dict[str, Any]:
-    return build_library(mounts).catalog()
+def server_choice(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings that pick the served servers: --mount, --no-builtin, --only."""
+    return {"mounts": args.mount or None, "builtin": False if args.no_builtin else None, "only": args.only or None}
+
+
+def catalog_json(mounts: Sequence[str] | None = None, **choice: Any) -> dict[str, Any]:
+    return build_library(mounts, **choice).catalog()
 
 
 def cmd_catalog(args: argparse.Namespace) -> int:
-    data = catalog_json(args.mount)
+    data = catalog_json(**server_choice(args))
     if args.json:
         print(json.dumps(data, indent=1))
         return 0
@@ -63,7 +68,9 @@ def cmd_call(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"prove-hub: ARGUMENTS is not valid JSON: {exc}", file=sys.stderr)
         return 2
-    world = World(build_library(args.mount), seed=args.seed)
+    world = World(build_library(**server_choice(args)), seed=args.seed)
+    world.sessions.open("scratch", configs=_by_server(args.config, "--config"),
+                        loader_kwargs=_by_server(args.loader_kwargs, "--loader-kwargs"))
     out = world.dispatcher.call("scratch", args.server, args.tool, arguments)
     if out.ok:
         print(json.dumps(out.result, indent=1, default=str))
@@ -73,6 +80,12 @@ def cmd_call(args: argparse.Namespace) -> int:
         return 0
     print(f"error ({out.error_kind}): {out.error}", file=sys.stderr)
     return 1
+
+
+def _by_server(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
+    from hub.session_client import parse_server_values
+
+    return parse_server_values(items or [], flag)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"serve": cmd_serve, "catalog": cmd_catalog,
@@ -99,7 +112,9 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     for cmd in (serve, sub.add_parser("catalog", help="list servers and tools"),
                 sub.add_parser("call", help="one tool call in a scratch session")):
         cmd.add_argument("--mount", action="append", metavar="MODULE:CLASS[=NAME]",
-                         help="mount a Python class as a server (repeatable)")
+                         help="mount a Python class as a server (repeatable); see docs/byo.md")
+        cmd.add_argument("--no-builtin", action="store_true", help="serve only the mounted servers")
+        cmd.add_argument("--only", nargs="+", metavar="NAME", help="serve only these servers (built-in or mounted)")
     catalog = sub.choices["catalog"]
     catalog.add_argument("--json", action="store_true", help="print the catalog as JSON")
     catalog.add_argument("--server", help="only this server")
@@ -108,6 +123,10 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     call.add_argument("tool")
     call.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments")
     call.add_argument("--seed", type=int, default=0)
+    call.add_argument("--config", action="append", metavar="SERVER=JSON|@FILE",
+                      help="the scenario of a mounted server (repeatable)")
+    call.add_argument("--loader-kwargs", action="append", metavar="SERVER=JSON|@FILE",
+                      help="keyword options for a mounted server's scenario loader (repeatable)")
     add_commands(default_parts() if parts is None else parts, sub)
     return p
 

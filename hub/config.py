@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -41,6 +42,10 @@ class Settings(BaseModel):
     store_path: str = "prove_hub.db"
     tasks_path: str | None = None
     mounts: list[str] = Field(default_factory=list)
+    builtin: bool = True
+    """Serve the built-in servers (``--no-builtin``: only the mounted ones)."""
+    only: list[str] = Field(default_factory=list)
+    """Serve only these servers, built-in or mounted (``--only NAME ...``)."""
 
     @field_validator("max_state_bytes", mode="before")
     @classmethod
@@ -63,6 +68,13 @@ class Settings(BaseModel):
         for name in cls.model_fields:
             key = f"HUB_{name.upper()}"
             if key in env:
-                values[name] = env[key].split(",") if name == "mounts" else env[key]
+                values[name] = _split(name, env[key])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.model_validate(values)
+
+
+def _split(name: str, value: str) -> str | list[str]:
+    """Lists from comma-separated variables; mount specs split only before a ``module:`` (their options hold commas)."""
+    if name == "mounts":
+        return [v.strip() for v in re.split(r",(?=\s*[\w.]+:\w)", value) if v.strip()]
+    return [v for v in value.split(",") if v.strip()] if name == "only" else value

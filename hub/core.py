@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from hub.config import Settings
 from hub.episodes import EpisodeEngine
 from hub.events import EventBus
-from hub.library import Library
+from hub.library import Library, SqliteMount
 from hub.metrics import HubMetrics
-from hub.mount import load_mount
+from hub.mount import choose_servers, load_mount
 from hub.store import Store
 from hub.tasks import BUILTIN_TASKS, TaskSet
 from hub.world import World
@@ -33,12 +34,12 @@ class Hub:
 
 
 def default_library(settings: Settings) -> Library:
-    library = Library.from_servers(REGISTRY, settings.now, settings.seed_cache)
-    for spec in settings.mounts:
-        library.add(load_mount(spec))
-    return library
+    builtin = [SqliteMount(s, settings.now, settings.seed_cache) for s in REGISTRY]
+    mounts = [load_mount(spec) for spec in settings.mounts]
+    return Library(choose_servers(builtin, mounts, include_builtin=settings.builtin, only=settings.only))
 
 
-def build_library(mounts: Sequence[str] | None = None) -> Library:
-    """The registry's servers (plus ``mounts``), with settings from the environment: for CLI commands."""
-    return default_library(Settings.from_env(mounts=list(mounts) if mounts else None))
+def build_library(mounts: Sequence[str] | None = None, **choice: Any) -> Library:
+    """The registry's servers (plus ``mounts``; ``builtin``/``only`` choose), with settings from the environment:
+    for CLI commands."""
+    return default_library(Settings.from_env(mounts=list(mounts) if mounts else None, **choice))

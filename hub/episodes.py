@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from hub.dispatcher import CallOutcome, Dispatcher
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
+from hub.evidence import ExpectedStates, collect
 from hub.library import Library
 from hub.names import split_name
 from hub.parsing import ParsedCall, parse_model_output
@@ -96,6 +97,8 @@ class Episode:
     reason: str | None = None
     reward: RewardBreakdown | None = None
     reward_config: RewardConfig | None = None
+    run: str | None = None
+    run_step: int | None = None
 
     def summary(self) -> dict[str, Any]:
         return {"episode": self.id, "task": self.task.id, "group": self.group, "session": self.session_id,
@@ -129,7 +132,8 @@ MAX_EXPIRED = 100_000
 class EpisodeEngine:
     def __init__(self, library: Library, sessions: SessionManager, dispatcher: Dispatcher, bus: EventBus,
                  tasks: TaskSet | None = None, *, reward: RewardConfig | None = None,
-                 limits: EpisodeLimits | None = None, max_episodes: int = 5000, max_templates: int = 256) -> None:
+                 limits: EpisodeLimits | None = None, max_episodes: int = 5000, max_templates: int = 256,
+                 keep_evidence: bool = True) -> None:
         self.library = library
         self.sessions = sessions
         self.dispatcher = dispatcher
@@ -139,6 +143,8 @@ class EpisodeEngine:
         self.limits = limits or EpisodeLimits()
         self.max_episodes = max_episodes
         self.max_templates = max_templates
+        self.keep_evidence = keep_evidence
+        self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
         self._templates: OrderedDict[str, str] = OrderedDict()
@@ -201,7 +207,8 @@ class EpisodeEngine:
     # Lifecycle -------------------------------------------------------------------------------
 
     def open_group(self, task_ref: str | Mapping[str, Any] | Task, n: int = 1,
-                   limits: EpisodeLimits | None = None) -> list[Episode]:
+                   limits: EpisodeLimits | None = None, *, run: str | None = None,
+                   step: int | None = None) -> list[Episode]:
         """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group)."""
         if n < 1:
             raise EpisodeError("n must be at least 1", "bad_message")
@@ -215,19 +222,19 @@ class EpisodeEngine:
         forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
         self._announce(task)
         group = "grp-" + secrets.token_hex(6)
-        return [self._open_one(task, eid, session, group, limits or self.limits, tools)
+        return [self._open_one(task, eid, session, group, limits or self.limits, tools, run, step)
                 for eid, session in zip(eids, forks)]
 
     def _open_one(self, task: Task, eid: str, session: Session, group: str, limits: EpisodeLimits,
-                  tools: list[dict[str, Any]]) -> Episode:
+                  tools: list[dict[str, Any]], run: str | None, step: int | None) -> Episode:
         start_hash = session.state_hash(task.servers)
         messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM},
                     {"role": "user", "content": task.turns[0].user}]
-        ep = Episode(eid, task, session.id, group, limits, start_hash, messages)
+        ep = Episode(eid, task, session.id, group, limits, start_hash, messages, run=run, run_step=step)
         self.episodes[eid] = ep
         self.opened += 1
         now = time.time()
-        self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now))
+        self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now, run=run, step=step))
         for m in messages:
             self._turn(ep, m["role"], m["content"])
         return ep
@@ -350,7 +357,14 @@ class EpisodeEngine:
                                       calls=len(ep.calls), format_errors=len(ep.format_errors), reward=breakdown.total))
         self.bus.publish(RewardEvent(ep.id, ep.task.id, breakdown.total, breakdown.mode, breakdown.components,
                                      breakdown.weights, now))
+        if first and self.keep_evidence:
+            self.bus.publish(collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now))
         return breakdown
+
+    def _start_of(self, task: Task) -> Session | None:
+        """The template session the task's episodes were forked from, while it is held."""
+        sid = self._templates.get(task.fingerprint())
+        return self.sessions.sessions.get(sid) if sid is not None else None
 
     def close(self, eid: str) -> None:
         """Forget the episode and close its session."""

@@ -15,6 +15,9 @@ The tree (``code`` / HTTP status)::
     │       └── InternalSession       read_only         403  a write to (or close of) the hub's own session
     ├── BadRequest (ValueError)       bad_request       400  a request the hub refuses as malformed
     │   ├── TaskError                 bad_task          400  a task that is malformed or does not fit the servers
+    │   ├── ScenarioError             bad_scenario      400  a scenario (config, loader options) a server cannot take
+    │   ├── StateError                bad_state         400  a mounted object's state the hub cannot represent
+    │   ├── SchemaFileError           bad_schema        400  tool schemas (a mount's ``schemas=`` file) that cannot be read
     │   └── ProtocolError             (per message)     400  a ``/ws`` message refused; carries its own code:
     │                                                        bad_json, bad_message, unknown_type,
     │                                                        hello_required, unsupported_version, unauthorized
@@ -131,6 +134,24 @@ class TaskError(BadRequest):
     """A task that is malformed or does not fit the hub's servers."""
 
     code = "bad_task"
+
+
+class ScenarioError(BadRequest):
+    """A scenario (config or loader options) that a server cannot take, or whose loader failed."""
+
+    code = "bad_scenario"
+
+
+class StateError(BadRequest):
+    """A mounted object's state the hub cannot represent (too deep to walk) or snapshot (does not pickle)."""
+
+    code = "bad_state"
+
+
+class SchemaFileError(BadRequest):
+    """Tool schemas that cannot be read as tool specs."""
+
+    code = "bad_schema"
 
 
 class UnknownTask(TaskError, NotFound):

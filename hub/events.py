@@ -2,7 +2,8 @@
 
 The event kinds, once: ``tool_call`` (every call, whatever the transport), ``episode`` (``phase``
 open/finish), ``turn`` (a chat message of an episode), ``reward``, ``task`` (a task seen for the
-first time), ``run`` and ``run_metric`` (training runs reported by the trainer over ``/ws``).
+first time), ``run`` and ``run_metric`` (training runs reported by the trainer over ``/ws``),
+``evidence`` (a finished episode's final state diffed against its start and the expected state).
 
 A ``Sink`` is anything with ``offer(event)``: the store (a bounded queue drained by its writer),
 metrics and the dashboard's live counters (counted in place), each ``/ws`` or SSE subscriber (a
@@ -19,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol, get_args
 
-EventKind = Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric"]
+EventKind = Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric", "evidence"]
 EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
 
 
@@ -62,6 +63,8 @@ class EpisodeEvent:
     calls: int = 0
     format_errors: int = 0
     reward: float | None = None
+    run: str | None = None  # the training run and step this rollout is for, when the trainer says so
+    step: int | None = None
     id: int = 0
     type: str = "episode"
 
@@ -142,7 +145,29 @@ class RunMetricEvent:
         return asdict(self)
 
 
-Event = ToolCallEvent | EpisodeEvent | TurnEvent | RewardEvent | TaskEvent | RunEvent | RunMetricEvent
+Diff = dict[str, dict[str, Any]]  # server -> table -> {added, removed, changed} (hub.evidence)
+
+
+@dataclass
+class EvidenceEvent:
+    """A finished episode's evidence (``hub.evidence``), published at finish and kept by the store."""
+
+    episode: str
+    task: str
+    state_match: bool | None  # None: the expected state could not be built
+    start_diff: Diff
+    expected_diff: Diff | None
+    note: str | None
+    ts: float
+    id: int = 0
+    type: str = "evidence"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+Event = (ToolCallEvent | EpisodeEvent | TurnEvent | RewardEvent | TaskEvent | RunEvent | RunMetricEvent
+         | EvidenceEvent)
 
 
 class Sink(Protocol):

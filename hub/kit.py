@@ -293,14 +293,16 @@ class Server:
     entities: dict[str, EntityType] = field(default_factory=dict)
     intents: list[Any] = field(default_factory=list)  # hub.synth.intent.Intent: what users want of it
 
-    def intent(self, *, covers: tuple[str, ...], weight: float = 1.0,
-               follows: bool = False) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def intent(self, *, covers: tuple[str, ...], weight: float = 1.0, follows: bool = False,
+               opens: bool = True) -> Callable[[Callable[..., None]], Callable[..., None]]:
         """Register a user goal (see ``hub.synth.intent``): a function of a ``Scene`` calling ``covers``."""
 
         def decorate(fn: Callable[..., None]) -> Callable[..., None]:
-            from hub.synth.intent import register  # synthesis owns what an intent is; the kit only keeps the list
+            from hub.synth.intent import (
+                register,  # synthesis owns what an intent is; the kit only keeps the list
+            )
 
-            register(self, fn, covers, weight, follows)
+            register(self, fn, covers, weight, follows, opens)
             return fn
 
         return decorate

@@ -25,9 +25,10 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from hub.dispatcher import Dispatcher
-from hub.errors import UnknownServer, http_reply, mcp_result
+from hub.errors import HubError, UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
 from hub.library import Library
+from hub.mount.spec import session_from_meta
 from hub.names import split_name, tool_name
 from hub.parts import Part
 from hub.memory import prepare_call
@@ -99,6 +100,10 @@ class McpEndpoints:
         async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
             sid = resolve_session(ctx)
+            try:
+                session_from_meta(self.dispatcher.sessions, sid, dict(ctx.meta or {}))
+            except HubError as exc:  # a scenario the session cannot start from
+                return mcp_result(exc.message)
             await prepare_call(self.dispatcher.sessions, sid, server)
             outcome = self.dispatcher.call(sid, server, tool, params.arguments)
             if not outcome.ok:

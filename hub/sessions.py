@@ -48,7 +48,10 @@ CONNECTION_BYTES = 160 * 1024
 
 
 def fork_bytes(fork: Fork) -> int:
-    """The bytes a fork holds: SQLite's pages and connection, or a mounted object's serialized state."""
+    """The bytes a fork holds: SQLite's pages and connection, or what a mounted object's fork holds alone."""
+    held = getattr(fork, "held_bytes", None)
+    if held is not None:
+        return int(held)
     nbytes = getattr(fork, "nbytes", None)
     return int(nbytes) + CONNECTION_BYTES if nbytes is not None else len(fork.dump())
 
@@ -154,8 +157,11 @@ class SessionManager:
         return found
 
     def open(self, sid: str | None = None, *, seed: int | None = None, snapshot: str | None = None,
-             configs: dict[str, Any] | None = None) -> Session:
-        """A new session from the seed (or a snapshot); ``configs`` gives mounted servers their starting scenario."""
+             configs: dict[str, Any] | None = None, loader_kwargs: dict[str, Any] | None = None) -> Session:
+        """A new session from the seed (or a snapshot); ``configs`` and ``loader_kwargs`` (by server) give
+        mounted servers their starting scenario, loaded now so that a bad one fails here."""
+        from hub.mount import scenarios
+
         sid = sid or new_session_id()
         if sid in self.sessions:
             raise SessionError(f"session {sid!r} already exists")
@@ -173,9 +179,9 @@ class SessionManager:
                 raise
         else:
             session = Session(sid, self.seed if seed is None else seed, self.library, now, now, budget=self.budget)
-        for server, config in (configs or {}).items():
-            self.library.mount(server)
-            session.configs[server] = config
+        session.configs.update(scenarios(self.library, configs, loader_kwargs, restored=session.forks))
+        for server in session.configs:
+            session.fork_of(server)
         self.sessions[sid] = session
         self.ended.pop(sid, None)
         return session

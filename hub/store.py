@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS episodes (
     id TEXT PRIMARY KEY, task_id TEXT NOT NULL, group_id TEXT NOT NULL, session_id TEXT NOT NULL,
     start_hash TEXT NOT NULL, final_hash TEXT, status TEXT NOT NULL, reason TEXT,
     steps INTEGER NOT NULL DEFAULT 0, calls INTEGER NOT NULL DEFAULT 0, format_errors INTEGER NOT NULL DEFAULT 0,
-    reward REAL, opened_at REAL NOT NULL, finished_at REAL
+    reward REAL, opened_at REAL NOT NULL, finished_at REAL, run_id TEXT, run_step INTEGER
 );
 CREATE INDEX IF NOT EXISTS episodes_task ON episodes(task_id, opened_at);
 CREATE INDEX IF NOT EXISTS episodes_reward ON episodes(reward);
@@ -68,6 +68,10 @@ CREATE TABLE IF NOT EXISTS rewards (
 );
 CREATE INDEX IF NOT EXISTS rewards_task ON rewards(task_id, ts);
 CREATE INDEX IF NOT EXISTS rewards_total ON rewards(total);
+CREATE TABLE IF NOT EXISTS evidence (
+    episode_id TEXT PRIMARY KEY, state_match INTEGER, start_diff TEXT NOT NULL, expected_diff TEXT, note TEXT,
+    ts REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS training_runs (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL, status TEXT NOT NULL,
     started_at REAL NOT NULL, finished_at REAL
@@ -79,6 +83,14 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 """
 
 STORED_KINDS = frozenset(EVENT_KINDS)
+# Columns added after the first release: (table, column, type); a file made before gets them on start.
+# INDEXES: a run's page reads all its metrics in (name, step) order, from the covering index alone.
+MIGRATIONS = (("episodes", "run_id", "TEXT"), ("episodes", "run_step", "INTEGER"))
+INDEXES = """
+CREATE INDEX IF NOT EXISTS episodes_run ON episodes(run_id, run_step);
+CREATE INDEX IF NOT EXISTS run_metrics_step ON run_metrics(run_id, step);
+CREATE INDEX IF NOT EXISTS run_metrics_values ON run_metrics(run_id, name, step, value);
+"""
 
 
 def _dumps(value: Any) -> str:
@@ -117,8 +129,8 @@ MAX_FAILURES_KEPT = 100
 
 
 SQL_TASK = "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?)"
-SQL_OPEN = ("INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at) "
-            "VALUES (?,?,?,?,?,'open',?)")
+SQL_OPEN = ("INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at, "
+            "run_id, run_step) VALUES (?,?,?,?,?,'open',?,?,?)")
 SQL_TURN = "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?)"
 SQL_CALL = ("INSERT INTO tool_calls (event_id, ts, session_id, episode_id, server, tool, arguments, ok, result, error, "
             "error_kind, latency_ms, state_changed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
@@ -128,7 +140,8 @@ SQL_REWARD = "INSERT OR REPLACE INTO rewards VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?
 SQL_RUN = ("INSERT INTO training_runs VALUES (?,?,?,?,?,NULL) ON CONFLICT(id) DO UPDATE SET status=excluded.status, "
            "finished_at=CASE WHEN excluded.status IN ('finished','failed') THEN excluded.started_at END")
 SQL_METRIC = "INSERT OR REPLACE INTO run_metrics VALUES (?,?,?,?,?)"
-ORDER = (SQL_TASK, SQL_OPEN, SQL_TURN, SQL_CALL, SQL_FINISH, SQL_REWARD, SQL_RUN, SQL_METRIC)
+SQL_EVIDENCE = "INSERT OR REPLACE INTO evidence VALUES (?,?,?,?,?,?)"
+ORDER = (SQL_TASK, SQL_OPEN, SQL_TURN, SQL_CALL, SQL_FINISH, SQL_REWARD, SQL_RUN, SQL_METRIC, SQL_EVIDENCE)
 
 
 def rows_of(event: Any, batch: Batch) -> None:
@@ -142,7 +155,8 @@ def rows_of(event: Any, batch: Batch) -> None:
     elif kind == "turn":
         batch.add(SQL_TURN, (event.episode, event.seq, event.role, event.content, event.ts))
     elif kind == "episode" and event.phase == "open":
-        batch.add(SQL_OPEN, (event.episode, event.task, event.group, event.session, event.start_hash, event.ts))
+        batch.add(SQL_OPEN, (event.episode, event.task, event.group, event.session, event.start_hash, event.ts,
+                             getattr(event, "run", None), getattr(event, "step", None)))
     elif kind == "episode" and event.phase == "finish":
         batch.add(SQL_FINISH, (event.final_hash, event.reason, event.steps, event.calls, event.format_errors,
                                event.reward, event.ts, event.episode))
@@ -155,6 +169,11 @@ def rows_of(event: Any, batch: Batch) -> None:
         batch.add(SQL_TASK, (event.task_id, event.kind, _dumps(event.servers), _dumps(event.data), event.ts))
     elif kind == "run":
         batch.add(SQL_RUN, (event.run_id, event.name, _dumps(event.config), event.status, event.ts))
+    elif kind == "evidence":
+        match = None if event.state_match is None else int(event.state_match)
+        batch.add(SQL_EVIDENCE, (event.episode, match, _dumps(event.start_diff),
+                                 None if event.expected_diff is None else _dumps(event.expected_diff), event.note,
+                                 event.ts))
     elif kind == "run_metric":
         for name, value in event.metrics.items():
             batch.add(SQL_METRIC, (event.run_id, event.step, name, float(value), event.ts))
@@ -218,6 +237,7 @@ class Store:
         await self._db.execute("PRAGMA journal_mode=WAL")
         await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
         await self._db.executescript(SCHEMA)
+        await self._migrate()
         if bus is not None:
             self._bus = bus
             bus.attach(self.sub, STORED_KINDS)
@@ -238,6 +258,15 @@ class Store:
         if self._db is not None:
             await self._db.close()
             self._db = None
+
+    async def _migrate(self) -> None:
+        assert self._db is not None
+        for table, column, kind in MIGRATIONS:
+            async with self._db.execute(f"PRAGMA table_info({table})") as cur:
+                have = {r[1] for r in await cur.fetchall()}
+            if column not in have:
+                await self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        await self._db.executescript(INDEXES)
 
     def offer(self, event: Event) -> None:
         """Queue an event that does not travel on the bus; never waits."""

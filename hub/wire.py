@@ -51,6 +51,8 @@ class Open(Msg):
     task: str | dict[str, Any]
     n: int = Field(1, ge=1, le=MAX_GROUP)
     limits: EpisodeLimits | None = None
+    run: str | None = Field(None, min_length=1, max_length=100)  # the training run these rollouts are for
+    step: int | None = Field(None, ge=0)  # that run's training step
 
 
 class Step(Msg):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hub.dispatcher import Dispatcher
-from hub.errors import TaskError
+from hub.errors import ScenarioError, TaskError
 from hub.events import EventBus
 from hub.library import Library
 from hub.sessions import Session, SessionManager
@@ -65,10 +65,16 @@ class World:
 
 def build_initial(task: Task, sessions: SessionManager, dispatcher: Dispatcher, sid: str) -> Session:
     """Open session ``sid`` in the task's initial state: seed or snapshot, then the setup calls."""
-    if task.initial.snapshot is not None:
-        session = sessions.open(sid, snapshot=task.initial.snapshot)
-    else:
-        session = sessions.open(sid, seed=task.initial.seed)
+    initial = task.initial
+    try:
+        if initial.snapshot is not None:
+            session = sessions.open(sid, snapshot=initial.snapshot, configs=initial.configs,
+                                    loader_kwargs=initial.loader_kwargs)
+        else:
+            session = sessions.open(sid, seed=initial.seed, configs=initial.configs,
+                                    loader_kwargs=initial.loader_kwargs)
+    except ScenarioError as exc:  # a scenario the server cannot take, or whose loader fails
+        raise TaskError(f"task {task.id}: {exc.message}") from None
     for call in task.initial.setup:
         out = dispatcher.call(sid, call.server, call.tool, call.arguments)
         if not out.ok:

@@ -165,7 +165,7 @@ class Connection:
         initial = task.initial
         seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
         await ensure_seeds(self.hub.library, task.servers, seed)
-        eps = self.hub.episodes.open_group(req.task, req.n, req.limits)
+        eps = self.hub.episodes.open_group(req.task, req.n, req.limits, run=req.run, step=req.step)
         first = eps[0]
         return {"type": "opened", "group": first.group, "task": first.task.id, "kind": first.task.kind,
                 "state_hash": first.start_hash, "messages": first.messages,

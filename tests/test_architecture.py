@@ -10,6 +10,7 @@ import subprocess
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import get_args
 
 import httpx
 import pytest
@@ -24,7 +25,7 @@ from hub.app import BUILTIN_PARTS, create_app
 from hub.cli import parser
 from hub.config import Settings
 from hub.core import Hub
-from hub.events import EVENT_KINDS, EventBus, ToolCallEvent
+from hub.events import EVENT_KINDS, Event, EventBus, ToolCallEvent
 from hub.parts import GROUP, Part
 from hub.tasks import BUILTIN_TASKS, TaskSet, replay
 from hub.world import World
@@ -291,7 +292,8 @@ def test_sinks_register_through_the_bus_api() -> None:
     assert bus.subscribers == ()
     with pytest.raises(ValueError, match="unknown event kinds"):
         bus.attach(sink, ["tool_calls"])
-    assert len(EVENT_KINDS) == 7
+    kinds_of_union = {cls.__dataclass_fields__["type"].default for cls in get_args(Event)}
+    assert kinds_of_union == set(EVENT_KINDS), "every event class has its kind, and every kind its class"
 
 
 def test_world_replay_is_the_one_replay_and_stays_private() -> None:

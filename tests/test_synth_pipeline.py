@@ -11,6 +11,7 @@ from hub.dispatcher import Dispatcher
 from hub.episodes import EpisodeEngine
 from hub.events import EventBus
 from hub.sessions import SessionManager
+from hub.synth.goals import could_do
 from hub.synth.output import digest, export_record, write_all
 from hub.synth.perturb import PAPER_KINDS, has_enum, kind_quotas
 from hub.synth.pipeline import SynthConfig, SynthResult, kind_counts, synthesize
@@ -106,6 +107,8 @@ def test_synthesized_kinds_structure_and_stats(synth: SynthResult) -> None:
                 assert needed not in offered_servers
             else:
                 assert all(LIBRARY.tool(*n.split("__", 1)).kind == "read" for n in task.tools if n.startswith(needed + "__"))
+        if task.kind == "abstain":  # unsolvable by construction: no offered tool of any server could do it
+            assert meta["wanted"] and not any(could_do(o, w) for o in task.tools for w in meta["wanted"]), task.id
         if meta["distractors"]:
             assert 3 <= len(meta["distractors"]) <= 8
     assert any(t.meta["synth"]["distractors"] for t in synth.tasks)

@@ -25,7 +25,8 @@ TIMEOUT_MS = 15_000
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium"),
-    pytest.mark.skipif(not all(p.exists() for p in VENDOR.values()), reason="web/node_modules missing: run scripts/bootstrap"),
+    pytest.mark.skipif(not all(p.exists() for p in VENDOR.values()),
+                       reason="web/node_modules missing: run scripts/bootstrap"),
 ]
 
 playwright_api = pytest.importorskip("playwright.async_api")
@@ -109,11 +110,13 @@ async def test_open_episode_updates_live_and_shows_its_reward(browser: Browser) 
     engine.step(ep.id, '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
                        '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
     await page.locator('#timeline .item.call[data-call="banking.transfer_funds"]').wait_for()
-    engine.step(ep.id, '<tool_call>{"name": "banking__list_transactions", "arguments": {"account_id": "ACC-0002"}}</tool_call>')
+    engine.step(ep.id, '<tool_call>{"name": "banking__list_transactions", '
+                       '"arguments": {"account_id": "ACC-0002"}}</tool_call>')
     engine.step(ep.id, "Done: $300 moved.")
     await page.locator("#timeline .item.assistant", has_text="Done: $300 moved.").wait_for()
     engine.finish(ep.id)
     await page.locator('#status [data-status="finished"]').wait_for()
+    await playwright_api.expect(page.locator("#live-mark")).to_have_count(0)  # a finished episode is not live
     await page.locator("#reward-table").wait_for()
     await playwright_api.expect(page.locator("#state-match")).to_be_visible()
     await playwright_api.expect(page.locator("#episode-cards")).to_contain_text(re.compile(r"reward\s*\d\.\d{3}", re.I))
@@ -149,3 +152,156 @@ async def test_script_in_tool_arguments_renders_as_text(browser: Browser) -> Non
     await browser.goto("/ui/")
     await playwright_api.expect(page.locator("#call-rows")).to_contain_text(XSS)
     assert browser.dialogs == [] and await page.locator("#call-rows script").count() == 0
+
+
+# Debugging RL: kept evidence, points lost, groups, live training ----------------------------------
+
+WRONG_SOURCE = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
+                '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
+NO_LIST = ('<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
+           '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>')
+
+
+async def test_a_closed_episode_shows_its_diff(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    eid = play(hub, "bank-transfer-002", [WRONG_SOURCE, "Done."])
+    hub.episodes.close(eid)
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto(f"/ui/episodes/{eid}")
+    await playwright_api.expect(page.locator("#state-differs")).to_be_visible()
+    await playwright_api.expect(page.locator("#final-state")).to_contain_text("banking.accounts")
+    await playwright_api.expect(page.locator("#final-state tr.changed", has_text="ACC-0003").first).to_be_visible()
+    await playwright_api.expect(page.locator("#start-diff")).to_contain_text("banking.transactions")
+    await playwright_api.expect(page.locator('#reward-table tr[data-component="coverage"]')).to_contain_text("0.250")
+    await page.locator(".timeline .item.call button.copy").first.click()
+    await playwright_api.expect(page.locator('.timeline .item.call button.copy[data-copied="1"]')).to_have_count(1)
+    await browser.shot("episode_closed_evidence")
+    assert browser.errors == []
+
+
+async def test_episodes_sort_by_a_component(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    full = play(hub, "bank-transfer-002")
+    half = play(hub, "bank-transfer-002", [NO_LIST, "Done."])
+    none = play(hub, "bank-transfer-002", ["I cannot do that."])
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto("/ui/episodes")
+    await page.locator('th a.sort[data-sort="coverage"]').click()
+    await page.wait_for_url(re.compile(r"sort=coverage"))
+    rows = page.locator("#episode-list tbody tr[data-episode]")
+    await playwright_api.expect(rows.first).to_have_attribute("data-episode", none)
+    assert [await r.get_attribute("data-episode") for r in await rows.all()] == [none, half, full]
+    await playwright_api.expect(rows.nth(1).locator('td[data-component="coverage"]')).to_contain_text("−0.250")
+    await page.locator('th a.sort[data-sort="coverage"]').click()  # again: fewest points lost first
+    await page.wait_for_url(re.compile(r"sort=-coverage"))
+    await playwright_api.expect(rows.first).to_have_attribute("data-episode", full)
+    await browser.shot("episodes_sorted_by_coverage")
+    assert browser.errors == []
+
+
+async def test_group_page_shows_rollouts_and_advantages(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    engine = hub.episodes
+    eps = engine.open_group("bank-transfer-002", 4)
+    from hub.tasks import oracle_script
+
+    scripts = [oracle_script(engine.get(eps[0].id).task), [WRONG_SOURCE, "Done."], [NO_LIST, "Done."], ["No."]]
+    for ep, script in zip(eps, scripts):
+        for message in script:
+            if not engine.get(ep.id).done:
+                engine.step(ep.id, message)
+        engine.finish(ep.id)
+        engine.close(ep.id)
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto(f"/ui/episodes/{eps[2].id}")
+    await page.locator("#group-link").click()
+    await page.wait_for_url(re.compile(r"/ui/groups/grp-"))
+    rows = page.locator("#rollouts tbody tr")
+    await playwright_api.expect(rows).to_have_count(4)
+    advantages = [await r.locator("td.advantage").inner_text() for r in await rows.all()]
+    assert advantages[0].startswith("+") and advantages[3].startswith("-"), advantages
+    await playwright_api.expect(page.locator("#call-grid tr.diverge")).to_have_count(1)
+    await playwright_api.expect(page.locator("#call-grid td.odd").first).to_be_visible()
+    await browser.shot("group")
+    assert browser.errors == []
+
+
+async def test_training_page_gains_points_live_and_reads_small_values(browser: Browser) -> None:
+    from hub.events import RunEvent, RunMetricEvent
+
+    hub = hub_of(browser.live.app)
+    hub.bus.publish(RunEvent("run-live", "grpo-live", {"lr": 1e-6}, "running", 1.0))
+    for step in range(5):
+        metrics = {"reward": 0.1 * step, "optim/lr": 1e-6, "loss/policy": 0.5}
+        hub.bus.publish(RunMetricEvent("run-live", step, metrics, 2.0))
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto("/ui/training/run-live")
+    await page.locator('body[data-sse="open"]').wait_for()
+    await playwright_api.expect(page.locator("#last-step")).to_have_text("4")
+    await page.evaluate("window.__sameDocument = true")
+    lr = page.locator('.chart-cell[data-metric="optim/lr"] svg')
+    await playwright_api.expect(lr.locator("text.tick", has_text=re.compile(r"^1e-6$"))).to_have_count(1)
+    await playwright_api.expect(lr.locator("text.chart-title")).to_contain_text("1e-6 @ 4")
+    points_before = await page.locator('#reward-curve polyline.series').get_attribute("data-x")
+    for step in range(5, 12):
+        metrics = {"reward": 0.1 * step, "optim/lr": 1e-6, "loss/policy": 0.4}
+        hub.bus.publish(RunMetricEvent("run-live", step, metrics, 3.0))
+    await playwright_api.expect(page.locator("#last-step")).to_have_text("11")
+    assert await page.evaluate("window.__sameDocument === true")  # no reload: the charts were swapped in
+    points_after = await page.locator('#reward-curve polyline.series').get_attribute("data-x")
+    assert points_before is not None and points_after is not None
+    assert len(points_after.split()) == 12 > len(points_before.split())
+    await lr.scroll_into_view_if_needed()
+    box = await lr.bounding_box()
+    assert box is not None
+    await page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] / 2)
+    await playwright_api.expect(page.locator(".chart-tip")).to_contain_text("1e-6")
+    hub.bus.publish(RunEvent("run-live", "", {}, "finished", 4.0))
+    await playwright_api.expect(page.locator('#run-status [data-status="finished"]')).to_be_visible()
+    await browser.shot("training_live")
+    assert browser.errors == []
+
+
+async def test_first_failed_call_is_one_click_away(browser: Browser) -> None:
+    hub = hub_of(browser.live.app)
+    calls = ['<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}}</tool_call>'] * 12
+    calls.append('<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>')
+    from hub.episodes import EpisodeLimits
+
+    (ep,) = hub.episodes.open_group("bank-balance-001", 1, EpisodeLimits(max_steps=40))
+    for message in calls + ["Done."]:
+        hub.episodes.step(ep.id, message)
+    hub.episodes.finish(ep.id)
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto(f"/ui/episodes/{ep.id}")
+    await page.locator("#jump-failed").click()
+    target = page.locator(".timeline .item.call.bad").first
+    await playwright_api.expect(target).to_be_in_viewport()
+    assert browser.errors == []
+
+
+async def test_a_point_on_the_reward_curve_opens_that_steps_episodes(browser: Browser) -> None:
+    from hub.events import RunEvent, RunMetricEvent
+
+    hub = hub_of(browser.live.app)
+    hub.bus.publish(RunEvent("run-click", "grpo", {}, "finished", 1.0))
+    for step in range(4):
+        hub.bus.publish(RunMetricEvent("run-click", step, {"reward": 0.2 * step}, 2.0))
+    eps = hub.episodes.open_group("bank-balance-001", 2, run="run-click", step=3)
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto("/ui/training/run-click")
+    chart = page.locator("#reward-curve svg")
+    box = await chart.bounding_box()
+    assert box is not None
+    await page.mouse.click(box["x"] + box["width"] * 0.985, box["y"] + box["height"] / 2)  # the last step
+    await page.wait_for_url(re.compile(r"/ui/episodes\?run=run-click&step=3"))
+    rows = page.locator("#episode-list tbody tr[data-episode]")
+    await playwright_api.expect(rows).to_have_count(2)
+    assert {await r.get_attribute("data-episode") for r in await rows.all()} == {e.id for e in eps}
+    assert browser.errors == []

@@ -56,7 +56,8 @@ async def test_episode_stream_follows_one_episode(tmp_path: Path) -> None:
         async with http.stream("GET", f"/ui/sse/episodes/{ep.id}") as response:
             events = sse_events(response.aiter_lines())
             engine.step(other.id, "<tool_call>{\"name\": \"banking__list_accounts\", \"arguments\": {}}</tool_call>")
-            engine.step(ep.id, '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0005"}}</tool_call>')
+            engine.step(ep.id, '<tool_call>{"name": "banking__get_account", '
+                               '"arguments": {"account_id": "ACC-0005"}}</tool_call>')
             turn = await next_named(events, "item")
             assert 'class="item assistant"' in turn and "banking__get_account" in turn
             call = await next_named(events, "item")
@@ -66,3 +67,32 @@ async def test_episode_stream_follows_one_episode(tmp_path: Path) -> None:
             status = await next_named(events, "status")
             assert 'data-status="finished"' in status
             assert await next_named(events, "finished") == "finished"
+
+
+async def test_overview_charts_follow_new_rewards(tmp_path: Path) -> None:
+    from tests.web_support import play
+
+    app = make_app(tmp_path)
+    async with serve(app) as live, httpx.AsyncClient(base_url=live.url, timeout=10) as http:
+        async with http.stream("GET", "/ui/sse/overview") as response:
+            events = sse_events(response.aiter_lines())
+            await next_named(events, "stats")
+            play(hub_of(app), "bank-balance-001")
+            charts = await next_named(events, "charts")
+            assert "reward of the last 1 episodes" in charts and "points lost" in charts
+
+
+async def test_run_stream_announces_new_steps_and_the_end(tmp_path: Path) -> None:
+    from hub.events import RunEvent, RunMetricEvent
+
+    app = make_app(tmp_path)
+    bus = hub_of(app).bus
+    async with serve(app) as live, httpx.AsyncClient(base_url=live.url, timeout=10) as http:
+        bus.publish(RunEvent("run-s", "s", {}, "running", 1.0))
+        async with http.stream("GET", "/ui/sse/training/run-s") as response:
+            events = sse_events(response.aiter_lines())
+            bus.publish(RunMetricEvent("other", 9, {"reward": 1.0}, 2.0))
+            bus.publish(RunMetricEvent("run-s", 3, {"reward": 1.0}, 2.0))
+            assert await next_named(events, "metrics") == "3"
+            bus.publish(RunEvent("run-s", "", {}, "finished", 3.0))
+            assert 'data-status="finished"' in await next_named(events, "status")

@@ -52,7 +52,8 @@ def test_bar_chart_bars_and_negative_values() -> None:
 
 
 def test_nice_range_rounds_and_widens_flat_ranges() -> None:
-    assert nice_range(0.13, 0.87) == (0.1, 0.9)
+    assert nice_range(0.13, 0.87) == (0.0, 1.0)  # ticks every 0.25
+    assert nice_range(0.13, 0.47) == (0.1, 0.5)
     lo, hi = nice_range(2.0, 2.0)
     assert lo < 2.0 < hi
 

@@ -187,7 +187,8 @@ def test_episode_page_shows_turns_calls_reward_and_state(client: TestClient) -> 
     assistant = next(i for i in ctx["items"] if i["kind"] == "turn" and i["role"] == "assistant")
     assert [p["name"] for p in assistant["parsed"]] == ["banking__transfer_funds", "banking__list_transactions"]
     assert ctx["reward"]["total"] == pytest.approx(hub.episodes.get(eid).reward.total)  # type: ignore[union-attr]
-    assert {r["name"] for r in ctx["reward"]["rows"]} >= {"validity", "coverage", "efficiency", "name", "argument"}
+    names = {r["name"] for r in ctx["reward"]["points"]["rows"]}
+    assert names >= {"validity", "coverage", "efficiency", "name", "argument"}
     assert ctx["state_diff"] == {} and not ctx["live"]
     assert "matches the expected state" in r.text
 
@@ -253,7 +254,8 @@ def test_training_runs_with_reward_curves(client: TestClient) -> None:
     r = client.get("/ui/training/run-1")
     ctx = r.context  # type: ignore[attr-defined]
     assert ctx["latest"]["reward"] == pytest.approx(0.4)
-    assert {c["name"] for c in ctx["charts"]} == {"reward", "reward/coverage", "kl"}
+    assert {c["name"] for g in ctx["groups"] for c in g["charts"]} == {"reward", "reward/coverage", "kl"}
+    assert [g["name"] for g in ctx["groups"]] == ["reward", "other"]
     assert "reward/coverage" in ctx["reward_chart"] and ">kl<" not in ctx["reward_chart"]
     assert client.get("/ui/training/nope").status_code == 404
 

@@ -1,4 +1,4 @@
-"""The dashboard's per-app state: templates, the store reader, live counters, expected-state cache."""
+"""The dashboard's per-app state: templates, the store reader, live counters."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from starlette.requests import Request
 from starlette.templating import Jinja2Templates
 
 from hub.core import Hub
-from web.expected import ExpectedStates
 from web.live import LiveStats
 from web.queries import Reader
 from web.render import make_templates
@@ -21,11 +20,10 @@ class Dashboard:
     templates: Jinja2Templates
     reader: Reader
     live: LiveStats
-    expected: ExpectedStates
 
     @classmethod
     def build(cls, hub: Hub) -> Dashboard:
-        return cls(hub, make_templates(), Reader(hub.store.path), LiveStats.attach(hub.bus), ExpectedStates(hub.library))
+        return cls(hub, make_templates(), Reader(hub.store.path), LiveStats.attach(hub.bus))
 
 
 def install(app: Starlette) -> Dashboard:

@@ -6,6 +6,7 @@ A live event and a stored row of the same thing take the same shape, so one part
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -15,6 +16,9 @@ from hub.parsing import parse_model_output
 from hub.sessions import Session
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
+# Sessions the run-tool form must not write into: episode templates (every episode of a task forks one)
+# and episodes' own sessions (a call there would change a rollout behind the trainer's back).
+INTERNAL_SESSION_PREFIXES = ("tpl-", "es-")
 COMPONENT_WEIGHTS = {"validity": "w_val", "coverage": "w_cov", "efficiency": "w_eff", "name": "w_name",
                      "argument": "w_arg", "state": "w_state", "format": "w_format"}
 
@@ -44,6 +48,10 @@ def timeline(turns: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[d
     return [x[3] for x in items]
 
 
+PAPER = ("validity", "coverage", "efficiency", "name", "argument")
+BEST = {"efficiency": 0.0}  # R_eff is a penalty: at most 0; every other component at most 1
+
+
 def reward_rows(components: dict[str, float], weights: dict[str, float]) -> list[dict[str, Any]]:
     """Each component with its weight and its share of the total (where the component has a weight)."""
     out = []
@@ -52,6 +60,71 @@ def reward_rows(components: dict[str, float], weights: dict[str, float]) -> list
         out.append({"name": name, "value": value, "weight": weight,
                     "contribution": None if weight is None else weight * value})
     return out
+
+
+def points(mode: str, components: dict[str, float], weights: dict[str, float], total: float) -> dict[str, Any]:
+    """What each component earned and lost against the most the task could give, in reward points.
+
+    ``paper``: component c earns w_c·R_c of at most w_c·best_c. ``abstention``: one point for no call.
+    ``clarify``: asking is a gate over the paper terms, so a call in an ask turn loses everything the
+    paper terms earned (counted on ``clarify``); with no later calls it is the abstention rule.
+    R_state and R_format add w·R of at most w in every mode. The losses add up to max - total.
+    """
+    rows: list[dict[str, Any]] = []
+
+    def add(name: str, weight: float, value: float, best: float = 1.0) -> None:
+        got = weight * value
+        rows.append({"name": name, "value": value, "weight": weight, "earned": got, "max": weight * best,
+                     "lost": weight * best - got})
+
+    paper_terms = [c for c in PAPER if c in components]
+    components = {k: float(v) for k, v in components.items() if v is not None}
+    if mode == "abstention":
+        add("abstention", 1.0, components.get("abstention", 0.0))
+    elif mode == "clarify" and not _gated(components, weights, total):
+        add("clarify", 1.0, components.get("clarify", 0.0))
+    else:
+        for c in paper_terms:
+            add(c, weights.get(COMPONENT_WEIGHTS[c], 0.0), components[c], BEST.get(c, 1.0))
+        if mode == "clarify":
+            asked = components.get("clarify", 0.0)
+            paper = sum(r["earned"] for r in rows)
+            rows.append({"name": "clarify", "value": asked, "weight": None, "earned": 0.0, "max": 0.0,
+                         "lost": (1.0 - asked) * paper})
+            if asked < 1.0:
+                for r in rows[:-1]:
+                    r["earned"] *= asked
+    for extra in ("state", "format"):
+        if extra in components:
+            add(extra, weights.get(COMPONENT_WEIGHTS[extra], 0.0), components[extra])
+    best = sum(r["max"] for r in rows)
+    total = sum(r["earned"] for r in rows)
+    return {"rows": rows, "max": best, "total": total, "lost": best - total,
+            "fraction": total / best if best > 0 else None}
+
+
+def _gated(components: dict[str, float], weights: dict[str, float], total: float) -> bool:
+    """Whether a clarify reward is the gate times the paper terms (ground-truth calls follow the ask) rather
+    than the abstention rule; the stored components do not say, the total does."""
+    def w(c: str) -> float:
+        return weights.get(COMPONENT_WEIGHTS[c], 0.0)
+    extras = sum(w(c) * components[c] for c in ("state", "format") if c in components)
+    paper = sum(w(c) * components[c] for c in PAPER if c in components)
+    asked = components.get("clarify", 0.0)
+    return abs(total - extras - asked * paper) < 1e-9 and abs(total - extras - asked) > 1e-9
+
+
+def reward_class(value: float | None, best: float | None, state_match: int | bool | None = None) -> str:
+    """The badge colour of a reward by its fraction of the task's maximum (a 1.29 of 1.45 is not "good").
+
+    A final state that differs from the expected one is never green, whatever the score: with the
+    paper's weights (w_state = 0) a transfer from the wrong account can still score near the maximum.
+    """
+    if value is None:
+        return ""
+    fraction = value / best if best else value
+    found = "ok" if fraction >= 0.9 else ("warn" if fraction >= 0.6 else "bad")
+    return "warn" if found == "ok" and state_match is not None and not state_match else found
 
 
 def session_row(session: Session, clock_now: float) -> dict[str, Any]:
@@ -66,3 +139,113 @@ def merge_live(row: dict[str, Any], live: Episode) -> None:
                format_errors=len(live.format_errors))
     if live.reward is not None:
         row["reward"] = live.reward.total
+
+
+WEIGHTS = {"validity": "w_val", "coverage": "w_cov", "efficiency": "w_eff", "name": "w_name", "argument": "w_arg"}
+
+
+def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, Any]:
+    """Points lost per component (over all rows) and per task, from ``queries.losses`` rows.
+
+    Each row sums one task's shortfalls under one weight config; points lost = weight x shortfall,
+    and a component with weight 0 loses no points however far it falls short.
+    """
+    parsed: dict[str, dict[str, float]] = {}
+    overall = {"episodes": 0, **{f"lost_{c}": 0.0 for c in WEIGHTS}, **{f"n_{c}": 0 for c in WEIGHTS}}
+    tasks: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        weights = parsed.get(r["weights"])
+        if weights is None:
+            weights = parsed[r["weights"]] = json.loads(r["weights"])
+        t = tasks.setdefault(r["task_id"], {"task_id": r["task_id"], "episodes": 0, "total": 0.0,
+                                            **{f"lost_{c}": 0.0 for c in WEIGHTS}, **{f"n_{c}": 0 for c in WEIGHTS}})
+        t["episodes"] += r["episodes"]
+        t["total"] += r["total"] or 0.0
+        overall["episodes"] += r["episodes"]
+        for c, w in WEIGHTS.items():
+            weight = float(weights.get(w, 0.0))
+            lost, short = weight * float(r[f"d_{c}"] or 0.0), int(r[f"n_{c}"] or 0) if weight else 0
+            for acc in (t, overall):
+                acc[f"lost_{c}"] += lost
+                acc[f"n_{c}"] += short
+    by_task = []
+    for t in tasks.values():
+        n = t["episodes"]
+        t["mean_total"] = t["total"] / n
+        t["mean_lost"] = sum(t[f"lost_{c}"] for c in WEIGHTS) / n
+        t["top"] = top_loss(t, list(WEIGHTS))
+        by_task.append(t)
+    by_task.sort(key=lambda t: -float(t["mean_lost"]))
+    return {"components": component_losses(overall, list(WEIGHTS)), "tasks": by_task[:task_limit]}
+
+
+def component_losses(row: dict[str, Any] | None, components: list[str]) -> list[dict[str, Any]]:
+    """Per component: episodes that lost points on it, their share, and the mean points lost when it did."""
+    n = int((row or {}).get("episodes") or 0)
+    out: list[dict[str, Any]] = []
+    for c in components:
+        hit = int((row or {}).get(f"n_{c}") or 0)
+        lost = float((row or {}).get(f"lost_{c}") or 0.0)
+        out.append({"name": c, "episodes": hit, "share": hit / n if n else 0.0,
+                    "mean_when_lost": lost / hit if hit else 0.0, "per_episode": lost / n if n else 0.0, "of": n})
+    out.sort(key=lambda r: -float(r["per_episode"]))
+    return out
+
+
+def top_loss(row: dict[str, Any], components: list[str]) -> dict[str, Any]:
+    """The component that cost a task the most points in all."""
+    name = max(components, key=lambda c: float(row.get(f"lost_{c}") or 0.0))
+    n = int(row.get("episodes") or 0)
+    return {"name": name, "per_episode": float(row.get(f"lost_{name}") or 0.0) / n if n else 0.0,
+            "share": int(row.get(f"n_{name}") or 0) / n if n else 0.0}
+
+
+def advantages(rewards: list[float | None]) -> list[float | None]:
+    """GRPO's group-normalised advantages: (r - mean) / (std + 1e-6) over the group's scored rollouts."""
+    scored = [r for r in rewards if r is not None]
+    if not scored:
+        return [None for _ in rewards]
+    mean = sum(scored) / len(scored)
+    std = (sum((r - mean) ** 2 for r in scored) / len(scored)) ** 0.5
+    return [None if r is None else (r - mean) / (std + 1e-6) for r in rewards]
+
+
+def call_key(call: dict[str, Any]) -> str:
+    """A call as compared across rollouts: its tool and its arguments (canonical JSON)."""
+    return f"{call['server']}.{call['tool']}({json.dumps(call['arguments'], sort_keys=True, default=str)})"
+
+
+def group_view(rows: list[dict[str, Any]], calls: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Rollouts side by side: advantages, the call grid with cells that leave the majority marked, the first
+    step where the rollouts' calls part, and final states grouped by hash (A, B, ...)."""
+    advs = advantages([r.get("reward") for r in rows])
+    seqs = [calls.get(r["id"], []) for r in rows]
+    depth = max((len(c) for c in seqs), default=0)
+    grid, diverge_at = [], None
+    for i in range(depth):
+        keys = [call_key(c[i]) if i < len(c) else None for c in seqs]
+        counts: dict[str | None, int] = {}
+        for k in keys:
+            counts[k] = counts.get(k, 0) + 1
+        majority = max(counts.items(), key=lambda kv: kv[1])[0]
+        if diverge_at is None and len(counts) > 1:
+            diverge_at = i
+        grid.append([{"call": c[i] if i < len(c) else None, "odd": keys[j] != majority}
+                     for j, c in enumerate(seqs)])
+    labels: dict[str, str] = {}
+    for r in rows:
+        h = r.get("final_hash")
+        if h and h not in labels:
+            labels[h] = chr(ord("A") + len(labels) % 26)
+    rollouts = [{**r, "advantage": a, "calls": len(c), "state_label": labels.get(r.get("final_hash") or "", "–")}
+                for r, a, c in zip(rows, advs, seqs)]
+    scored = [r["reward"] for r in rows if r.get("reward") is not None]
+    state_groups: dict[str, dict[str, Any]] = {}
+    for i, r in enumerate(rollouts):
+        new = {"label": r["state_label"], "members": [], "match": r.get("state_match"), "diff": r.get("expected_diff")}
+        found = state_groups.setdefault(r["state_label"], new)
+        found["members"].append({"id": r["id"], "index": i + 1})
+    return {"rollouts": rollouts, "grid": grid, "diverge_at": diverge_at, "states": len(labels),
+            "state_groups": list(state_groups.values()),
+            "mean": sum(scored) / len(scored) if scored else None,
+            "std": (sum((x - sum(scored) / len(scored)) ** 2 for x in scored) / len(scored)) ** 0.5 if scored else None}

@@ -11,13 +11,36 @@ import asyncio
 import json
 import logging
 import sqlite3
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from web.svg import downsample, downsample_rows
+
 log = logging.getLogger("web.queries")
 Row = dict[str, Any]
+
+
+class SmallCache:
+    """A few computed results (downsampled runs) by key, least recently used dropped first."""
+
+    def __init__(self, maxsize: int = 8) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any) -> Any:
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key: Any, value: Any) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.maxsize:
+            self._items.popitem(last=False)
 
 
 class Reader:
@@ -31,6 +54,7 @@ class Reader:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dashboard-reader")
+        self.cache = SmallCache()
 
     @property
     def available(self) -> bool:
@@ -60,6 +84,22 @@ class Reader:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, self._run, sql, tuple(params))
 
+    async def tuples(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a read query as plain tuples (no per-row dict: for queries returning many rows)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, self._tuples, sql, tuple(params))
+
+    def _tuples(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        db = self._connect()
+        if db is None:
+            return []
+        try:
+            return db.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return []
+            raise
+
     async def one(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Row | None:
         found = await self.rows(sql, params)
         return found[0] if found else None
@@ -75,6 +115,16 @@ class Reader:
 # Episodes ---------------------------------------------------------------------------------------
 
 
+COMPONENTS = {"validity": ("w_val", 1.0), "coverage": ("w_cov", 1.0), "efficiency": ("w_eff", 0.0),
+              "name": ("w_name", 1.0), "argument": ("w_arg", 1.0)}
+
+
+# Sorting by a component: its lowest values lose the most points (R_eff is a penalty, at most 0, so the
+# same holds); a plain column, so it costs no JSON parsing per row.
+SORTS = {"reward": "r.total DESC", "-reward": "r.total ASC", "calls": "e.calls DESC",
+         **{c: f"r.{c} ASC" for c in COMPONENTS}, **{f"-{c}": f"r.{c} DESC" for c in COMPONENTS}}
+
+
 @dataclass
 class EpisodeFilter:
     task: str = ""
@@ -83,6 +133,11 @@ class EpisodeFilter:
     min_reward: float | None = None
     max_reward: float | None = None
     errors: bool = False
+    state: str = ""  # "differs" or "matches": the final state against the expected one (kept evidence)
+    group: str = ""
+    run: str = ""
+    step: int | None = None
+    sort: str = ""  # a key of SORTS; default newest first
 
     def where(self) -> tuple[list[str], list[Any]]:
         clauses: list[str] = []
@@ -105,6 +160,16 @@ class EpisodeFilter:
         if self.errors:
             clauses.append("(e.format_errors > 0 OR EXISTS (SELECT 1 FROM tool_calls t WHERE t.episode_id = e.id "
                            "AND t.ok = 0))")
+        if self.state in ("differs", "matches"):
+            clauses.append("v.state_match = ?")
+            params.append(int(self.state == "matches"))
+        for column, value in (("e.group_id", self.group), ("e.run_id", self.run)):
+            if value:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if self.step is not None:
+            clauses.append("e.run_step = ?")
+            params.append(self.step)
         return clauses, params
 
     def query(self) -> dict[str, str]:
@@ -112,7 +177,8 @@ class EpisodeFilter:
         out = {"task": self.task, "server": self.server, "status": self.status,
                "min_reward": "" if self.min_reward is None else str(self.min_reward),
                "max_reward": "" if self.max_reward is None else str(self.max_reward),
-               "errors": "1" if self.errors else ""}
+               "errors": "1" if self.errors else "", "state": self.state, "group": self.group, "run": self.run,
+               "step": "" if self.step is None else str(self.step), "sort": self.sort}
         return {k: v for k, v in out.items() if v}
 
 
@@ -137,30 +203,58 @@ def decode_cursor(cursor: str) -> tuple[float, str] | None:
 
 
 EPISODE_COLUMNS = ("e.id, e.task_id, e.group_id, e.session_id, e.status, e.reason, e.steps, e.calls, e.format_errors, "
-                   "e.reward, e.opened_at, e.finished_at, e.start_hash, e.final_hash")
+                   "e.reward, e.opened_at, e.finished_at, e.start_hash, e.final_hash, e.run_id, e.run_step")
+LIST_COLUMNS = (EPISODE_COLUMNS + ", r.mode AS reward_mode, r.components AS reward_components, "
+                "r.weights AS reward_weights, v.state_match")
+LIST_FROM = ("FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id "
+             "LEFT JOIN evidence v ON v.episode_id = e.id")
+
+
+def _from(flt: EpisodeFilter, listing: bool) -> str:
+    """The joins a query needs: rewards to sort by them, evidence to filter on it."""
+    if listing or flt.sort:
+        return LIST_FROM
+    return "FROM episodes e LEFT JOIN evidence v ON v.episode_id = e.id" if flt.state else "FROM episodes e"
 
 
 async def episode_page(db: Reader, flt: EpisodeFilter, cursor: str | None = None, limit: int = 50) -> Page:
-    """Newest first, keyset-paged on (opened_at, id)."""
+    """Newest first, keyset-paged on (opened_at, id); sorted by a reward column, offset-paged (``cursor`` "@N")."""
     clauses, params = flt.where()
-    at = decode_cursor(cursor) if cursor else None
-    if at is not None:
-        clauses.append("(e.opened_at, e.id) < (?, ?)")
-        params.extend(at)
+    order = SORTS.get(flt.sort)
+    offset = 0
+    if order is not None:
+        offset = int(cursor[1:]) if cursor and cursor.startswith("@") and cursor[1:].isdigit() else 0
+        clauses.append("r.episode_id IS NOT NULL")
+    else:
+        at = decode_cursor(cursor) if cursor else None
+        if at is not None:
+            clauses.append("(e.opened_at, e.id) < (?, ?)")
+            params.extend(at)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    rows = await db.rows(f"SELECT {EPISODE_COLUMNS} FROM episodes e {where} "
-                         "ORDER BY e.opened_at DESC, e.id DESC LIMIT ?", [*params, limit + 1])
+    sql_order = f"{order}, e.opened_at DESC, e.id DESC" if order else "e.opened_at DESC, e.id DESC"
+    rows = await db.rows(f"SELECT {LIST_COLUMNS} {LIST_FROM} {where} ORDER BY {sql_order} LIMIT ? OFFSET ?",
+                         [*params, limit + 1, offset])
     more = len(rows) > limit
-    rows = rows[:limit]
+    rows = [decode_reward_columns(r) for r in rows[:limit]]
     await _attach_call_counts(db, rows)
-    nxt = encode_cursor(rows[-1]["opened_at"], rows[-1]["id"]) if more and rows else None
-    return Page(rows, nxt)
+    if not (more and rows):
+        return Page(rows, None)
+    return Page(rows, f"@{offset + limit}" if order else encode_cursor(rows[-1]["opened_at"], rows[-1]["id"]))
+
+
+def decode_reward_columns(row: Row) -> Row:
+    for key in ("reward_components", "reward_weights"):
+        raw = row.get(key)
+        row[key] = json.loads(raw) if isinstance(raw, str) else None
+    return row
 
 
 async def count_episodes(db: Reader, flt: EpisodeFilter) -> int:
     clauses, params = flt.where()
+    if flt.sort in SORTS:
+        clauses.append("r.episode_id IS NOT NULL")
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    found = await db.one(f"SELECT COUNT(*) AS n FROM episodes e {where}", params)
+    found = await db.one(f"SELECT COUNT(*) AS n {_from(flt, False)} {where}", params)
     return int(found["n"]) if found else 0
 
 
@@ -194,6 +288,41 @@ CALL_COLUMNS = ("id, event_id, ts, session_id, episode_id, server, tool, argumen
 async def episode_calls(db: Reader, eid: str, limit: int = 2000) -> list[Row]:
     return [decode_call(r) for r in await db.rows(
         f"SELECT {CALL_COLUMNS} FROM tool_calls WHERE episode_id = ? ORDER BY id LIMIT ?", (eid, limit))]
+
+
+async def evidence(db: Reader, eid: str) -> Row | None:
+    """The kept diffs of a finished episode (against its start and the expected state)."""
+    found = await db.one("SELECT * FROM evidence WHERE episode_id = ?", (eid,))
+    if found:
+        found["start_diff"] = json.loads(found["start_diff"])
+        found["expected_diff"] = None if found["expected_diff"] is None else json.loads(found["expected_diff"])
+    return found
+
+
+async def group(db: Reader, gid: str, limit: int = 256) -> list[Row]:
+    """The episodes of one GRPO group with their rewards and evidence, in the order they were opened."""
+    rows = await db.rows(f"SELECT {LIST_COLUMNS}, v.expected_diff {LIST_FROM} WHERE e.group_id = ? "
+                         "ORDER BY e.opened_at, e.id LIMIT ?", (gid, limit))
+    for r in rows:
+        decode_reward_columns(r)
+        r["expected_diff"] = None if r["expected_diff"] is None else json.loads(r["expected_diff"])
+    return rows
+
+
+async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[str, list[Row]]:
+    """Each episode's tool calls in order (name, arguments, ok, error kind), at most ``per_episode`` each."""
+    out: dict[str, list[Row]] = {e: [] for e in eids}
+    if not eids:
+        return out
+    marks = ",".join("?" * len(eids))
+    rows = await db.rows(f"SELECT episode_id, server, tool, arguments, ok, error_kind, state_changed FROM tool_calls "
+                         f"WHERE episode_id IN ({marks}) ORDER BY episode_id, id", eids)
+    for r in rows:
+        found = out[r["episode_id"]]
+        if len(found) < per_episode:
+            r["arguments"] = json.loads(r["arguments"]) if r["arguments"] else None
+            found.append(r)
+    return out
 
 
 async def reward(db: Reader, eid: str) -> Row | None:
@@ -236,7 +365,8 @@ async def recent_calls(db: Reader, *, session: str = "", server: str = "", tool:
         clauses.append("id < ?")
         params.append(before)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    rows = await db.rows(f"SELECT {CALL_COLUMNS} FROM tool_calls {where} ORDER BY id DESC LIMIT ?", [*params, limit + 1])
+    rows = await db.rows(f"SELECT {CALL_COLUMNS} FROM tool_calls {where} ORDER BY id DESC LIMIT ?",
+                         [*params, limit + 1])
     more = len(rows) > limit
     rows = [decode_call(r) for r in rows[:limit]]
     return Page(rows, str(rows[-1]["id"]) if more and rows else None)
@@ -257,16 +387,9 @@ async def totals(db: Reader) -> Row:
 
 async def recent_rewards(db: Reader, limit: int = 500) -> list[float]:
     """Rewards of the latest finished episodes, oldest first."""
-    rows = await db.rows("SELECT reward FROM episodes WHERE reward IS NOT NULL ORDER BY opened_at DESC LIMIT ?", (limit,))
+    rows = await db.rows("SELECT reward FROM episodes WHERE reward IS NOT NULL ORDER BY opened_at DESC LIMIT ?",
+                         (limit,))
     return [float(r["reward"]) for r in reversed(rows)]
-
-
-async def mean_components(db: Reader, limit: int = 500) -> dict[str, float]:
-    """Mean of each reward component over the latest ``limit`` rewards."""
-    rows = await db.rows("SELECT AVG(validity) AS validity, AVG(coverage) AS coverage, AVG(efficiency) AS efficiency, "
-                         "AVG(name) AS name, AVG(argument) AS argument, AVG(state) AS state, AVG(format) AS format "
-                         "FROM (SELECT * FROM rewards ORDER BY rowid DESC LIMIT ?)", (limit,))
-    return {k: float(v) for k, v in (rows[0] if rows else {}).items() if v is not None}
 
 
 # Tasks ------------------------------------------------------------------------------------------
@@ -320,15 +443,106 @@ async def run(db: Reader, run_id: str) -> Row | None:
     return found
 
 
-async def run_metrics(db: Reader, run_id: str, max_points: int = 2000) -> dict[str, list[tuple[float, float]]]:
-    """Each metric's (step, value) series; long runs are thinned to about ``max_points`` per metric."""
-    span = await db.one("SELECT MIN(step) AS lo, MAX(step) AS hi FROM run_metrics WHERE run_id = ?", (run_id,))
-    if not span or span["hi"] is None:
-        return {}
-    stride = max(1, (span["hi"] - span["lo"] + 1) // max_points)
-    rows = await db.rows("SELECT name, step, value FROM run_metrics WHERE run_id = ? AND (step - ?) % ? = 0 "
-                         "ORDER BY name, step", (run_id, span["lo"], stride))
-    out: dict[str, list[tuple[float, float]]] = {}
-    for r in rows:
-        out.setdefault(r["name"], []).append((float(r["step"]), float(r["value"])))
+Series = dict[str, list[tuple[float, float]]]
+
+
+@dataclass
+class RunSeries:
+    """A run's downsampled series as of the store's metric row ``version`` (its largest rowid)."""
+
+    version: int
+    series: Series
+
+
+async def run_metrics(db: Reader, run_id: str, buckets: int = 150) -> Series:
+    """Each metric's (step, value) series, at most ``2 * buckets + 2`` points per metric.
+
+    A long run is cut into ``buckets`` equal step ranges per metric and each keeps its minimum and its
+    maximum, plus the first and last step (``web.svg.downsample``): spikes and the latest value survive,
+    unlike taking every k-th step. The rows come in key order (no sort) as plain tuples. The result is
+    kept per run: unchanged, it is reused; when the store has newer rows (a live run), only those are
+    read (a rowid range) and appended, then downsampled again.
+    """
+    found = await db.one("SELECT MAX(rowid) AS v FROM run_metrics")
+    version = int((found or {}).get("v") or 0)
+    key = ("run", run_id, buckets)
+    cached: RunSeries | None = db.cache.get(key)
+    if cached is not None and cached.version == version:
+        return cached.series
+    series = None
+    if cached is not None and cached.version < version:
+        rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE rowid > ? AND run_id = ? "
+                               "ORDER BY name, step", (cached.version, run_id))
+        series = append_points(cached.series, rows, buckets)
+    if series is None:
+        spans = await db.tuples("SELECT name, MIN(step), MAX(step), COUNT(*) FROM run_metrics WHERE run_id = ? "
+                                "GROUP BY name", (run_id,))
+        rows = await db.tuples("SELECT name, step, value FROM run_metrics WHERE run_id = ? ORDER BY name, step",
+                               (run_id,))
+        series = downsample_rows(rows, {n: (float(lo), float(hi), int(c)) for n, lo, hi, c in spans}, buckets)
+    db.cache.put(key, RunSeries(version, series))
+    return series
+
+
+def group_rows(rows: list[tuple[Any, ...]]) -> Series:
+    out: Series = {}
+    for name, step, value in rows:
+        found = out.get(name)
+        if found is None:
+            found = out[name] = []
+        found.append((float(step), float(value)))
     return out
+
+
+def append_points(series: Series, rows: list[tuple[Any, ...]], buckets: int) -> Series | None:
+    """``series`` with new rows appended and downsampled again; None when a row rewrites an earlier step
+    (the caller then reads the whole run)."""
+    out = dict(series)
+    for name, points in group_rows(rows).items():
+        old = out.get(name, [])
+        if old and points[0][0] <= old[-1][0]:
+            return None
+        out[name] = downsample(old + points, buckets)
+    return out
+
+
+async def run_steps(db: Reader, run_id: str, limit: int = 2000) -> list[Row]:
+    """The steps of a run that have episodes (rollouts opened with this run and step), with their mean reward."""
+    return await db.rows("SELECT run_step AS step, COUNT(*) AS episodes, AVG(reward) AS mean_reward FROM episodes "
+                         "WHERE run_id = ? AND run_step IS NOT NULL GROUP BY run_step ORDER BY run_step LIMIT ?",
+                         (run_id, limit))
+
+
+# Points lost ------------------------------------------------------------------------------------
+
+
+def _shortfall_columns() -> str:
+    """Per component: the summed shortfall from its best value, and how many rows fell short."""
+    return ", ".join(f"SUM({best} - r.{c}) AS d_{c}, SUM(r.{c} < {best}) AS n_{c}"
+                     for c, (_, best) in COMPONENTS.items())
+
+
+async def losses(db: Reader, task: str = "", recent: int = 20_000) -> list[Row]:
+    """Over the latest ``recent`` paper-mode rewards (of one task, or all): per task and reward weights,
+    the episodes, their summed total and each component's summed shortfall and count of rows short.
+
+    Grouped by the weights (a handful of distinct configs) so SQL sums plain columns; the caller
+    multiplies by each group's weights (``web.models.loss_tables``).
+    """
+    where = "WHERE mode = 'paper'" + (" AND task_id = ?" if task else "")
+    params: list[Any] = [task] if task else []
+    return await db.rows(f"SELECT r.task_id, r.weights, COUNT(*) AS episodes, SUM(r.total) AS total, "
+                         f"{_shortfall_columns()} FROM (SELECT task_id, weights, total, "
+                         f"{', '.join(COMPONENTS)} FROM rewards {where} ORDER BY rowid DESC LIMIT ?) r "
+                         f"GROUP BY r.task_id, r.weights", [*params, recent])
+
+
+async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 20_000) -> list[Row]:
+    """Episode tool calls per tool over the latest ``recent`` calls: how many failed and in how many episodes.
+
+    A failed call costs validity (its execution third) and usually coverage and arguments."""
+    return await db.rows("SELECT server, tool, COUNT(*) AS calls, SUM(ok = 0) AS failed, "
+                         "COUNT(DISTINCT CASE WHEN ok = 0 THEN episode_id END) AS episodes FROM "
+                         "(SELECT server, tool, ok, episode_id FROM tool_calls WHERE episode_id IS NOT NULL "
+                         "ORDER BY id DESC LIMIT ?) GROUP BY server, tool HAVING failed > 0 "
+                         "ORDER BY failed DESC LIMIT ?", (recent, limit))

@@ -22,8 +22,7 @@ from starlette.templating import Jinja2Templates
 
 from web import svg
 
-ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 PREFIX = "/ui"
 NAV = (("overview", "Overview", "/"), ("catalog", "Catalog", "/catalog"), ("sessions", "Sessions", "/sessions"),
        ("episodes", "Episodes", "/episodes"), ("tasks", "Tasks", "/tasks"), ("training", "Training", "/training"))
@@ -94,8 +93,30 @@ def pretty(value: Any, limit: int = CLIP) -> str:
 
 
 def compact(value: Any, limit: int = 160) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False, separators=(", ", ": "))
+    if isinstance(value, str):
+        text = value
+    else:
+        text = json.dumps(value, default=str, ensure_ascii=False, separators=(", ", ": "))
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shorten(value: str | None, keep: int = 14) -> str:
+    """A long id cut in the middle (``ep-3f2a9c…b41e``); the template puts the full id in a title and a copy button."""
+    text = "" if value is None else str(value)
+    if len(text) <= keep + 2:
+        return text
+    tail = max(3, keep // 3)
+    return text[: keep - tail] + "…" + text[-tail:]
+
+
+COPY_MAX = 20_000
+
+
+def to_json(value: Any) -> str:
+    """Indented JSON for a copy button: the whole value, not the clipped display; "" past ``COPY_MAX``
+    characters (the button then copies what the page shows, so a page of big results stays small)."""
+    text = json.dumps(value, indent=2, default=str, ensure_ascii=False)
+    return text if len(text) <= COPY_MAX else ""
 
 
 def num(value: float | None, digits: int = 3) -> str:
@@ -112,7 +133,8 @@ def make_templates(directory: Path = TEMPLATES) -> Jinja2Templates:
     env: Environment = templates.env
     env.auto_reload = False  # no stat() per include: an episode page includes one partial per turn and call
     assert env.autoescape, "the dashboard's templates must autoescape"
-    env.filters.update(ts=ts, ago=ago, pretty=pretty, compact=compact, num=num, chart=chart)
+    env.filters.update(ts=ts, ago=ago, pretty=pretty, compact=compact, num=num, chart=chart, shorten=shorten,
+                       to_json=to_json, value=svg.value_label)
     env.globals.update(line_chart=svg.line_chart, bar_chart=svg.bar_chart, Series=svg.Series)
     return templates
 

@@ -17,7 +17,7 @@ from web import models, queries
 from web.dashboard import Dashboard, dashboard_of
 from web.forms import RAW_FIELD, FormError, arguments_from_form, fields_of
 from web.render import is_htmx, make_link, render
-from web.svg import Series, bar_chart, line_chart
+from web.svg import PALETTE, Series, bar_chart, line_chart, points_chart, value_label
 
 
 class NotFound(LookupError):
@@ -85,17 +85,22 @@ async def overview(request: Request) -> Response:
     stats = await overview_stats(dash)
     if is_htmx(request):
         return render(request, "partials/overview_stats.html", {"stats": stats})
-    rewards = await queries.recent_rewards(dash.reader)
-    components = await queries.mean_components(dash.reader)
     recent = await queries.recent_calls(dash.reader, limit=20)
+    return render(request, "overview.html", {"page": "overview", "stats": stats, "calls": recent.rows,
+                                             **await overview_charts(dash)})
+
+
+async def overview_charts(dash: Dashboard) -> dict[str, str]:
+    """The reward curve of the latest episodes and the mean points each component loses."""
+    rewards = await queries.recent_rewards(dash.reader)
+    lost = models.loss_tables(await queries.losses(dash.reader, recent=500))["components"]
     reward_chart = line_chart([Series("reward", [(float(i + 1), r) for i, r in enumerate(rewards)]),
                                Series("moving mean (20)", moving_average(rewards))],
                               title=f"reward of the last {len(rewards)} episodes", x_label="episode",
                               empty="no finished episodes yet")
-    comp_chart = bar_chart(list(components.items()), title="mean reward components (last 500 episodes)",
-                           empty="no rewards yet")
-    return render(request, "overview.html", {"page": "overview", "stats": stats, "calls": recent.rows,
-                                             "reward_chart": reward_chart, "components_chart": comp_chart})
+    comp_chart = bar_chart([(r["name"], r["per_episode"]) for r in sorted(lost, key=lambda r: r["name"])],
+                           title="mean points lost per episode, by component (last 500)", empty="no rewards yet")
+    return {"reward_chart": reward_chart, "components_chart": comp_chart}
 
 
 # Catalog ----------------------------------------------------------------------------------------
@@ -134,7 +139,8 @@ async def tool_page(request: Request) -> Response:
         return not_found(request, str(exc))
     recent = await queries.recent_calls(dash.reader, server=server, tool=name, limit=10)
     return render(request, "tool.html", {"page": "catalog", "tool": tool, "fields": fields_of(tool.input_schema),
-                                         "raw_field": RAW_FIELD, "session": request.query_params.get("session", "ui-scratch"),
+                                         "raw_field": RAW_FIELD,
+                                         "session": request.query_params.get("session", "ui-scratch"),
                                          "calls": recent.rows})
 
 
@@ -152,6 +158,10 @@ async def run_tool(request: Request) -> Response:
                                "form_error": None}
     if not models.SESSION_ID.match(sid):
         context["form_error"] = "a session id is 1 to 100 letters, digits, '_', '-', '.' or ':'"
+        return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
+    if sid.startswith(models.INTERNAL_SESSION_PREFIXES):
+        context["form_error"] = (f"session {sid!r} is internal to the hub (an episode template or an episode); "
+                                 "choose another session id")
         return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
     try:
         context["arguments"] = arguments_from_form(tool.input_schema, form)
@@ -240,19 +250,44 @@ async def session_server(request: Request) -> Response:
 
 def episode_filter(request: Request) -> queries.EpisodeFilter:
     p = request.query_params
+    step = _int(p.get("step"), -1)
     return queries.EpisodeFilter(task=p.get("task", "").strip(), server=p.get("server", "").strip(),
                                  status=p.get("status", ""), min_reward=_float(p.get("min_reward")),
-                                 max_reward=_float(p.get("max_reward")), errors=p.get("errors") in ("1", "on", "true"))
+                                 max_reward=_float(p.get("max_reward")), errors=p.get("errors") in ("1", "on", "true"),
+                                 state=p.get("state", "") if p.get("state") in ("differs", "matches") else "",
+                                 group=p.get("group", "").strip(), run=p.get("run", "").strip(),
+                                 step=None if step < 0 else step,
+                                 sort=p.get("sort", "") if p.get("sort", "") in queries.SORTS else "")
+
+
+SORT_OPTIONS = [("reward", "reward, highest first"), ("-reward", "reward, lowest first"),
+                *[(c, f"most points lost on {c}") for c in queries.COMPONENTS]]
+
+
+def with_points(row: dict[str, Any]) -> dict[str, Any]:
+    """An episode row with its points lost per component and the badge colour by the task's maximum."""
+    comps, weights = row.get("reward_components"), row.get("reward_weights")
+    if comps is None or weights is None or row.get("reward") is None:
+        row["points"], row["reward_class"] = None, models.reward_class(row.get("reward"), None)
+        return row
+    pts = models.points(row.get("reward_mode") or "paper", comps, weights, row["reward"])
+    row["points"] = {"max": pts["max"], "lost": {r["name"]: r["lost"] for r in pts["rows"]}}
+    row["reward_class"] = models.reward_class(row["reward"], pts["max"], row.get("state_match"))
+    return row
 
 
 async def episodes(request: Request) -> Response:
     dash = dashboard_of(request)
+    if request.query_params.get("group") and set(request.query_params) - {"token"} == {"group"}:
+        return RedirectResponse(make_link(request)(f"/groups/{request.query_params['group']}"), status_code=307)
     flt = episode_filter(request)
     cursor = request.query_params.get("cursor") or None
     page = await queries.episode_page(dash.reader, flt, cursor)
     total = await queries.count_episodes(dash.reader, flt)
-    context = {"page": "episodes", "filter": flt, "filter_query": flt.query(), "rows": page.rows,
-               "next": page.next_cursor, "cursor": cursor, "total": total,
+    context = {"page": "episodes", "filter": flt, "filter_query": flt.query(),
+               "rows": [with_points(r) for r in page.rows],
+               "next": page.next_cursor, "cursor": cursor, "total": total, "components": list(queries.COMPONENTS),
+               "sort_options": SORT_OPTIONS,
                "task_ids": sorted(dash.hub.tasks.tasks)[:2000], "servers": list(dash.hub.library.mounts)}
     return render(request, "episodes.html", context, fragment="partials/episode_rows.html")
 
@@ -274,11 +309,24 @@ async def episode_page(request: Request) -> Response:
     calls = await queries.episode_calls(dash.reader, eid)
     if live is not None:
         models.merge_live(row, live)
-    context = {"page": "episodes", "episode": row, "items": models.timeline(turns, calls),
+        row.setdefault("run_id", live.run)
+        row.setdefault("run_step", live.run_step)
+    items = models.timeline(turns, calls)
+    first_failed = next((i for i, item in enumerate(items) if item["kind"] == "call" and not item["ok"]), None)
+    outcome = {**await reward_context(dash, eid), **await final_state(dash, eid, row["task_id"])}
+    mark_state(outcome)
+    context = {"page": "episodes", "episode": row, "items": items, "first_failed": first_failed,
                "n_calls": len(live.calls) if live is not None else len(calls), "n_turns": len(turns),
-               "live": live is not None and live.reward is None,
-               **await reward_context(dash, eid), **final_state(dash, eid, row["task_id"])}
+               "n_failed": sum(1 for i in items if i["kind"] == "call" and not i["ok"]),
+               "live": live is not None and live.reward is None, **outcome}
     return render(request, "episode.html", context)
+
+
+def mark_state(outcome: dict[str, Any]) -> None:
+    """Recolour the reward badge once the final state is known to differ from the expected one."""
+    reward, diff = outcome.get("reward"), outcome.get("state_diff")
+    if reward is not None and diff:
+        reward["badge"] = models.reward_class(reward["total"], reward["points"]["max"], False)
 
 
 async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
@@ -295,9 +343,13 @@ async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
 
 def reward_view(total: float, mode: str, components: dict[str, float], weights: dict[str, float],
                 details: dict[str, Any] | None = None) -> dict[str, Any]:
-    rows = models.reward_rows(components, weights)
-    chart = bar_chart([(r["name"], r["value"]) for r in rows], title="reward components", width=520, height=180)
-    return {"reward": {"total": total, "mode": mode, "rows": rows, "chart": chart, "details": details}}
+    """The total, each component's points earned and lost against the maximum (chart and table), raw values."""
+    pts = models.points(mode, components, weights, total)
+    chart = points_chart([(r["name"], r["earned"], r["lost"]) for r in pts["rows"]],
+                         title=f"points earned and lost (max {pts['max']:.3g})", width=520, height=190)
+    other = [r for r in models.reward_rows(components, weights) if r["name"] not in {p["name"] for p in pts["rows"]}]
+    return {"reward": {"total": total, "mode": mode, "points": pts, "chart": chart, "other": other,
+                       "badge": models.reward_class(total, pts["max"]), "details": details}}
 
 
 def task_of(dash: Dashboard, task_id: str) -> Task | None:
@@ -307,17 +359,23 @@ def task_of(dash: Dashboard, task_id: str) -> Task | None:
         return None
 
 
-def final_state(dash: Dashboard, eid: str, task_id: str) -> dict[str, Any]:
-    """The episode's final state against the expected one: a row diff while its session lives, else hashes."""
+async def final_state(dash: Dashboard, eid: str, task_id: str) -> dict[str, Any]:
+    """The episode's state against the expected one and its start: the evidence kept at finish (it outlives
+    the session), else, while the episode runs, a live diff of its session."""
     task = task_of(dash, task_id)
-    live = dash.hub.episodes.episodes.get(eid)
     out: dict[str, Any] = {"task": task, "expected_hash": task.expected_state_hash if task else None,
-                           "state_diff": None, "state_error": None}
+                           "state_diff": None, "state_error": None, "start_diff": None, "evidence": None}
+    kept = await queries.evidence(dash.reader, eid)
+    if kept is not None:
+        out.update(evidence=kept, state_diff=kept["expected_diff"], start_diff=kept["start_diff"],
+                   state_error=None if kept["expected_diff"] is not None else kept["note"])
+        return out
+    live = dash.hub.episodes.episodes.get(eid)
     if task is None or live is None or live.session_id not in dash.hub.sessions.sessions:
         return out
     session = dash.hub.sessions.sessions[live.session_id]
     try:
-        out["state_diff"] = dash.expected.diff(task, session)
+        out["state_diff"] = dash.hub.episodes.expected.diff(task, session)
     except (TaskError, ValueError) as exc:
         out["state_error"] = str(exc)
     out["current_hash"] = session.state_hash(task.servers)
@@ -332,8 +390,24 @@ async def episode_reward(request: Request) -> Response:
     live = dash.hub.episodes.episodes.get(eid)
     task_id = row["task_id"] if row else (live.task.id if live else "")
     context = {"episode": row or {"id": eid, "task_id": task_id, "final_hash": None},
-               **await reward_context(dash, eid), **final_state(dash, eid, task_id)}
+               **await reward_context(dash, eid), **await final_state(dash, eid, task_id)}
+    mark_state(context)
     return render(request, "partials/episode_outcome.html", context)
+
+
+# GRPO groups ------------------------------------------------------------------------------------
+
+
+async def group_page(request: Request) -> Response:
+    """The n rollouts of one GRPO group side by side: rewards, group-normalised advantages, where they diverge."""
+    dash = dashboard_of(request)
+    gid = request.path_params["gid"]
+    rows = await queries.group(dash.reader, gid)
+    if not rows:
+        return not_found(request, f"unknown group {gid!r} (no episode of it is stored)")
+    calls = await queries.calls_of(dash.reader, [r["id"] for r in rows])
+    rollouts = models.group_view([with_points(r) for r in rows], calls)
+    return render(request, "group.html", {"page": "episodes", "group": gid, "task_id": rows[0]["task_id"], **rollouts})
 
 
 # Tasks ------------------------------------------------------------------------------------------
@@ -357,7 +431,8 @@ def dataset_stats(tasks: list[Task]) -> list[dict[str, Any]]:
                     "turns": sum(len(t.turns) for t in group) / n, "calls": sum(len(t.gt_steps()) for t in group) / n,
                     "tools": sum(len(t.tools) for t in group) / n,
                     "multi_turn": sum(len(t.turns) > 1 for t in group) / n,
-                    "kind_chart": bar_chart(sorted(kinds.items()), title=f"{name}: tasks by kind", width=320, height=160)})
+                    "kind_chart": bar_chart(sorted(kinds.items()), title=f"{name}: tasks by kind", width=320,
+                                            height=160)})
     return out
 
 
@@ -374,7 +449,18 @@ async def tasks(request: Request) -> Response:
     context = {"page": "tasks", "datasets": dataset_stats(all_tasks), "tasks": shown, "stats": stats,
                "total": len(found), "offset": offset, "limit": limit, "q": p.get("q", ""), "kind": kind,
                "server": server, "servers": list(dash.hub.library.mounts)}
-    return render(request, "tasks.html", context, fragment="partials/task_rows.html")
+    if is_htmx(request):
+        return render(request, "partials/task_rows.html", context)
+    context["losses"] = await losses(dash)
+    return render(request, "tasks.html", context)
+
+
+async def losses(dash: Dashboard, task: str = "") -> dict[str, Any]:
+    """Where points are lost: per component over all (or one task's) episodes, per task, per failing tool."""
+    tables = models.loss_tables(await queries.losses(dash.reader, task))
+    if task:
+        return {"components": tables["components"], "tasks": [], "tools": []}
+    return {**tables, "tools": await queries.failures_by_tool(dash.reader)}
 
 
 async def task_page(request: Request) -> Response:
@@ -389,7 +475,8 @@ async def task_page(request: Request) -> Response:
     recent = await queries.episode_page(dash.reader, queries.EpisodeFilter(task=tid), limit=20)
     stats = (await queries.task_stats(dash.reader, [tid])).get(tid)
     return render(request, "task.html", {"page": "tasks", "task": task, "loaded": task_of(dash, tid) is not None,
-                                         "episodes": recent.rows, "stats": stats})
+                                         "episodes": [with_points(r) for r in recent.rows], "stats": stats,
+                                         "losses": await losses(dash, tid)})
 
 
 async def replay_task(request: Request) -> Response:
@@ -422,15 +509,73 @@ async def training(request: Request) -> Response:
     dash = dashboard_of(request)
     offset = _int(request.query_params.get("offset"), 0)
     runs = await queries.runs(dash.reader, offset, 50)
-    return render(request, "training.html", {"page": "training", "runs": runs, "offset": offset, "limit": 50})
+    context = {"page": "training", "runs": runs, "offset": offset, "limit": 50}
+    return render(request, "training.html", context, fragment="partials/run_rows.html")
 
 
 REWARD_NAMES = ("reward", "validity", "coverage", "efficiency", "name", "argument", "state", "format")
+COMPARE_MAX = 4
 
 
 def is_reward_metric(name: str) -> bool:
     leaf = name.rsplit("/", 1)[-1]
     return "reward" in name or leaf in REWARD_NAMES
+
+
+def metric_groups(names: list[str]) -> list[tuple[str, list[str]]]:
+    """Metrics grouped by their prefix before the first "/" (``loss/policy`` -> ``loss``); bare names together."""
+    groups: dict[str, list[str]] = {}
+    for n in sorted(names):
+        groups.setdefault(n.split("/", 1)[0] if "/" in n else "", []).append(n)
+    return sorted(groups.items(), key=lambda kv: (kv[0] == "", kv[0]))
+
+
+def run_options(request: Request, rid: str) -> dict[str, Any]:
+    p = request.query_params
+    compare = [c for c in dict.fromkeys(p.getlist("compare")) if c and c != rid][:COMPARE_MAX]
+    return {"log": p.get("log") in ("1", "on", "true"), "compare": compare}
+
+
+async def run_charts(dash: Dashboard, request: Request, run: dict[str, Any], log: bool,
+                     compare: list[str]) -> dict[str, Any]:
+    """Every metric of the run (and of the runs it is compared with) as charts, grouped by prefix."""
+    rid = run["id"]
+    metrics = await queries.run_metrics(dash.reader, rid)
+    others = {c: await queries.run_metrics(dash.reader, c) for c in compare}
+    link = make_link(request)
+    names = sorted(set(metrics) | {n for m in others.values() for n in m})
+
+    def series(name: str) -> list[Series]:
+        out = [Series(rid if compare else name, metrics.get(name, []), PALETTE[0])]
+        out += [Series(c, m.get(name, []), PALETTE[1 + i], dashed=True) for i, (c, m) in enumerate(others.items())]
+        return out
+
+    def chart(name: str) -> str:
+        last = metrics.get(name, [])[-1:] or [(0.0, math.nan)]
+        title = f"{name} · {value_label(last[0][1])} @ {last[0][0]:.0f}" if metrics.get(name) else name
+        return line_chart(series(name), title=title, width=380, height=170, x_label="step", log=log)
+
+    groups = [{"name": prefix or "other", "charts": [{"name": n, "svg": chart(n)} for n in members]}
+              for prefix, members in metric_groups(names)]
+    reward_names = [n for n in names if is_reward_metric(n)]
+    reward_series = [Series(n, metrics[n]) for n in reward_names if n in metrics]
+    reward_series += [Series(f"{c}: {n}", m[n], dashed=True) for c, m in others.items() for n in reward_names if n in m]
+    href = link("/episodes", run=rid, step="STEP").replace("STEP", "{x}")
+    reward_chart = line_chart(reward_series, title="reward and its components per step (click a point: its episodes)",
+                              width=1100, height=300, x_label="step", empty="no reward metrics reported yet",
+                              log=log, href=href)
+    last_step = max((pts[-1][0] for pts in metrics.values() if pts), default=None)
+    return {"groups": groups, "reward_chart": reward_chart, "n_metrics": len(metrics), "last_step": last_step,
+            "latest": {n: metrics[n][-1][1] for n in reward_names if metrics.get(n)}}
+
+
+async def compare_runs(request: Request) -> Response:
+    """The training list's "overlay" form: the first ticked run's page with the others overlaid."""
+    runs = [r for r in request.query_params.getlist("run") if r]
+    if not runs:
+        return RedirectResponse(make_link(request)("/training"), status_code=303)
+    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1:COMPARE_MAX + 1])
+    return RedirectResponse(target, status_code=303)
 
 
 async def run_page(request: Request) -> Response:
@@ -439,12 +584,10 @@ async def run_page(request: Request) -> Response:
     run = await queries.run(dash.reader, rid)
     if run is None:
         return not_found(request, f"unknown training run {rid!r}")
-    metrics = await queries.run_metrics(dash.reader, rid)
-    reward_series = [Series(n, pts) for n, pts in metrics.items() if is_reward_metric(n)]
-    charts = [{"name": n, "svg": line_chart([Series(n, pts)], title=n, width=360, height=160, x_label="step")}
-              for n, pts in metrics.items()]
-    latest = {n: pts[-1][1] for n, pts in metrics.items() if pts}
-    return render(request, "run.html", {
-        "page": "training", "run": run, "latest": latest, "charts": charts,
-        "reward_chart": line_chart(reward_series, title="reward and its components per step", width=900, height=280,
-                                   x_label="step", empty="no reward metrics reported yet")})
+    options = run_options(request, rid)
+    context = {"page": "training", "run": run, **options, **await run_charts(dash, request, run, **options)}
+    if is_htmx(request):
+        return render(request, "partials/run_charts.html", context)
+    context["steps"] = await queries.run_steps(dash.reader, rid)
+    context["other_runs"] = [r for r in await queries.runs(dash.reader, 0, 50) if r["id"] != rid]
+    return render(request, "run.html", context)

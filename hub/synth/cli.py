@@ -21,6 +21,8 @@ def register(sub: Any) -> None:
     synth.add_argument("--worlds", type=int, default=8,
                        help="world seeds to spread tasks over: --world-seed .. --world-seed + N - 1 (default 8)")
     synth.add_argument("--test-fraction", type=float, default=0.1)
+    synth.add_argument("--dedup-scope", choices=("all", "world"), default="all",
+                       help="near duplicates (same call names and argument keys) across the whole set, or per world")
     synth.add_argument("--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server")
     synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")
     synth.add_argument("--model", default=None, help="model name for --llm-endpoint")
@@ -46,6 +48,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         print("prove-hub synth: --llm-endpoint needs --model", file=sys.stderr)
         return 2
     config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, worlds=args.worlds,
+                         dedup_scope=args.dedup_scope,
                          test_fraction=args.test_fraction,
                          sampler_k=args.sampler_k, llm_endpoint=args.llm_endpoint, model=args.model,
                          cache_dir=Path(args.cache_dir) if args.cache_dir else None, progress=not args.no_progress)
@@ -56,7 +59,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
     stats = result.stats
     extra = {"world_seeds": result.worlds, "skipped_worlds": {str(k): v for k, v in result.skipped_worlds.items()},
              "sources": dict(stats.sources), "dropped": dict(stats.dropped), "unfilled_slots": stats.unfilled,
-             "intent_errors": stats.intent_errors, "synth_seconds": round(stats.seconds, 1)}
+             "intent_errors": stats.intent_errors, "exhausted": stats.exhausted,
+             "synth_seconds": round(stats.seconds, 1)}
     figures = realism.write(Path(args.out), result.tasks, library, fallback_servers=result.fallback_servers,
                             seconds=time.perf_counter() - start, extra=extra)
     keys = ("n", "kinds", "split", "seconds", "tasks_per_second")

@@ -19,13 +19,26 @@ from typing import Any
 from hub.dispatcher import Dispatcher
 from hub.kit import Server, Tool
 from hub.sessions import SessionManager
-from hub.synth.intent import (CallRecord, Given, Intent, IntentError, Level, Persona, Scene, Skip, TurnDraft, answer,
-                              fill, random_persona, voice)
+from hub.synth.intent import (
+    MAX_CALLS,
+    MAX_TURNS,
+    CallRecord,
+    Given,
+    Intent,
+    IntentError,
+    Level,
+    Persona,
+    Scene,
+    Skip,
+    TurnDraft,
+    answer,
+    fill,
+    random_persona,
+    voice,
+)
 from hub.tasks import GTStep, Turn, tool_name
 
-MAX_TURNS = 3
-MAX_CALLS = 5
-CONTINUE_RATE = 0.35
+CONTINUE_RATE = 0.5
 WORD = re.compile(r"[A-Za-z0-9_.-]{4,}")
 
 
@@ -72,14 +85,14 @@ def run_dialogue(server: Server, sessions: SessionManager, dispatcher: Dispatche
         return out.ok, out.result, out.error
 
     scene = Scene(server, db, call, rng, level=level, persona=random_persona(rng), now=now, world=world)
-    intent = first or _weighted(server.intents, rng)
+    intent = first or _weighted([i for i in server.intents if i.opens], rng)
     try:
         intent.run(scene)
     except Skip as exc:
         raise DraftFailed("no_fit", str(exc)) from None
     followers = [i for i in server.intents if i.follows]
     tries = 0
-    while followers and tries < 3 and _room(scene) and (_short(scene) or rng.random() < CONTINUE_RATE):
+    while followers and tries < 4 and _room(scene) and (_short(scene) or rng.random() < CONTINUE_RATE):
         tries += 1
         _continue(scene, db, _weighted(followers, rng))
     if _short(scene):
@@ -255,12 +268,24 @@ def tool_words(name: str) -> tuple[str, frozenset[str]]:
     return verb, frozenset(w.rstrip("s") for w in obj.split("_") if w)
 
 
+SYNONYMS = ({"create", "add", "make", "new", "open", "register", "book", "schedule", "place"},
+            {"update", "edit", "change", "set", "modify", "rename", "move"},
+            {"delete", "remove", "cancel", "void", "close", "archive", "end"},
+            {"send", "post", "reply", "publish", "share", "message"},
+            {"pay", "transfer", "refund", "charge"})
+
+
+def _same_verb(a: str, b: str) -> bool:
+    return a == b or any(a in group and b in group for group in SYNONYMS)
+
+
 def could_do(offered: str, wanted: str) -> bool:
-    """Whether an offered tool (``server__tool``) could do what a wanted tool does: same name, or same
-    verb and object words."""
+    """Whether an offered tool (``server__tool``) could do what a wanted tool does: the same name, or
+    the same verb (or a synonym) on an object word they share."""
     a = offered.split("__", 1)[-1]
     b = wanted.split("__", 1)[-1]
-    return a == b or tool_words(a) == tool_words(b)
+    (va, oa), (vb, ob) = tool_words(a), tool_words(b)
+    return a == b or _same_verb(va, vb) and bool(oa & ob)
 
 
 def unsolvable_offer(candidates: list[str], wanted: list[str]) -> list[str]:

@@ -40,6 +40,8 @@ from typing import Any, Literal
 
 Level = Literal["complete", "missing", "minimal"]
 Tone = Literal["terse", "chatty"]
+MAX_CALLS = 5
+MAX_TURNS = 3
 SLOT = re.compile(r"\{(\w+)\}")
 OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 
@@ -327,6 +329,11 @@ class Scene:
         """True while the opening turn states only the goal (the agent must discover the rest)."""
         return self.level == "minimal" and len(self.turns) <= 1
 
+    def room(self, calls: int = 1, turns: int = 1) -> bool:
+        """Whether the dialogue can take ``calls`` more calls over ``turns`` more turns (a task has at most
+        ``MAX_CALLS`` calls and ``MAX_TURNS`` turns): ask before an optional follow-up."""
+        return sum(1 for _ in self.calls) + calls <= MAX_CALLS and len(self.turns) + turns <= MAX_TURNS
+
     def be(self, name: str) -> None:
         """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone."""
         self.persona = Persona(name, self.persona.tone)
@@ -394,6 +401,7 @@ class Intent:
     weight: float = 1.0
     follows: bool = False  # it can continue a dialogue (reads ``s.memory`` from an earlier intent)
     description: str = ""
+    opens: bool = True  # it can open a dialogue (False: a follow-up only, e.g. "and what else do they owe?")
 
     def run(self, scene: Scene) -> None:
         scene.intent = self
@@ -405,7 +413,7 @@ class Intent:
 
 
 def register(server: Any, fn: Callable[[Scene], None], covers: Sequence[str], weight: float,
-             follows: bool) -> Intent:
+             follows: bool, opens: bool = True) -> Intent:
     """Check an intent's declarations against its server and add it to ``server.intents``."""
     unknown = [t for t in covers if t not in server.tools]
     if unknown:
@@ -414,7 +422,9 @@ def register(server: Any, fn: Callable[[Scene], None], covers: Sequence[str], we
         raise ValueError(f"{server.name}.{fn.__name__}: an intent covers at least one tool")
     if any(i.name == fn.__name__ for i in server.intents):
         raise ValueError(f"{server.name}: intent {fn.__name__} registered twice")
-    intent = Intent(server.name, fn.__name__, fn, tuple(covers), weight, follows, (fn.__doc__ or "").strip())
+    if not opens and not follows:
+        raise ValueError(f"{server.name}.{fn.__name__}: an intent that cannot open a dialogue must follow one")
+    intent = Intent(server.name, fn.__name__, fn, tuple(covers), weight, follows, (fn.__doc__ or "").strip(), opens)
     server.intents.append(intent)
     return intent
 

@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,21 +30,47 @@ from hub.config import REFERENCE_NOW
 from hub.kit import Server
 from hub.library import Library, SqliteMount
 from hub.synth import perturb
-from hub.synth.goals import (Dialogue, DraftFailed, check, clarify_turns, gt_turns, linked, render as render_turns,
-                             run_dialogue, unsolvable_offer, wanted_tools)
+from hub.synth.goals import (
+    Dialogue,
+    DraftFailed,
+    check,
+    clarify_turns,
+    gt_turns,
+    linked,
+    run_dialogue,
+    unsolvable_offer,
+    wanted_tools,
+)
+from hub.synth.goals import render as render_turns
 from hub.synth.graph import ToolGraph, load_graph
 from hub.synth.intent import Intent, IntentError, Level
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
-from hub.synth.render import (ID_TOKEN, IntentWriter, LLMRenderer, Renderer, RenderRequest, StepView, TemplateRenderer,
-                              fmt, humanize)
+from hub.synth.render import (
+    ID_TOKEN,
+    IntentWriter,
+    LLMRenderer,
+    Renderer,
+    RenderRequest,
+    StepView,
+    TemplateRenderer,
+    fmt,
+    humanize,
+)
 from hub.synth.sampler import Harvester, Sampler
-from hub.synth.validate import Deduper, SeedIndex, call_tokens, ungrounded, validate_replay
+from hub.synth.validate import (
+    Deduper,
+    SeedIndex,
+    call_tokens,
+    ungrounded,
+    validate_replay,
+)
 from hub.synth.values import ValueMaker
-from hub.tasks import GTStep, InitialState, Task, TaskError, Turn, replay, tool_name
+from hub.tasks import GTStep, InitialState, Task, Turn, tool_name
 from hub.world import World
 
 LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
 KINDS = ("mcp", "clarify", "abstain")
+EXHAUSTED = 3  # failed slots in a row after which a server is passed over for a kind
 
 
 class SynthConfig(BaseModel):
@@ -65,6 +91,7 @@ class SynthConfig(BaseModel):
     irrelevance_rate: float = Field(0.05, ge=0, le=1)
     max_error_rate: float = Field(0.30, ge=0, le=1)
     dedup_threshold: float = Field(0.70, gt=0, le=1)
+    dedup_scope: Literal["all", "world"] = "all"  # "world": a call structure may repeat once per world seed
     max_attempts_factor: float = Field(6.0, ge=1)
     slot_tries: int = Field(12, ge=1)
     coverage_tries: int = Field(24, ge=0)
@@ -86,6 +113,7 @@ class Stats:
     recoveries: Counter[str] = field(default_factory=Counter)
     sources: Counter[str] = field(default_factory=Counter)
     intent_errors: list[str] = field(default_factory=list)
+    exhausted: list[str] = field(default_factory=list)
     unfilled: int = 0
     replayed: int = 0
     replay_verified: int = 0
@@ -123,7 +151,8 @@ def plan(config: SynthConfig) -> list[Slot]:
     counts = [int(rest * w / sum(weights)) for w in weights]
     for i in sorted(range(3), key=lambda i: -(rest * weights[i] / sum(weights) - counts[i]))[: rest - sum(counts)]:
         counts[i] += 1
-    slots = [Slot("abstain", "complete", "irrelevance" if i < irrelevance else "missing_function") for i in range(abstain)]
+    slots = [Slot("abstain", "complete", "irrelevance" if i < irrelevance else "missing_function")
+             for i in range(abstain)]
     for level, count in zip(LEVELS, counts):
         slots += [Slot("clarify" if level == "missing" else "mcp", level, None)] * count
     random.Random(f"slots:{config.seed}").shuffle(slots)
@@ -152,7 +181,7 @@ class Synthesizer:
         self.sessions, self.dispatcher = world.sessions, world.dispatcher
         self.per_server: Counter[str] = Counter()
         self.stats = Stats()
-        self.dedup = {k: Deduper(config.dedup_threshold) for k in KINDS}
+        self.dedup: dict[tuple[str, int], Deduper] = {}
         self.all_tools = [tool_name(s, t) for s in library.mounts for t in library.mount(s).tools]
         self.intent_servers: dict[str, Server] = {
             name: srv for name, m in library.mounts.items()
@@ -160,6 +189,7 @@ class Synthesizer:
         self.tool_counts: Counter[str] = Counter()
         self.schedules: dict[str, list[str]] = {}
         self.intent_yield: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+        self.failed_slots: Counter[tuple[str, str]] = Counter()
 
     def _usable_worlds(self) -> list[int]:
         """``config.worlds`` seeds from ``world_seed`` on whose seed databases every server can build; a
@@ -228,13 +258,19 @@ class Synthesizer:
         covered = {s.name for t in tasks for s in t.gt_steps()}
         uncovered = [n for n in self.all_tools if n not in covered]
         fallback = [s for s in self.library.mounts if s not in self.intent_servers]
+        self.stats.exhausted = sorted(f"{s}:{k}" for (s, k), n in self.failed_slots.items() if n >= EXHAUSTED)
         return SynthResult(tasks, self.stats, self.config, uncovered, self.all_tools, self.graphs, fallback,
                            self.worlds, self.skipped_worlds)
 
     def _fill(self, slot: Slot, servers: list[str], i: int, counters: Counter[str], limit: int) -> Task | None:
-        """The slot's task from server ``i`` of the rotation, or from the next ones when it cannot."""
+        """The slot's task from server ``i`` of the rotation, or from the next ones when it cannot. A server
+        that failed ``EXHAUSTED`` slots of a kind in a row has no structurally new task of that kind left
+        (the near-duplicate filter rejects what it makes): it is passed over for that kind from then on."""
         for k in range(len(servers)):
             server = servers[(i + k) % len(servers)]
+            key = (server, slot.kind)
+            if self.failed_slots[key] >= EXHAUSTED:
+                continue
             tries = self.config.slot_tries if k == 0 else max(2, self.config.slot_tries // 4)
             for _ in range(tries):
                 if sum(self.stats.attempts.values()) >= limit:
@@ -243,7 +279,9 @@ class Synthesizer:
                 counters[slot.kind] += 1
                 task = self.attempt(slot, server, j)
                 if task is not None:
+                    self.failed_slots[key] = 0
                     return task
+            self.failed_slots[key] += 1
             self.stats.dropped[f"slot_passed_on:{server}"] += 1
         return None
 
@@ -262,7 +300,7 @@ class Synthesizer:
     def attempt(self, slot: Slot, server: str, j: int, anchor: str | None = None, tries: int = 4) -> Task | None:
         """One synthesis attempt for ``server``: a validated, deduplicated task, or None (the reason counted)."""
         self.stats.attempts[slot.kind] += 1
-        rng = random.Random(f"task:{self.config.seed}:{slot.kind}:{slot.variant}:{j}:{server}:{anchor}")
+        rng = random.Random(f"task:{self.config.seed}:{slot.kind}:{slot.level}:{slot.variant}:{j}:{server}:{anchor}")
         if server in self.intent_servers and anchor is None:
             task = self._from_intents(slot, server, self.worlds[rng.randrange(len(self.worlds))], rng, j)
         else:  # the machine's sampling context is built per block of k tasks, so a block keeps its world
@@ -280,7 +318,7 @@ class Synthesizer:
             ok, tried = self.intent_yield[(srv.name, i.name, kind)]
             return i.weight * (1.0 + 4.0 / (1.0 + least)) * (ok + 1) / (tried + 2)
 
-        intents: list[Intent] = list(srv.intents)
+        intents: list[Intent] = [i for i in srv.intents if i.opens]
         return rng.choices(intents, [lift(i) for i in intents])[0]
 
     def _from_intents(self, slot: Slot, server: str, world: int, rng: random.Random, j: int) -> Task | None:
@@ -337,13 +375,13 @@ class Synthesizer:
             "proofs": [{"text": p.text, "sql": p.sql, "params": p.params, "target": p.target, "turn": p.turn}
                        for p in d.scene.proofs],
             "links": [[[a, kind] for a, kind in e] for e in d.links] if slot.kind != "abstain" else [],
-            "wanted": wanted_tools(d) if slot.kind == "abstain" else [],
             "recoveries": [], "request_servers": [d.server], "mentioned_ids": [], "omitted": omitted, **perturbs,
         }
         task_id = f"synth-{self.config.seed}-{slot.kind}-{j:05d}-{d.server}"
         try:
-            return Task(id=task_id, kind=slot.kind, servers=servers, initial=InitialState(seed=d.world),  # type: ignore[arg-type]
-                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta={"synth": synth})
+            return Task(id=task_id, kind=slot.kind, servers=servers,  # type: ignore[arg-type]
+                        initial=InitialState(seed=d.world), turns=turns, tools=tools,
+                        strip_enums=bool(perturbs["enum_stripped"]), meta={"synth": synth})
         except ValueError:
             self.stats.dropped["malformed"] += 1
             return None
@@ -353,6 +391,7 @@ class Synthesizer:
         server = d.server
         own = [tool_name(server, t) for t in self.library.mount(server).tools]
         extra: list[str] = []
+        wanted: list[str] = []
         if slot.variant == "irrelevance":
             wanted = wanted_tools(d, opening_only=False)
             tools = unsolvable_offer(perturb.unrelated_tools(self.library, server, rng), wanted)
@@ -373,7 +412,7 @@ class Synthesizer:
         rng.shuffle(tools)
         strip = rng.random() < self.config.enum_strip_rate
         servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if slot.variant != "irrelevance" else set()))
-        return tools, servers, {"distractors": extra, "enum_stripped": strip}
+        return tools, servers, {"distractors": extra, "enum_stripped": strip, "wanted": wanted}
 
     # The chain machine (servers without intents) -----------------------------------------------
 
@@ -439,9 +478,8 @@ class Synthesizer:
         if kind == "abstain":
             groups = [[i] for i in range(len(chain.steps))]
         if kind == "clarify":  # the opening turn runs up to the first call that needs a value only the user has
-            server_tools = self.library.mount(server).tools
-            first = next((i for i, v in enumerate(views) if set(_askable(server_tools[v.tool])) & set(v.mentioned)),
-                         None)
+            specs = self.library.mount(server).tools
+            first = next((i for i, v in enumerate(views) if set(_askable(specs[v.tool])) & set(v.mentioned)), None)
             if first is None:
                 return None
             groups = _groups(len(chain.steps), [first + 1] if first + 1 < len(chain.steps) else [])
@@ -472,8 +510,9 @@ class Synthesizer:
         }}
         task_id = f"synth-{self.config.seed}-{kind}-{j:05d}-{server}"
         try:
-            return Task(id=task_id, kind=kind, servers=servers, initial=InitialState(seed=world),  # type: ignore[arg-type]
-                        turns=turns, tools=tools, strip_enums=bool(perturbs["enum_stripped"]), meta=meta)
+            return Task(id=task_id, kind=kind, servers=servers,  # type: ignore[arg-type]
+                        initial=InitialState(seed=world), turns=turns, tools=tools,
+                        strip_enums=bool(perturbs["enum_stripped"]), meta=meta)
         except ValueError:
             return None
 
@@ -541,7 +580,8 @@ class Synthesizer:
         rng.shuffle(tools)
         strip = rng.random() < self.config.enum_strip_rate
         servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if variant != "irrelevance" else set()))
-        return tools, servers, {"distractors": extra, "enum_stripped": strip}
+        return tools, servers, {"distractors": extra, "enum_stripped": strip,
+                                "wanted": wanted if kind == "abstain" else []}
 
     # Validation --------------------------------------------------------------------------------
 
@@ -558,7 +598,8 @@ class Synthesizer:
             self.stats.dropped["unlinked"] += 1
             return None
         tokens = call_tokens(task)
-        dedup = self.dedup[task.kind]
+        scope = (task.kind, task.initial.seed if self.config.dedup_scope == "world" else -1)
+        dedup = self.dedup.setdefault(scope, Deduper(self.config.dedup_threshold))
         if dedup.duplicate_of(tokens) is not None:
             self.stats.dropped["near_duplicate"] += 1
             return None

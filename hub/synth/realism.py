@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from hub.dispatcher import Dispatcher
-from hub.events import EventBus
 from hub.library import Library
 from hub.reward import CallRecord, score
 from hub.sessions import SessionManager
 from hub.tasks import Task, build_initial, split_name
+from hub.world import World
 
 ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
 WORD = re.compile(r"[a-z0-9]+")
@@ -69,7 +69,9 @@ def stated(value: Any, text: str) -> bool:
         return len(value) >= 2 and value.lower() in text.lower()
     forms = {str(value)}
     if isinstance(value, float):
-        forms |= {f"{value:.2f}", f"{value:,.2f}"} | ({str(int(value)), f"{int(value):,}"} if value == int(value) else set())
+        forms |= {f"{value:.2f}", f"{value:,.2f}"}
+        if value == int(value):
+            forms |= {str(int(value)), f"{int(value):,}"}
     return any(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", text) for f in forms)
 
 
@@ -108,7 +110,8 @@ def literal_calls(text: str, offered: list[str], library: Library) -> list[tuple
     """The calls a literal policy makes for one user turn."""
     words = _words(text)
     ids = ID_TOKEN.findall(text)
-    numbers = [float(m.group(1).replace(",", "") + (m.group(2) or "")) for m in NUMBER.finditer(text)]
+    plain = ID_TOKEN.sub(" ", text)
+    numbers = [float(m.group(1).replace(",", "") + (m.group(2) or "")) for m in NUMBER.finditer(plain)]
     quoted = [a or b for a, b in QUOTED.findall(text)]
     names = NAME.findall(text)
     out = []
@@ -219,9 +222,9 @@ def report(tasks: list[Task], library: Library, *, baseline_sample: int = MAX_BA
     out["by_source"] = {s: figures([t for t in tasks if t.meta.get("synth", {}).get("source") == s], library)
                         for s in sorted(sources)}
     out["worlds"] = len({t.initial.seed for t in tasks})
-    out["smallest_server"] = min(((n, s) for s, n in per_server.items()), default=(0, None))
-    out["largest_server"] = max(((n, s) for s, n in per_server.items()), default=(0, None))
-    out["rarest_tool"] = min(((per_tool[n], n) for n in all_tools), default=(0, None))
+    out["smallest_server"] = list(min(((n, s) for s, n in per_server.items()), default=(0, None)))
+    out["largest_server"] = list(max(((n, s) for s, n in per_server.items()), default=(0, None)))
+    out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
     out.update(_baseline(tasks, library, baseline_sample))
@@ -235,9 +238,8 @@ def report(tasks: list[Task], library: Library, *, baseline_sample: int = MAX_BA
 def _baseline(tasks: list[Task], library: Library, sample: int) -> dict[str, Any]:
     step = max(1, len(tasks) // max(1, sample))
     chosen = tasks[::step][:sample]
-    sessions = SessionManager(library, max_sessions=1_000_000)
-    dispatcher = Dispatcher(library, sessions, EventBus(maxsize=1))
-    base = [baseline_reward(t, library, sessions, dispatcher) for t in chosen]
+    world = World(library, max_sessions=1_000_000)
+    base = [baseline_reward(t, library, world.sessions, world.dispatcher) for t in chosen]
     oracle = [oracle_reward(t, library) for t in chosen]
     maxima = {"abstain": 1.0}
     at_max = sum(abs(o - maxima.get(t.kind, 1.3)) < 1e-9 for t, o in zip(chosen, oracle))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hub.config import REFERENCE_NOW
 from hub.library import Library
+from hub.mount import load_mount
 from hub.tasks.io import BUILTIN_TASKS, read_jsonl
 from hub.tasks.replay import regenerate, replay
 from servers import REGISTRY
@@ -18,8 +19,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("path", nargs="?", default=str(BUILTIN_TASKS))
     p.add_argument("--regenerate", action="store_true",
                    help="replay every task's ground truth and write its expected hashes")
+    p.add_argument("--mount", action="append", default=[], metavar="MODULE:CLASS[=NAME]",
+                   help="also mount a Python class as a server (repeatable)")
     args = p.parse_args(argv)
     library = Library.from_servers(REGISTRY, REFERENCE_NOW)
+    for spec in args.mount:
+        library.add(load_mount(spec))
     if args.regenerate:
         tasks = regenerate(Path(args.path), library)
         print(f"regenerated {len(tasks)} tasks in {args.path}")

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from hub.errors import TaskError
+from hub.errors import ScenarioError, TaskError
 from hub.library import Library
 from hub.names import split_name, tool_name
 
@@ -63,6 +63,10 @@ class InitialState(BaseModel):
     seed: int = 0
     setup: list[Call] = Field(default_factory=list)
     snapshot: str | None = None
+    configs: dict[str, Any] = Field(default_factory=dict)
+    """Per mounted server, the scenario its loader starts from."""
+    loader_kwargs: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Per mounted server, keyword options for its scenario loader."""
 
 
 class Task(BaseModel):
@@ -122,6 +126,12 @@ class Task(BaseModel):
         for server in self.servers:
             if server not in library.mounts:
                 raise TaskError(f"task {self.id}: server {server!r} is not mounted")
+        try:
+            from hub.mount import scenarios
+
+            scenarios(library, self.initial.configs, self.initial.loader_kwargs)
+        except ScenarioError as exc:
+            raise TaskError(f"task {self.id}: {exc.message}") from None
         for name in names:
             parts = split_name(name)
             if parts is None or parts[0] not in library.mounts or parts[1] not in library.mounts[parts[0]].tools:

@@ -18,7 +18,7 @@ CUSTOMER = ("SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS mer
 INVOICE = ("SELECT i.*, c.name AS customer, m.name AS merchant FROM invoices i "
            "JOIN customers c USING (customer_id) JOIN merchants m ON m.merchant_id = i.merchant_id")
 REASONS = {"requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
-           "duplicate": ("got charged twice", "was billed twice for the same thing"),
+           "duplicate": ("got charged twice", "were billed twice for the same thing"),
            "service_not_rendered": ("never got the service", "we never delivered"),
            "damaged_goods": ("got it damaged", "received it broken")}
 METHODS = {"card": "card", "bank_transfer": "bank transfer", "wallet": "their wallet app"}
@@ -75,6 +75,61 @@ def find_merchant(s: Scene, merchant: str, merchant_id: str) -> str:
     return str(found[0]["merchant_id"])
 
 
+def list_for(s: Scene, customer_id: str, inv: dict[str, Any], status: str) -> list[dict[str, Any]]:
+    """The customer's invoices, filtered the way an agent would from what the user said: by status,
+    or (when the user named the amount) by a floor just under it, or not at all."""
+    args: dict[str, Any] = {"customer_id": customer_id}
+    draw = s.rng.random()
+    if draw < 0.55:
+        args["status"] = status
+    elif draw < 0.7:
+        args |= {"status": status, "min_amount": float(int(inv["amount"]))}
+    found: list[dict[str, Any]] = s.call("list_invoices", **args)["invoices"]
+    return [i for i in found if i["status"] == status]
+
+
+def how_to_find(s: Scene) -> str:
+    """How the agent will find the invoice: by the number the user reads off it, through the customer's
+    search, or through the merchant's customer list (when the user names the merchant)."""
+    if s.memory.get("customer"):
+        return "search"
+    draw = s.rng.random()
+    return "number" if draw < 0.15 else "merchant" if draw < 0.35 else "search"
+
+
+def name_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status_words: str, path: str) -> tuple[str, str]:
+    """(the invoice, the customer) as the user names them for ``path``."""
+    if path == "number":
+        return f"invoice {inv['invoice_id']}", who(s, c)
+    if path == "merchant":
+        person = s.refer(c["customer_id"], Ref("{name} (our customer at {m})", "SELECT customer_id FROM customers "
+                                               "WHERE name = ? AND merchant_id = ?", c["name"], c["merchant_id"]),
+                         name=c["name"], m=c["merchant"])
+        return invoice_ref(s, inv, status_words), person
+    return invoice_ref(s, inv, status_words), who(s, c)
+
+
+def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, path: str) -> dict[str, Any] | None:
+    """The discovery calls of ``path`` (the invoice itself when read by its number); ``Skip`` when the
+    invoice is not where the agent would look."""
+    if path == "number":
+        return dict(s.call("get_invoice", invoice_id=inv["invoice_id"]))
+    if path == "merchant":
+        mid = find_merchant(s, c["merchant"], c["merchant_id"])
+        hits = [r for r in s.call("search_customers", query=c["name"], merchant_id=mid)["customers"]
+                if r["customer_id"] == c["customer_id"]]
+        if not hits:
+            raise Skip("the customer is not on the first page")
+        s.memory["customer"] = hits[0]
+        found = hits[0]
+    else:
+        found = find_customer(s, c)
+    listed = list_for(s, found["customer_id"], inv, status)
+    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
+        raise Skip("the invoice is past the first page")
+    return None
+
+
 def invoice_ref(s: Scene, inv: dict[str, Any], status_words: str) -> str:
     amount = money(inv["amount"], inv["currency"])
     return s.refer(inv["invoice_id"],
@@ -127,27 +182,25 @@ def settle_open_invoice(s: Scene) -> None:
     due = round(inv["amount"] - inv["amount_paid"], 2)
     method = s.rng.choice(list(METHODS))
     part = round(due * s.rng.choice((0.25, 0.5)), 2) if s.rng.random() < 0.3 and due > 20 else None
-    what = invoice_ref(s, inv, "open ")
+    path = how_to_find(s)
+    what, person = name_invoice(s, c, inv, "open ", path)
     how = f" by {METHODS[method]}" if not s.minimal else ""
     if part is not None:
         s.say("{who} is paying {part} toward {what}{how} today.", "Put {part} from {who} against {what}{how}.",
               "Got {part}{how} from {who} for {what}, can you record it?",
-              who=who(s, c), what=what, how=how, part=money(part, inv["currency"]))
+              who=person, what=what, how=how, part=money(part, inv["currency"]))
     else:
         s.say("{who} wants to settle {what}{how}.", "Record that {who} paid off {what}{how}.",
               "{who} just covered {what} in full{how}, please put it through.",
-              minimal=["{who} wants to clear what they owe on {what}."], who=who(s, c), what=what, how=how)
-    found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status="open")["invoices"]
-    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
-        raise Skip("the invoice is past the first page")
+              minimal=["{who} wants to clear what they owe on {what}."], who=person, what=what, how=how)
+    find_invoice(s, c, inv, "open", path)
     args: dict[str, Any] = {"invoice_id": inv["invoice_id"]}
     if how:
         args["method"] = method
     if part is not None:
         args["amount"] = part
     paid = s.call("pay_invoice", **args)
-    if part is not None or s.rng.random() < 0.8:
+    if s.room() and (part is not None or s.rng.random() < 0.8):
         s.say("What's left on it now?", "And how much is still outstanding on that one?",
               "Can you show me where that invoice stands now?")
         s.call("get_invoice", invoice_id=paid["invoice_id"])
@@ -162,24 +215,25 @@ def void_invoice(s: Scene) -> None:
     inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status IN ('draft', 'open') AND i.amount_paid = 0",
                  c["customer_id"])
     reason = s.rng.choice(list(VOID_REASONS))
-    what = invoice_ref(s, inv, "")
+    path = how_to_find(s)
+    what, person = name_invoice(s, c, inv, "", path)
     s.say("{What} we sent {who} {why}, please cancel it.", "Scrap {who}'s {short}, it {why}.",
           "Kill {what} for {who}, it {why}.",
           minimal=["{who}'s {short} needs to go away."],
-          who=who(s, c), what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "),
+          who=person, what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "),
           why=VOID_REASONS[reason])
-    found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status=inv["status"])["invoices"]
-    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
-        raise Skip("the invoice is past the first page")
+    find_invoice(s, c, inv, inv["status"], path)
     args = {"invoice_id": inv["invoice_id"], "status": "void"}
     if not s.minimal:
         args["reason"] = reason
     s.call("update_invoice_status", **args)
-    if s.rng.random() < 0.5:
+    known = s.memory.get("customer")
+    if not s.room():
+        return
+    if known and s.rng.random() < 0.5:
         s.say("Does {who} still owe us anything else?", "What else is still open for them?",
-              "Anything else of theirs waiting on payment?", who=s.memory["customer"]["name"])
-        s.call("list_invoices", customer_id=found["customer_id"], status="open")
+              "Anything else of theirs waiting on payment?", who=known["name"])
+        s.call("list_invoices", customer_id=known["customer_id"], status="open")
     else:
         s.say("Show me that invoice now.", "Can you confirm it's cancelled?", "What does it say now?")
         s.call("get_invoice", invoice_id=inv["invoice_id"])
@@ -190,23 +244,20 @@ def send_draft(s: Scene) -> None:
     """A draft invoice is checked and sent out; the user asks when it is due."""
     c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status = 'draft')")
     inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'draft'", c["customer_id"])
-    what = invoice_ref(s, inv, "")
+    path = how_to_find(s)
+    what, person = name_invoice(s, c, inv, "", path)
     s.say("{who}'s {short} has been sitting in drafts. It looks right, issue it.",
           "Please finalize {what} for {who} so they can pay it.", "{What} for {who} is good to go out now.",
           minimal=["{who}'s draft can go out."],
-          who=who(s, c), what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "))
-    found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status="draft")["invoices"]
-    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
-        raise Skip("the invoice is past the first page")
+          who=person, what=what, What=what[:1].upper() + what[1:], short=what.removeprefix("the "))
+    find_invoice(s, c, inv, "draft", path)
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
-    if s.rng.random() < 0.85:
+    if path != "number" and s.room() and s.rng.random() < 0.85:
         s.say("When is it due?", "What due date did it get?", "And what's the deadline on it?")
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
-@payments.intent(covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5,
-                 follows=True)
+@payments.intent(covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5)
 def refund_customer(s: Scene) -> None:
     """A customer gets money back on a paid invoice (all of it, or part)."""
     c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM payments WHERE status = 'settled' "
@@ -217,24 +268,23 @@ def refund_customer(s: Scene) -> None:
     pay = s.rows("SELECT * FROM payments WHERE invoice_id = ?", inv["invoice_id"])[0]
     reason = s.rng.choice(list(REASONS))
     part = round(pay["amount"] * s.rng.choice((0.2, 0.5)), 2) if s.rng.random() < 0.35 else None
-    what = invoice_ref(s, inv, "paid ")
+    path = how_to_find(s)
+    what, person = name_invoice(s, c, inv, "paid ", path)
     when = day(pay["created_at"], s.now)
     how_much = f"{money(part, pay['currency'])} back" if part is not None else "their money back"
     s.say("{who} {why}. Give them {how_much} on {what} (they paid {when}).",
           "Please send {who} {how_much} for {what}, they {why}.",
           "{who} {why}, so I'd like {how_much} refunded on {what}.",
           minimal=["{who} {why}; sort out a refund on {what}."],
-          who=who(s, c), why=s.rng.choice(REASONS[reason]), how_much=how_much, what=what, when=when)
-    found = find_customer(s, c)
-    listed = s.call("list_invoices", customer_id=found["customer_id"], status="paid")["invoices"]
-    if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
-        raise Skip("the invoice is past the first page")
-    full = s.call("get_invoice", invoice_id=inv["invoice_id"])
-    args: dict[str, Any] = {"payment_id": full["payments"][0]["payment_id"], "reason": reason}
+          who=person, why=s.rng.choice(REASONS[reason]), how_much=how_much, what=what, when=when)
+    full = find_invoice(s, c, inv, "paid", path) or s.call("get_invoice", invoice_id=inv["invoice_id"])
+    args: dict[str, Any] = {"payment_id": full["payments"][0]["payment_id"]}
+    if reason != "requested_by_customer" or s.rng.random() < 0.5:
+        args["reason"] = reason
     if part is not None:
         args["amount"] = part
     back = s.call("refund_payment", **args)
-    if s.rng.random() < 0.6:
+    if s.room() and s.rng.random() < 0.6:
         s.say("How much of that payment could still be refunded?", "Where does that payment stand now?",
               "Show me the invoice again with the refund on it.")
         s.call("get_invoice", invoice_id=inv["invoice_id"])
@@ -282,7 +332,7 @@ def add_webhook(s: Scene) -> None:
                            (["invoice.created", "invoice.finalized", "invoice.voided"], "invoice changes"),
                            (["payment.succeeded", "invoice.paid"], "successful payments and paid invoices")))
     where = s.given(url, url, "URL", "register_webhook", "url")
-    s.say("Our developers at {m} need to hear about {topics}. Hook up[ {url}] for that.",
+    s.say("Our developers at {m} need to hear about {topics}. Hook up our new endpoint[ {url}] for that.",
           "For {m}: please start sending {topics} to our new endpoint[ {url}].",
           "Set {m} up so {topics} get pushed to our server[ at {url}].",
           m=m["name"], topics=topics[1], url=where)
@@ -348,3 +398,51 @@ def pay_by_number(s: Scene) -> None:
     method = s.rng.choice(list(METHODS))
     s.say("OK, pay whatever is left by {how}.", "Fine, put the rest through by {how}.", how=METHODS[method])
     s.call("pay_invoice", invoice_id=inv["invoice_id"], method=method)
+
+
+# Follow-ups: a short next turn about the customer or merchant the dialogue is already about --------
+
+
+@payments.intent(covers=("list_invoices",), follows=True, opens=False, weight=1.5)
+def customer_history(s: Scene) -> None:
+    """The user asks what else the same customer has been billed for."""
+    c = s.memory.get("customer")
+    if not c:
+        raise Skip("no customer in the dialogue yet")
+    first = c["name"].split(" ")[0]
+    status = s.rng.choice(("paid", "open", "void", None))
+    words = {"paid": "already paid", "open": "still open", "void": "cancelled", None: "on file"}[status]
+    s.say("What other invoices does {f} have that are {w}?", "And which of {f}'s invoices are {w}?",
+          "Show me everything of {f}'s that's {w}.", f=first, w=words)
+    args: dict[str, Any] = {"customer_id": c["customer_id"]}
+    if status:
+        args["status"] = status
+    s.call("list_invoices", **args)
+
+
+@payments.intent(covers=("list_invoices",), follows=True, opens=False)
+def merchant_overdue(s: Scene) -> None:
+    """The user widens the view to everything overdue at the customer's merchant."""
+    c = s.memory.get("customer")
+    if not c:
+        raise Skip("no customer in the dialogue yet")
+    s.say("While we're at it, what's overdue across all our customers?", "Anything else past due at our end?",
+          "Which of our other invoices are late?")
+    s.call("list_invoices", merchant_id=c["merchant_id"], overdue=True)
+
+
+@payments.intent(covers=("list_webhook_deliveries",), follows=True, opens=False, weight=0.7)
+def merchant_notifications(s: Scene) -> None:
+    """The user checks the notifications their merchant's endpoints got."""
+    c = s.memory.get("customer")
+    mid = c["merchant_id"] if c else s.memory.get("merchant_id")
+    if not mid or not s.rows("SELECT 1 FROM webhook_endpoints WHERE merchant_id = ?", mid):
+        raise Skip("no merchant with endpoints in the dialogue yet")
+    kind = s.rng.choice(("invoice.paid", "payment.refunded", "invoice.voided", None))
+    words = {"invoice.paid": "paid-invoice", "payment.refunded": "refund", "invoice.voided": "cancelled-invoice",
+             None: "recent"}[kind]
+    s.say("Did our systems get the {w} notifications?", "Show me the {w} events our endpoints received.", w=words)
+    args: dict[str, Any] = {"merchant_id": mid}
+    if kind:
+        args["event_type"] = kind
+    s.call("list_webhook_deliveries", **args)

@@ -36,11 +36,23 @@ def me(s: Scene) -> dict[str, Any]:
     return u
 
 
+def intro(s: Scene, u: dict[str, Any]) -> str:
+    """How the member introduces themself: by name, sometimes with their team (the agent can then
+    narrow its search to that department)."""
+    if s.memory.get("me") or s.rng.random() < 0.7:
+        return str(u["name"])
+    s.memory["me_department"] = u["department"]
+    return f"{u['name']} from {u['department']}"
+
+
 def find_me(s: Scene, u: dict[str, Any]) -> str:
     """The discovery call for the member's own id (skipped once an earlier turn found it)."""
     if s.memory.get("me", {}).get("user_id") == u["user_id"]:
         return str(u["user_id"])
-    found = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
+    args = {"query": u["name"]}
+    if s.memory.get("me_department"):
+        args["department"] = s.memory["me_department"]
+    found = [r for r in s.call("search_users", **args)["users"] if r["user_id"] == u["user_id"]]
     if not found:
         raise Skip("the member is not on the first page of the search")
     s.memory["me"] = found[0]
@@ -48,7 +60,11 @@ def find_me(s: Scene, u: dict[str, Any]) -> str:
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
-    found = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
+    """A colleague's member record, searched by name (and team, when the user named it)."""
+    args = {"query": u["name"]}
+    if u.get("named_with_department"):
+        args["department"] = u["department"]
+    found = [r for r in s.call("search_users", **args)["users"] if r["user_id"] == u["user_id"]]
     if not found:
         raise Skip("the colleague is not on the first page of the search")
     return found[0]
@@ -57,11 +73,12 @@ def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
 def colleague(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
     """Another active member, named so that exactly one member fits."""
     u = s.pick(ACTIVE + f" AND ({where})", *params)
-    text = s.refer(u["user_id"],
-                   Ref("{name}", "SELECT user_id FROM users WHERE name = ?", u["name"]),
-                   Ref("{name} from {dept}", "SELECT user_id FROM users WHERE name = ? AND department = ?", u["name"],
-                       u["department"]),
-                   name=u["name"], dept=u["department"])
+    by_name = Ref("{name}", "SELECT user_id FROM users WHERE name = ?", u["name"])
+    with_team = Ref("{name} from {dept}", "SELECT user_id FROM users WHERE name = ? AND department = ?", u["name"],
+                    u["department"])
+    refs = (with_team,) if s.rng.random() < 0.3 else (by_name, with_team)
+    text = s.refer(u["user_id"], *refs, name=u["name"], dept=u["department"])
+    u = dict(u) | {"named_with_department": text.endswith(f" from {u['department']}")}
     return u, text
 
 
@@ -73,7 +90,7 @@ def find_channel(s: Scene, ch: dict[str, Any], user_id: str | None = None) -> st
     found = [c for c in s.call("list_channels", **args)["channels"] if c["name"] == ch["name"]]
     if not found:
         raise Skip("the channel is not listed")
-    s.memory["channel"] = ch
+    s.memory["channel"] = found[0]
     return str(found[0]["channel_id"])
 
 
@@ -126,7 +143,7 @@ def join_and_say_hi(s: Scene) -> None:
     hello = s.given(text, f'"{text}"', "message", "post_message", "text")
     s.say("I'm {me}. Get me into #{c}[ and post {hello} there].", "This is {me}: add me to #{c}[, then say {hello}].",
           "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
-          minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."], me=u["name"], c=ch["name"], hello=hello)
+          minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."], me=intro(s, u), c=ch["name"], hello=hello)
     uid = find_me(s, u)
     cid = find_channel(s, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
@@ -141,8 +158,9 @@ def join_and_look_around(s: Scene) -> None:
     u = me(s)
     ch = s.pick("SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
                 "(SELECT channel_id FROM channel_members WHERE user_id = ?)", u["user_id"])
-    s.say("I'm {me}, please add me to #{c}.", "{me} here. Sign me up for #{c}.", "This is {me}; I'd like to be in #{c}.",
-          minimal=["{me}: #{c}, let me in."], me=u["name"], c=ch["name"])
+    s.say("I'm {me}, please add me to #{c}.", "{me} here. Sign me up for #{c}.",
+          "This is {me}; I'd like to be in #{c}.",
+          minimal=["{me}: #{c}, let me in."], me=intro(s, u), c=ch["name"])
     uid = find_me(s, u)
     cid = find_channel(s, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
@@ -158,12 +176,13 @@ def leave_noisy_channel(s: Scene) -> None:
                 "c.is_archived = 0 AND c.channel_id != 'CHN-0001'", u["user_id"])
     s.say("{me} here. Take me out of #{c}, it's too noisy.", "I'm {me}, please remove me from #{c}.",
           "This is {me}. I don't need #{c} anymore, get me out.", minimal=["{me}: done with #{c}."],
-          me=u["name"], c=ch["name"])
+          me=intro(s, u), c=ch["name"])
     uid = find_me(s, u)
     cid = find_channel(s, ch, uid)
     s.call("leave_channel", channel_id=cid, user_id=uid)
-    s.say("How many members does it have left?", "Who's still in there?", "Is anyone still in that one?")
-    s.call("get_channel", channel_id=cid)
+    if s.room():
+        s.say("How many members does it have left?", "Who's still in there?", "Is anyone still in that one?")
+        s.call("get_channel", channel_id=cid)
 
 
 @chat.intent(covers=("search_users", "list_channels", "invite_to_channel", "get_channel"), weight=1.5)
@@ -176,7 +195,7 @@ def bring_colleague_in(s: Scene) -> None:
                              ch["channel_id"])
     s.say("I'm {me}. Can you add {other} to #{c}?", "{me} here. {other} should be in #{c}, please invite them.",
           "This is {me}: bring {other} into #{c}, they're joining the project.",
-          minimal=["{me}: {other} needs #{c}."], me=u["name"], other=named, c=ch["name"])
+          minimal=["{me}: {other} needs #{c}."], me=intro(s, u), other=named, c=ch["name"])
     uid = find_me(s, u)
     them = find_user(s, other)
     cid = find_channel(s, ch, uid)
@@ -186,7 +205,7 @@ def bring_colleague_in(s: Scene) -> None:
         s.call("get_channel", channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"), weight=1.5, follows=True)
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"), weight=1.5)
 def reply_in_thread(s: Scene) -> None:
     """A member answers a message in its thread."""
     u = me(s)
@@ -194,15 +213,17 @@ def reply_in_thread(s: Scene) -> None:
     what = message_ref(s, m)
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    s.say("I'm {me}. Reply to {what} in its thread[: {reply}].", "{me} here: answer {what} in the thread[, say {reply}].",
-          "This is {me}. Please respond under {what}[ with {reply}].", me=u["name"], what=what, reply=reply)
+    s.say("I'm {me}. Reply to {what} in its thread[: {reply}].",
+          "{me} here: answer {what} in the thread[, say {reply}].",
+          "This is {me}. Please respond under {what}[ with {reply}].", me=intro(s, u), what=what, reply=reply)
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = locate(s, uid, m | {"channel_id": cid})
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
-    s.say("Show me the whole thread now.", "What does the thread look like with my reply?",
-          "Read me the replies under it.")
-    s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
+    if s.room():
+        s.say("Show me the whole thread now.", "What does the thread look like with my reply?",
+              "Read me the replies under it.")
+        s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
 
 
 def _private(s: Scene, m: dict[str, Any]) -> bool:
@@ -230,11 +251,12 @@ def react_to_message(s: Scene) -> None:
             raise Skip("already reacted")
     what = message_ref(s, m)
     if take_back:
+        mine_word = EMOJI_WORDS[emoji].removeprefix("a ").removeprefix("the ")
         s.say("I'm {me}. Take back my {e} on {what}.", "{me} here: remove my {e} reaction from {what}.",
-              me=u["name"], e=EMOJI_WORDS[emoji], what=what)
+              me=intro(s, u), e=mine_word, what=what)
     else:
         s.say("I'm {me}. Put {e} on {what}.", "{me} here. React to {what} with {e}, please.",
-              "This is {me}: give {what} {e}.", me=u["name"], e=EMOJI_WORDS[emoji], what=what)
+              "This is {me}: give {what} {e}.", me=intro(s, u), e=EMOJI_WORDS[emoji], what=what)
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = locate(s, uid, m | {"channel_id": cid})
@@ -261,7 +283,7 @@ def fix_my_message(s: Scene) -> None:
     new = s.given(text, f'"{text}"', "new text", "edit_message", "text")
     s.say("I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
           "{me} here. Please fix {latest}[ so it reads {new}].", "This is {me}: reword {latest}[ as {new}].",
-          me=u["name"], latest=latest, new=new)
+          me=intro(s, u), latest=latest, new=new)
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = _in_first_page(s, uid, m | {"channel_id": cid}, author_id=uid)
@@ -277,7 +299,7 @@ def who_mentioned_me(s: Scene) -> None:
                "GROUP BY name HAVING COUNT(*) = 1)")
     s.be(u["name"])
     s.say("I'm {me}. Did anyone tag me lately?", "{me} here. Where have people @-mentioned me?",
-          "This is {me}: what messages call me out by name?", minimal=["{me}: any mentions?"], me=u["name"])
+          "This is {me}: what messages call me out by name?", minimal=["{me}: any mentions?"], me=intro(s, u))
     uid = find_me(s, u)
     found = s.call("search_messages", user_id=uid, mentions_user_id=uid)["messages"]
     if not found:
@@ -324,7 +346,7 @@ def team_makeup(s: Scene) -> None:
     else:
         if "deactivated" not in stats:
             raise Skip("nobody is deactivated")
-        s.say("List the deactivated ones.", "Who are they?", "Which accounts are those?")
+        s.say("List the deactivated ones.", "Who are the switched-off ones?", "Which accounts are deactivated?")
         s.call("search_users", status="deactivated")
 
 
@@ -338,7 +360,7 @@ def post_with_mention(s: Scene) -> None:
     body = s.rng.choice(("can you look at the numbers before Friday?", "thanks for the help yesterday!",
                          "your review is needed on the new proposal.", "let's sync after lunch."))
     s.say("I'm {me}. Post in #{c} tagging {other}: {body}", "{me} here. Ping {other} in #{c}: {body}",
-          "This is {me}: in #{c}, mention {other} and say \"{body}\"", me=u["name"], c=ch["name"], other=named,
+          "This is {me}: in #{c}, mention {other} and say \"{body}\"", me=intro(s, u), c=ch["name"], other=named,
           body=body)
     uid = find_me(s, u)
     them = find_user(s, other)
@@ -356,7 +378,7 @@ def catch_up_on_thread(s: Scene) -> None:
     m = visible_message(s, u["user_id"], "(SELECT COUNT(*) FROM messages r WHERE r.thread_id = m.message_id) > 0")
     what = message_ref(s, m)
     s.say("I'm {me}. What did people answer to {what}?", "{me} here. Catch me up on the replies to {what}.",
-          "This is {me}: what's the thread under {what} saying?", me=u["name"], what=what)
+          "This is {me}: what's the thread under {what} saying?", me=intro(s, u), what=what)
     uid = find_me(s, u)
     cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
     hit = locate(s, uid, m | {"channel_id": cid})
@@ -365,3 +387,54 @@ def catch_up_on_thread(s: Scene) -> None:
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
     s.say("Add my reply to that thread: {r}", "Answer them there: {r}", r=reply)
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
+
+
+# Follow-ups: a short next turn about the member or channel the dialogue is already about ----------
+
+
+@chat.intent(covers=("search_messages",), follows=True, opens=False, weight=1.5)
+def channel_news(s: Scene) -> None:
+    """The member asks what has been going on in the channel the dialogue is about."""
+    me_, ch = s.memory.get("me"), s.memory.get("channel")
+    if not me_ or not ch or ch.get("is_archived"):
+        raise Skip("no member and channel in the dialogue yet")
+    if ch.get("is_private") and not s.rows("SELECT 1 FROM channel_members WHERE channel_id = ? AND user_id = ?",
+                                           ch["channel_id"], me_["user_id"]):
+        raise Skip("the member cannot read that private channel (any more)")
+    mode = s.rng.choice(("latest", "mentions", "words"))
+    if mode == "mentions":
+        s.say("Has anyone mentioned me in #{c}?", "Any messages in #{c} tagging me?", c=ch["name"])
+        s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"], mentions_user_id=me_["user_id"])
+    elif mode == "words":
+        word = s.rng.choice(("deploy", "review", "release", "customer", "doc"))
+        s.say("Did anyone in #{c} talk about the {w}?", "Search #{c} for anything about {w}.", c=ch["name"], w=word)
+        s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"], query=word)
+    else:
+        s.say("What's the latest in #{c}?", "Catch me up on #{c}.", "What have people been saying in #{c}?",
+              c=ch["name"])
+        s.call("search_messages", user_id=me_["user_id"], channel_id=ch["channel_id"])
+
+
+@chat.intent(covers=("get_channel",), follows=True, opens=False)
+def channel_roster(s: Scene) -> None:
+    """The member asks who is in the channel the dialogue is about."""
+    ch = s.memory.get("channel")
+    if not ch:
+        raise Skip("no channel in the dialogue yet")
+    s.say("Who's in #{c}, by the way?", "How big is #{c}?", c=ch["name"])
+    s.call("get_channel", channel_id=ch["channel_id"])
+
+
+@chat.intent(covers=("list_channels",), follows=True, opens=False)
+def my_channels(s: Scene) -> None:
+    """The member asks which channels they are in."""
+    me_ = s.memory.get("me")
+    if not me_:
+        raise Skip("no member in the dialogue yet")
+    archived = s.rng.random() < 0.3
+    s.say("Which channels am I in now[, archived ones included]?" if archived else "Which channels am I in now?",
+          "List my channels[, including the archived ones]." if archived else "List my channels.")
+    args: dict[str, Any] = {"user_id": me_["user_id"]}
+    if archived:
+        args["include_archived"] = True
+    s.call("list_channels", **args)

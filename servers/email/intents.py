@@ -1,0 +1,445 @@
+"""What people want of email: an employee reading, answering, writing and tidying their own mail.
+
+The user owns a mailbox and says who they are (their name); the agent finds the mailbox with
+``list_mailboxes``, messages with ``search_messages`` (words of the subject, the sender) or
+``list_messages`` (a folder, unread, starred), drafts with ``list_drafts`` and addresses with
+``list_contacts``. People name an email by who sent it, what it was about and when, never by its id.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from hub import fake
+from hub.synth.intent import Ref, Scene, Skip, day
+from servers.email.tools import email
+
+OWNERS = "SELECT * FROM mailboxes WHERE owner_name IN (SELECT owner_name FROM mailboxes GROUP BY owner_name " \
+         "HAVING COUNT(*) = 1)"
+MESSAGES = "SELECT m.* FROM messages m"
+PEOPLE_MAIL = "folder IN ('inbox', 'archive') AND from_address NOT LIKE 'no-reply@%'"
+REPLIES = ("Thanks, that works for me.", "Sounds good, let's go ahead.", "Could you send the numbers by Friday?",
+           "Got it, I'll take a look this afternoon.", "Thanks for the update, looping in the team.",
+           "Can we push this to next week?")
+NEW_MAIL = (("Catch-up next week", "Hi {f}, do you have half an hour next week to catch up on the project?"),
+            ("Updated proposal", "Hi {f}, the updated proposal is attached. Let me know what you think."),
+            ("Quick question", "Hi {f}, quick question: who owns the vendor contract on your side?"),
+            ("Thank you", "Hi {f}, thanks again for your help with the launch yesterday."),
+            ("Meeting notes", "Hi {f}, here are my notes from today's meeting. Shout if I missed anything."))
+NEW_LABELS = ("Board prep", "Offsite", "Tax 2026", "Renewals", "Interviews", "Q3 planning", "Press", "Audit")
+COLORS = ("red", "orange", "yellow", "green", "blue", "purple", "teal")
+TOPICS = (("invoices", "Invoice"), ("contract renewals", "Contract"), ("budget approvals", "Budget"),
+          ("launch checklists", "launch"), ("security reviews", "Security"), ("expense reports", "Expense"))
+
+
+def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
+    """The mailbox owner talking: the one an earlier turn established (``Skip`` unless they fit ``where``), or a
+    fresh pick among owners with a unique name."""
+    known = s.memory.get("box")
+    if known:
+        if not s.rows(f"SELECT * FROM mailboxes WHERE mailbox_id = ? AND ({where})", known["mailbox_id"], *params):
+            raise Skip("the mailbox of the earlier turn does not fit")
+        return dict(known)
+    box = s.pick(OWNERS + f" AND ({where})", *params)
+    s.be(box["owner_name"])
+    return box
+
+
+def find_box(s: Scene, box: dict[str, Any]) -> str:
+    """The discovery call for the user's mailbox id (once per dialogue)."""
+    known = s.memory.get("box")
+    if known and known["mailbox_id"] == box["mailbox_id"] and known.get("found"):
+        return str(known["mailbox_id"])
+    hit = [b for b in s.call("list_mailboxes", query=box["owner_name"])["mailboxes"]
+           if b["mailbox_id"] == box["mailbox_id"]]
+    if not hit:
+        raise Skip("the mailbox is not on the first page")
+    s.memory["box"] = {**box, "found": True}
+    return str(box["mailbox_id"])
+
+
+def core(subject: str) -> str:
+    return subject.removeprefix("Re: ").strip()
+
+
+def message_ref(s: Scene, m: dict[str, Any]) -> str:
+    """An email as its owner recalls it: who sent it and what about, then the day too."""
+    subject = core(m["subject"])
+    where = "mailbox_id = ? AND folder = ? AND from_name = ? AND (subject = ? OR subject = ?)"
+    args = (m["mailbox_id"], m["folder"], m["from_name"], subject, f"Re: {subject}")
+    return s.refer(m["message_id"],
+                   Ref("the '{subj}' email from {who}", f"SELECT message_id FROM messages WHERE {where}", *args),
+                   Ref("the '{subj}' email {who} sent {when}",
+                       f"SELECT message_id FROM messages WHERE {where} AND substr(sent_at, 1, 10) = ?", *args,
+                       m["sent_at"][:10]),
+                   subj=subject, who=m["from_name"], when=day(m["sent_at"], s.now))
+
+
+def locate(s: Scene, mailbox_id: str, m: dict[str, Any], folder: str | None = None,
+           sender: bool = True) -> dict[str, Any]:
+    """Search the mailbox the way the user described the email: subject words (and the sender's name)."""
+    words = core(m["subject"])
+    if sender and s.rng.random() < 0.4:
+        words += " " + m["from_name"].split()[-1]
+    args: dict[str, Any] = {"mailbox_id": mailbox_id, "query": words}
+    if folder:
+        args["folder"] = folder
+    hit = [x for x in s.call("search_messages", **args)["messages"] if x["message_id"] == m["message_id"]]
+    if not hit:
+        raise Skip("the email is not on the first page of the search")
+    return hit[0]
+
+
+def received(s: Scene, box: dict[str, Any], where: str, *params: Any) -> dict[str, Any]:
+    return s.pick(MESSAGES + f" WHERE m.mailbox_id = ? AND m.folder != 'sent' AND ({where})", box["mailbox_id"],
+                  *params)
+
+
+def company_of(address: str) -> str:
+    """The company behind an address, as people name it ('redwoodpartners.example.com' -> 'Redwood Partners')."""
+    slug = address.split("@", 1)[1].split(".", 1)[0]
+    names = {"".join(ch for ch in c.lower() if ch.isalnum()): c for c in fake.COMPANIES}
+    return names.get(slug, "Northwind")
+
+
+def first(name: str) -> str:
+    return name.split(" ", 1)[0]
+
+
+# Reading ------------------------------------------------------------------------------------------
+
+
+@email.intent(covers=("list_mailboxes", "list_messages", "get_message", "mark_message"), weight=1.3)
+def catch_up_unread(s: Scene) -> None:
+    """The owner asks what is unread, opens one of them and marks it read."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox' AND is_read = 0)")
+    s.say("I'm {me}. What's unread in my inbox?", "{me} here: anything new I haven't read yet?",
+          "This is {me}. Show me the mail I haven't opened.", minimal=["{me}: unread mail?"], me=box["owner_name"])
+    mid = find_box(s, box)
+    unread = s.call("list_messages", mailbox_id=mid, unread_only=True)["messages"]
+    if not unread:
+        raise Skip("nothing unread")
+    m = s.rng.choice(unread)
+    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in unread) > 1:
+        raise Skip("two unread emails look alike")
+    s.say("Open the one from {who} about '{subj}' and mark it as read.", "Read me {who}'s '{subj}' email, then "
+          "flag it read.", "What does {who} say in '{subj}'? Mark it read after.", who=m["from_name"],
+          subj=core(m["subject"]))
+    s.call("get_message", message_id=m["message_id"])
+    s.call("mark_message", message_id=m["message_id"], is_read=True)
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "get_thread", "get_message"))
+def read_conversation(s: Scene) -> None:
+    """The owner pulls up a whole back-and-forth, then asks who was copied on it."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE in_reply_to IS NOT NULL)")
+    m = received(s, box, "m.in_reply_to IS NOT NULL")
+    subject = core(m["subject"])
+    what = s.refer(m["thread_id"],
+                   Ref("my thread with {who} about '{subj}'", "SELECT DISTINCT thread_id FROM messages WHERE "
+                       "mailbox_id = ? AND from_name = ? AND (subject = ? OR subject = ?)", box["mailbox_id"],
+                       m["from_name"], subject, f"Re: {subject}"),
+                   who=m["from_name"], subj=subject)
+    s.say("I'm {me}. Pull up {what}, the whole exchange.", "{me} here: show me all of {what}.",
+          "This is {me}. Can I see every message in {what}?", minimal=["{me}: {what}?"], me=box["owner_name"],
+          what=what)
+    mid = find_box(s, box)
+    hit = locate(s, mid, m)
+    thread = s.call("get_thread", thread_id=hit["thread_id"], mailbox_id=mid)
+    opening = thread["messages"][0]
+    s.say("Who was on the very first message?", "Who got the first email in that thread, and who was copied?",
+          "Show me the first message in full.")
+    s.call("get_message", message_id=opening["message_id"])
+
+
+@email.intent(covers=("get_distinct_values", "list_mailboxes"))
+def who_works_where(s: Scene) -> None:
+    """Someone looks at the departments with mailboxes, then lists the people of one of them."""
+    s.say("Which departments do we have mailboxes for, and how many each?", "How are our mailboxes spread "
+          "across teams?", "Give me a headcount of mailboxes per department.")
+    depts = s.call("get_distinct_values", field="department")["values"]
+    dept = s.rng.choice(sorted(depts))
+    s.say("Who's in {d}?", "List the {d} people for me.", "Whose mailboxes are in {d}?", d=dept)
+    s.call("list_mailboxes", query=dept, limit=50)
+
+
+# Writing ------------------------------------------------------------------------------------------
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "create_draft", "send_draft"), weight=1.5, follows=True)
+def reply_and_send(s: Scene) -> None:
+    """The owner answers an email they got; after reading the draft back, it goes out."""
+    box = me(s, f"mailbox_id IN (SELECT mailbox_id FROM messages WHERE {PEOPLE_MAIL})")
+    m = received(s, box, PEOPLE_MAIL)
+    what = message_ref(s, m)
+    text = s.rng.choice(REPLIES)
+    s.say("I'm {me}. Reply to {what}: \"{text}\"", "{me} here. Answer {what} with \"{text}\"",
+          "This is {me}. Write back to {what} saying \"{text}\"", minimal=["{me}: get back to {what}."],
+          me=box["owner_name"], what=what, text=text)
+    mid = find_box(s, box)
+    hit = locate(s, mid, m)
+    draft = s.call("create_draft", mailbox_id=mid, reply_to_message_id=hit["message_id"], body=text)
+    s.say("Looks right, send it.", "Good, go ahead and send.", "Fine, fire it off.")
+    s.call("send_draft", draft_id=draft["draft_id"])
+
+
+@email.intent(covers=("list_mailboxes", "list_contacts", "create_draft", "send_draft"), weight=1.3)
+def email_a_contact(s: Scene) -> None:
+    """The owner writes a new email to someone in their address book and sends it."""
+    box = me(s)
+    c = s.pick("SELECT * FROM contacts WHERE mailbox_id = ? AND name IN (SELECT name FROM contacts WHERE "
+               "mailbox_id = ? GROUP BY name HAVING COUNT(*) = 1)", box["mailbox_id"], box["mailbox_id"])
+    who = s.refer(c["contact_id"], Ref("{n}", "SELECT contact_id FROM contacts WHERE mailbox_id = ? AND name = ?",
+                                       box["mailbox_id"], c["name"]), n=c["name"])
+    subject, body = s.rng.choice(NEW_MAIL)
+    text = body.format(f=first(c["name"]))
+    s.say("I'm {me}. Email {who} with the subject '{subj}': \"{text}\"",
+          "{me} here. Write to {who}, subject '{subj}', saying \"{text}\"",
+          "This is {me}. Drop {who} a note titled '{subj}': \"{text}\"", me=box["owner_name"], who=who, subj=subject,
+          text=text)
+    mid = find_box(s, box)
+    found = [x for x in s.call("list_contacts", mailbox_id=mid, query=c["name"])["contacts"]
+             if x["contact_id"] == c["contact_id"]]
+    if not found:
+        raise Skip("the contact is not listed")
+    draft = s.call("create_draft", mailbox_id=mid, to=[found[0]["email"]], subject=subject, body=text)
+    s.say("Perfect, send it.", "That's it, send it off.", "Go ahead and send that.")
+    s.call("send_draft", draft_id=draft["draft_id"])
+
+
+@email.intent(covers=("list_mailboxes", "list_drafts", "update_draft", "send_draft"), follows=True)
+def finish_draft(s: Scene) -> None:
+    """A draft sat unsent: the owner gives it a (new) subject, then sends it."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM drafts WHERE to_addresses != '')")
+    d = s.pick("SELECT d.*, c.name AS to_name FROM drafts d JOIN contacts c ON c.mailbox_id = d.mailbox_id AND "
+               "c.email = d.to_addresses WHERE d.mailbox_id = ?", box["mailbox_id"])
+    what = s.refer(d["draft_id"],
+                   Ref("my unsent draft to {to}",
+                       "SELECT draft_id FROM drafts WHERE mailbox_id = ? AND to_addresses = ?",
+                       box["mailbox_id"], d["to_addresses"]),
+                   Ref("my unsent draft to {to} that starts \"{words}...\"", "SELECT draft_id FROM drafts WHERE "
+                       "mailbox_id = ? AND to_addresses = ? AND body LIKE ?", box["mailbox_id"], d["to_addresses"],
+                       " ".join(d["body"].split()[:6]) + "%"),
+                   to=d["to_name"], words=" ".join(d["body"].split()[:6]))
+    subject = s.rng.choice(("Following up", "Next steps", "Quick follow-up", "Proposal", "A few questions"))
+    if subject == d["subject"]:
+        raise Skip("same subject")
+    lacking = "it never got a subject" if not d["subject"].strip() else "the subject line is off"
+    s.say("I'm {me}. About {what}: {lacking}, make it '{subj}'.",
+          "{me} here. {What} needs the subject '{subj}' ({lacking}).",
+          "This is {me}. Put '{subj}' as the subject of {what}.",
+          me=box["owner_name"], what=what, What=what[:1].upper() + what[1:], subj=subject, lacking=lacking)
+    mid = find_box(s, box)
+    drafts = s.call("list_drafts", mailbox_id=mid)["drafts"]
+    if d["draft_id"] not in [x["draft_id"] for x in drafts]:
+        raise Skip("the draft is not listed")
+    s.call("update_draft", draft_id=d["draft_id"], subject=subject)
+    s.say("Now send it.", "OK, it can go out now.", "Great, send it off.")
+    s.call("send_draft", draft_id=d["draft_id"])
+
+
+# Tidying ------------------------------------------------------------------------------------------
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "move_message", "list_messages"), weight=1.3, follows=True)
+def clear_out_inbox(s: Scene) -> None:
+    """The owner archives or deletes an email in the inbox, then looks at what is left."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox')")
+    m = received(s, box, "m.folder = 'inbox'")
+    to = s.rng.choice(("archive", "trash"))
+    what = message_ref(s, m)
+    verb = {"archive": ("File away", "Archive", "Put away"), "trash": ("Delete", "Bin", "Throw out")}[to]
+    s.say("I'm {me}. {v0} {what}.", "{me} here: {v1} {what}, I'm done with it.",
+          "This is {me}. {v2} {what}, please.", minimal=["{me}: {what} can go."],
+          me=box["owner_name"], what=what, v0=verb[0], v1=verb[1].lower(), v2=verb[2])
+    mid = find_box(s, box)
+    hit = locate(s, mid, m, folder="inbox")
+    s.call("move_message", message_id=hit["message_id"], folder=to)
+    s.say("What's left in my inbox now?", "Show me my inbox after that.", "What else is still sitting in my inbox?")
+    s.call("list_messages", mailbox_id=mid)
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "move_message", "mark_message"), follows=True)
+def rescue_from_trash(s: Scene) -> None:
+    """An email deleted by mistake goes back to the inbox and gets a star."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'trash' AND is_starred = 0)")
+    m = received(s, box, "m.folder = 'trash' AND m.is_starred = 0")
+    what = message_ref(s, m)
+    s.say("I'm {me}. I binned {what} by mistake, put it back in my inbox.",
+          "{me} here: {what} shouldn't be in the trash, restore it.",
+          "This is {me}. Get {what} back out of the trash.", minimal=["{me}: I need {what} back."],
+          me=box["owner_name"], what=what)
+    mid = find_box(s, box)
+    hit = locate(s, mid, m, folder="trash")
+    s.call("move_message", message_id=hit["message_id"], folder="inbox")
+    s.say("Star it so I don't lose it again.", "And flag it with a star.", "Give it a star too, please.")
+    s.call("mark_message", message_id=hit["message_id"], is_starred=True)
+
+
+@email.intent(covers=("list_mailboxes", "list_messages", "mark_message"))
+def review_starred(s: Scene) -> None:
+    """The owner goes through starred mail and unstars one that is handled."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox' AND is_starred = 1)")
+    s.say("I'm {me}. What have I starred in my inbox?", "{me} here: show me my starred emails.",
+          "This is {me}. Which inbox emails did I flag with a star?", minimal=["{me}: starred mail?"],
+          me=box["owner_name"])
+    mid = find_box(s, box)
+    starred = s.call("list_messages", mailbox_id=mid, starred_only=True)["messages"]
+    if not starred:
+        raise Skip("nothing starred")
+    m = s.rng.choice(starred)
+    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in starred) > 1:
+        raise Skip("two starred emails look alike")
+    s.say("The one from {who} about '{subj}' is handled, take the star off.",
+          "Unflag {who}'s '{subj}' email, it's done.", "{who}'s '{subj}' can lose its star.",
+          who=m["from_name"], subj=core(m["subject"]))
+    s.call("mark_message", message_id=m["message_id"], is_starred=False)
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "label_message", "list_labels"), weight=1.2)
+def tag_email(s: Scene) -> None:
+    """The owner files an email under one of their labels, then checks the label counts."""
+    box = me(s)
+    m = received(s, box, "m.folder IN ('inbox', 'archive')")
+    lab = s.pick("SELECT * FROM labels WHERE mailbox_id = ? AND label_id NOT IN (SELECT label_id FROM message_labels "
+                 "WHERE message_id = ?)", box["mailbox_id"], m["message_id"])
+    what = message_ref(s, m)
+    name = s.given(lab["name"], f"'{lab['name']}'", "label", "label_message", "label")
+    s.say("I'm {me}. Tag {what}[ with {label}].", "{me} here: file {what}[ under {label}].",
+          "This is {me}. Give {what} a label[: {label}].", me=box["owner_name"], what=what, label=name)
+    mid = find_box(s, box)
+    hit = locate(s, mid, m)
+    s.call("label_message", message_id=hit["message_id"], label=lab["name"])
+    s.say("How many emails are under each of my labels now?", "Show me my labels with their counts.",
+          "Which labels do I have, and how full are they?")
+    s.call("list_labels", mailbox_id=mid)
+
+
+@email.intent(covers=("list_mailboxes", "create_label", "search_messages", "label_message"))
+def start_new_label(s: Scene) -> None:
+    """The owner makes a new label and files an email under it."""
+    box = me(s, "(SELECT COUNT(*) FROM labels l WHERE l.mailbox_id = mailboxes.mailbox_id) < 30")
+    name = s.rng.choice(NEW_LABELS)
+    if s.rows("SELECT 1 FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", box["mailbox_id"], name):
+        raise Skip("the label exists")
+    color = s.rng.choice(COLORS)
+    label = s.given(name, f"'{name}'", "label name", "create_label", "name")
+    s.say("I'm {me}. Set up a new {c} label[ called {label}] in my mail.",
+          "{me} here: I need a new label[, {label},] in {c}.", "This is {me}. Make me a {c} label[ named {label}].",
+          me=box["owner_name"], label=label, c=color)
+    mid = find_box(s, box)
+    s.call("create_label", mailbox_id=mid, name=name, color=color)
+    m = received(s, box, "m.folder IN ('inbox', 'archive')")
+    what = message_ref(s, m)
+    s.say("Put {what} under it.", "File {what} there first.", "Start it off with {what}.", what=what)
+    hit = locate(s, mid, m)
+    s.call("label_message", message_id=hit["message_id"], label=name)
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "add_contact", "list_contacts"), weight=1.2)
+def save_sender(s: Scene) -> None:
+    """The owner saves someone who emailed them (or whose card they have) to the address book."""
+    box = me(s, "mailbox_id IN (SELECT m.mailbox_id FROM messages m WHERE m.folder != 'sent' AND m.from_address "
+                "NOT LIKE 'no-reply@%' AND m.from_address NOT IN (SELECT email FROM contacts c WHERE c.mailbox_id = "
+                "m.mailbox_id))")
+    m = received(s, box, "m.from_address NOT LIKE 'no-reply@%' AND m.from_address NOT IN (SELECT email FROM contacts "
+                         "c WHERE c.mailbox_id = m.mailbox_id)")
+    company = company_of(m["from_address"])
+    if s.rng.random() < 0.5:
+        subject = core(m["subject"])
+        where = ("SELECT message_id FROM messages WHERE mailbox_id = ? AND folder != 'sent' AND (subject = ? OR "
+                 "subject = ?)")
+        what = s.refer(m["message_id"],
+                       Ref("the '{subj}' email", where, m["mailbox_id"], subject, f"Re: {subject}"),
+                       Ref("the '{subj}' email I got {when}", where + " AND substr(sent_at, 1, 10) = ?",
+                           m["mailbox_id"], subject, f"Re: {subject}", m["sent_at"][:10]),
+                       subj=subject, when=day(m["sent_at"], s.now))
+        s.say("I'm {me}. Save whoever sent {what} to my contacts.",
+              "{me} here: add the sender of {what} to my address book.",
+              "This is {me}. Make a contact for the person behind {what}.", me=box["owner_name"], what=what)
+        mid = find_box(s, box)
+        hit = locate(s, mid, m, sender=False)
+        s.call("add_contact", mailbox_id=mid, name=hit["from_name"], address=hit["from_address"])
+    else:
+        addr = s.given(m["from_address"], m["from_address"], "address", "add_contact", "address")
+        s.say("I'm {me}. Add {who} to my contacts[, {addr}].", "{me} here: save {who} in my address book[ "
+              "({addr})].", "This is {me}. New contact: {who}[, email {addr}].", me=box["owner_name"],
+              who=m["from_name"], addr=addr)
+        mid = find_box(s, box)
+        s.call("add_contact", mailbox_id=mid, name=m["from_name"], address=m["from_address"])
+    s.say("Who else do I have from {co}?", "Show me my contacts at {co}.", "List everyone at {co} in my contacts.",
+          co=company)
+    s.call("list_contacts", mailbox_id=mid, query=company)
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "get_message"), follows=True)
+def dig_up_old_email(s: Scene) -> None:
+    """The owner looks for emails about something within a stretch of days, then opens the latest one."""
+    span = s.rng.choice((7, 14, 30))
+    start = (s.now - timedelta(days=span)).date()
+    like = " OR ".join("subject LIKE ?" for _ in TOPICS)
+    words = [f"%{w}%" for _, w in TOPICS]
+    box = me(s, f"mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder != 'sent' AND sent_at >= ? AND ({like}))",
+             start.isoformat(), *words)
+    m = received(s, box, f"m.sent_at >= ? AND ({like})", start.isoformat(), *words)
+    topic, word = next((t, w) for t, w in TOPICS if w.lower() in m["subject"].lower())
+    when = {7: "the past week", 14: "the last two weeks", 30: "the last month"}[span]
+    s.say("I'm {me}. Dig up the emails about {t} from {w}.", "{me} here: what mail did I get on {t} over {w}?",
+          "This is {me}. Find everything about {t} in {w}.", minimal=["{me}: {t}, recent emails?"],
+          me=box["owner_name"], t=topic, w=when)
+    mid = find_box(s, box)
+    args: dict[str, Any] = {"mailbox_id": mid, "query": word}
+    if not s.minimal:
+        args["after"] = start.isoformat()
+    found = s.call("search_messages", **args)["messages"]
+    if not found:
+        raise Skip("the search found nothing")
+    s.say("Open the most recent one.", "Show me the newest of those in full.", "Read me the latest one.")
+    s.call("get_message", message_id=found[0]["message_id"])
+
+
+@email.intent(covers=("list_mailboxes", "list_contacts", "create_draft"))
+def note_to_a_favourite(s: Scene) -> None:
+    """The owner looks at their favourite contacts and starts a note to one of them, kept as a draft."""
+    box = me(s, "mailbox_id IN (SELECT mailbox_id FROM contacts WHERE is_favorite = 1)")
+    s.say("I'm {me}. Who's on my favourites list?", "{me} here: which contacts did I mark as favourites?",
+          "This is {me}. Show me my favourite people.", minimal=["{me}: my favourites?"], me=box["owner_name"])
+    mid = find_box(s, box)
+    favs = s.call("list_contacts", mailbox_id=mid, favorites_only=True)["contacts"]
+    if not favs:
+        raise Skip("no favourites listed")
+    c = s.rng.choice(favs)
+    if sum(f["name"] == c["name"] for f in favs) > 1:
+        raise Skip("two favourites share the name")
+    subject, body = s.rng.choice(NEW_MAIL)
+    text = body.format(f=first(c["name"]))
+    s.say("Start an email to {n} titled '{subj}': \"{text}\" Keep it as a draft, I'll send it later.",
+          "Draft a note to {n}, subject '{subj}', saying \"{text}\" Don't send it yet.", n=c["name"], subj=subject,
+          text=text)
+    s.call("create_draft", mailbox_id=mid, to=[c["email"]], subject=subject, body=text)
+
+
+@email.intent(covers=("list_mailboxes", "list_labels", "list_messages", "label_message"), follows=True)
+def clean_up_label(s: Scene) -> None:
+    """The owner reviews what sits under one of their labels and takes it off one email."""
+    box = me(s, "mailbox_id IN (SELECT m.mailbox_id FROM messages m JOIN message_labels USING (message_id) "
+                "WHERE m.folder = 'inbox')")
+    lab = s.pick("SELECT l.* FROM labels l WHERE l.mailbox_id = ? AND EXISTS (SELECT 1 FROM message_labels ml JOIN "
+                 "messages m USING (message_id) WHERE ml.label_id = l.label_id AND m.folder = 'inbox')",
+                 box["mailbox_id"])
+    s.say("I'm {me}. What's in my inbox under '{l}'?", "{me} here: show me the inbox mail I labelled '{l}'.",
+          "This is {me}. Which inbox emails carry my '{l}' label?", me=box["owner_name"], l=lab["name"])
+    mid = find_box(s, box)
+    if s.rng.random() < 0.5:
+        s.call("list_labels", mailbox_id=mid)
+    tagged = s.call("list_messages", mailbox_id=mid, label=lab["name"])["messages"]
+    if not tagged:
+        raise Skip("nothing listed")
+    m = s.rng.choice(tagged)
+    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in tagged) > 1:
+        raise Skip("two emails look alike")
+    s.say("The one from {who} about '{subj}' doesn't belong there, take the label off.",
+          "Remove '{l}' from {who}'s '{subj}' email.", "{who}'s '{subj}' shouldn't be under '{l}'; untag it.",
+          who=m["from_name"], subj=core(m["subject"]), l=lab["name"])
+    s.call("label_message", message_id=m["message_id"], label=lab["name"], remove=True)

@@ -1,0 +1,254 @@
+"""What people want of the retail chain: shoppers holding an item for pickup, store staff releasing
+holds, managers moving and receiving stock, analysts looking over the catalog.
+
+People name locations by their name or city ("the Portland Pearl store", "our Denver stores") and
+products by their name on the shelf. The agent finds store ids with ``list_stores`` (by city),
+SKUs with ``search_products`` and stock with ``check_stock`` or ``list_store_inventory``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.synth.intent import Ref, Scene, Skip
+from servers.retail_chain.tools import retail_chain
+
+SHOPPERS = ("Maria Lopez", "Tom Becker", "Priya Nair", "Sam O'Neill", "Grace Kim", "Luis Ortega", "Hannah Weiss",
+            "Omar Haddad", "Julia Rossi", "Ken Watanabe")
+SUPPLIERS = ("Acme Logistics", "Pioneer Supply", "Harbor Freight Lines", "Summit Distribution")
+CATEGORY_WORDS = {"Tools": "tools", "Paint": "paint", "Electrical": "electrical supplies", "Plumbing": "plumbing parts",
+                  "Garden": "garden stuff", "Appliances": "appliances", "Lighting": "lighting",
+                  "Storage": "storage products"}
+
+
+def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
+    """Whether a follow-up turn still fits in a task (at most 5 calls over 3 turns)."""
+    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
+
+
+def product_ref(s: Scene, p: dict[str, Any]) -> str:
+    return s.refer(p["sku"], Ref("the {name}", "SELECT sku FROM products WHERE name = ?", p["name"]), name=p["name"])
+
+
+def store_ref(s: Scene, store_id: str, name: str) -> str:
+    return s.refer(store_id, Ref("the {name} store", "SELECT store_id FROM stores WHERE name = ?", name), name=name)
+
+
+def find_product(s: Scene, p: dict[str, Any]) -> str:
+    known = s.memory.get("product")
+    if known and known["sku"] == p["sku"]:
+        return str(known["sku"])
+    hit = [r for r in s.call("search_products", query=p["name"])["products"] if r["sku"] == p["sku"]]
+    if not hit:
+        raise Skip("the product is not found by its name")
+    s.memory["product"] = hit[0]
+    return str(hit[0]["sku"])
+
+
+def find_store(s: Scene, st: dict[str, Any]) -> str:
+    found = [r for r in s.call("list_stores", city=st["city"])["stores"] if r["store_id"] == st["store_id"]]
+    if not found:
+        raise Skip("the store is not listed in its city")
+    return str(found[0]["store_id"])
+
+
+@retail_chain.intent(covers=("search_products", "check_stock", "reserve_for_pickup", "cancel_reservation",
+                             "get_store"), weight=1.5)
+def hold_for_pickup(s: Scene) -> None:
+    """A shopper asks where in their city an item is in stock and has some held at one store."""
+    row = s.pick("SELECT s.store_id, s.name AS store, s.city, p.sku, p.name, i.on_hand - i.reserved AS available "
+                 "FROM inventory i JOIN stores s USING (store_id) JOIN products p USING (sku) "
+                 "WHERE s.kind = 'store' AND s.status = 'open' AND i.on_hand - i.reserved >= 1")
+    qty = min(row["available"], s.rng.choice((1, 1, 2, 3)))
+    shopper = s.rng.choice(SHOPPERS)
+    s.be(shopper)
+    name = s.given(shopper, shopper, "name", "reserve_for_pickup", "customer_name")
+    what = product_ref(s, row)
+    many = "one" if qty == 1 else f"{qty} of them"
+    if s.rng.random() < 0.5:
+        s.say("Do any of your {city} stores have {what} right now?", "I'm in {city}. Where can I get {what} today?",
+              "Is {what} in stock anywhere in {city}?",
+              minimal=["I need {what} in {city}; can someone hold one for me?"], city=row["city"], what=what)
+        sku = find_product(s, row)
+        stock = s.call("check_stock", sku=sku, city=row["city"], min_available=1)["locations"]
+        s.say("Great, please put {many} aside at the {store} one[ under {name}].",
+              "Hold {many} for me at {store}[, the name is {name}].",
+              "Can you keep {many} at {store} for pickup[ for {name}]?", many=many, store=row["store"], name=name)
+    else:
+        s.say("Could you hold {what}{many} for me at your {store} store in {city}[? The name is {name}]?",
+              "I'd like to pick up {what}{many} at {store} in {city}[, under {name}]. Please set it aside.",
+              "Please reserve {what}{many} at the {city} {store} store[ for {name}].",
+              minimal=["I want to collect {what} at {store} in {city}[; I'm {name}]."],
+              what=what, many="" if qty == 1 else f" ({qty} of them)", store=row["store"], city=row["city"],
+              name=name)
+        sku = find_product(s, row)
+        stock = s.call("check_stock", sku=sku, city=row["city"], min_available=1)["locations"]
+    here = [x["store_id"] for x in stock if x["store_name"] == row["store"]]
+    if not here:
+        raise Skip("the store is not listed")
+    args: dict[str, Any] = {"store_id": here[0], "sku": sku, "customer_name": name}
+    if qty > 1:
+        args["quantity"] = qty
+    out = s.call("reserve_for_pickup", **args)
+    if not room(s):
+        return
+    if s.rng.random() < 0.4:
+        s.say("Actually, never mind, I found it elsewhere. Let that hold go.",
+              "Sorry, plans changed: release what you put aside for me.", "Scratch that pickup, I won't make it.")
+        s.call("cancel_reservation", reservation_id=out["reservation_id"])
+    else:
+        s.say("What's the address there, and until when will you keep it?", "Where exactly is that store?",
+              "How do I find that store, and who do I call if I'm late?")
+        s.call("get_store", store_id=out["store_id"])
+
+
+@retail_chain.intent(covers=("list_stores", "get_store", "cancel_reservation", "check_stock"), weight=1.5)
+def release_hold(s: Scene) -> None:
+    """Store staff release a customer's pickup hold the customer called off."""
+    r = s.pick("SELECT r.*, s.name AS store, s.city, p.name FROM reservations r JOIN stores s USING (store_id) "
+               "JOIN products p USING (sku) WHERE r.status = 'active'")
+    if len(s.rows("SELECT 1 FROM reservations WHERE store_id = ? AND status = 'active' AND customer_name = ?",
+                  r["store_id"], r["customer_name"])) != 1:
+        raise Skip("the customer holds two things there")
+    where = store_ref(s, r["store_id"], r["store"])
+    s.say("I work at {where}. {who} just called, they won't pick up their {item}. Free it up.",
+          "{who} is not coming for the {item} we're holding at {where}; please release it.",
+          "Cancel {who}'s pickup at {where}, they changed their mind about the {item}.",
+          minimal=["{who} won't collect their order at {where}."], where=where, who=r["customer_name"], item=r["name"])
+    sid = find_store(s, r)
+    held = [x for x in s.call("get_store", store_id=sid)["active_reservations"]
+            if x["customer_name"] == r["customer_name"]]
+    if len(held) != 1:
+        raise Skip("the hold is not listed")
+    out = s.call("cancel_reservation", reservation_id=held[0]["reservation_id"])
+    if s.rng.random() < 0.95:
+        s.say("How many of those can we sell now?", "So what's our available count on it now?",
+              "How many are free on our shelf after that?")
+        s.call("check_stock", sku=out["sku"], store_id=sid)
+
+
+@retail_chain.intent(covers=("search_products", "check_stock", "transfer_stock", "list_transfers"), weight=1.5)
+def rebalance(s: Scene) -> None:
+    """A store manager running low on an item pulls units from the location that has the most."""
+    row = s.pick("SELECT s.store_id, s.name AS store, s.city, p.sku, p.name, i.on_hand FROM inventory i "
+                 "JOIN stores s USING (store_id) JOIN products p USING (sku) WHERE s.status = 'open' "
+                 "AND s.kind = 'store' AND i.on_hand < i.reorder_point")
+    qty = s.rng.choice((5, 10, 12, 20, 24))
+    where = store_ref(s, row["store_id"], row["store"])
+    what = product_ref(s, row)
+    s.say("We're nearly out of {what} at {where}. Send us {qty} from whichever location has the most.",
+          "I manage {where}: pull {qty} units of {what} over from the place with the biggest pile.",
+          "{Where} is short on {what}. Get {qty} moved to us from wherever has the most on hand.",
+          minimal=["{Where} needs more {what}; move some over from the best-stocked location."],
+          where=where, Where=where[:1].upper() + where[1:], what=what, qty=qty)
+    sku = find_product(s, row)
+    every = s.call("check_stock", sku=sku)["locations"]
+    here = [x["store_id"] for x in every if x["store_name"] == row["store"]]
+    stock = [x for x in every if x["store_name"] != row["store"]]
+    if not here or not stock or stock[0]["available"] < qty or (
+            len(stock) > 1 and stock[0]["available"] == stock[1]["available"]):
+        raise Skip("no clear best source")
+    sid = here[0]
+    s.call("transfer_stock", sku=sku, from_store_id=stock[0]["store_id"], to_store_id=sid, quantity=qty,
+           note="low stock")
+    if s.rng.random() < 0.7:
+        s.say("What else has been shipped to us lately?", "Show me our recent incoming transfers.",
+              "What other deliveries from our own locations came in recently?")
+        s.call("list_transfers", store_id=sid, direction="in")
+
+
+@retail_chain.intent(covers=("list_stores", "search_products", "list_store_inventory", "restock_item"), weight=1.5)
+def receive_delivery(s: Scene) -> None:
+    """A store's receiving clerk checks what is running low, then books in a supplier delivery."""
+    st = s.pick("SELECT s.store_id, s.name, s.city FROM stores s WHERE s.status = 'open' AND EXISTS (SELECT 1 FROM "
+                "inventory i JOIN products p USING (sku) WHERE i.store_id = s.store_id AND i.on_hand < i.reorder_point "
+                "AND p.status = 'active')")
+    where = store_ref(s, st["store_id"], st["name"])
+    qty = s.rng.choice((24, 36, 48, 60, 100))
+    supplier = s.rng.choice(SUPPLIERS)
+    n = s.given(qty, str(qty), "quantity", "restock_item", "quantity")
+    if s.rng.random() < 0.5:
+        item = s.pick("SELECT p.sku, p.name FROM inventory i JOIN products p USING (sku) WHERE i.store_id = ? "
+                      "AND p.status = 'active'", st["store_id"])
+        what = product_ref(s, item)
+        s.say("The truck from {sup} just dropped off {what} at {where}[, {n} units]. Book it in.",
+              "{Where} received {what} from {sup}[: {n} of them]. Please log the delivery.",
+              "{sup} delivered {what} to {where}[ ({n} units)], put it on the books.",
+              minimal=["A delivery of {what} came in at {where}[, {n} units]."],
+              sup=supplier, what=what, where=where, Where=where[:1].upper() + where[1:], n=n)
+        sid = find_store(s, st)
+        sku = find_product(s, item)
+        s.call("restock_item", store_id=sid, sku=sku, quantity=n, supplier=supplier)
+        s.say("What else is still running low there?", "Anything else below its reorder level at that store?",
+              "Which other shelves there need refilling?")
+        s.call("list_store_inventory", store_id=sid, low_stock_only=True)
+        return
+    s.say("What's running low at {where}?", "I'm at {where}: which items are below their reorder level?",
+          "Which shelves at {where} need refilling?", minimal=["{where}: low stock?"], where=where)
+    sid = find_store(s, st)
+    low = [x for x in s.call("list_store_inventory", store_id=sid, low_stock_only=True)["items"]
+           if s.value("SELECT status FROM products WHERE sku = ?", x["sku"]) == "active"]
+    if not low:
+        raise Skip("nothing low and active on the first page")
+    item = s.rng.choice(low)
+    s.say("The truck from {sup} just dropped off the {item}[, {n} units]. Book it in.",
+          "We received {item} from {sup}[: {n} of them]. Please log the delivery.",
+          "{sup} delivered the {item}[ ({n} units)], put it on our books.", sup=supplier, item=item["name"], n=n)
+    s.call("restock_item", store_id=sid, sku=item["sku"], quantity=n, supplier=supplier)
+
+
+@retail_chain.intent(covers=("get_distinct_values", "search_products"))
+def browse_brands(s: Scene) -> None:
+    """An analyst looks at which brands the chain carries, then at one brand's items in a category."""
+    p = s.pick("SELECT brand, category FROM products GROUP BY brand, category")
+    s.say("Which brands do we carry, and how many products each?", "Give me the brand list with counts.",
+          "What brands are in our catalog?", minimal=["Brands we sell?"])
+    brands = s.call("get_distinct_values", field="brand")
+    if p["brand"] not in str(brands):
+        raise Skip("the brand is not listed")
+    s.say("Show me the {brand} {cat}.", "What {cat} do we have from {brand}?", "Which {brand} {cat} do we stock?",
+          brand=p["brand"], cat=CATEGORY_WORDS[p["category"]])
+    s.call("search_products", query=p["brand"], category=p["category"])
+
+
+@retail_chain.intent(covers=("list_stores", "get_store"))
+def closed_locations(s: Scene) -> None:
+    """Someone asks which locations are closed, then for the details of one (why, who manages it)."""
+    st = s.pick("SELECT store_id, name, state FROM stores WHERE status = 'closed'")
+    by_state = s.rng.random() < 0.4
+    s.say("Which of our locations are shut at the moment?" if not by_state else
+          "Which of our {state} locations are shut at the moment?",
+          "Any stores closed right now?" if not by_state else "Anything closed in {state} right now?",
+          "Give me the list of closed locations." if not by_state else "List the closed locations in {state}.",
+          minimal=["Closed stores?"], state=st["state"])
+    args: dict[str, Any] = {"status": "closed"}
+    if by_state:
+        args["state"] = st["state"]
+    found = [x for x in s.call("list_stores", **args)["stores"] if x["store_id"] == st["store_id"]]
+    if not found:
+        raise Skip("not listed")
+    s.say("Who manages {name} and how do I reach them?", "What's the address and phone of {name}?",
+          "Tell me more about {name}: manager, phone, what it still holds.", name=st["name"])
+    s.call("get_store", store_id=found[0]["store_id"])
+
+
+@retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)
+def where_it_went(s: Scene) -> None:
+    """A buyer asks where an item has been shipped between locations lately, then where it sits now."""
+    known = s.memory.get("product")
+    p = s.pick("SELECT p.sku, p.name FROM products p WHERE EXISTS (SELECT 1 FROM transfers t WHERE t.sku = p.sku)"
+               + (" AND p.sku = ?" if known else ""), *([known["sku"]] if known else []))
+    what = product_ref(s, p)
+    if known:
+        s.say("Has that item been moved around between our locations lately?",
+              "Where have we been shipping it internally?", "Any recent transfers of it?")
+    else:
+        s.say("Where have we been shipping {what} between locations lately?",
+              "Show me the recent internal moves of {what}.", "Has {what} been transferred around recently?",
+              minimal=["Recent moves of {what}?"], what=what)
+    sku = find_product(s, p)
+    s.call("list_transfers", sku=sku)
+    if room(s, calls=1, turns=1):
+        s.say("And where is most of it sitting now?", "Which locations have the most of it today?",
+              "Where would I find it in stock now?")
+        s.call("check_stock", sku=sku, min_available=1, limit=5)

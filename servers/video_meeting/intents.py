@@ -1,0 +1,322 @@
+"""What people want of video meetings: hosts opening, recording and closing their calls, people
+joining, booking new meetings and looking back at recordings.
+
+The user says who they are (their name); the agent finds their user id with ``search_users`` and
+their meetings with ``list_meetings`` (by host or participant, status and a time window). People
+name meetings by title and time ("my 9:30 Sprint planning"), colleagues by name.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from hub import fake
+from hub.synth.intent import Ref, Scene, Skip, clock, day
+from servers.video_meeting.tools import video_meeting
+
+UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
+USERS = "SELECT user_id, name, email, department, plan FROM users"
+MEETING = ("SELECT m.*, u.name AS host FROM meetings m JOIN users u ON u.user_id = m.host_id")
+NEW_TITLES = ("Roadmap walkthrough", "Pricing deep dive", "Offsite planning", "Quarter close prep",
+              "Hiring sync", "Launch go/no-go", "Customer feedback review", "Migration kickoff")
+
+
+def iso(s: Scene, minutes: int = 0) -> str:
+    return fake.iso(s.now + timedelta(minutes=minutes))
+
+
+def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
+    """Whether a follow-up turn still fits in a task (at most 5 calls over 3 turns)."""
+    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
+
+
+def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
+    """The user talking: the one an earlier turn established (``Skip`` when they do not fit), or a fresh pick."""
+    known = s.memory.get("me")
+    if known:
+        found = s.rows(USERS + f" WHERE user_id = ? AND ({where})", known["user_id"], *params)
+        if not found:
+            raise Skip("the user of the earlier turn does not fit")
+        return found[0]
+    u = s.pick(USERS + f" WHERE {UNIQUE_NAME} AND ({where})", *params)
+    s.be(u["name"])
+    return u
+
+
+def find_user(s: Scene, u: dict[str, Any], own: bool = False) -> str:
+    """A user id off a search by name (one's own is remembered for follow-ups)."""
+    known = s.memory.get("me")
+    if own and known and known["user_id"] == u["user_id"]:
+        return str(known["user_id"])
+    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
+    if not hit:
+        raise Skip("the user is not on the first page of the search")
+    if own:
+        s.memory["me"] = hit[0]
+    return str(hit[0]["user_id"])
+
+
+def person(s: Scene, u: dict[str, Any]) -> str:
+    return s.refer(u["user_id"],
+                   Ref("{name}", "SELECT user_id FROM users WHERE name = ?", u["name"]),
+                   Ref("{name} from {dept}", "SELECT user_id FROM users WHERE name = ? AND department = ?",
+                       u["name"], u["department"]),
+                   name=u["name"], dept=u["department"])
+
+
+def meeting_ref(s: Scene, m: dict[str, Any], participant: str | None = None) -> str:
+    """A meeting as its host (or ``participant``) names it: by title, then title and time, then day too."""
+    who = participant or m["host_id"]
+    mine = ("SELECT meeting_id FROM meetings WHERE host_id = ? " if participant is None else
+            "SELECT meeting_id FROM meetings WHERE meeting_id IN (SELECT meeting_id FROM participants "
+            "WHERE user_id = ?) ")
+    when = m["scheduled_start"]
+    return s.refer(m["meeting_id"],
+                   Ref("the {title} meeting", mine + "AND title = ? AND status = ?", who, m["title"], m["status"]),
+                   Ref("the {clock} {title}", mine + "AND title = ? AND status = ? AND substr(scheduled_start, 12, 5) "
+                       "= ?", who, m["title"], m["status"], when[11:16]),
+                   Ref("the {title} {day} at {clock}", mine + "AND title = ? AND scheduled_start = ?", who,
+                       m["title"], when),
+                   title=f"'{m['title']}'", clock=clock(when), day=day(when, s.now))
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings", "start_meeting", "set_recording"), weight=1.5)
+def kick_off(s: Scene) -> None:
+    """A host opens a meeting that is about to begin, and maybe has it recorded."""
+    lo, hi = iso(s, -240), iso(s, 60)
+    today, tomorrow = iso(s)[:10], iso(s, 24 * 60)[:10]
+    u = me(s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'scheduled' AND scheduled_start BETWEEN ? AND ? "
+              "AND datetime(scheduled_start, '+' || duration_minutes || ' minutes') > datetime(?)) "
+              "AND user_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')", lo, hi, iso(s))
+    m = s.pick(MEETING + " WHERE m.host_id = ? AND m.status = 'scheduled' AND m.scheduled_start BETWEEN ? AND ? "
+               "AND datetime(m.scheduled_start, '+' || m.duration_minutes || ' minutes') > datetime(?)",
+               u["user_id"], lo, hi, iso(s))
+    what = meeting_ref(s, m)
+    s.say("I'm {me}. Everyone's waiting for {what}, open it up for me.", "{me} here: get {what} going, I'm ready.",
+          "This is {me}. Please kick off {what} now.", minimal=["I'm {me}; time for my next meeting, open it."],
+          me=u["name"], what=what)
+    uid = find_user(s, u, own=True)
+    listed = s.call("list_meetings", host_id=uid, status="scheduled", starts_after=today, starts_before=tomorrow)
+    if m["meeting_id"] not in [x["meeting_id"] for x in listed["meetings"]]:
+        raise Skip("the meeting is not listed")
+    s.call("start_meeting", meeting_id=m["meeting_id"], acting_user_id=uid)
+    s.memory["meeting"] = m
+    if u["plan"] != "basic" and s.rng.random() < 0.8:
+        s.say("And capture it to the cloud so people can watch later.", "Can you make sure it's being taped?",
+              "Also keep a copy of the call for the folks who couldn't make it.")
+        s.call("set_recording", meeting_id=m["meeting_id"], acting_user_id=uid, recording=True)
+    else:
+        s.say("What else am I running today after this one?", "Anything else I'm hosting later today?",
+              "What's left on my plate for the rest of the day?")
+        s.call("list_meetings", host_id=uid, status="scheduled", starts_after=today, starts_before=tomorrow)
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings", "end_meeting", "list_recordings"), weight=1.5,
+                      follows=True)
+def wrap_up(s: Scene) -> None:
+    """The host (or a co-host) closes a live meeting and asks what the recording came to."""
+    known = s.memory.get("meeting")
+    if known and s.rows("SELECT 1 FROM meetings WHERE meeting_id = ? AND status = 'live'", known["meeting_id"]):
+        u = me(s)
+        s.say("OK, we're done. Close it for everyone.", "That's all for today, shut the call down.",
+              "We can wrap it up now, end it please.")
+        uid = s.memory["me"]["user_id"]
+        mid = known["meeting_id"]
+    else:
+        u = me(s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'live')")
+        m = s.pick(MEETING + " WHERE m.host_id = ? AND m.status = 'live'", u["user_id"])
+        s.say("I'm {me}. {title} is over, close it for everyone.", "{me} here: we're done with {title}, end the call.",
+              "This is {me}. Please wrap up my {title} call, we finished early.",
+              minimal=["I'm {me}; my call is done, shut it down."], me=u["name"], title=f"'{m['title']}'")
+        uid = find_user(s, u, own=True)
+        live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
+        if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
+            raise Skip("not the host's only live meeting")
+        mid = live[0]["meeting_id"]
+    out = s.call("end_meeting", meeting_id=mid, acting_user_id=uid)
+    if not room(s):
+        pass
+    elif out["recordings"] and s.rng.random() < 0.8:
+        s.say("How long did the recording run?", "Is the video ready to share, and how big is it?",
+              "What did we end up with on the recording side?")
+        s.call("list_recordings", meeting_id=mid)
+    else:
+        s.say("What's my next one?", "What am I hosting next?", "When is my next call, and what is it?")
+        s.call("list_meetings", host_id=uid, status="scheduled", starts_after=iso(s)[:16], limit=3)
+    s.memory.pop("meeting", None)
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings", "join_meeting", "get_meeting"))
+def hop_in(s: Scene) -> None:
+    """Someone invited to a live meeting gets in, then asks who else is there."""
+    m = s.pick(MEETING + " WHERE m.status = 'live' AND (SELECT COUNT(*) FROM participants p WHERE p.meeting_id = "
+               "m.meeting_id AND p.joined_at IS NOT NULL AND p.left_at IS NULL) < m.capacity")
+    u = s.pick(USERS + f" WHERE {UNIQUE_NAME} AND user_id IN (SELECT user_id FROM participants WHERE meeting_id = ? "
+               "AND role != 'host' AND (joined_at IS NULL OR left_at IS NOT NULL)) AND user_id NOT IN "
+               "(SELECT host_id FROM meetings WHERE status = 'live')", m["meeting_id"])
+    s.be(u["name"])
+    host = s.rows(USERS + " WHERE user_id = ?", m["host_id"])[0]
+    what = meeting_ref(s, m, participant=u["user_id"])
+    s.say("I'm {me}, running late for {what} with {host}. Get me in.", "{me} here. Put me into {host}'s {what}, it "
+          "already started.", "This is {me}: I need to be in {what} that {host} is running right now.",
+          minimal=["I'm {me}; I'm late for a call that's already going, get me in."],
+          me=u["name"], what=what, host=host["name"])
+    uid = find_user(s, u, own=True)
+    live = s.call("list_meetings", participant_id=uid, status="live")["meetings"]
+    if m["meeting_id"] not in [x["meeting_id"] for x in live]:
+        raise Skip("not listed")
+    s.call("join_meeting", meeting_id=m["meeting_id"], user_id=uid)
+    s.say("Who else is on it right now?", "Who's in there with me?", "How many people made it so far?")
+    s.call("get_meeting", meeting_id=m["meeting_id"])
+
+
+@video_meeting.intent(covers=("search_users", "schedule_meeting", "get_meeting"), weight=1.5, follows=True)
+def book(s: Scene) -> None:
+    """A user books a new meeting with a colleague or two at a time they are free."""
+    u = me(s)
+    guests = s.sample(USERS + f" WHERE {UNIQUE_NAME} AND user_id != ?", s.rng.choice((1, 1, 2)), u["user_id"])
+    days = s.rng.randint(1, 12)
+    hour = s.rng.choice((9, 10, 11, 13, 14, 15, 16))
+    minute = s.rng.choice((0, 0, 30))
+    start = (s.now + timedelta(days=days)).replace(hour=hour, minute=minute, second=0)
+    length = s.rng.choice((30, 30, 45, 60))
+    end = start + timedelta(minutes=length)
+    if s.rows("SELECT 1 FROM meetings WHERE host_id = ? AND status IN ('scheduled', 'live') AND scheduled_start < ? "
+              "AND datetime(scheduled_start, '+' || duration_minutes || ' minutes') > datetime(?)",
+              u["user_id"], fake.iso(end), fake.iso(start)):
+        raise Skip("the host is busy then")
+    title = s.rng.choice(NEW_TITLES)
+    name = s.given(title, f"'{title}'", "title", "schedule_meeting", "title")
+    names = " and ".join(person(s, g) for g in guests)
+    cohost = len(guests) == 2 and s.rng.random() < 0.5
+    extra = f", with {guests[0]['name']} as co-host" if cohost else ""
+    mins = "" if length == 30 else f" for {length} minutes"
+    s.say("I'm {me}. Set up a call with {names} {when} at {at}{mins}[, call it {name}]{extra}.",
+          "{me} here: book me {when} at {at}{mins} with {names}[ for {name}]{extra}.",
+          "This is {me}. I need {names} on a video call {when} at {at}{mins}[; title it {name}]{extra}.",
+          minimal=["I'm {me}; get {names} and me on a call {when} at {at}[ about {name}]."],
+          me=u["name"], names=names, when=day(start, s.now), at=clock(start), mins=mins, name=name, extra=extra)
+    uid = find_user(s, u, own=True)
+    ids = [find_user(s, g) for g in guests]
+    args: dict[str, Any] = {"host_id": uid, "title": name, "start": fake.iso(start)[:16], "invitee_ids": ids}
+    if length != 30 and not s.minimal:
+        args["duration_minutes"] = length
+    if cohost and not s.minimal:
+        args["cohost_id"] = ids[0]
+    out = s.call("schedule_meeting", **args)
+    s.memory["booked"] = out
+    if room(s) and s.rng.random() < 0.85:
+        s.say("What's the join code I should send around?", "Read me back the details, I want the join code.",
+              "Double-check it for me: who's on it and what's the code?")
+        s.call("get_meeting", meeting_id=out["meeting_id"])
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings", "get_meeting"))
+def whos_coming(s: Scene) -> None:
+    """A participant asks who is coming to one of their upcoming meetings ("my 3 pm with Dana")."""
+    u = me(s, "user_id IN (SELECT p.user_id FROM participants p JOIN meetings m USING (meeting_id) "
+              "WHERE m.status = 'scheduled' AND m.scheduled_start > ? AND m.scheduled_start < ?)",
+           iso(s), iso(s, 60 * 24 * 10))
+    m = s.pick(MEETING + " WHERE m.status = 'scheduled' AND m.scheduled_start > ? AND m.scheduled_start < ? "
+               "AND m.meeting_id IN (SELECT meeting_id FROM participants WHERE user_id = ?)",
+               iso(s), iso(s, 60 * 24 * 10), u["user_id"])
+    start = m["scheduled_start"]
+    dup = s.rows("SELECT m.meeting_id FROM meetings m JOIN participants p USING (meeting_id) WHERE p.user_id = ? "
+                 "AND substr(m.scheduled_start, 1, 10) = ? AND substr(m.scheduled_start, 12, 5) = ?",
+                 u["user_id"], start[:10], start[11:16])
+    if len(dup) != 1:
+        raise Skip("two meetings at that time")
+    own = m["host_id"] == u["user_id"]
+    other = s.rows(USERS + " WHERE user_id = ?", m["host_id"])[0] if not own else None
+    with_ = f" with {other['name']}" if other else ""
+    s.say("I'm {me}. Who's on the list for my {at}{with_} {when}?", "{me} here. Who'll be at my {at}{with_} {when}?",
+          "This is {me}: what's the guest list for the {at} {when}{with_}?",
+          minimal=["I'm {me}; who is in my {at} {when}?"],
+          me=u["name"], at=clock(start), when=day(start, s.now), with_=with_)
+    uid = find_user(s, u, own=True)
+    d0 = start[:10]
+    d1 = (datetime.fromisoformat(start) + timedelta(days=1)).strftime("%Y-%m-%d")
+    found = s.call("list_meetings", participant_id=uid, starts_after=d0, starts_before=d1)["meetings"]
+    hits = [x for x in found if x["scheduled_start"] == start]
+    if len(hits) != 1:
+        raise Skip("the day's listing does not single it out")
+    s.call("get_meeting", meeting_id=hits[0]["meeting_id"])
+    s.say("And what else do I have after it that day?", "Anything after that one the same day?",
+          "What comes later that day for me?")
+    s.call("list_meetings", participant_id=uid, starts_after=start[:16], starts_before=d1)
+
+
+@video_meeting.intent(covers=("search_users", "list_recordings", "get_meeting"))
+def watch_back(s: Scene) -> None:
+    """A host looks for the recordings of their meetings, then asks who was at the longest one."""
+    u = me(s, "user_id IN (SELECT m.host_id FROM recordings r JOIN meetings m USING (meeting_id) "
+              "WHERE r.status = 'ready')")
+    s.say("I'm {me}. What recordings do I have from my meetings?", "{me} here: which of my calls got recorded?",
+          "This is {me}. Can I see the videos saved from the meetings I ran?",
+          minimal=["I'm {me}; my recordings?"], me=u["name"])
+    uid = find_user(s, u, own=True)
+    recs = [r for r in s.call("list_recordings", host_id=uid, status="ready")["recordings"]]
+    if not recs:
+        raise Skip("none ready")
+    top = max(recs, key=lambda r: r["duration_seconds"] or 0)
+    if sum(r["duration_seconds"] == top["duration_seconds"] for r in recs) > 1:
+        raise Skip("a tie for the longest")
+    s.say("Who attended the longest one?", "The longest of those: who was there?",
+          "Pull up the meeting behind the longest recording, who showed up?")
+    s.call("get_meeting", meeting_id=top["meeting_id"])
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings", "set_recording", "list_recordings"), follows=True)
+def stop_taping(s: Scene) -> None:
+    """A host (or co-host) stops a running recording but keeps the call going."""
+    m = s.pick(MEETING + " WHERE m.status = 'live' AND m.meeting_id IN (SELECT meeting_id FROM recordings "
+               "WHERE status = 'recording')")
+    u = me(s, "user_id = ?", m["host_id"])
+    s.say("I'm {me}. Stop the recording of {title}, we're moving to the confidential part. Keep the call on.",
+          "{me} here: pause the taping of my {title} call, the meeting itself continues.",
+          "This is {me}. Turn off the cloud capture on {title} for now, don't end it.",
+          minimal=["I'm {me}; stop taping my call, keep the call running."], me=u["name"], title=f"'{m['title']}'")
+    uid = find_user(s, u, own=True)
+    live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
+    if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
+        raise Skip("not the host's only live call")
+    s.call("set_recording", meeting_id=live[0]["meeting_id"], acting_user_id=uid, recording=False)
+    if s.rng.random() < 0.9:
+        s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
+        s.call("list_recordings", meeting_id=live[0]["meeting_id"], status="ready")
+
+
+@video_meeting.intent(covers=("get_distinct_values", "list_meetings"))
+def whats_on(s: Scene) -> None:
+    """An admin looks at how meetings break down by state, then at the ones going on now."""
+    s.say("What states can meetings be in, and how many are in each?", "Give me the meeting counts per state.",
+          "How do our meetings break down: going on, done, called off, upcoming?",
+          minimal=["Meeting breakdown by state?"])
+    s.call("get_distinct_values", field="meeting_status")
+    which = s.rng.choice(("live", "live", "cancelled"))
+    if which == "live":
+        s.say("Which ones are happening right now?", "List the calls in progress at the moment.",
+              "Show me what's on the air now.")
+        s.call("list_meetings", status="live")
+    else:
+        lo = iso(s)[:10]
+        s.say("Which upcoming ones got called off?", "Show me the ones cancelled from today on.",
+              "Anything ahead of us that was scrapped?")
+        s.call("list_meetings", status="cancelled", starts_after=lo)
+
+
+@video_meeting.intent(covers=("get_distinct_values", "search_users"))
+def plan_check(s: Scene) -> None:
+    """An admin checks which plans are in use, then who in one department is on the top tier."""
+    dept = s.pick("SELECT DISTINCT department FROM users WHERE plan = 'business'")["department"]
+    s.say("Which subscription tiers does our meeting tool have, and how many people are on each?",
+          "What plans are people on across the company?", "Break down our users by plan for me.",
+          minimal=["Plans in use?"])
+    plans = s.call("get_distinct_values", field="plan")["values"]
+    top = "business" if "business" in str(plans) else None
+    if top is None:
+        raise Skip("no business plan")
+    s.say("Who in {dept} has the top tier?", "Which {dept} people are on the biggest plan?",
+          "List the {dept} folks with the most expensive plan.", dept=dept)
+    s.call("search_users", query=dept, plan=top)
