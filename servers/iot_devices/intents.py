@@ -109,7 +109,7 @@ def light_it_up(s: Scene) -> None:
     hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call(tool, device_id=dev["device_id"], **args)
-    if s.rng.random() < 0.6:
+    if s.room(1, 1) and s.rng.random() < 0.6:
         s.say("What else is running in the {r}?", "Anything else left on in the {r}?",
               "Which other gadgets are in the {r}?", r=d["room"].lower())
         s.call("list_devices", home_id=hid, room_id=dev["room_id"])
@@ -134,7 +134,7 @@ def comfortable(s: Scene) -> None:
     if len(found) != 1 or not hit:
         raise Skip("not the home's one thermostat")
     s.call("set_thermostat", device_id=hit[0]["device_id"], mode=mode, target_temperature=target)
-    if s.rng.random() < 0.8:
+    if s.room(1, 1) and s.rng.random() < 0.8:
         s.say("What's it reading in there right now?", "And how warm is it at the moment?",
               "What's the current temperature, then?")
         s.call("get_device", device_id=hit[0]["device_id"])
@@ -169,7 +169,7 @@ def lock_the_door(s: Scene) -> None:
             s.call("set_lock_state", device_id=did, locked=lock)
     else:
         s.call("set_lock_state", device_id=did, locked=lock)
-    if s.rng.random() < 0.7:
+    if s.room(1, 1) and s.rng.random() < 0.7:
         s.say("How's its battery doing?", "Is it definitely {st} now?", "What does the lock report now?",
               st="locked" if lock else "open")
         s.call("get_device", device_id=did)
@@ -190,7 +190,7 @@ def blinds(s: Scene) -> None:
     s.call("set_blind_position", device_id=dev["device_id"], position=pos)
 
 
-@iot.intent(covers=("list_homes", "list_devices", "replace_battery", "get_device"), follows=True)
+@iot.intent(covers=("list_homes", "list_devices", "replace_battery", "get_device"))
 def low_batteries(s: Scene) -> None:
     """A person checks which devices run low on battery and records a fresh one in one of them."""
     h = me(s, "h.home_id IN (SELECT home_id FROM devices WHERE battery IS NOT NULL AND battery <= 30)")
@@ -210,11 +210,11 @@ def low_batteries(s: Scene) -> None:
     s.say("I just put fresh batteries in the {n}.", "New batteries are in the {n} now, note that.",
           "Swapped the batteries on the {n}.", n=d["name"].lower())
     s.call("replace_battery", device_id=d["device_id"])
-    if s.rng.random() < 0.4:
+    if s.rng.random() < 0.4 and s.room(1, 0):
         s.call("get_device", device_id=d["device_id"])
 
 
-@iot.intent(covers=("list_homes", "list_devices", "reboot_device", "set_device_power"), follows=True)
+@iot.intent(covers=("list_homes", "list_devices", "reboot_device", "set_device_power"))
 def whats_offline(s: Scene) -> None:
     """A person asks what is offline and restarts one device (then switches it back on)."""
     h = me(s, "h.home_id IN (SELECT home_id FROM devices WHERE online = 0 AND (battery IS NULL OR battery > 0))")
@@ -228,7 +228,8 @@ def whats_offline(s: Scene) -> None:
     d = s.rng.choice(fit)
     s.say("Restart the {n}.", "Give the {n} a reboot.", "Try turning the {n} off and on again.", n=d["name"].lower())
     back = s.call("reboot_device", device_id=d["device_id"])
-    if back.get("power") == "off" and d["type"] in ("light", "plug", "speaker", "camera") and s.rng.random() < 0.7:
+    switchable = d["type"] in ("light", "plug", "speaker", "camera")
+    if back.get("power") == "off" and switchable and s.room(1, 1) and s.rng.random() < 0.7:
         s.say("Great, now switch it on.", "Now turn it on, please.", "And put it on.")
         s.call("set_device_power", device_id=d["device_id"], on=True)
 
@@ -252,13 +253,13 @@ def set_the_mood(s: Scene) -> None:
     if len(found) != 1:
         raise Skip("scene name not unique")
     s.call("activate_scene", scene_id=found[0]["scene_id"])
-    if s.rng.random() < 0.5:
+    if s.room(1, 1) and s.rng.random() < 0.5:
         s.say("What exactly did that change?", "Which devices did that touch, and how?",
               "Remind me what that scene does.")
         s.call("get_scene", scene_id=found[0]["scene_id"])
 
 
-@iot.intent(covers=("list_homes", "list_scenes", "get_scene", "remove_scene_device"), follows=True)
+@iot.intent(covers=("list_homes", "list_scenes", "get_scene", "remove_scene_device"))
 def broken_scene(s: Scene) -> None:
     """A scene fails because a device it sets was removed: the person asks why and has it cleaned up."""
     sc = s.pick("SELECT s.* FROM scenes s WHERE (SELECT COUNT(*) FROM scene_actions a LEFT JOIN devices d USING "
@@ -337,7 +338,7 @@ def make_it_automatic(s: Scene) -> None:
         if days != "daily":
             args["days"] = days
         s.call("create_automation", home_id=hid, name=title, scene_id=found[0]["scene_id"], trigger="time", **args)
-        if s.rng.random() < 0.8:
+        if s.room(1, 1) and s.rng.random() < 0.8:
             s.say("What routines do I have running now?", "Show me all my routines.",
                   "Which automations are switched on at my place?")
             s.call("list_automations", home_id=hid, **({"enabled": True} if s.rng.random() < 0.5 else {}))
@@ -457,7 +458,7 @@ def house_check(s: Scene) -> None:
     out = s.call("remove_device", device_id=dev["device_id"])
     fixable = [x for x in out["scenes_still_referring"]
                if s.value("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", x) >= 2]
-    if fixable:
+    if fixable and s.room(1, 1):
         s.say("Will any of my scenes break now? Fix them if so.", "Make sure my scenes still work without it.",
               "Tidy it out of any scene that used it.")
         s.call("remove_scene_device", scene_id=fixable[0], device_id=dev["device_id"])

@@ -243,7 +243,7 @@ def keep_for_later(s: Scene) -> None:
     if not s.minimal and note:
         args["note"] = note
     s.call("save_place", **args)
-    if s.rng.random() < 0.9:
+    if s.room(1, 1) and s.rng.random() < 0.5:
         s.say("What else have I got pinned now?", "What's in my places now?", "Read me back my bookmarks.")
         s.call("get_user", user_id=uid)
 
@@ -264,6 +264,9 @@ def start_a_list(s: Scene) -> None:
           "{me}Make me a new list of spots[ named {name}].{shared}", me=intro(s), name=name, shared=shared)
     uid = find_me(s, u)
     made = s.call("create_place_list", user_id=uid, name=title, **({"is_public": True} if public else {}))
+    s.memory["list"] = {"list_id": made["list_id"], "name": title}
+    if not s.room(2, 1):
+        return
     s.say("Put {p} on it as the first one.", "First spot for it: {p}.", "Add {p} to that one.", p=place_ref(s, p))
     found = find_place(s, p)
     s.call("add_place_to_list", list_id=made["list_id"], place_id=found["place_id"])
@@ -273,6 +276,12 @@ def start_a_list(s: Scene) -> None:
                      "search_places"), follows=True)
 def my_list(s: Scene) -> None:
     """A user looks at one of their lists and then either heads between two of its places or adds one more."""
+    fresh = s.memory.get("list")
+    if fresh:
+        s.say("What's on '{n}' now?", "Read me back the '{n}' list.", "Show me the '{n}' list as it stands.",
+              n=fresh["name"])
+        s.call("get_place_list", list_id=fresh["list_id"])
+        return
     u = me(s, "u.user_id IN (SELECT l.user_id FROM place_lists l WHERE (SELECT COUNT(*) FROM list_items i "
            "WHERE i.list_id = l.list_id) >= 2)")
     lst = s.pick("SELECT * FROM place_lists l WHERE user_id = ? AND (SELECT COUNT(*) FROM list_items i "
@@ -284,7 +293,9 @@ def my_list(s: Scene) -> None:
     if len(mine) != 1:
         raise Skip("the list name is not unique")
     items = s.call("get_place_list", list_id=mine[0]["list_id"])["places"]
-    if s.rng.random() < 0.5:
+    if not s.room(1, 1):
+        return
+    if s.rng.random() < 0.5 or not s.room(2, 1):
         a, b = items[0], items[1]
         same = s.rows("SELECT COUNT(DISTINCT city) AS n FROM places WHERE place_id IN (?, ?)", a["place_id"],
                       b["place_id"])[0]["n"] == 1
@@ -319,7 +330,7 @@ def rate_a_visit(s: Scene) -> None:
     uid = find_me(s, u)
     found = find_place(s, p)
     s.call("write_review", user_id=uid, place_id=found["place_id"], rating=stars, text=text)
-    if s.rng.random() < 0.9:
+    if s.room(1, 1) and s.rng.random() < 0.5:
         s.say("What's its overall score now?", "Where does its average stand after that?",
               "So what rating does it have overall now?")
         s.call("get_place", place_id=found["place_id"])

@@ -151,7 +151,7 @@ def window_seat(s: Scene) -> None:
     where = s.rng.choice(("window", "aisle"))
     letters = "AF" if where == "window" else "CD"
     trip = my_flight(s, b)
-    if s.rng.random() < 0.35:
+    if s.rng.random() < 0.35 or not s.room(3, 2):
         return seat_i_saw(s, b, trip)
     s.say("{me}Which {where} seats are still free on {trip}?", "{me}On {trip}, is there a {where} seat open?",
           "{me}I'd love to sit by the {where} on {trip}. What's available?",
@@ -186,6 +186,8 @@ def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
     tid = find_me(s, {"traveller_id": b["traveller_id"], "name": s.persona.name})
     listed = booked_flight(s, tid, b)
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)
+    if not s.room(1, 1):
+        return
     s.say("Are the seats around it still open? My colleague might join.", "How empty is that part of the plane?",
           "What else is free nearby, in case a friend comes along?")
     s.call("get_seat_map", flight_id=listed["flight_id"], **({"cabin": b["cabin"]} if s.rng.random() < 0.5 else {}))
@@ -209,7 +211,7 @@ def extra_suitcase(s: Scene) -> None:
     if n != 1 or s.minimal:
         args["bags"] = n if not s.minimal else 1
     s.call("add_baggage", **args)
-    if s.rng.random() < 0.9:
+    if s.room(1, 1) and s.rng.random() < 0.7:
         s.say("What's that whole trip costing me now?", "And what have I paid for that trip in total?",
               "How much is the trip all together after the bag fee?")
         s.call("get_itinerary", itinerary_id=listed["itinerary_id"])
@@ -267,12 +269,14 @@ def drop_the_room(s: Scene) -> None:
     if not hit:
         raise Skip("the stay is past the first page")
     s.call("cancel_hotel_booking", booking_id=hit[0]["booking_id"])
+    if not s.room(1, 1) or s.rng.random() < 0.3:
+        return
     s.say("What does the rest of that trip still cost me?", "So where does the whole trip stand now?",
           "How much did I get back, and what's left of that trip?")
     s.call("get_itinerary", itinerary_id=hit[0]["itinerary_id"])
 
 
-@travel.intent(covers=("search_travellers", "list_bookings", "search_hotels", "book_hotel"), weight=1.5, follows=True)
+@travel.intent(covers=("search_travellers", "list_bookings", "search_hotels", "book_hotel"), weight=1.5)
 def room_for_the_trip(s: Scene) -> None:
     """A traveller flying somewhere adds the cheapest fitting hotel room there to the same trip."""
     b = upcoming(s, "f.departs_at > ? AND NOT EXISTS (SELECT 1 FROM hotel_bookings h WHERE h.itinerary_id = "
@@ -368,6 +372,8 @@ def pay_with_points(s: Scene) -> None:
             raise Skip("balance moved")
     listed = booked_flight(s, tid, b)
     s.call("redeem_points", booking_id=listed["booking_id"], points=points)
+    if not s.room(1, 1) or s.rng.random() < 0.3:
+        return
     s.say("So what's that trip costing me now?", "What do I still pay for that trip after the points?",
           "Show me the trip total with the discount.")
     s.call("get_itinerary", itinerary_id=listed["itinerary_id"])
@@ -409,15 +415,10 @@ def favourite_chain(s: Scene) -> None:
                "AND x.chain = h.chain) = 1")
     start = s.now.date() + timedelta(days=s.rng.randint(3, 40))
     end = start + timedelta(days=s.rng.choice((1, 2, 3)))
-    field = s.rng.choice(("hotel_city", "hotel_chain"))
-    if field == "hotel_city":
-        s.say("Which cities can I stay in through you?", "In what cities do you have places to stay?",
-              "Where do you have hotels? Just the cities.")
-    else:
-        s.say("Which hotel groups do you work with?", "What hotel brands can I stay with through you?",
-              "Which chains are on your books?")
-    found = s.call("get_distinct_values", field=field)["values"]
-    if h["city" if field == "hotel_city" else "chain"] not in found:
+    s.say("Which cities can I stay in through you?", "In what cities do you have places to stay?",
+          "Where do you have hotels? Just the cities.")
+    found = s.call("get_distinct_values", field="hotel_city")["values"]
+    if h["city"] not in found:
         raise Skip("not offered")
     ci = s.given(start.isoformat(), f"{start.strftime('%B')} {start.day}", "check-in date", "search_hotels", "check_in")
     party = " (two guests)" if s.rng.random() < 0.4 else ""

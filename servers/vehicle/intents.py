@@ -130,7 +130,7 @@ def warm_it_up(s: Scene) -> None:
         if seat:
             args["driver_seat_heat"] = seat
     s.call("set_climate", vehicle_id=vid, **args)
-    if n_calls(s) - start < 4:
+    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.6:
         s.say("How much range will I have for the drive?", "Is there enough charge or fuel left for today?",
               "And how far can I get on what's in it?")
         s.call("get_vehicle_status", vehicle_id=vid)
@@ -155,13 +155,13 @@ def fresh_air(s: Scene) -> None:
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
-    if n_calls(s) - start < 4:
+    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.6:
         s.say("Are the other windows shut?", "What about the rest of the windows?",
               "How are the other windows set now?")
         s.call("get_vehicle_status", vehicle_id=vid)
 
 
-@vehicle.intent(covers=("list_vehicles", "set_door_lock", "set_trunk"), weight=1.5, follows=True)
+@vehicle.intent(covers=("list_vehicles", "set_door_lock", "set_trunk"), weight=1.5)
 def load_the_trunk(s: Scene) -> None:
     """A driver standing at the car with bags has the trunk opened (unlocking first), then closes and locks up."""
     v = my_car(s, "v.gear = 'park' AND v.trunk_open = 0 AND NOT EXISTS (SELECT 1 FROM doors d WHERE d.vehicle_id = "
@@ -185,7 +185,7 @@ def load_the_trunk(s: Scene) -> None:
 
 
 @vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status", "set_door", "set_trunk",
-                        "set_door_lock"), weight=1.5, follows=True)
+                        "set_door_lock"), weight=1.5)
 def did_i_lock_it(s: Scene) -> None:
     """A driver who walked away asks whether the car is secure; whatever is open gets closed and the car locked."""
     v = my_car(s, "v.gear = 'park' AND v.locked = 0 AND (SELECT COUNT(*) FROM doors d WHERE d.vehicle_id = "
@@ -205,7 +205,7 @@ def did_i_lock_it(s: Scene) -> None:
 
 
 @vehicle.intent(covers=("list_vehicles", "search_places", "set_destination", "start_engine", "start_navigation"),
-                weight=2.0, follows=True)
+                weight=2.0)
 def take_me_there(s: Scene) -> None:
     """A driver picks a place in town as the destination, then has the car started and guidance begun."""
     v = my_car(s, startable("v.nav_active = 0") + (" AND v.engine = 'on'" if not s.memory.get("car") else ""))
@@ -282,12 +282,12 @@ def fill_up(s: Scene) -> None:
     if v["engine"] == "on":
         s.call("stop_engine", vehicle_id=vid)
     s.call("refuel_vehicle", vehicle_id=vid, **({"percent": level} if level != 100 and not s.minimal else {}))
-    if s.rng.random() < 0.9 and n_calls(s) - start < 4:
+    if s.rng.random() < 0.6 and n_calls(s) - start < 4 and s.room(1, 1):
         s.say("How far can I go on that now?", "What's the range after that?", "So how many km do I have now?")
         s.call("get_vehicle_status", vehicle_id=vid)
 
 
-@vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status", "inflate_tire"), follows=True)
+@vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status", "inflate_tire"))
 def soft_tyre(s: Scene) -> None:
     """A driver sees a tyre warning, asks which tyre, and pumps it back to the recommended pressure."""
     v = my_car(s, "v.gear = 'park' AND (SELECT COUNT(*) FROM tires t WHERE t.vehicle_id = v.vehicle_id AND "
@@ -320,6 +320,8 @@ def last_service(s: Scene) -> None:
     vid = find_car(s, v, False)
     args: dict[str, Any] = {"kind": kind} if kind else {"since": "2026-01-01"}
     s.call("list_service_records", vehicle_id=vid, **args)
+    if not s.room(1, 1) or s.rng.random() < 0.4:
+        return
     other = s.rng.choice([k for k in kinds if k != kind] or kinds)
     s.say("And the last {k}?", "What about the most recent {k}?", "When was its {k}, then?", k=other)
     s.call("list_service_records", vehicle_id=vid, kind=other, **({"limit": 1} if s.rng.random() < 0.5 else {}))
@@ -338,7 +340,7 @@ def let_them_in(s: Scene) -> None:
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
-    if s.rng.random() < 0.6:
+    if s.room(1, 1) and s.rng.random() < 0.6:
         s.say("She runs cold, turn the heat up to 24.", "Make it 24 degrees in there for her.",
               "Warm the cabin to 24, please.")
         s.call("set_climate", vehicle_id=vid, on=True, temperature=24.0)
