@@ -91,6 +91,7 @@ class Episode:
     steps: int = 0
     seq: int = 0
     calls: list[CallRecord] = field(default_factory=list)
+    replies: list[tuple[int, str]] = field(default_factory=list)  # (turn, text) of each model message
     format_errors: list[str] = field(default_factory=list)
     format_error_messages: int = 0
     done: bool = False
@@ -273,6 +274,7 @@ class EpisodeEngine:
         self._turn(ep, "assistant", raw)
         parsed = parse_model_output(output, call_prefix=f"call_{ep.steps}")
         errors = list(parsed.format_errors)
+        ep.replies.append((ep.turn, parsed.content))
         calls = parsed.calls
         if len(calls) > ep.limits.max_calls_per_step:
             errors.append(f"{len(calls)} tool calls in one message; only the first {ep.limits.max_calls_per_step} run")
@@ -346,7 +348,7 @@ class EpisodeEngine:
             ep.done, ep.reason = True, "finished"
         hashes = self.final_hashes(ep)
         breakdown = score(ep.task, ep.calls, self.schemas_of(ep.task), config, final_hashes=hashes,
-                          messages=ep.steps, format_error_messages=ep.format_error_messages)
+                          messages=ep.steps, format_error_messages=ep.format_error_messages, replies=ep.replies)
         ep.reward, ep.reward_config = breakdown, config
         if first:
             self.finished += 1

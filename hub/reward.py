@@ -15,10 +15,14 @@
 - R_arg: over aligned pairs, the mean share of the GT's argument values that the call matches
   exactly (a GT step without arguments counts 1); 0 with no aligned pair.
 - Abstention (G = ∅, kind ``abstain``): R = 1 with no call, else 0.
-- Clarification (kind ``clarify``): R_ask = 1 when the model made no call in the ``ask`` turns,
-  else 0. With no GT calls after them, R = R_ask (the abstention rule); otherwise
-  R = R_ask · (the paper's R over the later turns' calls). Asking is a gate: a guess that
-  happens to be right is not rewarded.
+- Clarification (kind ``clarify``): R_ask = 1 when, on every ``ask`` turn, the model made no call
+  and (``clarify_check = "question"``, the default) its reply asks for what is missing: a
+  question or request that names the withheld parameter, its entity kind or a synonym
+  (``hub.clarify``: the rules and examples); a statement, a refusal or an invented completion
+  scores 0. ``clarify_check = "no_call"`` keeps only the no-call condition (the paper's reading).
+  The breakdown's ``reasons["clarify"]`` says why. With no GT calls after the ask turns,
+  R = R_ask; otherwise R = R_ask · (the paper's R over the later turns' calls). Asking is a
+  gate: a guess that happens to be right is not rewarded.
 - Optional, weight 0 by default (not in the paper): R_state, the share of the task's servers whose
   final state hash equals the expected one; R_format, the share of model messages without a
   format error. They are added to every kind's total.
@@ -29,12 +33,13 @@ A reward never hides an error: a task or record the engine cannot score raises.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from hub.clarify import judge_reply, question_words
 from hub.tasks import GTStep, Task
 
 
@@ -50,6 +55,7 @@ class RewardConfig(BaseModel):
     beta: float = Field(0.5, ge=0)
     w_state: float = 0.0
     w_format: float = 0.0
+    clarify_check: Literal["question", "no_call"] = "question"
 
 
 @dataclass
@@ -91,6 +97,7 @@ class RewardBreakdown(BaseModel):
     budget: int
     validity: list[CallValidity]
     alignment: list[Alignment]
+    reasons: dict[str, str] = Field(default_factory=dict)  # why a gate component is what it is
 
 
 # JSON types ------------------------------------------------------------------------------------
@@ -248,15 +255,17 @@ def state_share(task: Task, final_hashes: Mapping[str, str] | None) -> float:
 
 def score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]],
           config: RewardConfig | None = None, *, final_hashes: Mapping[str, str] | None = None,
-          messages: int = 0, format_error_messages: int = 0) -> RewardBreakdown:
-    """The reward of one episode: ``calls`` in order, ``schemas`` the offered tools' input schemas by name."""
+          messages: int = 0, format_error_messages: int = 0,
+          replies: Sequence[tuple[int, str]] | None = None) -> RewardBreakdown:
+    """The reward of one episode: ``calls`` in order, ``schemas`` the offered tools' input schemas by name,
+    ``replies`` the text of the model's messages as (turn, text) (needed by the clarify question check)."""
     config = config or RewardConfig()
     ask_turns = {i for i, t in enumerate(task.turns) if t.ask}
     scored = [c for c in calls if c.turn not in ask_turns]
     paper = paper_components(task, scored, schemas, config)
     components = dict(paper.components)
     no_call = 1.0 if not calls else 0.0
-    asked = 1.0 if not any(c.turn in ask_turns for c in calls) else 0.0
+    asked, why = ask_score(task, calls, schemas, config, replies) if ask_turns else (1.0, "")
     components["abstention"] = no_call
     components["clarify"] = asked
     if task.kind == "abstain":
@@ -267,10 +276,34 @@ def score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str
     else:
         mode, base = "paper", weighted(components, config)
     extra = _optional_terms(task, config, components, final_hashes, messages, format_error_messages)
-    weights = {w: getattr(config, w) for w in RewardConfig.model_fields}
+    weights = {w: v for w in RewardConfig.model_fields if isinstance(v := getattr(config, w), float)}
     return RewardBreakdown(total=base + extra, kind=task.kind, mode=mode, components=components, weights=weights,
                            n_calls=len(calls), n_gt=len(task.gt_steps()), budget=paper.budget,
-                           validity=paper.validity, alignment=paper.alignment)
+                           validity=paper.validity, alignment=paper.alignment,
+                           reasons={"clarify": why} if ask_turns else {})
+
+
+def ask_score(task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]], config: RewardConfig,
+              replies: Sequence[tuple[int, str]] | None) -> tuple[float, str]:
+    """R_ask and its reason: every ask turn passes, or the first failing turn says why."""
+    notes = []
+    for i, turn in enumerate(task.turns):
+        if not turn.ask:
+            continue
+        n = sum(c.turn == i for c in calls)
+        if n:
+            return 0.0, f"turn {i}: made {n} call(s) on the ask turn instead of asking"
+        if config.clarify_check == "no_call":
+            notes.append(f"turn {i}: no call (clarify_check=no_call)")
+            continue
+        if replies is None:
+            raise ValueError("the clarify question check needs the model's replies (score(..., replies=...)); "
+                             "or set clarify_check='no_call'")
+        verdict = judge_reply("\n".join(text for t, text in replies if t == i), question_words(task, i, schemas))
+        if not verdict.asked:
+            return 0.0, f"turn {i}: {verdict.reason}"
+        notes.append(f"turn {i}: {verdict.reason}")
+    return 1.0, "; ".join(notes)
 
 
 def _optional_terms(task: Task, config: RewardConfig, components: dict[str, float],

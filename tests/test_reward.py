@@ -195,24 +195,55 @@ CLARIFY = Task.model_validate({
 })
 
 
+ASK = "Which account should I send the money from?"
+
+
 def test_clarify_asking_first_then_calling_scores_the_maximum() -> None:
     good = [call("transfer_funds", turn=1, **GT[1]["arguments"])]  # type: ignore[arg-type]
-    r = score(CLARIFY, good, SCHEMAS)
+    r = score(CLARIFY, good, SCHEMAS, replies=[(0, ASK), (1, ""), (1, "Done.")])
     assert r.mode == "clarify" and r.components["clarify"] == 1.0
     assert r.total == pytest.approx(1.3)
+    assert r.reasons["clarify"].startswith("turn 0: asked for from_account_id")
 
 
 def test_clarify_a_call_in_the_ask_turn_zeroes_the_reward() -> None:
     guess = [call("transfer_funds", turn=0, **GT[1]["arguments"])]  # type: ignore[arg-type]
-    r = score(CLARIFY, guess, SCHEMAS)
+    r = score(CLARIFY, guess, SCHEMAS, replies=[(0, "")])
     assert r.components["clarify"] == 0.0 and r.total == 0.0
+    assert "made 1 call(s) on the ask turn" in r.reasons["clarify"]
+
+
+@pytest.mark.parametrize(("reply", "why"), [
+    ("Done.", "a statement"),
+    ("I can't help with that.", "a refusal"),
+    ("Sure, I sent $200 to ACC-0004 from your checking account.", "a statement"),
+    ("Anything else I can do for you?", "does not refer to what is missing"),
+    ("Should I use your main account?", "offered to act"),
+    ("", "no reply"),
+])
+def test_clarify_a_reply_that_does_not_ask_for_the_missing_value_scores_near_zero(reply: str, why: str) -> None:
+    good = [call("transfer_funds", turn=1, **GT[1]["arguments"])]  # type: ignore[arg-type]
+    r = score(CLARIFY, good, SCHEMAS, replies=[(0, reply), (1, "Done.")])
+    assert r.components["clarify"] == 0.0 and r.total <= 0.1
+    assert why in r.reasons["clarify"]
+
+
+def test_clarify_check_no_call_is_the_papers_reading() -> None:
+    good = [call("transfer_funds", turn=1, **GT[1]["arguments"])]  # type: ignore[arg-type]
+    r = score(CLARIFY, good, SCHEMAS, RewardConfig(clarify_check="no_call"))  # no replies needed
+    assert r.total == pytest.approx(1.3) and "clarify_check=no_call" in r.reasons["clarify"]
+    with pytest.raises(ValueError, match="needs the model's replies"):
+        score(CLARIFY, good, SCHEMAS)
 
 
 def test_clarify_without_later_calls_is_the_abstention_rule() -> None:
     task = Task.model_validate({"id": "t-ask", "kind": "clarify", "servers": ["banking"],
-                                "turns": [{"user": "lock my card", "ask": True}], "tools": [B + "get_account"]})
-    assert score(task, [], SCHEMAS).total == 1.0
-    assert score(task, [call("get_account", account_id="ACC-0001")], SCHEMAS).total == 0.0
+                                "turns": [{"user": "lock my card", "ask": True, "missing": ["card_id"]}],
+                                "tools": [B + "set_card_status", B + "list_cards"]})
+    schemas = {n: LIBRARY.tool(*n.split("__")).input_schema for n in task.tools}
+    assert score(task, [], schemas, replies=[(0, "Which card is it? The last four digits will do.")]).total == 1.0
+    assert score(task, [], schemas, replies=[(0, "Done, your card is locked.")]).total == 0.0
+    assert score(task, [call("list_cards")], schemas, replies=[(0, "")]).total == 0.0
 
 
 def test_state_term_is_optional_and_never_silently_zero() -> None:

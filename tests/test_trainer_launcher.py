@@ -19,7 +19,7 @@ import pytest_asyncio
 
 from hub.testing import LiveHub, free_port, serve
 from tests.trainer_support import make_app
-from trainer_client.evaluate import select_tasks
+from trainer_client.evaluate import select_tasks, training_tasks
 from trainer_client.launcher import (JsonlMetrics, check_hubs, draw_rows, family_lr, openrlhf_max_steps, parse,
                                      write_agent)
 
@@ -123,7 +123,9 @@ async def test_task_missing_on_a_hub_fails_before_training(live: LiveHub, tmp_pa
     async with serve(make_app(tmp_path, "other.db", tasks_path=str(fewer))) as other:
         rc, _, err = await prove_train("--hub", live.url, "--hub", other.url, "--model", "m", "--dry-run",
                                        "--output", str(tmp_path / "r"), "--batch-size", "2", "--split", "all")
-    assert rc == 2 and "unknown_task" in err and f"ws://127.0.0.1:{other.port}/ws lacks {len(tasks) - 3}" in err
+    trained = {t["id"] for t in training_tasks([t.model_dump() for t in live.app.state.hub.tasks], "all")}
+    lacking = len(trained - {t.id for t in list(live.app.state.hub.tasks)[:3]})  # never the test tasks
+    assert rc == 2 and "unknown_task" in err and f"ws://127.0.0.1:{other.port}/ws lacks {lacking}" in err
 
 
 def test_generated_agent_file_reads_its_run_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,8 +11,9 @@ finish with the reward breakdown, close); with several ``--hub`` URLs, tasks are
 them and a hub that dies fails only its own episodes. The report: success rate, mean reward and
 every reward component, overall, per server and per task kind, as a table and as JSON.
 
-Splits: a task's ``meta["split"]`` when it has one, else a stable hash of its id puts 20% in
-``test`` and the rest in ``train`` (the launcher exports the same ``train`` split for training).
+Splits: the ``split`` stamped on each task at synthesis (stratified by server and kind); only a
+task without a stamp falls back to a stable hash of its id (20% in ``test``), with a warning. The
+launcher trains on ``train`` only (``training_tasks``): no test task ever reaches training.
 """
 
 from __future__ import annotations
@@ -37,24 +38,49 @@ log = logging.getLogger("trainer_client.evaluate")
 
 COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "abstention", "clarify")
 TEST_SHARE = 20  # percent of tasks without an explicit split that go to "test"
+SPLITS = ("train", "test")
 
 
 # Splits -----------------------------------------------------------------------------------------
 
 
-def split_of(task: dict[str, Any]) -> str:
-    meta = task.get("meta") or {}
-    if isinstance(meta.get("split"), str):
-        return str(meta["split"])
-    bucket = int(hashlib.blake2b(str(task["id"]).encode(), digest_size=8).hexdigest(), 16) % 100
+def stamp_of(task: dict[str, Any]) -> str | None:
+    """The split stamped on the task at synthesis (``split``; older files: ``meta["split"]``), or None."""
+    for found in (task.get("split"), (task.get("meta") or {}).get("split")):
+        if found in SPLITS:
+            return str(found)
+    return None
+
+
+def hash_split(task_id: str) -> str:
+    """The fallback for unstamped tasks: a stable hash of the id puts ``TEST_SHARE``% in ``test``."""
+    bucket = int(hashlib.blake2b(task_id.encode(), digest_size=8).hexdigest(), 16) % 100
     return "test" if bucket < TEST_SHARE else "train"
+
+
+def split_of(task: dict[str, Any]) -> str:
+    return stamp_of(task) or hash_split(str(task["id"]))
 
 
 def select_tasks(tasks: Sequence[dict[str, Any]], split: str = "all", kind: str | None = None,
                  ids: Sequence[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The tasks of ``split`` (by their stamp; unstamped ones by the hash split, with one warning)."""
+    if split != "all":
+        unstamped = sum(stamp_of(t) is None for t in tasks)
+        if unstamped:
+            log.warning("%d of %d tasks carry no split stamp; they are split %d/%d by a hash of their id, which "
+                        "need not match the split they were synthesized with (re-synthesize to stamp them)",
+                        unstamped, len(tasks), 100 - TEST_SHARE, TEST_SHARE)
     chosen = [t for t in tasks if (split == "all" or split_of(t) == split) and (kind is None or t.get("kind") == kind)
               and (not ids or t["id"] in ids)]
     return chosen[:limit] if limit else chosen
+
+
+def training_tasks(tasks: Sequence[dict[str, Any]], split: str = "train", kind: str | None = None) -> list[dict[str, Any]]:
+    """What ``prove-train`` may train on: never a test task (``all`` means every task outside ``test``)."""
+    if split == "test":
+        raise ValueError("prove-train never trains on the test split; use --split train")
+    return select_tasks(tasks, "train", kind)
 
 
 # Policies ---------------------------------------------------------------------------------------

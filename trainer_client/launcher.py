@@ -39,7 +39,7 @@ from typing import Any
 
 import httpx
 
-from trainer_client.evaluate import select_tasks
+from trainer_client.evaluate import training_tasks
 from trainer_client.hub_client import HubClient, HubError
 from trainer_client.hubs import http_url, ws_url
 
@@ -546,7 +546,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parse(argv)
         hubs, fleet = resolve_hubs(args)
-        tasks = select_tasks(asyncio.run(fetch_tasks(hubs[0], args.token)), args.split, args.kind)
+        tasks = training_tasks(asyncio.run(fetch_tasks(hubs[0], args.token)), args.split, args.kind)
         if not tasks:
             raise ValueError(f"the hub has no task in split {args.split!r}")
         check_tasks(hubs, args.token, [t["id"] for t in tasks])

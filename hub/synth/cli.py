@@ -28,6 +28,8 @@ def register(sub: Any) -> None:
     synth.add_argument("--model", default=None, help="model name for --llm-endpoint")
     synth.add_argument("--cache-dir", default=None, help="dependency-graph cache (default ~/.cache/prove-hub/graphs)")
     synth.add_argument("--no-progress", action="store_true")
+    synth.add_argument("--sft", action="store_true", help="also write OUT/sft/: every task as a full chat from the "
+                                                          "oracle's replay (OpenAI messages, Qwen-template text)")
     synth.add_argument("--mount", action="append", metavar="MODULE:CLASS[=NAME]", help="mount a Python class as a server")
     synth.set_defaults(handler=cmd_synth)
     graph = sub.add_parser("graph", help="print a server's tool dependency graph")
@@ -63,7 +65,11 @@ def cmd_synth(args: argparse.Namespace) -> int:
              "synth_seconds": round(stats.seconds, 1)}
     figures = realism.write(Path(args.out), result.tasks, library, fallback_servers=result.fallback_servers,
                             seconds=time.perf_counter() - start, extra=extra)
-    keys = ("n", "kinds", "split", "seconds", "tasks_per_second")
+    if args.sft:
+        from hub.synth.sft import write_sft
+
+        data["sft"] = write_sft(Path(args.out) / "sft", result.tasks, library)
+    keys = ("n", "kinds", "split", "seconds", "tasks_per_second", *(("sft",) if args.sft else ()))
     headline = {k: figures[k] for k in ("name_leak", "verbatim_values", "id_turns", "linked", "distinct_sequences",
                                         "worlds", "smallest_server", "rarest_tool")}
     print(json.dumps({k: data[k] for k in keys} | {"coverage": {k: data["coverage"][k] for k in ("tools", "covered")},

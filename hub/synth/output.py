@@ -1,6 +1,7 @@
 """Output: JSONL train/test split, a manifest with statistics, and the trainer's prompt-format export.
 
-    OUT/train.jsonl, OUT/test.jsonl           hub tasks (``hub.tasks.Task``), loadable by the hub
+    OUT/train.jsonl, OUT/test.jsonl           hub tasks (``hub.tasks.Task``), loadable by the hub; each
+                                              stamped with its ``split`` (stratified by server and kind)
     OUT/export/train.jsonl, export/test.jsonl  prompt format: chat messages + tool schemas + label
     OUT/manifest.json                          counts per kind/server/level, turns, chain lengths,
                                                perturbations, recoveries, drops, coverage, timing
@@ -20,15 +21,44 @@ from hub.library import Library
 from hub.tasks import Task, write_jsonl
 
 
-def split(tasks: list[Task], test_fraction: float, seed: int) -> tuple[list[Task], list[Task]]:
-    """A test share of each kind (seeded), the rest train; both in synthesis order."""
+def stratum(task: Task) -> tuple[str, str]:
+    """A task's (server, kind): the server its request is about, else its first server."""
+    servers = task.meta.get("synth", {}).get("request_servers") or task.servers
+    return servers[0], task.kind
+
+
+def assign_splits(tasks: list[Task], test_fraction: float, seed: int) -> list[Task]:
+    """Stamp every task ``train`` or ``test``, stratified by kind, then by server within a kind, seeded.
+
+    Each kind's test count is ``round(n_kind · test_fraction)``; within the kind, each server gets the
+    floor of its share and the kind's remaining test slots go to the servers with the largest
+    remainders (ties in a seeded order), so every (server, kind) is within one task of its share."""
     rng = random.Random(f"split:{seed}")
-    test_ids: set[str] = set()
-    for kind in ("mcp", "clarify", "abstain"):
-        ids = [t.id for t in tasks if t.kind == kind]
-        rng.shuffle(ids)
-        test_ids.update(ids[: round(len(ids) * test_fraction)])
-    return [t for t in tasks if t.id not in test_ids], [t for t in tasks if t.id in test_ids]
+    strata: dict[tuple[str, str], list[Task]] = {}
+    for t in tasks:
+        strata.setdefault(stratum(t), []).append(t)
+    keys = sorted(strata)
+    rng.shuffle(keys)
+    take: dict[tuple[str, str], int] = {}
+    for kind in sorted({k for _, k in keys}):
+        mine = [k for k in keys if k[1] == kind]
+        quota = {k: len(strata[k]) * test_fraction for k in mine}
+        take.update({k: int(q) for k, q in quota.items()})
+        spare = round(sum(len(strata[k]) for k in mine) * test_fraction) - sum(take[k] for k in mine)
+        for k in sorted(mine, key=lambda k: take[k] - quota[k])[: max(0, spare)]:
+            take[k] += 1
+    for k in keys:
+        members = list(strata[k])
+        rng.shuffle(members)
+        for i, t in enumerate(members):
+            t.split = "test" if i < take[k] else "train"
+    return tasks
+
+
+def split(tasks: list[Task], test_fraction: float, seed: int) -> tuple[list[Task], list[Task]]:
+    """(train, test) by the tasks' stamps (the unstamped ones stamped first); both in synthesis order."""
+    assign_splits([t for t in tasks if t.split is None], test_fraction, seed)
+    return [t for t in tasks if t.split == "train"], [t for t in tasks if t.split == "test"]
 
 
 def export_record(task: Task, library: Library) -> dict[str, Any]:
@@ -63,6 +93,8 @@ def manifest(tasks: list[Task], train: list[Task], test: list[Task], result: Any
     return {
         "n": len(tasks),
         "split": {"train": len(train), "test": len(test)},
+        "split_by_kind": {k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
+                          for k in sorted({t.kind for t in tasks})},
         "kinds": dict(Counter(t.kind for t in tasks)),
         "variants": dict(Counter(m.get("variant") for m in synth)),
         "per_server": {s: dict(c) | {"total": sum(c.values())} for s, c in sorted(per_server.items())},

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.config import REFERENCE_NOW
 from hub.kit import Server
 from hub.library import Library, SqliteMount
-from hub.synth import perturb
+from hub.synth import checks, perturb
 from hub.synth.goals import (
     Dialogue,
     DraftFailed,
@@ -45,6 +45,7 @@ from hub.synth.goals import render as render_turns
 from hub.synth.graph import ToolGraph, load_graph
 from hub.synth.intent import Intent, IntentError, Level
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
+from hub.synth.output import assign_splits
 from hub.synth.render import (
     ID_TOKEN,
     IntentWriter,
@@ -250,6 +251,7 @@ class Synthesizer:
         cover = self.config.cover if self.config.cover is not None else self.config.n >= 2 * len(self.all_tools)
         if cover:
             tasks = self._cover(tasks, counters)
+        assign_splits(tasks, self.config.test_fraction, self.config.seed)
         for i, t in enumerate(tasks):
             t.meta["synth"]["order"] = i
         self.stats.seconds = time.perf_counter() - start
@@ -359,6 +361,7 @@ class Synthesizer:
             if len(d.turns) > 2:  # the ask turn comes on top: at most 3 turns in all
                 raise DraftFailed("clarify_too_long")
             turns, given = clarify_turns(d, rng)
+            turns[0].missing = [given.param]
             omitted = given.text
         elif slot.kind == "abstain":
             turns = [Turn(user=render_turns(d, rng)[0])]
@@ -494,6 +497,7 @@ class Synthesizer:
                 return None
         texts = self.renderer.render(req, rng)
         turns = self._turns(kind, chain, groups, texts)
+        turns[0].missing = [req.omit[2]] if kind == "clarify" and req.omit else []
         tools, servers, perturbs = self._offer(kind, variant, server, chain, rng)
         meta = {"synth": {
             "seed": self.config.seed, "attempt": j, "world": world, "source": "machine",
@@ -507,6 +511,7 @@ class Synthesizer:
             "sampler_block": block.block, "links": [[[a, "data"] for a in s.after] for s in chain.steps],
             "request_servers": [server], "mentioned_ids": [v for v in self._mentioned_ids(chain, views)],
             "omitted": _omitted_value(req, turns_views), **perturbs,
+            "requested": [tool_name(server, s.tool) for s in chain.steps],
         }}
         task_id = f"synth-{self.config.seed}-{kind}-{j:05d}-{server}"
         try:
@@ -590,6 +595,8 @@ class Synthesizer:
         omitted = synth.get("omitted")
         if omitted is not None and omitted in task.turns[0].user:
             self.stats.dropped["clarify_leak"] += 1
+            return None
+        if not checks.keep(task, self.library, self.stats.dropped):
             return None
         if synth["source"] == "machine" and ungrounded(task, self.index(task.initial.seed)):
             self.stats.dropped["ungrounded"] += 1

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from hub.clarify import clarifying_question
 from hub.dispatcher import Dispatcher
 from hub.library import Library
 from hub.reward import CallRecord, score
@@ -164,13 +165,14 @@ def baseline_reward(task: Task, library: Library, sessions: SessionManager, disp
                 calls.append(CallRecord(name, args, turn_index, out.ok, out.error_kind))
     finally:
         sessions.close(sid)
-    return score(task, calls, _schemas(task, library)).total
+    return score(task, calls, _schemas(task, library), replies=[]).total  # it never says a word
 
 
 def oracle_reward(task: Task, library: Library) -> float:
     index = {id(s): i for i, t in enumerate(task.turns) for s in t.calls}
     calls = [CallRecord(s.name, s.arguments, index[id(s)], True) for s in task.gt_steps()]
-    return score(task, calls, _schemas(task, library)).total
+    asks = [(i, clarifying_question(task, i)) for i, t in enumerate(task.turns) if t.ask]
+    return score(task, calls, _schemas(task, library), replies=asks).total
 
 
 def _schemas(task: Task, library: Library) -> dict[str, dict[str, Any]]:

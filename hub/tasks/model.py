@@ -8,8 +8,9 @@ ground truth on a fresh fork: ``python -m hub.tasks --regenerate FILE``).
 
 Kinds:
 - ``mcp``: the model should make the ground-truth calls;
-- ``clarify``: a required value is missing from the first turn(s) (``ask: true``):
-  the right move there is to ask, with no call; later turns carry the value and the calls;
+- ``clarify``: a required value is missing from the first turn(s) (``ask: true``, ``missing``
+  names the withheld parameters): the right move there is to ask for it, with no call; later
+  turns carry the value and the calls;
 - ``abstain``: no offered tool fits: the right move is no call at all.
 """
 
@@ -54,6 +55,8 @@ class Turn(BaseModel):
 
     user: str
     ask: bool = False  # a clarify turn: a required value is missing; the right move is to ask
+    missing: list[str] = Field(default_factory=list)
+    """On an ask turn: the parameters (of the next turn's calls) whose values the user withholds."""
     calls: list[GTStep] = Field(default_factory=list)
 
 
@@ -74,6 +77,8 @@ class Task(BaseModel):
 
     id: str = Field(min_length=1, max_length=200)
     kind: TaskKind = "mcp"
+    split: Literal["train", "test"] | None = None
+    """Stamped at synthesis; eval and training honour it (unstamped tasks fall back to a hash split)."""
     servers: list[str] = Field(min_length=1)
     initial: InitialState = Field(default_factory=InitialState)
     system: str | None = None
@@ -103,6 +108,8 @@ class Task(BaseModel):
             raise ValueError(f"task {self.id}: a clarify task needs a turn with ask=true")
         if any(t.ask and t.calls for t in self.turns):
             raise ValueError(f"task {self.id}: an ask turn has no ground-truth calls")
+        if any(t.missing and not t.ask for t in self.turns):
+            raise ValueError(f"task {self.id}: only an ask turn withholds parameters (missing)")
         if self.kind == "mcp" and not steps:
             raise ValueError(f"task {self.id}: an mcp task needs ground-truth calls")
         return self

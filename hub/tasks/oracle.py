@@ -16,10 +16,12 @@ def hermes_call(name: str, arguments: dict[str, Any]) -> str:
 def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
     answer; a question on an ``ask`` turn; a refusal on an abstain task."""
+    from hub.clarify import clarifying_question
+
     out: list[str] = []
-    for turn in task.turns:
+    for i, turn in enumerate(task.turns):
         if turn.ask:
-            out.append("Which account (or card) do you mean? Please give me its id.")
+            out.append(clarifying_question(task, i))
         elif turn.calls:
             out.append("\n".join(hermes_call(s.name, s.arguments) for s in turn.calls))
             out.append("Done.")

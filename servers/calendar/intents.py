@@ -254,7 +254,7 @@ def book_at_time(s: Scene) -> None:
 # Changing my own meetings --------------------------------------------------------------------------
 
 
-@calendar.intent(covers=("search_users", "list_events", "update_event", "get_event"), weight=1.3, follows=True)
+@calendar.intent(covers=("search_users", "list_events", "update_event", "get_event"), weight=1.3)
 def move_meeting(s: Scene) -> None:
     """The organiser moves a meeting to another time; then asks who has to confirm again."""
     extra = "event_id IN (SELECT event_id FROM invitees)"
@@ -284,7 +284,7 @@ def move_meeting(s: Scene) -> None:
     s.memory["event"] = found
 
 
-@calendar.intent(covers=("search_users", "list_events", "cancel_event", "get_free_busy"), follows=True)
+@calendar.intent(covers=("search_users", "list_events", "cancel_event", "get_free_busy"))
 def call_off_meeting(s: Scene) -> None:
     """The organiser cancels a meeting, then looks at the day it freed up."""
     u = organiser(s)
@@ -401,7 +401,7 @@ def bring_someone_in(s: Scene) -> None:
     s.call("get_free_busy", user_id=them["user_id"], date=d)
 
 
-@calendar.intent(covers=("search_users", "list_events", "get_event", "remove_invitee"), follows=True)
+@calendar.intent(covers=("search_users", "list_events", "get_event", "remove_invitee"))
 def trim_guest_list(s: Scene) -> None:
     """The organiser reviews who is invited to a meeting, then takes someone off."""
     extra = "(SELECT COUNT(*) FROM invitees i WHERE i.event_id = events.event_id) >= 2"
@@ -459,7 +459,7 @@ def answer_invite(s: Scene) -> None:
     s.call("get_event", event_id=ev["event_id"])
 
 
-@calendar.intent(covers=("search_users", "get_free_busy", "find_free_slot"), follows=True)
+@calendar.intent(covers=("search_users", "get_free_busy", "find_free_slot"))
 def is_she_free(s: Scene) -> None:
     """Someone checks a colleague's day, then looks for a half hour both of them have free that day."""
     u = me(s)

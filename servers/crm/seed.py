@@ -89,13 +89,25 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
 
 def owners(rng: random.Random) -> list[Row]:
     """Four reps per team across three regions; two have left."""
-    found = []
+    found: list[Row] = []
+    taken: set[str] = set()
     for i in range(1, 13):
         first, last = fake.person(rng)
-        found.append((f"USR-{i:02d}", f"{first} {last}", f"{first.lower()}.{last.lower()}@salesco.example.com",
+        email = unique_email(f"{first.lower()}.{last.lower()}", "salesco.example.com", taken)
+        found.append((f"USR-{i:02d}", f"{first} {last}", email,
                       ("SMB", "Mid-Market", "Enterprise")[i % 3], ("West", "Central", "East")[(i // 3) % 3],
                       float(rng.choice((400_000, 600_000, 900_000, 1_500_000))), 0 if i in (5, 11) else 1))
     return found
+
+
+def unique_email(local: str, domain: str, taken: set[str]) -> str:
+    """``local@domain``, with a number after ``local`` only when that address is already taken (two reps can
+    share a name; the suffix draws nothing from the rng, so seeds without a clash keep their state)."""
+    email, n = f"{local}@{domain}", 2
+    while email in taken:
+        email, n = f"{local}{n}@{domain}", n + 1
+    taken.add(email)
+    return email
 
 
 def account(out: Rows, aid: str, name: str, owner_ids: list[str]) -> None:

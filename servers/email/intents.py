@@ -167,7 +167,7 @@ def who_works_where(s: Scene) -> None:
 # Writing ------------------------------------------------------------------------------------------
 
 
-@email.intent(covers=("list_mailboxes", "search_messages", "create_draft", "send_draft"), weight=1.5, follows=True)
+@email.intent(covers=("list_mailboxes", "search_messages", "create_draft", "send_draft"), weight=1.5)
 def reply_and_send(s: Scene) -> None:
     """The owner answers an email they got; after reading the draft back, it goes out."""
     box = me(s, f"mailbox_id IN (SELECT mailbox_id FROM messages WHERE {PEOPLE_MAIL})")
@@ -208,7 +208,7 @@ def email_a_contact(s: Scene) -> None:
     s.call("send_draft", draft_id=draft["draft_id"])
 
 
-@email.intent(covers=("list_mailboxes", "list_drafts", "update_draft", "send_draft"), follows=True)
+@email.intent(covers=("list_mailboxes", "list_drafts", "update_draft", "send_draft"))
 def finish_draft(s: Scene) -> None:
     """A draft sat unsent: the owner gives it a (new) subject, then sends it."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM drafts WHERE to_addresses != '')")
@@ -242,7 +242,7 @@ def finish_draft(s: Scene) -> None:
 # Tidying ------------------------------------------------------------------------------------------
 
 
-@email.intent(covers=("list_mailboxes", "search_messages", "move_message", "list_messages"), weight=1.3, follows=True)
+@email.intent(covers=("list_mailboxes", "search_messages", "move_message", "list_messages"), weight=1.3)
 def clear_out_inbox(s: Scene) -> None:
     """The owner archives or deletes an email in the inbox, then looks at what is left."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox')")
@@ -260,7 +260,7 @@ def clear_out_inbox(s: Scene) -> None:
     s.call("list_messages", mailbox_id=mid)
 
 
-@email.intent(covers=("list_mailboxes", "search_messages", "move_message", "mark_message"), follows=True)
+@email.intent(covers=("list_mailboxes", "search_messages", "move_message", "mark_message"))
 def rescue_from_trash(s: Scene) -> None:
     """An email deleted by mistake goes back to the inbox and gets a star."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'trash' AND is_starred = 0)")
@@ -373,7 +373,7 @@ def save_sender(s: Scene) -> None:
     s.call("list_contacts", mailbox_id=mid, query=company)
 
 
-@email.intent(covers=("list_mailboxes", "search_messages", "get_message"), follows=True)
+@email.intent(covers=("list_mailboxes", "search_messages", "get_message"))
 def dig_up_old_email(s: Scene) -> None:
     """The owner looks for emails about something within a stretch of days, then opens the latest one."""
     span = s.rng.choice((7, 14, 30))
@@ -420,7 +420,7 @@ def note_to_a_favourite(s: Scene) -> None:
     s.call("create_draft", mailbox_id=mid, to=[c["email"]], subject=subject, body=text)
 
 
-@email.intent(covers=("list_mailboxes", "list_labels", "list_messages", "label_message"), follows=True)
+@email.intent(covers=("list_mailboxes", "list_labels", "list_messages", "label_message"))
 def clean_up_label(s: Scene) -> None:
     """The owner reviews what sits under one of their labels and takes it off one email."""
     box = me(s, "mailbox_id IN (SELECT m.mailbox_id FROM messages m JOIN message_labels USING (message_id) "

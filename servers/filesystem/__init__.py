@@ -19,7 +19,13 @@ Pictures (photos and a CSV index), backups (archives); other users sam (home 075
 
 from __future__ import annotations
 
-from servers.filesystem import tools_archive, tools_nav, tools_text, tools_write  # noqa: F401  (registers the tools)
+from servers.filesystem import (  # noqa: F401  (registers them)
+    intents,
+    tools_archive,
+    tools_nav,
+    tools_text,
+    tools_write,
+)
 from servers.filesystem.core import SCHEMA, filesystem
 from servers.filesystem.seed import seed
 

@@ -205,7 +205,7 @@ def reopen_ticket(s: Scene) -> None:
     s.call("add_comment", issue_id=i["issue_id"], author_id=uid, body=text)
 
 
-@tracker.intent(covers=("search_users", "search_issues", "get_issue", "update_issue"), weight=1.2, follows=True)
+@tracker.intent(covers=("search_users", "search_issues", "get_issue", "update_issue"), weight=1.2)
 def escalate(s: Scene) -> None:
     """A member raises a ticket's priority, then looks at the other urgent bugs of the project."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status != 'done' AND "
@@ -227,7 +227,7 @@ def escalate(s: Scene) -> None:
     s.call("search_issues", project_id=i["project_id"], type="bug", priority=new, status="open")
 
 
-@tracker.intent(covers=("search_users", "search_issues", "assign_issue"), follows=True)
+@tracker.intent(covers=("search_users", "search_issues", "assign_issue"))
 def hand_over(s: Scene) -> None:
     """A lead hands a colleague's in-progress ticket to someone else on the team."""
     row = s.pick("SELECT i.*, a.name AS holder FROM issues i JOIN users a ON a.user_id = i.assignee_id WHERE "
@@ -413,7 +413,7 @@ def label_hotspots(s: Scene) -> None:
     s.call("search_issues", label=label, status="open")
 
 
-@tracker.intent(covers=("search_users", "search_issues", "transition_issue"), weight=1.2, follows=True)
+@tracker.intent(covers=("search_users", "search_issues", "transition_issue"), weight=1.2)
 def send_for_review(s: Scene) -> None:
     """A developer lists what they have in progress and sends one ticket to review."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.assignee_id = u.user_id AND i.status = 'in_progress')")

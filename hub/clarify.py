@@ -1,0 +1,269 @@
+"""Did the model ask for what is missing? The check behind R_ask on a clarify task's ``ask`` turns.
+
+On an ask turn the user withholds a value the call cannot do without (``Turn.missing`` names the
+parameters; a task that names none has them inferred: the arguments of the next turn's calls whose
+values the user's answer states and no earlier turn did, else the first such call's unstated ones).
+The model's reply on that turn earns R_ask = 1 only when it makes no call **and** one of its
+sentences asks for the missing value:
+
+- the sentence asks: it holds a ``?``, or opens with a question word or an auxiliary verb
+  (``which``, ``what``, ``could``, ``do``, ...), or requests information (``please provide``,
+  ``let me know``, ``tell me``, ``I need``, ...);
+- the sentence is not an offer to act (a yes/no question such as ``should I``, ``shall I``, ``do you
+  want me to``): asking permission to go ahead is not asking for the value;
+- the sentence refers to what is missing: a word of the parameter's name (``from_account_id`` ->
+  ``account``), its entity kind (the schema's ``x-entity``), a synonym the tool declares for it
+  (``x-synonyms`` in the parameter's JSON schema, e.g. ``Field(json_schema_extra={"x-synonyms":
+  ["file"]})``), or a synonym from the small built-in table ``SYNONYMS`` (``path`` -> ``file``).
+  Words match case-insensitively, plurals folded (``accounts`` = ``account``).
+
+Examples, for a withheld ``from_account_id`` (``x-entity: account``):
+
+    "Which account should I send it from?"            1  a question naming the account
+    "Please tell me the account to debit."            1  a request for the account
+    "Done."                                            0  a statement (an invented completion)
+    "I can't help with that."                          0  a refusal
+    "Anything else I can do?"                          0  a question about something else
+    "Should I use your main account?"                  0  an offer to act, not a question for the value
+    "I transferred $200 from ACC-0001."                0  a statement
+
+The check is deterministic (plain string rules, no model), and ``RewardConfig.clarify_check =
+"no_call"`` turns it off (R_ask = 1 for any reply without a call, the paper's reading).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hub.tasks import GTStep, Task
+
+STOP_WORDS = frozenset({"id", "ids", "the", "a", "an", "of", "to", "from", "for", "in", "on", "at", "by", "with",
+                        "is", "new", "old", "max", "min", "and", "or"})
+QUESTION_OPENERS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how", "could", "can",
+                              "would", "will", "do", "does", "did", "is", "are", "may", "might", "have", "has"})
+WH_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
+REQUESTS = ("please provide", "please tell", "please specify", "please share", "please give", "please confirm",
+            "please send me", "please let me know", "let me know", "tell me", "provide the", "provide me",
+            "specify the", "i need the", "i need to know", "i'll need", "i will need", "i need your",
+            "i need a", "i need an")
+OFFERS = ("should i", "shall i", "want me to", "would you like me", "like me to", "do you want me", "can i go ahead",
+          "may i go ahead", "ok to proceed", "okay to proceed", "is it ok", "is it okay", "is that ok",
+          "is that okay")
+REFUSALS = ("can't", "cannot", "can not", "unable", "not able", "sorry", "none of my tools", "no tool", "won't")
+# Plain-language names users and models use for common parameter words, beyond the parameter's own.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "path": ("file", "folder", "directory", "location"),
+    "directory": ("folder", "path", "where"),
+    "source": ("file", "path", "origin"),
+    "destination": ("target", "where"),
+    "amount": ("how much", "sum", "total"),
+    "price": ("how much", "cost"),
+    "quantity": ("how many", "number of"),
+    "count": ("how many", "number of"),
+    "date": ("when", "day"),
+    "time": ("when",),
+    "start": ("when",),
+    "end": ("when", "until"),
+    "user": ("person", "member", "username", "who"),
+    "member": ("person", "user", "who"),
+    "contact": ("person", "who"),
+    "customer": ("client", "who"),
+    "traveller": ("traveler", "passenger", "who"),
+    "payee": ("recipient", "who"),
+    "message": ("email", "mail"),
+    "draft": ("email", "message"),
+    "mailbox": ("inbox", "email account"),
+    "email": ("address", "mail"),
+    "city": ("where", "town", "location"),
+    "address": ("where", "location"),
+    "place": ("where", "location", "spot"),
+    "product": ("item",),
+    "item": ("product",),
+    "listing": ("item",),
+    "itinerary": ("trip",),
+    "reservation": ("booking",),
+    "booking": ("reservation",),
+    "event": ("meeting", "appointment"),
+    "meeting": ("call", "event"),
+    "issue": ("ticket", "bug"),
+    "deal": ("opportunity",),
+    "lead": ("prospect",),
+    "vehicle": ("car",),
+    "expense": ("purchase", "charge"),
+    "order": ("purchase",),
+    "symbol": ("ticker", "stock"),
+    "title": ("name", "subject"),
+}
+WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case words with plurals folded (``accounts`` -> ``account``)."""
+    return [_singular(w) for w in WORD.findall(text.lower())]
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+# What is missing ------------------------------------------------------------------------------
+
+
+def value_in_text(value: Any, text: str) -> bool:
+    """Whether a user turn states ``value``: numbers compared as numbers, strings verbatim as a whole word
+    (``TODO`` is not stated by ``todo.md``, nor ``ACC-0001`` by ``ACC-00011``)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return any(float(n) == float(value) for n in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", "")))
+    if isinstance(value, str):
+        return bool(value) and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
+    if isinstance(value, list):
+        return bool(value) and all(value_in_text(v, text) for v in value)
+    return False
+
+
+def missing_params(task: Task, turn: int) -> tuple[list[str], bool]:
+    """The parameters ask turn ``turn`` withholds, and whether they were inferred (not declared)."""
+    declared = task.turns[turn].missing
+    if declared:
+        return list(declared), False
+    said = " ".join(t.user for t in task.turns[: turn + 1])
+    later = next((t for t in task.turns[turn + 1:] if t.calls), None)
+    if later is None or turn + 1 >= len(task.turns):
+        return [], True
+    answer = task.turns[turn + 1].user
+    args = [(p, v) for s in later.calls for p, v in s.arguments.items()]
+    given = [p for p, v in args if value_in_text(v, answer) and not value_in_text(v, said)]
+    if not given:  # the answer does not state it verbatim: the first call's unstated arguments
+        given = [p for p, v in later.calls[0].arguments.items() if not value_in_text(v, said)]
+    return list(dict.fromkeys(given)), True
+
+
+def withheld_step(task: Task, turn: int, param: str) -> GTStep | None:
+    """The later ground-truth call that needs the withheld ``param``: the first whose value for it no
+    user turn up to ``turn`` states (else the first that takes it at all)."""
+    said = " ".join(t.user for t in task.turns[: turn + 1])
+    steps = [s for t in task.turns[turn + 1:] for s in t.calls if param in s.arguments]
+    return next((s for s in steps if not value_in_text(s.arguments[param], said)), steps[0] if steps else None)
+
+
+def _property(task: Task, turn: int, param: str, schemas: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The JSON schema of ``param`` on the call that needs it (else on any offered tool that takes it)."""
+    step = withheld_step(task, turn, param)
+    names = [step.name] if step is not None else []
+    names += [n for n, sch in schemas.items() if param in sch.get("properties", {})]
+    for name in names:
+        prop = schemas.get(name, {}).get("properties", {}).get(param)
+        if prop is not None:
+            return prop
+    return {}
+
+
+def words_for(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """The phrases that refer to ``param``: its name's words, its entity kind, declared and built-in synonyms."""
+    base = [w for w in tokens(param.replace("_", " ")) if w not in STOP_WORDS]
+    entity = prop.get("x-entity")
+    if isinstance(entity, str):
+        base += [w for w in tokens(entity.replace("_", " ")) if w not in STOP_WORDS]
+    phrases: set[tuple[str, ...]] = {(w,) for w in base}
+    declared = prop.get("x-synonyms") or []
+    for s in [*declared, *(s for w in base for s in SYNONYMS.get(w, ()))]:
+        if isinstance(s, str) and tokens(s):
+            phrases.add(tuple(tokens(s)))
+    return sorted(phrases)
+
+
+def question_words(task: Task, turn: int, schemas: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tuple[str, ...]]]:
+    params, _ = missing_params(task, turn)
+    return {p: words_for(p, _property(task, turn, p, schemas)) for p in params}
+
+
+# The reply -----------------------------------------------------------------------------------
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCE.findall(text) if s.strip()]
+
+
+def is_asking(sentence: str) -> bool:
+    low = sentence.lower()
+    words = WORD.findall(low)
+    return "?" in sentence or bool(words and words[0] in QUESTION_OPENERS) or any(r in low for r in REQUESTS)
+
+
+def is_offer(sentence: str) -> bool:
+    """A yes/no question about going ahead (``Should I use your main account?``); a wh-question
+    (``Which account should I use?``) asks for the value, so it is never an offer."""
+    low = sentence.lower()
+    words = WORD.findall(low)
+    return not (words and words[0] in WH_WORDS) and any(o in low for o in OFFERS)
+
+
+def refers_to(sentence: str, phrases: Iterable[tuple[str, ...]]) -> bool:
+    toks = tokens(sentence)
+    return any(_contains(toks, p) for p in phrases)
+
+
+def _contains(toks: Sequence[str], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(tuple(toks[i:i + n]) == phrase for i in range(len(toks) - n + 1))
+
+
+@dataclass
+class AskVerdict:
+    asked: bool
+    reason: str
+
+
+def judge_reply(text: str, wanted: Mapping[str, list[tuple[str, ...]]]) -> AskVerdict:
+    """Whether ``text`` (the model's reply on an ask turn, no call made) asks for one of ``wanted``."""
+    if not text.strip():
+        return AskVerdict(False, "no reply on the ask turn")
+    if not wanted:
+        return AskVerdict(False, "the task names nothing missing and none can be inferred; "
+                                 "give the ask turn a 'missing' list")
+    parts = sentences(text)
+    asking = [s for s in parts if is_asking(s)]
+    for s in asking:
+        if is_offer(s):
+            continue
+        for param, phrases in wanted.items():
+            if refers_to(s, phrases):
+                return AskVerdict(True, f"asked for {param}: {_clip(s)!r}")
+    names = ", ".join(" ".join(p) for ps in wanted.values() for p in ps[:4])
+    if any(is_offer(s) for s in asking):
+        return AskVerdict(False, f"offered to act instead of asking for {', '.join(wanted)}")
+    if asking:
+        return AskVerdict(False, f"the question does not refer to what is missing ({names})")
+    low = text.lower()
+    if any(r in low for r in REFUSALS):
+        return AskVerdict(False, "a refusal, not a question")
+    return AskVerdict(False, "a statement, not a question")
+
+
+def _clip(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def clarifying_question(task: Task, turn: int) -> str:
+    """A good question for ask turn ``turn`` (the oracle's reply): it names what is missing."""
+    params, _ = missing_params(task, turn)
+    if not params:
+        return "What exactly do you need me to use? I'm missing a detail."
+    names = " and the ".join(_phrase(p) for p in params)
+    return f"Which {names} do you mean? Please tell me the {names}."
+
+
+def _phrase(param: str) -> str:
+    words = [w for w in param.split("_") if w not in STOP_WORDS]
+    return " ".join(words) or param.replace("_", " ")
