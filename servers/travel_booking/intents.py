@@ -179,10 +179,10 @@ def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
                                   "AND seat IS NOT NULL", f["flight_id"])}
     seat = s.rng.choice([x for x in layout if x not in taken])
     pick = s.given(seat, seat, "seat", "select_seat", "seat")
-    s.say("{me}Please switch me to[ {seat}] on {trip}; the app shows it's open.",
-          "{me}Can I have[ seat {seat}] on {trip} instead of what I've got?",
-          "{me}I'd rather sit in[ {seat}] on {trip}. Can you change that?",
-          minimal=["{me}Move me to[ {seat}] on {trip}."], seat=pick, trip=trip, me=intro(s))
+    s.say("{me}Please change my seat on {trip}[ to {seat}]; the app shows it's open.",
+          "{me}Can I sit somewhere else on {trip}?[ I'd like {seat}.]",
+          "{me}I'd rather have a different seat on {trip}.[ {seat} is free.]",
+          minimal=["{me}New seat on {trip}[: {seat}]."], seat=pick, trip=trip, me=intro(s))
     tid = find_me(s, {"traveller_id": b["traveller_id"], "name": s.persona.name})
     listed = booked_flight(s, tid, b)
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)

@@ -67,7 +67,7 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
     room_rows: list[tuple[Any, ...]] = []
     rates: dict[tuple[str, str], tuple[float, int, int]] = {}
     by_city: dict[str, list[str]] = {}
-    for code, _, city, country, _, _ in airports:
+    for _code, _, city, country, _, _ in airports:
         for chain in rng.sample(CHAINS, 3):
             hid = f"HTL-{len(hotels) + 1:03d}"
             stars = rng.choice((2, 3, 3, 4, 4, 5))

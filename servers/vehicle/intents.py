@@ -275,7 +275,7 @@ def fill_up(s: Scene) -> None:
     full = "to full" if level == 100 else f"to {level}%"
     plate = v["engine"] == "on" or s.rng.random() < 0.3
     s.say("{me}I'm at the {at} with {car}. {What} it {full}.", "{me}{car} needs a {what}: take it {full}, please.",
-          "{me}Plugged in at the {at}. Get {car} {full}.", minimal=["{me}{car} is at the {at}."],
+          "{me}At the {at} now. Get {car} {full}.", minimal=["{me}{car} is at the {at}."],
           me=intro(s), car=who(s, v, plate), at=at, What=what.capitalize(), what=what, full=full)
     start = n_calls(s)
     vid = find_car(s, v, plate)
