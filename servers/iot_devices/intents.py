@@ -120,7 +120,10 @@ def comfortable(s: Scene) -> None:
     """A person warms up or cools down the house, to a temperature they name."""
     h, d = my_device(s, "d.type = 'thermostat' AND d.online = 1")
     mode = s.rng.choice(("heat", "cool", "auto"))
-    target = float(s.rng.choice([x for x in range(int(d["min_temp"]), int(d["max_temp"]) + 1) if 17 <= x <= 26]))
+    targets = [x for x in range(int(d["min_temp"]), int(d["max_temp"]) + 1) if 17 <= x <= 26]
+    if not targets:
+        raise Skip("no comfortable target within the thermostat's range")
+    target = float(s.rng.choice(targets))
     if d["mode"] == mode and d["target_temp"] == target:
         raise Skip("nothing to change")
     feel = {"heat": "It's freezing in here", "cool": "It's way too warm", "auto": "Keep it steady"}[mode]

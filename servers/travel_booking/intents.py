@@ -177,7 +177,10 @@ def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
     taken = _blocked(f["flight_id"], layout, f[f"{b['cabin']}_blocked"]) | {
         r["seat"] for r in s.rows("SELECT seat FROM flight_bookings WHERE flight_id = ? AND status = 'confirmed' "
                                   "AND seat IS NOT NULL", f["flight_id"])}
-    seat = s.rng.choice([x for x in layout if x not in taken])
+    free = [x for x in layout if x not in taken]
+    if not free:
+        raise Skip("the cabin is full")
+    seat = s.rng.choice(free)
     pick = s.given(seat, seat, "seat", "select_seat", "seat")
     s.say("{me}Please change my seat on {trip}[ to {seat}]; the app shows it's open.",
           "{me}Can I sit somewhere else on {trip}?[ I'd like {seat}.]",
