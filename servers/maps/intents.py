@@ -128,12 +128,13 @@ def something_near_me(s: Scene) -> None:
     words = s.rng.choice(KINDS[kind])
     now = s.rng.random() < 0.4
     opened = " that's open right now" if now else ""
+    few = s.rng.random() < 0.3
     text = f"{adr['street_number']} {adr['street']}, {adr['city']}"
     street = s.given(text, text, "address", "geocode_address", "address")
     far = f"within {radius:g} km" if radius != 2.0 else "close by"
-    s.say("[I'm at {street}. ]Is there a {w}{o} {far}?", "Any {w}{o} {far}?[ I'm standing at {street}.]",
-          "Looking for a {w}{o} {far}[ of {street}].", minimal=["{w} near[ {street}]?"],
-          street=street, w=words, o=opened, far=far)
+    s.say("[I'm at {street}. ]Is there a {w}{o} {far}?{lim}", "Any {w}{o} {far}?[ I'm standing at {street}.]{lim}",
+          "Looking for a {w}{o} {far}[ of {street}].{lim}", minimal=["{w} near[ {street}]?"],
+          street=street, w=words, o=opened, far=far, lim=" Just the three closest." if few else "")
     found = s.call("geocode_address", address=text)["matches"]
     if len(found) != 1:
         raise Skip("the address is ambiguous")
@@ -142,6 +143,8 @@ def something_near_me(s: Scene) -> None:
         args["radius_km"] = radius
     if now:
         args["open_now"] = True
+    if few and not s.minimal:
+        args["limit"] = 3
     near = s.call("search_nearby", **args)["places"]
     if not near:
         raise Skip("nothing of that kind nearby")
@@ -204,19 +207,23 @@ def best_in_town(s: Scene) -> None:
                "AND q.rating = p.rating) = 1")
     words = {"restaurant": "restaurant", "cafe": "café", "bar": "bar", "museum": "museum"}[p["category"]]
     cheap = p["price_level"] <= 2 and p["category"] in ("restaurant", "bar", "cafe") and s.rng.random() < 0.3
+    floor = 4.0 if p["rating"] >= 4.0 and s.rng.random() < 0.3 else None
+    extra = (", nothing too pricey" if cheap else "") + (", at least four stars" if floor else "")
     s.say("What's the best-rated {w} in {city}{c}?", "Which {w} in {city} do people like most{c}?",
-          "Top {w} in {city}{c}, by reviews?", minimal=["Best {w} in {city}?"], w=words, city=p["city"],
-          c=", nothing too pricey" if cheap else "")
+          "Top {w} in {city}{c}, by reviews?", minimal=["Best {w} in {city}?"], w=words, city=p["city"], c=extra)
     args: dict[str, Any] = {"city": p["city"], "category": p["category"]}
     if cheap and not s.minimal:
         args["max_price_level"] = 2
+    if floor and not s.minimal:
+        args["min_rating"] = floor
     found = s.call("search_places", **args)["places"]
     if not found or found[0]["place_id"] != p["place_id"]:
         raise Skip("another place tops the list")
     if s.rng.random() < 0.5:
         s.say("Any bad reviews for it? What do people complain about?", "What do the unhappy reviewers say about it?",
               "Show me its low ratings, if any.")
-        s.call("list_reviews", place_id=found[0]["place_id"], max_rating=2)
+        s.call("list_reviews", place_id=found[0]["place_id"], max_rating=2,
+               **({"min_rating": 1} if s.rng.random() < 0.2 else {}))
     else:
         s.say("Is it open now, and where exactly is it?", "What are its hours and address?",
               "When does it open and close?")
@@ -346,9 +353,11 @@ def what_is_covered(s: Scene) -> None:
         city = s.rng.choice(sorted(values))
         kind = s.rng.choice(("museum", "park", "cafe", "bar"))
         w = s.rng.choice(KINDS[kind])
-        s.say("OK, {city} then. What's a good {w} there?", "{city}: which {w} is rated best?",
-              "Show me the top {w} spots in {city}.", city=city, w=w)
-        s.call("search_places", city=city, category=kind)
+        mood = s.rng.choice(("", "", " that's open now", " with at least four stars"))
+        s.say("OK, {city} then. What's a good {w} there{m}?", "{city}: which {w} is rated best{m}?",
+              "Show me the top {w} spots in {city}{m}.", city=city, w=w, m=mood)
+        extra: dict[str, Any] = {"open_now": True} if "open" in mood else {"min_rating": 4.0} if mood else {}
+        s.call("search_places", city=city, category=kind, **extra)
         return
     s.say("What kinds of food can I find on your map?", "Which cuisines do you list restaurants for?",
           "What cuisines are there to choose from?")
