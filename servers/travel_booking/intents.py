@@ -292,7 +292,8 @@ def room_for_the_trip(s: Scene) -> None:
     stars = s.rng.choice((None, None, 3, 4))
     trip = my_flight(s, b)
     nice = f" with at least {stars} stars" if stars else ""
-    people = {1: "just me", 2: "two of us", 3: "three of us"}[guests]
+    two_rooms = guests == 3 and s.rng.random() < 0.5
+    people = {1: "just me", 2: "two of us", 3: "three of us"}[guests] + (" in two rooms" if two_rooms else "")
     s.say("{me}I'm flying in on {trip}. What rooms{nice} are there for {nights} night{pl}, {people}?",
           "{me}Need a place to stay after {trip}: {nights} night{pl}, {people}{nice}. What's free?",
           "{me}Where could I sleep{nice} for {nights} night{pl} when I land from {trip}? {People}.",
@@ -306,6 +307,8 @@ def room_for_the_trip(s: Scene) -> None:
     args: dict[str, Any] = {"city": b["to_city"], "check_in": ci.isoformat(), "check_out": co.isoformat()}
     if guests > 1:
         args["guests"] = guests
+    if two_rooms and not s.minimal:
+        args["rooms"] = 2
     if stars:
         args["min_stars"] = stars
     hotels = s.call("search_hotels", **args)["hotels"]
@@ -318,6 +321,8 @@ def room_for_the_trip(s: Scene) -> None:
     s.say("The cheapest one is fine, put it on that trip.", "Go with the lowest price and tie it to that trip.",
           "Take the least expensive option, same trip as the flight.")
     extra: dict[str, Any] = {"guests": guests} if guests > 1 else {}
+    if "rooms" in args:
+        extra["rooms"] = 2
     s.call("book_hotel", itinerary_id=listed["itinerary_id"], hotel_id=best[1], room_type=best[2],
            check_in=ci.isoformat(), check_out=co.isoformat(), **extra)
 

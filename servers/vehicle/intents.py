@@ -79,7 +79,8 @@ def find_car(s: Scene, v: dict[str, Any], by_plate: bool = False) -> str:
                  if o["owner_id"] == v["owner_id"]]
         if not owner:
             raise Skip("the owner is past the first page")
-        found = s.call("list_vehicles", owner_id=owner[0]["owner_id"])["vehicles"]
+        by_model = {"query": v["model"]} if s.rng.random() < 0.4 else {}
+        found = s.call("list_vehicles", owner_id=owner[0]["owner_id"], **by_model)["vehicles"]
     hit = [x for x in found if x["vehicle_id"] == v["vehicle_id"]]
     if not hit:
         raise Skip("the car is past the first page")
