@@ -273,7 +273,6 @@ def test_a_server_with_intents_covers_all_its_tools(server: Server) -> None:
     assert not missing, f"tools no intent of {server.name} covers: {missing}"
 
 
-@pytest.mark.xfail(strict=True, reason="servers without intents yet fall back to the chain machine")
 def test_intents_cover_all_343_tools() -> None:
     every = {f"{s.name}__{t}" for s in REGISTRY for t in s.tools}
     assert len(every) == 343

@@ -113,7 +113,8 @@ def test_synthesized_kinds_structure_and_stats(synth: SynthResult) -> None:
             assert 3 <= len(meta["distractors"]) <= 8
     assert any(t.meta["synth"]["distractors"] for t in synth.tasks)
     assert any(t.meta["synth"]["enum_stripped"] for t in synth.tasks)
-    assert any(t.meta["synth"]["recoveries"] for t in synth.tasks)
+    if synth.fallback_servers:  # recoveries come from the chain machine, which only servers without intents use
+        assert any(t.meta["synth"]["recoveries"] for t in synth.tasks)
 
 
 def test_output_split_manifest_and_export(synth: SynthResult, tmp_path: Path) -> None:

@@ -144,13 +144,15 @@ def _scalars(value: Any, out: set[str]) -> None:
         out.add(value)
     elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 100:
         out.add(str(value))
+    elif isinstance(value, float) and not value.is_integer():  # coordinates read off a result
+        out.add(repr(value))
 
 
 def _arg_values(args: dict[str, Any]) -> set[str]:
     """The values an argument carries, and the words of a free text (an @handle read off a result)."""
     out: set[str] = set()
     for v in args.values():
-        if isinstance(v, (dict, list, str)):
+        if isinstance(v, (dict, list, str, float)):
             _scalars(v, out)
         if isinstance(v, str) and " " in v:
             out.update(WORD.findall(v))

@@ -1,248 +1,22 @@
-"""Vehicle: owners' connected cars (gas, hybrid, electric) with ignition, gears, climate, doors, windows,
-trunk, lights, tyres, navigation to known places and service records.
-
-Business rules (gated by mode): the engine starts only in park, with the key inside, every door closed
-and fuel (or charge) left, and stops only in park; leaving park needs the engine on, doors and trunk
-closed and no flat tyre; doors and trunk open only in park and when unlocked, the car unlocks only in
-park and locks only with everything closed; windows need the engine on; climate needs the engine on,
-or for hybrids and EVs at least 20% battery; navigation needs a destination, the engine on and enough
-range; arriving at the destination needs the car in drive and uses distance and energy; refuelling or
-charging needs the engine off; tyres are inflated in park to within 5 psi of the recommended pressure.
-"""
+"""Vehicle tools: find owners, cars and places; ignition, gears, climate, doors, windows, trunk, lights,
+navigation, refuelling and tyres, each gated by the car's mode."""
 
 from __future__ import annotations
 
-import math
-import random
-import sqlite3
-from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from hub import fake
 from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
-
-SCHEMA = """
-CREATE TABLE owners (
-    owner_id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    email TEXT NOT NULL UNIQUE,
-    phone TEXT NOT NULL,
-    city TEXT NOT NULL,
-    member_since TEXT NOT NULL
-);
-CREATE TABLE places (
-    place_id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    category TEXT NOT NULL,
-    address TEXT NOT NULL,
-    city TEXT NOT NULL,
-    lat REAL NOT NULL,
-    lon REAL NOT NULL
-);
-CREATE TABLE vehicles (
-    vehicle_id TEXT PRIMARY KEY,
-    owner_id TEXT NOT NULL REFERENCES owners(owner_id),
-    nickname TEXT NOT NULL,
-    make TEXT NOT NULL,
-    model TEXT NOT NULL,
-    year INTEGER NOT NULL,
-    vin TEXT NOT NULL UNIQUE,
-    plate TEXT NOT NULL UNIQUE,
-    powertrain TEXT NOT NULL CHECK (powertrain IN ('gas', 'hybrid', 'electric')),
-    color TEXT NOT NULL,
-    odometer_km REAL NOT NULL,
-    fuel_pct REAL,
-    fuel_tank_l REAL,
-    km_per_l REAL,
-    battery_pct REAL,
-    battery_kwh REAL,
-    km_per_kwh REAL,
-    engine TEXT NOT NULL CHECK (engine IN ('on', 'off')),
-    gear TEXT NOT NULL CHECK (gear IN ('park', 'drive', 'reverse', 'neutral')),
-    key_present INTEGER NOT NULL,
-    locked INTEGER NOT NULL,
-    trunk_open INTEGER NOT NULL,
-    climate_on INTEGER NOT NULL,
-    climate_temp REAL NOT NULL,
-    seat_heat_driver INTEGER NOT NULL,
-    seat_heat_passenger INTEGER NOT NULL,
-    lights TEXT NOT NULL CHECK (lights IN ('off', 'auto', 'low', 'high')),
-    location_place_id TEXT NOT NULL REFERENCES places(place_id),
-    destination_place_id TEXT REFERENCES places(place_id),
-    nav_active INTEGER NOT NULL,
-    updated_at TEXT NOT NULL
-);
-CREATE INDEX vehicles_owner ON vehicles(owner_id);
-CREATE TABLE doors (
-    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
-    door TEXT NOT NULL,
-    is_open INTEGER NOT NULL,
-    window_pct INTEGER NOT NULL,
-    PRIMARY KEY (vehicle_id, door)
-);
-CREATE TABLE tires (
-    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
-    position TEXT NOT NULL,
-    pressure_psi REAL NOT NULL,
-    recommended_psi REAL NOT NULL,
-    PRIMARY KEY (vehicle_id, position)
-);
-CREATE TABLE trips (
-    trip_id TEXT PRIMARY KEY,
-    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
-    from_place_id TEXT NOT NULL,
-    to_place_id TEXT NOT NULL,
-    distance_km REAL NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'cancelled')),
-    started_at TEXT NOT NULL,
-    ended_at TEXT
-);
-CREATE INDEX trips_vehicle ON trips(vehicle_id, started_at);
-CREATE TABLE service_records (
-    service_id TEXT PRIMARY KEY,
-    vehicle_id TEXT NOT NULL REFERENCES vehicles(vehicle_id),
-    kind TEXT NOT NULL,
-    service_date TEXT NOT NULL,
-    odometer_km REAL NOT NULL,
-    cost REAL NOT NULL,
-    shop TEXT NOT NULL,
-    notes TEXT NOT NULL
-);
-CREATE INDEX service_vehicle ON service_records(vehicle_id, service_date);
-"""
-
-# (make, model, powertrain, tank litres, km per litre, battery kWh, km per kWh, recommended psi)
-MODELS = (
-    ("Toyota", "Camry", "gas", 60, 14.0, None, None, 35), ("Toyota", "Corolla", "gas", 50, 15.5, None, None, 35),
-    ("Honda", "Civic", "gas", 47, 15.0, None, None, 32), ("Honda", "CR-V", "gas", 53, 12.5, None, None, 35),
-    ("Ford", "F-150", "gas", 98, 8.0, None, None, 35), ("Ford", "Escape", "gas", 57, 12.0, None, None, 35),
-    ("Chevrolet", "Equinox", "gas", 56, 11.5, None, None, 35), ("Subaru", "Outback", "gas", 70, 11.0, None, None, 35),
-    ("Mazda", "CX-5", "gas", 56, 12.0, None, None, 36), ("BMW", "3 Series", "gas", 59, 13.0, None, None, 33),
-    ("Toyota", "Prius", "hybrid", 43, 22.0, 1.3, 6.0, 35), ("Toyota", "RAV4 Hybrid", "hybrid", 55, 17.0, 1.6, 6.0, 35),
-    ("Honda", "Accord Hybrid", "hybrid", 48, 19.0, 1.3, 6.0, 33), ("Ford", "Escape Hybrid", "hybrid", 42, 17.5, 1.1, 6.0, 35),
-    ("Tesla", "Model 3", "electric", None, None, 60.0, 7.0, 42), ("Tesla", "Model Y", "electric", None, None, 75.0, 6.3, 42),
-    ("Chevrolet", "Bolt EV", "electric", None, None, 65.0, 6.4, 38), ("Nissan", "Leaf", "electric", None, None, 40.0, 6.5, 36),
-    ("Ford", "Mustang Mach-E", "electric", None, None, 72.0, 5.7, 38), ("Hyundai", "Ioniq 5", "electric", None, None, 77.4, 6.0, 36),
-    ("Kia", "EV6", "electric", None, None, 77.4, 6.1, 36), ("Rivian", "R1S", "electric", None, None, 135.0, 3.9, 48),
+from servers.vehicle.schema import (
+    FLAT_PSI,
+    MIN_CLIMATE_BATTERY,
+    MIN_START_BATTERY,
+    SCHEMA,
+    _distance,
 )
-COLORS = ("white", "black", "silver", "gray", "blue", "red", "green", "pearl white", "midnight blue")
-DOORS = ("front_left", "front_right", "rear_left", "rear_right")
-PLACE_KINDS = (("airport", "{city} International Airport"), ("mall", "{city} Galleria"), ("hospital", "{city} General Hospital"),
-               ("gas_station", "Shell on {street}"), ("charging_station", "ChargePoint {street}"), ("restaurant", "The {street} Diner"),
-               ("park", "{city} Central Park"), ("stadium", "{city} Arena"), ("hotel", "Grand Hotel {city}"),
-               ("university", "University of {city}"), ("supermarket", "Whole Grocer {street}"), ("office", "{company} HQ"))
-SERVICES = (("oil change", 60, 120, 10000), ("tire rotation", 30, 80, 12000), ("brake inspection", 0, 150, 20000),
-            ("battery check", 0, 60, 25000), ("software update", 0, 0, 15000), ("cabin air filter", 35, 90, 20000),
-            ("wheel alignment", 90, 180, 30000), ("annual inspection", 40, 120, 15000))
-SHOPS = ("Jiffy Lube", "Firestone Complete Auto Care", "Midas", "Pep Boys", "Valvoline Express Care", "Meineke")
-FLAT_PSI = 20.0
-MIN_CLIMATE_BATTERY = 20.0
-MIN_START_BATTERY = 2.0
-Row = tuple[Any, ...]
-
-
-def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
-    """~190 places in 20 cities, 130 owners with ~230 vehicles, their doors, tyres, trips and service histories."""
-    places: list[Row] = []
-    by_city: dict[str, list[Row]] = {}
-    for name, state, lat, lon in fake.CITIES:
-        for category, pattern in rng.sample(PLACE_KINDS, rng.randint(8, 11)):
-            street = rng.choice(fake.STREETS)
-            place_id = f"PLC-{len(places) + 1:04d}"
-            places.append((place_id, pattern.format(city=name, street=street.split()[0], company=rng.choice(fake.COMPANIES)),
-                           category, f"{rng.randint(10, 9999)} {street}, {name}, {state}", name,
-                           round(lat + rng.uniform(-0.12, 0.12), 5), round(lon + rng.uniform(-0.12, 0.12), 5)))
-            by_city.setdefault(name, []).append(places[-1])
-    owners: list[Row] = []
-    vehicles: list[Row] = []
-    doors: list[Row] = []
-    tires: list[Row] = []
-    trips: list[Row] = []
-    services: list[Row] = []
-    for i in range(1, 131):
-        first, last = fake.person(rng)
-        city = fake.city(rng)[0]
-        owners.append((f"OWN-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng), city,
-                       fake.iso(fake.moment(rng, now, 2500, -30))))
-        for _ in range(rng.choice((1, 1, 2, 2, 3))):
-            vid = f"VEH-{len(vehicles) + 1:04d}"
-            vehicles.append(_seed_vehicle(rng, vid, f"OWN-{i:04d}", first, by_city[city], now, doors, tires, trips))
-            _seed_services(rng, vehicles[-1], now, services)
-    db.executemany("INSERT INTO owners VALUES (?,?,?,?,?,?)", owners)
-    db.executemany("INSERT INTO places VALUES (?,?,?,?,?,?,?)", places)
-    db.executemany(f"INSERT INTO vehicles VALUES ({','.join('?' * 31)})", vehicles)
-    db.executemany("INSERT INTO doors VALUES (?,?,?,?)", doors)
-    db.executemany("INSERT INTO tires VALUES (?,?,?,?)", tires)
-    db.executemany("INSERT INTO trips VALUES (?,?,?,?,?,?,?,?)", trips)
-    db.executemany("INSERT INTO service_records VALUES (?,?,?,?,?,?,?,?)", services)
-
-
-def _seed_vehicle(rng: random.Random, vid: str, owner_id: str, first: str, city_places: list[tuple[Any, ...]], now: datetime,
-                  doors: list[tuple[Any, ...]], tires: list[tuple[Any, ...]], trips: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-    make, model, power, tank, kpl, kwh, kpkwh, psi = rng.choice(MODELS)
-    year = rng.randint(2015 if power != "electric" else 2018, 2026)
-    odometer = round(max(0.0, (2026.5 - year) * rng.uniform(9000, 21000)), 1)
-    fuel = None if tank is None else round(rng.choice((0.0, rng.uniform(3, 15))) if rng.random() < 0.08 else rng.uniform(18, 100), 1)
-    battery = None if kwh is None else round(rng.uniform(0, 6) if rng.random() < 0.07 else rng.uniform(15, 100), 1)
-    state = rng.choices(("parked", "idling", "driving"), (76, 12, 12))[0]
-    key = 1 if state != "parked" else int(rng.random() < 0.8)
-    if (fuel is not None and fuel < 3 and (battery is None or battery < 3)) or (battery is not None and power == "electric" and battery < 3):
-        state = "parked"
-    here = rng.choice(city_places)
-    dest = rng.choice([p for p in city_places if p[0] != here[0]])
-    open_door = rng.choice(DOORS) if state == "parked" and rng.random() < 0.06 else None
-    trunk = int(state == "parked" and rng.random() < 0.04)
-    locked = int(state == "driving" or (state == "parked" and not open_door and not trunk and rng.random() < 0.85))
-    flat = rng.choice(DOORS) if state == "parked" and rng.random() < 0.05 else None
-    for d in DOORS:
-        doors.append((vid, d, int(d == open_door), rng.choice((0, 0, 0, 25, 100)) if state != "parked" and d.startswith("front") else 0))
-        pressure = rng.uniform(12, 18) if d == flat else psi + rng.choice((0, 0, -1, 1, -4, -6))
-        tires.append((vid, d, round(pressure, 1), float(psi)))
-    start = here
-    for _ in range(rng.randint(1, 4)):
-        a, b = rng.sample(city_places, 2)
-        t = fake.moment(rng, now, 90, 0) - timedelta(hours=2)
-        km = _distance(a[5], a[6], b[5], b[6])
-        trips.append((f"TRP-{len(trips) + 1:05d}", vid, a[0], b[0], km, rng.choices(("completed", "cancelled"), (9, 1))[0],
-                      fake.iso(t), fake.iso(t + timedelta(minutes=int(km * 1.5) + 5))))
-    nav = state == "driving"
-    if nav:
-        trips.append((f"TRP-{len(trips) + 1:05d}", vid, start[0], dest[0], _distance(start[5], start[6], dest[5], dest[6]),
-                      "active", fake.iso(now - timedelta(minutes=rng.randint(3, 25))), None))
-    engine_on = state != "parked"
-    climate = int(engine_on and rng.random() < 0.6)
-    n = int(vid[4:])  # plate and VIN end in the vehicle number, so they are unique by construction
-    plate = f"{rng.randint(1, 9)}{''.join(rng.choice('ABCDEFGHJKLMNPRSTUVWXYZ') for _ in range(3))}{n:03d}"
-    vin = "".join(rng.choice("0123456789ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(12)) + f"{n:05d}"
-    return (vid, owner_id, f"{first}'s {model}", make, model, year, vin, plate, power, rng.choice(COLORS), odometer,
-            fuel, tank, kpl, battery, kwh, kpkwh, "on" if engine_on else "off", "drive" if state == "driving" else "park",
-            key, locked, trunk, climate, float(rng.choice((20, 21, 21, 22, 23))), rng.choice((0, 0, 1, 2)) if climate else 0,
-            0, rng.choice(("auto", "low")) if state == "driving" else rng.choice(("off", "auto", "auto")), here[0],
-            dest[0] if nav or rng.random() < 0.1 else None, int(nav), fake.iso(now - timedelta(minutes=rng.randint(1, 600))))
-
-
-def _seed_services(rng: random.Random, v: tuple[Any, ...], now: datetime, out: list[tuple[Any, ...]]) -> None:
-    year, power, odometer = v[5], v[8], v[10]
-    first = max(datetime(year, 3, 1), now - timedelta(days=1500))
-    n = rng.randint(2, 7)
-    for k in range(n):
-        frac = (k + rng.random()) / n
-        when = first + (now - timedelta(days=7) - first) * frac
-        kind, lo, hi, _ = rng.choice([s for s in SERVICES if not (power == "electric" and s[0] == "oil change")])
-        shop = f"{v[3]} Service Center" if power == "electric" or rng.random() < 0.4 else rng.choice(SHOPS)
-        out.append((f"SRV-{len(out) + 1:05d}", v[0], kind, when.strftime("%Y-%m-%d"), round(odometer * frac, 0),
-                    fake.money(rng, lo, hi) if hi else 0.0, shop, rng.choice(("routine", "no issues found", "customer request",
-                                                                             "parts replaced", "recall work"))))
-
-
-def _distance(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Road distance in km: great-circle distance times 1.25."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
-    return round(2 * 6371.0 * math.asin(min(1.0, math.sqrt(h))) * 1.25, 1)
-
+from servers.vehicle.seed import seed
 
 vehicle = Server("vehicle", "Connected cars: ignition, gears, climate, doors, windows, trunk, lights, tyres, navigation, "
                  "fuel and charge, service records.", SCHEMA, seed)
@@ -414,13 +188,7 @@ DISTINCT_FIELDS = {"make": ("vehicles", "make"), "model": ("vehicles", "model"),
                    "service_kind": ("service_records", "kind"), "service_shop": ("service_records", "shop")}
 
 
-@vehicle.read()
-def get_distinct_values(ctx: Ctx, field: Literal["make", "model", "powertrain", "color", "gear", "owner_city", "place_city",
-                                                 "place_category", "service_kind", "service_shop"]) -> dict[str, Any]:
-    """The distinct values of a field with their counts, e.g. get_distinct_values('make')."""
-    table, column = DISTINCT_FIELDS[field]
-    found = ctx.db.execute(f"SELECT {column}, COUNT(*) FROM {table} GROUP BY {column} ORDER BY {column}").fetchall()
-    return {"field": field, "values": {v: n for v, n in found}}
+vehicle.distinct_values(DISTINCT_FIELDS, example="make")
 
 
 @vehicle.write(returns=("vehicle",))

@@ -1,22 +1,8 @@
-"""Maps: geocoding, reverse geocoding, places with ratings and opening hours, nearby search, routes and
-turn-by-turn directions, plus a user's saved places, place lists and reviews.
-
-Business rules:
-- Distances are great-circle (haversine) distances; a route's length is that distance times a detour
-  factor per mode (driving 1.3, cycling 1.25, walking 1.2, transit 1.4), its duration the length at the
-  mode's speed (driving 40 km/h in town, 70 km/h beyond 30 km; cycling 15; walking 5; transit 25 plus
-  an 8 minute wait). Walking routes are capped at 50 km and cycling at 150 km; transit runs only
-  inside one city.
-- "Open now" means open at the reference now (Monday 2026-06-01T09:00); hours may run past midnight.
-- A user saves a place once, a list holds a place once (at most 100 places), a user reviews a place
-  once; a review moves the place's average rating and review count.
-"""
+"""Maps tools: geocoding, place search and details, nearby search, routes and directions, saved places, lists, reviews."""
 
 from __future__ import annotations
 
 import math
-import random
-import sqlite3
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -24,215 +10,8 @@ from pydantic import Field
 
 from hub import fake
 from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
-
-SCHEMA = """
-CREATE TABLE addresses (
-    address_id TEXT PRIMARY KEY,
-    street_number INTEGER NOT NULL,
-    street TEXT NOT NULL,
-    city TEXT NOT NULL,
-    state TEXT NOT NULL,
-    zip TEXT NOT NULL,
-    full_address TEXT NOT NULL UNIQUE,
-    lat REAL NOT NULL,
-    lon REAL NOT NULL
-);
-CREATE INDEX addresses_lat ON addresses(lat, lon);
-CREATE TABLE places (
-    place_id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    category TEXT NOT NULL,
-    cuisine TEXT,
-    address_id TEXT NOT NULL REFERENCES addresses(address_id),
-    city TEXT NOT NULL,
-    lat REAL NOT NULL,
-    lon REAL NOT NULL,
-    phone TEXT NOT NULL,
-    price_level INTEGER NOT NULL CHECK (price_level BETWEEN 1 AND 4),
-    rating REAL NOT NULL,
-    review_count INTEGER NOT NULL,
-    opens TEXT NOT NULL,
-    closes TEXT NOT NULL,
-    closed_on TEXT,
-    website TEXT NOT NULL
-);
-CREATE INDEX places_city ON places(city, category);
-CREATE TABLE users (
-    user_id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    email TEXT NOT NULL UNIQUE,
-    home_city TEXT NOT NULL,
-    home_address_id TEXT REFERENCES addresses(address_id),
-    joined_at TEXT NOT NULL
-);
-CREATE TABLE saved_places (
-    saved_id TEXT PRIMARY KEY,
-    user_id TEXT NOT NULL REFERENCES users(user_id),
-    place_id TEXT NOT NULL REFERENCES places(place_id),
-    label TEXT NOT NULL,
-    note TEXT NOT NULL,
-    saved_at TEXT NOT NULL,
-    UNIQUE (user_id, place_id)
-);
-CREATE TABLE place_lists (
-    list_id TEXT PRIMARY KEY,
-    user_id TEXT NOT NULL REFERENCES users(user_id),
-    name TEXT NOT NULL,
-    description TEXT NOT NULL,
-    is_public INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    UNIQUE (user_id, name)
-);
-CREATE TABLE list_items (
-    list_id TEXT NOT NULL REFERENCES place_lists(list_id),
-    place_id TEXT NOT NULL REFERENCES places(place_id),
-    added_at TEXT NOT NULL,
-    PRIMARY KEY (list_id, place_id)
-);
-CREATE TABLE reviews (
-    review_id TEXT PRIMARY KEY,
-    place_id TEXT NOT NULL REFERENCES places(place_id),
-    user_id TEXT NOT NULL REFERENCES users(user_id),
-    rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 5),
-    text TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    UNIQUE (place_id, user_id)
-);
-CREATE INDEX reviews_place ON reviews(place_id, created_at);
-"""
-
-CATEGORIES = {
-    "restaurant": (("Bistro", "Kitchen", "Grill", "Table", "Trattoria", "Diner", "House"), ("11:00", "22:00")),
-    "cafe": (("Coffee", "Cafe", "Espresso Bar", "Roasters", "Bakehouse"), ("07:00", "18:00")),
-    "bar": (("Tavern", "Taproom", "Lounge", "Pub", "Wine Bar"), ("16:00", "02:00")),
-    "museum": (("Museum of Art", "History Museum", "Science Center", "Gallery"), ("10:00", "17:00")),
-    "park": (("Park", "Gardens", "Commons", "Green"), ("06:00", "22:00")),
-    "pharmacy": (("Pharmacy", "Drugstore"), ("08:00", "21:00")),
-    "supermarket": (("Market", "Grocers", "Foods"), ("07:00", "23:00")),
-    "gas_station": (("Fuel", "Gas & Go"), ("00:00", "24:00")),
-    "hotel": (("Hotel", "Inn", "Suites"), ("00:00", "24:00")),
-    "gym": (("Fitness", "Athletic Club", "Gym"), ("05:00", "23:00")),
-    "bookstore": (("Books", "Booksellers", "Reading Room"), ("09:00", "20:00")),
-}
-CUISINES = ("italian", "mexican", "japanese", "thai", "indian", "american", "french", "chinese", "mediterranean", "korean", "vegan")
-NAME_WORDS = ("Golden", "Blue Door", "Corner", "Harbor", "Copper", "Little", "Union", "Olive", "Red Fox", "Maple", "Juniper",
-              "Lantern", "Sparrow", "Northside", "Old Town", "Riverside", "Hilltop", "Bluebird", "Iron", "Magnolia", "Saffron",
-              "Cedar", "Lucky", "Wild Fig", "Stone", "Velvet", "Granite", "Silver", "Willow", "Fifth Street")
-REVIEW_TEXT = {
-    5: ("Absolutely loved it, will be back.", "Best in town, friendly staff.", "Outstanding from start to finish."),
-    4: ("Really good, a little busy at peak times.", "Great spot, slightly pricey.", "Solid choice, would recommend."),
-    3: ("Decent but nothing special.", "Okay experience, service was slow.", "Average, fine in a pinch."),
-    2: ("Disappointing, not worth the wait.", "Below expectations.", "Would not go out of my way."),
-    1: ("Terrible experience.", "Rude staff and long waits.", "Avoid."),
-}
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-LABELS = ("favorite", "want to go", "home", "work", "date night", "with kids")
-MODES = {  # detour factor, km/h, fixed minutes, max km
-    "driving": (1.3, 40.0, 0.0, 10000.0),
-    "cycling": (1.25, 15.0, 0.0, 150.0),
-    "walking": (1.2, 5.0, 0.0, 50.0),
-    "transit": (1.4, 25.0, 8.0, 80.0),
-}
-Mode = Literal["driving", "walking", "cycling", "transit"]
-ZIP_BASE = {c[0]: 10000 + 4000 * i for i, c in enumerate(fake.CITIES)}
-
-
-def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    a = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
-    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
-
-
-def _bearing(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2, dl = math.radians(lat1), math.radians(lat2), math.radians(lon2 - lon1)
-    y = math.sin(dl) * math.cos(p2)
-    x = math.cos(p1) * math.sin(p2) - math.sin(p1) * math.cos(p2) * math.cos(dl)
-    return (math.degrees(math.atan2(y, x)) + 360) % 360
-
-
-def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
-    """20 cities, 1,000 addresses, 500 places (25 per city), 120 users with saved places, lists and ~1,500 reviews."""
-    addresses: list[tuple[Any, ...]] = []
-    seen: set[str] = set()
-    for city, state, clat, clon in fake.CITIES:
-        n = 0
-        while n < 50:
-            number, street = rng.randint(1, 4999), rng.choice(fake.STREETS)
-            zipc = f"{ZIP_BASE[city] + rng.randint(0, 60):05d}"
-            full = f"{number} {street}, {city}, {state} {zipc}"
-            if f"{number} {street}, {city}" in seen:
-                continue
-            seen.add(f"{number} {street}, {city}")
-            n += 1
-            addresses.append((f"ADR-{len(addresses) + 1:04d}", number, street, city, state, zipc, full,
-                              round(clat + rng.uniform(-0.06, 0.06), 5), round(clon + rng.uniform(-0.07, 0.07), 5)))
-    db.executemany("INSERT INTO addresses VALUES (?,?,?,?,?,?,?,?,?)", addresses)
-    by_city: dict[str, list[tuple[Any, ...]]] = {}
-    for a in addresses:
-        by_city.setdefault(a[3], []).append(a)
-
-    places: list[tuple[Any, ...]] = []
-    for city, _, _, _ in fake.CITIES:
-        pool = by_city[city]
-        picks = rng.sample(pool, 25)
-        cats = ["restaurant"] * 7 + ["cafe"] * 4 + ["bar"] * 2 + ["museum"] * 2 + ["park"] * 2 + rng.sample(
-            ["pharmacy", "supermarket", "gas_station", "hotel", "gym", "bookstore"], 6) + [rng.choice(list(CATEGORIES)) for _ in range(2)]
-        for cat, adr in zip(cats, picks):
-            suffixes, (opens, closes) = CATEGORIES[cat]
-            cuisine = rng.choice(CUISINES) if cat == "restaurant" else None
-            word = rng.choice(NAME_WORDS)
-            name = f"{word} {cuisine.title() + ' ' if cuisine and rng.random() < 0.4 else ''}{rng.choice(suffixes)}"
-            if rng.random() < 0.3 and closes != "24:00":
-                opens = f"{int(opens[:2]) + rng.choice((-1, 1)):02d}:{rng.choice(('00', '30'))}" if opens != "00:00" else opens
-            closed_on = rng.choice((None, None, None, "monday", "sunday", "tuesday")) if cat in ("restaurant", "museum", "bookstore", "bar") else None
-            slug = "".join(ch for ch in name.lower() if ch.isalnum())
-            places.append((f"PLC-{len(places) + 1:04d}", name, cat, cuisine, adr[0], city, adr[7], adr[8], fake.phone(rng),
-                           rng.choice((1, 2, 2, 3, 4)) if cat in ("restaurant", "bar", "hotel", "cafe") else 1, 0.0, 0,
-                           opens, closes, closed_on, f"https://{slug}.example.com"))
-
-    users = []
-    for i in range(1, 121):
-        first, last = fake.person(rng)
-        city = rng.choice(fake.CITIES)[0]
-        home = rng.choice(by_city[city])
-        users.append((f"USR-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), city, home[0],
-                      fake.iso(fake.moment(rng, now, 1500, -30))))
-    db.executemany("INSERT INTO users VALUES (?,?,?,?,?,?)", users)
-
-    reviews = []
-    ratings: dict[str, list[int]] = {}
-    quality = {p[0]: rng.uniform(2.3, 4.9) for p in places}
-    for user in users:
-        local = [p for p in places if p[5] == user[3]]
-        picked = {p[0]: p for p in rng.sample(local, rng.randint(3, 10)) + rng.sample(places, rng.randint(0, 4))}
-        for p in picked.values():
-            stars = max(1, min(5, round(rng.gauss(quality[p[0]], 0.9))))
-            reviews.append((p[0], user[0], stars, rng.choice(REVIEW_TEXT[stars]), fake.iso(fake.moment(rng, now, 700, 0))))
-            ratings.setdefault(p[0], []).append(stars)
-    reviews.sort(key=lambda r: (r[4], r[0], r[1]))
-    db.executemany("INSERT INTO reviews VALUES (?,?,?,?,?,?)", [(f"REV-{i:05d}", *r) for i, r in enumerate(reviews, 1)])
-    places = [p[:10] + (round(sum(ratings.get(p[0], [])) / len(ratings[p[0]]), 2) if ratings.get(p[0]) else 0.0,
-                        len(ratings.get(p[0], []))) + p[12:] for p in places]
-    db.executemany("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", places)
-
-    saved: list[tuple[Any, ...]] = []
-    lists: list[tuple[Any, ...]] = []
-    items: list[tuple[Any, ...]] = []
-    for user in users:
-        local = [p for p in places if p[5] == user[3]]
-        for p in rng.sample(local, rng.randint(0, 5)):
-            saved.append((f"SAV-{len(saved) + 1:04d}", user[0], p[0], rng.choice(LABELS), rng.choice(("", "", "try the specials", "go on a weekday")),
-                          fake.iso(fake.moment(rng, now, 400, 0))))
-        if rng.random() < 0.5:
-            list_id = f"LST-{len(lists) + 1:04d}"
-            name = rng.choice(("Weekend plans", "Coffee crawl", "Visitors guide", "Date ideas", "Rainy day"))
-            lists.append((list_id, user[0], name, f"{name} in {user[3]}", int(rng.random() < 0.5), fake.iso(fake.moment(rng, now, 300, 0))))
-            for p in rng.sample(local, rng.randint(2, 6)):
-                items.append((list_id, p[0], fake.iso(fake.moment(rng, now, 200, 0))))
-    db.executemany("INSERT INTO saved_places VALUES (?,?,?,?,?,?)", saved)
-    db.executemany("INSERT INTO place_lists VALUES (?,?,?,?,?,?)", lists)
-    db.executemany("INSERT INTO list_items VALUES (?,?,?)", items)
-
+from servers.maps.schema import DAYS, MODES, SCHEMA, Mode, _bearing, _km
+from servers.maps.seed import seed
 
 maps = Server("maps", "Maps: geocoding, places with ratings and hours, nearby search, routes and directions, saved places, lists, reviews.",
               SCHEMA, seed)
@@ -495,12 +274,7 @@ DISTINCT_FIELDS = {"city": ("places", "city"), "category": ("places", "category"
                    "home_city": ("users", "home_city")}
 
 
-@maps.read()
-def get_distinct_values(ctx: Ctx, field: Literal["city", "category", "cuisine", "price_level", "street", "saved_label", "home_city"]) -> dict[str, Any]:
-    """The distinct values of a field with their counts, e.g. get_distinct_values('category')."""
-    table, column = DISTINCT_FIELDS[field]
-    found = ctx.db.execute(f"SELECT {column}, COUNT(*) FROM {table} WHERE {column} IS NOT NULL GROUP BY {column} ORDER BY {column}").fetchall()
-    return {"field": field, "values": {str(v): n for v, n in found}}
+maps.distinct_values(DISTINCT_FIELDS, example="category", skip_null=True)
 
 
 @maps.write(returns=("saved_place",))
