@@ -15,11 +15,28 @@ from servers.iot_devices.tools import iot
 
 HOME = "SELECT * FROM homes h WHERE (SELECT COUNT(*) FROM homes x WHERE x.owner_name = h.owner_name) = 1"
 DEVICE = "SELECT d.*, r.name AS room FROM devices d JOIN rooms r USING (room_id)"
-COLOR_WORDS = {"warm white": "a warm white", "cool white": "a cool white", "daylight": "daylight", "red": "red",
-               "orange": "orange", "yellow": "yellow", "green": "green", "blue": "blue", "purple": "purple",
-               "pink": "pink"}
-SCENE_NAMES = ("Evening Glow", "Lazy Sunday", "Dinner Party", "Focus Time", "Game Night", "Early Start",
-               "Date Night", "Wind Down")
+COLOR_WORDS = {
+    "warm white": "a warm white",
+    "cool white": "a cool white",
+    "daylight": "daylight",
+    "red": "red",
+    "orange": "orange",
+    "yellow": "yellow",
+    "green": "green",
+    "blue": "blue",
+    "purple": "purple",
+    "pink": "pink",
+}
+SCENE_NAMES = (
+    "Evening Glow",
+    "Lazy Sunday",
+    "Dinner Party",
+    "Focus Time",
+    "Game Night",
+    "Early Start",
+    "Date Night",
+    "Wind Down",
+)
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
@@ -51,8 +68,11 @@ def find_home(s: Scene, h: dict[str, Any]) -> str:
 
 
 def device_ref(s: Scene, d: dict[str, Any]) -> str:
-    return s.refer(d["device_id"], Ref("the {n}", "SELECT device_id FROM devices WHERE home_id = ? AND name = ?",
-                                       d["home_id"], d["name"]), n=d["name"].lower())
+    return s.refer(
+        d["device_id"],
+        Ref("the {n}", "SELECT device_id FROM devices WHERE home_id = ? AND name = ?", d["home_id"], d["name"]),
+        n=d["name"].lower(),
+    )
 
 
 def find_device(s: Scene, hid: str, d: dict[str, Any]) -> dict[str, Any]:
@@ -73,8 +93,12 @@ def find_device(s: Scene, hid: str, d: dict[str, Any]) -> dict[str, Any]:
 def my_device(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """A device of the home talking (or of a fresh home), among those that fit ``where``."""
     known = s.memory.get("home")
-    own = "d.home_id = ?" if known else "d.home_id IN (SELECT home_id FROM homes h WHERE (SELECT COUNT(*) FROM homes " \
-                                        "x WHERE x.owner_name = h.owner_name) = 1)"
+    own = (
+        "d.home_id = ?"
+        if known
+        else "d.home_id IN (SELECT home_id FROM homes h WHERE (SELECT COUNT(*) FROM homes "
+        "x WHERE x.owner_name = h.owner_name) = 1)"
+    )
     args = (known["home_id"],) if known else ()
     d = s.pick(DEVICE + f" WHERE {own} AND ({where})", *args, *params)
     return me(s, "h.home_id = ?", d["home_id"]), d
@@ -91,27 +115,53 @@ def light_it_up(s: Scene) -> None:
     args: dict[str, Any] = {}
     if action == "power":
         on = d["power"] != "on"
-        s.say("{me}Turn {what} {state}, please.", "{me}Can you switch {what} {state}?", "{me}Flip {what} {state}.",
-              minimal=["{me}{What}: {state}."], me=intro(s), what=what, What=what[:1].upper() + what[1:],
-              state="on" if on else "off")
+        s.say(
+            "{me}Turn {what} {state}, please.",
+            "{me}Can you switch {what} {state}?",
+            "{me}Flip {what} {state}.",
+            minimal=["{me}{What}: {state}."],
+            me=intro(s),
+            what=what,
+            What=what[:1].upper() + what[1:],
+            state="on" if on else "off",
+        )
         tool, args = "set_device_power", {"on": on}
     elif action == "dim":
         level = s.rng.choice([x for x in (10, 25, 30, 40, 50, 70, 80, 100) if x != d["brightness"]])
-        s.say("{me}Put {what} at {n}%.", "{me}Bring {what} to {n} percent brightness.",
-              "{me}I'd like {what} at {n}%, please.", minimal=["{me}{What} to {n}%."], me=intro(s), what=what,
-              What=what[:1].upper() + what[1:], n=level)
+        s.say(
+            "{me}Put {what} at {n}%.",
+            "{me}Bring {what} to {n} percent brightness.",
+            "{me}I'd like {what} at {n}%, please.",
+            minimal=["{me}{What} to {n}%."],
+            me=intro(s),
+            what=what,
+            What=what[:1].upper() + what[1:],
+            n=level,
+        )
         tool, args = "set_light", {"brightness": level}
     else:
         color = s.rng.choice([c for c in COLOR_WORDS if c != d["color"]])
-        s.say("{me}Make {what} {c}.", "{me}Can {what} go {c}?", "{me}Change {what} to {c} light.",
-              minimal=["{me}{What}, {c}."], me=intro(s), what=what, What=what[:1].upper() + what[1:], c=color)
+        s.say(
+            "{me}Make {what} {c}.",
+            "{me}Can {what} go {c}?",
+            "{me}Change {what} to {c} light.",
+            minimal=["{me}{What}, {c}."],
+            me=intro(s),
+            what=what,
+            What=what[:1].upper() + what[1:],
+            c=color,
+        )
         tool, args = "set_light", {"color": color}
     hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call(tool, device_id=dev["device_id"], **args)
     if s.room(1, 1) and s.rng.random() < 0.6:
-        s.say("What else is running in the {r}?", "Anything else left on in the {r}?",
-              "Which other gadgets are in the {r}?", r=d["room"].lower())
+        s.say(
+            "What else is running in the {r}?",
+            "Anything else left on in the {r}?",
+            "Which other gadgets are in the {r}?",
+            r=d["room"].lower(),
+        )
         s.call("list_devices", home_id=hid, room_id=dev["room_id"])
 
 
@@ -128,9 +178,16 @@ def comfortable(s: Scene) -> None:
         raise Skip("nothing to change")
     feel = {"heat": "It's freezing in here", "cool": "It's way too warm", "auto": "Keep it steady"}[mode]
     what = {"heat": "heat", "cool": "air conditioning", "auto": "automatic mode"}[mode]
-    s.say("{me}{feel}. Put the {what} on, {t} degrees.", "{me}{feel}: {what} to {t}°C please.",
-          "{me}{feel}. Can you get the {what} going at {t}?", minimal=["{me}{feel}; {t} degrees, {what}."],
-          me=intro(s), feel=feel, what=what, t=f"{target:g}")
+    s.say(
+        "{me}{feel}. Put the {what} on, {t} degrees.",
+        "{me}{feel}: {what} to {t}°C please.",
+        "{me}{feel}. Can you get the {what} going at {t}?",
+        minimal=["{me}{feel}; {t} degrees, {what}."],
+        me=intro(s),
+        feel=feel,
+        what=what,
+        t=f"{target:g}",
+    )
     hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, type="thermostat")["devices"]
     hit = [x for x in found if x["device_id"] == d["device_id"]]
@@ -138,13 +195,19 @@ def comfortable(s: Scene) -> None:
         raise Skip("not the home's one thermostat")
     s.call("set_thermostat", device_id=hit[0]["device_id"], mode=mode, target_temperature=target)
     if s.room(1, 1) and s.rng.random() < 0.8:
-        s.say("What's it reading in there right now?", "And how warm is it at the moment?",
-              "What's the current temperature, then?")
+        s.say(
+            "What's it reading in there right now?",
+            "And how warm is it at the moment?",
+            "What's the current temperature, then?",
+        )
         s.call("get_device", device_id=hit[0]["device_id"])
 
 
-@iot.intent(covers=("list_homes", "list_devices", "set_lock_state", "reboot_device", "replace_battery", "get_device"),
-            weight=1.5, follows=True)
+@iot.intent(
+    covers=("list_homes", "list_devices", "set_lock_state", "reboot_device", "replace_battery", "get_device"),
+    weight=1.5,
+    follows=True,
+)
 def lock_the_door(s: Scene) -> None:
     """A person locks (or unlocks for a visitor) a door; a jammed or offline lock is brought back first."""
     h, d = my_device(s, "d.type = 'lock' AND NOT (d.online = 0 AND d.lock_state = 'jammed')")
@@ -152,10 +215,17 @@ def lock_the_door(s: Scene) -> None:
     lock = d["lock_state"] != "locked"
     if not d["online"] or d["lock_state"] == "jammed":
         lock = True
-    s.say("{me}{Why} {verb} {what}.", "{me}{Why} Can you {verb} {what}?", "{me}{Why} Please {verb} {what} for me.",
-          minimal=["{me}{What}: {verb} it."], me=intro(s), what=what, What=what[:1].upper() + what[1:],
-          verb="lock" if lock else "unlock",
-          Why="I'm away and not sure it's shut." if lock else "My sister is coming by to water the plants.")
+    s.say(
+        "{me}{Why} {verb} {what}.",
+        "{me}{Why} Can you {verb} {what}?",
+        "{me}{Why} Please {verb} {what} for me.",
+        minimal=["{me}{What}: {verb} it."],
+        me=intro(s),
+        what=what,
+        What=what[:1].upper() + what[1:],
+        verb="lock" if lock else "unlock",
+        Why="I'm away and not sure it's shut." if lock else "My sister is coming by to water the plants.",
+    )
     hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, type="lock")["devices"]
     hit = [x for x in found if x["device_id"] == d["device_id"]]
@@ -173,8 +243,12 @@ def lock_the_door(s: Scene) -> None:
     else:
         s.call("set_lock_state", device_id=did, locked=lock)
     if s.room(1, 1) and s.rng.random() < 0.7:
-        s.say("How's its battery doing?", "Is it definitely {st} now?", "What does the lock report now?",
-              st="locked" if lock else "open")
+        s.say(
+            "How's its battery doing?",
+            "Is it definitely {st} now?",
+            "What does the lock report now?",
+            st="locked" if lock else "open",
+        )
         s.call("get_device", device_id=did)
 
 
@@ -186,8 +260,16 @@ def blinds(s: Scene) -> None:
     how = {0: "all the way down", 25: "a quarter open", 50: "halfway", 75: "mostly open", 100: "fully open"}[pos]
     what = device_ref(s, d)
     at = s.given(pos, how, "position", "set_blind_position", "position")
-    s.say("{me}Put {what}[ {how}].", "{me}Could you move {what}[ {how}]?", "{me}I want {what} moved[ {how}], please.",
-          minimal=["{me}{What}[, {how}]."], me=intro(s), what=what, What=what[:1].upper() + what[1:], how=at)
+    s.say(
+        "{me}Put {what}[ {how}].",
+        "{me}Could you move {what}[ {how}]?",
+        "{me}I want {what} moved[ {how}], please.",
+        minimal=["{me}{What}[, {how}]."],
+        me=intro(s),
+        what=what,
+        What=what[:1].upper() + what[1:],
+        how=at,
+    )
     hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call("set_blind_position", device_id=dev["device_id"], position=pos)
@@ -198,20 +280,32 @@ def low_batteries(s: Scene) -> None:
     """A person checks which devices run low on battery and records a fresh one in one of them."""
     h = me(s, "h.home_id IN (SELECT home_id FROM devices WHERE battery IS NOT NULL AND battery <= 30)")
     cap = s.rng.choice((20, 25, 30))
-    low = s.rows(DEVICE + " WHERE d.home_id = ? AND d.battery IS NOT NULL AND d.battery <= ? ORDER BY d.device_id",
-                 h["home_id"], cap)
+    low = s.rows(
+        DEVICE + " WHERE d.home_id = ? AND d.battery IS NOT NULL AND d.battery <= ? ORDER BY d.device_id",
+        h["home_id"],
+        cap,
+    )
     if not low or len(low) > 20:
         raise Skip("no low battery")
-    s.say("{me}Which of my gadgets are running low on battery, say {cap}% or less?",
-          "{me}Anything in the house under {cap}% battery?", "{me}What needs new batteries soon? Under {cap}%.",
-          minimal=["{me}Low batteries?"], me=intro(s), cap=cap)
+    s.say(
+        "{me}Which of my gadgets are running low on battery, say {cap}% or less?",
+        "{me}Anything in the house under {cap}% battery?",
+        "{me}What needs new batteries soon? Under {cap}%.",
+        minimal=["{me}Low batteries?"],
+        me=intro(s),
+        cap=cap,
+    )
     hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, max_battery=cap if not s.minimal else 20)["devices"]
     if not found:
         raise Skip("nothing that low")
     d = s.rng.choice(found)
-    s.say("I just put fresh batteries in the {n}.", "New batteries are in the {n} now, note that.",
-          "Swapped the batteries on the {n}.", n=d["name"].lower())
+    s.say(
+        "I just put fresh batteries in the {n}.",
+        "New batteries are in the {n} now, note that.",
+        "Swapped the batteries on the {n}.",
+        n=d["name"].lower(),
+    )
     s.call("replace_battery", device_id=d["device_id"])
     if s.rng.random() < 0.4 and s.room(1, 0):
         s.call("get_device", device_id=d["device_id"])
@@ -221,8 +315,13 @@ def low_batteries(s: Scene) -> None:
 def whats_offline(s: Scene) -> None:
     """A person asks what is offline and restarts one device (then switches it back on)."""
     h = me(s, "h.home_id IN (SELECT home_id FROM devices WHERE online = 0 AND (battery IS NULL OR battery > 0))")
-    s.say("{me}Is anything in my house offline?", "{me}Which of my devices have dropped off the network?",
-          "{me}The app says something isn't responding. What's down?", minimal=["{me}What's offline?"], me=intro(s))
+    s.say(
+        "{me}Is anything in my house offline?",
+        "{me}Which of my devices have dropped off the network?",
+        "{me}The app says something isn't responding. What's down?",
+        minimal=["{me}What's offline?"],
+        me=intro(s),
+    )
     hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, online=False)["devices"]
     fit = [x for x in found if x["battery"] is None or x["battery"] > 0]
@@ -239,9 +338,11 @@ def whats_offline(s: Scene) -> None:
 
 def scene_ok(s: Scene, home_id: str) -> str:
     """SQL condition: a scene of the home that activates (no removed, offline or jammed device)."""
-    return ("s.home_id = ? AND NOT EXISTS (SELECT 1 FROM scene_actions a LEFT JOIN devices d USING (device_id) "
-            "WHERE a.scene_id = s.scene_id AND (d.device_id IS NULL OR d.online = 0 OR d.lock_state = 'jammed')) "
-            "AND EXISTS (SELECT 1 FROM scene_actions a WHERE a.scene_id = s.scene_id)")
+    return (
+        "s.home_id = ? AND NOT EXISTS (SELECT 1 FROM scene_actions a LEFT JOIN devices d USING (device_id) "
+        "WHERE a.scene_id = s.scene_id AND (d.device_id IS NULL OR d.online = 0 OR d.lock_state = 'jammed')) "
+        "AND EXISTS (SELECT 1 FROM scene_actions a WHERE a.scene_id = s.scene_id)"
+    )
 
 
 @iot.intent(covers=("list_homes", "list_scenes", "activate_scene", "get_scene"), weight=1.5, follows=True)
@@ -249,59 +350,80 @@ def set_the_mood(s: Scene) -> None:
     """A person runs one of their scenes by name."""
     h = me(s, "h.home_id IN (SELECT home_id FROM scenes)")
     sc = s.pick("SELECT s.* FROM scenes s WHERE " + scene_ok(s, h["home_id"]), h["home_id"])
-    s.say("{me}Start {n}.", "{me}Time for {n}: get the house ready.", "{me}Can you put the house in {n} mode?",
-          minimal=["{me}{n}, please."], me=intro(s), n=sc["name"])
+    s.say(
+        "{me}Start {n}.",
+        "{me}Time for {n}: get the house ready.",
+        "{me}Can you put the house in {n} mode?",
+        minimal=["{me}{n}, please."],
+        me=intro(s),
+        n=sc["name"],
+    )
     hid = find_home(s, h)
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     if len(found) != 1:
         raise Skip("scene name not unique")
     s.call("activate_scene", scene_id=found[0]["scene_id"])
     if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say("What exactly did that change?", "Which devices did that touch, and how?",
-              "Remind me what that scene does.")
+        s.say(
+            "What exactly did that change?", "Which devices did that touch, and how?", "Remind me what that scene does."
+        )
         s.call("get_scene", scene_id=found[0]["scene_id"])
 
 
 @iot.intent(covers=("list_homes", "list_scenes", "get_scene", "remove_scene_device"))
 def broken_scene(s: Scene) -> None:
     """A scene fails because a device it sets was removed: the person asks why and has it cleaned up."""
-    sc = s.pick("SELECT s.* FROM scenes s WHERE (SELECT COUNT(*) FROM scene_actions a LEFT JOIN devices d USING "
-                "(device_id) WHERE a.scene_id = s.scene_id AND d.device_id IS NULL) = 1 AND (SELECT COUNT(*) FROM "
-                "scene_actions a WHERE a.scene_id = s.scene_id) >= 2" +
-                (" AND s.home_id = ?" if s.memory.get("home") else ""),
-                *([s.memory["home"]["home_id"]] if s.memory.get("home") else []))
+    sc = s.pick(
+        "SELECT s.* FROM scenes s WHERE (SELECT COUNT(*) FROM scene_actions a LEFT JOIN devices d USING "
+        "(device_id) WHERE a.scene_id = s.scene_id AND d.device_id IS NULL) = 1 AND (SELECT COUNT(*) FROM "
+        "scene_actions a WHERE a.scene_id = s.scene_id) >= 2" + (" AND s.home_id = ?" if s.memory.get("home") else ""),
+        *([s.memory["home"]["home_id"]] if s.memory.get("home") else []),
+    )
     h = me(s, "h.home_id = ?", sc["home_id"])
-    s.say("{me}My {n} scene keeps failing. What's wrong with it?", "{me}Why won't {n} run any more?",
-          "{me}{n} gives me an error every time. Can you look?", minimal=["{me}{n} is broken."],
-          me=intro(s), n=sc["name"])
+    s.say(
+        "{me}My {n} scene keeps failing. What's wrong with it?",
+        "{me}Why won't {n} run any more?",
+        "{me}{n} gives me an error every time. Can you look?",
+        minimal=["{me}{n} is broken."],
+        me=intro(s),
+        n=sc["name"],
+    )
     hid = find_home(s, h)
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     if len(found) != 1:
         raise Skip("scene name not unique")
     full = s.call("get_scene", scene_id=found[0]["scene_id"])
     gone = [a for a in full["actions"] if a["missing"]]
-    s.say("Right, I got rid of that one. Take it out of the scene.", "Drop the missing one from it then.",
-          "OK, take the one that's gone out of it.")
+    s.say(
+        "Right, I got rid of that one. Take it out of the scene.",
+        "Drop the missing one from it then.",
+        "OK, take the one that's gone out of it.",
+    )
     s.call("remove_scene_device", scene_id=found[0]["scene_id"], device_id=gone[0]["device_id"])
 
 
 @iot.intent(covers=("list_homes", "list_devices", "create_scene", "activate_scene"), follows=True)
 def save_the_look(s: Scene) -> None:
     """A person saves how a room's lights are right now as a new scene."""
-    room = s.pick("SELECT r.*, h.owner_name FROM rooms r JOIN homes h USING (home_id) WHERE (SELECT COUNT(*) FROM "
-                  "devices d WHERE d.room_id = r.room_id AND d.type = 'light') >= 1 AND (SELECT COUNT(*) FROM homes x "
-                  "WHERE x.owner_name = h.owner_name) = 1" +
-                  (" AND r.home_id = ?" if s.memory.get("home") else ""),
-                  *([s.memory["home"]["home_id"]] if s.memory.get("home") else []))
+    room = s.pick(
+        "SELECT r.*, h.owner_name FROM rooms r JOIN homes h USING (home_id) WHERE (SELECT COUNT(*) FROM "
+        "devices d WHERE d.room_id = r.room_id AND d.type = 'light') >= 1 AND (SELECT COUNT(*) FROM homes x "
+        "WHERE x.owner_name = h.owner_name) = 1" + (" AND r.home_id = ?" if s.memory.get("home") else ""),
+        *([s.memory["home"]["home_id"]] if s.memory.get("home") else []),
+    )
     h = me(s, "h.home_id = ?", room["home_id"])
     title = s.rng.choice(SCENE_NAMES)
     if s.rows("SELECT 1 FROM scenes WHERE home_id = ? AND name = ?", h["home_id"], title):
         raise Skip("the scene exists")
     name = s.given(title, f"'{title}'", "scene name", "create_scene", "name")
-    s.say("{me}I love how the {r} lights look right now. Keep that as a scene[ called {name}].",
-          "{me}Remember the {r} lighting exactly as it is[ under the name {name}].",
-          "{me}Capture the current {r} light setup as a preset[, {name}].", me=intro(s), r=room["name"].lower(),
-          name=name)
+    s.say(
+        "{me}I love how the {r} lights look right now. Keep that as a scene[ called {name}].",
+        "{me}Remember the {r} lighting exactly as it is[ under the name {name}].",
+        "{me}Capture the current {r} light setup as a preset[, {name}].",
+        me=intro(s),
+        r=room["name"].lower(),
+        name=name,
+    )
     hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, room_id=room["room_id"], type="light")["devices"]
     made = s.call("create_scene", home_id=hid, name=title, device_ids=[x["device_id"] for x in found])
@@ -314,15 +436,28 @@ def save_the_look(s: Scene) -> None:
 def make_it_automatic(s: Scene) -> None:
     """A person has a scene run by itself: at a time of day, or when a sensor fires."""
     h = me(s, "h.home_id IN (SELECT home_id FROM scenes)")
-    sc = s.pick("SELECT s.* FROM scenes s WHERE s.home_id = ? AND (SELECT COUNT(*) FROM scenes x WHERE x.home_id = "
-                "s.home_id AND x.name = s.name) = 1", h["home_id"])
+    sc = s.pick(
+        "SELECT s.* FROM scenes s WHERE s.home_id = ? AND (SELECT COUNT(*) FROM scenes x WHERE x.home_id = "
+        "s.home_id AND x.name = s.name) = 1",
+        h["home_id"],
+    )
     sensor = None
     if s.rng.random() < 0.4:
-        sensor = s.pick("SELECT n.*, r.name AS room FROM sensors n JOIN rooms r USING (room_id) WHERE n.home_id = ? "
-                        "AND n.kind IN ('temperature', 'motion') AND (SELECT COUNT(*) FROM sensors m WHERE m.home_id = "
-                        "n.home_id AND m.kind = n.kind AND m.room_id = n.room_id) = 1", h["home_id"])
-    title = s.rng.choice(("Morning routine", "Auto " + sc["name"], sc["name"] + " trigger", "Evening routine",
-                          "Hands-free " + sc["name"]))
+        sensor = s.pick(
+            "SELECT n.*, r.name AS room FROM sensors n JOIN rooms r USING (room_id) WHERE n.home_id = ? "
+            "AND n.kind IN ('temperature', 'motion') AND (SELECT COUNT(*) FROM sensors m WHERE m.home_id = "
+            "n.home_id AND m.kind = n.kind AND m.room_id = n.room_id) = 1",
+            h["home_id"],
+        )
+    title = s.rng.choice(
+        (
+            "Morning routine",
+            "Auto " + sc["name"],
+            sc["name"] + " trigger",
+            "Evening routine",
+            "Hands-free " + sc["name"],
+        )
+    )
     if s.rows("SELECT 1 FROM automations WHERE home_id = ? AND name = ?", h["home_id"], title):
         raise Skip("the automation exists")
     if sensor is None:
@@ -331,10 +466,16 @@ def make_it_automatic(s: Scene) -> None:
         days = s.rng.choice(("daily", "weekdays", "weekends"))
         when = {"daily": "every day", "weekdays": "on weekdays", "weekends": "on weekends"}[days]
         t = f"{hour % 12 or 12}{f':{minute:02d}' if minute else ''} {'am' if hour < 12 else 'pm'}"
-        s.say("{me}Have {n} come on by itself {when} at {t}[; call it {name}].",
-              "{me}I want {n} to kick in at {t} {when}[. Name the routine {name}].",
-              "{me}Run {n} automatically at {t}, {when}[, as {name}].", me=intro(s), n=sc["name"], when=when, t=t,
-              name=name)
+        s.say(
+            "{me}Have {n} come on by itself {when} at {t}[; call it {name}].",
+            "{me}I want {n} to kick in at {t} {when}[. Name the routine {name}].",
+            "{me}Run {n} automatically at {t}, {when}[, as {name}].",
+            me=intro(s),
+            n=sc["name"],
+            when=when,
+            t=t,
+            name=name,
+        )
         hid = find_home(s, h)
         found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
         args: dict[str, Any] = {"at_time": f"{hour:02d}:{minute:02d}"}
@@ -342,50 +483,89 @@ def make_it_automatic(s: Scene) -> None:
             args["days"] = days
         s.call("create_automation", home_id=hid, name=title, scene_id=found[0]["scene_id"], trigger="time", **args)
         if s.room(1, 1) and s.rng.random() < 0.8:
-            s.say("What routines do I have running now?", "Show me all my routines.",
-                  "Which automations are switched on at my place?")
+            s.say(
+                "What routines do I have running now?",
+                "Show me all my routines.",
+                "Which automations are switched on at my place?",
+            )
             s.call("list_automations", home_id=hid, **({"enabled": True} if s.rng.random() < 0.5 else {}))
         return
     kind = sensor["kind"]
     cond = "detected" if kind == "motion" else "above"
     limit = float(s.rng.choice((24, 25, 26, 27, 28)))
-    event = f"there's movement in the {sensor['room'].lower()}" if kind == "motion" else \
-        f"the {sensor['room'].lower()} gets above {limit:g} degrees"
+    event = (
+        f"there's movement in the {sensor['room'].lower()}"
+        if kind == "motion"
+        else f"the {sensor['room'].lower()} gets above {limit:g} degrees"
+    )
     what = "motion sensor" if kind == "motion" else "temperature sensor"
-    s.say("{me}Is there a {what} in the {r}?", "{me}Do I have a {what} in the {r}?",
-          "{me}Which {what} covers the {r}?", me=intro(s), what=what, r=sensor["room"].lower())
+    s.say(
+        "{me}Is there a {what} in the {r}?",
+        "{me}Do I have a {what} in the {r}?",
+        "{me}Which {what} covers the {r}?",
+        me=intro(s),
+        what=what,
+        r=sensor["room"].lower(),
+    )
     hid = find_home(s, h)
-    sensors = [x for x in s.call("list_sensors", home_id=hid, kind=kind)["sensors"]
-               if x["sensor_id"] == sensor["sensor_id"]]
+    sensors = [
+        x for x in s.call("list_sensors", home_id=hid, kind=kind)["sensors"] if x["sensor_id"] == sensor["sensor_id"]
+    ]
     if not sensors:
         raise Skip("the sensor is past the first page")
-    s.say("Good. When {event}, start {n}. Call it '{name}'.",
-          "Then set it up so {n} runs whenever {event} ('{name}').",
-          "Great: I'd like {n} to trigger if {event}; name it '{name}'.", event=event, n=sc["name"], name=title)
+    s.say(
+        "Good. When {event}, start {n}. Call it '{name}'.",
+        "Then set it up so {n} runs whenever {event} ('{name}').",
+        "Great: I'd like {n} to trigger if {event}; name it '{name}'.",
+        event=event,
+        n=sc["name"],
+        name=title,
+    )
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     extra: dict[str, Any] = {"threshold": limit} if cond == "above" else {}
-    s.call("create_automation", home_id=hid, name=title, scene_id=found[0]["scene_id"], trigger="sensor",
-           sensor_id=sensors[0]["sensor_id"], condition=cond, **extra)
+    s.call(
+        "create_automation",
+        home_id=hid,
+        name=title,
+        scene_id=found[0]["scene_id"],
+        trigger="sensor",
+        sensor_id=sensors[0]["sensor_id"],
+        condition=cond,
+        **extra,
+    )
 
 
 @iot.intent(covers=("list_homes", "list_automations", "set_automation_enabled"), follows=True)
 def pause_routine(s: Scene) -> None:
     """A person pauses a routine (going on holiday) or turns a paused one back on."""
-    a = s.pick("SELECT a.* FROM automations a JOIN homes h USING (home_id) WHERE (SELECT COUNT(*) FROM automations x "
-               "WHERE x.home_id = a.home_id AND x.name = a.name) = 1 AND (SELECT COUNT(*) FROM homes x WHERE "
-               "x.owner_name = h.owner_name) = 1 AND (a.enabled = 1 OR NOT EXISTS (SELECT 1 FROM scene_actions c "
-               "LEFT JOIN devices d USING (device_id) WHERE c.scene_id = a.scene_id AND d.device_id IS NULL))" +
-               (" AND a.home_id = ?" if s.memory.get("home") else ""),
-               *([s.memory["home"]["home_id"]] if s.memory.get("home") else []))
+    a = s.pick(
+        "SELECT a.* FROM automations a JOIN homes h USING (home_id) WHERE (SELECT COUNT(*) FROM automations x "
+        "WHERE x.home_id = a.home_id AND x.name = a.name) = 1 AND (SELECT COUNT(*) FROM homes x WHERE "
+        "x.owner_name = h.owner_name) = 1 AND (a.enabled = 1 OR NOT EXISTS (SELECT 1 FROM scene_actions c "
+        "LEFT JOIN devices d USING (device_id) WHERE c.scene_id = a.scene_id AND d.device_id IS NULL))"
+        + (" AND a.home_id = ?" if s.memory.get("home") else ""),
+        *([s.memory["home"]["home_id"]] if s.memory.get("home") else []),
+    )
     h = me(s, "h.home_id = ?", a["home_id"])
     off = bool(a["enabled"])
     if off:
-        s.say("{me}We're away for two weeks. Pause the '{n}' routine.", "{me}Stop '{n}' from running for now.",
-              "{me}Hold off on the '{n}' routine until I say so.", minimal=["{me}Pause '{n}'."], me=intro(s),
-              n=a["name"])
+        s.say(
+            "{me}We're away for two weeks. Pause the '{n}' routine.",
+            "{me}Stop '{n}' from running for now.",
+            "{me}Hold off on the '{n}' routine until I say so.",
+            minimal=["{me}Pause '{n}'."],
+            me=intro(s),
+            n=a["name"],
+        )
     else:
-        s.say("{me}We're back! Turn the '{n}' routine back on.", "{me}Resume '{n}', please.",
-              "{me}I want '{n}' running again.", minimal=["{me}'{n}' back on."], me=intro(s), n=a["name"])
+        s.say(
+            "{me}We're back! Turn the '{n}' routine back on.",
+            "{me}Resume '{n}', please.",
+            "{me}I want '{n}' running again.",
+            minimal=["{me}'{n}' back on."],
+            me=intro(s),
+            n=a["name"],
+        )
     hid = find_home(s, h)
     found = s.call("list_automations", home_id=hid, **({"enabled": off} if s.rng.random() < 0.5 else {}))
     hit = [x for x in found["automations"] if x["automation_id"] == a["automation_id"]]
@@ -395,19 +575,31 @@ def pause_routine(s: Scene) -> None:
 @iot.intent(covers=("list_homes", "list_groups", "set_group_power"), follows=True)
 def whole_floor(s: Scene) -> None:
     """A person switches a whole group of lights or plugs at once."""
-    g = s.pick("SELECT g.* FROM device_groups g JOIN homes h USING (home_id) WHERE (SELECT COUNT(*) FROM homes x "
-               "WHERE x.owner_name = h.owner_name) = 1 AND NOT EXISTS (SELECT 1 FROM group_members m JOIN devices d "
-               "USING (device_id) WHERE m.group_id = g.group_id AND d.online = 0) AND EXISTS (SELECT 1 FROM "
-               "group_members m WHERE m.group_id = g.group_id) AND (SELECT COUNT(*) FROM device_groups x WHERE "
-               "x.home_id = g.home_id AND x.name = g.name) = 1" +
-               (" AND g.home_id = ?" if s.memory.get("home") else ""),
-               *([s.memory["home"]["home_id"]] if s.memory.get("home") else []))
+    g = s.pick(
+        "SELECT g.* FROM device_groups g JOIN homes h USING (home_id) WHERE (SELECT COUNT(*) FROM homes x "
+        "WHERE x.owner_name = h.owner_name) = 1 AND NOT EXISTS (SELECT 1 FROM group_members m JOIN devices d "
+        "USING (device_id) WHERE m.group_id = g.group_id AND d.online = 0) AND EXISTS (SELECT 1 FROM "
+        "group_members m WHERE m.group_id = g.group_id) AND (SELECT COUNT(*) FROM device_groups x WHERE "
+        "x.home_id = g.home_id AND x.name = g.name) = 1" + (" AND g.home_id = ?" if s.memory.get("home") else ""),
+        *([s.memory["home"]["home_id"]] if s.memory.get("home") else []),
+    )
     h = me(s, "h.home_id = ?", g["home_id"])
     on = s.rng.random() < 0.5
-    what = {"All Lights": "every light in the house", "Downstairs Lights": "all the downstairs lights",
-            "Upstairs Lights": "all the upstairs lights", "Plugs": "all the smart plugs"}.get(g["name"], g["name"])
-    s.say("{me}Switch {what} {st}.", "{me}Can you turn {what} {st} in one go?", "{me}{What}: {st}, please.",
-          me=intro(s), what=what, What=what[:1].upper() + what[1:], st="on" if on else "off")
+    what = {
+        "All Lights": "every light in the house",
+        "Downstairs Lights": "all the downstairs lights",
+        "Upstairs Lights": "all the upstairs lights",
+        "Plugs": "all the smart plugs",
+    }.get(g["name"], g["name"])
+    s.say(
+        "{me}Switch {what} {st}.",
+        "{me}Can you turn {what} {st} in one go?",
+        "{me}{What}: {st}, please.",
+        me=intro(s),
+        what=what,
+        What=what[:1].upper() + what[1:],
+        st="on" if on else "off",
+    )
     hid = find_home(s, h)
     found = [x for x in s.call("list_groups", home_id=hid)["groups"] if x["name"] == g["name"]]
     s.call("set_group_power", group_id=found[0]["group_id"], on=on)
@@ -416,21 +608,32 @@ def whole_floor(s: Scene) -> None:
 @iot.intent(covers=("list_homes", "list_sensors", "get_sensor_readings"))
 def how_was_it(s: Scene) -> None:
     """A person asks how warm, humid or busy a room was over the last hours."""
-    n = s.pick("SELECT n.*, r.name AS room, h.owner_name FROM sensors n JOIN rooms r USING (room_id) JOIN homes h ON "
-               "h.home_id = n.home_id WHERE n.kind IN ('temperature', 'humidity', 'motion', 'door_contact') AND "
-               "(SELECT COUNT(*) FROM sensors m WHERE m.room_id = n.room_id AND m.kind = n.kind) = 1 AND "
-               "(SELECT COUNT(*) FROM homes x WHERE x.owner_name = h.owner_name) = 1")
+    n = s.pick(
+        "SELECT n.*, r.name AS room, h.owner_name FROM sensors n JOIN rooms r USING (room_id) JOIN homes h ON "
+        "h.home_id = n.home_id WHERE n.kind IN ('temperature', 'humidity', 'motion', 'door_contact') AND "
+        "(SELECT COUNT(*) FROM sensors m WHERE m.room_id = n.room_id AND m.kind = n.kind) = 1 AND "
+        "(SELECT COUNT(*) FROM homes x WHERE x.owner_name = h.owner_name) = 1"
+    )
     h = me(s, "h.home_id = ?", n["home_id"])
-    q = {"temperature": "How warm has the {r} been", "humidity": "How humid has the {r} been",
-         "motion": "Has anyone been moving around in the {r}",
-         "door_contact": "Has the {r} door been opened"}[n["kind"]]
+    q = {
+        "temperature": "How warm has the {r} been",
+        "humidity": "How humid has the {r} been",
+        "motion": "Has anyone been moving around in the {r}",
+        "door_contact": "Has the {r} door been opened",
+    }[n["kind"]]
     since = s.rng.choice((None, "overnight", "since midnight"))
-    s.say("{me}" + q + "{when}?", "{me}Quick check: " + q[:1].lower() + q[1:] + "{when}?",
-          minimal=["{me}" + q + "?"], me=intro(s), r=n["room"].lower(),
-          when=" " + since if since else " lately")
+    s.say(
+        "{me}" + q + "{when}?",
+        "{me}Quick check: " + q[:1].lower() + q[1:] + "{when}?",
+        minimal=["{me}" + q + "?"],
+        me=intro(s),
+        r=n["room"].lower(),
+        when=" " + since if since else " lately",
+    )
     hid = find_home(s, h)
-    found = s.call("list_sensors", home_id=hid, kind=n["kind"], **({"room_id": n["room_id"]} if s.rng.random() < 0.3
-                                                                   else {}))["sensors"]
+    found = s.call(
+        "list_sensors", home_id=hid, kind=n["kind"], **({"room_id": n["room_id"]} if s.rng.random() < 0.3 else {})
+    )["sensors"]
     hit = [x for x in found if x["sensor_id"] == n["sensor_id"]]
     if not hit:
         raise Skip("not on the page")
@@ -445,37 +648,66 @@ def house_check(s: Scene) -> None:
     """A person asks for an overview of their home, or retires a device (and keeps its scenes working)."""
     if s.rng.random() < 0.5:
         h = me(s)
-        s.say("{me}Give me a rundown of my house: rooms, devices, anything offline?",
-              "{me}How's the smart home looking overall?", "{me}What have I got set up at home, room by room?",
-              minimal=["{me}House status?"], me=intro(s))
+        s.say(
+            "{me}Give me a rundown of my house: rooms, devices, anything offline?",
+            "{me}How's the smart home looking overall?",
+            "{me}What have I got set up at home, room by room?",
+            minimal=["{me}House status?"],
+            me=intro(s),
+        )
         hid = find_home(s, h)
         s.call("get_home", home_id=hid)
         return
     h, d = my_device(s, "d.type IN ('speaker', 'plug', 'camera', 'light')")
     what = device_ref(s, d)
-    s.say("{me}I gave away {what}. Take it off my account.", "{me}{What} is gone, we sold it. Please drop it.",
-          "{me}Get rid of {what} in the app, it's not ours any more.", me=intro(s), what=what,
-          What=what[:1].upper() + what[1:])
+    s.say(
+        "{me}I gave away {what}. Take it off my account.",
+        "{me}{What} is gone, we sold it. Please drop it.",
+        "{me}Get rid of {what} in the app, it's not ours any more.",
+        me=intro(s),
+        what=what,
+        What=what[:1].upper() + what[1:],
+    )
     hid = find_home(s, h)
     dev = find_device(s, hid, d)
     out = s.call("remove_device", device_id=dev["device_id"])
-    fixable = [x for x in out["scenes_still_referring"]
-               if s.value("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", x) >= 2]
+    fixable = [
+        x
+        for x in out["scenes_still_referring"]
+        if s.value("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", x) >= 2
+    ]
     if fixable and s.room(1, 1):
-        s.say("Will any of my scenes break now? Fix them if so.", "Make sure my scenes still work without it.",
-              "Tidy it out of any scene that used it.")
+        s.say(
+            "Will any of my scenes break now? Fix them if so.",
+            "Make sure my scenes still work without it.",
+            "Tidy it out of any scene that used it.",
+        )
         s.call("remove_scene_device", scene_id=fixable[0], device_id=dev["device_id"])
 
 
 @iot.intent(covers=("get_distinct_values", "list_devices"))
 def support_desk(s: Scene) -> None:
     """A support analyst looks at the kinds of devices customers have, then at the offline ones of a kind."""
-    s.say("What kinds of devices do our customers have connected?", "Which device categories are out there?",
-          "Break down the fleet by device kind for me.")
+    s.say(
+        "What kinds of devices do our customers have connected?",
+        "Which device categories are out there?",
+        "Break down the fleet by device kind for me.",
+    )
     kinds = s.call("get_distinct_values", field="device_type")["values"]
     kind = s.rng.choice(sorted(kinds))
-    word = {"light": "lights", "thermostat": "thermostats", "lock": "door locks", "blind": "blinds", "plug": "plugs",
-            "camera": "cameras", "speaker": "speakers"}[kind]
-    s.say("Which {w} are offline right now?", "Show me the {w} that aren't responding.",
-          "List any {w} that dropped off.", w=word)
+    word = {
+        "light": "lights",
+        "thermostat": "thermostats",
+        "lock": "door locks",
+        "blind": "blinds",
+        "plug": "plugs",
+        "camera": "cameras",
+        "speaker": "speakers",
+    }[kind]
+    s.say(
+        "Which {w} are offline right now?",
+        "Show me the {w} that aren't responding.",
+        "List any {w} that dropped off.",
+        w=word,
+    )
     s.call("list_devices", type=kind, online=False)

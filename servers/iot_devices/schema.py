@@ -111,16 +111,40 @@ CREATE TABLE group_members (
 );
 """
 
-ROOMS = (("Living Room", 0), ("Kitchen", 0), ("Dining Room", 0), ("Entryway", 0), ("Garage", 0), ("Hallway", 0),
-         ("Master Bedroom", 1), ("Bedroom 2", 1), ("Nursery", 1), ("Bathroom", 1), ("Office", 1), ("Patio", 0),
-         ("Basement", -1), ("Laundry Room", -1))
-MAKERS = {"light": ("Philips Hue", "LIFX", "Nanoleaf", "Sengled", "IKEA Tradfri"),
-          "thermostat": ("Nest", "Ecobee", "Honeywell Home"), "lock": ("August", "Yale", "Schlage"),
-          "blind": ("Lutron", "IKEA Fyrtur", "Somfy"), "plug": ("TP-Link Kasa", "Wemo", "Eve Energy"),
-          "camera": ("Arlo", "Ring", "Wyze", "Eufy"), "speaker": ("Sonos", "Amazon Echo", "Google Nest Audio")}
-LABELS = {"light": ("Ceiling Light", "Lamp", "Pendant", "Strip Light", "Spotlights"), "thermostat": ("Thermostat",),
-          "lock": ("Door Lock",), "blind": ("Blinds", "Shades"), "plug": ("Smart Plug", "Fan Plug", "Heater Plug"),
-          "camera": ("Camera",), "speaker": ("Speaker",)}
+ROOMS = (
+    ("Living Room", 0),
+    ("Kitchen", 0),
+    ("Dining Room", 0),
+    ("Entryway", 0),
+    ("Garage", 0),
+    ("Hallway", 0),
+    ("Master Bedroom", 1),
+    ("Bedroom 2", 1),
+    ("Nursery", 1),
+    ("Bathroom", 1),
+    ("Office", 1),
+    ("Patio", 0),
+    ("Basement", -1),
+    ("Laundry Room", -1),
+)
+MAKERS = {
+    "light": ("Philips Hue", "LIFX", "Nanoleaf", "Sengled", "IKEA Tradfri"),
+    "thermostat": ("Nest", "Ecobee", "Honeywell Home"),
+    "lock": ("August", "Yale", "Schlage"),
+    "blind": ("Lutron", "IKEA Fyrtur", "Somfy"),
+    "plug": ("TP-Link Kasa", "Wemo", "Eve Energy"),
+    "camera": ("Arlo", "Ring", "Wyze", "Eufy"),
+    "speaker": ("Sonos", "Amazon Echo", "Google Nest Audio"),
+}
+LABELS = {
+    "light": ("Ceiling Light", "Lamp", "Pendant", "Strip Light", "Spotlights"),
+    "thermostat": ("Thermostat",),
+    "lock": ("Door Lock",),
+    "blind": ("Blinds", "Shades"),
+    "plug": ("Smart Plug", "Fan Plug", "Heater Plug"),
+    "camera": ("Camera",),
+    "speaker": ("Speaker",),
+}
 COLORS = ("warm white", "cool white", "daylight", "red", "orange", "yellow", "green", "blue", "purple", "pink")
 HOME_NAMES = ("Residence", "House", "Cottage", "Apartment", "Townhouse", "Loft", "Bungalow")
 SCENES = ("Good Morning", "Movie Night", "Away", "Bedtime", "Dinner", "Welcome Home", "Reading", "Party")

@@ -40,8 +40,16 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
         first, last = fake.person(rng)
         city, state, _, _ = fake.city(rng)
         home_id = f"HOM-{h:04d}"
-        homes.append((home_id, f"{last} {rng.choice(HOME_NAMES)}", f"{first} {last}", fake.address(rng), city,
-                      fake.iso(fake.moment(rng, now, 1500, -60))))
+        homes.append(
+            (
+                home_id,
+                f"{last} {rng.choice(HOME_NAMES)}",
+                f"{first} {last}",
+                fake.address(rng),
+                city,
+                fake.iso(fake.moment(rng, now, 1500, -60)),
+            )
+        )
         chosen = [ROOMS[0], ROOMS[1], ROOMS[3]] + rng.sample(ROOMS[4:], rng.randint(2, 6))
         home_devices: list[tuple[Any, ...]] = []
         removed: list[tuple[str, str]] = []
@@ -66,21 +74,42 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
                     removed.append((dev[0], kind))  # installed once, since removed: a scene may still name it
                     continue
                 home_devices.append(dev)
-            for kind in (("temperature", "humidity") if rname in ("Living Room", "Master Bedroom", "Basement") else ()) + \
-                    (("motion",) if rname in ("Living Room", "Hallway", "Garage") else ()) + \
-                    (("door_contact",) if rname in ("Entryway", "Garage", "Patio") else ()):
+            for kind in (
+                (("temperature", "humidity") if rname in ("Living Room", "Master Bedroom", "Basement") else ())
+                + (("motion",) if rname in ("Living Room", "Hallway", "Garage") else ())
+                + (("door_contact",) if rname in ("Entryway", "Garage", "Patio") else ())
+            ):
                 sensor_id = f"SEN-{len(sensors) + 1:04d}"
                 last_value = _seed_readings(rng, sensor_id, kind, now, readings)
                 battery = rng.choice((0, 4, 12)) if rng.random() < 0.06 else rng.randint(20, 100)
-                sensors.append((sensor_id, home_id, room_id, f"{rname} {kind.replace('_', ' ').title()} Sensor", kind,
-                                UNITS[kind], int(battery > 0), battery, last_value, readings[-1][3]))
+                sensors.append(
+                    (
+                        sensor_id,
+                        home_id,
+                        room_id,
+                        f"{rname} {kind.replace('_', ' ').title()} Sensor",
+                        kind,
+                        UNITS[kind],
+                        int(battery > 0),
+                        battery,
+                        last_value,
+                        readings[-1][3],
+                    )
+                )
         devices += home_devices
         scene_ids = []
         for name in rng.sample(SCENES, rng.randint(2, 4)):
             scene_id = f"SCN-{len(scenes) + 1:04d}"
             scene_ids.append(scene_id)
-            scenes.append((scene_id, home_id, name, fake.iso(fake.moment(rng, now, 400, 0)),
-                           fake.iso(fake.moment(rng, now, 30, 0)) if rng.random() < 0.7 else None))
+            scenes.append(
+                (
+                    scene_id,
+                    home_id,
+                    name,
+                    fake.iso(fake.moment(rng, now, 400, 0)),
+                    fake.iso(fake.moment(rng, now, 30, 0)) if rng.random() < 0.7 else None,
+                )
+            )
             picks = rng.sample(home_devices, min(len(home_devices), rng.randint(2, 6)))
             for dev in picks:
                 actions.append((scene_id, dev[0], *_scene_state(rng, dev, name)))
@@ -95,22 +124,54 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
             if home_sensors and rng.random() < 0.4:
                 sen = rng.choice(home_sensors)
                 cond, thr = {"motion": ("detected", None), "door_contact": ("opened", None)}.get(
-                    sen[4], (rng.choice(("above", "below")), float(rng.choice((18, 19, 24, 26)))))
+                    sen[4], (rng.choice(("above", "below")), float(rng.choice((18, 19, 24, 26))))
+                )
                 name = _unique(f"When {sen[3].lower()} {cond}", auto_names)
-                automations.append((auto_id, home_id, name, "sensor", None, None, sen[0],
-                                    cond, thr, scene_id, int(rng.random() < 0.85), fake.iso(fake.moment(rng, now, 300, 0)),
-                                    fake.iso(fake.moment(rng, now, 7, 0))))
+                automations.append(
+                    (
+                        auto_id,
+                        home_id,
+                        name,
+                        "sensor",
+                        None,
+                        None,
+                        sen[0],
+                        cond,
+                        thr,
+                        scene_id,
+                        int(rng.random() < 0.85),
+                        fake.iso(fake.moment(rng, now, 300, 0)),
+                        fake.iso(fake.moment(rng, now, 7, 0)),
+                    )
+                )
             else:
                 at = f"{rng.choice((6, 7, 7, 8, 18, 19, 21, 22, 23)):02d}:{rng.choice((0, 15, 30, 45)):02d}"
                 days = rng.choice(("daily", "weekdays", "weekends"))
-                automations.append((auto_id, home_id, _unique(f"{days.title()} at {at}", auto_names), "time", at, days, None, None, None,
-                                    scene_id, int(rng.random() < 0.85), fake.iso(fake.moment(rng, now, 300, 0)),
-                                    fake.iso(fake.moment(rng, now, 3, 0))))
+                automations.append(
+                    (
+                        auto_id,
+                        home_id,
+                        _unique(f"{days.title()} at {at}", auto_names),
+                        "time",
+                        at,
+                        days,
+                        None,
+                        None,
+                        None,
+                        scene_id,
+                        int(rng.random() < 0.85),
+                        fake.iso(fake.moment(rng, now, 300, 0)),
+                        fake.iso(fake.moment(rng, now, 3, 0)),
+                    )
+                )
         room_floor = {r[0]: r[3] for r in rooms if r[1] == home_id}
         for name in rng.sample(GROUPS, rng.randint(1, 3)):
-            want = {"All Lights": lambda d: d[4] == "light", "Plugs": lambda d: d[4] == "plug",
-                    "Downstairs Lights": lambda d: d[4] == "light" and room_floor[d[2]] <= 0,
-                    "Upstairs Lights": lambda d: d[4] == "light" and room_floor[d[2]] >= 1}[name]
+            want = {
+                "All Lights": lambda d: d[4] == "light",
+                "Plugs": lambda d: d[4] == "plug",
+                "Downstairs Lights": lambda d: d[4] == "light" and room_floor[d[2]] <= 0,
+                "Upstairs Lights": lambda d: d[4] == "light" and room_floor[d[2]] >= 1,
+            }[name]
             ids = [d[0] for d in home_devices if want(d)]
             if len(ids) >= 2:
                 group_id = f"GRP-{len(groups) + 1:04d}"
@@ -137,11 +198,14 @@ def _unique(name: str, used: set[str]) -> str:
     return out
 
 
-def _seed_device(rng: random.Random, device_id: str, home_id: str, room_id: str, rname: str, kind: str,
-                 now: datetime, stamp: str) -> tuple[Any, ...]:
+def _seed_device(
+    rng: random.Random, device_id: str, home_id: str, room_id: str, rname: str, kind: str, now: datetime, stamp: str
+) -> tuple[Any, ...]:
     battery = None
     if kind in ("lock", "blind") or (kind == "camera" and rng.random() < 0.5):
-        battery = 0 if rng.random() < 0.05 else rng.choice((rng.randint(5, 25), rng.randint(30, 100), rng.randint(60, 100)))
+        battery = (
+            0 if rng.random() < 0.05 else rng.choice((rng.randint(5, 25), rng.randint(30, 100), rng.randint(60, 100)))
+        )
     online = 0 if battery == 0 or rng.random() < 0.05 else 1
     power = brightness = color = mode = current = target = lo = hi = lock = position = volume = None
     supports_color = 0
@@ -163,9 +227,30 @@ def _seed_device(rng: random.Random, device_id: str, home_id: str, room_id: str,
     elif kind == "speaker":
         volume = rng.choice((10, 20, 30, 45, 60))
     updated = fake.iso(fake.moment(rng, now, 20, 0)) if online else fake.iso(fake.moment(rng, now, 60, 2))
-    return (device_id, home_id, room_id, f"{rname} {rng.choice(LABELS[kind])}", kind, rng.choice(MAKERS[kind]),
-            f"{rng.randint(1, 5)}.{rng.randint(0, 12)}.{rng.randint(0, 30)}", online, battery, power, brightness,
-            supports_color, color, mode, current, target, lo, hi, lock, position, volume, updated if online else stamp)
+    return (
+        device_id,
+        home_id,
+        room_id,
+        f"{rname} {rng.choice(LABELS[kind])}",
+        kind,
+        rng.choice(MAKERS[kind]),
+        f"{rng.randint(1, 5)}.{rng.randint(0, 12)}.{rng.randint(0, 30)}",
+        online,
+        battery,
+        power,
+        brightness,
+        supports_color,
+        color,
+        mode,
+        current,
+        target,
+        lo,
+        hi,
+        lock,
+        position,
+        volume,
+        updated if online else stamp,
+    )
 
 
 def _seed_readings(rng: random.Random, sensor_id: str, kind: str, now: datetime, out: list[tuple[Any, ...]]) -> float:

@@ -11,8 +11,13 @@ from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_i
 from servers.iot_devices.schema import SCHEMA, SWITCHABLE, Color, DeviceType
 from servers.iot_devices.seed import seed
 
-iot = Server("iot_devices", "Smart home: homes, rooms, lights, thermostats, locks, blinds, plugs, cameras, speakers, "
-             "sensors, scenes, automations and device groups.", SCHEMA, seed)
+iot = Server(
+    "iot_devices",
+    "Smart home: homes, rooms, lights, thermostats, locks, blinds, plugs, cameras, speakers, "
+    "sensors, scenes, automations and device groups.",
+    SCHEMA,
+    seed,
+)
 
 HomeId = Annotated[str, Field(description="Home id, e.g. 'HOM-0003'"), Entity("home")]
 RoomId = Annotated[str, Field(description="Room id, e.g. 'RM-0014'"), Entity("room")]
@@ -23,42 +28,64 @@ AutomationId = Annotated[str, Field(description="Automation id, e.g. 'AUT-0006'"
 GroupId = Annotated[str, Field(description="Device group id, e.g. 'GRP-0006'"), Entity("group")]
 Name = Annotated[str, Field(min_length=1, max_length=80, description="A display name, e.g. 'Evening Glow'")]
 
-DEVICE_COLUMNS = ("device_id, home_id, room_id, name, type, manufacturer, online, battery, power, brightness, color, "
-                  "mode, target_temp, lock_state, position")
+DEVICE_COLUMNS = (
+    "device_id, home_id, room_id, name, type, manufacturer, online, battery, power, brightness, color, "
+    "mode, target_temp, lock_state, position"
+)
 
 
 def _home(ctx: Ctx, home_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM homes WHERE home_id = ?", (home_id,),
-                 f"No home {home_id!r}. Use list_homes to find home ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM homes WHERE home_id = ?",
+        (home_id,),
+        f"No home {home_id!r}. Use list_homes to find home ids.",
+    )
 
 
 def _device(ctx: Ctx, device_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM devices WHERE device_id = ?", (device_id,),
-                 f"No device {device_id!r} (it may have been removed). Use list_devices to find device ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM devices WHERE device_id = ?",
+        (device_id,),
+        f"No device {device_id!r} (it may have been removed). Use list_devices to find device ids.",
+    )
 
 
 def _scene(ctx: Ctx, scene_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM scenes WHERE scene_id = ?", (scene_id,),
-                 f"No scene {scene_id!r}. Use list_scenes to find scene ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM scenes WHERE scene_id = ?",
+        (scene_id,),
+        f"No scene {scene_id!r}. Use list_scenes to find scene ids.",
+    )
 
 
 def _controllable(dev: dict[str, Any], *types: str) -> None:
     """The device must be of one of ``types``, online, and (for a lock) not jammed."""
     if types and dev["type"] not in types:
-        raise ToolError(f"{dev['device_id']} ({dev['name']}) is a {dev['type']}, not a {' or '.join(types)}; "
-                        f"use the tool for {dev['type']}s instead.")
+        raise ToolError(
+            f"{dev['device_id']} ({dev['name']}) is a {dev['type']}, not a {' or '.join(types)}; "
+            f"use the tool for {dev['type']}s instead."
+        )
     if not dev["online"]:
         if dev["battery"] == 0:
-            raise ToolError(f"{dev['device_id']} ({dev['name']}) is offline: its battery is empty. "
-                            f"Call replace_battery('{dev['device_id']}') first.")
-        raise ToolError(f"{dev['device_id']} ({dev['name']}) is offline and cannot be controlled. "
-                        f"Try reboot_device('{dev['device_id']}') first.")
+            raise ToolError(
+                f"{dev['device_id']} ({dev['name']}) is offline: its battery is empty. "
+                f"Call replace_battery('{dev['device_id']}') first."
+            )
+        raise ToolError(
+            f"{dev['device_id']} ({dev['name']}) is offline and cannot be controlled. "
+            f"Try reboot_device('{dev['device_id']}') first."
+        )
 
 
 def _touch(ctx: Ctx, device_id: str, **changes: Any) -> None:
     sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(f"UPDATE devices SET {sets}, updated_at = ? WHERE device_id = ?",
-                   (*changes.values(), fake.iso(ctx.now), device_id))
+    ctx.db.execute(
+        f"UPDATE devices SET {sets}, updated_at = ? WHERE device_id = ?",
+        (*changes.values(), fake.iso(ctx.now), device_id),
+    )
 
 
 def _summary(ctx: Ctx, device_id: str) -> dict[str, Any]:
@@ -66,19 +93,34 @@ def _summary(ctx: Ctx, device_id: str) -> dict[str, Any]:
 
 
 def _missing_in_scene(ctx: Ctx, scene_id: str) -> list[str]:
-    return [r[0] for r in ctx.db.execute(
-        "SELECT a.device_id FROM scene_actions a LEFT JOIN devices d ON d.device_id = a.device_id "
-        "WHERE a.scene_id = ? AND d.device_id IS NULL ORDER BY a.device_id", (scene_id,))]
+    return [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT a.device_id FROM scene_actions a LEFT JOIN devices d ON d.device_id = a.device_id "
+            "WHERE a.scene_id = ? AND d.device_id IS NULL ORDER BY a.device_id",
+            (scene_id,),
+        )
+    ]
 
 
 @iot.read(returns=("home",))
-def list_homes(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of the home's name, owner or city, e.g. 'Garcia'")] = "",
-               limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_homes(
+    ctx: Ctx,
+    query: Annotated[
+        str, Field(max_length=100, description="Part of the home's name, owner or city, e.g. 'Garcia'")
+    ] = "",
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search homes by name, owner or city. Returns home ids such as 'HOM-0003'."""
     like = f"%{query}%"
-    found = rows(ctx.db.execute(
-        "SELECT home_id, name, owner_name, city FROM homes WHERE name LIKE ? OR owner_name LIKE ? OR city LIKE ? "
-        "ORDER BY home_id LIMIT ? OFFSET ?", (like, like, like, limit, offset)))
+    found = rows(
+        ctx.db.execute(
+            "SELECT home_id, name, owner_name, city FROM homes WHERE name LIKE ? OR owner_name LIKE ? OR city LIKE ? "
+            "ORDER BY home_id LIMIT ? OFFSET ?",
+            (like, like, like, limit, offset),
+        )
+    )
     return {"homes": found, "count": len(found)}
 
 
@@ -86,24 +128,43 @@ def list_homes(ctx: Ctx, query: Annotated[str, Field(max_length=100, description
 def get_home(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """Get a home with its rooms (ids like 'RM-0014') and device counts by type, e.g. get_home('HOM-0003')."""
     home = _home(ctx, home_id)
-    home["rooms"] = rows(ctx.db.execute(
-        "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
-        "LEFT JOIN devices d ON d.room_id = r.room_id WHERE r.home_id = ? GROUP BY r.room_id ORDER BY r.room_id", (home_id,)))
-    home["devices_by_type"] = dict(ctx.db.execute(
-        "SELECT type, COUNT(*) FROM devices WHERE home_id = ? GROUP BY type ORDER BY type", (home_id,)).fetchall())
-    home["offline_devices"] = ctx.db.execute("SELECT COUNT(*) FROM devices WHERE home_id = ? AND online = 0", (home_id,)).fetchone()[0]
+    home["rooms"] = rows(
+        ctx.db.execute(
+            "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
+            "LEFT JOIN devices d ON d.room_id = r.room_id WHERE r.home_id = ? GROUP BY r.room_id ORDER BY r.room_id",
+            (home_id,),
+        )
+    )
+    home["devices_by_type"] = dict(
+        ctx.db.execute(
+            "SELECT type, COUNT(*) FROM devices WHERE home_id = ? GROUP BY type ORDER BY type", (home_id,)
+        ).fetchall()
+    )
+    home["offline_devices"] = ctx.db.execute(
+        "SELECT COUNT(*) FROM devices WHERE home_id = ? AND online = 0", (home_id,)
+    ).fetchone()[0]
     home["sensors"] = ctx.db.execute("SELECT COUNT(*) FROM sensors WHERE home_id = ?", (home_id,)).fetchone()[0]
     return home
 
 
 @iot.read(returns=("device",))
-def list_devices(ctx: Ctx, home_id: Annotated[str | None, Field(description="Only this home's devices, e.g. 'HOM-0003'"), Entity("home")] = None,
-                 room_id: Annotated[str | None, Field(description="Only this room's devices, e.g. 'RM-0014'"), Entity("room")] = None,
-                 type: DeviceType | None = None,
-                 online: Annotated[bool | None, Field(description="true: only online devices; false: only offline ones")] = None,
-                 max_battery: Annotated[int | None, Field(ge=0, le=100, description="Only battery devices at or below this level, e.g. 20")] = None,
-                 query: Annotated[str, Field(max_length=100, description="Part of the device name, e.g. 'Lamp'")] = "",
-                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_devices(
+    ctx: Ctx,
+    home_id: Annotated[
+        str | None, Field(description="Only this home's devices, e.g. 'HOM-0003'"), Entity("home")
+    ] = None,
+    room_id: Annotated[
+        str | None, Field(description="Only this room's devices, e.g. 'RM-0014'"), Entity("room")
+    ] = None,
+    type: DeviceType | None = None,
+    online: Annotated[bool | None, Field(description="true: only online devices; false: only offline ones")] = None,
+    max_battery: Annotated[
+        int | None, Field(ge=0, le=100, description="Only battery devices at or below this level, e.g. 20")
+    ] = None,
+    query: Annotated[str, Field(max_length=100, description="Part of the device name, e.g. 'Lamp'")] = "",
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List devices, filtered by home, room, type, online state, battery level or name. Ids look like 'DEV-0037'."""
     sql = f"SELECT {DEVICE_COLUMNS} FROM devices WHERE name LIKE ?"
     args: list[Any] = [f"%{query}%"]
@@ -124,17 +185,35 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     its room, and the scenes and groups that include it, e.g. get_device('DEV-0037')."""
     dev = _device(ctx, device_id)
     dev["room_name"] = ctx.db.execute("SELECT name FROM rooms WHERE room_id = ?", (dev["room_id"],)).fetchone()[0]
-    dev["scene_ids"] = [r[0] for r in ctx.db.execute("SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,))]
-    dev["group_ids"] = [r[0] for r in ctx.db.execute("SELECT group_id FROM group_members WHERE device_id = ? ORDER BY group_id", (device_id,))]
+    dev["scene_ids"] = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
+        )
+    ]
+    dev["group_ids"] = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT group_id FROM group_members WHERE device_id = ? ORDER BY group_id", (device_id,)
+        )
+    ]
     return {k: v for k, v in dev.items() if v is not None}
 
 
 @iot.read(returns=("sensor",))
-def list_sensors(ctx: Ctx, home_id: Annotated[str | None, Field(description="Only this home's sensors, e.g. 'HOM-0003'"), Entity("home")] = None,
-                 room_id: Annotated[str | None, Field(description="Only this room's sensors, e.g. 'RM-0014'"), Entity("room")] = None,
-                 kind: Literal["temperature", "humidity", "motion", "door_contact"] | None = None,
-                 online: Annotated[bool | None, Field(description="true: only online sensors; false: only offline ones")] = None,
-                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_sensors(
+    ctx: Ctx,
+    home_id: Annotated[
+        str | None, Field(description="Only this home's sensors, e.g. 'HOM-0003'"), Entity("home")
+    ] = None,
+    room_id: Annotated[
+        str | None, Field(description="Only this room's sensors, e.g. 'RM-0014'"), Entity("room")
+    ] = None,
+    kind: Literal["temperature", "humidity", "motion", "door_contact"] | None = None,
+    online: Annotated[bool | None, Field(description="true: only online sensors; false: only offline ones")] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List sensors with their latest value, filtered by home, room, kind or online state. Ids look like 'SEN-0007'."""
     sql = "SELECT * FROM sensors WHERE 1=1"
     args: list[Any] = []
@@ -147,30 +226,49 @@ def list_sensors(ctx: Ctx, home_id: Annotated[str | None, Field(description="Onl
 
 
 @iot.read(returns=("sensor",))
-def get_sensor_readings(ctx: Ctx, sensor_id: SensorId,
-                        since: Annotated[str | None, Field(max_length=30, description="Only readings on or after this ISO time, e.g. '2026-06-01T00:00'")] = None,
-                        limit: Limit = 24) -> dict[str, Any]:
+def get_sensor_readings(
+    ctx: Ctx,
+    sensor_id: SensorId,
+    since: Annotated[
+        str | None, Field(max_length=30, description="Only readings on or after this ISO time, e.g. '2026-06-01T00:00'")
+    ] = None,
+    limit: Limit = 24,
+) -> dict[str, Any]:
     """A sensor's reading history, newest first, e.g. get_sensor_readings('SEN-0007', since='2026-06-01T00:00').
 
     Temperature in C, humidity in %, motion and door_contact as 1 (detected / open) or 0."""
-    sensor = fetch(ctx.db, "SELECT * FROM sensors WHERE sensor_id = ?", (sensor_id,),
-                   f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.")
+    sensor = fetch(
+        ctx.db,
+        "SELECT * FROM sensors WHERE sensor_id = ?",
+        (sensor_id,),
+        f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.",
+    )
     sql, args = "SELECT reading_id, value, recorded_at FROM readings WHERE sensor_id = ?", [sensor_id]
     if since is not None:
         sql += " AND recorded_at >= ?"
         args.append(since)
     found = rows(ctx.db.execute(sql + " ORDER BY recorded_at DESC LIMIT ?", (*args, limit)))
-    return {"sensor_id": sensor_id, "kind": sensor["kind"], "unit": sensor["unit"], "online": sensor["online"],
-            "readings": found, "count": len(found)}
+    return {
+        "sensor_id": sensor_id,
+        "kind": sensor["kind"],
+        "unit": sensor["unit"],
+        "online": sensor["online"],
+        "readings": found,
+        "count": len(found),
+    }
 
 
 @iot.read(returns=("scene",))
 def list_scenes(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """List a home's scenes with how many devices each sets, e.g. list_scenes('HOM-0003')."""
     _home(ctx, home_id)
-    found = rows(ctx.db.execute(
-        "SELECT s.scene_id, s.name, s.last_activated_at, COUNT(a.device_id) AS devices FROM scenes s "
-        "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id WHERE s.home_id = ? GROUP BY s.scene_id ORDER BY s.scene_id", (home_id,)))
+    found = rows(
+        ctx.db.execute(
+            "SELECT s.scene_id, s.name, s.last_activated_at, COUNT(a.device_id) AS devices FROM scenes s "
+            "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id WHERE s.home_id = ? GROUP BY s.scene_id ORDER BY s.scene_id",
+            (home_id,),
+        )
+    )
     return {"scenes": found, "count": len(found)}
 
 
@@ -180,9 +278,13 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
 
     An action whose device no longer exists is marked missing=true."""
     scene = _scene(ctx, scene_id)
-    actions = rows(ctx.db.execute(
-        "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
-        "LEFT JOIN devices d ON d.device_id = a.device_id WHERE a.scene_id = ? ORDER BY a.device_id", (scene_id,)))
+    actions = rows(
+        ctx.db.execute(
+            "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
+            "LEFT JOIN devices d ON d.device_id = a.device_id WHERE a.scene_id = ? ORDER BY a.device_id",
+            (scene_id,),
+        )
+    )
     scene["actions"] = []
     for a in actions:
         a.pop("scene_id")
@@ -192,8 +294,11 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
 
 
 @iot.read(returns=("automation", "scene", "sensor"))
-def list_automations(ctx: Ctx, home_id: HomeId,
-                     enabled: Annotated[bool | None, Field(description="true: only enabled; false: only disabled")] = None) -> dict[str, Any]:
+def list_automations(
+    ctx: Ctx,
+    home_id: HomeId,
+    enabled: Annotated[bool | None, Field(description="true: only enabled; false: only disabled")] = None,
+) -> dict[str, Any]:
     """List a home's automations (time or sensor triggered, each runs a scene), e.g. list_automations('HOM-0003')."""
     _home(ctx, home_id)
     sql = "SELECT * FROM automations WHERE home_id = ?"
@@ -211,24 +316,37 @@ def list_groups(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     _home(ctx, home_id)
     groups = rows(ctx.db.execute("SELECT * FROM device_groups WHERE home_id = ? ORDER BY group_id", (home_id,)))
     for g in groups:
-        g["members"] = rows(ctx.db.execute(
-            "SELECT d.device_id, d.name, d.online, d.power FROM group_members m JOIN devices d ON d.device_id = m.device_id "
-            "WHERE m.group_id = ? ORDER BY d.device_id", (g["group_id"],)))
+        g["members"] = rows(
+            ctx.db.execute(
+                "SELECT d.device_id, d.name, d.online, d.power FROM group_members m JOIN devices d ON d.device_id = m.device_id "
+                "WHERE m.group_id = ? ORDER BY d.device_id",
+                (g["group_id"],),
+            )
+        )
     return {"groups": groups, "count": len(groups)}
 
 
-DISTINCT_FIELDS = {"device_type": ("devices", "type"), "manufacturer": ("devices", "manufacturer"),
-                   "room_name": ("rooms", "name"), "city": ("homes", "city"), "sensor_kind": ("sensors", "kind"),
-                   "thermostat_mode": ("devices", "mode"), "lock_state": ("devices", "lock_state"),
-                   "light_color": ("devices", "color"), "automation_trigger": ("automations", "trigger"),
-                   "scene_name": ("scenes", "name")}
+DISTINCT_FIELDS = {
+    "device_type": ("devices", "type"),
+    "manufacturer": ("devices", "manufacturer"),
+    "room_name": ("rooms", "name"),
+    "city": ("homes", "city"),
+    "sensor_kind": ("sensors", "kind"),
+    "thermostat_mode": ("devices", "mode"),
+    "lock_state": ("devices", "lock_state"),
+    "light_color": ("devices", "color"),
+    "automation_trigger": ("automations", "trigger"),
+    "scene_name": ("scenes", "name"),
+}
 
 
 iot.distinct_values(DISTINCT_FIELDS, example="device_type", skip_null=True)
 
 
 @iot.write(returns=("device",))
-def set_device_power(ctx: Ctx, device_id: DeviceId, on: Annotated[bool, Field(description="true to switch on, false to switch off")]) -> dict[str, Any]:
+def set_device_power(
+    ctx: Ctx, device_id: DeviceId, on: Annotated[bool, Field(description="true to switch on, false to switch off")]
+) -> dict[str, Any]:
     """Switch a light, plug, speaker or camera on or off, e.g. set_device_power('DEV-0037', on=True).
 
     The device must be online."""
@@ -242,9 +360,12 @@ def set_device_power(ctx: Ctx, device_id: DeviceId, on: Annotated[bool, Field(de
 
 
 @iot.write(returns=("device",))
-def set_light(ctx: Ctx, device_id: DeviceId,
-              brightness: Annotated[int | None, Field(ge=1, le=100, description="Brightness in percent, 1 to 100")] = None,
-              color: Color | None = None) -> dict[str, Any]:
+def set_light(
+    ctx: Ctx,
+    device_id: DeviceId,
+    brightness: Annotated[int | None, Field(ge=1, le=100, description="Brightness in percent, 1 to 100")] = None,
+    color: Color | None = None,
+) -> dict[str, Any]:
     """Set a light's brightness and/or colour; this also switches it on, e.g. set_light('DEV-0037', brightness=60, color='blue').
 
     Colours other than 'warm white' need a colour-capable bulb (supports_color=1 in get_device)."""
@@ -253,16 +374,29 @@ def set_light(ctx: Ctx, device_id: DeviceId,
     if brightness is None and color is None:
         raise ToolError("Give a brightness (1-100), a color, or both.")
     if color is not None and color != "warm white" and not dev["supports_color"]:
-        raise ToolError(f"{device_id} ({dev['name']}) is a white-only bulb and cannot show {color!r}; set brightness only, "
-                        "or pick a light with supports_color=1.")
-    _touch(ctx, device_id, power="on", brightness=brightness if brightness is not None else dev["brightness"],
-           color=color if color is not None else dev["color"])
+        raise ToolError(
+            f"{device_id} ({dev['name']}) is a white-only bulb and cannot show {color!r}; set brightness only, "
+            "or pick a light with supports_color=1."
+        )
+    _touch(
+        ctx,
+        device_id,
+        power="on",
+        brightness=brightness if brightness is not None else dev["brightness"],
+        color=color if color is not None else dev["color"],
+    )
     return _summary(ctx, device_id)
 
 
 @iot.write(returns=("device",))
-def set_thermostat(ctx: Ctx, device_id: DeviceId, mode: Literal["heat", "cool", "auto", "eco", "off"] | None = None,
-                   target_temperature: Annotated[float | None, Field(ge=-50, le=100, description="Target in degrees C, e.g. 21.5")] = None) -> dict[str, Any]:
+def set_thermostat(
+    ctx: Ctx,
+    device_id: DeviceId,
+    mode: Literal["heat", "cool", "auto", "eco", "off"] | None = None,
+    target_temperature: Annotated[
+        float | None, Field(ge=-50, le=100, description="Target in degrees C, e.g. 21.5")
+    ] = None,
+) -> dict[str, Any]:
     """Set a thermostat's mode and/or target temperature, e.g. set_thermostat('DEV-0038', mode='heat', target_temperature=21.0).
 
     The target must lie within the thermostat's min_temp..max_temp (see get_device); an 'off' thermostat takes no target."""
@@ -273,26 +407,42 @@ def set_thermostat(ctx: Ctx, device_id: DeviceId, mode: Literal["heat", "cool", 
     new_mode = mode or dev["mode"]
     if target_temperature is not None:
         if new_mode == "off":
-            raise ToolError(f"Thermostat {device_id} is off; also pass a mode such as 'heat' or 'auto' to set a target.")
+            raise ToolError(
+                f"Thermostat {device_id} is off; also pass a mode such as 'heat' or 'auto' to set a target."
+            )
         if not dev["min_temp"] <= target_temperature <= dev["max_temp"]:
-            raise ToolError(f"Target {target_temperature:g} C is outside {device_id}'s allowed range "
-                            f"{dev['min_temp']:g}-{dev['max_temp']:g} C; choose a target within it.")
-    target = None if new_mode == "off" else (target_temperature if target_temperature is not None else
-                                             dev["target_temp"] if dev["target_temp"] is not None else
-                                             min(max(21.0, dev["min_temp"]), dev["max_temp"]))
+            raise ToolError(
+                f"Target {target_temperature:g} C is outside {device_id}'s allowed range "
+                f"{dev['min_temp']:g}-{dev['max_temp']:g} C; choose a target within it."
+            )
+    target = (
+        None
+        if new_mode == "off"
+        else (
+            target_temperature
+            if target_temperature is not None
+            else dev["target_temp"]
+            if dev["target_temp"] is not None
+            else min(max(21.0, dev["min_temp"]), dev["max_temp"])
+        )
+    )
     _touch(ctx, device_id, mode=new_mode, target_temp=None if target is None else round(target, 1))
     return _summary(ctx, device_id)
 
 
 @iot.write(returns=("device",))
-def set_lock_state(ctx: Ctx, device_id: DeviceId, locked: Annotated[bool, Field(description="true to lock, false to unlock")]) -> dict[str, Any]:
+def set_lock_state(
+    ctx: Ctx, device_id: DeviceId, locked: Annotated[bool, Field(description="true to lock, false to unlock")]
+) -> dict[str, Any]:
     """Lock or unlock a smart lock, e.g. set_lock_state('DEV-0009', locked=False).
 
     A jammed lock must be recalibrated with reboot_device first."""
     dev = _device(ctx, device_id)
     _controllable(dev, "lock")
     if dev["lock_state"] == "jammed":
-        raise ToolError(f"Lock {device_id} ({dev['name']}) is jammed. Call reboot_device('{device_id}') to recalibrate it, then retry.")
+        raise ToolError(
+            f"Lock {device_id} ({dev['name']}) is jammed. Call reboot_device('{device_id}') to recalibrate it, then retry."
+        )
     state = "locked" if locked else "unlocked"
     if dev["lock_state"] == state:
         raise ToolError(f"Lock {device_id} is already {state}.")
@@ -301,8 +451,11 @@ def set_lock_state(ctx: Ctx, device_id: DeviceId, locked: Annotated[bool, Field(
 
 
 @iot.write(returns=("device",))
-def set_blind_position(ctx: Ctx, device_id: DeviceId,
-                       position: Annotated[int, Field(ge=0, le=100, description="0 = fully closed, 100 = fully open")]) -> dict[str, Any]:
+def set_blind_position(
+    ctx: Ctx,
+    device_id: DeviceId,
+    position: Annotated[int, Field(ge=0, le=100, description="0 = fully closed, 100 = fully open")],
+) -> dict[str, Any]:
     """Open, close or partly open blinds, e.g. set_blind_position('DEV-0040', 50)."""
     dev = _device(ctx, device_id)
     _controllable(dev, "blind")
@@ -318,7 +471,9 @@ def reboot_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     e.g. reboot_device('DEV-0065'). A device whose battery is empty needs replace_battery instead."""
     dev = _device(ctx, device_id)
     if dev["battery"] == 0:
-        raise ToolError(f"{device_id} ({dev['name']}) has an empty battery and cannot boot. Call replace_battery('{device_id}') first.")
+        raise ToolError(
+            f"{device_id} ({dev['name']}) has an empty battery and cannot boot. Call replace_battery('{device_id}') first."
+        )
     changes: dict[str, Any] = {"online": 1}
     if dev["lock_state"] == "jammed":
         changes["lock_state"] = "unlocked"
@@ -346,13 +501,30 @@ def remove_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     dev = _device(ctx, device_id)
     ctx.db.execute("DELETE FROM group_members WHERE device_id = ?", (device_id,))
     ctx.db.execute("DELETE FROM devices WHERE device_id = ?", (device_id,))
-    scenes = [r[0] for r in ctx.db.execute("SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,))]
+    scenes = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
+        )
+    ]
     return {"device_id": device_id, "removed": True, "home_id": dev["home_id"], "scenes_still_referring": scenes}
 
 
 @iot.write(returns=("scene",))
-def create_scene(ctx: Ctx, home_id: HomeId, name: Name,
-                 device_ids: Annotated[list[str], Field(min_length=1, max_length=30, description="Devices of that home whose current state the scene saves, e.g. ['DEV-0037', 'DEV-0038']"), Entity("device")]) -> dict[str, Any]:
+def create_scene(
+    ctx: Ctx,
+    home_id: HomeId,
+    name: Name,
+    device_ids: Annotated[
+        list[str],
+        Field(
+            min_length=1,
+            max_length=30,
+            description="Devices of that home whose current state the scene saves, e.g. ['DEV-0037', 'DEV-0038']",
+        ),
+        Entity("device"),
+    ],
+) -> dict[str, Any]:
     """Save the current state of some devices of a home as a new scene, e.g. create_scene('HOM-0003', 'Evening Glow', ['DEV-0037', 'DEV-0038']).
 
     Activating the scene later restores exactly these states."""
@@ -368,10 +540,12 @@ def create_scene(ctx: Ctx, home_id: HomeId, name: Name,
     scene_id = next_id(ctx.db, "scenes", "scene_id", "SCN")
     ctx.db.execute("INSERT INTO scenes VALUES (?,?,?,?,?)", (scene_id, home_id, name, fake.iso(ctx.now), None))
     for d in devs:
-        state = {"light": (d["power"], d["brightness"], d["color"], None, None, None, None),
-                 "thermostat": (None, None, None, d["mode"], d["target_temp"], None, None),
-                 "lock": (None, None, None, None, None, d["lock_state"] if d["lock_state"] != "jammed" else "locked", None),
-                 "blind": (None, None, None, None, None, None, d["position"])}.get(d["type"], (d["power"], None, None, None, None, None, None))
+        state = {
+            "light": (d["power"], d["brightness"], d["color"], None, None, None, None),
+            "thermostat": (None, None, None, d["mode"], d["target_temp"], None, None),
+            "lock": (None, None, None, None, None, d["lock_state"] if d["lock_state"] != "jammed" else "locked", None),
+            "blind": (None, None, None, None, None, None, d["position"]),
+        }.get(d["type"], (d["power"], None, None, None, None, None, None))
         ctx.db.execute("INSERT INTO scene_actions VALUES (?,?,?,?,?,?,?,?,?)", (scene_id, d["device_id"], *state))
     return get_scene(ctx, scene_id)
 
@@ -385,8 +559,10 @@ def activate_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
     scene = _scene(ctx, scene_id)
     missing = _missing_in_scene(ctx, scene_id)
     if missing:
-        raise ToolError(f"Scene {scene_id} ({scene['name']}) refers to removed device(s) {', '.join(missing)}; "
-                        f"call remove_scene_device('{scene_id}', '{missing[0]}') for each, then activate again.")
+        raise ToolError(
+            f"Scene {scene_id} ({scene['name']}) refers to removed device(s) {', '.join(missing)}; "
+            f"call remove_scene_device('{scene_id}', '{missing[0]}') for each, then activate again."
+        )
     actions = rows(ctx.db.execute("SELECT * FROM scene_actions WHERE scene_id = ? ORDER BY device_id", (scene_id,)))
     if not actions:
         raise ToolError(f"Scene {scene_id} sets no devices; create a new scene with create_scene.")
@@ -395,8 +571,12 @@ def activate_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
         dev = _device(ctx, a["device_id"])
         _controllable(dev)
         if a["lock_state"] is not None and dev["lock_state"] == "jammed":
-            raise ToolError(f"Scene {scene_id} locks {dev['device_id']}, which is jammed; call reboot_device('{dev['device_id']}') first.")
-        changes = {k: a[k] for k in ("power", "brightness", "color", "mode", "lock_state", "position") if a[k] is not None}
+            raise ToolError(
+                f"Scene {scene_id} locks {dev['device_id']}, which is jammed; call reboot_device('{dev['device_id']}') first."
+            )
+        changes = {
+            k: a[k] for k in ("power", "brightness", "color", "mode", "lock_state", "position") if a[k] is not None
+        }
         if a["mode"] is not None:
             changes["target_temp"] = None if a["mode"] == "off" else a["target_temp"]
         if changes:
@@ -412,8 +592,12 @@ def remove_scene_device(ctx: Ctx, scene_id: SceneId, device_id: DeviceId) -> dic
 
     A scene must keep at least one device."""
     scene = _scene(ctx, scene_id)
-    if not ctx.db.execute("SELECT 1 FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id)).fetchone():
-        raise ToolError(f"Scene {scene_id} ({scene['name']}) does not include {device_id}; see get_scene('{scene_id}').")
+    if not ctx.db.execute(
+        "SELECT 1 FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id)
+    ).fetchone():
+        raise ToolError(
+            f"Scene {scene_id} ({scene['name']}) does not include {device_id}; see get_scene('{scene_id}')."
+        )
     if ctx.db.execute("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", (scene_id,)).fetchone()[0] <= 1:
         raise ToolError(f"{device_id} is the only device in scene {scene_id}; a scene must keep at least one device.")
     ctx.db.execute("DELETE FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id))
@@ -421,12 +605,25 @@ def remove_scene_device(ctx: Ctx, scene_id: SceneId, device_id: DeviceId) -> dic
 
 
 @iot.write(returns=("automation",))
-def create_automation(ctx: Ctx, home_id: HomeId, name: Name, scene_id: SceneId, trigger: Literal["time", "sensor"],
-                      at_time: Annotated[str | None, Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="For trigger='time': 24h time 'HH:MM', e.g. '07:30'")] = None,
-                      days: Literal["daily", "weekdays", "weekends"] = "daily",
-                      sensor_id: Annotated[str | None, Field(description="For trigger='sensor': the sensor, e.g. 'SEN-0022'"), Entity("sensor")] = None,
-                      condition: Literal["above", "below", "detected", "opened", "closed"] | None = None,
-                      threshold: Annotated[float | None, Field(ge=-50, le=150, description="For 'above'/'below': the value, e.g. 26.0")] = None) -> dict[str, Any]:
+def create_automation(
+    ctx: Ctx,
+    home_id: HomeId,
+    name: Name,
+    scene_id: SceneId,
+    trigger: Literal["time", "sensor"],
+    at_time: Annotated[
+        str | None,
+        Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="For trigger='time': 24h time 'HH:MM', e.g. '07:30'"),
+    ] = None,
+    days: Literal["daily", "weekdays", "weekends"] = "daily",
+    sensor_id: Annotated[
+        str | None, Field(description="For trigger='sensor': the sensor, e.g. 'SEN-0022'"), Entity("sensor")
+    ] = None,
+    condition: Literal["above", "below", "detected", "opened", "closed"] | None = None,
+    threshold: Annotated[
+        float | None, Field(ge=-50, le=150, description="For 'above'/'below': the value, e.g. 26.0")
+    ] = None,
+) -> dict[str, Any]:
     """Create an enabled automation that activates a scene of the same home, e.g.
     create_automation('HOM-0003', 'Wake up', 'SCN-0008', 'time', at_time='07:00', days='weekdays').
 
@@ -445,59 +642,107 @@ def create_automation(ctx: Ctx, home_id: HomeId, name: Name, scene_id: SceneId, 
     else:
         if sensor_id is None or condition is None:
             raise ToolError("trigger='sensor' needs sensor_id and condition; find sensors with list_sensors.")
-        sensor = fetch(ctx.db, "SELECT * FROM sensors WHERE sensor_id = ?", (sensor_id,),
-                       f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.")
+        sensor = fetch(
+            ctx.db,
+            "SELECT * FROM sensors WHERE sensor_id = ?",
+            (sensor_id,),
+            f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.",
+        )
         if sensor["home_id"] != home_id:
             raise ToolError(f"Sensor {sensor_id} belongs to {sensor['home_id']}, not {home_id}.")
-        allowed = {"temperature": ("above", "below"), "humidity": ("above", "below"), "motion": ("detected",),
-                   "door_contact": ("opened", "closed")}[sensor["kind"]]
+        allowed = {
+            "temperature": ("above", "below"),
+            "humidity": ("above", "below"),
+            "motion": ("detected",),
+            "door_contact": ("opened", "closed"),
+        }[sensor["kind"]]
         if condition not in allowed:
-            raise ToolError(f"A {sensor['kind']} sensor supports condition {' or '.join(map(repr, allowed))}, not {condition!r}.")
+            raise ToolError(
+                f"A {sensor['kind']} sensor supports condition {' or '.join(map(repr, allowed))}, not {condition!r}."
+            )
         if condition in ("above", "below") and threshold is None:
             raise ToolError(f"condition={condition!r} needs a threshold, e.g. 26.0.")
         if condition not in ("above", "below"):
             threshold = None
         at_time, days = None, None  # type: ignore[assignment]
     auto_id = next_id(ctx.db, "automations", "automation_id", "AUT")
-    ctx.db.execute("INSERT INTO automations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                   (auto_id, home_id, name, trigger, at_time, days, sensor_id, condition, threshold, scene_id, 1, fake.iso(ctx.now), None))
+    ctx.db.execute(
+        "INSERT INTO automations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            auto_id,
+            home_id,
+            name,
+            trigger,
+            at_time,
+            days,
+            sensor_id,
+            condition,
+            threshold,
+            scene_id,
+            1,
+            fake.iso(ctx.now),
+            None,
+        ),
+    )
     return fetch(ctx.db, "SELECT * FROM automations WHERE automation_id = ?", (auto_id,), "gone")
 
 
 @iot.write(returns=("automation",))
-def set_automation_enabled(ctx: Ctx, automation_id: AutomationId,
-                           enabled: Annotated[bool, Field(description="true to enable, false to disable")]) -> dict[str, Any]:
+def set_automation_enabled(
+    ctx: Ctx,
+    automation_id: AutomationId,
+    enabled: Annotated[bool, Field(description="true to enable, false to disable")],
+) -> dict[str, Any]:
     """Enable or disable an automation, e.g. set_automation_enabled('AUT-0006', enabled=False).
 
     An automation cannot be enabled while its scene refers to a removed device."""
-    auto = fetch(ctx.db, "SELECT * FROM automations WHERE automation_id = ?", (automation_id,),
-                 f"No automation {automation_id!r}. Use list_automations to find automation ids.")
+    auto = fetch(
+        ctx.db,
+        "SELECT * FROM automations WHERE automation_id = ?",
+        (automation_id,),
+        f"No automation {automation_id!r}. Use list_automations to find automation ids.",
+    )
     if bool(auto["enabled"]) == enabled:
         raise ToolError(f"Automation {automation_id} is already {'enabled' if enabled else 'disabled'}.")
     if enabled:
         missing = _missing_in_scene(ctx, auto["scene_id"])
         if missing:
-            raise ToolError(f"Automation {automation_id} runs scene {auto['scene_id']}, which refers to removed device(s) "
-                            f"{', '.join(missing)}; fix the scene with remove_scene_device first.")
+            raise ToolError(
+                f"Automation {automation_id} runs scene {auto['scene_id']}, which refers to removed device(s) "
+                f"{', '.join(missing)}; fix the scene with remove_scene_device first."
+            )
     ctx.db.execute("UPDATE automations SET enabled = ? WHERE automation_id = ?", (int(enabled), automation_id))
     return {"automation_id": automation_id, "enabled": enabled}
 
 
 @iot.write(returns=("group", "device"))
-def set_group_power(ctx: Ctx, group_id: GroupId, on: Annotated[bool, Field(description="true to switch all on, false all off")]) -> dict[str, Any]:
+def set_group_power(
+    ctx: Ctx, group_id: GroupId, on: Annotated[bool, Field(description="true to switch all on, false all off")]
+) -> dict[str, Any]:
     """Switch every device of a group on or off at once, e.g. set_group_power('GRP-0006', on=False).
 
     All or nothing: fails if any member is offline (list_groups shows which)."""
-    group = fetch(ctx.db, "SELECT * FROM device_groups WHERE group_id = ?", (group_id,),
-                  f"No group {group_id!r}. Use list_groups to find group ids.")
-    devs = rows(ctx.db.execute("SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "
-                               "WHERE m.group_id = ? ORDER BY d.device_id", (group_id,)))
+    group = fetch(
+        ctx.db,
+        "SELECT * FROM device_groups WHERE group_id = ?",
+        (group_id,),
+        f"No group {group_id!r}. Use list_groups to find group ids.",
+    )
+    devs = rows(
+        ctx.db.execute(
+            "SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "
+            "WHERE m.group_id = ? ORDER BY d.device_id",
+            (group_id,),
+        )
+    )
     if not devs:
         raise ToolError(f"Group {group_id} ({group['name']}) has no devices left.")
     offline = [d["device_id"] for d in devs if not d["online"]]
     if offline:
-        raise ToolError(f"Group {group_id} ({group['name']}) has offline member(s) {', '.join(offline)}; "
-                        "bring them online with reboot_device or replace_battery, then retry.")
+        raise ToolError(
+            f"Group {group_id} ({group['name']}) has offline member(s) {', '.join(offline)}; "
+            "bring them online with reboot_device or replace_battery, then retry."
+        )
     power = "on" if on else "off"
     changed = [d["device_id"] for d in devs if d["power"] != power and d["type"] in SWITCHABLE]
     for device_id in changed:

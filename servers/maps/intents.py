@@ -14,29 +14,56 @@ from hub.synth.intent import Ref, Scene, Skip
 from servers.maps.schema import _km
 from servers.maps.tools import maps
 
-PLACE = ("SELECT p.*, a.street_number, a.street, a.full_address FROM places p JOIN addresses a USING (address_id) "
-         "WHERE (SELECT COUNT(*) FROM places q WHERE q.name = p.name AND q.city = p.city) = 1")
+PLACE = (
+    "SELECT p.*, a.street_number, a.street, a.full_address FROM places p JOIN addresses a USING (address_id) "
+    "WHERE (SELECT COUNT(*) FROM places q WHERE q.name = p.name AND q.city = p.city) = 1"
+)
 USER = "SELECT * FROM users u WHERE (SELECT COUNT(*) FROM users v WHERE v.name = u.name) = 1"
-MODES = {"driving": ("drive", "driving", "by car"), "walking": ("walk", "walking", "on foot"),
-         "cycling": ("bike", "cycling", "by bike"), "transit": ("take transit", "on the bus", "by transit")}
-KINDS = {"cafe": ("coffee place", "café", "spot for a coffee"), "pharmacy": ("pharmacy", "drugstore", "chemist"),
-         "supermarket": ("grocery store", "supermarket", "place to buy groceries"),
-         "gas_station": ("gas station", "place to fill up", "petrol station"), "park": ("park", "green space", "park"),
-         "restaurant": ("restaurant", "place to eat", "spot for dinner"), "bar": ("bar", "place for a drink", "pub"),
-         "bookstore": ("bookshop", "bookstore", "place to buy a book"), "gym": ("gym", "place to work out", "gym"),
-         "museum": ("museum", "museum", "gallery or museum")}
-LIST_NAMES = ("Brunch spots", "Rainy day ideas", "Out-of-town guests", "Cheap eats", "Anniversary ideas",
-              "Coffee to try", "Kid-friendly", "Late night", "Sunday walks")
-REVIEWS = {5: ("Fantastic, the staff went out of their way for us.", "Loved every minute, will be back soon."),
-           4: ("Very good, just a bit crowded at lunch.", "Nice spot, prices a touch high."),
-           3: ("It was fine, nothing memorable.", "Okay overall, service was slow."),
-           2: ("Disappointing visit, long wait and cold food.", "Not worth the trip across town."),
-           1: ("Awful experience, would not go back.", "Rude service and a dirty room.")}
+MODES = {
+    "driving": ("drive", "driving", "by car"),
+    "walking": ("walk", "walking", "on foot"),
+    "cycling": ("bike", "cycling", "by bike"),
+    "transit": ("take transit", "on the bus", "by transit"),
+}
+KINDS = {
+    "cafe": ("coffee place", "café", "spot for a coffee"),
+    "pharmacy": ("pharmacy", "drugstore", "chemist"),
+    "supermarket": ("grocery store", "supermarket", "place to buy groceries"),
+    "gas_station": ("gas station", "place to fill up", "petrol station"),
+    "park": ("park", "green space", "park"),
+    "restaurant": ("restaurant", "place to eat", "spot for dinner"),
+    "bar": ("bar", "place for a drink", "pub"),
+    "bookstore": ("bookshop", "bookstore", "place to buy a book"),
+    "gym": ("gym", "place to work out", "gym"),
+    "museum": ("museum", "museum", "gallery or museum"),
+}
+LIST_NAMES = (
+    "Brunch spots",
+    "Rainy day ideas",
+    "Out-of-town guests",
+    "Cheap eats",
+    "Anniversary ideas",
+    "Coffee to try",
+    "Kid-friendly",
+    "Late night",
+    "Sunday walks",
+)
+REVIEWS = {
+    5: ("Fantastic, the staff went out of their way for us.", "Loved every minute, will be back soon."),
+    4: ("Very good, just a bit crowded at lunch.", "Nice spot, prices a touch high."),
+    3: ("It was fine, nothing memorable.", "Okay overall, service was slow."),
+    2: ("Disappointing visit, long wait and cold food.", "Not worth the trip across town."),
+    1: ("Awful experience, would not go back.", "Rude service and a dirty room."),
+}
 
 
 def place_ref(s: Scene, p: dict[str, Any]) -> str:
-    return s.refer(p["place_id"], Ref("{name} in {city}", "SELECT place_id FROM places WHERE name = ? AND city = ?",
-                                      p["name"], p["city"]), name=p["name"], city=p["city"])
+    return s.refer(
+        p["place_id"],
+        Ref("{name} in {city}", "SELECT place_id FROM places WHERE name = ? AND city = ?", p["name"], p["city"]),
+        name=p["name"],
+        city=p["city"],
+    )
 
 
 def find_place(s: Scene, p: dict[str, Any], **narrow: Any) -> dict[str, Any]:
@@ -61,7 +88,7 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 
 
 def intro(s: Scene) -> str:
-    """"I'm <name>. " (sometimes with their home town, which the agent can filter by) until the user is found."""
+    """ "I'm <name>. " (sometimes with their home town, which the agent can filter by) until the user is found."""
     if s.memory.get("me"):
         return ""
     city = s.value("SELECT home_city FROM users WHERE name = ?", s.persona.name)
@@ -75,8 +102,11 @@ def find_me(s: Scene, u: dict[str, Any]) -> str:
     if s.memory.get("me", {}).get("user_id") == u["user_id"]:
         return str(u["user_id"])
     city = s.memory.pop("by_city", None)
-    hit = [r for r in s.call("search_users", query=u["name"], **({"home_city": city} if city else {}))["users"]
-           if r["user_id"] == u["user_id"]]
+    hit = [
+        r
+        for r in s.call("search_users", query=u["name"], **({"home_city": city} if city else {}))["users"]
+        if r["user_id"] == u["user_id"]
+    ]
     if not hit:
         raise Skip("the user is not on the first page")
     s.memory["me"] = {"user_id": u["user_id"], "name": u["name"]}
@@ -89,8 +119,10 @@ def within_reach(s: Scene, kind: str, sql: str, *params: Any) -> tuple[dict[str,
     spots = s.rows(sql, *params)
     s.rng.shuffle(spots)
     for spot in spots[:40]:
-        near = [_km(spot["lat"], spot["lon"], p["lat"], p["lon"]) for p in
-                s.rows("SELECT lat, lon FROM places WHERE city = ? AND category = ?", spot["city"], kind)]
+        near = [
+            _km(spot["lat"], spot["lon"], p["lat"], p["lon"])
+            for p in s.rows("SELECT lat, lon FROM places WHERE city = ? AND category = ?", spot["city"], kind)
+        ]
         fits = [r for r in (1.0, 2.0, 3.0, 5.0, 8.0) if any(0 < d <= r * 0.9 for d in near)]
         if fits:
             return spot, fits[0]
@@ -104,9 +136,17 @@ def how_long(s: Scene) -> None:
     b = s.pick(PLACE + " AND p.city = ? AND p.place_id != ?", a["city"], a["place_id"])
     mode = s.rng.choice(("driving", "driving", "walking", "cycling", "transit"))
     verb, _, how = MODES[mode]
-    s.say("How long would it take me to {verb} from {a} to {b}?", "If I {verb} from {a} over to {b}, how long is that?",
-          "What's the travel time {how} between {a} and {b}?", "How far is {b} from {a} {how}?",
-          minimal=["I need to get from {a} to {b} {how}."], verb=verb, how=how, a=place_ref(s, a), b=place_ref(s, b))
+    s.say(
+        "How long would it take me to {verb} from {a} to {b}?",
+        "If I {verb} from {a} over to {b}, how long is that?",
+        "What's the travel time {how} between {a} and {b}?",
+        "How far is {b} from {a} {how}?",
+        minimal=["I need to get from {a} to {b} {how}."],
+        verb=verb,
+        how=how,
+        a=place_ref(s, a),
+        b=place_ref(s, b),
+    )
     pa = find_place(s, a)
     pb = find_place(s, b)
     args: dict[str, Any] = {"origin_place_id": pa["place_id"], "destination_place_id": pb["place_id"]}
@@ -114,8 +154,11 @@ def how_long(s: Scene) -> None:
         args["mode"] = mode
     s.call("get_route", **args)
     if s.rng.random() < 0.9:
-        s.say("OK, talk me through the way, turn by turn.", "Which streets do I take?",
-              "Walk me through it step by step." if mode == "walking" else "Tell me each turn, please.")
+        s.say(
+            "OK, talk me through the way, turn by turn.",
+            "Which streets do I take?",
+            "Walk me through it step by step." if mode == "walking" else "Tell me each turn, please.",
+        )
         s.call("get_directions", **args)
 
 
@@ -123,8 +166,12 @@ def how_long(s: Scene) -> None:
 def something_near_me(s: Scene) -> None:
     """Someone standing at a street address wants a kind of place close by, then details of the nearest one."""
     kind = s.rng.choice(list(KINDS))
-    adr, radius = within_reach(s, kind, "SELECT * FROM addresses a WHERE (SELECT COUNT(*) FROM addresses b WHERE "
-                               "b.street_number = a.street_number AND b.street = a.street AND b.city = a.city) = 1")
+    adr, radius = within_reach(
+        s,
+        kind,
+        "SELECT * FROM addresses a WHERE (SELECT COUNT(*) FROM addresses b WHERE "
+        "b.street_number = a.street_number AND b.street = a.street AND b.city = a.city) = 1",
+    )
     words = s.rng.choice(KINDS[kind])
     now = s.rng.random() < 0.4
     opened = " that's open right now" if now else ""
@@ -132,9 +179,17 @@ def something_near_me(s: Scene) -> None:
     text = f"{adr['street_number']} {adr['street']}, {adr['city']}"
     street = s.given(text, text, "address", "geocode_address", "address")
     far = f"within {radius:g} km" if radius != 2.0 else "close by"
-    s.say("[I'm at {street}. ]Is there a {w}{o} {far}?{lim}", "Any {w}{o} {far}?[ I'm standing at {street}.]{lim}",
-          "Looking for a {w}{o} {far}[ of {street}].{lim}", minimal=["{w} near[ {street}]?"],
-          street=street, w=words, o=opened, far=far, lim=" Just the three closest." if few else "")
+    s.say(
+        "[I'm at {street}. ]Is there a {w}{o} {far}?{lim}",
+        "Any {w}{o} {far}?[ I'm standing at {street}.]{lim}",
+        "Looking for a {w}{o} {far}[ of {street}].{lim}",
+        minimal=["{w} near[ {street}]?"],
+        street=street,
+        w=words,
+        o=opened,
+        far=far,
+        lim=" Just the three closest." if few else "",
+    )
     found = s.call("geocode_address", address=text)["matches"]
     if len(found) != 1:
         raise Skip("the address is ambiguous")
@@ -150,8 +205,11 @@ def something_near_me(s: Scene) -> None:
         raise Skip("nothing of that kind nearby")
     if len(near) > 1 and near[0]["distance_km"] == near[1]["distance_km"]:
         raise Skip("a tie for the nearest")
-    s.say("What are the hours of the closest one?", "Tell me more about the nearest one. Phone number?",
-          "The closest one: what's the address and is it any good?")
+    s.say(
+        "What are the hours of the closest one?",
+        "Tell me more about the nearest one. Phone number?",
+        "The closest one: what's the address and is it any good?",
+    )
     s.call("get_place", place_id=near[0]["place_id"])
 
 
@@ -159,22 +217,38 @@ def something_near_me(s: Scene) -> None:
 def near_a_landmark(s: Scene) -> None:
     """Someone near a known place wants a kind of place around it, then how far a walk it is."""
     kind = s.rng.choice(list(KINDS))
-    a, radius = within_reach(s, kind, PLACE + " AND p.category IN ('museum', 'park', 'hotel', 'bookstore', "
-                             "'restaurant') AND p.category != ?", kind)
+    a, radius = within_reach(
+        s,
+        kind,
+        PLACE + " AND p.category IN ('museum', 'park', 'hotel', 'bookstore', 'restaurant') AND p.category != ?",
+        kind,
+    )
     words = s.rng.choice(KINDS[kind])
     far = f"within {radius:g} km of" if radius != 2.0 else "near"
-    s.say("Is there a {w} {far} {a}?", "I'll be at {a} later. Any {w} {far} there?",
-          "What {w} is {far} {a}?", minimal=["{w} {far} {a}?"], w=words, a=place_ref(s, a), far=far)
+    s.say(
+        "Is there a {w} {far} {a}?",
+        "I'll be at {a} later. Any {w} {far} there?",
+        "What {w} is {far} {a}?",
+        minimal=["{w} {far} {a}?"],
+        w=words,
+        a=place_ref(s, a),
+        far=far,
+    )
     pa = find_place(s, a)
-    near = s.call("search_nearby", place_id=pa["place_id"], category=kind,
-                  **({"radius_km": radius} if radius != 2.0 else {}))["places"]
+    near = s.call(
+        "search_nearby", place_id=pa["place_id"], category=kind, **({"radius_km": radius} if radius != 2.0 else {})
+    )["places"]
     if not near:
         raise Skip("nothing of that kind nearby")
     if len(near) > 1 and near[0]["distance_km"] == near[1]["distance_km"]:
         raise Skip("a tie for the nearest")
     mode = s.rng.choice(("walking", "walking", "cycling", "driving"))
-    s.say("How long would it take to {v} from there to the nearest one?", "And the closest one: how far {h}?",
-          v=MODES[mode][0], h=MODES[mode][2])
+    s.say(
+        "How long would it take to {v} from there to the nearest one?",
+        "And the closest one: how far {h}?",
+        v=MODES[mode][0],
+        h=MODES[mode][2],
+    )
     args: dict[str, Any] = {"origin_place_id": pa["place_id"], "destination_place_id": near[0]["place_id"]}
     if mode != "driving":
         args["mode"] = mode
@@ -187,30 +261,46 @@ def dropped_pin(s: Scene) -> None:
     p = s.pick(PLACE)
     lat = round(p["lat"] + s.rng.uniform(-0.0004, 0.0004), 4)
     lon = round(p["lon"] + s.rng.uniform(-0.0004, 0.0004), 4)
-    s.say("A friend dropped me a pin at {lat}, {lon}. What's the street address there?",
-          "My photo is tagged {lat}, {lon}. Where was that taken, which street?",
-          "What address is at {lat}, {lon}?", lat=lat, lon=lon)
+    s.say(
+        "A friend dropped me a pin at {lat}, {lon}. What's the street address there?",
+        "My photo is tagged {lat}, {lon}. Where was that taken, which street?",
+        "What address is at {lat}, {lon}?",
+        lat=lat,
+        lon=lon,
+    )
     at = s.call("reverse_geocode", lat=lat, lon=lon)
     if not at["place_ids"]:
         raise Skip("nothing at the nearest address")
-    s.say("Is there a business at that address? What is it and when is it open?",
-          "What's the place at that address, and is it open now?", "What can I find there? Opening hours?")
+    s.say(
+        "Is there a business at that address? What is it and when is it open?",
+        "What's the place at that address, and is it open now?",
+        "What can I find there? Opening hours?",
+    )
     s.call("get_place", place_id=at["place_ids"][0])
 
 
 @maps.intent(covers=("search_places", "list_reviews", "get_place"), weight=1.5)
 def best_in_town(s: Scene) -> None:
     """Someone looks for the best-rated place of a kind in a city, then at what reviewers complain about."""
-    p = s.pick("SELECT p.* FROM places p WHERE p.review_count >= 3 AND p.category IN ('restaurant', 'cafe', 'bar', "
-               "'museum') AND p.rating = (SELECT MAX(rating) FROM places q WHERE q.city = p.city AND q.category = "
-               "p.category) AND (SELECT COUNT(*) FROM places q WHERE q.city = p.city AND q.category = p.category "
-               "AND q.rating = p.rating) = 1")
+    p = s.pick(
+        "SELECT p.* FROM places p WHERE p.review_count >= 3 AND p.category IN ('restaurant', 'cafe', 'bar', "
+        "'museum') AND p.rating = (SELECT MAX(rating) FROM places q WHERE q.city = p.city AND q.category = "
+        "p.category) AND (SELECT COUNT(*) FROM places q WHERE q.city = p.city AND q.category = p.category "
+        "AND q.rating = p.rating) = 1"
+    )
     words = {"restaurant": "restaurant", "cafe": "café", "bar": "bar", "museum": "museum"}[p["category"]]
     cheap = p["price_level"] <= 2 and p["category"] in ("restaurant", "bar", "cafe") and s.rng.random() < 0.3
     floor = 4.0 if p["rating"] >= 4.0 and s.rng.random() < 0.3 else None
     extra = (", nothing too pricey" if cheap else "") + (", at least four stars" if floor else "")
-    s.say("What's the best-rated {w} in {city}{c}?", "Which {w} in {city} do people like most{c}?",
-          "Top {w} in {city}{c}, by reviews?", minimal=["Best {w} in {city}?"], w=words, city=p["city"], c=extra)
+    s.say(
+        "What's the best-rated {w} in {city}{c}?",
+        "Which {w} in {city} do people like most{c}?",
+        "Top {w} in {city}{c}, by reviews?",
+        minimal=["Best {w} in {city}?"],
+        w=words,
+        city=p["city"],
+        c=extra,
+    )
     args: dict[str, Any] = {"city": p["city"], "category": p["category"]}
     if cheap and not s.minimal:
         args["max_price_level"] = 2
@@ -220,13 +310,23 @@ def best_in_town(s: Scene) -> None:
     if not found or found[0]["place_id"] != p["place_id"]:
         raise Skip("another place tops the list")
     if s.rng.random() < 0.5:
-        s.say("Any bad reviews for it? What do people complain about?", "What do the unhappy reviewers say about it?",
-              "Show me its low ratings, if any.")
-        s.call("list_reviews", place_id=found[0]["place_id"], max_rating=2,
-               **({"min_rating": 1} if s.rng.random() < 0.2 else {}))
+        s.say(
+            "Any bad reviews for it? What do people complain about?",
+            "What do the unhappy reviewers say about it?",
+            "Show me its low ratings, if any.",
+        )
+        s.call(
+            "list_reviews",
+            place_id=found[0]["place_id"],
+            max_rating=2,
+            **({"min_rating": 1} if s.rng.random() < 0.2 else {}),
+        )
     else:
-        s.say("Is it open now, and where exactly is it?", "What are its hours and address?",
-              "When does it open and close?")
+        s.say(
+            "Is it open now, and where exactly is it?",
+            "What are its hours and address?",
+            "When does it open and close?",
+        )
         s.call("get_place", place_id=found[0]["place_id"])
 
 
@@ -237,11 +337,23 @@ def keep_for_later(s: Scene) -> None:
     p = s.pick(PLACE + " AND p.place_id NOT IN (SELECT place_id FROM saved_places WHERE user_id = ?)", u["user_id"])
     label = s.rng.choice(("want to go", "date night", "with kids", "work", "favorite", "favorite"))
     note = s.rng.choice(("", "", "Ask for the patio", "Try the weekend menu", "Recommended by Sam"))
-    how = {"want to go": "as somewhere I want to go", "date night": "as a date-night idea",
-           "with kids": "as one for the kids", "work": "under work", "favorite": "as a favorite"}[label]
-    s.say("{me}Keep {p} on my map {how}{n}.", "{me}Bookmark {p} for me, {how}{n}.",
-          "{me}Could you pin {p} to my places {how}{n}?", minimal=["{me}I want {p} in my places."],
-          me=intro(s), p=place_ref(s, p), how=how, n=f", with the note '{note}'" if note else "")
+    how = {
+        "want to go": "as somewhere I want to go",
+        "date night": "as a date-night idea",
+        "with kids": "as one for the kids",
+        "work": "under work",
+        "favorite": "as a favorite",
+    }[label]
+    s.say(
+        "{me}Keep {p} on my map {how}{n}.",
+        "{me}Bookmark {p} for me, {how}{n}.",
+        "{me}Could you pin {p} to my places {how}{n}?",
+        minimal=["{me}I want {p} in my places."],
+        me=intro(s),
+        p=place_ref(s, p),
+        how=how,
+        n=f", with the note '{note}'" if note else "",
+    )
     uid = find_me(s, u)
     found = find_place(s, p)
     args: dict[str, Any] = {"user_id": uid, "place_id": found["place_id"]}
@@ -266,9 +378,14 @@ def start_a_list(s: Scene) -> None:
     public = s.rng.random() < 0.3
     name = s.given(title, f"'{title}'", "list name", "create_place_list", "name")
     shared = " Friends should be able to see it." if public else ""
-    s.say("{me}Start a new collection of places for me[ called {name}].{shared}",
-          "{me}I'd like a fresh list[, {name}], in my maps.{shared}",
-          "{me}Make me a new list of spots[ named {name}].{shared}", me=intro(s), name=name, shared=shared)
+    s.say(
+        "{me}Start a new collection of places for me[ called {name}].{shared}",
+        "{me}I'd like a fresh list[, {name}], in my maps.{shared}",
+        "{me}Make me a new list of spots[ named {name}].{shared}",
+        me=intro(s),
+        name=name,
+        shared=shared,
+    )
     uid = find_me(s, u)
     made = s.call("create_place_list", user_id=uid, name=title, **({"is_public": True} if public else {}))
     s.memory["list"] = {"list_id": made["list_id"], "name": title}
@@ -279,22 +396,40 @@ def start_a_list(s: Scene) -> None:
     s.call("add_place_to_list", list_id=made["list_id"], place_id=found["place_id"])
 
 
-@maps.intent(covers=("search_users", "get_user", "get_place_list", "get_directions", "add_place_to_list",
-                     "search_places"), follows=True)
+@maps.intent(
+    covers=("search_users", "get_user", "get_place_list", "get_directions", "add_place_to_list", "search_places"),
+    follows=True,
+)
 def my_list(s: Scene) -> None:
     """A user looks at one of their lists and then either heads between two of its places or adds one more."""
     fresh = s.memory.get("list")
     if fresh:
-        s.say("What's on '{n}' now?", "Read me back the '{n}' list.", "Show me the '{n}' list as it stands.",
-              n=fresh["name"])
+        s.say(
+            "What's on '{n}' now?",
+            "Read me back the '{n}' list.",
+            "Show me the '{n}' list as it stands.",
+            n=fresh["name"],
+        )
         s.call("get_place_list", list_id=fresh["list_id"])
         return
-    u = me(s, "u.user_id IN (SELECT l.user_id FROM place_lists l WHERE (SELECT COUNT(*) FROM list_items i "
-           "WHERE i.list_id = l.list_id) >= 2)")
-    lst = s.pick("SELECT * FROM place_lists l WHERE user_id = ? AND (SELECT COUNT(*) FROM list_items i "
-                 "WHERE i.list_id = l.list_id) >= 2", u["user_id"])
-    s.say("{me}What's on my '{n}' list again?", "{me}Remind me which places are in my '{n}' list.",
-          "{me}Pull up my '{n}' places.", minimal=["{me}My '{n}' list?"], me=intro(s), n=lst["name"])
+    u = me(
+        s,
+        "u.user_id IN (SELECT l.user_id FROM place_lists l WHERE (SELECT COUNT(*) FROM list_items i "
+        "WHERE i.list_id = l.list_id) >= 2)",
+    )
+    lst = s.pick(
+        "SELECT * FROM place_lists l WHERE user_id = ? AND (SELECT COUNT(*) FROM list_items i "
+        "WHERE i.list_id = l.list_id) >= 2",
+        u["user_id"],
+    )
+    s.say(
+        "{me}What's on my '{n}' list again?",
+        "{me}Remind me which places are in my '{n}' list.",
+        "{me}Pull up my '{n}' places.",
+        minimal=["{me}My '{n}' list?"],
+        me=intro(s),
+        n=lst["name"],
+    )
     uid = find_me(s, u)
     mine = [x for x in s.call("get_user", user_id=uid)["lists"] if x["name"] == lst["name"]]
     if len(mine) != 1:
@@ -304,19 +439,32 @@ def my_list(s: Scene) -> None:
         return
     if s.rng.random() < 0.5 or not s.room(2, 1):
         a, b = items[0], items[1]
-        same = s.rows("SELECT COUNT(DISTINCT city) AS n FROM places WHERE place_id IN (?, ?)", a["place_id"],
-                      b["place_id"])[0]["n"] == 1
+        same = (
+            s.rows(
+                "SELECT COUNT(DISTINCT city) AS n FROM places WHERE place_id IN (?, ?)", a["place_id"], b["place_id"]
+            )[0]["n"]
+            == 1
+        )
         mode = "walking" if same and s.rng.random() < 0.6 else "driving"
-        s.say("How do I {v} from {a} to {b}? Turn by turn, please.",
-              "Give me the way from {a} to {b} {h}, step by step.",
-              v=MODES[mode][0], h=MODES[mode][2], a=a["name"], b=b["name"])
+        s.say(
+            "How do I {v} from {a} to {b}? Turn by turn, please.",
+            "Give me the way from {a} to {b} {h}, step by step.",
+            v=MODES[mode][0],
+            h=MODES[mode][2],
+            a=a["name"],
+            b=b["name"],
+        )
         args: dict[str, Any] = {"origin_place_id": a["place_id"], "destination_place_id": b["place_id"]}
         if mode != "driving":
             args["mode"] = mode
         s.call("get_directions", **args)
         return
-    p = s.pick(PLACE + " AND p.city = (SELECT city FROM places WHERE place_id = ?) AND p.place_id NOT IN "
-               "(SELECT place_id FROM list_items WHERE list_id = ?)", items[0]["place_id"], lst["list_id"])
+    p = s.pick(
+        PLACE + " AND p.city = (SELECT city FROM places WHERE place_id = ?) AND p.place_id NOT IN "
+        "(SELECT place_id FROM list_items WHERE list_id = ?)",
+        items[0]["place_id"],
+        lst["list_id"],
+    )
     s.say("Put {p} on it too.", "Add {p} to that one as well.", "{p} belongs on there too.", p=place_ref(s, p))
     found = find_place(s, p)
     s.call("add_place_to_list", list_id=mine[0]["list_id"], place_id=found["place_id"])
@@ -331,15 +479,24 @@ def rate_a_visit(s: Scene) -> None:
     text = s.rng.choice(REVIEWS[stars])
     st = s.given(stars, f"{stars} star{'s' if stars > 1 else ''}", "rating", "write_review", "rating")
     words = s.given(text, f'"{text}"', "review text", "write_review", "text")
-    s.say("{me}I went to {p} yesterday. Post my rating[: {st}][, and say {words}]",
-          "{me}Put up my two cents on {p}[: {st}][. Text: {words}]",
-          "{me}I want to leave feedback for {p}[, {st}][. {words}]", me=intro(s), p=place_ref(s, p), st=st, words=words)
+    s.say(
+        "{me}I went to {p} yesterday. Post my rating[: {st}][, and say {words}]",
+        "{me}Put up my two cents on {p}[: {st}][. Text: {words}]",
+        "{me}I want to leave feedback for {p}[, {st}][. {words}]",
+        me=intro(s),
+        p=place_ref(s, p),
+        st=st,
+        words=words,
+    )
     uid = find_me(s, u)
     found = find_place(s, p)
     s.call("write_review", user_id=uid, place_id=found["place_id"], rating=stars, text=text)
     if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say("What's its overall score now?", "Where does its average stand after that?",
-              "So what rating does it have overall now?")
+        s.say(
+            "What's its overall score now?",
+            "Where does its average stand after that?",
+            "So what rating does it have overall now?",
+        )
         s.call("get_place", place_id=found["place_id"])
 
 
@@ -354,16 +511,30 @@ def what_is_covered(s: Scene) -> None:
         kind = s.rng.choice(("museum", "park", "cafe", "bar"))
         w = s.rng.choice(KINDS[kind])
         mood = s.rng.choice(("", "", " that's open now", " with at least four stars"))
-        s.say("OK, {city} then. What's a good {w} there{m}?", "{city}: which {w} is rated best{m}?",
-              "Show me the top {w} spots in {city}{m}.", city=city, w=w, m=mood)
+        s.say(
+            "OK, {city} then. What's a good {w} there{m}?",
+            "{city}: which {w} is rated best{m}?",
+            "Show me the top {w} spots in {city}{m}.",
+            city=city,
+            w=w,
+            m=mood,
+        )
         extra: dict[str, Any] = {"open_now": True} if "open" in mood else {"min_rating": 4.0} if mood else {}
         s.call("search_places", city=city, category=kind, **extra)
         return
-    s.say("What kinds of food can I find on your map?", "Which cuisines do you list restaurants for?",
-          "What cuisines are there to choose from?")
+    s.say(
+        "What kinds of food can I find on your map?",
+        "Which cuisines do you list restaurants for?",
+        "What cuisines are there to choose from?",
+    )
     values = s.call("get_distinct_values", field="cuisine")["values"]
     cuisine = s.rng.choice(sorted(values))
     city = s.pick("SELECT DISTINCT city FROM places WHERE cuisine = ?", cuisine)["city"]
-    s.say("I feel like {c}. Where can I get it in {city}?", "Any {c} food in {city}?",
-          "Which {c} places are in {city}?", c=cuisine, city=city)
+    s.say(
+        "I feel like {c}. Where can I get it in {city}?",
+        "Any {c} food in {city}?",
+        "Which {c} places are in {city}?",
+        c=cuisine,
+        city=city,
+    )
     s.call("search_places", query=cuisine, city=city)

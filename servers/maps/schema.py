@@ -96,10 +96,51 @@ CATEGORIES = {
     "gym": (("Fitness", "Athletic Club", "Gym"), ("05:00", "23:00")),
     "bookstore": (("Books", "Booksellers", "Reading Room"), ("09:00", "20:00")),
 }
-CUISINES = ("italian", "mexican", "japanese", "thai", "indian", "american", "french", "chinese", "mediterranean", "korean", "vegan")
-NAME_WORDS = ("Golden", "Blue Door", "Corner", "Harbor", "Copper", "Little", "Union", "Olive", "Red Fox", "Maple", "Juniper",
-              "Lantern", "Sparrow", "Northside", "Old Town", "Riverside", "Hilltop", "Bluebird", "Iron", "Magnolia", "Saffron",
-              "Cedar", "Lucky", "Wild Fig", "Stone", "Velvet", "Granite", "Silver", "Willow", "Fifth Street")
+CUISINES = (
+    "italian",
+    "mexican",
+    "japanese",
+    "thai",
+    "indian",
+    "american",
+    "french",
+    "chinese",
+    "mediterranean",
+    "korean",
+    "vegan",
+)
+NAME_WORDS = (
+    "Golden",
+    "Blue Door",
+    "Corner",
+    "Harbor",
+    "Copper",
+    "Little",
+    "Union",
+    "Olive",
+    "Red Fox",
+    "Maple",
+    "Juniper",
+    "Lantern",
+    "Sparrow",
+    "Northside",
+    "Old Town",
+    "Riverside",
+    "Hilltop",
+    "Bluebird",
+    "Iron",
+    "Magnolia",
+    "Saffron",
+    "Cedar",
+    "Lucky",
+    "Wild Fig",
+    "Stone",
+    "Velvet",
+    "Granite",
+    "Silver",
+    "Willow",
+    "Fifth Street",
+)
 REVIEW_TEXT = {
     5: ("Absolutely loved it, will be back.", "Best in town, friendly staff.", "Outstanding from start to finish."),
     4: ("Really good, a little busy at peak times.", "Great spot, slightly pricey.", "Solid choice, would recommend."),
@@ -130,4 +171,3 @@ def _bearing(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     y = math.sin(dl) * math.cos(p2)
     x = math.cos(p1) * math.sin(p2) - math.sin(p1) * math.cos(p2) * math.cos(dl)
     return (math.degrees(math.atan2(y, x)) + 360) % 360
-

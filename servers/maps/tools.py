@@ -13,15 +13,21 @@ from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_i
 from servers.maps.schema import DAYS, MODES, SCHEMA, Mode, _bearing, _km
 from servers.maps.seed import seed
 
-maps = Server("maps", "Maps: geocoding, places with ratings and hours, nearby search, routes and directions, saved places, lists, reviews.",
-              SCHEMA, seed)
+maps = Server(
+    "maps",
+    "Maps: geocoding, places with ratings and hours, nearby search, routes and directions, saved places, lists, reviews.",
+    SCHEMA,
+    seed,
+)
 
 PlaceId = Annotated[str, Field(description="Place id, e.g. 'PLC-0042'"), Entity("place")]
 UserId = Annotated[str, Field(description="User id, e.g. 'USR-0007'"), Entity("user")]
 ListId = Annotated[str, Field(description="Place list id, e.g. 'LST-0003'"), Entity("place_list")]
 Lat = Annotated[float, Field(ge=-90, le=90, description="Latitude in degrees, e.g. 47.6062")]
 Lon = Annotated[float, Field(ge=-180, le=180, description="Longitude in degrees, e.g. -122.3321")]
-Category = Literal["restaurant", "cafe", "bar", "museum", "park", "pharmacy", "supermarket", "gas_station", "hotel", "gym", "bookstore"]
+Category = Literal[
+    "restaurant", "cafe", "bar", "museum", "park", "pharmacy", "supermarket", "gas_station", "hotel", "gym", "bookstore"
+]
 
 
 def _minutes(hhmm: str) -> int:
@@ -43,24 +49,52 @@ def _hours(place: dict[str, Any]) -> dict[str, str]:
 
 
 def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT p.*, a.full_address AS address FROM places p JOIN addresses a USING (address_id) WHERE place_id = ?",
-                 (place_id,), f"No place {place_id!r}. Use search_places or search_nearby to find place ids.")
+    return fetch(
+        ctx.db,
+        "SELECT p.*, a.full_address AS address FROM places p JOIN addresses a USING (address_id) WHERE place_id = ?",
+        (place_id,),
+        f"No place {place_id!r}. Use search_places or search_nearby to find place ids.",
+    )
 
 
 def _user(ctx: Ctx, user_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM users WHERE user_id = ?", (user_id,), f"No user {user_id!r}. Use search_users to find user ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM users WHERE user_id = ?",
+        (user_id,),
+        f"No user {user_id!r}. Use search_users to find user ids.",
+    )
 
 
 def _summary(ctx: Ctx, p: dict[str, Any]) -> dict[str, Any]:
-    return {"place_id": p["place_id"], "name": p["name"], "category": p["category"], "cuisine": p["cuisine"], "city": p["city"],
-            "lat": p["lat"], "lon": p["lon"], "rating": p["rating"], "review_count": p["review_count"], "price_level": p["price_level"],
-            "open_now": _open_at(p, ctx.now)}
+    return {
+        "place_id": p["place_id"],
+        "name": p["name"],
+        "category": p["category"],
+        "cuisine": p["cuisine"],
+        "city": p["city"],
+        "lat": p["lat"],
+        "lon": p["lon"],
+        "rating": p["rating"],
+        "review_count": p["review_count"],
+        "price_level": p["price_level"],
+        "open_now": _open_at(p, ctx.now),
+    }
 
 
 @maps.read(returns=("address",))
-def geocode_address(ctx: Ctx, address: Annotated[str, Field(min_length=3, max_length=200,
-                                                            description="A street address, e.g. '363 Elm St, Seattle' (number and street, then city)")],
-                    limit: Annotated[int, Field(ge=1, le=20, description="How many candidates at most")] = 5) -> dict[str, Any]:
+def geocode_address(
+    ctx: Ctx,
+    address: Annotated[
+        str,
+        Field(
+            min_length=3,
+            max_length=200,
+            description="A street address, e.g. '363 Elm St, Seattle' (number and street, then city)",
+        ),
+    ],
+    limit: Annotated[int, Field(ge=1, le=20, description="How many candidates at most")] = 5,
+) -> dict[str, Any]:
     """Turn an address into coordinates, e.g. geocode_address('363 Elm St, Seattle'). Returns the best matches
     with latitude, longitude and address ids like 'ADR-0107'; a place's address also geocodes."""
     parts = [p.strip() for p in address.replace(".", " ").split(",") if p.strip()]
@@ -73,41 +107,83 @@ def geocode_address(ctx: Ctx, address: Annotated[str, Field(min_length=3, max_le
         args.append(f"%{' '.join(part.split())}%")
     found = rows(ctx.db.execute(sql + " ORDER BY address_id LIMIT ?", (*args, limit)))
     if not found:
-        hint = rows(ctx.db.execute("SELECT full_address FROM addresses WHERE full_address LIKE ? ORDER BY address_id LIMIT 3", (f"%{parts[-1]}%",)))
-        raise ToolError(f"No address matches {address!r}. Check the street number and spelling"
-                        + (f"; known addresses there include {', '.join(h['full_address'] for h in hint)}." if hint else
-                           "; covered cities are listed by get_distinct_values('city')."))
-    return {"matches": [{k: a[k] for k in ("address_id", "full_address", "city", "zip", "lat", "lon")} for a in found], "count": len(found)}
+        hint = rows(
+            ctx.db.execute(
+                "SELECT full_address FROM addresses WHERE full_address LIKE ? ORDER BY address_id LIMIT 3",
+                (f"%{parts[-1]}%",),
+            )
+        )
+        raise ToolError(
+            f"No address matches {address!r}. Check the street number and spelling"
+            + (
+                f"; known addresses there include {', '.join(h['full_address'] for h in hint)}."
+                if hint
+                else "; covered cities are listed by get_distinct_values('city')."
+            )
+        )
+    return {
+        "matches": [{k: a[k] for k in ("address_id", "full_address", "city", "zip", "lat", "lon")} for a in found],
+        "count": len(found),
+    }
 
 
 @maps.read(returns=("address", "place"))
 def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
     """Find the nearest known street address (within 2 km) and the places at it, e.g. reverse_geocode(47.6062, -122.3321)."""
-    near = rows(ctx.db.execute("SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
-                               (lat - 0.03, lat + 0.03, lon - 0.04, lon + 0.04)))
+    near = rows(
+        ctx.db.execute(
+            "SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
+            (lat - 0.03, lat + 0.03, lon - 0.04, lon + 0.04),
+        )
+    )
     best = min(near, key=lambda a: (_km(lat, lon, a["lat"], a["lon"]), a["address_id"]), default=None)
     if best is None or _km(lat, lon, best["lat"], best["lon"]) > 2.0:
-        raise ToolError(f"No known address within 2 km of ({lat}, {lon}); the map covers the cities listed by get_distinct_values('city').")
-    places = [r[0] for r in ctx.db.execute("SELECT place_id FROM places WHERE address_id = ? ORDER BY place_id", (best["address_id"],))]
-    return {"address_id": best["address_id"], "full_address": best["full_address"], "city": best["city"], "lat": best["lat"],
-            "lon": best["lon"], "distance_m": round(_km(lat, lon, best["lat"], best["lon"]) * 1000), "place_ids": places}
+        raise ToolError(
+            f"No known address within 2 km of ({lat}, {lon}); the map covers the cities listed by get_distinct_values('city')."
+        )
+    places = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT place_id FROM places WHERE address_id = ? ORDER BY place_id", (best["address_id"],)
+        )
+    ]
+    return {
+        "address_id": best["address_id"],
+        "full_address": best["full_address"],
+        "city": best["city"],
+        "lat": best["lat"],
+        "lon": best["lon"],
+        "distance_m": round(_km(lat, lon, best["lat"], best["lon"]) * 1000),
+        "place_ids": places,
+    }
 
 
 @maps.read(returns=("place",))
-def search_places(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a name or cuisine, e.g. 'coffee'")] = "",
-                  city: Annotated[str | None, Field(max_length=60, description="City, e.g. 'Seattle'")] = None,
-                  category: Category | None = None,
-                  min_rating: Annotated[float | None, Field(ge=0, le=5, description="Lowest average rating, e.g. 4.0")] = None,
-                  max_price_level: Annotated[int | None, Field(ge=1, le=4, description="Highest price level, 1 ($) to 4 ($$$$)")] = None,
-                  open_now: Annotated[bool, Field(description="Only places open right now")] = False,
-                  sort_by: Literal["rating", "review_count", "name"] = "rating",
-                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_places(
+    ctx: Ctx,
+    query: Annotated[str, Field(max_length=100, description="Part of a name or cuisine, e.g. 'coffee'")] = "",
+    city: Annotated[str | None, Field(max_length=60, description="City, e.g. 'Seattle'")] = None,
+    category: Category | None = None,
+    min_rating: Annotated[float | None, Field(ge=0, le=5, description="Lowest average rating, e.g. 4.0")] = None,
+    max_price_level: Annotated[
+        int | None, Field(ge=1, le=4, description="Highest price level, 1 ($) to 4 ($$$$)")
+    ] = None,
+    open_now: Annotated[bool, Field(description="Only places open right now")] = False,
+    sort_by: Literal["rating", "review_count", "name"] = "rating",
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search places by name, cuisine, city, category, rating and price, e.g. search_places('coffee', city='Seattle', open_now=True).
     Returns place ids like 'PLC-0042'."""
     like = f"%{query.strip()}%"
     sql = "SELECT * FROM places WHERE (name LIKE ? OR IFNULL(cuisine, '') LIKE ? OR category LIKE ?)"
     args: list[Any] = [like, like, like]
-    for clause, value in (("city LIKE ?", city), ("category = ?", category), ("rating >= ?", min_rating), ("price_level <= ?", max_price_level)):
+    for clause, value in (
+        ("city LIKE ?", city),
+        ("category = ?", category),
+        ("rating >= ?", min_rating),
+        ("price_level <= ?", max_price_level),
+    ):
         if value is not None:
             sql += f" AND {clause}"
             args.append(value)
@@ -115,7 +191,7 @@ def search_places(ctx: Ctx, query: Annotated[str, Field(max_length=100, descript
     found = [_summary(ctx, p) for p in rows(ctx.db.execute(f"{sql} ORDER BY {order}, place_id", args))]
     if open_now:
         found = [p for p in found if p["open_now"]]
-    page = found[offset:offset + limit]
+    page = found[offset : offset + limit]
     return {"places": page, "count": len(page), "total": len(found)}
 
 
@@ -126,19 +202,29 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> dict[str, Any]:
     p = _place(ctx, place_id)
     p["hours"] = _hours(p)
     p["open_now"] = _open_at(p, ctx.now)
-    p["latest_reviews"] = rows(ctx.db.execute("SELECT review_id, user_id, rating, text, created_at FROM reviews WHERE place_id = ? "
-                                              "ORDER BY created_at DESC, review_id DESC LIMIT 3", (place_id,)))
+    p["latest_reviews"] = rows(
+        ctx.db.execute(
+            "SELECT review_id, user_id, rating, text, created_at FROM reviews WHERE place_id = ? "
+            "ORDER BY created_at DESC, review_id DESC LIMIT 3",
+            (place_id,),
+        )
+    )
     return p
 
 
 @maps.read(returns=("place",))
-def search_nearby(ctx: Ctx, lat: Annotated[float | None, Field(ge=-90, le=90, description="Centre latitude; or give place_id")] = None,
-                  lon: Annotated[float | None, Field(ge=-180, le=180, description="Centre longitude; or give place_id")] = None,
-                  place_id: Annotated[str | None, Field(description="Search around this place instead of lat/lon, e.g. 'PLC-0042'"), Entity("place")] = None,
-                  radius_km: Annotated[float, Field(gt=0, le=50, description="Search radius in km")] = 2.0,
-                  category: Category | None = None,
-                  open_now: Annotated[bool, Field(description="Only places open right now")] = False,
-                  limit: Limit = 10) -> dict[str, Any]:
+def search_nearby(
+    ctx: Ctx,
+    lat: Annotated[float | None, Field(ge=-90, le=90, description="Centre latitude; or give place_id")] = None,
+    lon: Annotated[float | None, Field(ge=-180, le=180, description="Centre longitude; or give place_id")] = None,
+    place_id: Annotated[
+        str | None, Field(description="Search around this place instead of lat/lon, e.g. 'PLC-0042'"), Entity("place")
+    ] = None,
+    radius_km: Annotated[float, Field(gt=0, le=50, description="Search radius in km")] = 2.0,
+    category: Category | None = None,
+    open_now: Annotated[bool, Field(description="Only places open right now")] = False,
+    limit: Limit = 10,
+) -> dict[str, Any]:
     """Find places within a radius of a point or of a place, nearest first, with distances,
     e.g. search_nearby(lat=47.6062, lon=-122.3321, radius_km=5, category='restaurant') or search_nearby(place_id='PLC-0042')."""
     if place_id is not None:
@@ -159,31 +245,52 @@ def search_nearby(ctx: Ctx, lat: Annotated[float | None, Field(ge=-90, le=90, de
         if d <= radius_km and p["place_id"] != place_id and (not open_now or _open_at(p, ctx.now)):
             found.append({**_summary(ctx, p), "distance_km": round(d, 3)})
     found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
-    return {"centre": {"lat": lat, "lon": lon}, "places": found[:limit], "count": len(found[:limit]), "total": len(found)}
+    return {
+        "centre": {"lat": lat, "lon": lon},
+        "places": found[:limit],
+        "count": len(found[:limit]),
+        "total": len(found),
+    }
 
 
-def _route(ctx: Ctx, origin_place_id: str, destination_place_id: str, mode: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def _route(
+    ctx: Ctx, origin_place_id: str, destination_place_id: str, mode: str
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     if origin_place_id == destination_place_id:
         raise ToolError("Origin and destination are the same place; pick two different places.")
     a, b = _place(ctx, origin_place_id), _place(ctx, destination_place_id)
     factor, speed, wait, cap = MODES[mode]
     km = round(_km(a["lat"], a["lon"], b["lat"], b["lon"]) * factor, 2)
     if mode == "transit" and a["city"] != b["city"]:
-        raise ToolError(f"Transit runs only within a city; {a['name']} is in {a['city']} and {b['name']} in {b['city']}. Use driving.")
+        raise ToolError(
+            f"Transit runs only within a city; {a['name']} is in {a['city']} and {b['name']} in {b['city']}. Use driving."
+        )
     if km > cap:
-        raise ToolError(f"{km:.0f} km is too far for {mode} (limit {cap:.0f} km)" + ("; use driving." if mode != "driving" else "; fly instead."))
+        raise ToolError(
+            f"{km:.0f} km is too far for {mode} (limit {cap:.0f} km)"
+            + ("; use driving." if mode != "driving" else "; fly instead.")
+        )
     if mode == "driving" and km > 30:
         minutes = 30 / speed * 60 + (km - 30) / 70.0 * 60
     else:
         minutes = km / speed * 60 + wait
     minutes = max(1, round(minutes))
-    route = {"origin_place_id": origin_place_id, "destination_place_id": destination_place_id, "mode": mode, "distance_km": km,
-             "duration_min": minutes, "depart_at": fake.iso(ctx.now), "arrive_at": fake.iso(ctx.now + timedelta(minutes=minutes))}
+    route = {
+        "origin_place_id": origin_place_id,
+        "destination_place_id": destination_place_id,
+        "mode": mode,
+        "distance_km": km,
+        "duration_min": minutes,
+        "depart_at": fake.iso(ctx.now),
+        "arrive_at": fake.iso(ctx.now + timedelta(minutes=minutes)),
+    }
     return route, a, b
 
 
 @maps.read(returns=("place",))
-def get_route(ctx: Ctx, origin_place_id: PlaceId, destination_place_id: PlaceId, mode: Mode = "driving") -> dict[str, Any]:
+def get_route(
+    ctx: Ctx, origin_place_id: PlaceId, destination_place_id: PlaceId, mode: Mode = "driving"
+) -> dict[str, Any]:
     """Distance and travel time between two places by driving, walking, cycling or transit, leaving now,
     e.g. get_route('PLC-0042', 'PLC-0047', 'walking'). Also says whether the destination is open on arrival."""
     route, _, b = _route(ctx, origin_place_id, destination_place_id, mode)
@@ -192,29 +299,55 @@ def get_route(ctx: Ctx, origin_place_id: PlaceId, destination_place_id: PlaceId,
 
 
 @maps.read(returns=("place",))
-def get_directions(ctx: Ctx, origin_place_id: PlaceId, destination_place_id: PlaceId, mode: Mode = "driving") -> dict[str, Any]:
+def get_directions(
+    ctx: Ctx, origin_place_id: PlaceId, destination_place_id: PlaceId, mode: Mode = "driving"
+) -> dict[str, Any]:
     """Turn-by-turn directions between two places, e.g. get_directions('PLC-0042', 'PLC-0047', 'cycling')."""
     route, a, b = _route(ctx, origin_place_id, destination_place_id, mode)
     heading = _bearing(a["lat"], a["lon"], b["lat"], b["lon"])
-    compass = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")[round(heading / 45) % 8]
+    compass = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")[
+        round(heading / 45) % 8
+    ]
     street_a = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (a["address_id"],)).fetchone()[0]
     street_b = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (b["address_id"],)).fetchone()[0]
     middle = fake.STREETS[int(abs(a["lat"] * 1000 + b["lon"] * 1000)) % len(fake.STREETS)]
     km = route["distance_km"]
-    legs = [(f"Head {compass} on {street_a}", 0.15), (f"Turn {'right' if heading % 90 > 45 else 'left'} onto {middle}", 0.6),
-            (f"Turn {'left' if heading % 90 > 45 else 'right'} onto {street_b}", 0.25)]
+    legs = [
+        (f"Head {compass} on {street_a}", 0.15),
+        (f"Turn {'right' if heading % 90 > 45 else 'left'} onto {middle}", 0.6),
+        (f"Turn {'left' if heading % 90 > 45 else 'right'} onto {street_b}", 0.25),
+    ]
     if mode == "transit":
         legs[1] = (f"Board the {middle} line toward {b['city']} centre and ride {max(1, round(km / 0.9))} stops", 0.6)
-    steps = [{"step": i + 1, "instruction": text, "distance_km": round(km * share, 2),
-              "duration_min": max(1, round(route["duration_min"] * share))} for i, (text, share) in enumerate(legs)]
-    steps.append({"step": len(steps) + 1, "instruction": f"Arrive at {b['name']}, {b['address']}", "distance_km": 0.0, "duration_min": 0})
+    steps = [
+        {
+            "step": i + 1,
+            "instruction": text,
+            "distance_km": round(km * share, 2),
+            "duration_min": max(1, round(route["duration_min"] * share)),
+        }
+        for i, (text, share) in enumerate(legs)
+    ]
+    steps.append(
+        {
+            "step": len(steps) + 1,
+            "instruction": f"Arrive at {b['name']}, {b['address']}",
+            "distance_km": 0.0,
+            "duration_min": 0,
+        }
+    )
     return {**route, "steps": steps}
 
 
 @maps.read(returns=("review", "user"))
-def list_reviews(ctx: Ctx, place_id: PlaceId, min_rating: Annotated[int | None, Field(ge=1, le=5)] = None,
-                 max_rating: Annotated[int | None, Field(ge=1, le=5)] = None,
-                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_reviews(
+    ctx: Ctx,
+    place_id: PlaceId,
+    min_rating: Annotated[int | None, Field(ge=1, le=5)] = None,
+    max_rating: Annotated[int | None, Field(ge=1, le=5)] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List a place's reviews, newest first, optionally by star range, e.g. list_reviews('PLC-0042', max_rating=2)."""
     place = _place(ctx, place_id)
     sql = "SELECT * FROM reviews WHERE place_id = ?"
@@ -223,14 +356,26 @@ def list_reviews(ctx: Ctx, place_id: PlaceId, min_rating: Annotated[int | None, 
         if value is not None:
             sql += f" AND {clause}"
             args.append(value)
-    found = rows(ctx.db.execute(sql + " ORDER BY created_at DESC, review_id DESC LIMIT ? OFFSET ?", (*args, limit, offset)))
-    return {"place_id": place_id, "rating": place["rating"], "review_count": place["review_count"], "reviews": found, "count": len(found)}
+    found = rows(
+        ctx.db.execute(sql + " ORDER BY created_at DESC, review_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
+    )
+    return {
+        "place_id": place_id,
+        "rating": place["rating"],
+        "review_count": place["review_count"],
+        "reviews": found,
+        "count": len(found),
+    }
 
 
 @maps.read(returns=("user",))
-def search_users(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a name or email, e.g. 'Chen'")] = "",
-                 home_city: Annotated[str | None, Field(max_length=60, description="Only users living in this city")] = None,
-                 limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_users(
+    ctx: Ctx,
+    query: Annotated[str, Field(max_length=100, description="Part of a name or email, e.g. 'Chen'")] = "",
+    home_city: Annotated[str | None, Field(max_length=60, description="Only users living in this city")] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search map users by name or email, e.g. search_users('Chen'). Returns user ids like 'USR-0007'."""
     like = f"%{query}%"
     sql = "SELECT user_id, name, email, home_city FROM users WHERE (name LIKE ? OR email LIKE ?)"
@@ -246,13 +391,23 @@ def search_users(ctx: Ctx, query: Annotated[str, Field(max_length=100, descripti
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile, home address, saved places (with labels) and place lists, e.g. get_user('USR-0007')."""
     user = _user(ctx, user_id)
-    user["home_address"] = ctx.db.execute("SELECT full_address FROM addresses WHERE address_id = ?", (user["home_address_id"],)).fetchone()[0]
-    user["saved_places"] = rows(ctx.db.execute(
-        "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at FROM saved_places s JOIN places p USING (place_id) "
-        "WHERE s.user_id = ? ORDER BY s.saved_id", (user_id,)))
-    user["lists"] = rows(ctx.db.execute(
-        "SELECT l.list_id, l.name, l.is_public, (SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
-        "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id", (user_id,)))
+    user["home_address"] = ctx.db.execute(
+        "SELECT full_address FROM addresses WHERE address_id = ?", (user["home_address_id"],)
+    ).fetchone()[0]
+    user["saved_places"] = rows(
+        ctx.db.execute(
+            "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at FROM saved_places s JOIN places p USING (place_id) "
+            "WHERE s.user_id = ? ORDER BY s.saved_id",
+            (user_id,),
+        )
+    )
+    user["lists"] = rows(
+        ctx.db.execute(
+            "SELECT l.list_id, l.name, l.is_public, (SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
+            "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id",
+            (user_id,),
+        )
+    )
     user["review_count"] = ctx.db.execute("SELECT COUNT(*) FROM reviews WHERE user_id = ?", (user_id,)).fetchone()[0]
     return user
 
@@ -260,41 +415,77 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
 @maps.read(returns=("place_list", "place", "user"))
 def get_place_list(ctx: Ctx, list_id: ListId) -> dict[str, Any]:
     """Get a place list with its places in the order they were added, e.g. get_place_list('LST-0003')."""
-    lst = fetch(ctx.db, "SELECT * FROM place_lists WHERE list_id = ?", (list_id,),
-                f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.")
-    lst["places"] = rows(ctx.db.execute(
-        "SELECT i.place_id, p.name, p.category, p.rating, i.added_at FROM list_items i JOIN places p USING (place_id) "
-        "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id", (list_id,)))
+    lst = fetch(
+        ctx.db,
+        "SELECT * FROM place_lists WHERE list_id = ?",
+        (list_id,),
+        f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.",
+    )
+    lst["places"] = rows(
+        ctx.db.execute(
+            "SELECT i.place_id, p.name, p.category, p.rating, i.added_at FROM list_items i JOIN places p USING (place_id) "
+            "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id",
+            (list_id,),
+        )
+    )
     lst["is_public"] = bool(lst["is_public"])
     return lst
 
 
-DISTINCT_FIELDS = {"city": ("places", "city"), "category": ("places", "category"), "cuisine": ("places", "cuisine"),
-                   "price_level": ("places", "price_level"), "street": ("addresses", "street"), "saved_label": ("saved_places", "label"),
-                   "home_city": ("users", "home_city")}
+DISTINCT_FIELDS = {
+    "city": ("places", "city"),
+    "category": ("places", "category"),
+    "cuisine": ("places", "cuisine"),
+    "price_level": ("places", "price_level"),
+    "street": ("addresses", "street"),
+    "saved_label": ("saved_places", "label"),
+    "home_city": ("users", "home_city"),
+}
 
 
 maps.distinct_values(DISTINCT_FIELDS, example="category", skip_null=True)
 
 
 @maps.write(returns=("saved_place",))
-def save_place(ctx: Ctx, user_id: UserId, place_id: PlaceId,
-               label: Annotated[str, Field(min_length=1, max_length=40, description="A label, e.g. 'favorite' or 'want to go'")] = "favorite",
-               note: Annotated[str, Field(max_length=300, description="A private note")] = "") -> dict[str, Any]:
+def save_place(
+    ctx: Ctx,
+    user_id: UserId,
+    place_id: PlaceId,
+    label: Annotated[
+        str, Field(min_length=1, max_length=40, description="A label, e.g. 'favorite' or 'want to go'")
+    ] = "favorite",
+    note: Annotated[str, Field(max_length=300, description="A private note")] = "",
+) -> dict[str, Any]:
     """Save a place to a user's saved places, e.g. save_place('USR-0007', 'PLC-0042', 'want to go'). A place is saved once per user."""
     _user(ctx, user_id)
     place = _place(ctx, place_id)
-    dup = ctx.db.execute("SELECT saved_id, label FROM saved_places WHERE user_id = ? AND place_id = ?", (user_id, place_id)).fetchone()
+    dup = ctx.db.execute(
+        "SELECT saved_id, label FROM saved_places WHERE user_id = ? AND place_id = ?", (user_id, place_id)
+    ).fetchone()
     if dup:
         raise ToolError(f"{user_id} already saved {place['name']} as {dup[0]} (label '{dup[1]}'); see get_user.")
     saved_id = next_id(ctx.db, "saved_places", "saved_id", "SAV")
-    ctx.db.execute("INSERT INTO saved_places VALUES (?,?,?,?,?,?)", (saved_id, user_id, place_id, label.strip() or "favorite", note, fake.iso(ctx.now)))
-    return {"saved_id": saved_id, "user_id": user_id, "place_id": place_id, "name": place["name"], "label": label.strip() or "favorite"}
+    ctx.db.execute(
+        "INSERT INTO saved_places VALUES (?,?,?,?,?,?)",
+        (saved_id, user_id, place_id, label.strip() or "favorite", note, fake.iso(ctx.now)),
+    )
+    return {
+        "saved_id": saved_id,
+        "user_id": user_id,
+        "place_id": place_id,
+        "name": place["name"],
+        "label": label.strip() or "favorite",
+    }
 
 
 @maps.write(returns=("place_list",))
-def create_place_list(ctx: Ctx, user_id: UserId, name: Annotated[str, Field(min_length=1, max_length=80, description="List name, e.g. 'Tokyo trip'")],
-                      description: Annotated[str, Field(max_length=300)] = "", is_public: bool = False) -> dict[str, Any]:
+def create_place_list(
+    ctx: Ctx,
+    user_id: UserId,
+    name: Annotated[str, Field(min_length=1, max_length=80, description="List name, e.g. 'Tokyo trip'")],
+    description: Annotated[str, Field(max_length=300)] = "",
+    is_public: bool = False,
+) -> dict[str, Any]:
     """Create an empty place list for a user, e.g. create_place_list('USR-0007', 'Brunch spots'). Names are unique per user."""
     _user(ctx, user_id)
     name = name.strip()
@@ -302,17 +493,26 @@ def create_place_list(ctx: Ctx, user_id: UserId, name: Annotated[str, Field(min_
         raise ToolError("A list needs a non-blank name, e.g. 'Brunch spots'.")
     dup = ctx.db.execute("SELECT list_id FROM place_lists WHERE user_id = ? AND name = ?", (user_id, name)).fetchone()
     if dup:
-        raise ToolError(f"{user_id} already has a list named {name!r} ({dup[0]}); add places to it with add_place_to_list or pick another name.")
+        raise ToolError(
+            f"{user_id} already has a list named {name!r} ({dup[0]}); add places to it with add_place_to_list or pick another name."
+        )
     list_id = next_id(ctx.db, "place_lists", "list_id", "LST")
-    ctx.db.execute("INSERT INTO place_lists VALUES (?,?,?,?,?,?)", (list_id, user_id, name, description, int(is_public), fake.iso(ctx.now)))
+    ctx.db.execute(
+        "INSERT INTO place_lists VALUES (?,?,?,?,?,?)",
+        (list_id, user_id, name, description, int(is_public), fake.iso(ctx.now)),
+    )
     return {"list_id": list_id, "user_id": user_id, "name": name}
 
 
 @maps.write(requires=("create_place_list",))
 def add_place_to_list(ctx: Ctx, list_id: ListId, place_id: PlaceId) -> dict[str, Any]:
     """Add a place to a place list, e.g. add_place_to_list('LST-0003', 'PLC-0042'). A list holds a place once, 100 places at most."""
-    lst = fetch(ctx.db, "SELECT * FROM place_lists WHERE list_id = ?", (list_id,),
-                f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.")
+    lst = fetch(
+        ctx.db,
+        "SELECT * FROM place_lists WHERE list_id = ?",
+        (list_id,),
+        f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.",
+    )
     place = _place(ctx, place_id)
     if ctx.db.execute("SELECT 1 FROM list_items WHERE list_id = ? AND place_id = ?", (list_id, place_id)).fetchone():
         raise ToolError(f"{place['name']} ({place_id}) is already on list {lst['name']!r}.")
@@ -324,19 +524,31 @@ def add_place_to_list(ctx: Ctx, list_id: ListId, place_id: PlaceId) -> dict[str,
 
 
 @maps.write(returns=("review",))
-def write_review(ctx: Ctx, user_id: UserId, place_id: PlaceId, rating: Annotated[int, Field(ge=1, le=5, description="Stars, 1 to 5")],
-                 text: Annotated[str, Field(min_length=1, max_length=1000, description="The review, e.g. 'Great espresso, tiny seating area.'")]) -> dict[str, Any]:
+def write_review(
+    ctx: Ctx,
+    user_id: UserId,
+    place_id: PlaceId,
+    rating: Annotated[int, Field(ge=1, le=5, description="Stars, 1 to 5")],
+    text: Annotated[
+        str, Field(min_length=1, max_length=1000, description="The review, e.g. 'Great espresso, tiny seating area.'")
+    ],
+) -> dict[str, Any]:
     """Review a place; the place's average rating and count update, e.g. write_review('USR-0007', 'PLC-0042', 4, 'Great espresso.').
     A user reviews a place once."""
     _user(ctx, user_id)
     place = _place(ctx, place_id)
-    dup = ctx.db.execute("SELECT review_id FROM reviews WHERE user_id = ? AND place_id = ?", (user_id, place_id)).fetchone()
+    dup = ctx.db.execute(
+        "SELECT review_id FROM reviews WHERE user_id = ? AND place_id = ?", (user_id, place_id)
+    ).fetchone()
     if dup:
         raise ToolError(f"{user_id} already reviewed {place['name']} ({dup[0]}); a place is reviewed once per user.")
     if not text.strip():
         raise ToolError("The review text is blank; say something about the place.")
     review_id = next_id(ctx.db, "reviews", "review_id", "REV", 5)
-    ctx.db.execute("INSERT INTO reviews VALUES (?,?,?,?,?,?)", (review_id, place_id, user_id, rating, text.strip(), fake.iso(ctx.now)))
+    ctx.db.execute(
+        "INSERT INTO reviews VALUES (?,?,?,?,?,?)",
+        (review_id, place_id, user_id, rating, text.strip(), fake.iso(ctx.now)),
+    )
     count = place["review_count"] + 1
     avg = round((place["rating"] * place["review_count"] + rating) / count, 2)
     ctx.db.execute("UPDATE places SET rating = ?, review_count = ? WHERE place_id = ?", (avg, count, place_id))

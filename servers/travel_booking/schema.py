@@ -119,16 +119,26 @@ CREATE INDEX loyalty_traveller ON loyalty_ledger(traveller_id);
 """
 
 US_AIRPORTS = {
-    "New York": ("JFK", "John F. Kennedy International"), "Los Angeles": ("LAX", "Los Angeles International"),
-    "Chicago": ("ORD", "O'Hare International"), "Houston": ("IAH", "George Bush Intercontinental"),
-    "Phoenix": ("PHX", "Phoenix Sky Harbor"), "Philadelphia": ("PHL", "Philadelphia International"),
-    "San Antonio": ("SAT", "San Antonio International"), "San Diego": ("SAN", "San Diego International"),
-    "Dallas": ("DFW", "Dallas/Fort Worth International"), "Austin": ("AUS", "Austin-Bergstrom International"),
-    "Seattle": ("SEA", "Seattle-Tacoma International"), "Denver": ("DEN", "Denver International"),
-    "Boston": ("BOS", "Logan International"), "Portland": ("PDX", "Portland International"),
-    "Atlanta": ("ATL", "Hartsfield-Jackson Atlanta"), "Miami": ("MIA", "Miami International"),
-    "Minneapolis": ("MSP", "Minneapolis-Saint Paul"), "Nashville": ("BNA", "Nashville International"),
-    "San Francisco": ("SFO", "San Francisco International"), "Salt Lake City": ("SLC", "Salt Lake City International"),
+    "New York": ("JFK", "John F. Kennedy International"),
+    "Los Angeles": ("LAX", "Los Angeles International"),
+    "Chicago": ("ORD", "O'Hare International"),
+    "Houston": ("IAH", "George Bush Intercontinental"),
+    "Phoenix": ("PHX", "Phoenix Sky Harbor"),
+    "Philadelphia": ("PHL", "Philadelphia International"),
+    "San Antonio": ("SAT", "San Antonio International"),
+    "San Diego": ("SAN", "San Diego International"),
+    "Dallas": ("DFW", "Dallas/Fort Worth International"),
+    "Austin": ("AUS", "Austin-Bergstrom International"),
+    "Seattle": ("SEA", "Seattle-Tacoma International"),
+    "Denver": ("DEN", "Denver International"),
+    "Boston": ("BOS", "Logan International"),
+    "Portland": ("PDX", "Portland International"),
+    "Atlanta": ("ATL", "Hartsfield-Jackson Atlanta"),
+    "Miami": ("MIA", "Miami International"),
+    "Minneapolis": ("MSP", "Minneapolis-Saint Paul"),
+    "Nashville": ("BNA", "Nashville International"),
+    "San Francisco": ("SFO", "San Francisco International"),
+    "Salt Lake City": ("SLC", "Salt Lake City International"),
 }
 INTL_AIRPORTS = (
     ("LHR", "Heathrow", "London", "United Kingdom", 51.4700, -0.4543),
@@ -139,15 +149,59 @@ INTL_AIRPORTS = (
 )
 AIRLINES = (("Zephyr Airlines", "ZA"), ("Blue Heron Air", "BH"), ("Summit Airways", "SU"), ("Pacific Crest", "PC"))
 TRUNK_ROUTES = (("JFK", "LAX"), ("ORD", "SFO"), ("ATL", "MIA"), ("SEA", "DEN"), ("JFK", "LHR"), ("BOS", "ORD"))
-OTHER_ROUTES = (("LAX", "SFO"), ("DFW", "ATL"), ("JFK", "MIA"), ("SEA", "SFO"), ("DEN", "PHX"), ("IAH", "DFW"),
-                ("BOS", "PHL"), ("MSP", "ORD"), ("BNA", "ATL"), ("SLC", "DEN"), ("PDX", "SEA"), ("AUS", "DEN"),
-                ("SAN", "SEA"), ("SAT", "IAH"), ("LAX", "NRT"), ("MIA", "MEX"), ("ORD", "YYZ"), ("JFK", "CDG"),
-                ("SFO", "NRT"), ("BOS", "LHR"), ("PHX", "SLC"), ("ATL", "JFK"))
+OTHER_ROUTES = (
+    ("LAX", "SFO"),
+    ("DFW", "ATL"),
+    ("JFK", "MIA"),
+    ("SEA", "SFO"),
+    ("DEN", "PHX"),
+    ("IAH", "DFW"),
+    ("BOS", "PHL"),
+    ("MSP", "ORD"),
+    ("BNA", "ATL"),
+    ("SLC", "DEN"),
+    ("PDX", "SEA"),
+    ("AUS", "DEN"),
+    ("SAN", "SEA"),
+    ("SAT", "IAH"),
+    ("LAX", "NRT"),
+    ("MIA", "MEX"),
+    ("ORD", "YYZ"),
+    ("JFK", "CDG"),
+    ("SFO", "NRT"),
+    ("BOS", "LHR"),
+    ("PHX", "SLC"),
+    ("ATL", "JFK"),
+)
 # aircraft: (last business row, last row); business seats A C D F, economy A-F
 AIRCRAFT = {"A320": (3, 25), "B737": (3, 28), "B787": (6, 36), "A350": (6, 40)}
-CHAINS = ("Harborview Inn", "Grand Meridian", "Sapphire Suites", "Cedar Lodge", "Metro Stay", "Aurora Hotel", "Lighthouse")
-AMENITIES = ("wifi", "pool", "gym", "spa", "breakfast", "parking", "airport shuttle", "restaurant", "bar", "pet friendly")
-ROOM_KINDS = {"standard": ("1 queen", 2, 1.0), "deluxe": ("1 king", 2, 1.4), "family": ("2 queens", 4, 1.7), "suite": ("1 king + sofa bed", 3, 2.3)}
+CHAINS = (
+    "Harborview Inn",
+    "Grand Meridian",
+    "Sapphire Suites",
+    "Cedar Lodge",
+    "Metro Stay",
+    "Aurora Hotel",
+    "Lighthouse",
+)
+AMENITIES = (
+    "wifi",
+    "pool",
+    "gym",
+    "spa",
+    "breakfast",
+    "parking",
+    "airport shuttle",
+    "restaurant",
+    "bar",
+    "pet friendly",
+)
+ROOM_KINDS = {
+    "standard": ("1 queen", 2, 1.0),
+    "deluxe": ("1 king", 2, 1.4),
+    "family": ("2 queens", 4, 1.7),
+    "suite": ("1 king + sofa bed", 3, 2.3),
+}
 NATIONALITIES = ("US", "US", "US", "US", "CA", "GB", "MX", "IN", "DE", "JP")
 TIERS = {"basic": 1.0, "silver": 1.25, "gold": 1.5, "platinum": 2.0}
 TIME_FMT = "%Y-%m-%dT%H:%M:%S"
@@ -159,9 +213,13 @@ def _km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     return 2 * 6371.0 * math.asin(math.sqrt(a))
 
 
-LAYOUTS = {name: {"business": [f"{r}{c}" for r in range(1, biz + 1) for c in "ACDF"],
-                   "economy": [f"{r}{c}" for r in range(biz + 1, last + 1) for c in "ABCDEF"]}
-           for name, (biz, last) in AIRCRAFT.items()}
+LAYOUTS = {
+    name: {
+        "business": [f"{r}{c}" for r in range(1, biz + 1) for c in "ACDF"],
+        "economy": [f"{r}{c}" for r in range(biz + 1, last + 1) for c in "ABCDEF"],
+    }
+    for name, (biz, last) in AIRCRAFT.items()
+}
 
 
 def _layout(aircraft: str) -> dict[str, list[str]]:
@@ -180,4 +238,3 @@ def _nightly(rate: float, night: date) -> float:
 def _stay_price(rate: float, check_in: date, check_out: date, rooms: int) -> float:
     nights = (check_out - check_in).days
     return round(sum(_nightly(rate, check_in + timedelta(days=i)) for i in range(nights)) * rooms, 2)
-

@@ -30,8 +30,11 @@ from servers.travel_booking.schema import (
 
 def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
     """25 airports, ~600 flights from 5 days ago to 5 weeks ahead, 75 hotels, 250 travellers with trips."""
-    airports = [(code, name, city, "United States", lat, lon) for city, st, lat, lon in fake.CITIES
-                for code, name in [US_AIRPORTS[city]]] + list(INTL_AIRPORTS)
+    airports = [
+        (code, name, city, "United States", lat, lon)
+        for city, st, lat, lon in fake.CITIES
+        for code, name in [US_AIRPORTS[city]]
+    ] + list(INTL_AIRPORTS)
     db.executemany("INSERT INTO airports VALUES (?,?,?,?,?,?)", airports)
     where = {a[0]: a for a in airports}
 
@@ -55,9 +58,21 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
                     layout = _layout(aircraft)
                     load = 1.0 if rng.random() < 0.05 else rng.uniform(0.3, 0.96)
                     status = "cancelled" if dep > now and rng.random() < 0.03 else "scheduled"
-                    f = (f"FLT-{len(flights) + 1:04d}", number, airline, orig, dest, dep.isoformat(),
-                         arr.isoformat(), aircraft, float(eco), float(round(eco * 3.2)),
-                         int(len(layout["economy"]) * load), int(len(layout["business"]) * min(1.0, load * rng.uniform(0.7, 1.1))), status)
+                    f = (
+                        f"FLT-{len(flights) + 1:04d}",
+                        number,
+                        airline,
+                        orig,
+                        dest,
+                        dep.isoformat(),
+                        arr.isoformat(),
+                        aircraft,
+                        float(eco),
+                        float(round(eco * 3.2)),
+                        int(len(layout["economy"]) * load),
+                        int(len(layout["business"]) * min(1.0, load * rng.uniform(0.7, 1.1))),
+                        status,
+                    )
                     flights.append(f)
                     by_route.setdefault((orig, dest), []).append(f)
                 hour = (hour + 7) % 15 + 6
@@ -72,9 +87,19 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
             hid = f"HTL-{len(hotels) + 1:03d}"
             stars = rng.choice((2, 3, 3, 4, 4, 5))
             street = rng.choice(fake.STREETS)
-            hotels.append((hid, f"{chain} {city} {rng.choice(('Downtown', 'Airport', 'Riverside', 'Central', 'Old Town'))}",
-                           chain, city, country, f"{rng.randint(10, 999)} {street}, {city}", stars,
-                           round(rng.uniform(3.2, 4.9), 1), ", ".join(sorted(rng.sample(AMENITIES, rng.randint(3, 6))))))
+            hotels.append(
+                (
+                    hid,
+                    f"{chain} {city} {rng.choice(('Downtown', 'Airport', 'Riverside', 'Central', 'Old Town'))}",
+                    chain,
+                    city,
+                    country,
+                    f"{rng.randint(10, 999)} {street}, {city}",
+                    stars,
+                    round(rng.uniform(3.2, 4.9), 1),
+                    ", ".join(sorted(rng.sample(AMENITIES, rng.randint(3, 6)))),
+                )
+            )
             by_city.setdefault(city, []).append(hid)
             base = 45 + stars * 38 + rng.randint(-15, 25)
             for kind in ("standard", "deluxe", "family", "suite"):
@@ -95,10 +120,21 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
         has_pp = rng.random() < 0.75
         expiry = (now + timedelta(days=rng.randint(-200, 3000))).date().isoformat() if has_pp else None
         tier = rng.choices(tuple(TIERS), (55, 25, 14, 6))[0]
-        travellers.append([f"TRV-{i:04d}", f"{first} {last}", fake.email_for(first, last, rng, i), fake.phone(rng),
-                           date(rng.randint(1950, 2006), rng.randint(1, 12), rng.randint(1, 28)).isoformat(), nat,
-                           f"{nat[0]}{rng.randint(10_000_000, 99_999_999)}" if has_pp else None, expiry, tier,
-                           rng.randint(0, 60_000), fake.iso(fake.moment(rng, now, 3000, -60))])
+        travellers.append(
+            [
+                f"TRV-{i:04d}",
+                f"{first} {last}",
+                fake.email_for(first, last, rng, i),
+                fake.phone(rng),
+                date(rng.randint(1950, 2006), rng.randint(1, 12), rng.randint(1, 28)).isoformat(),
+                nat,
+                f"{nat[0]}{rng.randint(10_000_000, 99_999_999)}" if has_pp else None,
+                expiry,
+                tier,
+                rng.randint(0, 60_000),
+                fake.iso(fake.moment(rng, now, 3000, -60)),
+            ]
+        )
 
     seats_taken: dict[str, set[str]] = {}
     counts: dict[tuple[str, str], int] = {}
@@ -151,9 +187,25 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
             else:
                 seat = None
             bid = f"FBK-{len(fbooks) + 1:04d}"
-            fbooks.append((bid, itin_id, trav[0], f[0], cabin, seat, bags, fee, fare, 0, earned if status == "confirmed" else 0,
-                           status, fare + fee if status == "cancelled" else None, booked.strftime(TIME_FMT),
-                           fake.iso(now - timedelta(days=1)) if status == "cancelled" else None))
+            fbooks.append(
+                (
+                    bid,
+                    itin_id,
+                    trav[0],
+                    f[0],
+                    cabin,
+                    seat,
+                    bags,
+                    fee,
+                    fare,
+                    0,
+                    earned if status == "confirmed" else 0,
+                    status,
+                    fare + fee if status == "cancelled" else None,
+                    booked.strftime(TIME_FMT),
+                    fake.iso(now - timedelta(days=1)) if status == "cancelled" else None,
+                )
+            )
             if status == "confirmed":
                 ledger.append((trav[0], earned, f"Earned on {bid} ({f[1]})", booked.strftime(TIME_FMT)))
         city = where[route[1]][2]
@@ -162,7 +214,11 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
             kind = rng.choice([k for (h, k) in rates if h == hid])
             rate, guests, inventory = rates[(hid, kind)]
             ci = dep.date() if dep.hour < 20 else dep.date() + timedelta(days=1)
-            co = datetime.strptime(legs[1][5], TIME_FMT).date() if len(legs) > 1 else ci + timedelta(days=rng.randint(1, 5))
+            co = (
+                datetime.strptime(legs[1][5], TIME_FMT).date()
+                if len(legs) > 1
+                else ci + timedelta(days=rng.randint(1, 5))
+            )
             if co <= ci:
                 continue
             nights = [ci + timedelta(days=d) for d in range((co - ci).days)]
@@ -173,9 +229,24 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
                 for n in nights:
                     nights_used[(hid, kind, n)] = nights_used.get((hid, kind, n), 0) + 1
             total = _stay_price(rate, ci, co, 1)
-            hbooks.append((f"HBK-{len(hbooks) + 1:04d}", itin_id, trav[0], hid, kind, ci.isoformat(), co.isoformat(), 1,
-                           rng.randint(1, guests), total, status, total if status == "cancelled" else None,
-                           booked.strftime(TIME_FMT), fake.iso(now - timedelta(days=1)) if status == "cancelled" else None))
+            hbooks.append(
+                (
+                    f"HBK-{len(hbooks) + 1:04d}",
+                    itin_id,
+                    trav[0],
+                    hid,
+                    kind,
+                    ci.isoformat(),
+                    co.isoformat(),
+                    1,
+                    rng.randint(1, guests),
+                    total,
+                    status,
+                    total if status == "cancelled" else None,
+                    booked.strftime(TIME_FMT),
+                    fake.iso(now - timedelta(days=1)) if status == "cancelled" else None,
+                )
+            )
     earned_by: dict[str, int] = {}
     for t, p, _, _ in ledger:
         earned_by[t] = earned_by.get(t, 0) + p
@@ -189,5 +260,6 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
     db.executemany("INSERT INTO itineraries VALUES (?,?,?,?)", itins)
     db.executemany("INSERT INTO flight_bookings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", fbooks)
     db.executemany("INSERT INTO hotel_bookings VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", hbooks)
-    db.executemany("INSERT INTO loyalty_ledger VALUES (?,?,?,?,?)",
-                   [(f"LOY-{i:05d}", *e) for i, e in enumerate(ledger, 1)])
+    db.executemany(
+        "INSERT INTO loyalty_ledger VALUES (?,?,?,?,?)", [(f"LOY-{i:05d}", *e) for i, e in enumerate(ledger, 1)]
+    )

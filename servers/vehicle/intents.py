@@ -16,16 +16,31 @@ from typing import Any
 from hub.synth.intent import Ref, Scene, Skip
 from servers.vehicle.tools import vehicle
 
-CAR = ("SELECT v.*, o.name AS owner, o.city, p.name AS here FROM vehicles v JOIN owners o USING (owner_id) "
-       "JOIN places p ON p.place_id = v.location_place_id "
-       "WHERE (SELECT COUNT(*) FROM owners x WHERE x.name = o.name) = 1")
-DOOR_WORDS = {"front_left": "driver's", "front_right": "passenger", "rear_left": "back left",
-              "rear_right": "back right"}
-PLACE_WORDS = {"airport": "the airport", "mall": "the mall", "hospital": "the hospital", "park": "the park",
-               "stadium": "the arena", "hotel": "the hotel", "university": "the university",
-               "office": "the office",
-               "supermarket": "the grocery store", "restaurant": "the diner", "gas_station": "a gas station",
-               "charging_station": "a charging station"}
+CAR = (
+    "SELECT v.*, o.name AS owner, o.city, p.name AS here FROM vehicles v JOIN owners o USING (owner_id) "
+    "JOIN places p ON p.place_id = v.location_place_id "
+    "WHERE (SELECT COUNT(*) FROM owners x WHERE x.name = o.name) = 1"
+)
+DOOR_WORDS = {
+    "front_left": "driver's",
+    "front_right": "passenger",
+    "rear_left": "back left",
+    "rear_right": "back right",
+}
+PLACE_WORDS = {
+    "airport": "the airport",
+    "mall": "the mall",
+    "hospital": "the hospital",
+    "park": "the park",
+    "stadium": "the arena",
+    "hotel": "the hotel",
+    "university": "the university",
+    "office": "the office",
+    "supermarket": "the grocery store",
+    "restaurant": "the diner",
+    "gas_station": "a gas station",
+    "charging_station": "a charging station",
+}
 
 
 def my_car(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
@@ -46,17 +61,27 @@ def car_ref(s: Scene, v: dict[str, Any]) -> str:
     """The car as its owner names it: by model, with its colour or its plate when that is not enough."""
     if s.memory.get("car"):
         return "the car"
-    return s.refer(v["vehicle_id"],
-                   Ref("my {model}", "SELECT vehicle_id FROM vehicles WHERE owner_id = ? AND model = ?",
-                       v["owner_id"], v["model"]),
-                   Ref("my {color} {model}", "SELECT vehicle_id FROM vehicles WHERE owner_id = ? AND model = ? "
-                       "AND color = ?", v["owner_id"], v["model"], v["color"]),
-                   Ref("my {model} (plate {plate})", "SELECT vehicle_id FROM vehicles WHERE plate = ?", v["plate"]),
-                   model=v["model"], color=v["color"], plate=v["plate"])
+    return s.refer(
+        v["vehicle_id"],
+        Ref(
+            "my {model}", "SELECT vehicle_id FROM vehicles WHERE owner_id = ? AND model = ?", v["owner_id"], v["model"]
+        ),
+        Ref(
+            "my {color} {model}",
+            "SELECT vehicle_id FROM vehicles WHERE owner_id = ? AND model = ? AND color = ?",
+            v["owner_id"],
+            v["model"],
+            v["color"],
+        ),
+        Ref("my {model} (plate {plate})", "SELECT vehicle_id FROM vehicles WHERE plate = ?", v["plate"]),
+        model=v["model"],
+        color=v["color"],
+        plate=v["plate"],
+    )
 
 
 def intro(s: Scene) -> str:
-    """"I'm <name>. " (sometimes with their city, which the agent can filter owners by) until the car is found."""
+    """ "I'm <name>. " (sometimes with their city, which the agent can filter owners by) until the car is found."""
     if s.memory.get("car"):
         return ""
     city = s.value("SELECT city FROM owners WHERE name = ?", s.persona.name)
@@ -75,8 +100,11 @@ def find_car(s: Scene, v: dict[str, Any], by_plate: bool = False) -> str:
         found = s.call("list_vehicles", query=v["plate"])["vehicles"]
     else:
         city = s.memory.pop("by_city", None)
-        owner = [o for o in s.call("list_owners", query=v["owner"], **({"city": city} if city else {}))["owners"]
-                 if o["owner_id"] == v["owner_id"]]
+        owner = [
+            o
+            for o in s.call("list_owners", query=v["owner"], **({"city": city} if city else {}))["owners"]
+            if o["owner_id"] == v["owner_id"]
+        ]
         if not owner:
             raise Skip("the owner is past the first page")
         by_model = {"query": v["model"]} if s.rng.random() < 0.4 else {}
@@ -103,13 +131,18 @@ def n_calls(s: Scene) -> int:
 
 def startable(extra: str = "1=1") -> str:
     """SQL: a parked car whose engine can start now (key inside, doors closed, fuel or charge left), or is on."""
-    return (f"v.gear = 'park' AND ({extra}) AND (v.engine = 'on' OR (v.key_present = 1 AND NOT EXISTS (SELECT 1 FROM "
-            "doors d WHERE d.vehicle_id = v.vehicle_id AND d.is_open = 1) AND (IFNULL(v.fuel_pct, 0) > 0 OR "
-            "IFNULL(v.battery_pct, 0) >= 2)))")
+    return (
+        f"v.gear = 'park' AND ({extra}) AND (v.engine = 'on' OR (v.key_present = 1 AND NOT EXISTS (SELECT 1 FROM "
+        "doors d WHERE d.vehicle_id = v.vehicle_id AND d.is_open = 1) AND (IFNULL(v.fuel_pct, 0) > 0 OR "
+        "IFNULL(v.battery_pct, 0) >= 2)))"
+    )
 
 
-@vehicle.intent(covers=("list_owners", "list_vehicles", "start_engine", "set_climate", "get_vehicle_status"),
-                weight=1.5, follows=True)
+@vehicle.intent(
+    covers=("list_owners", "list_vehicles", "start_engine", "set_climate", "get_vehicle_status"),
+    weight=1.5,
+    follows=True,
+)
 def warm_it_up(s: Scene) -> None:
     """A driver pre-heats (or cools) the car before getting in; a gas car needs its engine running for that."""
     v = my_car(s, startable("v.climate_on = 0 OR v.climate_temp != 22"))
@@ -118,10 +151,16 @@ def warm_it_up(s: Scene) -> None:
     heat = f", and heat my seat (level {seat})" if seat else ""
     plate = v["engine"] == "off" or s.rng.random() < 0.5
     start = n_calls(s)
-    s.say("{me}It's freezing out. Get {car} to {t} degrees before I come down{heat}.",
-          "{me}Can you get the cabin of {car} to {t}°C{heat}? I'm leaving in ten minutes.",
-          "{me}Please pre-condition {car} at {t}{heat}.", minimal=["{me}Make {car} comfortable before I get in."],
-          me=intro(s), car=who(s, v, plate), t=f"{temp:g}", heat=heat)
+    s.say(
+        "{me}It's freezing out. Get {car} to {t} degrees before I come down{heat}.",
+        "{me}Can you get the cabin of {car} to {t}°C{heat}? I'm leaving in ten minutes.",
+        "{me}Please pre-condition {car} at {t}{heat}.",
+        minimal=["{me}Make {car} comfortable before I get in."],
+        me=intro(s),
+        car=who(s, v, plate),
+        t=f"{temp:g}",
+        heat=heat,
+    )
     vid = find_car(s, v, plate)
     if v["engine"] == "off" and (v["powertrain"] == "gas" or (v["battery_pct"] or 0) < 20):
         s.call("start_engine", vehicle_id=vid)
@@ -132,71 +171,111 @@ def warm_it_up(s: Scene) -> None:
             args["driver_seat_heat"] = seat
     s.call("set_climate", vehicle_id=vid, **args)
     if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.6:
-        s.say("How much range will I have for the drive?", "Is there enough charge or fuel left for today?",
-              "And how far can I get on what's in it?")
+        s.say(
+            "How much range will I have for the drive?",
+            "Is there enough charge or fuel left for today?",
+            "And how far can I get on what's in it?",
+        )
         s.call("get_vehicle_status", vehicle_id=vid)
 
 
-@vehicle.intent(covers=("list_owners", "list_vehicles", "start_engine", "set_window", "get_vehicle_status"),
-                follows=True)
+@vehicle.intent(
+    covers=("list_owners", "list_vehicles", "start_engine", "set_window", "get_vehicle_status"), follows=True
+)
 def fresh_air(s: Scene) -> None:
     """A driver opens (or closes) a window; windows need the engine on."""
     v = my_car(s, startable())
     door = s.rng.choice(list(DOOR_WORDS))
     cur = s.value("SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door)
     pos = s.rng.choice([p for p in (0, 25, 50, 100) if p != cur])
-    how = s.given(pos, {0: "all the way up", 25: "a crack", 50: "halfway down", 100: "all the way down"}[pos],
-                  "position", "set_window", "position")
+    how = s.given(
+        pos,
+        {0: "all the way up", 25: "a crack", 50: "halfway down", 100: "all the way down"}[pos],
+        "position",
+        "set_window",
+        "position",
+    )
     plate = v["engine"] == "off" or s.rng.random() < 0.5
     start = n_calls(s)
-    s.say("{me}Put the {w} window of {car}[ {how}].", "{me}Could you move the {w} window on {car}[ {how}]?",
-          "{me}It's stuffy in {car}: {w} window[ {how}], please.", minimal=["{me}{w} window of {car}[, {how}]."],
-          me=intro(s), car=who(s, v, plate), w=DOOR_WORDS[door], how=how)
+    s.say(
+        "{me}Put the {w} window of {car}[ {how}].",
+        "{me}Could you move the {w} window on {car}[ {how}]?",
+        "{me}It's stuffy in {car}: {w} window[ {how}], please.",
+        minimal=["{me}{w} window of {car}[, {how}]."],
+        me=intro(s),
+        car=who(s, v, plate),
+        w=DOOR_WORDS[door],
+        how=how,
+    )
     vid = find_car(s, v, plate)
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
     if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.6:
-        s.say("Are the other windows shut?", "What about the rest of the windows?",
-              "How are the other windows set now?")
+        s.say(
+            "Are the other windows shut?", "What about the rest of the windows?", "How are the other windows set now?"
+        )
         s.call("get_vehicle_status", vehicle_id=vid)
 
 
 @vehicle.intent(covers=("list_vehicles", "set_door_lock", "set_trunk"), weight=1.5)
 def load_the_trunk(s: Scene) -> None:
     """A driver standing at the car with bags has the trunk opened (unlocking first), then closes and locks up."""
-    v = my_car(s, "v.gear = 'park' AND v.trunk_open = 0 AND NOT EXISTS (SELECT 1 FROM doors d WHERE d.vehicle_id = "
-               "v.vehicle_id AND d.is_open = 1)")
-    s.say("I'm at {car} with my hands full. Pop the trunk for me.", "Open the boot of {car}, I've got groceries.",
-          "Standing behind {car} with bags: trunk open, please.", minimal=["Trunk of {car}, please."],
-          car=who(s, v, True))
+    v = my_car(
+        s,
+        "v.gear = 'park' AND v.trunk_open = 0 AND NOT EXISTS (SELECT 1 FROM doors d WHERE d.vehicle_id = "
+        "v.vehicle_id AND d.is_open = 1)",
+    )
+    s.say(
+        "I'm at {car} with my hands full. Pop the trunk for me.",
+        "Open the boot of {car}, I've got groceries.",
+        "Standing behind {car} with bags: trunk open, please.",
+        minimal=["Trunk of {car}, please."],
+        car=who(s, v, True),
+    )
     vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_trunk", vehicle_id=vid, open=True)
     if v["locked"]:
-        s.say("All loaded, you can close it. I'll lock up with the key.", "Done, shut the trunk please.",
-              "OK, close it again.")
+        s.say(
+            "All loaded, you can close it. I'll lock up with the key.",
+            "Done, shut the trunk please.",
+            "OK, close it again.",
+        )
         s.call("set_trunk", vehicle_id=vid, open=False)
         return
-    s.say("All loaded. Shut it and lock the car.", "Done, close it up and lock everything.",
-          "OK, trunk closed and car locked, please.")
+    s.say(
+        "All loaded. Shut it and lock the car.",
+        "Done, close it up and lock everything.",
+        "OK, trunk closed and car locked, please.",
+    )
     s.call("set_trunk", vehicle_id=vid, open=False)
     s.call("set_door_lock", vehicle_id=vid, locked=True)
 
 
-@vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status", "set_door", "set_trunk",
-                        "set_door_lock"), weight=1.5)
+@vehicle.intent(
+    covers=("list_owners", "list_vehicles", "get_vehicle_status", "set_door", "set_trunk", "set_door_lock"), weight=1.5
+)
 def did_i_lock_it(s: Scene) -> None:
     """A driver who walked away asks whether the car is secure; whatever is open gets closed and the car locked."""
-    v = my_car(s, "v.gear = 'park' AND v.locked = 0 AND (SELECT COUNT(*) FROM doors d WHERE d.vehicle_id = "
-               "v.vehicle_id AND d.is_open = 1) + v.trunk_open <= 1")
-    s.say("Did I leave {car} open?", "I walked off without checking {car}. Is it secure?",
-          "Can you check whether {car} is closed up?", minimal=["Is {car} shut?"], car=who(s, v, True))
+    v = my_car(
+        s,
+        "v.gear = 'park' AND v.locked = 0 AND (SELECT COUNT(*) FROM doors d WHERE d.vehicle_id = "
+        "v.vehicle_id AND d.is_open = 1) + v.trunk_open <= 1",
+    )
+    s.say(
+        "Did I leave {car} open?",
+        "I walked off without checking {car}. Is it secure?",
+        "Can you check whether {car} is closed up?",
+        minimal=["Is {car} shut?"],
+        car=who(s, v, True),
+    )
     vid = find_car(s, v, True)
     status = s.call("get_vehicle_status", vehicle_id=vid)
-    s.say("OK, close whatever is open and lock it.", "Shut it all and lock up, please.",
-          "Then close up and lock the car.")
+    s.say(
+        "OK, close whatever is open and lock it.", "Shut it all and lock up, please.", "Then close up and lock the car."
+    )
     open_doors = [d["door"] for d in status["doors"] if d["is_open"]]
     for door in open_doors:
         s.call("set_door", vehicle_id=vid, door=door, open=False)
@@ -205,30 +284,48 @@ def did_i_lock_it(s: Scene) -> None:
     s.call("set_door_lock", vehicle_id=vid, locked=True)
 
 
-@vehicle.intent(covers=("list_vehicles", "search_places", "set_destination", "start_engine", "start_navigation"),
-                weight=2.0)
+@vehicle.intent(
+    covers=("list_vehicles", "search_places", "set_destination", "start_engine", "start_navigation"), weight=2.0
+)
 def take_me_there(s: Scene) -> None:
     """A driver picks a place in town as the destination, then has the car started and guidance begun."""
     v = my_car(s, startable("v.nav_active = 0") + (" AND v.engine = 'on'" if not s.memory.get("car") else ""))
-    dest = s.pick("SELECT * FROM places p WHERE p.city = (SELECT city FROM places WHERE place_id = ?) AND "
-                  "p.place_id != ? AND (SELECT COUNT(*) FROM places q WHERE q.city = p.city AND q.category = "
-                  "p.category) = 1", v["location_place_id"], v["location_place_id"])
+    dest = s.pick(
+        "SELECT * FROM places p WHERE p.city = (SELECT city FROM places WHERE place_id = ?) AND "
+        "p.place_id != ? AND (SELECT COUNT(*) FROM places q WHERE q.city = p.city AND q.category = "
+        "p.category) = 1",
+        v["location_place_id"],
+        v["location_place_id"],
+    )
     where = PLACE_WORDS[dest["category"]]
     if dest["category"] in ("gas_station", "charging_station"):
         where = f"the {dest['name']}"
-    s.say("I'm getting into {car}. Route me to {w} in {city}.", "Point {car}'s navigation at {w} in {city}, please.",
-          "I need to get to {w} in {city} in {car}. Can you put it in the nav?", minimal=["{car} to {w}."],
-          car=who(s, v, True), w=where, city=dest["city"])
+    s.say(
+        "I'm getting into {car}. Route me to {w} in {city}.",
+        "Point {car}'s navigation at {w} in {city}, please.",
+        "I need to get to {w} in {city} in {car}. Can you put it in the nav?",
+        minimal=["{car} to {w}."],
+        car=who(s, v, True),
+        w=where,
+        city=dest["city"],
+    )
     vid = find_car(s, v, True)
-    found = s.call("search_places", category=dest["category"], city=dest["city"],
-                   **({"near_vehicle_id": vid} if s.rng.random() < 0.4 else {}))["places"]
+    found = s.call(
+        "search_places",
+        category=dest["category"],
+        city=dest["city"],
+        **({"near_vehicle_id": vid} if s.rng.random() < 0.4 else {}),
+    )["places"]
     if [p["place_id"] for p in found] != [dest["place_id"]]:
         raise Skip("more than one place fits")
     out = s.call("set_destination", vehicle_id=vid, place_id=found[0]["place_id"])
     if not out["range_sufficient"]:
         raise Skip("not enough range")
-    s.say("Great, start the car and let's go.", "OK, fire it up and start the guidance.",
-          "Perfect. Engine on and begin the directions, please.")
+    s.say(
+        "Great, start the car and let's go.",
+        "OK, fire it up and start the guidance.",
+        "Perfect. Engine on and begin the directions, please.",
+    )
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("start_navigation", vehicle_id=vid)
@@ -241,15 +338,24 @@ def made_it(s: Scene) -> None:
     dest = s.rows("SELECT * FROM places WHERE place_id = ?", v["destination_place_id"])[0]
     arrived = s.rng.random() < 0.7
     if arrived:
-        s.say("We just pulled in at {d} in {car}. End the trip.", "Made it to {d}! Wrap up the guidance on {car}.",
-              "{car} is at {d} now. Finish the route.", minimal=["Arrived at {d} in {car}."],
-              car=who(s, v, True), d=dest["name"])
+        s.say(
+            "We just pulled in at {d} in {car}. End the trip.",
+            "Made it to {d}! Wrap up the guidance on {car}.",
+            "{car} is at {d} now. Finish the route.",
+            minimal=["Arrived at {d} in {car}."],
+            car=who(s, v, True),
+            d=dest["name"],
+        )
     else:
         if v["lights"] == "high":
             raise Skip("high beams already on")
-        s.say("Change of plans in {car}: forget {d}, cancel the directions.",
-              "Stop guiding {car} to {d}, we're not going.", "Call off the route to {d} in {car}.",
-              car=who(s, v, True), d=dest["name"])
+        s.say(
+            "Change of plans in {car}: forget {d}, cancel the directions.",
+            "Stop guiding {car} to {d}, we're not going.",
+            "Call off the route to {d} in {car}.",
+            car=who(s, v, True),
+            d=dest["name"],
+        )
     vid = find_car(s, v, True)
     if arrived:
         s.call("stop_navigation", vehicle_id=vid, arrived=True)
@@ -258,26 +364,44 @@ def made_it(s: Scene) -> None:
         s.call("stop_engine", vehicle_id=vid)
     else:
         s.call("stop_navigation", vehicle_id=vid)
-        s.say("And it's dark out here: high beams on.", "Full beams, please, the road is pitch black.",
-              "Give me the high beams too.")
+        s.say(
+            "And it's dark out here: high beams on.",
+            "Full beams, please, the road is pitch black.",
+            "Give me the high beams too.",
+        )
         s.call("set_lights", vehicle_id=vid, mode="high")
 
 
-@vehicle.intent(covers=("list_owners", "list_vehicles", "stop_engine", "refuel_vehicle", "get_vehicle_status"),
-                weight=1.5, follows=True)
+@vehicle.intent(
+    covers=("list_owners", "list_vehicles", "stop_engine", "refuel_vehicle", "get_vehicle_status"),
+    weight=1.5,
+    follows=True,
+)
 def fill_up(s: Scene) -> None:
     """A driver at the pump or the charger fills up to a level; the engine has to be off first."""
-    v = my_car(s, "v.gear = 'park' AND v.nav_active = 0 AND ((v.powertrain = 'electric' AND v.battery_pct < 75) OR "
-               "(v.powertrain != 'electric' AND v.fuel_pct < 75))")
+    v = my_car(
+        s,
+        "v.gear = 'park' AND v.nav_active = 0 AND ((v.powertrain = 'electric' AND v.battery_pct < 75) OR "
+        "(v.powertrain != 'electric' AND v.fuel_pct < 75))",
+    )
     level = s.rng.choice((80, 90, 100, 100))
     ev = v["powertrain"] == "electric"
     what = "charge" if ev else "fill"
     at = "charger" if ev else "pump"
     full = "to full" if level == 100 else f"to {level}%"
     plate = v["engine"] == "on" or s.rng.random() < 0.3
-    s.say("{me}I'm at the {at} with {car}. {What} it {full}.", "{me}{car} needs a {what}: take it {full}, please.",
-          "{me}At the {at} now. Get {car} {full}.", minimal=["{me}{car} is at the {at}."],
-          me=intro(s), car=who(s, v, plate), at=at, What=what.capitalize(), what=what, full=full)
+    s.say(
+        "{me}I'm at the {at} with {car}. {What} it {full}.",
+        "{me}{car} needs a {what}: take it {full}, please.",
+        "{me}At the {at} now. Get {car} {full}.",
+        minimal=["{me}{car} is at the {at}."],
+        me=intro(s),
+        car=who(s, v, plate),
+        at=at,
+        What=what.capitalize(),
+        what=what,
+        full=full,
+    )
     start = n_calls(s)
     vid = find_car(s, v, plate)
     if v["engine"] == "on":
@@ -291,16 +415,27 @@ def fill_up(s: Scene) -> None:
 @vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status", "inflate_tire"))
 def soft_tyre(s: Scene) -> None:
     """A driver sees a tyre warning, asks which tyre, and pumps it back to the recommended pressure."""
-    v = my_car(s, "v.gear = 'park' AND (SELECT COUNT(*) FROM tires t WHERE t.vehicle_id = v.vehicle_id AND "
-               "t.pressure_psi < t.recommended_psi - 3) = 1")
-    s.say("{me}{car} is showing a tyre warning. Which one is it?", "{me}Got a pressure light on {car}. Which wheel?",
-          "{me}There's a low-tyre alert on {car}. What's going on?", minimal=["{me}Tyre warning on {car}."],
-          me=intro(s), car=who(s, v, False))
+    v = my_car(
+        s,
+        "v.gear = 'park' AND (SELECT COUNT(*) FROM tires t WHERE t.vehicle_id = v.vehicle_id AND "
+        "t.pressure_psi < t.recommended_psi - 3) = 1",
+    )
+    s.say(
+        "{me}{car} is showing a tyre warning. Which one is it?",
+        "{me}Got a pressure light on {car}. Which wheel?",
+        "{me}There's a low-tyre alert on {car}. What's going on?",
+        minimal=["{me}Tyre warning on {car}."],
+        me=intro(s),
+        car=who(s, v, False),
+    )
     vid = find_car(s, v, False)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
-    s.say("I'm at an air pump. Bring it back up to what it should be.", "Pump it to the recommended pressure.",
-          "Fix it: inflate that one to spec.")
+    s.say(
+        "I'm at an air pump. Bring it back up to what it should be.",
+        "Pump it to the recommended pressure.",
+        "Fix it: inflate that one to spec.",
+    )
     s.call("inflate_tire", vehicle_id=vid, position=low[0]["position"], pressure_psi=low[0]["recommended_psi"])
 
 
@@ -308,16 +443,28 @@ def soft_tyre(s: Scene) -> None:
 def last_service(s: Scene) -> None:
     """A driver asks when a kind of service was last done on the car, or what was done lately."""
     v = my_car(s, "v.vehicle_id IN (SELECT vehicle_id FROM service_records)")
-    kinds = [r["kind"] for r in s.rows("SELECT DISTINCT kind FROM service_records WHERE vehicle_id = ?",
-                                       v["vehicle_id"])]
+    kinds = [
+        r["kind"] for r in s.rows("SELECT DISTINCT kind FROM service_records WHERE vehicle_id = ?", v["vehicle_id"])
+    ]
     kind = s.rng.choice(kinds + [None])
     if kind:
-        s.say("{me}When did {car} last have a {k}?", "{me}How long ago was the last {k} on {car}?",
-              "{me}Look up {car}'s most recent {k}, would you?", minimal=["{me}{car}: last {k}?"],
-              me=intro(s), car=who(s, v, False), k=kind)
+        s.say(
+            "{me}When did {car} last have a {k}?",
+            "{me}How long ago was the last {k} on {car}?",
+            "{me}Look up {car}'s most recent {k}, would you?",
+            minimal=["{me}{car}: last {k}?"],
+            me=intro(s),
+            car=who(s, v, False),
+            k=kind,
+        )
     else:
-        s.say("{me}What work has been done on {car} this year?", "{me}Show me {car}'s shop visits since January.",
-              "{me}Which services did {car} get in 2026?", me=intro(s), car=who(s, v, False))
+        s.say(
+            "{me}What work has been done on {car} this year?",
+            "{me}Show me {car}'s shop visits since January.",
+            "{me}Which services did {car} get in 2026?",
+            me=intro(s),
+            car=who(s, v, False),
+        )
     vid = find_car(s, v, False)
     args: dict[str, Any] = {"kind": kind} if kind else {"since": "2026-01-01"}
     s.call("list_service_records", vehicle_id=vid, **args)
@@ -335,15 +482,23 @@ def let_them_in(s: Scene) -> None:
     door = s.rng.choice(("front_right", "rear_left", "rear_right"))
     if s.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door):
         raise Skip("the door is open")
-    s.say("My mum is getting into {car}. Open the {w} door for her.", "Let my friend into {car}: {w} door open.",
-          "Open the {w} door of {car}, my kid is climbing in.", car=who(s, v, True), w=DOOR_WORDS[door])
+    s.say(
+        "My mum is getting into {car}. Open the {w} door for her.",
+        "Let my friend into {car}: {w} door open.",
+        "Open the {w} door of {car}, my kid is climbing in.",
+        car=who(s, v, True),
+        w=DOOR_WORDS[door],
+    )
     vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
     if s.room(1, 1) and s.rng.random() < 0.6:
-        s.say("She runs cold, turn the heat up to 24.", "Make it 24 degrees in there for her.",
-              "Warm the cabin to 24, please.")
+        s.say(
+            "She runs cold, turn the heat up to 24.",
+            "Make it 24 degrees in there for her.",
+            "Warm the cabin to 24, please.",
+        )
         s.call("set_climate", vehicle_id=vid, on=True, temperature=24.0)
 
 
@@ -352,17 +507,29 @@ def fleet_mix(s: Scene) -> None:
     """A fleet analyst looks at the makes (or powertrains) on the platform, then at the cars of one of them."""
     field = s.rng.choice(("make", "powertrain"))
     if field == "make":
-        s.say("Which car brands are connected to the platform?", "What makes of car do we have on the service?",
-              "Break the fleet down by manufacturer.")
+        s.say(
+            "Which car brands are connected to the platform?",
+            "What makes of car do we have on the service?",
+            "Break the fleet down by manufacturer.",
+        )
     else:
-        s.say("How many cars are gas, hybrid or electric?", "What's the split between electric and gas cars?",
-              "Give me the fleet by type of drive.")
+        s.say(
+            "How many cars are gas, hybrid or electric?",
+            "What's the split between electric and gas cars?",
+            "Give me the fleet by type of drive.",
+        )
     values = s.call("get_distinct_values", field=field)["values"]
     pick = s.rng.choice(sorted(values))
     running = s.rng.random() < 0.4
     what = f"{pick} cars" if field == "make" else {"gas": "gas cars", "hybrid": "hybrids", "electric": "EVs"}[pick]
-    s.say("Which {w} are{r}?", "List the {w}{r2}.", "Show me the {w}{r2}.", w=what,
-          r=" running right now" if running else " there", r2=" with the engine running" if running else "")
+    s.say(
+        "Which {w} are{r}?",
+        "List the {w}{r2}.",
+        "Show me the {w}{r2}.",
+        w=what,
+        r=" running right now" if running else " there",
+        r2=" with the engine running" if running else "",
+    )
     args: dict[str, Any] = {field: pick}
     if running:
         args["engine"] = "on"

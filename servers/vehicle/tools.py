@@ -18,8 +18,13 @@ from servers.vehicle.schema import (
 )
 from servers.vehicle.seed import seed
 
-vehicle = Server("vehicle", "Connected cars: ignition, gears, climate, doors, windows, trunk, lights, tyres, navigation, "
-                 "fuel and charge, service records.", SCHEMA, seed)
+vehicle = Server(
+    "vehicle",
+    "Connected cars: ignition, gears, climate, doors, windows, trunk, lights, tyres, navigation, "
+    "fuel and charge, service records.",
+    SCHEMA,
+    seed,
+)
 
 OwnerId = Annotated[str, Field(description="Owner id, e.g. 'OWN-0003'"), Entity("owner")]
 VehicleId = Annotated[str, Field(description="Vehicle id, e.g. 'VEH-0007'"), Entity("vehicle")]
@@ -29,13 +34,21 @@ Gear = Literal["park", "drive", "reverse", "neutral"]
 
 
 def _vehicle(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM vehicles WHERE vehicle_id = ?", (vehicle_id,),
-                 f"No vehicle {vehicle_id!r}. Use list_vehicles to find vehicle ids.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM vehicles WHERE vehicle_id = ?",
+        (vehicle_id,),
+        f"No vehicle {vehicle_id!r}. Use list_vehicles to find vehicle ids.",
+    )
 
 
 def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
-    return fetch(ctx.db, "SELECT * FROM places WHERE place_id = ?", (place_id,),
-                 f"No place {place_id!r}. Use search_places to find known places.")
+    return fetch(
+        ctx.db,
+        "SELECT * FROM places WHERE place_id = ?",
+        (place_id,),
+        f"No place {place_id!r}. Use search_places to find known places.",
+    )
 
 
 def _range_km(v: dict[str, Any]) -> float:
@@ -55,9 +68,27 @@ def _update(ctx: Ctx, vehicle_id: str, **changes: Any) -> None:
 
 def _brief(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
     v = _vehicle(ctx, vehicle_id)
-    out = {k: v[k] for k in ("vehicle_id", "engine", "gear", "locked", "trunk_open", "climate_on", "climate_temp", "seat_heat_driver",
-                             "seat_heat_passenger", "lights", "location_place_id", "destination_place_id", "nav_active",
-                             "fuel_pct", "battery_pct", "odometer_km")}
+    out = {
+        k: v[k]
+        for k in (
+            "vehicle_id",
+            "engine",
+            "gear",
+            "locked",
+            "trunk_open",
+            "climate_on",
+            "climate_temp",
+            "seat_heat_driver",
+            "seat_heat_passenger",
+            "lights",
+            "location_place_id",
+            "destination_place_id",
+            "nav_active",
+            "fuel_pct",
+            "battery_pct",
+            "odometer_km",
+        )
+    }
     out["range_km"] = _range_km(v)
     return {k: val for k, val in out.items() if val is not None or k == "destination_place_id"}
 
@@ -67,37 +98,68 @@ def _in_motion(v: dict[str, Any]) -> bool:
 
 
 def _open_parts(ctx: Ctx, v: dict[str, Any]) -> list[str]:
-    parts = [r[0] for r in ctx.db.execute("SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1 ORDER BY door", (v["vehicle_id"],))]
+    parts = [
+        r[0]
+        for r in ctx.db.execute(
+            "SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1 ORDER BY door", (v["vehicle_id"],)
+        )
+    ]
     return parts + (["trunk"] if v["trunk_open"] else [])
 
 
 @vehicle.read(returns=("owner",))
-def list_owners(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of a name or email, e.g. 'Garcia'")] = "",
-                city: Annotated[str | None, Field(max_length=60, description="Only owners in this city, e.g. 'Phoenix'")] = None,
-                limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_owners(
+    ctx: Ctx,
+    query: Annotated[str, Field(max_length=100, description="Part of a name or email, e.g. 'Garcia'")] = "",
+    city: Annotated[str | None, Field(max_length=60, description="Only owners in this city, e.g. 'Phoenix'")] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search vehicle owners by name, email or city, with how many vehicles each has. Ids look like 'OWN-0003'."""
-    sql, args = ("SELECT o.owner_id, o.name, o.email, o.city, COUNT(v.vehicle_id) AS vehicles FROM owners o "
-                 "LEFT JOIN vehicles v ON v.owner_id = o.owner_id WHERE (o.name LIKE ? OR o.email LIKE ?)"), [f"%{query}%", f"%{query}%"]
+    sql, args = (
+        (
+            "SELECT o.owner_id, o.name, o.email, o.city, COUNT(v.vehicle_id) AS vehicles FROM owners o "
+            "LEFT JOIN vehicles v ON v.owner_id = o.owner_id WHERE (o.name LIKE ? OR o.email LIKE ?)"
+        ),
+        [f"%{query}%", f"%{query}%"],
+    )
     if city is not None:
         sql += " AND o.city = ?"
         args.append(city)
-    found = rows(ctx.db.execute(sql + " GROUP BY o.owner_id ORDER BY o.owner_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = rows(
+        ctx.db.execute(sql + " GROUP BY o.owner_id ORDER BY o.owner_id LIMIT ? OFFSET ?", (*args, limit, offset))
+    )
     return {"owners": found, "count": len(found)}
 
 
 @vehicle.read(returns=("vehicle",))
-def list_vehicles(ctx: Ctx, owner_id: Annotated[str | None, Field(description="Only this owner's vehicles, e.g. 'OWN-0003'"), Entity("owner")] = None,
-                  powertrain: Literal["gas", "hybrid", "electric"] | None = None,
-                  make: Annotated[str | None, Field(max_length=40, description="Only this make, e.g. 'Toyota'")] = None,
-                  engine: Literal["on", "off"] | None = None, gear: Gear | None = None,
-                  query: Annotated[str, Field(max_length=60, description="Part of the nickname, model or plate, e.g. 'Civic'")] = "",
-                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def list_vehicles(
+    ctx: Ctx,
+    owner_id: Annotated[
+        str | None, Field(description="Only this owner's vehicles, e.g. 'OWN-0003'"), Entity("owner")
+    ] = None,
+    powertrain: Literal["gas", "hybrid", "electric"] | None = None,
+    make: Annotated[str | None, Field(max_length=40, description="Only this make, e.g. 'Toyota'")] = None,
+    engine: Literal["on", "off"] | None = None,
+    gear: Gear | None = None,
+    query: Annotated[str, Field(max_length=60, description="Part of the nickname, model or plate, e.g. 'Civic'")] = "",
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """List vehicles, filtered by owner, powertrain, make, engine state, gear or text. Ids look like 'VEH-0007'."""
     like = f"%{query}%"
-    sql = ("SELECT vehicle_id, owner_id, nickname, make, model, year, plate, powertrain, engine, gear, locked, fuel_pct, battery_pct "
-           "FROM vehicles WHERE (nickname LIKE ? OR model LIKE ? OR plate LIKE ?)")
+    sql = (
+        "SELECT vehicle_id, owner_id, nickname, make, model, year, plate, powertrain, engine, gear, locked, fuel_pct, battery_pct "
+        "FROM vehicles WHERE (nickname LIKE ? OR model LIKE ? OR plate LIKE ?)"
+    )
     args: list[Any] = [like, like, like]
-    for column, value in (("owner_id", owner_id), ("powertrain", powertrain), ("make", make), ("engine", engine), ("gear", gear)):
+    for column, value in (
+        ("owner_id", owner_id),
+        ("powertrain", powertrain),
+        ("make", make),
+        ("engine", engine),
+        ("gear", gear),
+    ):
         if value is not None:
             sql += f" AND {column} = ?"
             args.append(value)
@@ -111,17 +173,28 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     fuel/charge and range, location, destination, navigation, recent trips and warnings, e.g. get_vehicle_status('VEH-0007')."""
     v = _vehicle(ctx, vehicle_id)
     v["range_km"] = _range_km(v)
-    v["doors"] = rows(ctx.db.execute("SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,)))
-    v["tires"] = rows(ctx.db.execute("SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position", (vehicle_id,)))
+    v["doors"] = rows(
+        ctx.db.execute("SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,))
+    )
+    v["tires"] = rows(
+        ctx.db.execute(
+            "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
+            (vehicle_id,),
+        )
+    )
     v["location"] = _place(ctx, v["location_place_id"])["name"]
     if v["destination_place_id"]:
         dest = _place(ctx, v["destination_place_id"])
         here = _place(ctx, v["location_place_id"])
         v["destination"] = dest["name"]
         v["distance_to_destination_km"] = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
-    v["recent_trips"] = rows(ctx.db.execute(
-        "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at FROM trips WHERE vehicle_id = ? "
-        "ORDER BY started_at DESC, trip_id DESC LIMIT 5", (vehicle_id,)))
+    v["recent_trips"] = rows(
+        ctx.db.execute(
+            "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at FROM trips WHERE vehicle_id = ? "
+            "ORDER BY started_at DESC, trip_id DESC LIMIT 5",
+            (vehicle_id,),
+        )
+    )
     warnings = []
     for t in v["tires"]:
         if t["pressure_psi"] < FLAT_PSI:
@@ -141,12 +214,33 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
 
 
 @vehicle.read(returns=("place",))
-def search_places(ctx: Ctx, query: Annotated[str, Field(max_length=100, description="Part of the name or address, e.g. 'Airport'")] = "",
-                  category: Literal["airport", "mall", "hospital", "gas_station", "charging_station", "restaurant", "park",
-                                    "stadium", "hotel", "university", "supermarket", "office"] | None = None,
-                  city: Annotated[str | None, Field(max_length=60, description="Only places in this city, e.g. 'Phoenix'")] = None,
-                  near_vehicle_id: Annotated[str | None, Field(description="Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'"), Entity("vehicle")] = None,
-                  limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
+def search_places(
+    ctx: Ctx,
+    query: Annotated[str, Field(max_length=100, description="Part of the name or address, e.g. 'Airport'")] = "",
+    category: Literal[
+        "airport",
+        "mall",
+        "hospital",
+        "gas_station",
+        "charging_station",
+        "restaurant",
+        "park",
+        "stadium",
+        "hotel",
+        "university",
+        "supermarket",
+        "office",
+    ]
+    | None = None,
+    city: Annotated[str | None, Field(max_length=60, description="Only places in this city, e.g. 'Phoenix'")] = None,
+    near_vehicle_id: Annotated[
+        str | None,
+        Field(description="Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'"),
+        Entity("vehicle"),
+    ] = None,
+    limit: Limit = 20,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Search the known places a vehicle can navigate to, e.g. search_places('Airport', city='Phoenix'). Ids look like 'PLC-0048'."""
     like = f"%{query}%"
     sql, args = "SELECT * FROM places WHERE (name LIKE ? OR address LIKE ?)", [like, like]
@@ -160,15 +254,20 @@ def search_places(ctx: Ctx, query: Annotated[str, Field(max_length=100, descript
         for p in found:
             p["distance_km"] = _distance(here["lat"], here["lon"], p["lat"], p["lon"])
         found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
-    found = found[offset:offset + limit]
+    found = found[offset : offset + limit]
     return {"places": found, "count": len(found)}
 
 
 @vehicle.read(returns=("vehicle",))
-def list_service_records(ctx: Ctx, vehicle_id: VehicleId,
-                         kind: Annotated[str | None, Field(max_length=40, description="Only this kind, e.g. 'oil change'")] = None,
-                         since: Annotated[str | None, Field(max_length=30, description="Only on or after this date, e.g. '2025-01-01'")] = None,
-                         limit: Limit = 20) -> dict[str, Any]:
+def list_service_records(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    kind: Annotated[str | None, Field(max_length=40, description="Only this kind, e.g. 'oil change'")] = None,
+    since: Annotated[
+        str | None, Field(max_length=30, description="Only on or after this date, e.g. '2025-01-01'")
+    ] = None,
+    limit: Limit = 20,
+) -> dict[str, Any]:
     """A vehicle's service history, newest first, e.g. list_service_records('VEH-0007', kind='brake inspection')."""
     _vehicle(ctx, vehicle_id)
     sql, args = "SELECT * FROM service_records WHERE vehicle_id = ?", [vehicle_id]
@@ -182,10 +281,18 @@ def list_service_records(ctx: Ctx, vehicle_id: VehicleId,
     return {"service_records": found, "count": len(found)}
 
 
-DISTINCT_FIELDS = {"make": ("vehicles", "make"), "model": ("vehicles", "model"), "powertrain": ("vehicles", "powertrain"),
-                   "color": ("vehicles", "color"), "gear": ("vehicles", "gear"), "owner_city": ("owners", "city"),
-                   "place_city": ("places", "city"), "place_category": ("places", "category"),
-                   "service_kind": ("service_records", "kind"), "service_shop": ("service_records", "shop")}
+DISTINCT_FIELDS = {
+    "make": ("vehicles", "make"),
+    "model": ("vehicles", "model"),
+    "powertrain": ("vehicles", "powertrain"),
+    "color": ("vehicles", "color"),
+    "gear": ("vehicles", "gear"),
+    "owner_city": ("owners", "city"),
+    "place_city": ("places", "city"),
+    "place_category": ("places", "category"),
+    "service_kind": ("service_records", "kind"),
+    "service_shop": ("service_records", "shop"),
+}
 
 
 vehicle.distinct_values(DISTINCT_FIELDS, example="make")
@@ -202,15 +309,20 @@ def start_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     if v["gear"] != "park":
         raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before starting the engine.")
     if not v["key_present"]:
-        raise ToolError(f"No key detected in {vehicle_id}; the engine cannot start until the owner's key is inside the vehicle.")
+        raise ToolError(
+            f"No key detected in {vehicle_id}; the engine cannot start until the owner's key is inside the vehicle."
+        )
     doors = [p for p in _open_parts(ctx, v) if p != "trunk"]
     if doors:
         raise ToolError(f"Door(s) {', '.join(doors)} of {vehicle_id} are open; close them with set_door first.")
     fuel_ok = v["fuel_pct"] is not None and v["fuel_pct"] > 0
     charge_ok = v["battery_pct"] is not None and v["battery_pct"] >= MIN_START_BATTERY
     if not {"gas": fuel_ok, "electric": charge_ok, "hybrid": fuel_ok or charge_ok}[v["powertrain"]]:
-        what = (f"battery is depleted ({v['battery_pct']}%, below the {MIN_START_BATTERY:g}% reserve)" if v["powertrain"] == "electric"
-                else "fuel tank is empty")
+        what = (
+            f"battery is depleted ({v['battery_pct']}%, below the {MIN_START_BATTERY:g}% reserve)"
+            if v["powertrain"] == "electric"
+            else "fuel tank is empty"
+        )
         raise ToolError(f"{vehicle_id}'s {what}; call refuel_vehicle('{vehicle_id}') first.")
     _update(ctx, vehicle_id, engine="on")
     return _brief(ctx, vehicle_id)
@@ -230,8 +342,10 @@ def stop_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     if v["powertrain"] == "gas" or (v["battery_pct"] or 0) < MIN_CLIMATE_BATTERY:
         changes.update(climate_on=0, seat_heat_driver=0, seat_heat_passenger=0)
     if v["nav_active"]:
-        ctx.db.execute("UPDATE trips SET status = 'cancelled', ended_at = ? WHERE vehicle_id = ? AND status = 'active'",
-                       (fake.iso(ctx.now), vehicle_id))
+        ctx.db.execute(
+            "UPDATE trips SET status = 'cancelled', ended_at = ? WHERE vehicle_id = ? AND status = 'active'",
+            (fake.iso(ctx.now), vehicle_id),
+        )
     _update(ctx, vehicle_id, **changes)
     return _brief(ctx, vehicle_id)
 
@@ -246,14 +360,25 @@ def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
         raise ToolError(f"{vehicle_id} is already in {gear}.")
     if gear != "park":
         if v["engine"] != "on":
-            raise ToolError(f"The engine of {vehicle_id} is off; start_engine('{vehicle_id}') before shifting into {gear}.")
+            raise ToolError(
+                f"The engine of {vehicle_id} is off; start_engine('{vehicle_id}') before shifting into {gear}."
+            )
         parts = _open_parts(ctx, v)
         if parts:
-            raise ToolError(f"{', '.join(parts)} of {vehicle_id} still open; close them (set_door / set_trunk) before driving.")
-        flat = [r[0] for r in ctx.db.execute("SELECT position FROM tires WHERE vehicle_id = ? AND pressure_psi < ? ORDER BY position",
-                                             (vehicle_id, FLAT_PSI))]
+            raise ToolError(
+                f"{', '.join(parts)} of {vehicle_id} still open; close them (set_door / set_trunk) before driving."
+            )
+        flat = [
+            r[0]
+            for r in ctx.db.execute(
+                "SELECT position FROM tires WHERE vehicle_id = ? AND pressure_psi < ? ORDER BY position",
+                (vehicle_id, FLAT_PSI),
+            )
+        ]
         if flat:
-            raise ToolError(f"Tyre(s) {', '.join(flat)} of {vehicle_id} are flat (< {FLAT_PSI:g} psi); inflate_tire before driving.")
+            raise ToolError(
+                f"Tyre(s) {', '.join(flat)} of {vehicle_id} are flat (< {FLAT_PSI:g} psi); inflate_tire before driving."
+            )
     changes: dict[str, Any] = {"gear": gear}
     if gear != "park" and v["lights"] == "off":
         changes["lights"] = "auto"
@@ -262,10 +387,18 @@ def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
 
 
 @vehicle.write(returns=("vehicle",))
-def set_climate(ctx: Ctx, vehicle_id: VehicleId, on: Annotated[bool, Field(description="true to run climate control, false to switch it (and seat heating) off")],
-                temperature: Annotated[float | None, Field(ge=-50, le=100, description="Cabin target in degrees C, 16 to 28, e.g. 21.5")] = None,
-                driver_seat_heat: Annotated[int | None, Field(ge=0, le=3, description="Driver seat heating level 0-3")] = None,
-                passenger_seat_heat: Annotated[int | None, Field(ge=0, le=3, description="Passenger seat heating level 0-3")] = None) -> dict[str, Any]:
+def set_climate(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    on: Annotated[bool, Field(description="true to run climate control, false to switch it (and seat heating) off")],
+    temperature: Annotated[
+        float | None, Field(ge=-50, le=100, description="Cabin target in degrees C, 16 to 28, e.g. 21.5")
+    ] = None,
+    driver_seat_heat: Annotated[int | None, Field(ge=0, le=3, description="Driver seat heating level 0-3")] = None,
+    passenger_seat_heat: Annotated[
+        int | None, Field(ge=0, le=3, description="Passenger seat heating level 0-3")
+    ] = None,
+) -> dict[str, Any]:
     """Turn climate control on (with optional temperature and seat heating) or off, e.g.
     set_climate('VEH-0007', on=True, temperature=21.0, driver_seat_heat=2).
 
@@ -280,18 +413,31 @@ def set_climate(ctx: Ctx, vehicle_id: VehicleId, on: Annotated[bool, Field(descr
         raise ToolError(f"Cabin temperature {temperature:g} C is out of range; choose 16 to 28 C.")
     if v["engine"] != "on":
         if v["powertrain"] == "gas":
-            raise ToolError(f"{vehicle_id} is a gas car: climate control needs the engine running; start_engine('{vehicle_id}') first.")
+            raise ToolError(
+                f"{vehicle_id} is a gas car: climate control needs the engine running; start_engine('{vehicle_id}') first."
+            )
         if (v["battery_pct"] or 0) < MIN_CLIMATE_BATTERY:
-            raise ToolError(f"{vehicle_id}'s battery is at {v['battery_pct']}%, below the {MIN_CLIMATE_BATTERY:g}% needed to run climate "
-                            f"with the engine off; start_engine('{vehicle_id}') or charge with refuel_vehicle first.")
-    _update(ctx, vehicle_id, climate_on=1, climate_temp=round(temperature, 1) if temperature is not None else v["climate_temp"],
-            seat_heat_driver=v["seat_heat_driver"] if driver_seat_heat is None else driver_seat_heat,
-            seat_heat_passenger=v["seat_heat_passenger"] if passenger_seat_heat is None else passenger_seat_heat)
+            raise ToolError(
+                f"{vehicle_id}'s battery is at {v['battery_pct']}%, below the {MIN_CLIMATE_BATTERY:g}% needed to run climate "
+                f"with the engine off; start_engine('{vehicle_id}') or charge with refuel_vehicle first."
+            )
+    _update(
+        ctx,
+        vehicle_id,
+        climate_on=1,
+        climate_temp=round(temperature, 1) if temperature is not None else v["climate_temp"],
+        seat_heat_driver=v["seat_heat_driver"] if driver_seat_heat is None else driver_seat_heat,
+        seat_heat_passenger=v["seat_heat_passenger"] if passenger_seat_heat is None else passenger_seat_heat,
+    )
     return _brief(ctx, vehicle_id)
 
 
 @vehicle.write(returns=("vehicle",))
-def set_door_lock(ctx: Ctx, vehicle_id: VehicleId, locked: Annotated[bool, Field(description="true to lock all doors, false to unlock")]) -> dict[str, Any]:
+def set_door_lock(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    locked: Annotated[bool, Field(description="true to lock all doors, false to unlock")],
+) -> dict[str, Any]:
     """Lock or unlock the vehicle, e.g. set_door_lock('VEH-0007', locked=False).
 
     It unlocks only in park, and locks only with every door and the trunk closed."""
@@ -299,25 +445,38 @@ def set_door_lock(ctx: Ctx, vehicle_id: VehicleId, locked: Annotated[bool, Field
     if bool(v["locked"]) == locked:
         raise ToolError(f"{vehicle_id} is already {'locked' if locked else 'unlocked'}.")
     if not locked and v["gear"] != "park":
-        raise ToolError(f"{vehicle_id} is in {v['gear']}; doors cannot unlock while driving. shift_gear to 'park' first.")
+        raise ToolError(
+            f"{vehicle_id} is in {v['gear']}; doors cannot unlock while driving. shift_gear to 'park' first."
+        )
     if locked:
         parts = _open_parts(ctx, v)
         if parts:
-            raise ToolError(f"Cannot lock {vehicle_id}: {', '.join(parts)} open; close them with set_door / set_trunk first.")
+            raise ToolError(
+                f"Cannot lock {vehicle_id}: {', '.join(parts)} open; close them with set_door / set_trunk first."
+            )
     _update(ctx, vehicle_id, locked=int(locked))
     return _brief(ctx, vehicle_id)
 
 
 @vehicle.write(returns=("vehicle",))
-def set_door(ctx: Ctx, vehicle_id: VehicleId, door: Door, open: Annotated[bool, Field(description="true to open, false to close")]) -> dict[str, Any]:
+def set_door(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    door: Door,
+    open: Annotated[bool, Field(description="true to open, false to close")],
+) -> dict[str, Any]:
     """Open or close one door, e.g. set_door('VEH-0007', 'front_left', open=False). Doors open only in park and unlocked."""
     v = _vehicle(ctx, vehicle_id)
-    is_open = ctx.db.execute("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door)).fetchone()[0]
+    is_open = ctx.db.execute(
+        "SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door)
+    ).fetchone()[0]
     if bool(is_open) == open:
         raise ToolError(f"The {door} door of {vehicle_id} is already {'open' if open else 'closed'}.")
     if open:
         if v["gear"] != "park":
-            raise ToolError(f"{vehicle_id} is in {v['gear']}; doors cannot open while driving. shift_gear to 'park' first.")
+            raise ToolError(
+                f"{vehicle_id} is in {v['gear']}; doors cannot open while driving. shift_gear to 'park' first."
+            )
         if v["locked"]:
             raise ToolError(f"{vehicle_id} is locked; set_door_lock('{vehicle_id}', locked=False) first.")
     ctx.db.execute("UPDATE doors SET is_open = ? WHERE vehicle_id = ? AND door = ?", (int(open), vehicle_id, door))
@@ -326,11 +485,17 @@ def set_door(ctx: Ctx, vehicle_id: VehicleId, door: Door, open: Annotated[bool, 
 
 
 @vehicle.write(returns=("vehicle",), requires=("start_engine",))
-def set_window(ctx: Ctx, vehicle_id: VehicleId, window: Door,
-               position: Annotated[int, Field(ge=0, le=100, description="0 = closed, 100 = fully open")]) -> dict[str, Any]:
+def set_window(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    window: Door,
+    position: Annotated[int, Field(ge=0, le=100, description="0 = closed, 100 = fully open")],
+) -> dict[str, Any]:
     """Open, close or partly open one window, e.g. set_window('VEH-0007', 'front_right', 0). Windows need the engine on."""
     v = _vehicle(ctx, vehicle_id)
-    current = ctx.db.execute("SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window)).fetchone()[0]
+    current = ctx.db.execute(
+        "SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window)
+    ).fetchone()[0]
     if current == position:
         raise ToolError(f"The {window} window of {vehicle_id} is already at {position}%.")
     if v["engine"] != "on":
@@ -341,14 +506,18 @@ def set_window(ctx: Ctx, vehicle_id: VehicleId, window: Door,
 
 
 @vehicle.write(returns=("vehicle",))
-def set_trunk(ctx: Ctx, vehicle_id: VehicleId, open: Annotated[bool, Field(description="true to open, false to close")]) -> dict[str, Any]:
+def set_trunk(
+    ctx: Ctx, vehicle_id: VehicleId, open: Annotated[bool, Field(description="true to open, false to close")]
+) -> dict[str, Any]:
     """Open or close the trunk, e.g. set_trunk('VEH-0007', open=True). It opens only in park and unlocked."""
     v = _vehicle(ctx, vehicle_id)
     if bool(v["trunk_open"]) == open:
         raise ToolError(f"The trunk of {vehicle_id} is already {'open' if open else 'closed'}.")
     if open:
         if v["gear"] != "park":
-            raise ToolError(f"{vehicle_id} is in {v['gear']}; the trunk cannot open while driving. shift_gear to 'park' first.")
+            raise ToolError(
+                f"{vehicle_id} is in {v['gear']}; the trunk cannot open while driving. shift_gear to 'park' first."
+            )
         if v["locked"]:
             raise ToolError(f"{vehicle_id} is locked; set_door_lock('{vehicle_id}', locked=False) first.")
     _update(ctx, vehicle_id, trunk_open=int(open))
@@ -375,14 +544,22 @@ def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[
     v = _vehicle(ctx, vehicle_id)
     dest = _place(ctx, place_id)
     if v["nav_active"]:
-        raise ToolError(f"{vehicle_id} is navigating to {v['destination_place_id']}; stop_navigation first to change the destination.")
+        raise ToolError(
+            f"{vehicle_id} is navigating to {v['destination_place_id']}; stop_navigation first to change the destination."
+        )
     if v["location_place_id"] == place_id:
         raise ToolError(f"{vehicle_id} is already at {dest['name']} ({place_id}); choose another destination.")
     here = _place(ctx, v["location_place_id"])
     _update(ctx, vehicle_id, destination_place_id=place_id)
     km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
-    return {"vehicle_id": vehicle_id, "destination_place_id": place_id, "destination": dest["name"], "distance_km": km,
-            "range_km": _range_km(v), "range_sufficient": _range_km(v) >= km}
+    return {
+        "vehicle_id": vehicle_id,
+        "destination_place_id": place_id,
+        "destination": dest["name"],
+        "distance_km": km,
+        "range_km": _range_km(v),
+        "range_sufficient": _range_km(v) >= km,
+    }
 
 
 @vehicle.write(returns=("vehicle", "trip"), requires=("set_destination", "start_engine"))
@@ -394,25 +571,41 @@ def start_navigation(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     if v["nav_active"]:
         raise ToolError(f"{vehicle_id} is already navigating to {v['destination_place_id']}.")
     if not v["destination_place_id"]:
-        raise ToolError(f"{vehicle_id} has no destination; call set_destination first (find places with search_places).")
+        raise ToolError(
+            f"{vehicle_id} has no destination; call set_destination first (find places with search_places)."
+        )
     if v["engine"] != "on":
         raise ToolError(f"The engine of {vehicle_id} is off; start_engine('{vehicle_id}') before navigating.")
     here, dest = _place(ctx, v["location_place_id"]), _place(ctx, v["destination_place_id"])
     km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     if _range_km(v) < km:
-        raise ToolError(f"{vehicle_id} has {_range_km(v)} km of range but the trip to {dest['name']} is {km} km; "
-                        "stop the engine and refuel_vehicle, or pick a nearer destination.")
+        raise ToolError(
+            f"{vehicle_id} has {_range_km(v)} km of range but the trip to {dest['name']} is {km} km; "
+            "stop the engine and refuel_vehicle, or pick a nearer destination."
+        )
     trip_id = next_id(ctx.db, "trips", "trip_id", "TRP", 5)
-    ctx.db.execute("INSERT INTO trips VALUES (?,?,?,?,?,?,?,?)",
-                   (trip_id, vehicle_id, here["place_id"], dest["place_id"], km, "active", fake.iso(ctx.now), None))
+    ctx.db.execute(
+        "INSERT INTO trips VALUES (?,?,?,?,?,?,?,?)",
+        (trip_id, vehicle_id, here["place_id"], dest["place_id"], km, "active", fake.iso(ctx.now), None),
+    )
     _update(ctx, vehicle_id, nav_active=1)
-    return {"vehicle_id": vehicle_id, "trip_id": trip_id, "destination": dest["name"], "distance_km": km,
-            "eta_minutes": int(km * 1.5) + 5}
+    return {
+        "vehicle_id": vehicle_id,
+        "trip_id": trip_id,
+        "destination": dest["name"],
+        "distance_km": km,
+        "eta_minutes": int(km * 1.5) + 5,
+    }
 
 
 @vehicle.write(returns=("vehicle",), requires=("start_navigation",))
-def stop_navigation(ctx: Ctx, vehicle_id: VehicleId,
-                    arrived: Annotated[bool, Field(description="true when the car has driven there (it must be in drive); false to cancel")] = False) -> dict[str, Any]:
+def stop_navigation(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    arrived: Annotated[
+        bool, Field(description="true when the car has driven there (it must be in drive); false to cancel")
+    ] = False,
+) -> dict[str, Any]:
     """End navigation, e.g. stop_navigation('VEH-0007', arrived=True).
 
     arrived=true (car in drive) moves the car to the destination and uses distance and fuel/charge;
@@ -420,17 +613,30 @@ def stop_navigation(ctx: Ctx, vehicle_id: VehicleId,
     v = _vehicle(ctx, vehicle_id)
     if not v["nav_active"]:
         raise ToolError(f"{vehicle_id} is not navigating; set_destination and start_navigation first.")
-    trip = fetch(ctx.db, "SELECT * FROM trips WHERE vehicle_id = ? AND status = 'active' ORDER BY trip_id DESC", (vehicle_id,),
-                 f"{vehicle_id} has no active trip.")
+    trip = fetch(
+        ctx.db,
+        "SELECT * FROM trips WHERE vehicle_id = ? AND status = 'active' ORDER BY trip_id DESC",
+        (vehicle_id,),
+        f"{vehicle_id} has no active trip.",
+    )
     if not arrived:
-        ctx.db.execute("UPDATE trips SET status = 'cancelled', ended_at = ? WHERE trip_id = ?", (fake.iso(ctx.now), trip["trip_id"]))
+        ctx.db.execute(
+            "UPDATE trips SET status = 'cancelled', ended_at = ? WHERE trip_id = ?",
+            (fake.iso(ctx.now), trip["trip_id"]),
+        )
         _update(ctx, vehicle_id, nav_active=0)
         return {**_brief(ctx, vehicle_id), "trip_id": trip["trip_id"], "trip_status": "cancelled"}
     if v["gear"] != "drive":
-        raise ToolError(f"{vehicle_id} is in {v['gear']}; it reaches the destination only when driven: shift_gear('{vehicle_id}', 'drive') first.")
+        raise ToolError(
+            f"{vehicle_id} is in {v['gear']}; it reaches the destination only when driven: shift_gear('{vehicle_id}', 'drive') first."
+        )
     km = trip["distance_km"]
-    changes: dict[str, Any] = {"location_place_id": trip["to_place_id"], "destination_place_id": None, "nav_active": 0,
-                               "odometer_km": round(v["odometer_km"] + km, 1)}
+    changes: dict[str, Any] = {
+        "location_place_id": trip["to_place_id"],
+        "destination_place_id": None,
+        "nav_active": 0,
+        "odometer_km": round(v["odometer_km"] + km, 1),
+    }
     left = km
     if v["battery_pct"] is not None:  # EVs, and hybrids first, drive on the battery
         full = v["battery_kwh"] * v["km_per_kwh"]
@@ -439,31 +645,46 @@ def stop_navigation(ctx: Ctx, vehicle_id: VehicleId,
         left -= used
     if v["fuel_pct"] is not None:
         changes["fuel_pct"] = round(max(0.0, v["fuel_pct"] - left / (v["fuel_tank_l"] * v["km_per_l"]) * 100), 1)
-    ctx.db.execute("UPDATE trips SET status = 'completed', ended_at = ? WHERE trip_id = ?", (fake.iso(ctx.now), trip["trip_id"]))
+    ctx.db.execute(
+        "UPDATE trips SET status = 'completed', ended_at = ? WHERE trip_id = ?", (fake.iso(ctx.now), trip["trip_id"])
+    )
     _update(ctx, vehicle_id, **changes)
     return {**_brief(ctx, vehicle_id), "trip_id": trip["trip_id"], "trip_status": "completed", "distance_km": km}
 
 
 @vehicle.write(returns=("vehicle",))
-def refuel_vehicle(ctx: Ctx, vehicle_id: VehicleId,
-                   percent: Annotated[int, Field(ge=1, le=100, description="Fill or charge up to this level in percent")] = 100) -> dict[str, Any]:
+def refuel_vehicle(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    percent: Annotated[int, Field(ge=1, le=100, description="Fill or charge up to this level in percent")] = 100,
+) -> dict[str, Any]:
     """Refuel a gas or hybrid car, or charge an EV, up to a level, e.g. refuel_vehicle('VEH-0007', 80).
 
     The engine must be off and the car in park."""
     v = _vehicle(ctx, vehicle_id)
     if v["engine"] != "off" or v["gear"] != "park":
-        raise ToolError(f"{vehicle_id} must be parked with the engine off to refuel or charge; shift_gear to 'park' and stop_engine first.")
+        raise ToolError(
+            f"{vehicle_id} must be parked with the engine off to refuel or charge; shift_gear to 'park' and stop_engine first."
+        )
     column = "battery_pct" if v["powertrain"] == "electric" else "fuel_pct"
     if v[column] >= percent:
-        raise ToolError(f"{vehicle_id}'s {'battery' if column == 'battery_pct' else 'tank'} is already at {v[column]}%, "
-                        f"at or above {percent}%.")
+        raise ToolError(
+            f"{vehicle_id}'s {'battery' if column == 'battery_pct' else 'tank'} is already at {v[column]}%, "
+            f"at or above {percent}%."
+        )
     _update(ctx, vehicle_id, **{column: float(percent)})
     return _brief(ctx, vehicle_id)
 
 
 @vehicle.write(returns=("vehicle",))
-def inflate_tire(ctx: Ctx, vehicle_id: VehicleId, position: Literal["front_left", "front_right", "rear_left", "rear_right", "all"],
-                 pressure_psi: Annotated[float, Field(ge=0, le=100, description="Target pressure in psi, within 5 of the recommended, e.g. 35")]) -> dict[str, Any]:
+def inflate_tire(
+    ctx: Ctx,
+    vehicle_id: VehicleId,
+    position: Literal["front_left", "front_right", "rear_left", "rear_right", "all"],
+    pressure_psi: Annotated[
+        float, Field(ge=0, le=100, description="Target pressure in psi, within 5 of the recommended, e.g. 35")
+    ],
+) -> dict[str, Any]:
     """Inflate one tyre or all four to a pressure, e.g. inflate_tire('VEH-0007', 'all', 35). The car must be in park;
     the pressure must be within 5 psi of the recommended one (get_vehicle_status shows it)."""
     v = _vehicle(ctx, vehicle_id)
@@ -471,14 +692,26 @@ def inflate_tire(ctx: Ctx, vehicle_id: VehicleId, position: Literal["front_left"
         raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before inflating tyres.")
     rec = ctx.db.execute("SELECT recommended_psi FROM tires WHERE vehicle_id = ? LIMIT 1", (vehicle_id,)).fetchone()[0]
     if abs(pressure_psi - rec) > 5:
-        raise ToolError(f"{pressure_psi:g} psi is not safe for {vehicle_id}: choose {rec - 5:g} to {rec + 5:g} psi (recommended {rec:g}).")
+        raise ToolError(
+            f"{pressure_psi:g} psi is not safe for {vehicle_id}: choose {rec - 5:g} to {rec + 5:g} psi (recommended {rec:g})."
+        )
     if position == "all":
         ctx.db.execute("UPDATE tires SET pressure_psi = ? WHERE vehicle_id = ?", (round(pressure_psi, 1), vehicle_id))
     else:
-        ctx.db.execute("UPDATE tires SET pressure_psi = ? WHERE vehicle_id = ? AND position = ?", (round(pressure_psi, 1), vehicle_id, position))
+        ctx.db.execute(
+            "UPDATE tires SET pressure_psi = ? WHERE vehicle_id = ? AND position = ?",
+            (round(pressure_psi, 1), vehicle_id, position),
+        )
     _update(ctx, vehicle_id)
-    return {"vehicle_id": vehicle_id, "tires": rows(ctx.db.execute(
-        "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position", (vehicle_id,)))}
+    return {
+        "vehicle_id": vehicle_id,
+        "tires": rows(
+            ctx.db.execute(
+                "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
+                (vehicle_id,),
+            )
+        ),
+    }
 
 
 server = vehicle
