@@ -1,4 +1,5 @@
-"""Maps tools: geocoding, place search and details, nearby search, routes and directions, saved places, lists, reviews."""
+"""Maps tools: geocoding, place search and details, nearby search, routes and directions, saved places, lists,
+reviews."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from servers.maps.seed import seed
 
 maps = Server(
     "maps",
-    "Maps: geocoding, places with ratings and hours, nearby search, routes and directions, saved places, lists, reviews.",
+    "Maps: geocoding, places with ratings and hours, nearby search, routes and directions, saved places, lists, "
+    "reviews.",
     SCHEMA,
     seed,
 )
@@ -129,7 +131,8 @@ def geocode_address(
 
 @maps.read(returns=("address", "place"))
 def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
-    """Find the nearest known street address (within 2 km) and the places at it, e.g. reverse_geocode(47.6062, -122.3321)."""
+    """Find the nearest known street address (within 2 km) and the places at it,
+    e.g. reverse_geocode(47.6062, -122.3321)."""
     near = rows(
         ctx.db.execute(
             "SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
@@ -139,7 +142,8 @@ def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
     best = min(near, key=lambda a: (_km(lat, lon, a["lat"], a["lon"]), a["address_id"]), default=None)
     if best is None or _km(lat, lon, best["lat"], best["lon"]) > 2.0:
         raise ToolError(
-            f"No known address within 2 km of ({lat}, {lon}); the map covers the cities listed by get_distinct_values('city')."
+            f"No known address within 2 km of ({lat}, {lon}); the map covers the cities listed by "
+            "get_distinct_values('city')."
         )
     places = [
         r[0]
@@ -173,7 +177,8 @@ def search_places(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search places by name, cuisine, city, category, rating and price, e.g. search_places('coffee', city='Seattle', open_now=True).
+    """Search places by name, cuisine, city, category, rating and price,
+    e.g. search_places('coffee', city='Seattle', open_now=True).
     Returns place ids like 'PLC-0042'."""
     like = f"%{query.strip()}%"
     sql = "SELECT * FROM places WHERE (name LIKE ? OR IFNULL(cuisine, '') LIKE ? OR category LIKE ?)"
@@ -226,7 +231,8 @@ def search_nearby(
     limit: Limit = 10,
 ) -> dict[str, Any]:
     """Find places within a radius of a point or of a place, nearest first, with distances,
-    e.g. search_nearby(lat=47.6062, lon=-122.3321, radius_km=5, category='restaurant') or search_nearby(place_id='PLC-0042')."""
+    e.g. search_nearby(lat=47.6062, lon=-122.3321, radius_km=5, category='restaurant') or
+    search_nearby(place_id='PLC-0042')."""
     if place_id is not None:
         centre = _place(ctx, place_id)
         lat, lon = centre["lat"], centre["lon"]
@@ -263,7 +269,8 @@ def _route(
     km = round(_km(a["lat"], a["lon"], b["lat"], b["lon"]) * factor, 2)
     if mode == "transit" and a["city"] != b["city"]:
         raise ToolError(
-            f"Transit runs only within a city; {a['name']} is in {a['city']} and {b['name']} in {b['city']}. Use driving."
+            f"Transit runs only within a city; {a['name']} is in {a['city']} and {b['name']} in {b['city']}. Use "
+            "driving."
         )
     if km > cap:
         raise ToolError(
@@ -396,14 +403,16 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     ).fetchone()[0]
     user["saved_places"] = rows(
         ctx.db.execute(
-            "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at FROM saved_places s JOIN places p USING (place_id) "
+            "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at "
+            "FROM saved_places s JOIN places p USING (place_id) "
             "WHERE s.user_id = ? ORDER BY s.saved_id",
             (user_id,),
         )
     )
     user["lists"] = rows(
         ctx.db.execute(
-            "SELECT l.list_id, l.name, l.is_public, (SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
+            "SELECT l.list_id, l.name, l.is_public, "
+            "(SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
             "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id",
             (user_id,),
         )
@@ -423,7 +432,8 @@ def get_place_list(ctx: Ctx, list_id: ListId) -> dict[str, Any]:
     )
     lst["places"] = rows(
         ctx.db.execute(
-            "SELECT i.place_id, p.name, p.category, p.rating, i.added_at FROM list_items i JOIN places p USING (place_id) "
+            "SELECT i.place_id, p.name, p.category, p.rating, i.added_at "
+            "FROM list_items i JOIN places p USING (place_id) "
             "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id",
             (list_id,),
         )
@@ -456,7 +466,8 @@ def save_place(
     ] = "favorite",
     note: Annotated[str, Field(max_length=300, description="A private note")] = "",
 ) -> dict[str, Any]:
-    """Save a place to a user's saved places, e.g. save_place('USR-0007', 'PLC-0042', 'want to go'). A place is saved once per user."""
+    """Save a place to a user's saved places, e.g. save_place('USR-0007', 'PLC-0042', 'want to go'). A place is saved
+    once per user."""
     _user(ctx, user_id)
     place = _place(ctx, place_id)
     dup = ctx.db.execute(
@@ -486,7 +497,8 @@ def create_place_list(
     description: Annotated[str, Field(max_length=300)] = "",
     is_public: bool = False,
 ) -> dict[str, Any]:
-    """Create an empty place list for a user, e.g. create_place_list('USR-0007', 'Brunch spots'). Names are unique per user."""
+    """Create an empty place list for a user, e.g. create_place_list('USR-0007', 'Brunch spots'). Names are unique per
+    user."""
     _user(ctx, user_id)
     name = name.strip()
     if not name:
@@ -494,7 +506,8 @@ def create_place_list(
     dup = ctx.db.execute("SELECT list_id FROM place_lists WHERE user_id = ? AND name = ?", (user_id, name)).fetchone()
     if dup:
         raise ToolError(
-            f"{user_id} already has a list named {name!r} ({dup[0]}); add places to it with add_place_to_list or pick another name."
+            f"{user_id} already has a list named {name!r} ({dup[0]}); add places to it with add_place_to_list or pick "
+            "another name."
         )
     list_id = next_id(ctx.db, "place_lists", "list_id", "LST")
     ctx.db.execute(
@@ -506,7 +519,8 @@ def create_place_list(
 
 @maps.write(requires=("create_place_list",))
 def add_place_to_list(ctx: Ctx, list_id: ListId, place_id: PlaceId) -> dict[str, Any]:
-    """Add a place to a place list, e.g. add_place_to_list('LST-0003', 'PLC-0042'). A list holds a place once, 100 places at most."""
+    """Add a place to a place list, e.g. add_place_to_list('LST-0003', 'PLC-0042'). A list holds a place once, 100
+    places at most."""
     lst = fetch(
         ctx.db,
         "SELECT * FROM place_lists WHERE list_id = ?",
@@ -533,7 +547,8 @@ def write_review(
         str, Field(min_length=1, max_length=1000, description="The review, e.g. 'Great espresso, tiny seating area.'")
     ],
 ) -> dict[str, Any]:
-    """Review a place; the place's average rating and count update, e.g. write_review('USR-0007', 'PLC-0042', 4, 'Great espresso.').
+    """Review a place; the place's average rating and count update,
+    e.g. write_review('USR-0007', 'PLC-0042', 4, 'Great espresso.').
     A user reviews a place once."""
     _user(ctx, user_id)
     place = _place(ctx, place_id)

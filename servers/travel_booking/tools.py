@@ -177,7 +177,10 @@ def search_travellers(
 ) -> dict[str, Any]:
     """Search travellers by name or email, optionally by loyalty tier. Returns ids such as 'TRV-0042'."""
     like = f"%{query}%"
-    sql = "SELECT traveller_id, name, email, nationality, loyalty_tier FROM travellers WHERE (name LIKE ? OR email LIKE ?)"
+    sql = (
+        "SELECT traveller_id, name, email, nationality, loyalty_tier FROM travellers "
+        "WHERE (name LIKE ? OR email LIKE ?)"
+    )
     args: list[Any] = [like, like]
     if loyalty_tier is not None:
         sql += " AND loyalty_tier = ?"
@@ -199,7 +202,8 @@ def get_traveller(ctx: Ctx, traveller_id: TravellerId) -> dict[str, Any]:
     ]
     trav["recent_points"] = rows(
         ctx.db.execute(
-            "SELECT points, reason, created_at FROM loyalty_ledger WHERE traveller_id = ? ORDER BY created_at DESC, entry_id DESC LIMIT 5",
+            "SELECT points, reason, created_at FROM loyalty_ledger WHERE traveller_id = ? "
+            "ORDER BY created_at DESC, entry_id DESC LIMIT 5",
             (traveller_id,),
         )
     )
@@ -244,7 +248,8 @@ def search_flights(
     found = []
     for f in rows(
         ctx.db.execute(
-            "SELECT flight_id FROM flights WHERE origin = ? AND destination = ? AND departs_at >= ? AND departs_at < ? ORDER BY departs_at, flight_id",
+            "SELECT flight_id FROM flights WHERE origin = ? AND destination = ? AND departs_at >= ? AND departs_at < ? "
+            "ORDER BY departs_at, flight_id",
             (origin.upper(), destination.upper(), day.isoformat(), (day + timedelta(days=1)).isoformat()),
         )
     ):
@@ -404,7 +409,8 @@ def list_bookings(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List a traveller's flight and hotel bookings, e.g. list_bookings('TRV-0042', kind='flight', status='confirmed')."""
+    """List a traveller's flight and hotel bookings,
+    e.g. list_bookings('TRV-0042', kind='flight', status='confirmed')."""
     _traveller(ctx, traveller_id)
     out: dict[str, Any] = {}
     extra = " AND status = ?" if status else ""
@@ -412,8 +418,10 @@ def list_bookings(
     if kind in (None, "flight"):
         out["flight_bookings"] = rows(
             ctx.db.execute(
-                "SELECT b.booking_id, b.itinerary_id, b.flight_id, f.flight_number, f.origin, f.destination, f.departs_at, b.cabin, b.seat, "
-                f"b.status FROM flight_bookings b JOIN flights f USING (flight_id) WHERE b.traveller_id = ?{extra.replace('status', 'b.status')} "
+                "SELECT b.booking_id, b.itinerary_id, b.flight_id, f.flight_number, f.origin, f.destination, "
+                "f.departs_at, b.cabin, b.seat, b.status "
+                "FROM flight_bookings b JOIN flights f USING (flight_id) "
+                f"WHERE b.traveller_id = ?{extra.replace('status', 'b.status')} "
                 "ORDER BY b.booking_id LIMIT ? OFFSET ?",
                 (*args, limit, offset),
             )
@@ -421,7 +429,8 @@ def list_bookings(
     if kind in (None, "hotel"):
         out["hotel_bookings"] = rows(
             ctx.db.execute(
-                "SELECT booking_id, itinerary_id, hotel_id, room_type, check_in, check_out, total_price, status FROM hotel_bookings "
+                "SELECT booking_id, itinerary_id, hotel_id, room_type, check_in, check_out, total_price, status "
+                "FROM hotel_bookings "
                 f"WHERE traveller_id = ?{extra} ORDER BY booking_id LIMIT ? OFFSET ?",
                 (*args, limit, offset),
             )
@@ -518,7 +527,8 @@ def _check_seat(ctx: Ctx, flight: dict[str, Any], cabin: str, seat: str) -> str:
         )
     if seat in _cabin_state(ctx, flight, cabin)["taken"]:
         raise ToolError(
-            f"Seat {seat} on {flight['flight_id']} is already taken; choose a free seat from get_seat_map('{flight['flight_id']}')."
+            f"Seat {seat} on {flight['flight_id']} is already taken; choose a free seat from "
+            f"get_seat_map('{flight['flight_id']}')."
         )
     return seat
 
@@ -526,7 +536,8 @@ def _check_seat(ctx: Ctx, flight: dict[str, Any], cabin: str, seat: str) -> str:
 def _bookable(flight: dict[str, Any]) -> None:
     if flight["status"] == "departed":
         raise ToolError(
-            f"Flight {flight['flight_id']} departed at {flight['departs_at']}; choose a later flight with search_flights."
+            f"Flight {flight['flight_id']} departed at {flight['departs_at']}; choose a later flight with "
+            "search_flights."
         )
     if flight["status"] == "cancelled":
         raise ToolError(
@@ -542,7 +553,8 @@ def book_flight(
     cabin: Cabin = "economy",
     seat: Annotated[SeatCode | None, Field(description="Optional seat to reserve now, e.g. '14C'")] = None,
 ) -> dict[str, Any]:
-    """Book a seat on a flight for the itinerary's traveller, e.g. book_flight('ITN-0007', 'FLT-0012', 'economy', '14C').
+    """Book a seat on a flight for the itinerary's traveller,
+    e.g. book_flight('ITN-0007', 'FLT-0012', 'economy', '14C').
 
     Fails if the flight departed or was cancelled, the cabin is full, the seat is taken, or (international
     flights) the traveller has no passport valid 6 months past departure. Earns loyalty points."""
@@ -565,12 +577,13 @@ def book_flight(
         needed = (datetime.strptime(departs, "%Y-%m-%d") + timedelta(days=183)).date().isoformat()
         if not trav["passport_number"]:
             raise ToolError(
-                f"{flight_id} is international and {trav['traveller_id']} has no passport on file; add one with update_passport."
+                f"{flight_id} is international and {trav['traveller_id']} has no passport on file; add one with "
+                "update_passport."
             )
         if trav["passport_expiry"] < needed:
             raise ToolError(
-                f"{trav['traveller_id']}'s passport expires {trav['passport_expiry']}, less than 6 months after departure "
-                f"({departs}); record a renewed passport with update_passport."
+                f"{trav['traveller_id']}'s passport expires {trav['passport_expiry']}, "
+                f"less than 6 months after departure ({departs}); record a renewed passport with update_passport."
             )
     if seat is not None:
         seat = _check_seat(ctx, flight, cabin, seat)
@@ -622,7 +635,8 @@ def book_hotel(
     guests: Annotated[int, Field(ge=1, le=20, description="Guests in all")] = 1,
     rooms: Annotated[int, Field(ge=1, le=5, description="Rooms of this type")] = 1,
 ) -> dict[str, Any]:
-    """Book hotel rooms for the itinerary's traveller, e.g. book_hotel('ITN-0007', 'HTL-001', 'standard', '2026-06-12', '2026-06-15', 2).
+    """Book hotel rooms for the itinerary's traveller,
+    e.g. book_hotel('ITN-0007', 'HTL-001', 'standard', '2026-06-12', '2026-06-15', 2).
 
     Check-out must be after check-in (at most 30 nights, not in the past); the room type must be free every night."""
     itin = _itinerary(ctx, itinerary_id)
@@ -692,7 +706,8 @@ def _active_flight_booking(ctx: Ctx, booking_id: str) -> tuple[dict[str, Any], d
     flight = _flight(ctx, booking["flight_id"])
     if flight["status"] == "departed":
         raise ToolError(
-            f"Flight {flight['flight_id']} of booking {booking_id} already departed ({flight['departs_at']}); it can no longer be changed."
+            f"Flight {flight['flight_id']} of booking {booking_id} already departed ({flight['departs_at']}); it can "
+            "no longer be changed."
         )
     return booking, flight
 
@@ -762,11 +777,13 @@ def cancel_flight_booking(ctx: Ctx, booking_id: FlightBookingId) -> dict[str, An
     flight = _flight(ctx, booking["flight_id"])
     if flight["status"] == "departed":
         raise ToolError(
-            f"Flight {flight['flight_id']} already departed at {flight['departs_at']}; a flown booking cannot be cancelled."
+            f"Flight {flight['flight_id']} already departed at {flight['departs_at']}; a flown booking cannot be "
+            "cancelled."
         )
     refund = _flight_refund(ctx, booking, flight)
     ctx.db.execute(
-        "UPDATE flight_bookings SET status = 'cancelled', seat = NULL, refund_amount = ?, cancelled_at = ? WHERE booking_id = ?",
+        "UPDATE flight_bookings SET status = 'cancelled', seat = NULL, refund_amount = ?, cancelled_at = ? WHERE "
+        "booking_id = ?",
         (refund, fake.iso(ctx.now), booking_id),
     )
     _points(
@@ -820,7 +837,8 @@ def update_passport(
         str | None, Field(pattern=r"^[A-Za-z]{2}$", description="Two-letter country code, e.g. 'US'")
     ] = None,
 ) -> dict[str, Any]:
-    """Record a traveller's passport (needed for international flights), e.g. update_passport('TRV-0042', 'X12345678', '2032-05-01').
+    """Record a traveller's passport (needed for international flights),
+    e.g. update_passport('TRV-0042', 'X12345678', '2032-05-01').
     The passport must not be expired."""
     trav = _traveller(ctx, traveller_id)
     try:
@@ -861,19 +879,22 @@ def redeem_points(
     booking, flight = _active_flight_booking(ctx, booking_id)
     if flight["status"] == "cancelled":
         raise ToolError(
-            f"Flight {flight['flight_id']} was cancelled by the airline; cancel booking {booking_id} for a full refund instead."
+            f"Flight {flight['flight_id']} was cancelled by the airline; cancel booking {booking_id} for a full "
+            "refund instead."
         )
     if points % 100 or points < 1000:
         raise ToolError(f"Redeem at least 1,000 points in multiples of 100; {points} is not allowed.")
     trav = _traveller(ctx, booking["traveller_id"])
     if trav["loyalty_points"] < points:
         raise ToolError(
-            f"{trav['traveller_id']} has only {trav['loyalty_points']} points; redeem at most {trav['loyalty_points'] // 100 * 100}."
+            f"{trav['traveller_id']} has only {trav['loyalty_points']} points; redeem at most "
+            f"{trav['loyalty_points'] // 100 * 100}."
         )
     usd = points / 100
     if usd > booking["fare_paid"] + 1e-9:
         raise ToolError(
-            f"The remaining fare of {booking_id} is {booking['fare_paid']:.2f} USD; redeem at most {int(booking['fare_paid']) * 100} points."
+            f"The remaining fare of {booking_id} is {booking['fare_paid']:.2f} USD; redeem at most "
+            f"{int(booking['fare_paid']) * 100} points."
         )
     fare = round(booking["fare_paid"] - usd, 2)
     ctx.db.execute(
