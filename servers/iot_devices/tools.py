@@ -265,7 +265,8 @@ def list_scenes(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     found = rows(
         ctx.db.execute(
             "SELECT s.scene_id, s.name, s.last_activated_at, COUNT(a.device_id) AS devices FROM scenes s "
-            "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id WHERE s.home_id = ? GROUP BY s.scene_id ORDER BY s.scene_id",
+            "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id WHERE s.home_id = ? "
+            "GROUP BY s.scene_id ORDER BY s.scene_id",
             (home_id,),
         )
     )
@@ -318,7 +319,8 @@ def list_groups(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     for g in groups:
         g["members"] = rows(
             ctx.db.execute(
-                "SELECT d.device_id, d.name, d.online, d.power FROM group_members m JOIN devices d ON d.device_id = m.device_id "
+                "SELECT d.device_id, d.name, d.online, d.power FROM group_members m "
+                "JOIN devices d ON d.device_id = m.device_id "
                 "WHERE m.group_id = ? ORDER BY d.device_id",
                 (g["group_id"],),
             )
@@ -366,7 +368,8 @@ def set_light(
     brightness: Annotated[int | None, Field(ge=1, le=100, description="Brightness in percent, 1 to 100")] = None,
     color: Color | None = None,
 ) -> dict[str, Any]:
-    """Set a light's brightness and/or colour; this also switches it on, e.g. set_light('DEV-0037', brightness=60, color='blue').
+    """Set a light's brightness and/or colour; this also switches it on,
+    e.g. set_light('DEV-0037', brightness=60, color='blue').
 
     Colours other than 'warm white' need a colour-capable bulb (supports_color=1 in get_device)."""
     dev = _device(ctx, device_id)
@@ -397,9 +400,11 @@ def set_thermostat(
         float | None, Field(ge=-50, le=100, description="Target in degrees C, e.g. 21.5")
     ] = None,
 ) -> dict[str, Any]:
-    """Set a thermostat's mode and/or target temperature, e.g. set_thermostat('DEV-0038', mode='heat', target_temperature=21.0).
+    """Set a thermostat's mode and/or target temperature,
+    e.g. set_thermostat('DEV-0038', mode='heat', target_temperature=21.0).
 
-    The target must lie within the thermostat's min_temp..max_temp (see get_device); an 'off' thermostat takes no target."""
+    The target must lie within the thermostat's min_temp..max_temp (see get_device); an 'off' thermostat takes no
+    target."""
     dev = _device(ctx, device_id)
     _controllable(dev, "thermostat")
     if mode is None and target_temperature is None:
@@ -441,7 +446,8 @@ def set_lock_state(
     _controllable(dev, "lock")
     if dev["lock_state"] == "jammed":
         raise ToolError(
-            f"Lock {device_id} ({dev['name']}) is jammed. Call reboot_device('{device_id}') to recalibrate it, then retry."
+            f"Lock {device_id} ({dev['name']}) is jammed. "
+            f"Call reboot_device('{device_id}') to recalibrate it, then retry."
         )
     state = "locked" if locked else "unlocked"
     if dev["lock_state"] == state:
@@ -472,7 +478,8 @@ def reboot_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     dev = _device(ctx, device_id)
     if dev["battery"] == 0:
         raise ToolError(
-            f"{device_id} ({dev['name']}) has an empty battery and cannot boot. Call replace_battery('{device_id}') first."
+            f"{device_id} ({dev['name']}) has an empty battery and cannot boot. "
+            f"Call replace_battery('{device_id}') first."
         )
     changes: dict[str, Any] = {"online": 1}
     if dev["lock_state"] == "jammed":
@@ -483,8 +490,8 @@ def reboot_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
 
 @iot.write(returns=("device",))
 def replace_battery(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
-    """Record a fresh battery in a battery-powered device (battery becomes 100%; a device that was dead comes back online),
-    e.g. replace_battery('DEV-0045'). Only devices whose battery is below 90% need it."""
+    """Record a fresh battery in a battery-powered device (battery becomes 100%; a device that was dead comes back
+    online), e.g. replace_battery('DEV-0045'). Only devices whose battery is below 90% need it."""
     dev = _device(ctx, device_id)
     if dev["battery"] is None:
         raise ToolError(f"{device_id} ({dev['name']}) is mains-powered and has no battery.")
@@ -525,7 +532,8 @@ def create_scene(
         Entity("device"),
     ],
 ) -> dict[str, Any]:
-    """Save the current state of some devices of a home as a new scene, e.g. create_scene('HOM-0003', 'Evening Glow', ['DEV-0037', 'DEV-0038']).
+    """Save the current state of some devices of a home as a new scene,
+    e.g. create_scene('HOM-0003', 'Evening Glow', ['DEV-0037', 'DEV-0038']).
 
     Activating the scene later restores exactly these states."""
     _home(ctx, home_id)
@@ -572,7 +580,8 @@ def activate_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
         _controllable(dev)
         if a["lock_state"] is not None and dev["lock_state"] == "jammed":
             raise ToolError(
-                f"Scene {scene_id} locks {dev['device_id']}, which is jammed; call reboot_device('{dev['device_id']}') first."
+                f"Scene {scene_id} locks {dev['device_id']}, which is jammed; "
+                f"call reboot_device('{dev['device_id']}') first."
             )
         changes = {
             k: a[k] for k in ("power", "brightness", "color", "mode", "lock_state", "position") if a[k] is not None

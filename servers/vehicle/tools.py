@@ -149,7 +149,8 @@ def list_vehicles(
     """List vehicles, filtered by owner, powertrain, make, engine state, gear or text. Ids look like 'VEH-0007'."""
     like = f"%{query}%"
     sql = (
-        "SELECT vehicle_id, owner_id, nickname, make, model, year, plate, powertrain, engine, gear, locked, fuel_pct, battery_pct "
+        "SELECT vehicle_id, owner_id, nickname, make, model, year, plate, powertrain, engine, gear, locked, "
+        "fuel_pct, battery_pct "
         "FROM vehicles WHERE (nickname LIKE ? OR model LIKE ? OR plate LIKE ?)"
     )
     args: list[Any] = [like, like, like]
@@ -170,7 +171,8 @@ def list_vehicles(
 @vehicle.read(returns=("vehicle", "owner", "place"))
 def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Everything about one vehicle: engine, gear, locks, doors and windows, trunk, climate, lights, tyre pressures,
-    fuel/charge and range, location, destination, navigation, recent trips and warnings, e.g. get_vehicle_status('VEH-0007')."""
+    fuel/charge and range, location, destination, navigation, recent trips and warnings,
+    e.g. get_vehicle_status('VEH-0007')."""
     v = _vehicle(ctx, vehicle_id)
     v["range_km"] = _range_km(v)
     v["doors"] = rows(
@@ -190,7 +192,8 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
         v["distance_to_destination_km"] = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     v["recent_trips"] = rows(
         ctx.db.execute(
-            "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at FROM trips WHERE vehicle_id = ? "
+            "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at "
+            "FROM trips WHERE vehicle_id = ? "
             "ORDER BY started_at DESC, trip_id DESC LIMIT 5",
             (vehicle_id,),
         )
@@ -241,7 +244,8 @@ def search_places(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search the known places a vehicle can navigate to, e.g. search_places('Airport', city='Phoenix'). Ids look like 'PLC-0048'."""
+    """Search the known places a vehicle can navigate to, e.g. search_places('Airport', city='Phoenix').
+    Ids look like 'PLC-0048'."""
     like = f"%{query}%"
     sql, args = "SELECT * FROM places WHERE (name LIKE ? OR address LIKE ?)", [like, like]
     for column, value in (("category", category), ("city", city)):
@@ -414,11 +418,13 @@ def set_climate(
     if v["engine"] != "on":
         if v["powertrain"] == "gas":
             raise ToolError(
-                f"{vehicle_id} is a gas car: climate control needs the engine running; start_engine('{vehicle_id}') first."
+                f"{vehicle_id} is a gas car: climate control needs the engine running; "
+                f"start_engine('{vehicle_id}') first."
             )
         if (v["battery_pct"] or 0) < MIN_CLIMATE_BATTERY:
             raise ToolError(
-                f"{vehicle_id}'s battery is at {v['battery_pct']}%, below the {MIN_CLIMATE_BATTERY:g}% needed to run climate "
+                f"{vehicle_id}'s battery is at {v['battery_pct']}%, "
+                f"below the {MIN_CLIMATE_BATTERY:g}% needed to run climate "
                 f"with the engine off; start_engine('{vehicle_id}') or charge with refuel_vehicle first."
             )
     _update(
@@ -465,7 +471,8 @@ def set_door(
     door: Door,
     open: Annotated[bool, Field(description="true to open, false to close")],
 ) -> dict[str, Any]:
-    """Open or close one door, e.g. set_door('VEH-0007', 'front_left', open=False). Doors open only in park and unlocked."""
+    """Open or close one door, e.g. set_door('VEH-0007', 'front_left', open=False).
+    Doors open only in park and unlocked."""
     v = _vehicle(ctx, vehicle_id)
     is_open = ctx.db.execute(
         "SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door)
@@ -491,7 +498,8 @@ def set_window(
     window: Door,
     position: Annotated[int, Field(ge=0, le=100, description="0 = closed, 100 = fully open")],
 ) -> dict[str, Any]:
-    """Open, close or partly open one window, e.g. set_window('VEH-0007', 'front_right', 0). Windows need the engine on."""
+    """Open, close or partly open one window, e.g. set_window('VEH-0007', 'front_right', 0).
+    Windows need the engine on."""
     v = _vehicle(ctx, vehicle_id)
     current = ctx.db.execute(
         "SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window)
@@ -545,7 +553,8 @@ def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[
     dest = _place(ctx, place_id)
     if v["nav_active"]:
         raise ToolError(
-            f"{vehicle_id} is navigating to {v['destination_place_id']}; stop_navigation first to change the destination."
+            f"{vehicle_id} is navigating to {v['destination_place_id']}; "
+            "stop_navigation first to change the destination."
         )
     if v["location_place_id"] == place_id:
         raise ToolError(f"{vehicle_id} is already at {dest['name']} ({place_id}); choose another destination.")
@@ -628,7 +637,8 @@ def stop_navigation(
         return {**_brief(ctx, vehicle_id), "trip_id": trip["trip_id"], "trip_status": "cancelled"}
     if v["gear"] != "drive":
         raise ToolError(
-            f"{vehicle_id} is in {v['gear']}; it reaches the destination only when driven: shift_gear('{vehicle_id}', 'drive') first."
+            f"{vehicle_id} is in {v['gear']}; it reaches the destination only when driven: "
+            f"shift_gear('{vehicle_id}', 'drive') first."
         )
     km = trip["distance_km"]
     changes: dict[str, Any] = {
@@ -664,7 +674,8 @@ def refuel_vehicle(
     v = _vehicle(ctx, vehicle_id)
     if v["engine"] != "off" or v["gear"] != "park":
         raise ToolError(
-            f"{vehicle_id} must be parked with the engine off to refuel or charge; shift_gear to 'park' and stop_engine first."
+            f"{vehicle_id} must be parked with the engine off to refuel or charge; "
+            "shift_gear to 'park' and stop_engine first."
         )
     column = "battery_pct" if v["powertrain"] == "electric" else "fuel_pct"
     if v[column] >= percent:
@@ -693,7 +704,8 @@ def inflate_tire(
     rec = ctx.db.execute("SELECT recommended_psi FROM tires WHERE vehicle_id = ? LIMIT 1", (vehicle_id,)).fetchone()[0]
     if abs(pressure_psi - rec) > 5:
         raise ToolError(
-            f"{pressure_psi:g} psi is not safe for {vehicle_id}: choose {rec - 5:g} to {rec + 5:g} psi (recommended {rec:g})."
+            f"{pressure_psi:g} psi is not safe for {vehicle_id}: "
+            f"choose {rec - 5:g} to {rec + 5:g} psi (recommended {rec:g})."
         )
     if position == "all":
         ctx.db.execute("UPDATE tires SET pressure_psi = ? WHERE vehicle_id = ?", (round(pressure_psi, 1), vehicle_id))
