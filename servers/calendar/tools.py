@@ -452,8 +452,8 @@ def get_free_busy(
     date: Annotated[DateStr, Field(description="First day, e.g. '2026-06-02'")],
     days: Annotated[int, Field(ge=1, le=14, description="How many days, e.g. 1")] = 1,
 ) -> dict[str, Any]:
-    """A user's busy blocks (merged) and the events behind them over one or more days, e.g. get_free_busy('USR-0012',
-    '2026-06-02').
+    """A user's busy blocks (merged) and the events behind them over one or more days, e.g.
+    get_free_busy('USR-0012', '2026-06-02').
 
     Declined invitations and cancelled events or occurrences don't count as busy."""
     USER.get(ctx, user_id)
@@ -634,8 +634,8 @@ def update_event(
         bool, Field(description="Refuse a new time that double-books the organiser or an attending invitee")
     ] = False,
 ) -> dict[str, Any]:
-    """Change an upcoming event's title, time, location, description or status, e.g. update_event('EVT-00089',
-    start='2026-06-04T14:00').
+    """Change an upcoming event's title, time, location, description or status, e.g.
+    update_event('EVT-00089', start='2026-06-04T14:00').
 
     Moving a recurring series moves all its occurrences to start at the new time. A time change
     resets every invitee's RSVP to 'needs_action'. Past and cancelled events cannot be changed."""
@@ -769,8 +769,8 @@ def cancel_occurrence(
     event_id: EventId,
     occurrence_date: Annotated[DateStr, Field(description="The date of the occurrence to drop, e.g. '2026-06-08'")],
 ) -> dict[str, Any]:
-    """Cancel one future occurrence of a recurring series, keeping the rest, e.g. cancel_occurrence('EVT-01244',
-    '2026-06-15').
+    """Cancel one future occurrence of a recurring series, keeping the rest, e.g.
+    cancel_occurrence('EVT-01244', '2026-06-15').
 
     Use list_occurrences to see which dates the series falls on."""
     ev = EVENT.get(ctx, event_id)

@@ -178,8 +178,8 @@ def list_contacts(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List a mailbox's contacts, optionally matching a name, address or company, e.g. list_contacts('MBX-0003',
-    query='Redwood')."""
+    """List a mailbox's contacts, optionally matching a name, address or company, e.g.
+    list_contacts('MBX-0003', query='Redwood')."""
     MAILBOX.get(ctx, mailbox_id)
     q = Query("SELECT * FROM contacts").where("mailbox_id = ?", mailbox_id).contains(query, "name", "email", "company")
     if favorites_only:
@@ -203,8 +203,8 @@ def list_messages(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List the messages in one folder of a mailbox, newest first, e.g. list_messages('MBX-0003', 'inbox',
-    unread_only=True)."""
+    """List the messages in one folder of a mailbox, newest first, e.g.
+    list_messages('MBX-0003', 'inbox', unread_only=True)."""
     MAILBOX.get(ctx, mailbox_id)
     q = Query(f"SELECT {SUMMARY} FROM messages m").where("m.mailbox_id = ? AND m.folder = ?", mailbox_id, folder)
     if label is not None:
@@ -267,8 +267,8 @@ def get_message(ctx: Ctx, message_id: MessageId) -> dict[str, Any]:
 
 @email.read(returns=("thread", "message"))
 def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str, Any]:
-    """The messages of a conversation as one mailbox sees them, oldest first, e.g. get_thread('THR-0025',
-    'MBX-0003')."""
+    """The messages of a conversation as one mailbox sees them, oldest first, e.g.
+    get_thread('THR-0025', 'MBX-0003')."""
     thread = THREAD.get(ctx, thread_id)
     MAILBOX.get(ctx, mailbox_id)
     found = _flags(
@@ -344,8 +344,8 @@ def create_draft(
         str | None, MESSAGE.ref("Reply to this message of the same mailbox, e.g. 'MSG-01242'")
     ] = None,
 ) -> dict[str, Any]:
-    """Start a draft in a mailbox, optionally as a reply, e.g. create_draft('MBX-0003',
-    to=['ana.lee@redwoodpartners.example.com'], subject='Q3 planning').
+    """Start a draft in a mailbox, optionally as a reply, e.g.
+    create_draft('MBX-0003', to=['ana.lee@redwoodpartners.example.com'], subject='Q3 planning').
 
     A reply joins the original's thread; its recipients default to the original sender (or, replying to
     your own sent message, its recipients) and its subject to 'Re: <subject>'. Send it with send_draft."""
@@ -382,8 +382,8 @@ def update_draft(
     subject: Annotated[str | None, Field(max_length=200, description="New subject")] = None,
     body: Annotated[str | None, Field(max_length=10_000, description="New message text")] = None,
 ) -> dict[str, Any]:
-    """Change an unsent draft's recipients, subject or body, e.g. update_draft('DRF-0004', subject='Updated
-    proposal')."""
+    """Change an unsent draft's recipients, subject or body, e.g.
+    update_draft('DRF-0004', subject='Updated proposal')."""
     d = DRAFT.get(ctx, draft_id)
     changes = {
         k: v
@@ -587,8 +587,8 @@ def add_contact(
     ] = "",
     is_favorite: bool = False,
 ) -> dict[str, Any]:
-    """Save a contact in a mailbox's address book, e.g. add_contact('MBX-0003', 'Ana Lee',
-    'ana.lee@redwoodpartners.example.com', 'Redwood Partners')."""
+    """Save a contact in a mailbox's address book, e.g.
+    add_contact('MBX-0003', 'Ana Lee', 'ana.lee@redwoodpartners.example.com', 'Redwood Partners')."""
     box = MAILBOX.get(ctx, mailbox_id)
     addr = address.strip().lower()
     if not name.strip():

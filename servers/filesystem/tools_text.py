@@ -247,8 +247,8 @@ def unique_lines(
     max_lines: LineCount = 100,
 ) -> dict[str, Any]:
     """Collapse repeated lines (like `sort | uniq -c`), e.g. unique_lines('/var/log/syslog', field=5, count=True,
-    most_common_first=True) counts log lines per service, and unique_lines('Documents/contacts.csv', field=4,
-    delimiter=',')
+    most_common_first=True) counts log lines per service, and
+    unique_lines('Documents/contacts.csv', field=4, delimiter=',')
     lists the distinct cities."""
     node = existing_file(ctx, who(ctx), path)
     values = [_key(line, field, delimiter) for line in lines_of(node)]

@@ -106,8 +106,8 @@ def make_directory(
     ] = False,
 ) -> dict[str, Any]:
     """Create a directory (like `mkdir`), e.g. make_directory('Documents/archive/2025', parents=True) or
-    make_directory('/home/maya/projects/new-app'). New directories get mode 0755 (inheriting the group of a setgid
-    parent)."""
+    make_directory('/home/maya/projects/new-app'). New directories get mode 0755
+    (inheriting the group of a setgid parent)."""
     me = who(ctx)
     target = normalize(path, me)
     parts = [p for p in target.split("/") if p]
@@ -608,8 +608,8 @@ def change_owner(
     group: Annotated[str | None, Field(min_length=1, max_length=32, description="New group, e.g. 'team'")] = None,
     recursive: Annotated[bool, Field(description="Apply to everything below a directory too (like chown -R)")] = False,
 ) -> dict[str, Any]:
-    """Change a file's owner and/or group (like `chown sam:team`), e.g. change_owner('/srv/shared/onboarding.md',
-    group='team').
+    """Change a file's owner and/or group (like `chown sam:team`), e.g.
+    change_owner('/srv/shared/onboarding.md', group='team').
     Only root may change the owner (switch_user('root') first); the owner may change the group to one of their own
     groups."""
     me = who(ctx)

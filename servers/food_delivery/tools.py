@@ -186,8 +186,8 @@ def search_restaurants(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search restaurants by name or dish, city, cuisine, rating and fee, e.g. search_restaurants(city='Austin',
-    cuisine='breakfast', open_now=True).
+    """Search restaurants by name or dish, city, cuisine, rating and fee, e.g.
+    search_restaurants(city='Austin', cuisine='breakfast', open_now=True).
     Returns restaurant ids like 'RST-0036'."""
     like = f"%{query.strip()}%"
     q = Query("SELECT * FROM restaurants r").where(
@@ -290,8 +290,8 @@ def list_orders(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List orders, newest first, filtered by customer, restaurant or status, e.g. list_orders(customer_id='CUS-0042',
-    status='delivered')."""
+    """List orders, newest first, filtered by customer, restaurant or status, e.g.
+    list_orders(customer_id='CUS-0042', status='delivered')."""
     q = Query("SELECT order_id, customer_id, restaurant_id, status, total, placed_at, eta FROM orders")
     q.equal("customer_id", customer_id).equal("restaurant_id", restaurant_id).equal("status", status)
     return q.page(ctx.db, "orders", order_by="placed_at DESC, order_id DESC", limit=limit, offset=offset)
@@ -417,8 +417,8 @@ def update_cart_item(
     item_id: ItemId,
     quantity: Annotated[int, Field(ge=0, le=20, description="New quantity; 0 removes the item")],
 ) -> dict[str, Any]:
-    """Change the quantity of an item in the cart, or remove it with quantity 0, e.g. update_cart_item('CUS-0042',
-    'ITM-0257', 0).
+    """Change the quantity of an item in the cart, or remove it with quantity 0, e.g.
+    update_cart_item('CUS-0042', 'ITM-0257', 0).
     Removing the last item empties the cart."""
     CUSTOMER.get(ctx, customer_id)
     have = ctx.db.execute(

@@ -191,8 +191,8 @@ def search_issues(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search issues with filters, most recently updated first, e.g. search_issues(project_id='WEB', status='open',
-    type='bug')."""
+    """Search issues with filters, most recently updated first, e.g.
+    search_issues(project_id='WEB', status='open', type='bug')."""
     q = Query(
         "SELECT issue_id, project_id, type, title, status, priority, assignee_id, sprint_id, story_points, "
         "updated_at FROM issues"
@@ -301,8 +301,8 @@ def create_issue(
     priority: Priority = "medium",
     assignee_id: Annotated[str | None, USER.ref("Assign right away to this project member, e.g. 'USR-0043'")] = None,
 ) -> dict[str, Any]:
-    """File a new issue in a project's backlog, e.g. create_issue('WEB', 'USR-0043', 'bug', 'Checkout page crashes on
-    empty cart').
+    """File a new issue in a project's backlog, e.g.
+    create_issue('WEB', 'USR-0043', 'bug', 'Checkout page crashes on empty cart').
 
     It starts open, unestimated and in no sprint. Returns the new issue key."""
     project = PROJECT.get(ctx, project_id)
@@ -346,8 +346,8 @@ def update_issue(
     priority: Priority | None = None,
     type: IssueType | None = None,
 ) -> dict[str, Any]:
-    """Change an issue's title, description, priority or type as user_id, e.g. update_issue('WEB-0042', 'USR-0043',
-    priority='critical')."""
+    """Change an issue's title, description, priority or type as user_id, e.g.
+    update_issue('WEB-0042', 'USR-0043', priority='critical')."""
     issue = ISSUE.get(ctx, issue_id)
     _member(ctx, issue["project_id"], user_id, "edit its issues")
     changes = {
@@ -445,8 +445,8 @@ def add_comment(
         str, Field(min_length=1, max_length=10_000, description="The comment, e.g. 'I can reproduce this on staging.'")
     ],
 ) -> dict[str, Any]:
-    """Comment on an issue as author_id, e.g. add_comment('WEB-0042', 'USR-0043', 'I can reproduce this on
-    staging.')."""
+    """Comment on an issue as author_id, e.g.
+    add_comment('WEB-0042', 'USR-0043', 'I can reproduce this on staging.')."""
     ISSUE.get(ctx, issue_id)
     USER.get(ctx, author_id)
     if not body.strip():
@@ -468,8 +468,8 @@ def label_issue(
     ],
     remove: Annotated[bool, Field(description="true to remove the label instead")] = False,
 ) -> dict[str, Any]:
-    """Add one of the project's labels to an issue (or remove it with remove=true), e.g. label_issue('WEB-0042',
-    'regression')."""
+    """Add one of the project's labels to an issue (or remove it with remove=true), e.g.
+    label_issue('WEB-0042', 'regression')."""
     issue = ISSUE.get(ctx, issue_id)
     allowed = [
         r[0]
