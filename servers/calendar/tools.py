@@ -166,12 +166,14 @@ def _modifiable(ctx: Ctx, ev: dict[str, Any]) -> None:
     """Raise unless the event can still be changed: not cancelled, not entirely in the past."""
     if ev["status"] == "cancelled":
         raise ToolError(
-            f"Event {ev['event_id']} is cancelled and cancelled events stay cancelled; create a new event with create_event instead."
+            f"Event {ev['event_id']} is cancelled and cancelled events stay cancelled; create a new event with "
+            f"create_event instead."
         )
     finished = _series_end(ctx, ev)
     if finished is not None and finished <= ctx.now:
         raise ToolError(
-            f"Event {ev['event_id']} ended at {_iso(finished)}, before now ({_iso(ctx.now)}); past events cannot be changed."
+            f"Event {ev['event_id']} ended at {_iso(finished)}, before now ({_iso(ctx.now)}); past events cannot be "
+            f"changed."
         )
 
 
@@ -181,7 +183,8 @@ def _busy(ctx: Ctx, user_id: str, lo: datetime, hi: datetime, skip_event: str | 
         ctx.db.execute(
             "SELECT e.event_id, e.title, e.start, e.end, e.organizer_id FROM events e "
             "WHERE e.status != 'cancelled' AND e.start < ? "
-            "AND (e.organizer_id = ? OR e.event_id IN (SELECT event_id FROM invitees WHERE user_id = ? AND response != 'declined')) "
+            "AND (e.organizer_id = ? OR e.event_id IN (SELECT event_id FROM invitees WHERE user_id = ? AND response "
+            "!= 'declined')) "
             "AND (e.end > ? OR e.event_id IN (SELECT event_id FROM recurrences))",
             (_iso(hi), user_id, user_id, _iso(lo)),
         )
@@ -235,7 +238,8 @@ def _event_view(ctx: Ctx, ev: dict[str, Any]) -> dict[str, Any]:
     ev = dict(ev)
     ev["invitees"] = rows(
         ctx.db.execute(
-            "SELECT i.user_id, u.name, i.response, i.optional, i.responded_at FROM invitees i JOIN users u USING (user_id) "
+            "SELECT i.user_id, u.name, i.response, i.optional, i.responded_at FROM invitees i JOIN users u USING "
+            "(user_id) "
             "WHERE i.event_id = ? ORDER BY i.user_id",
             (ev["event_id"],),
         )
@@ -284,7 +288,8 @@ def list_calendars(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List calendars with their owner and number of events, e.g. list_calendars(owner_id='USR-0012'). Ids look like 'CAL-0017'."""
+    """List calendars with their owner and number of events, e.g. list_calendars(owner_id='USR-0012'). Ids look like
+    'CAL-0017'."""
     if owner_id is not None:
         USER.get(ctx, owner_id)
     q = Query(
@@ -340,7 +345,8 @@ def list_events(
 
 @calendar.read(returns=("event", "calendar", "user"))
 def get_event(ctx: Ctx, event_id: EventId) -> dict[str, Any]:
-    """Get one event with its invitees and their RSVPs, its recurrence rule and cancelled occurrences, e.g. get_event('EVT-00089')."""
+    """Get one event with its invitees and their RSVPs, its recurrence rule and cancelled occurrences, e.g.
+    get_event('EVT-00089')."""
     return _event_view(ctx, EVENT.get(ctx, event_id))
 
 
@@ -352,7 +358,8 @@ def list_upcoming_events(
     include_declined: Annotated[bool, Field(description="Also show invitations the user declined")] = False,
     limit: Limit = 50,
 ) -> dict[str, Any]:
-    """What a user has coming up from now (2026-06-01T09:00) over the next `days` days, recurring series expanded, e.g. list_upcoming_events('USR-0012', days=7).
+    """What a user has coming up from now (2026-06-01T09:00) over the next `days` days, recurring series expanded, e.g.
+    list_upcoming_events('USR-0012', days=7).
 
     Each item is one occurrence with the user's role (organizer or invitee) and RSVP; cancelled events are left out."""
     USER.get(ctx, user_id)
@@ -405,7 +412,8 @@ def list_occurrences(
     ] = None,
     limit: Limit = 50,
 ) -> dict[str, Any]:
-    """Expand an event's recurrence into dated occurrences between two days (at most 366 days apart), e.g. list_occurrences('EVT-01244', '2026-06-01', '2026-06-30').
+    """Expand an event's recurrence into dated occurrences between two days (at most 366 days apart), e.g.
+    list_occurrences('EVT-01244', '2026-06-01', '2026-06-30').
 
     A one-off event yields its single occurrence if it falls in the range; cancelled single occurrences are marked."""
     ev = EVENT.get(ctx, event_id)
@@ -444,7 +452,8 @@ def get_free_busy(
     date: Annotated[DateStr, Field(description="First day, e.g. '2026-06-02'")],
     days: Annotated[int, Field(ge=1, le=14, description="How many days, e.g. 1")] = 1,
 ) -> dict[str, Any]:
-    """A user's busy blocks (merged) and the events behind them over one or more days, e.g. get_free_busy('USR-0012', '2026-06-02').
+    """A user's busy blocks (merged) and the events behind them over one or more days, e.g.
+    get_free_busy('USR-0012', '2026-06-02').
 
     Declined invitations and cancelled events or occurrences don't count as busy."""
     USER.get(ctx, user_id)
@@ -481,7 +490,8 @@ def find_free_slot(
     include_weekends: bool = False,
     limit: Annotated[int, Field(ge=1, le=20, description="How many slots at most")] = 5,
 ) -> dict[str, Any]:
-    """Find times when all the given people are free, from now on, within working hours, e.g. find_free_slot(['USR-0012', 'USR-0031'], 30).
+    """Find times when all the given people are free, from now on, within working hours, e.g.
+    find_free_slot(['USR-0012', 'USR-0031'], 30).
 
     Slots start on the quarter hour and never lie in the past; pass one to create_event(check_conflicts=true)."""
     people = list(dict.fromkeys(user_ids))
@@ -491,7 +501,8 @@ def find_free_slot(
         raise ToolError("day_end_hour must be later than day_start_hour.")
     if duration_minutes > (day_end_hour - day_start_hour) * 60:
         raise ToolError(
-            f"A {duration_minutes}-minute slot does not fit between {day_start_hour}:00 and {day_end_hour}:00; widen the hours or shorten it."
+            f"A {duration_minutes}-minute slot does not fit between {day_start_hour}:00 and {day_end_hour}:00; widen "
+            f"the hours or shorten it."
         )
     first = _parse(from_date, "from_date") if from_date else ctx.now.replace(hour=0, minute=0, second=0)
     if first + timedelta(days=days) <= ctx.now:
@@ -543,7 +554,8 @@ def _invitee_list(ctx: Ctx, ids: list[str], organizer: str) -> list[str]:
         USER.get(ctx, uid)
         if uid == organizer:
             raise ToolError(
-                f"{uid} organises this event (owner of the calendar) and attends anyway; leave them out of the invitees."
+                f"{uid} organises this event (owner of the calendar) and attends anyway; leave them out of the "
+                f"invitees."
             )
     if len(people) > MAX_INVITEES:
         raise ToolError(f"At most {MAX_INVITEES} invitees per event.")
@@ -572,7 +584,8 @@ def create_event(
     ] = False,
 ) -> dict[str, Any]:
     """Create an event on a calendar (organised by the calendar's owner) and invite people, e.g.
-    create_event('CAL-0017', 'Design review', '2026-06-03T13:00', '2026-06-03T13:30', invitee_ids=['USR-0031'], check_conflicts=True).
+    create_event('CAL-0017', 'Design review', '2026-06-03T13:00', '2026-06-03T13:30', invitee_ids=['USR-0031'],
+    check_conflicts=True).
 
     The start must be in the future and the end after the start. Returns the new event id."""
     cal = CALENDAR.get(ctx, calendar_id)
@@ -621,7 +634,8 @@ def update_event(
         bool, Field(description="Refuse a new time that double-books the organiser or an attending invitee")
     ] = False,
 ) -> dict[str, Any]:
-    """Change an upcoming event's title, time, location, description or status, e.g. update_event('EVT-00089', start='2026-06-04T14:00').
+    """Change an upcoming event's title, time, location, description or status, e.g.
+    update_event('EVT-00089', start='2026-06-04T14:00').
 
     Moving a recurring series moves all its occurrences to start at the new time. A time change
     resets every invitee's RSVP to 'needs_action'. Past and cancelled events cannot be changed."""
@@ -641,7 +655,8 @@ def update_event(
             rule = _rule(ctx, event_id)
             if rule and rule["until"] and s.date().isoformat() > rule["until"]:
                 raise ToolError(
-                    f"The series ends on {rule['until']}, before the new start; change the rule with set_recurrence first."
+                    f"The series ends on {rule['until']}, before the new start; change the rule with set_recurrence "
+                    f"first."
                 )
             if check_conflicts:
                 people = [ev["organizer_id"]] + [
@@ -754,7 +769,8 @@ def cancel_occurrence(
     event_id: EventId,
     occurrence_date: Annotated[DateStr, Field(description="The date of the occurrence to drop, e.g. '2026-06-08'")],
 ) -> dict[str, Any]:
-    """Cancel one future occurrence of a recurring series, keeping the rest, e.g. cancel_occurrence('EVT-01244', '2026-06-15').
+    """Cancel one future occurrence of a recurring series, keeping the rest, e.g.
+    cancel_occurrence('EVT-01244', '2026-06-15').
 
     Use list_occurrences to see which dates the series falls on."""
     ev = EVENT.get(ctx, event_id)
@@ -769,7 +785,8 @@ def cancel_occurrence(
         raise ToolError(f"Series {event_id} has no occurrence on {occurrence_date}; list_occurrences shows its dates.")
     if occ[0][0] < ctx.now:
         raise ToolError(
-            f"The occurrence on {occurrence_date} already started at {_iso(occ[0][0])}; past occurrences cannot be cancelled."
+            f"The occurrence on {occurrence_date} already started at {_iso(occ[0][0])}; past occurrences cannot be "
+            f"cancelled."
         )
     if occurrence_date in _exdates(ctx, event_id):
         raise ToolError(f"The occurrence on {occurrence_date} is already cancelled.")
@@ -785,7 +802,8 @@ def add_invitee(
     optional: Annotated[bool, Field(description="Invite as optional attendee")] = False,
     check_conflicts: Annotated[bool, Field(description="Refuse if the person is already busy at that time")] = False,
 ) -> dict[str, Any]:
-    """Invite a person to an upcoming event, e.g. add_invitee('EVT-00089', 'USR-0031'). Their RSVP starts as 'needs_action'."""
+    """Invite a person to an upcoming event, e.g. add_invitee('EVT-00089', 'USR-0031'). Their RSVP starts as
+    'needs_action'."""
     ev = EVENT.get(ctx, event_id)
     USER.get(ctx, user_id)
     _modifiable(ctx, ev)
@@ -821,7 +839,8 @@ def remove_invitee(ctx: Ctx, event_id: EventId, user_id: UserId) -> dict[str, An
 def respond_to_invite(
     ctx: Ctx, event_id: EventId, user_id: UserId, response: Literal["accepted", "declined", "tentative"]
 ) -> dict[str, Any]:
-    """Record an invitee's RSVP to an upcoming event (for a series: the whole series), e.g. respond_to_invite('EVT-00089', 'USR-0062', 'accepted').
+    """Record an invitee's RSVP to an upcoming event (for a series: the whole series), e.g.
+    respond_to_invite('EVT-00089', 'USR-0062', 'accepted').
 
     Only invitees answer; the organiser does not RSVP."""
     ev = EVENT.get(ctx, event_id)

@@ -124,7 +124,8 @@ def _message_view(ctx: Ctx, msg: dict[str, Any]) -> dict[str, Any]:
     out["labels"] = [
         r[0]
         for r in ctx.db.execute(
-            "SELECT l.name FROM message_labels ml JOIN labels l USING (label_id) WHERE ml.message_id = ? ORDER BY l.name",
+            "SELECT l.name FROM message_labels ml JOIN labels l USING (label_id) WHERE ml.message_id = ? ORDER BY "
+            "l.name",
             (msg["message_id"],),
         )
     ]
@@ -158,7 +159,8 @@ def list_mailboxes(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Find mailboxes by owner name, address or department, with unread inbox counts, e.g. list_mailboxes('Garcia'). Ids look like 'MBX-0003'."""
+    """Find mailboxes by owner name, address or department, with unread inbox counts, e.g. list_mailboxes('Garcia'). Ids
+    look like 'MBX-0003'."""
     q = Query(
         "SELECT b.mailbox_id, b.owner_name, b.address, b.department, (SELECT COUNT(*) FROM messages m "
         "WHERE m.mailbox_id = b.mailbox_id AND m.folder = 'inbox' AND m.is_read = 0) AS unread FROM mailboxes b"
@@ -176,7 +178,8 @@ def list_contacts(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List a mailbox's contacts, optionally matching a name, address or company, e.g. list_contacts('MBX-0003', query='Redwood')."""
+    """List a mailbox's contacts, optionally matching a name, address or company, e.g.
+    list_contacts('MBX-0003', query='Redwood')."""
     MAILBOX.get(ctx, mailbox_id)
     q = Query("SELECT * FROM contacts").where("mailbox_id = ?", mailbox_id).contains(query, "name", "email", "company")
     if favorites_only:
@@ -200,7 +203,8 @@ def list_messages(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List the messages in one folder of a mailbox, newest first, e.g. list_messages('MBX-0003', 'inbox', unread_only=True)."""
+    """List the messages in one folder of a mailbox, newest first, e.g.
+    list_messages('MBX-0003', 'inbox', unread_only=True)."""
     MAILBOX.get(ctx, mailbox_id)
     q = Query(f"SELECT {SUMMARY} FROM messages m").where("m.mailbox_id = ? AND m.folder = ?", mailbox_id, folder)
     if label is not None:
@@ -232,7 +236,8 @@ def search_messages(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search all folders of a mailbox (or one folder) by text, sender and date, newest first, e.g. search_messages('MBX-0003', 'invoice', after='2026-05-01')."""
+    """Search all folders of a mailbox (or one folder) by text, sender and date, newest first, e.g.
+    search_messages('MBX-0003', 'invoice', after='2026-05-01')."""
     MAILBOX.get(ctx, mailbox_id)
     q = Query(f"SELECT {SUMMARY} FROM messages m").where("m.mailbox_id = ?", mailbox_id)
     for word in query.split()[:8]:
@@ -255,13 +260,15 @@ def search_messages(
 
 @email.read(returns=("message", "thread", "mailbox"))
 def get_message(ctx: Ctx, message_id: MessageId) -> dict[str, Any]:
-    """Read one message in full (body, recipients, labels, folder, flags), e.g. get_message('MSG-01242'). Reading does not mark it read; use mark_message."""
+    """Read one message in full (body, recipients, labels, folder, flags), e.g. get_message('MSG-01242'). Reading does
+    not mark it read; use mark_message."""
     return _message_view(ctx, MESSAGE.get(ctx, message_id))
 
 
 @email.read(returns=("thread", "message"))
 def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str, Any]:
-    """The messages of a conversation as one mailbox sees them, oldest first, e.g. get_thread('THR-0025', 'MBX-0003')."""
+    """The messages of a conversation as one mailbox sees them, oldest first, e.g.
+    get_thread('THR-0025', 'MBX-0003')."""
     thread = THREAD.get(ctx, thread_id)
     MAILBOX.get(ctx, mailbox_id)
     found = _flags(
@@ -282,7 +289,8 @@ def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str
 
 @email.read(returns=("draft",))
 def list_drafts(ctx: Ctx, mailbox_id: MailboxId, limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
-    """List a mailbox's unsent drafts, newest first, with what each still lacks before it can be sent, e.g. list_drafts('MBX-0003')."""
+    """List a mailbox's unsent drafts, newest first, with what each still lacks before it can be sent, e.g.
+    list_drafts('MBX-0003')."""
     MAILBOX.get(ctx, mailbox_id)
     found = rows(
         ctx.db.execute(
@@ -299,7 +307,8 @@ def list_labels(ctx: Ctx, mailbox_id: MailboxId) -> dict[str, Any]:
     MAILBOX.get(ctx, mailbox_id)
     found = rows(
         ctx.db.execute(
-            "SELECT l.label_id, l.name, l.color, (SELECT COUNT(*) FROM message_labels ml WHERE ml.label_id = l.label_id) AS messages "
+            "SELECT l.label_id, l.name, l.color, (SELECT COUNT(*) FROM message_labels ml WHERE ml.label_id = "
+            "l.label_id) AS messages "
             "FROM labels l WHERE l.mailbox_id = ? ORDER BY l.name",
             (mailbox_id,),
         )
@@ -335,7 +344,8 @@ def create_draft(
         str | None, MESSAGE.ref("Reply to this message of the same mailbox, e.g. 'MSG-01242'")
     ] = None,
 ) -> dict[str, Any]:
-    """Start a draft in a mailbox, optionally as a reply, e.g. create_draft('MBX-0003', to=['ana.lee@redwoodpartners.example.com'], subject='Q3 planning').
+    """Start a draft in a mailbox, optionally as a reply, e.g.
+    create_draft('MBX-0003', to=['ana.lee@redwoodpartners.example.com'], subject='Q3 planning').
 
     A reply joins the original's thread; its recipients default to the original sender (or, replying to
     your own sent message, its recipients) and its subject to 'Re: <subject>'. Send it with send_draft."""
@@ -345,7 +355,8 @@ def create_draft(
         orig = MESSAGE.get(ctx, reply_to_message_id)
         if orig["mailbox_id"] != mailbox_id:
             raise ToolError(
-                f"Message {reply_to_message_id} is in mailbox {orig['mailbox_id']}, not {mailbox_id}; reply from the mailbox that holds it."
+                f"Message {reply_to_message_id} is in mailbox {orig['mailbox_id']}, not {mailbox_id}; reply from the "
+                f"mailbox that holds it."
             )
         thread_id = orig["thread_id"]
         if not to:
@@ -371,7 +382,8 @@ def update_draft(
     subject: Annotated[str | None, Field(max_length=200, description="New subject")] = None,
     body: Annotated[str | None, Field(max_length=10_000, description="New message text")] = None,
 ) -> dict[str, Any]:
-    """Change an unsent draft's recipients, subject or body, e.g. update_draft('DRF-0004', subject='Updated proposal')."""
+    """Change an unsent draft's recipients, subject or body, e.g.
+    update_draft('DRF-0004', subject='Updated proposal')."""
     d = DRAFT.get(ctx, draft_id)
     changes = {
         k: v
@@ -405,7 +417,8 @@ def send_draft(ctx: Ctx, draft_id: DraftId) -> dict[str, Any]:
     missing = _draft_view(d)["missing"]
     if missing:
         raise ToolError(
-            f"Draft {draft_id} cannot be sent: it needs {' and '.join(missing)}. Add it with update_draft, then send again."
+            f"Draft {draft_id} cannot be sent: it needs {' and '.join(missing)}. Add it with update_draft, then send "
+            f"again."
         )
     box = MAILBOX.get(ctx, d["mailbox_id"])
     thread_id = d["thread_id"]
@@ -467,7 +480,8 @@ def move_message(ctx: Ctx, message_id: MessageId, folder: Literal["inbox", "arch
         raise ToolError(f"Message {message_id} is already in {folder}.")
     if folder in ("archive", "trash") and msg["folder"] != "inbox":
         raise ToolError(
-            f"Message {message_id} is in {msg['folder']}; only inbox messages can go to {folder}. Move it to the inbox first."
+            f"Message {message_id} is in {msg['folder']}; only inbox messages can go to {folder}. Move it to the "
+            f"inbox first."
         )
     ctx.db.execute("UPDATE messages SET folder = ? WHERE message_id = ?", (folder, message_id))
     return {"message_id": message_id, "folder": folder, "previous_folder": msg["folder"]}
@@ -491,7 +505,8 @@ def mark_message(
     }
     if not changes:
         raise ToolError(
-            f"Message {message_id} already has is_read={bool(msg['is_read'])}, is_starred={bool(msg['is_starred'])}; nothing to change."
+            f"Message {message_id} already has is_read={bool(msg['is_read'])}, is_starred={bool(msg['is_starred'])}; "
+            f"nothing to change."
         )
     sets = ", ".join(f"{k} = ?" for k in changes)
     ctx.db.execute(f"UPDATE messages SET {sets} WHERE message_id = ?", (*changes.values(), message_id))
@@ -508,7 +523,8 @@ def label_message(
 ) -> dict[str, Any]:
     """Put a label on a message, or take it off with remove=true, e.g. label_message('MSG-01242', 'Follow up').
 
-    The label must already exist in the message's mailbox (see list_labels, create_label); trashed messages take no labels."""
+    The label must already exist in the message's mailbox (see list_labels, create_label); trashed messages take no
+    labels."""
     msg = MESSAGE.get(ctx, message_id)
     lab = _label(ctx, msg["mailbox_id"], label)
     has = ctx.db.execute(
@@ -537,7 +553,8 @@ def create_label(
     name: LabelName,
     color: Literal["red", "orange", "yellow", "green", "blue", "purple", "gray", "teal"] = "gray",
 ) -> dict[str, Any]:
-    """Create a label in a mailbox, e.g. create_label('MBX-0003', 'Board prep', 'purple'). Names are unique per mailbox; folder names are reserved."""
+    """Create a label in a mailbox, e.g. create_label('MBX-0003', 'Board prep', 'purple'). Names are unique per mailbox;
+    folder names are reserved."""
     MAILBOX.get(ctx, mailbox_id)
     clean = " ".join(name.split())
     if not clean:
@@ -570,7 +587,8 @@ def add_contact(
     ] = "",
     is_favorite: bool = False,
 ) -> dict[str, Any]:
-    """Save a contact in a mailbox's address book, e.g. add_contact('MBX-0003', 'Ana Lee', 'ana.lee@redwoodpartners.example.com', 'Redwood Partners')."""
+    """Save a contact in a mailbox's address book, e.g.
+    add_contact('MBX-0003', 'Ana Lee', 'ana.lee@redwoodpartners.example.com', 'Redwood Partners')."""
     box = MAILBOX.get(ctx, mailbox_id)
     addr = address.strip().lower()
     if not name.strip():

@@ -280,7 +280,8 @@ def walk(ctx: Ctx, me: Who, path: str, follow: bool = True) -> tuple[str, dict[s
             if last:
                 return nxt, None
             raise ToolError(
-                f"No such file or directory: '{nxt}' does not exist. Use list_directory on '{cur}' to see what is there."
+                f"No such file or directory: '{nxt}' does not exist. Use list_directory on '{cur}' to see what is "
+                f"there."
             )
         if child["type"] == "symlink" and (follow or not last):
             hops += 1

@@ -124,6 +124,7 @@ TAILS = (
 )
 ROOMS = ("Fjord room", "Video call", "Cafe corner", "Board room", "Room 4B")
 REGIONS = ("North", "South", "East", "West", "Central")
+FIELD_NAMES = ("id", "name", "sku", "quantity", "price", "supplier_id", "status", "created_at", "email")
 PRODUCTS = (
     ("Trail Backpack", 89.0),
     ("Insulated Bottle", 24.5),
@@ -559,8 +560,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
     t.f(
         "/etc/crontab",
         "SHELL=/bin/sh\nPATH=/usr/local/sbin:/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin\n\n"
-        "17 *\t* * *\troot\tcd / && run-parts --report /etc/cron.hourly\n25 6\t* * *\troot\trun-parts --report /etc/cron.daily\n"
-        "30 2\t* * *\tmaya\t/home/maya/projects/scripts/backup.sh\n0 3\t* * 0\tmaya\t/home/maya/projects/scripts/cleanup.sh\n",
+        "17 *\t* * *\troot\tcd / && run-parts --report /etc/cron.hourly\n"
+        "25 6\t* * *\troot\trun-parts --report /etc/cron.daily\n"
+        "30 2\t* * *\tmaya\t/home/maya/projects/scripts/backup.sh\n"
+        "0 3\t* * 0\tmaya\t/home/maya/projects/scripts/cleanup.sh\n",
         "root",
         days=60,
     )
@@ -575,7 +578,8 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
     t.f(
         "/etc/nginx/nginx.conf",
         "user www-data;\nworker_processes auto;\npid /run/nginx.pid;\n\nevents {\n    worker_connections 768;\n}\n\n"
-        "http {\n    sendfile on;\n    keepalive_timeout 65;\n    access_log /var/log/nginx/access.log;\n    error_log /var/log/nginx/error.log;\n"
+        "http {\n    sendfile on;\n    keepalive_timeout 65;\n    access_log /var/log/nginx/access.log;\n"
+        "    error_log /var/log/nginx/error.log;\n"
         "    include /etc/nginx/sites-enabled/*;\n}\n",
         "root",
         days=300,
@@ -583,7 +587,8 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
     t.f(
         "/etc/nginx/sites-available/inventory-api.conf",
         f"server {{\n    listen 80;\n    server_name inventory.internal;\n\n"
-        f"    location /api/ {{\n        proxy_pass http://127.0.0.1:{port};\n        proxy_set_header Host $host;\n    }}\n\n"
+        f"    location /api/ {{\n        proxy_pass http://127.0.0.1:{port};\n        proxy_set_header Host $host;\n"
+        f"    }}\n\n"
         "    location /static/ {\n        root /var/www/inventory;\n        expires 7d;\n    }\n}\n",
         "root",
         days=120,
@@ -625,12 +630,14 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         method = "POST" if ep in ("/api/orders", "/login") and rng.random() < 0.5 else "GET"
         status = rng.choices((200, 201, 304, 404, 500, 401), (70, 5, 10, 8, 3, 4))[0]
         acc.append(
-            f"{rng.choice(('192.168.1', '10.0.0', '203.0.113'))}.{rng.randint(2, 254)} - - [{at.strftime('%d/%b/%Y:%H:%M:%S')} +0000] "
+            f"{rng.choice(('192.168.1', '10.0.0', '203.0.113'))}.{rng.randint(2, 254)} - - "
+            f"[{at.strftime('%d/%b/%Y:%H:%M:%S')} +0000] "
             f'"{method} {ep} HTTP/1.1" {status} {rng.randint(120, 48000)} "-" "{rng.choice(AGENTS)}"'
         )
     t.f("/var/log/nginx/access.log", "\n".join(acc) + "\n", "root", "adm", 0o644, mtime=fake.iso(at))
     errs = [
-        f"{(now - timedelta(hours=rng.randint(1, 200))).strftime('%Y/%m/%d %H:%M:%S')} [error] {rng.randint(100, 999)}#0: "
+        f"{(now - timedelta(hours=rng.randint(1, 200))).strftime('%Y/%m/%d %H:%M:%S')} [error] "
+        f"{rng.randint(100, 999)}#0: "
         f"*{rng.randint(1, 9999)} connect() failed (111: Connection refused) while connecting to upstream, "
         f'upstream: "http://127.0.0.1:{port}/api/items"'
         for _ in range(rng.randint(8, 20))
@@ -668,7 +675,8 @@ def _shared(t: Tree, rng: random.Random) -> None:
     t.f(
         "/srv/shared/handbook.md",
         "# Team handbook\n\n## Working hours\nCore hours are 10:00-15:00 Pacific.\n\n"
-        "## On-call\nThe on-call engineer answers pages within 15 minutes. Escalate to the platform group after 30 minutes.\n\n"
+        "## On-call\nThe on-call engineer answers pages within 15 minutes. Escalate to the platform group after 30 "
+        "minutes.\n\n"
         f"## Notes\n{paragraph(rng, 5)}\n",
         "sam",
         "team",
@@ -852,7 +860,8 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         topic = TOPICS[i % len(TOPICS)]
         people = ", ".join(fake.full_name(rng) for _ in range(rng.randint(2, 5)))
         body = (
-            f"# {topic.capitalize()} - {day.isoformat()}\n\nAttendees: Maya Lindqvist, {people}\nLocation: {rng.choice(ROOMS)}\n\n"
+            f"# {topic.capitalize()} - {day.isoformat()}\n\nAttendees: Maya Lindqvist, {people}\n"
+            f"Location: {rng.choice(ROOMS)}\n\n"
             "## Notes\n"
             + "".join(f"- {sentence(rng)}\n" for _ in range(rng.randint(3, 7)))
             + "\n## Action items\n"
@@ -880,7 +889,8 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         f"{d}/notes/reading-list.md",
         "# Reading list\n\n"
         + "".join(
-            f"- [{'x' if rng.random() < 0.5 else ' '}] {rng.choice(WORDS).title()} of the {rng.choice(WORDS).title()} - {fake.full_name(rng)}\n"
+            f"- [{'x' if rng.random() < 0.5 else ' '}] {rng.choice(WORDS).title()} of the {rng.choice(WORDS).title()} "
+            f"- {fake.full_name(rng)}\n"
             for _ in range(14)
         ),
         days=15,
@@ -907,7 +917,8 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
             cat, names = rng.choice(EXPENSES[:1] + EXPENSES[2:])
             dd = rng.randint(1, 28)
             budget.append(
-                f"2026-{month:02d}-{dd:02d},{cat},{rng.choice(names)},{fake.money(rng, 4, 180 if cat != 'travel' else 900):.2f}"
+                f"2026-{month:02d}-{dd:02d},{cat},{rng.choice(names)},"
+                f"{fake.money(rng, 4, 180 if cat != 'travel' else 900):.2f}"
             )
     t.f(
         f"{d}/budget-2026.csv",
@@ -918,7 +929,8 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
     for i in range(1, 61):
         first, last = fake.person(rng)
         contacts.append(
-            f"{first} {last},{fake.email_for(first, last, rng, i)},{fake.phone(rng)},{fake.city(rng)[0]},{rng.choice(fake.COMPANIES)}"
+            f"{first} {last},{fake.email_for(first, last, rng, i)},{fake.phone(rng)},"
+            f"{fake.city(rng)[0]},{rng.choice(fake.COMPANIES)}"
         )
     t.f(f"{d}/contacts.csv", "\n".join(contacts) + "\n", days=70)
     for slug, title, ingredients in RECIPES:
@@ -962,39 +974,50 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
 
 
 PY_FILES = {
-    "__init__.py": '"""weather-cli: current conditions and forecasts in your terminal."""\n\n__version__ = "{version}"\n',
+    "__init__.py": '"""weather-cli: current conditions and forecasts in your terminal."""\n\n'
+    '__version__ = "{version}"\n',
     "api.py": (
         '"""A thin client for the Open Weather API."""\n\nimport json\nimport urllib.request\n\nBASE_URL = "https://api.weather.example.com/v{api}"\n'
         'TIMEOUT = {timeout}\n\n\nclass WeatherError(Exception):\n    """The API answered with an error."""\n\n\n'
         'def fetch_current(city: str, units: str = "metric") -> dict:\n    """Current conditions for a city."""\n'
-        '    url = f"{{BASE_URL}}/current?q={{city}}&units={{units}}"\n    with urllib.request.urlopen(url, timeout=TIMEOUT) as resp:\n'
-        '        data = json.load(resp)\n    if "error" in data:\n        raise WeatherError(data["error"])\n    return data\n\n\n'
+        '    url = f"{{BASE_URL}}/current?q={{city}}&units={{units}}"\n'
+        "    with urllib.request.urlopen(url, timeout=TIMEOUT) as resp:\n"
+        '        data = json.load(resp)\n    if "error" in data:\n        raise WeatherError(data["error"])\n'
+        "    return data\n\n\n"
         'def fetch_forecast(city: str, days: int = 5) -> list[dict]:\n    """A daily forecast for the next days."""\n'
         '    # TODO: cache responses for 10 minutes\n    url = f"{{BASE_URL}}/forecast?q={{city}}&days={{days}}"\n'
         '    with urllib.request.urlopen(url, timeout=TIMEOUT) as resp:\n        return json.load(resp)["days"]\n'
     ),
     "cli.py": (
-        '"""Command line entry point."""\n\nimport argparse\n\nfrom weather_cli.api import fetch_current, fetch_forecast\n'
-        'from weather_cli.format import render_current, render_forecast\n\nDEFAULT_CITY = "{city}"\n\n\ndef main() -> None:\n'
-        '    parser = argparse.ArgumentParser(prog="weather")\n    parser.add_argument("city", nargs="?", default=DEFAULT_CITY)\n'
-        '    parser.add_argument("--days", type=int, default=0)\n    parser.add_argument("--imperial", action="store_true")\n'
+        '"""Command line entry point."""\n\nimport argparse\n\n'
+        "from weather_cli.api import fetch_current, fetch_forecast\n"
+        'from weather_cli.format import render_current, render_forecast\n\nDEFAULT_CITY = "{city}"\n\n\n'
+        "def main() -> None:\n"
+        '    parser = argparse.ArgumentParser(prog="weather")\n'
+        '    parser.add_argument("city", nargs="?", default=DEFAULT_CITY)\n'
+        '    parser.add_argument("--days", type=int, default=0)\n'
+        '    parser.add_argument("--imperial", action="store_true")\n'
         '    args = parser.parse_args()\n    units = "imperial" if args.imperial else "metric"\n    if args.days:\n'
         "        print(render_forecast(fetch_forecast(args.city, args.days)))\n    else:\n"
         '        print(render_current(fetch_current(args.city, units)))\n\n\nif __name__ == "__main__":\n    main()\n'
     ),
     "format.py": (
-        '"""Pretty printing of API responses."""\n\nICONS = {{"clear": "sun", "rain": "umbrella", "snow": "snowflake", "clouds": "cloud"}}\n\n\n'
+        '"""Pretty printing of API responses."""\n\n'
+        'ICONS = {{"clear": "sun", "rain": "umbrella", "snow": "snowflake", "clouds": "cloud"}}\n\n\n'
         'def render_current(data: dict) -> str:\n    icon = ICONS.get(data["condition"], "?")\n'
         "    return f\"{{data['city']}}: {{data['temp']:.0f}} deg, {{data['condition']}} ({{icon}})\"\n\n\n"
         "def render_forecast(days: list[dict]) -> str:\n    # TODO: align columns\n"
-        "    return \"\\n\".join(f\"{{d['date']}}  {{d['min']:>3.0f}} / {{d['max']:>3.0f}}  {{d['condition']}}\" for d in days)\n"
+        "    return \"\\n\".join(f\"{{d['date']}}  {{d['min']:>3.0f}} / {{d['max']:>3.0f}}  {{d['condition']}}\" for "
+        "d in days)\n"
     ),
     "cache.py": (
-        '"""A tiny on-disk cache."""\n\nimport json\nimport time\nfrom pathlib import Path\n\nCACHE_DIR = Path.home() / ".cache" / "weather-cli"\n'
+        '"""A tiny on-disk cache."""\n\nimport json\nimport time\nfrom pathlib import Path\n\n'
+        'CACHE_DIR = Path.home() / ".cache" / "weather-cli"\n'
         'TTL_SECONDS = {ttl}\n\n\ndef get(key: str):\n    path = CACHE_DIR / f"{{key}}.json"\n'
         "    if not path.exists() or time.time() - path.stat().st_mtime > TTL_SECONDS:\n        return None\n"
         "    return json.loads(path.read_text())\n\n\ndef put(key: str, value) -> None:\n"
-        '    CACHE_DIR.mkdir(parents=True, exist_ok=True)\n    (CACHE_DIR / f"{{key}}.json").write_text(json.dumps(value))\n'
+        "    CACHE_DIR.mkdir(parents=True, exist_ok=True)\n"
+        '    (CACHE_DIR / f"{{key}}.json").write_text(json.dumps(value))\n'
     ),
 }
 
@@ -1014,7 +1037,8 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
     t.f(
         f"{w}/README.md",
         f"# weather-cli {version}\n\nCurrent conditions and forecasts in your terminal.\n\n## Install\n\n"
-        "    pip install -e .\n\n## Usage\n\n    weather Seattle\n    weather Denver --days 5 --imperial\n\n## License\nMIT\n",
+        "    pip install -e .\n\n## Usage\n\n    weather Seattle\n    weather Denver --days 5 --imperial\n\n"
+        "## License\nMIT\n",
         days=30,
     )
     t.f(
@@ -1027,20 +1051,23 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
     t.f(f"{w}/.gitignore", "__pycache__/\n*.pyc\n.venv/\ndist/\n.cache/\n", days=200)
     t.f(
         f"{w}/LICENSE",
-        "MIT License\n\nCopyright (c) 2025 Maya Lindqvist\n\nPermission is hereby granted, free of charge, to any person "
+        "MIT License\n\nCopyright (c) 2025 Maya Lindqvist\n\n"
+        "Permission is hereby granted, free of charge, to any person "
         "obtaining a copy of this software, to deal in the Software without restriction.\n",
         days=400,
     )
     t.f(
         f"{w}/tests/test_format.py",
         "from weather_cli.format import render_current\n\n\ndef test_render_current():\n"
-        "    out = render_current({'city': 'Oslo', 'temp': 3.4, 'condition': 'snow'})\n    assert out == 'Oslo: 3 deg, snow (snowflake)'\n",
+        "    out = render_current({'city': 'Oslo', 'temp': 3.4, 'condition': 'snow'})\n"
+        "    assert out == 'Oslo: 3 deg, snow (snowflake)'\n",
         days=20,
     )
     t.f(
         f"{w}/tests/test_api.py",
         "import pytest\n\nfrom weather_cli import api\n\n\ndef test_base_url():\n"
-        "    assert api.BASE_URL.startswith('https://')\n\n\n@pytest.mark.skip(reason='needs network')\ndef test_fetch_current():\n"
+        "    assert api.BASE_URL.startswith('https://')\n\n\n@pytest.mark.skip(reason='needs network')\n"
+        "def test_fetch_current():\n"
         "    assert api.fetch_current('Oslo')['city'] == 'Oslo'\n",
         days=20,
     )
@@ -1055,16 +1082,21 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
     t.f(
         f"{a}/package.json",
         '{\n  "name": "inventory-api",\n  "version": "1.%d.0",\n  "main": "src/index.js",\n  "scripts": {\n'
-        '    "start": "node src/index.js",\n    "test": "jest"\n  },\n  "dependencies": {\n    "express": "^4.19.2",\n    "pg": "^8.11.5"\n'
+        '    "start": "node src/index.js",\n    "test": "jest"\n  },\n  "dependencies": {\n    "express": "^4.19.2",\n'
+        '    "pg": "^8.11.5"\n'
         '  },\n  "devDependencies": {\n    "jest": "^29.7.0"\n  }\n}\n' % rng.randint(1, 9),
         days=45,
     )
     t.f(
         f"{a}/src/index.js",
-        "const express = require('express');\nconst items = require('./routes/items');\nconst orders = require('./routes/orders');\n"
-        "const suppliers = require('./routes/suppliers');\n\nconst app = express();\napp.use(express.json());\napp.use('/api/items', items);\n"
-        f"app.use('/api/orders', orders);\napp.use('/api/suppliers', suppliers);\napp.get('/health', (req, res) => res.json({{ ok: true }}));\n\n"
-        f"const PORT = process.env.PORT || {port};\napp.listen(PORT, () => console.log(`inventory-api listening on ${{PORT}}`));\n",
+        "const express = require('express');\nconst items = require('./routes/items');\n"
+        "const orders = require('./routes/orders');\n"
+        "const suppliers = require('./routes/suppliers');\n\nconst app = express();\napp.use(express.json());\n"
+        "app.use('/api/items', items);\n"
+        f"app.use('/api/orders', orders);\napp.use('/api/suppliers', suppliers);\n"
+        f"app.get('/health', (req, res) => res.json({{ ok: true }}));\n\n"
+        f"const PORT = process.env.PORT || {port};\n"
+        f"app.listen(PORT, () => console.log(`inventory-api listening on ${{PORT}}`));\n",
         days=25,
     )
     t.f(
@@ -1078,9 +1110,12 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
             f"{a}/src/routes/{res}.js",
             f"const express = require('express');\nconst db = require('../db');\n\nconst router = express.Router();\n\n"
             f"router.get('/', async (req, res) => {{\n  const page = Number(req.query.page || 1);\n"
-            f"  const {{ rows }} = await db.query('SELECT * FROM {res} ORDER BY id LIMIT 50 OFFSET $1', [(page - 1) * 50]);\n  res.json(rows);\n}});\n\n"
-            f"router.get('/:id', async (req, res) => {{\n  const {{ rows }} = await db.query('SELECT * FROM {res} WHERE id = $1', [req.params.id]);\n"
-            f"  if (!rows.length) return res.status(404).json({{ error: '{res[:-1]} not found' }});\n  res.json(rows[0]);\n}});\n\n"
+            f"  const {{ rows }} = await db.query('SELECT * FROM {res} ORDER BY id LIMIT 50 OFFSET $1', [(page - 1) * "
+            f"50]);\n  res.json(rows);\n}});\n\n"
+            f"router.get('/:id', async (req, res) => {{\n"
+            f"  const {{ rows }} = await db.query('SELECT * FROM {res} WHERE id = $1', [req.params.id]);\n"
+            f"  if (!rows.length) return res.status(404).json({{ error: '{res[:-1]} not found' }});\n"
+            f"  res.json(rows[0]);\n}});\n\n"
             + ("// TODO: validate quantities before insert\n" if res != "suppliers" else "")
             + "module.exports = router;\n",
             days=rng.randint(5, 60),
@@ -1088,7 +1123,7 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         t.f(
             f"{a}/src/models/{res[:-1]}.js",
             f"// {res[:-1]} model\nmodule.exports = {{\n  table: '{res}',\n  fields: "
-            f"{sorted(rng.sample(('id', 'name', 'sku', 'quantity', 'price', 'supplier_id', 'status', 'created_at', 'email'), 5))},\n}};\n",
+            f"{sorted(rng.sample(FIELD_NAMES, 5))},\n}};\n",
             days=80,
         )
         t.f(
@@ -1115,11 +1150,13 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         f"{dp}/etl.py",
         '"""Nightly ETL: read the sales CSVs, clean them and load a summary."""\n\nimport csv\nimport logging\n'
         'from pathlib import Path\n\nlog = logging.getLogger("etl")\nDATA = Path(__file__).parent / "data"\n\n\n'
-        "def extract(name: str) -> list[dict]:\n    with open(DATA / name) as fh:\n        rows = list(csv.DictReader(fh))\n"
+        "def extract(name: str) -> list[dict]:\n    with open(DATA / name) as fh:\n"
+        "        rows = list(csv.DictReader(fh))\n"
         '    log.info("loaded %d rows from %s", len(rows), name)\n    return rows\n\n\n'
         "def transform(rows: list[dict]) -> dict[str, float]:\n    totals: dict[str, float] = {}\n    for r in rows:\n"
         '        totals[r["region"]] = totals.get(r["region"], 0.0) + float(r["total"])\n    return totals\n\n\n'
-        'if __name__ == "__main__":\n    for f in sorted(DATA.glob("sales_*.csv")):\n        print(f.name, transform(extract(f.name)))\n',
+        'if __name__ == "__main__":\n    for f in sorted(DATA.glob("sales_*.csv")):\n'
+        "        print(f.name, transform(extract(f.name)))\n",
         days=35,
     )
     t.f(
@@ -1137,7 +1174,8 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
             qty = rng.randint(1, 12)
             month = (q - 1) * 3 + rng.randint(1, 3)
             sales.append(
-                f"ORD-{order},{year}-{month:02d}-{rng.randint(1, 28):02d},{rng.choice(REGIONS)},{product},{qty},{price:.2f},{qty * price:.2f}"
+                f"ORD-{order},{year}-{month:02d}-{rng.randint(1, 28):02d},{rng.choice(REGIONS)},"
+                f"{product},{qty},{price:.2f},{qty * price:.2f}"
             )
         t.f(f"{dp}/data/sales_{year}_q{q}.csv", "\n".join(sales) + "\n", days=back, hours=back * 24 - 48)
     t.f(
@@ -1152,11 +1190,13 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         lines = [f"{stamp} 02:00:0{rng.randint(0, 9)},{rng.randint(100, 999)} INFO etl: run started"]
         for part in ("2025_q3", "2025_q4", "2026_q1"):
             lines.append(
-                f"{stamp} 02:00:{rng.randint(10, 40)},{rng.randint(100, 999)} INFO etl.extract: loaded {rng.randint(60, 110)} rows from sales_{part}.csv"
+                f"{stamp} 02:00:{rng.randint(10, 40)},{rng.randint(100, 999)} INFO etl.extract: loaded "
+                f"{rng.randint(60, 110)} rows from sales_{part}.csv"
             )
         if rng.random() < 0.25:
             lines.append(
-                f"{stamp} 02:01:{rng.randint(10, 59)},{rng.randint(100, 999)} ERROR etl.load: connection to db.internal:5432 timed out"
+                f"{stamp} 02:01:{rng.randint(10, 59)},{rng.randint(100, 999)} ERROR etl.load: connection to "
+                f"db.internal:5432 timed out"
             )
             lines.append(
                 f"{stamp} 02:02:0{rng.randint(0, 9)},{rng.randint(100, 999)} WARNING etl: retrying in 60 seconds"
@@ -1188,7 +1228,8 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
     )
     t.f(
         f"{s}/cleanup.sh",
-        "#!/bin/sh\n# Remove logs older than 30 days\nfind $HOME/projects/data-pipeline/logs -name '*.log' -mtime +30 -delete\n",
+        "#!/bin/sh\n# Remove logs older than 30 days\n"
+        "find $HOME/projects/data-pipeline/logs -name '*.log' -mtime +30 -delete\n",
         mode=0o755,
         days=100,
     )

@@ -73,7 +73,8 @@ def create_archive(
 ) -> dict[str, Any]:
     """Pack files and directories into an archive (like `tar czf` or `zip -r`), e.g.
     create_archive('/home/maya/backups/reports.tar.gz', ['Documents/reports']). The format follows the extension:
-    .tar, .tar.gz, .tgz or .zip. Entries are stored under their own names (directory trees kept); symlinks are stored as links."""
+    .tar, .tar.gz, .tgz or .zip. Entries are stored under their own names (directory trees kept); symlinks are stored as
+    links."""
     me = who(ctx)
     target, tnode = walk(ctx, me, archive_path)
     name = posixpath.basename(target)
@@ -124,7 +125,8 @@ def create_archive(
 
 @filesystem.read(returns=("path",))
 def list_archive(ctx: Ctx, archive_path: ArchiveArg, limit: Limit = 50, offset: Offset = 0) -> dict[str, Any]:
-    """List what an archive holds without extracting it (like `tar tvf`), e.g. list_archive('/home/maya/backups/dotfiles.tar')
+    """List what an archive holds without extracting it (like `tar tvf`), e.g.
+    list_archive('/home/maya/backups/dotfiles.tar')
     or list_archive('/home/maya/backups/notes-2026-04.tar.gz')."""
     node = existing_file(ctx, who(ctx), archive_path, text=False)
     entries = archive_decode(node)

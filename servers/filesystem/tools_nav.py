@@ -360,7 +360,8 @@ def disk_usage(
     ctx: Ctx, path: DirArg = ".", sort_by: Literal["size", "name"] = "size", limit: Limit = 50
 ) -> dict[str, Any]:
     """How much space each entry of a directory takes, subdirectories summed (like `du -sh *`), e.g.
-    disk_usage('/home/maya') or disk_usage('Pictures'). Largest first by default; unreadable directories are reported."""
+    disk_usage('/home/maya') or disk_usage('Pictures'). Largest first by default; unreadable directories are
+    reported."""
     me = who(ctx)
     node = existing(ctx, me, path)
     if node["type"] != "dir":

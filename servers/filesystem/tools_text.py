@@ -200,7 +200,8 @@ def sort_lines(
     max_lines: LineCount = 100,
 ) -> dict[str, Any]:
     """Sort the lines of a text file (like `sort`); the file is not changed. E.g.
-    sort_lines('/home/maya/Documents/budget-2026.csv', field=4, delimiter=',', numeric=True, reverse=True, skip_header=True)
+    sort_lines('/home/maya/Documents/budget-2026.csv', field=4, delimiter=',', numeric=True, reverse=True,
+    skip_header=True)
     lists the largest expenses first. Save the result with write_file if needed."""
     node = existing_file(ctx, who(ctx), path)
     lines = lines_of(node)
@@ -246,7 +247,8 @@ def unique_lines(
     max_lines: LineCount = 100,
 ) -> dict[str, Any]:
     """Collapse repeated lines (like `sort | uniq -c`), e.g. unique_lines('/var/log/syslog', field=5, count=True,
-    most_common_first=True) counts log lines per service, and unique_lines('Documents/contacts.csv', field=4, delimiter=',')
+    most_common_first=True) counts log lines per service, and
+    unique_lines('Documents/contacts.csv', field=4, delimiter=',')
     lists the distinct cities."""
     node = existing_file(ctx, who(ctx), path)
     values = [_key(line, field, delimiter) for line in lines_of(node)]

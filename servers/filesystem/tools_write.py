@@ -106,7 +106,8 @@ def make_directory(
     ] = False,
 ) -> dict[str, Any]:
     """Create a directory (like `mkdir`), e.g. make_directory('Documents/archive/2025', parents=True) or
-    make_directory('/home/maya/projects/new-app'). New directories get mode 0755 (inheriting the group of a setgid parent)."""
+    make_directory('/home/maya/projects/new-app'). New directories get mode 0755
+    (inheriting the group of a setgid parent)."""
     me = who(ctx)
     target = normalize(path, me)
     parts = [p for p in target.split("/") if p]
@@ -251,7 +252,8 @@ def concatenate_files(
     ] = False,
 ) -> dict[str, Any]:
     """Join text files into one (like `cat a b > c`), e.g.
-    concatenate_files(['projects/data-pipeline/data/sales_2025_q3.csv', 'projects/data-pipeline/data/sales_2025_q4.csv'], 'sales-h2.csv')."""
+    concatenate_files(['projects/data-pipeline/data/sales_2025_q3.csv',
+    'projects/data-pipeline/data/sales_2025_q4.csv'], 'sales-h2.csv')."""
     me = who(ctx)
     nodes = [existing_file(ctx, me, s) for s in sources]
     resolved, node = _file_target(ctx, me, destination)
@@ -307,7 +309,8 @@ def copy_path(
             require(me, tnode, W)
             ensure_space(ctx.db, src["size"] - tnode["size"])
             ctx.db.execute(
-                "UPDATE nodes SET type = 'file', content = ?, target = NULL, size = ?, binary = ?, mtime = ? WHERE path = ?",
+                "UPDATE nodes SET type = 'file', content = ?, target = NULL, size = ?, binary = ?, mtime = ? WHERE "
+                "path = ?",
                 (src["content"], src["size"], src["binary"], fake.iso(ctx.now), target),
             )
         else:
@@ -470,7 +473,8 @@ def remove_directory(
     inside = ctx.db.execute("SELECT COUNT(*) FROM nodes WHERE parent = ?", (node["path"],)).fetchone()[0]
     if inside:
         raise ToolError(
-            f"Directory not empty: '{node['path']}' holds {inside} entries. Remove them first, or use remove_path(recursive=true)."
+            f"Directory not empty: '{node['path']}' holds {inside} entries. Remove them first, or use "
+            f"remove_path(recursive=true)."
         )
     parent = _removable(ctx, me, node)
     ctx.db.execute("DELETE FROM nodes WHERE path = ?", (node["path"],))
@@ -582,7 +586,8 @@ def change_mode(
             continue
         if not me.root and n["owner"] != me.user:
             raise ToolError(
-                f"Operation not permitted: '{n['path']}' belongs to '{n['owner']}'; only the owner or root can change its mode."
+                f"Operation not permitted: '{n['path']}' belongs to '{n['owner']}'; only the owner or root can change "
+                f"its mode."
             )
         new = apply_mode(n["mode"], mode, n["type"] == "dir")
         if new != n["mode"]:
@@ -603,8 +608,10 @@ def change_owner(
     group: Annotated[str | None, Field(min_length=1, max_length=32, description="New group, e.g. 'team'")] = None,
     recursive: Annotated[bool, Field(description="Apply to everything below a directory too (like chown -R)")] = False,
 ) -> dict[str, Any]:
-    """Change a file's owner and/or group (like `chown sam:team`), e.g. change_owner('/srv/shared/onboarding.md', group='team').
-    Only root may change the owner (switch_user('root') first); the owner may change the group to one of their own groups."""
+    """Change a file's owner and/or group (like `chown sam:team`), e.g.
+    change_owner('/srv/shared/onboarding.md', group='team').
+    Only root may change the owner (switch_user('root') first); the owner may change the group to one of their own
+    groups."""
     me = who(ctx)
     if owner is None and group is None:
         raise ToolError("Give an owner, a group, or both.")
@@ -618,13 +625,15 @@ def change_owner(
         if not me.root:
             if owner is not None and owner != n["owner"]:
                 raise ToolError(
-                    f"Operation not permitted: only root can give '{n['path']}' to another user; use switch_user('root') first."
+                    f"Operation not permitted: only root can give '{n['path']}' to another user; use "
+                    f"switch_user('root') first."
                 )
             if n["owner"] != me.user:
                 raise ToolError(f"Operation not permitted: '{n['path']}' belongs to '{n['owner']}', not to you.")
             if group is not None and group not in me.groups:
                 raise ToolError(
-                    f"Operation not permitted: you are not in group '{group}' (your groups: {', '.join(sorted(me.groups))})."
+                    f"Operation not permitted: you are not in group '{group}' (your groups: "
+                    f"{', '.join(sorted(me.groups))})."
                 )
         new_owner, new_group = owner or n["owner"], group or n["group_name"]
         if (new_owner, new_group) != (n["owner"], n["group_name"]):

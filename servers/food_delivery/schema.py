@@ -84,7 +84,9 @@ CREATE TABLE orders (
     customer_id TEXT NOT NULL REFERENCES customers(customer_id),
     restaurant_id TEXT NOT NULL REFERENCES restaurants(restaurant_id),
     courier_id TEXT REFERENCES couriers(courier_id),
-    status TEXT NOT NULL CHECK (status IN ('placed', 'accepted', 'preparing', 'out_for_delivery', 'delivered', 'cancelled')),
+    status TEXT NOT NULL CHECK (
+        status IN ('placed', 'accepted', 'preparing', 'out_for_delivery', 'delivered', 'cancelled')
+    ),
     subtotal REAL NOT NULL,
     delivery_fee REAL NOT NULL,
     service_fee REAL NOT NULL,

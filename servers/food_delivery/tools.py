@@ -87,12 +87,14 @@ def _promo_discount(
     if rest_id and rest_id != restaurant["restaurant_id"]:
         return (
             0.0,
-            f"Promo code {code.upper()} only works at {rest_id}, not at {restaurant['name']} ({restaurant['restaurant_id']}).",
+            f"Promo code {code.upper()} only works at {rest_id}, not at {restaurant['name']} "
+            f"({restaurant['restaurant_id']}).",
         )
     if subtotal < min_subtotal:
         return (
             0.0,
-            f"Promo code {code.upper()} needs a subtotal of at least {min_subtotal:.2f} USD; the cart has {subtotal:.2f} USD.",
+            f"Promo code {code.upper()} needs a subtotal of at least {min_subtotal:.2f} USD; the cart has "
+            f"{subtotal:.2f} USD.",
         )
     if (
         once
@@ -125,7 +127,8 @@ def _cart(ctx: Ctx, customer_id: str) -> dict[str, Any]:
     restaurant = RESTAURANT.get(ctx, cart[0])
     items = rows(
         ctx.db.execute(
-            "SELECT c.item_id, m.name, m.price, c.quantity, m.available FROM cart_items c JOIN menu_items m USING (item_id) "
+            "SELECT c.item_id, m.name, m.price, c.quantity, m.available FROM cart_items c JOIN menu_items m USING "
+            "(item_id) "
             "WHERE c.customer_id = ? ORDER BY c.item_id",
             (customer_id,),
         )
@@ -183,7 +186,8 @@ def search_restaurants(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search restaurants by name or dish, city, cuisine, rating and fee, e.g. search_restaurants(city='Austin', cuisine='breakfast', open_now=True).
+    """Search restaurants by name or dish, city, cuisine, rating and fee, e.g.
+    search_restaurants(city='Austin', cuisine='breakfast', open_now=True).
     Returns restaurant ids like 'RST-0036'."""
     like = f"%{query.strip()}%"
     q = Query("SELECT * FROM restaurants r").where(
@@ -242,7 +246,8 @@ def search_customers(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search customers by name, email or phone, optionally by city, e.g. search_customers('Garcia'). Ids look like 'CUS-0042'."""
+    """Search customers by name, email or phone, optionally by city, e.g. search_customers('Garcia'). Ids look like
+    'CUS-0042'."""
     like = f"%{query}%"
     q = Query("SELECT customer_id, name, email, city FROM customers")
     q.where("(name LIKE ? OR email LIKE ? OR phone LIKE ?)", like, like, like).filter("city LIKE ?", city)
@@ -256,7 +261,8 @@ def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     cus["active_order_ids"] = [
         r[0]
         for r in ctx.db.execute(
-            "SELECT order_id FROM orders WHERE customer_id = ? AND status NOT IN ('delivered', 'cancelled') ORDER BY order_id",
+            "SELECT order_id FROM orders WHERE customer_id = ? AND status NOT IN ('delivered', 'cancelled') ORDER BY "
+            "order_id",
             (customer_id,),
         )
     ]
@@ -284,7 +290,8 @@ def list_orders(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List orders, newest first, filtered by customer, restaurant or status, e.g. list_orders(customer_id='CUS-0042', status='delivered')."""
+    """List orders, newest first, filtered by customer, restaurant or status, e.g.
+    list_orders(customer_id='CUS-0042', status='delivered')."""
     q = Query("SELECT order_id, customer_id, restaurant_id, status, total, placed_at, eta FROM orders")
     q.equal("customer_id", customer_id).equal("restaurant_id", restaurant_id).equal("status", status)
     return q.page(ctx.db, "orders", order_by="placed_at DESC, order_id DESC", limit=limit, offset=offset)
@@ -396,7 +403,8 @@ def add_to_cart(
     else:
         ctx.db.execute("UPDATE carts SET updated_at = ? WHERE customer_id = ?", (fake.iso(ctx.now), customer_id))
     ctx.db.execute(
-        "INSERT INTO cart_items VALUES (?,?,?) ON CONFLICT (customer_id, item_id) DO UPDATE SET quantity = excluded.quantity",
+        "INSERT INTO cart_items VALUES (?,?,?) ON CONFLICT (customer_id, item_id) DO UPDATE SET quantity = "
+        "excluded.quantity",
         (customer_id, item_id, total),
     )
     return _cart(ctx, customer_id)
@@ -409,7 +417,8 @@ def update_cart_item(
     item_id: ItemId,
     quantity: Annotated[int, Field(ge=0, le=20, description="New quantity; 0 removes the item")],
 ) -> dict[str, Any]:
-    """Change the quantity of an item in the cart, or remove it with quantity 0, e.g. update_cart_item('CUS-0042', 'ITM-0257', 0).
+    """Change the quantity of an item in the cart, or remove it with quantity 0, e.g.
+    update_cart_item('CUS-0042', 'ITM-0257', 0).
     Removing the last item empties the cart."""
     CUSTOMER.get(ctx, customer_id)
     have = ctx.db.execute(
@@ -436,7 +445,8 @@ def update_cart_item(
 
 @food.write(returns=("promo_code",), requires=("add_to_cart",))
 def apply_promo_code(ctx: Ctx, customer_id: CustomerId, code: PromoCode) -> dict[str, Any]:
-    """Apply a promo code to a customer's cart, e.g. apply_promo_code('CUS-0042', 'SAVE5'). Fails if the code is unknown,
+    """Apply a promo code to a customer's cart, e.g. apply_promo_code('CUS-0042', 'SAVE5'). Fails if the code is
+    unknown,
     expired, for another restaurant, above the cart's subtotal threshold, or already used (once-per-customer codes)."""
     CUSTOMER.get(ctx, customer_id)
     cart = _cart(ctx, customer_id)
@@ -469,7 +479,8 @@ def place_order(
     """Check out the customer's cart as an order, e.g. place_order('CUS-0042', 'Leave at the door').
 
     Fails if the restaurant is closed at the time (pass scheduled_for within its hours, up to 7 days ahead), an item is
-    unavailable, the subtotal is below the minimum order, the promo code no longer applies, or the address is over 15 km away."""
+    unavailable, the subtotal is below the minimum order, the promo code no longer applies, or the address is over 15 km
+    away."""
     cus = CUSTOMER.get(ctx, customer_id)
     cart = _cart(ctx, customer_id)
     if not cart["items"]:
@@ -490,7 +501,8 @@ def place_order(
         closed = f", closed on {rest['closed_on']}s" if rest["closed_on"] else ""
         raise ToolError(
             f"{rest['name']} is closed {when} (hours {rest['opens']}-{rest['closes']}{closed}); "
-            "pass scheduled_for within its hours or order from a restaurant that is open (search_restaurants open_now=true)."
+            "pass scheduled_for within its hours or order from a restaurant that is open (search_restaurants "
+            "open_now=true)."
         )
     gone = [i for i in cart["items"] if not i["available"]]
     if gone:
@@ -500,7 +512,8 @@ def place_order(
         )
     if cart["subtotal"] < rest["min_order"]:
         raise ToolError(
-            f"Subtotal {cart['subtotal']:.2f} USD is below {rest['name']}'s minimum order of {rest['min_order']:.2f} USD; "
+            f"Subtotal {cart['subtotal']:.2f} USD is below {rest['name']}'s minimum order of {rest['min_order']:.2f} "
+            f"USD; "
             f"add {rest['min_order'] - cart['subtotal']:.2f} USD more."
         )
     if cart["promo_code"]:
@@ -564,7 +577,8 @@ def cancel_order(
     order_id: OrderId,
     reason: Annotated[str, Field(max_length=200, description="Why, e.g. 'ordered by mistake'")] = "customer request",
 ) -> dict[str, Any]:
-    """Cancel an order before pickup, e.g. cancel_order('ORD-00695', 'ordered by mistake'). Full refund while placed or accepted;
+    """Cancel an order before pickup, e.g. cancel_order('ORD-00695', 'ordered by mistake'). Full refund while placed or
+    accepted;
     while preparing half the subtotal is kept. Orders out for delivery or delivered cannot be cancelled."""
     order = ORDER.get(ctx, order_id)
     if order["status"] == "cancelled":
@@ -577,7 +591,8 @@ def cancel_order(
     kept = round(order["subtotal"] * 0.5, 2) if order["status"] == "preparing" else 0.0
     refund = round(order["total"] - kept, 2)
     ctx.db.execute(
-        "UPDATE orders SET status = 'cancelled', cancelled_at = ?, cancel_reason = ?, refund_amount = ? WHERE order_id = ?",
+        "UPDATE orders SET status = 'cancelled', cancelled_at = ?, cancel_reason = ?, refund_amount = ? WHERE "
+        "order_id = ?",
         (fake.iso(ctx.now), reason, refund, order_id),
     )
     return {"order_id": order_id, "status": "cancelled", "refund_amount": refund, "kept": kept}
@@ -586,7 +601,8 @@ def cancel_order(
 @food.write(returns=("courier",), requires=("place_order",))
 def advance_order_status(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Move an order one step along placed -> accepted -> preparing -> out_for_delivery -> delivered, as the restaurant
-    and courier would, e.g. advance_order_status('ORD-00695'). Going out for delivery assigns an available courier of the city."""
+    and courier would, e.g. advance_order_status('ORD-00695'). Going out for delivery assigns an available courier of
+    the city."""
     order = ORDER.get(ctx, order_id)
     if order["status"] in ("delivered", "cancelled"):
         raise ToolError(f"Order {order_id} is {order['status']}; it has no next status.")
@@ -605,7 +621,8 @@ def advance_order_status(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
             )
         city = RESTAURANT.get(ctx, order["restaurant_id"])["city"]
         found = ctx.db.execute(
-            "SELECT courier_id FROM couriers WHERE city = ? AND status = 'available' ORDER BY deliveries, courier_id LIMIT 1",
+            "SELECT courier_id FROM couriers WHERE city = ? AND status = 'available' ORDER BY deliveries, courier_id "
+            "LIMIT 1",
             (city,),
         ).fetchone()
         if found is None:
@@ -636,7 +653,8 @@ def rate_order(
     delivery_stars: Annotated[int, Field(ge=1, le=5, description="Delivery, 1 to 5 stars")],
     comment: Annotated[str, Field(max_length=500)] = "",
 ) -> dict[str, Any]:
-    """Rate a delivered order's food and delivery, e.g. rate_order('ORD-00010', 5, 4, 'Hot and on time.'). Only delivered
+    """Rate a delivered order's food and delivery, e.g. rate_order('ORD-00010', 5, 4, 'Hot and on time.'). Only
+    delivered
     orders can be rated, once each; the restaurant's and courier's averages update."""
     order = ORDER.get(ctx, order_id)
     if order["status"] != "delivered":

@@ -113,7 +113,8 @@ def list_projects(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List projects with their lead and open issue counts, e.g. list_projects(query='web'). Project keys look like 'WEB'."""
+    """List projects with their lead and open issue counts, e.g. list_projects(query='web'). Project keys look like
+    'WEB'."""
     q = Query(
         "SELECT p.project_id, p.name, p.description, p.lead_id, (SELECT COUNT(*) FROM issues i "
         "WHERE i.project_id = p.project_id AND i.status != 'done') AS unresolved_issues FROM projects p"
@@ -124,7 +125,8 @@ def list_projects(
 
 @tracker.read(returns=("project", "user", "sprint"))
 def get_project(ctx: Ctx, project_id: ProjectId) -> dict[str, Any]:
-    """Get a project: members and roles, labels, sprints by status and issue counts by status, e.g. get_project('WEB')."""
+    """Get a project: members and roles, labels, sprints by status and issue counts by status, e.g.
+    get_project('WEB')."""
     project = PROJECT.get(ctx, project_id)
     q = ctx.db.execute
     project["members"] = rows(
@@ -160,7 +162,8 @@ def search_users(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search users by name, email or title, optionally only a project's members. Returns user ids such as 'USR-0007'."""
+    """Search users by name, email or title, optionally only a project's members. Returns user ids such as
+    'USR-0007'."""
     if project_id is not None:
         PROJECT.get(ctx, project_id)
     q = Query("SELECT user_id, name, email, title FROM users").contains(query, "name", "email", "title")
@@ -188,7 +191,8 @@ def search_issues(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search issues with filters, most recently updated first, e.g. search_issues(project_id='WEB', status='open', type='bug')."""
+    """Search issues with filters, most recently updated first, e.g.
+    search_issues(project_id='WEB', status='open', type='bug')."""
     q = Query(
         "SELECT issue_id, project_id, type, title, status, priority, assignee_id, sprint_id, story_points, "
         "updated_at FROM issues"
@@ -206,7 +210,8 @@ def search_issues(
 
 @tracker.read(returns=("issue", "user", "sprint", "comment"))
 def get_issue(ctx: Ctx, issue_id: IssueId) -> dict[str, Any]:
-    """Get one issue with labels, the transitions allowed from its status, comments and history, e.g. get_issue('WEB-0042')."""
+    """Get one issue with labels, the transitions allowed from its status, comments and history, e.g.
+    get_issue('WEB-0042')."""
     issue = _issue_view(ctx, issue_id)
     issue["comments"] = rows(
         ctx.db.execute(
@@ -296,7 +301,8 @@ def create_issue(
     priority: Priority = "medium",
     assignee_id: Annotated[str | None, USER.ref("Assign right away to this project member, e.g. 'USR-0043'")] = None,
 ) -> dict[str, Any]:
-    """File a new issue in a project's backlog, e.g. create_issue('WEB', 'USR-0043', 'bug', 'Checkout page crashes on empty cart').
+    """File a new issue in a project's backlog, e.g.
+    create_issue('WEB', 'USR-0043', 'bug', 'Checkout page crashes on empty cart').
 
     It starts open, unestimated and in no sprint. Returns the new issue key."""
     project = PROJECT.get(ctx, project_id)
@@ -340,7 +346,8 @@ def update_issue(
     priority: Priority | None = None,
     type: IssueType | None = None,
 ) -> dict[str, Any]:
-    """Change an issue's title, description, priority or type as user_id, e.g. update_issue('WEB-0042', 'USR-0043', priority='critical')."""
+    """Change an issue's title, description, priority or type as user_id, e.g.
+    update_issue('WEB-0042', 'USR-0043', priority='critical')."""
     issue = ISSUE.get(ctx, issue_id)
     _member(ctx, issue["project_id"], user_id, "edit its issues")
     changes = {
@@ -410,7 +417,8 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId, to_status: St
         raise ToolError(f"{issue_id} is already {current}; allowed next: {', '.join(WORKFLOW[current])}.")
     if to_status not in WORKFLOW[current]:
         raise ToolError(
-            f"{issue_id} cannot go from {current} to {to_status}; allowed from {current}: {', '.join(WORKFLOW[current])}."
+            f"{issue_id} cannot go from {current} to {to_status}; allowed from {current}: "
+            f"{', '.join(WORKFLOW[current])}."
         )
     if to_status == "in_progress" and issue["assignee_id"] is None:
         raise ToolError(
@@ -437,7 +445,8 @@ def add_comment(
         str, Field(min_length=1, max_length=10_000, description="The comment, e.g. 'I can reproduce this on staging.'")
     ],
 ) -> dict[str, Any]:
-    """Comment on an issue as author_id, e.g. add_comment('WEB-0042', 'USR-0043', 'I can reproduce this on staging.')."""
+    """Comment on an issue as author_id, e.g.
+    add_comment('WEB-0042', 'USR-0043', 'I can reproduce this on staging.')."""
     ISSUE.get(ctx, issue_id)
     USER.get(ctx, author_id)
     if not body.strip():
@@ -459,7 +468,8 @@ def label_issue(
     ],
     remove: Annotated[bool, Field(description="true to remove the label instead")] = False,
 ) -> dict[str, Any]:
-    """Add one of the project's labels to an issue (or remove it with remove=true), e.g. label_issue('WEB-0042', 'regression')."""
+    """Add one of the project's labels to an issue (or remove it with remove=true), e.g.
+    label_issue('WEB-0042', 'regression')."""
     issue = ISSUE.get(ctx, issue_id)
     allowed = [
         r[0]
@@ -495,7 +505,8 @@ def set_story_points(
     issue = ISSUE.get(ctx, issue_id)
     if points not in POINTS:
         raise ToolError(
-            f"{points} is not on the estimation scale; use one of {', '.join(map(str, POINTS))} (split anything bigger than 21)."
+            f"{points} is not on the estimation scale; use one of {', '.join(map(str, POINTS))} (split anything "
+            f"bigger than 21)."
         )
     if issue["status"] == "done":
         raise ToolError(f"{issue_id} is done; its estimate is frozen. Reopen it first to re-estimate.")
@@ -579,7 +590,8 @@ def create_sprint(
     start, end = _date(start_date, "start_date"), _date(end_date, "end_date")
     if start < ctx.now.date():
         raise ToolError(
-            f"start_date {start_date} is in the past (today is {ctx.now.strftime('%Y-%m-%d')}); plan sprints from today on."
+            f"start_date {start_date} is in the past (today is {ctx.now.strftime('%Y-%m-%d')}); plan sprints from "
+            f"today on."
         )
     if not 1 <= (end - start).days + 1 <= 28:
         raise ToolError(f"A sprint lasts 1 to 28 days; {start_date} to {end_date} is {(end - start).days + 1} days.")
@@ -597,7 +609,8 @@ def create_sprint(
 
 @tracker.write(returns=("sprint",), requires=("move_issue_to_sprint",))
 def start_sprint(ctx: Ctx, sprint_id: SprintId) -> dict[str, Any]:
-    """Start a planned sprint, e.g. start_sprint('SPR-0028'). A project has one active sprint at a time, and the sprint needs issues."""
+    """Start a planned sprint, e.g. start_sprint('SPR-0028'). A project has one active sprint at a time, and the sprint
+    needs issues."""
     sprint = SPRINT.get(ctx, sprint_id)
     if sprint["status"] != "planned":
         raise ToolError(f"{sprint_id} is {sprint['status']}; only planned sprints can be started.")
@@ -606,7 +619,8 @@ def start_sprint(ctx: Ctx, sprint_id: SprintId) -> dict[str, Any]:
     ).fetchone()
     if active:
         raise ToolError(
-            f"Project {sprint['project_id']} already has an active sprint ({active[0]}); close it with close_sprint first."
+            f"Project {sprint['project_id']} already has an active sprint ({active[0]}); close it with close_sprint "
+            f"first."
         )
     if not ctx.db.execute("SELECT 1 FROM issues WHERE sprint_id = ?", (sprint_id,)).fetchone():
         raise ToolError(f"{sprint_id} has no issues; plan some in with move_issue_to_sprint before starting it.")
@@ -626,7 +640,8 @@ def close_sprint(
 ) -> dict[str, Any]:
     """Close the active sprint, e.g. close_sprint('SPR-0005', carry_over_to='SPR-0006').
 
-    If issues are unfinished, name a planned sprint to carry them over to (or move them out first); returns the velocity."""
+    If issues are unfinished, name a planned sprint to carry them over to (or move them out first); returns the
+    velocity."""
     sprint = SPRINT.get(ctx, sprint_id)
     if sprint["status"] != "active":
         raise ToolError(f"{sprint_id} is {sprint['status']}; only the active sprint can be closed.")
@@ -646,7 +661,8 @@ def close_sprint(
     elif unfinished:
         shown = ", ".join(unfinished[:10]) + (" ..." if len(unfinished) > 10 else "")
         raise ToolError(
-            f"{sprint_id} still has {len(unfinished)} unfinished issues ({shown}); pass carry_over_to=<a planned sprint id> "
+            f"{sprint_id} still has {len(unfinished)} unfinished issues ({shown}); pass carry_over_to=<a planned "
+            f"sprint id> "
             f"or move them to the backlog with move_issue_to_sprint(issue, null) first."
         )
     for issue_id in unfinished:
@@ -668,7 +684,8 @@ def add_project_member(
     user_id: Annotated[str, USER.ref("The user to add, e.g. 'USR-0007'")],
     role: Literal["developer", "qa", "designer", "viewer"] = "developer",
 ) -> dict[str, Any]:
-    """Add a user to a project's team, e.g. add_project_member('WEB', 'USR-0007', 'developer'). Viewers cannot be assigned issues."""
+    """Add a user to a project's team, e.g. add_project_member('WEB', 'USR-0007', 'developer'). Viewers cannot be
+    assigned issues."""
     PROJECT.get(ctx, project_id)
     USER.get(ctx, user_id)
     found = ctx.db.execute(
