@@ -6,9 +6,9 @@ The hub runs in its own process (``prove-hub serve`` under uvicorn, store in a t
 process drives ``groups × group-size`` concurrent episodes (default 64: 8 GRPO groups of 8, one
 connection per group) through ``trainer_client.hub_client``. Each episode plays the oracle of
 a task (``--mix read``: bank-balance-001 and reads; ``--mix write``: bank-transfer-002, reads and
-withdrawals) plus ``--extra-steps`` messages of ``--calls-per-step`` Hermes tool calls, answers, is scored (finish) and closed; its group reopens. At the end
-the hub's store is flushed, the hub is stopped (SIGINT, graceful), and the tool-call rows in the
-file are counted against the calls the hub reported executing.
+withdrawals) plus ``--extra-steps`` messages of ``--calls-per-step`` Hermes tool calls, answers, is scored (finish) and
+closed; its group reopens. At the end the hub's store is flushed, the hub is stopped (SIGINT, graceful), and the
+tool-call rows in the file are counted against the calls the hub reported executing.
 """
 
 from __future__ import annotations

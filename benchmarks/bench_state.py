@@ -59,7 +59,8 @@ def rows_as_dicts(db: sqlite3.Connection, tables: list[str]) -> dict[str, list[d
 def fork_table(library: Library) -> None:
     print("\n## Fork time per server (µs; ratio to the deserialize floor)\n")
     print(
-        "| server | tools | tables | rows | size KiB | build ms | floor µs | fork µs | fork/floor | deepcopy µs | deepcopy/fork |"
+        "| server | tools | tables | rows | size KiB | build ms | floor µs | fork µs | fork/floor "
+        "| deepcopy µs | deepcopy/fork |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     ratios = []
@@ -73,7 +74,8 @@ def fork_table(library: Library) -> None:
         ratios.append(k / f)
         print(
             f"| {name} | {len(mount.tools)} | {len(sdb.tables)} | {sdb.row_count()} | {sdb.size / 1024:.0f} | "
-            f"{sdb.build_seconds * 1000:.0f} | {f * 1e6:.1f} | {k * 1e6:.1f} | {k / f:.2f} | {d * 1e6:.0f} | {d / k:.0f} |"
+            f"{sdb.build_seconds * 1000:.0f} | {f * 1e6:.1f} | {k * 1e6:.1f} | {k / f:.2f} | "
+            f"{d * 1e6:.0f} | {d / k:.0f} |"
         )
     print(f"\nfork/floor: median {statistics.median(ratios):.2f}, worst {max(ratios):.2f} (goal ≤ 2)")
 
@@ -112,7 +114,8 @@ def hash_table(library: Library) -> None:
             full = best(lambda: full_hash(fork.db, sdb.tables), repeat=3, number=2)
             assert fork.state_hash() == fork.full_state_hash()
             print(
-                f"| {name} | {sdb.size / 1024:.0f} | {n} | {h * 1000:.3f} | {d * 1000:.3f} | {full * 1000:.1f} | {full / h:.0f} |"
+                f"| {name} | {sdb.size / 1024:.0f} | {n} | {h * 1000:.3f} | {d * 1000:.3f} | "
+                f"{full * 1000:.1f} | {full / h:.0f} |"
             )
 
 

@@ -69,7 +69,8 @@ def main() -> int:
         ("tasks", f"{data['n']:,}"),
         (
             "kinds (mcp / clarify / abstain)",
-            f"{data['kinds'].get('mcp', 0):,} / {data['kinds'].get('clarify', 0):,} / {data['kinds'].get('abstain', 0):,}",
+            f"{data['kinds'].get('mcp', 0):,} / {data['kinds'].get('clarify', 0):,} / "
+            f"{data['kinds'].get('abstain', 0):,}",
         ),
         ("library build + seed DBs", f"{t_lib:.1f} s"),
         ("synthesis (wall)", f"{t_synth:.1f} s"),

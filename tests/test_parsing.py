@@ -12,7 +12,8 @@ from hub.parsing import parse_model_output
 
 def test_hermes_several_calls_and_text() -> None:
     text = (
-        'Let me check.\n<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}}</tool_call>\n'
+        "Let me check.\n"
+        '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}}</tool_call>\n'
         '<tool_call>\n{"name": "banking__list_cards", "arguments": "{\\"account_id\\": \\"ACC-0001\\"}"}\n</tool_call>'
     )
     p = parse_model_output(text)

@@ -237,7 +237,8 @@ config = json.load(open(os.path.join(os.path.dirname(agent), "prove-agent.json")
 assert config["run"] == os.environ["PROVE_RUN"], config
 with open({metrics!r}, "a") as fh:
     for step in (1, 2):
-        fh.write(json.dumps({{"step": step, "metrics": {{"train/reward": 0.5 + step / 10, "train/kl": 0.001}}}}) + "\\n")
+        row = {{"step": step, "metrics": {{"train/reward": 0.5 + step / 10, "train/kl": 0.001}}}}
+        fh.write(json.dumps(row) + "\\n")
 sys.exit({code})
 """
 

@@ -173,7 +173,8 @@ def open_account(
         float, Field(ge=0, le=1_000_000, description="Opening deposit in USD, e.g. 100.0")
     ] = 0.0,
 ) -> dict[str, Any]:
-    """Open a new account for a customer, e.g. open_account('CUS-0042', 'savings', 500.0). Returns the new account id."""
+    """Open a new account for a customer, e.g. open_account('CUS-0042', 'savings', 500.0). Returns the new account
+    id."""
     customer = CUSTOMER.get(ctx, customer_id)
     acc_id = next_id(ctx.db, "accounts", "account_id", "ACC")
     nickname = f"{customer['name'].split()[0]}'s {type}"
@@ -262,7 +263,8 @@ def add_payee(
         str, Field(pattern=r"^\d{6,17}$", description="The payee's account number, 6 to 17 digits")
     ],
 ) -> dict[str, Any]:
-    """Save a new payee for a customer, e.g. add_payee('CUS-0042', 'Redwood Partners', 'Pacific Trust', '4402918831')."""
+    """Save a new payee for a customer, e.g. add_payee('CUS-0042', 'Redwood Partners', 'Pacific Trust',
+    '4402918831')."""
     CUSTOMER.get(ctx, customer_id)
     if ctx.db.execute(
         "SELECT 1 FROM payees WHERE customer_id = ? AND account_number = ?", (customer_id, account_number)
@@ -332,7 +334,8 @@ def close_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
 
 @banking.write()
 def set_card_status(ctx: Ctx, card_id: CardId, status: Literal["active", "locked", "cancelled"]) -> dict[str, Any]:
-    """Lock, unlock or cancel a card, e.g. set_card_status('CRD-0033', 'locked'). A cancelled card cannot be reactivated."""
+    """Lock, unlock or cancel a card, e.g. set_card_status('CRD-0033', 'locked'). A cancelled card cannot be
+    reactivated."""
     card = CARD.get(ctx, card_id)
     if card["status"] == "cancelled":
         raise ToolError(f"Card {card_id} is cancelled; order a new card instead.")

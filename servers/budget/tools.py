@@ -296,7 +296,8 @@ def list_recurring_expenses(
     category_id: Annotated[str | None, CATEGORY.ref("Only this category, e.g. 'CAT-001'")] = None,
     active: Annotated[bool | None, Field(description="true: only active ones; false: only stopped ones")] = None,
 ) -> dict[str, Any]:
-    """List recurring expenses (rent, subscriptions, ...) with their next date, e.g. list_recurring_expenses(active=True) shows 'REC-001'."""
+    """List recurring expenses (rent, subscriptions, ...) with their next date, e.g.
+    list_recurring_expenses(active=True) shows 'REC-001'."""
     q = Query("SELECT * FROM recurring_expenses").equal("category_id", category_id)
     found = q.equal("active", None if active is None else int(active)).rows(ctx.db, order_by="recurring_id", limit=100)
     for r in found:
@@ -362,7 +363,8 @@ def add_expense(
 
 @budget.write(returns=("expense",), requires=("add_expense",))
 def delete_expense(ctx: Ctx, expense_id: ExpenseId) -> dict[str, Any]:
-    """Delete an expense and take it off its month's total, e.g. delete_expense('EXP-00042'). Alerts already raised stay on record."""
+    """Delete an expense and take it off its month's total, e.g. delete_expense('EXP-00042'). Alerts already raised stay
+    on record."""
     exp = EXPENSE.get(ctx, expense_id)
     month = exp["date"][:7]
     spent, count = _spent(ctx, exp["category_id"], month)
@@ -391,7 +393,8 @@ def create_category(
     ] = None,
     hard_limit: Annotated[bool, Field(description="true: refuse expenses that would exceed the limit")] = False,
 ) -> dict[str, Any]:
-    """Create a budget category, e.g. create_category('Childcare', 'Family', monthly_limit=800.0). Names are unique, ignoring case."""
+    """Create a budget category, e.g. create_category('Childcare', 'Family', monthly_limit=800.0). Names are unique,
+    ignoring case."""
     name, group = name.strip(), group.strip()
     if not name or not group:
         raise ToolError("name and group must not be blank, e.g. create_category('Childcare', 'Family').")
@@ -424,8 +427,9 @@ def set_monthly_limit(
     ],
     hard_limit: Annotated[bool, Field(description="true: refuse expenses that would exceed the limit")] = False,
 ) -> dict[str, Any]:
-    """Set, change or remove a category's monthly limit, e.g. set_monthly_limit('CAT-005', 350.0). The current month is checked
-    against the new limit at once (alerts may be raised); a hard limit below what is already spent this month is refused."""
+    """Set, change or remove a category's monthly limit, e.g. set_monthly_limit('CAT-005', 350.0). The current month is
+    checked against the new limit at once (alerts may be raised); a hard limit below what is already spent this month is
+    refused."""
     cat = _category(ctx, category_id)
     month = ctx.now.strftime("%Y-%m")
     spent, _ = _spent(ctx, category_id, month)
@@ -462,8 +466,8 @@ def delete_category(
         str | None, CATEGORY.ref("Category to move its expenses and recurring expenses to, e.g. 'CAT-021'")
     ] = None,
 ) -> dict[str, Any]:
-    """Delete a category, e.g. delete_category('CAT-025', move_to_category_id='CAT-021'). A category that still has expenses or
-    active recurring expenses can only be deleted when they are moved to another category."""
+    """Delete a category, e.g. delete_category('CAT-025', move_to_category_id='CAT-021'). A category that still has
+    expenses or active recurring expenses can only be deleted when they are moved to another category."""
     cat = _category(ctx, category_id)
     n_exp = ctx.db.execute("SELECT COUNT(*) FROM expenses WHERE category_id = ?", (category_id,)).fetchone()[0]
     n_rec = ctx.db.execute(

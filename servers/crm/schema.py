@@ -56,7 +56,9 @@ CREATE TABLE deals (
     contact_id TEXT REFERENCES contacts(contact_id),
     owner_id TEXT NOT NULL REFERENCES owners(owner_id),
     amount REAL NOT NULL,
-    stage TEXT NOT NULL CHECK (stage IN ('prospecting', 'qualification', 'proposal', 'negotiation', 'closed_won', 'closed_lost')),
+    stage TEXT NOT NULL CHECK (
+        stage IN ('prospecting', 'qualification', 'proposal', 'negotiation', 'closed_won', 'closed_lost')
+    ),
     probability INTEGER NOT NULL,
     expected_close TEXT NOT NULL,
     lost_reason TEXT,

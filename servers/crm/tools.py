@@ -93,7 +93,8 @@ def search_leads(
 
 @crm.read(returns=("lead", "owner", "account", "contact", "deal", "activity"))
 def get_lead(ctx: Ctx, lead_id: LeadId) -> dict[str, Any]:
-    """Get one lead with its status, owner, what it was converted into and its recent activities, e.g. get_lead('LEAD-0042')."""
+    """Get one lead with its status, owner, what it was converted into and its recent activities, e.g.
+    get_lead('LEAD-0042')."""
     lead = LEAD.get(ctx, lead_id)
     lead["allowed_statuses"] = list(LEAD_ALLOWED[lead["status"]])
     lead["can_convert"] = lead["status"] == "qualified"
@@ -143,7 +144,8 @@ def search_accounts(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search accounts (companies) by name, filtered by industry, city or owner, e.g. search_accounts(industry='Healthcare')."""
+    """Search accounts (companies) by name, filtered by industry, city or owner, e.g.
+    search_accounts(industry='Healthcare')."""
     q = Query("SELECT account_id, name, industry, city, employees, owner_id FROM accounts").contains(query, "name")
     q.equal("industry", industry).equal("city", city).equal("owner_id", owner_id)
     return q.page(ctx.db, "accounts", order_by="account_id", limit=limit, offset=offset)
@@ -184,7 +186,8 @@ def list_deals(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List deals filtered by stage, owner, account, openness or amount, e.g. list_deals(stage='negotiation', min_amount=50000)."""
+    """List deals filtered by stage, owner, account, openness or amount, e.g. list_deals(stage='negotiation',
+    min_amount=50000)."""
     q = Query("SELECT deal_id, name, account_id, owner_id, amount, stage, probability, expected_close FROM deals")
     q.equal("stage", stage).equal("owner_id", owner_id).equal("account_id", account_id)
     if open_only:
@@ -195,7 +198,8 @@ def list_deals(
 
 @crm.read(returns=("deal", "account", "contact", "owner", "activity"))
 def get_deal(ctx: Ctx, deal_id: DealId) -> dict[str, Any]:
-    """Get one deal with its stage history, the stages it may move to next and its recent activities, e.g. get_deal('DEAL-0042')."""
+    """Get one deal with its stage history, the stages it may move to next and its recent activities, e.g.
+    get_deal('DEAL-0042')."""
     deal = DEAL.get(ctx, deal_id)
     deal["account_name"] = ACCOUNT.get(ctx, deal["account_id"])["name"]
     deal["allowed_next_stages"] = list(ALLOWED[deal["stage"]])
@@ -215,7 +219,8 @@ def list_owners(
     team: Literal["SMB", "Mid-Market", "Enterprise"] | None = None,
     active: Annotated[bool | None, Field(description="true: only active reps; false: only former reps")] = None,
 ) -> dict[str, Any]:
-    """List sales owners with their team, region, quota, open pipeline and won revenue, e.g. list_owners(active=True) includes 'USR-03'."""
+    """List sales owners with their team, region, quota, open pipeline and won revenue, e.g. list_owners(active=True)
+    includes 'USR-03'."""
     q = Query("SELECT * FROM owners").equal("team", team).equal("active", None if active is None else int(active))
     found = q.rows(ctx.db, order_by="owner_id")
     for o in found:
@@ -266,8 +271,8 @@ def create_lead(
         str | None, OWNER.ref("Sales owner, e.g. 'USR-03'; default the active rep with the fewest open leads")
     ] = None,
 ) -> dict[str, Any]:
-    """Create a new lead, e.g. create_lead('Dana Whitfield', 'Lumen Media', 'dana@lumen.example.com', source='referral').
-    Fails if an open lead with the same email exists."""
+    """Create a new lead, e.g. create_lead('Dana Whitfield', 'Lumen Media', 'dana@lumen.example.com',
+    source='referral'). Fails if an open lead with the same email exists."""
     name, company = name.strip(), company.strip()
     if not name or not company:
         raise ToolError("name and company must not be blank.")
@@ -305,8 +310,8 @@ def update_lead_status(
     status: Literal["working", "qualified", "disqualified"],
     reason: Annotated[str, Field(max_length=200, description="Why a lead is disqualified, e.g. 'no budget'")] = "",
 ) -> dict[str, Any]:
-    """Move a lead to working, qualified or disqualified (with a reason), e.g. update_lead_status('LEAD-0042', 'qualified').
-    Converted leads are final; a disqualified lead can only go back to working."""
+    """Move a lead to working, qualified or disqualified (with a reason), e.g. update_lead_status('LEAD-0042',
+    'qualified'). Converted leads are final; a disqualified lead can only go back to working."""
     lead = LEAD.get(ctx, lead_id)
     current = lead["status"]
     if current == "converted":
@@ -341,8 +346,8 @@ def convert_lead(
     ] = None,
     expected_close: Annotated[Day, Field(description="Expected close date, YYYY-MM-DD; default in 60 days")] = None,
 ) -> dict[str, Any]:
-    """Convert a qualified lead into a contact and a prospecting deal, under an existing account or a new one named after the
-    lead's company, e.g. convert_lead('LEAD-0042', 45000, account_id='ACT-0042')."""
+    """Convert a qualified lead into a contact and a prospecting deal, under an existing account or a new one named
+    after the lead's company, e.g. convert_lead('LEAD-0042', 45000, account_id='ACT-0042')."""
     lead = LEAD.get(ctx, lead_id)
     if lead["status"] == "converted":
         raise ToolError(f"Lead {lead_id} was already converted into deal {lead['converted_deal_id']}.")
@@ -463,8 +468,8 @@ def update_deal_stage(
     lost_reason: Literal["price", "competitor", "no_budget", "no_decision", "timing", "lost_contact"] | None = None,
 ) -> dict[str, Any]:
     """Move a deal to another pipeline stage, e.g. update_deal_stage('DEAL-0042', 'proposal') or
-    update_deal_stage('DEAL-0042', 'closed_lost', lost_reason='competitor'). Deals move one stage forward or back at a time,
-    can be lost from any open stage, are won only from negotiation, and closed deals cannot be reopened."""
+    update_deal_stage('DEAL-0042', 'closed_lost', lost_reason='competitor'). Deals move one stage forward or back at a
+    time, can be lost from any open stage, are won only from negotiation, and closed deals cannot be reopened."""
     deal = DEAL.get(ctx, deal_id)
     current = deal["stage"]
     if current in ("closed_won", "closed_lost"):
@@ -518,8 +523,8 @@ def log_activity(
     due_date: Annotated[Day, Field(description="For an open task or meeting: when it is due, YYYY-MM-DD")] = None,
 ) -> dict[str, Any]:
     """Log a call, email, meeting, note or task against a deal, contact and/or lead, e.g.
-    log_activity('call', 'Discovery call', deal_id='DEAL-0042'). With due_date the task or meeting is left open; the activity's
-    owner is the deal's (else the contact's or lead's) owner."""
+    log_activity('call', 'Discovery call', deal_id='DEAL-0042'). With due_date the task or meeting is left open; the
+    activity's owner is the deal's (else the contact's or lead's) owner."""
     if deal_id is None and contact_id is None and lead_id is None:
         raise ToolError("An activity must concern something: pass deal_id, contact_id or lead_id.")
     if not subject.strip():
@@ -594,7 +599,8 @@ def _due(ctx: Ctx, kind: str, due_date: str) -> str:
 
 @crm.write(returns=("deal", "owner"))
 def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: OwnerId) -> dict[str, Any]:
-    """Hand an open deal to another active sales owner, e.g. reassign_deal('DEAL-0042', 'USR-03'). Closed deals keep their owner."""
+    """Hand an open deal to another active sales owner, e.g. reassign_deal('DEAL-0042', 'USR-03'). Closed deals keep
+    their owner."""
     deal = DEAL.get(ctx, deal_id)
     owner = _owner(ctx, owner_id)
     if deal["stage"] in ("closed_won", "closed_lost"):

@@ -122,7 +122,8 @@ def search_listings(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Search listings by title, category, type, status (default active), seller, price or end time,
-    e.g. search_listings('Stratocaster', listing_type='auction'). Returns listing ids such as 'LST-0007' with current price."""
+    e.g. search_listings('Stratocaster', listing_type='auction'). Returns listing ids such as 'LST-0007' with current
+    price."""
     q = Query(
         f"SELECT l.listing_id, l.title, l.category, l.condition, l.listing_type, l.seller_id, l.status, "
         f"l.ends_at, {CURRENT} AS current_price, {BID_COUNT} AS bid_count FROM listings l"
@@ -168,8 +169,8 @@ def search_users(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search buyers and sellers by name or email, role, city or status, e.g. search_users(role='seller', city='Denver').
-    Returns user ids such as 'USR-0012'."""
+    """Search buyers and sellers by name or email, role, city or status, e.g. search_users(role='seller',
+    city='Denver'). Returns user ids such as 'USR-0012'."""
     q = Query("SELECT user_id, name, city, role, status, rating FROM users").contains(query, "name", "email")
     q.equal("role", role).equal("city", city).equal("status", status)
     return q.page(ctx.db, "users", order_by="user_id", limit=limit, offset=offset)
@@ -177,7 +178,8 @@ def search_users(
 
 @marketplace.read(returns=("user", "listing"))
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
-    """Get a user's profile with their active listing ids, items won or bought, and auctions they lead, e.g. get_user('USR-0012')."""
+    """Get a user's profile with their active listing ids, items won or bought, and auctions they lead, e.g.
+    get_user('USR-0012')."""
     user = USER.get(ctx, user_id)
     user["active_listing_ids"] = [
         r[0]
@@ -211,8 +213,8 @@ def list_offers(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List offers on fixed-price listings, newest first, by listing, buyer or status, e.g. list_offers(status='pending').
-    Offer ids look like 'OFR-0005'."""
+    """List offers on fixed-price listings, newest first, by listing, buyer or status, e.g.
+    list_offers(status='pending'). Offer ids look like 'OFR-0005'."""
     q = Query("SELECT * FROM offers").equal("listing_id", listing_id).equal("buyer_id", buyer_id)
     q.equal("status", status)
     return q.page(ctx.db, "offers", order_by="created_at DESC, offer_id DESC", limit=limit, offset=offset)
@@ -293,7 +295,8 @@ def create_listing(
     ] = None,
     description: Annotated[str, Field(max_length=2000, description="Details for buyers")] = "",
 ) -> dict[str, Any]:
-    """List an item for sale as a seller, e.g. create_listing('USR-0003', 'Leica M6 - Clean', 'Cameras', 900.0, 'auction').
+    """List an item for sale as a seller, e.g. create_listing('USR-0003', 'Leica M6 - Clean', 'Cameras', 900.0,
+    'auction').
 
     For an auction, price is the starting bid; for fixed price, the asking price. Returns the new listing id."""
     seller = USER.get(ctx, seller_id)
@@ -358,7 +361,8 @@ def update_listing(
         int | None, Field(ge=1, le=30, description="Push the end time back by this many days")
     ] = None,
 ) -> dict[str, Any]:
-    """Change an active listing's title, description, price or end time as its seller, e.g. update_listing('LST-0013', 'USR-0204', price=90.0).
+    """Change an active listing's title, description, price or end time as its seller, e.g. update_listing('LST-0013',
+    'USR-0204', price=90.0).
 
     An auction that has bids keeps its price and end time."""
     listing = LISTING.get(ctx, listing_id)
@@ -437,7 +441,8 @@ def make_offer(
     amount: Money,
     message: Annotated[str, Field(max_length=500, description="A note to the seller")] = "",
 ) -> dict[str, Any]:
-    """Offer a price on an active fixed-price listing, e.g. make_offer('LST-0013', 'USR-0012', 80.0, 'Can pick up today').
+    """Offer a price on an active fixed-price listing, e.g. make_offer('LST-0013', 'USR-0012', 80.0,
+    'Can pick up today').
 
     At least half the asking price, not on your own listing, one pending offer per buyer and listing."""
     listing = LISTING.get(ctx, listing_id)
@@ -479,7 +484,8 @@ def make_offer(
 
 @marketplace.write(returns=("listing", "user"), requires=("make_offer",))
 def accept_offer(ctx: Ctx, offer_id: OfferId, seller_id: SellerId) -> dict[str, Any]:
-    """Accept a pending offer as the listing's seller, selling the item at the offered price, e.g. accept_offer('OFR-0004', 'USR-0204').
+    """Accept a pending offer as the listing's seller, selling the item at the offered price, e.g.
+    accept_offer('OFR-0004', 'USR-0204').
 
     The other pending offers on the listing are declined."""
     offer = OFFER.get(ctx, offer_id)

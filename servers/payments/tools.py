@@ -33,7 +33,8 @@ def _merchant(ctx: Ctx, merchant_id: str) -> dict[str, Any]:
         ctx.db,
         "SELECT * FROM merchants WHERE merchant_id = ?",
         (merchant_id,),
-        f"No merchant {merchant_id!r}. Use search_customers or get_distinct_values('merchant_id') to find merchant ids.",
+        f"No merchant {merchant_id!r}. "
+        "Use search_customers or get_distinct_values('merchant_id') to find merchant ids.",
     )
 
 
@@ -101,7 +102,8 @@ def search_customers(
     e.g. search_customers('Lopez') or search_customers(merchant_id='MER-004')."""
     like = f"%{query}%"
     sql = (
-        "SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant_name FROM customers c JOIN merchants m USING (merchant_id) "
+        "SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant_name "
+        "FROM customers c JOIN merchants m USING (merchant_id) "
         "WHERE (c.name LIKE ? OR c.email LIKE ? OR m.name LIKE ?)"
     )
     args: list[Any] = [like, like, like]
@@ -131,7 +133,10 @@ def list_invoices(
 ) -> dict[str, Any]:
     """List invoices, newest first, filtered by merchant, customer, status, amount or overdue,
     e.g. list_invoices(merchant_id='MER-004', status='open')."""
-    sql = "SELECT invoice_id, merchant_id, customer_id, description, amount, currency, status, amount_paid, due_date, created_at FROM invoices WHERE 1=1"
+    sql = (
+        "SELECT invoice_id, merchant_id, customer_id, description, amount, currency, status, amount_paid, due_date, "
+        "created_at FROM invoices WHERE 1=1"
+    )
     args: list[Any] = []
     for column, value in (("merchant_id", merchant_id), ("customer_id", customer_id), ("status", status)):
         if value is not None:
@@ -200,7 +205,10 @@ def list_webhook_deliveries(
     )
     for e in endpoints:
         e["events"] = e["events"].split(",")
-    sql = "SELECT delivery_id, endpoint_id, event_type, object_id, status, response_code, created_at FROM webhook_deliveries WHERE merchant_id = ?"
+    sql = (
+        "SELECT delivery_id, endpoint_id, event_type, object_id, status, response_code, created_at "
+        "FROM webhook_deliveries WHERE merchant_id = ?"
+    )
     args: list[Any] = [merchant_id]
     for column, value in (("endpoint_id", endpoint_id), ("event_type", event_type), ("status", status)):
         if value is not None:
@@ -255,13 +263,15 @@ def create_invoice(
     due_in_days: Annotated[int, Field(ge=0, le=365, description="Days until the invoice is due")] = 30,
 ) -> dict[str, Any]:
     """Create a draft invoice from a merchant to one of its customers, e.g.
-    create_invoice('MER-004', 'CST-0042', 250.0, 'Treatment session'). Finalize it with update_invoice_status(..., 'open')."""
+    create_invoice('MER-004', 'CST-0042', 250.0, 'Treatment session'). Finalize it with update_invoice_status(...,
+    'open')."""
     m = _merchant(ctx, merchant_id)
     c = _customer(ctx, customer_id)
     if c["merchant_id"] != merchant_id:
         raise ToolError(
             f"Customer {customer_id} belongs to merchant {c['merchant_id']}, not {merchant_id}; "
-            f"invoice them from {c['merchant_id']} or pick one of {merchant_id}'s customers (search_customers(merchant_id=...))."
+            f"invoice them from {c['merchant_id']} or pick one of {merchant_id}'s customers "
+            "(search_customers(merchant_id=...))."
         )
     if not description.strip():
         raise ToolError("description is blank; say what is billed, e.g. 'Logo design'.")
@@ -298,7 +308,8 @@ def update_invoice_status(
     reason: Annotated[str, Field(max_length=200, description="Why an invoice is voided, e.g. 'issued in error'")] = "",
 ) -> dict[str, Any]:
     """Finalize a draft invoice (status='open', it can then be paid) or void a draft or open invoice
-    (status='void'), e.g. update_invoice_status('INV-00017', 'void', reason='duplicate'). Paid and void invoices are final."""
+    (status='void'), e.g. update_invoice_status('INV-00017', 'void', reason='duplicate'). Paid and void invoices are
+    final."""
     inv = _invoice(ctx, invoice_id)
     current = inv["status"]
     if current in ("paid", "void"):
@@ -338,11 +349,13 @@ def pay_invoice(
     ] = None,
 ) -> dict[str, Any]:
     """Take a payment against an open invoice, by default the whole amount due, e.g. pay_invoice('INV-00017', 'card')
-    or pay_invoice('INV-00017', 'wallet', amount=50.0). The payment settles at once; the invoice becomes paid when covered."""
+    or pay_invoice('INV-00017', 'wallet', amount=50.0). The payment settles at once; the invoice becomes paid when
+    covered."""
     inv = _invoice(ctx, invoice_id)
     if inv["status"] == "draft":
         raise ToolError(
-            f"Invoice {invoice_id} is still a draft; finalize it with update_invoice_status('{invoice_id}', 'open') first."
+            f"Invoice {invoice_id} is still a draft; "
+            f"finalize it with update_invoice_status('{invoice_id}', 'open') first."
         )
     if inv["status"] != "open":
         raise ToolError(f"Invoice {invoice_id} is {inv['status']} and takes no payments.")
@@ -352,7 +365,8 @@ def pay_invoice(
         raise ToolError("The amount rounds to 0.00; pay at least 0.01.")
     if pay > due + 1e-9:
         raise ToolError(
-            f"{pay:.2f} {inv['currency']} is more than the {due:.2f} {inv['currency']} still due on {invoice_id}; pay at most {due:.2f}."
+            f"{pay:.2f} {inv['currency']} is more than the {due:.2f} {inv['currency']} still due on {invoice_id}; "
+            f"pay at most {due:.2f}."
         )
     pay_id = next_id(ctx.db, "payments", "payment_id", "PMT", 5)
     at = fake.iso(ctx.now)
@@ -410,7 +424,8 @@ def refund_payment(
     p = _payment(ctx, payment_id)
     if p["status"] == "pending":
         raise ToolError(
-            f"Payment {payment_id} ({p['method']}) is still pending settlement and cannot be refunded yet; refund a settled payment."
+            f"Payment {payment_id} ({p['method']}) is still pending settlement and cannot be refunded yet; "
+            "refund a settled payment."
         )
     if p["status"] == "failed":
         raise ToolError(
@@ -460,7 +475,8 @@ def register_webhook(
     ],
 ) -> dict[str, Any]:
     """Register a webhook endpoint for a merchant; later invoice and payment events of the subscribed types are
-    delivered to it, e.g. register_webhook('MER-004', 'https://hooks.fernhill.example.com/pay', ['payment.succeeded', 'invoice.paid'])."""
+    delivered to it, e.g. register_webhook('MER-004', 'https://hooks.fernhill.example.com/pay', ['payment.succeeded',
+    'invoice.paid'])."""
     _merchant(ctx, merchant_id)
     url = url.strip()
     if not url.startswith("https://") or len(url) <= len("https://") or any(ch.isspace() for ch in url):

@@ -88,8 +88,8 @@ def list_stores(
     limit: Limit = 50,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List the chain's stores and distribution centers, filtered by city, state, status or kind, e.g. list_stores(city='Chicago').
-    Store ids look like 'STR-005'."""
+    """List the chain's stores and distribution centers, filtered by city, state, status or kind, e.g.
+    list_stores(city='Chicago'). Store ids look like 'STR-005'."""
     q = Query("SELECT store_id, name, kind, city, state, status, status_note FROM stores")
     q.equal("city", city).equal("state", state).equal("status", status).equal("kind", kind)
     return q.page(ctx.db, "stores", order_by="store_id", limit=limit, offset=offset)
@@ -314,7 +314,8 @@ def reserve_for_pickup(
     quantity: Annotated[int, Field(ge=1, le=MAX_RESERVE, description="Units to hold, 1 to 5")] = 1,
     customer_phone: Annotated[str, Field(max_length=30, description="A contact number, e.g. '+1-303-555-0142'")] = "",
 ) -> dict[str, Any]:
-    """Hold units at an open store for a customer to pick up within 48 hours, e.g. reserve_for_pickup('STR-005', 'SKU-0012', 'Maria Lopez', 2).
+    """Hold units at an open store for a customer to pick up within 48 hours, e.g. reserve_for_pickup('STR-005',
+    'SKU-0012', 'Maria Lopez', 2).
 
     Only at retail stores, not distribution centers, and only up to what is available there."""
     store = STORE.get(ctx, store_id)
@@ -372,7 +373,8 @@ def reserve_for_pickup(
 
 @retail_chain.write(requires=("reserve_for_pickup",))
 def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> dict[str, Any]:
-    """Cancel an active pickup reservation and release its units back to available stock, e.g. cancel_reservation('RSV-0120')."""
+    """Cancel an active pickup reservation and release its units back to available stock, e.g.
+    cancel_reservation('RSV-0120')."""
     res = RESERVATION.get(ctx, reservation_id)
     if res["status"] != "active":
         raise ToolError(f"Reservation {reservation_id} is {res['status']}; only active reservations can be cancelled.")

@@ -150,7 +150,8 @@ def search_products(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Search the catalog by name or brand, category and price range, e.g. search_products('Earbuds', category_id='CAT-01').
+    """Search the catalog by name or brand, category and price range, e.g. search_products('Earbuds',
+    category_id='CAT-01').
 
     Returns product ids such as 'PRD-0017' with price, stock and rating."""
     like = f"%{query}%"
@@ -184,7 +185,8 @@ def list_categories(ctx: Ctx) -> dict[str, Any]:
     found = rows(
         ctx.db.execute(
             "SELECT c.category_id, c.name, c.description, COUNT(p.product_id) AS active_products FROM categories c "
-            "LEFT JOIN products p ON p.category_id = c.category_id AND p.status = 'active' GROUP BY c.category_id ORDER BY c.category_id"
+            "LEFT JOIN products p ON p.category_id = c.category_id AND p.status = 'active' "
+            "GROUP BY c.category_id ORDER BY c.category_id"
         )
     )
     return {"categories": found, "count": len(found)}
@@ -253,7 +255,8 @@ def list_addresses(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 
 @shopping.read(returns=("product", "coupon"))
 def get_cart(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
-    """Show a customer's cart: items, subtotal, applied coupon, discount, shipping and total, e.g. get_cart('CUS-0042')."""
+    """Show a customer's cart: items, subtotal, applied coupon, discount, shipping and total, e.g.
+    get_cart('CUS-0042')."""
     CUSTOMER.get(ctx, customer_id)
     return _cart_summary(ctx, customer_id)
 
@@ -269,7 +272,8 @@ def list_orders(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List orders, newest first, filtered by customer, status or date, e.g. list_orders(status='delivered'). Ids look like 'ORD-00123'."""
+    """List orders, newest first, filtered by customer, status or date, e.g. list_orders(status='delivered'). Ids look
+    like 'ORD-00123'."""
     q = Query("SELECT order_id, customer_id, status, total, placed_at, shipped_at, delivered_at FROM orders")
     q.equal("customer_id", customer_id).equal("status", status).filter("placed_at >= ?", placed_since)
     return q.page(ctx.db, "orders", order_by="placed_at DESC, order_id DESC", limit=limit, offset=offset)
@@ -301,7 +305,8 @@ def list_coupons(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List coupons with their terms (kind, value, minimum spend, category, validity window, uses left), e.g. 'SUMMER15'."""
+    """List coupons with their terms (kind, value, minimum spend, category, validity window, uses left), e.g.
+    'SUMMER15'."""
     now = fake.iso(ctx.now)
     q = Query("SELECT *, max_uses - uses AS uses_left FROM coupons")
     q.flag(active_only or None, "starts_at <= ? AND expires_at > ? AND uses < max_uses", now, now)
@@ -334,7 +339,8 @@ def list_returns(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List return requests, newest first, by customer or status, e.g. list_returns(status='requested'). Ids look like 'RET-0004'."""
+    """List return requests, newest first, by customer or status, e.g. list_returns(status='requested'). Ids look like
+    'RET-0004'."""
     q = Query("SELECT r.*, o.customer_id FROM returns r JOIN orders o USING (order_id)")
     q.equal("o.customer_id", customer_id).equal("r.status", status)
     return q.page(ctx.db, "returns", order_by="r.created_at DESC, r.return_id DESC", limit=limit, offset=offset)
@@ -403,7 +409,8 @@ def update_cart_item(
     product_id: ProductId,
     quantity: Annotated[int, Field(ge=0, le=MAX_PER_PRODUCT, description="The new quantity; 0 removes the item")],
 ) -> dict[str, Any]:
-    """Change the quantity of a product already in the cart, or remove it with quantity 0, e.g. update_cart_item('CUS-0042', 'PRD-0017', 0)."""
+    """Change the quantity of a product already in the cart, or remove it with quantity 0, e.g.
+    update_cart_item('CUS-0042', 'PRD-0017', 0)."""
     CUSTOMER.get(ctx, customer_id)
     product = PRODUCT.get(ctx, product_id)
     row = ctx.db.execute(
@@ -456,9 +463,11 @@ def checkout_cart(
     payment_method: Literal["card", "paypal", "gift_card"] = "card",
     use_coupon: Annotated[bool, Field(description="Apply the cart's coupon; false checks out without it")] = True,
 ) -> dict[str, Any]:
-    """Place an order for everything in a customer's cart, shipped to one of their addresses, e.g. checkout_cart('CUS-0042', 'ADR-0064').
+    """Place an order for everything in a customer's cart, shipped to one of their addresses, e.g.
+    checkout_cart('CUS-0042', 'ADR-0064').
 
-    The cart must not be empty, every item must still be in stock, and the coupon must still apply. Returns the new order id."""
+    The cart must not be empty, every item must still be in stock, and the coupon must still apply. Returns the new
+    order id."""
     CUSTOMER.get(ctx, customer_id)
     address = fetch(
         ctx.db,
@@ -581,7 +590,8 @@ def request_return(
     quantity: Quantity = 1,
     reason: Literal["damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"] = "no_longer_needed",
 ) -> dict[str, Any]:
-    """Request a return of units from a delivered order within 30 days of delivery, e.g. request_return('ORD-00423', 'PRD-0018', 1, 'damaged').
+    """Request a return of units from a delivered order within 30 days of delivery, e.g. request_return('ORD-00423',
+    'PRD-0018', 1, 'damaged').
 
     Returns the new return id and the refund it will give."""
     order = ORDER.get(ctx, order_id)
@@ -644,7 +654,8 @@ def add_address(
     label: Annotated[str, Field(min_length=1, max_length=40, description="A name for it, e.g. 'Work'")] = "Home",
     make_default: Annotated[bool, Field(description="Use it as the default shipping address")] = False,
 ) -> dict[str, Any]:
-    """Save a shipping address for a customer, e.g. add_address('CUS-0042', '742 Oak Ave', 'Denver', 'CO', '80203', 'Work').
+    """Save a shipping address for a customer, e.g. add_address('CUS-0042', '742 Oak Ave', 'Denver', 'CO', '80203',
+    'Work').
 
     A customer keeps at most 10 addresses; labels are unique per customer."""
     CUSTOMER.get(ctx, customer_id)
@@ -668,7 +679,8 @@ def add_address(
 
 @shopping.write(returns=("product",))
 def add_to_wishlist(ctx: Ctx, customer_id: CustomerId, product_id: ProductId) -> dict[str, Any]:
-    """Save a product to a customer's wishlist, e.g. add_to_wishlist('CUS-0042', 'PRD-0017'); out-of-stock products are fine."""
+    """Save a product to a customer's wishlist, e.g. add_to_wishlist('CUS-0042', 'PRD-0017'); out-of-stock products are
+    fine."""
     CUSTOMER.get(ctx, customer_id)
     product = PRODUCT.get(ctx, product_id)
     if product["status"] != "active":
@@ -692,7 +704,8 @@ def write_review(
     title: Annotated[str, Field(min_length=1, max_length=100, description="A short headline, e.g. 'Great sound'")],
     body: Annotated[str, Field(max_length=2000, description="The review text")] = "",
 ) -> dict[str, Any]:
-    """Review a product the customer has received in a delivered order, once per product, e.g. write_review('CUS-0042', 'PRD-0017', 5, 'Great').
+    """Review a product the customer has received in a delivered order, once per product, e.g. write_review('CUS-0042',
+    'PRD-0017', 5, 'Great').
 
     Updates the product's average rating."""
     CUSTOMER.get(ctx, customer_id)

@@ -115,7 +115,8 @@ def list_connections(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List a user's followers, the users they follow, or the users they have blocked, e.g. list_connections('USR-0012', 'following')."""
+    """List a user's followers, the users they follow, or the users they have blocked, e.g. list_connections('USR-0012',
+    'following')."""
     USER.get(ctx, user_id)
     table, mine, other = {
         "followers": ("follows", "followee_id", "follower_id"),
@@ -243,7 +244,8 @@ def create_post(
 
 @social_media.write(requires=("create_post",))
 def delete_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any]:
-    """Delete a post; only its author may, e.g. delete_post('USR-0012', 'PST-00042'). Its likes and comments are removed too."""
+    """Delete a post; only its author may, e.g. delete_post('USR-0012', 'PST-00042'). Its likes and comments are removed
+    too."""
     USER.get(ctx, user_id)
     post = POST.get(ctx, post_id)
     if post["author_id"] != user_id:
@@ -255,7 +257,8 @@ def delete_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, A
 
 @social_media.write()
 def follow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId) -> dict[str, Any]:
-    """Make user_id follow target_user_id, e.g. follow_user('USR-0012', 'USR-0007'). Their posts then appear in user_id's feed."""
+    """Make user_id follow target_user_id, e.g. follow_user('USR-0012', 'USR-0007'). Their posts then appear in
+    user_id's feed."""
     USER.get(ctx, user_id)
     USER.get(ctx, target_user_id)
     if user_id == target_user_id:
@@ -313,7 +316,8 @@ def add_comment(
         Field(min_length=1, max_length=5000, description="The comment text, at most 500 characters, e.g. 'Congrats!'"),
     ],
 ) -> dict[str, Any]:
-    """Comment on a post as user_id, e.g. add_comment('USR-0012', 'PST-00042', 'Congrats!'). Returns the new comment id."""
+    """Comment on a post as user_id, e.g. add_comment('USR-0012', 'PST-00042', 'Congrats!'). Returns the new comment
+    id."""
     USER.get(ctx, user_id)
     post = POST.get(ctx, post_id)
     _check_visible(ctx, user_id, post["author_id"], f"post {post_id}")

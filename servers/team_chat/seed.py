@@ -1,4 +1,5 @@
-"""The team chat seed: 120 members, 24 channels (private and archived ones), messages with threads, reactions, mentions."""
+"""The team chat seed: 120 members, 24 channels (private and archived ones), messages with threads, reactions,
+mentions."""
 
 from __future__ import annotations
 
@@ -100,7 +101,8 @@ EMOJI = ("thumbsup", "tada", "eyes", "white_check_mark", "heart", "rocket", "joy
 
 
 def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
-    """120 members, 24 channels (private and archived ones), ~800 memberships, ~1,300 messages with threads, reactions and mentions."""
+    """120 members, 24 channels (private and archived ones), ~800 memberships, ~1,300 messages with threads, reactions
+    and mentions."""
     users, handles = [], set()
     for i in range(1, 121):
         first, last = fake.person(rng)

@@ -99,7 +99,8 @@ def _mentions(ctx: Ctx, ch: dict[str, Any], text: str) -> list[str]:
             raise ToolError(f"No member with handle @{handle}; use search_users to find the right handle.")
         if ch["is_private"] and not _is_member(ctx, ch["channel_id"], found[0]):
             raise ToolError(
-                f"@{handle} ({found[0]}) is not in private channel #{ch['name']}; invite them with invite_to_channel or drop the mention."
+                f"@{handle} ({found[0]}) is not in private channel #{ch['name']}; "
+                "invite them with invite_to_channel or drop the mention."
             )
         ids.append(found[0])
     return ids
@@ -147,7 +148,8 @@ def search_users(
     """Search workspace members by name, handle or title. Returns member ids such as 'USR-0007' and @handles."""
     like = f"%{query}%"
     sql, args = (
-        "SELECT user_id, handle, name, title, department, timezone, status FROM users WHERE (name LIKE ? OR handle LIKE ? OR title LIKE ?)",
+        "SELECT user_id, handle, name, title, department, timezone, status FROM users "
+        "WHERE (name LIKE ? OR handle LIKE ? OR title LIKE ?)",
         [like, like, like],
     )
     for column, value in (("department", department), ("status", status)):
@@ -171,7 +173,8 @@ def list_channels(
     limit: Limit = 50,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List channels with member counts, e.g. list_channels(query='eng'). Without user_id only public channels are listed."""
+    """List channels with member counts, e.g. list_channels(query='eng'). Without user_id only public channels are
+    listed."""
     like = f"%{query}%"
     sql = (
         "SELECT c.channel_id, c.name, c.topic, c.is_private, c.is_archived, "
@@ -232,7 +235,8 @@ def search_messages(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Read messages as user_id, newest first (a thread oldest first), e.g. search_messages('USR-0022', channel_id='CHN-0004').
+    """Read messages as user_id, newest first (a thread oldest first), e.g. search_messages('USR-0022',
+    channel_id='CHN-0004').
 
     Private channels are readable only by their members. Without thread_id only top-level messages
     are listed, with their reply counts."""
@@ -333,7 +337,8 @@ def invite_to_channel(
     ],
     user_id: Annotated[str, Field(description="The member to add, e.g. 'USR-0007'"), Entity("user")],
 ) -> dict[str, Any]:
-    """Add a member to a channel on a current member's invite, e.g. invite_to_channel('CHN-0018', 'USR-0022', 'USR-0007').
+    """Add a member to a channel on a current member's invite, e.g. invite_to_channel('CHN-0018', 'USR-0022',
+    'USR-0007').
 
     The only way into a private channel."""
     _user(ctx, inviter_id, acting=True)
@@ -341,7 +346,8 @@ def invite_to_channel(
     _writable(ch)
     if not _is_member(ctx, channel_id, inviter_id):
         raise ToolError(
-            f"{inviter_id} is not a member of #{ch['name']} and cannot invite; ask one of its members (see get_channel)."
+            f"{inviter_id} is not a member of #{ch['name']} and cannot invite; "
+            "ask one of its members (see get_channel)."
         )
     target = _user(ctx, user_id)
     if target["status"] != "active":
@@ -362,7 +368,8 @@ def post_message(
         str | None, Field(description="Reply in the thread of this root message, e.g. 'MSG-00149'"), Entity("message")
     ] = None,
 ) -> dict[str, Any]:
-    """Post a message (or a thread reply with thread_id) as author_id, e.g. post_message('CHN-0004', 'USR-0022', 'Deploy done').
+    """Post a message (or a thread reply with thread_id) as author_id, e.g. post_message('CHN-0004', 'USR-0022',
+    'Deploy done').
 
     The author must be a channel member; the channel must not be archived."""
     _user(ctx, author_id, acting=True)
@@ -390,7 +397,8 @@ def post_message(
 
 @chat.write(requires=("post_message",))
 def edit_message(ctx: Ctx, message_id: MessageId, user_id: UserId, text: Text) -> dict[str, Any]:
-    """Replace the text of one's own message, e.g. edit_message('MSG-00149', 'USR-0084', 'Deploy to prod done, all green').
+    """Replace the text of one's own message, e.g. edit_message('MSG-00149', 'USR-0084',
+    'Deploy to prod done, all green').
 
     Only the author can edit; archived channels are read-only."""
     _user(ctx, user_id, acting=True)
@@ -423,7 +431,8 @@ def add_reaction(
     ],
     remove: Annotated[bool, Field(description="true to take back one's own reaction instead")] = False,
 ) -> dict[str, Any]:
-    """React to a message with an emoji as user_id (or take it back with remove=true), e.g. add_reaction('MSG-00149', 'USR-0022', 'tada').
+    """React to a message with an emoji as user_id (or take it back with remove=true), e.g. add_reaction('MSG-00149',
+    'USR-0022', 'tada').
 
     Only channel members can react; each member reacts with a given emoji once."""
     _user(ctx, user_id, acting=True)

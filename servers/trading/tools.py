@@ -174,7 +174,8 @@ def get_price_history(
     until: Day = None,
     limit: Annotated[int, Field(ge=1, le=100, description="At most this many trading days, the most recent ones")] = 20,
 ) -> dict[str, Any]:
-    """Daily open/high/low/close/volume bars for a symbol, oldest first, e.g. get_price_history('MSFT', since='2026-05-01')."""
+    """Daily open/high/low/close/volume bars for a symbol, oldest first, e.g. get_price_history('MSFT',
+    since='2026-05-01')."""
     s = _symbol(ctx, symbol)
     since, until = _date(since, "since"), _date(until, "until")
     if since and until and since > until:
@@ -221,7 +222,8 @@ def list_orders(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List orders, newest first, filtered by portfolio, symbol, status or side, e.g. list_orders(portfolio_id='PRT-0042', status='open')."""
+    """List orders, newest first, filtered by portfolio, symbol, status or side, e.g.
+    list_orders(portfolio_id='PRT-0042', status='open')."""
     q = Query("SELECT * FROM orders").equal("portfolio_id", portfolio_id)
     q.equal("symbol", symbol.strip().upper() if symbol else symbol).equal("status", status).equal("side", side)
     return q.page(ctx.db, "orders", order_by="created_at DESC, order_id DESC", limit=limit, offset=offset)

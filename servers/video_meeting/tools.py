@@ -136,7 +136,8 @@ def search_users(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """Find users by name, email or department, optionally on one plan, e.g. search_users('Patel'). Ids look like 'USR-0017'."""
+    """Find users by name, email or department, optionally on one plan, e.g. search_users('Patel'). Ids look like
+    'USR-0017'."""
     q = Query("SELECT * FROM users").contains(query, "name", "email", "department").equal("plan", plan)
     out = q.page(ctx.db, "users", order_by="user_id", limit=limit, offset=offset)
     for u in out["users"]:
@@ -173,7 +174,8 @@ def list_meetings(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List meetings by host, participant, status, scheduled time or title, ordered by scheduled start, e.g. list_meetings(status='live')."""
+    """List meetings by host, participant, status, scheduled time or title, ordered by scheduled start, e.g.
+    list_meetings(status='live')."""
     lo = _parse(starts_after, "starts_after") if starts_after else None
     hi = _parse(starts_before, "starts_before") if starts_before else None
     if lo and hi and hi <= lo:
@@ -187,7 +189,8 @@ def list_meetings(
 
 @video_meeting.read(returns=("meeting", "user", "recording"))
 def get_meeting(ctx: Ctx, meeting_id: MeetingId) -> dict[str, Any]:
-    """One meeting with its slot, status, capacity, participants (who is in it now) and recordings, e.g. get_meeting('MTG-0372')."""
+    """One meeting with its slot, status, capacity, participants (who is in it now) and recordings, e.g.
+    get_meeting('MTG-0372')."""
     return _meeting_view(ctx, MEETING.get(ctx, meeting_id))
 
 
@@ -200,7 +203,8 @@ def list_recordings(
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
-    """List cloud recordings by meeting, host or status ('recording' = still running), newest first, e.g. list_recordings(host_id='USR-0017')."""
+    """List cloud recordings by meeting, host or status ('recording' = still running), newest first, e.g.
+    list_recordings(host_id='USR-0017')."""
     q = Query("SELECT r.*, m.title, m.host_id FROM recordings r JOIN meetings m USING (meeting_id)")
     q.equal("r.meeting_id", meeting_id).equal("m.host_id", host_id).equal("r.status", status)
     out = q.page(ctx.db, "recordings", order_by="r.started_at DESC, r.recording_id DESC", limit=limit, offset=offset)
@@ -245,7 +249,8 @@ def schedule_meeting(
     cohost_id: Annotated[str | None, USER.ref("An invitee who may record and end the meeting, e.g. 'USR-0042'")] = None,
     agenda: Annotated[str, Field(max_length=2000)] = "",
 ) -> dict[str, Any]:
-    """Schedule a meeting hosted by a user, e.g. schedule_meeting('USR-0017', 'Roadmap walkthrough', '2026-06-02T15:00', 45, invitee_ids=['USR-0042']).
+    """Schedule a meeting hosted by a user, e.g. schedule_meeting('USR-0017', 'Roadmap walkthrough', '2026-06-02T15:00',
+    45, invitee_ids=['USR-0042']).
 
     The start must be in the future, the host must be free in that slot, and capacity (default: the plan's
     maximum) must hold the host and all invitees. Returns the new meeting id and join code."""
@@ -326,9 +331,11 @@ def _check_free(ctx: Ctx, host_id: str, t0: datetime, t1: datetime) -> None:
 
 @video_meeting.write(returns=("meeting",))
 def start_meeting(ctx: Ctx, meeting_id: MeetingId, acting_user_id: ActingUser) -> dict[str, Any]:
-    """The host starts a scheduled meeting, which goes live with the host inside, e.g. start_meeting('MTG-0376', 'USR-0143').
+    """The host starts a scheduled meeting, which goes live with the host inside, e.g. start_meeting('MTG-0376',
+    'USR-0143').
 
-    Possible from 60 minutes before the slot until the slot is over; ended, cancelled or missed meetings cannot start."""
+    Possible from 60 minutes before the slot until the slot is over; ended, cancelled or missed meetings cannot
+    start."""
     m = MEETING.get(ctx, meeting_id)
     _authorize(ctx, m, acting_user_id, "start it", cohost_ok=False)
     if m["status"] == "live":
@@ -400,7 +407,8 @@ def set_recording(
     acting_user_id: ActingUser,
     recording: Annotated[bool, Field(description="true to start the cloud recording, false to stop it")] = True,
 ) -> dict[str, Any]:
-    """Start or stop the cloud recording of a live meeting (host or co-host), e.g. set_recording('MTG-0371', 'USR-0065', True).
+    """Start or stop the cloud recording of a live meeting (host or co-host), e.g. set_recording('MTG-0371', 'USR-0065',
+    True).
 
     Needs a host on the pro or business plan; a stopped recording is ready to view in list_recordings."""
     m = MEETING.get(ctx, meeting_id)
@@ -450,7 +458,8 @@ def _stop(ctx: Ctx, recording_id: str) -> dict[str, Any]:
 
 @video_meeting.write(returns=("meeting", "recording"), requires=("start_meeting",))
 def end_meeting(ctx: Ctx, meeting_id: MeetingId, acting_user_id: ActingUser) -> dict[str, Any]:
-    """End a live meeting for everyone (host or co-host), e.g. end_meeting('MTG-0372', 'USR-0017'). A running recording is stopped and becomes ready."""
+    """End a live meeting for everyone (host or co-host), e.g. end_meeting('MTG-0372', 'USR-0017'). A running recording
+    is stopped and becomes ready."""
     m = MEETING.get(ctx, meeting_id)
     _authorize(ctx, m, acting_user_id, "end it", cohost_ok=True)
     _live(m, "end")
