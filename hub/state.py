@@ -133,7 +133,7 @@ class SeedDatabase:
         db.execute("COMMIT")
         self.tables = _table_infos(db)
         for info in self.tables.values():
-            if db.execute(f"SELECT 1 FROM pragma_table_list WHERE name=? AND wr", (info.name,)).fetchone():
+            if db.execute("SELECT 1 FROM pragma_table_list WHERE name=? AND wr", (info.name,)).fetchone():
                 raise ValueError(f"{server.name}.{info.name}: WITHOUT ROWID tables are not supported")
         _install_triggers(db, self.tables)
         db.execute("VACUUM")

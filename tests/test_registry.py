@@ -174,7 +174,7 @@ def _seed_values(server: str) -> dict[str, list[Any]]:
     sdb = LIBRARY.mount(server).seed_db(0)  # type: ignore[attr-defined]
     out: dict[str, list[Any]] = {}
     for table, info in sdb.tables.items():
-        for i, col in enumerate(info.columns):
+        for col in info.columns:
             vals = [r[0] for r in sdb.db.execute(f"SELECT DISTINCT {col} FROM {table} LIMIT 30")]
             out.setdefault(col, []).extend(v for v in vals if v is not None)
     return out

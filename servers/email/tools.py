@@ -336,7 +336,7 @@ email.distinct_values(
 def create_draft(
     ctx: Ctx,
     mailbox_id: MailboxId,
-    to: Addresses = [],
+    to: Addresses = [],  # noqa: B006 (pydantic copies a default per call)
     cc: Addresses = [],  # noqa: B006
     subject: Annotated[str, Field(max_length=200, description="Subject line, e.g. 'Q3 planning'")] = "",
     body: Annotated[str, Field(max_length=10_000, description="Message text")] = "",
