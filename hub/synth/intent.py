@@ -334,6 +334,12 @@ class Scene:
         ``MAX_CALLS`` calls and ``MAX_TURNS`` turns): ask before an optional follow-up."""
         return sum(1 for _ in self.calls) + calls <= MAX_CALLS and len(self.turns) + turns <= MAX_TURNS
 
+    def asked(self, tool: str, **arguments: Any) -> None:
+        """``Skip`` a follow-up whose call (``tool`` with these arguments) the dialogue already made:
+        an agent would answer from what it has."""
+        if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in self.calls):
+            raise Skip(f"{tool} already ran on that")
+
     def be(self, name: str) -> None:
         """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone."""
         self.persona = Persona(name, self.persona.tone)

@@ -455,17 +455,11 @@ def current_account(s: Scene, where: str = "1=1") -> dict[str, Any]:
     return found[0]
 
 
-def asked(s: Scene, tool: str, **arguments: Any) -> None:
-    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
-    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
-        raise Skip(f"{tool} already ran on that")
-
-
 @banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)
 def balance_now(s: Scene) -> None:
     """The customer asks what the account they just used holds now."""
     acc = current_account(s)
-    asked(s, "get_account", account_id=acc["account_id"])
+    s.asked("get_account", account_id=acc["account_id"])
     s.say("So what's left in {what}?", "What does {what} show now?", "And what's the balance of {what} at this point?",
           what=acc_ref(s, acc))
     s.call("get_account", account_id=acc["account_id"])
@@ -486,7 +480,7 @@ def latest_on_statement(s: Scene) -> None:
 def cards_on_account(s: Scene) -> None:
     """The customer asks which cards are linked to the account."""
     acc = current_account(s, "type != 'savings'")
-    asked(s, "list_cards", account_id=acc["account_id"])
+    s.asked("list_cards", account_id=acc["account_id"])
     s.say("Which cards are linked to {what}?", "What cards do I have on {what}?",
           "Are any cards still working on {what}?", what=acc_ref(s, acc))
     s.call("list_cards", account_id=acc["account_id"])
@@ -510,7 +504,7 @@ def who_can_i_pay(s: Scene) -> None:
     c = s.memory.get("customer")
     if not c or not s.rows("SELECT 1 FROM payees WHERE customer_id = ?", c["customer_id"]):
         raise Skip("no customer with payees in the dialogue yet")
-    asked(s, "list_payees", customer_id=c["customer_id"])
+    s.asked("list_payees", customer_id=c["customer_id"])
     s.say("While you're at it, who do I have saved to send money to?", "And who's on my list of recipients?",
           "Remind me who I can pay online.")
     s.call("list_payees", customer_id=c["customer_id"])

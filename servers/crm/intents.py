@@ -329,12 +329,6 @@ def my_new_leads(s: Scene) -> None:
 # Follow-ups: a short next turn about the deal, company or person the dialogue is already about ---------
 
 
-def asked(s: Scene, tool: str, **arguments: Any) -> None:
-    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
-    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
-        raise Skip(f"{tool} already ran on that")
-
-
 REMINDERS = ("Check in on the proposal", "Send the updated quote", "Book a call with their CFO", "Share the case study")
 
 
@@ -364,7 +358,7 @@ def other_deals_there(s: Scene) -> None:
     else:
         args = {"account_id": d["account_id"]}
         s.say("Show me every deal we've ever had with {co}.", "What's our full deal history with {co}?", co=name)
-    asked(s, "list_deals", **args)
+    s.asked("list_deals", **args)
     s.call("list_deals", **args)
 
 
@@ -374,7 +368,7 @@ def deal_now(s: Scene) -> None:
     d = s.memory.get("deal")
     if not d:
         raise Skip("no deal in the dialogue")
-    asked(s, "get_deal", deal_id=d["deal_id"])
+    s.asked("get_deal", deal_id=d["deal_id"])
     s.say("Show me that deal as it stands now.", "Pull up the deal record.", "What does the deal look like now?")
     s.call("get_deal", deal_id=d["deal_id"])
 
@@ -385,7 +379,7 @@ def person_details(s: Scene) -> None:
     c = s.memory.get("contact")
     if not c:
         raise Skip("no contact in the dialogue")
-    asked(s, "get_contact", contact_id=c["contact_id"])
+    s.asked("get_contact", contact_id=c["contact_id"])
     s.say("Pull up {f}'s contact record.", "What do we have on file for {f} now?", "Show me {f}'s details.",
           f=c["name"].split()[0])
     s.call("get_contact", contact_id=c["contact_id"])

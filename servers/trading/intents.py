@@ -366,12 +366,6 @@ def sector_scan(s: Scene) -> None:
 # Follow-ups: a short next turn about the portfolio or stock the dialogue is already about -------------
 
 
-def asked(s: Scene, tool: str, **arguments: Any) -> None:
-    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
-    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
-        raise Skip(f"{tool} already ran on that")
-
-
 def my_portfolio(s: Scene) -> str:
     known = s.memory.get("portfolio")
     if not known:
@@ -406,7 +400,7 @@ def working_orders(s: Scene) -> None:
               w="buy" if side == "buy" else "sell")
     else:
         s.say("What else do I have waiting in the market?", "Which of my orders are still working?")
-    asked(s, "list_orders", **args)
+    s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
 
@@ -416,7 +410,7 @@ def price_now(s: Scene) -> None:
     sym = s.memory.get("symbol")
     if not sym:
         raise Skip("no stock in the dialogue yet")
-    asked(s, "get_quote", symbol=sym)
+    s.asked("get_quote", symbol=sym)
     s.say("Where's {t} trading now?", "What's the bid and ask on {t} at the moment?", "And {t} right now?", t=sym)
     s.call("get_quote", symbol=sym)
 
