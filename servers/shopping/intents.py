@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from hub import fake
+from hub.synth import customer
 from hub.synth.intent import Ref, Scene, Skip, day, money
 from servers.shopping.schema import MAX_PER_PRODUCT, RETURN_WINDOW_DAYS
 from servers.shopping.tools import shopping
@@ -41,45 +42,16 @@ def now_iso(s: Scene) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The customer talking: the one an earlier turn established (``Skip`` when they do not fit
-    ``where``), or a fresh pick who then becomes the persona. A follow-up never changes who talks."""
-    known = s.memory.get("customer")
-    if known:
-        found = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not found:
-            raise Skip("the customer of the earlier turn does not fit")
-        return found[0]
-    if s.turns:
-        raise Skip("a follow-up for a customer after a turn that was not a customer's")
-    c = s.pick(CUSTOMER + f" WHERE {where}", *params)
-    s.be(c["name"])
-    return c
+    return customer.me(s, CUSTOMER, where, *params)
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
-    """How the customer introduces themselves: their name, or name and email when the name is shared (once:
-    in a later turn of the same dialogue they are already known)."""
-    known = s.memory.get("customer")
-    if known and known["customer_id"] == c["customer_id"]:
-        return s.rng.choice(("Still me", "Same account as before", "Me again"))
-    return s.refer(c["customer_id"],
-                   Ref("I'm {name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
-                   Ref("I'm {name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
-                   name=c["name"], email=c["email"])
+    return customer.who(s, c, ("Still me", "Same account as before", "Me again"))
 
 
 def find_me(s: Scene, c: dict[str, Any]) -> str:
     """The customer's id from a search by name (skipped when an earlier turn already found it)."""
-    known = s.memory.get("customer")
-    if known and known["customer_id"] == c["customer_id"]:
-        return str(known["customer_id"])
-    shared = s.value("SELECT COUNT(*) FROM customers WHERE name = ?", c["name"]) > 1
-    query = c["email"] if shared else c["name"]  # the intro gave the email when the name is shared
-    found = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
-    if not found:
-        raise Skip("the customer is past the first page of the search")
-    s.memory["customer"] = found[0]
-    return str(found[0]["customer_id"])
+    return str(customer.find_me(s, c)["customer_id"])
 
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
