@@ -320,6 +320,17 @@ class Scene:
         self.turns[-1].calls.append(CallRecord(tool, args, result, spec.kind, len(self.turns) - 1))
         return result
 
+    def choose(self, rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, none: str,
+               alike: str) -> dict[str, Any]:
+        """One of ``rows`` (what a call listed), drawn by the rng, that the user can tell apart from the others by
+        ``key``: ``Skip`` with ``none`` when there is no row, with ``alike`` when another row has the same key."""
+        if not rows:
+            raise Skip(none)
+        row = self.rng.choice(rows)
+        if sum(key(r) == key(row) for r in rows) > 1:
+            raise Skip(alike)
+        return row
+
     @property
     def calls(self) -> Iterator[CallRecord]:
         return (c for t in self.turns for c in t.calls)

@@ -9,6 +9,7 @@ The user owns a mailbox and says who they are (their name); the agent finds the 
 from __future__ import annotations
 
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub import fake
@@ -61,6 +62,11 @@ def find_box(s: Scene, box: dict[str, Any]) -> str:
 
 def core(subject: str) -> str:
     return subject.removeprefix("Re: ").strip()
+
+
+def looks(m: dict[str, Any]) -> tuple[str, str]:
+    """What tells listed emails apart for their owner: the sender and the subject."""
+    return m["from_name"], core(m["subject"])
 
 
 def message_ref(s: Scene, m: dict[str, Any]) -> str:
@@ -118,11 +124,7 @@ def catch_up_unread(s: Scene) -> None:
           "This is {me}. Show me the mail I haven't opened.", minimal=["{me}: unread mail?"], me=box["owner_name"])
     mid = find_box(s, box)
     unread = s.call("list_messages", mailbox_id=mid, unread_only=True)["messages"]
-    if not unread:
-        raise Skip("nothing unread")
-    m = s.rng.choice(unread)
-    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in unread) > 1:
-        raise Skip("two unread emails look alike")
+    m = s.choose(unread, looks, none="nothing unread", alike="two unread emails look alike")
     s.say("Open the one from {who} about '{subj}' and mark it as read.", "Read me {who}'s '{subj}' email, then "
           "flag it read.", "What does {who} say in '{subj}'? Mark it read after.", who=m["from_name"],
           subj=core(m["subject"]))
@@ -286,11 +288,7 @@ def review_starred(s: Scene) -> None:
           me=box["owner_name"])
     mid = find_box(s, box)
     starred = s.call("list_messages", mailbox_id=mid, starred_only=True)["messages"]
-    if not starred:
-        raise Skip("nothing starred")
-    m = s.rng.choice(starred)
-    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in starred) > 1:
-        raise Skip("two starred emails look alike")
+    m = s.choose(starred, looks, none="nothing starred", alike="two starred emails look alike")
     s.say("The one from {who} about '{subj}' is handled, take the star off.",
           "Unflag {who}'s '{subj}' email, it's done.", "{who}'s '{subj}' can lose its star.",
           who=m["from_name"], subj=core(m["subject"]))
@@ -407,11 +405,7 @@ def note_to_a_favourite(s: Scene) -> None:
           "This is {me}. Show me my favourite people.", minimal=["{me}: my favourites?"], me=box["owner_name"])
     mid = find_box(s, box)
     favs = s.call("list_contacts", mailbox_id=mid, favorites_only=True)["contacts"]
-    if not favs:
-        raise Skip("no favourites listed")
-    c = s.rng.choice(favs)
-    if sum(f["name"] == c["name"] for f in favs) > 1:
-        raise Skip("two favourites share the name")
+    c = s.choose(favs, itemgetter("name"), none="no favourites listed", alike="two favourites share the name")
     subject, body = s.rng.choice(NEW_MAIL)
     text = body.format(f=first(c["name"]))
     s.say("Start an email to {n} titled '{subj}': \"{text}\" Keep it as a draft, I'll send it later.",
@@ -434,11 +428,7 @@ def clean_up_label(s: Scene) -> None:
     if s.rng.random() < 0.5:
         s.call("list_labels", mailbox_id=mid)
     tagged = s.call("list_messages", mailbox_id=mid, label=lab["name"])["messages"]
-    if not tagged:
-        raise Skip("nothing listed")
-    m = s.rng.choice(tagged)
-    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in tagged) > 1:
-        raise Skip("two emails look alike")
+    m = s.choose(tagged, looks, none="nothing listed", alike="two emails look alike")
     s.say("The one from {who} about '{subj}' doesn't belong there, take the label off.",
           "Remove '{l}' from {who}'s '{subj}' email.", "{who}'s '{subj}' shouldn't be under '{l}'; untag it.",
           who=m["from_name"], subj=core(m["subject"]), l=lab["name"])

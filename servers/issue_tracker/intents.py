@@ -10,6 +10,7 @@ by its key ("WEB-0042"); projects by their key ("the WEB board"); sprints as "th
 from __future__ import annotations
 
 from datetime import date, timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub.synth.intent import Ref, Scene, Skip
@@ -421,11 +422,7 @@ def send_for_review(s: Scene) -> None:
           "This is {me}. List my in-progress tickets.", minimal=["{me}: my open work?"], me=u["name"])
     uid = find_me(s, u)
     mine = s.call("search_issues", assignee_id=uid, status="in_progress")["issues"]
-    if not mine:
-        raise Skip("nothing listed")
-    i = s.rng.choice(mine)
-    if sum(x["title"] == i["title"] for x in mine) > 1:
-        raise Skip("two tickets share the title")
+    i = s.choose(mine, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
     s.say("\"{t}\" is ready, send it to review.", "Move \"{t}\" on to review, the PR is up.",
           "I've finished \"{t}\"; it can be reviewed now.", t=i["title"])
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="in_review")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub import fake
@@ -25,10 +26,6 @@ NEW_ITEMS = (("Canon AE-1 Program - Clean", "Cameras", 180.0), ("Vintage Road Bi
              ("Yamaha Acoustic Guitar FG800", "Musical Instruments", 150.0), ("LEGO Castle Set 10305", "Toys & Hobbies",
                                                                                   320.0),
              ("Nintendo Switch OLED", "Electronics", 260.0), ("Leather Weekender Bag", "Fashion", 120.0))
-
-
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
 
 
 def me(s: Scene, where: str, *params: Any) -> dict[str, Any]:
@@ -67,6 +64,18 @@ def find_listing(s: Scene, item: dict[str, Any], **filters: Any) -> str:
     if not found:
         raise Skip("the listing is not on the first page")
     return str(found[0]["listing_id"])
+
+
+def as_seller(s: Scene, item: dict[str, Any]) -> str:
+    """The item's seller talks (the persona becomes them): how they name their own item."""
+    s.be(item["seller"])
+    return listing_ref(s, item, own=True)
+
+
+def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
+    """The seller's user id (a search by their name), then their item's listing id (a search among theirs)."""
+    uid = find_user(s, {"user_id": item["seller_id"], "name": item["seller"]})
+    return uid, find_listing(s, item, seller_id=uid)
 
 
 @marketplace.intent(covers=("search_users", "search_listings", "get_listing", "place_bid"), weight=1.5)
@@ -115,7 +124,7 @@ def offer(s: Scene) -> None:
     uid = find_user(s, u)
     lid = find_listing(s, item, listing_type="fixed_price")
     s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
-    if room(s):
+    if s.room():
         s.say("What other offers do I have waiting?", "Which of my offers are still open?",
               "Anything else I offered on that hasn't been answered?")
         s.call("list_offers", buyer_id=uid, status="pending")
@@ -132,15 +141,12 @@ def take_best_offer(s: Scene) -> None:
                     "WHERE o.listing_id = ? AND o.status = 'pending' ORDER BY o.amount DESC", item["listing_id"])
     if offers[0]["status"] != "active" or (len(offers) > 1 and offers[0]["amount"] == offers[1]["amount"]):
         raise Skip("no clear best offer")
-    s.be(item["seller"])
-    u = {"user_id": item["seller_id"], "name": item["seller"]}
-    what = listing_ref(s, item, own=True)
+    what = as_seller(s, item)
     s.say("I'm {me}. Who's offered what for {what}? I'll take the best one.",
           "{me} here: sell {what} to whoever offered the most.",
           "This is {me}. Accept the highest offer on {what}, please.",
           minimal=["I'm {me}; just sell {what} to the best offer."], me=item["seller"], what=what)
-    uid = find_user(s, u)
-    lid = find_listing(s, item, seller_id=uid)
+    uid, lid = find_own_listing(s, item)
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     best = max(pending, key=lambda o: o["amount"])
     sold = s.call("accept_offer", offer_id=best["offer_id"], seller_id=uid)
@@ -193,15 +199,12 @@ def end_early(s: Scene) -> None:
     item = s.pick(LISTING + f" WHERE l.listing_type = 'auction' AND l.status = 'active' AND u.status = 'active' "
                   "AND u.name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1) AND "
                   f"{TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)")
-    s.be(item["seller"])
-    u = {"user_id": item["seller_id"], "name": item["seller"]}
-    what = listing_ref(s, item, own=True)
+    what = as_seller(s, item)
     s.say("I'm {me}. I'm happy with the bids on {what}; end it now.",
           "{me} here: close the auction for {what} early, I'll sell.",
           "This is {me}. Stop {what} now and let the top bidder have it.",
           minimal=["I'm {me}; wrap up {what} now."], me=item["seller"], what=what)
-    uid = find_user(s, u)
-    lid = find_listing(s, item, seller_id=uid)
+    uid, lid = find_own_listing(s, item)
     out = s.call("close_listing", listing_id=lid, seller_id=uid)
     if out["buyer_id"] is None:
         raise Skip("not sold")
@@ -222,11 +225,7 @@ def ending_soon(s: Scene) -> None:
           cat=row["category"])
     found = [x for x in s.call("search_listings", category=row["category"], listing_type="auction",
                                ending_within_hours=hours)["listings"] if x["bid_count"]]
-    if not found:
-        raise Skip("none with bids")
-    pick = s.rng.choice(found)
-    if sum(x["title"] == pick["title"] for x in found) > 1:
-        raise Skip("two with that title")
+    pick = s.choose(found, itemgetter("title"), none="none with bids", alike="two with that title")
     s.say("Who's leading on the '{t}'?", "Who is ahead on '{t}' and how good are their ratings?",
           "For '{t}': who has the top bid?", t=pick["title"])
     bids = s.call("list_bids", listing_id=pick["listing_id"], limit=5)["bids"]

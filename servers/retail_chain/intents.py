@@ -21,11 +21,6 @@ CATEGORY_WORDS = {"Tools": "tools", "Paint": "paint", "Electrical": "electrical 
                   "Storage": "storage products"}
 
 
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    """Whether a follow-up turn still fits in a task (at most 5 calls over 3 turns)."""
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
-
-
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
     return s.refer(p["sku"], Ref("the {name}", "SELECT sku FROM products WHERE name = ?", p["name"]), name=p["name"])
 
@@ -90,7 +85,7 @@ def hold_for_pickup(s: Scene) -> None:
     if qty > 1:
         args["quantity"] = qty
     out = s.call("reserve_for_pickup", **args)
-    if not room(s):
+    if not s.room():
         return
     if s.rng.random() < 0.4:
         s.say("Actually, never mind, I found it elsewhere. Let that hold go.",
@@ -248,7 +243,7 @@ def where_it_went(s: Scene) -> None:
               minimal=["Recent moves of {what}?"], what=what)
     sku = find_product(s, p)
     s.call("list_transfers", sku=sku)
-    if room(s, calls=1, turns=1):
+    if s.room(calls=1, turns=1):
         s.say("And where is most of it sitting now?", "Which locations have the most of it today?",
               "Where would I find it in stock now?")
         s.call("check_stock", sku=sku, min_available=1, limit=5)

@@ -22,10 +22,6 @@ POSTS = ("Finally finished the bookshelf I've been building all month. #diy", "S
          "Back from a week offline, what did I miss?", "Big news coming soon, stay tuned!")
 
 
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
-
-
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     u = s.pick(USERS + f" WHERE {where}", *params)
     s.be(u["display_name"])

@@ -26,11 +26,6 @@ def iso(s: Scene, minutes: int = 0) -> str:
     return fake.iso(s.now + timedelta(minutes=minutes))
 
 
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    """Whether a follow-up turn still fits in a task (at most 5 calls over 3 turns)."""
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
-
-
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The user talking: the one an earlier turn established (``Skip`` when they do not fit), or a fresh pick."""
     known = s.memory.get("me")
@@ -135,7 +130,7 @@ def wrap_up(s: Scene) -> None:
             raise Skip("not the host's only live meeting")
         mid = live[0]["meeting_id"]
     out = s.call("end_meeting", meeting_id=mid, acting_user_id=uid)
-    if not room(s):
+    if not s.room():
         pass
     elif out["recordings"] and s.rng.random() < 0.8:
         s.say("How long did the recording run?", "Is the video ready to share, and how big is it?",
@@ -206,7 +201,7 @@ def book(s: Scene) -> None:
         args["cohost_id"] = ids[0]
     out = s.call("schedule_meeting", **args)
     s.memory["booked"] = out
-    if room(s) and s.rng.random() < 0.85:
+    if s.room() and s.rng.random() < 0.85:
         s.say("What's the join code I should send around?", "Read me back the details, I want the join code.",
               "Double-check it for me: who's on it and what's the code?")
         s.call("get_meeting", meeting_id=out["meeting_id"])
