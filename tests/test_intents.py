@@ -139,6 +139,44 @@ def test_calls_must_be_declared_succeed_and_answer_a_turn(live: Live) -> None:
         s.say("Pay {who}")
 
 
+def test_asked_skips_a_follow_up_whose_call_the_dialogue_made(live: Live) -> None:
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("get_invoice",))
+    s.asked("get_invoice", invoice_id="INV-00001")  # nothing ran yet
+    s.say("What about invoice {n}?", n="INV-00001")
+    s.call("get_invoice", invoice_id="INV-00001")
+    s.asked("get_invoice", invoice_id="INV-00002")  # another invoice: a fair question
+    with pytest.raises(Skip, match="get_invoice already ran"):
+        s.asked("get_invoice", invoice_id="INV-00001")
+    with pytest.raises(Skip):
+        s.asked("get_invoice")  # no arguments: any call of the tool
+
+
+def test_choose_draws_a_row_the_user_can_tell_apart(live: Live) -> None:
+    rows = [{"id": 1, "title": "A"}, {"id": 2, "title": "B"}, {"id": 3, "title": "B"}, {"id": 4, "title": "C"}]
+    drawn: Counter[int] = Counter()
+    for seed in range(60):
+        s = live.scene(payments(), seed=seed)
+        try:
+            drawn[s.choose(rows, lambda r: r["title"], none="none", alike="alike")["id"]] += 1
+        except Skip as skip:
+            assert str(skip) == "alike"
+            drawn[0] += 1
+    assert set(drawn) == {0, 1, 4} and drawn[0] > 10  # the two Bs are never drawn, and skip when picked
+    with pytest.raises(Skip, match="^none$"):
+        live.scene(payments()).choose([], lambda r: r["title"], none="none", alike="alike")
+
+
+def test_room_counts_calls_and_turns_left(live: Live) -> None:
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("get_invoice",))
+    assert s.room(calls=5, turns=3) and not s.room(calls=6) and not s.room(turns=4)
+    s.say("What about invoice {n}?", n="INV-00001")
+    for _ in range(4):
+        s.call("get_invoice", invoice_id="INV-00001")
+    assert s.room(calls=1, turns=2) and not s.room(calls=2) and not s.room(turns=3)
+
+
 def test_given_must_be_a_required_parameter_without_default(live: Live) -> None:
     s = live.scene(payments())
     assert s.given(12.5, "$12.50", "amount", "create_invoice", "amount").value == 12.5
