@@ -60,6 +60,16 @@ def person(s: Scene, u: dict[str, Any]) -> str:
                    name=u["name"], dept=u["department"])
 
 
+def host_live_meeting(s: Scene, u: dict[str, Any], m: dict[str, Any]) -> tuple[str, str]:
+    """The host's user id (a search by name) and the id of the live meeting they list as host: ``m``, their only
+    live one (``Skip`` otherwise, as "my call" would be ambiguous)."""
+    uid = find_user(s, u, own=True)
+    live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
+    if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
+        raise Skip("not the host's only live meeting")
+    return uid, str(live[0]["meeting_id"])
+
+
 def meeting_ref(s: Scene, m: dict[str, Any], participant: str | None = None) -> str:
     """A meeting as its host (or ``participant``) names it: by title, then title and time, then day too."""
     who = participant or m["host_id"]
@@ -124,11 +134,7 @@ def wrap_up(s: Scene) -> None:
         s.say("I'm {me}. {title} is over, close it for everyone.", "{me} here: we're done with {title}, end the call.",
               "This is {me}. Please wrap up my {title} call, we finished early.",
               minimal=["I'm {me}; my call is done, shut it down."], me=u["name"], title=f"'{m['title']}'")
-        uid = find_user(s, u, own=True)
-        live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
-        if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
-            raise Skip("not the host's only live meeting")
-        mid = live[0]["meeting_id"]
+        uid, mid = host_live_meeting(s, u, m)
     out = s.call("end_meeting", meeting_id=mid, acting_user_id=uid)
     if not s.room():
         pass
@@ -272,14 +278,11 @@ def stop_taping(s: Scene) -> None:
           "{me} here: pause the taping of my {title} call, the meeting itself continues.",
           "This is {me}. Turn off the cloud capture on {title} for now, don't end it.",
           minimal=["I'm {me}; stop taping my call, keep the call running."], me=u["name"], title=f"'{m['title']}'")
-    uid = find_user(s, u, own=True)
-    live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
-    if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
-        raise Skip("not the host's only live call")
-    s.call("set_recording", meeting_id=live[0]["meeting_id"], acting_user_id=uid, recording=False)
+    uid, mid = host_live_meeting(s, u, m)
+    s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
     if s.rng.random() < 0.9:
         s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
-        s.call("list_recordings", meeting_id=live[0]["meeting_id"], status="ready")
+        s.call("list_recordings", meeting_id=mid, status="ready")
 
 
 @video_meeting.intent(covers=("get_distinct_values", "list_meetings"))
