@@ -7,6 +7,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from operator import itemgetter
 
 import pytest
 
@@ -35,6 +36,7 @@ from hub.synth.intent import (
     fill,
     last_digits,
     money,
+    unique_best,
     voice,
 )
 from servers import REGISTRY
@@ -165,6 +167,14 @@ def test_choose_draws_a_row_the_user_can_tell_apart(live: Live) -> None:
     assert set(drawn) == {0, 1, 4} and drawn[0] > 10  # the two Bs are never drawn, and skip when picked
     with pytest.raises(Skip, match="^none$"):
         live.scene(payments()).choose([], lambda r: r["title"], none="none", alike="alike")
+
+
+def test_unique_best_takes_the_extreme_row_and_skips_a_tie() -> None:
+    rows = [{"id": 1, "amount": 5}, {"id": 2, "amount": 9}, {"id": 3, "amount": 1}, {"id": 4, "amount": 1}]
+    assert unique_best(rows, itemgetter("amount"), tie="tie")["id"] == 2
+    with pytest.raises(Skip, match="^tie$"):
+        unique_best(rows, itemgetter("amount"), lowest=True, tie="tie")
+    assert unique_best(rows[:3], itemgetter("amount"), lowest=True, tie="tie")["id"] == 3
 
 
 def test_room_counts_calls_and_turns_left(live: Live) -> None:

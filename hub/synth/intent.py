@@ -451,5 +451,15 @@ def covered_tools(servers: Sequence[Any]) -> set[str]:
     return {f"{s.name}__{t}" for s in servers for i in s.intents for t in i.covers}
 
 
+def unique_best(rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, tie: str,
+                lowest: bool = False) -> dict[str, Any]:
+    """The row with the highest ``key`` (``lowest``: the lowest), which a person can call "the biggest one";
+    ``Skip`` with ``tie`` when another row has the same ``key``."""
+    best = min(rows, key=key) if lowest else max(rows, key=key)
+    if sum(key(r) == key(best) for r in rows) > 1:
+        raise Skip(tie)
+    return best
+
+
 def after_days(now: datetime, days: int) -> str:
     return (now + timedelta(days=days)).strftime("%Y-%m-%d")

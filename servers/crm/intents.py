@@ -9,9 +9,10 @@ name with ``list_owners``.
 from __future__ import annotations
 
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, money
+from hub.synth.intent import Ref, Scene, Skip, day, money, unique_best
 from servers.crm.schema import ALLOWED, OPEN_STAGES
 from servers.crm.tools import crm
 
@@ -165,9 +166,7 @@ def account_rundown(s: Scene) -> None:
     acc = s.call("get_account", account_id=found[0]["account_id"])
     s.memory["company"] = {"account_id": a["account_id"], "name": a["name"]}
     open_deals = [d for d in acc["deals"] if d["stage"] in OPEN_STAGES]
-    top = max(open_deals, key=lambda d: d["amount"])
-    if sum(d["amount"] == top["amount"] for d in open_deals) > 1:
-        raise Skip("two open deals tie")
+    top = unique_best(open_deals, itemgetter("amount"), tie="two open deals tie")
     s.say("Tell me more about the biggest open deal there.", "What's going on with the largest open one?",
           "Open up their biggest live deal for me.")
     s.call("get_deal", deal_id=top["deal_id"])

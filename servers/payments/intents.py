@@ -8,9 +8,10 @@ its customers), invoices with ``list_invoices`` and payments with ``get_invoice`
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, last_digits, money
+from hub.synth.intent import Ref, Scene, Skip, day, last_digits, money, unique_best
 from servers.payments.tools import payments
 
 CUSTOMER = ("SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant, m.currency "
@@ -309,9 +310,7 @@ def chase_overdue(s: Scene) -> None:
     found = s.call("list_invoices", **args)["invoices"]
     if not found:
         raise Skip("nothing overdue above the floor")
-    top = max(found, key=lambda i: i["amount"])
-    if sum(i["amount"] == top["amount"] for i in found) > 1:
-        raise Skip("two invoices tie for the largest")
+    top = unique_best(found, itemgetter("amount"), tie="two invoices tie for the largest")
     s.say("Show me the biggest one in detail.", "What's the story with the largest of those?",
           "Open the largest one for me, please.")
     s.call("get_invoice", invoice_id=top["invoice_id"])

@@ -10,11 +10,12 @@ intents are the store's staff looking at the catalog and at returns.
 from __future__ import annotations
 
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub import fake
 from hub.synth import customer
-from hub.synth.intent import Ref, Scene, Skip, day, money
+from hub.synth.intent import Ref, Scene, Skip, day, money, unique_best
 from servers.shopping.schema import MAX_PER_PRODUCT, RETURN_WINDOW_DAYS
 from servers.shopping.tools import shopping
 
@@ -452,9 +453,7 @@ def buy_from_wishlist(s: Scene) -> None:
               "WHERE p.status = 'active' AND p.stock > 0)")
     saved = s.rows("SELECT p.* FROM wishlist_items w JOIN products p USING (product_id) WHERE w.customer_id = ? "
                    "AND p.status = 'active' AND p.stock > 0", c["customer_id"])
-    cheapest = min(saved, key=lambda p: p["price"])
-    if sum(p["price"] == cheapest["price"] for p in saved) > 1:
-        raise Skip("two wishlist items tie for the cheapest")
+    cheapest = unique_best(saved, itemgetter("price"), lowest=True, tie="two wishlist items tie for the cheapest")
     have = s.value("SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?", c["customer_id"],
                    cheapest["product_id"]) or 0
     if have + 1 > min(cheapest["stock"], MAX_PER_PRODUCT):
@@ -589,9 +588,7 @@ def cheapest_will_do(s: Scene) -> None:
     options = s.rows(BUYABLE + " AND name LIKE ?", f"%{noun}%")
     if not options:
         raise Skip("no such thing in stock")
-    cheapest = min(options, key=lambda p: (p["price"], p["product_id"]))
-    if sum(p["price"] == cheapest["price"] for p in options) > 1:
-        raise Skip("a tie for the cheapest")
+    cheapest = unique_best(options, itemgetter("price"), lowest=True, tie="a tie for the cheapest")
     if s.rows("SELECT 1 FROM cart_items WHERE customer_id = ? AND product_id = ?", c["customer_id"],
               cheapest["product_id"]):
         raise Skip("already in the basket")
