@@ -177,6 +177,18 @@ def test_unique_best_takes_the_extreme_row_and_skips_a_tie() -> None:
     assert unique_best(rows[:3], itemgetter("amount"), lowest=True, tie="tie")["id"] == 3
 
 
+def test_find_reads_a_row_off_a_discovery_call_or_skips(live: Live) -> None:
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
+    c = s.pick("SELECT customer_id, name FROM customers")
+    s.say("Find {n}.", n=c["name"])
+    row = s.find("search_customers", "customers", "customer_id", c["customer_id"], missing="gone", query=c["name"])
+    assert row["customer_id"] == c["customer_id"] and row["name"] == c["name"]
+    assert [x.tool for x in s.calls] == ["search_customers"]  # a real call the task records
+    with pytest.raises(Skip, match="^gone$"):
+        s.find("search_customers", "customers", "customer_id", "CUS-NONE", missing="gone", query=c["name"])
+
+
 def test_room_counts_calls_and_turns_left(live: Live) -> None:
     s = live.scene(payments())
     s.intent = Intent("payments", "t", lambda _: None, ("get_invoice",))

@@ -49,8 +49,7 @@ def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
         return dict(known)
     shared = s.value("SELECT COUNT(*) FROM customers WHERE name = ?", c["name"]) > 1
     query = c["email"] if shared else c["name"]
-    found = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
-    if not found:
-        raise Skip("the customer is past the first page of the search")
-    s.memory["customer"] = found[0]
-    return dict(found[0])
+    found = s.find("search_customers", "customers", "customer_id", c["customer_id"],
+                   missing="the customer is past the first page of the search", query=query)
+    s.memory["customer"] = found
+    return dict(found)

@@ -331,6 +331,16 @@ class Scene:
             raise Skip(alike)
         return row
 
+    def find(self, tool: str, listed: str, key: str, value: Any, /, *, missing: str,
+             **arguments: Any) -> dict[str, Any]:
+        """Run a discovery read and return the first row of its ``listed`` list whose ``key`` is ``value``, e.g.
+        ``s.find("search_users", "users", "user_id", "USR-0012", missing="not found", query="Ana Ruiz")``;
+        ``Skip`` with ``missing`` when the page does not hold it."""
+        for row in self.call(tool, **arguments)[listed]:
+            if row[key] == value:
+                return row  # type: ignore[no-any-return]
+        raise Skip(missing)
+
     @property
     def calls(self) -> Iterator[CallRecord]:
         return (c for t in self.turns for c in t.calls)

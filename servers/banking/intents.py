@@ -64,11 +64,10 @@ def find_me(s: Scene, c: dict[str, Any]) -> str:
         return str(known["customer_id"])
     query = c["email"] if s.rows("SELECT 1 FROM customers WHERE name = ? AND customer_id != ?", c["name"],
                                  c["customer_id"]) and s.rng.random() < 0.5 else c["name"]
-    hit = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
-    if not hit:
-        raise Skip("the customer is past the first page of the search")
-    s.memory["customer"] = hit[0]
-    return str(hit[0]["customer_id"])
+    hit = s.find("search_customers", "customers", "customer_id", c["customer_id"],
+                 missing="the customer is past the first page of the search", query=query)
+    s.memory["customer"] = hit
+    return str(hit["customer_id"])
 
 
 def my_accounts(s: Scene, cid: str, **filters: Any) -> list[dict[str, Any]]:
@@ -317,9 +316,7 @@ def lost_card(s: Scene) -> None:
           minimal=["{me}: {what} is lost."], me=who(s, c), what=what)
     cid = find_me(s, c)
     aid = account_of(s, cid, acc, narrow=True)
-    cards = [k for k in s.call("list_cards", account_id=aid)["cards"] if k["card_id"] == card["card_id"]]
-    if not cards:
-        raise Skip("the card is not listed")
+    s.find("list_cards", "cards", "card_id", card["card_id"], missing="the card is not listed", account_id=aid)
     s.call("set_card_status", card_id=card["card_id"], status="locked")
     s.memory["account"] = acc
     if s.rng.random() < 0.5:

@@ -45,15 +45,11 @@ def deal_ref(s: Scene, d: dict[str, Any]) -> str:
 
 def find_deal(s: Scene, d: dict[str, Any], **filters: Any) -> dict[str, Any]:
     """The agent's path to a deal: the company by name, then its deals."""
-    accs = [a for a in s.call("search_accounts", query=d["company"])["accounts"] if a["account_id"] == d["account_id"]]
-    if not accs:
-        raise Skip("the company is not found by its name")
+    accs = s.find("search_accounts", "accounts", "account_id", d["account_id"],
+                  missing="the company is not found by its name", query=d["company"])
     filters = dict(filters) if filters else s.rng.choice(({}, {"open_only": True}, {"stage": d["stage"]}))
-    deals = [x for x in s.call("list_deals", account_id=accs[0]["account_id"], **filters)["deals"]
-             if x["deal_id"] == d["deal_id"]]
-    if not deals:
-        raise Skip("the deal is not listed")
-    return deals[0]
+    return s.find("list_deals", "deals", "deal_id", d["deal_id"], missing="the deal is not listed",
+                  account_id=accs["account_id"], **filters)
 
 
 def rep(s: Scene, owner_id: str) -> None:
@@ -160,10 +156,9 @@ def account_rundown(s: Scene) -> None:
     s.say("I'm meeting {co} tomorrow. Who do we know there and what's in flight?",
           "Give me the rundown on {co}: people, deals, revenue.", "What's our history with {co}?",
           minimal=["{co}?"], co=a["name"])
-    found = [x for x in s.call("search_accounts", query=a["name"])["accounts"] if x["account_id"] == a["account_id"]]
-    if not found:
-        raise Skip("the company is not found by its name")
-    acc = s.call("get_account", account_id=found[0]["account_id"])
+    found = s.find("search_accounts", "accounts", "account_id", a["account_id"],
+                   missing="the company is not found by its name", query=a["name"])
+    acc = s.call("get_account", account_id=found["account_id"])
     s.memory["company"] = {"account_id": a["account_id"], "name": a["name"]}
     open_deals = [d for d in acc["deals"] if d["stage"] in OPEN_STAGES]
     top = unique_best(open_deals, itemgetter("amount"), tie="two open deals tie")
@@ -202,9 +197,8 @@ def convert_qualified_lead(s: Scene) -> None:
           "Good call with {who}: they're in. Convert the lead[, about {size}].",
           "{who} wants a proposal; make it a real opportunity[ at {size}].",
           minimal=["{who} is a go[, {size}]."], who=who, size=size)
-    found = [x for x in s.call("search_leads", query=lead["name"])["leads"] if x["lead_id"] == lead["lead_id"]]
-    if not found:
-        raise Skip("the lead is not found by name")
+    s.find("search_leads", "leads", "lead_id", lead["lead_id"],
+           missing="the lead is not found by name", query=lead["name"])
     if lead["status"] != "qualified":
         s.call("update_lead_status", lead_id=lead["lead_id"], status="qualified")
     made = s.call("convert_lead", lead_id=lead["lead_id"], deal_amount=amount)
@@ -226,9 +220,8 @@ def drop_lead(s: Scene) -> None:
     who = person_ref(s, "leads", "lead_id", lead, lead["company"], named_alone=False)
     s.say("Where are we with {who}?", "Pull up the lead for {who}.", "What do we have on {who}?",
           minimal=["{who}?"], who=who)
-    found = [x for x in s.call("search_leads", query=lead["name"])["leads"] if x["lead_id"] == lead["lead_id"]]
-    if not found:
-        raise Skip("the lead is not found by name")
+    s.find("search_leads", "leads", "lead_id", lead["lead_id"],
+           missing="the lead is not found by name", query=lead["name"])
     s.call("get_lead", lead_id=lead["lead_id"])
     if lead["status"] == "new" and s.rng.random() < 0.4:
         s.say("I'm picking it up now, mark it as being worked.", "I'll start on it today; update the status.",
@@ -286,17 +279,16 @@ def log_a_call(s: Scene) -> None:
           "I had a call with {who} this morning; please record it[ under {topic}].",
           "Note that I spoke to {who} by phone today[, subject {topic}].",
           minimal=["Called {who}[: {topic}]."], who=who, topic=topic)
-    found = [x for x in s.call("search_contacts", query=c["name"])["contacts"] if x["contact_id"] == c["contact_id"]]
-    if not found:
-        raise Skip("the contact is not found by name")
-    s.call("log_activity", kind="call", subject=subject, contact_id=found[0]["contact_id"])
+    found = s.find("search_contacts", "contacts", "contact_id", c["contact_id"],
+                   missing="the contact is not found by name", query=c["name"])
+    s.call("log_activity", kind="call", subject=subject, contact_id=found["contact_id"])
     s.memory["contact"] = {"contact_id": c["contact_id"], "name": c["name"]}
     s.memory["company"] = {"account_id": c["account_id"], "name": c["company"]}
     if s.rng.random() < 0.4:
         return
     s.say("What deals is {first} involved in?", "Remind me which of our deals {first} is on.",
           "Is {first} attached to any open deals?", first=c["name"].split()[0])
-    s.call("get_contact", contact_id=found[0]["contact_id"])
+    s.call("get_contact", contact_id=found["contact_id"])
 
 
 @crm.intent(covers=("list_owners", "search_leads", "get_lead"))

@@ -52,10 +52,8 @@ def find_box(s: Scene, box: dict[str, Any]) -> str:
     known = s.memory.get("box")
     if known and known["mailbox_id"] == box["mailbox_id"] and known.get("found"):
         return str(known["mailbox_id"])
-    hit = [b for b in s.call("list_mailboxes", query=box["owner_name"])["mailboxes"]
-           if b["mailbox_id"] == box["mailbox_id"]]
-    if not hit:
-        raise Skip("the mailbox is not on the first page")
+    s.find("list_mailboxes", "mailboxes", "mailbox_id", box["mailbox_id"],
+           missing="the mailbox is not on the first page", query=box["owner_name"])
     s.memory["box"] = {**box, "found": True}
     return str(box["mailbox_id"])
 
@@ -91,10 +89,8 @@ def locate(s: Scene, mailbox_id: str, m: dict[str, Any], folder: str | None = No
     args: dict[str, Any] = {"mailbox_id": mailbox_id, "query": words}
     if folder:
         args["folder"] = folder
-    hit = [x for x in s.call("search_messages", **args)["messages"] if x["message_id"] == m["message_id"]]
-    if not hit:
-        raise Skip("the email is not on the first page of the search")
-    return hit[0]
+    return s.find("search_messages", "messages", "message_id", m["message_id"],
+                  missing="the email is not on the first page of the search", **args)
 
 
 def received(s: Scene, box: dict[str, Any], where: str, *params: Any) -> dict[str, Any]:
@@ -201,11 +197,9 @@ def email_a_contact(s: Scene) -> None:
           "This is {me}. Drop {who} a note titled '{subj}': \"{text}\"", me=box["owner_name"], who=who, subj=subject,
           text=text)
     mid = find_box(s, box)
-    found = [x for x in s.call("list_contacts", mailbox_id=mid, query=c["name"])["contacts"]
-             if x["contact_id"] == c["contact_id"]]
-    if not found:
-        raise Skip("the contact is not listed")
-    draft = s.call("create_draft", mailbox_id=mid, to=[found[0]["email"]], subject=subject, body=text)
+    found = s.find("list_contacts", "contacts", "contact_id", c["contact_id"],
+                   missing="the contact is not listed", mailbox_id=mid, query=c["name"])
+    draft = s.call("create_draft", mailbox_id=mid, to=[found["email"]], subject=subject, body=text)
     s.say("Perfect, send it.", "That's it, send it off.", "Go ahead and send that.")
     s.call("send_draft", draft_id=draft["draft_id"])
 

@@ -62,10 +62,9 @@ def place(s: Scene, r: dict[str, Any]) -> str:
 def find_restaurant(s: Scene, r: dict[str, Any], city: str | None) -> str:
     """The restaurant's id from a search by name (in ``city`` when the user named it or the agent knows it)."""
     args = {"query": r["name"]} if city is None else {"query": r["name"], "city": city}
-    found = [x for x in s.call("search_restaurants", **args)["restaurants"] if x["restaurant_id"] == r["restaurant_id"]]
-    if not found:
-        raise Skip("the restaurant is past the first page of the search")
-    return str(found[0]["restaurant_id"])
+    found = s.find("search_restaurants", "restaurants", "restaurant_id", r["restaurant_id"],
+                   missing="the restaurant is past the first page of the search", **args)
+    return str(found["restaurant_id"])
 
 
 def restaurant(s: Scene, restaurant_id: str) -> dict[str, Any]:

@@ -36,10 +36,9 @@ def me(s: Scene, where: str, *params: Any) -> dict[str, Any]:
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> str:
-    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the user is not found by name")
-    return str(hit[0]["user_id"])
+    hit = s.find("search_users", "users", "user_id", u["user_id"],
+                 missing="the user is not found by name", query=u["name"])
+    return str(hit["user_id"])
 
 
 def listing_ref(s: Scene, item: dict[str, Any], own: bool = False) -> str:
@@ -59,11 +58,9 @@ def listing_ref(s: Scene, item: dict[str, Any], own: bool = False) -> str:
 
 
 def find_listing(s: Scene, item: dict[str, Any], **filters: Any) -> str:
-    found = [x for x in s.call("search_listings", query=item["title"], **filters)["listings"]
-             if x["listing_id"] == item["listing_id"]]
-    if not found:
-        raise Skip("the listing is not on the first page")
-    return str(found[0]["listing_id"])
+    found = s.find("search_listings", "listings", "listing_id", item["listing_id"],
+                   missing="the listing is not on the first page", query=item["title"], **filters)
+    return str(found["listing_id"])
 
 
 def as_seller(s: Scene, item: dict[str, Any]) -> str:

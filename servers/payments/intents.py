@@ -117,12 +117,10 @@ def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, 
         return dict(s.call("get_invoice", invoice_id=inv["invoice_id"]))
     if path == "merchant":
         mid = find_merchant(s, c["merchant"], c["merchant_id"])
-        hits = [r for r in s.call("search_customers", query=c["name"], merchant_id=mid)["customers"]
-                if r["customer_id"] == c["customer_id"]]
-        if not hits:
-            raise Skip("the customer is not on the first page")
-        s.memory["customer"] = hits[0]
-        found = hits[0]
+        hits = s.find("search_customers", "customers", "customer_id", c["customer_id"],
+                      missing="the customer is not on the first page", query=c["name"], merchant_id=mid)
+        s.memory["customer"] = hits
+        found = hits
     else:
         found = find_customer(s, c)
     listed = list_for(s, found["customer_id"], inv, status)

@@ -33,18 +33,16 @@ def find_product(s: Scene, p: dict[str, Any]) -> str:
     known = s.memory.get("product")
     if known and known["sku"] == p["sku"]:
         return str(known["sku"])
-    hit = [r for r in s.call("search_products", query=p["name"])["products"] if r["sku"] == p["sku"]]
-    if not hit:
-        raise Skip("the product is not found by its name")
-    s.memory["product"] = hit[0]
-    return str(hit[0]["sku"])
+    hit = s.find("search_products", "products", "sku", p["sku"],
+                 missing="the product is not found by its name", query=p["name"])
+    s.memory["product"] = hit
+    return str(hit["sku"])
 
 
 def find_store(s: Scene, st: dict[str, Any]) -> str:
-    found = [r for r in s.call("list_stores", city=st["city"])["stores"] if r["store_id"] == st["store_id"]]
-    if not found:
-        raise Skip("the store is not listed in its city")
-    return str(found[0]["store_id"])
+    found = s.find("list_stores", "stores", "store_id", st["store_id"],
+                   missing="the store is not listed in its city", city=st["city"])
+    return str(found["store_id"])
 
 
 @retail_chain.intent(covers=("search_products", "check_stock", "reserve_for_pickup", "cancel_reservation",
@@ -219,12 +217,10 @@ def closed_locations(s: Scene) -> None:
     args: dict[str, Any] = {"status": "closed"}
     if by_state:
         args["state"] = st["state"]
-    found = [x for x in s.call("list_stores", **args)["stores"] if x["store_id"] == st["store_id"]]
-    if not found:
-        raise Skip("not listed")
+    found = s.find("list_stores", "stores", "store_id", st["store_id"], missing="not listed", **args)
     s.say("Who manages {name} and how do I reach them?", "What's the address and phone of {name}?",
           "Tell me more about {name}: manager, phone, what it still holds.", name=st["name"])
-    s.call("get_store", store_id=found[0]["store_id"])
+    s.call("get_store", store_id=found["store_id"])
 
 
 @retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)

@@ -61,11 +61,8 @@ def product_ref(s: Scene, p: dict[str, Any]) -> str:
 
 
 def find_product(s: Scene, p: dict[str, Any], **filters: Any) -> dict[str, Any]:
-    found = [r for r in s.call("search_products", query=p["name"], **filters)["products"]
-             if r["product_id"] == p["product_id"]]
-    if not found:
-        raise Skip("the product is past the first page of the search")
-    return found[0]
+    return s.find("search_products", "products", "product_id", p["product_id"],
+                  missing="the product is past the first page of the search", query=p["name"], **filters)
 
 
 def cart_lines(s: Scene, customer_id: str) -> list[dict[str, Any]]:

@@ -75,11 +75,10 @@ def find_me(s: Scene, p: dict[str, Any]) -> str:
     args: dict[str, Any] = {"query": p["email"] if shared and s.rng.random() < 0.5 else p["owner_name"]}
     if (shared or s.memory.get("said_kind")) and "@" not in args["query"]:
         args["kind"] = p["kind"]
-    hit = [r for r in s.call("list_portfolios", **args)["portfolios"] if r["portfolio_id"] == p["portfolio_id"]]
-    if not hit:
-        raise Skip("the portfolio is past the first page")
-    s.memory["portfolio"] = hit[0]
-    return str(hit[0]["portfolio_id"])
+    hit = s.find("list_portfolios", "portfolios", "portfolio_id", p["portfolio_id"],
+                 missing="the portfolio is past the first page", **args)
+    s.memory["portfolio"] = hit
+    return str(hit["portfolio_id"])
 
 
 def stock(s: Scene, sym: dict[str, Any]) -> tuple[str, bool]:
@@ -96,10 +95,9 @@ def ticker(s: Scene, sym: dict[str, Any], lookup: bool, words: str) -> str:
     """The ticker, read off a symbol search when the investor named the company."""
     if not lookup:
         return str(sym["symbol"])
-    found = [r for r in s.call("search_symbols", query=words)["symbols"] if r["symbol"] == sym["symbol"]]
-    if not found:
-        raise Skip("the company is not found by its name")
-    return str(found[0]["symbol"])
+    found = s.find("search_symbols", "symbols", "symbol", sym["symbol"],
+                   missing="the company is not found by its name", query=words)
+    return str(found["symbol"])
 
 
 def best_ask(s: Scene, symbol: str, portfolio_id: str) -> float:
@@ -325,12 +323,11 @@ def how_has_it_done(s: Scene) -> None:
     s.say("How has {co} stock done over the last {w} weeks?", "Show me {co}'s daily prices since {when}.",
           "I'm curious about {co}: what has it traded at since {when}?", minimal=["{co} lately?"], co=co, w=weeks,
           when=day(since, s.now).removeprefix("on "))
-    found = [r for r in s.call("search_symbols", query=co)["symbols"] if r["symbol"] == sym["symbol"]]
-    if not found:
-        raise Skip("the company is not found by its name")
-    s.call("get_price_history", symbol=found[0]["symbol"], **({} if s.minimal else {"since": since}))
+    found = s.find("search_symbols", "symbols", "symbol", sym["symbol"],
+                   missing="the company is not found by its name", query=co)
+    s.call("get_price_history", symbol=found["symbol"], **({} if s.minimal else {"since": since}))
     s.say("And where is it right now?", "What's it at today?", "OK, and the live price?")
-    s.call("get_quote", symbol=found[0]["symbol"])
+    s.call("get_quote", symbol=found["symbol"])
 
 
 @trading.intent(covers=("get_order_book", "get_order"))

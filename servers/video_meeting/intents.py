@@ -44,12 +44,11 @@ def find_user(s: Scene, u: dict[str, Any], own: bool = False) -> str:
     known = s.memory.get("me")
     if own and known and known["user_id"] == u["user_id"]:
         return str(known["user_id"])
-    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the user is not on the first page of the search")
+    hit = s.find("search_users", "users", "user_id", u["user_id"],
+                 missing="the user is not on the first page of the search", query=u["name"])
     if own:
-        s.memory["me"] = hit[0]
-    return str(hit[0]["user_id"])
+        s.memory["me"] = hit
+    return str(hit["user_id"])
 
 
 def person(s: Scene, u: dict[str, Any]) -> str:
