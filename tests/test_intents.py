@@ -189,6 +189,17 @@ def test_find_reads_a_row_off_a_discovery_call_or_skips(live: Live) -> None:
         s.find("search_customers", "customers", "customer_id", "CUS-NONE", missing="gone", query=c["name"])
 
 
+def test_recall_rereads_what_an_earlier_turn_left(live: Live) -> None:
+    s = live.scene(payments())
+    sql = "SELECT customer_id, name FROM customers WHERE customer_id = ? AND name LIKE ?"
+    assert s.recall("customer", "customer_id", sql, "%", who="customer") is None  # no earlier turn
+    c = s.pick("SELECT customer_id, name FROM customers")
+    s.memory["customer"] = {"customer_id": c["customer_id"]}
+    assert s.recall("customer", "customer_id", sql, "%", who="customer") == c
+    with pytest.raises(Skip, match="the customer of the earlier turn does not fit"):
+        s.recall("customer", "customer_id", sql, "no such name", who="customer")
+
+
 def test_room_counts_calls_and_turns_left(live: Live) -> None:
     s = live.scene(payments())
     s.intent = Intent("payments", "t", lambda _: None, ("get_invoice",))

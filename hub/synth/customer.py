@@ -16,12 +16,10 @@ from hub.synth.intent import Ref, Scene, Skip
 def me(s: Scene, select: str, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The customer talking: the one an earlier turn established (``Skip`` when they do not fit ``where``),
     or a fresh pick who then becomes the persona. ``select`` reads customers aliased ``c``."""
-    known = s.memory.get("customer")
-    if known:
-        found = s.rows(select + f" WHERE c.customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not found:
-            raise Skip("the customer of the earlier turn does not fit")
-        return found[0]
+    known = s.recall("customer", "customer_id", select + f" WHERE c.customer_id = ? AND ({where})", *params,
+                     who="customer")
+    if known is not None:
+        return known
     if s.turns:
         raise Skip("a customer's follow-up after a turn that was not a customer's")
     c = s.pick(select + f" WHERE {where}", *params)

@@ -331,6 +331,18 @@ class Scene:
             raise Skip(alike)
         return row
 
+    def recall(self, key: str, field: str, sql: str, *params: Any, who: str) -> dict[str, Any] | None:
+        """The entity an earlier turn of the dialogue left in ``memory[key]``, read again now: the first row of
+        ``sql``, whose first placeholder takes its ``field``, then ``params``. ``None`` when no turn left one;
+        ``Skip`` when it no longer fits (a follow-up never changes who talks or what it is about)."""
+        known = self.memory.get(key)
+        if not known:
+            return None
+        found = self.rows(sql, known[field], *params)
+        if not found:
+            raise Skip(f"the {who} of the earlier turn does not fit")
+        return found[0]
+
     def find(self, tool: str, listed: str, key: str, value: Any, /, *, missing: str,
              **arguments: Any) -> dict[str, Any]:
         """Run a discovery read and return the first row of its ``listed`` list whose ``key`` is ``value``, e.g.

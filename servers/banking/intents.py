@@ -30,12 +30,10 @@ PAYEES = (("Jordan Ellis", "my landlord"), ("Brightside Dental", "my dentist"), 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The customer talking: the one an earlier turn established (``Skip`` when they do not fit ``where``),
     else a fresh pick among all customers that fit."""
-    known = s.memory.get("customer")
-    if known:
-        found = s.rows(CUSTOMER + f" WHERE customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not found:
-            raise Skip("the customer of the earlier turn does not fit")
-        return found[0]
+    known = s.recall("customer", "customer_id", CUSTOMER + f" WHERE customer_id = ? AND ({where})", *params,
+                     who="customer")
+    if known is not None:
+        return known
     c = s.pick(CUSTOMER + f" WHERE {where}", *params)
     s.be(c["name"])
     return c

@@ -55,12 +55,10 @@ def find_customer(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
 def current_customer(s: Scene, where: str, *params: Any) -> dict[str, Any]:
     """The customer an earlier turn was about (a follow-up stays with them: ``Skip`` when they do not fit
     ``where``), else a fresh pick."""
-    known = s.memory.get("customer")
-    if known:
-        rows = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not rows:
-            raise Skip("the customer of the earlier turn does not fit")
-        return rows[0]
+    known = s.recall("customer", "customer_id", CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", *params,
+                     who="customer")
+    if known is not None:
+        return known
     return s.pick(CUSTOMER + f" WHERE {where}", *params)
 
 

@@ -36,12 +36,10 @@ def short_name(name: str) -> str:
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The investor talking: the one an earlier turn established, else a fresh pick among all that fit."""
-    known = s.memory.get("portfolio")
-    if known:
-        found = s.rows(OWNER + f" AND portfolio_id = ? AND ({where})", known["portfolio_id"], *params)
-        if not found:
-            raise Skip("the investor of the earlier turn does not fit")
-        return found[0]
+    known = s.recall("portfolio", "portfolio_id", OWNER + f" AND portfolio_id = ? AND ({where})", *params,
+                     who="investor")
+    if known is not None:
+        return known
     p = s.pick(OWNER + f" AND ({where})", *params)
     s.be(p["owner_name"].split(" & ")[0] + " " + p["owner_name"].split()[-1] if " & " in p["owner_name"]
          else p["owner_name"])

@@ -28,12 +28,9 @@ def iso(s: Scene, minutes: int = 0) -> str:
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The user talking: the one an earlier turn established (``Skip`` when they do not fit), or a fresh pick."""
-    known = s.memory.get("me")
-    if known:
-        found = s.rows(USERS + f" WHERE user_id = ? AND ({where})", known["user_id"], *params)
-        if not found:
-            raise Skip("the user of the earlier turn does not fit")
-        return found[0]
+    known = s.recall("me", "user_id", USERS + f" WHERE user_id = ? AND ({where})", *params, who="user")
+    if known is not None:
+        return known
     u = s.pick(USERS + f" WHERE {UNIQUE_NAME} AND ({where})", *params)
     s.be(u["name"])
     return u
