@@ -7,6 +7,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from operator import itemgetter
 
 import pytest
 
@@ -35,6 +36,7 @@ from hub.synth.intent import (
     fill,
     last_digits,
     money,
+    unique_best,
     voice,
 )
 from servers import REGISTRY
@@ -154,6 +156,75 @@ def test_calls_must_be_declared_succeed_and_answer_a_turn(live: Live) -> None:
         s.call("get_invoice", invoice_id="INV-99999")
     with pytest.raises(IntentError, match="no value for slot"):
         s.say("Pay {who}")
+
+
+def test_asked_skips_a_follow_up_whose_call_the_dialogue_made(live: Live) -> None:
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("get_invoice",))
+    s.asked("get_invoice", invoice_id="INV-00001")  # nothing ran yet
+    s.say("What about invoice {n}?", n="INV-00001")
+    s.call("get_invoice", invoice_id="INV-00001")
+    s.asked("get_invoice", invoice_id="INV-00002")  # another invoice: a fair question
+    with pytest.raises(Skip, match="get_invoice already ran"):
+        s.asked("get_invoice", invoice_id="INV-00001")
+    with pytest.raises(Skip):
+        s.asked("get_invoice")  # no arguments: any call of the tool
+
+
+def test_choose_draws_a_row_the_user_can_tell_apart(live: Live) -> None:
+    rows = [{"id": 1, "title": "A"}, {"id": 2, "title": "B"}, {"id": 3, "title": "B"}, {"id": 4, "title": "C"}]
+    drawn: Counter[int] = Counter()
+    for seed in range(60):
+        s = live.scene(payments(), seed=seed)
+        try:
+            drawn[s.choose(rows, lambda r: r["title"], none="none", alike="alike")["id"]] += 1
+        except Skip as skip:
+            assert str(skip) == "alike"
+            drawn[0] += 1
+    assert set(drawn) == {0, 1, 4} and drawn[0] > 10  # the two Bs are never drawn, and skip when picked
+    with pytest.raises(Skip, match="^none$"):
+        live.scene(payments()).choose([], lambda r: r["title"], none="none", alike="alike")
+
+
+def test_unique_best_takes_the_extreme_row_and_skips_a_tie() -> None:
+    rows = [{"id": 1, "amount": 5}, {"id": 2, "amount": 9}, {"id": 3, "amount": 1}, {"id": 4, "amount": 1}]
+    assert unique_best(rows, itemgetter("amount"), tie="tie")["id"] == 2
+    with pytest.raises(Skip, match="^tie$"):
+        unique_best(rows, itemgetter("amount"), lowest=True, tie="tie")
+    assert unique_best(rows[:3], itemgetter("amount"), lowest=True, tie="tie")["id"] == 3
+
+
+def test_find_reads_a_row_off_a_discovery_call_or_skips(live: Live) -> None:
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
+    c = s.pick("SELECT customer_id, name FROM customers")
+    s.say("Find {n}.", n=c["name"])
+    row = s.find("search_customers", "customers", "customer_id", c["customer_id"], missing="gone", query=c["name"])
+    assert row["customer_id"] == c["customer_id"] and row["name"] == c["name"]
+    assert [x.tool for x in s.calls] == ["search_customers"]  # a real call the task records
+    with pytest.raises(Skip, match="^gone$"):
+        s.find("search_customers", "customers", "customer_id", "CUS-NONE", missing="gone", query=c["name"])
+
+
+def test_recall_rereads_what_an_earlier_turn_left(live: Live) -> None:
+    s = live.scene(payments())
+    sql = "SELECT customer_id, name FROM customers WHERE customer_id = ? AND name LIKE ?"
+    assert s.recall("customer", "customer_id", sql, "%", who="customer") is None  # no earlier turn
+    c = s.pick("SELECT customer_id, name FROM customers")
+    s.memory["customer"] = {"customer_id": c["customer_id"]}
+    assert s.recall("customer", "customer_id", sql, "%", who="customer") == c
+    with pytest.raises(Skip, match="the customer of the earlier turn does not fit"):
+        s.recall("customer", "customer_id", sql, "no such name", who="customer")
+
+
+def test_room_counts_calls_and_turns_left(live: Live) -> None:
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("get_invoice",))
+    assert s.room(calls=5, turns=3) and not s.room(calls=6) and not s.room(turns=4)
+    s.say("What about invoice {n}?", n="INV-00001")
+    for _ in range(4):
+        s.call("get_invoice", invoice_id="INV-00001")
+    assert s.room(calls=1, turns=2) and not s.room(calls=2) and not s.room(turns=3)
 
 
 def test_given_must_be_a_required_parameter_without_default(live: Live) -> None:

@@ -17,7 +17,7 @@ from hub.events import RunEvent, RunMetricEvent
 from hub.evidence import bound
 from hub.reward import RewardConfig
 from hub.testing import serve
-from tests.web_support import csrf_field, hub_of, make_app, play
+from tests.web_support import csrf_field, flush, hub_of, make_app, play, web_client
 from web import models, queries
 from web.svg import Series, downsample, fmt, line_chart
 
@@ -34,12 +34,7 @@ WRONG = (
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(make_app(tmp_path), base_url="http://127.0.0.1") as c:
-        yield c
-
-
-def flush(client: TestClient) -> None:
-    client.portal.call(hub_of(client.app).store.flush, 10.0)  # type: ignore[arg-type]
+    yield from web_client(tmp_path)
 
 
 def closed(client: TestClient, messages: list[str] | None = None, task: str = "bank-transfer-002") -> str:

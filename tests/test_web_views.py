@@ -12,19 +12,14 @@ from starlette.testclient import TestClient
 
 from hub.events import RunEvent, RunMetricEvent
 from servers import REGISTRY
-from tests.web_support import XSS, csrf_field, hub_of, make_app, play
+from tests.web_support import XSS, csrf_field, flush, hub_of, make_app, play, web_client
 
 HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(make_app(tmp_path), base_url="http://127.0.0.1") as c:
-        yield c
-
-
-def flush(client: TestClient) -> None:
-    client.portal.call(hub_of(client.app).store.flush, 10.0)  # type: ignore[arg-type]
+    yield from web_client(tmp_path)
 
 
 def token(client: TestClient, page: str = "/ui/catalog/banking/get_account") -> dict[str, str]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.testclient import TestClient
 
 from hub.app import create_app
 from hub.config import Settings
@@ -23,6 +25,17 @@ def make_app(tmp_path: Path, **settings: object) -> Starlette:
 
 def hub_of(app: Starlette) -> Hub:
     return app.state.hub  # type: ignore[no-any-return]
+
+
+def web_client(tmp_path: Path) -> Iterator[TestClient]:
+    """A test client of an app on a temporary store, open while the fixture that yields from it lives."""
+    with TestClient(make_app(tmp_path), base_url="http://127.0.0.1") as c:
+        yield c
+
+
+def flush(client: TestClient) -> None:
+    """Wait until the store has written what the app queued (its writes are batched)."""
+    client.portal.call(hub_of(client.app).store.flush, 10.0)  # type: ignore[arg-type]
 
 
 def play(hub: Hub, task_id: str, messages: list[str] | None = None, *, finish: bool = True) -> str:

@@ -63,6 +63,25 @@ def public_attrs(obj: Any) -> list[tuple[str, Any]]:
     return sorted(found.items())
 
 
+_NO_LEAF = object()
+
+
+def _leaf(value: Any) -> Any:
+    """The form of a value with no parts to walk that JSON has no type for, or ``_NO_LEAF``: the walk and the
+    fast encoder's default agree on it."""
+    if isinstance(value, numbers.Number):  # Decimal, Fraction, numpy scalars: every digit kept
+        return str(value)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return {"$bytes": bytes(value).hex()}
+    if isinstance(value, type) or inspect.isroutine(value):
+        return f"<{type(value).__name__} {getattr(value, '__qualname__', '?')}>"
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return _NO_LEAF
+
+
 class _Walker:
     """One canonical walk: remembers where each mutable object was first seen."""
 
@@ -97,16 +116,9 @@ class _Walker:
     def other(self, value: Any, path: Path) -> Any:
         if isinstance(value, _JSON_ATOMS):  # subclasses of str, int, float
             return value
-        if isinstance(value, numbers.Number):  # Decimal, Fraction, numpy scalars: every digit kept
-            return str(value)
-        if isinstance(value, (dt.datetime, dt.date, dt.time)):
-            return value.isoformat()
-        if isinstance(value, (bytes, bytearray)):
-            return {"$bytes": bytes(value).hex()}
-        if isinstance(value, type) or inspect.isroutine(value):
-            return f"<{type(value).__name__} {getattr(value, '__qualname__', '?')}>"
-        if isinstance(value, os.PathLike):
-            return os.fspath(value)
+        leaf = _leaf(value)
+        if leaf is not _NO_LEAF:
+            return leaf
         hook = getattr(value, "__hub_state__", None)
         if callable(hook):
             return self.ref(value, path) or self.walk(hook(), path)
@@ -144,16 +156,9 @@ def _default(value: Any) -> Any:
     """What the fast encoder writes for a value JSON has no form for: the walker's form, one level deep."""
     if isinstance(value, (set, frozenset)):
         return sorted(value, key=_member_key)
-    if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, numbers.Number):
-        return str(value)
-    if isinstance(value, (bytes, bytearray)):
-        return {"$bytes": bytes(value).hex()}
-    if isinstance(value, type) or inspect.isroutine(value):
-        return f"<{type(value).__name__} {getattr(value, '__qualname__', '?')}>"
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
+    leaf = _leaf(value)
+    if leaf is not _NO_LEAF:
+        return leaf
     hook = getattr(value, "__hub_state__", None)
     if callable(hook):
         return hook()

@@ -320,6 +320,39 @@ class Scene:
         self.turns[-1].calls.append(CallRecord(tool, args, result, spec.kind, len(self.turns) - 1))
         return result
 
+    def choose(self, rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, none: str,
+               alike: str) -> dict[str, Any]:
+        """One of ``rows`` (what a call listed), drawn by the rng, that the user can tell apart from the others by
+        ``key``: ``Skip`` with ``none`` when there is no row, with ``alike`` when another row has the same key."""
+        if not rows:
+            raise Skip(none)
+        row = self.rng.choice(rows)
+        if sum(key(r) == key(row) for r in rows) > 1:
+            raise Skip(alike)
+        return row
+
+    def recall(self, key: str, field: str, sql: str, *params: Any, who: str) -> dict[str, Any] | None:
+        """The entity an earlier turn of the dialogue left in ``memory[key]``, read again now: the first row of
+        ``sql``, whose first placeholder takes its ``field``, then ``params``. ``None`` when no turn left one;
+        ``Skip`` when it no longer fits (a follow-up never changes who talks or what it is about)."""
+        known = self.memory.get(key)
+        if not known:
+            return None
+        found = self.rows(sql, known[field], *params)
+        if not found:
+            raise Skip(f"the {who} of the earlier turn does not fit")
+        return found[0]
+
+    def find(self, tool: str, listed: str, key: str, value: Any, /, *, missing: str,
+             **arguments: Any) -> dict[str, Any]:
+        """Run a discovery read and return the first row of its ``listed`` list whose ``key`` is ``value``, e.g.
+        ``s.find("search_users", "users", "user_id", "USR-0012", missing="not found", query="Ana Ruiz")``;
+        ``Skip`` with ``missing`` when the page does not hold it."""
+        for row in self.call(tool, **arguments)[listed]:
+            if row[key] == value:
+                return row  # type: ignore[no-any-return]
+        raise Skip(missing)
+
     @property
     def calls(self) -> Iterator[CallRecord]:
         return (c for t in self.turns for c in t.calls)
@@ -333,6 +366,12 @@ class Scene:
         """Whether the dialogue can take ``calls`` more calls over ``turns`` more turns (a task has at most
         ``MAX_CALLS`` calls and ``MAX_TURNS`` turns): ask before an optional follow-up."""
         return sum(1 for _ in self.calls) + calls <= MAX_CALLS and len(self.turns) + turns <= MAX_TURNS
+
+    def asked(self, tool: str, **arguments: Any) -> None:
+        """``Skip`` a follow-up whose call (``tool`` with these arguments) the dialogue already made:
+        an agent would answer from what it has."""
+        if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in self.calls):
+            raise Skip(f"{tool} already ran on that")
 
     def be(self, name: str) -> None:
         """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone."""
@@ -432,6 +471,16 @@ def register(server: Any, fn: Callable[[Scene], None], covers: Sequence[str], we
 def covered_tools(servers: Sequence[Any]) -> set[str]:
     """``server__tool`` names that some registered intent declares."""
     return {f"{s.name}__{t}" for s in servers for i in s.intents for t in i.covers}
+
+
+def unique_best(rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, tie: str,
+                lowest: bool = False) -> dict[str, Any]:
+    """The row with the highest ``key`` (``lowest``: the lowest), which a person can call "the biggest one";
+    ``Skip`` with ``tie`` when another row has the same ``key``."""
+    best = min(rows, key=key) if lowest else max(rows, key=key)
+    if sum(key(r) == key(best) for r in rows) > 1:
+        raise Skip(tie)
+    return best
 
 
 def after_days(now: datetime, days: int) -> str:

@@ -47,12 +47,11 @@ PAYEES = (
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The customer talking: the one an earlier turn established (``Skip`` when they do not fit ``where``),
     else a fresh pick among all customers that fit."""
-    known = s.memory.get("customer")
-    if known:
-        found = s.rows(CUSTOMER + f" WHERE customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not found:
-            raise Skip("the customer of the earlier turn does not fit")
-        return found[0]
+    known = s.recall(
+        "customer", "customer_id", CUSTOMER + f" WHERE customer_id = ? AND ({where})", *params, who="customer"
+    )
+    if known is not None:
+        return known
     c = s.pick(CUSTOMER + f" WHERE {where}", *params)
     s.be(c["name"])
     return c
@@ -97,11 +96,16 @@ def find_me(s: Scene, c: dict[str, Any]) -> str:
         and s.rng.random() < 0.5
         else c["name"]
     )
-    hit = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
-    if not hit:
-        raise Skip("the customer is past the first page of the search")
-    s.memory["customer"] = hit[0]
-    return str(hit[0]["customer_id"])
+    hit = s.find(
+        "search_customers",
+        "customers",
+        "customer_id",
+        c["customer_id"],
+        missing="the customer is past the first page of the search",
+        query=query,
+    )
+    s.memory["customer"] = hit
+    return str(hit["customer_id"])
 
 
 def my_accounts(s: Scene, cid: str, **filters: Any) -> list[dict[str, Any]]:
@@ -463,9 +467,7 @@ def lost_card(s: Scene) -> None:
     )
     cid = find_me(s, c)
     aid = account_of(s, cid, acc, narrow=True)
-    cards = [k for k in s.call("list_cards", account_id=aid)["cards"] if k["card_id"] == card["card_id"]]
-    if not cards:
-        raise Skip("the card is not listed")
+    s.find("list_cards", "cards", "card_id", card["card_id"], missing="the card is not listed", account_id=aid)
     s.call("set_card_status", card_id=card["card_id"], status="locked")
     s.memory["account"] = acc
     if s.rng.random() < 0.5:
@@ -665,17 +667,11 @@ def current_account(s: Scene, where: str = "1=1") -> dict[str, Any]:
     return found[0]
 
 
-def asked(s: Scene, tool: str, **arguments: Any) -> None:
-    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
-    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
-        raise Skip(f"{tool} already ran on that")
-
-
 @banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)
 def balance_now(s: Scene) -> None:
     """The customer asks what the account they just used holds now."""
     acc = current_account(s)
-    asked(s, "get_account", account_id=acc["account_id"])
+    s.asked("get_account", account_id=acc["account_id"])
     s.say(
         "So what's left in {what}?",
         "What does {what} show now?",
@@ -706,7 +702,7 @@ def latest_on_statement(s: Scene) -> None:
 def cards_on_account(s: Scene) -> None:
     """The customer asks which cards are linked to the account."""
     acc = current_account(s, "type != 'savings'")
-    asked(s, "list_cards", account_id=acc["account_id"])
+    s.asked("list_cards", account_id=acc["account_id"])
     s.say(
         "Which cards are linked to {what}?",
         "What cards do I have on {what}?",
@@ -736,7 +732,7 @@ def who_can_i_pay(s: Scene) -> None:
     c = s.memory.get("customer")
     if not c or not s.rows("SELECT 1 FROM payees WHERE customer_id = ?", c["customer_id"]):
         raise Skip("no customer with payees in the dialogue yet")
-    asked(s, "list_payees", customer_id=c["customer_id"])
+    s.asked("list_payees", customer_id=c["customer_id"])
     s.say(
         "While you're at it, who do I have saved to send money to?",
         "And who's on my list of recipients?",

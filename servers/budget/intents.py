@@ -447,12 +447,6 @@ def where_money_goes(s: Scene) -> None:
 # Follow-ups: a short next turn about the category or month the dialogue is already about ------------
 
 
-def asked(s: Scene, tool: str, **arguments: Any) -> None:
-    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
-    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
-        raise Skip(f"{tool} already ran on that")
-
-
 def current_category(s: Scene) -> dict[str, Any]:
     cat = s.memory.get("category")
     if not cat or not s.rows("SELECT 1 FROM categories WHERE category_id = ?", cat["category_id"]):
@@ -465,7 +459,7 @@ def what_else_in_category(s: Scene) -> None:
     """The user asks what else went into the category this month."""
     cat = current_category(s)
     args = {"category_id": cat["category_id"], "month": this_month(s)}
-    asked(s, "list_expenses", **args)
+    s.asked("list_expenses", **args)
     s.say(
         "What else have I spent on {c} this month?",
         "Show me everything in {c} so far this month.",
@@ -479,7 +473,7 @@ def what_else_in_category(s: Scene) -> None:
 def recurring_in_category(s: Scene) -> None:
     """The user asks which repeating bills are filed under the category."""
     cat = current_category(s)
-    asked(s, "list_recurring_expenses", category_id=cat["category_id"])
+    s.asked("list_recurring_expenses", category_id=cat["category_id"])
     s.say(
         "Do I have any repeating bills under {c}?",
         "Anything that recurs in {c}?",
@@ -495,7 +489,7 @@ def month_overall(s: Scene) -> None:
     month = s.memory.get("month")
     if not month:
         raise Skip("no month in the dialogue yet")
-    asked(s, "get_monthly_summary", month=month)
+    s.asked("get_monthly_summary", month=month)
     s.say(
         "And how does {m} look across all categories?",
         "Give me the overall picture for {m}.",

@@ -67,10 +67,9 @@ def find_me(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
-    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the person is not on the first page of the search")
-    return dict(hit[0])
+    hit = s.find("search_users", "users", "user_id", u["user_id"],
+                 missing="the person is not on the first page of the search", query=u["name"])
+    return dict(hit)
 
 
 def colleague(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:

@@ -9,9 +9,10 @@ name with ``list_owners``.
 from __future__ import annotations
 
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, money
+from hub.synth.intent import Ref, Scene, Skip, day, money, unique_best
 from servers.crm.schema import ALLOWED, OPEN_STAGES
 from servers.crm.tools import crm
 
@@ -70,18 +71,24 @@ def deal_ref(s: Scene, d: dict[str, Any]) -> str:
 
 def find_deal(s: Scene, d: dict[str, Any], **filters: Any) -> dict[str, Any]:
     """The agent's path to a deal: the company by name, then its deals."""
-    accs = [a for a in s.call("search_accounts", query=d["company"])["accounts"] if a["account_id"] == d["account_id"]]
-    if not accs:
-        raise Skip("the company is not found by its name")
+    accs = s.find(
+        "search_accounts",
+        "accounts",
+        "account_id",
+        d["account_id"],
+        missing="the company is not found by its name",
+        query=d["company"],
+    )
     filters = dict(filters) if filters else s.rng.choice(({}, {"open_only": True}, {"stage": d["stage"]}))
-    deals = [
-        x
-        for x in s.call("list_deals", account_id=accs[0]["account_id"], **filters)["deals"]
-        if x["deal_id"] == d["deal_id"]
-    ]
-    if not deals:
-        raise Skip("the deal is not listed")
-    return deals[0]
+    return s.find(
+        "list_deals",
+        "deals",
+        "deal_id",
+        d["deal_id"],
+        missing="the deal is not listed",
+        account_id=accs["account_id"],
+        **filters,
+    )
 
 
 def rep(s: Scene, owner_id: str) -> None:
@@ -241,15 +248,18 @@ def account_rundown(s: Scene) -> None:
         minimal=["{co}?"],
         co=a["name"],
     )
-    found = [x for x in s.call("search_accounts", query=a["name"])["accounts"] if x["account_id"] == a["account_id"]]
-    if not found:
-        raise Skip("the company is not found by its name")
-    acc = s.call("get_account", account_id=found[0]["account_id"])
+    found = s.find(
+        "search_accounts",
+        "accounts",
+        "account_id",
+        a["account_id"],
+        missing="the company is not found by its name",
+        query=a["name"],
+    )
+    acc = s.call("get_account", account_id=found["account_id"])
     s.memory["company"] = {"account_id": a["account_id"], "name": a["name"]}
     open_deals = [d for d in acc["deals"] if d["stage"] in OPEN_STAGES]
-    top = max(open_deals, key=lambda d: d["amount"])
-    if sum(d["amount"] == top["amount"] for d in open_deals) > 1:
-        raise Skip("two open deals tie")
+    top = unique_best(open_deals, itemgetter("amount"), tie="two open deals tie")
     s.say(
         "Tell me more about the biggest open deal there.",
         "What's going on with the largest open one?",
@@ -303,9 +313,9 @@ def convert_qualified_lead(s: Scene) -> None:
         who=who,
         size=size,
     )
-    found = [x for x in s.call("search_leads", query=lead["name"])["leads"] if x["lead_id"] == lead["lead_id"]]
-    if not found:
-        raise Skip("the lead is not found by name")
+    s.find(
+        "search_leads", "leads", "lead_id", lead["lead_id"], missing="the lead is not found by name", query=lead["name"]
+    )
     if lead["status"] != "qualified":
         s.call("update_lead_status", lead_id=lead["lead_id"], status="qualified")
     made = s.call("convert_lead", lead_id=lead["lead_id"], deal_amount=amount)
@@ -335,9 +345,9 @@ def drop_lead(s: Scene) -> None:
         minimal=["{who}?"],
         who=who,
     )
-    found = [x for x in s.call("search_leads", query=lead["name"])["leads"] if x["lead_id"] == lead["lead_id"]]
-    if not found:
-        raise Skip("the lead is not found by name")
+    s.find(
+        "search_leads", "leads", "lead_id", lead["lead_id"], missing="the lead is not found by name", query=lead["name"]
+    )
     s.call("get_lead", lead_id=lead["lead_id"])
     if lead["status"] == "new" and s.rng.random() < 0.4:
         s.say(
@@ -424,10 +434,15 @@ def log_a_call(s: Scene) -> None:
         who=who,
         topic=topic,
     )
-    found = [x for x in s.call("search_contacts", query=c["name"])["contacts"] if x["contact_id"] == c["contact_id"]]
-    if not found:
-        raise Skip("the contact is not found by name")
-    s.call("log_activity", kind="call", subject=subject, contact_id=found[0]["contact_id"])
+    found = s.find(
+        "search_contacts",
+        "contacts",
+        "contact_id",
+        c["contact_id"],
+        missing="the contact is not found by name",
+        query=c["name"],
+    )
+    s.call("log_activity", kind="call", subject=subject, contact_id=found["contact_id"])
     s.memory["contact"] = {"contact_id": c["contact_id"], "name": c["name"]}
     s.memory["company"] = {"account_id": c["account_id"], "name": c["company"]}
     if s.rng.random() < 0.4:
@@ -438,7 +453,7 @@ def log_a_call(s: Scene) -> None:
         "Is {first} attached to any open deals?",
         first=c["name"].split()[0],
     )
-    s.call("get_contact", contact_id=found[0]["contact_id"])
+    s.call("get_contact", contact_id=found["contact_id"])
 
 
 @crm.intent(covers=("list_owners", "search_leads", "get_lead"))
@@ -481,12 +496,6 @@ def my_new_leads(s: Scene) -> None:
 # Follow-ups: a short next turn about the deal, company or person the dialogue is already about ---------
 
 
-def asked(s: Scene, tool: str, **arguments: Any) -> None:
-    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
-    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
-        raise Skip(f"{tool} already ran on that")
-
-
 REMINDERS = ("Check in on the proposal", "Send the updated quote", "Book a call with their CFO", "Share the case study")
 
 
@@ -521,7 +530,7 @@ def other_deals_there(s: Scene) -> None:
     else:
         args = {"account_id": d["account_id"]}
         s.say("Show me every deal we've ever had with {co}.", "What's our full deal history with {co}?", co=name)
-    asked(s, "list_deals", **args)
+    s.asked("list_deals", **args)
     s.call("list_deals", **args)
 
 
@@ -531,7 +540,7 @@ def deal_now(s: Scene) -> None:
     d = s.memory.get("deal")
     if not d:
         raise Skip("no deal in the dialogue")
-    asked(s, "get_deal", deal_id=d["deal_id"])
+    s.asked("get_deal", deal_id=d["deal_id"])
     s.say("Show me that deal as it stands now.", "Pull up the deal record.", "What does the deal look like now?")
     s.call("get_deal", deal_id=d["deal_id"])
 
@@ -542,7 +551,7 @@ def person_details(s: Scene) -> None:
     c = s.memory.get("contact")
     if not c:
         raise Skip("no contact in the dialogue")
-    asked(s, "get_contact", contact_id=c["contact_id"])
+    s.asked("get_contact", contact_id=c["contact_id"])
     s.say(
         "Pull up {f}'s contact record.",
         "What do we have on file for {f} now?",

@@ -9,6 +9,7 @@ The user owns a mailbox and says who they are (their name); the agent finds the 
 from __future__ import annotations
 
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub import fake
@@ -66,19 +67,25 @@ def find_box(s: Scene, box: dict[str, Any]) -> str:
     known = s.memory.get("box")
     if known and known["mailbox_id"] == box["mailbox_id"] and known.get("found"):
         return str(known["mailbox_id"])
-    hit = [
-        b
-        for b in s.call("list_mailboxes", query=box["owner_name"])["mailboxes"]
-        if b["mailbox_id"] == box["mailbox_id"]
-    ]
-    if not hit:
-        raise Skip("the mailbox is not on the first page")
+    s.find(
+        "list_mailboxes",
+        "mailboxes",
+        "mailbox_id",
+        box["mailbox_id"],
+        missing="the mailbox is not on the first page",
+        query=box["owner_name"],
+    )
     s.memory["box"] = {**box, "found": True}
     return str(box["mailbox_id"])
 
 
 def core(subject: str) -> str:
     return subject.removeprefix("Re: ").strip()
+
+
+def looks(m: dict[str, Any]) -> tuple[str, str]:
+    """What tells listed emails apart for their owner: the sender and the subject."""
+    return m["from_name"], core(m["subject"])
 
 
 def message_ref(s: Scene, m: dict[str, Any]) -> str:
@@ -111,10 +118,14 @@ def locate(
     args: dict[str, Any] = {"mailbox_id": mailbox_id, "query": words}
     if folder:
         args["folder"] = folder
-    hit = [x for x in s.call("search_messages", **args)["messages"] if x["message_id"] == m["message_id"]]
-    if not hit:
-        raise Skip("the email is not on the first page of the search")
-    return hit[0]
+    return s.find(
+        "search_messages",
+        "messages",
+        "message_id",
+        m["message_id"],
+        missing="the email is not on the first page of the search",
+        **args,
+    )
 
 
 def received(s: Scene, box: dict[str, Any], where: str, *params: Any) -> dict[str, Any]:
@@ -150,11 +161,7 @@ def catch_up_unread(s: Scene) -> None:
     )
     mid = find_box(s, box)
     unread = s.call("list_messages", mailbox_id=mid, unread_only=True)["messages"]
-    if not unread:
-        raise Skip("nothing unread")
-    m = s.rng.choice(unread)
-    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in unread) > 1:
-        raise Skip("two unread emails look alike")
+    m = s.choose(unread, looks, none="nothing unread", alike="two unread emails look alike")
     s.say(
         "Open the one from {who} about '{subj}' and mark it as read.",
         "Read me {who}'s '{subj}' email, then flag it read.",
@@ -273,14 +280,16 @@ def email_a_contact(s: Scene) -> None:
         text=text,
     )
     mid = find_box(s, box)
-    found = [
-        x
-        for x in s.call("list_contacts", mailbox_id=mid, query=c["name"])["contacts"]
-        if x["contact_id"] == c["contact_id"]
-    ]
-    if not found:
-        raise Skip("the contact is not listed")
-    draft = s.call("create_draft", mailbox_id=mid, to=[found[0]["email"]], subject=subject, body=text)
+    found = s.find(
+        "list_contacts",
+        "contacts",
+        "contact_id",
+        c["contact_id"],
+        missing="the contact is not listed",
+        mailbox_id=mid,
+        query=c["name"],
+    )
+    draft = s.call("create_draft", mailbox_id=mid, to=[found["email"]], subject=subject, body=text)
     s.say("Perfect, send it.", "That's it, send it off.", "Go ahead and send that.")
     s.call("send_draft", draft_id=draft["draft_id"])
 
@@ -398,11 +407,7 @@ def review_starred(s: Scene) -> None:
     )
     mid = find_box(s, box)
     starred = s.call("list_messages", mailbox_id=mid, starred_only=True)["messages"]
-    if not starred:
-        raise Skip("nothing starred")
-    m = s.rng.choice(starred)
-    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in starred) > 1:
-        raise Skip("two starred emails look alike")
+    m = s.choose(starred, looks, none="nothing starred", alike="two starred emails look alike")
     s.say(
         "The one from {who} about '{subj}' is handled, take the star off.",
         "Unflag {who}'s '{subj}' email, it's done.",
@@ -586,11 +591,7 @@ def note_to_a_favourite(s: Scene) -> None:
     )
     mid = find_box(s, box)
     favs = s.call("list_contacts", mailbox_id=mid, favorites_only=True)["contacts"]
-    if not favs:
-        raise Skip("no favourites listed")
-    c = s.rng.choice(favs)
-    if sum(f["name"] == c["name"] for f in favs) > 1:
-        raise Skip("two favourites share the name")
+    c = s.choose(favs, itemgetter("name"), none="no favourites listed", alike="two favourites share the name")
     subject, body = s.rng.choice(NEW_MAIL)
     text = body.format(f=first(c["name"]))
     s.say(
@@ -627,11 +628,7 @@ def clean_up_label(s: Scene) -> None:
     if s.rng.random() < 0.5:
         s.call("list_labels", mailbox_id=mid)
     tagged = s.call("list_messages", mailbox_id=mid, label=lab["name"])["messages"]
-    if not tagged:
-        raise Skip("nothing listed")
-    m = s.rng.choice(tagged)
-    if sum(x["from_name"] == m["from_name"] and core(x["subject"]) == core(m["subject"]) for x in tagged) > 1:
-        raise Skip("two emails look alike")
+    m = s.choose(tagged, looks, none="nothing listed", alike="two emails look alike")
     s.say(
         "The one from {who} about '{subj}' doesn't belong there, take the label off.",
         "Remove '{l}' from {who}'s '{subj}' email.",

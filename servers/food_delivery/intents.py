@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from hub import fake
+from hub.synth import customer
 from hub.synth.intent import Ref, Scene, Skip, clock, day, money
 from servers.food_delivery.schema import FLOW, MAX_KM, km_between
 from servers.food_delivery.tools import _open_at, food
@@ -46,47 +47,16 @@ def stars_text(n: int) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The customer talking: the one an earlier turn established (``Skip`` when they do not fit
-    ``where``), or a fresh pick who then becomes the persona. A follow-up never changes who talks."""
-    known = s.memory.get("customer")
-    if known:
-        found = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not found:
-            raise Skip("the customer of the earlier turn does not fit")
-        return found[0]
-    if s.turns:
-        raise Skip("a customer's follow-up after a turn that was not a customer's")
-    c = s.pick(CUSTOMER + f" WHERE {where}", *params)
-    s.be(c["name"])
-    return c
+    return customer.me(s, CUSTOMER, where, *params)
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
-    """How the customer introduces themselves, once per dialogue."""
-    known = s.memory.get("customer")
-    if known and known["customer_id"] == c["customer_id"]:
-        return s.rng.choice(("Still me", "Me again", "Same account"))
-    return s.refer(
-        c["customer_id"],
-        Ref("I'm {name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
-        Ref("I'm {name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
-        name=c["name"],
-        email=c["email"],
-    )
+    return customer.who(s, c, ("Still me", "Me again", "Same account"))
 
 
 def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
     """The customer's search result (id and city), or the one an earlier turn found."""
-    known = s.memory.get("customer")
-    if known and known["customer_id"] == c["customer_id"]:
-        return dict(known)
-    shared = s.value("SELECT COUNT(*) FROM customers WHERE name = ?", c["name"]) > 1
-    query = c["email"] if shared else c["name"]  # the intro gave the email when the name is shared
-    found = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
-    if not found:
-        raise Skip("the customer is past the first page of the search")
-    s.memory["customer"] = found[0]
-    return dict(found[0])
+    return customer.find_me(s, c)
 
 
 def place(s: Scene, r: dict[str, Any]) -> str:
@@ -108,10 +78,15 @@ def place(s: Scene, r: dict[str, Any]) -> str:
 def find_restaurant(s: Scene, r: dict[str, Any], city: str | None) -> str:
     """The restaurant's id from a search by name (in ``city`` when the user named it or the agent knows it)."""
     args = {"query": r["name"]} if city is None else {"query": r["name"], "city": city}
-    found = [x for x in s.call("search_restaurants", **args)["restaurants"] if x["restaurant_id"] == r["restaurant_id"]]
-    if not found:
-        raise Skip("the restaurant is past the first page of the search")
-    return str(found[0]["restaurant_id"])
+    found = s.find(
+        "search_restaurants",
+        "restaurants",
+        "restaurant_id",
+        r["restaurant_id"],
+        missing="the restaurant is past the first page of the search",
+        **args,
+    )
+    return str(found["restaurant_id"])
 
 
 def restaurant(s: Scene, restaurant_id: str) -> dict[str, Any]:

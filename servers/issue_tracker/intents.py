@@ -10,6 +10,7 @@ by its key ("WEB-0042"); projects by their key ("the WEB board"); sprints as "th
 from __future__ import annotations
 
 from datetime import date, timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub.synth.intent import Ref, Scene, Skip
@@ -66,21 +67,31 @@ def find_me(s: Scene, u: dict[str, Any]) -> str:
     known = s.memory.get("me")
     if known and known["user_id"] == u["user_id"]:
         return str(u["user_id"])
-    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the member is not on the first page of the search")
-    s.memory["me"] = hit[0]
-    return str(hit[0]["user_id"])
+    hit = s.find(
+        "search_users",
+        "users",
+        "user_id",
+        u["user_id"],
+        missing="the member is not on the first page of the search",
+        query=u["name"],
+    )
+    s.memory["me"] = hit
+    return str(hit["user_id"])
 
 
 def find_user(s: Scene, u: dict[str, Any], project_id: str | None = None) -> str:
     args: dict[str, Any] = {"query": u["name"]}
     if project_id:
         args["project_id"] = project_id
-    hit = [r for r in s.call("search_users", **args)["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the person is not on the first page of the search")
-    return str(hit[0]["user_id"])
+    hit = s.find(
+        "search_users",
+        "users",
+        "user_id",
+        u["user_id"],
+        missing="the person is not on the first page of the search",
+        **args,
+    )
+    return str(hit["user_id"])
 
 
 def person(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
@@ -99,10 +110,8 @@ def project_key(s: Scene, key: str, named: bool) -> str:
     """The project key: read off the project list when the user gave the name, else the key they said."""
     if not named:
         return key
-    hit = [p for p in s.call("list_projects")["projects"] if p["name"] == NAMES[key]]
-    if not hit:
-        raise Skip("the project is not listed")
-    return str(hit[0]["project_id"])
+    hit = s.find("list_projects", "projects", "name", NAMES[key], missing="the project is not listed")
+    return str(hit["project_id"])
 
 
 def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -> str:
@@ -590,11 +599,7 @@ def send_for_review(s: Scene) -> None:
     )
     uid = find_me(s, u)
     mine = s.call("search_issues", assignee_id=uid, status="in_progress")["issues"]
-    if not mine:
-        raise Skip("nothing listed")
-    i = s.rng.choice(mine)
-    if sum(x["title"] == i["title"] for x in mine) > 1:
-        raise Skip("two tickets share the title")
+    i = s.choose(mine, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
     s.say(
         '"{t}" is ready, send it to review.',
         'Move "{t}" on to review, the PR is up.',

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub import fake
@@ -32,10 +33,6 @@ NEW_ITEMS = (
 )
 
 
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
-
-
 def me(s: Scene, where: str, *params: Any) -> dict[str, Any]:
     u = s.pick(ACTIVE + " AND name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1) AND " + where, *params)
     s.be(u["name"])
@@ -43,10 +40,10 @@ def me(s: Scene, where: str, *params: Any) -> dict[str, Any]:
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> str:
-    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the user is not found by name")
-    return str(hit[0]["user_id"])
+    hit = s.find(
+        "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
+    )
+    return str(hit["user_id"])
 
 
 def listing_ref(s: Scene, item: dict[str, Any], own: bool = False) -> str:
@@ -78,14 +75,28 @@ def listing_ref(s: Scene, item: dict[str, Any], own: bool = False) -> str:
 
 
 def find_listing(s: Scene, item: dict[str, Any], **filters: Any) -> str:
-    found = [
-        x
-        for x in s.call("search_listings", query=item["title"], **filters)["listings"]
-        if x["listing_id"] == item["listing_id"]
-    ]
-    if not found:
-        raise Skip("the listing is not on the first page")
-    return str(found[0]["listing_id"])
+    found = s.find(
+        "search_listings",
+        "listings",
+        "listing_id",
+        item["listing_id"],
+        missing="the listing is not on the first page",
+        query=item["title"],
+        **filters,
+    )
+    return str(found["listing_id"])
+
+
+def as_seller(s: Scene, item: dict[str, Any]) -> str:
+    """The item's seller talks (the persona becomes them): how they name their own item."""
+    s.be(item["seller"])
+    return listing_ref(s, item, own=True)
+
+
+def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
+    """The seller's user id (a search by their name), then their item's listing id (a search among theirs)."""
+    uid = find_user(s, {"user_id": item["seller_id"], "name": item["seller"]})
+    return uid, find_listing(s, item, seller_id=uid)
 
 
 @marketplace.intent(covers=("search_users", "search_listings", "get_listing", "place_bid"), weight=1.5)
@@ -154,7 +165,7 @@ def offer(s: Scene) -> None:
     uid = find_user(s, u)
     lid = find_listing(s, item, listing_type="fixed_price")
     s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
-    if room(s):
+    if s.room():
         s.say(
             "What other offers do I have waiting?",
             "Which of my offers are still open?",
@@ -179,9 +190,7 @@ def take_best_offer(s: Scene) -> None:
     )
     if offers[0]["status"] != "active" or (len(offers) > 1 and offers[0]["amount"] == offers[1]["amount"]):
         raise Skip("no clear best offer")
-    s.be(item["seller"])
-    u = {"user_id": item["seller_id"], "name": item["seller"]}
-    what = listing_ref(s, item, own=True)
+    what = as_seller(s, item)
     s.say(
         "I'm {me}. Who's offered what for {what}? I'll take the best one.",
         "{me} here: sell {what} to whoever offered the most.",
@@ -190,8 +199,7 @@ def take_best_offer(s: Scene) -> None:
         me=item["seller"],
         what=what,
     )
-    uid = find_user(s, u)
-    lid = find_listing(s, item, seller_id=uid)
+    uid, lid = find_own_listing(s, item)
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     best = max(pending, key=lambda o: o["amount"])
     sold = s.call("accept_offer", offer_id=best["offer_id"], seller_id=uid)
@@ -264,9 +272,7 @@ def end_early(s: Scene) -> None:
         "AND u.name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1) AND "
         f"{TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)"
     )
-    s.be(item["seller"])
-    u = {"user_id": item["seller_id"], "name": item["seller"]}
-    what = listing_ref(s, item, own=True)
+    what = as_seller(s, item)
     s.say(
         "I'm {me}. I'm happy with the bids on {what}; end it now.",
         "{me} here: close the auction for {what} early, I'll sell.",
@@ -275,8 +281,7 @@ def end_early(s: Scene) -> None:
         me=item["seller"],
         what=what,
     )
-    uid = find_user(s, u)
-    lid = find_listing(s, item, seller_id=uid)
+    uid, lid = find_own_listing(s, item)
     out = s.call("close_listing", listing_id=lid, seller_id=uid)
     if out["buyer_id"] is None:
         raise Skip("not sold")
@@ -313,11 +318,7 @@ def ending_soon(s: Scene) -> None:
         ]
         if x["bid_count"]
     ]
-    if not found:
-        raise Skip("none with bids")
-    pick = s.rng.choice(found)
-    if sum(x["title"] == pick["title"] for x in found) > 1:
-        raise Skip("two with that title")
+    pick = s.choose(found, itemgetter("title"), none="none with bids", alike="two with that title")
     s.say(
         "Who's leading on the '{t}'?",
         "Who is ahead on '{t}' and how good are their ratings?",

@@ -8,9 +8,10 @@ its customers), invoices with ``list_invoices`` and payments with ``get_invoice`
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, last_digits, money
+from hub.synth.intent import Ref, Scene, Skip, day, last_digits, money, unique_best
 from servers.payments.tools import payments
 
 CUSTOMER = (
@@ -81,12 +82,11 @@ def find_customer(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
 def current_customer(s: Scene, where: str, *params: Any) -> dict[str, Any]:
     """The customer an earlier turn was about (a follow-up stays with them: ``Skip`` when they do not fit
     ``where``), else a fresh pick."""
-    known = s.memory.get("customer")
-    if known:
-        rows = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not rows:
-            raise Skip("the customer of the earlier turn does not fit")
-        return rows[0]
+    known = s.recall(
+        "customer", "customer_id", CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", *params, who="customer"
+    )
+    if known is not None:
+        return known
     return s.pick(CUSTOMER + f" WHERE {where}", *params)
 
 
@@ -151,15 +151,17 @@ def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, 
         return dict(s.call("get_invoice", invoice_id=inv["invoice_id"]))
     if path == "merchant":
         mid = find_merchant(s, c["merchant"], c["merchant_id"])
-        hits = [
-            r
-            for r in s.call("search_customers", query=c["name"], merchant_id=mid)["customers"]
-            if r["customer_id"] == c["customer_id"]
-        ]
-        if not hits:
-            raise Skip("the customer is not on the first page")
-        s.memory["customer"] = hits[0]
-        found = hits[0]
+        hits = s.find(
+            "search_customers",
+            "customers",
+            "customer_id",
+            c["customer_id"],
+            missing="the customer is not on the first page",
+            query=c["name"],
+            merchant_id=mid,
+        )
+        s.memory["customer"] = hits
+        found = hits
     else:
         found = find_customer(s, c)
     listed = list_for(s, found["customer_id"], inv, status)
@@ -430,9 +432,7 @@ def chase_overdue(s: Scene) -> None:
     found = s.call("list_invoices", **args)["invoices"]
     if not found:
         raise Skip("nothing overdue above the floor")
-    top = max(found, key=lambda i: i["amount"])
-    if sum(i["amount"] == top["amount"] for i in found) > 1:
-        raise Skip("two invoices tie for the largest")
+    top = unique_best(found, itemgetter("amount"), tie="two invoices tie for the largest")
     s.say(
         "Show me the biggest one in detail.",
         "What's the story with the largest of those?",

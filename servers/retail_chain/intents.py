@@ -38,11 +38,6 @@ CATEGORY_WORDS = {
 }
 
 
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    """Whether a follow-up turn still fits in a task (at most 5 calls over 3 turns)."""
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
-
-
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
     return s.refer(p["sku"], Ref("the {name}", "SELECT sku FROM products WHERE name = ?", p["name"]), name=p["name"])
 
@@ -55,18 +50,23 @@ def find_product(s: Scene, p: dict[str, Any]) -> str:
     known = s.memory.get("product")
     if known and known["sku"] == p["sku"]:
         return str(known["sku"])
-    hit = [r for r in s.call("search_products", query=p["name"])["products"] if r["sku"] == p["sku"]]
-    if not hit:
-        raise Skip("the product is not found by its name")
-    s.memory["product"] = hit[0]
-    return str(hit[0]["sku"])
+    hit = s.find(
+        "search_products", "products", "sku", p["sku"], missing="the product is not found by its name", query=p["name"]
+    )
+    s.memory["product"] = hit
+    return str(hit["sku"])
 
 
 def find_store(s: Scene, st: dict[str, Any]) -> str:
-    found = [r for r in s.call("list_stores", city=st["city"])["stores"] if r["store_id"] == st["store_id"]]
-    if not found:
-        raise Skip("the store is not listed in its city")
-    return str(found[0]["store_id"])
+    found = s.find(
+        "list_stores",
+        "stores",
+        "store_id",
+        st["store_id"],
+        missing="the store is not listed in its city",
+        city=st["city"],
+    )
+    return str(found["store_id"])
 
 
 @retail_chain.intent(
@@ -125,7 +125,7 @@ def hold_for_pickup(s: Scene) -> None:
     if qty > 1:
         args["quantity"] = qty
     out = s.call("reserve_for_pickup", **args)
-    if not room(s):
+    if not s.room():
         return
     if s.rng.random() < 0.4:
         s.say(
@@ -339,16 +339,14 @@ def closed_locations(s: Scene) -> None:
     args: dict[str, Any] = {"status": "closed"}
     if by_state:
         args["state"] = st["state"]
-    found = [x for x in s.call("list_stores", **args)["stores"] if x["store_id"] == st["store_id"]]
-    if not found:
-        raise Skip("not listed")
+    found = s.find("list_stores", "stores", "store_id", st["store_id"], missing="not listed", **args)
     s.say(
         "Who manages {name} and how do I reach them?",
         "What's the address and phone of {name}?",
         "Tell me more about {name}: manager, phone, what it still holds.",
         name=st["name"],
     )
-    s.call("get_store", store_id=found[0]["store_id"])
+    s.call("get_store", store_id=found["store_id"])
 
 
 @retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)
@@ -377,7 +375,7 @@ def where_it_went(s: Scene) -> None:
         )
     sku = find_product(s, p)
     s.call("list_transfers", sku=sku)
-    if room(s, calls=1, turns=1):
+    if s.room(calls=1, turns=1):
         s.say(
             "And where is most of it sitting now?",
             "Which locations have the most of it today?",

@@ -10,10 +10,12 @@ intents are the store's staff looking at the catalog and at returns.
 from __future__ import annotations
 
 from datetime import timedelta
+from operator import itemgetter
 from typing import Any
 
 from hub import fake
-from hub.synth.intent import Ref, Scene, Skip, day, money
+from hub.synth import customer
+from hub.synth.intent import Ref, Scene, Skip, day, money, unique_best
 from servers.shopping.schema import MAX_PER_PRODUCT, RETURN_WINDOW_DAYS
 from servers.shopping.tools import shopping
 
@@ -59,48 +61,16 @@ def now_iso(s: Scene) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The customer talking: the one an earlier turn established (``Skip`` when they do not fit
-    ``where``), or a fresh pick who then becomes the persona. A follow-up never changes who talks."""
-    known = s.memory.get("customer")
-    if known:
-        found = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", known["customer_id"], *params)
-        if not found:
-            raise Skip("the customer of the earlier turn does not fit")
-        return found[0]
-    if s.turns:
-        raise Skip("a follow-up for a customer after a turn that was not a customer's")
-    c = s.pick(CUSTOMER + f" WHERE {where}", *params)
-    s.be(c["name"])
-    return c
+    return customer.me(s, CUSTOMER, where, *params)
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
-    """How the customer introduces themselves: their name, or name and email when the name is shared (once:
-    in a later turn of the same dialogue they are already known)."""
-    known = s.memory.get("customer")
-    if known and known["customer_id"] == c["customer_id"]:
-        return s.rng.choice(("Still me", "Same account as before", "Me again"))
-    return s.refer(
-        c["customer_id"],
-        Ref("I'm {name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
-        Ref("I'm {name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
-        name=c["name"],
-        email=c["email"],
-    )
+    return customer.who(s, c, ("Still me", "Same account as before", "Me again"))
 
 
 def find_me(s: Scene, c: dict[str, Any]) -> str:
     """The customer's id from a search by name (skipped when an earlier turn already found it)."""
-    known = s.memory.get("customer")
-    if known and known["customer_id"] == c["customer_id"]:
-        return str(known["customer_id"])
-    shared = s.value("SELECT COUNT(*) FROM customers WHERE name = ?", c["name"]) > 1
-    query = c["email"] if shared else c["name"]  # the intro gave the email when the name is shared
-    found = [r for r in s.call("search_customers", query=query)["customers"] if r["customer_id"] == c["customer_id"]]
-    if not found:
-        raise Skip("the customer is past the first page of the search")
-    s.memory["customer"] = found[0]
-    return str(found[0]["customer_id"])
+    return str(customer.find_me(s, c)["customer_id"])
 
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
@@ -110,14 +80,15 @@ def product_ref(s: Scene, p: dict[str, Any]) -> str:
 
 
 def find_product(s: Scene, p: dict[str, Any], **filters: Any) -> dict[str, Any]:
-    found = [
-        r
-        for r in s.call("search_products", query=p["name"], **filters)["products"]
-        if r["product_id"] == p["product_id"]
-    ]
-    if not found:
-        raise Skip("the product is past the first page of the search")
-    return found[0]
+    return s.find(
+        "search_products",
+        "products",
+        "product_id",
+        p["product_id"],
+        missing="the product is past the first page of the search",
+        query=p["name"],
+        **filters,
+    )
 
 
 def cart_lines(s: Scene, customer_id: str) -> list[dict[str, Any]]:
@@ -685,9 +656,7 @@ def buy_from_wishlist(s: Scene) -> None:
         "AND p.status = 'active' AND p.stock > 0",
         c["customer_id"],
     )
-    cheapest = min(saved, key=lambda p: p["price"])
-    if sum(p["price"] == cheapest["price"] for p in saved) > 1:
-        raise Skip("two wishlist items tie for the cheapest")
+    cheapest = unique_best(saved, itemgetter("price"), lowest=True, tie="two wishlist items tie for the cheapest")
     have = (
         s.value(
             "SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?",
@@ -895,9 +864,7 @@ def cheapest_will_do(s: Scene) -> None:
     options = s.rows(BUYABLE + " AND name LIKE ?", f"%{noun}%")
     if not options:
         raise Skip("no such thing in stock")
-    cheapest = min(options, key=lambda p: (p["price"], p["product_id"]))
-    if sum(p["price"] == cheapest["price"] for p in options) > 1:
-        raise Skip("a tie for the cheapest")
+    cheapest = unique_best(options, itemgetter("price"), lowest=True, tie="a tie for the cheapest")
     if s.rows(
         "SELECT 1 FROM cart_items WHERE customer_id = ? AND product_id = ?", c["customer_id"], cheapest["product_id"]
     ):

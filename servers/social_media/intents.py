@@ -33,10 +33,6 @@ POSTS = (
 )
 
 
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
-
-
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     u = s.pick(USERS + f" WHERE {where}", *params)
     s.be(u["display_name"])
@@ -50,10 +46,10 @@ def handle(u: dict[str, Any]) -> str:
 def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
     """A user id off a search by what the user said of them (a name) or else their handle."""
     query = said if said and not said.startswith("@") else u["handle"]
-    hit = [r for r in s.call("search_users", query=query)["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the handle does not find the user")
-    return str(hit[0]["user_id"])
+    hit = s.find(
+        "search_users", "users", "user_id", u["user_id"], missing="the handle does not find the user", query=query
+    )
+    return str(hit["user_id"])
 
 
 def someone(s: Scene, u: dict[str, Any]) -> str:
@@ -126,17 +122,13 @@ def cheer_on(s: Scene) -> None:
     )
     uid = find_user(s, u)
     aid = find_user(s, author, who)
-    found = [
-        x
-        for x in s.call("list_posts", author_id=aid, query=words(p["content"]))["posts"]
-        if x["post_id"] == p["post_id"]
-    ]
-    if not found:
-        raise Skip("not found")
-    s.call("like_post", user_id=uid, post_id=found[0]["post_id"])
+    found = s.find(
+        "list_posts", "posts", "post_id", p["post_id"], missing="not found", author_id=aid, query=words(p["content"])
+    )
+    s.call("like_post", user_id=uid, post_id=found["post_id"])
     text = s.rng.choice(COMMENTS)
     s.say("And tell them: {t}", "Also drop a reply under it: {t}", 'Write under it "{t}"', t=text)
-    s.call("add_comment", user_id=uid, post_id=found[0]["post_id"], content=text)
+    s.call("add_comment", user_id=uid, post_id=found["post_id"], content=text)
 
 
 @social_media.intent(covers=("search_users", "follow_user", "get_feed"), weight=1.5)
@@ -260,16 +252,12 @@ def take_back_like(s: Scene) -> None:
         what=what,
     )
     uid = find_user(s, u)
-    found = [
-        x
-        for x in s.call("list_posts", query=words(lk["content"]), viewer_id=uid)["posts"]
-        if x["post_id"] == lk["post_id"]
-    ]
-    if not found:
-        raise Skip("not listed")
-    s.call("unlike_post", user_id=uid, post_id=found[0]["post_id"])
+    found = s.find(
+        "list_posts", "posts", "post_id", lk["post_id"], missing="not listed", query=words(lk["content"]), viewer_id=uid
+    )
+    s.call("unlike_post", user_id=uid, post_id=found["post_id"])
     s.say("How many likes does it have now?", "What does it stand at now?", "Who else still likes it?")
-    s.call("get_post", post_id=found[0]["post_id"], viewer_id=uid)
+    s.call("get_post", post_id=found["post_id"], viewer_id=uid)
 
 
 @social_media.intent(covers=("search_users", "get_user", "list_connections"))

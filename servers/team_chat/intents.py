@@ -74,11 +74,16 @@ def find_me(s: Scene, u: dict[str, Any]) -> str:
     args = {"query": u["name"]}
     if s.memory.get("me_department"):
         args["department"] = s.memory["me_department"]
-    found = [r for r in s.call("search_users", **args)["users"] if r["user_id"] == u["user_id"]]
-    if not found:
-        raise Skip("the member is not on the first page of the search")
-    s.memory["me"] = found[0]
-    return str(found[0]["user_id"])
+    found = s.find(
+        "search_users",
+        "users",
+        "user_id",
+        u["user_id"],
+        missing="the member is not on the first page of the search",
+        **args,
+    )
+    s.memory["me"] = found
+    return str(found["user_id"])
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
@@ -86,10 +91,14 @@ def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
     args = {"query": u["name"]}
     if u.get("named_with_department"):
         args["department"] = u["department"]
-    found = [r for r in s.call("search_users", **args)["users"] if r["user_id"] == u["user_id"]]
-    if not found:
-        raise Skip("the colleague is not on the first page of the search")
-    return found[0]
+    return s.find(
+        "search_users",
+        "users",
+        "user_id",
+        u["user_id"],
+        missing="the colleague is not on the first page of the search",
+        **args,
+    )
 
 
 def colleague(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
@@ -110,11 +119,9 @@ def find_channel(s: Scene, ch: dict[str, Any], user_id: str | None = None) -> st
     args: dict[str, Any] = {"query": ch["name"]}
     if user_id is not None and (ch["is_private"] or s.rng.random() < 0.3):
         args["user_id"] = user_id
-    found = [c for c in s.call("list_channels", **args)["channels"] if c["name"] == ch["name"]]
-    if not found:
-        raise Skip("the channel is not listed")
-    s.memory["channel"] = found[0]
-    return str(found[0]["channel_id"])
+    found = s.find("list_channels", "channels", "name", ch["name"], missing="the channel is not listed", **args)
+    s.memory["channel"] = found
+    return str(found["channel_id"])
 
 
 def message_ref(s: Scene, m: dict[str, Any]) -> str:
@@ -455,16 +462,21 @@ def colleague_channels(s: Scene) -> None:
         other=named,
     )
     them = find_user(s, other)
-    found = [c for c in s.call("list_channels", user_id=them["user_id"])["channels"] if c["name"] == ch["name"]]
-    if not found:
-        raise Skip("the channel is not on the first page")
+    found = s.find(
+        "list_channels",
+        "channels",
+        "name",
+        ch["name"],
+        missing="the channel is not on the first page",
+        user_id=them["user_id"],
+    )
     s.say(
         "What's #{c} about, and how many people are in it?",
         "Tell me more about #{c}.",
         "Who else is in #{c}?",
         c=ch["name"],
     )
-    s.call("get_channel", channel_id=found[0]["channel_id"])
+    s.call("get_channel", channel_id=found["channel_id"])
 
 
 @chat.intent(covers=("get_distinct_values", "search_users"))

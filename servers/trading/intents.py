@@ -38,12 +38,11 @@ def short_name(name: str) -> str:
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The investor talking: the one an earlier turn established, else a fresh pick among all that fit."""
-    known = s.memory.get("portfolio")
-    if known:
-        found = s.rows(OWNER + f" AND portfolio_id = ? AND ({where})", known["portfolio_id"], *params)
-        if not found:
-            raise Skip("the investor of the earlier turn does not fit")
-        return found[0]
+    known = s.recall(
+        "portfolio", "portfolio_id", OWNER + f" AND portfolio_id = ? AND ({where})", *params, who="investor"
+    )
+    if known is not None:
+        return known
     p = s.pick(OWNER + f" AND ({where})", *params)
     s.be(
         p["owner_name"].split(" & ")[0] + " " + p["owner_name"].split()[-1]
@@ -100,11 +99,16 @@ def find_me(s: Scene, p: dict[str, Any]) -> str:
     args: dict[str, Any] = {"query": p["email"] if shared and s.rng.random() < 0.5 else p["owner_name"]}
     if (shared or s.memory.get("said_kind")) and "@" not in args["query"]:
         args["kind"] = p["kind"]
-    hit = [r for r in s.call("list_portfolios", **args)["portfolios"] if r["portfolio_id"] == p["portfolio_id"]]
-    if not hit:
-        raise Skip("the portfolio is past the first page")
-    s.memory["portfolio"] = hit[0]
-    return str(hit[0]["portfolio_id"])
+    hit = s.find(
+        "list_portfolios",
+        "portfolios",
+        "portfolio_id",
+        p["portfolio_id"],
+        missing="the portfolio is past the first page",
+        **args,
+    )
+    s.memory["portfolio"] = hit
+    return str(hit["portfolio_id"])
 
 
 def stock(s: Scene, sym: dict[str, Any]) -> tuple[str, bool]:
@@ -121,10 +125,15 @@ def ticker(s: Scene, sym: dict[str, Any], lookup: bool, words: str) -> str:
     """The ticker, read off a symbol search when the investor named the company."""
     if not lookup:
         return str(sym["symbol"])
-    found = [r for r in s.call("search_symbols", query=words)["symbols"] if r["symbol"] == sym["symbol"]]
-    if not found:
-        raise Skip("the company is not found by its name")
-    return str(found[0]["symbol"])
+    found = s.find(
+        "search_symbols",
+        "symbols",
+        "symbol",
+        sym["symbol"],
+        missing="the company is not found by its name",
+        query=words,
+    )
+    return str(found["symbol"])
 
 
 def best_ask(s: Scene, symbol: str, portfolio_id: str) -> float:
@@ -457,12 +466,12 @@ def how_has_it_done(s: Scene) -> None:
         w=weeks,
         when=day(since, s.now).removeprefix("on "),
     )
-    found = [r for r in s.call("search_symbols", query=co)["symbols"] if r["symbol"] == sym["symbol"]]
-    if not found:
-        raise Skip("the company is not found by its name")
-    s.call("get_price_history", symbol=found[0]["symbol"], **({} if s.minimal else {"since": since}))
+    found = s.find(
+        "search_symbols", "symbols", "symbol", sym["symbol"], missing="the company is not found by its name", query=co
+    )
+    s.call("get_price_history", symbol=found["symbol"], **({} if s.minimal else {"since": since}))
     s.say("And where is it right now?", "What's it at today?", "OK, and the live price?")
-    s.call("get_quote", symbol=found[0]["symbol"])
+    s.call("get_quote", symbol=found["symbol"])
 
 
 @trading.intent(covers=("get_order_book", "get_order"))
@@ -517,12 +526,6 @@ def sector_scan(s: Scene) -> None:
 # Follow-ups: a short next turn about the portfolio or stock the dialogue is already about -------------
 
 
-def asked(s: Scene, tool: str, **arguments: Any) -> None:
-    """``Skip`` a follow-up whose call the dialogue already made (an agent would answer from what it has)."""
-    if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in s.calls):
-        raise Skip(f"{tool} already ran on that")
-
-
 def my_portfolio(s: Scene) -> str:
     known = s.memory.get("portfolio")
     if not known:
@@ -563,7 +566,7 @@ def working_orders(s: Scene) -> None:
         )
     else:
         s.say("What else do I have waiting in the market?", "Which of my orders are still working?")
-    asked(s, "list_orders", **args)
+    s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
 
@@ -573,7 +576,7 @@ def price_now(s: Scene) -> None:
     sym = s.memory.get("symbol")
     if not sym:
         raise Skip("no stock in the dialogue yet")
-    asked(s, "get_quote", symbol=sym)
+    s.asked("get_quote", symbol=sym)
     s.say("Where's {t} trading now?", "What's the bid and ask on {t} at the moment?", "And {t} right now?", t=sym)
     s.call("get_quote", symbol=sym)
 

@@ -34,19 +34,11 @@ def iso(s: Scene, minutes: int = 0) -> str:
     return fake.iso(s.now + timedelta(minutes=minutes))
 
 
-def room(s: Scene, calls: int = 1, turns: int = 1) -> bool:
-    """Whether a follow-up turn still fits in a task (at most 5 calls over 3 turns)."""
-    return sum(1 for _ in s.calls) + calls <= 5 and len(s.turns) + turns <= 3
-
-
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The user talking: the one an earlier turn established (``Skip`` when they do not fit), or a fresh pick."""
-    known = s.memory.get("me")
-    if known:
-        found = s.rows(USERS + f" WHERE user_id = ? AND ({where})", known["user_id"], *params)
-        if not found:
-            raise Skip("the user of the earlier turn does not fit")
-        return found[0]
+    known = s.recall("me", "user_id", USERS + f" WHERE user_id = ? AND ({where})", *params, who="user")
+    if known is not None:
+        return known
     u = s.pick(USERS + f" WHERE {UNIQUE_NAME} AND ({where})", *params)
     s.be(u["name"])
     return u
@@ -57,12 +49,17 @@ def find_user(s: Scene, u: dict[str, Any], own: bool = False) -> str:
     known = s.memory.get("me")
     if own and known and known["user_id"] == u["user_id"]:
         return str(known["user_id"])
-    hit = [r for r in s.call("search_users", query=u["name"])["users"] if r["user_id"] == u["user_id"]]
-    if not hit:
-        raise Skip("the user is not on the first page of the search")
+    hit = s.find(
+        "search_users",
+        "users",
+        "user_id",
+        u["user_id"],
+        missing="the user is not on the first page of the search",
+        query=u["name"],
+    )
     if own:
-        s.memory["me"] = hit[0]
-    return str(hit[0]["user_id"])
+        s.memory["me"] = hit
+    return str(hit["user_id"])
 
 
 def person(s: Scene, u: dict[str, Any]) -> str:
@@ -78,6 +75,16 @@ def person(s: Scene, u: dict[str, Any]) -> str:
         name=u["name"],
         dept=u["department"],
     )
+
+
+def host_live_meeting(s: Scene, u: dict[str, Any], m: dict[str, Any]) -> tuple[str, str]:
+    """The host's user id (a search by name) and the id of the live meeting they list as host: ``m``, their only
+    live one (``Skip`` otherwise, as "my call" would be ambiguous)."""
+    uid = find_user(s, u, own=True)
+    live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
+    if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
+        raise Skip("not the host's only live meeting")
+    return uid, str(live[0]["meeting_id"])
 
 
 def meeting_ref(s: Scene, m: dict[str, Any], participant: str | None = None) -> str:
@@ -187,13 +194,9 @@ def wrap_up(s: Scene) -> None:
             me=u["name"],
             title=f"'{m['title']}'",
         )
-        uid = find_user(s, u, own=True)
-        live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
-        if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
-            raise Skip("not the host's only live meeting")
-        mid = live[0]["meeting_id"]
+        uid, mid = host_live_meeting(s, u, m)
     out = s.call("end_meeting", meeting_id=mid, acting_user_id=uid)
-    if not room(s):
+    if not s.room():
         pass
     elif out["recordings"] and s.rng.random() < 0.8:
         s.say(
@@ -289,7 +292,7 @@ def book(s: Scene) -> None:
         args["cohost_id"] = ids[0]
     out = s.call("schedule_meeting", **args)
     s.memory["booked"] = out
-    if room(s) and s.rng.random() < 0.85:
+    if s.room() and s.rng.random() < 0.85:
         s.say(
             "What's the join code I should send around?",
             "Read me back the details, I want the join code.",
@@ -398,14 +401,11 @@ def stop_taping(s: Scene) -> None:
         me=u["name"],
         title=f"'{m['title']}'",
     )
-    uid = find_user(s, u, own=True)
-    live = s.call("list_meetings", host_id=uid, status="live")["meetings"]
-    if [x["meeting_id"] for x in live] != [m["meeting_id"]]:
-        raise Skip("not the host's only live call")
-    s.call("set_recording", meeting_id=live[0]["meeting_id"], acting_user_id=uid, recording=False)
+    uid, mid = host_live_meeting(s, u, m)
+    s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
     if s.rng.random() < 0.9:
         s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
-        s.call("list_recordings", meeting_id=live[0]["meeting_id"], status="ready")
+        s.call("list_recordings", meeting_id=mid, status="ready")
 
 
 @video_meeting.intent(covers=("get_distinct_values", "list_meetings"))
