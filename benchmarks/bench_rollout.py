@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hub.tasks import hermes_call  # noqa: E402
 from hub.net import free_port  # noqa: E402
+from hub.tasks import hermes_call  # noqa: E402
 from trainer_client.hub_client import HubClient  # noqa: E402
 
 Mix = tuple[str, str, list[tuple[str, dict[str, object]]]]

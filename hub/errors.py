@@ -20,7 +20,7 @@ The tree (``code`` / HTTP status)::
     │   ├── TaskError                 bad_task          400  a task that is malformed or does not fit the servers
     │   ├── ScenarioError             bad_scenario      400  a scenario (config, loader options) a server cannot take
     │   ├── StateError                bad_state         400  a mounted object's state the hub cannot represent
-    │   ├── SchemaFileError           bad_schema        400  tool schemas (a mount's ``schemas=`` file) that cannot be read
+    │   ├── SchemaFileError           bad_schema        400  a mount's tool schemas (``schemas=``) that cannot be read
     │   └── ProtocolError             (per message)     400  a ``/ws`` message refused; carries its own code:
     │                                                        bad_json, bad_message, unknown_type,
     │                                                        hello_required, unsupported_version, unauthorized
@@ -111,7 +111,8 @@ class SessionError(NotFound):
 
 
 class CapacityError(SessionError):
-    """The hub is full (sessions, or the bytes its forks hold): nothing was opened; close sessions or raise the limit."""
+    """The hub is full (sessions, or the bytes its forks hold): nothing was opened; close sessions or raise
+    the limit."""
 
     code = "capacity"
     status = 429

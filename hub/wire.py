@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from hub.episodes import EpisodeLimits
-from hub.events import EVENT_KINDS, EventKind
+from hub.events import EventKind
 from hub.reward import RewardConfig
 
 PROTOCOL = "prove-ws"

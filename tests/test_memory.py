@@ -14,10 +14,10 @@ from websockets.asyncio.client import connect
 from hub.config import REFERENCE_NOW, Settings, parse_size
 from hub.core import Hub
 from hub.dispatcher import Dispatcher
+from hub.errors import CapacityError
 from hub.events import EventBus
 from hub.library import Library, SqliteMount
 from hub.memory import ensure_seeds
-from hub.errors import CapacityError
 from hub.sessions import SessionManager, fork_bytes
 from hub.testing import serve
 from servers import REGISTRY

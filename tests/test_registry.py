@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import servers
 from hub.config import REFERENCE_NOW
 from hub.kit import Tool
 from hub.state import SeedDatabase, hex128
-import servers
 from servers import REGISTRY
 from tests.conftest import LIBRARY, World
 from tests.golden_files import GOLDEN_CATALOG, catalog, catalog_text, write_catalog

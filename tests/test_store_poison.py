@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import pytest_asyncio
 from hypothesis import given, settings
 from hypothesis import strategies as st

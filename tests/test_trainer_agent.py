@@ -20,7 +20,7 @@ from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor  # no
 
 from trainer_client.hub_client import HubClient, HubError  # noqa: E402
 from trainer_client.hubs import HubSet  # noqa: E402
-from trainer_client.openrlhf_agent import (
+from trainer_client.openrlhf_agent import (  # noqa: E402
     COMPONENTS,
     AgentConfig,
     AgentExecutor,

@@ -40,7 +40,7 @@ playwright_api = pytest.importorskip("playwright.async_api")
 @dataclass
 class Browser:
     live: LiveHub
-    page: "playwright_api.Page"
+    page: playwright_api.Page
     dialogs: list[str]
     errors: list[str]
 

@@ -67,8 +67,14 @@ def find_me(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
-    hit = s.find("search_users", "users", "user_id", u["user_id"],
-                 missing="the person is not on the first page of the search", query=u["name"])
+    hit = s.find(
+        "search_users",
+        "users",
+        "user_id",
+        u["user_id"],
+        missing="the person is not on the first page of the search",
+        query=u["name"],
+    )
     return dict(hit)
 
 

@@ -21,7 +21,7 @@ import regex
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, one, rows
+from hub.kit import Ctx, Entity, Server, ToolError, one, rows
 from servers.filesystem.formats import ARCHIVE_MAGIC, archive_encode, archive_size, token  # noqa: F401
 from servers.filesystem.seed import seed
 

@@ -7,16 +7,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, ToolError
+from hub.kit import Ctx, Limit, Offset, ToolError
 from servers.filesystem.core import (
-    R,
-    W,
     ArchiveArg,
     DirArg,
-    Limit,
     NewPathArg,
-    Offset,
     PathArg,
+    R,
+    W,
     Who,
     archive_decode,
     archive_encode,

@@ -10,16 +10,14 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, ToolError, rows
+from hub.kit import Ctx, Entity, Limit, Offset, ToolError, rows
 from servers.filesystem.core import (
     DIR_SIZE,
+    DirArg,
+    PathArg,
     R,
     W,
     X,
-    DirArg,
-    Limit,
-    Offset,
-    PathArg,
     can,
     existing,
     existing_dir,

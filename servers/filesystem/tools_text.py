@@ -9,13 +9,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, ToolError
+from hub.kit import Ctx, Limit, Offset, ToolError
 from servers.filesystem.core import (
-    R,
     LineCount,
-    Limit,
-    Offset,
     PathArg,
+    R,
     Regex,
     can,
     compile_regex,

@@ -8,22 +8,21 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import regex
-
 from pydantic import Field
 
 from hub import fake
 from hub.kit import Ctx, Entity, ToolError, rows
 from servers.filesystem.core import (
     MAX_FILE_BYTES,
-    R,
-    W,
-    X,
     Content,
     NewPathArg,
     PathArg,
+    R,
+    W,
     Who,
-    check_sticky,
+    X,
     check_file_size,
+    check_sticky,
     children,
     compile_regex,
     ensure_space,
