@@ -236,6 +236,27 @@ def _seed_device(
             0 if rng.random() < 0.05 else rng.choice((rng.randint(5, 25), rng.randint(30, 100), rng.randint(60, 100)))
         )
     online = 0 if battery == 0 or rng.random() < 0.05 else 1
+    state = _device_state(rng, kind)
+    updated = fake.iso(fake.moment(rng, now, 20, 0)) if online else fake.iso(fake.moment(rng, now, 60, 2))
+    name, maker = f"{rname} {rng.choice(LABELS[kind])}", rng.choice(MAKERS[kind])
+    firmware = f"{rng.randint(1, 5)}.{rng.randint(0, 12)}.{rng.randint(0, 30)}"
+    return (
+        device_id,
+        home_id,
+        room_id,
+        name,
+        kind,
+        maker,
+        firmware,
+        online,
+        battery,
+        *state,
+        updated if online else stamp,
+    )
+
+
+def _device_state(rng: random.Random, kind: str) -> tuple[Any, ...]:
+    """The state columns of a device of ``kind``, from power to volume; those its kind lacks are None."""
     power = brightness = color = mode = current = target = lo = hi = lock = position = volume = None
     supports_color = 0
     if kind in SWITCHABLE:
@@ -255,31 +276,7 @@ def _seed_device(
         position = rng.choice((0, 0, 50, 100, 100))
     elif kind == "speaker":
         volume = rng.choice((10, 20, 30, 45, 60))
-    updated = fake.iso(fake.moment(rng, now, 20, 0)) if online else fake.iso(fake.moment(rng, now, 60, 2))
-    return (
-        device_id,
-        home_id,
-        room_id,
-        f"{rname} {rng.choice(LABELS[kind])}",
-        kind,
-        rng.choice(MAKERS[kind]),
-        f"{rng.randint(1, 5)}.{rng.randint(0, 12)}.{rng.randint(0, 30)}",
-        online,
-        battery,
-        power,
-        brightness,
-        supports_color,
-        color,
-        mode,
-        current,
-        target,
-        lo,
-        hi,
-        lock,
-        position,
-        volume,
-        updated if online else stamp,
-    )
+    return (power, brightness, supports_color, color, mode, current, target, lo, hi, lock, position, volume)
 
 
 def _seed_readings(rng: random.Random, sensor_id: str, kind: str, now: datetime, out: list[tuple[Any, ...]]) -> float:
