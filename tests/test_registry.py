@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import pkgutil
 import re
 from typing import Any
@@ -142,14 +141,14 @@ def test_tool_declarations(tool: Tool) -> None:
             assert entity, f"parameter {param} carries an id but declares no Entity"
 
 
-def test_seed_hashes_match_golden() -> None:
+def test_seed_hashes_match_golden(regen_golden: bool) -> None:
     """Each server's seed-0 state hash is pinned: moving or splitting a seed must not change what it holds.
 
-    After a deliberate change to a seed, regenerate with ``HUB_WRITE_GOLDEN=1`` and review the diff."""
+    After a deliberate change to a seed, regenerate with ``--regen-golden`` and review the diff."""
     hashes = {s.name: hex128(LIBRARY.mount(s.name).seed_db(0).hash_int) for s in REGISTRY}  # type: ignore[attr-defined]
-    if os.environ.get("HUB_WRITE_GOLDEN") == "1":
+    if regen_golden:
         GOLDEN_SEEDS.write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n")
-    assert GOLDEN_SEEDS.exists(), "run HUB_WRITE_GOLDEN=1 pytest tests/test_registry.py -k seed_hashes"
+    assert GOLDEN_SEEDS.exists(), "run `pytest tests/test_registry.py --regen-golden`"
     golden = json.loads(GOLDEN_SEEDS.read_text())
     changed = sorted(name for name in golden.keys() & hashes.keys() if golden[name] != hashes[name])
     assert not changed, f"seed state changed for {changed}; if deliberate, regenerate and review the diff"
