@@ -1023,7 +1023,19 @@ PY_FILES = {
 
 
 def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
-    w = f"{p}/weather-cli"
+    """Maya's projects: a Python CLI, a Node API, a data pipeline with logs, a blog and shell scripts."""
+    version = _weather_cli(t, rng, f"{p}/weather-cli")
+    _weather_cli_tests(t, rng, f"{p}/weather-cli", version)
+    _inventory_api(t, rng, f"{p}/inventory-api")
+    _data_pipeline(t, rng, f"{p}/data-pipeline")
+    _sales(t, rng, f"{p}/data-pipeline")
+    _pipeline_logs(t, rng, now, f"{p}/data-pipeline")
+    _blog(t, rng, now, f"{p}/blog")
+    _scripts(t, f"{p}/scripts")
+
+
+def _weather_cli(t: Tree, rng: random.Random, w: str) -> str:
+    """A small Python package; returns its version, which the changelog counts up to."""
     version = f"0.{rng.randint(2, 9)}.{rng.randint(0, 5)}"
     subs = {
         "version": version,
@@ -1056,6 +1068,11 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         "obtaining a copy of this software, to deal in the Software without restriction.\n",
         days=400,
     )
+    return version
+
+
+def _weather_cli_tests(t: Tree, rng: random.Random, w: str, version: str) -> None:
+    """Its tests (one skipped: it needs the network) and a changelog of every minor release."""
     t.f(
         f"{w}/tests/test_format.py",
         "from weather_cli.format import render_current\n\n\ndef test_render_current():\n"
@@ -1076,8 +1093,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         "# Changelog\n\n" + "".join(f"## 0.{m}.0\n- {sentence(rng)}\n\n" for m in range(int(version[2]), 0, -1)),
         days=30,
     )
-    # inventory-api (node)
-    a = f"{p}/inventory-api"
+
+
+def _inventory_api(t: Tree, rng: random.Random, a: str) -> None:
+    """An Express REST API with a route, model and test per resource and a private .env."""
     port = rng.choice((3000, 3001, 8080))
     t.f(
         f"{a}/package.json",
@@ -1106,32 +1125,7 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         days=90,
     )
     for res in ("items", "orders", "suppliers"):
-        t.f(
-            f"{a}/src/routes/{res}.js",
-            f"const express = require('express');\nconst db = require('../db');\n\nconst router = express.Router();\n\n"
-            f"router.get('/', async (req, res) => {{\n  const page = Number(req.query.page || 1);\n"
-            f"  const {{ rows }} = await db.query('SELECT * FROM {res} ORDER BY id LIMIT 50 OFFSET $1', [(page - 1) * "
-            f"50]);\n  res.json(rows);\n}});\n\n"
-            f"router.get('/:id', async (req, res) => {{\n"
-            f"  const {{ rows }} = await db.query('SELECT * FROM {res} WHERE id = $1', [req.params.id]);\n"
-            f"  if (!rows.length) return res.status(404).json({{ error: '{res[:-1]} not found' }});\n"
-            f"  res.json(rows[0]);\n}});\n\n"
-            + ("// TODO: validate quantities before insert\n" if res != "suppliers" else "")
-            + "module.exports = router;\n",
-            days=rng.randint(5, 60),
-        )
-        t.f(
-            f"{a}/src/models/{res[:-1]}.js",
-            f"// {res[:-1]} model\nmodule.exports = {{\n  table: '{res}',\n  fields: "
-            f"{sorted(rng.sample(FIELD_NAMES, 5))},\n}};\n",
-            days=80,
-        )
-        t.f(
-            f"{a}/test/{res}.test.js",
-            f"const request = require('supertest');\n\ndescribe('{res}', () => {{\n  it('lists {res}', async () => {{\n"
-            f"    expect(true).toBe(true);\n  }});\n}});\n",
-            days=70,
-        )
+        _inventory_resource(t, rng, a, res)
     t.f(
         f"{a}/.env",
         f"DATABASE_URL=postgres://inventory:{token('pw', rng.random())[:16]}@db.internal:5432/inventory\nPORT={port}\n",
@@ -1144,8 +1138,40 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         "## Endpoints\n\n- GET /api/items\n- GET /api/orders\n- GET /api/suppliers\n- GET /health\n",
         days=45,
     )
-    # data-pipeline
-    dp = f"{p}/data-pipeline"
+
+
+def _inventory_resource(t: Tree, rng: random.Random, a: str, res: str) -> None:
+    """The route, model and test of one REST resource of the inventory API."""
+    t.f(
+        f"{a}/src/routes/{res}.js",
+        f"const express = require('express');\nconst db = require('../db');\n\nconst router = express.Router();\n\n"
+        f"router.get('/', async (req, res) => {{\n  const page = Number(req.query.page || 1);\n"
+        f"  const {{ rows }} = await db.query('SELECT * FROM {res} ORDER BY id LIMIT 50 OFFSET $1', [(page - 1) * "
+        f"50]);\n  res.json(rows);\n}});\n\n"
+        f"router.get('/:id', async (req, res) => {{\n"
+        f"  const {{ rows }} = await db.query('SELECT * FROM {res} WHERE id = $1', [req.params.id]);\n"
+        f"  if (!rows.length) return res.status(404).json({{ error: '{res[:-1]} not found' }});\n"
+        f"  res.json(rows[0]);\n}});\n\n"
+        + ("// TODO: validate quantities before insert\n" if res != "suppliers" else "")
+        + "module.exports = router;\n",
+        days=rng.randint(5, 60),
+    )
+    t.f(
+        f"{a}/src/models/{res[:-1]}.js",
+        f"// {res[:-1]} model\nmodule.exports = {{\n  table: '{res}',\n  fields: "
+        f"{sorted(rng.sample(FIELD_NAMES, 5))},\n}};\n",
+        days=80,
+    )
+    t.f(
+        f"{a}/test/{res}.test.js",
+        f"const request = require('supertest');\n\ndescribe('{res}', () => {{\n  it('lists {res}', async () => {{\n"
+        f"    expect(true).toBe(true);\n  }});\n}});\n",
+        days=70,
+    )
+
+
+def _data_pipeline(t: Tree, rng: random.Random, dp: str) -> None:
+    """The nightly ETL script and its config."""
     t.f(
         f"{dp}/etl.py",
         '"""Nightly ETL: read the sales CSVs, clean them and load a summary."""\n\nimport csv\nimport logging\n'
@@ -1165,6 +1191,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         f"  database: analytics\nretention_days: {rng.choice((30, 60, 90))}\nnotify: maya.lindqvist@example.com\n",
         days=35,
     )
+
+
+def _sales(t: Tree, rng: random.Random, dp: str) -> None:
+    """Five quarters of sales CSVs with increasing order ids, and the regions table."""
     order = 1000
     for year, q, back in ((2025, 1, 400), (2025, 2, 310), (2025, 3, 220), (2025, 4, 130), (2026, 1, 40)):
         sales = ["order_id,date,region,product,quantity,unit_price,total"]
@@ -1184,6 +1214,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         + "".join(f"{r},{fake.full_name(rng)},{rng.randint(50, 200) * 1000}\n" for r in REGIONS),
         days=200,
     )
+
+
+def _pipeline_logs(t: Tree, rng: random.Random, now: datetime, dp: str) -> None:
+    """Two weeks of nightly ETL logs, a quarter of them with a database timeout."""
     for back in range(1, 15):
         day = now - timedelta(days=back)
         stamp = day.strftime("%Y-%m-%d")
@@ -1203,8 +1237,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
             )
         lines.append(f"{stamp} 02:03:{rng.randint(10, 59)},{rng.randint(100, 999)} INFO etl: run finished")
         t.f(f"{dp}/logs/etl-{stamp}.log", "\n".join(lines) + "\n", mtime=f"{stamp}T02:0{rng.randint(3, 9)}:00")
-    # blog
-    b = f"{p}/blog"
+
+
+def _blog(t: Tree, rng: random.Random, now: datetime, b: str) -> None:
+    """A Jekyll blog: published posts about five weeks apart, the newest still a draft."""
     t.f(f"{b}/_config.yml", "title: Notes from Maya\nauthor: Maya Lindqvist\nbaseurl: /blog\ntheme: minima\n", days=300)
     for i, (slug, title) in enumerate(BLOG):
         date = (now - timedelta(days=20 + i * 37 + rng.randint(0, 20))).date()
@@ -1217,8 +1253,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
             f'---\ntitle: "{title}"\ndate: {date.isoformat()}\ntags: [{tags}]\n---\n\n{body}\n',
             mtime=fake.iso(datetime.combine(date, datetime.min.time()) + timedelta(hours=21)),
         )
-    # scripts
-    s = f"{p}/scripts"
+
+
+def _scripts(t: Tree, s: str) -> None:
+    """Maya's backup, cleanup and photo-renaming scripts."""
     t.f(
         f"{s}/backup.sh",
         "#!/bin/sh\n# Nightly backup of documents\nset -e\nDEST=$HOME/backups\nSTAMP=$(date +%Y-%m)\n"
