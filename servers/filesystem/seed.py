@@ -502,6 +502,21 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
 
 
 def _system(t: Tree, rng: random.Random, now: datetime) -> None:
+    """/bin, /etc, /usr/share/dict, /var/www, the logs in /var/log and /tmp."""
+    _bin(t)
+    _etc_accounts(t)
+    _etc_config(t)
+    port = _web(t, rng)
+    _syslog(t, rng, now)
+    _auth_log(t, rng, now)
+    _access_log(t, rng, now)
+    _error_log(t, rng, now, port)
+    _dpkg_log(t, rng)
+    _tmp(t, rng)
+
+
+def _bin(t: Tree) -> None:
+    """The binaries in /bin: sized like the real ones, their content never shown."""
     for name, size in (
         ("bash", 1_396_520),
         ("cat", 35_280),
@@ -513,6 +528,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         ("sort", 117_104),
     ):
         t.b(f"/bin/{name}", size, "root", mode=0o755, days=600)
+
+
+def _etc_accounts(t: Tree) -> None:
+    """Host name, hosts, and the users and groups of /etc/passwd, /etc/group and /etc/shadow."""
     t.f("/etc/hostname", f"{HOST}\n", "root", days=800)
     t.f(
         "/etc/hosts",
@@ -541,6 +560,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         0o600,
         days=200,
     )
+
+
+def _etc_config(t: Tree) -> None:
+    """System configuration: mounts, OS release, DNS, time zone, cron and sshd."""
     t.f(
         "/etc/fstab",
         "# <file system> <mount point> <type> <options> <dump> <pass>\n"
@@ -574,6 +597,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         "root",
         days=150,
     )
+
+
+def _web(t: Tree, rng: random.Random) -> int:
+    """nginx proxying to the inventory API, the word list and the web root; returns the API port."""
     port = rng.choice((3000, 3001, 8080))
     t.f(
         "/etc/nginx/nginx.conf",
@@ -602,7 +629,11 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         "www-data",
         days=100,
     )
-    # logs, chronological
+    return port
+
+
+def _syslog(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Three days of syslog, chronological."""
     start = now - timedelta(days=3)
     lines = []
     for i in range(260):
@@ -611,6 +642,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         msg = rng.choice(msgs).format(n=rng.randint(2, 254), pid=rng.randint(1000, 9999), hex=token(i)[:12])
         lines.append(f"{start.strftime('%b %d %H:%M:%S')} {HOST} {svc.format(pid=rng.randint(300, 9999))}: {msg}")
     t.f("/var/log/syslog", "\n".join(lines) + "\n", "root", "adm", 0o644, mtime=fake.iso(start))
+
+
+def _auth_log(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Five days of ssh logins: users by key, strangers failing passwords."""
     auth, at = [], now - timedelta(days=5)
     for _ in range(90):
         at += timedelta(seconds=rng.randint(200, 6000))
@@ -623,6 +658,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         )
         auth.append(f"{at.strftime('%b %d %H:%M:%S')} {HOST} sshd[{rng.randint(1000, 9999)}]: {msg}")
     t.f("/var/log/auth.log", "\n".join(auth) + "\n", "root", "adm", 0o640, mtime=fake.iso(at))
+
+
+def _access_log(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Two days of nginx access log."""
     acc, at = [], now - timedelta(days=2)
     for _ in range(320):
         at += timedelta(seconds=rng.randint(5, 500))
@@ -635,6 +674,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
             f'"{method} {ep} HTTP/1.1" {status} {rng.randint(120, 48000)} "-" "{rng.choice(AGENTS)}"'
         )
     t.f("/var/log/nginx/access.log", "\n".join(acc) + "\n", "root", "adm", 0o644, mtime=fake.iso(at))
+
+
+def _error_log(t: Tree, rng: random.Random, now: datetime, port: int) -> None:
+    """nginx failing to reach the API on ``port``."""
     errs = [
         f"{(now - timedelta(hours=rng.randint(1, 200))).strftime('%Y/%m/%d %H:%M:%S')} [error] "
         f"{rng.randint(100, 999)}#0: "
@@ -643,6 +686,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         for _ in range(rng.randint(8, 20))
     ]
     t.f("/var/log/nginx/error.log", "\n".join(sorted(errs)) + "\n", "root", "adm", 0o644, hours=2, days=1)
+
+
+def _dpkg_log(t: Tree, rng: random.Random) -> None:
+    """Packages installed this year."""
     t.f(
         "/var/log/dpkg.log",
         "".join(
@@ -660,6 +707,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         "root",
         days=150,
     )
+
+
+def _tmp(t: Tree, rng: random.Random) -> None:
+    """Leftovers of several users in /tmp."""
     for name, owner in (
         ("build-8841.log", "sam"),
         ("session-cache.json", "alex"),
