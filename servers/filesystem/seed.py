@@ -885,6 +885,19 @@ def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
 
 
 def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
+    """Maya's Documents: to-dos, notes, reports, budget, contacts, recipes and letters."""
+    _todo(t, rng, d)
+    _meeting_notes(t, rng, now, d)
+    _idea_lists(t, rng, d)
+    _reports(t, rng, d)
+    _budget(t, rng, d)
+    _contacts(t, rng, d)
+    _recipes(t, rng, d)
+    _letters(t, rng, d)
+
+
+def _todo(t: Tree, rng: random.Random, d: str) -> None:
+    """A to-do list, about a third of it done."""
     todo = (
         ["# TODO", ""]
         + [
@@ -905,6 +918,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         + [""]
     )
     t.f(f"{d}/todo.md", "\n".join(todo), days=2)
+
+
+def _meeting_notes(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
+    """Meeting notes on 26 days of the last half year, with attendees and action items."""
     notes_dates = sorted(rng.sample(range(1, 170), 26))
     for i, back in enumerate(notes_dates):
         day = (now - timedelta(days=back)).date()
@@ -927,6 +944,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
             body,
             mtime=fake.iso(datetime.combine(day, datetime.min.time()) + timedelta(hours=rng.randint(9, 18))),
         )
+
+
+def _idea_lists(t: Tree, rng: random.Random, d: str) -> None:
+    """Lists of project ideas and books to read."""
     t.f(
         f"{d}/notes/project-ideas.md",
         "# Project ideas\n\n"
@@ -946,6 +967,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         ),
         days=15,
     )
+
+
+def _reports(t: Tree, rng: random.Random, d: str) -> None:
+    """Four quarterly summaries and a draft of the current one."""
     for q, year, back in (("q1", 2026, 55), ("q4", 2025, 140), ("q3", 2025, 230), ("q2", 2025, 320)):
         revenue = rng.randint(380, 900) * 1000
         t.f(
@@ -960,6 +985,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         f"# Q2 2026 summary (DRAFT)\n\nRevenue: TBD\n\n{paragraph(rng, 2)}\n",
         days=1,
     )
+
+
+def _budget(t: Tree, rng: random.Random, d: str) -> None:
+    """This year's expenses month by month, sorted by date."""
     budget = ["date,category,description,amount"]
     day0 = datetime(2026, 1, 1)
     for month in range(1, 6):
@@ -976,6 +1005,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         "\n".join([budget[0]] + sorted(budget[1:])) + "\n",
         mtime=fake.iso(day0 + timedelta(days=150)),
     )
+
+
+def _contacts(t: Tree, rng: random.Random, d: str) -> None:
+    """An address book of 60 people."""
     contacts = ["name,email,phone,city,company"]
     for i in range(1, 61):
         first, last = fake.person(rng)
@@ -984,6 +1017,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
             f"{fake.city(rng)[0]},{rng.choice(fake.COMPANIES)}"
         )
     t.f(f"{d}/contacts.csv", "\n".join(contacts) + "\n", days=70)
+
+
+def _recipes(t: Tree, rng: random.Random, d: str) -> None:
+    """One recipe per dish, its steps in a random order."""
     for slug, title, ingredients in RECIPES:
         steps = [
             f"{n}. {step}"
@@ -1010,6 +1047,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
             "## Ingredients\n" + "".join(f"- {x}\n" for x in ingredients) + "\n## Steps\n" + "\n".join(steps) + "\n",
             days=500,
         )
+
+
+def _letters(t: Tree, rng: random.Random, d: str) -> None:
+    """Two letters and an empty drafts folder."""
     t.f(
         f"{d}/letters/cover-letter.md",
         f"Dear hiring team,\n\n{paragraph(rng, 3)}\n\n{paragraph(rng, 2)}\n\nBest regards,\nMaya Lindqvist\n",
