@@ -722,6 +722,15 @@ def _tmp(t: Tree, rng: random.Random) -> None:
 
 
 def _shared(t: Tree, rng: random.Random) -> None:
+    """/srv/shared, the team's group-writable folder."""
+    _shared_docs(t, rng)
+    _team_contacts(t, rng)
+    _meeting_schedule(t, rng)
+    _releases(t, rng)
+
+
+def _shared_docs(t: Tree, rng: random.Random) -> None:
+    """The folder itself and the team's two oldest documents."""
     t.d("/srv/shared", "root", "team", 0o2775)
     t.f(
         "/srv/shared/handbook.md",
@@ -743,6 +752,10 @@ def _shared(t: Tree, rng: random.Random) -> None:
         0o664,
         days=120,
     )
+
+
+def _team_contacts(t: Tree, rng: random.Random) -> None:
+    """A contact list of 30 colleagues."""
     rows = ["name,email,phone,city,role"]
     for i in range(1, 31):
         first, last = fake.person(rng)
@@ -751,6 +764,10 @@ def _shared(t: Tree, rng: random.Random) -> None:
             f"{rng.choice(('engineer', 'designer', 'manager', 'analyst', 'support'))}"
         )
     t.f("/srv/shared/team-contacts.csv", "\n".join(rows) + "\n", "sam", "team", 0o664, days=60)
+
+
+def _meeting_schedule(t: Tree, rng: random.Random) -> None:
+    """One recurring meeting per weekday."""
     sched = ["# Recurring meetings\n"] + [
         f"- {day} {h}:00 - {topic}"
         for day, h, topic in zip(
@@ -758,6 +775,10 @@ def _shared(t: Tree, rng: random.Random) -> None:
         )
     ]
     t.f("/srv/shared/meeting-schedule.md", "\n".join(sched) + "\n", "alex", "team", 0o664, days=30)
+
+
+def _releases(t: Tree, rng: random.Random) -> None:
+    """Release notes and a deploy token only the team may read."""
     log = ["# Changelog\n"]
     for minor in range(9, 0, -1):
         log.append(f"## v1.{minor}.0\n" + "".join(f"- {sentence(rng)}\n" for _ in range(rng.randint(2, 5))))
@@ -826,7 +847,21 @@ def _others(t: Tree, rng: random.Random) -> None:
 
 
 def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Maya's home: dotfiles, ssh keys, app config, documents, projects, media and a few links."""
     h = "/home/maya"
+    _dotfiles(t, h)
+    _ssh(t, rng, h)
+    _app_config(t, rng, h)
+    _documents(t, rng, now, f"{h}/Documents")
+    _projects(t, rng, now, f"{h}/projects")
+    _media(t, rng, h)
+    t.ln(f"{h}/shared", "/srv/shared")
+    t.ln(f"{h}/todo.md", "Documents/todo.md")
+    t.ln(f"{h}/old-link", "Documents/drafts/removed.md")
+
+
+def _dotfiles(t: Tree, h: str) -> None:
+    """The home folder and its shell, git and vim settings."""
     t.d(h, "maya", mode=0o755)
     t.f(
         f"{h}/.bashrc",
@@ -842,6 +877,10 @@ def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
         days=250,
     )
     t.f(f"{h}/.vimrc", "set number\nset expandtab\nset shiftwidth=4\nsyntax on\n", days=500)
+
+
+def _ssh(t: Tree, rng: random.Random, h: str) -> None:
+    """A private ssh folder: key pair, config and known hosts."""
     t.d(f"{h}/.ssh", "maya", mode=0o700)
     t.f(
         f"{h}/.ssh/id_ed25519",
@@ -869,6 +908,10 @@ def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
         ),
         days=30,
     )
+
+
+def _app_config(t: Tree, rng: random.Random, h: str) -> None:
+    """Settings under ~/.config."""
     t.f(
         f"{h}/.config/app/settings.json",
         '{\n  "theme": "dark",\n  "font_size": %d,\n  "autosave": true,\n  "recent": ["weather-cli", "blog"]\n}\n'
@@ -876,12 +919,6 @@ def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
         days=20,
     )
     t.f(f"{h}/.config/git/ignore", "*.pyc\n__pycache__/\n.DS_Store\nnode_modules/\n.env\n", days=300)
-    _documents(t, rng, now, f"{h}/Documents")
-    _projects(t, rng, now, f"{h}/projects")
-    _media(t, rng, h)
-    t.ln(f"{h}/shared", "/srv/shared")
-    t.ln(f"{h}/todo.md", "Documents/todo.md")
-    t.ln(f"{h}/old-link", "Documents/drafts/removed.md")
 
 
 def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
