@@ -502,6 +502,21 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
 
 
 def _system(t: Tree, rng: random.Random, now: datetime) -> None:
+    """/bin, /etc, /usr/share/dict, /var/www, the logs in /var/log and /tmp."""
+    _bin(t)
+    _etc_accounts(t)
+    _etc_config(t)
+    port = _web(t, rng)
+    _syslog(t, rng, now)
+    _auth_log(t, rng, now)
+    _access_log(t, rng, now)
+    _error_log(t, rng, now, port)
+    _dpkg_log(t, rng)
+    _tmp(t, rng)
+
+
+def _bin(t: Tree) -> None:
+    """The binaries in /bin: sized like the real ones, their content never shown."""
     for name, size in (
         ("bash", 1_396_520),
         ("cat", 35_280),
@@ -513,6 +528,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         ("sort", 117_104),
     ):
         t.b(f"/bin/{name}", size, "root", mode=0o755, days=600)
+
+
+def _etc_accounts(t: Tree) -> None:
+    """Host name, hosts, and the users and groups of /etc/passwd, /etc/group and /etc/shadow."""
     t.f("/etc/hostname", f"{HOST}\n", "root", days=800)
     t.f(
         "/etc/hosts",
@@ -541,6 +560,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         0o600,
         days=200,
     )
+
+
+def _etc_config(t: Tree) -> None:
+    """System configuration: mounts, OS release, DNS, time zone, cron and sshd."""
     t.f(
         "/etc/fstab",
         "# <file system> <mount point> <type> <options> <dump> <pass>\n"
@@ -574,6 +597,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         "root",
         days=150,
     )
+
+
+def _web(t: Tree, rng: random.Random) -> int:
+    """nginx proxying to the inventory API, the word list and the web root; returns the API port."""
     port = rng.choice((3000, 3001, 8080))
     t.f(
         "/etc/nginx/nginx.conf",
@@ -602,7 +629,11 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         "www-data",
         days=100,
     )
-    # logs, chronological
+    return port
+
+
+def _syslog(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Three days of syslog, chronological."""
     start = now - timedelta(days=3)
     lines = []
     for i in range(260):
@@ -611,6 +642,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         msg = rng.choice(msgs).format(n=rng.randint(2, 254), pid=rng.randint(1000, 9999), hex=token(i)[:12])
         lines.append(f"{start.strftime('%b %d %H:%M:%S')} {HOST} {svc.format(pid=rng.randint(300, 9999))}: {msg}")
     t.f("/var/log/syslog", "\n".join(lines) + "\n", "root", "adm", 0o644, mtime=fake.iso(start))
+
+
+def _auth_log(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Five days of ssh logins: users by key, strangers failing passwords."""
     auth, at = [], now - timedelta(days=5)
     for _ in range(90):
         at += timedelta(seconds=rng.randint(200, 6000))
@@ -623,6 +658,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         )
         auth.append(f"{at.strftime('%b %d %H:%M:%S')} {HOST} sshd[{rng.randint(1000, 9999)}]: {msg}")
     t.f("/var/log/auth.log", "\n".join(auth) + "\n", "root", "adm", 0o640, mtime=fake.iso(at))
+
+
+def _access_log(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Two days of nginx access log."""
     acc, at = [], now - timedelta(days=2)
     for _ in range(320):
         at += timedelta(seconds=rng.randint(5, 500))
@@ -635,6 +674,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
             f'"{method} {ep} HTTP/1.1" {status} {rng.randint(120, 48000)} "-" "{rng.choice(AGENTS)}"'
         )
     t.f("/var/log/nginx/access.log", "\n".join(acc) + "\n", "root", "adm", 0o644, mtime=fake.iso(at))
+
+
+def _error_log(t: Tree, rng: random.Random, now: datetime, port: int) -> None:
+    """nginx failing to reach the API on ``port``."""
     errs = [
         f"{(now - timedelta(hours=rng.randint(1, 200))).strftime('%Y/%m/%d %H:%M:%S')} [error] "
         f"{rng.randint(100, 999)}#0: "
@@ -643,6 +686,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         for _ in range(rng.randint(8, 20))
     ]
     t.f("/var/log/nginx/error.log", "\n".join(sorted(errs)) + "\n", "root", "adm", 0o644, hours=2, days=1)
+
+
+def _dpkg_log(t: Tree, rng: random.Random) -> None:
+    """Packages installed this year."""
     t.f(
         "/var/log/dpkg.log",
         "".join(
@@ -660,6 +707,10 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
         "root",
         days=150,
     )
+
+
+def _tmp(t: Tree, rng: random.Random) -> None:
+    """Leftovers of several users in /tmp."""
     for name, owner in (
         ("build-8841.log", "sam"),
         ("session-cache.json", "alex"),
@@ -671,6 +722,15 @@ def _system(t: Tree, rng: random.Random, now: datetime) -> None:
 
 
 def _shared(t: Tree, rng: random.Random) -> None:
+    """/srv/shared, the team's group-writable folder."""
+    _shared_docs(t, rng)
+    _team_contacts(t, rng)
+    _meeting_schedule(t, rng)
+    _releases(t, rng)
+
+
+def _shared_docs(t: Tree, rng: random.Random) -> None:
+    """The folder itself and the team's two oldest documents."""
     t.d("/srv/shared", "root", "team", 0o2775)
     t.f(
         "/srv/shared/handbook.md",
@@ -692,6 +752,10 @@ def _shared(t: Tree, rng: random.Random) -> None:
         0o664,
         days=120,
     )
+
+
+def _team_contacts(t: Tree, rng: random.Random) -> None:
+    """A contact list of 30 colleagues."""
     rows = ["name,email,phone,city,role"]
     for i in range(1, 31):
         first, last = fake.person(rng)
@@ -700,6 +764,10 @@ def _shared(t: Tree, rng: random.Random) -> None:
             f"{rng.choice(('engineer', 'designer', 'manager', 'analyst', 'support'))}"
         )
     t.f("/srv/shared/team-contacts.csv", "\n".join(rows) + "\n", "sam", "team", 0o664, days=60)
+
+
+def _meeting_schedule(t: Tree, rng: random.Random) -> None:
+    """One recurring meeting per weekday."""
     sched = ["# Recurring meetings\n"] + [
         f"- {day} {h}:00 - {topic}"
         for day, h, topic in zip(
@@ -707,6 +775,10 @@ def _shared(t: Tree, rng: random.Random) -> None:
         )
     ]
     t.f("/srv/shared/meeting-schedule.md", "\n".join(sched) + "\n", "alex", "team", 0o664, days=30)
+
+
+def _releases(t: Tree, rng: random.Random) -> None:
+    """Release notes and a deploy token only the team may read."""
     log = ["# Changelog\n"]
     for minor in range(9, 0, -1):
         log.append(f"## v1.{minor}.0\n" + "".join(f"- {sentence(rng)}\n" for _ in range(rng.randint(2, 5))))
@@ -775,7 +847,21 @@ def _others(t: Tree, rng: random.Random) -> None:
 
 
 def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
+    """Maya's home: dotfiles, ssh keys, app config, documents, projects, media and a few links."""
     h = "/home/maya"
+    _dotfiles(t, h)
+    _ssh(t, rng, h)
+    _app_config(t, rng, h)
+    _documents(t, rng, now, f"{h}/Documents")
+    _projects(t, rng, now, f"{h}/projects")
+    _media(t, rng, h)
+    t.ln(f"{h}/shared", "/srv/shared")
+    t.ln(f"{h}/todo.md", "Documents/todo.md")
+    t.ln(f"{h}/old-link", "Documents/drafts/removed.md")
+
+
+def _dotfiles(t: Tree, h: str) -> None:
+    """The home folder and its shell, git and vim settings."""
     t.d(h, "maya", mode=0o755)
     t.f(
         f"{h}/.bashrc",
@@ -791,6 +877,10 @@ def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
         days=250,
     )
     t.f(f"{h}/.vimrc", "set number\nset expandtab\nset shiftwidth=4\nsyntax on\n", days=500)
+
+
+def _ssh(t: Tree, rng: random.Random, h: str) -> None:
+    """A private ssh folder: key pair, config and known hosts."""
     t.d(f"{h}/.ssh", "maya", mode=0o700)
     t.f(
         f"{h}/.ssh/id_ed25519",
@@ -818,6 +908,10 @@ def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
         ),
         days=30,
     )
+
+
+def _app_config(t: Tree, rng: random.Random, h: str) -> None:
+    """Settings under ~/.config."""
     t.f(
         f"{h}/.config/app/settings.json",
         '{\n  "theme": "dark",\n  "font_size": %d,\n  "autosave": true,\n  "recent": ["weather-cli", "blog"]\n}\n'
@@ -825,15 +919,22 @@ def _maya(t: Tree, rng: random.Random, now: datetime) -> None:
         days=20,
     )
     t.f(f"{h}/.config/git/ignore", "*.pyc\n__pycache__/\n.DS_Store\nnode_modules/\n.env\n", days=300)
-    _documents(t, rng, now, f"{h}/Documents")
-    _projects(t, rng, now, f"{h}/projects")
-    _media(t, rng, h)
-    t.ln(f"{h}/shared", "/srv/shared")
-    t.ln(f"{h}/todo.md", "Documents/todo.md")
-    t.ln(f"{h}/old-link", "Documents/drafts/removed.md")
 
 
 def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
+    """Maya's Documents: to-dos, notes, reports, budget, contacts, recipes and letters."""
+    _todo(t, rng, d)
+    _meeting_notes(t, rng, now, d)
+    _idea_lists(t, rng, d)
+    _reports(t, rng, d)
+    _budget(t, rng, d)
+    _contacts(t, rng, d)
+    _recipes(t, rng, d)
+    _letters(t, rng, d)
+
+
+def _todo(t: Tree, rng: random.Random, d: str) -> None:
+    """A to-do list, about a third of it done."""
     todo = (
         ["# TODO", ""]
         + [
@@ -854,6 +955,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         + [""]
     )
     t.f(f"{d}/todo.md", "\n".join(todo), days=2)
+
+
+def _meeting_notes(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
+    """Meeting notes on 26 days of the last half year, with attendees and action items."""
     notes_dates = sorted(rng.sample(range(1, 170), 26))
     for i, back in enumerate(notes_dates):
         day = (now - timedelta(days=back)).date()
@@ -876,6 +981,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
             body,
             mtime=fake.iso(datetime.combine(day, datetime.min.time()) + timedelta(hours=rng.randint(9, 18))),
         )
+
+
+def _idea_lists(t: Tree, rng: random.Random, d: str) -> None:
+    """Lists of project ideas and books to read."""
     t.f(
         f"{d}/notes/project-ideas.md",
         "# Project ideas\n\n"
@@ -895,6 +1004,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         ),
         days=15,
     )
+
+
+def _reports(t: Tree, rng: random.Random, d: str) -> None:
+    """Four quarterly summaries and a draft of the current one."""
     for q, year, back in (("q1", 2026, 55), ("q4", 2025, 140), ("q3", 2025, 230), ("q2", 2025, 320)):
         revenue = rng.randint(380, 900) * 1000
         t.f(
@@ -909,6 +1022,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         f"# Q2 2026 summary (DRAFT)\n\nRevenue: TBD\n\n{paragraph(rng, 2)}\n",
         days=1,
     )
+
+
+def _budget(t: Tree, rng: random.Random, d: str) -> None:
+    """This year's expenses month by month, sorted by date."""
     budget = ["date,category,description,amount"]
     day0 = datetime(2026, 1, 1)
     for month in range(1, 6):
@@ -925,6 +1042,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
         "\n".join([budget[0]] + sorted(budget[1:])) + "\n",
         mtime=fake.iso(day0 + timedelta(days=150)),
     )
+
+
+def _contacts(t: Tree, rng: random.Random, d: str) -> None:
+    """An address book of 60 people."""
     contacts = ["name,email,phone,city,company"]
     for i in range(1, 61):
         first, last = fake.person(rng)
@@ -933,6 +1054,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
             f"{fake.city(rng)[0]},{rng.choice(fake.COMPANIES)}"
         )
     t.f(f"{d}/contacts.csv", "\n".join(contacts) + "\n", days=70)
+
+
+def _recipes(t: Tree, rng: random.Random, d: str) -> None:
+    """One recipe per dish, its steps in a random order."""
     for slug, title, ingredients in RECIPES:
         steps = [
             f"{n}. {step}"
@@ -959,6 +1084,10 @@ def _documents(t: Tree, rng: random.Random, now: datetime, d: str) -> None:
             "## Ingredients\n" + "".join(f"- {x}\n" for x in ingredients) + "\n## Steps\n" + "\n".join(steps) + "\n",
             days=500,
         )
+
+
+def _letters(t: Tree, rng: random.Random, d: str) -> None:
+    """Two letters and an empty drafts folder."""
     t.f(
         f"{d}/letters/cover-letter.md",
         f"Dear hiring team,\n\n{paragraph(rng, 3)}\n\n{paragraph(rng, 2)}\n\nBest regards,\nMaya Lindqvist\n",
@@ -1023,7 +1152,19 @@ PY_FILES = {
 
 
 def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
-    w = f"{p}/weather-cli"
+    """Maya's projects: a Python CLI, a Node API, a data pipeline with logs, a blog and shell scripts."""
+    version = _weather_cli(t, rng, f"{p}/weather-cli")
+    _weather_cli_tests(t, rng, f"{p}/weather-cli", version)
+    _inventory_api(t, rng, f"{p}/inventory-api")
+    _data_pipeline(t, rng, f"{p}/data-pipeline")
+    _sales(t, rng, f"{p}/data-pipeline")
+    _pipeline_logs(t, rng, now, f"{p}/data-pipeline")
+    _blog(t, rng, now, f"{p}/blog")
+    _scripts(t, f"{p}/scripts")
+
+
+def _weather_cli(t: Tree, rng: random.Random, w: str) -> str:
+    """A small Python package; returns its version, which the changelog counts up to."""
     version = f"0.{rng.randint(2, 9)}.{rng.randint(0, 5)}"
     subs = {
         "version": version,
@@ -1056,6 +1197,11 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         "obtaining a copy of this software, to deal in the Software without restriction.\n",
         days=400,
     )
+    return version
+
+
+def _weather_cli_tests(t: Tree, rng: random.Random, w: str, version: str) -> None:
+    """Its tests (one skipped: it needs the network) and a changelog of every minor release."""
     t.f(
         f"{w}/tests/test_format.py",
         "from weather_cli.format import render_current\n\n\ndef test_render_current():\n"
@@ -1076,8 +1222,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         "# Changelog\n\n" + "".join(f"## 0.{m}.0\n- {sentence(rng)}\n\n" for m in range(int(version[2]), 0, -1)),
         days=30,
     )
-    # inventory-api (node)
-    a = f"{p}/inventory-api"
+
+
+def _inventory_api(t: Tree, rng: random.Random, a: str) -> None:
+    """An Express REST API with a route, model and test per resource and a private .env."""
     port = rng.choice((3000, 3001, 8080))
     t.f(
         f"{a}/package.json",
@@ -1106,32 +1254,7 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         days=90,
     )
     for res in ("items", "orders", "suppliers"):
-        t.f(
-            f"{a}/src/routes/{res}.js",
-            f"const express = require('express');\nconst db = require('../db');\n\nconst router = express.Router();\n\n"
-            f"router.get('/', async (req, res) => {{\n  const page = Number(req.query.page || 1);\n"
-            f"  const {{ rows }} = await db.query('SELECT * FROM {res} ORDER BY id LIMIT 50 OFFSET $1', [(page - 1) * "
-            f"50]);\n  res.json(rows);\n}});\n\n"
-            f"router.get('/:id', async (req, res) => {{\n"
-            f"  const {{ rows }} = await db.query('SELECT * FROM {res} WHERE id = $1', [req.params.id]);\n"
-            f"  if (!rows.length) return res.status(404).json({{ error: '{res[:-1]} not found' }});\n"
-            f"  res.json(rows[0]);\n}});\n\n"
-            + ("// TODO: validate quantities before insert\n" if res != "suppliers" else "")
-            + "module.exports = router;\n",
-            days=rng.randint(5, 60),
-        )
-        t.f(
-            f"{a}/src/models/{res[:-1]}.js",
-            f"// {res[:-1]} model\nmodule.exports = {{\n  table: '{res}',\n  fields: "
-            f"{sorted(rng.sample(FIELD_NAMES, 5))},\n}};\n",
-            days=80,
-        )
-        t.f(
-            f"{a}/test/{res}.test.js",
-            f"const request = require('supertest');\n\ndescribe('{res}', () => {{\n  it('lists {res}', async () => {{\n"
-            f"    expect(true).toBe(true);\n  }});\n}});\n",
-            days=70,
-        )
+        _inventory_resource(t, rng, a, res)
     t.f(
         f"{a}/.env",
         f"DATABASE_URL=postgres://inventory:{token('pw', rng.random())[:16]}@db.internal:5432/inventory\nPORT={port}\n",
@@ -1144,8 +1267,40 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         "## Endpoints\n\n- GET /api/items\n- GET /api/orders\n- GET /api/suppliers\n- GET /health\n",
         days=45,
     )
-    # data-pipeline
-    dp = f"{p}/data-pipeline"
+
+
+def _inventory_resource(t: Tree, rng: random.Random, a: str, res: str) -> None:
+    """The route, model and test of one REST resource of the inventory API."""
+    t.f(
+        f"{a}/src/routes/{res}.js",
+        f"const express = require('express');\nconst db = require('../db');\n\nconst router = express.Router();\n\n"
+        f"router.get('/', async (req, res) => {{\n  const page = Number(req.query.page || 1);\n"
+        f"  const {{ rows }} = await db.query('SELECT * FROM {res} ORDER BY id LIMIT 50 OFFSET $1', [(page - 1) * "
+        f"50]);\n  res.json(rows);\n}});\n\n"
+        f"router.get('/:id', async (req, res) => {{\n"
+        f"  const {{ rows }} = await db.query('SELECT * FROM {res} WHERE id = $1', [req.params.id]);\n"
+        f"  if (!rows.length) return res.status(404).json({{ error: '{res[:-1]} not found' }});\n"
+        f"  res.json(rows[0]);\n}});\n\n"
+        + ("// TODO: validate quantities before insert\n" if res != "suppliers" else "")
+        + "module.exports = router;\n",
+        days=rng.randint(5, 60),
+    )
+    t.f(
+        f"{a}/src/models/{res[:-1]}.js",
+        f"// {res[:-1]} model\nmodule.exports = {{\n  table: '{res}',\n  fields: "
+        f"{sorted(rng.sample(FIELD_NAMES, 5))},\n}};\n",
+        days=80,
+    )
+    t.f(
+        f"{a}/test/{res}.test.js",
+        f"const request = require('supertest');\n\ndescribe('{res}', () => {{\n  it('lists {res}', async () => {{\n"
+        f"    expect(true).toBe(true);\n  }});\n}});\n",
+        days=70,
+    )
+
+
+def _data_pipeline(t: Tree, rng: random.Random, dp: str) -> None:
+    """The nightly ETL script and its config."""
     t.f(
         f"{dp}/etl.py",
         '"""Nightly ETL: read the sales CSVs, clean them and load a summary."""\n\nimport csv\nimport logging\n'
@@ -1165,6 +1320,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         f"  database: analytics\nretention_days: {rng.choice((30, 60, 90))}\nnotify: maya.lindqvist@example.com\n",
         days=35,
     )
+
+
+def _sales(t: Tree, rng: random.Random, dp: str) -> None:
+    """Five quarters of sales CSVs with increasing order ids, and the regions table."""
     order = 1000
     for year, q, back in ((2025, 1, 400), (2025, 2, 310), (2025, 3, 220), (2025, 4, 130), (2026, 1, 40)):
         sales = ["order_id,date,region,product,quantity,unit_price,total"]
@@ -1184,6 +1343,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
         + "".join(f"{r},{fake.full_name(rng)},{rng.randint(50, 200) * 1000}\n" for r in REGIONS),
         days=200,
     )
+
+
+def _pipeline_logs(t: Tree, rng: random.Random, now: datetime, dp: str) -> None:
+    """Two weeks of nightly ETL logs, a quarter of them with a database timeout."""
     for back in range(1, 15):
         day = now - timedelta(days=back)
         stamp = day.strftime("%Y-%m-%d")
@@ -1203,8 +1366,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
             )
         lines.append(f"{stamp} 02:03:{rng.randint(10, 59)},{rng.randint(100, 999)} INFO etl: run finished")
         t.f(f"{dp}/logs/etl-{stamp}.log", "\n".join(lines) + "\n", mtime=f"{stamp}T02:0{rng.randint(3, 9)}:00")
-    # blog
-    b = f"{p}/blog"
+
+
+def _blog(t: Tree, rng: random.Random, now: datetime, b: str) -> None:
+    """A Jekyll blog: published posts about five weeks apart, the newest still a draft."""
     t.f(f"{b}/_config.yml", "title: Notes from Maya\nauthor: Maya Lindqvist\nbaseurl: /blog\ntheme: minima\n", days=300)
     for i, (slug, title) in enumerate(BLOG):
         date = (now - timedelta(days=20 + i * 37 + rng.randint(0, 20))).date()
@@ -1217,8 +1382,10 @@ def _projects(t: Tree, rng: random.Random, now: datetime, p: str) -> None:
             f'---\ntitle: "{title}"\ndate: {date.isoformat()}\ntags: [{tags}]\n---\n\n{body}\n',
             mtime=fake.iso(datetime.combine(date, datetime.min.time()) + timedelta(hours=21)),
         )
-    # scripts
-    s = f"{p}/scripts"
+
+
+def _scripts(t: Tree, s: str) -> None:
+    """Maya's backup, cleanup and photo-renaming scripts."""
     t.f(
         f"{s}/backup.sh",
         "#!/bin/sh\n# Nightly backup of documents\nset -e\nDEST=$HOME/backups\nSTAMP=$(date +%Y-%m)\n"
