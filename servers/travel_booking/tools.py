@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
 from servers.travel_booking.schema import (
     SCHEMA,
     TIERS,
@@ -27,15 +27,42 @@ travel = Server(
     seed,
 )
 
-TravellerId = Annotated[str, Field(description="Traveller id, e.g. 'TRV-0042'"), Entity("traveller")]
-FlightId = Annotated[str, Field(description="Flight id, e.g. 'FLT-0012'"), Entity("flight")]
+TRAVELLER = travel.entity(
+    "traveller", table="travellers", key="traveller_id", example="TRV-0042", finder="search_travellers"
+)
+FLIGHT = travel.entity("flight", table="flights", key="flight_id", example="FLT-0012", finder="search_flights")
+HOTEL = travel.entity("hotel", table="hotels", key="hotel_id", example="HTL-001", finder="search_hotels")
+ITINERARY = travel.entity(
+    "itinerary",
+    table="itineraries",
+    key="itinerary_id",
+    example="ITN-0007",
+    hint="Use get_traveller to see a traveller's itineraries, or create_itinerary.",
+)
+FLIGHT_BOOKING = travel.entity(
+    "flight_booking",
+    table="flight_bookings",
+    key="booking_id",
+    example="FBK-0010",
+    hint="Use list_bookings to find a traveller's bookings.",
+)
+HOTEL_BOOKING = travel.entity(
+    "hotel_booking",
+    table="hotel_bookings",
+    key="booking_id",
+    example="HBK-0005",
+    hint="Use list_bookings to find a traveller's bookings.",
+)
+
+TravellerId = Annotated[str, TRAVELLER]
+FlightId = Annotated[str, FLIGHT]
 AirportCode = Annotated[
     str, Field(pattern=r"^[A-Za-z]{3}$", description="IATA airport code, e.g. 'JFK'"), Entity("airport")
 ]
-HotelId = Annotated[str, Field(description="Hotel id, e.g. 'HTL-001'"), Entity("hotel")]
-ItineraryId = Annotated[str, Field(description="Itinerary id, e.g. 'ITN-0007'"), Entity("itinerary")]
-FlightBookingId = Annotated[str, Field(description="Flight booking id, e.g. 'FBK-0010'"), Entity("flight_booking")]
-HotelBookingId = Annotated[str, Field(description="Hotel booking id, e.g. 'HBK-0005'"), Entity("hotel_booking")]
+HotelId = Annotated[str, HOTEL]
+ItineraryId = Annotated[str, ITINERARY]
+FlightBookingId = Annotated[str, FLIGHT_BOOKING]
+HotelBookingId = Annotated[str, HOTEL_BOOKING]
 Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD, e.g. '2026-06-12'")]
 Cabin = Literal["economy", "business"]
 RoomType = Literal["standard", "deluxe", "family", "suite"]
@@ -53,52 +80,11 @@ def _parse_day(ctx: Ctx, text: str, what: str) -> date:
     return day
 
 
-def _traveller(ctx: Ctx, traveller_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM travellers WHERE traveller_id = ?",
-        (traveller_id,),
-        f"No traveller {traveller_id!r}. Use search_travellers to find traveller ids.",
-    )
-
-
 def _flight(ctx: Ctx, flight_id: str) -> dict[str, Any]:
-    flight = fetch(
-        ctx.db,
-        "SELECT * FROM flights WHERE flight_id = ?",
-        (flight_id,),
-        f"No flight {flight_id!r}. Use search_flights to find flight ids.",
-    )
+    flight = FLIGHT.get(ctx, flight_id)
     if flight["status"] == "scheduled" and flight["departs_at"] <= fake.iso(ctx.now):
         flight["status"] = "departed"
     return flight
-
-
-def _itinerary(ctx: Ctx, itinerary_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM itineraries WHERE itinerary_id = ?",
-        (itinerary_id,),
-        f"No itinerary {itinerary_id!r}. Use get_traveller to see a traveller's itineraries, or create_itinerary.",
-    )
-
-
-def _flight_booking(ctx: Ctx, booking_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM flight_bookings WHERE booking_id = ?",
-        (booking_id,),
-        f"No flight booking {booking_id!r}. Use list_bookings to find a traveller's bookings.",
-    )
-
-
-def _hotel_booking(ctx: Ctx, booking_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM hotel_bookings WHERE booking_id = ?",
-        (booking_id,),
-        f"No hotel booking {booking_id!r}. Use list_bookings to find a traveller's bookings.",
-    )
 
 
 def _cabin_state(ctx: Ctx, flight: dict[str, Any], cabin: str) -> dict[str, Any]:
@@ -176,24 +162,16 @@ def search_travellers(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Search travellers by name or email, optionally by loyalty tier. Returns ids such as 'TRV-0042'."""
-    like = f"%{query}%"
-    sql = (
-        "SELECT traveller_id, name, email, nationality, loyalty_tier FROM travellers "
-        "WHERE (name LIKE ? OR email LIKE ?)"
-    )
-    args: list[Any] = [like, like]
-    if loyalty_tier is not None:
-        sql += " AND loyalty_tier = ?"
-        args.append(loyalty_tier)
-    found = rows(ctx.db.execute(sql + " ORDER BY traveller_id LIMIT ? OFFSET ?", (*args, limit, offset)))
-    return {"travellers": found, "count": len(found)}
+    q = Query("SELECT traveller_id, name, email, nationality, loyalty_tier FROM travellers")
+    q.contains(query, "name", "email").equal("loyalty_tier", loyalty_tier)
+    return q.page(ctx.db, "travellers", order_by="traveller_id", limit=limit, offset=offset)
 
 
 @travel.read(returns=("traveller", "itinerary"))
 def get_traveller(ctx: Ctx, traveller_id: TravellerId) -> dict[str, Any]:
     """Get a traveller's profile, passport on file, loyalty tier and points, recent point movements and
     itinerary ids, e.g. get_traveller('TRV-0042')."""
-    trav = _traveller(ctx, traveller_id)
+    trav = TRAVELLER.get(ctx, traveller_id)
     trav["itinerary_ids"] = [
         r[0]
         for r in ctx.db.execute(
@@ -219,14 +197,8 @@ def list_airports(
     country: Annotated[str | None, Field(max_length=60, description="Only this country, e.g. 'United States'")] = None,
 ) -> dict[str, Any]:
     """List airports with their IATA codes, e.g. list_airports('Seattle') gives 'SEA'."""
-    like = f"%{query}%"
-    sql = "SELECT * FROM airports WHERE (city LIKE ? OR name LIKE ? OR code LIKE ?)"
-    args: list[Any] = [like, like, like]
-    if country is not None:
-        sql += " AND country = ?"
-        args.append(country)
-    found = rows(ctx.db.execute(sql + " ORDER BY code", args))
-    return {"airports": found, "count": len(found)}
+    q = Query("SELECT * FROM airports").contains(query, "city", "name", "code").equal("country", country)
+    return q.page(ctx.db, "airports", order_by="code")
 
 
 @travel.read(returns=("flight",))
@@ -267,11 +239,10 @@ def search_flights(
         ).fetchone()
     ):
         return {
-            "flights": [],
-            "count": 0,
+            **listing("flights", []),
             "note": f"No route {origin.upper()}-{destination.upper()} is flown; try list_airports and other pairs.",
         }
-    return {"flights": page, "count": len(page), "total": len(found)}
+    return {**listing("flights", page), "total": len(found)}
 
 
 @travel.read(returns=("flight", "airport"))
@@ -316,13 +287,9 @@ def search_hotels(
     """Find hotels in a city with room types free for the whole stay and the stay's total price,
     e.g. search_hotels('Denver', '2026-06-12', '2026-06-15', guests=2)."""
     ci, co = _stay_dates(ctx, check_in, check_out)
-    sql = "SELECT * FROM hotels WHERE city LIKE ?"
-    args: list[Any] = [city.strip()]
-    if min_stars is not None:
-        sql += " AND stars >= ?"
-        args.append(min_stars)
+    hotels = Query("SELECT * FROM hotels").where("city LIKE ?", city.strip()).filter("stars >= ?", min_stars)
     found = []
-    for hotel in rows(ctx.db.execute(sql + " ORDER BY hotel_id", args)):
+    for hotel in hotels.rows(ctx.db, order_by="hotel_id"):
         options = []
         for room in rows(
             ctx.db.execute("SELECT * FROM rooms WHERE hotel_id = ? ORDER BY nightly_rate", (hotel["hotel_id"],))
@@ -354,7 +321,7 @@ def search_hotels(
                 }
             )
     page = found[offset : offset + limit]
-    return {"hotels": page, "count": len(page), "nights": (co - ci).days}
+    return {**listing("hotels", page), "nights": (co - ci).days}
 
 
 def _stay_dates(ctx: Ctx, check_in: str, check_out: str) -> tuple[date, date]:
@@ -383,12 +350,7 @@ def _rooms_booked(ctx: Ctx, hotel_id: str, room_type: str, ci: date, co: date) -
 @travel.read(returns=("hotel",))
 def get_hotel(ctx: Ctx, hotel_id: HotelId) -> dict[str, Any]:
     """Get a hotel: stars, rating, amenities and its room types with base nightly rates, e.g. get_hotel('HTL-001')."""
-    hotel = fetch(
-        ctx.db,
-        "SELECT * FROM hotels WHERE hotel_id = ?",
-        (hotel_id,),
-        f"No hotel {hotel_id!r}. Use search_hotels to find hotel ids.",
-    )
+    hotel = HOTEL.get(ctx, hotel_id)
     hotel["rooms"] = rows(
         ctx.db.execute(
             "SELECT room_type, beds, max_guests, nightly_rate, inventory FROM rooms WHERE hotel_id = ? "
@@ -411,30 +373,23 @@ def list_bookings(
 ) -> dict[str, Any]:
     """List a traveller's flight and hotel bookings,
     e.g. list_bookings('TRV-0042', kind='flight', status='confirmed')."""
-    _traveller(ctx, traveller_id)
+    TRAVELLER.get(ctx, traveller_id)
     out: dict[str, Any] = {}
-    extra = " AND status = ?" if status else ""
-    args = (traveller_id, status) if status else (traveller_id,)
     if kind in (None, "flight"):
-        out["flight_bookings"] = rows(
-            ctx.db.execute(
-                "SELECT b.booking_id, b.itinerary_id, b.flight_id, f.flight_number, f.origin, f.destination, "
-                "f.departs_at, b.cabin, b.seat, b.status "
-                "FROM flight_bookings b JOIN flights f USING (flight_id) "
-                f"WHERE b.traveller_id = ?{extra.replace('status', 'b.status')} "
-                "ORDER BY b.booking_id LIMIT ? OFFSET ?",
-                (*args, limit, offset),
-            )
+        flights = Query(
+            "SELECT b.booking_id, b.itinerary_id, b.flight_id, f.flight_number, f.origin, f.destination, "
+            "f.departs_at, b.cabin, b.seat, b.status "
+            "FROM flight_bookings b JOIN flights f USING (flight_id)"
         )
+        flights.where("b.traveller_id = ?", traveller_id).equal("b.status", status)
+        out["flight_bookings"] = flights.rows(ctx.db, order_by="b.booking_id", limit=limit, offset=offset)
     if kind in (None, "hotel"):
-        out["hotel_bookings"] = rows(
-            ctx.db.execute(
-                "SELECT booking_id, itinerary_id, hotel_id, room_type, check_in, check_out, total_price, status "
-                "FROM hotel_bookings "
-                f"WHERE traveller_id = ?{extra} ORDER BY booking_id LIMIT ? OFFSET ?",
-                (*args, limit, offset),
-            )
+        hotels = Query(
+            "SELECT booking_id, itinerary_id, hotel_id, room_type, check_in, check_out, total_price, status "
+            "FROM hotel_bookings"
         )
+        hotels.where("traveller_id = ?", traveller_id).equal("status", status)
+        out["hotel_bookings"] = hotels.rows(ctx.db, order_by="booking_id", limit=limit, offset=offset)
     return out
 
 
@@ -442,7 +397,7 @@ def list_bookings(
 def get_itinerary(ctx: Ctx, itinerary_id: ItineraryId) -> dict[str, Any]:
     """Get an itinerary with all its flight and hotel bookings, what was paid, and what cancelling each
     confirmed booking now would refund, e.g. get_itinerary('ITN-0007')."""
-    itin = _itinerary(ctx, itinerary_id)
+    itin = ITINERARY.get(ctx, itinerary_id)
     flights = []
     for b in rows(
         ctx.db.execute("SELECT * FROM flight_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,))
@@ -504,7 +459,7 @@ def create_itinerary(
 ) -> dict[str, Any]:
     """Start a new, empty itinerary for a traveller, e.g. create_itinerary('TRV-0042', 'Denver conference').
     Flights and hotels are then booked into it."""
-    _traveller(ctx, traveller_id)
+    TRAVELLER.get(ctx, traveller_id)
     itin_id = next_id(ctx.db, "itineraries", "itinerary_id", "ITN")
     ctx.db.execute("INSERT INTO itineraries VALUES (?,?,?,?)", (itin_id, traveller_id, title, fake.iso(ctx.now)))
     return {"itinerary_id": itin_id, "traveller_id": traveller_id, "title": title}
@@ -558,8 +513,8 @@ def book_flight(
 
     Fails if the flight departed or was cancelled, the cabin is full, the seat is taken, or (international
     flights) the traveller has no passport valid 6 months past departure. Earns loyalty points."""
-    itin = _itinerary(ctx, itinerary_id)
-    trav = _traveller(ctx, itin["traveller_id"])
+    itin = ITINERARY.get(ctx, itinerary_id)
+    trav = TRAVELLER.get(ctx, itin["traveller_id"])
     flight = _flight(ctx, flight_id)
     _bookable(flight)
     if ctx.db.execute(
@@ -639,13 +594,8 @@ def book_hotel(
     e.g. book_hotel('ITN-0007', 'HTL-001', 'standard', '2026-06-12', '2026-06-15', 2).
 
     Check-out must be after check-in (at most 30 nights, not in the past); the room type must be free every night."""
-    itin = _itinerary(ctx, itinerary_id)
-    hotel = fetch(
-        ctx.db,
-        "SELECT * FROM hotels WHERE hotel_id = ?",
-        (hotel_id,),
-        f"No hotel {hotel_id!r}. Use search_hotels to find hotel ids.",
-    )
+    itin = ITINERARY.get(ctx, itinerary_id)
+    hotel = HOTEL.get(ctx, hotel_id)
     ci, co = _stay_dates(ctx, check_in, check_out)
     if ci < ctx.now.date():
         raise ToolError(f"check_in {ci} is in the past (today is {ctx.now.date()}); pick a date from today on.")
@@ -700,7 +650,7 @@ def book_hotel(
 
 
 def _active_flight_booking(ctx: Ctx, booking_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    booking = _flight_booking(ctx, booking_id)
+    booking = FLIGHT_BOOKING.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(f"Flight booking {booking_id} is cancelled; book the flight again with book_flight.")
     flight = _flight(ctx, booking["flight_id"])
@@ -769,7 +719,7 @@ def cancel_flight_booking(ctx: Ctx, booking_id: FlightBookingId) -> dict[str, An
     """Cancel a flight booking before departure and refund by the fare rules, e.g. cancel_flight_booking('FBK-0010').
     Business: full fare. Economy: 100% from 7 days out, 50% from 24 h, 0 inside 24 h. Baggage fees and
     redeemed points come back; the points earned are taken back. Departed flights cannot be cancelled."""
-    booking = _flight_booking(ctx, booking_id)
+    booking = FLIGHT_BOOKING.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(
             f"Flight booking {booking_id} is already cancelled (refunded {booking['refund_amount']:.2f} USD)."
@@ -805,7 +755,7 @@ def cancel_flight_booking(ctx: Ctx, booking_id: FlightBookingId) -> dict[str, An
 def cancel_hotel_booking(ctx: Ctx, booking_id: HotelBookingId) -> dict[str, Any]:
     """Cancel a hotel booking, e.g. cancel_hotel_booking('HBK-0005'). Free until 48 h before check-in
     (15:00 on the check-in day), after that the first night is kept; a started stay cannot be cancelled."""
-    booking = _hotel_booking(ctx, booking_id)
+    booking = HOTEL_BOOKING.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(f"Hotel booking {booking_id} is already cancelled.")
     if datetime.fromisoformat(booking["check_in"]) + timedelta(hours=15) <= ctx.now:
@@ -840,7 +790,7 @@ def update_passport(
     """Record a traveller's passport (needed for international flights),
     e.g. update_passport('TRV-0042', 'X12345678', '2032-05-01').
     The passport must not be expired."""
-    trav = _traveller(ctx, traveller_id)
+    trav = TRAVELLER.get(ctx, traveller_id)
     try:
         expiry = date.fromisoformat(expiry_date)
     except ValueError:
@@ -884,7 +834,7 @@ def redeem_points(
         )
     if points % 100 or points < 1000:
         raise ToolError(f"Redeem at least 1,000 points in multiples of 100; {points} is not allowed.")
-    trav = _traveller(ctx, booking["traveller_id"])
+    trav = TRAVELLER.get(ctx, booking["traveller_id"])
     if trav["loyalty_points"] < points:
         raise ToolError(
             f"{trav['traveller_id']} has only {trav['loyalty_points']} points; redeem at most "
