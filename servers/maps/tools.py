@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
 from servers.maps.schema import DAYS, MODES, SCHEMA, Mode, _bearing, _km
 from servers.maps.seed import seed
 
@@ -22,9 +22,25 @@ maps = Server(
     seed,
 )
 
-PlaceId = Annotated[str, Field(description="Place id, e.g. 'PLC-0042'"), Entity("place")]
-UserId = Annotated[str, Field(description="User id, e.g. 'USR-0007'"), Entity("user")]
-ListId = Annotated[str, Field(description="Place list id, e.g. 'LST-0003'"), Entity("place_list")]
+PLACE = maps.entity(
+    "place",
+    table="places",
+    key="place_id",
+    example="PLC-0042",
+    hint="Use search_places or search_nearby to find place ids.",
+)
+USER = maps.entity("user", table="users", key="user_id", example="USR-0007", finder="search_users")
+PLACE_LIST = maps.entity(
+    "place_list",
+    table="place_lists",
+    key="list_id",
+    example="LST-0003",
+    hint="get_user shows a user's lists; create_place_list makes a new one.",
+)
+
+PlaceId = Annotated[str, PLACE]
+UserId = Annotated[str, USER]
+ListId = Annotated[str, PLACE_LIST]
 Lat = Annotated[float, Field(ge=-90, le=90, description="Latitude in degrees, e.g. 47.6062")]
 Lon = Annotated[float, Field(ge=-180, le=180, description="Longitude in degrees, e.g. -122.3321")]
 Category = Literal[
@@ -51,20 +67,12 @@ def _hours(place: dict[str, Any]) -> dict[str, str]:
 
 
 def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
+    """The place with its full address (a join, so not ``PLACE.get``)."""
     return fetch(
         ctx.db,
         "SELECT p.*, a.full_address AS address FROM places p JOIN addresses a USING (address_id) WHERE place_id = ?",
         (place_id,),
-        f"No place {place_id!r}. Use search_places or search_nearby to find place ids.",
-    )
-
-
-def _user(ctx: Ctx, user_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM users WHERE user_id = ?",
-        (user_id,),
-        f"No user {user_id!r}. Use search_users to find user ids.",
+        PLACE.not_found(place_id),
     )
 
 
@@ -102,12 +110,10 @@ def geocode_address(
     parts = [p.strip() for p in address.replace(".", " ").split(",") if p.strip()]
     if not parts:
         raise ToolError("Give an address such as '363 Elm St, Seattle'.")
-    sql = "SELECT * FROM addresses WHERE 1=1"
-    args: list[Any] = []
+    q = Query("SELECT * FROM addresses")
     for part in parts:
-        sql += " AND full_address LIKE ?"
-        args.append(f"%{' '.join(part.split())}%")
-    found = rows(ctx.db.execute(sql + " ORDER BY address_id LIMIT ?", (*args, limit)))
+        q.where("full_address LIKE ?", f"%{' '.join(part.split())}%")
+    found = q.rows(ctx.db, order_by="address_id", limit=limit)
     if not found:
         hint = rows(
             ctx.db.execute(
@@ -123,10 +129,9 @@ def geocode_address(
                 else "; covered cities are listed by get_distinct_values('city')."
             )
         )
-    return {
-        "matches": [{k: a[k] for k in ("address_id", "full_address", "city", "zip", "lat", "lon")} for a in found],
-        "count": len(found),
-    }
+    return listing(
+        "matches", [{k: a[k] for k in ("address_id", "full_address", "city", "zip", "lat", "lon")} for a in found]
+    )
 
 
 @maps.read(returns=("address", "place"))
@@ -180,24 +185,14 @@ def search_places(
     """Search places by name, cuisine, city, category, rating and price,
     e.g. search_places('coffee', city='Seattle', open_now=True).
     Returns place ids like 'PLC-0042'."""
-    like = f"%{query.strip()}%"
-    sql = "SELECT * FROM places WHERE (name LIKE ? OR IFNULL(cuisine, '') LIKE ? OR category LIKE ?)"
-    args: list[Any] = [like, like, like]
-    for clause, value in (
-        ("city LIKE ?", city),
-        ("category = ?", category),
-        ("rating >= ?", min_rating),
-        ("price_level <= ?", max_price_level),
-    ):
-        if value is not None:
-            sql += f" AND {clause}"
-            args.append(value)
+    q = Query("SELECT * FROM places").contains(query.strip(), "name", "IFNULL(cuisine, '')", "category")
+    q.filter("city LIKE ?", city).equal("category", category).filter("rating >= ?", min_rating)
+    q.filter("price_level <= ?", max_price_level)
     order = {"rating": "rating DESC, review_count DESC", "review_count": "review_count DESC", "name": "name"}[sort_by]
-    found = [_summary(ctx, p) for p in rows(ctx.db.execute(f"{sql} ORDER BY {order}, place_id", args))]
+    found = [_summary(ctx, p) for p in q.rows(ctx.db, order_by=f"{order}, place_id")]
     if open_now:
         found = [p for p in found if p["open_now"]]
-    page = found[offset : offset + limit]
-    return {"places": page, "count": len(page), "total": len(found)}
+    return {**listing("places", found[offset : offset + limit]), "total": len(found)}
 
 
 @maps.read(returns=("place", "address", "review"))
@@ -222,9 +217,7 @@ def search_nearby(
     ctx: Ctx,
     lat: Annotated[float | None, Field(ge=-90, le=90, description="Centre latitude; or give place_id")] = None,
     lon: Annotated[float | None, Field(ge=-180, le=180, description="Centre longitude; or give place_id")] = None,
-    place_id: Annotated[
-        str | None, Field(description="Search around this place instead of lat/lon, e.g. 'PLC-0042'"), Entity("place")
-    ] = None,
+    place_id: Annotated[str | None, PLACE.ref("Search around this place instead of lat/lon, e.g. 'PLC-0042'")] = None,
     radius_km: Annotated[float, Field(gt=0, le=50, description="Search radius in km")] = 2.0,
     category: Category | None = None,
     open_now: Annotated[bool, Field(description="Only places open right now")] = False,
@@ -240,23 +233,15 @@ def search_nearby(
         raise ToolError("Give both lat and lon, or a place_id to search around.")
     dlat = radius_km / 111.0
     dlon = radius_km / (111.0 * max(0.05, math.cos(math.radians(lat))))
-    sql = "SELECT * FROM places WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?"
-    args: list[Any] = [lat - dlat, lat + dlat, lon - dlon, lon + dlon]
-    if category is not None:
-        sql += " AND category = ?"
-        args.append(category)
+    q = Query("SELECT * FROM places").where("lat BETWEEN ? AND ?", lat - dlat, lat + dlat)
+    q.where("lon BETWEEN ? AND ?", lon - dlon, lon + dlon).equal("category", category)
     found = []
-    for p in rows(ctx.db.execute(sql, args)):
+    for p in q.rows(ctx.db):
         d = _km(lat, lon, p["lat"], p["lon"])
         if d <= radius_km and p["place_id"] != place_id and (not open_now or _open_at(p, ctx.now)):
             found.append({**_summary(ctx, p), "distance_km": round(d, 3)})
     found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
-    return {
-        "centre": {"lat": lat, "lon": lon},
-        "places": found[:limit],
-        "count": len(found[:limit]),
-        "total": len(found),
-    }
+    return {"centre": {"lat": lat, "lon": lon}, **listing("places", found[:limit]), "total": len(found)}
 
 
 def _route(
@@ -357,21 +342,13 @@ def list_reviews(
 ) -> dict[str, Any]:
     """List a place's reviews, newest first, optionally by star range, e.g. list_reviews('PLC-0042', max_rating=2)."""
     place = _place(ctx, place_id)
-    sql = "SELECT * FROM reviews WHERE place_id = ?"
-    args: list[Any] = [place_id]
-    for clause, value in (("rating >= ?", min_rating), ("rating <= ?", max_rating)):
-        if value is not None:
-            sql += f" AND {clause}"
-            args.append(value)
-    found = rows(
-        ctx.db.execute(sql + " ORDER BY created_at DESC, review_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
-    )
+    q = Query("SELECT * FROM reviews").where("place_id = ?", place_id)
+    q.filter("rating >= ?", min_rating).filter("rating <= ?", max_rating)
     return {
         "place_id": place_id,
         "rating": place["rating"],
         "review_count": place["review_count"],
-        "reviews": found,
-        "count": len(found),
+        **q.page(ctx.db, "reviews", order_by="created_at DESC, review_id DESC", limit=limit, offset=offset),
     }
 
 
@@ -384,20 +361,15 @@ def search_users(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Search map users by name or email, e.g. search_users('Chen'). Returns user ids like 'USR-0007'."""
-    like = f"%{query}%"
-    sql = "SELECT user_id, name, email, home_city FROM users WHERE (name LIKE ? OR email LIKE ?)"
-    args: list[Any] = [like, like]
-    if home_city is not None:
-        sql += " AND home_city = ?"
-        args.append(home_city)
-    found = rows(ctx.db.execute(sql + " ORDER BY user_id LIMIT ? OFFSET ?", (*args, limit, offset)))
-    return {"users": found, "count": len(found)}
+    q = Query("SELECT user_id, name, email, home_city FROM users")
+    q.contains(query, "name", "email").equal("home_city", home_city)
+    return q.page(ctx.db, "users", order_by="user_id", limit=limit, offset=offset)
 
 
 @maps.read(returns=("user", "place", "place_list", "address"))
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile, home address, saved places (with labels) and place lists, e.g. get_user('USR-0007')."""
-    user = _user(ctx, user_id)
+    user = USER.get(ctx, user_id)
     user["home_address"] = ctx.db.execute(
         "SELECT full_address FROM addresses WHERE address_id = ?", (user["home_address_id"],)
     ).fetchone()[0]
@@ -424,12 +396,7 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
 @maps.read(returns=("place_list", "place", "user"))
 def get_place_list(ctx: Ctx, list_id: ListId) -> dict[str, Any]:
     """Get a place list with its places in the order they were added, e.g. get_place_list('LST-0003')."""
-    lst = fetch(
-        ctx.db,
-        "SELECT * FROM place_lists WHERE list_id = ?",
-        (list_id,),
-        f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.",
-    )
+    lst = PLACE_LIST.get(ctx, list_id)
     lst["places"] = rows(
         ctx.db.execute(
             "SELECT i.place_id, p.name, p.category, p.rating, i.added_at "
@@ -468,7 +435,7 @@ def save_place(
 ) -> dict[str, Any]:
     """Save a place to a user's saved places, e.g. save_place('USR-0007', 'PLC-0042', 'want to go'). A place is saved
     once per user."""
-    _user(ctx, user_id)
+    USER.get(ctx, user_id)
     place = _place(ctx, place_id)
     dup = ctx.db.execute(
         "SELECT saved_id, label FROM saved_places WHERE user_id = ? AND place_id = ?", (user_id, place_id)
@@ -499,7 +466,7 @@ def create_place_list(
 ) -> dict[str, Any]:
     """Create an empty place list for a user, e.g. create_place_list('USR-0007', 'Brunch spots'). Names are unique per
     user."""
-    _user(ctx, user_id)
+    USER.get(ctx, user_id)
     name = name.strip()
     if not name:
         raise ToolError("A list needs a non-blank name, e.g. 'Brunch spots'.")
@@ -521,12 +488,7 @@ def create_place_list(
 def add_place_to_list(ctx: Ctx, list_id: ListId, place_id: PlaceId) -> dict[str, Any]:
     """Add a place to a place list, e.g. add_place_to_list('LST-0003', 'PLC-0042'). A list holds a place once, 100
     places at most."""
-    lst = fetch(
-        ctx.db,
-        "SELECT * FROM place_lists WHERE list_id = ?",
-        (list_id,),
-        f"No place list {list_id!r}. get_user shows a user's lists; create_place_list makes a new one.",
-    )
+    lst = PLACE_LIST.get(ctx, list_id)
     place = _place(ctx, place_id)
     if ctx.db.execute("SELECT 1 FROM list_items WHERE list_id = ? AND place_id = ?", (list_id, place_id)).fetchone():
         raise ToolError(f"{place['name']} ({place_id}) is already on list {lst['name']!r}.")
@@ -550,7 +512,7 @@ def write_review(
     """Review a place; the place's average rating and count update,
     e.g. write_review('USR-0007', 'PLC-0042', 4, 'Great espresso.').
     A user reviews a place once."""
-    _user(ctx, user_id)
+    USER.get(ctx, user_id)
     place = _place(ctx, place_id)
     dup = ctx.db.execute(
         "SELECT review_id FROM reviews WHERE user_id = ? AND place_id = ?", (user_id, place_id)
