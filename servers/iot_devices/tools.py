@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
 from servers.iot_devices.schema import SCHEMA, SWITCHABLE, Color, DeviceType
 from servers.iot_devices.seed import seed
 
@@ -19,13 +19,31 @@ iot = Server(
     seed,
 )
 
-HomeId = Annotated[str, Field(description="Home id, e.g. 'HOM-0003'"), Entity("home")]
-RoomId = Annotated[str, Field(description="Room id, e.g. 'RM-0014'"), Entity("room")]
-DeviceId = Annotated[str, Field(description="Device id, e.g. 'DEV-0037'"), Entity("device")]
-SensorId = Annotated[str, Field(description="Sensor id, e.g. 'SEN-0007'"), Entity("sensor")]
-SceneId = Annotated[str, Field(description="Scene id, e.g. 'SCN-0010'"), Entity("scene")]
-AutomationId = Annotated[str, Field(description="Automation id, e.g. 'AUT-0006'"), Entity("automation")]
-GroupId = Annotated[str, Field(description="Device group id, e.g. 'GRP-0006'"), Entity("group")]
+HOME = iot.entity("home", table="homes", key="home_id", example="HOM-0003", finder="list_homes")
+ROOM = iot.entity(
+    "room", table="rooms", key="room_id", example="RM-0014", hint="Use get_home to find a home's room ids."
+)
+DEVICE = iot.entity("device", table="devices", key="device_id", example="DEV-0037", finder="list_devices")
+SENSOR = iot.entity("sensor", table="sensors", key="sensor_id", example="SEN-0007", finder="list_sensors")
+SCENE = iot.entity("scene", table="scenes", key="scene_id", example="SCN-0010", finder="list_scenes")
+AUTOMATION = iot.entity(
+    "automation", table="automations", key="automation_id", example="AUT-0006", finder="list_automations"
+)
+GROUP = iot.entity(
+    "group",
+    table="device_groups",
+    key="group_id",
+    example="GRP-0006",
+    finder="list_groups",
+    description="Device group id, e.g. 'GRP-0006'",
+)
+
+HomeId = Annotated[str, HOME]
+DeviceId = Annotated[str, DEVICE]
+SensorId = Annotated[str, SENSOR]
+SceneId = Annotated[str, SCENE]
+AutomationId = Annotated[str, AUTOMATION]
+GroupId = Annotated[str, GROUP]
 Name = Annotated[str, Field(min_length=1, max_length=80, description="A display name, e.g. 'Evening Glow'")]
 
 DEVICE_COLUMNS = (
@@ -34,16 +52,8 @@ DEVICE_COLUMNS = (
 )
 
 
-def _home(ctx: Ctx, home_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM homes WHERE home_id = ?",
-        (home_id,),
-        f"No home {home_id!r}. Use list_homes to find home ids.",
-    )
-
-
 def _device(ctx: Ctx, device_id: str) -> dict[str, Any]:
+    # Its own message: an id a scene still holds may belong to a removed device, which the kit cannot say.
     return fetch(
         ctx.db,
         "SELECT * FROM devices WHERE device_id = ?",
@@ -52,13 +62,8 @@ def _device(ctx: Ctx, device_id: str) -> dict[str, Any]:
     )
 
 
-def _scene(ctx: Ctx, scene_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM scenes WHERE scene_id = ?",
-        (scene_id,),
-        f"No scene {scene_id!r}. Use list_scenes to find scene ids.",
-    )
+def _int(flag: bool | None) -> int | None:
+    return None if flag is None else int(flag)
 
 
 def _controllable(dev: dict[str, Any], *types: str) -> None:
@@ -113,21 +118,14 @@ def list_homes(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Search homes by name, owner or city. Returns home ids such as 'HOM-0003'."""
-    like = f"%{query}%"
-    found = rows(
-        ctx.db.execute(
-            "SELECT home_id, name, owner_name, city FROM homes WHERE name LIKE ? OR owner_name LIKE ? OR city LIKE ? "
-            "ORDER BY home_id LIMIT ? OFFSET ?",
-            (like, like, like, limit, offset),
-        )
-    )
-    return {"homes": found, "count": len(found)}
+    q = Query("SELECT home_id, name, owner_name, city FROM homes").contains(query, "name", "owner_name", "city")
+    return q.page(ctx.db, "homes", order_by="home_id", limit=limit, offset=offset)
 
 
 @iot.read(returns=("home", "room"))
 def get_home(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """Get a home with its rooms (ids like 'RM-0014') and device counts by type, e.g. get_home('HOM-0003')."""
-    home = _home(ctx, home_id)
+    home = HOME.get(ctx, home_id)
     home["rooms"] = rows(
         ctx.db.execute(
             "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
@@ -150,12 +148,8 @@ def get_home(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
 @iot.read(returns=("device",))
 def list_devices(
     ctx: Ctx,
-    home_id: Annotated[
-        str | None, Field(description="Only this home's devices, e.g. 'HOM-0003'"), Entity("home")
-    ] = None,
-    room_id: Annotated[
-        str | None, Field(description="Only this room's devices, e.g. 'RM-0014'"), Entity("room")
-    ] = None,
+    home_id: Annotated[str | None, HOME.ref("Only this home's devices, e.g. 'HOM-0003'")] = None,
+    room_id: Annotated[str | None, ROOM.ref("Only this room's devices, e.g. 'RM-0014'")] = None,
     type: DeviceType | None = None,
     online: Annotated[bool | None, Field(description="true: only online devices; false: only offline ones")] = None,
     max_battery: Annotated[
@@ -166,17 +160,10 @@ def list_devices(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """List devices, filtered by home, room, type, online state, battery level or name. Ids look like 'DEV-0037'."""
-    sql = f"SELECT {DEVICE_COLUMNS} FROM devices WHERE name LIKE ?"
-    args: list[Any] = [f"%{query}%"]
-    for column, value in (("home_id", home_id), ("room_id", room_id), ("type", type), ("online", online)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(int(value) if isinstance(value, bool) else value)
-    if max_battery is not None:
-        sql += " AND battery IS NOT NULL AND battery <= ?"
-        args.append(max_battery)
-    found = rows(ctx.db.execute(sql + " ORDER BY device_id LIMIT ? OFFSET ?", (*args, limit, offset)))
-    return {"devices": found, "count": len(found)}
+    q = Query(f"SELECT {DEVICE_COLUMNS} FROM devices").contains(query, "name")
+    q.equal("home_id", home_id).equal("room_id", room_id).equal("type", type).equal("online", _int(online))
+    q.filter("battery IS NOT NULL AND battery <= ?", max_battery)
+    return q.page(ctx.db, "devices", order_by="device_id", limit=limit, offset=offset)
 
 
 @iot.read(returns=("device", "home", "room", "scene", "group"))
@@ -203,26 +190,17 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
 @iot.read(returns=("sensor",))
 def list_sensors(
     ctx: Ctx,
-    home_id: Annotated[
-        str | None, Field(description="Only this home's sensors, e.g. 'HOM-0003'"), Entity("home")
-    ] = None,
-    room_id: Annotated[
-        str | None, Field(description="Only this room's sensors, e.g. 'RM-0014'"), Entity("room")
-    ] = None,
+    home_id: Annotated[str | None, HOME.ref("Only this home's sensors, e.g. 'HOM-0003'")] = None,
+    room_id: Annotated[str | None, ROOM.ref("Only this room's sensors, e.g. 'RM-0014'")] = None,
     kind: Literal["temperature", "humidity", "motion", "door_contact"] | None = None,
     online: Annotated[bool | None, Field(description="true: only online sensors; false: only offline ones")] = None,
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """List sensors with their latest value, filtered by home, room, kind or online state. Ids look like 'SEN-0007'."""
-    sql = "SELECT * FROM sensors WHERE 1=1"
-    args: list[Any] = []
-    for column, value in (("home_id", home_id), ("room_id", room_id), ("kind", kind), ("online", online)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(int(value) if isinstance(value, bool) else value)
-    found = rows(ctx.db.execute(sql + " ORDER BY sensor_id LIMIT ? OFFSET ?", (*args, limit, offset)))
-    return {"sensors": found, "count": len(found)}
+    q = Query("SELECT * FROM sensors").equal("home_id", home_id).equal("room_id", room_id).equal("kind", kind)
+    q.equal("online", _int(online))
+    return q.page(ctx.db, "sensors", order_by="sensor_id", limit=limit, offset=offset)
 
 
 @iot.read(returns=("sensor",))
@@ -237,40 +215,28 @@ def get_sensor_readings(
     """A sensor's reading history, newest first, e.g. get_sensor_readings('SEN-0007', since='2026-06-01T00:00').
 
     Temperature in C, humidity in %, motion and door_contact as 1 (detected / open) or 0."""
-    sensor = fetch(
-        ctx.db,
-        "SELECT * FROM sensors WHERE sensor_id = ?",
-        (sensor_id,),
-        f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.",
-    )
-    sql, args = "SELECT reading_id, value, recorded_at FROM readings WHERE sensor_id = ?", [sensor_id]
-    if since is not None:
-        sql += " AND recorded_at >= ?"
-        args.append(since)
-    found = rows(ctx.db.execute(sql + " ORDER BY recorded_at DESC LIMIT ?", (*args, limit)))
+    sensor = SENSOR.get(ctx, sensor_id)
+    q = Query("SELECT reading_id, value, recorded_at FROM readings").where("sensor_id = ?", sensor_id)
+    q.filter("recorded_at >= ?", since)
     return {
         "sensor_id": sensor_id,
         "kind": sensor["kind"],
         "unit": sensor["unit"],
         "online": sensor["online"],
-        "readings": found,
-        "count": len(found),
+        **q.page(ctx.db, "readings", order_by="recorded_at DESC", limit=limit),
     }
 
 
 @iot.read(returns=("scene",))
 def list_scenes(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """List a home's scenes with how many devices each sets, e.g. list_scenes('HOM-0003')."""
-    _home(ctx, home_id)
-    found = rows(
-        ctx.db.execute(
-            "SELECT s.scene_id, s.name, s.last_activated_at, COUNT(a.device_id) AS devices FROM scenes s "
-            "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id WHERE s.home_id = ? "
-            "GROUP BY s.scene_id ORDER BY s.scene_id",
-            (home_id,),
-        )
+    HOME.get(ctx, home_id)
+    q = Query(
+        "SELECT s.scene_id, s.name, s.last_activated_at, COUNT(a.device_id) AS devices FROM scenes s "
+        "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id"
     )
-    return {"scenes": found, "count": len(found)}
+    q.where("s.home_id = ?", home_id)
+    return q.page(ctx.db, "scenes", order_by="s.scene_id", group_by="s.scene_id")
 
 
 @iot.read(returns=("scene", "device"))
@@ -278,7 +244,7 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
     """Get a scene and the state it sets on each device, e.g. get_scene('SCN-0010').
 
     An action whose device no longer exists is marked missing=true."""
-    scene = _scene(ctx, scene_id)
+    scene = SCENE.get(ctx, scene_id)
     actions = rows(
         ctx.db.execute(
             "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
@@ -301,20 +267,15 @@ def list_automations(
     enabled: Annotated[bool | None, Field(description="true: only enabled; false: only disabled")] = None,
 ) -> dict[str, Any]:
     """List a home's automations (time or sensor triggered, each runs a scene), e.g. list_automations('HOM-0003')."""
-    _home(ctx, home_id)
-    sql = "SELECT * FROM automations WHERE home_id = ?"
-    args: list[Any] = [home_id]
-    if enabled is not None:
-        sql += " AND enabled = ?"
-        args.append(int(enabled))
-    found = rows(ctx.db.execute(sql + " ORDER BY automation_id", args))
-    return {"automations": found, "count": len(found)}
+    HOME.get(ctx, home_id)
+    q = Query("SELECT * FROM automations").where("home_id = ?", home_id).equal("enabled", _int(enabled))
+    return q.page(ctx.db, "automations", order_by="automation_id")
 
 
 @iot.read(returns=("group", "device"))
 def list_groups(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """List a home's device groups with their members and whether each is online, e.g. list_groups('HOM-0003')."""
-    _home(ctx, home_id)
+    HOME.get(ctx, home_id)
     groups = rows(ctx.db.execute("SELECT * FROM device_groups WHERE home_id = ? ORDER BY group_id", (home_id,)))
     for g in groups:
         g["members"] = rows(
@@ -325,7 +286,7 @@ def list_groups(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
                 (g["group_id"],),
             )
         )
-    return {"groups": groups, "count": len(groups)}
+    return listing("groups", groups)
 
 
 DISTINCT_FIELDS = {
@@ -536,7 +497,7 @@ def create_scene(
     e.g. create_scene('HOM-0003', 'Evening Glow', ['DEV-0037', 'DEV-0038']).
 
     Activating the scene later restores exactly these states."""
-    _home(ctx, home_id)
+    HOME.get(ctx, home_id)
     if ctx.db.execute("SELECT 1 FROM scenes WHERE home_id = ? AND name = ?", (home_id, name)).fetchone():
         raise ToolError(f"{home_id} already has a scene named {name!r}; pick another name (see list_scenes).")
     devs = []
@@ -564,7 +525,7 @@ def activate_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
 
     Fails if the scene refers to a removed device (fix with remove_scene_device), an offline device
     (reboot_device / replace_battery) or a jammed lock (reboot_device)."""
-    scene = _scene(ctx, scene_id)
+    scene = SCENE.get(ctx, scene_id)
     missing = _missing_in_scene(ctx, scene_id)
     if missing:
         raise ToolError(
@@ -600,7 +561,7 @@ def remove_scene_device(ctx: Ctx, scene_id: SceneId, device_id: DeviceId) -> dic
     """Drop one device's action from a scene (e.g. a removed device), e.g. remove_scene_device('SCN-0010', 'DEV-0052').
 
     A scene must keep at least one device."""
-    scene = _scene(ctx, scene_id)
+    scene = SCENE.get(ctx, scene_id)
     if not ctx.db.execute(
         "SELECT 1 FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id)
     ).fetchone():
@@ -625,9 +586,7 @@ def create_automation(
         Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="For trigger='time': 24h time 'HH:MM', e.g. '07:30'"),
     ] = None,
     days: Literal["daily", "weekdays", "weekends"] = "daily",
-    sensor_id: Annotated[
-        str | None, Field(description="For trigger='sensor': the sensor, e.g. 'SEN-0022'"), Entity("sensor")
-    ] = None,
+    sensor_id: Annotated[str | None, SENSOR.ref("For trigger='sensor': the sensor, e.g. 'SEN-0022'")] = None,
     condition: Literal["above", "below", "detected", "opened", "closed"] | None = None,
     threshold: Annotated[
         float | None, Field(ge=-50, le=150, description="For 'above'/'below': the value, e.g. 26.0")
@@ -638,8 +597,8 @@ def create_automation(
 
     trigger='sensor' needs sensor_id and a condition: 'above'/'below' with a threshold for temperature or humidity
     sensors, 'detected' for motion, 'opened'/'closed' for door contacts."""
-    _home(ctx, home_id)
-    scene = _scene(ctx, scene_id)
+    HOME.get(ctx, home_id)
+    scene = SCENE.get(ctx, scene_id)
     if scene["home_id"] != home_id:
         raise ToolError(f"Scene {scene_id} belongs to {scene['home_id']}, not {home_id}; use list_scenes('{home_id}').")
     if ctx.db.execute("SELECT 1 FROM automations WHERE home_id = ? AND name = ?", (home_id, name)).fetchone():
@@ -651,12 +610,7 @@ def create_automation(
     else:
         if sensor_id is None or condition is None:
             raise ToolError("trigger='sensor' needs sensor_id and condition; find sensors with list_sensors.")
-        sensor = fetch(
-            ctx.db,
-            "SELECT * FROM sensors WHERE sensor_id = ?",
-            (sensor_id,),
-            f"No sensor {sensor_id!r}. Use list_sensors to find sensor ids.",
-        )
+        sensor = SENSOR.get(ctx, sensor_id)
         if sensor["home_id"] != home_id:
             raise ToolError(f"Sensor {sensor_id} belongs to {sensor['home_id']}, not {home_id}.")
         allowed = {
@@ -693,7 +647,7 @@ def create_automation(
             None,
         ),
     )
-    return fetch(ctx.db, "SELECT * FROM automations WHERE automation_id = ?", (auto_id,), "gone")
+    return AUTOMATION.get(ctx, auto_id)
 
 
 @iot.write(returns=("automation",))
@@ -705,12 +659,7 @@ def set_automation_enabled(
     """Enable or disable an automation, e.g. set_automation_enabled('AUT-0006', enabled=False).
 
     An automation cannot be enabled while its scene refers to a removed device."""
-    auto = fetch(
-        ctx.db,
-        "SELECT * FROM automations WHERE automation_id = ?",
-        (automation_id,),
-        f"No automation {automation_id!r}. Use list_automations to find automation ids.",
-    )
+    auto = AUTOMATION.get(ctx, automation_id)
     if bool(auto["enabled"]) == enabled:
         raise ToolError(f"Automation {automation_id} is already {'enabled' if enabled else 'disabled'}.")
     if enabled:
@@ -731,12 +680,7 @@ def set_group_power(
     """Switch every device of a group on or off at once, e.g. set_group_power('GRP-0006', on=False).
 
     All or nothing: fails if any member is offline (list_groups shows which)."""
-    group = fetch(
-        ctx.db,
-        "SELECT * FROM device_groups WHERE group_id = ?",
-        (group_id,),
-        f"No group {group_id!r}. Use list_groups to find group ids.",
-    )
+    group = GROUP.get(ctx, group_id)
     devs = rows(
         ctx.db.execute(
             "SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "

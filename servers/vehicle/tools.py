@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
 from servers.vehicle.schema import (
     FLAT_PSI,
     MIN_CLIMATE_BATTERY,
@@ -26,29 +26,16 @@ vehicle = Server(
     seed,
 )
 
-OwnerId = Annotated[str, Field(description="Owner id, e.g. 'OWN-0003'"), Entity("owner")]
-VehicleId = Annotated[str, Field(description="Vehicle id, e.g. 'VEH-0007'"), Entity("vehicle")]
-PlaceId = Annotated[str, Field(description="Place id, e.g. 'PLC-0048'"), Entity("place")]
+OWNER = vehicle.entity("owner", table="owners", key="owner_id", example="OWN-0003", finder="list_owners")
+VEHICLE = vehicle.entity("vehicle", table="vehicles", key="vehicle_id", example="VEH-0007", finder="list_vehicles")
+PLACE = vehicle.entity(
+    "place", table="places", key="place_id", example="PLC-0048", hint="Use search_places to find known places."
+)
+
+VehicleId = Annotated[str, VEHICLE]
+PlaceId = Annotated[str, PLACE]
 Door = Literal["front_left", "front_right", "rear_left", "rear_right"]
 Gear = Literal["park", "drive", "reverse", "neutral"]
-
-
-def _vehicle(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM vehicles WHERE vehicle_id = ?",
-        (vehicle_id,),
-        f"No vehicle {vehicle_id!r}. Use list_vehicles to find vehicle ids.",
-    )
-
-
-def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
-    return fetch(
-        ctx.db,
-        "SELECT * FROM places WHERE place_id = ?",
-        (place_id,),
-        f"No place {place_id!r}. Use search_places to find known places.",
-    )
 
 
 def _range_km(v: dict[str, Any]) -> float:
@@ -67,7 +54,7 @@ def _update(ctx: Ctx, vehicle_id: str, **changes: Any) -> None:
 
 
 def _brief(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     out = {
         k: v[k]
         for k in (
@@ -116,28 +103,18 @@ def list_owners(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Search vehicle owners by name, email or city, with how many vehicles each has. Ids look like 'OWN-0003'."""
-    sql, args = (
-        (
-            "SELECT o.owner_id, o.name, o.email, o.city, COUNT(v.vehicle_id) AS vehicles FROM owners o "
-            "LEFT JOIN vehicles v ON v.owner_id = o.owner_id WHERE (o.name LIKE ? OR o.email LIKE ?)"
-        ),
-        [f"%{query}%", f"%{query}%"],
+    q = Query(
+        "SELECT o.owner_id, o.name, o.email, o.city, COUNT(v.vehicle_id) AS vehicles FROM owners o "
+        "LEFT JOIN vehicles v ON v.owner_id = o.owner_id"
     )
-    if city is not None:
-        sql += " AND o.city = ?"
-        args.append(city)
-    found = rows(
-        ctx.db.execute(sql + " GROUP BY o.owner_id ORDER BY o.owner_id LIMIT ? OFFSET ?", (*args, limit, offset))
-    )
-    return {"owners": found, "count": len(found)}
+    q.contains(query, "o.name", "o.email").equal("o.city", city)
+    return q.page(ctx.db, "owners", order_by="o.owner_id", limit=limit, offset=offset, group_by="o.owner_id")
 
 
 @vehicle.read(returns=("vehicle",))
 def list_vehicles(
     ctx: Ctx,
-    owner_id: Annotated[
-        str | None, Field(description="Only this owner's vehicles, e.g. 'OWN-0003'"), Entity("owner")
-    ] = None,
+    owner_id: Annotated[str | None, OWNER.ref("Only this owner's vehicles, e.g. 'OWN-0003'")] = None,
     powertrain: Literal["gas", "hybrid", "electric"] | None = None,
     make: Annotated[str | None, Field(max_length=40, description="Only this make, e.g. 'Toyota'")] = None,
     engine: Literal["on", "off"] | None = None,
@@ -147,25 +124,13 @@ def list_vehicles(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """List vehicles, filtered by owner, powertrain, make, engine state, gear or text. Ids look like 'VEH-0007'."""
-    like = f"%{query}%"
-    sql = (
+    q = Query(
         "SELECT vehicle_id, owner_id, nickname, make, model, year, plate, powertrain, engine, gear, locked, "
-        "fuel_pct, battery_pct "
-        "FROM vehicles WHERE (nickname LIKE ? OR model LIKE ? OR plate LIKE ?)"
+        "fuel_pct, battery_pct FROM vehicles"
     )
-    args: list[Any] = [like, like, like]
-    for column, value in (
-        ("owner_id", owner_id),
-        ("powertrain", powertrain),
-        ("make", make),
-        ("engine", engine),
-        ("gear", gear),
-    ):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(value)
-    found = rows(ctx.db.execute(sql + " ORDER BY vehicle_id LIMIT ? OFFSET ?", (*args, limit, offset)))
-    return {"vehicles": found, "count": len(found)}
+    q.contains(query, "nickname", "model", "plate").equal("owner_id", owner_id).equal("powertrain", powertrain)
+    q.equal("make", make).equal("engine", engine).equal("gear", gear)
+    return q.page(ctx.db, "vehicles", order_by="vehicle_id", limit=limit, offset=offset)
 
 
 @vehicle.read(returns=("vehicle", "owner", "place"))
@@ -173,7 +138,7 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Everything about one vehicle: engine, gear, locks, doors and windows, trunk, climate, lights, tyre pressures,
     fuel/charge and range, location, destination, navigation, recent trips and warnings,
     e.g. get_vehicle_status('VEH-0007')."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     v["range_km"] = _range_km(v)
     v["doors"] = rows(
         ctx.db.execute("SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,))
@@ -184,10 +149,10 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
             (vehicle_id,),
         )
     )
-    v["location"] = _place(ctx, v["location_place_id"])["name"]
+    v["location"] = PLACE.get(ctx, v["location_place_id"])["name"]
     if v["destination_place_id"]:
-        dest = _place(ctx, v["destination_place_id"])
-        here = _place(ctx, v["location_place_id"])
+        dest = PLACE.get(ctx, v["destination_place_id"])
+        here = PLACE.get(ctx, v["location_place_id"])
         v["destination"] = dest["name"]
         v["distance_to_destination_km"] = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     v["recent_trips"] = rows(
@@ -238,28 +203,21 @@ def search_places(
     city: Annotated[str | None, Field(max_length=60, description="Only places in this city, e.g. 'Phoenix'")] = None,
     near_vehicle_id: Annotated[
         str | None,
-        Field(description="Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'"),
-        Entity("vehicle"),
+        VEHICLE.ref("Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'"),
     ] = None,
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Search the known places a vehicle can navigate to, e.g. search_places('Airport', city='Phoenix').
     Ids look like 'PLC-0048'."""
-    like = f"%{query}%"
-    sql, args = "SELECT * FROM places WHERE (name LIKE ? OR address LIKE ?)", [like, like]
-    for column, value in (("category", category), ("city", city)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(value)
-    found = rows(ctx.db.execute(sql + " ORDER BY place_id", args))
+    q = Query("SELECT * FROM places").contains(query, "name", "address").equal("category", category)
+    found = q.equal("city", city).rows(ctx.db, order_by="place_id")
     if near_vehicle_id is not None:
-        here = _place(ctx, _vehicle(ctx, near_vehicle_id)["location_place_id"])
+        here = PLACE.get(ctx, VEHICLE.get(ctx, near_vehicle_id)["location_place_id"])
         for p in found:
             p["distance_km"] = _distance(here["lat"], here["lon"], p["lat"], p["lon"])
         found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
-    found = found[offset : offset + limit]
-    return {"places": found, "count": len(found)}
+    return listing("places", found[offset : offset + limit])
 
 
 @vehicle.read(returns=("vehicle",))
@@ -273,16 +231,10 @@ def list_service_records(
     limit: Limit = 20,
 ) -> dict[str, Any]:
     """A vehicle's service history, newest first, e.g. list_service_records('VEH-0007', kind='brake inspection')."""
-    _vehicle(ctx, vehicle_id)
-    sql, args = "SELECT * FROM service_records WHERE vehicle_id = ?", [vehicle_id]
-    if kind is not None:
-        sql += " AND kind = ?"
-        args.append(kind)
-    if since is not None:
-        sql += " AND service_date >= ?"
-        args.append(since)
-    found = rows(ctx.db.execute(sql + " ORDER BY service_date DESC, service_id DESC LIMIT ?", (*args, limit)))
-    return {"service_records": found, "count": len(found)}
+    VEHICLE.get(ctx, vehicle_id)
+    q = Query("SELECT * FROM service_records").where("vehicle_id = ?", vehicle_id)
+    q.equal("kind", kind).filter("service_date >= ?", since)
+    return q.page(ctx.db, "service_records", order_by="service_date DESC, service_id DESC", limit=limit)
 
 
 DISTINCT_FIELDS = {
@@ -307,7 +259,7 @@ def start_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Start the engine (power on an EV), e.g. start_engine('VEH-0007').
 
     Needs the car in park, the key inside, all doors closed and fuel (or at least 2% charge) left."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if v["engine"] == "on":
         raise ToolError(f"The engine of {vehicle_id} is already on.")
     if v["gear"] != "park":
@@ -337,7 +289,7 @@ def stop_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Turn the engine off (power off an EV), e.g. stop_engine('VEH-0007'). The car must be in park.
 
     Active navigation is cancelled; a gas car's climate turns off."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if v["engine"] == "off":
         raise ToolError(f"The engine of {vehicle_id} is already off.")
     if v["gear"] != "park":
@@ -359,7 +311,7 @@ def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
     """Shift into park, drive, reverse or neutral, e.g. shift_gear('VEH-0007', 'drive').
 
     Leaving park needs the engine on, every door and the trunk closed, and no flat tyre."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if v["gear"] == gear:
         raise ToolError(f"{vehicle_id} is already in {gear}.")
     if gear != "park":
@@ -407,7 +359,7 @@ def set_climate(
     set_climate('VEH-0007', on=True, temperature=21.0, driver_seat_heat=2).
 
     Needs the engine on; hybrids and EVs can also run it from a battery of at least 20%."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if not on:
         if not v["climate_on"] and not v["seat_heat_driver"] and not v["seat_heat_passenger"]:
             raise ToolError(f"Climate control of {vehicle_id} is already off.")
@@ -447,7 +399,7 @@ def set_door_lock(
     """Lock or unlock the vehicle, e.g. set_door_lock('VEH-0007', locked=False).
 
     It unlocks only in park, and locks only with every door and the trunk closed."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if bool(v["locked"]) == locked:
         raise ToolError(f"{vehicle_id} is already {'locked' if locked else 'unlocked'}.")
     if not locked and v["gear"] != "park":
@@ -473,7 +425,7 @@ def set_door(
 ) -> dict[str, Any]:
     """Open or close one door, e.g. set_door('VEH-0007', 'front_left', open=False).
     Doors open only in park and unlocked."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     is_open = ctx.db.execute(
         "SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door)
     ).fetchone()[0]
@@ -500,7 +452,7 @@ def set_window(
 ) -> dict[str, Any]:
     """Open, close or partly open one window, e.g. set_window('VEH-0007', 'front_right', 0).
     Windows need the engine on."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     current = ctx.db.execute(
         "SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window)
     ).fetchone()[0]
@@ -518,7 +470,7 @@ def set_trunk(
     ctx: Ctx, vehicle_id: VehicleId, open: Annotated[bool, Field(description="true to open, false to close")]
 ) -> dict[str, Any]:
     """Open or close the trunk, e.g. set_trunk('VEH-0007', open=True). It opens only in park and unlocked."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if bool(v["trunk_open"]) == open:
         raise ToolError(f"The trunk of {vehicle_id} is already {'open' if open else 'closed'}.")
     if open:
@@ -535,7 +487,7 @@ def set_trunk(
 @vehicle.write(returns=("vehicle",))
 def set_lights(ctx: Ctx, vehicle_id: VehicleId, mode: Literal["off", "auto", "low", "high"]) -> dict[str, Any]:
     """Set the headlights, e.g. set_lights('VEH-0007', 'low'). High beams only while in drive."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if v["lights"] == mode:
         raise ToolError(f"The lights of {vehicle_id} are already {mode}.")
     if mode == "high" and v["gear"] != "drive":
@@ -549,8 +501,8 @@ def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[
     """Set the navigation destination to a known place, e.g. set_destination('VEH-0007', 'PLC-0048').
 
     Returns the distance and whether the current range covers it. Not while navigation is active."""
-    v = _vehicle(ctx, vehicle_id)
-    dest = _place(ctx, place_id)
+    v = VEHICLE.get(ctx, vehicle_id)
+    dest = PLACE.get(ctx, place_id)
     if v["nav_active"]:
         raise ToolError(
             f"{vehicle_id} is navigating to {v['destination_place_id']}; "
@@ -558,7 +510,7 @@ def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[
         )
     if v["location_place_id"] == place_id:
         raise ToolError(f"{vehicle_id} is already at {dest['name']} ({place_id}); choose another destination.")
-    here = _place(ctx, v["location_place_id"])
+    here = PLACE.get(ctx, v["location_place_id"])
     _update(ctx, vehicle_id, destination_place_id=place_id)
     km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     return {
@@ -576,7 +528,7 @@ def start_navigation(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Start turn-by-turn navigation to the destination set with set_destination, e.g. start_navigation('VEH-0007').
 
     Needs the engine on and enough range for the trip."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if v["nav_active"]:
         raise ToolError(f"{vehicle_id} is already navigating to {v['destination_place_id']}.")
     if not v["destination_place_id"]:
@@ -585,7 +537,7 @@ def start_navigation(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
         )
     if v["engine"] != "on":
         raise ToolError(f"The engine of {vehicle_id} is off; start_engine('{vehicle_id}') before navigating.")
-    here, dest = _place(ctx, v["location_place_id"]), _place(ctx, v["destination_place_id"])
+    here, dest = PLACE.get(ctx, v["location_place_id"]), PLACE.get(ctx, v["destination_place_id"])
     km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     if _range_km(v) < km:
         raise ToolError(
@@ -619,7 +571,7 @@ def stop_navigation(
 
     arrived=true (car in drive) moves the car to the destination and uses distance and fuel/charge;
     arrived=false cancels the trip and keeps the destination."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if not v["nav_active"]:
         raise ToolError(f"{vehicle_id} is not navigating; set_destination and start_navigation first.")
     trip = fetch(
@@ -671,7 +623,7 @@ def refuel_vehicle(
     """Refuel a gas or hybrid car, or charge an EV, up to a level, e.g. refuel_vehicle('VEH-0007', 80).
 
     The engine must be off and the car in park."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if v["engine"] != "off" or v["gear"] != "park":
         raise ToolError(
             f"{vehicle_id} must be parked with the engine off to refuel or charge; "
@@ -698,7 +650,7 @@ def inflate_tire(
 ) -> dict[str, Any]:
     """Inflate one tyre or all four to a pressure, e.g. inflate_tire('VEH-0007', 'all', 35). The car must be in park;
     the pressure must be within 5 psi of the recommended one (get_vehicle_status shows it)."""
-    v = _vehicle(ctx, vehicle_id)
+    v = VEHICLE.get(ctx, vehicle_id)
     if v["gear"] != "park":
         raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before inflating tyres.")
     rec = ctx.db.execute("SELECT recommended_psi FROM tires WHERE vehicle_id = ? LIMIT 1", (vehicle_id,)).fetchone()[0]
