@@ -49,37 +49,7 @@ IDS = [f"{t.server}.{t.name}" for t in TOOLS]
 # Docstring examples that fail on a fresh seed, by (server, tool, n-th example of the tool), with why. Each fix
 # changes a description, so it waits for a reviewed catalog change; strict xfail makes a fixed example fail here
 # until its line is removed.
-BROKEN_EXAMPLES = {
-    ("banking", "pay_payee", 0): "PAY-0015 belongs to CUS-0006, not to the owner of ACC-0107",
-    ("banking", "close_account", 0): "ACC-0107 holds money; only an empty account closes",
-    ("trading", "place_order", 1): "PRT-0042 holds no MSFT to sell",
-    ("trading", "cancel_order", 0): "ORD-00021 is already filled",
-    ("payments", "create_invoice", 0): "CST-0042 belongs to MER-021, not MER-004",
-    ("payments", "update_invoice_status", 0): "INV-00017 has taken payments, so it cannot be voided",
-    ("filesystem", "switch_user", 1): "the session already runs as maya",
-    ("shopping", "update_cart_item", 0): "PRD-0017 is not in CUS-0042's cart",
-    ("shopping", "apply_coupon", 0): "CUS-0042's cart is empty",
-    ("shopping", "checkout_cart", 0): "CUS-0042's cart is empty",
-    ("shopping", "write_review", 0): "CUS-0042 has no delivered order containing PRD-0017",
-    ("travel_booking", "select_seat", 0): "seat 14C on FBK-0010's flight is taken",
-    ("social_media", "delete_post", 0): "PST-00042 is not USR-0012's post",
-    ("social_media", "unfollow_user", 0): "USR-0012 does not follow USR-0007",
-    ("social_media", "unlike_post", 0): "USR-0012 has not liked PST-00042",
-    ("vehicle", "stop_engine", 0): "VEH-0007's engine is already off",
-    ("vehicle", "shift_gear", 0): "VEH-0007's engine is off",
-    ("vehicle", "set_climate", 0): "VEH-0007 is a gas car with its engine off",
-    ("vehicle", "set_door", 0): "VEH-0007's front left door is already closed",
-    ("vehicle", "set_window", 0): "VEH-0007's front right window is already at 0%",
-    ("vehicle", "set_trunk", 0): "VEH-0007 is locked",
-    ("vehicle", "start_navigation", 0): "VEH-0007 has no destination",
-    ("vehicle", "stop_navigation", 0): "VEH-0007 is not navigating",
-    ("crm", "update_lead_status", 0): "LEAD-0042 was already converted",
-    ("crm", "convert_lead", 0): "LEAD-0042 was already converted",
-    ("crm", "update_deal_stage", 0): "DEAL-0042 is in prospecting and moves one stage at a time",
-    ("food_delivery", "update_cart_item", 0): "ITM-0257 is not in CUS-0042's cart",
-    ("food_delivery", "apply_promo_code", 0): "CUS-0042's cart is empty",
-    ("food_delivery", "place_order", 0): "CUS-0042's cart is empty",
-}
+BROKEN_EXAMPLES: dict[tuple[str, str, int], str] = {}
 
 
 def _examples() -> list[Any]:

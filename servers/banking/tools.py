@@ -283,7 +283,7 @@ def pay_payee(
     amount: Amount,
     memo: Annotated[Note, Field(description="Payment reference, e.g. 'Invoice 2231'")] = "",
 ) -> dict[str, Any]:
-    """Pay a saved payee from an account the same customer owns, e.g. pay_payee('ACC-0107', 'PAY-0015', 120.0)."""
+    """Pay a saved payee from an account the same customer owns, e.g. pay_payee('ACC-0011', 'PAY-0015', 120.0)."""
     acc = ACCOUNT.get(ctx, account_id)
     payee = PAYEE.get(ctx, payee_id)
     if payee["customer_id"] != acc["customer_id"]:
@@ -318,7 +318,7 @@ def freeze_account(
 
 @banking.write(requires=("withdraw_funds",))
 def close_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
-    """Close an account whose balance is exactly zero, e.g. close_account('ACC-0107'); its cards are cancelled."""
+    """Close an account whose balance is exactly zero, e.g. close_account('ACC-0381'); its cards are cancelled."""
     acc = ACCOUNT.get(ctx, account_id)
     _usable(acc)
     if abs(acc["balance"]) > 0.004:

@@ -310,7 +310,7 @@ def update_lead_status(
     status: Literal["working", "qualified", "disqualified"],
     reason: Annotated[str, Field(max_length=200, description="Why a lead is disqualified, e.g. 'no budget'")] = "",
 ) -> dict[str, Any]:
-    """Move a lead to working, qualified or disqualified (with a reason), e.g. update_lead_status('LEAD-0042',
+    """Move a lead to working, qualified or disqualified (with a reason), e.g. update_lead_status('LEAD-0043',
     'qualified'). Converted leads are final; a disqualified lead can only go back to working."""
     lead = LEAD.get(ctx, lead_id)
     current = lead["status"]
@@ -347,7 +347,7 @@ def convert_lead(
     expected_close: Annotated[Day, Field(description="Expected close date, YYYY-MM-DD; default in 60 days")] = None,
 ) -> dict[str, Any]:
     """Convert a qualified lead into a contact and a prospecting deal, under an existing account or a new one named
-    after the lead's company, e.g. convert_lead('LEAD-0042', 45000, account_id='ACT-0042')."""
+    after the lead's company, e.g. convert_lead('LEAD-0050', 45000, account_id='ACT-0042')."""
     lead = LEAD.get(ctx, lead_id)
     if lead["status"] == "converted":
         raise ToolError(f"Lead {lead_id} was already converted into deal {lead['converted_deal_id']}.")
@@ -467,8 +467,8 @@ def update_deal_stage(
     stage: Stage,
     lost_reason: Literal["price", "competitor", "no_budget", "no_decision", "timing", "lost_contact"] | None = None,
 ) -> dict[str, Any]:
-    """Move a deal to another pipeline stage, e.g. update_deal_stage('DEAL-0042', 'proposal') or
-    update_deal_stage('DEAL-0042', 'closed_lost', lost_reason='competitor'). Deals move one stage forward or back at a
+    """Move a deal to another pipeline stage, e.g. update_deal_stage('DEAL-0013', 'proposal') or
+    update_deal_stage('DEAL-0013', 'closed_lost', lost_reason='competitor'). Deals move one stage forward or back at a
     time, can be lost from any open stage, are won only from negotiation, and closed deals cannot be reopened."""
     deal = DEAL.get(ctx, deal_id)
     current = deal["stage"]

@@ -93,8 +93,8 @@ def list_users(ctx: Ctx) -> dict[str, Any]:
 
 @filesystem.write(returns=("user", "directory"))
 def switch_user(ctx: Ctx, username: Username) -> dict[str, Any]:
-    """Become another user (like `su - sam`), e.g. switch_user('root') to edit system files, then switch_user('maya')
-    to come back. Allowed for root and for members of the 'wheel' group; the shell moves to the user's home."""
+    """Become another user (like `su - sam`), e.g. switch_user('root') to edit system files, then back to 'maya'
+    the same way. Allowed for root and for members of the 'wheel' group; the shell moves to the user's home."""
     me = who(ctx)
     target = ctx.db.execute("SELECT username, home FROM users WHERE username = ?", (username,)).fetchone()
     if target is None:

@@ -418,7 +418,7 @@ def update_cart_item(
     quantity: Annotated[int, Field(ge=0, le=20, description="New quantity; 0 removes the item")],
 ) -> dict[str, Any]:
     """Change the quantity of an item in the cart, or remove it with quantity 0, e.g.
-    update_cart_item('CUS-0042', 'ITM-0257', 0).
+    update_cart_item('CUS-0026', 'ITM-0259', 0).
     Removing the last item empties the cart."""
     CUSTOMER.get(ctx, customer_id)
     have = ctx.db.execute(
@@ -445,7 +445,7 @@ def update_cart_item(
 
 @food.write(returns=("promo_code",), requires=("add_to_cart",))
 def apply_promo_code(ctx: Ctx, customer_id: CustomerId, code: PromoCode) -> dict[str, Any]:
-    """Apply a promo code to a customer's cart, e.g. apply_promo_code('CUS-0042', 'SAVE5'). Fails if the code is
+    """Apply a promo code to a customer's cart, e.g. apply_promo_code('CUS-0026', 'SAVE5'). Fails if the code is
     unknown,
     expired, for another restaurant, above the cart's subtotal threshold, or already used (once-per-customer codes)."""
     CUSTOMER.get(ctx, customer_id)
@@ -476,7 +476,7 @@ def place_order(
     ] = "",
     scheduled_for: Annotated[IsoDateTime | None, Field(description=SCHEDULED)] = None,
 ) -> dict[str, Any]:
-    """Check out the customer's cart as an order, e.g. place_order('CUS-0042', 'Leave at the door').
+    """Check out the customer's cart as an order, e.g. place_order('CUS-0026', 'Leave at the door').
 
     Fails if the restaurant is closed at the time (pass scheduled_for within its hours, up to 7 days ahead), an item is
     unavailable, the subtotal is below the minimum order, the promo code no longer applies, or the address is over 15 km

@@ -263,7 +263,7 @@ def create_invoice(
     due_in_days: Annotated[int, Field(ge=0, le=365, description="Days until the invoice is due")] = 30,
 ) -> dict[str, Any]:
     """Create a draft invoice from a merchant to one of its customers, e.g.
-    create_invoice('MER-004', 'CST-0042', 250.0, 'Treatment session'). Finalize it with update_invoice_status(...,
+    create_invoice('MER-004', 'CST-0065', 250.0, 'Treatment session'). Finalize it with update_invoice_status(...,
     'open')."""
     m = _merchant(ctx, merchant_id)
     c = _customer(ctx, customer_id)
@@ -308,7 +308,7 @@ def update_invoice_status(
     reason: Annotated[str, Field(max_length=200, description="Why an invoice is voided, e.g. 'issued in error'")] = "",
 ) -> dict[str, Any]:
     """Finalize a draft invoice (status='open', it can then be paid) or void a draft or open invoice
-    (status='void'), e.g. update_invoice_status('INV-00017', 'void', reason='duplicate'). Paid and void invoices are
+    (status='void'), e.g. update_invoice_status('INV-00004', 'void', reason='duplicate'). Paid and void invoices are
     final."""
     inv = _invoice(ctx, invoice_id)
     current = inv["status"]

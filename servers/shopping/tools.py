@@ -410,7 +410,7 @@ def update_cart_item(
     quantity: Annotated[int, Field(ge=0, le=MAX_PER_PRODUCT, description="The new quantity; 0 removes the item")],
 ) -> dict[str, Any]:
     """Change the quantity of a product already in the cart, or remove it with quantity 0, e.g.
-    update_cart_item('CUS-0042', 'PRD-0017', 0)."""
+    update_cart_item('CUS-0066', 'PRD-0005', 0)."""
     CUSTOMER.get(ctx, customer_id)
     product = PRODUCT.get(ctx, product_id)
     row = ctx.db.execute(
@@ -437,7 +437,7 @@ def update_cart_item(
 
 @shopping.write(returns=("coupon",), requires=("add_to_cart",))
 def apply_coupon(ctx: Ctx, customer_id: CustomerId, code: CouponCode) -> dict[str, Any]:
-    """Apply a coupon code to a customer's cart, replacing any other, e.g. apply_coupon('CUS-0042', 'SUMMER15').
+    """Apply a coupon code to a customer's cart, replacing any other, e.g. apply_coupon('CUS-0066', 'SUMMER15').
 
     Fails if the coupon is expired, not started, used up, below its minimum spend or for a category not in the cart."""
     CUSTOMER.get(ctx, customer_id)
@@ -464,7 +464,7 @@ def checkout_cart(
     use_coupon: Annotated[bool, Field(description="Apply the cart's coupon; false checks out without it")] = True,
 ) -> dict[str, Any]:
     """Place an order for everything in a customer's cart, shipped to one of their addresses, e.g.
-    checkout_cart('CUS-0042', 'ADR-0064').
+    checkout_cart('CUS-0066', 'ADR-0108').
 
     The cart must not be empty, every item must still be in stock, and the coupon must still apply. Returns the new
     order id."""
@@ -704,8 +704,8 @@ def write_review(
     title: Annotated[str, Field(min_length=1, max_length=100, description="A short headline, e.g. 'Great sound'")],
     body: Annotated[str, Field(max_length=2000, description="The review text")] = "",
 ) -> dict[str, Any]:
-    """Review a product the customer has received in a delivered order, once per product, e.g. write_review('CUS-0042',
-    'PRD-0017', 5, 'Great').
+    """Review a product the customer has received in a delivered order, once per product, e.g. write_review('CUS-0008',
+    'PRD-0057', 5, 'Great').
 
     Updates the product's average rating."""
     CUSTOMER.get(ctx, customer_id)

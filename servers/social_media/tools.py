@@ -244,7 +244,7 @@ def create_post(
 
 @social_media.write(requires=("create_post",))
 def delete_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any]:
-    """Delete a post; only its author may, e.g. delete_post('USR-0012', 'PST-00042'). Its likes and comments are removed
+    """Delete a post; only its author may, e.g. delete_post('USR-0012', 'PST-00043'). Its likes and comments are removed
     too."""
     USER.get(ctx, user_id)
     post = POST.get(ctx, post_id)
@@ -274,7 +274,7 @@ def follow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId) -
 
 @social_media.write(requires=("follow_user",))
 def unfollow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId) -> dict[str, Any]:
-    """Make user_id stop following target_user_id, e.g. unfollow_user('USR-0012', 'USR-0007')."""
+    """Make user_id stop following target_user_id, e.g. unfollow_user('USR-0012', 'USR-0008')."""
     USER.get(ctx, user_id)
     USER.get(ctx, target_user_id)
     if not ctx.db.execute(
@@ -298,7 +298,7 @@ def like_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any
 
 @social_media.write(requires=("like_post",))
 def unlike_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any]:
-    """Remove user_id's like from a post, e.g. unlike_post('USR-0012', 'PST-00042')."""
+    """Remove user_id's like from a post, e.g. unlike_post('USR-0012', 'PST-00059')."""
     USER.get(ctx, user_id)
     POST.get(ctx, post_id)
     if not ctx.db.execute("DELETE FROM likes WHERE user_id = ? AND post_id = ?", (user_id, post_id)).rowcount:

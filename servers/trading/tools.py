@@ -301,7 +301,7 @@ def place_order(
     ] = None,
 ) -> dict[str, Any]:
     """Place a buy or sell order, e.g. place_order('PRT-0042', 'AAPL', 'buy', 10) or
-    place_order('PRT-0042', 'MSFT', 'sell', 5, type='limit', limit_price=470.0).
+    place_order('PRT-0033', 'MSFT', 'sell', 5, type='limit', limit_price=470.0).
 
     Market orders fill at once against the book (best price first) or are rejected if the book is too thin;
     limit orders fill as far as they cross the book and the rest rests in the book. Buys need available cash,
@@ -414,7 +414,7 @@ def _fill(ctx: Ctx, order: dict[str, Any], resting: dict[str, Any], take: int, a
 
 @trading.write(returns=("order",), requires=("place_order",))
 def cancel_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
-    """Cancel an open or partially filled order, e.g. cancel_order('ORD-00021'); the unfilled rest leaves the
+    """Cancel an open or partially filled order, e.g. cancel_order('ORD-01145'); the unfilled rest leaves the
     book and its reserved cash or shares are released. Filled and cancelled orders cannot be cancelled."""
     order = ORDER.get(ctx, order_id)
     if order["status"] == "filled":

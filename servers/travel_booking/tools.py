@@ -664,7 +664,7 @@ def _active_flight_booking(ctx: Ctx, booking_id: str) -> tuple[dict[str, Any], d
 
 @travel.write(requires=("book_flight",))
 def select_seat(ctx: Ctx, booking_id: FlightBookingId, seat: SeatCode) -> dict[str, Any]:
-    """Choose or change the seat of a flight booking, e.g. select_seat('FBK-0010', '14C'). The seat must be
+    """Choose or change the seat of a flight booking, e.g. select_seat('FBK-0010', '14D'). The seat must be
     free and in the booked cabin (see get_seat_map)."""
     booking, flight = _active_flight_booking(ctx, booking_id)
     if flight["status"] == "cancelled":

@@ -286,7 +286,7 @@ def start_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
 
 @vehicle.write(returns=("vehicle",))
 def stop_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
-    """Turn the engine off (power off an EV), e.g. stop_engine('VEH-0007'). The car must be in park.
+    """Turn the engine off (power off an EV), e.g. stop_engine('VEH-0004'). The car must be in park.
 
     Active navigation is cancelled; a gas car's climate turns off."""
     v = VEHICLE.get(ctx, vehicle_id)
@@ -308,7 +308,7 @@ def stop_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
 
 @vehicle.write(returns=("vehicle",), requires=("start_engine",))
 def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
-    """Shift into park, drive, reverse or neutral, e.g. shift_gear('VEH-0007', 'drive').
+    """Shift into park, drive, reverse or neutral, e.g. shift_gear('VEH-0004', 'drive').
 
     Leaving park needs the engine on, every door and the trunk closed, and no flat tyre."""
     v = VEHICLE.get(ctx, vehicle_id)
@@ -356,7 +356,7 @@ def set_climate(
     ] = None,
 ) -> dict[str, Any]:
     """Turn climate control on (with optional temperature and seat heating) or off, e.g.
-    set_climate('VEH-0007', on=True, temperature=21.0, driver_seat_heat=2).
+    set_climate('VEH-0008', on=True, temperature=21.0, driver_seat_heat=2).
 
     Needs the engine on; hybrids and EVs can also run it from a battery of at least 20%."""
     v = VEHICLE.get(ctx, vehicle_id)
@@ -423,7 +423,7 @@ def set_door(
     door: Door,
     open: Annotated[bool, Field(description="true to open, false to close")],
 ) -> dict[str, Any]:
-    """Open or close one door, e.g. set_door('VEH-0007', 'front_left', open=False).
+    """Open or close one door, e.g. set_door('VEH-0002', 'front_right', open=False).
     Doors open only in park and unlocked."""
     v = VEHICLE.get(ctx, vehicle_id)
     is_open = ctx.db.execute(
@@ -450,7 +450,7 @@ def set_window(
     window: Door,
     position: Annotated[int, Field(ge=0, le=100, description="0 = closed, 100 = fully open")],
 ) -> dict[str, Any]:
-    """Open, close or partly open one window, e.g. set_window('VEH-0007', 'front_right', 0).
+    """Open, close or partly open one window, e.g. set_window('VEH-0006', 'front_right', 0).
     Windows need the engine on."""
     v = VEHICLE.get(ctx, vehicle_id)
     current = ctx.db.execute(
@@ -469,7 +469,7 @@ def set_window(
 def set_trunk(
     ctx: Ctx, vehicle_id: VehicleId, open: Annotated[bool, Field(description="true to open, false to close")]
 ) -> dict[str, Any]:
-    """Open or close the trunk, e.g. set_trunk('VEH-0007', open=True). It opens only in park and unlocked."""
+    """Open or close the trunk, e.g. set_trunk('VEH-0002', open=True). It opens only in park and unlocked."""
     v = VEHICLE.get(ctx, vehicle_id)
     if bool(v["trunk_open"]) == open:
         raise ToolError(f"The trunk of {vehicle_id} is already {'open' if open else 'closed'}.")
@@ -525,7 +525,7 @@ def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[
 
 @vehicle.write(returns=("vehicle", "trip"), requires=("set_destination", "start_engine"))
 def start_navigation(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
-    """Start turn-by-turn navigation to the destination set with set_destination, e.g. start_navigation('VEH-0007').
+    """Start turn-by-turn navigation to the destination set with set_destination, e.g. start_navigation('VEH-0006').
 
     Needs the engine on and enough range for the trip."""
     v = VEHICLE.get(ctx, vehicle_id)
@@ -567,7 +567,7 @@ def stop_navigation(
         bool, Field(description="true when the car has driven there (it must be in drive); false to cancel")
     ] = False,
 ) -> dict[str, Any]:
-    """End navigation, e.g. stop_navigation('VEH-0007', arrived=True).
+    """End navigation, e.g. stop_navigation('VEH-0009', arrived=True).
 
     arrived=true (car in drive) moves the car to the destination and uses distance and fuel/charge;
     arrived=false cancels the trip and keeps the destination."""
