@@ -7,9 +7,9 @@
 - ``hub.tasks.replay`` then gives the expected final state hashes (the ground truth on a fresh fork).
 - grounding: every id a user turn names (``ABC-0042``-shaped tokens, and every entity value the
   renderer stated) exists in the initial state (the seed database of its server).
-- ``Deduper``: Jaccard similarity over the task's tool-call sequence, as a set of call tokens
-  (``server__tool`` with its argument keys, not values); a task at ≥ 0.70 with a kept one is a near
-  duplicate. An inverted index over tokens with length bounds keeps it near-linear.
+- ``Deduper``: Jaccard similarity over the task's tool-call sequence (``call_tokens``: each call,
+  ``server__tool`` with its argument keys, not values, tagged with its turn, and each ordered pair of
+  consecutive calls); a task at ≥ 0.70 with a kept one is a near duplicate. An inverted index over tokens with length bounds keeps it near-linear.
 """
 
 from __future__ import annotations
@@ -126,13 +126,19 @@ def ungrounded(task: Task, index: SeedIndex) -> list[str]:
 
 
 def call_tokens(task: Task) -> frozenset[str]:
-    """The task's tool-call sequence as a set of ``server__tool(argument keys)`` tokens (values are not
-    compared: two tasks that differ only in ids are near duplicates); an abstain task's is its text."""
-    steps = task.gt_steps()
-    if not steps:
+    """The task's tool-call sequence as tokens: each call as ``server__tool(argument keys)`` with the
+    ordinal of its turn (among turns with calls), and each pair of consecutive calls, in order, joined
+    by ``>`` within a turn and ``|`` across a turn boundary. Values are not compared (two tasks that
+    differ only in ids are near duplicates); order and turn split are (the same calls in another order,
+    or split over other turns, are another sequence). An abstain task's token is its text."""
+    calls = [(k, f"{s.name}({','.join(sorted(s.arguments))})")
+             for k, turn in enumerate(t for t in task.turns if t.calls) for s in turn.calls]
+    if not calls:
         text = " ".join(re.sub(r"\W+", " ", task.turns[0].user.lower()).split())
         return frozenset({f"text:{text}"})
-    return frozenset(f"{s.name}({','.join(sorted(s.arguments))})" for s in steps)
+    tokens = {f"{k}:{call}" for k, call in calls}
+    tokens |= {f"{a}{'>' if i == j else '|'}{b}" for (i, a), (j, b) in zip(calls, calls[1:])}
+    return frozenset(tokens)
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
