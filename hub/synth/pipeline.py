@@ -94,6 +94,8 @@ class SynthConfig(BaseModel):
     max_error_rate: float = Field(0.30, ge=0, le=1)
     dedup_threshold: float = Field(0.70, gt=0, le=1)
     dedup_scope: Literal["all", "world"] = "all"  # "world": a call structure may repeat once per world seed
+    repeats: int = Field(1, ge=1)  # tasks per call structure, each on another world seed (1: no repeats)
+    min_distinct: float = Field(0.60, ge=0, le=1)  # a repeat may not take distinct sequences / mcp tasks below it
     max_attempts_factor: float = Field(6.0, ge=1)  # attempts in all, per planned task (the time target)
     server_budget: float = Field(4.0, gt=0)  # attempts per planned task of a server's share of a kind
     dry_attempts: int = Field(300, ge=1)  # attempts in a row without a kept task: the server-kind is used up
@@ -123,6 +125,7 @@ class Stats:
     replayed: int = 0
     replay_verified: int = 0
     coverage_swaps: int = 0
+    repeats: Counter[str] = field(default_factory=Counter)  # kept near duplicates, by kind
     seconds: float = 0.0
 
 
@@ -198,6 +201,8 @@ class Synthesizer:
         self.spent: Counter[tuple[str, str]] = Counter()
         self.dry: Counter[tuple[str, str]] = Counter()
         self.filled: Counter[str] = Counter()
+        self.sequences: set[tuple[str, ...]] = set()  # tool-name sequences of the kept mcp tasks
+        self.mcp_kept = 0
         quota = kind_counts(config)
         self.budget = {k: int(config.server_budget * quota[k] / len(library.mounts)) + config.slot_tries
                        for k in KINDS}
@@ -652,8 +657,9 @@ class Synthesizer:
             return None
         tokens = call_tokens(task)
         scope = (task.kind, task.initial.seed if self.config.dedup_scope == "world" else -1)
-        dedup = self.dedup.setdefault(scope, Deduper(self.config.dedup_threshold))
-        if dedup.duplicate_of(tokens) is not None:
+        dedup = self.dedup.setdefault(scope, Deduper(self.config.dedup_threshold, self.config.repeats))
+        found = dedup.matches(tokens)
+        if found and not (dedup.may_repeat(found, task.initial.seed) and self._distinct_after(task)):
             self.stats.dropped["near_duplicate"] += 1
             return None
         self.stats.replayed += 1
@@ -665,8 +671,24 @@ class Synthesizer:
         task.expected_state_hash, task.expected_server_hashes = report.state_hash, report.server_hashes
         self.stats.replay_verified += 1
         self.stats.sources[synth["source"] + "_kept"] += 1
-        dedup.add(tokens)
+        if found:
+            dedup.repeat(found, task.initial.seed)
+            synth["repeat"] = True
+            self.stats.repeats[task.kind] += 1
+        else:
+            dedup.add(tokens, task.initial.seed)
+        if task.kind == "mcp":
+            self.mcp_kept += 1
+            self.sequences.add(tuple(s.name for s in task.gt_steps()))
         return task
+
+    def _distinct_after(self, task: Task) -> bool:
+        """Whether keeping ``task`` as a repeat leaves distinct tool-name sequences / mcp tasks at least
+        ``min_distinct`` (repeats of clarify tasks are bounded by ``repeats`` alone)."""
+        if task.kind != "mcp":
+            return True
+        new = tuple(s.name for s in task.gt_steps()) not in self.sequences
+        return (len(self.sequences) + new) >= self.config.min_distinct * (self.mcp_kept + 1)
 
     # Coverage ----------------------------------------------------------------------------------
 

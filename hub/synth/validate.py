@@ -149,28 +149,48 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 @dataclass
 class Deduper:
-    """Online near-duplicate filter: ``admit`` keeps a token set unless a kept one is ≥ threshold similar."""
+    """Online near-duplicate filter: ``admit`` keeps a token set unless a kept one is ≥ threshold similar.
+
+    ``repeats`` > 1 allows a bounded repeat of a structure across world seeds: a near duplicate may
+    still be kept (``repeat``) while every kept set it matches has fewer than ``repeats`` copies and
+    none of them on its world seed."""
 
     threshold: float = 0.70
+    repeats: int = 1
     sets: list[frozenset[str]] = field(default_factory=list)
     index: dict[str, list[int]] = field(default_factory=dict)
+    worlds: list[set[int | None]] = field(default_factory=list)
     comparisons: int = 0
 
-    def duplicate_of(self, tokens: frozenset[str]) -> int | None:
+    def matches(self, tokens: frozenset[str]) -> list[int]:
+        """The kept sets at least ``threshold`` similar to ``tokens``."""
         n = len(tokens)
         lo, hi = self.threshold * n, n / self.threshold if self.threshold else float("inf")
         overlap: dict[int, int] = {}
         for tok in tokens:
             for i in self.index.get(tok, ()):
                 overlap[i] = overlap.get(i, 0) + 1
+        out = []
         for i, common in overlap.items():
             m = len(self.sets[i])
             if m < lo or m > hi:
                 continue
             self.comparisons += 1
             if common / (n + m - common) >= self.threshold:
-                return i
-        return None
+                out.append(i)
+        return out
+
+    def duplicate_of(self, tokens: frozenset[str]) -> int | None:
+        found = self.matches(tokens)
+        return found[0] if found else None
+
+    def may_repeat(self, found: list[int], world: int | None) -> bool:
+        """Whether a near duplicate of ``found`` on ``world`` stays within the repeat bound."""
+        return bool(found) and all(len(self.worlds[i]) < self.repeats and world not in self.worlds[i] for i in found)
+
+    def repeat(self, found: list[int], world: int | None) -> None:
+        for i in found:
+            self.worlds[i].add(world)
 
     def admit(self, tokens: frozenset[str]) -> bool:
         if self.duplicate_of(tokens) is not None:
@@ -178,9 +198,10 @@ class Deduper:
         self.add(tokens)
         return True
 
-    def add(self, tokens: frozenset[str]) -> int:
+    def add(self, tokens: frozenset[str], world: int | None = None) -> int:
         i = len(self.sets)
         self.sets.append(tokens)
+        self.worlds.append({world})
         for tok in tokens:
             self.index.setdefault(tok, []).append(i)
         return i
