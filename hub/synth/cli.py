@@ -27,6 +27,10 @@ def register(sub: Any) -> None:
                        help="tasks per call structure, each on another world seed (default 1: near duplicates dropped)")
     synth.add_argument("--min-distinct", type=float, default=0.60,
                        help="a repeat may not take distinct tool sequences per mcp task below this (default 0.60)")
+    synth.add_argument("--server-budget", type=float, default=4.0,
+                       help="attempts a server may spend per task of its share of a kind (default 4: the time target)")
+    synth.add_argument("--dry-attempts", type=int, default=300,
+                       help="attempts in a row without a kept task after which a server is used up for a kind")
     synth.add_argument("--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server")
     synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")
     synth.add_argument("--model", default=None, help="model name for --llm-endpoint")
@@ -55,6 +59,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         return 2
     config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, worlds=args.worlds,
                          dedup_scope=args.dedup_scope, repeats=args.repeats, min_distinct=args.min_distinct,
+                         server_budget=args.server_budget, dry_attempts=args.dry_attempts,
                          test_fraction=args.test_fraction,
                          sampler_k=args.sampler_k, llm_endpoint=args.llm_endpoint, model=args.model,
                          cache_dir=Path(args.cache_dir) if args.cache_dir else None, progress=not args.no_progress)
