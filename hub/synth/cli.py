@@ -23,13 +23,13 @@ def register(sub: Any) -> None:
     synth.add_argument("--test-fraction", type=float, default=0.1)
     synth.add_argument("--dedup-scope", choices=("all", "world"), default="all",
                        help="near duplicates (same call names and argument keys) across the whole set, or per world")
-    synth.add_argument("--repeats", type=int, default=1,
-                       help="tasks per call structure, each on another world seed (default 1: near duplicates dropped)")
-    synth.add_argument("--min-distinct", type=float, default=0.60,
-                       help="a repeat may not take distinct tool sequences per mcp task below this (default 0.60)")
-    synth.add_argument("--server-budget", type=float, default=4.0,
-                       help="attempts a server may spend per task of its share of a kind (default 4: the time target)")
-    synth.add_argument("--dry-attempts", type=int, default=300,
+    synth.add_argument("--repeats", type=int, default=8,
+                       help="tasks per call structure, each on another world seed (default 8; 1: near duplicates dropped)")
+    synth.add_argument("--min-distinct", type=float, default=0.63,
+                       help="a repeat may not take distinct tool sequences per mcp task below this (default 0.63)")
+    synth.add_argument("--server-budget", type=float, default=8.0,
+                       help="attempts a server may spend per task of its share of a kind (default 8: the time target)")
+    synth.add_argument("--dry-attempts", type=int, default=400,
                        help="attempts in a row without a kept task after which a server is used up for a kind")
     synth.add_argument("--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server")
     synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")

@@ -94,11 +94,13 @@ class SynthConfig(BaseModel):
     max_error_rate: float = Field(0.30, ge=0, le=1)
     dedup_threshold: float = Field(0.70, gt=0, le=1)
     dedup_scope: Literal["all", "world"] = "all"  # "world": a call structure may repeat once per world seed
-    repeats: int = Field(1, ge=1)  # tasks per call structure, each on another world seed (1: no repeats)
-    min_distinct: float = Field(0.60, ge=0, le=1)  # a repeat may not take distinct sequences / mcp tasks below it
+    repeats: int = Field(8, ge=1)  # tasks per call structure, each on another world seed (1: no repeats)
+    # a repeat may not take distinct tool-name sequences / mcp tasks below it (0.60 with a margin: a new
+    # structure may share its name sequence with a kept one)
+    min_distinct: float = Field(0.63, ge=0, le=1)
     max_attempts_factor: float = Field(6.0, ge=1)  # attempts in all, per planned task (the time target)
-    server_budget: float = Field(4.0, gt=0)  # attempts per planned task of a server's share of a kind
-    dry_attempts: int = Field(300, ge=1)  # attempts in a row without a kept task: the server-kind is used up
+    server_budget: float = Field(8.0, gt=0)  # attempts per planned task of a server's share of a kind
+    dry_attempts: int = Field(400, ge=1)  # attempts in a row without a kept task: the server-kind is used up
     slot_tries: int = Field(12, ge=1)
     coverage_tries: int = Field(24, ge=0)
     cover: bool | None = None  # target uncovered tools at the end; default: when n ≥ 2 × the tool count
