@@ -140,3 +140,20 @@ def test_harvester_and_sampler() -> None:
     assert ctx.values["city"]  # from get_distinct_values
     again = Sampler(LIBRARY, seed=1, k=10).for_task("banking", 3)
     assert [r.id for r in again.entities["account"]] == [r.id for r in ctx.entities["account"]]
+
+
+def test_repeats_are_bounded_per_structure_and_never_on_the_same_world() -> None:
+    d = Deduper(0.7, repeats=3)
+    tokens = call_tokens(turns_task("a", [["get_account", "list_cards"], ["list_transactions"]]))
+    d.add(tokens, world=0)
+    found = d.matches(tokens)
+    assert found == [0]
+    assert not d.may_repeat(found, 0)  # the same structure on the same world is a plain duplicate
+    assert d.may_repeat(found, 1)
+    d.repeat(found, 1)
+    d.repeat(d.matches(tokens), 2)
+    assert not d.may_repeat(d.matches(tokens), 3)  # 3 copies: the bound
+    assert not d.may_repeat([], 3)  # nothing matched: not a repeat at all
+    once = Deduper(0.7)
+    once.add(tokens, world=0)
+    assert not once.may_repeat(once.matches(tokens), 1)  # repeats=1: near duplicates are dropped
