@@ -70,8 +70,8 @@ def test_dedup_on_crafted_tasks() -> None:
 def turns_task(tid: str, turns: list[list[str]]) -> Task:
     steps = iter(range(100))
     return Task(id=tid, servers=["banking"], turns=[
-        Turn(user="x", calls=[GTStep(server="banking", tool=t, arguments={"account_id": "ACC-0001"}, id=f"g{next(steps)}")
-                              for t in calls]) for calls in turns])
+        Turn(user="x", calls=[GTStep(server="banking", tool=t, arguments={"account_id": "ACC-0001"},
+                                     id=f"g{next(steps)}") for t in calls]) for calls in turns])
 
 
 def test_dedup_compares_sequences_not_bags() -> None:
@@ -87,7 +87,8 @@ def test_dedup_compares_sequences_not_bags() -> None:
         assert jaccard(call_tokens(base), call_tokens(t)) < 0.7
     assert jaccard(call_tokens(base), call_tokens(again)) == 5 / 7  # one more call at the end: a near duplicate
     kept, dropped = dedup([base, reordered, resplit, again, other_ids])
-    assert [t.id for t in kept] == ["base", "reordered", "resplit"] and [t.id for t in dropped] == ["again", "other_ids"]
+    assert [t.id for t in kept] == ["base", "reordered", "resplit"]
+    assert [t.id for t in dropped] == ["again", "other_ids"]
 
 
 def test_dedup_is_fast_on_many_sets() -> None:

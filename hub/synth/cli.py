@@ -24,7 +24,8 @@ def register(sub: Any) -> None:
     synth.add_argument("--dedup-scope", choices=("all", "world"), default="all",
                        help="near duplicates (same call names and argument keys) across the whole set, or per world")
     synth.add_argument("--repeats", type=int, default=8,
-                       help="tasks per call structure, each on another world seed (default 8; 1: near duplicates dropped)")
+                       help="tasks per call structure, each on another world seed "
+                            "(default 8; 1: near duplicates dropped)")
     synth.add_argument("--min-distinct", type=float, default=0.63,
                        help="a repeat may not take distinct tool sequences per mcp task below this (default 0.63)")
     synth.add_argument("--server-budget", type=float, default=8.0,

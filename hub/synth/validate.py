@@ -9,7 +9,8 @@
   renderer stated) exists in the initial state (the seed database of its server).
 - ``Deduper``: Jaccard similarity over the task's tool-call sequence (``call_tokens``: each call,
   ``server__tool`` with its argument keys, not values, tagged with its turn, and each ordered pair of
-  consecutive calls); a task at ≥ 0.70 with a kept one is a near duplicate. An inverted index over tokens with length bounds keeps it near-linear.
+  consecutive calls); a task at ≥ 0.70 with a kept one is a near duplicate. An inverted index over
+  tokens with length bounds keeps it near-linear.
 """
 
 from __future__ import annotations
