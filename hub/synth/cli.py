@@ -26,8 +26,9 @@ def register(sub: Any) -> None:
     synth.add_argument("--repeats", type=int, default=8,
                        help="tasks per call structure, each on another world seed "
                             "(default 8; 1: near duplicates dropped)")
-    synth.add_argument("--min-distinct", type=float, default=0.63,
-                       help="a repeat may not take distinct tool sequences per mcp task below this (default 0.63)")
+    synth.add_argument("--min-distinct", type=float, default=0.61,
+                       help="an mcp task that repeats a kept tool-name sequence may not take distinct sequences "
+                            "per mcp task below this (default 0.61)")
     synth.add_argument("--server-budget", type=float, default=8.0,
                        help="attempts a server may spend per task of its share of a kind (default 8: the time target)")
     synth.add_argument("--dry-attempts", type=int, default=400,

@@ -95,9 +95,9 @@ class SynthConfig(BaseModel):
     dedup_threshold: float = Field(0.70, gt=0, le=1)
     dedup_scope: Literal["all", "world"] = "all"  # "world": a call structure may repeat once per world seed
     repeats: int = Field(8, ge=1)  # tasks per call structure, each on another world seed (1: no repeats)
-    # a repeat may not take distinct tool-name sequences / mcp tasks below it (0.60 with a margin: a new
-    # structure may share its name sequence with a kept one)
-    min_distinct: float = Field(0.63, ge=0, le=1)
+    # no mcp task that repeats a kept tool-name sequence is kept while it would take distinct sequences / mcp
+    # tasks below this (0.60 with a margin for the coverage swaps)
+    min_distinct: float = Field(0.61, ge=0, le=1)
     max_attempts_factor: float = Field(6.0, ge=1)  # attempts in all, per planned task (the time target)
     server_budget: float = Field(8.0, gt=0)  # attempts per planned task of a server's share of a kind
     dry_attempts: int = Field(400, ge=1)  # attempts in a row without a kept task: the server-kind is used up
@@ -661,8 +661,11 @@ class Synthesizer:
         scope = (task.kind, task.initial.seed if self.config.dedup_scope == "world" else -1)
         dedup = self.dedup.setdefault(scope, Deduper(self.config.dedup_threshold, self.config.repeats))
         found = dedup.matches(tokens)
-        if found and not (dedup.may_repeat(found, task.initial.seed) and self._distinct_after(task)):
+        if found and not dedup.may_repeat(found, task.initial.seed):
             self.stats.dropped["near_duplicate"] += 1
+            return None
+        if not self._distinct_after(task):
+            self.stats.dropped["sequence_share"] += 1
             return None
         self.stats.replayed += 1
         report = validate_replay(task, self.library)
@@ -685,12 +688,12 @@ class Synthesizer:
         return task
 
     def _distinct_after(self, task: Task) -> bool:
-        """Whether keeping ``task`` as a repeat leaves distinct tool-name sequences / mcp tasks at least
-        ``min_distinct`` (repeats of clarify tasks are bounded by ``repeats`` alone)."""
-        if task.kind != "mcp":
+        """Whether keeping an mcp task leaves distinct tool-name sequences / mcp tasks at least
+        ``min_distinct``: a task with a new name sequence always does; one that repeats a kept name
+        sequence (a repeat, or a new structure that differs only in argument keys) waits for room."""
+        if task.kind != "mcp" or tuple(s.name for s in task.gt_steps()) not in self.sequences:
             return True
-        new = tuple(s.name for s in task.gt_steps()) not in self.sequences
-        return (len(self.sequences) + new) >= self.config.min_distinct * (self.mcp_kept + 1)
+        return len(self.sequences) >= self.config.min_distinct * (self.mcp_kept + 1)
 
     # Coverage ----------------------------------------------------------------------------------
 
