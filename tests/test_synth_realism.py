@@ -72,7 +72,10 @@ def test_intent_tasks_meet_the_targets(intent_tasks: list[Task], tmp_path: Path)
 
 def test_report_on_machine_tasks_says_what_the_fallback_is_worth() -> None:
     synth = Synthesizer(LIBRARY, SynthConfig(n=100, seed=3, worlds=1))
-    tasks = [t for j in range(40) if (t := synth.attempt(Slot("mcp", "complete", None), "banking", j))]
+    anchors = sorted(LIBRARY.mount("banking").tools)  # an anchor tool sends the attempt to the chain machine
+    tasks = [t for j in range(40)
+             if (t := synth.attempt(Slot("mcp", "complete", None), "banking", j, anchor=anchors[j % len(anchors)]))]
+    assert tasks and all(t.meta["synth"]["source"] == "machine" for t in tasks)
     data = report(tasks, LIBRARY, baseline_sample=len(tasks))
     assert data["by_source"]["machine"]["name_leak"] > 0.3  # the fallback transcribes: the report shows it
     assert data["baseline"]["by_source"]["machine"]["tasks"] == len(tasks)

@@ -60,11 +60,35 @@ def test_dedup_on_crafted_tasks() -> None:
     b = task("b", [("banking", "get_account", {"account_id": "ACC-0001"}), ("banking", "list_cards", {"account_id": "ACC-0001"}),
                    ("banking", "list_transactions", {"account_id": "ACC-0001"}), ("banking", "list_payees", {"customer_id": "CUS-0001"})])
     c = task("c", [("banking", "get_account", {"account_id": "ACC-0002"}), ("banking", "list_cards", {"account_id": "ACC-0002"})])
-    assert jaccard(call_tokens(a), call_tokens(b)) == 0.75
+    assert jaccard(call_tokens(a), call_tokens(b)) == 5 / 7  # 3 calls and 2 ordered pairs shared of 7 tokens
     kept, dropped = dedup([a, b, c])
     assert [t.id for t in kept] == ["a", "c"] and [t.id for t in dropped] == ["b"]
     kept, _ = dedup([a, b, c], threshold=0.8)
     assert [t.id for t in kept] == ["a", "b", "c"]
+
+
+def turns_task(tid: str, turns: list[list[str]]) -> Task:
+    steps = iter(range(100))
+    return Task(id=tid, servers=["banking"], turns=[
+        Turn(user="x", calls=[GTStep(server="banking", tool=t, arguments={"account_id": "ACC-0001"},
+                                     id=f"g{next(steps)}") for t in calls]) for calls in turns])
+
+
+def test_dedup_compares_sequences_not_bags() -> None:
+    base = turns_task("base", [["get_account", "list_cards"], ["list_transactions"]])
+    reordered = turns_task("reordered", [["list_cards", "get_account"], ["list_transactions"]])
+    resplit = turns_task("resplit", [["get_account"], ["list_cards", "list_transactions"]])
+    again = turns_task("again", [["get_account", "list_cards"], ["list_transactions"], ["list_cards"]])
+    other_ids = turns_task("other_ids", [["get_account", "list_cards"], ["list_transactions"]])
+    other_ids.turns[0].calls[0].arguments["account_id"] = "ACC-0002"
+    assert call_tokens(base) == call_tokens(other_ids)  # values are not compared
+    for t in (reordered, resplit):  # the same calls, another sequence
+        assert sorted(s.name for s in t.gt_steps()) == sorted(s.name for s in base.gt_steps())
+        assert jaccard(call_tokens(base), call_tokens(t)) < 0.7
+    assert jaccard(call_tokens(base), call_tokens(again)) == 5 / 7  # one more call at the end: a near duplicate
+    kept, dropped = dedup([base, reordered, resplit, again, other_ids])
+    assert [t.id for t in kept] == ["base", "reordered", "resplit"]
+    assert [t.id for t in dropped] == ["again", "other_ids"]
 
 
 def test_dedup_is_fast_on_many_sets() -> None:
@@ -117,3 +141,20 @@ def test_harvester_and_sampler() -> None:
     assert ctx.values["city"]  # from get_distinct_values
     again = Sampler(LIBRARY, seed=1, k=10).for_task("banking", 3)
     assert [r.id for r in again.entities["account"]] == [r.id for r in ctx.entities["account"]]
+
+
+def test_repeats_are_bounded_per_structure_and_never_on_the_same_world() -> None:
+    d = Deduper(0.7, repeats=3)
+    tokens = call_tokens(turns_task("a", [["get_account", "list_cards"], ["list_transactions"]]))
+    d.add(tokens, world=0)
+    found = d.matches(tokens)
+    assert found == [0]
+    assert not d.may_repeat(found, 0)  # the same structure on the same world is a plain duplicate
+    assert d.may_repeat(found, 1)
+    d.repeat(found, 1)
+    d.repeat(d.matches(tokens), 2)
+    assert not d.may_repeat(d.matches(tokens), 3)  # 3 copies: the bound
+    assert not d.may_repeat([], 3)  # nothing matched: not a repeat at all
+    once = Deduper(0.7)
+    once.add(tokens, world=0)
+    assert not once.may_repeat(once.matches(tokens), 1)  # repeats=1: near duplicates are dropped

@@ -23,6 +23,16 @@ def register(sub: Any) -> None:
     synth.add_argument("--test-fraction", type=float, default=0.1)
     synth.add_argument("--dedup-scope", choices=("all", "world"), default="all",
                        help="near duplicates (same call names and argument keys) across the whole set, or per world")
+    synth.add_argument("--repeats", type=int, default=8,
+                       help="tasks per call structure, each on another world seed "
+                            "(default 8; 1: near duplicates dropped)")
+    synth.add_argument("--min-distinct", type=float, default=0.61,
+                       help="an mcp task that repeats a kept tool-name sequence may not take distinct sequences "
+                            "per mcp task below this (default 0.61)")
+    synth.add_argument("--server-budget", type=float, default=8.0,
+                       help="attempts a server may spend per task of its share of a kind (default 8: the time target)")
+    synth.add_argument("--dry-attempts", type=int, default=400,
+                       help="attempts in a row without a kept task after which a server is used up for a kind")
     synth.add_argument("--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server")
     synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")
     synth.add_argument("--model", default=None, help="model name for --llm-endpoint")
@@ -50,7 +60,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         print("prove-hub synth: --llm-endpoint needs --model", file=sys.stderr)
         return 2
     config = SynthConfig(n=args.n, seed=args.seed, world_seed=args.world_seed, worlds=args.worlds,
-                         dedup_scope=args.dedup_scope,
+                         dedup_scope=args.dedup_scope, repeats=args.repeats, min_distinct=args.min_distinct,
+                         server_budget=args.server_budget, dry_attempts=args.dry_attempts,
                          test_fraction=args.test_fraction,
                          sampler_k=args.sampler_k, llm_endpoint=args.llm_endpoint, model=args.model,
                          cache_dir=Path(args.cache_dir) if args.cache_dir else None, progress=not args.no_progress)
@@ -62,6 +73,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     extra = {"world_seeds": result.worlds, "skipped_worlds": {str(k): v for k, v in result.skipped_worlds.items()},
              "sources": dict(stats.sources), "dropped": dict(stats.dropped), "unfilled_slots": stats.unfilled,
              "intent_errors": stats.intent_errors, "exhausted": stats.exhausted,
+             "repeats": dict(stats.repeats), "attempts_by_server": stats.spent,
              "synth_seconds": round(stats.seconds, 1)}
     figures = realism.write(Path(args.out), result.tasks, library, fallback_servers=result.fallback_servers,
                             seconds=time.perf_counter() - start, extra=extra)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -70,13 +71,19 @@ class DraftFailed(Exception):
         self.reason = reason
 
 
-def _weighted(intents: list[Intent], rng: random.Random) -> Intent:
-    return rng.choices(intents, [i.weight for i in intents])[0]
+def _weighted(intents: list[Intent], rng: random.Random, weight: Callable[[Intent], float] | None = None) -> Intent:
+    return rng.choices(intents, [weight(i) if weight else i.weight for i in intents])[0]
 
 
 def run_dialogue(server: Server, sessions: SessionManager, dispatcher: Dispatcher, sid: str, world: int,
-                 level: Level, rng: random.Random, now: datetime, first: Intent | None = None) -> Dialogue:
-    """Run intents on session ``sid`` (opened here on ``world``, left open for the caller to close)."""
+                 level: Level, rng: random.Random, now: datetime, first: Intent | None = None,
+                 max_turns: int = MAX_TURNS,
+                 follow_weight: Callable[[list[str], Intent], float] | None = None) -> Dialogue:
+    """Run intents on session ``sid`` (opened here on ``world``, left open for the caller to close).
+
+    ``max_turns`` bounds the dialogue below ``MAX_TURNS`` (a clarify task adds its ask turn on top);
+    ``follow_weight(intents so far, follower)`` replaces the followers' static weights (the pipeline
+    steers toward continuations that still make new tasks)."""
     session = sessions.open(sid, seed=world)
     db = session.fork_of(server.name).db  # type: ignore[attr-defined]
 
@@ -91,10 +98,11 @@ def run_dialogue(server: Server, sessions: SessionManager, dispatcher: Dispatche
     except Skip as exc:
         raise DraftFailed("no_fit", str(exc)) from None
     followers = [i for i in server.intents if i.follows]
+    weight = (lambda i: follow_weight(list(scene.intents), i)) if follow_weight else None
     tries = 0
-    while followers and tries < 4 and _room(scene) and (_short(scene) or rng.random() < CONTINUE_RATE):
+    while followers and tries < 4 and _room(scene, max_turns) and (_short(scene) or rng.random() < CONTINUE_RATE):
         tries += 1
-        _continue(scene, db, _weighted(followers, rng))
+        _continue(scene, db, _weighted(followers, rng, weight), max_turns)
     if _short(scene):
         raise DraftFailed("too_short")
     return Dialogue(server.name, world, level, scene.persona, scene, links(server.tools, scene))
@@ -104,18 +112,18 @@ def _short(scene: Scene) -> bool:
     return len(scene.turns) < 2 or sum(1 for _ in scene.calls) < 2
 
 
-def _room(scene: Scene) -> bool:
-    return len(scene.turns) < MAX_TURNS and sum(1 for _ in scene.calls) < MAX_CALLS
+def _room(scene: Scene, max_turns: int = MAX_TURNS) -> bool:
+    return len(scene.turns) < max_turns and sum(1 for _ in scene.calls) < MAX_CALLS
 
 
-def _continue(scene: Scene, db: Any, intent: Intent) -> None:
+def _continue(scene: Scene, db: Any, intent: Intent, max_turns: int = MAX_TURNS) -> None:
     """Run a follow-up intent inside a savepoint; undo it when it skips or overruns the bounds."""
     mark = (len(scene.turns), len(scene.proofs), dict(scene.memory), len(scene.intents), scene.level)
     scene.level = "complete"  # only the opening turn has an information level
     db.execute("SAVEPOINT dialogue")
     try:
         intent.run(scene)
-        overrun = len(scene.turns) > MAX_TURNS or sum(1 for _ in scene.calls) > MAX_CALLS
+        overrun = len(scene.turns) > max_turns or sum(1 for _ in scene.calls) > MAX_CALLS
         overrun = overrun or not linked(links(scene.server.tools, scene))  # a follow-up builds on what came back
     except Skip:
         overrun = True

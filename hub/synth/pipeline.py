@@ -43,7 +43,7 @@ from hub.synth.goals import (
 )
 from hub.synth.goals import render as render_turns
 from hub.synth.graph import ToolGraph, load_graph
-from hub.synth.intent import Intent, IntentError, Level
+from hub.synth.intent import MAX_TURNS, Intent, IntentError, Level
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
 from hub.synth.output import assign_splits
 from hub.synth.render import (
@@ -71,7 +71,8 @@ from hub.world import World
 
 LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
 KINDS = ("mcp", "clarify", "abstain")
-EXHAUSTED = 3  # failed slots in a row after which a server is passed over for a kind
+ALPHA = 0.15  # how fast an intent's (or a continuation's) recent yield forgets older attempts
+FLOOR = 0.03  # the least a used-up intent is still drawn, relative to a fresh one
 
 
 class SynthConfig(BaseModel):
@@ -93,7 +94,13 @@ class SynthConfig(BaseModel):
     max_error_rate: float = Field(0.30, ge=0, le=1)
     dedup_threshold: float = Field(0.70, gt=0, le=1)
     dedup_scope: Literal["all", "world"] = "all"  # "world": a call structure may repeat once per world seed
-    max_attempts_factor: float = Field(6.0, ge=1)
+    repeats: int = Field(8, ge=1)  # tasks per call structure, each on another world seed (1: no repeats)
+    # no mcp task that repeats a kept tool-name sequence is kept while it would take distinct sequences / mcp
+    # tasks below this (0.60 with a margin for the coverage swaps)
+    min_distinct: float = Field(0.61, ge=0, le=1)
+    max_attempts_factor: float = Field(6.0, ge=1)  # attempts in all, per planned task (the time target)
+    server_budget: float = Field(8.0, gt=0)  # attempts per planned task of a server's share of a kind
+    dry_attempts: int = Field(400, ge=1)  # attempts in a row without a kept task: the server-kind is used up
     slot_tries: int = Field(12, ge=1)
     coverage_tries: int = Field(24, ge=0)
     cover: bool | None = None  # target uncovered tools at the end; default: when n ≥ 2 × the tool count
@@ -115,10 +122,12 @@ class Stats:
     sources: Counter[str] = field(default_factory=Counter)
     intent_errors: list[str] = field(default_factory=list)
     exhausted: list[str] = field(default_factory=list)
+    spent: dict[str, dict[str, int]] = field(default_factory=dict)  # attempts per server and kind
     unfilled: int = 0
     replayed: int = 0
     replay_verified: int = 0
     coverage_swaps: int = 0
+    repeats: Counter[str] = field(default_factory=Counter)  # kept near duplicates, by kind
     seconds: float = 0.0
 
 
@@ -188,7 +197,15 @@ class Synthesizer:
         self.tool_counts: Counter[str] = Counter()
         self.schedules: dict[str, list[str]] = {}
         self.intent_yield: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
-        self.failed_slots: Counter[tuple[str, str]] = Counter()
+        self.recent: dict[tuple[str, ...], float] = {}  # recent yield of an opening intent or a continuation
+        self.spent: Counter[tuple[str, str]] = Counter()
+        self.dry: Counter[tuple[str, str]] = Counter()
+        self.filled: Counter[str] = Counter()
+        self.sequences: set[tuple[str, ...]] = set()  # tool-name sequences of the kept mcp tasks
+        self.mcp_kept = 0
+        quota = kind_counts(config)
+        self.budget = {k: int(config.server_budget * quota[k] / len(library.mounts)) + config.slot_tries
+                       for k in KINDS}
         # Made last: the LLM clients hold connections, and nothing after them can raise and leave those open.
         self.owns_renderer = renderer is None
         self.renderer = renderer or self._renderer()
@@ -261,6 +278,7 @@ class Synthesizer:
                 self.stats.unfilled += 1
                 continue
             tasks.append(task)
+            self.filled[(task.meta["synth"].get("request_servers") or task.servers)[0]] += 1
             self.tool_counts.update(s.name for s in task.gt_steps())
             self._progress(len(tasks), start)
         cover = self.config.cover if self.config.cover is not None else self.config.n >= 2 * len(self.all_tools)
@@ -275,32 +293,40 @@ class Synthesizer:
         covered = {s.name for t in tasks for s in t.gt_steps()}
         uncovered = [n for n in self.all_tools if n not in covered]
         fallback = [s for s in self.library.mounts if s not in self.intent_servers]
-        self.stats.exhausted = sorted(f"{s}:{k}" for (s, k), n in self.failed_slots.items() if n >= EXHAUSTED)
+        self.stats.exhausted = sorted(f"{s}:{k}" for s, k in self.spent if self._used_up((s, k)))
+        for (s, k), n in sorted(self.spent.items()):
+            self.stats.spent.setdefault(s, {})[k] = n
         return SynthResult(tasks, self.stats, self.config, uncovered, self.all_tools, self.graphs, fallback,
                            self.worlds, self.skipped_worlds)
 
     def _fill(self, slot: Slot, servers: list[str], i: int, counters: Counter[str], limit: int) -> Task | None:
-        """The slot's task from server ``i`` of the rotation, or from the next ones when it cannot. A server
-        that failed ``EXHAUSTED`` slots of a kind in a row has no structurally new task of that kind left
-        (the near-duplicate filter rejects what it makes): it is passed over for that kind from then on."""
-        for k in range(len(servers)):
-            server = servers[(i + k) % len(servers)]
+        """The slot's task from server ``i`` of the rotation or, when it cannot, from the servers with the
+        fewest tasks so far. A server is used up for a kind when it has spent its attempt budget for the
+        kind (``server_budget`` per task of its share: the time target) or when ``dry_attempts`` in a row
+        kept nothing (the near-duplicate filter rejects what it makes)."""
+        first = servers[i % len(servers)]
+        rest = sorted((s for s in servers if s != first), key=lambda s: (self.filled[s], servers.index(s)))
+        for server in [first, *rest]:
             key = (server, slot.kind)
-            if self.failed_slots[key] >= EXHAUSTED:
-                continue
-            tries = self.config.slot_tries if k == 0 else max(2, self.config.slot_tries // 4)
-            for _ in range(tries):
+            for _ in range(self.config.slot_tries):
+                if self._used_up(key):
+                    break
                 if sum(self.stats.attempts.values()) >= limit:
                     return None
                 j = counters[slot.kind]
                 counters[slot.kind] += 1
+                self.spent[key] += 1
                 task = self.attempt(slot, server, j)
                 if task is not None:
-                    self.failed_slots[key] = 0
+                    self.dry[key] = 0
                     return task
-            self.failed_slots[key] += 1
-            self.stats.dropped[f"slot_passed_on:{server}"] += 1
+                self.dry[key] += 1
+            else:
+                self.stats.dropped[f"slot_passed_on:{server}"] += 1
         return None
+
+    def _used_up(self, key: tuple[str, str]) -> bool:
+        return self.spent[key] >= self.budget[key[1]] or self.dry[key] >= self.config.dry_attempts
 
     def _progress(self, done: int, start: float) -> None:
         if not self.config.progress or (done % 100 and done != self.config.n):
@@ -323,20 +349,42 @@ class Synthesizer:
         else:  # the machine's sampling context is built per block of k tasks, so a block keeps its world
             world = self.worlds[(self.per_server[server] // self.config.sampler_k) % len(self.worlds)]
             task = self._from_machine(slot, server, world, rng, j, anchor, tries)
-        return None if task is None else self._validate(task)
+        if task is None:
+            return None
+        kept = self._validate(task)
+        synth = task.meta["synth"]
+        if synth["source"] == "intent":
+            self._learn(server, slot.kind, synth["intents"], kept is not None)
+            self.intent_yield[(server, synth["intents"][0], slot.kind)][0] += kept is not None
+        return kept
 
     # Intents -----------------------------------------------------------------------------------
 
     def _pick_intent(self, srv: Server, rng: random.Random, kind: str) -> Intent:
-        """An intent drawn by weight, favouring those whose tools are used least so far and those that
-        have yielded tasks of this kind (a clarify task needs an intent with a withholdable value)."""
+        """An intent drawn by weight, favouring those whose tools are used least so far and those whose
+        recent attempts of this kind were kept (a clarify task needs an intent with a withholdable value;
+        an intent whose call structures are all taken stops making tasks the near-duplicate filter keeps)."""
         def lift(i: Intent) -> float:
             least = min(self.tool_counts[tool_name(srv.name, t)] for t in i.covers)
-            ok, tried = self.intent_yield[(srv.name, i.name, kind)]
-            return i.weight * (1.0 + 4.0 / (1.0 + least)) * (ok + 1) / (tried + 2)
+            return i.weight * (1.0 + 4.0 / (1.0 + least)) * self._recent((srv.name, kind, i.name))
 
         intents: list[Intent] = [i for i in srv.intents if i.opens]
         return rng.choices(intents, [lift(i) for i in intents])[0]
+
+    def _recent(self, key: tuple[str, ...]) -> float:
+        return max(FLOOR, self.recent.get(key, 1.0))
+
+    def _follow_weight(self, server: str, kind: str) -> Callable[[list[str], Intent], float]:
+        """A continuation's weight: its static weight times how often it was kept after this prefix lately."""
+        def weight(prefix: list[str], follower: Intent) -> float:
+            return follower.weight * self._recent((server, kind, *prefix, follower.name))
+        return weight
+
+    def _learn(self, server: str, kind: str, intents: list[str], kept: bool) -> None:
+        """Move the recent yield of the opening intent and of each continuation toward this outcome."""
+        for k in range(1, len(intents) + 1):
+            key = (server, kind, *intents[:k])
+            self.recent[key] = (1 - ALPHA) * self.recent.get(key, 1.0) + ALPHA * kept
 
     def _from_intents(self, slot: Slot, server: str, world: int, rng: random.Random, j: int) -> Task | None:
         srv = self.intent_servers[server]
@@ -345,11 +393,14 @@ class Synthesizer:
         first = self._pick_intent(srv, rng, slot.kind)
         outcome = self.intent_yield[(server, first.name, slot.kind)]
         outcome[1] += 1
+        max_turns = MAX_TURNS - 1 if slot.kind == "clarify" else MAX_TURNS  # the ask turn comes on top
         try:
-            dialogue = run_dialogue(srv, self.sessions, self.dispatcher, sid, world, level, rng, REFERENCE_NOW, first)
+            dialogue = run_dialogue(srv, self.sessions, self.dispatcher, sid, world, level, rng, REFERENCE_NOW, first,
+                                    max_turns, self._follow_weight(server, slot.kind))
             check(dialogue)
         except DraftFailed as exc:
             self.stats.dropped[exc.reason] += 1
+            self._learn(server, slot.kind, [first.name], False)
             return None
         except IntentError as exc:
             self.stats.dropped["intent_error"] += 1
@@ -361,14 +412,16 @@ class Synthesizer:
                 self.sessions.close(sid)
         if not linked(dialogue.links):
             self.stats.dropped["unlinked"] += 1
+            self._learn(server, slot.kind, dialogue.scene.intents, False)
             return None
         try:
             task = self._intent_task(slot, dialogue, rng, j)
-            outcome[0] += task is not None
-            return task
         except DraftFailed as exc:
             self.stats.dropped[exc.reason] += 1
-            return None
+            task = None
+        if task is None:
+            self._learn(server, slot.kind, dialogue.scene.intents, False)
+        return task
 
     def _intent_task(self, slot: Slot, d: Dialogue, rng: random.Random, j: int) -> Task | None:
         omitted = None
@@ -621,9 +674,13 @@ class Synthesizer:
             return None
         tokens = call_tokens(task)
         scope = (task.kind, task.initial.seed if self.config.dedup_scope == "world" else -1)
-        dedup = self.dedup.setdefault(scope, Deduper(self.config.dedup_threshold))
-        if dedup.duplicate_of(tokens) is not None:
+        dedup = self.dedup.setdefault(scope, Deduper(self.config.dedup_threshold, self.config.repeats))
+        found = dedup.matches(tokens)
+        if found and not dedup.may_repeat(found, task.initial.seed):
             self.stats.dropped["near_duplicate"] += 1
+            return None
+        if not self._distinct_after(task):
+            self.stats.dropped["sequence_share"] += 1
             return None
         self.stats.replayed += 1
         report = validate_replay(task, self.library)
@@ -634,8 +691,24 @@ class Synthesizer:
         task.expected_state_hash, task.expected_server_hashes = report.state_hash, report.server_hashes
         self.stats.replay_verified += 1
         self.stats.sources[synth["source"] + "_kept"] += 1
-        dedup.add(tokens)
+        if found:
+            dedup.repeat(found, task.initial.seed)
+            synth["repeat"] = True
+            self.stats.repeats[task.kind] += 1
+        else:
+            dedup.add(tokens, task.initial.seed)
+        if task.kind == "mcp":
+            self.mcp_kept += 1
+            self.sequences.add(tuple(s.name for s in task.gt_steps()))
         return task
+
+    def _distinct_after(self, task: Task) -> bool:
+        """Whether keeping an mcp task leaves distinct tool-name sequences / mcp tasks at least
+        ``min_distinct``: a task with a new name sequence always does; one that repeats a kept name
+        sequence (a repeat, or a new structure that differs only in argument keys) waits for room."""
+        if task.kind != "mcp" or tuple(s.name for s in task.gt_steps()) not in self.sequences:
+            return True
+        return len(self.sequences) >= self.config.min_distinct * (self.mcp_kept + 1)
 
     # Coverage ----------------------------------------------------------------------------------
 

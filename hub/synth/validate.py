@@ -7,9 +7,10 @@
 - ``hub.tasks.replay`` then gives the expected final state hashes (the ground truth on a fresh fork).
 - grounding: every id a user turn names (``ABC-0042``-shaped tokens, and every entity value the
   renderer stated) exists in the initial state (the seed database of its server).
-- ``Deduper``: Jaccard similarity over the task's tool-call sequence, as a set of call tokens
-  (``server__tool`` with its argument keys, not values); a task at ≥ 0.70 with a kept one is a near
-  duplicate. An inverted index over tokens with length bounds keeps it near-linear.
+- ``Deduper``: Jaccard similarity over the task's tool-call sequence (``call_tokens``: each call,
+  ``server__tool`` with its argument keys, not values, tagged with its turn, and each ordered pair of
+  consecutive calls); a task at ≥ 0.70 with a kept one is a near duplicate. An inverted index over
+  tokens with length bounds keeps it near-linear.
 """
 
 from __future__ import annotations
@@ -126,13 +127,19 @@ def ungrounded(task: Task, index: SeedIndex) -> list[str]:
 
 
 def call_tokens(task: Task) -> frozenset[str]:
-    """The task's tool-call sequence as a set of ``server__tool(argument keys)`` tokens (values are not
-    compared: two tasks that differ only in ids are near duplicates); an abstain task's is its text."""
-    steps = task.gt_steps()
-    if not steps:
+    """The task's tool-call sequence as tokens: each call as ``server__tool(argument keys)`` with the
+    ordinal of its turn (among turns with calls), and each pair of consecutive calls, in order, joined
+    by ``>`` within a turn and ``|`` across a turn boundary. Values are not compared (two tasks that
+    differ only in ids are near duplicates); order and turn split are (the same calls in another order,
+    or split over other turns, are another sequence). An abstain task's token is its text."""
+    calls = [(k, f"{s.name}({','.join(sorted(s.arguments))})")
+             for k, turn in enumerate(t for t in task.turns if t.calls) for s in turn.calls]
+    if not calls:
         text = " ".join(re.sub(r"\W+", " ", task.turns[0].user.lower()).split())
         return frozenset({f"text:{text}"})
-    return frozenset(f"{s.name}({','.join(sorted(s.arguments))})" for s in steps)
+    tokens = {f"{k}:{call}" for k, call in calls}
+    tokens |= {f"{a}{'>' if i == j else '|'}{b}" for (i, a), (j, b) in zip(calls, calls[1:])}
+    return frozenset(tokens)
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -143,28 +150,48 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 @dataclass
 class Deduper:
-    """Online near-duplicate filter: ``admit`` keeps a token set unless a kept one is ≥ threshold similar."""
+    """Online near-duplicate filter: ``admit`` keeps a token set unless a kept one is ≥ threshold similar.
+
+    ``repeats`` > 1 allows a bounded repeat of a structure across world seeds: a near duplicate may
+    still be kept (``repeat``) while every kept set it matches has fewer than ``repeats`` copies and
+    none of them on its world seed."""
 
     threshold: float = 0.70
+    repeats: int = 1
     sets: list[frozenset[str]] = field(default_factory=list)
     index: dict[str, list[int]] = field(default_factory=dict)
+    worlds: list[set[int | None]] = field(default_factory=list)
     comparisons: int = 0
 
-    def duplicate_of(self, tokens: frozenset[str]) -> int | None:
+    def matches(self, tokens: frozenset[str]) -> list[int]:
+        """The kept sets at least ``threshold`` similar to ``tokens``."""
         n = len(tokens)
         lo, hi = self.threshold * n, n / self.threshold if self.threshold else float("inf")
         overlap: dict[int, int] = {}
         for tok in tokens:
             for i in self.index.get(tok, ()):
                 overlap[i] = overlap.get(i, 0) + 1
+        out = []
         for i, common in overlap.items():
             m = len(self.sets[i])
             if m < lo or m > hi:
                 continue
             self.comparisons += 1
             if common / (n + m - common) >= self.threshold:
-                return i
-        return None
+                out.append(i)
+        return out
+
+    def duplicate_of(self, tokens: frozenset[str]) -> int | None:
+        found = self.matches(tokens)
+        return found[0] if found else None
+
+    def may_repeat(self, found: list[int], world: int | None) -> bool:
+        """Whether a near duplicate of ``found`` on ``world`` stays within the repeat bound."""
+        return bool(found) and all(len(self.worlds[i]) < self.repeats and world not in self.worlds[i] for i in found)
+
+    def repeat(self, found: list[int], world: int | None) -> None:
+        for i in found:
+            self.worlds[i].add(world)
 
     def admit(self, tokens: frozenset[str]) -> bool:
         if self.duplicate_of(tokens) is not None:
@@ -172,9 +199,10 @@ class Deduper:
         self.add(tokens)
         return True
 
-    def add(self, tokens: frozenset[str]) -> int:
+    def add(self, tokens: frozenset[str], world: int | None = None) -> int:
         i = len(self.sets)
         self.sets.append(tokens)
+        self.worlds.append({world})
         for tok in tokens:
             self.index.setdefault(tok, []).append(i)
         return i
