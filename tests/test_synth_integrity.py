@@ -70,14 +70,18 @@ def test_the_files_hold_the_stamps(synth: SynthResult, dataset: Path) -> None:
     assert {t.split for t in train} == {"train"} and {t.split for t in test} == {"test"}
     assert len(train) + len(test) == N
     manifest = json.loads((dataset / "manifest.json").read_text())
-    assert manifest["split_by_kind"] == {k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
-                                         for k in ("abstain", "clarify", "mcp")}
+    assert manifest["split_by_kind"] == {
+        k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
+        for k in ("abstain", "clarify", "mcp")
+    }
     assert all(v["test"] for v in manifest["split_by_kind"].values())
 
 
 def test_stamps_are_seeded_and_stratified_on_any_task_list() -> None:
-    tasks = [Task.model_validate({"id": f"t{i}", "kind": "abstain", "servers": [s], "turns": [{"user": "x"}]})
-             for i, s in enumerate(["banking"] * 25 + ["maps"] * 15)]
+    tasks = [
+        Task.model_validate({"id": f"t{i}", "kind": "abstain", "servers": [s], "turns": [{"user": "x"}]})
+        for i, s in enumerate(["banking"] * 25 + ["maps"] * 15)
+    ]
     a = [t.split for t in assign_splits([t.model_copy() for t in tasks], 0.2, 1)]
     b = [t.split for t in assign_splits([t.model_copy() for t in tasks], 0.2, 1)]
     c = [t.split for t in assign_splits([t.model_copy() for t in tasks], 0.2, 2)]
@@ -90,8 +94,12 @@ def test_unstamped_tasks_use_the_hash_split_with_one_warning(caplog: pytest.LogC
     with caplog.at_level(logging.WARNING, "trainer_client.evaluate"):
         test = select_tasks(tasks, "test")
     warned = [r.getMessage() for r in caplog.records if "no split stamp" in r.getMessage()]
-    assert warned == [("50 of 51 tasks carry no split stamp; they are split 80/20 by a hash of their id, which need "
-                       "not match the split they were synthesized with (re-synthesize to stamp them)")]
+    assert warned == [
+        (
+            "50 of 51 tasks carry no split stamp; they are split 80/20 by a hash of their id, which need "
+            "not match the split they were synthesized with (re-synthesize to stamp them)"
+        )
+    ]
     assert {"id": "s", "kind": "mcp", "split": "test"} in test
     train = training_tasks(tasks, "all")
     assert not {t["id"] for t in train} & {t["id"] for t in test}
@@ -117,8 +125,17 @@ async def test_eval_split_test_runs_exactly_the_test_tasks(live: LiveHub, datase
 async def test_prove_train_exports_only_training_tasks(live: LiveHub, dataset: Path, tmp_path: Path) -> None:
     train = {t.id for t in read_jsonl(dataset / "train.jsonl")}
     for split in ("train", "all"):
-        rc, _, err = await prove_train("--hub", live.url, "--model", "Qwen/Qwen3-4B", "--dry-run", "--split", split,
-                                         "--output", str(tmp_path / split))
+        rc, _, err = await prove_train(
+            "--hub",
+            live.url,
+            "--model",
+            "Qwen/Qwen3-4B",
+            "--dry-run",
+            "--split",
+            split,
+            "--output",
+            str(tmp_path / split),
+        )
         assert rc == 0, err
         prompts = next(tmp_path.joinpath(split).rglob("prompts-*.jsonl"))
         assert {json.loads(line)["label"] for line in prompts.read_text().splitlines()} == train
@@ -171,19 +188,48 @@ CLARIFY_BASE = {"id": "c", "kind": "clarify", "servers": ["calendar"], "tools": 
 
 
 def test_clarify_checker_rejects_optional_stated_and_findable_values() -> None:
-    tool = next(t for t in LIBRARY.mount("calendar").tools.values()
-                if t.kind == "read" and any(p not in t.required for p in t.input_schema["properties"]))
+    tool = next(
+        t
+        for t in LIBRARY.mount("calendar").tools.values()
+        if t.kind == "read" and any(p not in t.required for p in t.input_schema["properties"])
+    )
     optional = next(p for p in tool.input_schema["properties"] if p not in tool.required)
-    task = Task.model_validate(CLARIFY_BASE | {"tools": [f"calendar__{tool.name}"], "turns": [
-        {"user": "show me the calendars", "ask": True, "missing": [optional]},
-        {"user": "whatever", "calls": [{"id": "g1", "server": "calendar", "tool": tool.name,
-                                        "arguments": {optional: "x"}}]}]})
+    task = Task.model_validate(
+        CLARIFY_BASE
+        | {
+            "tools": [f"calendar__{tool.name}"],
+            "turns": [
+                {"user": "show me the calendars", "ask": True, "missing": [optional]},
+                {
+                    "user": "whatever",
+                    "calls": [{"id": "g1", "server": "calendar", "tool": tool.name, "arguments": {optional: "x"}}],
+                },
+            ],
+        }
+    )
     assert [k for k, _ in clarify_problems(task, LIBRARY)] == ["clarify_optional"]
-    stated = Task.model_validate({
-        "id": "s", "kind": "clarify", "servers": ["banking"], "tools": ["banking__get_account"], "turns": [
-            {"user": "look at ACC-0001 please", "ask": True, "missing": ["account_id"]},
-            {"user": "ACC-0001", "calls": [{"id": "g1", "server": "banking", "tool": "get_account",
-                                             "arguments": {"account_id": "ACC-0001"}}]}]})
+    stated = Task.model_validate(
+        {
+            "id": "s",
+            "kind": "clarify",
+            "servers": ["banking"],
+            "tools": ["banking__get_account"],
+            "turns": [
+                {"user": "look at ACC-0001 please", "ask": True, "missing": ["account_id"]},
+                {
+                    "user": "ACC-0001",
+                    "calls": [
+                        {
+                            "id": "g1",
+                            "server": "banking",
+                            "tool": "get_account",
+                            "arguments": {"account_id": "ACC-0001"},
+                        }
+                    ],
+                },
+            ],
+        }
+    )
     assert [k for k, _ in clarify_problems(stated, LIBRARY)] == ["clarify_stated"]
 
 
@@ -194,13 +240,34 @@ def test_clarify_checker_finds_a_value_a_read_tool_gives_uniquely() -> None:
 
     world = World()
     message = world.ok("email", "get_message", message_id="MSG-00001")
-    task = Task.model_validate({
-        "id": "f", "kind": "clarify", "servers": ["email"], "tools": ["email__get_message", "email__search_messages"],
-        "turns": [{"user": "Search mailbox messages, then show me MSG-00001.", "ask": True, "missing": ["mailbox_id"]},
-                  {"user": f"It's {message['mailbox_id']}.", "calls": [
-                      {"id": "g1", "server": "email", "tool": "search_messages",
-                       "arguments": {"mailbox_id": message["mailbox_id"]}},
-                      {"id": "g2", "server": "email", "tool": "get_message", "arguments": {"message_id": "MSG-00001"}}]}]})
+    task = Task.model_validate(
+        {
+            "id": "f",
+            "kind": "clarify",
+            "servers": ["email"],
+            "tools": ["email__get_message", "email__search_messages"],
+            "turns": [
+                {"user": "Search mailbox messages, then show me MSG-00001.", "ask": True, "missing": ["mailbox_id"]},
+                {
+                    "user": f"It's {message['mailbox_id']}.",
+                    "calls": [
+                        {
+                            "id": "g1",
+                            "server": "email",
+                            "tool": "search_messages",
+                            "arguments": {"mailbox_id": message["mailbox_id"]},
+                        },
+                        {
+                            "id": "g2",
+                            "server": "email",
+                            "tool": "get_message",
+                            "arguments": {"message_id": "MSG-00001"},
+                        },
+                    ],
+                },
+            ],
+        }
+    )
     problems = clarify_problems(task, LIBRARY)
     assert [k for k, _ in problems] == ["clarify_findable"] and "email__get_message" in problems[0][1]
     hidden = task.model_copy(update={"tools": ["email__search_messages"]})
@@ -208,19 +275,40 @@ def test_clarify_checker_finds_a_value_a_read_tool_gives_uniquely() -> None:
 
 
 def test_abstain_checker_rejects_same_name_same_action_and_named_tools() -> None:
-    base = {"id": "a", "kind": "abstain", "servers": ["issue_tracker"],
-            "meta": {"synth": {"requested": ["issue_tracker__search_users"]}}}
-    same_name = Task.model_validate(base | {"turns": [{"user": "Could you search users?"}],
-                                            "tools": ["video_meeting__search_users", "maps__geocode_address"]})
+    base = {
+        "id": "a",
+        "kind": "abstain",
+        "servers": ["issue_tracker"],
+        "meta": {"synth": {"requested": ["issue_tracker__search_users"]}},
+    }
+    same_name = Task.model_validate(
+        base
+        | {
+            "turns": [{"user": "Could you search users?"}],
+            "tools": ["video_meeting__search_users", "maps__geocode_address"],
+        }
+    )
     assert "abstain_same_name" in [k for k, _ in abstain_problems(same_name, LIBRARY)]
-    same_action = Task.model_validate(base | {"turns": [{"user": "Anyone named Kim?"}],
-                                              "tools": ["filesystem__list_users", "maps__geocode_address"]})
+    same_action = Task.model_validate(
+        base | {"turns": [{"user": "Anyone named Kim?"}], "tools": ["filesystem__list_users", "maps__geocode_address"]}
+    )
     assert [k for k, _ in abstain_problems(same_action, LIBRARY)] == ["abstain_same_action"]
-    named = Task.model_validate(base | {"meta": {}, "turns": [{"user": "Please list the users of the machine."}],
-                                        "tools": ["filesystem__list_users"]})
+    named = Task.model_validate(
+        base
+        | {
+            "meta": {},
+            "turns": [{"user": "Please list the users of the machine."}],
+            "tools": ["filesystem__list_users"],
+        }
+    )
     assert [k for k, _ in abstain_problems(named, LIBRARY)] == ["abstain_named_in_request"]
-    fine = Task.model_validate(base | {"turns": [{"user": "Could you search users?"}],
-                                       "tools": ["maps__geocode_address", "vehicle__set_destination"]})
+    fine = Task.model_validate(
+        base
+        | {
+            "turns": [{"user": "Could you search users?"}],
+            "tools": ["maps__geocode_address", "vehicle__set_destination"],
+        }
+    )
     assert abstain_problems(fine, LIBRARY) == []
 
 
@@ -275,11 +363,28 @@ def test_clarify_checker_follows_a_stated_id_to_a_unique_value() -> None:
     rows = cards["cards"] if isinstance(cards, dict) else cards
     assert len(rows) == 1  # the account has one card: listing its cards finds it
     card = rows[0]["card_id"]
-    task = Task.model_validate({
-        "id": "k", "kind": "clarify", "servers": ["banking"], "tools": ["banking__list_cards", "banking__set_card_status"],
-        "turns": [{"user": "Please lock the card of my account ACC-0005.", "ask": True, "missing": ["card_id"]},
-                  {"user": f"It's {card}.", "calls": [{"id": "g1", "server": "banking", "tool": "set_card_status",
-                                                      "arguments": {"card_id": card, "status": "locked"}}]}]})
+    task = Task.model_validate(
+        {
+            "id": "k",
+            "kind": "clarify",
+            "servers": ["banking"],
+            "tools": ["banking__list_cards", "banking__set_card_status"],
+            "turns": [
+                {"user": "Please lock the card of my account ACC-0005.", "ask": True, "missing": ["card_id"]},
+                {
+                    "user": f"It's {card}.",
+                    "calls": [
+                        {
+                            "id": "g1",
+                            "server": "banking",
+                            "tool": "set_card_status",
+                            "arguments": {"card_id": card, "status": "locked"},
+                        }
+                    ],
+                },
+            ],
+        }
+    )
     assert [k for k, _ in clarify_problems(task, LIBRARY)] == ["clarify_findable"]
     vague = task.model_copy(deep=True)
     vague.turns[0].user = "Please lock my card."
@@ -289,8 +394,10 @@ def test_clarify_checker_follows_a_stated_id_to_a_unique_value() -> None:
 def test_writing_keeps_existing_stamps_and_stamps_the_rest() -> None:
     from hub.synth.output import split
 
-    tasks = [Task.model_validate({"id": f"t{i}", "kind": "abstain", "servers": ["maps"], "turns": [{"user": "x"}]})
-             for i in range(20)]
+    tasks = [
+        Task.model_validate({"id": f"t{i}", "kind": "abstain", "servers": ["maps"], "turns": [{"user": "x"}]})
+        for i in range(20)
+    ]
     tasks[0].split = "test"
     tasks[1].split = "train"
     train, test = split(tasks, 0.5, 0)
@@ -299,12 +406,18 @@ def test_writing_keeps_existing_stamps_and_stamps_the_rest() -> None:
 
 
 def test_abstain_reads_on_the_way_are_means_not_the_request() -> None:
-    task = Task.model_validate({
-        "id": "m", "kind": "abstain", "servers": ["payments"],
-        "meta": {"synth": {"wanted": ["payments__refund_payment", "payments__search_customers"]}},
-        "turns": [{"user": "Please send Grayson his money back for the overage invoice."}],
-        "tools": ["payments__search_customers", "payments__get_invoice"]})
+    task = Task.model_validate(
+        {
+            "id": "m",
+            "kind": "abstain",
+            "servers": ["payments"],
+            "meta": {"synth": {"wanted": ["payments__refund_payment", "payments__search_customers"]}},
+            "turns": [{"user": "Please send Grayson his money back for the overage invoice."}],
+            "tools": ["payments__search_customers", "payments__get_invoice"],
+        }
+    )
     assert requested_tools(task, LIBRARY) == ["payments__refund_payment"]
     assert abstain_problems(task, LIBRARY) == []  # the reads are offered on purpose; the refund is not
-    assert "abstain_same_name" in [k for k, _ in abstain_problems(
-        task.model_copy(update={"tools": ["payments__refund_payment"]}), LIBRARY)]
+    assert "abstain_same_name" in [
+        k for k, _ in abstain_problems(task.model_copy(update={"tools": ["payments__refund_payment"]}), LIBRARY)
+    ]

@@ -24,18 +24,29 @@ def fake_llm(mode: str, seen: list[dict[str, Any]]) -> Starlette:
         body = await request.json()
         seen.append(body)
         draft = body["messages"][-1]["content"].split("DRAFT: ", 1)[1]
-        text = {"good": f"Hello there! So, {draft} Thanks a lot.",
-                "invent": f"{draft} Also check QQQ-12345 please.",
-                "drop": "Could you help me with my account?"}[mode]
-        return JSONResponse({"id": "x", "object": "chat.completion", "model": body["model"],
-                             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                          "finish_reason": "stop"}]})
+        text = {
+            "good": f"Hello there! So, {draft} Thanks a lot.",
+            "invent": f"{draft} Also check QQQ-12345 please.",
+            "drop": "Could you help me with my account?",
+        }[mode]
+        return JSONResponse(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "model": body["model"],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            }
+        )
 
     return Starlette(routes=[Route("/v1/chat/completions", chat, methods=["POST"])])
 
 
-REQ = RenderRequest("banking", "complete", [[StepView("deposit_funds", "Deposit.", {"account_id": "ACC-0001", "amount": 25.5}, {})]],
-                    date="2026-06-01")
+REQ = RenderRequest(
+    "banking",
+    "complete",
+    [[StepView("deposit_funds", "Deposit.", {"account_id": "ACC-0001", "amount": 25.5}, {})]],
+    date="2026-06-01",
+)
 
 
 async def test_llm_rewrite_is_used_when_it_keeps_every_value() -> None:

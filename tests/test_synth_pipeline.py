@@ -106,7 +106,9 @@ def test_synthesized_kinds_structure_and_stats(synth: SynthResult) -> None:
             if meta["variant"] == "irrelevance":
                 assert needed not in offered_servers
             else:
-                assert all(LIBRARY.tool(*n.split("__", 1)).kind == "read" for n in task.tools if n.startswith(needed + "__"))
+                assert all(
+                    LIBRARY.tool(*n.split("__", 1)).kind == "read" for n in task.tools if n.startswith(needed + "__")
+                )
         if task.kind == "abstain":  # unsolvable by construction: no offered tool of any server could do it
             assert meta["wanted"] and not any(could_do(o, w) for o in task.tools for w in meta["wanted"]), task.id
         if meta["distractors"]:
@@ -133,8 +135,12 @@ def test_output_split_manifest_and_export(synth: SynthResult, tmp_path: Path) ->
     assert rec["label"] == train[0].id and rec["messages"][0]["role"] == "system"
     assert rec["messages"][1]["content"] == train[0].turns[0].user
     assert len(rec["tools"]) == len(train[0].tools) and rec["tools"][0]["type"] == "function"
-    stripped = next(t for t in synth.tasks if t.meta["synth"]["enum_stripped"]
-                    and any(has_enum(LIBRARY.tool(*n.split("__", 1)).input_schema) for n in t.tools))
+    stripped = next(
+        t
+        for t in synth.tasks
+        if t.meta["synth"]["enum_stripped"]
+        and any(has_enum(LIBRARY.tool(*n.split("__", 1)).input_schema) for n in t.tools)
+    )
     assert not has_enum(export_record(stripped, LIBRARY)["tools"])
 
 
@@ -147,8 +153,25 @@ def test_cli_synth_and_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["graph", "banking", "--dot", "--cache-dir", str(tmp_path / "c")]) == 0
     assert capsys.readouterr().out.startswith('digraph "banking"')
     out = tmp_path / "ds"
-    assert main(["synth", "--n", "12", "--out", str(out), "--seed", "3", "--no-progress", "--worlds", "2",
-                 "--cache-dir", str(tmp_path / "c")]) == 0
+    assert (
+        main(
+            [
+                "synth",
+                "--n",
+                "12",
+                "--out",
+                str(out),
+                "--seed",
+                "3",
+                "--no-progress",
+                "--worlds",
+                "2",
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 0
+    )
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["n"] == 12 and (out / "export" / "test.jsonl").exists()
     realism = json.loads((out / "realism.json").read_text())

@@ -14,19 +14,36 @@ from tests.conftest import LIBRARY
 
 
 def task(user: str, calls: list[GTStep], **meta: object) -> Task:
-    return Task(id=f"t-{len(user)}", servers=["payments"], initial=InitialState(seed=0),
-                turns=[Turn(user=user, calls=calls[:1]), Turn(user="And then?", calls=calls[1:])] if len(calls) > 1
-                else [Turn(user=user, calls=calls)], tools=["payments__get_invoice", "payments__pay_invoice"],
-                meta={"synth": {"source": "test", "request_servers": ["payments"], **meta}})
+    return Task(
+        id=f"t-{len(user)}",
+        servers=["payments"],
+        initial=InitialState(seed=0),
+        turns=[Turn(user=user, calls=calls[:1]), Turn(user="And then?", calls=calls[1:])]
+        if len(calls) > 1
+        else [Turn(user=user, calls=calls)],
+        tools=["payments__get_invoice", "payments__pay_invoice"],
+        meta={"synth": {"source": "test", "request_servers": ["payments"], **meta}},
+    )
 
 
 def test_figures_on_crafted_tasks() -> None:
-    leaky = task("Please get invoice INV-00017 and pay the invoice INV-00017 by card.", [
-        GTStep(server="payments", tool="get_invoice", arguments={"invoice_id": "INV-00017"}, id="g1"),
-        GTStep(server="payments", tool="pay_invoice", arguments={"invoice_id": "INV-00017", "method": "card"}, id="g2",
-               after=["g1"])])
-    natural = task("Maria wants to settle what she owes for the logo work.", [
-        GTStep(server="payments", tool="search_customers", arguments={"query": "Maria Lopez"}, id="g1")])
+    leaky = task(
+        "Please get invoice INV-00017 and pay the invoice INV-00017 by card.",
+        [
+            GTStep(server="payments", tool="get_invoice", arguments={"invoice_id": "INV-00017"}, id="g1"),
+            GTStep(
+                server="payments",
+                tool="pay_invoice",
+                arguments={"invoice_id": "INV-00017", "method": "card"},
+                id="g2",
+                after=["g1"],
+            ),
+        ],
+    )
+    natural = task(
+        "Maria wants to settle what she owes for the logo work.",
+        [GTStep(server="payments", tool="search_customers", arguments={"query": "Maria Lopez"}, id="g1")],
+    )
     f = figures([leaky], LIBRARY)
     # get_invoice is asked for in turn 1 ("get invoice"); pay_invoice in turn 2, which names neither word
     assert f["name_leak"] == 0.5
@@ -38,8 +55,11 @@ def test_figures_on_crafted_tasks() -> None:
 
 
 def test_literal_policy_reads_the_text() -> None:
-    calls = literal_calls("Please pay invoice INV-00017 with the wallet, 25.50 of it.",
-                          ["payments__pay_invoice", "payments__get_invoice", "payments__refund_payment"], LIBRARY)
+    calls = literal_calls(
+        "Please pay invoice INV-00017 with the wallet, 25.50 of it.",
+        ["payments__pay_invoice", "payments__get_invoice", "payments__refund_payment"],
+        LIBRARY,
+    )
     assert calls == [("payments__pay_invoice", {"invoice_id": "INV-00017", "method": "wallet", "amount": 25.5})]
 
 
@@ -73,8 +93,11 @@ def test_intent_tasks_meet_the_targets(intent_tasks: list[Task], tmp_path: Path)
 def test_report_on_machine_tasks_says_what_the_fallback_is_worth() -> None:
     synth = Synthesizer(LIBRARY, SynthConfig(n=100, seed=3, worlds=1))
     anchors = sorted(LIBRARY.mount("banking").tools)  # an anchor tool sends the attempt to the chain machine
-    tasks = [t for j in range(40)
-             if (t := synth.attempt(Slot("mcp", "complete", None), "banking", j, anchor=anchors[j % len(anchors)]))]
+    tasks = [
+        t
+        for j in range(40)
+        if (t := synth.attempt(Slot("mcp", "complete", None), "banking", j, anchor=anchors[j % len(anchors)]))
+    ]
     assert tasks and all(t.meta["synth"]["source"] == "machine" for t in tasks)
     data = report(tasks, LIBRARY, baseline_sample=len(tasks))
     assert data["by_source"]["machine"]["name_leak"] > 0.3  # the fallback transcribes: the report shows it

@@ -36,8 +36,9 @@ def check_chat(task: Task, record: dict) -> None:  # type: ignore[type-arg]
     assert msgs[0]["role"] == "system"
     assert [m["content"] for m in msgs if m["role"] == "user"] == [t.user for t in task.turns]
     calls = [c for m in msgs if m["role"] == "assistant" for c in m.get("tool_calls", [])]
-    assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == \
-        [(s.name, s.arguments) for s in task.gt_steps()]
+    assert [(c["function"]["name"], json.loads(c["function"]["arguments"])) for c in calls] == [
+        (s.name, s.arguments) for s in task.gt_steps()
+    ]
     results = [m for m in msgs if m["role"] == "tool"]
     assert [r["tool_call_id"] for r in results] == [c["id"] for c in calls]
     assert [r["content"] for r in results] == fresh_results(task)  # real results, from a fresh fork
@@ -79,7 +80,7 @@ def test_qwen_rendering(synth: SynthResult) -> None:
     text = render_qwen(record)
     assert text.startswith("<|im_start|>system\n" + record["messages"][0]["content"] + "\n\n# Tools\n")
     chat = text.split("<|im_end|>\n", 1)[1]  # after the system message (whose tool instructions show a call)
-    assert chat.count("<tool_call>\n{\"name\": ") == len(task.gt_steps())
+    assert chat.count('<tool_call>\n{"name": ') == len(task.gt_steps())
     assert chat.count("<tool_response>\n") == len(task.gt_steps())
     for step in task.gt_steps():
         assert json.dumps({"name": step.name, "arguments": step.arguments}) in text
@@ -93,8 +94,24 @@ def test_files_and_the_cli_flag(tmp_path: Path) -> None:
     from hub.cli import main
 
     out = tmp_path / "ds"
-    assert main(["synth", "--n", "14", "--out", str(out), "--seed", "2", "--no-progress", "--sft",
-                 "--cache-dir", str(tmp_path / "c")]) == 0
+    assert (
+        main(
+            [
+                "synth",
+                "--n",
+                "14",
+                "--out",
+                str(out),
+                "--seed",
+                "2",
+                "--no-progress",
+                "--sft",
+                "--cache-dir",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 0
+    )
     train = read_jsonl(out / "train.jsonl")
     rows = [json.loads(line) for line in (out / "sft" / "train.jsonl").read_text().splitlines()]
     assert [r["task"] for r in rows] == [t.id for t in train] and {r["split"] for r in rows} == {"train"}

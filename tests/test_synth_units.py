@@ -55,11 +55,27 @@ def task(tid: str, calls: list[tuple[str, str, dict]], traj: list[dict] | None =
 
 
 def test_dedup_on_crafted_tasks() -> None:
-    a = task("a", [("banking", "get_account", {"account_id": "ACC-0001"}), ("banking", "list_cards", {"account_id": "ACC-0001"}),
-                   ("banking", "list_transactions", {"account_id": "ACC-0001"})])
-    b = task("b", [("banking", "get_account", {"account_id": "ACC-0001"}), ("banking", "list_cards", {"account_id": "ACC-0001"}),
-                   ("banking", "list_transactions", {"account_id": "ACC-0001"}), ("banking", "list_payees", {"customer_id": "CUS-0001"})])
-    c = task("c", [("banking", "get_account", {"account_id": "ACC-0002"}), ("banking", "list_cards", {"account_id": "ACC-0002"})])
+    a = task(
+        "a",
+        [
+            ("banking", "get_account", {"account_id": "ACC-0001"}),
+            ("banking", "list_cards", {"account_id": "ACC-0001"}),
+            ("banking", "list_transactions", {"account_id": "ACC-0001"}),
+        ],
+    )
+    b = task(
+        "b",
+        [
+            ("banking", "get_account", {"account_id": "ACC-0001"}),
+            ("banking", "list_cards", {"account_id": "ACC-0001"}),
+            ("banking", "list_transactions", {"account_id": "ACC-0001"}),
+            ("banking", "list_payees", {"customer_id": "CUS-0001"}),
+        ],
+    )
+    c = task(
+        "c",
+        [("banking", "get_account", {"account_id": "ACC-0002"}), ("banking", "list_cards", {"account_id": "ACC-0002"})],
+    )
     assert jaccard(call_tokens(a), call_tokens(b)) == 5 / 7  # 3 calls and 2 ordered pairs shared of 7 tokens
     kept, dropped = dedup([a, b, c])
     assert [t.id for t in kept] == ["a", "c"] and [t.id for t in dropped] == ["b"]
@@ -69,9 +85,20 @@ def test_dedup_on_crafted_tasks() -> None:
 
 def turns_task(tid: str, turns: list[list[str]]) -> Task:
     steps = iter(range(100))
-    return Task(id=tid, servers=["banking"], turns=[
-        Turn(user="x", calls=[GTStep(server="banking", tool=t, arguments={"account_id": "ACC-0001"},
-                                     id=f"g{next(steps)}") for t in calls]) for calls in turns])
+    return Task(
+        id=tid,
+        servers=["banking"],
+        turns=[
+            Turn(
+                user="x",
+                calls=[
+                    GTStep(server="banking", tool=t, arguments={"account_id": "ACC-0001"}, id=f"g{next(steps)}")
+                    for t in calls
+                ],
+            )
+            for calls in turns
+        ],
+    )
 
 
 def test_dedup_compares_sequences_not_bags() -> None:
@@ -94,20 +121,30 @@ def test_dedup_compares_sequences_not_bags() -> None:
 def test_dedup_is_fast_on_many_sets() -> None:
     rng = random.Random(0)
     d = Deduper(0.7)
-    for i in range(20_000):
+    for _ in range(20_000):
         d.admit(frozenset(f"t{rng.randint(0, 3000)}" for _ in range(rng.randint(2, 5))))
     assert d.comparisons < 2_000_000
 
 
 def test_error_filter_on_crafted_trajectories() -> None:
-    good = [("banking", "get_account", {"account_id": "ACC-0001"}), ("banking", "list_cards", {"account_id": "ACC-0001"}),
-            ("banking", "list_transactions", {"account_id": "ACC-0001"})]
+    good = [
+        ("banking", "get_account", {"account_id": "ACC-0001"}),
+        ("banking", "list_cards", {"account_id": "ACC-0001"}),
+        ("banking", "list_transactions", {"account_id": "ACC-0001"}),
+    ]
     ok = [{"server": s, "tool": t, "arguments": a, "ok": True} for s, t, a in good]
     bad_call = {"server": "banking", "tool": "get_account", "arguments": {"account_id": "ACC-9999"}, "ok": False}
     one_bad = task("one", good, [bad_call, *ok])  # 1 of 4 = 25%
     two_bad = task("two", good, [bad_call, bad_call, *ok])  # 2 of 5 = 40%
-    schema_bad = task("schema", good, [{"server": "banking", "tool": "get_account", "arguments": {"id": 1}, "ok": False},
-                                       {"server": "banking", "tool": "nope", "arguments": {}, "ok": False}, *ok[:1]])
+    schema_bad = task(
+        "schema",
+        good,
+        [
+            {"server": "banking", "tool": "get_account", "arguments": {"id": 1}, "ok": False},
+            {"server": "banking", "tool": "nope", "arguments": {}, "ok": False},
+            *ok[:1],
+        ],
+    )
     kept, dropped = error_filter([one_bad, two_bad, schema_bad, task("plain", good)], LIBRARY)
     assert [t.id for t in kept] == ["one", "plain"]
     assert [t.id for t in dropped] == ["two", "schema"]
@@ -124,14 +161,17 @@ def test_values_follow_schemas() -> None:
     kind = vm.make("type", banking["open_account"].input_schema["properties"]["type"], {})
     assert kind in ("checking", "savings", "business")
     for _ in range(20):
-        tools["create_event"].args_model.model_validate({"calendar_id": "CAL-0001", "title": vm.make("title", {"type": "string"}, {}),
-                                                          "start": start, "end": start})
+        tools["create_event"].args_model.model_validate(
+            {"calendar_id": "CAL-0001", "title": vm.make("title", {"type": "string"}, {}), "start": start, "end": start}
+        )
 
 
 def test_harvester_and_sampler() -> None:
     h = Harvester(LIBRARY.mount("banking").tools)
-    got = h.harvest({"customer_id": "CUS-0001", "name": "Ann Lee", "email": "a@x.com", "account_ids": ["ACC-0001", "ACC-0002"]},
-                    ("customer",))
+    got = h.harvest(
+        {"customer_id": "CUS-0001", "name": "Ann Lee", "email": "a@x.com", "account_ids": ["ACC-0001", "ACC-0002"]},
+        ("customer",),
+    )
     assert got.ids["customer"] == ["CUS-0001"] and got.ids["account"] == ["ACC-0001", "ACC-0002"]
     assert got.records[("customer", "CUS-0001")].label == "Ann Lee"
     s = Sampler(LIBRARY, seed=1, k=10)

@@ -19,13 +19,16 @@ from hub.config import REFERENCE_NOW
 from hub.library import Library
 from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
 
-SLOTS = {"mcp": (Slot("mcp", "complete", None), Slot("mcp", "complete", None), Slot("mcp", "minimal", None)),
-         "clarify": (Slot("clarify", "missing", None),),
-         "abstain": (Slot("abstain", "complete", "missing_function"), Slot("abstain", "complete", "irrelevance"))}
+SLOTS = {
+    "mcp": (Slot("mcp", "complete", None), Slot("mcp", "complete", None), Slot("mcp", "minimal", None)),
+    "clarify": (Slot("clarify", "missing", None),),
+    "abstain": (Slot("abstain", "complete", "missing_function"), Slot("abstain", "complete", "irrelevance")),
+}
 
 
-def capacity(library: Library, server: str, kind: str = "mcp", attempts: int = 1000, worlds: int = 8,
-             seed: int = 0) -> dict[str, object]:
+def capacity(
+    library: Library, server: str, kind: str = "mcp", attempts: int = 1000, worlds: int = 8, seed: int = 0
+) -> dict[str, object]:
     synth = Synthesizer(library, SynthConfig(n=100, seed=seed, worlds=worlds))
     slots = SLOTS[kind]
     kept = []
@@ -37,8 +40,14 @@ def capacity(library: Library, server: str, kind: str = "mcp", attempts: int = 1
         if (j + 1) in (attempts // 10, attempts // 4, attempts // 2, attempts):
             curve[j + 1] = len(kept)
     chains = Counter("+".join(t.meta["synth"].get("intents") or ["(machine)"]) for t in kept)
-    return {"server": server, "kind": kind, "kept_by_attempts": curve, "dropped": dict(synth.stats.dropped),
-            "chains": dict(chains.most_common()), "intent_errors": synth.stats.intent_errors}
+    return {
+        "server": server,
+        "kind": kind,
+        "kept_by_attempts": curve,
+        "dropped": dict(synth.stats.dropped),
+        "chains": dict(chains.most_common()),
+        "intent_errors": synth.stats.intent_errors,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

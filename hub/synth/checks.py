@@ -32,8 +32,31 @@ from hub.tasks import GTStep, Task
 from hub.world import World
 
 ID_EXAMPLE = re.compile(r"'([A-Z]{2,6})-[0-9A-Z]{2,}")
-DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "their", "his", "her", "all", "some", "any", "up",
-                         "me", "us", "of", "this", "that", "these", "those", "every"})
+DETERMINERS = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "your",
+        "their",
+        "his",
+        "her",
+        "all",
+        "some",
+        "any",
+        "up",
+        "me",
+        "us",
+        "of",
+        "this",
+        "that",
+        "these",
+        "those",
+        "every",
+    }
+)
 VERB_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"get", "view", "show", "read", "fetch", "check", "lookup", "look", "see", "describe", "display"}),
     frozenset({"list", "search", "find", "browse", "query", "locate", "filter"}),
@@ -88,7 +111,7 @@ def finding_tool(task: Task, turn: int, step: GTStep, param: str, library: Libra
     """An offered read tool that, called with what the user stated, yields the value ``step`` gives
     ``param`` (an entity id) as the only candidate."""
     value = step.arguments[param]
-    later = next(t for t in task.turns[turn + 1:] if t.calls)
+    later = next(t for t in task.turns[turn + 1 :] if t.calls)
     said = " ".join(t.user for t in task.turns[: turn + 1])
     known = {k: v for s in later.calls for k, v in s.arguments.items() if k != param and value_in_text(v, said)}
     stated_ids = [i for i in ID_TOKEN.findall(said) if i != value]
@@ -176,8 +199,14 @@ def requested_tools(task: Task, library: Library | None = None) -> list[str]:
     names = list(synth.get("requested") or synth.get("wanted") or ([synth["anchor"]] if synth.get("anchor") else []))
     if library is None:
         return names
-    writes = [n for n in names if (p := split_name(n)) is not None and p[0] in library.mounts
-              and p[1] in library.mount(p[0]).tools and library.tool(*p).kind == "write"]
+    writes = [
+        n
+        for n in names
+        if (p := split_name(n)) is not None
+        and p[0] in library.mounts
+        and p[1] in library.mount(p[0]).tools
+        and library.tool(*p).kind == "write"
+    ]
     return writes or names
 
 
@@ -213,7 +242,7 @@ def _mentions(words: list[str], verb: str, obj: tuple[str, ...]) -> bool:
         j = i + 1
         while j < len(words) and words[j] in DETERMINERS:
             j += 1
-        if tuple(words[j:j + len(obj)]) == obj:
+        if tuple(words[j : j + len(obj)]) == obj:
             return True
     return False
 

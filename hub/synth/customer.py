@@ -16,8 +16,9 @@ from hub.synth.intent import Ref, Scene, Skip
 def me(s: Scene, select: str, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The customer talking: the one an earlier turn established (``Skip`` when they do not fit ``where``),
     or a fresh pick who then becomes the persona. ``select`` reads customers aliased ``c``."""
-    known = s.recall("customer", "customer_id", select + f" WHERE c.customer_id = ? AND ({where})", *params,
-                     who="customer")
+    known = s.recall(
+        "customer", "customer_id", select + f" WHERE c.customer_id = ? AND ({where})", *params, who="customer"
+    )
     if known is not None:
         return known
     if s.turns:
@@ -33,10 +34,13 @@ def who(s: Scene, c: dict[str, Any], again: Sequence[str]) -> str:
     known = s.memory.get("customer")
     if known and known["customer_id"] == c["customer_id"]:
         return s.rng.choice(again)
-    return s.refer(c["customer_id"],
-                   Ref("I'm {name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
-                   Ref("I'm {name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
-                   name=c["name"], email=c["email"])
+    return s.refer(
+        c["customer_id"],
+        Ref("I'm {name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
+        Ref("I'm {name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
+        name=c["name"],
+        email=c["email"],
+    )
 
 
 def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +51,13 @@ def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
         return dict(known)
     shared = s.value("SELECT COUNT(*) FROM customers WHERE name = ?", c["name"]) > 1
     query = c["email"] if shared else c["name"]
-    found = s.find("search_customers", "customers", "customer_id", c["customer_id"],
-                   missing="the customer is past the first page of the search", query=query)
+    found = s.find(
+        "search_customers",
+        "customers",
+        "customer_id",
+        c["customer_id"],
+        missing="the customer is past the first page of the search",
+        query=query,
+    )
     s.memory["customer"] = found
     return dict(found)

@@ -75,10 +75,19 @@ def _weighted(intents: list[Intent], rng: random.Random, weight: Callable[[Inten
     return rng.choices(intents, [weight(i) if weight else i.weight for i in intents])[0]
 
 
-def run_dialogue(server: Server, sessions: SessionManager, dispatcher: Dispatcher, sid: str, world: int,
-                 level: Level, rng: random.Random, now: datetime, first: Intent | None = None,
-                 max_turns: int = MAX_TURNS,
-                 follow_weight: Callable[[list[str], Intent], float] | None = None) -> Dialogue:
+def run_dialogue(
+    server: Server,
+    sessions: SessionManager,
+    dispatcher: Dispatcher,
+    sid: str,
+    world: int,
+    level: Level,
+    rng: random.Random,
+    now: datetime,
+    first: Intent | None = None,
+    max_turns: int = MAX_TURNS,
+    follow_weight: Callable[[list[str], Intent], float] | None = None,
+) -> Dialogue:
     """Run intents on session ``sid`` (opened here on ``world``, left open for the caller to close).
 
     ``max_turns`` bounds the dialogue below ``MAX_TURNS`` (a clarify task adds its ask turn on top);
@@ -129,10 +138,10 @@ def _continue(scene: Scene, db: Any, intent: Intent, max_turns: int = MAX_TURNS)
         overrun = True
     if overrun:
         db.execute("ROLLBACK TO dialogue")
-        del scene.turns[mark[0]:]
-        del scene.proofs[mark[1]:]
+        del scene.turns[mark[0] :]
+        del scene.proofs[mark[1] :]
         scene.memory = mark[2]
-        del scene.intents[mark[3]:]
+        del scene.intents[mark[3] :]
     db.execute("RELEASE dialogue")
     scene.level = mark[4]
 
@@ -184,8 +193,11 @@ def links(tools: dict[str, Tool], scene: Scene) -> list[list[tuple[int, str]]]:
             prev = calls[j]
             if mine & carried[j]:
                 edges.append((j, "data"))
-            elif prev.tool in tools[c.tool].requires or prev.kind == "write" and entities & {
-                    repr(v) for p, v in prev.arguments.items() if tools[prev.tool].params.get(p)}:
+            elif (
+                prev.tool in tools[c.tool].requires
+                or prev.kind == "write"
+                and entities & {repr(v) for p, v in prev.arguments.items() if tools[prev.tool].params.get(p)}
+            ):
                 edges.append((j, "state"))
         out.append(edges)
     return out
@@ -219,8 +231,9 @@ def gt_turns(dialogue: Dialogue) -> list[list[GTStep]]:
         steps = []
         for c in turn.calls:
             after = sorted({f"g{j + 1}" for j, _ in dialogue.links[index]}, key=lambda s: int(s[1:]))
-            steps.append(GTStep(server=dialogue.server, tool=c.tool, arguments=c.arguments, id=f"g{index + 1}",
-                                after=after))
+            steps.append(
+                GTStep(server=dialogue.server, tool=c.tool, arguments=c.arguments, id=f"g{index + 1}", after=after)
+            )
             index += 1
         out.append(steps)
     return out
@@ -276,11 +289,13 @@ def tool_words(name: str) -> tuple[str, frozenset[str]]:
     return verb, frozenset(w.rstrip("s") for w in obj.split("_") if w)
 
 
-SYNONYMS = ({"create", "add", "make", "new", "open", "register", "book", "schedule", "place"},
-            {"update", "edit", "change", "set", "modify", "rename", "move"},
-            {"delete", "remove", "cancel", "void", "close", "archive", "end"},
-            {"send", "post", "reply", "publish", "share", "message"},
-            {"pay", "transfer", "refund", "charge"})
+SYNONYMS = (
+    {"create", "add", "make", "new", "open", "register", "book", "schedule", "place"},
+    {"update", "edit", "change", "set", "modify", "rename", "move"},
+    {"delete", "remove", "cancel", "void", "close", "archive", "end"},
+    {"send", "post", "reply", "publish", "share", "message"},
+    {"pay", "transfer", "refund", "charge"},
+)
 
 
 def _same_verb(a: str, b: str) -> bool:

@@ -67,14 +67,26 @@ class ToolGraph:
             "schema_hash": self.schema_hash,
             "nodes": [asdict(n) for n in self.nodes.values()],
             "edges": [{"src": e.src, "dst": e.dst, "kind": e.kind, "via": list(e.via)} for e in self.edges],
-            "counts": {"nodes": len(self.nodes), "explicit": sum(e.kind == "explicit" for e in self.edges),
-                       "implicit": sum(e.kind == "implicit" for e in self.edges)},
+            "counts": {
+                "nodes": len(self.nodes),
+                "explicit": sum(e.kind == "explicit" for e in self.edges),
+                "implicit": sum(e.kind == "implicit" for e in self.edges),
+            },
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ToolGraph:
-        nodes = {n["name"]: ToolNode(n["name"], n["kind"], dict(n["required_entities"]), dict(n["optional_entities"]),
-                                     tuple(n["returns"]), tuple(n["requires"])) for n in data["nodes"]}
+        nodes = {
+            n["name"]: ToolNode(
+                n["name"],
+                n["kind"],
+                dict(n["required_entities"]),
+                dict(n["optional_entities"]),
+                tuple(n["returns"]),
+                tuple(n["requires"]),
+            )
+            for n in data["nodes"]
+        }
         edges = [Edge(e["src"], e["dst"], e["kind"], tuple(e["via"])) for e in data["edges"]]
         return cls(data["server"], data["schema_hash"], nodes, edges)
 

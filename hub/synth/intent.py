@@ -56,20 +56,127 @@ class IntentError(Exception):
 
 # Personas and natural references -------------------------------------------------------------
 
-FIRST = ("Maya", "Dana", "Omar", "Priya", "Lucas", "Sofia", "Chen", "Amara", "Jonas", "Elena", "Kofi", "Hana",
-         "Mateo", "Ines", "Ravi", "Noor", "Tomas", "Yuki", "Grace", "Felix", "Leila", "Sam", "Aisha", "Nico")
-LAST = ("Okafor", "Lindqvist", "Haddad", "Moreau", "Tanaka", "Silva", "Novak", "Brennan", "Kowalski", "Mensah",
-        "Alvarez", "Schmidt", "Nair", "Dubois", "Park", "Rossi", "Ibrahim", "Walsh", "Costa", "Weber")
+FIRST = (
+    "Maya",
+    "Dana",
+    "Omar",
+    "Priya",
+    "Lucas",
+    "Sofia",
+    "Chen",
+    "Amara",
+    "Jonas",
+    "Elena",
+    "Kofi",
+    "Hana",
+    "Mateo",
+    "Ines",
+    "Ravi",
+    "Noor",
+    "Tomas",
+    "Yuki",
+    "Grace",
+    "Felix",
+    "Leila",
+    "Sam",
+    "Aisha",
+    "Nico",
+)
+LAST = (
+    "Okafor",
+    "Lindqvist",
+    "Haddad",
+    "Moreau",
+    "Tanaka",
+    "Silva",
+    "Novak",
+    "Brennan",
+    "Kowalski",
+    "Mensah",
+    "Alvarez",
+    "Schmidt",
+    "Nair",
+    "Dubois",
+    "Park",
+    "Rossi",
+    "Ibrahim",
+    "Walsh",
+    "Costa",
+    "Weber",
+)
 GREETINGS = ("Hi! ", "Hey! ", "Hello! ", "Morning! ", "Hi there. ", "Quick one. ", "Hey there! ")
 INTROS = ("it's {first}. ", "{first} here. ", "this is {first}. ", "")
 CLOSERS = (" Thanks!", " Thanks a lot.", " Appreciate it!", " Cheers.", " Thank you so much.", "")
-LOWERABLE = frozenset(("can", "could", "please", "what", "which", "show", "put", "record", "got", "set", "check", "any",
-                       "give", "scrap", "open", "how", "our", "for", "quick", "while", "also", "fine", "ok", "and",
-                       "break", "get", "hook", "the", "add", "post", "reply", "fix", "who", "is", "did", "make",
-                       "take", "let", "when", "now", "i'm", "pull", "send", "kill", "drop", "find", "tell", "anything",
-                       "has", "are", "do", "does", "one", "same", "then", "thanks", "great", "perfect", "right"))
-ANSWERS = ("Oh, sorry: {text}.", "Right, the {name} is {text}.", "{Name}: {text}.", "Make it {text}.",
-           "Sorry, forgot that. {Name} {text}.")
+LOWERABLE = frozenset(
+    (
+        "can",
+        "could",
+        "please",
+        "what",
+        "which",
+        "show",
+        "put",
+        "record",
+        "got",
+        "set",
+        "check",
+        "any",
+        "give",
+        "scrap",
+        "open",
+        "how",
+        "our",
+        "for",
+        "quick",
+        "while",
+        "also",
+        "fine",
+        "ok",
+        "and",
+        "break",
+        "get",
+        "hook",
+        "the",
+        "add",
+        "post",
+        "reply",
+        "fix",
+        "who",
+        "is",
+        "did",
+        "make",
+        "take",
+        "let",
+        "when",
+        "now",
+        "i'm",
+        "pull",
+        "send",
+        "kill",
+        "drop",
+        "find",
+        "tell",
+        "anything",
+        "has",
+        "are",
+        "do",
+        "does",
+        "one",
+        "same",
+        "then",
+        "thanks",
+        "great",
+        "perfect",
+        "right",
+    )
+)
+ANSWERS = (
+    "Oh, sorry: {text}.",
+    "Right, the {name} is {text}.",
+    "{Name}: {text}.",
+    "Make it {text}.",
+    "Sorry, forgot that. {Name} {text}.",
+)
 
 
 @dataclass(frozen=True)
@@ -107,8 +214,11 @@ def last_digits(value: str, n: int = 3) -> str:
 
 def day(value: str | date | datetime, now: datetime) -> str:
     """A date as a person says it relative to ``now``: 'today', 'yesterday', 'last Tuesday', 'on May 3'."""
-    d = value if isinstance(value, date) and not isinstance(value, datetime) else (
-        value.date() if isinstance(value, datetime) else datetime.fromisoformat(value).date())
+    d = (
+        value
+        if isinstance(value, date) and not isinstance(value, datetime)
+        else (value.date() if isinstance(value, datetime) else datetime.fromisoformat(value).date())
+    )
     delta = (now.date() - d).days
     if delta == 0:
         return "today"
@@ -211,8 +321,18 @@ class Scene:
     the user knows), ``minimal`` (only the goal; the rest must be discovered) or ``missing`` (a
     clarify task: one ``Given`` of the opening turn is withheld until the assistant asks)."""
 
-    def __init__(self, server: Any, db: sqlite3.Connection, call: CallFn, rng: random.Random, *,
-                 level: Level = "complete", persona: Persona | None = None, now: datetime, world: int = 0) -> None:
+    def __init__(
+        self,
+        server: Any,
+        db: sqlite3.Connection,
+        call: CallFn,
+        rng: random.Random,
+        *,
+        level: Level = "complete",
+        persona: Persona | None = None,
+        now: datetime,
+        world: int = 0,
+    ) -> None:
         self.server = server
         self.db = db
         self._call = call
@@ -320,8 +440,9 @@ class Scene:
         self.turns[-1].calls.append(CallRecord(tool, args, result, spec.kind, len(self.turns) - 1))
         return result
 
-    def choose(self, rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, none: str,
-               alike: str) -> dict[str, Any]:
+    def choose(
+        self, rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, none: str, alike: str
+    ) -> dict[str, Any]:
         """One of ``rows`` (what a call listed), drawn by the rng, that the user can tell apart from the others by
         ``key``: ``Skip`` with ``none`` when there is no row, with ``alike`` when another row has the same key."""
         if not rows:
@@ -343,8 +464,9 @@ class Scene:
             raise Skip(f"the {who} of the earlier turn does not fit")
         return found[0]
 
-    def find(self, tool: str, listed: str, key: str, value: Any, /, *, missing: str,
-             **arguments: Any) -> dict[str, Any]:
+    def find(
+        self, tool: str, listed: str, key: str, value: Any, /, *, missing: str, **arguments: Any
+    ) -> dict[str, Any]:
         """Run a discovery read and return the first row of its ``listed`` list whose ``key`` is ``value``, e.g.
         ``s.find("search_users", "users", "user_id", "USR-0012", missing="not found", query="Ana Ruiz")``;
         ``Skip`` with ``missing`` when the page does not hold it."""
@@ -451,8 +573,9 @@ class Intent:
             scene.intent = None
 
 
-def register(server: Any, fn: Callable[[Scene], None], covers: Sequence[str], weight: float,
-             follows: bool, opens: bool = True) -> Intent:
+def register(
+    server: Any, fn: Callable[[Scene], None], covers: Sequence[str], weight: float, follows: bool, opens: bool = True
+) -> Intent:
     """Check an intent's declarations against its server and add it to ``server.intents``."""
     unknown = [t for t in covers if t not in server.tools]
     if unknown:
@@ -473,8 +596,9 @@ def covered_tools(servers: Sequence[Any]) -> set[str]:
     return {f"{s.name}__{t}" for s in servers for i in s.intents for t in i.covers}
 
 
-def unique_best(rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, tie: str,
-                lowest: bool = False) -> dict[str, Any]:
+def unique_best(
+    rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, tie: str, lowest: bool = False
+) -> dict[str, Any]:
     """The row with the highest ``key`` (``lowest``: the lowest), which a person can call "the biggest one";
     ``Skip`` with ``tie`` when another row has the same ``key``."""
     best = min(rows, key=key) if lowest else max(rows, key=key)

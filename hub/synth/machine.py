@@ -25,12 +25,18 @@ from hub.synth.values import ValueMaker, enum_of, main_type
 ID_IN_ERROR = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}\b")
 
 NUMERIC_HINTS = ("balance", "amount", "amount_due", "price", "current_price", "cash", "total", "available_cash")
-PAIRS = (("start", "end"), ("check_in", "check_out"), ("start_date", "end_date"), ("from_date", "to_date"),
-         ("since", "until"), ("starts_after", "starts_before"))
+PAIRS = (
+    ("start", "end"),
+    ("check_in", "check_out"),
+    ("start_date", "end_date"),
+    ("from_date", "to_date"),
+    ("since", "until"),
+    ("starts_after", "starts_before"),
+)
 SKIP_OPTIONAL = ("limit", "offset", "check_conflicts")
 
 
-class State(str, Enum):
+class State(str, Enum):  # noqa: UP042 (its str() is part of recorded traces)
     QUERY = "query"
     TURN = "turn"
     TOOL_EXECUTION = "tool_execution"
@@ -85,8 +91,9 @@ class MachineConfig:
     turn_decay: float = 0.5  # chance of one more turn beyond min_turns
 
 
-def plan_chain(graph: ToolGraph, anchor: str, length: int, rng: random.Random, backward: bool = True,
-               create_first: bool = False) -> list[str]:
+def plan_chain(
+    graph: ToolGraph, anchor: str, length: int, rng: random.Random, backward: bool = True, create_first: bool = False
+) -> list[str]:
     """Tool names along the graph, containing ``anchor``: predecessors (implicit first; with
     ``create_first``, a write that creates what the anchor needs), then successors."""
     chain = [anchor]
@@ -110,8 +117,9 @@ def plan_chain(graph: ToolGraph, anchor: str, length: int, rng: random.Random, b
             continue
         chain.append(rng.choice(succ).dst)
     if len(chain) < min(2, length):  # an isolated tool: pair it with a context-free read of the same server
-        free = sorted(n.name for n in graph.nodes.values()
-                      if n.name not in chain and n.kind == "read" and not n.required_entities)
+        free = sorted(
+            n.name for n in graph.nodes.values() if n.name not in chain and n.kind == "read" and not n.required_entities
+        )
         if free:
             chain.insert(0, rng.choice(free))
     return chain
@@ -124,9 +132,18 @@ def _needs(graph: ToolGraph, tool: str, chain: list[str]) -> bool:
 class Machine:
     """Runs one chain on one session of ``dispatcher``; every choice from ``rng``."""
 
-    def __init__(self, dispatcher: Dispatcher, tools: dict[str, Tool], graph: ToolGraph, harvester: Harvester,
-                 ctx: SamplingContext, values: ValueMaker, rng: random.Random, seed_values: set[Any],
-                 config: MachineConfig | None = None) -> None:
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        tools: dict[str, Tool],
+        graph: ToolGraph,
+        harvester: Harvester,
+        ctx: SamplingContext,
+        values: ValueMaker,
+        rng: random.Random,
+        seed_values: set[Any],
+        config: MachineConfig | None = None,
+    ) -> None:
         self.dispatcher = dispatcher
         self.tools = tools
         self.graph = graph
@@ -177,9 +194,15 @@ class Machine:
         node = self.graph.nodes[failed]
         want = set(node.required_entities.values())
         used = {s.tool for s in chain.steps} | set(queue) | {failed}
-        options = [n.name for n in self.graph.nodes.values()
-                   if n.name not in used and n.kind == node.kind and want and set(n.required_entities.values()) == want
-                   and all(r in used for r in n.requires)]
+        options = [
+            n.name
+            for n in self.graph.nodes.values()
+            if n.name not in used
+            and n.kind == node.kind
+            and want
+            and set(n.required_entities.values()) == want
+            and all(r in used for r in n.requires)
+        ]
         return self.rng.choice(sorted(options)) if options else None
 
     # One step ---------------------------------------------------------------------------------
@@ -221,8 +244,17 @@ class Machine:
         derived = self._derived(chain, tool, args)
         after = sorted(set(derived.values()) | self._implicit_after(chain, tool) | self._state_after(chain, tool, args))
         empty = not harvest.ids and not harvest.values
-        step = StepRun(len(chain.steps), tool.name, tool.kind, args, result, harvest, after, derived,
-                       "partial" if empty else "success")
+        step = StepRun(
+            len(chain.steps),
+            tool.name,
+            tool.kind,
+            args,
+            result,
+            harvest,
+            after,
+            derived,
+            "partial" if empty else "success",
+        )
         chain.steps.append(step)
         return step
 
@@ -232,7 +264,7 @@ class Machine:
         for p, v in args.items():
             if not tool.params.get(p):
                 continue
-            for item in (v if isinstance(v, list) else [v]):
+            for item in v if isinstance(v, list) else [v]:
                 for s in reversed(chain.steps):
                     if _carries(s.harvest, item):
                         out[p] = s.index
@@ -275,8 +307,18 @@ class Machine:
         _fix_pairs(args)
         return args
 
-    def _entity_arg(self, p: str, etype: str, schema: dict[str, Any], chain: Chain, attempt: int, required: bool,
-                    taken: dict[str, list[Any]], tool: Tool, args: dict[str, Any]) -> Any:
+    def _entity_arg(
+        self,
+        p: str,
+        etype: str,
+        schema: dict[str, Any],
+        chain: Chain,
+        attempt: int,
+        required: bool,
+        taken: dict[str, list[Any]],
+        tool: Tool,
+        args: dict[str, Any],
+    ) -> Any:
         from_chain = self._chain_ids(chain, etype)
         if not required and not (from_chain and self.rng.random() < 0.7) and self.rng.random() >= 0.3 * attempt:
             return None
@@ -308,7 +350,7 @@ class Machine:
         out: list[Any] = []
         chosen = [v for v in args.values() if not isinstance(v, (list, dict, bool))]
         keymap = self.harvester.keymap
-        for (t, value), rec in list(chain.records.items()):
+        for (_tool, value), rec in list(chain.records.items()):
             if value in chosen:
                 for k, v in rec.fields.items():
                     if etype in keymap.get(k, ()) and v not in out and v != value:
@@ -347,8 +389,11 @@ class Machine:
                 new[p] = self.rng.choice(mentioned)
             if p not in new and p in words and p not in SKIP_OPTIONAL:
                 etype = tool.params.get(p)
-                value = (self._entity_arg(p, etype, schema, chain, 2, True, {}, tool, new)
-                         if etype else self.values.make(p, schema, self.ctx.values))
+                value = (
+                    self._entity_arg(p, etype, schema, chain, 2, True, {}, tool, new)
+                    if etype
+                    else self.values.make(p, schema, self.ctx.values)
+                )
                 if value is not None:
                     new[p] = value
             if isinstance(new.get(p), bool) and "already" in words:

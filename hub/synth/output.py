@@ -1,10 +1,10 @@
 """Output: JSONL train/test split, a manifest with statistics, and the trainer's prompt-format export.
 
-    OUT/train.jsonl, OUT/test.jsonl           hub tasks (``hub.tasks.Task``), loadable by the hub; each
-                                              stamped with its ``split`` (stratified by server and kind)
-    OUT/export/train.jsonl, export/test.jsonl  prompt format: chat messages + tool schemas + label
-    OUT/manifest.json                          counts per kind/server/level, turns, chain lengths,
-                                               perturbations, recoveries, drops, coverage, timing
+OUT/train.jsonl, OUT/test.jsonl           hub tasks (``hub.tasks.Task``), loadable by the hub; each
+                                          stamped with its ``split`` (stratified by server and kind)
+OUT/export/train.jsonl, export/test.jsonl  prompt format: chat messages + tool schemas + label
+OUT/manifest.json                          counts per kind/server/level, turns, chain lengths,
+                                           perturbations, recoveries, drops, coverage, timing
 """
 
 from __future__ import annotations
@@ -68,8 +68,10 @@ def export_record(task: Task, library: Library) -> dict[str, Any]:
         "label": task.id,
         "task": task.id,
         "kind": task.kind,
-        "messages": [{"role": "system", "content": task.system or DEFAULT_SYSTEM},
-                     {"role": "user", "content": task.turns[0].user}],
+        "messages": [
+            {"role": "system", "content": task.system or DEFAULT_SYSTEM},
+            {"role": "user", "content": task.turns[0].user},
+        ],
         "tools": tools,
         "followups": [t.user for t in task.turns[1:]],
         "servers": task.servers,
@@ -93,8 +95,10 @@ def manifest(tasks: list[Task], train: list[Task], test: list[Task], result: Any
     return {
         "n": len(tasks),
         "split": {"train": len(train), "test": len(test)},
-        "split_by_kind": {k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
-                          for k in sorted({t.kind for t in tasks})},
+        "split_by_kind": {
+            k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
+            for k in sorted({t.kind for t in tasks})
+        },
         "kinds": dict(Counter(t.kind for t in tasks)),
         "variants": dict(Counter(m.get("variant") for m in synth)),
         "per_server": {s: dict(c) | {"total": sum(c.values())} for s, c in sorted(per_server.items())},
@@ -110,15 +114,24 @@ def manifest(tasks: list[Task], train: list[Task], test: list[Task], result: Any
         },
         "recoveries_in_kept": dict(Counter(r for m in synth for r in m.get("recoveries", []))),
         "recoveries_all_attempts": dict(stats.recoveries),
-        "coverage": {"tools": len(result.all_tools), "covered": sum(1 for n in result.all_tools if covered[n]),
-                     "uncovered": result.uncovered, "min_per_tool": min((covered[n] for n in result.all_tools), default=0),
-                     "coverage_swaps": stats.coverage_swaps},
-        "validation": {"replayed": stats.replayed, "replay_verified": stats.replay_verified,
-                       "kept_replay_verified": sum(t.expected_state_hash is not None for t in tasks),
-                       "dropped": dict(stats.dropped), "attempts": dict(stats.attempts),
-                       "max_error_rate": result.config.max_error_rate,
-                       "dedup_threshold": result.config.dedup_threshold, "repeats": dict(stats.repeats),
-                       "exhausted": stats.exhausted},
+        "coverage": {
+            "tools": len(result.all_tools),
+            "covered": sum(1 for n in result.all_tools if covered[n]),
+            "uncovered": result.uncovered,
+            "min_per_tool": min((covered[n] for n in result.all_tools), default=0),
+            "coverage_swaps": stats.coverage_swaps,
+        },
+        "validation": {
+            "replayed": stats.replayed,
+            "replay_verified": stats.replay_verified,
+            "kept_replay_verified": sum(t.expected_state_hash is not None for t in tasks),
+            "dropped": dict(stats.dropped),
+            "attempts": dict(stats.attempts),
+            "max_error_rate": result.config.max_error_rate,
+            "dedup_threshold": result.config.dedup_threshold,
+            "repeats": dict(stats.repeats),
+            "exhausted": stats.exhausted,
+        },
         "graphs": {s: {"hash": g.schema_hash, "edges": len(g.edges)} for s, g in result.graphs.items()},
         "config": json.loads(result.config.model_dump_json()),
         "seconds": round(stats.seconds, 2),

@@ -22,12 +22,26 @@ PAPER_KINDS = {"mcp": 10_895, "clarify": 1_500, "abstain": 1_122}
 PAPER_TOTAL = sum(PAPER_KINDS.values())
 
 FAMILIES: dict[str, str] = {
-    "banking": "money", "payments": "money", "budget": "money", "trading": "money",
-    "shopping": "commerce", "marketplace": "commerce", "retail_chain": "commerce", "food_delivery": "commerce",
-    "email": "comms", "team_chat": "comms", "social_media": "comms", "video_meeting": "comms", "calendar": "comms",
-    "crm": "work", "issue_tracker": "work",
-    "vehicle": "mobility", "maps": "mobility", "travel_booking": "mobility",
-    "iot_devices": "home", "filesystem": "files",
+    "banking": "money",
+    "payments": "money",
+    "budget": "money",
+    "trading": "money",
+    "shopping": "commerce",
+    "marketplace": "commerce",
+    "retail_chain": "commerce",
+    "food_delivery": "commerce",
+    "email": "comms",
+    "team_chat": "comms",
+    "social_media": "comms",
+    "video_meeting": "comms",
+    "calendar": "comms",
+    "crm": "work",
+    "issue_tracker": "work",
+    "vehicle": "mobility",
+    "maps": "mobility",
+    "travel_booking": "mobility",
+    "iot_devices": "home",
+    "filesystem": "files",
 }
 
 
@@ -57,8 +71,12 @@ def distractors(library: Library, server: str, rng: random.Random, low: int = 3,
 def unrelated_tools(library: Library, server: str, rng: random.Random, low: int = 4, high: int = 10) -> list[str]:
     """Tools of servers outside ``server``'s family: an irrelevance task's offer (none can serve it)."""
     fam = family_of(server)
-    pool = [tool_name(m, t) for m in sorted(library.mounts) if family_of(m) != fam and m != server
-            for t in library.mount(m).tools]
+    pool = [
+        tool_name(m, t)
+        for m in sorted(library.mounts)
+        if family_of(m) != fam and m != server
+        for t in library.mount(m).tools
+    ]
     return rng.sample(pool, rng.randint(low, min(high, len(pool))))
 
 

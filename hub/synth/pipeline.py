@@ -161,8 +161,9 @@ def plan(config: SynthConfig) -> list[Slot]:
     counts = [int(rest * w / sum(weights)) for w in weights]
     for i in sorted(range(3), key=lambda i: -(rest * weights[i] / sum(weights) - counts[i]))[: rest - sum(counts)]:
         counts[i] += 1
-    slots = [Slot("abstain", "complete", "irrelevance" if i < irrelevance else "missing_function")
-             for i in range(abstain)]
+    slots = [
+        Slot("abstain", "complete", "irrelevance" if i < irrelevance else "missing_function") for i in range(abstain)
+    ]
     for level, count in zip(LEVELS, counts):
         slots += [Slot("clarify" if level == "missing" else "mcp", level, None)] * count
     random.Random(f"slots:{config.seed}").shuffle(slots)
@@ -192,8 +193,10 @@ class Synthesizer:
         self.dedup: dict[tuple[str, int], Deduper] = {}
         self.all_tools = [tool_name(s, t) for s in library.mounts for t in library.mount(s).tools]
         self.intent_servers: dict[str, Server] = {
-            name: srv for name, m in library.mounts.items()
-            if isinstance(srv := getattr(m, "server", None), Server) and srv.intents}
+            name: srv
+            for name, m in library.mounts.items()
+            if isinstance(srv := getattr(m, "server", None), Server) and srv.intents
+        }
         self.tool_counts: Counter[str] = Counter()
         self.schedules: dict[str, list[str]] = {}
         self.intent_yield: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -204,8 +207,7 @@ class Synthesizer:
         self.sequences: set[tuple[str, ...]] = set()  # tool-name sequences of the kept mcp tasks
         self.mcp_kept = 0
         quota = kind_counts(config)
-        self.budget = {k: int(config.server_budget * quota[k] / len(library.mounts)) + config.slot_tries
-                       for k in KINDS}
+        self.budget = {k: int(config.server_budget * quota[k] / len(library.mounts)) + config.slot_tries for k in KINDS}
         # Made last: the LLM clients hold connections, and nothing after them can raise and leave those open.
         self.owns_renderer = renderer is None
         self.renderer = renderer or self._renderer()
@@ -231,7 +233,7 @@ class Synthesizer:
         seed = self.config.world_seed
         while len(worlds) < self.config.worlds and seed < self.config.world_seed + 4 * self.config.worlds + 16:
             try:
-                for name, mount in self.library.mounts.items():
+                for name, mount in self.library.mounts.items():  # noqa: B007 (named in the error below)
                     if isinstance(mount, SqliteMount):
                         mount.seed_db(seed)
                 worlds.append(seed)
@@ -250,8 +252,13 @@ class Synthesizer:
     def sampler(self, world: int) -> Sampler:
         found = self._samplers.get(world)
         if found is None:
-            found = self._samplers[world] = Sampler(self.library, self.config.seed, world_seed=world,
-                                                    k=self.config.sampler_k, min_support=self.config.min_support)
+            found = self._samplers[world] = Sampler(
+                self.library,
+                self.config.seed,
+                world_seed=world,
+                k=self.config.sampler_k,
+                min_support=self.config.min_support,
+            )
         return found
 
     def index(self, world: int) -> SeedIndex:
@@ -296,8 +303,17 @@ class Synthesizer:
         self.stats.exhausted = sorted(f"{s}:{k}" for s, k in self.spent if self._used_up((s, k)))
         for (s, k), n in sorted(self.spent.items()):
             self.stats.spent.setdefault(s, {})[k] = n
-        return SynthResult(tasks, self.stats, self.config, uncovered, self.all_tools, self.graphs, fallback,
-                           self.worlds, self.skipped_worlds)
+        return SynthResult(
+            tasks,
+            self.stats,
+            self.config,
+            uncovered,
+            self.all_tools,
+            self.graphs,
+            fallback,
+            self.worlds,
+            self.skipped_worlds,
+        )
 
     def _fill(self, slot: Slot, servers: list[str], i: int, counters: Counter[str], limit: int) -> Task | None:
         """The slot's task from server ``i`` of the rotation or, when it cannot, from the servers with the
@@ -335,8 +351,13 @@ class Synthesizer:
         eta = (self.config.n - done) / rate if rate else 0
         pct = 100 * done / self.config.n
         bar = "#" * int(pct / 4)
-        print(f"\rsynth [{bar:<25}] {done}/{self.config.n} {pct:5.1f}% {rate:6.1f} tasks/s eta {eta:5.0f}s "
-              f"attempts {sum(self.stats.attempts.values())}", end="", file=sys.stderr, flush=True)
+        print(
+            f"\rsynth [{bar:<25}] {done}/{self.config.n} {pct:5.1f}% {rate:6.1f} tasks/s eta {eta:5.0f}s "
+            f"attempts {sum(self.stats.attempts.values())}",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
 
     # One attempt -------------------------------------------------------------------------------
 
@@ -364,6 +385,7 @@ class Synthesizer:
         """An intent drawn by weight, favouring those whose tools are used least so far and those whose
         recent attempts of this kind were kept (a clarify task needs an intent with a withholdable value;
         an intent whose call structures are all taken stops making tasks the near-duplicate filter keeps)."""
+
         def lift(i: Intent) -> float:
             least = min(self.tool_counts[tool_name(srv.name, t)] for t in i.covers)
             return i.weight * (1.0 + 4.0 / (1.0 + least)) * self._recent((srv.name, kind, i.name))
@@ -376,8 +398,10 @@ class Synthesizer:
 
     def _follow_weight(self, server: str, kind: str) -> Callable[[list[str], Intent], float]:
         """A continuation's weight: its static weight times how often it was kept after this prefix lately."""
+
         def weight(prefix: list[str], follower: Intent) -> float:
             return follower.weight * self._recent((server, kind, *prefix, follower.name))
+
         return weight
 
     def _learn(self, server: str, kind: str, intents: list[str], kept: bool) -> None:
@@ -395,8 +419,19 @@ class Synthesizer:
         outcome[1] += 1
         max_turns = MAX_TURNS - 1 if slot.kind == "clarify" else MAX_TURNS  # the ask turn comes on top
         try:
-            dialogue = run_dialogue(srv, self.sessions, self.dispatcher, sid, world, level, rng, REFERENCE_NOW, first,
-                                    max_turns, self._follow_weight(server, slot.kind))
+            dialogue = run_dialogue(
+                srv,
+                self.sessions,
+                self.dispatcher,
+                sid,
+                world,
+                level,
+                rng,
+                REFERENCE_NOW,
+                first,
+                max_turns,
+                self._follow_weight(server, slot.kind),
+            )
             check(dialogue)
         except DraftFailed as exc:
             self.stats.dropped[exc.reason] += 1
@@ -439,20 +474,37 @@ class Synthesizer:
             turns = self.writer.rewrite(d, turns, self.sampler(d.world).for_task(d.server, j).summary(), omitted)
         tools, servers, perturbs = self._offer_for(slot, d, rng)
         synth = {
-            "seed": self.config.seed, "attempt": j, "world": d.world, "source": "intent",
+            "seed": self.config.seed,
+            "attempt": j,
+            "world": d.world,
+            "source": "intent",
             "variant": slot.variant or ("missing_value" if slot.kind == "clarify" else "goal"),
-            "level": slot.level if slot.kind != "abstain" else None, "intents": list(d.scene.intents),
+            "level": slot.level if slot.kind != "abstain" else None,
+            "intents": list(d.scene.intents),
             "persona": {"name": d.persona.name, "tone": d.persona.tone},
-            "proofs": [{"text": p.text, "sql": p.sql, "params": p.params, "target": p.target, "turn": p.turn}
-                       for p in d.scene.proofs],
+            "proofs": [
+                {"text": p.text, "sql": p.sql, "params": p.params, "target": p.target, "turn": p.turn}
+                for p in d.scene.proofs
+            ],
             "links": [[[a, kind] for a, kind in e] for e in d.links] if slot.kind != "abstain" else [],
-            "recoveries": [], "request_servers": [d.server], "mentioned_ids": [], "omitted": omitted, **perturbs,
+            "recoveries": [],
+            "request_servers": [d.server],
+            "mentioned_ids": [],
+            "omitted": omitted,
+            **perturbs,
         }
         task_id = f"synth-{self.config.seed}-{slot.kind}-{j:05d}-{d.server}"
         try:
-            return Task(id=task_id, kind=slot.kind, servers=servers,  # type: ignore[arg-type]
-                        initial=InitialState(seed=d.world), turns=turns, tools=tools,
-                        strip_enums=bool(perturbs["enum_stripped"]), meta={"synth": synth})
+            return Task(
+                id=task_id,
+                kind=slot.kind,
+                servers=servers,  # type: ignore[arg-type]
+                initial=InitialState(seed=d.world),
+                turns=turns,
+                tools=tools,
+                strip_enums=bool(perturbs["enum_stripped"]),
+                meta={"synth": synth},
+            )
         except ValueError:
             self.stats.dropped["malformed"] += 1
             return None
@@ -487,8 +539,9 @@ class Synthesizer:
 
     # The chain machine (servers without intents) -----------------------------------------------
 
-    def _from_machine(self, slot: Slot, server: str, world: int, rng: random.Random, j: int, anchor: str | None,
-                      tries: int) -> Task | None:
+    def _from_machine(
+        self, slot: Slot, server: str, world: int, rng: random.Random, j: int, anchor: str | None, tries: int
+    ) -> Task | None:
         self.stats.sources["machine"] += 1
         tool = anchor or self._anchor(server, slot, j)
         draft = self._draft(slot.kind, slot.variant, server, tool, rng, tries, world)
@@ -512,8 +565,9 @@ class Synthesizer:
             return askable[j % len(askable)]
         return schedule[j % len(schedule)]
 
-    def _draft(self, kind: str, variant: str | None, server: str, tool: str, rng: random.Random,
-               tries: int, world: int) -> Chain | None:
+    def _draft(
+        self, kind: str, variant: str | None, server: str, tool: str, rng: random.Random, tries: int, world: int
+    ) -> Chain | None:
         ctx = self.sampler(world).for_task(server, self.per_server[server])
         self.per_server[server] += 1
         if variant == "missing_function":
@@ -522,9 +576,17 @@ class Synthesizer:
             length = rng.randint(1, 2)
         else:
             length = rng.randint(2, 5)
-        machine = Machine(self.dispatcher, self.library.mount(server).tools, self.graphs[server],
-                          self.harvesters[server], ctx, ValueMaker(rng, REFERENCE_NOW), rng,
-                          self.index(world).values(server), MachineConfig(tries=tries))
+        machine = Machine(
+            self.dispatcher,
+            self.library.mount(server).tools,
+            self.graphs[server],
+            self.harvesters[server],
+            ctx,
+            ValueMaker(rng, REFERENCE_NOW),
+            rng,
+            self.index(world).values(server),
+            MachineConfig(tries=tries),
+        )
         sid = f"synth-{kind}-{rng.getrandbits(48):x}"
         self.sessions.open(sid, seed=world)
         try:
@@ -567,25 +629,55 @@ class Synthesizer:
         turns = self._turns(kind, chain, groups, texts)
         turns[0].missing = [req.omit[2]] if kind == "clarify" and req.omit else []
         tools, servers, perturbs = self._offer(kind, variant, server, chain, rng)
-        meta = {"synth": {
-            "seed": self.config.seed, "attempt": j, "world": world, "source": "machine",
-            "variant": variant or ("missing_value" if kind == "clarify" else "chain"),
-            "level": level if kind != "abstain" else None, "anchor": tool_name(server, chain.anchor),
-            "planned": chain.planned, "chain_length": len(chain.steps), "recoveries": chain.recoveries,
-            "gave_up": chain.gave_up,
-            "trajectory": [{"server": server, "tool": a.tool, "arguments": a.arguments, "ok": a.ok, "error": a.error,
-                            "recovery": a.recovery} for a in chain.attempts] if kind != "abstain" else [],
-            "states": dict(Counter(chain.trace)), "outcomes": [s.outcome for s in chain.steps],
-            "sampler_block": block.block, "links": [[[a, "data"] for a in s.after] for s in chain.steps],
-            "request_servers": [server], "mentioned_ids": [v for v in self._mentioned_ids(chain, views)],
-            "omitted": _omitted_value(req, turns_views), **perturbs,
-            "requested": [tool_name(server, s.tool) for s in chain.steps],
-        }}
+        meta = {
+            "synth": {
+                "seed": self.config.seed,
+                "attempt": j,
+                "world": world,
+                "source": "machine",
+                "variant": variant or ("missing_value" if kind == "clarify" else "chain"),
+                "level": level if kind != "abstain" else None,
+                "anchor": tool_name(server, chain.anchor),
+                "planned": chain.planned,
+                "chain_length": len(chain.steps),
+                "recoveries": chain.recoveries,
+                "gave_up": chain.gave_up,
+                "trajectory": [
+                    {
+                        "server": server,
+                        "tool": a.tool,
+                        "arguments": a.arguments,
+                        "ok": a.ok,
+                        "error": a.error,
+                        "recovery": a.recovery,
+                    }
+                    for a in chain.attempts
+                ]
+                if kind != "abstain"
+                else [],
+                "states": dict(Counter(chain.trace)),
+                "outcomes": [s.outcome for s in chain.steps],
+                "sampler_block": block.block,
+                "links": [[[a, "data"] for a in s.after] for s in chain.steps],
+                "request_servers": [server],
+                "mentioned_ids": [v for v in self._mentioned_ids(chain, views)],
+                "omitted": _omitted_value(req, turns_views),
+                **perturbs,
+                "requested": [tool_name(server, s.tool) for s in chain.steps],
+            }
+        }
         task_id = f"synth-{self.config.seed}-{kind}-{j:05d}-{server}"
         try:
-            return Task(id=task_id, kind=kind, servers=servers,  # type: ignore[arg-type]
-                        initial=InitialState(seed=world), turns=turns, tools=tools,
-                        strip_enums=bool(perturbs["enum_stripped"]), meta=meta)
+            return Task(
+                id=task_id,
+                kind=kind,
+                servers=servers,  # type: ignore[arg-type]
+                initial=InitialState(seed=world),
+                turns=turns,
+                tools=tools,
+                strip_enums=bool(perturbs["enum_stripped"]),
+                meta=meta,
+            )
         except ValueError:
             return None
 
@@ -627,34 +719,56 @@ class Synthesizer:
 
     def _turns(self, kind: str, chain: Chain, groups: list[list[int]], texts: list[str]) -> list[Turn]:
         ids = {s.index: f"g{s.index + 1}" for s in chain.steps}
-        calls = [[GTStep(server=chain.server, tool=chain.steps[i].tool, arguments=chain.steps[i].arguments,
-                         id=ids[i], after=[ids[a] for a in chain.steps[i].after]) for i in g] for g in groups]
+        calls = [
+            [
+                GTStep(
+                    server=chain.server,
+                    tool=chain.steps[i].tool,
+                    arguments=chain.steps[i].arguments,
+                    id=ids[i],
+                    after=[ids[a] for a in chain.steps[i].after],
+                )
+                for i in g
+            ]
+            for g in groups
+        ]
         if kind == "abstain":
             return [Turn(user=t) for t in texts]
         if kind == "clarify":
             return [Turn(user=texts[0], ask=True), *(Turn(user=t, calls=c) for t, c in zip(texts[1:], calls))]
         return [Turn(user=t, calls=c) for t, c in zip(texts, calls)]
 
-    def _offer(self, kind: str, variant: str | None, server: str, chain: Chain,
-               rng: random.Random) -> tuple[list[str], list[str], dict[str, Any]]:
-        wanted = [tool_name(server, s.tool) for s in chain.steps if s.kind == "write"] or \
-            [tool_name(server, s.tool) for s in chain.steps]
+    def _offer(
+        self, kind: str, variant: str | None, server: str, chain: Chain, rng: random.Random
+    ) -> tuple[list[str], list[str], dict[str, Any]]:
+        wanted = [tool_name(server, s.tool) for s in chain.steps if s.kind == "write"] or [
+            tool_name(server, s.tool) for s in chain.steps
+        ]
         if variant == "irrelevance":
             tools = unsolvable_offer(perturb.unrelated_tools(self.library, server, rng), wanted)
             extra: list[str] = []
         else:
-            tools = (unsolvable_offer(perturb.read_tools(self.library, server), wanted) if variant == "missing_function"
-                     else [tool_name(server, t) for t in self.library.mount(server).tools])
+            tools = (
+                unsolvable_offer(perturb.read_tools(self.library, server), wanted)
+                if variant == "missing_function"
+                else [tool_name(server, t) for t in self.library.mount(server).tools]
+            )
             extra = []
             if rng.random() < self.config.distractor_rate:
-                extra = (unsolvable_offer(perturb.unrelated_tools(self.library, server, rng, 3, 8), wanted)
-                         if kind == "abstain" else perturb.distractors(self.library, server, rng))
+                extra = (
+                    unsolvable_offer(perturb.unrelated_tools(self.library, server, rng, 3, 8), wanted)
+                    if kind == "abstain"
+                    else perturb.distractors(self.library, server, rng)
+                )
             tools = tools + extra
         rng.shuffle(tools)
         strip = rng.random() < self.config.enum_strip_rate
         servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if variant != "irrelevance" else set()))
-        return tools, servers, {"distractors": extra, "enum_stripped": strip,
-                                "wanted": wanted if kind == "abstain" else []}
+        return (
+            tools,
+            servers,
+            {"distractors": extra, "enum_stripped": strip, "wanted": wanted if kind == "abstain" else []},
+        )
 
     # Validation --------------------------------------------------------------------------------
 
@@ -802,8 +916,12 @@ def _reference(src: StepRun, etype: str, value: Any, seed_values: set[Any]) -> s
     return f"the {etype.replace('_', ' ')} from the {verb} {obj.removeprefix('the ')} result"
 
 
-def synthesize(library: Library, config: SynthConfig, renderer: Renderer | None = None,
-               on_task: Callable[[Task], None] | None = None) -> SynthResult:
+def synthesize(
+    library: Library,
+    config: SynthConfig,
+    renderer: Renderer | None = None,
+    on_task: Callable[[Task], None] | None = None,
+) -> SynthResult:
     with Synthesizer(library, config, renderer) as synth:
         result = synth.run()
     if on_task is not None:

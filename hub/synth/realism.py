@@ -132,8 +132,9 @@ def literal_calls(text: str, offered: list[str], library: Library) -> list[tuple
     return out
 
 
-def _literal_value(p: str, schema: dict[str, Any], text: str, ids: list[str], numbers: list[float],
-                   quoted: list[str], names: list[str]) -> Any:
+def _literal_value(
+    p: str, schema: dict[str, Any], text: str, ids: list[str], numbers: list[float], quoted: list[str], names: list[str]
+) -> Any:
     kinds = {b.get("type") for b in schema.get("anyOf", [schema])}
     enum = [e for b in schema.get("anyOf", [schema]) for e in b.get("enum", [])]
     if enum:
@@ -208,22 +209,32 @@ def figures(tasks: list[Task], library: Library) -> dict[str, Any]:
     sequences = {tuple(s.name for s in t.gt_steps()) for t in mcp}
     return {
         "tasks": len(tasks),
-        "name_leak": _share(leak, calls), "verbatim_values": _share(verb, values), "id_turns": _share(id_turns, turns),
-        "linked": _share(linked_n, multi), "distinct_sequences": _share(len(sequences), len(mcp)),
+        "name_leak": _share(leak, calls),
+        "verbatim_values": _share(verb, values),
+        "id_turns": _share(id_turns, turns),
+        "linked": _share(linked_n, multi),
+        "distinct_sequences": _share(len(sequences), len(mcp)),
     }
 
 
-def report(tasks: list[Task], library: Library, *, baseline_sample: int = MAX_BASELINE,
-           fallback_servers: list[str] | None = None, seconds: float | None = None,
-           extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def report(
+    tasks: list[Task],
+    library: Library,
+    *,
+    baseline_sample: int = MAX_BASELINE,
+    fallback_servers: list[str] | None = None,
+    seconds: float | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Every figure of the module docstring, overall and per source."""
     all_tools = [f"{s}__{t}" for s in library.mounts for t in library.mount(s).tools]
     per_tool = Counter(s.name for t in tasks for s in t.gt_steps())
     per_server = Counter((t.meta.get("synth", {}).get("request_servers") or t.servers)[0] for t in tasks)
     sources = Counter(t.meta.get("synth", {}).get("source", "unknown") for t in tasks)
     out: dict[str, Any] = figures(tasks, library)
-    out["by_source"] = {s: figures([t for t in tasks if t.meta.get("synth", {}).get("source") == s], library)
-                        for s in sorted(sources)}
+    out["by_source"] = {
+        s: figures([t for t in tasks if t.meta.get("synth", {}).get("source") == s], library) for s in sorted(sources)
+    }
     out["worlds"] = len({t.initial.seed for t in tasks})
     out["smallest_server"] = list(min(((n, s) for s, n in per_server.items()), default=(0, None)))
     out["largest_server"] = list(max(((n, s) for s, n in per_server.items()), default=(0, None)))
@@ -258,8 +269,11 @@ def _baseline(tasks: list[Task], library: Library, sample: int) -> dict[str, Any
 def _means(base: list[float], oracle: list[float]) -> dict[str, Any]:
     mean_b = sum(base) / len(base) if base else 0.0
     mean_o = sum(oracle) / len(oracle) if oracle else 0.0
-    return {"mean_reward": round(mean_b, 4), "oracle_mean_reward": round(mean_o, 4),
-            "ratio": round(mean_b / mean_o, 4) if mean_o else None}
+    return {
+        "mean_reward": round(mean_b, 4),
+        "oracle_mean_reward": round(mean_o, 4),
+        "ratio": round(mean_b / mean_o, 4) if mean_o else None,
+    }
 
 
 def _share(a: int, b: int) -> float | None:

@@ -22,28 +22,89 @@ from pydantic import BaseModel, ConfigDict
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "lookup": ("get", "view", "track", "show", "check", "read", "head", "tail", "count", "compute", "print"),
-    "find": ("list", "search", "find", "locate", "grep", "geocode", "reverse", "disk", "sort", "unique", "cut",
-             "diff"),
-    "create": ("create", "add", "open", "schedule", "register", "book", "write", "make", "place", "post", "reserve",
-               "log", "save", "touch", "concatenate", "copy"),
-    "change": ("update", "set", "change", "edit", "move", "shift", "assign", "transition", "reassign", "label",
-               "mark", "apply", "select", "inflate", "refuel", "replace", "redeem", "convert", "advance", "respond",
-               "switch", "append", "restock", "transfer", "deposit", "withdraw", "rate"),
+    "find": ("list", "search", "find", "locate", "grep", "geocode", "reverse", "disk", "sort", "unique", "cut", "diff"),
+    "create": (
+        "create",
+        "add",
+        "open",
+        "schedule",
+        "register",
+        "book",
+        "write",
+        "make",
+        "place",
+        "post",
+        "reserve",
+        "log",
+        "save",
+        "touch",
+        "concatenate",
+        "copy",
+    ),
+    "change": (
+        "update",
+        "set",
+        "change",
+        "edit",
+        "move",
+        "shift",
+        "assign",
+        "transition",
+        "reassign",
+        "label",
+        "mark",
+        "apply",
+        "select",
+        "inflate",
+        "refuel",
+        "replace",
+        "redeem",
+        "convert",
+        "advance",
+        "respond",
+        "switch",
+        "append",
+        "restock",
+        "transfer",
+        "deposit",
+        "withdraw",
+        "rate",
+    ),
     "remove": ("cancel", "delete", "remove", "close", "unfollow", "unlike", "leave", "stop", "freeze", "block", "end"),
 }
 
 TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
     "complete": {
-        "lookup": ("could you look up {obj}{args}?", "please pull up the details of {obj}{args}.",
-                   "I need to see {obj}{args}.", "can you check {obj}{args} for me?"),
-        "find": ("could you {verb} {obj}{args}?", "please {verb} {obj}{args}.", "I'd like you to {verb} {obj}{args}.",
-                 "help me {verb} {obj}{args}."),
-        "create": ("please {verb} {obj}{args}.", "I'd like to {verb} {obj}{args}.", "could you {verb} {obj}{args}?",
-                   "go ahead and {verb} {obj}{args}."),
-        "change": ("please {verb} {obj}{args}.", "I need you to {verb} {obj}{args}.", "could you {verb} {obj}{args}?",
-                   "can you {verb} {obj}{args} for me?"),
-        "remove": ("please {verb} {obj}{args}.", "I want to {verb} {obj}{args}.", "could you {verb} {obj}{args}?",
-                   "go ahead and {verb} {obj}{args}."),
+        "lookup": (
+            "could you look up {obj}{args}?",
+            "please pull up the details of {obj}{args}.",
+            "I need to see {obj}{args}.",
+            "can you check {obj}{args} for me?",
+        ),
+        "find": (
+            "could you {verb} {obj}{args}?",
+            "please {verb} {obj}{args}.",
+            "I'd like you to {verb} {obj}{args}.",
+            "help me {verb} {obj}{args}.",
+        ),
+        "create": (
+            "please {verb} {obj}{args}.",
+            "I'd like to {verb} {obj}{args}.",
+            "could you {verb} {obj}{args}?",
+            "go ahead and {verb} {obj}{args}.",
+        ),
+        "change": (
+            "please {verb} {obj}{args}.",
+            "I need you to {verb} {obj}{args}.",
+            "could you {verb} {obj}{args}?",
+            "can you {verb} {obj}{args} for me?",
+        ),
+        "remove": (
+            "please {verb} {obj}{args}.",
+            "I want to {verb} {obj}{args}.",
+            "could you {verb} {obj}{args}?",
+            "go ahead and {verb} {obj}{args}.",
+        ),
         "action": ("please {verb} {obj}{args}.", "could you {verb} {obj}{args}?", "I'd like to {verb} {obj}{args}."),
     },
     "minimal": {
@@ -59,13 +120,21 @@ OPENERS = {
     "complete": ("Hi! ", "Hello! ", "Hey there. ", "Good morning! ", "Quick favor. ", ""),
     "minimal": ("", "", "pls: "),
 }
-PERSONAS = ("I'm handling this for a colleague. ", "I'm on the ops team. ", "This is for a customer on the line. ",
-            "I'm doing some admin today. ", "")
+PERSONAS = (
+    "I'm handling this for a colleague. ",
+    "I'm on the ops team. ",
+    "This is for a customer on the line. ",
+    "I'm doing some admin today. ",
+    "",
+)
 THEN = (" Then ", " After that, ", " Next, ", " Once that's done, ", " And then ")
 FOLLOW = ("Thanks. Now ", "Great. Next, ", "Perfect. Also, ", "OK, one more thing: ", "Thanks! Now ")
 CLARIFY_ANSWER = ("It's {value}.", "Sorry, I meant {value}.", "Use {value}.", "The {param} is {value}.")
-DEFER_HINT = (" I'll tell you the {param} for that later.", " (I still need to confirm the {param}.)",
-              " I don't have the {param} yet.")
+DEFER_HINT = (
+    " I'll tell you the {param} for that later.",
+    " (I still need to confirm the {param}.)",
+    " I don't have the {param} yet.",
+)
 DEFER_GIVE = ("The {param} is {value}. ", "OK, the {param} should be {value}. ", "Got it: {param} {value}. ")
 ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
 
@@ -87,7 +156,9 @@ class RenderRequest:
     level: str  # complete / missing / minimal
     turns: list[list[StepView]]
     omit: tuple[int, int, str] | None = None  # clarify: (turn, step, argument) held back until the user is asked
-    defer: tuple[int, int, str] | None = None  # missing level: (turn >= 1, step, argument) announced in turn 0, given later
+    defer: tuple[int, int, str] | None = (
+        None  # missing level: (turn >= 1, step, argument) announced in turn 0, given later
+    )
     context: dict[str, Any] = field(default_factory=dict)  # sampling context summary, for the LLM prompt
     date: str = ""
 
@@ -114,7 +185,11 @@ def fmt(value: Any) -> str:
         return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
     if isinstance(value, list):
         return ", ".join(fmt(v) for v in value)
-    if isinstance(value, str) and (" " in value or not ID_TOKEN.fullmatch(value)) and not re.fullmatch(r"[\w./:@-]+", value):
+    if (
+        isinstance(value, str)
+        and (" " in value or not ID_TOKEN.fullmatch(value))
+        and not re.fullmatch(r"[\w./:@-]+", value)
+    ):
         return f"'{value}'"
     return str(value)
 
@@ -140,7 +215,9 @@ class TemplateRenderer:
             parts = [self._step(s, style, rng, req, t, i) for i, s in enumerate(steps)]
             body = parts[0] + "".join(rng.choice(THEN) + p for p in parts[1:])
             if t == 0:
-                text = _cap(rng.choice(OPENERS[style]) + (rng.choice(PERSONAS) if style == "complete" else "") + _cap(body))
+                text = _cap(
+                    rng.choice(OPENERS[style]) + (rng.choice(PERSONAS) if style == "complete" else "") + _cap(body)
+                )
                 if style == "complete" and rng.random() < 0.3 and req.date:
                     text += f" (Today is {req.date}.)"
                 if req.defer is not None:
@@ -223,9 +300,18 @@ SYSTEM_PROMPT = (
 class LLMRenderer:
     """Rewrites each template draft through an OpenAI-compatible endpoint; falls back to the draft."""
 
-    def __init__(self, endpoint: str, model: str, *, timeout: float = 30.0, api_key: str | None = None,
-                 client: httpx.Client | None = None) -> None:
-        self.url = endpoint.rstrip("/") + ("" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions")
+    def __init__(
+        self,
+        endpoint: str,
+        model: str,
+        *,
+        timeout: float = 30.0,
+        api_key: str | None = None,
+        client: httpx.Client | None = None,
+    ) -> None:
+        self.url = endpoint.rstrip("/") + (
+            "" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions"
+        )
         self.model = model
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.owns_client = client is None
@@ -261,14 +347,20 @@ class LLMRenderer:
 
     def _ask(self, draft: str, needed: list[str], req: RenderRequest) -> str | None:
         self.calls += 1
-        user = (f"CONTEXT: {json.dumps(req.context)[:1500]}\nREFERENCE DATE: {req.date}\n"
-                f"MUST KEEP: {json.dumps(needed)}\nDRAFT: {draft}")
+        user = (
+            f"CONTEXT: {json.dumps(req.context)[:1500]}\nREFERENCE DATE: {req.date}\n"
+            f"MUST KEEP: {json.dumps(needed)}\nDRAFT: {draft}"
+        )
         return self.ask(SYSTEM_PROMPT, user)
 
     def ask(self, system: str, user: str) -> str | None:
         """One chat completion; None when the endpoint fails or answers nothing."""
-        body = {"model": self.model, "temperature": 0.7, "max_tokens": 300,
-                "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+        body = {
+            "model": self.model,
+            "temperature": 0.7,
+            "max_tokens": 300,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        }
         try:
             resp = self.client.post(self.url, json=body)
             resp.raise_for_status()
@@ -301,8 +393,15 @@ class IntentWriter:
     """Rewrites intent turns through an OpenAI-compatible endpoint, from the goal, the persona, the
     sampling context and the dialogue so far (never from the calls); falls back to the draft."""
 
-    def __init__(self, endpoint: str, model: str, *, timeout: float = 30.0, api_key: str | None = None,
-                 client: httpx.Client | None = None) -> None:
+    def __init__(
+        self,
+        endpoint: str,
+        model: str,
+        *,
+        timeout: float = 30.0,
+        api_key: str | None = None,
+        client: httpx.Client | None = None,
+    ) -> None:
         self.llm = LLMRenderer(endpoint, model, timeout=timeout, api_key=api_key, client=client)
         self.calls = 0
         self.fallbacks = 0
@@ -330,16 +429,31 @@ class IntentWriter:
             out.append(turn.model_copy(update={"user": text}))
         return out
 
-    def _write(self, goal: str, persona: str, date: str, context: dict[str, Any], said: list[str], keep: list[str],
-               draft: str, omitted: str | None) -> str:
+    def _write(
+        self,
+        goal: str,
+        persona: str,
+        date: str,
+        context: dict[str, Any],
+        said: list[str],
+        keep: list[str],
+        draft: str,
+        omitted: str | None,
+    ) -> str:
         allowed = set(ID_TOKEN.findall(draft))
-        user = (f"GOAL: {goal}\nPERSONA: {persona}\nREFERENCE DATE: {date}\nCONTEXT: {json.dumps(context)[:1500]}\n"
-                f"DIALOGUE SO FAR: {json.dumps(said)}\nMUST KEEP: {json.dumps(keep)}\nDRAFT: {draft}")
+        user = (
+            f"GOAL: {goal}\nPERSONA: {persona}\nREFERENCE DATE: {date}\nCONTEXT: {json.dumps(context)[:1500]}\n"
+            f"DIALOGUE SO FAR: {json.dumps(said)}\nMUST KEEP: {json.dumps(keep)}\nDRAFT: {draft}"
+        )
         for _ in range(2):
             self.calls += 1
             text = self.llm.ask(WRITER_PROMPT, user)
-            if (text and all(v in text for v in keep) and set(ID_TOKEN.findall(text)) <= allowed
-                    and (omitted is None or omitted not in text)):
+            if (
+                text
+                and all(v in text for v in keep)
+                and set(ID_TOKEN.findall(text)) <= allowed
+                and (omitted is None or omitted not in text)
+            ):
                 return text.strip()
         self.fallbacks += 1
         return draft

@@ -21,8 +21,21 @@ from hub.library import Library
 from hub.world import World
 
 ID_FALLBACK_KEYS = ("id", "code", "symbol", "sku", "username", "path")
-LABEL_KEYS = ("name", "title", "nickname", "subject", "owner_name", "full_name", "display_name", "username",
-              "handle", "company", "address", "path", "description")
+LABEL_KEYS = (
+    "name",
+    "title",
+    "nickname",
+    "subject",
+    "owner_name",
+    "full_name",
+    "display_name",
+    "username",
+    "handle",
+    "company",
+    "address",
+    "path",
+    "description",
+)
 MAX_VALUES = 200
 
 
@@ -80,7 +93,10 @@ class Harvester:
             self._map(f"{e}_id", e)
             self._map(f"{e}_ids", e)
         for e in sorted(self.entity_types):  # a key named after the type carries it when no id key does
-            if not any(k not in (f"{e}_id", f"{e}_ids") and e in es and k.endswith(("_id", "_ids")) for k, es in self.keymap.items()):
+            if not any(
+                k not in (f"{e}_id", f"{e}_ids") and e in es and k.endswith(("_id", "_ids"))
+                for k, es in self.keymap.items()
+            ):
                 self._map(e, e)
 
     def _map(self, key: str, etype: str) -> None:
@@ -110,7 +126,7 @@ class Harvester:
                 self._walk(v, child if child in self.entity_types else None, out, depth + 1)
                 continue
             for etype in self.keymap.get(k, ()):
-                for item in (v if isinstance(v, list) else [v]):
+                for item in v if isinstance(v, list) else [v]:
                     if _id_like(item):
                         out.add_id(etype, item)
             if _plain(v):
@@ -183,8 +199,9 @@ class SamplingContext:
 class Sampler:
     """Builds and caches sampling contexts; one session per build, read-only tools only."""
 
-    def __init__(self, library: Library, seed: int, *, world_seed: int = 0, k: int = 50, min_support: int = 3,
-                 per_tool: int = 3) -> None:
+    def __init__(
+        self, library: Library, seed: int, *, world_seed: int = 0, k: int = 50, min_support: int = 3, per_tool: int = 3
+    ) -> None:
         self.library = library
         self.seed = seed
         self.world_seed = world_seed

@@ -17,8 +17,13 @@ from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
 from hub.tasks import Task
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden" / "synth_samples.jsonl"
-PLAN = ((Slot("mcp", "complete", None), 2), (Slot("mcp", "minimal", None), 1), (Slot("clarify", "missing", None), 1),
-        (Slot("abstain", "complete", "missing_function"), 1), (Slot("abstain", "complete", "irrelevance"), 1))
+PLAN = (
+    (Slot("mcp", "complete", None), 2),
+    (Slot("mcp", "minimal", None), 1),
+    (Slot("clarify", "missing", None), 1),
+    (Slot("abstain", "complete", "missing_function"), 1),
+    (Slot("abstain", "complete", "irrelevance"), 1),
+)
 
 
 def sample_tasks(library: Library, seed: int = 0, cache_dir: Path | None = None) -> list[Task]:
@@ -40,13 +45,27 @@ def sample_tasks(library: Library, seed: int = 0, cache_dir: Path | None = None)
 def compact(task: Task) -> dict[str, Any]:
     """What a reviewer reads: who says what, and the calls that answer it."""
     synth = task.meta["synth"]
-    return {"id": task.id, "kind": task.kind, "world": task.initial.seed, "level": synth.get("level"),
-            "variant": synth.get("variant"), "intents": synth.get("intents"), "persona": synth.get("persona"),
-            "turns": [{"user": t.user, **({"ask": True} if t.ask else {}),
-                       "calls": [f"{s.tool}({json.dumps(s.arguments, sort_keys=True)}) after {s.after}"
-                                 for s in t.calls]} for t in task.turns],
-            "offered": len(task.tools), "distractors": len(synth.get("distractors", [])),
-            "enum_stripped": task.strip_enums, "expected_state_hash": task.expected_state_hash}
+    return {
+        "id": task.id,
+        "kind": task.kind,
+        "world": task.initial.seed,
+        "level": synth.get("level"),
+        "variant": synth.get("variant"),
+        "intents": synth.get("intents"),
+        "persona": synth.get("persona"),
+        "turns": [
+            {
+                "user": t.user,
+                **({"ask": True} if t.ask else {}),
+                "calls": [f"{s.tool}({json.dumps(s.arguments, sort_keys=True)}) after {s.after}" for s in t.calls],
+            }
+            for t in task.turns
+        ],
+        "offered": len(task.tools),
+        "distractors": len(synth.get("distractors", [])),
+        "enum_stripped": task.strip_enums,
+        "expected_state_hash": task.expected_state_hash,
+    }
 
 
 def render_golden(library: Library, cache_dir: Path | None = None) -> str:

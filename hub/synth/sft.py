@@ -104,8 +104,9 @@ class SFTExporter:
 
     def __init__(self, library: Library) -> None:
         world = World(library, max_sessions=1_000_000)
-        self.engine = EpisodeEngine(library, world.sessions, world.dispatcher, world.bus, TaskSet(),
-                                    limits=EpisodeLimits(max_steps=1000))
+        self.engine = EpisodeEngine(
+            library, world.sessions, world.dispatcher, world.bus, TaskSet(), limits=EpisodeLimits(max_steps=1000)
+        )
 
     def chat(self, task: Task) -> dict[str, Any]:
         ep = self.engine.open_group(task)[0]
@@ -127,16 +128,28 @@ class SFTExporter:
         finally:
             self.engine.close(ep.id)
         tools = self.engine.tools_of(task)
-        return {"task": task.id, "kind": task.kind, "split": task.split, "messages": messages, "tools": tools,
-                "reward": round(reward, 6)}
+        return {
+            "task": task.id,
+            "kind": task.kind,
+            "split": task.split,
+            "messages": messages,
+            "tools": tools,
+            "reward": round(reward, 6),
+        }
 
     def _assistant(self, task: Task, turn: int) -> list[dict[str, Any]]:
         t = task.turns[turn]
         if t.ask:
             return [{"role": "assistant", "content": clarifying_question(task, turn)}]
         if t.calls:
-            calls = [{"id": f"call_{turn}_{k}", "type": "function",
-                      "function": {"name": s.name, "arguments": json.dumps(s.arguments)}} for k, s in enumerate(t.calls)]
+            calls = [
+                {
+                    "id": f"call_{turn}_{k}",
+                    "type": "function",
+                    "function": {"name": s.name, "arguments": json.dumps(s.arguments)},
+                }
+                for k, s in enumerate(t.calls)
+            ]
             return [{"role": "assistant", "content": "", "tool_calls": calls}]
         return [{"role": "assistant", "content": REFUSAL}]
 
@@ -175,8 +188,10 @@ def render_qwen(record: dict[str, Any]) -> str:
 def _for_template(message: dict[str, Any]) -> dict[str, Any]:
     out = dict(message)
     if "tool_calls" in out:  # templates take arguments as objects
-        out["tool_calls"] = [c | {"function": c["function"] | {"arguments": json.loads(c["function"]["arguments"])}}
-                             for c in out["tool_calls"]]
+        out["tool_calls"] = [
+            c | {"function": c["function"] | {"arguments": json.loads(c["function"]["arguments"])}}
+            for c in out["tool_calls"]
+        ]
     return out
 
 

@@ -97,7 +97,9 @@ class SeedIndex:
         if not isinstance(mount, SqliteMount):
             return out
         db = mount.seed_db(self.world_seed).db
-        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+        tables = [
+            r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+        ]
         for t in tables:
             for row in db.execute(f"SELECT * FROM {t}"):
                 for v in row:
@@ -132,8 +134,11 @@ def call_tokens(task: Task) -> frozenset[str]:
     by ``>`` within a turn and ``|`` across a turn boundary. Values are not compared (two tasks that
     differ only in ids are near duplicates); order and turn split are (the same calls in another order,
     or split over other turns, are another sequence). An abstain task's token is its text."""
-    calls = [(k, f"{s.name}({','.join(sorted(s.arguments))})")
-             for k, turn in enumerate(t for t in task.turns if t.calls) for s in turn.calls]
+    calls = [
+        (k, f"{s.name}({','.join(sorted(s.arguments))})")
+        for k, turn in enumerate(t for t in task.turns if t.calls)
+        for s in turn.calls
+    ]
     if not calls:
         text = " ".join(re.sub(r"\W+", " ", task.turns[0].user.lower()).split())
         return frozenset({f"text:{text}"})
@@ -218,7 +223,9 @@ def dedup(tasks: Iterable[Task], threshold: float = 0.70) -> tuple[list[Task], l
     return kept, dropped
 
 
-def error_filter(tasks: Iterable[Task], library: Library, max_error_rate: float = 0.30) -> tuple[list[Task], list[Task]]:
+def error_filter(
+    tasks: Iterable[Task], library: Library, max_error_rate: float = 0.30
+) -> tuple[list[Task], list[Task]]:
     """(kept, dropped) by the replayed trajectory's error rate."""
     kept: list[Task] = []
     dropped: list[Task] = []

@@ -21,17 +21,52 @@ DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$")
 TIME = re.compile(r"^\d{2}:\d{2}$")
 
 PHRASES: dict[str, tuple[str, ...]] = {
-    "title": ("Quarterly review", "Team sync", "Budget planning", "Client kickoff", "Roadmap walkthrough",
-              "Design review", "Offsite prep", "Vendor check-in", "Launch retro", "Hiring debrief"),
-    "name": ("Weekend plans", "Spring cleanup", "Family trip", "Project Falcon", "Home office", "Evening Glow",
-             "Focus mode", "Summer list", "Side project", "Q3 goals"),
+    "title": (
+        "Quarterly review",
+        "Team sync",
+        "Budget planning",
+        "Client kickoff",
+        "Roadmap walkthrough",
+        "Design review",
+        "Offsite prep",
+        "Vendor check-in",
+        "Launch retro",
+        "Hiring debrief",
+    ),
+    "name": (
+        "Weekend plans",
+        "Spring cleanup",
+        "Family trip",
+        "Project Falcon",
+        "Home office",
+        "Evening Glow",
+        "Focus mode",
+        "Summer list",
+        "Side project",
+        "Q3 goals",
+    ),
     "subject": ("Discovery call", "Follow-up on pricing", "Contract questions", "Renewal check-in", "Demo recap"),
-    "content": ("Morning run done #running", "Great meetup today #community", "New blog post is live #writing",
-                "Coffee and code #devlife", "Loving this weather #sunny"),
-    "text": ("Can someone review this?", "Heads up: deploy at 5pm", "Great spot, friendly staff.",
-             "Thanks for the quick turnaround!", "Notes from today's call are in the doc."),
-    "body": ("I can reproduce this on staging.", "Looks good to me.", "Please see the attached notes.",
-             "Following up on our conversation.", "Let's discuss this tomorrow."),
+    "content": (
+        "Morning run done #running",
+        "Great meetup today #community",
+        "New blog post is live #writing",
+        "Coffee and code #devlife",
+        "Loving this weather #sunny",
+    ),
+    "text": (
+        "Can someone review this?",
+        "Heads up: deploy at 5pm",
+        "Great spot, friendly staff.",
+        "Thanks for the quick turnaround!",
+        "Notes from today's call are in the doc.",
+    ),
+    "body": (
+        "I can reproduce this on staging.",
+        "Looks good to me.",
+        "Please see the attached notes.",
+        "Following up on our conversation.",
+        "Let's discuss this tomorrow.",
+    ),
     "description": ("Logo design", "Consulting hours", "Monthly retainer", "Website refresh", "Annual support plan"),
     "memo": ("Rent June", "Dinner split", "Utilities", "Birthday gift", "Savings top-up"),
     "note": ("Paid by card", "Shared with roommate", "Business expense", "Reimbursable", "One-off"),
@@ -200,7 +235,8 @@ class ValueMaker:
             first, last = fake.person(self.rng)
             return f"{first.lower()}.{last.lower()}@example.com"
         if n == "url" or text.startswith("http"):
-            return f"https://hooks.example.com/{self.rng.choice(('billing', 'events', 'orders'))}/{self.rng.randint(100, 999)}"
+            kind = self.rng.choice(("billing", "events", "orders"))
+            return f"https://hooks.example.com/{kind}/{self.rng.randint(100, 999)}"
         if "phone" in n:
             return fake.phone(self.rng)
         if n == "zip" or "\\d{5}" in pattern:
@@ -220,9 +256,13 @@ class ValueMaker:
         if n == "fields":
             return self.rng.choice(("1", "2", "1,3", "2-3"))
         if "archive" in n:
-            return f"backups/{self.rng.choice(('notes', 'projects', 'docs', 'photos'))}-{self.rng.randint(1, 999)}.tar.gz"
+            return (
+                f"backups/{self.rng.choice(('notes', 'projects', 'docs', 'photos'))}-{self.rng.randint(1, 999)}.tar.gz"
+            )
         if n.endswith("path") and isinstance(ex, str):
-            return f"Documents/{self.rng.choice(('notes', 'drafts', 'reports'))}/{self.rng.choice(('todo', 'plan', 'summary'))}-{self.rng.randint(1, 99)}.md"
+            folder = self.rng.choice(("notes", "drafts", "reports"))
+            stem = self.rng.choice(("todo", "plan", "summary"))
+            return f"Documents/{folder}/{stem}-{self.rng.randint(1, 99)}.md"
         return None
 
     def _moment(self, hours: bool) -> datetime:
@@ -230,6 +270,10 @@ class ValueMaker:
             return self.now + timedelta(minutes=self.rng.choice((30, 45, 60)))
         day = self.now + timedelta(days=self.rng.randint(1, 20))
         if hours:
-            return day.replace(hour=self.rng.choice((9, 10, 11, 13, 14, 15, 16)), minute=self.rng.choice((0, 30)),
-                               second=0, microsecond=0)
+            return day.replace(
+                hour=self.rng.choice((9, 10, 11, 13, 14, 15, 16)),
+                minute=self.rng.choice((0, 30)),
+                second=0,
+                microsecond=0,
+            )
         return day
