@@ -275,9 +275,12 @@ class Synthesizer:
         random.Random(f"servers:{self.config.seed}").shuffle(servers)
         counters: Counter[str] = Counter()
         tasks: list[Task] = []
-        limit = int(self.config.n * self.config.max_attempts_factor) + 100
+        # Each kind gets its share of the attempts: a kind whose attempts are mostly dropped as near
+        # duplicates must not use up those of the kinds planned after it.
+        limits = {k: int(c * self.config.max_attempts_factor) + 100 for k, c in kind_counts(self.config).items()}
         for i, slot in enumerate(plan(self.config)):
-            if sum(self.stats.attempts.values()) >= limit:
+            limit = limits[slot.kind]
+            if self.stats.attempts[slot.kind] >= limit:
                 self.stats.unfilled += 1
                 continue
             task = self._fill(slot, servers, i, counters, limit)
@@ -317,9 +320,9 @@ class Synthesizer:
 
     def _fill(self, slot: Slot, servers: list[str], i: int, counters: Counter[str], limit: int) -> Task | None:
         """The slot's task from server ``i`` of the rotation or, when it cannot, from the servers with the
-        fewest tasks so far. A server is used up for a kind when it has spent its attempt budget for the
-        kind (``server_budget`` per task of its share: the time target) or when ``dry_attempts`` in a row
-        kept nothing (the near-duplicate filter rejects what it makes)."""
+        fewest tasks so far, within ``limit`` attempts for the slot's kind. A server is used up for a kind
+        when it has spent its attempt budget for the kind (``server_budget`` per task of its share: the time
+        target) or when ``dry_attempts`` in a row kept nothing (the near-duplicate filter rejects what it makes)."""
         first = servers[i % len(servers)]
         rest = sorted((s for s in servers if s != first), key=lambda s: (self.filled[s], servers.index(s)))
         for server in [first, *rest]:
@@ -327,7 +330,7 @@ class Synthesizer:
             for _ in range(self.config.slot_tries):
                 if self._used_up(key):
                     break
-                if sum(self.stats.attempts.values()) >= limit:
+                if self.stats.attempts[slot.kind] >= limit:
                     return None
                 j = counters[slot.kind]
                 counters[slot.kind] += 1
