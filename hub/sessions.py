@@ -45,18 +45,9 @@ class Budget:
         self.held += extra
 
 
-# What an in-memory SQLite connection costs beyond its pages (schema, page cache, statements), as
-# benchmarks/bench_memory.py measures it: with it, the budget tracks the process RSS within ~2%.
-CONNECTION_BYTES = 160 * 1024
-
-
 def fork_bytes(fork: Fork) -> int:
-    """The bytes a fork holds: SQLite's pages and connection, or what a mounted object's fork holds alone."""
-    held = getattr(fork, "held_bytes", None)
-    if held is not None:
-        return int(held)
-    nbytes = getattr(fork, "nbytes", None)
-    return int(nbytes) + CONNECTION_BYTES if nbytes is not None else len(fork.dump())
+    """The bytes the memory budget charges a fork (each kind of fork says what it holds)."""
+    return fork.held_bytes
 
 
 @dataclass

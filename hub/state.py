@@ -41,6 +41,11 @@ def combine(hashes: dict[str, str]) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
+# What an in-memory SQLite connection costs beyond its pages (schema, page cache, statements), as
+# benchmarks/bench_memory.py measures it: with it, the budget tracks the process RSS within ~2%.
+CONNECTION_BYTES = 160 * 1024
+
+
 class Fork(Protocol):
     """The state of one server inside one session; SQLite forks and mounted objects both fit."""
 
@@ -54,6 +59,8 @@ class Fork(Protocol):
     def diff(self, other: Fork | None = None) -> dict[str, Any]: ...
     def clone(self) -> Fork: ...
     def dump(self) -> bytes: ...
+    @property
+    def held_bytes(self) -> int: ...
     def tables(self) -> list[str]: ...
     def browse(self, table: str, offset: int = 0, limit: int = 50) -> dict[str, Any]: ...
 
@@ -187,6 +194,11 @@ class SqliteFork:
         """The bytes this fork's database holds (its pages)."""
         pages = self.db.execute("PRAGMA page_count").fetchone()[0]
         return int(pages) * self.seed_db.page_size
+
+    @property
+    def held_bytes(self) -> int:
+        """What the memory budget charges this fork: its pages and its connection."""
+        return self.nbytes + CONNECTION_BYTES
 
     def call(self, tool: Tool, kwargs: dict[str, Any]) -> Json:
         """Run a tool inside a savepoint: a tool that raises leaves no change.
