@@ -3,7 +3,9 @@
 The near-duplicate filter compares tasks by their calls' names and argument keys, not values, so a
 server contributes at most as many tasks of a kind as its intents have distinct call structures.
 This draws ``--attempts`` tasks of one kind and prints how many were kept as attempts grow, why the
-rest were dropped, and which intents (and chains of intents) the kept ones came from. When the kept
+rest were dropped, the realism figures of the kept ones (tool-name words in turns, values stated
+verbatim, turns with internal ids, distinct tool-name sequences) and which intents (and chains of
+intents) the kept ones came from. When the kept
 count flattens out well below the server's share of a run (about n / 20), its intents need more
 variety: filters that follow what the user said, other discovery paths, follow-ups.
 """
@@ -18,6 +20,7 @@ from collections import Counter
 from hub.config import REFERENCE_NOW
 from hub.library import Library
 from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
+from hub.synth.realism import figures
 
 SLOTS = {
     "mcp": (Slot("mcp", "complete", None), Slot("mcp", "complete", None), Slot("mcp", "minimal", None)),
@@ -45,6 +48,7 @@ def capacity(
         "kind": kind,
         "kept_by_attempts": curve,
         "dropped": dict(synth.stats.dropped),
+        "realism": figures(kept, library),
         "chains": dict(chains.most_common()),
         "intent_errors": synth.stats.intent_errors,
     }

@@ -40,6 +40,7 @@ from hub.synth.intent import (
 from hub.tasks import GTStep, Turn, tool_name
 
 CONTINUE_RATE = 0.5
+FOLLOW_TRIES = 6  # follow-ups tried per dialogue (a skipped or overrunning one is rolled back)
 WORD = re.compile(r"[A-Za-z0-9_.-]{4,}")
 
 
@@ -87,12 +88,14 @@ def run_dialogue(
     first: Intent | None = None,
     max_turns: int = MAX_TURNS,
     follow_weight: Callable[[list[str], Intent], float] | None = None,
+    fresh: Callable[[Scene], bool] | None = None,
 ) -> Dialogue:
     """Run intents on session ``sid`` (opened here on ``world``, left open for the caller to close).
 
     ``max_turns`` bounds the dialogue below ``MAX_TURNS`` (a clarify task adds its ask turn on top);
     ``follow_weight(intents so far, follower)`` replaces the followers' static weights (the pipeline
-    steers toward continuations that still make new tasks)."""
+    steers toward continuations that still make new tasks); while ``fresh(scene)`` is false (the calls so
+    far make a task the run already holds), a follow-up is always tried when there is room."""
     session = sessions.open(sid, seed=world)
     db = session.fork_of(server.name).db  # type: ignore[attr-defined]
 
@@ -109,12 +112,17 @@ def run_dialogue(
     followers = [i for i in server.intents if i.follows]
     weight = (lambda i: follow_weight(list(scene.intents), i)) if follow_weight else None
     tries = 0
-    while followers and tries < 4 and _room(scene, max_turns) and (_short(scene) or rng.random() < CONTINUE_RATE):
+    while followers and tries < FOLLOW_TRIES and _room(scene, max_turns) and _more(scene, rng, fresh):
         tries += 1
         _continue(scene, db, _weighted(followers, rng, weight), max_turns)
     if _short(scene):
         raise DraftFailed("too_short")
     return Dialogue(server.name, world, level, scene.persona, scene, links(server.tools, scene))
+
+
+def _more(scene: Scene, rng: random.Random, fresh: Callable[[Scene], bool] | None) -> bool:
+    """Whether to try a follow-up: the dialogue is too short, makes nothing new yet, or by chance."""
+    return _short(scene) or (fresh is not None and not fresh(scene)) or rng.random() < CONTINUE_RATE
 
 
 def _short(scene: Scene) -> bool:
@@ -128,6 +136,7 @@ def _room(scene: Scene, max_turns: int = MAX_TURNS) -> bool:
 def _continue(scene: Scene, db: Any, intent: Intent, max_turns: int = MAX_TURNS) -> None:
     """Run a follow-up intent inside a savepoint; undo it when it skips or overruns the bounds."""
     mark = (len(scene.turns), len(scene.proofs), dict(scene.memory), len(scene.intents), scene.level)
+    persona, speaker = scene.persona, scene.speaker
     scene.level = "complete"  # only the opening turn has an information level
     db.execute("SAVEPOINT dialogue")
     try:
@@ -142,6 +151,7 @@ def _continue(scene: Scene, db: Any, intent: Intent, max_turns: int = MAX_TURNS)
         del scene.proofs[mark[1] :]
         scene.memory = mark[2]
         del scene.intents[mark[3] :]
+        scene.persona, scene.speaker = persona, speaker
     db.execute("RELEASE dialogue")
     scene.level = mark[4]
 

@@ -346,6 +346,7 @@ class Scene:
         self.memory: dict[str, Any] = {}  # what earlier intents of this dialogue left for follow-ups
         self.intent: Intent | None = None
         self.intents: list[str] = []
+        self.speaker: str | None = None  # the entity the persona became (``be``), kept by follow-ups
 
     # Reading the state (read-only) -----------------------------------------------------------
 
@@ -469,11 +470,23 @@ class Scene:
     ) -> dict[str, Any]:
         """Run a discovery read and return the first row of its ``listed`` list whose ``key`` is ``value``, e.g.
         ``s.find("search_users", "users", "user_id", "USR-0012", missing="not found", query="Ana Ruiz")``;
-        ``Skip`` with ``missing`` when the page does not hold it."""
+        ``Skip`` with ``missing`` when the page does not hold it. When an earlier call of the dialogue (the same
+        read with the same arguments) already listed it, the agent knows it: no call is made again."""
+        for row in self._known(tool, listed, key, value, arguments):
+            return row
         for row in self.call(tool, **arguments)[listed]:
             if row[key] == value:
                 return row  # type: ignore[no-any-return]
         raise Skip(missing)
+
+    def _known(self, tool: str, listed: str, key: str, value: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
+        args = {k: (v.value if isinstance(v, Given) else v) for k, v in arguments.items()}
+        for c in self.calls:
+            if c.tool == tool and c.kind == "read" and c.arguments == args and isinstance(c.result, dict):
+                rows = [r for r in c.result.get(listed) or () if isinstance(r, dict) and r.get(key) == value]
+                if rows:
+                    return rows[:1]
+        return []
 
     @property
     def calls(self) -> Iterator[CallRecord]:
@@ -496,7 +509,11 @@ class Scene:
             raise Skip(f"{tool} already ran on that")
 
     def be(self, name: str) -> None:
-        """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone."""
+        """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone.
+        ``Skip`` in a follow-up that would make someone else talk than the earlier turns did."""
+        if len(self.intents) > 1 and self.speaker != name:
+            raise Skip("a follow-up never changes who talks")
+        self.speaker = name
         self.persona = Persona(name, self.persona.tone)
 
     def today(self) -> str:

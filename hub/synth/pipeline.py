@@ -43,7 +43,7 @@ from hub.synth.goals import (
 )
 from hub.synth.goals import render as render_turns
 from hub.synth.graph import ToolGraph, load_graph
-from hub.synth.intent import MAX_TURNS, Intent, IntentError, Level
+from hub.synth.intent import MAX_TURNS, Intent, IntentError, Level, Scene
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
 from hub.synth.output import assign_splits
 from hub.synth.render import (
@@ -407,6 +407,16 @@ class Synthesizer:
 
         return weight
 
+    def _fresh(self, server: str, kind: str) -> Callable[[Scene], bool] | None:
+        """For mcp dialogues: whether the calls so far make a tool-name sequence the run does not hold yet."""
+        if kind != "mcp":
+            return None
+
+        def fresh(scene: Scene) -> bool:
+            return tuple(tool_name(server, c.tool) for c in scene.calls) not in self.sequences
+
+        return fresh
+
     def _learn(self, server: str, kind: str, intents: list[str], kept: bool) -> None:
         """Move the recent yield of the opening intent and of each continuation toward this outcome."""
         for k in range(1, len(intents) + 1):
@@ -434,6 +444,7 @@ class Synthesizer:
                 first,
                 max_turns,
                 self._follow_weight(server, slot.kind),
+                self._fresh(server, slot.kind),
             )
             check(dialogue)
         except DraftFailed as exc:
