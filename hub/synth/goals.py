@@ -20,6 +20,7 @@ from typing import Any
 from hub.dispatcher import Dispatcher
 from hub.kit import Server, Tool
 from hub.sessions import SessionManager
+from hub.synth.checkback import checkbacks
 from hub.synth.intent import (
     MAX_CALLS,
     MAX_TURNS,
@@ -109,7 +110,7 @@ def run_dialogue(
         intent.run(scene)
     except Skip as exc:
         raise DraftFailed("no_fit", str(exc)) from None
-    followers = [i for i in server.intents if i.follows]
+    followers = [i for i in server.intents if i.follows] + checkbacks(server)
     weight = (lambda i: follow_weight(list(scene.intents), i)) if follow_weight else None
     tries = 0
     while followers and tries < FOLLOW_TRIES and _room(scene, max_turns) and _more(scene, rng, fresh):
