@@ -352,14 +352,18 @@ class Scene:
 
     def rows(self, sql: str, *params: Any) -> list[dict[str, Any]]:
         """All rows of a read-only query on the live fork, as dicts."""
+        cols, found = self._query(sql, params)
+        return [dict(zip(cols, r)) for r in found]
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> tuple[list[str], list[tuple[Any, ...]]]:
+        """The column names and the rows (tuples: a draw turns only the row it picks into a dict)."""
         head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
         if head not in ("SELECT", "WITH"):
             raise IntentError(f"scene queries are read-only SELECTs, got {sql[:40]!r}")
         self.db.execute("PRAGMA query_only = ON")
         try:
             cur = self.db.execute(sql, params)
-            cols = [c[0] for c in cur.description]
-            return [dict(zip(cols, r)) for r in cur.fetchall()]
+            return [c[0] for c in cur.description], cur.fetchall()
         except sqlite3.Error as exc:
             raise IntentError(f"query failed ({exc}): {sql[:120]}") from None
         finally:
@@ -367,22 +371,22 @@ class Scene:
 
     def pick(self, sql: str, *params: Any) -> dict[str, Any]:
         """One row, drawn by the scene's rng among all rows the query returns; ``Skip`` when none."""
-        found = self.rows(sql, *params)
+        cols, found = self._query(sql, params)
         if not found:
             raise Skip(f"no row fits: {sql[:80]}")
-        return self.rng.choice(found)
+        return dict(zip(cols, self.rng.choice(found)))
 
     def sample(self, sql: str, k: int, *params: Any) -> list[dict[str, Any]]:
         """``k`` distinct rows drawn by the rng (``Skip`` when fewer fit)."""
-        found = self.rows(sql, *params)
+        cols, found = self._query(sql, params)
         if len(found) < k:
             raise Skip(f"fewer than {k} rows fit: {sql[:80]}")
-        return self.rng.sample(found, k)
+        return [dict(zip(cols, r)) for r in self.rng.sample(found, k)]
 
     def value(self, sql: str, *params: Any) -> Any:
         """The first column of the first row (None when no row)."""
-        found = self.rows(sql, *params)
-        return next(iter(found[0].values())) if found else None
+        found = self._query(sql, params)[1]
+        return found[0][0] if found else None
 
     def refer(self, target: Any, *refs: Ref, **slots: Any) -> str:
         """The first description (least detail first) whose query picks out exactly ``target`` now.
@@ -390,7 +394,7 @@ class Scene:
         Each ``Ref``'s text is formatted with ``slots``; the proof is recorded on the task. No
         description is unique: ``Skip`` (the pipeline draws another entity)."""
         for ref in refs:
-            keys = [next(iter(r.values())) for r in self.rows(ref.sql, *ref.params)]
+            keys = [r[0] for r in self._query(ref.sql, ref.params)[1]]
             if keys == [target]:
                 text = ref.text.format(**slots)
                 self.proofs.append(Proof(text, ref.sql, list(ref.params), target, len(self.turns)))
