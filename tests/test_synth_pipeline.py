@@ -176,3 +176,18 @@ def test_cli_synth_and_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert manifest["n"] == 12 and (out / "export" / "test.jsonl").exists()
     realism = json.loads((out / "realism.json").read_text())
     assert realism["tasks"] == 12 and realism["worlds"] <= 2 and manifest["realism"]["baseline"]["tasks"] == 12
+
+
+def test_the_top_up_raises_rare_tools_to_the_floor_with_intent_tasks() -> None:
+    from collections import Counter
+
+    from hub.synth.pipeline import Synthesizer
+
+    synth = Synthesizer(LIBRARY, SynthConfig(n=4, seed=0, worlds=2, min_tool_uses=2))
+    rare = ["issue_tracker__close_sprint", "video_meeting__start_meeting"]
+    synth.all_tools = rare
+    tasks = synth._cover([], Counter())
+    uses = Counter(s.name for t in tasks for s in t.gt_steps())
+    assert all(uses[name] >= 2 for name in rare), uses
+    assert all(t.meta["synth"]["source"] == "intent" and t.expected_state_hash for t in tasks)
+    assert len(tasks) <= 4  # appended only up to n; past it a top-up task replaces one whose tools stay covered

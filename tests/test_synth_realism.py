@@ -92,11 +92,10 @@ def test_intent_tasks_meet_the_targets(intent_tasks: list[Task], tmp_path: Path)
 
 def test_report_on_machine_tasks_says_what_the_fallback_is_worth() -> None:
     synth = Synthesizer(LIBRARY, SynthConfig(n=100, seed=3, worlds=1))
-    anchors = sorted(LIBRARY.mount("banking").tools)  # an anchor tool sends the attempt to the chain machine
+    anchors = sorted(LIBRARY.mount("banking").tools)
+    slot = Slot("mcp", "complete", None)
     tasks = [
-        t
-        for j in range(40)
-        if (t := synth.attempt(Slot("mcp", "complete", None), "banking", j, anchor=anchors[j % len(anchors)]))
+        t for j in range(40) if (t := synth.attempt(slot, "banking", j, anchor=anchors[j % len(anchors)], machine=True))
     ]
     assert tasks and all(t.meta["synth"]["source"] == "machine" for t in tasks)
     data = report(tasks, LIBRARY, baseline_sample=len(tasks))

@@ -73,6 +73,7 @@ LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
 KINDS = ("mcp", "clarify", "abstain")
 ALPHA = 0.15  # how fast an intent's (or a continuation's) recent yield forgets older attempts
 FLOOR = 0.03  # the least a used-up intent is still drawn, relative to a fresh one
+ANCHOR_BOOST = 25.0  # how much more a follow-up that may call the tool a top-up wants is drawn
 
 
 class SynthConfig(BaseModel):
@@ -102,7 +103,8 @@ class SynthConfig(BaseModel):
     server_budget: float = Field(8.0, gt=0)  # attempts per planned task of a server's share of a kind
     dry_attempts: int = Field(400, ge=1)  # attempts in a row without a kept task: the server-kind is used up
     slot_tries: int = Field(12, ge=1)
-    coverage_tries: int = Field(24, ge=0)
+    coverage_tries: int = Field(24, ge=0)  # attempts per missing use of a tool in the top-up
+    min_tool_uses: int = Field(10, ge=1)  # the top-up raises every tool to this many ground-truth uses
     cover: bool | None = None  # target uncovered tools at the end; default: when n ≥ 2 × the tool count
     llm_endpoint: str | None = None
     model: str | None = None
@@ -288,7 +290,7 @@ class Synthesizer:
                 self.stats.unfilled += 1
                 continue
             tasks.append(task)
-            self.filled[(task.meta["synth"].get("request_servers") or task.servers)[0]] += 1
+            self.filled[_home(task)] += 1
             self.tool_counts.update(s.name for s in task.gt_steps())
             self._progress(len(tasks), start)
         cover = self.config.cover if self.config.cover is not None else self.config.n >= 2 * len(self.all_tools)
@@ -364,12 +366,16 @@ class Synthesizer:
 
     # One attempt -------------------------------------------------------------------------------
 
-    def attempt(self, slot: Slot, server: str, j: int, anchor: str | None = None, tries: int = 4) -> Task | None:
-        """One synthesis attempt for ``server``: a validated, deduplicated task, or None (the reason counted)."""
+    def attempt(
+        self, slot: Slot, server: str, j: int, anchor: str | None = None, tries: int = 4, machine: bool = False
+    ) -> Task | None:
+        """One synthesis attempt for ``server``: a validated, deduplicated task, or None (the reason counted).
+        From the server's intents when it has some (``anchor``: one that may call that tool), else (or with
+        ``machine``) from the chain machine anchored on ``anchor``."""
         self.stats.attempts[slot.kind] += 1
         rng = random.Random(f"task:{self.config.seed}:{slot.kind}:{slot.level}:{slot.variant}:{j}:{server}:{anchor}")
-        if server in self.intent_servers and anchor is None:
-            task = self._from_intents(slot, server, self.worlds[rng.randrange(len(self.worlds))], rng, j)
+        if server in self.intent_servers and not machine:
+            task = self._from_intents(slot, server, self.worlds[rng.randrange(len(self.worlds))], rng, j, anchor)
         else:  # the machine's sampling context is built per block of k tasks, so a block keeps its world
             world = self.worlds[(self.per_server[server] // self.config.sampler_k) % len(self.worlds)]
             task = self._from_machine(slot, server, world, rng, j, anchor, tries)
@@ -384,26 +390,30 @@ class Synthesizer:
 
     # Intents -----------------------------------------------------------------------------------
 
-    def _pick_intent(self, srv: Server, rng: random.Random, kind: str) -> Intent:
+    def _pick_intent(self, srv: Server, rng: random.Random, kind: str, anchor: str | None = None) -> Intent:
         """An intent drawn by weight, favouring those whose tools are used least so far and those whose
         recent attempts of this kind were kept (a clarify task needs an intent with a withholdable value;
-        an intent whose call structures are all taken stops making tasks the near-duplicate filter keeps)."""
+        an intent whose call structures are all taken stops making tasks the near-duplicate filter keeps).
+        With an ``anchor`` tool, only the openers that may call it (when some do)."""
 
         def lift(i: Intent) -> float:
             least = min(self.tool_counts[tool_name(srv.name, t)] for t in i.covers)
             return i.weight * (1.0 + 4.0 / (1.0 + least)) * self._recent((srv.name, kind, i.name))
 
         intents: list[Intent] = [i for i in srv.intents if i.opens]
+        intents = [i for i in intents if anchor in i.covers] or intents
         return rng.choices(intents, [lift(i) for i in intents])[0]
 
     def _recent(self, key: tuple[str, ...]) -> float:
         return max(FLOOR, self.recent.get(key, 1.0))
 
-    def _follow_weight(self, server: str, kind: str) -> Callable[[list[str], Intent], float]:
-        """A continuation's weight: its static weight times how often it was kept after this prefix lately."""
+    def _follow_weight(self, server: str, kind: str, anchor: str | None = None) -> Callable[[list[str], Intent], float]:
+        """A continuation's weight: its static weight times how often it was kept after this prefix lately
+        (far more for one that may call the ``anchor`` tool)."""
 
         def weight(prefix: list[str], follower: Intent) -> float:
-            return follower.weight * self._recent((server, kind, *prefix, follower.name))
+            boost = ANCHOR_BOOST if anchor in follower.covers else 1.0
+            return boost * follower.weight * self._recent((server, kind, *prefix, follower.name))
 
         return weight
 
@@ -423,11 +433,13 @@ class Synthesizer:
             key = (server, kind, *intents[:k])
             self.recent[key] = (1 - ALPHA) * self.recent.get(key, 1.0) + ALPHA * kept
 
-    def _from_intents(self, slot: Slot, server: str, world: int, rng: random.Random, j: int) -> Task | None:
+    def _from_intents(
+        self, slot: Slot, server: str, world: int, rng: random.Random, j: int, anchor: str | None = None
+    ) -> Task | None:
         srv = self.intent_servers[server]
         sid = f"synth-{slot.kind}-{j}-{rng.getrandbits(40):x}"
         level: Level = slot.level if slot.kind != "abstain" else "complete"
-        first = self._pick_intent(srv, rng, slot.kind)
+        first = self._pick_intent(srv, rng, slot.kind, anchor)
         outcome = self.intent_yield[(server, first.name, slot.kind)]
         outcome[1] += 1
         max_turns = MAX_TURNS - 1 if slot.kind == "clarify" else MAX_TURNS  # the ask turn comes on top
@@ -443,7 +455,7 @@ class Synthesizer:
                 REFERENCE_NOW,
                 first,
                 max_turns,
-                self._follow_weight(server, slot.kind),
+                self._follow_weight(server, slot.kind, anchor),
                 self._fresh(server, slot.kind),
             )
             check(dialogue)
@@ -841,26 +853,40 @@ class Synthesizer:
     # Coverage ----------------------------------------------------------------------------------
 
     def _cover(self, tasks: list[Task], counters: Counter[str]) -> list[Task]:
-        """Target every uncovered tool; swap a new task in for an mcp task whose tools stay covered."""
+        """Top up every tool used fewer than ``min_tool_uses`` times, rarest first, with tasks anchored on it:
+        appended while the run is short of ``n``, else swapped in for an mcp task whose tools all stay at or
+        above the floor (one of the same server first, so the balance between servers holds)."""
         counts: Counter[str] = Counter(s.name for t in tasks for s in t.gt_steps())
-        for name in [n for n in self.all_tools if counts[n] == 0]:
+        floor = self.config.min_tool_uses
+        for name in sorted((n for n in self.all_tools if counts[n] < floor), key=lambda n: counts[n]):
             server, tool = name.split("__", 1)
-            for _ in range(self.config.coverage_tries):
+            for _ in range(self.config.coverage_tries * (floor - counts[name])):
+                if counts[name] >= floor:
+                    break
                 j = counters["cover"]
                 counters["cover"] += 1
                 task = self.attempt(Slot("mcp", "complete", None), server, 100_000 + j, anchor=tool, tries=8)
                 if task is None or name not in {s.name for s in task.gt_steps()}:
                     continue
-                victim = _victim(tasks, counts, task)
-                if victim is None:
+                if not self._place(tasks, counts, task, floor):
                     break
-                for s in tasks[victim].gt_steps():
-                    counts[s.name] -= 1
-                tasks[victim] = task
-                counts.update(s.name for s in task.gt_steps())
-                self.stats.coverage_swaps += 1
-                break
         return tasks
+
+    def _place(self, tasks: list[Task], counts: Counter[str], task: Task, floor: int) -> bool:
+        """Add a top-up task (or swap it for a victim); False when no task can make room for it."""
+        if len(tasks) < self.config.n:
+            tasks.append(task)
+        else:
+            victim = _victim(tasks, counts, task, floor)
+            if victim is None:
+                return False
+            for s in tasks[victim].gt_steps():
+                counts[s.name] -= 1
+            tasks[victim] = task
+            self.stats.coverage_swaps += 1
+        counts.update(s.name for s in task.gt_steps())
+        self.tool_counts.update(s.name for s in task.gt_steps())
+        return True
 
 
 def _askable(tool: Any) -> list[str]:
@@ -879,16 +905,31 @@ def _linked_steps(task: Task) -> bool:
     return linked(edges)
 
 
-def _victim(tasks: list[Task], counts: Counter[str], new: Task) -> int | None:
-    """The last mcp task whose every tool is covered at least twice (so removing it uncovers nothing)."""
+def _victim(tasks: list[Task], counts: Counter[str], new: Task, floor: int = 1, look: int = 400) -> int | None:
+    """The last mcp task, of ``new``'s server if one fits within ``look`` more tasks, whose removal leaves every
+    tool it uses at ``floor`` uses or more (counting ``new``'s)."""
     gained = Counter(s.name for s in new.gt_steps())
+    fits: int | None = None
     for i in range(len(tasks) - 1, -1, -1):
         t = tasks[i]
-        if t.kind != "mcp":
+        if fits is not None and fits - i > look:
+            break
+        if t.kind != "mcp" or not _removable(t, counts, gained, floor):
             continue
-        if all(counts[s.name] + gained[s.name] >= 2 for s in t.gt_steps()):
+        if _home(t) == _home(new):
             return i
-    return None
+        fits = i if fits is None else fits
+    return fits
+
+
+def _home(task: Task) -> str:
+    """The server a task's user talks to (the offer may add others' tools as distractors)."""
+    return str((task.meta.get("synth", {}).get("request_servers") or task.servers)[0])
+
+
+def _removable(task: Task, counts: Counter[str], gained: Counter[str], floor: int) -> bool:
+    used = Counter(s.name for s in task.gt_steps())
+    return all(counts[n] + gained[n] - k >= floor for n, k in used.items())
 
 
 def _groups(n: int, cuts: list[int]) -> list[list[int]]:
