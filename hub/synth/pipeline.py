@@ -207,6 +207,7 @@ class Synthesizer:
         self.dry: Counter[tuple[str, str]] = Counter()
         self.filled: Counter[str] = Counter()
         self.sequences: set[tuple[str, ...]] = set()  # tool-name sequences of the kept mcp tasks
+        self.held: Counter[tuple[str, ...]] = Counter()  # the top-up's count of tasks per sequence
         self.mcp_kept = 0
         quota = kind_counts(config)
         self.budget = {k: int(config.server_budget * quota[k] / len(library.mounts)) + config.slot_tries for k in KINDS}
@@ -857,6 +858,7 @@ class Synthesizer:
         appended while the run is short of ``n``, else swapped in for an mcp task whose tools all stay at or
         above the floor (one of the same server first, so the balance between servers holds)."""
         counts: Counter[str] = Counter(s.name for t in tasks for s in t.gt_steps())
+        self.held = Counter(_sequence(t) for t in tasks if t.kind == "mcp")
         floor = self.config.min_tool_uses
         for name in sorted((n for n in self.all_tools if counts[n] < floor), key=lambda n: counts[n]):
             server, tool = name.split("__", 1)
@@ -877,15 +879,17 @@ class Synthesizer:
         if len(tasks) < self.config.n:
             tasks.append(task)
         else:
-            victim = _victim(tasks, counts, task, floor)
+            victim = _victim(tasks, counts, task, floor, self.held)
             if victim is None:
                 return False
             for s in tasks[victim].gt_steps():
                 counts[s.name] -= 1
+            self.held[_sequence(tasks[victim])] -= 1
             tasks[victim] = task
             self.stats.coverage_swaps += 1
         counts.update(s.name for s in task.gt_steps())
         self.tool_counts.update(s.name for s in task.gt_steps())
+        self.held[_sequence(task)] += 1
         return True
 
 
@@ -905,21 +909,36 @@ def _linked_steps(task: Task) -> bool:
     return linked(edges)
 
 
-def _victim(tasks: list[Task], counts: Counter[str], new: Task, floor: int = 1, look: int = 400) -> int | None:
-    """The last mcp task, of ``new``'s server if one fits within ``look`` more tasks, whose removal leaves every
-    tool it uses at ``floor`` uses or more (counting ``new``'s)."""
+def _victim(
+    tasks: list[Task],
+    counts: Counter[str],
+    new: Task,
+    floor: int = 1,
+    held: Counter[tuple[str, ...]] | None = None,
+    look: int = 400,
+) -> int | None:
+    """The last mcp task (among the last ``8 * look``), of ``new``'s server if one fits within ``look`` more
+    tasks, whose removal leaves every tool it uses at ``floor`` uses or more (counting ``new``'s) and, given
+    ``held`` (tasks per tool-name sequence), whose sequence another task also holds (so distinct sequences
+    do not drop)."""
     gained = Counter(s.name for s in new.gt_steps())
     fits: int | None = None
-    for i in range(len(tasks) - 1, -1, -1):
+    for i in range(len(tasks) - 1, max(-1, len(tasks) - 1 - 8 * look), -1):
         t = tasks[i]
         if fits is not None and fits - i > look:
             break
-        if t.kind != "mcp" or not _removable(t, counts, gained, floor):
+        if t.kind != "mcp" or (held is not None and held[_sequence(t)] < 2):
+            continue
+        if not _removable(t, counts, gained, floor):
             continue
         if _home(t) == _home(new):
             return i
         fits = i if fits is None else fits
     return fits
+
+
+def _sequence(task: Task) -> tuple[str, ...]:
+    return tuple(s.name for s in task.gt_steps())
 
 
 def _home(task: Task) -> str:
