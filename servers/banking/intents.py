@@ -228,6 +228,7 @@ def profile_and_balance(s: Scene) -> None:
         kind=kind,
     )
     s.call("get_account", account_id=acc["account_id"])
+    s.memory["account"] = acc
 
 
 # Moving money -----------------------------------------------------------------------------------
