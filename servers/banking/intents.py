@@ -673,10 +673,17 @@ def balance_now(s: Scene) -> None:
     """The customer asks what the account they just used holds now."""
     acc = current_account(s)
     s.asked("get_account", account_id=acc["account_id"])
+    moved = any(c.kind == "write" for c in s.calls)
     s.say(
-        "So what's left in {what}?",
-        "What does {what} show now?",
-        "And what's the balance of {what} at this point?",
+        *(
+            (
+                "So what's left in {what}?",
+                "What does {what} show now?",
+                "And what's the balance of {what} at this point?",
+            )
+            if moved
+            else ("And what's the balance on {what}?", "How much is in {what}?", "What does {what} hold right now?")
+        ),
         what=acc_ref(s, acc),
     )
     s.call("get_account", account_id=acc["account_id"])

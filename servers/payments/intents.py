@@ -193,6 +193,13 @@ def name_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status_words:
 def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, path: str) -> dict[str, Any] | None:
     """The discovery calls of ``path`` (the invoice itself when read by its number); ``Skip`` when the
     invoice is not where the agent would look."""
+    for call in s.calls:
+        if (
+            call.tool == "get_invoice"
+            and call.result["invoice_id"] == inv["invoice_id"]
+            and call.result["status"] == status
+        ):
+            return dict(call.result)  # an earlier turn read it: the agent has it in front of it
     if path == "number":
         return dict(s.call("get_invoice", invoice_id=inv["invoice_id"]))
     if listed_before(s, c["customer_id"], inv["invoice_id"], status):
@@ -444,7 +451,7 @@ def refund_customer(s: Scene) -> None:
     s.say(
         "{who} {why}. Give them {how_much} on {what} (they paid {when}).",
         "Please send {who} {how_much} for {what}, they {why}.",
-        "{who} {why}, so I'd like {how_much} refunded on {what}.",
+        "{who} {why}, so I'd like to give them {how_much} on {what}.",
         minimal=["{who} {why}; sort out a refund on {what}."],
         who=person,
         why=s.rng.choice(REASONS[reason]),

@@ -89,12 +89,29 @@ def refund_some_of_it(s: Scene) -> None:
     if part < 1:
         raise Skip("too little to refund")
     full = pay[0]["refunded_amount"] > 0 and s.rng.random() < 0.5
-    s.say(
-        "Actually, give them the rest of it back too: {why}." if full else "Actually, refund {amt} of that: {why}.",
-        "Hmm, {why}, so send back everything left on it." if full else "Oh, {why}; send {amt} of it back.",
-        amt=money(part, pay[0]["currency"]),
-        why=s.rng.choice(REFUND_WHY[reason]),
-    )
+    ours = any(c.tool == "pay_invoice" and c.result.get("payment_id") == known["payment_id"] for c in s.calls)
+    if full:
+        s.say(
+            "Actually, give them the rest of that payment back too: {why}.",
+            "Hmm, {why}, so send back everything left on that payment.",
+            why=s.rng.choice(REFUND_WHY[reason]),
+        )
+    elif ours:
+        s.say(
+            "Actually, refund {amt} of that: {why}.",
+            "Oh, {why}; send {amt} of it back.",
+            "Wait, {why}. Give them {amt} back on that payment.",
+            amt=money(part, pay[0]["currency"]),
+            why=s.rng.choice(REFUND_WHY[reason]),
+        )
+    else:
+        s.say(
+            "They paid that already, but {why}, so refund {amt} of their payment.",
+            "OK. {Why}, so give them {amt} back on what they paid.",
+            amt=money(part, pay[0]["currency"]),
+            why=(why := s.rng.choice(REFUND_WHY[reason])),
+            Why=why[:1].upper() + why[1:],
+        )
     args: dict[str, Any] = {"payment_id": known["payment_id"]}
     if not full:
         args["amount"] = part
