@@ -41,7 +41,7 @@ def invoice_now(s: Scene) -> None:
         "void": ("Double-check it shows as cancelled, please.", "Is it marked void now?"),
         "draft": ("Read me back the draft before it goes anywhere.", "What does the draft say exactly?"),
     }[inv["status"]]
-    s.say(*options, "Pull that invoice up for me once more.")
+    s.say(*options, "Pull that invoice up for me, please.")
     s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
@@ -225,6 +225,8 @@ def bill_them_again(s: Scene) -> None:
     c = s.memory.get("customer")
     if not c:
         raise Skip("no customer found in the dialogue yet")
+    if s.intents[-2:-1] == ["bill_them_again"]:
+        raise Skip("the last turn billed them again already")
     currency = s.value("SELECT currency FROM merchants WHERE merchant_id = ?", c["merchant_id"])
     amount = round(s.rng.uniform(15, 600), 2)
     item = s.rng.choice(ITEMS)
