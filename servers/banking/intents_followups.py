@@ -166,6 +166,7 @@ def lock_card_on_it(s: Scene) -> None:
     """The customer locks (or unlocks) a card linked to the dialogue's account."""
     acc = current_account(s, "status != 'closed'")
     card = s.pick("SELECT * FROM cards WHERE account_id = ? AND status IN ('active', 'locked')", acc["account_id"])
+    s.asked("set_card_status", card_id=card["card_id"])
     what = s.refer(
         card["card_id"],
         Ref(

@@ -24,7 +24,7 @@ INVOICE = (
 )
 REASONS = {
     "requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
-    "duplicate": ("got charged twice", "were billed twice for the same thing"),
+    "duplicate": ("got charged twice", "got billed twice for the same thing"),
     "service_not_rendered": ("never got the service", "we never delivered"),
     "damaged_goods": ("got it damaged", "received it broken"),
 }

@@ -26,7 +26,7 @@ def reissue_corrected(s: Scene) -> None:
     factor = s.rng.choice((0.5, 0.8, 0.9, 1.1, 1.25))
     amount = round(inv["amount"] * factor, 2)
     right = s.given(amount, money(amount, inv["currency"]), "amount", "create_invoice", "amount")
-    what = invoice_ref(s, inv, "")
+    what = invoice_ref(s, inv, "unpaid " if inv["status"] == "open" else "draft ")
     send = inv["status"] == "open" or s.rng.random() < 0.5
     s.say(
         "We got {what} for {who} wrong[: it should be {right}]. Cancel it and bill them again correctly."
@@ -144,4 +144,3 @@ def all_their_drafts(s: Scene) -> None:
         if not send:
             args["reason"] = "customer cancelled"
         s.call("update_invoice_status", **args)
-    s.memory["invoice"] = listed[-1]
