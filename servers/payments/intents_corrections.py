@@ -73,15 +73,29 @@ def bill_like_last_time(s: Scene) -> None:
     if len(paid) > 1 and paid[1]["created_at"] == last["created_at"]:
         raise Skip("two latest paid invoices")
     send = s.rng.random() < 0.6
-    s.say(
-        "Bill {who} again for the same as their last paid invoice." + (" Send it straight away." if send else ""),
-        "{who} wants a repeat of what they had last time; invoice them the same amount."
-        + (" It can go out now." if send else ""),
-        "Same again for {who}: copy their most recent paid invoice into a new one."
-        + (" And issue it." if send else " Keep it as a draft."),
-        minimal=["{who}: same as last time."],
-        who=who(s, c),
-    )
+    amount = last["amount"]
+    if s.rng.random() < 0.4:  # same thing, new price: the price is what only the user knows
+        amount = round(last["amount"] * s.rng.choice((1.05, 1.1, 1.2)), 2)
+        price = s.given(amount, money(amount, last["currency"]), "amount", "create_invoice", "amount")
+        s.say(
+            "Bill {who} for the same thing as their last paid invoice, but at our new price[ of {price}]."
+            + (" Send it straight away." if send else ""),
+            "{who} wants a repeat of their last order; our rate went up[, so make it {price}]."
+            + (" It can go out now." if send else " Keep it as a draft."),
+            minimal=["{who}: same as last time, new price[ {price}]."],
+            who=who(s, c),
+            price=price,
+        )
+    else:
+        s.say(
+            "Bill {who} again for the same as their last paid invoice." + (" Send it straight away." if send else ""),
+            "{who} wants a repeat of what they had last time; invoice them the same amount."
+            + (" It can go out now." if send else ""),
+            "Same again for {who}: copy their most recent paid invoice into a new one."
+            + (" And issue it." if send else " Keep it as a draft."),
+            minimal=["{who}: same as last time."],
+            who=who(s, c),
+        )
     found = find_customer(s, c)
     args: dict[str, Any] = {"customer_id": found["customer_id"], "status": "paid"}
     if s.rng.random() < 0.3:
@@ -93,7 +107,7 @@ def bill_like_last_time(s: Scene) -> None:
         "create_invoice",
         merchant_id=listed[0]["merchant_id"],
         customer_id=listed[0]["customer_id"],
-        amount=listed[0]["amount"],
+        amount=amount,
         description=listed[0]["description"],
     )
     if send:
