@@ -228,6 +228,7 @@ def profile_and_balance(s: Scene) -> None:
         kind=kind,
     )
     s.call("get_account", account_id=acc["account_id"])
+    s.memory["account"] = acc
 
 
 # Moving money -----------------------------------------------------------------------------------
@@ -487,7 +488,7 @@ def lost_card(s: Scene) -> None:
         s.call("set_card_status", card_id=card["card_id"], status="active")
 
 
-@banking.intent(covers=("search_customers", "list_accounts", "freeze_account", "get_account"))
+@banking.intent(covers=("search_customers", "list_accounts", "freeze_account", "get_account"), follows=True)
 def lift_freeze(s: Scene) -> None:
     """A customer whose account was frozen at their request (or over suspected fraud that is cleared) asks
     to use it again."""
@@ -502,22 +503,30 @@ def lift_freeze(s: Scene) -> None:
         "suspected fraud": "there was a fraud alert, but those charges were mine",
     }[acc["status_reason"]]
     what = acc_ref(s, acc)
-    s.say(
-        "I'm {me}. {What} got frozen because {why}. Please unfreeze it.",
-        "{me} here: {why}, so {what} was locked. I need it working again.",
-        "This is {me}. Can you lift the block on {what}? {Why}.",
-        minimal=["{me}: make {what} usable again."],
-        me=who(s, c),
-        what=what,
-        What=what[:1].upper() + what[1:],
-        why=why,
-        Why=why[:1].upper() + why[1:],
-    )
+    if s.turns:
+        s.say(
+            "Also, {what} got frozen because {why}. Please unfreeze it.",
+            "One more thing: {why}, so {what} was locked. I need it working again.",
+            what=what,
+            why=why,
+        )
+    else:
+        s.say(
+            "I'm {me}. {What} got frozen because {why}. Please unfreeze it.",
+            "{me} here: {why}, so {what} was locked. I need it working again.",
+            "This is {me}. Can you lift the block on {what}? {Why}.",
+            minimal=["{me}: make {what} usable again."],
+            me=who(s, c),
+            what=what,
+            What=what[:1].upper() + what[1:],
+            why=why,
+            Why=why[:1].upper() + why[1:],
+        )
     cid = find_me(s, c)
     aid = account_of(s, cid, acc, narrow=True)
     s.call("freeze_account", account_id=aid, frozen=False)
     s.memory["account"] = acc
-    if s.rng.random() < 0.4:
+    if s.rng.random() < 0.4 or not s.room():
         return
     s.say(
         "Is it all active now? What's the balance?",
@@ -528,10 +537,13 @@ def lift_freeze(s: Scene) -> None:
 
 
 @banking.intent(
-    covers=("search_customers", "list_accounts", "transfer_funds", "withdraw_funds", "close_account"), weight=1.5
+    covers=("search_customers", "list_accounts", "get_account", "transfer_funds", "withdraw_funds", "close_account"),
+    weight=1.5,
+    follows=True,
 )
 def close_an_account(s: Scene) -> None:
-    """A customer empties an account (into another of theirs, or as cash) and closes it."""
+    """A customer empties an account (into another of theirs, or as cash) and closes it; in a follow-up turn,
+    both at once ("and I'm done with my savings account: move what's left to checking and close it")."""
     c = me(
         s,
         "customer_id IN (SELECT customer_id FROM accounts WHERE status = 'active' AND balance > 0 "
@@ -545,7 +557,26 @@ def close_an_account(s: Scene) -> None:
     )
     dst = s.rng.choice(others) if others and s.rng.random() < 0.7 else None
     what = acc_ref(s, acc)
-    if dst:
+    follow = bool(s.turns)
+    if follow and (s.memory.get("account") or {}).get("account_id") == acc["account_id"]:
+        raise Skip("the dialogue just used that account")
+    if follow:
+        s.say(
+            *(
+                (
+                    "One more thing: I don't need {what} anymore. Move what's left to {dst} and close it.",
+                    "And I'm done with {what}: sweep it into {dst} and shut it.",
+                )
+                if dst
+                else (
+                    "Also, I'm done with {what}: give me what's left in cash and close it.",
+                    "One more thing: cash out {what} and close it for good.",
+                )
+            ),
+            what=what,
+            dst=acc_ref(s, dst) if dst else "",
+        )
+    elif dst:
         s.say(
             "I'm {me}. I don't need {what} anymore: move everything in it over to {dst}.",
             "{me} here: sweep the whole balance of {what} into {dst}, I'm winding it down.",
@@ -570,11 +601,14 @@ def close_an_account(s: Scene) -> None:
         raise Skip("the account is past the first page")
     balance = listed[0]["balance"]
     aid = listed[0]["account_id"]
+    if balance != acc["balance"]:
+        balance = s.call("get_account", account_id=aid)["balance"]  # the listing predates this dialogue's moves
     if dst:
         s.call("transfer_funds", from_account_id=aid, to_account_id=account_of(s, cid, dst), amount=balance)
     else:
         s.call("withdraw_funds", account_id=aid, amount=balance)
-    s.say("Now close it for good.", "OK, and shut that account down.", "Great, please close it now.")
+    if not follow:
+        s.say("Now close it for good.", "OK, and shut that account down.", "Great, please close it now.")
     s.call("close_account", account_id=aid)
 
 
@@ -672,10 +706,17 @@ def balance_now(s: Scene) -> None:
     """The customer asks what the account they just used holds now."""
     acc = current_account(s)
     s.asked("get_account", account_id=acc["account_id"])
+    moved = any(c.kind == "write" for c in s.calls)
     s.say(
-        "So what's left in {what}?",
-        "What does {what} show now?",
-        "And what's the balance of {what} at this point?",
+        *(
+            (
+                "So what's left in {what}?",
+                "What does {what} show now?",
+                "And what's the balance of {what} at this point?",
+            )
+            if moved
+            else ("And what's the balance on {what}?", "How much is in {what}?", "What does {what} hold right now?")
+        ),
         what=acc_ref(s, acc),
     )
     s.call("get_account", account_id=acc["account_id"])

@@ -12,7 +12,7 @@ the merchant subscribed to that event type.
 
 from __future__ import annotations
 
-from servers.payments import intents  # noqa: F401  (registers the intents)
+from servers.payments import intents, intents_corrections, intents_followups, intents_lookups  # noqa: F401  (registers the intents)
 from servers.payments.schema import SCHEMA
 from servers.payments.seed import seed
 from servers.payments.tools import payments

@@ -24,7 +24,7 @@ INVOICE = (
 )
 REASONS = {
     "requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
-    "duplicate": ("got charged twice", "were billed twice for the same thing"),
+    "duplicate": ("got charged twice", "got billed twice for the same thing"),
     "service_not_rendered": ("never got the service", "we never delivered"),
     "damaged_goods": ("got it damaged", "received it broken"),
 }
@@ -79,20 +79,52 @@ def find_customer(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
     return hit[0]
 
 
-def current_customer(s: Scene, where: str, *params: Any) -> dict[str, Any]:
+def current_customer(s: Scene, where: str, *params: Any, other: float = 0.0) -> dict[str, Any]:
     """The customer an earlier turn was about (a follow-up stays with them: ``Skip`` when they do not fit
-    ``where``), else a fresh pick."""
+    ``where``), else a fresh pick among the dialogue's merchant's customers (any merchant's in an opener).
+    With chance ``other`` a follow-up moves on to another customer of the same merchant (the bookkeeper
+    works through their list)."""
+    earlier = s.memory.get("customer")
+    if earlier and s.rng.random() < other:
+        return s.pick(
+            CUSTOMER + f" WHERE c.merchant_id = ? AND c.customer_id != ? AND ({where})",
+            earlier["merchant_id"],
+            earlier["customer_id"],
+            *params,
+        )
     known = s.recall(
         "customer", "customer_id", CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", *params, who="customer"
     )
     if known is not None:
         return known
+    mid = our_merchant(s)
+    if mid:
+        return s.pick(CUSTOMER + f" WHERE c.merchant_id = ? AND ({where})", mid, *params)
     return s.pick(CUSTOMER + f" WHERE {where}", *params)
+
+
+def our_merchant(s: Scene) -> str | None:
+    """The merchant the user works for, once an earlier turn found its id (a follow-up stays with it)."""
+    c = s.memory.get("customer")
+    return str(c["merchant_id"]) if c else s.memory.get("merchant_id")
+
+
+def merchant_of_dialogue(s: Scene, where: str, *params: Any) -> dict[str, Any]:
+    """The merchant the user works for: the dialogue's (``Skip`` when it does not fit ``where``), else a
+    fresh pick among the merchants that fit."""
+    sql = "SELECT m.merchant_id, m.name, m.currency FROM merchants m WHERE (" + where + ")"
+    mid = our_merchant(s)
+    if mid:
+        found = s.rows(sql + " AND m.merchant_id = ?", *params, mid)
+        if not found:
+            raise Skip("the dialogue's merchant does not fit")
+        return found[0]
+    return s.pick(sql, *params)
 
 
 def find_merchant(s: Scene, merchant: str, merchant_id: str) -> str:
     """The merchant's id, read off a customer search by its name."""
-    known = s.memory.get("merchant_id")
+    known = our_merchant(s)
     if known == merchant_id:
         return str(known)
     found = s.call("search_customers", query=merchant, limit=1)["customers"]
@@ -105,6 +137,9 @@ def find_merchant(s: Scene, merchant: str, merchant_id: str) -> str:
 def list_for(s: Scene, customer_id: str, inv: dict[str, Any], status: str) -> list[dict[str, Any]]:
     """The customer's invoices, filtered the way an agent would from what the user said: by status,
     or (when the user named the amount) by a floor just under it, or not at all."""
+    seen = listed_before(s, customer_id, inv["invoice_id"], status)
+    if seen:
+        return seen  # an earlier turn listed it: the agent knows its id
     args: dict[str, Any] = {"customer_id": customer_id}
     draw = s.rng.random()
     if draw < 0.55:
@@ -113,6 +148,17 @@ def list_for(s: Scene, customer_id: str, inv: dict[str, Any], status: str) -> li
         args |= {"status": status, "min_amount": float(int(inv["amount"]))}
     found: list[dict[str, Any]] = s.call("list_invoices", **args)["invoices"]
     return [i for i in found if i["status"] == status]
+
+
+def listed_before(s: Scene, customer_id: str, invoice_id: str, status: str) -> list[dict[str, Any]]:
+    """The invoice as an earlier listing of the customer's invoices in this dialogue showed it, when it showed
+    it in ``status`` (the state it is still in)."""
+    for c in s.calls:
+        if c.tool == "list_invoices" and c.arguments.get("customer_id", customer_id) == customer_id:
+            rows = [i for i in c.result["invoices"] if i["invoice_id"] == invoice_id and i["status"] == status]
+            if rows:
+                return rows
+    return []
 
 
 def how_to_find(s: Scene) -> str:
@@ -147,8 +193,17 @@ def name_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status_words:
 def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, path: str) -> dict[str, Any] | None:
     """The discovery calls of ``path`` (the invoice itself when read by its number); ``Skip`` when the
     invoice is not where the agent would look."""
+    for call in s.calls:
+        if (
+            call.tool == "get_invoice"
+            and call.result["invoice_id"] == inv["invoice_id"]
+            and call.result["status"] == status
+        ):
+            return dict(call.result)  # an earlier turn read it: the agent has it in front of it
     if path == "number":
         return dict(s.call("get_invoice", invoice_id=inv["invoice_id"]))
+    if listed_before(s, c["customer_id"], inv["invoice_id"], status):
+        return None  # an earlier turn listed it: no discovery needed
     if path == "merchant":
         mid = find_merchant(s, c["merchant"], c["merchant_id"])
         hits = s.find(
@@ -194,10 +249,12 @@ def invoice_ref(s: Scene, inv: dict[str, Any], status_words: str) -> str:
     )
 
 
-@payments.intent(covers=("search_customers", "create_invoice", "update_invoice_status", "get_invoice"), weight=1.5)
+@payments.intent(
+    covers=("search_customers", "create_invoice", "update_invoice_status", "get_invoice"), weight=1.5, follows=True
+)
 def bill_customer(s: Scene) -> None:
     """Bill a customer for something new, and send the invoice out."""
-    c = current_customer(s, "1=1")
+    c = current_customer(s, "1=1", other=0.4)
     amount = round(s.rng.choice((1, 1, 5, 10)) * s.rng.uniform(12, 480), 2)
     item = s.rng.choice(ITEMS)
     days = s.rng.choice((7, 14, 30, 45))
@@ -247,7 +304,7 @@ def bill_customer(s: Scene) -> None:
 @payments.intent(covers=("search_customers", "list_invoices", "pay_invoice", "get_invoice"), weight=1.5, follows=True)
 def settle_open_invoice(s: Scene) -> None:
     """A customer pays (all or part of) an open invoice."""
-    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status = 'open')")
+    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status = 'open')", other=0.4)
     inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'open'", c["customer_id"])
     due = round(inv["amount"] - inv["amount_paid"], 2)
     method = s.rng.choice(list(METHODS))
@@ -275,14 +332,18 @@ def settle_open_invoice(s: Scene) -> None:
             what=what,
             how=how,
         )
-    find_invoice(s, c, inv, "open", path)
+    found = find_invoice(s, c, inv, "open", path)
+    if found is None and part is None and s.room(2, 0) and s.rng.random() < 0.3:
+        s.call("get_invoice", invoice_id=inv["invoice_id"])  # the agent checks what is due before charging
     args: dict[str, Any] = {"invoice_id": inv["invoice_id"]}
     if how:
         args["method"] = method
     if part is not None:
         args["amount"] = part
     paid = s.call("pay_invoice", **args)
-    if s.room() and (part is not None or s.rng.random() < 0.8):
+    s.memory["invoice"] = inv
+    s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": inv["invoice_id"]}
+    if s.room() and (part is not None or s.rng.random() < 0.5):
         s.say(
             "What's left on it now?",
             "And how much is still outstanding on that one?",
@@ -296,7 +357,9 @@ def settle_open_invoice(s: Scene) -> None:
 def void_invoice(s: Scene) -> None:
     """An invoice that should never have gone out is cancelled."""
     c = current_customer(
-        s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN ('draft', 'open') AND amount_paid = 0)"
+        s,
+        "c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN ('draft', 'open') AND amount_paid = 0)",
+        other=0.3,
     )
     inv = s.pick(
         INVOICE + " WHERE i.customer_id = ? AND i.status IN ('draft', 'open') AND i.amount_paid = 0", c["customer_id"]
@@ -320,8 +383,9 @@ def void_invoice(s: Scene) -> None:
     if not s.minimal:
         args["reason"] = reason
     s.call("update_invoice_status", **args)
+    s.memory["invoice"] = inv
     known = s.memory.get("customer")
-    if not s.room():
+    if not s.room() or s.rng.random() < 0.4:
         return
     if known and s.rng.random() < 0.5:
         s.say(
@@ -339,7 +403,7 @@ def void_invoice(s: Scene) -> None:
 @payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "get_invoice"), follows=True)
 def send_draft(s: Scene) -> None:
     """A draft invoice is checked and sent out; the user asks when it is due."""
-    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status = 'draft')")
+    c = current_customer(s, "c.customer_id IN (SELECT customer_id FROM invoices WHERE status = 'draft')", other=0.3)
     inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'draft'", c["customer_id"])
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)
@@ -355,16 +419,21 @@ def send_draft(s: Scene) -> None:
     )
     find_invoice(s, c, inv, "draft", path)
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
-    if path != "number" and s.room() and s.rng.random() < 0.85:
+    s.memory["invoice"] = inv
+    if path != "number" and s.room() and s.rng.random() < 0.6:
         s.say("When is it due?", "What due date did it get?", "And what's the deadline on it?")
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
-@payments.intent(covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5)
+@payments.intent(
+    covers=("search_customers", "list_invoices", "get_invoice", "refund_payment"), weight=1.5, follows=True
+)
 def refund_customer(s: Scene) -> None:
     """A customer gets money back on a paid invoice (all of it, or part)."""
     c = current_customer(
-        s, "c.customer_id IN (SELECT customer_id FROM payments WHERE status = 'settled' AND refunded_amount = 0)"
+        s,
+        "c.customer_id IN (SELECT customer_id FROM payments WHERE status = 'settled' AND refunded_amount = 0)",
+        other=0.3,
     )
     inv = s.pick(
         INVOICE + " WHERE i.customer_id = ? AND i.status = 'paid' AND (SELECT COUNT(*) FROM payments p "
@@ -382,7 +451,7 @@ def refund_customer(s: Scene) -> None:
     s.say(
         "{who} {why}. Give them {how_much} on {what} (they paid {when}).",
         "Please send {who} {how_much} for {what}, they {why}.",
-        "{who} {why}, so I'd like {how_much} refunded on {what}.",
+        "{who} {why}, so I'd like to give them {how_much} on {what}.",
         minimal=["{who} {why}; sort out a refund on {what}."],
         who=person,
         why=s.rng.choice(REASONS[reason]),
@@ -397,7 +466,9 @@ def refund_customer(s: Scene) -> None:
     if part is not None:
         args["amount"] = part
     back = s.call("refund_payment", **args)
-    if s.room() and s.rng.random() < 0.6:
+    s.memory["invoice"] = inv
+    s.memory["payment"] = {"payment_id": back["payment_id"], "invoice_id": inv["invoice_id"]}
+    if s.room() and s.rng.random() < 0.4:
         s.say(
             "How much of that payment could still be refunded?",
             "Where does that payment stand now?",
@@ -407,24 +478,36 @@ def refund_customer(s: Scene) -> None:
     s.memory["refund"] = back
 
 
-@payments.intent(covers=("search_customers", "list_invoices", "get_invoice"))
+@payments.intent(
+    covers=("search_customers", "list_invoices", "get_invoice", "pay_invoice", "update_invoice_status"), follows=True
+)
 def chase_overdue(s: Scene) -> None:
-    """The bookkeeper reviews the merchant's overdue invoices and looks into the largest one."""
-    m = s.pick(
-        "SELECT m.merchant_id, m.name, m.currency FROM merchants m WHERE (SELECT COUNT(*) FROM invoices i "
-        "WHERE i.merchant_id = m.merchant_id AND i.status = 'open' AND i.due_date < ?) >= 2",
+    """The bookkeeper reviews the merchant's overdue invoices and looks into (or settles) the largest one."""
+    m = merchant_of_dialogue(
+        s,
+        "(SELECT COUNT(*) FROM invoices i WHERE i.merchant_id = m.merchant_id AND i.status = 'open' "
+        "AND i.due_date < ?) >= 2",
         s.now.strftime("%Y-%m-%d"),
     )
+    s.asked("list_invoices", merchant_id=m["merchant_id"], overdue=True)
     floor = s.rng.choice((None, None, 100, 250))
     big = f" over {money(floor, m['currency'])}" if floor else ""
-    s.say(
-        "I do the books at {m}. Which of our invoices are past due{big}?",
-        "Can you pull up everything overdue{big} for {m}?",
-        "{m} here: who hasn't paid us on time{big}?",
-        minimal=["{m}: overdue invoices?"],
-        m=m["name"],
-        big=big,
-    )
+    if s.turns:
+        s.say(
+            "While you're in there, which of our invoices are past due{big}?",
+            "And what do we have overdue{big} right now?",
+            "Who else hasn't paid us on time{big}?",
+            big=big,
+        )
+    else:
+        s.say(
+            "I do the books at {m}. Which of our invoices are past due{big}?",
+            "Can you pull up everything overdue{big} for {m}?",
+            "{m} here: who hasn't paid us on time{big}?",
+            minimal=["{m}: overdue invoices?"],
+            m=m["name"],
+            big=big,
+        )
     mid = find_merchant(s, m["name"], m["merchant_id"])
     args: dict[str, Any] = {"merchant_id": mid, "overdue": True}
     if floor:
@@ -433,21 +516,39 @@ def chase_overdue(s: Scene) -> None:
     if not found:
         raise Skip("nothing overdue above the floor")
     top = unique_best(found, itemgetter("amount"), tie="two invoices tie for the largest")
-    s.say(
-        "Show me the biggest one in detail.",
-        "What's the story with the largest of those?",
-        "Open the largest one for me, please.",
-    )
-    s.call("get_invoice", invoice_id=top["invoice_id"])
+    s.memory["invoice"] = top
+    if not s.room():
+        return
+    draw = s.rng.random()
+    if draw < 0.5:
+        s.say(
+            "Show me the biggest one in detail.",
+            "What's the story with the largest of those?",
+            "Open the largest one for me, please.",
+        )
+        s.call("get_invoice", invoice_id=top["invoice_id"])
+    elif draw < 0.8 and top["amount_paid"] == 0:
+        s.say(
+            "The biggest one was a mistake on our side, cancel it.",
+            "We agreed to drop the largest of those; please void it.",
+            "Write off the biggest one, it should never have been billed.",
+        )
+        s.call("update_invoice_status", invoice_id=top["invoice_id"], status="void", reason="written off")
+    else:
+        method = s.rng.choice(list(METHODS))
+        s.say(
+            "Good news: the biggest one just paid by {how}, record it.",
+            "The largest of those came in today by {how}; mark it paid.",
+            how=METHODS[method],
+        )
+        paid = s.call("pay_invoice", invoice_id=top["invoice_id"], method=method)
+        s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": top["invoice_id"]}
 
 
-@payments.intent(covers=("search_customers", "register_webhook", "list_webhook_deliveries"))
+@payments.intent(covers=("search_customers", "register_webhook", "list_webhook_deliveries"), follows=True)
 def add_webhook(s: Scene) -> None:
     """The merchant's developers add an endpoint for some payment events."""
-    m = s.pick(
-        "SELECT m.merchant_id, m.name FROM merchants m WHERE (SELECT COUNT(*) FROM webhook_endpoints e "
-        "WHERE e.merchant_id = m.merchant_id) < 5"
-    )
+    m = merchant_of_dialogue(s, "(SELECT COUNT(*) FROM webhook_endpoints e WHERE e.merchant_id = m.merchant_id) < 5")
     slug = m["name"].lower().replace(" ", "")
     host = s.rng.choice(("events", "notify", "ops", "ledger", "sync"))
     url = f"https://{host}.{slug}.example.com/{s.rng.choice(('hooks', 'webhooks/pay', 'callbacks'))}"
@@ -462,17 +563,26 @@ def add_webhook(s: Scene) -> None:
         )
     )
     where = s.given(url, url, "URL", "register_webhook", "url")
-    s.say(
-        "Our developers at {m} need to hear about {topics}. Hook up our new endpoint[ {url}] for that.",
-        "For {m}: please start sending {topics} to our new endpoint[ {url}].",
-        "Set {m} up so {topics} get pushed to our server[ at {url}].",
-        m=m["name"],
-        topics=topics[1],
-        url=where,
-    )
+    if s.turns:
+        s.say(
+            "One more thing: our developers want {topics} pushed to our new endpoint {url}. Set that up.",
+            "Also, please start sending {topics} to {url}.",
+            "Before I forget: hook our new endpoint {url} up for {topics}.",
+            topics=topics[1],
+            url=where,
+        )
+    else:
+        s.say(
+            "Our developers at {m} need to hear about {topics}. Hook up our new endpoint[ {url}] for that.",
+            "For {m}: please start sending {topics} to our new endpoint[ {url}].",
+            "Set {m} up so {topics} get pushed to our server[ at {url}].",
+            m=m["name"],
+            topics=topics[1],
+            url=where,
+        )
     mid = find_merchant(s, m["name"], m["merchant_id"])
     s.call("register_webhook", merchant_id=mid, url=url, events=topics[0])
-    if s.rng.random() < 0.9:
+    if s.room() and s.rng.random() < 0.7:
         s.say(
             "Which endpoints do we have now?",
             "Now list our endpoints so I can double-check.",
@@ -481,25 +591,47 @@ def add_webhook(s: Scene) -> None:
         s.call("list_webhook_deliveries", merchant_id=mid, limit=5)
 
 
-@payments.intent(covers=("search_customers", "list_webhook_deliveries"))
+@payments.intent(covers=("search_customers", "list_webhook_deliveries", "register_webhook"), follows=True)
 def failed_deliveries(s: Scene) -> None:
-    """A developer checks whether the merchant's webhook deliveries failed."""
-    m = s.pick(
-        "SELECT DISTINCT m.merchant_id, m.name FROM merchants m JOIN webhook_deliveries d "
-        "USING (merchant_id) WHERE d.status = 'failed'"
+    """A developer checks whether the merchant's webhook deliveries failed, then looks at that endpoint's
+    other deliveries or moves its events to a new URL."""
+    m = merchant_of_dialogue(
+        s, "m.merchant_id IN (SELECT merchant_id FROM webhook_deliveries d WHERE d.status = 'failed')"
     )
-    s.say(
-        "Our server was down for a while. Did any of {m}'s webhook deliveries fail?",
-        "Any notifications to {m} that didn't get through?",
-        "Check whether {m} missed any event deliveries, please.",
-        minimal=["{m}: failed deliveries?"],
-        m=m["name"],
-    )
+    s.asked("list_webhook_deliveries", merchant_id=m["merchant_id"], status="failed")
+    if s.turns:
+        s.say(
+            "Also, our server was down for a while. Did any of our notifications fail?",
+            "Did any of our webhook deliveries fail lately?",
+            "While you're at it, check whether we missed any event deliveries.",
+        )
+    else:
+        s.say(
+            "Our server was down for a while. Did any of {m}'s webhook deliveries fail?",
+            "Any notifications to {m} that didn't get through?",
+            "Check whether {m} missed any event deliveries, please.",
+            minimal=["{m}: failed deliveries?"],
+            m=m["name"],
+        )
     mid = find_merchant(s, m["name"], m["merchant_id"])
     out = s.call("list_webhook_deliveries", merchant_id=mid, status="failed")
     if not out["deliveries"]:
         raise Skip("no failed delivery on the first page")
     endpoint = out["deliveries"][0]["endpoint_id"]
+    if not s.room():
+        return
+    hook = next(e for e in out["endpoints"] if e["endpoint_id"] == endpoint)
+    slug = m["name"].lower().replace(" ", "")
+    url = f"https://{s.rng.choice(('hooks2', 'backup', 'events-v2'))}.{slug}.example.com/pay"
+    if s.rng.random() < 0.4 and len(out["endpoints"]) < 5 and url not in [e["url"] for e in out["endpoints"]]:
+        s.say(
+            "That server is being retired. Send the same events to our new one at {url} instead.",
+            "We moved that endpoint: register {url} for the same notifications.",
+            "Point the same kinds of events at {url} from now on, please.",
+            url=url,
+        )
+        s.call("register_webhook", merchant_id=mid, url=url, events=hook["events"])
+        return
     kind = s.rng.choice(("invoice.paid", "payment.succeeded", None))
     words = {"invoice.paid": "paid-invoice", "payment.succeeded": "successful-payment", None: ""}[kind]
     s.say(
@@ -543,7 +675,12 @@ def status_overview(s: Scene) -> None:
 @payments.intent(covers=("get_invoice", "pay_invoice"))
 def pay_by_number(s: Scene) -> None:
     """A customer reads an invoice number off the paper bill and pays what is still due."""
-    inv = s.pick(INVOICE + " WHERE i.status = 'open'")
+    mid = our_merchant(s)
+    inv = (
+        s.pick(INVOICE + " WHERE i.status = 'open' AND i.merchant_id = ?", mid)
+        if mid
+        else s.pick(INVOICE + " WHERE i.status = 'open'")
+    )
     digits = last_digits(inv["invoice_id"], 5).lstrip("0")
     s.say(
         "I'm looking at invoice {n}. How much is still due on it?",
@@ -556,7 +693,9 @@ def pay_by_number(s: Scene) -> None:
     s.call("get_invoice", invoice_id=inv["invoice_id"])
     method = s.rng.choice(list(METHODS))
     s.say("OK, pay whatever is left by {how}.", "Fine, put the rest through by {how}.", how=METHODS[method])
-    s.call("pay_invoice", invoice_id=inv["invoice_id"], method=method)
+    paid = s.call("pay_invoice", invoice_id=inv["invoice_id"], method=method)
+    s.memory["invoice"] = inv
+    s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": inv["invoice_id"]}
 
 
 # Follow-ups: a short next turn about the customer or merchant the dialogue is already about --------
@@ -581,6 +720,7 @@ def customer_history(s: Scene) -> None:
     args: dict[str, Any] = {"customer_id": c["customer_id"]}
     if status:
         args["status"] = status
+    s.asked("list_invoices", **args)
     s.call("list_invoices", **args)
 
 
@@ -595,6 +735,7 @@ def merchant_overdue(s: Scene) -> None:
         "Anything else past due at our end?",
         "Which of our other invoices are late?",
     )
+    s.asked("list_invoices", merchant_id=c["merchant_id"], overdue=True)
     s.call("list_invoices", merchant_id=c["merchant_id"], overdue=True)
 
 
@@ -616,4 +757,5 @@ def merchant_notifications(s: Scene) -> None:
     args: dict[str, Any] = {"merchant_id": mid}
     if kind:
         args["event_type"] = kind
+    s.asked("list_webhook_deliveries", **args)
     s.call("list_webhook_deliveries", **args)

@@ -1,0 +1,262 @@
+"""Short follow-ups for banking dialogues: the next thing a customer asks about themself or the account an
+earlier turn was about ("also move $200 over from my savings", "lock the card on it too", "pay my landlord
+from it while you're at it", "what email do you have for me?"). Each reads what the dialogue left in
+``s.memory`` and reuses what earlier reads listed (the agent knows those ids), so it usually costs one call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.synth.intent import Ref, Scene, Skip, money
+from servers.banking.intents import (
+    ACCOUNT,
+    NOTES_IN,
+    NOTES_OUT,
+    PAYEES,
+    WORDS,
+    acc_ref,
+    amount_of,
+    current_account,
+    my_accounts,
+)
+from servers.banking.tools import banking
+
+
+def seen(s: Scene, tool: str, listed: str, key: str, value: Any) -> bool:
+    """Whether an earlier read of the dialogue listed the row (the agent holds its id and knows what it is)."""
+    for c in s.calls:
+        if c.tool == tool and isinstance(c.result, dict):
+            if any(isinstance(r, dict) and r.get(key) == value for r in c.result.get(listed) or ()):
+                return True
+    return False
+
+
+def reach_account(s: Scene, acc: dict[str, Any]) -> str:
+    """The id of one of the customer's accounts: known when an earlier turn listed or read it, else read off
+    their account list now."""
+    aid = acc["account_id"]
+    known = seen(s, "list_accounts", "accounts", "account_id", aid) or any(
+        c.tool in ("get_account", "open_account") and c.result.get("account_id") == aid for c in s.calls
+    )
+    if known:
+        return str(aid)
+    if not any(a["account_id"] == aid for a in my_accounts(s, acc["customer_id"])):
+        raise Skip("the account is not on the customer's first page")
+    return str(aid)
+
+
+def the_customer(s: Scene) -> dict[str, Any]:
+    c = s.memory.get("customer")
+    if not c:
+        raise Skip("no customer in the dialogue yet")
+    return dict(c)
+
+
+@banking.intent(covers=("list_accounts", "transfer_funds"), follows=True, opens=False, weight=1.5)
+def top_up_from_other(s: Scene) -> None:
+    """Money moves between the dialogue's account and another of the customer's accounts."""
+    acc = current_account(s, "status = 'active'")
+    other = s.pick(
+        ACCOUNT + " WHERE customer_id = ? AND status = 'active' AND account_id != ? AND balance > 60",
+        acc["customer_id"],
+        acc["account_id"],
+    )
+    into = s.rng.random() < 0.6 or acc["balance"] < 60
+    src, dst = (other, acc) if into else (acc, other)
+    amount = amount_of(s, 20, min(src["balance"] * 0.5, 5000))
+    if into:
+        s.say(
+            "Also move {much} from {other} into {what}.",
+            "Top up {what} with {much} from {other} while you're at it.",
+            "Then shift {much} over from {other} to {what}.",
+            much=money(amount),
+            other=acc_ref(s, other),
+            what=acc_ref(s, acc),
+        )
+    else:
+        s.say(
+            "And send {much} from {what} across to {other}.",
+            "Then move {much} from {what} into {other}.",
+            "Put {much} from {what} into {other} too.",
+            much=money(amount),
+            other=acc_ref(s, other),
+            what=acc_ref(s, acc),
+        )
+    a, b = reach_account(s, src), reach_account(s, dst)
+    s.call("transfer_funds", from_account_id=a, to_account_id=b, amount=amount)
+
+
+@banking.intent(covers=("deposit_funds",), follows=True, opens=False)
+def pay_in_too(s: Scene) -> None:
+    """The customer pays a check into the dialogue's account."""
+    acc = current_account(s, "status = 'active'")
+    s.asked("deposit_funds", account_id=acc["account_id"])
+    amount = amount_of(s, 25, 3000)
+    label = s.rng.choice(NOTES_IN) if s.rng.random() < 0.4 else None
+    s.say(
+        "I also have a {much} check to pay into {what}." + (f" Call it '{label}'." if label else ""),
+        "Oh, and deposit {much} in {what} as well." + (f" It's the '{label}'." if label else ""),
+        "Can you credit {much} to {what} too?" + (f" Note it as '{label}'." if label else ""),
+        much=money(amount),
+        what=acc_ref(s, acc),
+    )
+    s.call("deposit_funds", account_id=acc["account_id"], amount=amount, **({"description": label} if label else {}))
+
+
+@banking.intent(covers=("withdraw_funds",), follows=True, opens=False)
+def cash_from_it(s: Scene) -> None:
+    """The customer takes some cash out of the dialogue's account."""
+    acc = current_account(s, "status = 'active' AND balance > 60")
+    s.asked("withdraw_funds", account_id=acc["account_id"])
+    amount = amount_of(s, 20, min(acc["balance"] * 0.4, 1500))
+    label = s.rng.choice(NOTES_OUT) if s.rng.random() < 0.4 else None
+    s.say(
+        "I'll also take {much} in cash from {what}." + (f" It's for '{label}'." if label else ""),
+        "And let me have {much} out of {what} in cash." + (f" Label it '{label}'." if label else ""),
+        much=money(amount),
+        what=acc_ref(s, acc),
+    )
+    s.call("withdraw_funds", account_id=acc["account_id"], amount=amount, **({"description": label} if label else {}))
+
+
+@banking.intent(covers=("list_payees", "pay_payee"), follows=True, opens=False, weight=1.2)
+def pay_saved_from_it(s: Scene) -> None:
+    """The customer pays one of their saved payees from the dialogue's account."""
+    acc = current_account(s, "status = 'active' AND balance > 50")
+    payee = s.pick("SELECT * FROM payees WHERE customer_id = ?", acc["customer_id"])
+    name = s.refer(
+        payee["payee_id"],
+        Ref("{n}", "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ?", acc["customer_id"], payee["name"]),
+        Ref(
+            "{n} at {bank}",
+            "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ? AND bank_name = ?",
+            acc["customer_id"],
+            payee["name"],
+            payee["bank_name"],
+        ),
+        n=payee["name"],
+        bank=payee["bank_name"],
+    )
+    amount = amount_of(s, 15, min(acc["balance"] * 0.5, 2000))
+    memo = s.rng.choice(("June", "Thanks!", "Invoice 1182", "Deposit")) if s.rng.random() < 0.3 else ""
+    s.say(
+        "While you're at it, pay {name} {much} from {what}." + (f" Reference '{memo}'." if memo else ""),
+        "Also send {much} to {name} out of {what}." + (f" Put '{memo}' on it." if memo else ""),
+        "And {name} gets {much} from {what}." + (f" Memo: '{memo}'." if memo else ""),
+        name=name,
+        much=money(amount),
+        what=acc_ref(s, acc),
+    )
+    if not seen(s, "list_payees", "payees", "payee_id", payee["payee_id"]):
+        listed = s.call("list_payees", customer_id=acc["customer_id"])["payees"]
+        if payee["payee_id"] not in [p["payee_id"] for p in listed]:
+            raise Skip("the payee is past the first page")
+    s.call(
+        "pay_payee",
+        account_id=acc["account_id"],
+        payee_id=payee["payee_id"],
+        amount=amount,
+        **({"memo": memo} if memo else {}),
+    )
+
+
+@banking.intent(covers=("list_cards", "set_card_status"), follows=True, opens=False)
+def lock_card_on_it(s: Scene) -> None:
+    """The customer locks (or unlocks) a card linked to the dialogue's account."""
+    acc = current_account(s, "status != 'closed'")
+    card = s.pick("SELECT * FROM cards WHERE account_id = ? AND status IN ('active', 'locked')", acc["account_id"])
+    s.asked("set_card_status", card_id=card["card_id"])
+    what = s.refer(
+        card["card_id"],
+        Ref(
+            "the card ending {l4}",
+            "SELECT card_id FROM cards WHERE account_id = ? AND last4 = ?",
+            acc["account_id"],
+            card["last4"],
+        ),
+        l4=card["last4"],
+    )
+    if card["status"] == "active":
+        s.say(
+            "And lock {what}, I'm not using it for a while.",
+            "Put a hold on {what} too, please.",
+            "Also block {what}; I think my kid has it.",
+            what=what,
+        )
+    else:
+        s.say(
+            "Also turn {what} back on, I found it.",
+            "And unlock {what}, please.",
+            "{What} can work again, unlock it.",
+            what=what,
+            What=what[:1].upper() + what[1:],
+        )
+    s.find("list_cards", "cards", "card_id", card["card_id"], missing="not listed", account_id=acc["account_id"])
+    s.call("set_card_status", card_id=card["card_id"], status="locked" if card["status"] == "active" else "active")
+
+
+@banking.intent(covers=("freeze_account",), follows=True, opens=False, weight=0.6)
+def freeze_it_for_now(s: Scene) -> None:
+    """The customer asks to freeze the dialogue's account while they are away or worried."""
+    acc = current_account(s, "status = 'active'")
+    reasons = (("I'm travelling for a month", "travelling"), ("I think someone has my details", "possible fraud"))
+    words, reason = s.rng.choice(reasons)
+    s.say(
+        "{why}, so freeze {what} until I say otherwise.",
+        "One more thing: {why}. Please freeze {what} for now.",
+        why=words,
+        what=acc_ref(s, acc),
+    )
+    s.call("freeze_account", account_id=acc["account_id"], frozen=True, reason=reason)
+
+
+@banking.intent(covers=("open_account",), follows=True, opens=False, weight=0.8)
+def open_one_more(s: Scene) -> None:
+    """The customer of the dialogue opens the kind of account they do not have yet."""
+    c = the_customer(s)
+    have = {r["type"] for r in s.rows("SELECT type FROM accounts WHERE customer_id = ?", c["customer_id"])}
+    missing = sorted({"checking", "savings"} - have)
+    if not missing:
+        raise Skip("the customer has both kinds")
+    kind = s.rng.choice(missing)
+    s.say(
+        "While I'm here, open a {kind} for me as well.",
+        "I'd also like a {kind}. Can you set one up?",
+        "And I don't have a {kind} yet, please open one.",
+        kind=WORDS[kind],
+    )
+    s.call("open_account", customer_id=c["customer_id"], type=kind)
+
+
+@banking.intent(covers=("get_customer",), follows=True, opens=False, weight=0.8)
+def details_on_file(s: Scene) -> None:
+    """The customer asks what contact details the bank has for them."""
+    c = the_customer(s)
+    s.asked("get_customer", customer_id=c["customer_id"])
+    s.say(
+        "What phone number and address do you have for me, by the way?",
+        "Can you read me my contact details on file?",
+        "Is my address on file still the old one?",
+    )
+    s.call("get_customer", customer_id=c["customer_id"])
+
+
+@banking.intent(covers=("add_payee",), follows=True, opens=False, weight=0.8)
+def save_someone(s: Scene) -> None:
+    """The customer saves a new person to pay."""
+    c = the_customer(s)
+    name, role = s.rng.choice(PAYEES)
+    if s.rows("SELECT 1 FROM payees WHERE customer_id = ? AND name = ?", c["customer_id"], name):
+        raise Skip("already saved")
+    bank = s.rng.choice(("First Harbor Bank", "Summit Credit Union", "Pacific Trust", "Lakeside Savings"))
+    number = str(s.rng.randint(10**7, 10**10 - 1))
+    s.say(
+        "Also, save {role} as someone I can pay: {name}, {bank}, account {num}.",
+        "One more: add {name} ({role}) at {bank}, account number {num}, to my recipients.",
+        role=role,
+        name=name,
+        bank=bank,
+        num=number,
+    )
+    s.call("add_payee", customer_id=c["customer_id"], name=name, bank_name=bank, account_number=number)
