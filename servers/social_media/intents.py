@@ -156,7 +156,7 @@ def post_ref(s: Scene, p: dict[str, Any], who: str) -> str:
             w,
         ),
         Ref(
-            '{who}\'s post from {d} that starts "{w}"',
+            '{who}\'s post {d} that starts "{w}"',
             "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%' AND substr(created_at, 1, 10) = ?",
             p["author_id"],
             w,
@@ -164,8 +164,14 @@ def post_ref(s: Scene, p: dict[str, Any], who: str) -> str:
         ),
         who=who,
         w=w,
-        d=day(p["created_at"], s.now),
+        d=when(s, p["created_at"]),
     )
+
+
+def when(s: Scene, created_at: str) -> str:
+    """'from yesterday', 'from last Tuesday', 'on May 3': when a post went up, as a person says it."""
+    d = day(created_at, s.now)
+    return d if d.startswith("on ") else f"from {d}"
 
 
 def latest_ref(s: Scene, p: dict[str, Any], who: str) -> str:
@@ -339,9 +345,9 @@ def reply_to_post(s: Scene) -> None:
     ):
         s.asked("add_comment", post_id=known["post_id"])
         s.say(
-            "Also comment on it[: {body}]",
-            "Leave a note under that post[ saying {body}]",
-            "Reply to it for me[: {body}]",
+            "Also comment on it[: {body}].",
+            "Leave a note under that post[ saying {body}].",
+            "Reply to it for me[: {body}].",
             body=body,
         )
         s.call("add_comment", user_id=find_me(s, u), post_id=known["post_id"], content=body)
@@ -349,10 +355,10 @@ def reply_to_post(s: Scene) -> None:
     p = others_post(s, u)
     what, how, said = describe(s, p, u["user_id"])
     s.say(
-        "{me}Comment on {what}[: {body}]",
-        "{me}Leave a reply under {what}[ saying {body}]",
-        "{me}I want to answer {what}[, write {body}]",
-        minimal=["{me}Reply to {what} for me[: {body}]"],
+        "{me}Comment on {what}[: {body}].",
+        "{me}Leave a reply under {what}[ saying {body}].",
+        "{me}I want to answer {what}[, write {body}].",
+        minimal=["{me}Reply to {what} for me[: {body}]."],
         me=intro(s, u),
         what=what,
         body=body,
@@ -492,6 +498,8 @@ def follow(s: Scene) -> None:
     post = s.memory.get("post")
     other = s.memory.get("other")
     if other and other["user_id"] != u["user_id"] and s.rng.random() < 0.7:
+        if s.memory.get("dropped") == other["user_id"]:
+            raise Skip("the dialogue just cut them off")
         o = followable(s, u, "user_id = ?", other["user_id"])
         s.say(
             "Follow them too.",
@@ -629,6 +637,7 @@ def cut_off(s: Scene) -> None:
         else:
             oid = find_user(s, o)
     s.call("unfollow_user", user_id=uid, target_user_id=oid)
+    s.memory["dropped"] = oid
     if s.room(1, 1) and s.rng.random() < 0.5:
         s.say(
             "Actually, make sure they can't reach me or see my stuff at all.",
@@ -636,7 +645,7 @@ def cut_off(s: Scene) -> None:
             "Go further: cut all contact with them.",
         )
         s.call("block_user", user_id=uid, target_user_id=oid)
-        s.memory["blocked"] = oid
+        s.memory["blocked"] = s.memory["dropped"] = oid
 
 
 @social_media.intent(covers=("search_users", "list_connections", "block_user"), follows=True)
@@ -678,7 +687,7 @@ def shut_out(s: Scene) -> None:
     else:
         oid = find_user(s, o)
     s.call("block_user", user_id=uid, target_user_id=oid)
-    s.memory["blocked"] = oid
+    s.memory["blocked"] = s.memory["dropped"] = oid
 
 
 @social_media.intent(covers=("search_users", "list_connections", "block_user"))
@@ -814,10 +823,10 @@ def share(s: Scene) -> None:
         raise Skip("posted already")
     body = s.given(text, f'"{text}"', "text", "create_post", "content")
     s.say(
-        "{me}Put this up on my profile[: {body}]",
-        "{me}Share this for me[: {body}]",
-        "{me}Publish a new update[: {body}]",
-        minimal=["{me}I have something to share[: {body}]"],
+        "{me}Put this up on my profile[: {body}].",
+        "{me}Share this for me[: {body}].",
+        "{me}Publish a new update[: {body}].",
+        minimal=["{me}I have something to share[: {body}]."],
         me=intro(s, u),
         body=body,
     )
@@ -874,7 +883,7 @@ def remove_old_post(s: Scene) -> None:
                 w,
             ),
             Ref(
-                'my post from {d} that starts "{w}"',
+                'my post {d} that starts "{w}"',
                 "SELECT post_id FROM posts WHERE author_id = ? AND content "
                 "LIKE ? || '%' AND substr(created_at, 1, 10) = ?",
                 u["user_id"],
@@ -882,7 +891,7 @@ def remove_old_post(s: Scene) -> None:
                 p["created_at"][:10],
             ),
             w=w,
-            d=day(p["created_at"], s.now),
+            d=when(s, p["created_at"]),
         )
     s.say(
         "{me}Delete {what}, I don't want it up anymore.",

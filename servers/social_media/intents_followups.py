@@ -196,6 +196,8 @@ def follow_them(s: Scene) -> None:
         raise Skip("self or blocked")
     if s.rows("SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?", me["user_id"], other["user_id"]):
         raise Skip("follows already")
+    if s.memory.get("dropped") == other["user_id"]:
+        raise Skip("the dialogue just cut them off")
     s.say(
         "Follow {h} too.", "I want to see more from them: follow.", "Add them to the people I follow.", h=handle(other)
     )
@@ -212,6 +214,7 @@ def unfollow_them(s: Scene) -> None:
         "Actually, unfollow {h}.", "And stop following them.", "I'm done with their posts, unfollow.", h=handle(other)
     )
     s.call("unfollow_user", user_id=me["user_id"], target_user_id=other["user_id"])
+    s.memory["dropped"] = other["user_id"]
 
 
 @social_media.intent(covers=("block_user",), follows=True, opens=False)
@@ -230,7 +233,7 @@ def block_them(s: Scene) -> None:
         raise Skip("blocked already")
     s.say("Block {h} while you're at it.", "And block them, I don't want them near my stuff.", h=handle(other))
     s.call("block_user", user_id=me["user_id"], target_user_id=other["user_id"])
-    s.memory["blocked"] = other["user_id"]
+    s.memory["blocked"] = s.memory["dropped"] = other["user_id"]
 
 
 @social_media.intent(covers=("list_posts",), follows=True, opens=False)
