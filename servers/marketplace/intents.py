@@ -27,18 +27,19 @@ ACTIVE = "SELECT user_id, name, city, role FROM users WHERE status = 'active'"
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
 LISTING = "SELECT l.*, u.name AS seller FROM listings l JOIN users u ON u.user_id = l.seller_id"
 TOP = "(SELECT MAX(amount) FROM bids b WHERE b.listing_id = l.listing_id)"
-NEW_ITEMS = (
-    ("Canon AE-1 Program - Clean", "Cameras", 180.0),
-    ("Vintage Road Bike - 56cm", "Sporting Goods", 240.0),
-    ("Signed First Edition Novel", "Books & Media", 95.0),
-    ("Mid-Century Desk Lamp", "Home & Garden", 60.0),
-    ("Yamaha Acoustic Guitar FG800", "Musical Instruments", 150.0),
-    ("LEGO Castle Set 10305", "Toys & Hobbies", 320.0),
-    ("Nintendo Switch OLED", "Electronics", 260.0),
-    ("Leather Weekender Bag", "Fashion", 120.0),
-    ("Framed Botanical Print", "Art", 85.0),
-    ("Vintage Baseball Card Lot", "Collectibles", 140.0),
+NEW_ITEMS = (  # title, category, base price, how the seller speaks of it (the agent picks the category)
+    ("Canon AE-1 Program - Clean", "Cameras", 180.0, "old film camera"),
+    ("Vintage Road Bike - 56cm", "Sporting Goods", 240.0, "road bike"),
+    ("Signed First Edition Novel", "Books & Media", 95.0, "signed novel"),
+    ("Mid-Century Desk Lamp", "Home & Garden", 60.0, "desk lamp"),
+    ("Yamaha Acoustic Guitar FG800", "Musical Instruments", 150.0, "acoustic guitar"),
+    ("LEGO Castle Set 10305", "Toys & Hobbies", 320.0, "LEGO set"),
+    ("Nintendo Switch OLED", "Electronics", 260.0, "game console"),
+    ("Leather Weekender Bag", "Fashion", 120.0, "leather travel bag"),
+    ("Framed Botanical Print", "Art", 85.0, "framed print"),
+    ("Vintage Baseball Card Lot", "Collectibles", 140.0, "box of baseball cards"),
 )
+SPANS = {3: "three days", 5: "five days", 7: "a week", 10: "ten days", 14: "two weeks"}
 
 
 # The person talking ------------------------------------------------------------------------------
@@ -332,8 +333,8 @@ def offer(s: Scene) -> None:
         raise Skip("too low")
     price = s.given(amount, money(amount), "amount", "make_offer", "amount")
     s.say(
-        "{me}{What} is listed at {ask}; tell the seller I'd pay[ {price}].",
-        "{me}I'd like to haggle on {what}[, would they take {price}]?",
+        "{me}{What} is listed at {ask}; I'd like to offer less[: {price}].",
+        "{me}I'd like to haggle on {what}.[ Would they take {price}?]",
         "{me}Send an offer for {what}[ of {price}] please.",
         minimal=["{me}I want {what} but cheaper[, {price}]."],
         me=intro(s, u),
@@ -713,22 +714,26 @@ def sell(s: Scene) -> None:
         "role = 'seller' AND (SELECT COUNT(*) FROM listings l WHERE l.seller_id = users.user_id "
         "AND l.status = 'active') < 50",
     )
-    title, category, base = s.rng.choice(NEW_ITEMS)
+    title, category, base, noun = s.rng.choice(NEW_ITEMS)
     if s.rows("SELECT 1 FROM listings WHERE seller_id = ? AND title = ?", u["user_id"], title):
         raise Skip("already listed")
     auction = s.rng.random() < 0.4
     price = float(round(base * s.rng.uniform(0.8, 1.2)))
     name = s.given(title, f"'{title}'", "title", "create_listing", "title")
     days = s.rng.choice((None, None, 3, 5, 10, 14))
-    how = "an auction starting at {p}" if auction else "a fixed price of {p}"
-    span = f" for {days} days" if days else ""
+    how = s.rng.choice(
+        ("let people bid on it, starting at {p}", "bids starting from {p}")
+        if auction
+        else ("asking {p} flat", "buy-it-now at {p}")
+    )
+    span = f" for {SPANS[days]}" if days else ""
     s.say(
-        "{me}Put my {cat} item up for sale[, titled {name}], as " + how + "{span}.",
-        "{me}List something for me in {cat}[ called {name}], " + how + "{span}.",
-        "{me}I'd like to sell an item in {cat}[: {name}], " + how + "{span}.",
-        minimal=["{me}I want to sell something[, {name}], " + how + "{span}."],
+        "{me}Put my {noun} up for sale[, titled {name}]: " + how + "{span}.",
+        "{me}List my {noun} for me[ as {name}], " + how + "{span}.",
+        "{me}I'd like to sell my {noun}[: {name}], " + how + "{span}.",
+        minimal=["{me}I want to sell my {noun}[, {name}], " + how + "{span}."],
         me=intro(s, u),
-        cat=category,
+        noun=noun,
         name=name,
         p=money(price),
         span=span,
@@ -754,7 +759,7 @@ def sell(s: Scene) -> None:
         s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, price=lower)
     else:
         more = s.rng.choice((3, 7, 14))
-        s.say("Let it run {d} days longer.", "Give it an extra {d} days.", "Extend it by {d} days.", d=more)
+        s.say("Let it run {d} longer.", "Give it an extra {d}.", "Keep it up {d} more.", d=SPANS[more])
         s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, extend_days=more)
 
 
@@ -775,7 +780,7 @@ def reprice(s: Scene) -> None:
         slots = {"p": money(new)}
     elif change == "extend":
         d = s.rng.choice((3, 5, 7))
-        text, args, slots = "keep {what} up {d} more days", {"extend_days": d}, {"d": str(d)}
+        text, args, slots = "keep {what} up {d} longer", {"extend_days": d}, {"d": SPANS[d]}
     else:
         new_title = item["title"] + " - Price Drop"
         if len(new_title) > 120:

@@ -8,6 +8,7 @@ from typing import Any
 
 from hub import fake
 from hub.synth.intent import Scene, Skip, money
+from servers.marketplace.intents import SPANS
 from servers.marketplace.tools import marketplace
 
 
@@ -166,7 +167,7 @@ def adjust_mine(s: Scene) -> None:
         if "extend_days" in done:
             raise Skip("extended in this dialogue already")
         d = s.rng.choice((3, 7))
-        s.say("And give it {d} more days.", "Keep it up {d} days longer.", d=d)
+        s.say("And give it {d} more.", "Keep it up {d} longer.", d=SPANS[d])
         s.call("update_listing", listing_id=row["listing_id"], seller_id=me["user_id"], extend_days=d)
 
 
