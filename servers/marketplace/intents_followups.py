@@ -50,24 +50,21 @@ def bid_history(s: Scene) -> None:
 
 
 @marketplace.intent(covers=("get_user",), follows=True, opens=False)
-def about_seller(s: Scene) -> None:
-    """The user asks about the seller of the listing of the dialogue."""
-    item = known(s, "listing")
+def about_them(s: Scene) -> None:
+    """The user asks about the other person of the dialogue (a buyer, the winner, a bidder), or else about the
+    seller of the listing of the dialogue."""
+    other = s.memory.get("other")
     me = s.memory.get("me")
+    if other and not any(c.tool == "get_user" and c.arguments.get("user_id") == other["user_id"] for c in s.calls):
+        s.say("Who is that person? Rating and city?", "Tell me about them.", "What's their profile like?")
+        s.call("get_user", user_id=other["user_id"])
+        return
+    item = known(s, "listing")
     if me and me["user_id"] == item["seller_id"]:
         raise Skip("their own")
     s.asked("get_user", user_id=item["seller_id"])
     s.say("Who's the seller? Rating, city?", "Is the seller any good?", "Tell me about whoever is selling it.")
     s.call("get_user", user_id=item["seller_id"])
-
-
-@marketplace.intent(covers=("get_user",), follows=True, opens=False)
-def about_them(s: Scene) -> None:
-    """The user asks about the other person of the dialogue (a buyer, the winner, a bidder)."""
-    other = known(s, "other")
-    s.asked("get_user", user_id=other["user_id"])
-    s.say("Who is that person? Rating and city?", "Tell me about them.", "What's their profile like?")
-    s.call("get_user", user_id=other["user_id"])
 
 
 @marketplace.intent(covers=("get_user",), follows=True, opens=False)
