@@ -67,10 +67,10 @@ def undo_like(s: Scene) -> None:
 
 @social_media.intent(covers=("add_comment",), follows=True, opens=False)
 def quick_comment(s: Scene) -> None:
-    """The user leaves a short comment under the post of the dialogue."""
+    """The user leaves a short comment under someone else's post of the dialogue."""
     me, p = known(s, "me"), post_now(s)
-    if not visible(s, me["user_id"], p["author_id"]):
-        raise Skip("blocked")
+    if p["author_id"] == me["user_id"] or not visible(s, me["user_id"], p["author_id"]):
+        raise Skip("own or blocked")
     s.asked("add_comment", post_id=p["post_id"])
     text = s.rng.choice(COMMENTS)
     s.say("And comment {t}", 'Write "{t}" under it.', "Reply to it with: {t}", t=text)
