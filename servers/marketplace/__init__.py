@@ -10,7 +10,7 @@ keeps its price and end time; closing an auction sells it to the highest bidder 
 met, and accepting an offer sells a fixed-price listing and declines the other pending offers.
 """
 
-from servers.marketplace import intents  # noqa: F401  (registers the intents)
+from servers.marketplace import intents, intents_followups, intents_sellers  # noqa: F401  (registers the intents)
 from servers.marketplace.tools import marketplace as server
 
 __all__ = ["server"]
