@@ -61,7 +61,40 @@ def now_iso(s: Scene) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
+    """The customer talking. A shopper who browsed without saying who they are (``memory["shopper"]``) is the one
+    a follow-up that needs their account speaks for; otherwise as ``customer.me``."""
+    pending = s.memory.get("shopper")
+    if pending and not s.memory.get("customer"):
+        found = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", pending["customer_id"], *params)
+        if not found:
+            raise Skip("the shopper of the earlier turn does not fit")
+        return found[0]
     return customer.me(s, CUSTOMER, where, *params)
+
+
+def browsing_shopper(s: Scene) -> None:
+    """A shopper who browses before saying who they are: the persona becomes a customer a later turn can name."""
+    if s.memory.get("customer") or s.memory.get("shopper") or s.turns:
+        return
+    c = s.pick(CUSTOMER + " WHERE c.name IN (SELECT name FROM customers GROUP BY name HAVING COUNT(*) = 1)")
+    s.be(c["name"])
+    s.memory["shopper"] = c
+
+
+def remember_product(s: Scene, p: dict[str, Any]) -> None:
+    """The product the dialogue is about, as a listing showed it (a follow-up reuses its id and category)."""
+    keep = ("product_id", "name", "category_id", "price")
+    s.memory["product"] = {k: p[k] for k in keep if k in p}
+
+
+def remember_order(s: Scene, order_id: str) -> None:
+    s.memory["order"] = {"order_id": order_id}
+
+
+def theirs(s: Scene, column: str) -> tuple[str, list[Any]]:
+    """SQL restricting a pick to the customer the dialogue is about (none yet: no restriction)."""
+    known = s.memory.get("customer") or s.memory.get("shopper")
+    return (f" AND {column} = ?", [known["customer_id"]]) if known else ("", [])
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
@@ -147,6 +180,7 @@ def put_in_basket(s: Scene) -> None:
     )
     cid = find_me(s, c)
     found = find_product(s, p)
+    remember_product(s, found)
     args: dict[str, Any] = {"customer_id": cid, "product_id": found["product_id"]}
     if qty > 1 and not s.minimal:
         args["quantity"] = qty
@@ -195,6 +229,8 @@ def change_basket(s: Scene) -> None:
     if line["product_id"] not in [i["product_id"] for i in cart["items"]]:
         raise Skip("the item is not in the cart")
     s.call("update_cart_item", customer_id=cid, product_id=line["product_id"], quantity=qty)
+    if qty:
+        remember_product(s, {"product_id": line["product_id"], "name": line["name"]})
     if s.room() and s.rng.random() < 0.8:
         s.say("So what's the basket at now?", "What do I owe now, shipping and all?", "Read me the new total.")
         s.call("get_cart", customer_id=cid)
@@ -304,7 +340,7 @@ def check_out(s: Scene) -> None:
     if method != "card" and not s.minimal:
         args["payment_method"] = method
     placed = s.call("checkout_cart", **args)
-    s.memory["order"] = placed
+    remember_order(s, placed["order_id"])
     if not s.room():
         return
     s.say(
@@ -332,6 +368,7 @@ def where_is_my_order(s: Scene) -> None:
     )
     got = s.call("get_order", order_id=o["order_id"])
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
+    remember_order(s, got["order_id"])
     since = day(o["placed_at"], s.now)
     s.say(
         "What else have I bought since then?",
@@ -385,6 +422,7 @@ def call_off_purchase(s: Scene) -> None:
     if len(listed) > 1:
         s.call("get_order", order_id=o["order_id"])
     s.call("cancel_order", order_id=o["order_id"], **({} if s.minimal else {"reason": why}))
+    remember_order(s, o["order_id"])
     wishable = p["status"] == "active" and not s.rows(
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", cid, p["product_id"]
     )
@@ -404,7 +442,9 @@ def call_off_purchase(s: Scene) -> None:
         s.call("list_orders", customer_id=cid, status="placed")
 
 
-@shopping.intent(covers=("get_order", "search_customers", "list_orders", "request_return", "list_returns"), weight=1.5)
+@shopping.intent(
+    covers=("get_order", "search_customers", "list_orders", "request_return", "list_returns"), weight=1.5, follows=True
+)
 def send_it_back(s: Scene) -> None:
     """Something delivered in the last weeks is broken or unwanted; the shopper sends it back."""
     since = fake.iso(s.now.replace(microsecond=0) - timedelta(days=RETURN_WINDOW_DAYS - 1))
@@ -413,8 +453,9 @@ def send_it_back(s: Scene) -> None:
         "JOIN orders o USING (order_id) "
         "JOIN products p USING (product_id) WHERE o.status = 'delivered' AND o.delivered_at >= ? AND "
         "oi.quantity > (SELECT COALESCE(SUM(r.quantity), 0) FROM returns r WHERE r.order_id = oi.order_id "
-        "AND r.product_id = oi.product_id AND r.status != 'rejected')",
+        "AND r.product_id = oi.product_id AND r.status != 'rejected')" + theirs(s, "o.customer_id")[0],
         since,
+        *theirs(s, "o.customer_id")[1],
     )
     c = me(s, "c.customer_id = ?", item["customer_id"])
     reason = s.rng.choice(list(RETURN_WHY))
@@ -466,6 +507,7 @@ def send_it_back(s: Scene) -> None:
     if not s.minimal:
         args["reason"] = reason
     s.call("request_return", **args)
+    remember_order(s, item["order_id"])
     if s.room():
         s.say(
             "And where do my other returns stand?",
@@ -475,14 +517,15 @@ def send_it_back(s: Scene) -> None:
         s.call("list_returns", customer_id=cid)
 
 
-@shopping.intent(covers=("search_customers", "search_products", "write_review", "list_product_reviews"))
+@shopping.intent(covers=("search_customers", "search_products", "write_review", "list_product_reviews"), follows=True)
 def review_a_purchase(s: Scene) -> None:
     """A shopper who received a product wants to leave stars and a headline for it."""
     item = s.pick(
         "SELECT DISTINCT o.customer_id, p.product_id, p.name FROM orders o "
         "JOIN order_items oi USING (order_id) JOIN products p USING (product_id) "
         "WHERE o.status = 'delivered' AND NOT EXISTS (SELECT 1 FROM reviews r "
-        "WHERE r.customer_id = o.customer_id AND r.product_id = p.product_id)"
+        "WHERE r.customer_id = o.customer_id AND r.product_id = p.product_id)" + theirs(s, "o.customer_id")[0],
+        *theirs(s, "o.customer_id")[1],
     )
     c = me(s, "c.customer_id = ?", item["customer_id"])
     stars = s.rng.choice((5, 5, 4, 4, 3, 2, 1))
@@ -501,6 +544,9 @@ def review_a_purchase(s: Scene) -> None:
     cid = find_me(s, c)
     found = find_product(s, item)
     s.call("write_review", customer_id=cid, product_id=found["product_id"], rating=stars, title=title)
+    remember_product(s, found)
+    if len(s.intents) > 1 and not s.room(1, 1):
+        return
     if stars >= 4:
         s.say(
             "Did others love it too? Show me the four- and five-star ones.",
@@ -516,12 +562,13 @@ def review_a_purchase(s: Scene) -> None:
         s.call("list_product_reviews", product_id=found["product_id"])
 
 
-@shopping.intent(covers=("search_customers", "list_returns", "get_order"))
+@shopping.intent(covers=("search_customers", "list_returns", "get_order"), follows=True)
 def refund_status(s: Scene) -> None:
     """A shopper asks how their return is going."""
     r = s.pick(
         "SELECT r.*, o.customer_id, p.name FROM returns r JOIN orders o USING (order_id) "
-        "JOIN products p USING (product_id)"
+        "JOIN products p USING (product_id) WHERE 1=1" + theirs(s, "o.customer_id")[0],
+        *theirs(s, "o.customer_id")[1],
     )
     c = me(s, "c.customer_id = ?", r["customer_id"])
     what = s.refer(
@@ -546,6 +593,9 @@ def refund_status(s: Scene) -> None:
     found = s.call("list_returns", customer_id=cid)["returns"]
     if r["return_id"] not in [x["return_id"] for x in found]:
         raise Skip("the return is past the first page")
+    remember_order(s, r["order_id"])
+    if len(s.intents) > 1 and not s.room(1, 1):
+        return
     s.say(
         "Which order was that from again, and what else was in it?",
         "Remind me what else was in that order.",
@@ -560,6 +610,7 @@ def refund_status(s: Scene) -> None:
 @shopping.intent(covers=("search_products", "list_product_reviews", "get_product"))
 def is_it_any_good(s: Scene) -> None:
     """A shopper looks at what reviewers say about a product before buying."""
+    browsing_shopper(s)
     p = s.pick("SELECT * FROM products WHERE review_count >= 3")
     floor = s.rng.choice((None, 4, 5))
     s.say(
@@ -574,6 +625,7 @@ def is_it_any_good(s: Scene) -> None:
         floor=floor,
     )
     found = find_product(s, p)
+    remember_product(s, found)
     args: dict[str, Any] = {"product_id": found["product_id"]}
     if floor and not s.minimal:
         args["min_rating"] = floor
@@ -589,6 +641,7 @@ def is_it_any_good(s: Scene) -> None:
 @shopping.intent(covers=("list_categories", "search_products", "get_product"))
 def best_in_category(s: Scene) -> None:
     """A shopper wants the best-rated things of a kind within a budget."""
+    browsing_shopper(s)
     k = s.pick("SELECT * FROM categories")
     budget = s.rng.choice((30, 50, 75, 100, 150, 200))
     found_rows = s.rows(BUYABLE + " AND category_id = ? AND price <= ?", k["category_id"], budget)
@@ -610,6 +663,7 @@ def best_in_category(s: Scene) -> None:
     top = s.call("search_products", **args)["products"]
     if not top:
         raise Skip("nothing found")
+    remember_product(s, top[0])
     s.say(
         "Tell me more about the top one.",
         "What's the first one like - brand, stock, all that?",
@@ -638,6 +692,7 @@ def save_for_later(s: Scene) -> None:
     cid = find_me(s, c)
     found = find_product(s, p)
     s.call("add_to_wishlist", customer_id=cid, product_id=found["product_id"])
+    remember_product(s, found)
     if s.room() and s.rng.random() < 0.85:
         s.say("What have I got saved now?", "Read me my whole wishlist.", "What else is on my wishlist?")
         s.call("get_wishlist", customer_id=cid)
@@ -675,6 +730,7 @@ def buy_from_wishlist(s: Scene) -> None:
         cid = find_me(s, c)
         s.call("get_wishlist", customer_id=cid)
         s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
+        remember_product(s, cheapest)
         return
     s.say(
         "{who}. What on my wishlist can I actually buy right now?",
@@ -690,12 +746,13 @@ def buy_from_wishlist(s: Scene) -> None:
         "Let me have the cheapest in-stock one - basket, please.",
     )
     s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
+    remember_product(s, cheapest)
 
 
 # The account -----------------------------------------------------------------------------------
 
 
-@shopping.intent(covers=("search_customers", "add_address", "list_addresses"))
+@shopping.intent(covers=("search_customers", "add_address", "list_addresses"), follows=True)
 def new_address(s: Scene) -> None:
     """A shopper moved (or started a new job) and saves the new address, maybe as the default."""
     c = me(s, "(SELECT COUNT(*) FROM addresses a WHERE a.customer_id = c.customer_id) < 4")
@@ -732,6 +789,8 @@ def new_address(s: Scene) -> None:
     if default:
         args["make_default"] = True
     s.call("add_address", **args)
+    if len(s.intents) > 1 and not s.room(1, 1):
+        return
     s.say(
         "Which addresses do you have for me now?",
         "Read back all my saved addresses.",
@@ -882,7 +941,8 @@ def cheapest_will_do(s: Scene) -> None:
     if not found or found[0]["product_id"] != cheapest["product_id"]:
         raise Skip("the search does not put the cheapest first")
     s.call("add_to_cart", customer_id=cid, product_id=found[0]["product_id"])
-    if s.rng.random() < 0.5:
+    remember_product(s, found[0])
+    if s.rng.random() < 0.5 and s.room():
         s.say(
             "Which one did you pick, and what's my basket at now?",
             "What did that come to, in the basket?",
@@ -913,6 +973,7 @@ def buy_it_now(s: Scene) -> None:
     cid = find_me(s, c)
     found = find_product(s, p)
     s.call("add_to_cart", customer_id=cid, product_id=found["product_id"])
+    remember_product(s, found)
     label = a["label"].lower() if a["label"] != "Parents" else "parents'"
     where = s.refer(
         a["address_id"],
@@ -933,7 +994,8 @@ def buy_it_now(s: Scene) -> None:
     listed = s.call("list_addresses", customer_id=cid)["addresses"]
     if a["address_id"] not in [x["address_id"] for x in listed]:
         raise Skip("the address is not listed")
-    s.call("checkout_cart", customer_id=cid, address_id=a["address_id"])
+    placed = s.call("checkout_cart", customer_id=cid, address_id=a["address_id"])
+    remember_order(s, placed["order_id"])
 
 
 @shopping.intent(covers=("get_order", "cancel_order", "list_orders"))
@@ -955,6 +1017,7 @@ def cancel_by_number(s: Scene) -> None:
         "Scrap it, please - I'll get it somewhere else.",
     )
     s.call("cancel_order", order_id=got["order_id"])
+    remember_order(s, got["order_id"])
     if s.room() and s.rng.random() < 0.4:
         s.say("Anything else of mine still waiting to ship?", "Do I have other purchases that haven't gone out?")
         s.call("list_orders", customer_id=got["customer_id"], status="placed")
