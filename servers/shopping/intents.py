@@ -215,13 +215,14 @@ def change_basket(s: Scene) -> None:
             what=what,
         )
     else:
+        n = s.given(qty, NUMBERS.get(qty, str(qty)), "quantity", "update_cart_item", "quantity")
         s.say(
-            "{who}. Can you make it {n} of {what} in my basket?",
-            "{who} - I need {n} of {what}, not {had}.",
-            "Change my basket so it has {n} of {what}. {who}.",
+            "{who}. Can you change how many of {what} are in my basket[ - make it {n}]?",
+            "{who} - I need a different number of {what}[: {n}], not {had}.",
+            "Change the count of {what} in my basket[ to {n}]. {who}.",
             who=who(s, c),
             what=what,
-            n=NUMBERS.get(qty, str(qty)),
+            n=n,
             had=NUMBERS.get(line["quantity"], "that many"),
         )
     cid = find_me(s, c)
@@ -250,12 +251,13 @@ def use_my_code(s: Scene) -> None:
     if not codes:
         raise Skip("no coupon fits this cart")
     code = s.rng.choice(codes)
+    given = s.given(code, code, "code", "apply_coupon", "code")
     s.say(
-        "{who}. I got the code {code} in a newsletter, can you use it on my basket?",
-        "{who} - please put {code} on what I've got in my basket.",
-        "I have a discount code, {code}. Use it for my basket? {who}.",
+        "{who}. I got a code in a newsletter[ ({code})], can you use it on my basket?",
+        "{who} - please put my discount code[ {code}] on what I've got in my basket.",
+        "I have a discount code[, {code}]. Use it for my basket? {who}.",
         who=who(s, c),
-        code=code,
+        code=given,
     )
     cid = find_me(s, c)
     s.call("apply_coupon", customer_id=cid, code=code)

@@ -107,13 +107,24 @@ def find_car(s: Scene, v: dict[str, Any], by_plate: bool = False) -> str:
         ]
         if not owner:
             raise Skip("the owner is past the first page")
-        by_model = {"query": v["model"]} if s.rng.random() < 0.4 else {}
-        found = s.call("list_vehicles", owner_id=owner[0]["owner_id"], **by_model)["vehicles"]
+        found = s.call("list_vehicles", owner_id=owner[0]["owner_id"], **narrowing(s, v))["vehicles"]
     hit = [x for x in found if x["vehicle_id"] == v["vehicle_id"]]
     if not hit:
         raise Skip("the car is past the first page")
     s.memory["car"] = {"vehicle_id": v["vehicle_id"]}
     return str(hit[0]["vehicle_id"])
+
+
+def narrowing(s: Scene, v: dict[str, Any]) -> dict[str, Any]:
+    """A filter on the owner's cars the way the user named theirs: by model, make or drive, or none."""
+    how = s.rng.choice(("none", "none", "model", "make", "powertrain"))
+    if how == "model":
+        return {"query": v["model"]}
+    if how == "make":
+        return {"make": v["make"]}
+    if how == "powertrain":
+        return {"powertrain": v["powertrain"]}
+    return {}
 
 
 def who(s: Scene, v: dict[str, Any], by_plate: bool) -> str:
@@ -285,7 +296,9 @@ def did_i_lock_it(s: Scene) -> None:
 
 
 @vehicle.intent(
-    covers=("list_vehicles", "search_places", "set_destination", "start_engine", "start_navigation"), weight=2.0
+    covers=("list_vehicles", "search_places", "set_destination", "start_engine", "start_navigation"),
+    weight=2.0,
+    follows=True,
 )
 def take_me_there(s: Scene) -> None:
     """A driver picks a place in town as the destination, then has the car started and guidance begun."""
@@ -321,6 +334,8 @@ def take_me_there(s: Scene) -> None:
     out = s.call("set_destination", vehicle_id=vid, place_id=found[0]["place_id"])
     if not out["range_sufficient"]:
         raise Skip("not enough range")
+    if len(s.intents) > 1 and not s.room(1 + (v["engine"] == "off"), 1):
+        return
     s.say(
         "Great, start the car and let's go.",
         "OK, fire it up and start the guidance.",
@@ -534,3 +549,148 @@ def fleet_mix(s: Scene) -> None:
     if running:
         args["engine"] = "on"
     s.call("list_vehicles", **args)
+
+
+# Finding the car, all of them, the nearest fill ------------------------------------------------
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status"), weight=1.5)
+def where_did_i_park(s: Scene) -> None:
+    """A driver who cannot remember where the car is asks where it stands and how it is."""
+    v = my_car(s)
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}Where did I leave {car}?",
+        "{me}I can't remember where {car} is parked. Where is it, and is it locked?",
+        "{me}Where's {car} right now, and how much range does it have?",
+        minimal=["{me}Where's {car}?"],
+        me=intro(s),
+        car=who(s, v, plate),
+    )
+    vid = find_car(s, v, plate)
+    s.call("get_vehicle_status", vehicle_id=vid)
+
+
+def two_cars(s: Scene, where: str = "1=1") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An owner (unique name) with exactly two cars that fit ``where``; the persona becomes the owner."""
+    if s.memory.get("car"):
+        raise Skip("a dialogue about one car")
+    o = s.pick(
+        "SELECT o.* FROM owners o WHERE (SELECT COUNT(*) FROM owners x WHERE x.name = o.name) = 1 AND "
+        "(SELECT COUNT(*) FROM vehicles v WHERE v.owner_id = o.owner_id) = 2"
+    )
+    cars = s.rows(
+        CAR + f" AND v.owner_id = ? AND ({where}) ORDER BY v.vehicle_id",
+        o["owner_id"],
+    )
+    if len(cars) != 2:
+        raise Skip("the two cars do not fit")
+    s.be(o["name"])
+    return o, cars
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "set_trunk", "set_door", "set_door_lock", "get_vehicle_status"))
+def lock_both(s: Scene) -> None:
+    """An owner of two cars has both locked (whatever one part is left open is closed first)."""
+    o, cars = two_cars(s, "v.gear = 'park'")
+    opened = [
+        (c["vehicle_id"], p)
+        for c in cars
+        for p in [
+            r["door"] for r in s.rows("SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1", c["vehicle_id"])
+        ]
+        + (["trunk"] if c["trunk_open"] else [])
+    ]
+    unlocked = {c["vehicle_id"] for c in cars if not c["locked"]}
+    if not unlocked or len(opened) > 1 or any(vid not in unlocked for vid, _ in opened):
+        raise Skip("both are locked, or too much is open")
+    if cars[0]["model"] == cars[1]["model"]:
+        raise Skip("two cars of one model")
+    s.say(
+        "I'm {name}. Make sure both my cars are locked.",
+        "I'm {name}. Lock up both of my cars, would you?",
+        "I'm {name}. Are my two cars locked? Lock whichever isn't.",
+        minimal=["I'm {name}. Both my cars - locked?"],
+        name=o["name"],
+    )
+    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
+    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
+    for car in listed:
+        if car["locked"]:
+            continue
+        for vid, part in opened:
+            if vid == car["vehicle_id"] and part == "trunk":
+                s.call("set_trunk", vehicle_id=vid, open=False)
+            elif vid == car["vehicle_id"]:
+                s.call("set_door", vehicle_id=vid, door=part, open=False)
+        s.call("set_door_lock", vehicle_id=car["vehicle_id"], locked=True)
+    if not s.room(1, 1):
+        return
+    pick = s.rng.choice(listed)
+    s.say(
+        "And how much range does the {m} have left?",
+        "Is the {m} charged or fuelled up enough for tomorrow?",
+        "What about the {m} - anything it needs?",
+        m=pick["model"],
+    )
+    s.call("get_vehicle_status", vehicle_id=pick["vehicle_id"])
+    s.memory["car"] = {"vehicle_id": pick["vehicle_id"]}
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status"))
+def which_goes_further(s: Scene) -> None:
+    """An owner of two cars asks which one can go further right now, to take that one."""
+    o, cars = two_cars(s)
+    s.say(
+        "I'm {name}. Which of my two cars has more range right now?",
+        "I'm {name}. I've a long drive today - which of my cars can go further as they are?",
+        "I'm {name}. Compare my two cars: which one has the bigger range at the moment?",
+        minimal=["I'm {name}. Which of my cars should I take?"],
+        name=o["name"],
+    )
+    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
+    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
+    ranges = [(s.call("get_vehicle_status", vehicle_id=c["vehicle_id"])["range_km"], c["vehicle_id"]) for c in listed]
+    if len(ranges) != 2 or ranges[0][0] == ranges[1][0]:
+        raise Skip("no clear winner")
+    s.memory["car"] = {"vehicle_id": max(ranges)[1]}
+
+
+STATION = {"electric": "charging_station", "gas": "gas_station", "hybrid": "gas_station"}
+
+
+@vehicle.intent(
+    covers=("list_owners", "list_vehicles", "search_places", "set_destination", "start_navigation"), follows=True
+)
+def nearest_fill(s: Scene) -> None:
+    """A driver running low asks for the nearest gas station or charger from where the car is, and may be routed."""
+    v = my_car(s, "v.nav_active = 0 AND v.gear = 'park'")
+    kind = STATION[v["powertrain"]]
+    word = "charger" if kind == "charging_station" else "gas station"
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}{car} is getting low. Where's the nearest {w}?",
+        "{me}Find me the closest {w} to where {car} is.",
+        "{me}I need a {w} near {car}. What's closest?",
+        minimal=["{me}{car} needs a {w}."],
+        me=intro(s),
+        car=who(s, v, plate),
+        w=word,
+    )
+    vid = find_car(s, v, plate)
+    found = s.call(
+        "search_places", category=kind, near_vehicle_id=vid, **({"limit": 3} if s.rng.random() < 0.3 else {})
+    )
+    places = [p for p in found["places"] if p["place_id"] != v["location_place_id"]]
+    if not places or not s.room(1, 1) or s.rng.random() < 0.4:
+        return
+    near = places[0]
+    s.say(
+        "Take me to that one.",
+        "OK, route me to the closest one.",
+        "Put the nearest one in the nav.",
+    )
+    out = s.call("set_destination", vehicle_id=vid, place_id=near["place_id"])
+    engine = s.value("SELECT engine FROM vehicles WHERE vehicle_id = ?", vid)
+    if out["range_sufficient"] and engine == "on" and s.room(1, 0):
+        s.call("start_navigation", vehicle_id=vid)
