@@ -222,7 +222,7 @@ def fresh_air(s: Scene) -> None:
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
-    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.6:
+    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.35:
         s.say(
             "Are the other windows shut?", "What about the rest of the windows?", "How are the other windows set now?"
         )
@@ -446,6 +446,8 @@ def soft_tyre(s: Scene) -> None:
     vid = find_car(s, v, False)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
+    if len({t["recommended_psi"] for t in status["tires"]}) > 1:
+        raise Skip("tyres with different recommended pressures")
     s.say(
         "I'm at an air pump. Bring it back up to what it should be.",
         "Pump it to the recommended pressure.",
@@ -493,22 +495,24 @@ def last_service(s: Scene) -> None:
 @vehicle.intent(covers=("list_vehicles", "set_door_lock", "set_door", "set_climate"), follows=True)
 def let_them_in(s: Scene) -> None:
     """A driver unlocks and opens a door of the parked car for a passenger (and warms the cabin for them)."""
-    v = my_car(s, "v.gear = 'park' AND v.engine = 'on'")
+    v = my_car(s, "v.gear = 'park'")
     door = s.rng.choice(("front_right", "rear_left", "rear_right"))
     if s.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door):
         raise Skip("the door is open")
+    which = s.given(door, f"the {DOOR_WORDS[door]} one", "door", "set_door", "door")
     s.say(
-        "My mum is getting into {car}. Open the {w} door for her.",
-        "Let my friend into {car}: {w} door open.",
-        "Open the {w} door of {car}, my kid is climbing in.",
+        "My mum is getting into {car}. Open a door for her[ - {which}].",
+        "Let my friend into {car}[: {which}], door open please.",
+        "My kid is climbing into {car}, open the door for him[ - {which}].",
         car=who(s, v, True),
-        w=DOOR_WORDS[door],
+        which=which,
     )
     vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
-    if s.room(1, 1) and s.rng.random() < 0.6:
+    warm = v["engine"] == "on" or (v["powertrain"] != "gas" and (v["battery_pct"] or 0) >= 20)
+    if warm and s.room(1, 1) and s.rng.random() < 0.4:
         s.say(
             "She runs cold, turn the heat up to 24.",
             "Make it 24 degrees in there for her.",
@@ -694,3 +698,66 @@ def nearest_fill(s: Scene) -> None:
     engine = s.value("SELECT engine FROM vehicles WHERE vehicle_id = ?", vid)
     if out["range_sufficient"] and engine == "on" and s.room(1, 0):
         s.call("start_navigation", vehicle_id=vid)
+
+
+TYRE_WORDS = {
+    "front_left": "front left",
+    "front_right": "front right",
+    "rear_left": "back left",
+    "rear_right": "back right",
+}
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "inflate_tire"), follows=True)
+def pump_it_to(s: Scene) -> None:
+    """A driver at an air pump has one soft tyre brought to the pressure on the door sticker."""
+    v = my_car(
+        s,
+        "v.gear = 'park' AND (SELECT COUNT(DISTINCT recommended_psi) FROM tires t "
+        "WHERE t.vehicle_id = v.vehicle_id) = 1",
+    )
+    soft = s.rows("SELECT * FROM tires WHERE vehicle_id = ? AND pressure_psi < recommended_psi - 2", v["vehicle_id"])
+    if not soft:
+        raise Skip("no soft tyre")
+    tyre = s.rng.choice(soft)
+    psi = s.given(
+        tyre["recommended_psi"], f"{tyre['recommended_psi']:g} psi", "pressure", "inflate_tire", "pressure_psi"
+    )
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}The {w} tyre on {car} looks soft. Pump it up[ to {psi}], I'm at the air station.",
+        "{me}Can you bring {car}'s {w} tyre back up[ to {psi}]?",
+        "{me}{car}: {w} tyre needs air[ - {psi}, like the sticker says].",
+        me=intro(s),
+        car=who(s, v, plate),
+        w=TYRE_WORDS[tyre["position"]],
+        psi=psi,
+    )
+    vid = find_car(s, v, plate)
+    s.call("inflate_tire", vehicle_id=vid, position=tyre["position"], pressure_psi=tyre["recommended_psi"])
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "set_lights"))
+def headlamps(s: Scene) -> None:
+    """A driver changes the headlamps of the car (full beam only while driving)."""
+    v = my_car(s)
+    options = ["low", "auto", "off"] + (["high"] if v["gear"] == "drive" else [])
+    mode = s.rng.choice([m for m in options if m != v["lights"]])
+    how = s.given(
+        mode,
+        {"low": "dipped beam", "auto": "auto", "off": "off", "high": "full beam"}[mode],
+        "mode",
+        "set_lights",
+        "mode",
+    )
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}Change the headlamps on {car}[ to {how}].",
+        "{me}Do something about {car}'s headlamps[ - {how}, please].",
+        "{me}The headlamps on {car} need switching[: {how}].",
+        me=intro(s),
+        car=who(s, v, plate),
+        how=how,
+    )
+    vid = find_car(s, v, plate)
+    s.call("set_lights", vehicle_id=vid, mode=mode)

@@ -227,7 +227,7 @@ def tyres_too(s: Scene) -> None:
     if status is None or any(c.kind == "write" and c.tool != "get_vehicle_status" for c in s.calls):
         status = s.call("get_vehicle_status", vehicle_id=v["vehicle_id"])
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
-    if len(low) != 1:
+    if len(low) != 1 or len({t["recommended_psi"] for t in status["tires"]}) > 1:
         raise Skip("not exactly one soft tyre")
     s.call(
         "inflate_tire", vehicle_id=v["vehicle_id"], position=low[0]["position"], pressure_psi=low[0]["recommended_psi"]
