@@ -218,7 +218,7 @@ def lock_the_door(s: Scene) -> None:
     if not d["online"] or d["lock_state"] == "jammed":
         lock = True
     s.say(
-        "{me}{Why} {verb} {what}.",
+        "{me}{Why} {Verb} {what}.",
         "{me}{Why} Can you {verb} {what}?",
         "{me}{Why} Please {verb} {what} for me.",
         minimal=["{me}{What}: {verb} it."],
@@ -226,6 +226,7 @@ def lock_the_door(s: Scene) -> None:
         what=what,
         What=what[:1].upper() + what[1:],
         verb="lock" if lock else "unlock",
+        Verb="Lock" if lock else "Unlock",
         Why="I'm away and not sure it's shut." if lock else "My sister is coming by to water the plants.",
     )
     hid = find_home(s, h)

@@ -189,19 +189,21 @@ def ship_to_new_place(s: Scene) -> None:
     zip_code = f"{s.rng.randint(10000, 99999)}"
     where = s.given(street, street, "street", "add_address", "street")
     s.say(
-        "{who}. I just moved - ship my basket to the new place[, {street}], {city}, {state} {zip}; keep it on file.",
-        "{who} - send what's in my basket to my new address[: {street}], {city}, {state} {zip}. Save it too.",
-        "New address for me[ - {street}], {city}, {state} {zip}. Please save it and deliver my basket there. {who}.",
+        "{who}. I just moved - ship my basket to the new place[, {street}], {city}, {state} {zip}; save it as my "
+        "{label} address.",
+        "{who} - send what's in my basket to my new address[: {street}], {city}, {state} {zip}. Keep it as '{Label}'.",
+        "New {label} address for me[ - {street}], {city}, {state} {zip}. Please save it and deliver my basket there. "
+        "{who}.",
         who=who(s, c),
         street=where,
         city=city,
         state=state,
         zip=zip_code,
+        label=label.lower(),
+        Label=label,
     )
     cid = find_me(s, c)
-    made = s.call(
-        "add_address", customer_id=cid, street=street, city=city, state=state, zip=zip_code, label=label.title()
-    )
+    made = s.call("add_address", customer_id=cid, street=street, city=city, state=state, zip=zip_code, label=label)
     placed = s.call("checkout_cart", customer_id=cid, address_id=made["address_id"])
     remember_order(s, placed["order_id"])
 
