@@ -223,7 +223,14 @@ def tyres_too(s: Scene) -> None:
         "I'm by an air pump - sort out whichever tyre is low.",
         "Top up the tyre that's low while you're at it.",
     )
-    status = next((c.result for c in reversed(list(s.calls)) if c.tool == "get_vehicle_status"), None)
+    status = next(
+        (
+            c.result
+            for c in reversed(list(s.calls))
+            if c.tool == "get_vehicle_status" and c.arguments["vehicle_id"] == v["vehicle_id"]
+        ),
+        None,
+    )
     if status is None or any(c.kind == "write" and c.tool != "get_vehicle_status" for c in s.calls):
         status = s.call("get_vehicle_status", vehicle_id=v["vehicle_id"])
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
