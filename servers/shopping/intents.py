@@ -475,6 +475,7 @@ def send_it_back(s: Scene) -> None:
         )
         got = s.call("get_order", order_id=item["order_id"])
         cid = got["customer_id"]
+        s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", cid)[0]
     else:
         when = day(item["delivered_at"], s.now)
         what = s.refer(
