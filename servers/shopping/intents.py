@@ -767,11 +767,11 @@ def new_address(s: Scene) -> None:
     default = s.rng.random() < 0.4
     where = s.given(street, street, "street", "add_address", "street")
     s.say(
-        "{who}. Please save a new {label} address for me:[ {street},] {city}, {state} {zip}."
+        "{who}. Please keep a new {label} delivery spot on file for me:[ {street},] {city}, {state} {zip}."
         + (" Make it my default." if default else ""),
-        "{who} - I have a new {label} address to ship to:[ {street},] {city}, {state} {zip}."
+        "{who} - I have a new {label} place to ship to:[ {street},] {city}, {state} {zip}."
         + (" Use it by default from now on." if default else ""),
-        "New {label} address[: {street}], {city}, {state} {zip}. {who}."
+        "New {label} location for deliveries[: {street}], {city}, {state} {zip}. {who}."
         + (" Ship there by default." if default else ""),
         who=who(s, c),
         label=label.lower(),

@@ -219,7 +219,7 @@ def scrap_that_order(s: Scene) -> None:
     if not known or s.value("SELECT status FROM orders WHERE order_id = ?", known["order_id"]) != "placed":
         raise Skip("no order that can still be called off")
     s.say(
-        "Wait - cancel that order, I'd rather buy it in store.",
+        "Wait - call that order off, I'd rather buy it in store.",
         "Hmm, actually call that order off again.",
         "Scrap that order please, I changed my mind.",
     )

@@ -176,34 +176,29 @@ def what_arrived(s: Scene) -> None:
 @shopping.intent(covers=("search_customers", "add_address", "checkout_cart"))
 def ship_to_new_place(s: Scene) -> None:
     """A shopper who just moved has the basket shipped to the new address, saving it on the way."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
+    c = me(
+        s,
+        "c.customer_id IN (SELECT customer_id FROM cart_items) AND NOT EXISTS (SELECT 1 FROM addresses a "
+        "WHERE a.customer_id = c.customer_id AND LOWER(a.label) = 'home')",
+    )
     if not checkout_ready(s, c["customer_id"]):
         raise Skip("the cart would not check out as it stands")
-    taken = {r["label"].lower() for r in s.rows("SELECT label FROM addresses WHERE customer_id = ?", c["customer_id"])}
-    labels = [x for x in ("Home", "New place", "Apartment", "Studio") if x.lower() not in taken]
-    if not labels:
-        raise Skip("every label taken")
-    label = s.rng.choice(labels)
     city, state, _, _ = s.rng.choice(fake.CITIES)
     street = f"{s.rng.randint(10, 9999)} {s.rng.choice(fake.STREETS)}"
     zip_code = f"{s.rng.randint(10000, 99999)}"
     where = s.given(street, street, "street", "add_address", "street")
     s.say(
-        "{who}. I just moved - ship my basket to the new place[, {street}], {city}, {state} {zip}; save it as my "
-        "{label} address.",
-        "{who} - send what's in my basket to my new address[: {street}], {city}, {state} {zip}. Keep it as '{Label}'.",
-        "New {label} address for me[ - {street}], {city}, {state} {zip}. Please save it and deliver my basket there. "
-        "{who}.",
+        "{who}. I just moved - ship my basket to where I live now[, {street}], {city}, {state} {zip}; keep it on file.",
+        "{who} - send what's in my basket to my new place[: {street}], {city}, {state} {zip}. Save it for next time.",
+        "I've moved[ - {street}], {city}, {state} {zip}. Please keep that on file and deliver my basket there. {who}.",
         who=who(s, c),
         street=where,
         city=city,
         state=state,
         zip=zip_code,
-        label=label.lower(),
-        Label=label,
     )
     cid = find_me(s, c)
-    made = s.call("add_address", customer_id=cid, street=street, city=city, state=state, zip=zip_code, label=label)
+    made = s.call("add_address", customer_id=cid, street=street, city=city, state=state, zip=zip_code)
     placed = s.call("checkout_cart", customer_id=cid, address_id=made["address_id"])
     remember_order(s, placed["order_id"])
 
