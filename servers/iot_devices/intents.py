@@ -155,7 +155,8 @@ def light_it_up(s: Scene) -> None:
     hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call(tool, device_id=dev["device_id"], **args)
-    if s.room(1, 1) and s.rng.random() < 0.6:
+    s.memory["device"] = {"device_id": dev["device_id"]}
+    if s.room(1, 1) and s.rng.random() < 0.3:
         s.say(
             "What else is running in the {r}?",
             "Anything else left on in the {r}?",
@@ -194,7 +195,8 @@ def comfortable(s: Scene) -> None:
     if len(found) != 1 or not hit:
         raise Skip("not the home's one thermostat")
     s.call("set_thermostat", device_id=hit[0]["device_id"], mode=mode, target_temperature=target)
-    if s.room(1, 1) and s.rng.random() < 0.8:
+    s.memory["device"] = {"device_id": hit[0]["device_id"]}
+    if s.room(1, 1) and s.rng.random() < 0.45:
         s.say(
             "What's it reading in there right now?",
             "And how warm is it at the moment?",
@@ -216,7 +218,7 @@ def lock_the_door(s: Scene) -> None:
     if not d["online"] or d["lock_state"] == "jammed":
         lock = True
     s.say(
-        "{me}{Why} {verb} {what}.",
+        "{me}{Why} {Verb} {what}.",
         "{me}{Why} Can you {verb} {what}?",
         "{me}{Why} Please {verb} {what} for me.",
         minimal=["{me}{What}: {verb} it."],
@@ -224,6 +226,7 @@ def lock_the_door(s: Scene) -> None:
         what=what,
         What=what[:1].upper() + what[1:],
         verb="lock" if lock else "unlock",
+        Verb="Lock" if lock else "Unlock",
         Why="I'm away and not sure it's shut." if lock else "My sister is coming by to water the plants.",
     )
     hid = find_home(s, h)
@@ -232,6 +235,7 @@ def lock_the_door(s: Scene) -> None:
     if not hit:
         raise Skip("not listed")
     did = hit[0]["device_id"]
+    s.memory["device"] = {"device_id": did}
     if hit[0]["battery"] == 0:
         back = s.call("replace_battery", device_id=did)
         if back["lock_state"] != ("locked" if lock else "unlocked"):
@@ -242,7 +246,7 @@ def lock_the_door(s: Scene) -> None:
             s.call("set_lock_state", device_id=did, locked=lock)
     else:
         s.call("set_lock_state", device_id=did, locked=lock)
-    if s.room(1, 1) and s.rng.random() < 0.7:
+    if s.room(1, 1) and s.rng.random() < 0.4:
         s.say(
             "How's its battery doing?",
             "Is it definitely {st} now?",
@@ -273,6 +277,7 @@ def blinds(s: Scene) -> None:
     hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call("set_blind_position", device_id=dev["device_id"], position=pos)
+    s.memory["device"] = {"device_id": dev["device_id"]}
 
 
 @iot.intent(covers=("list_homes", "list_devices", "replace_battery", "get_device"))
@@ -307,6 +312,7 @@ def low_batteries(s: Scene) -> None:
         n=d["name"].lower(),
     )
     s.call("replace_battery", device_id=d["device_id"])
+    s.memory["device"] = {"device_id": d["device_id"]}
     if s.rng.random() < 0.4 and s.room(1, 0):
         s.call("get_device", device_id=d["device_id"])
 
@@ -330,6 +336,7 @@ def whats_offline(s: Scene) -> None:
     d = s.rng.choice(fit)
     s.say("Restart the {n}.", "Give the {n} a reboot.", "Try turning the {n} off and on again.", n=d["name"].lower())
     back = s.call("reboot_device", device_id=d["device_id"])
+    s.memory["device"] = {"device_id": d["device_id"]}
     switchable = d["type"] in ("light", "plug", "speaker", "camera")
     if back.get("power") == "off" and switchable and s.room(1, 1) and s.rng.random() < 0.7:
         s.say("Great, now switch it on.", "Now turn it on, please.", "And put it on.")
@@ -363,7 +370,8 @@ def set_the_mood(s: Scene) -> None:
     if len(found) != 1:
         raise Skip("scene name not unique")
     s.call("activate_scene", scene_id=found[0]["scene_id"])
-    if s.room(1, 1) and s.rng.random() < 0.5:
+    s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
+    if s.room(1, 1) and s.rng.random() < 0.35:
         s.say(
             "What exactly did that change?", "Which devices did that touch, and how?", "Remind me what that scene does."
         )
@@ -400,6 +408,7 @@ def broken_scene(s: Scene) -> None:
         "OK, take the one that's gone out of it.",
     )
     s.call("remove_scene_device", scene_id=found[0]["scene_id"], device_id=gone[0]["device_id"])
+    s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
 
 
 @iot.intent(covers=("list_homes", "list_devices", "create_scene", "activate_scene"), follows=True)
@@ -427,6 +436,7 @@ def save_the_look(s: Scene) -> None:
     hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, room_id=room["room_id"], type="light")["devices"]
     made = s.call("create_scene", home_id=hid, name=title, device_ids=[x["device_id"] for x in found])
+    s.memory["scene"] = {"scene_id": made["scene_id"]}
     if s.rng.random() < 0.3 and all(x["online"] for x in found):
         s.say("Perfect. Try it out now.", "Run it once so I can see.", "Go ahead and apply it.")
         s.call("activate_scene", scene_id=made["scene_id"])
@@ -605,7 +615,7 @@ def whole_floor(s: Scene) -> None:
     s.call("set_group_power", group_id=found[0]["group_id"], on=on)
 
 
-@iot.intent(covers=("list_homes", "list_sensors", "get_sensor_readings"))
+@iot.intent(covers=("list_homes", "list_sensors", "get_sensor_readings"), follows=True)
 def how_was_it(s: Scene) -> None:
     """A person asks how warm, humid or busy a room was over the last hours."""
     n = s.pick(
@@ -613,6 +623,8 @@ def how_was_it(s: Scene) -> None:
         "h.home_id = n.home_id WHERE n.kind IN ('temperature', 'humidity', 'motion', 'door_contact') AND "
         "(SELECT COUNT(*) FROM sensors m WHERE m.room_id = n.room_id AND m.kind = n.kind) = 1 AND "
         "(SELECT COUNT(*) FROM homes x WHERE x.owner_name = h.owner_name) = 1"
+        + (" AND n.home_id = ?" if s.memory.get("home") else ""),
+        *([s.memory["home"]["home_id"]] if s.memory.get("home") else []),
     )
     h = me(s, "h.home_id = ?", n["home_id"])
     q = {

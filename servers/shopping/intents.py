@@ -61,7 +61,40 @@ def now_iso(s: Scene) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
+    """The customer talking. A shopper who browsed without saying who they are (``memory["shopper"]``) is the one
+    a follow-up that needs their account speaks for; otherwise as ``customer.me``."""
+    pending = s.memory.get("shopper")
+    if pending and not s.memory.get("customer"):
+        found = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", pending["customer_id"], *params)
+        if not found:
+            raise Skip("the shopper of the earlier turn does not fit")
+        return found[0]
     return customer.me(s, CUSTOMER, where, *params)
+
+
+def browsing_shopper(s: Scene) -> None:
+    """A shopper who browses before saying who they are: the persona becomes a customer a later turn can name."""
+    if s.memory.get("customer") or s.memory.get("shopper") or s.turns:
+        return
+    c = s.pick(CUSTOMER + " WHERE c.name IN (SELECT name FROM customers GROUP BY name HAVING COUNT(*) = 1)")
+    s.be(c["name"])
+    s.memory["shopper"] = c
+
+
+def remember_product(s: Scene, p: dict[str, Any]) -> None:
+    """The product the dialogue is about, as a listing showed it (a follow-up reuses its id and category)."""
+    keep = ("product_id", "name", "category_id", "price")
+    s.memory["product"] = {k: p[k] for k in keep if k in p}
+
+
+def remember_order(s: Scene, order_id: str) -> None:
+    s.memory["order"] = {"order_id": order_id}
+
+
+def theirs(s: Scene, column: str) -> tuple[str, list[Any]]:
+    """SQL restricting a pick to the customer the dialogue is about (none yet: no restriction)."""
+    known = s.memory.get("customer") or s.memory.get("shopper")
+    return (f" AND {column} = ?", [known["customer_id"]]) if known else ("", [])
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
@@ -147,6 +180,7 @@ def put_in_basket(s: Scene) -> None:
     )
     cid = find_me(s, c)
     found = find_product(s, p)
+    remember_product(s, found)
     args: dict[str, Any] = {"customer_id": cid, "product_id": found["product_id"]}
     if qty > 1 and not s.minimal:
         args["quantity"] = qty
@@ -181,13 +215,14 @@ def change_basket(s: Scene) -> None:
             what=what,
         )
     else:
+        n = s.given(qty, NUMBERS.get(qty, str(qty)), "quantity", "update_cart_item", "quantity")
         s.say(
-            "{who}. Can you make it {n} of {what} in my basket?",
-            "{who} - I need {n} of {what}, not {had}.",
-            "Change my basket so it has {n} of {what}. {who}.",
+            "{who}. Can you change how many of {what} are in my basket[ - make it {n}]?",
+            "{who} - I need a different number of {what}[: {n}], not {had}.",
+            "Change the count of {what} in my basket[ to {n}]. {who}.",
             who=who(s, c),
             what=what,
-            n=NUMBERS.get(qty, str(qty)),
+            n=n,
             had=NUMBERS.get(line["quantity"], "that many"),
         )
     cid = find_me(s, c)
@@ -195,7 +230,9 @@ def change_basket(s: Scene) -> None:
     if line["product_id"] not in [i["product_id"] for i in cart["items"]]:
         raise Skip("the item is not in the cart")
     s.call("update_cart_item", customer_id=cid, product_id=line["product_id"], quantity=qty)
-    if s.room() and s.rng.random() < 0.8:
+    if qty:
+        remember_product(s, {"product_id": line["product_id"], "name": line["name"]})
+    if s.room() and s.rng.random() < 0.5:
         s.say("So what's the basket at now?", "What do I owe now, shipping and all?", "Read me the new total.")
         s.call("get_cart", customer_id=cid)
 
@@ -214,16 +251,17 @@ def use_my_code(s: Scene) -> None:
     if not codes:
         raise Skip("no coupon fits this cart")
     code = s.rng.choice(codes)
+    given = s.given(code, code, "code", "apply_coupon", "code")
     s.say(
-        "{who}. I got the code {code} in a newsletter, can you use it on my basket?",
-        "{who} - please put {code} on what I've got in my basket.",
-        "I have a discount code, {code}. Use it for my basket? {who}.",
+        "{who}. I got a code in a newsletter[ ({code})], can you use it on my basket?",
+        "{who} - please put my discount code[ {code}] on what I've got in my basket.",
+        "I have a discount code[, {code}]. Use it for my basket? {who}.",
         who=who(s, c),
-        code=code,
+        code=given,
     )
     cid = find_me(s, c)
     s.call("apply_coupon", customer_id=cid, code=code)
-    if s.room() and s.rng.random() < 0.75:
+    if s.room() and s.rng.random() < 0.5:
         s.say("Nice, so what do I pay now?", "What's my total after that?", "And is shipping free now?")
         s.call("get_cart", customer_id=cid)
 
@@ -304,7 +342,7 @@ def check_out(s: Scene) -> None:
     if method != "card" and not s.minimal:
         args["payment_method"] = method
     placed = s.call("checkout_cart", **args)
-    s.memory["order"] = placed
+    remember_order(s, placed["order_id"])
     if not s.room():
         return
     s.say(
@@ -332,6 +370,7 @@ def where_is_my_order(s: Scene) -> None:
     )
     got = s.call("get_order", order_id=o["order_id"])
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
+    remember_order(s, got["order_id"])
     since = day(o["placed_at"], s.now)
     s.say(
         "What else have I bought since then?",
@@ -385,6 +424,7 @@ def call_off_purchase(s: Scene) -> None:
     if len(listed) > 1:
         s.call("get_order", order_id=o["order_id"])
     s.call("cancel_order", order_id=o["order_id"], **({} if s.minimal else {"reason": why}))
+    remember_order(s, o["order_id"])
     wishable = p["status"] == "active" and not s.rows(
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", cid, p["product_id"]
     )
@@ -404,7 +444,9 @@ def call_off_purchase(s: Scene) -> None:
         s.call("list_orders", customer_id=cid, status="placed")
 
 
-@shopping.intent(covers=("get_order", "search_customers", "list_orders", "request_return", "list_returns"), weight=1.5)
+@shopping.intent(
+    covers=("get_order", "search_customers", "list_orders", "request_return", "list_returns"), weight=1.5, follows=True
+)
 def send_it_back(s: Scene) -> None:
     """Something delivered in the last weeks is broken or unwanted; the shopper sends it back."""
     since = fake.iso(s.now.replace(microsecond=0) - timedelta(days=RETURN_WINDOW_DAYS - 1))
@@ -413,8 +455,9 @@ def send_it_back(s: Scene) -> None:
         "JOIN orders o USING (order_id) "
         "JOIN products p USING (product_id) WHERE o.status = 'delivered' AND o.delivered_at >= ? AND "
         "oi.quantity > (SELECT COALESCE(SUM(r.quantity), 0) FROM returns r WHERE r.order_id = oi.order_id "
-        "AND r.product_id = oi.product_id AND r.status != 'rejected')",
+        "AND r.product_id = oi.product_id AND r.status != 'rejected')" + theirs(s, "o.customer_id")[0],
         since,
+        *theirs(s, "o.customer_id")[1],
     )
     c = me(s, "c.customer_id = ?", item["customer_id"])
     reason = s.rng.choice(list(RETURN_WHY))
@@ -432,6 +475,7 @@ def send_it_back(s: Scene) -> None:
         )
         got = s.call("get_order", order_id=item["order_id"])
         cid = got["customer_id"]
+        s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", cid)[0]
     else:
         when = day(item["delivered_at"], s.now)
         what = s.refer(
@@ -466,6 +510,7 @@ def send_it_back(s: Scene) -> None:
     if not s.minimal:
         args["reason"] = reason
     s.call("request_return", **args)
+    remember_order(s, item["order_id"])
     if s.room():
         s.say(
             "And where do my other returns stand?",
@@ -475,14 +520,15 @@ def send_it_back(s: Scene) -> None:
         s.call("list_returns", customer_id=cid)
 
 
-@shopping.intent(covers=("search_customers", "search_products", "write_review", "list_product_reviews"))
+@shopping.intent(covers=("search_customers", "search_products", "write_review", "list_product_reviews"), follows=True)
 def review_a_purchase(s: Scene) -> None:
     """A shopper who received a product wants to leave stars and a headline for it."""
     item = s.pick(
         "SELECT DISTINCT o.customer_id, p.product_id, p.name FROM orders o "
         "JOIN order_items oi USING (order_id) JOIN products p USING (product_id) "
         "WHERE o.status = 'delivered' AND NOT EXISTS (SELECT 1 FROM reviews r "
-        "WHERE r.customer_id = o.customer_id AND r.product_id = p.product_id)"
+        "WHERE r.customer_id = o.customer_id AND r.product_id = p.product_id)" + theirs(s, "o.customer_id")[0],
+        *theirs(s, "o.customer_id")[1],
     )
     c = me(s, "c.customer_id = ?", item["customer_id"])
     stars = s.rng.choice((5, 5, 4, 4, 3, 2, 1))
@@ -501,6 +547,9 @@ def review_a_purchase(s: Scene) -> None:
     cid = find_me(s, c)
     found = find_product(s, item)
     s.call("write_review", customer_id=cid, product_id=found["product_id"], rating=stars, title=title)
+    remember_product(s, found)
+    if not s.room(1, 1) or s.rng.random() < 0.4:
+        return
     if stars >= 4:
         s.say(
             "Did others love it too? Show me the four- and five-star ones.",
@@ -516,12 +565,13 @@ def review_a_purchase(s: Scene) -> None:
         s.call("list_product_reviews", product_id=found["product_id"])
 
 
-@shopping.intent(covers=("search_customers", "list_returns", "get_order"))
+@shopping.intent(covers=("search_customers", "list_returns", "get_order"), follows=True)
 def refund_status(s: Scene) -> None:
     """A shopper asks how their return is going."""
     r = s.pick(
         "SELECT r.*, o.customer_id, p.name FROM returns r JOIN orders o USING (order_id) "
-        "JOIN products p USING (product_id)"
+        "JOIN products p USING (product_id) WHERE 1=1" + theirs(s, "o.customer_id")[0],
+        *theirs(s, "o.customer_id")[1],
     )
     c = me(s, "c.customer_id = ?", r["customer_id"])
     what = s.refer(
@@ -546,6 +596,9 @@ def refund_status(s: Scene) -> None:
     found = s.call("list_returns", customer_id=cid)["returns"]
     if r["return_id"] not in [x["return_id"] for x in found]:
         raise Skip("the return is past the first page")
+    remember_order(s, r["order_id"])
+    if not s.room(1, 1) or s.rng.random() < 0.4:
+        return
     s.say(
         "Which order was that from again, and what else was in it?",
         "Remind me what else was in that order.",
@@ -560,6 +613,7 @@ def refund_status(s: Scene) -> None:
 @shopping.intent(covers=("search_products", "list_product_reviews", "get_product"))
 def is_it_any_good(s: Scene) -> None:
     """A shopper looks at what reviewers say about a product before buying."""
+    browsing_shopper(s)
     p = s.pick("SELECT * FROM products WHERE review_count >= 3")
     floor = s.rng.choice((None, 4, 5))
     s.say(
@@ -574,6 +628,7 @@ def is_it_any_good(s: Scene) -> None:
         floor=floor,
     )
     found = find_product(s, p)
+    remember_product(s, found)
     args: dict[str, Any] = {"product_id": found["product_id"]}
     if floor and not s.minimal:
         args["min_rating"] = floor
@@ -589,6 +644,7 @@ def is_it_any_good(s: Scene) -> None:
 @shopping.intent(covers=("list_categories", "search_products", "get_product"))
 def best_in_category(s: Scene) -> None:
     """A shopper wants the best-rated things of a kind within a budget."""
+    browsing_shopper(s)
     k = s.pick("SELECT * FROM categories")
     budget = s.rng.choice((30, 50, 75, 100, 150, 200))
     found_rows = s.rows(BUYABLE + " AND category_id = ? AND price <= ?", k["category_id"], budget)
@@ -610,6 +666,7 @@ def best_in_category(s: Scene) -> None:
     top = s.call("search_products", **args)["products"]
     if not top:
         raise Skip("nothing found")
+    remember_product(s, top[0])
     s.say(
         "Tell me more about the top one.",
         "What's the first one like - brand, stock, all that?",
@@ -638,6 +695,7 @@ def save_for_later(s: Scene) -> None:
     cid = find_me(s, c)
     found = find_product(s, p)
     s.call("add_to_wishlist", customer_id=cid, product_id=found["product_id"])
+    remember_product(s, found)
     if s.room() and s.rng.random() < 0.85:
         s.say("What have I got saved now?", "Read me my whole wishlist.", "What else is on my wishlist?")
         s.call("get_wishlist", customer_id=cid)
@@ -675,6 +733,7 @@ def buy_from_wishlist(s: Scene) -> None:
         cid = find_me(s, c)
         s.call("get_wishlist", customer_id=cid)
         s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
+        remember_product(s, cheapest)
         return
     s.say(
         "{who}. What on my wishlist can I actually buy right now?",
@@ -690,12 +749,13 @@ def buy_from_wishlist(s: Scene) -> None:
         "Let me have the cheapest in-stock one - basket, please.",
     )
     s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
+    remember_product(s, cheapest)
 
 
 # The account -----------------------------------------------------------------------------------
 
 
-@shopping.intent(covers=("search_customers", "add_address", "list_addresses"))
+@shopping.intent(covers=("search_customers", "add_address", "list_addresses"), follows=True)
 def new_address(s: Scene) -> None:
     """A shopper moved (or started a new job) and saves the new address, maybe as the default."""
     c = me(s, "(SELECT COUNT(*) FROM addresses a WHERE a.customer_id = c.customer_id) < 4")
@@ -707,11 +767,11 @@ def new_address(s: Scene) -> None:
     default = s.rng.random() < 0.4
     where = s.given(street, street, "street", "add_address", "street")
     s.say(
-        "{who}. Please save a new {label} address for me:[ {street},] {city}, {state} {zip}."
+        "{who}. Please keep a new {label} delivery spot on file for me:[ {street},] {city}, {state} {zip}."
         + (" Make it my default." if default else ""),
-        "{who} - I have a new {label} address to ship to:[ {street},] {city}, {state} {zip}."
+        "{who} - I have a new {label} place to ship to:[ {street},] {city}, {state} {zip}."
         + (" Use it by default from now on." if default else ""),
-        "New {label} address[: {street}], {city}, {state} {zip}. {who}."
+        "New {label} location for deliveries[: {street}], {city}, {state} {zip}. {who}."
         + (" Ship there by default." if default else ""),
         who=who(s, c),
         label=label.lower(),
@@ -732,6 +792,8 @@ def new_address(s: Scene) -> None:
     if default:
         args["make_default"] = True
     s.call("add_address", **args)
+    if not s.room(1, 1) or s.rng.random() < 0.4:
+        return
     s.say(
         "Which addresses do you have for me now?",
         "Read back all my saved addresses.",
@@ -834,148 +896,3 @@ def brand_lineup(s: Scene) -> None:
         b=brand,
     )
     s.call("search_products", query=brand, sort="price_asc")
-
-
-# More ways to the same goals -------------------------------------------------------------------
-
-NOUNS = (
-    "Yoga Mat",
-    "Water Bottle",
-    "Headlamp",
-    "Dog Leash",
-    "Notebook Set",
-    "Cutting Board",
-    "Wool Socks",
-    "Power Bank",
-    "Jigsaw Puzzle",
-    "Lip Balm Set",
-    "Watering Can",
-    "Desk Lamp",
-    "Electric Kettle",
-    "Webcam",
-)
-
-
-@shopping.intent(covers=("search_customers", "search_products", "add_to_cart", "get_cart"), follows=True)
-def cheapest_will_do(s: Scene) -> None:
-    """A shopper needs a kind of thing and takes the cheapest one in stock, whatever the brand."""
-    noun = s.rng.choice(NOUNS)
-    c = me(s)
-    options = s.rows(BUYABLE + " AND name LIKE ?", f"%{noun}%")
-    if not options:
-        raise Skip("no such thing in stock")
-    cheapest = unique_best(options, itemgetter("price"), lowest=True, tie="a tie for the cheapest")
-    if s.rows(
-        "SELECT 1 FROM cart_items WHERE customer_id = ? AND product_id = ?", c["customer_id"], cheapest["product_id"]
-    ):
-        raise Skip("already in the basket")
-    s.say(
-        "{who}. I need a {noun}, whatever's cheapest that you have in stock. Put it in my basket.",
-        "{who} - any {noun} will do, just the cheapest one available, into my basket please.",
-        "Cheapest {noun} you can ship right now, please, in my basket. {who}.",
-        minimal=["{who}. I need a {noun}, nothing fancy."],
-        who=who(s, c),
-        noun=noun.lower(),
-    )
-    cid = find_me(s, c)
-    found = s.call("search_products", query=noun, in_stock_only=True, sort="price_asc")["products"]
-    if not found or found[0]["product_id"] != cheapest["product_id"]:
-        raise Skip("the search does not put the cheapest first")
-    s.call("add_to_cart", customer_id=cid, product_id=found[0]["product_id"])
-    if s.rng.random() < 0.5:
-        s.say(
-            "Which one did you pick, and what's my basket at now?",
-            "What did that come to, in the basket?",
-            "OK, what's the total now?",
-        )
-        s.call("get_cart", customer_id=cid)
-
-
-@shopping.intent(covers=("search_customers", "search_products", "add_to_cart", "list_addresses", "checkout_cart"))
-def buy_it_now(s: Scene) -> None:
-    """A shopper with an empty basket buys one thing straight away and has it sent to a saved address."""
-    c = me(
-        s,
-        "c.customer_id NOT IN (SELECT customer_id FROM cart_items) AND c.customer_id NOT IN "
-        "(SELECT customer_id FROM carts)",
-    )
-    p = s.pick(BUYABLE)
-    a = s.pick("SELECT * FROM addresses WHERE customer_id = ?", c["customer_id"])
-    s.say(
-        "{who}. I want {what}, just that one thing.",
-        "{who} - I'd like to buy {what}.",
-        "Can I get {what}? Only that. {who}.",
-        minimal=["{who}. {What} - I want it."],
-        who=who(s, c),
-        what=product_ref(s, p),
-        What="The " + p["name"],
-    )
-    cid = find_me(s, c)
-    found = find_product(s, p)
-    s.call("add_to_cart", customer_id=cid, product_id=found["product_id"])
-    label = a["label"].lower() if a["label"] != "Parents" else "parents'"
-    where = s.refer(
-        a["address_id"],
-        Ref(
-            "my {label} address",
-            "SELECT address_id FROM addresses WHERE customer_id = ? AND label = ?",
-            c["customer_id"],
-            a["label"],
-        ),
-        label=label,
-    )
-    s.say(
-        "Ship it to {where} right away, card as usual.",
-        "Send it to {where}, and that's the whole purchase.",
-        "Go ahead and buy it, delivered to {where}.",
-        where=where,
-    )
-    listed = s.call("list_addresses", customer_id=cid)["addresses"]
-    if a["address_id"] not in [x["address_id"] for x in listed]:
-        raise Skip("the address is not listed")
-    s.call("checkout_cart", customer_id=cid, address_id=a["address_id"])
-
-
-@shopping.intent(covers=("get_order", "cancel_order", "list_orders"))
-def cancel_by_number(s: Scene) -> None:
-    """A shopper reads the number off the confirmation email and calls the order off before it ships."""
-    o = s.pick("SELECT * FROM orders WHERE status = 'placed'")
-    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
-    s.say(
-        "What's in {n}? I'm not sure I still want it.",
-        "Remind me what I bought in {n}?",
-        "Can you tell me what {n} was for? I might not need it.",
-        n=o["order_id"],
-    )
-    got = s.call("get_order", order_id=o["order_id"])
-    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
-    s.say(
-        "Yeah, I don't need that anymore, stop it before it ships.",
-        "Please call that one off.",
-        "Scrap it, please - I'll get it somewhere else.",
-    )
-    s.call("cancel_order", order_id=got["order_id"])
-    if s.room() and s.rng.random() < 0.4:
-        s.say("Anything else of mine still waiting to ship?", "Do I have other purchases that haven't gone out?")
-        s.call("list_orders", customer_id=got["customer_id"], status="placed")
-
-
-@shopping.intent(covers=("search_customers", "list_orders"), follows=True)
-def what_arrived(s: Scene) -> None:
-    """A shopper checks which of their purchases have arrived, or are on the way, since a date."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM orders)")
-    status = s.rng.choice(("delivered", "shipped", "cancelled"))
-    since = s.now.replace(microsecond=0) - timedelta(days=s.rng.choice((7, 14, 30, 45)))
-    when = day(since, s.now).removeprefix("on ")
-    words = {"delivered": "has been delivered", "shipped": "is on its way to me", "cancelled": "did I call off"}[status]
-    s.say(
-        "{who}. What {w} since {when}?",
-        "{who} - which of my purchases since {when} {w2}?",
-        "Since {when}, what {w}? {who}.",
-        who=who(s, c),
-        w=words,
-        when=when,
-        w2={"delivered": "arrived", "shipped": "are still in transit", "cancelled": "got cancelled"}[status],
-    )
-    cid = find_me(s, c)
-    s.call("list_orders", customer_id=cid, status=status, placed_since=since.strftime("%Y-%m-%d"))

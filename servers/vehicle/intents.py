@@ -107,13 +107,24 @@ def find_car(s: Scene, v: dict[str, Any], by_plate: bool = False) -> str:
         ]
         if not owner:
             raise Skip("the owner is past the first page")
-        by_model = {"query": v["model"]} if s.rng.random() < 0.4 else {}
-        found = s.call("list_vehicles", owner_id=owner[0]["owner_id"], **by_model)["vehicles"]
+        found = s.call("list_vehicles", owner_id=owner[0]["owner_id"], **narrowing(s, v))["vehicles"]
     hit = [x for x in found if x["vehicle_id"] == v["vehicle_id"]]
     if not hit:
         raise Skip("the car is past the first page")
     s.memory["car"] = {"vehicle_id": v["vehicle_id"]}
     return str(hit[0]["vehicle_id"])
+
+
+def narrowing(s: Scene, v: dict[str, Any]) -> dict[str, Any]:
+    """A filter on the owner's cars the way the user named theirs: by model, make or drive, or none."""
+    how = s.rng.choice(("none", "none", "model", "make", "powertrain"))
+    if how == "model":
+        return {"query": v["model"]}
+    if how == "make":
+        return {"make": v["make"]}
+    if how == "powertrain":
+        return {"powertrain": v["powertrain"]}
+    return {}
 
 
 def who(s: Scene, v: dict[str, Any], by_plate: bool) -> str:
@@ -211,7 +222,7 @@ def fresh_air(s: Scene) -> None:
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
-    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.6:
+    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.35:
         s.say(
             "Are the other windows shut?", "What about the rest of the windows?", "How are the other windows set now?"
         )
@@ -285,7 +296,9 @@ def did_i_lock_it(s: Scene) -> None:
 
 
 @vehicle.intent(
-    covers=("list_vehicles", "search_places", "set_destination", "start_engine", "start_navigation"), weight=2.0
+    covers=("list_vehicles", "search_places", "set_destination", "start_engine", "start_navigation"),
+    weight=2.0,
+    follows=True,
 )
 def take_me_there(s: Scene) -> None:
     """A driver picks a place in town as the destination, then has the car started and guidance begun."""
@@ -321,6 +334,8 @@ def take_me_there(s: Scene) -> None:
     out = s.call("set_destination", vehicle_id=vid, place_id=found[0]["place_id"])
     if not out["range_sufficient"]:
         raise Skip("not enough range")
+    if len(s.intents) > 1 and not s.room(1 + (v["engine"] == "off"), 1):
+        return
     s.say(
         "Great, start the car and let's go.",
         "OK, fire it up and start the guidance.",
@@ -431,6 +446,8 @@ def soft_tyre(s: Scene) -> None:
     vid = find_car(s, v, False)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
+    if len({t["recommended_psi"] for t in status["tires"]}) > 1:
+        raise Skip("tyres with different recommended pressures")
     s.say(
         "I'm at an air pump. Bring it back up to what it should be.",
         "Pump it to the recommended pressure.",
@@ -478,22 +495,24 @@ def last_service(s: Scene) -> None:
 @vehicle.intent(covers=("list_vehicles", "set_door_lock", "set_door", "set_climate"), follows=True)
 def let_them_in(s: Scene) -> None:
     """A driver unlocks and opens a door of the parked car for a passenger (and warms the cabin for them)."""
-    v = my_car(s, "v.gear = 'park' AND v.engine = 'on'")
+    v = my_car(s, "v.gear = 'park'")
     door = s.rng.choice(("front_right", "rear_left", "rear_right"))
     if s.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door):
         raise Skip("the door is open")
+    which = s.given(door, f"the {DOOR_WORDS[door]} one", "door", "set_door", "door")
     s.say(
-        "My mum is getting into {car}. Open the {w} door for her.",
-        "Let my friend into {car}: {w} door open.",
-        "Open the {w} door of {car}, my kid is climbing in.",
+        "My mum is getting into {car}. Open a door for her[ - {which}].",
+        "Let my friend into {car}[: {which}], door open please.",
+        "My kid is climbing into {car}, open the door for him[ - {which}].",
         car=who(s, v, True),
-        w=DOOR_WORDS[door],
+        which=which,
     )
     vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
-    if s.room(1, 1) and s.rng.random() < 0.6:
+    warm = v["engine"] == "on" or (v["powertrain"] != "gas" and (v["battery_pct"] or 0) >= 20)
+    if warm and s.room(1, 1) and s.rng.random() < 0.4:
         s.say(
             "She runs cold, turn the heat up to 24.",
             "Make it 24 degrees in there for her.",
@@ -534,3 +553,211 @@ def fleet_mix(s: Scene) -> None:
     if running:
         args["engine"] = "on"
     s.call("list_vehicles", **args)
+
+
+# Finding the car, all of them, the nearest fill ------------------------------------------------
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status"), weight=1.5)
+def where_did_i_park(s: Scene) -> None:
+    """A driver who cannot remember where the car is asks where it stands and how it is."""
+    v = my_car(s)
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}Where did I leave {car}?",
+        "{me}I can't remember where {car} is parked. Where is it, and is it locked?",
+        "{me}Where's {car} right now, and how much range does it have?",
+        minimal=["{me}Where's {car}?"],
+        me=intro(s),
+        car=who(s, v, plate),
+    )
+    vid = find_car(s, v, plate)
+    s.call("get_vehicle_status", vehicle_id=vid)
+
+
+def two_cars(s: Scene, where: str = "1=1") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An owner (unique name) with exactly two cars that fit ``where``; the persona becomes the owner."""
+    if s.memory.get("car"):
+        raise Skip("a dialogue about one car")
+    o = s.pick(
+        "SELECT o.* FROM owners o WHERE (SELECT COUNT(*) FROM owners x WHERE x.name = o.name) = 1 AND "
+        "(SELECT COUNT(*) FROM vehicles v WHERE v.owner_id = o.owner_id) = 2"
+    )
+    cars = s.rows(
+        CAR + f" AND v.owner_id = ? AND ({where}) ORDER BY v.vehicle_id",
+        o["owner_id"],
+    )
+    if len(cars) != 2:
+        raise Skip("the two cars do not fit")
+    s.be(o["name"])
+    return o, cars
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "set_trunk", "set_door", "set_door_lock", "get_vehicle_status"))
+def lock_both(s: Scene) -> None:
+    """An owner of two cars has both locked (whatever one part is left open is closed first)."""
+    o, cars = two_cars(s, "v.gear = 'park'")
+    opened = [
+        (c["vehicle_id"], p)
+        for c in cars
+        for p in [
+            r["door"] for r in s.rows("SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1", c["vehicle_id"])
+        ]
+        + (["trunk"] if c["trunk_open"] else [])
+    ]
+    unlocked = {c["vehicle_id"] for c in cars if not c["locked"]}
+    if not unlocked or len(opened) > 1 or any(vid not in unlocked for vid, _ in opened):
+        raise Skip("both are locked, or too much is open")
+    if cars[0]["model"] == cars[1]["model"]:
+        raise Skip("two cars of one model")
+    s.say(
+        "I'm {name}. Make sure both my cars are locked.",
+        "I'm {name}. Lock up both of my cars, would you?",
+        "I'm {name}. Are my two cars locked? Lock whichever isn't.",
+        minimal=["I'm {name}. Both my cars - locked?"],
+        name=o["name"],
+    )
+    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
+    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
+    for car in listed:
+        if car["locked"]:
+            continue
+        for vid, part in opened:
+            if vid == car["vehicle_id"] and part == "trunk":
+                s.call("set_trunk", vehicle_id=vid, open=False)
+            elif vid == car["vehicle_id"]:
+                s.call("set_door", vehicle_id=vid, door=part, open=False)
+        s.call("set_door_lock", vehicle_id=car["vehicle_id"], locked=True)
+    if not s.room(1, 1):
+        return
+    pick = s.rng.choice(listed)
+    s.say(
+        "And how much range does the {m} have left?",
+        "Is the {m} charged or fuelled up enough for tomorrow?",
+        "What about the {m} - anything it needs?",
+        m=pick["model"],
+    )
+    s.call("get_vehicle_status", vehicle_id=pick["vehicle_id"])
+    s.memory["car"] = {"vehicle_id": pick["vehicle_id"]}
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status"))
+def which_goes_further(s: Scene) -> None:
+    """An owner of two cars asks which one can go further right now, to take that one."""
+    o, cars = two_cars(s)
+    s.say(
+        "I'm {name}. Which of my two cars has more range right now?",
+        "I'm {name}. I've a long drive today - which of my cars can go further as they are?",
+        "I'm {name}. Compare my two cars: which one has the bigger range at the moment?",
+        minimal=["I'm {name}. Which of my cars should I take?"],
+        name=o["name"],
+    )
+    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
+    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
+    ranges = [(s.call("get_vehicle_status", vehicle_id=c["vehicle_id"])["range_km"], c["vehicle_id"]) for c in listed]
+    if len(ranges) != 2 or ranges[0][0] == ranges[1][0]:
+        raise Skip("no clear winner")
+    s.memory["car"] = {"vehicle_id": max(ranges)[1]}
+
+
+STATION = {"electric": "charging_station", "gas": "gas_station", "hybrid": "gas_station"}
+
+
+@vehicle.intent(
+    covers=("list_owners", "list_vehicles", "search_places", "set_destination", "start_navigation"), follows=True
+)
+def nearest_fill(s: Scene) -> None:
+    """A driver running low asks for the nearest gas station or charger from where the car is, and may be routed."""
+    v = my_car(s, "v.nav_active = 0 AND v.gear = 'park'")
+    kind = STATION[v["powertrain"]]
+    word = "charger" if kind == "charging_station" else "gas station"
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}{car} is getting low. Where's the nearest {w}?",
+        "{me}Find me the closest {w} to where {car} is.",
+        "{me}I need a {w} near {car}. What's closest?",
+        minimal=["{me}{car} needs a {w}."],
+        me=intro(s),
+        car=who(s, v, plate),
+        w=word,
+    )
+    vid = find_car(s, v, plate)
+    found = s.call(
+        "search_places", category=kind, near_vehicle_id=vid, **({"limit": 3} if s.rng.random() < 0.3 else {})
+    )
+    places = [p for p in found["places"] if p["place_id"] != v["location_place_id"]]
+    if not places or not s.room(1, 1) or s.rng.random() < 0.4:
+        return
+    near = places[0]
+    s.say(
+        "Take me to that one.",
+        "OK, route me to the closest one.",
+        "Put the nearest one in the nav.",
+    )
+    out = s.call("set_destination", vehicle_id=vid, place_id=near["place_id"])
+    engine = s.value("SELECT engine FROM vehicles WHERE vehicle_id = ?", vid)
+    if out["range_sufficient"] and engine == "on" and s.room(1, 0):
+        s.call("start_navigation", vehicle_id=vid)
+
+
+TYRE_WORDS = {
+    "front_left": "front left",
+    "front_right": "front right",
+    "rear_left": "back left",
+    "rear_right": "back right",
+}
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "inflate_tire"), follows=True)
+def pump_it_to(s: Scene) -> None:
+    """A driver at an air pump has one soft tyre brought to the pressure on the door sticker."""
+    v = my_car(
+        s,
+        "v.gear = 'park' AND (SELECT COUNT(DISTINCT recommended_psi) FROM tires t "
+        "WHERE t.vehicle_id = v.vehicle_id) = 1",
+    )
+    soft = s.rows("SELECT * FROM tires WHERE vehicle_id = ? AND pressure_psi < recommended_psi - 2", v["vehicle_id"])
+    if not soft:
+        raise Skip("no soft tyre")
+    tyre = s.rng.choice(soft)
+    psi = s.given(
+        tyre["recommended_psi"], f"{tyre['recommended_psi']:g} psi", "pressure", "inflate_tire", "pressure_psi"
+    )
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}The {w} tyre on {car} looks soft. Pump it up[ to {psi}], I'm at the air station.",
+        "{me}Can you bring {car}'s {w} tyre back up[ to {psi}]?",
+        "{me}{car}: {w} tyre needs air[ - {psi}, like the sticker says].",
+        me=intro(s),
+        car=who(s, v, plate),
+        w=TYRE_WORDS[tyre["position"]],
+        psi=psi,
+    )
+    vid = find_car(s, v, plate)
+    s.call("inflate_tire", vehicle_id=vid, position=tyre["position"], pressure_psi=tyre["recommended_psi"])
+
+
+@vehicle.intent(covers=("list_owners", "list_vehicles", "set_lights"))
+def headlamps(s: Scene) -> None:
+    """A driver changes the headlamps of the car (full beam only while driving)."""
+    v = my_car(s)
+    options = ["low", "auto", "off"] + (["high"] if v["gear"] == "drive" else [])
+    mode = s.rng.choice([m for m in options if m != v["lights"]])
+    how = s.given(
+        mode,
+        {"low": "dipped beam", "auto": "auto", "off": "off", "high": "full beam"}[mode],
+        "mode",
+        "set_lights",
+        "mode",
+    )
+    plate = s.rng.random() < 0.4
+    s.say(
+        "{me}Change the headlamps on {car}[ to {how}].",
+        "{me}Do something about {car}'s headlamps[ - {how}, please].",
+        "{me}The headlamps on {car} need switching[: {how}].",
+        me=intro(s),
+        car=who(s, v, plate),
+        how=how,
+    )
+    vid = find_car(s, v, plate)
+    s.call("set_lights", vehicle_id=vid, mode=mode)
