@@ -653,12 +653,17 @@ def inflate_tire(
     v = VEHICLE.get(ctx, vehicle_id)
     if v["gear"] != "park":
         raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before inflating tyres.")
-    rec = ctx.db.execute("SELECT recommended_psi FROM tires WHERE vehicle_id = ? LIMIT 1", (vehicle_id,)).fetchone()[0]
-    if abs(pressure_psi - rec) > 5:
-        raise ToolError(
-            f"{pressure_psi:g} psi is not safe for {vehicle_id}: "
-            f"choose {rec - 5:g} to {rec + 5:g} psi (recommended {rec:g})."
-        )
+    # each tyre is held to its own recommended pressure (front and rear may differ)
+    targets = ctx.db.execute(
+        "SELECT position, recommended_psi FROM tires WHERE vehicle_id = ? AND ? IN ('all', position) ORDER BY position",
+        (vehicle_id, position),
+    ).fetchall()
+    for where, rec in targets:
+        if abs(pressure_psi - rec) > 5:
+            raise ToolError(
+                f"{pressure_psi:g} psi is not safe for the {where.replace('_', ' ')} tyre of {vehicle_id}: "
+                f"choose {rec - 5:g} to {rec + 5:g} psi (recommended {rec:g})."
+            )
     if position == "all":
         ctx.db.execute("UPDATE tires SET pressure_psi = ? WHERE vehicle_id = ?", (round(pressure_psi, 1), vehicle_id))
     else:

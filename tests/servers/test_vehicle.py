@@ -189,3 +189,16 @@ def test_flat_tire(world: World) -> None:
     world.ok(V, "shift_gear", vehicle_id=car, gear="drive")
     assert "park" in world.err(V, "inflate_tire", vehicle_id=car, position="front_left", pressure_psi=rec)
     assert "invalid arguments" in world.err(V, "inflate_tire", vehicle_id=car, position="spare", pressure_psi=rec)
+
+
+def test_each_tyre_is_held_to_its_own_recommended_pressure(world: World) -> None:
+    car = "VEH-0071"
+    world.ok(V, "get_vehicle_status", vehicle_id=car)  # opens the session's fork
+    db = world.sessions.get(world.session).fork_of(V).db  # type: ignore[attr-defined]
+    db.execute("UPDATE tires SET recommended_psi = 36 WHERE vehicle_id = ? AND position LIKE 'front%'", (car,))
+    db.execute("UPDATE tires SET recommended_psi = 44 WHERE vehicle_id = ? AND position LIKE 'rear%'", (car,))
+    world.ok(V, "inflate_tire", vehicle_id=car, position="rear_left", pressure_psi=44)
+    world.ok(V, "inflate_tire", vehicle_id=car, position="front_right", pressure_psi=36)
+    error = world.err(V, "inflate_tire", vehicle_id=car, position="rear_right", pressure_psi=36)
+    assert "rear right" in error and "39 to 49" in error
+    assert "not safe" in world.err(V, "inflate_tire", vehicle_id=car, position="all", pressure_psi=42)
