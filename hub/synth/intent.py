@@ -175,7 +175,7 @@ ANSWERS = (
     "Right, the {name} is {text}.",
     "{Name}: {text}.",
     "Make it {text}.",
-    "Sorry, forgot that. {Name} {text}.",
+    "Sorry, forgot that. It's {text}.",
 )
 
 

@@ -52,9 +52,15 @@ def name_words(tool: str) -> list[str]:
 
 
 def names_in(tool: str, text_words: Iterable[str]) -> bool:
-    """Whether every name word of ``tool`` starts some word of the text (so 'invoices' shows 'invoice')."""
-    words = list(text_words)
-    return all(any(t.startswith(w) for t in words) for w in name_words(tool))
+    """Whether every name word of ``tool`` starts its own word of the text (so 'invoices' shows 'invoice',
+    but 'address' alone does not show both words of ``add_address``)."""
+    free = list(text_words)
+    for w in sorted(name_words(tool), key=len, reverse=True):
+        hit = next((t for t in free if t.startswith(w)), None)
+        if hit is None:
+            return False
+        free.remove(hit)
+    return True
 
 
 def _values(value: Any) -> list[Any]:
