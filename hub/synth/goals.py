@@ -105,6 +105,7 @@ def run_dialogue(
         return out.ok, out.result, out.error
 
     scene = Scene(server, db, call, rng, level=level, persona=random_persona(rng), now=now, world=world)
+    scene.max_turns = max_turns
     intent = first or _weighted([i for i in server.intents if i.opens], rng)
     try:
         intent.run(scene)

@@ -347,6 +347,7 @@ class Scene:
         self.intent: Intent | None = None
         self.intents: list[str] = []
         self.speaker: str | None = None  # the entity the persona became (``be``), kept by follow-ups
+        self.max_turns = MAX_TURNS  # the dialogue's bound (a clarify draft leaves one turn for the ask)
 
     # Reading the state (read-only) -----------------------------------------------------------
 
@@ -503,8 +504,9 @@ class Scene:
 
     def room(self, calls: int = 1, turns: int = 1) -> bool:
         """Whether the dialogue can take ``calls`` more calls over ``turns`` more turns (a task has at most
-        ``MAX_CALLS`` calls and ``MAX_TURNS`` turns): ask before an optional follow-up."""
-        return sum(1 for _ in self.calls) + calls <= MAX_CALLS and len(self.turns) + turns <= MAX_TURNS
+        ``MAX_CALLS`` calls and ``max_turns`` turns, fewer than ``MAX_TURNS`` in a clarify draft, whose ask turn
+        comes on top): ask before an optional follow-up."""
+        return sum(1 for _ in self.calls) + calls <= MAX_CALLS and len(self.turns) + turns <= self.max_turns
 
     def asked(self, tool: str, **arguments: Any) -> None:
         """``Skip`` a follow-up whose call (``tool`` with these arguments) the dialogue already made:
