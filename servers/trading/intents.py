@@ -138,7 +138,7 @@ def stock(s: Scene, sym: dict[str, Any]) -> tuple[str, bool]:
     """A stock as the investor names it: its ticker, or its company name (which the agent must look up).
     Returns the words and whether a lookup is needed (none once the dialogue showed the ticker)."""
     short = short_name(sym["name"])
-    if s.rng.random() < 0.35:
+    if s.rng.random() < 0.25:
         return sym["symbol"], False
     text = s.refer(sym["symbol"], Ref("{n}", "SELECT symbol FROM symbols WHERE name LIKE ?", short + "%"), n=short)
     return text, not seen(s, sym["symbol"])
@@ -313,15 +313,15 @@ def buy_shares(s: Scene) -> None:
     same = following(s) and s.memory.get("symbol") == sym["symbol"]
     if same:
         s.say(
-            "Buy {n} more of it at market.",
+            "Get me {n} more of it at market.",
             "Let's add {n} to that, market price is fine.",
             "Pick up another {n} at whatever it's trading at.",
             n=n,
         )
     elif cap is not None:
         s.say(
-            "{me}Buy[ {n} of] {co}, but don't pay more than {cap} a share.",
-            "{me}I want {co}[, {n}], with a limit of {cap}.",
+            "{me}Get me[ {n} of] {co}, but don't pay more than {cap} a share.",
+            "{me}I want {co}[, {n}], capped at {cap} each.",
             "{me}Get me[ {n} of] {co} as long as it's {cap} or less.",
             me=lead(s, p),
             co=words,
@@ -330,11 +330,11 @@ def buy_shares(s: Scene) -> None:
         )
     else:
         s.say(
-            "{me}What's {co} at right now? I want to buy[ {n}] at market.",
+            "{me}What's {co} at right now? I want[ {n}] at market.",
             "{me}Pick me up[ {n} of] {co} at whatever the market price is.",
             "{me}Get me into {co}[, {n}], market order, after you check the price.",
-            "{me}How much {co} is for sale near the top of the book? Buy[ {n}] at market if there's enough.",
-            minimal=["{me}Buy {co}[, {n}]."],
+            "{me}How much {co} is for sale near the top of the book? Take[ {n}] at market if there's enough.",
+            minimal=["{me}I want {co}[, {n}]."],
             me=lead(s, p),
             co=words,
             n=n,
@@ -374,7 +374,7 @@ def trim_position(s: Scene) -> None:
             "{me}Offer {part} {co} shares at {at}; let it sit until someone takes it.",
             "{me}Put {part} {co} up for sale at {at} a share.",
             "{me}I'd let {part} {co} go at {at}. Leave the order resting.",
-            minimal=["{me}Sell {part} {co} at {at}."],
+            minimal=["{me}Let {part} {co} go at {at}."],
             me=lead(s, p) or "Now ",
             part=words,
             co=co,
@@ -382,8 +382,8 @@ def trim_position(s: Scene) -> None:
         )
     else:
         s.say(
-            "{me}Sell {part} {co} shares at market.",
-            "{me}I want out of {part} {co} position, sell at market.",
+            "{me}Unload {part} {co} shares at market.",
+            "{me}I want out of {part} {co} position, at market.",
             "{me}Dump {part} {co} stock, current price is fine.",
             minimal=["{me}Cash out {part} {co}."],
             me=lead(s, p) or "Now ",
@@ -444,13 +444,13 @@ def rest_a_bid(s: Scene) -> None:
     else:
         price = round(sym["last_price"] * off, 0 if sym["last_price"] > 50 else 2)
     qty = max(1, min(int(room * 0.5 // price), n_qty))
-    n = s.given(qty, str(qty), "quantity", "place_order", "quantity")
+    n = s.given(qty, f"{qty} shares", "quantity", "place_order", "quantity")
     if relative:
         s.say(
-            "{me}Put in a bid for[ {n} shares of] {co} {pct}% under where it trades now.",
-            "{me}I'd buy[ {n}] {co} if it dips {pct}% from here; leave the order resting.",
-            "{me}Set a buy limit on {co}[ for {n} shares], {pct}% below the current price.",
-            minimal=["{me}{co}, {pct}% lower[, {n} shares]."],
+            "{me}Put in a bid for[ {n} of] {co} {pct}% under where it trades now.",
+            "{me}I'd take[ {n} of] {co} if it dips {pct}% from here; leave the order resting.",
+            "{me}Park a standing bid on {co}[ for {n}], {pct}% below the current price.",
+            minimal=["{me}{co}, {pct}% lower[, {n}]."],
             me=lead(s, p),
             co=words,
             pct=round(100 * (1 - off)),
@@ -458,10 +458,10 @@ def rest_a_bid(s: Scene) -> None:
         )
     else:
         s.say(
-            "{me}Put in a bid for[ {n} shares of] {co} at {at}, good until cancelled.",
-            "{me}I'd like[ {n}] {co} if it drops to {at}; leave the order resting.",
-            "{me}Set a buy limit on {co}[ for {n} shares] at {at}.",
-            minimal=["{me}{co} at {at}[, {n} shares]."],
+            "{me}Put in a bid for[ {n} of] {co} at {at}, good until cancelled.",
+            "{me}I'd like[ {n} of] {co} if it drops to {at}; leave the order resting.",
+            "{me}Park a standing bid on {co}[ for {n}] at {at}.",
+            minimal=["{me}{co} at {at}[, {n}]."],
             me=lead(s, p),
             co=words,
             at=money(price),
