@@ -262,8 +262,12 @@ def log_spending(s: Scene) -> None:
     if following(s):
         s.say(
             "Also, I paid {shop} {price} {day} for {cat}. Put that in too.{extra}",
-            "One more for {cat}: {price} at {shop} {day}.{extra}",
-            "While you're at it, {shop} took {price} {day}. Same place, {cat}.{extra}",
+            "One more for {cat}: {price} at {shop} {day}.{extra}"
+            if any(c.tool == "add_expense" for c in s.calls)
+            else "By the way, {shop} took {price} {day}; log it under {cat}.{extra}",
+            "While you're at it, {shop} took {price} {day}. That's {cat} too.{extra}"
+            if any(c.tool == "add_expense" for c in s.calls)
+            else "While you're at it, log {price} at {shop} {day} under {cat}.{extra}",
             day=day(when, s.now),
             price=price,
             shop=shop,
@@ -303,7 +307,7 @@ def remove_expense(s: Scene) -> None:
     since = (s.now.date() - timedelta(days=45)).isoformat()
     if following(s):
         e = _dialogue_target(s, since)
-        what = "that one" if seen(s, e["expense_id"]) else expense_ref(s, e)
+        what = "that one" if focused(s, e) else expense_ref(s, e)
         s.say(
             "{What} shouldn't be there actually; take it out.",
             "Hmm, {what} is a mistake. Remove it, please.",
@@ -331,6 +335,11 @@ def remove_expense(s: Scene) -> None:
     s.memory["month"] = e["date"][:7]
     remember(s, category(s, e["category_id"]))
     s.memory.pop("expense", None)
+
+
+def focused(s: Scene, e: dict[str, Any]) -> bool:
+    """Whether ``e`` is the one expense the dialogue is about (the user can say "that one")."""
+    return bool((s.memory.get("expense") or {}).get("expense_id") == e["expense_id"] and seen(s, e["expense_id"]))
 
 
 def _dialogue_target(s: Scene, since: str) -> dict[str, Any]:
@@ -375,7 +384,7 @@ def refile_expense(s: Scene) -> None:
         e["date"][:7],
         e["amount"],
     )
-    what = "that one" if following(s) and seen(s, e["expense_id"]) else expense_ref(s, e)
+    what = "that one" if following(s) and focused(s, e) else expense_ref(s, e)
     s.say(
         "{What} is really {new}, not {old}. Move it over.",
         "I filed {what} under {old} by mistake; it belongs in {new}.",
@@ -464,6 +473,13 @@ def biggest_purchase(s: Scene) -> None:
 
 
 def _listing(s: Scene, **args: Any) -> list[dict[str, Any]]:
+    """Expenses listed with ``args``: what an identical listing since the last write showed, else a new call."""
+    for c in reversed(list(s.calls)):
+        if c.kind == "write":
+            break
+        if c.tool == "list_expenses" and c.arguments == args:
+            s.memory["listed"] = tuple(c.result["expenses"])
+            return list(c.result["expenses"])
     listed = list(s.call("list_expenses", **args)["expenses"])
     s.memory["listed"] = tuple(listed)
     return listed
@@ -860,7 +876,7 @@ def compare_months(s: Scene) -> None:
     a = a or s.rng.choice((this_month(s), last_month(s)))
     b = month_before(a)
     s.say(
-        "Did I spend more on {c} {a} or {b}?",
+        "Did I spend more on {c} {ia} or {ib}?",
         "How does {c} {a} compare with {b}?",
         "Was {c} up or down {a} versus {b}?",
         minimal=["{C}: {a} vs {b}?"],
@@ -868,6 +884,8 @@ def compare_months(s: Scene) -> None:
         C=cat["name"],
         a=month_words(a, s),
         b=month_words(b, s),
+        ia=in_month(a, s),
+        ib=in_month(b, s),
     )
     if s.rng.random() < 0.5 or seen(s, cat["category_id"]):
         cid = find_category(s, cat)

@@ -558,6 +558,8 @@ def drop_lead(s: Scene) -> None:
     )
     rep(s, lead["owner_id"])
     reason = s.rng.choice(("no budget", "not a fit", "unresponsive"))
+    if any(x.tool == "update_lead_status" and x.arguments["lead_id"] == lead["lead_id"] for x in s.calls):
+        raise Skip("the lead's status already changed in this dialogue")
     if known:
         s.say("Drop it, {r}.", "It's a dead end: {r}. Disqualify it.", "Let's close that one out, {r}.", r=reason)
         s.call("update_lead_status", lead_id=lead["lead_id"], status="disqualified", reason=reason)
@@ -748,6 +750,8 @@ def log_a_call(s: Scene) -> None:
     """A rep logs a call (or an email) with a customer contact."""
     c = some_contact(s)
     rep(s, c["owner_id"])
+    if any(x.tool == "log_activity" and x.arguments.get("contact_id") == c["contact_id"] for x in s.calls):
+        raise Skip("the dialogue already logged something with this person")
     same = following(s) and (s.memory.get("contact") or {}).get("contact_id") == c["contact_id"]
     who = c["name"].split()[0] if same else person_ref(s, "contacts", "contact_id", c, c["company"])
     subject = s.rng.choice(NOTES)

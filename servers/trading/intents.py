@@ -328,12 +328,31 @@ def buy_shares(s: Scene) -> None:
             n=n,
             cap=money(cap),
         )
-    else:
+    elif how < 0.65:  # the investor wants to hear the price first
         s.say(
             "{me}What's {co} at right now? I want[ {n}] at market.",
-            "{me}Pick me up[ {n} of] {co} at whatever the market price is.",
             "{me}Get me into {co}[, {n}], market order, after you check the price.",
+            "{me}Check where {co} is trading and pick me up[ {n}] at market.",
+            minimal=["{me}Price on {co}? I want[ {n}]."],
+            me=lead(s, p),
+            co=words,
+            n=n,
+        )
+    elif how < 0.8:  # ... or to see how much is offered
+        s.say(
             "{me}How much {co} is for sale near the top of the book? Take[ {n}] at market if there's enough.",
+            "{me}Look at who's offering {co}, then get me[ {n}] at market.",
+            "{me}Check the {co} offers first; if they're there, grab[ {n}] at market.",
+            minimal=["{me}{co} offers? Take[ {n}]."],
+            me=lead(s, p),
+            co=words,
+            n=n,
+        )
+    else:
+        s.say(
+            "{me}Pick me up[ {n} of] {co} at whatever the market price is.",
+            "{me}Get me[ {n} of] {co} at market.",
+            "{me}Put me into {co}[, {n}], market order.",
             minimal=["{me}I want {co}[, {n}]."],
             me=lead(s, p),
             co=words,
@@ -704,15 +723,24 @@ def how_has_it_done(s: Scene) -> None:
     co = short_name(sym["name"])
     weeks = s.rng.choice((2, 3, 4, 6))
     since = (s.now - timedelta(weeks=weeks)).strftime("%Y-%m-%d")
-    s.say(
-        "How has {co} stock done over the last {w} weeks?",
-        "Show me {co}'s daily prices since {when}.",
-        "I'm curious about {co}: what has it traded at since {when}?",
-        minimal=["{co} lately?"],
-        co="it" if following(s) else co,
-        w=weeks,
-        when=day(since, s.now).removeprefix("on "),
-    )
+    if following(s):
+        s.say(
+            "How has it done over the last {w} weeks?",
+            "Show me its daily prices since {when}.",
+            "What has it traded at since {when}?",
+            w=weeks,
+            when=day(since, s.now).removeprefix("on "),
+        )
+    else:
+        s.say(
+            "How has {co} stock done over the last {w} weeks?",
+            "Show me {co}'s daily prices since {when}.",
+            "I'm curious about {co}: what has it traded at since {when}?",
+            minimal=["{co} lately?"],
+            co=co,
+            w=weeks,
+            when=day(since, s.now).removeprefix("on "),
+        )
     symbol = sym["symbol"]
     if not seen(s, symbol):
         symbol = s.find(

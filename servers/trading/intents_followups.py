@@ -126,12 +126,15 @@ def order_fills(s: Scene) -> None:
     o = dialogue_order(s)
     if last_tool(s) == "get_order" or not seen(s, o["order_id"]):
         raise Skip("just looked, or the agent does not hold the order")
-    s.say(
-        "What did I end up paying per share?" if o["side"] == "buy" else "What did that bring in per share?",
-        "How did that fill?",
-        "Show me the fills on that order.",
-        "Did it go through completely?",
-    )
+    if o["filled_quantity"] == 0:
+        s.say("Has any of it filled yet?", "Anything executed on that order so far?", "Is it still waiting?")
+    else:
+        s.say(
+            "What did I end up paying per share?" if o["side"] == "buy" else "What did that bring in per share?",
+            "How did that fill?",
+            "Show me the fills on that order.",
+            "Did it go through completely?",
+        )
     s.call("get_order", order_id=o["order_id"])
 
 
