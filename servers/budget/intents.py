@@ -898,3 +898,47 @@ def compare_months(s: Scene) -> None:
                 raise Skip("the category is not listed")
     remember(s, cat)
     s.memory["month"] = b
+
+
+@budget.intent(covers=("list_expenses", "delete_expense", "add_expense", "list_categories"))
+def correct_amount(s: Scene) -> None:
+    """Someone finds an expense logged with the wrong amount and has it corrected (there is no edit: the agent
+    removes it and records it again with the right amount, keeping its day, store and category)."""
+    since = (s.now.date() - timedelta(days=30)).isoformat()
+    e = s.pick(
+        "SELECT e.*, c.name AS category FROM expenses e JOIN categories c USING (category_id) "
+        "WHERE e.date >= ? AND e.recurring_id IS NULL AND c.hard_limit = 0",
+        since,
+    )
+    new = round(e["amount"] * s.rng.choice((0.5, 0.9, 1.1, 1.5, 2.0)), 2)
+    if new == e["amount"]:
+        raise Skip("no change")
+    what = expense_ref(s, e)
+    right = s.given(new, money(new), "right amount", "add_expense", "amount")
+    s.say(
+        "{What} is wrong: it should be[ {right}]. Fix it, please.",
+        "I mistyped {what}[; it was really {right}]. Correct it.",
+        "{What} needs fixing[, the receipt says {right}].",
+        minimal=["{What} is off[, it's {right}]."],
+        what=what,
+        What=upper(what),
+        right=right,
+    )
+    locate_expense(s, e)
+    s.call("delete_expense", expense_id=e["expense_id"])
+    args: dict[str, Any] = {
+        "category_id": e["category_id"],
+        "amount": new,
+        "merchant": e["merchant"],
+        "date": e["date"],
+    }
+    if e["payment_method"] != "card":
+        args["payment_method"] = e["payment_method"]
+    if e["note"]:
+        args["note"] = e["note"]
+    out = s.call("add_expense", **args)
+    remember(s, category(s, e["category_id"]))
+    remember_expense(
+        s, out | {"merchant": e["merchant"], "payment_method": e["payment_method"], "note": e["note"]}, True
+    )
+    s.memory["month"] = e["date"][:7]

@@ -854,3 +854,86 @@ def book_meeting(s: Scene) -> None:
     contact_id = find_contact(s, c)
     s.call("log_activity", kind="meeting", subject=subject, contact_id=contact_id, due_date=due)
     remember_contact(s, c)
+
+
+@crm.intent(covers=("search_accounts", "list_deals", "get_deal", "get_account"), weight=1.5, follows=True)
+def deal_status(s: Scene) -> None:
+    """A rep asks where a deal stands: its stage, its history and what is planned on it."""
+    cond, params = mine(s, "d.owner_id")
+    if following(s):
+        d = dialogue_deal(s)
+        if any(c.tool == "get_deal" and c.arguments["deal_id"] == d["deal_id"] for c in s.calls):
+            raise Skip("already looked at the deal")
+    else:
+        d = s.pick(DEAL + cond, *params)
+    rep(s, d["owner_id"])
+    what = deal_ref(s, d)
+    s.say(
+        "Where are we on {what}?",
+        "What's the latest on {what}? Stage, history, next steps.",
+        "Catch me up on {what}.",
+        minimal=["{What}?"],
+        what=what,
+        What=upper(what),
+    )
+    deal_id = find_deal(s, d)
+    s.call("get_deal", deal_id=deal_id)
+    remember_deal(s, d)
+
+
+@crm.intent(covers=("search_accounts", "search_contacts"), follows=True)
+def people_at_company(s: Scene) -> None:
+    """A rep asks who we know at a company (everyone, or people with a title like the one they need)."""
+    cond, params = mine(s, "owner_id")
+    if following(s):
+        co = s.memory.get("company")
+        if not co:
+            raise Skip("no company in the dialogue")
+        a = s.rows("SELECT * FROM accounts WHERE account_id = ?", co["account_id"])[0]
+        if any(
+            c.tool in ("get_account", "search_contacts") and c.arguments.get("account_id") == a["account_id"]
+            for c in s.calls
+        ):
+            raise Skip("the dialogue already listed its people")
+    else:
+        a = s.pick(
+            f"SELECT * FROM accounts WHERE account_id IN (SELECT account_id FROM contacts GROUP BY account_id "
+            f"HAVING COUNT(*) >= 2){cond}",
+            *params,
+        )
+        rep(s, a["owner_id"])
+    word = s.rng.choice((None, None, "Director", "VP", "Manager"))
+    if word and not s.rows(
+        "SELECT 1 FROM contacts WHERE account_id = ? AND title LIKE ?", a["account_id"], f"%{word}%"
+    ):
+        word = None
+    if word:
+        s.say(
+            "Who's a {w} at {co} that I could talk to?",
+            "Do we know any {w}s over at {co}?",
+            "Find me the {w}-level people we know at {co}.",
+            minimal=["{w}s at {co}?"],
+            w=word,
+            co=a["name"],
+        )
+    else:
+        s.say(
+            "Who do we know at {co}?",
+            "List our contacts over at {co}.",
+            "Which people at {co} are in the CRM?",
+            minimal=["People at {co}?"],
+            co=a["name"],
+        )
+    account_id = a["account_id"]
+    if not seen(s, account_id):
+        account_id = s.find(
+            "search_accounts", "accounts", "account_id", a["account_id"], missing="not found", query=a["name"]
+        )["account_id"]
+    found = s.call("search_contacts", account_id=account_id, **({"query": word} if word else {}))["contacts"]
+    if not found:
+        raise Skip("nobody listed")
+    remember_company(s, a)
+    if len(found) == 1:
+        c = s.rows(CONTACT + " AND c.contact_id = ?", found[0]["contact_id"])
+        if c:
+            remember_contact(s, c[0])
