@@ -489,6 +489,8 @@ def _listing(s: Scene, **args: Any) -> list[dict[str, Any]]:
 def adjust_limit(s: Scene) -> None:
     """Someone who keeps going over (or under) a category's limit changes it, or makes it a hard cap."""
     cat = subject(s, "c.monthly_limit IS NOT NULL AND c.hard_limit = 0")
+    if any(c.tool == "set_monthly_limit" and c.arguments["category_id"] == cat["category_id"] for c in s.calls):
+        raise Skip("the limit was just set")
     hard = s.rng.random() < 0.25
     spent = (
         s.value("SELECT spent FROM month_totals WHERE category_id = ? AND month = ?", cat["category_id"], this_month(s))
@@ -528,8 +530,8 @@ def adjust_limit(s: Scene) -> None:
             if up
             else "I never use all of {cat}. Bring its budget down[ to {cap}]{strict}.",
             "Change the {cat} allowance per month[ to {cap}]{strict}.",
-            "Let's give {cat}[ {cap}] a month from now on{strict}.",
-            minimal=["{cat}[: {cap}] a month{strict}."],
+            "Let's set a new budget per month for {cat}[: {cap}]{strict}.",
+            minimal=["New budget for {cat}[: {cap} a month]{strict}."],
             cat=cat_words(cat["name"]),
             cap=cap,
             strict=strict,
@@ -916,7 +918,7 @@ def correct_amount(s: Scene) -> None:
     what = expense_ref(s, e)
     right = s.given(new, money(new), "right amount", "add_expense", "amount")
     s.say(
-        "{What} is wrong: it should be[ {right}]. Fix it, please.",
+        "{What} is wrong[: it should be {right}]. Fix it, please.",
         "I mistyped {what}[; it was really {right}]. Correct it.",
         "{What} needs fixing[, the receipt says {right}].",
         minimal=["{What} is off[, it's {right}]."],

@@ -330,7 +330,7 @@ def account_rundown(s: Scene) -> None:
         s.say(
             "Give me the full picture on {co}: who we know there and what's in flight.",
             "What else is going on at {co}? People and deals.",
-            "Pull up {co}'s record for me.",
+            "Pull up the record for {co}, please.",
             co=a["name"],
         )
     else:

@@ -61,6 +61,8 @@ def other_deals_there(s: Scene) -> None:
     co = s.memory.get("company")
     if not co or not seen(s, co["account_id"]):
         raise Skip("no company in the dialogue")
+    if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
+        raise Skip("the account's record already listed its deals")
     if s.rng.random() < 0.5:
         args: dict[str, Any] = {"account_id": co["account_id"], "open_only": True}
         s.say("What else do we have open with {co}?", "Any other live deals at {co}?", co=co["name"])

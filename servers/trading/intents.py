@@ -298,7 +298,8 @@ def buy_shares(s: Scene) -> None:
         s, f"status = 'active' AND portfolio_id IN (SELECT p.portfolio_id FROM portfolios p WHERE {AVAILABLE} > 1500)"
     )
     room = s.value(f"SELECT {AVAILABLE} FROM portfolios p WHERE p.portfolio_id = ?", p["portfolio_id"])
-    sym = dialogue_symbol(s) if following(s) and s.rng.random() < 0.6 else None
+    resting = (s.memory.get("order") or {}).get("type") == "limit"  # a bid below the market: no market buy on top
+    sym = dialogue_symbol(s) if following(s) and not resting and s.rng.random() < 0.6 else None
     if sym is None or sym["last_price"] * 1.1 >= room:
         sym = s.pick(f"SELECT * FROM symbols WHERE last_price * 1.1 < ? AND {LINKABLE}", room)
     ask, size = best_ask(s, sym["symbol"], p["portfolio_id"])
@@ -310,10 +311,10 @@ def buy_shares(s: Scene) -> None:
     n = s.given(qty, f"{qty} shares", "quantity", "place_order", "quantity")
     how = s.rng.random()
     cap = round(ask * 1.02, 2) if s.level == "complete" and how < 0.3 else None
-    same = following(s) and s.memory.get("symbol") == sym["symbol"]
+    same = following(s) and s.memory.get("symbol") == sym["symbol"] and not resting
     if same:
         s.say(
-            "Get me {n} more of it at market.",
+            "Get me another {n} of it at market.",
             "Let's add {n} to that, market price is fine.",
             "Pick up another {n} at whatever it's trading at.",
             n=n,
@@ -330,20 +331,20 @@ def buy_shares(s: Scene) -> None:
         )
     elif how < 0.65:  # the investor wants to hear the price first
         s.say(
-            "{me}What's {co} at right now? I want[ {n}] at market.",
+            "{me}What's {co} at right now? I want[ {n} of] it at market.",
             "{me}Get me into {co}[, {n}], market order, after you check the price.",
-            "{me}Check where {co} is trading and pick me up[ {n}] at market.",
-            minimal=["{me}Price on {co}? I want[ {n}]."],
+            "{me}Check where {co} is trading and pick[ {n} of] it up at market.",
+            minimal=["{me}Price on {co}? I want[ {n} of] it."],
             me=lead(s, p),
             co=words,
             n=n,
         )
     elif how < 0.8:  # ... or to see how much is offered
         s.say(
-            "{me}How much {co} is for sale near the top of the book? Take[ {n}] at market if there's enough.",
-            "{me}Look at who's offering {co}, then get me[ {n}] at market.",
-            "{me}Check the {co} offers first; if they're there, grab[ {n}] at market.",
-            minimal=["{me}{co} offers? Take[ {n}]."],
+            "{me}How much {co} is for sale near the top of the book? Grab[ {n} of] it at market if there's enough.",
+            "{me}Look at who's offering {co}, then take[ {n} of] it at market.",
+            "{me}Check the {co} offers first; if they're there, grab[ {n} of] it at market.",
+            minimal=["{me}{co} offers? Take[ {n} of] it."],
             me=lead(s, p),
             co=words,
             n=n,
@@ -661,7 +662,7 @@ def move_cash(s: Scene) -> None:
     elif out:
         s.say(
             "{me}. I need[ {much}] of my cash sent back to me.",
-            "{me}: take[ {much}] out of my uninvested cash.",
+            "{me}: take some of my uninvested cash out[: {much}].",
             "{me}. Please pull[ {much}] out of the account.",
             minimal=["{me}: I want[ {much}] out."],
             me=who(s, p),
@@ -670,7 +671,7 @@ def move_cash(s: Scene) -> None:
     else:
         s.say(
             "{me}. I'm adding[ {much}] to my account.",
-            "{me}: top up my cash by[ {much}], please.",
+            "{me}: top up my cash[ by {much}], please.",
             "{me}. Put[ {much}] in so I have more to invest.",
             minimal=["{me}: fund it[ with {much}]."],
             me=who(s, p),
