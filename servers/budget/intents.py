@@ -179,14 +179,15 @@ def room_in(s: Scene, cat: dict[str, Any], month: str) -> float:
 
 def expense_ref(s: Scene, e: dict[str, Any]) -> str:
     """An expense as people recall it: how much, where, and when if needed."""
+    bare = Ref(
+        "the {amt} {m} charge",
+        "SELECT expense_id FROM expenses WHERE merchant = ? AND amount = ?",
+        e["merchant"],
+        e["amount"],
+    )
     return s.refer(
         e["expense_id"],
-        Ref(
-            "the {amt} {m} charge",
-            "SELECT expense_id FROM expenses WHERE merchant = ? AND amount = ?",
-            e["merchant"],
-            e["amount"],
-        ),
+        *((bare,) if s.rng.random() < 0.5 else ()),  # some people say the day as well
         Ref(
             "the {amt} {m} charge from {when}",
             "SELECT expense_id FROM expenses WHERE merchant = ? AND amount = ? AND date = ?",
@@ -200,12 +201,13 @@ def expense_ref(s: Scene, e: dict[str, Any]) -> str:
     )
 
 
-def locate_expense(s: Scene, e: dict[str, Any]) -> None:
-    """Find an expense the user described, by the way they described it (store and month, store and amount,
-    or the category's month); no call when an earlier result of the dialogue already listed it."""
+def locate_expense(s: Scene, e: dict[str, Any], what: str) -> None:
+    """Find an expense the user described (``what``), by what they said: store and amount, or, when they said
+    the day, store and month, amount and month, or the category's month; no call when an earlier result of the
+    dialogue already listed it."""
     if seen(s, e["expense_id"]):
         return
-    r = s.rng.random()
+    r = s.rng.random() if " from " in what else 0.5
     if r < 0.4:
         args: dict[str, Any] = {"merchant": e["merchant"], "month": e["date"][:7]}
     elif r < 0.7:
@@ -330,7 +332,7 @@ def remove_expense(s: Scene) -> None:
             what=what,
             What=upper(what),
         )
-    locate_expense(s, e)
+    locate_expense(s, e, what)
     s.call("delete_expense", expense_id=e["expense_id"])
     s.memory["month"] = e["date"][:7]
     remember(s, category(s, e["category_id"]))
@@ -395,7 +397,7 @@ def refile_expense(s: Scene) -> None:
         new=cat_words(new["name"]),
         old=cat_words(old["name"]),
     )
-    locate_expense(s, e)
+    locate_expense(s, e, what)
     s.call("delete_expense", expense_id=e["expense_id"])
     cid = find_category(s, new)
     args: dict[str, Any] = {"category_id": cid, "amount": e["amount"], "merchant": e["merchant"], "date": e["date"]}
@@ -827,7 +829,7 @@ def how_much_left(s: Scene) -> None:
     """Someone asks how much is left (or was spent) in a category, or how one area of the budget is doing."""
     cat = subject(s, "c.monthly_limit IS NOT NULL")
     month = this_month(s) if following(s) or s.rng.random() < 0.6 else last_month(s)
-    by_group = s.rng.random() < 0.3
+    by_group = s.rng.random() < 0.3 and cat["grp"] != "Other"
     if by_group:
         args: dict[str, Any] = {"group": cat["grp"]} | ({} if month == this_month(s) else {"month": month})
         fresh(s, "get_monthly_summary", **args)
@@ -926,7 +928,7 @@ def correct_amount(s: Scene) -> None:
         What=upper(what),
         right=right,
     )
-    locate_expense(s, e)
+    locate_expense(s, e, what)
     s.call("delete_expense", expense_id=e["expense_id"])
     args: dict[str, Any] = {
         "category_id": e["category_id"],

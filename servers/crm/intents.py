@@ -753,7 +753,11 @@ def log_a_call(s: Scene) -> None:
     if any(x.tool == "log_activity" and x.arguments.get("contact_id") == c["contact_id"] for x in s.calls):
         raise Skip("the dialogue already logged something with this person")
     same = following(s) and (s.memory.get("contact") or {}).get("contact_id") == c["contact_id"]
-    who = c["name"].split()[0] if same else person_ref(s, "contacts", "contact_id", c, c["company"])
+    who = (
+        c["name"].split()[0]
+        if same
+        else person_ref(s, "contacts", "contact_id", c, c["company"], named_alone=not following(s))
+    )
     subject = s.rng.choice(NOTES)
     topic = s.given(subject, f"'{subject}'", "subject", "log_activity", "subject")
     kind = "email" if s.rng.random() < 0.3 else "call"
@@ -798,7 +802,7 @@ def who_is_that(s: Scene) -> None:
         raise Skip("the dialogue's own person: a follow-up asks that")
     how = s.rng.random()
     if following(s) or how < 0.6:
-        who = person_ref(s, "contacts", "contact_id", c, c["company"])
+        who = person_ref(s, "contacts", "contact_id", c, c["company"], named_alone=not following(s))
         s.say(
             "How do I reach {who}, and what are they involved in?",
             "Pull up {who}'s details for me.",
@@ -840,7 +844,11 @@ def book_meeting(s: Scene) -> None:
     subject = s.rng.choice(MEETINGS)
     topic = s.given(subject, f"'{subject}'", "subject", "log_activity", "subject")
     same = following(s) and (s.memory.get("contact") or {}).get("contact_id") == c["contact_id"]
-    who = c["name"].split()[0] if same else person_ref(s, "contacts", "contact_id", c, c["company"])
+    who = (
+        c["name"].split()[0]
+        if same
+        else person_ref(s, "contacts", "contact_id", c, c["company"], named_alone=not following(s))
+    )
     s.say(
         "I'm meeting {who} {when}; put it in the CRM[ as {topic}].",
         "Add a meeting with {who} for {when}[, titled {topic}].",
