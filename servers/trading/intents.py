@@ -378,12 +378,18 @@ def buy_shares(s: Scene) -> None:
 def trim_position(s: Scene) -> None:
     """An investor sells part (or all) of a holding at market, or offers it at a price."""
     p = me(s, "status = 'active' AND portfolio_id IN (SELECT portfolio_id FROM positions WHERE quantity >= 2)")
+    traded = sorted({c.arguments["symbol"] for c in s.calls if c.tool == "place_order"})
     sym = s.memory.get("symbol") if following(s) else None
+    if sym in traded:
+        sym = None  # no selling right after trading it in the same dialogue: another holding
     pos = s.pick(
         "SELECT p.*, s.name, s.last_price FROM positions p JOIN symbols s USING (symbol) WHERE p.portfolio_id = ? "
-        f"AND p.quantity >= 2 AND {FREE_SHARES} >= 2" + (" AND p.symbol = ?" if sym else ""),
+        f"AND p.quantity >= 2 AND {FREE_SHARES} >= 2"
+        + (" AND p.symbol = ?" if sym else "")
+        + f" AND p.symbol NOT IN ({', '.join('?' * len(traded))})",
         p["portfolio_id"],
         *([sym] if sym else []),
+        *traded,
     )
     share, words = s.rng.choice(((0.5, "half of my"), (1.0, "all my"), (0.25, "a quarter of my")))
     co = short_name(pos["name"])
