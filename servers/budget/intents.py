@@ -197,7 +197,7 @@ def expense_ref(s: Scene, e: dict[str, Any]) -> str:
         ),
         amt=money(e["amount"]),
         m=e["merchant"],
-        when=day(e["date"], s.now),
+        when=day(e["date"], s.now).removeprefix("on "),
     )
 
 

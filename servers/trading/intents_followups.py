@@ -124,8 +124,8 @@ def book_now(s: Scene) -> None:
 def order_fills(s: Scene) -> None:
     """The investor asks how the order the dialogue is about executed."""
     o = dialogue_order(s)
-    if last_tool(s) == "get_order" or not seen(s, o["order_id"]):
-        raise Skip("just looked, or the agent does not hold the order")
+    if last_tool(s) == "get_order" or not seen(s, o["order_id"]) or o["status"] == "cancelled":
+        raise Skip("just looked, the agent does not hold the order, or it was pulled")
     if o["filled_quantity"] == 0:
         s.say("Has any of it filled yet?", "Anything executed on that order so far?", "Is it still waiting?")
     else:
