@@ -1,0 +1,200 @@
+"""Budget follow-ups: the short next turn a person asks about the category, month or expense the dialogue is about
+(what else went in there, what recurs there, the whole month, undo or correct what was just logged)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.synth.intent import Scene, Skip, day, money
+from servers.budget.intents import (
+    cat_words,
+    dialogue_expense,
+    fresh,
+    in_month,
+    month_before,
+    month_words,
+    remember_expense,
+    room_in,
+    seen,
+    this_month,
+)
+from servers.budget.tools import budget
+
+
+def current_category(s: Scene) -> dict[str, Any]:
+    cat = s.memory.get("category")
+    if not cat or not s.rows("SELECT 1 FROM categories WHERE category_id = ?", cat["category_id"]):
+        raise Skip("no category in the dialogue yet")
+    if not seen(s, cat["category_id"]):
+        raise Skip("the agent has not seen the category's id")
+    return dict(cat)
+
+
+@budget.intent(covers=("list_expenses",), follows=True, opens=False, weight=1.5)
+def what_else_in_category(s: Scene) -> None:
+    """The user asks what else went into the category in the dialogue's month."""
+    cat = current_category(s)
+    month = s.memory.get("month") or this_month(s)
+    args = {"category_id": cat["category_id"], "month": month}
+    fresh(s, "list_expenses", **args)
+    s.say(
+        "What else have I spent on {c} {m}?",
+        "Show me everything in {c} {m}.",
+        "Which {c} purchases do I have {m}?",
+        c=cat_words(cat["name"]),
+        m=in_month(month, s),
+    )
+    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
+
+
+@budget.intent(covers=("list_expenses",), follows=True, opens=False)
+def month_before_in_category(s: Scene) -> None:
+    """The user asks how the category looked the month before the one talked about."""
+    cat = current_category(s)
+    month = month_before(s.memory.get("month") or this_month(s))
+    args = {"category_id": cat["category_id"], "month": month}
+    fresh(s, "list_expenses", **args)
+    s.say(
+        "And what went into {c} {m}?",
+        "How about {c} {m}, what did I spend there?",
+        "Show me the {c} purchases from {mm} too.",
+        c=cat_words(cat["name"]),
+        m=in_month(month, s),
+        mm=month_words(month, s),
+    )
+    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
+    s.memory["month"] = month
+
+
+@budget.intent(covers=("list_recurring_expenses",), follows=True, opens=False)
+def recurring_in_category(s: Scene) -> None:
+    """The user asks which repeating bills are filed under the category."""
+    cat = current_category(s)
+    s.asked("list_recurring_expenses", category_id=cat["category_id"])
+    s.say(
+        "Do I have any repeating bills under {c}?",
+        "Anything that comes back every month in {c}?",
+        "Which subscriptions land in {c}?",
+        c=cat_words(cat["name"]),
+    )
+    s.call("list_recurring_expenses", category_id=cat["category_id"])
+
+
+@budget.intent(covers=("get_monthly_summary",), follows=True, opens=False, weight=1.5)
+def month_overall(s: Scene) -> None:
+    """The user widens the view to the whole month."""
+    month = s.memory.get("month")
+    if not month:
+        raise Skip("no month in the dialogue yet")
+    fresh(s, "get_monthly_summary", month=month)
+    s.say(
+        "And how does {m} look across the board?",
+        "Give me the overall picture for {m}.",
+        "Am I over anywhere else {im}?",
+        m=month_words(month, s),
+        im=in_month(month, s),
+    )
+    s.call("get_monthly_summary", month=month)
+
+
+@budget.intent(covers=("get_monthly_summary",), follows=True, opens=False)
+def group_overall(s: Scene) -> None:
+    """The user asks how the category's whole area of the budget (its group) looks this month."""
+    cat = current_category(s)
+    fresh(s, "get_monthly_summary", group=cat["grp"])
+    s.say(
+        "How's that whole area of my budget looking this month?",
+        "Where do I stand on that group of spending now?",
+        "Am I still within budget for that kind of thing this month, everything around it included?",
+    )
+    s.call("get_monthly_summary", group=cat["grp"])
+
+
+@budget.intent(covers=("delete_expense",), follows=True, opens=False)
+def undo_expense(s: Scene) -> None:
+    """The user takes back what was just logged."""
+    e = dialogue_expense(s, added=True)
+    s.say(
+        "Wait, scratch that last one, I logged it already.",
+        "Actually, undo that; it was already in there.",
+        "Hmm, take that {amt} back out, it's a double.",
+        amt=money(e["amount"]),
+    )
+    s.call("delete_expense", expense_id=e["expense_id"])
+    s.memory.pop("expense", None)
+
+
+@budget.intent(covers=("delete_expense", "add_expense"), follows=True, opens=False)
+def fix_amount(s: Scene) -> None:
+    """The user corrects the amount of what was just logged ("actually it was $42, not $24")."""
+    e = dialogue_expense(s, added=True)
+    cat = s.rows("SELECT * FROM categories WHERE category_id = ?", e["category_id"])[0]
+    new = round(e["amount"] * s.rng.choice((0.5, 0.9, 1.1, 1.5, 2.0)), 2)
+    if new > e["amount"] and new - e["amount"] > room_in(s, cat, e["date"][:7]) - 1:
+        raise Skip("the corrected amount would break the hard limit")
+    s.say(
+        "Oops, the {m} one was {new}, not {old}. Fix it?",
+        "Actually make that {new} instead of {old}; I misread the receipt.",
+        "Correction: {m} came to {new}.",
+        m=e["merchant"],
+        new=money(new),
+        old=money(e["amount"]),
+    )
+    s.call("delete_expense", expense_id=e["expense_id"])
+    args: dict[str, Any] = {"category_id": e["category_id"], "amount": new, "merchant": e["merchant"]}
+    if e["date"] != s.now.date().isoformat():
+        args["date"] = e["date"]
+    if e["payment_method"] != "card":
+        args["payment_method"] = e["payment_method"]
+    if e["note"]:
+        args["note"] = e["note"]
+    out = s.call("add_expense", **args)
+    remember_expense(s, e | out | {"amount": new}, True)
+
+
+@budget.intent(covers=("list_expenses",), follows=True, opens=False)
+def merchant_history(s: Scene) -> None:
+    """The user asks what else they spent at the store of the expense the dialogue is about."""
+    e = dialogue_expense(s)
+    month = e["date"][:7] if s.rng.random() < 0.5 else None
+    args: dict[str, Any] = {"merchant": e["merchant"]} | ({"month": month} if month else {})
+    fresh(s, "list_expenses", **args)
+    s.say(
+        "How often have I paid {m} {when}?" if month else "What else have I spent at {m}?",
+        "Show me all my {m} spending {when}." if month else "List every {m} purchase you can find.",
+        "Was that my only {m} charge {when}?" if month else "Have I been to {m} a lot lately?",
+        m=e["merchant"],
+        when=in_month(month, s) if month else "",
+    )
+    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
+
+
+@budget.intent(covers=("get_expense",), follows=True, opens=False)
+def listed_detail(s: Scene) -> None:
+    """The user asks for the details of one expense a listing showed (the priciest, or the latest)."""
+    listed = [
+        x
+        for x in s.memory.get("listed") or ()
+        if s.rows("SELECT 1 FROM expenses WHERE expense_id = ?", x["expense_id"])
+    ]
+    if len(listed) < 2 or len(listed) < len(s.memory.get("listed") or ()):
+        raise Skip("no listing to pick from")
+    if s.rng.random() < 0.5:
+        pick = max(listed, key=lambda x: x["amount"])
+        if sum(x["amount"] == pick["amount"] for x in listed) > 1:
+            raise Skip("two priciest")
+        which = f"the {money(pick['amount'])} one"
+    else:
+        pick = listed[0]  # newest first
+        if sum(x["date"] == pick["date"] for x in listed) > 1:
+            raise Skip("two on the latest day")
+        which = f"the one from {day(pick['date'], s.now).removeprefix('on ')}"
+    s.asked("get_expense", expense_id=pick["expense_id"])
+    s.say(
+        "Tell me more about {w}.",
+        "What was {w}? Any note on it?",
+        "Open up {w} for me: how did I pay, and what's it filed under?",
+        w=which,
+    )
+    out = s.call("get_expense", expense_id=pick["expense_id"])
+    remember_expense(s, out, False)
