@@ -387,23 +387,34 @@ def watch_back(s: Scene) -> None:
 
 @video_meeting.intent(covers=("search_users", "list_meetings", "set_recording", "list_recordings"), follows=True)
 def stop_taping(s: Scene) -> None:
-    """A host (or co-host) stops a running recording but keeps the call going."""
-    m = s.pick(
-        MEETING + " WHERE m.status = 'live' AND m.meeting_id IN (SELECT meeting_id FROM recordings "
-        "WHERE status = 'recording')"
-    )
-    u = me(s, "user_id = ?", m["host_id"])
-    s.say(
-        "I'm {me}. Stop the recording of {title}, we're moving to the confidential part. Keep the call on.",
-        "{me} here: pause the taping of my {title} call, the meeting itself continues.",
-        "This is {me}. Turn off the cloud capture on {title} for now, don't end it.",
-        minimal=["I'm {me}; stop taping my call, keep the call running."],
-        me=u["name"],
-        title=f"'{m['title']}'",
-    )
-    uid, mid = host_live_meeting(s, u, m)
+    """A host stops a running recording but keeps the call going (right after starting it, or on a call they run)."""
+    taping = "m.status = 'live' AND m.meeting_id IN (SELECT meeting_id FROM recordings WHERE status = 'recording')"
+    u = me(s, f"user_id IN (SELECT m.host_id FROM meetings m WHERE {taping})")
+    known = s.memory.get("meeting")
+    ours = [r for r in s.rows(MEETING + f" WHERE m.host_id = ? AND {taping}", u["user_id"])]
+    if known and [r["meeting_id"] for r in ours] == [known["meeting_id"]] and "me" in s.memory:
+        s.say(
+            "We're getting to the confidential part: stop taping, but keep the call on.",
+            "Pause the recording for now, the meeting itself continues.",
+            "Actually, switch the capture off for a bit. Don't end the call.",
+        )
+        uid, mid = str(s.memory["me"]["user_id"]), str(known["meeting_id"])
+    else:
+        if not ours:
+            raise Skip("the user is taping no live call")
+        m = s.rng.choice(ours)
+        s.say(
+            "I'm {me}. Stop the recording of {title}, we're moving to the confidential part. Keep the call on.",
+            "{me} here: pause the taping of my {title} call, the meeting itself continues.",
+            "This is {me}. Turn off the cloud capture on {title} for now, don't end it.",
+            minimal=["I'm {me}; stop taping my call, keep the call running."],
+            me=u["name"],
+            title=f"'{m['title']}'",
+        )
+        uid, mid = host_live_meeting(s, u, m)
+        s.memory["meeting"] = m
     s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
-    if s.rng.random() < 0.9:
+    if s.room() and s.rng.random() < 0.9:
         s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
         s.call("list_recordings", meeting_id=mid, status="ready")
 
