@@ -30,6 +30,22 @@ NEW_TITLES = (
 )
 
 
+OPEN_HI = ("I'm {name}:", "{name} here,", "This is {name}:", "Hi, {name} here:")
+FOLLOW_HI = ("Also,", "While you're at it,", "One more thing:", "Next,")
+
+
+def hi(s: Scene, u: dict[str, Any]) -> str:
+    """How a request starts: the user says who they are when opening, links it to the last one when not."""
+    if not s.turns:
+        return s.rng.choice(OPEN_HI).format(name=u["name"])
+    return s.rng.choice(FOLLOW_HI)
+
+
+def remember(s: Scene, m: dict[str, Any]) -> None:
+    """The meeting the dialogue is now about, as the agent knows it."""
+    s.memory["meeting"] = {k: m[k] for k in ("meeting_id", "title", "scheduled_start", "host_id") if k in m}
+
+
 def iso(s: Scene, minutes: int = 0) -> str:
     return fake.iso(s.now + timedelta(minutes=minutes))
 
@@ -39,6 +55,8 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     known = s.recall("me", "user_id", USERS + f" WHERE user_id = ? AND ({where})", *params, who="user")
     if known is not None:
         return known
+    if s.speaker is not None:  # an earlier turn named who talks without looking them up
+        where, params = f"({where}) AND name = ?", (*params, s.speaker)
     u = s.pick(USERS + f" WHERE {UNIQUE_NAME} AND ({where})", *params)
     s.be(u["name"])
     return u
@@ -115,10 +133,12 @@ def meeting_ref(s: Scene, m: dict[str, Any], participant: str | None = None) -> 
     )
 
 
-@video_meeting.intent(covers=("search_users", "list_meetings", "start_meeting", "set_recording"), weight=1.5)
+@video_meeting.intent(
+    covers=("search_users", "list_meetings", "start_meeting", "set_recording"), weight=1.5, follows=True
+)
 def kick_off(s: Scene) -> None:
     """A host opens a meeting that is about to begin, and maybe has it recorded."""
-    lo, hi = iso(s, -240), iso(s, 60)
+    lo, hi_ = iso(s, -240), iso(s, 60)
     today, tomorrow = iso(s)[:10], iso(s, 24 * 60)[:10]
     u = me(
         s,
@@ -126,7 +146,7 @@ def kick_off(s: Scene) -> None:
         "AND datetime(scheduled_start, '+' || duration_minutes || ' minutes') > datetime(?)) "
         "AND user_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')",
         lo,
-        hi,
+        hi_,
         iso(s),
     )
     m = s.pick(
@@ -134,16 +154,16 @@ def kick_off(s: Scene) -> None:
         "AND datetime(m.scheduled_start, '+' || m.duration_minutes || ' minutes') > datetime(?)",
         u["user_id"],
         lo,
-        hi,
+        hi_,
         iso(s),
     )
     what = meeting_ref(s, m)
     s.say(
-        "I'm {me}. Everyone's waiting for {what}, open it up for me.",
-        "{me} here: get {what} going, I'm ready.",
-        "This is {me}. Please kick off {what} now.",
-        minimal=["I'm {me}; time for my next meeting, open it."],
-        me=u["name"],
+        "{hi} everyone's waiting for {what}, open it up for me.",
+        "{hi} get {what} going, I'm ready.",
+        "{hi} please kick off {what} now.",
+        minimal=["{hi} time for my next meeting, open it."],
+        hi=hi(s, u),
         what=what,
     )
     uid = find_user(s, u, own=True)
@@ -151,7 +171,9 @@ def kick_off(s: Scene) -> None:
     if m["meeting_id"] not in [x["meeting_id"] for x in listed["meetings"]]:
         raise Skip("the meeting is not listed")
     s.call("start_meeting", meeting_id=m["meeting_id"], acting_user_id=uid)
-    s.memory["meeting"] = m
+    remember(s, m)
+    if not s.room() or s.rng.random() < 0.5:
+        return
     if u["plan"] != "basic" and s.rng.random() < 0.8:
         s.say(
             "And capture it to the cloud so people can watch later.",
@@ -173,8 +195,13 @@ def kick_off(s: Scene) -> None:
 )
 def wrap_up(s: Scene) -> None:
     """The host (or a co-host) closes a live meeting and asks what the recording came to."""
-    known = s.memory.get("meeting")
-    if known and s.rows("SELECT 1 FROM meetings WHERE meeting_id = ? AND status = 'live'", known["meeting_id"]):
+    known, who = s.memory.get("meeting"), (s.memory.get("me") or {}).get("user_id")
+    if known and s.rows(
+        "SELECT 1 FROM meetings m JOIN participants p USING (meeting_id) WHERE m.meeting_id = ? AND m.status = 'live' "
+        "AND p.user_id = ? AND p.role IN ('host', 'cohost')",
+        known["meeting_id"],
+        who,
+    ):
         u = me(s)
         s.say(
             "OK, we're done. Close it for everyone.",
@@ -187,16 +214,16 @@ def wrap_up(s: Scene) -> None:
         u = me(s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'live')")
         m = s.pick(MEETING + " WHERE m.host_id = ? AND m.status = 'live'", u["user_id"])
         s.say(
-            "I'm {me}. {title} is over, close it for everyone.",
-            "{me} here: we're done with {title}, end the call.",
-            "This is {me}. Please wrap up my {title} call, we finished early.",
-            minimal=["I'm {me}; my call is done, shut it down."],
-            me=u["name"],
+            "{hi} {title} is over, close it for everyone.",
+            "{hi} we're done with {title}, end the call.",
+            "{hi} please wrap up my {title} call, we finished early.",
+            minimal=["{hi} my call is done, shut it down."],
+            hi=hi(s, u),
             title=f"'{m['title']}'",
         )
         uid, mid = host_live_meeting(s, u, m)
     out = s.call("end_meeting", meeting_id=mid, acting_user_id=uid)
-    if not s.room():
+    if not s.room() or s.rng.random() < 0.5:
         pass
     elif out["recordings"] and s.rng.random() < 0.8:
         s.say(
@@ -208,7 +235,7 @@ def wrap_up(s: Scene) -> None:
     else:
         s.say("What's my next one?", "What am I hosting next?", "When is my next call, and what is it?")
         s.call("list_meetings", host_id=uid, status="scheduled", starts_after=iso(s)[:16], limit=3)
-    s.memory.pop("meeting", None)
+    remember(s, out)
 
 
 @video_meeting.intent(covers=("search_users", "list_meetings", "join_meeting", "get_meeting"))
@@ -241,6 +268,9 @@ def hop_in(s: Scene) -> None:
     if m["meeting_id"] not in [x["meeting_id"] for x in live]:
         raise Skip("not listed")
     s.call("join_meeting", meeting_id=m["meeting_id"], user_id=uid)
+    remember(s, m)
+    if s.rng.random() < 0.5:
+        return
     s.say("Who else is on it right now?", "Who's in there with me?", "How many people made it so far?")
     s.call("get_meeting", meeting_id=m["meeting_id"])
 
@@ -271,11 +301,11 @@ def book(s: Scene) -> None:
     extra = f", with {guests[0]['name']} as co-host" if cohost else ""
     mins = "" if length == 30 else f" for {length} minutes"
     s.say(
-        "I'm {me}. Set up a call with {names} {when} at {at}{mins}[, call it {name}]{extra}.",
-        "{me} here: book me {when} at {at}{mins} with {names}[ for {name}]{extra}.",
-        "This is {me}. I need {names} on a video call {when} at {at}{mins}[; title it {name}]{extra}.",
-        minimal=["I'm {me}; get {names} and me on a call {when} at {at}[ about {name}]."],
-        me=u["name"],
+        "{hi} set up a call with {names} {when} at {at}{mins}[, call it {name}]{extra}.",
+        "{hi} book me {when} at {at}{mins} with {names}[ for {name}]{extra}.",
+        "{hi} I need {names} on a video call {when} at {at}{mins}[; title it {name}]{extra}.",
+        minimal=["{hi} get {names} and me on a call {when} at {at}[ about {name}]."],
+        hi=hi(s, u),
         names=names,
         when=day(start, s.now),
         at=clock(start),
@@ -291,8 +321,8 @@ def book(s: Scene) -> None:
     if cohost and not s.minimal:
         args["cohost_id"] = ids[0]
     out = s.call("schedule_meeting", **args)
-    s.memory["booked"] = out
-    if s.room() and s.rng.random() < 0.85:
+    remember(s, out)
+    if s.room() and s.rng.random() < 0.5:
         s.say(
             "What's the join code I should send around?",
             "Read me back the details, I want the join code.",
@@ -349,6 +379,9 @@ def whos_coming(s: Scene) -> None:
     if len(hits) != 1:
         raise Skip("the day's listing does not single it out")
     s.call("get_meeting", meeting_id=hits[0]["meeting_id"])
+    remember(s, hits[0])
+    if s.rng.random() < 0.5:
+        return
     s.say(
         "And what else do I have after it that day?",
         "Anything after that one the same day?",
@@ -468,3 +501,82 @@ def plan_check(s: Scene) -> None:
         dept=dept,
     )
     s.call("search_users", query=dept, plan=top)
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings"), weight=1.2)
+def my_calls(s: Scene) -> None:
+    """Someone asks which calls they are on today, tomorrow or over the next days."""
+    span = s.rng.choice(("today", "tomorrow", "week"))
+    lo = {"today": iso(s)[:16], "tomorrow": iso(s, 24 * 60)[:10], "week": iso(s)[:16]}[span]
+    hi_ = {"today": iso(s, 24 * 60)[:10], "tomorrow": iso(s, 48 * 60)[:10], "week": iso(s, 7 * 24 * 60)[:10]}[span]
+    u = me(
+        s,
+        "user_id IN (SELECT p.user_id FROM participants p JOIN meetings m USING (meeting_id) "
+        "WHERE m.status = 'scheduled' AND m.scheduled_start >= ? AND m.scheduled_start < ?)",
+        lo,
+        hi_,
+    )
+    words = {"today": "for the rest of today", "tomorrow": "tomorrow", "week": "over the next seven days"}[span]
+    s.say(
+        "I'm {me}. Which calls am I on {w}?",
+        "{me} here: what video meetings do I have {w}?",
+        "This is {me}. Run me through my calls {w}.",
+        minimal=["{me}: my calls?"],
+        me=u["name"],
+        w=words,
+    )
+    uid = find_user(s, u, own=True)
+    args: dict[str, Any] = {"participant_id": uid, "starts_after": lo}
+    if not s.minimal:
+        args["starts_before"] = hi_
+    found = s.call("list_meetings", **args)["meetings"]
+    ahead = [m for m in found if m["status"] == "scheduled"]
+    if not ahead:
+        raise Skip("nothing scheduled")
+    remember(s, ahead[0])
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings"), follows=True)
+def next_i_host(s: Scene) -> None:
+    """A host asks which meeting they run next."""
+    u = me(s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'scheduled' AND scheduled_start > ?)", iso(s))
+    s.asked("list_meetings", host_id=(s.memory.get("me") or {}).get("user_id"), status="scheduled")
+    s.say(
+        "{hi} what's the next meeting I'm hosting?",
+        "{hi} which call of mine is up next?",
+        "{hi} when do I host my next call?",
+        hi=hi(s, u),
+    )
+    uid = find_user(s, u, own=True)
+    found = s.call("list_meetings", host_id=uid, status="scheduled", starts_after=iso(s)[:16], limit=3)["meetings"]
+    if not found:
+        raise Skip("nothing ahead")
+    remember(s, found[0])
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings", "list_recordings"))
+def recorded_calls(s: Scene) -> None:
+    """A host asks which of their past calls were recorded, then maybe how long the tapes are."""
+    u = me(s, "user_id IN (SELECT m.host_id FROM meetings m JOIN recordings r USING (meeting_id))")
+    s.say(
+        "I'm {me}. Which of my meetings got recorded?",
+        "{me} here: what calls of mine have a recording?",
+        "This is {me}. List the meetings I hosted that were taped.",
+        minimal=["{me}: my taped calls?"],
+        me=u["name"],
+    )
+    uid = find_user(s, u, own=True)
+    found = s.call("list_meetings", host_id=uid, has_recording=True)["meetings"]
+    if not found:
+        raise Skip("none listed")
+    m = found[-1]
+    remember(s, m)
+    if s.rng.random() < 0.5 or sum(x["title"] == m["title"] for x in found) > 1:
+        return
+    s.say(
+        "How long is the recording of the '{t}' one?",
+        "What did we get on tape for '{t}'?",
+        "Is the '{t}' recording ready to watch?",
+        t=m["title"],
+    )
+    s.call("list_recordings", meeting_id=m["meeting_id"])
