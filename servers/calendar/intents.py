@@ -47,7 +47,7 @@ CANCEL_WHY = {
     "Conflicts with offsite": "it clashes with the offsite",
 }
 FREQ_WORDS = {"weekly": "every week", "daily": "every weekday", "monthly": "once a month"}
-OPEN_HI = ("I'm {name}:", "{name} here,", "This is {name}:", "Hi, {name} here:")
+OPEN_HI = ("I'm {name}:", "{name} here,", "This is {name}:", "{name} here:")
 FOLLOW_HI = ("Also,", "While you're at it,", "One more thing:", "Next,", "And")
 
 

@@ -30,7 +30,7 @@ NEW_TITLES = (
 )
 
 
-OPEN_HI = ("I'm {name}:", "{name} here,", "This is {name}:", "Hi, {name} here:")
+OPEN_HI = ("I'm {name}:", "{name} here,", "This is {name}:", "{name} here:")
 FOLLOW_HI = ("Also,", "While you're at it,", "One more thing:", "Next,")
 
 
@@ -264,7 +264,11 @@ def hop_in(s: Scene) -> None:
         host=host["name"],
     )
     uid = find_user(s, u, own=True)
-    live = s.call("list_meetings", participant_id=uid, status="live")["meetings"]
+    if s.rng.random() < 0.5 and not s.minimal:  # the user named the host: their live call
+        host_id = find_user(s, host)
+        live = s.call("list_meetings", host_id=host_id, status="live")["meetings"]
+    else:
+        live = s.call("list_meetings", participant_id=uid, status="live")["meetings"]
     if m["meeting_id"] not in [x["meeting_id"] for x in live]:
         raise Skip("not listed")
     s.call("join_meeting", meeting_id=m["meeting_id"], user_id=uid)
@@ -507,12 +511,19 @@ def plan_check(s: Scene) -> None:
 def my_calls(s: Scene) -> None:
     """Someone asks which calls they are on today, tomorrow or over the next days."""
     span = s.rng.choice(("today", "tomorrow", "week"))
-    lo = {"today": iso(s)[:16], "tomorrow": iso(s, 24 * 60)[:10], "week": iso(s)[:16]}[span]
+    lo = {"today": iso(s)[:10], "tomorrow": iso(s, 24 * 60)[:10], "week": iso(s)[:16]}[span]
     hi_ = {"today": iso(s, 24 * 60)[:10], "tomorrow": iso(s, 48 * 60)[:10], "week": iso(s, 7 * 24 * 60)[:10]}[span]
+    late = span == "today" and s.rng.random() < 0.7  # someone not yet in a call that is going on
     u = me(
         s,
         "user_id IN (SELECT p.user_id FROM participants p JOIN meetings m USING (meeting_id) "
-        "WHERE m.status = 'scheduled' AND m.scheduled_start >= ? AND m.scheduled_start < ?)",
+        "WHERE m.status IN ('scheduled', 'live') AND m.scheduled_start >= ? AND m.scheduled_start < ?)"
+        + (
+            " AND user_id IN (SELECT p.user_id FROM participants p JOIN meetings m USING (meeting_id) WHERE "
+            "m.status = 'live' AND p.joined_at IS NULL AND p.role != 'host')"
+            if late
+            else ""
+        ),
         lo,
         hi_,
     )
@@ -530,16 +541,35 @@ def my_calls(s: Scene) -> None:
     if not s.minimal:
         args["starts_before"] = hi_
     found = s.call("list_meetings", **args)["meetings"]
-    ahead = [m for m in found if m["status"] == "scheduled"]
+    ahead = [m for m in found if m["status"] in ("scheduled", "live")]
     if not ahead:
         raise Skip("nothing scheduled")
-    remember(s, ahead[0])
+    out = [
+        m
+        for m in ahead
+        if m["status"] == "live"
+        and s.rows(
+            "SELECT 1 FROM participants WHERE meeting_id = ? AND user_id = ? AND joined_at IS NULL",
+            m["meeting_id"],
+            uid,
+        )
+    ]
+    remember(s, (out or ahead)[0])
 
 
 @video_meeting.intent(covers=("search_users", "list_meetings"), follows=True)
 def next_i_host(s: Scene) -> None:
     """A host asks which meeting they run next."""
-    u = me(s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'scheduled' AND scheduled_start > ?)", iso(s))
+    soon = (
+        "user_id IN (SELECT host_id FROM meetings WHERE status = 'scheduled' AND scheduled_start > ? "
+        "AND scheduled_start < ?) AND user_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')"
+    )
+    if s.rng.random() < 0.5:  # someone whose next call is about to begin
+        u = me(s, soon, iso(s), iso(s, 60))
+    else:
+        u = me(
+            s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'scheduled' AND scheduled_start > ?)", iso(s)
+        )
     s.asked("list_meetings", host_id=(s.memory.get("me") or {}).get("user_id"), status="scheduled")
     s.say(
         "{hi} what's the next meeting I'm hosting?",

@@ -5,9 +5,11 @@ They never open a dialogue and never change who talks.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub import fake
+from hub.synth.intent import Scene, Skip, clock
 from servers.video_meeting.intents import iso, remember
 from servers.video_meeting.tools import video_meeting
 
@@ -116,3 +118,67 @@ def taped_before(s: Scene) -> None:
     s.asked("list_meetings", host_id=u["user_id"], has_recording=True)
     s.say("Which of my calls have been recorded so far?", "Which meetings I ran have a recording?")
     s.call("list_meetings", host_id=u["user_id"], has_recording=True)
+
+
+@video_meeting.intent(covers=("start_meeting",), follows=True, opens=False)
+def open_it(s: Scene) -> None:
+    """The host opens the meeting of the dialogue, when it is about to begin."""
+    u, m = _me(s), _meeting(s)
+    ok = s.rows(
+        "SELECT 1 FROM meetings WHERE meeting_id = ? AND host_id = ? AND status = 'scheduled' "
+        "AND datetime(scheduled_start, '-60 minutes') <= datetime(?) "
+        "AND datetime(scheduled_start, '+' || duration_minutes || ' minutes') > datetime(?) "
+        "AND host_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')",
+        m["meeting_id"],
+        u["user_id"],
+        iso(s),
+        iso(s),
+    )
+    if not ok:
+        raise Skip("the user cannot open that meeting now")
+    s.say("Open it now, people are waiting.", "Let's get that one started.", "Start it for me, I'm ready.")
+    s.call("start_meeting", meeting_id=m["meeting_id"], acting_user_id=u["user_id"])
+
+
+FOLLOW_UP_HOURS = (10, 11, 14, 15, 16)
+
+
+@video_meeting.intent(covers=("schedule_meeting",), follows=True, opens=False, weight=0.8)
+def same_people_next_week(s: Scene) -> None:
+    """After seeing who is on a meeting, the user books a follow-up call with the same people a week later."""
+    u, m = _me(s), _meeting(s)
+    views = [
+        c.result
+        for c in s.calls
+        if c.tool in ("get_meeting", "schedule_meeting", "start_meeting")
+        and isinstance(c.result, dict)
+        and c.result.get("meeting_id") == m["meeting_id"]
+    ]
+    if not views:
+        raise Skip("the dialogue has not seen who is on it")
+    guests = [p["user_id"] for p in views[-1]["participants"] if p["user_id"] != u["user_id"]]
+    if not guests or u["user_id"] not in [p["user_id"] for p in views[-1]["participants"]]:
+        raise Skip("the user is not on it, or nobody else is")
+    start = datetime.fromisoformat(views[-1]["scheduled_start"]) + timedelta(days=7)
+    start = start.replace(hour=s.rng.choice(FOLLOW_UP_HOURS), minute=0)
+    if start <= s.now:
+        raise Skip("a week after that meeting is already past")
+    if s.rows(
+        "SELECT 1 FROM meetings WHERE host_id = ? AND status IN ('scheduled', 'live') AND scheduled_start < ? "
+        "AND datetime(scheduled_start, '+' || duration_minutes || ' minutes') > datetime(?)",
+        u["user_id"],
+        fake.iso(start + timedelta(minutes=30)),
+        fake.iso(start),
+    ):
+        raise Skip("the user is busy then")
+    if len(guests) + 1 > {"basic": 100, "pro": 300, "business": 1000}[str(u.get("plan", "basic"))]:
+        raise Skip("too many people")
+    title = f"{m['title']} follow-up"
+    s.say(
+        "Set up a follow-up with the same people a week later at {t}, call it '{n}'.",
+        "Book '{n}' with everyone on it, one week on, {t}.",
+        t=clock(start),
+        n=title,
+    )
+    out = s.call("schedule_meeting", host_id=u["user_id"], title=title, start=fake.iso(start)[:16], invitee_ids=guests)
+    remember(s, out)
