@@ -279,7 +279,9 @@ def hop_in(s: Scene) -> None:
     s.call("get_meeting", meeting_id=m["meeting_id"])
 
 
-@video_meeting.intent(covers=("search_users", "schedule_meeting", "get_meeting"), weight=1.5, follows=True)
+@video_meeting.intent(
+    covers=("search_users", "list_meetings", "schedule_meeting", "get_meeting"), weight=1.5, follows=True
+)
 def book(s: Scene) -> None:
     """A user books a new meeting with a colleague or two at a time they are free."""
     u = me(s)
@@ -304,20 +306,39 @@ def book(s: Scene) -> None:
     cohost = len(guests) == 2 and s.rng.random() < 0.5
     extra = f", with {guests[0]['name']} as co-host" if cohost else ""
     mins = "" if length == 30 else f" for {length} minutes"
+    check = s.rng.random() < 0.35  # "if I'm not hosting anything then": the agent looks at the host's day first
+    when = f"{day(start, s.now)} at {clock(start)}"
+    slot = s.given(fake.iso(start)[:16], when, "time", "schedule_meeting", "start")
     s.say(
-        "{hi} set up a call with {names} {when} at {at}{mins}[, call it {name}]{extra}.",
-        "{hi} book me {when} at {at}{mins} with {names}[ for {name}]{extra}.",
-        "{hi} I need {names} on a video call {when} at {at}{mins}[; title it {name}]{extra}.",
-        minimal=["{hi} get {names} and me on a call {when} at {at}[ about {name}]."],
+        *(
+            (
+                "{hi} if I'm not hosting anything {when}, set up a call with {names}{mins}[, call it {name}]{extra}.",
+                "{hi} check I'm free {when}, then book me{mins} with {names}[ for {name}]{extra}.",
+            )
+            if check
+            else (
+                "{hi} set up a call with {names}[ {slot}]{mins}[, call it {name}]{extra}.",
+                "{hi} book me[ {slot}]{mins} with {names}[ for {name}]{extra}.",
+                "{hi} I need {names} on a video call[ {slot}]{mins}[; title it {name}]{extra}.",
+            )
+        ),
+        minimal=["{hi} get {names} and me on a call {when}[ about {name}]."],
         hi=hi(s, u),
         names=names,
-        when=day(start, s.now),
-        at=clock(start),
+        when=when,
+        slot=slot,
         mins=mins,
         name=name,
         extra=extra,
     )
     uid = find_user(s, u, own=True)
+    if check and not s.minimal:
+        s.call(
+            "list_meetings",
+            host_id=uid,
+            starts_after=fake.iso(start)[:10],
+            starts_before=fake.iso(start + timedelta(days=1))[:10],
+        )
     ids = [find_user(s, g) for g in guests]
     args: dict[str, Any] = {"host_id": uid, "title": name, "start": fake.iso(start)[:16], "invitee_ids": ids}
     if length != 30 and not s.minimal:
@@ -414,12 +435,15 @@ def watch_back(s: Scene) -> None:
     top = max(recs, key=lambda r: r["duration_seconds"] or 0)
     if sum(r["duration_seconds"] == top["duration_seconds"] for r in recs) > 1:
         raise Skip("a tie for the longest")
+    if s.rng.random() < 0.4:
+        return
     s.say(
         "Who attended the longest one?",
         "The longest of those: who was there?",
         "Pull up the meeting behind the longest recording, who showed up?",
     )
     s.call("get_meeting", meeting_id=top["meeting_id"])
+    remember(s, {"meeting_id": top["meeting_id"], "title": top["title"], "host_id": uid})
 
 
 @video_meeting.intent(covers=("search_users", "list_meetings", "set_recording", "list_recordings"), follows=True)
@@ -451,7 +475,7 @@ def stop_taping(s: Scene) -> None:
         uid, mid = host_live_meeting(s, u, m)
         s.memory["meeting"] = m
     s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
-    if s.room() and s.rng.random() < 0.9:
+    if s.room() and s.rng.random() < 0.5:
         s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
         s.call("list_recordings", meeting_id=mid, status="ready")
 
