@@ -356,7 +356,7 @@ def book(s: Scene) -> None:
         s.call("get_meeting", meeting_id=out["meeting_id"])
 
 
-@video_meeting.intent(covers=("search_users", "list_meetings", "get_meeting"))
+@video_meeting.intent(covers=("search_users", "list_meetings", "get_meeting"), follows=True)
 def whos_coming(s: Scene) -> None:
     """A participant asks who is coming to one of their upcoming meetings ("my 3 pm with Dana")."""
     u = me(
@@ -387,11 +387,11 @@ def whos_coming(s: Scene) -> None:
     other = s.rows(USERS + " WHERE user_id = ?", m["host_id"])[0] if not own else None
     with_ = f" with {other['name']}" if other else ""
     s.say(
-        "I'm {me}. Who's on the list for my {at}{with_} {when}?",
-        "{me} here. Who'll be at my {at}{with_} {when}?",
-        "This is {me}: what's the guest list for the {at} {when}{with_}?",
-        minimal=["I'm {me}; who is in my {at} {when}?"],
-        me=u["name"],
+        "{hi} who's on the list for my {at}{with_} {when}?",
+        "{hi} who'll be at my {at}{with_} {when}?",
+        "{hi} what's the guest list for the {at} {when}{with_}?",
+        minimal=["{hi} who is in my {at} {when}?"],
+        hi=hi(s, u),
         at=clock(start),
         when=day(start, s.now),
         with_=with_,
@@ -415,20 +415,21 @@ def whos_coming(s: Scene) -> None:
     s.call("list_meetings", participant_id=uid, starts_after=start[:16], starts_before=d1)
 
 
-@video_meeting.intent(covers=("search_users", "list_recordings", "get_meeting"))
+@video_meeting.intent(covers=("search_users", "list_recordings", "get_meeting"), follows=True)
 def watch_back(s: Scene) -> None:
     """A host looks for the recordings of their meetings, then asks who was at the longest one."""
     u = me(
         s, "user_id IN (SELECT m.host_id FROM recordings r JOIN meetings m USING (meeting_id) WHERE r.status = 'ready')"
     )
     s.say(
-        "I'm {me}. What recordings do I have from my meetings?",
-        "{me} here: which of my calls got recorded?",
-        "This is {me}. Can I see the videos saved from the meetings I ran?",
-        minimal=["I'm {me}; my recordings?"],
-        me=u["name"],
+        "{hi} what recordings do I have from my meetings?",
+        "{hi} which of my calls got recorded?",
+        "{hi} can I see the videos saved from the meetings I ran?",
+        minimal=["{hi} my recordings?"],
+        hi=hi(s, u),
     )
     uid = find_user(s, u, own=True)
+    s.asked("list_recordings", host_id=uid)
     recs = [r for r in s.call("list_recordings", host_id=uid, status="ready")["recordings"]]
     if not recs:
         raise Skip("none ready")
@@ -465,15 +466,22 @@ def stop_taping(s: Scene) -> None:
             raise Skip("the user is taping no live call")
         m = s.rng.choice(ours)
         s.say(
-            "I'm {me}. Stop the recording of {title}, we're moving to the confidential part. Keep the call on.",
-            "{me} here: pause the taping of my {title} call, the meeting itself continues.",
-            "This is {me}. Turn off the cloud capture on {title} for now, don't end it.",
-            minimal=["I'm {me}; stop taping my call, keep the call running."],
-            me=u["name"],
+            "{hi} stop the recording of {title}, we're moving to the confidential part. Keep the call on.",
+            "{hi} pause the taping of my {title} call, the meeting itself continues.",
+            "{hi} turn off the cloud capture on {title} for now, don't end it.",
+            minimal=["{hi} stop taping my call, keep the call running."],
+            hi=hi(s, u),
             title=f"'{m['title']}'",
         )
-        uid, mid = host_live_meeting(s, u, m)
-        s.memory["meeting"] = m
+        if s.rng.random() < 0.5 and not s.minimal:  # "whatever I'm recording": the running recordings
+            uid = find_user(s, u, own=True)
+            running = s.call("list_recordings", host_id=uid, status="recording")["recordings"]
+            if [r["meeting_id"] for r in running] != [m["meeting_id"]]:
+                raise Skip("not the host's only running recording")
+            mid = str(running[0]["meeting_id"])
+        else:
+            uid, mid = host_live_meeting(s, u, m)
+        remember(s, m)
     s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
     if s.room() and s.rng.random() < 0.5:
         s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
@@ -608,18 +616,19 @@ def next_i_host(s: Scene) -> None:
     remember(s, found[0])
 
 
-@video_meeting.intent(covers=("search_users", "list_meetings", "list_recordings"))
+@video_meeting.intent(covers=("search_users", "list_meetings", "list_recordings"), follows=True)
 def recorded_calls(s: Scene) -> None:
     """A host asks which of their past calls were recorded, then maybe how long the tapes are."""
     u = me(s, "user_id IN (SELECT m.host_id FROM meetings m JOIN recordings r USING (meeting_id))")
     s.say(
-        "I'm {me}. Which of my meetings got recorded?",
-        "{me} here: what calls of mine have a recording?",
-        "This is {me}. List the meetings I hosted that were taped.",
-        minimal=["{me}: my taped calls?"],
-        me=u["name"],
+        "{hi} which of my meetings got recorded?",
+        "{hi} what calls of mine have a recording?",
+        "{hi} list the meetings I hosted that were taped.",
+        minimal=["{hi} my taped calls?"],
+        hi=hi(s, u),
     )
     uid = find_user(s, u, own=True)
+    s.asked("list_meetings", host_id=uid, has_recording=True)
     found = s.call("list_meetings", host_id=uid, has_recording=True)["meetings"]
     if not found:
         raise Skip("none listed")

@@ -150,7 +150,7 @@ def same_people_next_week(s: Scene) -> None:
     views = [
         c.result
         for c in s.calls
-        if c.tool in ("get_meeting", "schedule_meeting", "start_meeting")
+        if c.tool in ("get_meeting", "schedule_meeting", "start_meeting", "end_meeting")
         and isinstance(c.result, dict)
         and c.result.get("meeting_id") == m["meeting_id"]
     ]
