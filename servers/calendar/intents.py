@@ -735,7 +735,10 @@ def call_off_meeting(s: Scene) -> None:
 )
 def make_it_recurring(s: Scene) -> None:
     """A one-off meeting becomes a regular one; the organiser maybe checks the dates it lands on."""
-    extra = "CAST(strftime('%w', start) AS INTEGER) BETWEEN 1 AND 5"
+    extra = (
+        "CAST(strftime('%w', start) AS INTEGER) BETWEEN 1 AND 5 "
+        "AND calendar_id NOT IN (SELECT calendar_id FROM calendars WHERE kind = 'personal')"
+    )
     u, ev, what, how = _mine_to_change(s, extra)
     freq = s.rng.choice(("weekly", "weekly", "daily", "monthly"))
     count = s.rng.choice((4, 6, 8, 10))

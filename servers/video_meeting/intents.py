@@ -238,33 +238,37 @@ def wrap_up(s: Scene) -> None:
     remember(s, out)
 
 
-@video_meeting.intent(covers=("search_users", "list_meetings", "join_meeting", "get_meeting"))
+@video_meeting.intent(covers=("search_users", "list_meetings", "join_meeting", "get_meeting"), follows=True)
 def hop_in(s: Scene) -> None:
-    """Someone invited to a live meeting gets in, then asks who else is there."""
+    """Someone invited to a live meeting gets in, then maybe asks who else is there."""
+    late = (
+        "user_id IN (SELECT p.user_id FROM participants p JOIN meetings m USING (meeting_id) WHERE m.status = 'live' "
+        "AND p.role != 'host' AND (p.joined_at IS NULL OR p.left_at IS NOT NULL) AND (SELECT COUNT(*) FROM "
+        "participants x WHERE x.meeting_id = m.meeting_id AND x.joined_at IS NOT NULL AND x.left_at IS NULL) "
+        "< m.capacity) AND user_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')"
+    )
+    u = me(s, late)
     m = s.pick(
         MEETING + " WHERE m.status = 'live' AND (SELECT COUNT(*) FROM participants p WHERE p.meeting_id = "
-        "m.meeting_id AND p.joined_at IS NOT NULL AND p.left_at IS NULL) < m.capacity"
+        "m.meeting_id AND p.joined_at IS NOT NULL AND p.left_at IS NULL) < m.capacity AND m.meeting_id IN "
+        "(SELECT meeting_id FROM participants WHERE user_id = ? AND role != 'host' AND (joined_at IS NULL OR "
+        "left_at IS NOT NULL))",
+        u["user_id"],
     )
-    u = s.pick(
-        USERS + f" WHERE {UNIQUE_NAME} AND user_id IN (SELECT user_id FROM participants WHERE meeting_id = ? "
-        "AND role != 'host' AND (joined_at IS NULL OR left_at IS NOT NULL)) AND user_id NOT IN "
-        "(SELECT host_id FROM meetings WHERE status = 'live')",
-        m["meeting_id"],
-    )
-    s.be(u["name"])
     host = s.rows(USERS + " WHERE user_id = ?", m["host_id"])[0]
     what = meeting_ref(s, m, participant=u["user_id"])
     s.say(
-        "I'm {me}, running late for {what} with {host}. Get me in.",
-        "{me} here. Put me into {host}'s {what}, it already started.",
-        "This is {me}: I need to be in {what} that {host} is running right now.",
-        minimal=["I'm {me}; I'm late for a call that's already going, get me in."],
-        me=u["name"],
+        "{hi} I'm running late for {what} with {host}. Get me in.",
+        "{hi} put me into {host}'s {what}, it already started.",
+        "{hi} I need to be in {what} that {host} is running right now.",
+        minimal=["{hi} I'm late for a call that's already going, get me in."],
+        hi=hi(s, u),
         what=what,
         host=host["name"],
     )
+    by_host = s.rng.random() < (0.5 if len(s.turns) == 1 else 0.2)
     uid = find_user(s, u, own=True)
-    if s.rng.random() < 0.5 and not s.minimal:  # the user named the host: their live call
+    if by_host and not s.minimal:  # the user named the host: their live call
         host_id = find_user(s, host)
         live = s.call("list_meetings", host_id=host_id, status="live")["meetings"]
     else:
@@ -273,7 +277,7 @@ def hop_in(s: Scene) -> None:
         raise Skip("not listed")
     s.call("join_meeting", meeting_id=m["meeting_id"], user_id=uid)
     remember(s, m)
-    if s.rng.random() < 0.5:
+    if not s.room() or s.rng.random() < 0.5:
         return
     s.say("Who else is on it right now?", "Who's in there with me?", "How many people made it so far?")
     s.call("get_meeting", meeting_id=m["meeting_id"])
@@ -405,7 +409,7 @@ def whos_coming(s: Scene) -> None:
         raise Skip("the day's listing does not single it out")
     s.call("get_meeting", meeting_id=hits[0]["meeting_id"])
     remember(s, hits[0])
-    if s.rng.random() < 0.5:
+    if not s.room() or s.rng.random() < 0.5:
         return
     s.say(
         "And what else do I have after it that day?",
@@ -436,7 +440,7 @@ def watch_back(s: Scene) -> None:
     top = max(recs, key=lambda r: r["duration_seconds"] or 0)
     if sum(r["duration_seconds"] == top["duration_seconds"] for r in recs) > 1:
         raise Skip("a tie for the longest")
-    if s.rng.random() < 0.4:
+    if not s.room() or s.rng.random() < 0.4:
         return
     s.say(
         "Who attended the longest one?",
@@ -634,7 +638,7 @@ def recorded_calls(s: Scene) -> None:
         raise Skip("none listed")
     m = found[-1]
     remember(s, m)
-    if s.rng.random() < 0.5 or sum(x["title"] == m["title"] for x in found) > 1:
+    if not s.room() or s.rng.random() < 0.5 or sum(x["title"] == m["title"] for x in found) > 1:
         return
     s.say(
         "How long is the recording of the '{t}' one?",
