@@ -10,7 +10,6 @@ from typing import Any
 
 from hub.synth.intent import Scene, Skip, clock, day
 from servers.calendar.intents import (
-    LIVE,
     NEW_TITLES,
     _iso,
     first_name,
@@ -75,37 +74,24 @@ def guest_list_now(s: Scene) -> None:
     s.call("get_event", event_id=ev["event_id"])
 
 
-@calendar.intent(covers=("get_free_busy",), follows=True, opens=False, weight=1.2)
-def my_day_now(s: Scene) -> None:
-    """How full the employee's day is (the day the dialogue is about)."""
-    u = _me(s)
-    d = _day(s)
+@calendar.intent(covers=("get_free_busy",), follows=True, opens=False, weight=1.3)
+def how_busy_that_day(s: Scene) -> None:
+    """How full the employee's day is, or the colleague's the dialogue is about (the day it is about)."""
+    u, other, d = _me(s), s.memory.get("other"), _day(s)
+    if other and s.rng.random() < 0.4:
+        s.asked("get_free_busy", user_id=other["user_id"], date=d)
+        s.say(
+            "Does {f} have much else on {w}?",
+            "And how busy is {f} {w}?",
+            "What does {f}'s day look like {w}?",
+            f=first_name(other["name"]),
+            w=_when(s, d),
+        )
+        s.call("get_free_busy", user_id=other["user_id"], date=d)
+        return
     s.asked("get_free_busy", user_id=u["user_id"], date=d)
-    s.say(
-        "How packed am I {w} now?",
-        "What does my day look like {w}?",
-        "So when am I busy {w}?",
-        w=_when(s, d),
-    )
+    s.say("How packed am I {w} now?", "What does my day look like {w}?", "So when am I busy {w}?", w=_when(s, d))
     s.call("get_free_busy", user_id=u["user_id"], date=d)
-
-
-@calendar.intent(covers=("get_free_busy",), follows=True, opens=False)
-def their_day(s: Scene) -> None:
-    """How busy the colleague the dialogue is about is on its day."""
-    other = s.memory.get("other")
-    if not other:
-        raise Skip("no colleague in the dialogue yet")
-    d = _day(s)
-    s.asked("get_free_busy", user_id=other["user_id"], date=d)
-    s.say(
-        "Does {f} have much else on {w}?",
-        "And how busy is {f} {w}?",
-        "What does {f}'s day look like {w}?",
-        f=first_name(other["name"]),
-        w=_when(s, d),
-    )
-    s.call("get_free_busy", user_id=other["user_id"], date=d)
 
 
 @calendar.intent(covers=("list_upcoming_events",), follows=True, opens=False)
@@ -298,63 +284,6 @@ def drop_them_again(s: Scene) -> None:
         f=first_name(other["name"]),
     )
     s.call("remove_invitee", event_id=ev["event_id"], user_id=other["user_id"])
-
-
-@calendar.intent(covers=("respond_to_invite",), follows=True, opens=False)
-def change_my_answer(s: Scene) -> None:
-    """The invitee changes (or gives) their answer to the meeting of the dialogue."""
-    u, ev = _me(s), _event(s)
-    if ev["role"] != "invitee":
-        raise Skip("the employee runs that meeting")
-    rows = s.rows(
-        f"SELECT i.response FROM invitees i JOIN events e USING (event_id) WHERE e.event_id = ? AND i.user_id = ? "
-        f"AND e.{LIVE} AND e.start > ?",
-        ev["event_id"],
-        u["user_id"],
-        _iso(s.now),
-    )
-    if not rows:
-        raise Skip("cannot answer that one")
-    answer = s.rng.choice([r for r in ("accepted", "declined", "tentative") if r != rows[0]["response"]])
-    said = {
-        "accepted": ("Put me down as a yes for it.", "I'll go to that one, accept it."),
-        "declined": ("I can't make that one, say no.", "Decline it for me."),
-        "tentative": ("Mark me as a maybe for it.", "I'm not sure yet about that one, answer maybe."),
-    }[answer]
-    s.say(*said)
-    s.call("respond_to_invite", event_id=ev["event_id"], user_id=u["user_id"], response=answer)
-
-
-@calendar.intent(covers=("search_users", "add_invitee"), follows=True, opens=False)
-def loop_in_someone(s: Scene) -> None:
-    """The organiser adds a teammate from their own department to the meeting of the dialogue."""
-    u = _me(s)
-    ev = _mine(s)
-    dept = s.value("SELECT department FROM users WHERE user_id = ?", u["user_id"])
-    other = s.pick(
-        "SELECT user_id, name, department FROM users WHERE department = ? AND user_id != ? AND user_id NOT IN "
-        "(SELECT user_id FROM invitees WHERE event_id = ?) AND name IN (SELECT name FROM users GROUP BY name "
-        "HAVING COUNT(*) = 1)",
-        dept,
-        u["user_id"],
-        ev["event_id"],
-    )
-    s.say(
-        "Loop {n} in on it too.",
-        "Also invite {n} to that one.",
-        "{n} from my team should come as well.",
-        n=other["name"],
-    )
-    hit = s.find(
-        "search_users",
-        "users",
-        "user_id",
-        other["user_id"],
-        missing="not on the first page",
-        query=other["name"],
-    )
-    s.call("add_invitee", event_id=ev["event_id"], user_id=hit["user_id"])
-    s.memory["other"] = dict(hit)
 
 
 @calendar.intent(covers=("find_free_slot", "create_event"), follows=True, opens=False, weight=0.8)
