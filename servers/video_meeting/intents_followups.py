@@ -182,3 +182,29 @@ def same_people_next_week(s: Scene) -> None:
     )
     out = s.call("schedule_meeting", host_id=u["user_id"], title=title, start=fake.iso(start)[:16], invitee_ids=guests)
     remember(s, out)
+
+
+@video_meeting.intent(covers=("search_users",), follows=True, opens=False, weight=0.8)
+def whose_plan(s: Scene) -> None:
+    """After seeing who is on a meeting, the user asks which plan one of them is on (can they host a taped call?)."""
+    u = _me(s)
+    seen = [
+        p
+        for c in s.calls
+        if c.tool in ("get_meeting", "schedule_meeting", "start_meeting", "end_meeting") and isinstance(c.result, dict)
+        for p in c.result.get("participants") or ()
+        if p["user_id"] != u["user_id"]
+    ]
+    if not seen:
+        raise Skip("the dialogue has not listed anyone")
+    p = s.rng.choice(seen)
+    if s.value("SELECT COUNT(*) FROM users WHERE name = ?", p["name"]) != 1:
+        raise Skip("the name is not unique")
+    s.asked("search_users", query=p["name"])
+    s.say(
+        "Which plan is {n} on? Could they host a recorded call?",
+        "Can {n} record meetings, what plan do they have?",
+        "What's {n}'s plan, by the way?",
+        n=p["name"],
+    )
+    s.call("search_users", query=p["name"])
