@@ -208,3 +208,41 @@ def whose_plan(s: Scene) -> None:
         n=p["name"],
     )
     s.call("search_users", query=p["name"])
+
+
+@video_meeting.intent(covers=("search_users", "list_meetings", "list_recordings"), follows=True, opens=False)
+def their_calls(s: Scene) -> None:
+    """After seeing who is on a meeting, the user asks what one of them hosts next, or what they have recorded."""
+    u = _me(s)
+    seen = [
+        p
+        for c in s.calls
+        if c.tool in ("get_meeting", "schedule_meeting", "start_meeting", "end_meeting") and isinstance(c.result, dict)
+        for p in c.result.get("participants") or ()
+        if p["user_id"] != u["user_id"]
+    ]
+    if not seen:
+        raise Skip("the dialogue has not listed anyone")
+    p = s.rng.choice(seen)
+    if s.value("SELECT COUNT(*) FROM users WHERE name = ?", p["name"]) != 1:
+        raise Skip("the name is not unique")
+    taped = s.rng.random() < 0.4
+    if taped:
+        if not s.rows(
+            "SELECT 1 FROM recordings r JOIN meetings m USING (meeting_id) WHERE m.host_id = ?", p["user_id"]
+        ):
+            raise Skip("they have recorded nothing")
+        s.say("Has {n} recorded any of the calls they ran?", "Which recordings does {n} have?", n=p["name"])
+    else:
+        s.say("What is {n} hosting over the next week?", "Which calls is {n} running in the coming days?", n=p["name"])
+    hit = s.find("search_users", "users", "user_id", p["user_id"], missing="not on the first page", query=p["name"])
+    if taped:
+        s.call("list_recordings", host_id=hit["user_id"])
+    else:
+        s.call(
+            "list_meetings",
+            host_id=hit["user_id"],
+            status="scheduled",
+            starts_after=iso(s)[:16],
+            starts_before=iso(s, 7 * 24 * 60)[:10],
+        )
