@@ -319,10 +319,9 @@ def week_ahead(s: Scene) -> None:
     same = [x for x in out if x["title"] == o["title"] and x["start"][:10] == o["start"][:10]]
     if len(same) != 1:
         raise Skip("two meetings share that title on that day")
-    remember(s, o, "invitee", bool(s.rows("SELECT 1 FROM recurrences WHERE event_id = ?", o["event_id"])))
-    s.memory["listed"] = [x["title"] for x in out]
     if s.rng.random() < 0.5:
         return
+    remember(s, o, "invitee", bool(s.rows("SELECT 1 FROM recurrences WHERE event_id = ?", o["event_id"])))
     s.say(
         "Who's going to the {t} {d}?",
         "Who else is in the {t} {d}?",
@@ -378,9 +377,8 @@ def my_invitations(s: Scene) -> None:
     found = s.call("list_events", **args)["events"]
     if not found:
         raise Skip("no invitation listed")
-    ev = s.rng.choice(found)
-    if sum(e["title"] == ev["title"] for e in found) == 1:
-        remember(s, ev, "invitee", bool(ev["recurring"]))
+    if len(found) == 1:  # "that one" then points at it
+        remember(s, found[0], "invitee", bool(found[0]["recurring"]))
 
 
 @calendar.intent(covers=("search_users", "list_events", "get_event"))

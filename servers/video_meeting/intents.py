@@ -590,7 +590,8 @@ def my_calls(s: Scene) -> None:
             uid,
         )
     ]
-    remember(s, (out or ahead)[0])
+    if out or len(ahead) == 1:  # "it" then points at the call in progress, or the only one
+        remember(s, (out or ahead)[0])
 
 
 @video_meeting.intent(covers=("search_users", "list_meetings"), follows=True)
@@ -637,9 +638,9 @@ def recorded_calls(s: Scene) -> None:
     if not found:
         raise Skip("none listed")
     m = found[-1]
-    remember(s, m)
     if not s.room() or s.rng.random() < 0.5 or sum(x["title"] == m["title"] for x in found) > 1:
         return
+    remember(s, m)
     s.say(
         "How long is the recording of the '{t}' one?",
         "What did we get on tape for '{t}'?",
