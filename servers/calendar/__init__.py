@@ -15,7 +15,7 @@ tool is asked to check conflicts it refuses to double-book the organiser or any 
 (declined invitees and cancelled events don't count as busy).
 """
 
-from servers.calendar import intents  # noqa: F401  (registers the intents)
+from servers.calendar import intents, intents_changes, intents_followups  # noqa: F401  (registers the intents)
 from servers.calendar.tools import calendar as server
 
 __all__ = ["server"]

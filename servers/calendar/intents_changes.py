@@ -1,0 +1,565 @@
+"""Calendar intents that change meetings the employee runs (move, call off, make recurring, skip a date, guests)
+and answer invitations; each opens a dialogue or continues one about the same meeting ("actually, move it
+to 3 pm"). The shared helpers and the looking and booking intents are in ``intents``.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from hub.synth.intent import Ref, Scene, Skip, clock, day
+from servers.calendar.intents import (
+    CANCEL_WHY,
+    FREQ_WORDS,
+    LIVE,
+    NOT_PERSONAL,
+    ONE_OFF,
+    UNIQUE_NAME,
+    _iso,
+    colleague,
+    find_me,
+    find_other,
+    first_name,
+    hi,
+    locate_mine,
+    me,
+    my_event,
+    next_day,
+    organiser,
+    pick,
+    remember,
+    the_meeting,
+    upcoming_mine,
+    workday,
+)
+from servers.calendar.tools import calendar
+
+# Changing my own meetings --------------------------------------------------------------------------
+
+
+def _mine_to_change(s: Scene, extra: str = "1=1") -> tuple[dict[str, Any], dict[str, Any], str | None, str]:
+    """The organiser, the meeting, how they name it (None: "it", the meeting the dialogue is about) and how the
+    agent should look it up."""
+    ev = the_meeting(s, extra) if s.rng.random() < 0.8 else None
+    if ev is not None:
+        return me(s), ev, None, "known"
+    u = organiser(s, extra)
+    ev = upcoming_mine(s, u, extra)
+    known = s.memory.get("event")
+    if known and known["event_id"] == ev["event_id"]:
+        raise Skip("the meeting of the dialogue is named as 'it'")
+    text, how = my_event(s, ev, u["user_id"])
+    return u, ev, text, how
+
+
+def _found(s: Scene, u: dict[str, Any], ev: dict[str, Any], how: str) -> dict[str, Any]:
+    if how == "known":
+        return dict(s.memory["event"])
+    mine = find_me(s, u)
+    return locate_mine(s, mine["user_id"], ev, how)
+
+
+@calendar.intent(
+    covers=("search_users", "list_events", "list_upcoming_events", "update_event", "get_event"),
+    weight=1.3,
+    follows=True,
+)
+def move_meeting(s: Scene) -> None:
+    """The organiser moves a meeting to another time; then maybe asks who has to confirm again."""
+    u, ev, what, how = _mine_to_change(s)
+    old = datetime.fromisoformat(ev["start"])
+    shift = s.rng.choice((1, 1, 2, 7, 0))
+    new_day = old.date() + timedelta(days=shift)
+    if new_day.weekday() >= 5:
+        new_day += timedelta(days=7 - new_day.weekday())
+    new = datetime(
+        new_day.year, new_day.month, new_day.day, s.rng.choice((9, 10, 11, 13, 14, 15, 16)), s.rng.choice((0, 30))
+    )
+    if new == old or new <= s.now:
+        raise Skip("no real move")
+    to = (
+        f"{day(new_day, s.now).removeprefix('on ')} at {clock(new)}"
+        if new_day != old.date()
+        else f"{clock(new)} the same day"
+    )
+    if what is None:
+        s.say("Actually, move it to {to}.", "Can we shift that to {to} instead?", "Push it to {to}, please.", to=to)
+    else:
+        s.say(
+            "{hi} can you push {what} to {to}?",
+            "{hi} {what} needs to move to {to}.",
+            "{hi} please shift {what} to {to}, same length.",
+            minimal=["{hi} {what} has to move to {to}."],
+            hi=hi(s, u),
+            what=what,
+            to=to,
+        )
+    found = _found(s, u, ev, how)
+    moved = s.call("update_event", event_id=found["event_id"], start=_iso(new)[:16])
+    remember(s, moved, "organizer")
+    if not s.room() or s.rng.random() < 0.6:
+        return
+    s.say(
+        "Who has to confirm again now?",
+        "Who still needs to accept the new time?",
+        "Show me the invite list with their answers.",
+    )
+    s.call("get_event", event_id=found["event_id"])
+
+
+@calendar.intent(
+    covers=("search_users", "list_events", "list_upcoming_events", "cancel_event", "get_free_busy"), follows=True
+)
+def call_off_meeting(s: Scene) -> None:
+    """The organiser cancels a meeting, then maybe looks at the day it freed up."""
+    u, ev, what, how = _mine_to_change(s)
+    reason = s.rng.choice(list(CANCEL_WHY))
+    if what is None:
+        s.say(
+            "Actually, scrap it, {why}.",
+            "Never mind, call it off: {why}.",
+            "On second thought, cancel that one; {why}.",
+            why=CANCEL_WHY[reason],
+        )
+    else:
+        s.say(
+            "{hi} call off {what}, {why}.",
+            "{hi} {what} isn't happening, {why}. Please cancel it.",
+            "{hi} scrap {what}; {why}.",
+            minimal=["{hi} {what} is off."],
+            hi=hi(s, u),
+            what=what,
+            why=CANCEL_WHY[reason],
+        )
+    found = _found(s, u, ev, how)
+    args: dict[str, Any] = {"event_id": found["event_id"]}
+    if not s.minimal:
+        args["reason"] = reason
+    s.call("cancel_event", **args)
+    s.memory["day"] = ev["start"][:10]
+    s.memory.pop("event", None)
+    if not s.room() or s.rng.random() < 0.6:
+        return
+    s.say(
+        "What does the rest of that day look like for me now?",
+        "So how busy am I that day?",
+        "What's still on for me that day?",
+    )
+    s.call("get_free_busy", user_id=s.memory["me"]["user_id"], date=ev["start"][:10])
+
+
+@calendar.intent(
+    covers=("search_users", "list_events", "list_upcoming_events", "set_recurrence", "list_occurrences"), follows=True
+)
+def make_it_recurring(s: Scene) -> None:
+    """A one-off meeting becomes a regular one; the organiser maybe checks the dates it lands on."""
+    extra = (
+        "CAST(strftime('%w', start) AS INTEGER) BETWEEN 1 AND 5 "
+        "AND calendar_id NOT IN (SELECT calendar_id FROM calendars WHERE kind = 'personal')"
+    )
+    u, ev, what, how = _mine_to_change(s, extra)
+    freq = s.rng.choice(("weekly", "weekly", "daily", "monthly"))
+    count = s.rng.choice((4, 6, 8, 10))
+    often = s.given(freq, FREQ_WORDS[freq], "how often", "set_recurrence", "freq")
+    if what is None:
+        s.say(
+            "Make it a regular thing[, {how}], {n} times in all.",
+            "Let's have that repeat[ {how}] for {n} sessions.",
+            "Turn it into a series[ that happens {how}], ending after {n}.",
+            how=often,
+            n=count,
+        )
+    else:
+        s.say(
+            "{hi} make {what} repeat[ {how}], {n} times in all.",
+            "{hi} {what} should become a regular thing[, {how}], for {n} sessions.",
+            "{hi} turn {what} into a series[ that happens {how}], ending after {n}.",
+            hi=hi(s, u),
+            what=what,
+            how=often,
+            n=count,
+        )
+    found = _found(s, u, ev, how)
+    args: dict[str, Any] = {"event_id": found["event_id"], "freq": freq, "count": count}
+    if freq == "daily":
+        args["by_weekday"] = ["MO", "TU", "WE", "TH", "FR"]
+    made = s.call("set_recurrence", **args)
+    remember(s, made, "organizer", recurring=True)
+    if not s.room() or s.rng.random() < 0.5:
+        return
+    s.say("Which dates does that give me?", "List the dates it will fall on.", "When are all the sessions then?")
+    first = ev["start"][:10]
+    last = date.fromisoformat(first) + timedelta(days={"daily": 20, "weekly": 7 * count, "monthly": 31 * count}[freq])
+    s.call("list_occurrences", event_id=found["event_id"], from_date=first, to_date=last.isoformat())
+
+
+@calendar.intent(
+    covers=("search_users", "list_events", "list_occurrences", "cancel_occurrence"), weight=1.2, follows=True
+)
+def skip_one_session(s: Scene) -> None:
+    """The organiser of a weekly 1:1 skips one date of it (the date said up front, or picked from the list)."""
+    u = me(
+        s,
+        "user_id IN (SELECT e.organizer_id FROM events e JOIN recurrences r USING (event_id) "
+        "WHERE e.status != 'cancelled' AND e.title LIKE 'Weekly 1:1%' AND (r.until IS NULL OR r.until > ?))",
+        s.now.date().isoformat(),
+    )
+    ev = pick(
+        s,
+        "SELECT e.* FROM events e JOIN recurrences r USING (event_id) WHERE e.organizer_id = ? AND "
+        "e.status != 'cancelled' AND e.title LIKE 'Weekly 1:1%'",
+        u["user_id"],
+    )
+    other = ev["title"].rsplit("/", 1)[-1].strip()
+    what = s.refer(
+        ev["event_id"],
+        Ref(
+            "my weekly 1:1 with {o}",
+            "SELECT e.event_id FROM events e JOIN recurrences USING (event_id) "
+            "WHERE e.organizer_id = ? AND e.title = ? AND e.status != 'cancelled'",
+            u["user_id"],
+            ev["title"],
+        ),
+        o=other,
+    )
+    if s.rng.random() < 0.5:
+        _skip_known_date(s, u, ev, what)
+        return
+    s.say(
+        "{hi} when does {what} happen over the next month?",
+        "{hi} list the upcoming dates of {what}.",
+        "{hi} which days is {what} on in the coming weeks?",
+        minimal=["{hi} {what}, upcoming dates?"],
+        hi=hi(s, u),
+        what=what,
+    )
+    found = _series(s, u, ev)
+    occ = s.call("list_occurrences", event_id=found["event_id"])["occurrences"]
+    ahead = [o for o in occ if o["status"] != "cancelled" and o["start"] > _iso(s.now)]
+    if not ahead:
+        raise Skip("no future occurrence")
+    if not s.room(calls=1):
+        return
+    o = s.rng.choice(ahead)
+    s.say(
+        "I'm out {d}, drop that one.",
+        "Skip the one {d}, please; I'm travelling.",
+        "Cancel just the session {d}, keep the rest.",
+        d=day(o["date"], s.now),
+    )
+    s.call("cancel_occurrence", event_id=found["event_id"], occurrence_date=o["date"])
+    s.memory["day"] = o["date"]
+
+
+def _series(s: Scene, u: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
+    mine = find_me(s, u)
+    found = s.find(
+        "list_events",
+        "events",
+        "event_id",
+        ev["event_id"],
+        missing="the series is not in the listing",
+        organizer_id=mine["user_id"],
+        recurring=True,
+        query="1:1",
+    )
+    remember(s, found, "organizer", recurring=True)
+    return found
+
+
+def _skip_known_date(s: Scene, u: dict[str, Any], ev: dict[str, Any], what: str) -> None:
+    """The user names the date to skip: the agent finds the series and drops that date."""
+    rows = s.rows("SELECT occurrence_date FROM cancelled_occurrences WHERE event_id = ?", ev["event_id"])
+    gone = {r["occurrence_date"] for r in rows}
+    first = datetime.fromisoformat(ev["start"])
+    k0 = max(0, (s.now - first).days // 7)
+    dates = [
+        (first + timedelta(weeks=k)).date()
+        for k in range(k0, k0 + 8)
+        if first + timedelta(weeks=k) > s.now + timedelta(days=1)
+    ][:6]
+    dates = [d for d in dates if d.isoformat() not in gone]
+    rule = s.rows("SELECT freq, interval, by_weekday, count, until FROM recurrences WHERE event_id = ?", ev["event_id"])
+    if not dates or not rule or rule[0]["freq"] != "weekly" or rule[0]["interval"] != 1 or rule[0]["count"]:
+        raise Skip("not a plain weekly series")
+    if rule[0]["by_weekday"] not in (None, first.strftime("%a")[:2].upper()):
+        raise Skip("the series falls on other weekdays")
+    d = s.rng.choice(dates)
+    if rule[0]["until"] and d.isoformat() > rule[0]["until"]:
+        raise Skip("the series ends before")
+    when = s.given(d.isoformat(), day(d, s.now), "date", "cancel_occurrence", "occurrence_date")
+    s.say(
+        "{hi} I'm away, so skip {what}[ {when}]; keep the rest.",
+        "{hi} drop {what} just once[, {when}].",
+        "{hi} cancel one session of {what}[: the one {when}].",
+        minimal=["{hi} skip one of {what}[, {when}]."],
+        hi=hi(s, u),
+        what=what,
+        when=when,
+    )
+    found = _series(s, u, ev)
+    s.call("cancel_occurrence", event_id=found["event_id"], occurrence_date=d.isoformat())
+    s.memory["day"] = d.isoformat()
+
+
+# Guests and answers --------------------------------------------------------------------------------
+
+
+@calendar.intent(covers=("list_events", "search_users", "add_invitee", "get_free_busy"), weight=1.2, follows=True)
+def bring_someone_in(s: Scene) -> None:
+    """The organiser adds a colleague to a meeting (found by its title and day, or the one the dialogue is
+    about), then maybe checks they are free."""
+    known = the_meeting(s)
+    if known is not None and s.rng.random() < 0.8:
+        ev = dict(known)
+        organizer_id = ev["organizer_id"]
+        what = None
+    else:
+        ev = pick(
+            s,
+            f"SELECT e.*, u.name AS organizer FROM events e JOIN users u ON u.user_id = e.organizer_id WHERE "
+            f"e.{LIVE} AND e.{ONE_OFF} AND e.start > ? AND e.start < ? AND u.{UNIQUE_NAME} AND {NOT_PERSONAL} "
+            "AND (? IS NULL OR e.organizer_id = ?) AND (? IS NULL OR u.name = ?)",
+            _iso(s.now),
+            _iso(s.now + timedelta(days=21)),
+            *[(s.memory.get("me") or {}).get("user_id")] * 2,
+            *[s.speaker] * 2,
+        )
+        same = s.value(
+            "SELECT COUNT(*) FROM events WHERE (title LIKE '%' || ? || '%' OR location LIKE '%' || ? || '%') "
+            "AND substr(start, 1, 10) = ?",
+            ev["title"],
+            ev["title"],
+            ev["start"][:10],
+        )
+        if same != 1:
+            raise Skip("a title search that day would list other meetings too")
+        s.be(ev["organizer"])
+        organizer_id = ev["organizer_id"]
+        d = ev["start"][:10]
+        what = s.refer(
+            ev["event_id"],
+            Ref(
+                "my {t} {d}", "SELECT event_id FROM events WHERE title = ? AND substr(start, 1, 10) = ?", ev["title"], d
+            ),
+            t=ev["title"],
+            d=day(d, s.now),
+        )
+    other, named = colleague(
+        s,
+        "user_id != ? AND user_id NOT IN (SELECT user_id FROM invitees WHERE event_id = ?)",
+        organizer_id,
+        ev["event_id"],
+    )
+    optional = s.rng.random() < 0.3
+    if what is None:
+        s.say(
+            "Add {who} to it" + (", just as optional." if optional else "."),
+            "{who} should be in that one too" + (" (optional is fine)." if optional else ", send an invite."),
+            "Can you get {who} onto it as well?" + (" They don't have to come." if optional else ""),
+            who=named,
+        )
+    else:
+        s.say(
+            "Add {who} to {what}" + (", just as optional." if optional else "."),
+            "{who} should be in {what} too" + (" (optional is fine)." if optional else ", please send an invite."),
+            "Can you get {who} onto {what}?" + (" They don't have to come." if optional else ""),
+            minimal=["{who} needs to be in {what}."],
+            who=named,
+            what=what,
+        )
+        d = ev["start"][:10]
+        found = s.call("list_events", query=ev["title"], starts_after=d, starts_before=next_day(d))["events"]
+        if [e["event_id"] for e in found] != [ev["event_id"]]:
+            raise Skip("the listing is ambiguous")
+        remember(s, found[0], "organizer")
+    them = find_other(s, other)
+    args: dict[str, Any] = {"event_id": ev["event_id"], "user_id": them["user_id"]}
+    if optional and not s.minimal:
+        args["optional"] = True
+    s.call("add_invitee", **args)
+    if not s.room() or s.rng.random() < 0.5:
+        return
+    s.say(
+        "Is {f} actually free then?",
+        "Does {f} have anything else that day?",
+        "Check {f}'s day for clashes.",
+        f=first_name(other["name"]),
+    )
+    s.call("get_free_busy", user_id=them["user_id"], date=ev["start"][:10])
+
+
+@calendar.intent(
+    covers=("search_users", "list_events", "list_upcoming_events", "get_event", "remove_invitee"), follows=True
+)
+def trim_guest_list(s: Scene) -> None:
+    """The organiser reviews who is invited to a meeting, then maybe takes someone off."""
+    extra = "(SELECT COUNT(*) FROM invitees i WHERE i.event_id = events.event_id) >= 2"
+    u, ev, what, how = _mine_to_change(s, extra)
+    if what is None:
+        s.asked("get_event", event_id=ev["event_id"])
+        s.say("Who's on the invite for it now?", "Who did I ask to that one again?", "Show me its guest list.")
+    else:
+        s.say(
+            "{hi} who's on the invite for {what}?",
+            "{hi} who did I ask to {what}?",
+            "{hi} show me the guest list of {what}.",
+            minimal=["{hi} {what}, who's coming?"],
+            hi=hi(s, u),
+            what=what,
+        )
+    found = _found(s, u, ev, how)
+    full = s.call("get_event", event_id=found["event_id"])
+    remember(s, full, "organizer")
+    if not s.room(calls=1) or s.rng.random() < 0.3:
+        return
+    guest = s.rng.choice(full["invitees"])
+    if sum(g["name"] == guest["name"] for g in full["invitees"]) > 1:
+        raise Skip("two guests share the name")
+    s.say(
+        "Take {g} off it, they don't need to be there.",
+        "Drop {g} from that one.",
+        "{g} can skip it, remove them please.",
+        g=guest["name"],
+    )
+    s.call("remove_invitee", event_id=found["event_id"], user_id=guest["user_id"])
+
+
+RESPONSE_WORDS = {"accepted": "a yes", "declined": "a no", "tentative": "a maybe"}
+
+
+@calendar.intent(
+    covers=("search_users", "list_upcoming_events", "list_events", "respond_to_invite", "get_event"),
+    weight=1.3,
+    follows=True,
+)
+def answer_invite(s: Scene) -> None:
+    """An invitee accepts, declines or tentatively answers a meeting they were asked to."""
+    lo, hi_ = _iso(s.now), _iso(s.now + timedelta(days=14))
+    known = s.memory.get("event")
+    if known and known["role"] == "invitee" and "me" in s.memory and s.rng.random() < 0.8:
+        u = me(s)
+        rows = s.rows(
+            "SELECT e.*, i.response FROM events e JOIN invitees i USING (event_id) WHERE e.event_id = ? "
+            f"AND i.user_id = ? AND e.{LIVE} AND e.start > ?",
+            known["event_id"],
+            u["user_id"],
+            lo,
+        )
+        if not rows:
+            raise Skip("the meeting of the dialogue cannot be answered")
+        ev, what = rows[0], None
+    else:
+        u = me(
+            s,
+            "user_id IN (SELECT i.user_id FROM invitees i JOIN events e USING (event_id) WHERE e.start > ? "
+            "AND e.start < ? AND e.status != 'cancelled' AND e.event_id NOT IN (SELECT event_id FROM recurrences))",
+            lo,
+            hi_,
+        )
+        ev = pick(
+            s,
+            "SELECT e.*, i.response, o.name AS organizer FROM events e JOIN invitees i USING (event_id) "
+            "JOIN users o ON o.user_id = e.organizer_id WHERE i.user_id = ? AND e.start > ? AND e.start < ? AND "
+            f"e.{LIVE} AND e.{ONE_OFF}",
+            u["user_id"],
+            lo,
+            hi_,
+        )
+        d = ev["start"][:10]
+        what = s.refer(
+            ev["event_id"],
+            Ref(
+                "the {t} {d}",
+                "SELECT e.event_id FROM events e JOIN invitees i USING (event_id) WHERE "
+                "i.user_id = ? AND e.title = ? AND substr(e.start, 1, 10) = ?",
+                u["user_id"],
+                ev["title"],
+                d,
+            ),
+            Ref(
+                "{o}'s {t} {d}",
+                "SELECT e.event_id FROM events e JOIN invitees i USING (event_id) WHERE "
+                "i.user_id = ? AND e.title = ? AND substr(e.start, 1, 10) = ? AND e.organizer_id = ?",
+                u["user_id"],
+                ev["title"],
+                d,
+                ev["organizer_id"],
+            ),
+            t=ev["title"],
+            d=day(d, s.now),
+            o=ev["organizer"],
+        )
+    answer = s.rng.choice([r for r in ("accepted", "declined", "tentative") if r != ev["response"]])
+    reply = s.given(answer, RESPONSE_WORDS[answer], "answer", "respond_to_invite", "response")
+    if what is None:
+        s.say(
+            "Answer that invitation for me[ with {r}].",
+            "Reply to that one[: {r}].",
+            "Let them know where I stand on that one[, it's {r}].",
+            r=reply,
+        )
+        uid = s.memory["me"]["user_id"]
+    else:
+        s.say(
+            "{hi} reply to the invitation for {what}[ with {r}].",
+            "{hi} answer {what} for me[: {r}].",
+            "{hi} let them know about {what}[, it's {r} from me].",
+            hi=hi(s, u),
+            what=what,
+            r=reply,
+        )
+        uid = find_me(s, u)["user_id"]
+        if s.rng.random() < 0.5:
+            days = (date.fromisoformat(ev["start"][:10]) - s.now.date()).days + 1
+            out = s.call("list_upcoming_events", user_id=uid, days=max(days, 1), include_declined=True, limit=100)
+            listed = out["occurrences"]
+        else:
+            d = ev["start"][:10]
+            listed = s.call("list_events", invitee_id=uid, query=ev["title"], starts_after=d, starts_before=next_day(d))
+            listed = listed["events"]
+        if ev["event_id"] not in [o["event_id"] for o in listed]:
+            raise Skip("the invitation is not in the listing")
+        remember(s, ev, "invitee")
+    s.call("respond_to_invite", event_id=ev["event_id"], user_id=uid, response=answer)
+    if not s.room() or s.rng.random() < 0.6:
+        return
+    s.say("Who else is going?", "Who else has said yes so far?", "What have the others answered?")
+    s.call("get_event", event_id=ev["event_id"])
+
+
+@calendar.intent(covers=("search_users", "get_free_busy", "find_free_slot"), follows=True)
+def is_she_free(s: Scene) -> None:
+    """Someone checks a colleague's day, then maybe looks for a half hour both of them have free that day."""
+    u = me(s)
+    other, named = colleague(s, "user_id != ?", u["user_id"])
+    d = workday(s, 0, 10)
+    when = s.given(d.isoformat(), day(d, s.now), "day", "get_free_busy", "date")
+    s.say(
+        "{hi} how busy is {who}[ {day}]?",
+        "{hi} what does {who}'s day look like[ {day}]?",
+        "{hi} when is {who} tied up[ {day}]?",
+        minimal=["{hi} is {who} around[ {day}]?"],
+        hi=hi(s, u),
+        who=named,
+        day=when,
+    )
+    them = find_other(s, other)
+    s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
+    s.memory["day"] = d.isoformat()
+    if not s.room(calls=2) or s.rng.random() < 0.5:
+        return
+    s.say(
+        "Is there half an hour that day when we're both free?",
+        "Find a 30-minute gap we share that day.",
+        "When could the two of us grab 30 minutes that day?",
+    )
+    mine = find_me(s, u)
+    s.call(
+        "find_free_slot",
+        user_ids=[mine["user_id"], them["user_id"]],
+        duration_minutes=30,
+        from_date=d.isoformat(),
+        days=1,
+    )
