@@ -232,16 +232,188 @@ def other_stores_nearby(s: Scene) -> None:
 
 @retail_chain.intent(covers=("cancel_reservation",), follows=True, opens=False)
 def call_off_hold(s: Scene) -> None:
-    """The shopper calls off the hold they just made."""
+    """The hold the dialogue made (or found) is called off."""
     hold = s.memory.get("hold")
     if not hold or s.value("SELECT status FROM reservations WHERE reservation_id = ?", hold) != "active":
         raise Skip("no active hold in the dialogue")
+    if s.memory.get("role") == "shopper":
+        s.say(
+            "Actually, never mind, I found it elsewhere. Let that hold go.",
+            "Sorry, plans changed: release what you put aside for me.",
+            "Scratch that pickup, I won't make it.",
+        )
+    else:
+        s.say(
+            "They just called to say they won't come; release it.",
+            "Free those units up again, the customer cancelled.",
+            "Drop that hold, it's not needed anymore.",
+        )
+    s.call("cancel_reservation", reservation_id=hold)
+
+
+@retail_chain.intent(covers=("cancel_reservation", "reserve_for_pickup"), follows=True, opens=False)
+def change_hold(s: Scene) -> None:
+    """The shopper wants a different quantity held: the hold is replaced by one for the new amount."""
+    hold = s.memory.get("hold")
+    if not hold or s.memory.get("role") != "shopper":
+        raise Skip("no shopper's hold in the dialogue")
+    r = s.rows("SELECT * FROM reservations WHERE reservation_id = ? AND status = 'active'", hold)
+    if not r:
+        raise Skip("the hold is gone")
+    r0 = r[0]
+    free = s.value("SELECT on_hand - reserved FROM inventory WHERE store_id = ? AND sku = ?", r0["store_id"], r0["sku"])
+    qty = s.rng.choice([q for q in (1, 2, 3) if q != r0["quantity"]])
+    if qty > free + r0["quantity"]:
+        raise Skip("not enough there")
     s.say(
-        "Actually, never mind, I found it elsewhere. Let that hold go.",
-        "Sorry, plans changed: release what you put aside for me.",
-        "Scratch that pickup, I won't make it.",
+        "Actually, make it {n} instead.",
+        "Can you change that to {n}?",
+        "I need {n} after all, not {o}.",
+        n=qty,
+        o=r0["quantity"],
     )
     s.call("cancel_reservation", reservation_id=hold)
+    args: dict[str, Any] = {"store_id": r0["store_id"], "sku": r0["sku"], "customer_name": r0["customer_name"]}
+    if qty > 1:
+        args["quantity"] = qty
+    s.memory["hold"] = s.call("reserve_for_pickup", **args)["reservation_id"]
+
+
+@retail_chain.intent(covers=("search_products", "check_stock"), follows=True, opens=False)
+def also_have_other(s: Scene) -> None:
+    """The user asks whether the dialogue's store also has another item (of the same category)."""
+    p, st = product(s), store(s)
+    other = s.pick(
+        "SELECT p.* FROM products p JOIN inventory i USING (sku) WHERE i.store_id = ? AND p.category = ? AND "
+        "p.sku != ?",
+        st["store_id"],
+        p["category"],
+        p["sku"],
+    )
+    what = product_ref(s, other)
+    s.say(
+        "Do they also have {w} there?",
+        "And {w}: any at that store?",
+        "While you're looking, how many of {w} does that store have?",
+        w=what,
+    )
+    hit = s.find(
+        "search_products", "products", "sku", other["sku"], missing="not found by its name", query=other["name"]
+    )
+    s.call("check_stock", sku=hit["sku"], store_id=st["store_id"])
+    s.memory["product"] = hit
+
+
+@retail_chain.intent(covers=("search_products",), follows=True, opens=False)
+def chain_total(s: Scene) -> None:
+    """How much of the dialogue's item is available across the whole chain (and whether it is still sold)."""
+    p = product(s)
+    s.asked("search_products", query=p["name"])
+    s.say(
+        "How many of it do we have chain-wide?",
+        "Is it still an active item, and how much is out there in total?",
+        "What's its price and total availability?",
+    )
+    s.call("search_products", query=p["name"])
+
+
+@retail_chain.intent(covers=("restock_item",), follows=True, opens=False)
+def restock_listed(s: Scene) -> None:
+    """After seeing what runs low at a store, a delivery of one of those items is booked in."""
+    staff(s)
+    listed = [
+        (c.arguments["store_id"], r)
+        for c in s.calls
+        if c.tool == "list_store_inventory" and c.arguments.get("low_stock_only")
+        for r in c.result["items"]
+    ]
+    if not listed:
+        raise Skip("nothing low listed")
+    sid, item = s.rng.choice(listed)
+    if sum(r["name"] == item["name"] for _, r in listed) > 1:
+        raise Skip("listed twice")
+    if s.value("SELECT status FROM products WHERE sku = ?", item["sku"]) != "active":
+        raise Skip("discontinued")
+    qty = s.rng.choice((24, 36, 48, 60))
+    sup = s.rng.choice(SUPPLIERS)
+    s.say(
+        "{sup} just delivered {n} of the {i}; book that in.",
+        "We got {n} units of the {i} from {sup}, please log it.",
+        "Record {n} of the {i} from {sup}.",
+        sup=sup,
+        n=qty,
+        i=item["name"],
+    )
+    s.call("restock_item", store_id=sid, sku=item["sku"], quantity=qty, supplier=sup)
+
+
+@retail_chain.intent(covers=("list_stores", "transfer_stock"), follows=True, opens=False)
+def send_to_sister(s: Scene) -> None:
+    """Units of the dialogue's item go from the dialogue's store to another branch in the same city."""
+    staff(s)
+    p, st = product(s), store(s)
+    other = s.rows(
+        "SELECT * FROM stores WHERE city = ? AND store_id != ? AND status = 'open' AND kind = 'store'",
+        st["city"],
+        st["store_id"],
+    )
+    free = s.value("SELECT on_hand - reserved FROM inventory WHERE store_id = ? AND sku = ?", st["store_id"], p["sku"])
+    qty = s.rng.choice((2, 4, 5))
+    if len(other) != 1 or (free or 0) < qty:
+        raise Skip("no single sister store, or too little")
+    s.say(
+        "Send {n} of it over to our other {c} store.",
+        "Move {n} of those to the other branch in {c}.",
+        "Our other {c} location could use {n}; ship them over.",
+        n=qty,
+        c=st["city"],
+    )
+    sister = s.find("list_stores", "stores", "store_id", other[0]["store_id"], missing="not listed", city=st["city"])
+    s.call("transfer_stock", sku=p["sku"], from_store_id=st["store_id"], to_store_id=sister["store_id"], quantity=qty)
+
+
+@retail_chain.intent(covers=("reserve_for_pickup",), follows=True, opens=False)
+def hold_for_caller(s: Scene) -> None:
+    """A store employee holds the dialogue's item at the dialogue's store for a customer on the phone."""
+    staff(s)
+    p, st = product(s), store(s)
+    free = s.value("SELECT on_hand - reserved FROM inventory WHERE store_id = ? AND sku = ?", st["store_id"], p["sku"])
+    if st["kind"] != "store" or st["status"] != "open" or not free:
+        raise Skip("cannot hold there")
+    who = s.rng.choice(SHOPPERS)
+    s.say(
+        "{w} is on the phone and wants one of those held there.",
+        "Put one aside at that store for {w}, please.",
+        "A customer, {w}, will pick one up there tomorrow; hold it.",
+        w=who,
+    )
+    out = s.call("reserve_for_pickup", store_id=st["store_id"], sku=p["sku"], customer_name=who)
+    s.memory["hold"] = out["reservation_id"]
+
+
+@retail_chain.intent(covers=("get_store", "cancel_reservation"), follows=True, opens=False)
+def clear_a_hold(s: Scene) -> None:
+    """The store's holds are looked at and one customer's is released (they called it off)."""
+    staff(s)
+    st = store(s)
+    rows = s.rows(
+        "SELECT r.*, p.name FROM reservations r JOIN products p USING (sku) WHERE r.store_id = ? AND "
+        "r.status = 'active'",
+        st["store_id"],
+    )
+    r = s.choose(rows, itemgetter("customer_name"), none="no holds", alike="a customer holds two")
+    s.say(
+        "Also, {w} called: they won't collect their {i} there. Release it.",
+        "{w} cancelled their pickup of the {i} at that store; free it up.",
+        "Let go of {w}'s hold on the {i} there.",
+        w=r["customer_name"],
+        i=r["name"],
+    )
+    held = s.call("get_store", store_id=st["store_id"])["active_reservations"]
+    mine = [x for x in held if x["customer_name"] == r["customer_name"]]
+    if len(mine) != 1:
+        raise Skip("not listed")
+    s.call("cancel_reservation", reservation_id=mine[0]["reservation_id"])
 
 
 @retail_chain.intent(covers=("reserve_for_pickup",), follows=True, opens=False)
@@ -409,17 +581,16 @@ def store_shelf(s: Scene) -> None:
     sid = find_store(s, st)
     args: dict[str, Any] = {"low_stock_only": True} if low else {"category": cat}
     items = s.call("list_store_inventory", store_id=sid, **args)["items"]
-    if items and s.rng.random() < 0.6:
+    if items and s.rng.random() < 0.6 and s.room(calls=1, turns=1):
         item = s.choose(items, itemgetter("name"), none="nothing", alike="same name")
         s.memory["product"] = {"sku": item["sku"], "name": item["name"]}
-        if s.room(calls=1, turns=1):
-            s.say(
-                "Where else do we have the {n}?",
-                "Which other locations have the {n} to spare?",
-                "Who could send us some {n}?",
-                n=item["name"],
-            )
-            s.call("check_stock", sku=item["sku"], min_available=1, limit=10)
+        s.say(
+            "Where else do we have the {n}?",
+            "Which other locations have the {n} to spare?",
+            "Who could send us some {n}?",
+            n=item["name"],
+        )
+        s.call("check_stock", sku=item["sku"], min_available=1, limit=10)
 
 
 @retail_chain.intent(covers=("list_stores", "list_transfers"), weight=1.0)
@@ -514,3 +685,206 @@ def discontinued_check(s: Scene) -> None:
         n=row["name"],
     )
     s.call("check_stock", sku=hit["sku"], min_available=1)
+
+
+@retail_chain.intent(covers=("search_products", "check_stock"), weight=1.2)
+def brand_shopping(s: Scene) -> None:
+    """A shopper asks what a brand has in a category, then where one of those items is in stock in their city."""
+    row = s.pick(
+        "SELECT DISTINCT p.brand, p.category, s.city FROM products p JOIN inventory i USING (sku) JOIN stores s "
+        "USING (store_id) WHERE s.kind = 'store' AND s.status = 'open' AND i.on_hand - i.reserved >= 1"
+    )
+    role(s, "shopper")
+    s.be(s.rng.choice(SHOPPERS))
+    s.say(
+        "What {c} do you sell from {b}?",
+        "Which {b} {c} do you carry?",
+        "I'm after {b} {c}; what have you got?",
+        minimal=["{b} {c}?"],
+        b=row["brand"],
+        c=CATEGORY_WORDS[row["category"]],
+    )
+    found = s.call("search_products", query=row["brand"], category=row["category"])["products"]
+    item = s.choose(found, itemgetter("name"), none="nothing listed", alike="same name")
+    if not s.rows(
+        "SELECT 1 FROM inventory i JOIN stores s USING (store_id) WHERE i.sku = ? AND s.city = ? AND "
+        "i.on_hand - i.reserved >= 1",
+        item["sku"],
+        row["city"],
+    ):
+        raise Skip("not in stock in the city")
+    s.memory["product"] = item
+    s.say(
+        "Is the {n} in stock in {c}?",
+        "Where in {c} can I get the {n}?",
+        "Which {c} stores have the {n} right now?",
+        n=item["name"],
+        c=row["city"],
+    )
+    s.call("check_stock", sku=item["sku"], city=row["city"], min_available=1)
+
+
+@retail_chain.intent(covers=("list_stores", "list_store_inventory"), weight=0.8)
+def warehouse_stock(s: Scene) -> None:
+    """A buyer asks what a distribution center holds in one category."""
+    staff(s)
+    dc = s.pick("SELECT * FROM stores WHERE kind = 'distribution_center'")
+    cat = s.pick(
+        "SELECT DISTINCT p.category FROM inventory i JOIN products p USING (sku) WHERE i.store_id = ?", dc["store_id"]
+    )["category"]
+    s.say(
+        "How much {c} is sitting in the {city} warehouse?",
+        "What {c} does our {city} distribution center hold?",
+        "Show me the {city} distribution center's {c}.",
+        minimal=["{city} warehouse: {c}?"],
+        c=CATEGORY_WORDS[cat],
+        city=dc["city"],
+    )
+    found = s.find(
+        "list_stores",
+        "stores",
+        "store_id",
+        dc["store_id"],
+        missing="not listed",
+        city=dc["city"],
+        kind="distribution_center",
+    )
+    remember_store(s, found)
+    s.call("list_store_inventory", store_id=found["store_id"], category=cat)
+
+
+@retail_chain.intent(covers=("list_stores", "search_products", "reserve_for_pickup"), weight=1.0)
+def phone_order_hold(s: Scene) -> None:
+    """A store employee holds an item for a customer who called, at their store."""
+    staff(s)
+    row = s.pick(
+        "SELECT s.store_id, s.name AS store, s.city, p.sku, p.name FROM inventory i JOIN stores s USING (store_id) "
+        "JOIN products p USING (sku) WHERE s.kind = 'store' AND s.status = 'open' AND i.on_hand - i.reserved >= 1"
+    )
+    who = s.rng.choice(SHOPPERS)
+    name = s.given(who, who, "customer's name", "reserve_for_pickup", "customer_name")
+    where = store_ref(s, row["store_id"], row["store"])
+    what = product_ref(s, row)
+    s.say(
+        "I'm at {w}. A customer[, {n},] called and wants {i} held here.",
+        "Please put {i} aside at {w} for a phone customer[ ({n})].",
+        "Hold {i} at {w}[ for {n}], they'll pick it up tomorrow.",
+        w=where,
+        i=what,
+        n=name,
+    )
+    sid = find_store(s, {"store_id": row["store_id"], "city": row["city"]})
+    sku = find_product(s, row)
+    out = s.call("reserve_for_pickup", store_id=sid, sku=sku, customer_name=who)
+    s.memory["hold"] = out["reservation_id"]
+
+
+@retail_chain.intent(covers=("get_store",), follows=True, opens=False)
+def one_of_the_listed(s: Scene) -> None:
+    """After a listing of locations, the user asks about one of them by name (it becomes the dialogue's store)."""
+    listed: dict[str, dict[str, Any]] = {}
+    for c in s.calls:
+        if c.tool == "check_stock":
+            listed.update({r["store_name"]: {**r, "name": r["store_name"]} for r in c.result["locations"]})
+        elif c.tool == "list_stores":
+            listed.update({r["name"]: r for r in c.result["stores"]})
+    here = s.memory.get("store")
+    names = sorted(n for n, r in listed.items() if not here or r["store_id"] != here["store_id"])
+    if not names:
+        raise Skip("no other location listed")
+    row = listed[s.rng.choice(names)]
+    s.asked("get_store", store_id=row["store_id"])
+    s.say(
+        "Tell me more about the {n} one: address and who runs it.",
+        "Where exactly is {n}, and what's their number?",
+        "How do I reach {n}?",
+        n=row["name"],
+    )
+    s.call("get_store", store_id=row["store_id"])
+    remember_store(s, row)
+
+
+def store_and_item(s: Scene, where: str = "1=1") -> dict[str, Any]:
+    """A location and an item it carries (first column names as in the queries below)."""
+    return s.pick(
+        "SELECT s.store_id, s.name AS store, s.city, s.kind, s.status, p.sku, p.name, p.brand, p.category, "
+        "i.on_hand - i.reserved AS available FROM inventory i JOIN stores s USING (store_id) JOIN products p "
+        f"USING (sku) WHERE {where}"
+    )
+
+
+@retail_chain.intent(covers=("search_products", "list_stores", "check_stock"), weight=1.3)
+def stock_at_store(s: Scene) -> None:
+    """Someone asks how many of an item one location has (a shopper before driving over, or staff)."""
+    row = store_and_item(s, "s.status = 'open' AND s.kind = 'store'")
+    shopper = s.rng.random() < 0.5
+    role(s, "shopper" if shopper else "staff")
+    if shopper:
+        s.be(s.rng.choice(SHOPPERS))
+    where = store_ref(s, row["store_id"], row["store"])
+    what = product_ref(s, row)
+    s.say(
+        "How many of {i} does {w} have right now?",
+        "Does {w} have {i} in stock?",
+        "Before I drive over: is {i} available at {w}?" if shopper else "What's {w}'s count on {i}?",
+        minimal=["{i} at {w}?"],
+        i=what,
+        w=where,
+    )
+    if s.rng.random() < 0.5:
+        sku = find_product(s, row)
+        sid = find_store(s, row)
+    else:
+        sid = find_store(s, row)
+        sku = find_product(s, row)
+    s.call("check_stock", sku=sku, store_id=sid)
+
+
+@retail_chain.intent(covers=("list_stores", "search_products", "transfer_stock"), weight=1.0)
+def move_between_branches(s: Scene) -> None:
+    """A manager sends units of an item from their store to the other branch in the same city."""
+    staff(s)
+    row = store_and_item(
+        s,
+        "s.status = 'open' AND i.on_hand - i.reserved >= 5 AND (SELECT COUNT(*) FROM stores o WHERE o.city = "
+        "s.city AND o.status = 'open' AND o.kind = 'store' AND o.store_id != s.store_id) = 1",
+    )
+    other = s.rows(
+        "SELECT * FROM stores WHERE city = ? AND status = 'open' AND kind = 'store' AND store_id != ?",
+        row["city"],
+        row["store_id"],
+    )[0]
+    qty = s.rng.choice((2, 3, 5))
+    s.say(
+        "Send {n} of {i} from {a} over to {b}.",
+        "{b} is out of {i}; move {n} over from {a}.",
+        "Ship {n} units of {i} from {a} to {b}, please.",
+        n=qty,
+        i=product_ref(s, row),
+        a=store_ref(s, row["store_id"], row["store"]),
+        b=store_ref(s, other["store_id"], other["name"]),
+    )
+    sid = find_store(s, row)
+    dst = find_store(s, other)
+    sku = find_product(s, row)
+    s.call("transfer_stock", sku=sku, from_store_id=sid, to_store_id=dst, quantity=qty, note="rebalance")
+
+
+@retail_chain.intent(covers=("list_stores", "search_products", "list_transfers"), weight=0.8)
+def store_item_moves(s: Scene) -> None:
+    """A manager asks which shipments of one item came into (or left) their store."""
+    staff(s)
+    t = s.pick(
+        "SELECT t.*, s.name AS store, s.city, p.name FROM transfers t JOIN stores s ON s.store_id = t.to_store_id "
+        "JOIN products p USING (sku)"
+    )
+    s.say(
+        "Which shipments of {i} have come into {w}?",
+        "When did {w} last get {i} from another location?",
+        "Show me the transfers of {i} into {w}.",
+        i=product_ref(s, t),
+        w=store_ref(s, t["to_store_id"], t["store"]),
+    )
+    sid = find_store(s, {"store_id": t["to_store_id"], "city": t["city"]})
+    sku = find_product(s, t)
+    s.call("list_transfers", store_id=sid, sku=sku, direction="in")
