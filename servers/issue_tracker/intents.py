@@ -130,7 +130,7 @@ def board(s: Scene, key: str) -> tuple[str, bool]:
     """How the user names a project: by its name ("Mobile App"), by what it is about ("the phone app"), or by its
     key ("MOB"); True when the agent has to read the key off the project list."""
     draw = s.rng.random()
-    if draw < 0.45:
+    if draw < 0.35:
         return NAMES[key], True
     if draw < 0.8 and key in ALIASES:
         return s.rng.choice(ALIASES[key]), True
@@ -176,15 +176,41 @@ def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -
             i["title"],
             i["status"],
         ),
+        Ref(
+            'the {pr}-priority "{t}" {k} on the {p} board',
+            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND priority = ?",
+            i["project_id"],
+            i["title"],
+            i["priority"],
+        ),
+        Ref(
+            'the "{t}" {k} on the {p} board',
+            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND type = ?",
+            i["project_id"],
+            i["title"],
+            i["type"],
+        ),
+        Ref(
+            'the {st}, {pr}-priority "{t}" {k} on the {p} board',
+            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND status = ? AND priority = ? "
+            "AND type = ?",
+            i["project_id"],
+            i["title"],
+            i["status"],
+            i["priority"],
+            i["type"],
+        ),
         Ref('{key}, the "{t}" {k}', "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
         t=i["title"],
         k=kind,
         p=b,
-        st=i["status"].replace("_", " "),
+        st=STATUS_SAID[i["status"]],
+        pr=i["priority"],
         key=i["issue_id"],
     )
 
 
+STATUS_SAID = {"open": "not-started", "in_progress": "in-progress", "in_review": "in-review", "done": "finished"}
 OWNED = {"open": "not-started", "in_progress": "in-progress", "in_review": "in-review"}
 
 

@@ -55,8 +55,15 @@ def it(s: Scene) -> str:
     known = s.memory["issue"]
     if known.get("named", True):
         return "it"
-    known["named"] = True
+    s.memory["issue"] = {**known, "named": True}  # a new dict: a rolled-back follow-up restores the old one
     return f'the "{known["title"]}" one'
+
+
+def listed_others(s: Scene) -> None:
+    """After a listing of other tickets, "it" no longer points at the dialogue's ticket: name it next time."""
+    known = s.memory.get("issue")
+    if known:
+        s.memory["issue"] = {**known, "named": False}
 
 
 def speaker(s: Scene, project_id: str | None = None, assignable: bool = False) -> dict[str, Any]:
@@ -372,6 +379,7 @@ def same_kind_open(s: Scene) -> None:
         b=b,
     )
     s.call("search_issues", project_id=i["project_id"], type=i["type"], status="open")
+    listed_others(s)
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
@@ -385,6 +393,7 @@ def waiting_for_review(s: Scene) -> None:
         b=b,
     )
     s.call("search_issues", project_id=key, status="in_review")
+    listed_others(s)
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
@@ -400,6 +409,7 @@ def urgent_on_board(s: Scene) -> None:
         p={"high": "high-priority", "critical": "top-priority"}[level],
     )
     s.call("search_issues", project_id=key, type="bug", priority=level, status="open")
+    listed_others(s)
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
@@ -413,6 +423,7 @@ def unowned_on_board(s: Scene) -> None:
         b=b,
     )
     s.call("search_issues", project_id=key, unassigned=True, status="open")
+    listed_others(s)
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
@@ -426,6 +437,7 @@ def board_backlog(s: Scene) -> None:
         b=b,
     )
     s.call("search_issues", project_id=key, backlog=True)
+    listed_others(s)
 
 
 @tracker.intent(covers=("search_users",), follows=True, opens=False, weight=0.45)
@@ -478,6 +490,7 @@ def sprint_unowned(s: Scene) -> None:
         "Anything in there without an owner?",
     )
     s.call("search_issues", sprint_id=sid, unassigned=True)
+    listed_others(s)
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=1.5)
@@ -492,6 +505,7 @@ def my_queue(s: Scene) -> None:
         st=STATUS_WORDS[status],
     )
     s.call("search_issues", assignee_id=u["user_id"], status=status)
+    listed_others(s)
 
 
 # Openers that look something up ----------------------------------------------------------------------
@@ -510,7 +524,7 @@ def ticket_status(s: Scene) -> None:
         "Any news on {what}?",
         what=what,
     )
-    if not what.startswith(i["issue_id"]) and s.rng.random() < 0.4:
+    if not what.startswith(i["issue_id"]) and s.rng.random() < 0.2:
         key = project_key(s, i["project_id"], named)
         locate(s, i, what, project_id=key)
     else:
@@ -680,7 +694,7 @@ def rename_ticket(s: Scene) -> None:
     key = locate(s, i, what)
     s.memory["board"] = b
     s.call("update_issue", issue_id=key, user_id=uid, title=new)
-    s.memory["issue"]["title"] = new
+    s.memory["issue"] = {**s.memory["issue"], "title": new}
 
 
 @tracker.intent(covers=("get_issue", "search_users", "search_issues"), weight=0.5)

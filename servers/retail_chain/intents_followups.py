@@ -42,6 +42,22 @@ def store(s: Scene) -> dict[str, Any]:
     return s.rows("SELECT * FROM stores WHERE store_id = ?", known["store_id"])[0]
 
 
+def it(s: Scene) -> str:
+    """How the user points at the item: "it" while nothing else was listed since they named it, else its name."""
+    known = s.memory["product"]
+    if known.get("named", True):
+        return "it"
+    s.memory["product"] = {**known, "named": True}  # a new dict: a rolled-back follow-up restores the old one
+    return f"the {known['name']}"
+
+
+def listed_others(s: Scene) -> None:
+    """After a listing of other items, "it" no longer points at the dialogue's item."""
+    known = s.memory.get("product")
+    if known:
+        s.memory["product"] = {**known, "named": False}
+
+
 def staff(s: Scene) -> None:
     role(s, "staff")
 
@@ -64,7 +80,7 @@ def stock_in_city(s: Scene) -> None:
         "Is {it} available in {c} too?",
         "What about in {c}, anyone have {it} there?",
         "And in {c}? Where can I find {it} there?",
-        it="it",
+        it=it(s),
         c=row["city"],
     )
     s.call("check_stock", sku=p["sku"], city=row["city"], min_available=1)
@@ -80,10 +96,11 @@ def stock_in_state(s: Scene) -> None:
         p["sku"],
     )["state"]
     s.say(
-        "How much of it is there across {st}?",
-        "Which {st} locations carry it, and how many?",
-        "Break its stock down for our {st} locations.",
+        "How much of {it} is there across {st}?",
+        "Which {st} locations carry {it}, and how many?",
+        "Break down the stock of {it} for our {st} locations.",
         st=st,
+        it=it(s),
     )
     s.call("check_stock", sku=p["sku"], state=st)
 
@@ -95,10 +112,11 @@ def most_of_it(s: Scene) -> None:
     s.asked("check_stock", sku=p["sku"])
     n = s.rng.choice((5, 10, 20))
     s.say(
-        "Where is most of it sitting right now?",
-        "Which locations have the biggest pile of it?",
-        "Where could we find at least {n} of it?",
+        "Where is most of {it} sitting right now?",
+        "Which locations have the biggest pile of {it}?",
+        "Where could we find at least {n} of {it}?",
         n=n,
+        it=it(s),
     )
     s.call("check_stock", sku=p["sku"], min_available=n, limit=5)
 
@@ -115,6 +133,7 @@ def same_brand(s: Scene) -> None:
         c=CATEGORY_WORDS[p["category"]],
     )
     s.call("search_products", query=p["brand"], category=p["category"])
+    listed_others(s)
 
 
 @retail_chain.intent(covers=("list_transfers",), follows=True, opens=False)
@@ -124,9 +143,10 @@ def item_moves(s: Scene) -> None:
     p = product(s)
     s.asked("list_transfers", sku=p["sku"])
     s.say(
-        "Has it been moved between our locations lately?",
-        "Where have we been shipping it internally?",
-        "Any recent transfers of it?",
+        "Has {it} been moved between our locations lately?",
+        "Where have we been shipping {it} internally?",
+        "Any recent transfers of {it}?",
+        it=it(s),
     )
     s.call("list_transfers", sku=p["sku"])
 
@@ -159,6 +179,7 @@ def store_low(s: Scene) -> None:
         "Which other shelves there need refilling?",
     )
     s.call("list_store_inventory", store_id=st["store_id"], low_stock_only=True)
+    listed_others(s)
 
 
 @retail_chain.intent(covers=("list_store_inventory",), follows=True, opens=False)
@@ -175,6 +196,7 @@ def store_category(s: Scene) -> None:
         c=CATEGORY_WORDS[cat],
     )
     s.call("list_store_inventory", store_id=st["store_id"], category=cat)
+    listed_others(s)
 
 
 @retail_chain.intent(covers=("list_transfers",), follows=True, opens=False)
@@ -206,9 +228,10 @@ def item_at_store(s: Scene) -> None:
         raise Skip("the store does not carry it")
     s.asked("check_stock", sku=p["sku"], store_id=st["store_id"])
     s.say(
-        "How many of those can that store sell now?",
-        "So what's the available count there now?",
-        "How many are free on that shelf after that?",
+        "How many of {it} can that store sell now?",
+        "So what's the available count of {it} there now?",
+        "How many of {it} are free on that shelf now?",
+        it=it(s),
     )
     s.call("check_stock", sku=p["sku"], store_id=st["store_id"])
 
@@ -310,9 +333,10 @@ def chain_total(s: Scene) -> None:
     p = product(s)
     s.asked("search_products", query=p["name"])
     s.say(
-        "How many of it do we have chain-wide?",
-        "Is it still an active item, and how much is out there in total?",
-        "What's its price and total availability?",
+        "How many of {it} do we have chain-wide?",
+        "Is {it} still an active item, and how much is out there in total?",
+        "What's the price and total availability of {it}?",
+        it=it(s),
     )
     s.call("search_products", query=p["name"])
 
@@ -334,6 +358,8 @@ def restock_listed(s: Scene) -> None:
         raise Skip("listed twice")
     if s.value("SELECT status FROM products WHERE sku = ?", item["sku"]) != "active":
         raise Skip("discontinued")
+    if s.value("SELECT status FROM stores WHERE store_id = ?", sid) != "open":
+        raise Skip("a closed location receives nothing")
     qty = s.rng.choice((24, 36, 48, 60))
     sup = s.rng.choice(SUPPLIERS)
     s.say(
@@ -362,10 +388,11 @@ def send_to_sister(s: Scene) -> None:
     if len(other) != 1 or (free or 0) < qty:
         raise Skip("no single sister store, or too little")
     s.say(
-        "Send {n} of it over to our other {c} store.",
-        "Move {n} of those to the other branch in {c}.",
-        "Our other {c} location could use {n}; ship them over.",
+        "Send {n} of {it} over to our other {c} store.",
+        "Move {n} of {it} to the other branch in {c}.",
+        "Our other {c} location could use {n} of {it}; ship them over.",
         n=qty,
+        it=it(s),
         c=st["city"],
     )
     sister = s.find("list_stores", "stores", "store_id", other[0]["store_id"], missing="not listed", city=st["city"])
@@ -382,10 +409,11 @@ def hold_for_caller(s: Scene) -> None:
         raise Skip("cannot hold there")
     who = s.rng.choice(SHOPPERS)
     s.say(
-        "{w} is on the phone and wants one of those held there.",
-        "Put one aside at that store for {w}, please.",
-        "A customer, {w}, will pick one up there tomorrow; hold it.",
+        "{w} is on the phone and wants {one} held there.",
+        "Put {one} aside at that store for {w}, please.",
+        "A customer, {w}, will pick up {one} there tomorrow; hold it.",
         w=who,
+        one="one" if it(s) == "it" else f"one {p['name']}",
     )
     out = s.call("reserve_for_pickup", store_id=st["store_id"], sku=p["sku"], customer_name=who)
     s.memory["hold"] = out["reservation_id"]
@@ -464,10 +492,11 @@ def book_delivery_here(s: Scene) -> None:
     qty = s.rng.choice((12, 24, 36, 48))
     sup = s.rng.choice(SUPPLIERS)
     s.say(
-        "Also, {sup} just dropped off {n} more of it there; book that in.",
-        "We got {n} of it from {sup} at that store this morning, please log it.",
-        "Record a delivery of {n} of it from {sup} there.",
+        "Also, {sup} just dropped off {n} more of {it} there; book that in.",
+        "We got {n} of {it} from {sup} at that store this morning, please log it.",
+        "Record a delivery of {n} of {it} from {sup} there.",
         sup=sup,
+        it=it(s),
         n=qty,
     )
     s.call("restock_item", store_id=st["store_id"], sku=p["sku"], quantity=qty, supplier=sup)
