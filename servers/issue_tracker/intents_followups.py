@@ -553,9 +553,10 @@ def my_open_work(s: Scene) -> None:
         on=f" on {b}" if on_board else "",
     )
     uid = find_me(s, u)
-    mine = s.call("search_issues", assignee_id=uid, **args)["issues"]
+    mine = s.call("search_issues", assignee_id=uid, **({} if s.minimal else args))["issues"]
+    mine = [x for x in mine if x["status"] != "done"]
     i = s.choose(mine, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
-    remember(s, i, b if i["project_id"] == u["project_id"] else i["project_id"])
+    remember(s, i, b if i["project_id"] == u["project_id"] else i["project_id"], named=False)
 
 
 @tracker.intent(covers=("list_projects", "search_issues"), weight=1.2)
@@ -566,7 +567,7 @@ def board_bugs(s: Scene) -> None:
     b, named = board(s, p["project_id"])
     kind = s.rng.choice(("bug", "bug", "feature", "task"))
     args: dict[str, Any] = {"type": kind, "status": "open"}
-    urgent = s.rng.random() < 0.4
+    urgent = s.rng.random() < 0.4 and not s.minimal
     if urgent:
         args["priority"] = "critical"
     s.say(
@@ -581,7 +582,7 @@ def board_bugs(s: Scene) -> None:
     key = project_key(s, p["project_id"], named)
     found = s.call("search_issues", project_id=key, **args)["issues"]
     i = s.choose(found, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
-    remember(s, i, b)
+    remember(s, i, b, named=False)
 
 
 @tracker.intent(covers=("search_users", "search_issues"), weight=1.2)
@@ -602,7 +603,7 @@ def colleague_load(s: Scene) -> None:
     )
     found = s.call("search_issues", assignee_id=find_user(s, u), status=status)["issues"]
     i = s.choose(found, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
-    remember(s, i, i["project_id"])
+    remember(s, i, i["project_id"], named=False)
 
 
 @tracker.intent(covers=("list_projects", "get_project", "search_users"), weight=1.2)
@@ -716,6 +717,7 @@ def who_reported(s: Scene) -> None:
             o=i["owner"],
         )
         s.call("search_issues", assignee_id=i["assignee_id"], status="in_progress")
+        listed_others(s)
 
 
 @tracker.intent(covers=("list_projects", "search_issues"), weight=0.8)
@@ -733,11 +735,12 @@ def stale_backlog(s: Scene) -> None:
         b=b,
     )
     key = project_key(s, p["project_id"], named)
-    found = s.call("search_issues", project_id=key, backlog=True, priority=prio)["issues"]
+    args: dict[str, Any] = {} if s.minimal else {"priority": prio}
+    found = s.call("search_issues", project_id=key, backlog=True, **args)["issues"]
     i = s.choose(
         [x for x in found if x["status"] != "done"],
         itemgetter("title"),
         none="nothing listed",
         alike="two tickets share the title",
     )
-    remember(s, i, b)
+    remember(s, i, b, named=False)

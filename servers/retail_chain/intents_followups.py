@@ -631,7 +631,7 @@ def store_shipments(s: Scene) -> None:
         "t.from_store_id = s.store_id)"
     )
     where = store_ref(s, st["store_id"], st["name"])
-    way = s.rng.choice(("in", "out", "both"))
+    way = "both" if s.minimal else s.rng.choice(("in", "out", "both"))
     said = {"in": "received from", "out": "sent to", "both": "traded with"}[way]
     s.say(
         "What has {w} {d} our other locations lately?",
