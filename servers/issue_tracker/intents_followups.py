@@ -95,21 +95,6 @@ def _move(s: Scene, i: dict[str, Any], to: str, uid: str) -> None:
 # On the ticket ------------------------------------------------------------------------------------
 
 
-@tracker.intent(covers=("get_issue",), follows=True, opens=False, weight=1.3)
-def how_is_it_now(s: Scene) -> None:
-    """The member checks the ticket after the change: status, owner, history."""
-    i = ticket(s)
-    s.asked("get_issue", issue_id=i["issue_id"])
-    s.say(
-        "What does {it} look like now?",
-        "Show me where {it} stands now, with its history.",
-        "Can you pull {it} up so I can double-check?",
-        "Who has {it} now, and where does it stand?",
-        it=it(s),
-    )
-    s.call("get_issue", issue_id=i["issue_id"])
-
-
 @tracker.intent(covers=("add_comment",), follows=True, opens=False, weight=1.6)
 def note_on_it(s: Scene) -> None:
     """The member leaves a note on the ticket."""
