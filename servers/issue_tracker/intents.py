@@ -333,7 +333,7 @@ def report_bug(s: Scene) -> None:
         raise Skip("that ticket exists already")
     priority = s.rng.choice(("medium", "high", "critical", "low"))
     what = s.given(title, f'"{title}"', "title", "create_issue", "title")
-    urgency = {"low": "no rush", "medium": "normal priority", "high": "fairly urgent", "critical": "it's critical"}
+    urgency = {"low": "no rush", "medium": "normal priority", "high": "fairly urgent", "critical": "it's an emergency"}
     b, named = board(s, u["project_id"])
     if kind == "bug":
         s.say(

@@ -154,7 +154,7 @@ def item_moves(s: Scene) -> None:
 # About the location -------------------------------------------------------------------------------------
 
 
-@retail_chain.intent(covers=("get_store",), follows=True, opens=False)
+@retail_chain.intent(covers=("get_store",), follows=True, opens=False, weight=1.3)
 def store_details(s: Scene) -> None:
     """The address, phone and manager of the dialogue's store (and its pickup holds)."""
     st = store(s)
@@ -167,7 +167,7 @@ def store_details(s: Scene) -> None:
     s.call("get_store", store_id=st["store_id"])
 
 
-@retail_chain.intent(covers=("list_store_inventory",), follows=True, opens=False)
+@retail_chain.intent(covers=("list_store_inventory",), follows=True, opens=False, weight=1.3)
 def store_low(s: Scene) -> None:
     """What else is below its reorder level at the dialogue's store."""
     staff(s)
@@ -220,7 +220,7 @@ def store_incoming(s: Scene) -> None:
     s.call("list_transfers", store_id=st["store_id"], direction=way)
 
 
-@retail_chain.intent(covers=("check_stock",), follows=True, opens=False)
+@retail_chain.intent(covers=("check_stock",), follows=True, opens=False, weight=1.3)
 def item_at_store(s: Scene) -> None:
     """How many of the dialogue's item the dialogue's store can sell now."""
     p, st = product(s), store(s)
@@ -253,7 +253,7 @@ def other_stores_nearby(s: Scene) -> None:
 # Actions --------------------------------------------------------------------------------------------------
 
 
-@retail_chain.intent(covers=("cancel_reservation",), follows=True, opens=False)
+@retail_chain.intent(covers=("cancel_reservation",), follows=True, opens=False, weight=1.3)
 def call_off_hold(s: Scene) -> None:
     """The hold the dialogue made (or found) is called off."""
     hold = s.memory.get("hold")
