@@ -228,13 +228,12 @@ def owner_ref(s: Scene, i: dict[str, Any]) -> str | None:
     s.memory["by_owner"] = {"user_id": i["assignee_id"], "name": name}
     if s.speaker == name:
         return s.refer(i["issue_id"], Ref("my {st} ticket", sql, i["assignee_id"], i["status"]), st=OWNED[i["status"]])
-    text = s.rng.choice(("{o}'s {st} ticket", "the {st} ticket {o} has", "the ticket {o} has that's {w}"))
+    text = s.rng.choice(("{o}'s {st} ticket", "the {st} ticket assigned to {o}", "{o}'s only {st} ticket"))
     return s.refer(
         i["issue_id"],
         Ref(text, sql, i["assignee_id"], i["status"]),
         o=name,
         st=OWNED[i["status"]],
-        w=OWNED[i["status"]].replace("-", " ").replace("not started", "not started yet"),
     )
 
 

@@ -111,14 +111,12 @@ def most_of_it(s: Scene) -> None:
     p = product(s)
     s.asked("check_stock", sku=p["sku"])
     n = s.rng.choice((5, 10, 20))
-    s.say(
-        "Where is most of {it} sitting right now?",
-        "Which locations have the biggest pile of {it}?",
-        "Where could we find at least {n} of {it}?",
-        n=n,
-        it=it(s),
-    )
-    s.call("check_stock", sku=p["sku"], min_available=n, limit=5)
+    if s.rng.random() < 0.5:
+        s.say("Where is most of {it} sitting right now?", "Which locations have the biggest pile of {it}?", it=it(s))
+        s.call("check_stock", sku=p["sku"], limit=5)
+    else:
+        s.say("Where could we find at least {n} of {it}?", "Who has {n} or more of {it} to spare?", n=n, it=it(s))
+        s.call("check_stock", sku=p["sku"], min_available=n)
 
 
 @retail_chain.intent(covers=("search_products",), follows=True, opens=False)
@@ -897,6 +895,7 @@ def move_between_branches(s: Scene) -> None:
     dst = find_store(s, other)
     sku = find_product(s, row)
     s.call("transfer_stock", sku=sku, from_store_id=sid, to_store_id=dst, quantity=qty, note="rebalance")
+    s.memory.pop("store", None)  # two stores in play: "that store" would not say which
 
 
 @retail_chain.intent(covers=("list_stores", "search_products", "list_transfers"), weight=0.8)
