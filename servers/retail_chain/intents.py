@@ -202,14 +202,14 @@ def rebalance(s: Scene) -> None:
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
     s.say(
-        "We're nearly out of {what} at {where}. Send us {qty} from whichever location has the most.",
-        "I manage {where}: pull {qty} units of {what} over from the place with the biggest pile.",
-        "{Where} is short on {what}. Get {qty} moved to us from wherever has the most on hand.",
+        "We're nearly out of {what} at {where}. Send us some[ ({qty} units)] from whichever location has the most.",
+        "I manage {where}: pull[ {qty} units of] {what} over from the place with the biggest pile.",
+        "{Where} is short on {what}. Get some moved to us[, {qty} units,] from wherever has the most on hand.",
         minimal=["{Where} needs more of {what}; move some over from the best-stocked location."],
         where=where,
         Where=where[:1].upper() + where[1:],
         what=what,
-        qty=qty,
+        qty=s.given(qty, str(qty), "quantity", "transfer_stock", "quantity"),
     )
     sku = find_product(s, row)
     every = s.call("check_stock", sku=sku)["locations"]

@@ -883,10 +883,10 @@ def move_between_branches(s: Scene) -> None:
     )[0]
     qty = s.rng.choice((2, 3, 5))
     s.say(
-        "Send {n} of {i} from {a} over to {b}.",
-        "{b} is out of {i}; move {n} over from {a}.",
-        "Ship {n} units of {i} from {a} to {b}, please.",
-        n=qty,
+        "Send some of {i}[ ({n} units)] from {a} over to {b}.",
+        "{b} is out of {i}; move some over from {a}[, {n} units].",
+        "Ship[ {n} units of] {i} from {a} to {b}, please.",
+        n=s.given(qty, str(qty), "quantity", "transfer_stock", "quantity"),
         i=product_ref(s, row),
         a=store_ref(s, row["store_id"], row["store"]),
         b=store_ref(s, other["store_id"], other["name"]),
