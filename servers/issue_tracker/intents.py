@@ -364,7 +364,7 @@ def report_bug(s: Scene) -> None:
     remember(s, made, b)
 
 
-@tracker.intent(covers=("search_users", "search_issues", "get_issue", "transition_issue", "add_comment"), weight=1.2)
+@tracker.intent(covers=("search_users", "search_issues", "get_issue", "transition_issue", "add_comment"), weight=1.5)
 def finish_ticket(s: Scene) -> None:
     """A ticket passed review: it is closed with a note (what else waits for review is a follow-up)."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'in_review')")
@@ -503,7 +503,7 @@ def hand_over(s: Scene) -> None:
 # Planning ------------------------------------------------------------------------------------------
 
 
-@tracker.intent(covers=("search_issues", "get_issue", "set_story_points", "search_users"), weight=1.5, follows=True)
+@tracker.intent(covers=("search_issues", "get_issue", "set_story_points", "search_users"), weight=2.0, follows=True)
 def estimate_and_plan(s: Scene) -> None:
     """A backlog ticket gets an estimate (planning it into the next sprint is a follow-up)."""
     points = s.rng.choice((1, 2, 3, 5, 8))
