@@ -156,7 +156,7 @@ def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -
             Ref("{key}", "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
             key=i["issue_id"],
         )
-    if s.rng.random() < 0.4:
+    if s.rng.random() < 0.55:
         mine = owner_ref(s, i)
         if mine is not None:
             return mine
@@ -260,6 +260,8 @@ def locate(s: Scene, i: dict[str, Any], ref: str, **filters: Any) -> str:
             s.call("get_issue", issue_id=i["issue_id"])
         remember(s, i)
         return str(i["issue_id"])
+    if STATUS_SAID[i["status"]] in ref and "status" not in filters:
+        filters = {**filters, "status": i["status"]}  # the user said which state it is in
     hit = s.find(
         "search_issues",
         "issues",

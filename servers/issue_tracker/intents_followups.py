@@ -729,3 +729,34 @@ def stale_backlog(s: Scene) -> None:
         alike="two tickets share the title",
     )
     remember(s, i, b, named=False)
+
+
+@tracker.intent(covers=("search_users", "search_issues", "get_issue", "label_issue"), weight=1.5, follows=True)
+def tag_ticket(s: Scene) -> None:
+    """A member tags a ticket of a board with one of the board's labels."""
+    i = s.pick(
+        "SELECT i.* FROM issues i WHERE i.status != 'done' AND EXISTS (SELECT 1 FROM labels l WHERE l.project_id = "
+        "i.project_id AND l.name NOT IN (SELECT label FROM issue_labels WHERE issue_id = i.issue_id))"
+    )
+    known = s.memory.get("issue")
+    if known and known["issue_id"] == i["issue_id"]:
+        raise Skip("the same ticket: that is tag_it")
+    lab = s.pick(
+        "SELECT name FROM labels WHERE project_id = ? AND name NOT IN (SELECT label FROM issue_labels WHERE "
+        "issue_id = ?)",
+        i["project_id"],
+        i["issue_id"],
+    )["name"]
+    b = board(s, i["project_id"])[0]
+    what = issue_ref(s, i, b)
+    tag = s.given(lab, f"'{lab}'", "label", "label_issue", "label")
+    s.say(
+        "Tag {what}[ as {l}].",
+        "{what} needs a label[: {l}].",
+        "Please mark {what}[ with {l}] so it shows up in the right filter.",
+        what=what,
+        l=tag,
+    )
+    key = locate(s, i, what)
+    s.memory["board"] = b
+    s.call("label_issue", issue_id=key, label=lab)
