@@ -514,6 +514,8 @@ def ticket_status(s: Scene) -> None:
         locate(s, i, what, project_id=key)
     else:
         locate(s, i, what)
+    if not s.turns[-1].calls:
+        raise Skip("the agent holds that ticket already: nothing to look up")
     s.memory["board"] = b
 
 
