@@ -46,6 +46,21 @@ REOPEN_NOTES = (
     "A customer hit this again this morning.",
     "The fix didn't cover the mobile case.",
 )
+NEW_WORK = (
+    "Add a dark theme toggle",
+    "Let users export their data as CSV",
+    "Clean up the old feature flags",
+    "Write the runbook for on-call",
+    "Show delivery dates on the order page",
+    "Upgrade the logging library",
+    "Remember the last used filters",
+    "Add keyboard shortcuts to the editor",
+)
+SPRINT_ASKS = {
+    "open": ("What in it is still waiting to be picked up?", "Which of its tickets hasn't anyone begun?"),
+    "in_review": ("Which of its tickets are sitting in review?", "What in there is waiting on a reviewer?"),
+    "in_progress": ("What in there is being worked on right now?", "Which of its tickets are underway?"),
+}
 ROLES = {"developer": "a developer", "qa": "QA", "designer": "a designer", "viewer": "a viewer"}
 
 
@@ -101,9 +116,25 @@ def person(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
     return u, text
 
 
+ALIASES = {
+    "WEB": ("storefront", "online shop"),
+    "MOB": ("phone app", "iOS and Android app"),
+    "API": ("partner integrations", "webhooks and partner REST"),
+    "DATA": ("analytics pipelines", "warehouse and dashboards"),
+    "INFRA": ("Kubernetes and CI", "DevOps"),
+    "PAY": ("checkout and refunds", "refunds"),
+}
+
+
 def board(s: Scene, key: str) -> tuple[str, bool]:
-    """How the user names a project: mostly by its name ("Mobile App"), sometimes by its key ("MOB")."""
-    return (NAMES[key], True) if s.rng.random() < 0.7 else (key, False)
+    """How the user names a project: by its name ("Mobile App"), by what it is about ("the phone app"), or by its
+    key ("MOB"); True when the agent has to read the key off the project list."""
+    draw = s.rng.random()
+    if draw < 0.35:
+        return NAMES[key], True
+    if draw < 0.8 and key in ALIASES:
+        return s.rng.choice(ALIASES[key]), True
+    return key, False
 
 
 def project_key(s: Scene, key: str, named: bool) -> str:
@@ -117,13 +148,18 @@ def project_key(s: Scene, key: str, named: bool) -> str:
 def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -> str:
     """A ticket as a member names it: by key when they hold it, else by its title (and status) in its project."""
     if by_key is None:
-        by_key = s.rng.random() < 0.2
+        by_key = s.rng.random() < 0.1
+    s.memory.pop("by_owner", None)
     if by_key:
         return s.refer(
             i["issue_id"],
             Ref("{key}", "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
             key=i["issue_id"],
         )
+    if s.rng.random() < 0.55:
+        mine = owner_ref(s, i)
+        if mine is not None:
+            return mine
     kind = TYPE_WORDS[i["type"]]
     return s.refer(
         i["issue_id"],
@@ -140,33 +176,127 @@ def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -
             i["title"],
             i["status"],
         ),
+        Ref(
+            'the {pr}-priority "{t}" {k} on the {p} board',
+            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND priority = ?",
+            i["project_id"],
+            i["title"],
+            i["priority"],
+        ),
+        Ref(
+            'the "{t}" {k} on the {p} board',
+            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND type = ?",
+            i["project_id"],
+            i["title"],
+            i["type"],
+        ),
+        Ref(
+            'the {st}, {pr}-priority "{t}" {k} on the {p} board',
+            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND status = ? AND priority = ? "
+            "AND type = ?",
+            i["project_id"],
+            i["title"],
+            i["status"],
+            i["priority"],
+            i["type"],
+        ),
         Ref('{key}, the "{t}" {k}', "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
         t=i["title"],
         k=kind,
         p=b,
-        st=i["status"].replace("_", " "),
+        st=STATUS_SAID[i["status"]],
+        pr=i["priority"],
         key=i["issue_id"],
     )
 
 
+STATUS_SAID = {"open": "not-started", "in_progress": "in-progress", "in_review": "in-review", "done": "finished"}
+OWNED = {"open": "not-started", "in_progress": "in-progress", "in_review": "in-review"}
+
+
+def owner_ref(s: Scene, i: dict[str, Any]) -> str | None:
+    """A ticket named by who has it ("Dana's in-review ticket", "my in-progress ticket") when that person has no
+    other ticket in that state; None when the ticket has no owner or the description would not be unique."""
+    if not i["assignee_id"] or i["status"] not in OWNED:
+        return None
+    name = s.value("SELECT name FROM users WHERE user_id = ?", i["assignee_id"])
+    if len(s.rows("SELECT 1 FROM users WHERE name = ?", name)) != 1:
+        return None
+    sql = "SELECT issue_id FROM issues WHERE assignee_id = ? AND status = ?"
+    if [r["issue_id"] for r in s.rows(sql, i["assignee_id"], i["status"])] != [i["issue_id"]]:
+        return None
+    s.memory["by_owner"] = {"user_id": i["assignee_id"], "name": name}
+    if s.speaker == name:
+        return s.refer(i["issue_id"], Ref("my {st} ticket", sql, i["assignee_id"], i["status"]), st=OWNED[i["status"]])
+    text = s.rng.choice(("{o}'s {st} ticket", "the {st} ticket assigned to {o}", "{o}'s only {st} ticket"))
+    return s.refer(
+        i["issue_id"],
+        Ref(text, sql, i["assignee_id"], i["status"]),
+        o=name,
+        st=OWNED[i["status"]],
+    )
+
+
 def locate(s: Scene, i: dict[str, Any], ref: str, **filters: Any) -> str:
-    """Find the ticket the way the user named it: by key (read it), or by its title."""
+    """Find the ticket the way the user named it: by key (read it), by who has it, or by its title; it becomes the
+    ticket the dialogue is about."""
+    owner = s.memory.pop("by_owner", None)
+    if owner is not None:
+        me_ = s.memory.get("me")
+        uid = me_["user_id"] if me_ and me_["user_id"] == owner["user_id"] else find_user(s, owner)
+        hit = s.find(
+            "search_issues",
+            "issues",
+            "issue_id",
+            i["issue_id"],
+            missing="the ticket is not listed",
+            assignee_id=uid,
+            status=i["status"],
+        )
+        remember(s, i)
+        return str(hit["issue_id"])
     if ref.startswith(i["issue_id"]):
-        s.call("get_issue", issue_id=i["issue_id"])
+        if not any(c.tool == "get_issue" and c.arguments.get("issue_id") == i["issue_id"] for c in s.calls):
+            s.call("get_issue", issue_id=i["issue_id"])
+        remember(s, i)
         return str(i["issue_id"])
-    found = s.call("search_issues", query=i["title"], **filters)["issues"]
-    hit = [x for x in found if x["issue_id"] == i["issue_id"]]
-    if not hit:
-        raise Skip("the ticket is not on the first page")
-    return str(hit[0]["issue_id"])
+    if STATUS_SAID[i["status"]] in ref and "status" not in filters:
+        filters = {**filters, "status": i["status"]}  # the user said which state it is in
+    hit = s.find(
+        "search_issues",
+        "issues",
+        "issue_id",
+        i["issue_id"],
+        missing="the ticket is not on the first page",
+        query=i["title"],
+        **filters,
+    )
+    remember(s, i)
+    return str(hit["issue_id"])
+
+
+def remember(s: Scene, i: dict[str, Any], b: str | None = None, named: bool = True) -> None:
+    """The ticket (and its board) the dialogue is about now, for the follow-ups; ``named``: the user has said which
+    one it is (not so for one the agent listed among others)."""
+    s.memory["issue"] = {"issue_id": i["issue_id"], "project_id": i["project_id"], "title": i["title"], "named": named}
+    s.memory["project"] = i["project_id"]
+    if b is not None:
+        s.memory["board"] = b
+
+
+def hi(s: Scene, u: dict[str, Any]) -> str:
+    """How the member opens: their name in the opening turn, nothing in a follow-up (they said it already)."""
+    if s.turns:
+        return s.rng.choice(("Also, ", "While you're at it, ", "One more: ", "Next, "))
+    return s.rng.choice(("{n} here: ", "this is {n}: ", "it's {n}, ")).format(n=u["name"])
 
 
 # Tickets -------------------------------------------------------------------------------------------
 
 
-@tracker.intent(covers=("search_users", "search_issues", "get_issue", "assign_issue", "transition_issue"), weight=1.5)
+@tracker.intent(covers=("search_users", "search_issues", "get_issue", "assign_issue"), weight=1.5, follows=True)
 def pick_up_ticket(s: Scene) -> None:
-    """A developer takes an open ticket, then starts work on it."""
+    """A developer takes an open ticket (starting it is a follow-up)."""
     u = me(
         s,
         "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'open' AND "
@@ -177,56 +307,68 @@ def pick_up_ticket(s: Scene) -> None:
         u["project_id"],
         u["user_id"],
     )
-    what = issue_ref(s, i, board(s, i["project_id"])[0])
+    b = board(s, i["project_id"])[0]
+    what = issue_ref(s, i, b)
     s.say(
-        "I'm {me}. I'll take {what}, put it on me.",
-        "{me} here: assign {what} to me, please.",
-        "This is {me}. {What} is mine now, can you make me the owner?",
+        "{hi}I'll take {what}, put it on me.",
+        "{hi}I'm picking up {what}; make me the owner, please.",
+        "{hi}{what} is mine now, can you make me the owner?",
         minimal=["{me}: I'm taking {what}."],
         me=u["name"],
+        hi=hi(s, u),
         what=what,
-        What=what[:1].upper() + what[1:],
     )
     uid = find_me(s, u)
-    key = locate(s, i, what, status="open")
+    key = locate(s, i, what, status="open") if s.rng.random() < 0.6 else locate(s, i, what)
+    s.memory["board"] = b
     s.call("assign_issue", issue_id=key, assignee_id=uid)
-    s.say("And mark it as started.", "I'm starting on it right now, update the status.", "Move it to in progress too.")
-    s.call("transition_issue", issue_id=key, user_id=uid, to_status="in_progress")
 
 
-@tracker.intent(covers=("search_users", "list_projects", "create_issue", "label_issue"), weight=1.5)
+@tracker.intent(covers=("search_users", "list_projects", "create_issue"), weight=1.5, follows=True)
 def report_bug(s: Scene) -> None:
-    """A member files a new bug and tags it with one of the project's labels."""
+    """A member files a new bug, feature request or task on a board (tagging it is a follow-up)."""
     u = me(s)
-    title = s.rng.choice(NEW_BUGS)
+    kind = s.rng.choice(("bug", "bug", "feature", "task"))
+    title = s.rng.choice(NEW_BUGS if kind == "bug" else NEW_WORK)
+    if s.rows("SELECT 1 FROM issues WHERE project_id = ? AND title = ?", u["project_id"], title):
+        raise Skip("that ticket exists already")
     priority = s.rng.choice(("medium", "high", "critical", "low"))
-    label = s.pick("SELECT name FROM labels WHERE project_id = ?", u["project_id"])["name"]
     what = s.given(title, f'"{title}"', "title", "create_issue", "title")
-    urgency = {"low": "no rush", "medium": "normal priority", "high": "fairly urgent", "critical": "it's critical"}
+    urgency = {"low": "no rush", "medium": "normal priority", "high": "fairly urgent", "critical": "it's an emergency"}
     b, named = board(s, u["project_id"])
-    s.say(
-        "I'm {me}. Log a problem on the {p} board[: {what}]. {urg}.",
-        "{me} here: something's broken in {p}[: {what}], {urg}. Please write it up.",
-        "This is {me}. Please file a {p} bug[ called {what}] ({urg}).",
-        me=u["name"],
-        p=b,
-        what=what,
-        urg=urgency[priority],
-    )
+    if kind == "bug":
+        s.say(
+            "{hi}Log a problem on the {p} board[: {what}]. {urg}.",
+            "{hi}something's broken in {p}[: {what}], {urg}. Please write it up.",
+            "{hi}Please file a {p} bug[ called {what}] ({urg}).",
+            hi=hi(s, u),
+            p=b,
+            what=what,
+            urg=urgency[priority],
+        )
+    else:
+        s.say(
+            "{hi}Write up a new {k} for {p}[: {what}]. {urg}.",
+            "{hi}we need a {k} on the {p} board[ called {what}], {urg}.",
+            "{hi}Put a {k} on {p}[ for {what}]; {urg}.",
+            hi=hi(s, u),
+            k=TYPE_WORDS[kind],
+            p=b,
+            what=what,
+            urg=urgency[priority],
+        )
     uid = find_me(s, u)
     key = project_key(s, u["project_id"], named)
-    args: dict[str, Any] = {"project_id": key, "reporter_id": uid, "type": "bug", "title": title}
+    args: dict[str, Any] = {"project_id": key, "reporter_id": uid, "type": kind, "title": title}
     if priority != "medium":
         args["priority"] = priority
     made = s.call("create_issue", **args)
-    s.say("Tag it '{l}'.", "Add the '{l}' label to it.", "It should carry '{l}' as well.", l=label)
-    s.call("label_issue", issue_id=made["issue_id"], label=label)
-    s.memory["issue"] = made
+    remember(s, made, b)
 
 
-@tracker.intent(covers=("search_users", "search_issues", "get_issue", "transition_issue", "add_comment"), weight=1.2)
+@tracker.intent(covers=("search_users", "search_issues", "get_issue", "transition_issue", "add_comment"), weight=1.5)
 def finish_ticket(s: Scene) -> None:
-    """A ticket passed review: it is closed with a note, then the member looks at what else waits for review."""
+    """A ticket passed review: it is closed with a note (what else waits for review is a follow-up)."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'in_review')")
     i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status = 'in_review'", u["project_id"])
     b = board(s, i["project_id"])[0]
@@ -234,28 +376,21 @@ def finish_ticket(s: Scene) -> None:
     text = s.rng.choice(COMMENTS)
     note = s.given(text, f'"{text}"', "comment", "add_comment", "body")
     s.say(
-        "I'm {me}. {What} passed review, close it out[ and leave a note: {note}].",
-        "{me} here: {what} is finished[; add the comment {note}].",
-        "This is {me}. Mark {what} as complete[, with a comment saying {note}].",
-        me=u["name"],
+        "{hi}{what} passed review, close it out[ and leave a note: {note}].",
+        "{hi}{what} is finished[; write {note} on it].",
+        "{hi}Mark {what} as complete[, with a note saying {note}].",
+        hi=hi(s, u),
         what=what,
-        What=what[:1].upper() + what[1:],
         note=note,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what, status="in_review")
+    key = locate(s, i, what, status="in_review") if s.rng.random() < 0.6 else locate(s, i, what)
+    s.memory["board"] = b
     s.call("transition_issue", issue_id=key, user_id=uid, to_status="done")
     s.call("add_comment", issue_id=key, author_id=uid, body=text)
-    s.say(
-        "What else is waiting for review on {p}?",
-        "Anything else in review on the {p} board?",
-        "Which other {p} tickets are sitting in review?",
-        p=b,
-    )
-    s.call("search_issues", project_id=i["project_id"], status="in_review")
 
 
-@tracker.intent(covers=("get_issue", "search_users", "transition_issue", "add_comment"))
+@tracker.intent(covers=("get_issue", "search_users", "transition_issue", "add_comment"), weight=0.5)
 def reopen_ticket(s: Scene) -> None:
     """A ticket the member holds the key of came back: it is reopened with a note."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'done')")
@@ -279,11 +414,12 @@ def reopen_ticket(s: Scene) -> None:
     )
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="open")
     s.call("add_comment", issue_id=i["issue_id"], author_id=uid, body=text)
+    remember(s, i, i["project_id"])
 
 
-@tracker.intent(covers=("search_users", "search_issues", "get_issue", "update_issue"), weight=1.2)
+@tracker.intent(covers=("search_users", "search_issues", "get_issue", "update_issue"), weight=1.2, follows=True)
 def escalate(s: Scene) -> None:
-    """A member raises a ticket's priority, then looks at the other urgent bugs of the project."""
+    """A member raises a ticket's priority (the other urgent bugs of the board are a follow-up)."""
     u = me(
         s,
         "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status != 'done' AND "
@@ -298,25 +434,19 @@ def escalate(s: Scene) -> None:
     what = issue_ref(s, i, b)
     said = {"critical": "top priority", "high": "high priority"}[new]
     s.say(
-        "I'm {me}. Customers keep hitting {what}; make it {said}.",
-        "{me} here: {what} needs to be {said} now.",
-        "This is {me}. Raise {what} to {said}, it's hurting us.",
+        "{hi}customers keep hitting {what}; make it {said}.",
+        "{hi}{what} needs to be {said} now.",
+        "{hi}raise {what} to {said}, it's hurting us.",
         minimal=["{me}: {what} is more urgent than it looks."],
+        hi=hi(s, u),
         me=u["name"],
         what=what,
         said=said,
     )
     uid = find_me(s, u)
     key = locate(s, i, what)
+    s.memory["board"] = b
     s.call("update_issue", issue_id=key, user_id=uid, priority=new)
-    s.say(
-        "What other {p} bugs are that urgent and nobody has started?",
-        "Which other untouched {p} bugs are {said}?",
-        "List the other {said} bugs on {p} that nobody has started.",
-        p=b,
-        said=said,
-    )
-    s.call("search_issues", project_id=i["project_id"], type="bug", priority=new, status="open")
 
 
 @tracker.intent(covers=("search_users", "search_issues", "assign_issue"))
@@ -369,16 +499,15 @@ def hand_over(s: Scene) -> None:
         raise Skip("the ticket is not listed")
     s.say("Give {what} to {o}.", "Hand {what} over to {o}.", "{o} should take {what}.", what=what, o=named)
     s.call("assign_issue", issue_id=row["issue_id"], assignee_id=find_user(s, other, row["project_id"]))
+    remember(s, row, b)
 
 
 # Planning ------------------------------------------------------------------------------------------
 
 
-@tracker.intent(
-    covers=("search_issues", "get_issue", "set_story_points", "list_sprints", "move_issue_to_sprint"), weight=1.5
-)
+@tracker.intent(covers=("search_issues", "get_issue", "set_story_points", "search_users"), weight=2.0, follows=True)
 def estimate_and_plan(s: Scene) -> None:
-    """A backlog ticket gets an estimate and goes into the next sprint that has room."""
+    """A backlog ticket gets an estimate (planning it into the next sprint is a follow-up)."""
     points = s.rng.choice((1, 2, 3, 5, 8))
     i = s.pick(
         "SELECT i.* FROM issues i WHERE i.sprint_id IS NULL AND i.status != 'done' AND (i.story_points IS NULL "
@@ -386,8 +515,9 @@ def estimate_and_plan(s: Scene) -> None:
         "p.status = 'planned')",
         points,
     )
-    what = issue_ref(s, i, board(s, i["project_id"])[0])
-    est = s.given(points, f"{points} points", "estimate", "set_story_points", "points")
+    b = board(s, i["project_id"])[0]
+    what = issue_ref(s, i, b)
+    est = s.given(points, f"{points} point{'s' if points != 1 else ''}", "estimate", "set_story_points", "points")
     s.say(
         "Estimate {what}[ at {est}].",
         "The team sized {what}[: {est}]. Please record it.",
@@ -395,25 +525,14 @@ def estimate_and_plan(s: Scene) -> None:
         what=what,
         est=est,
     )
-    key = locate(s, i, what, backlog=True)
+    key = locate(s, i, what, backlog=True) if s.rng.random() < 0.6 else locate(s, i, what)
+    s.memory["board"] = b
     s.call("set_story_points", issue_id=key, points=points)
-    s.say(
-        "Then plan it into the next sprint.",
-        "Now get it into the upcoming sprint.",
-        "And schedule it for the next sprint.",
-    )
-    planned = s.call("list_sprints", project_id=i["project_id"], status="planned")["sprints"]
-    fits = sorted(
-        (p for p in planned if p["committed_points"] + points <= p["capacity"]), key=lambda p: p["start_date"]
-    )
-    if not fits or fits[0]["start_date"] != min(p["start_date"] for p in planned):
-        raise Skip("the next sprint is full")
-    s.call("move_issue_to_sprint", issue_id=key, sprint_id=fits[0]["sprint_id"])
 
 
 @tracker.intent(covers=("list_projects", "list_sprints", "get_sprint", "search_issues"), weight=1.2)
 def sprint_check_in(s: Scene) -> None:
-    """A lead asks how the current sprint is going, then what nobody has picked up yet."""
+    """A lead asks how the current sprint is going (what nobody has picked up yet is a follow-up)."""
     p = s.pick("SELECT p.* FROM projects p JOIN sprints s USING (project_id) WHERE s.status = 'active'")
     b, named = board(s, p["project_id"])
     s.say(
@@ -425,12 +544,11 @@ def sprint_check_in(s: Scene) -> None:
     )
     active = s.call("list_sprints", project_id=project_key(s, p["project_id"], named), status="active")["sprints"][0]
     s.call("get_sprint", sprint_id=active["sprint_id"])
-    s.say(
-        "What in it hasn't been started or assigned?",
-        "Which of its tickets does nobody own yet?",
-        "Anything in there without an owner?",
-    )
-    s.call("search_issues", sprint_id=active["sprint_id"], unassigned=True)
+    s.memory.update(project=p["project_id"], board=b, sprint=active["sprint_id"])
+    if s.rng.random() < 0.5:
+        status = s.rng.choice(("open", "in_review", "in_progress"))
+        s.say(*SPRINT_ASKS[status])
+        s.call("search_issues", sprint_id=active["sprint_id"], status=status)
 
 
 @tracker.intent(covers=("list_projects", "list_sprints", "close_sprint", "start_sprint"), weight=1.2)
@@ -461,10 +579,19 @@ def roll_the_sprint(s: Scene) -> None:
     s.call("close_sprint", sprint_id=active["sprint_id"], carry_over_to=nxt["sprint_id"])
     s.say("Now kick off the next one.", "Start the next sprint.", "And get the new sprint going.")
     s.call("start_sprint", sprint_id=nxt["sprint_id"])
+    s.memory.update(project=p["project_id"], board=b, sprint=nxt["sprint_id"])
 
 
 @tracker.intent(
-    covers=("list_projects", "list_sprints", "create_sprint", "search_issues", "get_issue", "move_issue_to_sprint")
+    covers=(
+        "list_projects",
+        "list_sprints",
+        "create_sprint",
+        "search_issues",
+        "get_issue",
+        "move_issue_to_sprint",
+        "search_users",
+    )
 )
 def plan_new_sprint(s: Scene) -> None:
     """A lead sets up a sprint after the last planned one and puts a backlog ticket in it."""
@@ -508,6 +635,7 @@ def plan_new_sprint(s: Scene) -> None:
     s.say("Put {what} in it.", "Plan {what} into that new sprint.", "Start it off with {what}.", what=what)
     key = locate(s, i, what, backlog=True)
     s.call("move_issue_to_sprint", issue_id=key, sprint_id=made["sprint_id"])
+    s.memory.update(board=b, sprint=made["sprint_id"])
 
 
 def _say(d: date) -> str:
@@ -519,7 +647,7 @@ def _say(d: date) -> str:
 
 @tracker.intent(covers=("list_projects", "search_users", "add_project_member", "get_project"))
 def add_to_team(s: Scene) -> None:
-    """A lead adds someone to a project's team in a role, then reviews the team."""
+    """A lead adds someone to a project's team in a role (reviewing the team is a follow-up)."""
     p = s.pick("SELECT * FROM projects")
     b, named = board(s, p["project_id"])
     role = s.rng.choice(("developer", "developer", "qa", "designer", "viewer"))
@@ -539,11 +667,16 @@ def add_to_team(s: Scene) -> None:
     if role != "developer" and not s.minimal:
         args["role"] = role
     s.call("add_project_member", **args)
-    s.say("Who's on the {k} team now?", "Show me the {k} team with their roles.", "List everyone on {k} now.", k=b)
-    s.call("get_project", project_id=key)
+    s.memory.update(project=p["project_id"], board=b)
+    if s.rng.random() < 0.5:
+        s.say("Who's on the {k} team now?", "Show me the {k} team with their roles.", "Who else works on {k} now?", k=b)
+        if s.rng.random() < 0.5:
+            s.call("get_project", project_id=key)
+        else:
+            s.call("search_users", project_id=key)
 
 
-@tracker.intent(covers=("list_projects", "get_project"))
+@tracker.intent(covers=("list_projects", "get_project"), weight=0.7)
 def busiest_project(s: Scene) -> None:
     """A manager looks at which projects carry the most unresolved work, then at one of them."""
     s.say(
@@ -560,9 +693,10 @@ def busiest_project(s: Scene) -> None:
         n=p["name"],
     )
     s.call("get_project", project_id=p["project_id"])
+    s.memory.update(project=p["project_id"], board=p["name"])
 
 
-@tracker.intent(covers=("get_distinct_values", "search_issues"))
+@tracker.intent(covers=("get_distinct_values", "search_issues"), weight=0.6)
 def label_hotspots(s: Scene) -> None:
     """A manager looks at the labels in use, then at the open tickets carrying one of them."""
     s.say(
@@ -591,10 +725,11 @@ def send_for_review(s: Scene) -> None:
     """A developer lists what they have in progress and sends one ticket to review."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.assignee_id = u.user_id AND i.status = 'in_progress')")
     s.say(
-        "I'm {me}. What am I working on right now?",
-        "{me} here: which tickets do I have in progress?",
-        "This is {me}. List my in-progress tickets.",
+        "{hi}what am I working on right now?",
+        "{hi}which tickets do I have in progress?",
+        "{hi}show me my in-progress tickets.",
         minimal=["{me}: my open work?"],
+        hi=hi(s, u),
         me=u["name"],
     )
     uid = find_me(s, u)
@@ -607,6 +742,7 @@ def send_for_review(s: Scene) -> None:
         t=i["title"],
     )
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="in_review")
+    remember(s, i)
 
 
 @tracker.intent(covers=("list_projects", "search_issues", "search_users", "assign_issue"))
@@ -638,3 +774,4 @@ def triage_critical(s: Scene) -> None:
         "Give the most recent one to {o}.", "{o} should take the newest of those.", "Put {o} on the latest one.", o=who
     )
     s.call("assign_issue", issue_id=top["issue_id"], assignee_id=find_user(s, other, key))
+    remember(s, top, b)

@@ -66,12 +66,29 @@ def find_store(s: Scene, st: dict[str, Any]) -> str:
         missing="the store is not listed in its city",
         city=st["city"],
     )
+    remember_store(s, found)
     return str(found["store_id"])
 
 
-@retail_chain.intent(
-    covers=("search_products", "check_stock", "reserve_for_pickup", "cancel_reservation", "get_store"), weight=1.5
-)
+def remember_store(s: Scene, row: dict[str, Any]) -> None:
+    """The location the dialogue is about now (a row a call listed: ``store_id``, a name, ``city``)."""
+    s.memory["store"] = {
+        "store_id": row["store_id"],
+        "name": row.get("name") or row.get("store_name"),
+        "city": row["city"],
+    }
+
+
+def role(s: Scene, who: str) -> None:
+    """Who is talking: a ``shopper`` (a customer, named) or ``staff`` (a store or head-office employee). A dialogue
+    keeps its role; ``Skip`` when a follow-up needs the other one."""
+    known = s.memory.get("role")
+    if known is not None and known != who:
+        raise Skip(f"the dialogue is with {known}, not {who}")
+    s.memory["role"] = who
+
+
+@retail_chain.intent(covers=("search_products", "check_stock", "reserve_for_pickup"), weight=1.5)
 def hold_for_pickup(s: Scene) -> None:
     """A shopper asks where in their city an item is in stock and has some held at one store."""
     row = s.pick(
@@ -81,6 +98,7 @@ def hold_for_pickup(s: Scene) -> None:
     )
     qty = min(row["available"], s.rng.choice((1, 1, 2, 3)))
     shopper = s.rng.choice(SHOPPERS)
+    role(s, "shopper")
     s.be(shopper)
     name = s.given(shopper, shopper, "name", "reserve_for_pickup", "customer_name")
     what = product_ref(s, row)
@@ -125,27 +143,14 @@ def hold_for_pickup(s: Scene) -> None:
     if qty > 1:
         args["quantity"] = qty
     out = s.call("reserve_for_pickup", **args)
-    if not s.room():
-        return
-    if s.rng.random() < 0.4:
-        s.say(
-            "Actually, never mind, I found it elsewhere. Let that hold go.",
-            "Sorry, plans changed: release what you put aside for me.",
-            "Scratch that pickup, I won't make it.",
-        )
-        s.call("cancel_reservation", reservation_id=out["reservation_id"])
-    else:
-        s.say(
-            "What's the address there, and until when will you keep it?",
-            "Where exactly is that store?",
-            "How do I find that store, and who do I call if I'm late?",
-        )
-        s.call("get_store", store_id=out["store_id"])
+    s.memory["hold"] = out["reservation_id"]
+    remember_store(s, {"store_id": out["store_id"], "name": row["store"], "city": row["city"]})
 
 
-@retail_chain.intent(covers=("list_stores", "get_store", "cancel_reservation", "check_stock"), weight=1.5)
+@retail_chain.intent(covers=("list_stores", "get_store", "cancel_reservation"), weight=1.5)
 def release_hold(s: Scene) -> None:
     """Store staff release a customer's pickup hold the customer called off."""
+    role(s, "staff")
     r = s.pick(
         "SELECT r.*, s.name AS store, s.city, p.name FROM reservations r JOIN stores s USING (store_id) "
         "JOIN products p USING (sku) WHERE r.status = 'active'"
@@ -178,16 +183,10 @@ def release_hold(s: Scene) -> None:
     if len(held) != 1:
         raise Skip("the hold is not listed")
     out = s.call("cancel_reservation", reservation_id=held[0]["reservation_id"])
-    if s.rng.random() < 0.95:
-        s.say(
-            "How many of those can we sell now?",
-            "So what's our available count on it now?",
-            "How many are free on our shelf after that?",
-        )
-        s.call("check_stock", sku=out["sku"], store_id=sid)
+    s.memory["product"] = {"sku": out["sku"], "name": r["name"]}
 
 
-@retail_chain.intent(covers=("search_products", "check_stock", "transfer_stock", "list_transfers"), weight=1.5)
+@retail_chain.intent(covers=("search_products", "check_stock", "transfer_stock"), weight=1.5, follows=True)
 def rebalance(s: Scene) -> None:
     """A store manager running low on an item pulls units from the location that has the most."""
     row = s.pick(
@@ -195,18 +194,22 @@ def rebalance(s: Scene) -> None:
         "JOIN stores s USING (store_id) JOIN products p USING (sku) WHERE s.status = 'open' "
         "AND s.kind = 'store' AND i.on_hand < i.reorder_point"
     )
+    role(s, "staff")
+    known = s.memory.get("store")
+    if known and known["store_id"] != row["store_id"]:
+        raise Skip("another store than the dialogue's")
     qty = s.rng.choice((5, 10, 12, 20, 24))
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
     s.say(
-        "We're nearly out of {what} at {where}. Send us {qty} from whichever location has the most.",
-        "I manage {where}: pull {qty} units of {what} over from the place with the biggest pile.",
-        "{Where} is short on {what}. Get {qty} moved to us from wherever has the most on hand.",
-        minimal=["{Where} needs more {what}; move some over from the best-stocked location."],
+        "We're nearly out of {what} at {where}. Send us some[ ({qty} units)] from whichever location has the most.",
+        "I manage {where}: pull[ {qty} units of] {what} over from the place with the biggest pile.",
+        "{Where} is short on {what}. Get some moved to us[, {qty} units,] from wherever has the most on hand.",
+        minimal=["{Where} needs more of {what}; move some over from the best-stocked location."],
         where=where,
         Where=where[:1].upper() + where[1:],
         what=what,
-        qty=qty,
+        qty=s.given(qty, str(qty), "quantity", "transfer_stock", "quantity"),
     )
     sku = find_product(s, row)
     every = s.call("check_stock", sku=sku)["locations"]
@@ -223,13 +226,7 @@ def rebalance(s: Scene) -> None:
     s.call(
         "transfer_stock", sku=sku, from_store_id=stock[0]["store_id"], to_store_id=sid, quantity=qty, note="low stock"
     )
-    if s.rng.random() < 0.7:
-        s.say(
-            "What else has been shipped to us lately?",
-            "Show me our recent incoming transfers.",
-            "What other deliveries from our own locations came in recently?",
-        )
-        s.call("list_transfers", store_id=sid, direction="in")
+    remember_store(s, {"store_id": sid, "name": row["store"], "city": row["city"]})
 
 
 @retail_chain.intent(covers=("list_stores", "search_products", "list_store_inventory", "restock_item"), weight=1.5)
@@ -240,6 +237,7 @@ def receive_delivery(s: Scene) -> None:
         "inventory i JOIN products p USING (sku) WHERE i.store_id = s.store_id AND i.on_hand < i.reorder_point "
         "AND p.status = 'active')"
     )
+    role(s, "staff")
     where = store_ref(s, st["store_id"], st["name"])
     qty = s.rng.choice((24, 36, 48, 60, 100))
     supplier = s.rng.choice(SUPPLIERS)
@@ -265,12 +263,6 @@ def receive_delivery(s: Scene) -> None:
         sid = find_store(s, st)
         sku = find_product(s, item)
         s.call("restock_item", store_id=sid, sku=sku, quantity=n, supplier=supplier)
-        s.say(
-            "What else is still running low there?",
-            "Anything else below its reorder level at that store?",
-            "Which other shelves there need refilling?",
-        )
-        s.call("list_store_inventory", store_id=sid, low_stock_only=True)
         return
     s.say(
         "What's running low at {where}?",
@@ -297,11 +289,13 @@ def receive_delivery(s: Scene) -> None:
         n=n,
     )
     s.call("restock_item", store_id=sid, sku=item["sku"], quantity=n, supplier=supplier)
+    s.memory["product"] = {"sku": item["sku"], "name": item["name"]}
 
 
 @retail_chain.intent(covers=("get_distinct_values", "search_products"))
 def browse_brands(s: Scene) -> None:
     """An analyst looks at which brands the chain carries, then at one brand's items in a category."""
+    role(s, "staff")
     p = s.pick("SELECT brand, category FROM products GROUP BY brand, category")
     s.say(
         "Which brands do we carry, and how many products each?",
@@ -325,6 +319,7 @@ def browse_brands(s: Scene) -> None:
 @retail_chain.intent(covers=("list_stores", "get_store"))
 def closed_locations(s: Scene) -> None:
     """Someone asks which locations are closed, then for the details of one (why, who manages it)."""
+    role(s, "staff")
     st = s.pick("SELECT store_id, name, state FROM stores WHERE status = 'closed'")
     by_state = s.rng.random() < 0.4
     s.say(
@@ -347,11 +342,13 @@ def closed_locations(s: Scene) -> None:
         name=st["name"],
     )
     s.call("get_store", store_id=found["store_id"])
+    remember_store(s, found)
 
 
 @retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)
 def where_it_went(s: Scene) -> None:
     """A buyer asks where an item has been shipped between locations lately, then where it sits now."""
+    role(s, "staff")
     known = s.memory.get("product")
     p = s.pick(
         "SELECT p.sku, p.name FROM products p WHERE EXISTS (SELECT 1 FROM transfers t WHERE t.sku = p.sku)"
