@@ -52,6 +52,8 @@ def test_figures_on_crafted_tasks() -> None:
     assert g["name_leak"] == 0.0 and g["verbatim_values"] == 0.0 and g["id_turns"] == 0.0
     assert names_in("list_invoices", ["show", "invoices"]) is False and names_in("list_invoices", ["list", "invoices"])
     assert not names_in("add_address", ["my", "address"]) and names_in("add_address", ["add", "an", "address"])
+    assert stated("pet care", "file it under Pet Care.") and stated("ACC-0107", "move it from ACC-0107")
+    assert not stated("WEB", "on the Web Storefront board") and not stated("art", "my cart")
     assert stated(1250.5, "that's €1,250.50 total") and stated(30, "in 30 days") and not stated(3, "in 30 days")
 
 

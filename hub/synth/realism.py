@@ -74,13 +74,20 @@ def _values(value: Any) -> list[Any]:
 def stated(value: Any, text: str) -> bool:
     """Whether a value appears verbatim in ``text`` (a number in any of its usual written forms)."""
     if isinstance(value, str):
-        return len(value) >= 2 and value.lower() in text.lower()
+        return len(value) >= 2 and _word_in(value, text)
     forms = {str(value)}
     if isinstance(value, float):
         forms |= {f"{value:.2f}", f"{value:,.2f}"}
         if value == int(value):
             forms |= {str(int(value)), f"{int(value):,}"}
     return any(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", text) for f in forms)
+
+
+def _word_in(value: str, text: str) -> bool:
+    """``value`` as whole words of ``text``: any case for words ('pet care'), exact case for a code with no
+    lower-case letter ('WEB' is not stated by "Web Storefront"; 'ACC-0107' is by "ACC-0107")."""
+    flags = re.IGNORECASE if any(c.islower() for c in value) else 0
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(value)}(?![A-Za-z0-9])", text, flags) is not None
 
 
 def asking_texts(task: Task) -> list[str]:
