@@ -57,6 +57,12 @@ def register(sub: Any) -> None:
         help="attempts in a row without a kept task after which a server is used up for a kind",
     )
     synth.add_argument(
+        "--min-yield",
+        type=float,
+        default=0.02,
+        help="a server is used up for a kind when its recent kept / tried (about 100 attempts) falls below this",
+    )
+    synth.add_argument(
         "--sampler-k", type=int, default=100, help="refresh the sampling context every k tasks per server"
     )
     synth.add_argument("--llm-endpoint", default=None, help="OpenAI-compatible base URL (default: templates, offline)")
@@ -100,6 +106,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         min_distinct=args.min_distinct,
         server_budget=args.server_budget,
         dry_attempts=args.dry_attempts,
+        min_yield=args.min_yield,
         test_fraction=args.test_fraction,
         sampler_k=args.sampler_k,
         llm_endpoint=args.llm_endpoint,

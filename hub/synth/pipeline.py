@@ -73,6 +73,7 @@ LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
 KINDS = ("mcp", "clarify", "abstain")
 ALPHA = 0.15  # how fast an intent's (or a continuation's) recent yield forgets older attempts
 FLOOR = 0.03  # the least a used-up intent is still drawn, relative to a fresh one
+RATE_ALPHA = 0.01  # a server-kind's recent yield averages about its last 100 slot attempts
 ANCHOR_BOOST = 25.0  # how much more a follow-up that may call the tool a top-up wants is drawn
 
 
@@ -102,6 +103,7 @@ class SynthConfig(BaseModel):
     max_attempts_factor: float = Field(6.0, ge=1)  # attempts in all, per planned task (the time target)
     server_budget: float = Field(8.0, gt=0)  # attempts per planned task of a server's share of a kind
     dry_attempts: int = Field(400, ge=1)  # attempts in a row without a kept task: the server-kind is used up
+    min_yield: float = Field(0.02, ge=0, lt=1)  # a server-kind whose recent yield falls below this is used up
     slot_tries: int = Field(12, ge=1)
     coverage_tries: int = Field(24, ge=0)  # attempts per missing use of a tool in the top-up
     min_tool_uses: int = Field(10, ge=1)  # the top-up raises every tool to this many ground-truth uses
@@ -205,6 +207,7 @@ class Synthesizer:
         self.recent: dict[tuple[str, ...], float] = {}  # recent yield of an opening intent or a continuation
         self.spent: Counter[tuple[str, str]] = Counter()
         self.dry: Counter[tuple[str, str]] = Counter()
+        self.rate: dict[tuple[str, str], float] = {}  # recent kept / tried of a server-kind's slot attempts
         self.filled: Counter[str] = Counter()
         self.sequences: set[tuple[str, ...]] = set()  # tool-name sequences of the kept mcp tasks
         self.held: Counter[tuple[str, ...]] = Counter()  # the top-up's count of tasks per sequence
@@ -339,6 +342,7 @@ class Synthesizer:
                 counters[slot.kind] += 1
                 self.spent[key] += 1
                 task = self.attempt(slot, server, j)
+                self.rate[key] = (1 - RATE_ALPHA) * self.rate.get(key, 1.0) + RATE_ALPHA * (task is not None)
                 if task is not None:
                     self.dry[key] = 0
                     return task
@@ -348,7 +352,11 @@ class Synthesizer:
         return None
 
     def _used_up(self, key: tuple[str, str]) -> bool:
-        return self.spent[key] >= self.budget[key[1]] or self.dry[key] >= self.config.dry_attempts
+        return (
+            self.spent[key] >= self.budget[key[1]]
+            or self.dry[key] >= self.config.dry_attempts
+            or self.rate.get(key, 1.0) < self.config.min_yield
+        )
 
     def _progress(self, done: int, start: float) -> None:
         if not self.config.progress or (done % 100 and done != self.config.n):
