@@ -131,7 +131,7 @@ def newest_from(s: Scene, m: dict[str, Any]) -> bool:
 def message_ref(s: Scene, m: dict[str, Any]) -> str:
     """An email as its owner recalls it: who sent it and what about (then the day too), or "the latest one from
     Ana in my inbox" (the agent then reads the folder instead of searching). ``memory["how"]`` says which."""
-    if m["folder"] != "sent" and s.rng.random() < 0.35 and newest_from(s, m):
+    if m["folder"] != "sent" and s.rng.random() < 0.5 and newest_from(s, m):
         s.memory["how"] = "listing"
         return s.refer(
             m["message_id"],
@@ -319,10 +319,13 @@ def read_conversation(s: Scene) -> None:
 @email.intent(covers=("get_distinct_values", "list_mailboxes"))
 def who_works_where(s: Scene) -> None:
     """Someone looks at the departments with mailboxes, then lists the people of one of them."""
+    field = s.given("department", "department", "breakdown", "get_distinct_values", "field")
     s.say(
         "Which departments do we have mailboxes for, and how many each?",
         "How are our mailboxes spread across teams?",
-        "Give me a headcount of mailboxes per department.",
+        "Give me a headcount of mailboxes[ per {f}].",
+        "How many mailboxes do we have[ by {f}]?",
+        f=field,
     )
     depts = s.call("get_distinct_values", field="department")["values"]
     dept = s.rng.choice(sorted(depts))
@@ -572,6 +575,8 @@ def clear_out_inbox(s: Scene) -> None:
             "{me} here: {v1} {what}, I'm done with it.",
             "This is {me}. {v2} {what}, please.",
             "I'm {me}. I'm done with {what}[, it can go to {where}].",
+            "{me} here: {what} shouldn't sit in my inbox any more[; move it to {where}].",
+            "This is {me}. Get {what} out of my inbox[ and into {where}].",
         ),
         ("Also {v1} {what}.", "{v0} {what} too.", "And {what} can go[ to {where}]."),
         minimal=["{me}: {what} can go[ to {where}]."],
@@ -704,22 +709,25 @@ def start_new_label(s: Scene) -> None:
     name = s.rng.choice(NEW_LABELS)
     if s.rows("SELECT 1 FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", box["mailbox_id"], name):
         raise Skip("the label exists")
-    color = s.rng.choice(COLORS)
+    color = s.rng.choice(COLORS) if s.rng.random() < 0.5 else ""
     label = s.given(name, f"'{name}'", "label name", "create_label", "name")
     ask(
         s,
         (
-            "I'm {me}. Set up a new {c} label[ called {label}] in my mail.",
-            "{me} here: I need a new label[, {label},] in {c}.",
-            "This is {me}. Make me a {c} label[ named {label}].",
+            "I'm {me}. Set up a new {c}label[ called {label}] in my mail.",
+            "{me} here: I need a new {c}label[: {label}].",
+            "This is {me}. Make me a {c}label[ named {label}].",
         ),
-        ("Also set up a new {c} label[ called {label}].", "I need a new {c} label too[: {label}]."),
+        ("Also set up a new {c}label[ called {label}].", "I need a new {c}label too[: {label}]."),
         me=box["owner_name"],
         label=label,
-        c=color,
+        c=f"{color} " if color else "",
     )
     mid = find_box(s, box)
-    made = s.call("create_label", mailbox_id=mid, name=name, color=color)
+    args: dict[str, Any] = {"mailbox_id": mid, "name": name}
+    if color:
+        args["color"] = color
+    made = s.call("create_label", **args)
     s.memory["label"] = made
     if not s.room(2, 1) or s.rng.random() < 0.3:
         return
@@ -851,3 +859,91 @@ def clean_up_label(s: Scene) -> None:
         l=lab["name"],
     )
     s.call("label_message", message_id=m["message_id"], label=lab["name"], remove=True)
+
+
+@email.intent(covers=("list_mailboxes", "search_messages", "list_messages", "label_message"), follows=True)
+def untag_email(s: Scene) -> None:
+    """The owner takes a label off an email (which one is theirs to say when it carries several)."""
+    box = me(s, "mailbox_id IN (SELECT m.mailbox_id FROM messages m JOIN message_labels ml USING (message_id))")
+    m = received(s, box, "m.message_id IN (SELECT message_id FROM message_labels)")
+    labs = s.rows(
+        "SELECT l.* FROM labels l JOIN message_labels ml USING (label_id) WHERE ml.message_id = ?", m["message_id"]
+    )
+    lab = s.rng.choice(labs)
+    what = message_ref(s, m)
+    name: Any = f"'{lab['name']}'"
+    if len(labs) > 1:  # only then is "which label?" a real question
+        name = s.given(lab["name"], f"'{lab['name']}'", "label", "label_message", "label")
+    ask(
+        s,
+        (
+            "I'm {me}. Take a label off {what}[: {label}], it got filed wrong.",
+            "{me} here: {what} has one label too many[; drop {label}].",
+            "This is {me}. Untag {what}[, the {label} label has to go].",
+        ),
+        ("Also take a label off {what}[: {label}].", "And {what} has one label too many[: {label}]."),
+        me=box["owner_name"],
+        what=what,
+        label=name,
+    )
+    mid = find_box(s, box)
+    hit = locate(s, mid, m)
+    s.call("label_message", message_id=hit["message_id"], label=lab["name"], remove=True)
+    s.memory["label"] = lab
+    if then(s, chance=0.4):
+        s.say("What's left under '{l}' now?", "Show me what's still filed under '{l}'.", l=lab["name"])
+        s.call("list_messages", mailbox_id=mid, label=lab["name"])
+
+
+@email.intent(covers=("list_mailboxes", "add_contact", "list_contacts", "create_draft"), follows=True, weight=0.6)
+def add_from_card(s: Scene) -> None:
+    """The owner met someone (a business card in hand) and saves them, then maybe writes to them."""
+    box = me(s)
+    given_name, family = fake.person(s.rng)
+    company = s.rng.choice(fake.COMPANIES)
+    slug = "".join(ch for ch in company.lower() if ch.isalnum())
+    address = f"{given_name.lower()}.{family.lower()}@{slug}.example.com"
+    if s.rows("SELECT 1 FROM contacts WHERE mailbox_id = ? AND email = ?", box["mailbox_id"], address):
+        raise Skip("already a contact")
+    who = f"{given_name} {family}"
+    addr = s.given(address, address, "address", "add_contact", "address")
+    phone = fake.phone(s.rng) if s.rng.random() < 0.25 else ""
+    said = s.rng.random() < 0.5  # the company, when the user mentions it
+    ask(
+        s,
+        (
+            "I'm {me}. I met {who}{co} today; save them in my address book[, {addr}]{tel}.",
+            "{me} here. New person for my address book: {who}{co}[, {addr}]{tel}.",
+            "This is {me}. Keep {who}{co} in my address book[; the email is {addr}]{tel}.",
+        ),
+        ("Also save {who}{co} in my address book[, {addr}]{tel}.",),
+        me=box["owner_name"],
+        who=who,
+        co=f" from {company}" if said else "",
+        addr=addr,
+        tel=f", phone {phone}" if phone else "",
+    )
+    mid = find_box(s, box)
+    args: dict[str, Any] = {"mailbox_id": mid, "name": who, "address": address}
+    if said:
+        args["company"] = company
+    if phone:
+        args["phone"] = phone
+    saved = s.call("add_contact", **args)
+    s.memory["contact"] = saved
+    if not then(s, chance=0.5):
+        return
+    if said and s.rng.random() < 0.5:
+        s.say("Who else do I know at {co}?", "Anyone else from {co} in there?", co=company)
+        s.call("list_contacts", mailbox_id=mid, query=company)
+    else:
+        subject, body = s.rng.choice(NEW_MAIL)
+        text = body.format(f=given_name)
+        s.say(
+            "Start an email to {f}, subject '{subj}': \"{t}\" I'll send it later.",
+            "Draft a note to {f} titled '{subj}': \"{t}\" Don't send it yet.",
+            f=given_name,
+            subj=subject,
+            t=text,
+        )
+        s.memory["draft"] = s.call("create_draft", mailbox_id=mid, to=[saved["email"]], subject=subject, body=text)
