@@ -8,6 +8,7 @@ few words of the text; colleagues by name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from hub.synth.intent import Ref, Scene, Skip, day
@@ -56,6 +57,20 @@ def me(s: Scene) -> dict[str, Any]:
     u = s.pick(ACTIVE + " AND name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)")
     s.be(u["name"])
     return u
+
+
+def ask(s: Scene, opening: Sequence[str], follow: Sequence[str], minimal: Sequence[str] = (), **slots: Any) -> None:
+    """A turn that opens the dialogue (the member says who they are) or continues it (they already did)."""
+    if s.turns:
+        s.say(*follow, **slots)
+    else:
+        s.say(*opening, minimal=minimal, **slots)
+
+
+def then(s: Scene, calls: int = 1, chance: float = 0.65) -> bool:
+    """Whether an intent adds its own next turn: by chance, and only when it fits (otherwise a follow-up intent
+    takes the next turn)."""
+    return s.room(calls, 1) and s.rng.random() < chance
 
 
 def intro(s: Scene, u: dict[str, Any]) -> str:
@@ -116,6 +131,9 @@ def colleague(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
 
 def find_channel(s: Scene, ch: dict[str, Any], user_id: str | None = None) -> str:
     """The channel's id from a listing by name (as the member, for private channels)."""
+    known = s.memory.get("channel")
+    if known and known["name"] == ch["name"]:
+        return str(known["channel_id"])  # an earlier turn found it
     args: dict[str, Any] = {"query": ch["name"]}
     if user_id is not None and (ch["is_private"] or s.rng.random() < 0.3):
         args["user_id"] = user_id
@@ -168,19 +186,67 @@ def visible_message(s: Scene, user_id: str, where: str = "1=1", *params: Any) ->
 def locate(s: Scene, user_id: str, m: dict[str, Any]) -> dict[str, Any]:
     """Find a message the way the user described it: by its author, or by its words."""
     if s.rng.random() < 0.6:
-        return _in_first_page(s, user_id, m, author_id=m["author_id"])
-    return _in_first_page(s, user_id, m, query=" ".join(m["text"].split()[:5]).rstrip(",.!?:"))
+        return _in_first_page(s, user_id, m, channel_id=m["channel_id"], author_id=m["author_id"])
+    return _in_first_page(s, user_id, m, channel_id=m["channel_id"], query=words_of(m))
+
+
+def words_of(m: dict[str, Any]) -> str:
+    return " ".join(m["text"].split()[:5]).rstrip(",.!?:")
+
+
+def me_and_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any]) -> tuple[str, str]:
+    """The member's id and the channel's: a private channel is listed as the member (so them first); otherwise
+    either lookup may come first."""
+    if ch["is_private"] or s.rng.random() < 0.5:
+        uid = find_me(s, u)
+        return uid, find_channel(s, ch, uid)
+    cid = find_channel(s, ch)
+    return find_me(s, u), cid
+
+
+def three_lookups(
+    s: Scene, u: dict[str, Any], other: dict[str, Any], ch: dict[str, Any]
+) -> tuple[str, dict[str, Any], str]:
+    """The member's id, a colleague's record and a channel's id, looked up in whichever order the agent likes (a
+    private channel is listed as the member, so after them)."""
+    order = s.rng.choice(("mtc", "mct", "tmc", "cmt", "ctm", "tcm"))
+    if ch["is_private"]:
+        order = order.replace("c", "") + "c"
+    uid, them, cid = "", {}, ""
+    for step in order:
+        if step == "m":
+            uid = find_me(s, u)
+        elif step == "t":
+            them = find_user(s, other)
+        else:
+            cid = find_channel(s, ch, uid or None)
+    return uid, them, cid
+
+
+def reach(s: Scene, u: dict[str, Any], m: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    """The member's id, the message's channel id and the message: searched for by its words across the member's
+    channels (the channel comes with it), or looked up in its channel (by author or words)."""
+    if s.rng.random() < 0.35 and (s.memory.get("channel") or {}).get("name") != m["channel"]:
+        uid = find_me(s, u)
+        hit = _in_first_page(s, uid, m, query=words_of(m))
+        s.memory["channel"] = s.rows("SELECT * FROM channels WHERE channel_id = ?", hit["channel_id"])[0]
+        return uid, str(hit["channel_id"]), hit
+    uid, cid = me_and_channel(s, u, {"name": m["channel"], "is_private": int(_private(s, m))})
+    return uid, cid, locate(s, uid, m | {"channel_id": cid})
 
 
 def _in_first_page(s: Scene, user_id: str, m: dict[str, Any], **filters: Any) -> dict[str, Any]:
-    found = s.call("search_messages", user_id=user_id, channel_id=m["channel_id"], **filters)["messages"]
+    found = s.call("search_messages", user_id=user_id, **filters)["messages"]
     hit = [x for x in found if x["message_id"] == m["message_id"]]
     if not hit:
         raise Skip("the message is not on the first page")
+    s.memory["message"] = hit[0]
     return hit[0]
 
 
-@chat.intent(covers=("search_users", "list_channels", "join_channel", "post_message", "get_channel"), weight=1.5)
+@chat.intent(
+    covers=("search_users", "list_channels", "join_channel", "post_message", "get_channel"), weight=1.5, follows=True
+)
 def join_and_say_hi(s: Scene) -> None:
     """A member joins a public channel and posts there."""
     u = me(s)
@@ -197,24 +263,28 @@ def join_and_say_hi(s: Scene) -> None:
         )
     ).format(c=ch["name"], topic=ch["topic"].lower())
     hello = s.given(text, f'"{text}"', "message", "post_message", "text")
-    s.say(
-        "I'm {me}. Get me into #{c}[ and post {hello} there].",
-        "This is {me}: add me to #{c}[, then say {hello}].",
-        "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
+    ask(
+        s,
+        (
+            "I'm {me}. Get me into #{c}[ and post {hello} there].",
+            "This is {me}: add me to #{c}[, then say {hello}].",
+            "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
+        ),
+        ("Also get me into #{c}[ and post {hello} there].", "Then add me to #{c}[ and say {hello}]."),
         minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."],
         me=intro(s, u),
         c=ch["name"],
         hello=hello,
     )
-    uid = find_me(s, u)
-    cid = find_channel(s, ch)
+    uid, cid = me_and_channel(s, u, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
-    s.call("post_message", channel_id=cid, author_id=uid, text=text)
-    s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
-    s.call("get_channel", channel_id=cid)
+    s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text)
+    if then(s):
+        s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
+        s.call("get_channel", channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "join_channel", "get_channel"))
+@chat.intent(covers=("search_users", "list_channels", "join_channel", "get_channel"), follows=True)
 def join_and_look_around(s: Scene) -> None:
     """A member joins a public channel and asks who is there."""
     u = me(s)
@@ -223,19 +293,23 @@ def join_and_look_around(s: Scene) -> None:
         "(SELECT channel_id FROM channel_members WHERE user_id = ?)",
         u["user_id"],
     )
-    s.say(
-        "I'm {me}, please add me to #{c}.",
-        "{me} here. Sign me up for #{c}.",
-        "This is {me}; I'd like to be in #{c}.",
+    ask(
+        s,
+        (
+            "I'm {me}, please add me to #{c}.",
+            "{me} here. Sign me up for #{c}.",
+            "This is {me}; I'd like to be in #{c}.",
+        ),
+        ("Sign me up for #{c} too.", "I'd also like to be in #{c}.", "And add me to #{c}."),
         minimal=["{me}: #{c}, let me in."],
         me=intro(s, u),
         c=ch["name"],
     )
-    uid = find_me(s, u)
-    cid = find_channel(s, ch)
+    uid, cid = me_and_channel(s, u, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
-    s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
-    s.call("get_channel", channel_id=cid)
+    if then(s, chance=0.5):
+        s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
+        s.call("get_channel", channel_id=cid)
 
 
 @chat.intent(covers=("search_users", "list_channels", "leave_channel", "get_channel"), follows=True)
@@ -247,23 +321,26 @@ def leave_noisy_channel(s: Scene) -> None:
         "c.is_archived = 0 AND c.channel_id != 'CHN-0001'",
         u["user_id"],
     )
-    s.say(
-        "{me} here. Take me out of #{c}, it's too noisy.",
-        "I'm {me}, please remove me from #{c}.",
-        "This is {me}. I don't need #{c} anymore, get me out.",
+    ask(
+        s,
+        (
+            "{me} here. Take me out of #{c}, it's too noisy.",
+            "I'm {me}, please remove me from #{c}.",
+            "This is {me}. I don't need #{c} anymore, get me out.",
+        ),
+        ("Also take me out of #{c}, it's too noisy.", "And I don't need #{c} anymore, get me out."),
         minimal=["{me}: done with #{c}."],
         me=intro(s, u),
         c=ch["name"],
     )
-    uid = find_me(s, u)
-    cid = find_channel(s, ch, uid)
+    uid, cid = me_and_channel(s, u, ch)
     s.call("leave_channel", channel_id=cid, user_id=uid)
-    if s.room():
+    if then(s, chance=0.5):
         s.say("How many members does it have left?", "Who's still in there?", "Is anyone still in that one?")
         s.call("get_channel", channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "invite_to_channel", "get_channel"), weight=1.5)
+@chat.intent(covers=("search_users", "list_channels", "invite_to_channel", "get_channel"), weight=1.5, follows=True)
 def bring_colleague_in(s: Scene) -> None:
     """A member adds a colleague to one of their channels (the only way into a private one)."""
     u = me(s)
@@ -275,25 +352,28 @@ def bring_colleague_in(s: Scene) -> None:
     other, named = colleague(
         s, "user_id NOT IN (SELECT user_id FROM channel_members WHERE channel_id = ?)", ch["channel_id"]
     )
-    s.say(
-        "I'm {me}. Can you add {other} to #{c}?",
-        "{me} here. {other} should be in #{c}, please invite them.",
-        "This is {me}: bring {other} into #{c}, they're joining the project.",
+    ask(
+        s,
+        (
+            "I'm {me}. Can you add {other} to #{c}?",
+            "{me} here. {other} should be in #{c}, please invite them.",
+            "This is {me}: bring {other} into #{c}, they're joining the project.",
+        ),
+        ("Can you also add {other} to #{c}?", "And {other} should be in #{c}, please invite them."),
         minimal=["{me}: {other} needs #{c}."],
         me=intro(s, u),
         other=named,
         c=ch["name"],
     )
-    uid = find_me(s, u)
-    them = find_user(s, other)
-    cid = find_channel(s, ch, uid)
+    uid, them, cid = three_lookups(s, u, other, ch)
     s.call("invite_to_channel", channel_id=cid, inviter_id=uid, user_id=them["user_id"])
-    if s.rng.random() < 0.85:
+    s.memory["colleague"] = them
+    if then(s, chance=0.6):
         s.say("How many people are in it now?", "Who's in that channel now?", "Double-check they're in, please.")
         s.call("get_channel", channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"), weight=1.5)
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"), weight=1.5, follows=True)
 def reply_in_thread(s: Scene) -> None:
     """A member answers a message in its thread."""
     u = me(s)
@@ -301,19 +381,21 @@ def reply_in_thread(s: Scene) -> None:
     what = message_ref(s, m)
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    s.say(
-        "I'm {me}. Reply to {what} in its thread[: {reply}].",
-        "{me} here: answer {what} in the thread[, say {reply}].",
-        "This is {me}. Please respond under {what}[ with {reply}].",
+    ask(
+        s,
+        (
+            "I'm {me}. Reply to {what} in its thread[: {reply}].",
+            "{me} here: answer {what} in the thread[, say {reply}].",
+            "This is {me}. Please respond under {what}[ with {reply}].",
+        ),
+        ("Also reply to {what} in its thread[: {reply}].", "And answer {what} in the thread[, say {reply}]."),
         me=intro(s, u),
         what=what,
         reply=reply,
     )
-    uid = find_me(s, u)
-    cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
-    hit = locate(s, uid, m | {"channel_id": cid})
-    s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
-    if s.room():
+    uid, cid, hit = reach(s, u, m)
+    s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
+    if then(s, chance=0.5):
         s.say(
             "Show me the whole thread now.",
             "What does the thread look like with my reply?",
@@ -326,7 +408,7 @@ def _private(s: Scene, m: dict[str, Any]) -> bool:
     return bool(s.value("SELECT is_private FROM channels WHERE channel_id = ?", m["channel_id"]))
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "add_reaction", "post_message"))
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "add_reaction", "post_message"), follows=True)
 def react_to_message(s: Scene) -> None:
     """A member reacts to a colleague's message with an emoji (or takes a reaction back)."""
     u = me(s)
@@ -354,35 +436,44 @@ def react_to_message(s: Scene) -> None:
     what = message_ref(s, m)
     if take_back:
         mine_word = EMOJI_WORDS[emoji].removeprefix("a ").removeprefix("the ")
-        s.say(
-            "I'm {me}. Take back my {e} on {what}.",
-            "{me} here: remove my {e} reaction from {what}.",
+        ask(
+            s,
+            ("I'm {me}. Take back my {e} on {what}.", "{me} here: remove my {e} reaction from {what}."),
+            ("Also take back my {e} on {what}.", "And remove my {e} from {what}."),
             me=intro(s, u),
             e=mine_word,
             what=what,
         )
     else:
-        s.say(
-            "I'm {me}. Put {e} on {what}.",
-            "{me} here. React to {what} with {e}, please.",
-            "This is {me}: give {what} {e}.",
+        ask(
+            s,
+            (
+                "I'm {me}. Put {e} on {what}.",
+                "{me} here. React to {what} with {e}, please.",
+                "This is {me}: give {what} {e}.",
+            ),
+            ("Also put {e} on {what}.", "And give {what} {e}."),
             me=intro(s, u),
             e=EMOJI_WORDS[emoji],
             what=what,
         )
-    uid = find_me(s, u)
-    cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
-    hit = locate(s, uid, m | {"channel_id": cid})
+    uid, cid, hit = reach(s, u, m)
     args: dict[str, Any] = {"message_id": hit["message_id"], "user_id": uid, "emoji": emoji}
     if take_back:
         args["remove"] = True
     s.call("add_reaction", **args)
-    text = s.rng.choice(REPLY_TEXTS)
-    s.say('And answer it in the thread: "{t}"', 'Also reply under it with "{t}"', t=text)
-    s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
+    s.memory["message"] = hit | {"channel_id": cid}
+    if not take_back:
+        s.memory["reacted"] = args
+    if then(s, chance=0.5):
+        text = s.rng.choice(REPLY_TEXTS)
+        s.say('And answer it in the thread: "{t}"', 'Also reply under it with "{t}"', t=text)
+        s.memory["posted"] = s.call(
+            "post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"]
+        )
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "edit_message"))
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "edit_message"), follows=True)
 def fix_my_message(s: Scene) -> None:
     """A member corrects their latest message in a channel."""
     u = me(s)
@@ -407,46 +498,62 @@ def fix_my_message(s: Scene) -> None:
     )
     text = m["text"].rstrip(".!?") + s.rng.choice((" (updated)", " - see the doc for details.", ", thanks all!"))
     new = s.given(text, f'"{text}"', "new text", "edit_message", "text")
-    s.say(
-        "I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
-        "{me} here. Please fix {latest}[ so it reads {new}].",
-        "This is {me}: reword {latest}[ as {new}].",
+    ask(
+        s,
+        (
+            "I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
+            "{me} here. Please fix {latest}[ so it reads {new}].",
+            "This is {me}: reword {latest}[ as {new}].",
+        ),
+        ("Also, there's a mistake in {latest}; change it[ to {new}].", "And please fix {latest}[ so it reads {new}]."),
         me=intro(s, u),
         latest=latest,
         new=new,
     )
-    uid = find_me(s, u)
-    cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
-    hit = _in_first_page(s, uid, m | {"channel_id": cid}, author_id=uid)
+    uid, cid = me_and_channel(s, u, {"name": m["channel"], "is_private": int(_private(s, m))})
+    hit = _in_first_page(s, uid, m, channel_id=cid, author_id=uid)
     s.call("edit_message", message_id=hit["message_id"], user_id=uid, text=text)
-    s.say("Show me how it reads now.", "Let me see my messages there now.", "Did the edit stick?")
-    s.call("search_messages", user_id=uid, channel_id=cid, author_id=uid)
+    if then(s, chance=0.5):
+        s.say("Show me how it reads now.", "Let me see my messages there now.", "Did the edit stick?")
+        s.call("search_messages", user_id=uid, channel_id=cid, author_id=uid)
 
 
-@chat.intent(covers=("search_users", "search_messages", "get_channel"))
+@chat.intent(covers=("search_users", "search_messages", "get_channel"), follows=True)
 def who_mentioned_me(s: Scene) -> None:
     """A member catches up on the messages that @-mention them."""
-    u = s.pick(
-        ACTIVE + " AND user_id IN (SELECT user_id FROM mentions) AND name IN (SELECT name FROM users "
-        "GROUP BY name HAVING COUNT(*) = 1)"
-    )
-    s.be(u["name"])
-    s.say(
-        "I'm {me}. Did anyone tag me lately?",
-        "{me} here. Where have people @-mentioned me?",
-        "This is {me}: what messages call me out by name?",
+    known = s.memory.get("me")
+    if known:
+        u = dict(known)
+    else:
+        u = s.pick(
+            ACTIVE + " AND user_id IN (SELECT user_id FROM mentions) AND name IN (SELECT name FROM users "
+            "GROUP BY name HAVING COUNT(*) = 1)"
+        )
+        s.be(u["name"])
+    ask(
+        s,
+        (
+            "I'm {me}. Did anyone tag me lately?",
+            "{me} here. Where have people @-mentioned me?",
+            "This is {me}: what messages call me out by name?",
+        ),
+        ("By the way, did anyone tag me lately?", "Where have people @-mentioned me recently?"),
         minimal=["{me}: any mentions?"],
         me=intro(s, u),
     )
     uid = find_me(s, u)
+    s.asked("search_messages", user_id=uid, mentions_user_id=uid)
     found = s.call("search_messages", user_id=uid, mentions_user_id=uid)["messages"]
     if not found:
         raise Skip("no visible mention")
+    s.memory["message"] = found[0]
+    if not then(s, chance=0.6):
+        return
     s.say("Which channel was the latest one in, and who's in it?", "Tell me about the channel of the newest one.")
     s.call("get_channel", channel_id=found[0]["channel_id"])
 
 
-@chat.intent(covers=("search_users", "list_channels", "get_channel"))
+@chat.intent(covers=("search_users", "list_channels", "get_channel"), follows=True)
 def colleague_channels(s: Scene) -> None:
     """Someone checks which channels a colleague follows, then looks at one of them."""
     other, named = colleague(s, "user_id IN (SELECT user_id FROM channel_members)")
@@ -462,6 +569,7 @@ def colleague_channels(s: Scene) -> None:
         other=named,
     )
     them = find_user(s, other)
+    s.memory["colleague"] = them
     found = s.find(
         "list_channels",
         "channels",
@@ -511,7 +619,7 @@ def team_makeup(s: Scene) -> None:
         s.call("search_users", status="deactivated")
 
 
-@chat.intent(covers=("search_users", "list_channels", "post_message", "search_messages"), weight=1.5)
+@chat.intent(covers=("search_users", "list_channels", "post_message", "search_messages"), weight=1.5, follows=True)
 def post_with_mention(s: Scene) -> None:
     """A member posts in a channel, tagging a colleague by name."""
     u = me(s)
@@ -529,19 +637,24 @@ def post_with_mention(s: Scene) -> None:
             "let's sync after lunch.",
         )
     )
-    s.say(
-        "I'm {me}. Post in #{c} tagging {other}: {body}",
-        "{me} here. Ping {other} in #{c}: {body}",
-        'This is {me}: in #{c}, mention {other} and say "{body}"',
+    ask(
+        s,
+        (
+            "I'm {me}. Post in #{c} tagging {other}: {body}",
+            "{me} here. Ping {other} in #{c}: {body}",
+            'This is {me}: in #{c}, mention {other} and say "{body}"',
+        ),
+        ("Also ping {other} in #{c}: {body}", 'Then, in #{c}, mention {other} and say "{body}"'),
         me=intro(s, u),
         c=ch["name"],
         other=named,
         body=body,
     )
-    uid = find_me(s, u)
-    them = find_user(s, other)
-    cid = find_channel(s, ch, uid)
-    s.call("post_message", channel_id=cid, author_id=uid, text=f"@{them['handle']} {body}")
+    uid, them, cid = three_lookups(s, u, other, ch)
+    s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=f"@{them['handle']} {body}")
+    s.memory["colleague"] = them
+    if not then(s, chance=0.6):
+        return
     s.say(
         "Show me the latest messages there.",
         "What's been said in that channel lately?",
@@ -550,23 +663,28 @@ def post_with_mention(s: Scene) -> None:
     s.call("search_messages", user_id=uid, channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"))
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"), follows=True)
 def catch_up_on_thread(s: Scene) -> None:
     """A member reads the replies under a colleague's message."""
     u = me(s)
     m = visible_message(s, u["user_id"], "(SELECT COUNT(*) FROM messages r WHERE r.thread_id = m.message_id) > 0")
     what = message_ref(s, m)
-    s.say(
-        "I'm {me}. What did people answer to {what}?",
-        "{me} here. Catch me up on the replies to {what}.",
-        "This is {me}: what's the thread under {what} saying?",
+    ask(
+        s,
+        (
+            "I'm {me}. What did people answer to {what}?",
+            "{me} here. Catch me up on the replies to {what}.",
+            "This is {me}: what's the thread under {what} saying?",
+        ),
+        ("What did people answer to {what}?", "Also catch me up on the replies to {what}."),
         me=intro(s, u),
         what=what,
     )
-    uid = find_me(s, u)
-    cid = find_channel(s, {"name": m["channel"], "is_private": int(_private(s, m))}, uid)
-    hit = locate(s, uid, m | {"channel_id": cid})
+    uid, cid, hit = reach(s, u, m)
     s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
+    s.memory["message"] = hit | {"channel_id": cid}
+    if not then(s, chance=0.6):
+        return
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
     s.say("Add my reply to that thread: {r}", "Answer them there: {r}", r=reply)
