@@ -744,3 +744,85 @@ def my_channels(s: Scene) -> None:
     if archived:
         args["include_archived"] = True
     s.call("list_channels", **args)
+
+
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "add_reaction"), follows=True)
+def channel_catch_up(s: Scene) -> None:
+    """A member reads the latest in one of their channels, then picks out one post by who wrote it."""
+    u = me(s)
+    ch = s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0 AND (SELECT COUNT(*) FROM messages x WHERE x.channel_id = c.channel_id) > 0",
+        u["user_id"],
+    )
+    ask(
+        s,
+        (
+            "I'm {me}. What's been happening in #{c}?",
+            "{me} here: catch me up on #{c}.",
+            "This is {me}. What did I miss in #{c}?",
+        ),
+        ("What's been happening in #{c}?", "Catch me up on #{c} too.", "And what did I miss in #{c}?"),
+        minimal=["{me}: #{c}, what's new?"],
+        me=intro(s, u),
+        c=ch["name"],
+    )
+    uid, cid = me_and_channel(s, u, ch)
+    s.asked("search_messages", channel_id=cid, user_id=uid)
+    posts = s.call("search_messages", user_id=uid, channel_id=cid)["messages"]
+    if not then(s, chance=0.5):
+        return
+    others = [p for p in posts if p["author_id"] != uid]
+    authors = {p["author_id"]: n for p in others for n in [sum(q["author_id"] == p["author_id"] for q in others)]}
+    alone = [p for p in others if authors[p["author_id"]] == 1]
+    p = s.choose(alone, lambda r: r["author_id"], none="no post stands out", alike="same author")
+    name = s.value("SELECT name FROM users WHERE user_id = ?", p["author_id"])
+    s.memory["message"] = p
+    s.say(
+        "What did {a} write there? Give it a thumbs-up.",
+        "{a}'s post there deserves a thumbs-up.",
+        "Put a thumbs-up on the post from {a}.",
+        a=name,
+    )
+    if s.rows(
+        "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = 'thumbsup'", p["message_id"], uid
+    ):
+        raise Skip("already reacted")
+    args = {"message_id": p["message_id"], "user_id": uid, "emoji": "thumbsup"}
+    s.call("add_reaction", **args)
+    s.memory["reacted"] = args
+
+
+@chat.intent(covers=("search_users", "list_channels", "search_messages"), follows=True)
+def colleague_in_channel(s: Scene) -> None:
+    """A member asks what a colleague has been saying in one of their shared channels."""
+    u = me(s)
+    ch = s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0",
+        u["user_id"],
+    )
+    other, named = colleague(
+        s,
+        "user_id != ? AND user_id IN (SELECT author_id FROM messages WHERE channel_id = ? AND thread_id IS NULL)",
+        u["user_id"],
+        ch["channel_id"],
+    )
+    ask(
+        s,
+        (
+            "I'm {me}. What has {other} been posting in #{c}?",
+            "{me} here: show me {other}'s messages in #{c}.",
+            "This is {me}. What did {other} say in #{c} lately?",
+        ),
+        ("What has {other} been posting in #{c}?", "Also show me {other}'s messages in #{c}."),
+        me=intro(s, u),
+        other=named,
+        c=ch["name"],
+    )
+    uid, them, cid = three_lookups(s, u, other, ch)
+    found = s.call("search_messages", user_id=uid, channel_id=cid, author_id=them["user_id"])["messages"]
+    s.memory["colleague"] = them
+    tops = [m for m in found if m["thread_id"] is None]
+    if tops:
+        s.memory["message"] = tops[0]
