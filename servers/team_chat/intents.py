@@ -244,9 +244,7 @@ def _in_first_page(s: Scene, user_id: str, m: dict[str, Any], **filters: Any) ->
     return hit[0]
 
 
-@chat.intent(
-    covers=("search_users", "list_channels", "join_channel", "post_message", "get_channel"), weight=1.5, follows=True
-)
+@chat.intent(covers=("search_users", "list_channels", "join_channel", "post_message", "get_channel"), weight=1.5)
 def join_and_say_hi(s: Scene) -> None:
     """A member joins a public channel and posts there."""
     u = me(s)
@@ -284,7 +282,7 @@ def join_and_say_hi(s: Scene) -> None:
         s.call("get_channel", channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "join_channel", "get_channel"), follows=True)
+@chat.intent(covers=("search_users", "list_channels", "join_channel", "get_channel"))
 def join_and_look_around(s: Scene) -> None:
     """A member joins a public channel and asks who is there."""
     u = me(s)
@@ -340,7 +338,7 @@ def leave_noisy_channel(s: Scene) -> None:
         s.call("get_channel", channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "invite_to_channel", "get_channel"), weight=1.5, follows=True)
+@chat.intent(covers=("search_users", "list_channels", "invite_to_channel", "get_channel"), weight=1.5)
 def bring_colleague_in(s: Scene) -> None:
     """A member adds a colleague to one of their channels (the only way into a private one)."""
     u = me(s)
@@ -473,7 +471,7 @@ def react_to_message(s: Scene) -> None:
         )
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "edit_message"), follows=True)
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "edit_message"))
 def fix_my_message(s: Scene) -> None:
     """A member corrects their latest message in a channel."""
     u = me(s)
@@ -550,10 +548,10 @@ def who_mentioned_me(s: Scene) -> None:
     if not then(s, chance=0.6):
         return
     s.say("Which channel was the latest one in, and who's in it?", "Tell me about the channel of the newest one.")
-    s.call("get_channel", channel_id=found[0]["channel_id"])
+    s.memory["channel"] = s.call("get_channel", channel_id=found[0]["channel_id"])
 
 
-@chat.intent(covers=("search_users", "list_channels", "get_channel"), follows=True)
+@chat.intent(covers=("search_users", "list_channels", "get_channel"))
 def colleague_channels(s: Scene) -> None:
     """Someone checks which channels a colleague follows, then looks at one of them."""
     other, named = colleague(s, "user_id IN (SELECT user_id FROM channel_members)")
@@ -619,7 +617,7 @@ def team_makeup(s: Scene) -> None:
         s.call("search_users", status="deactivated")
 
 
-@chat.intent(covers=("search_users", "list_channels", "post_message", "search_messages"), weight=1.5, follows=True)
+@chat.intent(covers=("search_users", "list_channels", "post_message", "search_messages"), weight=1.5)
 def post_with_mention(s: Scene) -> None:
     """A member posts in a channel, tagging a colleague by name."""
     u = me(s)
@@ -725,6 +723,7 @@ def channel_roster(s: Scene) -> None:
     ch = s.memory.get("channel")
     if not ch:
         raise Skip("no channel in the dialogue yet")
+    s.asked("get_channel", channel_id=ch["channel_id"])
     s.say("Who's in #{c}, by the way?", "How big is #{c}?", c=ch["name"])
     s.call("get_channel", channel_id=ch["channel_id"])
 
@@ -793,7 +792,7 @@ def channel_catch_up(s: Scene) -> None:
     s.memory["reacted"] = args
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages"), follows=True)
+@chat.intent(covers=("search_users", "list_channels", "search_messages"))
 def colleague_in_channel(s: Scene) -> None:
     """A member asks what a colleague has been saying in one of their shared channels."""
     u = me(s)

@@ -230,22 +230,31 @@ def join_it(s: Scene) -> None:
 # On the colleague of the dialogue ---------------------------------------------------------------
 
 
-@chat.intent(covers=("search_messages",), follows=True, opens=False)
+@chat.intent(covers=("search_users", "search_messages"), follows=True, opens=False)
 def colleague_posts(s: Scene) -> None:
-    """What the colleague the dialogue is about has been posting."""
+    """What the colleague the dialogue is about (or one the member names now) has been posting."""
     u = member(s)
     them = s.memory.get("colleague")
-    if not them:
-        raise Skip("no colleague in the dialogue")
-    s.asked("search_messages", author_id=them["user_id"])
-    s.say("What has {f} posted lately?", "Show me {f}'s recent messages.", f=them["name"].split()[0])
+    if them:
+        s.asked("search_messages", author_id=them["user_id"])
+        s.say("What has {f} posted lately?", "Show me {f}'s recent messages.", f=them["name"].split()[0])
+    else:
+        other, named = colleague(s, "user_id != ? AND user_id IN (SELECT author_id FROM messages)", u["user_id"])
+        s.say("What has {o} been posting lately?", "Show me what {o} wrote recently.", o=named)
+        them = find_user(s, other)
+        s.memory["colleague"] = them
     s.call("search_messages", user_id=u["user_id"], author_id=them["user_id"])
 
 
 @chat.intent(covers=("list_channels",), follows=True, opens=False)
 def colleague_where(s: Scene) -> None:
-    """Which channels the colleague the dialogue is about is in."""
+    """Which channels the colleague the dialogue is about (or the author of its message) is in."""
     them = s.memory.get("colleague")
+    if not them and s.memory.get("message"):
+        author = s.memory["message"]["author_id"]
+        if author == (s.memory.get("me") or {}).get("user_id"):
+            raise Skip("one's own message")
+        them = s.rows("SELECT user_id, name FROM users WHERE user_id = ?", author)[0]
     if not them:
         raise Skip("no colleague in the dialogue")
     s.asked("list_channels", user_id=them["user_id"])
