@@ -184,9 +184,15 @@ def visible_message(s: Scene, user_id: str, where: str = "1=1", *params: Any) ->
 
 
 def locate(s: Scene, user_id: str, m: dict[str, Any]) -> dict[str, Any]:
-    """Find a message the way the user described it: by its author, or by its words."""
-    if s.rng.random() < 0.6:
-        return _in_first_page(s, user_id, m, channel_id=m["channel_id"], author_id=m["author_id"])
+    """Find a message the way the user described it: by its author (whose member id the agent looks up first), or
+    by its words."""
+    if m["author_id"] == user_id:
+        return _in_first_page(s, user_id, m, channel_id=m["channel_id"], author_id=user_id)
+    named = s.value("SELECT COUNT(*) FROM users WHERE name = ?", m["author"]) == 1
+    if s.room(4, 1) and s.rng.random() < 0.6 and named:
+        them = find_user(s, {"name": m["author"], "user_id": m["author_id"]})
+        s.memory["colleague"] = them
+        return _in_first_page(s, user_id, m, channel_id=m["channel_id"], author_id=them["user_id"])
     return _in_first_page(s, user_id, m, channel_id=m["channel_id"], query=words_of(m))
 
 
@@ -516,7 +522,7 @@ def fix_my_message(s: Scene) -> None:
         s.call("search_messages", user_id=uid, channel_id=cid, author_id=uid)
 
 
-@chat.intent(covers=("search_users", "search_messages", "get_channel"), follows=True)
+@chat.intent(covers=("search_users", "search_messages", "get_channel", "post_message", "add_reaction"), follows=True)
 def who_mentioned_me(s: Scene) -> None:
     """A member catches up on the messages that @-mention them."""
     known = s.memory.get("me")
@@ -547,8 +553,34 @@ def who_mentioned_me(s: Scene) -> None:
     s.memory["message"] = found[0]
     if not then(s, chance=0.6):
         return
-    s.say("Which channel was the latest one in, and who's in it?", "Tell me about the channel of the newest one.")
-    s.memory["channel"] = s.call("get_channel", channel_id=found[0]["channel_id"])
+    latest = found[0]
+    mode = s.rng.choice(("channel", "reply", "react"))
+    can_act = s.rows(
+        "SELECT 1 FROM channels c JOIN channel_members m USING (channel_id) WHERE c.channel_id = ? AND "
+        "c.is_archived = 0 AND m.user_id = ?",
+        latest["channel_id"],
+        uid,
+    )
+    if latest["thread_id"] is not None or latest["author_id"] == uid or not can_act:
+        mode = "channel"
+    if mode == "channel":
+        s.say("Which channel was the latest one in, and who's in it?", "Tell me about the channel of the newest one.")
+        s.memory["channel"] = s.call("get_channel", channel_id=latest["channel_id"])
+    elif mode == "reply":
+        text = s.rng.choice(REPLY_TEXTS)
+        s.say('Answer the newest one in its thread: "{t}"', 'Reply under the latest one with "{t}"', t=text)
+        s.memory["posted"] = s.call(
+            "post_message", channel_id=latest["channel_id"], author_id=uid, text=text, thread_id=latest["message_id"]
+        )
+    else:
+        if s.rows(
+            "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = 'eyes'", latest["message_id"], uid
+        ):
+            raise Skip("already reacted")
+        s.say("Put the eyes emoji on the newest one so they know I saw it.", "Give the latest one an eyes reaction.")
+        args = {"message_id": latest["message_id"], "user_id": uid, "emoji": "eyes"}
+        s.call("add_reaction", **args)
+        s.memory["reacted"] = args
 
 
 @chat.intent(covers=("search_users", "list_channels", "get_channel"))
@@ -661,7 +693,7 @@ def post_with_mention(s: Scene) -> None:
     s.call("search_messages", user_id=uid, channel_id=cid)
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"), follows=True)
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "post_message"))
 def catch_up_on_thread(s: Scene) -> None:
     """A member reads the replies under a colleague's message."""
     u = me(s)
@@ -745,7 +777,7 @@ def my_channels(s: Scene) -> None:
     s.call("list_channels", **args)
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "add_reaction"), follows=True)
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "add_reaction", "post_message"), follows=True)
 def channel_catch_up(s: Scene) -> None:
     """A member reads the latest in one of their channels, then picks out one post by who wrote it."""
     u = me(s)
@@ -777,6 +809,11 @@ def channel_catch_up(s: Scene) -> None:
     p = s.choose(alone, lambda r: r["author_id"], none="no post stands out", alike="same author")
     name = s.value("SELECT name FROM users WHERE user_id = ?", p["author_id"])
     s.memory["message"] = p
+    if s.rng.random() < 0.4:
+        text = s.rng.choice(REPLY_TEXTS)
+        s.say('Answer {a}\'s post there: "{t}"', 'Reply under the post from {a} with "{t}"', a=name, t=text)
+        s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=p["message_id"])
+        return
     s.say(
         "What did {a} write there? Give it a thumbs-up.",
         "{a}'s post there deserves a thumbs-up.",
@@ -825,3 +862,33 @@ def colleague_in_channel(s: Scene) -> None:
     tops = [m for m in found if m["thread_id"] is None]
     if tops:
         s.memory["message"] = tops[0]
+
+
+@chat.intent(covers=("search_users", "list_channels", "get_channel", "invite_to_channel"))
+def make_sure_they_are_in(s: Scene) -> None:
+    """A member checks whether a colleague is in one of their channels and, if not, brings them in."""
+    u = me(s)
+    ch = s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0",
+        u["user_id"],
+    )
+    other, named = colleague(s, "user_id != ?", u["user_id"])
+    inside = bool(
+        s.rows("SELECT 1 FROM channel_members WHERE channel_id = ? AND user_id = ?", ch["channel_id"], other["user_id"])
+    )
+    s.say(
+        "I'm {me}. Is {other} in #{c}?",
+        "{me} here: can you check whether {other} is in #{c}?",
+        "This is {me}. Does {other} follow #{c}?",
+        minimal=["{me}: {other} and #{c}?"],
+        me=intro(s, u),
+        other=named,
+        c=ch["name"],
+    )
+    uid, them, cid = three_lookups(s, u, other, ch)
+    s.call("get_channel", channel_id=cid)
+    s.memory["colleague"] = them
+    if not inside:
+        s.say("They're not? Add them then.", "Then please bring them in.", "OK, invite them.")
+        s.call("invite_to_channel", channel_id=cid, inviter_id=uid, user_id=them["user_id"])

@@ -185,26 +185,6 @@ def post_there(s: Scene) -> None:
     s.memory["posted"] = s.call("post_message", channel_id=ch["channel_id"], author_id=u["user_id"], text=text)
 
 
-@chat.intent(covers=("search_users", "invite_to_channel"), follows=True, opens=False)
-def invite_there(s: Scene) -> None:
-    """A colleague goes into the channel the dialogue is about: the one already named, or another by name."""
-    u = member(s)
-    ch = channel(s, mine=True)
-    known = s.memory.get("colleague")
-    outside = "user_id NOT IN (SELECT user_id FROM channel_members WHERE channel_id = ?)"
-    if known and s.rows(
-        f"SELECT 1 FROM users WHERE user_id = ? AND status = 'active' AND {outside}", known["user_id"], ch["channel_id"]
-    ):
-        s.say("Add {f} to #{c} as well.", "{f} should be in #{c} too.", f=known["name"].split()[0], c=ch["name"])
-        them = known
-    else:
-        other, named = colleague(s, f"user_id != ? AND {outside}", u["user_id"], ch["channel_id"])
-        s.say("Bring {o} into #{c} too.", "{o} should be in #{c} as well, please add them.", o=named, c=ch["name"])
-        them = find_user(s, other)
-    s.call("invite_to_channel", channel_id=ch["channel_id"], inviter_id=u["user_id"], user_id=them["user_id"])
-    s.memory["colleague"] = them
-
-
 @chat.intent(covers=("leave_channel",), follows=True, opens=False, weight=0.7)
 def leave_it(s: Scene) -> None:
     """The member leaves the channel the dialogue is about."""
