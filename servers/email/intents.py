@@ -15,7 +15,7 @@ talking (``memory["box"]``) and the email, draft, contact or label the dialogue 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import date, timedelta
 from operator import itemgetter
 from typing import Any
 
@@ -150,19 +150,19 @@ def message_ref(s: Scene, m: dict[str, Any]) -> str:
     subject = core(m["subject"])
     where = "mailbox_id = ? AND folder = ? AND from_name = ? AND (subject = ? OR subject = ?)"
     args = (m["mailbox_id"], m["folder"], m["from_name"], subject, f"Re: {subject}")
-    return s.refer(
-        m["message_id"],
-        Ref("the '{subj}' email from {who}", f"SELECT message_id FROM messages WHERE {where}", *args),
-        Ref(
-            "the '{subj}' email {who} sent {when}",
-            f"SELECT message_id FROM messages WHERE {where} AND substr(sent_at, 1, 10) = ?",
-            *args,
-            m["sent_at"][:10],
-        ),
-        subj=subject,
-        who=m["from_name"],
-        when=day(m["sent_at"], s.now),
+    plain = Ref("the '{subj}' email from {who}", f"SELECT message_id FROM messages WHERE {where}", *args)
+    dated = Ref(
+        "the '{subj}' email {who} sent {when}",
+        f"SELECT message_id FROM messages WHERE {where} AND substr(sent_at, 1, 10) = ?",
+        *args,
+        m["sent_at"][:10],
     )
+    when = day(m["sent_at"], s.now)
+    refs = (dated,) if s.rng.random() < 0.3 else (plain, dated)  # some people say when it came anyway
+    text = s.refer(m["message_id"], *refs, subj=subject, who=m["from_name"], when=when)
+    if text.endswith(f" sent {when}"):
+        s.memory["when"] = m["sent_at"][:10]  # the agent can narrow the search to that day
+    return text
 
 
 def locate(
@@ -171,8 +171,9 @@ def locate(
     """Find the email the way the user described it (``message_ref``): read the folder for "the latest one from
     Ana", else search subject words (and the sender's name). The row found becomes what the dialogue is about."""
     if s.memory.pop("how", "search") == "listing":
+        s.memory.pop("when", None)
         args: dict[str, Any] = {"mailbox_id": mailbox_id}
-        if m["folder"] != "inbox" or s.rng.random() < 0.3:
+        if m["folder"] != "inbox":
             args["folder"] = m["folder"]
         hit = s.find(
             "list_messages", "messages", "message_id", m["message_id"], missing="not on the first page", **args
@@ -184,6 +185,10 @@ def locate(
         args = {"mailbox_id": mailbox_id, "query": words}
         if folder:
             args["folder"] = folder
+        when = s.memory.pop("when", None)
+        if when:
+            args["after"] = when
+            args["before"] = (date.fromisoformat(when) + timedelta(days=1)).isoformat()
         hit = s.find(
             "search_messages",
             "messages",
@@ -895,7 +900,7 @@ def untag_email(s: Scene) -> None:
         s.call("list_messages", mailbox_id=mid, label=lab["name"])
 
 
-@email.intent(covers=("list_mailboxes", "add_contact", "list_contacts", "create_draft"), follows=True, weight=0.6)
+@email.intent(covers=("list_mailboxes", "add_contact", "list_contacts", "create_draft"), follows=True, weight=0.4)
 def add_from_card(s: Scene) -> None:
     """The owner met someone (a business card in hand) and saves them, then maybe writes to them."""
     box = me(s)

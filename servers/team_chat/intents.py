@@ -183,6 +183,18 @@ def visible_message(s: Scene, user_id: str, where: str = "1=1", *params: Any) ->
     )
 
 
+def message_near(s: Scene, user_id: str, where: str, *params: Any) -> dict[str, Any]:
+    """A message as ``visible_message``, often in the channel the dialogue is already about ("and in the same
+    channel, ...")."""
+    here = s.memory.get("channel")
+    if here and (not s.room(3, 0) or s.rng.random() < 0.6):  # short of room: where the agent knows the channel
+        try:
+            return visible_message(s, user_id, f"({where}) AND m.channel_id = ?", *params, here["channel_id"])
+        except Skip:
+            pass
+    return visible_message(s, user_id, where, *params)
+
+
 def locate(s: Scene, user_id: str, m: dict[str, Any]) -> dict[str, Any]:
     """Find a message the way the user described it: by its author (whose member id the agent looks up first), or
     by its words."""
@@ -232,7 +244,14 @@ def three_lookups(
 def reach(s: Scene, u: dict[str, Any], m: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
     """The member's id, the message's channel id and the message: searched for by its words across the member's
     channels (the channel comes with it), or looked up in its channel (by author or words)."""
-    if s.rng.random() < 0.35 and (s.memory.get("channel") or {}).get("name") != m["channel"]:
+    alike = s.value(
+        "SELECT COUNT(*) FROM messages x JOIN channels c ON c.channel_id = x.channel_id WHERE x.text LIKE ? AND "
+        "(c.is_private = 0 OR x.channel_id IN (SELECT channel_id FROM channel_members WHERE user_id = ?))",
+        f"%{words_of(m)}%",
+        u["user_id"],
+    )
+    short = not s.room(3, 0)  # little room left: the one search the agent needs
+    if (short or s.rng.random() < 0.35) and alike == 1 and (s.memory.get("channel") or {}).get("name") != m["channel"]:
         uid = find_me(s, u)
         hit = _in_first_page(s, uid, m, query=words_of(m))
         s.memory["channel"] = s.rows("SELECT * FROM channels WHERE channel_id = ?", hit["channel_id"])[0]
@@ -381,7 +400,7 @@ def bring_colleague_in(s: Scene) -> None:
 def reply_in_thread(s: Scene) -> None:
     """A member answers a message in its thread."""
     u = me(s)
-    m = visible_message(s, u["user_id"], "m.author_id != ?", u["user_id"])
+    m = message_near(s, u["user_id"], "m.author_id != ?", u["user_id"])
     what = message_ref(s, m)
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
@@ -412,7 +431,7 @@ def _private(s: Scene, m: dict[str, Any]) -> bool:
     return bool(s.value("SELECT is_private FROM channels WHERE channel_id = ?", m["channel_id"]))
 
 
-@chat.intent(covers=("search_users", "list_channels", "search_messages", "add_reaction", "post_message"), follows=True)
+@chat.intent(covers=("search_users", "list_channels", "search_messages", "add_reaction", "post_message"))
 def react_to_message(s: Scene) -> None:
     """A member reacts to a colleague's message with an emoji (or takes a reaction back)."""
     u = me(s)
@@ -428,7 +447,7 @@ def react_to_message(s: Scene) -> None:
         m = visible_message(s, u["user_id"], "m.message_id = ?", pick["message_id"])
         emoji = pick["emoji"]
     else:
-        m = visible_message(s, u["user_id"], "m.author_id != ?", u["user_id"])
+        m = message_near(s, u["user_id"], "m.author_id != ?", u["user_id"])
         emoji = s.rng.choice(list(EMOJI_WORDS))
         if s.rows(
             "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?",
@@ -563,6 +582,8 @@ def who_mentioned_me(s: Scene) -> None:
     )
     if latest["thread_id"] is not None or latest["author_id"] == uid or not can_act:
         mode = "channel"
+    else:  # the agent holds the channel's id from the result
+        s.memory["channel"] = s.rows("SELECT * FROM channels WHERE channel_id = ?", latest["channel_id"])[0]
     if mode == "channel":
         s.say("Which channel was the latest one in, and who's in it?", "Tell me about the channel of the newest one.")
         s.memory["channel"] = s.call("get_channel", channel_id=latest["channel_id"])

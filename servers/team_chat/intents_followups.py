@@ -156,13 +156,16 @@ def fix_what_i_posted(s: Scene) -> None:
     posted = s.memory.get("posted")
     if not posted:
         raise Skip("nothing posted in the dialogue")
-    if not s.rows(
-        "SELECT 1 FROM messages m JOIN channels c USING (channel_id) WHERE m.message_id = ? AND c.is_archived = 0",
+    now = s.rows(
+        "SELECT m.text FROM messages m JOIN channels c USING (channel_id) WHERE m.message_id = ? AND c.is_archived = 0",
         posted["message_id"],
-    ):
-        raise Skip("the post cannot be edited")
+    )
+    if not now or now[0]["text"] != posted["text"]:
+        raise Skip("the post cannot be edited, or was edited already")
     old = posted["text"].rstrip(".!?")
     text = old + s.rng.choice((" (edited: see the doc)", ", thanks!", " - will confirm by EOD."))
+    if text == posted["text"]:
+        raise Skip("the same text")
     s.say(
         'Actually, make what I just posted read "{t}"',
         'Fix my post so it says "{t}"',
