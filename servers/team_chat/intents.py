@@ -187,7 +187,9 @@ def message_near(s: Scene, user_id: str, where: str, *params: Any) -> dict[str, 
     """A message as ``visible_message``, often in the channel the dialogue is already about ("and in the same
     channel, ...")."""
     here = s.memory.get("channel")
-    if here and (not s.room(3, 0) or s.rng.random() < 0.6):  # short of room: where the agent knows the channel
+    if here and not s.room(3, 0):  # short of room: only where the agent knows the channel
+        return visible_message(s, user_id, f"({where}) AND m.channel_id = ?", *params, here["channel_id"])
+    if here and s.rng.random() < 0.6:
         try:
             return visible_message(s, user_id, f"({where}) AND m.channel_id = ?", *params, here["channel_id"])
         except Skip:
@@ -604,21 +606,33 @@ def who_mentioned_me(s: Scene) -> None:
         s.memory["reacted"] = args
 
 
-@chat.intent(covers=("search_users", "list_channels", "get_channel"))
+@chat.intent(covers=("search_users", "list_channels", "get_channel", "join_channel"))
 def colleague_channels(s: Scene) -> None:
-    """Someone checks which channels a colleague follows, then looks at one of them."""
-    other, named = colleague(s, "user_id IN (SELECT user_id FROM channel_members)")
+    """Someone checks which channels a colleague follows, then looks at one of them (or joins it)."""
+    u = me(s) if s.rng.random() < 0.5 else None
+    where = "user_id IN (SELECT user_id FROM channel_members)"
+    other, named = colleague(s, where + (" AND user_id != ?" if u else ""), *([u["user_id"]] if u else []))
+    outside = " AND c.channel_id NOT IN (SELECT channel_id FROM channel_members WHERE user_id = ?)" if u else ""
     ch = s.pick(
         "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0 AND c.is_private = 0",
+        "c.is_archived = 0 AND c.is_private = 0" + outside,
         other["user_id"],
+        *([u["user_id"]] if u else []),
     )
-    s.say(
-        "Which channels is {other} in?",
-        "What channels does {other} follow?",
-        "Can you list the channels {other} is a member of?",
-        other=named,
-    )
+    if u:
+        s.say(
+            "I'm {me}. Which channels is {other} in? I might follow some of them.",
+            "{me} here: what channels does {other} follow?",
+            me=intro(s, u),
+            other=named,
+        )
+    else:
+        s.say(
+            "Which channels is {other} in?",
+            "What channels does {other} follow?",
+            "Can you list the channels {other} is a member of?",
+            other=named,
+        )
     them = find_user(s, other)
     s.memory["colleague"] = them
     found = s.find(
@@ -629,6 +643,12 @@ def colleague_channels(s: Scene) -> None:
         missing="the channel is not on the first page",
         user_id=them["user_id"],
     )
+    s.memory["channel"] = found
+    if u and s.rng.random() < 0.6:
+        s.say("Add me to #{c} as well.", "#{c} sounds useful, put me in it.", "Sign me up for #{c} too.", c=ch["name"])
+        uid = find_me(s, u)
+        s.call("join_channel", channel_id=found["channel_id"], user_id=uid)
+        return
     s.say(
         "What's #{c} about, and how many people are in it?",
         "Tell me more about #{c}.",
