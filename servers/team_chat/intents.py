@@ -67,9 +67,9 @@ def ask(s: Scene, opening: Sequence[str], follow: Sequence[str], minimal: Sequen
         s.say(*opening, minimal=minimal, **slots)
 
 
-def then(s: Scene, calls: int = 1, chance: float = 0.65) -> bool:
-    """Whether an intent adds its own next turn: by chance, and only when it fits (otherwise a follow-up intent
-    takes the next turn)."""
+def then(s: Scene, calls: int = 1, chance: float = 0.2) -> bool:
+    """Whether an intent adds its own next turn: by chance (rarely: the follow-up intents ask the same kind of
+    next question, in many more combinations), and only when it fits."""
     return s.room(calls, 1) and s.rng.random() < chance
 
 
@@ -332,7 +332,7 @@ def join_and_look_around(s: Scene) -> None:
     )
     uid, cid = me_and_channel(s, u, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
-    if then(s, chance=0.5):
+    if then(s, chance=0.15):
         s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
         s.call("get_channel", channel_id=cid)
 
@@ -360,7 +360,7 @@ def leave_noisy_channel(s: Scene) -> None:
     )
     uid, cid = me_and_channel(s, u, ch)
     s.call("leave_channel", channel_id=cid, user_id=uid)
-    if then(s, chance=0.5):
+    if then(s, chance=0.15):
         s.say("How many members does it have left?", "Who's still in there?", "Is anyone still in that one?")
         s.call("get_channel", channel_id=cid)
 
@@ -393,7 +393,7 @@ def bring_colleague_in(s: Scene) -> None:
     uid, them, cid = three_lookups(s, u, other, ch)
     s.call("invite_to_channel", channel_id=cid, inviter_id=uid, user_id=them["user_id"])
     s.memory["colleague"] = them
-    if then(s, chance=0.6):
+    if then(s, chance=0.2):
         s.say("How many people are in it now?", "Who's in that channel now?", "Double-check they're in, please.")
         s.call("get_channel", channel_id=cid)
 
@@ -420,7 +420,7 @@ def reply_in_thread(s: Scene) -> None:
     )
     uid, cid, hit = reach(s, u, m)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
-    if then(s, chance=0.5):
+    if then(s, chance=0.15):
         s.say(
             "Show me the whole thread now.",
             "What does the thread look like with my reply?",
@@ -490,7 +490,7 @@ def react_to_message(s: Scene) -> None:
     s.memory["message"] = hit | {"channel_id": cid}
     if not take_back:
         s.memory["reacted"] = args
-    if then(s, chance=0.5):
+    if then(s, chance=0.15):
         text = s.rng.choice(REPLY_TEXTS)
         s.say('And answer it in the thread: "{t}"', 'Also reply under it with "{t}"', t=text)
         s.memory["posted"] = s.call(
@@ -538,7 +538,7 @@ def fix_my_message(s: Scene) -> None:
     uid, cid = me_and_channel(s, u, {"name": m["channel"], "is_private": int(_private(s, m))})
     hit = _in_first_page(s, uid, m, channel_id=cid, author_id=uid)
     s.call("edit_message", message_id=hit["message_id"], user_id=uid, text=text)
-    if then(s, chance=0.5):
+    if then(s, chance=0.15):
         s.say("Show me how it reads now.", "Let me see my messages there now.", "Did the edit stick?")
         s.call("search_messages", user_id=uid, channel_id=cid, author_id=uid)
 
@@ -572,7 +572,7 @@ def who_mentioned_me(s: Scene) -> None:
     if not found:
         raise Skip("no visible mention")
     s.memory["message"] = found[0]
-    if not then(s, chance=0.6):
+    if not then(s, chance=0.2):
         return
     latest = found[0]
     mode = s.rng.choice(("channel", "reply", "react"))
@@ -724,7 +724,7 @@ def post_with_mention(s: Scene) -> None:
     uid, them, cid = three_lookups(s, u, other, ch)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=f"@{them['handle']} {body}")
     s.memory["colleague"] = them
-    if not then(s, chance=0.6):
+    if not then(s, chance=0.2):
         return
     s.say(
         "Show me the latest messages there.",
@@ -754,7 +754,7 @@ def catch_up_on_thread(s: Scene) -> None:
     uid, cid, hit = reach(s, u, m)
     s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
     s.memory["message"] = hit | {"channel_id": cid}
-    if not then(s, chance=0.6):
+    if not then(s, chance=0.2):
         return
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
@@ -842,7 +842,7 @@ def channel_catch_up(s: Scene) -> None:
     uid, cid = me_and_channel(s, u, ch)
     s.asked("search_messages", channel_id=cid, user_id=uid)
     posts = s.call("search_messages", user_id=uid, channel_id=cid)["messages"]
-    if not then(s, chance=0.5):
+    if not then(s, chance=0.15):
         return
     others = [p for p in posts if p["author_id"] != uid]
     authors = {p["author_id"]: n for p in others for n in [sum(q["author_id"] == p["author_id"] for q in others)]}
