@@ -223,9 +223,9 @@ def first(name: str) -> str:
     return name.split(" ", 1)[0]
 
 
-def then(s: Scene, calls: int = 1, chance: float = 0.65) -> bool:
-    """Whether an intent adds its own next turn: by chance, and only when it fits (otherwise a follow-up intent
-    takes the next turn)."""
+def then(s: Scene, calls: int = 1, chance: float = 0.3) -> bool:
+    """Whether an intent adds its own next turn: by chance (seldom: the follow-up intents ask the same kind of next
+    question, in many more combinations), and only when it fits."""
     return s.room(calls, 1) and s.rng.random() < chance
 
 
@@ -412,7 +412,7 @@ def reply_and_send(s: Scene) -> None:
     hit = locate(s, mid, m)
     draft = s.call("create_draft", mailbox_id=mid, reply_to_message_id=hit["message_id"], body=text)
     s.memory["draft"] = draft
-    if then(s, chance=0.7):
+    if then(s, chance=0.35):
         s.say("Looks right, send it.", "Good, go ahead and send.", "Fine, fire it off.")
         s.call("send_draft", draft_id=draft["draft_id"])
         s.memory.pop("draft")
@@ -464,7 +464,7 @@ def email_a_contact(s: Scene) -> None:
     s.memory["contact"] = found
     draft = s.call("create_draft", mailbox_id=mid, to=[found["email"]], subject=subject, body=text)
     s.memory["draft"] = draft
-    if then(s, chance=0.7):
+    if then(s, chance=0.35):
         s.say("Perfect, send it.", "That's it, send it off.", "Go ahead and send that.")
         s.call("send_draft", draft_id=draft["draft_id"])
         s.memory.pop("draft")
@@ -522,7 +522,7 @@ def finish_draft(s: Scene) -> None:
         raise Skip("the draft is not listed")
     updated = s.call("update_draft", draft_id=d["draft_id"], subject=subject)
     s.memory["draft"] = updated
-    if then(s, chance=0.7) and updated["ready_to_send"]:
+    if then(s, chance=0.35) and updated["ready_to_send"]:
         s.say("Now send it.", "OK, it can go out now.", "Great, send it off.")
         s.call("send_draft", draft_id=d["draft_id"])
         s.memory.pop("draft")
@@ -895,7 +895,7 @@ def untag_email(s: Scene) -> None:
     hit = locate(s, mid, m)
     s.call("label_message", message_id=hit["message_id"], label=lab["name"], remove=True)
     s.memory["label"] = lab
-    if then(s, chance=0.4):
+    if then(s, chance=0.2):
         s.say("What's left under '{l}' now?", "Show me what's still filed under '{l}'.", l=lab["name"])
         s.call("list_messages", mailbox_id=mid, label=lab["name"])
 
@@ -936,7 +936,7 @@ def add_from_card(s: Scene) -> None:
         args["phone"] = phone
     saved = s.call("add_contact", **args)
     s.memory["contact"] = saved
-    if not then(s, chance=0.5):
+    if not then(s, chance=0.25):
         return
     if said and s.rng.random() < 0.5:
         s.say("Who else do I know at {co}?", "Anyone else from {co} in there?", co=company)
