@@ -13,7 +13,7 @@ subject to be sent, and sending consumes the draft; labels must exist in the mai
 take no labels; a contact's address is unique within a mailbox.
 """
 
-from servers.email import intents  # noqa: F401  (registers the intents)
+from servers.email import intents, intents_followups  # noqa: F401  (registers the intents)
 from servers.email.tools import email as server
 
 __all__ = ["server"]
