@@ -245,7 +245,7 @@ def send_it_over(s: Scene) -> None:
         s.call("track_order", order_id=placed["order_id"])
 
 
-@food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), follows=True)
+@food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), weight=2.0, follows=True)
 def promo_from_email(s: Scene) -> None:
     """A customer has a promo code and wants it on the basket."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM carts) AND " + SUBTOTAL + " >= 15")
@@ -275,7 +275,7 @@ def promo_from_email(s: Scene) -> None:
         s.call("view_cart", customer_id=found["customer_id"])
 
 
-@food.intent(covers=("search_customers", "view_cart", "update_cart_item"), follows=True)
+@food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=2.0, follows=True)
 def fix_basket(s: Scene) -> None:
     """A customer takes a dish out of the basket or changes how many."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
@@ -284,7 +284,7 @@ def fix_basket(s: Scene) -> None:
         c["customer_id"],
     )
     options = [n for n in (1, 2, 3, 4) if n != line["quantity"] and (line["available"] or n < line["quantity"])]
-    qty = 0 if s.minimal or not options or s.rng.random() < 0.5 else s.rng.choice(options)
+    qty = 0 if s.minimal or not options or s.rng.random() < 0.3 else s.rng.choice(options)
     if qty == 0:
         s.say(
             "{who}. Take the {dish} out of my basket.",
@@ -297,13 +297,13 @@ def fix_basket(s: Scene) -> None:
         )
     else:
         s.say(
-            "{who}. Make that {n} {dish} instead.",
-            "{who} - I need {n} of the {dish}, not {had}.",
-            "Change the {dish} in my basket to {n}, {who_short}.",
+            "{who}. Change how many {dish} I'm getting[: make it {n}].",
+            "{who} - I need a different number of the {dish}[: {n}], not {had}.",
+            "Change the {dish} in my basket[ to {n}], {who_short}.",
             who=who(s, c),
             who_short=c["name"],
             dish=line["name"],
-            n=NUMBERS[qty],
+            n=s.given(qty, NUMBERS[qty], "quantity", "update_cart_item", "quantity"),
             had=NUMBERS.get(line["quantity"], str(line["quantity"])),
         )
     found = find_me(s, c)

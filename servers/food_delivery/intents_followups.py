@@ -278,12 +278,15 @@ def when_does_it_come(s: Scene) -> None:
     o = the_order(s)
     if ran_last(s, "track_order", order_id=o["order_id"]):
         raise Skip("just tracked")
-    s.say(
-        "When will it get here?",
-        "How long until the food arrives?",
-        "Where's that order at now?",
-        "Who's bringing it, and when?",
-    )
+    if o["status"] in ("delivered", "cancelled"):
+        s.say("What was in that order again, and what did it cost?", "Show me that order's items and total.")
+    else:
+        s.say(
+            "When will it get here?",
+            "How long until the food arrives?",
+            "Where's that order at now?",
+            "Who's bringing it, and when?",
+        )
     s.call("track_order", order_id=o["order_id"])
 
 
@@ -455,3 +458,102 @@ def my_last_order(s: Scene) -> None:
     if not orders:
         raise Skip("no orders")
     focus_order(s, orders[0]["order_id"])
+
+
+@food.intent(covers=("search_customers", "apply_promo_code", "place_order"), weight=2.0)
+def code_and_send(s: Scene) -> None:
+    """A customer with a promo code wants it on the basket and the food sent right away."""
+    c = me(s, "c.customer_id IN (SELECT customer_id FROM carts) AND " + SENDABLE)
+    row, lines, subtotal = cart(s, c["customer_id"])
+    if row is None or not lines or row["promo_code"]:
+        raise Skip("no basket, or it has a code")
+    r = s.rows("SELECT * FROM restaurants WHERE restaurant_id = ?", row["restaurant_id"])[0]
+    if km_between(r["lat"], r["lon"], c["lat"], c["lon"]) > MAX_KM or not _open_now(s, r):
+        raise Skip("the basket cannot go out now")
+    codes = [
+        p["code"]
+        for p in s.rows("SELECT code FROM promo_codes")
+        if promo_fits(s, p["code"], c["customer_id"], row["restaurant_id"], subtotal)
+    ]
+    if not codes:
+        raise Skip("no code fits")
+    code = s.rng.choice(codes)
+    given = s.given(code, code, "code", "apply_promo_code", "code")
+    s.say(
+        "{who}. Take my discount code[ {code}] off the basket and send the food over.",
+        "{who} - I've got a promo[, {code}]. Use it and place my order.",
+        "{who}. Apply my code[ {code}], then check out, please.",
+        who=who(s, c),
+        code=given,
+    )
+    found = find_me(s, c)
+    s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
+    placed = s.call("place_order", customer_id=found["customer_id"])
+    focus_order(s, placed["order_id"])
+
+
+def _open_now(s: Scene, r: dict[str, Any]) -> bool:
+    return start_time(s, r) is None
+
+
+@food.intent(covers=("search_customers", "list_orders", "rate_order"), weight=2.0)
+def rate_my_last(s: Scene) -> None:
+    """A customer rates the order that just arrived, their latest delivered one."""
+    c = me(
+        s,
+        "c.customer_id IN (SELECT o.customer_id FROM orders o WHERE o.status = 'delivered' AND o.placed_at = "
+        "(SELECT MAX(p.placed_at) FROM orders p WHERE p.customer_id = o.customer_id AND p.status = 'delivered') "
+        "AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.order_id = o.order_id))",
+    )
+    last = s.rows(
+        "SELECT o.* FROM orders o WHERE customer_id = ? AND status = 'delivered' "
+        "ORDER BY placed_at DESC, order_id DESC",
+        c["customer_id"],
+    )
+    if len(last) > 1 and last[0]["placed_at"] == last[1]["placed_at"]:
+        raise Skip("two latest orders")
+    o = last[0]
+    if s.rows("SELECT 1 FROM ratings WHERE order_id = ?", o["order_id"]):
+        raise Skip("already rated")
+    f, d = s.rng.choice((5, 4, 3, 2, 1)), s.rng.choice((5, 4, 3, 1))
+    tasty = s.given(f, f"{f}/5", "food score", "rate_order", "food_stars")
+    ride = s.given(d, f"{d}/5", "delivery score", "rate_order", "delivery_stars")
+    s.say(
+        "{who}. Rating my last delivery: food {tasty}[, delivery {ride}].",
+        "{who} - about the order that just came: {tasty} for the food[ and {ride} for the courier].",
+        "{who}. Score my latest order[: the courier gets {ride}], the food {tasty}.",
+        who=who(s, c),
+        tasty=tasty,
+        ride=ride,
+    )
+    found = find_me(s, c)
+    listed = s.call("list_orders", customer_id=found["customer_id"], status="delivered", limit=1)["orders"]
+    if not listed or listed[0]["order_id"] != o["order_id"]:
+        raise Skip("another order lists first")
+    s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
+    focus_order(s, o["order_id"])
+
+
+@food.intent(covers=("rate_order",), weight=1.5)
+def rate_by_number(s: Scene) -> None:
+    """A customer rates a delivered order by the number on the receipt."""
+    o = s.pick(
+        "SELECT * FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM ratings x "
+        "WHERE x.order_id = o.order_id)"
+    )
+    c = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
+    s.be(c["name"])
+    s.memory["speaker_id"] = c["customer_id"]
+    f, d = s.rng.choice((5, 4, 3, 2, 1)), s.rng.choice((5, 4, 3, 1))
+    tasty = s.given(f, f"{f} stars", "food score", "rate_order", "food_stars")
+    ride = s.given(d, f"{d} stars", "delivery score", "rate_order", "delivery_stars")
+    s.say(
+        "Order {n}: the food gets {tasty}[, the delivery {ride}].",
+        "I want to rate {n}[ - {ride} for delivery], {tasty} for the food.",
+        "Please score {n} for me: {tasty} food[, {ride} courier].",
+        n=o["order_id"],
+        tasty=tasty,
+        ride=ride,
+    )
+    s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
+    focus_order(s, o["order_id"])

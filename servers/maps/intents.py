@@ -70,7 +70,7 @@ def place_ref(s: Scene, p: dict[str, Any]) -> str:
 def find_place(s: Scene, p: dict[str, Any], **narrow: Any) -> dict[str, Any]:
     """The discovery call for a place named by the user: its name, in its city (by the name alone, at times, when
     no other city has a place of that name)."""
-    alone = s.value("SELECT COUNT(*) FROM places WHERE name = ?", p["name"]) == 1 and s.rng.random() < 0.5
+    alone = s.value("SELECT COUNT(*) FROM places WHERE name = ?", p["name"]) == 1 and s.rng.random() < 0.8
     where = {} if alone else {"city": p["city"]}
     found = s.call("search_places", query=p["name"], **where, **narrow)["places"]
     hit = [x for x in found if x["place_id"] == p["place_id"]]
@@ -132,7 +132,7 @@ def intro(s: Scene) -> str:
     if s.memory.get("me"):
         return ""
     city = s.value("SELECT home_city FROM users WHERE name = ?", s.persona.name)
-    if city and s.rng.random() < 0.15:
+    if city and s.rng.random() < 0.1:
         s.memory["by_city"] = city
         return f"I'm {s.persona.name} from {city}. "
     return f"I'm {s.persona.name}. "
