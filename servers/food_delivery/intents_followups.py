@@ -557,3 +557,32 @@ def rate_by_number(s: Scene) -> None:
     )
     s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
     focus_order(s, o["order_id"])
+
+
+@food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=1.5)
+def two_changes(s: Scene) -> None:
+    """A customer changes how many of one dish and drops another from the basket in one go."""
+    c = me(s, "(SELECT COUNT(*) FROM cart_items ci WHERE ci.customer_id = c.customer_id) >= 2")
+    keep, drop = s.sample(
+        "SELECT ci.quantity, m.* FROM cart_items ci JOIN menu_items m USING (item_id) WHERE ci.customer_id = ?",
+        2,
+        c["customer_id"],
+    )
+    options = [n for n in (1, 2, 3, 4) if n != keep["quantity"] and (keep["available"] or n < keep["quantity"])]
+    if not options or keep["name"] == drop["name"]:
+        raise Skip("no other quantity fits")
+    qty = s.rng.choice(options)
+    n = s.given(qty, NUMBERS[qty], "quantity", "update_cart_item", "quantity")
+    s.say(
+        "{who}. Change the {a} in my basket[ to {n}] and take out the {b}.",
+        "{who} - lose the {b}, and a different number of {a}[: {n}].",
+        "{who}. Two fixes to my food basket: no {b}, and the {a}[ should be {n}].",
+        who=who(s, c),
+        a=keep["name"],
+        b=drop["name"],
+        n=n,
+    )
+    found = find_me(s, c)
+    s.call("view_cart", customer_id=found["customer_id"])
+    s.call("update_cart_item", customer_id=found["customer_id"], item_id=keep["item_id"], quantity=qty)
+    s.call("update_cart_item", customer_id=found["customer_id"], item_id=drop["item_id"], quantity=0)
