@@ -415,11 +415,11 @@ def stars_for_dinner(s: Scene) -> None:
         r=o["restaurant"],
         when=when.removeprefix("on "),
     )
-    food_stars, ride_stars = s.rng.choice((5, 5, 4, 3, 2, 1)), s.rng.choice((5, 5, 4, 3, 1))
+    food_stars, ride_stars = s.rng.sample((5, 4, 3, 2, 1), 2)  # told apart: a withheld one is never the other
     tasty = s.given(food_stars, stars_text(food_stars), "food score", "rate_order", "food_stars")
     comment = s.rng.choice((None, *COMMENTS))
     said = "" if comment is None else f' Add "{comment}"'
-    ride = s.given(ride_stars, f"{ride_stars}/5", "delivery score", "rate_order", "delivery_stars")  # unlike the food's
+    ride = s.given(ride_stars, f"{ride_stars} stars", "delivery score", "rate_order", "delivery_stars")
     s.say(
         "{who}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
         "{who} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",

@@ -27,6 +27,7 @@ from servers.food_delivery.intents import (
     me,
     place,
     promo_fits,
+    stars_text,
     start_time,
     who,
 )
@@ -492,6 +493,12 @@ def code_and_send(s: Scene) -> None:
     focus_order(s, placed["order_id"])
 
 
+def two_scores(s: Scene) -> tuple[int, int]:
+    """Stars for the food and for the delivery, told apart (a withheld one is never the other's number)."""
+    f, d = s.rng.sample((5, 4, 3, 2, 1), 2)
+    return f, d
+
+
 def _open_now(s: Scene, r: dict[str, Any]) -> bool:
     return start_time(s, r) is None
 
@@ -515,9 +522,9 @@ def rate_my_last(s: Scene) -> None:
     o = last[0]
     if s.rows("SELECT 1 FROM ratings WHERE order_id = ?", o["order_id"]):
         raise Skip("already rated")
-    f, d = s.rng.choice((5, 4, 3, 2, 1)), s.rng.choice((5, 4, 3, 1))
-    tasty = s.given(f, f"{f}/5", "food score", "rate_order", "food_stars")
-    ride = s.given(d, f"{d}/5", "delivery score", "rate_order", "delivery_stars")
+    f, d = two_scores(s)
+    tasty = s.given(f, stars_text(f), "food score", "rate_order", "food_stars")
+    ride = s.given(d, f"{d} stars", "delivery score", "rate_order", "delivery_stars")
     s.say(
         "{who}. Rating my last delivery: food {tasty}[, delivery {ride}].",
         "{who} - about the order that just came: {tasty} for the food[ and {ride} for the courier].",
@@ -544,7 +551,7 @@ def rate_by_number(s: Scene) -> None:
     c = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
     s.be(c["name"])
     s.memory["speaker_id"] = c["customer_id"]
-    f, d = s.rng.choice((5, 4, 3, 2, 1)), s.rng.choice((5, 4, 3, 1))
+    f, d = two_scores(s)
     tasty = s.given(f, f"{f} stars", "food score", "rate_order", "food_stars")
     ride = s.given(d, f"{d} stars", "delivery score", "rate_order", "delivery_stars")
     s.say(
