@@ -616,6 +616,7 @@ def dispatch_desk(s: Scene) -> None:
     s.say(*NEXT_WORDS[nxt], r=o["restaurant"], n=o["order_id"])
     s.call("advance_order_status", order_id=o["order_id"])
     focus_order(s, o["order_id"])
+    s.memory["staff"] = True
 
 
 @food.intent(covers=("search_restaurants", "list_orders", "advance_order_status"))
@@ -644,6 +645,7 @@ def kitchen_queue(s: Scene) -> None:
     )
     s.call("advance_order_status", order_id=oldest["order_id"])
     focus_order(s, oldest["order_id"])
+    s.memory["staff"] = True
 
 
 # More ways to the same goals -------------------------------------------------------------------

@@ -37,8 +37,8 @@ from servers.food_delivery.tools import food
 
 def the_restaurant(s: Scene) -> dict[str, Any]:
     r = s.memory.get("restaurant")
-    if not r:
-        raise Skip("no restaurant in the dialogue yet")
+    if not r or s.memory.get("staff"):
+        raise Skip("no restaurant a customer asks about in the dialogue")
     return dict(s.rows("SELECT * FROM restaurants WHERE restaurant_id = ?", r["restaurant_id"])[0])
 
 
@@ -153,7 +153,13 @@ def one_of_those(s: Scene) -> None:
     c = me(s)
     if km_between(r["lat"], r["lon"], c["lat"], c["lon"]) > MAX_KM:
         raise Skip("too far to deliver")
-    dish = s.pick("SELECT * FROM menu_items WHERE restaurant_id = ? AND available = 1", r["restaurant_id"])
+    wanted = s.memory.get("dish")  # the dish the customer searched for, when they did
+    dish = s.pick(
+        "SELECT * FROM menu_items WHERE restaurant_id = ? AND available = 1 AND (? IS NULL OR name = ?)",
+        r["restaurant_id"],
+        wanted,
+        wanted,
+    )
     if s.rows(
         "SELECT 1 FROM menu_items WHERE restaurant_id = ? AND name = ? AND item_id != ?",
         r["restaurant_id"],
@@ -424,6 +430,7 @@ def who_makes_it(s: Scene) -> None:
     if not found:
         raise Skip("nobody makes it")
     focus(s, found[0]["restaurant_id"])
+    s.memory["dish"] = dish["name"]
 
 
 @food.intent(covers=("track_order",), weight=1.0)

@@ -390,7 +390,12 @@ def best_in_town(s: Scene) -> None:
 def keep_for_later(s: Scene) -> None:
     """A user bookmarks a place with a label (and maybe a note), then checks what they have bookmarked."""
     u = me(s)
-    p = s.pick(PLACE + " AND p.place_id NOT IN (SELECT place_id FROM saved_places WHERE user_id = ?)", u["user_id"])
+    near = s.memory.get("place")  # continuing a dialogue: another spot in the city it is about
+    p = s.pick(
+        PLACE + " AND p.place_id NOT IN (SELECT place_id FROM saved_places WHERE user_id = ?) AND p.city = ?",
+        u["user_id"],
+        near["city"] if near else s.pick("SELECT DISTINCT city FROM places")["city"],
+    )
     label = s.rng.choice(("want to go", "date night", "with kids", "work", "favorite", "favorite"))
     note = s.rng.choice(("", "", "Ask for the patio", "Try the weekend menu", "Recommended by Sam"))
     how = {

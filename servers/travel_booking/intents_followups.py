@@ -168,10 +168,10 @@ def points_off_it(s: Scene) -> None:
         raise Skip("too few points or too small a fare")
     n = s.rng.choice(options)
     s.say(
-        "Use {n:,} of my points on that fare.",
-        "Knock {n:,} points off that flight for me.",
-        "Can I pay part of it with points? {n:,}, please.",
-        n=n,
+        "Use {n} of my points on that fare.",
+        "Knock {n} points off that flight for me.",
+        "Can I pay part of it with points? {n}, please.",
+        n=f"{n:,}",
     )
     s.call("redeem_points", booking_id=b["booking_id"], points=n)
 
