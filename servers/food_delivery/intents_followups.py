@@ -112,8 +112,8 @@ def any_codes_there(s: Scene) -> None:
     s.asked("list_promo_codes", restaurant_id=r["restaurant_id"])
     s.say(
         "Any discount codes I can use at {name}?",
-        "Are there deals running for them?",
-        "Is there a promo that works there?",
+        "Are there deals running for {name}?",
+        "Is there a promo that works at {name}?",
         name=r["name"],
     )
     s.call("list_promo_codes", restaurant_id=r["restaurant_id"])
