@@ -548,7 +548,7 @@ def rate_my_last(s: Scene) -> None:
     focus_order(s, o["order_id"])
 
 
-@food.intent(covers=("rate_order",), weight=1.5)
+@food.intent(covers=("rate_order", "track_order"), weight=1.5)
 def rate_by_number(s: Scene) -> None:
     """A customer rates a delivered order by the number on the receipt."""
     o = s.pick(
@@ -571,6 +571,9 @@ def rate_by_number(s: Scene) -> None:
     )
     s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
     focus_order(s, o["order_id"])
+    if s.room(1, 1):
+        s.say("Remind me, what was in that order?", "What did I get in that one again?", "And what did it cost me?")
+        s.call("track_order", order_id=o["order_id"])
 
 
 @food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=1.5)

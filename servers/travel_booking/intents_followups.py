@@ -363,14 +363,19 @@ def way_back(s: Scene) -> None:
     focus_flight(s, got[0]["flight_id"])
 
 
-@travel.intent(covers=("book_flight",), follows=True, opens=False)
+@travel.intent(covers=("search_travellers", "create_itinerary", "book_flight"), follows=True, opens=False)
 def book_that_one(s: Scene) -> None:
-    """The traveller books the flight of the dialogue into the trip of the dialogue."""
+    """The traveller books the flight of the dialogue into the trip of the dialogue, or into a new trip."""
     f = the_flight(s)
-    trip = the_trip(s)
     tid = talking(s)
-    if not seen(s, trip) or not seen(s, f["flight_id"]) or f["status"] != "scheduled":
-        raise Skip("the agent has not seen the trip or the flight")
+    trip = s.memory.get("itinerary")
+    if trip and (
+        not seen(s, trip)
+        or not s.rows("SELECT 1 FROM itineraries WHERE itinerary_id = ? AND traveller_id = ?", trip, tid)
+    ):
+        trip = None
+    if not seen(s, f["flight_id"]) or f["status"] != "scheduled" or f["departs_at"] <= iso(s.now):
+        raise Skip("the agent has not seen the flight, or it left")
     if s.rows(
         "SELECT 1 FROM flight_bookings WHERE flight_id = ? AND traveller_id = ? AND status = 'confirmed'",
         f["flight_id"],
@@ -394,13 +399,25 @@ def book_that_one(s: Scene) -> None:
     ]
     if not views or views[-1]["economy_seats_left"] <= 0:
         raise Skip("the agent has not seen seats left in economy")
-    s.say(
-        "Book me on the {t} one, same trip.",
-        "Put that {t} flight on the same trip.",
-        "Great, reserve the {t} departure for me in that trip.",
-        t=clock(f["departs_at"]),
-    )
+    title = f"Trip to {f['to_city']}"
+    if trip:
+        s.say(
+            "Book me on the {t} one, same trip.",
+            "Put that {t} flight on the same trip.",
+            "Great, reserve the {t} departure for me in that trip.",
+            t=clock(f["departs_at"]),
+        )
+    else:
+        s.say(
+            "{me}Book me on the {t} one, as a new trip called '{title}'.",
+            "{me}I'll take the {t} flight. Make it a new trip, '{title}'.",
+            me=intro(s),
+            t=clock(f["departs_at"]),
+            title=title,
+        )
+        trip = s.call("create_itinerary", traveller_id=find_me(s, t[0]), title=title)["itinerary_id"]
     made = s.call("book_flight", itinerary_id=trip, flight_id=f["flight_id"])
+    s.memory["itinerary"] = trip
     focus_booking(s, made["booking_id"])
 
 
