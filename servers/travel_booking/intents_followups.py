@@ -363,7 +363,9 @@ def way_back(s: Scene) -> None:
     focus_flight(s, got[0]["flight_id"])
 
 
-@travel.intent(covers=("search_travellers", "create_itinerary", "book_flight"), follows=True, opens=False)
+@travel.intent(
+    covers=("search_travellers", "create_itinerary", "search_flights", "book_flight"), follows=True, opens=False
+)
 def book_that_one(s: Scene) -> None:
     """The traveller books the flight of the dialogue into the trip of the dialogue, or into a new trip."""
     f = the_flight(s)
@@ -381,7 +383,7 @@ def book_that_one(s: Scene) -> None:
         f["flight_id"],
         tid,
     ):
-        raise Skip("already on it")
+        return book_the_way_back(s, f, trip)
     t = s.rows(TRAVELLER + " AND traveller_id = ?", tid)
     intl = f["from_country"] != f["to_country"]
     if not t or (
@@ -418,6 +420,46 @@ def book_that_one(s: Scene) -> None:
         trip = s.call("create_itinerary", traveller_id=find_me(s, t[0]), title=title)["itinerary_id"]
     made = s.call("book_flight", itinerary_id=trip, flight_id=f["flight_id"])
     s.memory["itinerary"] = trip
+    focus_booking(s, made["booking_id"])
+
+
+def passport_fits(s: Scene, traveller_id: str | None, f: dict[str, Any]) -> bool:
+    """Whether the traveller may fly ``f`` (an international flight needs a passport valid 6 months on)."""
+    t = s.rows(TRAVELLER + " AND traveller_id = ?", traveller_id)
+    if not t:
+        return False
+    if f["from_country"] == f["to_country"]:
+        return True
+    needed = (date.fromisoformat(f["departs_at"][:10]) + timedelta(days=183)).isoformat()
+    return (t[0]["passport_expiry"] or "") >= needed
+
+
+def book_the_way_back(s: Scene, f: dict[str, Any], trip: str | None) -> None:
+    """The traveller is on the flight of the dialogue and books the earliest flight back, a few days on, into the
+    same trip."""
+    if not trip:
+        raise Skip("no trip to add the way back to")
+    back = date.fromisoformat(f["departs_at"][:10]) + timedelta(days=s.rng.choice((2, 3, 4, 7)))
+    options = s.rows(
+        FLIGHT + " WHERE f.origin = ? AND f.destination = ? AND substr(f.departs_at, 1, 10) = ? "
+        "AND f.status = 'scheduled' ORDER BY f.departs_at, f.flight_id",
+        f["destination"],
+        f["origin"],
+        back.isoformat(),
+    )
+    if not options or not passport_fits(s, talking(s), options[0]):
+        raise Skip("nothing flies back that day, or the passport does not allow it")
+    s.say(
+        "Also get me home: the earliest flight back {when}, on the same trip.",
+        "Book my return too, {when}, whichever leaves first. Same trip.",
+        "And the way back {when}, the first flight of the day, please. Add it to that trip.",
+        when=day(back.isoformat(), s.now),
+    )
+    found = s.call("search_flights", origin=f["destination"], destination=f["origin"], date=back.isoformat())
+    first = [x for x in found["flights"] if x["status"] == "scheduled" and x["economy_seats_left"] > 0]
+    if not first or first[0]["flight_id"] != options[0]["flight_id"]:
+        raise Skip("the first flight back is full")
+    made = s.call("book_flight", itinerary_id=trip, flight_id=first[0]["flight_id"])
     focus_booking(s, made["booking_id"])
 
 
