@@ -449,6 +449,12 @@ def book_the_way_back(s: Scene, f: dict[str, Any], trip: str | None) -> None:
     )
     if not options or not passport_fits(s, talking(s), options[0]):
         raise Skip("nothing flies back that day, or the passport does not allow it")
+    if s.rows(
+        "SELECT 1 FROM flight_bookings WHERE flight_id = ? AND traveller_id = ? AND status = 'confirmed'",
+        options[0]["flight_id"],
+        talking(s),
+    ):
+        raise Skip("already booked on the way back")
     s.say(
         "Also get me home: the earliest flight back {when}, on the same trip.",
         "Book my return too, {when}, whichever leaves first. Same trip.",
