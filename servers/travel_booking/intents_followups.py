@@ -439,7 +439,18 @@ def book_the_way_back(s: Scene, f: dict[str, Any], trip: str | None) -> None:
     same trip."""
     if not trip:
         raise Skip("no trip to add the way back to")
-    back = date.fromisoformat(f["departs_at"][:10]) + timedelta(days=s.rng.choice((2, 3, 4, 7)))
+    out = date.fromisoformat(f["departs_at"][:10])
+    days = s.rows(
+        "SELECT DISTINCT substr(departs_at, 1, 10) AS d FROM flights WHERE origin = ? AND destination = ? "
+        "AND status = 'scheduled' AND departs_at > ? AND departs_at < ?",
+        f["destination"],
+        f["origin"],
+        (out + timedelta(days=1)).isoformat(),
+        (out + timedelta(days=15)).isoformat(),
+    )
+    if not days:
+        raise Skip("nothing flies back within two weeks")
+    back = date.fromisoformat(s.rng.choice(days)["d"])
     options = s.rows(
         FLIGHT + " WHERE f.origin = ? AND f.destination = ? AND substr(f.departs_at, 1, 10) = ? "
         "AND f.status = 'scheduled' ORDER BY f.departs_at, f.flight_id",
