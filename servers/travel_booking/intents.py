@@ -443,6 +443,7 @@ def drop_the_room(s: Scene) -> None:
         raise Skip("the stay is past the first page")
     s.call("cancel_hotel_booking", booking_id=hit[0]["booking_id"])
     s.memory["itinerary"] = hit[0]["itinerary_id"]
+    s.memory["hotel"] = {"hotel_id": h["hotel_id"], "name": h["hotel"]}
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     s.say(
@@ -512,6 +513,7 @@ def room_for_the_trip(s: Scene) -> None:
         extra["rooms"] = 2
     focus_booking(s, listed["booking_id"])
     s.memory["itinerary"] = listed["itinerary_id"]
+    s.memory["hotel"] = {"hotel_id": best[1], "name": best[3]}
     s.call(
         "book_hotel",
         itinerary_id=listed["itinerary_id"],

@@ -278,10 +278,10 @@ def somewhere_to_sleep(s: Scene) -> None:
 
 @travel.intent(covers=("get_hotel",), follows=True, opens=False)
 def tell_me_about_it(s: Scene) -> None:
-    """The traveller asks what the offered hotel is like."""
-    o = s.memory.get("stay_offer")
-    if not o:
-        raise Skip("no hotel offered")
+    """The traveller asks what the hotel of the dialogue (offered, booked or given up) is like."""
+    o = s.memory.get("stay_offer") or s.memory.get("hotel")
+    if not o or not seen(s, o["hotel_id"]):
+        raise Skip("no hotel in the dialogue")
     s.asked("get_hotel", hotel_id=o["hotel_id"])
     s.say(
         "What's the {name} like? Amenities?",
