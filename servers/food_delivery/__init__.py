@@ -16,7 +16,7 @@ Business rules (times against the reference now, Monday 2026-06-01T09:00):
 
 from __future__ import annotations
 
-from servers.food_delivery import intents  # noqa: F401  (registers the intents)
+from servers.food_delivery import intents, intents_followups  # noqa: F401  (register the intents)
 from servers.food_delivery.tools import food as server
 
 __all__ = ["server"]

@@ -47,7 +47,38 @@ def stars_text(n: int) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
+    """The customer talking: the one an earlier turn found, the one the persona of an opening turn became
+    (``as_customer``), or a fresh pick on the opening turn."""
+    said = s.memory.get("speaker_id")
+    if said and not s.memory.get("customer"):
+        found = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", said, *params)
+        if not found:
+            raise Skip("the customer talking does not fit")
+        return found[0]
     return customer.me(s, CUSTOMER, where, *params)
+
+
+def as_customer(s: Scene, city: str | None = None) -> None:
+    """Make the persona of an opening turn a customer (often one living in ``city``), so a later turn can
+    order, check or rate what the dialogue found; a follow-up keeps whoever talks."""
+    if s.speaker or s.turns:
+        return
+    local = s.rows(CUSTOMER + " WHERE c.city = ?", city) if city and s.rng.random() < 0.7 else []
+    c = s.rng.choice(local) if local else s.pick(CUSTOMER)
+    s.be(c["name"])
+    s.memory["speaker_id"] = c["customer_id"]
+
+
+def focus(s: Scene, restaurant_id: str) -> None:
+    """The restaurant the dialogue is about now (the agent holds its id), for follow-ups ("are they open?")."""
+    s.memory["restaurant"] = restaurant(s, restaurant_id)
+
+
+def focus_order(s: Scene, order_id: str) -> None:
+    """The order the dialogue is about now (the agent holds its number), and its restaurant."""
+    o = s.rows("SELECT * FROM orders WHERE order_id = ?", order_id)[0]
+    s.memory["order"] = o
+    focus(s, o["restaurant_id"])
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
@@ -168,7 +199,8 @@ def craving(s: Scene) -> None:
     if have:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
-    if s.room() and s.rng.random() < 0.9:
+    focus(s, rid)
+    if s.room() and s.rng.random() < 0.6:
         s.say("What's that come to with fees?", "How much is the basket now, all in?", "What's my total so far?")
         s.call("view_cart", customer_id=found["customer_id"])
 
@@ -207,13 +239,13 @@ def send_it_over(s: Scene) -> None:
     if start is not None:
         args["scheduled_for"] = start.strftime("%Y-%m-%dT%H:%M")
     placed = s.call("place_order", **args)
-    s.memory["order"] = placed
-    if s.room():
+    focus_order(s, placed["order_id"])
+    if s.room() and s.rng.random() < 0.6:
         s.say("When will it be here?", "How long is the wait?", "What time should I expect the food?")
         s.call("track_order", order_id=placed["order_id"])
 
 
-@food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), follows=True)
+@food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), weight=2.0, follows=True)
 def promo_from_email(s: Scene) -> None:
     """A customer has a promo code and wants it on the basket."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM carts) AND " + SUBTOTAL + " >= 15")
@@ -238,12 +270,12 @@ def promo_from_email(s: Scene) -> None:
     )
     found = find_me(s, c)
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
-    if s.room():
+    if s.room() and s.rng.random() < 0.6:
         s.say("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
         s.call("view_cart", customer_id=found["customer_id"])
 
 
-@food.intent(covers=("search_customers", "view_cart", "update_cart_item"), follows=True)
+@food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=2.0, follows=True)
 def fix_basket(s: Scene) -> None:
     """A customer takes a dish out of the basket or changes how many."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
@@ -252,7 +284,7 @@ def fix_basket(s: Scene) -> None:
         c["customer_id"],
     )
     options = [n for n in (1, 2, 3, 4) if n != line["quantity"] and (line["available"] or n < line["quantity"])]
-    qty = 0 if s.minimal or not options or s.rng.random() < 0.5 else s.rng.choice(options)
+    qty = 0 if s.minimal or not options or s.rng.random() < 0.3 else s.rng.choice(options)
     if qty == 0:
         s.say(
             "{who}. Take the {dish} out of my basket.",
@@ -265,19 +297,19 @@ def fix_basket(s: Scene) -> None:
         )
     else:
         s.say(
-            "{who}. Make that {n} {dish} instead.",
-            "{who} - I need {n} of the {dish}, not {had}.",
-            "Change the {dish} in my basket to {n}, {who_short}.",
+            "{who}. Change how many {dish} I'm getting[: make it {n}].",
+            "{who} - I need a different number of the {dish}[: {n}], not {had}.",
+            "Change the {dish} in my basket[ to {n}], {who_short}.",
             who=who(s, c),
             who_short=c["name"],
             dish=line["name"],
-            n=NUMBERS[qty],
+            n=s.given(qty, NUMBERS[qty], "quantity", "update_cart_item", "quantity"),
             had=NUMBERS.get(line["quantity"], str(line["quantity"])),
         )
     found = find_me(s, c)
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=line["item_id"], quantity=qty)
-    if s.room() and s.rng.random() < 0.9:
+    if s.room() and s.rng.random() < 0.6:
         s.say("What's the total now?", "And what does it come to now?", "So where does that leave the bill?")
         s.call("view_cart", customer_id=found["customer_id"])
 
@@ -307,7 +339,8 @@ def where_is_my_food(s: Scene) -> None:
     if o["order_id"] not in profile["active_order_ids"]:
         raise Skip("the order is not active")
     s.call("track_order", order_id=o["order_id"])
-    if not s.room():
+    focus_order(s, o["order_id"])
+    if not s.room() or s.rng.random() < 0.3:
         return
     if o["status"] in ("placed", "accepted") and s.rng.random() < 0.5:
         s.say(
@@ -348,6 +381,7 @@ def too_slow(s: Scene) -> None:
         "Forget it then, I don't want it anymore.",
     )
     s.call("cancel_order", order_id=o["order_id"], reason=why)
+    focus_order(s, o["order_id"])
 
 
 @food.intent(
@@ -381,11 +415,11 @@ def stars_for_dinner(s: Scene) -> None:
         r=o["restaurant"],
         when=when.removeprefix("on "),
     )
-    food_stars, ride_stars = s.rng.choice((5, 5, 4, 3, 2, 1)), s.rng.choice((5, 5, 4, 3, 1))
+    food_stars, ride_stars = s.rng.sample((5, 4, 3, 2, 1), 2)  # told apart: a withheld one is never the other
     tasty = s.given(food_stars, stars_text(food_stars), "food score", "rate_order", "food_stars")
     comment = s.rng.choice((None, *COMMENTS))
     said = "" if comment is None else f' Add "{comment}"'
-    ride = s.given(ride_stars, f"{ride_stars}/5", "delivery score", "rate_order", "delivery_stars")  # unlike the food's
+    ride = s.given(ride_stars, f"{ride_stars} stars", "delivery score", "rate_order", "delivery_stars")
     s.say(
         "{who}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
         "{who} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",
@@ -413,6 +447,7 @@ def stars_for_dinner(s: Scene) -> None:
     )
     s.call("get_restaurant", restaurant_id=rid)
     s.memory["rating"] = out
+    focus(s, rid)
 
 
 @food.intent(covers=("search_customers", "get_customer", "list_orders"), follows=True)
@@ -421,6 +456,7 @@ def my_history(s: Scene) -> None:
     c = me(s)
     n = s.rng.choice((3, 5))
     if s.turns:  # continuing a dialogue: one turn
+        s.asked("get_customer", customer_id=c["customer_id"])
         s.say(
             "By the way, which address do you have for me, and what were my last {n} orders?",
             "Also, what's the address on my account? And show me my {n} latest orders.",
@@ -428,7 +464,7 @@ def my_history(s: Scene) -> None:
         )
         found = find_me(s, c)
         s.call("get_customer", customer_id=found["customer_id"])
-        s.call("list_orders", customer_id=found["customer_id"], limit=n)
+        latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
         return
     s.say(
         "{who}. What address do you deliver to for me?",
@@ -440,7 +476,13 @@ def my_history(s: Scene) -> None:
     found = find_me(s, c)
     s.call("get_customer", customer_id=found["customer_id"])
     s.say("And what were my last {n} orders?", "Show me my {n} most recent orders.", "What have I ordered lately?", n=n)
-    s.call("list_orders", customer_id=found["customer_id"], limit=n)
+    latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
+
+
+def latest(s: Scene, orders: list[dict[str, Any]]) -> None:
+    """The newest of the orders a listing showed becomes the order of the dialogue."""
+    if orders:
+        focus_order(s, orders[0]["order_id"])
 
 
 # Finding food ----------------------------------------------------------------------------------
@@ -453,6 +495,7 @@ def open_right_now(s: Scene) -> None:
     if not open_now:
         raise Skip("nothing is open")
     r = s.rng.choice(open_now)
+    as_customer(s, r["city"])
     meal = s.rng.choice(("mains", "mains", "desserts", "drinks"))
     veg = s.rng.random() < 0.4
     s.say(
@@ -466,6 +509,9 @@ def open_right_now(s: Scene) -> None:
     if not found:
         raise Skip("nothing open")
     top = found[0]
+    focus(s, top["restaurant_id"])
+    if s.rng.random() < 0.3:
+        return
     if s.rng.random() < 0.7:
         s.say(
             "What {veg}{meal} does the top one have?",
@@ -491,6 +537,7 @@ def open_right_now(s: Scene) -> None:
 def any_deals(s: Scene) -> None:
     """Someone asks what deals a restaurant has, then whether it is open."""
     r = s.pick("SELECT * FROM restaurants")
+    as_customer(s, r["city"])
     where = place(s, r)
     s.say(
         "Does {where} have any deals going?",
@@ -500,6 +547,9 @@ def any_deals(s: Scene) -> None:
     )
     rid = find_restaurant(s, r, r["city"] if where != r["name"] else None)
     s.call("list_promo_codes", restaurant_id=rid)
+    focus(s, rid)
+    if s.rng.random() < 0.4:
+        return
     s.say(
         "And are they open now? What are their hours?",
         "When are they open today?",
@@ -512,6 +562,7 @@ def any_deals(s: Scene) -> None:
 def what_food_is_there(s: Scene) -> None:
     """Someone new asks what kinds of food the app has, then for the best places of one kind in a city."""
     r = s.pick("SELECT cuisine, city FROM restaurants")
+    as_customer(s, r["city"])
     stars = s.rng.choice((None, 3.5, 4.0))
     s.say(
         "What kinds of food can I order through you?",
@@ -531,7 +582,9 @@ def what_food_is_there(s: Scene) -> None:
     args: dict[str, Any] = {"city": r["city"], "cuisine": r["cuisine"]}
     if stars:
         args["min_rating"] = stars
-    s.call("search_restaurants", **args)
+    top = s.call("search_restaurants", **args)["restaurants"]
+    if top:
+        focus(s, top[0]["restaurant_id"])
 
 
 # Behind the counter ----------------------------------------------------------------------------
@@ -562,6 +615,8 @@ def dispatch_desk(s: Scene) -> None:
     s.call("track_order", order_id=o["order_id"])
     s.say(*NEXT_WORDS[nxt], r=o["restaurant"], n=o["order_id"])
     s.call("advance_order_status", order_id=o["order_id"])
+    focus_order(s, o["order_id"])
+    s.memory["staff"] = True
 
 
 @food.intent(covers=("search_restaurants", "list_orders", "advance_order_status"))
@@ -589,6 +644,8 @@ def kitchen_queue(s: Scene) -> None:
         "Take on the earliest of those, we're starting it.",
     )
     s.call("advance_order_status", order_id=oldest["order_id"])
+    focus_order(s, oldest["order_id"])
+    s.memory["staff"] = True
 
 
 # More ways to the same goals -------------------------------------------------------------------
@@ -634,6 +691,7 @@ def same_as_last_time(s: Scene) -> None:
     if fresh:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
+    focus(s, last["restaurant_id"])
     s.say("What does that come to?", "And the total with fees?", "How much is it this time?")
     s.call("view_cart", customer_id=found["customer_id"])
 
@@ -645,6 +703,7 @@ def cheap_and_veggie(s: Scene) -> None:
     if not open_now:
         raise Skip("nothing cheap is open")
     r = s.rng.choice(open_now)
+    as_customer(s, r["city"])
     fee = s.rng.choice((1.99, 2.99)) if r["delivery_fee"] > 0.99 else s.rng.choice((0.99, 1.99, 2.99))
     s.say(
         "I'm in {city} and broke. Who's open now with delivery under {fee}?",
@@ -656,6 +715,9 @@ def cheap_and_veggie(s: Scene) -> None:
     found = s.call("search_restaurants", city=r["city"], open_now=True, max_delivery_fee=fee)["restaurants"]
     if not found:
         raise Skip("nothing found")
+    focus(s, found[0]["restaurant_id"])
+    if s.rng.random() < 0.3:
+        return
     s.say(
         "What vegetarian food can I have right now at the top one?",
         "Show me what's veggie and available at the first one.",
@@ -679,6 +741,7 @@ def call_it_off_now(s: Scene) -> None:
     )
     s.call("cancel_order", order_id=o["order_id"], reason=why)
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
+    focus_order(s, o["order_id"])
     s.say(
         "How much do I get back, and is it really stopped?",
         "Confirm it's off and tell me the refund.",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.synth.intent import Ref, Scene, Skip
+from servers.maps.schema import MODES as MODES_KM
 from servers.maps.schema import _km
 from servers.maps.tools import maps
 
@@ -67,8 +68,11 @@ def place_ref(s: Scene, p: dict[str, Any]) -> str:
 
 
 def find_place(s: Scene, p: dict[str, Any], **narrow: Any) -> dict[str, Any]:
-    """The discovery call for a place named by the user: its name, in its city."""
-    found = s.call("search_places", query=p["name"], city=p["city"], **narrow)["places"]
+    """The discovery call for a place named by the user: its name, in its city (by the name alone, at times, when
+    no other city has a place of that name)."""
+    alone = s.value("SELECT COUNT(*) FROM places WHERE name = ?", p["name"]) == 1 and s.rng.random() < 0.8
+    where = {} if alone else {"city": p["city"]}
+    found = s.call("search_places", query=p["name"], **where, **narrow)["places"]
     hit = [x for x in found if x["place_id"] == p["place_id"]]
     if not hit:
         raise Skip("the place is not on the first page")
@@ -76,15 +80,51 @@ def find_place(s: Scene, p: dict[str, Any], **narrow: Any) -> dict[str, Any]:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
+    """The user talking: the one an earlier turn found, or the map user the persona is (every opening turn makes
+    the persona one), or a fresh pick on the opening turn. ``Skip`` when they do not fit ``where``."""
     known = s.memory.get("me")
     if known:
         found = s.rows(USER + f" AND u.user_id = ? AND ({where})", known["user_id"], *params)
         if not found:
             raise Skip("the user of the earlier turn does not fit")
         return found[0]
+    if s.speaker:
+        found = s.rows(USER + f" AND u.name = ? AND ({where})", s.speaker, *params)
+        if not found:
+            raise Skip("the user talking does not fit")
+        return found[0]
+    if s.turns:
+        raise Skip("a user's follow-up after a turn that was no user's")
     u = s.pick(USER + f" AND ({where})", *params)
     s.be(u["name"])
     return u
+
+
+def as_user(s: Scene, city: str | None = None) -> None:
+    """Make the persona of an opening turn a map user (often one living in ``city``), so that a later turn can
+    save, list or review what the dialogue found; a follow-up keeps whoever talks."""
+    if s.speaker or s.turns:
+        return
+    local = s.rows(USER + " AND u.home_city = ?", city) if city and s.rng.random() < 0.6 else []
+    u = s.rng.choice(local) if local else s.pick(USER)
+    s.be(u["name"])
+
+
+def focus(s: Scene, place_id: str) -> None:
+    """The place the dialogue is about now (the agent holds its id), for follow-ups ("is it open?")."""
+    found = s.rows(PLACE + " AND p.place_id = ?", place_id)
+    if found:
+        s.memory["place"] = found[0]
+    else:  # another spot of its city has the same name: follow-ups could not name it
+        s.memory.pop("place", None)
+
+
+def route_fits(a: dict[str, Any], b: dict[str, Any], mode: str) -> bool:
+    """Whether a route of ``mode`` between two places is possible (transit within a city, distance caps)."""
+    factor, _, _, cap = MODES_KM[mode]
+    if mode == "transit" and a["city"] != b["city"]:
+        return False
+    return a["place_id"] != b["place_id"] and _km(a["lat"], a["lon"], b["lat"], b["lon"]) * factor <= cap
 
 
 def intro(s: Scene) -> str:
@@ -92,7 +132,7 @@ def intro(s: Scene) -> str:
     if s.memory.get("me"):
         return ""
     city = s.value("SELECT home_city FROM users WHERE name = ?", s.persona.name)
-    if city and s.rng.random() < 0.35:
+    if city and s.rng.random() < 0.1:
         s.memory["by_city"] = city
         return f"I'm {s.persona.name} from {city}. "
     return f"I'm {s.persona.name}. "
@@ -136,6 +176,7 @@ def how_long(s: Scene) -> None:
     b = s.pick(PLACE + " AND p.city = ? AND p.place_id != ?", a["city"], a["place_id"])
     mode = s.rng.choice(("driving", "driving", "walking", "cycling", "transit"))
     verb, _, how = MODES[mode]
+    as_user(s, a["city"])
     s.say(
         "How long would it take me to {verb} from {a} to {b}?",
         "If I {verb} from {a} over to {b}, how long is that?",
@@ -153,6 +194,8 @@ def how_long(s: Scene) -> None:
     if mode != "driving":
         args["mode"] = mode
     s.call("get_route", **args)
+    s.memory["route"] = args
+    focus(s, pb["place_id"])
     if s.rng.random() < 0.9:
         s.say(
             "OK, talk me through the way, turn by turn.",
@@ -173,6 +216,7 @@ def something_near_me(s: Scene) -> None:
         "b.street_number = a.street_number AND b.street = a.street AND b.city = a.city) = 1",
     )
     words = s.rng.choice(KINDS[kind])
+    as_user(s, adr["city"])
     now = s.rng.random() < 0.4
     opened = " that's open right now" if now else ""
     few = s.rng.random() < 0.3
@@ -211,6 +255,7 @@ def something_near_me(s: Scene) -> None:
         "The closest one: what's the address and is it any good?",
     )
     s.call("get_place", place_id=near[0]["place_id"])
+    focus(s, near[0]["place_id"])
 
 
 @maps.intent(covers=("search_places", "search_nearby", "get_route"), weight=1.5)
@@ -224,6 +269,7 @@ def near_a_landmark(s: Scene) -> None:
         kind,
     )
     words = s.rng.choice(KINDS[kind])
+    as_user(s, a["city"])
     far = f"within {radius:g} km of" if radius != 2.0 else "near"
     s.say(
         "Is there a {w} {far} {a}?",
@@ -243,6 +289,9 @@ def near_a_landmark(s: Scene) -> None:
     if len(near) > 1 and near[0]["distance_km"] == near[1]["distance_km"]:
         raise Skip("a tie for the nearest")
     mode = s.rng.choice(("walking", "walking", "cycling", "driving"))
+    focus(s, near[0]["place_id"])
+    if not s.room(1, 1) or s.rng.random() < 0.25:
+        return
     s.say(
         "How long would it take to {v} from there to the nearest one?",
         "And the closest one: how far {h}?",
@@ -253,6 +302,7 @@ def near_a_landmark(s: Scene) -> None:
     if mode != "driving":
         args["mode"] = mode
     s.call("get_route", **args)
+    s.memory["route"] = args
 
 
 @maps.intent(covers=("reverse_geocode", "get_place"))
@@ -261,6 +311,7 @@ def dropped_pin(s: Scene) -> None:
     p = s.pick(PLACE)
     lat = round(p["lat"] + s.rng.uniform(-0.0004, 0.0004), 4)
     lon = round(p["lon"] + s.rng.uniform(-0.0004, 0.0004), 4)
+    as_user(s, p["city"])
     s.say(
         "A friend dropped me a pin at {lat}, {lon}. What's the street address there?",
         "My photo is tagged {lat}, {lon}. Where was that taken, which street?",
@@ -277,6 +328,7 @@ def dropped_pin(s: Scene) -> None:
         "What can I find there? Opening hours?",
     )
     s.call("get_place", place_id=at["place_ids"][0])
+    focus(s, at["place_ids"][0])
 
 
 @maps.intent(covers=("search_places", "list_reviews", "get_place"), weight=1.5)
@@ -292,6 +344,7 @@ def best_in_town(s: Scene) -> None:
     cheap = p["price_level"] <= 2 and p["category"] in ("restaurant", "bar", "cafe") and s.rng.random() < 0.3
     floor = 4.0 if p["rating"] >= 4.0 and s.rng.random() < 0.3 else None
     extra = (", nothing too pricey" if cheap else "") + (", at least four stars" if floor else "")
+    as_user(s, p["city"])
     s.say(
         "What's the best-rated {w} in {city}{c}?",
         "Which {w} in {city} do people like most{c}?",
@@ -309,6 +362,9 @@ def best_in_town(s: Scene) -> None:
     found = s.call("search_places", **args)["places"]
     if not found or found[0]["place_id"] != p["place_id"]:
         raise Skip("another place tops the list")
+    focus(s, found[0]["place_id"])
+    if not s.room(1, 1) or s.rng.random() < 0.3:
+        return
     if s.rng.random() < 0.5:
         s.say(
             "Any bad reviews for it? What do people complain about?",
@@ -334,7 +390,12 @@ def best_in_town(s: Scene) -> None:
 def keep_for_later(s: Scene) -> None:
     """A user bookmarks a place with a label (and maybe a note), then checks what they have bookmarked."""
     u = me(s)
-    p = s.pick(PLACE + " AND p.place_id NOT IN (SELECT place_id FROM saved_places WHERE user_id = ?)", u["user_id"])
+    near = s.memory.get("place")  # continuing a dialogue: another spot in the city it is about
+    p = s.pick(
+        PLACE + " AND p.place_id NOT IN (SELECT place_id FROM saved_places WHERE user_id = ?) AND p.city = ?",
+        u["user_id"],
+        near["city"] if near else s.pick("SELECT DISTINCT city FROM places")["city"],
+    )
     label = s.rng.choice(("want to go", "date night", "with kids", "work", "favorite", "favorite"))
     note = s.rng.choice(("", "", "Ask for the patio", "Try the weekend menu", "Recommended by Sam"))
     how = {
@@ -362,6 +423,7 @@ def keep_for_later(s: Scene) -> None:
     if not s.minimal and note:
         args["note"] = note
     s.call("save_place", **args)
+    focus(s, found["place_id"])
     if s.room(1, 1) and s.rng.random() < 0.5:
         s.say("What else have I got pinned now?", "What's in my places now?", "Read me back my bookmarks.")
         s.call("get_user", user_id=uid)
@@ -394,6 +456,7 @@ def start_a_list(s: Scene) -> None:
     s.say("Put {p} on it as the first one.", "First spot for it: {p}.", "Add {p} to that one.", p=place_ref(s, p))
     found = find_place(s, p)
     s.call("add_place_to_list", list_id=made["list_id"], place_id=found["place_id"])
+    focus(s, found["place_id"])
 
 
 @maps.intent(
@@ -491,6 +554,7 @@ def rate_a_visit(s: Scene) -> None:
     uid = find_me(s, u)
     found = find_place(s, p)
     s.call("write_review", user_id=uid, place_id=found["place_id"], rating=stars, text=text)
+    focus(s, found["place_id"])
     if s.room(1, 1) and s.rng.random() < 0.5:
         s.say(
             "What's its overall score now?",
@@ -504,6 +568,7 @@ def rate_a_visit(s: Scene) -> None:
 def what_is_covered(s: Scene) -> None:
     """Someone asks which cities (or cuisines) the map covers, then looks for places in one of them."""
     field = s.rng.choice(("city", "cuisine"))
+    as_user(s)
     if field == "city":
         s.say("Which cities does your map have places for?", "What towns do you cover?", "Which cities can I look in?")
         values = s.call("get_distinct_values", field="city")["values"]
@@ -520,7 +585,9 @@ def what_is_covered(s: Scene) -> None:
             m=mood,
         )
         extra: dict[str, Any] = {"open_now": True} if "open" in mood else {"min_rating": 4.0} if mood else {}
-        s.call("search_places", city=city, category=kind, **extra)
+        top = s.call("search_places", city=city, category=kind, **extra)["places"]
+        if top:
+            focus(s, top[0]["place_id"])
         return
     s.say(
         "What kinds of food can I find on your map?",
@@ -537,4 +604,6 @@ def what_is_covered(s: Scene) -> None:
         c=cuisine,
         city=city,
     )
-    s.call("search_places", query=cuisine, city=city)
+    top = s.call("search_places", query=cuisine, city=city)["places"]
+    if top:
+        focus(s, top[0]["place_id"])

@@ -41,6 +41,14 @@ TITLES = (
 )
 
 
+def offer(hotel: dict[str, Any], search: dict[str, Any]) -> dict[str, Any] | None:
+    """The cheapest room of a hotel a search listed, with the stay searched for (``None`` on a tie)."""
+    rooms = sorted(hotel["rooms"], key=lambda r: r["total_price"])
+    if not rooms or (len(rooms) > 1 and rooms[0]["total_price"] == rooms[1]["total_price"]):
+        return None
+    return {"hotel_id": hotel["hotel_id"], "name": hotel["name"], "room_type": rooms[0]["room_type"], **search}
+
+
 def iso(t: datetime) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S")
 
@@ -48,15 +56,47 @@ def iso(t: datetime) -> str:
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The traveller talking: the one an earlier turn established (``Skip`` when they do not fit), or a
     fresh pick among travellers whose name is unique."""
-    known = s.memory.get("me")
+    known = talking(s)
     if known:
-        found = s.rows(TRAVELLER + f" AND traveller_id = ? AND ({where})", known["traveller_id"], *params)
+        found = s.rows(TRAVELLER + f" AND traveller_id = ? AND ({where})", known, *params)
         if not found:
             raise Skip("the traveller of the earlier turn does not fit")
         return found[0]
+    if s.turns:
+        raise Skip("a traveller's follow-up after a turn that was no traveller's")
     t = s.pick(TRAVELLER + f" AND ({where})", *params)
     s.be(t["name"])
+    s.memory["speaker_id"] = t["traveller_id"]
     return t
+
+
+def talking(s: Scene) -> str | None:
+    """The traveller id of whoever talks: the one an earlier turn found, or the one the persona became."""
+    known = s.memory.get("me")
+    return str(known["traveller_id"]) if known else s.memory.get("speaker_id")
+
+
+def as_traveller(s: Scene, where: str = "1=1", *params: Any) -> None:
+    """Make the persona of an opening turn a traveller (one who fits ``where``, when one does), so a later turn
+    can book, change or check what the dialogue found; a follow-up keeps whoever talks."""
+    if s.speaker or s.turns:
+        return
+    fit = s.rows(TRAVELLER + f" AND ({where})", *params)
+    t = s.rng.choice(fit) if fit else s.pick(TRAVELLER)
+    s.be(t["name"])
+    s.memory["speaker_id"] = t["traveller_id"]
+
+
+def focus_booking(s: Scene, booking_id: str) -> None:
+    """The flight booking the dialogue is about now (the agent holds its id), and its flight."""
+    b = s.rows(FLIGHT_BOOKING + " WHERE b.booking_id = ?", booking_id)[0]
+    s.memory["booking"] = b
+    focus_flight(s, b["flight_id"])
+
+
+def focus_flight(s: Scene, flight_id: str) -> None:
+    """The flight the dialogue is about now (the agent holds its id)."""
+    s.memory["flight"] = s.rows(FLIGHT + " WHERE f.flight_id = ?", flight_id)[0]
 
 
 def intro(s: Scene) -> str:
@@ -129,9 +169,9 @@ def booked_flight(s: Scene, tid: str, b: dict[str, Any]) -> dict[str, Any]:
 
 def upcoming(s: Scene, extra: str = "1=1", *params: Any) -> dict[str, Any]:
     """A confirmed flight booking of the traveller talking (or of a fresh one), on a flight still to fly."""
-    known = s.memory.get("me")
+    known = talking(s)
     who = "b.traveller_id = ?" if known else "1=1"
-    args = (known["traveller_id"],) if known else ()
+    args = (known,) if known else ()
     b = s.pick(
         FLIGHT_BOOKING + f" WHERE b.status = 'confirmed' AND f.status = 'scheduled' AND f.departs_at > ? "
         f"AND {who} AND ({extra}) AND b.traveller_id IN (SELECT traveller_id FROM travellers WHERE name IN "
@@ -197,7 +237,8 @@ def fly_somewhere(s: Scene) -> None:
         flight_id=hit[0]["flight_id"],
         **({"cabin": cabin} if cabin == "business" else {}),
     )
-    s.memory["booking"] = {"booking_id": booking["booking_id"], "itinerary_id": itin["itinerary_id"]}
+    focus_booking(s, booking["booking_id"])
+    s.memory["itinerary"] = itin["itinerary_id"]
 
 
 @travel.intent(covers=("search_travellers", "list_bookings", "get_seat_map", "select_seat"), weight=1.5, follows=True)
@@ -229,7 +270,7 @@ def window_seat(s: Scene) -> None:
     seat = s.rng.choice(fit[:6])
     s.say("I'll take {seat}.", "Move me to {seat}, please.", "{seat} sounds good, switch me over.", seat=seat)
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)
-    s.memory["booking"] = {"booking_id": listed["booking_id"], "itinerary_id": listed["itinerary_id"]}
+    focus_booking(s, listed["booking_id"])
 
 
 def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
@@ -268,7 +309,7 @@ def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
         "What else is free nearby, in case a friend comes along?",
     )
     s.call("get_seat_map", flight_id=listed["flight_id"], **({"cabin": b["cabin"]} if s.rng.random() < 0.5 else {}))
-    s.memory["booking"] = {"booking_id": listed["booking_id"], "itinerary_id": listed["itinerary_id"]}
+    focus_booking(s, listed["booking_id"])
 
 
 @travel.intent(covers=("search_travellers", "list_bookings", "add_baggage", "get_itinerary"), weight=1.5, follows=True)
@@ -293,7 +334,9 @@ def extra_suitcase(s: Scene) -> None:
     if n != 1 or s.minimal:
         args["bags"] = n if not s.minimal else 1
     s.call("add_baggage", **args)
-    if s.room(1, 1) and s.rng.random() < 0.7:
+    focus_booking(s, listed["booking_id"])
+    s.memory["itinerary"] = listed["itinerary_id"]
+    if s.room(1, 1) and s.rng.random() < 0.5:
         s.say(
             "What's that whole trip costing me now?",
             "And what have I paid for that trip in total?",
@@ -307,6 +350,9 @@ def cancel_by_reference(s: Scene) -> None:
     """A traveller reads the trip reference off the confirmation email, asks what a cancellation refunds, and
     cancels the flight."""
     b = s.pick(FLIGHT_BOOKING + " WHERE b.status = 'confirmed' AND f.departs_at > ?", iso(s.now + timedelta(hours=2)))
+    as_traveller(s, "traveller_id = ?", b["traveller_id"])
+    if talking(s) != b["traveller_id"]:
+        raise Skip("the trip is not the talking traveller's")
     what = s.refer(
         b["booking_id"],
         Ref(
@@ -341,6 +387,10 @@ def cancel_by_reference(s: Scene) -> None:
     hit = [x for x in trip["flight_bookings"] if x["booking_id"] == b["booking_id"]]
     if not hit or hit[0].get("refund_if_cancelled_now") is None:
         raise Skip("the flight cannot be called off")
+    s.memory["itinerary"] = b["itinerary_id"]
+    if s.rng.random() < 0.3:
+        focus_booking(s, b["booking_id"])
+        return
     s.say("OK, go ahead and cancel it.", "Fine, call it off then.", "Right, drop that flight.")
     s.call("cancel_flight_booking", booking_id=hit[0]["booking_id"])
 
@@ -348,9 +398,9 @@ def cancel_by_reference(s: Scene) -> None:
 @travel.intent(covers=("search_travellers", "list_bookings", "cancel_hotel_booking", "get_itinerary"), follows=True)
 def drop_the_room(s: Scene) -> None:
     """A traveller no longer needs a hotel room they reserved."""
-    known = s.memory.get("me")
+    known = talking(s)
     who = "b.traveller_id = ?" if known else "1=1"
-    args = (known["traveller_id"],) if known else ()
+    args = (known,) if known else ()
     h = s.pick(
         HOTEL_BOOKING + f" WHERE b.status = 'confirmed' AND b.check_in > ? AND {who}",
         (s.now - timedelta(hours=15)).date().isoformat(),
@@ -392,6 +442,8 @@ def drop_the_room(s: Scene) -> None:
     if not hit:
         raise Skip("the stay is past the first page")
     s.call("cancel_hotel_booking", booking_id=hit[0]["booking_id"])
+    s.memory["itinerary"] = hit[0]["itinerary_id"]
+    s.memory["hotel"] = {"hotel_id": h["hotel_id"], "name": h["hotel"]}
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     s.say(
@@ -459,6 +511,9 @@ def room_for_the_trip(s: Scene) -> None:
     extra: dict[str, Any] = {"guests": guests} if guests > 1 else {}
     if "rooms" in args:
         extra["rooms"] = 2
+    focus_booking(s, listed["booking_id"])
+    s.memory["itinerary"] = listed["itinerary_id"]
+    s.memory["hotel"] = {"hotel_id": best[1], "name": best[3]}
     s.call(
         "book_hotel",
         itinerary_id=listed["itinerary_id"],
@@ -548,6 +603,8 @@ def pay_with_points(s: Scene) -> None:
             raise Skip("balance moved")
     listed = booked_flight(s, tid, b)
     s.call("redeem_points", booking_id=listed["booking_id"], points=points)
+    focus_booking(s, listed["booking_id"])
+    s.memory["itinerary"] = listed["itinerary_id"]
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     s.say(
@@ -567,6 +624,7 @@ def what_flies(s: Scene) -> None:
         iso(s.now + timedelta(days=1)),
         iso(s.now + timedelta(days=30)),
     )
+    as_traveller(s)
     cheap = s.rng.random() < 0.4
     cap = float(round(f["economy_fare"] * 1.2 / 50 + 1) * 50)
     under = f" under ${cap:,.0f}" if cheap else ""
@@ -594,6 +652,9 @@ def what_flies(s: Scene) -> None:
     hit = [x for x in found if x["flight_id"] == f["flight_id"]]
     if not hit:
         raise Skip("the flight is not among the results")
+    focus_flight(s, hit[0]["flight_id"])
+    if s.rng.random() < 0.3:
+        return
     s.say(
         "How full is the {t} one?",
         "Is the {t} departure filling up?",
@@ -611,6 +672,7 @@ def favourite_chain(s: Scene) -> None:
     )
     start = s.now.date() + timedelta(days=s.rng.randint(3, 40))
     end = start + timedelta(days=s.rng.choice((1, 2, 3)))
+    as_traveller(s)
     s.say(
         "Which cities can I stay in through you?",
         "In what cities do you have places to stay?",
@@ -638,6 +700,7 @@ def favourite_chain(s: Scene) -> None:
     if not hit:
         raise Skip("the chain's hotel has no room those nights")
     s.call("get_hotel", hotel_id=hit[0]["hotel_id"])
+    s.memory["stay_offer"] = offer(hit[0], args)
 
 
 @travel.intent(covers=("search_travellers", "get_traveller", "list_bookings"))
