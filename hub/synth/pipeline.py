@@ -74,6 +74,7 @@ KINDS = ("mcp", "clarify", "abstain")
 ALPHA = 0.15  # how fast an intent's (or a continuation's) recent yield forgets older attempts
 FLOOR = 0.03  # the least a used-up intent is still drawn, relative to a fresh one
 RATE_ALPHA = 0.01  # a server-kind's recent yield averages about its last 100 slot attempts
+RARE_BOOST = 6.0  # the extra draw weight of an intent that may call a tool still under the floor of uses
 ANCHOR_BOOST = 25.0  # how much more a follow-up that may call the tool a top-up wants is drawn
 
 
@@ -406,12 +407,18 @@ class Synthesizer:
         With an ``anchor`` tool, only the openers that may call it (when some do)."""
 
         def lift(i: Intent) -> float:
-            least = min(self.tool_counts[tool_name(srv.name, t)] for t in i.covers)
-            return i.weight * (1.0 + 4.0 / (1.0 + least)) * self._recent((srv.name, kind, i.name))
+            return i.weight * self._rarity(srv.name, i) * self._recent((srv.name, kind, i.name))
 
         intents: list[Intent] = [i for i in srv.intents if i.opens]
         intents = [i for i in intents if anchor in i.covers] or intents
         return rng.choices(intents, [lift(i) for i in intents])[0]
+
+    def _rarity(self, server: str, intent: Intent) -> float:
+        """How much more an intent is drawn for the least-used tool it may call: more the rarer it is, and far
+        more while that tool is under ``min_tool_uses`` (so rare tools reach the floor while the
+        near-duplicate filter still has room, not only in the top-up)."""
+        least = min(self.tool_counts[tool_name(server, t)] for t in intent.covers)
+        return 1.0 + 4.0 / (1.0 + least) + (RARE_BOOST if least < self.config.min_tool_uses else 0.0)
 
     def _recent(self, key: tuple[str, ...]) -> float:
         return max(FLOOR, self.recent.get(key, 1.0))
@@ -421,7 +428,7 @@ class Synthesizer:
         (far more for one that may call the ``anchor`` tool)."""
 
         def weight(prefix: list[str], follower: Intent) -> float:
-            boost = ANCHOR_BOOST if anchor in follower.covers else 1.0
+            boost = ANCHOR_BOOST if anchor in follower.covers else self._rarity(server, follower)
             return boost * follower.weight * self._recent((server, kind, *prefix, follower.name))
 
         return weight
