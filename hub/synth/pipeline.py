@@ -212,6 +212,7 @@ class Synthesizer:
         self.filled: Counter[str] = Counter()
         self.sequences: set[tuple[str, ...]] = set()  # tool-name sequences of the kept mcp tasks
         self.held: Counter[tuple[str, ...]] = Counter()  # the top-up's count of tasks per sequence
+        self.swapping = False  # the top-up replaces tasks (the run is full)
         self.mcp_kept = 0
         quota = kind_counts(config)
         self.budget = {k: int(config.server_budget * quota[k] / len(library.mounts)) + config.slot_tries for k in KINDS}
@@ -861,8 +862,9 @@ class Synthesizer:
     def _distinct_after(self, task: Task) -> bool:
         """Whether keeping an mcp task leaves distinct tool-name sequences / mcp tasks at least
         ``min_distinct``: a task with a new name sequence always does; one that repeats a kept name
-        sequence (a repeat, or a new structure that differs only in argument keys) waits for room."""
-        if task.kind != "mcp" or tuple(s.name for s in task.gt_steps()) not in self.sequences:
+        sequence (a repeat, or a new structure that differs only in argument keys) waits for room. A top-up
+        swap always does: its victim's sequence is one another task holds, so the count cannot drop."""
+        if task.kind != "mcp" or self.swapping or tuple(s.name for s in task.gt_steps()) not in self.sequences:
             return True
         return len(self.sequences) >= self.config.min_distinct * (self.mcp_kept + 1)
 
@@ -882,11 +884,13 @@ class Synthesizer:
                     break
                 j = counters["cover"]
                 counters["cover"] += 1
+                self.swapping = len(tasks) >= self.config.n
                 task = self.attempt(Slot("mcp", "complete", None), server, 100_000 + j, anchor=tool, tries=8)
                 if task is None or name not in {s.name for s in task.gt_steps()}:
                     continue
                 if not self._place(tasks, counts, task, floor):
                     break
+        self.swapping = False
         return tasks
 
     def _place(self, tasks: list[Task], counts: Counter[str], task: Task, floor: int) -> bool:
