@@ -469,13 +469,17 @@ def room_bookings(s: Scene) -> None:
     if not rooms:
         raise Skip("no room booked this week")
     room = s.rng.choice(rooms)
-    s.say(
-        "What's booked in {r} this week?",
-        "Who has {r} over the next seven days?",
-        "Show me this week's meetings in {r}.",
-        r=room,
-    )
-    s.call("list_events", query=room, starts_after=lo, starts_before=hi_)
+    if s.rng.random() < 0.5:
+        s.say(
+            "What's booked in {r} this week?",
+            "Who has {r} over the next seven days?",
+            "Show me this week's meetings in {r}.",
+            r=room,
+        )
+        s.call("list_events", query=room, starts_after=lo, starts_before=hi_)
+        return
+    s.say("Anything booked in {r} from now on?", "What's coming up in {r}?", "Who has {r} from today on?", r=room)
+    s.call("list_events", query=room, starts_after=lo)
 
 
 # Booking ------------------------------------------------------------------------------------------

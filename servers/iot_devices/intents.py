@@ -716,10 +716,19 @@ def support_desk(s: Scene) -> None:
         "camera": "cameras",
         "speaker": "speakers",
     }[kind]
+    if s.rng.random() < 0.5:
+        s.say(
+            "Which {w} are offline right now?",
+            "Show me the {w} that aren't responding.",
+            "List any {w} that dropped off.",
+            w=word,
+        )
+        s.call("list_devices", type=kind, online=False)
+        return
     s.say(
-        "Which {w} are offline right now?",
-        "Show me the {w} that aren't responding.",
-        "List any {w} that dropped off.",
+        "Which {w} are running low on battery, 20% or less?",
+        "Any {w} down to a fifth of their battery?",
+        "List the {w} at 20% battery or below.",
         w=word,
     )
-    s.call("list_devices", type=kind, online=False)
+    s.call("list_devices", type=kind, max_battery=20)

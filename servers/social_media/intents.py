@@ -15,7 +15,7 @@ user's own posts (sharing, deleting) in ``intents_own``.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from hub.synth.intent import Ref, Scene, Skip, day
@@ -767,12 +767,21 @@ def trending(s: Scene) -> None:
     if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
         raise Skip("a tie for the most used tag")
     top = ranked[0][0]
-    s.say(
-        "Show me the newest posts under the most common one.",
-        "What are people saying under the top one?",
-        "Latest posts with the most used tag, please.",
-    )
-    posts = s.call("list_posts", hashtag=str(top), limit=10)["posts"]
+    if s.rng.random() < 0.5:
+        s.say(
+            "Show me the newest posts under the most common one.",
+            "What are people saying under the top one?",
+            "Latest posts with the most used tag, please.",
+        )
+        posts = s.call("list_posts", hashtag=str(top), limit=10)["posts"]
+    else:
+        since = (s.now - timedelta(days=7)).date().isoformat()
+        s.say(
+            "What went up under the top one this past week?",
+            "Any posts with the most used tag in the last seven days?",
+            "Show me this week's posts under the most common one.",
+        )
+        posts = s.call("list_posts", hashtag=str(top), since=since)["posts"]
     if posts:
         remember_post(s, posts[0])
 

@@ -401,7 +401,7 @@ def trim_position(s: Scene) -> None:
             "{me}Put {part} {co} up for sale at {at} a share.",
             "{me}I'd let {part} {co} go at {at}. Leave the order resting.",
             minimal=["{me}Let {part} {co} go at {at}."],
-            me=lead(s, p) or "Now ",
+            me=lead(s, p),
             part=words,
             co=co,
             at=money(price),
@@ -412,7 +412,7 @@ def trim_position(s: Scene) -> None:
             "{me}I want out of {part} {co} position, at market.",
             "{me}Dump {part} {co} stock, current price is fine.",
             minimal=["{me}Cash out {part} {co}."],
-            me=lead(s, p) or "Now ",
+            me=lead(s, p),
             part=words,
             co=co,
         )
