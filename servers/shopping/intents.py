@@ -15,7 +15,7 @@ from typing import Any
 
 from hub import fake
 from hub.synth import customer
-from hub.synth.intent import Ref, Scene, Skip, day, money, unique_best
+from hub.synth.intent import Given, Ref, Scene, Skip, day, money, unique_best
 from servers.shopping.schema import MAX_PER_PRODUCT, RETURN_WINDOW_DAYS
 from servers.shopping.tools import shopping
 
@@ -146,13 +146,62 @@ def coupon_works(s: Scene, code: str, lines: list[dict[str, Any]]) -> bool:
     return not c["category_id"] or any(x["category_id"] == c["category_id"] for x in lines)
 
 
+def sendable(lines: list[dict[str, Any]]) -> bool:
+    """Cart lines the store would ship: some, every item active and in stock."""
+    return bool(lines) and not any(x["status"] != "active" or x["quantity"] > x["stock"] for x in lines)
+
+
 def checkout_ready(s: Scene, customer_id: str) -> bool:
     """A cart the store would check out as it stands: items active and in stock, any coupon still good."""
     lines = cart_lines(s, customer_id)
-    if not lines or any(x["status"] != "active" or x["quantity"] > x["stock"] for x in lines):
+    if not sendable(lines):
         return False
     code = s.value("SELECT coupon_code FROM carts WHERE customer_id = ?", customer_id)
     return not code or coupon_works(s, code, lines)
+
+
+def fitting_code(s: Scene, customer_id: str, lines: list[dict[str, Any]]) -> tuple[str, Given]:
+    """A code the shopper was sent, drawn among those the store would take on these cart lines other than the one
+    on the cart already, and as the shopper gives it; ``Skip`` when none fits."""
+    current = s.value("SELECT coupon_code FROM carts WHERE customer_id = ?", customer_id)
+    codes = [
+        r["code"]
+        for r in s.rows("SELECT code FROM coupons")
+        if r["code"] != current and coupon_works(s, r["code"], lines)
+    ]
+    if not codes:
+        raise Skip("no coupon fits this cart")
+    code = s.rng.choice(codes)
+    return code, s.given(code, code, "code", "apply_coupon", "code")
+
+
+def address_ref(s: Scene, c: dict[str, Any], a: dict[str, Any]) -> str:
+    """A saved address as its shopper calls it ("my work address")."""
+    return s.refer(
+        a["address_id"],
+        Ref(
+            "my {label} address",
+            "SELECT address_id FROM addresses WHERE customer_id = ? AND label = ?",
+            c["customer_id"],
+            a["label"],
+        ),
+        label=a["label"].lower() if a["label"] != "Parents" else "parents'",
+    )
+
+
+def address_listed(s: Scene, customer_id: str, address_id: str) -> None:
+    """The agent lists the shopper's addresses; ``Skip`` when the one they mean is not among them."""
+    listed = s.call("list_addresses", customer_id=customer_id)["addresses"]
+    if address_id not in [x["address_id"] for x in listed]:
+        raise Skip("the address is not listed")
+
+
+def new_place(s: Scene) -> tuple[str, str, str, str]:
+    """A street address the shopper moved to, drawn: street, city, state and zip code."""
+    city, state, _, _ = s.rng.choice(fake.CITIES)
+    street = f"{s.rng.randint(10, 9999)} {s.rng.choice(fake.STREETS)}"
+    zip_code = f"{s.rng.randint(10000, 99999)}"
+    return street, city, state, zip_code
 
 
 # Buying ----------------------------------------------------------------------------------------
@@ -241,17 +290,7 @@ def change_basket(s: Scene) -> None:
 def use_my_code(s: Scene) -> None:
     """A shopper has a coupon code from an email and wants it on their basket."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
-    lines = cart_lines(s, c["customer_id"])
-    current = s.value("SELECT coupon_code FROM carts WHERE customer_id = ?", c["customer_id"])
-    codes = [
-        r["code"]
-        for r in s.rows("SELECT code FROM coupons")
-        if r["code"] != current and coupon_works(s, r["code"], lines)
-    ]
-    if not codes:
-        raise Skip("no coupon fits this cart")
-    code = s.rng.choice(codes)
-    given = s.given(code, code, "code", "apply_coupon", "code")
+    code, given = fitting_code(s, c["customer_id"], cart_lines(s, c["customer_id"]))
     s.say(
         "{who}. I got a code in a newsletter[ ({code})], can you use it on my basket?",
         "{who} - please put my discount code[ {code}] on what I've got in my basket.",
@@ -314,16 +353,7 @@ def check_out(s: Scene) -> None:
     if not checkout_ready(s, c["customer_id"]):
         raise Skip("the cart would not check out as it stands")
     a = s.pick("SELECT * FROM addresses WHERE customer_id = ?", c["customer_id"])
-    where = s.refer(
-        a["address_id"],
-        Ref(
-            "my {label} address",
-            "SELECT address_id FROM addresses WHERE customer_id = ? AND label = ?",
-            c["customer_id"],
-            a["label"],
-        ),
-        label=a["label"].lower() if a["label"] != "Parents" else "parents'",
-    )
+    where = address_ref(s, c, a)
     method = s.rng.choice(("card", "card", "paypal", "gift_card"))
     s.say(
         "{who}. I'm ready: send everything in my basket to {where} and charge {how}.",
@@ -335,9 +365,7 @@ def check_out(s: Scene) -> None:
         how=PAY_WORDS[method],
     )
     cid = find_me(s, c)
-    listed = s.call("list_addresses", customer_id=cid)["addresses"]
-    if a["address_id"] not in [x["address_id"] for x in listed]:
-        raise Skip("the address is not listed")
+    address_listed(s, cid, a["address_id"])
     args: dict[str, Any] = {"customer_id": cid, "address_id": a["address_id"]}
     if method != "card" and not s.minimal:
         args["payment_method"] = method
@@ -761,9 +789,7 @@ def new_address(s: Scene) -> None:
     c = me(s, "(SELECT COUNT(*) FROM addresses a WHERE a.customer_id = c.customer_id) < 4")
     taken = {r["label"].lower() for r in s.rows("SELECT label FROM addresses WHERE customer_id = ?", c["customer_id"])}
     label = s.rng.choice([x for x in ("Home", "Work", "Studio", "Office", "Cabin") if x.lower() not in taken])
-    city, state, _, _ = s.rng.choice(fake.CITIES)
-    street = f"{s.rng.randint(10, 9999)} {s.rng.choice(fake.STREETS)}"
-    zip_code = f"{s.rng.randint(10000, 99999)}"
+    street, city, state, zip_code = new_place(s)
     default = s.rng.random() < 0.4
     where = s.given(street, street, "street", "add_address", "street")
     s.say(

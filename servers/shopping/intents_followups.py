@@ -38,6 +38,13 @@ def the_product(s: Scene) -> dict[str, Any]:
     return s.rows("SELECT * FROM products WHERE product_id = ?", known["product_id"])[0] | {"known": known}
 
 
+def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: str) -> None:
+    """A follow-up read the dialogue has not made yet (``Skip`` when it has): one of ``phrasings``, then the call."""
+    s.asked(tool, **arguments)
+    s.say(*phrasings)
+    s.call(tool, **arguments)
+
+
 def last_tool(s: Scene) -> str | None:
     calls = list(s.calls)
     return calls[-1].tool if calls else None
@@ -158,13 +165,14 @@ def what_do_others_say(s: Scene) -> None:
 def more_about_it(s: Scene) -> None:
     """The shopper asks for the details of the product of the dialogue: brand, stock, price."""
     p = the_product(s)
-    s.asked("get_product", product_id=p["product_id"])
-    s.say(
+    ask_once(
+        s,
+        "get_product",
+        {"product_id": p["product_id"]},
         "Remind me, who makes it and how many are left?",
         "Is it still in stock? And what's the brand?",
         "Tell me a bit more about it - brand, price, stock.",
     )
-    s.call("get_product", product_id=p["product_id"])
 
 
 @shopping.intent(covers=("search_products",), opens=False, follows=True)
@@ -203,13 +211,14 @@ def that_order(s: Scene) -> None:
     known = s.memory.get("order")
     if not known:
         raise Skip("no order in the dialogue")
-    s.asked("get_order", order_id=known["order_id"])
-    s.say(
+    ask_once(
+        s,
+        "get_order",
+        {"order_id": known["order_id"]},
         "What exactly was in that order, and what did it come to?",
         "Pull up that order for me - items and total.",
         "Where does that order stand now?",
     )
-    s.call("get_order", order_id=known["order_id"])
 
 
 @shopping.intent(covers=("cancel_order",), opens=False, follows=True)
@@ -251,26 +260,28 @@ def my_returns(s: Scene) -> None:
 def where_can_it_go(s: Scene) -> None:
     """The shopper asks which shipping addresses the store has for them."""
     c = known_customer(s)
-    s.asked("list_addresses", customer_id=c["customer_id"])
-    s.say(
+    ask_once(
+        s,
+        "list_addresses",
+        {"customer_id": c["customer_id"]},
         "Which addresses do you have on file for me?",
         "Where can you ship to for me - what addresses are saved?",
         "Read me my saved addresses.",
     )
-    s.call("list_addresses", customer_id=c["customer_id"])
 
 
 @shopping.intent(covers=("get_customer",), opens=False, follows=True)
 def my_tier(s: Scene) -> None:
     """The shopper asks about their membership."""
     c = known_customer(s)
-    s.asked("get_customer", customer_id=c["customer_id"])
-    s.say(
+    ask_once(
+        s,
+        "get_customer",
+        {"customer_id": c["customer_id"]},
         "By the way, am I a Plus member?",
         "What membership level am I on?",
         "Do I have free shipping through my membership?",
     )
-    s.call("get_customer", customer_id=c["customer_id"])
 
 
 @shopping.intent(covers=("get_wishlist",), opens=False, follows=True)
@@ -279,9 +290,14 @@ def my_saved_things(s: Scene) -> None:
     c = known_customer(s)
     if not s.rows("SELECT 1 FROM wishlist_items WHERE customer_id = ?", c["customer_id"]):
         raise Skip("empty wishlist")
-    s.asked("get_wishlist", customer_id=c["customer_id"])
-    s.say("What's on my wishlist at the moment?", "Remind me what I've saved for later.", "Read me my wishlist.")
-    s.call("get_wishlist", customer_id=c["customer_id"])
+    ask_once(
+        s,
+        "get_wishlist",
+        {"customer_id": c["customer_id"]},
+        "What's on my wishlist at the moment?",
+        "Remind me what I've saved for later.",
+        "Read me my wishlist.",
+    )
 
 
 @shopping.intent(covers=("list_coupons", "apply_coupon"), opens=False, follows=True)

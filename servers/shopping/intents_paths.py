@@ -6,20 +6,23 @@ from __future__ import annotations
 from datetime import timedelta
 from operator import itemgetter
 
-from hub import fake
-from hub.synth.intent import Ref, Scene, Skip, day, unique_best
+from hub.synth.intent import Scene, Skip, day, unique_best
 from servers.shopping.intents import (
     BUYABLE,
     CUSTOMER,
+    address_listed,
+    address_ref,
     cart_lines,
     checkout_ready,
-    coupon_works,
     find_me,
     find_product,
+    fitting_code,
     me,
+    new_place,
     product_ref,
     remember_order,
     remember_product,
+    sendable,
     who,
 )
 from servers.shopping.tools import shopping
@@ -103,26 +106,14 @@ def buy_it_now(s: Scene) -> None:
     found = find_product(s, p)
     s.call("add_to_cart", customer_id=cid, product_id=found["product_id"])
     remember_product(s, found)
-    label = a["label"].lower() if a["label"] != "Parents" else "parents'"
-    where = s.refer(
-        a["address_id"],
-        Ref(
-            "my {label} address",
-            "SELECT address_id FROM addresses WHERE customer_id = ? AND label = ?",
-            c["customer_id"],
-            a["label"],
-        ),
-        label=label,
-    )
+    where = address_ref(s, c, a)
     s.say(
         "Ship it to {where} right away, card as usual.",
         "Send it to {where}, and that's the whole purchase.",
         "Go ahead and buy it, delivered to {where}.",
         where=where,
     )
-    listed = s.call("list_addresses", customer_id=cid)["addresses"]
-    if a["address_id"] not in [x["address_id"] for x in listed]:
-        raise Skip("the address is not listed")
+    address_listed(s, cid, a["address_id"])
     placed = s.call("checkout_cart", customer_id=cid, address_id=a["address_id"])
     remember_order(s, placed["order_id"])
 
@@ -183,9 +174,7 @@ def ship_to_new_place(s: Scene) -> None:
     )
     if not checkout_ready(s, c["customer_id"]):
         raise Skip("the cart would not check out as it stands")
-    city, state, _, _ = s.rng.choice(fake.CITIES)
-    street = f"{s.rng.randint(10, 9999)} {s.rng.choice(fake.STREETS)}"
-    zip_code = f"{s.rng.randint(10000, 99999)}"
+    street, city, state, zip_code = new_place(s)
     where = s.given(street, street, "street", "add_address", "street")
     s.say(
         "{who}. I just moved - ship my basket to where I live now[, {street}], {city}, {state} {zip}; keep it on file.",
@@ -212,18 +201,9 @@ def code_and_checkout(s: Scene) -> None:
         "(SELECT customer_id FROM addresses WHERE is_default = 1)",
     )
     lines = cart_lines(s, c["customer_id"])
-    if not lines or any(x["status"] != "active" or x["quantity"] > x["stock"] for x in lines):
+    if not sendable(lines):
         raise Skip("the cart would not check out")
-    current = s.value("SELECT coupon_code FROM carts WHERE customer_id = ?", c["customer_id"])
-    codes = [
-        r["code"]
-        for r in s.rows("SELECT code FROM coupons")
-        if r["code"] != current and coupon_works(s, r["code"], lines)
-    ]
-    if not codes:
-        raise Skip("no coupon fits this cart")
-    code = s.rng.choice(codes)
-    given = s.given(code, code, "code", "apply_coupon", "code")
+    code, given = fitting_code(s, c["customer_id"], lines)
     s.say(
         "{who}. Use my discount code[ {code}] and send my basket to my usual address.",
         "{who} - check out my basket with my code[ ({code})], shipped where you normally send things.",
