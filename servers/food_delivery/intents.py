@@ -15,7 +15,7 @@ from typing import Any
 
 from hub import fake
 from hub.synth import customer
-from hub.synth.intent import Ref, Scene, Skip, clock, day, money
+from hub.synth.intent import Given, Ref, Scene, Skip, clock, day, money
 from servers.food_delivery.schema import FLOW, MAX_KM, km_between
 from servers.food_delivery.tools import _open_at, food
 
@@ -120,8 +120,18 @@ def find_restaurant(s: Scene, r: dict[str, Any], city: str | None) -> str:
     return str(found["restaurant_id"])
 
 
+def find_as_said(s: Scene, r: dict[str, Any], where: str) -> str:
+    """The restaurant's id from a search for it as the user named it (``place``: in its city when they said it)."""
+    return find_restaurant(s, r, r["city"] if where != r["name"] else None)
+
+
 def restaurant(s: Scene, restaurant_id: str) -> dict[str, Any]:
     return s.rows("SELECT * FROM restaurants WHERE restaurant_id = ?", restaurant_id)[0]
+
+
+def too_far(r: dict[str, Any], c: dict[str, Any]) -> bool:
+    """Whether the customer lives beyond the restaurant's delivery range."""
+    return km_between(r["lat"], r["lon"], c["lat"], c["lon"]) > MAX_KM
 
 
 def cart(s: Scene, customer_id: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]], float]:
@@ -151,6 +161,20 @@ def promo_fits(s: Scene, code: str, customer_id: str, restaurant_id: str, subtot
             "SELECT 1 FROM orders WHERE customer_id = ? AND promo_code = ? AND status != 'cancelled'", customer_id, code
         )
     )
+
+
+def fitting_promo(s: Scene, customer_id: str, row: dict[str, Any], subtotal: float, *, none: str) -> tuple[str, Given]:
+    """A promo code the customer was sent, drawn among those that fit the basket (``row``, the cart) other than the
+    one on it already, and as the customer gives it; ``Skip`` with ``none`` when none fits."""
+    codes = [
+        p["code"]
+        for p in s.rows("SELECT code FROM promo_codes")
+        if p["code"] != row["promo_code"] and promo_fits(s, p["code"], customer_id, row["restaurant_id"], subtotal)
+    ]
+    if not codes:
+        raise Skip(none)
+    code = s.rng.choice(codes)
+    return code, s.given(code, code, "code", "apply_promo_code", "code")
 
 
 def start_time(s: Scene, r: dict[str, Any]) -> datetime | None:
@@ -214,7 +238,7 @@ def send_it_over(s: Scene) -> None:
         raise Skip("the basket cannot go out as it is")
     r = restaurant(s, row["restaurant_id"])
     promo_ok = not row["promo_code"] or promo_fits(s, row["promo_code"], c["customer_id"], r["restaurant_id"], subtotal)
-    if subtotal < r["min_order"] or not promo_ok or km_between(r["lat"], r["lon"], c["lat"], c["lon"]) > MAX_KM:
+    if subtotal < r["min_order"] or not promo_ok or too_far(r, c):
         raise Skip("the basket cannot go out as it is")
     start = start_time(s, r)
     note = s.rng.choice([None, None, *NOTES])
@@ -252,15 +276,7 @@ def promo_from_email(s: Scene) -> None:
     row, lines, subtotal = cart(s, c["customer_id"])
     if row is None or not lines:
         raise Skip("no basket")
-    codes = [
-        p["code"]
-        for p in s.rows("SELECT code FROM promo_codes")
-        if p["code"] != row["promo_code"] and promo_fits(s, p["code"], c["customer_id"], row["restaurant_id"], subtotal)
-    ]
-    if not codes:
-        raise Skip("no promo code fits this basket")
-    code = s.rng.choice(codes)
-    given = s.given(code, code, "code", "apply_promo_code", "code")
+    code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no promo code fits this basket")
     s.say(
         "{who}. I have a discount code[, {code}], can you use it on my basket?",
         "{who} - knock my promo code[ {code}] off my basket please.",
@@ -545,7 +561,7 @@ def any_deals(s: Scene) -> None:
         "What promos work at {where} right now?",
         where=where,
     )
-    rid = find_restaurant(s, r, r["city"] if where != r["name"] else None)
+    rid = find_as_said(s, r, where)
     s.call("list_promo_codes", restaurant_id=rid)
     focus(s, rid)
     if s.rng.random() < 0.4:
@@ -633,7 +649,7 @@ def kitchen_queue(s: Scene) -> None:
         "This is {where}. Which new tickets are waiting on us?",
         where=where,
     )
-    rid = find_restaurant(s, r, r["city"] if where != r["name"] else None)
+    rid = find_as_said(s, r, where)
     waiting = s.call("list_orders", restaurant_id=rid, status="placed")["orders"]
     if not waiting:
         raise Skip("nothing waiting")

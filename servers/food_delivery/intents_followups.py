@@ -20,18 +20,20 @@ from servers.food_delivery.intents import (
     SENDABLE,
     as_customer,
     cart,
+    find_as_said,
     find_me,
-    find_restaurant,
+    fitting_promo,
     focus,
     focus_order,
     me,
     place,
     promo_fits,
+    restaurant,
     stars_text,
     start_time,
+    too_far,
     who,
 )
-from servers.food_delivery.schema import MAX_KM, km_between
 from servers.food_delivery.tools import food
 
 
@@ -39,7 +41,7 @@ def the_restaurant(s: Scene) -> dict[str, Any]:
     r = s.memory.get("restaurant")
     if not r or s.memory.get("staff"):
         raise Skip("no restaurant a customer asks about in the dialogue")
-    return dict(s.rows("SELECT * FROM restaurants WHERE restaurant_id = ?", r["restaurant_id"])[0])
+    return dict(restaurant(s, r["restaurant_id"]))
 
 
 def the_order(s: Scene) -> dict[str, Any]:
@@ -47,6 +49,13 @@ def the_order(s: Scene) -> dict[str, Any]:
     if not o:
         raise Skip("no order in the dialogue yet")
     return dict(s.rows("SELECT * FROM orders WHERE order_id = ?", o["order_id"])[0])
+
+
+def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: str, **slots: Any) -> None:
+    """A follow-up read the dialogue has not made yet (``Skip`` when it has): one of ``phrasings``, then the call."""
+    s.asked(tool, **arguments)
+    s.say(*phrasings, **slots)
+    s.call(tool, **arguments)
 
 
 def ran_last(s: Scene, tool: str, **arguments: Any) -> bool:
@@ -70,8 +79,10 @@ def customer_of_order(s: Scene, o: dict[str, Any]) -> None:
 def are_they_open(s: Scene) -> None:
     """The customer asks about the restaurant: open now, hours, minimum order, fees, phone."""
     r = the_restaurant(s)
-    s.asked("get_restaurant", restaurant_id=r["restaurant_id"])
-    s.say(
+    ask_once(
+        s,
+        "get_restaurant",
+        {"restaurant_id": r["restaurant_id"]},
         "Is {name} open right now?",
         "What's the minimum order at {name}, and the delivery fee?",
         "When does {name} close tonight?",
@@ -79,7 +90,6 @@ def are_they_open(s: Scene) -> None:
         "How long do they usually take to cook?",
         name=r["name"],
     )
-    s.call("get_restaurant", restaurant_id=r["restaurant_id"])
 
 
 @food.intent(covers=("get_menu",), follows=True, opens=False)
@@ -109,14 +119,15 @@ def whats_on_the_menu(s: Scene) -> None:
 def any_codes_there(s: Scene) -> None:
     """The customer asks which discount codes work at the restaurant."""
     r = the_restaurant(s)
-    s.asked("list_promo_codes", restaurant_id=r["restaurant_id"])
-    s.say(
+    ask_once(
+        s,
+        "list_promo_codes",
+        {"restaurant_id": r["restaurant_id"]},
         "Any discount codes I can use at {name}?",
         "Are there deals running for {name}?",
         "Is there a promo that works at {name}?",
         name=r["name"],
     )
-    s.call("list_promo_codes", restaurant_id=r["restaurant_id"])
 
 
 @food.intent(covers=("search_customers", "list_orders"), follows=True, opens=False)
@@ -151,7 +162,7 @@ def one_of_those(s: Scene) -> None:
     """The customer puts a dish of the restaurant in the basket (starting over when it holds another's)."""
     r = the_restaurant(s)
     c = me(s)
-    if km_between(r["lat"], r["lon"], c["lat"], c["lon"]) > MAX_KM:
+    if too_far(r, c):
         raise Skip("too far to deliver")
     wanted = s.memory.get("dish")  # the dish the customer searched for, when they did
     dish = s.pick(
@@ -216,9 +227,9 @@ def send_it_now(s: Scene) -> None:
     row, lines, subtotal = cart(s, c["customer_id"])
     if row is None or not lines:
         raise Skip("no basket")
-    r = s.rows("SELECT * FROM restaurants WHERE restaurant_id = ?", row["restaurant_id"])[0]
+    r = restaurant(s, row["restaurant_id"])
     promo_ok = not row["promo_code"] or promo_fits(s, row["promo_code"], c["customer_id"], r["restaurant_id"], subtotal)
-    if not promo_ok or km_between(r["lat"], r["lon"], c["lat"], c["lon"]) > MAX_KM:
+    if not promo_ok or too_far(r, c):
         raise Skip("the basket cannot go out")
     start = start_time(s, r)
     note = s.rng.choice((None, None, *NOTES))
@@ -249,7 +260,7 @@ def best_code(s: Scene) -> None:
     row, lines, subtotal = cart(s, c["customer_id"])
     if row is None or not lines or row["promo_code"]:
         raise Skip("no basket, or it has a code")
-    r = s.rows("SELECT * FROM restaurants WHERE restaurant_id = ?", row["restaurant_id"])[0]
+    r = restaurant(s, row["restaurant_id"])
     s.say(
         "{who}. Which discount code saves me the most on that basket? Use it.",
         "{who} - put the best deal you can find on my order.",
@@ -401,7 +412,7 @@ def heard_of_it(s: Scene) -> None:
         minimal=["{where}?"],
         where=where,
     )
-    rid = find_restaurant(s, r, r["city"] if where != r["name"] else None)
+    rid = find_as_said(s, r, where)
     focus(s, rid)
 
 
@@ -475,18 +486,10 @@ def code_and_send(s: Scene) -> None:
     row, lines, subtotal = cart(s, c["customer_id"])
     if row is None or not lines or row["promo_code"]:
         raise Skip("no basket, or it has a code")
-    r = s.rows("SELECT * FROM restaurants WHERE restaurant_id = ?", row["restaurant_id"])[0]
-    if km_between(r["lat"], r["lon"], c["lat"], c["lon"]) > MAX_KM or not _open_now(s, r):
+    r = restaurant(s, row["restaurant_id"])
+    if too_far(r, c) or not _open_now(s, r):
         raise Skip("the basket cannot go out now")
-    codes = [
-        p["code"]
-        for p in s.rows("SELECT code FROM promo_codes")
-        if promo_fits(s, p["code"], c["customer_id"], row["restaurant_id"], subtotal)
-    ]
-    if not codes:
-        raise Skip("no code fits")
-    code = s.rng.choice(codes)
-    given = s.given(code, code, "code", "apply_promo_code", "code")
+    code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no code fits")
     s.say(
         "{who}. Take my discount code[ {code}] off the basket and send the food over.",
         "{who} - I've got a promo[, {code}]. Use it and place my order.",
