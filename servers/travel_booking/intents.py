@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, clock, day
+from hub.synth.intent import Given, Ref, Scene, Skip, clock, day
 from servers.travel_booking.schema import _blocked, _layout
 from servers.travel_booking.tools import travel
 
@@ -125,6 +125,13 @@ def find_me(s: Scene, t: dict[str, Any]) -> str:
         raise Skip("the traveller is not on the first page of the search")
     s.memory["me"] = {"traveller_id": t["traveller_id"], "name": t["name"]}
     return str(hits[0]["traveller_id"])
+
+
+def flight_day(s: Scene, f: dict[str, Any]) -> Given:
+    """The day of a flight as someone searching for it gives it ("March 14"): the date ``search_flights`` takes."""
+    return s.given(
+        f["departs_at"][:10], day(f["departs_at"], s.now).removeprefix("on "), "date", "search_flights", "date"
+    )
 
 
 def my_flight(s: Scene, b: dict[str, Any]) -> str:
@@ -628,9 +635,7 @@ def what_flies(s: Scene) -> None:
     cheap = s.rng.random() < 0.4
     cap = float(round(f["economy_fare"] * 1.2 / 50 + 1) * 50)
     under = f" under ${cap:,.0f}" if cheap else ""
-    when = s.given(
-        f["departs_at"][:10], day(f["departs_at"], s.now).removeprefix("on "), "date", "search_flights", "date"
-    )
+    when = flight_day(s, f)
     s.say(
         "What can I fly from {fr} to {to}[ {when}]{under}?",
         "Any planes between {fr} and {to}[ {when}]{under}?",

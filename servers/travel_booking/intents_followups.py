@@ -19,6 +19,7 @@ from servers.travel_booking.intents import (
     TRAVELLER,
     as_traveller,
     find_me,
+    flight_day,
     focus_booking,
     focus_flight,
     intro,
@@ -55,14 +56,28 @@ def the_flight(s: Scene) -> dict[str, Any]:
     return dict(s.rows(FLIGHT + " WHERE f.flight_id = ?", f["flight_id"])[0])
 
 
+def owns_trip(s: Scene, itinerary_id: str, traveller_id: str | None) -> bool:
+    """Whether the trip is the traveller's."""
+    sql = "SELECT 1 FROM itineraries WHERE itinerary_id = ? AND traveller_id = ?"
+    return bool(s.rows(sql, itinerary_id, traveller_id))
+
+
 def the_trip(s: Scene) -> str:
     itin = s.memory.get("itinerary")
     if not itin:
         raise Skip("no trip in the dialogue yet")
-    mine = s.rows("SELECT 1 FROM itineraries WHERE itinerary_id = ? AND traveller_id = ?", itin, talking(s))
-    if not mine:
+    if not owns_trip(s, itin, talking(s)):
         raise Skip("the trip is not the talking traveller's")
     return str(itin)
+
+
+def offer_cheapest(s: Scene, args: dict[str, Any]) -> None:
+    """The agent searches hotel rooms with ``args``; the cheapest room found becomes the offer of the dialogue."""
+    hotels = s.call("search_hotels", **args)["hotels"]
+    if not hotels:
+        raise Skip("nothing free")
+    best = unique_best(hotels, lambda h: min(r["total_price"] for r in h["rooms"]), tie="two hotels tie", lowest=True)
+    s.memory["stay_offer"] = offer(best, args)
 
 
 def seen(s: Scene, value: str) -> bool:
@@ -269,11 +284,7 @@ def somewhere_to_sleep(s: Scene) -> None:
         args["guests"] = guests
     if stars:
         args["min_stars"] = stars
-    hotels = s.call("search_hotels", **args)["hotels"]
-    if not hotels:
-        raise Skip("nothing free")
-    best = unique_best(hotels, lambda h: min(r["total_price"] for r in h["rooms"]), tie="two hotels tie", lowest=True)
-    s.memory["stay_offer"] = offer(best, args)
+    offer_cheapest(s, args)
 
 
 @travel.intent(covers=("get_hotel",), follows=True, opens=False)
@@ -300,9 +311,7 @@ def take_that_room(s: Scene) -> None:
         raise Skip("no hotel offered")
     t = me(s)
     trip = s.memory.get("itinerary")
-    if trip and not s.rows(
-        "SELECT 1 FROM itineraries WHERE itinerary_id = ? AND traveller_id = ?", trip, t["traveller_id"]
-    ):
+    if trip and not owns_trip(s, trip, t["traveller_id"]):
         trip = None
     if trip and not seen(s, trip):
         raise Skip("the agent has not seen the trip's reference")
@@ -371,10 +380,7 @@ def book_that_one(s: Scene) -> None:
     f = the_flight(s)
     tid = talking(s)
     trip = s.memory.get("itinerary")
-    if trip and (
-        not seen(s, trip)
-        or not s.rows("SELECT 1 FROM itineraries WHERE itinerary_id = ? AND traveller_id = ?", trip, tid)
-    ):
+    if trip and (not seen(s, trip) or not owns_trip(s, trip, tid)):
         trip = None
     if not seen(s, f["flight_id"]) or f["status"] != "scheduled" or f["departs_at"] <= iso(s.now):
         raise Skip("the agent has not seen the flight, or it left")
@@ -542,9 +548,7 @@ def flights_on_a_day(s: Scene) -> None:
         iso(s.now + timedelta(days=40)),
     )
     as_traveller(s)
-    when = s.given(
-        f["departs_at"][:10], day(f["departs_at"], s.now).removeprefix("on "), "date", "search_flights", "date"
-    )
+    when = flight_day(s, f)
     s.say(
         "Which flights go from {fr} to {to}[ {when}]?",
         "I need to get from {fr} to {to}[ {when}]. What flies?",
@@ -592,8 +596,4 @@ def rooms_in_town(s: Scene) -> None:
     }
     if cap:
         args["max_nightly_rate"] = cap
-    hotels = s.call("search_hotels", **args)["hotels"]
-    if not hotels:
-        raise Skip("nothing free")
-    best = unique_best(hotels, lambda h: min(r["total_price"] for r in h["rooms"]), tie="two hotels tie", lowest=True)
-    s.memory["stay_offer"] = offer(best, args)
+    offer_cheapest(s, args)
