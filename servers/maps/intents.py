@@ -119,6 +119,14 @@ def focus(s: Scene, place_id: str) -> None:
         s.memory.pop("place", None)
 
 
+def route_args(origin: str, destination: str, mode: str) -> dict[str, Any]:
+    """The arguments of a route between two places (driving, the tools' default, left out)."""
+    args: dict[str, Any] = {"origin_place_id": origin, "destination_place_id": destination}
+    if mode != "driving":
+        args["mode"] = mode
+    return args
+
+
 def route_fits(a: dict[str, Any], b: dict[str, Any], mode: str) -> bool:
     """Whether a route of ``mode`` between two places is possible (transit within a city, distance caps)."""
     factor, _, _, cap = MODES_KM[mode]
@@ -190,9 +198,7 @@ def how_long(s: Scene) -> None:
     )
     pa = find_place(s, a)
     pb = find_place(s, b)
-    args: dict[str, Any] = {"origin_place_id": pa["place_id"], "destination_place_id": pb["place_id"]}
-    if mode != "driving":
-        args["mode"] = mode
+    args = route_args(pa["place_id"], pb["place_id"], mode)
     s.call("get_route", **args)
     s.memory["route"] = args
     focus(s, pb["place_id"])
@@ -298,9 +304,7 @@ def near_a_landmark(s: Scene) -> None:
         v=MODES[mode][0],
         h=MODES[mode][2],
     )
-    args: dict[str, Any] = {"origin_place_id": pa["place_id"], "destination_place_id": near[0]["place_id"]}
-    if mode != "driving":
-        args["mode"] = mode
+    args = route_args(pa["place_id"], near[0]["place_id"], mode)
     s.call("get_route", **args)
     s.memory["route"] = args
 
@@ -517,9 +521,7 @@ def my_list(s: Scene) -> None:
             a=a["name"],
             b=b["name"],
         )
-        args: dict[str, Any] = {"origin_place_id": a["place_id"], "destination_place_id": b["place_id"]}
-        if mode != "driving":
-            args["mode"] = mode
+        args = route_args(a["place_id"], b["place_id"], mode)
         s.call("get_directions", **args)
         return
     p = s.pick(

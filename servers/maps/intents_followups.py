@@ -22,6 +22,7 @@ from servers.maps.intents import (
     intro,
     me,
     place_ref,
+    route_args,
     route_fits,
 )
 from servers.maps.tools import maps
@@ -212,9 +213,7 @@ def get_there_from(s: Scene) -> None:
     )
     found = find_place(s, other)
     ids = (p["place_id"], found["place_id"]) if onward else (found["place_id"], p["place_id"])
-    args: dict[str, Any] = {"origin_place_id": ids[0], "destination_place_id": ids[1]}
-    if mode != "driving":
-        args["mode"] = mode
+    args = route_args(ids[0], ids[1], mode)
     s.call("get_route", **args)
     s.memory["route"] = args
     if onward:
@@ -234,9 +233,7 @@ def another_way(s: Scene) -> None:
     s.say(
         "And {how}?", "What if I {verb} instead?", "How about {word}, how long is that?", how=how, verb=verb, word=word
     )
-    args: dict[str, Any] = {"origin_place_id": a["place_id"], "destination_place_id": b["place_id"]}
-    if mode != "driving":
-        args["mode"] = mode
+    args = route_args(a["place_id"], b["place_id"], mode)
     if any(c.tool == "get_route" and c.arguments.get("mode", "driving") == mode for c in s.calls):
         raise Skip("that way was timed already")
     s.call("get_route", **args)
