@@ -87,6 +87,11 @@ def remember_product(s: Scene, p: dict[str, Any]) -> None:
     s.memory["product"] = {k: p[k] for k in keep if k in p}
 
 
+def remember_customer(s: Scene, customer_id: str) -> None:
+    """The customer an order read by its number belongs to: the one the dialogue is about from now on."""
+    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", customer_id)[0]
+
+
 def remember_order(s: Scene, order_id: str) -> None:
     s.memory["order"] = {"order_id": order_id}
 
@@ -397,7 +402,7 @@ def where_is_my_order(s: Scene) -> None:
         n=o["order_id"],
     )
     got = s.call("get_order", order_id=o["order_id"])
-    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
+    remember_customer(s, got["customer_id"])
     remember_order(s, got["order_id"])
     since = day(o["placed_at"], s.now)
     s.say(
@@ -503,7 +508,7 @@ def send_it_back(s: Scene) -> None:
         )
         got = s.call("get_order", order_id=item["order_id"])
         cid = got["customer_id"]
-        s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", cid)[0]
+        remember_customer(s, cid)
     else:
         when = day(item["delivered_at"], s.now)
         what = s.refer(

@@ -9,7 +9,6 @@ from operator import itemgetter
 from hub.synth.intent import Scene, Skip, day, unique_best
 from servers.shopping.intents import (
     BUYABLE,
-    CUSTOMER,
     address_listed,
     address_ref,
     cart_lines,
@@ -20,6 +19,7 @@ from servers.shopping.intents import (
     me,
     new_place,
     product_ref,
+    remember_customer,
     remember_order,
     remember_product,
     sendable,
@@ -130,7 +130,7 @@ def cancel_by_number(s: Scene) -> None:
         n=o["order_id"],
     )
     got = s.call("get_order", order_id=o["order_id"])
-    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
+    remember_customer(s, got["customer_id"])
     s.say(
         "Yeah, I don't need that anymore, stop it before it ships.",
         "Please call that one off.",
