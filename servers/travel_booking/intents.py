@@ -174,6 +174,12 @@ def booked_flight(s: Scene, tid: str, b: dict[str, Any]) -> dict[str, Any]:
     return hit[0]
 
 
+def my_booking(s: Scene, b: dict[str, Any]) -> dict[str, Any]:
+    """The talking traveller's booking as the agent finds it: their id by a search, then the booking among theirs."""
+    tid = find_me(s, {"traveller_id": b["traveller_id"], "name": s.persona.name})
+    return booked_flight(s, tid, b)
+
+
 def upcoming(s: Scene, extra: str = "1=1", *params: Any) -> dict[str, Any]:
     """A confirmed flight booking of the traveller talking (or of a fresh one), on a flight still to fly."""
     known = talking(s)
@@ -267,8 +273,7 @@ def window_seat(s: Scene) -> None:
         where=where,
         me=intro(s),
     )
-    tid = find_me(s, {"traveller_id": b["traveller_id"], "name": s.persona.name})
-    listed = booked_flight(s, tid, b)
+    listed = my_booking(s, b)
     only = {"cabin": b["cabin"]} if s.rng.random() < 0.6 else {}
     seats = s.call("get_seat_map", flight_id=listed["flight_id"], **only)[b["cabin"]]["free_seats"]
     fit = [x for x in seats if x[-1] in letters and x != b["seat"]]
@@ -305,8 +310,7 @@ def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
         trip=trip,
         me=intro(s),
     )
-    tid = find_me(s, {"traveller_id": b["traveller_id"], "name": s.persona.name})
-    listed = booked_flight(s, tid, b)
+    listed = my_booking(s, b)
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)
     if not s.room(1, 1):
         return
@@ -335,8 +339,7 @@ def extra_suitcase(s: Scene) -> None:
         trip=trip,
         me=intro(s),
     )
-    tid = find_me(s, {"traveller_id": b["traveller_id"], "name": s.persona.name})
-    listed = booked_flight(s, tid, b)
+    listed = my_booking(s, b)
     args: dict[str, Any] = {"booking_id": listed["booking_id"]}
     if n != 1 or s.minimal:
         args["bags"] = n if not s.minimal else 1
@@ -492,8 +495,7 @@ def room_for_the_trip(s: Scene) -> None:
         People=people[:1].upper() + people[1:],
         me=intro(s),
     )
-    tid = find_me(s, {"traveller_id": b["traveller_id"], "name": s.persona.name})
-    listed = booked_flight(s, tid, b)
+    listed = my_booking(s, b)
     if s.minimal:
         guests, stars = 1, None
     args: dict[str, Any] = {"city": b["to_city"], "check_in": ci.isoformat(), "check_out": co.isoformat()}
