@@ -136,6 +136,13 @@ def who(s: Scene, v: dict[str, Any], by_plate: bool) -> str:
     return car_ref(s, v)
 
 
+def owner_asks(s: Scene, v: dict[str, Any], by_plate: bool, *phrasings: str, **slots: Any) -> str:
+    """The opening turn, the owner (introduced until the car is found) asking about the car in one of
+    ``phrasings`` (``{me}``, ``{car}`` and ``slots`` filled), then the discovery calls for it: the car's id."""
+    s.say(*phrasings, me=intro(s), car=who(s, v, by_plate), **slots)
+    return find_car(s, v, by_plate)
+
+
 def n_calls(s: Scene) -> int:
     return sum(1 for _ in s.calls)
 
@@ -162,17 +169,17 @@ def warm_it_up(s: Scene) -> None:
     heat = f", and heat my seat (level {seat})" if seat else ""
     plate = v["engine"] == "off" or s.rng.random() < 0.5
     start = n_calls(s)
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}It's freezing out. Get {car} to {t} degrees before I come down{heat}.",
         "{me}Can you get the cabin of {car} to {t}°C{heat}? I'm leaving in ten minutes.",
         "{me}Please pre-condition {car} at {t}{heat}.",
         minimal=["{me}Make {car} comfortable before I get in."],
-        me=intro(s),
-        car=who(s, v, plate),
         t=f"{temp:g}",
         heat=heat,
     )
-    vid = find_car(s, v, plate)
     if v["engine"] == "off" and (v["powertrain"] == "gas" or (v["battery_pct"] or 0) < 20):
         s.call("start_engine", vehicle_id=vid)
     args: dict[str, Any] = {"on": True}
@@ -208,17 +215,17 @@ def fresh_air(s: Scene) -> None:
     )
     plate = v["engine"] == "off" or s.rng.random() < 0.5
     start = n_calls(s)
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}Put the {w} window of {car}[ {how}].",
         "{me}Could you move the {w} window on {car}[ {how}]?",
         "{me}It's stuffy in {car}: {w} window[ {how}], please.",
         minimal=["{me}{w} window of {car}[, {how}]."],
-        me=intro(s),
-        car=who(s, v, plate),
         w=DOOR_WORDS[door],
         how=how,
     )
-    vid = find_car(s, v, plate)
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
@@ -405,20 +412,20 @@ def fill_up(s: Scene) -> None:
     at = "charger" if ev else "pump"
     full = "to full" if level == 100 else f"to {level}%"
     plate = v["engine"] == "on" or s.rng.random() < 0.3
-    s.say(
+    start = n_calls(s)
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}I'm at the {at} with {car}. {What} it {full}.",
         "{me}{car} needs a {what}: take it {full}, please.",
         "{me}At the {at} now. Get {car} {full}.",
         minimal=["{me}{car} is at the {at}."],
-        me=intro(s),
-        car=who(s, v, plate),
         at=at,
         What=what.capitalize(),
         what=what,
         full=full,
     )
-    start = n_calls(s)
-    vid = find_car(s, v, plate)
     if v["engine"] == "on":
         s.call("stop_engine", vehicle_id=vid)
     s.call("refuel_vehicle", vehicle_id=vid, **({"percent": level} if level != 100 and not s.minimal else {}))
@@ -435,15 +442,15 @@ def soft_tyre(s: Scene) -> None:
         "v.gear = 'park' AND (SELECT COUNT(*) FROM tires t WHERE t.vehicle_id = v.vehicle_id AND "
         "t.pressure_psi < t.recommended_psi - 3) = 1",
     )
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        False,
         "{me}{car} is showing a tyre warning. Which one is it?",
         "{me}Got a pressure light on {car}. Which wheel?",
         "{me}There's a low-tyre alert on {car}. What's going on?",
         minimal=["{me}Tyre warning on {car}."],
-        me=intro(s),
-        car=who(s, v, False),
     )
-    vid = find_car(s, v, False)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
     if len({t["recommended_psi"] for t in status["tires"]}) > 1:
@@ -465,24 +472,25 @@ def last_service(s: Scene) -> None:
     ]
     kind = s.rng.choice(kinds + [None])
     if kind:
-        s.say(
+        vid = owner_asks(
+            s,
+            v,
+            False,
             "{me}When did {car} last have a {k}?",
             "{me}How long ago was the last {k} on {car}?",
             "{me}Look up {car}'s most recent {k}, would you?",
             minimal=["{me}{car}: last {k}?"],
-            me=intro(s),
-            car=who(s, v, False),
             k=kind,
         )
     else:
-        s.say(
+        vid = owner_asks(
+            s,
+            v,
+            False,
             "{me}What work has been done on {car} this year?",
             "{me}Show me {car}'s shop visits since January.",
             "{me}Which services did {car} get in 2026?",
-            me=intro(s),
-            car=who(s, v, False),
         )
-    vid = find_car(s, v, False)
     args: dict[str, Any] = {"kind": kind} if kind else {"since": "2026-01-01"}
     s.call("list_service_records", vehicle_id=vid, **args)
     if not s.room(1, 1) or s.rng.random() < 0.4:
@@ -563,15 +571,15 @@ def where_did_i_park(s: Scene) -> None:
     """A driver who cannot remember where the car is asks where it stands and how it is."""
     v = my_car(s)
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}Where did I leave {car}?",
         "{me}I can't remember where {car} is parked. Where is it, and is it locked?",
         "{me}Where's {car} right now, and how much range does it have?",
         minimal=["{me}Where's {car}?"],
-        me=intro(s),
-        car=who(s, v, plate),
     )
-    vid = find_car(s, v, plate)
     s.call("get_vehicle_status", vehicle_id=vid)
 
 
@@ -672,16 +680,16 @@ def nearest_fill(s: Scene) -> None:
     kind = STATION[v["powertrain"]]
     word = "charger" if kind == "charging_station" else "gas station"
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}{car} is getting low. Where's the nearest {w}?",
         "{me}Find me the closest {w} to where {car} is.",
         "{me}I need a {w} near {car}. What's closest?",
         minimal=["{me}{car} needs a {w}."],
-        me=intro(s),
-        car=who(s, v, plate),
         w=word,
     )
-    vid = find_car(s, v, plate)
     found = s.call(
         "search_places", category=kind, near_vehicle_id=vid, **({"limit": 3} if s.rng.random() < 0.3 else {})
     )
@@ -724,16 +732,16 @@ def pump_it_to(s: Scene) -> None:
         tyre["recommended_psi"], f"{tyre['recommended_psi']:g} psi", "pressure", "inflate_tire", "pressure_psi"
     )
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}The {w} tyre on {car} looks soft. Pump it up[ to {psi}], I'm at the air station.",
         "{me}Can you bring {car}'s {w} tyre back up[ to {psi}]?",
         "{me}{car}: {w} tyre needs air[ - {psi}, like the sticker says].",
-        me=intro(s),
-        car=who(s, v, plate),
         w=TYRE_WORDS[tyre["position"]],
         psi=psi,
     )
-    vid = find_car(s, v, plate)
     s.call("inflate_tire", vehicle_id=vid, position=tyre["position"], pressure_psi=tyre["recommended_psi"])
 
 
@@ -751,13 +759,13 @@ def headlamps(s: Scene) -> None:
         "mode",
     )
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}Change the headlamps on {car}[ to {how}].",
         "{me}Do something about {car}'s headlamps[ - {how}, please].",
         "{me}The headlamps on {car} need switching[: {how}].",
-        me=intro(s),
-        car=who(s, v, plate),
         how=how,
     )
-    vid = find_car(s, v, plate)
     s.call("set_lights", vehicle_id=vid, mode=mode)
