@@ -30,21 +30,29 @@ def current_category(s: Scene) -> dict[str, Any]:
     return dict(cat)
 
 
+def listing(s: Scene, args: dict[str, Any], *phrasings: str, **slots: Any) -> None:
+    """The user asks for the expenses that fit ``args`` (a listing not already on screen); the agent lists them and
+    the listing is kept for a detail."""
+    fresh(s, "list_expenses", **args)
+    s.say(*phrasings, **slots)
+    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
+
+
 @budget.intent(covers=("list_expenses",), follows=True, opens=False, weight=1.5)
 def what_else_in_category(s: Scene) -> None:
     """The user asks what else went into the category in the dialogue's month."""
     cat = current_category(s)
     month = s.memory.get("month") or this_month(s)
     args = {"category_id": cat["category_id"], "month": month}
-    fresh(s, "list_expenses", **args)
-    s.say(
+    listing(
+        s,
+        args,
         "What else have I spent on {c} {m}?",
         "Show me everything in {c} {m}.",
         "Which {c} purchases do I have {m}?",
         c=cat_words(cat["name"]),
         m=in_month(month, s),
     )
-    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
 
 
 @budget.intent(covers=("list_expenses",), follows=True, opens=False)
@@ -53,8 +61,9 @@ def month_before_in_category(s: Scene) -> None:
     cat = current_category(s)
     month = month_before(s.memory.get("month") or this_month(s))
     args = {"category_id": cat["category_id"], "month": month}
-    fresh(s, "list_expenses", **args)
-    s.say(
+    listing(
+        s,
+        args,
         "And what went into {c} {m}?",
         "How about {c} {m}, what did I spend there?",
         "Show me the {c} purchases from {mm} too.",
@@ -62,7 +71,6 @@ def month_before_in_category(s: Scene) -> None:
         m=in_month(month, s),
         mm=month_words(month, s),
     )
-    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
     s.memory["month"] = month
 
 
@@ -158,15 +166,15 @@ def merchant_history(s: Scene) -> None:
     e = dialogue_expense(s)
     month = e["date"][:7] if s.rng.random() < 0.5 else None
     args: dict[str, Any] = {"merchant": e["merchant"]} | ({"month": month} if month else {})
-    fresh(s, "list_expenses", **args)
-    s.say(
+    listing(
+        s,
+        args,
         "How often have I paid {m} {when}?" if month else "What else have I spent at {m}?",
         "Show me all my {m} spending {when}." if month else "List every {m} purchase you can find.",
         "Was that my only {m} charge {when}?" if month else "Have I been to {m} a lot lately?",
         m=e["merchant"],
         when=in_month(month, s) if month else "",
     )
-    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
 
 
 @budget.intent(covers=("get_expense",), follows=True, opens=False)

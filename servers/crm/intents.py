@@ -119,21 +119,28 @@ def dialogue_deal(s: Scene, where: str = "1=1") -> dict[str, Any]:
     return s.pick(DEAL + f" AND d.account_id = ? AND ({where}){cond}", company, *params)
 
 
+def find_company(s: Scene, account_id: str, name: str) -> str:
+    """The agent's path to a company: known already, or searched by its name."""
+    if seen(s, account_id):
+        return account_id
+    return str(
+        s.find(
+            "search_accounts",
+            "accounts",
+            "account_id",
+            account_id,
+            missing="the company is not found by its name",
+            query=name,
+        )["account_id"]
+    )
+
+
 def find_deal(s: Scene, d: dict[str, Any], **filters: Any) -> str:
     """The agent's path to a deal: known already, or the company by name, then its deals (listed, or read off
     the account's record)."""
     if seen(s, d["deal_id"]):
         return str(d["deal_id"])
-    account_id = d["account_id"]
-    if not seen(s, account_id):
-        account_id = s.find(
-            "search_accounts",
-            "accounts",
-            "account_id",
-            d["account_id"],
-            missing="the company is not found by its name",
-            query=d["company"],
-        )["account_id"]
+    account_id = find_company(s, d["account_id"], d["company"])
     if s.rng.random() < 0.3 and not filters:
         acc = s.call("get_account", account_id=account_id)
         if d["deal_id"] not in [x["deal_id"] for x in acc["deals"]]:
@@ -347,16 +354,7 @@ def account_rundown(s: Scene) -> None:
             minimal=["{co}?"],
             co=a["name"],
         )
-    account_id = a["account_id"]
-    if not seen(s, account_id):
-        account_id = s.find(
-            "search_accounts",
-            "accounts",
-            "account_id",
-            a["account_id"],
-            missing="the company is not found by its name",
-            query=a["name"],
-        )["account_id"]
+    account_id = find_company(s, a["account_id"], a["name"])
     acc = s.call("get_account", account_id=account_id)
     remember_company(s, acc)
     if following(s) or s.rng.random() < 0.5:
@@ -474,6 +472,18 @@ def find_lead(s: Scene, lead: dict[str, Any]) -> None:
     r = s.rng.random()
     query = lead["name"] if r < 0.6 else lead["company"] if r < 0.85 else lead["email"]
     s.find("search_leads", "leads", "lead_id", lead["lead_id"], missing="the lead is not found", query=query)
+
+
+def follow_up_task(s: Scene, lead_id: str) -> None:
+    """The rep asks for a follow-up task on the lead a few days out."""
+    due = (s.now + timedelta(days=s.rng.choice((2, 3, 5, 7)))).strftime("%Y-%m-%d")
+    s.say(
+        "Set me a task to follow up with them {when}.",
+        "Remind me to call them back {when}.",
+        "Add a follow-up task for {when}.",
+        when=day(due, s.now).removeprefix("on "),
+    )
+    s.call("log_activity", kind="task", subject="Follow up", lead_id=lead_id, due_date=due)
 
 
 def remember_lead(s: Scene, lead: dict[str, Any]) -> None:
@@ -668,14 +678,7 @@ def new_lead(s: Scene) -> None:
     remember_lead(s, lead)
     if s.rng.random() < 0.5:
         return
-    due = (s.now + timedelta(days=s.rng.choice((2, 3, 5, 7)))).strftime("%Y-%m-%d")
-    s.say(
-        "Set me a task to follow up with them {when}.",
-        "Remind me to call them back {when}.",
-        "Add a follow-up task for {when}.",
-        when=day(due, s.now).removeprefix("on "),
-    )
-    s.call("log_activity", kind="task", subject="Follow up", lead_id=lead["lead_id"], due_date=due)
+    follow_up_task(s, lead["lead_id"])
 
 
 @crm.intent(covers=("list_owners", "search_leads", "get_lead"))

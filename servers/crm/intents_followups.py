@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from hub.synth.intent import Scene, Skip, day
-from servers.crm.intents import seen
+from servers.crm.intents import follow_up_task, seen
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm
 
@@ -141,14 +141,7 @@ def lead_follow_up_task(s: Scene) -> None:
     lead = s.memory.get("lead")
     if not lead or not seen(s, lead["lead_id"]) or lead["status"] in ("converted", "disqualified"):
         raise Skip("no live lead in the dialogue")
-    due = (s.now + timedelta(days=s.rng.choice((2, 3, 5, 7)))).strftime("%Y-%m-%d")
-    s.say(
-        "Set me a task to follow up with them {when}.",
-        "Remind me to call them back {when}.",
-        "Add a follow-up task for {when}.",
-        when=day(due, s.now).removeprefix("on "),
-    )
-    s.call("log_activity", kind="task", subject="Follow up", lead_id=lead["lead_id"], due_date=due)
+    follow_up_task(s, lead["lead_id"])
 
 
 @crm.intent(covers=("list_deals",), follows=True, opens=False)
