@@ -146,6 +146,23 @@ def owned(s: Scene, c: dict[str, Any], where: str, *params: Any) -> dict[str, An
     return s.pick(ACCOUNT + f" WHERE customer_id = ? AND ({where})", c["customer_id"], *params)
 
 
+def payee_ref(s: Scene, customer_id: str, payee: dict[str, Any]) -> str:
+    """A saved payee as its customer names it: by name, with its bank when that is not enough."""
+    return s.refer(
+        payee["payee_id"],
+        Ref("{n}", "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ?", customer_id, payee["name"]),
+        Ref(
+            "{n} at {bank}",
+            "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ? AND bank_name = ?",
+            customer_id,
+            payee["name"],
+            payee["bank_name"],
+        ),
+        n=payee["name"],
+        bank=payee["bank_name"],
+    )
+
+
 def amount_of(s: Scene, low: float, high: float) -> float:
     """An amount a person would pick: round tens for large sums, cents for small ones."""
     if high < low:
@@ -351,19 +368,7 @@ def pay_someone_saved(s: Scene) -> None:
     hit = [p for p in saved if p["payee_id"] == payee["payee_id"]]
     if not hit:
         raise Skip("the payee is past the first page")
-    name = s.refer(
-        payee["payee_id"],
-        Ref("{n}", "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ?", c["customer_id"], payee["name"]),
-        Ref(
-            "{n} at {bank}",
-            "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ? AND bank_name = ?",
-            c["customer_id"],
-            payee["name"],
-            payee["bank_name"],
-        ),
-        n=payee["name"],
-        bank=payee["bank_name"],
-    )
+    name = payee_ref(s, c["customer_id"], payee)
     much = s.given(amount, money(amount), "amount", "pay_payee", "amount")
     s.say(
         "Send {much} to {name} from {what}.",
