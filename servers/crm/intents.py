@@ -165,6 +165,16 @@ def remember_deal(s: Scene, d: dict[str, Any]) -> None:
     s.memory["company"] = {"account_id": d["account_id"], "name": d["company"]}
 
 
+def open_biggest(s: Scene, deals: list[dict[str, Any]], tie: str, *phrasings: str) -> None:
+    """The rep opens the biggest of ``deals`` (``Skip`` with ``tie`` when two tie); it becomes the dialogue's deal."""
+    top = unique_best(deals, itemgetter("amount"), tie=tie)
+    s.say(*phrasings)
+    s.call("get_deal", deal_id=top["deal_id"])
+    d = s.rows(DEAL + " AND d.deal_id = ?", top["deal_id"])
+    if d:
+        remember_deal(s, d[0])
+
+
 def remember_company(s: Scene, acc: dict[str, Any]) -> None:
     s.memory["company"] = {"account_id": acc["account_id"], "name": acc["name"]}
 
@@ -360,16 +370,14 @@ def account_rundown(s: Scene) -> None:
     if following(s) or s.rng.random() < 0.5:
         return
     open_deals = [d for d in acc["deals"] if d["stage"] in OPEN_STAGES]
-    top = unique_best(open_deals, itemgetter("amount"), tie="two open deals tie")
-    s.say(
+    open_biggest(
+        s,
+        open_deals,
+        "two open deals tie",
         "Tell me more about the biggest open deal there.",
         "What's going on with the largest open one?",
         "Open up their biggest live deal for me.",
     )
-    s.call("get_deal", deal_id=top["deal_id"])
-    d = s.rows(DEAL + " AND d.deal_id = ?", top["deal_id"])
-    if d:
-        remember_deal(s, d[0])
 
 
 @crm.intent(covers=("get_distinct_values", "list_deals"))
@@ -450,16 +458,14 @@ def my_pipeline(s: Scene) -> None:
     s.memory["deals"] = tuple(deals)
     if s.rng.random() < 0.5:
         return
-    top = unique_best(deals, itemgetter("amount"), tie="two biggest")
-    s.say(
+    open_biggest(
+        s,
+        deals,
+        "two biggest",
         "Open up the biggest one.",
         "Tell me more about the largest of those.",
         "What's the story on the one worth the most?",
     )
-    s.call("get_deal", deal_id=top["deal_id"])
-    d = s.rows(DEAL + " AND d.deal_id = ?", top["deal_id"])
-    if d:
-        remember_deal(s, d[0])
 
 
 # Leads ------------------------------------------------------------------------------------------

@@ -601,6 +601,15 @@ def two_cars(s: Scene, where: str = "1=1") -> tuple[dict[str, Any], list[dict[st
     return o, cars
 
 
+def owner_of_two_asks(s: Scene, o: dict[str, Any], *phrasings: str, **slots: Any) -> list[dict[str, Any]]:
+    """The opening turn of the owner of two cars (``{name}`` filled), then the discovery calls: the owner by name
+    and their cars, as listed."""
+    s.say(*phrasings, name=o["name"], **slots)
+    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
+    listed: list[dict[str, Any]] = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
+    return listed
+
+
 @vehicle.intent(covers=("list_owners", "list_vehicles", "set_trunk", "set_door", "set_door_lock", "get_vehicle_status"))
 def lock_both(s: Scene) -> None:
     """An owner of two cars has both locked (whatever one part is left open is closed first)."""
@@ -618,15 +627,14 @@ def lock_both(s: Scene) -> None:
         raise Skip("both are locked, or too much is open")
     if cars[0]["model"] == cars[1]["model"]:
         raise Skip("two cars of one model")
-    s.say(
+    listed = owner_of_two_asks(
+        s,
+        o,
         "I'm {name}. Make sure both my cars are locked.",
         "I'm {name}. Lock up both of my cars, would you?",
         "I'm {name}. Are my two cars locked? Lock whichever isn't.",
         minimal=["I'm {name}. Both my cars - locked?"],
-        name=o["name"],
     )
-    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
-    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
     for car in listed:
         if car["locked"]:
             continue
@@ -653,15 +661,14 @@ def lock_both(s: Scene) -> None:
 def which_goes_further(s: Scene) -> None:
     """An owner of two cars asks which one can go further right now, to take that one."""
     o, cars = two_cars(s)
-    s.say(
+    listed = owner_of_two_asks(
+        s,
+        o,
         "I'm {name}. Which of my two cars has more range right now?",
         "I'm {name}. I've a long drive today - which of my cars can go further as they are?",
         "I'm {name}. Compare my two cars: which one has the bigger range at the moment?",
         minimal=["I'm {name}. Which of my cars should I take?"],
-        name=o["name"],
     )
-    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
-    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
     ranges = [(s.call("get_vehicle_status", vehicle_id=c["vehicle_id"])["range_km"], c["vehicle_id"]) for c in listed]
     if len(ranges) != 2 or ranges[0][0] == ranges[1][0]:
         raise Skip("no clear winner")
