@@ -163,6 +163,14 @@ def payee_ref(s: Scene, customer_id: str, payee: dict[str, Any]) -> str:
     )
 
 
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The customer asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
+    result."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
+
+
 def amount_of(s: Scene, low: float, high: float) -> float:
     """An amount a person would pick: round tens for large sums, cents for small ones."""
     if high < low:
@@ -778,10 +786,11 @@ def who_can_i_pay(s: Scene) -> None:
     c = s.memory.get("customer")
     if not c or not s.rows("SELECT 1 FROM payees WHERE customer_id = ?", c["customer_id"]):
         raise Skip("no customer with payees in the dialogue yet")
-    s.asked("list_payees", customer_id=c["customer_id"])
-    s.say(
+    ask_for(
+        s,
+        "list_payees",
+        {"customer_id": c["customer_id"]},
         "While you're at it, who do I have saved to send money to?",
         "And who's on my list of recipients?",
         "Remind me who I can pay online.",
     )
-    s.call("list_payees", customer_id=c["customer_id"])

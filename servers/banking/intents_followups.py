@@ -17,6 +17,7 @@ from servers.banking.intents import (
     WORDS,
     acc_ref,
     amount_of,
+    ask_for,
     current_account,
     my_accounts,
     payee_ref,
@@ -222,13 +223,14 @@ def open_one_more(s: Scene) -> None:
 def details_on_file(s: Scene) -> None:
     """The customer asks what contact details the bank has for them."""
     c = the_customer(s)
-    s.asked("get_customer", customer_id=c["customer_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_customer",
+        {"customer_id": c["customer_id"]},
         "What phone number and address do you have for me, by the way?",
         "Can you read me my contact details on file?",
         "Is my address on file still the old one?",
     )
-    s.call("get_customer", customer_id=c["customer_id"])
 
 
 @banking.intent(covers=("add_payee",), follows=True, opens=False, weight=0.8)

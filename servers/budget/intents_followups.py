@@ -30,12 +30,16 @@ def current_category(s: Scene) -> dict[str, Any]:
     return dict(cat)
 
 
-def listing(s: Scene, args: dict[str, Any], *phrasings: str, **slots: Any) -> None:
-    """The user asks for the expenses that fit ``args`` (a listing not already on screen); the agent lists them and
-    the listing is kept for a detail."""
-    fresh(s, "list_expenses", **args)
+def fresh_read(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The user asks for a read not already on screen (``Skip`` otherwise); the agent makes it: its result."""
+    fresh(s, tool, **args)
     s.say(*phrasings, **slots)
-    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
+    return s.call(tool, **args)
+
+
+def listing(s: Scene, args: dict[str, Any], *phrasings: str, **slots: Any) -> None:
+    """The user asks for the expenses that fit ``args``; the listing is kept for a detail."""
+    s.memory["listed"] = tuple(fresh_read(s, "list_expenses", args, *phrasings, **slots)["expenses"])
 
 
 @budget.intent(covers=("list_expenses",), follows=True, opens=False, weight=1.5)
@@ -94,28 +98,30 @@ def month_overall(s: Scene) -> None:
     month = s.memory.get("month")
     if not month:
         raise Skip("no month in the dialogue yet")
-    fresh(s, "get_monthly_summary", month=month)
-    s.say(
+    fresh_read(
+        s,
+        "get_monthly_summary",
+        {"month": month},
         "And how does {m} look across the board?",
         "Give me the overall picture for {m}.",
         "Am I over anywhere else {im}?",
         m=month_words(month, s),
         im=in_month(month, s),
     )
-    s.call("get_monthly_summary", month=month)
 
 
 @budget.intent(covers=("get_monthly_summary",), follows=True, opens=False)
 def group_overall(s: Scene) -> None:
     """The user asks how the category's whole area of the budget (its group) looks this month."""
     cat = current_category(s)
-    fresh(s, "get_monthly_summary", group=cat["grp"])
-    s.say(
+    fresh_read(
+        s,
+        "get_monthly_summary",
+        {"group": cat["grp"]},
         "How's that whole area of my budget looking this month?",
         "Where do I stand on that group of spending now?",
         "Am I still within budget for that kind of thing this month, everything around it included?",
     )
-    s.call("get_monthly_summary", group=cat["grp"])
 
 
 @budget.intent(covers=("delete_expense",), follows=True, opens=False)

@@ -22,6 +22,14 @@ def known_deal(s: Scene) -> dict[str, Any]:
     return dict(d)
 
 
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The rep asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
+    result."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
+
+
 @crm.intent(covers=("log_activity",), follows=True, opens=False, weight=1.5)
 def remind_me(s: Scene) -> None:
     """The rep asks for a task on the open deal the dialogue is about."""
@@ -77,13 +85,14 @@ def other_deals_there(s: Scene) -> None:
 def deal_now(s: Scene) -> None:
     """The rep asks to see the deal as it stands now (its stage history, what comes next)."""
     d = known_deal(s)
-    s.asked("get_deal", deal_id=d["deal_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_deal",
+        {"deal_id": d["deal_id"]},
         "Show me that deal as it stands now.",
         "What does its stage history look like now?",
         "Pull up the deal so I can see the timeline.",
     )
-    s.call("get_deal", deal_id=d["deal_id"])
 
 
 @crm.intent(covers=("get_contact",), follows=True, opens=False)
@@ -92,14 +101,15 @@ def person_details(s: Scene) -> None:
     c = s.memory.get("contact")
     if not c or not seen(s, c["contact_id"]):
         raise Skip("no contact in the dialogue")
-    s.asked("get_contact", contact_id=c["contact_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_contact",
+        {"contact_id": c["contact_id"]},
         "Pull up {f}'s contact record.",
         "What deals is {f} involved in?",
         "Show me {f}'s details and recent activity.",
         f=c["name"].split()[0],
     )
-    s.call("get_contact", contact_id=c["contact_id"])
 
 
 @crm.intent(covers=("search_contacts",), follows=True, opens=False)
@@ -110,14 +120,15 @@ def who_else_there(s: Scene) -> None:
         raise Skip("no company in the dialogue")
     if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
         raise Skip("the account's record already listed its people")
-    s.asked("search_contacts", account_id=co["account_id"])
-    s.say(
+    ask_for(
+        s,
+        "search_contacts",
+        {"account_id": co["account_id"]},
         "Who else do we know at {co}?",
         "List our other contacts over at {co}.",
         "Who are the people we deal with at {co}?",
         co=co["name"],
     )
-    s.call("search_contacts", account_id=co["account_id"])
 
 
 @crm.intent(covers=("get_lead",), follows=True, opens=False)
@@ -126,13 +137,14 @@ def lead_now(s: Scene) -> None:
     lead = s.memory.get("lead")
     if not lead or not seen(s, lead["lead_id"]):
         raise Skip("no lead in the dialogue")
-    s.asked("get_lead", lead_id=lead["lead_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_lead",
+        {"lead_id": lead["lead_id"]},
         "Show me the lead now.",
         "Where does that lead stand now?",
         "What did that create?" if lead["status"] == "converted" else "Pull the lead up again.",
     )
-    s.call("get_lead", lead_id=lead["lead_id"])
 
 
 @crm.intent(covers=("log_activity",), follows=True, opens=False)
@@ -151,14 +163,15 @@ def reps_open_deals(s: Scene) -> None:
     if not new or not seen(s, new["owner_id"]):
         raise Skip("no hand-over in the dialogue")
     args = {"owner_id": new["owner_id"], "open_only": True}
-    s.asked("list_deals", **args)
-    s.say(
+    ask_for(
+        s,
+        "list_deals",
+        args,
         "What does {b} have open now?",
         "Show me {b}'s open deals after that.",
         "List everything {b} is working.",
         b=new["name"].split()[0],
     )
-    s.call("list_deals", **args)
 
 
 @crm.intent(covers=("get_deal",), follows=True, opens=False, weight=1.5)
@@ -199,8 +212,8 @@ def open_listed_lead(s: Scene) -> None:
         if sum(x["company"] == pick["company"] for x in listed) > 1:
             raise Skip("two leads from that company")
         which = f"the one from {pick['company']}"
-    s.asked("get_lead", lead_id=pick["lead_id"])
-    s.say("Open {w}.", "Tell me about {w}.", "What's {w} about?", w=which)
-    s.call("get_lead", lead_id=pick["lead_id"])
+    ask_for(
+        s, "get_lead", {"lead_id": pick["lead_id"]}, "Open {w}.", "Tell me about {w}.", "What's {w} about?", w=which
+    )
     lead = s.rows("SELECT * FROM leads WHERE lead_id = ?", pick["lead_id"])[0]
     s.memory["lead"] = {k: lead[k] for k in ("lead_id", "name", "company", "status", "owner_id")}
