@@ -119,6 +119,14 @@ def dialogue_deal(s: Scene, where: str = "1=1") -> dict[str, Any]:
     return s.pick(DEAL + f" AND d.account_id = ? AND ({where}){cond}", company, *params)
 
 
+def dialogue_company(s: Scene) -> dict[str, Any]:
+    """The company of the dialogue as it is now; ``Skip`` when there is none."""
+    company = s.memory.get("company")
+    if not company:
+        raise Skip("no company in the dialogue")
+    return s.rows("SELECT * FROM accounts WHERE account_id = ?", company["account_id"])[0]
+
+
 def find_company(s: Scene, account_id: str, name: str) -> str:
     """The agent's path to a company: known already, or searched by its name."""
     if seen(s, account_id):
@@ -338,10 +346,7 @@ def account_rundown(s: Scene) -> None:
     """A rep preps for a meeting: the company's contacts and deals (and maybe the biggest open deal)."""
     cond, params = mine(s, "owner_id")
     if following(s):
-        company = s.memory.get("company")
-        if not company:
-            raise Skip("no company in the dialogue")
-        a = s.rows("SELECT * FROM accounts WHERE account_id = ?", company["account_id"])[0]
+        a = dialogue_company(s)
         if any(c.tool == "get_account" and c.arguments["account_id"] == a["account_id"] for c in s.calls):
             raise Skip("already looked at the account")
         s.say(
@@ -903,10 +908,7 @@ def people_at_company(s: Scene) -> None:
     """A rep asks who we know at a company (everyone, or people with a title like the one they need)."""
     cond, params = mine(s, "owner_id")
     if following(s):
-        co = s.memory.get("company")
-        if not co:
-            raise Skip("no company in the dialogue")
-        a = s.rows("SELECT * FROM accounts WHERE account_id = ?", co["account_id"])[0]
+        a = dialogue_company(s)
         if any(
             c.tool in ("get_account", "search_contacts") and c.arguments.get("account_id") == a["account_id"]
             for c in s.calls

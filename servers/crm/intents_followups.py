@@ -22,6 +22,17 @@ def known_deal(s: Scene) -> dict[str, Any]:
     return dict(d)
 
 
+def company_not_opened(s: Scene, what: str) -> dict[str, Any]:
+    """The company of the dialogue, which the agent knows but whose record (listing its ``what``) it has not
+    opened; ``Skip`` otherwise."""
+    co: dict[str, Any] | None = s.memory.get("company")
+    if not co or not seen(s, co["account_id"]):
+        raise Skip("no company in the dialogue")
+    if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
+        raise Skip(f"the account's record already listed its {what}")
+    return co
+
+
 def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
     """The rep asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
     result."""
@@ -66,11 +77,7 @@ def note_on_deal(s: Scene) -> None:
 @crm.intent(covers=("list_deals",), follows=True, opens=False, weight=1.5)
 def other_deals_there(s: Scene) -> None:
     """The rep asks what else is open with the same company."""
-    co = s.memory.get("company")
-    if not co or not seen(s, co["account_id"]):
-        raise Skip("no company in the dialogue")
-    if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
-        raise Skip("the account's record already listed its deals")
+    co = company_not_opened(s, "deals")
     if s.rng.random() < 0.5:
         args: dict[str, Any] = {"account_id": co["account_id"], "open_only": True}
         s.say("What else do we have open with {co}?", "Any other live deals at {co}?", co=co["name"])
@@ -115,11 +122,7 @@ def person_details(s: Scene) -> None:
 @crm.intent(covers=("search_contacts",), follows=True, opens=False)
 def who_else_there(s: Scene) -> None:
     """The rep asks who else we know at the company the dialogue is about."""
-    co = s.memory.get("company")
-    if not co or not seen(s, co["account_id"]):
-        raise Skip("no company in the dialogue")
-    if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
-        raise Skip("the account's record already listed its people")
+    co = company_not_opened(s, "people")
     ask_for(
         s,
         "search_contacts",
