@@ -37,6 +37,14 @@ def fresh_read(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slo
     return s.call(tool, **args)
 
 
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The user asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
+    result."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
+
+
 def listing(s: Scene, args: dict[str, Any], *phrasings: str, **slots: Any) -> None:
     """The user asks for the expenses that fit ``args``; the listing is kept for a detail."""
     s.memory["listed"] = tuple(fresh_read(s, "list_expenses", args, *phrasings, **slots)["expenses"])
@@ -82,14 +90,15 @@ def month_before_in_category(s: Scene) -> None:
 def recurring_in_category(s: Scene) -> None:
     """The user asks which repeating bills are filed under the category."""
     cat = current_category(s)
-    s.asked("list_recurring_expenses", category_id=cat["category_id"])
-    s.say(
+    ask_for(
+        s,
+        "list_recurring_expenses",
+        {"category_id": cat["category_id"]},
         "Do I have any repeating bills under {c}?",
         "Anything that comes back every month in {c}?",
         "Which subscriptions land in {c}?",
         c=cat_words(cat["name"]),
     )
-    s.call("list_recurring_expenses", category_id=cat["category_id"])
 
 
 @budget.intent(covers=("get_monthly_summary",), follows=True, opens=False, weight=1.5)
@@ -203,12 +212,13 @@ def listed_detail(s: Scene) -> None:
         if sum(x["date"] == pick["date"] for x in listed) > 1:
             raise Skip("two on the latest day")
         which = f"the one from {day(pick['date'], s.now).removeprefix('on ')}"
-    s.asked("get_expense", expense_id=pick["expense_id"])
-    s.say(
+    out = ask_for(
+        s,
+        "get_expense",
+        {"expense_id": pick["expense_id"]},
         "Tell me more about {w}.",
         "What was {w}? Any note on it?",
         "Open up {w} for me: how did I pay, and what's it filed under?",
         w=which,
     )
-    out = s.call("get_expense", expense_id=pick["expense_id"])
     remember_expense(s, out, False)
