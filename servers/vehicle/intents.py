@@ -143,6 +143,13 @@ def owner_asks(s: Scene, v: dict[str, Any], by_plate: bool, *phrasings: str, **s
     return find_car(s, v, by_plate)
 
 
+def asks_by_plate(s: Scene, v: dict[str, Any], *phrasings: str, **slots: Any) -> str:
+    """The opening turn about the car named by its plate (``{car}`` and ``slots`` filled), then the discovery call
+    for it: the car's id."""
+    s.say(*phrasings, car=who(s, v, True), **slots)
+    return find_car(s, v, True)
+
+
 def n_calls(s: Scene) -> int:
     return sum(1 for _ in s.calls)
 
@@ -244,14 +251,14 @@ def load_the_trunk(s: Scene) -> None:
         "v.gear = 'park' AND v.trunk_open = 0 AND NOT EXISTS (SELECT 1 FROM doors d WHERE d.vehicle_id = "
         "v.vehicle_id AND d.is_open = 1)",
     )
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "I'm at {car} with my hands full. Pop the trunk for me.",
         "Open the boot of {car}, I've got groceries.",
         "Standing behind {car} with bags: trunk open, please.",
         minimal=["Trunk of {car}, please."],
-        car=who(s, v, True),
     )
-    vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_trunk", vehicle_id=vid, open=True)
@@ -282,14 +289,14 @@ def did_i_lock_it(s: Scene) -> None:
         "v.gear = 'park' AND v.locked = 0 AND (SELECT COUNT(*) FROM doors d WHERE d.vehicle_id = "
         "v.vehicle_id AND d.is_open = 1) + v.trunk_open <= 1",
     )
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "Did I leave {car} open?",
         "I walked off without checking {car}. Is it secure?",
         "Can you check whether {car} is closed up?",
         minimal=["Is {car} shut?"],
-        car=who(s, v, True),
     )
-    vid = find_car(s, v, True)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     s.say(
         "OK, close whatever is open and lock it.", "Shut it all and lock up, please.", "Then close up and lock the car."
@@ -320,16 +327,16 @@ def take_me_there(s: Scene) -> None:
     where = PLACE_WORDS[dest["category"]]
     if dest["category"] in ("gas_station", "charging_station"):
         where = f"the {dest['name']}"
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "I'm getting into {car}. Route me to {w} in {city}.",
         "Point {car}'s navigation at {w} in {city}, please.",
         "I need to get to {w} in {city} in {car}. Can you put it in the nav?",
         minimal=["{car} to {w}."],
-        car=who(s, v, True),
         w=where,
         city=dest["city"],
     )
-    vid = find_car(s, v, True)
     found = s.call(
         "search_places",
         category=dest["category"],
@@ -360,25 +367,26 @@ def made_it(s: Scene) -> None:
     dest = s.rows("SELECT * FROM places WHERE place_id = ?", v["destination_place_id"])[0]
     arrived = s.rng.random() < 0.7
     if arrived:
-        s.say(
+        vid = asks_by_plate(
+            s,
+            v,
             "We just pulled in at {d} in {car}. End the trip.",
             "Made it to {d}! Wrap up the guidance on {car}.",
             "{car} is at {d} now. Finish the route.",
             minimal=["Arrived at {d} in {car}."],
-            car=who(s, v, True),
             d=dest["name"],
         )
     else:
         if v["lights"] == "high":
             raise Skip("high beams already on")
-        s.say(
+        vid = asks_by_plate(
+            s,
+            v,
             "Change of plans in {car}: forget {d}, cancel the directions.",
             "Stop guiding {car} to {d}, we're not going.",
             "Call off the route to {d} in {car}.",
-            car=who(s, v, True),
             d=dest["name"],
         )
-    vid = find_car(s, v, True)
     if arrived:
         s.call("stop_navigation", vehicle_id=vid, arrived=True)
         s.say("Now park it and switch it off.", "Put it in park and kill the engine.", "Park and power down, please.")
@@ -508,14 +516,14 @@ def let_them_in(s: Scene) -> None:
     if s.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door):
         raise Skip("the door is open")
     which = s.given(door, f"the {DOOR_WORDS[door]} one", "door", "set_door", "door")
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "My mum is getting into {car}. Open a door for her[ - {which}].",
         "Let my friend into {car}[: {which}], door open please.",
         "My kid is climbing into {car}, open the door for him[ - {which}].",
-        car=who(s, v, True),
         which=which,
     )
-    vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
