@@ -108,6 +108,13 @@ def find_me(s: Scene, c: dict[str, Any]) -> str:
     return str(hit["customer_id"])
 
 
+def customer_asks(s: Scene, c: dict[str, Any], *phrasings: str, **slots: Any) -> str:
+    """The customer's turn (``{me}`` filled by ``who``) in one of ``phrasings``, then the discovery call for them:
+    their customer id."""
+    s.say(*phrasings, me=who(s, c), **slots)
+    return find_me(s, c)
+
+
 def my_accounts(s: Scene, cid: str, **filters: Any) -> list[dict[str, Any]]:
     """The customer's accounts, listed once per dialogue (a later turn reads the same listing)."""
     key = f"accounts:{cid}:{sorted(filters.items())}"
@@ -146,6 +153,31 @@ def owned(s: Scene, c: dict[str, Any], where: str, *params: Any) -> dict[str, An
     return s.pick(ACCOUNT + f" WHERE customer_id = ? AND ({where})", c["customer_id"], *params)
 
 
+def payee_ref(s: Scene, customer_id: str, payee: dict[str, Any]) -> str:
+    """A saved payee as its customer names it: by name, with its bank when that is not enough."""
+    return s.refer(
+        payee["payee_id"],
+        Ref("{n}", "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ?", customer_id, payee["name"]),
+        Ref(
+            "{n} at {bank}",
+            "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ? AND bank_name = ?",
+            customer_id,
+            payee["name"],
+            payee["bank_name"],
+        ),
+        n=payee["name"],
+        bank=payee["bank_name"],
+    )
+
+
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The customer asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
+    result."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
+
+
 def amount_of(s: Scene, low: float, high: float) -> float:
     """An amount a person would pick: round tens for large sums, cents for small ones."""
     if high < low:
@@ -179,16 +211,16 @@ def recent_activity(s: Scene) -> None:
         start = (start - timedelta(days=1)).replace(day=1)
     since = start.isoformat()
     what = acc_ref(s, acc)
-    s.say(
+    cid = customer_asks(
+        s,
+        c,
         "I'm {me}. Can you show me the latest {words} on {what}?",
         "{me} here: what's been happening on {what}?",
         "Hi, it's {me}. I'd like to go over {what}, recent {words} especially.",
         minimal=["{me}: what's new on {what}?"],
-        me=who(s, c),
         what=what,
         words=words,
     )
-    cid = find_me(s, c)
     aid = account_of(s, cid, acc, narrow=True)
     args: dict[str, Any] = {"account_id": aid}
     if kind and not s.minimal:
@@ -209,14 +241,14 @@ def profile_and_balance(s: Scene) -> None:
     """A customer checks what the bank has on file for them, then one account's balance and overdraft."""
     c = me(s, "customer_id IN (SELECT customer_id FROM accounts GROUP BY customer_id HAVING COUNT(*) >= 2)")
     acc = owned(s, c, "status != 'closed'")
-    s.say(
+    cid = customer_asks(
+        s,
+        c,
         "{me} here. What address and phone number do you have for me, and which accounts are mine?",
         "This is {me}. Could you read me back my details on file and the accounts I hold?",
         "I'm {me}; I just moved, so first tell me what contact info you have and list my accounts.",
         minimal=["{me}: what's on my profile?"],
-        me=who(s, c),
     )
-    cid = find_me(s, c)
     profile = s.call("get_customer", customer_id=cid)
     if acc["account_id"] not in profile["account_ids"]:
         raise Skip("the account is not on the profile")
@@ -339,31 +371,19 @@ def pay_someone_saved(s: Scene) -> None:
     payee = s.pick("SELECT * FROM payees WHERE customer_id = ?", c["customer_id"])
     acc = owned(s, c, "status = 'active' AND balance > 80")
     amount = amount_of(s, 20, min(acc["balance"] * 0.6, 3000))
-    s.say(
+    cid = customer_asks(
+        s,
+        c,
         "I'm {me}. Who do I have set up to send money to?",
         "{me} here: which people can I pay from online banking?",
         "This is {me}. Remind me who's on my list of saved recipients.",
         minimal=["{me}: my saved recipients?"],
-        me=who(s, c),
     )
-    cid = find_me(s, c)
     saved = s.call("list_payees", customer_id=cid)["payees"]
     hit = [p for p in saved if p["payee_id"] == payee["payee_id"]]
     if not hit:
         raise Skip("the payee is past the first page")
-    name = s.refer(
-        payee["payee_id"],
-        Ref("{n}", "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ?", c["customer_id"], payee["name"]),
-        Ref(
-            "{n} at {bank}",
-            "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ? AND bank_name = ?",
-            c["customer_id"],
-            payee["name"],
-            payee["bank_name"],
-        ),
-        n=payee["name"],
-        bank=payee["bank_name"],
-    )
+    name = payee_ref(s, c["customer_id"], payee)
     much = s.given(amount, money(amount), "amount", "pay_payee", "amount")
     s.say(
         "Send {much} to {name} from {what}.",
@@ -390,18 +410,18 @@ def pay_someone_new(s: Scene) -> None:
     number = str(s.rng.randint(10**7, 10**10 - 1))
     amount = amount_of(s, 40, min(acc["balance"] * 0.5, 2500))
     num = s.given(number, number, "account number", "add_payee", "account_number")
-    s.say(
+    cid = customer_asks(
+        s,
+        c,
         "I'm {me}. Please add {role}, {name}, as someone I can pay: they bank with {bank}[, account {num}].",
         "{me} here. Set up {name} ({role}) at {bank} as a recipient[; the account number is {num}].",
         "This is {me}: I want to start paying {role}. It's {name} at {bank}[, account number {num}].",
         minimal=["{me}: save {name} at {bank}[ ({num})] so I can pay them."],
-        me=who(s, c),
         role=role,
         name=name,
         bank=bank,
         num=num,
     )
-    cid = find_me(s, c)
     s.call("add_payee", customer_id=cid, name=name, bank_name=bank, account_number=number)
     payee_id = s.rows(
         "SELECT payee_id FROM payees WHERE customer_id = ? AND account_number = ?", c["customer_id"], number
@@ -458,15 +478,15 @@ def lost_card(s: Scene) -> None:
         net=card["network"],
     )
     acc = {"account_id": card["account_id"], "customer_id": c["customer_id"], "type": card["type"], "status": "active"}
-    s.say(
+    cid = customer_asks(
+        s,
+        c,
         "I'm {me} and I can't find {what} anywhere. Block it before someone uses it!",
         "{me} here. I think {what} was stolen, please stop it working.",
         "This is {me}: {what} is gone, left it in a taxi. Can you put a hold on it?",
         minimal=["{me}: {what} is lost."],
-        me=who(s, c),
         what=what,
     )
-    cid = find_me(s, c)
     aid = account_of(s, cid, acc, narrow=True)
     s.find("list_cards", "cards", "card_id", card["card_id"], missing="the card is not listed", account_id=aid)
     s.call("set_card_status", card_id=card["card_id"], status="locked")
@@ -624,15 +644,15 @@ def open_and_fund(s: Scene) -> None:
     kind = s.rng.choice(sorted({"checking", "savings", "business"} - have))
     src = owned(s, c, "status = 'active' AND balance > 200")
     amount = amount_of(s, 50, min(src["balance"] * 0.7, 20_000))
-    s.say(
+    cid = customer_asks(
+        s,
+        c,
         "I'm {me}. I'd like to open a {kind} with you.",
         "{me} here: can you set me up with a new {kind}?",
         "This is {me}. Time I got a {kind}, please open one for me.",
         minimal=["{me}: new {kind}."],
-        me=who(s, c),
         kind=WORDS[kind],
     )
-    cid = find_me(s, c)
     new = s.call("open_account", customer_id=cid, type=kind)
     much = s.given(amount, money(amount), "amount", "transfer_funds", "amount")
     s.say(
@@ -773,10 +793,11 @@ def who_can_i_pay(s: Scene) -> None:
     c = s.memory.get("customer")
     if not c or not s.rows("SELECT 1 FROM payees WHERE customer_id = ?", c["customer_id"]):
         raise Skip("no customer with payees in the dialogue yet")
-    s.asked("list_payees", customer_id=c["customer_id"])
-    s.say(
+    ask_for(
+        s,
+        "list_payees",
+        {"customer_id": c["customer_id"]},
         "While you're at it, who do I have saved to send money to?",
         "And who's on my list of recipients?",
         "Remind me who I can pay online.",
     )
-    s.call("list_payees", customer_id=c["customer_id"])

@@ -17,8 +17,10 @@ from servers.banking.intents import (
     WORDS,
     acc_ref,
     amount_of,
+    ask_for,
     current_account,
     my_accounts,
+    payee_ref,
 )
 from servers.banking.tools import banking
 
@@ -125,19 +127,7 @@ def pay_saved_from_it(s: Scene) -> None:
     """The customer pays one of their saved payees from the dialogue's account."""
     acc = current_account(s, "status = 'active' AND balance > 50")
     payee = s.pick("SELECT * FROM payees WHERE customer_id = ?", acc["customer_id"])
-    name = s.refer(
-        payee["payee_id"],
-        Ref("{n}", "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ?", acc["customer_id"], payee["name"]),
-        Ref(
-            "{n} at {bank}",
-            "SELECT payee_id FROM payees WHERE customer_id = ? AND name = ? AND bank_name = ?",
-            acc["customer_id"],
-            payee["name"],
-            payee["bank_name"],
-        ),
-        n=payee["name"],
-        bank=payee["bank_name"],
-    )
+    name = payee_ref(s, acc["customer_id"], payee)
     amount = amount_of(s, 15, min(acc["balance"] * 0.5, 2000))
     memo = s.rng.choice(("June", "Thanks!", "Invoice 1182", "Deposit")) if s.rng.random() < 0.3 else ""
     s.say(
@@ -233,13 +223,14 @@ def open_one_more(s: Scene) -> None:
 def details_on_file(s: Scene) -> None:
     """The customer asks what contact details the bank has for them."""
     c = the_customer(s)
-    s.asked("get_customer", customer_id=c["customer_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_customer",
+        {"customer_id": c["customer_id"]},
         "What phone number and address do you have for me, by the way?",
         "Can you read me my contact details on file?",
         "Is my address on file still the old one?",
     )
-    s.call("get_customer", customer_id=c["customer_id"])
 
 
 @banking.intent(covers=("add_payee",), follows=True, opens=False, weight=0.8)

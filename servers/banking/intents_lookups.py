@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.synth.intent import Scene, Skip
-from servers.banking.intents import ACCOUNT, acc_ref, find_me, me, my_accounts, owned, who
+from servers.banking.intents import ACCOUNT, acc_ref, customer_asks, find_me, me, my_accounts, owned, who
 from servers.banking.tools import banking
 
 
@@ -81,15 +81,15 @@ def cards_i_have(s: Scene) -> None:
     )
     acc = owned(s, c, "status != 'closed' AND account_id IN (SELECT account_id FROM cards)")
     what = acc_ref(s, acc)
-    s.say(
+    cid = customer_asks(
+        s,
+        c,
         "I'm {me}. Which cards do I have on {what}, and are they all working?",
         "{me} here: what cards are linked to {what}?",
         "This is {me}. I've lost track of my cards; which ones go with {what}?",
         minimal=["{me}: cards on {what}?"],
-        me=who(s, c),
         what=what,
     )
-    cid = find_me(s, c)
     filters = {"type": acc["type"]} if s.rng.random() < 0.4 else {}
     if not any(a["account_id"] == acc["account_id"] for a in my_accounts(s, cid, **filters)):
         raise Skip("the account is not on the first page")

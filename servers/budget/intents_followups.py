@@ -30,21 +30,41 @@ def current_category(s: Scene) -> dict[str, Any]:
     return dict(cat)
 
 
+def fresh_read(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The user asks for a read not already on screen (``Skip`` otherwise); the agent makes it: its result."""
+    fresh(s, tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
+
+
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The user asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
+    result."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
+
+
+def listing(s: Scene, args: dict[str, Any], *phrasings: str, **slots: Any) -> None:
+    """The user asks for the expenses that fit ``args``; the listing is kept for a detail."""
+    s.memory["listed"] = tuple(fresh_read(s, "list_expenses", args, *phrasings, **slots)["expenses"])
+
+
 @budget.intent(covers=("list_expenses",), follows=True, opens=False, weight=1.5)
 def what_else_in_category(s: Scene) -> None:
     """The user asks what else went into the category in the dialogue's month."""
     cat = current_category(s)
     month = s.memory.get("month") or this_month(s)
     args = {"category_id": cat["category_id"], "month": month}
-    fresh(s, "list_expenses", **args)
-    s.say(
+    listing(
+        s,
+        args,
         "What else have I spent on {c} {m}?",
         "Show me everything in {c} {m}.",
         "Which {c} purchases do I have {m}?",
         c=cat_words(cat["name"]),
         m=in_month(month, s),
     )
-    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
 
 
 @budget.intent(covers=("list_expenses",), follows=True, opens=False)
@@ -53,8 +73,9 @@ def month_before_in_category(s: Scene) -> None:
     cat = current_category(s)
     month = month_before(s.memory.get("month") or this_month(s))
     args = {"category_id": cat["category_id"], "month": month}
-    fresh(s, "list_expenses", **args)
-    s.say(
+    listing(
+        s,
+        args,
         "And what went into {c} {m}?",
         "How about {c} {m}, what did I spend there?",
         "Show me the {c} purchases from {mm} too.",
@@ -62,7 +83,6 @@ def month_before_in_category(s: Scene) -> None:
         m=in_month(month, s),
         mm=month_words(month, s),
     )
-    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
     s.memory["month"] = month
 
 
@@ -70,14 +90,15 @@ def month_before_in_category(s: Scene) -> None:
 def recurring_in_category(s: Scene) -> None:
     """The user asks which repeating bills are filed under the category."""
     cat = current_category(s)
-    s.asked("list_recurring_expenses", category_id=cat["category_id"])
-    s.say(
+    ask_for(
+        s,
+        "list_recurring_expenses",
+        {"category_id": cat["category_id"]},
         "Do I have any repeating bills under {c}?",
         "Anything that comes back every month in {c}?",
         "Which subscriptions land in {c}?",
         c=cat_words(cat["name"]),
     )
-    s.call("list_recurring_expenses", category_id=cat["category_id"])
 
 
 @budget.intent(covers=("get_monthly_summary",), follows=True, opens=False, weight=1.5)
@@ -86,28 +107,30 @@ def month_overall(s: Scene) -> None:
     month = s.memory.get("month")
     if not month:
         raise Skip("no month in the dialogue yet")
-    fresh(s, "get_monthly_summary", month=month)
-    s.say(
+    fresh_read(
+        s,
+        "get_monthly_summary",
+        {"month": month},
         "And how does {m} look across the board?",
         "Give me the overall picture for {m}.",
         "Am I over anywhere else {im}?",
         m=month_words(month, s),
         im=in_month(month, s),
     )
-    s.call("get_monthly_summary", month=month)
 
 
 @budget.intent(covers=("get_monthly_summary",), follows=True, opens=False)
 def group_overall(s: Scene) -> None:
     """The user asks how the category's whole area of the budget (its group) looks this month."""
     cat = current_category(s)
-    fresh(s, "get_monthly_summary", group=cat["grp"])
-    s.say(
+    fresh_read(
+        s,
+        "get_monthly_summary",
+        {"group": cat["grp"]},
         "How's that whole area of my budget looking this month?",
         "Where do I stand on that group of spending now?",
         "Am I still within budget for that kind of thing this month, everything around it included?",
     )
-    s.call("get_monthly_summary", group=cat["grp"])
 
 
 @budget.intent(covers=("delete_expense",), follows=True, opens=False)
@@ -158,15 +181,15 @@ def merchant_history(s: Scene) -> None:
     e = dialogue_expense(s)
     month = e["date"][:7] if s.rng.random() < 0.5 else None
     args: dict[str, Any] = {"merchant": e["merchant"]} | ({"month": month} if month else {})
-    fresh(s, "list_expenses", **args)
-    s.say(
+    listing(
+        s,
+        args,
         "How often have I paid {m} {when}?" if month else "What else have I spent at {m}?",
         "Show me all my {m} spending {when}." if month else "List every {m} purchase you can find.",
         "Was that my only {m} charge {when}?" if month else "Have I been to {m} a lot lately?",
         m=e["merchant"],
         when=in_month(month, s) if month else "",
     )
-    s.memory["listed"] = tuple(s.call("list_expenses", **args)["expenses"])
 
 
 @budget.intent(covers=("get_expense",), follows=True, opens=False)
@@ -189,12 +212,13 @@ def listed_detail(s: Scene) -> None:
         if sum(x["date"] == pick["date"] for x in listed) > 1:
             raise Skip("two on the latest day")
         which = f"the one from {day(pick['date'], s.now).removeprefix('on ')}"
-    s.asked("get_expense", expense_id=pick["expense_id"])
-    s.say(
+    out = ask_for(
+        s,
+        "get_expense",
+        {"expense_id": pick["expense_id"]},
         "Tell me more about {w}.",
         "What was {w}? Any note on it?",
         "Open up {w} for me: how did I pay, and what's it filed under?",
         w=which,
     )
-    out = s.call("get_expense", expense_id=pick["expense_id"])
     remember_expense(s, out, False)

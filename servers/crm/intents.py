@@ -119,21 +119,36 @@ def dialogue_deal(s: Scene, where: str = "1=1") -> dict[str, Any]:
     return s.pick(DEAL + f" AND d.account_id = ? AND ({where}){cond}", company, *params)
 
 
+def dialogue_company(s: Scene) -> dict[str, Any]:
+    """The company of the dialogue as it is now; ``Skip`` when there is none."""
+    company = s.memory.get("company")
+    if not company:
+        raise Skip("no company in the dialogue")
+    return s.rows("SELECT * FROM accounts WHERE account_id = ?", company["account_id"])[0]
+
+
+def find_company(s: Scene, account_id: str, name: str) -> str:
+    """The agent's path to a company: known already, or searched by its name."""
+    if seen(s, account_id):
+        return account_id
+    return str(
+        s.find(
+            "search_accounts",
+            "accounts",
+            "account_id",
+            account_id,
+            missing="the company is not found by its name",
+            query=name,
+        )["account_id"]
+    )
+
+
 def find_deal(s: Scene, d: dict[str, Any], **filters: Any) -> str:
     """The agent's path to a deal: known already, or the company by name, then its deals (listed, or read off
     the account's record)."""
     if seen(s, d["deal_id"]):
         return str(d["deal_id"])
-    account_id = d["account_id"]
-    if not seen(s, account_id):
-        account_id = s.find(
-            "search_accounts",
-            "accounts",
-            "account_id",
-            d["account_id"],
-            missing="the company is not found by its name",
-            query=d["company"],
-        )["account_id"]
+    account_id = find_company(s, d["account_id"], d["company"])
     if s.rng.random() < 0.3 and not filters:
         acc = s.call("get_account", account_id=account_id)
         if d["deal_id"] not in [x["deal_id"] for x in acc["deals"]]:
@@ -156,6 +171,16 @@ def find_deal(s: Scene, d: dict[str, Any], **filters: Any) -> str:
 def remember_deal(s: Scene, d: dict[str, Any]) -> None:
     s.memory["deal"] = {k: d[k] for k in ("deal_id", "account_id", "company", "stage", "name", "owner_id")}
     s.memory["company"] = {"account_id": d["account_id"], "name": d["company"]}
+
+
+def open_biggest(s: Scene, deals: list[dict[str, Any]], tie: str, *phrasings: str) -> None:
+    """The rep opens the biggest of ``deals`` (``Skip`` with ``tie`` when two tie); it becomes the dialogue's deal."""
+    top = unique_best(deals, itemgetter("amount"), tie=tie)
+    s.say(*phrasings)
+    s.call("get_deal", deal_id=top["deal_id"])
+    d = s.rows(DEAL + " AND d.deal_id = ?", top["deal_id"])
+    if d:
+        remember_deal(s, d[0])
 
 
 def remember_company(s: Scene, acc: dict[str, Any]) -> None:
@@ -321,10 +346,7 @@ def account_rundown(s: Scene) -> None:
     """A rep preps for a meeting: the company's contacts and deals (and maybe the biggest open deal)."""
     cond, params = mine(s, "owner_id")
     if following(s):
-        company = s.memory.get("company")
-        if not company:
-            raise Skip("no company in the dialogue")
-        a = s.rows("SELECT * FROM accounts WHERE account_id = ?", company["account_id"])[0]
+        a = dialogue_company(s)
         if any(c.tool == "get_account" and c.arguments["account_id"] == a["account_id"] for c in s.calls):
             raise Skip("already looked at the account")
         s.say(
@@ -347,31 +369,20 @@ def account_rundown(s: Scene) -> None:
             minimal=["{co}?"],
             co=a["name"],
         )
-    account_id = a["account_id"]
-    if not seen(s, account_id):
-        account_id = s.find(
-            "search_accounts",
-            "accounts",
-            "account_id",
-            a["account_id"],
-            missing="the company is not found by its name",
-            query=a["name"],
-        )["account_id"]
+    account_id = find_company(s, a["account_id"], a["name"])
     acc = s.call("get_account", account_id=account_id)
     remember_company(s, acc)
     if following(s) or s.rng.random() < 0.5:
         return
     open_deals = [d for d in acc["deals"] if d["stage"] in OPEN_STAGES]
-    top = unique_best(open_deals, itemgetter("amount"), tie="two open deals tie")
-    s.say(
+    open_biggest(
+        s,
+        open_deals,
+        "two open deals tie",
         "Tell me more about the biggest open deal there.",
         "What's going on with the largest open one?",
         "Open up their biggest live deal for me.",
     )
-    s.call("get_deal", deal_id=top["deal_id"])
-    d = s.rows(DEAL + " AND d.deal_id = ?", top["deal_id"])
-    if d:
-        remember_deal(s, d[0])
 
 
 @crm.intent(covers=("get_distinct_values", "list_deals"))
@@ -452,16 +463,14 @@ def my_pipeline(s: Scene) -> None:
     s.memory["deals"] = tuple(deals)
     if s.rng.random() < 0.5:
         return
-    top = unique_best(deals, itemgetter("amount"), tie="two biggest")
-    s.say(
+    open_biggest(
+        s,
+        deals,
+        "two biggest",
         "Open up the biggest one.",
         "Tell me more about the largest of those.",
         "What's the story on the one worth the most?",
     )
-    s.call("get_deal", deal_id=top["deal_id"])
-    d = s.rows(DEAL + " AND d.deal_id = ?", top["deal_id"])
-    if d:
-        remember_deal(s, d[0])
 
 
 # Leads ------------------------------------------------------------------------------------------
@@ -474,6 +483,18 @@ def find_lead(s: Scene, lead: dict[str, Any]) -> None:
     r = s.rng.random()
     query = lead["name"] if r < 0.6 else lead["company"] if r < 0.85 else lead["email"]
     s.find("search_leads", "leads", "lead_id", lead["lead_id"], missing="the lead is not found", query=query)
+
+
+def follow_up_task(s: Scene, lead_id: str) -> None:
+    """The rep asks for a follow-up task on the lead a few days out."""
+    due = (s.now + timedelta(days=s.rng.choice((2, 3, 5, 7)))).strftime("%Y-%m-%d")
+    s.say(
+        "Set me a task to follow up with them {when}.",
+        "Remind me to call them back {when}.",
+        "Add a follow-up task for {when}.",
+        when=day(due, s.now).removeprefix("on "),
+    )
+    s.call("log_activity", kind="task", subject="Follow up", lead_id=lead_id, due_date=due)
 
 
 def remember_lead(s: Scene, lead: dict[str, Any]) -> None:
@@ -668,14 +689,7 @@ def new_lead(s: Scene) -> None:
     remember_lead(s, lead)
     if s.rng.random() < 0.5:
         return
-    due = (s.now + timedelta(days=s.rng.choice((2, 3, 5, 7)))).strftime("%Y-%m-%d")
-    s.say(
-        "Set me a task to follow up with them {when}.",
-        "Remind me to call them back {when}.",
-        "Add a follow-up task for {when}.",
-        when=day(due, s.now).removeprefix("on "),
-    )
-    s.call("log_activity", kind="task", subject="Follow up", lead_id=lead["lead_id"], due_date=due)
+    follow_up_task(s, lead["lead_id"])
 
 
 @crm.intent(covers=("list_owners", "search_leads", "get_lead"))
@@ -894,10 +908,7 @@ def people_at_company(s: Scene) -> None:
     """A rep asks who we know at a company (everyone, or people with a title like the one they need)."""
     cond, params = mine(s, "owner_id")
     if following(s):
-        co = s.memory.get("company")
-        if not co:
-            raise Skip("no company in the dialogue")
-        a = s.rows("SELECT * FROM accounts WHERE account_id = ?", co["account_id"])[0]
+        a = dialogue_company(s)
         if any(
             c.tool in ("get_account", "search_contacts") and c.arguments.get("account_id") == a["account_id"]
             for c in s.calls

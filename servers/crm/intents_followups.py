@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from hub.synth.intent import Scene, Skip, day
-from servers.crm.intents import seen
+from servers.crm.intents import follow_up_task, seen
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm
 
@@ -20,6 +20,25 @@ def known_deal(s: Scene) -> dict[str, Any]:
     if not d or not seen(s, d["deal_id"]):
         raise Skip("no deal the agent holds in the dialogue")
     return dict(d)
+
+
+def company_not_opened(s: Scene, what: str) -> dict[str, Any]:
+    """The company of the dialogue, which the agent knows but whose record (listing its ``what``) it has not
+    opened; ``Skip`` otherwise."""
+    co: dict[str, Any] | None = s.memory.get("company")
+    if not co or not seen(s, co["account_id"]):
+        raise Skip("no company in the dialogue")
+    if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
+        raise Skip(f"the account's record already listed its {what}")
+    return co
+
+
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The rep asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
+    result."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
 
 
 @crm.intent(covers=("log_activity",), follows=True, opens=False, weight=1.5)
@@ -58,11 +77,7 @@ def note_on_deal(s: Scene) -> None:
 @crm.intent(covers=("list_deals",), follows=True, opens=False, weight=1.5)
 def other_deals_there(s: Scene) -> None:
     """The rep asks what else is open with the same company."""
-    co = s.memory.get("company")
-    if not co or not seen(s, co["account_id"]):
-        raise Skip("no company in the dialogue")
-    if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
-        raise Skip("the account's record already listed its deals")
+    co = company_not_opened(s, "deals")
     if s.rng.random() < 0.5:
         args: dict[str, Any] = {"account_id": co["account_id"], "open_only": True}
         s.say("What else do we have open with {co}?", "Any other live deals at {co}?", co=co["name"])
@@ -77,13 +92,14 @@ def other_deals_there(s: Scene) -> None:
 def deal_now(s: Scene) -> None:
     """The rep asks to see the deal as it stands now (its stage history, what comes next)."""
     d = known_deal(s)
-    s.asked("get_deal", deal_id=d["deal_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_deal",
+        {"deal_id": d["deal_id"]},
         "Show me that deal as it stands now.",
         "What does its stage history look like now?",
         "Pull up the deal so I can see the timeline.",
     )
-    s.call("get_deal", deal_id=d["deal_id"])
 
 
 @crm.intent(covers=("get_contact",), follows=True, opens=False)
@@ -92,32 +108,30 @@ def person_details(s: Scene) -> None:
     c = s.memory.get("contact")
     if not c or not seen(s, c["contact_id"]):
         raise Skip("no contact in the dialogue")
-    s.asked("get_contact", contact_id=c["contact_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_contact",
+        {"contact_id": c["contact_id"]},
         "Pull up {f}'s contact record.",
         "What deals is {f} involved in?",
         "Show me {f}'s details and recent activity.",
         f=c["name"].split()[0],
     )
-    s.call("get_contact", contact_id=c["contact_id"])
 
 
 @crm.intent(covers=("search_contacts",), follows=True, opens=False)
 def who_else_there(s: Scene) -> None:
     """The rep asks who else we know at the company the dialogue is about."""
-    co = s.memory.get("company")
-    if not co or not seen(s, co["account_id"]):
-        raise Skip("no company in the dialogue")
-    if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
-        raise Skip("the account's record already listed its people")
-    s.asked("search_contacts", account_id=co["account_id"])
-    s.say(
+    co = company_not_opened(s, "people")
+    ask_for(
+        s,
+        "search_contacts",
+        {"account_id": co["account_id"]},
         "Who else do we know at {co}?",
         "List our other contacts over at {co}.",
         "Who are the people we deal with at {co}?",
         co=co["name"],
     )
-    s.call("search_contacts", account_id=co["account_id"])
 
 
 @crm.intent(covers=("get_lead",), follows=True, opens=False)
@@ -126,13 +140,14 @@ def lead_now(s: Scene) -> None:
     lead = s.memory.get("lead")
     if not lead or not seen(s, lead["lead_id"]):
         raise Skip("no lead in the dialogue")
-    s.asked("get_lead", lead_id=lead["lead_id"])
-    s.say(
+    ask_for(
+        s,
+        "get_lead",
+        {"lead_id": lead["lead_id"]},
         "Show me the lead now.",
         "Where does that lead stand now?",
         "What did that create?" if lead["status"] == "converted" else "Pull the lead up again.",
     )
-    s.call("get_lead", lead_id=lead["lead_id"])
 
 
 @crm.intent(covers=("log_activity",), follows=True, opens=False)
@@ -141,14 +156,7 @@ def lead_follow_up_task(s: Scene) -> None:
     lead = s.memory.get("lead")
     if not lead or not seen(s, lead["lead_id"]) or lead["status"] in ("converted", "disqualified"):
         raise Skip("no live lead in the dialogue")
-    due = (s.now + timedelta(days=s.rng.choice((2, 3, 5, 7)))).strftime("%Y-%m-%d")
-    s.say(
-        "Set me a task to follow up with them {when}.",
-        "Remind me to call them back {when}.",
-        "Add a follow-up task for {when}.",
-        when=day(due, s.now).removeprefix("on "),
-    )
-    s.call("log_activity", kind="task", subject="Follow up", lead_id=lead["lead_id"], due_date=due)
+    follow_up_task(s, lead["lead_id"])
 
 
 @crm.intent(covers=("list_deals",), follows=True, opens=False)
@@ -158,14 +166,15 @@ def reps_open_deals(s: Scene) -> None:
     if not new or not seen(s, new["owner_id"]):
         raise Skip("no hand-over in the dialogue")
     args = {"owner_id": new["owner_id"], "open_only": True}
-    s.asked("list_deals", **args)
-    s.say(
+    ask_for(
+        s,
+        "list_deals",
+        args,
         "What does {b} have open now?",
         "Show me {b}'s open deals after that.",
         "List everything {b} is working.",
         b=new["name"].split()[0],
     )
-    s.call("list_deals", **args)
 
 
 @crm.intent(covers=("get_deal",), follows=True, opens=False, weight=1.5)
@@ -206,8 +215,8 @@ def open_listed_lead(s: Scene) -> None:
         if sum(x["company"] == pick["company"] for x in listed) > 1:
             raise Skip("two leads from that company")
         which = f"the one from {pick['company']}"
-    s.asked("get_lead", lead_id=pick["lead_id"])
-    s.say("Open {w}.", "Tell me about {w}.", "What's {w} about?", w=which)
-    s.call("get_lead", lead_id=pick["lead_id"])
+    ask_for(
+        s, "get_lead", {"lead_id": pick["lead_id"]}, "Open {w}.", "Tell me about {w}.", "What's {w} about?", w=which
+    )
     lead = s.rows("SELECT * FROM leads WHERE lead_id = ?", pick["lead_id"])[0]
     s.memory["lead"] = {k: lead[k] for k in ("lead_id", "name", "company", "status", "owner_id")}

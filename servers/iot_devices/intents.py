@@ -67,6 +67,13 @@ def find_home(s: Scene, h: dict[str, Any]) -> str:
     return str(h["home_id"])
 
 
+def owner_asks(s: Scene, h: dict[str, Any], *phrasings: str, **slots: Any) -> str:
+    """The owner's turn (introduced until the home is found) in one of ``phrasings``, then the discovery call for
+    the home: its id."""
+    s.say(*phrasings, me=intro(s), **slots)
+    return find_home(s, h)
+
+
 def device_ref(s: Scene, d: dict[str, Any]) -> str:
     return s.refer(
         d["device_id"],
@@ -115,12 +122,13 @@ def light_it_up(s: Scene) -> None:
     args: dict[str, Any] = {}
     if action == "power":
         on = d["power"] != "on"
-        s.say(
+        hid = owner_asks(
+            s,
+            h,
             "{me}Turn {what} {state}, please.",
             "{me}Can you switch {what} {state}?",
             "{me}Flip {what} {state}.",
             minimal=["{me}{What}: {state}."],
-            me=intro(s),
             what=what,
             What=what[:1].upper() + what[1:],
             state="on" if on else "off",
@@ -128,12 +136,13 @@ def light_it_up(s: Scene) -> None:
         tool, args = "set_device_power", {"on": on}
     elif action == "dim":
         level = s.rng.choice([x for x in (10, 25, 30, 40, 50, 70, 80, 100) if x != d["brightness"]])
-        s.say(
+        hid = owner_asks(
+            s,
+            h,
             "{me}Put {what} at {n}%.",
             "{me}Bring {what} to {n} percent brightness.",
             "{me}I'd like {what} at {n}%, please.",
             minimal=["{me}{What} to {n}%."],
-            me=intro(s),
             what=what,
             What=what[:1].upper() + what[1:],
             n=level,
@@ -141,18 +150,18 @@ def light_it_up(s: Scene) -> None:
         tool, args = "set_light", {"brightness": level}
     else:
         color = s.rng.choice([c for c in COLOR_WORDS if c != d["color"]])
-        s.say(
+        hid = owner_asks(
+            s,
+            h,
             "{me}Make {what} {c}.",
             "{me}Can {what} go {c}?",
             "{me}Change {what} to {c} light.",
             minimal=["{me}{What}, {c}."],
-            me=intro(s),
             what=what,
             What=what[:1].upper() + what[1:],
             c=color,
         )
         tool, args = "set_light", {"color": color}
-    hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call(tool, device_id=dev["device_id"], **args)
     s.memory["device"] = {"device_id": dev["device_id"]}
@@ -179,17 +188,17 @@ def comfortable(s: Scene) -> None:
         raise Skip("nothing to change")
     feel = {"heat": "It's freezing in here", "cool": "It's way too warm", "auto": "Keep it steady"}[mode]
     what = {"heat": "heat", "cool": "air conditioning", "auto": "automatic mode"}[mode]
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}{feel}. Put the {what} on, {t} degrees.",
         "{me}{feel}: {what} to {t}°C please.",
         "{me}{feel}. Can you get the {what} going at {t}?",
         minimal=["{me}{feel}; {t} degrees, {what}."],
-        me=intro(s),
         feel=feel,
         what=what,
         t=f"{target:g}",
     )
-    hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, type="thermostat")["devices"]
     hit = [x for x in found if x["device_id"] == d["device_id"]]
     if len(found) != 1 or not hit:
@@ -217,19 +226,19 @@ def lock_the_door(s: Scene) -> None:
     lock = d["lock_state"] != "locked"
     if not d["online"] or d["lock_state"] == "jammed":
         lock = True
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}{Why} {Verb} {what}.",
         "{me}{Why} Can you {verb} {what}?",
         "{me}{Why} Please {verb} {what} for me.",
         minimal=["{me}{What}: {verb} it."],
-        me=intro(s),
         what=what,
         What=what[:1].upper() + what[1:],
         verb="lock" if lock else "unlock",
         Verb="Lock" if lock else "Unlock",
         Why="I'm away and not sure it's shut." if lock else "My sister is coming by to water the plants.",
     )
-    hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, type="lock")["devices"]
     hit = [x for x in found if x["device_id"] == d["device_id"]]
     if not hit:
@@ -264,17 +273,17 @@ def blinds(s: Scene) -> None:
     how = {0: "all the way down", 25: "a quarter open", 50: "halfway", 75: "mostly open", 100: "fully open"}[pos]
     what = device_ref(s, d)
     at = s.given(pos, how, "position", "set_blind_position", "position")
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}Put {what}[ {how}].",
         "{me}Could you move {what}[ {how}]?",
         "{me}I want {what} moved[ {how}], please.",
         minimal=["{me}{What}[, {how}]."],
-        me=intro(s),
         what=what,
         What=what[:1].upper() + what[1:],
         how=at,
     )
-    hid = find_home(s, h)
     dev = find_device(s, hid, d)
     s.call("set_blind_position", device_id=dev["device_id"], position=pos)
     s.memory["device"] = {"device_id": dev["device_id"]}
@@ -292,15 +301,15 @@ def low_batteries(s: Scene) -> None:
     )
     if not low or len(low) > 20:
         raise Skip("no low battery")
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}Which of my gadgets are running low on battery, say {cap}% or less?",
         "{me}Anything in the house under {cap}% battery?",
         "{me}What needs new batteries soon? Under {cap}%.",
         minimal=["{me}Low batteries?"],
-        me=intro(s),
         cap=cap,
     )
-    hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, max_battery=cap if not s.minimal else 20)["devices"]
     if not found:
         raise Skip("nothing that low")
@@ -321,14 +330,14 @@ def low_batteries(s: Scene) -> None:
 def whats_offline(s: Scene) -> None:
     """A person asks what is offline and restarts one device (then switches it back on)."""
     h = me(s, "h.home_id IN (SELECT home_id FROM devices WHERE online = 0 AND (battery IS NULL OR battery > 0))")
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}Is anything in my house offline?",
         "{me}Which of my devices have dropped off the network?",
         "{me}The app says something isn't responding. What's down?",
         minimal=["{me}What's offline?"],
-        me=intro(s),
     )
-    hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, online=False)["devices"]
     fit = [x for x in found if x["battery"] is None or x["battery"] > 0]
     if not fit:
@@ -357,15 +366,15 @@ def set_the_mood(s: Scene) -> None:
     """A person runs one of their scenes by name."""
     h = me(s, "h.home_id IN (SELECT home_id FROM scenes)")
     sc = s.pick("SELECT s.* FROM scenes s WHERE " + scene_ok(s, h["home_id"]), h["home_id"])
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}Start {n}.",
         "{me}Time for {n}: get the house ready.",
         "{me}Can you put the house in {n} mode?",
         minimal=["{me}{n}, please."],
-        me=intro(s),
         n=sc["name"],
     )
-    hid = find_home(s, h)
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     if len(found) != 1:
         raise Skip("scene name not unique")
@@ -388,15 +397,15 @@ def broken_scene(s: Scene) -> None:
         *([s.memory["home"]["home_id"]] if s.memory.get("home") else []),
     )
     h = me(s, "h.home_id = ?", sc["home_id"])
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}My {n} scene keeps failing. What's wrong with it?",
         "{me}Why won't {n} run any more?",
         "{me}{n} gives me an error every time. Can you look?",
         minimal=["{me}{n} is broken."],
-        me=intro(s),
         n=sc["name"],
     )
-    hid = find_home(s, h)
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     if len(found) != 1:
         raise Skip("scene name not unique")
@@ -425,15 +434,15 @@ def save_the_look(s: Scene) -> None:
     if s.rows("SELECT 1 FROM scenes WHERE home_id = ? AND name = ?", h["home_id"], title):
         raise Skip("the scene exists")
     name = s.given(title, f"'{title}'", "scene name", "create_scene", "name")
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}I love how the {r} lights look right now. Keep that as a scene[ called {name}].",
         "{me}Remember the {r} lighting exactly as it is[ under the name {name}].",
         "{me}Capture the current {r} light setup as a preset[, {name}].",
-        me=intro(s),
         r=room["name"].lower(),
         name=name,
     )
-    hid = find_home(s, h)
     found = s.call("list_devices", home_id=hid, room_id=room["room_id"], type="light")["devices"]
     made = s.call("create_scene", home_id=hid, name=title, device_ids=[x["device_id"] for x in found])
     s.memory["scene"] = {"scene_id": made["scene_id"]}
@@ -476,17 +485,17 @@ def make_it_automatic(s: Scene) -> None:
         days = s.rng.choice(("daily", "weekdays", "weekends"))
         when = {"daily": "every day", "weekdays": "on weekdays", "weekends": "on weekends"}[days]
         t = f"{hour % 12 or 12}{f':{minute:02d}' if minute else ''} {'am' if hour < 12 else 'pm'}"
-        s.say(
+        hid = owner_asks(
+            s,
+            h,
             "{me}Have {n} come on by itself {when} at {t}[; call it {name}].",
             "{me}I want {n} to kick in at {t} {when}[. Name the routine {name}].",
             "{me}Run {n} automatically at {t}, {when}[, as {name}].",
-            me=intro(s),
             n=sc["name"],
             when=when,
             t=t,
             name=name,
         )
-        hid = find_home(s, h)
         found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
         args: dict[str, Any] = {"at_time": f"{hour:02d}:{minute:02d}"}
         if days != "daily":
@@ -509,15 +518,15 @@ def make_it_automatic(s: Scene) -> None:
         else f"the {sensor['room'].lower()} gets above {limit:g} degrees"
     )
     what = "motion sensor" if kind == "motion" else "temperature sensor"
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}Is there a {what} in the {r}?",
         "{me}Do I have a {what} in the {r}?",
         "{me}Which {what} covers the {r}?",
-        me=intro(s),
         what=what,
         r=sensor["room"].lower(),
     )
-    hid = find_home(s, h)
     sensors = [
         x for x in s.call("list_sensors", home_id=hid, kind=kind)["sensors"] if x["sensor_id"] == sensor["sensor_id"]
     ]
@@ -559,24 +568,25 @@ def pause_routine(s: Scene) -> None:
     h = me(s, "h.home_id = ?", a["home_id"])
     off = bool(a["enabled"])
     if off:
-        s.say(
+        hid = owner_asks(
+            s,
+            h,
             "{me}We're away for two weeks. Pause the '{n}' routine.",
             "{me}Stop '{n}' from running for now.",
             "{me}Hold off on the '{n}' routine until I say so.",
             minimal=["{me}Pause '{n}'."],
-            me=intro(s),
             n=a["name"],
         )
     else:
-        s.say(
+        hid = owner_asks(
+            s,
+            h,
             "{me}We're back! Turn the '{n}' routine back on.",
             "{me}Resume '{n}', please.",
             "{me}I want '{n}' running again.",
             minimal=["{me}'{n}' back on."],
-            me=intro(s),
             n=a["name"],
         )
-    hid = find_home(s, h)
     found = s.call("list_automations", home_id=hid, **({"enabled": off} if s.rng.random() < 0.5 else {}))
     hit = [x for x in found["automations"] if x["automation_id"] == a["automation_id"]]
     s.call("set_automation_enabled", automation_id=hit[0]["automation_id"], enabled=not off)
@@ -601,16 +611,16 @@ def whole_floor(s: Scene) -> None:
         "Upstairs Lights": "all the upstairs lights",
         "Plugs": "all the smart plugs",
     }.get(g["name"], g["name"])
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}Switch {what} {st}.",
         "{me}Can you turn {what} {st} in one go?",
         "{me}{What}: {st}, please.",
-        me=intro(s),
         what=what,
         What=what[:1].upper() + what[1:],
         st="on" if on else "off",
     )
-    hid = find_home(s, h)
     found = [x for x in s.call("list_groups", home_id=hid)["groups"] if x["name"] == g["name"]]
     s.call("set_group_power", group_id=found[0]["group_id"], on=on)
 
@@ -634,15 +644,15 @@ def how_was_it(s: Scene) -> None:
         "door_contact": "Has the {r} door been opened",
     }[n["kind"]]
     since = s.rng.choice((None, "overnight", "since midnight"))
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}" + q + "{when}?",
         "{me}Quick check: " + q[:1].lower() + q[1:] + "{when}?",
         minimal=["{me}" + q + "?"],
-        me=intro(s),
         r=n["room"].lower(),
         when=" " + since if since else " lately",
     )
-    hid = find_home(s, h)
     found = s.call(
         "list_sensors", home_id=hid, kind=n["kind"], **({"room_id": n["room_id"]} if s.rng.random() < 0.3 else {})
     )["sensors"]
@@ -660,27 +670,27 @@ def house_check(s: Scene) -> None:
     """A person asks for an overview of their home, or retires a device (and keeps its scenes working)."""
     if s.rng.random() < 0.5:
         h = me(s)
-        s.say(
+        hid = owner_asks(
+            s,
+            h,
             "{me}Give me a rundown of my house: rooms, devices, anything offline?",
             "{me}How's the smart home looking overall?",
             "{me}What have I got set up at home, room by room?",
             minimal=["{me}House status?"],
-            me=intro(s),
         )
-        hid = find_home(s, h)
         s.call("get_home", home_id=hid)
         return
     h, d = my_device(s, "d.type IN ('speaker', 'plug', 'camera', 'light')")
     what = device_ref(s, d)
-    s.say(
+    hid = owner_asks(
+        s,
+        h,
         "{me}I gave away {what}. Take it off my account.",
         "{me}{What} is gone, we sold it. Please drop it.",
         "{me}Get rid of {what} in the app, it's not ours any more.",
-        me=intro(s),
         what=what,
         What=what[:1].upper() + what[1:],
     )
-    hid = find_home(s, h)
     dev = find_device(s, hid, d)
     out = s.call("remove_device", device_id=dev["device_id"])
     fixable = [

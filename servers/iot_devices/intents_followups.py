@@ -36,6 +36,13 @@ def the_device(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     return found[0]
 
 
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str) -> None:
+    """The person asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it."""
+    s.asked(tool, **args)
+    s.say(*phrasings)
+    s.call(tool, **args)
+
+
 def last_tool(s: Scene) -> str | None:
     calls = list(s.calls)
     return calls[-1].tool if calls else None
@@ -109,16 +116,21 @@ def anything_down(s: Scene) -> None:
     hid = the_home(s)
     low = s.rng.random() < 0.5
     if low:
-        s.asked("list_devices", home_id=hid, max_battery=20)
-        s.say(
+        ask_for(
+            s,
+            "list_devices",
+            {"home_id": hid, "max_battery": 20},
             "While you're at it, anything running low on battery?",
             "Does anything need new batteries soon - say 20% or less?",
         )
-        s.call("list_devices", home_id=hid, max_battery=20)
         return
-    s.asked("list_devices", home_id=hid, online=False)
-    s.say("Is anything else in the house offline?", "Anything not responding at home right now?")
-    s.call("list_devices", home_id=hid, online=False)
+    ask_for(
+        s,
+        "list_devices",
+        {"home_id": hid, "online": False},
+        "Is anything else in the house offline?",
+        "Anything not responding at home right now?",
+    )
 
 
 @iot.intent(covers=("list_devices",), opens=False, follows=True)
@@ -127,20 +139,28 @@ def doors_secure(s: Scene) -> None:
     hid = the_home(s)
     if not s.rows("SELECT 1 FROM devices WHERE home_id = ? AND type = 'lock'", hid):
         raise Skip("no locks")
-    s.asked("list_devices", home_id=hid, type="lock")
-    s.say(
-        "Are all my doors locked, by the way?", "Quick check: is every door locked?", "And the door locks - all shut?"
+    ask_for(
+        s,
+        "list_devices",
+        {"home_id": hid, "type": "lock"},
+        "Are all my doors locked, by the way?",
+        "Quick check: is every door locked?",
+        "And the door locks - all shut?",
     )
-    s.call("list_devices", home_id=hid, type="lock")
 
 
 @iot.intent(covers=("list_scenes",), opens=False, follows=True)
 def my_scenes(s: Scene) -> None:
     """The person asks which scenes they have saved."""
     hid = the_home(s)
-    s.asked("list_scenes", home_id=hid)
-    s.say("Which scenes do I have saved?", "Remind me what scenes I've set up.", "What presets do I have?")
-    s.call("list_scenes", home_id=hid)
+    ask_for(
+        s,
+        "list_scenes",
+        {"home_id": hid},
+        "Which scenes do I have saved?",
+        "Remind me what scenes I've set up.",
+        "What presets do I have?",
+    )
 
 
 @iot.intent(covers=("list_automations",), opens=False, follows=True)
@@ -161,18 +181,26 @@ def my_routines(s: Scene) -> None:
 def my_groups(s: Scene) -> None:
     """The person asks which device groups they have and whether their members are online."""
     hid = the_home(s)
-    s.asked("list_groups", home_id=hid)
-    s.say("What groups of devices have I got?", "Which device groups are set up, and is everything in them online?")
-    s.call("list_groups", home_id=hid)
+    ask_for(
+        s,
+        "list_groups",
+        {"home_id": hid},
+        "What groups of devices have I got?",
+        "Which device groups are set up, and is everything in them online?",
+    )
 
 
 @iot.intent(covers=("get_home",), opens=False, follows=True)
 def big_picture(s: Scene) -> None:
     """The person asks for the overview of the house: rooms, devices, what is offline."""
     hid = the_home(s)
-    s.asked("get_home", home_id=hid)
-    s.say("Give me the big picture of the house now.", "How's the house overall - rooms and devices?")
-    s.call("get_home", home_id=hid)
+    ask_for(
+        s,
+        "get_home",
+        {"home_id": hid},
+        "Give me the big picture of the house now.",
+        "How's the house overall - rooms and devices?",
+    )
 
 
 @iot.intent(covers=("list_devices", "set_thermostat"), opens=False, follows=True)
@@ -204,9 +232,13 @@ def what_that_scene_does(s: Scene) -> None:
     known = s.memory.get("scene")
     if not known:
         raise Skip("no scene in the dialogue")
-    s.asked("get_scene", scene_id=known["scene_id"])
-    s.say("What does that scene actually set?", "Remind me which devices that scene touches.")
-    s.call("get_scene", scene_id=known["scene_id"])
+    ask_for(
+        s,
+        "get_scene",
+        {"scene_id": known["scene_id"]},
+        "What does that scene actually set?",
+        "Remind me which devices that scene touches.",
+    )
 
 
 @iot.intent(covers=("list_sensors", "get_sensor_readings"), opens=False, follows=True)

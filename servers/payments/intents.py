@@ -103,6 +103,20 @@ def current_customer(s: Scene, where: str, *params: Any, other: float = 0.0) -> 
     return s.pick(CUSTOMER + f" WHERE {where}", *params)
 
 
+def unpaid_invoice(s: Scene, statuses: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A customer (as ``current_customer``, moving on now and then) with an invoice in ``statuses`` (an SQL list)
+    that nothing was paid on, and one such invoice."""
+    c = current_customer(
+        s,
+        f"c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN {statuses} AND amount_paid = 0)",
+        other=0.3,
+    )
+    inv = s.pick(
+        INVOICE + f" WHERE i.customer_id = ? AND i.status IN {statuses} AND i.amount_paid = 0", c["customer_id"]
+    )
+    return c, inv
+
+
 def our_merchant(s: Scene) -> str | None:
     """The merchant the user works for, once an earlier turn found its id (a follow-up stays with it)."""
     c = s.memory.get("customer")
@@ -356,14 +370,7 @@ def settle_open_invoice(s: Scene) -> None:
 @payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "get_invoice"), follows=True)
 def void_invoice(s: Scene) -> None:
     """An invoice that should never have gone out is cancelled."""
-    c = current_customer(
-        s,
-        "c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN ('draft', 'open') AND amount_paid = 0)",
-        other=0.3,
-    )
-    inv = s.pick(
-        INVOICE + " WHERE i.customer_id = ? AND i.status IN ('draft', 'open') AND i.amount_paid = 0", c["customer_id"]
-    )
+    c, inv = unpaid_invoice(s, "('draft', 'open')")
     reason = s.rng.choice(list(VOID_REASONS))
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)

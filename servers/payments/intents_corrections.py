@@ -8,21 +8,35 @@ from __future__ import annotations
 from typing import Any
 
 from hub.synth.intent import Ref, Scene, Skip, money
-from servers.payments.intents import INVOICE, current_customer, find_customer, invoice_ref, listed_before, who
+from servers.payments.intents import (
+    INVOICE,
+    current_customer,
+    find_customer,
+    invoice_ref,
+    listed_before,
+    unpaid_invoice,
+    who,
+)
 from servers.payments.tools import payments
+
+
+def bill_like(s: Scene, like: dict[str, Any], amount: float) -> dict[str, Any]:
+    """A new invoice as ``like`` (an invoice as listed: the same merchant, customer and description) for
+    ``amount``."""
+    new: dict[str, Any] = s.call(
+        "create_invoice",
+        merchant_id=like["merchant_id"],
+        customer_id=like["customer_id"],
+        amount=amount,
+        description=like["description"],
+    )
+    return new
 
 
 @payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "create_invoice"), follows=True)
 def reissue_corrected(s: Scene) -> None:
     """An unpaid invoice went out with the wrong amount: it is voided and a corrected one is issued."""
-    c = current_customer(
-        s,
-        "c.customer_id IN (SELECT customer_id FROM invoices WHERE status IN ('open', 'draft') AND amount_paid = 0)",
-        other=0.3,
-    )
-    inv = s.pick(
-        INVOICE + " WHERE i.customer_id = ? AND i.status IN ('open', 'draft') AND i.amount_paid = 0", c["customer_id"]
-    )
+    c, inv = unpaid_invoice(s, "('open', 'draft')")
     factor = s.rng.choice((0.5, 0.8, 0.9, 1.1, 1.25))
     amount = round(inv["amount"] * factor, 2)
     right = s.given(amount, money(amount, inv["currency"]), "amount", "create_invoice", "amount")
@@ -49,13 +63,7 @@ def reissue_corrected(s: Scene) -> None:
     if not old:
         raise Skip("the invoice is past the first page")
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="void", reason="wrong amount")
-    new = s.call(
-        "create_invoice",
-        merchant_id=old[0]["merchant_id"],
-        customer_id=old[0]["customer_id"],
-        amount=amount,
-        description=old[0]["description"],
-    )
+    new = bill_like(s, old[0], amount)
     if send and s.room():
         s.call("update_invoice_status", invoice_id=new["invoice_id"], status="open")
     s.memory["invoice"] = new
@@ -103,13 +111,7 @@ def bill_like_last_time(s: Scene) -> None:
     listed = s.call("list_invoices", **args)["invoices"]
     if not listed or listed[0]["invoice_id"] != last["invoice_id"]:
         raise Skip("the listing does not start with the last paid invoice")
-    new = s.call(
-        "create_invoice",
-        merchant_id=listed[0]["merchant_id"],
-        customer_id=listed[0]["customer_id"],
-        amount=amount,
-        description=listed[0]["description"],
-    )
+    new = bill_like(s, listed[0], amount)
     if send:
         s.call("update_invoice_status", invoice_id=new["invoice_id"], status="open")
     s.memory["invoice"] = new

@@ -14,6 +14,7 @@ follow-ups live in ``intents_followups``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -203,6 +204,15 @@ def lead(s: Scene, p: dict[str, Any]) -> str:
     return "" if following(s) else who(s, p) + ". "
 
 
+def investor_asks(
+    s: Scene, p: dict[str, Any], intro: Callable[[Scene, dict[str, Any]], str], *phrasings: str, **slots: Any
+) -> str:
+    """A turn of the investor (``{me}`` filled by ``intro``: ``who`` or ``lead``) in one of ``phrasings``, then
+    the discovery call for their portfolio: its id."""
+    s.say(*phrasings, me=intro(s, p), **slots)
+    return find_me(s, p)
+
+
 # Looking ----------------------------------------------------------------------------------------
 
 
@@ -210,14 +220,15 @@ def lead(s: Scene, p: dict[str, Any]) -> str:
 def how_am_i_doing(s: Scene) -> None:
     """An investor checks their holdings (and maybe the live quote of one of them)."""
     p = me(s, "portfolio_id IN (SELECT portfolio_id FROM positions)")
-    s.say(
+    pid = investor_asks(
+        s,
+        p,
+        who,
         "{me}. How is my portfolio doing overall?",
         "{me}: what am I holding right now and what's it worth?",
         "{me}. Give me a rundown of my positions and cash, please.",
         minimal=["{me}: how are my investments?"],
-        me=who(s, p),
     )
-    pid = find_me(s, p)
     held = s.call("get_portfolio", portfolio_id=pid)
     if s.rng.random() < 0.6:
         return  # a follow-up may ask about one holding
@@ -563,15 +574,16 @@ def pull_resting_order(s: Scene) -> None:
         p["portfolio_id"],
     )
     what = order_ref(s, p, o)
-    s.say(
+    pid = investor_asks(
+        s,
+        p,
+        lead,
         "{me}Please cancel {what}.",
         "{me}Pull {what}, I don't want it anymore.",
         "{me}Take {what} out of the market.",
         minimal=["{me}Kill {what}."],
-        me=lead(s, p),
         what=what,
     )
-    pid = find_me(s, p)
     locate_order(s, pid, o)
     out = s.call("cancel_order", order_id=o["order_id"])
     remember_order(s, o | out)
@@ -700,15 +712,16 @@ def take_out_free_cash(s: Scene) -> None:
     """An investor withdraws a share of whatever cash is free (the agent reads what is available first)."""
     p = me(s, "status = 'active'")
     share, words = s.rng.choice(((0.5, "half"), (0.25, "a quarter"), (0.1, "ten percent")))
-    s.say(
+    pid = investor_asks(
+        s,
+        p,
+        lead,
         "{me}Send {part} of my free cash to my bank.",
         "{me}Withdraw {part} of whatever cash isn't tied up.",
         "{me}I'd like {part} of the uninvested cash out, please.",
         minimal=["{me}Take out {part} of my free cash."],
-        me=lead(s, p),
         part=words,
     )
-    pid = find_me(s, p)
     if _fresh_holdings(s, pid):
         raise Skip("the look at the account is the last call: a plain withdrawal")
     held = s.call("get_portfolio", portfolio_id=pid)

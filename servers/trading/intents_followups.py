@@ -29,6 +29,14 @@ def dialogue_order(s: Scene) -> dict[str, Any]:
     return dict(s.rows("SELECT * FROM orders WHERE order_id = ?", known["order_id"])[0])
 
 
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+    """The investor asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
+    result."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    return s.call(tool, **args)
+
+
 @trading.intent(covers=("get_portfolio",), follows=True, opens=False, weight=1.5)
 def where_i_stand(s: Scene) -> None:
     """The investor asks for their cash and positions after what they just did."""
@@ -87,9 +95,15 @@ def price_now(s: Scene) -> None:
     sym = s.memory.get("symbol")
     if not sym:
         raise Skip("no stock in the dialogue yet")
-    s.asked("get_quote", symbol=sym)
-    s.say("Where's {t} trading now?", "What's the bid and ask on {t} at the moment?", "And {t} right now?", t=sym)
-    s.call("get_quote", symbol=sym)
+    ask_for(
+        s,
+        "get_quote",
+        {"symbol": sym},
+        "Where's {t} trading now?",
+        "What's the bid and ask on {t} at the moment?",
+        "And {t} right now?",
+        t=sym,
+    )
 
 
 @trading.intent(covers=("get_price_history",), follows=True, opens=False)
@@ -110,14 +124,15 @@ def book_now(s: Scene) -> None:
     sym = s.memory.get("symbol")
     if not sym:
         raise Skip("no stock in the dialogue yet")
-    s.asked("get_order_book", symbol=sym)
-    s.say(
+    ask_for(
+        s,
+        "get_order_book",
+        {"symbol": sym},
         "How much is bid and offered on it around the price?",
         "What does the book on {t} look like now?",
         "Show me who's buying and selling {t} near the top.",
         t=sym,
     )
-    s.call("get_order_book", symbol=sym)
 
 
 @trading.intent(covers=("get_order",), follows=True, opens=False, weight=1.5)
@@ -165,11 +180,12 @@ def biggest_holding_today(s: Scene) -> None:
     top = max(positions, key=lambda x: x["market_value"])
     if sum(x["market_value"] == top["market_value"] for x in positions) > 1:
         raise Skip("a tie")
-    s.asked("get_quote", symbol=top["symbol"])
-    s.say(
+    ask_for(
+        s,
+        "get_quote",
+        {"symbol": top["symbol"]},
         "How's my biggest holding doing today?",
         "What's my largest position trading at right now?",
         "And the one I have the most money in: where's it quoted?",
     )
-    s.call("get_quote", symbol=top["symbol"])
     s.memory["symbol"] = top["symbol"]

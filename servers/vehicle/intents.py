@@ -136,6 +136,20 @@ def who(s: Scene, v: dict[str, Any], by_plate: bool) -> str:
     return car_ref(s, v)
 
 
+def owner_asks(s: Scene, v: dict[str, Any], by_plate: bool, *phrasings: str, **slots: Any) -> str:
+    """The opening turn, the owner (introduced until the car is found) asking about the car in one of
+    ``phrasings`` (``{me}``, ``{car}`` and ``slots`` filled), then the discovery calls for it: the car's id."""
+    s.say(*phrasings, me=intro(s), car=who(s, v, by_plate), **slots)
+    return find_car(s, v, by_plate)
+
+
+def asks_by_plate(s: Scene, v: dict[str, Any], *phrasings: str, **slots: Any) -> str:
+    """The opening turn about the car named by its plate (``{car}`` and ``slots`` filled), then the discovery call
+    for it: the car's id."""
+    s.say(*phrasings, car=who(s, v, True), **slots)
+    return find_car(s, v, True)
+
+
 def n_calls(s: Scene) -> int:
     return sum(1 for _ in s.calls)
 
@@ -162,17 +176,17 @@ def warm_it_up(s: Scene) -> None:
     heat = f", and heat my seat (level {seat})" if seat else ""
     plate = v["engine"] == "off" or s.rng.random() < 0.5
     start = n_calls(s)
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}It's freezing out. Get {car} to {t} degrees before I come down{heat}.",
         "{me}Can you get the cabin of {car} to {t}°C{heat}? I'm leaving in ten minutes.",
         "{me}Please pre-condition {car} at {t}{heat}.",
         minimal=["{me}Make {car} comfortable before I get in."],
-        me=intro(s),
-        car=who(s, v, plate),
         t=f"{temp:g}",
         heat=heat,
     )
-    vid = find_car(s, v, plate)
     if v["engine"] == "off" and (v["powertrain"] == "gas" or (v["battery_pct"] or 0) < 20):
         s.call("start_engine", vehicle_id=vid)
     args: dict[str, Any] = {"on": True}
@@ -208,17 +222,17 @@ def fresh_air(s: Scene) -> None:
     )
     plate = v["engine"] == "off" or s.rng.random() < 0.5
     start = n_calls(s)
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}Put the {w} window of {car}[ {how}].",
         "{me}Could you move the {w} window on {car}[ {how}]?",
         "{me}It's stuffy in {car}: {w} window[ {how}], please.",
         minimal=["{me}{w} window of {car}[, {how}]."],
-        me=intro(s),
-        car=who(s, v, plate),
         w=DOOR_WORDS[door],
         how=how,
     )
-    vid = find_car(s, v, plate)
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
@@ -237,14 +251,14 @@ def load_the_trunk(s: Scene) -> None:
         "v.gear = 'park' AND v.trunk_open = 0 AND NOT EXISTS (SELECT 1 FROM doors d WHERE d.vehicle_id = "
         "v.vehicle_id AND d.is_open = 1)",
     )
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "I'm at {car} with my hands full. Pop the trunk for me.",
         "Open the boot of {car}, I've got groceries.",
         "Standing behind {car} with bags: trunk open, please.",
         minimal=["Trunk of {car}, please."],
-        car=who(s, v, True),
     )
-    vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_trunk", vehicle_id=vid, open=True)
@@ -275,14 +289,14 @@ def did_i_lock_it(s: Scene) -> None:
         "v.gear = 'park' AND v.locked = 0 AND (SELECT COUNT(*) FROM doors d WHERE d.vehicle_id = "
         "v.vehicle_id AND d.is_open = 1) + v.trunk_open <= 1",
     )
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "Did I leave {car} open?",
         "I walked off without checking {car}. Is it secure?",
         "Can you check whether {car} is closed up?",
         minimal=["Is {car} shut?"],
-        car=who(s, v, True),
     )
-    vid = find_car(s, v, True)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     s.say(
         "OK, close whatever is open and lock it.", "Shut it all and lock up, please.", "Then close up and lock the car."
@@ -313,16 +327,16 @@ def take_me_there(s: Scene) -> None:
     where = PLACE_WORDS[dest["category"]]
     if dest["category"] in ("gas_station", "charging_station"):
         where = f"the {dest['name']}"
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "I'm getting into {car}. Route me to {w} in {city}.",
         "Point {car}'s navigation at {w} in {city}, please.",
         "I need to get to {w} in {city} in {car}. Can you put it in the nav?",
         minimal=["{car} to {w}."],
-        car=who(s, v, True),
         w=where,
         city=dest["city"],
     )
-    vid = find_car(s, v, True)
     found = s.call(
         "search_places",
         category=dest["category"],
@@ -353,25 +367,26 @@ def made_it(s: Scene) -> None:
     dest = s.rows("SELECT * FROM places WHERE place_id = ?", v["destination_place_id"])[0]
     arrived = s.rng.random() < 0.7
     if arrived:
-        s.say(
+        vid = asks_by_plate(
+            s,
+            v,
             "We just pulled in at {d} in {car}. End the trip.",
             "Made it to {d}! Wrap up the guidance on {car}.",
             "{car} is at {d} now. Finish the route.",
             minimal=["Arrived at {d} in {car}."],
-            car=who(s, v, True),
             d=dest["name"],
         )
     else:
         if v["lights"] == "high":
             raise Skip("high beams already on")
-        s.say(
+        vid = asks_by_plate(
+            s,
+            v,
             "Change of plans in {car}: forget {d}, cancel the directions.",
             "Stop guiding {car} to {d}, we're not going.",
             "Call off the route to {d} in {car}.",
-            car=who(s, v, True),
             d=dest["name"],
         )
-    vid = find_car(s, v, True)
     if arrived:
         s.call("stop_navigation", vehicle_id=vid, arrived=True)
         s.say("Now park it and switch it off.", "Put it in park and kill the engine.", "Park and power down, please.")
@@ -405,20 +420,20 @@ def fill_up(s: Scene) -> None:
     at = "charger" if ev else "pump"
     full = "to full" if level == 100 else f"to {level}%"
     plate = v["engine"] == "on" or s.rng.random() < 0.3
-    s.say(
+    start = n_calls(s)
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}I'm at the {at} with {car}. {What} it {full}.",
         "{me}{car} needs a {what}: take it {full}, please.",
         "{me}At the {at} now. Get {car} {full}.",
         minimal=["{me}{car} is at the {at}."],
-        me=intro(s),
-        car=who(s, v, plate),
         at=at,
         What=what.capitalize(),
         what=what,
         full=full,
     )
-    start = n_calls(s)
-    vid = find_car(s, v, plate)
     if v["engine"] == "on":
         s.call("stop_engine", vehicle_id=vid)
     s.call("refuel_vehicle", vehicle_id=vid, **({"percent": level} if level != 100 and not s.minimal else {}))
@@ -435,15 +450,15 @@ def soft_tyre(s: Scene) -> None:
         "v.gear = 'park' AND (SELECT COUNT(*) FROM tires t WHERE t.vehicle_id = v.vehicle_id AND "
         "t.pressure_psi < t.recommended_psi - 3) = 1",
     )
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        False,
         "{me}{car} is showing a tyre warning. Which one is it?",
         "{me}Got a pressure light on {car}. Which wheel?",
         "{me}There's a low-tyre alert on {car}. What's going on?",
         minimal=["{me}Tyre warning on {car}."],
-        me=intro(s),
-        car=who(s, v, False),
     )
-    vid = find_car(s, v, False)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
     if len({t["recommended_psi"] for t in status["tires"]}) > 1:
@@ -465,24 +480,25 @@ def last_service(s: Scene) -> None:
     ]
     kind = s.rng.choice(kinds + [None])
     if kind:
-        s.say(
+        vid = owner_asks(
+            s,
+            v,
+            False,
             "{me}When did {car} last have a {k}?",
             "{me}How long ago was the last {k} on {car}?",
             "{me}Look up {car}'s most recent {k}, would you?",
             minimal=["{me}{car}: last {k}?"],
-            me=intro(s),
-            car=who(s, v, False),
             k=kind,
         )
     else:
-        s.say(
+        vid = owner_asks(
+            s,
+            v,
+            False,
             "{me}What work has been done on {car} this year?",
             "{me}Show me {car}'s shop visits since January.",
             "{me}Which services did {car} get in 2026?",
-            me=intro(s),
-            car=who(s, v, False),
         )
-    vid = find_car(s, v, False)
     args: dict[str, Any] = {"kind": kind} if kind else {"since": "2026-01-01"}
     s.call("list_service_records", vehicle_id=vid, **args)
     if not s.room(1, 1) or s.rng.random() < 0.4:
@@ -500,14 +516,14 @@ def let_them_in(s: Scene) -> None:
     if s.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door):
         raise Skip("the door is open")
     which = s.given(door, f"the {DOOR_WORDS[door]} one", "door", "set_door", "door")
-    s.say(
+    vid = asks_by_plate(
+        s,
+        v,
         "My mum is getting into {car}. Open a door for her[ - {which}].",
         "Let my friend into {car}[: {which}], door open please.",
         "My kid is climbing into {car}, open the door for him[ - {which}].",
-        car=who(s, v, True),
         which=which,
     )
-    vid = find_car(s, v, True)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
@@ -563,15 +579,15 @@ def where_did_i_park(s: Scene) -> None:
     """A driver who cannot remember where the car is asks where it stands and how it is."""
     v = my_car(s)
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}Where did I leave {car}?",
         "{me}I can't remember where {car} is parked. Where is it, and is it locked?",
         "{me}Where's {car} right now, and how much range does it have?",
         minimal=["{me}Where's {car}?"],
-        me=intro(s),
-        car=who(s, v, plate),
     )
-    vid = find_car(s, v, plate)
     s.call("get_vehicle_status", vehicle_id=vid)
 
 
@@ -593,6 +609,15 @@ def two_cars(s: Scene, where: str = "1=1") -> tuple[dict[str, Any], list[dict[st
     return o, cars
 
 
+def owner_of_two_asks(s: Scene, o: dict[str, Any], *phrasings: str, **slots: Any) -> list[dict[str, Any]]:
+    """The opening turn of the owner of two cars (``{name}`` filled), then the discovery calls: the owner by name
+    and their cars, as listed."""
+    s.say(*phrasings, name=o["name"], **slots)
+    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
+    listed: list[dict[str, Any]] = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
+    return listed
+
+
 @vehicle.intent(covers=("list_owners", "list_vehicles", "set_trunk", "set_door", "set_door_lock", "get_vehicle_status"))
 def lock_both(s: Scene) -> None:
     """An owner of two cars has both locked (whatever one part is left open is closed first)."""
@@ -610,15 +635,14 @@ def lock_both(s: Scene) -> None:
         raise Skip("both are locked, or too much is open")
     if cars[0]["model"] == cars[1]["model"]:
         raise Skip("two cars of one model")
-    s.say(
+    listed = owner_of_two_asks(
+        s,
+        o,
         "I'm {name}. Make sure both my cars are locked.",
         "I'm {name}. Lock up both of my cars, would you?",
         "I'm {name}. Are my two cars locked? Lock whichever isn't.",
         minimal=["I'm {name}. Both my cars - locked?"],
-        name=o["name"],
     )
-    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
-    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
     for car in listed:
         if car["locked"]:
             continue
@@ -645,15 +669,14 @@ def lock_both(s: Scene) -> None:
 def which_goes_further(s: Scene) -> None:
     """An owner of two cars asks which one can go further right now, to take that one."""
     o, cars = two_cars(s)
-    s.say(
+    listed = owner_of_two_asks(
+        s,
+        o,
         "I'm {name}. Which of my two cars has more range right now?",
         "I'm {name}. I've a long drive today - which of my cars can go further as they are?",
         "I'm {name}. Compare my two cars: which one has the bigger range at the moment?",
         minimal=["I'm {name}. Which of my cars should I take?"],
-        name=o["name"],
     )
-    owner = s.find("list_owners", "owners", "owner_id", o["owner_id"], missing="owner past the page", query=o["name"])
-    listed = s.call("list_vehicles", owner_id=owner["owner_id"])["vehicles"]
     ranges = [(s.call("get_vehicle_status", vehicle_id=c["vehicle_id"])["range_km"], c["vehicle_id"]) for c in listed]
     if len(ranges) != 2 or ranges[0][0] == ranges[1][0]:
         raise Skip("no clear winner")
@@ -672,16 +695,16 @@ def nearest_fill(s: Scene) -> None:
     kind = STATION[v["powertrain"]]
     word = "charger" if kind == "charging_station" else "gas station"
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}{car} is getting low. Where's the nearest {w}?",
         "{me}Find me the closest {w} to where {car} is.",
         "{me}I need a {w} near {car}. What's closest?",
         minimal=["{me}{car} needs a {w}."],
-        me=intro(s),
-        car=who(s, v, plate),
         w=word,
     )
-    vid = find_car(s, v, plate)
     found = s.call(
         "search_places", category=kind, near_vehicle_id=vid, **({"limit": 3} if s.rng.random() < 0.3 else {})
     )
@@ -724,16 +747,16 @@ def pump_it_to(s: Scene) -> None:
         tyre["recommended_psi"], f"{tyre['recommended_psi']:g} psi", "pressure", "inflate_tire", "pressure_psi"
     )
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}The {w} tyre on {car} looks soft. Pump it up[ to {psi}], I'm at the air station.",
         "{me}Can you bring {car}'s {w} tyre back up[ to {psi}]?",
         "{me}{car}: {w} tyre needs air[ - {psi}, like the sticker says].",
-        me=intro(s),
-        car=who(s, v, plate),
         w=TYRE_WORDS[tyre["position"]],
         psi=psi,
     )
-    vid = find_car(s, v, plate)
     s.call("inflate_tire", vehicle_id=vid, position=tyre["position"], pressure_psi=tyre["recommended_psi"])
 
 
@@ -751,13 +774,13 @@ def headlamps(s: Scene) -> None:
         "mode",
     )
     plate = s.rng.random() < 0.4
-    s.say(
+    vid = owner_asks(
+        s,
+        v,
+        plate,
         "{me}Change the headlamps on {car}[ to {how}].",
         "{me}Do something about {car}'s headlamps[ - {how}, please].",
         "{me}The headlamps on {car} need switching[: {how}].",
-        me=intro(s),
-        car=who(s, v, plate),
         how=how,
     )
-    vid = find_car(s, v, plate)
     s.call("set_lights", vehicle_id=vid, mode=mode)
