@@ -22,6 +22,9 @@ from servers.issue_tracker.intents import (
     issue_ref,
     locate,
     me,
+    member_and_ticket,
+    named_ticket,
+    new_label,
     person,
     project_key,
     remember,
@@ -88,8 +91,17 @@ def the_board(s: Scene) -> tuple[str, str]:
     return str(key), str(s.memory.get("board") or key)
 
 
-def _move(s: Scene, i: dict[str, Any], to: str, uid: str) -> None:
-    s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status=to)
+def not_the_dialogues(s: Scene, i: dict[str, Any], follow_up: str) -> None:
+    """``Skip`` an opener drawn on the ticket the dialogue is already about: ``follow_up`` says that."""
+    known = s.memory.get("issue")
+    if known and known["issue_id"] == i["issue_id"]:
+        raise Skip(f"the same ticket: that is {follow_up}")
+
+
+def on_it(s: Scene, i: dict[str, Any], phrasings: tuple[str, ...], tool: str, **args: Any) -> None:
+    """A turn about the ticket (``{it}`` in the phrasings) and the call on it that answers it."""
+    s.say(*phrasings, it=it(s))
+    s.call(tool, issue_id=i["issue_id"], **args)
 
 
 # On the ticket ------------------------------------------------------------------------------------
@@ -115,12 +127,7 @@ def note_on_it(s: Scene) -> None:
 def tag_it(s: Scene) -> None:
     """The member tags the ticket with one of its board's labels."""
     i = ticket(s)
-    lab = s.pick(
-        "SELECT name FROM labels WHERE project_id = ? AND name NOT IN (SELECT label FROM issue_labels WHERE "
-        "issue_id = ?)",
-        i["project_id"],
-        i["issue_id"],
-    )["name"]
+    lab = new_label(s, i)
     s.say("Tag {it} '{l}'.", "Put '{l}' on {it} as well.", "Mark {it} with the '{l}' tag too.", l=lab, it=it(s))
     s.call("label_issue", issue_id=i["issue_id"], label=lab)
 
@@ -250,13 +257,12 @@ def back_to_backlog(s: Scene) -> None:
         s,
         "status != 'done' AND sprint_id IN (SELECT sprint_id FROM sprints WHERE status != 'closed')",
     )
-    s.say(
+    says = (
         "Take {it} out of its sprint, it can wait in the backlog.",
         "We won't get to {it} this time; back to the backlog.",
         "Drop {it} from the sprint for now.",
-        it=it(s),
     )
-    s.call("move_issue_to_sprint", issue_id=i["issue_id"], sprint_id=None)
+    on_it(s, i, says, "move_issue_to_sprint", sprint_id=None)
 
 
 @tracker.intent(covers=("assign_issue",), follows=True, opens=False, weight=1.6)
@@ -266,8 +272,8 @@ def take_it(s: Scene) -> None:
     u = speaker(s, i["project_id"], assignable=True)
     if i["assignee_id"] == u["user_id"]:
         raise Skip("already theirs")
-    s.say("I'll take {it} myself.", "Put {it} on me.", "Make me the owner of {it}.", it=it(s))
-    s.call("assign_issue", issue_id=i["issue_id"], assignee_id=u["user_id"])
+    says = ("I'll take {it} myself.", "Put {it} on me.", "Make me the owner of {it}.")
+    on_it(s, i, says, "assign_issue", assignee_id=u["user_id"])
 
 
 @tracker.intent(covers=("search_users", "assign_issue"), follows=True, opens=False, weight=1.6)
@@ -291,13 +297,8 @@ def give_it_to(s: Scene) -> None:
 def drop_owner(s: Scene) -> None:
     """Nobody should own the not-started ticket for now."""
     i = ticket(s, "status = 'open' AND assignee_id IS NOT NULL")
-    s.say(
-        "Actually, leave {it} unowned for now.",
-        "Take the owner off {it} again.",
-        "Nobody should own {it} yet.",
-        it=it(s),
-    )
-    s.call("assign_issue", issue_id=i["issue_id"], assignee_id=None)
+    says = ("Actually, leave {it} unowned for now.", "Take the owner off {it} again.", "Nobody should own {it} yet.")
+    on_it(s, i, says, "assign_issue", assignee_id=None)
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
@@ -305,10 +306,8 @@ def start_it(s: Scene) -> None:
     """Work starts on the owned ticket."""
     i = ticket(s, "status = 'open' AND assignee_id IS NOT NULL")
     u = speaker(s, i["project_id"])
-    s.say(
-        "And mark {it} as begun.", "Work on {it} begins now; flip it to in progress.", "Put {it} in progress.", it=it(s)
-    )
-    _move(s, i, "in_progress", u["user_id"])
+    says = ("And mark {it} as begun.", "Work on {it} begins now; flip it to in progress.", "Put {it} in progress.")
+    on_it(s, i, says, "transition_issue", user_id=u["user_id"], to_status="in_progress")
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
@@ -316,8 +315,8 @@ def ready_for_review(s: Scene) -> None:
     """The ticket in progress goes to review."""
     i = ticket(s, "status = 'in_progress'")
     u = speaker(s, i["project_id"])
-    s.say("The PR for {it} is up; ready for review.", "Send {it} on to review.", "{it} can be reviewed now.", it=it(s))
-    _move(s, i, "in_review", u["user_id"])
+    says = ("The PR for {it} is up; ready for review.", "Send {it} on to review.", "{it} can be reviewed now.")
+    on_it(s, i, says, "transition_issue", user_id=u["user_id"], to_status="in_review")
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
@@ -325,13 +324,12 @@ def not_now(s: Scene) -> None:
     """Work on the ticket stops: it goes back to not started."""
     i = ticket(s, "status = 'in_progress'")
     u = speaker(s, i["project_id"])
-    s.say(
+    says = (
         "Nobody can get to {it} after all; put it back to open.",
         "Park {it}: back to not started.",
         "Un-start {it}.",
-        it=it(s),
     )
-    _move(s, i, "open", u["user_id"])
+    on_it(s, i, says, "transition_issue", user_id=u["user_id"], to_status="open")
 
 
 # On the board and the sprint ------------------------------------------------------------------------
@@ -639,13 +637,9 @@ def next_sprint_plan(s: Scene) -> None:
 @tracker.intent(covers=("search_users", "search_issues", "get_issue", "add_comment"), weight=1.2, follows=True)
 def comment_on_ticket(s: Scene) -> None:
     """A member leaves a note on a ticket of their board."""
-    u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status != 'done')")
-    i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status != 'done'", u["project_id"])
-    known = s.memory.get("issue")
-    if known and known["issue_id"] == i["issue_id"]:
-        raise Skip("the same ticket: that is note_on_it")
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    u, i = member_and_ticket(s, "!= 'done'")
+    not_the_dialogues(s, i, "note_on_it")
+    b, what = named_ticket(s, i)
     text = s.rng.choice(NOTES)
     note = s.given(text, f'"{text}"', "note", "add_comment", "body")
     s.say(
@@ -657,18 +651,15 @@ def comment_on_ticket(s: Scene) -> None:
         note=note,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b)
     s.call("add_comment", issue_id=key, author_id=uid, body=text)
 
 
 @tracker.intent(covers=("search_users", "search_issues", "get_issue", "update_issue"), follows=True)
 def rename_ticket(s: Scene) -> None:
     """A member gives a ticket of their board a clearer title."""
-    u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status != 'done')")
-    i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status != 'done'", u["project_id"])
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    u, i = member_and_ticket(s, "!= 'done'")
+    b, what = named_ticket(s, i)
     new = f"{i['title']} ({s.rng.choice(('iOS only', 'after login', 'since the last release', 'on slow networks'))})"
     s.say(
         '{hi}retitle {what} to "{n}" so people find it.',
@@ -679,8 +670,7 @@ def rename_ticket(s: Scene) -> None:
         n=new,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b)
     s.call("update_issue", issue_id=key, user_id=uid, title=new)
     s.memory["issue"] = {**s.memory["issue"], "title": new}
 
@@ -740,17 +730,9 @@ def tag_ticket(s: Scene) -> None:
         "SELECT i.* FROM issues i WHERE i.status != 'done' AND EXISTS (SELECT 1 FROM labels l WHERE l.project_id = "
         "i.project_id AND l.name NOT IN (SELECT label FROM issue_labels WHERE issue_id = i.issue_id))"
     )
-    known = s.memory.get("issue")
-    if known and known["issue_id"] == i["issue_id"]:
-        raise Skip("the same ticket: that is tag_it")
-    lab = s.pick(
-        "SELECT name FROM labels WHERE project_id = ? AND name NOT IN (SELECT label FROM issue_labels WHERE "
-        "issue_id = ?)",
-        i["project_id"],
-        i["issue_id"],
-    )["name"]
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    not_the_dialogues(s, i, "tag_it")
+    lab = new_label(s, i)
+    b, what = named_ticket(s, i)
     tag = s.given(lab, f"'{lab}'", "label", "label_issue", "label")
     s.say(
         "Tag {what}[ as {l}].",
@@ -759,6 +741,5 @@ def tag_ticket(s: Scene) -> None:
         what=what,
         l=tag,
     )
-    key = locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b)
     s.call("label_issue", issue_id=key, label=lab)
