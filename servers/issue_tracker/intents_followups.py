@@ -104,6 +104,13 @@ def on_it(s: Scene, i: dict[str, Any], phrasings: tuple[str, ...], tool: str, **
     s.call(tool, issue_id=i["issue_id"], **args)
 
 
+def move_it(s: Scene, where: str, phrasings: tuple[str, ...], to: str) -> None:
+    """The member moves the ticket (when it fits ``where``) on to status ``to``."""
+    i = ticket(s, where)
+    u = speaker(s, i["project_id"])
+    on_it(s, i, phrasings, "transition_issue", user_id=u["user_id"], to_status=to)
+
+
 # On the ticket ------------------------------------------------------------------------------------
 
 
@@ -304,32 +311,26 @@ def drop_owner(s: Scene) -> None:
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
 def start_it(s: Scene) -> None:
     """Work starts on the owned ticket."""
-    i = ticket(s, "status = 'open' AND assignee_id IS NOT NULL")
-    u = speaker(s, i["project_id"])
     says = ("And mark {it} as begun.", "Work on {it} begins now; flip it to in progress.", "Put {it} in progress.")
-    on_it(s, i, says, "transition_issue", user_id=u["user_id"], to_status="in_progress")
+    move_it(s, "status = 'open' AND assignee_id IS NOT NULL", says, "in_progress")
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
 def ready_for_review(s: Scene) -> None:
     """The ticket in progress goes to review."""
-    i = ticket(s, "status = 'in_progress'")
-    u = speaker(s, i["project_id"])
     says = ("The PR for {it} is up; ready for review.", "Send {it} on to review.", "{it} can be reviewed now.")
-    on_it(s, i, says, "transition_issue", user_id=u["user_id"], to_status="in_review")
+    move_it(s, "status = 'in_progress'", says, "in_review")
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
 def not_now(s: Scene) -> None:
     """Work on the ticket stops: it goes back to not started."""
-    i = ticket(s, "status = 'in_progress'")
-    u = speaker(s, i["project_id"])
     says = (
         "Nobody can get to {it} after all; put it back to open.",
         "Park {it}: back to not started.",
         "Un-start {it}.",
     )
-    on_it(s, i, says, "transition_issue", user_id=u["user_id"], to_status="open")
+    move_it(s, "status = 'in_progress'", says, "open")
 
 
 # On the board and the sprint ------------------------------------------------------------------------

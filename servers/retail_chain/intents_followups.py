@@ -66,6 +66,14 @@ def staff(s: Scene) -> None:
     role(s, "staff")
 
 
+def about_it(s: Scene, phrasings: tuple[str, ...], tool: str, **args: Any) -> None:
+    """A question about the item (``{it}`` in the phrasings) and the read that answers it, unless the dialogue made
+    that read already."""
+    s.asked(tool, **args)
+    s.say(*phrasings, it=it(s))
+    s.call(tool, **args)
+
+
 # About the item ----------------------------------------------------------------------------------------
 
 
@@ -143,14 +151,12 @@ def item_moves(s: Scene) -> None:
     """Where the item has been shipped between locations lately."""
     staff(s)
     p = product(s)
-    s.asked("list_transfers", sku=p["sku"])
-    s.say(
+    says = (
         "Has {it} been moved between our locations lately?",
         "Where have we been shipping {it} internally?",
         "Any recent transfers of {it}?",
-        it=it(s),
     )
-    s.call("list_transfers", sku=p["sku"])
+    about_it(s, says, "list_transfers", sku=p["sku"])
 
 
 # About the location -------------------------------------------------------------------------------------
@@ -228,14 +234,12 @@ def item_at_store(s: Scene) -> None:
     p, st = product(s), store(s)
     if not s.rows("SELECT 1 FROM inventory WHERE sku = ? AND store_id = ?", p["sku"], st["store_id"]):
         raise Skip("the store does not carry it")
-    s.asked("check_stock", sku=p["sku"], store_id=st["store_id"])
-    s.say(
+    says = (
         "How many of {it} can that store sell now?",
         "So what's the available count of {it} there now?",
         "How many of {it} are free on that shelf now?",
-        it=it(s),
     )
-    s.call("check_stock", sku=p["sku"], store_id=st["store_id"])
+    about_it(s, says, "check_stock", sku=p["sku"], store_id=st["store_id"])
 
 
 @retail_chain.intent(covers=("list_stores",), follows=True, opens=False)
@@ -329,14 +333,12 @@ def also_have_other(s: Scene) -> None:
 def chain_total(s: Scene) -> None:
     """How much of the dialogue's item is available across the whole chain (and whether it is still sold)."""
     p = product(s)
-    s.asked("search_products", query=p["name"])
-    s.say(
+    says = (
         "How many of {it} do we have chain-wide?",
         "Is {it} still an active item, and how much is out there in total?",
         "What's the price and total availability of {it}?",
-        it=it(s),
     )
-    s.call("search_products", query=p["name"])
+    about_it(s, says, "search_products", query=p["name"])
 
 
 @retail_chain.intent(covers=("restock_item",), follows=True, opens=False)
