@@ -143,6 +143,13 @@ def board(s: Scene, key: str) -> tuple[str, bool]:
     return key, False
 
 
+def named_board(s: Scene, where: str = "") -> tuple[dict[str, Any], str, bool]:
+    """A project (``where``: an SQL test on it, as ``p``) and how the member names its board (see ``board``)."""
+    p = s.pick("SELECT p.* FROM projects p" + (f" WHERE {where}" if where else ""))
+    b, named = board(s, p["project_id"])
+    return p, b, named
+
+
 def project_key(s: Scene, key: str, named: bool) -> str:
     """The project key: read off the project list when the user gave the name, else the key they said."""
     if not named:
@@ -568,12 +575,12 @@ def sprint_check_in(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "list_sprints", "close_sprint", "start_sprint"), weight=1.2)
 def roll_the_sprint(s: Scene) -> None:
     """The sprint ends: close it, carry what is unfinished into the next one, and start that one."""
-    p = s.pick(
-        "SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id "
+    p, b, named = named_board(
+        s,
+        "EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id "
         "AND s.status = 'active') AND EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id AND "
-        "s.status = 'planned')"
+        "s.status = 'planned')",
     )
-    b, named = board(s, p["project_id"])
     s.say(
         "The {k} sprint is over. Close it and move whatever isn't finished into the next one.",
         "Wrap up the running {k} sprint; anything unfinished rolls over to the next sprint.",
@@ -662,8 +669,7 @@ def _say(d: date) -> str:
 @tracker.intent(covers=("list_projects", "search_users", "add_project_member", "get_project"))
 def add_to_team(s: Scene) -> None:
     """A lead adds someone to a project's team in a role (reviewing the team is a follow-up)."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     role = s.rng.choice(("developer", "developer", "qa", "designer", "viewer"))
     u, who = person(s, "u.user_id NOT IN (SELECT user_id FROM project_members WHERE project_id = ?)", p["project_id"])
     s.say(
@@ -762,11 +768,11 @@ def send_for_review(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "search_issues", "search_users", "assign_issue"))
 def triage_critical(s: Scene) -> None:
     """A lead finds the unowned critical tickets of a project and gives the newest to a team member."""
-    p = s.pick(
-        "SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM issues i WHERE i.project_id = p.project_id AND "
-        "i.priority = 'critical' AND i.assignee_id IS NULL AND i.status = 'open')"
+    p, b, named = named_board(
+        s,
+        "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = p.project_id AND "
+        "i.priority = 'critical' AND i.assignee_id IS NULL AND i.status = 'open')",
     )
-    b, named = board(s, p["project_id"])
     s.say(
         "Which critical tickets on {k} have no owner yet?",
         "Anything critical on the {k} board that nobody has picked up?",

@@ -23,6 +23,7 @@ from servers.issue_tracker.intents import (
     locate,
     me,
     member_and_ticket,
+    named_board,
     named_ticket,
     new_label,
     person,
@@ -549,8 +550,7 @@ def my_open_work(s: Scene) -> None:
 def board_bugs(s: Scene) -> None:
     """A member asks for the open bugs (or features, tasks) of a board, perhaps only the urgent ones, and names
     one of them to go on with."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     kind = s.rng.choice(("bug", "bug", "feature", "task"))
     args: dict[str, Any] = {"type": kind, "status": "open"}
     urgent = s.rng.random() < 0.4 and not s.minimal
@@ -595,8 +595,7 @@ def colleague_load(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "get_project", "search_users"), weight=1.2)
 def team_of_board(s: Scene) -> None:
     """A member asks who is on a board's team (with their roles, or just the names)."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     s.say(
         "Who's on the {b} team?",
         "Which people work on {b}, and in what role?",
@@ -615,11 +614,9 @@ def team_of_board(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "list_sprints", "get_sprint"), weight=1.2)
 def next_sprint_plan(s: Scene) -> None:
     """A lead asks what is planned for a board's next sprint."""
-    p = s.pick(
-        "SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id "
-        "AND s.status = 'planned')"
+    p, b, named = named_board(
+        s, "EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id AND s.status = 'planned')"
     )
-    b, named = board(s, p["project_id"])
     s.say(
         "What's lined up for the next {b} sprint?",
         "How full is the upcoming {b} sprint?",
@@ -701,8 +698,7 @@ def who_reported(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "search_issues"), weight=0.8)
 def stale_backlog(s: Scene) -> None:
     """A lead looks at a board's backlog of one priority and picks a ticket to act on."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     prio = s.rng.choice(("high", "critical", "low"))
     s.say(
         "What {p}-priority work on {b} isn't in any sprint?",
