@@ -79,6 +79,12 @@ def remember_store(s: Scene, row: dict[str, Any]) -> None:
     }
 
 
+def brand_in_category(s: Scene, p: dict[str, Any], phrasings: tuple[str, ...]) -> None:
+    """A question about the items of a brand (``{b}``) in a category (``{c}``), and the search that answers it."""
+    s.say(*phrasings, b=p["brand"], c=CATEGORY_WORDS[p["category"]])
+    s.call("search_products", query=p["brand"], category=p["category"])
+
+
 def role(s: Scene, who: str) -> None:
     """Who is talking: a ``shopper`` (a customer, named) or ``staff`` (a store or head-office employee). A dialogue
     keeps its role; ``Skip`` when a follow-up needs the other one."""
@@ -329,14 +335,7 @@ def browse_brands(s: Scene) -> None:
     brands = s.call("get_distinct_values", field="brand")
     if p["brand"] not in str(brands):
         raise Skip("the brand is not listed")
-    s.say(
-        "Show me the {brand} {cat}.",
-        "What {cat} do we have from {brand}?",
-        "Which {brand} {cat} do we stock?",
-        brand=p["brand"],
-        cat=CATEGORY_WORDS[p["category"]],
-    )
-    s.call("search_products", query=p["brand"], category=p["category"])
+    brand_in_category(s, p, ("Show me the {b} {c}.", "What {c} do we have from {b}?", "Which {b} {c} do we stock?"))
 
 
 @retail_chain.intent(covers=("list_stores", "get_store"))

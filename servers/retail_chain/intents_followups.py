@@ -17,6 +17,7 @@ from servers.retail_chain.intents import (
     SHOPPERS,
     SUPPLIERS,
     as_shopper,
+    brand_in_category,
     find_product,
     find_store,
     free_at,
@@ -135,14 +136,8 @@ def most_of_it(s: Scene) -> None:
 def same_brand(s: Scene) -> None:
     """What else the item's brand makes in its category."""
     p = product(s)
-    s.say(
-        "What else does {b} make in {c}?",
-        "Show me the other {b} {c}.",
-        "Any other {c} from {b}?",
-        b=p["brand"],
-        c=CATEGORY_WORDS[p["category"]],
-    )
-    s.call("search_products", query=p["brand"], category=p["category"])
+    says = ("What else does {b} make in {c}?", "Show me the other {b} {c}.", "Any other {c} from {b}?")
+    brand_in_category(s, p, says)
     listed_others(s)
 
 

@@ -258,6 +258,14 @@ def me_and_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any]) -> tuple[str
     return find_me(s, u), cid
 
 
+def ask_on_channel(
+    s: Scene, u: dict[str, Any], ch: dict[str, Any], opening: Sequence[str], follow: Sequence[str], minimal: str
+) -> tuple[str, str]:
+    """The member's turn about one channel (``{me}``, ``{c}`` in the phrasings), then their id and the channel's."""
+    ask(s, opening, follow, minimal=[minimal], me=intro(s, u), c=ch["name"])
+    return me_and_channel(s, u, ch)
+
+
 def three_lookups(
     s: Scene, u: dict[str, Any], other: dict[str, Any], ch: dict[str, Any]
 ) -> tuple[str, dict[str, Any], str]:
@@ -349,19 +357,18 @@ def join_and_look_around(s: Scene) -> None:
     """A member joins a public channel and asks who is there."""
     u = me(s)
     ch = channel_to_join(s, u["user_id"])
-    ask(
+    uid, cid = ask_on_channel(
         s,
+        u,
+        ch,
         (
             "I'm {me}, please add me to #{c}.",
             "{me} here. Sign me up for #{c}.",
             "This is {me}; I'd like to be in #{c}.",
         ),
         ("Sign me up for #{c} too.", "I'd also like to be in #{c}.", "And add me to #{c}."),
-        minimal=["{me}: #{c}, let me in."],
-        me=intro(s, u),
-        c=ch["name"],
+        "{me}: #{c}, let me in.",
     )
-    uid, cid = me_and_channel(s, u, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
     if then(s, chance=0.15):
         who_is_there(s, cid)
@@ -372,19 +379,18 @@ def leave_noisy_channel(s: Scene) -> None:
     """A member leaves a channel they no longer follow."""
     u = me(s)
     ch = my_channel(s, u["user_id"], "c.channel_id != 'CHN-0001'")
-    ask(
+    uid, cid = ask_on_channel(
         s,
+        u,
+        ch,
         (
             "{me} here. Take me out of #{c}, it's too noisy.",
             "I'm {me}, please remove me from #{c}.",
             "This is {me}. I don't need #{c} anymore, get me out.",
         ),
         ("Also take me out of #{c}, it's too noisy.", "And I don't need #{c} anymore, get me out."),
-        minimal=["{me}: done with #{c}."],
-        me=intro(s, u),
-        c=ch["name"],
+        "{me}: done with #{c}.",
     )
-    uid, cid = me_and_channel(s, u, ch)
     s.call("leave_channel", channel_id=cid, user_id=uid)
     if then(s, chance=0.15):
         s.say("How many members does it have left?", "Who's still in there?", "Is anyone still in that one?")
@@ -827,19 +833,18 @@ def channel_catch_up(s: Scene) -> None:
     """A member reads the latest in one of their channels, then picks out one post by who wrote it."""
     u = me(s)
     ch = my_channel(s, u["user_id"], "(SELECT COUNT(*) FROM messages x WHERE x.channel_id = c.channel_id) > 0")
-    ask(
+    uid, cid = ask_on_channel(
         s,
+        u,
+        ch,
         (
             "I'm {me}. What's been happening in #{c}?",
             "{me} here: catch me up on #{c}.",
             "This is {me}. What did I miss in #{c}?",
         ),
         ("What's been happening in #{c}?", "Catch me up on #{c} too.", "And what did I miss in #{c}?"),
-        minimal=["{me}: #{c}, what's new?"],
-        me=intro(s, u),
-        c=ch["name"],
+        "{me}: #{c}, what's new?",
     )
-    uid, cid = me_and_channel(s, u, ch)
     s.asked("search_messages", channel_id=cid, user_id=uid)
     posts = s.call("search_messages", user_id=uid, channel_id=cid)["messages"]
     if not then(s, chance=0.15):
