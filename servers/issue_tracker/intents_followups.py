@@ -99,6 +99,14 @@ def not_the_dialogues(s: Scene, i: dict[str, Any], follow_up: str) -> None:
         raise Skip(f"the same ticket: that is {follow_up}")
 
 
+def search_the_board(s: Scene, phrasings: tuple[str, ...], **filters: Any) -> None:
+    """A question about the dialogue's board (``{b}`` in the phrasings), answered by a search of its tickets."""
+    key, b = the_board(s)
+    s.say(*phrasings, b=b)
+    s.call("search_issues", project_id=key, **filters)
+    listed_others(s)
+
+
 def on_it(s: Scene, i: dict[str, Any], phrasings: tuple[str, ...], tool: str, **args: Any) -> None:
     """A turn about the ticket (``{it}`` in the phrasings) and the call on it that answers it."""
     s.say(*phrasings, it=it(s))
@@ -370,15 +378,12 @@ def same_kind_open(s: Scene) -> None:
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
 def waiting_for_review(s: Scene) -> None:
     """The member asks what else waits for review on the board."""
-    key, b = the_board(s)
-    s.say(
+    says = (
         "What else is waiting for review on {b}?",
         "Anything else in review on the {b} board?",
         "Which other {b} tickets are sitting in review?",
-        b=b,
     )
-    s.call("search_issues", project_id=key, status="in_review")
-    listed_others(s)
+    search_the_board(s, says, status="in_review")
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
@@ -400,29 +405,23 @@ def urgent_on_board(s: Scene) -> None:
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
 def unowned_on_board(s: Scene) -> None:
     """The member asks which not-started tickets of the board have no owner."""
-    key, b = the_board(s)
-    s.say(
+    says = (
         "What on {b} has no owner yet?",
         "Which {b} tickets is nobody on?",
         "Anything on the {b} board that nobody has picked up?",
-        b=b,
     )
-    s.call("search_issues", project_id=key, unassigned=True, status="open")
-    listed_others(s)
+    search_the_board(s, says, unassigned=True, status="open")
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
 def board_backlog(s: Scene) -> None:
     """The member looks at what of the board is in no sprint."""
-    key, b = the_board(s)
-    s.say(
+    says = (
         "What's sitting in the {b} backlog?",
         "Which {b} tickets aren't planned into any sprint?",
         "Show me the unplanned work on {b}.",
-        b=b,
     )
-    s.call("search_issues", project_id=key, backlog=True)
-    listed_others(s)
+    search_the_board(s, says, backlog=True)
 
 
 @tracker.intent(covers=("search_users",), follows=True, opens=False, weight=0.45)
