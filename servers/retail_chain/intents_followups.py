@@ -67,11 +67,11 @@ def staff(s: Scene) -> None:
     role(s, "staff")
 
 
-def about_it(s: Scene, phrasings: tuple[str, ...], tool: str, **args: Any) -> None:
-    """A question about the item (``{it}`` in the phrasings) and the read that answers it, unless the dialogue made
-    that read already."""
+def read_once(s: Scene, phrasings: tuple[str, ...], tool: str, args: dict[str, Any], **slots: Any) -> None:
+    """A question (``slots`` fill its phrasings) and the read (``tool`` with ``args``) that answers it, unless the
+    dialogue made that read already."""
     s.asked(tool, **args)
-    s.say(*phrasings, it=it(s))
+    s.say(*phrasings, **slots)
     s.call(tool, **args)
 
 
@@ -151,7 +151,7 @@ def item_moves(s: Scene) -> None:
         "Where have we been shipping {it} internally?",
         "Any recent transfers of {it}?",
     )
-    about_it(s, says, "list_transfers", sku=p["sku"])
+    read_once(s, says, "list_transfers", {"sku": p["sku"]}, it=it(s))
 
 
 # About the location -------------------------------------------------------------------------------------
@@ -161,13 +161,12 @@ def item_moves(s: Scene) -> None:
 def store_details(s: Scene) -> None:
     """The address, phone and manager of the dialogue's store (and its pickup holds)."""
     st = store(s)
-    s.asked("get_store", store_id=st["store_id"])
-    s.say(
+    says = (
         "What's the address there, and who do I call?",
         "Where exactly is that store?",
         "How do I find that store, and who runs it?",
     )
-    s.call("get_store", store_id=st["store_id"])
+    read_once(s, says, "get_store", {"store_id": st["store_id"]})
 
 
 @retail_chain.intent(covers=("list_store_inventory",), follows=True, opens=False, weight=1.3)
@@ -175,13 +174,12 @@ def store_low(s: Scene) -> None:
     """What else is below its reorder level at the dialogue's store."""
     staff(s)
     st = store(s)
-    s.asked("list_store_inventory", store_id=st["store_id"], low_stock_only=True)
-    s.say(
+    says = (
         "What else is running low there?",
         "Anything else below its reorder level at that store?",
         "Which other shelves there need refilling?",
     )
-    s.call("list_store_inventory", store_id=st["store_id"], low_stock_only=True)
+    read_once(s, says, "list_store_inventory", {"store_id": st["store_id"], "low_stock_only": True})
     listed_others(s)
 
 
@@ -234,21 +232,19 @@ def item_at_store(s: Scene) -> None:
         "So what's the available count of {it} there now?",
         "How many of {it} are free on that shelf now?",
     )
-    about_it(s, says, "check_stock", sku=p["sku"], store_id=st["store_id"])
+    read_once(s, says, "check_stock", {"sku": p["sku"], "store_id": st["store_id"]}, it=it(s))
 
 
 @retail_chain.intent(covers=("list_stores",), follows=True, opens=False)
 def other_stores_nearby(s: Scene) -> None:
     """Which other locations are in the dialogue store's city (and whether they are open)."""
     st = store(s)
-    s.asked("list_stores", city=st["city"])
-    s.say(
+    says = (
         "Which other locations do we have in {c}?",
         "Is there another store in {c}?",
         "What else is there in {c}, and is it open?",
-        c=st["city"],
     )
-    s.call("list_stores", city=st["city"])
+    read_once(s, says, "list_stores", {"city": st["city"]}, c=st["city"])
 
 
 # Actions --------------------------------------------------------------------------------------------------
@@ -333,7 +329,7 @@ def chain_total(s: Scene) -> None:
         "Is {it} still an active item, and how much is out there in total?",
         "What's the price and total availability of {it}?",
     )
-    about_it(s, says, "search_products", query=p["name"])
+    read_once(s, says, "search_products", {"query": p["name"]}, it=it(s))
 
 
 @retail_chain.intent(covers=("restock_item",), follows=True, opens=False)
