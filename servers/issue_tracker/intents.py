@@ -77,6 +77,12 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     return u
 
 
+def member_and_ticket(s: Scene, status: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The member talking and a ticket of their board whose status fits ``status`` (an SQL test: "!= 'done'")."""
+    u = me(s, f"EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status {status})")
+    return u, s.pick(f"SELECT * FROM issues WHERE project_id = ? AND status {status}", u["project_id"])
+
+
 def find_me(s: Scene, u: dict[str, Any]) -> str:
     """The discovery call for the member's own user id (once per dialogue)."""
     known = s.memory.get("me")
@@ -135,6 +141,13 @@ def board(s: Scene, key: str) -> tuple[str, bool]:
     if draw < 0.8 and key in ALIASES:
         return s.rng.choice(ALIASES[key]), True
     return key, False
+
+
+def named_board(s: Scene, where: str = "") -> tuple[dict[str, Any], str, bool]:
+    """A project (``where``: an SQL test on it, as ``p``) and how the member names its board (see ``board``)."""
+    p = s.pick("SELECT p.* FROM projects p" + (f" WHERE {where}" if where else ""))
+    b, named = board(s, p["project_id"])
+    return p, b, named
 
 
 def project_key(s: Scene, key: str, named: bool) -> str:
@@ -210,6 +223,24 @@ def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -
     )
 
 
+def named_ticket(s: Scene, i: dict[str, Any]) -> tuple[str, str]:
+    """How a member names a ticket of a board: the board as they call it, and the ticket on it."""
+    b = board(s, i["project_id"])[0]
+    return b, issue_ref(s, i, b)
+
+
+def new_label(s: Scene, i: dict[str, Any]) -> str:
+    """One of the ticket's board labels that the ticket does not carry yet."""
+    return str(
+        s.pick(
+            "SELECT name FROM labels WHERE project_id = ? AND name NOT IN (SELECT label FROM issue_labels WHERE "
+            "issue_id = ?)",
+            i["project_id"],
+            i["issue_id"],
+        )["name"]
+    )
+
+
 STATUS_SAID = {"open": "not-started", "in_progress": "in-progress", "in_review": "in-review", "done": "finished"}
 OWNED = {"open": "not-started", "in_progress": "in-progress", "in_review": "in-review"}
 
@@ -237,9 +268,9 @@ def owner_ref(s: Scene, i: dict[str, Any]) -> str | None:
     )
 
 
-def locate(s: Scene, i: dict[str, Any], ref: str, **filters: Any) -> str:
+def locate(s: Scene, i: dict[str, Any], ref: str, b: str | None = None, **filters: Any) -> str:
     """Find the ticket the way the user named it: by key (read it), by who has it, or by its title; it becomes the
-    ticket the dialogue is about."""
+    ticket the dialogue is about (and ``b``, how the user named its board, the dialogue's board)."""
     owner = s.memory.pop("by_owner", None)
     if owner is not None:
         me_ = s.memory.get("me")
@@ -253,12 +284,12 @@ def locate(s: Scene, i: dict[str, Any], ref: str, **filters: Any) -> str:
             assignee_id=uid,
             status=i["status"],
         )
-        remember(s, i)
+        remember(s, i, b)
         return str(hit["issue_id"])
     if ref.startswith(i["issue_id"]):
         if not any(c.tool == "get_issue" and c.arguments.get("issue_id") == i["issue_id"] for c in s.calls):
             s.call("get_issue", issue_id=i["issue_id"])
-        remember(s, i)
+        remember(s, i, b)
         return str(i["issue_id"])
     if STATUS_SAID[i["status"]] in ref and "status" not in filters:
         filters = {**filters, "status": i["status"]}  # the user said which state it is in
@@ -271,7 +302,7 @@ def locate(s: Scene, i: dict[str, Any], ref: str, **filters: Any) -> str:
         query=i["title"],
         **filters,
     )
-    remember(s, i)
+    remember(s, i, b)
     return str(hit["issue_id"])
 
 
@@ -307,8 +338,7 @@ def pick_up_ticket(s: Scene) -> None:
         u["project_id"],
         u["user_id"],
     )
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    b, what = named_ticket(s, i)
     s.say(
         "{hi}I'll take {what}, put it on me.",
         "{hi}I'm picking up {what}; make me the owner, please.",
@@ -319,8 +349,7 @@ def pick_up_ticket(s: Scene) -> None:
         what=what,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what, status="open") if s.rng.random() < 0.6 else locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b, status="open") if s.rng.random() < 0.6 else locate(s, i, what, b)
     s.call("assign_issue", issue_id=key, assignee_id=uid)
 
 
@@ -369,10 +398,8 @@ def report_bug(s: Scene) -> None:
 @tracker.intent(covers=("search_users", "search_issues", "get_issue", "transition_issue", "add_comment"), weight=1.5)
 def finish_ticket(s: Scene) -> None:
     """A ticket passed review: it is closed with a note (what else waits for review is a follow-up)."""
-    u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'in_review')")
-    i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status = 'in_review'", u["project_id"])
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    u, i = member_and_ticket(s, "= 'in_review'")
+    b, what = named_ticket(s, i)
     text = s.rng.choice(COMMENTS)
     note = s.given(text, f'"{text}"', "comment", "add_comment", "body")
     s.say(
@@ -384,8 +411,7 @@ def finish_ticket(s: Scene) -> None:
         note=note,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what, status="in_review") if s.rng.random() < 0.6 else locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b, status="in_review") if s.rng.random() < 0.6 else locate(s, i, what, b)
     s.call("transition_issue", issue_id=key, user_id=uid, to_status="done")
     s.call("add_comment", issue_id=key, author_id=uid, body=text)
 
@@ -393,8 +419,7 @@ def finish_ticket(s: Scene) -> None:
 @tracker.intent(covers=("get_issue", "search_users", "transition_issue", "add_comment"), weight=0.5)
 def reopen_ticket(s: Scene) -> None:
     """A ticket the member holds the key of came back: it is reopened with a note."""
-    u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status = 'done')")
-    i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status = 'done'", u["project_id"])
+    u, i = member_and_ticket(s, "= 'done'")
     what = issue_ref(s, i, i["project_id"], by_key=True)
     s.say(
         "I'm {me}. {what} is broken again. What did we do on it?",
@@ -430,8 +455,7 @@ def escalate(s: Scene) -> None:
         u["project_id"],
     )
     new = "critical" if s.minimal else s.rng.choice(("high", "critical"))
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    b, what = named_ticket(s, i)
     said = {"critical": "top priority", "high": "high priority"}[new]
     s.say(
         "{hi}customers keep hitting {what}; make it {said}.",
@@ -444,8 +468,7 @@ def escalate(s: Scene) -> None:
         said=said,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b)
     s.call("update_issue", issue_id=key, user_id=uid, priority=new)
 
 
@@ -515,8 +538,7 @@ def estimate_and_plan(s: Scene) -> None:
         "p.status = 'planned')",
         points,
     )
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    b, what = named_ticket(s, i)
     est = s.given(points, f"{points} point{'s' if points != 1 else ''}", "estimate", "set_story_points", "points")
     s.say(
         "Estimate {what}[ at {est}].",
@@ -525,8 +547,7 @@ def estimate_and_plan(s: Scene) -> None:
         what=what,
         est=est,
     )
-    key = locate(s, i, what, backlog=True) if s.rng.random() < 0.6 else locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b, backlog=True) if s.rng.random() < 0.6 else locate(s, i, what, b)
     s.call("set_story_points", issue_id=key, points=points)
 
 
@@ -554,12 +575,12 @@ def sprint_check_in(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "list_sprints", "close_sprint", "start_sprint"), weight=1.2)
 def roll_the_sprint(s: Scene) -> None:
     """The sprint ends: close it, carry what is unfinished into the next one, and start that one."""
-    p = s.pick(
-        "SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id "
+    p, b, named = named_board(
+        s,
+        "EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id "
         "AND s.status = 'active') AND EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id AND "
-        "s.status = 'planned')"
+        "s.status = 'planned')",
     )
-    b, named = board(s, p["project_id"])
     s.say(
         "The {k} sprint is over. Close it and move whatever isn't finished into the next one.",
         "Wrap up the running {k} sprint; anything unfinished rolls over to the next sprint.",
@@ -648,8 +669,7 @@ def _say(d: date) -> str:
 @tracker.intent(covers=("list_projects", "search_users", "add_project_member", "get_project"))
 def add_to_team(s: Scene) -> None:
     """A lead adds someone to a project's team in a role (reviewing the team is a follow-up)."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     role = s.rng.choice(("developer", "developer", "qa", "designer", "viewer"))
     u, who = person(s, "u.user_id NOT IN (SELECT user_id FROM project_members WHERE project_id = ?)", p["project_id"])
     s.say(
@@ -748,11 +768,11 @@ def send_for_review(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "search_issues", "search_users", "assign_issue"))
 def triage_critical(s: Scene) -> None:
     """A lead finds the unowned critical tickets of a project and gives the newest to a team member."""
-    p = s.pick(
-        "SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM issues i WHERE i.project_id = p.project_id AND "
-        "i.priority = 'critical' AND i.assignee_id IS NULL AND i.status = 'open')"
+    p, b, named = named_board(
+        s,
+        "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = p.project_id AND "
+        "i.priority = 'critical' AND i.assignee_id IS NULL AND i.status = 'open')",
     )
-    b, named = board(s, p["project_id"])
     s.say(
         "Which critical tickets on {k} have no owner yet?",
         "Anything critical on the {k} board that nobody has picked up?",

@@ -22,6 +22,10 @@ from servers.issue_tracker.intents import (
     issue_ref,
     locate,
     me,
+    member_and_ticket,
+    named_board,
+    named_ticket,
+    new_label,
     person,
     project_key,
     remember,
@@ -88,8 +92,32 @@ def the_board(s: Scene) -> tuple[str, str]:
     return str(key), str(s.memory.get("board") or key)
 
 
-def _move(s: Scene, i: dict[str, Any], to: str, uid: str) -> None:
-    s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status=to)
+def not_the_dialogues(s: Scene, i: dict[str, Any], follow_up: str) -> None:
+    """``Skip`` an opener drawn on the ticket the dialogue is already about: ``follow_up`` says that."""
+    known = s.memory.get("issue")
+    if known and known["issue_id"] == i["issue_id"]:
+        raise Skip(f"the same ticket: that is {follow_up}")
+
+
+def search_the_board(s: Scene, phrasings: tuple[str, ...], **filters: Any) -> None:
+    """A question about the dialogue's board (``{b}`` in the phrasings), answered by a search of its tickets."""
+    key, b = the_board(s)
+    s.say(*phrasings, b=b)
+    s.call("search_issues", project_id=key, **filters)
+    listed_others(s)
+
+
+def on_it(s: Scene, i: dict[str, Any], phrasings: tuple[str, ...], tool: str, **args: Any) -> None:
+    """A turn about the ticket (``{it}`` in the phrasings) and the call on it that answers it."""
+    s.say(*phrasings, it=it(s))
+    s.call(tool, issue_id=i["issue_id"], **args)
+
+
+def move_it(s: Scene, where: str, phrasings: tuple[str, ...], to: str) -> None:
+    """The member moves the ticket (when it fits ``where``) on to status ``to``."""
+    i = ticket(s, where)
+    u = speaker(s, i["project_id"])
+    on_it(s, i, phrasings, "transition_issue", user_id=u["user_id"], to_status=to)
 
 
 # On the ticket ------------------------------------------------------------------------------------
@@ -115,12 +143,7 @@ def note_on_it(s: Scene) -> None:
 def tag_it(s: Scene) -> None:
     """The member tags the ticket with one of its board's labels."""
     i = ticket(s)
-    lab = s.pick(
-        "SELECT name FROM labels WHERE project_id = ? AND name NOT IN (SELECT label FROM issue_labels WHERE "
-        "issue_id = ?)",
-        i["project_id"],
-        i["issue_id"],
-    )["name"]
+    lab = new_label(s, i)
     s.say("Tag {it} '{l}'.", "Put '{l}' on {it} as well.", "Mark {it} with the '{l}' tag too.", l=lab, it=it(s))
     s.call("label_issue", issue_id=i["issue_id"], label=lab)
 
@@ -250,13 +273,12 @@ def back_to_backlog(s: Scene) -> None:
         s,
         "status != 'done' AND sprint_id IN (SELECT sprint_id FROM sprints WHERE status != 'closed')",
     )
-    s.say(
+    says = (
         "Take {it} out of its sprint, it can wait in the backlog.",
         "We won't get to {it} this time; back to the backlog.",
         "Drop {it} from the sprint for now.",
-        it=it(s),
     )
-    s.call("move_issue_to_sprint", issue_id=i["issue_id"], sprint_id=None)
+    on_it(s, i, says, "move_issue_to_sprint", sprint_id=None)
 
 
 @tracker.intent(covers=("assign_issue",), follows=True, opens=False, weight=1.6)
@@ -266,8 +288,8 @@ def take_it(s: Scene) -> None:
     u = speaker(s, i["project_id"], assignable=True)
     if i["assignee_id"] == u["user_id"]:
         raise Skip("already theirs")
-    s.say("I'll take {it} myself.", "Put {it} on me.", "Make me the owner of {it}.", it=it(s))
-    s.call("assign_issue", issue_id=i["issue_id"], assignee_id=u["user_id"])
+    says = ("I'll take {it} myself.", "Put {it} on me.", "Make me the owner of {it}.")
+    on_it(s, i, says, "assign_issue", assignee_id=u["user_id"])
 
 
 @tracker.intent(covers=("search_users", "assign_issue"), follows=True, opens=False, weight=1.6)
@@ -291,47 +313,33 @@ def give_it_to(s: Scene) -> None:
 def drop_owner(s: Scene) -> None:
     """Nobody should own the not-started ticket for now."""
     i = ticket(s, "status = 'open' AND assignee_id IS NOT NULL")
-    s.say(
-        "Actually, leave {it} unowned for now.",
-        "Take the owner off {it} again.",
-        "Nobody should own {it} yet.",
-        it=it(s),
-    )
-    s.call("assign_issue", issue_id=i["issue_id"], assignee_id=None)
+    says = ("Actually, leave {it} unowned for now.", "Take the owner off {it} again.", "Nobody should own {it} yet.")
+    on_it(s, i, says, "assign_issue", assignee_id=None)
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
 def start_it(s: Scene) -> None:
     """Work starts on the owned ticket."""
-    i = ticket(s, "status = 'open' AND assignee_id IS NOT NULL")
-    u = speaker(s, i["project_id"])
-    s.say(
-        "And mark {it} as begun.", "Work on {it} begins now; flip it to in progress.", "Put {it} in progress.", it=it(s)
-    )
-    _move(s, i, "in_progress", u["user_id"])
+    says = ("And mark {it} as begun.", "Work on {it} begins now; flip it to in progress.", "Put {it} in progress.")
+    move_it(s, "status = 'open' AND assignee_id IS NOT NULL", says, "in_progress")
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
 def ready_for_review(s: Scene) -> None:
     """The ticket in progress goes to review."""
-    i = ticket(s, "status = 'in_progress'")
-    u = speaker(s, i["project_id"])
-    s.say("The PR for {it} is up; ready for review.", "Send {it} on to review.", "{it} can be reviewed now.", it=it(s))
-    _move(s, i, "in_review", u["user_id"])
+    says = ("The PR for {it} is up; ready for review.", "Send {it} on to review.", "{it} can be reviewed now.")
+    move_it(s, "status = 'in_progress'", says, "in_review")
 
 
 @tracker.intent(covers=("transition_issue",), follows=True, opens=False, weight=1.6)
 def not_now(s: Scene) -> None:
     """Work on the ticket stops: it goes back to not started."""
-    i = ticket(s, "status = 'in_progress'")
-    u = speaker(s, i["project_id"])
-    s.say(
+    says = (
         "Nobody can get to {it} after all; put it back to open.",
         "Park {it}: back to not started.",
         "Un-start {it}.",
-        it=it(s),
     )
-    _move(s, i, "open", u["user_id"])
+    move_it(s, "status = 'in_progress'", says, "open")
 
 
 # On the board and the sprint ------------------------------------------------------------------------
@@ -370,15 +378,12 @@ def same_kind_open(s: Scene) -> None:
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
 def waiting_for_review(s: Scene) -> None:
     """The member asks what else waits for review on the board."""
-    key, b = the_board(s)
-    s.say(
+    says = (
         "What else is waiting for review on {b}?",
         "Anything else in review on the {b} board?",
         "Which other {b} tickets are sitting in review?",
-        b=b,
     )
-    s.call("search_issues", project_id=key, status="in_review")
-    listed_others(s)
+    search_the_board(s, says, status="in_review")
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
@@ -400,29 +405,23 @@ def urgent_on_board(s: Scene) -> None:
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
 def unowned_on_board(s: Scene) -> None:
     """The member asks which not-started tickets of the board have no owner."""
-    key, b = the_board(s)
-    s.say(
+    says = (
         "What on {b} has no owner yet?",
         "Which {b} tickets is nobody on?",
         "Anything on the {b} board that nobody has picked up?",
-        b=b,
     )
-    s.call("search_issues", project_id=key, unassigned=True, status="open")
-    listed_others(s)
+    search_the_board(s, says, unassigned=True, status="open")
 
 
 @tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
 def board_backlog(s: Scene) -> None:
     """The member looks at what of the board is in no sprint."""
-    key, b = the_board(s)
-    s.say(
+    says = (
         "What's sitting in the {b} backlog?",
         "Which {b} tickets aren't planned into any sprint?",
         "Show me the unplanned work on {b}.",
-        b=b,
     )
-    s.call("search_issues", project_id=key, backlog=True)
-    listed_others(s)
+    search_the_board(s, says, backlog=True)
 
 
 @tracker.intent(covers=("search_users",), follows=True, opens=False, weight=0.45)
@@ -550,8 +549,7 @@ def my_open_work(s: Scene) -> None:
 def board_bugs(s: Scene) -> None:
     """A member asks for the open bugs (or features, tasks) of a board, perhaps only the urgent ones, and names
     one of them to go on with."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     kind = s.rng.choice(("bug", "bug", "feature", "task"))
     args: dict[str, Any] = {"type": kind, "status": "open"}
     urgent = s.rng.random() < 0.4 and not s.minimal
@@ -596,8 +594,7 @@ def colleague_load(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "get_project", "search_users"), weight=1.2)
 def team_of_board(s: Scene) -> None:
     """A member asks who is on a board's team (with their roles, or just the names)."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     s.say(
         "Who's on the {b} team?",
         "Which people work on {b}, and in what role?",
@@ -616,11 +613,9 @@ def team_of_board(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "list_sprints", "get_sprint"), weight=1.2)
 def next_sprint_plan(s: Scene) -> None:
     """A lead asks what is planned for a board's next sprint."""
-    p = s.pick(
-        "SELECT p.* FROM projects p WHERE EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id "
-        "AND s.status = 'planned')"
+    p, b, named = named_board(
+        s, "EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id AND s.status = 'planned')"
     )
-    b, named = board(s, p["project_id"])
     s.say(
         "What's lined up for the next {b} sprint?",
         "How full is the upcoming {b} sprint?",
@@ -639,13 +634,9 @@ def next_sprint_plan(s: Scene) -> None:
 @tracker.intent(covers=("search_users", "search_issues", "get_issue", "add_comment"), weight=1.2, follows=True)
 def comment_on_ticket(s: Scene) -> None:
     """A member leaves a note on a ticket of their board."""
-    u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status != 'done')")
-    i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status != 'done'", u["project_id"])
-    known = s.memory.get("issue")
-    if known and known["issue_id"] == i["issue_id"]:
-        raise Skip("the same ticket: that is note_on_it")
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    u, i = member_and_ticket(s, "!= 'done'")
+    not_the_dialogues(s, i, "note_on_it")
+    b, what = named_ticket(s, i)
     text = s.rng.choice(NOTES)
     note = s.given(text, f'"{text}"', "note", "add_comment", "body")
     s.say(
@@ -657,18 +648,15 @@ def comment_on_ticket(s: Scene) -> None:
         note=note,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b)
     s.call("add_comment", issue_id=key, author_id=uid, body=text)
 
 
 @tracker.intent(covers=("search_users", "search_issues", "get_issue", "update_issue"), follows=True)
 def rename_ticket(s: Scene) -> None:
     """A member gives a ticket of their board a clearer title."""
-    u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = m.project_id AND i.status != 'done')")
-    i = s.pick("SELECT * FROM issues WHERE project_id = ? AND status != 'done'", u["project_id"])
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    u, i = member_and_ticket(s, "!= 'done'")
+    b, what = named_ticket(s, i)
     new = f"{i['title']} ({s.rng.choice(('iOS only', 'after login', 'since the last release', 'on slow networks'))})"
     s.say(
         '{hi}retitle {what} to "{n}" so people find it.',
@@ -679,8 +667,7 @@ def rename_ticket(s: Scene) -> None:
         n=new,
     )
     uid = find_me(s, u)
-    key = locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b)
     s.call("update_issue", issue_id=key, user_id=uid, title=new)
     s.memory["issue"] = {**s.memory["issue"], "title": new}
 
@@ -710,8 +697,7 @@ def who_reported(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "search_issues"), weight=0.8)
 def stale_backlog(s: Scene) -> None:
     """A lead looks at a board's backlog of one priority and picks a ticket to act on."""
-    p = s.pick("SELECT * FROM projects")
-    b, named = board(s, p["project_id"])
+    p, b, named = named_board(s)
     prio = s.rng.choice(("high", "critical", "low"))
     s.say(
         "What {p}-priority work on {b} isn't in any sprint?",
@@ -740,17 +726,9 @@ def tag_ticket(s: Scene) -> None:
         "SELECT i.* FROM issues i WHERE i.status != 'done' AND EXISTS (SELECT 1 FROM labels l WHERE l.project_id = "
         "i.project_id AND l.name NOT IN (SELECT label FROM issue_labels WHERE issue_id = i.issue_id))"
     )
-    known = s.memory.get("issue")
-    if known and known["issue_id"] == i["issue_id"]:
-        raise Skip("the same ticket: that is tag_it")
-    lab = s.pick(
-        "SELECT name FROM labels WHERE project_id = ? AND name NOT IN (SELECT label FROM issue_labels WHERE "
-        "issue_id = ?)",
-        i["project_id"],
-        i["issue_id"],
-    )["name"]
-    b = board(s, i["project_id"])[0]
-    what = issue_ref(s, i, b)
+    not_the_dialogues(s, i, "tag_it")
+    lab = new_label(s, i)
+    b, what = named_ticket(s, i)
     tag = s.given(lab, f"'{lab}'", "label", "label_issue", "label")
     s.say(
         "Tag {what}[ as {l}].",
@@ -759,6 +737,5 @@ def tag_ticket(s: Scene) -> None:
         what=what,
         l=tag,
     )
-    key = locate(s, i, what)
-    s.memory["board"] = b
+    key = locate(s, i, what, b)
     s.call("label_issue", issue_id=key, label=lab)

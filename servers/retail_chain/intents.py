@@ -79,6 +79,12 @@ def remember_store(s: Scene, row: dict[str, Any]) -> None:
     }
 
 
+def brand_in_category(s: Scene, p: dict[str, Any], phrasings: tuple[str, ...]) -> None:
+    """A question about the items of a brand (``{b}``) in a category (``{c}``), and the search that answers it."""
+    s.say(*phrasings, b=p["brand"], c=CATEGORY_WORDS[p["category"]])
+    s.call("search_products", query=p["brand"], category=p["category"])
+
+
 def role(s: Scene, who: str) -> None:
     """Who is talking: a ``shopper`` (a customer, named) or ``staff`` (a store or head-office employee). A dialogue
     keeps its role; ``Skip`` when a follow-up needs the other one."""
@@ -86,6 +92,38 @@ def role(s: Scene, who: str) -> None:
     if known is not None and known != who:
         raise Skip(f"the dialogue is with {known}, not {who}")
     s.memory["role"] = who
+
+
+def listed_store(s: Scene, store_id: str, **args: Any) -> dict[str, Any]:
+    """The location as ``list_stores`` with ``args`` lists it; it becomes the dialogue's store."""
+    found = s.find("list_stores", "stores", "store_id", store_id, missing="not listed", **args)
+    remember_store(s, found)
+    return found
+
+
+def free_at(s: Scene, store_id: str, sku: str) -> Any:
+    """How many units of the item the location can still sell (None when it does not carry it)."""
+    return s.value("SELECT on_hand - reserved FROM inventory WHERE store_id = ? AND sku = ?", store_id, sku)
+
+
+def as_shopper(s: Scene) -> None:
+    """A shopper talks (one of ``SHOPPERS``)."""
+    role(s, "shopper")
+    s.be(s.rng.choice(SHOPPERS))
+
+
+def stock_in_my_city(s: Scene, row: dict[str, Any], what: str, minimal: str) -> tuple[str, list[dict[str, Any]]]:
+    """The shopper asks which stores of their city (``row["city"]``) have the item now: its SKU and the listing."""
+    s.say(
+        "Do any of your {city} stores have {what} right now?",
+        "I'm in {city}. Where can I get {what} today?",
+        "Is {what} in stock anywhere in {city}?",
+        minimal=[minimal],
+        city=row["city"],
+        what=what,
+    )
+    sku = find_product(s, row)
+    return sku, s.call("check_stock", sku=sku, city=row["city"], min_available=1)["locations"]
 
 
 @retail_chain.intent(covers=("search_products", "check_stock", "reserve_for_pickup"), weight=1.5)
@@ -104,16 +142,7 @@ def hold_for_pickup(s: Scene) -> None:
     what = product_ref(s, row)
     many = "one" if qty == 1 else f"{qty} of them"
     if s.rng.random() < 0.5:
-        s.say(
-            "Do any of your {city} stores have {what} right now?",
-            "I'm in {city}. Where can I get {what} today?",
-            "Is {what} in stock anywhere in {city}?",
-            minimal=["I need {what} in {city}; can someone hold one for me?"],
-            city=row["city"],
-            what=what,
-        )
-        sku = find_product(s, row)
-        stock = s.call("check_stock", sku=sku, city=row["city"], min_available=1)["locations"]
+        sku, stock = stock_in_my_city(s, row, what, "I need {what} in {city}; can someone hold one for me?")
         s.say(
             "Great, please put {many} aside at the {store} one[ under {name}].",
             "Hold {many} for me at {store}[, the name is {name}].",
@@ -306,14 +335,7 @@ def browse_brands(s: Scene) -> None:
     brands = s.call("get_distinct_values", field="brand")
     if p["brand"] not in str(brands):
         raise Skip("the brand is not listed")
-    s.say(
-        "Show me the {brand} {cat}.",
-        "What {cat} do we have from {brand}?",
-        "Which {brand} {cat} do we stock?",
-        brand=p["brand"],
-        cat=CATEGORY_WORDS[p["category"]],
-    )
-    s.call("search_products", query=p["brand"], category=p["category"])
+    brand_in_category(s, p, ("Show me the {b} {c}.", "What {c} do we have from {b}?", "Which {b} {c} do we stock?"))
 
 
 @retail_chain.intent(covers=("list_stores", "get_store"))
@@ -334,7 +356,7 @@ def closed_locations(s: Scene) -> None:
     args: dict[str, Any] = {"status": "closed"}
     if by_state:
         args["state"] = st["state"]
-    found = s.find("list_stores", "stores", "store_id", st["store_id"], missing="not listed", **args)
+    found = listed_store(s, st["store_id"], **args)
     s.say(
         "Who manages {name} and how do I reach them?",
         "What's the address and phone of {name}?",
@@ -342,7 +364,6 @@ def closed_locations(s: Scene) -> None:
         name=st["name"],
     )
     s.call("get_store", store_id=found["store_id"])
-    remember_store(s, found)
 
 
 @retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)

@@ -16,11 +16,16 @@ from servers.retail_chain.intents import (
     CATEGORY_WORDS,
     SHOPPERS,
     SUPPLIERS,
+    as_shopper,
+    brand_in_category,
     find_product,
     find_store,
+    free_at,
+    listed_store,
     product_ref,
     remember_store,
     role,
+    stock_in_my_city,
     store_ref,
 )
 from servers.retail_chain.tools import retail_chain
@@ -60,6 +65,14 @@ def listed_others(s: Scene) -> None:
 
 def staff(s: Scene) -> None:
     role(s, "staff")
+
+
+def read_once(s: Scene, phrasings: tuple[str, ...], tool: str, args: dict[str, Any], **slots: Any) -> None:
+    """A question (``slots`` fill its phrasings) and the read (``tool`` with ``args``) that answers it, unless the
+    dialogue made that read already."""
+    s.asked(tool, **args)
+    s.say(*phrasings, **slots)
+    s.call(tool, **args)
 
 
 # About the item ----------------------------------------------------------------------------------------
@@ -123,14 +136,8 @@ def most_of_it(s: Scene) -> None:
 def same_brand(s: Scene) -> None:
     """What else the item's brand makes in its category."""
     p = product(s)
-    s.say(
-        "What else does {b} make in {c}?",
-        "Show me the other {b} {c}.",
-        "Any other {c} from {b}?",
-        b=p["brand"],
-        c=CATEGORY_WORDS[p["category"]],
-    )
-    s.call("search_products", query=p["brand"], category=p["category"])
+    says = ("What else does {b} make in {c}?", "Show me the other {b} {c}.", "Any other {c} from {b}?")
+    brand_in_category(s, p, says)
     listed_others(s)
 
 
@@ -139,14 +146,12 @@ def item_moves(s: Scene) -> None:
     """Where the item has been shipped between locations lately."""
     staff(s)
     p = product(s)
-    s.asked("list_transfers", sku=p["sku"])
-    s.say(
+    says = (
         "Has {it} been moved between our locations lately?",
         "Where have we been shipping {it} internally?",
         "Any recent transfers of {it}?",
-        it=it(s),
     )
-    s.call("list_transfers", sku=p["sku"])
+    read_once(s, says, "list_transfers", {"sku": p["sku"]}, it=it(s))
 
 
 # About the location -------------------------------------------------------------------------------------
@@ -156,13 +161,12 @@ def item_moves(s: Scene) -> None:
 def store_details(s: Scene) -> None:
     """The address, phone and manager of the dialogue's store (and its pickup holds)."""
     st = store(s)
-    s.asked("get_store", store_id=st["store_id"])
-    s.say(
+    says = (
         "What's the address there, and who do I call?",
         "Where exactly is that store?",
         "How do I find that store, and who runs it?",
     )
-    s.call("get_store", store_id=st["store_id"])
+    read_once(s, says, "get_store", {"store_id": st["store_id"]})
 
 
 @retail_chain.intent(covers=("list_store_inventory",), follows=True, opens=False, weight=1.3)
@@ -170,13 +174,12 @@ def store_low(s: Scene) -> None:
     """What else is below its reorder level at the dialogue's store."""
     staff(s)
     st = store(s)
-    s.asked("list_store_inventory", store_id=st["store_id"], low_stock_only=True)
-    s.say(
+    says = (
         "What else is running low there?",
         "Anything else below its reorder level at that store?",
         "Which other shelves there need refilling?",
     )
-    s.call("list_store_inventory", store_id=st["store_id"], low_stock_only=True)
+    read_once(s, says, "list_store_inventory", {"store_id": st["store_id"], "low_stock_only": True})
     listed_others(s)
 
 
@@ -224,28 +227,24 @@ def item_at_store(s: Scene) -> None:
     p, st = product(s), store(s)
     if not s.rows("SELECT 1 FROM inventory WHERE sku = ? AND store_id = ?", p["sku"], st["store_id"]):
         raise Skip("the store does not carry it")
-    s.asked("check_stock", sku=p["sku"], store_id=st["store_id"])
-    s.say(
+    says = (
         "How many of {it} can that store sell now?",
         "So what's the available count of {it} there now?",
         "How many of {it} are free on that shelf now?",
-        it=it(s),
     )
-    s.call("check_stock", sku=p["sku"], store_id=st["store_id"])
+    read_once(s, says, "check_stock", {"sku": p["sku"], "store_id": st["store_id"]}, it=it(s))
 
 
 @retail_chain.intent(covers=("list_stores",), follows=True, opens=False)
 def other_stores_nearby(s: Scene) -> None:
     """Which other locations are in the dialogue store's city (and whether they are open)."""
     st = store(s)
-    s.asked("list_stores", city=st["city"])
-    s.say(
+    says = (
         "Which other locations do we have in {c}?",
         "Is there another store in {c}?",
         "What else is there in {c}, and is it open?",
-        c=st["city"],
     )
-    s.call("list_stores", city=st["city"])
+    read_once(s, says, "list_stores", {"city": st["city"]}, c=st["city"])
 
 
 # Actions --------------------------------------------------------------------------------------------------
@@ -282,7 +281,7 @@ def change_hold(s: Scene) -> None:
     if not r:
         raise Skip("the hold is gone")
     r0 = r[0]
-    free = s.value("SELECT on_hand - reserved FROM inventory WHERE store_id = ? AND sku = ?", r0["store_id"], r0["sku"])
+    free = free_at(s, r0["store_id"], r0["sku"])
     qty = s.rng.choice([q for q in (1, 2, 3) if q != r0["quantity"]])
     if qty > free + r0["quantity"]:
         raise Skip("not enough there")
@@ -318,25 +317,19 @@ def also_have_other(s: Scene) -> None:
         "While you're looking, how many of {w} does that store have?",
         w=what,
     )
-    hit = s.find(
-        "search_products", "products", "sku", other["sku"], missing="not found by its name", query=other["name"]
-    )
-    s.call("check_stock", sku=hit["sku"], store_id=st["store_id"])
-    s.memory["product"] = hit
+    s.call("check_stock", sku=find_product_in(s, other), store_id=st["store_id"])
 
 
 @retail_chain.intent(covers=("search_products",), follows=True, opens=False)
 def chain_total(s: Scene) -> None:
     """How much of the dialogue's item is available across the whole chain (and whether it is still sold)."""
     p = product(s)
-    s.asked("search_products", query=p["name"])
-    s.say(
+    says = (
         "How many of {it} do we have chain-wide?",
         "Is {it} still an active item, and how much is out there in total?",
         "What's the price and total availability of {it}?",
-        it=it(s),
     )
-    s.call("search_products", query=p["name"])
+    read_once(s, says, "search_products", {"query": p["name"]}, it=it(s))
 
 
 @retail_chain.intent(covers=("restock_item",), follows=True, opens=False)
@@ -381,7 +374,7 @@ def send_to_sister(s: Scene) -> None:
         st["city"],
         st["store_id"],
     )
-    free = s.value("SELECT on_hand - reserved FROM inventory WHERE store_id = ? AND sku = ?", st["store_id"], p["sku"])
+    free = free_at(s, st["store_id"], p["sku"])
     qty = s.rng.choice((2, 4, 5))
     if len(other) != 1 or (free or 0) < qty:
         raise Skip("no single sister store, or too little")
@@ -402,7 +395,7 @@ def hold_for_caller(s: Scene) -> None:
     """A store employee holds the dialogue's item at the dialogue's store for a customer on the phone."""
     staff(s)
     p, st = product(s), store(s)
-    free = s.value("SELECT on_hand - reserved FROM inventory WHERE store_id = ? AND sku = ?", st["store_id"], p["sku"])
+    free = free_at(s, st["store_id"], p["sku"])
     if st["kind"] != "store" or st["status"] != "open" or not free:
         raise Skip("cannot hold there")
     who = s.rng.choice(SHOPPERS)
@@ -460,7 +453,7 @@ def hold_one_there(s: Scene) -> None:
     row = s.rng.choice(listed)
     if sum(r["store_name"] == row["store_name"] for r in listed) > 1:
         raise Skip("listed twice")
-    now = s.value("SELECT on_hand - reserved FROM inventory WHERE sku = ? AND store_id = ?", p["sku"], row["store_id"])
+    now = free_at(s, row["store_id"], p["sku"])
     qty = min(now or 0, s.rng.choice((1, 1, 2)))
     if qty < 1:
         raise Skip("nothing left there")
@@ -538,19 +531,9 @@ def shopper_looks(s: Scene) -> None:
         "SELECT DISTINCT s.city, p.sku, p.name FROM inventory i JOIN stores s USING (store_id) JOIN products p "
         "USING (sku) WHERE s.kind = 'store' AND s.status = 'open' AND i.on_hand - i.reserved >= 1"
     )
-    role(s, "shopper")
-    s.be(s.rng.choice(SHOPPERS))
+    as_shopper(s)
     what = product_ref(s, row)
-    s.say(
-        "Do any of your {c} stores have {what} right now?",
-        "I'm in {c}. Where can I get {what} today?",
-        "Is {what} in stock anywhere in {c}?",
-        minimal=["Looking for {what} around {c}."],
-        c=row["city"],
-        what=what,
-    )
-    sku = find_product(s, row)
-    s.call("check_stock", sku=sku, city=row["city"], min_available=1)
+    stock_in_my_city(s, row, what, "Looking for {what} around {city}.")
 
 
 @retail_chain.intent(covers=("search_products",), weight=1.2)
@@ -571,11 +554,13 @@ def catalog_lookup(s: Scene) -> None:
     find_product_in(s, row, **args)
 
 
-def find_product_in(s: Scene, row: dict[str, Any], **args: Any) -> None:
+def find_product_in(s: Scene, row: dict[str, Any], **args: Any) -> str:
+    """The item's SKU, searched by its name (and ``args``); it becomes the dialogue's item."""
     hit = s.find(
         "search_products", "products", "sku", row["sku"], missing="not found by its name", query=row["name"], **args
     )
     s.memory["product"] = hit
+    return str(hit["sku"])
 
 
 @retail_chain.intent(covers=("list_stores", "list_store_inventory", "check_stock"), weight=1.2)
@@ -657,8 +642,7 @@ def stores_in_city(s: Scene) -> None:
         w=st["state"] if by_state else st["city"],
     )
     args = {"state": st["state"]} if by_state else {"city": st["city"]}
-    found = s.find("list_stores", "stores", "store_id", st["store_id"], missing="not listed", **args)
-    remember_store(s, found)
+    found = listed_store(s, st["store_id"], **args)
     if s.room(calls=1, turns=1) and s.rng.random() < 0.5:
         s.say(
             "Tell me about {n}: address, manager, phone.",
@@ -677,10 +661,7 @@ def where_we_are(s: Scene) -> None:
     s.say("Which cities are we in?", "In what cities do we have locations?", "Give me our cities with counts.")
     s.call("get_distinct_values", field="city")
     s.say("Show me the open ones in {c}.", "Which {c} locations are open?", "What's open in {c}?", c=st["city"])
-    found = s.find(
-        "list_stores", "stores", "store_id", st["store_id"], missing="not listed", city=st["city"], status="open"
-    )
-    remember_store(s, found)
+    listed_store(s, st["store_id"], city=st["city"], status="open")
 
 
 @retail_chain.intent(covers=("search_products", "check_stock"), weight=1.0)
@@ -721,8 +702,7 @@ def brand_shopping(s: Scene) -> None:
         "SELECT DISTINCT p.brand, p.category, s.city FROM products p JOIN inventory i USING (sku) JOIN stores s "
         "USING (store_id) WHERE s.kind = 'store' AND s.status = 'open' AND i.on_hand - i.reserved >= 1"
     )
-    role(s, "shopper")
-    s.be(s.rng.choice(SHOPPERS))
+    as_shopper(s)
     s.say(
         "What {c} do you sell from {b}?",
         "Which {b} {c} do you carry?",
@@ -767,16 +747,7 @@ def warehouse_stock(s: Scene) -> None:
         c=CATEGORY_WORDS[cat],
         city=dc["city"],
     )
-    found = s.find(
-        "list_stores",
-        "stores",
-        "store_id",
-        dc["store_id"],
-        missing="not listed",
-        city=dc["city"],
-        kind="distribution_center",
-    )
-    remember_store(s, found)
+    found = listed_store(s, dc["store_id"], city=dc["city"], kind="distribution_center")
     s.call("list_store_inventory", store_id=found["store_id"], category=cat)
 
 
@@ -845,9 +816,10 @@ def stock_at_store(s: Scene) -> None:
     """Someone asks how many of an item one location has (a shopper before driving over, or staff)."""
     row = store_and_item(s, "s.status = 'open' AND s.kind = 'store'")
     shopper = s.rng.random() < 0.5
-    role(s, "shopper" if shopper else "staff")
     if shopper:
-        s.be(s.rng.choice(SHOPPERS))
+        as_shopper(s)
+    else:
+        role(s, "staff")
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
     s.say(

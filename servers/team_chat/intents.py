@@ -82,6 +82,40 @@ def intro(s: Scene, u: dict[str, Any]) -> str:
     return f"{u['name']} from {u['department']}"
 
 
+def my_channel(s: Scene, user_id: str, where: str = "", *params: Any) -> dict[str, Any]:
+    """One of the member's channels that is not archived (``where``: a further SQL test on it, as ``c``)."""
+    return s.pick(
+        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
+        "c.is_archived = 0" + (f" AND {where}" if where else ""),
+        user_id,
+        *params,
+    )
+
+
+def channel_to_join(s: Scene, user_id: str) -> dict[str, Any]:
+    """A public, active channel the member is not in."""
+    return s.pick(
+        "SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
+        "(SELECT channel_id FROM channel_members WHERE user_id = ?)",
+        user_id,
+    )
+
+
+def reacted(s: Scene, message_id: str, user_id: str, emoji: str) -> bool:
+    """Whether the member already put that emoji on the message."""
+    return bool(
+        s.rows("SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?", message_id, user_id, emoji)
+    )
+
+
+def member(s: Scene) -> dict[str, Any]:
+    """The member talking, once an earlier turn found their id."""
+    known = s.memory.get("me")
+    if not known:
+        raise Skip("no member in the dialogue yet")
+    return dict(known)
+
+
 def find_me(s: Scene, u: dict[str, Any]) -> str:
     """The discovery call for the member's own id (skipped once an earlier turn found it)."""
     if s.memory.get("me", {}).get("user_id") == u["user_id"]:
@@ -224,6 +258,14 @@ def me_and_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any]) -> tuple[str
     return find_me(s, u), cid
 
 
+def ask_on_channel(
+    s: Scene, u: dict[str, Any], ch: dict[str, Any], opening: Sequence[str], follow: Sequence[str], minimal: str
+) -> tuple[str, str]:
+    """The member's turn about one channel (``{me}``, ``{c}`` in the phrasings), then their id and the channel's."""
+    ask(s, opening, follow, minimal=[minimal], me=intro(s, u), c=ch["name"])
+    return me_and_channel(s, u, ch)
+
+
 def three_lookups(
     s: Scene, u: dict[str, Any], other: dict[str, Any], ch: dict[str, Any]
 ) -> tuple[str, dict[str, Any], str]:
@@ -271,15 +313,17 @@ def _in_first_page(s: Scene, user_id: str, m: dict[str, Any], **filters: Any) ->
     return hit[0]
 
 
+def who_is_there(s: Scene, cid: str) -> None:
+    """The member's next turn, once in a channel: who else is in it."""
+    s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
+    s.call("get_channel", channel_id=cid)
+
+
 @chat.intent(covers=("search_users", "list_channels", "join_channel", "post_message", "get_channel"), weight=1.5)
 def join_and_say_hi(s: Scene) -> None:
     """A member joins a public channel and posts there."""
     u = me(s)
-    ch = s.pick(
-        "SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
-        "(SELECT channel_id FROM channel_members WHERE user_id = ?)",
-        u["user_id"],
-    )
+    ch = channel_to_join(s, u["user_id"])
     text = s.rng.choice(
         (
             "Hi all, glad to be here!",
@@ -305,60 +349,48 @@ def join_and_say_hi(s: Scene) -> None:
     s.call("join_channel", channel_id=cid, user_id=uid)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text)
     if then(s):
-        s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
-        s.call("get_channel", channel_id=cid)
+        who_is_there(s, cid)
 
 
 @chat.intent(covers=("search_users", "list_channels", "join_channel", "get_channel"))
 def join_and_look_around(s: Scene) -> None:
     """A member joins a public channel and asks who is there."""
     u = me(s)
-    ch = s.pick(
-        "SELECT * FROM channels WHERE is_private = 0 AND is_archived = 0 AND channel_id NOT IN "
-        "(SELECT channel_id FROM channel_members WHERE user_id = ?)",
-        u["user_id"],
-    )
-    ask(
+    ch = channel_to_join(s, u["user_id"])
+    uid, cid = ask_on_channel(
         s,
+        u,
+        ch,
         (
             "I'm {me}, please add me to #{c}.",
             "{me} here. Sign me up for #{c}.",
             "This is {me}; I'd like to be in #{c}.",
         ),
         ("Sign me up for #{c} too.", "I'd also like to be in #{c}.", "And add me to #{c}."),
-        minimal=["{me}: #{c}, let me in."],
-        me=intro(s, u),
-        c=ch["name"],
+        "{me}: #{c}, let me in.",
     )
-    uid, cid = me_and_channel(s, u, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
     if then(s, chance=0.15):
-        s.say("Who else is in there now?", "How many people are in that channel?", "What's that channel about again?")
-        s.call("get_channel", channel_id=cid)
+        who_is_there(s, cid)
 
 
 @chat.intent(covers=("search_users", "list_channels", "leave_channel", "get_channel"), follows=True)
 def leave_noisy_channel(s: Scene) -> None:
     """A member leaves a channel they no longer follow."""
     u = me(s)
-    ch = s.pick(
-        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0 AND c.channel_id != 'CHN-0001'",
-        u["user_id"],
-    )
-    ask(
+    ch = my_channel(s, u["user_id"], "c.channel_id != 'CHN-0001'")
+    uid, cid = ask_on_channel(
         s,
+        u,
+        ch,
         (
             "{me} here. Take me out of #{c}, it's too noisy.",
             "I'm {me}, please remove me from #{c}.",
             "This is {me}. I don't need #{c} anymore, get me out.",
         ),
         ("Also take me out of #{c}, it's too noisy.", "And I don't need #{c} anymore, get me out."),
-        minimal=["{me}: done with #{c}."],
-        me=intro(s, u),
-        c=ch["name"],
+        "{me}: done with #{c}.",
     )
-    uid, cid = me_and_channel(s, u, ch)
     s.call("leave_channel", channel_id=cid, user_id=uid)
     if then(s, chance=0.15):
         s.say("How many members does it have left?", "Who's still in there?", "Is anyone still in that one?")
@@ -369,11 +401,7 @@ def leave_noisy_channel(s: Scene) -> None:
 def bring_colleague_in(s: Scene) -> None:
     """A member adds a colleague to one of their channels (the only way into a private one)."""
     u = me(s)
-    ch = s.pick(
-        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0",
-        u["user_id"],
-    )
+    ch = my_channel(s, u["user_id"])
     other, named = colleague(
         s, "user_id NOT IN (SELECT user_id FROM channel_members WHERE channel_id = ?)", ch["channel_id"]
     )
@@ -451,12 +479,7 @@ def react_to_message(s: Scene) -> None:
     else:
         m = message_near(s, u["user_id"], "m.author_id != ?", u["user_id"])
         emoji = s.rng.choice(list(EMOJI_WORDS))
-        if s.rows(
-            "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?",
-            m["message_id"],
-            u["user_id"],
-            emoji,
-        ):
+        if reacted(s, m["message_id"], u["user_id"], emoji):
             raise Skip("already reacted")
     what = message_ref(s, m)
     if take_back:
@@ -596,9 +619,7 @@ def who_mentioned_me(s: Scene) -> None:
             "post_message", channel_id=latest["channel_id"], author_id=uid, text=text, thread_id=latest["message_id"]
         )
     else:
-        if s.rows(
-            "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = 'eyes'", latest["message_id"], uid
-        ):
+        if reacted(s, latest["message_id"], uid, "eyes"):
             raise Skip("already reacted")
         s.say("Put the eyes emoji on the newest one so they know I saw it.", "Give the latest one an eyes reaction.")
         args = {"message_id": latest["message_id"], "user_id": uid, "emoji": "eyes"}
@@ -613,12 +634,7 @@ def colleague_channels(s: Scene) -> None:
     where = "user_id IN (SELECT user_id FROM channel_members)"
     other, named = colleague(s, where + (" AND user_id != ?" if u else ""), *([u["user_id"]] if u else []))
     outside = " AND c.channel_id NOT IN (SELECT channel_id FROM channel_members WHERE user_id = ?)" if u else ""
-    ch = s.pick(
-        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0 AND c.is_private = 0" + outside,
-        other["user_id"],
-        *([u["user_id"]] if u else []),
-    )
+    ch = my_channel(s, other["user_id"], "c.is_private = 0" + outside, *([u["user_id"]] if u else []))
     if u:
         s.say(
             "I'm {me}. Which channels is {other} in? I might follow some of them.",
@@ -694,11 +710,7 @@ def team_makeup(s: Scene) -> None:
 def post_with_mention(s: Scene) -> None:
     """A member posts in a channel, tagging a colleague by name."""
     u = me(s)
-    ch = s.pick(
-        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0 AND c.is_private = 0",
-        u["user_id"],
-    )
+    ch = my_channel(s, u["user_id"], "c.is_private = 0")
     other, named = colleague(s, "user_id != ?", u["user_id"])
     body = s.rng.choice(
         (
@@ -804,9 +816,7 @@ def channel_roster(s: Scene) -> None:
 @chat.intent(covers=("list_channels",), follows=True, opens=False)
 def my_channels(s: Scene) -> None:
     """The member asks which channels they are in."""
-    me_ = s.memory.get("me")
-    if not me_:
-        raise Skip("no member in the dialogue yet")
+    me_ = member(s)
     archived = s.rng.random() < 0.3
     s.say(
         "Which channels am I in now[, archived ones included]?" if archived else "Which channels am I in now?",
@@ -822,24 +832,19 @@ def my_channels(s: Scene) -> None:
 def channel_catch_up(s: Scene) -> None:
     """A member reads the latest in one of their channels, then picks out one post by who wrote it."""
     u = me(s)
-    ch = s.pick(
-        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0 AND (SELECT COUNT(*) FROM messages x WHERE x.channel_id = c.channel_id) > 0",
-        u["user_id"],
-    )
-    ask(
+    ch = my_channel(s, u["user_id"], "(SELECT COUNT(*) FROM messages x WHERE x.channel_id = c.channel_id) > 0")
+    uid, cid = ask_on_channel(
         s,
+        u,
+        ch,
         (
             "I'm {me}. What's been happening in #{c}?",
             "{me} here: catch me up on #{c}.",
             "This is {me}. What did I miss in #{c}?",
         ),
         ("What's been happening in #{c}?", "Catch me up on #{c} too.", "And what did I miss in #{c}?"),
-        minimal=["{me}: #{c}, what's new?"],
-        me=intro(s, u),
-        c=ch["name"],
+        "{me}: #{c}, what's new?",
     )
-    uid, cid = me_and_channel(s, u, ch)
     s.asked("search_messages", channel_id=cid, user_id=uid)
     posts = s.call("search_messages", user_id=uid, channel_id=cid)["messages"]
     if not then(s, chance=0.15):
@@ -861,9 +866,7 @@ def channel_catch_up(s: Scene) -> None:
         "Put a thumbs-up on the post from {a}.",
         a=name,
     )
-    if s.rows(
-        "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = 'thumbsup'", p["message_id"], uid
-    ):
+    if reacted(s, p["message_id"], uid, "thumbsup"):
         raise Skip("already reacted")
     args = {"message_id": p["message_id"], "user_id": uid, "emoji": "thumbsup"}
     s.call("add_reaction", **args)
@@ -874,11 +877,7 @@ def channel_catch_up(s: Scene) -> None:
 def colleague_in_channel(s: Scene) -> None:
     """A member asks what a colleague has been saying in one of their shared channels."""
     u = me(s)
-    ch = s.pick(
-        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0",
-        u["user_id"],
-    )
+    ch = my_channel(s, u["user_id"])
     other, named = colleague(
         s,
         "user_id != ? AND user_id IN (SELECT author_id FROM messages WHERE channel_id = ? AND thread_id IS NULL)",
@@ -909,11 +908,7 @@ def colleague_in_channel(s: Scene) -> None:
 def make_sure_they_are_in(s: Scene) -> None:
     """A member checks whether a colleague is in one of their channels and, if not, brings them in."""
     u = me(s)
-    ch = s.pick(
-        "SELECT c.* FROM channels c JOIN channel_members m USING (channel_id) WHERE m.user_id = ? AND "
-        "c.is_archived = 0",
-        u["user_id"],
-    )
+    ch = my_channel(s, u["user_id"])
     other, named = colleague(s, "user_id != ?", u["user_id"])
     inside = bool(
         s.rows("SELECT 1 FROM channel_members WHERE channel_id = ? AND user_id = ?", ch["channel_id"], other["user_id"])

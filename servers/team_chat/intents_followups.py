@@ -13,16 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from hub.synth.intent import Scene, Skip
-from servers.team_chat.intents import EMOJI_WORDS, POSTS, REPLY_TEXTS, colleague, find_user
+from servers.team_chat.intents import EMOJI_WORDS, POSTS, REPLY_TEXTS, colleague, find_user, member, reacted
 from servers.team_chat.tools import GENERAL, chat
-
-
-def member(s: Scene) -> dict[str, Any]:
-    """The member talking, once an earlier turn found their id."""
-    known = s.memory.get("me")
-    if not known:
-        raise Skip("no member in the dialogue yet")
-    return dict(known)
 
 
 def channel(s: Scene, mine: bool | None = None) -> dict[str, Any]:
@@ -78,12 +70,7 @@ def react_to_it(s: Scene) -> None:
     if m["author_id"] == u["user_id"]:
         raise Skip("one's own message")
     emoji = s.rng.choice(list(EMOJI_WORDS))
-    if s.rows(
-        "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?",
-        m["message_id"],
-        u["user_id"],
-        emoji,
-    ):
+    if reacted(s, m["message_id"], u["user_id"], emoji):
         raise Skip("already reacted")
     s.say(
         "Put {e} on {it} while you're at it.",
@@ -103,12 +90,7 @@ def take_reaction_back(s: Scene) -> None:
     args = s.memory.get("reacted")
     if not args:
         raise Skip("no reaction in the dialogue")
-    if not s.rows(
-        "SELECT 1 FROM reactions WHERE message_id = ? AND user_id = ? AND emoji = ?",
-        args["message_id"],
-        args["user_id"],
-        args["emoji"],
-    ):
+    if not reacted(s, args["message_id"], args["user_id"], args["emoji"]):
         raise Skip("the reaction is gone")
     word = EMOJI_WORDS[args["emoji"]].removeprefix("a ").removeprefix("the ")
     s.say("Actually, take my {e} back off.", "Hmm, remove that {e} again.", "On second thought, undo the {e}.", e=word)
