@@ -73,24 +73,22 @@ def intro(s: Scene, u: dict[str, Any]) -> str:
 
 def find_me(s: Scene, u: dict[str, Any]) -> str:
     """The person's own user id: a search by their name (none once an earlier turn found it)."""
-    known = s.memory.get("me")
+    return find_by_name(s, u, "me")
+
+
+def find_user(s: Scene, u: dict[str, Any]) -> str:
+    return find_by_name(s, u, "other")
+
+
+def find_by_name(s: Scene, u: dict[str, Any], key: str) -> str:
+    """A user's id off a search by their name, kept as ``memory[key]`` (no search once it holds them)."""
+    known = s.memory.get(key)
     if known and known["user_id"] == u["user_id"]:
         return str(u["user_id"])
     hit = s.find(
         "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
     )
-    s.memory["me"] = {"user_id": hit["user_id"], "name": hit["name"]}
-    return str(hit["user_id"])
-
-
-def find_user(s: Scene, u: dict[str, Any]) -> str:
-    other = s.memory.get("other")
-    if other and other["user_id"] == u["user_id"]:
-        return str(u["user_id"])
-    hit = s.find(
-        "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
-    )
-    s.memory["other"] = {"user_id": hit["user_id"], "name": hit["name"]}
+    s.memory[key] = {"user_id": hit["user_id"], "name": hit["name"]}
     return str(hit["user_id"])
 
 

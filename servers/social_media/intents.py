@@ -104,6 +104,15 @@ def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
     return str(hit["user_id"])
 
 
+def find_connection(s: Scene, o: dict[str, Any], uid: str, kind: str) -> str:
+    """Another user's id off the user's own list of people they follow or who follow them (``kind``)."""
+    hit = s.find(
+        "list_connections", "users", "user_id", o["user_id"], missing="not listed", user_id=uid, kind=kind, limit=100
+    )
+    remember_other(s, o, found=True)
+    return str(hit["user_id"])
+
+
 def remember_other(s: Scene, u: dict[str, Any], found: bool = True) -> None:
     s.memory["other"] = {
         "user_id": u["user_id"],
@@ -185,6 +194,51 @@ def latest_ref(s: Scene, p: dict[str, Any], who: str) -> str:
         ),
         who=who,
     )
+
+
+def own_post_ref(s: Scene, u: dict[str, Any], p: dict[str, Any], latest: bool, dated: bool = False) -> str:
+    """How a user names a post of their own: their latest, or by its first words (``dated``: or by those words and
+    the day it went up)."""
+    if latest:
+        return s.refer(
+            p["post_id"],
+            Ref(
+                "my latest post",
+                "SELECT post_id FROM posts WHERE author_id = ? ORDER BY created_at DESC, post_id DESC LIMIT 1",
+                u["user_id"],
+            ),
+        )
+    w = words(p["content"])
+    if len(w) < 8:
+        raise Skip("too few words")
+    refs = [
+        Ref(
+            'my post that starts "{w}"',
+            "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%'",
+            u["user_id"],
+            w,
+        )
+    ]
+    if not dated:
+        return s.refer(p["post_id"], *refs, w=w)
+    refs.append(
+        Ref(
+            'my post {d} that starts "{w}"',
+            "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%' AND substr(created_at, 1, 10) = ?",
+            u["user_id"],
+            w,
+            p["created_at"][:10],
+        )
+    )
+    return s.refer(p["post_id"], *refs, w=w, d=when(s, p["created_at"]))
+
+
+def find_own_post(s: Scene, p: dict[str, Any], uid: str, latest: bool) -> dict[str, Any]:
+    """The agent lists the user's posts: the latest one only, or those with the words the user quoted."""
+    args: dict[str, Any] = (
+        {"author_id": uid, "limit": 1} if latest else {"author_id": uid, "query": words(p["content"])}
+    )
+    return s.find("list_posts", "posts", "post_id", p["post_id"], missing="not listed", **args)
 
 
 def first_tag(s: Scene, post_id: str) -> str | None:
@@ -436,29 +490,7 @@ def reactions_to_mine(s: Scene) -> None:
     p = s.pick(POSTS + " WHERE p.author_id = ?", u["user_id"])
     s.asked("get_post", post_id=p["post_id"])
     latest = s.rng.random() < 0.4
-    w = words(p["content"])
-    if latest:
-        what = s.refer(
-            p["post_id"],
-            Ref(
-                "my latest post",
-                "SELECT post_id FROM posts WHERE author_id = ? ORDER BY created_at DESC, post_id DESC LIMIT 1",
-                u["user_id"],
-            ),
-        )
-    else:
-        if len(w) < 8:
-            raise Skip("too few words")
-        what = s.refer(
-            p["post_id"],
-            Ref(
-                'my post that starts "{w}"',
-                "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%'",
-                u["user_id"],
-                w,
-            ),
-            w=w,
-        )
+    what = own_post_ref(s, u, p, latest)
     s.say(
         "{me}How is {what} doing? Likes, comments?",
         "{me}Who reacted to {what}?",
@@ -468,8 +500,7 @@ def reactions_to_mine(s: Scene) -> None:
         what=what,
     )
     uid = find_me(s, u)
-    args: dict[str, Any] = {"author_id": uid, "limit": 1} if latest else {"author_id": uid, "query": w}
-    found = s.find("list_posts", "posts", "post_id", p["post_id"], missing="not listed", **args)
+    found = find_own_post(s, p, uid, latest)
     remember_post(s, found)
     s.call("get_post", post_id=found["post_id"], viewer_id=uid)
 
@@ -623,18 +654,7 @@ def cut_off(s: Scene) -> None:
         )
         uid = find_me(s, u)
         if by_list:
-            hit = s.find(
-                "list_connections",
-                "users",
-                "user_id",
-                o["user_id"],
-                missing="not listed",
-                user_id=uid,
-                kind="following",
-                limit=100,
-            )
-            oid = str(hit["user_id"])
-            remember_other(s, o, found=True)
+            oid = find_connection(s, o, uid, "following")
         else:
             oid = find_user(s, o)
     s.call("unfollow_user", user_id=uid, target_user_id=oid)
@@ -673,18 +693,7 @@ def shut_out(s: Scene) -> None:
     )
     uid = find_me(s, u)
     if from_followers:
-        hit = s.find(
-            "list_connections",
-            "users",
-            "user_id",
-            o["user_id"],
-            missing="not listed",
-            user_id=uid,
-            kind="followers",
-            limit=100,
-        )
-        oid = str(hit["user_id"])
-        remember_other(s, o, found=True)
+        oid = find_connection(s, o, uid, "followers")
     else:
         oid = find_user(s, o)
     s.call("block_user", user_id=uid, target_user_id=oid)
