@@ -16,6 +16,7 @@ their auctions) in ``intents_sellers``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import timedelta
 from operator import itemgetter
 from typing import Any
@@ -266,6 +267,25 @@ def open_fixed(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) ->
     )
 
 
+Picker = Callable[..., dict[str, Any]]  # open_auction, open_fixed
+
+
+def wanted(s: Scene, u: dict[str, Any], kind: str, pick: Picker) -> tuple[dict[str, Any], str, str]:
+    """The listing of ``kind`` a buyer is after, with how they name it and how it is found: mostly the one of the
+    dialogue ("it") when it is still open to them, else another that ``pick`` finds (named as ``describe`` says)."""
+    known = s.memory.get("listing")
+    if known and known["listing_type"] == kind and s.rng.random() < 0.7:
+        return pick(s, u, "l.listing_id = ?", known["listing_id"]), "it", "known"
+    item = pick(s, u)
+    what, how = describe(s, item)
+    return item, what, how
+
+
+def wanted_id(s: Scene, item: dict[str, Any], how: str) -> str:
+    """The id of the listing ``wanted`` chose: found the way the buyer named it, or known from the dialogue."""
+    return str(locate(s, item, how)["listing_id"]) if how != "known" else str(item["listing_id"])
+
+
 # Buying ------------------------------------------------------------------------------------------
 
 
@@ -273,13 +293,7 @@ def open_fixed(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) ->
 def bid(s: Scene) -> None:
     """A buyer asks what it takes to lead an auction, then bids; or bids an amount they name straight away."""
     u = me(s)
-    known = s.memory.get("listing")
-    if known and known["listing_type"] == "auction" and s.rng.random() < 0.7:
-        item = open_auction(s, u, "l.listing_id = ?", known["listing_id"])
-        what, how = "it", "known"
-    else:
-        item = open_auction(s, u)
-        what, how = describe(s, item)
+    item, what, how = wanted(s, u, "auction", open_auction)
     amount = bid_amount(s, item)
     price = s.given(amount, money(amount), "amount", "place_bid", "amount")
     direct = s.rng.random() < 0.5
@@ -303,7 +317,7 @@ def bid(s: Scene) -> None:
             what=what,
         )
     uid = find_me(s, u)
-    lid = str(locate(s, item, how)["listing_id"]) if how != "known" else str(item["listing_id"])
+    lid = wanted_id(s, item, how)
     if not direct:
         if how != "number":
             view = s.call("get_listing", listing_id=lid)
@@ -320,13 +334,7 @@ def bid(s: Scene) -> None:
 def offer(s: Scene) -> None:
     """A buyer makes an offer below the asking price of a fixed-price item."""
     u = me(s)
-    known = s.memory.get("listing")
-    if known and known["listing_type"] == "fixed_price" and s.rng.random() < 0.7:
-        item = open_fixed(s, u, "l.listing_id = ?", known["listing_id"])
-        what, how = "it", "known"
-    else:
-        item = open_fixed(s, u)
-        what, how = describe(s, item)
+    item, what, how = wanted(s, u, "fixed_price", open_fixed)
     amount = float(round(item["price"] * s.rng.choice((0.6, 0.7, 0.8, 0.9)) / 5) * 5)
     if amount < item["price"] / 2:
         raise Skip("too low")
@@ -343,7 +351,7 @@ def offer(s: Scene) -> None:
         price=price,
     )
     uid = find_me(s, u)
-    lid = str(locate(s, item, how)["listing_id"]) if how != "known" else str(item["listing_id"])
+    lid = wanted_id(s, item, how)
     out = s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
     s.memory["offer"] = out["offer_id"]
     if s.room(1, 1) and s.rng.random() < 0.4:
