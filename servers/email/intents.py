@@ -105,6 +105,18 @@ def looks(m: dict[str, Any]) -> tuple[str, str]:
     return m["from_name"], core(m["subject"])
 
 
+def choose_listed(s: Scene, mid: str, kind: str, **filters: Any) -> dict[str, Any]:
+    """The email the owner picks off a listing of their mailbox (``filters``: unread, starred, under a label), named
+    by sender and subject (``kind`` says what the listing holds); it becomes what the dialogue is about."""
+    listed = s.call("list_messages", mailbox_id=mid, **filters)["messages"]
+    none, alike = (
+        (f"nothing {kind}", f"two {kind} emails look alike") if kind else ("nothing listed", "two emails look alike")
+    )
+    m = s.choose(listed, looks, none=none, alike=alike)
+    s.memory["message"] = m
+    return m
+
+
 def newest_from(s: Scene, m: dict[str, Any]) -> bool:
     """Whether ``m`` is the newest email from its sender in its folder, on the first page of that folder."""
     rank = s.value(
@@ -248,9 +260,7 @@ def catch_up_unread(s: Scene) -> None:
         me=box["owner_name"],
     )
     mid = find_box(s, box)
-    unread = s.call("list_messages", mailbox_id=mid, unread_only=True)["messages"]
-    m = s.choose(unread, looks, none="nothing unread", alike="two unread emails look alike")
-    s.memory["message"] = m
+    m = choose_listed(s, mid, "unread", unread_only=True)
     if not s.room(1, 1):
         return
     mark = s.room(2, 1) and s.rng.random() < 0.6
@@ -647,9 +657,7 @@ def review_starred(s: Scene) -> None:
         me=box["owner_name"],
     )
     mid = find_box(s, box)
-    starred = s.call("list_messages", mailbox_id=mid, starred_only=True)["messages"]
-    m = s.choose(starred, looks, none="nothing starred", alike="two starred emails look alike")
-    s.memory["message"] = m
+    m = choose_listed(s, mid, "starred", starred_only=True)
     if not s.room(1, 1):
         return
     s.say(
@@ -850,9 +858,8 @@ def clean_up_label(s: Scene) -> None:
     mid = find_box(s, box)
     if s.rng.random() < 0.5 and s.room(3, 0):
         s.call("list_labels", mailbox_id=mid)
-    tagged = s.call("list_messages", mailbox_id=mid, label=lab["name"])["messages"]
-    m = s.choose(tagged, looks, none="nothing listed", alike="two emails look alike")
-    s.memory["message"], s.memory["label"] = m, lab
+    m = choose_listed(s, mid, "", label=lab["name"])
+    s.memory["label"] = lab
     if not s.room(1, 1):
         return
     s.say(
