@@ -16,7 +16,7 @@ their auctions) in ``intents_sellers``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from operator import itemgetter
 from typing import Any
@@ -223,6 +223,16 @@ def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
     )
     remember(s, found)
     return uid, str(found["listing_id"])
+
+
+def seller_asks(
+    s: Scene, item: dict[str, Any], *phrasings: str, minimal: Sequence[str], **slots: Any
+) -> tuple[str, str]:
+    """A seller's request about their own item (``{what}``, named as ``as_seller`` says), and the agent finding their
+    user id and the item's listing id (``find_own_listing``)."""
+    what = as_seller(s, item)
+    s.say(*phrasings, minimal=minimal, me=intro(s, {"name": item["seller"]}), what=what, **slots)
+    return find_own_listing(s, item)
 
 
 def own_item(s: Scene, where: str, *params: Any) -> dict[str, Any]:
@@ -638,16 +648,14 @@ def take_best_offer(s: Scene) -> None:
     )
     if offers[0]["status"] != "active" or (len(offers) > 1 and offers[0]["amount"] == offers[1]["amount"]):
         raise Skip("no clear best offer")
-    what = as_seller(s, item)
-    s.say(
+    uid, lid = seller_asks(
+        s,
+        item,
         "{me}Who's offered what for {what}? I'll take the best one.",
         "{me}Sell {what} to whoever offered the most.",
         "{me}Accept the highest offer on {what}, please.",
         minimal=["{me}Just sell {what} to the best offer."],
-        me=intro(s, {"name": item["seller"]}),
-        what=what,
     )
-    uid, lid = find_own_listing(s, item)
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     best = max(pending, key=lambda o: o["amount"])
     sold = s.call("accept_offer", offer_id=best["offer_id"], seller_id=uid)
@@ -694,17 +702,15 @@ def accept_this_offer(s: Scene) -> None:
         > 1
     ):
         raise Skip("two offers of that amount")
-    what = as_seller(s, item)
-    s.say(
+    uid, lid = seller_asks(
+        s,
+        item,
         "{me}I'll take the {amt} offer on {what}.",
         "{me}Someone offered {amt} for {what}; accept it.",
         "{me}Go with the {amt} offer for {what}.",
         minimal=["{me}{amt} for {what} works, accept it."],
-        me=intro(s, {"name": item["seller"]}),
         amt=money(o["amount"]),
-        what=what,
     )
-    uid, lid = find_own_listing(s, item)
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     hit = [x for x in pending if x["offer_id"] == o["offer_id"]]
     if not hit:
@@ -817,16 +823,14 @@ def end_early(s: Scene) -> None:
         s,
         f"l.listing_type = 'auction' AND {TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)",
     )
-    what = as_seller(s, item)
-    s.say(
+    uid, lid = seller_asks(
+        s,
+        item,
         "{me}I'm happy with the bids on {what}; end it now.",
         "{me}Close the auction for {what} early, I'll sell.",
         "{me}Stop {what} now and let the top bidder have it.",
         minimal=["{me}Wrap up {what} now."],
-        me=intro(s, {"name": item["seller"]}),
-        what=what,
     )
-    uid, lid = find_own_listing(s, item)
     out = s.call("close_listing", listing_id=lid, seller_id=uid)
     if out["buyer_id"] is None:
         raise Skip("not sold")
