@@ -7,9 +7,8 @@ from hub.synth.intent import Scene, Skip
 from servers.social_media.intents import (
     POST_TEXTS,
     POSTS,
-    find_me,
+    ask,
     find_own_post,
-    intro,
     me,
     own_post_ref,
     remember_post,
@@ -27,15 +26,15 @@ def share(s: Scene) -> None:
     if s.rows("SELECT 1 FROM posts WHERE author_id = ? AND content = ?", u["user_id"], text):
         raise Skip("posted already")
     body = s.given(text, f'"{text}"', "text", "create_post", "content")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Put this up on my profile[: {body}].",
         "{me}Share this for me[: {body}].",
         "{me}Publish a new update[: {body}].",
         minimal=["{me}I have something to share[: {body}]."],
-        me=intro(s, u),
         body=body,
     )
-    uid = find_me(s, u)
     out = s.call("create_post", author_id=uid, content=body)
     remember_post(s, out)
     s.memory["mine"] = out["post_id"]
@@ -67,15 +66,15 @@ def remove_old_post(s: Scene) -> None:
         raise Skip("the post of this dialogue")
     latest = s.rng.random() < 0.4
     what = own_post_ref(s, u, p, latest, dated=True)
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Delete {what}, I don't want it up anymore.",
         "{me}Please get rid of {what}.",
         "{me}Take {what} off my profile.",
         minimal=["{me}I regret {what}."],
-        me=intro(s, u),
         what=what,
     )
-    uid = find_me(s, u)
     if latest and s.rng.random() < 0.5:
         ids = s.call("get_user", user_id=uid)["latest_post_ids"]
         if not ids or ids[0] != p["post_id"]:
