@@ -77,6 +77,13 @@ def find_me(s: Scene, u: dict[str, Any]) -> str:
     return find_by_name(s, u, "me")
 
 
+def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+    """A turn of the person talking (``{me}``: who they are, while they have not said it), then the agent finding
+    their own user id (``find_me``)."""
+    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
+    return find_me(s, u)
+
+
 def find_user(s: Scene, u: dict[str, Any]) -> str:
     return find_by_name(s, u, "other")
 
@@ -349,18 +356,18 @@ def offer(s: Scene) -> None:
     if amount < item["price"] / 2:
         raise Skip("too low")
     price = s.given(amount, money(amount), "amount", "make_offer", "amount")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}{What} is listed at {ask}; I'd like to offer less[: {price}].",
         "{me}I'd like to haggle on {what}.[ Would they take {price}?]",
         "{me}Send an offer for {what}[ of {price}] please.",
         minimal=["{me}I want {what} but cheaper[, {price}]."],
-        me=intro(s, u),
         what=what,
         What=what[:1].upper() + what[1:],
         ask=money(item["price"]),
         price=price,
     )
-    uid = find_me(s, u)
     lid = wanted_id(s, item, how)
     out = s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
     s.memory["offer"] = out["offer_id"]
@@ -422,19 +429,19 @@ def bargain_hunt(s: Scene) -> None:
             raise Skip("offered already")
         amount = float(math.ceil(item["price"] * 0.8))
         what = "offer 80% of the asking price"
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Find me the cheapest {cat} {kind} under {cap} and {what}.",
         "{me}What's the lowest-priced {cat} {kind} below {cap}? {What}.",
         "{me}I'm hunting for a {cat} bargain, {kind}s only, max {cap}: take the cheapest and {what}.",
         minimal=["{me}Cheapest {cat} {kind} under {cap}: {what}."],
-        me=intro(s, u),
         cat=cat,
         kind="auction" if auction else "buy-it-now listing",
         cap=money(cap),
         what=what,
         What=what[:1].upper() + what[1:],
     )
-    uid = find_me(s, u)
     hits = s.call("search_listings", category=cat, listing_type=kind, max_price=cap, sort="price_asc", limit=5)[
         "listings"
     ]
@@ -456,14 +463,14 @@ def still_winning(s: Scene) -> None:
     s.asked("get_user", user_id=u["user_id"])
     whole = s.rng.random() < 0.5
     if whole:
-        s.say(
+        uid = ask(
+            s,
+            u,
             "{me}Which auctions am I winning right now?",
             "{me}Where am I the top bidder at the moment?",
             "{me}Am I still ahead anywhere? List the auctions I lead.",
             minimal=["{me}What am I winning?"],
-            me=intro(s, u),
         )
-        uid = find_me(s, u)
         s.call("get_user", user_id=uid)
         return
     item = s.pick(
@@ -475,15 +482,15 @@ def still_winning(s: Scene) -> None:
         u["user_id"],
     )
     what = listing_ref(s, item)
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Has anyone outbid me on {what}? If so, raise my bid to the minimum that leads.",
         "{me}If I'm no longer on top for {what}, bid just enough to lead again.",
         "{me}Check {what}: when someone beat my bid, put in the lowest bid that wins it back.",
         minimal=["{me}Get me back on top for {what}."],
-        me=intro(s, u),
         what=what,
     )
-    uid = find_me(s, u)
     if s.memory.get("listing", {}).get("listing_id") == item["listing_id"]:
         lid = str(item["listing_id"])
     else:
@@ -740,18 +747,18 @@ def sell(s: Scene) -> None:
         else ("asking {p} flat", "buy-it-now at {p}")
     )
     span = f" for {SPANS[days]}" if days else ""
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Put my {noun} up for sale[, titled {name}]: " + how + "{span}.",
         "{me}List my {noun} for me[ as {name}], " + how + "{span}.",
         "{me}I'd like to sell my {noun}[: {name}], " + how + "{span}.",
         minimal=["{me}I want to sell my {noun}[, {name}], " + how + "{span}."],
-        me=intro(s, u),
         noun=noun,
         name=name,
         p=money(price),
         span=span,
     )
-    uid = find_me(s, u)
     args: dict[str, Any] = {"seller_id": uid, "title": name, "category": category, "price": price}
     if auction:
         args["listing_type"] = "auction"
