@@ -242,6 +242,13 @@ def seller_asks(
     return find_own_listing(s, item)
 
 
+def sell_to(s: Scene, offer_id: str, uid: str) -> dict[str, Any]:
+    """The seller accepts an offer: the sale, whose buyer becomes the other person of the dialogue."""
+    sold: dict[str, Any] = s.call("accept_offer", offer_id=offer_id, seller_id=uid)
+    s.memory["other"] = {"user_id": sold["buyer_id"], "name": ""}
+    return sold
+
+
 def own_item(s: Scene, where: str, *params: Any) -> dict[str, Any]:
     """An active listing of the person talking (or of a seller with a unique name, who then talks)."""
     known = s.memory.get("me")
@@ -665,8 +672,7 @@ def take_best_offer(s: Scene) -> None:
     )
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     best = max(pending, key=lambda o: o["amount"])
-    sold = s.call("accept_offer", offer_id=best["offer_id"], seller_id=uid)
-    s.memory["other"] = {"user_id": sold["buyer_id"], "name": ""}
+    sold = sell_to(s, best["offer_id"], uid)
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.5:
@@ -722,8 +728,7 @@ def accept_this_offer(s: Scene) -> None:
     hit = [x for x in pending if x["offer_id"] == o["offer_id"]]
     if not hit:
         raise Skip("not listed")
-    sold = s.call("accept_offer", offer_id=hit[0]["offer_id"], seller_id=uid)
-    s.memory["other"] = {"user_id": sold["buyer_id"], "name": ""}
+    sell_to(s, hit[0]["offer_id"], uid)
 
 
 @marketplace.intent(covers=("search_users", "create_listing", "update_listing"), weight=1.5, follows=True)
