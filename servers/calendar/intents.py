@@ -15,6 +15,7 @@ dialogue is about.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -105,6 +106,12 @@ def find_me(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
     found = find_user(s, u)
     s.memory["me"] = found
     return found
+
+
+def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
+    """A request of the employee (``{hi}``: who they are when opening), then the agent finding them (``find_me``)."""
+    s.say(*phrasings, minimal=minimal, hi=hi(s, u), **slots)
+    return find_me(s, u)
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
@@ -338,15 +345,15 @@ def my_day(s: Scene) -> None:
     u = me(s)
     d = workday(s, 0, 9)
     when = s.given(d.isoformat(), day(d, s.now), "day", "get_free_busy", "date")
-    s.say(
+    mine = ask(
+        s,
+        u,
         "{hi} how packed is my day[ {when}]?",
         "{hi} what does my schedule look like[ {when}]?",
         "{hi} when am I tied up[ {when}]?",
         minimal=["{hi} am I busy[ {when}]?"],
-        hi=hi(s, u),
         when=when,
     )
-    mine = find_me(s, u)
     s.call("get_free_busy", user_id=mine["user_id"], date=d.isoformat())
     s.memory["day"] = d.isoformat()
 
@@ -563,11 +570,12 @@ def book_at_time(s: Scene) -> None:
     end = start + timedelta(minutes=minutes)
     title = s.rng.choice(NEW_TITLES)
     what = s.given(title, f"'{title}'", "title", "create_event", "title")
-    s.say(
+    mine = ask(
+        s,
+        u,
         "{hi} put[ {what}] on my calendar {day} at {time} for {m} minutes with {who}.",
         "{hi} {who} and I settled on {bare} at {time}, {m} minutes. Please send the invite[ for {what}].",
         "{hi} set up[ {what}] with {who}, {day} {time} to {until}.",
-        hi=hi(s, u),
         what=what,
         day=day(d, s.now),
         bare=day(d, s.now).removeprefix("on "),
@@ -576,7 +584,6 @@ def book_at_time(s: Scene) -> None:
         who=named,
         until=clock(end),
     )
-    mine = find_me(s, u)
     them = find_other(s, other)
     args: dict[str, Any] = {
         "calendar_id": mine["primary_calendar_id"],
@@ -616,17 +623,17 @@ def block_personal_time(s: Scene) -> None:
     start = datetime(d.year, d.month, d.day, hour, 0)
     end = start + timedelta(minutes=minutes)
     title = s.given(what, what.lower(), "what it is", "create_event", "title")
-    s.say(
+    mine = ask(
+        s,
+        u,
         "{hi} put[ a {t}] on my personal calendar {day} from {a} to {b}.",
         "{hi} block {day}, {a} to {b}, on my personal calendar[ for a {t}].",
         "{hi} add[ my {t}] to my personal calendar: {day}, {a} until {b}.",
-        hi=hi(s, u),
         t=title,
         day=day(d, s.now),
         a=clock(start),
         b=clock(end),
     )
-    mine = find_me(s, u)
     cals = s.call("list_calendars", owner_id=mine["user_id"], kind="personal")["calendars"]
     if not cals:
         raise Skip("no personal calendar listed")

@@ -71,12 +71,21 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     return box
 
 
-def ask(s: Scene, opening: Sequence[str], follow: Sequence[str], minimal: Sequence[str] = (), **slots: Any) -> None:
-    """A turn that opens the dialogue (the owner says who they are) or continues it (they already did)."""
+def ask(
+    s: Scene,
+    box: dict[str, Any],
+    opening: Sequence[str],
+    follow: Sequence[str],
+    minimal: Sequence[str] = (),
+    **slots: Any,
+) -> str:
+    """A turn of the mailbox owner (``{me}``) that opens the dialogue (they say who they are) or continues it (they
+    already did); then the agent finds their mailbox (``find_box``): its id."""
     if s.turns:
-        s.say(*follow, **slots)
+        s.say(*follow, me=box["owner_name"], **slots)
     else:
-        s.say(*opening, minimal=minimal, **slots)
+        s.say(*opening, minimal=minimal, me=box["owner_name"], **slots)
+    return find_box(s, box)
 
 
 def find_box(s: Scene, box: dict[str, Any]) -> str:
@@ -103,6 +112,18 @@ def core(subject: str) -> str:
 def looks(m: dict[str, Any]) -> tuple[str, str]:
     """What tells listed emails apart for their owner: the sender and the subject."""
     return m["from_name"], core(m["subject"])
+
+
+def choose_listed(s: Scene, mid: str, kind: str, **filters: Any) -> dict[str, Any]:
+    """The email the owner picks off a listing of their mailbox (``filters``: unread, starred, under a label), named
+    by sender and subject (``kind`` says what the listing holds); it becomes what the dialogue is about."""
+    listed = s.call("list_messages", mailbox_id=mid, **filters)["messages"]
+    none, alike = (
+        (f"nothing {kind}", f"two {kind} emails look alike") if kind else ("nothing listed", "two emails look alike")
+    )
+    m = s.choose(listed, looks, none=none, alike=alike)
+    s.memory["message"] = m
+    return m
 
 
 def newest_from(s: Scene, m: dict[str, Any]) -> bool:
@@ -236,8 +257,9 @@ def then(s: Scene, calls: int = 1, chance: float = 0.3) -> bool:
 def catch_up_unread(s: Scene) -> None:
     """The owner asks what is unread, opens one of them and marks it read."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox' AND is_read = 0)")
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. What's unread in my inbox?",
             "{me} here: anything new I haven't read yet?",
@@ -245,12 +267,8 @@ def catch_up_unread(s: Scene) -> None:
         ),
         ("What's still unread in my inbox?", "Anything I haven't opened yet?", "Which of my emails are still new?"),
         minimal=["{me}: unread mail?"],
-        me=box["owner_name"],
     )
-    mid = find_box(s, box)
-    unread = s.call("list_messages", mailbox_id=mid, unread_only=True)["messages"]
-    m = s.choose(unread, looks, none="nothing unread", alike="two unread emails look alike")
-    s.memory["message"] = m
+    m = choose_listed(s, mid, "unread", unread_only=True)
     if not s.room(1, 1):
         return
     mark = s.room(2, 1) and s.rng.random() < 0.6
@@ -295,8 +313,9 @@ def read_conversation(s: Scene) -> None:
         who=m["from_name"],
         subj=subject,
     )
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. Pull up {what}, the whole exchange.",
             "{me} here: show me all of {what}.",
@@ -304,10 +323,8 @@ def read_conversation(s: Scene) -> None:
         ),
         ("Now pull up {what}, the whole exchange.", "Also show me all of {what}.", "Can I see all of {what} too?"),
         minimal=["{me}: {what}?"],
-        me=box["owner_name"],
         what=what,
     )
-    mid = find_box(s, box)
     hit = locate(s, mid, m)
     thread = s.call("get_thread", thread_id=hit["thread_id"], mailbox_id=mid)
     opening = thread["messages"][0]
@@ -354,8 +371,9 @@ def dig_up_old_email(s: Scene) -> None:
     m = received(s, box, f"m.sent_at >= ? AND ({like})", start.isoformat(), *words)
     topic, word = next((t, w) for t, w in TOPICS if w.lower() in m["subject"].lower())
     when = {7: "the past week", 14: "the last two weeks", 30: "the last month"}[span]
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. Dig up the emails about {t} from {w}.",
             "{me} here: what mail did I get on {t} over {w}?",
@@ -363,11 +381,9 @@ def dig_up_old_email(s: Scene) -> None:
         ),
         ("Also dig up the emails about {t} from {w}.", "What mail did I get on {t} over {w}?"),
         minimal=["{me}: {t}, recent emails?"],
-        me=box["owner_name"],
         t=topic,
         w=when,
     )
-    mid = find_box(s, box)
     args: dict[str, Any] = {"mailbox_id": mid, "query": word}
     if not s.minimal:
         args["after"] = start.isoformat()
@@ -395,8 +411,9 @@ def reply_and_send(s: Scene) -> None:
     m = received(s, box, PEOPLE_MAIL)
     what = message_ref(s, m)
     text = s.rng.choice(REPLIES)
-    ask(
+    mid = ask(
         s,
+        box,
         (
             'I\'m {me}. Reply to {what}: "{text}"',
             '{me} here. Answer {what} with "{text}"',
@@ -404,11 +421,9 @@ def reply_and_send(s: Scene) -> None:
         ),
         ('Now reply to {what}: "{text}"', 'Also answer {what} with "{text}"', 'Write back to {what}: "{text}"'),
         minimal=["{me}: get back to {what}."],
-        me=box["owner_name"],
         what=what,
         text=text,
     )
-    mid = find_box(s, box)
     hit = locate(s, mid, m)
     draft = s.call("create_draft", mailbox_id=mid, reply_to_message_id=hit["message_id"], body=text)
     s.memory["draft"] = draft
@@ -435,8 +450,9 @@ def email_a_contact(s: Scene) -> None:
     )
     subject, body = s.rng.choice(NEW_MAIL)
     text = body.format(f=first(c["name"]))
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. Email {who} with the subject '{subj}': \"{text}\"",
             "{me} here. Write to {who}, subject '{subj}', saying \"{text}\"",
@@ -446,12 +462,10 @@ def email_a_contact(s: Scene) -> None:
             "Also email {who} with the subject '{subj}': \"{text}\"",
             "Then write to {who}, subject '{subj}', saying \"{text}\"",
         ),
-        me=box["owner_name"],
         who=who,
         subj=subject,
         text=text,
     )
-    mid = find_box(s, box)
     found = s.find(
         "list_contacts",
         "contacts",
@@ -502,21 +516,20 @@ def finish_draft(s: Scene) -> None:
     if subject == d["subject"]:
         raise Skip("same subject")
     lacking = "it never got a subject" if not d["subject"].strip() else "the subject line is off"
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. About {what}: {lacking}, make it '{subj}'.",
             "{me} here. {What} needs the subject '{subj}' ({lacking}).",
             "This is {me}. Put '{subj}' as the subject of {what}.",
         ),
         ("One more: {what} needs the subject '{subj}'.", "Also put '{subj}' as the subject of {what}."),
-        me=box["owner_name"],
         what=what,
         What=what[:1].upper() + what[1:],
         subj=subject,
         lacking=lacking,
     )
-    mid = find_box(s, box)
     drafts = s.call("list_drafts", mailbox_id=mid)["drafts"]
     if d["draft_id"] not in [x["draft_id"] for x in drafts]:
         raise Skip("the draft is not listed")
@@ -532,8 +545,9 @@ def finish_draft(s: Scene) -> None:
 def note_to_a_favourite(s: Scene) -> None:
     """The owner looks at their favourite contacts and starts a note to one of them, kept as a draft."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM contacts WHERE is_favorite = 1)")
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. Who's on my favourites list?",
             "{me} here: which people did I mark as favourites?",
@@ -541,9 +555,7 @@ def note_to_a_favourite(s: Scene) -> None:
         ),
         ("Who's on my favourites list, by the way?", "Which people did I mark as favourites?"),
         minimal=["{me}: my favourites?"],
-        me=box["owner_name"],
     )
-    mid = find_box(s, box)
     favs = s.call("list_contacts", mailbox_id=mid, favorites_only=True)["contacts"]
     c = s.choose(favs, itemgetter("name"), none="no favourites listed", alike="two favourites share the name")
     s.memory["contact"] = c
@@ -573,8 +585,9 @@ def clear_out_inbox(s: Scene) -> None:
     what = message_ref(s, m)
     verb = {"archive": ("File away", "Archive", "Put away"), "trash": ("Delete", "Bin", "Throw out")}[to]
     where = s.given(to, {"archive": "the archive", "trash": "the trash"}[to], "folder", "move_message", "folder")
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. {v0} {what}.",
             "{me} here: {v1} {what}, I'm done with it.",
@@ -585,14 +598,12 @@ def clear_out_inbox(s: Scene) -> None:
         ),
         ("Also {v1} {what}.", "{v0} {what} too.", "And {what} can go[ to {where}]."),
         minimal=["{me}: {what} can go[ to {where}]."],
-        me=box["owner_name"],
         what=what,
         v0=verb[0],
         v1=verb[1].lower(),
         v2=verb[2],
         where=where,
     )
-    mid = find_box(s, box)
     hit = locate(s, mid, m, folder="inbox")
     s.call("move_message", message_id=hit["message_id"], folder=to)
     s.memory["message"] = hit | {"folder": to}
@@ -609,8 +620,9 @@ def rescue_from_trash(s: Scene) -> None:
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'trash' AND is_starred = 0)")
     m = received(s, box, "m.folder = 'trash' AND m.is_starred = 0")
     what = message_ref(s, m)
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. I binned {what} by mistake, put it back in my inbox.",
             "{me} here: {what} shouldn't be in the trash, restore it.",
@@ -618,10 +630,8 @@ def rescue_from_trash(s: Scene) -> None:
         ),
         ("Oh, and I binned {what} by mistake, put it back.", "Also get {what} back out of the trash."),
         minimal=["{me}: I need {what} back."],
-        me=box["owner_name"],
         what=what,
     )
-    mid = find_box(s, box)
     hit = locate(s, mid, m, folder="trash")
     s.call("move_message", message_id=hit["message_id"], folder="inbox")
     s.memory["message"] = hit | {"folder": "inbox"}
@@ -635,8 +645,9 @@ def rescue_from_trash(s: Scene) -> None:
 def review_starred(s: Scene) -> None:
     """The owner goes through starred mail and unstars one that is handled."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox' AND is_starred = 1)")
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. What have I starred in my inbox?",
             "{me} here: show me my starred emails.",
@@ -644,12 +655,8 @@ def review_starred(s: Scene) -> None:
         ),
         ("What have I starred in my inbox?", "Which of my inbox emails carry a star?"),
         minimal=["{me}: starred mail?"],
-        me=box["owner_name"],
     )
-    mid = find_box(s, box)
-    starred = s.call("list_messages", mailbox_id=mid, starred_only=True)["messages"]
-    m = s.choose(starred, looks, none="nothing starred", alike="two starred emails look alike")
-    s.memory["message"] = m
+    m = choose_listed(s, mid, "starred", starred_only=True)
     if not s.room(1, 1):
         return
     s.say(
@@ -680,19 +687,18 @@ def tag_email(s: Scene) -> None:
     )
     what = message_ref(s, m)
     name = s.given(lab["name"], f"'{lab['name']}'", "label", "label_message", "label")
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. Tag {what}[ with {label}].",
             "{me} here: file {what}[ under {label}].",
             "This is {me}. Put {what} under one of my labels[: {label}].",
         ),
         ("Also tag {what}[ with {label}].", "File {what}[ under {label}] too."),
-        me=box["owner_name"],
         what=what,
         label=name,
     )
-    mid = find_box(s, box)
     hit = locate(s, mid, m)
     s.call("label_message", message_id=hit["message_id"], label=lab["name"])
     s.memory["label"] = lab
@@ -716,19 +722,18 @@ def start_new_label(s: Scene) -> None:
         raise Skip("the label exists")
     color = s.rng.choice(COLORS) if s.rng.random() < 0.5 else ""
     label = s.given(name, f"'{name}'", "label name", "create_label", "name")
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. Set up a new {c}label[ called {label}] in my mail.",
             "{me} here: I need a new {c}label[: {label}].",
             "This is {me}. Make me a {c}label[ named {label}].",
         ),
         ("Also set up a new {c}label[ called {label}].", "I need a new {c}label too[: {label}]."),
-        me=box["owner_name"],
         label=label,
         c=f"{color} " if color else "",
     )
-    mid = find_box(s, box)
     args: dict[str, Any] = {"mailbox_id": mid, "name": name}
     if color:
         args["color"] = color
@@ -782,35 +787,33 @@ def save_sender(s: Scene) -> None:
             subj=subject,
             when=day(m["sent_at"], s.now),
         )
-        ask(
+        mid = ask(
             s,
+            box,
             (
                 "I'm {me}. Save whoever sent {what} in my address book.",
                 "{me} here: put the sender of {what} in my address book.",
                 "This is {me}. I want the person behind {what} saved with their email.",
             ),
             ("Also save whoever sent {what} in my address book.", "And keep the sender of {what} in my address book."),
-            me=box["owner_name"],
             what=what,
         )
-        mid = find_box(s, box)
         hit = locate(s, mid, m, sender=False)
         saved = s.call("add_contact", mailbox_id=mid, name=hit["from_name"], address=hit["from_address"])
     else:
         addr = s.given(m["from_address"], m["from_address"], "address", "add_contact", "address")
-        ask(
+        mid = ask(
             s,
+            box,
             (
                 "I'm {me}. Save {who} in my address book[, {addr}].",
                 "{me} here: keep {who} in my address book[ ({addr})].",
                 "This is {me}. New person for my address book: {who}[, email {addr}].",
             ),
             ("Also save {who} in my address book[, {addr}].", "And keep {who} in my address book[ ({addr})]."),
-            me=box["owner_name"],
             who=m["from_name"],
             addr=addr,
         )
-        mid = find_box(s, box)
         saved = s.call("add_contact", mailbox_id=mid, name=m["from_name"], address=m["from_address"])
     s.memory["contact"] = saved
     if then(s):
@@ -836,23 +839,21 @@ def clean_up_label(s: Scene) -> None:
         "messages m USING (message_id) WHERE ml.label_id = l.label_id AND m.folder = 'inbox')",
         box["mailbox_id"],
     )
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. What's in my inbox under '{l}'?",
             "{me} here: show me the inbox mail I labelled '{l}'.",
             "This is {me}. Which inbox emails carry my '{l}' label?",
         ),
         ("What's in my inbox under '{l}'?", "Which inbox emails carry my '{l}' label?"),
-        me=box["owner_name"],
         l=lab["name"],
     )
-    mid = find_box(s, box)
     if s.rng.random() < 0.5 and s.room(3, 0):
         s.call("list_labels", mailbox_id=mid)
-    tagged = s.call("list_messages", mailbox_id=mid, label=lab["name"])["messages"]
-    m = s.choose(tagged, looks, none="nothing listed", alike="two emails look alike")
-    s.memory["message"], s.memory["label"] = m, lab
+    m = choose_listed(s, mid, "", label=lab["name"])
+    s.memory["label"] = lab
     if not s.room(1, 1):
         return
     s.say(
@@ -879,19 +880,18 @@ def untag_email(s: Scene) -> None:
     name: Any = f"'{lab['name']}'"
     if len(labs) > 1:  # only then is "which label?" a real question
         name = s.given(lab["name"], f"'{lab['name']}'", "label", "label_message", "label")
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. Take a label off {what}[: {label}], it got filed wrong.",
             "{me} here: {what} has one label too many[; drop {label}].",
             "This is {me}. Untag {what}[, the {label} label has to go].",
         ),
         ("Also take a label off {what}[: {label}].", "And {what} has one label too many[: {label}]."),
-        me=box["owner_name"],
         what=what,
         label=name,
     )
-    mid = find_box(s, box)
     hit = locate(s, mid, m)
     s.call("label_message", message_id=hit["message_id"], label=lab["name"], remove=True)
     s.memory["label"] = lab
@@ -914,21 +914,20 @@ def add_from_card(s: Scene) -> None:
     addr = s.given(address, address, "address", "add_contact", "address")
     phone = fake.phone(s.rng) if s.rng.random() < 0.25 else ""
     said = s.rng.random() < 0.5  # the company, when the user mentions it
-    ask(
+    mid = ask(
         s,
+        box,
         (
             "I'm {me}. I met {who}{co} today; save them in my address book[, {addr}]{tel}.",
             "{me} here. New person for my address book: {who}{co}[, {addr}]{tel}.",
             "This is {me}. Keep {who}{co} in my address book[; the email is {addr}]{tel}.",
         ),
         ("Also save {who}{co} in my address book[, {addr}]{tel}.",),
-        me=box["owner_name"],
         who=who,
         co=f" from {company}" if said else "",
         addr=addr,
         tel=f", phone {phone}" if phone else "",
     )
-    mid = find_box(s, box)
     args: dict[str, Any] = {"mailbox_id": mid, "name": who, "address": address}
     if said:
         args["company"] = company

@@ -16,6 +16,7 @@ their auctions) in ``intents_sellers``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from operator import itemgetter
 from typing import Any
@@ -73,24 +74,29 @@ def intro(s: Scene, u: dict[str, Any]) -> str:
 
 def find_me(s: Scene, u: dict[str, Any]) -> str:
     """The person's own user id: a search by their name (none once an earlier turn found it)."""
-    known = s.memory.get("me")
+    return find_by_name(s, u, "me")
+
+
+def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+    """A turn of the person talking (``{me}``: who they are, while they have not said it), then the agent finding
+    their own user id (``find_me``)."""
+    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
+    return find_me(s, u)
+
+
+def find_user(s: Scene, u: dict[str, Any]) -> str:
+    return find_by_name(s, u, "other")
+
+
+def find_by_name(s: Scene, u: dict[str, Any], key: str) -> str:
+    """A user's id off a search by their name, kept as ``memory[key]`` (no search once it holds them)."""
+    known = s.memory.get(key)
     if known and known["user_id"] == u["user_id"]:
         return str(u["user_id"])
     hit = s.find(
         "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
     )
-    s.memory["me"] = {"user_id": hit["user_id"], "name": hit["name"]}
-    return str(hit["user_id"])
-
-
-def find_user(s: Scene, u: dict[str, Any]) -> str:
-    other = s.memory.get("other")
-    if other and other["user_id"] == u["user_id"]:
-        return str(u["user_id"])
-    hit = s.find(
-        "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
-    )
-    s.memory["other"] = {"user_id": hit["user_id"], "name": hit["name"]}
+    s.memory[key] = {"user_id": hit["user_id"], "name": hit["name"]}
     return str(hit["user_id"])
 
 
@@ -226,6 +232,23 @@ def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
     return uid, str(found["listing_id"])
 
 
+def seller_asks(
+    s: Scene, item: dict[str, Any], *phrasings: str, minimal: Sequence[str], **slots: Any
+) -> tuple[str, str]:
+    """A seller's request about their own item (``{what}``, named as ``as_seller`` says), and the agent finding their
+    user id and the item's listing id (``find_own_listing``)."""
+    what = as_seller(s, item)
+    s.say(*phrasings, minimal=minimal, me=intro(s, {"name": item["seller"]}), what=what, **slots)
+    return find_own_listing(s, item)
+
+
+def sell_to(s: Scene, offer_id: str, uid: str) -> dict[str, Any]:
+    """The seller accepts an offer: the sale, whose buyer becomes the other person of the dialogue."""
+    sold: dict[str, Any] = s.call("accept_offer", offer_id=offer_id, seller_id=uid)
+    s.memory["other"] = {"user_id": sold["buyer_id"], "name": ""}
+    return sold
+
+
 def own_item(s: Scene, where: str, *params: Any) -> dict[str, Any]:
     """An active listing of the person talking (or of a seller with a unique name, who then talks)."""
     known = s.memory.get("me")
@@ -268,6 +291,25 @@ def open_fixed(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) ->
     )
 
 
+Picker = Callable[..., dict[str, Any]]  # open_auction, open_fixed
+
+
+def wanted(s: Scene, u: dict[str, Any], kind: str, pick: Picker) -> tuple[dict[str, Any], str, str]:
+    """The listing of ``kind`` a buyer is after, with how they name it and how it is found: mostly the one of the
+    dialogue ("it") when it is still open to them, else another that ``pick`` finds (named as ``describe`` says)."""
+    known = s.memory.get("listing")
+    if known and known["listing_type"] == kind and s.rng.random() < 0.7:
+        return pick(s, u, "l.listing_id = ?", known["listing_id"]), "it", "known"
+    item = pick(s, u)
+    what, how = describe(s, item)
+    return item, what, how
+
+
+def wanted_id(s: Scene, item: dict[str, Any], how: str) -> str:
+    """The id of the listing ``wanted`` chose: found the way the buyer named it, or known from the dialogue."""
+    return str(locate(s, item, how)["listing_id"]) if how != "known" else str(item["listing_id"])
+
+
 # Buying ------------------------------------------------------------------------------------------
 
 
@@ -275,13 +317,7 @@ def open_fixed(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) ->
 def bid(s: Scene) -> None:
     """A buyer asks what it takes to lead an auction, then bids; or bids an amount they name straight away."""
     u = me(s)
-    known = s.memory.get("listing")
-    if known and known["listing_type"] == "auction" and s.rng.random() < 0.7:
-        item = open_auction(s, u, "l.listing_id = ?", known["listing_id"])
-        what, how = "it", "known"
-    else:
-        item = open_auction(s, u)
-        what, how = describe(s, item)
+    item, what, how = wanted(s, u, "auction", open_auction)
     amount = bid_amount(s, item)
     price = s.given(amount, money(amount), "amount", "place_bid", "amount")
     direct = s.rng.random() < 0.5
@@ -305,7 +341,7 @@ def bid(s: Scene) -> None:
             what=what,
         )
     uid = find_me(s, u)
-    lid = str(locate(s, item, how)["listing_id"]) if how != "known" else str(item["listing_id"])
+    lid = wanted_id(s, item, how)
     if not direct:
         if how != "number":
             view = s.call("get_listing", listing_id=lid)
@@ -322,30 +358,24 @@ def bid(s: Scene) -> None:
 def offer(s: Scene) -> None:
     """A buyer makes an offer below the asking price of a fixed-price item."""
     u = me(s)
-    known = s.memory.get("listing")
-    if known and known["listing_type"] == "fixed_price" and s.rng.random() < 0.7:
-        item = open_fixed(s, u, "l.listing_id = ?", known["listing_id"])
-        what, how = "it", "known"
-    else:
-        item = open_fixed(s, u)
-        what, how = describe(s, item)
+    item, what, how = wanted(s, u, "fixed_price", open_fixed)
     amount = float(round(item["price"] * s.rng.choice((0.6, 0.7, 0.8, 0.9)) / 5) * 5)
     if amount < item["price"] / 2:
         raise Skip("too low")
     price = s.given(amount, money(amount), "amount", "make_offer", "amount")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}{What} is listed at {ask}; I'd like to offer less[: {price}].",
         "{me}I'd like to haggle on {what}.[ Would they take {price}?]",
         "{me}Send an offer for {what}[ of {price}] please.",
         minimal=["{me}I want {what} but cheaper[, {price}]."],
-        me=intro(s, u),
         what=what,
         What=what[:1].upper() + what[1:],
         ask=money(item["price"]),
         price=price,
     )
-    uid = find_me(s, u)
-    lid = str(locate(s, item, how)["listing_id"]) if how != "known" else str(item["listing_id"])
+    lid = wanted_id(s, item, how)
     out = s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
     s.memory["offer"] = out["offer_id"]
     if s.room(1, 1) and s.rng.random() < 0.4:
@@ -406,19 +436,19 @@ def bargain_hunt(s: Scene) -> None:
             raise Skip("offered already")
         amount = float(math.ceil(item["price"] * 0.8))
         what = "offer 80% of the asking price"
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Find me the cheapest {cat} {kind} under {cap} and {what}.",
         "{me}What's the lowest-priced {cat} {kind} below {cap}? {What}.",
         "{me}I'm hunting for a {cat} bargain, {kind}s only, max {cap}: take the cheapest and {what}.",
         minimal=["{me}Cheapest {cat} {kind} under {cap}: {what}."],
-        me=intro(s, u),
         cat=cat,
         kind="auction" if auction else "buy-it-now listing",
         cap=money(cap),
         what=what,
         What=what[:1].upper() + what[1:],
     )
-    uid = find_me(s, u)
     hits = s.call("search_listings", category=cat, listing_type=kind, max_price=cap, sort="price_asc", limit=5)[
         "listings"
     ]
@@ -440,14 +470,14 @@ def still_winning(s: Scene) -> None:
     s.asked("get_user", user_id=u["user_id"])
     whole = s.rng.random() < 0.5
     if whole:
-        s.say(
+        uid = ask(
+            s,
+            u,
             "{me}Which auctions am I winning right now?",
             "{me}Where am I the top bidder at the moment?",
             "{me}Am I still ahead anywhere? List the auctions I lead.",
             minimal=["{me}What am I winning?"],
-            me=intro(s, u),
         )
-        uid = find_me(s, u)
         s.call("get_user", user_id=uid)
         return
     item = s.pick(
@@ -459,15 +489,15 @@ def still_winning(s: Scene) -> None:
         u["user_id"],
     )
     what = listing_ref(s, item)
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Has anyone outbid me on {what}? If so, raise my bid to the minimum that leads.",
         "{me}If I'm no longer on top for {what}, bid just enough to lead again.",
         "{me}Check {what}: when someone beat my bid, put in the lowest bid that wins it back.",
         minimal=["{me}Get me back on top for {what}."],
-        me=intro(s, u),
         what=what,
     )
-    uid = find_me(s, u)
     if s.memory.get("listing", {}).get("listing_id") == item["listing_id"]:
         lid = str(item["listing_id"])
     else:
@@ -632,20 +662,17 @@ def take_best_offer(s: Scene) -> None:
     )
     if offers[0]["status"] != "active" or (len(offers) > 1 and offers[0]["amount"] == offers[1]["amount"]):
         raise Skip("no clear best offer")
-    what = as_seller(s, item)
-    s.say(
+    uid, lid = seller_asks(
+        s,
+        item,
         "{me}Who's offered what for {what}? I'll take the best one.",
         "{me}Sell {what} to whoever offered the most.",
         "{me}Accept the highest offer on {what}, please.",
         minimal=["{me}Just sell {what} to the best offer."],
-        me=intro(s, {"name": item["seller"]}),
-        what=what,
     )
-    uid, lid = find_own_listing(s, item)
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     best = max(pending, key=lambda o: o["amount"])
-    sold = s.call("accept_offer", offer_id=best["offer_id"], seller_id=uid)
-    s.memory["other"] = {"user_id": sold["buyer_id"], "name": ""}
+    sold = sell_to(s, best["offer_id"], uid)
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.5:
@@ -688,23 +715,20 @@ def accept_this_offer(s: Scene) -> None:
         > 1
     ):
         raise Skip("two offers of that amount")
-    what = as_seller(s, item)
-    s.say(
+    uid, lid = seller_asks(
+        s,
+        item,
         "{me}I'll take the {amt} offer on {what}.",
         "{me}Someone offered {amt} for {what}; accept it.",
         "{me}Go with the {amt} offer for {what}.",
         minimal=["{me}{amt} for {what} works, accept it."],
-        me=intro(s, {"name": item["seller"]}),
         amt=money(o["amount"]),
-        what=what,
     )
-    uid, lid = find_own_listing(s, item)
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     hit = [x for x in pending if x["offer_id"] == o["offer_id"]]
     if not hit:
         raise Skip("not listed")
-    sold = s.call("accept_offer", offer_id=hit[0]["offer_id"], seller_id=uid)
-    s.memory["other"] = {"user_id": sold["buyer_id"], "name": ""}
+    sell_to(s, hit[0]["offer_id"], uid)
 
 
 @marketplace.intent(covers=("search_users", "create_listing", "update_listing"), weight=1.5, follows=True)
@@ -728,18 +752,18 @@ def sell(s: Scene) -> None:
         else ("asking {p} flat", "buy-it-now at {p}")
     )
     span = f" for {SPANS[days]}" if days else ""
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Put my {noun} up for sale[, titled {name}]: " + how + "{span}.",
         "{me}List my {noun} for me[ as {name}], " + how + "{span}.",
         "{me}I'd like to sell my {noun}[: {name}], " + how + "{span}.",
         minimal=["{me}I want to sell my {noun}[, {name}], " + how + "{span}."],
-        me=intro(s, u),
         noun=noun,
         name=name,
         p=money(price),
         span=span,
     )
-    uid = find_me(s, u)
     args: dict[str, Any] = {"seller_id": uid, "title": name, "category": category, "price": price}
     if auction:
         args["listing_type"] = "auction"
@@ -811,16 +835,14 @@ def end_early(s: Scene) -> None:
         s,
         f"l.listing_type = 'auction' AND {TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)",
     )
-    what = as_seller(s, item)
-    s.say(
+    uid, lid = seller_asks(
+        s,
+        item,
         "{me}I'm happy with the bids on {what}; end it now.",
         "{me}Close the auction for {what} early, I'll sell.",
         "{me}Stop {what} now and let the top bidder have it.",
         minimal=["{me}Wrap up {what} now."],
-        me=intro(s, {"name": item["seller"]}),
-        what=what,
     )
-    uid, lid = find_own_listing(s, item)
     out = s.call("close_listing", listing_id=lid, seller_id=uid)
     if out["buyer_id"] is None:
         raise Skip("not sold")

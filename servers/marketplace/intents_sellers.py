@@ -11,7 +11,7 @@ from servers.marketplace.intents import (
     TOP,
     UNIQUE_NAME,
     as_seller,
-    find_me,
+    ask,
     find_own_listing,
     intro,
     me,
@@ -44,16 +44,16 @@ def relist(s: Scene) -> None:
     u = me(s, "user_id = ?", item["seller_id"])
     cheaper = s.rng.random() < 0.5
     price = float(round(item["price"] * 0.85)) if cheaper else float(item["price"])
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}My '{t}' didn't sell. Put it back up{how}.",
         "{me}Relist the '{t}' that closed without a buyer{how}.",
         "{me}The '{t}' I had up ended unsold; list it again{how}.",
         minimal=["{me}Try selling my '{t}' again{how}."],
-        me=intro(s, u),
         t=item["title"],
         how=f" at {money(price)}" if cheaper else ", same price as before",
     )
-    uid = find_me(s, u)
     old = s.find(
         "search_listings",
         "listings",
@@ -81,15 +81,15 @@ def my_sales(s: Scene) -> None:
         cat = s.pick("SELECT DISTINCT category FROM listings WHERE seller_id = ? AND status = 'sold'", u["user_id"])[
             "category"
         ]
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}What have I sold so far{c}?",
         "{me}Show me my sold items{c}.",
         "{me}Which of my listings found a buyer{c}?",
         minimal=["{me}My sales{c}?"],
-        me=intro(s, u),
         c=f" in {cat}" if cat else "",
     )
-    uid = find_me(s, u)
     args: dict[str, Any] = {"seller_id": uid, "status": "sold", "sort": "newest"}
     if cat:
         args["category"] = cat

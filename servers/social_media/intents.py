@@ -15,6 +15,7 @@ user's own posts (sharing, deleting) in ``intents_own``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Any
 
@@ -90,6 +91,13 @@ def find_me(s: Scene, u: dict[str, Any]) -> str:
     return str(hit["user_id"])
 
 
+def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+    """A turn of the user (``{me}``: who they are, while they have not said it), then the agent finding their own
+    user id (``find_me``)."""
+    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
+    return find_me(s, u)
+
+
 def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
     """Another user's id off a search by what the user said of them (a name), else their handle; none when the
     dialogue is already about them."""
@@ -101,6 +109,15 @@ def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
         "search_users", "users", "user_id", u["user_id"], missing="the search does not find the user", query=query
     )
     remember_other(s, hit, found=True)
+    return str(hit["user_id"])
+
+
+def find_connection(s: Scene, o: dict[str, Any], uid: str, kind: str) -> str:
+    """Another user's id off the user's own list of people they follow or who follow them (``kind``)."""
+    hit = s.find(
+        "list_connections", "users", "user_id", o["user_id"], missing="not listed", user_id=uid, kind=kind, limit=100
+    )
+    remember_other(s, o, found=True)
     return str(hit["user_id"])
 
 
@@ -185,6 +202,51 @@ def latest_ref(s: Scene, p: dict[str, Any], who: str) -> str:
         ),
         who=who,
     )
+
+
+def own_post_ref(s: Scene, u: dict[str, Any], p: dict[str, Any], latest: bool, dated: bool = False) -> str:
+    """How a user names a post of their own: their latest, or by its first words (``dated``: or by those words and
+    the day it went up)."""
+    if latest:
+        return s.refer(
+            p["post_id"],
+            Ref(
+                "my latest post",
+                "SELECT post_id FROM posts WHERE author_id = ? ORDER BY created_at DESC, post_id DESC LIMIT 1",
+                u["user_id"],
+            ),
+        )
+    w = words(p["content"])
+    if len(w) < 8:
+        raise Skip("too few words")
+    refs = [
+        Ref(
+            'my post that starts "{w}"',
+            "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%'",
+            u["user_id"],
+            w,
+        )
+    ]
+    if not dated:
+        return s.refer(p["post_id"], *refs, w=w)
+    refs.append(
+        Ref(
+            'my post {d} that starts "{w}"',
+            "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%' AND substr(created_at, 1, 10) = ?",
+            u["user_id"],
+            w,
+            p["created_at"][:10],
+        )
+    )
+    return s.refer(p["post_id"], *refs, w=w, d=when(s, p["created_at"]))
+
+
+def find_own_post(s: Scene, p: dict[str, Any], uid: str, latest: bool) -> dict[str, Any]:
+    """The agent lists the user's posts: the latest one only, or those with the words the user quoted."""
+    args: dict[str, Any] = (
+        {"author_id": uid, "limit": 1} if latest else {"author_id": uid, "query": words(p["content"])}
+    )
+    return s.find("list_posts", "posts", "post_id", p["post_id"], missing="not listed", **args)
 
 
 def first_tag(s: Scene, post_id: str) -> str | None:
@@ -309,17 +371,17 @@ def cheer_on(s: Scene) -> None:
     u = me(s)
     p = others_post(s, u, "p.post_id NOT IN (SELECT post_id FROM likes WHERE user_id = ?)", u["user_id"])
     what, how, said = describe(s, p, u["user_id"])
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Give {what} a heart.",
         "{me}I love {what}, show it some love.",
         "{me}Like {what} for me.",
         "{me}Can you heart {what}?",
         minimal=["{me}{What} deserves some love."],
-        me=intro(s, u),
         what=what,
         What=what[:1].upper() + what[1:],
     )
-    uid = find_me(s, u)
     found = locate(s, p, how, said, uid)
     s.call("like_post", user_id=uid, post_id=found["post_id"])
     s.memory["liked"] = found["post_id"]
@@ -355,16 +417,16 @@ def reply_to_post(s: Scene) -> None:
         return
     p = others_post(s, u)
     what, how, said = describe(s, p, u["user_id"])
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Comment on {what}[: {body}].",
         "{me}Leave a reply under {what}[ saying {body}].",
         "{me}I want to answer {what}[, write {body}].",
         minimal=["{me}Reply to {what} for me[: {body}]."],
-        me=intro(s, u),
         what=what,
         body=body,
     )
-    uid = find_me(s, u)
     found = locate(s, p, how, said, uid)
     s.call("add_comment", user_id=uid, post_id=found["post_id"], content=body)
     if s.room(1, 1) and s.rng.random() < 0.4:
@@ -384,15 +446,15 @@ def take_back_like(s: Scene) -> None:
     if s.memory.get("liked") == p["post_id"]:
         raise Skip("the like of this dialogue has its own undo")
     what, how, said = describe(s, p, u["user_id"])
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}I liked {what} by accident, undo that.",
         "{me}Remove my like from {what}.",
         "{me}Take my heart off {what}.",
         minimal=["{me}I didn't mean to like {what}."],
-        me=intro(s, u),
         what=what,
     )
-    uid = find_me(s, u)
     found = locate(s, p, how, said, uid)
     s.call("unlike_post", user_id=uid, post_id=found["post_id"])
 
@@ -402,14 +464,14 @@ def catch_up(s: Scene) -> None:
     """A user reads what the people they follow posted lately, then reacts to the newest one."""
     u = me(s, "user_id IN (SELECT follower_id FROM follows)")
     s.asked("get_feed", user_id=u["user_id"])
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}What have the people I follow been up to?",
         "{me}Catch me up on my timeline.",
         "{me}Anything new from the people I keep up with?",
         minimal=["{me}What did I miss?"],
-        me=intro(s, u),
     )
-    uid = find_me(s, u)
     posts = s.call("get_feed", user_id=uid, limit=5)["posts"]
     if not posts:
         raise Skip("an empty feed")
@@ -436,40 +498,17 @@ def reactions_to_mine(s: Scene) -> None:
     p = s.pick(POSTS + " WHERE p.author_id = ?", u["user_id"])
     s.asked("get_post", post_id=p["post_id"])
     latest = s.rng.random() < 0.4
-    w = words(p["content"])
-    if latest:
-        what = s.refer(
-            p["post_id"],
-            Ref(
-                "my latest post",
-                "SELECT post_id FROM posts WHERE author_id = ? ORDER BY created_at DESC, post_id DESC LIMIT 1",
-                u["user_id"],
-            ),
-        )
-    else:
-        if len(w) < 8:
-            raise Skip("too few words")
-        what = s.refer(
-            p["post_id"],
-            Ref(
-                'my post that starts "{w}"',
-                "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%'",
-                u["user_id"],
-                w,
-            ),
-            w=w,
-        )
-    s.say(
+    what = own_post_ref(s, u, p, latest)
+    uid = ask(
+        s,
+        u,
         "{me}How is {what} doing? Likes, comments?",
         "{me}Who reacted to {what}?",
         "{me}Did anyone comment on {what}?",
         minimal=["{me}Any love for {what}?"],
-        me=intro(s, u),
         what=what,
     )
-    uid = find_me(s, u)
-    args: dict[str, Any] = {"author_id": uid, "limit": 1} if latest else {"author_id": uid, "query": w}
-    found = s.find("list_posts", "posts", "post_id", p["post_id"], missing="not listed", **args)
+    found = find_own_post(s, p, uid, latest)
     remember_post(s, found)
     s.call("get_post", post_id=found["post_id"], viewer_id=uid)
 
@@ -515,15 +554,15 @@ def follow(s: Scene) -> None:
             raise Skip("the dialogue is about a post")
         o = followable(s, u)
         who = someone(s, o)
-        s.say(
+        uid = ask(
+            s,
+            u,
             "{me}I want to see what {who} shares from now on.",
             "{me}Add {who} to the people I keep up with.",
             "{me}Subscribe me to {who}.",
             minimal=["{me}I want {who} in my timeline."],
-            me=intro(s, u),
             who=who,
         )
-        uid = find_me(s, u)
         oid = find_user(s, o, who)
     s.call("follow_user", user_id=uid, target_user_id=oid)
     remember_other(s, o, found=True)
@@ -541,14 +580,14 @@ def follow_back(s: Scene) -> None:
     """A user follows back the most recent of their followers they do not follow yet."""
     u = me(s, "user_id IN (SELECT followee_id FROM follows)")
     s.asked("list_connections", user_id=u["user_id"], kind="followers")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Who started following me lately? Follow back the newest one I'm not following yet.",
         "{me}Follow back my most recent new follower if I don't follow them already.",
         "{me}Check my followers and follow back the latest one I haven't followed.",
         minimal=["{me}Return the follow for my newest follower."],
-        me=intro(s, u),
     )
-    uid = find_me(s, u)
     fans = s.call("list_connections", user_id=uid, kind="followers", limit=20)["users"]
     mine = {r["followee_id"] for r in s.rows("SELECT followee_id FROM follows WHERE follower_id = ?", uid)}
     fresh = [f for f in fans if f["user_id"] not in mine]
@@ -571,17 +610,17 @@ def locals_to_follow(s: Scene) -> None:
     if o["user_id"] not in [h["user_id"] for h in hits]:
         raise Skip("not on the first page")
     kind = "verified people" if verified else "people"
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Who are the {kind} here from {city}? Follow {h} among them.",
         "{me}Find {kind} in {city}; I want to follow {h}.",
         "{me}Show me {kind} based in {city} and follow {h}.",
         minimal=["{me}Follow {h} from the {city} crowd."],
-        me=intro(s, u),
         kind=kind,
         city=u["city"],
         h=handle(o),
     )
-    uid = find_me(s, u)
     args: dict[str, Any] = {"city": u["city"], "verified": True} if verified else {"city": u["city"]}
     hit = s.find("search_users", "users", "user_id", o["user_id"], missing="not listed", **args)
     s.call("follow_user", user_id=uid, target_user_id=hit["user_id"])
@@ -613,28 +652,17 @@ def cut_off(s: Scene) -> None:
         oid = find_user(s, o)
     else:
         by_list = s.rng.random() < 0.6
-        s.say(
+        uid = ask(
+            s,
+            u,
             "{me}I'm done with {who}'s posts, stop showing them to me.",
             "{me}I don't want to keep up with {who} anymore.",
             "{me}Take {who} off the list of people I keep up with.",
             minimal=["{me}Enough of {who}."],
-            me=intro(s, u),
             who=handle(o),
         )
-        uid = find_me(s, u)
         if by_list:
-            hit = s.find(
-                "list_connections",
-                "users",
-                "user_id",
-                o["user_id"],
-                missing="not listed",
-                user_id=uid,
-                kind="following",
-                limit=100,
-            )
-            oid = str(hit["user_id"])
-            remember_other(s, o, found=True)
+            oid = find_connection(s, o, uid, "following")
         else:
             oid = find_user(s, o)
     s.call("unfollow_user", user_id=uid, target_user_id=oid)
@@ -662,29 +690,18 @@ def shut_out(s: Scene) -> None:
             u["user_id"],
             u["user_id"],
         )
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}{h} keeps bothering me{where}. Block them.",
         "{me}I want {h}{where} gone: they shouldn't see or reach me.",
         "{me}Please shut {h}{where} out of my account.",
         minimal=["{me}Block {h}{where}."],
-        me=intro(s, u),
         h=handle(o),
         where=" (they follow me)" if from_followers else "",
     )
-    uid = find_me(s, u)
     if from_followers:
-        hit = s.find(
-            "list_connections",
-            "users",
-            "user_id",
-            o["user_id"],
-            missing="not listed",
-            user_id=uid,
-            kind="followers",
-            limit=100,
-        )
-        oid = str(hit["user_id"])
-        remember_other(s, o, found=True)
+        oid = find_connection(s, o, uid, "followers")
     else:
         oid = find_user(s, o)
     s.call("block_user", user_id=uid, target_user_id=oid)
@@ -698,15 +715,15 @@ def make_peace(s: Scene) -> None:
     o = s.pick(USERS + " WHERE user_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)", u["user_id"])
     if s.memory.get("blocked") == o["user_id"]:
         raise Skip("the block of this dialogue has its own undo")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}I blocked {h} a while ago; lift that.",
         "{me}Unblock {h}, we've made up.",
         "{me}Let {h} see my posts again: take the block off.",
         minimal=["{me}I'm fine with {h} again."],
-        me=intro(s, u),
         h=handle(o),
     )
-    uid = find_me(s, u)
     hit = s.find(
         "list_connections", "users", "user_id", o["user_id"], missing="not listed", user_id=uid, kind="blocked"
     )
@@ -796,16 +813,16 @@ def browse_tag(s: Scene) -> None:
     ]
     since = s.rng.random() < 0.4
     start_day = date.fromordinal(s.now.date().toordinal() - s.rng.choice((7, 14, 30)))
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}What's new under #{tag}{when}? Like the newest one for me.",
         "{me}Show me #{tag} posts{when} and heart the most recent.",
         "{me}I follow #{tag}: anything{when}? Give the latest a like.",
         minimal=["{me}Like the newest #{tag} post{when}."],
-        me=intro(s, u),
         tag=tag,
         when=f" since {start_day.strftime('%B')} {start_day.day}" if since else "",
     )
-    uid = find_me(s, u)
     args: dict[str, Any] = {"hashtag": tag, "viewer_id": uid, "limit": 10}
     if since:
         args["since"] = start_day.isoformat()

@@ -3,10 +3,16 @@ continue a dialogue of the same person (see ``intents``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from hub.synth.intent import Ref, Scene, Skip
-from servers.social_media.intents import POST_TEXTS, POSTS, find_me, intro, me, remember_post, when, words
+from hub.synth.intent import Scene, Skip
+from servers.social_media.intents import (
+    POST_TEXTS,
+    POSTS,
+    ask,
+    find_own_post,
+    me,
+    own_post_ref,
+    remember_post,
+)
 from servers.social_media.tools import social_media
 
 # Own posts -----------------------------------------------------------------------------------------
@@ -20,15 +26,15 @@ def share(s: Scene) -> None:
     if s.rows("SELECT 1 FROM posts WHERE author_id = ? AND content = ?", u["user_id"], text):
         raise Skip("posted already")
     body = s.given(text, f'"{text}"', "text", "create_post", "content")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{me}Put this up on my profile[: {body}].",
         "{me}Share this for me[: {body}].",
         "{me}Publish a new update[: {body}].",
         minimal=["{me}I have something to share[: {body}]."],
-        me=intro(s, u),
         body=body,
     )
-    uid = find_me(s, u)
     out = s.call("create_post", author_id=uid, content=body)
     remember_post(s, out)
     s.memory["mine"] = out["post_id"]
@@ -58,55 +64,23 @@ def remove_old_post(s: Scene) -> None:
     p = s.pick(POSTS + " WHERE p.author_id = ?", u["user_id"])
     if s.memory.get("post", {}).get("post_id") == p["post_id"]:
         raise Skip("the post of this dialogue")
-    w = words(p["content"])
     latest = s.rng.random() < 0.4
-    if latest:
-        what = s.refer(
-            p["post_id"],
-            Ref(
-                "my latest post",
-                "SELECT post_id FROM posts WHERE author_id = ? ORDER BY created_at DESC, post_id DESC LIMIT 1",
-                u["user_id"],
-            ),
-        )
-    else:
-        if len(w) < 8:
-            raise Skip("too few words")
-        what = s.refer(
-            p["post_id"],
-            Ref(
-                'my post that starts "{w}"',
-                "SELECT post_id FROM posts WHERE author_id = ? AND content LIKE ? || '%'",
-                u["user_id"],
-                w,
-            ),
-            Ref(
-                'my post {d} that starts "{w}"',
-                "SELECT post_id FROM posts WHERE author_id = ? AND content "
-                "LIKE ? || '%' AND substr(created_at, 1, 10) = ?",
-                u["user_id"],
-                w,
-                p["created_at"][:10],
-            ),
-            w=w,
-            d=when(s, p["created_at"]),
-        )
-    s.say(
+    what = own_post_ref(s, u, p, latest, dated=True)
+    uid = ask(
+        s,
+        u,
         "{me}Delete {what}, I don't want it up anymore.",
         "{me}Please get rid of {what}.",
         "{me}Take {what} off my profile.",
         minimal=["{me}I regret {what}."],
-        me=intro(s, u),
         what=what,
     )
-    uid = find_me(s, u)
     if latest and s.rng.random() < 0.5:
         ids = s.call("get_user", user_id=uid)["latest_post_ids"]
         if not ids or ids[0] != p["post_id"]:
             raise Skip("not the latest")
         pid = ids[0]
     else:
-        args: dict[str, Any] = {"author_id": uid, "limit": 1} if latest else {"author_id": uid, "query": w}
-        pid = s.find("list_posts", "posts", "post_id", p["post_id"], missing="not listed", **args)["post_id"]
+        pid = find_own_post(s, p, uid, latest)["post_id"]
     s.call("delete_post", user_id=uid, post_id=pid)
     s.memory.pop("post", None)

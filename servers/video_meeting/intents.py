@@ -8,6 +8,7 @@ name meetings by title and time ("my 9:30 Sprint planning"), colleagues by name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,6 +40,12 @@ def hi(s: Scene, u: dict[str, Any]) -> str:
     if not s.turns:
         return s.rng.choice(OPEN_HI).format(name=u["name"])
     return s.rng.choice(FOLLOW_HI)
+
+
+def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+    """A request of the user (``{hi}``: who they are when opening), then the agent finding their own user id."""
+    s.say(*phrasings, minimal=minimal, hi=hi(s, u), **slots)
+    return find_user(s, u, own=True)
 
 
 def remember(s: Scene, m: dict[str, Any]) -> None:
@@ -158,15 +165,15 @@ def kick_off(s: Scene) -> None:
         iso(s),
     )
     what = meeting_ref(s, m)
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{hi} everyone's waiting for {what}, open it up for me.",
         "{hi} get {what} going, I'm ready.",
         "{hi} please kick off {what} now.",
         minimal=["{hi} time for my next meeting, open it."],
-        hi=hi(s, u),
         what=what,
     )
-    uid = find_user(s, u, own=True)
     listed = s.call("list_meetings", host_id=uid, status="scheduled", starts_after=today, starts_before=tomorrow)
     if m["meeting_id"] not in [x["meeting_id"] for x in listed["meetings"]]:
         raise Skip("the meeting is not listed")
@@ -313,7 +320,9 @@ def book(s: Scene) -> None:
     check = s.rng.random() < 0.35  # "if I'm not hosting anything then": the agent looks at the host's day first
     when = f"{day(start, s.now)} at {clock(start)}"
     slot = s.given(fake.iso(start)[:16], when, "time", "schedule_meeting", "start")
-    s.say(
+    uid = ask(
+        s,
+        u,
         *(
             (
                 "{hi} if I'm not hosting anything {when}, set up a call with {names}{mins}[, call it {name}]{extra}.",
@@ -327,7 +336,6 @@ def book(s: Scene) -> None:
             )
         ),
         minimal=["{hi} get {names} and me on a call {when}[ about {name}]."],
-        hi=hi(s, u),
         names=names,
         when=when,
         slot=slot,
@@ -335,7 +343,6 @@ def book(s: Scene) -> None:
         name=name,
         extra=extra,
     )
-    uid = find_user(s, u, own=True)
     if check and not s.minimal:
         s.call(
             "list_meetings",
@@ -390,17 +397,17 @@ def whos_coming(s: Scene) -> None:
     own = m["host_id"] == u["user_id"]
     other = s.rows(USERS + " WHERE user_id = ?", m["host_id"])[0] if not own else None
     with_ = f" with {other['name']}" if other else ""
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{hi} who's on the list for my {at}{with_} {when}?",
         "{hi} who'll be at my {at}{with_} {when}?",
         "{hi} what's the guest list for the {at} {when}{with_}?",
         minimal=["{hi} who is in my {at} {when}?"],
-        hi=hi(s, u),
         at=clock(start),
         when=day(start, s.now),
         with_=with_,
     )
-    uid = find_user(s, u, own=True)
     d0 = start[:10]
     d1 = (datetime.fromisoformat(start) + timedelta(days=1)).strftime("%Y-%m-%d")
     found = s.call("list_meetings", participant_id=uid, starts_after=d0, starts_before=d1)["meetings"]
@@ -425,14 +432,14 @@ def watch_back(s: Scene) -> None:
     u = me(
         s, "user_id IN (SELECT m.host_id FROM recordings r JOIN meetings m USING (meeting_id) WHERE r.status = 'ready')"
     )
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{hi} what recordings do I have from my meetings?",
         "{hi} which of my calls got recorded?",
         "{hi} can I see the videos saved from the meetings I ran?",
         minimal=["{hi} my recordings?"],
-        hi=hi(s, u),
     )
-    uid = find_user(s, u, own=True)
     s.asked("list_recordings", host_id=uid)
     recs = [r for r in s.call("list_recordings", host_id=uid, status="ready")["recordings"]]
     if not recs:
@@ -608,13 +615,13 @@ def next_i_host(s: Scene) -> None:
             s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'scheduled' AND scheduled_start > ?)", iso(s)
         )
     s.asked("list_meetings", host_id=(s.memory.get("me") or {}).get("user_id"), status="scheduled")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{hi} what's the next meeting I'm hosting?",
         "{hi} which call of mine is up next?",
         "{hi} when do I host my next call?",
-        hi=hi(s, u),
     )
-    uid = find_user(s, u, own=True)
     found = s.call("list_meetings", host_id=uid, status="scheduled", starts_after=iso(s)[:16], limit=3)["meetings"]
     if not found:
         raise Skip("nothing ahead")
@@ -625,14 +632,14 @@ def next_i_host(s: Scene) -> None:
 def recorded_calls(s: Scene) -> None:
     """A host asks which of their past calls were recorded, then maybe how long the tapes are."""
     u = me(s, "user_id IN (SELECT m.host_id FROM meetings m JOIN recordings r USING (meeting_id))")
-    s.say(
+    uid = ask(
+        s,
+        u,
         "{hi} which of my meetings got recorded?",
         "{hi} what calls of mine have a recording?",
         "{hi} list the meetings I hosted that were taped.",
         minimal=["{hi} my taped calls?"],
-        hi=hi(s, u),
     )
-    uid = find_user(s, u, own=True)
     s.asked("list_meetings", host_id=uid, has_recording=True)
     found = s.call("list_meetings", host_id=uid, has_recording=True)["meetings"]
     if not found:

@@ -184,10 +184,8 @@ def same_people_next_week(s: Scene) -> None:
     remember(s, out)
 
 
-@video_meeting.intent(covers=("search_users",), follows=True, opens=False, weight=0.8)
-def whose_plan(s: Scene) -> None:
-    """After seeing who is on a meeting, the user asks which plan one of them is on (can they host a taped call?)."""
-    u = _me(s)
+def someone_seen(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
+    """One of the people a meeting the dialogue showed has on it (not the user), with a name only they have."""
     seen = [
         p
         for c in s.calls
@@ -200,6 +198,13 @@ def whose_plan(s: Scene) -> None:
     p = s.rng.choice(seen)
     if s.value("SELECT COUNT(*) FROM users WHERE name = ?", p["name"]) != 1:
         raise Skip("the name is not unique")
+    return p
+
+
+@video_meeting.intent(covers=("search_users",), follows=True, opens=False, weight=0.8)
+def whose_plan(s: Scene) -> None:
+    """After seeing who is on a meeting, the user asks which plan one of them is on (can they host a taped call?)."""
+    p = someone_seen(s, _me(s))
     s.asked("search_users", query=p["name"])
     s.say(
         "Which plan is {n} on? Could they host a recorded call?",
@@ -213,19 +218,7 @@ def whose_plan(s: Scene) -> None:
 @video_meeting.intent(covers=("search_users", "list_meetings", "list_recordings"), follows=True, opens=False)
 def their_calls(s: Scene) -> None:
     """After seeing who is on a meeting, the user asks what one of them hosts next, or what they have recorded."""
-    u = _me(s)
-    seen = [
-        p
-        for c in s.calls
-        if c.tool in ("get_meeting", "schedule_meeting", "start_meeting", "end_meeting") and isinstance(c.result, dict)
-        for p in c.result.get("participants") or ()
-        if p["user_id"] != u["user_id"]
-    ]
-    if not seen:
-        raise Skip("the dialogue has not listed anyone")
-    p = s.rng.choice(seen)
-    if s.value("SELECT COUNT(*) FROM users WHERE name = ?", p["name"]) != 1:
-        raise Skip("the name is not unique")
+    p = someone_seen(s, _me(s))
     taped = s.rng.random() < 0.4
     if taped:
         if not s.rows(
