@@ -26,14 +26,16 @@ PHRASINGS = (
     "And where does the {noun} stand now?",
 )
 WEIGHT = 0.6  # below a server's own follow-ups: those carry the dialogue's goal further
-_BUILT: dict[str, list[Intent]] = {}
+_BUILT: dict[int, list[Intent]] = {}
 
 
 def checkbacks(server: Server) -> list[Intent]:
     """The check-back follow-ups of ``server`` (one per single-entity read), built once per server."""
-    found = _BUILT.get(server.name)
+    # keyed by identity, not name: two libraries may mount different servers under one name (the cached
+    # intents hold their server, so its id is not reused while the entry lives)
+    found = _BUILT.get(id(server))
     if found is None:
-        found = _BUILT[server.name] = [_intent(server, t) for t in server.tools.values() if _fits(t)]
+        found = _BUILT[id(server)] = [_intent(server, t) for t in server.tools.values() if _fits(t)]
     return found
 
 
@@ -42,13 +44,18 @@ def _fits(tool: Tool) -> bool:
     return tool.kind == "read" and verb in VERBS and len(tool.required) == 1 and bool(tool.params.get(tool.required[0]))
 
 
+def phrasings(tool: str, noun: str) -> list[str]:
+    """The phrasings of ``tool``'s check-back that do not say its name words."""
+    return [p for p in PHRASINGS if not names_in(tool, p.format(noun=noun).lower().split())]
+
+
 def _intent(server: Server, tool: Tool) -> Intent:
     param = tool.required[0]
     etype = str(tool.params[param])
     declared = server.entities.get(etype)
     noun = declared.name if declared else etype.replace("_", " ")
     key = declared.key if declared else param
-    phrasings = [p for p in PHRASINGS if not names_in(tool.name, p.format(noun=noun).lower().split())]
+    said = phrasings(tool.name, noun)
 
     def check_back(s: Scene) -> None:
         target = _last_touched(s, server, etype, key)
@@ -56,7 +63,7 @@ def _intent(server: Server, tool: Tool) -> Intent:
             raise Skip(f"no {noun} changed in the dialogue yet")
         if declared is None or not s.rows(f"SELECT 1 FROM {declared.table} WHERE {declared.key} = ?", target):
             raise Skip(f"the {noun} is gone (the write removed it)")
-        s.say(*phrasings, noun=noun)
+        s.say(*said, noun=noun)
         s.call(tool.name, **{param: target})
 
     check_back.__name__ = f"check_back_{tool.name}"

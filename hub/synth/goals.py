@@ -104,8 +104,8 @@ def run_dialogue(
         out = dispatcher.call(sid, server.name, tool, args)
         return out.ok, out.result, out.error
 
-    scene = Scene(server, db, call, rng, level=level, persona=random_persona(rng), now=now, world=world)
-    scene.max_turns = max_turns
+    persona = random_persona(rng)
+    scene = Scene(server, db, call, rng, level=level, persona=persona, now=now, world=world, max_turns=max_turns)
     intent = first or _weighted([i for i in server.intents if i.opens], rng)
     try:
         intent.run(scene)
@@ -114,9 +114,9 @@ def run_dialogue(
     followers = [i for i in server.intents if i.follows] + checkbacks(server)
     weight = (lambda i: follow_weight(list(scene.intents), i)) if follow_weight else None
     tries = 0
-    while followers and tries < FOLLOW_TRIES and _room(scene, max_turns) and _more(scene, rng, fresh):
+    while followers and tries < FOLLOW_TRIES and _room(scene) and _more(scene, rng, fresh):
         tries += 1
-        _continue(scene, db, _weighted(followers, rng, weight), max_turns)
+        _continue(scene, db, _weighted(followers, rng, weight))
     if _short(scene):
         raise DraftFailed("too_short")
     return Dialogue(server.name, world, level, scene.persona, scene, links(server.tools, scene))
@@ -131,11 +131,11 @@ def _short(scene: Scene) -> bool:
     return len(scene.turns) < 2 or sum(1 for _ in scene.calls) < 2
 
 
-def _room(scene: Scene, max_turns: int = MAX_TURNS) -> bool:
-    return len(scene.turns) < max_turns and sum(1 for _ in scene.calls) < MAX_CALLS
+def _room(scene: Scene) -> bool:
+    return len(scene.turns) < scene.max_turns and sum(1 for _ in scene.calls) < MAX_CALLS
 
 
-def _continue(scene: Scene, db: Any, intent: Intent, max_turns: int = MAX_TURNS) -> None:
+def _continue(scene: Scene, db: Any, intent: Intent) -> None:
     """Run a follow-up intent inside a savepoint; undo it when it skips or overruns the bounds."""
     mark = (len(scene.turns), len(scene.proofs), dict(scene.memory), len(scene.intents), scene.level)
     persona, speaker = scene.persona, scene.speaker
@@ -143,7 +143,7 @@ def _continue(scene: Scene, db: Any, intent: Intent, max_turns: int = MAX_TURNS)
     db.execute("SAVEPOINT dialogue")
     try:
         intent.run(scene)
-        overrun = len(scene.turns) > max_turns or sum(1 for _ in scene.calls) > MAX_CALLS
+        overrun = len(scene.turns) > scene.max_turns or sum(1 for _ in scene.calls) > MAX_CALLS
         overrun = overrun or not linked(links(scene.server.tools, scene))  # a follow-up builds on what came back
     except Skip:
         overrun = True

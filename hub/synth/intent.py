@@ -332,6 +332,7 @@ class Scene:
         persona: Persona | None = None,
         now: datetime,
         world: int = 0,
+        max_turns: int = MAX_TURNS,
     ) -> None:
         self.server = server
         self.db = db
@@ -347,7 +348,7 @@ class Scene:
         self.intent: Intent | None = None
         self.intents: list[str] = []
         self.speaker: str | None = None  # the entity the persona became (``be``), kept by follow-ups
-        self.max_turns = MAX_TURNS  # the dialogue's bound (a clarify draft leaves one turn for the ask)
+        self.max_turns = max_turns  # the dialogue's bound (a clarify draft leaves one turn for the ask)
 
     # Reading the state (read-only) -----------------------------------------------------------
 

@@ -45,7 +45,7 @@ from hub.synth.goals import render as render_turns
 from hub.synth.graph import ToolGraph, load_graph
 from hub.synth.intent import MAX_TURNS, Intent, IntentError, Level, Scene
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
-from hub.synth.output import assign_splits
+from hub.synth.output import assign_splits, stratum
 from hub.synth.render import (
     ID_TOKEN,
     IntentWriter,
@@ -211,7 +211,6 @@ class Synthesizer:
         self.rate: dict[tuple[str, str], float] = {}  # recent kept / tried of a server-kind's slot attempts
         self.filled: Counter[str] = Counter()
         self.sequences: set[tuple[str, ...]] = set()  # tool-name sequences of the kept mcp tasks
-        self.held: Counter[tuple[str, ...]] = Counter()  # the top-up's count of tasks per sequence
         self.swapping = False  # the top-up replaces tasks (the run is full)
         self.mcp_kept = 0
         quota = kind_counts(config)
@@ -296,7 +295,7 @@ class Synthesizer:
                 self.stats.unfilled += 1
                 continue
             tasks.append(task)
-            self.filled[_home(task)] += 1
+            self.filled[stratum(task)[0]] += 1
             self.tool_counts.update(s.name for s in task.gt_steps())
             self._progress(len(tasks), start)
         cover = self.config.cover if self.config.cover is not None else self.config.n >= 2 * len(self.all_tools)
@@ -856,7 +855,7 @@ class Synthesizer:
             dedup.add(tokens, task.initial.seed)
         if task.kind == "mcp":
             self.mcp_kept += 1
-            self.sequences.add(tuple(s.name for s in task.gt_steps()))
+            self.sequences.add(_sequence(task))
         return task
 
     def _distinct_after(self, task: Task) -> bool:
@@ -864,7 +863,7 @@ class Synthesizer:
         ``min_distinct``: a task with a new name sequence always does; one that repeats a kept name
         sequence (a repeat, or a new structure that differs only in argument keys) waits for room. A top-up
         swap always does: its victim's sequence is one another task holds, so the count cannot drop."""
-        if task.kind != "mcp" or self.swapping or tuple(s.name for s in task.gt_steps()) not in self.sequences:
+        if task.kind != "mcp" or self.swapping or _sequence(task) not in self.sequences:
             return True
         return len(self.sequences) >= self.config.min_distinct * (self.mcp_kept + 1)
 
@@ -875,7 +874,7 @@ class Synthesizer:
         appended while the run is short of ``n``, else swapped in for an mcp task whose tools all stay at or
         above the floor (one of the same server first, so the balance between servers holds)."""
         counts: Counter[str] = Counter(s.name for t in tasks for s in t.gt_steps())
-        self.held = Counter(_sequence(t) for t in tasks if t.kind == "mcp")
+        held = Counter(_sequence(t) for t in tasks if t.kind == "mcp")
         floor = self.config.min_tool_uses
         for name in sorted((n for n in self.all_tools if counts[n] < floor), key=lambda n: counts[n]):
             server, tool = name.split("__", 1)
@@ -888,27 +887,30 @@ class Synthesizer:
                 task = self.attempt(Slot("mcp", "complete", None), server, 100_000 + j, anchor=tool, tries=8)
                 if task is None or name not in {s.name for s in task.gt_steps()}:
                     continue
-                if not self._place(tasks, counts, task, floor):
+                if not self._place(tasks, counts, held, task, floor):
                     break
         self.swapping = False
         return tasks
 
-    def _place(self, tasks: list[Task], counts: Counter[str], task: Task, floor: int) -> bool:
-        """Add a top-up task (or swap it for a victim); False when no task can make room for it."""
+    def _place(
+        self, tasks: list[Task], counts: Counter[str], held: Counter[tuple[str, ...]], task: Task, floor: int
+    ) -> bool:
+        """Add a top-up task (or swap it for a victim); False when no task can make room for it. ``counts``
+        (uses per tool) and ``held`` (tasks per tool-name sequence) follow the change."""
         if len(tasks) < self.config.n:
             tasks.append(task)
         else:
-            victim = _victim(tasks, counts, task, floor, self.held)
+            victim = _victim(tasks, counts, held, task, floor)
             if victim is None:
                 return False
             for s in tasks[victim].gt_steps():
                 counts[s.name] -= 1
-            self.held[_sequence(tasks[victim])] -= 1
+            held[_sequence(tasks[victim])] -= 1
             tasks[victim] = task
             self.stats.coverage_swaps += 1
         counts.update(s.name for s in task.gt_steps())
         self.tool_counts.update(s.name for s in task.gt_steps())
-        self.held[_sequence(task)] += 1
+        held[_sequence(task)] += 1
         return True
 
 
@@ -929,28 +931,22 @@ def _linked_steps(task: Task) -> bool:
 
 
 def _victim(
-    tasks: list[Task],
-    counts: Counter[str],
-    new: Task,
-    floor: int = 1,
-    held: Counter[tuple[str, ...]] | None = None,
-    look: int = 400,
+    tasks: list[Task], counts: Counter[str], held: Counter[tuple[str, ...]], new: Task, floor: int, look: int = 400
 ) -> int | None:
     """The last mcp task (among the last ``8 * look``), of ``new``'s server if one fits within ``look`` more
-    tasks, whose removal leaves every tool it uses at ``floor`` uses or more (counting ``new``'s) and, given
-    ``held`` (tasks per tool-name sequence), whose sequence another task also holds (so distinct sequences
-    do not drop)."""
+    tasks, whose removal leaves every tool it uses at ``floor`` uses or more (counting ``new``'s) and whose
+    tool-name sequence another task also holds (``held``: tasks per sequence), so distinct sequences do not drop."""
     gained = Counter(s.name for s in new.gt_steps())
     fits: int | None = None
     for i in range(len(tasks) - 1, max(-1, len(tasks) - 1 - 8 * look), -1):
         t = tasks[i]
         if fits is not None and fits - i > look:
             break
-        if t.kind != "mcp" or (held is not None and held[_sequence(t)] < 2):
+        if t.kind != "mcp" or held[_sequence(t)] < 2:
             continue
         if not _removable(t, counts, gained, floor):
             continue
-        if _home(t) == _home(new):
+        if stratum(t)[0] == stratum(new)[0]:
             return i
         fits = i if fits is None else fits
     return fits
@@ -958,11 +954,6 @@ def _victim(
 
 def _sequence(task: Task) -> tuple[str, ...]:
     return tuple(s.name for s in task.gt_steps())
-
-
-def _home(task: Task) -> str:
-    """The server a task's user talks to (the offer may add others' tools as distractors)."""
-    return str((task.meta.get("synth", {}).get("request_servers") or task.servers)[0])
 
 
 def _removable(task: Task, counts: Counter[str], gained: Counter[str], floor: int) -> bool:

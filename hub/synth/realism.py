@@ -31,6 +31,7 @@ from hub.dispatcher import Dispatcher
 from hub.library import Library
 from hub.reward import CallRecord, score
 from hub.sessions import SessionManager
+from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.world import World
 
@@ -242,7 +243,7 @@ def report(
     """Every figure of the module docstring, overall and per source."""
     all_tools = [f"{s}__{t}" for s in library.mounts for t in library.mount(s).tools]
     per_tool = Counter(s.name for t in tasks for s in t.gt_steps())
-    per_server = Counter((t.meta.get("synth", {}).get("request_servers") or t.servers)[0] for t in tasks)
+    per_server = Counter(stratum(t)[0] for t in tasks)
     sources = Counter(t.meta.get("synth", {}).get("source", "unknown") for t in tasks)
     out: dict[str, Any] = figures(tasks, library)
     out["by_source"] = {
