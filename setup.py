@@ -1,10 +1,12 @@
-"""Build step of the wheel: copy the dashboard's npm front-end files into the package (see web/vendor.py).
+"""Build step of the wheel: copy the dashboard's templates (top-level ``templates/``) and its npm front-end files
+(see web/vendor.py) into the ``web`` package.
 
 Everything else is declared in pyproject.toml.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -17,12 +19,14 @@ from web.vendor import VENDOR_DIR, copy_vendor  # noqa: E402
 
 
 class BuildWithVendor(build_py):
-    """build_py, plus htmx and its SSE extension copied from web/node_modules into web/static/vendor."""
+    """build_py, plus templates/ copied into web/templates, and htmx and its SSE extension from web/node_modules
+    into web/static/vendor."""
 
     def run(self) -> None:
         super().run()
         if getattr(self, "editable_mode", False):
-            return  # an editable install serves web/ in place
+            return  # an editable install serves web/ and templates/ in place
+        shutil.copytree("templates", Path(self.build_lib) / "web" / "templates", dirs_exist_ok=True)
         target = Path(self.build_lib) / "web" / "static" / "vendor"
         if (VENDOR_DIR / "htmx" / "htmx.min.js").is_file() and not (Path("web") / "node_modules").is_dir():
             return  # already copied into the source tree (by scripts/bootstrap) and picked up as package data

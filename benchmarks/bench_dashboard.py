@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_dashboard.py [--calls 100000] [--repeat 20]
 
-The store is filled through the real writer (``hub.store.Store``) with 20,000 finished episodes of
+The store is filled through the real writer (``hub.engine.store.Store``) with 20,000 finished episodes of
 five calls each (one turn per call, a reward and kept evidence each; every tenth episode has a failed
 call and a final state that differs from the expected one), in GRPO groups of eight tied to the
 steps of a training run, plus one episode with 200 tool calls and a 50-metric x 2,000-step run.
@@ -32,7 +32,7 @@ import httpx  # noqa: E402
 from hub.app import create_app  # noqa: E402
 from hub.config import Settings  # noqa: E402
 from hub.core import Hub  # noqa: E402
-from hub.events import (  # noqa: E402  # noqa: E402
+from hub.engine.events import (  # noqa: E402  # noqa: E402
     EpisodeEvent,
     EvidenceEvent,
     RewardEvent,
@@ -42,7 +42,7 @@ from hub.events import (  # noqa: E402  # noqa: E402
     ToolCallEvent,  # noqa: E402
     TurnEvent,
 )
-from hub.store import Store  # noqa: E402
+from hub.engine.store import Store  # noqa: E402
 
 TASKS = ["bank-balance-001", "bank-transfer-002", "bank-lock-card-003", "bank-payee-004", "bank-unfreeze-005"]
 RESULT = {

@@ -43,7 +43,7 @@ import sys, uvicorn
 from mcp.server.mcpserver import MCPServer
 from hub.config import REFERENCE_NOW
 from hub.kit import Ctx
-from hub.state import SeedDatabase
+from hub.state.db.db import SeedDatabase
 from servers.banking import server as banking_server, tools as banking
 
 fork = SeedDatabase(banking_server, 0, REFERENCE_NOW).fork()

@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hub.config import REFERENCE_NOW, Settings, parse_size  # noqa: E402
 from hub.core import Hub  # noqa: E402
 from hub.errors import CapacityError  # noqa: E402
-from hub.library import Library, SqliteMount  # noqa: E402
-from hub.sessions import SessionManager  # noqa: E402
+from hub.state.library import Library, SqliteMount  # noqa: E402
+from hub.state.sessions import SessionManager  # noqa: E402
 from servers import REGISTRY  # noqa: E402
 
 MB = 2**20

@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
-from hub.library import Library
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.events import EventBus
 from hub.mount import ObjectMount
 from hub.mount.canonical import _walk_state, dump, state_json
-from hub.sessions import SessionManager
+from hub.state.library import Library
+from hub.state.sessions import SessionManager
 from tests.mounted_envs import Shop
 
 

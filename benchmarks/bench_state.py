@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hub.config import REFERENCE_NOW  # noqa: E402
-from hub.library import Library, SqliteMount  # noqa: E402
-from hub.sessions import SessionManager  # noqa: E402
-from hub.state import SqliteFork, full_hash  # noqa: E402
+from hub.state.db import SqliteFork, full_hash  # noqa: E402
+from hub.state.library import Library, SqliteMount  # noqa: E402
+from hub.state.sessions import SessionManager  # noqa: E402
 from servers import REGISTRY  # noqa: E402
 
 

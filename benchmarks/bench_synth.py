@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hub.config import REFERENCE_NOW  # noqa: E402
-from hub.library import Library  # noqa: E402
+from hub.state.library import Library  # noqa: E402
 from hub.synth import realism  # noqa: E402
 from hub.synth.output import write_all  # noqa: E402
 from hub.synth.pipeline import SynthConfig, synthesize  # noqa: E402

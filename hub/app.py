@@ -17,14 +17,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from hub import api, mcp_http, metrics, session_client, store, ws
-from hub.auth import BearerAuth
-from hub.body import BodyLimit
 from hub.config import Settings
 from hub.core import Hub
-from hub.guard import RequestGuard, redact_access_log
+from hub.engine import store
 from hub.parts import Part, discover
 from hub.synth import cli as synth_cli
+from hub.transports import api, mcp_http, metrics, session_client, ws
+from hub.transports.auth import BearerAuth
+from hub.transports.body import BodyLimit
+from hub.transports.guard import RequestGuard, redact_access_log
 
 BUILTIN_PARTS: tuple[Part, ...] = (
     mcp_http.part,

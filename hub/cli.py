@@ -13,9 +13,9 @@ import uvicorn
 from hub.app import create_app, default_parts
 from hub.config import Settings
 from hub.core import build_library
+from hub.engine.world import World
 from hub.errors import HubError
 from hub.parts import Part, add_commands
-from hub.world import World
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -97,7 +97,7 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 
 def _by_server(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
-    from hub.session_client import parse_server_values
+    from hub.transports.session_client import parse_server_values
 
     return parse_server_values(items or [], flag)
 

@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from hub.config import Settings
-from hub.episodes import EpisodeEngine
-from hub.events import EventBus
-from hub.library import Library, SqliteMount
-from hub.metrics import HubMetrics
+from hub.engine.episodes import EpisodeEngine
+from hub.engine.events import EventBus
+from hub.engine.store import Store
+from hub.engine.world import World
 from hub.mount import choose_servers, load_mount
-from hub.store import Store
+from hub.state.library import Library, SqliteMount
 from hub.tasks import BUILTIN_TASKS, TaskSet
-from hub.world import World
+from hub.transports.metrics import HubMetrics
 from servers import REGISTRY
 
 

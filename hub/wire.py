@@ -1,19 +1,19 @@
 """The ``/ws`` rollout protocol's messages: one typed model per request, shared by the hub and its clients.
 
+A leaf: it imports nothing of the hub, so a client (the trainer's) installs and imports it alone. What
+the messages carry is defined here too: the event kinds, the episode limits and the reward's
+configuration; the engine imports them from here.
+
 A message is a JSON object with a ``type`` and an optional ``id`` that the reply echoes; ``REQUEST``
-validates any request by its ``type``. The hub (``hub/ws.py``) decodes with these models and the
+validates any request by its ``type``. The hub (``hub/transports/ws.py``) decodes with these models and the
 trainer's hub client builds its requests with them, so the two cannot drift.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-
-from hub.episodes import EpisodeLimits
-from hub.events import EventKind
-from hub.reward import RewardConfig
 
 PROTOCOL = "prove-ws"
 VERSION = 1
@@ -21,6 +21,32 @@ MAX_GROUP = 256
 
 
 MAX_INT = 2**63 - 1  # what SQLite (and the store) can hold
+
+EventKind = Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric", "evidence"]
+EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
+
+
+class EpisodeLimits(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_steps: int = Field(16, ge=1, le=1000)
+    max_calls_per_step: int = Field(16, ge=1, le=256)
+    max_output_chars: int = Field(200_000, ge=1)
+
+
+class RewardConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # a NaN weight would make every reward NaN
+
+    w_val: float = 0.5
+    w_cov: float = 0.5
+    w_eff: float = 0.15
+    w_name: float = 0.2
+    w_arg: float = 0.1
+    alpha: float = Field(0.5, ge=0)
+    beta: float = Field(0.5, ge=0)
+    w_state: float = 0.0
+    w_format: float = 0.0
+    clarify_check: Literal["question", "no_call"] = "question"
 
 
 class Msg(BaseModel):

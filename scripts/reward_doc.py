@@ -20,12 +20,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from hub.config import REFERENCE_NOW
-from hub.dispatcher import Dispatcher
-from hub.episodes import EpisodeEngine
-from hub.events import EventBus
-from hub.library import Library
-from hub.reward import RewardBreakdown
-from hub.sessions import SessionManager
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.episodes import EpisodeEngine
+from hub.engine.events import EventBus
+from hub.engine.reward import RewardBreakdown
+from hub.state.library import Library
+from hub.state.sessions import SessionManager
 from hub.tasks import BUILTIN_TASKS, TaskSet, hermes_call, read_jsonl
 
 DOC = ROOT / "docs" / "reward.md"

@@ -11,11 +11,11 @@ import pytest
 
 from hub.app import BUILTIN_PARTS
 from hub.config import REFERENCE_NOW
-from hub.dispatcher import CallOutcome
-from hub.events import EventBus
-from hub.library import Library
+from hub.engine.dispatcher import CallOutcome
+from hub.engine.events import EventBus
+from hub.engine.world import World as BaseWorld
 from hub.parts import GROUP, Part, load
-from hub.world import World as BaseWorld
+from hub.state.library import Library
 from servers import REGISTRY
 
 LIBRARY = Library.from_servers(REGISTRY, REFERENCE_NOW)

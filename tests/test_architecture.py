@@ -20,15 +20,16 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from hub import errors
-from hub.api import handle_errors
 from hub.app import BUILTIN_PARTS, create_app
 from hub.cli import parser
 from hub.config import Settings
 from hub.core import Hub
-from hub.events import EVENT_KINDS, Event, EventBus, ToolCallEvent
+from hub.engine.events import Event, EventBus, ToolCallEvent
+from hub.engine.world import World
 from hub.parts import GROUP, Part
 from hub.tasks import BUILTIN_TASKS, TaskSet, replay
-from hub.world import World
+from hub.transports.api import handle_errors
+from hub.wire import EVENT_KINDS
 from tests.conftest import ALL_PARTS, LIBRARY, declared_parts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -234,7 +235,7 @@ def documented_ws_codes() -> set[str]:
 def raised_ws_codes() -> set[str]:
     """Every code a ``/ws`` error reply can carry: literal codes raised in the hub, and the class codes."""
     literal = set()
-    for path in (HUB / "ws.py", HUB / "episodes.py"):
+    for path in (HUB / "transports" / "ws.py", HUB / "engine" / "episodes.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
@@ -267,7 +268,7 @@ def raised_http_codes() -> dict[str, int]:
     codes = {
         c.code: c.status for c in hub_error_classes() if c.__module__ == "hub.errors" and c is not errors.ProtocolError
     }
-    guard = set(re.findall(r'Refusal\(\s*"([a-z_]+)"', (HUB / "guard.py").read_text()))
+    guard = set(re.findall(r'Refusal\(\s*"([a-z_]+)"', (HUB / "transports" / "guard.py").read_text()))
     return codes | dict.fromkeys(guard, 403)
 
 
@@ -293,7 +294,7 @@ async def test_the_api_maps_only_hub_errors_and_answers_500_for_bugs(caplog: pyt
         ]
     )
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://127.0.0.1") as http:
-        with caplog.at_level(logging.ERROR, logger="hub.api"):
+        with caplog.at_level(logging.ERROR, logger="hub.transports.api"):
             r = await http.get("/bug", params={"key": "k"})
         assert r.status_code == 500 and r.json() == {"error": "internal error", "code": "internal"}
         assert caplog.records and caplog.records[0].exc_info is not None

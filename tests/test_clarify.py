@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import Field
 
-import hub.clarify
-from hub.clarify import judge_reply, missing_params, question_words, words_for
+import hub.engine.clarify
+from hub.engine.clarify import judge_reply, missing_params, question_words, words_for
 from hub.kit import Ctx, build_tool
 from hub.tasks import BUILTIN_TASKS, Task, read_jsonl
 from tests.conftest import LIBRARY
@@ -21,7 +21,7 @@ ACCOUNT = {"from_account_id": words_for("from_account_id", {"x-entity": "account
 
 
 def documented_examples() -> list[tuple[str, bool]]:
-    doc = hub.clarify.__doc__ or ""
+    doc = hub.engine.clarify.__doc__ or ""
     return [(m["reply"], m["score"] == "1") for m in EXAMPLE.finditer(doc)]
 
 

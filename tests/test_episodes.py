@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from hub.dispatcher import Dispatcher
-from hub.episodes import EpisodeEngine, EpisodeError, EpisodeLimits
-from hub.events import EventBus
-from hub.sessions import SessionManager
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.episodes import EpisodeEngine, EpisodeError
+from hub.engine.events import EventBus
+from hub.state.sessions import SessionManager
 from hub.tasks import BUILTIN_TASKS, Task, TaskSet, hermes_call, oracle_script, read_jsonl
+from hub.wire import EpisodeLimits
 from tests.conftest import LIBRARY
 
 TASKS = read_jsonl(BUILTIN_TASKS)

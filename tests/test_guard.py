@@ -14,8 +14,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from hub.core import Hub
-from hub.guard import RedactToken, Refusal, check_host, check_origin
 from hub.testing import LiveHub, serve
+from hub.transports.guard import RedactToken, Refusal, check_host, check_origin
 from tests.web_support import csrf_field, make_app
 
 EVIL = "http://evil.example"

@@ -12,19 +12,10 @@ from operator import itemgetter
 import pytest
 
 from hub.config import REFERENCE_NOW
-from hub.dispatcher import Dispatcher
-from hub.events import EventBus
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.events import EventBus
 from hub.kit import Server
-from hub.sessions import SessionManager
-from hub.synth.goals import (
-    DraftFailed,
-    check,
-    linked,
-    render,
-    run_dialogue,
-    withholdable,
-)
-from hub.synth.intent import (
+from hub.kit.intent import (
     Intent,
     IntentError,
     Persona,
@@ -38,6 +29,15 @@ from hub.synth.intent import (
     money,
     unique_best,
     voice,
+)
+from hub.state.sessions import SessionManager
+from hub.synth.goals import (
+    DraftFailed,
+    check,
+    linked,
+    render,
+    run_dialogue,
+    withholdable,
 )
 from servers import REGISTRY
 from tests.conftest import LIBRARY

@@ -13,12 +13,12 @@ from websockets.asyncio.client import connect
 
 from hub.config import REFERENCE_NOW, Settings, parse_size
 from hub.core import Hub
-from hub.dispatcher import Dispatcher
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.events import EventBus
 from hub.errors import CapacityError
-from hub.events import EventBus
-from hub.library import Library, SqliteMount
-from hub.memory import ensure_seeds
-from hub.sessions import SessionManager, fork_bytes
+from hub.state.library import Library, SqliteMount
+from hub.state.memory import ensure_seeds
+from hub.state.sessions import SessionManager, fork_bytes
 from hub.testing import serve
 from servers import REGISTRY
 from tests.conftest import LIBRARY

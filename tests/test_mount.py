@@ -13,8 +13,8 @@ from mcp import Client
 from hub.app import create_app
 from hub.config import Settings
 from hub.core import Hub
-from hub.library import Library
 from hub.mount import ObjectMount, load_mount, public_state
+from hub.state.library import Library
 from hub.testing import serve
 from tests.conftest import World
 from tests.mounted_envs import Bank, TinyFS

@@ -23,7 +23,6 @@ from mcp import Client
 from hub.app import create_app
 from hub.config import Settings
 from hub.core import Hub
-from hub.library import Library, SqliteMount
 from hub.mount import (
     ObjectMount,
     StateError,
@@ -35,9 +34,10 @@ from hub.mount import (
     snake_case,
 )
 from hub.mount.canonical import state_json
-from hub.session_client import SessionClientError, close_session, open_session
+from hub.state.library import Library, SqliteMount
 from hub.tasks import Task, hermes_call, replay
 from hub.testing import LiveHub, serve
+from hub.transports.session_client import SessionClientError, close_session, open_session
 from servers import REGISTRY
 from tests.conftest import LIBRARY, World
 from tests.mounted_envs import (
@@ -692,7 +692,7 @@ async def test_ws_group_of_sixteen_on_a_large_state(live: LiveHub) -> None:
 
 
 def test_state_never_aliases_the_logged_arguments() -> None:
-    from hub.events import ToolCallEvent
+    from hub.engine.events import ToolCallEvent
     from tests.mounted_envs import Keeper
 
     w = World(Library([ObjectMount(Keeper)]), "k")

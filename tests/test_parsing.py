@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hub.parsing import parse_model_output
+from hub.engine.parsing import parse_model_output
 
 
 def test_hermes_several_calls_and_text() -> None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import servers
 from hub.config import REFERENCE_NOW
 from hub.kit import Tool
-from hub.state import SeedDatabase, hex128
+from hub.state.db import SeedDatabase, hex128
 from servers import REGISTRY
 from tests.conftest import LIBRARY, World
 from tests.golden_files import GOLDEN_CATALOG, catalog, catalog_text, write_catalog

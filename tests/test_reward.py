@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from hub.reward import CallRecord, RewardConfig, budget, efficiency, json_type_ok, params_ok, score
+from hub.engine.reward import CallRecord, budget, efficiency, json_type_ok, params_ok, score
 from hub.tasks import Task
+from hub.wire import RewardConfig
 from tests.conftest import LIBRARY
 
 B = "banking__"

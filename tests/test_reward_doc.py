@@ -6,7 +6,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from hub.clarify import judge_reply, words_for
+from hub.engine.clarify import judge_reply, words_for
 
 ROOT = Path(__file__).resolve().parent.parent
 

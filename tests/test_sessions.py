@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub.sessions import DEFAULT_SESSION, SessionError, SessionManager
+from hub.state.sessions import DEFAULT_SESSION, SessionError, SessionManager
 from tests.conftest import LIBRARY
 from tests.test_state import LIB
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from hub.config import REFERENCE_NOW
 from hub.kit import Ctx, Server, ToolError
-from hub.library import Library
-from hub.state import SeedDatabase
+from hub.state.db import SeedDatabase
+from hub.state.library import Library
 from tests.conftest import World
 
 SCHEMA = """

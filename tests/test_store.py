@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.errors import StoreError
-from hub.events import (
+from hub.engine.events import (
     EpisodeEvent,
     EventBus,
     RewardEvent,
@@ -25,7 +24,8 @@ from hub.events import (
     ToolCallEvent,
     TurnEvent,
 )
-from hub.store import Store
+from hub.engine.store import Store
+from hub.errors import StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -126,8 +126,8 @@ async def test_flush_without_start_is_an_error(tmp_path: Path) -> None:
 CHILD = textwrap.dedent("""
     import asyncio, sys, time
     sys.path.insert(0, {root!r})
-    from hub.store import Store
-    from hub.events import ToolCallEvent
+    from hub.engine.store import Store
+    from hub.engine.events import ToolCallEvent
 
     async def main():
         store = Store({path!r}, batch_max=64)

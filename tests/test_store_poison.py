@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 
 from hub.core import Hub
-from hub.events import EventBus, RunMetricEvent, TurnEvent
-from hub.store import Store
+from hub.engine.events import EventBus, RunMetricEvent, TurnEvent
+from hub.engine.store import Store
 from hub.testing import LiveHub, serve
 from hub.text import storable, storable_text
 from tests.web_support import make_app

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from hub.kit import Server
+from hub.kit.intent import Scene, Skip
 from hub.synth.checkback import checkbacks, phrasings
 from hub.synth.goals import _continue, linked, links
-from hub.synth.intent import Scene, Skip
 from hub.synth.realism import names_in
 from servers import REGISTRY
 from tests.test_intents import Live

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from hub.clarify import clarifying_question
 from hub.cli import parser
-from hub.dispatcher import Dispatcher
-from hub.episodes import EpisodeEngine
-from hub.events import EventBus
-from hub.sessions import SessionManager
+from hub.engine.clarify import clarifying_question
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.episodes import EpisodeEngine
+from hub.engine.events import EventBus
+from hub.state.sessions import SessionManager
 from hub.synth.checks import (
     abstain_problems,
     clarify_problems,

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from hub.dispatcher import Dispatcher
-from hub.episodes import EpisodeEngine
-from hub.events import EventBus
-from hub.sessions import SessionManager
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.episodes import EpisodeEngine
+from hub.engine.events import EventBus
+from hub.state.sessions import SessionManager
 from hub.synth.goals import could_do
 from hub.synth.output import digest, export_record, write_all
 from hub.synth.perturb import PAPER_KINDS, has_enum, kind_quotas

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from hub.clarify import judge_reply, question_words
-from hub.dispatcher import Dispatcher
-from hub.episodes import function_schema
-from hub.events import EventBus
-from hub.sessions import SessionManager
+from hub.engine.clarify import judge_reply, question_words
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.episodes import function_schema
+from hub.engine.events import EventBus
+from hub.state.sessions import SessionManager
 from hub.synth.pipeline import SynthConfig, SynthResult, synthesize
 from hub.synth.sft import REFUSAL, SFTExporter, render_qwen, write_sft
 from hub.tasks import BUILTIN_TASKS, Task, build_initial, read_jsonl

@@ -289,7 +289,7 @@ async def test_group_page_shows_rollouts_and_advantages(browser: Browser) -> Non
 
 
 async def test_training_page_gains_points_live_and_reads_small_values(browser: Browser) -> None:
-    from hub.events import RunEvent, RunMetricEvent
+    from hub.engine.events import RunEvent, RunMetricEvent
 
     hub = hub_of(browser.live.app)
     hub.bus.publish(RunEvent("run-live", "grpo-live", {"lr": 1e-6}, "running", 1.0))
@@ -329,7 +329,7 @@ async def test_first_failed_call_is_one_click_away(browser: Browser) -> None:
     hub = hub_of(browser.live.app)
     calls = ['<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-0001"}}</tool_call>'] * 12
     calls.append('<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>')
-    from hub.episodes import EpisodeLimits
+    from hub.wire import EpisodeLimits
 
     (ep,) = hub.episodes.open_group("bank-balance-001", 1, EpisodeLimits(max_steps=40))
     for message in calls + ["Done."]:
@@ -345,7 +345,7 @@ async def test_first_failed_call_is_one_click_away(browser: Browser) -> None:
 
 
 async def test_a_point_on_the_reward_curve_opens_that_steps_episodes(browser: Browser) -> None:
-    from hub.events import RunEvent, RunMetricEvent
+    from hub.engine.events import RunEvent, RunMetricEvent
 
     hub = hub_of(browser.live.app)
     hub.bus.publish(RunEvent("run-click", "grpo", {}, "finished", 1.0))

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from websockets.asyncio.client import connect
 
-from hub.events import RunEvent, RunMetricEvent
-from hub.evidence import bound
-from hub.reward import RewardConfig
+from hub.engine.events import RunEvent, RunMetricEvent
+from hub.engine.evidence import bound
 from hub.testing import serve
+from hub.wire import RewardConfig
 from tests.web_support import csrf_field, flush, hub_of, make_app, play, web_client
 from web import models, queries
 from web.svg import Series, downsample, fmt, line_chart

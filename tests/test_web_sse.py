@@ -85,7 +85,7 @@ async def test_overview_charts_follow_new_rewards(tmp_path: Path) -> None:
 
 
 async def test_run_stream_announces_new_steps_and_the_end(tmp_path: Path) -> None:
-    from hub.events import RunEvent, RunMetricEvent
+    from hub.engine.events import RunEvent, RunMetricEvent
 
     app = make_app(tmp_path)
     bus = hub_of(app).bus

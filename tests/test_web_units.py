@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from hub.events import EventBus, ToolCallEvent
+from hub.engine.events import EventBus, ToolCallEvent
 from tests.conftest import LIBRARY
 from web import models
 from web.forms import FormError, arguments_from_form, fields_of

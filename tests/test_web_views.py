@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from hub.events import RunEvent, RunMetricEvent
+from hub.engine.events import RunEvent, RunMetricEvent
 from servers import REGISTRY
 from tests.web_support import XSS, csrf_field, flush, hub_of, make_app, play, web_client
 

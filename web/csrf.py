@@ -6,7 +6,7 @@ in its forms (the hidden ``csrf_token`` field) and in the ``X-CSRF-Token`` heade
 (``hx-headers`` on ``<body>``). A post is accepted only when the token it carries is the HMAC of the
 nonce its own cookie carries: a page on another site can read neither, and a browser does not send a
 Strict cookie with a cross-site post. The secret is drawn when the dashboard starts, so tokens end
-with the hub process. This backs up the request guard (``hub.guard``), which refuses a foreign
+with the hub process. This backs up the request guard (``hub.transports.guard``), which refuses a foreign
 ``Origin`` but cannot see a post whose browser sent none.
 """
 

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.events import EventBus
+from hub.engine.events import EventBus
 
 
 @dataclass

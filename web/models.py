@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hub.episodes import Episode
-from hub.events import ToolCallEvent
-from hub.parsing import parse_model_output
-from hub.sessions import Session
+from hub.engine.episodes import Episode
+from hub.engine.events import ToolCallEvent
+from hub.engine.parsing import parse_model_output
+from hub.state.sessions import Session
 
 # Sessions the run-tool form must not write into: episode templates (every episode of a task forks one)
 # and episodes' own sessions (a call there would change a rollout behind the trainer's back).

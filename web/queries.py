@@ -1,4 +1,4 @@
-"""Read queries the dashboard runs on the store's SQLite file (hub/store.py owns the schema and writes).
+"""Read queries the dashboard runs on the store's SQLite file (hub/engine/store.py owns the schema and writes).
 
 The reader has its own read-only connection (WAL lets it read while the store's writer commits),
 so a page never queues behind a write batch. Every list is paged: keyset pagination over an indexed

@@ -22,7 +22,9 @@ from starlette.templating import Jinja2Templates
 
 from web import svg
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+WEB = Path(__file__).resolve().parent
+# The top-level templates/ of a checkout; the wheel build copies it into the package (setup.py).
+TEMPLATES = next((d for d in (WEB / "templates", WEB.parent / "templates") if d.is_dir()), WEB / "templates")
 PREFIX = "/ui"
 NAV = (
     ("overview", "Overview", "/"),

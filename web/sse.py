@@ -22,8 +22,8 @@ from typing import Any
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
 
-from hub.events import Subscription
-from hub.store import StoreError
+from hub.engine.events import Subscription
+from hub.engine.store import StoreError
 from web import models
 from web.dashboard import Dashboard, dashboard_of
 from web.render import fragment_html

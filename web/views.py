@@ -9,10 +9,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from hub import ids
-from hub.episodes import EpisodeError
-from hub.library import UnknownServer, UnknownTool
-from hub.memory import prepare_call
-from hub.sessions import SessionError
+from hub.engine.episodes import EpisodeError
+from hub.state.library import UnknownServer, UnknownTool
+from hub.state.memory import prepare_call
+from hub.state.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
 from web import csrf, models, queries
 from web.dashboard import Dashboard, dashboard_of

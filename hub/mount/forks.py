@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from hub.errors import UnknownTable
 from hub.kit import Json, Tool, ToolError
 from hub.mount.canonical import diff_states, public_state, state_json, to_json_value
-from hub.state import Fork, check_page
+from hub.state.db import Fork, check_page
 
 if TYPE_CHECKING:
     from hub.mount.objects import ObjectMount

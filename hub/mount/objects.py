@@ -22,7 +22,7 @@ from hub.errors import ScenarioError, StateError
 from hub.kit import Json, Tool, ToolKind
 from hub.mount.forks import ObjectFork, Version, gc_paused
 from hub.mount.schemas import Validation, apply_spec, method_tool
-from hub.state import Fork
+from hub.state.db import Fork
 
 log = logging.getLogger("hub.mount")
 

@@ -18,7 +18,7 @@ import sys
 from collections import Counter
 
 from hub.config import REFERENCE_NOW
-from hub.library import Library
+from hub.state.library import Library
 from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
 from hub.synth.realism import figures
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit import Server, Tool
-from hub.synth.intent import CallRecord, Intent, Scene, Skip
+from hub.kit.intent import CallRecord, Intent, Scene, Skip
 from hub.synth.realism import names_in
 
 VERBS = ("get", "view", "track")

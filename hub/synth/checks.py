@@ -23,13 +23,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from hub.clarify import missing_params, tokens, value_in_text, withheld_step
+from hub.engine.clarify import missing_params, tokens, value_in_text, withheld_step
+from hub.engine.world import World
 from hub.errors import TaskError
-from hub.library import Library
-from hub.names import split_name
+from hub.kit.names import split_name
+from hub.state.library import Library
 from hub.synth.validate import ID_TOKEN
 from hub.tasks import GTStep, Task
-from hub.world import World
 
 ID_EXAMPLE = re.compile(r"'([A-Z]{2,6})-[0-9A-Z]{2,}")
 DETERMINERS = frozenset(

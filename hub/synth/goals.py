@@ -17,11 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from hub.dispatcher import Dispatcher
+from hub.engine.dispatcher import Dispatcher
 from hub.kit import Server, Tool
-from hub.sessions import SessionManager
-from hub.synth.checkback import checkbacks
-from hub.synth.intent import (
+from hub.kit.intent import (
     MAX_CALLS,
     MAX_TURNS,
     CallRecord,
@@ -38,6 +36,8 @@ from hub.synth.intent import (
     random_persona,
     voice,
 )
+from hub.state.sessions import SessionManager
+from hub.synth.checkback import checkbacks
 from hub.tasks import GTStep, Turn, tool_name
 
 CONTINUE_RATE = 0.5

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from hub.dispatcher import Dispatcher
+from hub.engine.dispatcher import Dispatcher
 from hub.kit import Tool
 from hub.synth.graph import ToolGraph
 from hub.synth.sampler import EntityRecord, Harvest, Harvester, SamplingContext

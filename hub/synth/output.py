@@ -16,8 +16,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hub.episodes import DEFAULT_SYSTEM, function_schema
-from hub.library import Library
+from hub.engine.episodes import DEFAULT_SYSTEM, function_schema
+from hub.state.library import Library
 from hub.tasks import Task, write_jsonl
 
 

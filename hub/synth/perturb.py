@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hub.library import Library
+from hub.state.library import Library
 from hub.tasks import tool_name
 
 PAPER_KINDS = {"mcp": 10_895, "clarify": 1_500, "abstain": 1_122}

@@ -27,8 +27,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from hub.config import REFERENCE_NOW
+from hub.engine.world import World
 from hub.kit import Server
-from hub.library import Library, SqliteMount
+from hub.kit.intent import MAX_TURNS, Intent, IntentError, Level, Scene
+from hub.state.library import Library, SqliteMount
 from hub.synth import checks, perturb
 from hub.synth.goals import (
     Dialogue,
@@ -43,7 +45,6 @@ from hub.synth.goals import (
 )
 from hub.synth.goals import render as render_turns
 from hub.synth.graph import ToolGraph, load_graph
-from hub.synth.intent import MAX_TURNS, Intent, IntentError, Level, Scene
 from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
 from hub.synth.output import assign_splits, stratum
 from hub.synth.render import (
@@ -67,7 +68,6 @@ from hub.synth.validate import (
 )
 from hub.synth.values import ValueMaker
 from hub.tasks import GTStep, InitialState, Task, Turn, tool_name
-from hub.world import World
 
 LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
 KINDS = ("mcp", "clarify", "abstain")

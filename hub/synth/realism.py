@@ -26,14 +26,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from hub.clarify import clarifying_question
-from hub.dispatcher import Dispatcher
-from hub.library import Library
-from hub.reward import CallRecord, score
-from hub.sessions import SessionManager
+from hub.engine.clarify import clarifying_question
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.reward import CallRecord, score
+from hub.engine.world import World
+from hub.state.library import Library
+from hub.state.sessions import SessionManager
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
-from hub.world import World
 
 ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
 WORD = re.compile(r"[a-z0-9]+")

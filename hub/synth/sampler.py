@@ -16,9 +16,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from hub.engine.world import World
 from hub.kit import Tool
-from hub.library import Library
-from hub.world import World
+from hub.state.library import Library
 
 ID_FALLBACK_KEYS = ("id", "code", "symbol", "sku", "username", "path")
 LABEL_KEYS = (

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hub.library import Library
+from hub.state.library import Library
 from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
 from hub.tasks import Task
 

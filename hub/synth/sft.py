@@ -5,7 +5,7 @@
                                                          chat template (written when transformers is present)
 
 A chat is the system prompt, then per turn: the user's message; on an ``ask`` turn a clarifying
-question naming what is missing (``hub.clarify.clarifying_question``); on a turn with ground-truth
+question naming what is missing (``hub.engine.clarify.clarifying_question``); on a turn with ground-truth
 calls an assistant message with those calls (``tool_calls``), the tool results the hub returned for
 them, and a short closing answer; on an abstain task a refusal. The episode engine plays it, so the
 results are the live servers' and the record carries the oracle's reward (``reward``: 1.3 for mcp
@@ -28,12 +28,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from hub.clarify import clarifying_question
-from hub.episodes import EpisodeEngine, EpisodeLimits
-from hub.library import Library
+from hub.engine.clarify import clarifying_question
+from hub.engine.episodes import EpisodeEngine
+from hub.engine.world import World
+from hub.state.library import Library
 from hub.synth.render import humanize
 from hub.tasks import GTStep, Task, TaskSet, read_jsonl
-from hub.world import World
+from hub.wire import EpisodeLimits
 
 REFUSAL = "I'm sorry, but none of the tools I have can do that, so I can't help with this request."
 

@@ -20,9 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hub.library import Library, SqliteMount
+from hub.engine.world import World
+from hub.state.library import Library, SqliteMount
 from hub.tasks import Task, TaskError, replay
-from hub.world import World
 
 ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
 COUNTED_ERRORS = ("arguments", "tool", "internal", "unknown_tool", "unknown_server", "result")

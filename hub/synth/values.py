@@ -13,7 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
+from hub.kit import fake
 
 EXAMPLE = re.compile(r"e\.g\.\s*(?:'([^']*)'|\"([^\"]*)\"|(-?\d+(?:\.\d+)?))")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

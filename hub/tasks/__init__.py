@@ -2,7 +2,7 @@
 ground-truth replay (``replay``). The public names are re-exported here."""
 
 from hub.errors import TaskError, UnknownTask
-from hub.names import SEP, split_name, tool_name
+from hub.kit.names import SEP, split_name, tool_name
 from hub.tasks.io import BUILTIN_TASKS, DATA_DIR, TaskSet, read_jsonl, write_jsonl
 from hub.tasks.model import Call, GTStep, InitialState, Task, TaskKind, Turn
 from hub.tasks.oracle import hermes_call, oracle_script

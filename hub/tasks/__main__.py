@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from hub.config import REFERENCE_NOW
-from hub.library import Library
 from hub.mount import load_mount
+from hub.state.library import Library
 from hub.tasks.io import BUILTIN_TASKS, read_jsonl
 from hub.tasks.replay import regenerate, replay
 from servers import REGISTRY

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from hub.errors import TaskError, UnknownTask
-from hub.library import Library
+from hub.state.library import Library
 from hub.tasks.model import Task
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"

@@ -24,8 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from hub import ids
 from hub.errors import ScenarioError, TaskError
-from hub.library import Library
-from hub.names import split_name, tool_name
+from hub.kit.names import split_name, tool_name
+from hub.state.library import Library
 
 TaskKind = Literal["mcp", "clarify", "abstain"]
 

@@ -16,7 +16,7 @@ def hermes_call(name: str, arguments: dict[str, Any]) -> str:
 def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
     answer; a question on an ``ask`` turn; a refusal on an abstain task."""
-    from hub.clarify import clarifying_question
+    from hub.engine.clarify import clarifying_question
 
     out: list[str] = []
     for i, turn in enumerate(task.turns):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hub.library import Library
+from hub.engine.world import World, build_initial, server_hashes
+from hub.state.library import Library
 from hub.tasks.io import read_jsonl, write_jsonl
 from hub.tasks.model import Task
-from hub.world import World, build_initial, server_hashes
 
 __all__ = ["build_initial", "regenerate", "replay", "server_hashes"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, money
+from hub.kit.intent import Ref, Scene, Skip, day, money
 from servers.banking.tools import banking
 
 CUSTOMER = "SELECT customer_id, name, email, city FROM customers"

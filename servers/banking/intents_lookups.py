@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.banking.intents import ACCOUNT, acc_ref, customer_asks, find_me, me, my_accounts, owned, who
 from servers.banking.tools import banking
 

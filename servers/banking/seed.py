@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
-from hub.kit import insert_rows
+from hub.kit import fake, insert_rows
 
 BANKS = ("First Harbor Bank", "Summit Credit Union", "Pacific Trust", "Lakeside Savings", "Metro National Bank")
 MERCHANTS = (

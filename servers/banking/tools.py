@@ -6,8 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, next_id
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, next_id
 from servers.banking.schema import SCHEMA
 from servers.banking.seed import seed
 

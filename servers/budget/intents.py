@@ -17,7 +17,7 @@ import json
 from datetime import date, timedelta
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, money
+from hub.kit.intent import Ref, Scene, Skip, day, money
 from servers.budget.tools import budget
 
 SPENT = "COALESCE((SELECT spent FROM month_totals t WHERE t.category_id = c.category_id AND t.month = ?), 0)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, day, money
+from hub.kit.intent import Scene, Skip, day, money
 from servers.budget.intents import (
     cat_words,
     dialogue_expense,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, clock, day
+from hub.kit.intent import Ref, Scene, Skip, clock, day
 from servers.calendar.tools import calendar
 
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, clock, day
+from hub.kit.intent import Ref, Scene, Skip, clock, day
 from servers.calendar.intents import (
     CANCEL_WHY,
     FREQ_WORDS,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, clock, day
+from hub.kit.intent import Scene, Skip, clock, day
 from servers.calendar.intents import (
     NEW_TITLES,
     _iso,

@@ -17,7 +17,7 @@ from datetime import timedelta
 from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, money, unique_best
+from hub.kit.intent import Ref, Scene, Skip, day, money, unique_best
 from servers.crm.schema import ALLOWED, OPEN_STAGES
 from servers.crm.tools import crm
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, day
+from hub.kit.intent import Scene, Skip, day
 from servers.crm.intents import follow_up_task, seen
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm

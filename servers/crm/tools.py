@@ -8,8 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import ISO_DATE, Ctx, Limit, Offset, Query, Server, ToolError, listing, next_id, rows
+from hub.kit import ISO_DATE, Ctx, Limit, Offset, Query, Server, ToolError, fake, listing, next_id, rows
 from servers.crm.schema import ALLOWED, LEAD_ALLOWED, OPEN_STAGES, PROBABILITY, SCHEMA
 from servers.crm.seed import seed
 

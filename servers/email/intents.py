@@ -19,8 +19,8 @@ from datetime import date, timedelta
 from operator import itemgetter
 from typing import Any
 
-from hub import fake
-from hub.synth.intent import Ref, Scene, Skip, day
+from hub.kit import fake
+from hub.kit.intent import Ref, Scene, Skip, day
 from servers.email.tools import email
 
 OWNERS = (

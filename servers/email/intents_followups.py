@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.email.intents import COLORS, NEW_LABELS, NEW_MAIL, REPLIES, company_of, core, first
 from servers.email.tools import email
 

@@ -20,8 +20,7 @@ from typing import Annotated, Any
 import regex
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Entity, Server, ToolError, one, rows
+from hub.kit import Ctx, Entity, Server, ToolError, fake, one, rows
 from servers.filesystem.formats import ARCHIVE_MAGIC, archive_encode, archive_size, token  # noqa: F401
 from servers.filesystem.seed import seed
 

@@ -14,7 +14,7 @@ import posixpath
 import re
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day
+from hub.kit.intent import Ref, Scene, Skip, day
 from servers.filesystem import tools_archive, tools_nav, tools_text, tools_write  # noqa: F401  (tools before intents)
 from servers.filesystem.core import filesystem
 

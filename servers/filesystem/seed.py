@@ -13,7 +13,7 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
+from hub.kit import fake
 from servers.filesystem.formats import archive_encode, archive_size, token
 
 USERS = (  # username, uid, full name, home, shell

@@ -9,8 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, ToolError, rows
+from hub.kit import Ctx, Entity, Limit, Offset, ToolError, fake, rows
 from servers.filesystem.core import (
     DIR_SIZE,
     DirArg,

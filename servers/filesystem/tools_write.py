@@ -10,8 +10,7 @@ from typing import Annotated, Any
 import regex
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Entity, ToolError, rows
+from hub.kit import Ctx, Entity, ToolError, fake, rows
 from servers.filesystem.core import (
     MAX_FILE_BYTES,
     Content,

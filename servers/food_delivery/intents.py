@@ -13,9 +13,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from hub import fake
-from hub.synth import customer
-from hub.synth.intent import Given, Ref, Scene, Skip, clock, day, money
+from hub.kit import customer, fake
+from hub.kit.intent import Given, Ref, Scene, Skip, clock, day, money
 from servers.food_delivery.schema import FLOW, MAX_KM, km_between
 from servers.food_delivery.tools import _open_at, food
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, clock, unique_best
+from hub.kit.intent import Scene, Skip, clock, unique_best
 from servers.food_delivery.intents import (
     CUSTOMER,
     MEALS,

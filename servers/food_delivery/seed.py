@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
-from hub.kit import insert_rows
+from hub.kit import fake, insert_rows
 from servers.food_delivery.schema import FLOW, km_between, service_fee, travel_minutes
 
 CITIES = ("New York", "Chicago", "Seattle", "Austin", "Boston", "Denver", "San Francisco", "Miami")

@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
 from hub.kit import (
     Ctx,
     Entity,
@@ -18,6 +17,7 @@ from hub.kit import (
     Query,
     Server,
     ToolError,
+    fake,
     listing,
     next_id,
     rows,

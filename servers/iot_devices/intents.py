@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip
+from hub.kit.intent import Ref, Scene, Skip
 from servers.iot_devices.tools import iot
 
 HOME = "SELECT * FROM homes h WHERE (SELECT COUNT(*) FROM homes x WHERE x.owner_name = h.owner_name) = 1"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.iot_devices.intents import COLOR_WORDS
 from servers.iot_devices.tools import iot
 

@@ -6,8 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, next_id, rows
 from servers.iot_devices.schema import SCHEMA, SWITCHABLE, Color, DeviceType
 from servers.iot_devices.seed import seed
 

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip
+from hub.kit.intent import Ref, Scene, Skip
 from servers.issue_tracker.seed import PROJECTS
 from servers.issue_tracker.tools import tracker
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.issue_tracker.intents import (
     TYPE_WORDS,
     board,

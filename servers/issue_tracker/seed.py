@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub import fake
-from hub.kit import insert_rows
+from hub.kit import fake, insert_rows
 from servers.issue_tracker.schema import POINTS, PRIORITIES, STATUSES
 
 Row = tuple[Any, ...]

@@ -7,8 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, IsoDate, Limit, Offset, Query, Server, ToolError, next_id, rows
+from hub.kit import Ctx, IsoDate, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
 from servers.issue_tracker.schema import POINTS, SCHEMA, WORKFLOW
 from servers.issue_tracker.seed import seed
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip
+from hub.kit.intent import Ref, Scene, Skip
 from servers.maps.schema import MODES as MODES_KM
 from servers.maps.schema import _km
 from servers.maps.tools import maps

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.maps.intents import (
     KINDS,
     MODES,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from hub import fake
+from hub.kit import fake
 
 SCHEMA = """
 CREATE TABLE addresses (

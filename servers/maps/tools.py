@@ -9,8 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, next_id, rows
 from servers.maps.schema import DAYS, MODES, SCHEMA, Mode, _bearing, _km
 from servers.maps.seed import seed
 

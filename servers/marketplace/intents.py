@@ -21,8 +21,8 @@ from datetime import timedelta
 from operator import itemgetter
 from typing import Any
 
-from hub import fake
-from hub.synth.intent import Ref, Scene, Skip, money
+from hub.kit import fake
+from hub.kit.intent import Ref, Scene, Skip, money
 from servers.marketplace.tools import marketplace
 
 ACTIVE = "SELECT user_id, name, city, role FROM users WHERE status = 'active'"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub import fake
-from hub.synth.intent import Scene, Skip, money
+from hub.kit import fake
+from hub.kit.intent import Scene, Skip, money
 from servers.marketplace.intents import SPANS
 from servers.marketplace.tools import marketplace
 

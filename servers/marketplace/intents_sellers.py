@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, money
+from hub.kit.intent import Scene, Skip, money
 from servers.marketplace.intents import (
     LISTING,
     TOP,

@@ -7,8 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
 from servers.marketplace.schema import SCHEMA, CategoryName, increment
 from servers.marketplace.seed import seed
 

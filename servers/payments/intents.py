@@ -11,7 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, last_digits, money, unique_best
+from hub.kit.intent import Ref, Scene, Skip, day, last_digits, money, unique_best
 from servers.payments.tools import payments
 
 CUSTOMER = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, money
+from hub.kit.intent import Ref, Scene, Skip, money
 from servers.payments.intents import (
     INVOICE,
     current_customer,

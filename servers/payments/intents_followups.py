@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, money
+from hub.kit.intent import Scene, Skip, money
 from servers.payments.intents import INVOICE, ITEMS, METHODS, VOID_REASONS
 from servers.payments.tools import payments
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, day, last_digits
+from hub.kit.intent import Scene, Skip, day, last_digits
 from servers.payments.intents import INVOICE, current_customer, find_customer, find_merchant, our_merchant, who
 from servers.payments.tools import payments
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip
+from hub.kit.intent import Ref, Scene, Skip
 from servers.retail_chain.tools import retail_chain
 
 SHOPPERS = (

@@ -12,8 +12,7 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
-from hub.kit import insert_rows
+from hub.kit import fake, insert_rows
 from servers.retail_chain.schema import HOLD_HOURS
 
 # category: (price range, brands, items)

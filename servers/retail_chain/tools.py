@@ -7,8 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
 from servers.retail_chain.schema import HOLD_HOURS, MAX_RESERVE, MAX_TRANSFER, SCHEMA
 from servers.retail_chain.seed import seed
 

@@ -13,9 +13,8 @@ from datetime import timedelta
 from operator import itemgetter
 from typing import Any
 
-from hub import fake
-from hub.synth import customer
-from hub.synth.intent import Given, Ref, Scene, Skip, day, money, unique_best
+from hub.kit import customer, fake
+from hub.kit.intent import Given, Ref, Scene, Skip, day, money, unique_best
 from servers.shopping.schema import MAX_PER_PRODUCT, RETURN_WINDOW_DAYS
 from servers.shopping.tools import shopping
 

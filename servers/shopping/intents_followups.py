@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, money
+from hub.kit.intent import Scene, Skip, money
 from servers.shopping.intents import (
     NUMBERS,
     cart_lines,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from operator import itemgetter
 
-from hub.synth.intent import Scene, Skip, day, unique_best
+from hub.kit.intent import Scene, Skip, day, unique_best
 from servers.shopping.intents import (
     BUYABLE,
     address_listed,

@@ -7,7 +7,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
 from hub.kit import (
     Ctx,
     Limit,
@@ -15,6 +14,7 @@ from hub.kit import (
     Query,
     Server,
     ToolError,
+    fake,
     fetch,
     listing,
     next_id,

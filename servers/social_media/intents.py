@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day
+from hub.kit.intent import Ref, Scene, Skip, day
 from servers.social_media.tools import social_media
 
 USERS = "SELECT user_id, handle, display_name, city, verified FROM users"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import COMMENTS, USERS, handle, visible
 from servers.social_media.tools import social_media
 

@@ -3,7 +3,7 @@ continue a dialogue of the same person (see ``intents``)."""
 
 from __future__ import annotations
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import (
     POST_TEXTS,
     POSTS,

@@ -6,8 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
 from servers.social_media.schema import COMMENT_LIMIT, MAX_HASHTAGS, POST_LIMIT, SCHEMA, VERIFIED_POST_LIMIT, hashtags
 from servers.social_media.seed import seed
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day
+from hub.kit.intent import Ref, Scene, Skip, day
 from servers.team_chat.tools import chat
 
 ACTIVE = "SELECT user_id, handle, name, title, department FROM users WHERE status = 'active'"

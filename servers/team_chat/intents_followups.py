@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.team_chat.intents import EMOJI_WORDS, POSTS, REPLY_TEXTS, colleague, find_user, member, reacted
 from servers.team_chat.tools import GENERAL, chat
 

@@ -8,7 +8,7 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
+from hub.kit import fake
 
 DEPARTMENTS = {
     "Engineering": ("Software Engineer", "Senior Software Engineer", "Staff Engineer", "Engineering Manager", "SRE"),

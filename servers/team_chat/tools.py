@@ -7,8 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fetch, next_id, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Server, ToolError, fake, fetch, next_id, rows
 from servers.team_chat.schema import SCHEMA
 from servers.team_chat.seed import seed
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip, day, money
+from hub.kit.intent import Ref, Scene, Skip, day, money
 from servers.trading.tools import trading
 
 OWNER = "SELECT portfolio_id, owner_name, email, kind, status, cash FROM portfolios WHERE kind != 'market_maker'"

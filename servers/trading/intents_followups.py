@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.trading.intents import remember_order, seen
 from servers.trading.tools import trading
 

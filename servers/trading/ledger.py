@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub import fake
-from hub.kit import Ctx, next_id
+from hub.kit import Ctx, fake, next_id
 
 
 def reserved_cash(ctx: Ctx, portfolio_id: str) -> float:

@@ -8,8 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import ISO_DATE, Ctx, Entity, Limit, Offset, Query, Server, ToolError, fetch, next_id, rows
+from hub.kit import ISO_DATE, Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, fetch, next_id, rows
 from servers.trading.ledger import (
     add_shares,
     best,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub.synth.intent import Given, Ref, Scene, Skip, clock, day
+from hub.kit.intent import Given, Ref, Scene, Skip, clock, day
 from servers.travel_booking.schema import _blocked, _layout
 from servers.travel_booking.tools import travel
 

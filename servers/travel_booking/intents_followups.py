@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from hub.synth.intent import Scene, Skip, clock, day, unique_best
+from hub.kit.intent import Scene, Skip, clock, day, unique_best
 from servers.travel_booking.intents import (
     FLIGHT,
     FLIGHT_BOOKING,

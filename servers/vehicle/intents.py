@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip
+from hub.kit.intent import Ref, Scene, Skip
 from servers.vehicle.tools import vehicle
 
 CAR = (

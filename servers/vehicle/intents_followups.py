@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip
 from servers.vehicle.intents import CAR, DOOR_WORDS, startable
 from servers.vehicle.schema import FLAT_PSI, MIN_CLIMATE_BATTERY
 from servers.vehicle.tools import vehicle

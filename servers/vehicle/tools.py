@@ -7,8 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fetch, listing, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, next_id, rows
 from servers.vehicle.schema import (
     FLAT_PSI,
     MIN_CLIMATE_BATTERY,

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
-from hub.synth.intent import Ref, Scene, Skip, clock, day
+from hub.kit import fake
+from hub.kit.intent import Ref, Scene, Skip, clock, day
 from servers.video_meeting.tools import video_meeting
 
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"

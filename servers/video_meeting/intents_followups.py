@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
-from hub.synth.intent import Scene, Skip, clock
+from hub.kit import fake
+from hub.kit.intent import Scene, Skip, clock
 from servers.video_meeting.intents import iso, remember
 from servers.video_meeting.tools import video_meeting
 

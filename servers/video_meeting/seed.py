@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub import fake
-from hub.kit import insert_rows
+from hub.kit import fake, insert_rows
 from servers.video_meeting.schema import PLAN_CAPACITY
 
 DEPARTMENTS = ("Engineering", "Sales", "Marketing", "Finance", "People Ops", "Product", "Design", "Support", "Legal")

@@ -7,7 +7,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub import fake
 from hub.kit import (
     Ctx,
     Entity,
@@ -18,6 +17,7 @@ from hub.kit import (
     Query,
     Server,
     ToolError,
+    fake,
     next_id,
     parse_datetime,
     rows,

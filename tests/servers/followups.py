@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
+from hub.kit.intent import CallRecord, Scene, Skip
 from hub.synth.goals import _continue, linked, links
-from hub.synth.intent import CallRecord, Scene, Skip
 from servers import REGISTRY
 from tests.test_intents import Live
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from hub.kit import Server
+from hub.kit.intent import Scene, Skip
 from hub.synth.goals import _continue
-from hub.synth.intent import Scene, Skip
 from servers import REGISTRY
 from tests.test_intents import Live, live  # noqa: F401  (the fixture)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.synth.intent import Scene
+from hub.kit.intent import Scene
 from tests.servers.followups import continued
 
 OPENERS = ("put_in_basket", "save_for_later", "ship_to_new_place", "is_it_any_good", "cheapest_will_do", "send_it_back")

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from hub import ids
+from hub.engine.events import EventBus, ToolCallEvent
 from hub.errors import InternalSession, SessionError, UnknownServer, UnknownTool
-from hub.events import EventBus, ToolCallEvent
 from hub.kit import ArgumentError, ToolError
-from hub.library import Library
-from hub.sessions import SessionManager
+from hub.state.library import Library
+from hub.state.sessions import SessionManager
 
-log = logging.getLogger("hub.dispatcher")
+log = logging.getLogger("hub.engine.dispatcher")
 
 # A failed call's kind: the code of the hub.errors class (unknown_server, unknown_tool, session), or
 # the kit's ToolError (tool) and ArgumentError (arguments), or a bug in the tool (internal).

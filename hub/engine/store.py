@@ -27,12 +27,13 @@ from typing import Any, Literal
 import aiosqlite
 from starlette.applications import Starlette
 
+from hub.engine.events import Event, EventBus, Subscription
 from hub.errors import StoreError
-from hub.events import EVENT_KINDS, Event, EventBus, Subscription
 from hub.parts import Part
 from hub.text import storable_text
+from hub.wire import EVENT_KINDS
 
-log = logging.getLogger("hub.store")
+log = logging.getLogger("hub.engine.store")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tasks (

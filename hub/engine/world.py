@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hub.dispatcher import Dispatcher
+from hub.engine.dispatcher import Dispatcher
+from hub.engine.events import EventBus
 from hub.errors import ScenarioError, TaskError
-from hub.events import EventBus
-from hub.library import Library
-from hub.sessions import Session, SessionManager
+from hub.state.library import Library
+from hub.state.sessions import Session, SessionManager
 
 if TYPE_CHECKING:
     from hub.tasks.model import Task

@@ -28,13 +28,14 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hub.auth import scope_has_token, token_matches
+from hub.engine.events import RunEvent, RunMetricEvent, Subscription
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
-from hub.events import EVENT_KINDS, RunEvent, RunMetricEvent, Subscription
-from hub.memory import ensure_seeds
 from hub.parts import Part
+from hub.state.memory import ensure_seeds
 from hub.text import SURROGATE_ESCAPE, storable
+from hub.transports.auth import scope_has_token, token_matches
 from hub.wire import (
+    EVENT_KINDS,
     MAX_GROUP,
     PROTOCOL,
     REQUEST,
@@ -56,7 +57,7 @@ from hub.wire import (
     Unsubscribe,
 )
 
-log = logging.getLogger("hub.ws")
+log = logging.getLogger("hub.transports.ws")
 
 
 def dumps(data: dict[str, Any]) -> str:

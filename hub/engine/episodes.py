@@ -7,7 +7,7 @@ user turn. Step: the model's raw text is parsed (Hermes/Qwen ``<tool_call>`` blo
 ``tool_calls``), its calls run through the dispatcher (the episode id on every event), and the
 tool results come back; a message without a call moves to the next user turn, and the episode
 ends after the last turn or at the step cap. Malformed text is a format error recorded in the
-episode, never a crash. Finish: the reward breakdown (``hub.reward``).
+episode, never a crash. Finish: the reward breakdown (``hub.engine.reward``).
 """
 
 from __future__ import annotations
@@ -20,20 +20,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
-from hub.dispatcher import CallOutcome, Dispatcher
+from hub.engine.dispatcher import CallOutcome, Dispatcher
+from hub.engine.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
+from hub.engine.evidence import ExpectedStates, collect
+from hub.engine.parsing import ParsedCall, parse_model_output
+from hub.engine.reward import CallRecord, RewardBreakdown, score
+from hub.engine.world import build_initial
 from hub.errors import EpisodeError, SessionError, TaskError
-from hub.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
-from hub.evidence import ExpectedStates, collect
-from hub.library import Library
-from hub.names import split_name
-from hub.parsing import ParsedCall, parse_model_output
-from hub.reward import CallRecord, RewardBreakdown, RewardConfig, score
-from hub.sessions import Session, SessionManager
+from hub.kit.names import split_name
+from hub.state.library import Library
+from hub.state.sessions import Session, SessionManager
 from hub.tasks.io import TaskSet
 from hub.tasks.model import Task
-from hub.world import build_initial
+from hub.wire import EpisodeLimits, RewardConfig
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant that can use tools. To call a tool, reply with one or more blocks\n"
@@ -42,14 +43,6 @@ DEFAULT_SYSTEM = (
     "without a tool call. If a detail you need is missing, ask the user for it instead of guessing. "
     "If none of the tools can do what the user asks, say so and make no call."
 )
-
-
-class EpisodeLimits(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    max_steps: int = Field(16, ge=1, le=1000)
-    max_calls_per_step: int = Field(16, ge=1, le=256)
-    max_output_chars: int = Field(200_000, ge=1)
 
 
 def inline_task(data: Mapping[str, Any]) -> Task:

@@ -18,10 +18,9 @@ import asyncio
 import itertools
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol, get_args
+from typing import Any, Protocol
 
-EventKind = Literal["tool_call", "episode", "turn", "reward", "task", "run", "run_metric", "evidence"]
-EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
+from hub.wire import EVENT_KINDS
 
 
 @dataclass
@@ -145,12 +144,12 @@ class RunMetricEvent:
         return asdict(self)
 
 
-Diff = dict[str, dict[str, Any]]  # server -> table -> {added, removed, changed} (hub.evidence)
+Diff = dict[str, dict[str, Any]]  # server -> table -> {added, removed, changed} (hub.engine.evidence)
 
 
 @dataclass
 class EvidenceEvent:
-    """A finished episode's evidence (``hub.evidence``), published at finish and kept by the store."""
+    """A finished episode's evidence (``hub.engine.evidence``), published at finish and kept by the store."""
 
     episode: str
     task: str

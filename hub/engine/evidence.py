@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 
+from hub.engine.events import Diff, EvidenceEvent
+from hub.engine.world import World
 from hub.errors import TaskError
-from hub.events import Diff, EvidenceEvent
-from hub.library import Library
-from hub.sessions import Session
+from hub.state.library import Library
+from hub.state.sessions import Session
 from hub.tasks.model import Task
-from hub.world import World
 
 MAX_ROWS = 50  # per table and kind (added, removed, changed)
 MAX_CHARS = 64_000  # per diff, as JSON

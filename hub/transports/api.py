@@ -3,7 +3,7 @@
 Errors are ``hub.errors`` replies: ``{"error": "<message>", "code": "<code>"}`` with the error's
 HTTP status; anything else is a bug, logged with its traceback and answered 500 ``internal``.
 A session id in a path or body follows the id rule of ``hub.ids`` (else 400 ``bad_id``); a body over
-``HUB_MAX_BODY_BYTES`` is refused while it is read (413 ``too_large``, ``hub.body``).
+``HUB_MAX_BODY_BYTES`` is refused while it is read (413 ``too_large``, ``hub.transports.body``).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from starlette.routing import BaseRoute, Route
 from hub import ids
 from hub.core import Hub
 from hub.errors import BadRequest, HubError, UnknownTable, http_reply, internal_http_reply
-from hub.memory import prepare_call
 from hub.parts import Part
+from hub.state.memory import prepare_call
 from hub.text import SURROGATE_ESCAPE, storable
 
-log = logging.getLogger("hub.api")
+log = logging.getLogger("hub.transports.api")
 MAX_PAGE = 500
 # A failed call's HTTP status by error kind: the model's own mistakes are a normal 200 reply (the call ran
 # and failed as a tool does); a bug in a tool is a 500; unknown servers, tools and sessions are a 404.

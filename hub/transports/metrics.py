@@ -15,11 +15,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from hub.episodes import EpisodeEngine
-from hub.events import Event, EventBus
+from hub.engine.episodes import EpisodeEngine
+from hub.engine.events import Event, EventBus
+from hub.engine.store import Store
 from hub.parts import Part
-from hub.sessions import SessionManager
-from hub.store import Store
+from hub.state.sessions import SessionManager
 
 LATENCY_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 UNBOUNDED_NAMES = frozenset({"format", "unknown_tool", "unknown_server"})

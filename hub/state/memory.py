@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-from hub.library import Library, SqliteMount
-from hub.sessions import SessionManager
+from hub.state.library import Library, SqliteMount
+from hub.state.sessions import SessionManager
 
 
 def missing_seeds(library: Library, servers: Iterable[str], seed: int) -> list[SqliteMount]:

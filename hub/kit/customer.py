@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hub.synth.intent import Ref, Scene, Skip
+from hub.kit.intent import Ref, Scene, Skip
 
 
 def me(s: Scene, select: str, where: str = "1=1", *params: Any) -> dict[str, Any]:

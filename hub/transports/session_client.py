@@ -1,6 +1,6 @@
 """Open hub sessions with per-server scenarios over the JSON API, from Python or the command line.
 
-from hub.session_client import open_session
+from hub.transports.session_client import open_session
 s = open_session("http://127.0.0.1:8765", configs={"bank": {"accounts": {"zoe": 5}}},
                  loader_kwargs={"bank": {"currency": "EUR"}})
 s["mcp_url"]          # http://127.0.0.1:8765/sessions/s-.../mcp : point any MCP client here

@@ -25,15 +25,15 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from hub import ids
-from hub.dispatcher import Dispatcher
+from hub.engine.dispatcher import Dispatcher
 from hub.errors import HubError, UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
-from hub.library import Library
-from hub.memory import prepare_call
+from hub.kit.names import split_name, tool_name
 from hub.mount.spec import session_from_meta
-from hub.names import split_name, tool_name
 from hub.parts import Part
-from hub.sessions import DEFAULT_SESSION
+from hub.state.library import Library
+from hub.state.memory import prepare_call
+from hub.state.sessions import DEFAULT_SESSION
 from hub.text import storable
 
 META_KEY = "hub/session"

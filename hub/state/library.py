@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from hub.errors import UnknownServer, UnknownTool
 from hub.kit import Server, Tool
-from hub.state import Fork, SeedDatabase, SqliteFork, connect_bytes, hex128
+from hub.state.db import Fork, SeedDatabase, SqliteFork, connect_bytes, hex128
 
 
 class Mount(Protocol):
@@ -32,7 +32,7 @@ class SqliteMount:
     """A kit ``Server`` with its seed databases cached per seed, the ``seed_cache`` most recently used.
 
     Forks keep their own seed database alive, so an evicted seed costs a rebuild for new sessions
-    only. Building takes a lock: a worker thread (``hub.memory.ensure_seeds``) and the event loop
+    only. Building takes a lock: a worker thread (``hub.state.memory.ensure_seeds``) and the event loop
     never build the same seed twice."""
 
     def __init__(self, server: Server, now: datetime, seed_cache: int = DEFAULT_SEED_CACHE) -> None:

@@ -302,15 +302,15 @@ class Server:
     seed: SeedFn
     tools: dict[str, Tool] = field(default_factory=dict)
     entities: dict[str, EntityType] = field(default_factory=dict)
-    intents: list[Any] = field(default_factory=list)  # hub.synth.intent.Intent: what users want of it
+    intents: list[Any] = field(default_factory=list)  # hub.kit.intent.Intent: what users want of it
 
     def intent(
         self, *, covers: tuple[str, ...], weight: float = 1.0, follows: bool = False, opens: bool = True
     ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-        """Register a user goal (see ``hub.synth.intent``): a function of a ``Scene`` calling ``covers``."""
+        """Register a user goal (see ``hub.kit.intent``): a function of a ``Scene`` calling ``covers``."""
 
         def decorate(fn: Callable[..., None]) -> Callable[..., None]:
-            from hub.synth.intent import (
+            from hub.kit.intent import (
                 register,  # synthesis owns what an intent is; the kit only keeps the list
             )
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from hub import ids
 from hub.errors import CapacityError, InternalSession, SessionError
-from hub.library import Library
-from hub.state import Fork, combine
+from hub.state.db import Fork, combine
+from hub.state.library import Library
 
 DEFAULT_SESSION = "default"
 MAX_ENDED = 100_000

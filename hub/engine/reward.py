@@ -18,7 +18,7 @@
 - Clarification (kind ``clarify``): R_ask = 1 when, on every ``ask`` turn, the model made no call
   and (``clarify_check = "question"``, the default) its reply asks for what is missing: a
   question or request that names the withheld parameter, its entity kind or a synonym
-  (``hub.clarify``: the rules and examples); a statement, a refusal or an invented completion
+  (``hub.engine.clarify``: the rules and examples); a statement, a refusal or an invented completion
   scores 0. ``clarify_check = "no_call"`` keeps only the no-call condition (the paper's reading).
   The breakdown's ``reasons["clarify"]`` says why. With no GT calls after the ask turns,
   R = R_ask; otherwise R = R_ask · (the paper's R over the later turns' calls). Asking is a
@@ -35,27 +35,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from hub.clarify import judge_reply, question_words
+from hub.engine.clarify import judge_reply, question_words
 from hub.tasks import GTStep, Task
-
-
-class RewardConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # a NaN weight would make every reward NaN
-
-    w_val: float = 0.5
-    w_cov: float = 0.5
-    w_eff: float = 0.15
-    w_name: float = 0.2
-    w_arg: float = 0.1
-    alpha: float = Field(0.5, ge=0)
-    beta: float = Field(0.5, ge=0)
-    w_state: float = 0.0
-    w_format: float = 0.0
-    clarify_check: Literal["question", "no_call"] = "question"
+from hub.wire import RewardConfig
 
 
 @dataclass

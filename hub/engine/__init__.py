@@ -1,0 +1,1 @@
+"""The engine: the dispatcher, events, worlds, episodes, the reward and the store."""

@@ -1,0 +1,1 @@
+"""SQLite state: seed databases, forks, sessions, the library of mounted servers."""

@@ -1,0 +1,1 @@
+"""Transports: MCP, the JSON API, the rollout WebSocket, metrics, and the request guards."""
