@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -44,11 +45,49 @@ class Call(BaseModel):
         return tool_name(self.server, self.tool)
 
 
+def _empty(value: Any) -> bool:
+    """Fields added after tasks were first written are left out while empty, so older files read back byte-equal."""
+    return not value
+
+
+ArgRole = Literal["stated", "returned", "default", "derived", "incidental"]
+
+
+class ArgSource(BaseModel):
+    """Where one ground-truth argument's value comes from, recorded by synthesis (the Scene).
+
+    - ``stated``: a user turn says it (``turn``: its index);
+    - ``returned``: an earlier ground-truth call's result held it (``step``: that step's id);
+    - ``default``: the schema's default or an enum member the request implies;
+    - ``derived``: computed by a rule the intent declares (``rule``: e.g. ``date+1d``, ``percent``, ``sum``) from
+      values that are themselves grounded (``inputs``: their sources' descriptions);
+    - ``incidental``: the synthesizer's own choice (paging, sort, a filter nobody asked for): not part of what the
+      user asked, so a reward does not demand it.
+
+    Every role but ``incidental`` matters to the outcome; so does any key the tool's schema requires.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: ArgRole
+    turn: int | None = Field(None, ge=0)
+    step: str | None = None
+    rule: str | None = None
+    inputs: list[str] = Field(default_factory=list)
+
+
 class GTStep(Call):
     """A ground-truth call with an id and the ids of the steps that must come before it."""
 
     id: str
     after: list[str] = Field(default_factory=list)
+    sources: dict[str, ArgSource] = Field(default_factory=dict, exclude_if=_empty)
+    """Per argument key, where its value comes from. Empty on hand-written tasks: then every key matters."""
+
+    def matters(self, key: str, required: Sequence[str] = ()) -> bool:
+        """Whether argument ``key`` is part of what the user asked: required by the schema, or not incidental."""
+        source = self.sources.get(key)
+        return key in required or source is None or source.role != "incidental"
 
 
 class Turn(BaseModel):
@@ -58,7 +97,12 @@ class Turn(BaseModel):
     ask: bool = False  # a clarify turn: a required value is missing; the right move is to ask
     missing: list[str] = Field(default_factory=list)
     """On an ask turn: the parameters (of the next turn's calls) whose values the user withholds."""
+    about: dict[str, str] = Field(default_factory=dict, exclude_if=_empty)
+    """On an ask turn: per withheld parameter, the intent's short words for the value ("the comment's text",
+    "how long the meeting runs"), which a clarifying question may use."""
     calls: list[GTStep] = Field(default_factory=list)
+    answer: list[Any] = Field(default_factory=list, exclude_if=_empty)
+    """The values the user asked to be told on this turn (a balance, names, a date): the reply should state them."""
 
 
 class InitialState(BaseModel):
