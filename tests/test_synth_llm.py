@@ -12,9 +12,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from hub.synth.chain.render import LLMRenderer, RenderRequest, StepView, TemplateRenderer
+from hub.synth.chain.validate import SeedIndex, ungrounded
 from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
-from hub.synth.render import LLMRenderer, RenderRequest, StepView, TemplateRenderer
-from hub.synth.validate import SeedIndex, ungrounded
 from hub.testing import serve
 from tests.conftest import LIBRARY
 

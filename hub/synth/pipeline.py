@@ -5,7 +5,7 @@ function); every other slot draws an information level (complete 60%, missing 20
 and a missing level makes it a clarify task. Slot i goes to server i of a seeded rotation over
 all servers (a server that cannot fill a slot passes it on), so servers get equal shares. Each
 attempt draws one of the run's world seeds. A server with intents synthesizes from them
-(``hub.synth.goals``); one without falls back to the chain machine (``hub.synth.machine``) and is
+(``hub.synth.goals``); one without falls back to the chain machine (``hub.synth.chain.machine``) and is
 flagged in the result. Intent choice is steered toward tools used least so far.
 
 Every choice comes from a ``random.Random`` seeded by a string of (seed, kind, attempt, server),
@@ -32,6 +32,21 @@ from hub.kit import Server
 from hub.kit.intent import MAX_TURNS, Intent, IntentError, Level, Scene
 from hub.state.library import Library, SqliteMount
 from hub.synth import checks, perturb
+from hub.synth.chain.graph import ToolGraph, load_graph
+from hub.synth.chain.machine import Chain, Machine, MachineConfig, StepRun
+from hub.synth.chain.render import (
+    ID_TOKEN,
+    LLMRenderer,
+    Renderer,
+    RenderRequest,
+    StepView,
+    TemplateRenderer,
+    fmt,
+    humanize,
+)
+from hub.synth.chain.sampler import Harvester, Sampler
+from hub.synth.chain.validate import SeedIndex, ungrounded
+from hub.synth.chain.values import ValueMaker
 from hub.synth.goals import (
     Dialogue,
     DraftFailed,
@@ -44,29 +59,9 @@ from hub.synth.goals import (
     wanted_tools,
 )
 from hub.synth.goals import render as render_turns
-from hub.synth.graph import ToolGraph, load_graph
-from hub.synth.machine import Chain, Machine, MachineConfig, StepRun
 from hub.synth.output import assign_splits, stratum
-from hub.synth.render import (
-    ID_TOKEN,
-    IntentWriter,
-    LLMRenderer,
-    Renderer,
-    RenderRequest,
-    StepView,
-    TemplateRenderer,
-    fmt,
-    humanize,
-)
-from hub.synth.sampler import Harvester, Sampler
-from hub.synth.validate import (
-    Deduper,
-    SeedIndex,
-    call_tokens,
-    ungrounded,
-    validate_replay,
-)
-from hub.synth.values import ValueMaker
+from hub.synth.validate import Deduper, call_tokens, validate_replay
+from hub.synth.writer import IntentWriter
 from hub.tasks import GTStep, InitialState, Task, Turn, tool_name
 
 LEVELS: tuple[Level, ...] = ("complete", "missing", "minimal")
