@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from hub.state.library import Library
+from hub.synth.goals import unsolvable_offer
 from hub.tasks import tool_name
 
 PAPER_KINDS = {"mcp": 10_895, "clarify": 1_500, "abstain": 1_122}
@@ -90,3 +91,38 @@ def has_enum(schema: Any) -> bool:
     if isinstance(schema, list):
         return any(has_enum(v) for v in schema)
     return False
+
+
+def offer(
+    library: Library,
+    kind: str,
+    variant: str | None,
+    server: str,
+    wanted: list[str],
+    rng: random.Random,
+    distractor_rate: float,
+    strip_rate: float,
+) -> tuple[list[str], list[str], dict[str, Any]]:
+    """The offered tools (shuffled), their servers and the perturbations made: the server's tools plus, in
+    ``distractor_rate`` of tasks, distractors of other servers; an irrelevance task offers only unrelated
+    servers' tools, a missing-function task the server's reads (and sometimes unrelated tools), none of them
+    able to do one of ``wanted``. ``strip_rate`` of tasks offer their schemas without enum lists."""
+    extra: list[str] = []
+    if variant == "irrelevance":
+        tools = unsolvable_offer(unrelated_tools(library, server, rng), wanted)
+    else:
+        if variant == "missing_function":
+            tools = unsolvable_offer(read_tools(library, server), wanted)
+        else:
+            tools = [tool_name(server, t) for t in library.mount(server).tools]
+        if rng.random() < distractor_rate:
+            extra = (
+                unsolvable_offer(unrelated_tools(library, server, rng, 3, 8), wanted)
+                if kind == "abstain"
+                else distractors(library, server, rng)
+            )
+        tools = tools + extra
+    rng.shuffle(tools)
+    strip = rng.random() < strip_rate
+    servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if variant != "irrelevance" else set()))
+    return tools, servers, {"distractors": extra, "enum_stripped": strip, "wanted": wanted if kind == "abstain" else []}
