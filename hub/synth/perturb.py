@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from hub.state.library import Library
@@ -63,22 +65,44 @@ def family_of(server: str) -> str:
     return FAMILIES.get(server, server)
 
 
-def distractors(library: Library, server: str, rng: random.Random, low: int = 3, high: int = 8) -> list[str]:
-    """``low``..``high`` tools of other servers (``server__tool`` names)."""
-    pool = [tool_name(m, t) for m in sorted(library.mounts) if m != server for t in library.mount(m).tools]
-    return rng.sample(pool, rng.randint(low, min(high, len(pool))))
+def distractors(
+    library: Library,
+    server: str,
+    rng: random.Random,
+    low: int = 3,
+    high: int = 8,
+    *,
+    family: bool = False,
+    exclude: Sequence[str] = (),
+) -> list[str]:
+    """``low``..``high`` tools of other servers (``server__tool`` names; ``family``: only servers outside
+    ``server``'s family), none able to do one of ``exclude``.
 
-
-def unrelated_tools(library: Library, server: str, rng: random.Random, low: int = 4, high: int = 10) -> list[str]:
-    """Tools of servers outside ``server``'s family: an irrelevance task's offer (none can serve it)."""
+    The draw takes the same bits of ``rng`` whatever the registry holds, and each tool's rank is a hash of
+    its name with a token of this draw: adding a server changes no other server's count of distractors, and
+    only the picks its own tools outrank."""
+    token = rng.getrandbits(64)
+    k = random.Random(token).randint(low, high)
     fam = family_of(server)
     pool = [
         tool_name(m, t)
-        for m in sorted(library.mounts)
-        if family_of(m) != fam and m != server
+        for m in library.mounts
+        if m != server and not (family and family_of(m) == fam)
         for t in library.mount(m).tools
     ]
-    return rng.sample(pool, rng.randint(low, min(high, len(pool))))
+    pool = unsolvable_offer(pool, list(exclude))
+    return sorted(pool, key=lambda name: _rank(token, name))[:k]
+
+
+def unrelated_tools(
+    library: Library, server: str, rng: random.Random, low: int = 4, high: int = 10, exclude: Sequence[str] = ()
+) -> list[str]:
+    """Tools of servers outside ``server``'s family: an irrelevance task's offer (none can serve it)."""
+    return distractors(library, server, rng, low, high, family=True, exclude=exclude)
+
+
+def _rank(token: int, name: str) -> bytes:
+    return hashlib.blake2b(f"{token}:{name}".encode(), digest_size=8).digest()
 
 
 def read_tools(library: Library, server: str) -> list[str]:
@@ -109,7 +133,7 @@ def offer(
     able to do one of ``wanted``. ``strip_rate`` of tasks offer their schemas without enum lists."""
     extra: list[str] = []
     if variant == "irrelevance":
-        tools = unsolvable_offer(unrelated_tools(library, server, rng), wanted)
+        tools = unrelated_tools(library, server, rng, exclude=wanted)
     else:
         if variant == "missing_function":
             tools = unsolvable_offer(read_tools(library, server), wanted)
@@ -117,7 +141,7 @@ def offer(
             tools = [tool_name(server, t) for t in library.mount(server).tools]
         if rng.random() < distractor_rate:
             extra = (
-                unsolvable_offer(unrelated_tools(library, server, rng, 3, 8), wanted)
+                unrelated_tools(library, server, rng, 3, 8, exclude=wanted)
                 if kind == "abstain"
                 else distractors(library, server, rng)
             )
