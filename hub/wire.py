@@ -103,6 +103,7 @@ class Tasks(Msg):
     type: Literal["tasks"]
     kind: Literal["mcp", "clarify", "abstain"] | None = None
     full: bool = False
+    oracle: bool = False  # with ``full``: each task also carries ``oracle``, the messages of a perfect policy
 
 
 class Open(Msg):

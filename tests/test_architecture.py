@@ -133,6 +133,29 @@ def typing_imports(path: Path) -> set[str]:
     }
 
 
+TRAINER = ROOT / "trainer_client"
+# Hosts hubs as Ray actors, so it imports the hub itself; it moves into hub/ with the hub's hosting.
+TRAINER_HOSTS_HUBS = {"trainer_client.ray_hubs"}
+
+
+def test_the_trainer_client_imports_nothing_of_the_hub_but_the_wire() -> None:
+    offenders = {
+        module_name(path): sorted(
+            i
+            for i in runtime_imports(path) | typing_imports(path)
+            if i.split(".")[0] == "hub" and i not in ("hub", "hub.wire")
+        )
+        for path in sorted(TRAINER.rglob("*.py"))
+    }
+    found = {k: v for k, v in offenders.items() if v and k not in TRAINER_HOSTS_HUBS}
+    assert found == {}, "the trainer client talks to hubs through hub.wire only"
+
+
+def test_the_wire_is_a_leaf() -> None:
+    assert {i for i in runtime_imports(HUB / "wire.py") | typing_imports(HUB / "wire.py") if i.startswith("hub")} == set()
+    assert (HUB / "__init__.py").read_text().strip() == "", "the trainer ships hub/wire.py with an empty hub package"
+
+
 def test_importing_every_hub_module_loads_neither_web_nor_the_trainer_client() -> None:
     names = [n for n in MODULES if not n.endswith("__main__")]
     code = (

@@ -114,16 +114,18 @@ class Policy(Protocol):
 
 
 class OraclePolicy:
-    """Replays the ground truth: each turn's calls in one message, then an answer (``hub.tasks.oracle_script``)."""
+    """Replays the ground truth: each turn's calls in one message, then an answer. The hub writes the script
+    (``tasks`` with ``oracle``: the task's ``oracle`` messages), so the client needs nothing of the hub's code."""
 
     name = "oracle"
+    needs_oracle = True
 
     async def act(
         self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]], step: int
     ) -> dict[str, Any]:
-        from hub.tasks import Task, oracle_script
-
-        script = oracle_script(Task.model_validate(task))
+        script = task.get("oracle")
+        if script is None:
+            raise ValueError(f"task {task.get('id')!r} came without its oracle script (ask the hub with oracle=True)")
         return {"role": "assistant", "content": script[step] if step < len(script) else "Done."}
 
 
@@ -269,11 +271,11 @@ async def run_episode(
     return result
 
 
-async def list_tasks(hubs: HubSet) -> list[dict[str, Any]]:
-    """Every task (whole objects) from the first hub that answers."""
+async def list_tasks(hubs: HubSet, oracle: bool = False) -> list[dict[str, Any]]:
+    """Every task (whole objects; with ``oracle``, each with its oracle script) from the first hub that answers."""
     for hub in hubs.alive:
         try:
-            return list(await hubs.call(hub, "tasks", None, True))
+            return list(await hubs.call(hub, "tasks", None, True, oracle))
         except HubDown:
             continue
     raise NoHubAvailable("no hub answered the task list request")
@@ -293,7 +295,7 @@ async def evaluate(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Run every selected task; the report (``summarize``) with the episodes."""
-    tasks = select_tasks(await list_tasks(hubs), split, kind, ids, limit)
+    tasks = select_tasks(await list_tasks(hubs, getattr(policy, "needs_oracle", False)), split, kind, ids, limit)
     if not tasks:
         raise ValueError(f"no task in split {split!r}" + (f" of kind {kind}" if kind else ""))
     gate = asyncio.Semaphore(concurrency)

@@ -230,8 +230,11 @@ class HubClient:
     async def ping(self) -> dict[str, Any]:
         return await self.send(wire.Ping(type="ping"))
 
-    async def tasks(self, kind: str | None = None, full: bool = False) -> list[dict[str, Any]]:
-        reply = await self.send(wire.Tasks(type="tasks", kind=kind, full=full))  # type: ignore[arg-type]
+    async def tasks(self, kind: str | None = None, full: bool = False, oracle: bool = False) -> list[dict[str, Any]]:
+        """The hub's tasks: summaries, or whole task objects with ``full`` (each with ``oracle``, the messages
+        of a perfect policy, when asked)."""
+        fields: dict[str, Any] = {"oracle": True} if oracle else {}
+        reply = await self.send(wire.Tasks(type="tasks", kind=kind, full=full or oracle, **fields))  # type: ignore[arg-type]
         return list(reply["tasks"])
 
     async def open(

@@ -32,6 +32,7 @@ from hub.engine.events import RunEvent, RunMetricEvent, Subscription
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
 from hub.parts import Part
 from hub.state.memory import ensure_seeds
+from hub.tasks import oracle_script
 from hub.text import SURROGATE_ESCAPE, storable
 from hub.transports.auth import scope_has_token, token_matches
 from hub.wire import (
@@ -175,7 +176,7 @@ class Connection:
     def on_tasks(self, req: Tasks) -> dict[str, Any]:
         tasks = [t for t in self.hub.tasks if req.kind is None or t.kind == req.kind]
         items = [
-            t.model_dump()
+            {**t.model_dump(), **({"oracle": oracle_script(t)} if req.oracle else {})}
             if req.full
             else {
                 "id": t.id,
