@@ -126,6 +126,7 @@ class Finish(Msg):
     type: Literal["finish"]
     episode: str
     reward: RewardConfig | None = None
+    truncated: bool = False  # the client cut the episode (a turn hit its token limit, or the context is full)
 
 
 class Close(Msg):

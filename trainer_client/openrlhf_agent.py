@@ -208,6 +208,11 @@ class _RecordingEngine:
         self._ctx = ctx
 
     async def generate(self, prompt_token_ids: Any, sampling_params: Any, *args: Any, **kwargs: Any) -> Any:
+        instance = self._ctx.instance
+        if instance is not None and instance.lease is None:  # no episode (its group failed to open): end at once
+            out = ended_output(self._ctx.tokenizer, sampling_params)
+            self._ctx.last_prompt_len, self._ctx.last_output = len(prompt_token_ids), out
+            return out
         cap = self._ctx.config.max_new_tokens
         if cap and (sampling_params.max_tokens is None or sampling_params.max_tokens > cap):
             sampling_params.max_tokens = int(cap)  # the executor hands the engine its own deep copy
@@ -218,6 +223,18 @@ class _RecordingEngine:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
+
+
+def ended_output(tokenizer: Any, sampling_params: Any) -> Any:
+    """What the engine would return for a generation that stopped at once: the EOS alone (with its log-prob
+    when the sampling parameters ask for log-probs), so OpenRLHF's loop calls ``step`` right away."""
+    from types import SimpleNamespace
+
+    eos = getattr(tokenizer, "eos_token_id", None)
+    ids = [int(eos)] if eos is not None else []
+    logprobs = [{i: SimpleNamespace(logprob=0.0)} for i in ids] if getattr(sampling_params, "logprobs", None) else None
+    output = SimpleNamespace(token_ids=ids, text="", finish_reason="stop", stop_reason=None, logprobs=logprobs)
+    return SimpleNamespace(outputs=[output])
 
 
 def task_of(label: Any) -> str:
@@ -263,6 +280,7 @@ class AgentInstance(AgentInstanceBase):
         self.steps = 0
         self.format_errors = 0
         self.failure: str | None = None
+        self.turn_cut = False  # the last generation hit its token limit: the episode ended there, truncated
         self.finished = False
         self.result: dict[str, Any] | None = None  # the final step's result, once the episode is scored
 
@@ -295,6 +313,10 @@ class AgentInstance(AgentInstanceBase):
         action = str(states.get("action_text") or "")
         if self.failure is not None or self.lease is None:
             return self._failed(self.failure or "no episode")
+        if self._cut_by_limit():  # a cut turn is no answer: score the calls made so far, marked truncated
+            self.turn_cut = True
+            log.info("episode %s: a turn hit its token limit; scored as truncated", self.lease.episode)
+            return await self._finish(truncated=True)
         self.steps += 1
         try:
             obs = await self.ctx.pool.hubs.call(self.lease.hub, "step", self.lease.episode, action)
@@ -330,6 +352,10 @@ class AgentInstance(AgentInstanceBase):
         eot_id = tok.convert_tokens_to_ids(eot) if tok is not None and hasattr(tok, "convert_tokens_to_ids") else None
         return bool(ids) and eot_id is not None and ids[-1] == eot_id
 
+    def _cut_by_limit(self) -> bool:
+        out = self.ctx.last_output
+        return out is not None and bool(out.outputs) and getattr(out.outputs[0], "finish_reason", None) == "length"
+
     def _action_ids(self) -> list[int]:
         out = self.ctx.last_output
         return list(getattr(out.outputs[0], "token_ids", []) or []) if out is not None and out.outputs else []
@@ -347,7 +373,9 @@ class AgentInstance(AgentInstanceBase):
         assert self.lease is not None
         hubs = self.ctx.pool.hubs
         try:
-            reward = await hubs.call(self.lease.hub, "finish", self.lease.episode, self.ctx.config.reward)
+            reward = await hubs.call(
+                self.lease.hub, "finish", self.lease.episode, self.ctx.config.reward, truncated=truncated
+            )
         except (HubDown, HubError) as exc:
             return self._failed(str(exc))
         self.finished = True
@@ -392,7 +420,9 @@ class AgentInstance(AgentInstanceBase):
         logs["format_errors"] = float(self.format_errors)
         logs["hub_failed"] = 1.0 if failed else 0.0
         logs["group_lost"] = 1.0 if failed else 0.0
-        logs["context_truncated"] = 1.0 if truncated else 0.0
+        logs["truncated"] = 1.0 if truncated else 0.0  # the episode was cut, by a turn's limit or a full context
+        logs["turn_cut"] = 1.0 if truncated and self.turn_cut else 0.0
+        logs["context_truncated"] = 1.0 if truncated and not self.turn_cut else 0.0
         return logs
 
     async def release(self) -> None:

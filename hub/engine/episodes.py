@@ -394,8 +394,10 @@ class EpisodeEngine:
         session = self.sessions.get(ep.session_id, create=False)
         return {s: session.fork_of(s).state_hash() for s in ep.task.servers}
 
-    def finish(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
-        """End the episode (if it is still running) and score it; idempotent for the same config."""
+    def finish(self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False) -> RewardBreakdown:
+        """End the episode (if it is still running) and score it; idempotent for the same config. ``truncated``:
+        the client cut the episode (a turn hit its token limit): it ends as ``truncated``, scored on the calls
+        made so far, and the breakdown says so."""
         ep = self.get(eid)
         config = config or self.reward
         if ep.reward is not None and ep.reward_config == config:
@@ -406,7 +408,7 @@ class EpisodeEngine:
             raise EpisodeError(f"episode {eid}'s session expired: {exc}", "session_expired") from None
         first = ep.reward is None
         if not ep.done:
-            ep.done, ep.reason = True, "finished"
+            ep.done, ep.reason = True, "truncated" if truncated else "finished"
         hashes = self.final_hashes(ep)
         breakdown = score(
             ep.task,
@@ -418,6 +420,7 @@ class EpisodeEngine:
             format_error_messages=ep.format_error_messages,
             replies=ep.replies,
         )
+        breakdown.truncated = ep.reason == "truncated"
         ep.reward, ep.reward_config = breakdown, config
         if first:
             self.finished += 1

@@ -101,6 +101,7 @@ class RewardBreakdown(BaseModel):
     reasons: dict[str, str] = Field(default_factory=dict)  # why a gate component is what it is
     ledger: list[LedgerRow] = Field(default_factory=list)
     max: float = 0.0  # the most this task can score under this config: the ledger's maxima summed
+    truncated: bool = False  # the episode was cut (token limit, full context): scored on the calls made so far
 
 
 # JSON types ------------------------------------------------------------------------------------

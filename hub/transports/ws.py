@@ -215,7 +215,7 @@ class Connection:
         return {"type": "observation", **result.to_json()}
 
     def on_finish(self, req: Finish) -> dict[str, Any]:
-        breakdown = self.hub.episodes.finish(req.episode, req.reward)
+        breakdown = self.hub.episodes.finish(req.episode, req.reward, truncated=req.truncated)
         return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
 
     def on_close(self, req: Close) -> dict[str, Any]:
