@@ -81,6 +81,7 @@ class AgentConfig:
         "reward",
         "run",
         "batch_size",
+        "thinking_history",
     )
 
     def __init__(
@@ -97,6 +98,7 @@ class AgentConfig:
         reward: dict[str, float] | None = None,
         run: str | None = None,
         batch_size: int | None = None,
+        thinking_history: str | None = None,
     ) -> None:
         self.hub_urls = list(hub_urls or ["ws://127.0.0.1:8765/ws"])
         self.token = token
@@ -110,6 +112,9 @@ class AgentConfig:
         self.reward = reward  # RewardConfig overrides sent with finish
         self.run = run  # the training run's id on the hubs (prove-train's run_start)
         self.batch_size = batch_size  # prompts per rollout batch: with it, groups carry their step (steps.py)
+        self.thinking_history = thinking_history  # "keep" / "strip" earlier turns' <think>; None: the template's way
+        if thinking_history not in (None, "keep", "strip"):
+            raise ValueError(f"thinking_history is keep or strip, not {thinking_history!r}")
         if self.group_size < 1:
             raise ValueError("group_size must be at least 1")
         if max_new_tokens is not None and int(max_new_tokens) < 1:
@@ -136,7 +141,11 @@ class AgentConfig:
             data.update(cls.load(path).to_json())
         if env.get("PROVE_HUB_URLS"):
             data["hub_urls"] = [u for u in env["PROVE_HUB_URLS"].split(",") if u.strip()]
-        for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_RUN", "run")):
+        for key, name in (
+            ("PROVE_HUB_TOKEN", "token"),
+            ("PROVE_RUN", "run"),
+            ("PROVE_THINKING_HISTORY", "thinking_history"),
+        ):
             if env.get(key):
                 data[name] = env[key]
         for key, name, kind in (
@@ -460,6 +469,8 @@ class AgentExecutor(MultiTurnAgentExecutor):
         super().__init__(AgentInstance)
         if config is None:
             config = AgentConfig.load(self.CONFIG_FILE) if self.CONFIG_FILE else AgentConfig.from_env()
+            if config.token is None and os.environ.get("PROVE_HUB_TOKEN"):  # a cluster job's runtime environment
+                config.token = os.environ["PROVE_HUB_TOKEN"]
         self.config = config
         self._hubs = hubs
         self._pool: GroupPool | None = None
