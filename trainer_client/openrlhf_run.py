@@ -118,8 +118,11 @@ class HubMetrics:
 
     async def _forward(self) -> None:
         from trainer_client.hub_client import HubClient, HubError
+        from trainer_client.hubs import ws_url
 
-        clients = [HubClient(u, self.token, client="prove-train-job", retries=3, backoff=0.5) for u in self.urls]
+        clients = [
+            HubClient(ws_url(u), self.token, client="prove-train-job", retries=3, backoff=0.5) for u in self.urls
+        ]
         loop = asyncio.get_running_loop()
         try:
             while (item := await loop.run_in_executor(None, self.queue.get)) is not None:
@@ -313,9 +316,11 @@ def end_run(status: str) -> None:
 
     async def send() -> None:
         from trainer_client.hub_client import HubClient, HubError
+        from trainer_client.hubs import ws_url
 
         for url in urls:
-            client = HubClient(url, os.environ.get("PROVE_HUB_TOKEN") or None, client="prove-train-job", retries=3)
+            token = os.environ.get("PROVE_HUB_TOKEN") or None
+            client = HubClient(ws_url(url), token, client="prove-train-job", retries=3)
             try:
                 await client.run_end(run, status)
             except HubError as exc:
