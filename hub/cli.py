@@ -16,6 +16,7 @@ from hub.core import build_library
 from hub.engine.world import World
 from hub.errors import HubError
 from hub.parts import Part, add_commands
+from hub.tasks.default import DEFAULT_TASKS
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -35,6 +36,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
         return 2
+    if settings.tasks_path is None:  # the shipped default set: the hand-written tasks and enough to train on
+        settings = settings.model_copy(update={"tasks_path": str(DEFAULT_TASKS)})
     app = create_app(settings)
     hub = app.state.hub
     parts = ", ".join(p.name for p in app.state.parts)
@@ -121,7 +124,8 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     serve.add_argument(
         "--tasks",
         default=None,
-        help="JSONL task set to serve, e.g. a synthesized train.jsonl (default: the built-in tasks)",
+        help="JSONL task set to serve, e.g. a synthesized train.jsonl (default: hub/data/default_tasks.jsonl, the "
+        "hand-written tasks and a synthesized set to train on, with split stamps)",
     )
     serve.add_argument(
         "--max-state-bytes",
