@@ -334,14 +334,6 @@ async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path
     assert config["max_new_tokens"] == 64 and config["max_steps"] == 4 and config["group_size"] == 4
 
 
-def test_train_extra_is_openrlhfs_own_pins() -> None:
-    """``.[train]`` asks for OpenRLHF 0.11.2 with vLLM and nothing that contradicts its pins."""
-    import tomllib
-
-    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["train"]
-    assert extra == ["openrlhf[vllm]==0.11.2"]
-
-
 async def dry_flags(live: LiveHub, tmp_path: Path, *argv: str) -> tuple[int, dict[str, str | bool], str]:
     rc, out, err = await prove_train(
         "--hub", live.url, "--model", "m", "--dry-run", "--output", str(tmp_path / "r"), "--batch-size", "2", *argv
