@@ -459,9 +459,7 @@ class EpisodeEngine:
             self.bus.publish(collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now))
         return breakdown
 
-    def _score(
-        self, ep: Episode, task: Task, config: RewardConfig, hashes: dict[str, str] | None
-    ) -> RewardBreakdown:
+    def _score(self, ep: Episode, task: Task, config: RewardConfig, hashes: dict[str, str] | None) -> RewardBreakdown:
         return score(
             task,
             ep.calls,
