@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from hub.config import Settings
 from hub.core import Hub
-from hub.engine import store
+from hub.engine import export, store
 from hub.parts import Part, discover
 from hub.synth import cli as synth_cli
 from hub.transports import api, mcp_http, metrics, openenv, session_client, ws
@@ -34,6 +34,7 @@ BUILTIN_PARTS: tuple[Part, ...] = (
     openenv.part,
     metrics.part,
     store.part,
+    export.part,
     synth_cli.part,
     session_client.part,
 )

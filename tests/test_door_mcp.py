@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -125,22 +126,22 @@ def test_the_typescript_sdk_uses_handles_prompts_and_resources(tmp_path: Path) -
     if node is None or not (TS / "node_modules" / "@modelcontextprotocol" / "sdk").exists():
         pytest.skip("node or tests/ts/node_modules is missing: run scripts/install-door-deps")
 
-    async def scenario() -> dict[str, object]:
+    async def scenario() -> Any:
         settings = Settings(store_path=str(tmp_path / "store.db"))
         async with serve(create_app(settings, Hub(settings, LIBRARY))) as live:
             done = await asyncio.to_thread(
                 subprocess.run, [node, "mcp_door.mjs", live.url], cwd=TS, capture_output=True, text=True, timeout=120
             )
         assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+        return json.loads(done.stdout.strip().splitlines()[-1])
 
     seen = asyncio.run(scenario())
     handle = seen["handle"]
     assert seen["deposit_ok"] and seen["state_hash"] == seen["fork_state_hash"]  # the fork copied the deposit
-    assert f"hub://session/{handle}/banking/accounts" in seen["resource_uris"]  # type: ignore[operator]
+    assert f"hub://session/{handle}/banking/accounts" in seen["resource_uris"]
     assert seen["templates"] == ["hub://session/{session}/{server}/{table}", "hub://session/{session}/{server}"]
-    assert "bank-transfer-002" in seen["prompts"] and seen["prompt_user"].startswith("Move $300")  # type: ignore[operator, union-attr]
-    assert "banking__transfer_funds" in seen["prompt_tools"] and seen["rows"] == 3  # type: ignore[operator]
-    assert "no prompt" in seen["missing_prompt"]  # type: ignore[operator]
+    assert "bank-transfer-002" in seen["prompts"] and seen["prompt_user"].startswith("Move $300")
+    assert "banking__transfer_funds" in seen["prompt_tools"] and seen["rows"] == 3
+    assert "no prompt" in seen["missing_prompt"]
     assert seen["closed"] == {"session": handle, "closed": True} and seen["closed_again_error"]
-    assert "was closed" in seen["after_close"]  # type: ignore[operator]
+    assert "was closed" in seen["after_close"]
