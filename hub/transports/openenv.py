@@ -599,7 +599,11 @@ class OpenEnvDoor:
         return JSONResponse(
             {
                 "environments": [
-                    {"name": "tasks", "path": "/openenv/tasks", "tasks": len(self.hub.tasks)},
+                    {
+                        "name": "tasks",
+                        "path": "/openenv/tasks",
+                        "tasks": [{"id": t.id, "kind": t.kind, "split": t.split} for t in self.hub.tasks],
+                    },
                     *({"name": s, "path": f"/openenv/servers/{s}"} for s in self.servers),
                 ]
             }
