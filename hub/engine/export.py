@@ -169,6 +169,11 @@ def _stored(db: sqlite3.Connection, row: dict[str, Any]) -> Stored:
             "components": json.loads(reward["components"]),
             "weights": json.loads(reward["weights"]),
         }
+        keys = reward.keys()
+        if "maximum" in keys and reward["maximum"] is not None:
+            breakdown["max"] = reward["maximum"]
+        if "ledger" in keys and reward["ledger"]:
+            breakdown["ledger"] = json.loads(reward["ledger"])  # per component: weight, value, earned, max, lost
     return Stored(
         row,
         json.loads(task_row["data"]) if task_row else None,

@@ -104,7 +104,7 @@ class McpEndpoints:
         return [mcp_tool(t, t.name) for t in self.library.mount(key).tools.values()]
 
     def _server(self, key: str) -> Server[Any]:
-        tools = self._tools(key) + (HUB_TOOLS if self.extras else [])
+        tools = self._tools(key) + (HUB_TOOLS if self.extras and key == ALL else [])
         listing = types.ListToolsResult(tools=tools)
         schemas = {t.name: t.input_schema for t in tools}
 
@@ -116,7 +116,7 @@ class McpEndpoints:
         async def call_tool(
             ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
         ) -> types.CallToolResult:
-            handled = await self.extras.call(params.name, params.arguments) if self.extras else None
+            handled = await self.extras.call(params.name, params.arguments) if self.extras and key == ALL else None
             if handled is not None:
                 return handled
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)

@@ -1,10 +1,11 @@
 """MCP the 2026 way: session handles from a tool pair, tasks as prompts, session state as resources.
 
 The 2026-07-28 protocol has no protocol session: every request stands alone, and a stateful server hands
-out a handle from a creation tool. Every MCP endpoint of the hub (``/mcp`` and ``/mcp/{server}``) adds:
+out a handle from a creation tool. The hub's MCP endpoints add:
 
-- ``hub__open_session`` (``seed``, ``fork_of``, ``task``, all optional): a fresh isolated session (a fork
-  of another session for tree search, or a task's initial state) and its handle; use the handle as
+- on ``/mcp`` (a server's own endpoint keeps listing that server's tools only): ``hub__open_session``
+  (``seed``, ``fork_of``, ``task``, all optional): a fresh isolated session (a fork of another session
+  for tree search, or a task's initial state) and its handle; use the handle as
   ``_meta["hub/session"]`` on later requests, or the URL ``/sessions/{handle}/mcp``;
   ``hub__close_session`` (``session``) ends it;
 - prompts: one per loaded task (``/mcp/{server}``: the tasks that use that server); ``prompts/get``
