@@ -113,6 +113,7 @@ class Open(Msg):
     limits: EpisodeLimits | None = None
     run: str | None = Field(None, min_length=1, max_length=100)  # the training run these rollouts are for
     step: int | None = Field(None, ge=0)  # that run's training step
+    step_reward: bool = False  # every observation carries the reward so far (dense, per-turn rewards)
 
 
 class Step(Msg):

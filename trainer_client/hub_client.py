@@ -248,10 +248,14 @@ class HubClient:
         *,
         run: str | None = None,
         step: int | None = None,
+        step_reward: bool = False,
     ) -> Group:
         """Open a group of ``n`` episodes of ``task`` (an id or an inline task object); ``run`` and
-        ``step`` tie the group to a training run and its optimizer step (sent only when given)."""
+        ``step`` tie the group to a training run and its optimizer step (sent only when given); with
+        ``step_reward`` every observation carries ``reward``, the reward so far."""
         fields: dict[str, Any] = {"task": task, "n": n}
+        if step_reward:
+            fields["step_reward"] = True
         if limits:
             fields["limits"] = limits
         if run is not None:

@@ -65,9 +65,10 @@ class StepResult:
     format_errors: list[str]
     turn: int
     step: int
+    reward: dict[str, Any] | None = None  # the reward so far, when the episode was opened with step_reward
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "episode": self.episode,
             "messages": self.messages,
             "done": self.done,
@@ -77,6 +78,9 @@ class StepResult:
             "turn": self.turn,
             "step": self.step,
         }
+        if self.reward is not None:
+            data["reward"] = self.reward
+        return data
 
 
 @dataclass
@@ -101,6 +105,7 @@ class Episode:
     reward_config: RewardConfig | None = None
     run: str | None = None
     run_step: int | None = None
+    step_reward: bool = False  # every step's observation carries the reward so far
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -234,8 +239,10 @@ class EpisodeEngine:
         *,
         run: str | None = None,
         step: int | None = None,
+        step_reward: bool = False,
     ) -> list[Episode]:
-        """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group)."""
+        """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group);
+        with ``step_reward``, every step's observation carries the reward so far (``reward_so_far``)."""
         if n < 1:
             raise EpisodeError("n must be at least 1", "bad_message")
         if len(self.episodes) + n > self.max_episodes:
@@ -248,10 +255,13 @@ class EpisodeEngine:
         forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
         self._announce(task)
         group = "grp-" + secrets.token_hex(6)
-        return [
+        eps = [
             self._open_one(task, eid, session, group, limits or self.limits, tools, run, step)
             for eid, session in zip(eids, forks)
         ]
+        for ep in eps:
+            ep.step_reward = step_reward
+        return eps
 
     def _open_one(
         self,
@@ -311,6 +321,7 @@ class EpisodeEngine:
         if len(raw) > ep.limits.max_output_chars:
             output, raw = raw[: ep.limits.max_output_chars], raw[: ep.limits.max_output_chars]
         ep.steps += 1
+        answered = ep.turn
         self._turn(ep, "assistant", raw)
         parsed = parse_model_output(output, call_prefix=f"call_{ep.steps}")
         errors = list(parsed.format_errors)
@@ -334,7 +345,8 @@ class EpisodeEngine:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
             ep.done, ep.reason = True, "step_cap"
-        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps)
+        reward = self.reward_so_far(ep, answered).model_dump() if ep.step_reward else None
+        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps, reward)
 
     def _advance(self, ep: Episode) -> list[dict[str, Any]]:
         ep.turn += 1
@@ -409,17 +421,7 @@ class EpisodeEngine:
         first = ep.reward is None
         if not ep.done:
             ep.done, ep.reason = True, "truncated" if truncated else "finished"
-        hashes = self.final_hashes(ep)
-        breakdown = score(
-            ep.task,
-            ep.calls,
-            self.schemas_of(ep.task),
-            config,
-            final_hashes=hashes,
-            messages=ep.steps,
-            format_error_messages=ep.format_error_messages,
-            replies=ep.replies,
-        )
+        breakdown = self._score(ep, ep.task, config, self.final_hashes(ep))
         breakdown.truncated = ep.reason == "truncated"
         ep.reward, ep.reward_config = breakdown, config
         if first:
@@ -459,6 +461,28 @@ class EpisodeEngine:
         if first and self.keep_evidence:
             self.bus.publish(collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now))
         return breakdown
+
+    def _score(self, ep: Episode, task: Task, config: RewardConfig, hashes: dict[str, str] | None) -> RewardBreakdown:
+        return score(
+            task,
+            ep.calls,
+            self.schemas_of(ep.task),
+            config,
+            final_hashes=hashes,
+            messages=ep.steps,
+            format_error_messages=ep.format_error_messages,
+            replies=ep.replies,
+        )
+
+    def reward_so_far(self, ep: Episode, turn: int | None = None) -> RewardBreakdown:
+        """The reward as if the task ended with user turn ``turn`` (default: the current one): the calls so far
+        against the ground truth of the turns up to it. Once the episode is done this is exactly ``finish``'s
+        reward; before, the final-state term (``state``) is not computable and is left out."""
+        if ep.done:
+            return self._score(ep, ep.task, self.reward, self.final_hashes(ep))
+        last = ep.turn if turn is None else turn
+        prefix = ep.task.model_copy(update={"turns": ep.task.turns[: last + 1]})
+        return self._score(ep, prefix, self.reward.model_copy(update={"w_state": 0.0}), None)
 
     def _start_of(self, task: Task) -> Session | None:
         """The template session the task's episodes were forked from, while it is held."""

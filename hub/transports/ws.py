@@ -194,7 +194,9 @@ class Connection:
         initial = task.initial
         seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
         await ensure_seeds(self.hub.library, task.servers, seed)
-        eps = self.hub.episodes.open_group(req.task, req.n, req.limits, run=req.run, step=req.step)
+        eps = self.hub.episodes.open_group(
+            req.task, req.n, req.limits, run=req.run, step=req.step, step_reward=req.step_reward
+        )
         first = eps[0]
         return {
             "type": "opened",
