@@ -32,6 +32,7 @@ from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
 from hub.state.sessions import Session, SessionManager
+from hub.suites.scoring import suite_score, suite_turn_end
 from hub.tasks.io import TaskSet
 from hub.tasks.model import Task
 from hub.wire import EpisodeLimits, RewardConfig
@@ -65,9 +66,10 @@ class StepResult:
     format_errors: list[str]
     turn: int
     step: int
+    tools: list[dict[str, Any]] | None = None  # the whole offered list, when a turn offered more tools
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        return ({"tools": self.tools} if self.tools is not None else {}) | {
             "episode": self.episode,
             "messages": self.messages,
             "done": self.done,
@@ -101,6 +103,8 @@ class Episode:
     reward_config: RewardConfig | None = None
     run: str | None = None
     run_step: int | None = None
+    added: list[str] = field(default_factory=list)  # tools a later turn offered (BFCL's miss_func)
+    turn_states: list[dict[str, Any]] = field(default_factory=list)  # a suite's scorer: each turn's end state
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -208,19 +212,22 @@ class EpisodeEngine:
                 self.sessions.close(old, internal=True)
         return session
 
-    def tools_of(self, task: Task) -> list[dict[str, Any]]:
-        key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
+    def tools_of(self, task: Task, added: list[str] | None = None) -> list[dict[str, Any]]:
+        """The offered tools' function schemas (with ``added``: also those later turns offered so far)."""
+        names = [*task.tools, *(added or ())]
+        key = "\x00".join(names) + ("\x00-enums" if task.strip_enums else "")
         found = self._tools.get(key)
         if found is None:
-            found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in task.tools]
+            found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in names]
         return found
 
     def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._schema_maps.get(key)
         if found is None:
+            later = [n for t in task.turns for n in t.adds_tools]
             found = self._schema_maps[key] = {
-                t["function"]["name"]: t["function"]["parameters"] for t in self.tools_of(task)
+                t["function"]["name"]: t["function"]["parameters"] for t in self.tools_of(task, later)
             }
         return found
 
@@ -330,13 +337,17 @@ class EpisodeEngine:
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
             )
+        offered = len(ep.added)
         if not calls:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
             ep.done, ep.reason = True, "step_cap"
-        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps)
+        tools = self.tools_of(ep.task, ep.added) if len(ep.added) != offered else None
+        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps, tools)
 
     def _advance(self, ep: Episode) -> list[dict[str, Any]]:
+        if ep.task.scorer:
+            suite_turn_end(self.sessions.get(ep.session_id, create=False), ep)
         ep.turn += 1
         if ep.turn >= len(ep.task.turns):
             ep.turn = len(ep.task.turns) - 1
@@ -344,9 +355,11 @@ class EpisodeEngine:
             return []
         user = {"role": "user", "content": ep.task.turns[ep.turn].user}
         self._turn(ep, "user", user["content"])
+        ep.added.extend(ep.task.turns[ep.turn].adds_tools)
         return [user]
 
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
+        # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
         offered = call.name is not None and call.name in self.schemas_of(ep.task)
         if call.error is None and offered:
             server, tool = split_name(call.name)  # type: ignore[arg-type, misc]
@@ -355,7 +368,9 @@ class EpisodeEngine:
             )
         else:
             outcome = self._refuse(ep, call, offered)
-        ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind))
+        ep.calls.append(
+            CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
+        )
         return outcome
 
     def _refuse(self, ep: Episode, call: ParsedCall, offered: bool) -> CallOutcome:
@@ -366,7 +381,8 @@ class EpisodeEngine:
             outcome = CallOutcome(
                 False,
                 None,
-                f"unknown tool {call.name!r}; the available tools are: {', '.join(ep.task.tools) or 'none'}",
+                f"unknown tool {call.name!r}; the available tools are: "
+                f"{', '.join([*ep.task.tools, *ep.added]) or 'none'}",
                 "unknown_tool",
             )
         server, tool = split_name(call.name or "") or ("", call.name or "")
@@ -408,15 +424,19 @@ class EpisodeEngine:
         if not ep.done:
             ep.done, ep.reason = True, "finished"
         hashes = self.final_hashes(ep)
-        breakdown = score(
-            ep.task,
-            ep.calls,
-            self.schemas_of(ep.task),
-            config,
-            final_hashes=hashes,
-            messages=ep.steps,
-            format_error_messages=ep.format_error_messages,
-            replies=ep.replies,
+        breakdown = (
+            suite_score(self, ep, session)
+            if ep.task.scorer
+            else score(
+                ep.task,
+                ep.calls,
+                self.schemas_of(ep.task),
+                config,
+                final_hashes=hashes,
+                messages=ep.steps,
+                format_error_messages=ep.format_error_messages,
+                replies=ep.replies,
+            )
         )
         ep.reward, ep.reward_config = breakdown, config
         if first:

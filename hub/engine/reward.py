@@ -53,6 +53,8 @@ class CallRecord:
     turn: int
     ok: bool  # executed successfully on the live server
     error_kind: str | None = None
+    text: str | None = None  # what the model read back (a suite's scorer compares it, as BFCL does)
+    step: int = 0  # the model message it came in
 
 
 class CallValidity(BaseModel):
@@ -84,6 +86,7 @@ class RewardBreakdown(BaseModel):
     validity: list[CallValidity]
     alignment: list[Alignment]
     reasons: dict[str, str] = Field(default_factory=dict)  # why a gate component is what it is
+    success: bool | None = None  # a suite's own verdict (its scorer's pass/fail), where it has one
 
 
 # JSON types ------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@
 
 Options: ``schemas=FILE`` (JSON or JSONL tool specs), ``config=FILE`` (the default scenario),
 ``loader=METHOD``, ``loader_kwargs=FILE or inline JSON object``, ``tools=a,b`` (allow-list),
-``exclude=a,b``, ``read=a,b`` / ``write=a,b`` (read or write tools whatever their names), ``validation=lenient|strict``,
-``copy=pickle|deepcopy``, ``verify_reads=1``. ``package.module:factory`` (a function returning an instance) works
-in place of a class.
+``exclude=a,b``, ``read=a,b`` / ``write=a,b`` (read or write tools whatever their names),
+``validation=lenient|strict|none``, ``copy=pickle|deepcopy``, ``verify_reads=1``, ``render=compact|repr|json``.
+``package.module:factory`` (a function returning an instance) works in place of a class.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from urllib.parse import parse_qsl
 
 from hub.errors import ScenarioError
 from hub.mount.objects import ObjectMount, Scenario, snake_case
+from hub.mount.render import RENDERS
 from hub.mount.schemas import load_schemas
 
 OPTIONS = (
@@ -36,6 +37,7 @@ OPTIONS = (
     "validation",
     "copy",
     "verify_reads",
+    "render",
 )
 
 
@@ -95,8 +97,14 @@ def load_mount(spec: str) -> ObjectMount:
     if kwargs is not None and not isinstance(kwargs, dict):
         raise ValueError("--mount loader_kwargs must be a JSON object of keyword arguments")
     validation = options.get("validation", "lenient")
-    if validation not in ("lenient", "strict"):
-        raise ValueError(f"--mount validation={validation}: use lenient (check types, pass values as given) or strict")
+    if validation not in ("lenient", "strict", "none"):
+        raise ValueError(
+            f"--mount validation={validation}: use lenient (check types, pass values as given), strict "
+            "(validate and coerce) or none (any object, passed as given: the method's own errors decide)"
+        )
+    render = options.get("render", "compact")
+    if render not in RENDERS:
+        raise ValueError(f"--mount render={render}: use {', '.join(RENDERS)}")
     copy_mode = options.get("copy") or None
     if copy_mode not in (None, "pickle", "deepcopy"):
         raise ValueError(f"--mount copy={copy_mode}: use pickle or deepcopy")
@@ -115,6 +123,7 @@ def load_mount(spec: str) -> ObjectMount:
         validation=validation,  # type: ignore[arg-type]
         copy_mode=copy_mode,  # type: ignore[arg-type]
         verify_reads=options.get("verify_reads", "0").lower() in ("1", "true", "yes"),
+        render=render,  # type: ignore[arg-type]
     )
 
 

@@ -103,6 +103,24 @@ class Turn(BaseModel):
     calls: list[GTStep] = Field(default_factory=list)
     answer: list[Any] = Field(default_factory=list, exclude_if=_empty)
     """The values the user asked to be told on this turn (a balance, names, a date): the reply should state them."""
+    adds_tools: list[str] = Field(default_factory=list, exclude_if=_empty)
+    """Tools offered from this turn on, on top of the task's ``tools`` (BFCL's miss_func: a function appears late)."""
+
+
+class SimulatedUser(BaseModel):
+    """A user played by a model (``--user-endpoint``): its system prompt, and the words that end the dialogue.
+
+    Without a user endpoint the task's scripted turns play the user."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    instructions: str = Field(min_length=1)
+    """The whole system prompt of the user model: the simulation guidelines and this user's scenario."""
+    stop: list[str] = Field(default_factory=lambda: ["###STOP###"])
+    """A user message holding any of these ends the episode (tau2: ###STOP###, ###TRANSFER###, ###OUT-OF-SCOPE###)."""
+    greeting: str | None = None
+    """The agent's opening line the user model answers first (tau2: "Hi! How can I help you today?")."""
+    max_turns: int = Field(30, ge=1, le=1000)
 
 
 class InitialState(BaseModel):
@@ -134,6 +152,11 @@ class Task(BaseModel):
     expected_state_hash: str | None = None
     expected_server_hashes: dict[str, str] = Field(default_factory=dict)
     meta: dict[str, Any] = Field(default_factory=dict)
+    scorer: str | None = Field(None, exclude_if=_empty)
+    """A suite's own scorer (``hub.suites.scoring``: ``bfcl-mt``, ``tau2``), run in place of the hub's reward;
+    its data (ground truth, evaluation criteria) is in ``meta``."""
+    user: SimulatedUser | None = Field(None, exclude_if=_empty)
+    """A user played by a model, when the hub has a user endpoint; the scripted turns otherwise."""
 
     @model_validator(mode="after")
     def _check(self) -> Task:
@@ -174,7 +197,12 @@ class Task(BaseModel):
 
     def check_against(self, library: Library) -> None:
         """Raise TaskError unless every server, offered tool and call exists in ``library``."""
-        names = [*self.tools, *(c.name for c in self.initial.setup), *(s.name for s in self.gt_steps())]
+        names = [
+            *self.tools,
+            *(n for t in self.turns for n in t.adds_tools),
+            *(c.name for c in self.initial.setup),
+            *(s.name for s in self.gt_steps()),
+        ]
         for server in self.servers:
             if server not in library.mounts:
                 raise TaskError(f"task {self.id}: server {server!r} is not mounted")

@@ -1,0 +1,45 @@
+"""Suite scorers: a benchmark's own verdict on an episode, run by the episode engine in place of the hub's reward.
+
+A task names its scorer (``Task.scorer``); the scorer's module is imported on first use (it needs the
+benchmark's package, so only a hub running in the suite's environment scores such tasks). The engine
+calls two hooks: ``suite_turn_end`` when a user turn ends (the scorer may keep the state it needs: BFCL
+checks the state after every turn), and ``suite_score`` when the episode finishes.
+
+A scorer is a module with ``turn_end(session, episode)`` and ``score(engine, episode, session) ->
+RewardBreakdown``; its breakdown's ``success`` is the benchmark's pass or fail.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from hub.errors import TaskError
+
+if TYPE_CHECKING:
+    from hub.engine.episodes import Episode, EpisodeEngine
+    from hub.engine.reward import RewardBreakdown
+    from hub.state.sessions import Session
+
+SCORERS = {"bfcl-mt": "hub.suites.bfcl", "tau2": "hub.suites.tau2"}
+
+
+def scorer_module(name: str) -> Any:
+    path = SCORERS.get(name)
+    if path is None:
+        raise TaskError(f"unknown suite scorer {name!r}; scorers: {', '.join(SCORERS)}")
+    try:
+        return importlib.import_module(path)
+    except ImportError as exc:
+        raise TaskError(
+            f"the {name} scorer needs its benchmark's package ({exc}); serve its tasks from the suite's environment: "
+            f"prove-hub suite serve SUITE (after prove-hub suite install SUITE)"
+        ) from None
+
+
+def suite_turn_end(session: Session, episode: Episode) -> None:
+    scorer_module(episode.task.scorer or "").turn_end(session, episode)
+
+
+def suite_score(engine: EpisodeEngine, episode: Episode, session: Session) -> RewardBreakdown:
+    return scorer_module(episode.task.scorer or "").score(engine, episode, session)  # type: ignore[no-any-return]
