@@ -105,6 +105,7 @@ class Episode:
     run_step: int | None = None
     added: list[str] = field(default_factory=list)  # tools a later turn offered (BFCL's miss_func)
     turn_states: list[dict[str, Any]] = field(default_factory=list)  # a suite's scorer: each turn's end state
+    user_calls: list[CallRecord] = field(default_factory=list)  # calls the user made on their own side
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -283,6 +284,7 @@ class EpisodeEngine:
         self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now, run=run, step=step))
         for m in messages:
             self._turn(ep, m["role"], m["content"])
+        self._user_acts(ep)
         return ep
 
     def _announce(self, task: Task) -> None:
@@ -356,7 +358,18 @@ class EpisodeEngine:
         user = {"role": "user", "content": ep.task.turns[ep.turn].user}
         self._turn(ep, "user", user["content"])
         ep.added.extend(ep.task.turns[ep.turn].adds_tools)
+        self._user_acts(ep)
         return [user]
+
+    def _user_acts(self, ep: Episode) -> None:
+        """The calls the user makes on their own side as they say this turn (the model does not see them)."""
+        for call in ep.task.turns[ep.turn].user_calls:
+            out = self.dispatcher.call(
+                ep.session_id, call.server, call.tool, call.arguments, episode=ep.id, create_session=False
+            )
+            ep.user_calls.append(
+                CallRecord(call.name, call.arguments, ep.turn, out.ok, out.error_kind, out.text(), ep.steps)
+            )
 
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
         # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
@@ -423,7 +436,6 @@ class EpisodeEngine:
         first = ep.reward is None
         if not ep.done:
             ep.done, ep.reason = True, "finished"
-        hashes = self.final_hashes(ep)
         breakdown = (
             suite_score(self, ep, session)
             if ep.task.scorer
@@ -432,7 +444,7 @@ class EpisodeEngine:
                 ep.calls,
                 self.schemas_of(ep.task),
                 config,
-                final_hashes=hashes,
+                final_hashes=self.final_hashes(ep),
                 messages=ep.steps,
                 format_error_messages=ep.format_error_messages,
                 replies=ep.replies,

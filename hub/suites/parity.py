@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -30,7 +31,11 @@ from hub.engine.world import World
 from hub.kit.names import split_name
 from hub.suites import get_suite
 from hub.tasks import Task, TaskSet, hermes_call
+from hub.tasks.oracle import answer_text
 from hub.wire import EpisodeLimits
+
+# litellm (which tau2's evaluator imports for its judge) fetches a price list at import unless told to use its own copy
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 Script = list[list[list[tuple[str, dict[str, Any]]]]]  # per turn, per message, the calls (name, arguments)
 
@@ -74,16 +79,16 @@ def engine_for(mounts: Sequence[str], tasks: Sequence[Task]) -> EpisodeEngine:
     )
 
 
-def play(engine: EpisodeEngine, task: Task, script: Script, answer: str = "Done.") -> Any:
-    """Play one episode: each turn's messages (each its calls, Hermes text), then a plain answer; the episode."""
+def play(engine: EpisodeEngine, task: Task, script: Script) -> Any:
+    """Play one episode: each turn's messages (each its calls, Hermes text), then the oracle's answer; the episode."""
     ep = engine.open_group(task.id, 1)[0]
-    for turn in script:
+    for i, turn in enumerate(script):
         for message in turn:
             if ep.done:
                 break
-            engine.step(ep.id, "\n".join(hermes_call(n, a) for n, a in message) or answer)
+            engine.step(ep.id, "\n".join(hermes_call(n, a) for n, a in message))
         if not ep.done:
-            engine.step(ep.id, answer)
+            engine.step(ep.id, answer_text(task.turns[i].answer))
     engine.finish(ep.id)
     return ep
 
@@ -203,7 +208,100 @@ def bfcl_parity(limit: int | None, perturbations: int) -> Report:
     return report
 
 
-PARITY: dict[str, Callable[[int | None, int], Report]] = {"bfcl-mt": bfcl_parity}
+# tau2 -------------------------------------------------------------------------------------------
+
+
+def tau2_trajectory(ep: Any) -> list[Any]:
+    """The episode as tau2 messages: the greeting, each user turn (with the user's own calls), each agent message
+    with its calls and their results as the hub returned them."""
+    from tau2.data_model.message import AssistantMessage, ToolCall, ToolMessage, UserMessage
+
+    from hub.suites.tau2 import GREETING
+
+    def calls_of(records: list[Any], requestor: str) -> tuple[list[Any], list[Any]]:
+        calls, results = [], []
+        for k, c in enumerate(records):
+            cid = f"{requestor}-{c.step}-{c.turn}-{k}"
+            calls.append(ToolCall(id=cid, name=c.name.split("__", 1)[-1], arguments=c.arguments, requestor=requestor))
+            results.append(
+                ToolMessage(id=cid, role="tool", content=c.text, requestor=requestor, error=not c.ok)  # type: ignore[arg-type]
+            )
+        return calls, results
+
+    turns = ep.task.turns
+
+    def deliver(t: int) -> list[Any]:
+        mine = [c for c in ep.user_calls if c.turn == t]
+        said = [UserMessage(role="user", content=turns[t].user)]
+        if not mine:
+            return said
+        calls, results = calls_of(mine, "user")
+        return [UserMessage(role="user", tool_calls=calls), *results, *said]
+
+    out: list[Any] = [AssistantMessage(role="assistant", content=GREETING), *deliver(0)]
+    for step, (turn, text) in enumerate(ep.replies, 1):
+        made = [c for c in ep.calls if c.step == step]
+        if made:
+            calls, results = calls_of(made, "assistant")
+            out += [AssistantMessage(role="assistant", content=text or None, tool_calls=calls), *results]
+            continue
+        out.append(AssistantMessage(role="assistant", content=text))
+        if turn + 1 < len(turns) and turn + 1 <= ep.turn:
+            out += deliver(turn + 1)
+    return out
+
+
+def tau2_reference(ep: Any, domain: str) -> tuple[float, str]:
+    """tau2's ``evaluate_simulation`` (all components, as ``tau2 run`` evaluates) on the episode's trajectory."""
+    from tau2.data_model.simulation import SimulationRun, TerminationReason
+    from tau2.data_model.tasks import Task as Tau2Task
+    from tau2.evaluator.evaluator import EvaluationType, evaluate_simulation
+
+    reason = TerminationReason.USER_STOP if ep.reason == "completed" else TerminationReason.MAX_STEPS
+    run = SimulationRun(
+        id=ep.id,
+        task_id=ep.task.id,
+        start_time="",
+        end_time="",
+        duration=0.0,
+        termination_reason=reason,
+        messages=tau2_trajectory(ep),
+    )
+    task = Tau2Task.model_validate(ep.task.meta["tau2"])
+    info = evaluate_simulation(run, task, EvaluationType.ALL, solo_mode=False, domain=domain)
+    return float(info.reward), json.dumps(info.reward_breakdown or {}, default=str)
+
+
+def tau2_parity(domain: str) -> Callable[[int | None, int], Report]:
+    def run(limit: int | None, perturbations: int) -> Report:
+        from hub.suites.tau2 import import_tasks, mount_specs
+
+        tasks, problems = import_tasks(domain)
+        tasks = tasks[:limit] if limit else tasks
+        engine = engine_for(mount_specs(domain), tasks)
+        report = Report(f"tau2-{domain}", problems=problems)
+        for task in tasks:
+            rng = random.Random(task.id)
+            policies: list[tuple[str, Script]] = [("oracle", oracle(task)), ("noop", noop(task))]
+            if any(t.calls for t in task.turns):
+                for how in rng.sample(PERTURBATIONS, perturbations):
+                    policies.append((f"perturbed:{how}", perturbed(task, how, rng)))
+            for name, script in policies:
+                ep = play(engine, task, script)
+                reference, why = tau2_reference(ep, domain)
+                hub = ep.reward.total if ep.reward is not None else -1.0
+                detail = f"official {why} | hub {ep.reward.reasons if ep.reward else ''}"
+                report.rows.append(Played(task, name, hub, reference, detail))
+                engine.close(ep.id)
+        return report
+
+    return run
+
+
+PARITY: dict[str, Callable[[int | None, int], Report]] = {
+    "bfcl-mt": bfcl_parity,
+    **{f"tau2-{d}": tau2_parity(d) for d in ("airline", "retail", "telecom")},
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,12 +312,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     args = p.parse_args(argv)
     suite = get_suite(args.suite)
-    run = PARITY.get(suite.name) or PARITY.get(suite.module)
+    run = PARITY.get(suite.name)
     if run is None:
         print(f"no parity check for {suite.name}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    report = run(args.limit, args.perturbations) if suite.module != "tau2" else run(args.limit, args.perturbations)
+    report = run(args.limit, args.perturbations)
     report.seconds = time.perf_counter() - start
     table = report.table()
     misses = report.mismatches()

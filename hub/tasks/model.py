@@ -103,6 +103,9 @@ class Turn(BaseModel):
     calls: list[GTStep] = Field(default_factory=list)
     answer: list[Any] = Field(default_factory=list, exclude_if=_empty)
     """The values the user asked to be told on this turn (a balance, names, a date): the reply should state them."""
+    user_calls: list[Call] = Field(default_factory=list, exclude_if=_empty)
+    """Calls the user makes on their own side as they say this turn (tau2's telecom: the phone's tools); the model
+    does not see them."""
     adds_tools: list[str] = Field(default_factory=list, exclude_if=_empty)
     """Tools offered from this turn on, on top of the task's ``tools`` (BFCL's miss_func: a function appears late)."""
 
@@ -121,6 +124,8 @@ class SimulatedUser(BaseModel):
     greeting: str | None = None
     """The agent's opening line the user model answers first (tau2: "Hi! How can I help you today?")."""
     max_turns: int = Field(30, ge=1, le=1000)
+    tools: list[str] = Field(default_factory=list)
+    """The user's own tools (``server__tool``), which the user model may call; the agent is not offered them."""
 
 
 class InitialState(BaseModel):
@@ -178,7 +183,7 @@ class Task(BaseModel):
             raise ValueError(f"task {self.id}: an ask turn has no ground-truth calls")
         if any(t.missing and not t.ask for t in self.turns):
             raise ValueError(f"task {self.id}: only an ask turn withholds parameters (missing)")
-        if self.kind == "mcp" and not steps:
+        if self.kind == "mcp" and not steps and not self.scorer:
             raise ValueError(f"task {self.id}: an mcp task needs ground-truth calls")
         return self
 
@@ -200,6 +205,8 @@ class Task(BaseModel):
         names = [
             *self.tools,
             *(n for t in self.turns for n in t.adds_tools),
+            *(c.name for t in self.turns for c in t.user_calls),
+            *(self.user.tools if self.user else ()),
             *(c.name for c in self.initial.setup),
             *(s.name for s in self.gt_steps()),
         ]
