@@ -21,6 +21,7 @@ from hub.config import Settings
 from hub.core import Hub
 from hub.engine import store
 from hub.parts import Part, discover
+from hub.suites import cli as suites_cli
 from hub.synth import cli as synth_cli
 from hub.transports import api, mcp_http, metrics, session_client, ws
 from hub.transports.auth import BearerAuth
@@ -35,6 +36,7 @@ BUILTIN_PARTS: tuple[Part, ...] = (
     store.part,
     synth_cli.part,
     session_client.part,
+    suites_cli.part,
 )
 
 
