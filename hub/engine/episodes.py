@@ -27,6 +27,7 @@ from hub.engine.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, To
 from hub.engine.evidence import ExpectedStates, collect
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, score
+from hub.engine.users import UserModel, UserView, user_turn
 from hub.engine.world import build_initial
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
@@ -106,6 +107,8 @@ class Episode:
     added: list[str] = field(default_factory=list)  # tools a later turn offered (BFCL's miss_func)
     turn_states: list[dict[str, Any]] = field(default_factory=list)  # a suite's scorer: each turn's end state
     user_calls: list[CallRecord] = field(default_factory=list)  # calls the user made on their own side
+    user_view: UserView = field(default_factory=UserView)  # the dialogue as a simulated user's model sees it
+    awaiting_user: bool = False  # the model answered: a simulated user speaks next
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -157,6 +160,7 @@ class EpisodeEngine:
         max_episodes: int = 5000,
         max_templates: int = 256,
         keep_evidence: bool = True,
+        user_model: UserModel | None = None,
     ) -> None:
         self.library = library
         self.sessions = sessions
@@ -168,6 +172,7 @@ class EpisodeEngine:
         self.max_episodes = max_episodes
         self.max_templates = max_templates
         self.keep_evidence = keep_evidence
+        self.user_model = user_model
         self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
@@ -273,10 +278,9 @@ class EpisodeEngine:
         step: int | None,
     ) -> Episode:
         start_hash = session.state_hash(task.servers)
-        messages = [
-            {"role": "system", "content": task.system or DEFAULT_SYSTEM},
-            {"role": "user", "content": task.turns[0].user},
-        ]
+        messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM}]
+        if not self.simulated(task):  # a simulated user's first message comes in open_group_async
+            messages.append({"role": "user", "content": task.turns[0].user})
         ep = Episode(eid, task, session.id, group, limits, start_hash, messages, run=run, run_step=step)
         self.episodes[eid] = ep
         self.opened += 1
@@ -284,8 +288,58 @@ class EpisodeEngine:
         self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now, run=run, step=step))
         for m in messages:
             self._turn(ep, m["role"], m["content"])
-        self._user_acts(ep)
+        if not self.simulated(task):
+            self._user_acts(ep)
         return ep
+
+    def simulated(self, task: Task) -> bool:
+        """Whether a model plays this task's user (the task has one and the hub has a user endpoint)."""
+        return task.user is not None and self.user_model is not None
+
+    async def open_group_async(
+        self,
+        task_ref: str | Mapping[str, Any] | Task,
+        n: int = 1,
+        limits: EpisodeLimits | None = None,
+        *,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> list[Episode]:
+        """``open_group``; with a simulated user, its first message (one for the whole group, so the group starts
+        from one dialogue as from one state) answers the agent's greeting."""
+        eps = self.open_group(task_ref, n, limits, run=run, step=step)
+        spec = eps[0].task.user
+        if spec is None or not self.simulated(eps[0].task):
+            return eps
+        first = await user_turn(self, eps[0], spec.greeting or "Hi! How can I help you today?")
+        for ep in eps:
+            if ep is not eps[0]:
+                ep.user_view = UserView([dict(m) for m in eps[0].user_view.messages], eps[0].user_view.said)
+            if spec.greeting:
+                ep.messages.append({"role": "assistant", "content": spec.greeting})
+                self._turn(ep, "assistant", spec.greeting)
+            ep.messages.append({"role": "user", "content": first or ""})
+            self._turn(ep, "user", first or "")
+        return eps
+
+    async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
+        """``step``; when the model answered and a model plays the user, the user's reply (or the end)."""
+        result = self.step(eid, output)
+        ep = self.get(eid)
+        if not ep.awaiting_user:
+            return result
+        ep.awaiting_user = False
+        said = await user_turn(self, ep, ep.replies[-1][1] if ep.replies else "")
+        spec = ep.task.user
+        if said is None:
+            ep.done, ep.reason = True, "completed"
+        elif spec is not None and ep.user_view.said > spec.max_turns:
+            ep.done, ep.reason = True, "user_turn_cap"
+        else:
+            result.messages.append({"role": "user", "content": said})
+            self._turn(ep, "user", said)
+        result.done, result.reason = ep.done, ep.reason
+        return result
 
     def _announce(self, task: Task) -> None:
         if task.id not in self._announced:
@@ -340,7 +394,9 @@ class EpisodeEngine:
                 {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
             )
         offered = len(ep.added)
-        if not calls:
+        if not calls and self.simulated(ep.task):
+            ep.awaiting_user = True  # step_async asks the user model
+        elif not calls:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
             ep.done, ep.reason = True, "step_cap"

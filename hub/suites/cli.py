@@ -201,17 +201,15 @@ class local_hub:
         self.suite, self.args = suite, args
 
     async def __aenter__(self) -> str:
-        import uvicorn
-
         from hub.app import create_app
         from hub.config import Settings
+        from hub.testing import serve
 
         path, mounts, count, problems = write_tasks(self.suite, None)
         for line in problems:
             print(f"not imported: {line}", file=sys.stderr)
         self.tmp = tempfile.TemporaryDirectory(prefix="prove-suite-")
         settings = Settings(
-            port=0,
             mounts=mounts,
             builtin=False,
             tasks_path=str(path),
@@ -219,20 +217,12 @@ class local_hub:
             max_state_bytes=None,
             **user_settings(self.args),
         )
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=0, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.task = asyncio.create_task(self.server.serve())
-        while not self.server.started:
-            if self.task.done():
-                self.task.result()
-                raise RuntimeError("the suite's hub stopped while starting")
-            await asyncio.sleep(0.05)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        return f"http://127.0.0.1:{port}"
+        self.serving = serve(create_app(settings))
+        live = await self.serving.__aenter__()
+        return live.url
 
     async def __aexit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        await self.task
+        await self.serving.__aexit__(None, None, None)
         self.tmp.cleanup()
 
 

@@ -49,8 +49,7 @@ from tau2.domains.retail import environment as retail_env
 from tau2.domains.telecom import environment as telecom_env
 from tau2.evaluator.evaluator_communicate import CommunicateEvaluator
 from tau2.user.base import OUT_OF_SCOPE, STOP, TRANSFER
-from tau2.user.user_simulator import SYSTEM_PROMPT as USER_SYSTEM_PROMPT
-from tau2.user.user_simulator import get_global_user_sim_guidelines
+from tau2.utils import DATA_DIR
 
 from hub.engine.reward import RewardBreakdown
 from hub.engine.world import World
@@ -182,10 +181,24 @@ def mount_specs(domain: str) -> list[str]:
 # Importing tasks --------------------------------------------------------------------------------
 
 
+# tau2's user simulator prompt (tau2.user.user_simulator, which imports litellm: its text is kept here, its
+# guidelines are read from the package's data)
+USER_SYSTEM_PROMPT = """{global_user_sim_guidelines}
+
+<scenario>
+{instructions}
+</scenario>"""
+
+
+@functools.cache
+def user_guidelines(uses_tools: bool) -> str:
+    name = "simulation_guidelines_tools.md" if uses_tools else "simulation_guidelines.md"
+    return (Path(DATA_DIR) / "tau2" / "user_simulator" / name).read_text()
+
+
 def user_prompt(task: Tau2Task, uses_tools: bool) -> str:
     return USER_SYSTEM_PROMPT.format(
-        global_user_sim_guidelines=get_global_user_sim_guidelines(use_tools=uses_tools),
-        instructions=str(task.user_scenario),
+        global_user_sim_guidelines=user_guidelines(uses_tools), instructions=str(task.user_scenario)
     )
 
 
