@@ -192,3 +192,32 @@ def test_a_later_turn_offers_more_tools() -> None:
     early = engine.open_group(task, 1)[0]
     out = engine.step(early.id, '<tool_call>{"name": "weather__set_city", "arguments": {"city": "Oslo"}}</tool_call>')
     assert out.calls[0]["ok"]
+
+
+def test_a_scenario_nested_too_deep_is_a_bad_scenario_at_every_door() -> None:
+    import pytest
+
+    from hub.errors import ScenarioError
+    from hub.mount.spec import MAX_SCENARIO_DEPTH, nesting
+    from hub.tasks import Task
+
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(5000):  # deep enough to overflow any recursive copy
+        node["d"] = {}
+        node = node["d"]
+    assert nesting(deep) == 5001 and nesting({"a": [1, {"b": []}]}) == 4
+    w = World(Library([ObjectMount(Weather)]))
+    with pytest.raises(ScenarioError, match=f"nested deeper than {MAX_SCENARIO_DEPTH} levels"):
+        w.sessions.open("deep", configs={"weather": {"city": "Oslo", "extra": deep}})
+    assert "deep" not in w.sessions.sessions
+    task = Task.model_validate(
+        {
+            "id": "deep",
+            "servers": ["weather"],
+            "initial": {"configs": {"weather": {"extra": deep}}},
+            "turns": [{"user": "Where?", "calls": [{"id": "a", "server": "weather", "tool": "get_city"}]}],
+        }
+    )
+    with pytest.raises(Exception, match="nested deeper"):
+        task.check_against(w.library)

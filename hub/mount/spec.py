@@ -127,6 +127,25 @@ def load_mount(spec: str) -> ObjectMount:
     )
 
 
+MAX_SCENARIO_DEPTH = 100
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (walked without recursion: any depth is safe)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Mapping):
+            children: Iterable[Any] = node.values()
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def scenarios(
     library: Any,
     configs: Mapping[str, Any] | None,
@@ -139,6 +158,11 @@ def scenarios(
     for what, value in (("configs", configs), ("loader_kwargs", loader_kwargs)):
         if not isinstance(value, Mapping):
             raise ScenarioError(f"{what} must be an object keyed by server name, got {type(value).__name__}")
+        if nesting(value) > MAX_SCENARIO_DEPTH:  # every door passes here: copying it would overflow Python's stack
+            raise ScenarioError(
+                f"{what} is nested deeper than {MAX_SCENARIO_DEPTH} levels; flatten the scenario (a loader can "
+                "rebuild deep structures from a flat form)"
+            )
     out: dict[str, Scenario] = {}
     taken = set(restored)
     for server in [*configs, *(s for s in loader_kwargs if s not in configs)]:
