@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from hub.suites import get_suite
-from hub.suites.cli import bfcl_table, pass_hat_k, pass_k_table
+from hub.suites.tables import bfcl_table, pass_hat_k, pass_k_table
 from hub.suites.venvs import python_of
 
 

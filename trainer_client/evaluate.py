@@ -484,6 +484,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="a progress bar on stderr (default: when stderr is a terminal)",
     )
     p.set_defaults(handler=cmd_eval)
+    from trainer_client.suite_eval import add_suite_eval
+
+    add_suite_eval(sub)  # prove-hub suite eval NAME: the same as eval --suite
     return p
 
 
@@ -532,7 +535,7 @@ async def run_eval(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.suite:  # a suite's tasks, hub and table (hub.suites.cli), in the suite's own environment
-        from hub.suites.cli import cmd_suite_eval
+        from trainer_client.suite_eval import cmd_suite_eval
 
         args.argv = sys.argv[1:]
         return cmd_suite_eval(args)

@@ -72,13 +72,16 @@ class UserModel:
 
 def user_tools(engine: EpisodeEngine, ep: Episode) -> list[dict[str, Any]]:
     """The user's own tools as function schemas under their bare names (as tau2's user simulator sees them)."""
-    from hub.engine.episodes import function_schema
-
     out = []
     for name in ep.task.user.tools if ep.task.user else []:
-        schema = function_schema(engine.library, name)
-        bare = (split_name(name) or ("", name))[1]
-        out.append({"type": "function", "function": {**schema["function"], "name": bare}})
+        server, bare = split_name(name) or ("", name)
+        tool = engine.library.tool(server, bare)
+        out.append(
+            {
+                "type": "function",
+                "function": {"name": bare, "description": tool.description, "parameters": tool.input_schema},
+            }
+        )
     return out
 
 
