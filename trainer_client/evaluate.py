@@ -31,12 +31,13 @@ from typing import Any, Protocol, TextIO
 
 import httpx
 
+from hub import wire
 from trainer_client.hub_client import HubError
 from trainer_client.hubs import HubDown, HubSet, NoHubAvailable
 
 log = logging.getLogger("trainer_client.evaluate")
 
-COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "abstention", "clarify")
+COMPONENTS = tuple(c.name for c in wire.COMPONENTS)
 TEST_SHARE = 20  # percent of tasks without an explicit split that go to "test"
 SPLITS = ("train", "test")
 
@@ -404,7 +405,7 @@ def _fmt(v: float | None) -> str:
 
 
 def format_table(report: dict[str, Any]) -> str:
-    cols = ("success", "reward", *COMPONENTS[:5], "n", "failed")
+    cols = ("success", "reward", *wire.PAPER_TERMS, "n", "failed")
     widths = [max(len(c), 6) for c in cols]  # every column at least as wide as its name, two spaces apart
     names = [f"{title}:{name}" for title, key in (("server", "by_server"), ("kind", "by_kind")) for name in report[key]]
     first = max([len("overall"), *(len(n) for n in names)])
@@ -420,7 +421,7 @@ def format_table(report: dict[str, Any]) -> str:
         vals = [
             _fmt(s["success_rate"]),
             _fmt(s["reward"]),
-            *(_fmt(s["components"][c]) for c in COMPONENTS[:5]),
+            *(_fmt(s["components"][c]) for c in wire.PAPER_TERMS),
             str(s["episodes"]),
             str(s["failed"]),
         ]

@@ -53,6 +53,7 @@ except ImportError:  # pragma: no cover - depends on how the trainer was install
 
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
+from hub import wire
 from trainer_client.chat import end_of_turn, feedback_text, render
 from trainer_client.hub_client import HubError
 from trainer_client.hubs import GroupPool, HubDown, HubSet, Lease, NoHubAvailable
@@ -60,7 +61,7 @@ from trainer_client.steps import prompt_counter, step_of
 
 log = logging.getLogger("trainer_client.openrlhf_agent")
 
-COMPONENTS = ("validity", "coverage", "efficiency", "name", "argument", "abstention", "clarify", "state", "format")
+COMPONENTS = tuple(c.name for c in wire.COMPONENTS)
 
 
 class AgentConfig:

@@ -530,7 +530,15 @@ class EpisodeEngine:
         )
         self.bus.publish(
             RewardEvent(
-                ep.id, ep.task.id, breakdown.total, breakdown.mode, breakdown.components, breakdown.weights, now
+                ep.id,
+                ep.task.id,
+                breakdown.total,
+                breakdown.mode,
+                breakdown.components,
+                breakdown.weights,
+                now,
+                max=breakdown.max,
+                ledger=[r.model_dump() for r in breakdown.ledger],
             )
         )
         if first and self.keep_evidence:

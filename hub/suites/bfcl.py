@@ -45,6 +45,7 @@ from hub.engine.world import World
 from hub.errors import TaskError
 from hub.kit.names import tool_name
 from hub.mount import snake_case
+from hub.suites.scoring import verdict as breakdown
 from hub.tasks.model import GTStep, InitialState, Task, Turn
 
 SUITE = "bfcl-mt"
@@ -294,17 +295,5 @@ def verdict(task: Task, episode: Any, truth: GroundTruth) -> tuple[bool, str, st
 def score(engine: Any, episode: Any, session: Any) -> RewardBreakdown:
     task = episode.task
     passed, kind, why = verdict(task, episode, ground_truth(engine, task))
-    return RewardBreakdown(
-        total=1.0 if passed else 0.0,
-        kind=task.kind,
-        mode=SUITE,
-        components={"accuracy": 1.0 if passed else 0.0},
-        weights={"accuracy": 1.0},
-        n_calls=len(episode.calls),
-        n_gt=len(task.gt_steps()),
-        budget=0,
-        validity=[],
-        alignment=[],
-        reasons={"bfcl": f"{kind}: {why}"} if kind else {},
-        success=passed,
-    )
+    total = 1.0 if passed else 0.0
+    return breakdown(task, SUITE, total, {"accuracy": total}, f"{kind}: {why}" if kind else "", len(episode.calls))

@@ -43,3 +43,25 @@ def suite_turn_end(session: Session, episode: Episode) -> None:
 
 def suite_score(engine: EpisodeEngine, episode: Episode, session: Session) -> RewardBreakdown:
     return scorer_module(episode.task.scorer or "").score(engine, episode, session)  # type: ignore[no-any-return]
+
+
+def verdict(task: Any, mode: str, total: float, parts: dict[str, float], why: str, n_calls: int) -> RewardBreakdown:
+    """A suite's breakdown: the benchmark's score (1 pass, 0 fail, or tau2's product), its parts, and why."""
+    from hub.engine.reward import LedgerRow, RewardBreakdown
+
+    return RewardBreakdown(
+        total=total,
+        kind=task.kind,
+        mode=mode,
+        components={"reward": total, **parts},
+        weights={"reward": 1.0},
+        n_calls=n_calls,
+        n_gt=len(task.gt_steps()),
+        budget=0,
+        validity=[],
+        alignment=[],
+        reasons={mode: why} if why else {},
+        ledger=[LedgerRow(name="reward", weight=1.0, value=total, earned=total, max=1.0, lost=1.0 - total)],
+        max=1.0,
+        success=total >= 1.0,
+    )

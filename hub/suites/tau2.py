@@ -32,6 +32,7 @@ import functools
 import hashlib
 import inspect
 import json
+import math
 import pickle
 import sys
 from collections import OrderedDict
@@ -55,6 +56,7 @@ from hub.engine.reward import RewardBreakdown
 from hub.engine.world import World
 from hub.errors import TaskError
 from hub.kit.names import tool_name
+from hub.suites.scoring import verdict
 from hub.tasks.model import Call, GTStep, InitialState, SimulatedUser, Task, Turn
 
 logger.remove()  # tau2 logs every tool response at DEBUG: keep its warnings only
@@ -386,23 +388,8 @@ def score(engine: Any, episode: Any, session: Any) -> RewardBreakdown:
     else:
         instance = session.fork_of(task.servers[0]).instance
         parts, why = components(task, episode, instance, gold(engine, task))
-        total = 1.0
-        for v in parts.values():
-            total *= v
-    return RewardBreakdown(
-        total=total,
-        kind=task.kind,
-        mode=SUITE,
-        components={"reward": total, **parts},
-        weights={"reward": 1.0},
-        n_calls=len(episode.calls),
-        n_gt=len(task.gt_steps()),
-        budget=0,
-        validity=[],
-        alignment=[],
-        reasons={"tau2": "; ".join(why)} if why else {},
-        success=total >= 1.0,
-    )
+        total = math.prod(parts.values())
+    return verdict(task, SUITE, total, parts, "; ".join(why), len(episode.calls))
 
 
 def import_all(domains: Iterable[str]) -> tuple[list[Task], list[str]]:
