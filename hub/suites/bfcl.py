@@ -30,7 +30,6 @@ from __future__ import annotations
 import ast
 import inspect
 import json
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,7 @@ from hub.engine.world import World
 from hub.errors import TaskError
 from hub.kit.names import tool_name
 from hub.mount import snake_case
+from hub.suites.scoring import expected
 from hub.suites.scoring import verdict as breakdown
 from hub.tasks.model import GTStep, InitialState, Task, Turn
 
@@ -221,38 +221,21 @@ def import_tasks(categories: Iterable[str] = CATEGORIES) -> tuple[list[Task], li
 
 
 class GroundTruth:
-    """The ground truth of one task played turn by turn on a private world: each turn's states and results."""
+    """The ground truth of one task played turn by turn in a fresh session: each turn's states and results."""
 
-    def __init__(self, world: World, task: Task) -> None:
-        sid = "bfcl-gt"
-        if sid in world.sessions.sessions:
-            world.sessions.close(sid)
-        session = world.start(task, sid)
+    def __init__(self, world: World, task: Task, session: Any) -> None:
         self.states: list[dict[str, Any]] = []
         self.results: list[list[str]] = []
         for turn in task.turns:
             texts = []
             for step in turn.calls:
-                texts.append(world.dispatcher.call(sid, step.server, step.tool, step.arguments).text())
+                texts.append(world.dispatcher.call(session.id, step.server, step.tool, step.arguments).text())
             self.results.append(texts)
             self.states.append({s: _instance(session, s) for s in task.servers})
-        world.sessions.close(sid)
-
-
-_TRUTHS: OrderedDict[tuple[int, str], GroundTruth] = OrderedDict()
-_WORLDS: dict[int, World] = {}
 
 
 def ground_truth(engine: Any, task: Task) -> GroundTruth:
-    key = (id(engine.library), task.id + task.fingerprint())
-    found = _TRUTHS.get(key)
-    if found is None:
-        world = _WORLDS.setdefault(id(engine.library), World(engine.library))
-        found = _TRUTHS[key] = GroundTruth(world, task)
-        while len(_TRUTHS) > 2048:
-            _TRUTHS.popitem(last=False)
-    _TRUTHS.move_to_end(key)
-    return found
+    return expected(engine, task, GroundTruth)
 
 
 def turn_end(session: Any, episode: Any) -> None:

@@ -12,7 +12,9 @@ RewardBreakdown``; its breakdown's ``success`` is the benchmark's pass or fail.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hub.errors import TaskError
 
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from hub.engine.reward import RewardBreakdown
     from hub.state.sessions import Session
 
+T = TypeVar("T")
 SCORERS = {"bfcl-mt": "hub.suites.bfcl", "tau2": "hub.suites.tau2"}
 
 
@@ -65,3 +68,32 @@ def verdict(task: Any, mode: str, total: float, parts: dict[str, float], why: st
         max=1.0,
         success=total >= 1.0,
     )
+
+
+_EXPECTED: OrderedDict[tuple[int, str, str], Any] = OrderedDict()
+_WORLDS: dict[int, Any] = {}
+MAX_EXPECTED = 2048
+
+
+def expected(engine: Any, task: Any, build: Callable[[Any, Any, Session], T]) -> T:
+    """What a scorer expects of a task (its ground truth played out), built once per task and library: ``build``
+    gets a private world over the engine's library (its calls never reach the live bus), the task, and a fresh
+    session there in the task's initial state, closed afterwards."""
+    from hub.engine.world import World
+
+    key = (id(engine.library), task.id + task.fingerprint(), getattr(build, "__qualname__", ""))
+    found = _EXPECTED.get(key)
+    if found is None:
+        world = _WORLDS.setdefault(id(engine.library), World(engine.library))
+        sid = "suite-expected"
+        if sid in world.sessions.sessions:
+            world.sessions.close(sid)
+        try:
+            found = _EXPECTED[key] = build(world, task, world.start(task, sid))
+        finally:
+            if sid in world.sessions.sessions:
+                world.sessions.close(sid)
+        while len(_EXPECTED) > MAX_EXPECTED:
+            _EXPECTED.popitem(last=False)
+    _EXPECTED.move_to_end(key)
+    return found  # type: ignore[no-any-return]

@@ -35,7 +35,6 @@ import json
 import math
 import pickle
 import sys
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -56,7 +55,7 @@ from hub.engine.reward import RewardBreakdown
 from hub.engine.world import World
 from hub.errors import TaskError
 from hub.kit.names import tool_name
-from hub.suites.scoring import verdict
+from hub.suites.scoring import expected, verdict
 from hub.tasks.model import Call, GTStep, InitialState, SimulatedUser, Task, Turn
 
 logger.remove()  # tau2 logs every tool response at DEBUG: keep its warnings only
@@ -292,16 +291,11 @@ def import_tasks(domain: str, split: str = "base") -> tuple[list[Task], list[str
 class Gold:
     """The gold actions replayed (in order, by their requestor) on the task's initial state: the expected hashes."""
 
-    def __init__(self, world: World, task: Task) -> None:
-        sid = "tau2-gold"
-        if sid in world.sessions.sessions:
-            world.sessions.close(sid)
-        session = world.start(task, sid)
+    def __init__(self, world: World, task: Task, session: Any) -> None:
         server = task.servers[0]
-        for action in gold_actions(task):
-            world.dispatcher.call(sid, server, action.name, action.arguments)  # a failing gold action: as tau2, go on
-        self.hashes = session.fork_of(server).instance.db_hashes()  # type: ignore[attr-defined]
-        world.sessions.close(sid)
+        for action in gold_actions(task):  # a failing gold action: as tau2, go on
+            world.dispatcher.call(session.id, server, action.name, action.arguments)
+        self.hashes = session.fork_of(server).instance.db_hashes()
 
 
 def gold_actions(task: Task) -> list[Action]:
@@ -309,19 +303,8 @@ def gold_actions(task: Task) -> list[Action]:
     return [Action.model_validate(a) for a in criteria]
 
 
-_GOLD: OrderedDict[str, Gold] = OrderedDict()
-_WORLDS: dict[int, World] = {}
-
-
 def gold(engine: Any, task: Task) -> Gold:
-    key = f"{id(engine.library)}:{task.id}:{task.fingerprint()}"
-    found = _GOLD.get(key)
-    if found is None:
-        world = _WORLDS.setdefault(id(engine.library), World(engine.library))
-        found = _GOLD[key] = Gold(world, task)
-        while len(_GOLD) > 1024:
-            _GOLD.popitem(last=False)
-    return found
+    return expected(engine, task, Gold)
 
 
 def turn_end(session: Any, episode: Any) -> None:
