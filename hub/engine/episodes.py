@@ -27,7 +27,7 @@ from hub.engine.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, To
 from hub.engine.evidence import ExpectedStates, collect
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, score
-from hub.engine.users import UserModel, UserView, user_turn
+from hub.engine.users import UserModel, UserView, answer_as_user, open_with_user
 from hub.engine.world import build_initial
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
@@ -297,49 +297,14 @@ class EpisodeEngine:
         return task.user is not None and self.user_model is not None
 
     async def open_group_async(
-        self,
-        task_ref: str | Mapping[str, Any] | Task,
-        n: int = 1,
-        limits: EpisodeLimits | None = None,
-        *,
-        run: str | None = None,
-        step: int | None = None,
+        self, task_ref: str | Mapping[str, Any] | Task, n: int = 1, limits: EpisodeLimits | None = None, **kw: Any
     ) -> list[Episode]:
-        """``open_group``; with a simulated user, its first message (one for the whole group, so the group starts
-        from one dialogue as from one state) answers the agent's greeting."""
-        eps = self.open_group(task_ref, n, limits, run=run, step=step)
-        spec = eps[0].task.user
-        if spec is None or not self.simulated(eps[0].task):
-            return eps
-        first = await user_turn(self, eps[0], spec.greeting or "Hi! How can I help you today?")
-        for ep in eps:
-            if ep is not eps[0]:
-                ep.user_view = UserView([dict(m) for m in eps[0].user_view.messages], eps[0].user_view.said)
-            if spec.greeting:
-                ep.messages.append({"role": "assistant", "content": spec.greeting})
-                self._turn(ep, "assistant", spec.greeting)
-            ep.messages.append({"role": "user", "content": first or ""})
-            self._turn(ep, "user", first or "")
-        return eps
+        """``open_group``; with a simulated user, its first message (``hub.engine.users``)."""
+        return await open_with_user(self, self.open_group(task_ref, n, limits, **kw))
 
     async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
-        """``step``; when the model answered and a model plays the user, the user's reply (or the end)."""
-        result = self.step(eid, output)
-        ep = self.get(eid)
-        if not ep.awaiting_user:
-            return result
-        ep.awaiting_user = False
-        said = await user_turn(self, ep, ep.replies[-1][1] if ep.replies else "")
-        spec = ep.task.user
-        if said is None:
-            ep.done, ep.reason = True, "completed"
-        elif spec is not None and ep.user_view.said > spec.max_turns:
-            ep.done, ep.reason = True, "user_turn_cap"
-        else:
-            result.messages.append({"role": "user", "content": said})
-            self._turn(ep, "user", said)
-        result.done, result.reason = ep.done, ep.reason
-        return result
+        """``step``; when the model answered and a model plays the user, the user's reply or the end."""
+        return await answer_as_user(self, self.step(eid, output))
 
     def _announce(self, task: Task) -> None:
         if task.id not in self._announced:

@@ -23,7 +23,7 @@ from hub.errors import EpisodeError
 from hub.kit.names import split_name
 
 if TYPE_CHECKING:
-    from hub.engine.episodes import Episode, EpisodeEngine
+    from hub.engine.episodes import Episode, EpisodeEngine, StepResult
 
 MAX_USER_CALLS = 10  # tool calls the user model may make before it must say something
 
@@ -126,3 +126,40 @@ def _run_user_call(engine: EpisodeEngine, ep: Episode, call: dict[str, Any], by_
     out = engine.dispatcher.call(ep.session_id, server, tool, arguments, episode=ep.id, create_session=False)
     ep.user_calls.append(CallRecord(name, arguments, ep.turn, out.ok, out.error_kind, out.text(), ep.steps))
     return {"role": "tool", "tool_call_id": call.get("id", ""), "content": out.text()}
+
+
+async def open_with_user(engine: EpisodeEngine, eps: list[Episode]) -> list[Episode]:
+    """A freshly opened group whose user a model plays: its first message (one for the whole group, so the group
+    starts from one dialogue as from one state) answers the agent's greeting. Other groups are left as they are."""
+    spec = eps[0].task.user
+    if spec is None or not engine.simulated(eps[0].task):
+        return eps
+    first = await user_turn(engine, eps[0], spec.greeting or "Hi! How can I help you today?")
+    for ep in eps:
+        if ep is not eps[0]:
+            ep.user_view = UserView([dict(m) for m in eps[0].user_view.messages], eps[0].user_view.said)
+        if spec.greeting:
+            ep.messages.append({"role": "assistant", "content": spec.greeting})
+            engine._turn(ep, "assistant", spec.greeting)
+        ep.messages.append({"role": "user", "content": first or ""})
+        engine._turn(ep, "user", first or "")
+    return eps
+
+
+async def answer_as_user(engine: EpisodeEngine, result: StepResult) -> StepResult:
+    """After a step: when the model answered and a model plays the user, the user's reply (or the end)."""
+    ep = engine.get(result.episode)
+    if not ep.awaiting_user:
+        return result
+    ep.awaiting_user = False
+    said = await user_turn(engine, ep, ep.replies[-1][1] if ep.replies else "")
+    spec = ep.task.user
+    if said is None:
+        ep.done, ep.reason = True, "completed"
+    elif spec is not None and ep.user_view.said > spec.max_turns:
+        ep.done, ep.reason = True, "user_turn_cap"
+    else:
+        result.messages.append({"role": "user", "content": said})
+        engine._turn(ep, "user", said)
+    result.done, result.reason = ep.done, ep.reason
+    return result
