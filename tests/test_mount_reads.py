@@ -221,3 +221,32 @@ def test_a_scenario_nested_too_deep_is_a_bad_scenario_at_every_door() -> None:
     )
     with pytest.raises(Exception, match="nested deeper"):
         task.check_against(w.library)
+
+
+def test_a_task_may_show_its_tools_by_their_own_names() -> None:
+    import pytest
+
+    from hub.tasks import Task
+
+    library = Library([ObjectMount(Weather)])
+    world = PlainWorld(library)
+    engine = EpisodeEngine(library, world.sessions, world.dispatcher, world.bus)
+    task = {
+        "id": "bare",
+        "servers": ["weather"],
+        "tools": ["weather__get_city", "weather__set_city"],
+        "bare_names": True,
+        "turns": [{"user": "Move to Rome.", "calls": [{"id": "a", "server": "weather", "tool": "set_city"}]}],
+    }
+    ep = engine.open_group(task, 1)[0]
+    assert [t["function"]["name"] for t in engine.tools_of(ep.task)] == ["get_city", "set_city"]
+    out = engine.step(ep.id, '<tool_call>{"name": "set_city", "arguments": {"city": "Rome"}}</tool_call>')
+    assert out.calls[0]["ok"] and out.messages[0]["name"] == "set_city"  # the model's own words come back
+    out = engine.step(ep.id, '<tool_call>{"name": "weather__get_city", "arguments": {}}</tool_call>')
+    assert out.messages[0]["content"] == "Rome"  # the full name works too
+    assert [c.name for c in ep.calls] == ["weather__set_city", "weather__get_city"]  # recorded by full name
+    refused = engine.step(ep.id, '<tool_call>{"name": "fly", "arguments": {}}</tool_call>')
+    assert "the available tools are: get_city, set_city" in refused.messages[0]["content"]
+    clash = {**task, "id": "clash", "servers": ["weather", "w2"], "tools": ["weather__get_city", "w2__get_city"]}
+    with pytest.raises(ValueError, match="two offered tools share a name"):
+        Task.model_validate(clash)

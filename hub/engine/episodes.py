@@ -124,14 +124,16 @@ class Episode:
         }
 
 
-def function_schema(library: Library, name: str, strip_enums: bool = False) -> dict[str, Any]:
-    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked)."""
+def function_schema(library: Library, name: str, strip_enums: bool = False, bare: bool = False) -> dict[str, Any]:
+    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked; named by the tool
+    alone with ``bare``, as a benchmark's harness names it)."""
     parts = split_name(name)
     if parts is None:
         raise TaskError(f"offered tool {name!r} is not of the form server__tool")
     tool = library.tool(*parts)
     parameters = without_enums(tool.input_schema) if strip_enums else tool.input_schema
-    return {"type": "function", "function": {"name": name, "description": tool.description, "parameters": parameters}}
+    shown = parts[1] if bare else name
+    return {"type": "function", "function": {"name": shown, "description": tool.description, "parameters": parameters}}
 
 
 def without_enums(node: Any) -> Any:
@@ -221,19 +223,21 @@ class EpisodeEngine:
     def tools_of(self, task: Task, added: list[str] | None = None) -> list[dict[str, Any]]:
         """The offered tools' function schemas (with ``added``: also those later turns offered so far)."""
         names = [*task.tools, *(added or ())]
-        key = "\x00".join(names) + ("\x00-enums" if task.strip_enums else "")
+        key = "\x00".join(names) + ("\x00-enums" if task.strip_enums else "") + ("\x00-bare" if task.bare_names else "")
         found = self._tools.get(key)
         if found is None:
-            found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in names]
+            found = self._tools[key] = [
+                function_schema(self.library, n, task.strip_enums, task.bare_names) for n in names
+            ]
         return found
 
     def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._schema_maps.get(key)
         if found is None:
-            later = [n for t in task.turns for n in t.adds_tools]
+            names = [*task.tools, *(n for t in task.turns for n in t.adds_tools)]
             found = self._schema_maps[key] = {
-                t["function"]["name"]: t["function"]["parameters"] for t in self.tools_of(task, later)
+                n: function_schema(self.library, n, task.strip_enums)["function"]["parameters"] for n in names
             }
         return found
 
@@ -393,17 +397,20 @@ class EpisodeEngine:
             )
 
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
+        name = call.name
+        if ep.task.bare_names and name is not None:  # a tool's own name, as the task shows it
+            name = ep.task.full_names().get(name, name)
         # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
-        offered = call.name is not None and call.name in self.schemas_of(ep.task)
+        offered = name is not None and name in self.schemas_of(ep.task)
         if call.error is None and offered:
-            server, tool = split_name(call.name)  # type: ignore[arg-type, misc]
+            server, tool = split_name(name)  # type: ignore[arg-type, misc]
             outcome = self.dispatcher.call(
                 ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False
             )
         else:
             outcome = self._refuse(ep, call, offered)
         ep.calls.append(
-            CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
+            CallRecord(name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
         )
         return outcome
 
@@ -416,7 +423,7 @@ class EpisodeEngine:
                 False,
                 None,
                 f"unknown tool {call.name!r}; the available tools are: "
-                f"{', '.join([*ep.task.tools, *ep.added]) or 'none'}",
+                f"{', '.join(t['function']['name'] for t in self.tools_of(ep.task, ep.added)) or 'none'}",
                 "unknown_tool",
             )
         server, tool = split_name(call.name or "") or ("", call.name or "")

@@ -202,6 +202,7 @@ def to_task(entry: dict[str, Any], answer: dict[str, Any]) -> Task:
         tools=offered,
         meta={"suite": SUITE, "category": category, "ground_truth": gt, "classes": involved},
         scorer=SUITE,
+        bare_names=True,
     )
 
 

@@ -248,6 +248,7 @@ def to_task(task: Tau2Task, domain: str, split: str | None, user_tools: set[str]
         tools=agent_tools,
         meta={"suite": f"tau2-{domain}", "category": domain, "tau2": task.model_dump(mode="json")},
         scorer=SUITE,
+        bare_names=True,
         user=SimulatedUser(
             instructions=user_prompt(task, bool(user_tools)),
             stop=[STOP, TRANSFER, OUT_OF_SCOPE],

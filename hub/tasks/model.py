@@ -157,6 +157,9 @@ class Task(BaseModel):
     expected_state_hash: str | None = None
     expected_server_hashes: dict[str, str] = Field(default_factory=dict)
     meta: dict[str, Any] = Field(default_factory=dict)
+    bare_names: bool = Field(False, exclude_if=_empty)
+    """Show the offered tools by their own names (``cd``, not ``gorilla_file_system__cd``), as a benchmark's harness
+    does; calls may use either. The names must be unique among the task's tools."""
     scorer: str | None = Field(None, exclude_if=_empty)
     """A suite's own scorer (``hub.suites.scoring``: ``bfcl-mt``, ``tau2``), run in place of the hub's reward;
     its data (ground truth, evaluation criteria) is in ``meta``."""
@@ -183,9 +186,18 @@ class Task(BaseModel):
             raise ValueError(f"task {self.id}: an ask turn has no ground-truth calls")
         if any(t.missing and not t.ask for t in self.turns):
             raise ValueError(f"task {self.id}: only an ask turn withholds parameters (missing)")
+        if self.bare_names:
+            offered = [*self.tools, *(n for t in self.turns for n in t.adds_tools)]
+            if len(self.full_names()) != len(set(offered)):
+                raise ValueError(f"task {self.id}: bare_names, but two offered tools share a name")
         if self.kind == "mcp" and not steps and not self.scorer:
             raise ValueError(f"task {self.id}: an mcp task needs ground-truth calls")
         return self
+
+    def full_names(self) -> dict[str, str]:
+        """Each offered tool's own name -> its ``server__tool`` name."""
+        names = [*self.tools, *(n for t in self.turns for n in t.adds_tools)]
+        return {(split_name(n) or ("", n))[1]: n for n in names}
 
     def gt_steps(self) -> list[GTStep]:
         return [s for t in self.turns for s in t.calls]
