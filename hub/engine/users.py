@@ -141,8 +141,11 @@ async def open_with_user(engine: EpisodeEngine, eps: list[Episode]) -> list[Epis
         if spec.greeting:
             ep.messages.append({"role": "assistant", "content": spec.greeting})
             engine._turn(ep, "assistant", spec.greeting)
-        ep.messages.append({"role": "user", "content": first or ""})
-        engine._turn(ep, "user", first or "")
+        if first is None:  # the user ended the dialogue before it began
+            ep.done, ep.reason = True, "completed"
+            continue
+        ep.messages.append({"role": "user", "content": first})
+        engine._turn(ep, "user", first)
     return eps
 
 
