@@ -96,3 +96,25 @@ def test_the_tau2_table_has_pass_k_for_every_k_up_to_the_trials() -> None:
     table = pass_k_table(get_suite("tau2-retail"), episodes, 2)
     assert "pass^1" in table and "pass^2" in table and "retail" in table
     assert "0.750" in table and "0.500" in table
+
+
+def test_bfcl_sessions_of_one_scenario_see_one_first_temperature() -> None:
+    """BFCL's VehicleControlAPI reads the outside temperature from a private generator: a GRPO group's three
+    sessions must see the same first (and second) reading, each advancing its own generator."""
+    python = python_of(get_suite("bfcl-mt"))
+    if not python.exists():
+        pytest.skip("the bfcl-mt suite's environment is not installed: run scripts/install-suites")
+    code = (
+        "import json\n"
+        "from hub.core import build_library\n"
+        "from hub.engine.world import World\n"
+        "from hub.suites.bfcl import mount_specs\n"
+        "w = World(build_library(mount_specs(), builtin=False))\n"
+        "sids = ['g0', 'g1', 'g2']\n"
+        "for s in sids: w.sessions.open(s, configs={'vehicle_control_api': {}})\n"
+        "read = lambda s: w.dispatcher.call(s, 'vehicle_control_api', 'get_outside_temperature_from_google', {}).text()\n"
+        "print(json.dumps([[read(s) for s in sids], [read(s) for s in sids]]))\n"
+    )
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=100)
+    first, second = json.loads(done.stdout)
+    assert len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0], done.stderr[-2000:]
