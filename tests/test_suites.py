@@ -112,7 +112,8 @@ def test_bfcl_sessions_of_one_scenario_see_one_first_temperature() -> None:
         "w = World(build_library(mount_specs(), builtin=False))\n"
         "sids = ['g0', 'g1', 'g2']\n"
         "for s in sids: w.sessions.open(s, configs={'vehicle_control_api': {}})\n"
-        "read = lambda s: w.dispatcher.call(s, 'vehicle_control_api', 'get_outside_temperature_from_google', {}).text()\n"
+        "tool = 'get_outside_temperature_from_google'\n"
+        "read = lambda s: w.dispatcher.call(s, 'vehicle_control_api', tool, {}).text()\n"
         "print(json.dumps([[read(s) for s in sids], [read(s) for s in sids]]))\n"
     )
     done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=100)
