@@ -21,6 +21,7 @@ from hub.config import Settings
 from hub.core import Hub
 from hub.engine import export, store
 from hub.parts import Part, discover
+from hub.suites import cli as suites_cli
 from hub.synth import cli as synth_cli
 from hub.transports import api, mcp_http, metrics, openenv, session_client, ws
 from hub.transports.auth import BearerAuth
@@ -37,6 +38,7 @@ BUILTIN_PARTS: tuple[Part, ...] = (
     export.part,
     synth_cli.part,
     session_client.part,
+    suites_cli.part,
 )
 
 

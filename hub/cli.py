@@ -30,6 +30,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tasks_path=args.tasks,
             max_state_bytes=args.max_state_bytes,
             seed_cache=args.seed_cache,
+            user_endpoint=args.user_endpoint,
+            user_model=args.user_model,
+            user_api_key=args.user_api_key,
             **server_choice(args),
         )
         settings.check()
@@ -138,6 +141,9 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
         default=None,
         help="seed worlds kept per server, least recently used out (HUB_SEED_CACHE; default 8)",
     )
+    serve.add_argument("--user-endpoint", default=None, help="OpenAI-compatible URL of a model that plays users")
+    serve.add_argument("--user-model", default=None, help="the user model's name (HUB_USER_MODEL)")
+    serve.add_argument("--user-api-key", default=None, help="the user endpoint's API key (HUB_USER_API_KEY)")
     serve.add_argument("--log-level", default="info")
     for cmd in (
         serve,

@@ -161,7 +161,10 @@ def test_importing_every_hub_module_loads_neither_web_nor_the_trainer_client() -
     names = [n for n in MODULES if not n.endswith("__main__")]
     code = (
         "import importlib, json, sys\n"
-        f"for name in {names!r}: importlib.import_module(name)\n"
+        f"for name in {names!r}:\n"
+        "    try: importlib.import_module(name)\n"
+        "    except ModuleNotFoundError as exc:  # a suite's module needs its benchmark (its own environment)\n"
+        "        if exc.name.split('.')[0] not in ('bfcl_eval', 'tau2', 'loguru'): raise\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('web', 'trainer_client'))))\n"
     )
     out = subprocess.run(
@@ -259,7 +262,7 @@ def documented_ws_codes() -> set[str]:
 def raised_ws_codes() -> set[str]:
     """Every code a ``/ws`` error reply can carry: literal codes raised in the hub, and the class codes."""
     literal = set()
-    for path in (HUB / "transports" / "ws.py", HUB / "engine" / "episodes.py"):
+    for path in (HUB / "transports" / "ws.py", HUB / "engine" / "episodes.py", HUB / "engine" / "users.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue

@@ -27,11 +27,13 @@ from hub.engine.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, To
 from hub.engine.evidence import ExpectedStates, collect
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, score
+from hub.engine.users import UserModel, UserView, answer_as_user, open_with_user
 from hub.engine.world import build_initial
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
 from hub.state.sessions import Session, SessionManager
+from hub.suites.scoring import suite_score, suite_turn_end
 from hub.tasks.io import TaskSet
 from hub.tasks.model import Task
 from hub.wire import EpisodeLimits, RewardConfig
@@ -66,9 +68,10 @@ class StepResult:
     turn: int
     step: int
     reward: dict[str, Any] | None = None  # the reward so far, when the episode was opened with step_reward
+    tools: list[dict[str, Any]] | None = None  # the whole offered list, when a turn offered more tools
 
     def to_json(self) -> dict[str, Any]:
-        data = {
+        data: dict[str, Any] = ({"tools": self.tools} if self.tools is not None else {}) | {
             "episode": self.episode,
             "messages": self.messages,
             "done": self.done,
@@ -106,6 +109,11 @@ class Episode:
     run: str | None = None
     run_step: int | None = None
     step_reward: bool = False  # every step's observation carries the reward so far
+    added: list[str] = field(default_factory=list)  # tools a later turn offered (BFCL's miss_func)
+    turn_states: list[dict[str, Any]] = field(default_factory=list)  # a suite's scorer: each turn's end state
+    user_calls: list[CallRecord] = field(default_factory=list)  # calls the user made on their own side
+    user_view: UserView = field(default_factory=UserView)  # the dialogue as a simulated user's model sees it
+    awaiting_user: bool = False  # the model answered: a simulated user speaks next
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -121,14 +129,16 @@ class Episode:
         }
 
 
-def function_schema(library: Library, name: str, strip_enums: bool = False) -> dict[str, Any]:
-    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked)."""
+def function_schema(library: Library, name: str, strip_enums: bool = False, bare: bool = False) -> dict[str, Any]:
+    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked; named by the tool
+    alone with ``bare``, as a benchmark's harness names it)."""
     parts = split_name(name)
     if parts is None:
         raise TaskError(f"offered tool {name!r} is not of the form server__tool")
     tool = library.tool(*parts)
     parameters = without_enums(tool.input_schema) if strip_enums else tool.input_schema
-    return {"type": "function", "function": {"name": name, "description": tool.description, "parameters": parameters}}
+    shown = parts[1] if bare else name
+    return {"type": "function", "function": {"name": shown, "description": tool.description, "parameters": parameters}}
 
 
 def without_enums(node: Any) -> Any:
@@ -157,6 +167,7 @@ class EpisodeEngine:
         max_episodes: int = 5000,
         max_templates: int = 256,
         keep_evidence: bool = True,
+        user_model: UserModel | None = None,
     ) -> None:
         self.library = library
         self.sessions = sessions
@@ -168,6 +179,7 @@ class EpisodeEngine:
         self.max_episodes = max_episodes
         self.max_templates = max_templates
         self.keep_evidence = keep_evidence
+        self.user_model = user_model
         self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
@@ -213,19 +225,24 @@ class EpisodeEngine:
                 self.sessions.close(old, internal=True)
         return session
 
-    def tools_of(self, task: Task) -> list[dict[str, Any]]:
-        key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
+    def tools_of(self, task: Task, added: list[str] | None = None) -> list[dict[str, Any]]:
+        """The offered tools' function schemas (with ``added``: also those later turns offered so far)."""
+        names = [*task.tools, *(added or ())]
+        key = "\x00".join(names) + ("\x00-enums" if task.strip_enums else "") + ("\x00-bare" if task.bare_names else "")
         found = self._tools.get(key)
         if found is None:
-            found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in task.tools]
+            found = self._tools[key] = [
+                function_schema(self.library, n, task.strip_enums, task.bare_names) for n in names
+            ]
         return found
 
     def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._schema_maps.get(key)
         if found is None:
+            names = [*task.tools, *(n for t in task.turns for n in t.adds_tools)]
             found = self._schema_maps[key] = {
-                t["function"]["name"]: t["function"]["parameters"] for t in self.tools_of(task)
+                n: function_schema(self.library, n, task.strip_enums)["function"]["parameters"] for n in names
             }
         return found
 
@@ -275,10 +292,9 @@ class EpisodeEngine:
         step: int | None,
     ) -> Episode:
         start_hash = session.state_hash(task.servers)
-        messages = [
-            {"role": "system", "content": task.system or DEFAULT_SYSTEM},
-            {"role": "user", "content": task.turns[0].user},
-        ]
+        messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM}]
+        if not self.simulated(task):  # a simulated user's first message comes in open_group_async
+            messages.append({"role": "user", "content": task.turns[0].user})
         ep = Episode(eid, task, session.id, group, limits, start_hash, messages, run=run, run_step=step)
         self.episodes[eid] = ep
         self.opened += 1
@@ -286,7 +302,23 @@ class EpisodeEngine:
         self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now, run=run, step=step))
         for m in messages:
             self._turn(ep, m["role"], m["content"])
+        if not self.simulated(task):
+            self._user_acts(ep)
         return ep
+
+    def simulated(self, task: Task) -> bool:
+        """Whether a model plays this task's user (the task has one and the hub has a user endpoint)."""
+        return task.user is not None and self.user_model is not None
+
+    async def open_group_async(
+        self, task_ref: str | Mapping[str, Any] | Task, n: int = 1, limits: EpisodeLimits | None = None, **kw: Any
+    ) -> list[Episode]:
+        """``open_group``; with a simulated user, its first message (``hub.engine.users``)."""
+        return await open_with_user(self, self.open_group(task_ref, n, limits, **kw))
+
+    async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
+        """``step``; when the model answered and a model plays the user, the user's reply or the end."""
+        return await answer_as_user(self, self.step(eid, output))
 
     def _announce(self, task: Task) -> None:
         if task.id not in self._announced:
@@ -341,14 +373,20 @@ class EpisodeEngine:
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
             )
-        if not calls:
+        offered = len(ep.added)
+        if not calls and self.simulated(ep.task):
+            ep.awaiting_user = True  # step_async asks the user model
+        elif not calls:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
             ep.done, ep.reason = True, "step_cap"
         reward = self.reward_so_far(ep, answered).model_dump() if ep.step_reward else None
-        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps, reward)
+        tools = self.tools_of(ep.task, ep.added) if len(ep.added) != offered else None
+        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps, reward, tools)
 
     def _advance(self, ep: Episode) -> list[dict[str, Any]]:
+        if ep.task.scorer:
+            suite_turn_end(self.sessions.get(ep.session_id, create=False), ep)
         ep.turn += 1
         if ep.turn >= len(ep.task.turns):
             ep.turn = len(ep.task.turns) - 1
@@ -356,18 +394,36 @@ class EpisodeEngine:
             return []
         user = {"role": "user", "content": ep.task.turns[ep.turn].user}
         self._turn(ep, "user", user["content"])
+        ep.added.extend(ep.task.turns[ep.turn].adds_tools)
+        self._user_acts(ep)
         return [user]
 
+    def _user_acts(self, ep: Episode) -> None:
+        """The calls the user makes on their own side as they say this turn (the model does not see them)."""
+        for call in ep.task.turns[ep.turn].user_calls:
+            out = self.dispatcher.call(
+                ep.session_id, call.server, call.tool, call.arguments, episode=ep.id, create_session=False
+            )
+            ep.user_calls.append(
+                CallRecord(call.name, call.arguments, ep.turn, out.ok, out.error_kind, out.text(), ep.steps)
+            )
+
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
-        offered = call.name is not None and call.name in self.schemas_of(ep.task)
+        name = call.name
+        if ep.task.bare_names and name is not None:  # a tool's own name, as the task shows it
+            name = ep.task.full_names().get(name, name)
+        # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
+        offered = name is not None and name in self.schemas_of(ep.task)
         if call.error is None and offered:
-            server, tool = split_name(call.name)  # type: ignore[arg-type, misc]
+            server, tool = split_name(name)  # type: ignore[arg-type, misc]
             outcome = self.dispatcher.call(
                 ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False
             )
         else:
             outcome = self._refuse(ep, call, offered)
-        ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind))
+        ep.calls.append(
+            CallRecord(name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
+        )
         return outcome
 
     def _refuse(self, ep: Episode, call: ParsedCall, offered: bool) -> CallOutcome:
@@ -378,7 +434,8 @@ class EpisodeEngine:
             outcome = CallOutcome(
                 False,
                 None,
-                f"unknown tool {call.name!r}; the available tools are: {', '.join(ep.task.tools) or 'none'}",
+                f"unknown tool {call.name!r}; the available tools are: "
+                f"{', '.join(t['function']['name'] for t in self.tools_of(ep.task, ep.added)) or 'none'}",
                 "unknown_tool",
             )
         server, tool = split_name(call.name or "") or ("", call.name or "")
@@ -421,7 +478,8 @@ class EpisodeEngine:
         first = ep.reward is None
         if not ep.done:
             ep.done, ep.reason = True, "truncated" if truncated else "finished"
-        breakdown = self._score(ep, ep.task, config, self.final_hashes(ep))
+        hashes = self.final_hashes(ep)
+        breakdown = suite_score(self, ep, session) if ep.task.scorer else self._score(ep, ep.task, config, hashes)
         breakdown.truncated = ep.reason == "truncated"
         ep.reward, ep.reward_config = breakdown, config
         if first:

@@ -194,7 +194,7 @@ class Connection:
         initial = task.initial
         seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
         await ensure_seeds(self.hub.library, task.servers, seed)
-        eps = self.hub.episodes.open_group(
+        eps = await self.hub.episodes.open_group_async(
             req.task, req.n, req.limits, run=req.run, step=req.step, step_reward=req.step_reward
         )
         first = eps[0]
@@ -209,11 +209,11 @@ class Connection:
             "episodes": [{"episode": e.id, "session": e.session_id, "state_hash": e.start_hash} for e in eps],
         }
 
-    def on_step(self, req: Step) -> dict[str, Any]:
+    async def on_step(self, req: Step) -> dict[str, Any]:
         if (req.text is None) == (req.message is None):
             raise ProtocolError("bad_message", "a step carries exactly one of 'text' (raw model output) or 'message'")
         output: str | dict[str, Any] = req.text if req.text is not None else req.message  # type: ignore[assignment]
-        result = self.hub.episodes.step(req.episode, output)
+        result = await self.hub.episodes.step_async(req.episode, output)
         return {"type": "observation", **result.to_json()}
 
     def on_finish(self, req: Finish) -> dict[str, Any]:
