@@ -117,6 +117,7 @@ def test_the_command_writes_a_file_and_says_what_is_wrong(tmp_path: Path, capsys
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # a foreign interpreter, on a shared machine
 def test_exports_validate_with_harbor_and_openai_types(tmp_path: Path) -> None:
     python = venv_python("openenv", "import harbor.models.trajectories, openai")
     store = tmp_path / "store.db"

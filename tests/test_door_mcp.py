@@ -121,6 +121,7 @@ async def test_tasks_are_prompts_and_state_is_resources(live: LiveHub) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # node and the SDK, on a shared machine
 def test_the_typescript_sdk_uses_handles_prompts_and_resources(tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None or not (TS / "node_modules" / "@modelcontextprotocol" / "sdk").exists():

@@ -26,6 +26,7 @@ def make_app(tmp_path: Path) -> Starlette:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # a foreign interpreter, on a shared machine
 def test_openenv_core_client_plays_tasks_and_a_server(tmp_path: Path) -> None:
     python = venv_python("openenv", "import openenv.core.generic_client")
 

@@ -18,6 +18,7 @@ from tests.door_support import run_json, venv_python
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # a foreign interpreter that imports torch, on a shared machine
 def test_trl_grpo_trainer_rolls_out_hub_episodes(tmp_path: Path) -> None:
     python = venv_python("openenv", "import trl, torch, openenv.core.generic_client")
 

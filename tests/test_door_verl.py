@@ -20,6 +20,7 @@ from tests.door_support import run_json, venv_python
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # a foreign interpreter that imports torch, on a shared machine
 def test_verl_agent_loop_plays_grpo_groups_token_in_token_out(tmp_path: Path) -> None:
     python = venv_python("verl", "import verl.experimental.agent_loop.agent_loop, websockets, transformers")
 
