@@ -315,11 +315,12 @@ def test_gpu_smoke_skips_without_a_gpu(tmp_path: Path) -> None:
 
 
 async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path) -> None:
-    """The smoke's prove-train flags (read from the script) plan a 2-step run OpenRLHF 0.11.2 accepts."""
-    script = (ROOT / "scripts" / "gpu_smoke.sh").read_text()
+    """The full-loop smoke's prove-train flags (read from the script) plan a 2-step run OpenRLHF 0.11.2 accepts."""
+    script = (ROOT / "scripts" / "gpu_train_smoke.sh").read_text()
     block = script.split("-m trainer_client.launcher", 1)[1].split('>"$WORK/train.log"', 1)[0]
     argv = shlex.split(
         block.replace("\\\n", " ")
+        .replace("$DRY_RUN", "")
         .replace('"$WORK/model"', "tiny-model")
         .replace('"http://127.0.0.1:$PORT"', live.url)
         .replace('"$WORK/run"', str(tmp_path / "run"))
