@@ -498,3 +498,9 @@ async def test_a_cluster_job_carries_its_code_and_settings(live: LiveHub, tmp_pa
         "runs/x",
     )
     assert rc == 2 and "relative" in err
+
+
+def test_thinking_history_strip_is_refused_for_training_with_the_reason() -> None:
+    with pytest.raises(ValueError, match="one growing token sequence"):
+        parse(["--model", "m", "--thinking-history", "strip"])
+    assert parse(["--model", "m", "--thinking-history", "keep"]).thinking_history == "keep"
