@@ -1,63 +1,68 @@
 #!/usr/bin/env bash
-# A short real OpenRLHF 0.11.2 GRPO run (DeepSpeed actor, vLLM rollouts, Ray) against a local PROVE hub, on one GPU.
-# Elsewhere it prints 'skipped: no GPU' and exits 0. Its last line is the verdict: 'gpu_smoke: PASS ...' or
-# 'gpu_smoke: FAIL ...' (exit 1); everything else goes to the log files it names.
+# The device smoke: two GRPO steps of the project's own trainer (trainer_client/grpo.py, via
+# trainer_client/smoke.py) on a GPU against a live hub, checking that the update moves the best sample's
+# log-probability; its last line is the verdict ('gpu_smoke: PASS ...' / 'gpu_smoke: FAIL ...'), within 5 minutes.
 #
-# Offline: nothing is downloaded. The policy is a small random-weight Qwen2 with the project's byte-level
-# tokenizer, built here (trainer_client/tiny.py), so the run checks the plumbing (agent file and run config,
-# hub groups, rewards, group_norm, weight sync to vLLM, metrics to the hub), not learning. It needs the
-# train extra in the Python it uses ($PYTHON, else .venv/bin/python): pip install -e '.[train]'
-# (openrlhf[vllm]==0.11.2: vLLM 0.29.0, DeepSpeed, flash-attn, Ray). Budget: 8 minutes on one H200.
+# It fits the machine a task is lent: one GPU, a Python with torch (CUDA) and nothing of vLLM, Ray, DeepSpeed,
+# OpenRLHF or transformers, no package registry. Besides torch it needs only this checkout's pure-Python code
+# and the hub's own requirements: where they are not importable, it installs them offline into a venv layered
+# a directory on that Python's path (after its own packages, so the image's torch is used) from a wheelhouse:
+#   scripts/gpu_smoke.sh --wheels       # here, with the registry: fetch them into build/smoke-wheels (~11 MB)
+# (carry build/smoke-wheels with the checkout). Without a GPU it prints 'skipped: no GPU' and exits 0.
+# DRY=1 rehearses it on the CPU (same code, --device cpu). The full OpenRLHF loop (vLLM, DeepSpeed, Ray) on a GPU
+# machine with registry access is scripts/gpu_train_smoke.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+PY="${PYTHON:-$( [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3 )}"
+WHEELS="${WHEELS:-build/smoke-wheels}"
+HUB_REQS=("mcp>=2.3,<3" "starlette>=1.0,<2" "uvicorn>=0.30,<1" "aiosqlite>=0.20,<1" "sse-starlette>=3.0,<4" \
+  "jinja2>=3.1,<4" "websockets>=14,<18" "pydantic>=2.10,<3" "httpx>=0.28,<1" "prometheus-client>=0.21,<1" \
+  "jsonschema>=4.20,<5" "regex>=2024.4")
+if [ "${1:-}" = "--wheels" ]; then  # for the lent machine's Python (3.12, x86_64 Linux); WHEEL_PY=3.11 for another
+  exec "$PY" -m pip download -q --only-binary=:all: --implementation cp --python-version "${WHEEL_PY:-3.12}" \
+    --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 -d "$WHEELS" "${HUB_REQS[@]}"
+fi
+DEVICE=cuda
+if [ "${DRY:-0}" = 1 ]; then
+  DEVICE=cpu
+elif ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "skipped: no GPU"
   exit 0
 fi
 START=$(date +%s)
-PY="${PYTHON:-.venv/bin/python}"
-PORT="${PORT:-18765}"
 WORK="$(mktemp -d /tmp/prove-gpu-smoke.XXXXXX)"
-verdict() { echo "gpu_smoke: $* ($(( $(date +%s) - START )) s; logs in $WORK)"; }
-fail() { verdict "FAIL $*"; exit 1; }
-export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 WANDB_MODE=disabled VLLM_NO_USAGE_STATS=1 \
-  DO_NOT_TRACK=1 RAY_USAGE_STATS_ENABLED=0 TOKENIZERS_PARALLELISM=false
-unset RAY_ADDRESS  # a local Ray for this run, never someone's cluster
+PORT="${PORT:-18765}"
+fail() { echo "gpu_smoke: FAIL $* ($(( $(date +%s) - START )) s; logs in $WORK)"; exit 1; }
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" PYTHONDONTWRITEBYTECODE=1
 
-# 0. the whole stack imports, including openrlhf.models (flash_attn) and the Ray/vLLM trainer modules
-"$PY" - >"$WORK/stack.log" 2>&1 <<'PYEOF' || fail "the GPU stack does not import: $(tail -n 1 "$WORK/stack.log") (pip install -e '.[train]')"
-import importlib.metadata as m
-import deepspeed, flash_attn, ray, torch, vllm  # noqa: F401
-import openrlhf.models, openrlhf.trainer.ray, openrlhf.utils.agent  # noqa: F401
-assert m.version("openrlhf") == "0.11.2", m.version("openrlhf")
-assert torch.cuda.is_available(), "torch sees no CUDA device"
-print("stack:", "openrlhf", m.version("openrlhf"), "vllm", vllm.__version__, "torch", torch.__version__,
-      "deepspeed", deepspeed.__version__, "ray", ray.__version__, "flash_attn", flash_attn.__version__)
+# 1. torch (the machine's) and the hub's requirements (offline, from the wheelhouse, when missing)
+"$PY" -c "import torch, sys; sys.exit(0 if '$DEVICE' == 'cpu' or torch.cuda.is_available() else 1)" \
+  >"$WORK/setup.log" 2>&1 || fail "torch is missing or sees no CUDA device: $(tail -n 1 "$WORK/setup.log")"
+if ! "$PY" -c "import mcp, starlette, uvicorn, aiosqlite, sse_starlette, jinja2, websockets, pydantic, httpx, prometheus_client, jsonschema, regex" 2>/dev/null; then
+  [ -d "$WHEELS" ] || fail "the hub's requirements are not installed and there is no wheelhouse at $WHEELS (scripts/gpu_smoke.sh --wheels)"
+  "$PY" -m pip install -q --no-index --find-links "$WHEELS" --target "$WORK/site" "${HUB_REQS[@]}" >>"$WORK/setup.log" 2>&1 \
+    || fail "installing the hub's requirements from $WHEELS: $(tail -n 1 "$WORK/setup.log")"
+  export PYTHONPATH="$PYTHONPATH:$WORK/site"  # after the checkout; the machine's own packages (torch) stay first
+fi
+
+# 2. a hub on loopback serving one short task (two offered tools, a one-line system prompt: short sequences)
+"$PY" - "$WORK/tasks.jsonl" <<'PYEOF' || fail "writing the task"
+import json, sys
+line = next(x for x in open("hub/data/tasks.jsonl") if '"bank-unfreeze-005"' in x)
+task = json.loads(line)
+task["tools"] = ["banking__freeze_account", "banking__deposit_funds"]
+task["system"] = 'Call tools as <tool_call>{"name": ..., "arguments": {...}}</tool_call>.'
+open(sys.argv[1], "w").write(json.dumps(task) + "\n")
 PYEOF
-
-# 1. a tiny random-weight Qwen2 (head_dim 64, which every vLLM attention backend supports) and its tokenizer
-"$PY" - "$WORK/model" >"$WORK/model.log" 2>&1 <<'PYEOF' || fail "building the tiny model: $(tail -n 1 "$WORK/model.log")"
-import sys
-from trainer_client.tiny import byte_tokenizer, tiny_qwen2
-tok = byte_tokenizer()
-model = tiny_qwen2(len(tok), hidden_size=256, layers=2)
-model.config.eos_token_id = tok.eos_token_id
-model.config.pad_token_id = tok.pad_token_id
-model.generation_config.eos_token_id = tok.eos_token_id
-model.save_pretrained(sys.argv[1])
-tok.save_pretrained(sys.argv[1])
-print("model", sys.argv[1], sum(p.numel() for p in model.parameters()), "parameters")
-PYEOF
-
-# 2. a hub on loopback
-"$PY" -m hub.cli serve --port "$PORT" --store "$WORK/hub.db" >"$WORK/hub.log" 2>&1 &
+"$PY" -m hub.cli serve --port "$PORT" --store "$WORK/hub.db" --tasks "$WORK/tasks.jsonl" --log-level warning \
+  >"$WORK/hub.log" 2>&1 &
 HUB_PID=$!
 trap 'kill "$HUB_PID" 2>/dev/null; wait "$HUB_PID" 2>/dev/null' EXIT
 "$PY" - "$PORT" "$HUB_PID" >>"$WORK/hub.log" 2>&1 <<'PYEOF' || fail "the hub did not start: $(tail -n 1 "$WORK/hub.log")"
 import os, sys, time
 import httpx
 port, pid = sys.argv[1], int(sys.argv[2])
-deadline = time.monotonic() + 60
+deadline = time.monotonic() + 90
 while time.monotonic() < deadline:
     os.kill(pid, 0)  # raises once the hub has exited
     try:
@@ -68,29 +73,12 @@ while time.monotonic() < deadline:
 sys.exit(1)
 PYEOF
 
-# 3. two GRPO steps: 2 prompts x 4 samples each, turns capped at 64 tokens, rollouts at 4 model messages
-timeout --kill-after=30 "${SMOKE_TIMEOUT:-400}" "$PY" -m trainer_client.launcher \
-  --hub "http://127.0.0.1:$PORT" --model "$WORK/model" --lr 1e-5 --gpus 1 --tp 1 \
-  --group-size 4 --batch-size 2 --steps 2 --max-steps 4 --max-len 8192 --max-new-tokens 64 \
-  --zero-stage 2 --save-steps -1 --vllm-memory 0.3 --split all --poll 2 \
-  --output "$WORK/run" --name gpu-smoke -- \
-  --ds.attn_implementation sdpa --vllm.enforce_eager --train.micro_batch_size 2 --rollout.micro_batch_size 2 \
-  >"$WORK/train.log" 2>&1
+# 3. two GRPO steps on the device; the module's last line is the verdict
+timeout --kill-after=10 "${SMOKE_TIMEOUT:-240}" "$PY" -m trainer_client.smoke --hub "http://127.0.0.1:$PORT" \
+  --device "$DEVICE" >"$WORK/smoke.log" 2>&1
 rc=$?
-[ "$rc" = 0 ] || fail "training exited $rc: $(grep -E 'Error|error:|Traceback' "$WORK/train.log" | tail -n 1)"
-
-# 4. the hub saw the rollouts as one group per prompt, scored them, and got the run's metrics
-"$PY" - "$WORK/hub.db" >"$WORK/check.log" 2>&1 <<'PYEOF' || fail "$(tail -n 1 "$WORK/check.log")"
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-n, scored, mean = db.execute("SELECT COUNT(*), COUNT(reward), AVG(reward) FROM episodes").fetchone()
-groups = [r[0] for r in db.execute("SELECT COUNT(*) FROM episodes GROUP BY group_id")]
-runs = [r[0] for r in db.execute("SELECT status FROM training_runs WHERE name = 'gpu-smoke'")]
-points = db.execute("SELECT COUNT(*) FROM run_metrics").fetchone()[0]
-assert scored >= 16, f"expected 2 steps x 2 prompts x 4 samples scored, got {scored} of {n}"
-assert groups and set(groups) == {4}, f"expected hub groups of 4 (one per prompt), got sizes {groups}"
-assert runs == ["finished"], f"training run status on the hub: {runs}"
-assert points > 0, "no training metric reached the hub"
-print(f"{scored} episodes scored in {len(groups)} groups (mean reward {mean:.3f}), {points} metric points")
-PYEOF
-verdict "PASS 2 GRPO steps: $(tail -n 1 "$WORK/check.log")"
+grep -v "^gpu_smoke: \(PASS\|FAIL\)" "$WORK/smoke.log" | tail -n 5
+verdict="$(grep "^gpu_smoke: \(PASS\|FAIL\)" "$WORK/smoke.log" | tail -n 1)"
+[ -n "$verdict" ] || fail "the smoke exited $rc without a verdict: $(tail -n 1 "$WORK/smoke.log")"
+echo "$verdict (all: $(( $(date +%s) - START )) s; logs in $WORK)"
+[ "$rc" = 0 ]

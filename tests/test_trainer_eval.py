@@ -188,3 +188,43 @@ async def test_progress_bar_on_request_and_a_clean_table(live: LiveHub) -> None:
     for line in table[3:]:
         cells = line.split()
         assert len(cells) == len(head) + 1  # the row name and one value per column, never run together
+
+
+async def test_thinking_history_strip_sends_earlier_turns_without_their_thinking() -> None:
+    from trainer_client.evaluate import OpenAIPolicy
+
+    seen: list[dict[str, Any]] = []
+
+    async def completions(request: Request) -> JSONResponse:
+        seen.append(await request.json())
+        return JSONResponse({"choices": [{"message": {"role": "assistant", "content": "ok"}}]})
+
+    history = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": "<think>plan A</think>\nfirst answer"},
+        {"role": "user", "content": "b"},
+    ]
+    async with serve(Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])) as endpoint:
+        for mode in ("strip", "keep"):
+            policy = OpenAIPolicy(endpoint.url + "/v1", "m", thinking_history=mode)
+            await policy.act({}, history, [], 1)
+            await policy.aclose()
+    assert seen[0]["messages"][1]["content"] == "first answer"
+    assert seen[1]["messages"][1]["content"] == "<think>plan A</think>\nfirst answer"
+
+
+def test_a_template_that_drops_thinking_is_recognised() -> None:
+    pytest.importorskip("transformers", reason="transformers is not installed (scripts/install-trainer-deps)")
+    from trainer_client.chat import template_drops_thinking
+    from trainer_client.tiny import byte_tokenizer
+
+    tokenizer = byte_tokenizer()
+    assert template_drops_thinking(tokenizer) is False  # ChatML keeps every turn as written
+    # Qwen3's rule, reduced: an assistant turn before the last user turn loses its <think> block
+    tokenizer.chat_template = (
+        "{% set last = namespace(i=0) %}{% for m in messages %}{% if m.role == 'user' %}{% set last.i = loop.index0 %}"
+        "{% endif %}{% endfor %}{% for m in messages %}<|im_start|>{{ m.role }}\n"
+        "{% if m.role == 'assistant' and loop.index0 < last.i and '</think>' in m.content %}"
+        "{{ m.content.split('</think>')[-1] }}{% else %}{{ m.content }}{% endif %}<|im_end|>\n{% endfor %}"
+    )
+    assert template_drops_thinking(tokenizer) is True

@@ -114,3 +114,23 @@ async def test_grpo_step_on_hub_rollouts(tmp_path: Path) -> None:
         assert [r["step"] for r in rows] == [1, 2] and rows[0]["value"] == pytest.approx(sum(rewards) / n)
         status = await store.query("SELECT status FROM training_runs WHERE id = ?", (run,))
         assert status == [{"status": "finished"}]
+
+
+async def test_the_device_smoke_trains_two_steps_on_the_cpu(tmp_path: Path) -> None:
+    """scripts/gpu_smoke.sh's GRPO (trainer_client.smoke: a plain-PyTorch policy, rollouts through the hub client,
+    trainer_client.grpo), here on the CPU: both steps raise the best sample's log-probability."""
+    import argparse
+
+    from trainer_client import smoke
+
+    async with serve(make_app(tmp_path, tasks_path=str(short_tasks(tmp_path)))) as live:
+        args = argparse.Namespace(
+            hub=live.url, token=None, task="bank-unfreeze-005", device="cpu", group=4, lr=1e-3, max_new=8
+        )
+        ok, notes = await smoke.run(args)
+        store = live.app.state.hub.store
+        await store.flush()
+        [run] = await store.query("SELECT id, status FROM training_runs WHERE name = 'gpu-smoke'")
+        steps = await store.query("SELECT DISTINCT step FROM run_metrics WHERE run_id = ? ORDER BY step", (run["id"],))
+    assert ok and run["status"] == "finished" and [s["step"] for s in steps] == [1, 2], notes
+    assert "step 2: rewards [1.30 " in notes

@@ -315,11 +315,12 @@ def test_gpu_smoke_skips_without_a_gpu(tmp_path: Path) -> None:
 
 
 async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path) -> None:
-    """The smoke's prove-train flags (read from the script) plan a 2-step run OpenRLHF 0.11.2 accepts."""
-    script = (ROOT / "scripts" / "gpu_smoke.sh").read_text()
+    """The full-loop smoke's prove-train flags (read from the script) plan a 2-step run OpenRLHF 0.11.2 accepts."""
+    script = (ROOT / "scripts" / "gpu_train_smoke.sh").read_text()
     block = script.split("-m trainer_client.launcher", 1)[1].split('>"$WORK/train.log"', 1)[0]
     argv = shlex.split(
         block.replace("\\\n", " ")
+        .replace("$DRY_RUN", "")
         .replace('"$WORK/model"', "tiny-model")
         .replace('"http://127.0.0.1:$PORT"', live.url)
         .replace('"$WORK/run"', str(tmp_path / "run"))
@@ -497,3 +498,9 @@ async def test_a_cluster_job_carries_its_code_and_settings(live: LiveHub, tmp_pa
         "runs/x",
     )
     assert rc == 2 and "relative" in err
+
+
+def test_thinking_history_strip_is_refused_for_training_with_the_reason() -> None:
+    with pytest.raises(ValueError, match="one growing token sequence"):
+        parse(["--model", "m", "--thinking-history", "strip"])
+    assert parse(["--model", "m", "--thinking-history", "keep"]).thinking_history == "keep"

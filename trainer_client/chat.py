@@ -18,6 +18,7 @@ end-of-turn token and the feedback must not repeat it (``model_closed_turn=True`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -114,3 +115,23 @@ def feedback_text(
     if model_closed_turn and tail.startswith(eot):
         tail = tail[len(eot) :]
     return tail
+
+
+THINK = re.compile(r"<think>.*?</think>\s*", re.S)
+PROBE_THOUGHT = "PROVE-PROBE-THOUGHT"
+
+
+def strip_thinking(text: str) -> str:
+    """The message without its ``<think>...</think>`` blocks (what Qwen3-style templates show of earlier turns)."""
+    return THINK.sub("", text)
+
+
+def template_drops_thinking(tokenizer: ChatTokenizer | None) -> bool:
+    """Whether the chat template drops an earlier assistant turn's ``<think>`` block once a new user turn comes
+    (Qwen3 does): rendered with a probe thought, the thought is gone."""
+    probe = [
+        {"role": "user", "content": "a"},
+        {"role": "assistant", "content": f"<think>{PROBE_THOUGHT}</think>b"},
+        {"role": "user", "content": "c"},
+    ]
+    return PROBE_THOUGHT not in render(tokenizer, probe, [], add_generation_prompt=True)

@@ -32,6 +32,7 @@ from typing import Any, Protocol, TextIO
 import httpx
 
 from hub import wire
+from trainer_client.chat import strip_thinking
 from trainer_client.hub_client import HubError
 from trainer_client.hubs import HubDown, HubSet, NoHubAvailable
 
@@ -151,8 +152,10 @@ class OpenAIPolicy:
         temperature: float = 0.0,
         max_tokens: int = 2048,
         timeout: float = 300.0,
+        thinking_history: str | None = None,
     ) -> None:
         self.name = model
+        self.thinking_history = thinking_history  # "strip": earlier turns go back without their <think> blocks
         self.url = endpoint.rstrip("/") + (
             "" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions"
         )
@@ -165,6 +168,13 @@ class OpenAIPolicy:
     async def act(
         self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]], step: int
     ) -> dict[str, Any]:
+        if self.thinking_history == "strip":
+            messages = [
+                {**m, "content": strip_thinking(m["content"])}
+                if m.get("role") == "assistant" and isinstance(m.get("content"), str)
+                else m
+                for m in messages
+            ]
         body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
@@ -478,6 +488,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--user-api-key", default=None, help="with --suite: the user endpoint's API key")
     p.add_argument("--temperature", type=float, default=0.0)
     p.add_argument("--max-tokens", type=int, default=2048)
+    p.add_argument(
+        "--thinking-history",
+        choices=("keep", "strip"),
+        default=None,
+        help="earlier turns' <think> blocks sent back to the endpoint: keep (as the model wrote them) or strip "
+        "(default: as written, and the endpoint's chat template decides); train and evaluate with the same",
+    )
     p.add_argument("--concurrency", type=int, default=8, help="tasks in flight at once")
     p.add_argument("--json", default=None, metavar="PATH", help="write the report as JSON ('-' for stdout)")
     p.add_argument(
@@ -506,7 +523,12 @@ def make_policy(args: argparse.Namespace) -> Policy:
     if not args.endpoint or not args.model:
         raise ValueError("--policy endpoint needs --endpoint URL and --model NAME")
     return OpenAIPolicy(
-        args.endpoint, args.model, args.api_key or os.environ.get("OPENAI_API_KEY"), args.temperature, args.max_tokens
+        args.endpoint,
+        args.model,
+        args.api_key or os.environ.get("OPENAI_API_KEY"),
+        args.temperature,
+        args.max_tokens,
+        thinking_history=getattr(args, "thinking_history", None),
     )
 
 

@@ -109,9 +109,10 @@ class GRPOTrainer:
 
     def step(self, samples: Sequence[dict[str, Any]]) -> dict[str, float]:
         cfg = self.config
+        device = next(self.model.parameters()).device  # the model's device (a GPU, or the CPU)
         rewards = torch.tensor([float(s["reward"]) for s in samples])
-        adv = group_advantages(rewards, cfg.group_size)
-        seqs, attn, mask = batch_tensors(samples, cfg.pad_id)
+        adv = group_advantages(rewards, cfg.group_size).to(device)
+        seqs, attn, mask = (t.to(device) for t in batch_tensors(samples, cfg.pad_id))
         mask = mask.float() * attn[:, 1:].float()
         with torch.no_grad():
             ref_logp = token_logprobs(self.ref, seqs, attn)

@@ -812,8 +812,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--thinking-history",
         choices=("keep", "strip"),
         default=None,
-        help="earlier turns' <think> blocks in later turns' context: keep or strip (default: what the model's chat "
-        "template does); use the same with prove-hub eval",
+        help="earlier turns' <think> blocks in later turns' context; training keeps them (one growing token sequence "
+        "per sample), so only keep is accepted; evaluate with prove-hub eval --thinking-history keep",
     )
     p.add_argument("--vllm-memory", type=float, default=0.6, help="vLLM gpu_memory_utilization")
     p.add_argument("--zero-stage", type=int, default=3)
@@ -834,6 +834,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args.extra = [a for a in args.extra if a != "--"] if args.extra else []
     # a cluster job runs the cluster's python (its environment holds OpenRLHF), never this machine's path
     args.python = args.python or ("python" if args.ray_address else sys.executable)
+    if args.thinking_history == "strip":
+        raise ValueError(
+            "--thinking-history strip: OpenRLHF 0.11.2 trains each sample as one growing token sequence, so an "
+            "earlier turn's <think> block cannot leave the context; train with keep (the default) and evaluate "
+            "with prove-hub eval --thinking-history keep and a chat template that keeps it (vLLM serve --chat-template)"
+        )
     if args.partial_rollout and not args.async_train:
         raise ValueError("--partial-rollout needs --async")
     if args.async_queue < 1:

@@ -54,7 +54,7 @@ except ImportError:  # pragma: no cover - depends on how the trainer was install
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
 from hub import wire
-from trainer_client.chat import end_of_turn, feedback_text, render
+from trainer_client.chat import end_of_turn, feedback_text, render, template_drops_thinking
 from trainer_client.hub_client import HubError
 from trainer_client.hubs import GroupPool, HubDown, HubSet, Lease, NoHubAvailable
 from trainer_client.steps import prompt_counter, step_of
@@ -294,6 +294,8 @@ class AgentInstance(AgentInstanceBase):
         self.result: dict[str, Any] | None = None  # the final step's result, once the episode is scored
 
     async def reset(self, states: dict, **kwargs: Any) -> dict:
+        if self.ctx.executor is not None:
+            self.ctx.executor.check_thinking(self.ctx.tokenizer)
         task = task_of(states.get("label"))
         cohort = self.ctx.cohort
         step = await self.ctx.executor.step_of(cohort) if self.ctx.executor and cohort else None
@@ -478,6 +480,7 @@ class AgentExecutor(MultiTurnAgentExecutor):
         self._counter: Any = None
         self.groups = 0
         self.groups_lost = 0
+        self._thinking_checked = False
 
     @property
     def pool(self) -> GroupPool:
@@ -492,6 +495,19 @@ class AgentExecutor(MultiTurnAgentExecutor):
             limits = {"max_steps": self.config.max_steps} if self.config.max_steps else None
             self._pool = GroupPool(hubs, self.config.group_size, limits, run=self.config.run)
         return self._pool
+
+    def check_thinking(self, tokenizer: Any) -> None:
+        """Once: say so when the chat template drops earlier turns' <think> blocks, which training keeps (one
+        growing token sequence per sample), so that evaluation is run to see the same context."""
+        if self._thinking_checked or tokenizer is None:
+            return
+        self._thinking_checked = True
+        if template_drops_thinking(tokenizer):
+            log.warning(
+                "this model's chat template drops earlier turns' <think> blocks; training keeps them in the context "
+                "(token-in, token-out): evaluate with prove-hub eval --thinking-history keep and a template that "
+                "keeps them, so training and evaluation see the same context"
+            )
 
     def _join(self, sampling_params: Any) -> Cohort:
         key = id(sampling_params)  # alive while any sample of the prompt runs: its id names the prompt's call
