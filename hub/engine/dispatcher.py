@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from hub import ids
 from hub.engine.events import Event, EventBus, ToolCallEvent
-from hub.errors import CapacityError, InternalSession, SessionError, UnknownServer, UnknownTool
+from hub.errors import CapacityError, InternalSession, SessionError, StateError, UnknownServer, UnknownTool
 from hub.kit import ArgumentError, Tool, ToolError
 from hub.state.db import SqliteFork, TooSlow
 from hub.state.library import Library, SqliteMount
@@ -206,6 +206,9 @@ class Dispatcher:
             return CallOutcome(False, None, exc.message, "session")
         except ToolError as exc:
             return CallOutcome(False, None, str(exc), "tool")
+        except StateError as exc:  # a mounted state the hub could not restore exactly: said, never hidden
+            log.error("%s.%s: %s", server, spec.name, exc.message)
+            return CallOutcome(False, None, exc.message, "internal")
         except Exception as exc:  # the hub's one top-level boundary: a broken tool must not crash the hub
             log.exception("tool %s.%s failed", server, spec.name)
             return CallOutcome(False, None, f"internal error in {server}.{spec.name}: {type(exc).__name__}", "internal")
@@ -239,7 +242,7 @@ class Dispatcher:
             and isinstance(prepared, _Call)
             and prepared.created
             and not prepared.session.forks
-            and not prepared.session.busy
+            and not (prepared.session.lane and prepared.session.lane.queued)
         ):
             self.sessions.discard(session_id)
         self._publish(
@@ -262,6 +265,11 @@ class Dispatcher:
         return outcome
 
     # The loop -------------------------------------------------------------------------------------
+
+    def bind_loop(self) -> None:
+        """Publish through the running loop from now on (the hub's lifespan calls this first)."""
+        self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
 
     def _bind_loop(self) -> None:
         if self._loop is None:

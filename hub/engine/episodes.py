@@ -23,11 +23,19 @@ from typing import Any
 from pydantic import ValidationError
 
 from hub.engine.dispatcher import CallOutcome, Dispatcher
-from hub.engine.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
+from hub.engine.events import (
+    EpisodeEvent,
+    EventBus,
+    EvidenceEvent,
+    RewardEvent,
+    TaskEvent,
+    ToolCallEvent,
+    TurnEvent,
+)
 from hub.engine.evidence import ExpectedStates, collect
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, score
-from hub.engine.world import build_initial
+from hub.engine.world import build_initial, build_initial_async
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
@@ -138,6 +146,14 @@ def without_enums(node: Any) -> Any:
 MAX_EXPIRED = 100_000
 
 
+@dataclass
+class _Judged:
+    breakdown: RewardBreakdown
+    final_hash: str
+    evidence: EvidenceEvent | None
+    ts: float
+
+
 class EpisodeEngine:
     def __init__(
         self,
@@ -186,26 +202,48 @@ class EpisodeEngine:
 
     def template(self, task: Task) -> Session:
         """The task's initial state, built once and kept (LRU) to fork episodes from."""
+        found, sid = self._held_template(task)
+        if found is not None:
+            return found
+        try:
+            session = build_initial(task, self.sessions, self.dispatcher, sid)
+        except SessionError:
+            self._drop(sid)  # the budget ran out half-way: hold nothing
+            raise
+        return self._keep_template(task, session)
+
+    async def template_async(self, task: Task) -> Session:
+        """``template`` from the event loop: the setup calls run in the template's lane."""
+        found, sid = self._held_template(task)
+        if found is not None:
+            return found
+        try:
+            session = await build_initial_async(task, self.sessions, self.dispatcher, sid)
+        except SessionError:
+            self._drop(sid)
+            raise
+        return self._keep_template(task, session)
+
+    def _held_template(self, task: Task) -> tuple[Session | None, str]:
         key = task.fingerprint()
         sid = self._templates.get(key)
         if sid is not None and sid in self.sessions.sessions:
             self._templates.move_to_end(key)
-            return self.sessions.get(sid, create=False)
+            return self.sessions.get(sid, create=False), sid
         sid = f"tpl-{key}"
+        self._drop(sid)
+        return None, sid
+
+    def _drop(self, sid: str) -> None:
         if sid in self.sessions.sessions:
             self.sessions.close(sid, internal=True)
-        try:
-            session = build_initial(task, self.sessions, self.dispatcher, sid)
-        except SessionError:
-            if sid in self.sessions.sessions:  # the budget ran out half-way: hold nothing
-                self.sessions.close(sid, internal=True)
-            raise
+
+    def _keep_template(self, task: Task, session: Session) -> Session:
         session.internal = True
-        self._templates[key] = sid
+        self._templates[task.fingerprint()] = session.id
         while len(self._templates) > self.max_templates:
             _, old = self._templates.popitem(last=False)
-            if old in self.sessions.sessions:
-                self.sessions.close(old, internal=True)
+            self._drop(old)
         return session
 
     def tools_of(self, task: Task) -> list[dict[str, Any]]:
@@ -236,16 +274,46 @@ class EpisodeEngine:
         step: int | None = None,
     ) -> list[Episode]:
         """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group)."""
+        task = self._plan_group(task_ref, n)
+        base = self.template(task)
+        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
+        # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
+        forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
+        return self._opened(task, eids, forks, limits, run, step)
+
+    async def open_group_async(
+        self,
+        task_ref: str | Mapping[str, Any] | Task,
+        n: int = 1,
+        limits: EpisodeLimits | None = None,
+        *,
+        run: str | None = None,
+        step: int | None = None,
+    ) -> list[Episode]:
+        """``open_group`` from the event loop: setup calls and copies run off it, in the template's lane."""
+        task = self._plan_group(task_ref, n)
+        base = await self.template_async(task)
+        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
+        forks = await self.sessions.fork_group_async(base.id, ["es-" + eid[3:] for eid in eids])
+        return self._opened(task, eids, forks, limits, run, step)
+
+    def _plan_group(self, task_ref: str | Mapping[str, Any] | Task, n: int) -> Task:
         if n < 1:
             raise EpisodeError("n must be at least 1", "bad_message")
         if len(self.episodes) + n > self.max_episodes:
             raise EpisodeError(f"episode cap reached ({self.max_episodes} open); close finished episodes", "capacity")
-        task = self.resolve(task_ref)
-        base = self.template(task)
+        return self.resolve(task_ref)
+
+    def _opened(
+        self,
+        task: Task,
+        eids: list[str],
+        forks: list[Session],
+        limits: EpisodeLimits | None,
+        run: str | None,
+        step: int | None,
+    ) -> list[Episode]:
         tools = self.tools_of(task)
-        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
-        # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
-        forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
         self._announce(task)
         group = "grp-" + secrets.token_hex(6)
         return [
@@ -302,6 +370,17 @@ class EpisodeEngine:
 
     def step(self, eid: str, output: str | dict[str, Any]) -> StepResult:
         """Apply one model message: run its calls, or move to the next user turn."""
+        ep, calls, errors = self._begin_step(eid, output)
+        outcomes = [self._execute(ep, call) for call in calls]
+        return self._end_step(ep, calls, outcomes, errors)
+
+    async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
+        """``step`` from the event loop: each call runs in the episode session's lane (``Dispatcher.run``)."""
+        ep, calls, errors = self._begin_step(eid, output)
+        outcomes = [await self._execute_async(ep, call) for call in calls]
+        return self._end_step(ep, calls, outcomes, errors)
+
+    def _begin_step(self, eid: str, output: str | dict[str, Any]) -> tuple[Episode, list[ParsedCall], list[str]]:
         ep = self.get(eid)
         if ep.done:
             raise EpisodeError(f"episode {eid} is done ({ep.reason}); call finish", "episode_done")
@@ -323,9 +402,13 @@ class EpisodeEngine:
         if errors:
             ep.format_errors.extend(errors)
             ep.format_error_messages += 1
+        return ep, calls, errors
+
+    def _end_step(
+        self, ep: Episode, calls: list[ParsedCall], outcomes: list[CallOutcome], errors: list[str]
+    ) -> StepResult:
         messages, summaries = [], []
-        for call in calls:
-            outcome = self._execute(ep, call)
+        for call, outcome in zip(calls, outcomes):
             summaries.append({"name": call.name, "ok": outcome.ok, "error_kind": outcome.error_kind})
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
@@ -347,19 +430,36 @@ class EpisodeEngine:
         return [user]
 
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
-        offered = call.name is not None and call.name in self.schemas_of(ep.task)
-        if call.error is None and offered:
-            server, tool = split_name(call.name)  # type: ignore[arg-type, misc]
-            outcome = self.dispatcher.call(
-                ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False
-            )
+        target = self._target(ep, call)
+        if target is None:
+            outcome = self._refuse(ep, call)
         else:
-            outcome = self._refuse(ep, call, offered)
+            outcome = self.dispatcher.call(ep.session_id, *target, call.arguments, episode=ep.id, create_session=False)
+        return self._record(ep, call, outcome)
+
+    async def _execute_async(self, ep: Episode, call: ParsedCall) -> CallOutcome:
+        target = self._target(ep, call)
+        if target is None:
+            outcome = self._refuse(ep, call)
+        else:
+            outcome = await self.dispatcher.run(
+                ep.session_id, *target, call.arguments, episode=ep.id, create_session=False
+            )
+        return self._record(ep, call, outcome)
+
+    def _target(self, ep: Episode, call: ParsedCall) -> tuple[str, str] | None:
+        """The (server, tool) a call runs, or None when it is not run (malformed, or not offered)."""
+        if call.error is None and call.name is not None and call.name in self.schemas_of(ep.task):
+            return split_name(call.name)
+        return None
+
+    def _record(self, ep: Episode, call: ParsedCall, outcome: CallOutcome) -> CallOutcome:
         ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind))
         return outcome
 
-    def _refuse(self, ep: Episode, call: ParsedCall, offered: bool) -> CallOutcome:
+    def _refuse(self, ep: Episode, call: ParsedCall) -> CallOutcome:
         """A call that is not run: malformed, or a tool the task does not offer. Recorded like any call."""
+        offered = call.name is not None and call.name in self.schemas_of(ep.task)
         if call.error is not None:
             outcome = CallOutcome(False, None, call.error, "arguments" if offered else "format")  # type: ignore[arg-type]
         else:
@@ -396,33 +496,55 @@ class EpisodeEngine:
 
     def finish(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
         """End the episode (if it is still running) and score it; idempotent for the same config."""
-        ep = self.get(eid)
-        config = config or self.reward
+        ep, config = self.get(eid), config or self.reward
         if ep.reward is not None and ep.reward_config == config:
             return ep.reward
+        session = self._ending(ep)
+        return self._finished(ep, config, self._judge(ep, session, config))
+
+    async def finish_async(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
+        """``finish`` from the event loop: hashes, score and evidence (diffs) are computed in the session's lane."""
+        ep, config = self.get(eid), config or self.reward
+        if ep.reward is not None and ep.reward_config == config:
+            return ep.reward
+        session = self._ending(ep)
+        assert session.lane is not None
+        return self._finished(ep, config, await session.lane.run(lambda: self._judge(ep, session, config)))
+
+    def _ending(self, ep: Episode) -> Session:
         try:
             session = self.sessions.get(ep.session_id, create=False)
         except SessionError as exc:
-            raise EpisodeError(f"episode {eid}'s session expired: {exc}", "session_expired") from None
-        first = ep.reward is None
+            raise EpisodeError(f"episode {ep.id}'s session expired: {exc}", "session_expired") from None
         if not ep.done:
             ep.done, ep.reason = True, "finished"
-        hashes = self.final_hashes(ep)
+        return session
+
+    def _judge(self, ep: Episode, session: Session, config: RewardConfig) -> _Judged:
+        """The reward, the final hash and (on the first finish) the evidence: reads of the session's forks."""
         breakdown = score(
             ep.task,
             ep.calls,
             self.schemas_of(ep.task),
             config,
-            final_hashes=hashes,
+            final_hashes={s: session.fork_of(s).state_hash() for s in ep.task.servers},
             messages=ep.steps,
             format_error_messages=ep.format_error_messages,
             replies=ep.replies,
         )
+        now = time.time()
+        evidence = None
+        if ep.reward is None and self.keep_evidence:
+            evidence = collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now)
+        return _Judged(breakdown, session.state_hash(ep.task.servers), evidence, now)
+
+    def _finished(self, ep: Episode, config: RewardConfig, judged: _Judged) -> RewardBreakdown:
+        breakdown, now = judged.breakdown, judged.ts
+        first = ep.reward is None
         ep.reward, ep.reward_config = breakdown, config
         if first:
             self.finished += 1
             self.reward_sum += breakdown.total
-        now = time.time()
         self.bus.publish(
             EpisodeEvent(
                 "finish",
@@ -432,7 +554,7 @@ class EpisodeEngine:
                 ep.session_id,
                 ep.start_hash,
                 now,
-                final_hash=session.state_hash(ep.task.servers),
+                final_hash=judged.final_hash,
                 reason=ep.reason,
                 steps=ep.steps,
                 calls=len(ep.calls),
@@ -445,8 +567,8 @@ class EpisodeEngine:
                 ep.id, ep.task.id, breakdown.total, breakdown.mode, breakdown.components, breakdown.weights, now
             )
         )
-        if first and self.keep_evidence:
-            self.bus.publish(collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now))
+        if first and judged.evidence is not None:
+            self.bus.publish(judged.evidence)
         return breakdown
 
     def _start_of(self, task: Task) -> Session | None:

@@ -267,9 +267,13 @@ class ObjectFork:
         return diff_states(base.state(), self.version.state())
 
     def clone(self) -> ObjectFork:
+        return self.clones(1)[0]
+
+    def clones(self, n: int) -> list[ObjectFork]:
+        """``n`` forks sharing this fork's version (settled first): nothing is copied until one writes."""
         self.settle()
         self.version.shared = True
-        return ObjectFork(self.mount, self.version, self.origin, self.changes)
+        return [ObjectFork(self.mount, self.version, self.origin, self.changes) for _ in range(n)]
 
     def dump(self) -> bytes:
         self.settle()

@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -69,6 +69,7 @@ class Fork(Protocol):
     def base_hash(self) -> str: ...
     def diff(self, other: Fork | None = None) -> dict[str, Any]: ...
     def clone(self) -> Fork: ...
+    def clones(self, n: int) -> Sequence[Fork]: ...
     def dump(self) -> bytes: ...
     @property
     def held_bytes(self) -> int: ...
@@ -300,7 +301,6 @@ class SqliteFork:
     pages: int = -1  # the database's size in pages, as last measured (-1: measure now)
     _measured: int = field(default=0, repr=False)  # total_changes when ``pages`` was measured
     _hash_cache: tuple[int, int] | None = field(default=None, repr=False)
-    _dump_cache: tuple[int, bytes] | None = field(default=None, repr=False)
     closed: bool = field(default=False, repr=False)
     _capped: bool = field(default=False, repr=False)  # max_page_count is set below SQLite's own limit
 
@@ -389,7 +389,7 @@ class SqliteFork:
         old, self.db = self.db, connect_bytes(data)
         old.close()
         self.pages, self._measured = len(data) // self.seed_db.page_size, 0
-        self._hash_cache = self._dump_cache = None
+        self._hash_cache = None
 
     def close(self) -> None:
         """Give the connection's memory back now (a connection is freed by the GC only, not on its last
@@ -398,7 +398,6 @@ class SqliteFork:
             self.closed = True
             self.db.close()
             self.seed_db.hold(-1)
-            self._dump_cache = None
 
     def base_hash(self) -> str:
         return hex128(self.seed_db.hash_int)
@@ -450,18 +449,27 @@ class SqliteFork:
         return out
 
     def clone(self) -> SqliteFork:
+        return self.clones(1)[0]
+
+    def clones(self, n: int) -> list[SqliteFork]:
+        """``n`` independent copies, from one serialisation (a GRPO group's template is read once)."""
         data = self.dump()
-        copy = SqliteFork(self.seed_db, connect_bytes(data), pages=len(data) // self.seed_db.page_size)
-        if self._hash_cache is not None and self._hash_cache[0] == self.db.total_changes:
-            copy._hash_cache = (0, self._hash_cache[1])  # the same rows: the same hash
-        return copy
+        cached = self._hash_cache if self._hash_cache and self._hash_cache[0] == self.db.total_changes else None
+        out: list[SqliteFork] = []
+        try:
+            for _ in range(n):
+                copy = SqliteFork(self.seed_db, connect_bytes(data), pages=len(data) // self.seed_db.page_size)
+                if cached is not None:
+                    copy._hash_cache = (0, cached[1])  # the same rows: the same hash
+                out.append(copy)
+        except BaseException:
+            for fork in out:
+                fork.close()
+            raise
+        return out
 
     def dump(self) -> bytes:
-        """The serialized database; kept until the next write, so a GRPO group's template serializes once."""
-        changes = self.db.total_changes
-        if self._dump_cache is None or self._dump_cache[0] != changes:
-            self._dump_cache = (changes, self.db.serialize())
-        return self._dump_cache[1]
+        return self.db.serialize()
 
     def tables(self) -> list[str]:
         return list(self.seed_db.tables)
@@ -492,6 +500,17 @@ def check_page(offset: int, limit: int) -> None:
         raise BadRequest(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
     if offset < 0:
         raise BadRequest(f"offset must be 0 or more, got {offset}")
+
+
+def page_diff(diff: dict[str, Any], offset: int, limit: int) -> tuple[dict[str, Any], dict[str, dict[str, int]]]:
+    """A page of a diff: per table, rows ``offset`` to ``offset + limit`` of each kind (added, removed,
+    changed), and each table's full counts."""
+    check_page(offset, limit)
+    page, counts = {}, {}
+    for table, d in diff.items():
+        counts[table] = {kind: len(d.get(kind, [])) for kind in ("added", "removed", "changed")}
+        page[table] = {kind: d.get(kind, [])[offset : offset + limit] for kind in ("added", "removed", "changed")}
+    return page, counts
 
 
 def rows_at(db: sqlite3.Connection, table: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:

@@ -25,6 +25,10 @@ T = TypeVar("T")
 # Threads run calls of different sessions side by side: SQLite releases the GIL while it works, and a
 # pure-Python call gives it up every switch interval, so more threads than cores still pay off.
 DEFAULT_THREADS = min(64, 8 * (os.cpu_count() or 2))
+# How often (seconds) a thread running Python must offer the GIL to another that waits for it: the
+# event loop, waiting behind a CPU-bound call in a worker thread, waits at most this long each time it
+# wakes (Python's default is 5 ms; see docs/scale.md for the measurements behind this value).
+SWITCH_INTERVAL_S = 0.001
 
 
 class _Job(Generic[T]):
@@ -53,6 +57,11 @@ class Lane:
         self._jobs: deque[_Job[Any]] = deque()
         self._running = False
         self._idle: list[Callable[[], None]] = []
+
+    @property
+    def queued(self) -> int:
+        """Jobs waiting behind the one running."""
+        return len(self._jobs)
 
     @property
     def busy(self) -> bool:

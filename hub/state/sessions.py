@@ -282,8 +282,9 @@ class SessionManager:
         return self._executor
 
     def shutdown(self) -> None:
+        """Stop the worker threads once the jobs running now end (queued ones are dropped)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
     # Sessions -----------------------------------------------------------------------------------
@@ -386,22 +387,21 @@ class SessionManager:
 
     def _clone_group(self, parent: Session, n: int) -> list[dict[str, Fork]]:
         """``n`` copies of the parent's forks, their bytes charged; on any failure nothing is held."""
-        made: list[dict[str, Fork]] = []
+        copies: dict[str, list[Fork]] = {}
         charged = 0
         try:
-            for _ in range(n):
-                copies = {name: fork.clone() for name, fork in parent.forks.items()}
-                made.append(copies)
-                size = sum(fork_bytes(f) for f in copies.values())
+            for name, fork in parent.forks.items():
+                made = copies[name] = list(fork.clones(n))
+                size = sum(fork_bytes(f) for f in made)
                 self.budget.charge(size, f"{n} forks of session {parent.id!r}")
                 charged += size
         except BaseException:
             self.budget.charge(-charged, "")
-            for copies in made:
-                for fork in copies.values():
+            for made in copies.values():
+                for fork in made:
                     fork.close()
             raise
-        return made
+        return [{name: made[i] for name, made in copies.items()} for i in range(n)]
 
     def _commit_group(self, parent: Session, new_ids: list[str | None], clones: list[dict[str, Fork]]) -> list[Session]:
         made: list[Session] = []

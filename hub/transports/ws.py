@@ -31,7 +31,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hub.engine.events import RunEvent, RunMetricEvent, Subscription
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
 from hub.parts import Part
-from hub.state.memory import ensure_seeds
 from hub.text import SURROGATE_ESCAPE, storable
 from hub.transports.auth import scope_has_token, token_matches
 from hub.wire import (
@@ -189,11 +188,7 @@ class Connection:
         return {"type": "tasks", "tasks": items}
 
     async def on_open(self, req: Open) -> dict[str, Any]:
-        task = self.hub.episodes.resolve(req.task)
-        initial = task.initial
-        seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
-        await ensure_seeds(self.hub.library, task.servers, seed)
-        eps = self.hub.episodes.open_group(req.task, req.n, req.limits, run=req.run, step=req.step)
+        eps = await self.hub.episodes.open_group_async(req.task, req.n, req.limits, run=req.run, step=req.step)
         first = eps[0]
         return {
             "type": "opened",
@@ -206,15 +201,15 @@ class Connection:
             "episodes": [{"episode": e.id, "session": e.session_id, "state_hash": e.start_hash} for e in eps],
         }
 
-    def on_step(self, req: Step) -> dict[str, Any]:
+    async def on_step(self, req: Step) -> dict[str, Any]:
         if (req.text is None) == (req.message is None):
             raise ProtocolError("bad_message", "a step carries exactly one of 'text' (raw model output) or 'message'")
         output: str | dict[str, Any] = req.text if req.text is not None else req.message  # type: ignore[assignment]
-        result = self.hub.episodes.step(req.episode, output)
+        result = await self.hub.episodes.step_async(req.episode, output)
         return {"type": "observation", **result.to_json()}
 
-    def on_finish(self, req: Finish) -> dict[str, Any]:
-        breakdown = self.hub.episodes.finish(req.episode, req.reward)
+    async def on_finish(self, req: Finish) -> dict[str, Any]:
+        breakdown = await self.hub.episodes.finish_async(req.episode, req.reward)
         return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
 
     def on_close(self, req: Close) -> dict[str, Any]:
