@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
 import pickle
 import statistics
@@ -91,48 +92,51 @@ async def wait_up(url: str) -> None:
     raise RuntimeError(f"the hub at {url} did not start")
 
 
-async def head_of_line(url: str, seconds: float, burn: bool) -> dict[str, float]:
-    """Another session's banking calls and /healthz, timed while (or without) 1 s CPU-bound calls run."""
+async def probe(url: str, what: str, seconds: float) -> list[float]:
+    """Latencies of ``what`` (``call``: another session's banking read; ``healthz``), one request at a time."""
     import httpx
 
-    stop = asyncio.Event()
-    calls: list[float] = []
-    health: list[float] = []
-    burns = 0
-
-    async def burner() -> None:
-        nonlocal burns
-        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-            while not stop.is_set():
-                r = await http.post("/api/sessions/burn/call/burner/get_burn", json={"arguments": {"seconds": 1.0}})
-                assert r.json()["ok"], r.text
-                burns += 1
-
-    async def caller() -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-            body = {"arguments": {"account_id": "ACC-0001"}}
-            await http.post("/api/sessions/other/call/banking/get_account", json=body)
-            while not stop.is_set():
-                start = time.perf_counter()
+    body = {"arguments": {"account_id": "ACC-0001"}}
+    latencies: list[float] = []
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        await http.post("/api/sessions/other/call/banking/get_account", json=body)
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            start = time.perf_counter()
+            if what == "call":
                 r = await http.post("/api/sessions/other/call/banking/get_account", json=body)
-                calls.append(time.perf_counter() - start)
                 assert r.json()["ok"], r.text
-                await asyncio.sleep(0.01)
+            else:
+                assert (await http.get("/healthz")).status_code == 200
+            latencies.append(time.perf_counter() - start)
+            await asyncio.sleep(0.01 if what == "call" else 0.02)
+    return latencies
 
-    async def prober() -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-            while not stop.is_set():
-                start = time.perf_counter()
-                await http.get("/healthz")
-                health.append(time.perf_counter() - start)
-                await asyncio.sleep(0.02)
 
-    tasks = [asyncio.create_task(caller()), asyncio.create_task(prober())]
-    if burn:
-        tasks.append(asyncio.create_task(burner()))
-    await asyncio.sleep(seconds)
-    stop.set()
-    await asyncio.gather(*tasks)
+async def burn(url: str, seconds: float) -> int:
+    import httpx
+
+    burns = 0
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            r = await http.post("/api/sessions/burn/call/burner/get_burn", json={"arguments": {"seconds": 1.0}})
+            assert r.json()["ok"], r.text
+            burns += 1
+    return burns
+
+
+def head_of_line(url: str, seconds: float, burning: bool) -> dict[str, float]:
+    """Another session's banking calls and /healthz, each timed by a client process of its own (so that the
+    clients do not delay one another), while (or without) 1 s CPU-bound calls run."""
+    clients = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--probe", url, what, str(seconds)], stdout=subprocess.PIPE, text=True
+        )
+        for what in ("call", "healthz")
+    ]
+    burns = asyncio.run(burn(url, seconds)) if burning else 0
+    calls, health = (json.loads(c.communicate()[0]) for c in clients)
     return {
         "p50": statistics.median(calls),
         "p99": pct(calls, 0.99),
@@ -166,8 +170,8 @@ def over_the_wire(checkouts: dict[str, Path], seconds: float) -> None:
         try:
             asyncio.run(wait_up(url))
             rows[name] = {
-                "idle": asyncio.run(head_of_line(url, seconds, burn=False)),
-                "burn": asyncio.run(head_of_line(url, seconds, burn=True)),
+                "idle": head_of_line(url, seconds, burning=False),
+                "burn": head_of_line(url, seconds, burning=True),
                 "ws": asyncio.run(rollout(url, seconds)),
             }
         finally:
@@ -379,7 +383,12 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=7)
     p.add_argument("--baseline", type=Path, help="another checkout (with its .venv) to measure side by side")
     p.add_argument("--skip-wire", action="store_true", help="only the in-process tables (3 and 4)")
+    p.add_argument("--probe", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args.probe:
+        url, what, seconds = args.probe
+        print(json.dumps(asyncio.run(probe(url, what, float(seconds)))))
+        return 0
     print(f"bench_sessions: {os.cpu_count()} CPUs, {load()}")
     if not args.skip_wire:
         checkouts = {"this checkout": ROOT}

@@ -132,12 +132,13 @@ class Dispatcher:
         if isinstance(prepared, CallOutcome):
             return self._record(session_id, server, tool, arguments, episode, start, prepared, prepared)
         if self._inline(prepared):
+            deadline = time.thread_time() + self.inline_s  # CPU time: preemption is not the call's cost
             try:
-                outcome = self._execute(prepared, inline=True)
+                outcome = self._execute(prepared, deadline=deadline)
             except TooSlow:
                 self.slow.add((server, tool))
             else:
-                if (time.perf_counter() - start) > self.inline_s:
+                if time.thread_time() > deadline:
                     self.slow.add((server, tool))
                 return self._record(session_id, server, tool, arguments, episode, start, outcome, prepared)
         lane = prepared.session.lane
@@ -179,8 +180,9 @@ class Dispatcher:
         mount = self.library.mounts.get(call.server)
         return isinstance(mount, SqliteMount) and mount.has_seed(session.seed)
 
-    def _execute(self, call: _Call, *, inline: bool = False) -> CallOutcome:
-        """Run the tool in the session's fork: in the session's lane, or inline (TooSlow past INLINE_S)."""
+    def _execute(self, call: _Call, *, deadline: float | None = None) -> CallOutcome:
+        """Run the tool in the session's fork: in the session's lane, or inline (TooSlow past ``deadline``, in
+        the loop thread's CPU time)."""
         session, server, spec = call.session, call.server, call.spec
         if session.closed:
             return CallOutcome(False, None, f"session {session.id!r} was closed", "session")
@@ -192,9 +194,9 @@ class Dispatcher:
         before = fork.changes
         account = session.account(server)
         try:
-            if inline:
+            if deadline is not None:
                 assert isinstance(fork, SqliteFork)
-                result = fork.call_within(spec, call.kwargs, account, self.inline_s)
+                result = fork.call_within(spec, call.kwargs, account, deadline)
             else:
                 result = fork.call(spec, call.kwargs, account)
         except TooSlow:
