@@ -20,7 +20,7 @@ from collections import OrderedDict
 
 from hub.engine.events import Diff, EvidenceEvent
 from hub.engine.world import World
-from hub.errors import TaskError
+from hub.errors import SessionError, TaskError
 from hub.state.library import Library
 from hub.state.sessions import Session
 from hub.tasks.model import Task
@@ -114,8 +114,11 @@ def collect(
     """The evidence of one finished episode (``start``: its group's template session, when still held)."""
     notes = []
     start_diff: Diff = {}
+    try:
+        start_diff, cut = bound(diff_sessions(final, start, task.servers)) if start is not None else ({}, 0)
+    except (ValueError, SessionError):  # the template closed (evicted) while this episode finished
+        start = None
     if start is not None:
-        start_diff, cut = bound(diff_sessions(final, start, task.servers))
         if cut:
             notes.append(f"start diff: {cut} rows left out")
     else:

@@ -303,6 +303,7 @@ class SqliteFork:
     _hash_cache: tuple[int, int] | None = field(default=None, repr=False)
     closed: bool = field(default=False, repr=False)
     _capped: bool = field(default=False, repr=False)  # max_page_count is set below SQLite's own limit
+    _reading: threading.Lock = field(default_factory=threading.Lock, repr=False)  # diffs by other sessions vs close
 
     def __post_init__(self) -> None:
         self.seed_db.hold(1)
@@ -395,10 +396,11 @@ class SqliteFork:
     def close(self) -> None:
         """Give the connection's memory back now (a connection is freed by the GC only, not on its last
         reference); the fork is unusable after."""
-        if not self.closed:
-            self.closed = True
-            self.db.close()
-            self.seed_db.hold(-1)
+        with self._reading:
+            if not self.closed:
+                self.closed = True
+                self.db.close()
+                self.seed_db.hold(-1)
 
     def base_hash(self) -> str:
         return hex128(self.seed_db.hash_int)
@@ -437,6 +439,14 @@ class SqliteFork:
         """Rows added, removed and changed per table, by primary key, from ``other`` (default: the seed)."""
         if other is not None and (not isinstance(other, SqliteFork) or not other.seed_db.same_as(self.seed_db)):
             raise ValueError("a diff needs two states of the same server and seed")
+        if other is None:
+            return self._diff(None)
+        with other._reading:  # ``other`` may be another session's fork, which its own lane may close meanwhile
+            if other.closed:
+                raise ValueError(f"the state of {self.server} to compare with was closed")
+            return self._diff(other)
+
+    def _diff(self, other: SqliteFork | None) -> dict[str, Any]:
         base_db = self.seed_db.db if other is None else other.db
         mine, theirs = self.dirty(), ({} if other is None else other.dirty())
         out: dict[str, Any] = {}
@@ -455,13 +465,12 @@ class SqliteFork:
     def clones(self, n: int) -> list[SqliteFork]:
         """``n`` independent copies, from one serialisation (a GRPO group's template is read once)."""
         data = self.dump()
-        cached = self._hash_cache if self._hash_cache and self._hash_cache[0] == self.db.total_changes else None
+        state = self.state_hash_int()  # hashed once here, so that no copy runs a query to be hashed
         out: list[SqliteFork] = []
         try:
             for _ in range(n):
                 copy = SqliteFork(self.seed_db, connect_bytes(data), pages=len(data) // self.seed_db.page_size)
-                if cached is not None:
-                    copy._hash_cache = (0, cached[1])  # the same rows: the same hash
+                copy._hash_cache = (0, state)  # the same rows: the same hash
                 out.append(copy)
         except BaseException:
             for fork in out:

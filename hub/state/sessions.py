@@ -15,6 +15,7 @@ Each session has a lane (``hub.state.lanes``): its work runs in order, off the e
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 import time
@@ -22,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from hub import ids
@@ -95,6 +97,10 @@ class Budget:
             if delta > 0 and not self._fits(delta):
                 raise self._refuse(delta, what)
             self.held += delta
+
+
+def _now(fn: Callable[[], None]) -> None:
+    fn()
 
 
 def fork_bytes(fork: Fork) -> int:
@@ -202,9 +208,10 @@ class Session:
     def busy(self) -> bool:
         return self.lane is not None and self.lane.busy
 
-    def release(self) -> None:
+    def release(self, closer: Callable[[Callable[[], None]], None] | None = None) -> None:
         """Give this session's bytes back to the budget and close its forks, now (or, when a job is
-        running in its lane, as soon as it ends); the session is unusable after."""
+        running in its lane, as soon as it ends); ``closer`` runs the closing (by default, here). The
+        session is unusable after."""
         self.closed = True
         self.budget.charge(-self.nbytes, "")
         self.sizes, self.charged = {}, 0
@@ -214,10 +221,13 @@ class Session:
             for fork in forks:
                 fork.close()
 
+        def close() -> None:
+            (closer or _now)(close_forks)
+
         if self.lane is not None:
-            self.lane.when_idle(close_forks)
+            self.lane.when_idle(close)
         else:
-            close_forks()
+            close()
 
     def server_hashes(self, servers: list[str] | None = None) -> dict[str, str]:
         """Hashes of the servers (default: the touched ones) whose state differs from where it started.
@@ -476,10 +486,26 @@ class SessionManager:
                     self.sessions[heir].charged += snap.nbytes
         session.snapshots.clear()
         self._released += session.nbytes
-        session.release()
-        if self._released >= GIVE_BACK_AFTER:
+        trim = self._released >= GIVE_BACK_AFTER
+        if trim:
             self._released = 0
-            self.executor().submit(give_back)
+        session.release(partial(self._close, trim=trim))
+
+    def _close(self, close_forks: Callable[[], None], *, trim: bool) -> None:
+        """Close forks (then give freed memory back): in a worker thread when an event loop runs here, so that
+        closing thousands of forks (a group, a sweep) never holds the loop; else now."""
+
+        def job() -> None:
+            close_forks()
+            if trim:
+                give_back()
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            job()
+        else:
+            self.executor().submit(job)
 
     def _end(self, sid: str, reason: str) -> None:
         """Remember that ``sid`` ended, so a late call gets an error instead of a fresh world."""
