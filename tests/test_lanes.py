@@ -50,9 +50,13 @@ def count_to(ctx: Ctx, n: int) -> dict[str, object]:
     return {"count": ctx.db.execute(sql, (n,)).fetchone()[0]}
 
 
+THREADS: list[int] = []  # the thread each bump_after_counting ran on
+
+
 @tally.write()
 def bump_after_counting(ctx: Ctx, name: str, n: int) -> dict[str, object]:
     """Add one to a counter after a long count, e.g. bump_after_counting('c1', 10)."""
+    THREADS.append(threading.get_ident())
     ctx.db.execute("UPDATE counters SET n = n + 1 WHERE name = ?", (name,))
     count_to(ctx, n)
     return {"n": ctx.db.execute("SELECT n FROM counters WHERE name = ?", (name,)).fetchone()[0]}
@@ -162,17 +166,26 @@ async def test_a_cpu_bound_call_leaves_the_loop_free() -> None:
     sm.shutdown()
 
 
-async def test_an_inline_call_that_overruns_is_interrupted_and_runs_in_its_lane() -> None:
-    sm, dispatcher, seen = world(inline_s=0.0005)
-    assert (await dispatcher.run("a", "tally", "bump", {"name": "c3"})).ok  # the fork exists: calls may run inline
-    assert ("tally", "count_to") not in dispatcher.slow
-    out = await dispatcher.run("a", "tally", "count_to", {"n": 3_000_000})
-    assert out.ok and out.result == {"count": 3_000_000} and ("tally", "count_to") in dispatcher.slow
-    write = await dispatcher.run("a", "tally", "bump_after_counting", {"name": "c3", "n": 3_000_000})
-    assert write.ok and write.result == {"n": 2}  # interrupted inline, rolled back, run once more: counted once
-    assert ("tally", "bump_after_counting") in dispatcher.slow
-    assert (await dispatcher.run("a", "tally", "bump", {"name": "c3"})).result == {"n": 3}
-    assert len([e for e in seen if e.tool == "bump_after_counting"]) == 1  # one call, one event
+async def test_a_tool_runs_inline_once_it_proved_cheap_and_never_after_it_overran() -> None:
+    sm, dispatcher, seen = world(inline_s=0.002)
+    key = ("tally", "bump_after_counting")
+    THREADS.clear()
+    for n in range(1, 3):  # its first calls run in the lane, timed: cheap
+        assert (await dispatcher.run("a", "tally", "bump_after_counting", {"name": "c3", "n": 10})).result == {"n": n}
+    assert dispatcher.cheap[key] == 2 and key not in dispatcher.slow
+    loop = threading.get_ident()
+    assert loop not in THREADS
+    THREADS.clear()
+    assert (await dispatcher.run("a", "tally", "bump_after_counting", {"name": "c3", "n": 10})).result == {"n": 3}
+    assert THREADS == [loop]  # trusted: inline
+    out = await dispatcher.run("a", "tally", "bump_after_counting", {"name": "c3", "n": 3_000_000})
+    assert out.ok and out.result == {"n": 4}  # interrupted inline, rolled back, run again in the lane: counted once
+    assert THREADS[1] == loop and THREADS[2] != loop and key in dispatcher.slow
+    assert len([e for e in seen if e.tool == "bump_after_counting"]) == 4  # one event per call
+    assert (await dispatcher.run("a", "tally", "bump_after_counting", {"name": "c3", "n": 10})).result == {"n": 5}
+    assert THREADS[3] != loop  # it overran once: it stays in the lane
+    big = await dispatcher.run("a", "tally", "count_to", {"n": 3_000_000})  # a first call never runs inline
+    assert big.result == {"count": 3_000_000} and ("tally", "count_to") in dispatcher.slow
     sm.shutdown()
 
 

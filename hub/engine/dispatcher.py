@@ -9,9 +9,10 @@ logged, and returned as an internal error instead of crashing the hub.
 transports await: the tool runs in the session's lane (``hub.state.lanes``), in order with the
 session's other calls and off the event loop, so a slow call delays only its own session. A built-in
 SQLite call runs inline instead, when the lane is idle, because the thread hop costs several times
-what such a call does (see docs/scale.md): inline, SQLite interrupts it once it has worked
-``INLINE_S``, rolls it back, and it runs again in the lane; a tool that ever overran (by SQL or by
-Python) runs in the lane from then on.
+what such a call does (see docs/scale.md). A tool earns that: its first ``TRUST_RUNS`` calls run in
+lanes, timed, and only a tool that stayed under ``INLINE_S`` of CPU each time runs inline after.
+Inline, SQLite interrupts a call once it has worked ``INLINE_S``, rolls it back, and it runs again in
+the lane; a tool that ever overran (by SQL or by Python) runs in lanes from then on.
 """
 
 from __future__ import annotations
@@ -44,8 +45,10 @@ ErrorKind = Literal[
 # (a huge file, a listing without a limit); write tools return short summaries of what they did.
 MAX_RESULT_CHARS = 2_000_000
 
-# The longest a call may hold the event loop: past it, an inline call is interrupted and run in its lane.
+# The longest a call may hold the event loop (CPU seconds): past it, an inline call is interrupted and run
+# in its lane. A tool runs inline only after TRUST_RUNS calls in lanes that each stayed under it.
 INLINE_S = 0.005
+TRUST_RUNS = 2
 
 
 @dataclass
@@ -91,7 +94,8 @@ class Dispatcher:
         self.sessions = sessions
         self.bus = bus
         self.inline_s = inline_s
-        self.slow: set[tuple[str, str]] = set()  # tools that overran inline once: they run in lanes
+        self.slow: set[tuple[str, str]] = set()  # tools that overran once: they run in lanes
+        self.cheap: dict[tuple[str, str], int] = {}  # tools' calls in lanes that stayed under INLINE_S
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
 
@@ -148,7 +152,7 @@ class Dispatcher:
             if isinstance(result, CallOutcome):
                 self._record(session_id, server, tool, arguments, episode, start, result, prepared)
 
-        return await lane.submit(lambda: self._execute(prepared), then)
+        return await lane.submit(lambda: self._timed(prepared), then)
 
     # The steps ------------------------------------------------------------------------------------
 
@@ -173,14 +177,26 @@ class Dispatcher:
         """Whether the call may run on the loop: a built-in SQLite tool that never overran, in a session
         with nothing queued, on a fork that exists or a seed that is built (a fork is a memory copy)."""
         session = call.session
-        if session.busy or (call.server, call.spec.name) in self.slow:
+        key = (call.server, call.spec.name)
+        if session.busy or key in self.slow or self.cheap.get(key, 0) < TRUST_RUNS:
             return False
         if call.server in session.forks:
             return isinstance(session.forks[call.server], SqliteFork)
         mount = self.library.mounts.get(call.server)
         return isinstance(mount, SqliteMount) and mount.has_seed(session.seed)
 
-    def _execute(self, call: _Call, *, deadline: float | None = None) -> CallOutcome:
+    def _timed(self, call: _Call) -> CallOutcome:
+        """``_execute`` in a lane, the tool's CPU time counted for or against running it inline."""
+        return self._execute(call, timed=True)
+
+    def _judge(self, call: _Call, cpu_s: float) -> None:
+        key = (call.server, call.spec.name)
+        if cpu_s > self.inline_s:
+            self.slow.add(key)
+        elif key not in self.slow and self.cheap.get(key, 0) < TRUST_RUNS:
+            self.cheap[key] = self.cheap.get(key, 0) + 1
+
+    def _execute(self, call: _Call, *, deadline: float | None = None, timed: bool = False) -> CallOutcome:
         """Run the tool in the session's fork: in the session's lane, or inline (TooSlow past ``deadline``, in
         the loop thread's CPU time)."""
         session, server, spec = call.session, call.server, call.spec
@@ -193,12 +209,17 @@ class Dispatcher:
         session.calls += 1
         before = fork.changes
         account = session.account(server)
+        start = time.thread_time() if timed else 0.0
         try:
             if deadline is not None:
                 assert isinstance(fork, SqliteFork)
                 result = fork.call_within(spec, call.kwargs, account, deadline)
             else:
-                result = fork.call(spec, call.kwargs, account)
+                try:
+                    result = fork.call(spec, call.kwargs, account)
+                finally:
+                    if timed:
+                        self._judge(call, time.thread_time() - start)
         except TooSlow:
             session.calls -= 1
             raise
