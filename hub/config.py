@@ -48,6 +48,10 @@ class Settings(BaseModel):
     """Serve the built-in servers (``--no-builtin``: only the mounted ones)."""
     only: list[str] = Field(default_factory=list)
     """Serve only these servers, built-in or mounted (``--only NAME ...``)."""
+    user_endpoint: str | None = None
+    """An OpenAI-compatible base URL whose model plays the user of tasks that have one (``--user-endpoint``)."""
+    user_model: str | None = None
+    user_api_key: str | None = None
 
     @field_validator("max_state_bytes", mode="before")
     @classmethod

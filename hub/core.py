@@ -9,6 +9,7 @@ from hub.config import Settings
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
 from hub.engine.store import Store
+from hub.engine.users import UserModel
 from hub.engine.world import World
 from hub.mount import choose_servers, load_mount
 from hub.state.library import Library, SqliteMount
@@ -33,10 +34,19 @@ class Hub:
         self.sessions = self.world.sessions
         self.dispatcher = self.world.dispatcher
         self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)
-        self.episodes = EpisodeEngine(self.library, self.sessions, self.dispatcher, self.bus, self.tasks)
+        self.episodes = EpisodeEngine(
+            self.library, self.sessions, self.dispatcher, self.bus, self.tasks, user_model=user_model(settings)
+        )
         self.store = Store(settings.store_path)  # started by the app's lifespan
         self.metrics = HubMetrics()
         self.metrics.attach(self)
+
+
+def user_model(settings: Settings) -> UserModel | None:
+    """The model that plays simulated users, when the settings name an endpoint."""
+    if not settings.user_endpoint:
+        return None
+    return UserModel(settings.user_endpoint, settings.user_model or "user", settings.user_api_key)
 
 
 def default_library(settings: Settings) -> Library:

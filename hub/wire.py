@@ -11,6 +11,7 @@ trainer's hub client builds its requests with them, so the two cannot drift.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -32,6 +33,38 @@ class EpisodeLimits(BaseModel):
     max_steps: int = Field(16, ge=1, le=1000)
     max_calls_per_step: int = Field(16, ge=1, le=256)
     max_output_chars: int = Field(200_000, ge=1)
+
+
+@dataclass(frozen=True)
+class Component:
+    """One reward component: its key in a breakdown's ``components`` (and its column in the store), the
+    ``RewardConfig`` field that weighs it (None: a gate that decides the total rather than a weighted term), its
+    best value (R_eff is a penalty: at most 0) and whether it is one of the paper's five weighted terms."""
+
+    name: str
+    symbol: str
+    weight: str | None
+    best: float
+    paper: bool
+    what: str
+
+
+# Every reward component, once: the engine scores them, the store keeps a column each, the dashboard and the
+# trainer read them from here. Adding a component is a row here and its weight in ``RewardConfig``.
+COMPONENTS: tuple[Component, ...] = (
+    Component("validity", "R_val", "w_val", 1.0, True, "valid calls: a known name, typed parameters, a live success"),
+    Component("coverage", "R_cov", "w_cov", 1.0, True, "ground-truth steps matched in dependency order"),
+    Component("efficiency", "R_eff", "w_eff", 0.0, True, "calls beyond the budget (a penalty, at most 0)"),
+    Component("name", "R_name", "w_name", 1.0, True, "calls whose tool is in the ground truth"),
+    Component("argument", "R_arg", "w_arg", 1.0, True, "argument values that match over aligned calls"),
+    Component("state", "R_state", "w_state", 1.0, False, "the final state against the expected one"),
+    Component("format", "R_format", "w_format", 1.0, False, "model messages without a format error"),
+    Component("clarify", "R_ask", None, 1.0, False, "every ask turn: no call, and a question for what is missing"),
+    Component("abstention", "no call", None, 1.0, False, "an abstain task: no call at all"),
+)
+COMPONENT = {c.name: c for c in COMPONENTS}
+PAPER_TERMS = tuple(c.name for c in COMPONENTS if c.paper)
+WEIGHTED = tuple(c for c in COMPONENTS if c.weight is not None)
 
 
 class RewardConfig(BaseModel):
@@ -70,6 +103,7 @@ class Tasks(Msg):
     type: Literal["tasks"]
     kind: Literal["mcp", "clarify", "abstain"] | None = None
     full: bool = False
+    oracle: bool = False  # with ``full``: each task also carries ``oracle``, the messages of a perfect policy
 
 
 class Open(Msg):
@@ -79,6 +113,7 @@ class Open(Msg):
     limits: EpisodeLimits | None = None
     run: str | None = Field(None, min_length=1, max_length=100)  # the training run these rollouts are for
     step: int | None = Field(None, ge=0)  # that run's training step
+    step_reward: bool = False  # every observation carries the reward so far (dense, per-turn rewards)
 
 
 class Step(Msg):
@@ -92,6 +127,7 @@ class Finish(Msg):
     type: Literal["finish"]
     episode: str
     reward: RewardConfig | None = None
+    truncated: bool = False  # the client cut the episode (a turn hit its token limit, or the context is full)
 
 
 class Close(Msg):

@@ -27,6 +27,7 @@ from hub.engine.reward import RewardBreakdown
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
 from hub.tasks import BUILTIN_TASKS, TaskSet, hermes_call, read_jsonl
+from hub.wire import PAPER_TERMS
 
 DOC = ROOT / "docs" / "reward.md"
 START, END = "<!-- examples:start (scripts/reward_doc.py --write) -->", "<!-- examples:end -->"
@@ -132,7 +133,7 @@ EXAMPLES = [
         "Any call on an abstain task: R = 0.",
     ),
 ]
-COLUMNS = ("validity", "coverage", "efficiency", "name", "argument")
+COLUMNS = PAPER_TERMS
 GATES = {"clarify": "clarify", "abstention": "abstention"}  # mode -> the component that gates R
 
 

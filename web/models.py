@@ -13,19 +13,11 @@ from hub.engine.episodes import Episode
 from hub.engine.events import ToolCallEvent
 from hub.engine.parsing import parse_model_output
 from hub.state.sessions import Session
+from hub.wire import COMPONENT, WEIGHTED
 
 # Sessions the run-tool form must not write into: episode templates (every episode of a task forks one)
 # and episodes' own sessions (a call there would change a rollout behind the trainer's back).
 INTERNAL_SESSION_PREFIXES = ("tpl-", "es-")
-COMPONENT_WEIGHTS = {
-    "validity": "w_val",
-    "coverage": "w_cov",
-    "efficiency": "w_eff",
-    "name": "w_name",
-    "argument": "w_arg",
-    "state": "w_state",
-    "format": "w_format",
-}
 
 
 def call_of_event(e: ToolCallEvent) -> dict[str, Any]:
@@ -66,94 +58,30 @@ def timeline(turns: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[d
     return [x[3] for x in items]
 
 
-PAPER = ("validity", "coverage", "efficiency", "name", "argument")
-BEST = {"efficiency": 0.0}  # R_eff is a penalty: at most 0; every other component at most 1
-
-
 def reward_rows(components: dict[str, float], weights: dict[str, float]) -> list[dict[str, Any]]:
     """Each component with its weight and its share of the total (where the component has a weight)."""
     out = []
     for name, value in components.items():
-        weight = weights.get(COMPONENT_WEIGHTS.get(name, ""), None)
+        field = COMPONENT[name].weight if name in COMPONENT else None
+        weight = weights.get(field) if field else None
         out.append(
             {"name": name, "value": value, "weight": weight, "contribution": None if weight is None else weight * value}
         )
     return out
 
 
-def points(mode: str, components: dict[str, float], weights: dict[str, float], total: float) -> dict[str, Any]:
-    """What each component earned and lost against the most the task could give, in reward points.
-
-    ``paper``: component c earns w_c·R_c of at most w_c·best_c. ``abstention``: one point for no call.
-    ``clarify``: asking is a gate over the paper terms, so a call in an ask turn loses everything the
-    paper terms earned (counted on ``clarify``); with no later calls it is the abstention rule.
-    R_state and R_format add w·R of at most w in every mode. The losses add up to max - total.
-    """
-    rows: list[dict[str, Any]] = []
-
-    def add(name: str, weight: float, value: float, best: float = 1.0) -> None:
-        got = weight * value
-        rows.append(
-            {
-                "name": name,
-                "value": value,
-                "weight": weight,
-                "earned": got,
-                "max": weight * best,
-                "lost": weight * best - got,
-            }
-        )
-
-    paper_terms = [c for c in PAPER if c in components]
-    components = {k: float(v) for k, v in components.items() if v is not None}
-    if mode == "abstention":
-        add("abstention", 1.0, components.get("abstention", 0.0))
-    elif mode == "clarify" and not _gated(components, weights, total):
-        add("clarify", 1.0, components.get("clarify", 0.0))
-    else:
-        for c in paper_terms:
-            add(c, weights.get(COMPONENT_WEIGHTS[c], 0.0), components[c], BEST.get(c, 1.0))
-        if mode == "clarify":
-            asked = components.get("clarify", 0.0)
-            paper = sum(r["earned"] for r in rows)
-            rows.append(
-                {
-                    "name": "clarify",
-                    "value": asked,
-                    "weight": None,
-                    "earned": 0.0,
-                    "max": 0.0,
-                    "lost": (1.0 - asked) * paper,
-                }
-            )
-            if asked < 1.0:
-                for r in rows[:-1]:
-                    r["earned"] *= asked
-    for extra in ("state", "format"):
-        if extra in components:
-            add(extra, weights.get(COMPONENT_WEIGHTS[extra], 0.0), components[extra])
-    best = sum(r["max"] for r in rows)
-    total = sum(r["earned"] for r in rows)
+def points(ledger: list[dict[str, Any]]) -> dict[str, Any]:
+    """The reward's ledger (``hub.engine.reward.ledger``: per component, what it earned and lost against the most
+    the task could give) with its sums; the losses add up to max - total."""
+    best = sum(float(r["max"]) for r in ledger)
+    total = sum(float(r["earned"]) for r in ledger)
     return {
-        "rows": rows,
+        "rows": ledger,
         "max": best,
         "total": total,
-        "lost": best - total,
+        "lost": sum(float(r["lost"]) for r in ledger),
         "fraction": total / best if best > 0 else None,
     }
-
-
-def _gated(components: dict[str, float], weights: dict[str, float], total: float) -> bool:
-    """Whether a clarify reward is the gate times the paper terms (ground-truth calls follow the ask) rather
-    than the abstention rule; the stored components do not say, the total does."""
-
-    def w(c: str) -> float:
-        return weights.get(COMPONENT_WEIGHTS[c], 0.0)
-
-    extras = sum(w(c) * components[c] for c in ("state", "format") if c in components)
-    paper = sum(w(c) * components[c] for c in PAPER if c in components)
-    asked = components.get("clarify", 0.0)
-    return abs(total - extras - asked * paper) < 1e-9 and abs(total - extras - asked) > 1e-9
 
 
 def reward_class(value: float | None, best: float | None, state_match: int | bool | None = None) -> str:
@@ -193,7 +121,7 @@ def merge_live(row: dict[str, Any], live: Episode) -> None:
         row["reward"] = live.reward.total
 
 
-WEIGHTS = {"validity": "w_val", "coverage": "w_cov", "efficiency": "w_eff", "name": "w_name", "argument": "w_arg"}
+WEIGHTS = {c.name: c.weight for c in WEIGHTED if c.weight}
 
 
 def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, Any]:

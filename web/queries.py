@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hub.wire import WEIGHTED
 from web.svg import downsample, downsample_rows
 
 log = logging.getLogger("web.queries")
@@ -116,13 +117,8 @@ class Reader:
 # Episodes ---------------------------------------------------------------------------------------
 
 
-COMPONENTS = {
-    "validity": ("w_val", 1.0),
-    "coverage": ("w_cov", 1.0),
-    "efficiency": ("w_eff", 0.0),
-    "name": ("w_name", 1.0),
-    "argument": ("w_arg", 1.0),
-}
+# The weighted reward components (``hub.wire.COMPONENTS``): each has its column in ``rewards``.
+COMPONENTS = {c.name: (c.weight, c.best) for c in WEIGHTED}
 
 
 # Sorting by a component: its lowest values lose the most points (R_eff is a penalty, at most 0, so the
@@ -228,7 +224,7 @@ EPISODE_COLUMNS = (
 )
 LIST_COLUMNS = (
     EPISODE_COLUMNS + ", r.mode AS reward_mode, r.components AS reward_components, "
-    "r.weights AS reward_weights, v.state_match"
+    "r.weights AS reward_weights, r.ledger AS reward_ledger, v.state_match"
 )
 LIST_FROM = "FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id LEFT JOIN evidence v ON v.episode_id = e.id"
 
@@ -267,7 +263,7 @@ async def episode_page(db: Reader, flt: EpisodeFilter, cursor: str | None = None
 
 
 def decode_reward_columns(row: Row) -> Row:
-    for key in ("reward_components", "reward_weights"):
+    for key in ("reward_components", "reward_weights", "reward_ledger"):
         raw = row.get(key)
         row[key] = json.loads(raw) if isinstance(raw, str) else None
     return row
@@ -367,8 +363,8 @@ async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[
 async def reward(db: Reader, eid: str) -> Row | None:
     found = await db.one("SELECT * FROM rewards WHERE episode_id = ?", (eid,))
     if found:
-        found["components"] = json.loads(found["components"])
-        found["weights"] = json.loads(found["weights"])
+        for key in ("components", "weights", "ledger"):
+            found[key] = json.loads(found[key]) if isinstance(found.get(key), str) else None
     return found
 
 

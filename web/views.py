@@ -13,6 +13,7 @@ from hub.engine.episodes import EpisodeError
 from hub.state.library import UnknownServer, UnknownTool
 from hub.state.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
+from hub.wire import COMPONENTS
 from web import csrf, models, queries
 from web.dashboard import Dashboard, dashboard_of
 from web.forms import RAW_FIELD, FormError, arguments_from_form, fields_of
@@ -358,11 +359,11 @@ SORT_OPTIONS = [
 
 def with_points(row: dict[str, Any]) -> dict[str, Any]:
     """An episode row with its points lost per component and the badge colour by the task's maximum."""
-    comps, weights = row.get("reward_components"), row.get("reward_weights")
-    if comps is None or weights is None or row.get("reward") is None:
+    ledger = row.get("reward_ledger")
+    if not ledger or row.get("reward") is None:  # open, or scored before rewards kept their ledger
         row["points"], row["reward_class"] = None, models.reward_class(row.get("reward"), None)
         return row
-    pts = models.points(row.get("reward_mode") or "paper", comps, weights, row["reward"])
+    pts = models.points(ledger)
     row["points"] = {"max": pts["max"], "lost": {r["name"]: r["lost"] for r in pts["rows"]}}
     row["reward_class"] = models.reward_class(row["reward"], pts["max"], row.get("state_match"))
     return row
@@ -453,11 +454,12 @@ async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
     live = dash.hub.episodes.episodes.get(eid)
     if live is not None and live.reward is not None:
         r = live.reward
-        return reward_view(r.total, r.mode, r.components, r.weights, details=r.model_dump())
+        ledger = [row.model_dump() for row in r.ledger]
+        return reward_view(r.total, r.mode, r.components, r.weights, ledger, details=r.model_dump())
     stored = await queries.reward(dash.reader, eid)
     if stored is None:
         return {"reward": None}
-    return reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"])
+    return reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"], stored["ledger"])
 
 
 def reward_view(
@@ -465,10 +467,11 @@ def reward_view(
     mode: str,
     components: dict[str, float],
     weights: dict[str, float],
+    ledger: list[dict[str, Any]] | None,
     details: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The total, each component's points earned and lost against the maximum (chart and table), raw values."""
-    pts = models.points(mode, components, weights, total)
+    pts = models.points(ledger or [])
     chart = points_chart(
         [(r["name"], r["earned"], r["lost"]) for r in pts["rows"]],
         title=f"points earned and lost (max {pts['max']:.3g})",
@@ -483,7 +486,7 @@ def reward_view(
             "points": pts,
             "chart": chart,
             "other": other,
-            "badge": models.reward_class(total, pts["max"]),
+            "badge": models.reward_class(total, pts["max"] or None),
             "details": details,
         }
     }
@@ -557,7 +560,8 @@ async def group_page(request: Request) -> Response:
         return not_found(request, f"unknown group {gid!r} (no episode of it is stored)")
     calls = await queries.calls_of(dash.reader, [r["id"] for r in rows])
     rollouts = models.group_view([with_points(r) for r in rows], calls)
-    return render(request, "group.html", {"page": "episodes", "group": gid, "task_id": rows[0]["task_id"], **rollouts})
+    context = {"page": "episodes", "group": gid, "task_id": rows[0]["task_id"], "components": list(queries.COMPONENTS)}
+    return render(request, "group.html", {**context, **rollouts})
 
 
 # Tasks ------------------------------------------------------------------------------------------
@@ -696,7 +700,7 @@ async def training(request: Request) -> Response:
     return render(request, "training.html", context, fragment="partials/run_rows.html")
 
 
-REWARD_NAMES = ("reward", "validity", "coverage", "efficiency", "name", "argument", "state", "format")
+REWARD_NAMES = ("reward", *(c.name for c in COMPONENTS))
 COMPARE_MAX = 4
 
 

@@ -60,6 +60,7 @@ class CallOutcome:
     latency_ms: float = 0.0
     state_changed: bool = False
     encoded: str | None = None
+    shown: str | None = None  # an error's exact text, when its server renders its own (hub.mount.render)
 
     @property
     def result_json(self) -> str | None:
@@ -71,7 +72,7 @@ class CallOutcome:
     def text(self) -> str:
         """What a model reads: the result (a string as it is, anything else as JSON), or the error message."""
         if not self.ok:
-            return f"Error: {self.error}"
+            return self.shown if self.shown is not None else f"Error: {self.error}"
         return self.result if isinstance(self.result, str) else self.result_json or ""
 
 
@@ -228,7 +229,7 @@ class Dispatcher:
         except SessionError as exc:  # closed while it ran: rolled back
             return CallOutcome(False, None, exc.message, "session")
         except ToolError as exc:
-            return CallOutcome(False, None, str(exc), "tool")
+            return CallOutcome(False, None, str(exc), "tool", shown=getattr(exc, "text", None))
         except StateError as exc:  # a mounted state the hub could not restore exactly: said, never hidden
             log.error("%s.%s: %s", server, spec.name, exc.message)
             return CallOutcome(False, None, exc.message, "internal")

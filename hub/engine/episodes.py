@@ -35,11 +35,13 @@ from hub.engine.events import (
 from hub.engine.evidence import ExpectedStates, collect
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, score
+from hub.engine.users import UserModel, UserView, answer_as_user, open_with_user
 from hub.engine.world import build_initial, build_initial_async
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
 from hub.state.sessions import Session, SessionManager
+from hub.suites.scoring import suite_score, suite_turn_end
 from hub.tasks.io import TaskSet
 from hub.tasks.model import Task
 from hub.wire import EpisodeLimits, RewardConfig
@@ -73,9 +75,11 @@ class StepResult:
     format_errors: list[str]
     turn: int
     step: int
+    reward: dict[str, Any] | None = None  # the reward so far, when the episode was opened with step_reward
+    tools: list[dict[str, Any]] | None = None  # the whole offered list, when a turn offered more tools
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = ({"tools": self.tools} if self.tools is not None else {}) | {
             "episode": self.episode,
             "messages": self.messages,
             "done": self.done,
@@ -85,6 +89,9 @@ class StepResult:
             "turn": self.turn,
             "step": self.step,
         }
+        if self.reward is not None:
+            data["reward"] = self.reward
+        return data
 
 
 @dataclass
@@ -109,6 +116,12 @@ class Episode:
     reward_config: RewardConfig | None = None
     run: str | None = None
     run_step: int | None = None
+    step_reward: bool = False  # every step's observation carries the reward so far
+    added: list[str] = field(default_factory=list)  # tools a later turn offered (BFCL's miss_func)
+    turn_states: list[dict[str, Any]] = field(default_factory=list)  # a suite's scorer: each turn's end state
+    user_calls: list[CallRecord] = field(default_factory=list)  # calls the user made on their own side
+    user_view: UserView = field(default_factory=UserView)  # the dialogue as a simulated user's model sees it
+    awaiting_user: bool = False  # the model answered: a simulated user speaks next
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -124,14 +137,16 @@ class Episode:
         }
 
 
-def function_schema(library: Library, name: str, strip_enums: bool = False) -> dict[str, Any]:
-    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked)."""
+def function_schema(library: Library, name: str, strip_enums: bool = False, bare: bool = False) -> dict[str, Any]:
+    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked; named by the tool
+    alone with ``bare``, as a benchmark's harness names it)."""
     parts = split_name(name)
     if parts is None:
         raise TaskError(f"offered tool {name!r} is not of the form server__tool")
     tool = library.tool(*parts)
     parameters = without_enums(tool.input_schema) if strip_enums else tool.input_schema
-    return {"type": "function", "function": {"name": name, "description": tool.description, "parameters": parameters}}
+    shown = parts[1] if bare else name
+    return {"type": "function", "function": {"name": shown, "description": tool.description, "parameters": parameters}}
 
 
 def without_enums(node: Any) -> Any:
@@ -168,6 +183,7 @@ class EpisodeEngine:
         max_episodes: int = 5000,
         max_templates: int = 256,
         keep_evidence: bool = True,
+        user_model: UserModel | None = None,
     ) -> None:
         self.library = library
         self.sessions = sessions
@@ -179,6 +195,7 @@ class EpisodeEngine:
         self.max_episodes = max_episodes
         self.max_templates = max_templates
         self.keep_evidence = keep_evidence
+        self.user_model = user_model
         self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
@@ -213,7 +230,7 @@ class EpisodeEngine:
         return self._keep_template(task, session)
 
     async def template_async(self, task: Task) -> Session:
-        """``template`` from the event loop: the setup calls run in the template's lane."""
+        """``template`` from the event loop: seeds, setup calls and forks built off it."""
         found, sid = self._held_template(task)
         if found is not None:
             return found
@@ -246,19 +263,24 @@ class EpisodeEngine:
             self._drop(old)
         return session
 
-    def tools_of(self, task: Task) -> list[dict[str, Any]]:
-        key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
+    def tools_of(self, task: Task, added: list[str] | None = None) -> list[dict[str, Any]]:
+        """The offered tools' function schemas (with ``added``: also those later turns offered so far)."""
+        names = [*task.tools, *(added or ())]
+        key = "\x00".join(names) + ("\x00-enums" if task.strip_enums else "") + ("\x00-bare" if task.bare_names else "")
         found = self._tools.get(key)
         if found is None:
-            found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in task.tools]
+            found = self._tools[key] = [
+                function_schema(self.library, n, task.strip_enums, task.bare_names) for n in names
+            ]
         return found
 
     def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._schema_maps.get(key)
         if found is None:
+            names = [*task.tools, *(n for t in task.turns for n in t.adds_tools)]
             found = self._schema_maps[key] = {
-                t["function"]["name"]: t["function"]["parameters"] for t in self.tools_of(task)
+                n: function_schema(self.library, n, task.strip_enums)["function"]["parameters"] for n in names
             }
         return found
 
@@ -272,16 +294,18 @@ class EpisodeEngine:
         *,
         run: str | None = None,
         step: int | None = None,
+        step_reward: bool = False,
     ) -> list[Episode]:
-        """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group)."""
+        """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group);
+        with ``step_reward``, every step's observation carries the reward so far (``reward_so_far``)."""
         task = self._plan_group(task_ref, n)
         base = self.template(task)
         eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
         # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
         forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
-        return self._opened(task, eids, forks, limits, run, step)
+        return self._opened(task, eids, forks, limits, run, step, step_reward)
 
-    async def open_group_async(
+    async def _open_group_off_loop(
         self,
         task_ref: str | Mapping[str, Any] | Task,
         n: int = 1,
@@ -289,13 +313,14 @@ class EpisodeEngine:
         *,
         run: str | None = None,
         step: int | None = None,
+        step_reward: bool = False,
     ) -> list[Episode]:
-        """``open_group`` from the event loop: setup calls and copies run off it, in the template's lane."""
+        """``open_group`` with the template's setup calls and the n copies run off the loop, in lanes."""
         task = self._plan_group(task_ref, n)
         base = await self.template_async(task)
         eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
         forks = await self.sessions.fork_group_async(base.id, ["es-" + eid[3:] for eid in eids])
-        return self._opened(task, eids, forks, limits, run, step)
+        return self._opened(task, eids, forks, limits, run, step, step_reward)
 
     def _plan_group(self, task_ref: str | Mapping[str, Any] | Task, n: int) -> Task:
         if n < 1:
@@ -312,14 +337,18 @@ class EpisodeEngine:
         limits: EpisodeLimits | None,
         run: str | None,
         step: int | None,
+        step_reward: bool,
     ) -> list[Episode]:
         tools = self.tools_of(task)
         self._announce(task)
         group = "grp-" + secrets.token_hex(6)
-        return [
+        eps = [
             self._open_one(task, eid, session, group, limits or self.limits, tools, run, step)
             for eid, session in zip(eids, forks)
         ]
+        for ep in eps:
+            ep.step_reward = step_reward
+        return eps
 
     def _open_one(
         self,
@@ -333,10 +362,9 @@ class EpisodeEngine:
         step: int | None,
     ) -> Episode:
         start_hash = session.state_hash(task.servers)
-        messages = [
-            {"role": "system", "content": task.system or DEFAULT_SYSTEM},
-            {"role": "user", "content": task.turns[0].user},
-        ]
+        messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM}]
+        if not self.simulated(task):  # a simulated user's first message comes in open_group_async
+            messages.append({"role": "user", "content": task.turns[0].user})
         ep = Episode(eid, task, session.id, group, limits, start_hash, messages, run=run, run_step=step)
         self.episodes[eid] = ep
         self.opened += 1
@@ -344,7 +372,27 @@ class EpisodeEngine:
         self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now, run=run, step=step))
         for m in messages:
             self._turn(ep, m["role"], m["content"])
+        if not self.simulated(task):
+            self._user_acts(ep)
         return ep
+
+    def simulated(self, task: Task) -> bool:
+        """Whether a model plays this task's user (the task has one and the hub has a user endpoint)."""
+        return task.user is not None and self.user_model is not None
+
+    async def open_group_async(
+        self, task_ref: str | Mapping[str, Any] | Task, n: int = 1, limits: EpisodeLimits | None = None, **kw: Any
+    ) -> list[Episode]:
+        """``open_group`` from the event loop (setup calls and copies off it, in lanes); with a simulated user,
+        its first message (``hub.engine.users``)."""
+        return await open_with_user(self, await self._open_group_off_loop(task_ref, n, limits, **kw))
+
+    async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
+        """``step`` from the event loop: each call runs in the episode session's lane (``Dispatcher.run``); when
+        the model answered and a model plays the user, the user's reply or the end."""
+        ep, calls, errors, answered = self._begin_step(eid, output)
+        outcomes = [await self._execute_async(ep, call) for call in calls]
+        return await answer_as_user(self, self._end_step(ep, calls, outcomes, errors, answered))
 
     def _announce(self, task: Task) -> None:
         if task.id not in self._announced:
@@ -370,17 +418,11 @@ class EpisodeEngine:
 
     def step(self, eid: str, output: str | dict[str, Any]) -> StepResult:
         """Apply one model message: run its calls, or move to the next user turn."""
-        ep, calls, errors = self._begin_step(eid, output)
+        ep, calls, errors, answered = self._begin_step(eid, output)
         outcomes = [self._execute(ep, call) for call in calls]
-        return self._end_step(ep, calls, outcomes, errors)
+        return self._end_step(ep, calls, outcomes, errors, answered)
 
-    async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
-        """``step`` from the event loop: each call runs in the episode session's lane (``Dispatcher.run``)."""
-        ep, calls, errors = self._begin_step(eid, output)
-        outcomes = [await self._execute_async(ep, call) for call in calls]
-        return self._end_step(ep, calls, outcomes, errors)
-
-    def _begin_step(self, eid: str, output: str | dict[str, Any]) -> tuple[Episode, list[ParsedCall], list[str]]:
+    def _begin_step(self, eid: str, output: str | dict[str, Any]) -> tuple[Episode, list[ParsedCall], list[str], int]:
         ep = self.get(eid)
         if ep.done:
             raise EpisodeError(f"episode {eid} is done ({ep.reason}); call finish", "episode_done")
@@ -390,6 +432,7 @@ class EpisodeEngine:
         if len(raw) > ep.limits.max_output_chars:
             output, raw = raw[: ep.limits.max_output_chars], raw[: ep.limits.max_output_chars]
         ep.steps += 1
+        answered = ep.turn
         self._turn(ep, "assistant", raw)
         parsed = parse_model_output(output, call_prefix=f"call_{ep.steps}")
         errors = list(parsed.format_errors)
@@ -402,10 +445,10 @@ class EpisodeEngine:
         if errors:
             ep.format_errors.extend(errors)
             ep.format_error_messages += 1
-        return ep, calls, errors
+        return ep, calls, errors, answered
 
     def _end_step(
-        self, ep: Episode, calls: list[ParsedCall], outcomes: list[CallOutcome], errors: list[str]
+        self, ep: Episode, calls: list[ParsedCall], outcomes: list[CallOutcome], errors: list[str], answered: int
     ) -> StepResult:
         messages, summaries = [], []
         for call, outcome in zip(calls, outcomes):
@@ -413,13 +456,20 @@ class EpisodeEngine:
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
             )
-        if not calls:
+        offered = len(ep.added)
+        if not calls and self.simulated(ep.task):
+            ep.awaiting_user = True  # step_async asks the user model
+        elif not calls:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
             ep.done, ep.reason = True, "step_cap"
-        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps)
+        reward = self.reward_so_far(ep, answered).model_dump() if ep.step_reward else None
+        tools = self.tools_of(ep.task, ep.added) if len(ep.added) != offered else None
+        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps, reward, tools)
 
     def _advance(self, ep: Episode) -> list[dict[str, Any]]:
+        if ep.task.scorer:
+            suite_turn_end(self.sessions.get(ep.session_id, create=False), ep)
         ep.turn += 1
         if ep.turn >= len(ep.task.turns):
             ep.turn = len(ep.task.turns) - 1
@@ -427,46 +477,66 @@ class EpisodeEngine:
             return []
         user = {"role": "user", "content": ep.task.turns[ep.turn].user}
         self._turn(ep, "user", user["content"])
+        ep.added.extend(ep.task.turns[ep.turn].adds_tools)
+        self._user_acts(ep)
         return [user]
 
+    def _user_acts(self, ep: Episode) -> None:
+        """The calls the user makes on their own side as they say this turn (the model does not see them)."""
+        for call in ep.task.turns[ep.turn].user_calls:
+            out = self.dispatcher.call(
+                ep.session_id, call.server, call.tool, call.arguments, episode=ep.id, create_session=False
+            )
+            ep.user_calls.append(
+                CallRecord(call.name, call.arguments, ep.turn, out.ok, out.error_kind, out.text(), ep.steps)
+            )
+
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
-        target = self._target(ep, call)
+        name, target = self._target(ep, call)
         if target is None:
-            outcome = self._refuse(ep, call)
+            outcome = self._refuse(ep, call, name is not None and name in self.schemas_of(ep.task))
         else:
             outcome = self.dispatcher.call(ep.session_id, *target, call.arguments, episode=ep.id, create_session=False)
-        return self._record(ep, call, outcome)
+        return self._record(ep, call, name, outcome)
 
     async def _execute_async(self, ep: Episode, call: ParsedCall) -> CallOutcome:
-        target = self._target(ep, call)
+        name, target = self._target(ep, call)
         if target is None:
-            outcome = self._refuse(ep, call)
+            outcome = self._refuse(ep, call, name is not None and name in self.schemas_of(ep.task))
         else:
             outcome = await self.dispatcher.run(
                 ep.session_id, *target, call.arguments, episode=ep.id, create_session=False
             )
-        return self._record(ep, call, outcome)
+        return self._record(ep, call, name, outcome)
 
-    def _target(self, ep: Episode, call: ParsedCall) -> tuple[str, str] | None:
-        """The (server, tool) a call runs, or None when it is not run (malformed, or not offered)."""
-        if call.error is None and call.name is not None and call.name in self.schemas_of(ep.task):
-            return split_name(call.name)
-        return None
+    def _target(self, ep: Episode, call: ParsedCall) -> tuple[str | None, tuple[str, str] | None]:
+        """The call's full tool name, and the (server, tool) it runs, or None when it is not run (malformed, or not
+        offered)."""
+        name = call.name
+        if ep.task.bare_names and name is not None:  # a tool's own name, as the task shows it
+            name = ep.task.full_names().get(name, name)
+        # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
+        offered = name is not None and name in self.schemas_of(ep.task)
+        if call.error is None and offered:
+            return name, split_name(name)  # type: ignore[arg-type]
+        return name, None
 
-    def _record(self, ep: Episode, call: ParsedCall, outcome: CallOutcome) -> CallOutcome:
-        ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind))
+    def _record(self, ep: Episode, call: ParsedCall, name: str | None, outcome: CallOutcome) -> CallOutcome:
+        ep.calls.append(
+            CallRecord(name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
+        )
         return outcome
 
-    def _refuse(self, ep: Episode, call: ParsedCall) -> CallOutcome:
+    def _refuse(self, ep: Episode, call: ParsedCall, offered: bool) -> CallOutcome:
         """A call that is not run: malformed, or a tool the task does not offer. Recorded like any call."""
-        offered = call.name is not None and call.name in self.schemas_of(ep.task)
         if call.error is not None:
             outcome = CallOutcome(False, None, call.error, "arguments" if offered else "format")  # type: ignore[arg-type]
         else:
             outcome = CallOutcome(
                 False,
                 None,
-                f"unknown tool {call.name!r}; the available tools are: {', '.join(ep.task.tools) or 'none'}",
+                f"unknown tool {call.name!r}; the available tools are: "
+                f"{', '.join(t['function']['name'] for t in self.tools_of(ep.task, ep.added)) or 'none'}",
                 "unknown_tool",
             )
         server, tool = split_name(call.name or "") or ("", call.name or "")
@@ -494,44 +564,43 @@ class EpisodeEngine:
         session = self.sessions.get(ep.session_id, create=False)
         return {s: session.fork_of(s).state_hash() for s in ep.task.servers}
 
-    def finish(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
-        """End the episode (if it is still running) and score it; idempotent for the same config."""
+    def finish(self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False) -> RewardBreakdown:
+        """End the episode (if it is still running) and score it; idempotent for the same config. ``truncated``:
+        the client cut the episode (a turn hit its token limit): it ends as ``truncated``, scored on the calls
+        made so far, and the breakdown says so."""
         ep, config = self.get(eid), config or self.reward
         if ep.reward is not None and ep.reward_config == config:
             return ep.reward
-        session = self._ending(ep)
+        session = self._ending(ep, truncated)
         return self._finished(ep, config, self._judge(ep, session, config))
 
-    async def finish_async(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
+    async def finish_async(
+        self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False
+    ) -> RewardBreakdown:
         """``finish`` from the event loop: hashes, score and evidence (diffs) are computed in the session's lane."""
         ep, config = self.get(eid), config or self.reward
         if ep.reward is not None and ep.reward_config == config:
             return ep.reward
-        session = self._ending(ep)
+        session = self._ending(ep, truncated)
         assert session.lane is not None
         return self._finished(ep, config, await session.lane.run(lambda: self._judge(ep, session, config)))
 
-    def _ending(self, ep: Episode) -> Session:
+    def _ending(self, ep: Episode, truncated: bool) -> Session:
         try:
             session = self.sessions.get(ep.session_id, create=False)
         except SessionError as exc:
             raise EpisodeError(f"episode {ep.id}'s session expired: {exc}", "session_expired") from None
         if not ep.done:
-            ep.done, ep.reason = True, "finished"
+            ep.done, ep.reason = True, "truncated" if truncated else "finished"
         return session
 
     def _judge(self, ep: Episode, session: Session, config: RewardConfig) -> _Judged:
         """The reward, the final hash and (on the first finish) the evidence: reads of the session's forks."""
-        breakdown = score(
-            ep.task,
-            ep.calls,
-            self.schemas_of(ep.task),
-            config,
-            final_hashes={s: session.fork_of(s).state_hash() for s in ep.task.servers},
-            messages=ep.steps,
-            format_error_messages=ep.format_error_messages,
-            replies=ep.replies,
-        )
+        if ep.task.scorer:
+            breakdown = suite_score(self, ep, session)
+        else:
+            breakdown = self._score(ep, ep.task, config, self.final_hashes(ep))
+        breakdown.truncated = ep.reason == "truncated"
         now = time.time()
         evidence = None
         if ep.reward is None and self.keep_evidence:
@@ -564,12 +633,42 @@ class EpisodeEngine:
         )
         self.bus.publish(
             RewardEvent(
-                ep.id, ep.task.id, breakdown.total, breakdown.mode, breakdown.components, breakdown.weights, now
+                ep.id,
+                ep.task.id,
+                breakdown.total,
+                breakdown.mode,
+                breakdown.components,
+                breakdown.weights,
+                now,
+                max=breakdown.max,
+                ledger=[r.model_dump() for r in breakdown.ledger],
             )
         )
         if first and judged.evidence is not None:
             self.bus.publish(judged.evidence)
         return breakdown
+
+    def _score(self, ep: Episode, task: Task, config: RewardConfig, hashes: dict[str, str] | None) -> RewardBreakdown:
+        return score(
+            task,
+            ep.calls,
+            self.schemas_of(ep.task),
+            config,
+            final_hashes=hashes,
+            messages=ep.steps,
+            format_error_messages=ep.format_error_messages,
+            replies=ep.replies,
+        )
+
+    def reward_so_far(self, ep: Episode, turn: int | None = None) -> RewardBreakdown:
+        """The reward as if the task ended with user turn ``turn`` (default: the current one): the calls so far
+        against the ground truth of the turns up to it. Once the episode is done this is exactly ``finish``'s
+        reward; before, the final-state term (``state``) is not computable and is left out."""
+        if ep.done:
+            return self._score(ep, ep.task, self.reward, self.final_hashes(ep))
+        last = ep.turn if turn is None else turn
+        prefix = ep.task.model_copy(update={"turns": ep.task.turns[: last + 1]})
+        return self._score(ep, prefix, self.reward.model_copy(update={"w_state": 0.0}), None)
 
     def _start_of(self, task: Task) -> Session | None:
         """The template session the task's episodes were forked from, while it is held."""

@@ -94,6 +94,8 @@ class RewardEvent:
     components: dict[str, float]
     weights: dict[str, float]
     ts: float
+    max: float | None = None  # the most the task could score under this config
+    ledger: list[dict[str, Any]] = field(default_factory=list)  # per component: weight, value, earned, max, lost
     id: int = 0
     type: str = "reward"
 

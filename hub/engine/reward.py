@@ -41,7 +41,9 @@ from pydantic import BaseModel, Field
 
 from hub.engine.clarify import judge_reply, question_words
 from hub.tasks import GTStep, Task
-from hub.wire import RewardConfig
+from hub.wire import COMPONENT, COMPONENTS, PAPER_TERMS, WEIGHTED, Component, RewardConfig
+
+__all__ = ["COMPONENTS", "CallRecord", "Component", "LedgerRow", "RewardBreakdown", "RewardConfig", "score"]
 
 
 @dataclass
@@ -53,6 +55,8 @@ class CallRecord:
     turn: int
     ok: bool  # executed successfully on the live server
     error_kind: str | None = None
+    text: str | None = None  # what the model read back (a suite's scorer compares it, as BFCL does)
+    step: int = 0  # the model message it came in
 
 
 class CallValidity(BaseModel):
@@ -70,8 +74,21 @@ class Alignment(BaseModel):
     arg_share: float
 
 
+class LedgerRow(BaseModel):
+    """One component's account: its weight (None for a gate), its value, the points it earned of the most it could
+    (``max``) and the points it lost. A gate (the ask check on a clarify task) has no maximum of its own: it loses
+    what the gated terms earned. The rows' ``lost`` add up to ``max - total``."""
+
+    name: str
+    weight: float | None
+    value: float
+    earned: float
+    max: float
+    lost: float
+
+
 class RewardBreakdown(BaseModel):
-    """The total and every component, as the trainer and the dashboard show it."""
+    """The total and every component, as the trainer and the dashboard show it; ``ledger`` accounts for the total."""
 
     total: float
     kind: str
@@ -84,6 +101,10 @@ class RewardBreakdown(BaseModel):
     validity: list[CallValidity]
     alignment: list[Alignment]
     reasons: dict[str, str] = Field(default_factory=dict)  # why a gate component is what it is
+    ledger: list[LedgerRow] = Field(default_factory=list)
+    max: float = 0.0  # the most this task can score under this config: the ledger's maxima summed
+    truncated: bool = False  # the episode was cut (token limit, full context): scored on the calls made so far
+    success: bool | None = None  # a suite's own verdict (its scorer's pass/fail), where it has one
 
 
 # JSON types ------------------------------------------------------------------------------------
@@ -234,17 +255,14 @@ def paper_components(
     return PaperScore(components, checks, alignment, budget(len(steps), config.beta))
 
 
-PAPER_WEIGHTS = (
-    ("validity", "w_val"),
-    ("coverage", "w_cov"),
-    ("efficiency", "w_eff"),
-    ("name", "w_name"),
-    ("argument", "w_arg"),
-)
+def weight_of(name: str, config: RewardConfig) -> float:
+    field = COMPONENT[name].weight
+    assert field is not None, f"{name} is a gate, not a weighted component"
+    return float(getattr(config, field))
 
 
 def weighted(components: Mapping[str, float], config: RewardConfig) -> float:
-    return sum(getattr(config, w) * components[c] for c, w in PAPER_WEIGHTS)
+    return sum(weight_of(c, config) * components[c] for c in PAPER_TERMS)
 
 
 def state_share(task: Task, final_hashes: Mapping[str, str] | None) -> float:
@@ -289,6 +307,7 @@ def score(
         mode, base = "paper", weighted(components, config)
     extra = _optional_terms(task, config, components, final_hashes, messages, format_error_messages)
     weights = {w: v for w in RewardConfig.model_fields if isinstance(v := getattr(config, w), float)}
+    rows = ledger(mode, components, config, gated=mode == "clarify" and bool(task.gt_steps()))
     return RewardBreakdown(
         total=base + extra,
         kind=task.kind,
@@ -301,7 +320,47 @@ def score(
         validity=paper.validity,
         alignment=paper.alignment,
         reasons={"clarify": why} if ask_turns else {},
+        ledger=rows,
+        max=sum(r.max for r in rows),
     )
+
+
+# The ledger ------------------------------------------------------------------------------------
+
+
+def _row(name: str, weight: float | None, value: float, best: float = 1.0, scale: float = 1.0) -> LedgerRow:
+    w = 1.0 if weight is None else weight
+    return LedgerRow(
+        name=name, weight=weight, value=value, earned=w * value * scale, max=w * best, lost=w * (best - value)
+    )
+
+
+def ledger(mode: str, components: Mapping[str, float], config: RewardConfig, *, gated: bool) -> list[LedgerRow]:
+    """Each component's points earned and lost against the most the task could give.
+
+    ``paper``: component c earns w_c·R_c of at most w_c·best_c. ``abstention``: one point for no call.
+    ``clarify``: asking gates the paper terms (``gated``: ground-truth calls follow the ask turns), so a failed
+    ask loses everything they earned, counted on ``clarify``; with nothing after the ask it is R_ask alone.
+    R_state and R_format add w·R of at most w in every mode. The losses add up to ``max - total``.
+    """
+    if mode == "abstention":
+        rows = [_row("abstention", None, components["abstention"])]
+    elif mode == "clarify" and not gated:
+        rows = [_row("clarify", None, components["clarify"])]
+    else:
+        asked = components["clarify"] if mode == "clarify" else 1.0
+        rows = [_row(c, weight_of(c, config), components[c], COMPONENT[c].best, scale=asked) for c in PAPER_TERMS]
+        if mode == "clarify":
+            inner = sum(weight_of(c, config) * components[c] for c in PAPER_TERMS)
+            rows.append(
+                LedgerRow(name="clarify", weight=None, value=asked, earned=0.0, max=0.0, lost=(1 - asked) * inner)
+            )
+    rows += [
+        _row(c.name, weight_of(c.name, config), components[c.name], c.best)
+        for c in WEIGHTED
+        if not c.paper and c.name in components
+    ]
+    return rows
 
 
 def ask_score(

@@ -31,7 +31,7 @@ from hub.engine.events import Event, EventBus, Subscription
 from hub.errors import StoreError
 from hub.parts import Part
 from hub.text import storable_text
-from hub.wire import EVENT_KINDS
+from hub.wire import COMPONENTS, EVENT_KINDS
 
 log = logging.getLogger("hub.engine.store")
 
@@ -64,8 +64,7 @@ CREATE INDEX IF NOT EXISTS tool_calls_time ON tool_calls(ts);
 CREATE INDEX IF NOT EXISTS tool_calls_tool ON tool_calls(server, tool, ts);
 CREATE TABLE IF NOT EXISTS rewards (
     episode_id TEXT PRIMARY KEY, task_id TEXT NOT NULL, total REAL NOT NULL, mode TEXT NOT NULL,
-    validity REAL, coverage REAL, efficiency REAL, name REAL, argument REAL, state REAL, format REAL,
-    components TEXT NOT NULL, weights TEXT NOT NULL, ts REAL NOT NULL
+    components TEXT NOT NULL, weights TEXT NOT NULL, ts REAL NOT NULL, {reward_columns}
 );
 CREATE INDEX IF NOT EXISTS rewards_task ON rewards(task_id, ts);
 CREATE INDEX IF NOT EXISTS rewards_total ON rewards(total);
@@ -82,11 +81,19 @@ CREATE TABLE IF NOT EXISTS run_metrics (
     PRIMARY KEY (run_id, name, step)
 );
 """
+# The rewards table has a column per reward component (``hub.wire.COMPONENTS``), the task's maximum and the
+# ledger that accounts for the total; a file made before a component existed gets its column on start.
+REWARD_COLUMNS = {**{c.name: "REAL" for c in COMPONENTS}, "maximum": "REAL", "ledger": "TEXT"}
+SCHEMA = SCHEMA.format(reward_columns=", ".join(f"{c} {kind}" for c, kind in REWARD_COLUMNS.items()))
 
 STORED_KINDS = frozenset(EVENT_KINDS)
 # Columns added after the first release: (table, column, type); a file made before gets them on start.
 # INDEXES: a run's page reads all its metrics in (name, step) order, from the covering index alone.
-MIGRATIONS = (("episodes", "run_id", "TEXT"), ("episodes", "run_step", "INTEGER"))
+MIGRATIONS = (
+    ("episodes", "run_id", "TEXT"),
+    ("episodes", "run_step", "INTEGER"),
+    *(("rewards", c, kind) for c, kind in REWARD_COLUMNS.items()),
+)
 INDEXES = """
 CREATE INDEX IF NOT EXISTS episodes_run ON episodes(run_id, run_step);
 CREATE INDEX IF NOT EXISTS run_metrics_step ON run_metrics(run_id, step);
@@ -143,7 +150,10 @@ SQL_FINISH = (
     "UPDATE episodes SET final_hash=?, status='finished', reason=?, steps=?, calls=?, format_errors=?, "
     "reward=?, finished_at=? WHERE id=?"
 )
-SQL_REWARD = "INSERT OR REPLACE INTO rewards VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+SQL_REWARD = (
+    f"INSERT OR REPLACE INTO rewards (episode_id, task_id, total, mode, components, weights, ts, "
+    f"{', '.join(REWARD_COLUMNS)}) VALUES ({', '.join('?' * (7 + len(REWARD_COLUMNS)))})"
+)
 SQL_RUN = (
     "INSERT INTO training_runs VALUES (?,?,?,?,?,NULL) ON CONFLICT(id) DO UPDATE SET status=excluded.status, "
     "finished_at=CASE WHEN excluded.status IN ('finished','failed') THEN excluded.started_at END"
@@ -215,16 +225,12 @@ def rows_of(event: Any, batch: Batch) -> None:
                 event.task,
                 event.total,
                 event.mode,
-                c.get("validity"),
-                c.get("coverage"),
-                c.get("efficiency"),
-                c.get("name"),
-                c.get("argument"),
-                c.get("state"),
-                c.get("format"),
                 _dumps(c),
                 _dumps(event.weights),
                 event.ts,
+                *(c.get(comp.name) for comp in COMPONENTS),
+                event.max,
+                _dumps(event.ledger) if event.ledger else None,
             ),
         )
     elif kind == "task":

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from hub.errors import CapacityError, SessionError, StateError, UnknownTable
 from hub.kit import Json, Tool, ToolError
 from hub.mount.canonical import diff_states, public_state, state_json, to_json_value
+from hub.mount.render import render_error
 from hub.state.db import Account, Fork, check_page
 
 if TYPE_CHECKING:
@@ -117,13 +118,17 @@ class ObjectFork:
 
     def call(self, tool: Tool, kwargs: dict[str, Any], account: Account | None = None) -> Json:
         """A read runs on the (maybe shared) instance; a write on a copy that replaces it only if the call
-        succeeds, or, on a version this fork holds alone, in place (logged, undone from the checkpoint)."""
-        if self.mount.served_kind(tool) == "read":
-            if self.mount.verify_reads:
-                return self._checked_read(tool, kwargs)
-            return to_json_value(self._invoke(self.version.instance, tool, kwargs))
-        logged = copy.deepcopy(kwargs)  # the state may keep what it is given; the call's event keeps the request's
+        succeeds, or, on a version this fork holds alone, in place (logged, undone from the checkpoint). A read
+        tool runs as a write once ``hub.mount.reads`` found that it changes the state."""
         version = self.version
+        if tool.kind == "read" and self.mount.verify_reads:
+            return self._checked_read(tool, kwargs)
+        if tool.kind == "read" and self.mount.reads.is_read(tool.name):
+            return to_json_value(self._invoke(version.instance, tool, kwargs))
+        if tool.kind == "read" and self.mount.reads.unchecked(tool.name):
+            self.settle()  # the check copies the version from its checkpoint
+            return self.mount.reads.first_use(self, tool, kwargs)  # a read proven on a copy (hub.mount.reads)
+        logged = copy.deepcopy(kwargs)  # the state may keep what it is given; the call's event keeps the request's
         if version.shared or version.data is None or self.mount.copy_mode != "pickle":
             return self._write_copy(tool, logged, account)
         if not self.mount.redo:
@@ -218,10 +223,7 @@ class ObjectFork:
 
     def settle(self) -> None:
         """Checkpoint the version: pickle it, so that its log can go (before it is shared or dumped)."""
-        version = self.version
-        if version.log:
-            version.data = self.mount.dump_instance(version.instance)
-            version.log, version.log_seconds, version.log_bytes = [], 0.0, 0
+        self.mount.settle(self.version)
 
     def _checked_read(self, tool: Tool, kwargs: dict[str, Any]) -> Json:
         """A read, then a check that it left the state hash as it was; one that did not is undone and reported.
@@ -248,7 +250,7 @@ class ObjectFork:
         except (ToolError, CapacityError, SessionError):
             raise
         except Exception as exc:  # a mounted class signals its domain errors with any exception
-            raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+            raise render_error(self.mount.render, exc) from exc
 
     def state_hash(self) -> str:
         return self.version.state_hash()

@@ -4,10 +4,6 @@ Copies, fastest first: the class's own ``__hub_fork__()`` (return an independent
 pickle round trip, ``copy.deepcopy`` (for instances that cannot be pickled). See ``forks`` for
 how forks share and write versions, and how a write on a version a fork holds alone is logged
 instead of serialised (``redo``; ``?redo=0`` in a ``--mount`` spec checkpoints every write).
-
-The kind a call is served as comes from ``ObjectMount.served_kind``: the tool's declared kind,
-unless the set ``served_as_write`` names it (a read tool found to change private state is served
-as a write: copied when shared, logged, undone on failure).
 """
 
 from __future__ import annotations
@@ -27,6 +23,8 @@ from typing import Any, Literal, TypeVar
 from hub.errors import ScenarioError, StateError
 from hub.kit import Json, Tool, ToolKind
 from hub.mount.forks import ObjectFork, Version, gc_paused
+from hub.mount.reads import ReadCheck
+from hub.mount.render import Render, render_result
 from hub.mount.schemas import Validation, apply_spec, method_tool
 from hub.state.db import Fork
 
@@ -94,7 +92,7 @@ def _marker(fn: Any) -> ToolKind | bool | None:
         if isinstance(mutates, bool):
             return "write" if mutates else "read"
         kind = str(getattr(getattr(fn, "__tool_type__", None), "value", getattr(fn, "__tool_type__", ""))).lower()
-        return "read" if kind in ("read", "think") else "write"
+        return "read" if kind in ("read", "think", "generic") else "write"  # generic: calculate, transfer
     return None
 
 
@@ -168,6 +166,7 @@ class ObjectMount:
         verify_reads: bool = False,
         writes: Iterable[str] = (),
         redo: bool = True,
+        render: Render = "compact",
     ) -> None:
         self.cls = cls
         self.factory = factory or cls
@@ -178,6 +177,8 @@ class ObjectMount:
             raise ValueError(f"{cls.__name__} has no method {loader!r} to load scenarios with")
         self.default_config = default_config
         self.verify_reads = verify_reads
+        self.render: Render = render
+        self.reads = ReadCheck()
         self.loader_kwargs = dict(loader_kwargs or {})
         if (default_config is not None or self.loader_kwargs) and not self.loader:
             raise ValueError(
@@ -191,12 +192,7 @@ class ObjectMount:
         self.copy_mode: CopyMode | None = copy_mode or ("hook" if hooked else None)
         self._scenarios: OrderedDict[str, Version] = OrderedDict()
         self.redo = redo
-        self.served_as_write: set[str] = set()  # read tools served as writes (see the module docstring)
         self._pickle_rate = 0.0  # seconds per pickled byte, as last measured
-
-    def served_kind(self, tool: Tool) -> ToolKind:
-        """How a call of ``tool`` is served: as a read (on the shared instance) or as a write."""
-        return "write" if tool.kind == "write" or tool.name in self.served_as_write else "read"
 
     def _build_tools(
         self,
@@ -329,10 +325,17 @@ class ObjectMount:
     def copy_of(self, version: Version) -> Any:
         """An independent copy of the version's instance (a version with a redo log is settled first)."""
         if self.copy_mode == "pickle" and version.data is not None:
+            self.settle(version)
             return self.copy_of_checkpoint(version)
         if self.copy_mode == "hook":
             return version.instance.__hub_fork__()
         return copy.deepcopy(version.instance)
+
+    def settle(self, version: Version) -> None:
+        """Checkpoint a version with a redo log: pickle it, so that the log can go."""
+        if version.log:
+            version.data = self.dump_instance(version.instance)
+            version.log, version.log_seconds, version.log_bytes = [], 0.0, 0
 
     def copy_of_checkpoint(self, version: Version) -> Any:
         with gc_paused():
@@ -392,7 +395,7 @@ class ObjectMount:
         return self.first_version().state_hash()
 
     def invoke(self, instance: Any, tool: str, kwargs: dict[str, Any]) -> Json:
-        return self._calls[tool](instance, kwargs)
+        return render_result(self.render, self._calls[tool](instance, kwargs))
 
 
 def _spec_name(name: str, selected: Mapping[str, Any]) -> str:

@@ -13,6 +13,11 @@ def hermes_call(name: str, arguments: dict[str, Any]) -> str:
     return "<tool_call>" + json.dumps({"name": name, "arguments": arguments}) + "</tool_call>"
 
 
+def answer_text(values: list[Any]) -> str:
+    """The oracle's reply after a turn's calls: "Done.", and the values the user asked to be told."""
+    return "Done." if not values else "Done. " + " ; ".join(str(v) for v in values)
+
+
 def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
     answer; a question on an ``ask`` turn; a refusal on an abstain task."""
@@ -24,7 +29,9 @@ def oracle_script(task: Task) -> list[str]:
             out.append(clarifying_question(task, i))
         elif turn.calls:
             out.append("\n".join(hermes_call(s.name, s.arguments) for s in turn.calls))
-            out.append("Done.")
+            out.append(answer_text(turn.answer))
+        elif turn.answer:
+            out.append(answer_text(turn.answer))
         else:
             out.append("Sorry, none of my tools can do that.")
     return out

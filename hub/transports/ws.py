@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hub.engine.events import RunEvent, RunMetricEvent, Subscription
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
 from hub.parts import Part
+from hub.tasks import oracle_script
 from hub.text import SURROGATE_ESCAPE, storable
 from hub.transports.auth import scope_has_token, token_matches
 from hub.wire import (
@@ -174,7 +175,7 @@ class Connection:
     def on_tasks(self, req: Tasks) -> dict[str, Any]:
         tasks = [t for t in self.hub.tasks if req.kind is None or t.kind == req.kind]
         items = [
-            t.model_dump()
+            {**t.model_dump(), **({"oracle": oracle_script(t)} if req.oracle else {})}
             if req.full
             else {
                 "id": t.id,
@@ -188,7 +189,9 @@ class Connection:
         return {"type": "tasks", "tasks": items}
 
     async def on_open(self, req: Open) -> dict[str, Any]:
-        eps = await self.hub.episodes.open_group_async(req.task, req.n, req.limits, run=req.run, step=req.step)
+        eps = await self.hub.episodes.open_group_async(
+            req.task, req.n, req.limits, run=req.run, step=req.step, step_reward=req.step_reward
+        )
         first = eps[0]
         return {
             "type": "opened",
@@ -209,7 +212,7 @@ class Connection:
         return {"type": "observation", **result.to_json()}
 
     async def on_finish(self, req: Finish) -> dict[str, Any]:
-        breakdown = await self.hub.episodes.finish_async(req.episode, req.reward)
+        breakdown = await self.hub.episodes.finish_async(req.episode, req.reward, truncated=req.truncated)
         return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
 
     def on_close(self, req: Close) -> dict[str, Any]:
