@@ -317,3 +317,36 @@ async def test_the_state_browser_keeps_its_page_bounds(tmp_path: Path) -> None:
             r = await http.get(base + bad)
             assert r.status_code == 400 and ("limit" in r.json()["error"] or "offset" in r.json()["error"]), bad
         assert len((await http.get(base + "&limit=100000")).json()["rows"]) == 500
+
+
+def rss() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc")
+def test_expired_sessions_give_their_memory_back_without_the_gc() -> None:
+    now = [0.0]
+    sm = SessionManager(LIBRARY, max_sessions=200, ttl_s=10, clock=lambda: now[0])
+    dispatcher = Dispatcher(LIBRARY, sm, EventBus())
+    deposit = {"account_id": "ACC-0001", "amount": 5}
+    assert dispatcher.call("warm", "banking", "deposit_funds", deposit).ok
+    gc.collect()
+    gc.disable()  # what is freed must be freed by closing, not by a collection
+    try:
+        before, peak = rss(), 0
+        for n in range(300):
+            if n % 100 == 0:
+                now[0] += 100
+                sm.sweep()
+            assert dispatcher.call(f"e{n}", "banking", "deposit_funds", deposit).ok
+            peak = max(peak, rss())
+        now[0] += 100
+        assert len(sm.sweep()) == 100 and set(sm.sessions) == {"default"}
+        after = rss()
+    finally:
+        gc.enable()
+    assert peak - before > 60 * BANK_BYTES  # a hundred sessions' forks were really held
+    assert after - before < (peak - before) / 4
