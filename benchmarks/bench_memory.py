@@ -8,6 +8,12 @@ Table 2: a GRPO group's forks (n=256 of a task's template): accounted and RSS by
 Table 3: one more seed world (all servers seeded again): what the bounded seed cache holds per seed.
 Table 4: sessions touching all 20 servers opened until the budget refuses one: how many fit, the
 bytes accounted and the RSS at that point (the budget bounds RSS, up to the ratio shown).
+Table 5: what a client can make the hub hold, at ``--tight`` (default 256M): writes (5 sessions doubling a
+directory of a 100 kB file by copies), seeds (55 sessions of distinct seeds touching every server),
+snapshots (400 snapshots of distinct states, each session closed after it); the peak RSS and the RSS at
+the end against the target 1.5 x budget + 150 MB, and how many requests the budget refused.
+Table 6: 5,000 sessions (a banking write each, at most 600 open) expire: the RSS before they opened, at
+the peak and after, against the target 1.2 x before + 100 MB.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -101,6 +108,129 @@ def measure_seeds(count: int) -> dict[str, float]:
     return {"rss": (rss() - before) / count, "cached": cached / (count + 1)}
 
 
+class Peak:
+    """The highest RSS seen at the calls of ``note``."""
+
+    def __init__(self) -> None:
+        self.value = rss()
+
+    def note(self) -> None:
+        self.value = max(self.value, rss())
+
+
+def tight_hub(budget: int) -> Hub:
+    return Hub(Settings(store_path=":memory:", max_state_bytes=budget, max_sessions=100_000), fresh_library())
+
+
+def fill_with_writes(budget: int) -> dict[str, float]:
+    """5 sessions, each doubling a directory (a 100 kB file, then copies of copies) until refused."""
+    hub = tight_hub(budget)
+    call, peak, refused = hub.dispatcher.call, Peak(), 0
+    for n in range(5):
+        sid = f"w{n}"
+        made = call(sid, "filesystem", "make_directory", {"path": "/tmp/g0", "parents": True})
+        wrote = call(sid, "filesystem", "write_file", {"path": "/tmp/g0/f.txt", "content": "x" * 100_000})
+        if not (made.ok and wrote.ok):
+            assert "capacity" in (made.error_kind, wrote.error_kind), (made.error, wrote.error)
+            refused += 1
+            continue
+        for level in range(12):
+            nxt = f"/tmp/g{level + 1}"
+            call(sid, "filesystem", "make_directory", {"path": nxt})
+            outs = [
+                call(
+                    sid,
+                    "filesystem",
+                    "copy_path",
+                    {"source": f"/tmp/g{level}", "destination": f"{nxt}/{half}", "recursive": True},
+                )
+                for half in "ab"
+            ]
+            peak.note()
+            if any(o.error_kind == "capacity" for o in outs):
+                refused += 1
+                break
+    gc.collect()
+    peak.note()
+    return {"peak": peak.value, "end": rss(), "refused": refused, "held": hub.sessions.budget.used}
+
+
+def fill_with_seeds(budget: int) -> dict[str, float]:
+    """55 sessions, each of its own seed, touching every server."""
+    hub = tight_hub(budget)
+    peak, refused = Peak(), 0
+    servers = list(hub.library.mounts)
+    for seed in range(1, 56):
+        sid = f"seed{seed}"
+        try:
+            hub.sessions.open(sid, seed=seed)
+        except CapacityError:
+            refused += 1
+            continue
+        session = hub.sessions.get(sid)
+        try:
+            for server in servers:
+                session.fork_of(server)
+        except CapacityError:
+            refused += 1
+        peak.note()
+    gc.collect()
+    peak.note()
+    return {"peak": peak.value, "end": rss(), "refused": refused, "held": hub.sessions.budget.used}
+
+
+def fill_with_snapshots(budget: int) -> dict[str, float]:
+    """400 snapshots of distinct states, each session closed after its snapshot; then one session snapshotting
+    state after state until refused."""
+    hub = tight_hub(budget)
+    call, peak, refused = hub.dispatcher.call, Peak(), 0
+    for n in range(400):
+        sid = f"snap{n}"
+        call(sid, "banking", "deposit_funds", {"account_id": "ACC-0001", "amount": n + 1})
+        try:
+            hub.sessions.take_snapshot(sid)
+        except CapacityError:
+            refused += 1
+        hub.sessions.close(sid)
+        peak.note()
+    for n in range(400):
+        call("keeper", "banking", "deposit_funds", {"account_id": "ACC-0002", "amount": n + 1})
+        try:
+            hub.sessions.take_snapshot("keeper")
+        except CapacityError:
+            refused += 1
+            break
+        peak.note()
+    gc.collect()
+    peak.note()
+    return {"peak": peak.value, "end": rss(), "refused": refused, "held": hub.sessions.budget.used}
+
+
+def expire(total: int, live: int) -> dict[str, float]:
+    """``total`` sessions, a banking write each, at most ``live`` open, all expired by the TTL sweep."""
+    now = [0.0]
+    library = fresh_library()
+    sessions = SessionManager(library, max_sessions=live + 10, ttl_s=10, clock=lambda: now[0])
+    from hub.engine.dispatcher import Dispatcher
+    from hub.engine.events import EventBus
+
+    dispatcher = Dispatcher(library, sessions, EventBus())
+    dispatcher.call("warm", "banking", "deposit_funds", {"account_id": "ACC-0001", "amount": 1})
+    gc.collect()
+    before, peak = rss(), Peak()
+    for n in range(total):
+        if n % live == 0:
+            now[0] += 100  # everything open so far idles past the TTL
+            sessions.sweep()
+        assert dispatcher.call(f"e{n}", "banking", "deposit_funds", {"account_id": "ACC-0001", "amount": 1}).ok
+        if n % 50 == 0:
+            peak.note()
+    now[0] += 100
+    sessions.sweep()
+    peak.note()
+    return {"before": before, "peak": peak.value, "after": rss(), "open": len(sessions)}
+
+
 def run(kind: str, *args: str) -> dict[str, float]:
     """One measurement in a fresh process, so that no freed memory of another is reused."""
     out = subprocess.run(
@@ -114,6 +244,9 @@ def main() -> None:
     parser.add_argument("--budget", default="512M", help="state budget for table 3, e.g. 512M or 2G")
     parser.add_argument("--sessions", type=int, default=40, help="sessions per row of table 1")
     parser.add_argument("--group", type=int, default=256, help="n of the GRPO group in table 2")
+    parser.add_argument("--tight", default="256M", help="the budget of tables 5 and 6")
+    parser.add_argument("--expire", type=int, default=5000, help="sessions that expire in table 6")
+    parser.add_argument("--only-budget", action="store_true", help="only tables 5 and 6")
     parser.add_argument("--measure", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -124,13 +257,46 @@ def main() -> None:
             result = measure_group(int(rest[0]))
         elif kind == "seeds":
             result = measure_seeds(int(rest[0]))
+        elif kind == "fill":
+            fill = {"writes": fill_with_writes, "seeds": fill_with_seeds, "snapshots": fill_with_snapshots}[rest[0]]
+            result = fill(int(rest[1]))
+        elif kind == "expire":
+            result = expire(int(rest[0]), int(rest[1]))
         else:
             result = measure_budget(int(rest[0]))
         print(json.dumps(result))
         return
-    budget = parse_size(args.budget)
-    if budget is None:
-        parser.error("--budget needs a size")
+    budget, tight = parse_size(args.budget), parse_size(args.tight)
+    if budget is None or tight is None:
+        parser.error("--budget and --tight need a size")
+    if not args.only_budget:
+        tables(args, budget)
+    what_clients_hold(tight, args.expire)
+
+
+def what_clients_hold(tight: int, total: int) -> None:
+    load = "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    target = 1.5 * tight + 150 * MB
+    print(f"\nWhat clients can make the hub hold, at a budget of {tight / MB:.0f} MB ({load})")
+    print(
+        f"{'filled by':<12}{'peak RSS MB':>13}{'end RSS MB':>12}{'held MB':>10}{'refused':>9}{'target MB':>11}{'':>6}"
+    )
+    for what in ("writes", "seeds", "snapshots"):
+        r = run("fill", what, str(tight))
+        ok = "PASS" if r["peak"] <= target else "FAIL"
+        print(
+            f"{what:<12}{r['peak'] / MB:>13.0f}{r['end'] / MB:>12.0f}{r['held'] / MB:>10.0f}{r['refused']:>9.0f}"
+            f"{target / MB:>11.0f}{ok:>6}"
+        )
+    e = run("expire", str(total), "600")
+    goal = 1.2 * e["before"] + 100 * MB
+    print(f"\n{total:,} sessions (a banking write each, at most 600 open) expired by the TTL sweep")
+    print(f"{'before MB':>10}{'peak MB':>10}{'after MB':>10}{'target MB':>11}{'':>6}")
+    ok = "PASS" if e["after"] <= goal else "FAIL"
+    print(f"{e['before'] / MB:>10.0f}{e['peak'] / MB:>10.0f}{e['after'] / MB:>10.0f}{goal / MB:>11.0f}{ok:>6}")
+
+
+def tables(args: argparse.Namespace, budget: int) -> None:
     library = fresh_library()
     print(f"process RSS with every seed built: {rss() / MB:.1f} MB")
     names = list(library.mounts)

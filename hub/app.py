@@ -81,6 +81,7 @@ def create_app(
         # Start-up objects (modules, schemas, seed databases) live as long as the hub: keep full
         # garbage collections from walking them on every request burst.
         gc.freeze()
+        hub.world.run_here()
         sweeper = asyncio.create_task(_sweep_forever(hub))
         try:
             async with contextlib.AsyncExitStack() as stack:
@@ -90,6 +91,7 @@ def create_app(
                 yield
         finally:
             sweeper.cancel()
+            hub.world.stop()
 
     app = Starlette(routes=[Route("/healthz", healthz)], lifespan=lifespan)
     app.state.hub = hub

@@ -3,30 +3,63 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import sqlite3
 import time
+import weakref
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from hub.app import create_app
 from hub.config import REFERENCE_NOW, Settings, parse_size
 from hub.core import Hub
 from hub.engine.dispatcher import Dispatcher
 from hub.engine.events import EventBus
-from hub.errors import CapacityError
+from hub.errors import CapacityError, SessionError
+from hub.state.db import SqliteFork
 from hub.state.library import Library, SqliteMount
 from hub.state.memory import ensure_seeds
 from hub.state.sessions import SessionManager, fork_bytes
 from hub.testing import serve
 from servers import REGISTRY
-from tests.conftest import LIBRARY
+from tests.conftest import ALL_PARTS, LIBRARY
 from tests.web_support import csrf_field, make_app
 
 BANKING = LIBRARY.mount("banking")
 assert isinstance(BANKING, SqliteMount)
 BANK_BYTES = fork_bytes(BANKING.open(0))
+ACCOUNT = {"account_id": "ACC-0001"}
+
+
+def private_library(*names: str) -> Library:
+    """A library of its own, its seeds built: budget tests evict seeds, never the shared library's."""
+    library = Library.from_servers([s for s in REGISTRY if s.name in names], REFERENCE_NOW)
+    for mount in library.mounts.values():
+        assert isinstance(mount, SqliteMount)
+        mount.seed_db(0)
+    return library
+
+
+@pytest.fixture(scope="module")
+def bank_lib() -> Library:
+    return private_library("banking")
+
+
+@pytest.fixture(scope="module")
+def files_lib() -> Library:
+    return private_library("filesystem")
+
+
+def manager(library: Library, forks: float | None, **options: Any) -> tuple[SessionManager, Dispatcher]:
+    """A session manager whose budget holds the library's seeds plus ``forks`` banking forks' worth."""
+    sm = SessionManager(library, **options)
+    sm.budget.limit = None if forks is None else library.seeds.bytes + int(BANK_BYTES * forks)
+    return sm, Dispatcher(library, sm, EventBus())
 
 
 def held_exactly(sm: SessionManager) -> int:
@@ -34,29 +67,39 @@ def held_exactly(sm: SessionManager) -> int:
     return sum(fork_bytes(f) for s in sm.sessions.values() for f in s.forks.values())
 
 
-def test_a_fork_past_the_budget_is_refused_and_holds_nothing() -> None:
-    sm = SessionManager(LIBRARY, max_state_bytes=int(BANK_BYTES * 2.5))
-    dispatcher = Dispatcher(LIBRARY, sm, EventBus())
+def test_a_fork_past_the_budget_is_refused_and_holds_nothing(bank_lib: Library) -> None:
+    sm, dispatcher = manager(bank_lib, 2.5)
     for sid in ("a", "b"):
-        assert dispatcher.call(sid, "banking", "get_account", {"account_id": "ACC-0001"}).ok
+        assert dispatcher.call(sid, "banking", "get_account", ACCOUNT).ok
     assert sm.budget.held == held_exactly(sm) == 2 * BANK_BYTES
-    refused = dispatcher.call("c", "banking", "get_account", {"account_id": "ACC-0001"})
+    refused = dispatcher.call("c", "banking", "get_account", ACCOUNT)
     assert not refused.ok and refused.error_kind == "capacity"
     assert "HUB_MAX_STATE_BYTES" in (refused.error or "") and "banking" in (refused.error or "")
-    assert sm.get("c").forks == {} and sm.budget.held == 2 * BANK_BYTES
+    assert "c" not in sm.sessions and "c" not in sm.ended  # a refused call leaves no session behind
+    assert sm.budget.held == 2 * BANK_BYTES
     with pytest.raises(CapacityError):
         sm.fork("a", "a2")
     assert "a2" not in sm.sessions
     sm.close("a")
     assert sm.budget.held == BANK_BYTES
-    assert dispatcher.call("c", "banking", "get_account", {"account_id": "ACC-0001"}).ok
+    assert dispatcher.call("c", "banking", "get_account", ACCOUNT).ok
     assert sm.budget.held == held_exactly(sm)
 
 
-def test_writes_are_measured_and_sweeps_give_bytes_back() -> None:
+def test_three_hundred_refused_calls_create_no_session(bank_lib: Library) -> None:
+    sm, dispatcher = manager(bank_lib, 1.05)
+    assert dispatcher.call("a", "banking", "get_account", ACCOUNT).ok
+    for n in range(300):
+        assert dispatcher.call(f"r{n}", "banking", "get_account", ACCOUNT).error_kind == "capacity"
+    assert set(sm.sessions) == {"default", "a"} and not sm.ended
+    with pytest.raises(CapacityError, match="memory budget"):
+        sm.get("r0", create=True)  # the transports' door: refused before the session exists
+    assert "r0" not in sm.sessions
+
+
+def test_writes_are_measured_and_sweeps_give_bytes_back(files_lib: Library) -> None:
     now = [0.0]
-    sm = SessionManager(LIBRARY, ttl_s=10, clock=lambda: now[0])
-    dispatcher = Dispatcher(LIBRARY, sm, EventBus())
+    sm, dispatcher = manager(files_lib, None, ttl_s=10, clock=lambda: now[0])
     before = sm.budget.held
     for n in range(5):
         out = dispatcher.call("w", "filesystem", "write_file", {"path": f"/tmp/big{n}.txt", "content": "x" * 100_000})
@@ -65,6 +108,89 @@ def test_writes_are_measured_and_sweeps_give_bytes_back() -> None:
     now[0] = 100.0
     assert sm.sweep() == ["w"]
     assert sm.budget.held == held_exactly(sm) == 0
+
+
+def test_a_write_past_the_budget_is_refused_and_rolled_back(files_lib: Library) -> None:
+    fs_fork = fork_bytes(files_lib.mount("filesystem").open(0))
+    sm, dispatcher = manager(files_lib, None)
+    sm.budget.limit = files_lib.seeds.bytes + fs_fork + 450_000
+    big = "x" * 100_000
+    for n in range(3):
+        assert dispatcher.call("w", "filesystem", "write_file", {"path": f"/tmp/f{n}.txt", "content": big}).ok
+    fork = sm.get("w").fork_of("filesystem")
+    state, held = fork.state_hash(), sm.budget.held
+    refused = [
+        dispatcher.call("w", "filesystem", "write_file", {"path": f"/tmp/g{n}.txt", "content": big}) for n in range(3)
+    ]
+    assert [r.error_kind for r in refused if not r.ok] and all(r.error_kind == "capacity" for r in refused if not r.ok)
+    kept = [r for r in refused if r.ok]
+    assert len(kept) <= 1  # the one write that still fit
+    last = refused[-1]
+    assert not last.ok and "HUB_MAX_STATE_BYTES" in (last.error or "")
+    assert sm.budget.held == held_exactly(sm) <= sm.budget.limit - files_lib.seeds.bytes
+    if not kept:
+        assert fork.state_hash() == state and sm.budget.held == held
+    listing = dispatcher.call("w", "filesystem", "list_directory", {"path": "/tmp"})
+    assert listing.ok and "g2.txt" not in json.dumps(listing.result)
+    assert dispatcher.call("w", "filesystem", "remove_path", {"path": "/tmp/f0.txt"}).ok  # shrinking is never refused
+
+
+def test_closing_a_session_closes_its_forks_at_once(bank_lib: Library) -> None:
+    sm, dispatcher = manager(bank_lib, None)
+    seed = bank_lib.mount("banking").seed_db(0)  # type: ignore[attr-defined]
+    users = seed.users
+    assert dispatcher.call("gone", "banking", "deposit_funds", {"account_id": "ACC-0001", "amount": 5}).ok
+    fork = sm.get("gone").fork_of("banking")
+    assert isinstance(fork, SqliteFork) and seed.users == users + 1
+    gc.disable()  # nothing may wait for the garbage collector
+    try:
+        sm.close("gone")
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            fork.db.execute("SELECT 1")
+        assert seed.users == users and sm.budget.held == 0
+        ref = weakref.ref(fork)
+        del fork
+        assert ref() is None  # no reference cycle keeps a closed fork alive
+    finally:
+        gc.enable()
+
+
+def test_snapshots_are_charged_to_their_session_and_freed_with_it(bank_lib: Library) -> None:
+    sm, dispatcher = manager(bank_lib, None)
+    assert dispatcher.call("a", "banking", "deposit_funds", {"account_id": "ACC-0001", "amount": 5}).ok
+    before = sm.get("a").nbytes
+    snap = sm.take_snapshot("a")
+    assert sm.get("a").nbytes == before + snap.nbytes and sm.budget.held == held_exactly(sm) + snap.nbytes
+    sm.fork("a", "b")
+    assert sm.take_snapshot("b").id == snap.id  # the same state: one snapshot, charged once, two owners
+    assert sm.budget.held == held_exactly(sm) + snap.nbytes
+    sm.close("a")  # its co-owner keeps it and pays for it now
+    assert sm.snapshot(snap.id) is snap and sm.get("b").nbytes == sm.get("b").sizes["banking"] + snap.nbytes
+    assert sm.open("c", snapshot=snap.id).state_hash() == snap.state_hash
+    sm.close("b")
+    with pytest.raises(SessionError, match="unknown snapshot"):
+        sm.snapshot(snap.id)
+    assert sm.budget.held == held_exactly(sm)
+
+
+def test_seed_databases_count_against_the_budget() -> None:
+    library = private_library("budget")
+    mount = library.mount("budget")
+    assert isinstance(mount, SqliteMount)
+    sm, dispatcher = manager(library, None)
+    for seed in range(3):
+        sm.open(f"s{seed}", seed=seed)
+        assert dispatcher.call(f"s{seed}", "budget", "list_categories", {}).ok
+    cached = sum(mount.seed_db(seed).held_bytes for seed in range(3))
+    assert library.seeds.bytes == cached and sm.budget.used == cached + sm.budget.held
+    sm.budget.limit = sm.budget.used + fork_bytes(mount.open(0)) // 2  # room for a session, not a seed world
+    sm.open("s3", seed=3)
+    refused = dispatcher.call("s3", "budget", "list_categories", {})
+    assert refused.error_kind == "capacity"  # a fourth seed does not fit beside the three in use
+    sm.close("s1")  # its seed is now only cached, and unused: it goes first when room is needed
+    assert dispatcher.call("s3", "budget", "list_categories", {}).ok
+    assert not mount.has_seed(1) and mount.has_seed(3) and mount.has_seed(0)
+    assert sm.budget.used <= sm.budget.limit
 
 
 def test_a_group_that_does_not_fit_opens_nothing(tmp_path: Path) -> None:
@@ -79,9 +205,9 @@ def test_a_group_that_does_not_fit_opens_nothing(tmp_path: Path) -> None:
     assert len(hub.episodes.open_group("bank-transfer-002", 9)) == 9
 
 
-def test_a_group_past_the_byte_budget_opens_nothing(tmp_path: Path) -> None:
-    s = Settings(store_path=str(tmp_path / "s.db"), max_state_bytes=BANK_BYTES * 6)
-    hub = Hub(s, LIBRARY)
+def test_a_group_past_the_byte_budget_opens_nothing(tmp_path: Path, bank_lib: Library) -> None:
+    s = Settings(store_path=str(tmp_path / "s.db"), max_state_bytes=bank_lib.seeds.bytes + BANK_BYTES * 6)
+    hub = Hub(s, bank_lib)
     published = hub.bus.published
     hub.episodes.open_group("bank-transfer-002", 2)
     sessions, held = set(hub.sessions.sessions), hub.sessions.budget.held
@@ -155,9 +281,11 @@ def test_sizes_parse_from_the_environment() -> None:
         Settings.from_env({"HUB_MAX_STATE_BYTES": "lots"})
 
 
-async def test_every_door_answers_capacity_instead_of_failing(tmp_path: Path) -> None:
+async def test_every_door_answers_capacity_instead_of_failing(tmp_path: Path, bank_lib: Library) -> None:
+    budget = bank_lib.seeds.bytes + int(BANK_BYTES * 1.5)
+    settings = Settings(store_path=str(tmp_path / "store.db"), max_state_bytes=budget)
     async with (
-        serve(make_app(tmp_path, max_state_bytes=BANK_BYTES)) as live,
+        serve(create_app(settings, Hub(settings, bank_lib), ALL_PARTS)) as live,
         httpx.AsyncClient(base_url=live.url) as http,
     ):
         assert (
@@ -169,6 +297,8 @@ async def test_every_door_answers_capacity_instead_of_failing(tmp_path: Path) ->
             "/api/sessions/two/call/banking/get_account", json={"arguments": {"account_id": "ACC-0001"}}
         )
         assert r.status_code == 429 and r.json()["error_kind"] == "capacity"
+        assert (await http.get("/api/sessions/two")).status_code == 404  # the refused call left no session
+        assert (await http.post("/api/sessions", json={"id": "two"})).status_code == 201
         r = await http.get("/api/sessions/two/state/banking")
         assert r.status_code == 429 and r.json()["code"] == "capacity"
         token = csrf_field((await http.get("/ui/catalog/banking/get_account")).text)
@@ -187,3 +317,36 @@ async def test_the_state_browser_keeps_its_page_bounds(tmp_path: Path) -> None:
             r = await http.get(base + bad)
             assert r.status_code == 400 and ("limit" in r.json()["error"] or "offset" in r.json()["error"]), bad
         assert len((await http.get(base + "&limit=100000")).json()["rows"]) == 500
+
+
+def rss() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the RSS from /proc")
+def test_expired_sessions_give_their_memory_back_without_the_gc() -> None:
+    now = [0.0]
+    sm = SessionManager(LIBRARY, max_sessions=200, ttl_s=10, clock=lambda: now[0])
+    dispatcher = Dispatcher(LIBRARY, sm, EventBus())
+    deposit = {"account_id": "ACC-0001", "amount": 5}
+    assert dispatcher.call("warm", "banking", "deposit_funds", deposit).ok
+    gc.collect()
+    gc.disable()  # what is freed must be freed by closing, not by a collection
+    try:
+        before, peak = rss(), 0
+        for n in range(300):
+            if n % 100 == 0:
+                now[0] += 100
+                sm.sweep()
+            assert dispatcher.call(f"e{n}", "banking", "deposit_funds", deposit).ok
+            peak = max(peak, rss())
+        now[0] += 100
+        assert len(sm.sweep()) == 100 and set(sm.sessions) == {"default"}
+        after = rss()
+    finally:
+        gc.enable()
+    assert peak - before > 60 * BANK_BYTES  # a hundred sessions' forks were really held
+    assert after - before < (peak - before) / 4

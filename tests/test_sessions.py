@@ -100,7 +100,7 @@ def test_clone_after_a_write_sees_the_write() -> None:
     parent = sm.open("p")
     fork = parent.fork_of("toy")
     first = fork.dump()
-    assert fork.dump() is first
+    assert fork.dump() == first
     fork.db.execute("UPDATE items SET qty = 77 WHERE item_id = 'IT-003'")
     child = sm.fork("p", "c")
     assert child.fork_of("toy").db.execute("SELECT qty FROM items WHERE item_id='IT-003'").fetchone()[0] == 77

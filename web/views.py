@@ -11,7 +11,6 @@ from starlette.responses import RedirectResponse, Response
 from hub import ids
 from hub.engine.episodes import EpisodeError
 from hub.state.library import UnknownServer, UnknownTool
-from hub.state.memory import prepare_call
 from hub.state.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
 from hub.wire import COMPONENTS
@@ -209,17 +208,20 @@ async def run_tool(request: Request) -> Response:
     except FormError as exc:
         context["form_error"] = str(exc)
         return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
-    await prepare_call(dash.hub.sessions, sid, server)
-    context["outcome"], context["diff"] = call_with_diff(dash, sid, server, name, context["arguments"])
+    context["outcome"], context["diff"] = await call_with_diff(dash, sid, server, name, context["arguments"])
     return render(request, "tool_result.html", context, fragment="partials/tool_result.html")
 
 
-def call_with_diff(dash: Dashboard, sid: str, server: str, tool: str, arguments: dict[str, Any]) -> tuple[Any, Any]:
-    """Call through the hub's dispatcher (a real, visible call) and diff the server's state around it."""
+async def call_with_diff(
+    dash: Dashboard, sid: str, server: str, tool: str, arguments: dict[str, Any]
+) -> tuple[Any, Any]:
+    """Call through the hub's dispatcher (a real, visible call) and diff the server's state around it (the
+    copy and the diff in the session's lane, off the event loop)."""
     hub = dash.hub
     try:
         session = hub.sessions.get(sid)
-        before = session.fork_of(server).clone()
+        assert session.lane is not None
+        before = await session.lane.run(lambda: session.fork_of(server).clone())
     except SessionError as exc:  # closed, or no room for a fork (capacity)
         return {
             "ok": False,
@@ -229,8 +231,11 @@ def call_with_diff(dash: Dashboard, sid: str, server: str, tool: str, arguments:
             "latency_ms": 0.0,
             "state_changed": False,
         }, None
-    outcome = hub.dispatcher.call(sid, server, tool, arguments)
-    diff = session.fork_of(server).diff(before) if outcome.state_changed else {}
+    try:
+        outcome = await hub.dispatcher.run(sid, server, tool, arguments)
+        diff = await session.lane.run(lambda: session.fork_of(server).diff(before)) if outcome.state_changed else {}
+    finally:
+        before.close()
     return outcome, diff
 
 
@@ -259,9 +264,10 @@ async def session_page(request: Request) -> Response:
         return not_found(request, str(exc))
     before = _int(request.query_params.get("before"), 0) or None
     calls = await queries.recent_calls(dash.reader, session=sid, before=before, limit=50)
+    assert session.lane is not None
+    changed, state_hash = await session.lane.run(lambda: (session.server_hashes(), session.state_hash()))
     servers = [
-        {"name": name, "forked": name in session.forks, "changed": name in session.server_hashes()}
-        for name in dash.hub.library.mounts
+        {"name": name, "forked": name in session.forks, "changed": name in changed} for name in dash.hub.library.mounts
     ]
     row = models.session_row(session, dash.hub.sessions.clock())
     return render(
@@ -270,7 +276,7 @@ async def session_page(request: Request) -> Response:
         {
             "page": "sessions",
             "session": row,
-            "state_hash": session.state_hash(),
+            "state_hash": state_hash,
             "servers": servers,
             "calls": calls.rows,
             "next": calls.next_cursor,
@@ -287,28 +293,39 @@ async def session_server(request: Request) -> Response:
         mount = dash.hub.library.mount(server)
     except (SessionError, UnknownServer) as exc:
         return not_found(request, str(exc))
-    fork = session.forks.get(server) or mount.open(session.seed, session.configs.get(server))
-    tables = fork.tables()
-    table = request.query_params.get("table") or (tables[0] if tables else "")
+    table_asked = request.query_params.get("table")
     offset = _int(request.query_params.get("offset"), 0)
+    with_diff = not is_htmx(request)
+
+    def read() -> dict[str, Any]:  # in the session's lane: off the loop, after the session's calls
+        forked = server in session.forks
+        fork = session.forks.get(server) or mount.open(session.seed, session.configs.get(server))
+        try:
+            tables = fork.tables()
+            table = table_asked or (tables[0] if tables else "")
+            return {
+                "page": "sessions",
+                "sid": sid,
+                "server": server,
+                "tables": tables,
+                "table": table,
+                "browse": fork.browse(table, offset, 50) if table else None,
+                "forked": forked,
+                "state_hash": fork.state_hash(),
+                "seed_hash": fork.base_hash(),
+                "diff": fork.diff() if forked and with_diff else {},
+            }
+        finally:
+            if not forked:
+                fork.close()
+
+    assert session.lane is not None
     try:
-        browse = fork.browse(table, offset, 50) if table else None
+        context = await session.lane.run(read)
     except KeyError as exc:
         return not_found(request, str(exc).strip('"'))
-    context = {
-        "page": "sessions",
-        "sid": sid,
-        "server": server,
-        "tables": tables,
-        "table": table,
-        "browse": browse,
-        "forked": server in session.forks,
-        "state_hash": fork.state_hash(),
-        "seed_hash": mount.seed_hash(session.seed),
-    }
-    if is_htmx(request):
+    if not with_diff:
         return render(request, "partials/table.html", context)
-    context["diff"] = fork.diff() if server in session.forks else {}
     return render(request, "session_server.html", context)
 
 

@@ -23,12 +23,20 @@ from typing import Any
 from pydantic import ValidationError
 
 from hub.engine.dispatcher import CallOutcome, Dispatcher
-from hub.engine.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
+from hub.engine.events import (
+    EpisodeEvent,
+    EventBus,
+    EvidenceEvent,
+    RewardEvent,
+    TaskEvent,
+    ToolCallEvent,
+    TurnEvent,
+)
 from hub.engine.evidence import ExpectedStates, collect
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, score
 from hub.engine.users import UserModel, UserView, answer_as_user, open_with_user
-from hub.engine.world import build_initial
+from hub.engine.world import build_initial, build_initial_async
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
@@ -153,6 +161,14 @@ def without_enums(node: Any) -> Any:
 MAX_EXPIRED = 100_000
 
 
+@dataclass
+class _Judged:
+    breakdown: RewardBreakdown
+    final_hash: str
+    evidence: EvidenceEvent | None
+    ts: float
+
+
 class EpisodeEngine:
     def __init__(
         self,
@@ -203,26 +219,48 @@ class EpisodeEngine:
 
     def template(self, task: Task) -> Session:
         """The task's initial state, built once and kept (LRU) to fork episodes from."""
+        found, sid = self._held_template(task)
+        if found is not None:
+            return found
+        try:
+            session = build_initial(task, self.sessions, self.dispatcher, sid)
+        except SessionError:
+            self._drop(sid)  # the budget ran out half-way: hold nothing
+            raise
+        return self._keep_template(task, session)
+
+    async def template_async(self, task: Task) -> Session:
+        """``template`` from the event loop: seeds, setup calls and forks built off it."""
+        found, sid = self._held_template(task)
+        if found is not None:
+            return found
+        try:
+            session = await build_initial_async(task, self.sessions, self.dispatcher, sid)
+        except SessionError:
+            self._drop(sid)
+            raise
+        return self._keep_template(task, session)
+
+    def _held_template(self, task: Task) -> tuple[Session | None, str]:
         key = task.fingerprint()
         sid = self._templates.get(key)
         if sid is not None and sid in self.sessions.sessions:
             self._templates.move_to_end(key)
-            return self.sessions.get(sid, create=False)
+            return self.sessions.get(sid, create=False), sid
         sid = f"tpl-{key}"
+        self._drop(sid)
+        return None, sid
+
+    def _drop(self, sid: str) -> None:
         if sid in self.sessions.sessions:
             self.sessions.close(sid, internal=True)
-        try:
-            session = build_initial(task, self.sessions, self.dispatcher, sid)
-        except SessionError:
-            if sid in self.sessions.sessions:  # the budget ran out half-way: hold nothing
-                self.sessions.close(sid, internal=True)
-            raise
+
+    def _keep_template(self, task: Task, session: Session) -> Session:
         session.internal = True
-        self._templates[key] = sid
+        self._templates[task.fingerprint()] = session.id
         while len(self._templates) > self.max_templates:
             _, old = self._templates.popitem(last=False)
-            if old in self.sessions.sessions:
-                self.sessions.close(old, internal=True)
+            self._drop(old)
         return session
 
     def tools_of(self, task: Task, added: list[str] | None = None) -> list[dict[str, Any]]:
@@ -260,16 +298,48 @@ class EpisodeEngine:
     ) -> list[Episode]:
         """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group);
         with ``step_reward``, every step's observation carries the reward so far (``reward_so_far``)."""
+        task = self._plan_group(task_ref, n)
+        base = self.template(task)
+        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
+        # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
+        forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
+        return self._opened(task, eids, forks, limits, run, step, step_reward)
+
+    async def _open_group_off_loop(
+        self,
+        task_ref: str | Mapping[str, Any] | Task,
+        n: int = 1,
+        limits: EpisodeLimits | None = None,
+        *,
+        run: str | None = None,
+        step: int | None = None,
+        step_reward: bool = False,
+    ) -> list[Episode]:
+        """``open_group`` with the template's setup calls and the n copies run off the loop, in lanes."""
+        task = self._plan_group(task_ref, n)
+        base = await self.template_async(task)
+        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
+        forks = await self.sessions.fork_group_async(base.id, ["es-" + eid[3:] for eid in eids])
+        return self._opened(task, eids, forks, limits, run, step, step_reward)
+
+    def _plan_group(self, task_ref: str | Mapping[str, Any] | Task, n: int) -> Task:
         if n < 1:
             raise EpisodeError("n must be at least 1", "bad_message")
         if len(self.episodes) + n > self.max_episodes:
             raise EpisodeError(f"episode cap reached ({self.max_episodes} open); close finished episodes", "capacity")
-        task = self.resolve(task_ref)
-        base = self.template(task)
+        return self.resolve(task_ref)
+
+    def _opened(
+        self,
+        task: Task,
+        eids: list[str],
+        forks: list[Session],
+        limits: EpisodeLimits | None,
+        run: str | None,
+        step: int | None,
+        step_reward: bool,
+    ) -> list[Episode]:
         tools = self.tools_of(task)
-        eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
-        # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
-        forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
         self._announce(task)
         group = "grp-" + secrets.token_hex(6)
         eps = [
@@ -313,12 +383,16 @@ class EpisodeEngine:
     async def open_group_async(
         self, task_ref: str | Mapping[str, Any] | Task, n: int = 1, limits: EpisodeLimits | None = None, **kw: Any
     ) -> list[Episode]:
-        """``open_group``; with a simulated user, its first message (``hub.engine.users``)."""
-        return await open_with_user(self, self.open_group(task_ref, n, limits, **kw))
+        """``open_group`` from the event loop (setup calls and copies off it, in lanes); with a simulated user,
+        its first message (``hub.engine.users``)."""
+        return await open_with_user(self, await self._open_group_off_loop(task_ref, n, limits, **kw))
 
     async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
-        """``step``; when the model answered and a model plays the user, the user's reply or the end."""
-        return await answer_as_user(self, self.step(eid, output))
+        """``step`` from the event loop: each call runs in the episode session's lane (``Dispatcher.run``); when
+        the model answered and a model plays the user, the user's reply or the end."""
+        ep, calls, errors, answered = self._begin_step(eid, output)
+        outcomes = [await self._execute_async(ep, call) for call in calls]
+        return await answer_as_user(self, self._end_step(ep, calls, outcomes, errors, answered))
 
     def _announce(self, task: Task) -> None:
         if task.id not in self._announced:
@@ -344,6 +418,11 @@ class EpisodeEngine:
 
     def step(self, eid: str, output: str | dict[str, Any]) -> StepResult:
         """Apply one model message: run its calls, or move to the next user turn."""
+        ep, calls, errors, answered = self._begin_step(eid, output)
+        outcomes = [self._execute(ep, call) for call in calls]
+        return self._end_step(ep, calls, outcomes, errors, answered)
+
+    def _begin_step(self, eid: str, output: str | dict[str, Any]) -> tuple[Episode, list[ParsedCall], list[str], int]:
         ep = self.get(eid)
         if ep.done:
             raise EpisodeError(f"episode {eid} is done ({ep.reason}); call finish", "episode_done")
@@ -366,9 +445,13 @@ class EpisodeEngine:
         if errors:
             ep.format_errors.extend(errors)
             ep.format_error_messages += 1
+        return ep, calls, errors, answered
+
+    def _end_step(
+        self, ep: Episode, calls: list[ParsedCall], outcomes: list[CallOutcome], errors: list[str], answered: int
+    ) -> StepResult:
         messages, summaries = [], []
-        for call in calls:
-            outcome = self._execute(ep, call)
+        for call, outcome in zip(calls, outcomes):
             summaries.append({"name": call.name, "ok": outcome.ok, "error_kind": outcome.error_kind})
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
@@ -409,18 +492,36 @@ class EpisodeEngine:
             )
 
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
+        name, target = self._target(ep, call)
+        if target is None:
+            outcome = self._refuse(ep, call, name is not None and name in self.schemas_of(ep.task))
+        else:
+            outcome = self.dispatcher.call(ep.session_id, *target, call.arguments, episode=ep.id, create_session=False)
+        return self._record(ep, call, name, outcome)
+
+    async def _execute_async(self, ep: Episode, call: ParsedCall) -> CallOutcome:
+        name, target = self._target(ep, call)
+        if target is None:
+            outcome = self._refuse(ep, call, name is not None and name in self.schemas_of(ep.task))
+        else:
+            outcome = await self.dispatcher.run(
+                ep.session_id, *target, call.arguments, episode=ep.id, create_session=False
+            )
+        return self._record(ep, call, name, outcome)
+
+    def _target(self, ep: Episode, call: ParsedCall) -> tuple[str | None, tuple[str, str] | None]:
+        """The call's full tool name, and the (server, tool) it runs, or None when it is not run (malformed, or not
+        offered)."""
         name = call.name
         if ep.task.bare_names and name is not None:  # a tool's own name, as the task shows it
             name = ep.task.full_names().get(name, name)
         # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
         offered = name is not None and name in self.schemas_of(ep.task)
         if call.error is None and offered:
-            server, tool = split_name(name)  # type: ignore[arg-type, misc]
-            outcome = self.dispatcher.call(
-                ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False
-            )
-        else:
-            outcome = self._refuse(ep, call, offered)
+            return name, split_name(name)  # type: ignore[arg-type]
+        return name, None
+
+    def _record(self, ep: Episode, call: ParsedCall, name: str | None, outcome: CallOutcome) -> CallOutcome:
         ep.calls.append(
             CallRecord(name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
         )
@@ -467,25 +568,52 @@ class EpisodeEngine:
         """End the episode (if it is still running) and score it; idempotent for the same config. ``truncated``:
         the client cut the episode (a turn hit its token limit): it ends as ``truncated``, scored on the calls
         made so far, and the breakdown says so."""
-        ep = self.get(eid)
-        config = config or self.reward
+        ep, config = self.get(eid), config or self.reward
         if ep.reward is not None and ep.reward_config == config:
             return ep.reward
+        session = self._ending(ep, truncated)
+        return self._finished(ep, config, self._judge(ep, session, config))
+
+    async def finish_async(
+        self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False
+    ) -> RewardBreakdown:
+        """``finish`` from the event loop: hashes, score and evidence (diffs) are computed in the session's lane."""
+        ep, config = self.get(eid), config or self.reward
+        if ep.reward is not None and ep.reward_config == config:
+            return ep.reward
+        session = self._ending(ep, truncated)
+        assert session.lane is not None
+        return self._finished(ep, config, await session.lane.run(lambda: self._judge(ep, session, config)))
+
+    def _ending(self, ep: Episode, truncated: bool) -> Session:
         try:
             session = self.sessions.get(ep.session_id, create=False)
         except SessionError as exc:
-            raise EpisodeError(f"episode {eid}'s session expired: {exc}", "session_expired") from None
-        first = ep.reward is None
+            raise EpisodeError(f"episode {ep.id}'s session expired: {exc}", "session_expired") from None
         if not ep.done:
             ep.done, ep.reason = True, "truncated" if truncated else "finished"
-        hashes = self.final_hashes(ep)
-        breakdown = suite_score(self, ep, session) if ep.task.scorer else self._score(ep, ep.task, config, hashes)
+        return session
+
+    def _judge(self, ep: Episode, session: Session, config: RewardConfig) -> _Judged:
+        """The reward, the final hash and (on the first finish) the evidence: reads of the session's forks."""
+        if ep.task.scorer:
+            breakdown = suite_score(self, ep, session)
+        else:
+            breakdown = self._score(ep, ep.task, config, self.final_hashes(ep))
         breakdown.truncated = ep.reason == "truncated"
+        now = time.time()
+        evidence = None
+        if ep.reward is None and self.keep_evidence:
+            evidence = collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now)
+        return _Judged(breakdown, session.state_hash(ep.task.servers), evidence, now)
+
+    def _finished(self, ep: Episode, config: RewardConfig, judged: _Judged) -> RewardBreakdown:
+        breakdown, now = judged.breakdown, judged.ts
+        first = ep.reward is None
         ep.reward, ep.reward_config = breakdown, config
         if first:
             self.finished += 1
             self.reward_sum += breakdown.total
-        now = time.time()
         self.bus.publish(
             EpisodeEvent(
                 "finish",
@@ -495,7 +623,7 @@ class EpisodeEngine:
                 ep.session_id,
                 ep.start_hash,
                 now,
-                final_hash=session.state_hash(ep.task.servers),
+                final_hash=judged.final_hash,
                 reason=ep.reason,
                 steps=ep.steps,
                 calls=len(ep.calls),
@@ -516,8 +644,8 @@ class EpisodeEngine:
                 ledger=[r.model_dump() for r in breakdown.ledger],
             )
         )
-        if first and self.keep_evidence:
-            self.bus.publish(collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now))
+        if first and judged.evidence is not None:
+            self.bus.publish(judged.evidence)
         return breakdown
 
     def _score(self, ep: Episode, task: Task, config: RewardConfig, hashes: dict[str, str] | None) -> RewardBreakdown:

@@ -15,11 +15,12 @@ Diffs read "from the reference to the episode": ``added`` rows exist only in the
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 
 from hub.engine.events import Diff, EvidenceEvent
 from hub.engine.world import World
-from hub.errors import TaskError
+from hub.errors import SessionError, TaskError
 from hub.state.library import Library
 from hub.state.sessions import Session
 from hub.tasks.model import Task
@@ -29,28 +30,34 @@ MAX_CHARS = 64_000  # per diff, as JSON
 
 
 class ExpectedStates:
-    """The state each task's ground truth leaves, replayed in a private world on first use and kept (LRU)."""
+    """The state each task's ground truth leaves, replayed in a private world on first use and kept (LRU).
+
+    Episodes finish in their sessions' lanes, side by side in worker threads: one lock keeps the cache and
+    the expected sessions it holds to one reader at a time, and an evicted session is closed at once."""
 
     def __init__(self, library: Library, maxsize: int = 32) -> None:
         self.library = library
         self.maxsize = maxsize
         self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.RLock()
 
     def session(self, task: Task) -> Session:
         key = task.id + ":" + task.fingerprint()
-        found = self._cache.get(key)
-        if found is not None:
-            self._cache.move_to_end(key)
-            return found
-        session = World(self.library).play(task, "expected")
-        self._cache[key] = session
-        while len(self._cache) > self.maxsize:
-            self._cache.popitem(last=False)
-        return session
+        with self._lock:
+            found = self._cache.get(key)
+            if found is not None:
+                self._cache.move_to_end(key)
+                return found
+            session = World(self.library).play(task, "expected")
+            self._cache[key] = session
+            while len(self._cache) > self.maxsize:
+                self._cache.popitem(last=False)[1].release()
+            return session
 
     def diff(self, task: Task, actual: Session) -> Diff:
         """Per server of the task that differs: the episode's state against the expected one."""
-        return diff_sessions(actual, self.session(task), task.servers)
+        with self._lock:
+            return diff_sessions(actual, self.session(task), task.servers)
 
 
 def diff_sessions(actual: Session, reference: Session, servers: list[str]) -> Diff:
@@ -107,8 +114,11 @@ def collect(
     """The evidence of one finished episode (``start``: its group's template session, when still held)."""
     notes = []
     start_diff: Diff = {}
+    try:
+        start_diff, cut = bound(diff_sessions(final, start, task.servers)) if start is not None else ({}, 0)
+    except (ValueError, SessionError):  # the template closed (evicted) while this episode finished
+        start = None
     if start is not None:
-        start_diff, cut = bound(diff_sessions(final, start, task.servers))
         if cut:
             notes.append(f"start diff: {cut} rows left out")
     else:

@@ -8,19 +8,23 @@ live tool calls or in the store.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hub.engine.dispatcher import Dispatcher
+from hub.engine.dispatcher import CallOutcome, Dispatcher
 from hub.engine.events import EventBus
 from hub.errors import ScenarioError, TaskError
+from hub.state.lanes import SWITCH_INTERVAL_S
 from hub.state.library import Library
+from hub.state.memory import ensure_seeds
 from hub.state.sessions import Session, SessionManager
 
 if TYPE_CHECKING:
     from hub.tasks.model import Task
 
 REPLAY_SESSION = "replay"
+DEFAULT_SWITCH_INTERVAL_S = sys.getswitchinterval()
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,16 @@ class World:
         )
         self.dispatcher = Dispatcher(library, self.sessions, self.bus)
 
+    def run_here(self) -> None:
+        """Serve from the running event loop: calls from worker threads publish through it, and threads
+        hand the GIL back often enough for the loop to answer while a pure-Python call runs."""
+        self.dispatcher.bind_loop()
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
+
+    def stop(self) -> None:
+        sys.setswitchinterval(DEFAULT_SWITCH_INTERVAL_S)
+        self.sessions.shutdown()
+
     def start(self, task: Task, sid: str) -> Session:
         """Open session ``sid`` in ``task``'s initial state."""
         return build_initial(task, self.sessions, self.dispatcher, sid)
@@ -74,26 +88,45 @@ class World:
 
 def build_initial(task: Task, sessions: SessionManager, dispatcher: Dispatcher, sid: str) -> Session:
     """Open session ``sid`` in the task's initial state: seed or snapshot, then the setup calls."""
-    initial = task.initial
-    try:
-        if initial.snapshot is not None:
-            session = sessions.open(
-                sid, snapshot=initial.snapshot, configs=initial.configs, loader_kwargs=initial.loader_kwargs
-            )
-        else:
-            session = sessions.open(
-                sid, seed=initial.seed, configs=initial.configs, loader_kwargs=initial.loader_kwargs
-            )
-    except ScenarioError as exc:  # a scenario the server cannot take, or whose loader fails
-        raise TaskError(f"task {task.id}: {exc.message}") from None
+    session = _open_initial(task, sessions, sid)
     for call in task.initial.setup:
-        out = dispatcher.call(sid, call.server, call.tool, call.arguments)
-        if not out.ok:
-            sessions.close(sid)
-            raise TaskError(f"task {task.id}: setup call {call.name} failed: {out.error}")
+        _check_setup(task, sessions, sid, call.name, dispatcher.call(sid, call.server, call.tool, call.arguments))
     for server in task.servers:  # fork now, so that forks of this session clone them up front
         session.fork_of(server)
     return session
+
+
+async def build_initial_async(task: Task, sessions: SessionManager, dispatcher: Dispatcher, sid: str) -> Session:
+    """``build_initial`` from the event loop: the seeds are built, the setup calls run and the servers are
+    forked off it (the setup calls in order, in the session's lane)."""
+    initial = task.initial
+    seed = sessions.snapshot(initial.snapshot).seed if initial.snapshot is not None else initial.seed
+    await ensure_seeds(sessions.library, task.servers, seed)
+    session = _open_initial(task, sessions, sid)
+    for call in task.initial.setup:
+        outcome = await dispatcher.run(sid, call.server, call.tool, call.arguments)
+        _check_setup(task, sessions, sid, call.name, outcome)
+    assert session.lane is not None
+    await session.lane.run(lambda: [session.fork_of(server) for server in task.servers])
+    return session
+
+
+def _open_initial(task: Task, sessions: SessionManager, sid: str) -> Session:
+    initial = task.initial
+    try:
+        if initial.snapshot is not None:
+            return sessions.open(
+                sid, snapshot=initial.snapshot, configs=initial.configs, loader_kwargs=initial.loader_kwargs
+            )
+        return sessions.open(sid, seed=initial.seed, configs=initial.configs, loader_kwargs=initial.loader_kwargs)
+    except ScenarioError as exc:  # a scenario the server cannot take, or whose loader fails
+        raise TaskError(f"task {task.id}: {exc.message}") from None
+
+
+def _check_setup(task: Task, sessions: SessionManager, sid: str, name: str, out: CallOutcome) -> None:
+    if not out.ok:
+        sessions.close(sid)
+        raise TaskError(f"task {task.id}: setup call {name} failed: {out.error}")
 
 
 def server_hashes(session: Session, servers: list[str]) -> dict[str, str]:

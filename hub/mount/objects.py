@@ -2,7 +2,8 @@
 
 Copies, fastest first: the class's own ``__hub_fork__()`` (return an independent copy), a
 pickle round trip, ``copy.deepcopy`` (for instances that cannot be pickled). See ``forks`` for
-how forks share and write versions.
+how forks share and write versions, and how a write on a version a fork holds alone is logged
+instead of serialised (``redo``; ``?redo=0`` in a ``--mount`` spec checkpoints every write).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import logging
 import pickle
 import re
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -163,6 +165,7 @@ class ObjectMount:
         factory: Callable[[], Any] | None = None,
         verify_reads: bool = False,
         writes: Iterable[str] = (),
+        redo: bool = True,
         render: Render = "compact",
     ) -> None:
         self.cls = cls
@@ -188,6 +191,8 @@ class ObjectMount:
         hooked = callable(getattr(cls, "__hub_fork__", None))
         self.copy_mode: CopyMode | None = copy_mode or ("hook" if hooked else None)
         self._scenarios: OrderedDict[str, Version] = OrderedDict()
+        self.redo = redo
+        self._pickle_rate = 0.0  # seconds per pickled byte, as last measured
 
     def _build_tools(
         self,
@@ -318,23 +323,53 @@ class ObjectMount:
         return Version(instance)
 
     def copy_of(self, version: Version) -> Any:
+        """An independent copy of the version's instance (a version with a redo log is settled first)."""
         if self.copy_mode == "pickle" and version.data is not None:
-            with gc_paused():
-                return pickle.loads(version.data)
+            self.settle(version)
+            return self.copy_of_checkpoint(version)
         if self.copy_mode == "hook":
             return version.instance.__hub_fork__()
         return copy.deepcopy(version.instance)
 
+    def settle(self, version: Version) -> None:
+        """Checkpoint a version with a redo log: pickle it, so that the log can go."""
+        if version.log:
+            version.data = self.dump_instance(version.instance)
+            version.log, version.log_seconds, version.log_bytes = [], 0.0, 0
+
+    def copy_of_checkpoint(self, version: Version) -> Any:
+        with gc_paused():
+            return pickle.loads(version.data)  # type: ignore[arg-type]
+
+    def dump_instance(self, instance: Any) -> bytes:
+        """The instance pickled; the time it took sets when the next checkpoint is due."""
+        start = time.perf_counter()
+        with gc_paused():
+            data = pickle.dumps(instance, pickle.HIGHEST_PROTOCOL)
+        self._pickle_rate = (time.perf_counter() - start) / max(1, len(data))
+        return data
+
+    def checkpoint_seconds(self, version: Version) -> float:
+        """What a checkpoint of ``version`` costs, by the last one measured: once replaying its redo log
+        would cost as much, the next write takes one."""
+        return self._pickle_rate * len(version.data or b"")
+
+    def diverged(self, tool: str) -> None:
+        """A replayed write gave another result: this class's writes are not deterministic enough to redo."""
+        log.warning(
+            "%s.%s gave another result when replayed; %s now checkpoints every write", self.name, tool, self.name
+        )
+        self.redo = False
+
     def after_write(self, work: Any, before: Version) -> Version | None:
         """The version a successful write leaves, or None when (by its pickle) it changed nothing."""
         if self.copy_mode == "pickle":
-            with gc_paused():
-                data = pickle.dumps(work, pickle.HIGHEST_PROTOCOL)
+            data = self.dump_instance(work)
             return None if data == before.data else Version(work, data)
         return Version(work)
 
     def dump(self, version: Version) -> bytes:
-        if version.data is not None:
+        if version.data is not None and not version.log:
             return version.data
         try:
             return pickle.dumps(version.instance, pickle.HIGHEST_PROTOCOL)
@@ -352,7 +387,8 @@ class ObjectMount:
 
     def restore(self, seed: int, data: bytes) -> Fork:
         origin = self.first_version()  # decides the copy mode before the restored version needs it
-        version = Version(pickle.loads(data), data if self.copy_mode == "pickle" else None)
+        with gc_paused():
+            version = Version(pickle.loads(data), data if self.copy_mode == "pickle" else None)
         return ObjectFork(self, version, origin)
 
     def seed_hash(self, seed: int) -> str:

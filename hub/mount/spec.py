@@ -5,8 +5,9 @@
 Options: ``schemas=FILE`` (JSON or JSONL tool specs), ``config=FILE`` (the default scenario),
 ``loader=METHOD``, ``loader_kwargs=FILE or inline JSON object``, ``tools=a,b`` (allow-list),
 ``exclude=a,b``, ``read=a,b`` / ``write=a,b`` (read or write tools whatever their names),
-``validation=lenient|strict|none``, ``copy=pickle|deepcopy``, ``verify_reads=1``, ``render=compact|repr|json``.
-``package.module:factory`` (a function returning an instance) works in place of a class.
+``validation=lenient|strict|none``, ``copy=pickle|deepcopy``, ``verify_reads=1``, ``render=compact|repr|json``,
+``redo=0`` (checkpoint every write instead of logging writes: for classes whose writes are not deterministic given
+state and arguments). ``package.module:factory`` (a function returning an instance) works in place of a class.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ OPTIONS = (
     "validation",
     "copy",
     "verify_reads",
+    "redo",
     "render",
 )
 
@@ -123,6 +125,7 @@ def load_mount(spec: str) -> ObjectMount:
         validation=validation,  # type: ignore[arg-type]
         copy_mode=copy_mode,  # type: ignore[arg-type]
         verify_reads=options.get("verify_reads", "0").lower() in ("1", "true", "yes"),
+        redo=options.get("redo", "1").lower() not in ("0", "false", "no"),
         render=render,  # type: ignore[arg-type]
     )
 

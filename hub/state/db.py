@@ -13,13 +13,15 @@ import hashlib
 import json
 import random
 import sqlite3
+import threading
 import time
-from collections.abc import Iterable
+import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from hub.errors import BadRequest, UnknownTable
+from hub.errors import BadRequest, CapacityError, UnknownTable
 from hub.kit import Ctx, Json, Server, Tool
 
 MOD = 1 << 128
@@ -46,6 +48,14 @@ def combine(hashes: dict[str, str]) -> str:
 CONNECTION_BYTES = 160 * 1024
 
 
+class Account(Protocol):
+    """What a write asks of its session's memory budget: how far it may grow, and whether it may keep
+    what it grew (``admit`` raises CapacityError to refuse; the write is then rolled back)."""
+
+    def room(self) -> int | None: ...
+    def admit(self, nbytes: int) -> None: ...
+
+
 class Fork(Protocol):
     """The state of one server inside one session; SQLite forks and mounted objects both fit."""
 
@@ -54,15 +64,18 @@ class Fork(Protocol):
     @property
     def changes(self) -> int: ...
 
-    def call(self, tool: Tool, kwargs: dict[str, Any]) -> Json: ...
+    def call(self, tool: Tool, kwargs: dict[str, Any], account: Account | None = None) -> Json: ...
     def state_hash(self) -> str: ...
+    def base_hash(self) -> str: ...
     def diff(self, other: Fork | None = None) -> dict[str, Any]: ...
     def clone(self) -> Fork: ...
+    def clones(self, n: int) -> Sequence[Fork]: ...
     def dump(self) -> bytes: ...
     @property
     def held_bytes(self) -> int: ...
     def tables(self) -> list[str]: ...
     def browse(self, table: str, offset: int = 0, limit: int = 50) -> dict[str, Any]: ...
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -128,10 +141,78 @@ def connect_bytes(data: bytes) -> sqlite3.Connection:
     return db
 
 
-class SeedDatabase:
-    """A server's database right after ``seed(rng)``: bytes to fork from, and its row hashes."""
+class RowHashes:
+    """One seed table's row hashes by rowid: 16 bytes a row in one buffer where the rowids are dense (a
+    seed's are), a dict where they are not. A dict of ints costs about 150 bytes a row."""
 
-    def __init__(self, server: Server, seed: int, now: datetime) -> None:
+    __slots__ = ("_base", "_buf", "_dict", "_len", "total")
+
+    def __init__(self, pairs: Iterable[tuple[int, int]]) -> None:
+        items = list(pairs)
+        self._len = len(items)
+        self.total = sum(h for _, h in items)
+        self._dict: dict[int, int] | None = None
+        self._buf = b""
+        self._base = 0
+        if not items:
+            return
+        lo, hi = min(r for r, _ in items), max(r for r, _ in items)
+        if hi - lo + 1 > 2 * len(items) + 64:
+            self._dict = dict(items)
+            return
+        buf = bytearray(16 * (hi - lo + 1))
+        for rowid, h in items:
+            at = 16 * (rowid - lo)
+            buf[at : at + 16] = h.to_bytes(16, "big")  # a missing rowid reads 0, the default
+        self._buf, self._base = bytes(buf), lo
+
+    def __len__(self) -> int:
+        return self._len
+
+    def get(self, rowid: int, default: int = 0) -> int:
+        if self._dict is not None:
+            return self._dict.get(rowid, default)
+        at = 16 * (rowid - self._base)
+        if at < 0 or at >= len(self._buf):
+            return default
+        return int.from_bytes(self._buf[at : at + 16], "big") or default
+
+    @property
+    def nbytes(self) -> int:
+        return len(self._buf) if self._dict is None else 150 * len(self._dict)
+
+
+class SeedLedger:
+    """The bytes every live seed database of a library holds (cached or kept alive by forks): the memory
+    budget counts them with the sessions' own bytes. Thread-safe: seeds are built in worker threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.bytes = 0
+        self.count = 0
+
+    def add(self, nbytes: int, count: int = 0) -> None:
+        with self._lock:
+            self.bytes += nbytes
+            self.count += count
+
+
+def _retire(ledger: SeedLedger, state: list[Any]) -> None:
+    """A seed database is gone: its connection (if it was opened) closes now, not when the GC finds it."""
+    nbytes, db = state
+    if db is not None:
+        db.close()
+    ledger.add(-nbytes, -1)
+
+
+class SeedDatabase:
+    """A server's database right after ``seed(rng)``: bytes to fork from, and its row hashes.
+
+    Its own connection (to read the seed's rows for diffs and the synthesizer) opens on first use. The
+    bytes it holds are counted in ``ledger`` from creation until it is garbage (the cache dropped it
+    and no fork holds it); ``users`` counts the open forks that hold it."""
+
+    def __init__(self, server: Server, seed: int, now: datetime, ledger: SeedLedger | None = None) -> None:
         start = time.perf_counter()
         db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         db.executescript(server.schema)
@@ -148,18 +229,43 @@ class SeedDatabase:
         self.seed = seed
         self.now = now
         self.data = db.serialize()
-        self.db = db
         self.page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
-        # Per table, rowid -> row hash: dicts of ints only, which the garbage collector never walks.
-        self.row_hashes: dict[str, dict[int, int]] = {
-            t: {rowid: row_hash(t, row) for rowid, *row in db.execute(f"SELECT rowid, * FROM {t}")} for t in self.tables
+        self.row_hashes: dict[str, RowHashes] = {
+            t: RowHashes((rowid, row_hash(t, row)) for rowid, *row in db.execute(f"SELECT rowid, * FROM {t}"))
+            for t in self.tables
         }
-        self.hash_int = sum(sum(h.values()) for h in self.row_hashes.values()) % MOD
+        db.close()
+        self.hash_int = sum(h.total for h in self.row_hashes.values()) % MOD
+        self.users = 0  # open forks of this seed
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self.ledger = ledger or SeedLedger()
+        self._state: list[Any] = [self.size + sum(h.nbytes for h in self.row_hashes.values()), None]
+        self.ledger.add(self._state[0], 1)
+        weakref.finalize(self, _retire, self.ledger, self._state)
         self.build_seconds = time.perf_counter() - start
 
     @property
     def size(self) -> int:
         return len(self.data)
+
+    @property
+    def held_bytes(self) -> int:
+        """What this seed holds: its bytes, its row hashes and, once opened, its connection."""
+        return int(self._state[0])
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """A connection to the seed itself (read it, never write it), opened on first use."""
+        if self._db is None:
+            with self._lock:
+                if self._db is None:
+                    self._db = connect_bytes(self.data)
+                    extra = self.size + CONNECTION_BYTES
+                    self._state[0] += extra
+                    self._state[1] = self._db
+                    self.ledger.add(extra)
+        return self._db
 
     def same_as(self, other: SeedDatabase) -> bool:
         """The same server and seed (a bounded cache may have rebuilt it: the content is the same)."""
@@ -168,18 +274,42 @@ class SeedDatabase:
     def row_count(self) -> int:
         return sum(len(h) for h in self.row_hashes.values())
 
+    def hold(self, n: int) -> None:
+        with self._lock:
+            self.users += n
+
     def fork(self) -> SqliteFork:
-        return SqliteFork(self, connect_bytes(self.data))
+        return SqliteFork(self, connect_bytes(self.data), pages=self.size // self.page_size)
 
 
-@dataclass
+class TooSlow(Exception):
+    """A call given a time limit overran it; it was interrupted and rolled back, and may run again."""
+
+
+# SQLite calls a progress handler every this many virtual machine steps (some tens of microseconds).
+PROGRESS_STEPS = 20_000
+FULL = "database or disk is full"
+MAX_PAGES = 4294967294  # SQLite's own bound on max_page_count
+
+
+@dataclass(eq=False)
 class SqliteFork:
     """One server's live state in one session: an in-memory SQLite connection."""
 
     seed_db: SeedDatabase
     db: sqlite3.Connection
+    pages: int = -1  # the database's size in pages, as last measured (-1: measure now)
+    _measured: int = field(default=0, repr=False)  # total_changes when ``pages`` was measured
     _hash_cache: tuple[int, int] | None = field(default=None, repr=False)
-    _dump_cache: tuple[int, bytes] | None = field(default=None, repr=False)
+    closed: bool = field(default=False, repr=False)
+    _capped: bool = field(default=False, repr=False)  # max_page_count is set below SQLite's own limit
+    _reading: threading.Lock = field(default_factory=threading.Lock, repr=False)  # diffs by other sessions vs close
+
+    def __post_init__(self) -> None:
+        self.seed_db.hold(1)
+        if self.pages < 0:
+            self.pages = int(self.db.execute("PRAGMA page_count").fetchone()[0])
+        self._measured = self.db.total_changes
 
     @property
     def server(self) -> str:
@@ -191,32 +321,89 @@ class SqliteFork:
 
     @property
     def nbytes(self) -> int:
-        """The bytes this fork's database holds (its pages)."""
-        pages = self.db.execute("PRAGMA page_count").fetchone()[0]
-        return int(pages) * self.seed_db.page_size
+        """The bytes this fork's database holds (its pages), measured again only after a change."""
+        if self.db.total_changes != self._measured:
+            self.pages = int(self.db.execute("PRAGMA page_count").fetchone()[0])
+            self._measured = self.db.total_changes
+        return self.pages * self.seed_db.page_size
 
     @property
     def held_bytes(self) -> int:
         """What the memory budget charges this fork: its pages and its connection."""
         return self.nbytes + CONNECTION_BYTES
 
-    def call(self, tool: Tool, kwargs: dict[str, Any]) -> Json:
+    def call(self, tool: Tool, kwargs: dict[str, Any], account: Account | None = None) -> Json:
         """Run a tool inside a savepoint: a tool that raises leaves no change.
 
         Read tools never change state (a registry-wide test holds every one to it), so they skip
-        the savepoint's two statements."""
+        the savepoint's two statements. A write may grow the database only as far as ``account`` has
+        room for (SQLite's ``max_page_count``, so the pages are never even allocated), and keeps what it
+        grew only if ``account`` admits it: else it is rolled back and CapacityError raised."""
         db = self.db
         if tool.kind == "read":
             return tool.fn(Ctx(db, self.seed_db.now), **kwargs)
+        room = account.room() if account is not None else None
+        if room is not None or self._capped:
+            cap = MAX_PAGES if room is None else self.pages + room // self.seed_db.page_size
+            db.execute(f"PRAGMA max_page_count = {cap}")
+            self._capped = room is not None
+        before = db.total_changes
         db.execute("SAVEPOINT hub_call")
         try:
             result = tool.fn(Ctx(db, self.seed_db.now), **kwargs)
-        except BaseException:
+            if account is not None and db.total_changes != before:
+                account.admit(self.held_bytes)
+        except BaseException as exc:
+            db.set_progress_handler(None, 0)  # an interrupted call's rollback must not be interrupted
             db.execute("ROLLBACK TO hub_call")
             db.execute("RELEASE hub_call")
+            self._measured = -1
+            if room is not None and (isinstance(exc, CapacityError) or FULL in str(exc)):
+                self._compact()
+                if not isinstance(exc, CapacityError):
+                    raise CapacityError(
+                        f"state memory budget reached: this write to {self.server} needs more than the "
+                        f"{room:,} bytes left; close sessions or raise HUB_MAX_STATE_BYTES"
+                    ) from None
             raise
         db.execute("RELEASE hub_call")
         return result
+
+    def call_within(self, tool: Tool, kwargs: dict[str, Any], account: Account | None, deadline: float) -> Json:
+        """``call``, interrupted once the thread's CPU time (``time.thread_time``) passes ``deadline``: rolled
+        back, and TooSlow raised. CPU time, so that a call the machine merely preempted is not mistaken for
+        an expensive one."""
+        clock = time.thread_time
+        self.db.set_progress_handler(lambda: clock() > deadline, PROGRESS_STEPS)
+        try:
+            return self.call(tool, kwargs, account)
+        except sqlite3.OperationalError as exc:
+            if "interrupted" in str(exc) and clock() > deadline:
+                raise TooSlow(f"{self.server}.{tool.name} ran past its time") from None
+            raise
+        finally:
+            self.db.set_progress_handler(None, 0)
+
+    def _compact(self) -> None:
+        """A fresh connection on the same state: a refused write's pages, allocated and rolled back, are
+        given back (SQLite never shrinks an in-memory database's buffer)."""
+        data = self.db.serialize()
+        old, self.db = self.db, connect_bytes(data)
+        old.close()
+        self.pages, self._measured = len(data) // self.seed_db.page_size, 0
+        self._hash_cache = None
+
+    def close(self) -> None:
+        """Give the connection's memory back now (a connection is freed by the GC only, not on its last
+        reference); the fork is unusable after."""
+        with self._reading:
+            if not self.closed:
+                self.closed = True
+                self.db.close()
+                self.seed_db.hold(-1)
+
+    def base_hash(self) -> str:
+        return hex128(self.seed_db.hash_int)
 
     def dirty(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {}
@@ -252,6 +439,14 @@ class SqliteFork:
         """Rows added, removed and changed per table, by primary key, from ``other`` (default: the seed)."""
         if other is not None and (not isinstance(other, SqliteFork) or not other.seed_db.same_as(self.seed_db)):
             raise ValueError("a diff needs two states of the same server and seed")
+        if other is None:
+            return self._diff(None)
+        with other._reading:  # ``other`` may be another session's fork, which its own lane may close meanwhile
+            if other.closed:
+                raise ValueError(f"the state of {self.server} to compare with was closed")
+            return self._diff(other)
+
+    def _diff(self, other: SqliteFork | None) -> dict[str, Any]:
         base_db = self.seed_db.db if other is None else other.db
         mine, theirs = self.dirty(), ({} if other is None else other.dirty())
         out: dict[str, Any] = {}
@@ -265,14 +460,26 @@ class SqliteFork:
         return out
 
     def clone(self) -> SqliteFork:
-        return SqliteFork(self.seed_db, connect_bytes(self.dump()))
+        return self.clones(1)[0]
+
+    def clones(self, n: int) -> list[SqliteFork]:
+        """``n`` independent copies, from one serialisation (a GRPO group's template is read once)."""
+        data = self.dump()
+        state = self.state_hash_int()  # hashed once here, so that no copy runs a query to be hashed
+        out: list[SqliteFork] = []
+        try:
+            for _ in range(n):
+                copy = SqliteFork(self.seed_db, connect_bytes(data), pages=len(data) // self.seed_db.page_size)
+                copy._hash_cache = (0, state)  # the same rows: the same hash
+                out.append(copy)
+        except BaseException:
+            for fork in out:
+                fork.close()
+            raise
+        return out
 
     def dump(self) -> bytes:
-        """The serialized database; kept until the next write, so a GRPO group's template serializes once."""
-        changes = self.db.total_changes
-        if self._dump_cache is None or self._dump_cache[0] != changes:
-            self._dump_cache = (changes, self.db.serialize())
-        return self._dump_cache[1]
+        return self.db.serialize()
 
     def tables(self) -> list[str]:
         return list(self.seed_db.tables)
@@ -303,6 +510,17 @@ def check_page(offset: int, limit: int) -> None:
         raise BadRequest(f"limit must be between 1 and {MAX_PAGE}, got {limit}")
     if offset < 0:
         raise BadRequest(f"offset must be 0 or more, got {offset}")
+
+
+def page_diff(diff: dict[str, Any], offset: int, limit: int) -> tuple[dict[str, Any], dict[str, dict[str, int]]]:
+    """A page of a diff: per table, rows ``offset`` to ``offset + limit`` of each kind (added, removed,
+    changed), and each table's full counts."""
+    check_page(offset, limit)
+    page, counts = {}, {}
+    for table, d in diff.items():
+        counts[table] = {kind: len(d.get(kind, [])) for kind in ("added", "removed", "changed")}
+        page[table] = {kind: d.get(kind, [])[offset : offset + limit] for kind in ("added", "removed", "changed")}
+    return page, counts
 
 
 def rows_at(db: sqlite3.Connection, table: str, rowids: list[int]) -> dict[int, tuple[Any, ...]]:

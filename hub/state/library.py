@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 from hub.errors import UnknownServer, UnknownTool
 from hub.kit import Server, Tool
-from hub.state.db import Fork, SeedDatabase, SqliteFork, connect_bytes, hex128
+from hub.state.db import Fork, SeedDatabase, SeedLedger, SqliteFork, connect_bytes, hex128
 
 
 class Mount(Protocol):
@@ -33,15 +33,19 @@ class SqliteMount:
 
     Forks keep their own seed database alive, so an evicted seed costs a rebuild for new sessions
     only. Building takes a lock: a worker thread (``hub.state.memory.ensure_seeds``) and the event loop
-    never build the same seed twice."""
+    never build the same seed twice. Every seed's bytes are counted in ``ledger`` (the library's) while
+    it lives, cached or held by forks."""
 
-    def __init__(self, server: Server, now: datetime, seed_cache: int = DEFAULT_SEED_CACHE) -> None:
+    def __init__(
+        self, server: Server, now: datetime, seed_cache: int = DEFAULT_SEED_CACHE, ledger: SeedLedger | None = None
+    ) -> None:
         self.server = server
         self.name = server.name
         self.description = server.description
         self.tools = server.tools
         self.now = now
         self.seed_cache = max(1, seed_cache)
+        self.ledger = ledger or SeedLedger()
         self._seeds: OrderedDict[int, SeedDatabase] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -56,7 +60,7 @@ class SqliteMount:
         with self._lock:
             found = self._seeds.get(seed)
             if found is None:
-                found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now)
+                found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now, self.ledger)
                 while len(self._seeds) > self.seed_cache:
                     self._seeds.popitem(last=False)
         return found
@@ -64,23 +68,35 @@ class SqliteMount:
     def cached_bytes(self) -> int:
         return sum(db.size for db in list(self._seeds.values()))
 
+    def evict_unused(self) -> int:
+        """Drop the least recently used cached seed that no open fork holds; the bytes it held (0: none)."""
+        with self._lock:
+            for seed, db in self._seeds.items():
+                if db.users <= 0:
+                    del self._seeds[seed]
+                    return db.held_bytes
+        return 0
+
     def open(self, seed: int, config: Any = None) -> Fork:
         if config is not None:
             raise ValueError(f"{self.name} starts from its seed or a snapshot; it takes no scenario configuration")
         return self.seed_db(seed).fork()
 
     def restore(self, seed: int, data: bytes) -> Fork:
-        return SqliteFork(self.seed_db(seed), connect_bytes(data))
+        sdb = self.seed_db(seed)
+        return SqliteFork(sdb, connect_bytes(data), pages=len(data) // sdb.page_size)
 
     def seed_hash(self, seed: int) -> str:
         return hex128(self.seed_db(seed).hash_int)
 
 
 class Library:
-    """The servers a hub serves, by name, in registration order."""
+    """The servers a hub serves, by name, in registration order; ``seeds`` counts the bytes their live
+    seed databases hold."""
 
     def __init__(self, mounts: Iterable[Mount]) -> None:
         self.mounts: dict[str, Mount] = {}
+        self.seeds = SeedLedger()
         for m in mounts:
             self.add(m)
 
@@ -91,7 +107,24 @@ class Library:
     def add(self, mount: Mount) -> None:
         if mount.name in self.mounts:
             raise ValueError(f"server {mount.name!r} is mounted twice")
+        if isinstance(mount, SqliteMount):
+            if mount.ledger.count:
+                raise ValueError(f"server {mount.name!r} built seeds before it joined a library")
+            mount.ledger = self.seeds
         self.mounts[mount.name] = mount
+
+    def evict_seeds(self, need: int) -> int:
+        """Drop cached seed databases no fork holds, least recently used first per server, until ``need``
+        bytes are freed or none is left; the bytes freed."""
+        freed = 0
+        sqlite = [m for m in self.mounts.values() if isinstance(m, SqliteMount)]
+        while freed < need and sqlite:
+            for mount in list(sqlite):
+                got = mount.evict_unused()
+                if not got:
+                    sqlite.remove(mount)
+                freed += got
+        return freed
 
     def mount(self, server: str) -> Mount:
         found = self.mounts.get(server)

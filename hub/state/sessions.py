@@ -3,46 +3,104 @@
 A session can be forked (every touched server copied) so that a GRPO group or a
 tree search starts from one state cheaply, and snapshotted (content-addressed by
 its state hash) so that a task can start from a saved state.
+
+Memory is one budget (``HUB_MAX_STATE_BYTES``): every byte a client can make the hub hold goes
+through ``Budget.charge`` — a session's forks (on open, and through every write that grows them),
+its snapshots, whatever a transport charges to it (``SessionManager.charge``) — and the library's
+live seed databases count against the same limit. Closing a session gives its bytes back and
+closes its forks at once (after the call running in its lane, if one is).
+
+Each session has a lane (``hub.state.lanes``): its work runs in order, off the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from hub import ids
 from hub.errors import CapacityError, InternalSession, SessionError
-from hub.state.db import Fork, combine
+from hub.state.db import CONNECTION_BYTES, Fork, SeedLedger, combine
+from hub.state.lanes import DEFAULT_THREADS, Lane
 from hub.state.library import Library
+from hub.state.memory import give_back
 
 DEFAULT_SESSION = "default"
 MAX_ENDED = 100_000
+# Below this much room, a write first evicts the cached seed databases that no fork holds.
+RECLAIM_BELOW = 32 << 20
+# After closing this many bytes, the freed memory is handed back to the system (``memory.give_back``).
+GIVE_BACK_AFTER = 32 << 20
 
 
 class Budget:
-    """The bytes that session forks hold, against ``HUB_MAX_STATE_BYTES`` (``None``: no limit)."""
+    """The bytes that sessions hold, plus the library's live seed databases, against
+    ``HUB_MAX_STATE_BYTES`` (``None``: no limit). Thread-safe: writes charge it from worker threads."""
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        limit: int | None = None,
+        seeds: SeedLedger | None = None,
+        reclaim: Callable[[int], int] | None = None,
+    ) -> None:
         self.limit = limit
         self.held = 0
+        self.seeds = seeds or SeedLedger()
+        self._reclaim = reclaim
+        self._lock = threading.Lock()
+
+    @property
+    def used(self) -> int:
+        return self.held + self.seeds.bytes
 
     def free(self) -> int | None:
-        return None if self.limit is None else max(0, self.limit - self.held)
+        return None if self.limit is None else max(0, self.limit - self.used)
+
+    def room(self) -> int | None:
+        """The bytes a write may still grow by (None: no limit); near the limit, unused seeds go first."""
+        free = self.free()
+        if free is not None and free < RECLAIM_BELOW and self._reclaim is not None:
+            self._reclaim(RECLAIM_BELOW - free)
+            free = self.free()
+        return free
+
+    def _fits(self, extra: int) -> bool:
+        if self.limit is None or extra <= 0 or self.used + extra <= self.limit:
+            return True
+        if self._reclaim is not None:
+            self._reclaim(self.used + extra - self.limit)
+        return self.used + extra <= self.limit
+
+    def _refuse(self, extra: int, what: str) -> CapacityError:
+        return CapacityError(
+            f"state memory budget reached: {what} needs {extra:,} bytes, {self.used:,} of "
+            f"{self.limit:,} are held; close sessions or raise HUB_MAX_STATE_BYTES"
+        )
 
     def check(self, extra: int, what: str) -> None:
-        if self.limit is not None and self.held + extra > self.limit:
-            raise CapacityError(
-                f"state memory budget reached: {what} needs {extra:,} bytes, {self.held:,} of "
-                f"{self.limit:,} are held; close sessions or raise HUB_MAX_STATE_BYTES"
-            )
+        """Raise CapacityError unless ``extra`` more bytes fit (nothing is taken)."""
+        if not self._fits(extra):
+            raise self._refuse(extra, what)
 
-    def take(self, extra: int, what: str) -> None:
-        self.check(extra, what)
-        self.held += extra
+    def charge(self, delta: int, what: str) -> None:
+        """Take ``delta`` bytes, or give them back when negative (never refused); CapacityError when they
+        do not fit, and then nothing is taken."""
+        with self._lock:
+            if delta > 0 and not self._fits(delta):
+                raise self._refuse(delta, what)
+            self.held += delta
+
+
+def _now(fn: Callable[[], None]) -> None:
+    fn()
 
 
 def fork_bytes(fork: Fork) -> int:
@@ -50,15 +108,43 @@ def fork_bytes(fork: Fork) -> int:
     return fork.held_bytes
 
 
-@dataclass
+@dataclass(eq=False)
 class Snapshot:
+    """A saved state; it lives while a session that took it lives, and is charged to one of them."""
+
     id: str
     seed: int
     servers: dict[str, bytes]
     state_hash: str
+    owners: set[str] = field(default_factory=set)
+    payer: str = ""
+
+    @property
+    def nbytes(self) -> int:
+        return sum(len(d) for d in self.servers.values())
 
 
-@dataclass
+class _Account:
+    """A write's view of its session's budget (``hub.state.db.Account``)."""
+
+    __slots__ = ("server", "session")
+
+    def __init__(self, session: Session, server: str) -> None:
+        self.session = session
+        self.server = server
+
+    def room(self) -> int | None:
+        return self.session.budget.room()
+
+    def admit(self, nbytes: int) -> None:
+        s = self.session
+        if s.closed:
+            raise SessionError(f"session {s.id!r} was closed while the call ran")
+        s.budget.charge(nbytes - s.sizes.get(self.server, 0), f"a write to {self.server} in session {s.id!r}")
+        s.sizes[self.server] = nbytes
+
+
+@dataclass(eq=False)
 class Session:
     id: str
     seed: int
@@ -71,46 +157,90 @@ class Session:
     calls: int = 0
     internal: bool = False  # the hub's own (a task's starting state): unlisted, read-only to callers
     budget: Budget = field(default_factory=Budget, repr=False)
-    sizes: dict[str, int] = field(default_factory=dict, repr=False)
+    sizes: dict[str, int] = field(default_factory=dict, repr=False)  # bytes charged per fork
+    charged: int = field(default=0, repr=False)  # bytes charged besides forks (snapshots, transports)
+    snapshots: set[str] = field(default_factory=set, repr=False)
+    lane: Lane | None = field(default=None, repr=False)
+    closed: bool = field(default=False, repr=False)
 
     def fork_of(self, server: str) -> Fork:
         found = self.forks.get(server)
         if found is None:
+            if self.closed:
+                raise SessionError(f"session {self.id!r} is closed")
             found = self.add_fork(server, self.library.mount(server).open(self.seed, self.configs.get(server)))
         return found
 
-    def add_fork(self, server: str, fork: Fork) -> Fork:
-        """Hold ``fork`` as this session's state of ``server``, if the memory budget has room for it."""
+    def add_fork(self, server: str, fork: Fork, *, charged: bool = False) -> Fork:
+        """Hold ``fork`` as this session's state of ``server``, if the memory budget has room for it (or
+        ``charged``: its bytes were taken already). A fork that does not fit is closed."""
         size = fork_bytes(fork)
-        self.budget.take(size, f"a fork of {server} for session {self.id!r}")
-        self.forks[server] = fork
-        self.sizes[server] = size
+        try:
+            if self.closed:
+                raise SessionError(f"session {self.id!r} is closed")
+            if not charged:
+                self.budget.charge(size, f"a fork of {server} for session {self.id!r}")
+        except BaseException:
+            fork.close()
+            raise
+        # Copy on write: the loop may be iterating the old dicts while a worker thread adds a fork.
+        self.forks = {**self.forks, server: fork}
+        self.sizes = {**self.sizes, server: size}
         return fork
 
-    def remeasure(self, server: str) -> None:
-        """Account for a write that grew or shrank a fork (never refused: the fork exists already)."""
-        fork = self.forks.get(server)
-        if fork is not None:
-            size = fork_bytes(fork)
-            self.budget.held += size - self.sizes.get(server, 0)
-            self.sizes[server] = size
+    def account(self, server: str) -> _Account:
+        """What a write to ``server`` charges its growth to."""
+        return _Account(self, server)
+
+    def charge(self, delta: int, what: str = "") -> None:
+        """Charge ``delta`` bytes to this session (give back when negative); CapacityError past the
+        budget. Whatever is charged is given back when the session closes."""
+        if self.closed and delta > 0:
+            raise SessionError(f"session {self.id!r} is closed")
+        self.budget.charge(delta, what or f"session {self.id!r}")
+        self.charged += delta
 
     @property
     def nbytes(self) -> int:
-        return sum(self.sizes.values())
+        return sum(self.sizes.values()) + self.charged
 
-    def release(self) -> None:
-        """Give this session's bytes back to the budget (on close)."""
-        self.budget.held -= self.nbytes
-        self.sizes.clear()
+    @property
+    def busy(self) -> bool:
+        return self.lane is not None and self.lane.busy
+
+    def release(self, closer: Callable[[Callable[[], None]], None] | None = None) -> None:
+        """Give this session's bytes back to the budget and close its forks, now (or, when a job is
+        running in its lane, as soon as it ends); ``closer`` runs the closing (by default, here). The
+        session is unusable after."""
+        self.closed = True
+        self.budget.charge(-self.nbytes, "")
+        self.sizes, self.charged = {}, 0
+        forks, self.forks = list(self.forks.values()), {}
+
+        def close_forks() -> None:
+            for fork in forks:
+                fork.close()
+
+        def close() -> None:
+            (closer or _now)(close_forks)
+
+        if self.lane is not None:
+            self.lane.when_idle(close)
+        else:
+            close()
 
     def server_hashes(self, servers: list[str] | None = None) -> dict[str, str]:
-        """Hashes of the servers (default: the touched ones) whose state differs from the seed."""
+        """Hashes of the servers (default: the touched ones) whose state differs from where it started.
+
+        Untouched servers are at their start by definition, so no seed is ever rebuilt to hash them."""
         out = {}
-        for name in self.forks if servers is None else servers:
-            seed_hash = self.library.mount(name).seed_hash(self.seed)
-            h = self.forks[name].state_hash() if name in self.forks else seed_hash
-            if h != seed_hash:
+        forks = self.forks
+        for name in forks if servers is None else servers:
+            fork = forks.get(name)
+            if fork is None:
+                continue
+            h = fork.state_hash()
+            if h != fork.base_hash():
                 out[name] = h
         return out
 
@@ -120,7 +250,7 @@ class Session:
 
 
 class SessionManager:
-    """Open sessions by id; idle TTL sweep and a cap, both configuration."""
+    """Open sessions by id; idle TTL sweep and a cap, both configuration; the memory budget."""
 
     def __init__(
         self,
@@ -131,23 +261,47 @@ class SessionManager:
         max_sessions: int = 10_000,
         max_state_bytes: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        threads: int = DEFAULT_THREADS,
     ) -> None:
         self.library = library
-        self.budget = Budget(max_state_bytes)
+        self.budget = Budget(max_state_bytes, library.seeds, library.evict_seeds)
         self.seed = seed
         self.ttl_s = ttl_s
         self.max_sessions = max_sessions
         self.clock = clock
+        self.threads = threads
         self.sessions: dict[str, Session] = {}
         self.ended: OrderedDict[str, str] = OrderedDict()
         self.snapshots: dict[str, Snapshot] = {}
+        self._lock = threading.RLock()
+        self._executor: ThreadPoolExecutor | None = None
+        self._released = 0  # bytes closed since memory was last given back
         self.open(DEFAULT_SESSION)
 
     def __len__(self) -> int:
         return len(self.sessions)
 
+    # Threads ------------------------------------------------------------------------------------
+
+    def executor(self) -> ThreadPoolExecutor:
+        """The worker threads that run the sessions' lanes (started on first use)."""
+        if self._executor is None:
+            with self._lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="hub-lane")
+        return self._executor
+
+    def shutdown(self) -> None:
+        """Stop the worker threads once the jobs running now end (queued ones are dropped)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    # Sessions -----------------------------------------------------------------------------------
+
     def get(self, sid: str, *, create: bool = True) -> Session:
-        """The session ``sid``; a new one from the seed when ``create`` and it does not exist."""
+        """The session ``sid``; a new one from the seed when ``create`` and it does not exist. A new one
+        is refused (CapacityError, nothing created) at the session cap or when the budget is full."""
         found = self.sessions.get(ids.session_id(sid))
         if found is None:
             if sid in self.ended:
@@ -159,6 +313,10 @@ class SessionManager:
             return self.open(sid)
         found.last_used = self.clock()
         return found
+
+    def _new(self, sid: str, seed: int, parent: str | None = None) -> Session:
+        now = self.clock()
+        return Session(sid, seed, self.library, now, now, parent=parent, budget=self.budget, lane=Lane(self.executor))
 
     def open(
         self,
@@ -176,28 +334,41 @@ class SessionManager:
         sid = ids.session_id(sid) if sid else new_session_id()
         if seed is not None:
             ids.seed(seed)
-        if sid in self.sessions:
-            raise SessionError(f"session {sid!r} already exists")
-        self._make_room()
-        now = self.clock()
-        if snapshot is not None:
-            snap = self.snapshot(snapshot)
-            self.budget.check(sum(len(d) for d in snap.servers.values()), f"snapshot {snap.id}")
-            session = Session(sid, snap.seed, self.library, now, now, parent=snap.id, budget=self.budget)
+        with self._lock:
+            if sid in self.sessions:
+                raise SessionError(f"session {sid!r} already exists")
+            self._make_room(1)
+            if sid != DEFAULT_SESSION:  # refused before it exists: a full budget leaves no empty session behind
+                self.budget.check(CONNECTION_BYTES, f"a new session {sid!r}")
+            if snapshot is not None:
+                snap = self.snapshot(snapshot)
+                self.budget.check(snap.nbytes, f"snapshot {snap.id}")
+                session = self._new(sid, snap.seed, parent=snap.id)
+                try:
+                    for name, data in snap.servers.items():
+                        session.add_fork(name, self.library.mount(name).restore(snap.seed, data))
+                except BaseException:
+                    session.release()
+                    raise
+            else:
+                session = self._new(sid, self.seed if seed is None else seed)
             try:
-                for name, data in snap.servers.items():
-                    session.add_fork(name, self.library.mount(name).restore(snap.seed, data))
+                session.configs.update(scenarios(self.library, configs, loader_kwargs, restored=session.forks))
+                for server in session.configs:
+                    session.fork_of(server)
             except BaseException:
                 session.release()
                 raise
-        else:
-            session = Session(sid, self.seed if seed is None else seed, self.library, now, now, budget=self.budget)
-        session.configs.update(scenarios(self.library, configs, loader_kwargs, restored=session.forks))
-        for server in session.configs:
-            session.fork_of(server)
-        self.sessions[sid] = session
-        self.ended.pop(sid, None)
+            self.sessions[sid] = session
+            self.ended.pop(sid, None)
         return session
+
+    def charge(self, sid: str, delta: int, what: str = "") -> None:
+        """Charge ``delta`` bytes to session ``sid`` (give back when negative): the one door for whatever a
+        client makes the hub hold on a session's behalf. CapacityError past the budget; given back on close."""
+        self.get(sid, create=False).charge(delta, what)
+
+    # Forks of sessions --------------------------------------------------------------------------
 
     def fork(self, sid: str, new_id: str | None = None) -> Session:
         """A copy of session ``sid``: every touched server cloned; the parent is unchanged."""
@@ -205,54 +376,136 @@ class SessionManager:
 
     def fork_group(self, sid: str, new_ids: list[str | None]) -> list[Session]:
         """Copies of ``sid``, one per id, all or none: a group the hub cannot hold whole opens nothing."""
+        parent = self._plan_group(sid, new_ids)
+        return self._commit_group(parent, new_ids, self._clone_group(parent, len(new_ids)))
+
+    async def fork_group_async(self, sid: str, new_ids: list[str | None]) -> list[Session]:
+        """``fork_group`` with the copying done in the parent's lane, off the event loop."""
+        parent = self._plan_group(sid, new_ids)
+        assert parent.lane is not None
+        clones = await parent.lane.run(lambda: self._clone_group(parent, len(new_ids)))
+        return self._commit_group(parent, new_ids, clones)
+
+    def _plan_group(self, sid: str, new_ids: list[str | None]) -> Session:
         parent = self.get(sid, create=False)
-        n = len(new_ids)
-        if len(self.sessions) + n > self.max_sessions:
-            self.sweep()
-        if len(self.sessions) + n > self.max_sessions:
-            raise CapacityError(
-                f"session cap reached: {n} more sessions do not fit ({len(self.sessions)} of "
-                f"{self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS"
-            )
-        self.budget.check(parent.nbytes * n, f"{n} forks of session {sid!r}")
-        made: list[Session] = []
+        for new_id in new_ids:
+            if new_id is not None and ids.session_id(new_id) in self.sessions:
+                raise SessionError(f"session {new_id!r} already exists")
+        self._make_room(len(new_ids))
+        self.budget.check(parent.nbytes * len(new_ids), f"{len(new_ids)} forks of session {sid!r}")
+        return parent
+
+    def _clone_group(self, parent: Session, n: int) -> list[dict[str, Fork]]:
+        """``n`` copies of the parent's forks, their bytes charged; on any failure nothing is held."""
+        copies: dict[str, list[Fork]] = {}
+        charged = 0
         try:
-            for new_id in new_ids:
-                child = self.open(new_id, seed=parent.seed)
-                made.append(child)
-                child.parent = parent.id
-                child.configs = dict(parent.configs)
-                for name, fork in parent.forks.items():
-                    child.add_fork(name, fork.clone())
+            for name, fork in parent.forks.items():
+                made = copies[name] = list(fork.clones(n))
+                size = sum(fork_bytes(f) for f in made)
+                self.budget.charge(size, f"{n} forks of session {parent.id!r}")
+                charged += size
         except BaseException:
-            for child in made:
-                self._discard(child.id)
+            self.budget.charge(-charged, "")
+            for made in copies.values():
+                for fork in made:
+                    fork.close()
             raise
+        return [{name: made[i] for name, made in copies.items()} for i in range(n)]
+
+    def _commit_group(self, parent: Session, new_ids: list[str | None], clones: list[dict[str, Fork]]) -> list[Session]:
+        made: list[Session] = []
+        with self._lock:
+            try:
+                self._make_room(len(new_ids))
+                for new_id, copies in zip(new_ids, clones):
+                    sid = ids.session_id(new_id) if new_id else new_session_id()
+                    if sid in self.sessions:
+                        raise SessionError(f"session {sid!r} already exists")
+                    child = self._new(sid, parent.seed, parent=parent.id)
+                    child.configs = dict(parent.configs)
+                    for name, fork in copies.items():
+                        child.add_fork(name, fork, charged=True)
+                    self.sessions[sid] = child
+                    self.ended.pop(sid, None)
+                    made.append(child)
+            except BaseException:
+                for child in made:
+                    self.discard(child.id)
+                for copies in clones[len(made) :]:
+                    self.budget.charge(-sum(fork_bytes(f) for f in copies.values()), "")
+                    for fork in copies.values():
+                        fork.close()
+                raise
         return made
 
-    def _discard(self, sid: str) -> None:
-        """Take back a session that was never handed out (a group that could not open whole)."""
-        found = self.sessions.pop(sid, None)
-        if found is not None:
-            found.release()
+    # Closing ------------------------------------------------------------------------------------
+
+    def discard(self, sid: str) -> None:
+        """Take back a session that was never handed out (a group that could not open whole, a session a
+        refused call would have created): it holds nothing after, and its id is not remembered as ended."""
+        with self._lock:
+            found = self.sessions.pop(sid, None)
+            if found is not None:
+                self._release(found)
 
     def visible(self) -> list[Session]:
         """The sessions callers may see: every open one but the hub's internal ones."""
-        return [s for s in self.sessions.values() if not s.internal]
+        return [s for s in list(self.sessions.values()) if not s.internal]
 
     def close(self, sid: str, *, internal: bool = False) -> None:
         """Close ``sid``; only the hub itself (``internal=True``) closes its internal sessions."""
         if sid == DEFAULT_SESSION:
             raise SessionError("the default session cannot be closed")
         ids.session_id(sid)
-        found = self.sessions.get(sid)
-        if found is not None and found.internal and not internal:
-            raise InternalSession(sid, "close")
-        if found is None:
-            raise SessionError(f"unknown or closed session {sid!r}")
-        del self.sessions[sid]
-        found.release()
-        self._end(sid, "closed")
+        with self._lock:
+            found = self.sessions.get(sid)
+            if found is not None and found.internal and not internal:
+                raise InternalSession(sid, "close")
+            if found is None:
+                raise SessionError(f"unknown or closed session {sid!r}")
+            del self.sessions[sid]
+            self._release(found)
+            self._end(sid, "closed")
+
+    def _release(self, session: Session) -> None:
+        """Free a session's memory and the snapshots only it kept alive."""
+        for snap_id in session.snapshots:
+            snap = self.snapshots.get(snap_id)
+            if snap is None:
+                continue
+            snap.owners.discard(session.id)
+            if snap.payer == session.id:
+                heir = next(iter(sorted(snap.owners)), None)
+                session.charged -= snap.nbytes
+                if heir is None:
+                    self.budget.charge(-snap.nbytes, "")
+                    del self.snapshots[snap_id]
+                else:
+                    snap.payer = heir
+                    self.sessions[heir].charged += snap.nbytes
+        session.snapshots.clear()
+        self._released += session.nbytes
+        trim = self._released >= GIVE_BACK_AFTER
+        if trim:
+            self._released = 0
+        session.release(partial(self._close, trim=trim))
+
+    def _close(self, close_forks: Callable[[], None], *, trim: bool) -> None:
+        """Close forks (then give freed memory back): in a worker thread when an event loop runs here, so that
+        closing thousands of forks (a group, a sweep) never holds the loop; else now."""
+
+        def job() -> None:
+            close_forks()
+            if trim:
+                give_back()
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            job()
+        else:
+            self.executor().submit(job)
 
     def _end(self, sid: str, reason: str) -> None:
         """Remember that ``sid`` ended, so a late call gets an error instead of a fresh world."""
@@ -263,30 +516,42 @@ class SessionManager:
     def sweep(self) -> list[str]:
         """Close sessions idle longer than the TTL; returns their ids."""
         cutoff = self.clock() - self.ttl_s
-        expired = [s.id for s in self.sessions.values() if s.last_used < cutoff and s.id != DEFAULT_SESSION]
-        for sid in expired:
-            self.sessions.pop(sid).release()
-            self._end(sid, "closed after idling longer than the TTL")
+        with self._lock:
+            expired = [s.id for s in list(self.sessions.values()) if s.last_used < cutoff and s.id != DEFAULT_SESSION]
+            for sid in expired:
+                self._release(self.sessions.pop(sid))
+                self._end(sid, "closed after idling longer than the TTL")
         return expired
 
-    def _make_room(self) -> None:
-        if len(self.sessions) < self.max_sessions:
+    def _make_room(self, n: int) -> None:
+        if len(self.sessions) + n <= self.max_sessions:
             return
         self.sweep()
-        if len(self.sessions) >= self.max_sessions:
+        if len(self.sessions) + n > self.max_sessions:
+            what = "" if n == 1 else f": {n} more sessions do not fit"
             raise CapacityError(
-                f"session cap reached ({self.max_sessions} open); close sessions or raise HUB_MAX_SESSIONS"
+                f"session cap reached{what} ({len(self.sessions)} of {self.max_sessions} open); "
+                "close sessions or raise HUB_MAX_SESSIONS"
             )
 
+    # Snapshots ----------------------------------------------------------------------------------
+
     def take_snapshot(self, sid: str) -> Snapshot:
-        """Save a session's state under its content address."""
+        """Save a session's state under its content address. The snapshot is charged to the session and
+        lives as long as a session that took it."""
         session = self.get(sid, create=False)
         state_hash = session.state_hash()
         snap_id = "snap-" + state_hash[:20]
-        if snap_id not in self.snapshots:
-            servers = {name: fork.dump() for name, fork in session.forks.items()}
-            self.snapshots[snap_id] = Snapshot(snap_id, session.seed, servers, state_hash)
-        return self.snapshots[snap_id]
+        with self._lock:
+            found = self.snapshots.get(snap_id)
+            if found is None:
+                servers = {name: fork.dump() for name, fork in session.forks.items()}
+                found = Snapshot(snap_id, session.seed, servers, state_hash, payer=sid)
+                session.charge(found.nbytes, f"snapshot of session {sid!r}")
+                self.snapshots[snap_id] = found
+            found.owners.add(sid)
+            session.snapshots.add(snap_id)
+        return found
 
     def snapshot(self, snap_id: str) -> Snapshot:
         found = self.snapshots.get(snap_id)

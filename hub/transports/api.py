@@ -8,10 +8,12 @@ A session id in a path or body follows the id rule of ``hub.ids`` (else 400 ``ba
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -22,11 +24,14 @@ from hub import ids
 from hub.core import Hub
 from hub.errors import BadRequest, HubError, UnknownTable, http_reply, internal_http_reply
 from hub.parts import Part
-from hub.state.memory import prepare_call
+from hub.state.db import page_diff
+from hub.state.sessions import Session
 from hub.text import SURROGATE_ESCAPE, storable
 
 log = logging.getLogger("hub.transports.api")
 MAX_PAGE = 500
+DIFF_PAGE = 200  # diff rows per table and kind in one answer
+T = TypeVar("T")
 # A failed call's HTTP status by error kind: the model's own mistakes are a normal 200 reply (the call ran
 # and failed as a tool does); a bug in a tool is a 500; unknown servers, tools and sessions are a 404.
 CALL_STATUS = {"tool": 200, "arguments": 200, "internal": 500, "read_only": 403, "capacity": 429}
@@ -78,17 +83,28 @@ def _query_int(request: Request, name: str, default: int) -> int:
     return value
 
 
-def session_summary(hub: Hub, sid: str) -> dict[str, Any]:
-    s = hub.sessions.get(sid, create=False)
+def summary(s: Session, *, hashed: bool = True) -> dict[str, Any]:
+    """A session's summary; ``hashed=False`` (a call is running in it) leaves its state hash out (null)."""
     return {
         "id": s.id,
         "seed": s.seed,
         "parent": s.parent,
         "servers": sorted(s.forks),
         "calls": s.calls,
-        "state_hash": s.state_hash(),
+        "state_hash": s.state_hash() if hashed else None,
         "scenarios": sorted(s.configs),
     }
+
+
+async def in_lane(session: Session, fn: Callable[[], T]) -> T:
+    """``fn`` (a read of the session's forks) run in the session's lane: off the loop, after its calls."""
+    assert session.lane is not None
+    return await session.lane.run(fn)
+
+
+async def session_summary(hub: Hub, sid: str) -> dict[str, Any]:
+    session = hub.sessions.get(sid, create=False)
+    return await in_lane(session, lambda: summary(session))
 
 
 async def catalog(request: Request) -> JSONResponse:
@@ -96,8 +112,15 @@ async def catalog(request: Request) -> JSONResponse:
 
 
 async def list_sessions(request: Request) -> JSONResponse:
-    hub = _hub(request)
-    return JSONResponse({"sessions": [session_summary(hub, s.id) for s in hub.sessions.visible()]})
+    """Every visible session: hashed in its lane when idle; a busy one (a call running) is listed without waiting
+    for it, its state hash null."""
+    found = _hub(request).sessions.visible()
+    rows = [_resolved(summary(s, hashed=False)) if s.busy else in_lane(s, partial(summary, s)) for s in found]
+    return JSONResponse({"sessions": list(await asyncio.gather(*rows))})
+
+
+async def _resolved(value: T) -> T:
+    return value
 
 
 async def open_session(request: Request) -> JSONResponse:
@@ -110,11 +133,11 @@ async def open_session(request: Request) -> JSONResponse:
         configs=body.get("configs"),
         loader_kwargs=body.get("loader_kwargs"),
     )
-    return JSONResponse(session_summary(hub, s.id), status_code=201)
+    return JSONResponse(await session_summary(hub, s.id), status_code=201)
 
 
 async def get_session(request: Request) -> JSONResponse:
-    return JSONResponse(session_summary(_hub(request), request.path_params["sid"]))
+    return JSONResponse(await session_summary(_hub(request), request.path_params["sid"]))
 
 
 async def close_session(request: Request) -> JSONResponse:
@@ -125,12 +148,13 @@ async def close_session(request: Request) -> JSONResponse:
 async def fork_session(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
-    child = hub.sessions.fork(request.path_params["sid"], _id(body))
-    return JSONResponse(session_summary(hub, child.id), status_code=201)
+    (child,) = await hub.sessions.fork_group_async(request.path_params["sid"], [_id(body)])
+    return JSONResponse(await session_summary(hub, child.id), status_code=201)
 
 
 async def snapshot_session(request: Request) -> JSONResponse:
-    snap = _hub(request).sessions.take_snapshot(request.path_params["sid"])
+    sessions, sid = _hub(request).sessions, request.path_params["sid"]
+    snap = await in_lane(sessions.get(sid, create=False), lambda: sessions.take_snapshot(sid))
     return JSONResponse(
         {"id": snap.id, "state_hash": snap.state_hash, "servers": sorted(snap.servers)}, status_code=201
     )
@@ -140,8 +164,7 @@ async def call_tool(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
     p = request.path_params
-    await prepare_call(hub.sessions, p["sid"], p["server"])
-    out = hub.dispatcher.call(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
+    out = await hub.dispatcher.run(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
     return JSONResponse(
         {
             "ok": out.ok,
@@ -156,21 +179,41 @@ async def call_tool(request: Request) -> JSONResponse:
 
 
 async def server_state(request: Request) -> JSONResponse:
+    """One server's state in a session: a page of a table (``table``, ``offset``, ``limit``), or its hash,
+    tables and diff from the seed, paged per table and kind (``diff_offset``, ``diff_limit``); computed in the
+    session's lane, off the loop."""
     hub = _hub(request)
     p = request.path_params
     session = hub.sessions.get(p["sid"], create=False)
-    hub.library.mount(p["server"])
-    await prepare_call(hub.sessions, p["sid"], p["server"])
-    fork = session.fork_of(p["server"])
+    server = p["server"]
+    hub.library.mount(server)
     table = request.query_params.get("table")
     if table:
-        if table not in fork.tables():
-            raise UnknownTable(f"no table {table!r} in {p['server']}; tables: {', '.join(fork.tables())}")
         offset, limit = _query_int(request, "offset", 0), min(_query_int(request, "limit", 50), MAX_PAGE)
-        return JSONResponse(fork.browse(table, offset, limit))
-    return JSONResponse(
-        {"server": p["server"], "state_hash": fork.state_hash(), "tables": fork.tables(), "diff": fork.diff()}
-    )
+        return JSONResponse(await in_lane(session, lambda: _browse(session, server, table, offset, limit)))
+    offset, limit = _query_int(request, "diff_offset", 0), min(_query_int(request, "diff_limit", DIFF_PAGE), MAX_PAGE)
+
+    def state() -> dict[str, Any]:
+        fork = session.fork_of(server)
+        diff, counts = page_diff(fork.diff(), offset, limit)
+        return {
+            "server": server,
+            "state_hash": fork.state_hash(),
+            "tables": fork.tables(),
+            "diff": diff,
+            "diff_counts": counts,
+            "diff_offset": offset,
+            "diff_limit": limit,
+        }
+
+    return JSONResponse(await in_lane(session, state))
+
+
+def _browse(session: Session, server: str, table: str, offset: int, limit: int) -> dict[str, Any]:
+    fork = session.fork_of(server)
+    if table not in fork.tables():
+        raise UnknownTable(f"no table {table!r} in {server}; tables: {', '.join(fork.tables())}")
+    return fork.browse(table, offset, limit)
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]

@@ -32,7 +32,6 @@ from hub.kit.names import split_name, tool_name
 from hub.mount.spec import session_from_meta
 from hub.parts import Part
 from hub.state.library import Library
-from hub.state.memory import prepare_call
 from hub.state.sessions import DEFAULT_SESSION
 from hub.text import storable
 from hub.transports.mcp_hub_tools import HUB_TOOLS, McpHubExtras
@@ -125,8 +124,7 @@ class McpEndpoints:
                 session_from_meta(self.dispatcher.sessions, sid, dict(ctx.meta or {}))
             except HubError as exc:  # a bad session id, or a scenario the session cannot start from
                 return mcp_result(exc.message)
-            await prepare_call(self.dispatcher.sessions, sid, server)
-            outcome = self.dispatcher.call(sid, server, tool, storable(params.arguments))
+            outcome = await self.dispatcher.run(sid, server, tool, storable(params.arguments))
             if not outcome.ok:
                 return mcp_result(outcome.error or "the call failed")
             structured = outcome.result if isinstance(outcome.result, dict) else None

@@ -31,7 +31,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hub.engine.events import RunEvent, RunMetricEvent, Subscription
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
 from hub.parts import Part
-from hub.state.memory import ensure_seeds
 from hub.tasks import oracle_script
 from hub.text import SURROGATE_ESCAPE, storable
 from hub.transports.auth import scope_has_token, token_matches
@@ -190,10 +189,6 @@ class Connection:
         return {"type": "tasks", "tasks": items}
 
     async def on_open(self, req: Open) -> dict[str, Any]:
-        task = self.hub.episodes.resolve(req.task)
-        initial = task.initial
-        seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
-        await ensure_seeds(self.hub.library, task.servers, seed)
         eps = await self.hub.episodes.open_group_async(
             req.task, req.n, req.limits, run=req.run, step=req.step, step_reward=req.step_reward
         )
@@ -216,8 +211,8 @@ class Connection:
         result = await self.hub.episodes.step_async(req.episode, output)
         return {"type": "observation", **result.to_json()}
 
-    def on_finish(self, req: Finish) -> dict[str, Any]:
-        breakdown = self.hub.episodes.finish(req.episode, req.reward, truncated=req.truncated)
+    async def on_finish(self, req: Finish) -> dict[str, Any]:
+        breakdown = await self.hub.episodes.finish_async(req.episode, req.reward, truncated=req.truncated)
         return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
 
     def on_close(self, req: Close) -> dict[str, Any]:

@@ -571,13 +571,17 @@ class Matcher:
 
     def search(self, text: str) -> bool:
         try:
-            return self.rx.search(text, timeout=self._left()) is not None
+            # concurrent: the GIL is released while it matches (the text is an immutable str), so a search in
+            # a session's lane leaves the event loop and other sessions running
+            return self.rx.search(text, timeout=self._left(), concurrent=True) is not None
         except TimeoutError:
             raise self._too_slow() from None
 
     def subn(self, replace: Callable[[regex.Match[str]], str], text: str, count: int) -> tuple[str, int]:
         try:
-            return self.rx.subn(replace, text, count=count, timeout=self._left())  # type: ignore[no-any-return]
+            return self.rx.subn(  # type: ignore[no-any-return]
+                replace, text, count=count, timeout=self._left(), concurrent=True
+            )
         except TimeoutError:
             raise self._too_slow() from None
 
