@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub import ids
-from hub.errors import CapacityError, InternalSession, SessionError
+from hub.errors import CapacityError, InternalSession, SessionError, SessionExpired
 from hub.state.db import Fork, combine
 from hub.state.library import Library
 
 DEFAULT_SESSION = "default"
 MAX_ENDED = 100_000
+EXPIRED = "closed after idling longer than the TTL"
 
 
 class Budget:
@@ -151,9 +152,7 @@ class SessionManager:
         found = self.sessions.get(ids.session_id(sid))
         if found is None:
             if sid in self.ended:
-                raise SessionError(
-                    f"session {sid!r} was {self.ended[sid]}; open a new session (or reopen this id explicitly)"
-                )
+                raise self.ended_error(sid)
             if not create:
                 raise SessionError(f"unknown or closed session {sid!r}")
             return self.open(sid)
@@ -249,10 +248,15 @@ class SessionManager:
         if found is not None and found.internal and not internal:
             raise InternalSession(sid, "close")
         if found is None:
-            raise SessionError(f"unknown or closed session {sid!r}")
+            raise self.ended_error(sid) if sid in self.ended else SessionError(f"unknown or closed session {sid!r}")
         del self.sessions[sid]
         found.release()
         self._end(sid, "closed")
+
+    def ended_error(self, sid: str) -> SessionError:
+        """Why ``sid`` is gone, for a late caller: ``SessionExpired`` when the TTL sweep closed it."""
+        kind = SessionExpired if self.ended.get(sid) == EXPIRED else SessionError
+        return kind(f"session {sid!r} was {self.ended.get(sid)}; open a new session (or reopen this id explicitly)")
 
     def _end(self, sid: str, reason: str) -> None:
         """Remember that ``sid`` ended, so a late call gets an error instead of a fresh world."""
@@ -266,7 +270,7 @@ class SessionManager:
         expired = [s.id for s in self.sessions.values() if s.last_used < cutoff and s.id != DEFAULT_SESSION]
         for sid in expired:
             self.sessions.pop(sid).release()
-            self._end(sid, "closed after idling longer than the TTL")
+            self._end(sid, EXPIRED)
         return expired
 
     def _make_room(self) -> None:
