@@ -263,14 +263,14 @@ async def test_a_deeply_nested_scenario_is_a_400_on_every_door(tmp_path: Path, d
         deep = nested(depth)
         for body in ({"id": "deep", "configs": {"tree": deep}}, {"id": "deep", "loader_kwargs": {"tree": deep}}):
             r = await http.post("/api/sessions", json=body)
-            assert r.status_code == 400 and r.json()["code"] == "bad_scenario" and "nests deeper" in r.json()["error"]
+            assert r.status_code == 400 and r.json()["code"] == "bad_scenario" and "nested deeper" in r.json()["error"]
         ok = await http.post("/api/sessions", json={"id": "flat", "configs": {"tree": {"files": {}}}})
         assert ok.status_code == 201
         meta = {"hub/session": "deep-mcp", "hub/scenario": {"configs": {"tree": deep}}}
         # raw JSON-RPC: the MCP client itself will not serialize a value this deep
         r = await http.post("/mcp/tree", json=call_body("ls", {}, meta), headers={**MODERN, "Mcp-Name": "ls"})
         result = r.json()["result"]
-        assert result["isError"] and "nests deeper" in result["content"][0]["text"]
+        assert result["isError"] and "nested deeper" in result["content"][0]["text"]
         assert result["_meta"][MCP_ERROR_META] == "bad_scenario"
         assert "deep" not in hub_of(live).sessions.sessions and "deep-mcp" not in hub_of(live).sessions.sessions
     assert depth > MAX_SCENARIO_DEPTH

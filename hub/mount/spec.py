@@ -25,10 +25,6 @@ from hub.mount.objects import ObjectMount, Scenario, snake_case
 from hub.mount.render import RENDERS
 from hub.mount.schemas import load_schemas
 
-# How deeply a scenario's config or loader options may nest: far past any real config, and far enough
-# below Python's recursion limit that copying, pickling and hashing it never hit it.
-MAX_SCENARIO_DEPTH = 64
-
 OPTIONS = (
     "schemas",
     "config",
@@ -185,32 +181,10 @@ def scenarios(
         kwargs = loader_kwargs.get(server) or {}
         if not isinstance(kwargs, Mapping):
             raise ScenarioError(f"loader_kwargs[{server!r}] must be an object of keyword arguments")
-        for what, given in (("configs", configs.get(server)), ("loader_kwargs", kwargs)):
-            if nested_deeper(given, MAX_SCENARIO_DEPTH):
-                raise ScenarioError(
-                    f"{what}[{server!r}] nests deeper than {MAX_SCENARIO_DEPTH} levels; flatten the scenario"
-                )
         scenario = Scenario(configs.get(server), dict(kwargs))
         mount.check_scenario(scenario)
         out[server] = scenario
     return out
-
-
-def nested_deeper(value: Any, limit: int) -> bool:
-    """Whether lists and objects nest in ``value`` more than ``limit`` levels deep (walked without recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, Mapping):
-            children: Iterable[Any] = node.values()
-        elif isinstance(node, (list, tuple)):
-            children = node
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
 
 
 def choose_servers(

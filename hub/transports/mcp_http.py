@@ -45,8 +45,8 @@ from hub.state.library import Library
 from hub.state.memory import prepare_call
 from hub.state.sessions import DEFAULT_SESSION
 from hub.text import storable
-from hub.transports.mcp_hub_tools import HUB_TOOLS, McpHubExtras
 from hub.transports.api import check_writable
+from hub.transports.mcp_hub_tools import HUB_TOOLS, McpHubExtras
 
 META_KEY = "hub/session"
 ALL = "*"
