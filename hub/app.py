@@ -24,17 +24,19 @@ from hub.parts import Part, discover
 from hub.suites import cli as suites_cli
 from hub.synth import cli as synth_cli
 from hub.transports import api, mcp_http, metrics, openenv, session_client, ws
-from hub.transports.auth import BearerAuth
+from hub.transports.auth import AuthThrottle, BearerAuth, scope_has_token
 from hub.transports.body import BodyLimit
-from hub.transports.guard import RequestGuard, redact_access_log
+from hub.transports.guard import RequestGuard, redact_logs
 
+# The store comes first: a store that cannot open fails the start-up before the MCP task groups run, so
+# its error reads as one StoreError naming the file, not as nested exception groups.
 BUILTIN_PARTS: tuple[Part, ...] = (
+    store.part,
     mcp_http.part,
     api.part,
     ws.part,
     openenv.part,
     metrics.part,
-    store.part,
     export.part,
     synth_cli.part,
     session_client.part,
@@ -48,13 +50,22 @@ def default_parts() -> list[Part]:
 
 
 async def healthz(request: Request) -> JSONResponse:
+    """``{"status": "ok" | "degraded"}`` (degraded: the store is not running, or refused or dropped events within
+    the last minute). Without a token configured, or with it presented, the details too: the store's problem,
+    servers, tools, sessions and connections; a caller without the token learns nothing else."""
     hub: Hub = request.app.state.hub
+    health = hub.store.health()
+    token = hub.settings.token
+    if token is not None and not scope_has_token(request.scope, token):
+        return JSONResponse({"status": health["status"]})
+    gate = getattr(request.app.state, "gate", None)
     return JSONResponse(
         {
-            "status": "ok",
+            **health,
             "servers": len(hub.library.mounts),
             "tools": len(hub.library.all_tools()),
             "sessions": len(hub.sessions),
+            "connections": None if gate is None else gate.stats(),
         }
     )
 
@@ -82,6 +93,7 @@ def create_app(
         # garbage collections from walking them on every request burst.
         gc.freeze()
         hub.world.run_here()
+        redact_logs(settings.token)  # again: the server has configured its log handlers by now
         sweeper = asyncio.create_task(_sweep_forever(hub))
         try:
             async with contextlib.AsyncExitStack() as stack:
@@ -103,8 +115,9 @@ def create_app(
     for part in chosen:
         if part.routes is not None:
             app.router.routes.extend(part.routes(app))
+    app.state.auth_throttle = AuthThrottle(settings.auth_failures)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(BearerAuth, token=settings.token)
+    app.add_middleware(BearerAuth, token=settings.token, throttle=app.state.auth_throttle)
     app.add_middleware(RequestGuard, loopback=settings.loopback)  # outermost: before auth and every route
-    redact_access_log()
+    redact_logs(settings.token)
     return app

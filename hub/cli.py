@@ -8,15 +8,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import uvicorn
-
 from hub.app import create_app, default_parts
 from hub.config import Settings
 from hub.core import build_library
+from hub.engine.store import check_path
 from hub.engine.world import World
-from hub.errors import HubError
+from hub.errors import HubError, StoreError
 from hub.parts import Part, add_commands
 from hub.tasks.default import DEFAULT_TASKS
+from hub.transports import gate
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -36,11 +36,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             **server_choice(args),
         )
         settings.check()
-    except ValueError as exc:
+        check_path(settings.store_path)
+    except (ValueError, StoreError) as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
         return 2
     if settings.tasks_path is None:  # the shipped default set: the hand-written tasks and enough to train on
         settings = settings.model_copy(update={"tasks_path": str(DEFAULT_TASKS)})
+    gate.raise_fd_limit()
     app = create_app(settings)
     hub = app.state.hub
     parts = ", ".join(p.name for p in app.state.parts)
@@ -50,8 +52,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"parts: {parts})",
         flush=True,
     )
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
-    return 0
+    hub_server = gate.server(app, settings, host=settings.host, port=settings.port, log_level=args.log_level)
+    try:
+        hub_server.run()
+    except SystemExit as exc:  # uvicorn's own exit when its start-up fails (it has logged why)
+        return exc.code if isinstance(exc.code, int) else 3
+    return 0 if hub_server.started else 3
 
 
 def server_choice(args: argparse.Namespace) -> dict[str, Any]:

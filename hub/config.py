@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -25,7 +26,18 @@ def parse_size(text: str) -> int | None:
         raise ValueError(f"not a size: {text!r} (write bytes, or a number with K, M, G or T)") from None
 
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` is a loopback address (``127.0.0.0/8``, ``::1``) or ``localhost``: decided by the address,
+    never by a name's prefix (``127.0.0.1.nip.io`` is a DNS name that may point anywhere)."""
+    name = host.strip().removeprefix("[").removesuffix("]").lower()
+    if name == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool((mapped or address).is_loopback)
 
 
 class Settings(BaseModel):
@@ -39,6 +51,17 @@ class Settings(BaseModel):
     session_ttl_s: float = Field(3600.0, gt=0)
     max_sessions: int = Field(10_000, ge=2)
     max_body_bytes: int = Field(1_000_000, ge=1024)
+    max_episode_bytes: int | None = Field(16 * 2**20, ge=1024)
+    """Bytes one episode may produce (model messages and tool results) before it ends with ``byte_cap``."""
+    max_connections: int = Field(4096, ge=8)
+    """Open TCP connections at most, all addresses together (also kept below the descriptor limit)."""
+    max_connections_per_address: int = Field(1024, ge=1)
+    hello_timeout_s: float = Field(5.0, gt=0)
+    """How long a ``/ws`` socket that is not yet authenticated may stay without a valid ``hello``."""
+    idle_timeout_s: float = Field(900.0, gt=0)
+    """How long an authenticated ``/ws`` socket may stay without a message before the hub closes it."""
+    auth_failures: int = Field(20, ge=1)
+    """Failed token attempts one address may make per minute; past them it is refused (``rate_limited``)."""
     max_state_bytes: int | None = Field(4 * 2**30, ge=1)  # bytes all session forks may hold; "4G" works too
     seed_cache: int = Field(8, ge=1, le=1000)  # seed worlds kept per server (LRU)
     store_path: str = "prove_hub.db"
@@ -53,14 +76,14 @@ class Settings(BaseModel):
     user_model: str | None = None
     user_api_key: str | None = None
 
-    @field_validator("max_state_bytes", mode="before")
+    @field_validator("max_state_bytes", "max_episode_bytes", mode="before")
     @classmethod
     def _size(cls, value: object) -> object:
         return parse_size(value) if isinstance(value, str) else value
 
     @property
     def loopback(self) -> bool:
-        return self.host in LOOPBACK or self.host.startswith("127.")
+        return is_loopback_host(self.host)
 
     def check(self) -> Settings:
         if not self.loopback and not self.token:

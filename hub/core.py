@@ -35,7 +35,13 @@ class Hub:
         self.dispatcher = self.world.dispatcher
         self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)
         self.episodes = EpisodeEngine(
-            self.library, self.sessions, self.dispatcher, self.bus, self.tasks, user_model=user_model(settings)
+            self.library,
+            self.sessions,
+            self.dispatcher,
+            self.bus,
+            self.tasks,
+            user_model=user_model(settings),
+            max_episode_bytes=settings.max_episode_bytes,
         )
         self.store = Store(settings.store_path)  # started by the app's lifespan
         self.metrics = HubMetrics()

@@ -4,6 +4,8 @@ The tree (``code`` / HTTP status)::
 
     HubError                          internal          500  anything the hub does not expect
     ├── Unauthorized                  unauthorized      401  a request without the hub's bearer token
+    ├── RateLimited                   rate_limited      429  too many failed token attempts from one address
+    ├── Overloaded                    overloaded        503  over the connection limits (in total or per address)
     ├── NotFound (LookupError)        not_found         404
     │   ├── UnknownServer             unknown_server    404  no server of that name is mounted
     │   ├── UnknownTool               unknown_tool      404  the server has no tool of that name
@@ -12,11 +14,14 @@ The tree (``code`` / HTTP status)::
     │   └── SessionError              session           404  a session or snapshot that does not exist, is
     │       │                                                closed, or cannot be opened
     │       ├── CapacityError         capacity          429  the session cap or the state memory budget is full
-    │       └── InternalSession       read_only         403  a write to (or close of) the hub's own session
+    │       ├── SessionExpired        session_expired   410  a session the hub closed after it idled past the TTL
+    │       └── InternalSession       read_only         403  a write to (or close of) the hub's own session, or
+    │                                                        (outside its steps) of an episode's session
     ├── Forbidden                     forbidden_csrf    403  a dashboard form post without the page's CSRF token
     ├── BadRequest (ValueError)       bad_request       400  a request the hub refuses as malformed
     │   ├── BadId                     bad_id            400  a session id that breaks the id rule (``hub.ids``)
-    │   ├── TooLarge                  too_large         413  a body (or ``/ws`` message) over ``HUB_MAX_BODY_BYTES``
+    │   ├── TooLarge                  too_large         413  a body (or ``/ws`` message) over ``HUB_MAX_BODY_BYTES``,
+    │   │                                                    or a tool result over the result limit
     │   ├── TaskError                 bad_task          400  a task that is malformed or does not fit the servers
     │   ├── ScenarioError             bad_scenario      400  a scenario (config, loader options) a server cannot take
     │   ├── StateError                bad_state         400  a mounted object's state the hub cannot represent
@@ -26,7 +31,7 @@ The tree (``code`` / HTTP status)::
     │                                                        hello_required, unsupported_version, unauthorized
     ├── EpisodeError (LookupError)    (per error)       409  an episode request the engine cannot serve; codes:
     │                                                        unknown_episode (404), episode_done,
-    │                                                        session_expired, capacity (429), bad_message (400)
+    │                                                        session_expired (410), capacity (429), bad_message (400)
     └── StoreError (RuntimeError)     store             503  the episode store is not running, or its writer failed
 
 Tools raise two more, defined with the server kit (``hub.kit``) because servers import them and
@@ -81,6 +86,24 @@ class Unauthorized(HubError):
     status = 401
 
 
+class RateLimited(HubError):
+    """Too many failed token attempts from one address: refused until the window passes (``retry_after`` s)."""
+
+    code = "rate_limited"
+    status = 429
+
+    def __init__(self, message: str, retry_after: float = 0.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Overloaded(HubError):
+    """The hub holds as many connections as its limits allow (in total, per address, or not yet authenticated)."""
+
+    code = "overloaded"
+    status = 503
+
+
 class NotFound(HubError, LookupError):
     code = "not_found"
     status = 404
@@ -118,16 +141,24 @@ class CapacityError(SessionError):
     status = 429
 
 
+class SessionExpired(SessionError):
+    """A session the hub closed because it idled longer than the session TTL (``HUB_SESSION_TTL_S``)."""
+
+    code = "session_expired"
+    status = 410
+
+
 class InternalSession(SessionError):
     """A write to (or a close of) a session the hub keeps for itself, such as a task's starting state."""
 
     code = "read_only"
     status = 403
 
-    def __init__(self, sid: str, action: str = "write to") -> None:
+    def __init__(
+        self, sid: str, action: str = "write to", what: str = "internal to the hub (a task's starting state)"
+    ) -> None:
         super().__init__(
-            f"session {sid!r} is internal to the hub (a task's starting state) and read-only: "
-            f"callers cannot {action} it; fork it or open your own session"
+            f"session {sid!r} is {what} and read-only: callers cannot {action} it; fork it or open your own session"
         )
 
 
@@ -195,7 +226,7 @@ class ProtocolError(BadRequest):
         self.rid = rid
 
 
-EPISODE_STATUS = {"unknown_episode": 404, "capacity": 429, "bad_message": 400}
+EPISODE_STATUS = {"unknown_episode": 404, "capacity": 429, "bad_message": 400, "session_expired": 410}
 
 
 class EpisodeError(HubError, LookupError):
@@ -239,6 +270,11 @@ def ws_error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
     return {"type": "error", "id": rid, "code": code, "message": message}
 
 
-def mcp_result(message: str) -> types.CallToolResult:
-    """A failed tool call as MCP reports it: an error result the model reads, not a protocol error."""
-    return types.CallToolResult(content=[types.TextContent(text=f"Error: {message}")], is_error=True)
+MCP_ERROR_META = "hub/error"
+
+
+def mcp_result(message: str, code: str | None = None) -> types.CallToolResult:
+    """A failed tool call as MCP reports it: an error result the model reads, not a protocol error; ``code``
+    (the hub's error code, for programs) travels in ``_meta["hub/error"]``."""
+    meta = None if code is None else {MCP_ERROR_META: code}
+    return types.CallToolResult(content=[types.TextContent(text=f"Error: {message}")], is_error=True, meta=meta)

@@ -7,11 +7,14 @@ import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
 
+from hub.config import Settings
 from hub.net import free_port
+from hub.transports.gate import server as hub_server
 
 __all__ = ["LiveHub", "free_port", "serve"]
 
@@ -32,11 +35,18 @@ class LiveHub:
 
 @asynccontextmanager
 async def serve(
-    app: Starlette, port: int | None = None, timeout: float = 20.0, log_level: str = "warning"
+    app: Starlette, port: int | None = None, timeout: float = 20.0, log_level: str = "warning", **options: Any
 ) -> AsyncIterator[LiveHub]:
-    """Serve ``app`` with a real uvicorn on 127.0.0.1 until the block exits."""
+    """Serve ``app`` with a real uvicorn on 127.0.0.1 until the block exits: the hub's own server (its connection
+    gate and frame limit) for a hub app, plain uvicorn for any other app."""
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, lifespan="on"))
+    settings = getattr(app.state, "settings", None)
+    if isinstance(settings, Settings):
+        server: uvicorn.Server = hub_server(
+            app, settings, host="127.0.0.1", port=port, log_level=log_level, lifespan="on", **options
+        )
+    else:
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level, lifespan="on"))
     started = asyncio.Event()
     startup = server.startup
 

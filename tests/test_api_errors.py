@@ -13,6 +13,7 @@ import pytest_asyncio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from hub import ids
 from hub.core import Hub
@@ -79,15 +80,17 @@ async def test_every_body_route_refuses_a_body_over_the_limit_and_keeps_nothing(
     assert hub_of(live).sessions.get("default").calls == 0
 
 
-async def test_a_ws_message_over_the_limit_is_refused_and_the_socket_stays_open(live: LiveHub) -> None:
+async def test_a_ws_message_over_the_limit_is_refused_from_its_header_and_the_hub_goes_on(live: LiveHub) -> None:
     async with connect(live.ws_url, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "id": 1}))
         assert json.loads(await ws.recv())["type"] == "welcome"
         await ws.send(json.dumps({"type": "ping", "id": 2, "pad": "a" * LIMIT}))
-        reply = json.loads(await ws.recv())
-        assert reply["type"] == "error" and reply["code"] == "too_large"
-        await ws.send(json.dumps({"type": "ping", "id": 3}))
-        assert json.loads(await ws.recv())["id"] == 3
+        with pytest.raises(ConnectionClosed) as closed:
+            await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    async with connect(live.ws_url) as ws:
+        await ws.send(json.dumps({"type": "hello", "id": 1}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
 
 
 # Malformed bodies, ids, seeds -------------------------------------------------------------------

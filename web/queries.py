@@ -155,7 +155,7 @@ class EpisodeFilter:
         if self.server:
             clauses.append("e.task_id IN (SELECT id FROM tasks WHERE servers LIKE ?)")
             params.append(f'%"{self.server}"%')
-        if self.status in ("open", "finished"):
+        if self.status in ("open", "finished", "interrupted"):
             clauses.append("e.status = ?")
             params.append(self.status)
         if self.min_reward is not None:

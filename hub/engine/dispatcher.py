@@ -35,10 +35,20 @@ from hub.state.sessions import Session, SessionManager
 
 log = logging.getLogger("hub.engine.dispatcher")
 
-# A failed call's kind: the code of the hub.errors class (unknown_server, unknown_tool, session), or
-# the kit's ToolError (tool) and ArgumentError (arguments), or a bug in the tool (internal).
+# A failed call's kind: the code of the hub.errors class (unknown_server, unknown_tool, session, session_expired,
+# too_large for a result over the limit), or the kit's ToolError (tool) and ArgumentError (arguments), or a bug in
+# the tool (internal).
 ErrorKind = Literal[
-    "tool", "arguments", "unknown_server", "unknown_tool", "session", "capacity", "read_only", "result", "internal"
+    "tool",
+    "arguments",
+    "unknown_server",
+    "unknown_tool",
+    "session",
+    "session_expired",
+    "capacity",
+    "read_only",
+    "too_large",
+    "internal",
 ]
 
 # What one result may weigh as JSON. Read tools page their lists, so a bigger answer is a runaway
@@ -244,7 +254,7 @@ class Dispatcher:
                 f"the result of {server}.{spec.name} is {len(outcome.result_json or '')} "
                 f"characters, over the limit of {MAX_RESULT_CHARS}; ask for less (a smaller limit, "
                 "a page, a narrower path)",
-                "result",
+                "too_large",
             )
         return outcome
 

@@ -8,6 +8,10 @@ user turn. Step: the model's raw text is parsed (Hermes/Qwen ``<tool_call>`` blo
 tool results come back; a message without a call moves to the next user turn, and the episode
 ends after the last turn or at the step cap. Malformed text is a format error recorded in the
 episode, never a crash. Finish: the reward breakdown (``hub.engine.reward``).
+
+What an episode produces (the model's messages and the tool results) is counted in bytes; past
+``max_episode_bytes`` (``HUB_MAX_EPISODE_BYTES``) no further call of the step runs and the episode
+ends with reason ``byte_cap``, so no episode makes the hub hold more than that (plus one result).
 """
 
 from __future__ import annotations
@@ -122,6 +126,7 @@ class Episode:
     user_calls: list[CallRecord] = field(default_factory=list)  # calls the user made on their own side
     user_view: UserView = field(default_factory=UserView)  # the dialogue as a simulated user's model sees it
     awaiting_user: bool = False  # the model answered: a simulated user speaks next
+    nbytes: int = 0  # the model's messages and the tool results so far (characters)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -184,6 +189,7 @@ class EpisodeEngine:
         max_templates: int = 256,
         keep_evidence: bool = True,
         user_model: UserModel | None = None,
+        max_episode_bytes: int | None = None,
     ) -> None:
         self.library = library
         self.sessions = sessions
@@ -196,6 +202,7 @@ class EpisodeEngine:
         self.max_templates = max_templates
         self.keep_evidence = keep_evidence
         self.user_model = user_model
+        self.max_episode_bytes = max_episode_bytes
         self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
@@ -399,6 +406,11 @@ class EpisodeEngine:
             self._announced.add(task.id)
             self.bus.publish(TaskEvent(task.id, task.kind, task.servers, task.model_dump(), time.time()))
 
+    def owner_of(self, sid: str) -> str | None:
+        """The live episode whose session ``sid`` is (only the episode's steps may change it), or None."""
+        eid = "ep-" + sid[3:] if sid.startswith("es-") else None
+        return eid if eid is not None and eid in self.episodes else None
+
     def get(self, eid: str) -> Episode:
         found = self.episodes.get(eid)
         if found is None:
@@ -433,6 +445,7 @@ class EpisodeEngine:
             output, raw = raw[: ep.limits.max_output_chars], raw[: ep.limits.max_output_chars]
         ep.steps += 1
         answered = ep.turn
+        ep.nbytes += len(raw)
         self._turn(ep, "assistant", raw)
         parsed = parse_model_output(output, call_prefix=f"call_{ep.steps}")
         errors = list(parsed.format_errors)
@@ -463,9 +476,14 @@ class EpisodeEngine:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
             ep.done, ep.reason = True, "step_cap"
+        if not ep.done and self._over_bytes(ep):
+            ep.done, ep.reason = True, "byte_cap"
         reward = self.reward_so_far(ep, answered).model_dump() if ep.step_reward else None
         tools = self.tools_of(ep.task, ep.added) if len(ep.added) != offered else None
         return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps, reward, tools)
+
+    def _over_bytes(self, ep: Episode) -> bool:
+        return self.max_episode_bytes is not None and ep.nbytes >= self.max_episode_bytes
 
     def _advance(self, ep: Episode) -> list[dict[str, Any]]:
         if ep.task.scorer:
@@ -513,6 +531,8 @@ class EpisodeEngine:
         """The call's full tool name, and the (server, tool) it runs, or None when it is not run (malformed, or not
         offered)."""
         name = call.name
+        if self._over_bytes(ep) and call.error is None:
+            call.error = f"not run: the episode reached its size cap of {self.max_episode_bytes:,} bytes"
         if ep.task.bare_names and name is not None:  # a tool's own name, as the task shows it
             name = ep.task.full_names().get(name, name)
         # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
@@ -522,6 +542,7 @@ class EpisodeEngine:
         return name, None
 
     def _record(self, ep: Episode, call: ParsedCall, name: str | None, outcome: CallOutcome) -> CallOutcome:
+        ep.nbytes += len(outcome.text())
         ep.calls.append(
             CallRecord(name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
         )

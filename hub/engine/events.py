@@ -8,7 +8,8 @@ first time), ``run`` and ``run_metric`` (training runs reported by the trainer o
 A ``Sink`` is anything with ``offer(event)``: the store (a bounded queue drained by its writer),
 metrics and the dashboard's live counters (counted in place), each ``/ws`` or SSE subscriber (a
 ``Subscription``: a bounded queue). Sinks register through ``attach``/``subscribe`` with the kinds
-they want. Publishing never blocks: a queue that is full loses its oldest event (counted in
+they want. Publishing never blocks: a queue is bounded in events and in bytes (``event_bytes``, an
+estimate computed once per event), and one that is full loses its oldest events (counted in
 ``dropped``) instead of growing memory.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Protocol
 
 from hub.wire import EVENT_KINDS
@@ -170,6 +171,71 @@ class EvidenceEvent:
 Event = ToolCallEvent | EpisodeEvent | TurnEvent | RewardEvent | TaskEvent | RunEvent | RunMetricEvent | EvidenceEvent
 
 
+# What a queued event costs besides its contents (the object, its dict, the queue's slot), and how much of
+# a deeply nested value is walked before the estimate stops (the rest is not counted: values that large are
+# already bounded by the body limit or the result limit).
+EVENT_OVERHEAD = 600
+MAX_NODES = 20_000
+SUBSCRIBER_BYTES = 16 * 2**20  # a /ws or SSE subscriber's queue holds at most this many bytes of events
+
+
+def approx_bytes(value: Any) -> int:
+    """About how many bytes ``value`` holds: text and bytes by length, containers by their items."""
+    total, stack, seen = 0, [value], 0
+    while stack and seen < MAX_NODES:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, (str, bytes)):
+            total += 50 + len(node)
+        elif isinstance(node, dict):
+            total += 64 + 16 * len(node)
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple, set, frozenset)):
+            total += 56 + 8 * len(node)
+            stack.extend(node)
+        else:
+            total += 32
+    return total
+
+
+def event_bytes(event: Any) -> int:
+    """An event's estimated size, computed once and kept on the event (outside its fields)."""
+    cached = event.__dict__.get("_nbytes")
+    if cached is None:
+        cached = EVENT_OVERHEAD
+        encoded = getattr(event, "result_json", None)
+        for f in fields(event):
+            value = getattr(event, f.name)
+            if f.name == "result" and encoded is not None:
+                continue  # the encoded text stands for it (the same value, counted once)
+            cached += approx_bytes(value)
+        event.__dict__["_nbytes"] = cached
+    return int(cached)
+
+
+class EventQueue(asyncio.Queue[Any]):
+    """An asyncio queue that knows the bytes it holds (``nbytes``), for ``Subscription`` to bound."""
+
+    def __init__(self, maxsize: int = 0, max_bytes: int | None = None) -> None:
+        super().__init__(maxsize)
+        self.max_bytes = max_bytes
+        self.nbytes = 0
+
+    def _put(self, item: Any) -> None:
+        self._queue.append(item)  # type: ignore[attr-defined]
+        self.nbytes += event_bytes(item)
+
+    def _get(self) -> Any:
+        item = self._queue.popleft()  # type: ignore[attr-defined]
+        self.nbytes -= event_bytes(item)
+        return item
+
+    def over(self, extra: int) -> bool:
+        """Whether one more event of ``extra`` bytes would not fit."""
+        return self.full() or (self.max_bytes is not None and self.nbytes + extra > self.max_bytes)
+
+
 class Sink(Protocol):
     """What the bus delivers to: ``offer`` must not block (publishing happens inside tool calls)."""
 
@@ -178,15 +244,27 @@ class Sink(Protocol):
 
 @dataclass
 class Subscription:
-    """A bounded queue of events for one reader; a full queue drops its oldest event."""
+    """A queue of events for one reader, bounded in events and bytes; a full queue drops its oldest events.
 
-    queue: asyncio.Queue[Event]
+    One event larger than the byte bound alone still goes through (into an emptied queue), so a reader
+    never misses an event for its size alone, and the queue holds at most the bound plus that one event."""
+
+    queue: EventQueue
     dropped: int = 0
     offered: int = 0
 
+    @classmethod
+    def bounded(cls, maxsize: int, max_bytes: int | None = SUBSCRIBER_BYTES) -> Subscription:
+        return cls(EventQueue(maxsize, max_bytes))
+
+    @property
+    def nbytes(self) -> int:
+        return self.queue.nbytes
+
     def offer(self, event: Event) -> None:
         self.offered += 1
-        if self.queue.full():
+        size = event_bytes(event)
+        while not self.queue.empty() and self.queue.over(size):
             self.queue.get_nowait()
             self.dropped += 1
         self.queue.put_nowait(event)
@@ -222,9 +300,11 @@ class EventBus:
     def detach(self, sink: Sink) -> None:
         self._sinks = [(s, k) for s, k in self._sinks if s is not sink]
 
-    def subscribe(self, kinds: Iterable[str] | None = None, maxsize: int | None = None) -> Subscription:
-        """A new queue of the events of ``kinds`` (default: all)."""
-        sub = Subscription(asyncio.Queue(maxsize or self.maxsize))
+    def subscribe(
+        self, kinds: Iterable[str] | None = None, maxsize: int | None = None, max_bytes: int | None = SUBSCRIBER_BYTES
+    ) -> Subscription:
+        """A new queue of the events of ``kinds`` (default: all), at most ``maxsize`` events and ``max_bytes``."""
+        sub = Subscription.bounded(maxsize or self.maxsize, max_bytes)
         self.attach(sub, kinds)
         return sub
 

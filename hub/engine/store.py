@@ -7,9 +7,21 @@ everything offered so far is acknowledged or refused. The writer never dies on o
 made storable on the way in (lone surrogates replaced), and a batch the database refuses is written
 again event by event, so only the events it still refuses are skipped, logged and counted
 (``failed``, with the latest in ``failures``). A full queue drops its oldest events and counts them
-(``dropped``): memory never grows without bound, and loss is visible, never silent.
+(``dropped``), and the queue is bounded in bytes as well as in events: memory never grows without
+bound, and loss is visible, never silent. Refusals and drops are logged once per interval with their
+counts (``hub.logs.Every``), and ``health()`` reports the store ``degraded`` while it is not running or
+has refused or dropped events within the last minute, with the latest failure.
 ``synchronous=NORMAL`` in WAL mode survives the process being killed (``kill -9``); pass
 ``synchronous="FULL"`` to survive power loss as well.
+
+Episodes have a ``status``: ``open`` while they run, ``finished`` once scored, ``interrupted`` when
+the hub stopped while they were open: a clean stop marks them with reason ``shutdown``, and the
+next start marks those a crash left open with reason ``crash`` (docs/protocol.md lists the
+statuses and reasons).
+
+A store that cannot be opened raises ``StoreError`` naming the file and SQLite's reason (and holds
+nothing open, so the process can exit); ``check_path`` runs the same checks synchronously, for the
+command line to refuse to start in a second rather than fail inside the server's start-up.
 """
 
 from __future__ import annotations
@@ -17,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sqlite3
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -29,6 +43,7 @@ from starlette.applications import Starlette
 
 from hub.engine.events import Event, EventBus, Subscription
 from hub.errors import StoreError
+from hub.logs import Every
 from hub.parts import Part
 from hub.text import storable_text
 from hub.wire import COMPONENTS, EVENT_KINDS
@@ -134,6 +149,14 @@ class Failure:
 # What the database (or the driver binding a value) can refuse one event for.
 ROW_ERRORS = (sqlite3.Error, ValueError, TypeError, OverflowError, AttributeError, KeyError)
 MAX_FAILURES_KEPT = 100
+QUEUE_BYTES = 128 * 2**20  # events waiting for the writer, at most (then the oldest are dropped and counted)
+HEALTH_WINDOW_S = 60.0  # a refusal or a drop this recent makes the store "degraded"
+LOG_INTERVAL_S = 10.0
+
+# Episode statuses and the reasons an episode was interrupted (docs/protocol.md).
+OPEN, FINISHED, INTERRUPTED = "open", "finished", "interrupted"
+SHUTDOWN, CRASH = "shutdown", "crash"
+SQL_INTERRUPT = f"UPDATE episodes SET status='{INTERRUPTED}', reason=?, finished_at=? WHERE status='{OPEN}'"
 
 
 SQL_TASK = "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?)"
@@ -262,6 +285,55 @@ def build_batch(events: Iterable[Any]) -> Batch:
     return batch
 
 
+def check_path(path: str) -> None:
+    """Refuse (``StoreError``) a store file the hub could not write, before anything starts: it opens the file
+    as the store will, creates the schema and takes the write lock, then closes it again."""
+    _check_side_files(path)
+    db = None
+    try:
+        db = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+        _prepare(db, "NORMAL")
+        db.execute("BEGIN IMMEDIATE")
+        try:  # a write of the header, rolled back: a file SQLite could open only read-only fails here
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute(f"PRAGMA user_version={int(version)}")
+        finally:
+            db.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        raise cannot_open(path, exc) from None
+    finally:
+        if db is not None:
+            db.close()
+
+
+def _check_side_files(path: str) -> None:
+    """SQLite maps ``-shm`` into memory: one it cannot write would fail every write (or, truncated under it, kill
+    the process with SIGBUS), so a read-only one is refused up front."""
+    for suffix in ("-wal", "-shm"):
+        side = path + suffix
+        if os.path.exists(side) and not os.access(side, os.R_OK | os.W_OK):
+            raise StoreError(
+                f"cannot open the episode store {path!r}: its file {side!r} is not writable by this process; "
+                "fix its owner or permissions (or remove it while no hub uses the store)"
+            )
+
+
+def _prepare(db: sqlite3.Connection, synchronous: str) -> None:
+    _check_wal(db.execute("PRAGMA journal_mode=WAL").fetchone())
+    db.execute(f"PRAGMA synchronous={synchronous}")
+    db.executescript(SCHEMA)
+
+
+def _check_wal(mode: Any) -> None:
+    if mode is None or str(mode[0]).lower() != "wal":
+        raise sqlite3.OperationalError(f"cannot switch to WAL journaling (the journal mode stays {mode and mode[0]!r})")
+
+
+def cannot_open(path: str, exc: BaseException) -> StoreError:
+    reason = f"{exc}" if isinstance(exc, sqlite3.Error) else f"{type(exc).__name__}: {exc}"
+    return StoreError(f"cannot open the episode store {path!r}: {reason} (SQLite)")
+
+
 class Store:
     def __init__(
         self,
@@ -269,22 +341,30 @@ class Store:
         *,
         batch_max: int = 1024,
         queue_max: int = 500_000,
+        queue_bytes: int | None = QUEUE_BYTES,
         synchronous: Literal["OFF", "NORMAL", "FULL"] = "NORMAL",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = path
         self.batch_max = batch_max
         self.synchronous = synchronous
-        self.sub = Subscription(asyncio.Queue(queue_max))
+        self.clock = clock
+        self.sub = Subscription.bounded(queue_max, queue_bytes)
         self.acked = 0
         self.failed = 0
         self.failures: deque[Failure] = deque(maxlen=MAX_FAILURES_KEPT)
         self.batches = 0
+        self.interrupted = 0  # episodes found open at start (a crash) and marked interrupted
         self.on_commit: Callable[[int], None] | None = None
         self._db: aiosqlite.Connection | None = None
         self._bus: EventBus | None = None
         self._writer: asyncio.Task[None] | None = None
         self._committed = asyncio.Event()
         self.failure: BaseException | None = None
+        self._log = Every(log, LOG_INTERVAL_S, clock)
+        self._last_trouble: float | None = None
+        self._dropped_seen = 0
+        self._started = False
 
     # State ------------------------------------------------------------------------------------
 
@@ -304,6 +384,29 @@ class Store:
     def dropped(self) -> int:
         return self.sub.dropped
 
+    def health(self) -> dict[str, Any]:
+        """``{"status": "ok"}``, or ``"degraded"`` with why: not running (once started), a failed writer, or
+        events refused or dropped within the last ``HEALTH_WINDOW_S`` seconds (with the latest failure)."""
+        self._note_drops()
+        problem = None
+        if self.failure is not None:
+            problem = f"the store writer failed: {self.failure!r}"
+        elif self._started and not self.running:
+            problem = "the store is not running"
+        elif self._last_trouble is not None and self.clock() - self._last_trouble < HEALTH_WINDOW_S:
+            latest = self.failures[-1].error if self.failures else "events dropped: the writer fell behind"
+            problem = f"events refused or dropped in the last {HEALTH_WINDOW_S:g} s; latest: {latest}"
+        if problem is None:
+            return {"status": "ok"}
+        return {"status": "degraded", "store": problem, "failed": self.failed, "dropped": self.dropped}
+
+    def _note_drops(self) -> None:
+        dropped = self.sub.dropped
+        if dropped > self._dropped_seen:
+            self._last_trouble = self.clock()
+            self._log.note("events dropped (store queue full)", "", logging.ERROR)
+            self._dropped_seen = dropped
+
     def stats(self) -> dict[str, Any]:
         return {
             "path": self.path,
@@ -314,20 +417,36 @@ class Store:
             "dropped": self.dropped,
             "queue_depth": self.depth,
             "batches": self.batches,
+            "queue_bytes": self.sub.nbytes,
+            "interrupted": self.interrupted,
             "failure": None if self.failure is None else repr(self.failure),
         }
 
     # Lifecycle --------------------------------------------------------------------------------
 
     async def start(self, bus: EventBus | None = None) -> None:
-        """Open the file, create the schema, subscribe to ``bus`` and start the writer."""
+        """Open the file, create the schema, mark the episodes a crash left open, subscribe to ``bus`` and start
+        the writer. A file that cannot be opened raises ``StoreError`` and leaves nothing open."""
         if self.running:
             return
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
-        await self._db.executescript(SCHEMA)
-        await self._migrate()
+        try:
+            _check_side_files(self.path)
+            self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            async with self._db.execute("PRAGMA journal_mode=WAL") as cursor:
+                _check_wal(await cursor.fetchone())
+            await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
+            await self._db.executescript(SCHEMA)
+            await self._migrate()
+            self.interrupted = await self._interrupt(CRASH)
+        except (sqlite3.Error, OSError) as exc:
+            await self._close()
+            raise cannot_open(self.path, exc) from None
+        except BaseException:
+            await self._close()
+            raise
+        if self.interrupted:
+            log.warning("marked %d episodes interrupted: the hub stopped while they were open", self.interrupted)
+        self._started = True
         if bus is not None:
             self._bus = bus
             bus.attach(self.sub, STORED_KINDS)
@@ -345,9 +464,24 @@ class Store:
             self._writer.cancel()
             await asyncio.gather(self._writer, return_exceptions=True)
             self._writer = None
+        if self._db is not None and self.failure is None:
+            try:
+                await self._interrupt(SHUTDOWN)
+            except sqlite3.Error as exc:
+                log.error("could not mark open episodes interrupted at shutdown: %s", exc)
+        await self._close()
+        self._started = False
+
+    async def _close(self) -> None:
         if self._db is not None:
-            await self._db.close()
-            self._db = None
+            db, self._db = self._db, None
+            await db.close()
+
+    async def _interrupt(self, reason: str) -> int:
+        """Mark every episode still open as interrupted (``reason``: shutdown or crash); how many."""
+        assert self._db is not None
+        cursor = await self._db.execute(SQL_INTERRUPT, (reason, time.time()))
+        return int(cursor.rowcount)
 
     async def _migrate(self) -> None:
         assert self._db is not None
@@ -395,6 +529,7 @@ class Store:
                     batch.append(queue.get_nowait())
                 self.acked += await self._write_all(batch)
                 self.batches += 1
+                self._note_drops()
                 self._committed.set()
                 self._committed = asyncio.Event()
                 if self.on_commit is not None:
@@ -429,7 +564,12 @@ class Store:
         )
         self.failed += 1
         self.failures.append(failure)
-        log.error("store skipped %s event %d: %s", failure.kind, failure.event_id, failure.error)
+        self._last_trouble = self.clock()
+        self._log.note(
+            f"{failure.kind} events refused by the store",
+            f"event {failure.event_id}: {failure.error}",
+            logging.ERROR,
+        )
 
     async def _write(self, events: list[Any]) -> None:
         assert self._db is not None
@@ -440,10 +580,11 @@ class Store:
             for sql in ORDER:
                 if sql in batch.rows:
                     await db.executemany(sql, batch.rows[sql])
+            await db.execute("COMMIT")
         except BaseException:
-            await db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite ends some failed transactions itself (a full disk, an I/O error)
+                await db.execute("ROLLBACK")
             raise
-        await db.execute("COMMIT")
 
     # Reads ------------------------------------------------------------------------------------
 

@@ -46,6 +46,9 @@ Decorator = Callable[[Callable[..., Json]], Callable[..., Json]]
 
 
 Limit = Annotated[int, Field(ge=1, le=100, description="How many results at most")]
+# The longest text ``Query.contains`` searches for: far past any name or phrase, far below SQLite's own
+# limit on a LIKE pattern (50,000 bytes), past which the database refuses the query as "too complex".
+MAX_SEARCH_CHARS = 1000
 Offset = Annotated[int, Field(ge=0, le=100_000, description="How many results to skip, for paging")]
 
 
@@ -488,9 +491,15 @@ class Query:
         return self.filter(f"{column} = ?", value)
 
     def contains(self, text: str | None, *columns: str) -> Query:
-        """Rows where any of ``columns`` contains ``text`` (SQL LIKE), unless ``text`` is empty or None."""
+        """Rows where any of ``columns`` contains ``text`` (SQL LIKE), unless ``text`` is empty or None; a text
+        longer than ``MAX_SEARCH_CHARS`` is a ToolError."""
         if not text:
             return self
+        if len(text) > MAX_SEARCH_CHARS:
+            raise ToolError(
+                f"the search text is {len(text):,} characters long; search for at most {MAX_SEARCH_CHARS:,} "
+                "(a name, a word or a phrase)"
+            )
         like = f"%{text}%"
         return self.where("(" + " OR ".join(f"{c} LIKE ?" for c in columns) + ")", *(like for _ in columns))
 

@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any
 
 from hub import ids
-from hub.errors import CapacityError, InternalSession, SessionError
+from hub.errors import CapacityError, InternalSession, SessionError, SessionExpired
 from hub.state.db import CONNECTION_BYTES, Fork, SeedLedger, combine
 from hub.state.lanes import DEFAULT_THREADS, Lane
 from hub.state.library import Library
@@ -35,6 +35,7 @@ from hub.state.memory import give_back
 
 DEFAULT_SESSION = "default"
 MAX_ENDED = 100_000
+EXPIRED = "closed after idling longer than the TTL"
 # Below this much room, a write first evicts the cached seed databases that no fork holds.
 RECLAIM_BELOW = 32 << 20
 # After closing this many bytes, the freed memory is handed back to the system (``memory.give_back``).
@@ -305,9 +306,7 @@ class SessionManager:
         found = self.sessions.get(ids.session_id(sid))
         if found is None:
             if sid in self.ended:
-                raise SessionError(
-                    f"session {sid!r} was {self.ended[sid]}; open a new session (or reopen this id explicitly)"
-                )
+                raise self.ended_error(sid)
             if not create:
                 raise SessionError(f"unknown or closed session {sid!r}")
             return self.open(sid)
@@ -463,10 +462,15 @@ class SessionManager:
             if found is not None and found.internal and not internal:
                 raise InternalSession(sid, "close")
             if found is None:
-                raise SessionError(f"unknown or closed session {sid!r}")
+                raise self.ended_error(sid) if sid in self.ended else SessionError(f"unknown or closed session {sid!r}")
             del self.sessions[sid]
             self._release(found)
             self._end(sid, "closed")
+
+    def ended_error(self, sid: str) -> SessionError:
+        """Why ``sid`` is gone, for a late caller: ``SessionExpired`` when the TTL sweep closed it."""
+        kind = SessionExpired if self.ended.get(sid) == EXPIRED else SessionError
+        return kind(f"session {sid!r} was {self.ended.get(sid)}; open a new session (or reopen this id explicitly)")
 
     def _release(self, session: Session) -> None:
         """Free a session's memory and the snapshots only it kept alive."""
@@ -520,7 +524,7 @@ class SessionManager:
             expired = [s.id for s in list(self.sessions.values()) if s.last_used < cutoff and s.id != DEFAULT_SESSION]
             for sid in expired:
                 self._release(self.sessions.pop(sid))
-                self._end(sid, "closed after idling longer than the TTL")
+                self._end(sid, EXPIRED)
         return expired
 
     def _make_room(self, n: int) -> None:

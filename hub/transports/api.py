@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Route
 
 from hub import ids
 from hub.core import Hub
-from hub.errors import BadRequest, HubError, UnknownTable, http_reply, internal_http_reply
+from hub.errors import BadRequest, HubError, InternalSession, UnknownTable, http_reply, internal_http_reply
 from hub.parts import Part
 from hub.state.db import page_diff
 from hub.state.sessions import Session
@@ -30,11 +30,20 @@ from hub.text import SURROGATE_ESCAPE, storable
 
 log = logging.getLogger("hub.transports.api")
 MAX_PAGE = 500
+MAX_QUERY_INT = 2**63 - 1  # what SQLite takes as a LIMIT or OFFSET
 DIFF_PAGE = 200  # diff rows per table and kind in one answer
 T = TypeVar("T")
 # A failed call's HTTP status by error kind: the model's own mistakes are a normal 200 reply (the call ran
 # and failed as a tool does); a bug in a tool is a 500; unknown servers, tools and sessions are a 404.
-CALL_STATUS = {"tool": 200, "arguments": 200, "internal": 500, "read_only": 403, "capacity": 429}
+CALL_STATUS = {
+    "tool": 200,
+    "arguments": 200,
+    "internal": 500,
+    "read_only": 403,
+    "session_expired": 410,
+    "too_large": 413,
+    "capacity": 429,
+}
 
 
 def _hub(request: Request) -> Hub:
@@ -78,9 +87,20 @@ def _query_int(request: Request, name: str, default: int) -> int:
         value = int(raw)
     except ValueError:
         raise BadRequest(f"query parameter {name!r} must be an integer, got {raw[:40]!r}") from None
-    if value < 0:
-        raise BadRequest(f"query parameter {name!r} must not be negative")
+    if not 0 <= value <= MAX_QUERY_INT:
+        raise BadRequest(f"query parameter {name!r} must be an integer from 0 to {MAX_QUERY_INT}")
     return value
+
+
+def check_writable(hub: Hub, sid: str, server: str, tool: str) -> None:
+    """Refuse (``read_only``) a caller's write to an episode's session: only the episode's own steps change it,
+    so its reward judges what the model did. Reads, forks and snapshots of it stay open to everyone."""
+    owner = hub.episodes.owner_of(sid)
+    if owner is None or server not in hub.library.mounts:
+        return
+    spec = hub.library.mount(server).tools.get(tool)
+    if spec is not None and spec.kind == "write":
+        raise InternalSession(sid, what=f"the session of episode {owner} (only its steps change it)")
 
 
 def summary(s: Session, *, hashed: bool = True) -> dict[str, Any]:
@@ -141,7 +161,11 @@ async def get_session(request: Request) -> JSONResponse:
 
 
 async def close_session(request: Request) -> JSONResponse:
-    _hub(request).sessions.close(request.path_params["sid"])
+    hub, sid = _hub(request), request.path_params["sid"]
+    owner = hub.episodes.owner_of(sid)
+    if owner is not None:
+        raise InternalSession(sid, "close", f"the session of episode {owner} (close the episode instead)")
+    hub.sessions.close(sid)
     return JSONResponse({"closed": request.path_params["sid"]})
 
 
@@ -164,6 +188,7 @@ async def call_tool(request: Request) -> JSONResponse:
     hub = _hub(request)
     body = await _body(request)
     p = request.path_params
+    check_writable(hub, p["sid"], p["server"], p["tool"])
     out = await hub.dispatcher.run(p["sid"], p["server"], p["tool"], body.get("arguments", {}))
     return JSONResponse(
         {

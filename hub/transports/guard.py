@@ -14,7 +14,10 @@ A refusal is a JSON 403 ``{"error": ..., "code": "forbidden_host" | "forbidden_o
 refused WebSocket upgrade gets the same 403 where the server can send one, else a close with
 code 1008 and the reason. A hub bound elsewhere requires its bearer token instead (``hub.app``).
 
-``redact_access_log`` keeps ``?token=`` out of uvicorn's access log.
+``redact_logs(token)`` keeps the token out of every log line: ``?token=`` values (whatever the case
+or percent-encoding of the name) and the token itself wherever it appears, in messages, their
+arguments and exception text, on uvicorn's HTTP and WebSocket lines and on every record the
+process's log handlers write.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ from __future__ import annotations
 import json
 import logging
 import re
-from urllib.parse import urlsplit
+from collections.abc import Iterable
+from urllib.parse import quote, quote_plus, urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from hub.config import is_loopback_host
 
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 WS_POLICY_VIOLATION = 1008
@@ -50,7 +56,7 @@ def split_host(value: str) -> tuple[str, int | None]:
 
 
 def is_loopback(host: str) -> bool:
-    return host in LOOPBACK_NAMES or (host.startswith("127.") and host.replace(".", "").isdigit())
+    return is_loopback_host(host)
 
 
 def check_host(host_header: str | None) -> int | None:
@@ -131,20 +137,66 @@ async def refuse(scope: Scope, send: Send, refusal: Refusal) -> None:
         await send({"type": "websocket.close", "code": WS_POLICY_VIOLATION, "reason": refusal.message[:120]})
 
 
-TOKEN_QUERY = re.compile(r"(?i)([?&]token=)[^&#\s]*")
+# ``token=`` in a query, its name in any case and any percent-encoding of its letters (``%74oken=``).
+TOKEN_QUERY = re.compile(r"(?i)((?:^|[?&;])(?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)=)[^&#\s\"']*")
+MASK = "***"
+PLAIN = (int, float, bool, type(None), bytes)
+UVICORN_LOGGERS = ("uvicorn", "uvicorn.access", "uvicorn.error")
 
 
 class RedactToken(logging.Filter):
-    """Replace the value of ``token=`` in access-log lines (uvicorn logs the full path with its query)."""
+    """Mask tokens in a log record: ``token=`` query values, and each known secret (as given, or URL-encoded)."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.secrets: set[str] = set()
+        self.add(secrets)
+
+    def add(self, secrets: Iterable[str]) -> None:
+        for secret in secrets:
+            if secret:
+                self.secrets.update({secret, quote(secret, safe=""), quote_plus(secret)})
+
+    def clean(self, text: str) -> str:
+        if "=" in text:
+            text = TOKEN_QUERY.sub(lambda m: m.group(1) + MASK, text)
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, MASK)
+        return text
+
+    def _arg(self, value: object) -> object:
+        if isinstance(value, str):
+            return self.clean(value)
+        if isinstance(value, PLAIN):
+            return value
+        text = str(value)
+        clean = self.clean(text)
+        return value if clean == text else clean
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple) and any(isinstance(a, str) and "token=" in a.lower() for a in record.args):
-            record.args = tuple(TOKEN_QUERY.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = self.clean(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(self._arg(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: self._arg(v) for k, v in record.args.items()}
+        if record.exc_info and record.exc_info[0] is not None:
+            record.exc_text = self.clean(record.exc_text or logging.Formatter().formatException(record.exc_info))
         return True
 
 
-def redact_access_log(logger_name: str = "uvicorn.access") -> None:
-    """Install the redaction once on uvicorn's access logger (its logging config keeps logger filters)."""
-    logger = logging.getLogger(logger_name)
-    if not any(isinstance(f, RedactToken) for f in logger.filters):
-        logger.addFilter(RedactToken())
+REDACTION = RedactToken()
+
+
+def redact_logs(token: str | None = None) -> RedactToken:
+    """Mask ``token`` (and every ``?token=`` value) in the process's log lines: on uvicorn's loggers and on every
+    handler of them and of the root logger (so records from any logger are cleaned on their way out). Call it
+    again once the server has configured logging (the app's start-up does): new handlers get the filter too."""
+    REDACTION.add([token] if token else [])
+    for name in (*UVICORN_LOGGERS, ""):
+        logger = logging.getLogger(name)
+        for holder in (logger, *logger.handlers):
+            if REDACTION not in holder.filters:
+                holder.addFilter(REDACTION)
+    return REDACTION

@@ -6,27 +6,37 @@ session by URL alone. The hub session of a call comes from, in order: the URL,
 ``_meta["hub/session"]``, the ``X-Hub-Session`` header, the legacy
 ``Mcp-Session-Id``; a caller with no hint at all works in the shared ``default``
 session.
+
+The SDK's transport sessions (one per legacy ``initialize``) count against the hub's session cap:
+while transports and hub sessions together fill ``HUB_MAX_SESSIONS``, an ``initialize`` is refused
+(429 ``capacity``); an idle transport ends after the session TTL (at most the SDK's 30 minutes).
+A failed call carries its error code in the result's ``_meta["hub/error"]``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import json
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import Server
-from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.streamable_http_manager import (
+    DEFAULT_SESSION_IDLE_TIMEOUT,
+    StreamableHTTPASGIApp,
+    StreamableHTTPSessionManager,
+)
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.routing import BaseRoute, Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from hub import ids
 from hub.engine.dispatcher import Dispatcher
-from hub.errors import HubError, UnknownServer, http_reply, mcp_result
+from hub.errors import CapacityError, HubError, UnknownServer, http_reply, mcp_result
 from hub.kit import Tool
 from hub.kit.names import split_name, tool_name
 from hub.mount.spec import session_from_meta
@@ -34,10 +44,12 @@ from hub.parts import Part
 from hub.state.library import Library
 from hub.state.sessions import DEFAULT_SESSION
 from hub.text import storable
+from hub.transports.api import check_writable
 from hub.transports.mcp_hub_tools import HUB_TOOLS, McpHubExtras
 
 META_KEY = "hub/session"
 ALL = "*"
+WriteGuard = Callable[[str, str, str], None]  # (session, server, tool): raises a HubError for a refused write
 
 
 def mcp_tool(tool: Tool, name: str) -> types.Tool:
@@ -76,10 +88,15 @@ class McpEndpoints:
         loopback: bool,
         max_body_bytes: int,
         extras: McpHubExtras | None = None,
+        max_sessions: int | None = None,
+        idle_timeout_s: float = DEFAULT_SESSION_IDLE_TIMEOUT,
+        write_guard: WriteGuard | None = None,
     ) -> None:
         self.library = library
         self.dispatcher = dispatcher
         self.extras = extras  # session handles, prompts and resources (hub.transports.mcp_hub_tools)
+        self.max_sessions = max_sessions
+        self.write_guard = write_guard
         security = TransportSecuritySettings(
             enable_dns_rebinding_protection=loopback,
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost"],
@@ -93,6 +110,7 @@ class McpEndpoints:
                 json_response=True,
                 security_settings=security,
                 max_request_body_size=max_body_bytes,
+                session_idle_timeout=min(idle_timeout_s, DEFAULT_SESSION_IDLE_TIMEOUT),
             )
             self.managers[key] = manager
             self.apps[key] = StreamableHTTPASGIApp(manager)
@@ -122,11 +140,13 @@ class McpEndpoints:
             try:
                 sid = ids.session_id(resolve_session(ctx))
                 session_from_meta(self.dispatcher.sessions, sid, dict(ctx.meta or {}))
-            except HubError as exc:  # a bad session id, or a scenario the session cannot start from
-                return mcp_result(exc.message)
+                if self.write_guard is not None:
+                    self.write_guard(sid, server, tool)
+            except HubError as exc:  # a bad session id, a scenario the session cannot start from, a refused write
+                return mcp_result(exc.message, exc.code)
             outcome = await self.dispatcher.run(sid, server, tool, storable(params.arguments))
             if not outcome.ok:
-                return mcp_result(outcome.error or "the call failed")
+                return mcp_result(outcome.error or "the call failed", outcome.error_kind)
             structured = outcome.result if isinstance(outcome.result, dict) else None
             return types.CallToolResult(content=[types.TextContent(text=outcome.text())], structured_content=structured)
 
@@ -148,6 +168,16 @@ class McpEndpoints:
                 await stack.enter_async_context(manager.run())
             yield
 
+    def transports(self) -> int:
+        """Transport sessions the SDK holds open (one per legacy ``initialize``), over every endpoint."""
+        return sum(len(getattr(m, "_server_instances", ())) for m in self.managers.values())
+
+    def full(self) -> bool:
+        """Whether transports and hub sessions together fill the session cap."""
+        if self.max_sessions is None:
+            return False
+        return self.transports() + len(self.dispatcher.sessions) >= self.max_sessions
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         key = scope.get("path_params", {}).get("server", ALL)
         app = self.apps.get(key)
@@ -155,7 +185,60 @@ class McpEndpoints:
             response = http_reply(UnknownServer(f"unknown server {key!r}"), servers=list(self.library.mounts))
             await response(scope, receive, send)
             return
+        if scope.get("method") == "POST" and self.full() and not _has_header(scope, b"mcp-session-id"):
+            body = await _read_body(receive)
+            if _opens_session(body):
+                refusal = CapacityError(
+                    f"session cap reached ({self.max_sessions} hub and MCP sessions open); "
+                    "close sessions or raise HUB_MAX_SESSIONS"
+                )
+                await http_reply(refusal)(scope, receive, send)
+                return
+            receive = _replay(body, receive)
         await app(scope, receive, send)
+
+
+def _has_header(scope: Scope, name: bytes) -> bool:
+    return any(key.lower() == name for key, _ in scope.get("headers", []))
+
+
+async def _read_body(receive: Receive) -> bytes:
+    """The request's whole body (the body limit in front of every route bounds it)."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _opens_session(body: bytes) -> bool:
+    """Whether a JSON-RPC body (one message or a batch) is an ``initialize``, which opens a transport session."""
+    if b"initialize" not in body:
+        return False
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return False
+    messages = data if isinstance(data, list) else [data]
+    return any(isinstance(m, dict) and m.get("method") == "initialize" for m in messages)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the already-read body over once, then defers to the connection's."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 PATHS = ("/mcp", "/mcp/{server}", "/sessions/{sid}/mcp", "/sessions/{sid}/mcp/{server}")
@@ -169,6 +252,9 @@ def _install(app: Starlette) -> None:
         loopback=settings.loopback,
         max_body_bytes=settings.max_body_bytes,
         extras=McpHubExtras(hub, resolve_session),
+        max_sessions=settings.max_sessions,
+        idle_timeout_s=settings.session_ttl_s,
+        write_guard=lambda sid, server, tool: check_writable(hub, sid, server, tool),
     )
 
 

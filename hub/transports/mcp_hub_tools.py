@@ -31,7 +31,7 @@ from mcp.shared.exceptions import MCPError
 
 from hub import ids
 from hub.core import Hub
-from hub.errors import BadRequest, HubError, mcp_result
+from hub.errors import BadRequest, HubError, InternalSession, mcp_result
 from hub.state.memory import ensure_seeds, prepare_call
 from hub.tasks import Task
 
@@ -93,7 +93,7 @@ class McpHubExtras:
         try:
             data = await self.open(args) if name == OPEN else self.close(args)
         except HubError as exc:
-            return mcp_result(exc.message)
+            return mcp_result(exc.message, exc.code)
         return types.CallToolResult(content=[types.TextContent(text=json.dumps(data))], structured_content=data)
 
     async def open(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -132,6 +132,9 @@ class McpHubExtras:
         if set(args) != {"session"}:
             raise BadRequest(f"{CLOSE} takes exactly one argument, session")
         sid = ids.session_id(args["session"], "session")
+        owner = self.hub.episodes.owner_of(sid)
+        if owner is not None:
+            raise InternalSession(sid, "close", f"the session of episode {owner} (close the episode instead)")
         self.hub.sessions.close(sid)
         return {"session": sid, "closed": True}
 

@@ -10,7 +10,17 @@ text -> observations), ``finish`` (reward breakdown), ``close``, ``subscribe``/`
 
 Messages are handled one at a time per connection, and the next one is read only after the
 reply is sent: a client that does not read its replies stops being read (TCP backpressure).
-Live events go through a bounded queue that drops its oldest events (counted in ``dropped``).
+Live events go through a queue bounded in events and bytes that drops its oldest events (counted
+in ``dropped``). A frame over ``HUB_MAX_BODY_BYTES`` is refused by the server from its header
+(close 1009) before its payload is read (``hub.transports.gate``).
+
+Authenticate before holding: on a hub with a token, a socket that did not authenticate on its
+upgrade (header or ``?token=``) must send a valid ``hello`` within ``HUB_HELLO_TIMEOUT_S`` or it is
+closed (1008); such sockets are capped per address and in total (``Admission``: past the caps the
+upgrade is refused, ``503 overloaded``), and wrong tokens count against the address
+(``hub.transports.auth.AuthThrottle``: past the limit the socket is closed, 1008, and new upgrades
+from that address are refused, ``429 rate_limited``). An authenticated socket that sends nothing for
+``HUB_IDLE_TIMEOUT_S`` (and has no live-event subscription) is closed (1000).
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,11 +40,21 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hub.engine.events import RunEvent, RunMetricEvent, Subscription
-from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
+from hub.errors import (
+    EpisodeError,
+    HubError,
+    Overloaded,
+    ProtocolError,
+    RateLimited,
+    StoreError,
+    http_reply,
+    ws_error,
+    ws_reply,
+)
 from hub.parts import Part
 from hub.tasks import oracle_script
 from hub.text import SURROGATE_ESCAPE, storable
-from hub.transports.auth import scope_has_token, token_matches
+from hub.transports.auth import AuthThrottle, client_address, retry_headers, scope_has_token, token_matches
 from hub.wire import (
     EVENT_KINDS,
     MAX_GROUP,
@@ -58,6 +79,43 @@ from hub.wire import (
 )
 
 log = logging.getLogger("hub.transports.ws")
+
+PENDING_PER_ADDRESS = 8  # sockets one address may hold open before it authenticates
+PENDING_TOTAL = 256  # such sockets from all addresses together
+POLICY_VIOLATION = 1008
+NORMAL_CLOSURE = 1000
+
+
+class Admission:
+    """The ``/ws`` sockets still waiting to authenticate, counted per address and in total."""
+
+    def __init__(self, per_address: int = PENDING_PER_ADDRESS, total: int = PENDING_TOTAL) -> None:
+        self.per_address = per_address
+        self.total = total
+        self.pending: Counter[str] = Counter()
+        self.refused = 0
+
+    def refusal(self, address: str) -> Overloaded | None:
+        """Why a new unauthenticated socket from ``address`` may not open now (None: it may)."""
+        if sum(self.pending.values()) >= self.total:
+            why = f"{self.total} sockets are waiting to authenticate; authenticate on the upgrade or retry shortly"
+        elif self.pending[address] >= self.per_address:
+            why = (
+                f"{self.per_address} sockets from {address} are waiting to authenticate; say hello on them first, "
+                "or authenticate on the upgrade (Authorization header)"
+            )
+        else:
+            return None
+        self.refused += 1
+        return Overloaded(why)
+
+    def hold(self, address: str) -> None:
+        self.pending[address] += 1
+
+    def release(self, address: str) -> None:
+        self.pending[address] -= 1
+        if self.pending[address] <= 0:
+            del self.pending[address]
 
 
 def dumps(data: dict[str, Any]) -> str:
@@ -93,9 +151,15 @@ class Connection:
     def __init__(self, websocket: WebSocket) -> None:
         self.ws = websocket
         self.hub = websocket.app.state.hub
-        token = self.hub.settings.token
+        self.settings = self.hub.settings
+        token = self.settings.token
         self.token: str | None = token
         self.pre_authorized = token is None or scope_has_token(websocket.scope, token)
+        self.address = client_address(websocket.scope)
+        self.admission: Admission = websocket.app.state.ws_admission
+        self.throttle: AuthThrottle | None = getattr(websocket.app.state, "auth_throttle", None)
+        self.pending = False  # holding one of the admission's slots for unauthenticated sockets
+        self.closing: tuple[int, str] | None = None
         self.ready = False
         self.send_lock = asyncio.Lock()
         self.sub: Subscription | None = None
@@ -106,15 +170,80 @@ class Connection:
         async with self.send_lock:
             await self.ws.send_text(dumps(data))
 
+    async def serve(self) -> None:
+        """Admit the socket (an unauthenticated one within the caps), then run it until it closes."""
+        if not self.pre_authorized:
+            refusal = self.refusal()
+            if refusal is not None:
+                await self.deny(refusal)
+                return
+            self.admission.hold(self.address)
+            self.pending = True
+        try:
+            await self.ws.accept()
+            with contextlib.suppress(WebSocketDisconnect):
+                await self.run()
+        finally:
+            self.authenticated()
+            self.stop_pump()
+
+    async def deny(self, refusal: HubError) -> None:
+        """Refuse the upgrade: an HTTP reply where the server can send one, else a close with the reason."""
+        if "websocket.http.response" in self.ws.scope.get("extensions", {}):
+            headers = retry_headers(refusal) if isinstance(refusal, RateLimited) else {"Retry-After": "1"}
+            await self.ws.send_denial_response(http_reply(refusal, headers=headers))
+        else:
+            await self.ws.close(POLICY_VIOLATION, refusal.message[:120])
+
+    def refusal(self) -> HubError | None:
+        wait = self.throttle.retry_after(self.address) if self.throttle is not None else 0.0
+        if wait > 0 and self.throttle is not None:
+            return self.throttle.error(wait)
+        return self.admission.refusal(self.address)
+
+    def authenticated(self) -> None:
+        """Give back the slot held while the socket had not authenticated."""
+        if self.pending:
+            self.pending = False
+            self.admission.release(self.address)
+
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        hello_deadline = loop.time() + self.settings.hello_timeout_s
         while True:
-            message = await self.ws.receive()
+            try:
+                async with asyncio.timeout(self.patience(hello_deadline - loop.time())):
+                    message = await self.ws.receive()
+            except TimeoutError:
+                await self.ws.close(*self.timed_out())
+                return
             if message["type"] == "websocket.disconnect":
                 return
             raw = message.get("text")
             if raw is None:
                 raw = _text_of(message.get("bytes"))
             await self.send(await self.handle(raw))
+            if self.authorized:
+                self.authenticated()
+            if self.closing is not None:
+                await self.ws.close(*self.closing)
+                return
+
+    def patience(self, hello_left: float) -> float | None:
+        """How long to wait for the next message: the hello's deadline while unauthenticated, else the idle
+        timeout (none while events are subscribed: such a client listens more than it talks)."""
+        if not self.authorized:
+            return max(0.0, hello_left)
+        return None if self.sub is not None else self.settings.idle_timeout_s
+
+    @property
+    def authorized(self) -> bool:
+        return self.pre_authorized or self.ready
+
+    def timed_out(self) -> tuple[int, str]:
+        if self.authorized:
+            return NORMAL_CLOSURE, f"idle for {self.settings.idle_timeout_s:g} s; reconnect to go on"
+        return POLICY_VIOLATION, f"no valid hello within {self.settings.hello_timeout_s:g} s"
 
     async def handle(self, raw: str | None) -> dict[str, Any]:
         """The reply to one raw message. The connection's one top-level exception boundary."""
@@ -154,9 +283,9 @@ class Connection:
             raise ProtocolError(
                 "unsupported_version", f"this hub speaks {PROTOCOL} version {VERSION}, not {req.version}"
             )
-        if not self.pre_authorized:
-            if not token_matches(req.token, self.token):
-                raise ProtocolError("unauthorized", "missing or wrong token")
+        if not self.pre_authorized and not token_matches(req.token, self.token):
+            self.failed_hello()
+            raise ProtocolError("unauthorized", "missing or wrong token")
         self.ready = True
         hub = self.hub
         return {
@@ -168,6 +297,14 @@ class Connection:
             "limits": hub.episodes.limits.model_dump(),
             "max_group": MAX_GROUP,
         }
+
+    def failed_hello(self) -> None:
+        """Count a wrong token against the address; past the throttle's limit the socket closes after the reply."""
+        if self.throttle is None:
+            return
+        wait = self.throttle.fail(self.address)
+        if wait > 0:
+            self.closing = (POLICY_VIOLATION, self.throttle.error(wait).message[:120])
 
     def on_ping(self, req: Ping) -> dict[str, Any]:
         return {"type": "pong", "ts": time.time()}
@@ -306,17 +443,15 @@ def _text_of(data: bytes | None) -> str | None:
 
 
 async def ws_endpoint(websocket: WebSocket) -> None:
-    await websocket.accept()
-    conn = Connection(websocket)
-    try:
-        with contextlib.suppress(WebSocketDisconnect):
-            await conn.run()
-    finally:
-        conn.stop_pump()
+    await Connection(websocket).serve()
+
+
+def _install(app: Starlette) -> None:
+    app.state.ws_admission = Admission()
 
 
 def _routes(app: Starlette) -> list[BaseRoute]:
     return [WebSocketRoute("/ws", ws_endpoint)]
 
 
-part = Part("rollouts", routes=_routes)
+part = Part("rollouts", install=_install, routes=_routes)

@@ -92,5 +92,5 @@ def test_a_read_result_over_the_limit_is_a_clear_error(world: World) -> None:
     for _ in range(4):  # each control character is six characters of JSON
         world.ok(F, "append_file", path="ctl.txt", content="\x01" * 100_000, newline=False)
     out = world.call(F, "read_file", path="ctl.txt")
-    assert not out.ok and out.error_kind == "result" and "ask for less" in (out.error or "")
+    assert not out.ok and out.error_kind == "too_large" and "ask for less" in (out.error or "")
     assert world.ok(F, "count_words", path="ctl.txt")["bytes"] == 400_000
