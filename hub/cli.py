@@ -29,6 +29,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tasks_path=args.tasks,
             max_state_bytes=args.max_state_bytes,
             seed_cache=args.seed_cache,
+            reward=args.reward,
+            judge_endpoint=args.judge_endpoint,
+            judge_model=args.judge_model,
             **server_choice(args),
         )
         settings.check()
@@ -134,6 +137,20 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
         default=None,
         help="seed worlds kept per server, least recently used out (HUB_SEED_CACHE; default 8)",
     )
+    serve.add_argument(
+        "--reward",
+        choices=("outcome", "paper"),
+        default=None,
+        help="reward preset when finish names none (HUB_REWARD; default outcome; paper: the paper's formula)",
+    )
+    serve.add_argument(
+        "--judge-endpoint",
+        default=None,
+        metavar="URL",
+        help="OpenAI-compatible base URL of a model that decides R_ask (HUB_JUDGE_ENDPOINT; the rules decide without; "
+        "its key from HUB_JUDGE_API_KEY)",
+    )
+    serve.add_argument("--judge-model", default=None, help="the judge endpoint's model name (HUB_JUDGE_MODEL)")
     serve.add_argument("--log-level", default="info")
     for cmd in (
         serve,

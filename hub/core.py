@@ -8,12 +8,14 @@ from typing import Any
 from hub.config import Settings
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
+from hub.engine.judge import AskJudge
 from hub.engine.store import Store
 from hub.engine.world import World
 from hub.mount import choose_servers, load_mount
 from hub.state.library import Library, SqliteMount
 from hub.tasks import BUILTIN_TASKS, TaskSet
 from hub.transports.metrics import HubMetrics
+from hub.wire import RewardConfig
 from servers import REGISTRY
 
 
@@ -33,10 +35,25 @@ class Hub:
         self.sessions = self.world.sessions
         self.dispatcher = self.world.dispatcher
         self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)
-        self.episodes = EpisodeEngine(self.library, self.sessions, self.dispatcher, self.bus, self.tasks)
+        self.episodes = EpisodeEngine(
+            self.library,
+            self.sessions,
+            self.dispatcher,
+            self.bus,
+            self.tasks,
+            reward=RewardConfig(preset=settings.reward),
+            judge=ask_judge(settings),
+        )
         self.store = Store(settings.store_path)  # started by the app's lifespan
         self.metrics = HubMetrics()
         self.metrics.attach(self)
+
+
+def ask_judge(settings: Settings) -> AskJudge | None:
+    """The chat model that decides R_ask, when the settings name one."""
+    if not settings.judge_endpoint:
+        return None
+    return AskJudge(settings.judge_endpoint, settings.judge_model or "", settings.judge_api_key)
 
 
 def default_library(settings: Settings) -> Library:

@@ -27,7 +27,7 @@ from hub.engine.reward import RewardBreakdown
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
 from hub.tasks import BUILTIN_TASKS, TaskSet, hermes_call, read_jsonl
-from hub.wire import PAPER_TERMS
+from hub.wire import PAPER_TERMS, RewardConfig
 
 DOC = ROOT / "docs" / "reward.md"
 START, END = "<!-- examples:start (scripts/reward_doc.py --write) -->", "<!-- examples:end -->"
@@ -143,7 +143,7 @@ def play(engine: EpisodeEngine, ex: Example) -> RewardBreakdown:
         if engine.get(ep.id).done:
             break
         engine.step(ep.id, message)
-    breakdown = engine.finish(ep.id)
+    breakdown = engine.finish(ep.id, RewardConfig(preset="paper"))
     engine.close(ep.id)
     return breakdown
 

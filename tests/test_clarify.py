@@ -11,13 +11,15 @@ from hypothesis import strategies as st
 from pydantic import Field
 
 import hub.engine.clarify
-from hub.engine.clarify import judge_reply, missing_params, question_words, words_for
+from hub.engine.clarify import judge_reply, missing_params, other_words, question_words, words_for
 from hub.kit import Ctx, build_tool
 from hub.tasks import BUILTIN_TASKS, Task, read_jsonl
 from tests.conftest import LIBRARY
 
 EXAMPLE = re.compile(r'^\s+"(?P<reply>[^"]*)"\s+(?P<score>[01])\s+\S', re.MULTILINE)
 ACCOUNT = {"from_account_id": words_for("from_account_id", {"x-entity": "account"})}
+BANKING = {f"banking__{n}": t.input_schema for n, t in LIBRARY.mount("banking").tools.items()}
+OTHERS = other_words(BANKING, ACCOUNT)  # everything else the banking tools take
 
 
 def documented_examples() -> list[tuple[str, bool]]:
@@ -31,7 +33,8 @@ def test_the_module_documents_examples() -> None:
 
 @pytest.mark.parametrize(("reply", "asked"), documented_examples())
 def test_every_documented_example_scores_as_documented(reply: str, asked: bool) -> None:
-    assert judge_reply(reply, ACCOUNT).asked is asked, judge_reply(reply, ACCOUNT).reason
+    verdict = judge_reply(reply, ACCOUNT, OTHERS)
+    assert verdict.asked is asked, verdict.reason
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ episode, never a crash. Finish: the reward breakdown (``hub.engine.reward``).
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -22,12 +23,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from hub.engine.clarify import AskVerdict
 from hub.engine.dispatcher import CallOutcome, Dispatcher
-from hub.engine.events import EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
-from hub.engine.evidence import ExpectedStates, collect
+from hub.engine.events import Diff, EpisodeEvent, EventBus, RewardEvent, TaskEvent, ToolCallEvent, TurnEvent
+from hub.engine.evidence import ExpectedStates, collect, diff_sessions
+from hub.engine.judge import AskJudge
 from hub.engine.parsing import ParsedCall, parse_model_output
-from hub.engine.reward import CallRecord, RewardBreakdown, score
-from hub.engine.world import build_initial
+from hub.engine.reward import CallRecord, RewardBreakdown, rule_verdict, score
+from hub.engine.world import World, build_initial
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
@@ -35,6 +38,8 @@ from hub.state.sessions import Session, SessionManager
 from hub.tasks.io import TaskSet
 from hub.tasks.model import Task
 from hub.wire import EpisodeLimits, RewardConfig
+
+log = logging.getLogger("hub.engine.episodes")
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant that can use tools. To call a tool, reply with one or more blocks\n"
@@ -152,6 +157,7 @@ class EpisodeEngine:
         max_episodes: int = 5000,
         max_templates: int = 256,
         keep_evidence: bool = True,
+        judge: AskJudge | None = None,
     ) -> None:
         self.library = library
         self.sessions = sessions
@@ -163,6 +169,7 @@ class EpisodeEngine:
         self.max_episodes = max_episodes
         self.max_templates = max_templates
         self.keep_evidence = keep_evidence
+        self.judge = judge  # a chat model that decides R_ask (the rules decide without one)
         self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
@@ -170,6 +177,8 @@ class EpisodeEngine:
         self._tools: dict[str, list[dict[str, Any]]] = {}
         self._schema_maps: dict[str, dict[str, dict[str, Any]]] = {}
         self._announced: set[str] = set()
+        self._unreplayable: dict[str, str] = {}  # task id -> why its ground truth does not replay
+        self._changed: dict[str, int] = {}  # task id -> rows its ground truth changes
         self.opened = 0
         self.finished = 0
         self.reward_sum = 0.0
@@ -208,12 +217,36 @@ class EpisodeEngine:
                 self.sessions.close(old, internal=True)
         return session
 
+    def expect(self, task: Task) -> None:
+        """Give a task without expected final hashes the ones its ground truth leaves (replayed once, privately), so
+        the state term can score it; a ground truth that does not replay leaves it without (the reward says so)."""
+        if task.expected_server_hashes or task.id in self._unreplayable:
+            return
+        try:
+            session = self.expected.session(task)
+        except TaskError as exc:
+            self._unreplayable[task.id] = exc.message
+            log.warning("task %s has no expected final state: %s", task.id, exc.message)
+            return
+        task.expected_server_hashes = {s: session.fork_of(s).state_hash() for s in task.servers}
+        task.expected_state_hash = session.state_hash(task.servers)
+
     def tools_of(self, task: Task) -> list[dict[str, Any]]:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._tools.get(key)
         if found is None:
             found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in task.tools]
         return found
+
+    def reads_of(self, task: Task) -> frozenset[str]:
+        """The read-only tools among the task's offered and ground-truth tools (the reward asks which calls read)."""
+        names = {*task.tools, *(s.name for s in task.gt_steps())}
+        return frozenset(n for n in names if (p := split_name(n)) and self._is_read(*p))
+
+    def _is_read(self, server: str, tool: str) -> bool:
+        mount = self.library.mounts.get(server)
+        found = mount.tools.get(tool) if mount is not None else None
+        return found is not None and found.kind == "read"
 
     def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
@@ -242,6 +275,7 @@ class EpisodeEngine:
             raise EpisodeError(f"episode cap reached ({self.max_episodes} open); close finished episodes", "capacity")
         task = self.resolve(task_ref)
         base = self.template(task)
+        self.expect(task)
         tools = self.tools_of(task)
         eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
         # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
@@ -355,7 +389,8 @@ class EpisodeEngine:
             )
         else:
             outcome = self._refuse(ep, call, offered)
-        ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind))
+        result = outcome.result if outcome.ok else None
+        ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, result))
         return outcome
 
     def _refuse(self, ep: Episode, call: ParsedCall, offered: bool) -> CallOutcome:
@@ -394,8 +429,43 @@ class EpisodeEngine:
         session = self.sessions.get(ep.session_id, create=False)
         return {s: session.fork_of(s).state_hash() for s in ep.task.servers}
 
-    def finish(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
-        """End the episode (if it is still running) and score it; idempotent for the same config."""
+    def state_rows(self, task: Task, final: Session, hashes: Mapping[str, str]) -> float | None:
+        """The share of the rows the ground truth changes that the episode left right, less the rows it changed
+        that it should not have: 1 - (rows differing from the expected state) / (rows the ground truth changes)."""
+        want = task.expected_server_hashes
+        if not want or all(hashes.get(s) == h for s, h in want.items()):
+            return None
+        try:
+            wrong = rows_in(self.expected.diff(task, final))
+            changed = self._changed.get(task.id)
+            if changed is None:
+                changed = self._changed[task.id] = rows_in(self._gt_change(task))
+        except TaskError:
+            return None
+        return max(0.0, 1.0 - wrong / max(1, changed))
+
+    def _gt_change(self, task: Task) -> Diff:
+        start = World(self.library).start(task, "start")
+        return diff_sessions(self.expected.session(task), start, task.servers)
+
+    async def finish_judged(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
+        """``finish``, with the judge model (when the hub has one) deciding whether each ask turn's reply asks for
+        what is missing; the rules decide without one, and wherever it cannot."""
+        ep = self.get(eid)
+        config = config or self.reward
+        asks = [i for i, t in enumerate(ep.task.turns) if t.ask]
+        fresh = ep.reward is None or ep.reward_config != config
+        if self.judge is None or not asks or config.clarify_check != "question" or not fresh:
+            return self.finish(eid, config)
+        schemas = self.schemas_of(ep.task)
+        rules = {i: rule_verdict(ep.task, i, schemas, ep.replies) for i in asks}
+        return self.finish(eid, config, await self.judge.verdicts(ep.task, list(ep.replies), rules))
+
+    def finish(
+        self, eid: str, config: RewardConfig | None = None, verdicts: Mapping[int, AskVerdict] | None = None
+    ) -> RewardBreakdown:
+        """End the episode (if it is still running) and score it; idempotent for the same config. ``verdicts``:
+        the ask turns a judge model decided (``finish_judged``)."""
         ep = self.get(eid)
         config = config or self.reward
         if ep.reward is not None and ep.reward_config == config:
@@ -414,9 +484,12 @@ class EpisodeEngine:
             self.schemas_of(ep.task),
             config,
             final_hashes=hashes,
+            state_rows=self.state_rows(ep.task, session, hashes) if config.state_gate is not None else None,
             messages=ep.steps,
             format_error_messages=ep.format_error_messages,
             replies=ep.replies,
+            reads=self.reads_of(ep.task),
+            verdicts=verdicts,
         )
         ep.reward, ep.reward_config = breakdown, config
         if first:
@@ -451,6 +524,7 @@ class EpisodeEngine:
                 now,
                 max=breakdown.max,
                 ledger=[r.model_dump() for r in breakdown.ledger],
+                preset=breakdown.preset,
             )
         )
         if first and self.keep_evidence:
@@ -487,6 +561,13 @@ class EpisodeEngine:
             "finished": self.finished,
             "mean_reward": self.reward_sum / self.finished if self.finished else None,
         }
+
+
+def rows_in(diff: Diff) -> int:
+    """How many rows a state diff adds, removes or changes."""
+    return sum(
+        len(d.get(k, [])) for tables in diff.values() for d in tables.values() for k in ("added", "removed", "changed")
+    )
 
 
 def _json_text(message: dict[str, Any]) -> str:

@@ -15,7 +15,9 @@ def hermes_call(name: str, arguments: dict[str, Any]) -> str:
 
 def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
-    answer; a question on an ``ask`` turn; a refusal on an abstain task."""
+    answer (stating the values the turn asked for, when it records them); a question on an ``ask`` turn; a refusal
+    on an abstain task."""
+    from hub.engine.answer import answer_reply
     from hub.engine.clarify import clarifying_question
 
     out: list[str] = []
@@ -24,7 +26,9 @@ def oracle_script(task: Task) -> list[str]:
             out.append(clarifying_question(task, i))
         elif turn.calls:
             out.append("\n".join(hermes_call(s.name, s.arguments) for s in turn.calls))
-            out.append("Done.")
+            out.append(answer_reply(turn.answer) if turn.answer else "Done.")
+        elif turn.answer:  # answered from what earlier turns found
+            out.append(answer_reply(turn.answer))
         else:
             out.append("Sorry, none of my tools can do that.")
     return out

@@ -213,8 +213,8 @@ class Connection:
         result = self.hub.episodes.step(req.episode, output)
         return {"type": "observation", **result.to_json()}
 
-    def on_finish(self, req: Finish) -> dict[str, Any]:
-        breakdown = self.hub.episodes.finish(req.episode, req.reward)
+    async def on_finish(self, req: Finish) -> dict[str, Any]:
+        breakdown = await self.hub.episodes.finish_judged(req.episode, req.reward)
         return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
 
     def on_close(self, req: Close) -> dict[str, Any]:
