@@ -73,7 +73,7 @@ DEFAULT_PRESET: Preset = "outcome"
 # What each preset sets beyond the fields' defaults (which are the paper's). ``outcome``: coverage and R_arg judge
 # only the argument keys that matter, a discovery read is judged by what it found, reads may come before a
 # question, the reply must state what the user asked for, and the final state gates the rest: a trajectory that
-# leaves a state other than the expected one keeps at most 0.75 of what it earned (less the fewer rows it got right).
+# leaves a state other than the expected one keeps 0.375 to 0.75 of what it earned (more the more rows it got right).
 PRESETS: dict[str, dict[str, Any]] = {
     "paper": {},
     "outcome": {
@@ -107,8 +107,9 @@ class RewardConfig(BaseModel):
     """The answer term: the reply on a turn that asks for information states the values the user wanted."""
     state_gate: float | None = Field(None, ge=0, le=1)
     """The final state as a gate: a trajectory whose final state is not the expected one keeps at most this share of
-    what the other terms earned, times the share of rows it got right (``None``: no gate; R_state is then the share
-    of the task's servers in their expected state, weighted by ``w_state``)."""
+    what the other terms earned (half of it with no changed row right, all of it as the rows right approach all;
+    ``None``: no gate, and R_state is the share of the task's servers in their expected state, weighted by
+    ``w_state``)."""
     arg_keys: Literal["all", "matter"] = "all"
     """Which ground-truth argument keys coverage and R_arg judge: all, or those that matter (required by the schema
     or not marked incidental by synthesis)."""

@@ -457,8 +457,9 @@ class EpisodeEngine:
         fresh = ep.reward is None or ep.reward_config != config
         if self.judge is None or not asks or config.clarify_check != "question" or not fresh:
             return self.finish(eid, config)
-        schemas = self.schemas_of(ep.task)
-        rules = {i: rule_verdict(ep.task, i, schemas, ep.replies) for i in asks}
+        schemas, reads = self.schemas_of(ep.task), self.reads_of(ep.task)
+        acted = {c.turn for c in ep.calls if not (config.ask_reads and c.name in reads)}  # failed whatever was said
+        rules = {i: rule_verdict(ep.task, i, schemas, ep.replies) for i in asks if i not in acted}
         return self.finish(eid, config, await self.judge.verdicts(ep.task, list(ep.replies), rules))
 
     def finish(

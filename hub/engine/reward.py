@@ -371,16 +371,17 @@ def weighted(components: Mapping[str, float], config: RewardConfig) -> float:
 def state_value(
     task: Task, config: RewardConfig, final_hashes: Mapping[str, str] | None, state_rows: float | None
 ) -> float:
-    """R_state: 1 when every server's final state is the expected one. Otherwise, as a gate (``state_gate``), that
-    share times the share of rows right (``state_rows``, from the engine's diffs); as the paper's optional term, the
-    share of the task's servers in their expected state."""
+    """R_state: 1 when every server's final state is the expected one. Otherwise, as a gate (``state_gate``), between
+    half that share and all of it by the share of rows right (``state_rows``, from the engine's diffs), so a wrong
+    state that is nearly right keeps more; as the paper's optional term, the share of servers in their expected
+    state."""
     if final_hashes is None:
         raise ValueError("R_state needs the episode's final server hashes (score(..., final_hashes=...))")
     want = task.expected_server_hashes
     servers = sum(final_hashes.get(s) == h for s, h in want.items()) / len(want)
     if config.state_gate is None or servers == 1.0:
         return servers
-    return config.state_gate * (state_rows or 0.0)
+    return config.state_gate * (1.0 + (state_rows or 0.0)) / 2
 
 
 def answer_value(task: Task, replies: Sequence[tuple[int, str]] | None) -> float:
