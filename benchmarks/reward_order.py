@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from hub.core import build_library  # noqa: E402
 from hub.engine.answer import answer_reply  # noqa: E402
-from hub.engine.clarify import clarifying_question, missing_params  # noqa: E402
+from hub.engine.clarify import clarifying_question, missing_params, withheld_step  # noqa: E402
 from hub.net import free_port  # noqa: E402
 from hub.tasks import Task, hermes_call, read_jsonl  # noqa: E402
 from trainer_client.hub_client import HubClient  # noqa: E402
@@ -80,9 +80,10 @@ def natural_questions(task: Task, turn: int, schemas: dict[str, dict[str, Any]])
     out = []
     for param in missing_params(task, turn)[0]:
         words = set(param.split("_"))
-        prop: dict[str, Any] = next(
-            (s["properties"][param] for s in schemas.values() if param in s.get("properties", {})), {}
-        )
+        step = withheld_step(task, turn, param)  # the call that needs it, else any offered tool that takes it
+        names = [step.name] if step is not None else []
+        names += [n for n, s in schemas.items() if param in s.get("properties", {})]
+        prop: dict[str, Any] = next((schemas[n]["properties"][param] for n in names if n in schemas), {})
         kinds = [q for triggers, q in ASKS if words & triggers]
         if prop.get("enum") or prop.get("x-entity") or param.endswith("_id"):
             kinds.append("Which one do you mean?")

@@ -345,7 +345,7 @@ def words_for(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
 
 def value_phrases(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
     """How people ask for ``param`` by what kind of value it is (``VALUE_KINDS``): ``amount`` -> "how much"."""
-    words = set(tokens(param.replace("_", " ")))
+    words = {*param.lower().split("_"), *tokens(param.replace("_", " "))}  # as written and singular
     kinds = {kind for kind, triggers, _ in VALUE_KINDS if words & triggers}
     branches = prop.get("anyOf") or [prop]
     types = {b.get("type") for b in branches if isinstance(b, Mapping)}
