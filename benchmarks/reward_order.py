@@ -45,10 +45,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hub.core import build_library  # noqa: E402
-from hub.engine.answer import answer_reply  # noqa: E402
 from hub.engine.clarify import clarifying_question, missing_params, withheld_step  # noqa: E402
 from hub.net import free_port  # noqa: E402
 from hub.tasks import Task, hermes_call, read_jsonl  # noqa: E402
+from hub.tasks.oracle import answer_text  # noqa: E402
 from trainer_client.hub_client import HubClient  # noqa: E402
 
 PAGING = frozenset(
@@ -117,9 +117,9 @@ def script(task: Task, calls: list[list[dict[str, Any]]] | None = None, ask: str
         )
         if mine:
             out.append("\n".join(hermes_call(c["name"], c["arguments"]) for c in mine))
-            out.append(answer_reply(turn.answer) if turn.answer else "Done.")
+            out.append(answer_text(turn.answer))
         elif turn.answer:
-            out.append(answer_reply(turn.answer))
+            out.append(answer_text(turn.answer))
         else:
             out.append(REFUSAL)
     return out

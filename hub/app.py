@@ -19,10 +19,11 @@ from starlette.routing import Route
 
 from hub.config import Settings
 from hub.core import Hub
-from hub.engine import store
+from hub.engine import export, store
 from hub.parts import Part, discover
+from hub.suites import cli as suites_cli
 from hub.synth import cli as synth_cli
-from hub.transports import api, mcp_http, metrics, session_client, ws
+from hub.transports import api, mcp_http, metrics, openenv, session_client, ws
 from hub.transports.auth import BearerAuth
 from hub.transports.body import BodyLimit
 from hub.transports.guard import RequestGuard, redact_access_log
@@ -31,10 +32,13 @@ BUILTIN_PARTS: tuple[Part, ...] = (
     mcp_http.part,
     api.part,
     ws.part,
+    openenv.part,
     metrics.part,
     store.part,
+    export.part,
     synth_cli.part,
     session_client.part,
+    suites_cli.part,
 )
 
 

@@ -16,6 +16,7 @@ from hub.core import build_library
 from hub.engine.world import World
 from hub.errors import HubError
 from hub.parts import Part, add_commands
+from hub.tasks.default import DEFAULT_TASKS
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -32,12 +33,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
             reward=args.reward,
             judge_endpoint=args.judge_endpoint,
             judge_model=args.judge_model,
+            user_endpoint=args.user_endpoint,
+            user_model=args.user_model,
+            user_api_key=args.user_api_key,
             **server_choice(args),
         )
         settings.check()
     except ValueError as exc:
         print(f"prove-hub: {exc}", file=sys.stderr)
         return 2
+    if settings.tasks_path is None:  # the shipped default set: the hand-written tasks and enough to train on
+        settings = settings.model_copy(update={"tasks_path": str(DEFAULT_TASKS)})
     app = create_app(settings)
     hub = app.state.hub
     parts = ", ".join(p.name for p in app.state.parts)
@@ -124,7 +130,8 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     serve.add_argument(
         "--tasks",
         default=None,
-        help="JSONL task set to serve, e.g. a synthesized train.jsonl (default: the built-in tasks)",
+        help="JSONL task set to serve, e.g. a synthesized train.jsonl (default: hub/data/default_tasks.jsonl, the "
+        "hand-written tasks and a synthesized set to train on, with split stamps)",
     )
     serve.add_argument(
         "--max-state-bytes",
@@ -151,6 +158,9 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
         "its key from HUB_JUDGE_API_KEY)",
     )
     serve.add_argument("--judge-model", default=None, help="the judge endpoint's model name (HUB_JUDGE_MODEL)")
+    serve.add_argument("--user-endpoint", default=None, help="OpenAI-compatible URL of a model that plays users")
+    serve.add_argument("--user-model", default=None, help="the user model's name (HUB_USER_MODEL)")
+    serve.add_argument("--user-api-key", default=None, help="the user endpoint's API key (HUB_USER_API_KEY)")
     serve.add_argument("--log-level", default="info")
     for cmd in (
         serve,

@@ -55,6 +55,10 @@ class Settings(BaseModel):
     """An OpenAI-compatible base URL whose model decides R_ask (``--judge-endpoint``); the rules decide without."""
     judge_model: str | None = None
     judge_api_key: str | None = None
+    user_endpoint: str | None = None
+    """An OpenAI-compatible base URL whose model plays the user of tasks that have one (``--user-endpoint``)."""
+    user_model: str | None = None
+    user_api_key: str | None = None
 
     @field_validator("max_state_bytes", mode="before")
     @classmethod

@@ -10,6 +10,7 @@ from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
 from hub.engine.judge import AskJudge
 from hub.engine.store import Store
+from hub.engine.users import UserModel
 from hub.engine.world import World
 from hub.mount import choose_servers, load_mount
 from hub.state.library import Library, SqliteMount
@@ -43,6 +44,7 @@ class Hub:
             self.tasks,
             reward=RewardConfig(preset=settings.reward),
             judge=ask_judge(settings),
+            user_model=user_model(settings),
         )
         self.store = Store(settings.store_path)  # started by the app's lifespan
         self.metrics = HubMetrics()
@@ -54,6 +56,13 @@ def ask_judge(settings: Settings) -> AskJudge | None:
     if not settings.judge_endpoint:
         return None
     return AskJudge(settings.judge_endpoint, settings.judge_model or "", settings.judge_api_key)
+
+
+def user_model(settings: Settings) -> UserModel | None:
+    """The model that plays simulated users, when the settings name an endpoint."""
+    if not settings.user_endpoint:
+        return None
+    return UserModel(settings.user_endpoint, settings.user_model or "user", settings.user_api_key)
 
 
 def default_library(settings: Settings) -> Library:

@@ -157,6 +157,7 @@ class Tasks(Msg):
     type: Literal["tasks"]
     kind: Literal["mcp", "clarify", "abstain"] | None = None
     full: bool = False
+    oracle: bool = False  # with ``full``: each task also carries ``oracle``, the messages of a perfect policy
 
 
 class Open(Msg):
@@ -166,6 +167,7 @@ class Open(Msg):
     limits: EpisodeLimits | None = None
     run: str | None = Field(None, min_length=1, max_length=100)  # the training run these rollouts are for
     step: int | None = Field(None, ge=0)  # that run's training step
+    step_reward: bool = False  # every observation carries the reward so far (dense, per-turn rewards)
 
 
 class Step(Msg):
@@ -179,6 +181,7 @@ class Finish(Msg):
     type: Literal["finish"]
     episode: str
     reward: RewardConfig | None = None
+    truncated: bool = False  # the client cut the episode (a turn hit its token limit, or the context is full)
 
 
 class Close(Msg):

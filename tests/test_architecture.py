@@ -133,11 +133,38 @@ def typing_imports(path: Path) -> set[str]:
     }
 
 
+TRAINER = ROOT / "trainer_client"
+# Hosts hubs as Ray actors, so it imports the hub itself; it moves into hub/ with the hub's hosting.
+TRAINER_HOSTS_HUBS = {"trainer_client.ray_hubs"}
+
+
+def test_the_trainer_client_imports_nothing_of_the_hub_but_the_wire() -> None:
+    offenders = {
+        module_name(path): sorted(
+            i
+            for i in runtime_imports(path) | typing_imports(path)
+            if i.split(".")[0] == "hub" and i not in ("hub", "hub.wire")
+        )
+        for path in sorted(TRAINER.rglob("*.py"))
+    }
+    found = {k: v for k, v in offenders.items() if v and k not in TRAINER_HOSTS_HUBS}
+    assert found == {}, "the trainer client talks to hubs through hub.wire only"
+
+
+def test_the_wire_is_a_leaf() -> None:
+    wire = HUB / "wire.py"
+    assert {i for i in runtime_imports(wire) | typing_imports(wire) if i.startswith("hub")} == set()
+    assert (HUB / "__init__.py").read_text().strip() == "", "the trainer ships hub/wire.py with an empty hub package"
+
+
 def test_importing_every_hub_module_loads_neither_web_nor_the_trainer_client() -> None:
     names = [n for n in MODULES if not n.endswith("__main__")]
     code = (
         "import importlib, json, sys\n"
-        f"for name in {names!r}: importlib.import_module(name)\n"
+        f"for name in {names!r}:\n"
+        "    try: importlib.import_module(name)\n"
+        "    except ModuleNotFoundError as exc:  # a suite's module needs its benchmark (its own environment)\n"
+        "        if exc.name.split('.')[0] not in ('bfcl_eval', 'tau2', 'loguru'): raise\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('web', 'trainer_client'))))\n"
     )
     out = subprocess.run(
@@ -235,7 +262,7 @@ def documented_ws_codes() -> set[str]:
 def raised_ws_codes() -> set[str]:
     """Every code a ``/ws`` error reply can carry: literal codes raised in the hub, and the class codes."""
     literal = set()
-    for path in (HUB / "transports" / "ws.py", HUB / "engine" / "episodes.py"):
+    for path in (HUB / "transports" / "ws.py", HUB / "engine" / "episodes.py", HUB / "engine" / "users.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue

@@ -76,7 +76,9 @@ def test_wrong_values_and_missing_steps_lower_the_right_components() -> None:
     rw, rm = engine.finish(wrong.id), engine.finish(missing.id)
     assert rw.components["argument"] == pytest.approx((3 / 4 + 1) / 2) and rw.components["coverage"] == 1.0
     assert rm.components["coverage"] == 0.0  # g1 missing, g2 depends on it
-    assert rm.components["state"] == 0.0
+    # the transfer never happened: no changed row is right, so the state gate keeps its floor, half of 0.75
+    assert rm.components["state"] == pytest.approx(0.375) and rm.total <= 0.75 * rm.max
+    assert engine.finish(missing.id, RewardConfig(preset="paper")).components["state"] == 0.0  # the server share
 
 
 def test_group_starts_from_one_state_and_diverges_independently() -> None:

@@ -16,6 +16,7 @@ from hub.app import create_app
 from hub.config import Settings
 from hub.core import Hub
 from hub.testing import LiveHub, serve
+from hub.transports.mcp_hub_tools import HUB_TOOLS
 from tests.conftest import LIBRARY
 
 DEPOSIT = {"account_id": "ACC-0001", "amount": 5.0}
@@ -109,7 +110,7 @@ async def test_legacy_mode_session_id_isolates(live: LiveHub) -> None:
 async def test_all_tools_endpoint_prefixes_names(live: LiveHub) -> None:
     async with Client(f"{live.url}/sessions/all1/mcp") as client:
         tools = (await client.list_tools()).tools
-        assert len(tools) == len(LIBRARY.all_tools())
+        assert len(tools) == len(LIBRARY.all_tools()) + len(HUB_TOOLS)  # and the session handle pair
         assert all("__" in t.name for t in tools)
         result = await client.call_tool("banking__get_account", {"account_id": "ACC-0001"})
         assert not result.is_error

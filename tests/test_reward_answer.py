@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hub.engine.answer
-from hub.engine.answer import answer_reply, answer_share, stated
+from hub.engine.answer import answer_share, stated
+from hub.tasks.oracle import answer_text
 
 EXAMPLE = re.compile(r'^\s{4}(?P<value>\S.*?)\s{2,}"(?P<reply>[^"]*)"\s+(?P<said>yes|no)$', re.MULTILINE)
 
@@ -68,5 +69,5 @@ def test_other_values_are_not_stated(value: object, reply: str) -> None:
 @given(st.floats(-1e7, 1e7).map(lambda x: round(x, 2)))
 def test_the_oracle_reply_states_every_value(x: float) -> None:
     values = [x, "Harper Jones", "2026-06-02"]
-    assert answer_share(values, answer_reply(values)) == 1.0
+    assert answer_share(values, answer_text(values)) == 1.0
     assert answer_share(values, f"{x:,.2f}") == pytest.approx(1 / 3)

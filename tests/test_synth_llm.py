@@ -12,9 +12,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from hub.synth.chain.render import LLMRenderer, RenderRequest, StepView, TemplateRenderer
+from hub.synth.chain.validate import SeedIndex, ungrounded
 from hub.synth.pipeline import Slot, SynthConfig, Synthesizer
-from hub.synth.render import LLMRenderer, RenderRequest, StepView, TemplateRenderer
-from hub.synth.validate import SeedIndex, ungrounded
 from hub.testing import serve
 from tests.conftest import LIBRARY
 
@@ -78,7 +78,7 @@ async def test_synthesis_through_the_llm_endpoint() -> None:
             result = await asyncio.to_thread(synth.run)
     assert len(result.tasks) == 10 and seen
     assert isinstance(synth.renderer, LLMRenderer) and synth.renderer.client.is_closed
-    assert synth.writer is not None and synth.writer.llm.client.is_closed
+    assert synth.intents.writer is not None and synth.intents.writer.llm.client.is_closed
     assert all(t.turns[0].user.startswith("Hello there!") for t in result.tasks)
     assert all(not ungrounded(t, SeedIndex(LIBRARY, t.initial.seed)) for t in result.tasks)
 
@@ -119,7 +119,7 @@ async def test_a_client_passed_in_stays_open_and_an_own_one_is_closed() -> None:
             assert not client.is_closed  # still the caller's to use
             with Synthesizer(LIBRARY, SynthConfig(n=1, seed=5, worlds=1), renderer=shared) as synth:
                 pass
-            assert not client.is_closed and synth.writer is None
+            assert not client.is_closed and synth.intents.writer is None
         with LLMRenderer(f"{live.url}/v1", "m") as own:
             await asyncio.to_thread(own.render, REQ, random.Random(0))
     assert own.client.is_closed and len(seen) == 2

@@ -11,11 +11,12 @@ from hub.engine.dispatcher import Dispatcher
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
 from hub.state.sessions import SessionManager
+from hub.synth.chain.validate import SeedIndex, ungrounded
 from hub.synth.goals import could_do
 from hub.synth.output import digest, export_record, write_all
 from hub.synth.perturb import PAPER_KINDS, has_enum, kind_quotas
 from hub.synth.pipeline import SynthConfig, SynthResult, kind_counts, synthesize
-from hub.synth.validate import ID_TOKEN, SeedIndex, ungrounded
+from hub.synth.validate import ID_TOKEN
 from hub.tasks import Task, TaskSet, oracle_script
 from tests.conftest import LIBRARY
 

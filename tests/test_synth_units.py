@@ -7,10 +7,10 @@ import random
 from pathlib import Path
 
 from hub.config import REFERENCE_NOW
-from hub.synth.graph import build_graph, load_graph, schema_hash
-from hub.synth.sampler import Harvester, Sampler
+from hub.synth.chain.graph import build_graph, load_graph, schema_hash
+from hub.synth.chain.sampler import Harvester, Sampler
+from hub.synth.chain.values import ValueMaker
 from hub.synth.validate import Deduper, call_tokens, dedup, error_filter, jaccard
-from hub.synth.values import ValueMaker
 from hub.tasks import GTStep, Task, Turn
 from tests.conftest import LIBRARY
 

@@ -135,7 +135,7 @@ async def test_context_budget_ends_episode_with_its_reward(live: LiveHub) -> Non
     engine = ScriptedEngine(TOKENIZER, spam)
     [out] = await run_samples(executor, "bank-balance-001", [engine], TOKENIZER, max_length=prompt_len + 400)
     await executor.aclose()
-    assert out["extra_logs"]["context_truncated"] == 1.0 and len(out["observation_tokens"]) <= prompt_len + 400
+    assert out["extra_logs"]["truncated"] == 1.0 and len(out["observation_tokens"]) <= prompt_len + 400
     assert out["reward"] == pytest.approx(out["extra_logs"]["reward_total"]) and out["extra_logs"]["n_calls"] >= 1
     assert live.app.state.hub.episodes.episodes == {}
     assert first["extra_logs"]["hub_failed"] == 0.0
@@ -215,6 +215,39 @@ async def test_per_turn_token_cap_caps_every_turn(live: LiveHub) -> None:
     assert set(out["extra_logs"]) >= {"reward_total", "hub_failed", "group_lost", "context_truncated"}
 
 
+async def test_a_turn_cut_by_its_token_limit_ends_the_episode_as_truncated(live: LiveHub) -> None:
+    """The cut text is no answer: the episode is scored on the calls made so far and marked truncated, in the
+    hub's breakdown (and its store) and in the sample's logs."""
+    transfer = hermes_call(
+        "banking__transfer_funds",
+        {"from_account_id": "ACC-0001", "to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"},
+    )
+    cap = len(TOKENIZER(text=transfer, add_special_tokens=False)["input_ids"]) + 8
+    breakdowns: list[dict[str, Any]] = []
+
+    class Recording(HubClient):
+        async def finish(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+            breakdowns.append(await super().finish(*args, **kwargs))
+            return breakdowns[-1]
+
+    hubs = HubSet([live.url], client_factory=lambda url, token: Recording(url, token))
+    executor = AgentExecutor(AgentConfig(group_size=1, max_new_tokens=cap), hubs=hubs)
+    engine = ScriptedEngine(TOKENIZER, [transfer, "I moved $300 and the latest transactions are " + "x" * 400])
+    [out] = await run_samples(executor, "bank-transfer-002", [engine], TOKENIZER)
+    await executor.aclose()
+    logs = out["extra_logs"]
+    assert len(engine.prompts) == 2 and out["truncated"]  # the second turn was cut
+    assert logs["truncated"] == 1.0 and logs["turn_cut"] == 1.0 and logs["context_truncated"] == 0.0
+    assert logs["n_calls"] == 1.0 and logs["agent_steps"] == 1.0  # the cut turn never reached the hub
+    [breakdown] = breakdowns
+    assert breakdown["truncated"] is True and breakdown["components"]["coverage"] == pytest.approx(0.5)
+    assert out["reward"] == pytest.approx(breakdown["total"])
+    store = live.app.state.hub.store
+    await store.flush()
+    [row] = await store.query("SELECT reason, calls FROM episodes")
+    assert row["reason"] == "truncated" and row["calls"] == 1
+
+
 async def test_full_hub_is_retried_with_backoff(live: LiveHub) -> None:
     """``capacity`` on open: the group waits and retries instead of failing the rollout."""
     hub = live.app.state.hub
@@ -252,11 +285,13 @@ async def test_hub_that_stays_full_fails_the_group_as_a_whole(live: LiveHub) -> 
     hub.episodes.max_episodes = 1
     hubs = HubSet([live.url], open_retries=2, open_backoff=0.01)
     executor = AgentExecutor(AgentConfig(group_size=3, failed_reward=-0.5), hubs=hubs)
-    out = await run_samples(
-        executor, "bank-transfer-002", [ScriptedEngine(TOKENIZER, ["Done."]) for _ in range(3)], TOKENIZER
-    )
+    engines = [ScriptedEngine(TOKENIZER, ["Done."]) for _ in range(3)]
+    out = await run_samples(executor, "bank-transfer-002", engines, TOKENIZER)
     await executor.aclose()
     assert [o["reward"] for o in out] == [-0.5] * 3
+    # a sample without an episode returns at once: no generation, one EOS after the prompt
+    assert [e.prompts for e in engines] == [[], [], []]
+    assert all(len(o["action_ranges"]) == 1 and o["action_ranges"][0][1] - o["action_ranges"][0][0] == 1 for o in out)
     assert all(o["extra_logs"]["group_lost"] == 1.0 and o["extra_logs"]["hub_failed"] == 1.0 for o in out)
     assert executor.groups_lost == 1 and executor.groups == 1
 

@@ -98,7 +98,7 @@ async def test_dry_run_command_matches_openrlhf(live: LiveHub, tmp_path: Path) -
     assert rc == 0, err
     env_line, cmd_line = out.strip().splitlines()
     cmd = shlex.split(cmd_line)
-    assert cmd[1:3] == ["-m", "openrlhf.cli.train_ppo_ray"]
+    assert cmd[1:3] == ["-m", "trainer_client.openrlhf_run"]  # train_ppo_ray with the job's additions
     flags = flags_of(cmd)
     assert flags["--algo.advantage.estimator"] == "group_norm" and flags["--rollout.n_samples_per_prompt"] == "16"
     assert flags["--rollout.batch_size"] == "4" and flags["--train.batch_size"] == "64"
@@ -230,7 +230,7 @@ async def test_no_healthy_hub_fails_fast(tmp_path: Path) -> None:
 
 FAKE_TRAINER = """#!{python}
 import json, os, sys
-assert sys.argv[1:3] == ["-m", "openrlhf.cli.train_ppo_ray"], sys.argv
+assert sys.argv[1:3] == ["-m", "trainer_client.openrlhf_run"], sys.argv
 assert os.environ["PROVE_HUB_URLS"] and os.environ["PROVE_RUN"]
 agent = sys.argv[sys.argv.index("--train.agent_func_path") + 1]
 config = json.load(open(os.path.join(os.path.dirname(agent), "prove-agent.json")))
@@ -317,7 +317,6 @@ def test_gpu_smoke_skips_without_a_gpu(tmp_path: Path) -> None:
 async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path) -> None:
     """The smoke's prove-train flags (read from the script) plan a 2-step run OpenRLHF 0.11.2 accepts."""
     script = (ROOT / "scripts" / "gpu_smoke.sh").read_text()
-    assert "openrlhf.models" in script and "flash_attn" in script  # the stack check imports what training needs
     block = script.split("-m trainer_client.launcher", 1)[1].split('>"$WORK/train.log"', 1)[0]
     argv = shlex.split(
         block.replace("\\\n", " ")
@@ -335,9 +334,166 @@ async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path
     assert config["max_new_tokens"] == 64 and config["max_steps"] == 4 and config["group_size"] == 4
 
 
-def test_train_extra_is_openrlhfs_own_pins() -> None:
-    """``.[train]`` asks for OpenRLHF 0.11.2 with vLLM and nothing that contradicts its pins."""
-    import tomllib
+async def dry_flags(live: LiveHub, tmp_path: Path, *argv: str) -> tuple[int, dict[str, str | bool], str]:
+    rc, out, err = await prove_train(
+        "--hub", live.url, "--model", "m", "--dry-run", "--output", str(tmp_path / "r"), "--batch-size", "2", *argv
+    )
+    return rc, flags_of(shlex.split(out.strip().splitlines()[-1])) if rc == 0 else {}, err
 
-    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["train"]
-    assert extra == ["openrlhf[vllm]==0.11.2"]
+
+async def test_gpus_are_checked_against_tensor_parallelism_and_placement(live: LiveHub, tmp_path: Path) -> None:
+    rc, _, err = await dry_flags(live, tmp_path, "--gpus", "1")  # the default --tp is 2
+    assert rc == 2 and "--tp 2 needs 2 GPUs per vLLM engine but a node has --gpus 1" in err
+    rc, _, err = await dry_flags(live, tmp_path, "--gpus", "3")
+    assert rc == 2 and "not a multiple of --tp 2" in err
+    rc, _, err = await dry_flags(live, tmp_path, "--gpus", "8", "--vllm-engines", "2")
+    assert rc == 2 and "must be equal" in err
+    rc, _, err = await dry_flags(
+        live, tmp_path, "--gpus", "8", "--group-size", "2", "--", "--rollout.micro_batch_size", "4"
+    )
+    assert rc == 2 and "fewer micro-batches than the 8 actor processes" in err
+    # what passes satisfies train_ppo_ray's own assertion: engines x tp == actor GPUs
+    rc, flags, err = await dry_flags(live, tmp_path, "--gpus", "4", "--nodes", "2")
+    assert rc == 0, err
+    assert int(str(flags["--vllm.num_engines"])) * int(str(flags["--vllm.tensor_parallel_size"])) == 8
+    assert flags["--actor.num_gpus_per_node"] == "4" and flags["--train.colocate_all"] is True
+    rc, flags, err = await dry_flags(live, tmp_path, "--gpus", "1", "--tp", "1")
+    assert rc == 0 and flags["--vllm.num_engines"] == "1", err
+
+
+def test_a_run_here_needs_the_gpus_it_asks_for() -> None:
+    from trainer_client.launcher import check_local_gpus
+
+    with pytest.raises(ValueError, match="this machine has 1 GPU"):
+        check_local_gpus(parse(["--model", "m", "--gpus", "2", "--tp", "1"]), 1)
+    check_local_gpus(parse(["--model", "m", "--gpus", "2", "--tp", "1"]), None)  # cannot tell: leave it to Ray
+    check_local_gpus(parse(["--model", "m", "--gpus", "2", "--tp", "1", "--ray-address", "h:6379"]), 1)
+
+
+async def test_asynchronous_training_and_importance_sampling_flags(live: LiveHub, tmp_path: Path) -> None:
+    """OpenRLHF 0.11.2's async mode (a staleness bound) and IS correction, behind launcher flags, in --dry-run."""
+    rc, flags, err = await dry_flags(
+        live,
+        tmp_path,
+        "--gpus",
+        "8",
+        "--async",
+        "--async-queue",
+        "2",
+        "--partial-rollout",
+        "--is-correction",
+        "token",
+        "--is-mode",
+        "clip",
+        "--is-gating",
+        "tv",
+        "--is-threshold",
+        "0.8",
+        "1.25",
+    )
+    assert rc == 0, err
+    assert flags["--train.async_enable"] is True and flags["--train.async_queue_size"] == "2"
+    assert flags["--train.partial_rollout_enable"] is True
+    assert (
+        flags["--algo.advantage.is_correction_level"] == "token"
+        and flags["--algo.advantage.is_correction_mode"] == "clip"
+    )
+    assert flags["--algo.advantage.is_correction_gating"] == "tv"
+    # async: no sleep mode (train_ppo_ray asserts it), and the engines get GPUs of their own
+    assert "--vllm.enable_sleep" not in flags and "--train.colocate_all" not in flags
+    engines, tp = int(str(flags["--vllm.num_engines"])), int(str(flags["--vllm.tensor_parallel_size"]))
+    assert engines * tp + int(str(flags["--actor.num_gpus_per_node"])) == 8
+    rc, out, _ = await prove_train(
+        "--hub",
+        live.url,
+        "--model",
+        "m",
+        "--dry-run",
+        "--output",
+        str(tmp_path / "s"),
+        "--batch-size",
+        "2",
+        "--gpus",
+        "8",
+        "--async",
+        "--is-threshold",
+        "2",
+    )
+    cmd = shlex.split(out.strip().splitlines()[-1])
+    assert rc == 0 and "--algo.advantage.is_correction_threshold" not in cmd  # only with a correction level
+    rc, _, err = await dry_flags(live, tmp_path, "--gpus", "8", "--partial-rollout")
+    assert rc == 2 and "--partial-rollout needs --async" in err
+    source = pytest.importorskip("openrlhf.cli", reason="openrlhf is not installed").__file__
+    text = (Path(source).parent / "train_ppo_ray.py").read_text()
+    for flag in (
+        "--train.async_enable",
+        "--train.async_queue_size",
+        "--train.partial_rollout_enable",
+        "--algo.advantage.is_correction_level",
+        "--algo.advantage.is_correction_mode",
+        "--algo.advantage.is_correction_gating",
+        "--algo.advantage.is_correction_threshold",
+        "--train.colocate_actor_ref",
+    ):
+        assert f'"{flag}"' in text, flag
+
+
+async def test_a_cluster_job_carries_its_code_and_settings(live: LiveHub, tmp_path: Path) -> None:
+    """--ray-address: the cluster's python, cluster paths as given, the code in py_modules, the token in the
+    runtime environment only (shown hidden)."""
+    rc, out, err = await prove_train(
+        "--hub",
+        live.url,
+        "--model",
+        "m",
+        "--dry-run",
+        "--batch-size",
+        "2",
+        "--token",
+        "s3cret-token",
+        "--ray-address",
+        "10.0.0.1:6379",
+        "--output",
+        "/mnt/shared/runs/x",
+        "--job-dir",
+        str(tmp_path / "job"),
+        "--gpus",
+        "2",
+        "--tp",
+        "1",
+    )
+    assert rc == 0, err
+    head, env_line, cmd_line = out.strip().splitlines()
+    runtime = json.loads(head.split("runtime_env: ", 1)[1])
+    cmd = shlex.split(cmd_line)
+    flags = flags_of(cmd)
+    assert cmd[0] == "python" and cmd[1:3] == ["-m", "trainer_client.openrlhf_run"]
+    assert (
+        flags["--ckpt.path"] == "/mnt/shared/runs/x/ckpt"
+        and flags["--logger.tensorboard_dir"] == "/mnt/shared/runs/x/tensorboard"
+    )
+    assert flags["--train.agent_func_path"] == "prove_agent.py" and not str(flags["--data.prompt_dataset"]).startswith(
+        "/"
+    )
+    assert runtime["working_dir"] == str(tmp_path / "job")
+    modules = [Path(m) for m in runtime["py_modules"]]
+    assert [m.name for m in modules] == ["trainer_client", "hub"]
+    assert sorted(p.name for p in modules[1].iterdir()) == ["__init__.py", "wire.py"]
+    assert (modules[0] / "openrlhf_agent.py").exists() and not list(modules[0].rglob("__pycache__"))
+    assert runtime["env_vars"]["PROVE_HUB_TOKEN"] == "***" and runtime["env_vars"]["PROVE_HUB_URLS"]
+    assert runtime["pip"]["packages"] == ["websockets>=14,<18", "pydantic>=2.10,<3"]
+    assert "s3cret-token" not in out and "s3cret-token" not in (tmp_path / "job" / "prove-agent.json").read_text()
+    rc, _, err = await prove_train(
+        "--hub",
+        live.url,
+        "--model",
+        "m",
+        "--dry-run",
+        "--batch-size",
+        "2",
+        "--ray-address",
+        "h:6379",
+        "--output",
+        "runs/x",
+    )
+    assert rc == 2 and "relative" in err

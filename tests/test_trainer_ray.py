@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -19,7 +21,7 @@ import pytest
 import pytest_asyncio
 
 from hub.testing import LiveHub, free_port, serve
-from tests.trainer_support import make_app
+from tests.trainer_support import make_app, ray_only_venv
 
 ROOT = Path(__file__).resolve().parent.parent
 RAY = Path(sys.executable).with_name("ray")
@@ -52,20 +54,23 @@ NODE_PORTS = (
 
 
 @contextlib.asynccontextmanager
-async def ray_head(tmp: str, join: str | None = None) -> AsyncIterator[RayCluster]:
+async def ray_head(tmp: str, join: str | None = None, bin_dir: Path | None = None) -> AsyncIterator[RayCluster]:
     """``ray start --head --block`` (or, with ``join``, a second node of that cluster) on loopback with ports
     of its own, in its own process group, so that stopping it ends exactly the processes it started
-    (``ray stop`` would stop every Ray on the machine)."""
+    (``ray stop`` would stop every Ray on the machine). With ``bin_dir``, the cluster runs that environment's
+    Python (its ``python`` first on the PATH of every process it starts)."""
     names = NODE_PORTS if join else ("port", "dashboard-port", "ray-client-server-port", *NODE_PORTS)
     ports = {name: free_port() for name in names}
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_", "PYTHON", "VIRTUAL_ENV"))}
+    if bin_dir is not None:
+        env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     role = (
         ["--address", join]
         if join
         else ["--head", "--dashboard-host", "127.0.0.1", "--include-dashboard", "true", "--temp-dir", tmp]
     )
     cmd = [
-        str(RAY),
+        str(bin_dir / "ray" if bin_dir else RAY),
         "start",
         *role,
         "--block",
@@ -126,116 +131,87 @@ async def live(tmp_path: Path) -> AsyncIterator[LiveHub]:
         yield hub
 
 
-FAKE_TRAINER = """#!{python}
-# Stands in for openrlhf.cli.train_ppo_ray (vLLM does not import on a CPU): it initialises Ray as
-# train_ppo_ray does and loads the agent file in a Ray actor the way vllm_engine._load_agent_executor does.
-import importlib.util, json, os, sys
-import ray
-
-argv = sys.argv
-assert argv[1:3] == ["-m", "openrlhf.cli.train_ppo_ray"], argv
-agent = argv[argv.index("--train.agent_func_path") + 1]
-prompts = argv[argv.index("--data.prompt_dataset") + 1]
-ray.init(runtime_env={{"env_vars": {{"TOKENIZERS_PARALLELISM": "true", "NCCL_DEBUG": "WARN"}}}})
+STAND_IN = ROOT / "tests" / "ray_job" / "openrlhf"
 
 
-@ray.remote(num_cpus=0)
-class RolloutRayActor:
-    def __init__(self, agent_func_path):
-        spec = importlib.util.spec_from_file_location("agent_module", agent_func_path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        self.executor = module.AgentExecutor()
-
-    def seen(self):
-        return {{"config": self.executor.config.to_json(), "pid": os.getpid(), "cwd": os.getcwd(),
-                "env": {{k: v for k, v in os.environ.items() if k.startswith("PROVE_") and "TOKEN" not in k}}}}
-
-    def steps(self, k):
-        import asyncio
-
-        async def draw():
-            return [await self.executor._next_step() for _ in range(k)]
-
-        return asyncio.run(draw())
-
-
-actor, other = RolloutRayActor.remote(agent), RolloutRayActor.remote(agent)
-seen = ray.get(actor.seen.remote(), timeout=240)
-# two engines count prompts together (a named actor of the job): steps of 3 rollout batches of 2 prompts
-seen["steps"] = sorted(sum(ray.get([actor.steps.remote(3), other.steps.remote(3)], timeout=120), []))
-seen["prompts"] = sum(1 for _ in open(prompts))
-seen["driver_pid"] = os.getpid()
-print("ROLLOUT_SAW " + json.dumps(seen), flush=True)
-"""
-
-
-async def test_settings_reach_the_rollout_actor_on_an_existing_cluster(live: LiveHub, tmp_path: Path) -> None:
+async def test_a_job_carries_its_code_to_a_cluster_whose_python_has_only_ray(tmp_path: Path) -> None:
+    """``prove-train --ray-address`` on a real cluster whose Python is a second environment holding Ray alone, the
+    launcher's checkout moved away right after submission: the job runs the cluster's ``python``, its workers
+    import ``trainer_client`` and the wire from the job's ``py_modules``, the hub URL and token reach them through
+    the runtime environment (and never the job's log), and the metrics reach the hub's run from inside the job.
+    OpenRLHF itself (vLLM needs a GPU) is the stand-in in tests/ray_job, shipped with ``--ray-py-module``."""
     ray_available()
-    fake = tmp_path / "python"
-    fake.write_text(FAKE_TRAINER.format(python=sys.executable))
-    fake.chmod(0o755)
-    with tempfile.TemporaryDirectory(prefix="rt", dir="/tmp") as short:
-        async with ray_head(short) as cluster:
-            # the launcher's own environment says otherwise: none of it may reach the rollout actor
-            env = {
-                **{k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))},
-                "PROVE_HUB_URLS": "ws://127.0.0.1:1/ws",
-                "PROVE_GROUP_SIZE": "99",
-                "PYTHONPATH": str(ROOT),
-            }
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "trainer_client.launcher",
-                "--hub",
-                live.url,
-                "--model",
-                "Qwen/Qwen3-4B",
-                "--python",
-                str(fake),
-                "--output",
-                str(tmp_path / "run"),
-                "--group-size",
-                "4",
-                "--batch-size",
-                "2",
-                "--steps",
-                "3",
-                "--max-steps",
-                "6",
-                "--max-new-tokens",
-                "256",
-                "--split",
-                "all",
-                "--poll",
-                "0.5",
-                "--name",
-                "ray-job",
-                "--ray-address",
-                cluster.address,
-                "--ray-dashboard",
-                cluster.dashboard,
-                cwd=tmp_path,
-                env=env,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
+    import websockets
+
+    token = "s3cret-" + os.urandom(4).hex()
+    bin_dir = ray_only_venv(tmp_path / "cluster-env")
+    checkout = tmp_path / "checkout"
+    for package in ("trainer_client", "hub"):
+        shutil.copytree(ROOT / package, checkout / package, ignore=shutil.ignore_patterns("__pycache__"))
+    async with serve(make_app(tmp_path, token=token)) as live:
+        with tempfile.TemporaryDirectory(prefix="rt", dir="/tmp") as short:
+            async with ray_head(short, bin_dir=bin_dir) as cluster:
+                env = {
+                    **{k: v for k, v in os.environ.items() if not k.startswith(("PROVE_", "RAY_"))},
+                    "PROVE_HUB_URLS": "ws://127.0.0.1:1/ws",  # the launcher's own environment must not matter
+                    "PROVE_GROUP_SIZE": "99",
+                    "PYTHONPATH": str(checkout),
+                }
+                proc = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "trainer_client.launcher",
+                    *("--hub", live.url, "--token", token, "--model", "Qwen/Qwen3-4B"),
+                    *("--output", str(tmp_path / "shared" / "run"), "--job-dir", str(tmp_path / "job")),
+                    *("--group-size", "2", "--batch-size", "2", "--steps", "3", "--max-steps", "6"),
+                    *("--split", "all", "--gpus", "1", "--tp", "1", "--poll", "0.5", "--name", "ray-job"),
+                    *("--ray-address", cluster.address, "--ray-dashboard", cluster.dashboard, "--ray-pip", "none"),
+                    *("--ray-py-module", str(STAND_IN), "--ray-py-module", str(Path(websockets.__file__).parent)),
+                    cwd=tmp_path,
+                    env=env,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                )
+                assert proc.stderr is not None and proc.stdout is not None
+                said = b""
+                while b"submitted Ray job" not in said:
+                    line = await asyncio.wait_for(proc.stderr.readline(), 120)
+                    assert line, said.decode() + (await proc.stdout.read()).decode()[-3000:]
+                    said += line
+                checkout.rename(tmp_path / "checkout-moved")  # the job must not need the launcher's files
+                out, err = await asyncio.wait_for(proc.communicate(), 300)
+                job_id = said.decode().split("submitted Ray job ", 1)[1].split()[0]
+                from ray.job_submission import JobSubmissionClient
+
+                job_log = await asyncio.to_thread(JobSubmissionClient(cluster.dashboard).get_job_logs, job_id)
+            print(job_log)
+            assert proc.returncode == 0, (said + err).decode()[-3000:] + out.decode()[-3000:]
+            line = next(x for x in job_log.splitlines() if x.startswith("ROLLOUT_SAW "))
+            seen = json.loads(line[len("ROLLOUT_SAW ") :])
+            config = seen["config"]
+            assert seen["python"].startswith(str(tmp_path / "cluster-env"))  # the cluster's python ran the job
+            urls = f"ws://127.0.0.1:{live.port}/ws".encode()
+            assert seen["hub_urls_sha256"] == hashlib.sha256(urls).hexdigest() and seen["has_token"]
+            assert config["group_size"] == 2 and config["max_steps"] == 6 and config["batch_size"] == 2
+            assert seen["opened"] in {t.id for t in live.app.state.hub.tasks}  # a real group, opened with the token
+            assert seen["prompts"] == 6 and seen["pid"] != seen["driver_pid"] and seen["patched_logger"]
+            assert "PROVE_HUB_TOKEN" in seen["env"]
+            assert token not in job_log and f":{live.port}" not in job_log  # neither the token nor the hub's address
+            store = live.app.state.hub.store
+            await store.flush()
+            [run] = await store.query("SELECT id, status FROM training_runs WHERE name = 'ray-job'")
+            assert run["status"] == "finished" and config["run"] == run["id"]
+            metrics = await store.query(
+                "SELECT step, name FROM run_metrics WHERE run_id = ? ORDER BY step, name", (run["id"],)
             )
-            out, err = await asyncio.wait_for(proc.communicate(), 300)
-    assert proc.returncode == 0, err.decode()[-3000:] + out.decode()[-3000:]
-    line = next(x for x in out.decode().splitlines() if x.startswith("ROLLOUT_SAW "))
-    seen = json.loads(line[len("ROLLOUT_SAW ") :])
-    config = seen["config"]
-    assert config["hub_urls"] == [f"ws://127.0.0.1:{live.port}/ws"]
-    assert config["group_size"] == 4 and config["max_steps"] == 6 and config["max_new_tokens"] == 256
-    assert seen["prompts"] == 6  # 3 steps x 2 prompts, from the job's working directory
-    assert seen["pid"] != seen["driver_pid"]  # a separate worker process, started by the cluster
-    assert seen["env"]["PROVE_GROUP_SIZE"] == "4"  # runtime_env reached the worker too
-    assert config["batch_size"] == 2 and seen["steps"] == [1, 1, 2, 2, 3, 3]
-    store = live.app.state.hub.store
-    await store.flush()
-    runs = await store.query("SELECT id, status FROM training_runs WHERE name = 'ray-job'")
-    assert len(runs) == 1 and runs[0]["status"] == "finished" and config["run"] == runs[0]["id"]
+            assert [(m["step"], m["name"]) for m in metrics] == [
+                (1, "train/policy_loss"),
+                (1, "train/reward"),
+                (2, "train/policy_loss"),
+                (2, "train/reward"),
+            ]
+            [group] = await store.query("SELECT COUNT(*) AS n, MIN(run_id) AS run FROM episodes")
+            assert group["n"] == 2 and group["run"] == run["id"]
 
 
 async def test_ray_hubs_join_the_cluster_and_refuse_multi_node_without_a_token(tmp_path: Path) -> None:

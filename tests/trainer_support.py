@@ -76,3 +76,44 @@ async def run_samples(
             ]
         )
     )
+
+
+def ray_only_venv(target: Path) -> Path:
+    """A second virtual environment holding Ray (with its job server: ``ray[default]``) and Ray's dependencies
+    only, linked from this one's site-packages (no download): a cluster whose Python lacks the project, its
+    client and its client's dependencies, so a module the job fails to carry cannot hide. Returns its bin/."""
+    import importlib.metadata as md
+    import subprocess
+    import sys
+    import sysconfig
+
+    from packaging.requirements import Requirement
+
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True, timeout=120)
+    site = Path(sysconfig.get_path("purelib", vars={"base": str(target), "platbase": str(target)}))
+    wanted: dict[str, set[str]] = {}
+    todo = [("ray", {"default"})]
+    while todo:
+        name, extras = todo.pop()
+        key = name.lower().replace("_", "-")
+        if key in wanted and extras <= wanted[key]:
+            continue
+        wanted[key] = wanted.get(key, set()) | extras
+        for spec in md.distribution(name).requires or []:
+            req = Requirement(spec)
+            markers = [{"extra": e} for e in sorted(extras)] or [{"extra": ""}]
+            if req.marker is None or any(req.marker.evaluate(m) for m in markers):
+                todo.append((req.name, set(req.extras)))
+    for name in wanted:
+        dist = md.distribution(name)
+        base = Path(str(dist.locate_file("")))
+        tops = {Path(str(f)).parts[0] for f in dist.files or [] if not str(f).startswith("..")}
+        for top in tops:
+            link = site / top
+            if not link.exists() and (base / top).exists():
+                link.symlink_to(base / top)
+    python = target / "bin" / "python"
+    ray = target / "bin" / "ray"
+    ray.write_text(f"#!{python}\nimport sys\nfrom ray.scripts.scripts import main\nsys.exit(main())\n")
+    ray.chmod(0o755)
+    return target / "bin"

@@ -114,16 +114,18 @@ class Policy(Protocol):
 
 
 class OraclePolicy:
-    """Replays the ground truth: each turn's calls in one message, then an answer (``hub.tasks.oracle_script``)."""
+    """Replays the ground truth: each turn's calls in one message, then an answer. The hub writes the script
+    (``tasks`` with ``oracle``: the task's ``oracle`` messages), so the client needs nothing of the hub's code."""
 
     name = "oracle"
+    needs_oracle = True
 
     async def act(
         self, task: dict[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]], step: int
     ) -> dict[str, Any]:
-        from hub.tasks import Task, oracle_script
-
-        script = oracle_script(Task.model_validate(task))
+        script = task.get("oracle")
+        if script is None:
+            raise ValueError(f"task {task.get('id')!r} came without its oracle script (ask the hub with oracle=True)")
         return {"role": "assistant", "content": script[step] if step < len(script) else "Done."}
 
 
@@ -213,6 +215,8 @@ def is_success(kind: str, reward: dict[str, Any]) -> bool:
     matters, under the outcome preset), the final state is the expected one where it is scored, and (clarify) the
     model asked instead of guessing."""
     comps = reward.get("components") or {}
+    if reward.get("success") is not None:  # a suite's own verdict (BFCL's pass, tau2's reward of 1)
+        return bool(reward["success"])
     if kind == "abstain":
         return float(reward.get("total", 0.0)) >= 1.0 - 1e-9
     ok = all(float(comps.get(c, 0.0)) >= 1.0 - 1e-9 for c in ("coverage", "argument"))
@@ -229,12 +233,14 @@ async def run_group(
     policy: Policy,
     samples: int,
     max_steps: int | None = None,
+    max_calls_per_step: int | None = None,
     reward: dict[str, Any] | None = None,
 ) -> list[EpisodeResult]:
     """``samples`` episodes of one task (one hub group), each driven by ``policy`` to the end."""
     base = EpisodeResult(task["id"], task.get("kind", "mcp"), list(task.get("servers", [])), "")
+    limits = {k: v for k, v in (("max_steps", max_steps), ("max_calls_per_step", max_calls_per_step)) if v}
     try:
-        hub, group = await hubs.open_group(task["id"], samples, {"max_steps": max_steps} if max_steps else None)
+        hub, group = await hubs.open_group(task["id"], samples, limits or None)
     except NoHubAvailable as exc:
         return [EpisodeResult(**{**asdict(base), "failed": str(exc)}) for _ in range(samples)]
     runs = [
@@ -266,6 +272,7 @@ async def run_episode(
             obs = await hubs.call(hub, "step", episode, message=message)
             result.steps += 1
             history += [message, *obs["messages"]]
+            tools = obs.get("tools") or tools  # a turn that offers more tools sends the whole list
             done = bool(obs["done"])
         reward = await hubs.call(hub, "finish", episode, config)
         await hubs.call(hub, "close_episodes", [episode])
@@ -281,11 +288,11 @@ async def run_episode(
     return result
 
 
-async def list_tasks(hubs: HubSet) -> list[dict[str, Any]]:
-    """Every task (whole objects) from the first hub that answers."""
+async def list_tasks(hubs: HubSet, oracle: bool = False) -> list[dict[str, Any]]:
+    """Every task (whole objects; with ``oracle``, each with its oracle script) from the first hub that answers."""
     for hub in hubs.alive:
         try:
-            return list(await hubs.call(hub, "tasks", None, True))
+            return list(await hubs.call(hub, "tasks", None, True, oracle))
         except HubDown:
             continue
     raise NoHubAvailable("no hub answered the task list request")
@@ -302,11 +309,12 @@ async def evaluate(
     concurrency: int = 8,
     limit: int | None = None,
     max_steps: int | None = None,
+    max_calls_per_step: int | None = None,
     progress: Progress | None = None,
     reward: str = "outcome",
 ) -> dict[str, Any]:
     """Run every selected task, scored with the ``reward`` preset; the report (``summarize``) with the episodes."""
-    tasks = select_tasks(await list_tasks(hubs), split, kind, ids, limit)
+    tasks = select_tasks(await list_tasks(hubs, getattr(policy, "needs_oracle", False)), split, kind, ids, limit)
     if not tasks:
         raise ValueError(f"no task in split {split!r}" + (f" of kind {kind}" if kind else ""))
     gate = asyncio.Semaphore(concurrency)
@@ -315,7 +323,7 @@ async def evaluate(
 
     async def one(task: dict[str, Any]) -> list[EpisodeResult]:
         async with gate:
-            results = await run_group(hubs, task, policy, samples, max_steps, {"preset": reward})
+            results = await run_group(hubs, task, policy, samples, max_steps, max_calls_per_step, {"preset": reward})
         if progress is not None:
             progress.update(results)
         return results
@@ -478,6 +486,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=1, help="episodes per task (default 1)")
     p.add_argument("--limit", type=int, default=None, help="at most this many tasks")
     p.add_argument("--max-steps", type=int, default=None, help="model messages per episode (hub default 16)")
+    p.add_argument(
+        "--max-calls-per-step", type=int, default=None, help="tool calls one model message may make (hub default 16)"
+    )
+    p.add_argument(
+        "--suite", default=None, metavar="NAME", help="a suite (prove-hub suite list): its tasks, scored as it scores"
+    )
+    p.add_argument("--user-endpoint", default=None, help="with --suite: an OpenAI-compatible URL that plays the user")
+    p.add_argument("--user-model", default=None, help="with --suite: the user model's name")
+    p.add_argument("--user-api-key", default=None, help="with --suite: the user endpoint's API key")
     p.add_argument("--temperature", type=float, default=0.0)
     p.add_argument("--max-tokens", type=int, default=2048)
     p.add_argument("--concurrency", type=int, default=8, help="tasks in flight at once")
@@ -489,6 +506,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="a progress bar on stderr (default: when stderr is a terminal)",
     )
     p.set_defaults(handler=cmd_eval)
+    from trainer_client.suite_eval import add_suite_eval
+
+    add_suite_eval(sub)  # prove-hub suite eval NAME: the same as eval --suite
     return p
 
 
@@ -526,6 +546,7 @@ async def run_eval(args: argparse.Namespace) -> dict[str, Any]:
             concurrency=args.concurrency,
             limit=args.limit,
             max_steps=args.max_steps,
+            max_calls_per_step=args.max_calls_per_step,
             progress=Progress(sys.stderr) if show else None,
             reward=args.reward,
         )
@@ -536,6 +557,11 @@ async def run_eval(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.suite:  # a suite's tasks, hub and table (hub.suites.cli), in the suite's own environment
+        from trainer_client.suite_eval import cmd_suite_eval
+
+        args.argv = sys.argv[1:]
+        return cmd_suite_eval(args)
     try:
         report = asyncio.run(run_eval(args))
     except (NoHubAvailable, HubDown, HubError, EndpointError, httpx.HTTPError) as exc:

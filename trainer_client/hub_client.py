@@ -166,6 +166,7 @@ class HubClient:
             for name, fut in self._pending.values():
                 if not fut.done():
                     fut.set_exception(HubConnectionError(reason, name))
+                    fut.exception()  # its waiter raises it; a waiter that is gone must not leave it "never retrieved"
             self._pending.clear()
 
     def _on_message(self, raw: str | bytes) -> None:
@@ -208,6 +209,8 @@ class HubClient:
         kind = str(message.get("type"))
         if ws is None:
             raise HubConnectionError("not connected", kind)
+        if self._reader is None or self._reader.done():  # the connection is already lost: no reply can come
+            raise HubConnectionError("connection closed", kind)
         rid = next(self._ids)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = (kind, fut)
@@ -230,8 +233,11 @@ class HubClient:
     async def ping(self) -> dict[str, Any]:
         return await self.send(wire.Ping(type="ping"))
 
-    async def tasks(self, kind: str | None = None, full: bool = False) -> list[dict[str, Any]]:
-        reply = await self.send(wire.Tasks(type="tasks", kind=kind, full=full))  # type: ignore[arg-type]
+    async def tasks(self, kind: str | None = None, full: bool = False, oracle: bool = False) -> list[dict[str, Any]]:
+        """The hub's tasks: summaries, or whole task objects with ``full`` (each with ``oracle``, the messages
+        of a perfect policy, when asked)."""
+        fields: dict[str, Any] = {"oracle": True} if oracle else {}
+        reply = await self.send(wire.Tasks(type="tasks", kind=kind, full=full or oracle, **fields))  # type: ignore[arg-type]
         return list(reply["tasks"])
 
     async def open(
@@ -242,10 +248,14 @@ class HubClient:
         *,
         run: str | None = None,
         step: int | None = None,
+        step_reward: bool = False,
     ) -> Group:
         """Open a group of ``n`` episodes of ``task`` (an id or an inline task object); ``run`` and
-        ``step`` tie the group to a training run and its optimizer step (sent only when given)."""
+        ``step`` tie the group to a training run and its optimizer step (sent only when given); with
+        ``step_reward`` every observation carries ``reward``, the reward so far."""
         fields: dict[str, Any] = {"task": task, "n": n}
+        if step_reward:
+            fields["step_reward"] = True
         if limits:
             fields["limits"] = limits
         if run is not None:
@@ -272,9 +282,14 @@ class HubClient:
             return await self.send(wire.Step(type="step", episode=episode, message=message))
         return await self.send(wire.Step(type="step", episode=episode, text=text if text is not None else ""))
 
-    async def finish(self, episode: str, reward: dict[str, Any] | None = None) -> dict[str, Any]:
-        """End and score an episode; returns the reward breakdown (``total``, ``components``, ...)."""
+    async def finish(
+        self, episode: str, reward: dict[str, Any] | None = None, *, truncated: bool = False
+    ) -> dict[str, Any]:
+        """End and score an episode; returns the reward breakdown (``total``, ``components``, ...). ``truncated``:
+        the episode was cut (a turn hit its token limit): it is scored on the calls made so far and marked so."""
         fields: dict[str, Any] = {"reward": reward} if reward else {}
+        if truncated:
+            fields["truncated"] = True
         return dict((await self.send(wire.Finish(type="finish", episode=episode, **fields)))["reward"])
 
     async def close_episodes(self, episodes: Sequence[str]) -> dict[str, Any]:

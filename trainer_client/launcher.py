@@ -30,6 +30,8 @@ import logging
 import os
 import random
 import shlex
+import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,8 +46,14 @@ from trainer_client.hubs import http_url, ws_url
 
 log = logging.getLogger("trainer_client.launcher")
 
-AGENT_FILE = Path(__file__).resolve().parent / "openrlhf_agent.py"
-TRAINER = ("-m", "openrlhf.cli.train_ppo_ray")
+PACKAGE = Path(__file__).resolve().parent
+AGENT_FILE = PACKAGE / "openrlhf_agent.py"
+WIRE_FILE = PACKAGE.parent / "hub" / "wire.py"
+# OpenRLHF's train_ppo_ray with the job's additions (trainer_client.openrlhf_run: no flash-attn or nvcc needed,
+# metrics to the hubs from inside the run)
+TRAINER = ("-m", "trainer_client.openrlhf_run")
+# what the job's workers import that OpenRLHF's own stack may lack (the client's pure requirements)
+JOB_PIP = ("websockets>=14,<18", "pydantic>=2.10,<3")
 
 # The paper's learning rate per model family (PAPER_NOTES §4); 1e-6 is OpenRLHF's default and the paper's fallback.
 FAMILY_LR: tuple[tuple[str, float], ...] = (
@@ -211,7 +219,7 @@ class Plan:
     tasks: int
     lr: float
     family: str | None
-    tensorboard_dir: Path
+    output: str  # checkpoints and TensorBoard logs: a local path, or (on a cluster) the cluster's path or URI
     run_name: str
     job: Path
     agent: Path
@@ -219,14 +227,79 @@ class Plan:
     steps: int
     max_steps: int
     ray_address: str | None = None  # the Ray cluster the local trainer joins (the one --ray-hubs started)
+    modules: list[Path] | None = None  # what a cluster's workers import from here (py_modules)
+    pip: tuple[str, ...] = JOB_PIP  # a cluster job's pip requirements
+    extra_modules: tuple[str, ...] = ()  # more py_modules for a cluster job (--ray-py-module)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the models go: GPUs per node for the actor (and its colocated reference), vLLM engines in all."""
+
+    actor_gpus: int
+    engines: int
+
+
+def placement(args: argparse.Namespace) -> Placement:
+    """The GPUs checked against tensor parallelism and OpenRLHF 0.11.2's placement rules, before anything runs.
+
+    Synchronous training colocates everything (``--train.colocate_all``): the engines fill exactly the actor's
+    GPUs (``num_engines x tensor_parallel_size == nodes x gpus``, asserted by ``train_ppo_ray``). Asynchronous
+    training colocates only the actor and its reference; the vLLM engines need GPUs of their own, taken from
+    each node's share."""
+    gpus, tp, nodes = args.gpus, args.tp, args.nodes
+    if tp > gpus:
+        raise ValueError(
+            f"--tp {tp} needs {tp} GPUs per vLLM engine but a node has --gpus {gpus}: pass --tp {gpus} or fewer "
+            "(tensor parallelism stays within a node), or more GPUs"
+        )
+    if not args.async_train:
+        if gpus % tp:
+            raise ValueError(f"--gpus {gpus} is not a multiple of --tp {tp}: the colocated engines must fill the GPUs")
+        engines = args.vllm_engines or gpus // tp
+        if engines * tp != gpus:
+            raise ValueError(
+                f"--vllm-engines {engines} x --tp {tp} = {engines * tp} GPUs, but colocated training puts the "
+                f"engines on the actor's {gpus} GPUs per node: they must be equal"
+            )
+        return Placement(gpus, engines * nodes)
+    engines = args.vllm_engines or max(1, gpus * nodes // (2 * tp))
+    actor_total = gpus * nodes - engines * tp
+    if actor_total < nodes or actor_total % nodes:
+        raise ValueError(
+            f"asynchronous training gives the {engines} vLLM engine(s) x --tp {tp} GPUs of their own; the "
+            f"{actor_total} left of {gpus} x {nodes} do not split evenly over {nodes} node(s) for the actor: "
+            "change --vllm-engines, --tp or --gpus"
+        )
+    return Placement(actor_total // nodes, engines)
+
+
+def check_batches(args: argparse.Namespace, where: Placement) -> None:
+    """``train_ppo_ray``'s rule: a rollout batch has at least one micro-batch per actor process."""
+    micro = int(_extra_value(args.extra, "--rollout.micro_batch_size") or 1)
+    actors = args.nodes * where.actor_gpus
+    if args.group_size * args.batch_size // micro < actors:
+        raise ValueError(
+            f"{args.batch_size} prompts x {args.group_size} samples / micro-batch {micro} is fewer micro-batches "
+            f"than the {actors} actor processes: raise --batch-size or --group-size"
+        )
+
+
+def _extra_value(extra: Sequence[str], flag: str) -> str | None:
+    for i, arg in enumerate(extra):
+        if arg == flag and i + 1 < len(extra):
+            return extra[i + 1]
+        if arg.startswith(flag + "="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def build_command(
-    args: argparse.Namespace, prompts: Path | str, agent: Path | str, rows: int, lr: float, out: Path
+    args: argparse.Namespace, prompts: Path | str, agent: Path | str, rows: int, lr: float, out: str
 ) -> list[str]:
-    """``python -m openrlhf.cli.train_ppo_ray ...`` (flag names as in OpenRLHF 0.11.2)."""
+    """``python -m trainer_client.openrlhf_run ...``: OpenRLHF 0.11.2's ``train_ppo_ray`` flags."""
     n, batch = args.group_size, args.batch_size
-    engines = args.vllm_engines or max(1, args.gpus // args.tp)
+    where = placement(args)
     cmd = [
         args.python,
         *TRAINER,
@@ -268,20 +341,43 @@ def build_command(
         "--actor.num_nodes",
         str(args.nodes),
         "--actor.num_gpus_per_node",
-        str(args.gpus),
+        str(where.actor_gpus),
         "--ref.num_nodes",
         str(args.nodes),
         "--ref.num_gpus_per_node",
-        str(args.gpus),
+        str(where.actor_gpus),
         "--vllm.num_engines",
-        str(engines * args.nodes),
+        str(where.engines),
         "--vllm.tensor_parallel_size",
         str(args.tp),
         "--vllm.gpu_memory_utilization",
         str(args.vllm_memory),
         "--vllm.enable_prefix_caching",
-        "--train.colocate_all",
-        "--vllm.enable_sleep",
+        *(
+            ["--train.colocate_all", "--vllm.enable_sleep"]
+            if not args.async_train
+            else [
+                "--train.colocate_actor_ref",
+                "--train.async_enable",
+                "--train.async_queue_size",
+                str(args.async_queue),
+            ]
+        ),
+        *(["--train.partial_rollout_enable"] if args.partial_rollout else []),
+        "--algo.advantage.is_correction_level",
+        args.is_correction,
+        *(
+            [
+                "--algo.advantage.is_correction_mode",
+                args.is_mode,
+                "--algo.advantage.is_correction_gating",
+                args.is_gating,
+                "--algo.advantage.is_correction_threshold",
+                *[f"{t:g}" for t in args.is_threshold],
+            ]
+            if args.is_correction != "off"
+            else []
+        ),
         "--ds.zero_stage",
         str(args.zero_stage),
         "--actor.gradient_checkpointing_enable",
@@ -290,19 +386,24 @@ def build_command(
         "--train.seed",
         str(args.seed),
         "--ckpt.path",
-        str(out / "ckpt"),
+        join_path(out, "ckpt"),
         "--ckpt.output_dir",
-        str(out / "final"),
+        join_path(out, "final"),
         "--ckpt.save_steps",
         str(args.save_steps),
         "--logger.tensorboard_dir",
-        str(out / "tensorboard"),
+        join_path(out, "tensorboard"),
         "--logger.wandb.run_name",
         args.name,
     ]
     if args.max_new_tokens:
         cmd += ["--rollout.max_new_tokens", str(args.max_new_tokens)]
     return cmd + list(args.extra)
+
+
+def join_path(base: str, name: str) -> str:
+    """``base/name`` for a local path, a cluster path or an object-store URI (``s3://bucket/run``)."""
+    return base.rstrip("/") + "/" + name
 
 
 def agent_config(
@@ -318,6 +419,7 @@ def agent_config(
         "run": run,
         "batch_size": args.batch_size,
         "reward": {"preset": args.reward},
+        "thinking_history": args.thinking_history,
     }
 
 
@@ -333,6 +435,7 @@ def agent_env(config: dict[str, Any]) -> dict[str, str]:
         ("PROVE_MAX_NEW_TOKENS", "max_new_tokens"),
         ("PROVE_RUN", "run"),
         ("PROVE_BATCH_SIZE", "batch_size"),
+        ("PROVE_THINKING_HISTORY", "thinking_history"),
     ):
         if config.get(name):
             env[key] = str(config[name])
@@ -341,16 +444,53 @@ def agent_env(config: dict[str, Any]) -> dict[str, str]:
     return env
 
 
+def output_of(args: argparse.Namespace) -> str:
+    """Where checkpoints and logs go. Locally a path made absolute here; on a cluster (``--ray-address``) the
+    path as the cluster's nodes see it (shared storage) or an object-store URI, used as given: a relative path
+    there would land in the job's temporary working directory and vanish with it, so it is refused."""
+    if not args.ray_address:
+        return str(Path(args.output).resolve())
+    if "://" not in args.output and not args.output.startswith("/"):
+        raise ValueError(
+            f"--output {args.output!r} is relative: on a cluster, give the path where its nodes keep checkpoints "
+            "and logs (shared storage, e.g. /mnt/shared/runs/NAME) or an object-store URI"
+        )
+    return str(args.output)
+
+
+def job_dir_of(args: argparse.Namespace) -> Path:
+    """The job's directory here: next to the outputs locally; for a cluster job, ``--job-dir`` (default
+    ``runs/NAME/job``), whose files the job carries to the cluster."""
+    if args.job_dir:
+        return Path(args.job_dir).resolve()
+    return Path(args.output).resolve() / "job" if not args.ray_address else Path("runs", args.name, "job").resolve()
+
+
+def stage_modules(job: Path) -> list[Path]:
+    """What the cluster's workers import from this checkout, copied beside the job directory for Ray's
+    ``py_modules``: the ``trainer_client`` package and a ``hub`` package holding only the wire (a leaf module)."""
+    root = job.parent / "modules"
+    shutil.rmtree(root, ignore_errors=True)
+    client = root / "trainer_client"
+    shutil.copytree(PACKAGE, client, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    hub = root / "hub"
+    hub.mkdir()
+    (hub / "__init__.py").write_text("")
+    shutil.copy2(WIRE_FILE, hub / "wire.py")
+    return [client, hub]
+
+
 def plan(args: argparse.Namespace, hubs: Sequence[str], tasks: Sequence[dict[str, Any]]) -> Plan:
-    out = Path(args.output).resolve()
-    job = out / "job"
+    out = output_of(args)
+    job = job_dir_of(args)
     lr, family = (args.lr, "--lr") if args.lr else family_lr(args.model)
     rows = draw_rows(tasks, args.steps, args.batch_size, args.seed)
     prompts = export_prompts(rows, job / f"prompts-{args.split}.jsonl")
     config = agent_config(hubs, args.token, args)
-    agent = write_agent(job, config, args.name)
-    # on a cluster the job directory is the working directory of every worker: relative paths reach them
+    # on a cluster the job directory is every worker's working directory (relative paths reach them), and the
+    # token travels in the job's runtime environment, not in a file it uploads
     local = not args.ray_address
+    agent = write_agent(job, config if local else {**config, "token": None}, args.name)
     command = build_command(
         args, prompts if local else prompts.name, agent if local else agent.name, len(rows), lr, out
     )
@@ -362,13 +502,14 @@ def plan(args: argparse.Namespace, hubs: Sequence[str], tasks: Sequence[dict[str
         len(tasks),
         lr,
         family,
-        out / "tensorboard",
+        out,
         args.name,
         job,
         agent,
         config,
         args.steps,
         max_steps,
+        modules=None if local else stage_modules(job),
     )
 
 
@@ -396,31 +537,6 @@ class JsonlMetrics:
                 row = json.loads(line)
                 out.append((int(row["step"]), {k: float(v) for k, v in row["metrics"].items()}))
         return out
-
-
-class TensorBoardMetrics:
-    """Scalars from OpenRLHF's TensorBoard event files (``train/*``, ``eval/*``), new ones on each poll."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.seen: set[tuple[str, str, int]] = set()
-
-    def poll(self) -> list[tuple[int, dict[str, float]]]:
-        try:
-            from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-        except ImportError:
-            return []
-        by_step: dict[int, dict[str, float]] = {}
-        for run_dir in {p.parent for p in self.root.rglob("events.out.tfevents.*")}:
-            acc = EventAccumulator(str(run_dir), size_guidance={"scalars": 0})
-            acc.Reload()
-            for tag in acc.Tags().get("scalars", []):
-                for ev in acc.Scalars(tag):
-                    key = (str(run_dir), tag, ev.step)
-                    if key not in self.seen:
-                        self.seen.add(key)
-                        by_step.setdefault(ev.step, {})[tag] = float(ev.value)
-        return sorted(by_step.items())
 
 
 class HubReporter:
@@ -454,6 +570,9 @@ class HubReporter:
     async def end(self, status: str) -> None:
         if self.run:
             await self._each("run_end", self.run, status)
+        await self.close()
+
+    async def close(self) -> None:
         for c in self.clients:
             await c.close()
 
@@ -466,24 +585,29 @@ async def run_training(
     poll_s: float = 10.0,
     config: dict[str, Any] | None = None,
     ray_dashboard: str | None = None,
+    detach: bool = False,
 ) -> int:
     """Run the trainer (locally, or as a job on a Ray cluster) with the agent's run config, forwarding
     metrics until it exits."""
     reporter = HubReporter(hubs, token)
     await reporter.start(p.run_name, config or {})
-    if reporter.run:  # the rollouts tag their groups with the run
+    if reporter.run:  # the rollouts tag their groups with the run; the job reports its metrics to it
         p.agent_config["run"] = reporter.run
-        write_agent(p.job, p.agent_config, p.run_name)
+        written = p.agent_config if not p.modules else {**p.agent_config, "token": None}
+        write_agent(p.job, written, p.run_name)
         p.env = agent_env(p.agent_config)
     code = 1
     try:
         if ray_dashboard:
-            code = await run_job(p, ray_dashboard, sources, reporter, poll_s)
+            code = await run_job(p, ray_dashboard, sources, reporter, poll_s, detach)
         else:
             code = await run_local(p, sources, reporter, poll_s)
     finally:
         await forward(sources, reporter)
-        await reporter.end("finished" if code == 0 else "failed")
+        if not detach:
+            await reporter.end("finished" if code == 0 else "failed")
+        else:
+            await reporter.close()
     return code
 
 
@@ -501,24 +625,52 @@ async def run_local(p: Plan, sources: Sequence[Any], reporter: HubReporter, poll
     return int(proc.returncode or 0)
 
 
-def job_runtime_env(p: Plan) -> dict[str, Any]:
-    """The job's directory (prompts, run config, agent file) as every worker's working directory, and the
-    settings as environment variables of every worker (``env_vars`` merge with train_ppo_ray's own)."""
-    env = {k: v for k, v in p.env.items() if k != "PROVE_HUB_TOKEN"}  # the token stays in the private run config
-    return {"working_dir": str(p.job), "env_vars": {**env, "PROVE_AGENT_CONFIG": CONFIG_NAME}}
+def job_runtime_env(p: Plan, pip: Sequence[str] = JOB_PIP, extra_modules: Sequence[str] = ()) -> dict[str, Any]:
+    """What a cluster job carries: the job's directory (prompts, run config, agent file) as every worker's
+    working directory; the code the workers import (``trainer_client`` and the wire, ``py_modules``, plus
+    ``extra_modules``); the client's pure requirements (``pip``, installed over the cluster's environment,
+    which keeps what it already has); and the settings, hub URLs and token included, as environment
+    variables of every process of the job (they merge with ``train_ppo_ray``'s own)."""
+    env = {**p.env, "PROVE_AGENT_CONFIG": CONFIG_NAME}
+    runtime: dict[str, Any] = {
+        "working_dir": str(p.job),
+        "py_modules": [str(m) for m in (p.modules or [])] + [str(Path(m).resolve()) for m in extra_modules],
+        "excludes": ["__pycache__", "*.pyc"],
+        "env_vars": env,
+    }
+    if pip:
+        runtime["pip"] = {"packages": list(pip), "pip_check": False}
+    return runtime
 
 
-async def run_job(p: Plan, dashboard: str, sources: Sequence[Any], reporter: HubReporter, poll_s: float) -> int:
-    """Submit the trainer as a Ray job (like ``ray job submit``), print its log and wait for it."""
+def shown(runtime: dict[str, Any]) -> dict[str, Any]:
+    """The runtime environment as printed: the token hidden."""
+    env = {k: ("***" if k == "PROVE_HUB_TOKEN" else v) for k, v in runtime.get("env_vars", {}).items()}
+    return {**runtime, "env_vars": env}
+
+
+async def run_job(
+    p: Plan,
+    dashboard: str,
+    sources: Sequence[Any],
+    reporter: HubReporter,
+    poll_s: float,
+    detach: bool = False,
+) -> int:
+    """Submit the trainer as a Ray job (like ``ray job submit``), print its log and wait for it (or, with
+    ``detach``, leave it running: it reports its metrics and its end to the hubs itself)."""
     from ray.job_submission import JobStatus, JobSubmissionClient
 
     client = JobSubmissionClient(dashboard)
     job_id = client.submit_job(
         entrypoint=shlex.join(p.command),
-        runtime_env=job_runtime_env(p),
+        runtime_env=job_runtime_env(p, p.pip, p.extra_modules),
         metadata={"prove_run": reporter.run or "", "name": p.run_name},
     )
     log.info("submitted Ray job %s to %s", job_id, dashboard)
+    if detach:
+        print(f"prove-train: Ray job {job_id} runs on; follow it with: ray job logs -f {job_id} --address {dashboard}")
+        return 0
 
     async def tail() -> None:
         async for chunk in client.tail_job_logs(job_id):
@@ -532,6 +684,10 @@ async def run_job(p: Plan, dashboard: str, sources: Sequence[Any], reporter: Hub
     except BaseException:
         client.stop_job(job_id)
         raise
+    if tailing.exception() is not None:  # the log stream broke off: the job's status still says how it ended
+        log.warning("following the job's log failed: %s", tailing.exception())
+        while not client.get_job_status(job_id).is_terminal():
+            await asyncio.sleep(poll_s)
     status = client.get_job_status(job_id)
     log.info("Ray job %s: %s", job_id, status)
     return 0 if status == JobStatus.SUCCEEDED else 1
@@ -564,6 +720,30 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="the cluster's job server (default http://HOST:8265 of --ray-address)",
     )
+    p.add_argument(
+        "--job-dir",
+        default=None,
+        help="the job's directory here (prompts, run config, agent file; default OUTPUT/job, or runs/NAME/job "
+        "for a cluster job, which carries it to the cluster)",
+    )
+    p.add_argument(
+        "--ray-py-module",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a cluster job also carries this package directory, .py file or wheel to its workers (repeatable)",
+    )
+    p.add_argument(
+        "--ray-pip",
+        action="append",
+        default=None,
+        metavar="REQ",
+        help="the cluster job's pip requirements, installed over the cluster's environment (repeatable; default: "
+        f"the client's own, {' '.join(JOB_PIP)}; 'none' for none)",
+    )
+    p.add_argument(
+        "--detach", action="store_true", help="submit the cluster job and return; it reports to the hubs itself"
+    )
     p.add_argument("--model", required=True, help="HF model name or path (its family picks the learning rate)")
     p.add_argument("--lr", type=float, default=None, help="override the per-family learning rate")
     p.add_argument("--group-size", type=int, default=16, help="samples per prompt (GRPO group; paper 16)")
@@ -592,7 +772,58 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gpus", type=int, default=8, help="GPUs per node")
     p.add_argument("--nodes", type=int, default=1)
     p.add_argument("--tp", type=int, default=2, help="vLLM tensor parallelism (paper 2)")
-    p.add_argument("--vllm-engines", type=int, default=None, help="vLLM engines per node (default gpus / tp)")
+    p.add_argument(
+        "--vllm-engines",
+        type=int,
+        default=None,
+        help="vLLM engines (synchronous: per node, default gpus / tp; asynchronous: in all, default half the GPUs)",
+    )
+    p.add_argument(
+        "--async",
+        dest="async_train",
+        action="store_true",
+        help="asynchronous training (--train.async_enable): rollouts run ahead of training on GPUs of their own",
+    )
+    p.add_argument(
+        "--async-queue",
+        type=int,
+        default=1,
+        help="the staleness bound: rollout batches generated ahead of the policy (--train.async_queue_size)",
+    )
+    p.add_argument(
+        "--partial-rollout",
+        action="store_true",
+        help="with --async, generation goes on during weight sync (--train.partial_rollout_enable)",
+    )
+    p.add_argument(
+        "--is-correction",
+        choices=("off", "token", "seq"),
+        default="off",
+        help="importance-sampling correction of the rollout/train policy mismatch "
+        "(--algo.advantage.is_correction_level; turn it on with --async)",
+    )
+    p.add_argument("--is-mode", choices=("mask", "clip"), default="mask", help="--algo.advantage.is_correction_mode")
+    p.add_argument(
+        "--is-gating",
+        choices=("ratio", "binary_kl", "tv"),
+        default="ratio",
+        help="--algo.advantage.is_correction_gating",
+    )
+    p.add_argument(
+        "--is-threshold",
+        type=float,
+        nargs="+",
+        default=[0.5, 5.0],
+        metavar="BOUND",
+        help="LOW HIGH, or HIGH alone (--algo.advantage.is_correction_threshold; default 0.5 5)",
+    )
+    p.add_argument(
+        "--thinking-history",
+        choices=("keep", "strip"),
+        default=None,
+        help="earlier turns' <think> blocks in later turns' context: keep or strip (default: what the model's chat "
+        "template does); use the same with prove-hub eval",
+    )
     p.add_argument("--vllm-memory", type=float, default=0.6, help="vLLM gpu_memory_utilization")
     p.add_argument("--zero-stage", type=int, default=3)
     p.add_argument("--save-steps", type=int, default=50)
@@ -601,7 +832,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", default="runs/prove-grpo", help="prompts, checkpoints, TensorBoard logs")
     p.add_argument("--metrics-file", default=None, help="also forward JSONL metrics from this file")
     p.add_argument("--poll", type=float, default=10.0, help="seconds between metric forwards")
-    p.add_argument("--python", default=sys.executable, help=argparse.SUPPRESS)
+    p.add_argument("--python", default=None, help=argparse.SUPPRESS)
     p.add_argument("--dry-run", action="store_true", help="print the command and environment, run nothing")
     p.add_argument("extra", nargs=argparse.REMAINDER, help="after --: more train_ppo_ray flags")
     return p
@@ -610,6 +841,16 @@ def build_parser() -> argparse.ArgumentParser:
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args = build_parser().parse_args(argv)
     args.extra = [a for a in args.extra if a != "--"] if args.extra else []
+    # a cluster job runs the cluster's python (its environment holds OpenRLHF), never this machine's path
+    args.python = args.python or ("python" if args.ray_address else sys.executable)
+    if args.partial_rollout and not args.async_train:
+        raise ValueError("--partial-rollout needs --async")
+    if args.async_queue < 1:
+        raise ValueError("--async-queue must be at least 1")
+    if not 1 <= len(args.is_threshold) <= 2:
+        raise ValueError("--is-threshold takes HIGH, or LOW HIGH")
+    pip = args.ray_pip if args.ray_pip is not None else list(JOB_PIP)
+    args.ray_pip = [] if pip == ["none"] else pip
     for name in ("group_size", "batch_size", "steps", "gpus", "tp", "nodes", "max_steps", "max_new_tokens"):
         if name == "max_new_tokens" and args.max_new_tokens is None:
             continue
@@ -617,7 +858,31 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1")
     if args.group_size < 2:
         raise ValueError("--group-size must be at least 2: group_norm needs a group")
+    check_batches(args, placement(args))  # before any hub or GPU is touched
     return args
+
+
+def local_gpus() -> int | None:
+    """GPUs on this machine (``nvidia-smi -L``), or None where that cannot be told."""
+    if not shutil.which("nvidia-smi"):
+        return None
+    try:
+        listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return sum(line.startswith("GPU ") for line in listed.stdout.splitlines()) if listed.returncode == 0 else None
+
+
+def check_local_gpus(args: argparse.Namespace, found: int | None) -> None:
+    """A run on this machine (one node) needs its GPUs here; a cluster job is checked by its placement."""
+    if args.ray_address or args.ray_hubs or found is None:
+        return
+    if args.nodes > 1:
+        raise ValueError(f"--nodes {args.nodes} needs a Ray cluster: give --ray-address")
+    if found < args.gpus:
+        raise ValueError(
+            f"--gpus {args.gpus} but this machine has {found} GPU(s): pass --gpus {found} (and a --tp that fits)"
+        )
 
 
 def ray_dashboard(args: argparse.Namespace) -> str | None:
@@ -670,17 +935,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if p.max_steps != p.steps:  # the schedule would not match the steps run; never expected
         print(f"prove-train: OpenRLHF would schedule {p.max_steps} steps, not {p.steps}", file=sys.stderr)
         return 2
+    p.pip, p.extra_modules = tuple(args.ray_pip), tuple(args.ray_py_module)
     if args.dry_run:
         if args.ray_address:
-            print(f"# Ray job on {ray_dashboard(args)}, runtime_env: {json.dumps(job_runtime_env(p))}")
+            runtime = shown(job_runtime_env(p, p.pip, p.extra_modules))
+            print(f"# Ray job on {ray_dashboard(args)}, runtime_env: {json.dumps(runtime)}")
         print(" ".join(f"{k}={shlex.quote(v)}" for k, v in p.env.items() if k != "PROVE_HUB_TOKEN") + " \\")
         print(" ".join(shlex.quote(c) for c in p.command))
         if fleet is not None:
             fleet.shutdown()
         return 0
-    sources: list[Any] = [TensorBoardMetrics(p.tensorboard_dir)]
-    if args.metrics_file:
-        sources.append(JsonlMetrics(Path(args.metrics_file)))
+    try:
+        check_local_gpus(args, local_gpus())
+    except ValueError as exc:
+        print(f"prove-train: {exc}", file=sys.stderr)
+        return 2
+    # the job sends OpenRLHF's metrics to the hubs itself (trainer_client.openrlhf_run); a file of JSONL metric
+    # lines from another trainer is forwarded from here
+    sources: list[Any] = [JsonlMetrics(Path(args.metrics_file))] if args.metrics_file else []
     config = {
         "model": args.model,
         "lr": p.lr,
@@ -692,9 +964,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tasks": p.tasks,
         "hubs": hubs,
         "reward": args.reward,
+        "async": args.async_train,
+        "async_queue": args.async_queue if args.async_train else None,
+        "is_correction": args.is_correction,
+        "thinking_history": args.thinking_history,
     }
     try:
-        return asyncio.run(run_training(p, hubs, args.token, sources, args.poll, config, ray_dashboard(args)))
+        return asyncio.run(
+            run_training(p, hubs, args.token, sources, args.poll, config, ray_dashboard(args), args.detach)
+        )
     finally:
         if fleet is not None:
             fleet.shutdown()

@@ -82,6 +82,7 @@ class AgentConfig:
         "reward",
         "run",
         "batch_size",
+        "thinking_history",
     )
 
     def __init__(
@@ -98,6 +99,7 @@ class AgentConfig:
         reward: dict[str, Any] | None = None,
         run: str | None = None,
         batch_size: int | None = None,
+        thinking_history: str | None = None,
     ) -> None:
         self.hub_urls = list(hub_urls or ["ws://127.0.0.1:8765/ws"])
         self.token = token
@@ -111,6 +113,9 @@ class AgentConfig:
         self.reward = reward  # the RewardConfig (a preset, overrides) sent with finish
         self.run = run  # the training run's id on the hubs (prove-train's run_start)
         self.batch_size = batch_size  # prompts per rollout batch: with it, groups carry their step (steps.py)
+        self.thinking_history = thinking_history  # "keep" / "strip" earlier turns' <think>; None: the template's way
+        if thinking_history not in (None, "keep", "strip"):
+            raise ValueError(f"thinking_history is keep or strip, not {thinking_history!r}")
         if self.group_size < 1:
             raise ValueError("group_size must be at least 1")
         if max_new_tokens is not None and int(max_new_tokens) < 1:
@@ -137,7 +142,11 @@ class AgentConfig:
             data.update(cls.load(path).to_json())
         if env.get("PROVE_HUB_URLS"):
             data["hub_urls"] = [u for u in env["PROVE_HUB_URLS"].split(",") if u.strip()]
-        for key, name in (("PROVE_HUB_TOKEN", "token"), ("PROVE_RUN", "run")):
+        for key, name in (
+            ("PROVE_HUB_TOKEN", "token"),
+            ("PROVE_RUN", "run"),
+            ("PROVE_THINKING_HISTORY", "thinking_history"),
+        ):
             if env.get(key):
                 data[name] = env[key]
         if env.get("PROVE_REWARD"):
@@ -211,6 +220,11 @@ class _RecordingEngine:
         self._ctx = ctx
 
     async def generate(self, prompt_token_ids: Any, sampling_params: Any, *args: Any, **kwargs: Any) -> Any:
+        instance = self._ctx.instance
+        if instance is not None and instance.lease is None:  # no episode (its group failed to open): end at once
+            out = ended_output(self._ctx.tokenizer, sampling_params)
+            self._ctx.last_prompt_len, self._ctx.last_output = len(prompt_token_ids), out
+            return out
         cap = self._ctx.config.max_new_tokens
         if cap and (sampling_params.max_tokens is None or sampling_params.max_tokens > cap):
             sampling_params.max_tokens = int(cap)  # the executor hands the engine its own deep copy
@@ -221,6 +235,18 @@ class _RecordingEngine:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
+
+
+def ended_output(tokenizer: Any, sampling_params: Any) -> Any:
+    """What the engine would return for a generation that stopped at once: the EOS alone (with its log-prob
+    when the sampling parameters ask for log-probs), so OpenRLHF's loop calls ``step`` right away."""
+    from types import SimpleNamespace
+
+    eos = getattr(tokenizer, "eos_token_id", None)
+    ids = [int(eos)] if eos is not None else []
+    logprobs = [{i: SimpleNamespace(logprob=0.0)} for i in ids] if getattr(sampling_params, "logprobs", None) else None
+    output = SimpleNamespace(token_ids=ids, text="", finish_reason="stop", stop_reason=None, logprobs=logprobs)
+    return SimpleNamespace(outputs=[output])
 
 
 def task_of(label: Any) -> str:
@@ -266,6 +292,7 @@ class AgentInstance(AgentInstanceBase):
         self.steps = 0
         self.format_errors = 0
         self.failure: str | None = None
+        self.turn_cut = False  # the last generation hit its token limit: the episode ended there, truncated
         self.finished = False
         self.result: dict[str, Any] | None = None  # the final step's result, once the episode is scored
 
@@ -298,6 +325,10 @@ class AgentInstance(AgentInstanceBase):
         action = str(states.get("action_text") or "")
         if self.failure is not None or self.lease is None:
             return self._failed(self.failure or "no episode")
+        if self._cut_by_limit():  # a cut turn is no answer: score the calls made so far, marked truncated
+            self.turn_cut = True
+            log.info("episode %s: a turn hit its token limit; scored as truncated", self.lease.episode)
+            return await self._finish(truncated=True)
         self.steps += 1
         try:
             obs = await self.ctx.pool.hubs.call(self.lease.hub, "step", self.lease.episode, action)
@@ -333,6 +364,10 @@ class AgentInstance(AgentInstanceBase):
         eot_id = tok.convert_tokens_to_ids(eot) if tok is not None and hasattr(tok, "convert_tokens_to_ids") else None
         return bool(ids) and eot_id is not None and ids[-1] == eot_id
 
+    def _cut_by_limit(self) -> bool:
+        out = self.ctx.last_output
+        return out is not None and bool(out.outputs) and getattr(out.outputs[0], "finish_reason", None) == "length"
+
     def _action_ids(self) -> list[int]:
         out = self.ctx.last_output
         return list(getattr(out.outputs[0], "token_ids", []) or []) if out is not None and out.outputs else []
@@ -350,7 +385,9 @@ class AgentInstance(AgentInstanceBase):
         assert self.lease is not None
         hubs = self.ctx.pool.hubs
         try:
-            reward = await hubs.call(self.lease.hub, "finish", self.lease.episode, self.ctx.config.reward)
+            reward = await hubs.call(
+                self.lease.hub, "finish", self.lease.episode, self.ctx.config.reward, truncated=truncated
+            )
         except (HubDown, HubError) as exc:
             return self._failed(str(exc))
         self.finished = True
@@ -396,7 +433,9 @@ class AgentInstance(AgentInstanceBase):
         logs["format_errors"] = float(self.format_errors)
         logs["hub_failed"] = 1.0 if failed else 0.0
         logs["group_lost"] = 1.0 if failed else 0.0
-        logs["context_truncated"] = 1.0 if truncated else 0.0
+        logs["truncated"] = 1.0 if truncated else 0.0  # the episode was cut, by a turn's limit or a full context
+        logs["turn_cut"] = 1.0 if truncated and self.turn_cut else 0.0
+        logs["context_truncated"] = 1.0 if truncated and not self.turn_cut else 0.0
         return logs
 
     async def release(self) -> None:
@@ -434,6 +473,8 @@ class AgentExecutor(MultiTurnAgentExecutor):
         super().__init__(AgentInstance)
         if config is None:
             config = AgentConfig.load(self.CONFIG_FILE) if self.CONFIG_FILE else AgentConfig.from_env()
+            if config.token is None and os.environ.get("PROVE_HUB_TOKEN"):  # a cluster job's runtime environment
+                config.token = os.environ["PROVE_HUB_TOKEN"]
         self.config = config
         self._hubs = hubs
         self._pool: GroupPool | None = None

@@ -122,16 +122,3 @@ def stated(value: Any, text: str) -> bool:
 def answer_share(values: Sequence[Any], text: str) -> float:
     """The share of ``values`` that ``text`` states (1 with none)."""
     return sum(stated(v, text) for v in values) / len(values) if values else 1.0
-
-
-def answer_reply(values: Sequence[Any]) -> str:
-    """A reply that states ``values`` (the oracle's)."""
-    return "Here is what you asked for: " + "; ".join(_say(v) for v in values) + "."
-
-
-def _say(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_say(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)

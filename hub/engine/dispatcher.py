@@ -43,6 +43,7 @@ class CallOutcome:
     latency_ms: float = 0.0
     state_changed: bool = False
     encoded: str | None = None
+    shown: str | None = None  # an error's exact text, when its server renders its own (hub.mount.render)
 
     @property
     def result_json(self) -> str | None:
@@ -54,7 +55,7 @@ class CallOutcome:
     def text(self) -> str:
         """What a model reads: the result (a string as it is, anything else as JSON), or the error message."""
         if not self.ok:
-            return f"Error: {self.error}"
+            return self.shown if self.shown is not None else f"Error: {self.error}"
         return self.result if isinstance(self.result, str) else self.result_json or ""
 
 
@@ -114,7 +115,7 @@ class Dispatcher:
         try:
             result = fork.call(spec, kwargs)
         except ToolError as exc:
-            return CallOutcome(False, None, str(exc), "tool")
+            return CallOutcome(False, None, str(exc), "tool", shown=getattr(exc, "text", None))
         except Exception as exc:  # the hub's one top-level boundary: a broken tool must not crash the hub
             log.exception("tool %s.%s failed", server, tool)
             return CallOutcome(False, None, f"internal error in {server}.{tool}: {type(exc).__name__}", "internal")

@@ -30,11 +30,13 @@ from hub.engine.evidence import ExpectedStates, collect, diff_sessions
 from hub.engine.judge import AskJudge
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, rule_verdict, score
+from hub.engine.users import UserModel, UserView, answer_as_user, open_with_user
 from hub.engine.world import World, build_initial
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
 from hub.state.sessions import Session, SessionManager
+from hub.suites.scoring import suite_score, suite_turn_end
 from hub.tasks.io import TaskSet
 from hub.tasks.model import Task
 from hub.wire import EpisodeLimits, RewardConfig
@@ -70,9 +72,11 @@ class StepResult:
     format_errors: list[str]
     turn: int
     step: int
+    reward: dict[str, Any] | None = None  # the reward so far, when the episode was opened with step_reward
+    tools: list[dict[str, Any]] | None = None  # the whole offered list, when a turn offered more tools
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = ({"tools": self.tools} if self.tools is not None else {}) | {
             "episode": self.episode,
             "messages": self.messages,
             "done": self.done,
@@ -82,6 +86,9 @@ class StepResult:
             "turn": self.turn,
             "step": self.step,
         }
+        if self.reward is not None:
+            data["reward"] = self.reward
+        return data
 
 
 @dataclass
@@ -106,6 +113,12 @@ class Episode:
     reward_config: RewardConfig | None = None
     run: str | None = None
     run_step: int | None = None
+    step_reward: bool = False  # every step's observation carries the reward so far
+    added: list[str] = field(default_factory=list)  # tools a later turn offered (BFCL's miss_func)
+    turn_states: list[dict[str, Any]] = field(default_factory=list)  # a suite's scorer: each turn's end state
+    user_calls: list[CallRecord] = field(default_factory=list)  # calls the user made on their own side
+    user_view: UserView = field(default_factory=UserView)  # the dialogue as a simulated user's model sees it
+    awaiting_user: bool = False  # the model answered: a simulated user speaks next
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -121,14 +134,16 @@ class Episode:
         }
 
 
-def function_schema(library: Library, name: str, strip_enums: bool = False) -> dict[str, Any]:
-    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked)."""
+def function_schema(library: Library, name: str, strip_enums: bool = False, bare: bool = False) -> dict[str, Any]:
+    """The OpenAI function schema of an offered ``server__tool`` (without enum lists when asked; named by the tool
+    alone with ``bare``, as a benchmark's harness names it)."""
     parts = split_name(name)
     if parts is None:
         raise TaskError(f"offered tool {name!r} is not of the form server__tool")
     tool = library.tool(*parts)
     parameters = without_enums(tool.input_schema) if strip_enums else tool.input_schema
-    return {"type": "function", "function": {"name": name, "description": tool.description, "parameters": parameters}}
+    shown = parts[1] if bare else name
+    return {"type": "function", "function": {"name": shown, "description": tool.description, "parameters": parameters}}
 
 
 def without_enums(node: Any) -> Any:
@@ -158,6 +173,7 @@ class EpisodeEngine:
         max_templates: int = 256,
         keep_evidence: bool = True,
         judge: AskJudge | None = None,
+        user_model: UserModel | None = None,
     ) -> None:
         self.library = library
         self.sessions = sessions
@@ -170,6 +186,7 @@ class EpisodeEngine:
         self.max_templates = max_templates
         self.keep_evidence = keep_evidence
         self.judge = judge  # a chat model that decides R_ask (the rules decide without one)
+        self.user_model = user_model
         self.expected = ExpectedStates(library)
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
@@ -220,7 +237,7 @@ class EpisodeEngine:
     def expect(self, task: Task) -> None:
         """Give a task without expected final hashes the ones its ground truth leaves (replayed once, privately), so
         the state term can score it; a ground truth that does not replay leaves it without (the reward says so)."""
-        if task.expected_server_hashes or task.id in self._unreplayable:
+        if task.expected_server_hashes or task.scorer or task.id in self._unreplayable:
             return
         try:
             session = self.expected.session(task)
@@ -231,11 +248,15 @@ class EpisodeEngine:
         task.expected_server_hashes = {s: session.fork_of(s).state_hash() for s in task.servers}
         task.expected_state_hash = session.state_hash(task.servers)
 
-    def tools_of(self, task: Task) -> list[dict[str, Any]]:
-        key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
+    def tools_of(self, task: Task, added: list[str] | None = None) -> list[dict[str, Any]]:
+        """The offered tools' function schemas (with ``added``: also those later turns offered so far)."""
+        names = [*task.tools, *(added or ())]
+        key = "\x00".join(names) + ("\x00-enums" if task.strip_enums else "") + ("\x00-bare" if task.bare_names else "")
         found = self._tools.get(key)
         if found is None:
-            found = self._tools[key] = [function_schema(self.library, n, task.strip_enums) for n in task.tools]
+            found = self._tools[key] = [
+                function_schema(self.library, n, task.strip_enums, task.bare_names) for n in names
+            ]
         return found
 
     def reads_of(self, task: Task) -> frozenset[str]:
@@ -252,8 +273,9 @@ class EpisodeEngine:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
         found = self._schema_maps.get(key)
         if found is None:
+            names = [*task.tools, *(n for t in task.turns for n in t.adds_tools)]
             found = self._schema_maps[key] = {
-                t["function"]["name"]: t["function"]["parameters"] for t in self.tools_of(task)
+                n: function_schema(self.library, n, task.strip_enums)["function"]["parameters"] for n in names
             }
         return found
 
@@ -267,8 +289,10 @@ class EpisodeEngine:
         *,
         run: str | None = None,
         step: int | None = None,
+        step_reward: bool = False,
     ) -> list[Episode]:
-        """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group)."""
+        """``n`` episodes of one task, each in its own fork of the same initial state (a GRPO group);
+        with ``step_reward``, every step's observation carries the reward so far (``reward_so_far``)."""
         if n < 1:
             raise EpisodeError("n must be at least 1", "bad_message")
         if len(self.episodes) + n > self.max_episodes:
@@ -282,10 +306,13 @@ class EpisodeEngine:
         forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
         self._announce(task)
         group = "grp-" + secrets.token_hex(6)
-        return [
+        eps = [
             self._open_one(task, eid, session, group, limits or self.limits, tools, run, step)
             for eid, session in zip(eids, forks)
         ]
+        for ep in eps:
+            ep.step_reward = step_reward
+        return eps
 
     def _open_one(
         self,
@@ -299,10 +326,9 @@ class EpisodeEngine:
         step: int | None,
     ) -> Episode:
         start_hash = session.state_hash(task.servers)
-        messages = [
-            {"role": "system", "content": task.system or DEFAULT_SYSTEM},
-            {"role": "user", "content": task.turns[0].user},
-        ]
+        messages = [{"role": "system", "content": task.system or DEFAULT_SYSTEM}]
+        if not self.simulated(task):  # a simulated user's first message comes in open_group_async
+            messages.append({"role": "user", "content": task.turns[0].user})
         ep = Episode(eid, task, session.id, group, limits, start_hash, messages, run=run, run_step=step)
         self.episodes[eid] = ep
         self.opened += 1
@@ -310,7 +336,23 @@ class EpisodeEngine:
         self.bus.publish(EpisodeEvent("open", eid, task.id, group, session.id, start_hash, now, run=run, step=step))
         for m in messages:
             self._turn(ep, m["role"], m["content"])
+        if not self.simulated(task):
+            self._user_acts(ep)
         return ep
+
+    def simulated(self, task: Task) -> bool:
+        """Whether a model plays this task's user (the task has one and the hub has a user endpoint)."""
+        return task.user is not None and self.user_model is not None
+
+    async def open_group_async(
+        self, task_ref: str | Mapping[str, Any] | Task, n: int = 1, limits: EpisodeLimits | None = None, **kw: Any
+    ) -> list[Episode]:
+        """``open_group``; with a simulated user, its first message (``hub.engine.users``)."""
+        return await open_with_user(self, self.open_group(task_ref, n, limits, **kw))
+
+    async def step_async(self, eid: str, output: str | dict[str, Any]) -> StepResult:
+        """``step``; when the model answered and a model plays the user, the user's reply or the end."""
+        return await answer_as_user(self, self.step(eid, output))
 
     def _announce(self, task: Task) -> None:
         if task.id not in self._announced:
@@ -345,6 +387,7 @@ class EpisodeEngine:
         if len(raw) > ep.limits.max_output_chars:
             output, raw = raw[: ep.limits.max_output_chars], raw[: ep.limits.max_output_chars]
         ep.steps += 1
+        answered = ep.turn
         self._turn(ep, "assistant", raw)
         parsed = parse_model_output(output, call_prefix=f"call_{ep.steps}")
         errors = list(parsed.format_errors)
@@ -364,13 +407,20 @@ class EpisodeEngine:
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "name": call.name or "", "content": outcome.text()}
             )
-        if not calls:
+        offered = len(ep.added)
+        if not calls and self.simulated(ep.task):
+            ep.awaiting_user = True  # step_async asks the user model
+        elif not calls:
             messages.extend(self._advance(ep))
         if not ep.done and ep.steps >= ep.limits.max_steps:
             ep.done, ep.reason = True, "step_cap"
-        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps)
+        reward = self.reward_so_far(ep, answered).model_dump() if ep.step_reward else None
+        tools = self.tools_of(ep.task, ep.added) if len(ep.added) != offered else None
+        return StepResult(ep.id, messages, ep.done, ep.reason, summaries, errors, ep.turn, ep.steps, reward, tools)
 
     def _advance(self, ep: Episode) -> list[dict[str, Any]]:
+        if ep.task.scorer:
+            suite_turn_end(self.sessions.get(ep.session_id, create=False), ep)
         ep.turn += 1
         if ep.turn >= len(ep.task.turns):
             ep.turn = len(ep.task.turns) - 1
@@ -378,19 +428,45 @@ class EpisodeEngine:
             return []
         user = {"role": "user", "content": ep.task.turns[ep.turn].user}
         self._turn(ep, "user", user["content"])
+        ep.added.extend(ep.task.turns[ep.turn].adds_tools)
+        self._user_acts(ep)
         return [user]
 
+    def _user_acts(self, ep: Episode) -> None:
+        """The calls the user makes on their own side as they say this turn (the model does not see them)."""
+        for call in ep.task.turns[ep.turn].user_calls:
+            out = self.dispatcher.call(
+                ep.session_id, call.server, call.tool, call.arguments, episode=ep.id, create_session=False
+            )
+            ep.user_calls.append(
+                CallRecord(call.name, call.arguments, ep.turn, out.ok, out.error_kind, out.text(), ep.steps)
+            )
+
     def _execute(self, ep: Episode, call: ParsedCall) -> CallOutcome:
-        offered = call.name is not None and call.name in self.schemas_of(ep.task)
+        name = call.name
+        if ep.task.bare_names and name is not None:  # a tool's own name, as the task shows it
+            name = ep.task.full_names().get(name, name)
+        # a later turn's tool is shown from that turn on, but runs if named earlier (as in BFCL's harness)
+        offered = name is not None and name in self.schemas_of(ep.task)
         if call.error is None and offered:
-            server, tool = split_name(call.name)  # type: ignore[arg-type, misc]
+            server, tool = split_name(name)  # type: ignore[arg-type, misc]
             outcome = self.dispatcher.call(
                 ep.session_id, server, tool, call.arguments, episode=ep.id, create_session=False
             )
         else:
             outcome = self._refuse(ep, call, offered)
-        result = outcome.result if outcome.ok else None
-        ep.calls.append(CallRecord(call.name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, result))
+        ep.calls.append(
+            CallRecord(
+                name,
+                call.arguments,
+                ep.turn,
+                outcome.ok,
+                outcome.error_kind,
+                outcome.text(),
+                ep.steps,
+                outcome.result if outcome.ok else None,
+            )
+        )
         return outcome
 
     def _refuse(self, ep: Episode, call: ParsedCall, offered: bool) -> CallOutcome:
@@ -401,7 +477,8 @@ class EpisodeEngine:
             outcome = CallOutcome(
                 False,
                 None,
-                f"unknown tool {call.name!r}; the available tools are: {', '.join(ep.task.tools) or 'none'}",
+                f"unknown tool {call.name!r}; the available tools are: "
+                f"{', '.join(t['function']['name'] for t in self.tools_of(ep.task, ep.added)) or 'none'}",
                 "unknown_tool",
             )
         server, tool = split_name(call.name or "") or ("", call.name or "")
@@ -448,7 +525,9 @@ class EpisodeEngine:
         start = World(self.library).start(task, "start")
         return diff_sessions(self.expected.session(task), start, task.servers)
 
-    async def finish_judged(self, eid: str, config: RewardConfig | None = None) -> RewardBreakdown:
+    async def finish_judged(
+        self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False
+    ) -> RewardBreakdown:
         """``finish``, with the judge model (when the hub has one) deciding whether each ask turn's reply asks for
         what is missing; the rules decide without one, and wherever it cannot."""
         ep = self.get(eid)
@@ -456,17 +535,25 @@ class EpisodeEngine:
         asks = [i for i, t in enumerate(ep.task.turns) if t.ask]
         fresh = ep.reward is None or ep.reward_config != config
         if self.judge is None or not asks or config.clarify_check != "question" or not fresh:
-            return self.finish(eid, config)
+            return self.finish(eid, config, truncated=truncated)
         schemas, reads = self.schemas_of(ep.task), self.reads_of(ep.task)
         acted = {c.turn for c in ep.calls if not (config.ask_reads and c.name in reads)}  # failed whatever was said
         rules = {i: rule_verdict(ep.task, i, schemas, ep.replies) for i in asks if i not in acted}
-        return self.finish(eid, config, await self.judge.verdicts(ep.task, list(ep.replies), rules))
+        verdicts = await self.judge.verdicts(ep.task, list(ep.replies), rules)
+        return self.finish(eid, config, truncated=truncated, verdicts=verdicts)
 
     def finish(
-        self, eid: str, config: RewardConfig | None = None, verdicts: Mapping[int, AskVerdict] | None = None
+        self,
+        eid: str,
+        config: RewardConfig | None = None,
+        *,
+        truncated: bool = False,
+        verdicts: Mapping[int, AskVerdict] | None = None,
     ) -> RewardBreakdown:
-        """End the episode (if it is still running) and score it; idempotent for the same config. ``verdicts``:
-        the ask turns a judge model decided (``finish_judged``)."""
+        """End the episode (if it is still running) and score it; idempotent for the same config. ``truncated``:
+        the client cut the episode (a turn hit its token limit): it ends as ``truncated``, scored on the calls
+        made so far, and the breakdown says so. ``verdicts``: the ask turns a judge model decided
+        (``finish_judged``)."""
         ep = self.get(eid)
         config = config or self.reward
         if ep.reward is not None and ep.reward_config == config:
@@ -477,21 +564,14 @@ class EpisodeEngine:
             raise EpisodeError(f"episode {eid}'s session expired: {exc}", "session_expired") from None
         first = ep.reward is None
         if not ep.done:
-            ep.done, ep.reason = True, "finished"
+            ep.done, ep.reason = True, "truncated" if truncated else "finished"
         hashes = self.final_hashes(ep)
-        breakdown = score(
-            ep.task,
-            ep.calls,
-            self.schemas_of(ep.task),
-            config,
-            final_hashes=hashes,
-            state_rows=self.state_rows(ep.task, session, hashes) if config.state_gate is not None else None,
-            messages=ep.steps,
-            format_error_messages=ep.format_error_messages,
-            replies=ep.replies,
-            reads=self.reads_of(ep.task),
-            verdicts=verdicts,
+        breakdown = (
+            suite_score(self, ep, session)
+            if ep.task.scorer
+            else self._score(ep, ep.task, config, hashes, session, verdicts)
         )
+        breakdown.truncated = ep.reason == "truncated"
         ep.reward, ep.reward_config = breakdown, config
         if first:
             self.finished += 1
@@ -531,6 +611,43 @@ class EpisodeEngine:
         if first and self.keep_evidence:
             self.bus.publish(collect(ep.task, session, self._start_of(ep.task), self.expected, ep.id, now))
         return breakdown
+
+    def _score(
+        self,
+        ep: Episode,
+        task: Task,
+        config: RewardConfig,
+        hashes: dict[str, str] | None,
+        session: Session | None = None,
+        verdicts: Mapping[int, AskVerdict] | None = None,
+    ) -> RewardBreakdown:
+        rows = None
+        if config.state_gate is not None and session is not None and hashes is not None:
+            rows = self.state_rows(task, session, hashes)
+        return score(
+            task,
+            ep.calls,
+            self.schemas_of(ep.task),
+            config,
+            final_hashes=hashes,
+            state_rows=rows,
+            messages=ep.steps,
+            format_error_messages=ep.format_error_messages,
+            replies=ep.replies,
+            reads=self.reads_of(ep.task),
+            verdicts=verdicts,
+        )
+
+    def reward_so_far(self, ep: Episode, turn: int | None = None) -> RewardBreakdown:
+        """The reward as if the task ended with user turn ``turn`` (default: the current one): the calls so far
+        against the ground truth of the turns up to it. Once the episode is done this is exactly ``finish``'s
+        reward; before, the final-state term (``state``) is not computable and is left out."""
+        if ep.done:
+            session = self.sessions.sessions.get(ep.session_id)
+            return self._score(ep, ep.task, self.reward, self.final_hashes(ep), session)
+        last = ep.turn if turn is None else turn
+        prefix = ep.task.model_copy(update={"turns": ep.task.turns[: last + 1]})
+        return self._score(ep, prefix, self.reward.model_copy(update={"w_state": 0.0, "state_gate": None}), None)
 
     def _start_of(self, task: Task) -> Session | None:
         """The template session the task's episodes were forked from, while it is held."""

@@ -56,6 +56,8 @@ class CallRecord:
     turn: int
     ok: bool  # executed successfully on the live server
     error_kind: str | None = None
+    text: str | None = None  # what the model read back (a suite's scorer compares it, as BFCL does)
+    step: int = 0  # the model message it came in
     result: Any = None  # what a successful call returned (a discovery read is judged by what it found)
 
 
@@ -104,6 +106,8 @@ class RewardBreakdown(BaseModel):
     reasons: dict[str, str] = Field(default_factory=dict)  # why a gate component is what it is
     ledger: list[LedgerRow] = Field(default_factory=list)
     max: float = 0.0  # the most this task can score under this config: the ledger's maxima summed
+    truncated: bool = False  # the episode was cut (token limit, full context): scored on the calls made so far
+    success: bool | None = None  # a suite's own verdict (its scorer's pass/fail), where it has one
     normalized: float = 0.0  # total / max, clipped to [0, 1]
     preset: str = "paper"  # the preset the config started from
 

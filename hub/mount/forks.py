@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from hub.errors import UnknownTable
 from hub.kit import Json, Tool, ToolError
 from hub.mount.canonical import diff_states, public_state, state_json, to_json_value
+from hub.mount.render import render_error
 from hub.state.db import Fork, check_page
 
 if TYPE_CHECKING:
@@ -85,10 +86,12 @@ class ObjectFork:
         """A read runs on the (maybe shared) instance; a write on a copy that replaces it only if the call
         succeeds, or, on a version this fork holds alone with its pickle, in place, undone from the pickle."""
         version = self.version
-        if tool.kind == "read":
-            if self.mount.verify_reads:
-                return self._checked_read(tool, kwargs)
+        if tool.kind == "read" and self.mount.verify_reads:
+            return self._checked_read(tool, kwargs)
+        if tool.kind == "read" and self.mount.reads.is_read(tool.name):
             return to_json_value(self._invoke(version.instance, tool, kwargs))
+        if tool.kind == "read" and self.mount.reads.unchecked(tool.name):
+            return self.mount.reads.first_use(self, tool, kwargs)  # a read proven on a copy (hub.mount.reads)
         kwargs = copy.deepcopy(kwargs)  # the state may keep what it is given; the call's event keeps the request's
         if version.shared or version.data is None or self.mount.copy_mode != "pickle":
             work = self.mount.copy_of(version)
@@ -133,7 +136,7 @@ class ObjectFork:
         except ToolError:
             raise
         except Exception as exc:  # a mounted class signals its domain errors with any exception
-            raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+            raise render_error(self.mount.render, exc) from exc
 
     def state_hash(self) -> str:
         return self.version.state_hash()

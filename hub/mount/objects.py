@@ -21,6 +21,8 @@ from typing import Any, Literal, TypeVar
 from hub.errors import ScenarioError, StateError
 from hub.kit import Json, Tool, ToolKind
 from hub.mount.forks import ObjectFork, Version, gc_paused
+from hub.mount.reads import ReadCheck
+from hub.mount.render import Render, render_result
 from hub.mount.schemas import Validation, apply_spec, method_tool
 from hub.state.db import Fork
 
@@ -88,7 +90,7 @@ def _marker(fn: Any) -> ToolKind | bool | None:
         if isinstance(mutates, bool):
             return "write" if mutates else "read"
         kind = str(getattr(getattr(fn, "__tool_type__", None), "value", getattr(fn, "__tool_type__", ""))).lower()
-        return "read" if kind in ("read", "think") else "write"
+        return "read" if kind in ("read", "think", "generic") else "write"  # generic: calculate, transfer
     return None
 
 
@@ -161,6 +163,7 @@ class ObjectMount:
         factory: Callable[[], Any] | None = None,
         verify_reads: bool = False,
         writes: Iterable[str] = (),
+        render: Render = "compact",
     ) -> None:
         self.cls = cls
         self.factory = factory or cls
@@ -171,6 +174,8 @@ class ObjectMount:
             raise ValueError(f"{cls.__name__} has no method {loader!r} to load scenarios with")
         self.default_config = default_config
         self.verify_reads = verify_reads
+        self.render: Render = render
+        self.reads = ReadCheck()
         self.loader_kwargs = dict(loader_kwargs or {})
         if (default_config is not None or self.loader_kwargs) and not self.loader:
             raise ValueError(
@@ -354,7 +359,7 @@ class ObjectMount:
         return self.first_version().state_hash()
 
     def invoke(self, instance: Any, tool: str, kwargs: dict[str, Any]) -> Json:
-        return self._calls[tool](instance, kwargs)
+        return render_result(self.render, self._calls[tool](instance, kwargs))
 
 
 def _spec_name(name: str, selected: Mapping[str, Any]) -> str:

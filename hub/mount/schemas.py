@@ -33,7 +33,8 @@ from pydantic import ConfigDict, TypeAdapter, create_model
 from hub.errors import SchemaFileError
 from hub.kit import Json, Tool, ToolKind
 
-Validation = Literal["lenient", "strict"]
+Validation = Literal["lenient", "strict", "none"]
+PERMISSIVE = Draft202012Validator({"type": "object"})  # validation=none: any object, passed as given
 TYPE_NAMES: dict[str, str | None] = {
     "dict": "object",
     "map": "object",
@@ -150,6 +151,8 @@ def method_tool(server: str, fn: Callable[..., Json], kind: ToolKind, validation
     tool = Tool(server, fn.__name__, fn, kind, doc, input_schema, model, {n: None for n in names})
     if validation == "lenient":
         tool.schema_validator = Draft202012Validator(input_schema)
+    elif validation == "none":
+        tool.schema_validator = PERMISSIVE
     return tool
 
 
@@ -268,7 +271,8 @@ def apply_spec(tool: Tool, spec: dict[str, Any]) -> Tool:
     """Replace a generated schema by an imported one; arguments are then checked against it as given."""
     tool.input_schema = spec["input_schema"]
     tool.description = spec.get("description") or tool.description
-    tool.schema_validator = Draft202012Validator(tool.input_schema)
+    if tool.schema_validator is not PERMISSIVE:
+        tool.schema_validator = Draft202012Validator(tool.input_schema)
     if spec.get("kind") in ("read", "write"):
         tool.kind = spec["kind"]
     return tool

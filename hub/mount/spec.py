@@ -4,9 +4,9 @@
 
 Options: ``schemas=FILE`` (JSON or JSONL tool specs), ``config=FILE`` (the default scenario),
 ``loader=METHOD``, ``loader_kwargs=FILE or inline JSON object``, ``tools=a,b`` (allow-list),
-``exclude=a,b``, ``read=a,b`` / ``write=a,b`` (read or write tools whatever their names), ``validation=lenient|strict``,
-``copy=pickle|deepcopy``, ``verify_reads=1``. ``package.module:factory`` (a function returning an instance) works
-in place of a class.
+``exclude=a,b``, ``read=a,b`` / ``write=a,b`` (read or write tools whatever their names),
+``validation=lenient|strict|none``, ``copy=pickle|deepcopy``, ``verify_reads=1``, ``render=compact|repr|json``.
+``package.module:factory`` (a function returning an instance) works in place of a class.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from urllib.parse import parse_qsl
 
 from hub.errors import ScenarioError
 from hub.mount.objects import ObjectMount, Scenario, snake_case
+from hub.mount.render import RENDERS
 from hub.mount.schemas import load_schemas
 
 OPTIONS = (
@@ -36,6 +37,7 @@ OPTIONS = (
     "validation",
     "copy",
     "verify_reads",
+    "render",
 )
 
 
@@ -95,8 +97,14 @@ def load_mount(spec: str) -> ObjectMount:
     if kwargs is not None and not isinstance(kwargs, dict):
         raise ValueError("--mount loader_kwargs must be a JSON object of keyword arguments")
     validation = options.get("validation", "lenient")
-    if validation not in ("lenient", "strict"):
-        raise ValueError(f"--mount validation={validation}: use lenient (check types, pass values as given) or strict")
+    if validation not in ("lenient", "strict", "none"):
+        raise ValueError(
+            f"--mount validation={validation}: use lenient (check types, pass values as given), strict "
+            "(validate and coerce) or none (any object, passed as given: the method's own errors decide)"
+        )
+    render = options.get("render", "compact")
+    if render not in RENDERS:
+        raise ValueError(f"--mount render={render}: use {', '.join(RENDERS)}")
     copy_mode = options.get("copy") or None
     if copy_mode not in (None, "pickle", "deepcopy"):
         raise ValueError(f"--mount copy={copy_mode}: use pickle or deepcopy")
@@ -115,7 +123,27 @@ def load_mount(spec: str) -> ObjectMount:
         validation=validation,  # type: ignore[arg-type]
         copy_mode=copy_mode,  # type: ignore[arg-type]
         verify_reads=options.get("verify_reads", "0").lower() in ("1", "true", "yes"),
+        render=render,  # type: ignore[arg-type]
     )
+
+
+MAX_SCENARIO_DEPTH = 100
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (walked without recursion: any depth is safe)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Mapping):
+            children: Iterable[Any] = node.values()
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def scenarios(
@@ -130,6 +158,11 @@ def scenarios(
     for what, value in (("configs", configs), ("loader_kwargs", loader_kwargs)):
         if not isinstance(value, Mapping):
             raise ScenarioError(f"{what} must be an object keyed by server name, got {type(value).__name__}")
+        if nesting(value) > MAX_SCENARIO_DEPTH:  # every door passes here: copying it would overflow Python's stack
+            raise ScenarioError(
+                f"{what} is nested deeper than {MAX_SCENARIO_DEPTH} levels; flatten the scenario (a loader can "
+                "rebuild deep structures from a flat form)"
+            )
     out: dict[str, Scenario] = {}
     taken = set(restored)
     for server in [*configs, *(s for s in loader_kwargs if s not in configs)]:

@@ -174,7 +174,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 def cmd_graph(args: argparse.Namespace) -> int:
     from hub.core import build_library
-    from hub.synth.graph import load_graph
+    from hub.synth.chain.graph import load_graph
 
     library = build_library(args.mount)
     mount = library.mount(args.server)

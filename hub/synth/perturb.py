@@ -12,10 +12,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from hub.state.library import Library
+from hub.synth.goals import unsolvable_offer
 from hub.tasks import tool_name
 
 PAPER_KINDS = {"mcp": 10_895, "clarify": 1_500, "abstain": 1_122}
@@ -62,22 +65,44 @@ def family_of(server: str) -> str:
     return FAMILIES.get(server, server)
 
 
-def distractors(library: Library, server: str, rng: random.Random, low: int = 3, high: int = 8) -> list[str]:
-    """``low``..``high`` tools of other servers (``server__tool`` names)."""
-    pool = [tool_name(m, t) for m in sorted(library.mounts) if m != server for t in library.mount(m).tools]
-    return rng.sample(pool, rng.randint(low, min(high, len(pool))))
+def distractors(
+    library: Library,
+    server: str,
+    rng: random.Random,
+    low: int = 3,
+    high: int = 8,
+    *,
+    family: bool = False,
+    exclude: Sequence[str] = (),
+) -> list[str]:
+    """``low``..``high`` tools of other servers (``server__tool`` names; ``family``: only servers outside
+    ``server``'s family), none able to do one of ``exclude``.
 
-
-def unrelated_tools(library: Library, server: str, rng: random.Random, low: int = 4, high: int = 10) -> list[str]:
-    """Tools of servers outside ``server``'s family: an irrelevance task's offer (none can serve it)."""
+    The draw takes the same bits of ``rng`` whatever the registry holds, and each tool's rank is a hash of
+    its name with a token of this draw: adding a server changes no other server's count of distractors, and
+    only the picks its own tools outrank."""
+    token = rng.getrandbits(64)
+    k = random.Random(token).randint(low, high)
     fam = family_of(server)
     pool = [
         tool_name(m, t)
-        for m in sorted(library.mounts)
-        if family_of(m) != fam and m != server
+        for m in library.mounts
+        if m != server and not (family and family_of(m) == fam)
         for t in library.mount(m).tools
     ]
-    return rng.sample(pool, rng.randint(low, min(high, len(pool))))
+    pool = unsolvable_offer(pool, list(exclude))
+    return sorted(pool, key=lambda name: _rank(token, name))[:k]
+
+
+def unrelated_tools(
+    library: Library, server: str, rng: random.Random, low: int = 4, high: int = 10, exclude: Sequence[str] = ()
+) -> list[str]:
+    """Tools of servers outside ``server``'s family: an irrelevance task's offer (none can serve it)."""
+    return distractors(library, server, rng, low, high, family=True, exclude=exclude)
+
+
+def _rank(token: int, name: str) -> bytes:
+    return hashlib.blake2b(f"{token}:{name}".encode(), digest_size=8).digest()
 
 
 def read_tools(library: Library, server: str) -> list[str]:
@@ -90,3 +115,38 @@ def has_enum(schema: Any) -> bool:
     if isinstance(schema, list):
         return any(has_enum(v) for v in schema)
     return False
+
+
+def offer(
+    library: Library,
+    kind: str,
+    variant: str | None,
+    server: str,
+    wanted: list[str],
+    rng: random.Random,
+    distractor_rate: float,
+    strip_rate: float,
+) -> tuple[list[str], list[str], dict[str, Any]]:
+    """The offered tools (shuffled), their servers and the perturbations made: the server's tools plus, in
+    ``distractor_rate`` of tasks, distractors of other servers; an irrelevance task offers only unrelated
+    servers' tools, a missing-function task the server's reads (and sometimes unrelated tools), none of them
+    able to do one of ``wanted``. ``strip_rate`` of tasks offer their schemas without enum lists."""
+    extra: list[str] = []
+    if variant == "irrelevance":
+        tools = unrelated_tools(library, server, rng, exclude=wanted)
+    else:
+        if variant == "missing_function":
+            tools = unsolvable_offer(read_tools(library, server), wanted)
+        else:
+            tools = [tool_name(server, t) for t in library.mount(server).tools]
+        if rng.random() < distractor_rate:
+            extra = (
+                unrelated_tools(library, server, rng, 3, 8, exclude=wanted)
+                if kind == "abstain"
+                else distractors(library, server, rng)
+            )
+        tools = tools + extra
+    rng.shuffle(tools)
+    strip = rng.random() < strip_rate
+    servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if variant != "irrelevance" else set()))
+    return tools, servers, {"distractors": extra, "enum_stripped": strip, "wanted": wanted if kind == "abstain" else []}

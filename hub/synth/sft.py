@@ -32,7 +32,7 @@ from hub.engine.clarify import clarifying_question
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.world import World
 from hub.state.library import Library
-from hub.synth.render import humanize
+from hub.synth.chain.render import humanize
 from hub.tasks import GTStep, Task, TaskSet, read_jsonl
 from hub.wire import EpisodeLimits
 

@@ -4,7 +4,7 @@ ground-truth replay (``replay``). The public names are re-exported here."""
 from hub.errors import TaskError, UnknownTask
 from hub.kit.names import SEP, split_name, tool_name
 from hub.tasks.io import BUILTIN_TASKS, DATA_DIR, TaskSet, read_jsonl, write_jsonl
-from hub.tasks.model import ArgRole, ArgSource, Call, GTStep, InitialState, Task, TaskKind, Turn
+from hub.tasks.model import ArgRole, ArgSource, Call, GTStep, InitialState, SimulatedUser, Task, TaskKind, Turn
 from hub.tasks.oracle import hermes_call, oracle_script
 from hub.tasks.replay import build_initial, regenerate, replay, server_hashes
 
@@ -17,6 +17,7 @@ __all__ = [
     "Call",
     "GTStep",
     "InitialState",
+    "SimulatedUser",
     "Task",
     "TaskError",
     "TaskKind",

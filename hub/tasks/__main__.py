@@ -10,7 +10,7 @@ from hub.config import REFERENCE_NOW
 from hub.mount import load_mount
 from hub.state.library import Library
 from hub.tasks.io import BUILTIN_TASKS, read_jsonl
-from hub.tasks.replay import regenerate, replay
+from hub.tasks.replay import regenerate_all, replay
 from servers import REGISTRY
 
 
@@ -32,9 +32,14 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.mount:
         library.add(load_mount(spec))
     if args.regenerate:
-        tasks = regenerate(Path(args.path), library)
-        print(f"regenerated {len(tasks)} tasks in {args.path}")
-        return 0
+        tasks, skipped = regenerate_all(Path(args.path), library)
+        for line in skipped:
+            print(f"skipped {line}", file=sys.stderr)
+        print(
+            f"regenerated {len(tasks) - len(skipped)} of {len(tasks)} tasks in {args.path}"
+            + (f"; {len(skipped)} bad (above), left as they were" if skipped else "")
+        )
+        return 1 if skipped else 0
     bad = 0
     for t in read_jsonl(Path(args.path)):
         got = replay(t, library)

@@ -103,6 +103,29 @@ class Turn(BaseModel):
     calls: list[GTStep] = Field(default_factory=list)
     answer: list[Any] = Field(default_factory=list, exclude_if=_empty)
     """The values the user asked to be told on this turn (a balance, names, a date): the reply should state them."""
+    user_calls: list[Call] = Field(default_factory=list, exclude_if=_empty)
+    """Calls the user makes on their own side as they say this turn (tau2's telecom: the phone's tools); the model
+    does not see them."""
+    adds_tools: list[str] = Field(default_factory=list, exclude_if=_empty)
+    """Tools offered from this turn on, on top of the task's ``tools`` (BFCL's miss_func: a function appears late)."""
+
+
+class SimulatedUser(BaseModel):
+    """A user played by a model (``--user-endpoint``): its system prompt, and the words that end the dialogue.
+
+    Without a user endpoint the task's scripted turns play the user."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    instructions: str = Field(min_length=1)
+    """The whole system prompt of the user model: the simulation guidelines and this user's scenario."""
+    stop: list[str] = Field(default_factory=lambda: ["###STOP###"])
+    """A user message holding any of these ends the episode (tau2: ###STOP###, ###TRANSFER###, ###OUT-OF-SCOPE###)."""
+    greeting: str | None = None
+    """The agent's opening line the user model answers first (tau2: "Hi! How can I help you today?")."""
+    max_turns: int = Field(30, ge=1, le=1000)
+    tools: list[str] = Field(default_factory=list)
+    """The user's own tools (``server__tool``), which the user model may call; the agent is not offered them."""
 
 
 class InitialState(BaseModel):
@@ -134,6 +157,14 @@ class Task(BaseModel):
     expected_state_hash: str | None = None
     expected_server_hashes: dict[str, str] = Field(default_factory=dict)
     meta: dict[str, Any] = Field(default_factory=dict)
+    bare_names: bool = Field(False, exclude_if=_empty)
+    """Show the offered tools by their own names (``cd``, not ``gorilla_file_system__cd``), as a benchmark's harness
+    does; calls may use either. The names must be unique among the task's tools."""
+    scorer: str | None = Field(None, exclude_if=_empty)
+    """A suite's own scorer (``hub.suites.scoring``: ``bfcl-mt``, ``tau2``), run in place of the hub's reward;
+    its data (ground truth, evaluation criteria) is in ``meta``."""
+    user: SimulatedUser | None = Field(None, exclude_if=_empty)
+    """A user played by a model, when the hub has a user endpoint; the scripted turns otherwise."""
 
     @model_validator(mode="after")
     def _check(self) -> Task:
@@ -155,9 +186,18 @@ class Task(BaseModel):
             raise ValueError(f"task {self.id}: an ask turn has no ground-truth calls")
         if any(t.missing and not t.ask for t in self.turns):
             raise ValueError(f"task {self.id}: only an ask turn withholds parameters (missing)")
-        if self.kind == "mcp" and not steps:
+        if self.bare_names:
+            offered = [*self.tools, *(n for t in self.turns for n in t.adds_tools)]
+            if len(self.full_names()) != len(set(offered)):
+                raise ValueError(f"task {self.id}: bare_names, but two offered tools share a name")
+        if self.kind == "mcp" and not steps and not self.scorer:
             raise ValueError(f"task {self.id}: an mcp task needs ground-truth calls")
         return self
+
+    def full_names(self) -> dict[str, str]:
+        """Each offered tool's own name -> its ``server__tool`` name."""
+        names = [*self.tools, *(n for t in self.turns for n in t.adds_tools)]
+        return {(split_name(n) or ("", n))[1]: n for n in names}
 
     def gt_steps(self) -> list[GTStep]:
         return [s for t in self.turns for s in t.calls]
@@ -174,7 +214,14 @@ class Task(BaseModel):
 
     def check_against(self, library: Library) -> None:
         """Raise TaskError unless every server, offered tool and call exists in ``library``."""
-        names = [*self.tools, *(c.name for c in self.initial.setup), *(s.name for s in self.gt_steps())]
+        names = [
+            *self.tools,
+            *(n for t in self.turns for n in t.adds_tools),
+            *(c.name for t in self.turns for c in t.user_calls),
+            *(self.user.tools if self.user else ()),
+            *(c.name for c in self.initial.setup),
+            *(s.name for s in self.gt_steps()),
+        ]
         for server in self.servers:
             if server not in library.mounts:
                 raise TaskError(f"task {self.id}: server {server!r} is not mounted")

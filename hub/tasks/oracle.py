@@ -13,11 +13,15 @@ def hermes_call(name: str, arguments: dict[str, Any]) -> str:
     return "<tool_call>" + json.dumps({"name": name, "arguments": arguments}) + "</tool_call>"
 
 
+def answer_text(values: list[Any]) -> str:
+    """The oracle's reply after a turn's calls: "Done.", and the values the user asked to be told."""
+    return "Done." if not values else "Done. " + " ; ".join(str(v) for v in values)
+
+
 def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
     answer (stating the values the turn asked for, when it records them); a question on an ``ask`` turn; a refusal
     on an abstain task."""
-    from hub.engine.answer import answer_reply
     from hub.engine.clarify import clarifying_question
 
     out: list[str] = []
@@ -26,9 +30,9 @@ def oracle_script(task: Task) -> list[str]:
             out.append(clarifying_question(task, i))
         elif turn.calls:
             out.append("\n".join(hermes_call(s.name, s.arguments) for s in turn.calls))
-            out.append(answer_reply(turn.answer) if turn.answer else "Done.")
-        elif turn.answer:  # answered from what earlier turns found
-            out.append(answer_reply(turn.answer))
+            out.append(answer_text(turn.answer))
+        elif turn.answer:
+            out.append(answer_text(turn.answer))
         else:
             out.append("Sorry, none of my tools can do that.")
     return out

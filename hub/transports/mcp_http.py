@@ -35,6 +35,7 @@ from hub.state.library import Library
 from hub.state.memory import prepare_call
 from hub.state.sessions import DEFAULT_SESSION
 from hub.text import storable
+from hub.transports.mcp_hub_tools import HUB_TOOLS, McpHubExtras
 
 META_KEY = "hub/session"
 ALL = "*"
@@ -68,9 +69,18 @@ def resolve_session(ctx: ServerRequestContext[Any, Any]) -> str:
 class McpEndpoints:
     """A low-level MCP ``Server`` per endpoint, all calling through the one dispatcher."""
 
-    def __init__(self, library: Library, dispatcher: Dispatcher, *, loopback: bool, max_body_bytes: int) -> None:
+    def __init__(
+        self,
+        library: Library,
+        dispatcher: Dispatcher,
+        *,
+        loopback: bool,
+        max_body_bytes: int,
+        extras: McpHubExtras | None = None,
+    ) -> None:
         self.library = library
         self.dispatcher = dispatcher
+        self.extras = extras  # session handles, prompts and resources (hub.transports.mcp_hub_tools)
         security = TransportSecuritySettings(
             enable_dns_rebinding_protection=loopback,
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", "127.0.0.1", "localhost"],
@@ -94,7 +104,7 @@ class McpEndpoints:
         return [mcp_tool(t, t.name) for t in self.library.mount(key).tools.values()]
 
     def _server(self, key: str) -> Server[Any]:
-        tools = self._tools(key)
+        tools = self._tools(key) + (HUB_TOOLS if self.extras and key == ALL else [])
         listing = types.ListToolsResult(tools=tools)
         schemas = {t.name: t.input_schema for t in tools}
 
@@ -106,6 +116,9 @@ class McpEndpoints:
         async def call_tool(
             ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
         ) -> types.CallToolResult:
+            handled = await self.extras.call(params.name, params.arguments) if self.extras and key == ALL else None
+            if handled is not None:
+                return handled
             server, tool = (split_name(params.name) or ("", params.name)) if key == ALL else (key, params.name)
             try:
                 sid = ids.session_id(resolve_session(ctx))
@@ -127,6 +140,7 @@ class McpEndpoints:
             on_call_tool=call_tool,
             get_tool_input_schema=schemas.get,
             instructions=None if key == ALL else self.library.mount(key).description,
+            **(self.extras.handlers(key, ALL) if self.extras else {}),
         )
 
     @asynccontextmanager
@@ -152,7 +166,11 @@ PATHS = ("/mcp", "/mcp/{server}", "/sessions/{sid}/mcp", "/sessions/{sid}/mcp/{s
 def _install(app: Starlette) -> None:
     hub, settings = app.state.hub, app.state.settings
     app.state.mcp = McpEndpoints(
-        hub.library, hub.dispatcher, loopback=settings.loopback, max_body_bytes=settings.max_body_bytes
+        hub.library,
+        hub.dispatcher,
+        loopback=settings.loopback,
+        max_body_bytes=settings.max_body_bytes,
+        extras=McpHubExtras(hub, resolve_session),
     )
 
 

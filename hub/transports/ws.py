@@ -32,6 +32,7 @@ from hub.engine.events import RunEvent, RunMetricEvent, Subscription
 from hub.errors import EpisodeError, HubError, ProtocolError, StoreError, ws_error, ws_reply
 from hub.parts import Part
 from hub.state.memory import ensure_seeds
+from hub.tasks import oracle_script
 from hub.text import SURROGATE_ESCAPE, storable
 from hub.transports.auth import scope_has_token, token_matches
 from hub.wire import (
@@ -175,7 +176,7 @@ class Connection:
     def on_tasks(self, req: Tasks) -> dict[str, Any]:
         tasks = [t for t in self.hub.tasks if req.kind is None or t.kind == req.kind]
         items = [
-            t.model_dump()
+            {**t.model_dump(), **({"oracle": oracle_script(t)} if req.oracle else {})}
             if req.full
             else {
                 "id": t.id,
@@ -193,7 +194,9 @@ class Connection:
         initial = task.initial
         seed = self.hub.sessions.snapshot(initial.snapshot).seed if initial.snapshot else initial.seed
         await ensure_seeds(self.hub.library, task.servers, seed)
-        eps = self.hub.episodes.open_group(req.task, req.n, req.limits, run=req.run, step=req.step)
+        eps = await self.hub.episodes.open_group_async(
+            req.task, req.n, req.limits, run=req.run, step=req.step, step_reward=req.step_reward
+        )
         first = eps[0]
         return {
             "type": "opened",
@@ -206,15 +209,15 @@ class Connection:
             "episodes": [{"episode": e.id, "session": e.session_id, "state_hash": e.start_hash} for e in eps],
         }
 
-    def on_step(self, req: Step) -> dict[str, Any]:
+    async def on_step(self, req: Step) -> dict[str, Any]:
         if (req.text is None) == (req.message is None):
             raise ProtocolError("bad_message", "a step carries exactly one of 'text' (raw model output) or 'message'")
         output: str | dict[str, Any] = req.text if req.text is not None else req.message  # type: ignore[assignment]
-        result = self.hub.episodes.step(req.episode, output)
+        result = await self.hub.episodes.step_async(req.episode, output)
         return {"type": "observation", **result.to_json()}
 
     async def on_finish(self, req: Finish) -> dict[str, Any]:
-        breakdown = await self.hub.episodes.finish_judged(req.episode, req.reward)
+        breakdown = await self.hub.episodes.finish_judged(req.episode, req.reward, truncated=req.truncated)
         return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
 
     def on_close(self, req: Close) -> dict[str, Any]:

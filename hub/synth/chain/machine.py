@@ -18,9 +18,9 @@ from typing import Any
 
 from hub.engine.dispatcher import Dispatcher
 from hub.kit import Tool
-from hub.synth.graph import ToolGraph
-from hub.synth.sampler import EntityRecord, Harvest, Harvester, SamplingContext
-from hub.synth.values import ValueMaker, enum_of, main_type
+from hub.synth.chain.graph import ToolGraph
+from hub.synth.chain.sampler import EntityRecord, Harvest, Harvester, SamplingContext
+from hub.synth.chain.values import ValueMaker, enum_of, main_type
 
 ID_IN_ERROR = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}\b")
 
