@@ -30,6 +30,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tasks_path=args.tasks,
             max_state_bytes=args.max_state_bytes,
             seed_cache=args.seed_cache,
+            reward=args.reward,
+            judge_endpoint=args.judge_endpoint,
+            judge_model=args.judge_model,
             user_endpoint=args.user_endpoint,
             user_model=args.user_model,
             user_api_key=args.user_api_key,
@@ -147,6 +150,20 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
         default=None,
         help="seed worlds kept per server, least recently used out (HUB_SEED_CACHE; default 8)",
     )
+    serve.add_argument(
+        "--reward",
+        choices=("outcome", "paper"),
+        default=None,
+        help="reward preset when finish names none (HUB_REWARD; default outcome; paper: the paper's formula)",
+    )
+    serve.add_argument(
+        "--judge-endpoint",
+        default=None,
+        metavar="URL",
+        help="OpenAI-compatible base URL of a model that decides R_ask (HUB_JUDGE_ENDPOINT; the rules decide without; "
+        "its key from HUB_JUDGE_API_KEY)",
+    )
+    serve.add_argument("--judge-model", default=None, help="the judge endpoint's model name (HUB_JUDGE_MODEL)")
     serve.add_argument("--user-endpoint", default=None, help="OpenAI-compatible URL of a model that plays users")
     serve.add_argument("--user-model", default=None, help="the user model's name (HUB_USER_MODEL)")
     serve.add_argument("--user-api-key", default=None, help="the user endpoint's API key (HUB_USER_API_KEY)")

@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Mapping
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -71,6 +72,12 @@ class Settings(BaseModel):
     """Serve the built-in servers (``--no-builtin``: only the mounted ones)."""
     only: list[str] = Field(default_factory=list)
     """Serve only these servers, built-in or mounted (``--only NAME ...``)."""
+    reward: Literal["paper", "outcome"] = "outcome"
+    """The reward preset episodes are scored with unless ``finish`` names another (``--reward paper``)."""
+    judge_endpoint: str | None = None
+    """An OpenAI-compatible base URL whose model decides R_ask (``--judge-endpoint``); the rules decide without."""
+    judge_model: str | None = None
+    judge_api_key: str | None = None
     user_endpoint: str | None = None
     """An OpenAI-compatible base URL whose model plays the user of tasks that have one (``--user-endpoint``)."""
     user_model: str | None = None
@@ -86,6 +93,8 @@ class Settings(BaseModel):
         return is_loopback_host(self.host)
 
     def check(self) -> Settings:
+        if self.judge_endpoint and not self.judge_model:
+            raise ValueError("--judge-endpoint needs --judge-model (HUB_JUDGE_MODEL): the model that decides R_ask")
         if not self.loopback and not self.token:
             raise ValueError(f"binding {self.host} (not loopback) requires a bearer token: set HUB_TOKEN or --token")
         return self

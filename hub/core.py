@@ -8,6 +8,7 @@ from typing import Any
 from hub.config import Settings
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
+from hub.engine.judge import AskJudge
 from hub.engine.store import Store
 from hub.engine.users import UserModel
 from hub.engine.world import World
@@ -15,6 +16,7 @@ from hub.mount import choose_servers, load_mount
 from hub.state.library import Library, SqliteMount
 from hub.tasks import BUILTIN_TASKS, TaskSet
 from hub.transports.metrics import HubMetrics
+from hub.wire import RewardConfig
 from servers import REGISTRY
 
 
@@ -40,12 +42,21 @@ class Hub:
             self.dispatcher,
             self.bus,
             self.tasks,
+            reward=RewardConfig(preset=settings.reward),
+            judge=ask_judge(settings),
             user_model=user_model(settings),
             max_episode_bytes=settings.max_episode_bytes,
         )
         self.store = Store(settings.store_path)  # started by the app's lifespan
         self.metrics = HubMetrics()
         self.metrics.attach(self)
+
+
+def ask_judge(settings: Settings) -> AskJudge | None:
+    """The chat model that decides R_ask, when the settings name one."""
+    if not settings.judge_endpoint:
+        return None
+    return AskJudge(settings.judge_endpoint, settings.judge_model or "", settings.judge_api_key)
 
 
 def user_model(settings: Settings) -> UserModel | None:

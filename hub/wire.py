@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 PROTOCOL = "prove-ws"
 VERSION = 1
@@ -57,6 +57,7 @@ COMPONENTS: tuple[Component, ...] = (
     Component("efficiency", "R_eff", "w_eff", 0.0, True, "calls beyond the budget (a penalty, at most 0)"),
     Component("name", "R_name", "w_name", 1.0, True, "calls whose tool is in the ground truth"),
     Component("argument", "R_arg", "w_arg", 1.0, True, "argument values that match over aligned calls"),
+    Component("answer", "R_ans", "w_answer", 1.0, False, "the reply states the values the user asked for"),
     Component("state", "R_state", "w_state", 1.0, False, "the final state against the expected one"),
     Component("format", "R_format", "w_format", 1.0, False, "model messages without a format error"),
     Component("clarify", "R_ask", None, 1.0, False, "every ask turn: no call, and a question for what is missing"),
@@ -67,9 +68,32 @@ PAPER_TERMS = tuple(c.name for c in COMPONENTS if c.paper)
 WEIGHTED = tuple(c for c in COMPONENTS if c.weight is not None)
 
 
+Preset = Literal["paper", "outcome"]
+DEFAULT_PRESET: Preset = "outcome"
+# What each preset sets beyond the fields' defaults (which are the paper's). ``outcome``: coverage and R_arg judge
+# only the argument keys that matter, a discovery read is judged by what it found, reads may come before a
+# question, the reply must state what the user asked for, and the final state gates the rest: a trajectory that
+# leaves a state other than the expected one keeps 0.375 to 0.75 of what it earned (more the more rows it got right).
+PRESETS: dict[str, dict[str, Any]] = {
+    "paper": {},
+    "outcome": {
+        "w_answer": 0.5,
+        "state_gate": 0.75,
+        "arg_keys": "matter",
+        "discovery": "found",
+        "ask_reads": True,
+    },
+}
+
+
 class RewardConfig(BaseModel):
+    """The reward's configuration: a preset, and any field given overrides it (``{"preset": "paper", "w_arg": 0.2}``).
+
+    ``RewardConfig()`` is the ``outcome`` preset; ``RewardConfig(preset="paper")`` is the paper's formula exactly."""
+
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)  # a NaN weight would make every reward NaN
 
+    preset: Preset = DEFAULT_PRESET
     w_val: float = 0.5
     w_cov: float = 0.5
     w_eff: float = 0.15
@@ -79,7 +103,37 @@ class RewardConfig(BaseModel):
     beta: float = Field(0.5, ge=0)
     w_state: float = 0.0
     w_format: float = 0.0
+    w_answer: float = 0.0
+    """The answer term: the reply on a turn that asks for information states the values the user wanted."""
+    state_gate: float | None = Field(None, ge=0, le=1)
+    """The final state as a gate: a trajectory whose final state is not the expected one keeps at most this share of
+    what the other terms earned (half of it with no changed row right, all of it as the rows right approach all;
+    ``None``: no gate, and R_state is the share of the task's servers in their expected state, weighted by
+    ``w_state``)."""
+    arg_keys: Literal["all", "matter"] = "all"
+    """Which ground-truth argument keys coverage and R_arg judge: all, or those that matter (required by the schema
+    or not marked incidental by synthesis)."""
+    discovery: Literal["name", "found"] = "name"
+    """How a ground-truth read that found a value for a later call is matched: by name and keys, or also by any read
+    the model made before that call whose result held the value."""
+    ask_reads: bool = False
+    """Read calls on an ask turn are allowed (they count toward n in R_eff only); a write there still fails it."""
     clarify_check: Literal["question", "no_call"] = "question"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            preset = data.get("preset", DEFAULT_PRESET)
+            if preset in PRESETS:
+                return {**PRESETS[preset], **data}
+        return data
+
+    @model_validator(mode="after")
+    def _one_state_term(self) -> RewardConfig:
+        if self.state_gate is not None and self.w_state:
+            raise ValueError("the final state is either a gate (state_gate) or a weighted term (w_state), not both")
+        return self
 
 
 class Msg(BaseModel):

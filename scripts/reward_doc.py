@@ -1,10 +1,12 @@
 """The worked examples of docs/reward.md, computed by playing real tasks on the episode engine.
 
-    python scripts/reward_doc.py            # print the generated section
-    python scripts/reward_doc.py --write    # rewrite it in docs/reward.md (review the diff)
+    python scripts/reward_doc.py            # print the generated sections
+    python scripts/reward_doc.py --write    # rewrite them in docs/reward.md (review the diff)
 
-tests/test_reward_doc.py recomputes the section and compares it with the file, so the numbers in
-the documentation are always the ones the code gives.
+Two sections: the paper preset's worked examples on the built-in tasks, and both presets side by side on
+pairs of trajectories (hand-written tasks with the provenance synthesis records). tests/test_reward_doc.py
+recomputes both and compares them with the file, so the numbers in the documentation are always the ones the
+code gives.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from hub.engine.reward import RewardBreakdown
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
 from hub.tasks import BUILTIN_TASKS, TaskSet, hermes_call, read_jsonl
-from hub.wire import PAPER_TERMS
+from hub.wire import PAPER_TERMS, RewardConfig
 
 DOC = ROOT / "docs" / "reward.md"
 START, END = "<!-- examples:start (scripts/reward_doc.py --write) -->", "<!-- examples:end -->"
@@ -143,7 +145,7 @@ def play(engine: EpisodeEngine, ex: Example) -> RewardBreakdown:
         if engine.get(ep.id).done:
             break
         engine.step(ep.id, message)
-    breakdown = engine.finish(ep.id)
+    breakdown = engine.finish(ep.id, RewardConfig(preset="paper"))
     engine.close(ep.id)
     return breakdown
 
@@ -181,21 +183,243 @@ def section() -> str:
     return "\n".join([START, "", *rows, "", *("\n\n".join(details).splitlines()), "", END])
 
 
-def replaced(doc: str, new: str) -> str:
-    start, end = doc.index(START), doc.index(END) + len(END)
+def replaced(doc: str, new: str, start_mark: str = START, end_mark: str = END) -> str:
+    start, end = doc.index(start_mark), doc.index(end_mark) + len(end_mark)
     return doc[:start] + new + doc[end:]
+
+
+# Both presets side by side ------------------------------------------------------------------------
+
+PRESETS_START = "<!-- presets:start (scripts/reward_doc.py --write) -->"
+PRESETS_END = "<!-- presets:end -->"
+T = "trading__"
+
+
+def _stated(turn: int = 0) -> dict[str, Any]:
+    return {"role": "stated", "turn": turn}
+
+
+ORDER = {"portfolio_id": "PRT-0009", "symbol": "AAPL", "side": "sell", "quantity": 5}
+PAIR_TASKS: dict[str, dict[str, Any]] = {
+    "sell": {
+        "id": "doc-sell",
+        "servers": ["trading"],
+        "turns": [
+            {
+                "user": "Portfolio PRT-0009: sell 5 AAPL at market.",
+                "calls": [
+                    {
+                        "id": "g1",
+                        "server": "trading",
+                        "tool": "place_order",
+                        "arguments": ORDER,
+                        "sources": {k: _stated() for k in ORDER},
+                    }
+                ],
+            }
+        ],
+        "tools": [T + "place_order", T + "get_portfolio", T + "get_quote"],
+    },
+    "savings": {
+        "id": "doc-savings",
+        "servers": ["banking"],
+        "turns": [
+            {
+                "user": "I'm customer CUS-0001. Put $50 into my savings account, please.",
+                "calls": [
+                    {
+                        "id": "g1",
+                        "server": "banking",
+                        "tool": "list_accounts",
+                        "arguments": {"customer_id": "CUS-0001", "type": "savings", "limit": 10},
+                        "sources": {"customer_id": _stated(), "type": _stated(), "limit": {"role": "incidental"}},
+                    },
+                    {
+                        "id": "g2",
+                        "server": "banking",
+                        "tool": "deposit_funds",
+                        "after": ["g1"],
+                        "arguments": {"account_id": "ACC-0001", "amount": 50.0},
+                        "sources": {"account_id": {"role": "returned", "step": "g1"}, "amount": _stated()},
+                    },
+                ],
+            }
+        ],
+        "tools": [B + "list_accounts", B + "get_customer", B + "deposit_funds"],
+    },
+    "balance": {
+        "id": "doc-balance",
+        "servers": ["banking"],
+        "turns": [
+            {
+                "user": "What's the balance of ACC-0002?",
+                "answer": [12449.06],
+                "calls": [
+                    {
+                        "id": "g1",
+                        "server": "banking",
+                        "tool": "get_account",
+                        "arguments": {"account_id": "ACC-0002"},
+                        "sources": {"account_id": _stated()},
+                    }
+                ],
+            }
+        ],
+        "tools": [B + "get_account", B + "list_accounts"],
+    },
+    "ask": {
+        "id": "doc-ask",
+        "kind": "clarify",
+        "servers": ["banking"],
+        "turns": [
+            {
+                "user": "Please deposit some money into ACC-0003 for me.",
+                "ask": True,
+                "missing": ["amount"],
+                "about": {"amount": "how much to deposit"},
+            },
+            {
+                "user": "Make it $75.",
+                "calls": [
+                    {
+                        "id": "g1",
+                        "server": "banking",
+                        "tool": "deposit_funds",
+                        "arguments": {"account_id": "ACC-0003", "amount": 75.0},
+                        "sources": {"account_id": _stated(0), "amount": _stated(1)},
+                    }
+                ],
+            },
+        ],
+        "tools": [B + "deposit_funds", B + "get_account", B + "transfer_funds", B + "pay_payee", B + "list_cards"],
+    },
+}
+SAVINGS_GT = calls(("list_accounts", {"customer_id": "CUS-0001", "type": "savings", "limit": 10}))
+DEPOSIT_75 = calls(("deposit_funds", {"account_id": "ACC-0003", "amount": 75.0}))
+PAIRS = [
+    Example("The ground truth", "sell", [hermes_call(T + "place_order", ORDER), "Done."], ""),
+    Example(
+        "Buy instead of sell (final state wrong)",
+        "sell",
+        [hermes_call(T + "place_order", ORDER | {"side": "buy"}), "Done."],
+        "one enum value of four arguments",
+    ),
+    Example(
+        "The ground truth (a paged list, then the deposit)",
+        "savings",
+        [SAVINGS_GT, calls(("deposit_funds", {"account_id": "ACC-0001", "amount": 50.0})), "Done."],
+        "",
+    ),
+    Example(
+        "A lean read: no `limit`",
+        "savings",
+        [
+            calls(("list_accounts", {"customer_id": "CUS-0001", "type": "savings"})),
+            calls(("deposit_funds", {"account_id": "ACC-0001", "amount": 50.0})),
+            "Done.",
+        ],
+        "`limit` is incidental",
+    ),
+    Example(
+        "Another read finds the account",
+        "savings",
+        [
+            calls(("get_customer", {"customer_id": "CUS-0001"})),
+            calls(("deposit_funds", {"account_id": "ACC-0001", "amount": 50.0})),
+            "Done.",
+        ],
+        "its result holds ACC-0001",
+    ),
+    Example(
+        "$500 instead of $50 (final state wrong)",
+        "savings",
+        [SAVINGS_GT, calls(("deposit_funds", {"account_id": "ACC-0001", "amount": 500.0})), "Done."],
+        "",
+    ),
+    Example(
+        "The balance read and stated",
+        "balance",
+        [calls(("get_account", {"account_id": "ACC-0002"})), "It's $12,449.06."],
+        "",
+    ),
+    Example(
+        "The balance read, not stated",
+        "balance",
+        [calls(("get_account", {"account_id": "ACC-0002"})), "Done."],
+        "the answer term",
+    ),
+    Example(
+        "A natural question",
+        "ask",
+        ["How much would you like to deposit?", DEPOSIT_75, "Done."],
+        "",
+    ),
+    Example(
+        "A read, then a question",
+        "ask",
+        [calls(("get_account", {"account_id": "ACC-0003"})), "How much should I put in?", DEPOSIT_75, "Done."],
+        "",
+    ),
+    Example(
+        "A stuffed question",
+        "ask",
+        ["Please tell me the account, amount, memo, card, payee and status.", DEPOSIT_75, "Done."],
+        "",
+    ),
+    Example(
+        '"Anything else I can do for you?"',
+        "ask",
+        ["Anything else I can do for you?", DEPOSIT_75, "Done."],
+        "",
+    ),
+]
+
+
+def play_pair(library: Library, ex: Example, config: RewardConfig) -> RewardBreakdown:
+    sessions = SessionManager(library)
+    bus = EventBus()
+    engine = EpisodeEngine(library, sessions, Dispatcher(library, sessions, bus), bus)
+    ep = engine.open_group(PAIR_TASKS[ex.task])[0]
+    for message in ex.script:
+        if engine.get(ep.id).done:
+            break
+        engine.step(ep.id, message)
+    return engine.finish(ep.id, config)
+
+
+def presets_section() -> str:
+    from servers import REGISTRY
+
+    library = Library.from_servers(REGISTRY, REFERENCE_NOW)
+    rows = [
+        "| # | trajectory | task | paper R | paper % of max | outcome R | outcome % of max | outcome: why |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    scripts = []
+    for i, ex in enumerate(PAIRS, 1):
+        paper = play_pair(library, ex, RewardConfig(preset="paper"))
+        outcome = play_pair(library, ex, RewardConfig(preset="outcome"))
+        why = "; ".join(f"{r.name} −{r.lost:.3f}" for r in outcome.ledger if r.lost > 0.0005) or "nothing lost"
+        rows.append(
+            f"| {i} | {ex.title} | `{PAIR_TASKS[ex.task]['id']}` | {paper.total:.3f} | {100 * paper.normalized:.0f}% "
+            f"| {outcome.total:.3f} | {100 * outcome.normalized:.0f}% | {why} |"
+        )
+        script = "\n".join(f"[{k}] {m}" for k, m in enumerate(ex.script, 1))
+        scripts.append(f"**{i}. {ex.title}**{f' ({ex.note})' if ex.note else ''}\n\n```text\n{script}\n```")
+    body = [*rows, "", *("\n\n".join(scripts).splitlines())]
+    return "\n".join([PRESETS_START, "", *body, "", PRESETS_END])
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     p.add_argument("--write", action="store_true", help="rewrite the section in docs/reward.md")
     args = p.parse_args(argv)
-    new = section()
+    new, pairs = section(), presets_section()
     if args.write:
-        DOC.write_text(replaced(DOC.read_text(), new))
+        DOC.write_text(replaced(replaced(DOC.read_text(), new), pairs, PRESETS_START, PRESETS_END))
         print(f"wrote {DOC}")
     else:
-        print(new)
+        print(new + "\n\n" + pairs)
     return 0
 
 

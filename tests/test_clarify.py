@@ -11,13 +11,15 @@ from hypothesis import strategies as st
 from pydantic import Field
 
 import hub.engine.clarify
-from hub.engine.clarify import judge_reply, missing_params, question_words, words_for
+from hub.engine.clarify import judge_reply, missing_params, other_words, question_words, words_for
 from hub.kit import Ctx, build_tool
 from hub.tasks import BUILTIN_TASKS, Task, read_jsonl
 from tests.conftest import LIBRARY
 
 EXAMPLE = re.compile(r'^\s+"(?P<reply>[^"]*)"\s+(?P<score>[01])\s+\S', re.MULTILINE)
 ACCOUNT = {"from_account_id": words_for("from_account_id", {"x-entity": "account"})}
+BANKING = {f"banking__{n}": t.input_schema for n, t in LIBRARY.mount("banking").tools.items()}
+OTHERS = other_words(BANKING, ACCOUNT)  # everything else the banking tools take
 
 
 def documented_examples() -> list[tuple[str, bool]]:
@@ -31,7 +33,8 @@ def test_the_module_documents_examples() -> None:
 
 @pytest.mark.parametrize(("reply", "asked"), documented_examples())
 def test_every_documented_example_scores_as_documented(reply: str, asked: bool) -> None:
-    assert judge_reply(reply, ACCOUNT).asked is asked, judge_reply(reply, ACCOUNT).reason
+    verdict = judge_reply(reply, ACCOUNT, OTHERS)
+    assert verdict.asked is asked, verdict.reason
 
 
 @pytest.mark.parametrize(
@@ -172,3 +175,91 @@ def test_a_tool_declares_synonyms_in_its_parameter_schema() -> None:
     assert judge_reply("Which memo do you mean?", wanted).asked  # the declared synonym
     assert judge_reply("Which note?", wanted).asked  # the parameter's own word
     assert not judge_reply("Which one do you mean?", wanted).asked
+
+
+# Questions the way people ask them --------------------------------------------------------------
+
+
+WRITE_TOOLS = {
+    "content": "filesystem__write_file",
+    "duration_minutes": "video_meeting__schedule_meeting",
+    "title": "calendar__create_event",
+    "subject": "email__create_draft",
+    "start": "calendar__create_event",
+    "amount": "banking__deposit_funds",
+    "quantity": "trading__place_order",
+    "door": "vehicle__set_door",
+    "address": "email__add_contact",
+    "date": "budget__add_expense",
+}
+
+
+def ask_task(param: str, about: str = "") -> tuple[Task, dict[str, dict]]:
+    tool = WRITE_TOOLS[param]
+    server = tool.split("__")[0]
+    offered = [f"{server}__{n}" for n in LIBRARY.mount(server).tools]
+    task = Task.model_validate(
+        {
+            "id": f"ask-{param}",
+            "kind": "clarify",
+            "servers": [server],
+            "tools": offered,
+            "turns": [{"user": "do it", "ask": True, "missing": [param], "about": {param: about} if about else {}}],
+        }
+    )
+    return task, {n: LIBRARY.tool(*n.split("__")).input_schema for n in offered}
+
+
+def verdict(param: str, reply: str, about: str = "") -> bool:
+    task, schemas = ask_task(param, about)
+    wanted = question_words(task, 0, schemas)
+    return judge_reply(reply, wanted, other_words(schemas, wanted)).asked
+
+
+@pytest.mark.parametrize(
+    ("param", "reply"),
+    [
+        ("content", "What would you like the file to say?"),
+        ("duration_minutes", "How long do you need?"),
+        ("title", "What should I call the meeting?"),
+        ("subject", "What was the email about?"),
+        ("start", "What day and time should the call be?"),
+        ("start", "When should it start?"),
+        ("amount", "How much would you like to deposit?"),
+        ("quantity", "How many shares?"),
+        ("door", "Which one should I open?"),
+        ("door", "Sure, the front left or the front right?"),
+        ("address", "Where should it go?"),
+        ("date", "What day was that?"),
+    ],
+)
+def test_questions_by_what_the_value_is(param: str, reply: str) -> None:
+    assert verdict(param, reply), reply
+
+
+def test_questions_in_the_intents_own_words() -> None:
+    assert verdict("content", "Which lines do you want in there?", about="the lines to put in the notes file")
+    assert not verdict("content", "Which lines do you want in there?")
+
+
+@pytest.mark.parametrize(
+    ("param", "reply"),
+    [
+        ("title", "How much would you like to pay?"),  # the wrong kind of value
+        ("amount", "When should I do it?"),
+        ("content", "Anything else you'd like to say?"),  # a closer, not a question for the text
+        ("door", "Anything else I can do for you?"),
+    ],
+)
+def test_questions_for_something_else_do_not_count(param: str, reply: str) -> None:
+    assert not verdict(param, reply), reply
+
+
+def test_a_question_stuffed_with_parameter_words_does_not_pass() -> None:
+    for param, tool in WRITE_TOOLS.items():
+        server = tool.split("__")[0]
+        words = sorted({w for t in LIBRARY.mount(server).tools.values() for w in t.input_schema.get("properties", {})})
+        stuffed = "Could you tell me the " + ", the ".join(w.replace("_", " ") for w in words[:25]) + "?"
+        assert not verdict(param, stuffed), (param, stuffed)
+    # two other words beside the one asked for are a natural question, not stuffing
+    assert verdict("amount", "How much should I deposit into the account, and should I add a description?")

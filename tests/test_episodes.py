@@ -9,11 +9,11 @@ from hub.engine.episodes import EpisodeEngine, EpisodeError
 from hub.engine.events import EventBus
 from hub.state.sessions import SessionManager
 from hub.tasks import BUILTIN_TASKS, Task, TaskSet, hermes_call, oracle_script, read_jsonl
-from hub.wire import EpisodeLimits
+from hub.wire import EpisodeLimits, RewardConfig
 from tests.conftest import LIBRARY
 
 TASKS = read_jsonl(BUILTIN_TASKS)
-MAX = {"mcp": 1.3, "abstain": 1.0}
+CFG = RewardConfig()  # the hub's default, the outcome preset: the paper's 1.3, the final state and the answers
 
 
 def make_engine(**kw: object) -> EpisodeEngine:
@@ -28,9 +28,10 @@ def play(engine: EpisodeEngine, eid: str, script: list[str]) -> None:
 
 
 def best(task: Task) -> float:
-    if task.kind == "clarify":
-        return 1.3 if task.gt_steps() else 1.0
-    return MAX[task.kind]
+    if task.kind == "abstain" or not task.gt_steps():
+        return 1.0
+    answers = CFG.w_answer if any(t.answer for t in task.turns) else 0.0
+    return CFG.w_val + CFG.w_cov + CFG.w_name + CFG.w_arg + CFG.w_state + answers
 
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
@@ -40,7 +41,7 @@ def test_oracle_policy_scores_the_maximum(task: Task) -> None:
     play(engine, ep.id, oracle_script(task))
     assert ep.done and ep.reason == "completed"
     r = engine.finish(ep.id)
-    assert r.total == pytest.approx(best(task))
+    assert r.total == pytest.approx(best(task)) == r.max and r.normalized == 1.0
     assert r.components["state"] == 1.0  # the final state is the replayed ground truth's
     assert ep.format_errors == []
 
@@ -54,7 +55,7 @@ def test_extra_calls_beyond_the_budget_score_lower() -> None:
     play(engine, b.id, [oracle_script(task)[0], extra, "Done."])
     ra, rb = engine.finish(a.id), engine.finish(b.id)
     assert rb.components["efficiency"] == pytest.approx(-0.5 * (6 - 3) / 3)
-    assert rb.total < ra.total == pytest.approx(1.3)
+    assert rb.total < ra.total == pytest.approx(best(task))
 
 
 def test_wrong_values_and_missing_steps_lower_the_right_components() -> None:
@@ -75,7 +76,9 @@ def test_wrong_values_and_missing_steps_lower_the_right_components() -> None:
     rw, rm = engine.finish(wrong.id), engine.finish(missing.id)
     assert rw.components["argument"] == pytest.approx((3 / 4 + 1) / 2) and rw.components["coverage"] == 1.0
     assert rm.components["coverage"] == 0.0  # g1 missing, g2 depends on it
-    assert rm.components["state"] == 0.0
+    # the transfer never happened: no changed row is right, so the state gate keeps its floor, half of 0.75
+    assert rm.components["state"] == pytest.approx(0.375) and rm.total <= 0.75 * rm.max
+    assert engine.finish(missing.id, RewardConfig(preset="paper")).components["state"] == 0.0  # the server share
 
 
 def test_group_starts_from_one_state_and_diverges_independently() -> None:

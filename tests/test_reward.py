@@ -1,4 +1,4 @@
-"""The reward engine: hand-computed examples for every component, and the paper's total."""
+"""The reward engine under the paper preset: hand-computed examples for every component, and the paper's total."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from hub.engine.reward import CallRecord, budget, efficiency, json_type_ok, params_ok, score
+from hub.engine import reward
+from hub.engine.reward import CallRecord, RewardBreakdown, budget, efficiency, json_type_ok, params_ok
 from hub.tasks import Task
 from hub.wire import RewardConfig
 from tests.conftest import LIBRARY
@@ -39,6 +40,14 @@ TASK = Task.model_validate(
     }
 )
 SCHEMAS = {n: LIBRARY.tool(*n.split("__")).input_schema for n in TASK.tools}
+PAPER = RewardConfig(preset="paper")
+
+
+def score(
+    task: Task, calls: list[CallRecord], schemas: Any, config: RewardConfig | None = None, **kw: Any
+) -> RewardBreakdown:
+    """The paper's formula unless a test says otherwise."""
+    return reward.score(task, calls, schemas, config or PAPER, **kw)
 
 
 def call(tool: str, ok: bool = True, turn: int = 0, **args: Any) -> CallRecord:
@@ -193,14 +202,16 @@ def test_no_call_on_an_mcp_task_scores_zero() -> None:
 
 def test_weights_are_configurable_and_every_component_is_reported() -> None:
     calls = oracle()[1:]
-    cfg = RewardConfig(w_val=1.0, w_cov=2.0, w_eff=0.0, w_name=0.0, w_arg=0.0)
+    cfg = RewardConfig(preset="paper", w_val=1.0, w_cov=2.0, w_eff=0.0, w_name=0.0, w_arg=0.0)
     r = score(TASK, calls, SCHEMAS, cfg)
     assert r.total == pytest.approx(1.0 + 2.0 / 3)
     assert r.weights["w_cov"] == 2.0
     assert {"validity", "coverage", "efficiency", "name", "argument", "abstention", "clarify", "format"} <= set(
         r.components
     )
-    beta0 = score(TASK, oracle() + [call("get_account", account_id="ACC-0002")], SCHEMAS, RewardConfig(beta=0.0))
+    beta0 = score(
+        TASK, oracle() + [call("get_account", account_id="ACC-0002")], SCHEMAS, RewardConfig(preset="paper", beta=0.0)
+    )
     assert beta0.budget == 3 and beta0.components["efficiency"] == pytest.approx(-0.5 / 3)
 
 
@@ -258,6 +269,8 @@ def test_clarify_a_call_in_the_ask_turn_zeroes_the_reward() -> None:
     r = score(CLARIFY, guess, SCHEMAS, replies=[(0, "")])
     assert r.components["clarify"] == 0.0 and r.total == 0.0
     assert "made 1 call(s) on the ask turn" in r.reasons["clarify"]
+    outcome = reward.score(CLARIFY, guess, SCHEMAS, replies=[(0, "")], reads={B + "get_account"})
+    assert outcome.total == 0.0 and "made 1 write or unknown call(s)" in outcome.reasons["clarify"]
 
 
 @pytest.mark.parametrize(
@@ -280,7 +293,7 @@ def test_clarify_a_reply_that_does_not_ask_for_the_missing_value_scores_near_zer
 
 def test_clarify_check_no_call_is_the_papers_reading() -> None:
     good = [call("transfer_funds", turn=1, **GT[1]["arguments"])]  # type: ignore[arg-type]
-    r = score(CLARIFY, good, SCHEMAS, RewardConfig(clarify_check="no_call"))  # no replies needed
+    r = score(CLARIFY, good, SCHEMAS, RewardConfig(preset="paper", clarify_check="no_call"))  # no replies needed
     assert r.total == pytest.approx(1.3) and "clarify_check=no_call" in r.reasons["clarify"]
     with pytest.raises(ValueError, match="needs the model's replies"):
         score(CLARIFY, good, SCHEMAS)
@@ -304,17 +317,18 @@ def test_clarify_without_later_calls_is_the_abstention_rule() -> None:
 
 def test_state_term_is_optional_and_never_silently_zero() -> None:
     assert "state" not in score(TASK, oracle(), SCHEMAS).components
-    with pytest.raises(ValueError, match="expected server hashes"):
-        score(TASK, oracle(), SCHEMAS, RewardConfig(w_state=1.0), final_hashes={"banking": "x"})
+    r = score(TASK, oracle(), SCHEMAS, RewardConfig(preset="paper", w_state=1.0), final_hashes={"banking": "x"})
+    assert "state" not in r.components and "no expected final state" in r.reasons["state"]
+    assert r.max == pytest.approx(1.3)  # left out of the maximum, and said so
     task = TASK.model_copy(update={"expected_server_hashes": {"banking": "abc"}})
     with pytest.raises(ValueError, match="final server hashes"):
-        score(task, oracle(), SCHEMAS, RewardConfig(w_state=1.0))
-    r = score(task, oracle(), SCHEMAS, RewardConfig(w_state=1.0), final_hashes={"banking": "abc"})
-    assert r.components["state"] == 1.0 and r.total == pytest.approx(2.3)
+        score(task, oracle(), SCHEMAS, RewardConfig(preset="paper", w_state=1.0))
+    r = score(task, oracle(), SCHEMAS, RewardConfig(preset="paper", w_state=1.0), final_hashes={"banking": "abc"})
+    assert r.components["state"] == 1.0 and r.total == pytest.approx(2.3) and r.max == pytest.approx(2.3)
 
 
 def test_format_term() -> None:
-    r = score(TASK, oracle(), SCHEMAS, RewardConfig(w_format=1.0), messages=4, format_error_messages=1)
+    r = score(TASK, oracle(), SCHEMAS, RewardConfig(preset="paper", w_format=1.0), messages=4, format_error_messages=1)
     assert r.components["format"] == 0.75 and r.total == pytest.approx(1.3 + 0.75)
 
 

@@ -28,6 +28,25 @@ def test_the_worked_examples_match_the_code() -> None:
     assert new.count("\n| ") == len(gen.EXAMPLES) + 1  # a row per example, plus the header
 
 
+def test_both_presets_side_by_side_match_the_code() -> None:
+    gen = load_generator()
+    doc = (ROOT / "docs" / "reward.md").read_text()
+    new = gen.presets_section()
+    assert gen.replaced(doc, new, gen.PRESETS_START, gen.PRESETS_END) == doc, "run python scripts/reward_doc.py --write"
+    rows = [line.split(" | ") for line in new.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert len(rows) == len(gen.PAIRS)
+    outcome = {r[1]: float(r[6].rstrip("%")) for r in rows}
+    # the pairs the preset exists for: a wrong state under 75% of the maximum, a correct path or a real question
+    # at 100%, a stuffed question or a closer at 0
+    assert (
+        outcome["Buy instead of sell (final state wrong)"] <= 75
+        and outcome["$500 instead of $50 (final state wrong)"] <= 75
+    )
+    assert outcome["A lean read: no `limit`"] == outcome["Another read finds the account"] == 100
+    assert outcome["A natural question"] == outcome["A read, then a question"] == 100
+    assert outcome["A stuffed question"] == outcome['"Anything else I can do for you?"'] == 0
+
+
 def test_the_ask_table_matches_the_check() -> None:
     doc = (ROOT / "docs" / "reward.md").read_text()
     table = doc.split("| reply on the ask turn", 1)[1].split("\n\n", 1)[0].splitlines()[2:]

@@ -22,25 +22,27 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @given(
-    st.lists(st.floats(0, 1), min_size=4, max_size=4),
+    st.lists(st.floats(0, 1), min_size=5, max_size=5),
     st.floats(-3, 0),
     st.sampled_from(["paper", "clarify", "abstention"]),
     st.floats(0, 1),
     st.booleans(),
     st.floats(0, 1),
+    st.sampled_from(["paper", "outcome"]),
 )
 def test_losses_add_up_to_max_minus_total(
-    values: list[float], eff: float, mode: str, asked: float, gated: bool, state: float
+    values: list[float], eff: float, mode: str, asked: float, gated: bool, state: float, preset: str
 ) -> None:
-    config = RewardConfig(w_state=0.3, w_format=0.1)
-    comps = dict(zip(["validity", "coverage", "name", "argument"], values)) | {
+    config = RewardConfig(preset="paper", w_state=0.3, w_format=0.1) if preset == "paper" else RewardConfig()
+    comps = dict(zip(["validity", "coverage", "name", "argument", "answer"], values)) | {
         "efficiency": eff,
         "state": state,
         "format": 1.0,
         "clarify": asked,
         "abstention": float(asked > 0.5),
     }
-    rows = reward.ledger(mode, comps, config, gated=gated)
+    gates = (["state"] if preset == "outcome" else []) + (["clarify"] if mode == "clarify" else [])
+    rows = reward.ledger(mode, comps, config, gated=gated, gates=gates)
     best = sum(r.max for r in rows)
     total = sum(r.earned for r in rows)
     assert math.isclose(sum(r.lost for r in rows), best - total, abs_tol=1e-9)
@@ -48,6 +50,12 @@ def test_losses_add_up_to_max_minus_total(
     assert len(names) == len(set(names))
     if mode == "paper" or (mode == "clarify" and gated):
         assert set(PAPER_TERMS) <= set(names)
+        gated_sum = sum(
+            config.model_dump()[reward.COMPONENT[c].weight] * comps[c]
+            for c in names
+            if c in comps and reward.COMPONENT[c].weight and c != "format"
+        )
+        assert total <= max(gated_sum, 0.0) + config.w_format + 1e-9 or gated_sum < 0
 
 
 def test_every_component_has_a_store_column_and_a_ledger_row(tmp_path: Path) -> None:
@@ -65,7 +73,7 @@ def test_every_component_has_a_store_column_and_a_ledger_row(tmp_path: Path) -> 
         store = Store(str(path))
         await store.start()
         comps = {c.name: 0.5 for c in COMPONENTS}
-        rows = reward.ledger("paper", comps, RewardConfig(w_state=0.2), gated=False)
+        rows = reward.ledger("paper", comps, RewardConfig(preset="paper", w_state=0.2), gated=False)
         ledger = [r.model_dump() for r in rows]
         store.offer(RewardEvent("ep-1", "t", 0.9, "paper", comps, {"w_val": 0.5}, 1.0, max=1.5, ledger=ledger))
         await store.flush()

@@ -184,7 +184,18 @@ async def test_progress_bar_on_request_and_a_clean_table(live: LiveHub) -> None:
     assert len(frames) == n + 1  # one frame at the start, one per task
     table = stdout.decode().splitlines()
     head = table[1].split()
-    assert head == ["success", "reward", "validity", "coverage", "efficiency", "name", "argument", "n", "failed"]
+    assert head == [
+        "success",
+        "reward",
+        "of_max",
+        "validity",
+        "coverage",
+        "efficiency",
+        "name",
+        "argument",
+        "n",
+        "failed",
+    ]
     for line in table[3:]:
         cells = line.split()
         assert len(cells) == len(head) + 1  # the row name and one value per column, never run together

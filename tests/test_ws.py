@@ -56,8 +56,11 @@ async def test_group_rollout_reward_and_store(live: LiveHub, client: HubClient) 
     assert [c["ok"] for c in first["calls"]] == [True, True] and first["messages"][0]["role"] == "tool"
     last = await client.step(group.episodes[0], script[1])
     assert last["done"] and last["reason"] == "completed"
-    reward = await client.finish(group.episodes[0])
-    assert reward["total"] == pytest.approx(1.3) and reward["components"]["coverage"] == 1.0
+    reward = await client.finish(group.episodes[0])  # the hub's default: the outcome preset
+    assert reward["preset"] == "outcome" and reward["components"]["coverage"] == 1.0
+    assert reward["total"] == pytest.approx(reward["max"]) and reward["normalized"] == 1.0
+    reward = await client.finish(group.episodes[0], {"preset": "paper"})  # the paper's formula, one field away
+    assert reward["preset"] == "paper" and reward["total"] == pytest.approx(1.3) == reward["max"]
     wrong = await client.step(
         group.episodes[1],
         message={
@@ -78,7 +81,9 @@ async def test_group_rollout_reward_and_store(live: LiveHub, client: HubClient) 
     hub: Hub = live.app.state.hub
     assert flushed["acked"] == hub.store.offered and flushed["dropped"] == 0
     rows = await hub.store.query("SELECT status, reward FROM episodes WHERE id = ?", (group.episodes[0],))
-    assert rows == [{"status": "finished", "reward": pytest.approx(1.3)}]
+    assert rows == [{"status": "finished", "reward": pytest.approx(1.3)}]  # the latest scoring is kept
+    kept = await hub.store.query("SELECT preset, maximum FROM rewards WHERE episode_id = ?", (group.episodes[0],))
+    assert kept == [{"preset": "paper", "maximum": pytest.approx(1.3)}]
     n = await hub.store.query("SELECT COUNT(*) n FROM tool_calls WHERE episode_id = ?", (group.episodes[0],))
     assert n[0]["n"] == 2
     closed = await client.close_episodes([*group.episodes, "ep-nope"])

@@ -216,17 +216,21 @@ class EpisodeResult:
     failed: str | None = None
     steps: int = 0
     n_calls: int = 0
+    normalized: float = 0.0  # total / the task's maximum under the preset
+    preset: str | None = None  # the reward preset that scored it
 
 
 def is_success(kind: str, reward: dict[str, Any]) -> bool:
-    """Abstain: no call. Otherwise every ground-truth call matched, in order, with every argument value,
-    and (clarify) the model asked instead of guessing."""
+    """Abstain: no call. Otherwise every ground-truth call matched, in order, with every argument value (that
+    matters, under the outcome preset), the final state is the expected one where it is scored, and (clarify) the
+    model asked instead of guessing."""
     comps = reward.get("components") or {}
     if reward.get("success") is not None:  # a suite's own verdict (BFCL's pass, tau2's reward of 1)
         return bool(reward["success"])
     if kind == "abstain":
         return float(reward.get("total", 0.0)) >= 1.0 - 1e-9
-    ok = float(comps.get("coverage", 0.0)) >= 1.0 - 1e-9 and float(comps.get("argument", 0.0)) >= 1.0 - 1e-9
+    ok = all(float(comps.get(c, 0.0)) >= 1.0 - 1e-9 for c in ("coverage", "argument"))
+    ok = ok and float(comps.get("state", 1.0)) >= 1.0 - 1e-9
     if kind == "clarify":
         asked = float(comps.get("clarify", 0.0)) >= 1.0 - 1e-9
         return asked and (ok or int(reward.get("n_gt", 0)) == 0)
@@ -240,6 +244,7 @@ async def run_group(
     samples: int,
     max_steps: int | None = None,
     max_calls_per_step: int | None = None,
+    reward: dict[str, Any] | None = None,
 ) -> list[EpisodeResult]:
     """``samples`` episodes of one task (one hub group), each driven by ``policy`` to the end."""
     base = EpisodeResult(task["id"], task.get("kind", "mcp"), list(task.get("servers", [])), "")
@@ -249,7 +254,7 @@ async def run_group(
     except NoHubAvailable as exc:
         return [EpisodeResult(**{**asdict(base), "failed": str(exc)}) for _ in range(samples)]
     runs = [
-        run_episode(hubs, hub, group.episodes[i], task, group.messages, group.tools, policy)
+        run_episode(hubs, hub, group.episodes[i], task, group.messages, group.tools, policy, reward)
         for i in range(len(group.episodes))
     ]
     results = list(await asyncio.gather(*runs))
@@ -266,6 +271,7 @@ async def run_episode(
     messages: list[dict[str, Any]],
     tools: list[dict[str, Any]],
     policy: Policy,
+    config: dict[str, Any] | None = None,
 ) -> EpisodeResult:
     result = EpisodeResult(task["id"], task.get("kind", "mcp"), list(task.get("servers", [])), hub.url)
     history = [dict(m) for m in messages]
@@ -278,7 +284,7 @@ async def run_episode(
             history += [message, *obs["messages"]]
             tools = obs.get("tools") or tools  # a turn that offers more tools sends the whole list
             done = bool(obs["done"])
-        reward = await hubs.call(hub, "finish", episode)
+        reward = await hubs.call(hub, "finish", episode, config)
         await hubs.call(hub, "close_episodes", [episode])
     except (HubDown, HubError) as exc:
         result.failed = str(exc)
@@ -286,6 +292,8 @@ async def run_episode(
     result.total = float(reward["total"])
     result.components = {k: float(v) for k, v in (reward.get("components") or {}).items() if v is not None}
     result.n_calls = int(reward.get("n_calls", 0))
+    result.normalized = float(reward.get("normalized") or 0.0)
+    result.preset = reward.get("preset")
     result.success = is_success(result.kind, reward)
     return result
 
@@ -313,8 +321,9 @@ async def evaluate(
     max_steps: int | None = None,
     max_calls_per_step: int | None = None,
     progress: Progress | None = None,
+    reward: str = "outcome",
 ) -> dict[str, Any]:
-    """Run every selected task; the report (``summarize``) with the episodes."""
+    """Run every selected task, scored with the ``reward`` preset; the report (``summarize``) with the episodes."""
     tasks = select_tasks(await list_tasks(hubs, getattr(policy, "needs_oracle", False)), split, kind, ids, limit)
     if not tasks:
         raise ValueError(f"no task in split {split!r}" + (f" of kind {kind}" if kind else ""))
@@ -324,7 +333,7 @@ async def evaluate(
 
     async def one(task: dict[str, Any]) -> list[EpisodeResult]:
         async with gate:
-            results = await run_group(hubs, task, policy, samples, max_steps, max_calls_per_step)
+            results = await run_group(hubs, task, policy, samples, max_steps, max_calls_per_step, {"preset": reward})
         if progress is not None:
             progress.update(results)
         return results
@@ -337,6 +346,7 @@ async def evaluate(
     report.update(
         {
             "policy": policy.name,
+            "reward": reward,
             "split": split,
             "kind": kind,
             "samples": samples,
@@ -393,6 +403,7 @@ def _stats(episodes: Sequence[EpisodeResult]) -> dict[str, Any]:
         "failed": len(episodes) - n,
         "success_rate": sum(e.success for e in scored) / n if n else None,
         "reward": sum(e.total for e in scored) / n if n else None,
+        "normalized": sum(e.normalized for e in scored) / n if n else None,
     }
     out["components"] = {c: (sum(e.components.get(c, 0.0) for e in scored) / n if n else None) for c in COMPONENTS}
     return out
@@ -417,13 +428,14 @@ def _fmt(v: float | None) -> str:
 
 
 def format_table(report: dict[str, Any]) -> str:
-    cols = ("success", "reward", *wire.PAPER_TERMS, "n", "failed")
+    cols = ("success", "reward", "of_max", *wire.PAPER_TERMS, "n", "failed")
     widths = [max(len(c), 6) for c in cols]  # every column at least as wide as its name, two spaces apart
     names = [f"{title}:{name}" for title, key in (("server", "by_server"), ("kind", "by_kind")) for name in report[key]]
     first = max([len("overall"), *(len(n) for n in names)])
     head = f"{'':<{first}}" + "".join(f"  {c:>{w}}" for c, w in zip(cols, widths))
     lines = [
-        f"policy {report['policy']} on split {report['split']}: {report['tasks']} tasks, "
+        f"policy {report['policy']} on split {report['split']}, reward preset {report.get('reward')}: "
+        f"{report['tasks']} tasks, "
         f"{report['overall']['episodes']} episodes",
         head,
         "-" * len(head),
@@ -433,6 +445,7 @@ def format_table(report: dict[str, Any]) -> str:
         vals = [
             _fmt(s["success_rate"]),
             _fmt(s["reward"]),
+            _fmt(s["normalized"]),
             *(_fmt(s["components"][c]) for c in wire.PAPER_TERMS),
             str(s["episodes"]),
             str(s["failed"]),
@@ -472,6 +485,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="endpoint (default with --endpoint), or a built-in baseline",
     )
     p.add_argument("--split", choices=("train", "test", "all"), default="test")
+    p.add_argument(
+        "--reward",
+        choices=("outcome", "paper"),
+        default="outcome",
+        help="reward preset the hub scores with (paper: the paper's formula exactly)",
+    )
     p.add_argument("--kind", choices=("mcp", "clarify", "abstain"), default=None)
     p.add_argument("--task", action="append", default=None, help="only these task ids (repeatable)")
     p.add_argument("--samples", type=int, default=1, help="episodes per task (default 1)")
@@ -551,6 +570,7 @@ async def run_eval(args: argparse.Namespace) -> dict[str, Any]:
             max_steps=args.max_steps,
             max_calls_per_step=args.max_calls_per_step,
             progress=Progress(sys.stderr) if show else None,
+            reward=args.reward,
         )
     finally:
         await hubs.close()

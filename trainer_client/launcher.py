@@ -418,6 +418,7 @@ def agent_config(
         "max_new_tokens": args.max_new_tokens,
         "run": run,
         "batch_size": args.batch_size,
+        "reward": {"preset": args.reward},
         "thinking_history": args.thinking_history,
     }
 
@@ -438,6 +439,8 @@ def agent_env(config: dict[str, Any]) -> dict[str, str]:
     ):
         if config.get(name):
             env[key] = str(config[name])
+    if config.get("reward"):
+        env["PROVE_REWARD"] = config["reward"]["preset"]
     return env
 
 
@@ -759,6 +762,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--temperature", type=float, default=1.0)
     p.add_argument("--split", choices=("train", "test", "all"), default="train")
+    p.add_argument(
+        "--reward",
+        choices=("outcome", "paper"),
+        default="outcome",
+        help="reward preset the hubs score rollouts with (paper: the paper's formula exactly)",
+    )
     p.add_argument("--kind", choices=("mcp", "clarify", "abstain"), default=None)
     p.add_argument("--gpus", type=int, default=8, help="GPUs per node")
     p.add_argument("--nodes", type=int, default=1)
@@ -906,7 +915,7 @@ def describe(p: Plan, args: argparse.Namespace, hubs: Sequence[str]) -> str:
     return (
         f"prove-train: {p.tasks} {args.split} tasks -> {rows} prompts in {p.prompts}; {p.steps} optimizer steps "
         f"of {args.batch_size} prompts x {args.group_size} samples (OpenRLHF scheduler max_steps {p.max_steps}); "
-        f"lr {p.lr:g} ({lr_from}); {len(hubs)} hub(s); run config {p.job / CONFIG_NAME}"
+        f"lr {p.lr:g} ({lr_from}); reward preset {args.reward}; {len(hubs)} hub(s); run config {p.job / CONFIG_NAME}"
     )
 
 
@@ -960,6 +969,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "split": args.split,
         "tasks": p.tasks,
         "hubs": hubs,
+        "reward": args.reward,
         "async": args.async_train,
         "async_queue": args.async_queue if args.async_train else None,
         "is_correction": args.is_correction,

@@ -31,7 +31,8 @@ environment of the rollout actors (Ray's ``runtime_env``) or a JSON file named b
 - ``PROVE_MAX_NEW_TOKENS``: tokens per turn (OpenRLHF otherwise gives each turn all the room left);
 - ``PROVE_FAILED_REWARD``: the reward of every sample of a group lost with its hub (default 0);
 - ``PROVE_RUN`` and ``PROVE_BATCH_SIZE``: the training run's id and ``--rollout.batch_size``, so that
-  each group's ``open`` names its run and optimizer step (``trainer_client.steps``).
+  each group's ``open`` names its run and optimizer step (``trainer_client.steps``);
+- ``PROVE_REWARD``: the reward preset the hubs score with (``outcome``, the default, or ``paper``).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class AgentConfig:
         retry_after: float = 30.0,
         open_retries: int = 5,
         open_backoff: float = 1.0,
-        reward: dict[str, float] | None = None,
+        reward: dict[str, Any] | None = None,
         run: str | None = None,
         batch_size: int | None = None,
         thinking_history: str | None = None,
@@ -109,7 +110,7 @@ class AgentConfig:
         self.retry_after = float(retry_after)
         self.open_retries = int(open_retries)
         self.open_backoff = float(open_backoff)
-        self.reward = reward  # RewardConfig overrides sent with finish
+        self.reward = reward  # the RewardConfig (a preset, overrides) sent with finish
         self.run = run  # the training run's id on the hubs (prove-train's run_start)
         self.batch_size = batch_size  # prompts per rollout batch: with it, groups carry their step (steps.py)
         self.thinking_history = thinking_history  # "keep" / "strip" earlier turns' <think>; None: the template's way
@@ -148,6 +149,8 @@ class AgentConfig:
         ):
             if env.get(key):
                 data[name] = env[key]
+        if env.get("PROVE_REWARD"):
+            data["reward"] = {**(data.get("reward") or {}), "preset": env["PROVE_REWARD"]}
         for key, name, kind in (
             ("PROVE_GROUP_SIZE", "group_size", int),
             ("PROVE_MAX_STEPS", "max_steps", int),
@@ -425,6 +428,7 @@ class AgentInstance(AgentInstanceBase):
         comps = (reward or {}).get("components") or {}
         logs = {f"reward_{k}": float(comps.get(k) or 0.0) for k in COMPONENTS}
         logs["reward_total"] = float((reward or {}).get("total") or 0.0)
+        logs["reward_normalized"] = float((reward or {}).get("normalized") or 0.0)
         logs["n_calls"] = float((reward or {}).get("n_calls") or 0)
         logs["n_gt"] = float((reward or {}).get("n_gt") or 0)
         logs["agent_steps"] = float(self.steps)

@@ -224,7 +224,7 @@ EPISODE_COLUMNS = (
 )
 LIST_COLUMNS = (
     EPISODE_COLUMNS + ", r.mode AS reward_mode, r.components AS reward_components, "
-    "r.weights AS reward_weights, r.ledger AS reward_ledger, v.state_match"
+    "r.weights AS reward_weights, r.ledger AS reward_ledger, r.preset AS reward_preset, v.state_match"
 )
 LIST_FROM = "FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id LEFT JOIN evidence v ON v.episode_id = e.id"
 

@@ -455,11 +455,15 @@ async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
     if live is not None and live.reward is not None:
         r = live.reward
         ledger = [row.model_dump() for row in r.ledger]
-        return reward_view(r.total, r.mode, r.components, r.weights, ledger, details=r.model_dump())
+        view = reward_view(r.total, r.mode, r.components, r.weights, ledger, details=r.model_dump())
+        view["reward"]["preset"] = r.preset
+        return view
     stored = await queries.reward(dash.reader, eid)
     if stored is None:
         return {"reward": None}
-    return reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"], stored["ledger"])
+    view = reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"], stored["ledger"])
+    view["reward"]["preset"] = stored.get("preset")
+    return view
 
 
 def reward_view(

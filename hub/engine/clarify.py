@@ -11,10 +11,17 @@ sentences asks for the missing value:
   ``let me know``, ``tell me``, ``I need``, ...);
 - the sentence is not an offer to act (a yes/no question such as ``should I``, ``shall I``, ``do you
   want me to``): asking permission to go ahead is not asking for the value;
-- the sentence refers to what is missing: a word of the parameter's name (``from_account_id`` ->
-  ``account``), its entity kind (the schema's ``x-entity``), a synonym the tool declares for it
-  (``x-synonyms`` in the parameter's JSON schema, e.g. ``Field(json_schema_extra={"x-synonyms":
-  ["file"]})``), or a synonym from the small built-in table ``SYNONYMS`` (``path`` -> ``file``).
+- the sentence refers to what is missing, the way people ask for it: a word of the parameter's name
+  (``from_account_id`` -> ``account``), its entity kind (the schema's ``x-entity``), a synonym the tool
+  declares for it (``x-synonyms`` in the parameter's JSON schema, e.g. ``Field(json_schema_extra={"x-synonyms":
+  ["file"]})``), a synonym from the small built-in table ``SYNONYMS`` (``path`` -> ``file``), the words the
+  intent itself uses for the value (``Turn.about``: "the comment's text"), or what kind of value it is
+  (``VALUE_KINDS``: an amount is asked with "how much", a quantity "how many", a date or time "when" / "what
+  day" / "what time", a duration "how long", a person "who", a place "where", a text "what should it say", a
+  title or name "what should I call it", a choice among entities or options "which one");
+- the sentence is not a closing pleasantry (``anything else``, ``how can I help``);
+- the asking sentences do not name three or more other parameters or entity kinds of the offered tools
+  (``stuffing``): one question that lists every parameter word is not a question about what is missing.
   Words match case-insensitively, plurals folded (``accounts`` = ``account``).
 
 Examples, for a withheld ``from_account_id`` (``x-entity: account``):
@@ -26,6 +33,7 @@ Examples, for a withheld ``from_account_id`` (``x-entity: account``):
     "Anything else I can do?"                          0  a question about something else
     "Should I use your main account?"                  0  an offer to act, not a question for the value
     "I transferred $200 from ACC-0001."                0  a statement
+    "Which account, amount, date, memo or card?"       0  names three other parameters: stuffing
 
 The check is deterministic (plain string rules, no model), and ``RewardConfig.clarify_check =
 "no_call"`` turns it off (R_ask = 1 for any reply without a call, the paper's reading).
@@ -176,6 +184,80 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "symbol": ("ticker", "stock"),
     "title": ("name", "subject"),
 }
+# How people ask for a value by what it is: (kind, the parameter-name words that make a value that kind, the
+# phrases that ask for it). A parameter can be of several kinds (``start_date``: a time).
+VALUE_KINDS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
+    (
+        "money",
+        frozenset("amount price cost total budget limit balance fee salary pay payment spend deposit tip".split()),
+        ("how much",),
+    ),
+    (
+        "count",
+        frozenset("quantity count qty seats guests people nights copies attendees units items tickets".split()),
+        ("how many",),
+    ),
+    ("rating", frozenset("rating stars star score points grade".split()), ("how many", "rate", "rating", "star")),
+    (
+        "level",
+        frozenset("pressure temperature brightness volume level percent speed psi".split()),
+        ("how much", "how high", "how low", "what level", "set it to", "what should it be"),
+    ),
+    ("duration", frozenset("duration minutes hours length nights".split()), ("how long",)),
+    ("frequency", frozenset("freq frequency interval recurrence repeat".split()), ("how often",)),
+    (
+        "time",
+        frozenset(
+            "date time start end deadline due expiry expires until day birthday departure arrival check "
+            "occurrence when at".split()
+        ),
+        ("when", "what day", "which day", "what date", "which date", "what time", "what hour"),
+    ),
+    (
+        "person",
+        frozenset(
+            "user member contact customer assignee owner attendee invitee recipient person employee payee driver "
+            "passenger guest author host seller buyer".split()
+        ),
+        ("who", "whom", "whose"),
+    ),
+    (
+        "place",
+        frozenset("address street city location place destination origin room venue airport country zip".split()),
+        ("where",),
+    ),
+    (
+        "text",
+        frozenset(
+            "text content body message comment note notes description memo reason bio caption review reply "
+            "response details instructions summary".split()
+        ),
+        ("say", "write", "put", "what should it read", "message", "wording"),
+    ),
+    ("topic", frozenset("subject topic agenda".split()), ("about",)),
+    (
+        "label",
+        frozenset("title name label nickname alias headline subject".split()),
+        ("call", "called", "name", "named", "titled", "title"),
+    ),
+    ("choice", frozenset("door seat mode field side type kind category option".split()), ("which one", "which of")),
+)
+CHOICE = ("which one", "which of")
+# Sentences that close a turn rather than ask for anything ("Anything else I can do for you?").
+PLEASANTRIES = (
+    "anything else",
+    "something else",
+    "else i can",
+    "else can i",
+    "help you with",
+    "can i help",
+    "may i help",
+    "how can i assist",
+    "what can i do for you",
+)
+STUFFING = 3  # other parameters or entity kinds named in the asking sentences that make a question not count
+ABOUT_STOP = STOP_WORDS | {"it", "its", "this", "that", "value", "one", "your", "my", "their", "what", "which"}
+
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 
@@ -261,9 +343,66 @@ def words_for(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
     return sorted(phrases)
 
 
+def value_phrases(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """How people ask for ``param`` by what kind of value it is (``VALUE_KINDS``): ``amount`` -> "how much"."""
+    words = {*param.lower().split("_"), *tokens(param.replace("_", " "))}  # as written and singular
+    kinds = {kind for kind, triggers, _ in VALUE_KINDS if words & triggers}
+    branches = prop.get("anyOf") or [prop]
+    types = {b.get("type") for b in branches if isinstance(b, Mapping)}
+    formats = {b.get("format") for b in branches if isinstance(b, Mapping)}
+    if formats & {"date", "date-time", "time"}:
+        kinds.add("time")
+    if types & {"integer", "number"} and not kinds:
+        kinds.add("amount")
+    phrases = [p for kind, _, asks in VALUE_KINDS if kind in kinds for p in asks]
+    if kinds & {"amount"}:
+        phrases += ["how much", "how many", "what number", "what value"]
+    if any(b.get("enum") for b in branches if isinstance(b, Mapping)) or prop.get("x-entity") or param.endswith("_id"):
+        phrases += list(CHOICE)
+        phrases += [str(e).replace("_", " ") for b in branches if isinstance(b, Mapping) for e in b.get("enum") or []]
+    return sorted({tuple(tokens(p)) for p in phrases if tokens(p)})
+
+
+def about_phrases(about: str) -> list[tuple[str, ...]]:
+    """The words an intent uses for a withheld value ("how long the meeting runs"): its opening wh-phrase, if any,
+    and each of its content words."""
+    toks = [w.removesuffix("'s") for w in tokens(about)]
+    phrases: set[tuple[str, ...]] = {(w,) for w in toks if w not in ABOUT_STOP and len(w) > 2}
+    if toks and toks[0] in WH_WORDS:
+        phrases.add(tuple(toks[:2]) if toks[0] == "how" and len(toks) > 1 else (toks[0],))
+    return sorted(phrases)
+
+
 def question_words(task: Task, turn: int, schemas: Mapping[str, Mapping[str, Any]]) -> dict[str, list[tuple[str, ...]]]:
+    """Per withheld parameter of ask turn ``turn``: every phrase a question for it may use."""
     params, _ = missing_params(task, turn)
-    return {p: words_for(p, _property(task, turn, p, schemas)) for p in params}
+    about = task.turns[turn].about
+    out = {}
+    for p in params:
+        prop = _property(task, turn, p, schemas)
+        phrases = {*words_for(p, prop), *value_phrases(p, prop), *about_phrases(about.get(p, ""))}
+        out[p] = sorted(phrases)
+    return out
+
+
+def other_words(
+    schemas: Mapping[str, Mapping[str, Any]], wanted: Mapping[str, Sequence[tuple[str, ...]]]
+) -> dict[tuple[str, ...], str]:
+    """The offered tools' other parameters and entity kinds, by the phrase that names each (``start_time`` ->
+    "start time"), without the withheld parameters' own phrases: what a stuffed question lists."""
+    own = {p for phrases in wanted.values() for p in phrases}
+    out: dict[tuple[str, ...], str] = {}
+    for schema in schemas.values():
+        for param, prop in (schema.get("properties") or {}).items():
+            if param in wanted or not isinstance(prop, Mapping):
+                continue
+            name = tuple(w for w in tokens(param.replace("_", " ")) if w not in STOP_WORDS)
+            entity = prop.get("x-entity")
+            kinds = [tuple(tokens(entity.replace("_", " ")))] if isinstance(entity, str) else []
+            for phrase in (name, *kinds):
+                if phrase and phrase not in own:
+                    out.setdefault(phrase, param)
+    return out
 
 
 # The reply -----------------------------------------------------------------------------------
@@ -303,8 +442,12 @@ class AskVerdict:
     reason: str
 
 
-def judge_reply(text: str, wanted: Mapping[str, list[tuple[str, ...]]]) -> AskVerdict:
-    """Whether ``text`` (the model's reply on an ask turn, no call made) asks for one of ``wanted``."""
+def judge_reply(
+    text: str, wanted: Mapping[str, Sequence[tuple[str, ...]]], others: Mapping[tuple[str, ...], str] | None = None
+) -> AskVerdict:
+    """Whether ``text`` (the model's reply on an ask turn) asks for one of ``wanted`` (per withheld parameter, the
+    phrases that refer to it); ``others`` (``other_words``) are the phrases of everything else offered, which a
+    question may name only a couple of."""
     if not text.strip():
         return AskVerdict(False, "no reply on the ask turn")
     if not wanted:
@@ -313,8 +456,12 @@ def judge_reply(text: str, wanted: Mapping[str, list[tuple[str, ...]]]) -> AskVe
         )
     parts = sentences(text)
     asking = [s for s in parts if is_asking(s)]
+    stuffed = named(" ".join(asking), others or {})
+    if len(stuffed) >= STUFFING:
+        listed = ", ".join(" ".join(p) for p in stuffed[:6])
+        return AskVerdict(False, f"the question names {len(stuffed)} other parameters ({listed}): keyword stuffing")
     for s in asking:
-        if is_offer(s):
+        if is_offer(s) or is_pleasantry(s):
             continue
         for param, phrases in wanted.items():
             if refers_to(s, phrases):
@@ -328,6 +475,23 @@ def judge_reply(text: str, wanted: Mapping[str, list[tuple[str, ...]]]) -> AskVe
     if any(r in low for r in REFUSALS):
         return AskVerdict(False, "a refusal, not a question")
     return AskVerdict(False, "a statement, not a question")
+
+
+def is_pleasantry(sentence: str) -> bool:
+    low = " ".join(WORD.findall(sentence.lower()))
+    return any(p in low for p in PLEASANTRIES)
+
+
+def named(text: str, others: Mapping[tuple[str, ...], str]) -> list[tuple[str, ...]]:
+    """The phrases of ``others`` that ``text`` names, one per parameter or entity kind."""
+    toks = tokens(text)
+    seen: set[str] = set()
+    out = []
+    for phrase, owner in others.items():
+        if owner not in seen and _contains(toks, phrase):
+            seen.add(owner)
+            out.append(phrase)
+    return out
 
 
 def _clip(text: str, n: int = 80) -> str:

@@ -17,6 +17,7 @@ ends with reason ``byte_cap``, so no episode makes the hub hold more than that (
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -26,8 +27,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from hub.engine.clarify import AskVerdict
 from hub.engine.dispatcher import CallOutcome, Dispatcher
 from hub.engine.events import (
+    Diff,
     EpisodeEvent,
     EventBus,
     EvidenceEvent,
@@ -36,11 +39,12 @@ from hub.engine.events import (
     ToolCallEvent,
     TurnEvent,
 )
-from hub.engine.evidence import ExpectedStates, collect
+from hub.engine.evidence import ExpectedStates, collect, diff_sessions
+from hub.engine.judge import AskJudge
 from hub.engine.parsing import ParsedCall, parse_model_output
-from hub.engine.reward import CallRecord, RewardBreakdown, score
+from hub.engine.reward import CallRecord, RewardBreakdown, rule_verdict, score
 from hub.engine.users import UserModel, UserView, answer_as_user, open_with_user
-from hub.engine.world import build_initial, build_initial_async
+from hub.engine.world import World, build_initial, build_initial_async
 from hub.errors import EpisodeError, SessionError, TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
@@ -49,6 +53,8 @@ from hub.suites.scoring import suite_score, suite_turn_end
 from hub.tasks.io import TaskSet
 from hub.tasks.model import Task
 from hub.wire import EpisodeLimits, RewardConfig
+
+log = logging.getLogger("hub.engine.episodes")
 
 DEFAULT_SYSTEM = (
     "You are a helpful assistant that can use tools. To call a tool, reply with one or more blocks\n"
@@ -188,6 +194,7 @@ class EpisodeEngine:
         max_episodes: int = 5000,
         max_templates: int = 256,
         keep_evidence: bool = True,
+        judge: AskJudge | None = None,
         user_model: UserModel | None = None,
         max_episode_bytes: int | None = None,
     ) -> None:
@@ -201,6 +208,7 @@ class EpisodeEngine:
         self.max_episodes = max_episodes
         self.max_templates = max_templates
         self.keep_evidence = keep_evidence
+        self.judge = judge  # a chat model that decides R_ask (the rules decide without one)
         self.user_model = user_model
         self.max_episode_bytes = max_episode_bytes
         self.expected = ExpectedStates(library)
@@ -210,6 +218,8 @@ class EpisodeEngine:
         self._tools: dict[str, list[dict[str, Any]]] = {}
         self._schema_maps: dict[str, dict[str, dict[str, Any]]] = {}
         self._announced: set[str] = set()
+        self._unreplayable: dict[str, str] = {}  # task id -> why its ground truth does not replay
+        self._changed: dict[str, int] = {}  # task id -> rows its ground truth changes
         self.opened = 0
         self.finished = 0
         self.reward_sum = 0.0
@@ -270,6 +280,20 @@ class EpisodeEngine:
             self._drop(old)
         return session
 
+    def expect(self, task: Task) -> None:
+        """Give a task without expected final hashes the ones its ground truth leaves (replayed once, privately), so
+        the state term can score it; a ground truth that does not replay leaves it without (the reward says so)."""
+        if task.expected_server_hashes or task.scorer or task.id in self._unreplayable:
+            return
+        try:
+            session = self.expected.session(task)
+        except TaskError as exc:
+            self._unreplayable[task.id] = exc.message
+            log.warning("task %s has no expected final state: %s", task.id, exc.message)
+            return
+        task.expected_server_hashes = {s: session.fork_of(s).state_hash() for s in task.servers}
+        task.expected_state_hash = session.state_hash(task.servers)
+
     def tools_of(self, task: Task, added: list[str] | None = None) -> list[dict[str, Any]]:
         """The offered tools' function schemas (with ``added``: also those later turns offered so far)."""
         names = [*task.tools, *(added or ())]
@@ -280,6 +304,16 @@ class EpisodeEngine:
                 function_schema(self.library, n, task.strip_enums, task.bare_names) for n in names
             ]
         return found
+
+    def reads_of(self, task: Task) -> frozenset[str]:
+        """The read-only tools among the task's offered and ground-truth tools (the reward asks which calls read)."""
+        names = {*task.tools, *(s.name for s in task.gt_steps())}
+        return frozenset(n for n in names if (p := split_name(n)) and self._is_read(*p))
+
+    def _is_read(self, server: str, tool: str) -> bool:
+        mount = self.library.mounts.get(server)
+        found = mount.tools.get(tool) if mount is not None else None
+        return found is not None and found.kind == "read"
 
     def schemas_of(self, task: Task) -> dict[str, dict[str, Any]]:
         key = "\x00".join(task.tools) + ("\x00-enums" if task.strip_enums else "")
@@ -307,6 +341,7 @@ class EpisodeEngine:
         with ``step_reward``, every step's observation carries the reward so far (``reward_so_far``)."""
         task = self._plan_group(task_ref, n)
         base = self.template(task)
+        self.expect(task)
         eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
         # All n forks or none (capacity): no episode exists, and no event is published, before they all do.
         forks = self.sessions.fork_group(base.id, ["es-" + eid[3:] for eid in eids])
@@ -325,6 +360,7 @@ class EpisodeEngine:
         """``open_group`` with the template's setup calls and the n copies run off the loop, in lanes."""
         task = self._plan_group(task_ref, n)
         base = await self.template_async(task)
+        self.expect(task)
         eids = ["ep-" + secrets.token_hex(8) for _ in range(n)]
         forks = await self.sessions.fork_group_async(base.id, ["es-" + eid[3:] for eid in eids])
         return self._opened(task, eids, forks, limits, run, step, step_reward)
@@ -544,7 +580,16 @@ class EpisodeEngine:
     def _record(self, ep: Episode, call: ParsedCall, name: str | None, outcome: CallOutcome) -> CallOutcome:
         ep.nbytes += len(outcome.text())
         ep.calls.append(
-            CallRecord(name, call.arguments, ep.turn, outcome.ok, outcome.error_kind, outcome.text(), ep.steps)
+            CallRecord(
+                name,
+                call.arguments,
+                ep.turn,
+                outcome.ok,
+                outcome.error_kind,
+                outcome.text(),
+                ep.steps,
+                outcome.result if outcome.ok else None,
+            )
         )
         return outcome
 
@@ -585,18 +630,67 @@ class EpisodeEngine:
         session = self.sessions.get(ep.session_id, create=False)
         return {s: session.fork_of(s).state_hash() for s in ep.task.servers}
 
-    def finish(self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False) -> RewardBreakdown:
+    def state_rows(self, task: Task, final: Session, hashes: Mapping[str, str]) -> float | None:
+        """The share of the rows the ground truth changes that the episode left right, less the rows it changed
+        that it should not have: 1 - (rows differing from the expected state) / (rows the ground truth changes)."""
+        want = task.expected_server_hashes
+        if not want or all(hashes.get(s) == h for s, h in want.items()):
+            return None
+        try:
+            wrong = rows_in(self.expected.diff(task, final))
+            changed = self._changed.get(task.id)
+            if changed is None:
+                changed = self._changed[task.id] = rows_in(self._gt_change(task))
+        except TaskError:
+            return None
+        return max(0.0, 1.0 - wrong / max(1, changed))
+
+    def _gt_change(self, task: Task) -> Diff:
+        start = World(self.library).start(task, "start")
+        return diff_sessions(self.expected.session(task), start, task.servers)
+
+    async def finish_judged(
+        self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False
+    ) -> RewardBreakdown:
+        """``finish``, with the judge model (when the hub has one) deciding whether each ask turn's reply asks for
+        what is missing; the rules decide without one, and wherever it cannot."""
+        ep = self.get(eid)
+        config = config or self.reward
+        asks = [i for i, t in enumerate(ep.task.turns) if t.ask]
+        fresh = ep.reward is None or ep.reward_config != config
+        if self.judge is None or not asks or config.clarify_check != "question" or not fresh:
+            return await self.finish_async(eid, config, truncated=truncated)
+        schemas, reads = self.schemas_of(ep.task), self.reads_of(ep.task)
+        acted = {c.turn for c in ep.calls if not (config.ask_reads and c.name in reads)}  # failed whatever was said
+        rules = {i: rule_verdict(ep.task, i, schemas, ep.replies) for i in asks if i not in acted}
+        verdicts = await self.judge.verdicts(ep.task, list(ep.replies), rules)
+        return await self.finish_async(eid, config, truncated=truncated, verdicts=verdicts)
+
+    def finish(
+        self,
+        eid: str,
+        config: RewardConfig | None = None,
+        *,
+        truncated: bool = False,
+        verdicts: Mapping[int, AskVerdict] | None = None,
+    ) -> RewardBreakdown:
         """End the episode (if it is still running) and score it; idempotent for the same config. ``truncated``:
         the client cut the episode (a turn hit its token limit): it ends as ``truncated``, scored on the calls
-        made so far, and the breakdown says so."""
+        made so far, and the breakdown says so. ``verdicts``: the ask turns a judge model decided
+        (``finish_judged``)."""
         ep, config = self.get(eid), config or self.reward
         if ep.reward is not None and ep.reward_config == config:
             return ep.reward
         session = self._ending(ep, truncated)
-        return self._finished(ep, config, self._judge(ep, session, config))
+        return self._finished(ep, config, self._judge(ep, session, config, verdicts))
 
     async def finish_async(
-        self, eid: str, config: RewardConfig | None = None, *, truncated: bool = False
+        self,
+        eid: str,
+        config: RewardConfig | None = None,
+        *,
+        truncated: bool = False,
+        verdicts: Mapping[int, AskVerdict] | None = None,
     ) -> RewardBreakdown:
         """``finish`` from the event loop: hashes, score and evidence (diffs) are computed in the session's lane."""
         ep, config = self.get(eid), config or self.reward
@@ -604,7 +698,8 @@ class EpisodeEngine:
             return ep.reward
         session = self._ending(ep, truncated)
         assert session.lane is not None
-        return self._finished(ep, config, await session.lane.run(lambda: self._judge(ep, session, config)))
+        judged = await session.lane.run(lambda: self._judge(ep, session, config, verdicts))
+        return self._finished(ep, config, judged)
 
     def _ending(self, ep: Episode, truncated: bool) -> Session:
         try:
@@ -615,12 +710,14 @@ class EpisodeEngine:
             ep.done, ep.reason = True, "truncated" if truncated else "finished"
         return session
 
-    def _judge(self, ep: Episode, session: Session, config: RewardConfig) -> _Judged:
+    def _judge(
+        self, ep: Episode, session: Session, config: RewardConfig, verdicts: Mapping[int, AskVerdict] | None = None
+    ) -> _Judged:
         """The reward, the final hash and (on the first finish) the evidence: reads of the session's forks."""
         if ep.task.scorer:
             breakdown = suite_score(self, ep, session)
         else:
-            breakdown = self._score(ep, ep.task, config, self.final_hashes(ep))
+            breakdown = self._score(ep, ep.task, config, self.final_hashes(ep), session, verdicts)
         breakdown.truncated = ep.reason == "truncated"
         now = time.time()
         evidence = None
@@ -663,22 +760,37 @@ class EpisodeEngine:
                 now,
                 max=breakdown.max,
                 ledger=[r.model_dump() for r in breakdown.ledger],
+                preset=breakdown.preset,
             )
         )
         if first and judged.evidence is not None:
             self.bus.publish(judged.evidence)
         return breakdown
 
-    def _score(self, ep: Episode, task: Task, config: RewardConfig, hashes: dict[str, str] | None) -> RewardBreakdown:
+    def _score(
+        self,
+        ep: Episode,
+        task: Task,
+        config: RewardConfig,
+        hashes: dict[str, str] | None,
+        session: Session | None = None,
+        verdicts: Mapping[int, AskVerdict] | None = None,
+    ) -> RewardBreakdown:
+        rows = None
+        if config.state_gate is not None and session is not None and hashes is not None:
+            rows = self.state_rows(task, session, hashes)
         return score(
             task,
             ep.calls,
             self.schemas_of(ep.task),
             config,
             final_hashes=hashes,
+            state_rows=rows,
             messages=ep.steps,
             format_error_messages=ep.format_error_messages,
             replies=ep.replies,
+            reads=self.reads_of(ep.task),
+            verdicts=verdicts,
         )
 
     def reward_so_far(self, ep: Episode, turn: int | None = None) -> RewardBreakdown:
@@ -686,10 +798,11 @@ class EpisodeEngine:
         against the ground truth of the turns up to it. Once the episode is done this is exactly ``finish``'s
         reward; before, the final-state term (``state``) is not computable and is left out."""
         if ep.done:
-            return self._score(ep, ep.task, self.reward, self.final_hashes(ep))
+            session = self.sessions.sessions.get(ep.session_id)
+            return self._score(ep, ep.task, self.reward, self.final_hashes(ep), session)
         last = ep.turn if turn is None else turn
         prefix = ep.task.model_copy(update={"turns": ep.task.turns[: last + 1]})
-        return self._score(ep, prefix, self.reward.model_copy(update={"w_state": 0.0}), None)
+        return self._score(ep, prefix, self.reward.model_copy(update={"w_state": 0.0, "state_gate": None}), None)
 
     def _start_of(self, task: Task) -> Session | None:
         """The template session the task's episodes were forked from, while it is held."""
@@ -721,6 +834,13 @@ class EpisodeEngine:
             "finished": self.finished,
             "mean_reward": self.reward_sum / self.finished if self.finished else None,
         }
+
+
+def rows_in(diff: Diff) -> int:
+    """How many rows a state diff adds, removes or changes."""
+    return sum(
+        len(d.get(k, [])) for tables in diff.values() for d in tables.values() for k in ("added", "removed", "changed")
+    )
 
 
 def _json_text(message: dict[str, Any]) -> str:

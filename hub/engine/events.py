@@ -96,6 +96,7 @@ class RewardEvent:
     weights: dict[str, float]
     ts: float
     max: float | None = None  # the most the task could score under this config
+    preset: str | None = None  # the reward preset the config started from (paper, outcome)
     ledger: list[dict[str, Any]] = field(default_factory=list)  # per component: weight, value, earned, max, lost
     id: int = 0
     type: str = "reward"

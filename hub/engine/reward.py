@@ -33,13 +33,14 @@ A reward never hides an error: a task or record the engine cannot score raises.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from hub.engine.clarify import judge_reply, question_words
+from hub.engine.answer import answer_share
+from hub.engine.clarify import AskVerdict, judge_reply, other_words, question_words
 from hub.tasks import GTStep, Task
 from hub.wire import COMPONENT, COMPONENTS, PAPER_TERMS, WEIGHTED, Component, RewardConfig
 
@@ -57,6 +58,7 @@ class CallRecord:
     error_kind: str | None = None
     text: str | None = None  # what the model read back (a suite's scorer compares it, as BFCL does)
     step: int = 0  # the model message it came in
+    result: Any = None  # what a successful call returned (a discovery read is judged by what it found)
 
 
 class CallValidity(BaseModel):
@@ -72,6 +74,7 @@ class Alignment(BaseModel):
     call: int  # index into the scored calls
     ordered: bool
     arg_share: float
+    found: bool = False  # a discovery read matched by what its result held, not by name and keys
 
 
 class LedgerRow(BaseModel):
@@ -105,6 +108,8 @@ class RewardBreakdown(BaseModel):
     max: float = 0.0  # the most this task can score under this config: the ledger's maxima summed
     truncated: bool = False  # the episode was cut (token limit, full context): scored on the calls made so far
     success: bool | None = None  # a suite's own verdict (its scorer's pass/fail), where it has one
+    normalized: float = 0.0  # total / max, clipped to [0, 1]
+    preset: str = "paper"  # the preset the config started from
 
 
 # JSON types ------------------------------------------------------------------------------------
@@ -169,18 +174,25 @@ def validity(calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]]) 
     return out
 
 
-def _matches(call: CallRecord, step: GTStep) -> bool:
-    return (
-        call.name == step.name and isinstance(call.arguments, dict) and all(k in call.arguments for k in step.arguments)
-    )
+def matter_keys(step: GTStep, schemas: Mapping[str, Mapping[str, Any]], config: RewardConfig) -> list[str]:
+    """The ground-truth argument keys coverage and R_arg judge: all (paper), or those that matter to the outcome."""
+    if config.arg_keys == "all":
+        return list(step.arguments)
+    required = schemas.get(step.name, {}).get("required") or ()
+    return [k for k in step.arguments if step.matters(k, required)]
 
 
-def arg_share(call: CallRecord, step: GTStep) -> float:
-    if not step.arguments:
+def _matches(call: CallRecord, step: GTStep, keys: Sequence[str]) -> bool:
+    return call.name == step.name and isinstance(call.arguments, dict) and all(k in call.arguments for k in keys)
+
+
+def arg_share(call: CallRecord, step: GTStep, keys: Sequence[str] | None = None) -> float:
+    keys = list(step.arguments) if keys is None else keys
+    if not keys:
         return 1.0
     args = call.arguments if isinstance(call.arguments, dict) else {}
-    same = sum(1 for k, v in step.arguments.items() if k in args and _same_value(args[k], v))
-    return same / len(step.arguments)
+    same = sum(1 for k in keys if k in args and _same_value(args[k], step.arguments[k]))
+    return same / len(keys)
 
 
 def _same_value(a: Any, b: Any) -> bool:
@@ -189,8 +201,11 @@ def _same_value(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def align(steps: list[GTStep], edges: list[tuple[int, int]], calls: list[CallRecord]) -> dict[int, int]:
+def align(
+    steps: list[GTStep], edges: list[tuple[int, int]], calls: list[CallRecord], keys: list[list[str]] | None = None
+) -> dict[int, int]:
     """GT step index -> call index, greedily in GT order (see the module docstring)."""
+    keys = keys if keys is not None else [list(s.arguments) for s in steps]
     deps: dict[int, list[int]] = {}
     for j, g in edges:
         deps.setdefault(g, []).append(j)
@@ -198,13 +213,85 @@ def align(steps: list[GTStep], edges: list[tuple[int, int]], calls: list[CallRec
     used: set[int] = set()
     for g, step in enumerate(steps):
         floor = max((mu[j] for j in deps.get(g, []) if j in mu), default=-1)
-        candidates = [i for i, c in enumerate(calls) if i not in used and _matches(c, step)]
+        candidates = [i for i, c in enumerate(calls) if i not in used and _matches(c, step, keys[g])]
         if not candidates:
             continue
-        best = min(candidates, key=lambda i: (i <= floor, -arg_share(calls[i], step), i))
+        best = min(candidates, key=lambda i: (i <= floor, -arg_share(calls[i], step, keys[g]), i))
         mu[g] = best
         used.add(best)
     return mu
+
+
+def fed_values(steps: list[GTStep], g: int) -> list[tuple[int, Any]]:
+    """What GT step ``g`` found for later steps: (the later step, the value), from their arguments' provenance."""
+    sid = steps[g].id
+    return [
+        (h, later.arguments[key])
+        for h, later in enumerate(steps)
+        for key, src in later.sources.items()
+        if src.role == "returned" and src.step == sid and key in later.arguments
+    ]
+
+
+def discover(steps: list[GTStep], calls: list[CallRecord], mu: dict[int, int], reads: Collection[str]) -> set[int]:
+    """Match the GT reads that found a value for a later step but were not matched by name and keys: any successful
+    read of the model's, before the call that matched the later step, whose result held every value found. Adds them
+    to ``mu``; returns the GT steps so matched."""
+    used = set(mu.values())
+    found: set[int] = set()
+    for g, step in enumerate(steps):
+        fed = fed_values(steps, g) if g not in mu and step.name in reads else []
+        if not fed:
+            continue
+        before = min((mu[h] for h, _ in fed if h in mu), default=len(calls))
+        values = [v for _, v in fed]
+        for i in range(before):
+            c = calls[i]
+            if i not in used and c.ok and c.name in reads and all(holds(c.result, v) for v in values):
+                mu[g] = i
+                used.add(i)
+                found.add(g)
+                break
+    return found
+
+
+def holds(result: Any, value: Any) -> bool:
+    """Whether a tool result holds ``value`` anywhere: an equal scalar, or a string id inside a longer string."""
+    if isinstance(result, dict):
+        return any(holds(v, value) for v in result.values())
+    if isinstance(result, (list, tuple)):
+        return any(holds(v, value) for v in result)
+    if isinstance(value, bool) or isinstance(result, bool):
+        return type(value) is type(result) and value == result
+    if isinstance(value, (int, float)) and isinstance(result, (int, float)):
+        return float(value) == float(result)
+    if isinstance(value, str) and isinstance(result, str):
+        return value == result or len(value) >= 3 and _word_in(value, result)
+    return False
+
+
+def _word_in(value: str, text: str) -> bool:
+    i = text.find(value)
+    while i >= 0:
+        before, after = text[i - 1 : i], text[i + len(value) : i + len(value) + 1]
+        if not (before.isalnum() or before in "_-") and not (after.isalnum() or after in "_-"):
+            return True
+        i = text.find(value, i + 1)
+    return False
+
+
+def scored_edges(
+    steps: list[GTStep], edges: list[tuple[int, int]], reads: Collection[str], config: RewardConfig
+) -> list[tuple[int, int]]:
+    """The dependency edges o(g) enforces: all of them (paper); with provenance, those that carry a value or follow
+    a write, so independent reads may come in any order."""
+    if config.discovery == "name" or not any(s.sources for s in steps):
+        return edges
+
+    def carries(j: int, g: int) -> bool:
+        return any(src.role == "returned" and src.step == steps[j].id for src in steps[g].sources.values())
+
+    return [(j, g) for j, g in edges if steps[j].name not in reads or carries(j, g)]
 
 
 def order_ok(g: int, mu: dict[int, int], edges: list[tuple[int, int]]) -> bool:
@@ -233,23 +320,40 @@ class PaperScore:
 
 
 def paper_components(
-    task: Task, calls: list[CallRecord], schemas: Mapping[str, Mapping[str, Any]], config: RewardConfig
+    task: Task,
+    calls: list[CallRecord],
+    schemas: Mapping[str, Mapping[str, Any]],
+    config: RewardConfig,
+    *,
+    reads: Collection[str] = frozenset(),
+    uncounted: int = 0,
 ) -> PaperScore:
-    """R_val, R_cov, R_eff, R_name and R_arg of ``calls`` against the task's ground truth."""
-    steps, edges = task.gt_steps(), task.edges()
+    """R_val, R_cov, R_eff, R_name and R_arg of ``calls`` against the task's ground truth (``uncounted``: more calls
+    that count toward n in R_eff only, the reads an ask turn allows)."""
+    steps = task.gt_steps()
+    edges = scored_edges(steps, task.edges(), reads, config)
+    keys = [matter_keys(s, schemas, config) for s in steps]
     checks = validity(calls, schemas)
     n = len(calls)
-    mu = align(steps, edges, calls)
+    mu = align(steps, edges, calls, keys)
+    found = discover(steps, calls, mu, reads) if config.discovery == "found" else set()
     alignment = [
-        Alignment(gt=steps[g].id, call=i, ordered=order_ok(g, mu, edges), arg_share=arg_share(calls[i], steps[g]))
+        Alignment(
+            gt=steps[g].id,
+            call=i,
+            ordered=order_ok(g, mu, edges),
+            arg_share=1.0 if g in found else arg_share(calls[i], steps[g], keys[g]),
+            found=g in found,
+        )
         for g, i in sorted(mu.items())
     ]
     gt_names = {s.name for s in steps}
+    finders = {mu[g] for g in found}
     components = {
         "validity": sum(c.score for c in checks) / n if n else 0.0,
         "coverage": sum(a.ordered for a in alignment) / len(steps) if steps else 0.0,
-        "efficiency": efficiency(n, len(steps), config.alpha, config.beta),
-        "name": sum(c.name in gt_names for c in calls) / n if n else 0.0,
+        "efficiency": efficiency(n + uncounted, len(steps), config.alpha, config.beta),
+        "name": sum(c.name in gt_names or i in finders for i, c in enumerate(calls)) / n if n else 0.0,
         "argument": sum(a.arg_share for a in alignment) / len(alignment) if alignment else 0.0,
     }
     return PaperScore(components, checks, alignment, budget(len(steps), config.beta))
@@ -265,15 +369,59 @@ def weighted(components: Mapping[str, float], config: RewardConfig) -> float:
     return sum(weight_of(c, config) * components[c] for c in PAPER_TERMS)
 
 
-def state_share(task: Task, final_hashes: Mapping[str, str] | None) -> float:
-    if not task.expected_server_hashes:
-        raise ValueError(
-            f"task {task.id} has no expected server hashes; regenerate it (python -m hub.tasks --regenerate)"
-        )
+# The outcome -----------------------------------------------------------------------------------
+
+
+def state_value(
+    task: Task, config: RewardConfig, final_hashes: Mapping[str, str] | None, state_rows: float | None
+) -> float:
+    """R_state: 1 when every server's final state is the expected one. Otherwise, as a gate (``state_gate``), between
+    half that share and all of it by the share of rows right (``state_rows``, from the engine's diffs), so a wrong
+    state that is nearly right keeps more; as the paper's optional term, the share of servers in their expected
+    state."""
     if final_hashes is None:
-        raise ValueError("R_state needs the episode's final server hashes")
+        raise ValueError("R_state needs the episode's final server hashes (score(..., final_hashes=...))")
     want = task.expected_server_hashes
-    return sum(final_hashes.get(s) == h for s, h in want.items()) / len(want)
+    servers = sum(final_hashes.get(s) == h for s, h in want.items()) / len(want)
+    if config.state_gate is None or servers == 1.0:
+        return servers
+    return config.state_gate * (1.0 + (state_rows or 0.0)) / 2
+
+
+def answer_value(task: Task, replies: Sequence[tuple[int, str]] | None) -> float:
+    """R_ans: over the turns that ask for information, the mean share of the wanted values their reply states."""
+    if replies is None:
+        raise ValueError("the answer term needs the model's replies (score(..., replies=...))")
+    turns = [(i, t.answer) for i, t in enumerate(task.turns) if t.answer]
+    said = {i: "\n".join(text for t, text in replies if t == i) for i, _ in turns}
+    return sum(answer_share(values, said[i]) for i, values in turns) / len(turns)
+
+
+def outcome_terms(
+    task: Task,
+    config: RewardConfig,
+    components: dict[str, float],
+    reasons: dict[str, str],
+    final_hashes: Mapping[str, str] | None,
+    state_rows: float | None,
+    replies: Sequence[tuple[int, str]] | None,
+) -> None:
+    """R_ans and R_state into ``components`` where the task can give them; a term it cannot give is left out (of the
+    maximum, or as a gate), and ``reasons`` says why."""
+    if config.w_answer:
+        if any(t.answer for t in task.turns):
+            components["answer"] = answer_value(task, replies)
+        else:
+            reasons["answer"] = "the task records no answer: the answer term is left out of its maximum"
+    if not task.expected_server_hashes:
+        if config.w_state or config.state_gate is not None:
+            reasons["state"] = "the task has no expected final state: the state term is left out"
+        return
+    if config.w_state or config.state_gate is not None or final_hashes is not None:
+        components["state"] = state_value(task, config, final_hashes, state_rows)
+
+
+# The total -------------------------------------------------------------------------------------
 
 
 def score(
@@ -283,33 +431,52 @@ def score(
     config: RewardConfig | None = None,
     *,
     final_hashes: Mapping[str, str] | None = None,
+    state_rows: float | None = None,
     messages: int = 0,
     format_error_messages: int = 0,
     replies: Sequence[tuple[int, str]] | None = None,
+    reads: Collection[str] = frozenset(),
+    verdicts: Mapping[int, AskVerdict] | None = None,
 ) -> RewardBreakdown:
     """The reward of one episode: ``calls`` in order, ``schemas`` the offered tools' input schemas by name,
-    ``replies`` the text of the model's messages as (turn, text) (needed by the clarify question check)."""
+    ``replies`` the text of the model's messages as (turn, text) (the ask check and the answer term read them),
+    ``reads`` the names of the read-only tools (ground truth and offered), ``final_hashes`` and ``state_rows`` the
+    final state per server and the share of changed rows that are right (the engine's diffs), ``verdicts`` the ask
+    turns a judge model decided."""
     config = config or RewardConfig()
     ask_turns = {i for i, t in enumerate(task.turns) if t.ask}
     scored = [c for c in calls if c.turn not in ask_turns]
-    paper = paper_components(task, scored, schemas, config)
+    asked_reads = sum(c.turn in ask_turns and c.name in reads for c in calls) if config.ask_reads else 0
+    paper = paper_components(task, scored, schemas, config, reads=reads, uncounted=asked_reads)
     components = dict(paper.components)
+    reasons: dict[str, str] = {}
     no_call = 1.0 if not calls else 0.0
-    asked, why = ask_score(task, calls, schemas, config, replies) if ask_turns else (1.0, "")
+    asked, why = ask_score(task, calls, schemas, config, replies, reads, verdicts) if ask_turns else (1.0, "")
+    if ask_turns:
+        reasons["clarify"] = why
     components["abstention"] = no_call
     components["clarify"] = asked
+    outcome_terms(task, config, components, reasons, final_hashes, state_rows, replies)
+    components["format"] = 1.0 - format_error_messages / messages if messages else 1.0
+    gated = task.kind == "clarify" and bool(task.gt_steps())
+    mode = {"abstain": "abstention", "clarify": "clarify"}.get(task.kind, "paper")
+    gates = gates_of(task, config, components, gated)
+    rows = ledger(mode, components, config, gated=gated, gates=gates)
     if task.kind == "abstain":
-        mode, base = "abstention", no_call
-    elif task.kind == "clarify":
-        mode = "clarify"
-        base = asked if not task.gt_steps() else asked * weighted(components, config)
+        base = no_call
+    elif task.kind == "clarify" and not gated:
+        base = asked
     else:
-        mode, base = "paper", weighted(components, config)
-    extra = _optional_terms(task, config, components, final_hashes, messages, format_error_messages)
-    weights = {w: v for w in RewardConfig.model_fields if isinstance(v := getattr(config, w), float)}
-    rows = ledger(mode, components, config, gated=mode == "clarify" and bool(task.gt_steps()))
+        base = weighted(components, config) + sum(
+            weight_of(c, config) * components[c] for c in INNER if c in components
+        )
+        for g in gates:
+            base = gate(g, components[g], base)
+    total = base + config.w_format * components["format"]
+    best = sum(r.max for r in rows)
+    weights = {w: float(getattr(config, w)) for w in WEIGHT_FIELDS}
     return RewardBreakdown(
-        total=base + extra,
+        total=total,
         kind=task.kind,
         mode=mode,
         components=components,
@@ -319,10 +486,33 @@ def score(
         budget=paper.budget,
         validity=paper.validity,
         alignment=paper.alignment,
-        reasons={"clarify": why} if ask_turns else {},
+        reasons=reasons,
         ledger=rows,
-        max=sum(r.max for r in rows),
+        max=best,
+        normalized=min(1.0, max(0.0, total / best)) if best > 0 else 0.0,
+        preset=config.preset,
     )
+
+
+# Weighted terms besides the paper's that join its sum (and its gates); R_format is added to every kind's total.
+INNER = tuple(c.name for c in WEIGHTED if not c.paper and c.name != "format")
+
+
+def gate(name: str, value: float, inner: float) -> float:
+    """What a gate leaves of the gated sum ``inner``: asking scales it (the paper's R_ask · R); the final state scales
+    only what was earned, so a wrong state never softens an efficiency penalty."""
+    return value * inner if name == "clarify" or inner > 0 else inner
+
+
+def gates_of(task: Task, config: RewardConfig, components: Mapping[str, float], gated: bool) -> list[str]:
+    """The components that gate the weighted sum, outermost last: the final state (``state_gate``), then asking."""
+    out = ["state"] if config.state_gate is not None and "state" in components and task.kind != "abstain" else []
+    if task.kind == "clarify" and gated:
+        out.append("clarify")
+    return out
+
+
+WEIGHT_FIELDS = (*(c.weight for c in WEIGHTED if c.weight), "alpha", "beta")
 
 
 # The ledger ------------------------------------------------------------------------------------
@@ -335,32 +525,41 @@ def _row(name: str, weight: float | None, value: float, best: float = 1.0, scale
     )
 
 
-def ledger(mode: str, components: Mapping[str, float], config: RewardConfig, *, gated: bool) -> list[LedgerRow]:
+def ledger(
+    mode: str, components: Mapping[str, float], config: RewardConfig, *, gated: bool, gates: Sequence[str] = ()
+) -> list[LedgerRow]:
     """Each component's points earned and lost against the most the task could give.
 
-    ``paper``: component c earns w_c·R_c of at most w_c·best_c. ``abstention``: one point for no call.
-    ``clarify``: asking gates the paper terms (``gated``: ground-truth calls follow the ask turns), so a failed
-    ask loses everything they earned, counted on ``clarify``; with nothing after the ask it is R_ask alone.
-    R_state and R_format add w·R of at most w in every mode. The losses add up to ``max - total``.
+    ``paper``: component c earns w_c·R_c of at most w_c·best_c (the paper's five, and R_ans and R_state where the
+    task gives them). ``abstention``: one point for no call. ``clarify``: asking gates those terms (``gated``:
+    ground-truth calls follow the ask turns), so a failed ask loses everything they earned, counted on
+    ``clarify``; with nothing after the ask it is R_ask alone. A state gate (the outcome preset) scales them by
+    R_state the same way. R_format adds w·R of at most w in every mode. The losses add up to ``max - total``.
     """
     if mode == "abstention":
         rows = [_row("abstention", None, components["abstention"])]
     elif mode == "clarify" and not gated:
         rows = [_row("clarify", None, components["clarify"])]
     else:
-        asked = components["clarify"] if mode == "clarify" else 1.0
-        rows = [_row(c, weight_of(c, config), components[c], COMPONENT[c].best, scale=asked) for c in PAPER_TERMS]
-        if mode == "clarify":
-            inner = sum(weight_of(c, config) * components[c] for c in PAPER_TERMS)
-            rows.append(
-                LedgerRow(name="clarify", weight=None, value=asked, earned=0.0, max=0.0, lost=(1 - asked) * inner)
+        gates = [g for g in gates if g in components] or (["clarify"] if mode == "clarify" else [])
+        terms = [*PAPER_TERMS, *(c for c in INNER if c in components and c not in gates)]
+        inner = sum(weight_of(c, config) * components[c] for c in terms)
+        kept, gate_rows = inner, []
+        for g in gates:
+            after = gate(g, components[g], kept)
+            gate_rows.append(
+                LedgerRow(name=g, weight=None, value=components[g], earned=0.0, max=0.0, lost=kept - after)
             )
-    rows += [
-        _row(c.name, weight_of(c.name, config), components[c.name], c.best)
-        for c in WEIGHTED
-        if not c.paper and c.name in components
-    ]
+            kept = after
+        scale = kept / inner if inner else math.prod(components[g] for g in gates)
+        rows = [_row(c, weight_of(c, config), components[c], COMPONENT[c].best, scale=scale) for c in terms]
+        rows += gate_rows
+    if "format" in components:
+        rows.append(_row("format", config.w_format, components["format"]))
     return rows
+
+
+# The ask turns ---------------------------------------------------------------------------------
 
 
 def ask_score(
@@ -369,42 +568,37 @@ def ask_score(
     schemas: Mapping[str, Mapping[str, Any]],
     config: RewardConfig,
     replies: Sequence[tuple[int, str]] | None,
+    reads: Collection[str] = frozenset(),
+    verdicts: Mapping[int, AskVerdict] | None = None,
 ) -> tuple[float, str]:
     """R_ask and its reason: every ask turn passes, or the first failing turn says why."""
     notes = []
     for i, turn in enumerate(task.turns):
         if not turn.ask:
             continue
-        n = sum(c.turn == i for c in calls)
-        if n:
-            return 0.0, f"turn {i}: made {n} call(s) on the ask turn instead of asking"
+        mine = [c for c in calls if c.turn == i]
+        acting = [c for c in mine if not (config.ask_reads and c.name in reads)]
+        if acting:
+            kind = "write or unknown " if config.ask_reads else ""
+            return 0.0, f"turn {i}: made {len(acting)} {kind}call(s) on the ask turn instead of asking"
         if config.clarify_check == "no_call":
             notes.append(f"turn {i}: no call (clarify_check=no_call)")
             continue
-        if replies is None:
-            raise ValueError(
-                "the clarify question check needs the model's replies (score(..., replies=...)); "
-                "or set clarify_check='no_call'"
-            )
-        verdict = judge_reply("\n".join(text for t, text in replies if t == i), question_words(task, i, schemas))
+        verdict = (verdicts or {}).get(i) or rule_verdict(task, i, schemas, replies)
         if not verdict.asked:
             return 0.0, f"turn {i}: {verdict.reason}"
         notes.append(f"turn {i}: {verdict.reason}")
     return 1.0, "; ".join(notes)
 
 
-def _optional_terms(
-    task: Task,
-    config: RewardConfig,
-    components: dict[str, float],
-    final_hashes: Mapping[str, str] | None,
-    messages: int,
-    format_error_messages: int,
-) -> float:
-    extra = 0.0
-    if config.w_state or final_hashes is not None and task.expected_server_hashes:
-        components["state"] = state_share(task, final_hashes)
-        extra += config.w_state * components["state"]
-    components["format"] = 1.0 - format_error_messages / messages if messages else 1.0
-    extra += config.w_format * components["format"]
-    return extra
+def rule_verdict(
+    task: Task, turn: int, schemas: Mapping[str, Mapping[str, Any]], replies: Sequence[tuple[int, str]] | None
+) -> AskVerdict:
+    """The rules' verdict on ask turn ``turn`` (``hub.engine.clarify``)."""
+    if replies is None:
+        raise ValueError(
+            "the clarify question check needs the model's replies (score(..., replies=...)); "
+            "or set clarify_check='no_call'"
+        )
+    wanted = question_words(task, turn, schemas)
+    return judge_reply("\n".join(text for t, text in replies if t == turn), wanted, other_words(schemas, wanted))

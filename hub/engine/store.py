@@ -96,9 +96,9 @@ CREATE TABLE IF NOT EXISTS run_metrics (
     PRIMARY KEY (run_id, name, step)
 );
 """
-# The rewards table has a column per reward component (``hub.wire.COMPONENTS``), the task's maximum and the
-# ledger that accounts for the total; a file made before a component existed gets its column on start.
-REWARD_COLUMNS = {**{c.name: "REAL" for c in COMPONENTS}, "maximum": "REAL", "ledger": "TEXT"}
+# The rewards table has a column per reward component (``hub.wire.COMPONENTS``), the task's maximum, the ledger
+# that accounts for the total and the preset that scored it; a file made before a column existed gets it on start.
+REWARD_COLUMNS = {**{c.name: "REAL" for c in COMPONENTS}, "maximum": "REAL", "ledger": "TEXT", "preset": "TEXT"}
 SCHEMA = SCHEMA.format(reward_columns=", ".join(f"{c} {kind}" for c, kind in REWARD_COLUMNS.items()))
 
 STORED_KINDS = frozenset(EVENT_KINDS)
@@ -254,6 +254,7 @@ def rows_of(event: Any, batch: Batch) -> None:
                 *(c.get(comp.name) for comp in COMPONENTS),
                 event.max,
                 _dumps(event.ledger) if event.ledger else None,
+                event.preset,
             ),
         )
     elif kind == "task":

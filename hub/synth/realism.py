@@ -34,6 +34,7 @@ from hub.state.library import Library
 from hub.state.sessions import SessionManager
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
+from hub.wire import RewardConfig
 
 ID_TOKEN = re.compile(r"\b[A-Z]{2,6}-[0-9A-Z]{2,}(?:-[0-9A-Z]+)*\b")
 WORD = re.compile(r"[a-z0-9]+")
@@ -168,6 +169,9 @@ def _literal_value(
     return None
 
 
+PAPER = RewardConfig(preset="paper")  # the report's figures are the paper's reward, as they always were
+
+
 def baseline_reward(task: Task, library: Library, sessions: SessionManager, dispatcher: Dispatcher) -> float:
     """The literal policy's reward on ``task``, its calls executed live on a fresh fork of its world."""
     sid = "baseline-" + hashlib.blake2b(task.id.encode(), digest_size=8).hexdigest()  # any task id: a valid session id
@@ -181,14 +185,14 @@ def baseline_reward(task: Task, library: Library, sessions: SessionManager, disp
                 calls.append(CallRecord(name, args, turn_index, out.ok, out.error_kind))
     finally:
         sessions.close(sid)
-    return score(task, calls, _schemas(task, library), replies=[]).total  # it never says a word
+    return score(task, calls, _schemas(task, library), PAPER, replies=[]).total  # it never says a word
 
 
 def oracle_reward(task: Task, library: Library) -> float:
     index = {id(s): i for i, t in enumerate(task.turns) for s in t.calls}
     calls = [CallRecord(s.name, s.arguments, index[id(s)], True) for s in task.gt_steps()]
     asks = [(i, clarifying_question(task, i)) for i, t in enumerate(task.turns) if t.ask]
-    return score(task, calls, _schemas(task, library), replies=asks).total
+    return score(task, calls, _schemas(task, library), PAPER, replies=asks).total
 
 
 def _schemas(task: Task, library: Library) -> dict[str, dict[str, Any]]:

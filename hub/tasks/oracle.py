@@ -20,7 +20,8 @@ def answer_text(values: list[Any]) -> str:
 
 def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
-    answer; a question on an ``ask`` turn; a refusal on an abstain task."""
+    answer (stating the values the turn asked for, when it records them); a question on an ``ask`` turn; a refusal
+    on an abstain task."""
     from hub.engine.clarify import clarifying_question
 
     out: list[str] = []

@@ -349,7 +349,7 @@ class Connection:
         return {"type": "observation", **result.to_json()}
 
     async def on_finish(self, req: Finish) -> dict[str, Any]:
-        breakdown = await self.hub.episodes.finish_async(req.episode, req.reward, truncated=req.truncated)
+        breakdown = await self.hub.episodes.finish_judged(req.episode, req.reward, truncated=req.truncated)
         return {"type": "reward", "episode": req.episode, "reward": breakdown.model_dump()}
 
     def on_close(self, req: Close) -> dict[str, Any]:
