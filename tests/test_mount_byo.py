@@ -209,7 +209,7 @@ async def test_ws_group_starts_each_episode_from_the_task_scenario(live: LiveHub
         assert reward["components"]["coverage"] == 1.0 and reward["components"]["state"] == 1.0
         seen = await client.step(group.episodes[1], hermes_call("tree__ls", {}))
         assert seen["messages"][0]["content"] == '["docs","top.txt"]'  # the scenario, not the write of episode 0
-        assert (await client.finish(group.episodes[1]))["components"]["state"] == 0.0
+        assert (await client.finish(group.episodes[1], {"preset": "paper"}))["components"]["state"] == 0.0
         bad = {**tree_task("tree-bad"), "initial": {"configs": {"banking": {}}}}
         with pytest.raises(HubError) as info:
             await client.open(bad)
