@@ -1,5 +1,6 @@
 """The checks every draft passes before a run keeps it, in order (each drop counted by reason):
 
+0. every ground-truth value is grounded (``hub.synth.grounding``: its source recorded no ``ungrounded`` one);
 1. a clarify task does not state what it withholds; its kind's integrity check (``hub.synth.checks``);
 2. its calls form one connected dependency graph;
 3. it is no near duplicate beyond the repeat bound (``hub.synth.validate.Deduper``, per kind), and an mcp task
@@ -43,6 +44,9 @@ class Gate:
     def admit(self, task: Task) -> Task | None:
         """``task`` with its expected state hashes when it passes every check, else None (the reason counted)."""
         synth = task.meta["synth"]
+        if synth.get("ungrounded"):
+            self.stats.dropped["ungrounded_value"] += 1
+            return None
         omitted = synth.get("omitted")
         if omitted is not None and omitted in task.turns[0].user:
             self.stats.dropped["clarify_leak"] += 1
