@@ -11,6 +11,7 @@ from hub.engine.dispatcher import Dispatcher
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
 from hub.state.sessions import SessionManager
+from hub.synth import grounding
 from hub.synth.chain.validate import SeedIndex, ungrounded
 from hub.synth.goals import could_do
 from hub.synth.output import digest, export_record, write_all
@@ -65,16 +66,15 @@ def test_same_seed_same_dataset_other_seed_other_dataset(synth: SynthResult) -> 
 def test_tasks_are_grounded_in_the_initial_state(synth: SynthResult) -> None:
     indexes = {w: SeedIndex(LIBRARY, w) for w in {t.initial.seed for t in synth.tasks}}
     assert len(indexes) == 3  # tasks spread over the run's worlds
-    named = 0
     for task in synth.tasks:
         index = indexes[task.initial.seed]
         assert ungrounded(task, index) == [], task.id
         servers = task.meta["synth"]["request_servers"]
         for turn in task.turns:
             for token in ID_TOKEN.findall(turn.user):
-                named += 1
                 assert index.exists(servers, token), (task.id, token)
-    assert named > 0  # some turns name ids (intent turns name things as the user knows them; ids are rare)
+        assert grounding.check(task, LIBRARY) == [], task.id  # every ground-truth value has a record that holds
+        assert all(set(s.sources) == set(s.arguments) for s in task.gt_steps()), task.id
     index = indexes[synth.tasks[0].initial.seed]
     fake = synth.tasks[0].model_copy(deep=True)
     fake.turns[0].user += " Also look at ACC-9999 and ZZZ-0001."

@@ -30,6 +30,7 @@ an undeclared tool was called, a ``Given`` names an optional parameter; tests ho
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sqlite3
@@ -37,6 +38,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
+
+from hub.kit.provenance import Evidence, Source, origins
 
 Level = Literal["complete", "missing", "minimal"]
 Tone = Literal["terse", "chatty"]
@@ -264,13 +267,19 @@ class Ref:
 @dataclass
 class Given:
     """A value only the user knows (a new invoice's amount, a message's text): it is what a clarify
-    task may withhold. ``tool.param`` must be a required parameter without a default."""
+    task may withhold. ``tool.param`` must be a required parameter without a default. ``name`` is the
+    intent's short word for it ("amount"), ``about`` its words for what the value is ("how much to bid"),
+    which a clarifying question may use (default: "the {name}")."""
 
     value: Any
     text: str
     name: str
     tool: str
     param: str
+    about: str = ""
+
+    def __post_init__(self) -> None:
+        self.about = self.about or f"the {self.name}"
 
     def __str__(self) -> str:
         return self.text
@@ -294,6 +303,8 @@ class CallRecord:
     result: Any
     kind: str
     turn: int
+    sources: dict[str, Source | None] = field(default_factory=dict)
+    """Per argument, where its value comes from (``hub.kit.provenance``; None: ungrounded)."""
 
 
 @dataclass
@@ -304,6 +315,12 @@ class TurnDraft:
     slots: dict[str, Any]
     level: str
     calls: list[CallRecord] = field(default_factory=list)
+    answer: list[Any] = field(default_factory=list)  # what the reply to this turn must tell the user (``tell``)
+
+    @property
+    def text(self) -> str:
+        """The turn as the intent phrased it (before the persona's voice)."""
+        return fill(self.phrasing, self.slots)
 
     def givens(self) -> list[tuple[str, Given]]:
         return [(k, v) for k, v in self.slots.items() if isinstance(v, Given) and "{" + k + "}" in self.phrasing]
@@ -405,7 +422,7 @@ class Scene:
 
     # The dialogue ----------------------------------------------------------------------------
 
-    def given(self, value: Any, text: str, name: str, tool: str, param: str) -> Given:
+    def given(self, value: Any, text: str, name: str, tool: str, param: str, about: str = "") -> Given:
         """Declare a value only the user knows (see ``Given``); checked against the tool's schema."""
         spec = self.server.tools.get(tool)
         if spec is None:
@@ -413,7 +430,7 @@ class Scene:
         props = spec.input_schema.get("properties", {})
         if param not in spec.required or "default" in props.get(param, {}):
             raise IntentError(f"given(): {tool}.{param} is not a required parameter without a default")
-        return Given(value, text, name, tool, param)
+        return Given(value, text, name, tool, param, about)
 
     def say(self, *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> None:
         """Start a user turn. One phrasing is drawn; on a ``minimal`` opening turn, one of ``minimal``.
@@ -432,7 +449,11 @@ class Scene:
         self.turns.append(TurnDraft(phrasing, dict(slots), level))
 
     def call(self, tool: str, **arguments: Any) -> Any:
-        """Run a ground-truth call live; its result. A failing call is an ``IntentError``."""
+        """Run a ground-truth call live; its result. A failing call is an ``IntentError``.
+
+        Each argument's origin is recorded (``hub.kit.provenance``). On a write, an optional argument no turn
+        and no earlier result grounds (a note or a reason nobody gave) is left out: an agent could not send it,
+        so the ground truth does not either (unless the call cannot do without it)."""
         if not self.turns:
             raise IntentError("call() before say(): every call answers a user turn")
         spec = self.server.tools.get(tool)
@@ -441,11 +462,38 @@ class Scene:
         if self.intent is not None and tool not in self.intent.covers:
             raise IntentError(f"intent {self.intent.name} calls {tool}, which it does not declare in covers=")
         args = {k: (v.value if isinstance(v, Given) else v) for k, v in arguments.items()}
-        ok, result, error = self._call(tool, args)
+        sources = origins(args, spec.input_schema, spec.kind, self.evidence())
+        lean = {k: v for k, v in args.items() if not self._unfounded(spec, k, sources)}
+        ok, result, error = self._call(tool, lean)
+        if not ok and lean != args:
+            lean = args
+            ok, result, error = self._call(tool, args)
         if not ok:
             raise IntentError(f"{self.intent.name if self.intent else '?'}: {tool}({args}) failed: {error}")
-        self.turns[-1].calls.append(CallRecord(tool, args, result, spec.kind, len(self.turns) - 1))
+        kept = {k: sources[k] for k in lean}
+        self.turns[-1].calls.append(CallRecord(tool, lean, result, spec.kind, len(self.turns) - 1, kept))
         return result
+
+    @staticmethod
+    def _unfounded(spec: Any, key: str, sources: dict[str, Source | None]) -> bool:
+        props = spec.input_schema.get("properties", {})
+        return (
+            spec.kind == "write"
+            and sources.get(key) is None
+            and key not in spec.required
+            and not props.get(key, {}).get("x-entity")
+        )
+
+    def evidence(self) -> Evidence:
+        """What the next call's values may come from: the turns so far, the results so far, now, the tools' docs."""
+        return Evidence([t.text for t in self.turns], [c.result for c in self.calls], self.now, docs(self.server))
+
+    def tell(self, *values: Any) -> None:
+        """Declare what the reply to the current turn must tell the user (a balance, names, a date); by default a
+        reading turn's answer is taken from its last result."""
+        if not self.turns:
+            raise IntentError("tell() before say()")
+        self.turns[-1].answer.extend(values)
 
     def choose(
         self, rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any], *, none: str, alike: str
@@ -525,6 +573,18 @@ class Scene:
 
     def today(self) -> str:
         return f"{self.now.strftime('%A')}, {self.now.strftime('%B')} {self.now.day}"
+
+
+_DOCS: dict[int, tuple[Any, str]] = {}
+
+
+def docs(server: Any) -> str:
+    """What the agent reads about a server's tools: their descriptions and argument schemas."""
+    found = _DOCS.get(id(server))
+    if found is None or found[0] is not server:
+        text = " ".join(f"{t.description} {json.dumps(t.input_schema)}" for t in server.tools.values())
+        found = _DOCS[id(server)] = (server, text)
+    return str(found[1])
 
 
 # Rendering -------------------------------------------------------------------------------------

@@ -1,10 +1,12 @@
 """The checks every draft passes before a run keeps it, in order (each drop counted by reason):
 
+0. every ground-truth value is grounded (``hub.synth.grounding``: its source recorded no ``ungrounded`` one);
 1. a clarify task does not state what it withholds; its kind's integrity check (``hub.synth.checks``);
 2. its calls form one connected dependency graph;
 3. it is no near duplicate beyond the repeat bound (``hub.synth.validate.Deduper``, per kind), and an mcp task
    that repeats a kept tool-name sequence waits while it would take distinct sequences below ``min_distinct``;
-4. its ground truth replays on a fresh fork within ``max_error_rate``: the expected state hashes.
+4. its ground truth replays on a fresh fork within ``max_error_rate`` (the expected state hashes), and every
+   structured file it writes still parses (``hub.synth.files``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from hub.state.library import Library
 from hub.synth import checks
 from hub.synth.config import Stats, SynthConfig
+from hub.synth.files import invalid_files
 from hub.synth.goals import linked
 from hub.synth.steer import Steering
 from hub.synth.validate import Deduper, call_tokens, validate_replay
@@ -43,6 +46,9 @@ class Gate:
     def admit(self, task: Task) -> Task | None:
         """``task`` with its expected state hashes when it passes every check, else None (the reason counted)."""
         synth = task.meta["synth"]
+        if synth.get("ungrounded"):
+            self.stats.dropped["ungrounded_value"] += 1
+            return None
         omitted = synth.get("omitted")
         if omitted is not None and omitted in task.turns[0].user:
             self.stats.dropped["clarify_leak"] += 1
@@ -67,6 +73,9 @@ class Gate:
         synth["replay"] = {"calls": report.calls, "errors": report.errors}
         if report.error_rate > self.config.max_error_rate or not report.state_hash:
             self.stats.dropped["error_rate"] += 1
+            return None
+        if invalid_files(task, self.library):
+            self.stats.dropped["invalid_file"] += 1
             return None
         task.expected_state_hash, task.expected_server_hashes = report.state_hash, report.server_hashes
         self.stats.replay_verified += 1

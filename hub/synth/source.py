@@ -18,10 +18,12 @@ from hub.kit.intent import MAX_TURNS, IntentError, Level
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
 from hub.synth import perturb
+from hub.synth.answers import default_answer
 from hub.synth.chain.sampler import Sampler
 from hub.synth.config import Slot, Stats, SynthConfig
 from hub.synth.goals import Dialogue, DraftFailed, check, clarify_turns, gt_turns, linked, run_dialogue, wanted_tools
 from hub.synth.goals import render as render_turns
+from hub.synth.grounding import ground
 from hub.synth.steer import Steering
 from hub.synth.writer import IntentWriter
 from hub.tasks import InitialState, Task, Turn
@@ -134,6 +136,7 @@ class IntentSource:
                 raise DraftFailed("clarify_too_long")
             turns, given = clarify_turns(d, rng)
             turns[0].missing = [given.param]
+            turns[0].about = {given.param: given.about}
             omitted = given.text
         elif slot.kind == "abstain":
             turns = [Turn(user=render_turns(d, rng)[0])]
@@ -141,6 +144,7 @@ class IntentSource:
             turns = [Turn(user=t, calls=c) for t, c in zip(render_turns(d, rng), gt_turns(d))]
         if self.writer is not None:
             turns = self.writer.rewrite(d, turns, self._context(d.server, d.world, attempt), omitted)
+        ungrounded = self._ground(d, turns) if slot.kind != "abstain" else []
         tools, servers, perturbs = self._offer(slot, d, rng)
         synth = {
             "seed": self.config.seed,
@@ -160,6 +164,8 @@ class IntentSource:
             "request_servers": [d.server],
             "mentioned_ids": [],
             "omitted": omitted,
+            "today": d.scene.now.date().isoformat(),
+            "ungrounded": ungrounded,
             **perturbs,
         }
         try:
@@ -176,6 +182,21 @@ class IntentSource:
         except ValueError:
             self.stats.dropped["malformed"] += 1
             return None
+
+    def _ground(self, d: Dialogue, turns: list[Turn]) -> list[str]:
+        """Record where every ground-truth value comes from, against the task's own user turns (a clarify
+        task's calls answer the turn after its ask turn), and what each reading turn's reply must tell; the
+        ungrounded values (``g<step>.<key>``)."""
+        shift = 1 if turns[0].ask else 0
+        turn_of = [c.turn + shift for c in d.calls]
+        records, bad = ground(d.calls, turn_of, [t.user for t in turns], d.scene.server, d.scene.now)
+        for step, record in zip((s for t in turns for s in t.calls), records):
+            step.sources = record
+        for draft in d.turns:
+            turn = turns[draft.calls[0].turn + shift] if draft.calls else None
+            if turn is not None:
+                turn.answer = list(draft.answer) or default_answer(draft.calls, turn.user)
+        return bad
 
     def _offer(self, slot: Slot, d: Dialogue, rng: random.Random) -> tuple[list[str], list[str], dict[str, Any]]:
         """The offered tools: the server's, or (abstain) none that could do what the user asks."""

@@ -1124,7 +1124,10 @@ def tweak_setting(s: Scene) -> None:
     hit = [h for h in hits if h["path"] == path]
     if len(hit) != 1:
         raise Skip("the setting is not found once")
-    s.call("replace_in_file", path=hit[0]["path"], pattern=hit[0]["line"].strip(), replacement=line.format(v=value))
+    found = re.search(pattern, hit[0]["line"])  # only the setting itself: the line's comma or comment stays
+    if found is None:
+        raise Skip("the setting is not on its line")
+    s.call("replace_in_file", path=hit[0]["path"], pattern=found.group(0), replacement=line.format(v=value))
     if hand_off(s, hit[0]["path"]):
         return
     if s.rng.random() < 0.5:

@@ -434,7 +434,7 @@ def bargain_hunt(s: Scene) -> None:
             u["user_id"],
         ):
             raise Skip("offered already")
-        amount = float(math.ceil(item["price"] * 0.8))
+        amount = round(item["price"] * 0.8, 2)  # exact to the cent: what "80% of the asking price" is
         what = "offer 80% of the asking price"
     uid = ask(
         s,
