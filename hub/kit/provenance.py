@@ -200,9 +200,13 @@ def first_said(value: Any, texts: Sequence[str], numbers: Sequence[set[float]] |
 
 
 def _said_key(key: str, ev: Evidence) -> int | None:
+    return key_said(key, ev.texts)
+
+
+def key_said(key: str, texts: Sequence[str]) -> int | None:
     """The turn whose words name a flag or filter argument (``unread_only`` -> "unread")."""
     words = [w for w in re.split(r"[_\W]+", key.lower()) if len(w) > 2 and w not in ("only", "include", "with", "ids")]
-    for i, text in enumerate(ev.texts):
+    for i, text in enumerate(texts):
         low = text.lower()
         if words and all(re.search(rf"\b{re.escape(w[:-1] if w.endswith('s') else w)}", low) for w in words):
             return i
@@ -219,6 +223,10 @@ def said(value: Any, text: str) -> bool:
         return float(value) in reckon.numbers_in(text)
     if not isinstance(value, str) or len(value.strip()) < 2:
         return False
+    low, want = text.lower(), value.lower()
+    squashed = re.sub(r"[^a-z0-9]+", "", want)
+    if want not in low and want.replace("_", " ") not in low and squashed not in re.sub(r"[^a-z0-9]+", "", low):
+        return False  # the quick way out: no form of it is in the text at all
     if _words_in(value, text) or "_" in value and _words_in(value.replace("_", " "), text):
         return True
     if " " in value and _words_in(value, text.replace("-", " ")):
@@ -227,8 +235,7 @@ def said(value: Any, text: str) -> bool:
     if len(stem) >= 8 and stem.lower() in text.lower():
         return True
     if value.isalnum() and len(value) <= 24:
-        squashed = value.lower()
-        words = re.findall(r"[a-z0-9]+", text.lower())
+        words = re.findall(r"[a-z0-9]+", low)
         return any("".join(words[i : i + k]) == squashed for k in (2, 3) for i in range(len(words)))
     return False
 
@@ -310,7 +317,8 @@ def _id_from_number(value: Any, ev: Evidence) -> Source | None:
 
 def derived(key: str, value: Any, ev: Evidence) -> Source | None:
     if isinstance(value, str):
-        return _when(value, ev) or _documented(value, ev) or _path(value, ev) or _composed(value, ev)
+        found = _when(value, ev) or _documented(value, ev) or _path(value, ev) or _columns(value, ev)
+        return found or _composed(value, ev)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return _unit(key, float(value), ev) or _scale(float(value), ev) or _arithmetic(float(value), ev)
     return None
@@ -440,6 +448,24 @@ def _composed(value: str, ev: Evidence) -> Source | None:
             continue
         return None
     return Source("derived", rule="compose", inputs=tuple(f"turn {i}" for i in range(len(ev.texts))))
+
+
+def _columns(value: str, ev: Evidence) -> Source | None:
+    """Column numbers ("1,4,7") of a header an earlier result showed, whose columns the user named."""
+    if not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*", value):
+        return None
+    wanted = [int(x) for x in value.split(",")]
+    for j in range(len(ev.results) - 1, -1, -1):
+        for _, text in scalars(ev.results[j]):
+            if not isinstance(text, str) or "," not in text:
+                continue
+            header = [h.strip().lower() for h in text.lstrip().splitlines()[0].split(",")]
+            if max(wanted) > len(header) or min(wanted) < 1:
+                continue
+            named = [re.split(r"[_\s]+", header[i - 1]) for i in wanted]
+            if all(any(all(_word_said(w, t) for w in words if len(w) > 1) for t in ev.texts) for words in named):
+                return Source("derived", step=j, rule="columns", inputs=(f"step {j}",))
+    return None
 
 
 def _unit(key: str, value: float, ev: Evidence) -> Source | None:

@@ -99,7 +99,7 @@ def durations_in(text: str) -> list[timedelta]:
         n = _count(m.group(1))
         if n is None:
             continue
-        n += 0.5 if "and a half" in m.group(0) else 0.0
+        n += 0.5 if "and a half" in m.group(0) or low[m.end() :].startswith(" and a half") else 0.0
         unit = m.group(2)
         minutes = {"minute": 1, "min": 1, "hour": 60, "hr": 60, "day": 1440, "night": 1440, "week": 10080}.get(unit)
         out.append(timedelta(days=30 * n) if unit == "month" else timedelta(minutes=n * (minutes or 0)))

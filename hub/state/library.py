@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from hub.errors import UnknownServer, UnknownTool
@@ -26,10 +26,18 @@ class Mount(Protocol):
 
 
 DEFAULT_SEED_CACHE = 8
+YEAR = 365
+
+
+def world_now(now: datetime, seed: int) -> datetime:
+    """The reference "now" of world ``seed``: ``now`` itself for seed 0, else a day within half a year of it,
+    seeds spread over every day of the year and every day of the week (97 steps a day: coprime to 365 and to 7)."""
+    return now + timedelta(days=(seed * 97 + YEAR // 2) % YEAR - YEAR // 2)
 
 
 class SqliteMount:
-    """A kit ``Server`` with its seed databases cached per seed, the ``seed_cache`` most recently used.
+    """A kit ``Server`` with its seed databases cached per seed, the ``seed_cache`` most recently used. Each seed's
+    world has its own reference "now" (``world_now``): its data lies around it and its tools see it.
 
     Forks keep their own seed database alive, so an evicted seed costs a rebuild for new sessions
     only. Building takes a lock: a worker thread (``hub.state.memory.ensure_seeds``) and the event loop
@@ -60,7 +68,7 @@ class SqliteMount:
         with self._lock:
             found = self._seeds.get(seed)
             if found is None:
-                found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now, self.ledger)
+                found = self._seeds[seed] = SeedDatabase(self.server, seed, world_now(self.now, seed), self.ledger)
                 while len(self._seeds) > self.seed_cache:
                     self._seeds.popitem(last=False)
         return found

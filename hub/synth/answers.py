@@ -18,6 +18,7 @@ from hub.kit.intent import CallRecord
 from hub.kit.provenance import ID_LIKE
 
 NAMED = ("name", "display_name", "full_name", "title", "subject", "label", "handle", "symbol", "city", "path", "url")
+ABOUT = ("description", "merchant", "service", "text", "body", "category", "amount", "total", "price", "status")
 COUNT = re.compile(r"\bhow many\b|\bcount\b|\bnumber of\b", re.IGNORECASE)
 MAX_VALUES = 3
 
@@ -36,15 +37,18 @@ def default_answer(calls: list[CallRecord], text: str) -> list[Any]:
 
 
 def _rows(result: Any) -> list[dict[str, Any]] | None:
-    if isinstance(result, dict):
-        for value in result.values():
-            if isinstance(value, list) and all(isinstance(r, dict) for r in value):
-                return value
-    return None
+    """The rows a listing returned (None: the result is one entity, perhaps with related rows inside)."""
+    if not isinstance(result, dict):
+        return None
+    fields = sum(not isinstance(v, (list, dict)) for v in result.values())
+    if fields >= 5 and any(k.endswith("_id") for k in result):
+        return None
+    listed = [v for v in result.values() if isinstance(v, list) and all(isinstance(r, dict) for r in v)]
+    return next((rows for rows in listed if rows), listed[0] if listed else None)
 
 
 def _from_rows(result: dict[str, Any], rows: list[dict[str, Any]], text: str) -> list[Any]:
-    if COUNT.search(text):
+    if COUNT.search(text) or not rows:  # a count; nothing found is a count too (0)
         total = result.get("total", result.get("count"))
         return [total if isinstance(total, int) and not isinstance(total, bool) else len(rows)]
     found = [_called(r, text) for r in rows[:MAX_VALUES]]
@@ -68,9 +72,10 @@ def _from_entity(result: dict[str, Any], text: str) -> list[Any]:
 
 
 def _called(row: dict[str, Any], text: str) -> Any:
-    for key in NAMED:
+    """What a person calls a row: its name (or title, subject, ...), else what it is about, else its amount."""
+    for key in (*NAMED, *ABOUT):
         value = row.get(key)
-        if isinstance(value, str) and value and not _said(value, text) and not ID_LIKE.match(value):
+        if _plain(value) and not isinstance(value, bool) and not _said(value, text):
             return value
     return None
 

@@ -21,10 +21,17 @@ def register(sub: Any) -> None:
     synth.add_argument(
         "--worlds",
         type=int,
-        default=8,
-        help="world seeds to spread tasks over: --world-seed .. --world-seed + N - 1 (default 8)",
+        default=None,
+        help="world seeds to spread tasks over, each with its own date: --world-seed .. --world-seed + N - 1 "
+        "(default: one per 130 tasks, at least 8)",
     )
     synth.add_argument("--test-fraction", type=float, default=0.1)
+    synth.add_argument(
+        "--split-by",
+        choices=("intent", "task"),
+        default="intent",
+        help="the test split holds out whole opening intents, chosen per server (default), or single tasks",
+    )
     synth.add_argument(
         "--dedup-scope",
         choices=("all", "world"),
@@ -108,6 +115,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         dry_attempts=args.dry_attempts,
         min_yield=args.min_yield,
         test_fraction=args.test_fraction,
+        split_by=args.split_by,
         sampler_k=args.sampler_k,
         llm_endpoint=args.llm_endpoint,
         model=args.model,
@@ -162,7 +170,15 @@ def cmd_synth(args: argparse.Namespace) -> int:
             {k: data[k] for k in keys}
             | {
                 "coverage": {k: data["coverage"][k] for k in ("tools", "covered")},
-                "realism": headline | {"baseline": figures["baseline"]["ratio"]},
+                "realism": headline
+                | {
+                    "baseline": figures["baseline"]["ratio"],
+                    "test_twins": figures["twins"],
+                    "ungrounded_values": figures["ungrounded_values"]["ungrounded"],
+                    "invalid_files": figures["structured_files"]["invalid"],
+                    "reference_dates": figures["reference_dates"]["distinct"],
+                    "abstain_cue": figures["abstain_cue"]["server_offered"],
+                },
                 "total_seconds": round(time.perf_counter() - start, 1),
                 "out": str(args.out),
             },

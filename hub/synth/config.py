@@ -22,13 +22,15 @@ class SynthConfig(BaseModel):
     n: int = Field(13_517, ge=1)
     seed: int = 0
     world_seed: int = 0
-    worlds: int = Field(8, ge=1, le=256)
+    worlds: int | None = Field(None, ge=1, le=256)  # world seeds, each its own date (default: about n / 120)
     test_fraction: float = Field(0.1, ge=0, lt=1)
+    split_by: Literal["intent", "task"] = "intent"  # test holds out whole opening intents, or tasks (stratified)
     sampler_k: int = Field(100, ge=1)
     min_support: int = Field(3, ge=0)
     level_weights: tuple[float, float, float] = (0.6, 0.2, 0.2)
     distractor_rate: float = Field(0.4, ge=0, le=1)
     enum_strip_rate: float = Field(0.3, ge=0, le=1)
+    reads_only_rate: float = Field(0.6, ge=0, le=1)  # a goal that only reads is offered only the server's reads
     irrelevance_rate: float = Field(0.05, ge=0, le=1)
     max_error_rate: float = Field(0.30, ge=0, le=1)
     dedup_threshold: float = Field(0.70, gt=0, le=1)
@@ -51,8 +53,11 @@ class SynthConfig(BaseModel):
     progress: bool = False
 
     @property
-    def world_seeds(self) -> list[int]:
-        return [self.world_seed + k for k in range(self.worlds)]
+    def world_count(self) -> int:
+        """How many world seeds the run spreads its tasks over (``hub.synth.worlds.default_count`` when unset)."""
+        from hub.synth.worlds import default_count
+
+        return self.worlds or default_count(self.n)
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from typing import Any
 
 from hub.kit import Tool
 from hub.kit.intent import CallRecord, docs
-from hub.kit.provenance import ISO_DATE, Evidence, Source, first_said, origins
-from hub.state.library import Library, SqliteMount
+from hub.kit.provenance import ISO_DATE, Evidence, Source, first_said, key_said, origins
+from hub.state.library import Library, SqliteMount, world_now
 from hub.tasks import ArgSource, Task
 
 STEP = re.compile(r"\bstep (\d+)")
@@ -78,8 +78,9 @@ def check(task: Task, library: Library) -> list[str]:
 
 def reference_now(task: Task, library: Library) -> datetime | None:
     """The task's reference date: its world's "now" (None for a mounted server that has none)."""
-    mount = library.mounts.get(task.servers[0]) if task.servers else None
-    return mount.seed_db(task.initial.seed).now if isinstance(mount, SqliteMount) else None
+    server = (task.meta.get("synth", {}).get("request_servers") or task.servers)[0]
+    mount = library.mounts.get(server)
+    return world_now(mount.now, task.initial.seed) if isinstance(mount, SqliteMount) else None
 
 
 def _problem(
@@ -93,7 +94,7 @@ def _problem(
 ) -> str | None:
     if source is None:
         return "no record"
-    if source.role == "stated" and not _said_anywhere(value, texts, source.turn):
+    if source.role == "stated" and not _said_anywhere(value, texts, source.turn) and key_said(key, texts) is None:
         return "not said in the user turns so far"
     if source.role == "derived" and now is not None and not _date_holds(source.rule or "", value, now):
         return f"{value!r} is not {source.rule} from {now.date()}"

@@ -18,6 +18,7 @@ from typing import Any
 
 from hub.engine.episodes import DEFAULT_SYSTEM, function_schema
 from hub.state.library import Library
+from hub.synth.phrasing import core, stock, turn_values
 from hub.tasks import Task, write_jsonl
 
 
@@ -53,6 +54,97 @@ def assign_splits(tasks: list[Task], test_fraction: float, seed: int) -> list[Ta
         for i, t in enumerate(members):
             t.split = "test" if i < take[k] else "train"
     return tasks
+
+
+def twin_keys(task: Task, boilerplate: set[str]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """A task's two twin keys: (its core first turn, its tool sequence) and (its intent chain, its tool sequence).
+    A test task with a training task of the same key is one the policy may have learnt by heart."""
+    sequence = tuple(s.name for s in task.gt_steps())
+    first = core(task.turns[0].user, boilerplate, turn_values(task))
+    return (first, sequence), (tuple(task.meta.get("synth", {}).get("intents") or ()), sequence)
+
+
+def assign_by_intent(tasks: list[Task], test_fraction: float, seed: int, tries: int = 40) -> dict[str, list[str]]:
+    """Stamp every task ``train`` or ``test`` so that the test split holds out whole opening intents, chosen per
+    server; the held-out intents per server. Openers whose tasks share a core first turn and tool sequence are
+    held out together (else the test split has twins in training). Per server, the held-out set is the one, of
+    ``tries`` seeded greedy draws, whose test count of each kind comes nearest ``test_fraction`` of that kind
+    while every kind of the server with two tasks or more has tasks in both splits. Tasks without intents (the
+    chain machine's) are split task by task."""
+    rng = random.Random(f"split-intent:{seed}")
+    boilerplate = stock(tasks)
+    by_server: dict[str, list[Task]] = {}
+    loose: list[Task] = []
+    for t in tasks:
+        if t.meta.get("synth", {}).get("intents"):
+            by_server.setdefault(stratum(t)[0], []).append(t)
+        else:
+            loose.append(t)
+    held: dict[str, list[str]] = {}
+    for server in sorted(by_server):
+        mine = by_server[server]
+        groups = _opener_groups(mine, boilerplate)
+        chosen = _hold_out(groups, mine, test_fraction, rng, tries)
+        held[server] = sorted(o for g in chosen for o in g)
+        out = {o for g in chosen for o in g}
+        for t in mine:
+            t.split = "test" if t.meta["synth"]["intents"][0] in out else "train"
+    assign_splits(loose, test_fraction, seed)
+    return held
+
+
+def _opener_groups(tasks: list[Task], boilerplate: set[str]) -> list[frozenset[str]]:
+    """Opening intents joined when their tasks share a twin key (core first turn and tool sequence)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    first_of: dict[tuple[Any, ...], str] = {}
+    for t in tasks:
+        opener = t.meta["synth"]["intents"][0]
+        key = twin_keys(t, boilerplate)[0]
+        parent[root(opener)] = root(first_of.setdefault(key, opener))
+    groups: dict[str, set[str]] = {}
+    for opener in parent:
+        groups.setdefault(root(opener), set()).add(opener)
+    return sorted((frozenset(g) for g in groups.values()), key=sorted)
+
+
+def _hold_out(
+    groups: list[frozenset[str]], tasks: list[Task], fraction: float, rng: random.Random, tries: int
+) -> list[frozenset[str]]:
+    kinds = sorted({t.kind for t in tasks})
+    total = Counter(str(t.kind) for t in tasks)
+    per_group: dict[frozenset[str], Counter[str]] = {
+        g: Counter(str(t.kind) for t in tasks if t.meta["synth"]["intents"][0] in g) for g in groups
+    }
+
+    def miss(test: Counter[str]) -> float:
+        out = 0.0
+        for k in kinds:
+            want = fraction * total[k]
+            out += abs(test[k] - want) / max(want, 1.0)
+            if total[k] >= 2 and (test[k] == 0 or test[k] == total[k]):
+                out += 10.0
+        return out
+
+    best: tuple[float, list[frozenset[str]]] = (miss(Counter()), [])
+    for _ in range(tries):
+        order = list(groups)
+        rng.shuffle(order)
+        chosen: list[frozenset[str]] = []
+        test: Counter[str] = Counter()
+        for g in order:
+            if miss(test + per_group[g]) < miss(test):
+                chosen.append(g)
+                test += per_group[g]
+        if miss(test) < best[0]:
+            best = (miss(test), chosen)
+    return best[1]
 
 
 def split(tasks: list[Task], test_fraction: float, seed: int) -> tuple[list[Task], list[Task]]:
@@ -95,6 +187,8 @@ def manifest(tasks: list[Task], train: list[Task], test: list[Task], result: Any
     return {
         "n": len(tasks),
         "split": {"train": len(train), "test": len(test)},
+        "split_by": result.config.split_by,
+        "held_out_intents": getattr(result, "held_out", {}),
         "split_by_kind": {
             k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
             for k in sorted({t.kind for t in tasks})

@@ -126,19 +126,27 @@ def offer(
     rng: random.Random,
     distractor_rate: float,
     strip_rate: float,
+    reads_only_rate: float = 0.0,
+    reads_only_goal: bool = False,
 ) -> tuple[list[str], list[str], dict[str, Any]]:
     """The offered tools (shuffled), their servers and the perturbations made: the server's tools plus, in
     ``distractor_rate`` of tasks, distractors of other servers; an irrelevance task offers only unrelated
-    servers' tools, a missing-function task the server's reads (and sometimes unrelated tools), none of them
-    able to do one of ``wanted``. ``strip_rate`` of tasks offer their schemas without enum lists."""
+    servers' tools; a missing-function task the server's other tools, writes included (and sometimes unrelated
+    tools), none of them able to do one of ``wanted``. A goal that only reads offers only the server's reads in
+    ``reads_only_rate`` of tasks, so that an offer without writes says nothing about abstaining. ``strip_rate``
+    of tasks offer their schemas without enum lists."""
     extra: list[str] = []
+    reads_only = False
     if variant == "irrelevance":
         tools = unrelated_tools(library, server, rng, exclude=wanted)
     else:
+        own = [tool_name(server, t) for t in library.mount(server).tools]
         if variant == "missing_function":
-            tools = unsolvable_offer(read_tools(library, server), wanted)
+            tools = unsolvable_offer(own, wanted)
+        elif reads_only_goal and rng.random() < reads_only_rate:
+            tools, reads_only = read_tools(library, server), True
         else:
-            tools = [tool_name(server, t) for t in library.mount(server).tools]
+            tools = own
         if rng.random() < distractor_rate:
             extra = (
                 unrelated_tools(library, server, rng, 3, 8, exclude=wanted)
@@ -149,4 +157,5 @@ def offer(
     rng.shuffle(tools)
     strip = rng.random() < strip_rate
     servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if variant != "irrelevance" else set()))
-    return tools, servers, {"distractors": extra, "enum_stripped": strip, "wanted": wanted if kind == "abstain" else []}
+    perturbs = {"distractors": extra, "enum_stripped": strip, "wanted": wanted if kind == "abstain" else []}
+    return tools, servers, perturbs | ({"reads_only": True} if reads_only else {})

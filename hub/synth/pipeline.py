@@ -15,7 +15,6 @@ and slots are filled in one fixed order: the same seed gives the same dataset.
 from __future__ import annotations
 
 import random
-import sqlite3
 import sys
 import time
 from collections import Counter
@@ -25,7 +24,7 @@ from dataclasses import dataclass, field
 from hub.engine.world import World
 from hub.kit import Server
 from hub.kit.intent import Level
-from hub.state.library import Library, SqliteMount
+from hub.state.library import Library
 from hub.synth import perturb
 from hub.synth.chain.graph import ToolGraph, load_graph
 from hub.synth.chain.render import LLMRenderer, Renderer, TemplateRenderer
@@ -33,9 +32,10 @@ from hub.synth.chain.source import ChainSource
 from hub.synth.config import KINDS, Slot, Stats, SynthConfig
 from hub.synth.cover import cover
 from hub.synth.gate import Gate
-from hub.synth.output import assign_splits, stratum
+from hub.synth.output import assign_by_intent, assign_splits, stratum
 from hub.synth.source import IntentSource, Source
 from hub.synth.steer import Steering
+from hub.synth.worlds import Worlds
 from hub.tasks import Task, tool_name
 
 __all__ = ["KINDS", "Slot", "Stats", "SynthConfig", "SynthResult", "Synthesizer", "kind_counts", "plan", "synthesize"]
@@ -55,6 +55,7 @@ class SynthResult:
     fallback_servers: list[str] = field(default_factory=list)
     worlds: list[int] = field(default_factory=list)
     skipped_worlds: dict[int, str] = field(default_factory=dict)
+    held_out: dict[str, list[str]] = field(default_factory=dict)  # per server, the opening intents only in test
 
 
 def plan(config: SynthConfig) -> list[Slot]:
@@ -87,8 +88,7 @@ class Synthesizer:
         self.library = library
         self.config = config
         self.graphs = {s: load_graph(s, m.tools, config.cache_dir) for s, m in library.mounts.items()}
-        self.skipped_worlds: dict[int, str] = {}
-        self.worlds = self._usable_worlds()
+        self.worlds = Worlds(library, config.world_seed, config.world_count)
         world = World(library, seed=config.world_seed, max_sessions=1_000_000)
         self.stats = Stats()
         self.steer = Steering(config.min_tool_uses)
@@ -128,24 +128,6 @@ class Synthesizer:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _usable_worlds(self) -> list[int]:
-        """``config.worlds`` seeds from ``world_seed`` on whose seed databases every server can build; a
-        seed that breaks a server's ``seed()`` is skipped (and reported), the next one taken instead."""
-        worlds: list[int] = []
-        seed = self.config.world_seed
-        while len(worlds) < self.config.worlds and seed < self.config.world_seed + 4 * self.config.worlds + 16:
-            try:
-                for name, mount in self.library.mounts.items():  # noqa: B007 (named in the error below)
-                    if isinstance(mount, SqliteMount):
-                        mount.seed_db(seed)
-                worlds.append(seed)
-            except sqlite3.Error as exc:
-                self.skipped_worlds[seed] = f"{name}: {exc}"
-            seed += 1
-        if not worlds:
-            raise ValueError(f"no usable world seed from {self.config.world_seed}: {self.skipped_worlds}")
-        return worlds
-
     def _renderer(self) -> Renderer:
         if self.config.llm_endpoint:
             return LLMRenderer(self.config.llm_endpoint, self.config.model or "default")
@@ -162,7 +144,9 @@ class Synthesizer:
         # Each kind gets its share of the attempts: a kind whose attempts are mostly dropped as near
         # duplicates must not use up those of the kinds planned after it.
         limits = {k: int(c * self.config.max_attempts_factor) + 100 for k, c in kind_counts(self.config).items()}
-        for i, slot in enumerate(plan(self.config)):
+        slots = plan(self.config)
+        for i, slot in enumerate(slots):
+            self.worlds.progress = i / len(slots)  # each world (each date) serves a stretch of the run
             limit = limits[slot.kind]
             if self.stats.attempts[slot.kind] >= limit:
                 self.stats.unfilled += 1
@@ -177,8 +161,11 @@ class Synthesizer:
             self._progress(len(tasks), start)
         c = self.config
         if c.cover if c.cover is not None else c.n >= 2 * len(self.all_tools):
+            self.worlds.progress = 1.0
             tasks = self._cover(tasks, counters)
-        assign_splits(tasks, c.test_fraction, c.seed)
+        held = assign_by_intent(tasks, c.test_fraction, c.seed) if c.split_by == "intent" else {}
+        if c.split_by == "task":
+            assign_splits(tasks, c.test_fraction, c.seed)
         for i, t in enumerate(tasks):
             t.meta["synth"]["order"] = i
         self.stats.seconds = time.perf_counter() - start
@@ -191,8 +178,9 @@ class Synthesizer:
         for (s, k), n in sorted(self.spent.items()):
             self.stats.spent.setdefault(s, {})[k] = n
         return SynthResult(
-            tasks, self.stats, c, uncovered, self.all_tools, self.graphs, fallback, self.worlds, self.skipped_worlds
-        )
+            tasks, self.stats, c, uncovered, self.all_tools, self.graphs, fallback, self.worlds.used(),
+            self.worlds.skipped, held,
+        )  # fmt: skip
 
     def _cover(self, tasks: list[Task], counters: Counter[str]) -> list[Task]:
         """``tasks`` with every tool raised to ``min_tool_uses`` ground-truth uses (``hub.synth.cover``)."""

@@ -13,7 +13,9 @@
   the turn with the argument values found in the text (ids, quoted strings, numbers, enum values),
   run live on the task's world and scored by the real reward; reported against the oracle.
 
-Each figure is also given per source (``intent`` or the ``machine`` fallback).
+Each figure is also given per source (``intent`` or the ``machine`` fallback). The figures of an honest set
+(twins of test tasks in training, ungrounded values, files left invalid, reference dates, boilerplate, repeated
+phrasings, clarify answer forms, answers, the abstain cue) come from ``hub.synth.honest``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
+from hub.synth import honest
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.wire import RewardConfig
@@ -259,6 +262,7 @@ def report(
     out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
+    out.update(honest.figures(tasks, library))
     out.update(_baseline(tasks, library, baseline_sample))
     out["fallback_servers"] = fallback_servers or []
     if seconds is not None:
@@ -268,8 +272,7 @@ def report(
 
 
 def _baseline(tasks: list[Task], library: Library, sample: int) -> dict[str, Any]:
-    step = max(1, len(tasks) // max(1, sample))
-    chosen = tasks[::step][:sample]
+    chosen = _sample(tasks, sample)
     world = World(library, max_sessions=1_000_000)
     base = [baseline_reward(t, library, world.sessions, world.dispatcher) for t in chosen]
     oracle = [oracle_reward(t, library) for t in chosen]
@@ -282,6 +285,18 @@ def _baseline(tasks: list[Task], library: Library, sample: int) -> dict[str, Any
         by_source[src] = _means([base[i] for i in pick], [oracle[i] for i in pick]) | {"tasks": len(pick)}
     out["baseline"]["by_source"] = by_source
     return out
+
+
+def _sample(tasks: list[Task], sample: int) -> list[Task]:
+    """About ``sample`` tasks spread over the set, drawn from whole worlds (every k-th world seed, all its tasks
+    in turn) so that replaying them builds few worlds' databases; in world order, each world built once."""
+    worlds = sorted({t.initial.seed for t in tasks})
+    per_world = max(1, len(tasks) // max(1, len(worlds)))
+    every = max(1, len(worlds) * per_world // max(1, sample))
+    keep = set(worlds[::every])
+    chosen = [t for t in tasks if t.initial.seed in keep]
+    step = max(1, len(chosen) // max(1, sample))
+    return sorted(chosen[::step][:sample], key=lambda t: t.initial.seed)
 
 
 def _means(base: list[float], oracle: list[float]) -> dict[str, Any]:

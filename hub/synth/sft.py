@@ -22,6 +22,7 @@ tool-call arguments are JSON strings (the OpenAI form); the rendered text has th
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Iterable
@@ -141,7 +142,7 @@ class SFTExporter:
     def _assistant(self, task: Task, turn: int) -> list[dict[str, Any]]:
         t = task.turns[turn]
         if t.ask:
-            return [{"role": "assistant", "content": clarifying_question(task, turn)}]
+            return [{"role": "assistant", "content": ask(task, turn)}]
         if t.calls:
             calls = [
                 {
@@ -161,6 +162,40 @@ class SFTExporter:
         if failed:
             text += " Note: " + " ".join(failed)
         return {"role": "assistant", "content": text}
+
+
+ASKS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (  # (words of the parameter, questions about "{p}")
+    (("amount", "price", "budget", "limit", "fare", "cost"), ("How much should it be? What {p} should I use?",)),
+    (("quantity", "count", "seats", "guests", "points"), ("How many would you like? Just tell me the {p}.",)),
+    (("duration", "minutes", "hours", "days", "length"), ("How long should it be? What {p} do you want?",)),
+    (("date", "start", "time", "when", "due", "day"), ("When should it be? What {p} works for you?",)),
+    (("title", "name", "label", "subject", "topic"), ("What should I call it? What {p} should it have?",)),
+    (
+        ("text", "body", "content", "comment", "message", "note", "reply", "reason", "replacement"),
+        (
+            "What should the {p} say?",
+            "What would you like the {p} to say?",
+        ),
+    ),
+    (("rating", "stars", "score"), ("How many stars would you give it? What {p} should I put?",)),
+    (("email", "url", "address", "street", "phone"), ("What {p} should I use?", "Which {p} is it?")),
+)
+
+
+def ask(task: Task, turn: int) -> str:
+    """The question a person asks for what the user left out: by what the value is ("How much should it be?"),
+    naming it in plain words ("What should the comment say?"), not the whole list of a tool's parameters."""
+    t = task.turns[turn]
+    if not t.missing:
+        return clarifying_question(task, turn)
+    param = t.missing[0]
+    words = [w for w in param.lower().split("_") if w not in ("id", "ids")]
+    about = t.about.get(param, "")
+    pick = int(hashlib.blake2b(task.id.encode(), digest_size=2).hexdigest(), 16)
+    for keys, questions in ASKS:
+        if set(words) & set(keys) or set(about.lower().split()) & set(keys):
+            return "Happy to. " + questions[pick % len(questions)].format(p=" ".join(words))
+    return f"Sure, I can do that. What's the {' '.join(words)}?"
 
 
 def _action(tool: str) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from hub.config import REFERENCE_NOW
 from hub.engine.dispatcher import Dispatcher
 from hub.kit import Server
 from hub.kit.intent import MAX_TURNS, IntentError, Level
@@ -25,6 +24,7 @@ from hub.synth.goals import Dialogue, DraftFailed, check, clarify_turns, gt_turn
 from hub.synth.goals import render as render_turns
 from hub.synth.grounding import ground
 from hub.synth.steer import Steering
+from hub.synth.worlds import Worlds, system_prompt
 from hub.synth.writer import IntentWriter
 from hub.tasks import InitialState, Task, Turn
 
@@ -54,7 +54,7 @@ class IntentSource:
         library: Library,
         config: SynthConfig,
         servers: dict[str, Server],
-        worlds: list[int],
+        worlds: Worlds,
         sessions: SessionManager,
         dispatcher: Dispatcher,
         steer: Steering,
@@ -75,7 +75,7 @@ class IntentSource:
             self.writer.close()
 
     def world(self, server: str, rng: random.Random) -> int:
-        return self.worlds[rng.randrange(len(self.worlds))]
+        return self.worlds.draw(rng)
 
     def draft(
         self, slot: Slot, server: str, world: int, rng: random.Random, *, attempt: int, anchor: str | None = None
@@ -94,7 +94,7 @@ class IntentSource:
                 world,
                 level,
                 rng,
-                REFERENCE_NOW,
+                self.worlds.now(server, world),
                 first,
                 max_turns,
                 self.steer.follow_weight(server, slot.kind, anchor),
@@ -172,6 +172,7 @@ class IntentSource:
             return Task(
                 id=f"synth-{self.config.seed}-{slot.kind}-{attempt:05d}-{d.server}",
                 kind=slot.kind,
+                system=system_prompt(d.scene.now),
                 servers=servers,  # type: ignore[arg-type]
                 initial=InitialState(seed=d.world),
                 turns=turns,
@@ -208,12 +209,43 @@ class IntentSource:
             if not wanted:
                 raise DraftFailed("no_write_to_withhold")
         c = self.config
+        reads = all(x.kind == "read" for x in d.calls)
         tools, servers, perturbs = perturb.offer(
-            self.library, slot.kind, slot.variant, d.server, wanted, rng, c.distractor_rate, c.enum_strip_rate
-        )
+            self.library, slot.kind, slot.variant, d.server, wanted, rng, c.distractor_rate, c.enum_strip_rate,
+            c.reads_only_rate, reads,
+        )  # fmt: skip
+        if slot.variant == "missing_function":
+            tools = [t for t in tools if not self._reaches(d, t)]
         if not tools:
             raise DraftFailed("nothing_to_offer")
         return tools, servers, perturbs | {"wanted": wanted}
+
+    def _reaches(self, d: Dialogue, offered: str) -> bool:
+        """Whether an offered write of the server, called with the arguments of the write the user asks for (those
+        it takes), leaves the state the opening turn's ground truth leaves: then it can do what is asked."""
+        server, tool = offered.split("__", 1)
+        spec = self.library.tool(server, tool)
+        opening = d.turns[0].calls
+        if server != d.server or spec.kind != "write" or not opening:
+            return False
+        first = next(i for i, c in enumerate(opening) if c.kind == "write")
+        args = {k: v for k, v in opening[first].arguments.items() if k in spec.params}
+        if not set(spec.required) <= set(args):
+            return False
+        target = self._state_after(d, [(c.tool, c.arguments) for c in opening])
+        other = self._state_after(d, [(c.tool, c.arguments) for c in opening[:first]] + [(tool, args)])
+        return target is not None and other == target
+
+    def _state_after(self, d: Dialogue, calls: list[tuple[str, dict[str, Any]]]) -> str | None:
+        sid = f"reach-{d.server}-{len(calls)}"
+        session = self.sessions.open(sid, seed=d.world)
+        try:
+            for tool, args in calls:
+                if not self.dispatcher.call(sid, d.server, tool, args).ok:
+                    return None
+            return session.state_hash([d.server])
+        finally:
+            self.sessions.close(sid)
 
     def _context(self, server: str, world: int, attempt: int) -> dict[str, Any]:
         """The sampling context an LLM writer gets: a few real entities of the server on this world."""

@@ -1,8 +1,8 @@
 """The chain machine as a task source: a graph walk anchored on a tool, its user turns rendered from templates
 (or an LLM), for servers without intents (``--mount`` classes, say).
 
-Each server's attempts take their world by blocks of ``sampler_k`` tasks (the sampling context is built per
-block, so a block keeps its world); the anchor tool comes from a seeded schedule of the server's tools.
+Each world's sampling context is built per block of ``sampler_k`` attempts of a server; the anchor tool comes
+from a seeded schedule of the server's tools.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import random
 from collections import Counter
 from typing import Any
 
-from hub.config import REFERENCE_NOW
 from hub.engine.dispatcher import Dispatcher
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
@@ -23,6 +22,7 @@ from hub.synth.chain.sampler import Harvester, Sampler
 from hub.synth.chain.validate import SeedIndex, ungrounded
 from hub.synth.chain.values import ValueMaker
 from hub.synth.config import Slot, Stats, SynthConfig
+from hub.synth.worlds import Worlds, system_prompt
 from hub.tasks import GTStep, InitialState, Task, Turn, tool_name
 
 
@@ -34,7 +34,7 @@ class ChainSource:
         library: Library,
         config: SynthConfig,
         graphs: dict[str, ToolGraph],
-        worlds: list[int],
+        worlds: Worlds,
         sessions: SessionManager,
         dispatcher: Dispatcher,
         renderer: Renderer,
@@ -54,7 +54,7 @@ class ChainSource:
         self._indexes: dict[int, SeedIndex] = {}
 
     def world(self, server: str, rng: random.Random) -> int:
-        return self.worlds[(self.per_server[server] // self.config.sampler_k) % len(self.worlds)]
+        return self.worlds.draw(rng)
 
     def draft(
         self, slot: Slot, server: str, world: int, rng: random.Random, *, attempt: int, anchor: str | None = None
@@ -129,7 +129,7 @@ class ChainSource:
             self.graphs[server],
             self.harvesters[server],
             ctx,
-            ValueMaker(rng, REFERENCE_NOW),
+            ValueMaker(rng, self.worlds.now(server, world)),
             rng,
             self.index(world).values(server),
             MachineConfig(tries=tries),
@@ -167,7 +167,8 @@ class ChainSource:
         turns_views = [[views[i] for i in g] for g in groups]
         block = self.sampler(world).for_task(server, self.per_server[server] - 1)
         context = block.summary() if isinstance(self.renderer, LLMRenderer) else {}
-        req = RenderRequest(server, level, turns_views, context=context, date=REFERENCE_NOW.date().isoformat())
+        today = self.worlds.now(server, world).date().isoformat()
+        req = RenderRequest(server, level, turns_views, context=context, date=today)
         if kind == "clarify":
             req.omit = _omission(turns_views, self.library.mount(server).tools)
             if req.omit is None:
@@ -181,6 +182,7 @@ class ChainSource:
                 "seed": self.config.seed,
                 "attempt": j,
                 "world": world,
+                "today": self.worlds.now(server, world).date().isoformat(),
                 "source": "machine",
                 "variant": variant or ("missing_value" if kind == "clarify" else "chain"),
                 "level": level if kind != "abstain" else None,
@@ -216,6 +218,7 @@ class ChainSource:
         try:
             return Task(
                 id=f"synth-{self.config.seed}-{kind}-{j:05d}-{server}",
+                system=system_prompt(self.worlds.now(server, world)),
                 kind=kind,
                 servers=servers,  # type: ignore[arg-type]
                 initial=InitialState(seed=world),
@@ -291,7 +294,11 @@ class ChainSource:
             tool_name(server, s.tool) for s in chain.steps
         ]
         c = self.config
-        return perturb.offer(self.library, kind, variant, server, wanted, rng, c.distractor_rate, c.enum_strip_rate)
+        reads = all(s.kind == "read" for s in chain.steps)
+        return perturb.offer(
+            self.library, kind, variant, server, wanted, rng, c.distractor_rate, c.enum_strip_rate,
+            c.reads_only_rate, reads,
+        )  # fmt: skip
 
 
 def _askable(tool: Any) -> list[str]:
