@@ -75,18 +75,23 @@ def pct(values: list[float], q: float) -> float:
 
 
 def start_hub(checkout: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    """A hub of ``checkout`` on ``port``, its episode store a file of its own (the store runs in WAL mode)."""
+    import tempfile
+
     python = checkout / ".venv" / "bin" / "python"
     env = dict(os.environ, PYTHONPATH=f"{checkout}{os.pathsep}{HERE}")
+    store = Path(tempfile.mkdtemp(prefix="bench-sessions-store-")) / "store.db"
     cmd = [str(python if python.exists() else sys.executable), "-m", "hub.cli", "serve", "--port", str(port)]
-    cmd += ["--store", ":memory:", "--log-level", "warning", "--mount", "bench_sessions:Burner=burner", *extra]
+    cmd += ["--store", str(store), "--log-level", "warning", "--mount", "bench_sessions:Burner=burner", *extra]
     return subprocess.Popen(cmd, cwd=checkout, env=env, stdout=subprocess.DEVNULL)
 
 
 async def wait_up(url: str) -> None:
     import httpx
 
+    deadline = time.perf_counter() + 300  # a loaded shared machine stretches the start to a minute or more
     async with httpx.AsyncClient(base_url=url) as http:
-        for _ in range(600):
+        while time.perf_counter() < deadline:
             try:
                 if (await http.get("/healthz")).status_code == 200:
                     return

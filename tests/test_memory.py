@@ -135,6 +135,27 @@ def test_a_write_past_the_budget_is_refused_and_rolled_back(files_lib: Library) 
     assert dispatcher.call("w", "filesystem", "remove_path", {"path": "/tmp/f0.txt"}).ok  # shrinking is never refused
 
 
+def test_writes_running_together_reserve_their_growth_and_never_share_the_same_room(files_lib: Library) -> None:
+    fs_fork = fork_bytes(files_lib.mount("filesystem").open(0))
+    sm, dispatcher = manager(files_lib, None)
+    sm.budget.limit = files_lib.seeds.bytes + 2 * fs_fork + 240_000
+    for sid in ("running", "w"):
+        assert dispatcher.call(sid, "filesystem", "list_directory", {"path": "/tmp"}).ok
+    running = sm.get("running").account("filesystem")
+    first = running.reserve()  # a write in another session, still running: half of what is free
+    assert first is not None and 100_000 < first <= 120_000 and sm.budget.free() == 240_000 - first
+    content = {"content": "x" * 100_000}
+    # more than half of what is left: rolled back, and run again with all of it
+    assert dispatcher.call("w", "filesystem", "write_file", {"path": "/tmp/a.txt", **content}).ok
+    refused = dispatcher.call("w", "filesystem", "write_file", {"path": "/tmp/b.txt", **content})
+    assert refused.error_kind == "capacity"  # it would fit only in the running write's reservation
+    assert sm.budget.used + sm.budget.reserved <= sm.budget.limit and sm.budget.reserved == first
+    running.release()
+    assert sm.budget.reserved == 0
+    assert dispatcher.call("w", "filesystem", "write_file", {"path": "/tmp/b.txt", **content}).ok
+    assert sm.budget.held == held_exactly(sm) and sm.budget.used <= sm.budget.limit
+
+
 def test_closing_a_session_closes_its_forks_at_once(bank_lib: Library) -> None:
     sm, dispatcher = manager(bank_lib, None)
     seed = bank_lib.mount("banking").seed_db(0)  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ import base64
 import json
 import os
 import struct
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -171,6 +172,112 @@ async def test_mcp_transport_sessions_count_in_the_session_cap(tmp_path: Path) -
         assert endpoints.transports() + len(hub_of(live).sessions) == 6
         r = await http.post("/mcp/banking", json=call_body("get_account", {"account_id": "ACC-0001"}))
         assert r.status_code != 429  # a call that opens no transport still runs at the cap
+
+
+# No request freezes the hub ------------------------------------------------------------------------------
+
+CATASTROPHE = "(a|a)*$"  # backtracks exponentially on "aaa…!": each grep runs to its regex time limit
+
+
+def call(server: str, tool: str, **arguments: Any) -> dict[str, Any]:
+    return {"server": server, "tool": tool, "arguments": arguments, "id": "g1"}
+
+
+async def ws_request(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+    await ws.send(json.dumps(message))
+    while True:
+        reply = json.loads(await ws.recv())
+        if reply.get("type") != "event":
+            return reply  # type: ignore[no-any-return]
+
+
+async def test_the_hub_answers_while_a_step_of_catastrophic_greps_runs(live: LiveHub) -> None:
+    task = {
+        "id": "greps",
+        "servers": ["filesystem"],
+        "initial": {
+            "setup": [
+                {
+                    "server": "filesystem",
+                    "tool": "write_file",
+                    "arguments": {"path": "/tmp/a.txt", "content": "a" * 30 + "!"},
+                }
+            ]
+        },
+        "turns": [
+            {"user": "Search /tmp/a.txt.", "calls": [call("filesystem", "grep_files", pattern="b", path="/tmp/a.txt")]}
+        ],
+        "tools": ["filesystem__grep_files"],
+    }
+    text = hermes_call("filesystem__grep_files", {"pattern": CATASTROPHE, "path": "/tmp/a.txt"}) * 8
+    async with connect(live.ws_url, max_size=None) as ws, httpx.AsyncClient(base_url=live.url, timeout=60) as http:
+        await ws_request(ws, {"type": "hello"})
+        opened = await ws_request(ws, {"type": "open", "task": task, "limits": {"max_calls_per_step": 8}})
+        step = asyncio.create_task(
+            ws_request(ws, {"type": "step", "episode": opened["episodes"][0]["episode"], "text": text})
+        )
+        answered_meanwhile = 0
+        while not step.done():
+            r = await http.get("/healthz")  # a frozen loop answers only once the step is over
+            answered_meanwhile += r.status_code == 200 and not step.done()
+        reply = await step
+    assert [c["error_kind"] for c in reply["calls"]] == ["tool"] * 8  # each stopped at its time limit
+    assert answered_meanwhile >= 1
+
+
+async def test_listing_sessions_whose_seeds_were_evicted_rebuilds_no_seed(tmp_path: Path) -> None:
+    settings = Settings(store_path=str(tmp_path / "store.db"), seed_cache=1)
+    hub = Hub(settings)
+    files = hub.library.mount("filesystem")
+    async with serve(create_app(settings, hub)) as live, httpx.AsyncClient(base_url=live.url, timeout=60) as http:
+        for seed in (11, 12, 13):
+            assert (await http.post("/api/sessions", json={"id": f"s{seed}", "seed": seed})).status_code == 201
+            r = await http.post(
+                f"/api/sessions/s{seed}/call/filesystem/write_file",
+                json={"arguments": {"path": "/tmp/x.txt", "content": str(seed)}},
+            )
+            assert r.json()["ok"], r.text
+        evicted = [seed for seed in (11, 12, 13) if not files.has_seed(seed)]  # type: ignore[attr-defined]
+        assert evicted == [11, 12]
+        listed = {s["id"]: s for s in (await http.get("/api/sessions")).json()["sessions"]}
+        assert all(listed[f"s{seed}"]["state_hash"] for seed in (11, 12, 13))
+        assert not any(files.has_seed(seed) for seed in evicted)  # type: ignore[attr-defined]
+
+
+async def test_a_group_open_copies_and_replays_its_setup_off_the_event_loop(
+    live: LiveHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub = hub_of(live)
+    threads: dict[str, set[int]] = {"copy": set(), "setup": set()}
+    clone, execute = hub.sessions._clone_group, hub.dispatcher._execute
+
+    def clone_group(*args: Any) -> Any:
+        threads["copy"].add(threading.get_ident())
+        return clone(*args)
+
+    def dispatch(*args: Any, **kw: Any) -> Any:
+        threads["setup"].add(threading.get_ident())
+        return execute(*args, **kw)
+
+    monkeypatch.setattr(hub.sessions, "_clone_group", clone_group)
+    monkeypatch.setattr(hub.dispatcher, "_execute", dispatch)
+    task = {
+        "id": "wide",
+        "servers": ["banking", "email", "filesystem"],
+        "initial": {
+            "setup": [
+                {"server": "filesystem", "tool": "write_file", "arguments": {"path": "/tmp/n.txt", "content": "n"}}
+            ]
+        },
+        "turns": [{"user": "What is in ACC-0001?", "calls": [call("banking", "get_account", account_id="ACC-0001")]}],
+        "tools": ["banking__get_account"],
+    }
+    async with connect(live.ws_url) as ws:
+        await ws_request(ws, {"type": "hello"})
+        loop_thread = threading.get_ident()  # the test and the served hub share this event loop
+        opened = await ws_request(ws, {"type": "open", "task": task, "n": 16})
+        assert opened["type"] == "opened" and len(opened["episodes"]) == 16
+    assert threads["copy"] and threads["setup"] and loop_thread not in threads["copy"] | threads["setup"]
 
 
 # Expired sessions say so on every door ------------------------------------------------------------------

@@ -49,11 +49,13 @@ CONNECTION_BYTES = 160 * 1024
 
 
 class Account(Protocol):
-    """What a write asks of its session's memory budget: how far it may grow, and whether it may keep
-    what it grew (``admit`` raises CapacityError to refuse; the write is then rolled back)."""
+    """What a write asks of its session's memory budget: bytes set aside to grow by (``reserve``; None: no
+    limit), and whether it may keep what it grew (``admit``, which settles the reservation, raises
+    CapacityError to refuse; the write is then rolled back). ``release`` gives back a reservation unused."""
 
-    def room(self) -> int | None: ...
+    def reserve(self, *, whole: bool = False) -> int | None: ...
     def admit(self, nbytes: int) -> None: ...
+    def release(self) -> None: ...
 
 
 class Fork(Protocol):
@@ -289,6 +291,12 @@ class TooSlow(Exception):
 # SQLite calls a progress handler every this many virtual machine steps (some tens of microseconds).
 PROGRESS_STEPS = 20_000
 FULL = "database or disk is full"
+
+
+class _Full(Exception):
+    """A write grew past the bytes it had reserved (rolled back: it runs again with more)."""
+
+
 MAX_PAGES = 4294967294  # SQLite's own bound on max_page_count
 
 
@@ -339,10 +347,24 @@ class SqliteFork:
         the savepoint's two statements. A write may grow the database only as far as ``account`` has
         room for (SQLite's ``max_page_count``, so the pages are never even allocated), and keeps what it
         grew only if ``account`` admits it: else it is rolled back and CapacityError raised."""
-        db = self.db
         if tool.kind == "read":
-            return tool.fn(Ctx(db, self.seed_db.now), **kwargs)
-        room = account.room() if account is not None else None
+            return tool.fn(Ctx(self.db, self.seed_db.now), **kwargs)
+        if account is None:
+            return self._write(tool, kwargs, None, None)
+        try:
+            try:
+                return self._write(tool, kwargs, account, account.reserve())
+            except _Full:  # it needs more than its share: once more, with everything free
+                return self._write(tool, kwargs, account, account.reserve(whole=True), last=True)
+        finally:
+            account.release()
+
+    def _write(
+        self, tool: Tool, kwargs: dict[str, Any], account: Account | None, room: int | None, *, last: bool = False
+    ) -> Json:
+        """One try of a write, grown at most ``room`` bytes: _Full when that was too little (rolled back, and
+        retried by ``call``), CapacityError on the ``last`` try."""
+        db = self.db
         if room is not None or self._capped:
             cap = MAX_PAGES if room is None else self.pages + room // self.seed_db.page_size
             db.execute(f"PRAGMA max_page_count = {cap}")
@@ -359,6 +381,8 @@ class SqliteFork:
             db.execute("RELEASE hub_call")
             self._measured = -1
             if room is not None and (isinstance(exc, CapacityError) or FULL in str(exc)):
+                if not last and not isinstance(exc, CapacityError):
+                    raise _Full from None
                 self._compact()
                 if not isinstance(exc, CapacityError):
                     raise CapacityError(
@@ -386,12 +410,16 @@ class SqliteFork:
 
     def _compact(self) -> None:
         """A fresh connection on the same state: a refused write's pages, allocated and rolled back, are
-        given back (SQLite never shrinks an in-memory database's buffer)."""
-        data = self.db.serialize()
-        old, self.db = self.db, connect_bytes(data)
-        old.close()
-        self.pages, self._measured = len(data) // self.seed_db.page_size, 0
-        self._hash_cache = None
+        given back (SQLite never shrinks an in-memory database's buffer). The old connection is closed
+        before the new one is made, so that at most two copies of the state are alive at once (the
+        refusal happens near the budget: a third copy per refused write is what overshot it)."""
+        with self._reading:
+            data = self.db.serialize()
+            self.db.close()
+            self.db = connect_bytes(data)
+            self.pages, self._measured = len(data) // self.seed_db.page_size, 0
+            self._hash_cache = None
+            self._capped = False
 
     def close(self) -> None:
         """Give the connection's memory back now (a connection is freed by the GC only, not on its last

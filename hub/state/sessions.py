@@ -38,13 +38,23 @@ MAX_ENDED = 100_000
 EXPIRED = "closed after idling longer than the TTL"
 # Below this much room, a write first evicts the cached seed databases that no fork holds.
 RECLAIM_BELOW = 32 << 20
+# The most a write sets aside before it runs (``Budget.reserve``); a write that needs more runs again with
+# everything that is free.
+SLICE = 64 << 20
 # After closing this many bytes, the freed memory is handed back to the system (``memory.give_back``).
 GIVE_BACK_AFTER = 32 << 20
 
 
 class Budget:
     """The bytes that sessions hold, plus the library's live seed databases, against
-    ``HUB_MAX_STATE_BYTES`` (``None``: no limit). Thread-safe: writes charge it from worker threads."""
+    ``HUB_MAX_STATE_BYTES`` (``None``: no limit). Thread-safe: writes charge it from worker threads.
+
+    Writes of different sessions run side by side (lanes), and a SQLite write allocates its pages before
+    anyone can measure them. So each write first reserves the bytes it may grow by (``reserve``): half of
+    what no other write has reserved, at most ``SLICE``; a write that needs more is rolled back and runs
+    again with all of it (``whole``). Reserved bytes count as used, so writes running together never
+    allocate past the limit (without reservations, five sessions' concurrent copies each grew into the
+    same free room: hundreds of MB over the budget until they were refused)."""
 
     def __init__(
         self,
@@ -54,6 +64,7 @@ class Budget:
     ) -> None:
         self.limit = limit
         self.held = 0
+        self.reserved = 0  # set aside by writes that are running
         self.seeds = seeds or SeedLedger()
         self._reclaim = reclaim
         self._lock = threading.Lock()
@@ -63,22 +74,37 @@ class Budget:
         return self.held + self.seeds.bytes
 
     def free(self) -> int | None:
-        return None if self.limit is None else max(0, self.limit - self.used)
+        """What is neither held nor reserved (None: no limit)."""
+        return None if self.limit is None else max(0, self.limit - self.used - self.reserved)
 
-    def room(self) -> int | None:
-        """The bytes a write may still grow by (None: no limit); near the limit, unused seeds go first."""
+    def reserve(self, *, whole: bool = False) -> int | None:
+        """Set aside the bytes a write may grow by, until ``settle`` (None: no limit): half of what is free,
+        at most ``SLICE``, or (``whole``) all of it; near the limit, unused seeds go first."""
         free = self.free()
-        if free is not None and free < RECLAIM_BELOW and self._reclaim is not None:
+        if free is None:
+            return None
+        if free < RECLAIM_BELOW and self._reclaim is not None:
             self._reclaim(RECLAIM_BELOW - free)
-            free = self.free()
-        return free
+        with self._lock:
+            free = self.free() or 0
+            nbytes = free if whole else min(SLICE, free // 2)
+            self.reserved += nbytes
+            return nbytes
+
+    def settle(self, reserved: int, delta: int, what: str) -> None:
+        """Give back a reservation, and charge ``delta`` (a write's growth, at most what it reserved)."""
+        with self._lock:
+            self.reserved -= reserved
+            if delta > 0 and not self._fits(delta):
+                raise self._refuse(delta, what)
+            self.held += delta
 
     def _fits(self, extra: int) -> bool:
-        if self.limit is None or extra <= 0 or self.used + extra <= self.limit:
+        if self.limit is None or extra <= 0 or self.used + self.reserved + extra <= self.limit:
             return True
         if self._reclaim is not None:
-            self._reclaim(self.used + extra - self.limit)
-        return self.used + extra <= self.limit
+            self._reclaim(self.used + self.reserved + extra - self.limit)
+        return self.used + self.reserved + extra <= self.limit
 
     def _refuse(self, extra: int, what: str) -> CapacityError:
         return CapacityError(
@@ -128,20 +154,31 @@ class Snapshot:
 class _Account:
     """A write's view of its session's budget (``hub.state.db.Account``)."""
 
-    __slots__ = ("server", "session")
+    __slots__ = ("reserved", "server", "session")
 
     def __init__(self, session: Session, server: str) -> None:
         self.session = session
         self.server = server
+        self.reserved = 0
 
-    def room(self) -> int | None:
-        return self.session.budget.room()
+    def reserve(self, *, whole: bool = False) -> int | None:
+        self.release()
+        room = self.session.budget.reserve(whole=whole)
+        self.reserved = room or 0
+        return room
+
+    def release(self) -> None:
+        if self.reserved:
+            self.session.budget.settle(self.reserved, 0, "")
+            self.reserved = 0
 
     def admit(self, nbytes: int) -> None:
         s = self.session
         if s.closed:
+            self.release()
             raise SessionError(f"session {s.id!r} was closed while the call ran")
-        s.budget.charge(nbytes - s.sizes.get(self.server, 0), f"a write to {self.server} in session {s.id!r}")
+        reserved, self.reserved = self.reserved, 0
+        s.budget.settle(reserved, nbytes - s.sizes.get(self.server, 0), f"a write to {self.server} in session {s.id!r}")
         s.sizes[self.server] = nbytes
 
 

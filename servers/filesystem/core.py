@@ -450,18 +450,24 @@ def insert(
     size: int | None = None,
     binary: int = 0,
     mtime: str | None = None,
+    content_of: str | None = None,
 ) -> None:
+    """Add a node; ``content_of`` (with ``size``): a file's content is that existing file's, copied inside
+    SQLite (a large tree's copy never holds its content in Python)."""
     if size is None:
         size = DIR_SIZE if type_ == "dir" else len(((content if type_ == "file" else target) or "").encode())
     parent = None if path == "/" else posixpath.dirname(path)
+    copied = content_of is not None and type_ == "file"
     ctx.db.execute(
-        "INSERT INTO nodes VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO nodes VALUES (?,?,?,?,"
+        + ("(SELECT content FROM nodes WHERE path = ?)" if copied else "?")
+        + ",?,?,?,?,?,?,?)",
         (
             path,
             parent,
             posixpath.basename(path) or "/",
             type_,
-            content if type_ == "file" else None,
+            content_of if copied else content if type_ == "file" else None,
             target,
             size,
             binary,
@@ -525,10 +531,16 @@ def subtree(
     return out, denied
 
 
-def readable_tree(ctx: Ctx, me: Who, node: dict[str, Any]) -> list[dict[str, Any]]:
-    """A node and everything below it, checking that all of it can be read (for copies and archives)."""
+# The columns of ``nodes`` with the content left out (None): a copy moves content inside SQLite instead.
+NO_CONTENT = "path, parent, name, type, NULL AS content, target, size, binary, owner, group_name, mode, mtime"
+
+
+def readable_tree(ctx: Ctx, me: Who, node: dict[str, Any], *, content: bool = True) -> list[dict[str, Any]]:
+    """A node and everything below it, checking that all of it can be read (for copies and archives);
+    ``content=False`` leaves the files' content out (None)."""
     where, args = subtree_where(node["path"])
-    nodes = [node] + rows(ctx.db.execute(f"SELECT * FROM nodes WHERE {where} ORDER BY path", args))
+    columns = "*" if content else NO_CONTENT
+    nodes = [node] + rows(ctx.db.execute(f"SELECT {columns} FROM nodes WHERE {where} ORDER BY path", args))
     for n in nodes:
         if n["type"] == "dir":
             require(me, n, R, "list")

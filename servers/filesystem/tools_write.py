@@ -328,7 +328,7 @@ def copy_path(
         return {"source": src["path"], "destination": target, "copied": 1, "bytes": src["size"]}
     if tnode is not None:
         raise ToolError(f"File exists: '{target}'. Copy to a new name, or remove it first.")
-    nodes = readable_tree(ctx, me, src)
+    nodes = readable_tree(ctx, me, src, content=False)
     total = sum(n["size"] for n in nodes)
     ensure_space(ctx.db, total)
     base = len(src["path"].rstrip("/")) if src["path"] != "/" else 0
@@ -341,7 +341,7 @@ def copy_path(
             me.user,
             group,
             n["mode"] & (0o3777 if n["type"] == "dir" else 0o777),
-            content=n["content"],
+            content_of=n["path"],
             target=n["target"],
             size=n["size"],
             binary=n["binary"],
