@@ -332,13 +332,24 @@ async def evidence(db: Reader, eid: str) -> Row | None:
 async def group(db: Reader, gid: str, limit: int = 256) -> list[Row]:
     """The episodes of one GRPO group with their rewards and evidence, in the order they were opened."""
     rows = await db.rows(
-        f"SELECT {LIST_COLUMNS}, v.expected_diff {LIST_FROM} WHERE e.group_id = ? ORDER BY e.opened_at, e.id LIMIT ?",
+        f"SELECT {LIST_COLUMNS}, v.expected_diff, r.why AS reward_why {LIST_FROM} WHERE e.group_id = ? "
+        "ORDER BY e.opened_at, e.id LIMIT ?",
         (gid, limit),
     )
     for r in rows:
         decode_reward_columns(r)
         r["expected_diff"] = None if r["expected_diff"] is None else json.loads(r["expected_diff"])
+        why = r.pop("reward_why")
+        r["why"] = None if why is None else json.loads(why)
     return rows
+
+
+async def first_user_turn(db: Reader, eid: str) -> str | None:
+    """What the user first said in an episode (a group's prompt: its rollouts share the task)."""
+    found = await db.one(
+        "SELECT content FROM turns WHERE episode_id = ? AND role = 'user' ORDER BY seq LIMIT 1", (eid,)
+    )
+    return None if found is None else str(found["content"])
 
 
 async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[str, list[Row]]:
@@ -363,7 +374,7 @@ async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[
 async def reward(db: Reader, eid: str) -> Row | None:
     found = await db.one("SELECT * FROM rewards WHERE episode_id = ?", (eid,))
     if found:
-        for key in ("components", "weights", "ledger"):
+        for key in ("components", "weights", "ledger", "why"):
             found[key] = json.loads(found[key]) if isinstance(found.get(key), str) else None
     return found
 

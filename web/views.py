@@ -452,16 +452,19 @@ def mark_state(outcome: dict[str, Any]) -> None:
 async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
     """The reward breakdown: from the engine while it holds the episode (it has per-call details), else the store."""
     live = dash.hub.episodes.episodes.get(eid)
-    if live is not None and live.reward is not None:
+    if live is not None and live.reward is not None and live.reward_config is not None:
         r = live.reward
         ledger = [row.model_dump() for row in r.ledger]
-        view = reward_view(r.total, r.mode, r.components, r.weights, ledger, details=r.model_dump())
+        why = dash.hub.episodes.why(live, live.reward_config, r)
+        view = reward_view(r.total, r.mode, r.components, r.weights, ledger, why=why)
         view["reward"]["preset"] = r.preset
         return view
     stored = await queries.reward(dash.reader, eid)
     if stored is None:
         return {"reward": None}
-    view = reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"], stored["ledger"])
+    view = reward_view(
+        stored["total"], stored["mode"], stored["components"], stored["weights"], stored["ledger"], why=stored["why"]
+    )
     view["reward"]["preset"] = stored.get("preset")
     return view
 
@@ -472,7 +475,7 @@ def reward_view(
     components: dict[str, float],
     weights: dict[str, float],
     ledger: list[dict[str, Any]] | None,
-    details: dict[str, Any] | None = None,
+    why: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The total, each component's points earned and lost against the maximum (chart and table), raw values."""
     pts = models.points(ledger or [])
@@ -491,7 +494,7 @@ def reward_view(
             "chart": chart,
             "other": other,
             "badge": models.reward_class(total, pts["max"] or None),
-            "details": details,
+            "why": why,
         }
     }
 
@@ -564,7 +567,18 @@ async def group_page(request: Request) -> Response:
         return not_found(request, f"unknown group {gid!r} (no episode of it is stored)")
     calls = await queries.calls_of(dash.reader, [r["id"] for r in rows])
     rollouts = models.group_view([with_points(r) for r in rows], calls)
-    context = {"page": "episodes", "group": gid, "task_id": rows[0]["task_id"], "components": list(queries.COMPONENTS)}
+    context = {
+        "page": "episodes",
+        "group": gid,
+        "task_id": rows[0]["task_id"],
+        "run_id": rows[0].get("run_id"),
+        "run_step": rows[0].get("run_step"),
+        "prompt": await queries.first_user_turn(dash.reader, rows[0]["id"]),
+        "truth": models.ground_truth(task_of(dash, rows[0]["task_id"]), rows),
+        "components": list(queries.COMPONENTS),
+    }
+    while rollouts["grid"] and len(rollouts["grid"]) < len(context["truth"]):  # steps past every rollout's last call
+        rollouts["grid"].append([{"call": None, "odd": False} for _ in rows])
     return render(request, "group.html", {**context, **rollouts})
 
 
