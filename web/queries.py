@@ -620,3 +620,38 @@ async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 20_000) ->
         "ORDER BY failed DESC LIMIT ?",
         (recent, limit),
     )
+
+
+# Runs: step ranges and the components from stored episodes -------------------------------------
+
+
+async def run_metrics_range(db: Reader, run_id: str, lo: int, hi: int, buckets: int = 150) -> Series:
+    """``run_metrics`` over steps ``lo``..``hi`` only (a zoomed chart): the range at full resolution up to
+    ``2 * buckets`` points per metric, read from the covering index."""
+    spans = await db.tuples(
+        "SELECT name, MIN(step), MAX(step), COUNT(*) FROM run_metrics WHERE run_id = ? AND step BETWEEN ? AND ? "
+        "GROUP BY name",
+        (run_id, lo, hi),
+    )
+    rows = await db.tuples(
+        "SELECT name, step, value FROM run_metrics WHERE run_id = ? AND step BETWEEN ? AND ? ORDER BY name, step",
+        (run_id, lo, hi),
+    )
+    return downsample_rows(rows, {n: (float(a), float(b), int(c)) for n, a, b, c in spans}, buckets)
+
+
+async def run_components(db: Reader, run_id: str) -> dict[str, list[tuple[float, float]]]:
+    """Per reward component, its mean over the run's scored episodes at each step (``episodes_run`` index), and
+    the mean total as ``reward``: the hub's own curve, which needs no trainer metric names."""
+    cols = ", ".join(f"AVG(r.{c})" for c in COMPONENTS)
+    rows = await db.tuples(
+        f"SELECT e.run_step, AVG(r.total), {cols} FROM episodes e JOIN rewards r ON r.episode_id = e.id "
+        "WHERE e.run_id = ? AND e.run_step IS NOT NULL GROUP BY e.run_step ORDER BY e.run_step",
+        (run_id,),
+    )
+    out: dict[str, list[tuple[float, float]]] = {}
+    for name, i in (("reward", 1), *((c, 2 + k) for k, c in enumerate(COMPONENTS))):
+        points = [(float(r[0]), float(r[i])) for r in rows if r[i] is not None]
+        if points:
+            out[name] = points
+    return out

@@ -13,12 +13,12 @@ from hub.engine.episodes import EpisodeError
 from hub.state.library import UnknownServer, UnknownTool
 from hub.state.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
-from hub.wire import COMPONENTS
 from web import csrf, models, queries
+from web import runs as runs_view
 from web.dashboard import Dashboard, dashboard_of
 from web.forms import RAW_FIELD, FormError, arguments_from_form, fields_of
 from web.render import is_htmx, make_link, render
-from web.svg import PALETTE, Series, bar_chart, line_chart, points_chart, value_label
+from web.svg import Series, bar_chart, line_chart, points_chart
 
 
 class NotFound(LookupError):
@@ -718,83 +718,12 @@ async def training(request: Request) -> Response:
     return render(request, "training.html", context, fragment="partials/run_rows.html")
 
 
-REWARD_NAMES = ("reward", *(c.name for c in COMPONENTS))
-COMPARE_MAX = 4
-
-
-def is_reward_metric(name: str) -> bool:
-    leaf = name.rsplit("/", 1)[-1]
-    return "reward" in name or leaf in REWARD_NAMES
-
-
-def metric_groups(names: list[str]) -> list[tuple[str, list[str]]]:
-    """Metrics grouped by their prefix before the first "/" (``loss/policy`` -> ``loss``); bare names together."""
-    groups: dict[str, list[str]] = {}
-    for n in sorted(names):
-        groups.setdefault(n.split("/", 1)[0] if "/" in n else "", []).append(n)
-    return sorted(groups.items(), key=lambda kv: (kv[0] == "", kv[0]))
-
-
-def run_options(request: Request, rid: str) -> dict[str, Any]:
-    p = request.query_params
-    compare = [c for c in dict.fromkeys(p.getlist("compare")) if c and c != rid][:COMPARE_MAX]
-    return {"log": p.get("log") in ("1", "on", "true"), "compare": compare}
-
-
-async def run_charts(
-    dash: Dashboard, request: Request, run: dict[str, Any], log: bool, compare: list[str]
-) -> dict[str, Any]:
-    """Every metric of the run (and of the runs it is compared with) as charts, grouped by prefix."""
-    rid = run["id"]
-    metrics = await queries.run_metrics(dash.reader, rid)
-    others = {c: await queries.run_metrics(dash.reader, c) for c in compare}
-    link = make_link(request)
-    names = sorted(set(metrics) | {n for m in others.values() for n in m})
-
-    def series(name: str) -> list[Series]:
-        out = [Series(rid if compare else name, metrics.get(name, []), PALETTE[0])]
-        out += [Series(c, m.get(name, []), PALETTE[1 + i], dashed=True) for i, (c, m) in enumerate(others.items())]
-        return out
-
-    def chart(name: str) -> str:
-        last = metrics.get(name, [])[-1:] or [(0.0, math.nan)]
-        title = f"{name} · {value_label(last[0][1])} @ {last[0][0]:.0f}" if metrics.get(name) else name
-        return line_chart(series(name), title=title, width=380, height=170, x_label="step", log=log)
-
-    groups = [
-        {"name": prefix or "other", "charts": [{"name": n, "svg": chart(n)} for n in members]}
-        for prefix, members in metric_groups(names)
-    ]
-    reward_names = [n for n in names if is_reward_metric(n)]
-    reward_series = [Series(n, metrics[n]) for n in reward_names if n in metrics]
-    reward_series += [Series(f"{c}: {n}", m[n], dashed=True) for c, m in others.items() for n in reward_names if n in m]
-    href = link("/episodes", run=rid, step="STEP").replace("STEP", "{x}")
-    reward_chart = line_chart(
-        reward_series,
-        title="reward and its components per step (click a point: its episodes)",
-        width=1100,
-        height=300,
-        x_label="step",
-        empty="no reward metrics reported yet",
-        log=log,
-        href=href,
-    )
-    last_step = max((pts[-1][0] for pts in metrics.values() if pts), default=None)
-    return {
-        "groups": groups,
-        "reward_chart": reward_chart,
-        "n_metrics": len(metrics),
-        "last_step": last_step,
-        "latest": {n: metrics[n][-1][1] for n in reward_names if metrics.get(n)},
-    }
-
-
 async def compare_runs(request: Request) -> Response:
     """The training list's "overlay" form: the first ticked run's page with the others overlaid."""
     runs = [r for r in request.query_params.getlist("run") if r]
     if not runs:
         return RedirectResponse(make_link(request)("/training"), status_code=303)
-    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1 : COMPARE_MAX + 1])
+    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1 : runs_view.COMPARE_MAX + 1])
     return RedirectResponse(target, status_code=303)
 
 
@@ -804,8 +733,16 @@ async def run_page(request: Request) -> Response:
     run = await queries.run(dash.reader, rid)
     if run is None:
         return not_found(request, f"unknown training run {rid!r}")
-    options = run_options(request, rid)
-    context = {"page": "training", "run": run, **options, **await run_charts(dash, request, run, **options)}
+    opts = runs_view.run_options(request, rid)
+    context = {
+        "page": "training",
+        "run": run,
+        "log": opts.log,
+        "compare": opts.compare,
+        "lo": opts.lo,
+        "hi": opts.hi,
+        **await runs_view.run_charts(dash, request, run, opts),
+    }
     if is_htmx(request):
         return render(request, "partials/run_charts.html", context)
     context["steps"] = await queries.run_steps(dash.reader, rid)
