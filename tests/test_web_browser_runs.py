@@ -186,3 +186,34 @@ async def test_a_closed_episode_names_its_wrong_argument_in_the_browser(browser:
     await playwright_api.expect(page.locator("#why-rollouts")).to_contain_text('from_account_id: "ACC-0003"')
     await browser.shot("group_why")
     assert browser.errors == []
+
+
+async def test_the_runs_failure_table_in_the_browser(browser: Browser) -> None:  # noqa: F811
+    hub = hub_of(browser.live.app)
+    engine = hub.episodes
+    hub.bus.publish(RunEvent("run-f", "grpo-f", {}, "running", 1.0))
+    missing = '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>'
+    made_up = '<tool_call>{"name": "banking__get_account_v2", "arguments": {"account_id": "ACC-0001"}}</tool_call>'
+    for step, script in enumerate([[missing, "Done."], [made_up, "<tool_call>{broken</tool_call>", "Done."]]):
+        (ep,) = engine.open_group("bank-balance-001", 1, run="run-f", step=step)
+        for m in script:
+            if not engine.get(ep.id).done:
+                engine.step(ep.id, m)
+        engine.finish(ep.id)
+        engine.close(ep.id)
+    await hub.store.flush(10)
+    page = browser.page
+    await browser.goto("/ui/training/run-f")
+    await page.locator("#analytics-link").click()
+    await page.wait_for_url(re.compile(r"/ui/training/run-f/analytics$"))
+    row = page.locator('#failure-table tr[data-tool="banking.get_account"]')
+    await playwright_api.expect(row.locator('td[data-kind="tool"]')).to_have_text("1")
+    await playwright_api.expect(page.locator("#failure-table tbody tr")).to_have_count(1)  # no made-up name in it
+    await playwright_api.expect(page.locator("#unknown-count")).to_have_text("1")
+    await playwright_api.expect(page.locator("code.unknown-name")).to_have_text("banking.get_account_v2")
+    await playwright_api.expect(page.locator("#unparsed-count")).to_have_text("1")
+    await page.locator("#variance").select_option("nonzero")
+    await page.locator("#group-filter button").click()
+    await page.wait_for_url(re.compile(r"variance=nonzero"))
+    await browser.shot("run_analytics")
+    assert browser.errors == []

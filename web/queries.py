@@ -655,3 +655,36 @@ async def run_components(db: Reader, run_id: str) -> dict[str, list[tuple[float,
         if points:
             out[name] = points
     return out
+
+
+# Run analytics ----------------------------------------------------------------------------------
+
+
+async def run_failures(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    """The run's episode calls per (server, tool, error kind): calls and failures (error kind None: the calls
+    that succeeded)."""
+    return await db.tuples(
+        "SELECT c.server, c.tool, c.error_kind, COUNT(*), SUM(c.ok = 0) FROM episodes e "
+        "JOIN tool_calls c ON c.episode_id = e.id WHERE e.run_id = ? GROUP BY c.server, c.tool, c.error_kind",
+        (run_id,),
+    )
+
+
+async def run_lost(db: Reader, run_id: str, width: int) -> list[tuple[Any, ...]]:
+    """Per step range (``run_step / width``) and component: the episodes and the points the ledger says they lost."""
+    return await db.tuples(
+        "SELECT e.run_step / ? AS b, json_extract(j.value, '$.name'), COUNT(*), SUM(json_extract(j.value, '$.lost')) "
+        "FROM episodes e JOIN rewards r ON r.episode_id = e.id, json_each(r.ledger) j "
+        "WHERE e.run_id = ? AND e.run_step IS NOT NULL AND r.ledger IS NOT NULL GROUP BY b, 2 ORDER BY b",
+        (width, run_id),
+    )
+
+
+async def run_groups(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    """The run's GRPO groups: step, group, task, rollouts scored, mean, min and max total, mean of squares."""
+    return await db.tuples(
+        "SELECT e.run_step, e.group_id, MIN(e.task_id), COUNT(r.total), AVG(r.total), MIN(r.total), MAX(r.total), "
+        "AVG(r.total * r.total) FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id WHERE e.run_id = ? "
+        "GROUP BY e.run_step, e.group_id ORDER BY e.run_step, e.group_id",
+        (run_id,),
+    )

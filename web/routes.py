@@ -14,7 +14,7 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from web import sse, views
+from web import analytics, sse, views
 from web.render import make_link
 from web.vendor import served_dirs
 
@@ -50,6 +50,7 @@ def routes() -> list[BaseRoute]:
         Route("/ui/tasks/{tid}/replay", views.replay_task, methods=["POST"]),
         Route("/ui/training", views.training),
         Route("/ui/training/{rid}", views.run_page),
+        Route("/ui/training/{rid}/analytics", analytics.run_analytics),
         Route("/ui/compare", views.compare_runs),
         Route("/ui/sse/overview", sse.overview_events),
         Route("/ui/sse/episodes/{eid}", sse.episode_events),
