@@ -127,6 +127,7 @@ SORTS = {
     "reward": "r.total DESC",
     "-reward": "r.total ASC",
     "calls": "e.calls DESC",
+    "-calls": "e.calls ASC",
     **{c: f"r.{c} ASC" for c in COMPONENTS},
     **{f"-{c}": f"r.{c} DESC" for c in COMPONENTS},
 }
@@ -276,6 +277,18 @@ async def count_episodes(db: Reader, flt: EpisodeFilter) -> int:
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
     found = await db.one(f"SELECT COUNT(*) AS n {_from(flt, False)} {where}", params)
     return int(found["n"]) if found else 0
+
+
+async def episode_ids(db: Reader, flt: EpisodeFilter, limit: int) -> list[str]:
+    """Every episode the filter keeps, in the list's order (newest first, or the sort), at most ``limit``."""
+    clauses, params = flt.where()
+    order = SORTS.get(flt.sort)
+    if order is not None:
+        clauses.append("r.episode_id IS NOT NULL")
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    sql_order = f"{order}, e.opened_at DESC, e.id DESC" if order else "e.opened_at DESC, e.id DESC"
+    rows = await db.tuples(f"SELECT e.id {_from(flt, False)} {where} ORDER BY {sql_order} LIMIT ?", [*params, limit])
+    return [r[0] for r in rows]
 
 
 async def _attach_call_counts(db: Reader, rows: list[Row]) -> None:

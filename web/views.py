@@ -353,8 +353,19 @@ def episode_filter(request: Request) -> queries.EpisodeFilter:
 SORT_OPTIONS = [
     ("reward", "reward, highest first"),
     ("-reward", "reward, lowest first"),
+    ("calls", "most calls first"),
+    ("-calls", "fewest calls first"),
     *[(c, f"most points lost on {c}") for c in queries.COMPONENTS],
+    *[(f"-{c}", f"fewest points lost on {c}") for c in queries.COMPONENTS],
 ]
+SORT_LABELS = dict(SORT_OPTIONS)
+
+
+def shown_components(rows: list[dict[str, Any]]) -> list[str]:
+    """The component columns worth a column on this page: those some row's reward accounts for (a clarify or
+    abstention term only where such tasks are listed); all of them when no row is scored."""
+    present = {c for r in rows if r.get("points") for c in r["points"]["lost"]}
+    return [c for c in queries.COMPONENTS if c in present] or list(queries.COMPONENTS)
 
 
 def with_points(row: dict[str, Any]) -> dict[str, Any]:
@@ -377,16 +388,18 @@ async def episodes(request: Request) -> Response:
     cursor = request.query_params.get("cursor") or None
     page = await queries.episode_page(dash.reader, flt, cursor)
     total = await queries.count_episodes(dash.reader, flt)
+    rows = [with_points(r) for r in page.rows]
     context = {
         "page": "episodes",
         "filter": flt,
         "filter_query": flt.query(),
-        "rows": [with_points(r) for r in page.rows],
+        "rows": rows,
         "next": page.next_cursor,
         "cursor": cursor,
         "total": total,
-        "components": list(queries.COMPONENTS),
+        "components": shown_components(rows),
         "sort_options": SORT_OPTIONS,
+        "sort_label": SORT_LABELS.get(flt.sort, "newest first"),
         "task_ids": sorted(dash.hub.tasks.tasks)[:2000],
         "servers": list(dash.hub.library.mounts),
     }

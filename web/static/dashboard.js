@@ -228,3 +228,8 @@ document.addEventListener("DOMContentLoaded", function () {
   try { var kept = localStorage.getItem("prove.smoothing"); if (kept !== null && !input.hasAttribute("data-set")) { input.value = kept; } } catch (e) { /* private mode */ }
   applySmoothing();
 });
+// The episode list's sort dropdown follows a header sort (the list is swapped in without the form).
+document.addEventListener("htmx:afterSettle", function () {
+  var label = document.getElementById("sort-label"), select = document.getElementById("sort-select");
+  if (label && select) { select.value = label.getAttribute("data-sort") || ""; }
+});
