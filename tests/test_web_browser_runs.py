@@ -217,3 +217,28 @@ async def test_the_runs_failure_table_in_the_browser(browser: Browser) -> None: 
     await page.wait_for_url(re.compile(r"variance=nonzero"))
     await browser.shot("run_analytics")
     assert browser.errors == []
+
+
+async def test_the_episode_list_updates_over_sse_without_polling(browser: Browser) -> None:  # noqa: F811
+    hub = hub_of(browser.live.app)
+    engine = hub.episodes
+    page = browser.page
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    await browser.goto("/ui/episodes")
+    await page.locator('body[data-sse="open"]').wait_for()
+    await playwright_api.expect(page.locator("#episode-count")).to_contain_text("0 episodes")
+    fetched = len(requests)
+    (ep,) = engine.open_group("bank-balance-001", 1, run="run-s", step=0)
+    engine.step(ep.id, "Done.")
+    engine.finish(ep.id)
+    row = page.locator(f'#episode-list tr[data-episode="{ep.id}"]')
+    await playwright_api.expect(row).to_be_visible()
+    await playwright_api.expect(row).to_contain_text("run-s · 0")
+    list_fetches = [u for u in requests[fetched:] if "/ui/episodes" in u]
+    assert len(list_fetches) == 1, list_fetches  # one fetch for the change, no timer re-fetching the list
+    await page.locator('#episode-list a.sort[data-sort="reward"]').click()
+    await playwright_api.expect(page.locator("#sort-select")).to_have_value("reward")
+    await playwright_api.expect(page.locator("#sort-label")).to_have_text("reward, highest first")
+    await browser.shot("episodes_list")
+    assert browser.errors == []
