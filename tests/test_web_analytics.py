@@ -96,3 +96,14 @@ def test_failure_tables_counts_every_call() -> None:
     ]
     t = failure_tables(rows)
     assert t["calls"] == 11 and t["tools"][0]["rate"] == pytest.approx(2 / 7) and t["unparsed"] == 3
+
+
+def test_kept_results_follow_new_episodes(client: TestClient, run: dict[str, str]) -> None:
+    before = client.get("/ui/training/run-a/analytics").context  # type: ignore[attr-defined]
+    again = client.get("/ui/training/run-a/analytics").context  # type: ignore[attr-defined]
+    assert again["groups_total"] == before["groups_total"] == 2  # the second read comes from the kept result
+    rollouts(client, "run-a", 2, [[RIGHT, "Done."], [RIGHT, "Done."]])
+    flush(client)
+    after = client.get("/ui/training/run-a/analytics").context  # type: ignore[attr-defined]
+    assert (after["groups_total"], after["zero_total"]) == (3, 2)
+    assert after["failures"]["tools"][0]["calls"] == before["failures"]["tools"][0]["calls"] + 2

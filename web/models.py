@@ -124,6 +124,9 @@ def merge_live(row: dict[str, Any], live: Episode) -> None:
 WEIGHTS = {c.name: c.weight for c in WEIGHTED if c.weight}
 
 
+MIN_RANKED_EPISODES = 5
+
+
 def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, Any]:
     """Points lost per component (over all rows) and per task, from ``queries.losses`` rows.
 
@@ -163,7 +166,10 @@ def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, A
         t["mean_lost"] = sum(t[f"lost_{c}"] for c in WEIGHTS) / n
         t["top"] = top_loss(t, list(WEIGHTS))
         by_task.append(t)
-    by_task.sort(key=lambda t: -float(t["mean_lost"]))
+    # a task seen in a handful of episodes ranks after those with enough to tell: one bad rollout is not a pattern
+    for t in by_task:
+        t["few"] = t["episodes"] < MIN_RANKED_EPISODES
+    by_task.sort(key=lambda t: (t["few"], -float(t["mean_lost"])))
     return {"components": component_losses(overall, list(WEIGHTS)), "tasks": by_task[:task_limit]}
 
 

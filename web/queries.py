@@ -27,7 +27,7 @@ Row = dict[str, Any]
 class SmallCache:
     """A few computed results (downsampled runs) by key, least recently used dropped first."""
 
-    def __init__(self, maxsize: int = 8) -> None:
+    def __init__(self, maxsize: int = 32) -> None:
         self.maxsize = maxsize
         self._items: OrderedDict[Any, Any] = OrderedDict()
 
@@ -357,6 +357,12 @@ async def group(db: Reader, gid: str, limit: int = 256) -> list[Row]:
     return rows
 
 
+async def session_call_count(db: Reader, sid: str) -> int:
+    """The session's stored tool calls: those a server ran and those the hub refused (unknown names, unparsed)."""
+    found = await db.one("SELECT COUNT(*) AS n FROM tool_calls WHERE session_id = ?", (sid,))
+    return int(found["n"]) if found else 0
+
+
 async def first_user_turn(db: Reader, eid: str) -> str | None:
     """What the user first said in an episode (a group's prompt: its rollouts share the task)."""
     found = await db.one(
@@ -638,9 +644,36 @@ async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 20_000) ->
 # Runs: step ranges and the components from stored episodes -------------------------------------
 
 
+# What a run's derived views read changes only when the store gains rows; MAX(rowid) of a table is one index probe.
+VERSION_SQL = "SELECT (SELECT MAX(rowid) FROM {0}) AS v"
+
+
+async def versioned(db: Reader, key: tuple[Any, ...], tables: tuple[str, ...], compute: Any) -> Any:
+    """``compute()``'s result, kept while none of ``tables`` has a new row (an update of a finished episode adds a
+    reward row, so ``rewards`` moves with it)."""
+    version = []
+    for table in tables:
+        found = await db.one(VERSION_SQL.format(table))
+        version.append(int((found or {}).get("v") or 0))
+    cached = db.cache.get(key)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    value = await compute()
+    db.cache.put(key, (version, value))
+    return value
+
+
 async def run_metrics_range(db: Reader, run_id: str, lo: int, hi: int, buckets: int = 150) -> Series:
     """``run_metrics`` over steps ``lo``..``hi`` only (a zoomed chart): the range at full resolution up to
-    ``2 * buckets`` points per metric, read from the covering index."""
+    ``2 * buckets`` points per metric, read from the covering index; kept until the store has new metrics."""
+
+    async def compute() -> Series:
+        return await _run_metrics_range(db, run_id, lo, hi, buckets)
+
+    return await versioned(db, ("range", run_id, lo, hi, buckets), ("run_metrics",), compute)  # type: ignore[no-any-return]
+
+
+async def _run_metrics_range(db: Reader, run_id: str, lo: int, hi: int, buckets: int) -> Series:
     spans = await db.tuples(
         "SELECT name, MIN(step), MAX(step), COUNT(*) FROM run_metrics WHERE run_id = ? AND step BETWEEN ? AND ? "
         "GROUP BY name",
@@ -655,7 +688,16 @@ async def run_metrics_range(db: Reader, run_id: str, lo: int, hi: int, buckets: 
 
 async def run_components(db: Reader, run_id: str) -> dict[str, list[tuple[float, float]]]:
     """Per reward component, its mean over the run's scored episodes at each step (``episodes_run`` index), and
-    the mean total as ``reward``: the hub's own curve, which needs no trainer metric names."""
+    the mean total as ``reward``: the hub's own curve, which needs no trainer metric names. Kept until the store
+    has new rewards."""
+
+    async def compute() -> dict[str, list[tuple[float, float]]]:
+        return await _run_components(db, run_id)
+
+    return await versioned(db, ("components", run_id), ("rewards", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_components(db: Reader, run_id: str) -> dict[str, list[tuple[float, float]]]:
     cols = ", ".join(f"AVG(r.{c})" for c in COMPONENTS)
     rows = await db.tuples(
         f"SELECT e.run_step, AVG(r.total), {cols} FROM episodes e JOIN rewards r ON r.episode_id = e.id "
@@ -674,6 +716,13 @@ async def run_components(db: Reader, run_id: str) -> dict[str, list[tuple[float,
 
 
 async def run_failures(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    async def compute() -> list[tuple[Any, ...]]:
+        return await _run_failures(db, run_id)
+
+    return await versioned(db, ("run_failures", run_id), ("tool_calls", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_failures(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
     """The run's episode calls per (server, tool, error kind): calls and failures (error kind None: the calls
     that succeeded)."""
     return await db.tuples(
@@ -684,6 +733,13 @@ async def run_failures(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
 
 
 async def run_lost(db: Reader, run_id: str, width: int) -> list[tuple[Any, ...]]:
+    async def compute() -> list[tuple[Any, ...]]:
+        return await _run_lost(db, run_id, width)
+
+    return await versioned(db, ("run_lost", run_id, width), ("rewards", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_lost(db: Reader, run_id: str, width: int) -> list[tuple[Any, ...]]:
     """Per step range (``run_step / width``) and component: the episodes and the points the ledger says they lost."""
     return await db.tuples(
         "SELECT e.run_step / ? AS b, json_extract(j.value, '$.name'), COUNT(*), SUM(json_extract(j.value, '$.lost')) "
@@ -694,6 +750,13 @@ async def run_lost(db: Reader, run_id: str, width: int) -> list[tuple[Any, ...]]
 
 
 async def run_groups(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    async def compute() -> list[tuple[Any, ...]]:
+        return await _run_groups(db, run_id)
+
+    return await versioned(db, ("run_groups", run_id), ("rewards", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_groups(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
     """The run's GRPO groups: step, group, task, rollouts scored, mean, min and max total, mean of squares."""
     return await db.tuples(
         "SELECT e.run_step, e.group_id, MIN(e.task_id), COUNT(r.total), AVG(r.total), MIN(r.total), MAX(r.total), "

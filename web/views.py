@@ -57,7 +57,7 @@ async def overview_stats(dash: Dashboard) -> dict[str, Any]:
     stored = await queries.totals(dash.reader)
     engine = hub.episodes.stats()
     return {
-        "sessions": len(hub.sessions),
+        "sessions": len(hub.sessions.visible()),  # as the Sessions page counts: not the hub's internal ones
         "episodes_open": engine["open"],
         "episodes": stored["episodes"],
         "tool_calls": max(stored["tool_calls"], dash.live.calls),
@@ -280,6 +280,7 @@ async def session_page(request: Request) -> Response:
             "servers": servers,
             "calls": calls.rows,
             "next": calls.next_cursor,
+            "stored_calls": await queries.session_call_count(dash.reader, sid),
         },
     )
 
@@ -599,10 +600,12 @@ async def group_page(request: Request) -> Response:
 
 
 def dataset_stats(tasks: list[Task]) -> list[dict[str, Any]]:
-    """Per dataset (``meta.dataset``, else "built-in"): counts by kind and server, turns and calls per task."""
+    """Per dataset (``meta.dataset``; synthesized tasks without one: "synthesized"; else "built-in"): counts by
+    kind and server, turns and calls per task."""
     groups: dict[str, list[Task]] = {}
     for t in tasks:
-        groups.setdefault(str(t.meta.get("dataset", "built-in")), []).append(t)
+        origin = "synthesized" if "synth" in t.meta else "built-in"
+        groups.setdefault(str(t.meta.get("dataset", origin)), []).append(t)
     out = []
     for name, group in sorted(groups.items()):
         kinds: dict[str, int] = {}
