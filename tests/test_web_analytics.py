@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from hub.engine.events import RunEvent
-from tests.web_support import flush, hub_of, web_client
+from tests.web_support import flush, hub_of, rollouts, web_client
 from web.analytics import failure_tables
 
 MISSING_ACCOUNT = '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>'
@@ -24,25 +24,19 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     yield from web_client(tmp_path)
 
 
-def rollouts(client: TestClient, run: str, step: int, scripts: list[list[str]]) -> str:
-    """One group of the run at ``step``, each rollout played by its script, finished and closed."""
-    engine = hub_of(client.app).episodes
-    eps = engine.open_group("bank-balance-001", len(scripts), run=run, step=step)
-    for ep, script in zip(eps, scripts):
-        for m in script:
-            if not engine.get(ep.id).done:
-                engine.step(ep.id, m)
-        engine.finish(ep.id)
-        engine.close(ep.id)
-    return eps[0].group
+def group(client: TestClient, run: str, step: int, scripts: list[list[str]]) -> str:
+    """One group of the run at ``step``, each rollout played by its script, finished and closed; its id."""
+    (first, *_) = rollouts(hub_of(client.app), "bank-balance-001", scripts, run=run, step=step)
+    flush(client)
+    return str(client.get(f"/ui/episodes/{first}").context["episode"]["group_id"])  # type: ignore[attr-defined]
 
 
 @pytest.fixture
 def run(client: TestClient) -> dict[str, str]:
     hub_of(client.app).bus.publish(RunEvent("run-a", "grpo-a", {}, "running", 1.0))
-    mixed = rollouts(client, "run-a", 0, [[MISSING_ACCOUNT, RIGHT, "Done."], [HALLUCINATED, UNPARSED, "Done."]])
-    same = rollouts(client, "run-a", 1, [[RIGHT, "Done."], [RIGHT, "Done."]])
-    other = rollouts(client, "run-b", 0, [[MISSING_ACCOUNT, MISSING_ACCOUNT, "Done."]])  # another run: not counted
+    mixed = group(client, "run-a", 0, [[MISSING_ACCOUNT, RIGHT, "Done."], [HALLUCINATED, UNPARSED, "Done."]])
+    same = group(client, "run-a", 1, [[RIGHT, "Done."], [RIGHT, "Done."]])
+    other = group(client, "run-b", 0, [[MISSING_ACCOUNT, MISSING_ACCOUNT, "Done."]])  # another run: not counted
     flush(client)
     return {"mixed": mixed, "same": same, "other": other}
 
@@ -102,7 +96,7 @@ def test_kept_results_follow_new_episodes(client: TestClient, run: dict[str, str
     before = client.get("/ui/training/run-a/analytics").context  # type: ignore[attr-defined]
     again = client.get("/ui/training/run-a/analytics").context  # type: ignore[attr-defined]
     assert again["groups_total"] == before["groups_total"] == 2  # the second read comes from the kept result
-    rollouts(client, "run-a", 2, [[RIGHT, "Done."], [RIGHT, "Done."]])
+    group(client, "run-a", 2, [[RIGHT, "Done."], [RIGHT, "Done."]])
     flush(client)
     after = client.get("/ui/training/run-a/analytics").context  # type: ignore[attr-defined]
     assert (after["groups_total"], after["zero_total"]) == (3, 2)

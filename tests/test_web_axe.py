@@ -9,7 +9,7 @@ import pytest
 
 from hub.engine.events import RunEvent, RunMetricEvent
 from tests.test_web_browser import Browser, browser, playwright_api  # noqa: F401  (the fixture)
-from tests.web_support import hub_of, play
+from tests.web_support import WRONG_SOURCE, hub_of, play, rollouts
 
 AXE = Path(__file__).resolve().parent.parent / "web" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -17,11 +17,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not AXE.exists(), reason="axe-core missing: run scripts/bootstrap (npm install in web/)"),
 ]
-
-WRONG_SOURCE = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
 
 
 async def serious(b: Browser) -> list[str]:
@@ -50,17 +45,13 @@ async def duplicate_ids(b: Browser) -> list[str]:
 
 async def test_no_serious_axe_violation_on_any_page(browser: Browser) -> None:  # noqa: F811
     hub = hub_of(browser.live.app)
-    engine = hub.episodes
     hub.bus.publish(RunEvent("run-x", "grpo-x", {"lr": 1e-6}, "finished", 1.0))
     for step in range(30):
         hub.bus.publish(RunMetricEvent("run-x", step, {"reward": 0.02 * step, "loss/policy": 1.0, "kl": 0.01}, 2.0))
-    eps = engine.open_group("bank-transfer-002", 3, run="run-x", step=4)
-    for ep, script in zip(eps, [[WRONG_SOURCE, "Done."], [WRONG_SOURCE, "Done."], ["Done."]]):
-        for m in script:
-            if not engine.get(ep.id).done:
-                engine.step(ep.id, m)
-        engine.finish(ep.id)
-        engine.close(ep.id)
+    scripts = [[WRONG_SOURCE, "Done."], [WRONG_SOURCE, "Done."], ["Done."]]
+    closed = rollouts(hub, "bank-transfer-002", scripts, run="run-x", step=4)
+    await hub.store.flush(10)
+    engine_group = (await hub.store.query("SELECT group_id FROM episodes WHERE id = ?", (closed[0],)))[0]["group_id"]
     live = play(hub, "bank-transfer-002", finish=False)  # an open episode and its session
     await hub.store.flush(10)
     pages = {
@@ -71,9 +62,9 @@ async def test_no_serious_axe_violation_on_any_page(browser: Browser) -> None:  
         "session": f"/ui/sessions/es-{live[3:]}",
         "session_state": f"/ui/sessions/es-{live[3:]}/state/banking",
         "episodes": "/ui/episodes",
-        "episode_closed": f"/ui/episodes/{eps[0].id}",
+        "episode_closed": f"/ui/episodes/{closed[0]}",
         "episode_open": f"/ui/episodes/{live}",
-        "group": f"/ui/groups/{eps[0].group}",
+        "group": f"/ui/groups/{engine_group}",
         "tasks": "/ui/tasks",
         "task": "/ui/tasks/bank-transfer-002",
         "training": "/ui/training",

@@ -12,15 +12,11 @@ import pytest
 
 from hub.engine.events import RunEvent, RunMetricEvent
 from tests.test_web_browser import Browser, browser, playwright_api  # noqa: F401  (the fixture)
-from tests.web_support import hub_of
+from tests.web_support import WRONG_SOURCE, hub_of, rollouts
 
 pytestmark = [pytest.mark.browser]
 
 STEPS = 320
-WRONG_SOURCE = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
 
 
 async def long_run(b: Browser, rid: str = "run-long") -> None:
@@ -143,14 +139,9 @@ async def test_families_smoothing_and_zoom(browser: Browser) -> None:  # noqa: F
 
 async def test_the_component_curve_comes_from_stored_episodes(browser: Browser) -> None:  # noqa: F811
     hub = hub_of(browser.live.app)
-    engine = hub.episodes
     hub.bus.publish(RunEvent("run-c", "grpo-c", {}, "running", 1.0))
     for step in range(3):
-        for ep in engine.open_group("bank-transfer-002", 2, run="run-c", step=step):
-            engine.step(ep.id, WRONG_SOURCE)
-            engine.step(ep.id, "Done.")
-            engine.finish(ep.id)
-            engine.close(ep.id)
+        rollouts(hub, "bank-transfer-002", [[WRONG_SOURCE, "Done."]] * 2, run="run-c", step=step)
     await hub.store.flush(10)
     page = browser.page
     await browser.goto("/ui/training/run-c")
@@ -167,14 +158,10 @@ async def test_the_component_curve_comes_from_stored_episodes(browser: Browser) 
 async def test_a_closed_episode_names_its_wrong_argument_in_the_browser(browser: Browser) -> None:  # noqa: F811
     hub = hub_of(browser.live.app)
     engine = hub.episodes
-    (ep,) = engine.open_group("bank-transfer-002", 1)
-    engine.step(ep.id, WRONG_SOURCE)
-    engine.step(ep.id, "Done.")
-    engine.finish(ep.id)
-    engine.close(ep.id)
+    (eid,) = rollouts(hub, "bank-transfer-002", [[WRONG_SOURCE, "Done."]])
     await hub.store.flush(10)
     page = browser.page
-    await browser.goto(f"/ui/episodes/{ep.id}")
+    await browser.goto(f"/ui/episodes/{eid}")
     wrong = page.locator('#why-steps tr[data-gt="g1"] .arg.wrong[data-key="from_account_id"]')
     await playwright_api.expect(wrong).to_have_text(
         re.compile(r'from_account_id: "ACC-0003"\s*, expected\s*"ACC-0001"')
@@ -190,17 +177,11 @@ async def test_a_closed_episode_names_its_wrong_argument_in_the_browser(browser:
 
 async def test_the_runs_failure_table_in_the_browser(browser: Browser) -> None:  # noqa: F811
     hub = hub_of(browser.live.app)
-    engine = hub.episodes
     hub.bus.publish(RunEvent("run-f", "grpo-f", {}, "running", 1.0))
     missing = '<tool_call>{"name": "banking__get_account", "arguments": {"account_id": "ACC-9999"}}</tool_call>'
     made_up = '<tool_call>{"name": "banking__get_account_v2", "arguments": {"account_id": "ACC-0001"}}</tool_call>'
     for step, script in enumerate([[missing, "Done."], [made_up, "<tool_call>{broken</tool_call>", "Done."]]):
-        (ep,) = engine.open_group("bank-balance-001", 1, run="run-f", step=step)
-        for m in script:
-            if not engine.get(ep.id).done:
-                engine.step(ep.id, m)
-        engine.finish(ep.id)
-        engine.close(ep.id)
+        rollouts(hub, "bank-balance-001", [script], run="run-f", step=step)
     await hub.store.flush(10)
     page = browser.page
     await browser.goto("/ui/training/run-f")

@@ -12,12 +12,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from tests.web_support import flush, hub_of, web_client
-
-WRONG_SOURCE = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
+from tests.web_support import WRONG_SOURCE, flush, hub_of, rollouts, web_client
 
 
 @pytest.fixture
@@ -27,16 +22,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 @pytest.fixture
 def played(client: TestClient) -> dict[str, list[str]]:
-    engine = hub_of(client.app).episodes
     out: dict[str, list[str]] = {"run-a": [], "run-b": []}
     for run, step, script in (("run-a", 0, [WRONG_SOURCE, "Done."]), ("run-a", 1, ["Done."]), ("run-b", 0, ["Done."])):
-        (ep,) = engine.open_group("bank-transfer-002", 1, run=run, step=step)
-        for m in script:
-            if not engine.get(ep.id).done:
-                engine.step(ep.id, m)
-        engine.finish(ep.id)
-        engine.close(ep.id)
-        out[run].append(ep.id)
+        out[run] += rollouts(hub_of(client.app), "bank-transfer-002", [script], run=run, step=step)
     flush(client)
     return out
 

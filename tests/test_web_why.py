@@ -11,12 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from hub.engine.explain import differing
-from tests.web_support import flush, hub_of, web_client
+from tests.web_support import WRONG_SOURCE, flush, hub_of, rollouts, web_client
 
-WRONG_SOURCE = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
 NO_MEMO = (
     '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
     '"to_account_id": "ACC-0002", "amount": 300.0}}</tool_call>'
@@ -29,19 +25,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def closed(client: TestClient, task: str, messages: list[str], n: int = 1) -> list[str]:
-    """Rollouts of one group, each played, finished and closed (the trainer's path): the engine forgets them."""
-    engine = hub_of(client.app).episodes
-    eps = engine.open_group(task, n)
-    for ep in eps:
-        for m in messages:
-            if engine.get(ep.id).done:
-                break
-            engine.step(ep.id, m)
-        engine.finish(ep.id)
-        engine.close(ep.id)
+    """``n`` rollouts of one group, each played, finished and closed: the engine forgets them."""
+    ids = rollouts(hub_of(client.app), task, [messages] * n)
     flush(client)
-    assert all(ep.id not in engine.episodes for ep in eps)
-    return [ep.id for ep in eps]
+    assert all(eid not in hub_of(client.app).episodes.episodes for eid in ids)
+    return ids
 
 
 def text(html: str) -> str:

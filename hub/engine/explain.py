@@ -31,6 +31,7 @@ def _shown(value: Any) -> Any:
 
 
 def _same(a: Any, b: Any) -> bool:
+    """Equal as the reward's R_arg compares them (a bool equals only a bool: ``True`` is not ``1``)."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     return bool(a == b)
