@@ -206,6 +206,7 @@ async def test_the_episode_list_updates_over_sse_without_polling(browser: Browse
     page = browser.page
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
+    await page.set_viewport_size({"width": 1440, "height": 900})
     await browser.goto("/ui/episodes")
     await page.locator('body[data-sse="open"]').wait_for()
     await playwright_api.expect(page.locator("#episode-count")).to_contain_text("0 episodes")
@@ -216,6 +217,8 @@ async def test_the_episode_list_updates_over_sse_without_polling(browser: Browse
     row = page.locator(f'#episode-list tr[data-episode="{ep.id}"]')
     await playwright_api.expect(row).to_be_visible()
     await playwright_api.expect(row).to_contain_text("run-s · 0")
+    fits = "() => { const p = document.getElementById('episode-list'); return p.scrollWidth <= p.clientWidth; }"
+    assert await page.evaluate(fits)  # no column falls off at 1440 px
     list_fetches = [u for u in requests[fetched:] if "/ui/episodes" in u]
     assert len(list_fetches) == 1, list_fetches  # one fetch for the change, no timer re-fetching the list
     await page.locator('#episode-list a.sort[data-sort="reward"]').click()
