@@ -244,7 +244,7 @@ def _legend(series: Sequence[Series], width: int, right: int) -> list[str]:
     x = float(width - right)
     for i, s in reversed(list(enumerate(series))):
         name = s.name if len(s.name) <= 28 else s.name[:27] + "…"
-        step = 16 + 6.0 * len(name)
+        step = 18 + 6.5 * len(name)
         if x - step < 8:
             break
         x -= step
