@@ -180,15 +180,20 @@ async def fill(path: str, calls: int) -> str:
     return big
 
 
+CPU = {"last": 0.0}  # the median CPU time of the latest ``timed`` page: this process's, the reader thread's too
+
+
 async def timed(http: httpx.AsyncClient, url: str, repeat: int) -> tuple[float, float, int]:
     r = await http.get(url)  # warm-up (and the check that the page renders)
     assert r.status_code == 200, (url, r.status_code, r.text[:300])
-    times = []
+    times, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         r = await http.get(url)
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
     times.sort()
+    CPU["last"] = statistics.median(cpu)
     return statistics.median(times), times[int(0.95 * (len(times) - 1))], len(r.content)
 
 
@@ -226,6 +231,11 @@ async def main() -> None:
                 (f"run page, {METRICS} metrics x {STEPS:,} steps", f"/ui/training/{RUN}"),
                 (f"run page, {METRICS} metrics, htmx live refresh", f"/ui/training/{RUN}?_=htmx"),
                 (f"run page, {METRICS} metrics, log axis", f"/ui/training/{RUN}?log=1"),
+                ("run page zoomed to 200 steps", f"/ui/training/{RUN}?from=800&to=999"),
+                ("run analytics (failures, lost by range, groups)", f"/ui/training/{RUN}/analytics"),
+                ("run analytics, zero-variance groups", f"/ui/training/{RUN}/analytics?variance=zero"),
+                ("episode list, sorted by argument lost", "/ui/episodes?sort=argument"),
+                ("episode list, reward lowest first", "/ui/episodes?sort=-reward"),
                 ("overview", "/ui/"),
                 ("tasks (with points lost)", "/ui/tasks"),
                 ("task page", f"/ui/tasks/{TASKS[1]}"),
@@ -235,15 +245,15 @@ async def main() -> None:
                 f"\n## Dashboard render time, store with {args.calls:,} tool calls "
                 f"({args.calls // 5:,} episodes; filled in {fill_s:.1f} s)\n"
             )
-            print("| page | median ms | p95 ms | KiB |")
-            print("|---|---|---|---|")
+            print("| page | median ms | p95 ms | median CPU ms | KiB |")
+            print("|---|---|---|---|---|")
             for label, url in pages:
                 headers = {"HX-Request": "true"} if "htmx" in label else {}
                 http.headers.update(headers)
                 med, p95, size = await timed(http, url, args.repeat)
                 for h in headers:
                     del http.headers[h]
-                print(f"| {label} | {med:.1f} | {p95:.1f} | {size / 1024:.0f} |")
+                print(f"| {label} | {med:.1f} | {p95:.1f} | {CPU['last']:.1f} | {size / 1024:.0f} |")
             await cold_run_page(http, app, args.repeat)
             await gc_effect(
                 http,

@@ -306,7 +306,7 @@ def test_stored_metrics_downsample_keeping_spikes(client: TestClient) -> None:
     assert log.context["log"] and ">100<" in log.text  # type: ignore[attr-defined]
 
 
-def test_runs_overlay_and_metrics_group_by_prefix(client: TestClient) -> None:
+def test_runs_overlay_and_metrics_group_by_family(client: TestClient) -> None:
     hub = hub_of(client.app)
     for rid in ("run-a", "run-b"):
         hub.bus.publish(RunEvent(rid, rid, {}, "running", 1.0))
@@ -319,10 +319,11 @@ def test_runs_overlay_and_metrics_group_by_prefix(client: TestClient) -> None:
     assert r.status_code == 303 and r.headers["location"] == "/ui/training/run-a?compare=run-b"
     ctx = client.get("/ui/training/run-a", params={"compare": "run-b"}).context  # type: ignore[attr-defined]
     assert [(g["name"], [c["name"] for c in g["charts"]]) for g in ctx["groups"]] == [
+        ("reward", ["reward"]),
         ("loss", ["loss/policy", "loss/value"]),
-        ("other", ["kl", "reward"]),
+        ("kl / entropy", ["kl"]),
     ]
-    assert 'data-name="run-b"' in ctx["groups"][0]["charts"][0]["svg"]
+    assert 'data-name="run-b"' in ctx["groups"][1]["charts"][0]["svg"]
     fragment = client.get("/ui/training/run-a", headers=HX)
     assert fragment.template.name == "partials/run_charts.html"  # type: ignore[attr-defined]
 

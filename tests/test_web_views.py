@@ -267,7 +267,7 @@ def test_training_runs_with_reward_curves(client: TestClient) -> None:
     ctx = r.context  # type: ignore[attr-defined]
     assert ctx["latest"]["reward"] == pytest.approx(0.4)
     assert {c["name"] for g in ctx["groups"] for c in g["charts"]} == {"reward", "reward/coverage", "kl"}
-    assert [g["name"] for g in ctx["groups"]] == ["reward", "other"]
+    assert [g["name"] for g in ctx["groups"]] == ["reward", "kl / entropy"]
     assert "reward/coverage" in ctx["reward_chart"] and ">kl<" not in ctx["reward_chart"]
     assert client.get("/ui/training/nope").status_code == 404
 

@@ -59,3 +59,26 @@ def csrf_field(page_html: str) -> dict[str, str]:
     found = CSRF_INPUT.search(page_html)
     assert found, "the page carries no CSRF token"
     return {"csrf_token": found.group(1)}
+
+
+WRONG_SOURCE = (
+    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
+    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
+)
+
+
+def rollouts(
+    hub: Hub, task_id: str, scripts: list[list[str]], *, run: str | None = None, step: int | None = None
+) -> list[str]:
+    """One GRPO group of ``task_id``: rollout i plays ``scripts[i]``, is finished and closed (the trainer's path:
+    the engine forgets it, only the store keeps it). Its episode ids, in order."""
+    engine = hub.episodes
+    eps = engine.open_group(task_id, len(scripts), run=run, step=step)
+    for ep, script in zip(eps, scripts):
+        for message in script:
+            if engine.get(ep.id).done:
+                break
+            engine.step(ep.id, message)
+        engine.finish(ep.id)
+        engine.close(ep.id)
+    return [ep.id for ep in eps]

@@ -124,6 +124,9 @@ def merge_live(row: dict[str, Any], live: Episode) -> None:
 WEIGHTS = {c.name: c.weight for c in WEIGHTED if c.weight}
 
 
+MIN_RANKED_EPISODES = 5
+
+
 def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, Any]:
     """Points lost per component (over all rows) and per task, from ``queries.losses`` rows.
 
@@ -163,7 +166,10 @@ def loss_tables(rows: list[dict[str, Any]], task_limit: int = 25) -> dict[str, A
         t["mean_lost"] = sum(t[f"lost_{c}"] for c in WEIGHTS) / n
         t["top"] = top_loss(t, list(WEIGHTS))
         by_task.append(t)
-    by_task.sort(key=lambda t: -float(t["mean_lost"]))
+    # a task seen in a handful of episodes ranks after those with enough to tell: one bad rollout is not a pattern
+    for t in by_task:
+        t["few"] = t["episodes"] < MIN_RANKED_EPISODES
+    by_task.sort(key=lambda t: (t["few"], -float(t["mean_lost"])))
     return {"components": component_losses(overall, list(WEIGHTS)), "tasks": by_task[:task_limit]}
 
 
@@ -236,7 +242,13 @@ def group_view(rows: list[dict[str, Any]], calls: dict[str, list[dict[str, Any]]
         if h and h not in labels:
             labels[h] = chr(ord("A") + len(labels) % 26)
     rollouts = [
-        {**r, "advantage": a, "calls": len(c), "state_label": labels.get(r.get("final_hash") or "", "–")}
+        {
+            **r,
+            "advantage": a,
+            "calls": len(c),
+            "state_label": labels.get(r.get("final_hash") or "", "–"),
+            "why_summary": why_summary(r.get("why")),
+        }
         for r, a, c in zip(rows, advs, seqs)
     ]
     scored = [r["reward"] for r in rows if r.get("reward") is not None]
@@ -253,4 +265,37 @@ def group_view(rows: list[dict[str, Any]], calls: dict[str, list[dict[str, Any]]
         "state_groups": list(state_groups.values()),
         "mean": sum(scored) / len(scored) if scored else None,
         "std": (sum((x - sum(scored) / len(scored)) ** 2 for x in scored) / len(scored)) ** 0.5 if scored else None,
+    }
+
+
+def ground_truth(task: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A group's ground-truth calls (tool, arguments), from the task when this hub has it loaded, else from the
+    why a rollout kept at finish (it carries each step's expected arguments)."""
+    if task is not None:
+        return [{"gt": s.id, "name": s.name, "arguments": s.arguments} for s in task.gt_steps()]
+    for r in rows:
+        steps = (r.get("why") or {}).get("steps")
+        if steps:
+            return [{"gt": s["gt"], "name": s["name"], "arguments": s["expected"]} for s in steps]
+    return []
+
+
+def why_summary(why: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A rollout's why in one cell: the steps it missed, the arguments it got wrong, the reasons."""
+    if not why:
+        return None
+    wrong = [
+        {"gt": s["gt"], **d}
+        for s in why.get("steps", [])
+        for d in (s.get("differ") if s.get("call") is not None else (s.get("near") or {}).get("differ")) or []
+    ]
+    disorder = [s["gt"] for s in why.get("steps", []) if s.get("call") is not None and s.get("ordered") is False]
+    invalid = [v for v in why.get("validity", []) if v.get("score", 1) < 1]
+    return {
+        "missing": why.get("missing", []),
+        "wrong": wrong,
+        "disorder": disorder,
+        "invalid": invalid,
+        "reasons": why.get("reasons", {}),
+        "preset": why.get("preset"),
     }

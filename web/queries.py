@@ -27,7 +27,7 @@ Row = dict[str, Any]
 class SmallCache:
     """A few computed results (downsampled runs) by key, least recently used dropped first."""
 
-    def __init__(self, maxsize: int = 8) -> None:
+    def __init__(self, maxsize: int = 32) -> None:
         self.maxsize = maxsize
         self._items: OrderedDict[Any, Any] = OrderedDict()
 
@@ -127,6 +127,7 @@ SORTS = {
     "reward": "r.total DESC",
     "-reward": "r.total ASC",
     "calls": "e.calls DESC",
+    "-calls": "e.calls ASC",
     **{c: f"r.{c} ASC" for c in COMPONENTS},
     **{f"-{c}": f"r.{c} DESC" for c in COMPONENTS},
 }
@@ -278,6 +279,18 @@ async def count_episodes(db: Reader, flt: EpisodeFilter) -> int:
     return int(found["n"]) if found else 0
 
 
+async def episode_ids(db: Reader, flt: EpisodeFilter, limit: int) -> list[str]:
+    """Every episode the filter keeps, in the list's order (newest first, or the sort), at most ``limit``."""
+    clauses, params = flt.where()
+    order = SORTS.get(flt.sort)
+    if order is not None:
+        clauses.append("r.episode_id IS NOT NULL")
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    sql_order = f"{order}, e.opened_at DESC, e.id DESC" if order else "e.opened_at DESC, e.id DESC"
+    rows = await db.tuples(f"SELECT e.id {_from(flt, False)} {where} ORDER BY {sql_order} LIMIT ?", [*params, limit])
+    return [r[0] for r in rows]
+
+
 async def _attach_call_counts(db: Reader, rows: list[Row]) -> None:
     """Each episode's tool-call count and failed-call count (open episodes have no count of their own yet)."""
     if not rows:
@@ -332,13 +345,30 @@ async def evidence(db: Reader, eid: str) -> Row | None:
 async def group(db: Reader, gid: str, limit: int = 256) -> list[Row]:
     """The episodes of one GRPO group with their rewards and evidence, in the order they were opened."""
     rows = await db.rows(
-        f"SELECT {LIST_COLUMNS}, v.expected_diff {LIST_FROM} WHERE e.group_id = ? ORDER BY e.opened_at, e.id LIMIT ?",
+        f"SELECT {LIST_COLUMNS}, v.expected_diff, r.why AS reward_why {LIST_FROM} WHERE e.group_id = ? "
+        "ORDER BY e.opened_at, e.id LIMIT ?",
         (gid, limit),
     )
     for r in rows:
         decode_reward_columns(r)
         r["expected_diff"] = None if r["expected_diff"] is None else json.loads(r["expected_diff"])
+        why = r.pop("reward_why")
+        r["why"] = None if why is None else json.loads(why)
     return rows
+
+
+async def session_call_count(db: Reader, sid: str) -> int:
+    """The session's stored tool calls: those a server ran and those the hub refused (unknown names, unparsed)."""
+    found = await db.one("SELECT COUNT(*) AS n FROM tool_calls WHERE session_id = ?", (sid,))
+    return int(found["n"]) if found else 0
+
+
+async def first_user_turn(db: Reader, eid: str) -> str | None:
+    """What the user first said in an episode (a group's prompt: its rollouts share the task)."""
+    found = await db.one(
+        "SELECT content FROM turns WHERE episode_id = ? AND role = 'user' ORDER BY seq LIMIT 1", (eid,)
+    )
+    return None if found is None else str(found["content"])
 
 
 async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[str, list[Row]]:
@@ -363,7 +393,7 @@ async def calls_of(db: Reader, eids: list[str], per_episode: int = 300) -> dict[
 async def reward(db: Reader, eid: str) -> Row | None:
     found = await db.one("SELECT * FROM rewards WHERE episode_id = ?", (eid,))
     if found:
-        for key in ("components", "weights", "ledger"):
+        for key in ("components", "weights", "ledger", "why"):
             found[key] = json.loads(found[key]) if isinstance(found.get(key), str) else None
     return found
 
@@ -608,4 +638,129 @@ async def failures_by_tool(db: Reader, limit: int = 25, recent: int = 20_000) ->
         "ORDER BY id DESC LIMIT ?) GROUP BY server, tool HAVING failed > 0 "
         "ORDER BY failed DESC LIMIT ?",
         (recent, limit),
+    )
+
+
+# Runs: step ranges and the components from stored episodes -------------------------------------
+
+
+# What a run's derived views read changes only when the store gains rows; MAX(rowid) of a table is one index probe.
+VERSION_SQL = "SELECT (SELECT MAX(rowid) FROM {0}) AS v"
+
+
+async def versioned(db: Reader, key: tuple[Any, ...], tables: tuple[str, ...], compute: Any) -> Any:
+    """``compute()``'s result, kept while none of ``tables`` has a new row (an update of a finished episode adds a
+    reward row, so ``rewards`` moves with it)."""
+    version = []
+    for table in tables:
+        found = await db.one(VERSION_SQL.format(table))
+        version.append(int((found or {}).get("v") or 0))
+    cached = db.cache.get(key)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    value = await compute()
+    db.cache.put(key, (version, value))
+    return value
+
+
+async def run_metrics_range(db: Reader, run_id: str, lo: int, hi: int, buckets: int = 150) -> Series:
+    """``run_metrics`` over steps ``lo``..``hi`` only (a zoomed chart): the range at full resolution up to
+    ``2 * buckets`` points per metric, read from the covering index; kept until the store has new metrics."""
+
+    async def compute() -> Series:
+        return await _run_metrics_range(db, run_id, lo, hi, buckets)
+
+    return await versioned(db, ("range", run_id, lo, hi, buckets), ("run_metrics",), compute)  # type: ignore[no-any-return]
+
+
+async def _run_metrics_range(db: Reader, run_id: str, lo: int, hi: int, buckets: int) -> Series:
+    spans = await db.tuples(
+        "SELECT name, MIN(step), MAX(step), COUNT(*) FROM run_metrics WHERE run_id = ? AND step BETWEEN ? AND ? "
+        "GROUP BY name",
+        (run_id, lo, hi),
+    )
+    rows = await db.tuples(
+        "SELECT name, step, value FROM run_metrics WHERE run_id = ? AND step BETWEEN ? AND ? ORDER BY name, step",
+        (run_id, lo, hi),
+    )
+    return downsample_rows(rows, {n: (float(a), float(b), int(c)) for n, a, b, c in spans}, buckets)
+
+
+async def run_components(db: Reader, run_id: str) -> dict[str, list[tuple[float, float]]]:
+    """Per reward component, its mean over the run's scored episodes at each step (``episodes_run`` index), and
+    the mean total as ``reward``: the hub's own curve, which needs no trainer metric names. Kept until the store
+    has new rewards."""
+
+    async def compute() -> dict[str, list[tuple[float, float]]]:
+        return await _run_components(db, run_id)
+
+    return await versioned(db, ("components", run_id), ("rewards", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_components(db: Reader, run_id: str) -> dict[str, list[tuple[float, float]]]:
+    cols = ", ".join(f"AVG(r.{c})" for c in COMPONENTS)
+    rows = await db.tuples(
+        f"SELECT e.run_step, AVG(r.total), {cols} FROM episodes e JOIN rewards r ON r.episode_id = e.id "
+        "WHERE e.run_id = ? AND e.run_step IS NOT NULL GROUP BY e.run_step ORDER BY e.run_step",
+        (run_id,),
+    )
+    out: dict[str, list[tuple[float, float]]] = {}
+    for name, i in (("reward", 1), *((c, 2 + k) for k, c in enumerate(COMPONENTS))):
+        points = [(float(r[0]), float(r[i])) for r in rows if r[i] is not None]
+        if points:
+            out[name] = points
+    return out
+
+
+# Run analytics ----------------------------------------------------------------------------------
+
+
+async def run_failures(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    async def compute() -> list[tuple[Any, ...]]:
+        return await _run_failures(db, run_id)
+
+    return await versioned(db, ("run_failures", run_id), ("tool_calls", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_failures(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    """The run's episode calls per (server, tool, error kind): calls and failures (error kind None: the calls
+    that succeeded)."""
+    return await db.tuples(
+        "SELECT c.server, c.tool, c.error_kind, COUNT(*), SUM(c.ok = 0) FROM episodes e "
+        "JOIN tool_calls c ON c.episode_id = e.id WHERE e.run_id = ? GROUP BY c.server, c.tool, c.error_kind",
+        (run_id,),
+    )
+
+
+async def run_lost(db: Reader, run_id: str, width: int) -> list[tuple[Any, ...]]:
+    async def compute() -> list[tuple[Any, ...]]:
+        return await _run_lost(db, run_id, width)
+
+    return await versioned(db, ("run_lost", run_id, width), ("rewards", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_lost(db: Reader, run_id: str, width: int) -> list[tuple[Any, ...]]:
+    """Per step range (``run_step / width``) and component: the episodes and the points the ledger says they lost."""
+    return await db.tuples(
+        "SELECT e.run_step / ? AS b, json_extract(j.value, '$.name'), COUNT(*), SUM(json_extract(j.value, '$.lost')) "
+        "FROM episodes e JOIN rewards r ON r.episode_id = e.id, json_each(r.ledger) j "
+        "WHERE e.run_id = ? AND e.run_step IS NOT NULL AND r.ledger IS NOT NULL GROUP BY b, 2 ORDER BY b",
+        (width, run_id),
+    )
+
+
+async def run_groups(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    async def compute() -> list[tuple[Any, ...]]:
+        return await _run_groups(db, run_id)
+
+    return await versioned(db, ("run_groups", run_id), ("rewards", "episodes"), compute)  # type: ignore[no-any-return]
+
+
+async def _run_groups(db: Reader, run_id: str) -> list[tuple[Any, ...]]:
+    """The run's GRPO groups: step, group, task, rollouts scored, mean, min and max total, mean of squares."""
+    return await db.tuples(
+        "SELECT e.run_step, e.group_id, MIN(e.task_id), COUNT(r.total), AVG(r.total), MIN(r.total), MAX(r.total), "
+        "AVG(r.total * r.total) FROM episodes e LEFT JOIN rewards r ON r.episode_id = e.id WHERE e.run_id = ? "
+        "GROUP BY e.run_step, e.group_id ORDER BY e.run_step, e.group_id",
+        (run_id,),
     )

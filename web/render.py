@@ -52,7 +52,8 @@ def make_link(request: Request) -> Callable[..., str]:
     token = token_of(request)
 
     def link(path: str, _params: Mapping[str, Any] | None = None, **params: Any) -> str:
-        query = {k: v for k, v in {**(_params or {}), **params}.items() if v not in (None, "", False)}
+        # 0 is a value (step 0), though 0 == False: test identity, not equality
+        query = {k: v for k, v in {**(_params or {}), **params}.items() if v is not None and v is not False and v != ""}
         if token:
             query["token"] = token
         base = path if path.startswith(PREFIX + "/") or path == PREFIX or path.startswith("/api") else PREFIX + path
@@ -114,12 +115,13 @@ def compact(value: Any, limit: int = 160) -> str:
 
 
 def shorten(value: str | None, keep: int = 14) -> str:
-    """A long id cut in the middle (``ep-3f2a9c…b41e``); the template puts the full id in a title and a copy button."""
+    """A long id cut to its kind prefix and its tail (``ep-…9e98915bd``): ids of one kind share their start and
+    differ at the end; the template puts the full id in a title and a copy button."""
     text = "" if value is None else str(value)
     if len(text) <= keep + 2:
         return text
-    tail = max(3, keep // 3)
-    return text[: keep - tail] + "…" + text[-tail:]
+    head = text.split("-", 1)[0] + "-" if "-" in text[:6] else text[: max(2, keep // 4)]
+    return head + "…" + text[-max(3, keep - len(head)) :]
 
 
 COPY_MAX = 20_000

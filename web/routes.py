@@ -14,7 +14,7 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from web import sse, views
+from web import analytics, export, sse, views
 from web.render import make_link
 from web.vendor import served_dirs
 
@@ -42,6 +42,7 @@ def routes() -> list[BaseRoute]:
         Route("/ui/sessions/{sid}", views.session_page),
         Route("/ui/sessions/{sid}/state/{server}", views.session_server),
         Route("/ui/episodes", views.episodes),
+        Route("/ui/episodes/export", export.episodes_export),
         Route("/ui/episodes/{eid}", views.episode_page),
         Route("/ui/episodes/{eid}/outcome", views.episode_reward),
         Route("/ui/groups/{gid}", views.group_page),
@@ -50,8 +51,10 @@ def routes() -> list[BaseRoute]:
         Route("/ui/tasks/{tid}/replay", views.replay_task, methods=["POST"]),
         Route("/ui/training", views.training),
         Route("/ui/training/{rid}", views.run_page),
+        Route("/ui/training/{rid}/analytics", analytics.run_analytics),
         Route("/ui/compare", views.compare_runs),
         Route("/ui/sse/overview", sse.overview_events),
+        Route("/ui/sse/episodes", sse.list_events),
         Route("/ui/sse/episodes/{eid}", sse.episode_events),
         Route("/ui/sse/training/{rid}", sse.run_events),
         Route("/favicon.ico", favicon),

@@ -8,6 +8,8 @@ memory). Messages carry rendered HTML fragments, which the page swaps in by even
   points lost per component, when episodes are scored, at most every ``CHARTS_EVERY_S``);
 - ``/ui/sse/episodes/{eid}``: ``item`` (a turn or a tool call to append to the timeline),
   ``status`` (the episode's badge), ``finished`` (tells the outcome section to reload itself);
+- ``/ui/sse/episodes``: ``changed`` (an episode opened, finished or was scored: the list re-fetches its first
+  page, at most every ``LIST_TICK_S``); an idle list hears only the keep-alive comments;
 - ``/ui/sse/training/{rid}``: ``metrics`` (the run has new steps: the page re-fetches its charts, at
   most every ``RUN_TICK_S``) and ``status`` (the run's badge, when it starts or ends).
 """
@@ -33,6 +35,8 @@ TICK_S = 1.0
 COALESCE_S = 0.25
 RUN_TICK_S = 1.5
 CHARTS_EVERY_S = 3.0
+LIST_TICK_S = 3.0
+PING_S = 15
 MAX_ROWS = 20
 
 
@@ -146,5 +150,25 @@ async def _run(request: Request, dash: Dashboard, sub: Subscription, rid: str) -
                     await dash.hub.store.flush(10.0)  # so the page's re-fetch reads the new rows
                 yield ServerSentEvent(event="metrics", data=str(max(steps, default=-1)))
                 await asyncio.sleep(RUN_TICK_S)  # coalesce: a fast trainer gets a redraw every RUN_TICK_S
+    finally:
+        dash.hub.bus.unsubscribe(sub)
+
+
+async def list_events(request: Request) -> EventSourceResponse:
+    dash = dashboard_of(request)
+    sub = dash.hub.bus.subscribe(frozenset({"episode", "reward"}), maxsize=100)
+    return EventSourceResponse(_list(dash, sub), ping=PING_S)
+
+
+async def _list(dash: Dashboard, sub: Subscription) -> AsyncIterator[ServerSentEvent]:
+    """Tell the episode list when it changed (coalesced); the page fetches the rows. Nothing while idle."""
+    try:
+        while True:
+            if not await next_batch(sub, 30.0):
+                continue
+            with contextlib.suppress(StoreError, TimeoutError):
+                await dash.hub.store.flush(10.0)  # so the list's re-fetch reads the new rows
+            yield ServerSentEvent(event="changed", data="1")
+            await asyncio.sleep(LIST_TICK_S)
     finally:
         dash.hub.bus.unsubscribe(sub)

@@ -188,7 +188,13 @@ def line_chart(
         y0, y1 = y_range or nice_range(min(ys), max(ys))
     top = 34 if len(series) > 1 else 24  # a legend gets its own row under the title
     frame = Frame(width, height, 52, 12, top, 28, min(xs), max(xs), y0, y1, log)
-    extra = f' data-x0="{frame.left}" data-x1="{width - frame.right}"'
+    # The frame in data units too: dashboard.js turns a pointer or key position into a step (every step, not only
+    # the points drawn) and redraws lines smoothed (EMA) from each line's data-x/data-y.
+    extra = (
+        f' data-x0="{frame.left}" data-x1="{width - frame.right}" data-d0="{_num(frame.x0)}" data-d1="{_num(frame.x1)}"'
+        f' data-y0="{_num(frame.y0)}" data-y1="{_num(frame.y1)}" data-top="{frame.top}" data-bottom="{frame.bottom}"'
+        f' data-log="{int(log)}" tabindex="0"'
+    )
     if href:
         extra += f' data-href="{escape(href)}"'
     parts = _open(width, height, title, extra) + _y_axis(frame)
@@ -238,7 +244,7 @@ def _legend(series: Sequence[Series], width: int, right: int) -> list[str]:
     x = float(width - right)
     for i, s in reversed(list(enumerate(series))):
         name = s.name if len(s.name) <= 28 else s.name[:27] + "…"
-        step = 16 + 6.0 * len(name)
+        step = 18 + 6.5 * len(name)
         if x - step < 8:
             break
         x -= step

@@ -13,12 +13,12 @@ from hub.engine.episodes import EpisodeError
 from hub.state.library import UnknownServer, UnknownTool
 from hub.state.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
-from hub.wire import COMPONENTS
 from web import csrf, models, queries
+from web import runs as runs_view
 from web.dashboard import Dashboard, dashboard_of
 from web.forms import RAW_FIELD, FormError, arguments_from_form, fields_of
 from web.render import is_htmx, make_link, render
-from web.svg import PALETTE, Series, bar_chart, line_chart, points_chart, value_label
+from web.svg import Series, bar_chart, line_chart, points_chart
 
 
 class NotFound(LookupError):
@@ -57,7 +57,7 @@ async def overview_stats(dash: Dashboard) -> dict[str, Any]:
     stored = await queries.totals(dash.reader)
     engine = hub.episodes.stats()
     return {
-        "sessions": len(hub.sessions),
+        "sessions": len(hub.sessions.visible()),  # as the Sessions page counts: not the hub's internal ones
         "episodes_open": engine["open"],
         "episodes": stored["episodes"],
         "tool_calls": max(stored["tool_calls"], dash.live.calls),
@@ -280,6 +280,7 @@ async def session_page(request: Request) -> Response:
             "servers": servers,
             "calls": calls.rows,
             "next": calls.next_cursor,
+            "stored_calls": await queries.session_call_count(dash.reader, sid),
         },
     )
 
@@ -353,8 +354,19 @@ def episode_filter(request: Request) -> queries.EpisodeFilter:
 SORT_OPTIONS = [
     ("reward", "reward, highest first"),
     ("-reward", "reward, lowest first"),
+    ("calls", "most calls first"),
+    ("-calls", "fewest calls first"),
     *[(c, f"most points lost on {c}") for c in queries.COMPONENTS],
+    *[(f"-{c}", f"fewest points lost on {c}") for c in queries.COMPONENTS],
 ]
+SORT_LABELS = dict(SORT_OPTIONS)
+
+
+def shown_components(rows: list[dict[str, Any]]) -> list[str]:
+    """The component columns worth a column on this page: those some row's reward accounts for (a clarify or
+    abstention term only where such tasks are listed); all of them when no row is scored."""
+    present = {c for r in rows if r.get("points") for c in r["points"]["lost"]}
+    return [c for c in queries.COMPONENTS if c in present] or list(queries.COMPONENTS)
 
 
 def with_points(row: dict[str, Any]) -> dict[str, Any]:
@@ -377,16 +389,18 @@ async def episodes(request: Request) -> Response:
     cursor = request.query_params.get("cursor") or None
     page = await queries.episode_page(dash.reader, flt, cursor)
     total = await queries.count_episodes(dash.reader, flt)
+    rows = [with_points(r) for r in page.rows]
     context = {
         "page": "episodes",
         "filter": flt,
         "filter_query": flt.query(),
-        "rows": [with_points(r) for r in page.rows],
+        "rows": rows,
         "next": page.next_cursor,
         "cursor": cursor,
         "total": total,
-        "components": list(queries.COMPONENTS),
+        "components": shown_components(rows),
         "sort_options": SORT_OPTIONS,
+        "sort_label": SORT_LABELS.get(flt.sort, "newest first"),
         "task_ids": sorted(dash.hub.tasks.tasks)[:2000],
         "servers": list(dash.hub.library.mounts),
     }
@@ -452,16 +466,19 @@ def mark_state(outcome: dict[str, Any]) -> None:
 async def reward_context(dash: Dashboard, eid: str) -> dict[str, Any]:
     """The reward breakdown: from the engine while it holds the episode (it has per-call details), else the store."""
     live = dash.hub.episodes.episodes.get(eid)
-    if live is not None and live.reward is not None:
+    if live is not None and live.reward is not None and live.reward_config is not None:
         r = live.reward
         ledger = [row.model_dump() for row in r.ledger]
-        view = reward_view(r.total, r.mode, r.components, r.weights, ledger, details=r.model_dump())
+        why = dash.hub.episodes.why(live, live.reward_config, r)
+        view = reward_view(r.total, r.mode, r.components, r.weights, ledger, why=why)
         view["reward"]["preset"] = r.preset
         return view
     stored = await queries.reward(dash.reader, eid)
     if stored is None:
         return {"reward": None}
-    view = reward_view(stored["total"], stored["mode"], stored["components"], stored["weights"], stored["ledger"])
+    view = reward_view(
+        stored["total"], stored["mode"], stored["components"], stored["weights"], stored["ledger"], why=stored["why"]
+    )
     view["reward"]["preset"] = stored.get("preset")
     return view
 
@@ -472,7 +489,7 @@ def reward_view(
     components: dict[str, float],
     weights: dict[str, float],
     ledger: list[dict[str, Any]] | None,
-    details: dict[str, Any] | None = None,
+    why: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The total, each component's points earned and lost against the maximum (chart and table), raw values."""
     pts = models.points(ledger or [])
@@ -491,7 +508,7 @@ def reward_view(
             "chart": chart,
             "other": other,
             "badge": models.reward_class(total, pts["max"] or None),
-            "details": details,
+            "why": why,
         }
     }
 
@@ -564,7 +581,18 @@ async def group_page(request: Request) -> Response:
         return not_found(request, f"unknown group {gid!r} (no episode of it is stored)")
     calls = await queries.calls_of(dash.reader, [r["id"] for r in rows])
     rollouts = models.group_view([with_points(r) for r in rows], calls)
-    context = {"page": "episodes", "group": gid, "task_id": rows[0]["task_id"], "components": list(queries.COMPONENTS)}
+    context = {
+        "page": "episodes",
+        "group": gid,
+        "task_id": rows[0]["task_id"],
+        "run_id": rows[0].get("run_id"),
+        "run_step": rows[0].get("run_step"),
+        "prompt": await queries.first_user_turn(dash.reader, rows[0]["id"]),
+        "truth": models.ground_truth(task_of(dash, rows[0]["task_id"]), rows),
+        "components": list(queries.COMPONENTS),
+    }
+    while rollouts["grid"] and len(rollouts["grid"]) < len(context["truth"]):  # steps past every rollout's last call
+        rollouts["grid"].append([{"call": None, "odd": False} for _ in rows])
     return render(request, "group.html", {**context, **rollouts})
 
 
@@ -572,10 +600,12 @@ async def group_page(request: Request) -> Response:
 
 
 def dataset_stats(tasks: list[Task]) -> list[dict[str, Any]]:
-    """Per dataset (``meta.dataset``, else "built-in"): counts by kind and server, turns and calls per task."""
+    """Per dataset (``meta.dataset``; synthesized tasks without one: "synthesized"; else "built-in"): counts by
+    kind and server, turns and calls per task."""
     groups: dict[str, list[Task]] = {}
     for t in tasks:
-        groups.setdefault(str(t.meta.get("dataset", "built-in")), []).append(t)
+        origin = "synthesized" if "synth" in t.meta else "built-in"
+        groups.setdefault(str(t.meta.get("dataset", origin)), []).append(t)
     out = []
     for name, group in sorted(groups.items()):
         kinds: dict[str, int] = {}
@@ -704,83 +734,12 @@ async def training(request: Request) -> Response:
     return render(request, "training.html", context, fragment="partials/run_rows.html")
 
 
-REWARD_NAMES = ("reward", *(c.name for c in COMPONENTS))
-COMPARE_MAX = 4
-
-
-def is_reward_metric(name: str) -> bool:
-    leaf = name.rsplit("/", 1)[-1]
-    return "reward" in name or leaf in REWARD_NAMES
-
-
-def metric_groups(names: list[str]) -> list[tuple[str, list[str]]]:
-    """Metrics grouped by their prefix before the first "/" (``loss/policy`` -> ``loss``); bare names together."""
-    groups: dict[str, list[str]] = {}
-    for n in sorted(names):
-        groups.setdefault(n.split("/", 1)[0] if "/" in n else "", []).append(n)
-    return sorted(groups.items(), key=lambda kv: (kv[0] == "", kv[0]))
-
-
-def run_options(request: Request, rid: str) -> dict[str, Any]:
-    p = request.query_params
-    compare = [c for c in dict.fromkeys(p.getlist("compare")) if c and c != rid][:COMPARE_MAX]
-    return {"log": p.get("log") in ("1", "on", "true"), "compare": compare}
-
-
-async def run_charts(
-    dash: Dashboard, request: Request, run: dict[str, Any], log: bool, compare: list[str]
-) -> dict[str, Any]:
-    """Every metric of the run (and of the runs it is compared with) as charts, grouped by prefix."""
-    rid = run["id"]
-    metrics = await queries.run_metrics(dash.reader, rid)
-    others = {c: await queries.run_metrics(dash.reader, c) for c in compare}
-    link = make_link(request)
-    names = sorted(set(metrics) | {n for m in others.values() for n in m})
-
-    def series(name: str) -> list[Series]:
-        out = [Series(rid if compare else name, metrics.get(name, []), PALETTE[0])]
-        out += [Series(c, m.get(name, []), PALETTE[1 + i], dashed=True) for i, (c, m) in enumerate(others.items())]
-        return out
-
-    def chart(name: str) -> str:
-        last = metrics.get(name, [])[-1:] or [(0.0, math.nan)]
-        title = f"{name} · {value_label(last[0][1])} @ {last[0][0]:.0f}" if metrics.get(name) else name
-        return line_chart(series(name), title=title, width=380, height=170, x_label="step", log=log)
-
-    groups = [
-        {"name": prefix or "other", "charts": [{"name": n, "svg": chart(n)} for n in members]}
-        for prefix, members in metric_groups(names)
-    ]
-    reward_names = [n for n in names if is_reward_metric(n)]
-    reward_series = [Series(n, metrics[n]) for n in reward_names if n in metrics]
-    reward_series += [Series(f"{c}: {n}", m[n], dashed=True) for c, m in others.items() for n in reward_names if n in m]
-    href = link("/episodes", run=rid, step="STEP").replace("STEP", "{x}")
-    reward_chart = line_chart(
-        reward_series,
-        title="reward and its components per step (click a point: its episodes)",
-        width=1100,
-        height=300,
-        x_label="step",
-        empty="no reward metrics reported yet",
-        log=log,
-        href=href,
-    )
-    last_step = max((pts[-1][0] for pts in metrics.values() if pts), default=None)
-    return {
-        "groups": groups,
-        "reward_chart": reward_chart,
-        "n_metrics": len(metrics),
-        "last_step": last_step,
-        "latest": {n: metrics[n][-1][1] for n in reward_names if metrics.get(n)},
-    }
-
-
 async def compare_runs(request: Request) -> Response:
     """The training list's "overlay" form: the first ticked run's page with the others overlaid."""
     runs = [r for r in request.query_params.getlist("run") if r]
     if not runs:
         return RedirectResponse(make_link(request)("/training"), status_code=303)
-    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1 : COMPARE_MAX + 1])
+    target = make_link(request)(f"/training/{runs[0]}", compare=runs[1 : runs_view.COMPARE_MAX + 1])
     return RedirectResponse(target, status_code=303)
 
 
@@ -790,8 +749,16 @@ async def run_page(request: Request) -> Response:
     run = await queries.run(dash.reader, rid)
     if run is None:
         return not_found(request, f"unknown training run {rid!r}")
-    options = run_options(request, rid)
-    context = {"page": "training", "run": run, **options, **await run_charts(dash, request, run, **options)}
+    opts = runs_view.run_options(request, rid)
+    context = {
+        "page": "training",
+        "run": run,
+        "log": opts.log,
+        "compare": opts.compare,
+        "lo": opts.lo,
+        "hi": opts.hi,
+        **await runs_view.run_charts(dash, request, run, opts),
+    }
     if is_htmx(request):
         return render(request, "partials/run_charts.html", context)
     context["steps"] = await queries.run_steps(dash.reader, rid)

@@ -40,6 +40,7 @@ from hub.engine.events import (
     TurnEvent,
 )
 from hub.engine.evidence import ExpectedStates, collect, diff_sessions
+from hub.engine.explain import explain
 from hub.engine.judge import AskJudge
 from hub.engine.parsing import ParsedCall, parse_model_output
 from hub.engine.reward import CallRecord, RewardBreakdown, rule_verdict, score
@@ -761,11 +762,19 @@ class EpisodeEngine:
                 max=breakdown.max,
                 ledger=[r.model_dump() for r in breakdown.ledger],
                 preset=breakdown.preset,
+                why=self.why(ep, config, breakdown),
             )
         )
         if first and judged.evidence is not None:
             self.bus.publish(judged.evidence)
         return breakdown
+
+    def why(self, ep: Episode, config: RewardConfig, breakdown: RewardBreakdown) -> dict[str, Any] | None:
+        """What the dashboard shows after close (``hub.engine.explain``); none for a suite's own scorer, whose
+        breakdown has no alignment to the hub's ground truth."""
+        if ep.task.scorer:
+            return {"preset": breakdown.preset, "mode": breakdown.mode, "reasons": dict(breakdown.reasons)}
+        return explain(ep.task, ep.calls, breakdown, self.schemas_of(ep.task), config)
 
     def _score(
         self,

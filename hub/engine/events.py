@@ -98,6 +98,7 @@ class RewardEvent:
     max: float | None = None  # the most the task could score under this config
     preset: str | None = None  # the reward preset the config started from (paper, outcome)
     ledger: list[dict[str, Any]] = field(default_factory=list)  # per component: weight, value, earned, max, lost
+    why: dict[str, Any] | None = None  # hub.engine.explain: per-call validity, step alignment, differing arguments
     id: int = 0
     type: str = "reward"
 

@@ -154,6 +154,22 @@ def read_episodes(
         db.close()
 
 
+def read_ids(path: str | Path, ids: Sequence[str]) -> Iterator[Stored]:
+    """The stored episodes ``ids``, in that order (the dashboard's export of a filtered list); unknown ids are
+    skipped."""
+    if not Path(path).exists():
+        raise FileNotFoundError(f"no episode store at {path} (HUB_STORE_PATH / --store)")
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db.row_factory = sqlite3.Row
+    try:
+        for eid in ids:
+            row = db.execute("SELECT * FROM episodes WHERE id = ?", (eid,)).fetchone()
+            if row is not None:
+                yield _stored(db, dict(row))
+    finally:
+        db.close()
+
+
 def _stored(db: sqlite3.Connection, row: dict[str, Any]) -> Stored:
     eid = row["id"]
     task_row = db.execute("SELECT data FROM tasks WHERE id = ?", (row["task_id"],)).fetchone()

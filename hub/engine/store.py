@@ -98,7 +98,13 @@ CREATE TABLE IF NOT EXISTS run_metrics (
 """
 # The rewards table has a column per reward component (``hub.wire.COMPONENTS``), the task's maximum, the ledger
 # that accounts for the total and the preset that scored it; a file made before a column existed gets it on start.
-REWARD_COLUMNS = {**{c.name: "REAL" for c in COMPONENTS}, "maximum": "REAL", "ledger": "TEXT", "preset": "TEXT"}
+REWARD_COLUMNS = {
+    **{c.name: "REAL" for c in COMPONENTS},
+    "maximum": "REAL",
+    "ledger": "TEXT",
+    "preset": "TEXT",
+    "why": "TEXT",  # hub.engine.explain: what the dashboard shows of an episode after close
+}
 SCHEMA = SCHEMA.format(reward_columns=", ".join(f"{c} {kind}" for c, kind in REWARD_COLUMNS.items()))
 
 STORED_KINDS = frozenset(EVENT_KINDS)
@@ -255,6 +261,7 @@ def rows_of(event: Any, batch: Batch) -> None:
                 event.max,
                 _dumps(event.ledger) if event.ledger else None,
                 event.preset,
+                _dumps(event.why) if getattr(event, "why", None) else None,
             ),
         )
     elif kind == "task":
