@@ -15,6 +15,7 @@ from hub.engine.store import check_path
 from hub.engine.world import World
 from hub.errors import HubError, StoreError
 from hub.parts import Part, add_commands
+from hub.shards import Front, Supervisor, workers_from
 from hub.tasks.default import DEFAULT_TASKS
 from hub.transports import gate
 
@@ -46,6 +47,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if settings.tasks_path is None:  # the shipped default set: the hand-written tasks and enough to train on
         settings = settings.model_copy(update={"tasks_path": str(DEFAULT_TASKS)})
     gate.raise_fd_limit()
+    if args.workers is not None:
+        try:
+            workers = workers_from(args.workers)
+        except ValueError as exc:
+            print(f"prove-hub: {exc}", file=sys.stderr)
+            return 2
+        if workers > 1:
+            return serve_sharded(settings, workers, args.log_level)
     app = create_app(settings)
     hub = app.state.hub
     parts = ", ".join(p.name for p in app.state.parts)
@@ -59,6 +68,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         hub_server.run()
     except SystemExit as exc:  # uvicorn's own exit when its start-up fails (it has logged why)
+        return exc.code if isinstance(exc.code, int) else 3
+    return 0 if hub_server.started else 3
+
+
+def serve_sharded(settings: Settings, workers: int, log_level: str) -> int:
+    """``serve --workers N``: N worker hubs on loopback ports behind one front on the public URL."""
+    front = Front(Supervisor(settings, workers, log_level="warning" if log_level == "info" else log_level))
+    print(
+        f"PROVE hub: {workers} shards behind http://{settings.host}:{settings.port} (MCP at /mcp, rollouts at /ws, "
+        "dashboard at /)",
+        flush=True,
+    )
+    hub_server = gate.server(front.app(), settings, host=settings.host, port=settings.port, log_level=log_level)
+    try:
+        hub_server.run()
+    except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 3
     return 0 if hub_server.started else 3
 
@@ -167,6 +192,13 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     serve.add_argument("--user-endpoint", default=None, help="OpenAI-compatible URL of a model that plays users")
     serve.add_argument("--user-model", default=None, help="the user model's name (HUB_USER_MODEL)")
     serve.add_argument("--user-api-key", default=None, help="the user endpoint's API key (HUB_USER_API_KEY)")
+    serve.add_argument(
+        "--workers",
+        default=None,
+        metavar="N|auto",
+        help="worker processes, each a full hub, behind one front on the URL (default 1: one process; auto: one "
+        "per core); see docs/scale.md",
+    )
     serve.add_argument("--log-level", default="info")
     for cmd in (
         serve,

@@ -82,6 +82,11 @@ class Settings(BaseModel):
     """An OpenAI-compatible base URL whose model plays the user of tasks that have one (``--user-endpoint``)."""
     user_model: str | None = None
     user_api_key: str | None = None
+    shard: int | None = Field(None, ge=0)
+    """This hub is shard ``shard`` of ``serve --workers N`` (set by the front, ``HUB_SHARD``): it shares the store
+    and ends only its own episodes."""
+    shard_restarted: bool = False
+    """The front restarted this shard after it died: its episodes left open end as ``interrupted``/``shard_lost``."""
 
     @field_validator("max_state_bytes", "max_episode_bytes", mode="before")
     @classmethod

@@ -9,7 +9,7 @@ from hub.config import Settings
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
 from hub.engine.judge import AskJudge
-from hub.engine.store import Store
+from hub.engine.store import CRASH, SHARD_LOST, Store
 from hub.engine.users import UserModel
 from hub.engine.world import World
 from hub.mount import choose_servers, load_mount
@@ -47,7 +47,11 @@ class Hub:
             user_model=user_model(settings),
             max_episode_bytes=settings.max_episode_bytes,
         )
-        self.store = Store(settings.store_path)  # started by the app's lifespan
+        self.store = Store(  # started by the app's lifespan
+            settings.store_path,
+            shard=settings.shard,
+            start_reason=SHARD_LOST if settings.shard_restarted else CRASH,
+        )
         self.metrics = HubMetrics()
         self.metrics.attach(self)
 

@@ -113,6 +113,7 @@ STORED_KINDS = frozenset(EVENT_KINDS)
 MIGRATIONS = (
     ("episodes", "run_id", "TEXT"),
     ("episodes", "run_step", "INTEGER"),
+    ("episodes", "shard", "INTEGER"),
     *(("rewards", c, kind) for c, kind in REWARD_COLUMNS.items()),
 )
 INDEXES = """
@@ -161,14 +162,16 @@ LOG_INTERVAL_S = 10.0
 
 # Episode statuses and the reasons an episode was interrupted (docs/protocol.md).
 OPEN, FINISHED, INTERRUPTED = "open", "finished", "interrupted"
-SHUTDOWN, CRASH = "shutdown", "crash"
+SHUTDOWN, CRASH, SHARD_LOST = "shutdown", "crash", "shard_lost"
 SQL_INTERRUPT = f"UPDATE episodes SET status='{INTERRUPTED}', reason=?, finished_at=? WHERE status='{OPEN}'"
+# A shard of a sharded hub (``serve --workers N``) shares the file with the others: it ends only its own episodes.
+SQL_INTERRUPT_SHARD = SQL_INTERRUPT + " AND shard=?"
 
 
 SQL_TASK = "INSERT OR REPLACE INTO tasks VALUES (?,?,?,?,?)"
 SQL_OPEN = (
     "INSERT OR IGNORE INTO episodes (id, task_id, group_id, session_id, start_hash, status, opened_at, "
-    "run_id, run_step) VALUES (?,?,?,?,?,'open',?,?,?)"
+    "run_id, run_step, shard) VALUES (?,?,?,?,?,'open',?,?,?,?)"
 )
 SQL_TURN = "INSERT OR REPLACE INTO turns VALUES (?,?,?,?,?)"
 SQL_CALL = (
@@ -192,8 +195,9 @@ SQL_EVIDENCE = "INSERT OR REPLACE INTO evidence VALUES (?,?,?,?,?,?)"
 ORDER = (SQL_TASK, SQL_OPEN, SQL_TURN, SQL_CALL, SQL_FINISH, SQL_REWARD, SQL_RUN, SQL_METRIC, SQL_EVIDENCE)
 
 
-def rows_of(event: Any, batch: Batch) -> None:
-    """Add one event's rows to a batch; events of other kinds are ignored."""
+def rows_of(event: Any, batch: Batch, shard: int | None = None) -> None:
+    """Add one event's rows to a batch (an episode opened by shard ``shard`` of a sharded hub is stamped with
+    it); events of other kinds are ignored."""
     kind = getattr(event, "type", None)
     if kind == "tool_call":
         e = event
@@ -229,6 +233,7 @@ def rows_of(event: Any, batch: Batch) -> None:
                 event.ts,
                 getattr(event, "run", None),
                 getattr(event, "step", None),
+                shard,
             ),
         )
     elif kind == "episode" and event.phase == "finish":
@@ -286,10 +291,10 @@ def rows_of(event: Any, batch: Batch) -> None:
             batch.add(SQL_METRIC, (event.run_id, event.step, name, float(value), event.ts))
 
 
-def build_batch(events: Iterable[Any]) -> Batch:
+def build_batch(events: Iterable[Any], shard: int | None = None) -> Batch:
     batch = Batch()
     for e in events:
-        rows_of(e, batch)
+        rows_of(e, batch, shard)
     return batch
 
 
@@ -352,8 +357,12 @@ class Store:
         queue_bytes: int | None = QUEUE_BYTES,
         synchronous: Literal["OFF", "NORMAL", "FULL"] = "NORMAL",
         clock: Callable[[], float] = time.monotonic,
+        shard: int | None = None,
+        start_reason: str = CRASH,
     ) -> None:
         self.path = path
+        self.shard = shard  # this hub is shard ``shard`` of a sharded hub: it writes and ends only its episodes
+        self.start_reason = start_reason  # why episodes found open at start ended (shard_lost after a shard's crash)
         self.batch_max = batch_max
         self.synchronous = synchronous
         self.clock = clock
@@ -445,7 +454,7 @@ class Store:
             await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
             await self._db.executescript(SCHEMA)
             await self._migrate()
-            self.interrupted = await self._interrupt(CRASH)
+            self.interrupted = await self._interrupt(self.start_reason)
         except (sqlite3.Error, OSError) as exc:
             await self._close()
             raise cannot_open(self.path, exc) from None
@@ -486,9 +495,13 @@ class Store:
             await db.close()
 
     async def _interrupt(self, reason: str) -> int:
-        """Mark every episode still open as interrupted (``reason``: shutdown or crash); how many."""
+        """Mark every episode still open (of this shard, in a sharded hub) as interrupted (``reason``: shutdown,
+        crash or shard_lost); how many."""
         assert self._db is not None
-        cursor = await self._db.execute(SQL_INTERRUPT, (reason, time.time()))
+        if self.shard is None:
+            cursor = await self._db.execute(SQL_INTERRUPT, (reason, time.time()))
+        else:
+            cursor = await self._db.execute(SQL_INTERRUPT_SHARD, (reason, time.time(), self.shard))
         return int(cursor.rowcount)
 
     async def _migrate(self) -> None:
@@ -581,7 +594,7 @@ class Store:
 
     async def _write(self, events: list[Any]) -> None:
         assert self._db is not None
-        batch = build_batch(events)
+        batch = build_batch(events, self.shard)
         db = self._db
         await db.execute("BEGIN")
         try:
