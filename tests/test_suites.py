@@ -11,23 +11,32 @@ from __future__ import annotations
 import json
 import math
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hub.suites import get_suite
 from hub.suites.tables import bfcl_table, pass_hat_k, pass_k_table
-from hub.suites.venvs import python_of
+from hub.suites.venvs import installed, python_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def need(suite: str) -> Path:
+    """The suite environment's Python; skip, saying how to make it, where its install did not finish (the stamp
+    is written last, so an interrupted or failed install skips rather than failing on a missing module)."""
+    s = get_suite(suite)
+    if not installed(s):
+        pytest.skip(
+            f"the {suite} suite's environment is not installed or out of date ({python_of(s).parent.parent}): run "
+            f"scripts/install-suites or prove-hub suite install {suite} (needs the package registry)"
+        )
+    return python_of(s)
 
 
 def parity(suite: str, *flags: str, timeout: float = 600) -> dict[str, Any]:
-    s = get_suite(suite)
-    python = python_of(s)
-    if not python.exists():
-        pytest.skip(
-            f"the {suite} suite's environment is not installed ({python}): run scripts/install-suites or "
-            f"prove-hub suite install {suite} (needs the package registry)"
-        )
+    python = need(suite)
     done = subprocess.run(
         [str(python), "-m", "hub.suites.parity", suite, "--json", *flags],
         capture_output=True,
@@ -101,9 +110,7 @@ def test_the_tau2_table_has_pass_k_for_every_k_up_to_the_trials() -> None:
 def test_bfcl_sessions_of_one_scenario_see_one_first_temperature() -> None:
     """BFCL's VehicleControlAPI reads the outside temperature from a private generator: a GRPO group's three
     sessions must see the same first (and second) reading, each advancing its own generator."""
-    python = python_of(get_suite("bfcl-mt"))
-    if not python.exists():
-        pytest.skip("the bfcl-mt suite's environment is not installed: run scripts/install-suites")
+    python = need("bfcl-mt")
     code = (
         "import json\n"
         "from hub.core import build_library\n"
@@ -119,3 +126,49 @@ def test_bfcl_sessions_of_one_scenario_see_one_first_temperature() -> None:
     done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=100)
     first, second = json.loads(done.stdout)
     assert len(set(first)) == 1 and len(set(second)) == 1 and first[0] != second[0], done.stderr[-2000:]
+
+
+# The commands a user runs -----------------------------------------------------------------------
+
+ONE_PER_CATEGORY = [f"multi_turn_{c}_0" for c in ("base", "miss_func", "miss_param", "long_context")]
+
+
+def prove_hub(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``prove-hub`` from the project's own environment, as a user types it (it re-runs itself in the suite's)."""
+    done = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "prove-hub"), *argv], capture_output=True, text=True, cwd=ROOT, timeout=240
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+@pytest.mark.slow
+def test_eval_suite_prints_bfcls_table_from_the_projects_environment() -> None:
+    """The second of the two commands (``suite install`` is the first; scripts/install-suites runs it): a hub
+    serving the suite on a loopback port, every episode through /ws, BFCL's table per category."""
+    need("bfcl-mt")
+    tasks = [a for t in ONE_PER_CATEGORY for a in ("--task", t)]
+    listed = prove_hub("suite", "list").stdout
+    assert "bfcl-mt" in listed and "bfcl-mt        installed" in listed
+    table = prove_hub("eval", "--suite", "bfcl-mt", "--policy", "oracle", *tasks, "--no-progress").stdout
+    rows = {line.split()[0]: line.split()[1:] for line in table.splitlines() if line.split()}
+    for category in ("base", "miss_func", "miss_param", "long_context"):
+        assert rows[category] == ["1.000", "1", "1"], table
+    assert rows["overall"][0] == "1.000", table
+    noop = json.loads(prove_hub("eval", "--suite", "bfcl-mt", "--policy", "noop", *tasks, "--json", "-").stdout)
+    assert [e["success"] for e in noop["episodes"]] == [False] * 4
+    # one call per model message is too few for the oracle's turns: the cap reaches the hub
+    capped = prove_hub(
+        "eval",
+        "--suite",
+        "bfcl-mt",
+        "--policy",
+        "oracle",
+        "--task",
+        "multi_turn_base_0",
+        "--max-calls-per-step",
+        "1",
+        "--json",
+        "-",
+    )
+    assert [e["success"] for e in json.loads(capped.stdout)["episodes"]] == [False]
