@@ -9,7 +9,6 @@ A session id in a path or body follows the id rule of ``hub.ids`` (else 400 ``ba
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -26,7 +25,7 @@ from hub.errors import BadRequest, HubError, InternalSession, UnknownTable, http
 from hub.parts import Part
 from hub.state.db import page_diff
 from hub.state.sessions import Session
-from hub.text import SURROGATE_ESCAPE, storable
+from hub.transports.body import json_object
 
 log = logging.getLogger("hub.transports.api")
 MAX_PAGE = 500
@@ -48,21 +47,6 @@ CALL_STATUS = {
 
 def _hub(request: Request) -> Hub:
     return request.app.state.hub  # type: ignore[no-any-return]
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise BadRequest(f"malformed JSON body: {exc}") from None
-    if SURROGATE_ESCAPE.search(raw.decode("utf-8", "replace")):
-        data = storable(data)  # lone surrogates cannot be stored, rendered or sent as UTF-8
-    if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return data
 
 
 def _field(body: dict[str, Any], name: str, kind: type) -> Any:
@@ -145,7 +129,7 @@ async def _resolved(value: T) -> T:
 
 async def open_session(request: Request) -> JSONResponse:
     hub = _hub(request)
-    body = await _body(request)
+    body = await json_object(request)
     s = hub.sessions.open(
         _id(body),
         seed=_field(body, "seed", int),
@@ -171,7 +155,7 @@ async def close_session(request: Request) -> JSONResponse:
 
 async def fork_session(request: Request) -> JSONResponse:
     hub = _hub(request)
-    body = await _body(request)
+    body = await json_object(request)
     (child,) = await hub.sessions.fork_group_async(request.path_params["sid"], [_id(body)])
     return JSONResponse(await session_summary(hub, child.id), status_code=201)
 
@@ -186,7 +170,7 @@ async def snapshot_session(request: Request) -> JSONResponse:
 
 async def call_tool(request: Request) -> JSONResponse:
     hub = _hub(request)
-    body = await _body(request)
+    body = await json_object(request)
     p = request.path_params
     check_writable(hub, p["sid"], p["server"], p["tool"])
     out = await hub.dispatcher.run(p["sid"], p["server"], p["tool"], body.get("arguments", {}))

@@ -9,10 +9,31 @@ dashboard form, an ``/api`` call and an MCP post are refused alike and nothing o
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from starlette.datastructures import Headers
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.errors import TooLarge, http_reply
+from hub.errors import BadRequest, TooLarge, http_reply
+from hub.text import SURROGATE_ESCAPE, storable
+
+
+async def json_object(request: Request) -> dict[str, Any]:
+    """The request's JSON object body (``{}`` when empty); BadRequest for anything else."""
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise BadRequest(f"malformed JSON body: {exc}") from None
+    if SURROGATE_ESCAPE.search(raw.decode("utf-8", "replace")):
+        data = storable(data)  # lone surrogates cannot be stored, rendered or sent as UTF-8
+    if not isinstance(data, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return data
 
 
 def too_large(limit: int) -> TooLarge:

@@ -49,6 +49,7 @@ from hub.parts import Part
 from hub.state.memory import ensure_seeds
 from hub.tasks import Task
 from hub.text import storable
+from hub.transports.body import json_object
 from hub.wire import EpisodeLimits
 
 log = logging.getLogger("hub.transports.openenv")
@@ -422,7 +423,7 @@ class OpenEnvApp:
         return await _boundary(self._reset(request))
 
     async def _reset(self, request: Request) -> JSONResponse:
-        data = await _json(request)
+        data = await json_object(request)
         env = self.make()
         try:
             obs = await env.reset(data)
@@ -440,7 +441,7 @@ class OpenEnvApp:
         return await _boundary(self._step(request))
 
     async def _step(self, request: Request) -> JSONResponse:
-        data = await _json(request)
+        data = await json_object(request)
         label = data.get("episode_id")
         env = self.http.get(label) if isinstance(label, str) else None
         if env is None:
@@ -562,19 +563,6 @@ async def _boundary(reply: Awaitable[JSONResponse]) -> JSONResponse:
     except Exception:
         log.exception("openenv request failed")
         return internal_http_reply()
-
-
-async def _json(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise BadRequest(f"malformed JSON body: {exc}") from None
-    if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return data
 
 
 # The part ------------------------------------------------------------------------------------------
