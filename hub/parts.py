@@ -1,11 +1,12 @@
 """Parts: how the app and the ``prove-hub`` command are assembled, the way datasette takes plugins.
 
-A part offers any of four hooks, each optional:
+A part offers any of five hooks, each optional:
 
 - ``install(app)``: build its per-app state once, when the app is assembled (before any request);
 - ``routes(app)``: its routes (the app carries ``app.state.hub`` and ``app.state.settings``);
 - ``lifespan(app)``: an async context manager that runs while the app serves (background services);
-- ``add_commands(subparsers)``: its ``prove-hub`` subcommands (each sets ``handler`` as its default).
+- ``add_commands(subparsers)``: its ``prove-hub`` subcommands (each sets ``handler`` as its default);
+- ``servers()``: the stateful servers it brings (``hub.kit.Server``), called when a hub builds its library.
 
 The hub's own parts (MCP, JSON API, rollout WebSocket, metrics, episode store, synthesis) are listed
 in the composition root, ``hub.app``. Parts outside ``hub/`` (the dashboard, the evaluation command)
@@ -14,9 +15,10 @@ declare themselves as package entry points in the ``prove_hub.parts`` group, e.g
     [project.entry-points."prove_hub.parts"]
     dashboard = "web.part:part"
 
-so the hub core never imports them. An entry point names a ``Part``, or a plain function taking the
-subparsers (a part with only commands). Entry points are read from the installed package metadata:
-after adding one, reinstall (``pip install -e .``).
+so the hub core never imports them. The hub's servers arrive the same way (``servers = "servers:part"``):
+the core reads the registry through the parts (``registered_servers``) and imports no server. An entry point
+names a ``Part``, or a plain function taking the subparsers (a part with only commands). Entry points are
+read from the installed package metadata: after adding one, reinstall (``pip install -e .``).
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
+
+if TYPE_CHECKING:
+    from hub.kit import Server
 
 GROUP = "prove_hub.parts"
 
@@ -41,6 +46,7 @@ class Part:
     routes: Callable[[Starlette], Sequence[BaseRoute]] | None = None
     lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None
     add_commands: Callable[[Any], None] | None = None
+    servers: Callable[[], Sequence[Server]] | None = None
 
 
 def as_part(name: str, obj: object) -> Part:
@@ -65,3 +71,19 @@ def add_commands(parts: Sequence[Part], subparsers: argparse._SubParsersAction[A
     for part in parts:
         if part.add_commands is not None:
             part.add_commands(subparsers)
+
+
+def registered_servers(parts: Sequence[Part] | None = None) -> list[Server]:
+    """The servers that ``parts`` (default: the installed ones) bring, in part order, each name once."""
+    found: dict[str, Server] = {}
+    for part in discover() if parts is None else parts:
+        for server in part.servers() if part.servers is not None else ():
+            if server.name in found:
+                raise ValueError(f"server {server.name!r} is registered twice (again by part {part.name!r})")
+            found[server.name] = server
+    if parts is None and not found:
+        raise LookupError(
+            f"no servers registered: no installed package declares a part with servers in {GROUP}; "
+            "install the project (pip install -e .) so its entry points are visible"
+        )
+    return list(found.values())
