@@ -15,10 +15,13 @@ declare themselves as package entry points in the ``prove_hub.parts`` group, e.g
     [project.entry-points."prove_hub.parts"]
     dashboard = "web.part:part"
 
-so the hub core never imports them. The hub's servers arrive the same way (``servers = "servers:part"``):
-the core reads the registry through the parts (``registered_servers``) and imports no server. An entry point
-names a ``Part``, or a plain function taking the subparsers (a part with only commands). Entry points are
-read from the installed package metadata: after adding one, reinstall (``pip install -e .``).
+so the hub core never imports them. An entry point names a ``Part``, or a plain function taking the
+subparsers (a part with only commands).
+
+Servers arrive the same way, as parts with a ``servers`` hook in their own group, ``prove_hub.servers``
+(``servers = "servers:part"`` brings the built-in ones): the core reads the registry through
+``registered_servers`` and imports no server, and building a library loads no dashboard or command.
+Entry points are read from the installed package metadata: after adding one, reinstall (``pip install -e .``).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from hub.kit import Server
 
 GROUP = "prove_hub.parts"
+SERVERS_GROUP = "prove_hub.servers"
 
 
 @dataclass(frozen=True)
@@ -49,22 +53,22 @@ class Part:
     servers: Callable[[], Sequence[Server]] | None = None
 
 
-def as_part(name: str, obj: object) -> Part:
+def as_part(name: str, obj: object, group: str = GROUP) -> Part:
     """An entry point's object as a part: a ``Part`` as it is, a function as a commands-only part."""
     if isinstance(obj, Part):
         return obj
-    if callable(obj):
+    if callable(obj) and group == GROUP:
         return Part(name, add_commands=obj)
-    raise TypeError(f"entry point {name!r} in {GROUP} is neither a Part nor a function of the subparsers")
+    raise TypeError(f"entry point {name!r} in {group} is not a Part" + (" nor a function" if group == GROUP else ""))
 
 
 def load(entry: EntryPoint) -> Part:
-    return as_part(entry.name, entry.load())
+    return as_part(entry.name, entry.load(), entry.group)
 
 
-def discover() -> list[Part]:
-    """The parts declared as entry points by installed packages, by name."""
-    return [load(e) for e in sorted(entry_points(group=GROUP), key=lambda e: e.name)]
+def discover(group: str = GROUP) -> list[Part]:
+    """The parts declared as entry points in ``group`` by installed packages, by name."""
+    return [load(e) for e in sorted(entry_points(group=group), key=lambda e: e.name)]
 
 
 def add_commands(parts: Sequence[Part], subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -74,16 +78,16 @@ def add_commands(parts: Sequence[Part], subparsers: argparse._SubParsersAction[A
 
 
 def registered_servers(parts: Sequence[Part] | None = None) -> list[Server]:
-    """The servers that ``parts`` (default: the installed ones) bring, in part order, each name once."""
+    """The servers that ``parts`` (default: the installed server parts) bring, in part order, each name once."""
     found: dict[str, Server] = {}
-    for part in discover() if parts is None else parts:
+    for part in discover(SERVERS_GROUP) if parts is None else parts:
         for server in part.servers() if part.servers is not None else ():
             if server.name in found:
                 raise ValueError(f"server {server.name!r} is registered twice (again by part {part.name!r})")
             found[server.name] = server
     if parts is None and not found:
         raise LookupError(
-            f"no servers registered: no installed package declares a part with servers in {GROUP}; "
+            f"no servers registered: no installed package declares a part in {SERVERS_GROUP}; "
             "install the project (pip install -e .) so its entry points are visible"
         )
     return list(found.values())

@@ -1,7 +1,7 @@
 """The server registry: every package (or module) under ``servers/`` that defines ``server`` is a server.
 
 Adding a server is adding its package; nothing else names it. The hub core reads the registry through
-``part`` (the ``servers`` entry point in the ``prove_hub.parts`` group), never by importing this package.
+``part`` (the ``servers`` entry point in the ``prove_hub.servers`` group), never by importing this package.
 """
 
 from __future__ import annotations

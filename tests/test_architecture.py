@@ -8,6 +8,7 @@ import logging
 import re
 import subprocess
 import sys
+import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import get_args
@@ -26,13 +27,13 @@ from hub.config import Settings
 from hub.core import Hub, default_library
 from hub.engine.events import Event, EventBus, ToolCallEvent
 from hub.engine.world import World
-from hub.parts import GROUP, Part, registered_servers
+from hub.parts import GROUP, SERVERS_GROUP, Part, as_part, discover, registered_servers
 from hub.tasks import BUILTIN_TASKS, TaskSet, replay
 from hub.transports.api import handle_errors
 from hub.transports.metrics import HubMetrics
 from hub.wire import EVENT_KINDS
 from servers import REGISTRY
-from tests.conftest import ALL_PARTS, LIBRARY, declared_parts
+from tests.conftest import ALL_PARTS, LIBRARY, PYPROJECT, declared_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 HUB = ROOT / "hub"
@@ -235,15 +236,16 @@ def test_importing_every_hub_module_loads_no_server_nor_web_nor_the_trainer_clie
 def test_parts_have_unique_names_and_the_declared_ones_load() -> None:
     names = [p.name for p in ALL_PARTS]
     assert len(names) == len(set(names))
-    assert {p.name for p in declared_parts()} == {"dashboard", "eval", "servers"}
+    assert {p.name for p in declared_parts()} == {"dashboard", "eval"}
     assert all(isinstance(p, Part) for p in ALL_PARTS)
 
 
 def test_installed_entry_points_match_pyproject() -> None:
     """Once installed (``pip install -e .``), the package metadata declares what pyproject.toml declares."""
-    installed = {e.name: e.value for e in entry_points(group=GROUP)}
-    declared = {p.name for p in declared_parts()}
-    assert not installed or set(installed) == declared, "reinstall: pip install -e ."
+    for group in (GROUP, SERVERS_GROUP):
+        installed = {e.name: e.value for e in entry_points(group=group)}
+        declared = tomllib.loads(PYPROJECT.read_text())["project"]["entry-points"][group]
+        assert not installed or installed == declared, "reinstall: pip install -e ."
 
 
 def test_the_dashboard_and_eval_arrive_only_as_parts(tmp_path: Path) -> None:
@@ -264,6 +266,9 @@ def test_the_hub_reads_its_servers_through_the_parts(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="'trading' is registered twice"):
         registered_servers([one, two])
     assert registered_servers() == list(REGISTRY)  # the installed servers part
+    assert [p.name for p in discover(SERVERS_GROUP)] == ["servers"]
+    with pytest.raises(TypeError, match="'x' in prove_hub.servers is not a Part"):
+        as_part("x", lambda: REGISTRY, SERVERS_GROUP)
     library = default_library(Settings(store_path=str(tmp_path / "s.db")))
     assert list(library.mounts) == [s.name for s in REGISTRY]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -86,6 +87,25 @@ def test_every_server_package_is_in_the_registry_once() -> None:
             missing.append(module.name)
     assert not missing, f"the registry missed these packages: {missing}"
     assert servers.part.servers is not None and tuple(servers.part.servers()) == REGISTRY
+
+
+def test_the_paper_servers_keep_table_order_and_new_ones_follow_by_name() -> None:
+    def blank(name: str) -> Server:
+        return Server(name, "A server that holds nothing.", "", lambda db, rng, now: None)
+
+    zebra, aardvark = blank("zebra"), blank("aardvark")
+    assert servers.in_paper_order([zebra, *reversed(REGISTRY), aardvark]) == (*REGISTRY, aardvark, zebra)
+
+
+def test_a_module_under_servers_without_a_server_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "more_servers"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_private.py").write_text("")  # private modules are skipped
+    (package / "helpers.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(TypeError, match="more_servers.helpers defines no `server`"):
+        servers.discover("more_servers", [str(package)])
 
 
 def test_golden_catalog_matches(regen_golden: bool) -> None:

@@ -16,7 +16,7 @@ import pytest
 from hub.config import REFERENCE_NOW, Settings
 from hub.core import default_library
 from hub.kit import Server
-from hub.parts import discover, registered_servers
+from hub.parts import SERVERS_GROUP, discover, registered_servers
 from hub.state.library import Library
 from hub.synth.samples import GOLDEN, compact, sample_tasks
 from servers import REGISTRY
@@ -121,7 +121,7 @@ def used_some(s: Scene) -> None:
     s.call("search_items", query=hit[0]["name"])
 ''',
 }
-ENTRY_POINTS = "[prove_hub.parts]\npantry = pantry_server:part\n"
+ENTRY_POINTS = "[prove_hub.servers]\npantry = pantry_server:part\n"
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +150,7 @@ def library(pantry: Server) -> Library:
 
 
 def test_the_package_reaches_the_hub_through_its_part(pantry: Server, tmp_path: Path) -> None:
-    assert "pantry" in [p.name for p in discover()]
+    assert [p.name for p in discover(SERVERS_GROUP)] == ["pantry", "servers"]
     assert [s.name for s in registered_servers()] == ["pantry", *(s.name for s in REGISTRY)]  # parts by name
     hub_library = default_library(Settings(store_path=str(tmp_path / "s.db")))
     assert list(hub_library.mounts) == ["pantry", *(s.name for s in REGISTRY)]
