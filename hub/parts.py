@@ -54,12 +54,14 @@ class Part:
 
 
 def as_part(name: str, obj: object, group: str = GROUP) -> Part:
-    """An entry point's object as a part: a ``Part`` as it is, a function as a commands-only part."""
+    """An entry point's object as a part: a ``Part`` as it is, a function (in ``GROUP``) as a commands-only part."""
     if isinstance(obj, Part):
         return obj
-    if callable(obj) and group == GROUP:
+    if group != GROUP:
+        raise TypeError(f"entry point {name!r} in {group} is not a Part (give it servers=...)")
+    if callable(obj):
         return Part(name, add_commands=obj)
-    raise TypeError(f"entry point {name!r} in {group} is not a Part" + (" nor a function" if group == GROUP else ""))
+    raise TypeError(f"entry point {name!r} in {GROUP} is neither a Part nor a function of the subparsers")
 
 
 def load(entry: EntryPoint) -> Part:
