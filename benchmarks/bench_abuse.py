@@ -397,7 +397,7 @@ async def lru(hub: HubProcess, size: float) -> str:
 
 
 async def open256(hub: HubProcess, size: float) -> str:
-    """/ws open of n=256 episodes of a task over all 20 servers."""
+    """/ws open of n=256 episodes of a task over every registered server."""
     task = base_task() | {"id": "bench-20", "servers": [s.name for s in REGISTRY], "expected_state_hash": None}
     async with connect(hub.ws_url, max_size=None, additional_headers=hub.headers) as ws:
         await ws_request(ws, {"type": "hello"})

@@ -6,7 +6,7 @@ Table 1: for sessions touching the first k servers (registry order) and the k la
 budget accounts per session (SQLite pages) against the RSS each session really added.
 Table 2: a GRPO group's forks (n=256 of a task's template): accounted and RSS bytes per episode.
 Table 3: one more seed world (all servers seeded again): what the bounded seed cache holds per seed.
-Table 4: sessions touching all 20 servers opened until the budget refuses one: how many fit, the
+Table 4: sessions touching every server opened until the budget refuses one: how many fit, the
 bytes accounted and the RSS at that point (the budget bounds RSS, up to the ratio shown).
 Table 5: what a client can make the hub hold, at ``--tight`` (default 256M): writes (5 sessions doubling a
 directory of a 100 kB file by copies), seeds (55 sessions of distinct seeds touching every server),

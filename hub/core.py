@@ -1,4 +1,7 @@
-"""The hub: one world (library, sessions, dispatcher, the live event bus), tasks, episodes, store and metrics."""
+"""The hub: one world (library, sessions, dispatcher, the live event bus), tasks, episodes and the store.
+
+Its servers come from the parts (``hub.parts.registered_servers``), its metrics from the metrics part's install.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +16,10 @@ from hub.engine.store import CRASH, SHARD_LOST, Store
 from hub.engine.users import UserModel
 from hub.engine.world import World
 from hub.mount import choose_servers, load_mount
+from hub.parts import registered_servers
 from hub.state.library import Library, SqliteMount
 from hub.tasks import BUILTIN_TASKS, TaskSet
-from hub.transports.metrics import HubMetrics
 from hub.wire import RewardConfig
-from servers import REGISTRY
 
 
 class Hub:
@@ -52,8 +54,6 @@ class Hub:
             shard=settings.shard,
             start_reason=SHARD_LOST if settings.shard_restarted else CRASH,
         )
-        self.metrics = HubMetrics()
-        self.metrics.attach(self)
 
 
 def ask_judge(settings: Settings) -> AskJudge | None:
@@ -71,12 +71,13 @@ def user_model(settings: Settings) -> UserModel | None:
 
 
 def default_library(settings: Settings) -> Library:
-    builtin = [SqliteMount(s, settings.now, settings.seed_cache) for s in REGISTRY]
+    servers = registered_servers() if settings.builtin else []
+    builtin = [SqliteMount(s, settings.now, settings.seed_cache) for s in servers]
     mounts = [load_mount(spec) for spec in settings.mounts]
     return Library(choose_servers(builtin, mounts, include_builtin=settings.builtin, only=settings.only))
 
 
 def build_library(mounts: Sequence[str] | None = None, **choice: Any) -> Library:
-    """The registry's servers (plus ``mounts``; ``builtin``/``only`` choose), with settings from the environment:
+    """The registered servers (plus ``mounts``; ``builtin``/``only`` choose), with settings from the environment:
     for CLI commands."""
     return default_library(Settings.from_env(mounts=list(mounts) if mounts else None, **choice))

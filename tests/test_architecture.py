@@ -8,6 +8,7 @@ import logging
 import re
 import subprocess
 import sys
+import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import get_args
@@ -23,14 +24,16 @@ from hub import errors
 from hub.app import BUILTIN_PARTS, create_app
 from hub.cli import parser
 from hub.config import Settings
-from hub.core import Hub
+from hub.core import Hub, default_library
 from hub.engine.events import Event, EventBus, ToolCallEvent
 from hub.engine.world import World
-from hub.parts import GROUP, Part
+from hub.parts import GROUP, SERVERS_GROUP, Part, as_part, discover, registered_servers
 from hub.tasks import BUILTIN_TASKS, TaskSet, replay
 from hub.transports.api import handle_errors
+from hub.transports.metrics import HubMetrics
 from hub.wire import EVENT_KINDS
-from tests.conftest import ALL_PARTS, LIBRARY, declared_parts
+from servers import REGISTRY
+from tests.conftest import ALL_PARTS, LIBRARY, PYPROJECT, declared_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 HUB = ROOT / "hub"
@@ -133,6 +136,52 @@ def typing_imports(path: Path) -> set[str]:
     }
 
 
+def hub_imports(path: Path) -> set[str]:
+    """What ``path`` imports, at run time or for typing."""
+    return runtime_imports(path) | typing_imports(path)
+
+
+def test_the_hub_core_imports_no_server() -> None:
+    """Servers are parts: the core reads them through ``hub.parts.registered_servers``."""
+    offenders = {n: sorted(i for i in hub_imports(p) if i.split(".")[0] == "servers") for n, p in MODULES.items()}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_only_the_composition_roots_import_the_transports() -> None:
+    """The core (hub.core) attaches no transport: metrics, like MCP and the API, install themselves as parts; only
+    the roots that assemble the app and the command (hub.app, hub.cli) and the hosts (shards, testing) import them."""
+    offenders = {
+        name: sorted(i for i in hub_imports(path) if i.startswith("hub.transports"))
+        for name, path in MODULES.items()
+        if not name.startswith("hub.transports") and name not in ("hub.app", "hub.cli", "hub.shards", "hub.testing")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_the_kit_imports_nothing_of_the_hub_but_itself() -> None:
+    """Servers build on the kit alone (the intent language included): it never points up at synthesis."""
+    kit = {n: p for n, p in MODULES.items() if n == "hub.kit" or n.startswith("hub.kit.")}
+    offenders = {
+        name: sorted(i for i in hub_imports(path) if i.split(".")[0] == "hub" and not i.startswith("hub.kit"))
+        for name, path in kit.items()
+    }
+    assert kit and {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_servers_import_only_the_kit() -> None:
+    """A server imports ``hub.kit`` (never synthesis, the engine or the state); the registry adds ``hub.parts``."""
+    root = ROOT / "servers"
+    allowed = {"servers": ("hub.kit", "hub.parts")}
+    offenders = {}
+    for path in sorted(root.rglob("*.py")):
+        name = module_name(path)
+        ok = allowed.get(name, ("hub.kit",))
+        bad = sorted(i for i in hub_imports(path) if i.split(".")[0] == "hub" and not i.startswith(ok))
+        if bad:
+            offenders[name] = bad
+    assert offenders == {}
+
+
 TRAINER = ROOT / "trainer_client"
 # These host hubs or read the hub's suite registry, so they import the hub itself: ray_hubs (hubs as Ray
 # actors; it moves into hub/ with the hub's hosting) and suite_eval (eval --suite, a part's command run beside
@@ -159,7 +208,7 @@ def test_the_wire_is_a_leaf() -> None:
     assert (HUB / "__init__.py").read_text().strip() == "", "the trainer ships hub/wire.py with an empty hub package"
 
 
-def test_importing_every_hub_module_loads_neither_web_nor_the_trainer_client() -> None:
+def test_importing_every_hub_module_loads_no_server_nor_web_nor_the_trainer_client() -> None:
     names = [n for n in MODULES if not n.endswith("__main__")]
     code = (
         "import importlib, json, sys\n"
@@ -167,7 +216,7 @@ def test_importing_every_hub_module_loads_neither_web_nor_the_trainer_client() -
         "    try: importlib.import_module(name)\n"
         "    except ModuleNotFoundError as exc:  # a suite's module needs its benchmark (its own environment)\n"
         "        if exc.name.split('.')[0] not in ('bfcl_eval', 'tau2', 'loguru'): raise\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('web', 'trainer_client'))))\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('web', 'trainer_client', 'servers'))))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code],
@@ -193,9 +242,10 @@ def test_parts_have_unique_names_and_the_declared_ones_load() -> None:
 
 def test_installed_entry_points_match_pyproject() -> None:
     """Once installed (``pip install -e .``), the package metadata declares what pyproject.toml declares."""
-    installed = {e.name: e.value for e in entry_points(group=GROUP)}
-    declared = {p.name for p in declared_parts()}
-    assert not installed or set(installed) == declared, "reinstall: pip install -e ."
+    for group in (GROUP, SERVERS_GROUP):
+        installed = {e.name: e.value for e in entry_points(group=group)}
+        declared = tomllib.loads(PYPROJECT.read_text())["project"]["entry-points"][group]
+        assert not installed or installed == declared, "reinstall: pip install -e ."
 
 
 def test_the_dashboard_and_eval_arrive_only_as_parts(tmp_path: Path) -> None:
@@ -207,6 +257,30 @@ def test_the_dashboard_and_eval_arrive_only_as_parts(tmp_path: Path) -> None:
     assert "/ui/" in full and bare <= full
     assert "eval" not in parser(BUILTIN_PARTS)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert "eval" in parser(ALL_PARTS)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+
+def test_the_hub_reads_its_servers_through_the_parts(tmp_path: Path) -> None:
+    banking, trading = REGISTRY[:2]
+    one, two = Part("one", servers=lambda: [trading]), Part("two", servers=lambda: [banking, trading])
+    assert registered_servers([one, Part("none")]) == [trading]
+    with pytest.raises(ValueError, match="'trading' is registered twice"):
+        registered_servers([one, two])
+    assert registered_servers() == list(REGISTRY)  # the installed servers part
+    assert [p.name for p in discover(SERVERS_GROUP)] == ["servers"]
+    with pytest.raises(TypeError, match="'x' in prove_hub.servers is not a Part"):
+        as_part("x", lambda: REGISTRY, SERVERS_GROUP)
+    library = default_library(Settings(store_path=str(tmp_path / "s.db")))
+    assert list(library.mounts) == [s.name for s in REGISTRY]
+
+
+def test_metrics_attach_in_their_own_install(tmp_path: Path) -> None:
+    settings = Settings(store_path=str(tmp_path / "s.db"))
+    hub = Hub(settings, LIBRARY)
+    counted = create_app(settings, hub, BUILTIN_PARTS)
+    assert isinstance(counted.state.metrics, HubMetrics) and counted.state.metrics in hub.bus.subscribers
+    bare = Hub(settings, LIBRARY)
+    create_app(settings, bare, [p for p in BUILTIN_PARTS if p.name != "metrics"])
+    assert not any(isinstance(s, HubMetrics) for s in bare.bus.subscribers)
 
 
 async def test_a_part_routes_and_lifespan_run(tmp_path: Path) -> None:

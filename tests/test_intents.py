@@ -4,16 +4,12 @@ run on several worlds (no intent error, bounded shape, linked calls, no tool nam
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
-from collections.abc import Iterator
 from operator import itemgetter
 
 import pytest
 
 from hub.config import REFERENCE_NOW
-from hub.engine.dispatcher import Dispatcher
-from hub.engine.events import EventBus
 from hub.kit import Server
 from hub.kit.intent import (
     Intent,
@@ -30,41 +26,12 @@ from hub.kit.intent import (
     unique_best,
     voice,
 )
-from hub.state.sessions import SessionManager
-from hub.synth.goals import (
-    DraftFailed,
-    check,
-    linked,
-    render,
-    run_dialogue,
-    withholdable,
-)
 from servers import REGISTRY
 from tests.conftest import LIBRARY
+from tests.servers import checks
+from tests.servers.checks import Live
 
 WITH_INTENTS = [s for s in REGISTRY if s.intents]
-WORLDS = (0, 1, 2)
-
-
-class Live:
-    """A session manager and dispatcher over the shared library; scenes on fresh forks."""
-
-    def __init__(self) -> None:
-        self.sessions = SessionManager(LIBRARY, max_sessions=100_000)
-        self.dispatcher = Dispatcher(LIBRARY, self.sessions, EventBus(maxsize=1))
-        self.n = 0
-
-    def scene(self, server: Server, world: int = 0, seed: int = 0) -> Scene:
-        self.n += 1
-        sid = f"scene-{self.n}"
-        session = self.sessions.open(sid, seed=world)
-
-        def call(tool: str, args: dict) -> tuple[bool, object, str | None]:
-            out = self.dispatcher.call(sid, server.name, tool, args)
-            return out.ok, out.result, out.error
-
-        db = session.fork_of(server.name).db  # type: ignore[attr-defined]
-        return Scene(server, db, call, random.Random(seed), now=REFERENCE_NOW, world=world)
 
 
 @pytest.fixture
@@ -274,83 +241,23 @@ def test_rendering_helpers() -> None:
 # Every registered intent ---------------------------------------------------------------------------
 
 
-def dialogues(server: Server, intent: Intent, live: Live) -> Iterator[object]:
-    for k in range(9):
-        rng = random.Random(f"{intent.name}:{k}")
-        sid = f"d-{server.name}-{intent.name}-{k}"
-        level = ("complete", "minimal", "missing")[k % 3]
-        try:
-            world = WORLDS[k % len(WORLDS)]
-            yield run_dialogue(
-                server,
-                live.sessions,
-                live.dispatcher,
-                sid,
-                world,
-                level,  # type: ignore[arg-type]
-                rng,
-                REFERENCE_NOW,
-                first=intent,
-            )
-        except DraftFailed:
-            continue
-        finally:
-            live.sessions.close(sid)
-
-
 @pytest.mark.parametrize("server", WITH_INTENTS, ids=lambda s: s.name)
 def test_every_intent_runs_on_several_worlds(server: Server, live: Live) -> None:
-    made: Counter[str] = Counter()
-    clarifiable: set[str] = set()
-    words = {w for t in server.tools for w in t.split("_") if len(w) > 3}
-    openers = [i for i in server.intents if i.opens]
-    for intent in openers:
-        for d in dialogues(server, intent, live):
-            check(d)  # type: ignore[arg-type]
-            assert linked(d.links), (intent.name, d.links)  # type: ignore[attr-defined]
-            made.update(d.scene.intents)  # type: ignore[attr-defined]
-            clarifiable.update(intent.name for _ in withholdable(d)[:1])  # type: ignore[arg-type]
-            for text in render(d, random.Random(0)):  # type: ignore[arg-type]
-                assert not re.search(r"\b[a-z]+_[a-z_]+\(", text), text  # no call syntax
-                assert not any(f"{a}_{b}" in text for t in server.tools for a, b in [t.split("_", 1)]), text
-            assert all(c.tool in intent.covers or any(c.tool in i.covers for i in server.intents) for c in d.calls)  # type: ignore[attr-defined]
-    assert words
-    for intent in openers:
-        assert made[intent.name] >= 3, f"{server.name}.{intent.name} runs too rarely: {made[intent.name]} of 9"
-    assert clarifiable, f"{server.name}: no intent can make a clarify task"
+    checks.every_intent_runs_on_several_worlds(server, live)
 
 
 @pytest.mark.parametrize("server", WITH_INTENTS, ids=lambda s: s.name)
 def test_every_follow_up_continues_some_dialogue(server: Server, live: Live) -> None:
-    from hub.synth.goals import _continue, links
-
-    for follow in [i for i in server.intents if i.follows]:
-        ran = 0
-        for opener in [i for i in server.intents if i.opens]:
-            for d in dialogues(server, opener, live):  # its session stays open until the next draw
-                scene = d.scene  # type: ignore[attr-defined]
-                before = len(scene.intents)
-                _continue(scene, scene.db, follow)
-                if follow.name in scene.intents[before:]:
-                    ran += 1
-                    assert linked(links(server.tools, scene))
-                    break
-            if ran >= 3:  # enough: the point is that it continues some dialogues, linked
-                break
-        assert ran, f"{server.name}.{follow.name} never continues a dialogue"
+    checks.every_follow_up_continues_some_dialogue(server, live)
 
 
 @pytest.mark.parametrize("server", WITH_INTENTS, ids=lambda s: s.name)
 def test_a_server_with_intents_covers_all_its_tools(server: Server) -> None:
-    covered = covered_tools([server])
-    missing = sorted(f"{server.name}__{t}" for t in server.tools if f"{server.name}__{t}" not in covered)
-    assert not missing, f"tools no intent of {server.name} covers: {missing}"
+    checks.intents_cover_all_tools(server)
 
 
-def test_intents_cover_all_343_tools() -> None:
-    every = {f"{s.name}__{t}" for s in REGISTRY for t in s.tools}
-    assert len(every) == 343
-    assert covered_tools(REGISTRY) == every
+def test_intents_cover_every_registered_tool() -> None:
+    assert covered_tools(REGISTRY) == {f"{s.name}__{t}" for s in REGISTRY for t in s.tools}
 
 
 # The golden samples and the report ---------------------------------------------------------------

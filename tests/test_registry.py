@@ -5,20 +5,18 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
-import re
+from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import servers
-from hub.config import REFERENCE_NOW
-from hub.kit import Tool
-from hub.state.db import SeedDatabase, hex128
+from hub.kit import Server, Tool
+from hub.state.db import hex128
 from servers import REGISTRY
-from tests.conftest import LIBRARY, World
+from tests.conftest import LIBRARY
 from tests.golden_files import GOLDEN_CATALOG, catalog, catalog_text, write_catalog
+from tests.servers import checks
 from tests.servers.examples import docstring_examples
 
 PAPER_TABLE = {
@@ -74,8 +72,9 @@ def test_paper_table() -> None:
     assert sum(PAPER_TABLE.values()) == 343
 
 
-def test_every_server_module_is_registered() -> None:
-    """A module or package under servers/ that defines ``server`` must be in REGISTRY, and only once."""
+def test_every_server_package_is_in_the_registry_once() -> None:
+    """Every public module or package under servers/ defines ``server``; the registry holds each once, and the
+    ``servers`` part brings exactly the registry."""
     registered = [id(s) for s in REGISTRY]
     assert len(set(registered)) == len(registered), "a server is registered twice"
     assert len({s.name for s in REGISTRY}) == len(REGISTRY), "two servers share a name"
@@ -86,7 +85,27 @@ def test_every_server_module_is_registered() -> None:
         loaded = importlib.import_module(f"servers.{module.name}")
         if id(getattr(loaded, "server", None)) not in registered:
             missing.append(module.name)
-    assert not missing, f"add these to REGISTRY in servers/__init__.py: {missing}"
+    assert not missing, f"the registry missed these packages: {missing}"
+    assert servers.part.servers is not None and tuple(servers.part.servers()) == REGISTRY
+
+
+def test_the_paper_servers_keep_table_order_and_new_ones_follow_by_name() -> None:
+    def blank(name: str) -> Server:
+        return Server(name, "A server that holds nothing.", "", lambda db, rng, now: None)
+
+    zebra, aardvark = blank("zebra"), blank("aardvark")
+    assert servers.in_paper_order([zebra, *reversed(REGISTRY), aardvark]) == (*REGISTRY, aardvark, zebra)
+
+
+def test_a_module_under_servers_without_a_server_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "more_servers"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "_private.py").write_text("")  # private modules are skipped
+    (package / "helpers.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(TypeError, match="more_servers.helpers defines no `server`"):
+        servers.discover("more_servers", [str(package)])
 
 
 def test_golden_catalog_matches(regen_golden: bool) -> None:
@@ -99,16 +118,7 @@ def test_golden_catalog_matches(regen_golden: bool) -> None:
 
 @pytest.mark.parametrize("tool", TOOLS, ids=IDS)
 def test_tool_declarations(tool: Tool) -> None:
-    assert re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", tool.name), "tool names are verb_noun"
-    assert len(tool.description) >= 20
-    if tool.params:
-        assert re.search(r"e\.g\.|\('|[A-Z]{2,}-\d", tool.description), "the docstring gives a concrete example"
-    assert tool.input_schema["type"] == "object"
-    for name in tool.requires:
-        assert name in LIBRARY.mount(tool.server).tools, f"requires unknown tool {name}"
-    for param, entity in tool.params.items():
-        if param.endswith("_id"):
-            assert entity, f"parameter {param} carries an id but declares no Entity"
+    checks.tool_declarations(LIBRARY, tool)
 
 
 def test_seed_hashes_match_golden(regen_golden: bool) -> None:
@@ -126,68 +136,8 @@ def test_seed_hashes_match_golden(regen_golden: bool) -> None:
 
 
 @pytest.mark.parametrize("server", REGISTRY, ids=[s.name for s in REGISTRY])
-def test_seed_is_deterministic(server: Any) -> None:
-    a = LIBRARY.mount(server.name).seed_db(0)  # type: ignore[attr-defined]
-    b = SeedDatabase(server, 0, REFERENCE_NOW)
-    c = SeedDatabase(server, 1, REFERENCE_NOW)
-    assert a.hash_int == b.hash_int and a.data == b.data
-    assert c.hash_int != a.hash_int
-    assert a.row_count() >= 100
-
-
-# Property test: generated arguments, valid and invalid, for every tool ---------------------------------
-
-
-def _seed_values(server: str) -> dict[str, list[Any]]:
-    """Values of every column of the seed, by column name: real ids for id-like parameters."""
-    sdb = LIBRARY.mount(server).seed_db(0)  # type: ignore[attr-defined]
-    out: dict[str, list[Any]] = {}
-    for table, info in sdb.tables.items():
-        for col in info.columns:
-            vals = [r[0] for r in sdb.db.execute(f"SELECT DISTINCT {col} FROM {table} LIMIT 30")]
-            out.setdefault(col, []).extend(v for v in vals if v is not None)
-    return out
-
-
-def _strategy(prop: dict[str, Any], name: str, seeds: dict[str, list[Any]]) -> st.SearchStrategy[Any]:
-    if "enum" in prop:
-        return st.sampled_from(prop["enum"]) | st.text(max_size=8)
-    if "const" in prop:
-        return st.just(prop["const"])
-    if "anyOf" in prop:
-        return st.one_of([_strategy(p, name, seeds) for p in prop["anyOf"]])
-    kind = prop.get("type")
-    real = seeds.get(name) or seeds.get(name.removesuffix("_id") + "_id") or []
-    if kind == "string":
-        base = st.text(max_size=20) | st.sampled_from(["", "..", "/", "%", "2026-06-01", "2026-06-01T10:00:00"])
-        return (st.sampled_from([v for v in real if isinstance(v, str)] or [""]) | base) if real else base
-    if kind == "integer":
-        return (
-            st.integers(-3, 10**6)
-            | st.sampled_from([2**63, -(2**63)])
-            | st.sampled_from([v for v in real if isinstance(v, int)] or [0])
-        )
-    if kind == "number":
-        return st.floats(-1e6, 1e7, allow_nan=False) | st.integers(-10, 10**5)
-    if kind == "boolean":
-        return st.booleans()
-    if kind == "array":
-        return st.lists(_strategy(prop.get("items", {}), name, seeds), max_size=4)
-    if kind == "null":
-        return st.none()
-    return st.none() | st.integers() | st.text(max_size=5)
-
-
-def _arguments(tool: Tool, seeds: dict[str, list[Any]]) -> st.SearchStrategy[Any]:
-    props = tool.input_schema.get("properties", {})
-    required = set(tool.required)
-    fixed = {k: _strategy(v, k, seeds) for k, v in props.items() if k in required}
-    optional = {k: _strategy(v, k, seeds) for k, v in props.items() if k not in required}
-    valid_shape = st.fixed_dictionaries(fixed, optional=optional)
-    broken = st.dictionaries(
-        st.sampled_from([*props, "bogus"]), st.none() | st.integers() | st.text(max_size=5), max_size=4
-    )
-    return valid_shape | broken | st.just(None) | st.just([1, 2])
+def test_seed_is_deterministic(server: Server) -> None:
+    checks.seed_is_deterministic(LIBRARY, server)
 
 
 SEEDS: dict[str, dict[str, list[Any]]] = {}
@@ -195,42 +145,18 @@ SEEDS: dict[str, dict[str, list[Any]]] = {}
 
 @pytest.mark.parametrize("tool", TOOLS, ids=IDS)
 def test_any_arguments_give_result_or_clean_error(tool: Tool) -> None:
-    """Every call returns a result, a ToolError or a validation error; failures and reads leave the hash alone."""
-    seeds = SEEDS.setdefault(tool.server, _seed_values(tool.server))
-    world = World(session=f"prop-{tool.server}")
-
-    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
-    @given(_arguments(tool, seeds))
-    def run(arguments: Any) -> None:
-        before = world.hash(tool.server)
-        out = world.dispatcher.call(world.session, tool.server, tool.name, arguments)
-        assert out.error_kind != "internal", out.error
-        if not out.ok or tool.kind == "read":
-            assert world.hash(tool.server) == before, f"{'read' if out.ok else 'failed'} call changed state"
-        json.dumps(out.result, default=str)
-
-    run()
+    seeds = SEEDS.setdefault(tool.server, checks.seed_values(LIBRARY, tool.server))
+    checks.any_arguments_give_result_or_clean_error(LIBRARY, tool, seeds)
 
 
 @pytest.mark.parametrize("server", REGISTRY, ids=[s.name for s in REGISTRY])
-def test_docstring_example_ids_exist_in_the_seed(server: Any) -> None:
-    sdb = LIBRARY.mount(server.name).seed_db(0)  # type: ignore[attr-defined]
-    values: set[str] = set()
-    for table in sdb.tables:
-        for row in sdb.db.execute(f"SELECT * FROM {table}"):
-            values.update(v for v in row if isinstance(v, str))
-    missing = {}
-    for tool in server.tools.values():
-        for example in re.findall(r"'([A-Z]{2,5}-\d{2,})'", tool.description):
-            if example not in values:
-                missing[tool.name] = example
-    assert not missing, f"example ids that do not exist in the seed: {missing}"
+def test_docstring_example_ids_exist_in_the_seed(server: Server) -> None:
+    checks.example_ids_exist_in_the_seed(LIBRARY, server)
 
 
 @pytest.mark.parametrize(("server", "tool", "arguments"), EXAMPLES)
 def test_docstring_examples_run_as_written(server: str, tool: str, arguments: dict[str, Any]) -> None:
-    """Each example call in a tool's docstring succeeds on a fresh seed: it is what the model tries first."""
-    World(session=f"example-{server}").ok(server, tool, **arguments)
+    checks.example_runs_as_written(LIBRARY, server, tool, arguments)
 
 
 def test_broken_examples_name_real_tools() -> None:

@@ -297,7 +297,7 @@ def build_tool(
 
 @dataclass
 class Server:
-    """A stateful SQLite server: schema, seed and tools. Registered once in ``servers/__init__.py``."""
+    """A stateful SQLite server: schema, seed and tools. A part brings it to the hub (``hub.parts``)."""
 
     name: str
     description: str

@@ -61,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--attempts", type=int, default=1000)
     p.add_argument("--worlds", type=int, default=8)
     args = p.parse_args(argv)
-    from servers import REGISTRY
+    from hub.parts import registered_servers
 
-    library = Library.from_servers(REGISTRY, REFERENCE_NOW)
+    library = Library.from_servers(registered_servers(), REFERENCE_NOW)
     if args.server not in library.mounts:
         print(f"unknown server {args.server!r}; one of {', '.join(library.mounts)}", file=sys.stderr)
         return 2

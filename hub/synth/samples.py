@@ -77,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write-golden", action="store_true", help=f"rewrite {GOLDEN.name} (review the diff)")
     args = p.parse_args(argv)
     from hub.config import REFERENCE_NOW
-    from servers import REGISTRY
+    from hub.parts import registered_servers
 
-    text = render_golden(Library.from_servers(REGISTRY, REFERENCE_NOW))
+    text = render_golden(Library.from_servers(registered_servers(), REFERENCE_NOW))
     if args.write_golden:
         GOLDEN.write_text(text)
         print(f"wrote {len(text.splitlines())} sample tasks to {GOLDEN}")

@@ -239,9 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-render", action="store_true", help="skip the Qwen-template rendering")
     args = p.parse_args(argv)
     from hub.config import REFERENCE_NOW
-    from servers import REGISTRY
+    from hub.parts import registered_servers
 
-    library = Library.from_servers(REGISTRY, REFERENCE_NOW)
+    library = Library.from_servers(registered_servers(), REFERENCE_NOW)
     tasks = [t for path in args.tasks for t in read_jsonl(Path(path))]
     counts = write_sft(Path(args.out), tasks, library, render=False if args.no_render else None)
     print(json.dumps(counts))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from hub.config import REFERENCE_NOW
 from hub.mount import load_mount
+from hub.parts import registered_servers
 from hub.state.library import Library
 from hub.tasks.io import BUILTIN_TASKS, read_jsonl
 from hub.tasks.replay import regenerate_all, replay
-from servers import REGISTRY
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
         help="also mount a Python class as a server (repeatable)",
     )
     args = p.parse_args(argv)
-    library = Library.from_servers(REGISTRY, REFERENCE_NOW)
+    library = Library.from_servers(registered_servers(), REFERENCE_NOW)
     for spec in args.mount:
         library.add(load_mount(spec))
     if args.regenerate:

@@ -30,12 +30,12 @@ WORLDS = 4
 def build() -> list[Task]:
     """The default set, as the shipped file should hold it (synthesis runs here: about 15 s)."""
     from hub.config import REFERENCE_NOW
+    from hub.parts import registered_servers
     from hub.state.library import Library
     from hub.synth.output import split
     from hub.synth.pipeline import SynthConfig, synthesize
-    from servers import REGISTRY
 
-    library = Library.from_servers(REGISTRY, REFERENCE_NOW)
+    library = Library.from_servers(registered_servers(), REFERENCE_NOW)
     hand = [t.model_copy(update={"split": t.split or "train"}) for t in read_jsonl(BUILTIN_TASKS)]
     with tempfile.TemporaryDirectory(prefix="prove-graphs-") as graphs:  # built fresh: no stale cache
         config = SynthConfig(n=SYNTH_TASKS, seed=SYNTH_SEED, worlds=WORLDS, cache_dir=Path(graphs))

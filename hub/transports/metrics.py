@@ -125,12 +125,18 @@ class HubMetrics:
 
 
 async def metrics_endpoint(request: Request) -> Response:
-    hub = request.app.state.hub
-    return Response(hub.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+    metrics: HubMetrics = request.app.state.metrics
+    return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _install(app: Starlette) -> None:
+    """One registry per app, fed by its hub's bus from now on."""
+    app.state.metrics = HubMetrics()
+    app.state.metrics.attach(app.state.hub)
 
 
 def _routes(app: Starlette) -> list[BaseRoute]:
     return [Route("/metrics", metrics_endpoint)]
 
 
-part = Part("metrics", routes=_routes)
+part = Part("metrics", install=_install, routes=_routes)

@@ -8,7 +8,7 @@ from typing import TypeVar
 from hub.kit.intent import CallRecord, Scene, Skip
 from hub.synth.goals import _continue, linked, links
 from servers import REGISTRY
-from tests.test_intents import Live
+from tests.servers.checks import Live
 
 T = TypeVar("T")
 
