@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hub.core import build_library  # noqa: E402
-from hub.engine.clarify import clarifying_question, missing_params, withheld_step  # noqa: E402
+from hub.engine.clarify import missing_params, withheld_step  # noqa: E402
+from hub.engine.question import clarifying_question  # noqa: E402
 from hub.net import free_port  # noqa: E402
 from hub.tasks import Task, hermes_call, read_jsonl  # noqa: E402
 from hub.tasks.oracle import answer_text  # noqa: E402
