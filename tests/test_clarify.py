@@ -231,6 +231,9 @@ def verdict(param: str, reply: str, about: str = "") -> bool:
         ("door", "Sure, the front left or the front right?"),
         ("address", "Where should it go?"),
         ("date", "What day was that?"),
+        ("duration_minutes", "How long?"),
+        ("amount", "What is it?"),
+        ("content", "Could you tell me what it is?"),
     ],
 )
 def test_questions_by_what_the_value_is(param: str, reply: str) -> None:

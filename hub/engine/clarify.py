@@ -18,7 +18,8 @@ sentences asks for the missing value:
   intent itself uses for the value (``Turn.about``: "the comment's text"), or what kind of value it is
   (``VALUE_KINDS``: an amount is asked with "how much", a quantity "how many", a date or time "when" / "what
   day" / "what time", a duration "how long", a person "who", a place "where", a text "what should it say", a
-  title or name "what should I call it", a choice among entities or options "which one");
+  title or name "what should I call it", a choice among entities or options "which one"), or plainly as "it"
+  ("What is it?", "Could you tell me what it is?");
 - the sentence is not a closing pleasantry (``anything else``, ``how can I help``);
 - the asking sentences do not name three or more other parameters or entity kinds of the offered tools
   (``stuffing``): one question that lists every parameter word is not a question about what is missing.

@@ -52,8 +52,9 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
         "What day and time should I put down?",
         "When would you like it?",
     ),
+    "date": ("Which day should it be?", "What date should I put down?", "When should the {thing} be?"),
     "person": ("Who is it for?", "Who should I put down?", "Whose name should it go under?"),
-    "place": ("Where should it go?", "What's the {noun}?", "Where is it?"),
+    "place": ("Where should it go?", "What's the {noun}?", "What {noun} should I use?"),
     "text": ("What should the {noun} say?", "What would you like the {noun} to say?", "What should I write?"),
     "topic": ("What is the {thing} about?", "What should the {noun} be?"),
     "label": (
@@ -89,27 +90,30 @@ def _question(
     wanted: Mapping[str, Any],
     others: Mapping[tuple[str, ...], str],
 ) -> str:
-    about = task.turns[turn].about.get(param, "")
+    about = task.turns[turn].about.get(param, "").strip()
+    about = about.removeprefix("the ") if about.split(" ")[1:2] and about.split(" ")[1] in WH_WORDS else about
     step = withheld_step(task, turn, param)
     prop = (schemas.get(step.name, {}) if step else {}).get("properties", {}).get(param, {})
     slots = _slots(param, about, step.tool if step else "")
-    kinds = value_kinds(param, prop)
+    kinds = ["date" if k == "time" and _a_day(param, prop) else k for k in value_kinds(param, prop)]
     said = [p for k in kinds for p in PHRASINGS[k]]
-    if about.split(" ", 1)[0].lower() in WH_WORDS:  # "how much to bid": the intent's words are the question
+    if about.split(" ", 1)[0].lower() in WH_WORDS and len(about.split()) > 2:  # "how much to bid": the question
         said.append(f"Could you tell me {about}?")
     fits = [s.format(**slots) for s in said if _fills(s, slots)]
     start = zlib.crc32(f"{task.id}/{turn}/{param}".encode()) % max(1, len(fits))
-    for text in [*fits[start:], *fits[:start], *(s.format(**slots) for s in PLAIN)]:
+    plain = [s.format(**slots) for s in PLAIN if _fills(s, slots)]
+    for text in [*fits[start:], *fits[:start], *plain]:
         if judge_reply(text, wanted, others).asked:
             return text
-    return f"Could you tell me {about or 'the ' + slots['noun']}?"
+    return f"Could you tell me {about or 'the ' + param.replace('_', ' ')}?"
 
 
 def _slots(param: str, about: str, tool: str) -> dict[str, str]:
     """The words a phrasing may use: the intent's noun for the value, the call's object and money verb."""
-    noun = about.strip().removeprefix("the ").strip() if about else ""
-    noun = noun.rsplit("'s ", 1)[-1]  # "the customer's name" -> "name": what the question asks for
-    if not noun or noun.split(" ", 1)[0].lower() in WH_WORDS:
+    noun = about.removeprefix("the ").rsplit("'s ", 1)[-1]  # "the customer's name" -> "name": what is asked for
+    if noun.split(" ", 1)[0].lower() in WH_WORDS:  # "how often": a question, not a noun
+        noun = ""
+    elif not noun:  # a hand-written task: the parameter's words
         noun = " ".join(w for w in param.split("_") if w not in STOP_WORDS) or param.replace("_", " ")
     verb, _, obj = tool.partition("_")
     words = [w for w in obj.split("_") if w and w not in STOP_WORDS]
@@ -120,3 +124,11 @@ def _slots(param: str, about: str, tool: str) -> dict[str, str]:
 
 def _fills(phrasing: str, slots: Mapping[str, str]) -> bool:
     return all(slots[k] for k in ("noun", "thing", "act") if "{" + k + "}" in phrasing)
+
+
+def _a_day(param: str, prop: Mapping[str, Any]) -> bool:
+    """Whether a time value is a day without a time of day (``due_date``, ``format: date``)."""
+    formats = {b.get("format") for b in prop.get("anyOf") or [prop] if isinstance(b, Mapping)}
+    return "date" in formats or (
+        "date-time" not in formats and bool({"date", "day", "birthday"} & set(param.split("_")))
+    )
