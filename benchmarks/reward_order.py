@@ -373,7 +373,7 @@ async def wait_up(url: str, proc: subprocess.Popen[bytes], timeout: float = 120.
 
 
 def pick(tasks: list[Task], limit: int | None, seed: int) -> list[Task]:
-    """Up to ``limit`` mcp and clarify tasks, clarify ones first in proportion (they carry the question figures)."""
+    """Up to ``limit`` mcp and clarify tasks, in a seeded shuffle (so a limited run keeps the set's mix of kinds)."""
     rng = random.Random(seed)
     usable = [t for t in tasks if t.kind != "abstain"]
     rng.shuffle(usable)
