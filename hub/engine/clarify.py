@@ -376,9 +376,11 @@ def about_phrases(about: str) -> list[tuple[str, ...]]:
     """The words an intent uses for a withheld value ("how long the meeting runs"): its opening wh-phrase, if any,
     and each of its content words."""
     toks = [w.removesuffix("'s") for w in tokens(about)]
-    phrases: set[tuple[str, ...]] = {(w,) for w in toks if w not in ABOUT_STOP and len(w) > 2}
-    if toks and toks[0] in WH_WORDS:
-        phrases.add(tuple(toks[:2]) if toks[0] == "how" and len(toks) > 1 else (toks[0],))
+    toks = toks[1:] if toks[:1] == ["the"] else toks  # "the how often": a wh-phrase all the same
+    phrases: set[tuple[str, ...]] = {(w,) for w in toks if w not in ABOUT_STOP | WH_WORDS and len(w) > 2}
+    if toks and toks[0] in WH_WORDS:  # a bare "how" or "what" would let any question pass
+        n = {"how": 2, "what": 3, "which": 2}.get(toks[0], 1)
+        phrases.add(tuple(toks[:n]))
     return sorted(phrases)
 
 
