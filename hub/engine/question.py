@@ -54,7 +54,7 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
     ),
     "date": ("Which day should it be?", "What date should I put down?", "When should the {thing} be?"),
     "person": ("Who is it for?", "Who should I put down?", "Whose name should it go under?"),
-    "place": ("Where should it go?", "What's the {noun}?", "What {noun} should I use?"),
+    "place": ("Where should that be?", "What's the {noun}?", "What {noun} should I use?"),
     "text": ("What should the {noun} say?", "What would you like the {noun} to say?", "What should I write?"),
     "topic": ("What is the {thing} about?", "What should the {noun} be?"),
     "label": (
