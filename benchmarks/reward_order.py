@@ -45,7 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hub.core import build_library  # noqa: E402
-from hub.engine.clarify import clarifying_question, missing_params, withheld_step  # noqa: E402
+from hub.engine.clarify import WH_WORDS, missing_params, withheld_step  # noqa: E402
+from hub.engine.episodes import function_schema  # noqa: E402
+from hub.engine.question import clarifying_question  # noqa: E402
 from hub.net import free_port  # noqa: E402
 from hub.tasks import Task, hermes_call, read_jsonl  # noqa: E402
 from hub.tasks.oracle import answer_text  # noqa: E402
@@ -63,6 +65,7 @@ ASKS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset("quantity count seats guests nights copies units".split()), "How many would you like?"),
     (frozenset("rating stars score points".split()), "How would you rate it?"),
     (frozenset("duration minutes hours length".split()), "How long should it be?"),
+    (frozenset("freq frequency interval recurrence".split()), "How often should it happen?"),
     (frozenset("date time start end deadline due expiry check when".split()), "What day and time should it be?"),
     (frozenset("user member contact customer assignee owner recipient payee".split()), "Who should I use?"),
     (frozenset("address street city location destination room".split()), "Where should it go?"),
@@ -90,7 +93,9 @@ def natural_questions(task: Task, turn: int, schemas: dict[str, dict[str, Any]])
         if not kinds and prop.get("type") in ("integer", "number"):
             kinds.append("How much should it be?")
         out += kinds[:1] or [f"Could you tell me the {' '.join(w for w in param.split('_') if w != 'id')}?"]
-        about = task.turns[turn].about.get(param)
+        about = task.turns[turn].about.get(param, "")
+        if about.split(" ")[1:2] and about.split(" ")[1] in WH_WORDS:  # "the how often": the intent's question
+            about = about.removeprefix("the ")
         if about:
             out.append(f"Sure, could you tell me {about}?")
     return list(dict.fromkeys(out))
@@ -247,7 +252,8 @@ def variants(task: Task, library: Any, rng: random.Random) -> list[tuple[str, li
         out.append(("wrong", script(task, calls)))
     ask = next((i for i, t in enumerate(task.turns) if t.ask), None)
     if ask is not None:
-        schemas = {n: library.tool(*n.split("__", 1)).input_schema for n in task.tools}
+        # the schemas the model is shown (enums stripped where the task strips them), which the check reads too
+        schemas = {n: function_schema(library, n, task.strip_enums)["function"]["parameters"] for n in task.tools}
         out += [("natural", script(task, ask=q)) for q in natural_questions(task, ask, schemas)]
         out += [("closer", script(task, ask=c)) for c in CLOSERS]
         out.append(("stuffed", script(task, ask=stuffed_question(schemas))))
@@ -372,7 +378,7 @@ async def wait_up(url: str, proc: subprocess.Popen[bytes], timeout: float = 120.
 
 
 def pick(tasks: list[Task], limit: int | None, seed: int) -> list[Task]:
-    """Up to ``limit`` mcp and clarify tasks, clarify ones first in proportion (they carry the question figures)."""
+    """Up to ``limit`` mcp and clarify tasks, in a seeded shuffle (so a limited run keeps the set's mix of kinds)."""
     rng = random.Random(seed)
     usable = [t for t in tasks if t.kind != "abstain"]
     rng.shuffle(usable)

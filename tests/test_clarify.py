@@ -231,6 +231,9 @@ def verdict(param: str, reply: str, about: str = "") -> bool:
         ("door", "Sure, the front left or the front right?"),
         ("address", "Where should it go?"),
         ("date", "What day was that?"),
+        ("duration_minutes", "How long?"),
+        ("amount", "What is it?"),
+        ("content", "Could you tell me what it is?"),
     ],
 )
 def test_questions_by_what_the_value_is(param: str, reply: str) -> None:
@@ -240,6 +243,11 @@ def test_questions_by_what_the_value_is(param: str, reply: str) -> None:
 def test_questions_in_the_intents_own_words() -> None:
     assert verdict("content", "Which lines do you want in there?", about="the lines to put in the notes file")
     assert not verdict("content", "Which lines do you want in there?")
+    # an intent whose words are a question ("the how often", "the what it is") lends its whole wh-phrase, not "how"
+    assert verdict("amount", "How often?", about="the how often")
+    assert not verdict("amount", "How are you today?", about="the how often")
+    assert verdict("title", "Could you tell me what it is?", about="the what it is")
+    assert not verdict("title", "What else do you need?", about="the what it is")
 
 
 @pytest.mark.parametrize(

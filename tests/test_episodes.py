@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from hub.engine.dispatcher import Dispatcher
@@ -175,3 +177,39 @@ def test_enum_stripped_tasks_offer_schemas_without_enums() -> None:
     stripped = engine.tools_of(task.model_copy(update={"strip_enums": True}))
     assert "'enum'" in str(plain) and "'enum'" not in str(stripped)
     assert [t["function"]["name"] for t in plain] == [t["function"]["name"] for t in stripped]
+
+
+async def test_episodes_of_one_task_opened_at_once_share_one_template_and_play_apart() -> None:
+    engine = make_engine()
+    task = engine.tasks.get("bank-unfreeze-005")  # setup calls: building the template awaits its lane
+    groups = await asyncio.gather(*(engine.open_group_async(task.id, n=2) for _ in range(8)))
+    eps = [ep for group in groups for ep in group]
+    assert len({ep.session_id for ep in eps}) == 16 and len({ep.start_hash for ep in eps}) == 1
+    assert [n for n in engine.sessions.sessions if n.startswith("tpl-")] == [f"tpl-{task.fingerprint()}"]
+    for ep in eps:
+        for text in oracle_script(task):
+            await engine.step_async(ep.id, text)
+    totals = [(await engine.finish_async(ep.id)).total for ep in eps]
+    assert totals == [pytest.approx(best(task))] * 16
+    for ep in eps:
+        engine.close(ep.id)
+    assert all(ep.session_id not in engine.sessions.sessions for ep in eps)
+
+
+async def test_an_open_off_the_loop_while_the_loop_builds_the_template_keeps_one_template() -> None:
+    engine = make_engine()
+    task = engine.tasks.get("bank-unfreeze-005")
+    pending = asyncio.ensure_future(engine.open_group_async(task.id))
+    for _ in range(1000):  # until the loop's build of the template is under way
+        if task.fingerprint() in engine._building:
+            break
+        await asyncio.sleep(0)
+    assert task.fingerprint() in engine._building
+    (now,) = engine.open_group(task.id)  # built its own template meanwhile
+    (later,) = await pending
+    assert now.start_hash == later.start_hash
+    assert len([n for n in engine.sessions.sessions if n.startswith("tpl-")]) == 1
+    for ep in (now, later):
+        for text in oracle_script(task):
+            engine.step(ep.id, text)
+        assert engine.finish(ep.id).total == pytest.approx(best(task))

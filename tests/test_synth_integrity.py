@@ -14,10 +14,10 @@ import pytest
 import pytest_asyncio
 
 from hub.cli import parser
-from hub.engine.clarify import clarifying_question
 from hub.engine.dispatcher import Dispatcher
 from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
+from hub.engine.question import clarifying_question
 from hub.state.sessions import SessionManager
 from hub.synth.checks import (
     abstain_problems,

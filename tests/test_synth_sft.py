@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.engine.clarify import judge_reply, question_words
+from hub.engine.clarify import judge_reply, other_words, question_words
 from hub.engine.dispatcher import Dispatcher
 from hub.engine.episodes import function_schema
 from hub.engine.events import EventBus
@@ -50,7 +50,9 @@ def check_chat(task: Task, record: dict) -> None:  # type: ignore[type-arg]
             if task.turns[user_turn].ask:  # the reply to an ask turn is a question for what is missing
                 reply = msgs[i + 1]
                 assert reply["role"] == "assistant" and not reply.get("tool_calls")
-                assert judge_reply(reply["content"], question_words(task, user_turn, schemas)).asked
+                wanted = question_words(task, user_turn, schemas)
+                assert judge_reply(reply["content"], wanted, other_words(schemas, wanted)).asked  # never stuffed
+                assert "please tell me" not in reply["content"].lower()  # asked as a person asks, once
     if task.kind == "abstain":
         assert not calls and [m["content"] for m in msgs if m["role"] == "assistant"] == [REFUSAL] * len(task.turns)
     assert msgs[-1]["role"] == "assistant" and not msgs[-1].get("tool_calls")
@@ -61,10 +63,15 @@ def check_chat(task: Task, record: dict) -> None:  # type: ignore[type-arg]
 def test_every_synthesized_task_becomes_a_perfect_chat(synth: SynthResult) -> None:
     exporter = SFTExporter(LIBRARY)
     kinds = set()
+    asks = set()
     for task in synth.tasks:
-        check_chat(task, exporter.chat(task))
+        record = exporter.chat(task)
+        check_chat(task, record)
         kinds.add(task.kind)
+        if task.kind == "clarify":
+            asks.add(next(m["content"] for m in record["messages"] if m["role"] == "assistant"))
     assert kinds == {"mcp", "clarify", "abstain"}
+    assert len(asks) >= 3  # the questions vary with what is withheld and with the task
 
 
 @pytest.mark.parametrize("task", read_jsonl(BUILTIN_TASKS), ids=lambda t: t.id)

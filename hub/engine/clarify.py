@@ -18,7 +18,8 @@ sentences asks for the missing value:
   intent itself uses for the value (``Turn.about``: "the comment's text"), or what kind of value it is
   (``VALUE_KINDS``: an amount is asked with "how much", a quantity "how many", a date or time "when" / "what
   day" / "what time", a duration "how long", a person "who", a place "where", a text "what should it say", a
-  title or name "what should I call it", a choice among entities or options "which one");
+  title or name "what should I call it", a choice among entities or options "which one"), or plainly as "it"
+  ("What is it?", "Could you tell me what it is?");
 - the sentence is not a closing pleasantry (``anything else``, ``how can I help``);
 - the asking sentences do not name three or more other parameters or entity kinds of the offered tools
   (``stuffing``): one question that lists every parameter word is not a question about what is missing.
@@ -242,7 +243,8 @@ VALUE_KINDS: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = (
     ),
     ("choice", frozenset("door seat mode field side type kind category option".split()), ("which one", "which of")),
 )
-CHOICE = ("which one", "which of")
+# A question for "it" when the reply names the value no other way ("What is it?", "Can you tell me what it is?").
+WHAT_IT_IS = ("what is it", "what it is", "what's it", "what should it be", "what it should be")
 # Sentences that close a turn rather than ask for anything ("Anything else I can do for you?").
 PLEASANTRIES = (
     "anything else",
@@ -343,23 +345,30 @@ def words_for(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
     return sorted(phrases)
 
 
-def value_phrases(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
-    """How people ask for ``param`` by what kind of value it is (``VALUE_KINDS``): ``amount`` -> "how much"."""
+def value_kinds(param: str, prop: Mapping[str, Any]) -> list[str]:
+    """What kinds of value ``param`` holds (``VALUE_KINDS``' names, plus ``amount`` for a number of no other kind
+    and ``choice`` for an enum or an entity), in ``VALUE_KINDS``' order: ``start_date`` -> ["time"]."""
     words = {*param.lower().split("_"), *tokens(param.replace("_", " "))}  # as written and singular
     kinds = {kind for kind, triggers, _ in VALUE_KINDS if words & triggers}
-    branches = prop.get("anyOf") or [prop]
-    types = {b.get("type") for b in branches if isinstance(b, Mapping)}
-    formats = {b.get("format") for b in branches if isinstance(b, Mapping)}
-    if formats & {"date", "date-time", "time"}:
+    branches = [b for b in prop.get("anyOf") or [prop] if isinstance(b, Mapping)]
+    if {b.get("format") for b in branches} & {"date", "date-time", "time"}:
         kinds.add("time")
-    if types & {"integer", "number"} and not kinds:
+    if {b.get("type") for b in branches} & {"integer", "number"} and not kinds:
         kinds.add("amount")
-    phrases = [p for kind, _, asks in VALUE_KINDS if kind in kinds for p in asks]
-    if kinds & {"amount"}:
+    if any(b.get("enum") for b in branches) or prop.get("x-entity") or param.endswith("_id"):
+        kinds.add("choice")
+    return [k for k in (*(kind for kind, _, _ in VALUE_KINDS), "amount") if k in kinds]
+
+
+def value_phrases(param: str, prop: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    """How people ask for ``param`` by what kind of value it is (``VALUE_KINDS``): ``amount`` -> "how much"; and
+    the bare "what is it" any single value may be asked with."""
+    kinds = value_kinds(param, prop)
+    phrases = [p for kind, _, asks in VALUE_KINDS if kind in kinds for p in asks] + list(WHAT_IT_IS)
+    if "amount" in kinds:
         phrases += ["how much", "how many", "what number", "what value"]
-    if any(b.get("enum") for b in branches if isinstance(b, Mapping)) or prop.get("x-entity") or param.endswith("_id"):
-        phrases += list(CHOICE)
-        phrases += [str(e).replace("_", " ") for b in branches if isinstance(b, Mapping) for e in b.get("enum") or []]
+    branches = [b for b in prop.get("anyOf") or [prop] if isinstance(b, Mapping)]
+    phrases += [str(e).replace("_", " ") for b in branches for e in b.get("enum") or []]
     return sorted({tuple(tokens(p)) for p in phrases if tokens(p)})
 
 
@@ -367,9 +376,11 @@ def about_phrases(about: str) -> list[tuple[str, ...]]:
     """The words an intent uses for a withheld value ("how long the meeting runs"): its opening wh-phrase, if any,
     and each of its content words."""
     toks = [w.removesuffix("'s") for w in tokens(about)]
-    phrases: set[tuple[str, ...]] = {(w,) for w in toks if w not in ABOUT_STOP and len(w) > 2}
-    if toks and toks[0] in WH_WORDS:
-        phrases.add(tuple(toks[:2]) if toks[0] == "how" and len(toks) > 1 else (toks[0],))
+    toks = toks[1:] if toks[:1] == ["the"] else toks  # "the how often": a wh-phrase all the same
+    phrases: set[tuple[str, ...]] = {(w,) for w in toks if w not in ABOUT_STOP | WH_WORDS and len(w) > 2}
+    if toks and toks[0] in WH_WORDS:  # a bare "how" or "what" would let any question pass
+        n = {"how": 2, "what": 3, "which": 2}.get(toks[0], 1)
+        phrases.add(tuple(toks[:n]))
     return sorted(phrases)
 
 
@@ -496,17 +507,3 @@ def named(text: str, others: Mapping[tuple[str, ...], str]) -> list[tuple[str, .
 
 def _clip(text: str, n: int = 80) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def clarifying_question(task: Task, turn: int) -> str:
-    """A good question for ask turn ``turn`` (the oracle's reply): it names what is missing."""
-    params, _ = missing_params(task, turn)
-    if not params:
-        return "What exactly do you need me to use? I'm missing a detail."
-    names = " and the ".join(_phrase(p) for p in params)
-    return f"Which {names} do you mean? Please tell me the {names}."
-
-
-def _phrase(param: str) -> str:
-    words = [w for w in param.split("_") if w not in STOP_WORDS]
-    return " ".join(words) or param.replace("_", " ")

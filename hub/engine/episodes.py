@@ -16,6 +16,7 @@ ends with reason ``byte_cap``, so no episode makes the hub hold more than that (
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -216,6 +217,7 @@ class EpisodeEngine:
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
         self._templates: OrderedDict[str, str] = OrderedDict()
+        self._building: dict[str, asyncio.Future[Session]] = {}  # templates being built, by task fingerprint
         self._tools: dict[str, list[dict[str, Any]]] = {}
         self._schema_maps: dict[str, dict[str, dict[str, Any]]] = {}
         self._announced: set[str] = set()
@@ -248,10 +250,20 @@ class EpisodeEngine:
         return self._keep_template(task, session)
 
     async def template_async(self, task: Task) -> Session:
-        """``template`` from the event loop: seeds, setup calls and forks built off it."""
-        found, sid = self._held_template(task)
-        if found is not None:
-            return found
+        """``template`` from the event loop: seeds, setup calls and forks built off it. Opens of one task that
+        come while its template is being built wait for that build: the template (``tpl-<fingerprint>``) is one
+        session, and a second build would find it half-made and close it under the first."""
+        key = task.fingerprint()
+        building = self._building.get(key)
+        if building is None:
+            found, sid = self._held_template(task)
+            if found is not None:
+                return found
+            building = self._building[key] = asyncio.ensure_future(self._build_template(task, sid))
+            building.add_done_callback(lambda _: self._building.pop(key, None))
+        return await asyncio.shield(building)
+
+    async def _build_template(self, task: Task, sid: str) -> Session:
         try:
             session = await build_initial_async(task, self.sessions, self.dispatcher, sid)
         except SessionError:
@@ -265,6 +277,8 @@ class EpisodeEngine:
         if sid is not None and sid in self.sessions.sessions:
             self._templates.move_to_end(key)
             return self.sessions.get(sid, create=False), sid
+        if key in self._building:  # being built from the loop: a template of its own, not that one half-made
+            return None, f"tpl-{key}-{secrets.token_hex(4)}"
         sid = f"tpl-{key}"
         self._drop(sid)
         return None, sid
@@ -275,6 +289,9 @@ class EpisodeEngine:
 
     def _keep_template(self, task: Task, session: Session) -> Session:
         session.internal = True
+        replaced = self._templates.get(task.fingerprint())
+        if replaced is not None and replaced != session.id:  # one built off the loop while the loop built this
+            self._drop(replaced)
         self._templates[task.fingerprint()] = session.id
         while len(self._templates) > self.max_templates:
             _, old = self._templates.popitem(last=False)

@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from hub.engine.clarify import clarifying_question
 from hub.engine.dispatcher import Dispatcher
+from hub.engine.question import clarifying_question
 from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library

@@ -4,8 +4,8 @@
     OUT/sft/train.qwen.jsonl, OUT/sft/test.qwen.jsonl    the same chats rendered with the Qwen2.5 (Hermes)
                                                          chat template (written when transformers is present)
 
-A chat is the system prompt, then per turn: the user's message; on an ``ask`` turn a clarifying
-question naming what is missing (``hub.engine.clarify.clarifying_question``); on a turn with ground-truth
+A chat is the system prompt, then per turn: the user's message; on an ``ask`` turn the question a person would
+ask for what is missing ("What should the comment say?", ``hub.engine.question``); on a turn with ground-truth
 calls an assistant message with those calls (``tool_calls``), the tool results the hub returned for
 them, and a short closing answer; on an abstain task a refusal. The episode engine plays it, so the
 results are the live servers' and the record carries the oracle's reward (``reward``: 1.3 for mcp
@@ -28,8 +28,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from hub.engine.clarify import clarifying_question
 from hub.engine.episodes import EpisodeEngine
+from hub.engine.question import clarifying_question
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.synth.chain.render import humanize
@@ -141,7 +141,8 @@ class SFTExporter:
     def _assistant(self, task: Task, turn: int) -> list[dict[str, Any]]:
         t = task.turns[turn]
         if t.ask:
-            return [{"role": "assistant", "content": clarifying_question(task, turn)}]
+            question = clarifying_question(task, turn, self.engine.schemas_of(task))
+            return [{"role": "assistant", "content": question}]
         if t.calls:
             calls = [
                 {

@@ -22,7 +22,7 @@ def oracle_script(task: Task) -> list[str]:
     """The model messages of a perfect policy: each turn's ground-truth calls in one message, then an
     answer (stating the values the turn asked for, when it records them); a question on an ``ask`` turn; a refusal
     on an abstain task."""
-    from hub.engine.clarify import clarifying_question
+    from hub.engine.question import clarifying_question
 
     out: list[str] = []
     for i, turn in enumerate(task.turns):
