@@ -45,7 +45,7 @@ QUESTIONS = (  # what a question asks for by its form, as words of the keys that
     (re.compile(r"\bhow much\b|\bcosts?\b", re.IGNORECASE), ("amount", "balance", "price", "total", "fare", "cost")),
     (re.compile(r"\bwhen\b|\bwhat (?:time|day|date)\b", re.IGNORECASE), ("start", "date", "due", "end")),
     (re.compile(r"\bleft\b|\bremaining\b|\bavailable\b", re.IGNORECASE), ("balance", "remaining", "available")),
-    (re.compile(r"\bwhere\b", re.IGNORECASE), ("address", "location")),
+    (re.compile(r"\bwhere\b", re.IGNORECASE), ("address", "location", "city")),
     (re.compile(r"\bwho\b", re.IGNORECASE), ("name", "owner", "manager", "handle")),
 )
 COUNT = re.compile(r"\bhow many\b|\bcount\b|\bnumber of\b", re.IGNORECASE)

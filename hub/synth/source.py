@@ -145,6 +145,8 @@ class IntentSource:
         if self.writer is not None:
             turns = self.writer.rewrite(d, turns, self._context(d.server, d.world, attempt), omitted)
         ungrounded = self._ground(d, turns) if slot.kind != "abstain" else []
+        if slot.kind != "abstain" and all(c.kind == "read" for c in d.calls) and not any(t.answer for t in turns):
+            raise DraftFailed("unanswered")  # a task that only reads is done when the reply tells what it found
         tools, servers, perturbs = self._offer(slot, d, rng)
         synth = {
             "seed": self.config.seed,
