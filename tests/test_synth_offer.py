@@ -147,6 +147,10 @@ def test_listings_empty_nameless_and_asked_by_the_questions_form() -> None:
     assert default_answer(read("list_expenses", {"expenses": [], "count": 0}), "How many charges?") == [0]
     rows = [{"expense_id": "EXP-0001", "amount": 1950.0, "merchant": "Maple Court"}]
     assert default_answer(read("list_expenses", {"expenses": rows, "count": 1}), "Show me rent") == ["Maple Court"]
+    busy = {"user_id": "USR-0003", "busy": [{"start": "2026-06-10T09:00:00", "end": "2026-06-10T10:00:00"}]}
+    assert default_answer(read("get_free_busy", busy), "Is Lars busy at other times that day?") == [
+        "2026-06-10T09:00:00"
+    ]
     orders = {"orders": [{"order_id": "ORD-01042", "symbol": "AAPL", "status": "filled"}], "count": 1}
     assert default_answer(read("list_orders", orders), "Which of my AAPL orders went through?") == ["ORD-01042"]
     route = {"origin_place_id": "PLC-0001", "mode": "transit", "distance_km": 12.5, "duration_min": 38}

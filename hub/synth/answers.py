@@ -2,15 +2,16 @@
 
 Taken from the turn's last result, the way a person would check the reply:
 - "how many ...": the count;
-- a list of rows: what each row is called (its name, title, subject, ...; else what it is about: a description,
-  a merchant, an amount), for the first three; an empty list: that there is none (``False``, said by "no"), or 0
-  when the turn asks how many;
+- a list of rows: what each row is called (a field the turn asks about, its name, title, subject, ...; else what
+  it is about: a description, a merchant, an amount, a closing price, a date or a start time; else its own id),
+  for the first three; an empty list: that there is none (``False``, said by "no"), or 0 when asked how many;
 - counts by value (``{"values": {"light": 318, ...}}``): the values;
-- one entity or a summary: the fields the turn asks about by their words ("bio, city, how many followers"; a list
-  field by what its rows are called, or that it is empty), else what it is called.
+- one entity or a summary: the fields the turn asks about, by their words ("bio, city, how many followers") or
+  by the question's form ("how long": a duration, "what's left": a balance; a list field by what its rows are
+  called, or that it is empty), else what it is called.
 An entity is a result with its own id and a handful of fields, even when it carries lists (a user's listings, a
 contact's deals); a listing is anything else that holds a list of rows. Values the user already said are never
-an answer; ids are not either (a person wants names and numbers).
+an answer; ids only name rows that have nothing else (an order, a transfer).
 """
 
 from __future__ import annotations
@@ -36,7 +37,22 @@ NAMED = (
     "path",
     "url",
 )
-ABOUT = ("description", "merchant", "merchant_name", "code", "text", "body", "category", "amount", "total", "price")
+ABOUT = (  # what a row without a name is about, then its figure, then when it is (a price bar, a busy slot)
+    "description",
+    "merchant",
+    "merchant_name",
+    "code",
+    "text",
+    "body",
+    "category",
+    "line",
+    "amount",
+    "total",
+    "price",
+    "close",
+    "date",
+    "start",
+)
 ENTITY_FIELDS = 5
 WHICH = re.compile(r"\bwhich\b|\bwhat \w+s (?:of|do|did|have|has|are|were)\b", re.IGNORECASE)
 QUESTIONS = (  # what a question asks for by its form, as words of the keys that hold it
