@@ -21,8 +21,8 @@ from hub.synth import unsolvable
 from hub.synth.answers import default_answer
 from hub.synth.checks import abstain_problems, requested_tools
 from hub.synth.config import Slot, SynthConfig
+from hub.synth.giveaway import abstain_cue, answer_coverage, offers_own_write
 from hub.synth.pipeline import Synthesizer
-from hub.synth.realism import abstain_cue, answer_coverage, offers_own_write
 from hub.tasks import Task
 from tests.conftest import LIBRARY, World
 

@@ -9,11 +9,8 @@
 - ``distinct_sequences``: distinct tool-name sequences per mcp task;
 - ``worlds``, ``smallest_server``, ``rarest_tool``: spread of the set;
 - ``replay_verified``, ``oracle``: share with an expected state, and the oracle's mean reward;
-- ``abstain_cue``: how well the surface rule "no write tool of the request's server is offered → abstain"
-  tells abstain tasks from the rest, over every task: its balanced accuracy and precision (a set where the
-  offer gives abstention away scores 1.0 on both);
-- ``answers``: the share of reading turns (only reads, and the user asks for something) whose reply must
-  state recorded values (``Turn.answer``), and of read-only tasks with at least one such turn;
+- ``abstain_cue``, ``answers`` (``hub.synth.giveaway``): the surface rule "no write tool of the request's
+  server offered → abstain" scored over every task; reading turns that record what their reply must tell;
 - ``baseline``: a literal policy that, each turn, calls the offered tools whose name words appear in
   the turn with the argument values found in the text (ids, quoted strings, numbers, enum values),
   run live on the task's world and scored by the real reward; reported against the oracle.
@@ -37,6 +34,7 @@ from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
+from hub.synth import giveaway
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.wire import RewardConfig
@@ -204,76 +202,6 @@ def _schemas(task: Task, library: Library) -> dict[str, dict[str, Any]]:
     return {n: library.tool(*n.split("__", 1)).input_schema for n in task.tools if split_name(n)}
 
 
-# The abstention cue ----------------------------------------------------------------------------
-
-
-def request_server(task: Task) -> str | None:
-    """The server the user's request is about: the one recorded by synthesis, else the ground truth's."""
-    recorded = task.meta.get("synth", {}).get("request_servers") or []
-    if recorded:
-        return str(recorded[0])
-    steps = task.gt_steps()
-    return steps[0].server if steps else (task.servers[0] if task.servers else None)
-
-
-def offers_own_write(task: Task, library: Library) -> bool:
-    server = request_server(task)
-    for name in task.tools:
-        parts = split_name(name)
-        if parts is not None and parts[0] == server and library.tool(*parts).kind == "write":
-            return True
-    return False
-
-
-def abstain_cue(tasks: list[Task], library: Library) -> dict[str, Any]:
-    """The rule "no write tool of the request's server offered → abstain" as a classifier of every task."""
-    seen = Counter((not offers_own_write(t, library), t.kind == "abstain") for t in tasks)  # (rule fires, abstain)
-    tp, fp, fn, tn = seen[True, True], seen[True, False], seen[False, True], seen[False, False]
-    tpr, tnr = _share(tp, tp + fn), _share(tn, tn + fp)
-    balanced = round((tpr + tnr) / 2, 4) if tpr is not None and tnr is not None else None
-    return {"balanced_accuracy": balanced, "precision": _share(tp, tp + fp), "tp": tp, "fp": fp, "fn": fn, "tn": tn}
-
-
-# Answers --------------------------------------------------------------------------------------------
-
-ASKS = re.compile(
-    r"\?|\b(?:what|which|who|whose|when|where|how|whether|show|list|tell|check|see|find|look|give|any|anything)\b",
-    re.IGNORECASE,
-)
-
-
-def _reads(step_names: Iterable[str], library: Library) -> bool:
-    kinds = [library.tool(*p).kind if (p := split_name(n)) is not None else "write" for n in step_names]
-    return bool(kinds) and all(k == "read" for k in kinds)
-
-
-def reading_turns(task: Task, library: Library) -> list[int]:
-    """The turns whose calls only read and whose user asks for something (a question, "show me ...")."""
-    return [
-        i
-        for i, turn in enumerate(task.turns)
-        if _reads((s.name for s in turn.calls), library) and ASKS.search(turn.user)
-    ]
-
-
-def answer_coverage(tasks: list[Task], library: Library) -> dict[str, Any]:
-    """The share of reading turns that record what their reply must tell, and of read-only tasks with one."""
-    reading = answered = read_only = read_only_answered = 0
-    for t in tasks:
-        found = reading_turns(t, library)
-        reading += len(found)
-        answered += sum(bool(t.turns[i].answer) for i in found)
-        if t.kind != "abstain" and _reads((s.name for s in t.gt_steps()), library):
-            read_only += 1
-            read_only_answered += any(turn.answer for turn in t.turns)
-    return {
-        "reading_turns": reading,
-        "answered": _share(answered, reading),
-        "read_only_tasks": read_only,
-        "read_only_answered": _share(read_only_answered, read_only),
-    }
-
-
 # The report ------------------------------------------------------------------------------------
 
 
@@ -334,8 +262,8 @@ def report(
     out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
-    out["abstain_cue"] = abstain_cue(tasks, library)
-    out["answers"] = answer_coverage(tasks, library)
+    out["abstain_cue"] = giveaway.abstain_cue(tasks, library)
+    out["answers"] = giveaway.answer_coverage(tasks, library)
     out.update(_baseline(tasks, library, baseline_sample))
     out["fallback_servers"] = fallback_servers or []
     if seconds is not None:

@@ -39,14 +39,15 @@ def problems(task: Task, library: Library) -> list[tuple[str, str]]:
             return [("abstain_unreplayable", f"the calls the request needed fail on world {task.initial.seed}")]
         return [
             ("abstain_solvable", f"{name} reaches the state the request wants")
-            for name in _offered_writes(task, library, server)
+            for name in offered_writes(task, library, server)
             if any(_reached(task, world, server, swap) == target for swap in _swaps(calls, name, library))
         ]
     finally:
         world.stop()
 
 
-def _offered_writes(task: Task, library: Library, server: str) -> list[str]:
+def offered_writes(task: Task, library: Library, server: str | None) -> list[str]:
+    """The write tools of ``server`` that ``task`` offers."""
     out = []
     for name in task.tools:
         parts = split_name(name)
