@@ -21,7 +21,7 @@ from hub.synth import unsolvable
 from hub.synth.answers import default_answer
 from hub.synth.checks import abstain_problems, requested_tools
 from hub.synth.config import Slot, SynthConfig
-from hub.synth.giveaway import abstain_cue, answer_coverage, offers_own_write
+from hub.synth.giveaway import abstain_cue, answer_coverage, offers_own_write, reading_turns
 from hub.synth.pipeline import Synthesizer
 from hub.tasks import Task
 from tests.conftest import LIBRARY, World
@@ -170,3 +170,22 @@ def test_a_small_synthesis_records_answers_on_reading_turns(synth: Synthesizer, 
     assert found["answered"] >= 0.9 and found["read_only_answered"] == 1.0, found
     random.Random(0).shuffle(tasks)
     assert abstain_cue(tasks, LIBRARY)["tp"] == 0  # no abstain task among them
+
+
+def test_a_reading_turn_asks_in_the_turns_since_the_last_call() -> None:
+    step = {"id": "g1", "server": "banking", "tool": "list_accounts", "arguments": {}}
+    write = {"id": "g2", "server": "banking", "tool": "freeze_account", "arguments": {"account_id": "ACC-0001"}}
+    turns = [
+        {"user": "How much is in my accounts?", "ask": True, "missing": ["customer_id"]},
+        {"user": "Sorry, it's CUS-0001.", "calls": [step], "answer": [120.5]},
+        {"user": "I'm Ana Ruiz.", "calls": [step | {"id": "g3"}]},
+        {"user": "Freeze the first one.", "calls": [write]},
+    ]
+    task = Task.model_validate({"id": "r", "kind": "clarify", "servers": ["banking"], "turns": turns})
+    assert reading_turns(task, LIBRARY) == [1]  # the ask turn's question; an introduction asks nothing
+    assert answer_coverage([task], LIBRARY) == {
+        "reading_turns": 1,
+        "answered": 1.0,
+        "read_only_tasks": 0,
+        "read_only_answered": None,
+    }

@@ -45,8 +45,10 @@ def abstain_cue(tasks: list[Task], library: Library) -> dict[str, Any]:
 
 # Answers --------------------------------------------------------------------------------------------
 
-ASKS = re.compile(
-    r"\?|\b(?:what|which|who|whose|when|where|how|whether|show|list|tell|check|see|find|look|give|any|anything)\b",
+ASKS = re.compile(  # a question, or a request to be shown or told something
+    r"\?|\b(?:what|which|who|whose|when|where|how|whether|any|anything|show|list|tell|check|see|find|look|give"
+    r"|pull|print|read|display|fetch|count|open|remind|need|want|catch me up|go over|run through|walk me through"
+    r"|let me know|just the)\b",
     re.IGNORECASE,
 )
 
@@ -57,12 +59,17 @@ def _reads(step_names: Iterable[str], library: Library) -> bool:
 
 
 def reading_turns(task: Task, library: Library) -> list[int]:
-    """The turns whose calls only read and whose user asks for something (a question, "show me ...")."""
-    return [
-        i
-        for i, turn in enumerate(task.turns)
-        if _reads((s.name for s in turn.calls), library) and ASKS.search(turn.user)
-    ]
+    """The turns whose calls only read and whose user asks for something (a question, "show me ..."), in the
+    turns since the previous turn with calls (a clarify task's request comes on its ask turn)."""
+    out, pending = [], ""
+    for i, turn in enumerate(task.turns):
+        pending += " " + turn.user
+        if not turn.calls:
+            continue
+        if _reads((s.name for s in turn.calls), library) and ASKS.search(pending):
+            out.append(i)
+        pending = ""
+    return out
 
 
 def answer_coverage(tasks: list[Task], library: Library) -> dict[str, Any]:
