@@ -102,12 +102,11 @@ def test_synthesized_kinds_structure_and_stats(synth: SynthResult) -> None:
         if task.kind == "abstain":
             offered_servers = {n.split("__")[0] for n in task.tools}
             needed = meta["request_servers"][0]
-            if meta["variant"] == "irrelevance":
-                assert needed not in offered_servers
-            else:
-                assert all(
-                    LIBRARY.tool(*n.split("__", 1)).kind == "read" for n in task.tools if n.startswith(needed + "__")
-                )
+            if meta["variant"] == "irrelevance":  # unrelated servers' tools, and perhaps a few of its own
+                assert (needed in offered_servers) == bool(meta["own_tools"]), task.id
+                assert set(meta["own_tools"]) <= set(task.tools)
+            else:  # the server's other tools, its writes among them, none the request needs
+                assert needed in offered_servers and not set(meta["wanted"]) & set(task.tools), task.id
         if task.kind == "abstain":  # unsolvable by construction: no offered tool of any server could do it
             assert meta["wanted"] and not any(could_do(o, w) for o in task.tools for w in meta["wanted"]), task.id
         if meta["distractors"]:

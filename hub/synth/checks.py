@@ -10,7 +10,9 @@
   any), no offered tool has its name, or the same verb (up to synonyms: get/view/show,
   list/search/find, ...) on the same object (plurals folded, or the same head noun); and no user
   turn says an offered tool's verb (or a synonym) followed by its object (``search users``), which
-  catches a request worded unlike its tool.
+  catches a request worded unlike its tool; and, when the task records the calls its request needed, no
+  offered write of the request's server reaches the state they reach in their place
+  (``hub.synth.unsolvable``).
 
 ``keep(task, library, dropped)`` applies the check that fits the task's kind and counts the
 first problem's kind in ``dropped`` (``clarify_optional``, ``clarify_findable``, ...).
@@ -28,6 +30,7 @@ from hub.engine.world import World
 from hub.errors import TaskError
 from hub.kit.names import split_name
 from hub.state.library import Library
+from hub.synth import unsolvable
 from hub.synth.validate import ID_TOKEN
 from hub.tasks import GTStep, Task
 
@@ -229,7 +232,7 @@ def abstain_problems(task: Task, library: Library) -> list[tuple[str, str]]:
         verb, obj = verb_object(tool)
         if obj and any(_mentions(words, verb, obj) for words in said):
             out.append(("abstain_named_in_request", f"the user asks to {verb} {' '.join(obj)}, which {name} does"))
-    return out
+    return out or unsolvable.problems(task, library)
 
 
 def _mentions(words: list[str], verb: str, obj: tuple[str, ...]) -> bool:

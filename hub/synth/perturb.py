@@ -1,10 +1,12 @@
 """Robustness knobs: kind quotas, distractor tools, enum stripping, irrelevance and missing-function variants.
 
 - kinds in the paper's proportions (10,895 mcp / 1,500 clarify / 1,122 abstain of 13,517), scaled
-  to any n by largest remainder; abstain tasks are irrelevance queries (5% of all tasks: the
-  request's server is not offered at all, only tools of unrelated servers) and, for the rest,
-  the missing-function variant (the request needs a write tool; only the server's read tools
-  are offered);
+  to any n by largest remainder; abstain tasks are irrelevance queries (5% of all tasks: tools of
+  unrelated servers, and in ``OWN_TOOLS_RATE`` of them a few of the request's server's tools that cannot
+  serve it) and, for the rest, the missing-function variant (the request needs a write tool; the server's
+  other tools, writes included, are offered, none able to do it);
+- ``READS_ONLY_RATE`` of mcp tasks whose ground truth only reads offer the server's reads alone, so whether
+  a write tool is offered says nothing about whether the request can be served;
 - 3–8 distractor tools from other servers in 40% of tasks;
 - enum values stripped from the offered schemas in 30% (recorded in ``meta.synth.enum_stripped``;
   the export's schemas are stripped).
@@ -23,6 +25,9 @@ from hub.tasks import tool_name
 
 PAPER_KINDS = {"mcp": 10_895, "clarify": 1_500, "abstain": 1_122}
 PAPER_TOTAL = sum(PAPER_KINDS.values())
+OWN_TOOLS_RATE = 0.85
+OWN_TOOLS = (1, 3)
+READS_ONLY_RATE = 0.12
 
 FAMILIES: dict[str, str] = {
     "banking": "money",
@@ -109,6 +114,21 @@ def read_tools(library: Library, server: str) -> list[str]:
     return [tool_name(server, t.name) for t in library.mount(server).tools.values() if t.kind == "read"]
 
 
+def server_tools(library: Library, server: str) -> list[str]:
+    return [tool_name(server, t) for t in library.mount(server).tools]
+
+
+def own_unsolvable(library: Library, server: str, wanted: list[str], rng: random.Random) -> list[str]:
+    """A few of ``server``'s own tools that cannot do one of ``wanted``, a write among them when there is one:
+    an irrelevance task that offers them is as unsolvable as one that does not, but no longer looks it."""
+    pool = unsolvable_offer(server_tools(library, server), wanted)
+    writes = [n for n in pool if library.tool(*n.split("__", 1)).kind == "write"]
+    k = rng.randint(*OWN_TOOLS)
+    first = [rng.choice(writes)] if writes else []
+    rest = [n for n in pool if n not in first]
+    return first + rng.sample(rest, min(len(rest), k - len(first)))
+
+
 def has_enum(schema: Any) -> bool:
     if isinstance(schema, dict):
         return "enum" in schema or any(has_enum(v) for v in schema.values())
@@ -126,19 +146,30 @@ def offer(
     rng: random.Random,
     distractor_rate: float,
     strip_rate: float,
+    *,
+    reading: bool = False,
 ) -> tuple[list[str], list[str], dict[str, Any]]:
     """The offered tools (shuffled), their servers and the perturbations made: the server's tools plus, in
-    ``distractor_rate`` of tasks, distractors of other servers; an irrelevance task offers only unrelated
-    servers' tools, a missing-function task the server's reads (and sometimes unrelated tools), none of them
-    able to do one of ``wanted``. ``strip_rate`` of tasks offer their schemas without enum lists."""
+    ``distractor_rate`` of tasks, distractors of other servers; an irrelevance task offers unrelated servers'
+    tools (and sometimes a few of the server's own), a missing-function task the server's other tools (and
+    sometimes unrelated tools), none of them able to do one of ``wanted``; an mcp task whose ground truth only
+    reads (``reading``) sometimes the server's reads alone. ``strip_rate`` of tasks offer their schemas
+    without enum lists."""
     extra: list[str] = []
+    own: list[str] = []
+    reads_only = False
     if variant == "irrelevance":
         tools = unrelated_tools(library, server, rng, exclude=wanted)
+        if rng.random() < OWN_TOOLS_RATE:
+            own = own_unsolvable(library, server, wanted, rng)
+            tools = tools + own
     else:
         if variant == "missing_function":
-            tools = unsolvable_offer(read_tools(library, server), wanted)
+            tools = unsolvable_offer(server_tools(library, server), wanted)
+        elif kind == "mcp" and reading and rng.random() < READS_ONLY_RATE:
+            tools, reads_only = read_tools(library, server), True
         else:
-            tools = [tool_name(server, t) for t in library.mount(server).tools]
+            tools = server_tools(library, server)
         if rng.random() < distractor_rate:
             extra = (
                 unrelated_tools(library, server, rng, 3, 8, exclude=wanted)
@@ -149,4 +180,5 @@ def offer(
     rng.shuffle(tools)
     strip = rng.random() < strip_rate
     servers = sorted({n.split("__", 1)[0] for n in tools} | ({server} if variant != "irrelevance" else set()))
-    return tools, servers, {"distractors": extra, "enum_stripped": strip, "wanted": wanted if kind == "abstain" else []}
+    made = {"distractors": extra, "enum_stripped": strip, "wanted": wanted if kind == "abstain" else []}
+    return tools, servers, made | {"own_tools": own, "reads_only": reads_only}

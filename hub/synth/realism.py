@@ -9,6 +9,8 @@
 - ``distinct_sequences``: distinct tool-name sequences per mcp task;
 - ``worlds``, ``smallest_server``, ``rarest_tool``: spread of the set;
 - ``replay_verified``, ``oracle``: share with an expected state, and the oracle's mean reward;
+- ``abstain_cue``, ``answers`` (``hub.synth.giveaway``): the surface rule "no write tool of the request's
+  server offered → abstain" scored over every task; reading turns that record what their reply must tell;
 - ``baseline``: a literal policy that, each turn, calls the offered tools whose name words appear in
   the turn with the argument values found in the text (ids, quoted strings, numbers, enum values),
   run live on the task's world and scored by the real reward; reported against the oracle.
@@ -32,6 +34,7 @@ from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
+from hub.synth import giveaway
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.wire import RewardConfig
@@ -259,6 +262,8 @@ def report(
     out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
+    out["abstain_cue"] = giveaway.abstain_cue(tasks, library)
+    out["answers"] = giveaway.answer_coverage(tasks, library)
     out.update(_baseline(tasks, library, baseline_sample))
     out["fallback_servers"] = fallback_servers or []
     if seconds is not None:

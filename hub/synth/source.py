@@ -17,7 +17,7 @@ from hub.kit import Server
 from hub.kit.intent import MAX_TURNS, IntentError, Level
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
-from hub.synth import perturb
+from hub.synth import perturb, unsolvable
 from hub.synth.answers import default_answer
 from hub.synth.chain.sampler import Sampler
 from hub.synth.config import Slot, Stats, SynthConfig
@@ -145,6 +145,8 @@ class IntentSource:
         if self.writer is not None:
             turns = self.writer.rewrite(d, turns, self._context(d.server, d.world, attempt), omitted)
         ungrounded = self._ground(d, turns) if slot.kind != "abstain" else []
+        if slot.kind != "abstain" and all(c.kind == "read" for c in d.calls) and not any(t.answer for t in turns):
+            raise DraftFailed("unanswered")  # a task that only reads is done when the reply tells what it found
         tools, servers, perturbs = self._offer(slot, d, rng)
         synth = {
             "seed": self.config.seed,
@@ -162,6 +164,9 @@ class IntentSource:
             "links": [[[a, kind] for a, kind in e] for e in d.links] if slot.kind != "abstain" else [],
             "recoveries": [],
             "request_servers": [d.server],
+            "withheld": unsolvable.withheld(d.server, [(c.tool, c.arguments) for c in d.turns[0].calls])
+            if slot.kind == "abstain"
+            else [],
             "mentioned_ids": [],
             "omitted": omitted,
             "today": d.scene.now.date().isoformat(),
@@ -208,8 +213,10 @@ class IntentSource:
             if not wanted:
                 raise DraftFailed("no_write_to_withhold")
         c = self.config
+        reading = all(call.kind == "read" for call in d.calls)
+        rates = (c.distractor_rate, c.enum_strip_rate)
         tools, servers, perturbs = perturb.offer(
-            self.library, slot.kind, slot.variant, d.server, wanted, rng, c.distractor_rate, c.enum_strip_rate
+            self.library, slot.kind, slot.variant, d.server, wanted, rng, *rates, reading=reading
         )
         if not tools:
             raise DraftFailed("nothing_to_offer")

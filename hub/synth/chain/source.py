@@ -15,7 +15,7 @@ from hub.config import REFERENCE_NOW
 from hub.engine.dispatcher import Dispatcher
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
-from hub.synth import perturb
+from hub.synth import perturb, unsolvable
 from hub.synth.chain.graph import ToolGraph
 from hub.synth.chain.machine import Chain, Machine, MachineConfig, StepRun
 from hub.synth.chain.render import ID_TOKEN, LLMRenderer, Renderer, RenderRequest, StepView, fmt, humanize
@@ -211,6 +211,9 @@ class ChainSource:
                 "omitted": _omitted_value(req, turns_views),
                 **perturbs,
                 "requested": [tool_name(server, s.tool) for s in chain.steps],
+                "withheld": unsolvable.withheld(server, [(s.tool, s.arguments) for s in chain.steps])
+                if kind == "abstain"
+                else [],
             }
         }
         try:
@@ -291,7 +294,10 @@ class ChainSource:
             tool_name(server, s.tool) for s in chain.steps
         ]
         c = self.config
-        return perturb.offer(self.library, kind, variant, server, wanted, rng, c.distractor_rate, c.enum_strip_rate)
+        reading = all(s.kind == "read" for s in chain.steps)
+        return perturb.offer(
+            self.library, kind, variant, server, wanted, rng, c.distractor_rate, c.enum_strip_rate, reading=reading
+        )
 
 
 def _askable(tool: Any) -> list[str]:
