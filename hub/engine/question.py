@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hub.engine.clarify import (
     STOP_WORDS,
@@ -29,7 +29,9 @@ from hub.engine.clarify import (
     value_kinds,
     withheld_step,
 )
-from hub.tasks.model import Task
+
+if TYPE_CHECKING:
+    from hub.tasks.model import Task
 
 # Per kind of value, how a person asks for it. ``{noun}``: the intent's words for the value ("the comment" ->
 # "comment"); ``{thing}``: what the call makes or changes ("schedule_meeting" -> "meeting"); ``{act}``: the money
