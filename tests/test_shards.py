@@ -23,7 +23,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from hub.engine.store import Store
 from hub.net import free_port
-from hub.shards import Table, sum_metrics, workers_from
+from hub.shard_workers import Table, workers_from
+from hub.shards import sum_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSFER = (
@@ -101,7 +102,7 @@ def sid_on(table: Table, shard: int, prefix: str) -> str:
 
 
 def table_of(n: int) -> Table:
-    from hub.shards import Shard
+    from hub.shard_workers import Shard
 
     return Table([Shard(i) for i in range(n)])
 
