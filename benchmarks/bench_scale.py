@@ -52,8 +52,12 @@ class Run:
     p50_ms: float
     p99_ms: float
     cpu_per_1k: float
-    errors: int
+    refused: dict[str, int]  # error code -> requests the hub refused
     lost: int
+
+    @property
+    def errors(self) -> int:
+        return sum(self.refused.values())
 
 
 def cpu_seconds(pid: int) -> float:
@@ -106,7 +110,7 @@ def drive(hub: Hub, concurrent: int, seconds: float, mix: str) -> Run:
         p50_ms=statistics.median(lat) * 1e3,
         p99_ms=bench_sessions.pct(lat, 0.99) * 1e3,
         cpu_per_1k=cpu / max(1, len(tally.latencies)) * 1000,
-        errors=sum(tally.errors.values()),
+        refused=tally.errors,
         lost=tally.calls - stored,
     )
 

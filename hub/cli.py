@@ -55,8 +55,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"prove-hub: {exc}", file=sys.stderr)
         return 2
     if args.ray is not None:
-        from hub.ray_hosting import RaySupervisor
+        from hub.ray_hosting import RaySupervisor, connect
 
+        connect(args.ray or None)  # before uvicorn takes SIGTERM/SIGINT: Ray's start-up installs handlers of its own
         quiet = _quieter(args.log_level)
         return serve_sharded(settings, RaySupervisor(settings, workers, args.ray or None, quiet), args.log_level)
     if workers > 1:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -76,8 +77,10 @@ def _actor_class() -> Any:
         def url(self) -> str:
             return self.hub.url
 
-        def address(self) -> tuple[str, int]:
-            return self.hub.host, self.hub.port
+        def address(self) -> dict[str, Any]:
+            """Where this hub listens and runs (its node, its process)."""
+            node = ray.get_runtime_context().get_node_id()
+            return {"host": self.hub.host, "port": self.hub.port, "pid": os.getpid(), "node": node}
 
         def wait(self) -> None:
             """Returns when the hub stopped; a caller learns the actor died by this call failing."""
@@ -129,16 +132,14 @@ class RaySupervisor(Supervisor):
     def about(self) -> dict[str, Any]:
         return {"ray": self.cluster}
 
-    def pid(self, shard: Shard) -> int | None:
-        return None
-
     async def _launch(self, shard: Shard, restarted: bool) -> None:
         values = worker_values(self.settings, shard.index, len(self.shards), restarted)
         values.pop("host", None)
         values.pop("port", None)
         actor = _actor_class().options(scheduling_strategy="SPREAD").remote(values)
         shard.handle = actor
-        shard.host, shard.port = await actor.address.remote()
+        where = await actor.address.remote()
+        shard.host, shard.port, shard.pid, shard.node = where["host"], where["port"], where["pid"], where["node"]
         shard.watch = asyncio.ensure_future(actor.wait.remote())  # done() tells without waiting
 
     def _running(self, shard: Shard) -> bool:

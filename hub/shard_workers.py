@@ -84,6 +84,8 @@ class Shard:
     port: int = 0
     generation: int = 0
     process: asyncio.subprocess.Process | None = None
+    pid: int | None = None  # the worker's process (a Ray actor's, on its node)
+    node: str | None = None  # the Ray node a shard's actor runs on
     lifeline: int | None = None  # the front's end of the pipe whose closing tells the worker to exit
     handle: Any = None  # a Ray actor's handle (hub.ray_hosting)
     watch: asyncio.Future[Any] | None = None  # ends when the Ray actor does
@@ -181,6 +183,7 @@ class Supervisor:
             shard.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "hub.cli", "serve", "--log-level", self.log_level, env=env, pass_fds=(readable,)
             )
+            shard.pid = shard.process.pid
         finally:
             os.close(readable)
 
@@ -192,9 +195,6 @@ class Supervisor:
         assert shard.process is not None
         code = await shard.process.wait()
         return f"pid {shard.process.pid} exited with {code}"
-
-    def pid(self, shard: Shard) -> int | None:
-        return shard.process.pid if shard.process is not None else None
 
     def about(self) -> dict[str, Any]:
         """What ``/healthz`` tells of where the shards run, beyond each shard's own row."""

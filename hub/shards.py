@@ -140,8 +140,9 @@ class Front:
                 "ready": s.ready.is_set(),
                 "generation": s.generation,
                 "restarts": s.restarts,
-                "pid": self.supervisor.pid(s),
+                "pid": s.pid,
                 "host": s.host,
+                **({"node": s.node} if s.node else {}),
             }
             for s in self.shards
         ]
