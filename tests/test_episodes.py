@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from hub.engine.dispatcher import Dispatcher
@@ -175,3 +177,13 @@ def test_enum_stripped_tasks_offer_schemas_without_enums() -> None:
     stripped = engine.tools_of(task.model_copy(update={"strip_enums": True}))
     assert "'enum'" in str(plain) and "'enum'" not in str(stripped)
     assert [t["function"]["name"] for t in plain] == [t["function"]["name"] for t in stripped]
+
+
+async def test_opens_of_one_task_racing_for_its_template_share_one_build() -> None:
+    """Many groups of a task whose template is not built yet (a fresh shard under load) open together: one build,
+    every open gets it, none fails on the template's session id."""
+    engine = make_engine()
+    task = next(t for t in TASKS if t.id == "bank-transfer-002")
+    templates = await asyncio.gather(*(engine.template_async(task) for _ in range(8)))
+    assert len({id(t) for t in templates}) == 1
+    assert [s for s in engine.sessions.sessions if s.startswith("tpl-")] == [templates[0].id]

@@ -16,6 +16,7 @@ ends with reason ``byte_cap``, so no episode makes the hub hold more than that (
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -216,6 +217,7 @@ class EpisodeEngine:
         self.episodes: dict[str, Episode] = {}
         self.expired: OrderedDict[str, None] = OrderedDict()  # swept episodes, so a late step hears why
         self._templates: OrderedDict[str, str] = OrderedDict()
+        self._building: dict[str, asyncio.Future[Session]] = {}  # templates being built: one build per task
         self._tools: dict[str, list[dict[str, Any]]] = {}
         self._schema_maps: dict[str, dict[str, dict[str, Any]]] = {}
         self._announced: set[str] = set()
@@ -248,7 +250,16 @@ class EpisodeEngine:
         return self._keep_template(task, session)
 
     async def template_async(self, task: Task) -> Session:
-        """``template`` from the event loop: seeds, setup calls and forks built off it."""
+        """``template`` from the event loop: seeds, setup calls and forks built off it. Opens of one task that
+        arrive while its template is built wait for that build (two builds would race for its session id)."""
+        key = task.fingerprint()
+        building = self._building.get(key)
+        if building is None:
+            building = self._building[key] = asyncio.ensure_future(self._build_template(task))
+            building.add_done_callback(lambda _: self._building.pop(key, None))
+        return await asyncio.shield(building)
+
+    async def _build_template(self, task: Task) -> Session:
         found, sid = self._held_template(task)
         if found is not None:
             return found
