@@ -31,14 +31,15 @@ def session_lists(bodies: list[bytes]) -> bytes:
     return json.dumps({"sessions": rows}).encode()
 
 
-def session_pages(pages: list[str]) -> str:
+def session_pages(bodies: list[bytes]) -> bytes:
     """The dashboard's sessions page (or its htmx fragment) of every shard as one: the first one's, with every
     shard's rows and their total count."""
+    pages = [body.decode() for body in bodies]
     shell = pages[0]
     rows = "".join(m.group(2) for page in pages if (m := TBODY.search(page)))
     total = sum(int(m.group(1)) for page in pages if (m := COUNT.search(page)))
     shell = TBODY.sub(lambda m: m.group(1) + rows + m.group(3), shell, count=1)
-    return COUNT.sub(lambda m: f"{total}{m.group(2)}{'' if total == 1 else 's'}", shell, count=1)
+    return COUNT.sub(lambda m: f"{total}{m.group(2)}{'' if total == 1 else 's'}", shell, count=1).encode()
 
 
 async def events(upstream: httpx.Response) -> AsyncIterator[bytes]:

@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -45,8 +45,8 @@ HOP_HEADERS = frozenset(
 )
 SESSION_PATH = re.compile(r"^/(?:api/sessions|ui/sessions|sessions)/([^/]+)")
 EPISODE_PATH = re.compile(r"^/ui/(?:sse/)?episodes/([^/]+)")
-# GETs the front answers from every shard (the dashboard shows the whole hub): path -> the Front method
-JOINED = {"/api/sessions": "all_sessions", "/ui/sessions": "sessions_page"}
+# GETs the front answers from every shard (the dashboard shows the whole hub): path -> how answers merge
+JOINED = {"/api/sessions": shard_merge.session_lists, "/ui/sessions": shard_merge.session_pages}
 MERGED_STREAM = re.compile(r"^/ui/sse/(?:overview|episodes|training/[^/]+)$")  # an episode's own stream is routed
 ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
@@ -151,11 +151,9 @@ class Front:
         return JSONResponse(body, status_code=200 if ok else 503)
 
     async def metrics(self, request: Request) -> Response:
-        body = await request.body()
-        replies = await asyncio.gather(*(self._forward(i, request, body) for i in range(len(self.shards))))
-        if any(r.status_code != 200 for r in replies):
-            bad = next(r for r in replies if r.status_code != 200)
-            return Response(bad.content, bad.status_code, media_type=bad.headers.get("content-type"))
+        replies = await self._everywhere(request, await request.body())
+        if isinstance(replies, Response):
+            return replies
         return PlainTextResponse(sum_metrics([r.text for r in replies]), media_type="text/plain; version=0.0.4")
 
     def route(self, request: Request, body: bytes) -> int:
@@ -188,8 +186,8 @@ class Front:
 
     async def proxy(self, request: Request) -> Response:
         body = await request.body()
-        if request.method == "GET" and len(self.shards) > 1 and (joined := JOINED.get(request.url.path)):
-            return await getattr(self, joined)(request, body)
+        if request.method == "GET" and len(self.shards) > 1 and (merge := JOINED.get(request.url.path)):
+            return await self.joined(request, body, merge)
         if request.method == "GET" and len(self.shards) > 1 and MERGED_STREAM.match(request.url.path):
             return await self.merged_stream(request, body)
         try:
@@ -215,31 +213,24 @@ class Front:
         try:
             replies = await asyncio.gather(*(self._forward(i, request, body) for i in range(len(self.shards))))
         except httpx.TransportError:
-            return JSONResponse({"error": "a shard is restarting; try again", "code": "shard_unavailable"}, 503)
+            return _unavailable()
         bad = next((r for r in replies if r.status_code != 200), None)
         if bad is not None:
             return Response(bad.content, bad.status_code, headers=_headers(bad.headers.items()))
         return replies
 
-    async def all_sessions(self, request: Request, body: bytes) -> Response:
+    async def joined(self, request: Request, body: bytes, merge: Callable[[list[bytes]], bytes]) -> Response:
+        """A GET answered by every shard, their answers merged into one."""
         replies = await self._everywhere(request, body)
         if isinstance(replies, Response):
             return replies
-        content = shard_merge.session_lists([r.content for r in replies])
-        return Response(content, 200, headers=_headers(replies[0].headers.items()))
-
-    async def sessions_page(self, request: Request, body: bytes) -> Response:
-        replies = await self._everywhere(request, body)
-        if isinstance(replies, Response):
-            return replies
-        page = shard_merge.session_pages([r.text for r in replies])
-        return Response(page, 200, headers=_headers(replies[0].headers.items()))
+        return Response(merge([r.content for r in replies]), 200, headers=_headers(replies[0].headers.items()))
 
     async def merged_stream(self, request: Request, body: bytes) -> Response:
         try:
             upstreams = list(await asyncio.gather(*(self._send(i, request, body) for i in range(len(self.shards)))))
         except httpx.TransportError:
-            return JSONResponse({"error": "a shard is restarting; try again", "code": "shard_unavailable"}, 503)
+            return _unavailable()
         bad = next((u for u in upstreams if u.status_code != 200), None)
         if bad is not None:
             content = await bad.aread()
@@ -295,6 +286,10 @@ class Front:
         url = f"{self.shards[0].ws_base}{websocket.url.path}"
         async with connect(url, additional_headers=_ws_headers(websocket), max_size=None) as upstream:
             await _pipe(websocket, upstream)
+
+
+def _unavailable() -> JSONResponse:
+    return JSONResponse({"error": "a shard is restarting; try again", "code": "shard_unavailable"}, 503)
 
 
 def _headers(items: Any, host: str | None = None, shard: int | None = None) -> dict[str, str]:
