@@ -118,13 +118,14 @@ def drive(hub: Hub, concurrent: int, seconds: float, mix: str) -> Run:
 def measure(workers: int, args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with Hub(workers, args.budget) as hub:
+        drive(hub, GROUP * workers, 2.0, "read")  # warm every shard: templates built, tools trusted inline
         for size in args.sizes:
             out[f"ws{size}"] = drive(hub, size, args.seconds, "read")
             print(f"  [{workers} worker(s)] {size} concurrent: {out[f'ws{size}']} ({bench_sessions.load()})")
         out["hol"] = bench_sessions.head_of_line(hub.url, args.hol_seconds, burning=True)
         print(f"  [{workers} worker(s)] head of line: {out['hol']}")
         if args.banking:
-            out["banking"] = drive(hub, args.banking, 1.0, "write")  # one round of every episode
+            out["banking"] = drive(hub, args.banking, args.seconds, "write")
             print(f"  [{workers} worker(s)] {args.banking} banking: {out['banking']}")
     return out
 
@@ -158,7 +159,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--workers", type=int, default=2, help="N, the sharded hub's worker count (default 2)")
     p.add_argument("--sizes", default="64,512,4096", help="concurrent /ws episodes, comma-separated")
-    p.add_argument("--seconds", type=float, default=10.0, help="seconds of driving per size (a round always ends)")
+    p.add_argument(
+        "--seconds", type=float, default=10.0, help="seconds of driving per size (a group's round always ends)"
+    )
     p.add_argument("--hol-seconds", type=float, default=6.0, help="seconds of the head-of-line probe")
     p.add_argument("--budget", default="8G", help="--max-state-bytes of both hubs")
     p.add_argument("--banking", type=int, default=4096, help="concurrent banking episodes (0: skip)")
