@@ -21,6 +21,9 @@ from hub.errors import ProtocolError, ws_error, ws_reply
 from hub.shard_workers import READY_TIMEOUT_S, SESSION_LOST, Lost, Shard, Table
 from hub.transports.ws import decode
 
+# A socket to a shard: no compression (CPU on both ends for loopback bytes) and no keepalive pings: a shard busy
+# past a ping timeout is alive, and the supervisor learns of a dead one from its process (or actor) ending.
+UPSTREAM: dict[str, Any] = {"max_size": None, "compression": None, "ping_interval": None}
 FANOUT = frozenset({"subscribe", "unsubscribe", "flush", "run_start", "run_end"})
 
 
@@ -138,7 +141,7 @@ class RolloutRelay:
             if have is not None and have[1] == shard.generation:
                 return have[0]
             await asyncio.wait_for(shard.ready.wait(), READY_TIMEOUT_S)
-            socket = await connect(f"{shard.ws_base}/ws", additional_headers=_ws_headers(self.ws), max_size=None)
+            socket = await connect(f"{shard.ws_base}/ws", additional_headers=_ws_headers(self.ws), **UPSTREAM)
             self.upstreams[index] = (socket, shard.generation)
             self.readers.append(asyncio.create_task(self.read(index, socket)))
             if greet and self.hello is not None:

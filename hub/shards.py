@@ -35,7 +35,7 @@ from starlette.websockets import WebSocket
 from websockets.asyncio.client import ClientConnection, connect
 
 from hub import shard_merge
-from hub.shard_relay import RolloutRelay, _ws_headers
+from hub.shard_relay import UPSTREAM, RolloutRelay, _ws_headers
 from hub.shard_workers import READY_TIMEOUT_S, SESSION_LOST, Lost, Supervisor, Table
 
 log = logging.getLogger("prove_hub.shards")
@@ -284,7 +284,7 @@ class Front:
         """Any other WebSocket route (a door's own socket): shard 0, byte for byte."""
         await websocket.accept()
         url = f"{self.shards[0].ws_base}{websocket.url.path}"
-        async with connect(url, additional_headers=_ws_headers(websocket), max_size=None) as upstream:
+        async with connect(url, additional_headers=_ws_headers(websocket), **UPSTREAM) as upstream:
             await _pipe(websocket, upstream)
 
 
