@@ -14,20 +14,23 @@ port, its store a file of its own, the memory budget ``--budget``), this process
 - plays ``--banking`` concurrent banking episodes (the write mix: transfers and withdrawals) and counts the
   requests the hub refused and the tool-call events missing from the store (calls executed minus rows stored).
 
-The driver shares the machine with the hub: on a small machine its own CPU caps the figures, so the load
-average is printed with them and every ratio compares figures of the same run.
+Both hubs run for the whole benchmark and take turns figure by figure, so that a change in the load of a shared
+machine falls on both sides of a ratio. The driver shares the machine with the hubs: on a small machine its own
+CPU caps the figures, so the load average is printed with each figure and with the table.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -115,18 +118,24 @@ def drive(hub: Hub, concurrent: int, seconds: float, mix: str) -> Run:
     )
 
 
-def measure(workers: int, args: argparse.Namespace) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    with Hub(workers, args.budget) as hub:
-        drive(hub, GROUP * workers, 2.0, "read")  # warm every shard: templates built, tools trusted inline
-        for size in args.sizes:
-            out[f"ws{size}"] = drive(hub, size, args.seconds, "read")
-            print(f"  [{workers} worker(s)] {size} concurrent: {out[f'ws{size}']} ({bench_sessions.load()})")
-        out["hol"] = bench_sessions.head_of_line(hub.url, args.hol_seconds, burning=True)
-        print(f"  [{workers} worker(s)] head of line: {out['hol']}")
+def measure(counts: list[int], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every figure of every hub, the hubs taking turns figure by figure, so that a change in the machine's load
+    (it is shared) falls on both sides of a ratio rather than on one."""
+    out: list[dict[str, Any]] = [{} for _ in counts]
+    with contextlib.ExitStack() as stack:
+        hubs = [stack.enter_context(Hub(n, args.budget)) for n in counts]
+        for hub, n in zip(hubs, counts, strict=True):
+            drive(hub, GROUP * n, 2.0, "read")  # warm every shard: templates built, tools trusted inline
+        figures: list[tuple[str, Callable[[Hub], Any]]] = [
+            *((f"ws{size}", partial(drive, concurrent=size, seconds=args.seconds, mix="read")) for size in args.sizes),
+            ("hol", lambda hub: bench_sessions.head_of_line(hub.url, args.hol_seconds, burning=True)),
+        ]
         if args.banking:
-            out["banking"] = drive(hub, args.banking, args.seconds, "write")
-            print(f"  [{workers} worker(s)] {args.banking} banking: {out['banking']}")
+            figures.append(("banking", partial(drive, concurrent=args.banking, seconds=args.seconds, mix="write")))
+        for key, figure in figures:
+            for hub, n, results in zip(hubs, counts, out, strict=True):
+                results[key] = figure(hub)
+                print(f"  [{n} worker(s)] {key}: {results[key]} ({bench_sessions.load()})", flush=True)
     return out
 
 
@@ -135,7 +144,7 @@ def table(n: int, one: dict[str, Any], many: dict[str, Any], args: argparse.Name
 
     def row(label: str, get: Callable[[dict[str, Any]], float], fmt: str, ratio: bool = True) -> None:
         a, b = get(one), get(many)
-        rows.append(f"| {label} | {a:{fmt}} | {b:{fmt}} | {b / a if ratio and a else float('nan'):.2f}x |")
+        rows.append(f"| {label} | {a:{fmt}} | {b:{fmt}} | {f'{b / a:.2f}x' if ratio and a else '-'} |")
 
     for size in args.sizes:
         key = f"ws{size}"
@@ -168,8 +177,7 @@ def main() -> int:
     args = p.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",") if s]
     before = bench_sessions.load()
-    one = measure(1, args)
-    many = measure(args.workers, args)
+    one, many = measure([1, args.workers], args)
     print(
         f"\nbench_scale: {os.cpu_count()} CPUs; {before} before, {bench_sessions.load()} after; "
         f"sizes {args.sizes}, {args.seconds:.0f} s each, head of line {args.hol_seconds:.0f} s\n"
