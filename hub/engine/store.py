@@ -532,12 +532,16 @@ class Store:
     async def room(self) -> None:
         """Wait while the writer is backlogged (each committed batch looks again); at once when it is not."""
         while self.backlogged:
-            assert self._writer is not None
-            waiter = asyncio.ensure_future(self._committed.wait())
-            try:
-                await asyncio.wait({waiter, self._writer}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                waiter.cancel()
+            await self._next_commit()
+
+    async def _next_commit(self) -> None:
+        """Until the writer commits its next batch (or ends)."""
+        assert self._writer is not None
+        waiter = asyncio.ensure_future(self._committed.wait())
+        try:
+            await asyncio.wait({waiter, self._writer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
 
     async def flush(self, timeout: float | None = None) -> int:
         """Wait until every event offered so far is committed (or counted as dropped or failed); returns ``acked``.
@@ -547,12 +551,7 @@ class Store:
         async with asyncio.timeout(timeout):
             while self.acked + self.failed + self.sub.dropped < target:
                 self._check()
-                assert self._writer is not None
-                waiter = asyncio.ensure_future(self._committed.wait())
-                try:
-                    await asyncio.wait({waiter, self._writer}, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    waiter.cancel()
+                await self._next_commit()
         return self.acked
 
     def _check(self) -> None:
