@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from hub.net import free_port  # noqa: E402
 from hub.tasks import hermes_call  # noqa: E402
-from trainer_client.hub_client import HubClient  # noqa: E402
+from trainer_client.hub_client import HubClient, HubError  # noqa: E402
 
 Mix = tuple[str, str, list[tuple[str, dict[str, object]]]]
 MIXES: dict[str, Mix] = {
@@ -71,6 +71,10 @@ class Tally:
     calls: int = 0
     episodes: int = 0
     episode_ids: set[str] = field(default_factory=set)
+    errors: dict[str, int] = field(default_factory=dict)  # error code -> requests the hub refused
+
+    def refused(self, exc: HubError) -> None:
+        self.errors[exc.code] = self.errors.get(exc.code, 0) + 1
 
 
 def extra_message(extra: list[tuple[str, dict[str, object]]], calls_per_step: int) -> str:
@@ -78,20 +82,29 @@ def extra_message(extra: list[tuple[str, dict[str, object]]], calls_per_step: in
 
 
 async def play(client: HubClient, eid: str, script: list[str], tally: Tally) -> None:
-    for i, text in enumerate(script):
-        start = time.perf_counter()
-        out = await client.step(eid, text)
-        tally.latencies.append(time.perf_counter() - start)
-        tally.by_step.setdefault(i, []).append(tally.latencies[-1])
-        tally.calls += len(out["calls"])
-    await client.finish(eid)
+    """One episode; a refused request ends it and is counted (an error figure, not a crashed run)."""
+    try:
+        for i, text in enumerate(script):
+            start = time.perf_counter()
+            out = await client.step(eid, text)
+            tally.latencies.append(time.perf_counter() - start)
+            tally.by_step.setdefault(i, []).append(tally.latencies[-1])
+            tally.calls += len(out["calls"])
+        await client.finish(eid)
+    except HubError as exc:
+        tally.refused(exc)
+        return
     tally.episodes += 1
 
 
 async def group_worker(url: str, task: str, size: int, script: list[str], deadline: float, tally: Tally) -> None:
     async with HubClient(url, client="bench") as client:
         while time.perf_counter() < deadline:
-            group = await client.open(task, n=size)
+            try:
+                group = await client.open(task, n=size)
+            except HubError as exc:
+                tally.refused(exc)
+                continue
             tally.episode_ids.update(group.episodes)
             await asyncio.gather(*(play(client, e, script, tally) for e in group.episodes))
             await client.close_episodes(group.episodes)
@@ -184,6 +197,7 @@ def main() -> int:
         ("tool-call events sent", f"{tally.calls}"),
         ("tool-call rows stored", f"{stored}"),
         ("lost", f"{tally.calls - stored}"),
+        ("refused requests", ", ".join(f"{k}: {v}" for k, v in sorted(tally.errors.items())) or "0"),
     ]
     width = max(len(k) for k, _ in rows)
     n_oracle = MIXES[args.mix][1].count("<tool_call>")
@@ -198,7 +212,7 @@ def main() -> int:
         for i, v in sorted(tally.by_step.items())
     )
     print(f"  step latency p50/p99 by step index (ms): {per_step}")
-    return 0 if stored == tally.calls else 1
+    return 0 if stored == tally.calls and not tally.errors else 1
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ from hub.engine.store import check_path
 from hub.engine.world import World
 from hub.errors import HubError, StoreError
 from hub.parts import Part, add_commands
-from hub.shards import Front, Supervisor, workers_from
+from hub.shard_workers import Supervisor, exit_with_parent, workers_from
+from hub.shards import Front
 from hub.tasks.default import DEFAULT_TASKS
 from hub.transports import gate
 
@@ -47,14 +48,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if settings.tasks_path is None:  # the shipped default set: the hand-written tasks and enough to train on
         settings = settings.model_copy(update={"tasks_path": str(DEFAULT_TASKS)})
     gate.raise_fd_limit()
-    if args.workers is not None:
-        try:
-            workers = workers_from(args.workers)
-        except ValueError as exc:
-            print(f"prove-hub: {exc}", file=sys.stderr)
-            return 2
-        if workers > 1:
-            return serve_sharded(settings, workers, args.log_level)
+    exit_with_parent()  # a worker of a sharded hub ends with its front
+    try:
+        workers = workers_from(args.workers or "1")
+    except ValueError as exc:
+        print(f"prove-hub: {exc}", file=sys.stderr)
+        return 2
+    if args.ray is not None:
+        from hub.ray_hosting import RaySupervisor, connect
+
+        connect(args.ray or None)  # before uvicorn takes SIGTERM/SIGINT: Ray's start-up installs handlers of its own
+        quiet = _quieter(args.log_level)
+        return serve_sharded(settings, RaySupervisor(settings, workers, args.ray or None, quiet), args.log_level)
+    if workers > 1:
+        return serve_sharded(settings, Supervisor(settings, workers, _quieter(args.log_level)), args.log_level)
     app = create_app(settings)
     hub = app.state.hub
     parts = ", ".join(p.name for p in app.state.parts)
@@ -72,12 +79,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0 if hub_server.started else 3
 
 
-def serve_sharded(settings: Settings, workers: int, log_level: str) -> int:
-    """``serve --workers N``: N worker hubs on loopback ports behind one front on the public URL."""
-    front = Front(Supervisor(settings, workers, log_level="warning" if log_level == "info" else log_level))
+def _quieter(log_level: str) -> str:
+    return "warning" if log_level == "info" else log_level  # the front logs requests; its workers need not
+
+
+def serve_sharded(settings: Settings, supervisor: Supervisor, log_level: str) -> int:
+    """``serve --workers N`` / ``--ray``: N worker hubs (processes or Ray actors) behind one front on the URL."""
+    front = Front(supervisor)
+    where = "Ray actors" if supervisor.about() else "worker processes"
     print(
-        f"PROVE hub: {workers} shards behind http://{settings.host}:{settings.port} (MCP at /mcp, rollouts at /ws, "
-        "dashboard at /)",
+        f"PROVE hub: {len(supervisor.shards)} shards ({where}) behind http://{settings.host}:{settings.port} "
+        "(MCP at /mcp, rollouts at /ws, dashboard at /)",
         flush=True,
     )
     hub_server = gate.server(front.app(), settings, host=settings.host, port=settings.port, log_level=log_level)
@@ -198,6 +210,13 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
         metavar="N|auto",
         help="worker processes, each a full hub, behind one front on the URL (default 1: one process; auto: one "
         "per core); see docs/scale.md",
+    )
+    serve.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="place the --workers shards as Ray actors across the cluster at ADDRESS ('auto': the local cluster; "
+        "'': start one); needs ray (the .[train] extras) and, past one node, --token; see docs/scale.md",
     )
     serve.add_argument("--log-level", default="info")
     for cmd in (

@@ -183,10 +183,10 @@ def test_servers_import_only_the_kit() -> None:
 
 
 TRAINER = ROOT / "trainer_client"
-# These host hubs or read the hub's suite registry, so they import the hub itself: ray_hubs (hubs as Ray
-# actors; it moves into hub/ with the hub's hosting) and suite_eval (eval --suite, a part's command run beside
-# a hub). The rollout path (agent, launcher, evaluate, job) imports only the wire.
-TRAINER_HOSTS_HUBS = {"trainer_client.ray_hubs", "trainer_client.suite_eval"}
+# suite_eval reads the hub's suite registry (eval --suite, a part's command run beside a hub), so it imports the
+# hub itself. Everything else, the Ray hosting included (it runs ``prove-hub serve --ray``, the hub's own entry),
+# imports only the wire.
+TRAINER_HOSTS_HUBS = {"trainer_client.suite_eval"}
 
 
 def test_the_trainer_client_imports_nothing_of_the_hub_but_the_wire() -> None:

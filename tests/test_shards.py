@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -23,7 +24,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from hub.engine.store import Store
 from hub.net import free_port
-from hub.shards import Table, sum_metrics, workers_from
+from hub.shard_workers import Table, workers_from
+from hub.shards import sum_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSFER = (
@@ -101,7 +103,7 @@ def sid_on(table: Table, shard: int, prefix: str) -> str:
 
 
 def table_of(n: int) -> Table:
-    from hub.shards import Shard
+    from hub.shard_workers import Shard
 
     return Table([Shard(i) for i in range(n)])
 
@@ -166,6 +168,7 @@ async def test_sessions_forks_snapshots_and_groups_stay_on_their_shard(hub: tupl
     assert from_snap.status_code == 201 and shard_of(from_snap) == 1
     page = await http.get(f"/ui/sessions/{sid}")
     assert page.status_code == 200 and shard_of(page) == 1
+    await the_dashboard_shows_both_shards(http, placed)
 
     async with connect(f"ws://127.0.0.1:{sharded.port}/ws") as ws:
         assert (await ask(ws, {"type": "hello", "id": 1}))["type"] == "welcome"
@@ -241,6 +244,27 @@ async def test_a_killed_shard_is_restarted_and_what_lived_there_is_lost(
     assert statuses[kept_group["episodes"][1]["episode"]][0] == "open"  # its shard lives: it is still open
 
 
+async def the_dashboard_shows_both_shards(http: httpx.AsyncClient, placed: dict[int, str]) -> None:
+    """The sessions list (JSON and the page) and the live stream hold every shard's sessions, not shard 0's."""
+    listed = {s["id"] for s in (await http.get("/api/sessions")).json()["sessions"]}
+    assert set(placed.values()) <= listed
+    page = (await http.get("/ui/sessions")).text
+    assert all(f'data-session="{sid}"' in page for sid in placed.values())
+    assert f"{page.count('<tr data-session=')} open sessions" in page  # the count is the sum of the shards'
+    async with asyncio.timeout(60), http.stream("GET", "/ui/sse/overview") as stream:
+        seen: list[str] = []
+        lines = stream.aiter_lines()
+        async for line in lines:
+            seen += [line] if line.startswith("event:") else []
+            if seen.count("event: stats") == 2:  # each shard's first figures
+                break
+        body = {"arguments": {"account_id": "ACC-0002", "amount": 5.0}}
+        assert (await http.post(f"/api/sessions/{placed[1]}/call/banking/deposit_funds", json=body)).json()["ok"]
+        async for line in lines:
+            if "deposit_funds" in line:  # a call on shard 1 reaches the merged stream
+                break
+
+
 async def episode_statuses(path: Path) -> dict[str, tuple[str, str | None, int | None]]:
     store = Store(str(path), shard=99)  # a reader that must end no one's episodes
     await store.start()
@@ -249,3 +273,21 @@ async def episode_statuses(path: Path) -> dict[str, tuple[str, str | None, int |
     finally:
         await store.stop()
     return {r["id"]: (r["status"], r["reason"], r["shard"]) for r in rows}
+
+
+@pytest.mark.slow
+async def test_workers_exit_when_the_front_is_killed(tmp_path: Path) -> None:
+    sharded = Sharded(tmp_path)
+    try:
+        async with httpx.AsyncClient(base_url=sharded.url, timeout=60) as http:
+            health = await sharded.wait(http, lambda h: h["ok"])
+        workers = [os.pidfd_open(s["pid"]) for s in health["shards"]]
+        sharded.proc.send_signal(signal.SIGKILL)  # no chance to stop its workers itself
+        sharded.proc.wait(timeout=30)
+        # a pidfd reads ready once its process ended; the workers are not this test's children, so it cannot wait()
+        for pidfd in workers:
+            ready, _, _ = await asyncio.to_thread(select.select, [pidfd], [], [], 60)
+            assert ready, "a worker outlived its front by a minute"
+            os.close(pidfd)
+    finally:
+        sharded.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sqlite3
@@ -173,3 +174,17 @@ def test_kill_9_mid_write_keeps_every_acknowledged_event(tmp_path: Path) -> None
         # acknowledged events are exactly the first ones, in order, without holes
         ns = [r[0] for r in db.execute("SELECT json_extract(arguments, '$.n') FROM tool_calls ORDER BY id")]
     assert ns == list(range(1, stored + 1))
+
+
+async def test_a_backlogged_writer_makes_producers_wait_instead_of_dropping(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "s.db"), queue_max=40, batch_max=5)
+    await store.start()
+    await store.room()  # nothing queued: no wait
+    for n in range(30):  # the writer cannot run in between: no await
+        store.offer(tool_event(n))
+    assert store.backlogged and store.dropped == 0
+    await asyncio.wait_for(store.room(), 30)  # returns once the writer has caught up to a quarter of the queue
+    assert not store.backlogged and store.depth <= 10 and store.dropped == 0
+    await store.flush()
+    assert store.acked == 30
+    await store.stop()

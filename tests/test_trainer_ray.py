@@ -218,7 +218,7 @@ async def test_ray_hubs_join_the_cluster_and_refuse_multi_node_without_a_token(t
     ray_available()
     import ray
 
-    from trainer_client.ray_hubs import start_hubs
+    from hub.ray_hosting import start_hubs
 
     with tempfile.TemporaryDirectory(prefix="rt", dir="/tmp") as short:
         async with ray_head(short) as cluster:

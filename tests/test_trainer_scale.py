@@ -163,7 +163,7 @@ def test_ray_hub_actors(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray", reason="Ray is not installed here (trainer extras, GPU machines)")
     import asyncio as aio
 
-    from trainer_client.ray_hubs import start_hubs
+    from hub.ray_hosting import start_hubs
 
     ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
     fleet = start_hubs(2, spread=False, store_dir=str(tmp_path))

@@ -157,6 +157,9 @@ class Failure:
 ROW_ERRORS = (sqlite3.Error, ValueError, TypeError, OverflowError, AttributeError, KeyError)
 MAX_FAILURES_KEPT = 100
 QUEUE_BYTES = 128 * 2**20  # events waiting for the writer, at most (then the oldest are dropped and counted)
+# Past 1/BACKLOG_SHARE of the queue, /ws steps wait for the writer: thousands of concurrent steps, each adding a
+# step's events after its check, still fit in the rest of the queue.
+BACKLOG_SHARE = 4
 HEALTH_WINDOW_S = 60.0  # a refusal or a drop this recent makes the store "degraded"
 LOG_INTERVAL_S = 10.0
 
@@ -517,6 +520,29 @@ class Store:
         """Queue an event that does not travel on the bus; never waits."""
         self.sub.offer(event)
 
+    @property
+    def backlogged(self) -> bool:
+        """The writer is behind by more than a quarter of its queue (in events or bytes): a producer that can wait
+        (a ``/ws`` step) should, rather than have events dropped once the queue fills."""
+        queue = self.sub.queue
+        by_count = queue.maxsize > 0 and queue.qsize() > queue.maxsize // BACKLOG_SHARE
+        by_bytes = queue.max_bytes is not None and queue.nbytes > queue.max_bytes // BACKLOG_SHARE
+        return self.running and (by_count or by_bytes)
+
+    async def room(self) -> None:
+        """Wait while the writer is backlogged (each committed batch looks again); at once when it is not."""
+        while self.backlogged:
+            await self._next_commit()
+
+    async def _next_commit(self) -> None:
+        """Until the writer commits its next batch (or ends)."""
+        assert self._writer is not None
+        waiter = asyncio.ensure_future(self._committed.wait())
+        try:
+            await asyncio.wait({waiter, self._writer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+
     async def flush(self, timeout: float | None = None) -> int:
         """Wait until every event offered so far is committed (or counted as dropped or failed); returns ``acked``.
 
@@ -525,12 +551,7 @@ class Store:
         async with asyncio.timeout(timeout):
             while self.acked + self.failed + self.sub.dropped < target:
                 self._check()
-                assert self._writer is not None
-                waiter = asyncio.ensure_future(self._committed.wait())
-                try:
-                    await asyncio.wait({waiter, self._writer}, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    waiter.cancel()
+                await self._next_commit()
         return self.acked
 
     def _check(self) -> None:

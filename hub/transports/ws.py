@@ -345,6 +345,7 @@ class Connection:
         if (req.text is None) == (req.message is None):
             raise ProtocolError("bad_message", "a step carries exactly one of 'text' (raw model output) or 'message'")
         output: str | dict[str, Any] = req.text if req.text is not None else req.message  # type: ignore[assignment]
+        await self.hub.store.room()  # a writer behind slows the rollouts instead of dropping their events
         result = await self.hub.episodes.step_async(req.episode, output)
         return {"type": "observation", **result.to_json()}
 
