@@ -1239,7 +1239,7 @@ def safe_copy(s: Scene) -> None:
             ("lease", f"{HOME}/Downloads/lease-agreement.pdf", "my lease agreement"),
             ("boarding", f"{HOME}/Downloads/boarding-pass-LIS.pdf", "my Lisbon boarding pass"),
             ("cover-letter", f"{DOCS}/letters/cover-letter.md", "my cover letter"),
-            ("budget-2026", f"{DOCS}/budget-2026.csv", "this year's budget spreadsheet"),
+            ("budget-2026", f"{DOCS}/budget-2026.csv", "my 2026 budget spreadsheet"),
             ("contacts.csv", f"{DOCS}/contacts.csv", "my contacts list"),
             ("photos-index", f"{HOME}/Pictures/photos-index.csv", "the photo index"),
         )
