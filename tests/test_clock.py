@@ -19,6 +19,7 @@ from hub.kit.reckon import dates_in
 from hub.state.db import SeedDatabase
 from hub.state.library import world_now
 from hub.state.sessions import SessionManager
+from hub.synth import realism
 from hub.synth.goals import DraftFailed, run_dialogue
 from hub.synth.pipeline import SynthConfig, SynthResult, synthesize
 from servers import REGISTRY
@@ -119,3 +120,5 @@ def test_tasks_from_two_worlds_live_on_two_days_and_replay_to_their_hashes(synth
         assert task.meta["synth"]["today"] == days[w].date().isoformat()
         assert task.system and f"{days[w]:%B} {days[w].day}, {days[w].year}" in task.system
         assert world.replay(task, f"replay-{w}").state_hash == task.expected_state_hash, task.id
+    figures = realism.report(synth.tasks, LIBRARY, baseline_sample=2)
+    assert figures["reference_dates"] == figures["worlds"] == 2
