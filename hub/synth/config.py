@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.kit.intent import Level
 
 KINDS = ("mcp", "clarify", "abstain")
-TASKS_PER_WORLD = 130  # a run spreads over one world (one reference date) per this many tasks, 8 at least
+TASKS_PER_WORLD = 130  # a run spreads over one world (one reference date) per this many tasks, 8 to MAX_WORLDS
+MAX_WORLDS = 128  # every world's databases stay built for the whole run: about 30 MB each
 
 
 class SynthConfig(BaseModel):
@@ -55,7 +56,7 @@ class SynthConfig(BaseModel):
     def world_count(self) -> int:
         """How many worlds the run spreads over: each is its own day, so a run of n tasks lives on about
         n / ``TASKS_PER_WORLD`` different days (13,517 tasks: 104)."""
-        return self.worlds or max(8, -(-self.n // TASKS_PER_WORLD))
+        return self.worlds or min(MAX_WORLDS, max(8, -(-self.n // TASKS_PER_WORLD)))
 
     @property
     def world_seeds(self) -> list[int]:
