@@ -24,6 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -65,6 +66,11 @@ DEFAULT_SYSTEM = (
     "without a tool call. If a detail you need is missing, ask the user for it instead of guessing. "
     "If none of the tools can do what the user asks, say so and make no call."
 )
+
+
+def dated_system(now: datetime) -> str:
+    """The default system prompt with the task's reference date and time, as an assistant is told the date."""
+    return f"{DEFAULT_SYSTEM}\nToday is {now:%A}, {now:%B} {now.day}, {now.year}; the time is {now:%H:%M}."
 
 
 def inline_task(data: Mapping[str, Any]) -> Task:

@@ -324,6 +324,11 @@ class SqliteFork:
         return self.seed_db.server.name
 
     @property
+    def now(self) -> datetime:
+        """The reference "now" of the world this fork came from: what its tools see."""
+        return self.seed_db.now
+
+    @property
     def changes(self) -> int:
         return self.db.total_changes
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from hub.errors import UnknownServer, UnknownTool
@@ -26,10 +26,21 @@ class Mount(Protocol):
 
 
 DEFAULT_SEED_CACHE = 8
+YEAR = 365
+
+
+def world_now(now: datetime, seed: int) -> datetime:
+    """The reference "now" of world ``seed``: ``now`` itself for seed 0, else a day within half a year of it.
+
+    Consecutive seeds step 97 days (coprime to 365 and to 7), so any 365 of them fall on 365 different days
+    and every day of the week comes round; the time of day stays ``now``'s."""
+    return now + timedelta(days=(seed * 97 + YEAR // 2) % YEAR - YEAR // 2)
 
 
 class SqliteMount:
-    """A kit ``Server`` with its seed databases cached per seed, the ``seed_cache`` most recently used.
+    """A kit ``Server`` with its seed databases cached per seed, the ``seed_cache`` most recently used. Each
+    seed is a world with its own reference "now" (``world_now``): the seed's data lies around it and the
+    tools of every fork of it see it.
 
     Forks keep their own seed database alive, so an evicted seed costs a rebuild for new sessions
     only. Building takes a lock: a worker thread (``hub.state.memory.ensure_seeds``) and the event loop
@@ -49,6 +60,10 @@ class SqliteMount:
         self._seeds: OrderedDict[int, SeedDatabase] = OrderedDict()
         self._lock = threading.Lock()
 
+    def now_of(self, seed: int) -> datetime:
+        """World ``seed``'s reference "now" (without building its database)."""
+        return world_now(self.now, seed)
+
     def has_seed(self, seed: int) -> bool:
         return seed in self._seeds
 
@@ -60,7 +75,7 @@ class SqliteMount:
         with self._lock:
             found = self._seeds.get(seed)
             if found is None:
-                found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now, self.ledger)
+                found = self._seeds[seed] = SeedDatabase(self.server, seed, self.now_of(seed), self.ledger)
                 while len(self._seeds) > self.seed_cache:
                     self._seeds.popitem(last=False)
         return found
@@ -131,6 +146,11 @@ class Library:
         if found is None:
             raise UnknownServer(f"unknown server {server!r}; servers: {', '.join(self.mounts)}")
         return found
+
+    def now_of(self, server: str, seed: int) -> datetime | None:
+        """The reference "now" ``server``'s tools see on world ``seed`` (None: a mounted server keeps no clock)."""
+        mount = self.mount(server)
+        return mount.now_of(seed) if isinstance(mount, SqliteMount) else None
 
     def tool(self, server: str, name: str) -> Tool:
         tools = self.mount(server).tools

@@ -21,8 +21,9 @@ def register(sub: Any) -> None:
     synth.add_argument(
         "--worlds",
         type=int,
-        default=8,
-        help="world seeds to spread tasks over: --world-seed .. --world-seed + N - 1 (default 8)",
+        default=None,
+        help="world seeds to spread tasks over: --world-seed .. --world-seed + N - 1, each world on its own "
+        "reference date (default: one per 130 tasks, at least 8)",
     )
     synth.add_argument("--test-fraction", type=float, default=0.1)
     synth.add_argument(
@@ -153,6 +154,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
             "linked",
             "distinct_sequences",
             "worlds",
+            "reference_dates",
             "smallest_server",
             "rarest_tool",
         )

@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from hub.kit.intent import Level
 
 KINDS = ("mcp", "clarify", "abstain")
+TASKS_PER_WORLD = 130  # a run spreads over one world (one reference date) per this many tasks, 8 to MAX_WORLDS
+MAX_WORLDS = 128  # every world's databases stay built for the whole run: about 30 MB each
 
 
 class SynthConfig(BaseModel):
@@ -22,7 +24,7 @@ class SynthConfig(BaseModel):
     n: int = Field(13_517, ge=1)
     seed: int = 0
     world_seed: int = 0
-    worlds: int = Field(8, ge=1, le=256)
+    worlds: int | None = Field(None, ge=1, le=365)  # default: one per TASKS_PER_WORLD tasks, 8 at least
     test_fraction: float = Field(0.1, ge=0, lt=1)
     sampler_k: int = Field(100, ge=1)
     min_support: int = Field(3, ge=0)
@@ -51,8 +53,14 @@ class SynthConfig(BaseModel):
     progress: bool = False
 
     @property
+    def world_count(self) -> int:
+        """How many worlds the run spreads over: each is its own day, so a run of n tasks lives on about
+        n / ``TASKS_PER_WORLD`` different days (13,517 tasks: 104)."""
+        return self.worlds or min(MAX_WORLDS, max(8, -(-self.n // TASKS_PER_WORLD)))
+
+    @property
     def world_seeds(self) -> list[int]:
-        return [self.world_seed + k for k in range(self.worlds)]
+        return [self.world_seed + k for k in range(self.world_count)]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from hub.engine.dispatcher import Dispatcher
@@ -85,20 +84,21 @@ def run_dialogue(
     world: int,
     level: Level,
     rng: random.Random,
-    now: datetime,
     first: Intent | None = None,
     max_turns: int = MAX_TURNS,
     follow_weight: Callable[[list[str], Intent], float] | None = None,
     fresh: Callable[[Scene], bool] | None = None,
 ) -> Dialogue:
-    """Run intents on session ``sid`` (opened here on ``world``, left open for the caller to close).
+    """Run intents on session ``sid`` (opened here on ``world``, left open for the caller to close), at the
+    world's own "now": the scene reads it from the fork whose tools will check against it.
 
     ``max_turns`` bounds the dialogue below ``MAX_TURNS`` (a clarify task adds its ask turn on top);
     ``follow_weight(intents so far, follower)`` replaces the followers' static weights (the pipeline
     steers toward continuations that still make new tasks); while ``fresh(scene)`` is false (the calls so
     far make a task the run already holds), a follow-up is always tried when there is room."""
     session = sessions.open(sid, seed=world)
-    db = session.fork_of(server.name).db  # type: ignore[attr-defined]
+    fork = session.fork_of(server.name)
+    db, now = fork.db, fork.now  # type: ignore[attr-defined]
 
     def call(tool: str, args: dict[str, Any]) -> tuple[bool, Any, str | None]:
         out = dispatcher.call(sid, server.name, tool, args)

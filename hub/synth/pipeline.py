@@ -129,11 +129,15 @@ class Synthesizer:
         self.close()
 
     def _usable_worlds(self) -> list[int]:
-        """``config.worlds`` seeds from ``world_seed`` on whose seed databases every server can build; a
-        seed that breaks a server's ``seed()`` is skipped (and reported), the next one taken instead."""
+        """``config.world_count`` seeds from ``world_seed`` on whose seed databases every server can build; a
+        seed that breaks a server's ``seed()`` is skipped (and reported), the next one taken instead. Attempts
+        draw their world at random, so every server keeps every world's database (no rebuilds)."""
         worlds: list[int] = []
-        seed = self.config.world_seed
-        while len(worlds) < self.config.worlds and seed < self.config.world_seed + 4 * self.config.worlds + 16:
+        seed, count = self.config.world_seed, self.config.world_count
+        for sqlite in self.library.mounts.values():
+            if isinstance(sqlite, SqliteMount):
+                sqlite.seed_cache = max(sqlite.seed_cache, count)
+        while len(worlds) < count and seed < self.config.world_seed + 4 * count + 16:
             try:
                 for name, mount in self.library.mounts.items():  # noqa: B007 (named in the error below)
                     if isinstance(mount, SqliteMount):

@@ -8,6 +8,8 @@
 - ``linked``: share of tasks with 2+ calls whose calls form one connected dependency graph;
 - ``distinct_sequences``: distinct tool-name sequences per mcp task;
 - ``worlds``, ``smallest_server``, ``rarest_tool``: spread of the set;
+- ``reference_dates``, ``weekend_tasks``: distinct days the tasks live on (each world has its own "now"),
+  and the share of tasks whose day is a Saturday or Sunday;
 - ``replay_verified``, ``oracle``: share with an expected state, and the oracle's mean reward;
 - ``abstain_cue``, ``answers`` (``hub.synth.giveaway``): the surface rule "no write tool of the request's
   server offered → abstain" scored over every task; reading turns that record what their reply must tell;
@@ -257,6 +259,9 @@ def report(
         s: figures([t for t in tasks if t.meta.get("synth", {}).get("source") == s], library) for s in sorted(sources)
     }
     out["worlds"] = len({t.initial.seed for t in tasks})
+    days = [now.date() for t in tasks if (now := library.now_of(t.servers[0], t.initial.seed)) is not None]
+    out["reference_dates"] = len(set(days))
+    out["weekend_tasks"] = _share(sum(d.weekday() >= 5 for d in days), len(days))
     out["smallest_server"] = list(min(((n, s) for s, n in per_server.items()), default=(0, None)))
     out["largest_server"] = list(max(((n, s) for s, n in per_server.items()), default=(0, None)))
     out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))

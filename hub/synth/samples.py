@@ -49,6 +49,7 @@ def compact(task: Task) -> dict[str, Any]:
         "id": task.id,
         "kind": task.kind,
         "world": task.initial.seed,
+        "today": synth.get("today"),
         "level": synth.get("level"),
         "variant": synth.get("variant"),
         "intents": synth.get("intents"),

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from hub.config import REFERENCE_NOW
 from hub.engine.dispatcher import Dispatcher
+from hub.engine.episodes import dated_system
 from hub.kit import Server
 from hub.kit.intent import MAX_TURNS, IntentError, Level
 from hub.state.library import Library
@@ -94,7 +94,6 @@ class IntentSource:
                 world,
                 level,
                 rng,
-                REFERENCE_NOW,
                 first,
                 max_turns,
                 self.steer.follow_weight(server, slot.kind, anchor),
@@ -177,6 +176,7 @@ class IntentSource:
             return Task(
                 id=f"synth-{self.config.seed}-{slot.kind}-{attempt:05d}-{d.server}",
                 kind=slot.kind,
+                system=dated_system(d.scene.now),
                 servers=servers,  # type: ignore[arg-type]
                 initial=InitialState(seed=d.world),
                 turns=turns,

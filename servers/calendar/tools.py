@@ -358,8 +358,8 @@ def list_upcoming_events(
     include_declined: Annotated[bool, Field(description="Also show invitations the user declined")] = False,
     limit: Limit = 50,
 ) -> dict[str, Any]:
-    """What a user has coming up from now (2026-06-01T09:00) over the next `days` days, recurring series expanded, e.g.
-    list_upcoming_events('USR-0012', days=7).
+    """What a user has coming up from now (the world's reference time) over the next `days` days, recurring series
+    expanded, e.g. list_upcoming_events('USR-0012', days=7).
 
     Each item is one occurrence with the user's role (organizer or invitee) and RSVP; cancelled events are left out."""
     USER.get(ctx, user_id)

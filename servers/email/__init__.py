@@ -3,7 +3,7 @@
 Every mailbox has four folders (inbox, archive, trash, sent), its own labels and contacts.
 Messages belong to a thread (a conversation); a message sent to another mailbox of this system
 is delivered into that mailbox's inbox as a copy on the same thread. Times are fixed: "now" is
-2026-06-01T09:00.
+the world's reference time (2026-06-01T09:00 in the default world).
 
 Business rules: sent mail is append-only (a sent message is never edited, moved or deleted, it
 can only be starred or labelled); only inbox messages can be trashed or archived, and trashed or

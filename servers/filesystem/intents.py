@@ -496,9 +496,10 @@ def big_old_things(s: Scene) -> None:
             ("*.pdf", s.rng.choice((100, 300)) * 1_000, " PDFs"),
         )
     )
-    older = s.rng.choice((None, "2026-01-01", "2025-09-01"))
+    year, september = f"{s.now.year}-01-01", f"{s.now.year - (s.now.month <= 9)}-09-01"
+    older = s.rng.choice((None, year, september))
     big = f"{size // 1_000_000} MB" if size >= 1_000_000 else f"{size // 1_000} KB"
-    age = {None: "", "2026-01-01": " from before this year", "2025-09-01": " older than last September"}[older]
+    age = {None: "", year: " from before this year", september: " older than last September"}[older]
     s.say(
         "Which{k} in my home are over {big}{age}?",
         "Dig up every one of my{k} bigger than {big}{age}.",
@@ -1238,7 +1239,7 @@ def safe_copy(s: Scene) -> None:
             ("lease", f"{HOME}/Downloads/lease-agreement.pdf", "my lease agreement"),
             ("boarding", f"{HOME}/Downloads/boarding-pass-LIS.pdf", "my Lisbon boarding pass"),
             ("cover-letter", f"{DOCS}/letters/cover-letter.md", "my cover letter"),
-            ("budget-2026", f"{DOCS}/budget-2026.csv", "this year's budget spreadsheet"),
+            ("budget-2026", f"{DOCS}/budget-2026.csv", "my 2026 budget spreadsheet"),
             ("contacts.csv", f"{DOCS}/contacts.csv", "my contacts list"),
             ("photos-index", f"{HOME}/Pictures/photos-index.csv", "the photo index"),
         )

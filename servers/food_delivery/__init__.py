@@ -1,6 +1,6 @@
 """Food delivery: restaurants, menus, customers, carts, promo codes, orders with live tracking, couriers and ratings.
 
-Business rules (times against the reference now, Monday 2026-06-01T09:00):
+Business rules (times against the world's reference now; Monday 2026-06-01T09:00 by default):
 - A cart holds items of one restaurant; adding another restaurant's item needs replace_cart=true.
 - An order needs an open restaurant at the time it is for (now, or a scheduled time within 7 days), every
   item still available, a subtotal at least the restaurant's minimum order, and a customer within 15 km.

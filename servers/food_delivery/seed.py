@@ -189,9 +189,9 @@ COMMENTS = (
     "Cold by the time it arrived.",
     "",
 )
-PROMOS: tuple[tuple[Any, ...], ...] = (
-    ("WELCOME10", "10% off your first order with this code", "percent", 10.0, 15.0, None, "2026-12-31T23:59:59", 1),
-    ("SAVE5", "5 USD off orders of 25 USD or more", "amount", 5.0, 25.0, None, "2026-07-31T23:59:59", 0),
+PROMOS: tuple[tuple[Any, ...], ...] = (  # ..., expires at the end of the day this many days from today, ...
+    ("WELCOME10", "10% off your first order with this code", "percent", 10.0, 15.0, None, 213, 1),
+    ("SAVE5", "5 USD off orders of 25 USD or more", "amount", 5.0, 25.0, None, 60, 0),
     (
         "FREEDEL",
         "Free delivery on orders of 20 USD or more",
@@ -199,11 +199,11 @@ PROMOS: tuple[tuple[Any, ...], ...] = (
         0.0,
         20.0,
         None,
-        "2026-06-30T23:59:59",
+        29,
         0,
     ),
-    ("SPRING20", "20% off, spring promotion", "percent", 20.0, 20.0, None, "2026-05-31T23:59:59", 0),
-    ("BIGORDER15", "15 USD off orders of 60 USD or more", "amount", 15.0, 60.0, None, "2026-09-30T23:59:59", 1),
+    ("SPRING20", "20% off, spring promotion", "percent", 20.0, 20.0, None, -1, 0),
+    ("BIGORDER15", "15 USD off orders of 60 USD or more", "amount", 15.0, 60.0, None, 121, 1),
 )
 ACTIVE_FROM = 690  # orders from this index on are still under way at "now"
 
@@ -240,7 +240,7 @@ def seed(db: sqlite3.Connection, rng: random.Random, now: datetime) -> None:
     people = customers(rng, now, centre, state)
     insert_rows(db, "customers", people)
     riders = couriers(rng)
-    insert_rows(db, "promo_codes", promo_codes(rng, places.restaurants))
+    insert_rows(db, "promo_codes", promo_codes(rng, now, places.restaurants))
     out = orders(rng, now, people, places, riders)
     insert_rows(db, "orders", sorted(out.orders, key=lambda o: o[0]))
     insert_rows(db, "order_items", out.items)
@@ -356,14 +356,19 @@ def couriers(rng: random.Random) -> list[list[Any]]:
     return found
 
 
-def promo_codes(rng: random.Random, places: list[Row]) -> list[Row]:
-    """The platform's codes and one 25%-off code each for eight restaurants."""
-    found = list(PROMOS)
+def promo_codes(rng: random.Random, now: datetime, places: list[Row]) -> list[Row]:
+    """The platform's codes and one 25%-off code each for eight restaurants; each expires at the end of a day
+    counted from today (one expired yesterday)."""
+    found = [(*p[:6], _end_of(now, p[6]), p[7]) for p in PROMOS]
     for r in rng.sample(places, 8):
         found.append(
-            (f"{r[2].upper()}{r[0][-2:]}", f"25% off at {r[1]}", "percent", 25.0, 20.0, r[0], "2026-08-15T23:59:59", 0)
+            (f"{r[2].upper()}{r[0][-2:]}", f"25% off at {r[1]}", "percent", 25.0, 20.0, r[0], _end_of(now, 75), 0)
         )
     return found
+
+
+def _end_of(now: datetime, days: int) -> str:
+    return f"{(now + timedelta(days=days)).date().isoformat()}T23:59:59"
 
 
 def orders(rng: random.Random, now: datetime, people: list[Row], places: Places, riders: list[list[Any]]) -> Orders:

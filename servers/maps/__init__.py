@@ -7,7 +7,7 @@ Business rules:
   mode's speed (driving 40 km/h in town, 70 km/h beyond 30 km; cycling 15; walking 5; transit 25 plus
   an 8 minute wait). Walking routes are capped at 50 km and cycling at 150 km; transit runs only
   inside one city.
-- "Open now" means open at the reference now (Monday 2026-06-01T09:00); hours may run past midnight.
+- "Open now" means open at the world's reference now (by default Monday 2026-06-01T09:00); hours may run past midnight.
 - A user saves a place once, a list holds a place once (at most 100 places), a user reviews a place
   once; a review moves the place's average rating and review count.
 """

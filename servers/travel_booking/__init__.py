@@ -1,6 +1,6 @@
 """Travel booking: travellers, flights, seat maps, hotels, itineraries, baggage, cancellations and loyalty.
 
-Business rules (times against the reference now, 2026-06-01T09:00):
+Business rules (times against the world's reference now, 2026-06-01T09:00 by default):
 - A flight that has departed or was cancelled by the airline cannot be booked; a departed flight's
   booking cannot be cancelled, re-seated or given bags. A cabin with no seat left cannot be booked.
 - Seat maps are fixed per aircraft: business rows first (seats A C D F), economy after (A to F). A seat

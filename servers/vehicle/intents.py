@@ -497,9 +497,9 @@ def last_service(s: Scene) -> None:
             False,
             "{me}What work has been done on {car} this year?",
             "{me}Show me {car}'s shop visits since January.",
-            "{me}Which services did {car} get in 2026?",
+            f"{{me}}Which services did {{car}} get in {s.now.year}?",
         )
-    args: dict[str, Any] = {"kind": kind} if kind else {"since": "2026-01-01"}
+    args: dict[str, Any] = {"kind": kind} if kind else {"since": f"{s.now.year}-01-01"}
     s.call("list_service_records", vehicle_id=vid, **args)
     if not s.room(1, 1) or s.rng.random() < 0.4:
         return

@@ -2,7 +2,7 @@
 
 A meeting is scheduled by its host for a slot (start + duration), goes live when the host starts
 it, people join while it is live, and it ends when the host (or a co-host) ends it. "Now" is the
-fixed reference time 2026-06-01T09:00.
+world's fixed reference time (2026-06-01T09:00 in the default world).
 
 Business rules: only the host starts a meeting, the host or a co-host records and ends it; a
 meeting can be started from 60 minutes before its slot until the slot is over, once (an ended or

@@ -173,8 +173,8 @@ class Live:
             out = self.dispatcher.call(sid, server.name, tool, args)
             return out.ok, out.result, out.error
 
-        db = session.fork_of(server.name).db  # type: ignore[attr-defined]
-        return Scene(server, db, call, random.Random(seed), now=REFERENCE_NOW, world=world)
+        fork = session.fork_of(server.name)
+        return Scene(server, fork.db, call, random.Random(seed), now=fork.now, world=world)  # type: ignore[attr-defined]
 
 
 def dialogues(server: Server, intent: Intent, live: Live) -> Iterator[object]:
@@ -192,7 +192,6 @@ def dialogues(server: Server, intent: Intent, live: Live) -> Iterator[object]:
                 world,
                 level,  # type: ignore[arg-type]
                 rng,
-                REFERENCE_NOW,
                 first=intent,
             )
         except DraftFailed:

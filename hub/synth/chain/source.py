@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from datetime import datetime
 from typing import Any
 
 from hub.config import REFERENCE_NOW
 from hub.engine.dispatcher import Dispatcher
+from hub.engine.episodes import dated_system
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
 from hub.synth import perturb, unsolvable
@@ -129,7 +131,7 @@ class ChainSource:
             self.graphs[server],
             self.harvesters[server],
             ctx,
-            ValueMaker(rng, REFERENCE_NOW),
+            ValueMaker(rng, self.now(server, world)),
             rng,
             self.index(world).values(server),
             MachineConfig(tries=tries),
@@ -167,7 +169,8 @@ class ChainSource:
         turns_views = [[views[i] for i in g] for g in groups]
         block = self.sampler(world).for_task(server, self.per_server[server] - 1)
         context = block.summary() if isinstance(self.renderer, LLMRenderer) else {}
-        req = RenderRequest(server, level, turns_views, context=context, date=REFERENCE_NOW.date().isoformat())
+        now = self.now(server, world)
+        req = RenderRequest(server, level, turns_views, context=context, date=now.date().isoformat())
         if kind == "clarify":
             req.omit = _omission(turns_views, self.library.mount(server).tools)
             if req.omit is None:
@@ -181,6 +184,7 @@ class ChainSource:
                 "seed": self.config.seed,
                 "attempt": j,
                 "world": world,
+                "today": now.date().isoformat(),
                 "source": "machine",
                 "variant": variant or ("missing_value" if kind == "clarify" else "chain"),
                 "level": level if kind != "abstain" else None,
@@ -220,6 +224,7 @@ class ChainSource:
             return Task(
                 id=f"synth-{self.config.seed}-{kind}-{j:05d}-{server}",
                 kind=kind,
+                system=dated_system(now),
                 servers=servers,  # type: ignore[arg-type]
                 initial=InitialState(seed=world),
                 turns=turns,
@@ -229,6 +234,10 @@ class ChainSource:
             )
         except ValueError:
             return None
+
+    def now(self, server: str, world: int) -> datetime:
+        """The world's reference "now" (a mounted server keeps no clock: the hub's default then)."""
+        return self.library.now_of(server, world) or REFERENCE_NOW
 
     def _views(self, chain: Chain, world: int) -> list[StepView]:
         tools = self.library.mount(chain.server).tools
