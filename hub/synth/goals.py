@@ -32,9 +32,8 @@ from hub.kit.intent import (
     Skip,
     TurnDraft,
     answer,
-    fill,
     random_persona,
-    voice,
+    speak,
 )
 from hub.state.sessions import SessionManager
 from hub.synth.checkback import checkbacks
@@ -253,11 +252,11 @@ def gt_turns(dialogue: Dialogue) -> list[list[GTStep]]:
 
 def render(dialogue: Dialogue, rng: random.Random, withheld: str | None = None) -> list[str]:
     """The user turns as the persona writes them (the opening one without ``withheld``)."""
-    texts = []
-    for i, turn in enumerate(dialogue.turns):
-        text = fill(turn.phrasing, turn.slots, withheld if i == 0 else None)
-        texts.append(voice(text, dialogue.persona, rng, i == 0, dialogue.scene.today()))
-    return texts
+    today = dialogue.scene.today()
+    return [
+        speak(turn, dialogue.persona, rng, i == 0, withheld if i == 0 else None, today)
+        for i, turn in enumerate(dialogue.turns)
+    ]
 
 
 def withholdable(dialogue: Dialogue) -> list[tuple[str, Given]]:
@@ -286,7 +285,7 @@ def clarify_turns(dialogue: Dialogue, rng: random.Random) -> tuple[list[Turn], G
     slot, given = rng.choice(options)
     texts = render(dialogue, rng, withheld=slot)
     steps = gt_turns(dialogue)
-    turns = [Turn(user=texts[0], ask=True), Turn(user=answer(given, rng), calls=steps[0])]
+    turns = [Turn(user=texts[0], ask=True), Turn(user=answer(given, rng, dialogue.persona), calls=steps[0])]
     turns += [Turn(user=t, calls=c) for t, c in zip(texts[1:], steps[1:])]
     return turns, given
 

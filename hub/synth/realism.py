@@ -32,6 +32,7 @@ from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
+from hub.synth import phrasing
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.wire import RewardConfig
@@ -260,6 +261,7 @@ def report(
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
     out.update(_baseline(tasks, library, baseline_sample))
+    out["phrasing"] = phrasing.figures(tasks)
     out["fallback_servers"] = fallback_servers or []
     if seconds is not None:
         out["seconds"] = round(seconds, 1)
