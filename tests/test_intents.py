@@ -28,8 +28,8 @@ from hub.kit.intent import (
     fill,
     last_digits,
     money,
-    unique_best,
     speak,
+    unique_best,
 )
 from hub.state.sessions import SessionManager
 from hub.synth.goals import (
