@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import get_args
+from types import SimpleNamespace
+from typing import Any, cast, get_args
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub.kit.answers import ANY, BY_KIND, TERSE, kind, reply
-from hub.kit.intent import Given, Persona, TurnDraft, answer, speak
+from hub.kit.intent import CallRecord, Given, Persona, Scene, TurnDraft, answer, speak
 from hub.kit.voice import Style, split_intro
 from hub.synth import phrasing
+from hub.synth.goals import asks_again
 from hub.tasks import GTStep, Task, Turn
 
 STYLES: tuple[Style, ...] = get_args(Style)
@@ -124,7 +126,7 @@ def test_styles_differ_in_more_than_tone() -> None:
             for k in range(200)
         ]
 
-    terse, sloppy, indirect, chatty = (sample(s) for s in ("terse", "sloppy", "indirect", "chatty"))
+    terse, chatty, sloppy, indirect = (sample(s) for s in STYLES if s != "plain")
     assert all(t[0].islower() and not t.endswith(".") for t in terse)
     assert sum(any(w in t.split() for w in ("u", "teh", "wnat", "i", "wiht")) for t in sloppy) > 80
     assert sum(not t.startswith("Can you") for t in indirect) > 150  # hedged
@@ -234,3 +236,18 @@ def test_figures_of_a_hand_made_set() -> None:
     assert f["core_repeat"] == round(4 / 9, 4)  # the savings question twice, "which account is it on?" twice
     assert f["repeated_question"] == 0.25 and f["third_person"] == round(1 / 9, 4)
     assert f["clarify_answers"] == 2 and f["clarify_answer_forms"] == 2 and f["clarify_top_form_share"] == 0.5
+
+
+def test_a_follow_up_that_asks_the_same_again_is_caught() -> None:
+    def turn(*calls: tuple[str, str, dict[str, Any]]) -> TurnDraft:
+        t = TurnDraft("x", {}, "complete")
+        t.calls = [CallRecord(tool, args, {}, kind, 0) for tool, kind, args in calls]
+        return t
+
+    favourites = ("list_favourites", "read", {"user_id": "U1"})
+    scene = SimpleNamespace(turns=[turn(favourites), turn(("draft_email", "write", {"to": "a"})), turn(favourites)])
+    assert not asks_again(cast(Scene, scene), 1)  # a write came between: the list may have changed
+    scene.turns.append(turn(favourites))
+    assert asks_again(cast(Scene, scene), 3)
+    other = SimpleNamespace(turns=[turn(favourites), turn(("list_favourites", "read", {"user_id": "U2"}))])
+    assert not asks_again(cast(Scene, other), 1)

@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from hub.kit.answers import reply
 from hub.kit.provenance import Evidence, Source, origins
-from hub.kit.voice import Style, draw_style, dress, introduce, split_intro, styled
+from hub.kit.voice import Style, draw_habits, draw_style, dress, habitual, introduce, split_intro, styled
 
 Level = Literal["complete", "missing", "minimal"]
 Tone = Literal["terse", "chatty"]
@@ -118,6 +118,7 @@ class Persona:
     name: str
     tone: Tone
     style: Style = "plain"
+    habits: tuple[str, ...] = ()  # turns of phrase (``hub.kit.voice.HABITS``)
 
     @property
     def first(self) -> str:
@@ -127,7 +128,7 @@ class Persona:
 def random_persona(rng: random.Random, name: str | None = None) -> Persona:
     style = draw_style(rng)
     tone: Tone = "terse" if style in ("terse", "sloppy") else "chatty"
-    return Persona(name or f"{rng.choice(FIRST)} {rng.choice(LAST)}", tone, style)
+    return Persona(name or f"{rng.choice(FIRST)} {rng.choice(LAST)}", tone, style, draw_habits(rng))
 
 
 CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
@@ -553,7 +554,7 @@ def speak(
     """A turn as the persona writes it: the style applied around the slots, the values filled in verbatim,
     a self-introduction folded in where the intent opens with ``{me}``, and pleasantries at the style's rate."""
     who, phrasing = split_intro(turn.phrasing, turn.slots)
-    body = fill(styled(phrasing, persona.style, rng, opening), turn.slots, withheld)
+    body = fill(styled(habitual(phrasing, persona.habits), persona.style, rng, opening), turn.slots, withheld)
     if persona.style not in ("terse", "sloppy"):
         body = body[:1].upper() + body[1:]
     if who:

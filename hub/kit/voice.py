@@ -86,6 +86,26 @@ TYPOS = {
     "really": "realy",
     "anything": "anythin",
 }
+HABITS: dict[str, tuple[tuple[str, str], ...]] = {
+    "could": ((r"\bCan you\b", "Could you"), (r"\bcan you\b", "could you")),
+    "would": ((r"\bCan you\b", "Would you"), (r"\bcan you\b", "would you")),
+    "formal": (
+        (r"\bI'm\b", "I am"),
+        (r"\b([Ww])hat's\b", r"\1hat is"),
+        (r"\bdon't\b", "do not"),
+        (r"\bcan't\b", "cannot"),
+        (r"\bI'd\b", "I would"),
+        (r"\b([Ii])t's\b", r"\1t is"),
+        (r"\b([Tt])here's\b", r"\1here is"),
+    ),
+    "please_last": ((r"^Please ([^.!?]+)([.!]?)$", r"\1, please\2"),),
+    "want": ((r"\bI'd like\b", "I want"), (r"\bI would like\b", "I want")),
+    "let_me_see": ((r"^Show me\b", "Let me see"), (r"\bshow me\b", "let me see")),
+    "pull_up": ((r"^Show me\b", "Pull up"), (r"^(Can|Could) you show me\b", r"\1 you pull up")),
+    "so": ((r"^(What|Which|How|Who|When|Where|Is|Are|Do|Does|Did|Any)\b", r"So, \1"),),
+    "okay": ((r"^(Now|Also|And|Then)\b,? ", "Okay, "),),
+    "need": ((r"^I want\b", "I need"), (r"^I'd like\b", "I need")),
+}
 ASKS = re.compile(r"^(Can|Could|Would) you ")
 QUESTION = re.compile(r"^(What|Which|How|Who|When|Where|Is|Are|Do|Does|Did|Has|Have|Any)\b")
 HEDGES_ASK = ("Any chance you could ", "Would you be able to ", "I was wondering if you could ", "Could you maybe ")
@@ -100,6 +120,29 @@ HEDGES_ORDER = ("When you get a moment, ", "If it's not too much trouble, ", "If
 
 def draw_style(rng: random.Random) -> Style:
     return rng.choices([s for s, _ in STYLES], [w for _, w in STYLES])[0]
+
+
+def draw_habits(rng: random.Random) -> tuple[str, ...]:
+    """A person's turns of phrase ("could you" for "can you", "please" at the end): none to three, kept all dialogue."""
+    names = sorted(HABITS)
+    picked = rng.sample(names, rng.choice((0, 1, 1, 2, 2, 3)))
+    clash = {"could": "would", "let_me_see": "pull_up", "want": "need"}
+    return tuple(sorted(h for h in picked if clash.get(h) not in picked or h not in clash))
+
+
+def habitual(phrasing: str, habits: tuple[str, ...]) -> str:
+    """The phrasing in the person's own turns of phrase: the anchored ones on the whole phrasing (a slot moves
+    with its words), the others on the words between slots."""
+    rules = [rule for name in habits for rule in HABITS[name]]
+    for pattern, repl in (r for r in rules if r[0].startswith("^")):
+        phrasing = re.sub(pattern, repl, phrasing, count=1)
+    parts = PIECE.split(phrasing)
+    for i, part in enumerate(parts):
+        if not PIECE.fullmatch(part):
+            for pattern, repl in (r for r in rules if not r[0].startswith("^")):
+                part = re.sub(pattern, repl, part, count=1)
+            parts[i] = part
+    return "".join(parts)
 
 
 def split_intro(phrasing: str, slots: dict[str, Any]) -> tuple[str | None, str]:

@@ -144,6 +144,7 @@ def _continue(scene: Scene, db: Any, intent: Intent) -> None:
         intent.run(scene)
         overrun = len(scene.turns) > scene.max_turns or sum(1 for _ in scene.calls) > MAX_CALLS
         overrun = overrun or not linked(links(scene.server.tools, scene))  # a follow-up builds on what came back
+        overrun = overrun or asks_again(scene, mark[0])
     except Skip:
         overrun = True
     if overrun:
@@ -155,6 +156,21 @@ def _continue(scene: Scene, db: Any, intent: Intent) -> None:
         scene.persona, scene.speaker = persona, speaker
     db.execute("RELEASE dialogue")
     scene.level = mark[4]
+
+
+def asks_again(scene: Scene, since: int) -> bool:
+    """Whether a turn from ``since`` on asks what an earlier turn asked: all its calls are reads the dialogue
+    already made with the same arguments, and nothing was written since (so the answer cannot have changed)."""
+    done: list[tuple[str, dict[str, Any]]] = []
+    for i, turn in enumerate(scene.turns):
+        if i >= since and turn.calls and all(c.kind == "read" and (c.tool, c.arguments) in done for c in turn.calls):
+            return True
+        for c in turn.calls:
+            if c.kind == "write":
+                done.clear()
+            else:
+                done.append((c.tool, c.arguments))
+    return False
 
 
 # Links -----------------------------------------------------------------------------------------
