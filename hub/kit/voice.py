@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 Style = Literal["terse", "plain", "chatty", "sloppy", "indirect"]
@@ -47,7 +48,7 @@ GREETINGS: dict[Style, tuple[str, ...]] = {
     "plain": ("Hi. ", "Hello. "),
     "chatty": ("Hi! ", "Hey there! ", "Morning! ", "Hello! ", "Hi, hope your day's going well. "),
     "sloppy": ("hey ", "hi "),
-    "indirect": ("Hello, ", "Hi, sorry to bother you. "),
+    "indirect": ("Hello. ", "Hi, sorry to bother you. "),
 }
 CLOSERS: dict[Style, tuple[str, ...]] = {
     "terse": ("",),
@@ -86,7 +87,8 @@ TYPOS = {
     "really": "realy",
     "anything": "anythin",
 }
-HABITS: dict[str, tuple[tuple[str, str], ...]] = {
+Rule = tuple[str, str | Callable[[re.Match[str]], str]]
+HABITS: dict[str, tuple[Rule, ...]] = {
     "could": ((r"\bCan you\b", "Could you"), (r"\bcan you\b", "could you")),
     "would": ((r"\bCan you\b", "Would you"), (r"\bcan you\b", "would you")),
     "formal": (
@@ -102,7 +104,7 @@ HABITS: dict[str, tuple[tuple[str, str], ...]] = {
     "want": ((r"\bI'd like\b", "I want"), (r"\bI would like\b", "I want")),
     "let_me_see": ((r"^Show me\b", "Let me see"), (r"\bshow me\b", "let me see")),
     "pull_up": ((r"^Show me\b", "Pull up"), (r"^(Can|Could) you show me\b", r"\1 you pull up")),
-    "so": ((r"^(What|Which|How|Who|When|Where|Is|Are|Do|Does|Did|Any)\b", r"So, \1"),),
+    "so": ((r"^(What|Which|How|Who|When|Where|Is|Are|Do|Does|Did|Any)\b", lambda m: "So, " + m[1].lower()),),
     "okay": ((r"^(Now|Also|And|Then)\b,? ", "Okay, "),),
     "need": ((r"^I want\b", "I need"), (r"^I'd like\b", "I need")),
 }
@@ -180,7 +182,7 @@ def styled(phrasing: str, style: Style, rng: random.Random, opening: bool = True
         phrasing = _lower_first(phrasing).rstrip(".!")
     elif style == "sloppy":
         phrasing = _typos(_lower_first(phrasing), rng).rstrip(".!")
-    elif style == "indirect" and opening and phrasing[:1].isupper():
+    elif style == "indirect" and opening and phrasing[:1].isupper() and not phrasing.startswith("So, "):
         phrasing = _hedge(phrasing, rng)
     return phrasing
 
