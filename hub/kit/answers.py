@@ -52,7 +52,7 @@ BY_KIND = {
     "message": ("Say {v}.", "Something like {v}.", "Just write {v}.", "Put {v}.", "Word it as {v}."),
     "other": ("Use {v}.", "It's {v}.", "Make it {v}.", "That would be {v}.", "Go with {v}."),
 }
-TERSE = ("{v}", "{v}, sorry", "oh, {v}", "{name}: {v}", "{v} pls")
+TERSE = ("{v}", "{v}, sorry", "oh, {v}", "{name}: {v}", "{v} pls", "it's {v}", "{v}, forgot that", "{v} i think")
 
 
 def kind(text: str, name: str) -> str:

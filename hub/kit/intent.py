@@ -126,9 +126,10 @@ class Persona:
 
 
 def random_persona(rng: random.Random, name: str | None = None) -> Persona:
-    style = draw_style(rng)
+    voice = random.Random(rng.random())  # one draw of ``rng``, whatever the voice needs: the scene's draws stay put
+    style = draw_style(voice)
     tone: Tone = "terse" if style in ("terse", "sloppy") else "chatty"
-    return Persona(name or f"{rng.choice(FIRST)} {rng.choice(LAST)}", tone, style, draw_habits(rng))
+    return Persona(name or f"{rng.choice(FIRST)} {rng.choice(LAST)}", tone, style, draw_habits(voice))
 
 
 CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
