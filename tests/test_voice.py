@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hub.kit.answers import ANY, BY_KIND, TERSE, kind, reply
 from hub.kit.intent import CallRecord, Given, Persona, Scene, TurnDraft, answer, speak
-from hub.kit.voice import Style, split_intro
+from hub.kit.voice import Style, draw_habits, habitual, split_intro
 from hub.synth import phrasing
 from hub.synth.goals import asks_again
 from hub.tasks import GTStep, Task, Turn
@@ -251,3 +251,16 @@ def test_a_follow_up_that_asks_the_same_again_is_caught() -> None:
     assert asks_again(cast(Scene, scene), 3)
     other = SimpleNamespace(turns=[turn(favourites), turn(("list_favourites", "read", {"user_id": "U2"}))])
     assert not asks_again(cast(Scene, other), 1)
+
+
+def test_habits_reword_around_the_slots_only() -> None:
+    text = "Please show me {what}. I'm sure it's there, can you check?"
+    assert habitual(text, ("formal", "could")) == "Please show me {what}. I am sure it is there, could you check?"
+    assert habitual("Please move[ {much}] from {a}.", ("please_last",)) == "move[ {much}] from {a}, please."
+    assert habitual("Please do {x}. And {y}.", ("please_last",)) == "Please do {x}. And {y}."  # one sentence only
+    assert habitual("What is {what}?", ("so",), opening=True) == "What is {what}?"
+    assert habitual("What is {what}?", ("so",)) == "So, what is {what}?"
+    assert habitual("{what} can you show me", ("could", "let_me_see")) == "{what} could you let me see"
+    assert habitual("Show me {show}", ("pull_up",)) == "Pull up {show}"
+    habits = [draw_habits(random.Random(k)) for k in range(300)]
+    assert all(not {"could", "would"} <= set(h) for h in habits) and len(set(habits)) > 40

@@ -555,7 +555,7 @@ def speak(
     """A turn as the persona writes it: the style applied around the slots, the values filled in verbatim,
     a self-introduction folded in where the intent opens with ``{me}``, and pleasantries at the style's rate."""
     who, phrasing = split_intro(turn.phrasing, turn.slots)
-    body = fill(styled(habitual(phrasing, persona.habits), persona.style, rng, opening), turn.slots, withheld)
+    body = fill(styled(habitual(phrasing, persona.habits, opening), persona.style, rng, opening), turn.slots, withheld)
     if persona.style not in ("terse", "sloppy"):
         body = body[:1].upper() + body[1:]
     if who:

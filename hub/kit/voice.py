@@ -108,6 +108,7 @@ HABITS: dict[str, tuple[Rule, ...]] = {
     "okay": ((r"^(Now|Also|And|Then)\b,? ", "Okay, "),),
     "need": ((r"^I want\b", "I need"), (r"^I'd like\b", "I need")),
 }
+FOLLOW_HABITS = ("so", "okay")
 ASKS = re.compile(r"^(Can|Could|Would) you ")
 QUESTION = re.compile(r"^(What|Which|How|Who|When|Where|Is|Are|Do|Does|Did|Has|Have|Any)\b")
 HEDGES_ASK = ("Any chance you could ", "Would you be able to ", "I was wondering if you could ", "Could you maybe ")
@@ -132,10 +133,10 @@ def draw_habits(rng: random.Random) -> tuple[str, ...]:
     return tuple(sorted(h for h in picked if clash.get(h) not in picked or h not in clash))
 
 
-def habitual(phrasing: str, habits: tuple[str, ...]) -> str:
+def habitual(phrasing: str, habits: tuple[str, ...], opening: bool = False) -> str:
     """The phrasing in the person's own turns of phrase: the anchored ones on the whole phrasing (a slot moves
-    with its words), the others on the words between slots."""
-    rules = [rule for name in habits for rule in HABITS[name]]
+    with its words), the others on the words between slots. A dialogue does not open with "So, ..."."""
+    rules = [rule for name in habits if not (opening and name in FOLLOW_HABITS) for rule in HABITS[name]]
     for pattern, repl in (r for r in rules if r[0].startswith("^")):
         phrasing = re.sub(pattern, repl, phrasing, count=1)
     parts = PIECE.split(phrasing)
@@ -220,14 +221,18 @@ def _hedge(phrasing: str, rng: random.Random) -> str:
 def introduce(body: str, who: str, style: Style, rng: random.Random) -> str:
     """``body`` with the person saying who they are: an opener now and then, else folded in after the request."""
     if not named(who):
-        return f"{who}. {body}" if rng.random() < AGAIN_KEEP else body
+        return f"{who}. {_upper(body, style)}" if rng.random() < AGAIN_KEEP else body
     if rng.random() < OPENER_RATE[style]:
-        return rng.choice(SLOPPY_OPENERS if style == "sloppy" else OPENERS).format(who=who) + body
+        return rng.choice(SLOPPY_OPENERS if style == "sloppy" else OPENERS).format(who=who) + _upper(body, style)
     options = [t for t in TRAILERS[style] if "(" not in who or "(" not in t]
     trailer = rng.choice(options).format(who=who)
     if trailer.startswith(" ") and trailer[1:2].isupper() and body[-1:].isalnum():
         body += "."
     return body + trailer
+
+
+def _upper(body: str, style: Style) -> str:
+    return body if style == "sloppy" else body[:1].upper() + body[1:]
 
 
 def dress(body: str, style: Style, rng: random.Random, opening: bool, today: str | None) -> str:
