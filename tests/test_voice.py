@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hub.kit.answers import ANY, BY_KIND, TERSE, kind, reply
 from hub.kit.intent import CallRecord, Given, Persona, Scene, TurnDraft, answer, speak
-from hub.kit.voice import Style, draw_habits, habitual, split_intro
+from hub.kit.voice import Style, draw_habits, habitual, split_intro, styled
 from hub.synth import phrasing
 from hub.synth.goals import asks_again
 from hub.tasks import GTStep, Task, Turn
@@ -264,3 +264,11 @@ def test_habits_reword_around_the_slots_only() -> None:
     assert habitual("Show me {show}", ("pull_up",)) == "Pull up {show}"
     habits = [draw_habits(random.Random(k)) for k in range(300)]
     assert all(not {"could", "would"} <= set(h) for h in habits) and len(set(habits)) > 40
+
+
+def test_terse_people_give_orders_and_sloppy_ones_skip_apostrophes() -> None:
+    rng = random.Random(0)
+    assert styled("Can you switch the {x} on?", "terse", rng) == "switch the {x} on"
+    assert styled("Could you please show me {x}?", "terse", rng) == "show me {x}"
+    assert styled("Can you tell me {x}? And {y}?", "terse", rng) == "can you tell me {x}? And {y}?"  # two asks: kept
+    assert styled("Can you see {x}'s {y}? I'm here", "sloppy", random.Random(3)).endswith("{x}'s {y}? Im here")

@@ -109,6 +109,8 @@ HABITS: dict[str, tuple[Rule, ...]] = {
     "need": ((r"^I want\b", "I need"), (r"^I'd like\b", "I need")),
 }
 FOLLOW_HABITS = ("so", "okay")
+IMPERATIVE = re.compile(r"^(?:Can|Could|Would|Will) you (?:please )?(?=[a-z])")
+APOSTROPHE = re.compile(r"\b([A-Za-z]+)'(s|m|t|re|ll|d|ve)\b")
 ASKS = re.compile(r"^(Can|Could|Would) you ")
 QUESTION = re.compile(r"^(What|Which|How|Who|When|Where|Is|Are|Do|Does|Did|Has|Have|Any)\b")
 HEDGES_ASK = ("Any chance you could ", "Would you be able to ", "I was wondering if you could ", "Could you maybe ")
@@ -180,12 +182,26 @@ def styled(phrasing: str, style: Style, rng: random.Random, opening: bool = True
     dialogue); slots and ``[...]`` marks are left alone."""
     if style == "terse":
         phrasing = re.sub(r"^Please ", "", re.sub(r",? please(?=[.!?]?$)", "", phrasing))
-        phrasing = _lower_first(phrasing).rstrip(".!")
+        phrasing = _lower_first(_imperative(phrasing)).rstrip(".!")
     elif style == "sloppy":
-        phrasing = _typos(_lower_first(phrasing), rng).rstrip(".!")
+        phrasing = _typos(_lower_first(_words(phrasing, APOSTROPHE, r"\1\2")), rng).rstrip(".!")
     elif style == "indirect" and opening and phrasing[:1].isupper() and not phrasing.startswith("So, "):
         phrasing = _hedge(phrasing, rng)
     return phrasing
+
+
+def _imperative(phrasing: str) -> str:
+    """ "Can you switch the plug on?" -> "switch the plug on": a terse person just says what to do."""
+    asked = IMPERATIVE.match(phrasing)
+    if asked is None or not re.fullmatch(r"[^.!?]+\?", phrasing[asked.end() :]):
+        return phrasing
+    return phrasing[asked.end() :].rstrip("?")
+
+
+def _words(phrasing: str, pattern: re.Pattern[str], repl: str) -> str:
+    """``pattern`` replaced in the words between the slots."""
+    parts = PIECE.split(phrasing)
+    return "".join(p if PIECE.fullmatch(p) else pattern.sub(repl, p) for p in parts)
 
 
 def _lower_first(phrasing: str) -> str:
