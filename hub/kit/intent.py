@@ -35,11 +35,13 @@ import random
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
+from hub.kit.answers import reply
 from hub.kit.provenance import Evidence, Source, origins
+from hub.kit.voice import Style, draw_habits, draw_style, dress, habitual, introduce, split_intro, styled
 
 Level = Literal["complete", "missing", "minimal"]
 Tone = Literal["terse", "chatty"]
@@ -107,87 +109,16 @@ LAST = (
     "Costa",
     "Weber",
 )
-GREETINGS = ("Hi! ", "Hey! ", "Hello! ", "Morning! ", "Hi there. ", "Quick one. ", "Hey there! ")
-INTROS = ("it's {first}. ", "{first} here. ", "this is {first}. ", "")
-CLOSERS = (" Thanks!", " Thanks a lot.", " Appreciate it!", " Cheers.", " Thank you so much.", "")
-LOWERABLE = frozenset(
-    (
-        "can",
-        "could",
-        "please",
-        "what",
-        "which",
-        "show",
-        "put",
-        "record",
-        "got",
-        "set",
-        "check",
-        "any",
-        "give",
-        "scrap",
-        "open",
-        "how",
-        "our",
-        "for",
-        "quick",
-        "while",
-        "also",
-        "fine",
-        "ok",
-        "and",
-        "break",
-        "get",
-        "hook",
-        "the",
-        "add",
-        "post",
-        "reply",
-        "fix",
-        "who",
-        "is",
-        "did",
-        "make",
-        "take",
-        "let",
-        "when",
-        "now",
-        "i'm",
-        "pull",
-        "send",
-        "kill",
-        "drop",
-        "find",
-        "tell",
-        "anything",
-        "has",
-        "are",
-        "do",
-        "does",
-        "one",
-        "same",
-        "then",
-        "thanks",
-        "great",
-        "perfect",
-        "right",
-    )
-)
-ANSWERS = (
-    "Oh, sorry: {text}.",
-    "Right, the {name} is {text}.",
-    "{Name}: {text}.",
-    "Make it {text}.",
-    "Sorry, forgot that. It's {text}.",
-)
 
 
 @dataclass(frozen=True)
 class Persona:
-    """Who is talking: a name, a tone (terse or chatty)."""
+    """Who is talking: a name, a tone (terse or chatty) and a style of writing (``hub.kit.voice``)."""
 
     name: str
     tone: Tone
+    style: Style = "plain"
+    habits: tuple[str, ...] = ()  # turns of phrase (``hub.kit.voice.HABITS``)
 
     @property
     def first(self) -> str:
@@ -195,8 +126,10 @@ class Persona:
 
 
 def random_persona(rng: random.Random, name: str | None = None) -> Persona:
-    tone: Tone = "chatty" if rng.random() < 0.5 else "terse"
-    return Persona(name or f"{rng.choice(FIRST)} {rng.choice(LAST)}", tone)
+    voice = random.Random(rng.random())  # one draw of ``rng``, whatever the voice needs: the scene's draws stay put
+    style = draw_style(voice)
+    tone: Tone = "terse" if style in ("terse", "sloppy") else "chatty"
+    return Persona(name or f"{rng.choice(FIRST)} {rng.choice(LAST)}", tone, style, draw_habits(voice))
 
 
 CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
@@ -569,7 +502,7 @@ class Scene:
         if len(self.intents) > 1 and self.speaker != name:
             raise Skip("a follow-up never changes who talks")
         self.speaker = name
-        self.persona = Persona(name, self.persona.tone)
+        self.persona = replace(self.persona, name=name)
 
     def today(self) -> str:
         return f"{self.now.strftime('%A')}, {self.now.strftime('%B')} {self.now.day}"
@@ -611,25 +544,28 @@ def fill(phrasing: str, slots: dict[str, Any], withheld: str | None = None) -> s
     return re.sub(r"\s+([,.?!])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
 
 
-def voice(text: str, persona: Persona, rng: random.Random, opening: bool, today: str | None = None) -> str:
-    """The persona's tone: a chatty opener with a name and a thank-you, or a terse lower-case line."""
-    if persona.tone == "terse":
-        first = text.split(" ", 1)[0]
-        body = text[:1].lower() + text[1:] if first.lower() in LOWERABLE else text
-        return body.rstrip(".")
-    body = text[:1].upper() + text[1:]
-    if opening:
-        intro = "" if persona.name in text else rng.choice(INTROS).format(first=persona.first)
-        greeting = rng.choice(GREETINGS)
-        body = greeting + intro[:1].upper() + intro[1:] + body
-        if today and rng.random() < 0.3:
-            body += f" (It's {today} today.)"
-    return body + rng.choice(CLOSERS)
+def speak(
+    turn: TurnDraft,
+    persona: Persona,
+    rng: random.Random,
+    opening: bool,
+    withheld: str | None = None,
+    today: str | None = None,
+) -> str:
+    """A turn as the persona writes it: the style applied around the slots, the values filled in verbatim,
+    a self-introduction folded in where the intent opens with ``{me}``, and pleasantries at the style's rate."""
+    who, phrasing = split_intro(turn.phrasing, turn.slots)
+    body = fill(styled(habitual(phrasing, persona.habits, opening), persona.style, rng, opening), turn.slots, withheld)
+    if persona.style not in ("terse", "sloppy"):
+        body = body[:1].upper() + body[1:]
+    if who:
+        body = introduce(body, who, persona.style, rng)
+    return dress(body, persona.style, rng, opening, today)
 
 
-def answer(given: Given, rng: random.Random) -> str:
-    """The user's reply when the assistant asks for a withheld value."""
-    return rng.choice(ANSWERS).format(text=given.text, name=given.name, Name=given.name[:1].upper() + given.name[1:])
+def answer(given: Given, rng: random.Random, persona: Persona | None = None) -> str:
+    """The user's reply when the assistant asks for a withheld value: a form that fits the value's kind."""
+    return reply(given.text, given.name, rng, persona.style if persona else "plain")
 
 
 # Registration ----------------------------------------------------------------------------------

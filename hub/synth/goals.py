@@ -31,9 +31,8 @@ from hub.kit.intent import (
     Skip,
     TurnDraft,
     answer,
-    fill,
     random_persona,
-    voice,
+    speak,
 )
 from hub.state.sessions import SessionManager
 from hub.synth.checkback import checkbacks
@@ -145,6 +144,7 @@ def _continue(scene: Scene, db: Any, intent: Intent) -> None:
         intent.run(scene)
         overrun = len(scene.turns) > scene.max_turns or sum(1 for _ in scene.calls) > MAX_CALLS
         overrun = overrun or not linked(links(scene.server.tools, scene))  # a follow-up builds on what came back
+        overrun = overrun or asks_again(scene, mark[0])
     except Skip:
         overrun = True
     if overrun:
@@ -156,6 +156,21 @@ def _continue(scene: Scene, db: Any, intent: Intent) -> None:
         scene.persona, scene.speaker = persona, speaker
     db.execute("RELEASE dialogue")
     scene.level = mark[4]
+
+
+def asks_again(scene: Scene, since: int) -> bool:
+    """Whether a turn from ``since`` on asks what an earlier turn asked: all its calls are reads the dialogue
+    already made with the same arguments, and nothing was written since (so the answer cannot have changed)."""
+    done: list[tuple[str, dict[str, Any]]] = []
+    for i, turn in enumerate(scene.turns):
+        if i >= since and turn.calls and all(c.kind == "read" and (c.tool, c.arguments) in done for c in turn.calls):
+            return True
+        for c in turn.calls:
+            if c.kind == "write":
+                done.clear()
+            else:
+                done.append((c.tool, c.arguments))
+    return False
 
 
 # Links -----------------------------------------------------------------------------------------
@@ -253,11 +268,11 @@ def gt_turns(dialogue: Dialogue) -> list[list[GTStep]]:
 
 def render(dialogue: Dialogue, rng: random.Random, withheld: str | None = None) -> list[str]:
     """The user turns as the persona writes them (the opening one without ``withheld``)."""
-    texts = []
-    for i, turn in enumerate(dialogue.turns):
-        text = fill(turn.phrasing, turn.slots, withheld if i == 0 else None)
-        texts.append(voice(text, dialogue.persona, rng, i == 0, dialogue.scene.today()))
-    return texts
+    today = dialogue.scene.today()
+    return [
+        speak(turn, dialogue.persona, rng, i == 0, withheld if i == 0 else None, today)
+        for i, turn in enumerate(dialogue.turns)
+    ]
 
 
 def withholdable(dialogue: Dialogue) -> list[tuple[str, Given]]:
@@ -286,7 +301,7 @@ def clarify_turns(dialogue: Dialogue, rng: random.Random) -> tuple[list[Turn], G
     slot, given = rng.choice(options)
     texts = render(dialogue, rng, withheld=slot)
     steps = gt_turns(dialogue)
-    turns = [Turn(user=texts[0], ask=True), Turn(user=answer(given, rng), calls=steps[0])]
+    turns = [Turn(user=texts[0], ask=True), Turn(user=answer(given, rng, dialogue.persona), calls=steps[0])]
     turns += [Turn(user=t, calls=c) for t, c in zip(texts[1:], steps[1:])]
     return turns, given
 

@@ -36,7 +36,7 @@ from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
-from hub.synth import giveaway
+from hub.synth import giveaway, phrasing
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.wire import RewardConfig
@@ -270,6 +270,7 @@ def report(
     out["abstain_cue"] = giveaway.abstain_cue(tasks, library)
     out["answers"] = giveaway.answer_coverage(tasks, library)
     out.update(_baseline(tasks, library, baseline_sample))
+    out["phrasing"] = phrasing.figures(tasks)
     out["fallback_servers"] = fallback_servers or []
     if seconds is not None:
         out["seconds"] = round(seconds, 1)

@@ -155,7 +155,12 @@ class IntentSource:
             "variant": slot.variant or ("missing_value" if slot.kind == "clarify" else "goal"),
             "level": slot.level if slot.kind != "abstain" else None,
             "intents": list(d.scene.intents),
-            "persona": {"name": d.persona.name, "tone": d.persona.tone},
+            "persona": {
+                "name": d.persona.name,
+                "tone": d.persona.tone,
+                "style": d.persona.style,
+                "habits": list(d.persona.habits),
+            },
             "proofs": [
                 {"text": p.text, "sql": p.sql, "params": p.params, "target": p.target, "turn": p.turn}
                 for p in d.scene.proofs

@@ -11,7 +11,8 @@ from hub.synth.chain.render import ID_TOKEN, LLMRenderer
 
 WRITER_PROMPT = (
     "You play a user talking to an assistant that has tools. Write the user's next message from the GOAL, the "
-    "PERSONA (name and tone: terse or chatty), the REFERENCE DATE and the DIALOGUE SO FAR, in your own words. "
+    "PERSONA (name, tone: terse or chatty, and style: terse, plain, chatty, sloppy or indirect), the REFERENCE "
+    "DATE and the DIALOGUE SO FAR, in your own words. "
     "Refer to things as a person would (names, dates, amounts), never by tool or function names. Use ONLY the "
     "entities and values in the DRAFT and the CONTEXT; never invent ids, names or numbers. Every value listed "
     "under MUST KEEP must appear verbatim. Reply with the message text only."
@@ -48,7 +49,7 @@ class IntentWriter:
         """``turns`` (hub.tasks.Turn) with each user text rewritten; the ground truth is untouched."""
         intents = [i for i in dialogue.scene.server.intents if i.name in dialogue.scene.intents]
         goal = " Then: ".join(i.description for i in intents) or "(unstated)"
-        persona = f"{dialogue.persona.name}, {dialogue.persona.tone}"
+        persona = f"{dialogue.persona.name}, {dialogue.persona.tone}, {dialogue.persona.style}"
         out = []
         said: list[str] = []
         for turn in turns:
