@@ -13,7 +13,8 @@
   the turn with the argument values found in the text (ids, quoted strings, numbers, enum values),
   run live on the task's world and scored by the real reward; reported against the oracle.
 
-Each figure is also given per source (``intent`` or the ``machine`` fallback).
+Each figure is also given per source (``intent`` or the ``machine`` fallback). The figures of an honest split
+(test tasks with a training twin, distinct reference dates) come from ``hub.synth.honest``.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
+from hub.synth import honest
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.wire import RewardConfig
@@ -259,6 +261,7 @@ def report(
     out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
+    out.update(honest.figures(tasks, library))
     out.update(_baseline(tasks, library, baseline_sample))
     out["fallback_servers"] = fallback_servers or []
     if seconds is not None:
