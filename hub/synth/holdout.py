@@ -4,7 +4,7 @@ policy never trained on.
 Per server (the one a task's request is about), the tasks an intent made are grouped by their opening intent,
 and openers whose tasks are first-turn twins (``hub.synth.honest.twin_keys``: the same core first turn and tool
 sequence, e.g. two intents phrased alike) are joined into one group, held out or kept together. The held-out
-groups are the set, of a few seeded greedy draws, whose test count of each kind comes nearest ``test_fraction``
+groups are the set, of a few seeded local searches, whose test count of each kind comes nearest ``test_fraction``
 of the server's tasks of that kind while every kind of the server with two tasks or more is in both splits.
 Tasks no intent made (the chain machine's) are split task by task (``hub.synth.output.assign_splits``).
 """
@@ -22,6 +22,7 @@ from hub.tasks import Task
 
 TRIES = 40
 BOTH_SPLITS = 10.0  # the miss of a kind left out of one split: larger than any miss of its count
+SPREAD = 0.05  # the miss lost per held-out group: of two sets as near their targets, the one of more goals wins
 
 
 def assign(tasks: list[Task], test_fraction: float, seed: int, split_by: str) -> dict[str, list[str]]:
@@ -82,15 +83,15 @@ def opener_groups(tasks: list[Task], boilerplate: set[str]) -> list[frozenset[st
 def hold_out(
     groups: Sequence[frozenset[str]], tasks: list[Task], fraction: float, rng: random.Random, tries: int = TRIES
 ) -> list[frozenset[str]]:
-    """The groups to hold out: the best of ``tries`` greedy draws, each adding groups in a seeded order while
-    that brings the test counts per kind nearer their targets."""
+    """The groups to hold out: the best of ``tries`` seeded local searches, each flipping groups in or out of
+    the test split, in a seeded order, while that brings the test counts per kind nearer their targets."""
     if fraction <= 0:
         return []
     total = Counter(str(t.kind) for t in tasks)
     per_group = {g: Counter(str(t.kind) for t in tasks if opener(t) in g) for g in groups}
 
-    def miss(test: Counter[str]) -> float:
-        out = 0.0
+    def miss(test: Counter[str], held: int) -> float:
+        out = -SPREAD * held
         for kind, n in total.items():
             want = fraction * n
             out += abs(test[kind] - want) / max(want, 1.0)
@@ -98,16 +99,21 @@ def hold_out(
                 out += BOTH_SPLITS
         return out
 
-    best: tuple[float, list[frozenset[str]]] = (miss(Counter()), [])
+    best: tuple[float, list[frozenset[str]]] = (miss(Counter(), 0), [])
     for _ in range(tries):
         order = list(groups)
         rng.shuffle(order)
-        chosen: list[frozenset[str]] = []
+        chosen: set[frozenset[str]] = set()
         test: Counter[str] = Counter()
-        for g in order:
-            if miss(test + per_group[g]) < miss(test):
-                chosen.append(g)
-                test += per_group[g]
-        if miss(test) < best[0]:
-            best = (miss(test), chosen)
+        changed = True
+        while changed:  # flip a group in or out while that helps: ends, as every flip lowers the miss
+            changed = False
+            for g in order:
+                out = g in chosen
+                flipped = test - per_group[g] if out else test + per_group[g]
+                if miss(flipped, len(chosen) + (-1 if out else 1)) < miss(test, len(chosen)):
+                    chosen ^= {g}
+                    test, changed = flipped, True
+        if miss(test, len(chosen)) < best[0]:
+            best = (miss(test, len(chosen)), sorted(chosen, key=sorted))
     return best[1]
