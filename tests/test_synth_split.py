@@ -1,22 +1,19 @@
 """The test split of unseen goals: whole opening intents held out per server, every server and kind in both
-splits; the task-by-task split as it was; the honest figures (test tasks with a training twin, reference dates)
-on hand-made sets."""
+splits; the task-by-task split as it was; test tasks with a training twin counted on hand-made sets."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import date
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub.synth.holdout import assign, opener, opener_groups
-from hub.synth.honest import reference_date, reference_dates, twin_keys, twins
+from hub.synth.honest import twin_keys, twins
 from hub.synth.output import assign_splits
 from hub.synth.phrasing import core, stock
 from hub.tasks import Task
-from tests.conftest import LIBRARY
 
 SERVERS = ("banking", "maps", "calendar", "payments")
 
@@ -191,14 +188,3 @@ def test_twin_figures_count_a_known_twin_and_not_a_non_twin() -> None:
     assert figures["first_turn"] == figures["intent_chain"] == 0.25
     assert figures["first_turn_examples"] == [{"test": "t1", "train": "a", "core": "pay invoice <id> now"}]
     assert twin_keys(test[0], BOILERPLATE).intent_chain == (("settle",), ("banking__pay",))
-
-
-def test_reference_dates_come_from_the_task_else_its_world() -> None:
-    days = ["2026-06-06", "2026-06-06", "2026-09-14", "2027-01-02"]
-    tasks = [task(f"d{i}", "banking", "mcp", ["g"], "x", ("t",), today=d) for i, d in enumerate(days)]
-    figures = reference_dates(tasks, LIBRARY)
-    assert figures == {"distinct": 3, "first": "2026-06-06", "last": "2027-01-02", "weekend_days": 2}
-    undated = task("u", "banking", "mcp", ["g"], "x", ("t",))
-    world_day = reference_date(undated, LIBRARY)
-    assert isinstance(world_day, date)
-    assert world_day == LIBRARY.mount("banking").seed_db(0).now.date()

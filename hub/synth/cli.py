@@ -166,7 +166,6 @@ def cmd_synth(args: argparse.Namespace) -> int:
         )
     }
     headline["test_twins"] = {k: figures["twins"][k] for k in ("intent_chain", "first_turn")}
-    headline["reference_dates"] = figures["reference_dates"]["distinct"]
     print(
         json.dumps(
             {k: data[k] for k in keys}

@@ -1,28 +1,19 @@
-"""Figures of an honest split, added to the realism report (``hub.synth.realism``):
+"""The figures of an honest split, added to the realism report (``hub.synth.realism``):
 
 - ``twins``: test tasks with a training twin, as shares of the test tasks. ``intent_chain``: a training task with
   the same intent chain and tool sequence; ``first_turn``: one with the same core first turn (its phrasing with
   names, numbers, ids, dates and quoted values masked and stock sentences dropped: ``hub.synth.phrasing.core``)
-  and tool sequence. A test task with a twin measures recall of a training task, not a goal never trained on;
-- ``reference_dates``: the distinct reference dates of the tasks (a task's own date where it carries one, else
-  its world's "now"), the first and the last, and how many fall on a weekend.
+  and tool sequence. A test task with a twin measures recall of a training task, not a goal never trained on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
 from typing import Any
 
-from hub.state.library import Library
-from hub.synth.grounding import reference_now
 from hub.synth.phrasing import core, stock, turn_values
 from hub.tasks import Task
 
-# Where a task may carry its own reference date: fields of the task or of its initial state, then the
-# synthesis record; a task with none of them has its world's date.
-DATE_FIELDS = ("today", "now", "date", "reference_date")
 EXAMPLES = 5
 
 
@@ -41,8 +32,8 @@ def twin_keys(task: Task, boilerplate: set[str]) -> TwinKeys:
     return TwinKeys((first, sequence), (intents, sequence) if intents else None)
 
 
-def figures(tasks: list[Task], library: Library) -> dict[str, Any]:
-    return {"twins": twins(tasks, stock(tasks)), "reference_dates": reference_dates(tasks, library)}
+def figures(tasks: list[Task]) -> dict[str, Any]:
+    return {"twins": twins(tasks, stock(tasks))}
 
 
 def twins(tasks: list[Task], boilerplate: set[str]) -> dict[str, Any]:
@@ -68,37 +59,6 @@ def twins(tasks: list[Task], boilerplate: set[str]) -> dict[str, Any]:
             for t in first[:EXAMPLES]
         ],
     }
-
-
-def reference_dates(tasks: Iterable[Task], library: Library) -> dict[str, Any]:
-    days = {d for d in (reference_date(t, library) for t in tasks) if d is not None}
-    return {
-        "distinct": len(days),
-        "first": min(days).isoformat() if days else None,
-        "last": max(days).isoformat() if days else None,
-        "weekend_days": sum(d.weekday() >= 5 for d in days),
-    }
-
-
-def reference_date(task: Task, library: Library) -> date | None:
-    """The task's own date (a date field of the task, of its initial state or of its synthesis record), else its
-    world's "now"; None for a task on a server with no date of its own."""
-    for holder in (task, task.initial):
-        for name in DATE_FIELDS:
-            if (value := getattr(holder, name, None)) is not None:
-                return _day(value)
-    synth = task.meta.get("synth", {})
-    for name in DATE_FIELDS:
-        if synth.get(name):
-            return _day(synth[name])
-    now = reference_now(task, library)
-    return now.date() if now else None
-
-
-def _day(value: Any) -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
 
 
 def _share(a: int, b: int) -> float | None:

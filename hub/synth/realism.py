@@ -14,7 +14,7 @@
   run live on the task's world and scored by the real reward; reported against the oracle.
 
 Each figure is also given per source (``intent`` or the ``machine`` fallback). The figures of an honest split
-(test tasks with a training twin, distinct reference dates) come from ``hub.synth.honest``.
+(test tasks with a training twin) come from ``hub.synth.honest``.
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def report(
     out["rarest_tool"] = list(min(((per_tool[n], n) for n in all_tools), default=(0, None)))
     out["tools_under_10"] = sum(per_tool[n] < 10 for n in all_tools)
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
-    out.update(honest.figures(tasks, library))
+    out.update(honest.figures(tasks))
     out.update(_baseline(tasks, library, baseline_sample))
     out["fallback_servers"] = fallback_servers or []
     if seconds is not None:
