@@ -10,9 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub.synth.holdout import assign, opener, opener_groups
-from hub.synth.honest import twin_keys, twins
+from hub.synth.honest import first_core, twin_keys, twins
 from hub.synth.output import assign_splits
-from hub.synth.phrasing import core, stock
 from hub.tasks import Task
 
 SERVERS = ("banking", "maps", "calendar", "payments")
@@ -91,12 +90,12 @@ def test_openers_phrased_alike_with_the_same_calls_are_held_out_together() -> No
         else t
         for t in synthetic_set()
     ]
-    groups = opener_groups([t for t in tasks if server_of(t) == "banking"], stock(tasks))
+    groups = opener_groups([t for t in tasks if server_of(t) == "banking"])
     assert frozenset(names) in groups
     assign(tasks, 0.2, 3, "intent")
     for server in SERVERS:
         assert len({t.split for t in tasks if server_of(t) == server and opener(t) in names}) == 1
-    assert twins(tasks, stock(tasks))["first_turn"] == 0.0
+    assert twins(tasks)["first_turn"] == 0.0
 
 
 def server_of(t: Task) -> str:
@@ -147,22 +146,34 @@ def test_tasks_no_intent_made_are_split_task_by_task() -> None:
 
 # The twin figures ------------------------------------------------------------------------------
 
-BOILERPLATE = {"hi", "i'm <name>", "thanks a lot"}
 
-
-def test_core_masks_values_and_drops_stock_sentences() -> None:
-    a = core("Hi! I'm Ana Ruiz. Pay invoice INV-00012 of $28.50 for Jacob Haddad on June 3. Thanks a lot.", BOILERPLATE)
-    b = core("Pay invoice INV-00977 of $1,200 for Mia Lee on 2026-07-01.", BOILERPLATE)
-    assert a == b == "pay invoice <id> of <n> for <name> on <d>"
-    assert core("Pay the 'Rent' invoice", BOILERPLATE) == core('Pay the "Water bill" invoice', BOILERPLATE)
-    assert core("Cancel invoice INV-00012", BOILERPLATE) != a
-
-
-def test_stock_sentences_are_those_five_servers_share() -> None:
-    servers = ["banking", "maps", "calendar", "payments", "email"]
-    tasks = [task(f"s{i}", s, "mcp", ["g"], f"Hi! Do thing {i} on {s}.", ("t",)) for i, s in enumerate(servers)]
-    assert "hi" in stock(tasks)
-    assert "hi" not in stock(tasks[:4])
+def test_the_core_first_turn_masks_values_and_strips_greetings_and_closers() -> None:
+    a = task(
+        "a",
+        "banking",
+        "mcp",
+        ["g"],
+        "Hi! I'm Ana Ruiz. Pay invoice INV-00012 of $28.50 to Jacob Haddad. Thanks!",
+        ("pay",),
+    )
+    b = task("b", "banking", "mcp", ["g"], "Pay invoice INV-00977 of $1,200 to Mia Lee", ("pay",))
+    assert first_core(a) == first_core(b) == "pay invoice <id> of <money> to <name>"
+    spend = [
+        Task.model_validate(
+            {
+                "id": f"s{i}",
+                "servers": ["budget"],
+                "turns": [
+                    {
+                        "user": f"What did I spend on {c} in May?",
+                        "calls": [{"id": "g1", "server": "budget", "tool": "x", "arguments": {"category": c}}],
+                    }
+                ],
+            }
+        )
+        for i, c in enumerate(["groceries", "pet care"])
+    ]
+    assert first_core(spend[0]) == first_core(spend[1]) != first_core(a)
 
 
 def test_twin_figures_count_a_known_twin_and_not_a_non_twin() -> None:
@@ -182,9 +193,9 @@ def test_twin_figures_count_a_known_twin_and_not_a_non_twin() -> None:
         # another goal altogether
         task("t4", "banking", "mcp", ["open"], "Open a savings account", ("open",), "test"),
     ]
-    figures = twins(train + test, BOILERPLATE)
+    figures = twins(train + test)
     assert figures["test_tasks"] == 4
     assert (figures["first_turn_tasks"], figures["intent_chain_tasks"]) == (1, 1)
     assert figures["first_turn"] == figures["intent_chain"] == 0.25
     assert figures["first_turn_examples"] == [{"test": "t1", "train": "a", "core": "pay invoice <id> now"}]
-    assert twin_keys(test[0], BOILERPLATE).intent_chain == (("settle",), ("banking__pay",))
+    assert twin_keys(test[0]).intent_chain == (("settle",), ("banking__pay",))

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 from hub.synth.honest import twin_keys
 from hub.synth.output import assign_splits, stratum
-from hub.synth.phrasing import stock
 from hub.tasks import Task
 
 TRIES = 40
@@ -35,7 +34,6 @@ def assign(tasks: list[Task], test_fraction: float, seed: int, split_by: str) ->
 
 
 def assign_by_intent(tasks: list[Task], test_fraction: float, seed: int) -> dict[str, list[str]]:
-    boilerplate = stock(tasks)
     by_server: dict[str, list[Task]] = {}
     loose: list[Task] = []
     for t in tasks:
@@ -47,7 +45,7 @@ def assign_by_intent(tasks: list[Task], test_fraction: float, seed: int) -> dict
     for server in sorted(by_server):
         mine = by_server[server]
         rng = random.Random(f"split-intent:{seed}:{server}")
-        out = {o for g in hold_out(opener_groups(mine, boilerplate), mine, test_fraction, rng) for o in g}
+        out = {o for g in hold_out(opener_groups(mine), mine, test_fraction, rng) for o in g}
         held[server] = sorted(out)
         for t in mine:
             t.split = "test" if opener(t) in out else "train"
@@ -60,7 +58,7 @@ def opener(task: Task) -> str | None:
     return intents[0] if intents else None
 
 
-def opener_groups(tasks: list[Task], boilerplate: set[str]) -> list[frozenset[str]]:
+def opener_groups(tasks: list[Task]) -> list[frozenset[str]]:
     """The tasks' opening intents, joined (union-find) where tasks of two openers are first-turn twins."""
     parent: dict[str, str] = {}
 
@@ -73,7 +71,7 @@ def opener_groups(tasks: list[Task], boilerplate: set[str]) -> list[frozenset[st
     first_of: dict[object, str] = {}
     for t in tasks:
         o = t.meta["synth"]["intents"][0]
-        parent[root(o)] = root(first_of.setdefault(twin_keys(t, boilerplate).first_turn, o))
+        parent[root(o)] = root(first_of.setdefault(twin_keys(t).first_turn, o))
     groups: dict[str, set[str]] = {}
     for o in parent:
         groups.setdefault(root(o), set()).add(o)

@@ -2,19 +2,23 @@
 
 - ``twins``: test tasks with a training twin, as shares of the test tasks. ``intent_chain``: a training task with
   the same intent chain and tool sequence; ``first_turn``: one with the same core first turn (its phrasing with
-  names, numbers, ids, dates and quoted values masked and stock sentences dropped: ``hub.synth.phrasing.core``)
-  and tool sequence. A test task with a twin measures recall of a training task, not a goal never trained on.
+  names, numbers, ids, dates, quoted values and the ground truth's values masked, greetings, introductions,
+  closers and date asides stripped: ``first_core``) and tool sequence. A test task with a twin measures recall
+  of a training task, not a goal never trained on.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from hub.synth.phrasing import core, stock, turn_values
+from hub.synth.phrasing import core
 from hub.tasks import Task
 
 EXAMPLES = 5
+MIN_VALUE = 3  # shorter values ("no", "5") are masked as words or numbers, or not at all
 
 
 @dataclass(frozen=True)
@@ -25,20 +29,40 @@ class TwinKeys:
     intent_chain: tuple[tuple[str, ...], tuple[str, ...]] | None  # None: a task no intent made
 
 
-def twin_keys(task: Task, boilerplate: set[str]) -> TwinKeys:
+def twin_keys(task: Task) -> TwinKeys:
     sequence = tuple(s.name for s in task.gt_steps())
     intents = tuple(task.meta.get("synth", {}).get("intents") or ())
-    first = core(task.turns[0].user, boilerplate, turn_values(task))
-    return TwinKeys((first, sequence), (intents, sequence) if intents else None)
+    return TwinKeys((first_core(task), sequence), (intents, sequence) if intents else None)
+
+
+def first_core(task: Task) -> str:
+    """The core phrasing of the task's first turn (``hub.synth.phrasing.core``), with the values its ground truth
+    uses masked too: "what did I spend on groceries?" and "... on dining?" say one thing of two values."""
+    text = task.turns[0].user
+    for value in sorted(_strings(s.arguments for s in task.gt_steps()), key=lambda v: (-len(v), v)):
+        text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", "<v>", text, flags=re.IGNORECASE)
+    return core(text)
+
+
+def _strings(values: Iterable[Any]) -> set[str]:
+    out: set[str] = set()
+    for v in values:
+        if isinstance(v, dict):
+            out |= _strings(v.values())
+        elif isinstance(v, list):
+            out |= _strings(v)
+        elif isinstance(v, str) and len(v) >= MIN_VALUE:
+            out.add(v)
+    return out
 
 
 def figures(tasks: list[Task]) -> dict[str, Any]:
-    return {"twins": twins(tasks, stock(tasks))}
+    return {"twins": twins(tasks)}
 
 
-def twins(tasks: list[Task], boilerplate: set[str]) -> dict[str, Any]:
+def twins(tasks: list[Task]) -> dict[str, Any]:
     """The test tasks with a training twin of each kind, and a few of the first-turn twins found."""
-    keys = {t.id: twin_keys(t, boilerplate) for t in tasks}
+    keys = {t.id: twin_keys(t) for t in tasks}
     first_in_train: dict[tuple[str, tuple[str, ...]], str] = {}
     chains_in_train = set()
     for t in tasks:
