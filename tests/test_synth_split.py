@@ -190,12 +190,13 @@ def test_twin_figures_count_a_known_twin_and_not_a_non_twin() -> None:
         task("t2", "banking", "mcp", ["list2"], "Show my deactivated accounts", ("search",), "test"),
         # the same intents and calls as "a" in other words: an intent-chain twin, not a first-turn one
         task("t3", "banking", "mcp", ["pay", "check"], "Could you settle what I owe?", ("pay",), "test"),
-        # another goal altogether
-        task("t4", "banking", "mcp", ["open"], "Open a savings account", ("open",), "test"),
+        # another goal, but one a training task ("a") has as its follow-up
+        task("t4", "banking", "mcp", ["check"], "Did it go through?", ("get_invoice",), "test"),
     ]
     figures = twins(train + test)
     assert figures["test_tasks"] == 4
     assert (figures["first_turn_tasks"], figures["intent_chain_tasks"]) == (1, 1)
     assert figures["first_turn"] == figures["intent_chain"] == 0.25
     assert figures["first_turn_examples"] == [{"test": "t1", "train": "a", "core": "pay invoice <id> now"}]
+    assert figures["opener_as_follow_up"] == 0.25  # t4 alone: "pay" (t3) opens the training task, never follows
     assert twin_keys(test[0]).intent_chain == (("settle",), ("banking__pay",))

@@ -5,7 +5,8 @@ Per server (the one a task's request is about), the tasks an intent made are gro
 and openers whose tasks are first-turn twins (``hub.synth.honest.twin_keys``: the same core first turn and tool
 sequence, e.g. two intents phrased alike) are joined into one group, held out or kept together. The held-out
 groups are the set, of a few seeded local searches, whose test count of each kind comes nearest ``test_fraction``
-of the server's tasks of that kind while every kind of the server with two tasks or more is in both splits.
+of the server's tasks of that kind while every kind of the server with two tasks or more is in both splits,
+preferring openers no other dialogue has as a follow-up (else training meets the goal later in a dialogue).
 Tasks no intent made (the chain machine's) are split task by task (``hub.synth.output.assign_splits``).
 """
 
@@ -15,13 +16,15 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from hub.synth.honest import twin_keys
+from hub.synth.honest import opener, twin_keys
 from hub.synth.output import assign_splits, stratum
 from hub.tasks import Task
 
 TRIES = 40
 BOTH_SPLITS = 10.0  # the miss of a kind left out of one split: larger than any miss of its count
 SPREAD = 0.05  # the miss lost per held-out group: of two sets as near their targets, the one of more goals wins
+FOLLOW_UP = 1.0  # the miss of a test split all of whose tasks open with a goal other dialogues follow up with
+EXPOSED, GROUPS = "~follow-up", "~groups"  # counted with the kinds, never a kind's name
 
 
 def assign(tasks: list[Task], test_fraction: float, seed: int, split_by: str) -> dict[str, list[str]]:
@@ -53,11 +56,6 @@ def assign_by_intent(tasks: list[Task], test_fraction: float, seed: int) -> dict
     return held
 
 
-def opener(task: Task) -> str | None:
-    intents = task.meta.get("synth", {}).get("intents")
-    return intents[0] if intents else None
-
-
 def opener_groups(tasks: list[Task]) -> list[frozenset[str]]:
     """The tasks' opening intents, joined (union-find) where tasks of two openers are first-turn twins."""
     parent: dict[str, str] = {}
@@ -82,14 +80,18 @@ def hold_out(
     groups: Sequence[frozenset[str]], tasks: list[Task], fraction: float, rng: random.Random, tries: int = TRIES
 ) -> list[frozenset[str]]:
     """The groups to hold out: the best of ``tries`` seeded local searches, each flipping groups in or out of
-    the test split, in a seeded order, while that brings the test counts per kind nearer their targets."""
+    the test split, in a seeded order, while that lowers the miss: the test counts per kind away from their
+    targets, a kind left out of a split, and (softly) test tasks whose opener other tasks have as a follow-up
+    (a goal trained on later in a dialogue), less a little per held-out group (more goals, of equal balance)."""
     if fraction <= 0:
         return []
     total = Counter(str(t.kind) for t in tasks)
-    per_group = {g: Counter(str(t.kind) for t in tasks if opener(t) in g) for g in groups}
+    follow_ups = {i for t in tasks for i in t.meta["synth"]["intents"][1:]}
+    per_group = {g: _weight(g, [t for t in tasks if opener(t) in g], follow_ups) for g in groups}
+    size = max(fraction * len(tasks), 1.0)
 
-    def miss(test: Counter[str], held: int) -> float:
-        out = -SPREAD * held
+    def miss(test: Counter[str]) -> float:
+        out = FOLLOW_UP * test[EXPOSED] / size - SPREAD * test[GROUPS]
         for kind, n in total.items():
             want = fraction * n
             out += abs(test[kind] - want) / max(want, 1.0)
@@ -97,7 +99,7 @@ def hold_out(
                 out += BOTH_SPLITS
         return out
 
-    best: tuple[float, list[frozenset[str]]] = (miss(Counter(), 0), [])
+    best: tuple[float, list[frozenset[str]]] = (miss(Counter()), [])
     for _ in range(tries):
         order = list(groups)
         rng.shuffle(order)
@@ -107,11 +109,19 @@ def hold_out(
         while changed:  # flip a group in or out while that helps: ends, as every flip lowers the miss
             changed = False
             for g in order:
-                out = g in chosen
-                flipped = test - per_group[g] if out else test + per_group[g]
-                if miss(flipped, len(chosen) + (-1 if out else 1)) < miss(test, len(chosen)):
+                flipped = test - per_group[g] if g in chosen else test + per_group[g]
+                if miss(flipped) < miss(test):
                     chosen ^= {g}
                     test, changed = flipped, True
-        if miss(test, len(chosen)) < best[0]:
-            best = (miss(test, len(chosen)), sorted(chosen, key=sorted))
+        if miss(test) < best[0]:
+            best = (miss(test), sorted(chosen, key=sorted))
     return best[1]
+
+
+def _weight(group: frozenset[str], tasks: list[Task], follow_ups: set[str]) -> Counter[str]:
+    """What holding ``group`` out adds to the test split: its tasks per kind, the tasks whose opener is a
+    follow-up elsewhere, and one group."""
+    out = Counter(str(t.kind) for t in tasks)
+    out[EXPOSED] = len(tasks) if group & follow_ups else 0
+    out[GROUPS] = 1
+    return out

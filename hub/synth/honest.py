@@ -4,7 +4,8 @@
   the same intent chain and tool sequence; ``first_turn``: one with the same core first turn (its phrasing with
   names, numbers, ids, dates, quoted values and the ground truth's values masked, greetings, introductions,
   closers and date asides stripped: ``first_core``) and tool sequence. A test task with a twin measures recall
-  of a training task, not a goal never trained on.
+  of a training task, not a goal never trained on. ``opener_as_follow_up``: test tasks whose opening intent a
+  training task has as a follow-up (a goal held out as an opener can still be trained on later in a dialogue).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from hub.synth.output import stratum
 from hub.synth.phrasing import core
 from hub.tasks import Task
 
@@ -65,24 +67,33 @@ def twins(tasks: list[Task]) -> dict[str, Any]:
     keys = {t.id: twin_keys(t) for t in tasks}
     first_in_train: dict[tuple[str, tuple[str, ...]], str] = {}
     chains_in_train = set()
+    follow_ups: set[tuple[str, str]] = set()
     for t in tasks:
         if t.split == "train":
             first_in_train.setdefault(keys[t.id].first_turn, t.id)
             chains_in_train.add(keys[t.id].intent_chain)
+            follow_ups |= {(stratum(t)[0], i) for i in t.meta.get("synth", {}).get("intents", [])[1:]}
     test = [t for t in tasks if t.split == "test"]
     first = [t for t in test if keys[t.id].first_turn in first_in_train]
     chain = [t for t in test if keys[t.id].intent_chain is not None and keys[t.id].intent_chain in chains_in_train]
+    later = [t for t in test if (stratum(t)[0], opener(t)) in follow_ups]
     return {
         "test_tasks": len(test),
         "intent_chain": _share(len(chain), len(test)),
         "first_turn": _share(len(first), len(test)),
         "intent_chain_tasks": len(chain),
         "first_turn_tasks": len(first),
+        "opener_as_follow_up": _share(len(later), len(test)),
         "first_turn_examples": [
             {"test": t.id, "train": first_in_train[keys[t.id].first_turn], "core": keys[t.id].first_turn[0]}
             for t in first[:EXAMPLES]
         ],
     }
+
+
+def opener(task: Task) -> str | None:
+    intents = task.meta.get("synth", {}).get("intents")
+    return intents[0] if intents else None
 
 
 def _share(a: int, b: int) -> float | None:
