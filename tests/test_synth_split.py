@@ -106,6 +106,20 @@ def intents(t: Task) -> list[str]:
     return list(t.meta["synth"]["intents"])
 
 
+def test_held_out_goals_are_ones_no_other_dialogue_follows_up_with() -> None:
+    tasks = [  # goal0..goal4 are also follow-ups of goal5..goal9: holding them out, training still meets them
+        task(
+            f"t{o}-{k}", "banking", "mcp", [f"goal{o}", *([f"goal{o - 5}"] if o >= 5 else [])], f"ask{'x' * o}", ("a",)
+        )
+        for o in range(10)
+        for k in range(10)
+    ]
+    for seed in range(5):
+        held = assign(tasks, 0.1, seed, "intent")
+        assert len(held["banking"]) == 1 and held["banking"][0] >= "goal5", seed
+    assert twins(tasks)["opener_as_follow_up"] == 0.0
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(
