@@ -25,6 +25,7 @@ from hub.synth.checks import (
     requested_tools,
     verb_object,
 )
+from hub.synth.holdout import assign, opener
 from hub.synth.output import assign_splits, stratum, write_all
 from hub.synth.pipeline import SynthConfig, SynthResult, synthesize
 from hub.tasks import Task, TaskSet, hermes_call, oracle_script, read_jsonl
@@ -54,13 +55,26 @@ def dataset(synth: SynthResult, tmp_path_factory: pytest.TempPathFactory) -> Pat
 # Splits ----------------------------------------------------------------------------------------
 
 
-def test_every_task_is_stamped_and_each_kind_and_server_holds_its_share(synth: SynthResult) -> None:
+def test_every_task_is_stamped_and_the_test_split_holds_out_whole_opening_intents(synth: SynthResult) -> None:
     assert all(t.split in ("train", "test") for t in synth.tasks)
-    for kind, n in Counter(t.kind for t in synth.tasks).items():
-        tests = sum(t.kind == kind and t.split == "test" for t in synth.tasks)
-        assert tests == round(n * 0.1), kind
-    sizes = Counter(stratum(t) for t in synth.tasks)
-    tests_by = Counter(stratum(t) for t in synth.tasks if t.split == "test")
+    for t in synth.tasks:
+        server = stratum(t)[0]
+        assert (t.split == "test") == (opener(t) in synth.held_out[server]), t.id
+    train = [t for t in synth.tasks if t.split == "train"]
+    test = [t for t in synth.tasks if t.split == "test"]
+    assert {stratum(t) for t in train} >= {stratum(t) for t in test}
+    assert {stratum(t)[0] for t in test} == {stratum(t)[0] for t in synth.tasks}
+    assert {t.kind for t in test} == {t.kind for t in synth.tasks}
+    assert 0.05 <= sum(t.split == "test" for t in synth.tasks) / N <= 0.2
+
+
+def test_split_by_task_gives_each_kind_and_server_its_share(synth: SynthResult) -> None:
+    tasks = [t.model_copy() for t in synth.tasks]
+    assert assign(tasks, 0.1, 11, "task") == {}
+    for kind, n in Counter(t.kind for t in tasks).items():
+        assert sum(t.kind == kind and t.split == "test" for t in tasks) == round(n * 0.1), kind
+    sizes = Counter(stratum(t) for t in tasks)
+    tests_by = Counter(stratum(t) for t in tasks if t.split == "test")
     for key, n in sizes.items():
         assert abs(tests_by[key] - n * 0.1) < 1 + 1e-9, key
 
@@ -75,6 +89,7 @@ def test_the_files_hold_the_stamps(synth: SynthResult, dataset: Path) -> None:
         for k in ("abstain", "clarify", "mcp")
     }
     assert all(v["test"] for v in manifest["split_by_kind"].values())
+    assert manifest["split_by"] == "intent" and manifest["held_out_intents"] == synth.held_out
 
 
 def test_stamps_are_seeded_and_stratified_on_any_task_list() -> None:

@@ -27,6 +27,13 @@ def register(sub: Any) -> None:
     )
     synth.add_argument("--test-fraction", type=float, default=0.1)
     synth.add_argument(
+        "--split-by",
+        choices=("intent", "task"),
+        default="intent",
+        help="the test split holds out whole opening intents, chosen per server (default: goals never trained "
+        "on), or single tasks, stratified by server and kind",
+    )
+    synth.add_argument(
         "--dedup-scope",
         choices=("all", "world"),
         default="all",
@@ -109,6 +116,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         dry_attempts=args.dry_attempts,
         min_yield=args.min_yield,
         test_fraction=args.test_fraction,
+        split_by=args.split_by,
         sampler_k=args.sampler_k,
         llm_endpoint=args.llm_endpoint,
         model=args.model,
@@ -159,6 +167,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
             "rarest_tool",
         )
     }
+    headline["test_twins"] = {k: figures["twins"][k] for k in ("intent_chain", "first_turn")}
     print(
         json.dumps(
             {k: data[k] for k in keys}

@@ -26,6 +26,7 @@ class SynthConfig(BaseModel):
     world_seed: int = 0
     worlds: int | None = Field(None, ge=1, le=365)  # default: one per TASKS_PER_WORLD tasks, 8 at least
     test_fraction: float = Field(0.1, ge=0, lt=1)
+    split_by: Literal["intent", "task"] = "intent"  # test holds out whole opening intents, or single tasks
     sampler_k: int = Field(100, ge=1)
     min_support: int = Field(3, ge=0)
     level_weights: tuple[float, float, float] = (0.6, 0.2, 0.2)

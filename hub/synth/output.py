@@ -1,10 +1,13 @@
 """Output: JSONL train/test split, a manifest with statistics, and the trainer's prompt-format export.
 
 OUT/train.jsonl, OUT/test.jsonl           hub tasks (``hub.tasks.Task``), loadable by the hub; each
-                                          stamped with its ``split`` (stratified by server and kind)
+                                          stamped with its ``split`` (whole opening intents held out per
+                                          server: ``hub.synth.holdout``; or task by task, stratified by
+                                          server and kind)
 OUT/export/train.jsonl, export/test.jsonl  prompt format: chat messages + tool schemas + label
 OUT/manifest.json                          counts per kind/server/level, turns, chain lengths,
-                                           perturbations, recoveries, drops, coverage, timing
+                                           perturbations, recoveries, drops, coverage, timing, the
+                                           held-out intents
 """
 
 from __future__ import annotations
@@ -95,6 +98,8 @@ def manifest(tasks: list[Task], train: list[Task], test: list[Task], result: Any
     return {
         "n": len(tasks),
         "split": {"train": len(train), "test": len(test)},
+        "split_by": result.config.split_by,
+        "held_out_intents": result.held_out,
         "split_by_kind": {
             k: {"train": sum(t.kind == k for t in train), "test": sum(t.kind == k for t in test)}
             for k in sorted({t.kind for t in tasks})

@@ -33,7 +33,8 @@ from hub.synth.chain.source import ChainSource
 from hub.synth.config import KINDS, Slot, Stats, SynthConfig
 from hub.synth.cover import cover
 from hub.synth.gate import Gate
-from hub.synth.output import assign_splits, stratum
+from hub.synth.holdout import assign
+from hub.synth.output import stratum
 from hub.synth.source import IntentSource, Source
 from hub.synth.steer import Steering
 from hub.tasks import Task, tool_name
@@ -55,6 +56,7 @@ class SynthResult:
     fallback_servers: list[str] = field(default_factory=list)
     worlds: list[int] = field(default_factory=list)
     skipped_worlds: dict[int, str] = field(default_factory=dict)
+    held_out: dict[str, list[str]] = field(default_factory=dict)  # opening intents only the test split has
 
 
 def plan(config: SynthConfig) -> list[Slot]:
@@ -182,7 +184,7 @@ class Synthesizer:
         c = self.config
         if c.cover if c.cover is not None else c.n >= 2 * len(self.all_tools):
             tasks = self._cover(tasks, counters)
-        assign_splits(tasks, c.test_fraction, c.seed)
+        held_out = assign(tasks, c.test_fraction, c.seed, c.split_by)
         for i, t in enumerate(tasks):
             t.meta["synth"]["order"] = i
         self.stats.seconds = time.perf_counter() - start
@@ -195,7 +197,16 @@ class Synthesizer:
         for (s, k), n in sorted(self.spent.items()):
             self.stats.spent.setdefault(s, {})[k] = n
         return SynthResult(
-            tasks, self.stats, c, uncovered, self.all_tools, self.graphs, fallback, self.worlds, self.skipped_worlds
+            tasks,
+            self.stats,
+            c,
+            uncovered,
+            self.all_tools,
+            self.graphs,
+            fallback,
+            self.worlds,
+            self.skipped_worlds,
+            held_out,
         )
 
     def _cover(self, tasks: list[Task], counters: Counter[str]) -> list[Task]:

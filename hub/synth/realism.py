@@ -17,7 +17,8 @@
   the turn with the argument values found in the text (ids, quoted strings, numbers, enum values),
   run live on the task's world and scored by the real reward; reported against the oracle.
 
-Each figure is also given per source (``intent`` or the ``machine`` fallback).
+Each figure is also given per source (``intent`` or the ``machine`` fallback). The figures of an honest split
+(test tasks with a training twin) come from ``hub.synth.honest``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from hub.engine.reward import CallRecord, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
-from hub.synth import giveaway, phrasing
+from hub.synth import giveaway, honest, phrasing
 from hub.synth.output import stratum
 from hub.tasks import Task, build_initial, split_name
 from hub.wire import RewardConfig
@@ -269,6 +270,7 @@ def report(
     out["replay_verified"] = _share(sum(t.expected_state_hash is not None for t in tasks), len(tasks))
     out["abstain_cue"] = giveaway.abstain_cue(tasks, library)
     out["answers"] = giveaway.answer_coverage(tasks, library)
+    out.update(honest.figures(tasks))
     out.update(_baseline(tasks, library, baseline_sample))
     out["phrasing"] = phrasing.figures(tasks)
     out["fallback_servers"] = fallback_servers or []
