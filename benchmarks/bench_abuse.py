@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hub.config import parse_size  # noqa: E402
-from hub.net import free_port  # noqa: E402
+from hub.net import Loopback, free_port  # noqa: E402
 from hub.tasks import BUILTIN_TASKS, hermes_call, read_jsonl  # noqa: E402
 from servers import REGISTRY  # noqa: E402
 
@@ -57,19 +57,10 @@ LEGACY = {"Content-Type": "application/json", "Accept": "application/json, text/
 
 
 @dataclass
-class HubProcess:
+class HubProcess(Loopback):
     proc: subprocess.Popen[bytes]
-    port: int
     token: str | None
     log: Path
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
     @property
     def headers(self) -> dict[str, str]:
@@ -101,7 +92,7 @@ async def start_hub(tmp: Path, budget: str, env: dict[str, str], token: str | No
     cmd = [sys.executable, "-m", "hub.cli", "serve", "--port", str(port), "--log-level", "warning"]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=limit)
-    hub = HubProcess(proc, port, token, log)
+    hub = HubProcess(port=port, proc=proc, token=token, log=log)
     async with httpx.AsyncClient(base_url=hub.url, timeout=5) as http, asyncio.timeout(300):
         while proc.poll() is None:
             try:

@@ -13,24 +13,15 @@ import uvicorn
 from starlette.applications import Starlette
 
 from hub.config import Settings
-from hub.net import free_port
+from hub.net import Loopback, free_port
 from hub.transports.gate import server as hub_server
 
 __all__ = ["LiveHub", "free_port", "serve"]
 
 
 @dataclass
-class LiveHub:
+class LiveHub(Loopback):
     app: Starlette
-    port: int
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws"
 
 
 @asynccontextmanager
@@ -64,7 +55,7 @@ async def serve(
             if task.done():
                 task.result()
             raise RuntimeError(f"uvicorn did not start within {timeout} s")
-        yield LiveHub(app, port)
+        yield LiveHub(port=port, app=app)
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, timeout)

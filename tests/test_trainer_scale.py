@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from hub.net import Loopback
 from hub.tasks import hermes_call, oracle_script
 from hub.testing import free_port, serve
 from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples
@@ -31,15 +32,12 @@ def test_urls() -> None:
     assert http_url("ws://h:1/ws") == "http://h:1" and http_url("https://h") == "https://h"
 
 
-class HubProcess:
+class HubProcess(Loopback):
     """``prove-hub serve`` in a subprocess; ready once uvicorn says it is running (no polling)."""
 
     def __init__(self, proc: asyncio.subprocess.Process, port: int) -> None:
-        self.proc, self.port = proc, port
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(port)
+        self.proc = proc
 
     @classmethod
     async def start(cls, tmp_path: Path) -> HubProcess:
