@@ -58,20 +58,8 @@ PYEOF
   >"$WORK/hub.log" 2>&1 &
 HUB_PID=$!
 trap 'kill "$HUB_PID" 2>/dev/null; wait "$HUB_PID" 2>/dev/null' EXIT
-"$PY" - "$PORT" "$HUB_PID" >>"$WORK/hub.log" 2>&1 <<'PYEOF' || fail "the hub did not start: $(tail -n 1 "$WORK/hub.log")"
-import os, sys, time
-import httpx
-port, pid = sys.argv[1], int(sys.argv[2])
-deadline = time.monotonic() + 90
-while time.monotonic() < deadline:
-    os.kill(pid, 0)  # raises once the hub has exited
-    try:
-        if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-            sys.exit(0)
-    except httpx.HTTPError:
-        time.sleep(0.5)
-sys.exit(1)
-PYEOF
+"$PY" scripts/wait_for_hub.py "$PORT" "$HUB_PID" 90 >>"$WORK/hub.log" 2>&1 \
+  || fail "the hub did not start: $(tail -n 1 "$WORK/hub.log")"
 
 # 3. two GRPO steps on the device; the module's last line is the verdict
 timeout --kill-after=10 "${SMOKE_TIMEOUT:-240}" "$PY" -m trainer_client.smoke --hub "http://127.0.0.1:$PORT" \

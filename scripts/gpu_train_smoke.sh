@@ -61,20 +61,8 @@ PYEOF
 "$PY" -m hub.cli serve --port "$PORT" --store "$WORK/hub.db" >"$WORK/hub.log" 2>&1 &
 HUB_PID=$!
 trap 'kill "$HUB_PID" 2>/dev/null; wait "$HUB_PID" 2>/dev/null' EXIT
-"$PY" - "$PORT" "$HUB_PID" >>"$WORK/hub.log" 2>&1 <<'PYEOF' || fail "the hub did not start: $(tail -n 1 "$WORK/hub.log")"
-import os, sys, time
-import httpx
-port, pid = sys.argv[1], int(sys.argv[2])
-deadline = time.monotonic() + 60
-while time.monotonic() < deadline:
-    os.kill(pid, 0)  # raises once the hub has exited
-    try:
-        if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-            sys.exit(0)
-    except httpx.HTTPError:
-        time.sleep(0.5)
-sys.exit(1)
-PYEOF
+"$PY" scripts/wait_for_hub.py "$PORT" "$HUB_PID" 60 >>"$WORK/hub.log" 2>&1 \
+  || fail "the hub did not start: $(tail -n 1 "$WORK/hub.log")"
 
 # 3. two GRPO steps: 2 prompts x 4 samples each, turns capped at 64 tokens, rollouts at 4 model messages
 [ "$DRY" = 1 ] && DRY_RUN=--dry-run || DRY_RUN=
