@@ -69,3 +69,21 @@ def test_distractors_take_the_same_count_whatever_the_pool() -> None:
         c = perturb.unrelated_tools(LIBRARY, "banking", random.Random(seed), exclude=["email__send_email"])
         assert not any(n.split("__")[0] in ("banking", "payments", "budget", "trading") for n in c)
         assert "email__send_email" not in c and 4 <= len(c) <= 10
+
+
+def test_an_irrelevance_offer_skips_the_servers_family_and_a_server_joins_one_by_declaring_it() -> None:
+    bank = Server("aa_bank", "A second bank.", "CREATE TABLE t (k TEXT PRIMARY KEY);", lambda db, rng, now: None)
+    bank.family = "money"
+    bank.read()(list_notes)
+    library = Library.from_servers([*REGISTRY, bank], REFERENCE_NOW)
+    money = {m for m in library.mounts if library.mount(m).family == "money"}
+    assert {"banking", "payments", "budget", "trading", "aa_bank"} <= money
+    assert library.mount("filesystem").family == "files"
+    offered: set[str] = set()
+    for k in range(40):
+        offered |= {name.split("__")[0] for name in perturb.unrelated_tools(library, "banking", random.Random(k))}
+    assert offered and not offered & money
+    near: set[str] = set()
+    for k in range(40):
+        near |= {name.split("__")[0] for name in perturb.distractors(library, "banking", random.Random(k))}
+    assert near & money  # plain distractors may come from the family: only irrelevance offers avoid it

@@ -306,6 +306,9 @@ class Server:
     tools: dict[str, Tool] = field(default_factory=dict)
     entities: dict[str, EntityType] = field(default_factory=dict)
     intents: list[Any] = field(default_factory=list)  # hub.kit.intent.Intent: what users want of it
+    # Servers of one family ("money": banking, payments, ...) overlap in what users ask of them, so an
+    # irrelevance task never offers a sibling's tools as the unusable ones; "" is a family of its own.
+    family: str = ""
 
     def intent(
         self, *, covers: tuple[str, ...], weight: float = 1.0, follows: bool = False, opens: bool = True

@@ -172,6 +172,7 @@ class ObjectMount:
         self.factory = factory or cls
         self.name = name or snake_case(cls.__name__)
         self.description = inspect.cleandoc(cls.__doc__ or f"{cls.__name__}, mounted from {cls.__module__}.")
+        self.family = self.name
         self.loader = loader or next((n for n in LOADER_NAMES if callable(getattr(cls, n, None))), None)
         if loader and not callable(getattr(cls, loader, None)):
             raise ValueError(f"{cls.__name__} has no method {loader!r} to load scenarios with")

@@ -18,6 +18,7 @@ class Mount(Protocol):
 
     name: str
     description: str
+    family: str  # servers whose requests overlap share one (see hub.kit.Server.family)
     tools: dict[str, Tool]
 
     def open(self, seed: int, config: Any = None) -> Fork: ...
@@ -53,6 +54,7 @@ class SqliteMount:
         self.server = server
         self.name = server.name
         self.description = server.description
+        self.family = server.family or server.name
         self.tools = server.tools
         self.now = now
         self.seed_cache = max(1, seed_cache)

@@ -29,29 +29,6 @@ OWN_TOOLS_RATE = 0.85
 OWN_TOOLS = (1, 3)
 READS_ONLY_RATE = 0.12
 
-FAMILIES: dict[str, str] = {
-    "banking": "money",
-    "payments": "money",
-    "budget": "money",
-    "trading": "money",
-    "shopping": "commerce",
-    "marketplace": "commerce",
-    "retail_chain": "commerce",
-    "food_delivery": "commerce",
-    "email": "comms",
-    "team_chat": "comms",
-    "social_media": "comms",
-    "video_meeting": "comms",
-    "calendar": "comms",
-    "crm": "work",
-    "issue_tracker": "work",
-    "vehicle": "mobility",
-    "maps": "mobility",
-    "travel_booking": "mobility",
-    "iot_devices": "home",
-    "filesystem": "files",
-}
-
 
 def kind_quotas(n: int) -> dict[str, int]:
     """The paper's kind counts scaled to ``n`` (largest remainder; exact for n = 13,517)."""
@@ -66,8 +43,8 @@ def irrelevance_count(n: int, rate: float, abstain: int) -> int:
     return min(abstain, round(n * rate))
 
 
-def family_of(server: str) -> str:
-    return FAMILIES.get(server, server)
+def family_of(library: Library, server: str) -> str:
+    return library.mount(server).family
 
 
 def distractors(
@@ -88,11 +65,11 @@ def distractors(
     only the picks its own tools outrank."""
     token = rng.getrandbits(64)
     k = random.Random(token).randint(low, high)
-    fam = family_of(server)
+    fam = family_of(library, server)
     pool = [
         tool_name(m, t)
         for m in library.mounts
-        if m != server and not (family and family_of(m) == fam)
+        if m != server and not (family and family_of(library, m) == fam)
         for t in library.mount(m).tools
     ]
     pool = unsolvable_offer(pool, list(exclude))

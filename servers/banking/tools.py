@@ -12,7 +12,13 @@ from servers.banking.seed import seed
 
 MAX_TRANSFER = 25_000.0
 
-banking = Server("banking", "Retail banking: customers, accounts, balances, transfers, payees and cards.", SCHEMA, seed)
+banking = Server(
+    "banking",
+    "Retail banking: customers, accounts, balances, transfers, payees and cards.",
+    SCHEMA,
+    seed,
+    family="money",
+)
 
 CUSTOMER = banking.entity(
     "customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers"

@@ -34,6 +34,7 @@ budget = Server(
     "Household budget: expenses, categories, monthly limits, running totals, alerts and recurring expenses.",
     SCHEMA,
     seed,
+    family="money",
 )
 
 CATEGORY = budget.entity("category", table="categories", key="category_id", example="CAT-004", finder="list_categories")

@@ -33,7 +33,11 @@ from servers.calendar.schema import (
 from servers.calendar.seed import seed
 
 calendar = Server(
-    "calendar", "Calendars: events, invitees and RSVPs, recurring series, free/busy and scheduling.", SCHEMA, seed
+    "calendar",
+    "Calendars: events, invitees and RSVPs, recurring series, free/busy and scheduling.",
+    SCHEMA,
+    seed,
+    family="comms",
 )
 
 USER = calendar.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users", max_length=40)

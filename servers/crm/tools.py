@@ -13,7 +13,11 @@ from servers.crm.schema import ALLOWED, LEAD_ALLOWED, OPEN_STAGES, PROBABILITY, 
 from servers.crm.seed import seed
 
 crm = Server(
-    "crm", "Sales CRM: leads, contacts, accounts, deals through a pipeline, activities and owners.", SCHEMA, seed
+    "crm",
+    "Sales CRM: leads, contacts, accounts, deals through a pipeline, activities and owners.",
+    SCHEMA,
+    seed,
+    family="work",
 )
 
 LEAD = crm.entity("lead", table="leads", key="lead_id", example="LEAD-0042", finder="search_leads")

@@ -26,6 +26,7 @@ email = Server(
     "Email: mailboxes, contacts, folders, threads, labels, drafts and search; sent mail is append-only.",
     SCHEMA,
     seed,
+    family="comms",
 )
 
 MAILBOX = email.entity(

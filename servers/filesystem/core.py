@@ -75,6 +75,7 @@ filesystem = Server(
     "permissions (owner/group/mode bits), text tools (grep, sort, uniq, diff, wc) and tar archives.",
     SCHEMA,
     seed,
+    family="files",
 )
 
 MAX_PATH = 4096

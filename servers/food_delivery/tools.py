@@ -38,6 +38,7 @@ food = Server(
     "Food delivery: restaurants, menus, carts, promo codes, orders with live tracking, couriers and ratings.",
     SCHEMA,
     seed,
+    family="commerce",
 )
 
 RESTAURANT = food.entity(

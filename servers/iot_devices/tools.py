@@ -16,6 +16,7 @@ iot = Server(
     "sensors, scenes, automations and device groups.",
     SCHEMA,
     seed,
+    family="home",
 )
 
 HOME = iot.entity("home", table="homes", key="home_id", example="HOM-0003", finder="list_homes")

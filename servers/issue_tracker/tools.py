@@ -16,6 +16,7 @@ tracker = Server(
     "Project issue tracking: projects, issues, sprints, assignees, labels, comments and a workflow.",
     SCHEMA,
     seed,
+    family="work",
 )
 
 PROJECT = tracker.entity(

@@ -19,6 +19,7 @@ maps = Server(
     "reviews.",
     SCHEMA,
     seed,
+    family="mobility",
 )
 
 PLACE = maps.entity(

@@ -18,6 +18,7 @@ marketplace = Server(
     "Peer-to-peer marketplace: auction and fixed-price listings, bids, offers, buyers and sellers.",
     SCHEMA,
     seed,
+    family="commerce",
 )
 
 USER = marketplace.entity(

@@ -14,7 +14,11 @@ from servers.payments.seed import seed
 MAX_ENDPOINTS = 5
 
 payments = Server(
-    "payments", "Payments platform: merchants, customers, invoices, payments, refunds and webhooks.", SCHEMA, seed
+    "payments",
+    "Payments platform: merchants, customers, invoices, payments, refunds and webhooks.",
+    SCHEMA,
+    seed,
+    family="money",
 )
 
 MerchantId = Annotated[str, Field(description="Merchant id, e.g. 'MER-004'"), Entity("merchant")]

@@ -16,6 +16,7 @@ retail_chain = Server(
     "Home-improvement retail chain: stock per store across cities, transfers, restocks and pickup reservations.",
     SCHEMA,
     seed,
+    family="commerce",
 )
 
 STORE = retail_chain.entity(

@@ -34,6 +34,7 @@ shopping = Server(
     "Online store: catalog, carts, coupons, checkout, orders, returns, addresses and wishlists.",
     SCHEMA,
     seed,
+    family="commerce",
 )
 
 CUSTOMER = shopping.entity(

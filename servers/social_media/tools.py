@@ -15,6 +15,7 @@ social_media = Server(
     "A social network: profiles, posts, follows, feeds, likes, comments, hashtags and blocking.",
     SCHEMA,
     seed,
+    family="comms",
 )
 
 USER = social_media.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users")

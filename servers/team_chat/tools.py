@@ -20,6 +20,7 @@ chat = Server(
     "Workspace chat: members, public and private channels, messages, threads, reactions and mentions.",
     SCHEMA,
     seed,
+    family="comms",
 )
 
 UserId = Annotated[str, Field(description="The member acting, e.g. 'USR-0022'"), Entity("user")]

@@ -28,6 +28,7 @@ trading = Server(
     "Brokerage trading: portfolios, cash, positions, orders, quotes, price history and an order book.",
     SCHEMA,
     seed,
+    family="money",
 )
 
 PORTFOLIO = trading.entity(

@@ -24,6 +24,7 @@ travel = Server(
     "Travel booking: flights, seat maps, hotels, itineraries, baggage, cancellations and loyalty points.",
     SCHEMA,
     seed,
+    family="mobility",
 )
 
 TRAVELLER = travel.entity(

@@ -23,6 +23,7 @@ vehicle = Server(
     "fuel and charge, service records.",
     SCHEMA,
     seed,
+    family="mobility",
 )
 
 OWNER = vehicle.entity("owner", table="owners", key="owner_id", example="OWN-0003", finder="list_owners")

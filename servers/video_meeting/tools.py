@@ -32,6 +32,7 @@ video_meeting = Server(
     "Video meetings: scheduling, hosts and participants, live sessions and cloud recordings.",
     SCHEMA,
     seed,
+    family="comms",
 )
 
 USER = video_meeting.entity(
