@@ -71,3 +71,8 @@ def test_the_oracle_reply_states_every_value(x: float) -> None:
     values = [x, "Harper Jones", "2026-06-02"]
     assert answer_share(values, answer_text(values)) == 1.0
     assert answer_share(values, f"{x:,.2f}") == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("value, said", [(True, "Done. Yes"), (False, "Done. No")])
+def test_the_oracle_answers_a_yes_no_question_in_words(value: bool, said: str) -> None:
+    assert answer_text([value]) == said and answer_share([value], said) == 1.0

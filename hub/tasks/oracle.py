@@ -14,8 +14,15 @@ def hermes_call(name: str, arguments: dict[str, Any]) -> str:
 
 
 def answer_text(values: list[Any]) -> str:
-    """The oracle's reply after a turn's calls: "Done.", and the values the user asked to be told."""
-    return "Done." if not values else "Done. " + " ; ".join(str(v) for v in values)
+    """The oracle's reply after a turn's calls: "Done.", and the values the user asked to be told (a yes/no
+    question answered "Yes"/"No", not "True"/"False")."""
+    return "Done." if not values else "Done. " + " ; ".join(_said(v) for v in values)
+
+
+def _said(value: Any) -> str:
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    return str(value)
 
 
 def oracle_script(task: Task) -> list[str]:
