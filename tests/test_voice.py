@@ -158,6 +158,8 @@ def test_follow_ups_are_chained_to_the_last_answer_in_the_persons_voice() -> Non
     assert all(t.startswith(("And ", "Also, ", "Okay, ")) or t[:1].isupper() for t in orders)
     already = [said("Also, what's on {what}?", s, k, False, what="my card") for s in STYLES for k in range(50)]
     assert all(t.lower().startswith("also") for t in already)  # one connective is enough
+    fixes = [said("Actually, make it {what}.", s, k, False, what="$5") for s in STYLES for k in range(50)]
+    assert all(t.lower().startswith("actually") for t in fixes)
     openings = [said("What's the balance on {what}?", "plain", k, True, what="my savings") for k in range(100)]
     assert all(t.startswith(("What", "Hi. ", "Hello. ")) for t in openings)  # not opened as a follow-up
 

@@ -162,7 +162,11 @@ CARRY_ORDER: dict[Style, tuple[str, ...]] = {
     "sloppy": ("also ", "oh and ", "ok and ", "k now ", "and "),
     "indirect": ("Also, if possible, ", "While you're at it, ", "If you don't mind, "),
 }
-CHAINED = re.compile(r"^(?:also|and|now|then|okay|ok|so|next|oh|one more|another|while|great|perfect|right)\b", re.I)
+CHAINED = re.compile(
+    r"^(?:also|and|now|then|okay|ok|k|so|next|oh|one more|another|while|great|perfect|right|good|fine|cool|nice|"
+    r"thanks|thank you|never mind|actually|wait|hmm|oops|sorry|lovely|awesome|got it|noted|understood|i see)\b",
+    re.I,
+)
 RUNS_ON = re.compile(
     r"^(?:What|Which|How|Who|When|Where|Why|Is|Are|Do|Does|Did|Has|Have|Any|Can|Could|Would|Will|Show|Tell|List|"
     r"Put|Set|Add|Make|Send|Give|Find|Check|Look|Pull|Cancel|Move|Change|Book|Let|Please|Read|Get|Mark|Turn|Switch|"
