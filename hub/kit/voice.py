@@ -164,7 +164,8 @@ CARRY_ORDER: dict[Style, tuple[str, ...]] = {
 }
 CHAINED = re.compile(
     r"^(?:also|and|now|then|okay|ok|k|so|next|oh|one more|another|while|great|perfect|right|good|fine|cool|nice|"
-    r"thanks|thank you|never mind|actually|wait|hmm|oops|sorry|lovely|awesome|got it|noted|understood|i see)\b",
+    r"thanks|thank you|never mind|actually|wait|hmm|oops|sorry|lovely|awesome|got it|noted|understood|i see|"
+    r"by the way|btw|plus|besides|anyway)\b",
     re.I,
 )
 RUNS_ON = re.compile(
