@@ -144,6 +144,33 @@ def test_dates_are_stated_only_beside_a_relative_day() -> None:
 # Clarify answers -----------------------------------------------------------------------------------
 
 
+def test_follow_ups_are_chained_to_the_last_answer_in_the_persons_voice() -> None:
+    asks = {
+        s: [said("What's the balance on {what}?", s, k, False, what="my savings") for k in range(300)] for s in STYLES
+    }
+    orders = [said("Show me the balance on {what}.", "plain", k, False, what="my savings") for k in range(300)]
+    for style, texts in asks.items():
+        bare = sum(t.lower().startswith("what") for t in texts) / len(texts)
+        assert 0.25 < bare < 0.8, (style, bare)  # chained now and then, not always
+        assert all("my savings" in t for t in texts)
+    assert not any(t.startswith(("Next, what", "Now what", "Then what")) for t in asks["plain"])
+    assert any(t.startswith(("Next, show", "Now show", "Then show")) for t in orders)
+    assert all(t.startswith(("And ", "Also, ", "Okay, ")) or t[:1].isupper() for t in orders)
+    already = [said("Also, what's on {what}?", s, k, False, what="my card") for s in STYLES for k in range(50)]
+    assert all(t.lower().startswith("also") for t in already)  # one connective is enough
+    fixes = [said("Actually, make it {what}.", s, k, False, what="$5") for s in STYLES for k in range(50)]
+    assert all(t.lower().startswith("actually") for t in fixes)
+    openings = [said("What's the balance on {what}?", "plain", k, True, what="my savings") for k in range(100)]
+    assert all(t.startswith(("What", "Hi. ", "Hello. ")) for t in openings)  # not opened as a follow-up
+
+
+def test_answers_name_the_value_only_when_its_name_is_a_noun() -> None:
+    texts = [reply("car service", "what it is", random.Random(k), s) for s in STYLES for k in range(100)]
+    assert not any("what it is" in t for t in texts)
+    named = [reply("$5", "amount", random.Random(k), s) for s in STYLES for k in range(100)]
+    assert sum("amount" in t for t in named) > 100
+
+
 def test_answers_fit_the_kind_of_value() -> None:
     assert kind("$685.09", "amount") == "money" and kind("45 minutes", "length") == "duration"
     assert kind("'Offsite planning'", "title") == "naming" and kind('"See you at 5, then."', "message") == "message"

@@ -19,6 +19,7 @@ WHEN = re.compile(
 )
 COUNT = re.compile(r"^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a dozen)( [a-z]+)?$", re.I)
 QUOTED = re.compile(r"^(['\"]).*\1$", re.S)
+NOUN = re.compile(r"^(?!(?:what|which|how|who|whom|when|where|why|whether|if)\b)[a-z]", re.I)
 NAMING = ("name", "title", "subject", "topic")  # what the user calls a thing they are making
 
 ANY = (
@@ -34,6 +35,16 @@ ANY = (
     "{Name}: {v}.",
     "For the {name}, {v}.",
     "Oops. {v}.",
+    "Oh, the {name}? {v}.",
+    "Sorry, the {name} should be {v}.",
+    "I meant to give you the {name}: {v}.",
+    "{v} for the {name}.",
+    "The {name} I want is {v}.",
+    "Ah, the {name}. {v}.",
+    "My bad, the {name} is {v}.",
+    "Good question. The {name} is {v}.",
+    "As for the {name}, {v}.",
+    "I'd go with {v} for the {name}.",
 )
 BY_KIND = {
     "money": (
@@ -52,7 +63,24 @@ BY_KIND = {
     "message": ("Say {v}.", "Something like {v}.", "Just write {v}.", "Put {v}.", "Word it as {v}."),
     "other": ("Use {v}.", "It's {v}.", "Make it {v}.", "That would be {v}.", "Go with {v}."),
 }
-TERSE = ("{v}", "{v}, sorry", "oh, {v}", "{name}: {v}", "{v} pls", "it's {v}", "{v}, forgot that", "{v} i think")
+TERSE = (
+    "{v}",
+    "{v}, sorry",
+    "oh, {v}",
+    "{name}: {v}",
+    "{v} pls",
+    "it's {v}",
+    "{v}, forgot that",
+    "{v} i think",
+    "{name} is {v}",
+    "{name} should be {v}",
+    "oh the {name}, {v}",
+    "{v} for the {name}",
+    "{name}? {v}",
+    "the {name} is {v}",
+    "sorry, {name} is {v}",
+    "use {v} for the {name}",
+)
 
 
 def kind(text: str, name: str) -> str:
@@ -75,4 +103,6 @@ def kind(text: str, name: str) -> str:
 def reply(text: str, name: str, rng: random.Random, style: Style = "plain") -> str:
     """One answer carrying ``text`` (the value as the user writes it) about the ``name`` of the value."""
     forms = TERSE if style in ("terse", "sloppy") else ANY + BY_KIND[kind(text, name)]
+    if not NOUN.match(name):  # "what it is" does not read as "the what it is is ..."
+        forms = tuple(f for f in forms if "ame}" not in f)
     return rng.choice(forms).format(v=text, name=name, Name=name[:1].upper() + name[1:])

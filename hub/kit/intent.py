@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from hub.kit.answers import reply
 from hub.kit.provenance import Evidence, Source, origins
-from hub.kit.voice import Style, draw_habits, draw_style, dress, habitual, introduce, split_intro, styled
+from hub.kit.voice import Style, carry_on, draw_habits, draw_style, dress, habitual, introduce, split_intro, styled
 
 Level = Literal["complete", "missing", "minimal"]
 Tone = Literal["terse", "chatty"]
@@ -560,6 +560,8 @@ def speak(
         body = body[:1].upper() + body[1:]
     if who:
         body = introduce(body, who, persona.style, rng)
+    elif not opening:
+        body = carry_on(body, persona.style, rng)
     return dress(body, persona.style, rng, opening, today)
 
 

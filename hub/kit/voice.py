@@ -120,6 +120,60 @@ HEDGES_QUESTION = (
     "I'd like to know: ",
     "Sorry if it's obvious, but ",
 )
+# How a person moves on to the next request in a chat: an acknowledgement of the answer, or a word that
+# chains the requests. Sentence-style ones leave the request's first word alone; the others run into it.
+CARRY_RATE = {"terse": 0.3, "plain": 0.4, "chatty": 0.6, "sloppy": 0.45, "indirect": 0.5}
+CARRY_SENTENCE: dict[Style, tuple[str, ...]] = {
+    "terse": ("ok. ", "next: ", "got it. ", "fine. ", "right. "),
+    "plain": ("Okay. ", "Got it. ", "Good. ", "One more thing: ", "Another thing: ", "Right. ", "Noted. ", "Next: "),
+    "chatty": (
+        "Perfect! ",
+        "Great, that helps! ",
+        "Oh nice. ",
+        "Awesome. ",
+        "Ooh, one more thing: ",
+        "Brilliant. ",
+        "Lovely, that's useful. ",
+        "Oh good. ",
+        "Amazing. ",
+        "Super helpful. ",
+    ),
+    "sloppy": ("ok ", "k. ", "cool. ", "nice. ", "ok cool. ", "oh one more: ", "got it. "),
+    "indirect": (
+        "I see. ",
+        "That makes sense. ",
+        "Sorry, one more thing: ",
+        "If it's no trouble, one more thing: ",
+        "Understood. ",
+        "Thank you for checking. ",
+    ),
+}
+CARRY_ASK: dict[Style, tuple[str, ...]] = {
+    "terse": ("and ", "also "),
+    "plain": ("Also, ", "And ", "Okay, and "),
+    "chatty": ("Oh, and ", "Also, ", "Ooh, and "),
+    "sloppy": ("also ", "oh and ", "ok and ", "and "),
+    "indirect": ("Also, ", "And I was wondering, "),
+}
+CARRY_ORDER: dict[Style, tuple[str, ...]] = {
+    "terse": ("also ", "and ", "now ", "then "),
+    "plain": ("Also, ", "Next, ", "And ", "Now ", "Then "),
+    "chatty": ("Oh, and ", "While I have you, ", "Also, ", "And while you're at it, "),
+    "sloppy": ("also ", "oh and ", "ok and ", "k now ", "and "),
+    "indirect": ("Also, if possible, ", "While you're at it, ", "If you don't mind, "),
+}
+CHAINED = re.compile(
+    r"^(?:also|and|now|then|okay|ok|k|so|next|oh|one more|another|while|great|perfect|right|good|fine|cool|nice|"
+    r"thanks|thank you|never mind|actually|wait|hmm|oops|sorry|lovely|awesome|got it|noted|understood|i see|"
+    r"by the way|btw|plus|besides|anyway)\b",
+    re.I,
+)
+RUNS_ON = re.compile(
+    r"^(?:What|Which|How|Who|When|Where|Why|Is|Are|Do|Does|Did|Has|Have|Any|Can|Could|Would|Will|Show|Tell|List|"
+    r"Put|Set|Add|Make|Send|Give|Find|Check|Look|Pull|Cancel|Move|Change|Book|Let|Please|Read|Get|Mark|Turn|Switch|"
+    r"Lock|Keep|Remind|Draft|Share|Post|Update|Create|Delete|Remove|Open|Close|Start|Stop|Pay|Transfer|Order|"
+    r"Reply|Forward|Invite|Schedule|Log|Note|Knock|Go|Take|Copy|Rename|Write|Save|Search|Pop)\b"
+)
 HEDGES_ORDER = ("When you get a moment, ", "If it's not too much trouble, ", "If you could, ", "Hoping you can help. ")
 
 
@@ -245,6 +299,20 @@ def introduce(body: str, who: str, style: Style, rng: random.Random) -> str:
     if trailer.startswith(" ") and trailer[1:2].isupper() and body[-1:].isalnum():
         body += "."
     return body + trailer
+
+
+def carry_on(body: str, style: Style, rng: random.Random) -> str:
+    """A follow-up request as a person chains it to the last answer ("Got it. ...", "Also, ..."), at the
+    style's rate; one that already opens with such a word is left alone."""
+    if not body or CHAINED.match(body) or rng.random() >= CARRY_RATE[style]:
+        return body
+    lowered = style in ("terse", "sloppy")
+    runs_on = lowered or RUNS_ON.match(body) is not None
+    asks = QUESTION.match(body[:1].upper() + body[1:]) is not None or ASKS.match(body) is not None
+    lead = rng.choice(CARRY_SENTENCE[style] + ((CARRY_ASK if asks else CARRY_ORDER)[style] if runs_on else ()))
+    if lead.endswith((". ", "! ", ": ")) or lowered:
+        return lead + body
+    return lead + _lower_first(body)
 
 
 def _upper(body: str, style: Style) -> str:

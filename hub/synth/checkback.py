@@ -24,6 +24,12 @@ PHRASINGS = (
     "What does the {noun} say now?",
     "Let me see the {noun} again, please.",
     "And where does the {noun} stand now?",
+    "Did that go through? Show me the {noun}.",
+    "Can I see the {noun} as it is now?",
+    "What's the {noun} looking like after that?",
+    "Read the {noun} back to me so I know it's right.",
+    "Just to be sure, what does the {noun} show now?",
+    "Pull the {noun} up again, I want to check it.",
 )
 WEIGHT = 0.6  # below a server's own follow-ups: those carry the dialogue's goal further
 _BUILT: dict[int, list[Intent]] = {}

@@ -130,6 +130,8 @@ def group_overall(s: Scene) -> None:
         "How's that whole area of my budget looking this month?",
         "Where do I stand on that group of spending now?",
         "Am I still within budget for that kind of thing this month, everything around it included?",
+        "And the wider group that falls under, how is it doing this month?",
+        "Zoom out a bit: how's the whole group it belongs to tracking this month?",
     )
 
 

@@ -1231,6 +1231,9 @@ def safe_copy(s: Scene) -> None:
             "Keep a copy of that in my backups too.",
             "Stash a spare of it in ~/backups, would you?",
             "Put a copy of it with my backups, just in case.",
+            "Back that one up too, into ~/backups.",
+            "I'd feel better with a copy of it in my backups folder.",
+            "Drop a duplicate of it into ~/backups as well.",
         )
         s.call("copy_path", source=known, destination=f"{HOME}/backups")
         return
@@ -1535,6 +1538,8 @@ def lock_down(s: Scene) -> None:
             "And make that one private: only me.",
             "Lock it down so only I can open it.",
             "Also, nobody but me should be able to see that one.",
+            "Make that file readable by me alone.",
+            "Nobody else should be able to open that one, please.",
         )
         s.call("change_mode", path=known, mode=s.rng.choice(("600", "go-rwx")))
         return

@@ -187,6 +187,8 @@ def my_groups(s: Scene) -> None:
         {"home_id": hid},
         "What groups of devices have I got?",
         "Which device groups are set up, and is everything in them online?",
+        "How are my devices grouped at the moment?",
+        "Show me the device groups in this home.",
     )
 
 

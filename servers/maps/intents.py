@@ -259,6 +259,8 @@ def something_near_me(s: Scene) -> None:
         "What are the hours of the closest one?",
         "Tell me more about the nearest one. Phone number?",
         "The closest one: what's the address and is it any good?",
+        "Can I get the phone number of the nearest one?",
+        "What do you have on the closest of those? Hours, phone, anything.",
     )
     s.call("get_place", place_id=near[0]["place_id"])
     focus(s, near[0]["place_id"])

@@ -91,6 +91,8 @@ def my_waiting_offers(s: Scene) -> None:
         "What other offers do I have waiting?",
         "Which of my offers are still open?",
         "Anything I offered on that hasn't been answered yet?",
+        "Are any of my other offers still waiting on a reply?",
+        "Which sellers haven't got back to me on my offers?",
     )
     s.call("list_offers", buyer_id=me["user_id"], status="pending")
 

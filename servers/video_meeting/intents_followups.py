@@ -116,7 +116,12 @@ def taped_before(s: Scene) -> None:
     if not s.rows("SELECT 1 FROM meetings WHERE host_id = ?", u["user_id"]):
         raise Skip("the user hosts nothing")
     s.asked("list_meetings", host_id=u["user_id"], has_recording=True)
-    s.say("Which of my calls have been recorded so far?", "Which meetings I ran have a recording?")
+    s.say(
+        "Which of my calls have been recorded so far?",
+        "Which meetings I ran have a recording?",
+        "Do any of my meetings have a recording I could rewatch?",
+        "Were any of the calls I hosted recorded?",
+    )
     s.call("list_meetings", host_id=u["user_id"], has_recording=True)
 
 
