@@ -230,6 +230,10 @@ def test_boilerplate_and_core_on_hand_made_turns() -> None:
         phrasing.core("Unflag Sebastian Brown's 'Q3 review' email, it's done") == "unflag <name> <q> email, it's done"
     )
     assert phrasing.core("What does INV-00017 for ana@x.org owe at 3 pm?") == "what does <id> for <email> owe at <time>"
+    plain = phrasing.core("how much do I have left for groceries?")
+    assert phrasing.core("Got it. Also, how much do I have left for groceries?") == plain  # lead-ins are not phrasing
+    assert phrasing.core("ok cool. how much do I have left for groceries?") == plain
+    assert phrasing.core("Also available: how much do I have left?") != phrasing.core("how much do I have left?")
     assert phrasing.answer_form("Call it 'Offsite planning'.", "'Offsite planning'") == "call it <v>."
     assert phrasing.third_person("Ana Ruiz's invoice is due", "Ana Ruiz")
     assert phrasing.third_person("Ana Ruiz wants to pay", "Ana Ruiz")

@@ -177,6 +177,21 @@ RUNS_ON = re.compile(
 HEDGES_ORDER = ("When you get a moment, ", "If it's not too much trouble, ", "If you could, ", "Hoping you can help. ")
 
 
+def _lead_ins() -> re.Pattern[str]:
+    leads = {
+        lead.strip().rstrip(".!:,").lower()
+        for table in (CARRY_SENTENCE, CARRY_ASK, CARRY_ORDER)
+        for style in table.values()
+        for lead in style
+    }
+    words = "|".join(sorted(map(re.escape, leads), key=len, reverse=True))
+    return re.compile(rf"^(?:(?:{words})[.!:,]?\s+)+", re.I)
+
+
+# The lead-ins ``carry_on`` adds, for measures that must not count them as phrasing of their own.
+LEAD_IN = _lead_ins()
+
+
 def draw_style(rng: random.Random) -> Style:
     return rng.choices([s for s, _ in STYLES], [w for _, w in STYLES])[0]
 

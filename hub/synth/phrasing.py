@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from hub.kit.voice import LEAD_IN
 from hub.tasks import Task
 
 GREETING = re.compile(
@@ -56,11 +57,13 @@ PRONOUNS = frozenset(("I", "I'm", "I'd", "I've", "I'll"))
 
 
 def strip(text: str) -> str:
-    """The turn without its greeting, introduction opener, date aside and closer."""
+    """The turn without its greeting, introduction opener, date aside and closer, and without the lead-in that
+    chains a follow-up to the last answer ("Got it.", "Also,"): a repeated request is the same phrasing with or
+    without one."""
     text = ASIDE.sub("", text.strip())
     text = GREETING.sub("", text)
     text = INTRO.sub("", text, count=1)
-    return CLOSER.sub("", text).strip()
+    return LEAD_IN.sub("", CLOSER.sub("", text).strip())
 
 
 def core(text: str) -> str:
