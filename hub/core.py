@@ -38,6 +38,7 @@ class Hub:
         self.sessions = self.world.sessions
         self.dispatcher = self.world.dispatcher
         self.tasks = TaskSet.load(settings.tasks_path or BUILTIN_TASKS, self.library)
+        keep_task_worlds(self.library, self.tasks)
         self.episodes = EpisodeEngine(
             self.library,
             self.sessions,
@@ -75,6 +76,15 @@ def default_library(settings: Settings) -> Library:
     builtin = [SqliteMount(s, settings.now, settings.seed_cache) for s in servers]
     mounts = [load_mount(spec) for spec in settings.mounts]
     return Library(choose_servers(builtin, mounts, include_builtin=settings.builtin, only=settings.only))
+
+
+def keep_task_worlds(library: Library, tasks: TaskSet) -> None:
+    """Keep every world the task set lives on built: episodes of a set spread over more worlds than the seed cache
+    holds would otherwise rebuild a seed database on most opens."""
+    worlds = len({task.initial.seed for task in tasks})
+    for mount in library.mounts.values():
+        if isinstance(mount, SqliteMount):
+            mount.seed_cache = max(mount.seed_cache, worlds)
 
 
 def build_library(mounts: Sequence[str] | None = None, **choice: Any) -> Library:

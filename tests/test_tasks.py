@@ -58,3 +58,21 @@ def test_task_validation() -> None:
 def test_split_name() -> None:
     assert split_name("travel_booking__search_flights") == ("travel_booking", "search_flights")
     assert split_name("banking") is None and split_name("__x") is None
+
+
+def test_the_hub_keeps_every_world_its_task_set_lives_on() -> None:
+    from hub.config import REFERENCE_NOW
+    from hub.core import keep_task_worlds
+    from hub.state.library import Library
+    from servers import REGISTRY
+
+    library = Library.from_servers(REGISTRY[:2], REFERENCE_NOW, seed_cache=8)
+    base = next(iter(TaskSet.load(BUILTIN_TASKS, LIBRARY)))
+    tasks = TaskSet(
+        base.model_copy(update={"id": f"t{k}", "initial": base.initial.model_copy(update={"seed": k})})
+        for k in range(12)
+    )
+    keep_task_worlds(library, tasks)
+    assert {m.seed_cache for m in library.mounts.values()} == {12}  # type: ignore[attr-defined]
+    keep_task_worlds(library, TaskSet([base]))
+    assert {m.seed_cache for m in library.mounts.values()} == {12}  # type: ignore[attr-defined]
