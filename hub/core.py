@@ -81,10 +81,7 @@ def default_library(settings: Settings) -> Library:
 def keep_task_worlds(library: Library, tasks: TaskSet) -> None:
     """Keep every world the task set lives on built: episodes of a set spread over more worlds than the seed cache
     holds would otherwise rebuild a seed database on most opens."""
-    worlds = len({task.initial.seed for task in tasks})
-    for mount in library.mounts.values():
-        if isinstance(mount, SqliteMount):
-            mount.seed_cache = max(mount.seed_cache, worlds)
+    library.keep_worlds(len({task.initial.seed for task in tasks}))
 
 
 def build_library(mounts: Sequence[str] | None = None, **choice: Any) -> Library:

@@ -143,6 +143,12 @@ class Library:
                 freed += got
         return freed
 
+    def keep_worlds(self, count: int) -> None:
+        """Keep ``count`` seed worlds built per SQLite server (never fewer than its cache already keeps)."""
+        for mount in self.mounts.values():
+            if isinstance(mount, SqliteMount):
+                mount.seed_cache = max(mount.seed_cache, count)
+
     def mount(self, server: str) -> Mount:
         found = self.mounts.get(server)
         if found is None:

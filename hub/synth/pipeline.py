@@ -136,9 +136,7 @@ class Synthesizer:
         draw their world at random, so every server keeps every world's database (no rebuilds)."""
         worlds: list[int] = []
         seed, count = self.config.world_seed, self.config.world_count
-        for sqlite in self.library.mounts.values():
-            if isinstance(sqlite, SqliteMount):
-                sqlite.seed_cache = max(sqlite.seed_cache, count)
+        self.library.keep_worlds(count)
         while len(worlds) < count and seed < self.config.world_seed + 4 * count + 16:
             try:
                 for name, mount in self.library.mounts.items():  # noqa: B007 (named in the error below)
