@@ -11,6 +11,7 @@ import pytest
 from pydantic import Field
 
 from hub.kit import ArgumentError, Ctx, IsoDate, Query, Server, ToolError, insert_rows, listing
+from hub.kit.intent import chosen
 
 SCHEMA = """
 CREATE TABLE shelves (shelf_id TEXT PRIMARY KEY, room TEXT NOT NULL);
@@ -171,3 +172,12 @@ def test_listing_and_insert_rows(ctx: Ctx) -> None:
     assert ctx.db.execute("SELECT COUNT(*) FROM books").fetchone()[0] == len(BOOKS)
     with pytest.raises(sqlite3.IntegrityError):
         insert_rows(ctx.db, "books", [BOOKS[0]])
+
+
+def test_a_phrasing_choice_draws_one_word_per_turn_and_keeps_slots() -> None:
+    phrasing = "{Show me|Pull up|} the order {id}{| again}."
+    drawn = {chosen(phrasing, random.Random(seed)) for seed in range(60)}
+    assert {p.replace("  ", " ").strip() for p in drawn} >= {"Show me the order {id}.", "Pull up the order {id} again."}
+    assert all("|" not in p and "{id}" in p for p in drawn)
+    assert len(drawn) == 6
+    assert chosen("No choice in {id} [at {when}].", random.Random(0)) == "No choice in {id} [at {when}]."

@@ -234,6 +234,8 @@ def test_boilerplate_and_core_on_hand_made_turns() -> None:
     assert phrasing.core("Got it. Also, how much do I have left for groceries?") == plain  # lead-ins are not phrasing
     assert phrasing.core("ok cool. how much do I have left for groceries?") == plain
     assert phrasing.core("Also available: how much do I have left?") != phrasing.core("how much do I have left?")
+    assert phrasing.core("Quantity: 12.") == "quantity: <n>"  # "ty" inside a word is no thank-you
+    assert phrasing.boilerplate("The quantity is 12, ty") == {"closer"}
     assert phrasing.answer_form("Call it 'Offsite planning'.", "'Offsite planning'") == "call it <v>."
     assert phrasing.third_person("Ana Ruiz's invoice is due", "Ana Ruiz")
     assert phrasing.third_person("Ana Ruiz wants to pay", "Ana Ruiz")

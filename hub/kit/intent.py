@@ -49,6 +49,7 @@ MAX_CALLS = 5
 MAX_TURNS = 3
 SLOT = re.compile(r"\{(\w+)\}")
 OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
+CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")  # "{Show me|Pull up} the order": one of the words, drawn per turn
 
 
 class Skip(Exception):
@@ -366,7 +367,8 @@ class Scene:
         return Given(value, text, name, tool, param, about)
 
     def say(self, *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> None:
-        """Start a user turn. One phrasing is drawn; on a ``minimal`` opening turn, one of ``minimal``.
+        """Start a user turn. One phrasing is drawn; on a ``minimal`` opening turn, one of ``minimal``; then one
+        word of each ``{a|b}`` choice in it ("{Show me|Pull up} the order{| again}").
 
         ``{slot}`` is filled from ``slots``; a ``[...]`` segment is dropped when a slot in it is
         withheld (a clarify task), so phrasings stay grammatical without the value."""
@@ -374,7 +376,7 @@ class Scene:
         options = list(minimal) if opening and self.level == "minimal" and minimal else list(phrasings)
         if not options:
             raise IntentError("say() needs at least one phrasing")
-        phrasing = self.rng.choice(options)
+        phrasing = chosen(self.rng.choice(options), self.rng)
         missing = [k for k in SLOT.findall(phrasing) if k not in slots]
         if missing:
             raise IntentError(f"say(): no value for slot(s) {missing} in {phrasing!r}")
@@ -496,6 +498,21 @@ class Scene:
         if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in self.calls):
             raise Skip(f"{tool} already ran on that")
 
+    def it(self, key: str, named: str) -> str:
+        """How the user points at what the dialogue is about (``memory[key]``): "it" while nothing else was listed
+        since they named it, else ``named`` filled from it (``'the "{title}" one'``), which names it again."""
+        known = self.memory[key]
+        if known.get("named", True):
+            return "it"
+        self.memory[key] = {**known, "named": True}  # a new dict: a rolled-back follow-up restores the old one
+        return named.format(**known)
+
+    def listed_others(self, key: str) -> None:
+        """After a listing of other entities, "it" no longer points at ``memory[key]``: ``it`` names it next time."""
+        known = self.memory.get(key)
+        if known:
+            self.memory[key] = {**known, "named": False}
+
     def be(self, name: str) -> None:
         """Make the persona an entity of the state (a workspace member, an account holder), keeping the tone.
         ``Skip`` in a follow-up that would make someone else talk than the earlier turns did."""
@@ -527,6 +544,12 @@ def _text(value: Any) -> str:
     if isinstance(value, Given):
         return value.text
     return str(value)
+
+
+def chosen(phrasing: str, rng: random.Random) -> str:
+    """The phrasing with each ``{a|b|c}`` choice resolved to one of its words (an empty one leaves nothing):
+    the ways a person says the same request, written once."""
+    return CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), phrasing)
 
 
 def fill(phrasing: str, slots: dict[str, Any], withheld: str | None = None) -> str:

@@ -29,7 +29,7 @@ GREETING = re.compile(
 )
 INTRO = re.compile(r"^(?:(?:i'm|i am|this is|it's|its|im) [^.:;!?]{2,60}?|[^.:;!?,]{2,40}? here)[.:;!,]\s*", re.I)
 CLOSER = re.compile(
-    r"[.!]?\s*(thanks|thank you|thx|ty|cheers|appreciate it|much appreciated|you're a star)[^.!?]{0,30}[.!]?\s*$",
+    r"[.!]?\s*\b(thanks|thank you|thx|ty|cheers|appreciate it|much appreciated|you're a star)\b[^.!?]{0,30}[.!]?\s*$",
     re.I,
 )
 ASIDE = re.compile(r"\s*(\(it's [^)]* today\.\)|\(today being [^)]*\)|for reference, today is [^.]*\.)", re.I)

@@ -13,10 +13,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day, money
+from hub.kit.speaker import Says, Search, Speaker
 from servers.banking.tools import banking
 
-CUSTOMER = "SELECT customer_id, name, email, city FROM customers"
-ACCOUNT = "SELECT * FROM accounts"
+CUSTOMERS = "SELECT customer_id, name, email, city FROM customers"
+ACCOUNTS = "SELECT * FROM accounts"
 WORDS = {"checking": "checking account", "savings": "savings account", "business": "business account"}
 MEMOS = (
     "Rent",
@@ -44,68 +45,31 @@ PAYEES = (
 )
 
 
-def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The customer talking: the one an earlier turn established (``Skip`` when they do not fit ``where``),
-    else a fresh pick among all customers that fit."""
-    known = s.recall(
-        "customer", "customer_id", CUSTOMER + f" WHERE customer_id = ? AND ({where})", *params, who="customer"
-    )
-    if known is not None:
-        return known
-    c = s.pick(CUSTOMER + f" WHERE {where}", *params)
-    s.be(c["name"])
-    return c
+SPEAKER = Speaker(
+    table="customers",
+    key="customer_id",
+    select=CUSTOMERS,
+    memory="customer",
+    says=(Says("{name}", "name"), Says("{name} from {city}", "name", "city"), Says("{name} ({email})", "email")),
+    search=Search("search_customers", "customers", by=("name", "email")),
+    late=True,
+)
+me = SPEAKER.me
+find_me = SPEAKER.find
 
 
 def who(s: Scene, c: dict[str, Any]) -> str:
-    """How the customer introduces themself, proven to pick them out among all customers. Some read their
-    customer number off a statement; then the agent needs no search."""
+    """How the customer introduces themself (``SPEAKER.says``); some read their customer number off a
+    statement, and then the agent needs no search."""
     if not s.turns and s.level == "complete" and s.rng.random() < 0.15:
         s.memory["customer"] = {"customer_id": c["customer_id"], "name": c["name"]}
-        return s.refer(
+        number = Ref(
+            "{name}, customer number {customer_id}",
+            "SELECT customer_id FROM customers WHERE customer_id = ?",
             c["customer_id"],
-            Ref(
-                "{name}, customer number {cid}",
-                "SELECT customer_id FROM customers WHERE customer_id = ?",
-                c["customer_id"],
-            ),
-            name=c["name"],
-            cid=c["customer_id"],
         )
-    return s.refer(
-        c["customer_id"],
-        Ref("{name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
-        Ref(
-            "{name} from {city}", "SELECT customer_id FROM customers WHERE name = ? AND city = ?", c["name"], c["city"]
-        ),
-        Ref("{name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
-        name=c["name"],
-        city=c["city"],
-        email=c["email"],
-    )
-
-
-def find_me(s: Scene, c: dict[str, Any]) -> str:
-    """The discovery call for the customer's id (skipped once an earlier turn found it)."""
-    known = s.memory.get("customer")
-    if known and known["customer_id"] == c["customer_id"]:
-        return str(known["customer_id"])
-    query = (
-        c["email"]
-        if s.rows("SELECT 1 FROM customers WHERE name = ? AND customer_id != ?", c["name"], c["customer_id"])
-        and s.rng.random() < 0.5
-        else c["name"]
-    )
-    hit = s.find(
-        "search_customers",
-        "customers",
-        "customer_id",
-        c["customer_id"],
-        missing="the customer is past the first page of the search",
-        query=query,
-    )
-    s.memory["customer"] = hit
-    return str(hit["customer_id"])
+        return s.refer(c["customer_id"], number, **c)
+    return SPEAKER.who(s, c)
 
 
 def customer_asks(s: Scene, c: dict[str, Any], *phrasings: str, **slots: Any) -> str:
@@ -150,7 +114,7 @@ def acc_ref(s: Scene, acc: dict[str, Any]) -> str:
 
 
 def owned(s: Scene, c: dict[str, Any], where: str, *params: Any) -> dict[str, Any]:
-    return s.pick(ACCOUNT + f" WHERE customer_id = ? AND ({where})", c["customer_id"], *params)
+    return s.pick(ACCOUNTS + f" WHERE customer_id = ? AND ({where})", c["customer_id"], *params)
 
 
 def payee_ref(s: Scene, customer_id: str, payee: dict[str, Any]) -> str:
@@ -571,7 +535,7 @@ def close_an_account(s: Scene) -> None:
     )
     acc = owned(s, c, "status = 'active' AND balance > 0 AND balance <= 25000")
     others = s.rows(
-        ACCOUNT + " WHERE customer_id = ? AND status = 'active' AND account_id != ?",
+        ACCOUNTS + " WHERE customer_id = ? AND status = 'active' AND account_id != ?",
         c["customer_id"],
         acc["account_id"],
     )
@@ -715,7 +679,7 @@ def current_account(s: Scene, where: str = "1=1") -> dict[str, Any]:
     acc = s.memory.get("account")
     if not acc or not s.memory.get("customer"):
         raise Skip("no account in the dialogue yet")
-    found = s.rows(ACCOUNT + f" WHERE account_id = ? AND ({where})", acc["account_id"])
+    found = s.rows(ACCOUNTS + f" WHERE account_id = ? AND ({where})", acc["account_id"])
     if not found:
         raise Skip("the account does not fit")
     return found[0]

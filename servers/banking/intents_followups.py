@@ -10,7 +10,7 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, money
 from servers.banking.intents import (
-    ACCOUNT,
+    ACCOUNTS,
     NOTES_IN,
     NOTES_OUT,
     PAYEES,
@@ -60,7 +60,7 @@ def top_up_from_other(s: Scene) -> None:
     """Money moves between the dialogue's account and another of the customer's accounts."""
     acc = current_account(s, "status = 'active'")
     other = s.pick(
-        ACCOUNT + " WHERE customer_id = ? AND status = 'active' AND account_id != ? AND balance > 60",
+        ACCOUNTS + " WHERE customer_id = ? AND status = 'active' AND account_id != ? AND balance > 60",
         acc["customer_id"],
         acc["account_id"],
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.banking.intents import ACCOUNT, acc_ref, customer_asks, find_me, me, my_accounts, owned, who
+from servers.banking.intents import ACCOUNTS, acc_ref, customer_asks, find_me, me, my_accounts, owned, who
 from servers.banking.tools import banking
 
 
@@ -55,7 +55,7 @@ def my_balances(s: Scene) -> None:
 @banking.intent(covers=("get_account",), weight=0.8)
 def account_by_number(s: Scene) -> None:
     """A customer reads their account number off a statement and asks about that account."""
-    acc = s.pick(ACCOUNT + " WHERE status != 'closed'")
+    acc = s.pick(ACCOUNTS + " WHERE status != 'closed'")
     c = s.rows("SELECT customer_id, name FROM customers WHERE customer_id = ?", acc["customer_id"])[0]
     s.be(c["name"])
     s.say(
