@@ -22,30 +22,52 @@ QUOTED = re.compile(r"^(['\"]).*\1$", re.S)
 NOUN = re.compile(r"^(?!(?:what|which|how|who|whom|when|where|why|whether|if)\b)[a-z]", re.I)
 NAMING = ("name", "title", "subject", "topic")  # what the user calls a thing they are making
 
-ANY = (
-    "Oh, sorry: {v}.",
-    "Sorry, forgot that. It's {v}.",
-    "Ah, right: {v}.",
-    "{v}, sorry about that.",
-    "Good catch. {v}.",
-    "Let's go with {v}.",
-    "Sorry, I left that out: {v}.",
-    "The {name} is {v}.",
-    "Right, the {name} is {v}.",
-    "{Name}: {v}.",
-    "For the {name}, {v}.",
-    "Oops. {v}.",
-    "Oh, the {name}? {v}.",
-    "Sorry, the {name} should be {v}.",
-    "I meant to give you the {name}: {v}.",
-    "{v} for the {name}.",
-    "The {name} I want is {v}.",
-    "Ah, the {name}. {v}.",
-    "My bad, the {name} is {v}.",
-    "Good question. The {name} is {v}.",
-    "As for the {name}, {v}.",
-    "I'd go with {v} for the {name}.",
+# A plain or chatty answer is composed: an optional owning-up ("Oh, sorry:", "Good catch."), a frame that carries
+# the value ("the {name} is {v}", or one that fits its kind), now and then an afterthought. People vary each part.
+OWNING_UP = (
+    "Oh, sorry: ",
+    "Sorry, ",
+    "Ah, right: ",
+    "Good catch. ",
+    "Oops. ",
+    "My bad, ",
+    "Sorry, I left that out: ",
+    "Right, ",
+    "Ah, ",
+    "Good question. ",
+    "Oh, ",
+    "Whoops, ",
+    "Sorry, forgot that. ",
+    "Of course. ",
+    "Ah yes, ",
+    "Fair point. ",
 )
+ANY = (
+    "{v}.",
+    "it's {v}.",
+    "let's go with {v}.",
+    "the {name} is {v}.",
+    "{Name}: {v}.",
+    "for the {name}, {v}.",
+    "{v} for the {name}.",
+    "the {name} I want is {v}.",
+    "the {name} should be {v}.",
+    "I meant to give you the {name}: {v}.",
+    "as for the {name}, {v}.",
+    "I'd go with {v} for the {name}.",
+    "the {name}? {v}.",
+)
+AFTERTHOUGHTS = (
+    " I forgot to say.",
+    " Should have said that first.",
+    " That's the one I meant.",
+    " Sorry for the back and forth.",
+    " Hope that's enough to go on.",
+    " I should have put that in.",
+    " Slipped my mind.",
+)
+OWN_RATE = 0.6
+AFTER_RATE = 0.2
 BY_KIND = {
     "money": (
         "It should be {v}.",
@@ -102,7 +124,25 @@ def kind(text: str, name: str) -> str:
 
 def reply(text: str, name: str, rng: random.Random, style: Style = "plain") -> str:
     """One answer carrying ``text`` (the value as the user writes it) about the ``name`` of the value."""
-    forms = TERSE if style in ("terse", "sloppy") else ANY + BY_KIND[kind(text, name)]
+    terse = style in ("terse", "sloppy")
+    forms = TERSE if terse else ANY + tuple(_lower(f) for f in BY_KIND[kind(text, name)])
     if not NOUN.match(name):  # "what it is" does not read as "the what it is is ..."
         forms = tuple(f for f in forms if "ame}" not in f)
-    return rng.choice(forms).format(v=text, name=name, Name=name[:1].upper() + name[1:])
+    body = rng.choice(forms).format(v=text, name=name, Name=name[:1].upper() + name[1:])
+    if terse:
+        return body
+    if rng.random() < OWN_RATE:
+        leads = [w for w in OWNING_UP if not (w.endswith(": ") and re.search(r"[:?]", body))]  # one colon is enough
+        lead = rng.choice(leads)
+        body = lead + (_upper(body) if lead.endswith(". ") else body)
+    else:
+        body = _upper(body)
+    return body + rng.choice(AFTERTHOUGHTS) if rng.random() < AFTER_RATE else body
+
+
+def _lower(form: str) -> str:
+    return form if form.startswith(("{", "I ", "I'")) else form[:1].lower() + form[1:]
+
+
+def _upper(body: str) -> str:
+    return body[:1].upper() + body[1:]
