@@ -3,7 +3,7 @@ scores, with the benchmark's own table (``hub.suites.tables``).
 
 Runs in the suite's own environment (a command started elsewhere re-runs itself there: ``hub.suites.cli``).
 Unless ``--hub URL`` names a hub already serving the suite (``prove-hub suite serve``), it starts one on a free
-loopback port in this process; every task then plays through ``/ws`` as a trainer's rollouts do
+loopback port in a process of its own; every task then plays through ``/ws`` as a trainer's rollouts do
 (``trainer_client.evaluate``).
 """
 
@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from hub.suites import SUITES, Suite, get_suite
-from hub.suites.cli import SUITE_PARSER, add_eval_args, here_or_there, write_tasks
+from hub.suites.cli import SUITE_PARSER, add_eval_args, here_or_there
 from hub.suites.tables import suite_table
+from trainer_client.hub_process import HubProcess
 
 
 def cmd_suite_eval(args: argparse.Namespace) -> int:
@@ -86,34 +87,22 @@ def suite_max_steps(suite: Suite) -> int:
 
 
 class local_hub:
-    """A hub serving the suite on a free loopback port, in this process, for the length of a ``with``."""
+    """A hub serving the suite (``prove-hub suite serve NAME``) in a process of its own on a free loopback
+    port, for the length of a ``with``."""
 
     def __init__(self, suite: Suite, args: argparse.Namespace) -> None:
         self.suite, self.args = suite, args
 
     async def __aenter__(self) -> str:
-        from hub.app import create_app
-        from hub.config import Settings
-        from hub.testing import serve
-
-        path, mounts, count, problems = write_tasks(self.suite, None)
-        for line in problems:
-            print(f"not imported: {line}", file=sys.stderr)
         self.tmp = tempfile.TemporaryDirectory(prefix="prove-suite-")
-        settings = Settings(
-            mounts=mounts,
-            builtin=False,
-            tasks_path=str(path),
-            store_path=str(Path(self.tmp.name) / "store.db"),
-            max_state_bytes=None,
-            **user_settings(self.args),
-        )
-        self.serving = serve(create_app(settings))
-        live = await self.serving.__aenter__()
-        return live.url
+        store = str(Path(self.tmp.name) / "store.db")
+        flags = [f"--{k.replace('_', '-')}={v}" for k, v in user_settings(self.args).items()]
+        self.hub = HubProcess(["suite", "serve", self.suite.name, "--store", store, *flags])
+        await asyncio.to_thread(self.hub.start)
+        return self.hub.url
 
     async def __aexit__(self, *exc: object) -> None:
-        await self.serving.__aexit__(None, None, None)
+        await asyncio.to_thread(self.hub.stop)
         self.tmp.cleanup()
 
 
