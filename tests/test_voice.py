@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hub.kit.answers import ANY, BY_KIND, TERSE, kind, reply
 from hub.kit.intent import CallRecord, Given, Persona, Scene, TurnDraft, answer, speak
-from hub.kit.voice import Style, draw_habits, habitual, split_intro, styled
+from hub.kit.voice import CLASHES, Style, draw_habits, habitual, split_intro, styled
 from hub.synth import phrasing
 from hub.synth.goals import asks_again
 from hub.tasks import GTStep, Task, Turn
@@ -295,8 +295,11 @@ def test_habits_reword_around_the_slots_only() -> None:
     assert habitual("What is {what}?", ("so",)) == "So, what is {what}?"
     assert habitual("{what} can you show me", ("could", "let_me_see")) == "{what} could you let me see"
     assert habitual("Show me {show}", ("pull_up",)) == "Pull up {show}"
+    assert habitual("Can you move {it} to {b}?", ("for_me", "just")) == "Can you just move {it} to {b} for me?"
+    assert habitual("Can you check it? And {x}?", ("for_me",)) == "Can you check it? And {x}?"  # two asks: left
+    assert habitual("Give me {x}. Tell me {y}.", ("get_me", "let_me_know")) == "Get me {x}. Tell me {y}."
     habits = [draw_habits(random.Random(k)) for k in range(300)]
-    assert all(not {"could", "would"} <= set(h) for h in habits) and len(set(habits)) > 40
+    assert all(len(set(h) & set(group)) <= 1 for h in habits for group in CLASHES) and len(set(habits)) > 80
 
 
 def test_terse_people_give_orders_and_sloppy_ones_skip_apostrophes() -> None:

@@ -107,7 +107,20 @@ HABITS: dict[str, tuple[Rule, ...]] = {
     "so": ((r"^(What|Which|How|Who|When|Where|Is|Are|Do|Does|Did|Any)\b", lambda m: "So, " + m[1].lower()),),
     "okay": ((r"^(Now|Also|And|Then)\b,? ", "Okay, "),),
     "need": ((r"^I want\b", "I need"), (r"^I'd like\b", "I need")),
+    "like_to_see": ((r"^Show me\b", "I'd like to see"),),
+    "get_me": ((r"^Give me\b", "Get me"), (r"^Pull up\b", "Get me")),
+    "let_me_know": ((r"^Tell me\b", "Let me know"),),
+    "just": ((r"^(Can|Could|Would) you (?!just\b)", r"\1 you just "),),
+    "for_me": ((r"^(Can|Could|Would) you ((?:(?!for me)[^?.!])+)\?$", r"\1 you \2 for me?"),),
+    "quickly": ((r"^(Can|Could|Would) you (?!just\b|quickly\b)", r"\1 you quickly "),),
 }
+# Turns of phrase a person has one of at most: they say the same thing differently.
+CLASHES = (
+    ("could", "would"),
+    ("let_me_see", "pull_up", "like_to_see", "get_me"),
+    ("want", "need"),
+    ("just", "quickly"),
+)
 FOLLOW_HABITS = ("so", "okay")
 IMPERATIVE = re.compile(r"^(?:Can|Could|Would|Will) you (?:please )?(?=[a-z])")
 APOSTROPHE = re.compile(r"\b([A-Za-z]+)'(s|m|t|re|ll|d|ve)\b")
@@ -200,8 +213,12 @@ def draw_habits(rng: random.Random) -> tuple[str, ...]:
     """A person's turns of phrase ("could you" for "can you", "please" at the end): none to three, kept all dialogue."""
     names = sorted(HABITS)
     picked = rng.sample(names, rng.choice((0, 1, 1, 2, 2, 3)))
-    clash = {"could": "would", "let_me_see": "pull_up", "want": "need"}
-    return tuple(sorted(h for h in picked if clash.get(h) not in picked or h not in clash))
+    kept = [h for h in picked if not any(h in group and picked.index(h) > _first(group, picked) for group in CLASHES)]
+    return tuple(sorted(kept))
+
+
+def _first(group: tuple[str, ...], picked: list[str]) -> int:
+    return min(picked.index(h) for h in group if h in picked)
 
 
 def habitual(phrasing: str, habits: tuple[str, ...], opening: bool = False) -> str:
