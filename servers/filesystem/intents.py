@@ -1065,64 +1065,67 @@ def new_meeting_note(s: Scene) -> None:
         s.call("append_file", path=made["path"], content=f"- {extra}")
 
 
-SETTINGS = (  # file, what Maya calls it, the line pattern, a choice of new lines, how she says the new value
+SETTINGS = (  # file, the folder searched, what Maya calls it (the key and the folder), the key, its line, new values
     (
         f"{HOME}/projects/weather-cli/src/weather_cli/api.py",
-        "the weather app's request timeout",
-        r"TIMEOUT = \d+",
-        lambda r: r.choice((20, 30, 45)),
+        f"{HOME}/projects/weather-cli",
+        "the TIMEOUT in my weather-cli project",
+        "TIMEOUT",
         "TIMEOUT = {v}",
-        "{v} seconds",
+        (20, 30, 45),
     ),
     (
         f"{HOME}/projects/weather-cli/src/weather_cli/cache.py",
-        "how long the weather app caches answers",
-        r"TTL_SECONDS = \d+",
-        lambda r: r.choice((1200, 1800, 3600)),
+        f"{HOME}/projects/weather-cli",
+        "TTL_SECONDS, how long my weather-cli app caches answers",
+        "TTL_SECONDS",
         "TTL_SECONDS = {v}",
-        "{v} seconds",
+        (1200, 1800, 3600),
     ),
     (
         f"{PIPELINE}/config.yaml",
-        "how many days the ETL keeps data",
-        r"retention_days: \d+",
-        lambda r: r.choice((14, 120, 180, 365)),
+        PIPELINE,
+        "retention_days in the data-pipeline config",
+        "retention_days",
         "retention_days: {v}",
-        "{v} days",
+        (14, 120, 180, 365),
     ),
     (
         f"{HOME}/.config/app/settings.json",
-        "my editor's font size",
-        r'"font_size": \d+',
-        lambda r: r.choice((15, 16, 18)),
+        f"{HOME}/.config",
+        "the font_size of my app settings under ~/.config",
+        "font_size",
         '"font_size": {v}',
-        "{v}",
+        (15, 16, 18),
     ),
 )
 
 
 @filesystem.intent(covers=("grep_files", "replace_in_file", "read_file"), weight=1.3)
 def tweak_setting(s: Scene) -> None:
-    """Maya changes one setting in a config or source file, found by searching for it."""
+    """Maya changes one setting in a config or source file, found by searching for its key in the project; she
+    says the new line as it should read."""
     start(s)
-    path, what, pattern, choose, line, said = s.rng.choice(SETTINGS)
-    value = choose(s.rng)
+    path, where, what, key, line, values = s.rng.choice(SETTINGS)
+    value = s.rng.choice(values)
     current = s.rows("SELECT content FROM nodes WHERE path = ?", path)[0]["content"]
+    pattern = re.escape(line).replace(re.escape("{v}"), r"\d+")
     old = re.search(pattern, current)
     if old is None or old.group(0) == line.format(v=value):
         raise Skip("already set")
-    new = s.given(line.format(v=value), said.format(v=value), "new value", "replace_in_file", "replacement")
+    new = s.given(line.format(v=value), line.format(v=value), "new value", "replace_in_file", "replacement")
     s.say(
-        "Change {what}[ to {new}].",
+        "Change {what}[ so it reads {new}].",
         "Set {what}[ to {new}], please.",
-        "{What} is wrong[; make it {new}].",
+        "{What} is wrong[; make the line {new}].",
+        "{Could you|Please} {update|fix} {what}[: I want {new}].",
         minimal=["{What} needs bumping[ to {new}]."],
         what=what,
         What=what[:1].upper() + what[1:],
         new=new,
     )
-    hits = s.call("grep_files", pattern=pattern, path=posixpath.dirname(path), recursive=True)["matches"]
-    hit = [h for h in hits if h["path"] == path]
+    hits = s.call("grep_files", pattern=key, path=where, recursive=True)["matches"]
+    hit = [h for h in hits if h["path"] == path and re.search(pattern, h["line"])]
     if len(hit) != 1:
         raise Skip("the setting is not found once")
     found = re.search(pattern, hit[0]["line"])  # only the setting itself: the line's comma or comment stays
@@ -1386,10 +1389,11 @@ def restore_backup(s: Scene) -> None:
 
 # Data files ------------------------------------------------------------------------------------
 
+SALES = {4: "region", 5: "product"}
 CSVS = (  # path, how Maya names it, {column: (field number, how she names the column)}
     (f"{DOCS}/budget-2026.csv", "my 2026 budget spreadsheet", {2: "category", 3: "payee"}),
     (f"{DOCS}/contacts.csv", "my contacts list", {4: "city", 5: "company"}),
-    (f"{HOME}/Pictures/photos-index.csv", "my photo index", {2: "album", 4: "camera"}),
+    (f"{HOME}/Pictures/photos-index.csv", "the photo index in my Pictures", {2: "album", 4: "camera"}),
     ("/srv/shared/team-contacts.csv", "the team contact sheet in the shared folder", {4: "city", 5: "role"}),
 )
 
@@ -1401,7 +1405,7 @@ def spreadsheet_tally(s: Scene) -> None:
     path, what, cols = s.rng.choice(
         CSVS
         + tuple(
-            (p, f"the {p[-11:-4].replace('_', ' ').upper()} sales export", {4: "region", 5: "product"})
+            (p, f"the {p[-11:-4].replace('_', ' ').upper()} sales export in the data-pipeline data folder", SALES)
             for p in [r["path"] for r in under(s, f"{PIPELINE}/data", "sales_*")]
         )
     )
@@ -1436,8 +1440,14 @@ def spreadsheet_tally(s: Scene) -> None:
         s.say("Just list the different {c} values, no counts.", "Which {c} values appear at all?", c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",")
     else:
-        s.say("Show me only the {c} column.", "Give me just the {c} of every row.", c=col)
-        s.call("cut_columns", path=top["path"], fields=str(field))
+        s.say(
+            "Show me only columns {f}: the first one and the {c}.",
+            "Give me just fields {f} of every row, so the {c} next to the first column.",
+            "{Cut|Strip} it down to columns {f}, the first column and the {c}.",
+            c=col,
+            f=f"1,{field}",
+        )
+        s.call("cut_columns", path=top["path"], fields=f"1,{field}")
 
 
 @filesystem.intent(covers=("head_file", "sort_lines", "cut_columns"), weight=1.2)
@@ -1449,7 +1459,7 @@ def biggest_rows(s: Scene) -> None:
     options += [
         (
             p,
-            f"the {p[-11:-4].replace('_', ' ').upper()} sales export",
+            f"the {p[-11:-4].replace('_', ' ').upper()} sales export in the data-pipeline data folder",
             7,
             "orders",
             "1,4,7",
@@ -1482,10 +1492,12 @@ def biggest_rows(s: Scene) -> None:
     if hand_off(s, top["path"]):
         return
     s.say(
-        "Strip it down to {k} for every row.",
-        "I only need {k}. Give me those columns.",
-        "Just {k}, please, for the whole sheet.",
+        "Strip it down to columns {f}, {k}, for every row.",
+        "I only need {k}. Give me columns {f}.",
+        "Just columns {f}, please: {k}, for the whole sheet.",
+        "{Cut|Trim} it to fields {f} ({k}).",
         k=keep_words,
+        f=keep,
     )
     if s.rng.random() < 0.5:
         s.call("cut_columns", path=top["path"], fields=keep)
