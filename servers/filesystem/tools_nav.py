@@ -27,11 +27,13 @@ from servers.filesystem.core import (
     mode_string,
     node_at,
     require,
-    subtree,
     subtree_where,
+    who,
+)
+from servers.filesystem.core_nodes import (
+    subtree,
     used_bytes,
     view,
-    who,
 )
 
 Username = Annotated[

@@ -12,7 +12,6 @@ from pydantic import Field
 
 from hub.kit import Ctx, Entity, ToolError, fake, rows
 from servers.filesystem.core import (
-    MAX_FILE_BYTES,
     Content,
     NewPathArg,
     PathArg,
@@ -20,30 +19,35 @@ from servers.filesystem.core import (
     W,
     Who,
     X,
-    check_file_size,
     check_sticky,
-    children,
-    compile_regex,
-    ensure_space,
     existing,
     existing_file,
     filesystem,
-    insert,
     join,
     mode_string,
     node_at,
     normalize,
     parent_for_new,
-    primary_group,
-    readable_tree,
     require,
-    set_content,
     subtree_where,
-    touch_dir,
     utf8,
-    view,
     walk,
     who,
+)
+from servers.filesystem.core_nodes import (
+    children,
+    ensure_space,
+    insert,
+    primary_group,
+    readable_tree,
+    set_content,
+    touch_dir,
+    view,
+)
+from servers.filesystem.core_text import (
+    MAX_FILE_BYTES,
+    check_file_size,
+    compile_regex,
 )
 
 DestArg = Annotated[
