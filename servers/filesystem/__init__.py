@@ -23,8 +23,10 @@ from servers.filesystem import (  # noqa: F401  (registers them)
     intents,
     tools_archive,
     tools_nav,
+    tools_nav_find,
     tools_text,
     tools_write,
+    tools_write_paths,
 )
 from servers.filesystem.core import SCHEMA, filesystem
 from servers.filesystem.seed import seed

@@ -15,7 +15,14 @@ import re
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
-from servers.filesystem import tools_archive, tools_nav, tools_text, tools_write  # noqa: F401  (tools before intents)
+from servers.filesystem import (  # noqa: F401  (tools before intents)
+    tools_archive,
+    tools_nav,
+    tools_nav_find,
+    tools_text,
+    tools_write,
+    tools_write_paths,
+)
 from servers.filesystem.core import filesystem
 
 HOME = "/home/maya"
