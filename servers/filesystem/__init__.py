@@ -21,6 +21,12 @@ from __future__ import annotations
 
 from servers.filesystem import (  # noqa: F401  (registers them)
     intents,
+    intents_copies,
+    intents_lookup,
+    intents_perms,
+    intents_reading,
+    intents_system,
+    intents_tidy,
     tools_archive,
     tools_nav,
     tools_nav_find,
