@@ -12,6 +12,7 @@ This module holds where Maya keeps things and how she names them; the intents li
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
@@ -119,3 +120,27 @@ def note_of(s: Scene, where: str = "1=1", *params: Any) -> tuple[dict[str, Any],
         d=day(when, s.now).removeprefix("on "),
     )
     return n, text
+
+
+@dataclass(frozen=True)
+class OnIt:
+    """One turn about the file the dialogue is on, and one call on it: one of ``phrasings`` (``{n}``: one of
+    ``numbers``, passed as ``number``), then ``tool`` with the file as ``key`` and ``args``."""
+
+    tool: str
+    phrasings: tuple[str, ...]
+    args: dict[str, Any] = field(default_factory=dict)
+    numbers: tuple[int, ...] = ()
+    number: str = ""
+    key: str = "path"
+
+    def ask(self, s: Scene, path: str, **args: Any) -> Any:
+        n = s.rng.choice(self.numbers) if self.numbers else None
+        s.say(*self.phrasings, n=n)
+        extra = {self.number: n} if self.numbers else {}
+        return s.call(self.tool, **{self.key: path, **self.args, **extra, **args})
+
+
+def ask_one(s: Scene, rows: tuple[OnIt, ...], path: str) -> Any:
+    """One of ``rows`` asked about ``path``."""
+    return s.rng.choice(rows).ask(s, path)

@@ -13,12 +13,29 @@ from servers.filesystem.intents import (
     NOTES,
     PIPELINE,
     REPORTS,
+    OnIt,
     exists,
     hand_off,
     listed,
     remember,
     start,
     under,
+)
+
+BACK_IT_UP = OnIt(
+    "copy_path",
+    (
+        "{Keep|Put|Save} a copy of that in my backups too.",
+        "Stash a spare of it in ~/backups, {would you|please}?",
+        "Put a copy of it with my backups, just in case.",
+        "Back that one up too, into ~/backups.",
+        "I'd feel {better|safer} with a copy of it in my backups folder.",
+        "Drop a duplicate of it into ~/backups as well.",
+        "{Could you|Can you} copy it into my backups{| folder} as well?",
+        "And that one should go in my backups too, {as a copy|a second copy}.",
+    ),
+    {"destination": f"{HOME}/backups"},
+    key="source",
 )
 
 
@@ -33,15 +50,7 @@ def safe_copy(s: Scene) -> None:
             "SELECT 1 FROM nodes WHERE path = ? AND type = 'file' AND (mode & 4) = 4", known
         ):
             raise Skip("nothing to copy")
-        s.say(
-            "Keep a copy of that in my backups too.",
-            "Stash a spare of it in ~/backups, would you?",
-            "Put a copy of it with my backups, just in case.",
-            "Back that one up too, into ~/backups.",
-            "I'd feel better with a copy of it in my backups folder.",
-            "Drop a duplicate of it into ~/backups as well.",
-        )
-        s.call("copy_path", source=known, destination=f"{HOME}/backups")
+        BACK_IT_UP.ask(s, known)
         return
     doc = s.rng.choice(
         (

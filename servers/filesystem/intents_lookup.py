@@ -8,7 +8,20 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
 from servers.filesystem.core import filesystem
-from servers.filesystem.intents import DOCS, HOME, NOTES, REPORTS, TEXTS, folder, hand_off, listed, remember, start
+from servers.filesystem.intents import (
+    DOCS,
+    HOME,
+    NOTES,
+    REPORTS,
+    TEXTS,
+    OnIt,
+    ask_one,
+    folder,
+    hand_off,
+    listed,
+    remember,
+    start,
+)
 
 WORDS = (
     ("Postgres", "the Postgres upgrade"),
@@ -180,7 +193,7 @@ def size_up(s: Scene) -> None:
     if known and s.turns:
         if not s.rows("SELECT 1 FROM nodes WHERE path = ? AND type = 'file' AND binary = 0 AND (mode & 4) = 4", known):
             raise Skip("not a text")
-        more_on_it(s, known)
+        ask_one(s, MORE_ON_IT, known)
         return
     f = s.pick(TEXTS + " AND parent IN (?, ?, ?)", f"{DOCS}/letters", f"{DOCS}/recipes", REPORTS)
     title = f["name"][:-3].replace("-", " ")
@@ -219,35 +232,82 @@ def size_up(s: Scene) -> None:
     remember(s, path)
 
 
-def more_on_it(s: Scene, path: str) -> None:
-    """One more question about the file the dialogue is on."""
-    branch = s.rng.randrange(9)
-    if branch == 0:
-        s.say("How long is it, by the way?", "How many lines and words is that?", "And how big is it now?")
-        s.call("count_words", path=path)
-    elif branch == 1:
-        s.say("When was it last changed, and who owns it?", "Who can edit that one, and when was it last touched?")
-        s.call("get_file_info", path=path)
-    elif branch == 2:
-        n = s.rng.choice((3, 5, 8))
-        s.say("What are the last {n} lines of it?", "And how does it end? Last {n} lines.", n=n)
-        s.call("tail_file", path=path, lines=n)
-    elif branch == 3:
-        s.say("Give me its sha256 so I can compare it on my laptop.", "What's its sha256 fingerprint?")
-        s.call("compute_checksum", path=path)
-    elif branch == 4:
-        s.say("What's its MD5? The old backup tool wants that.", "I need its md5 sum.")
-        s.call("compute_checksum", path=path, algorithm="md5")
-    elif branch == 5:
-        s.say("Show it again with line numbers.", "Print it out with the lines numbered.")
-        s.call("read_file", path=path, number_lines=True)
-    elif branch == 6:
-        s.say("Show me its long listing line, like ls -l.", "What does it look like in a detailed listing?")
-        s.call("list_directory", path=path, long=True)
-    elif branch == 7:
-        n = s.rng.choice((5, 10, 20))
-        s.say("Show me the part from line {n} on.", "Start at line {n} and show me the rest.", n=n)
-        s.call("read_file", path=path, start_line=n)
-    else:
-        s.say("Does it mention TODO anywhere, any case?", "Is there a todo in it, upper or lower case?")
-        s.call("grep_files", pattern="todo", path=path, ignore_case=True)
+MORE_ON_IT = (  # one more question about the file the dialogue is on
+    OnIt(
+        "count_words",
+        (
+            "How long is it, by the way?",
+            "How many lines and words is that?",
+            "And how big is it now?",
+            "{Roughly|So} how long is it? I want to paste it into an email.",
+        ),
+    ),
+    OnIt(
+        "get_file_info",
+        (
+            "When was it last changed{, and who owns it|}?",
+            "Who can edit that one, and when was it last touched?",
+            "{Whose is it|Who owns it}, and {when did it last change|how old is it}?",
+        ),
+    ),
+    OnIt(
+        "tail_file",
+        (
+            "What are the last {n} lines of it?",
+            "And how does it end? Last {n} lines.",
+            "{Show me|Give me} its last {n} lines.",
+        ),
+        numbers=(3, 5, 8),
+        number="lines",
+    ),
+    OnIt(
+        "compute_checksum",
+        (
+            "Give me its sha256 so I can compare it on my laptop.",
+            "What's its sha256 fingerprint?",
+            "{I need|Can I get} the SHA-256 of it{| to check a download}.",
+        ),
+    ),
+    OnIt(
+        "compute_checksum",
+        ("What's its MD5? The old backup tool wants that.", "I need its md5 sum.", "{Give me|What's} the md5 of it?"),
+        {"algorithm": "md5"},
+    ),
+    OnIt(
+        "read_file",
+        (
+            "Show it again with line numbers.",
+            "Print it out with the lines numbered.",
+            "{Let me see|Show me} it {once more|again}, numbered line by line.",
+        ),
+        {"number_lines": True},
+    ),
+    OnIt(
+        "list_directory",
+        (
+            "Show me its long listing line, like ls -l.",
+            "What does it look like in a detailed listing?",
+            "{Give me|Show me} the ls -l line for it.",
+        ),
+        {"long": True},
+    ),
+    OnIt(
+        "read_file",
+        (
+            "Show me the part from line {n} on.",
+            "Start at line {n} and show me the rest.",
+            "{Skip|Jump} to line {n} and go from there.",
+        ),
+        numbers=(5, 10, 20),
+        number="start_line",
+    ),
+    OnIt(
+        "grep_files",
+        (
+            "Does it mention TODO anywhere, any case?",
+            "Is there a todo in it, upper or lower case?",
+            "{Are there|Did I leave} any todos in it? {Any case|Upper or lower case} counts.",
+        ),
+        {"pattern": "todo", "ignore_case": True},
+    ),
+)

@@ -6,7 +6,20 @@ import posixpath
 
 from hub.kit.intent import Ref, Scene, Skip
 from servers.filesystem.core import filesystem
-from servers.filesystem.intents import DOCS, HOME, NOTES, PIPELINE, REPORTS, TEXTS, exists, folder, remember, start
+from servers.filesystem.intents import (
+    DOCS,
+    HOME,
+    NOTES,
+    PIPELINE,
+    REPORTS,
+    TEXTS,
+    OnIt,
+    ask_one,
+    exists,
+    folder,
+    remember,
+    start,
+)
 
 
 def private_folder(s: Scene) -> None:
@@ -35,6 +48,29 @@ def private_folder(s: Scene) -> None:
     s.call("list_directory", path=info["path"], long=True, show_hidden=True)
 
 
+KEEP_PRIVATE = OnIt(
+    "change_mode",
+    (
+        "And make that one private: only me.",
+        "Lock it down so only I can open it.",
+        "Also, nobody but me should be able to {see|read} that one.",
+        "Make that file {readable|visible} by me alone.",
+        "Nobody else should be able to open that one, please.",
+        "{Please|} keep that one to myself: no access for anyone else.",
+        "Can you make it private? {Just me|Only me}, no group, no others.",
+        "Take everyone else's access off that {one|document}.",
+    ),
+)
+CHECK_MODE = (
+    OnIt("get_file_info", ("Show me the result.", "What are its permissions now?", "Double-check it for me.")),
+    OnIt(
+        "list_directory",
+        ("Show me its long listing now.", "List it in detail so I can see the new permissions."),
+        {"long": True},
+    ),
+)
+
+
 @filesystem.intent(covers=("get_file_info", "change_mode", "list_directory"), weight=1.2, follows=True)
 def lock_down(s: Scene) -> None:
     """Maya makes a private file readable only by her, or a script runnable (or, after a turn about a
@@ -46,14 +82,7 @@ def lock_down(s: Scene) -> None:
             "SELECT 1 FROM nodes WHERE path = ? AND owner = 'maya' AND type = 'file' AND (mode & 63) != 0", known
         ):
             raise Skip("nothing to lock down")
-        s.say(
-            "And make that one private: only me.",
-            "Lock it down so only I can open it.",
-            "Also, nobody but me should be able to see that one.",
-            "Make that file readable by me alone.",
-            "Nobody else should be able to open that one, please.",
-        )
-        s.call("change_mode", path=known, mode=s.rng.choice(("600", "go-rwx")))
+        KEEP_PRIVATE.ask(s, known, mode=s.rng.choice(("600", "go-rwx")))
         return
     if s.rng.random() < 0.2:
         private_folder(s)
@@ -94,12 +123,7 @@ def lock_down(s: Scene) -> None:
     info = s.call("get_file_info", path=f["path"])
     s.call("change_mode", path=info["path"], mode=mode)
     remember(s, info["path"])
-    if s.rng.random() < 0.5:
-        s.say("Show me the result.", "What are its permissions now?", "Double-check it for me.")
-        s.call("get_file_info", path=info["path"])
-    else:
-        s.say("Show me its long listing now.", "List it in detail so I can see the new permissions.")
-        s.call("list_directory", path=info["path"], long=True)
+    ask_one(s, CHECK_MODE, info["path"])
 
 
 @filesystem.intent(
