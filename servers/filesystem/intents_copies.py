@@ -128,7 +128,10 @@ def pack_backup(s: Scene) -> None:
     branch = s.rng.random()
     if branch < 0.4:
         s.say(
-            "What ended up in it?", "Show me what's inside so I know nothing's missing.", "Which things went into it?"
+            "What ended up in it?",
+            "Show me what's inside so I know nothing's missing.",
+            "Which things went into it?",
+            "{Did everything make it in|Is it all there}? Show me its contents.",
         )
         s.call("list_archive", archive_path=made["archive"])
     elif branch < 0.55:
@@ -138,7 +141,11 @@ def pack_backup(s: Scene) -> None:
         s.say("Give me its checksum for my records.", "What's its sha256? I keep a list.")
         s.call("compute_checksum", path=made["archive"])
     else:
-        s.say("Show me the first ten things in it.", "List just the first 10 entries inside it.")
+        s.say(
+            "Show me the first ten things in it.",
+            "List just the first 10 entries inside it.",
+            "{What are|Give me} the first ten {items|entries} in there.",
+        )
         s.call("list_archive", archive_path=made["archive"], limit=10)
     s.memory["archive"] = made["archive"]
 

@@ -82,7 +82,11 @@ def where_did_i_write(s: Scene) -> None:
         raise Skip("nothing on the first page")
     first = paths[-1]
     if s.rng.random() < 0.5:
-        s.say("Open the last one of those.", "Show me the last of those in full.")
+        s.say(
+            "Open the last one of those.",
+            "{Show me|Let me see} the last of those in full.",
+            "{And|OK,} the last one in that list: what's in it?",
+        )
         s.call("read_file", path=first)
     else:
         s.say("Show me the top of the last one.", "Just the first lines of the last one, please.")
@@ -168,7 +172,7 @@ def look_up_config(s: Scene) -> None:
         s.call("head_file", path=files[0], lines=15)
     if hand_off(s, files[0]):
         return
-    s.say("How many lines is it in total?", "How long is the whole thing?")
+    s.say("How many lines is it in total?", "How long is the whole thing?", "{And|So} how {long|big} is it, all told?")
     s.call("count_words", path=files[0])
 
 
@@ -225,10 +229,7 @@ def size_up(s: Scene) -> None:
     s.call("count_words", path=path)
     if hand_off(s, path):
         return
-    s.say(
-        "And when did I last touch it?", "When was it last changed?", "Who can edit it, and since when is it like this?"
-    )
-    s.call("get_file_info", path=path)
+    ask_one(s, MORE_ON_IT[1:2], path)
     remember(s, path)
 
 
@@ -247,6 +248,8 @@ MORE_ON_IT = (  # one more question about the file the dialogue is on
         (
             "When was it last changed{, and who owns it|}?",
             "Who can edit that one, and when was it last touched?",
+            "And when did I last touch it?",
+            "Who can edit it, and since when is it like this?",
             "{Whose is it|Who owns it}, and {when did it last change|how old is it}?",
         ),
     ),

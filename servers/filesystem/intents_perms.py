@@ -201,7 +201,12 @@ def hand_over(s: Scene) -> None:
     else:
         s.turns[-1].phrasing += " Their own group should have it too."
         s.call("change_owner", path=f["path"], owner=login, group=login)
-    s.say("Now put me back on my own account.", "Leave the admin shell and go back to me.", "Back to my normal login.")
+    s.say(
+        "Now put me back on my own account.",
+        "{Leave|Exit} the admin shell and go back to me.",
+        "Back to my {normal|usual} login{, please|}.",
+        "{OK|Done}, switch back to maya.",
+    )
     s.call("switch_user", username="maya")
 
 
@@ -236,8 +241,16 @@ def shortcut(s: Scene) -> None:
         s.say("Does it work? Show me what's behind it.", "Try it: what's in there?", "Check it by looking inside.")
         s.call("list_directory", path=made["link"])
     elif s.rng.random() < 0.5:
-        s.say("Check it by drawing what's behind it, one level deep.", "Sketch out what it leads to, one level.")
+        s.say(
+            "Check it by drawing what's behind it, one level deep.",
+            "Sketch out what it leads to, one level.",
+            "{Does it work|Is it good}? {Draw|Show} me what's behind it, one level down.",
+        )
         s.call("show_tree", path=made["link"], max_depth=1)
     else:
-        s.say("Try it: list what's behind it, newest first.", "Does it work? Show me the latest things in there first.")
+        s.say(
+            "Try it: list what's behind it, newest first.",
+            "Does it work? Show me the latest things in there first.",
+            "{Check|Test} it: what's in there, {most recent|newest} first?",
+        )
         s.call("list_directory", path=made["link"], sort_by="modified", reverse=True)

@@ -110,7 +110,11 @@ def add_todo(s: Scene) -> None:
         )
         s.call("grep_files", pattern="- [ ]", path=todo, fixed_string=True)
     else:
-        s.say("Show me the bottom of the list now.", "What are the last few things on it now?")
+        s.say(
+            "Show me the bottom of the list now.",
+            "What are the last few things on it now?",
+            "{Let me see|Show me} the end of it{ now|, please}.",
+        )
         s.call("tail_file", path=todo, lines=5)
 
 
@@ -151,7 +155,12 @@ def catch_up(s: Scene) -> None:
         )
         s.call("head_file", **({"path": text[0]["path"]} | ({} if n == 10 else {"lines": n})))
     else:
-        s.say("Open the newest one.", "What's in the most recent one?", "Let me see the latest of those in full.")
+        s.say(
+            "Open the {newest|latest} one.",
+            "What's in the most recent one?",
+            "Let me see the latest of those in full.",
+            "{Show me|Pull up} the newest of them, all of it.",
+        )
         s.call("read_file", path=text[0]["path"])
     remember(s, text[0]["path"])
 
@@ -275,7 +284,13 @@ def project_languages(s: Scene) -> None:
         ".txt": "text",
         ".toml": "TOML",
     }
-    s.say("List the {k} ones.", "Where are the {k} ones?", "Show me just the {k} ones.", k=words.get(ext, f"{ext} "))
+    s.say(
+        "List the {k} ones.",
+        "Where are the {k} ones?",
+        "Show me just the {k} ones.",
+        "{Which|What} are the {k} files?",
+        k=words.get(ext, f"{ext} "),
+    )
     found = s.call("find_files", path=proj, name=f"*{ext}", type="file")
     if s.rng.random() < 0.3 and ext in (".md", ".txt", ".py") and found["matches"]:
         biggest = max(found["matches"], key=lambda m: (m["size"], m["path"]))

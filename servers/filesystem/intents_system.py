@@ -109,6 +109,7 @@ def disk_health(s: Scene) -> None:
         "How much room is left on the main drive, and how is it set up in fstab?",
         "Is the machine running low on space? Also check what fstab says about that drive.",
         "How full is the disk, and which options is it mounted with?",
+        "Is the main drive close to full? And {show me|what's} its fstab line{, please|}.",
         minimal=["Are we OK on space, and how is that drive mounted?"],
     )
     df = s.call("get_disk_free")
@@ -159,7 +160,13 @@ def where_am_i(s: Scene) -> None:
     if not dirs:
         raise Skip("no folder to go into")
     target = s.rng.choice(dirs)
-    s.say("Take me into {name}.", "Go into {name}.", "Move over to {name}, please.", name=target["name"])
+    s.say(
+        "{Take me|Go} into {name}{, please|}.",
+        "Move over to {name}{, please|}.",
+        "{Switch|Change} to the {name} folder.",
+        "Let's {work|continue} in {name} now.",
+        name=target["name"],
+    )
     s.call("change_directory", path=target["path"])
 
 

@@ -61,7 +61,11 @@ def file_downloads(s: Scene) -> None:
         s.say("What's in the new folder now?", "Show me the new folder.", "Did everything land there?")
         s.call("list_directory", path=made["path"])
     else:
-        s.say("Show me the new folder with sizes and dates.", "List the new folder in detail, sizes included.")
+        s.say(
+            "Show me the new folder with sizes and dates.",
+            "{List|Show} the new folder in detail, sizes included.",
+            "{What's|What is} in the new folder now? {Sizes and dates, please|With the details}.",
+        )
         s.call("list_directory", path=made["path"], long=True)
 
 
@@ -116,6 +120,7 @@ def space_hogs(s: Scene) -> None:
         "I don't need the old screenshots in there. Delete that whole folder.",
         "Get rid of the screenshots folder, all of it.",
         "Bin the screenshots, I never look at them.",
+        "{Those|The} screenshots can go{, folder and all| entirely}.",
     )
     s.call("remove_path", path=shots[0]["path"], recursive=True)
     if s.rng.random() < 0.4:
@@ -147,7 +152,12 @@ def drop_empty_folder(s: Scene) -> None:
         got = s.call("list_directory", path=d["path"], show_hidden=True)
     else:
         got = s.call("list_directory", path=d["path"])
-    s.say("Then delete it.", "Good, remove that empty folder.", "OK, get rid of it then.")
+    s.say(
+        "Then delete it.",
+        "{Good|Right}, remove that empty folder.",
+        "OK, get rid of it then.",
+        "{It's|Since it's} empty, {drop|delete} it.",
+    )
     s.call("remove_directory", path=got["path"])
 
 
@@ -220,13 +230,31 @@ def new_meeting_note(s: Scene) -> None:
     made = s.call("touch_file", path=f"{NOTES}/{name}")
     heading, line = f"# {topic} - {s.now.strftime('%Y-%m-%d')}", s.rng.choice(NOTE_TEXT)
     body = f"{heading}\n\n{line}\n"
-    text = s.given(body, f"the heading '{heading}' with '{line}' under it", "text", "write_file", "content")
-    s.say("Put {text} in it.", "Fill it with {text}.", "Start it off with {text}.", text=text)
+    said = s.rng.choice(
+        (
+            "the heading '{}' with '{}' under it",
+            "'{}' as the title and '{}' below it",
+            "a '{}' heading, then the line '{}'",
+        )
+    )
+    text = s.given(body, said.format(heading, line), "text", "write_file", "content")
+    s.say(
+        "{Put|Write} {text} in it.",
+        "Fill it with {text}{, please|}.",
+        "Start it off with {text}.",
+        "{For now|To begin with}, it just needs {text}.",
+        text=text,
+    )
     s.call("write_file", path=made["path"], content=body)
     remember(s, made["path"])
     if s.rng.random() < 0.5:
         extra = s.rng.choice(("Follow up with Alex on the numbers", "Send the slides around", "Book the next session"))
-        s.say("Oh, and add '{x}' at the bottom.", "Also tack '{x}' onto the end.", x=extra)
+        s.say(
+            "Oh, and add '{x}' at the {bottom|end}.",
+            "Also tack '{x}' onto the end.",
+            "{And|Then} one more line: '{x}'.",
+            x=extra,
+        )
         s.call("append_file", path=made["path"], content=f"- {extra}")
 
 
