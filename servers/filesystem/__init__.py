@@ -19,7 +19,7 @@ Pictures (photos and a CSV index), backups (archives); other users sam (home 075
 
 from __future__ import annotations
 
-from servers.filesystem import (  # noqa: F401  (registers them)
+from servers.filesystem import (  # noqa: F401  (register the intents, and the tools they import first)
     intents,
     intents_copies,
     intents_lookup,
@@ -27,12 +27,6 @@ from servers.filesystem import (  # noqa: F401  (registers them)
     intents_reading,
     intents_system,
     intents_tidy,
-    tools_archive,
-    tools_nav,
-    tools_nav_find,
-    tools_text,
-    tools_write,
-    tools_write_paths,
 )
 from servers.filesystem.core import SCHEMA, filesystem
 from servers.filesystem.seed import seed
