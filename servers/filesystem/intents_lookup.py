@@ -268,7 +268,7 @@ MORE_ON_IT = (  # one more question about the file the dialogue is on
         (
             "Give me its sha256 so I can compare it on my laptop.",
             "What's its sha256 fingerprint?",
-            "{I need|Can I get} the SHA-256 of it{| to check a download}.",
+            "{I need|Can I get} its sha256 sum{| to check a download}.",
         ),
     ),
     OnIt(
