@@ -233,16 +233,17 @@ def new_meeting_note(s: Scene) -> None:
     said = s.rng.choice(
         (
             "the heading '{}' with '{}' under it",
-            "'{}' as the title and '{}' below it",
+            "'{}' as the title, then '{}'",
             "a '{}' heading, then the line '{}'",
         )
     )
     text = s.given(body, said.format(heading, line), "text", "write_file", "content")
     s.say(
-        "{Put|Write} {text} in it.",
+        "{Put|Write} {text} in it{| now}.",
+        "In it, {put|write} {text}.",
         "Fill it with {text}{, please|}.",
         "Start it off with {text}.",
-        "{For now|To begin with}, it just needs {text}.",
+        "It just needs {text}{ for now| to begin with}.",
         text=text,
     )
     s.call("write_file", path=made["path"], content=body)
@@ -270,7 +271,7 @@ SETTINGS = (  # file, the folder searched, what Maya calls it (the key and the f
     (
         f"{HOME}/projects/weather-cli/src/weather_cli/cache.py",
         f"{HOME}/projects/weather-cli",
-        "TTL_SECONDS, how long my weather-cli app caches answers",
+        "the TTL_SECONDS cache setting in my weather-cli project",
         "TTL_SECONDS",
         "TTL_SECONDS = {v}",
         (1200, 1800, 3600),
@@ -278,7 +279,7 @@ SETTINGS = (  # file, the folder searched, what Maya calls it (the key and the f
     (
         f"{PIPELINE}/config.yaml",
         PIPELINE,
-        "retention_days in the data-pipeline config",
+        "the retention_days setting in the data-pipeline config",
         "retention_days",
         "retention_days: {v}",
         (14, 120, 180, 365),
@@ -286,7 +287,7 @@ SETTINGS = (  # file, the folder searched, what Maya calls it (the key and the f
     (
         f"{HOME}/.config/app/settings.json",
         f"{HOME}/.config",
-        "the font_size of my app settings under ~/.config",
+        "the font_size setting of my app under ~/.config",
         "font_size",
         '"font_size": {v}',
         (15, 16, 18),
@@ -309,10 +310,10 @@ def tweak_setting(s: Scene) -> None:
     new = s.given(line.format(v=value), line.format(v=value), "new value", "replace_in_file", "replacement")
     s.say(
         "Change {what}[ so it reads {new}].",
-        "Set {what}[ to {new}], please.",
+        "Set {what}[ so the line says {new}], please.",
         "{What} is wrong[; make the line {new}].",
         "{Could you|Please} {update|fix} {what}[: I want {new}].",
-        minimal=["{What} needs bumping[ to {new}]."],
+        minimal=["{What} needs bumping[: make it {new}]."],
         what=what,
         What=what[:1].upper() + what[1:],
         new=new,
