@@ -1,5 +1,5 @@
 """Tidying up and writing: filing downloads, clearing /tmp and space hogs, empty folders and dead links; new
-notes, a changed setting, a published post and combined sales exports."""
+notes, a changed setting and a published post."""
 
 from __future__ import annotations
 
@@ -373,38 +373,3 @@ def publish_post(s: Scene) -> None:
         "replace_in_file", path=moved["destination"], pattern=f"date: {post['name'][:10]}", replacement=f"date: {today}"
     )
     remember(s, moved["destination"])
-
-
-@filesystem.intent(covers=("find_files", "concatenate_files", "count_words"))
-def combine_sales(s: Scene) -> None:
-    """Maya joins quarterly sales CSVs (a year, or half of one) into one file and asks how many rows it has."""
-    start(s)
-    year, glob, stem = s.rng.choice(
-        (
-            ("2025", "sales_2025_q?.csv", "2025"),
-            ("the first half of 2025", "sales_2025_q[12].csv", "2025-h1"),
-            ("the second half of 2025", "sales_2025_q[34].csv", "2025-h2"),
-        )
-    )
-    if len(under(s, f"{PIPELINE}/data", glob)) < 2:
-        raise Skip("fewer than two quarters")
-    out = s.rng.choice((f"sales-{stem}.csv", f"sales_{stem}_all.csv", f"{stem}-sales.csv"))
-    dest = f"{PIPELINE}/data/{out}"
-    if exists(s, dest):
-        raise Skip("exists")
-    new = s.given(dest, f"'{out}'", "output name", "concatenate_files", "destination")
-    s.say(
-        "Stitch the quarterly sales exports for {y} in the pipeline's data folder into one[, {new}].",
-        "I want the sales quarters of {y} as a single CSV[ called {new}] next to the others.",
-        "Merge every sales quarter of {y} into one spreadsheet[: {new}].",
-        minimal=["I need the sales of {y} in one CSV[, {new}]."],
-        y=year,
-        new=new,
-    )
-    found = s.call("find_files", path=f"{PIPELINE}/data", name=glob)["matches"]
-    made = s.call("concatenate_files", sources=[m["path"] for m in found], destination=dest)
-    if hand_off(s, made["path"]):
-        return
-    s.say("How many rows does it have?", "How long did it come out?", "Give me its size in rows and bytes.")
-    s.call("count_words", path=made["path"])
-    remember(s, made["path"])
