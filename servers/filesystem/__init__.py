@@ -19,12 +19,14 @@ Pictures (photos and a CSV index), backups (archives); other users sam (home 075
 
 from __future__ import annotations
 
-from servers.filesystem import (  # noqa: F401  (registers them)
+from servers.filesystem import (  # noqa: F401  (register the intents, and the tools they import first)
     intents,
-    tools_archive,
-    tools_nav,
-    tools_text,
-    tools_write,
+    intents_copies,
+    intents_lookup,
+    intents_perms,
+    intents_reading,
+    intents_system,
+    intents_tidy,
 )
 from servers.filesystem.core import SCHEMA, filesystem
 from servers.filesystem.seed import seed

@@ -16,24 +16,28 @@ from servers.filesystem.core import (
     R,
     W,
     Who,
-    archive_decode,
     archive_encode,
     archive_size,
     clean,
-    ensure_space,
     existing,
     existing_dir,
     existing_file,
     filesystem,
-    insert,
     node_at,
     parent_for_new,
-    primary_group,
-    readable_tree,
     require,
-    touch_dir,
     walk,
     who,
+)
+from servers.filesystem.core_nodes import (
+    ensure_space,
+    insert,
+    primary_group,
+    readable_tree,
+    touch_dir,
+)
+from servers.filesystem.core_text import (
+    archive_decode,
 )
 
 FORMATS = (".tar", ".tar.gz", ".tgz", ".zip")

@@ -16,13 +16,17 @@ from servers.filesystem.core import (
     R,
     Regex,
     can,
-    compile_regex,
     existing,
     existing_file,
     filesystem,
-    lines_of,
-    subtree,
     who,
+)
+from servers.filesystem.core_nodes import (
+    subtree,
+)
+from servers.filesystem.core_text import (
+    compile_regex,
+    lines_of,
 )
 
 Lines = Annotated[int, Field(ge=1, le=1000, description="Number of lines, e.g. 10")]

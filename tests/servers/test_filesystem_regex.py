@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from hub.testing import serve
-from servers.filesystem.core import MAX_FILE_BYTES, REGEX_SECONDS
+from servers.filesystem.core_text import MAX_FILE_BYTES, REGEX_SECONDS
 from tests.conftest import World
 from tests.web_support import make_app
 

@@ -1,0 +1,256 @@
+"""Permissions and sharing: private files and folders, sharing with the team, handing files over and shortcuts."""
+
+from __future__ import annotations
+
+import posixpath
+
+from hub.kit.intent import Ref, Scene, Skip
+from servers.filesystem.core import filesystem
+from servers.filesystem.intents import (
+    DOCS,
+    HOME,
+    NOTES,
+    PIPELINE,
+    REPORTS,
+    TEXTS,
+    OnIt,
+    ask_one,
+    exists,
+    folder,
+    remember,
+    start,
+)
+
+
+def private_folder(s: Scene) -> None:
+    """A whole folder of Maya's, and everything in it, made private."""
+    d, what = s.rng.choice(
+        (
+            (f"{DOCS}/letters", "my letters"),
+            (f"{HOME}/.ssh", "my ssh folder"),
+            (REPORTS, "my reports"),
+            (f"{DOCS}/recipes", "my recipes"),
+        )
+    )
+    s.say(
+        "Nobody but me should see anything in {w}. Lock down the folder and everything inside.",
+        "Make {w} private, all of it, every single thing in there.",
+        minimal=["Make {w} private."],
+        w=what,
+    )
+    if s.rows(
+        "SELECT 1 FROM nodes WHERE (path = ? OR (path > ? AND path < ?)) AND owner != 'maya'", d, d + "/", d + "0"
+    ):
+        raise Skip("something in there is not hers")
+    info = s.call("get_file_info", path=d)
+    s.call("change_mode", path=info["path"], mode="go-rwx", recursive=True)
+    s.say("Show me what it looks like now, permissions and all.", "List the folder in detail now.")
+    s.call("list_directory", path=info["path"], long=True, show_hidden=True)
+
+
+KEEP_PRIVATE = OnIt(
+    "change_mode",
+    (
+        "And make that one private: only me.",
+        "Lock it down so only I can open it.",
+        "Also, nobody but me should be able to {see|read} that one.",
+        "Make that file {readable|visible} by me alone.",
+        "Nobody else should be able to open that one, please.",
+        "{Please|} keep that one to myself: no access for anyone else.",
+        "Can you make it private? {Just me|Only me}, no group, no others.",
+        "Take everyone else's access off that {one|document}.",
+    ),
+)
+CHECK_MODE = (
+    OnIt("get_file_info", ("Show me the result.", "What are its permissions now?", "Double-check it for me.")),
+    OnIt(
+        "list_directory",
+        ("Show me its long listing now.", "List it in detail so I can see the new permissions."),
+        {"long": True},
+    ),
+)
+
+
+@filesystem.intent(covers=("get_file_info", "change_mode", "list_directory"), weight=1.2, follows=True)
+def lock_down(s: Scene) -> None:
+    """Maya makes a private file readable only by her, or a script runnable (or, after a turn about a
+    file, that file private)."""
+    start(s)
+    known = s.memory.get("path")
+    if known and s.turns:
+        if not s.rows(
+            "SELECT 1 FROM nodes WHERE path = ? AND owner = 'maya' AND type = 'file' AND (mode & 63) != 0", known
+        ):
+            raise Skip("nothing to lock down")
+        KEEP_PRIVATE.ask(s, known, mode=s.rng.choice(("600", "go-rwx")))
+        return
+    if s.rng.random() < 0.2:
+        private_folder(s)
+        return
+    if s.rng.random() < 0.5:
+        f = s.pick(
+            "SELECT path, name FROM nodes WHERE owner = 'maya' AND type = 'file' AND (mode & 63) != 0 AND "
+            "path IN (?, ?, ?, ?, ?)",
+            f"{HOME}/.ssh/config",
+            f"{HOME}/.ssh/known_hosts",
+            f"{DOCS}/budget-2026.csv",
+            f"{DOCS}/contacts.csv",
+            f"{DOCS}/letters/cover-letter.md",
+        )
+        names = {
+            "config": "my ssh config",
+            "known_hosts": "my ssh known hosts",
+            "budget-2026.csv": "my budget spreadsheet",
+            "contacts.csv": "my contacts list",
+            "cover-letter.md": "my cover letter",
+        }
+        mode, goal = "600", "only I can open it"
+    else:
+        f = s.pick(
+            "SELECT path, name FROM nodes WHERE owner = 'maya' AND type = 'file' AND (mode & 64) = 0 AND parent = ?",
+            f"{HOME}/projects/scripts",
+        )
+        names = {f["name"]: f"my {f['name']} script"}
+        mode, goal = "u+x", "I can run it"
+    s.say(
+        "Who can get at {what} right now? Set it so {goal}.",
+        "Check the permissions on {what} and fix them so {goal}.",
+        "{What}: make sure {goal}.",
+        what=names[f["name"]],
+        What=names[f["name"]][:1].upper() + names[f["name"]][1:],
+        goal=goal,
+    )
+    info = s.call("get_file_info", path=f["path"])
+    s.call("change_mode", path=info["path"], mode=mode)
+    remember(s, info["path"])
+    ask_one(s, CHECK_MODE, info["path"])
+
+
+@filesystem.intent(
+    covers=("get_current_user", "change_owner", "change_mode", "get_file_info", "list_directory"), weight=1.2
+)
+def share_with_team(s: Scene) -> None:
+    """Maya lets the team group edit one of her documents (she is in that group; no root needed)."""
+    start(s)
+    f = s.pick(
+        TEXTS + " AND group_name != 'team' AND (parent = ? OR parent = ? OR parent = ?)",
+        REPORTS,
+        f"{DOCS}/recipes",
+        NOTES,
+    )
+    what = s.refer(
+        f["path"],
+        Ref("{n} in {w}", "SELECT path FROM nodes WHERE parent = ? AND name = ?", f["parent"], f["name"]),
+        n=f["name"],
+        w=folder(s, f["parent"]),
+    )
+    s.say(
+        "I'm in the team group, right? If so, let the team edit {what}.",
+        "Check I'm a member of team, then give that group write access to {what}.",
+        "Can my team co-edit {what}? I believe I belong to the team group.",
+        minimal=["My team should be able to edit {what}."],
+        what=what,
+    )
+    me = s.call("get_current_user")
+    if "team" not in me["groups"]:
+        raise Skip("not in team")
+    s.call("change_owner", path=f["path"], group="team")
+    remember(s, f["path"])
+    s.call("change_mode", path=f["path"], mode="g+w")
+    if s.rng.random() < 0.5:
+        s.say("What do its permissions look like now?", "Show me who can do what with it now.", "Confirm it worked.")
+        s.call("get_file_info", path=f["path"])
+    else:
+        s.say("Show me its long listing, owner, group and all.", "List it in detail so I can see the new group.")
+        s.call("list_directory", path=f["path"], long=True)
+
+
+@filesystem.intent(covers=("list_users", "switch_user", "change_owner"), weight=1.2)
+def hand_over(s: Scene) -> None:
+    """Maya hands one of her files over to a colleague; giving a file away takes root."""
+    start(s)
+    person = s.pick("SELECT username, full_name FROM users WHERE username IN ('sam', 'alex')")
+    f = s.pick(
+        "SELECT path, name, parent FROM nodes WHERE owner = 'maya' AND type = 'file' AND "
+        "(path = '/srv/shared/onboarding.md' OR parent = ?)",
+        REPORTS,
+    )
+    what = (
+        "the onboarding checklist in the shared folder"
+        if f["path"].startswith("/srv/")
+        else s.refer(
+            f["path"],
+            Ref("{n} in my reports", "SELECT path FROM nodes WHERE parent = ? AND name = ?", f["parent"], f["name"]),
+            n=f["name"],
+        )
+    )
+    s.say(
+        "{p} is taking over {what}. Make it theirs.",
+        "Hand {what} over to {p}: they should own it from now on.",
+        "Give {p} ownership of {what}; you'll need admin rights for that.",
+        minimal=["{what} belongs to {p} now."],
+        p=person["full_name"],
+        what=what,
+    )
+    users = s.call("list_users")
+    login = next(u["username"] for u in users["users"] if u["full_name"] == person["full_name"])
+    admin = next(u["username"] for u in users["users"] if u["uid"] == 0)
+    s.call("switch_user", username=admin)
+    if f["path"].startswith("/srv/") or s.rng.random() < 0.5:
+        s.call("change_owner", path=f["path"], owner=login)
+    else:
+        s.turns[-1].phrasing += " Their own group should have it too."
+        s.call("change_owner", path=f["path"], owner=login, group=login)
+    s.say(
+        "Now put me back on my own account.",
+        "{Leave|Exit} the admin shell and go back to me.",
+        "Back to my {normal|usual} login{, please|}.",
+        "{OK|Done}, switch back to maya.",
+    )
+    s.call("switch_user", username="maya")
+
+
+@filesystem.intent(covers=("create_symlink", "list_directory", "show_tree"))
+def shortcut(s: Scene) -> None:
+    """Maya wants a shortcut in her home to a place she visits often."""
+    start(s)
+    target, what = s.rng.choice(
+        (
+            ("/var/log/nginx", "the nginx logs"),
+            ("/srv/shared/releases", "the team's release notes"),
+            (f"{PIPELINE}/logs", "the ETL run logs"),
+            ("/etc/nginx/sites-available", "the nginx site configs"),
+            (NOTES, "my meeting notes"),
+            (f"{HOME}/projects/blog/posts", "my blog posts"),
+        )
+    )
+    name = s.rng.choice(("nginx-logs", "logs", "quick", "go-" + posixpath.basename(target)))
+    if exists(s, f"{HOME}/{name}"):
+        raise Skip("name taken")
+    new = s.given(f"{HOME}/{name}", f"'{name}'", "name", "create_symlink", "link_path")
+    s.say(
+        "I'm always digging for {what}. Put a shortcut to them in my home folder[ called {new}].",
+        "Give me a quick way into {what} from my home[, named {new}].",
+        "Make a link in my home[ ({new})] that takes me straight to {what}.",
+        minimal=["I want to get to {what} from my home in one step[: {new}]."],
+        what=what,
+        new=new,
+    )
+    made = s.call("create_symlink", target=target, link_path=f"{HOME}/{name}")
+    if s.rng.random() < 0.35:
+        s.say("Does it work? Show me what's behind it.", "Try it: what's in there?", "Check it by looking inside.")
+        s.call("list_directory", path=made["link"])
+    elif s.rng.random() < 0.5:
+        s.say(
+            "Check it by drawing what's behind it, one level deep.",
+            "Sketch out what it leads to, one level.",
+            "{Does it work|Is it good}? {Draw|Show} me what's behind it, one level down.",
+        )
+        s.call("show_tree", path=made["link"], max_depth=1)
+    else:
+        s.say(
+            "Try it: list what's behind it, newest first.",
+            "Does it work? Show me the latest things in there first.",
+            "{Check|Test} it: what's in there, {most recent|newest} first?",
+        )
+        s.call("list_directory", path=made["link"], sort_by="modified", reverse=True)

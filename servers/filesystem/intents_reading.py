@@ -1,0 +1,337 @@
+"""Reading and finding: meeting notes, todos, what changed lately, quarter reports side by side, what a
+colleague shared, and what a project or folder is made of."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.kit.intent import Scene, Skip
+from servers.filesystem.core import filesystem
+from servers.filesystem.intents import (
+    DOCS,
+    HOME,
+    NOTES,
+    PIPELINE,
+    REPORTS,
+    folder,
+    hand_off,
+    listed,
+    note_of,
+    opt,
+    remember,
+    start,
+)
+
+
+@filesystem.intent(covers=("list_directory", "find_files", "read_file", "grep_files", "count_words"), weight=1.5)
+def recall_meeting(s: Scene) -> None:
+    """Maya looks up what a meeting decided, then what is left for her to do from it."""
+    start(s)
+    n, what = note_of(s)
+    how, args = opt(
+        s, ("", {}), (" with line numbers", {"number_lines": True}), (", only the first 15 lines", {"max_lines": 15})
+    )
+    s.say(
+        "What did we say in {what}? Pull it up for me{how}.",
+        "Can you show me {what}{how}?",
+        "I need to look over {what}{how} before my next call.",
+        minimal=["I need to look over {what}."],
+        what=what,
+        how=how,
+    )
+    if s.rng.random() < 0.6:
+        path = listed(s.call("list_directory", path=NOTES), n["path"])
+    else:
+        found = s.call("find_files", path=DOCS, name=f"*{n['name'][10:]}")
+        path = listed(found, n["path"], "matches")
+    s.call("read_file", path=path, **args)
+    if hand_off(s, path):
+        return
+    branch = s.rng.random()
+    if branch < 0.3:
+        s.say(
+            "Anything in it still assigned to me and not done?",
+            "Which of the action items there are mine?",
+            "Did I get any action items out of it?",
+        )
+        s.call("grep_files", pattern="Maya:", path=path, fixed_string=True)
+    elif branch < 0.5:
+        s.say(
+            "Does it mention Sam anywhere? Upper or lower case, I don't care.",
+            "Find every place Sam comes up in it, whatever the capitalisation.",
+        )
+        s.call("grep_files", pattern="sam", path=path, ignore_case=True)
+    else:
+        s.say(
+            "Roughly how long is it? I want to paste it into an email.",
+            "How big is that note, in words?",
+            "Is it a long one? Give me the length.",
+        )
+        s.call("count_words", path=path)
+
+
+@filesystem.intent(covers=("locate_paths", "append_file", "grep_files", "tail_file"), weight=1.3)
+def add_todo(s: Scene) -> None:
+    """Maya adds an item to her to-do list and asks what is still open."""
+    start(s)
+    item = s.rng.choice(
+        (
+            "Water the plants",
+            "Book flights for the offsite",
+            "Renew the car insurance",
+            "Email Alex about the Q3 roadmap",
+            "Fix the flaky weather-cli test",
+            "Buy a birthday gift for Sam",
+            "Clean up the backups folder",
+            "Order new running shoes",
+            "Pay the electricity bill",
+            "Sign the lease renewal",
+        )
+    )
+    if s.rows("SELECT 1 FROM nodes WHERE path = ? AND content LIKE ?", f"{DOCS}/todo.md", f"%{item}%"):
+        raise Skip("already on the list")
+    task = s.given(f"- [ ] {item}", f"'{item}'", "item", "append_file", "content")
+    s.say(
+        "Put something on my to-do list, please[: {task}].",
+        "Can you add[ {task}] to my todo list?",
+        "I keep forgetting things: put something on my list of things to do[: {task}].",
+        minimal=["Add something to my to-do list[: {task}]."],
+        task=task,
+    )
+    found = s.call("locate_paths", query="todo")
+    todo = listed(found, f"{DOCS}/todo.md", "matches")
+    s.call("append_file", path=todo, content=f"- [ ] {item}")
+    remember(s, todo)
+    if s.rng.random() < 0.6:
+        s.say(
+            "What's still open on it now?",
+            "Which things on that list haven't I ticked off yet?",
+            "So what do I still have to do?",
+        )
+        s.call("grep_files", pattern="- [ ]", path=todo, fixed_string=True)
+    else:
+        s.say(
+            "Show me the bottom of the list now.",
+            "What are the last few things on it now?",
+            "{Let me see|Show me} the end of it{ now|, please}.",
+        )
+        s.call("tail_file", path=todo, lines=5)
+
+
+@filesystem.intent(covers=("list_recent_files", "head_file", "read_file"))
+def catch_up(s: Scene) -> None:
+    """After a few days away, Maya asks what she touched lately and opens the latest text."""
+    start(s)
+    days = s.rng.choice((2, 3, 5, 7, 10))
+    where = s.rng.choice((HOME, HOME, DOCS, f"{HOME}/projects"))
+    span = {
+        2: "the last couple of days",
+        3: "the last three days",
+        5: "the past five days",
+        7: "this past week",
+        10: "the last ten days",
+    }[days]
+    place = {HOME: "anywhere in my home", DOCS: "in Documents", f"{HOME}/projects": "in my projects"}[where]
+    few, args = opt(
+        s, ("", {}), ("", {}), (" Just the latest five.", {"limit": 5}), (" No more than ten, please.", {"limit": 10})
+    )
+    s.say(
+        "What have I been working on {place} over {span}?{few}",
+        "Show me what I changed {place} in {span}.{few}",
+        "I lost track. Which things {place} did I edit in {span}?{few}",
+        minimal=["What was I working on lately?"],
+        place=place,
+        span=span,
+        few=few,
+    )
+    got = s.call("list_recent_files", **({} if s.minimal else {"path": where, "days": days, **args}))
+    text = [f for f in got["files"] if not s.rows("SELECT 1 FROM nodes WHERE path = ? AND binary = 1", f["path"])]
+    if not text:
+        raise Skip("nothing recent in text")
+    if s.rng.random() < 0.5:
+        n = s.rng.choice((5, 10, 20))
+        s.say(
+            "Show me the first {n} lines of the newest one.", "Give me the top {n} lines of the latest of those.", n=n
+        )
+        s.call("head_file", **({"path": text[0]["path"]} | ({} if n == 10 else {"lines": n})))
+    else:
+        s.say(
+            "Open the {newest|latest} one.",
+            "What's in the most recent one?",
+            "Let me see the latest of those in full.",
+            "{Show me|Pull up} the newest of them, all of it.",
+        )
+        s.call("read_file", path=text[0]["path"])
+    remember(s, text[0]["path"])
+
+
+@filesystem.intent(covers=("list_directory", "diff_files", "grep_files"))
+def compare_quarters(s: Scene) -> None:
+    """Maya compares two quarterly summaries and then the revenue line across all of them."""
+    start(s)
+    a, b = s.sample("SELECT path, name FROM nodes WHERE parent = ? AND name GLOB 'q?-20??-summary.md'", 2, REPORTS)
+    a, b = sorted((a, b), key=lambda r: (r["name"][3:7], r["name"][:2]))
+
+    def q(r: dict[str, Any]) -> str:
+        return f"{r['name'][:2].upper()} {r['name'][3:7]}"
+
+    how, args = opt(
+        s,
+        ("", {}),
+        (" Only the changed lines, no context around them.", {"context": 0}),
+        (" Ignore differences in capitalisation.", {"ignore_case": True}),
+        (" With plenty of context, say ten lines.", {"context": 10}),
+    )
+    s.say(
+        "How does my {b} summary compare with the {a} one, line by line?{how}",
+        "What changed between the {a} and {b} summaries?{how}",
+        "Put the {a} and {b} quarterly summaries side by side and show me what's new.{how}",
+        minimal=["What changed between two of my quarterly summaries, {a} and {b}?"],
+        a=q(a),
+        b=q(b),
+        how=how,
+    )
+    listing = s.call("list_directory", path=REPORTS)
+    s.call("diff_files", path_a=listed(listing, a["path"]), path_b=listed(listing, b["path"]), **args)
+    s.say(
+        "And what was revenue in each quarter I have a report for?",
+        "Give me the revenue figure from every report.",
+        "Pull the revenue lines out of all the reports.",
+    )
+    if s.rng.random() < 0.5:
+        s.call("grep_files", pattern="Revenue:", path=listing["path"], recursive=True, fixed_string=True)
+    else:
+        s.call("grep_files", pattern="revenue", path=listing["path"], recursive=True, ignore_case=True)
+
+
+@filesystem.intent(covers=("list_users", "find_files", "read_file", "head_file"))
+def colleague_shared(s: Scene) -> None:
+    """Maya looks at what a colleague put in the team's shared folder."""
+    start(s)
+    who = s.pick(
+        "SELECT u.username, u.full_name FROM users u WHERE u.username IN ('sam', 'alex') AND EXISTS "
+        "(SELECT 1 FROM nodes n WHERE n.owner = u.username AND n.type = 'file' AND n.path > '/srv/shared/' "
+        "AND n.path < '/srv/shared0')"
+    )
+    s.say(
+        "What has {name} put in the team's shared folder?",
+        "Which of the things in /srv/shared are {name}'s?",
+        "Show me everything {name} owns in our shared space.",
+        minimal=["What did {name} share with the team?"],
+        name=who["full_name"],
+    )
+    users = s.call("list_users")
+    login = next(u["username"] for u in users["users"] if u["full_name"] == who["full_name"])
+    found = s.call("find_files", path="/srv/shared", owner=login, type="file")
+    readable = [
+        m["path"]
+        for m in found["matches"]
+        if s.rows("SELECT 1 FROM nodes WHERE path = ? AND binary = 0 AND (mode & 4) = 4", m["path"])
+    ]
+    if not readable:
+        raise Skip("nothing readable")
+    newest = max(readable, key=lambda p: (s.value("SELECT mtime FROM nodes WHERE path = ?", p), p))
+    if s.rng.random() < 0.6:
+        s.say("Open the one they touched last.", "Show me the newest of those.", "What's in the most recent one?")
+        s.call("read_file", path=newest)
+        remember(s, newest)
+    else:
+        s.say("Just the top few lines of the newest one.", "Peek at the beginning of the latest one, five lines.")
+        s.call("head_file", path=newest, lines=5)
+        remember(s, newest)
+
+
+@filesystem.intent(covers=("get_distinct_values", "find_files", "count_words"))
+def project_languages(s: Scene) -> None:
+    """Maya asks what kinds of files make up a project, then lists one kind (or who owns a shared place)."""
+    start(s)
+    if s.rng.random() < 0.35:
+        whose(s)
+        return
+    if s.rng.random() < 0.25:
+        links_in(s)
+        return
+    proj = s.rng.choice(
+        (
+            f"{HOME}/projects/weather-cli",
+            f"{HOME}/projects/inventory-api",
+            PIPELINE,
+            f"{HOME}/projects/blog",
+            DOCS,
+            f"{HOME}/Pictures",
+        )
+    )
+    s.say(
+        "What kinds of files are in {p}?",
+        "Break down {p} by type of file for me.",
+        "Which file extensions show up in {p}, and how many of each?",
+        minimal=["What's {p} made of?"],
+        p=folder(s, proj),
+    )
+    kinds = s.call("get_distinct_values", field="extension", path=proj)["values"]
+    ext = s.rng.choice(sorted(e for e in kinds if e != "(none)"))
+    words = {
+        ".py": "Python",
+        ".js": "JavaScript",
+        ".md": "Markdown",
+        ".csv": "CSV",
+        ".log": "log",
+        ".jpg": "JPEG",
+        ".png": "PNG",
+        ".json": "JSON",
+        ".yaml": "YAML",
+        ".yml": "YAML",
+        ".txt": "text",
+        ".toml": "TOML",
+    }
+    s.say(
+        "List the {k} ones.",
+        "Where are the {k} ones?",
+        "Show me just the {k} ones.",
+        "{Which|What} are the {k} files?",
+        k=words.get(ext, f"{ext} "),
+    )
+    found = s.call("find_files", path=proj, name=f"*{ext}", type="file")
+    if s.rng.random() < 0.3 and ext in (".md", ".txt", ".py") and found["matches"]:
+        biggest = max(found["matches"], key=lambda m: (m["size"], m["path"]))
+        s.say("How long is the biggest of them?", "Count what's in the largest one.")
+        s.call("count_words", path=biggest["path"])
+
+
+def links_in(s: Scene) -> None:
+    place, what = s.rng.choice(
+        ((HOME, "my home"), ("/etc", "the system config"), ("/etc/nginx", "the nginx config folder"))
+    )
+    s.say(
+        "How many folders, files and links are there in {w}?",
+        "Count what's in {w} by kind: folders, files, links.",
+        minimal=["What's {w} made of?"],
+        w=what,
+    )
+    kinds = s.call("get_distinct_values", field="type", path=place)["values"]
+    if "symlink" not in kinds:
+        raise Skip("no links")
+    s.say("Where are the links?", "Show me just the shortcuts.", "Which of them are links?")
+    s.call("find_files", path=place, type="symlink")
+
+
+def whose(s: Scene) -> None:
+    place, what = s.rng.choice(
+        (
+            ("/srv/shared", "the team's shared folder"),
+            ("/tmp", "the temp folder"),
+            ("/var/log", "the system logs"),
+            ("/etc", "the system config"),
+        )
+    )
+    s.say(
+        "Who owns the things in {w}?",
+        "Whose stuff is in {w}? Count by owner.",
+        "Break {w} down by owner.",
+        minimal=["Whose is everything in {w}?"],
+        w=what,
+    )
+    owners = s.call("get_distinct_values", field="owner", path=place)["values"]
+    who = s.rng.choice(sorted(o for o in owners if o != "root") or ["root"])
+    s.say("What belongs to {o} there?", "Show me {o}'s things in there.", "List what {o} owns in it.", o=who)
+    s.call("find_files", path=place, owner=who)

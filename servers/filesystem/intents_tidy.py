@@ -1,0 +1,375 @@
+"""Tidying up and writing: filing downloads, clearing /tmp and space hogs, empty folders and dead links; new
+notes, a changed setting and a published post."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from hub.kit.intent import Scene, Skip
+from servers.filesystem.core import filesystem
+from servers.filesystem.intents import (
+    DOCS,
+    FOLDERS,
+    HOME,
+    NOTES,
+    PIPELINE,
+    exists,
+    folder,
+    hand_off,
+    listed,
+    opt,
+    remember,
+    slug,
+    start,
+    under,
+)
+
+
+@filesystem.intent(covers=("make_directory", "find_files", "move_path", "list_directory"), weight=1.2)
+def file_downloads(s: Scene) -> None:
+    """Maya makes a folder in Documents and moves some downloads into it."""
+    start(s)
+    kind = s.rng.choice(
+        (
+            ("invoice-*.pdf", "the invoice PDFs", ("invoices", "bills", "paperwork", "invoices-2026")),
+            ("boarding-pass-*.pdf", "my boarding pass", ("travel", "trips", "lisbon-trip")),
+            ("exchange-rates*.csv", "the exchange rates sheet", ("finance", "money", "rates")),
+        )
+    )
+    if not 1 <= len(under(s, f"{HOME}/Downloads", kind[0])) <= 2:
+        raise Skip("no such download, or too many")
+    name = s.rng.choice(kind[2])
+    if exists(s, f"{DOCS}/{name}"):
+        raise Skip("that folder exists")
+    new = s.given(f"{DOCS}/{name}", f"'{name}'", "folder name", "make_directory", "path")
+    s.say(
+        "Make a new folder in Documents[ called {new}] and put {what} from my downloads in there.",
+        "My downloads are a mess: move {what} into a fresh folder under Documents[ named {new}].",
+        "Could you tidy up Downloads? {What} should go into a new Documents folder[, {new}].",
+        minimal=["Get {what} out of my downloads into a folder of its own in Documents[, {new}]."],
+        new=new,
+        what=kind[1],
+        What=kind[1][:1].upper() + kind[1][1:],
+    )
+    made = s.call("make_directory", path=f"{DOCS}/{name}")
+    found = s.call("find_files", path=f"{HOME}/Downloads", name=kind[0], type="file")["matches"]
+    for m in found:
+        moved = s.call("move_path", source=m["path"], destination=made["path"])
+        remember(s, moved["destination"])
+    if s.rng.random() < 0.5:
+        s.say("What's in the new folder now?", "Show me the new folder.", "Did everything land there?")
+        s.call("list_directory", path=made["path"])
+    else:
+        s.say(
+            "Show me the new folder with sizes and dates.",
+            "{List|Show} the new folder in detail, sizes included.",
+            "{What's|What is} in the new folder now? {Sizes and dates, please|With the details}.",
+        )
+        s.call("list_directory", path=made["path"], long=True)
+
+
+@filesystem.intent(covers=("find_files", "remove_path", "list_directory"))
+def clean_tmp(s: Scene) -> None:
+    """Maya clears out her own leftovers in /tmp (other people's stay)."""
+    start(s)
+    mine = s.rows("SELECT path FROM nodes WHERE parent = '/tmp' AND owner = 'maya'")
+    if not mine or len(mine) > 3:
+        raise Skip("nothing, or too much, of hers in /tmp")
+    s.say(
+        "Clear my own junk out of /tmp, but leave other people's things alone.",
+        "Delete whatever I left lying around in /tmp; don't touch anyone else's stuff.",
+        "Can you get rid of my leftovers in the temp folder?",
+        minimal=["Clean up my mess in /tmp."],
+    )
+    found = s.call("find_files", path="/tmp", owner="maya")["matches"]
+    for m in found[:2]:
+        s.call("remove_path", path=m["path"])
+    if s.rng.random() < 0.5:
+        s.say(
+            "Anything of mine left in there now?",
+            "Is there still anything of mine in /tmp?",
+            "Double-check nothing of mine is left there.",
+        )
+        s.call("find_files", path="/tmp", owner="maya")
+    else:
+        s.say("Show me what's left in /tmp, with owners.", "What's in /tmp now? Include who owns each thing.")
+        s.call("list_directory", path="/tmp", long=True)
+
+
+@filesystem.intent(covers=("disk_usage", "remove_path"), weight=1.2)
+def space_hogs(s: Scene) -> None:
+    """Maya asks what takes the most room in her home, drills into the biggest, and deletes screenshots."""
+    start(s)
+    s.say(
+        "What's taking up the most room in my home folder?",
+        "Where has all my space gone? Break down my home by size.",
+        "Which of my folders are the biggest?",
+        minimal=["My home folder is huge. Why?"],
+    )
+    few, args = opt(s, ("", {}), ("", {}), (" Top five is enough.", {"limit": 5}))
+    s.turns[-1].phrasing += few
+    top = s.call("disk_usage", path=HOME, **args)["entries"][0]
+    if top["type"] != "dir":
+        raise Skip("the largest entry is a file")
+    inner = s.call("disk_usage", path=top["path"])["entries"]
+    shots = [e for e in inner if e["path"].endswith("/screenshots")]
+    if not shots:
+        raise Skip("no screenshots folder")
+    s.say(
+        "I don't need the old screenshots in there. Delete that whole folder.",
+        "Get rid of the screenshots folder, all of it.",
+        "Bin the screenshots, I never look at them.",
+        "{Those|The} screenshots can go{, folder and all| entirely}.",
+    )
+    s.call("remove_path", path=shots[0]["path"], recursive=True)
+    if s.rng.random() < 0.4:
+        s.say("How big is that folder now?", "What does it weigh now?")
+        s.call("disk_usage", path=top["path"])
+
+
+@filesystem.intent(covers=("list_directory", "remove_directory"))
+def drop_empty_folder(s: Scene) -> None:
+    """Maya checks that a folder she never used is empty and removes it."""
+    start(s)
+    d = s.pick(
+        "SELECT n.path, n.name, n.parent FROM nodes n WHERE n.type = 'dir' AND n.owner = 'maya' AND n.path > ? "
+        "AND n.path < ? AND NOT EXISTS (SELECT 1 FROM nodes c WHERE c.parent = n.path)",
+        HOME + "/",
+        HOME + "0",
+    )
+    where = folder(s, d["parent"]) if d["parent"] in FOLDERS else d["parent"].replace(HOME, "~", 1)
+    s.say(
+        "Is the {n} folder in {w} empty?",
+        "Is there anything left in {w}/{n}?" if "/" in where else "Does {n} under {w} still hold anything?",
+        "Check whether {n} in {w} has anything in it.",
+        minimal=["I think {n} in {w} is empty; is it?"],
+        n=d["name"],
+        w=where,
+    )
+    if s.rng.random() < 0.5 and not s.minimal:
+        s.turns[-1].phrasing += " Hidden things count too."
+        got = s.call("list_directory", path=d["path"], show_hidden=True)
+    else:
+        got = s.call("list_directory", path=d["path"])
+    s.say(
+        "Then delete it.",
+        "{Good|Right}, remove that empty folder.",
+        "OK, get rid of it then.",
+        "{It's|Since it's} empty, {drop|delete} it.",
+    )
+    s.call("remove_directory", path=got["path"])
+
+
+@filesystem.intent(covers=("get_file_info", "remove_path", "list_directory", "read_file"))
+def check_shortcut(s: Scene) -> None:
+    """Maya asks where a link in her home leads; a dead one goes, a live one gets opened."""
+    start(s)
+    link = s.pick("SELECT path, name, target FROM nodes WHERE parent = ? AND type = 'symlink'", HOME)
+    s.say(
+        "What does {n} in my home point to? Does it still work?",
+        "Is the {n} shortcut in my home still good?",
+        "Where does ~/{n} lead, and is the thing it points at still there?",
+        minimal=["Something in my home looks off: {n}. What is it?"],
+        n=link["name"],
+    )
+    info = s.call("get_file_info", path=link["path"], follow_symlinks=False)
+    dest = s.rows("SELECT type FROM nodes WHERE path = ?", posixpath.normpath(posixpath.join(HOME, info["target"])))
+    if not dest:
+        s.say(
+            "It's dead then; delete the shortcut (only the shortcut).",
+            "Remove that broken link.",
+            "Get rid of it, it's pointing at nothing.",
+        )
+        s.call("remove_path", path=info["path"])
+    elif dest[0]["type"] == "dir":
+        s.say("Good. What's in there?", "Fine, show me what's behind it.", "Then list what it leads to.")
+        s.call("list_directory", path=info["path"])
+    else:
+        s.say("Good. Show me what it leads to.", "Then open whatever it points at.", "Fine, let me see it.")
+        s.call("read_file", path=info["path"])
+        remember(s, info["path"])
+
+
+NOTE_TEXT = (
+    "Attendees: Maya, Sam, Alex",
+    "Agenda: status, risks, next steps",
+    "Decision: ship on Thursday, Sam owns the rollout",
+    "Open question: who owns the budget?",
+)
+
+
+@filesystem.intent(covers=("touch_file", "write_file", "append_file"), weight=1.2)
+def new_meeting_note(s: Scene) -> None:
+    """Maya starts an empty note for today's meeting, then writes its heading and agenda."""
+    start(s)
+    topic = s.rng.choice(
+        (
+            "Offsite planning",
+            "Vendor call",
+            "Roadmap review",
+            "1:1 with Sam",
+            "Budget sync",
+            "Launch retro",
+            "Hiring debrief",
+            "Security review",
+        )
+    )
+    name = f"{s.now.strftime('%Y-%m-%d')}-{slug(topic).replace(':', '')}.md"
+    if exists(s, f"{NOTES}/{name}"):
+        raise Skip("the note exists")
+    new = s.given(f"{NOTES}/{name}", f"'{name}'", "name", "touch_file", "path")
+    s.say(
+        "Start a blank note for today's {t} meeting in my notes folder[ ({new})].",
+        "I'm about to go into the {t} meeting. Make me an empty note for it among my meeting notes[, {new}].",
+        "Set up an empty notes doc for today's {t}[, named {new}], next to my other meeting notes.",
+        minimal=["I need somewhere to take notes in today's {t} meeting[: {new}]."],
+        t=topic,
+        new=new,
+    )
+    made = s.call("touch_file", path=f"{NOTES}/{name}")
+    heading, line = f"# {topic} - {s.now.strftime('%Y-%m-%d')}", s.rng.choice(NOTE_TEXT)
+    body = f"{heading}\n\n{line}\n"
+    said = s.rng.choice(
+        (
+            "the heading '{}' with '{}' under it",
+            "'{}' as the title, then '{}'",
+            "a '{}' heading, then the line '{}'",
+        )
+    )
+    text = s.given(body, said.format(heading, line), "text", "write_file", "content")
+    s.say(
+        "{Put|Write} {text} in it{| now}.",
+        "In it, {put|write} {text}.",
+        "Fill it with {text}{, please|}.",
+        "Start it off with {text}.",
+        "It just needs {text}{ for now| to begin with}.",
+        text=text,
+    )
+    s.call("write_file", path=made["path"], content=body)
+    remember(s, made["path"])
+    if s.rng.random() < 0.5:
+        extra = s.rng.choice(("Follow up with Alex on the numbers", "Send the slides around", "Book the next session"))
+        s.say(
+            "Oh, and add '{x}' at the {bottom|end}.",
+            "Also tack '{x}' onto the end.",
+            "{And|Then} one more line: '{x}'.",
+            x=extra,
+        )
+        s.call("append_file", path=made["path"], content=f"- {extra}")
+
+
+SETTINGS = (  # file, the folder searched, what Maya calls it (the key and the folder), the key, its line, new values
+    (
+        f"{HOME}/projects/weather-cli/src/weather_cli/api.py",
+        f"{HOME}/projects/weather-cli",
+        "the TIMEOUT in my weather-cli project",
+        "TIMEOUT",
+        "TIMEOUT = {v}",
+        (20, 30, 45),
+    ),
+    (
+        f"{HOME}/projects/weather-cli/src/weather_cli/cache.py",
+        f"{HOME}/projects/weather-cli",
+        "the TTL_SECONDS cache setting in my weather-cli project",
+        "TTL_SECONDS",
+        "TTL_SECONDS = {v}",
+        (1200, 1800, 3600),
+    ),
+    (
+        f"{PIPELINE}/config.yaml",
+        PIPELINE,
+        "the retention_days setting in the data-pipeline config",
+        "retention_days",
+        "retention_days: {v}",
+        (14, 120, 180, 365),
+    ),
+    (
+        f"{HOME}/.config/app/settings.json",
+        f"{HOME}/.config",
+        "the font_size setting of my app under ~/.config",
+        "font_size",
+        '"font_size": {v}',
+        (15, 16, 18),
+    ),
+)
+
+
+@filesystem.intent(covers=("grep_files", "replace_in_file", "read_file"), weight=1.3)
+def tweak_setting(s: Scene) -> None:
+    """Maya changes one setting in a config or source file, found by searching for its key in the project; she
+    says the new line as it should read."""
+    start(s)
+    path, where, what, key, line, values = s.rng.choice(SETTINGS)
+    value = s.rng.choice(values)
+    current = s.rows("SELECT content FROM nodes WHERE path = ?", path)[0]["content"]
+    pattern = re.escape(line).replace(re.escape("{v}"), r"\d+")
+    old = re.search(pattern, current)
+    if old is None or old.group(0) == line.format(v=value):
+        raise Skip("already set")
+    new = s.given(line.format(v=value), line.format(v=value), "new value", "replace_in_file", "replacement")
+    s.say(
+        "Change {what}[ so it reads {new}].",
+        "Set {what}[ so the line says {new}], please.",
+        "{What} is wrong[; make the line {new}].",
+        "{Could you|Please} {update|fix} {what}[: I want {new}].",
+        minimal=["{What} needs bumping[: make it {new}]."],
+        what=what,
+        What=what[:1].upper() + what[1:],
+        new=new,
+    )
+    hits = s.call("grep_files", pattern=key, path=where, recursive=True)["matches"]
+    hit = [h for h in hits if h["path"] == path and re.search(pattern, h["line"])]
+    if len(hit) != 1:
+        raise Skip("the setting is not found once")
+    found = re.search(pattern, hit[0]["line"])  # only the setting itself: the line's comma or comment stays
+    if found is None:
+        raise Skip("the setting is not on its line")
+    s.call("replace_in_file", path=hit[0]["path"], pattern=found.group(0), replacement=line.format(v=value))
+    if hand_off(s, hit[0]["path"]):
+        return
+    if s.rng.random() < 0.5:
+        s.say(
+            "Show me the file now so I can check it.",
+            "Let me see the whole thing after your edit.",
+            "Open it up so I can double-check.",
+        )
+        s.call("read_file", path=hit[0]["path"])
+    else:
+        s.say("Show it to me with line numbers so I can check the edit.", "Let me see it now, lines numbered.")
+        s.call("read_file", path=hit[0]["path"], number_lines=True)
+    remember(s, hit[0]["path"])
+
+
+@filesystem.intent(covers=("list_directory", "move_path", "replace_in_file"))
+def publish_post(s: Scene) -> None:
+    """Maya publishes her draft blog post: it moves to posts, dated today."""
+    start(s)
+    drafts = f"{HOME}/projects/blog/drafts"
+    post = s.pick("SELECT path, name, content FROM nodes WHERE parent = ? AND name GLOB '20*.md'", drafts)
+    title = post["content"].split('title: "', 1)[1].split('"', 1)[0]
+    s.say(
+        "My draft post '{t}' is done. Publish it: it goes from drafts into posts.",
+        "Move the blog draft '{t}' over to the published posts.",
+        "'{t}' is ready to go live on the blog.",
+        minimal=["My blog draft is finished; publish it."],
+        t=title,
+    )
+    listing = s.call("list_directory", path=drafts)
+    src = listing["entries"][0]["path"] if s.minimal else listed(listing, post["path"])
+    if src != post["path"]:
+        raise Skip("more than one draft")
+    today = s.now.strftime("%Y-%m-%d")
+    dest = f"{HOME}/projects/blog/posts/{today}-{post['name'][11:]}"
+    moved = s.call("move_path", source=src, destination=dest)
+    if hand_off(s, moved["destination"]):
+        return
+    s.say(
+        "And set the date in its header to today.",
+        "Update the date at the top to today's.",
+        "Its front matter still has the old date; make it today.",
+    )
+    s.call(
+        "replace_in_file", path=moved["destination"], pattern=f"date: {post['name'][:10]}", replacement=f"date: {today}"
+    )
+    remember(s, moved["destination"])
