@@ -20,6 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, clock, day
+from hub.kit.speaker import Search, Speaker
 from servers.calendar import tools_read, tools_write  # noqa: F401  (tools before intents)
 
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
@@ -48,6 +49,15 @@ CANCEL_WHY = {
     "Conflicts with offsite": "it clashes with the offsite",
 }
 FREQ_WORDS = {"weekly": "every week", "daily": "every weekday", "monthly": "once a month"}
+SPEAKER = Speaker(
+    table="users",
+    key="user_id",
+    select=f"{PEOPLE} WHERE {UNIQUE_NAME}",
+    memory="me",
+    search=Search("search_users", "users", missing="the person is not on the first page of the search"),
+    keep=("primary_calendar_id",),
+    late=True,
+)
 OPEN_HI = ("I'm {name}:", "{name} here,", "This is {name}:", "{name} here:")
 FOLLOW_HI = ("Also,", "While you're at it,", "One more thing:", "Next,", "And")
 
@@ -84,28 +94,17 @@ def hi(s: Scene, u: dict[str, Any]) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The employee talking: the one an earlier turn established (``Skip`` unless they fit ``where``), or a
-    fresh pick among people with a unique name."""
-    known = s.memory.get("me")
-    if known:
-        if not s.rows(PEOPLE + f" WHERE user_id = ? AND ({where})", known["user_id"], *params):
-            raise Skip("the employee of the earlier turn does not fit")
-        return dict(known)
-    if s.speaker is not None:  # an earlier turn named who talks without looking them up
+    """The employee talking (``SPEAKER.me``); when an earlier turn named who talks without looking them up,
+    that person."""
+    if s.speaker is not None and not s.memory.get("me"):
         where, params = f"({where}) AND name = ?", (*params, s.speaker)
-    u = pick(s, PEOPLE + f" WHERE {UNIQUE_NAME} AND ({where})", *params)
-    s.be(u["name"])
-    return u
+    return SPEAKER.me(s, where, *params)
 
 
 def find_me(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
-    """The discovery call for the user's own id and primary calendar (once per dialogue)."""
-    known = s.memory.get("me")
-    if known and known["user_id"] == u["user_id"] and "primary_calendar_id" in known:
-        return dict(known)
-    found = find_user(s, u)
-    s.memory["me"] = found
-    return found
+    """The discovery call for the user's own id and primary calendar (``SPEAKER.find``, once per dialogue)."""
+    SPEAKER.find(s, u)
+    return dict(s.memory["me"])
 
 
 def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
@@ -289,3 +288,40 @@ def workday(s: Scene, lo: int, hi: int) -> date:
 
 def next_day(d: str) -> str:
     return (date.fromisoformat(d[:10]) + timedelta(days=1)).isoformat()
+
+
+def talking(s: Scene) -> dict[str, Any]:
+    """The employee an earlier turn found (their search row)."""
+    known = s.memory.get("me")
+    if not known:
+        raise Skip("no employee in the dialogue yet")
+    return dict(known)
+
+
+def the_event(s: Scene) -> dict[str, Any]:
+    """The meeting the dialogue is about (``remember``)."""
+    known = s.memory.get("event")
+    if not known:
+        raise Skip("no meeting in the dialogue yet")
+    return dict(known)
+
+
+def the_day(s: Scene) -> str:
+    """The day the dialogue is about."""
+    d = s.memory.get("day") or (s.memory.get("event") or {}).get("start", "")[:10]
+    if not d:
+        raise Skip("no day in the dialogue yet")
+    return str(d)
+
+
+def that_day(s: Scene, d: str) -> str:
+    """How the user points at the dialogue's day again: "that day" or by its name."""
+    return "that day" if s.rng.random() < 0.6 else day(d, s.now)
+
+
+def running(s: Scene, extra: str = "1=1") -> dict[str, Any]:
+    """``the_meeting``, or ``Skip``."""
+    ev = the_meeting(s, extra)
+    if ev is None:
+        raise Skip("the dialogue is not about an upcoming one-off meeting the employee runs")
+    return ev

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, clock, day
@@ -19,6 +19,8 @@ from servers.calendar.intents import (
     me,
     next_day,
     remember,
+    running,
+    talking,
     workday,
 )
 from servers.calendar.tools import calendar
@@ -74,9 +76,12 @@ def find_time_and_book(s: Scene) -> None:
         if not s.room(calls=1):
             return
         s.say(
-            "Grab the first one and call it '{t}'.",
+            "{Grab|Take} the first one and call it '{t}'.",
             "Book the earliest of those as '{t}', and invite {f}.",
             "Put '{t}' in the first free slot.",
+            "{The first one works|The earliest is fine}. {Book it|Set it up} as '{t}' with {f}.",
+            "{Let's go with|I'll take} the {earliest|first} slot - {call it|title} '{t}' and {invite|include} {f}.",
+            "{Perfect|Great}, put '{t}' in the first {one|slot} and {invite|send an invite to} {f}.",
             t=title,
             f=first_name(other["name"]),
         )
@@ -110,6 +115,9 @@ def book_at_time(s: Scene) -> None:
         "{hi} put[ {what}] on my calendar {day} at {time} for {m} minutes with {who}.",
         "{hi} {who} and I settled on {bare} at {time}, {m} minutes. Please send the invite[ for {what}].",
         "{hi} set up[ {what}] with {who}, {day} {time} to {until}.",
+        "{hi} {could you|can you|please} book[ {what}] {day} at {time} with {who}? {m} minutes{| is enough}.",
+        "{hi} I {need|want} {m} minutes with {who} {day} at {time}.[ Call it {what}.]",
+        "{hi} {schedule|arrange} a meeting with {who} {day}, {time} to {until}[ - {what}].",
         what=what,
         day=day(d, s.now),
         bare=day(d, s.now).removeprefix("on "),
@@ -134,6 +142,8 @@ def book_at_time(s: Scene) -> None:
         "Does {f} have anything else going on that day?",
         "What does {f}'s day look like then?",
         "Is {f} busy at other times that day?",
+        "{And|So} how {full|busy} is {f}'s {day|calendar} {then|that day}?",
+        "{Can|Could} you {check|look at} {f}'s {schedule|day} {for the rest of that day|around then}?",
         f=first_name(other["name"]),
     )
     s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
@@ -163,6 +173,7 @@ def block_personal_time(s: Scene) -> None:
         "{hi} put[ a {t}] on my personal calendar {day} from {a} to {b}.",
         "{hi} block {day}, {a} to {b}, on my personal calendar[ for a {t}].",
         "{hi} add[ my {t}] to my personal calendar: {day}, {a} until {b}.",
+        "{hi} {I need|keep} {day} {a}-{b} {free|clear} for me[ - {t}]. Personal calendar, please.",
         t=title,
         day=day(d, s.now),
         a=clock(start),
@@ -181,7 +192,55 @@ def block_personal_time(s: Scene) -> None:
         "What else is on my personal calendar that day?",
         "Anything else personal that day?",
         "Show me everything on my personal calendar that day.",
+        "{And|So} {what else|anything else} {have I got|is there} on my personal {side|calendar} {that day|then}?",
+        "{Can|Could} you {list|show} {my other personal plans|the rest of my personal calendar} for that day?",
     )
     s.call(
         "list_events", calendar_id=cals[0]["calendar_id"], starts_after=d.isoformat(), starts_before=next_day(str(d))
     )
+
+
+@calendar.intent(covers=("find_free_slot", "create_event"), follows=True, opens=False, weight=0.8)
+def book_a_follow_up(s: Scene) -> None:
+    """After seeing who is on a meeting, the organiser books a follow-up with the same people the week after."""
+    u, ev = talking(s), running(s)
+    views = [
+        c.result
+        for c in s.calls
+        if c.tool in ("get_event", "create_event", "update_event")
+        and isinstance(c.result, dict)
+        and c.result.get("event_id") == ev["event_id"]
+    ]
+    if not views or "primary_calendar_id" not in u:
+        raise Skip("the dialogue has not seen who is on it")
+    guests = [g["user_id"] for g in views[-1]["invitees"] if g["response"] != "declined"]
+    if not guests or len(guests) > 6:
+        raise Skip("no guests to meet again, or too many")
+    start = date.fromisoformat(ev["start"][:10]) + timedelta(days=7)
+    title = f"{ev['title']} follow-up"
+    if len(title) > 120:
+        raise Skip("title too long")
+    s.say(
+        "And book a 30-minute '{t}' with the same people the week after, first time we're all free.",
+        "Set up a half-hour '{t}' with everyone who hasn't declined, a week later, whenever we're all free.",
+        "{Let's|We should} {meet again|follow up} a week later: '{t}', 30 minutes, same people, first free slot.",
+        t=title,
+    )
+    slots = s.call(
+        "find_free_slot",
+        user_ids=[u["user_id"], *guests],
+        duration_minutes=30,
+        from_date=start.isoformat(),
+        days=5,
+    )["slots"]
+    if not slots:
+        raise Skip("no shared slot that week")
+    made = s.call(
+        "create_event",
+        calendar_id=u["primary_calendar_id"],
+        title=title,
+        start=slots[0]["start"],
+        end=slots[0]["end"],
+        invitee_ids=guests,
+    )
+    remember(s, made, "organizer")

@@ -21,6 +21,7 @@ from servers.calendar.intents import (
     organiser,
     pick,
     remember,
+    the_event,
     the_meeting,
     upcoming_mine,
 )
@@ -75,12 +76,20 @@ def move_meeting(s: Scene) -> None:
         else f"{clock(new)} the same day"
     )
     if what is None:
-        s.say("Actually, move it to {to}.", "Can we shift that to {to} instead?", "Push it to {to}, please.", to=to)
+        s.say(
+            "Actually, move it to {to}.",
+            "Can we shift that to {to} instead?",
+            "Push it to {to}, please.",
+            "{Hmm|Wait}, {that won't work|that time's bad} - {make it|move it to} {to}.",
+            "{Let's|I'd rather} {do|make it} {to} instead.",
+            to=to,
+        )
     else:
         s.say(
             "{hi} can you push {what} to {to}?",
             "{hi} {what} needs to move to {to}.",
             "{hi} please shift {what} to {to}, same length.",
+            "{hi} {could you|can you} {move|reschedule} {what} to {to}?",
             minimal=["{hi} {what} has to move to {to}."],
             hi=hi(s, u),
             what=what,
@@ -95,6 +104,8 @@ def move_meeting(s: Scene) -> None:
         "Who has to confirm again now?",
         "Who still needs to accept the new time?",
         "Show me the invite list with their answers.",
+        "{Does|Do} {anyone|the guests} {have to|need to} {re-accept|confirm again} now?",
+        "{And|So} {who's|who has} {answered|replied} {to the new time|since the move}?",
     )
     s.call("get_event", event_id=found["event_id"])
 
@@ -118,6 +129,7 @@ def call_off_meeting(s: Scene) -> None:
             "{hi} call off {what}, {why}.",
             "{hi} {what} isn't happening, {why}. Please cancel it.",
             "{hi} scrap {what}; {why}.",
+            "{hi} {please|could you} cancel {what}? {Sorry|Unfortunately}, {why}.",
             minimal=["{hi} {what} is off."],
             hi=hi(s, u),
             what=what,
@@ -221,6 +233,8 @@ def skip_one_session(s: Scene) -> None:
         "{hi} when does {what} happen over the next month?",
         "{hi} list the upcoming dates of {what}.",
         "{hi} which days is {what} on in the coming weeks?",
+        "{hi} {what are|show me} the {next|upcoming} dates {of|for} {what}?",
+        "{hi} {when's|when is} {what} {coming up|happening} {next|over the next few weeks}?",
         minimal=["{hi} {what}, upcoming dates?"],
         hi=hi(s, u),
         what=what,
@@ -291,4 +305,38 @@ def _skip_known_date(s: Scene, u: dict[str, Any], ev: dict[str, Any], what: str)
     )
     found = _series(s, u, ev)
     s.call("cancel_occurrence", event_id=found["event_id"], occurrence_date=d.isoformat())
+    s.memory["day"] = d.isoformat()
+
+
+@calendar.intent(covers=("cancel_occurrence",), follows=True, opens=False)
+def skip_one_date(s: Scene) -> None:
+    """The organiser drops one upcoming date of the recurring meeting of the dialogue."""
+    ev = the_event(s)
+    if not ev["recurring"] or ev["role"] != "organizer":
+        raise Skip("not a series the employee runs")
+    rule = s.rows("SELECT freq, interval, by_weekday, count FROM recurrences WHERE event_id = ?", ev["event_id"])
+    if not rule or rule[0]["freq"] != "weekly" or rule[0]["interval"] != 1 or rule[0]["by_weekday"]:
+        raise Skip("not a plain weekly series")
+    first = datetime.fromisoformat(ev["start"])
+    k0 = max(1, (s.now - first).days // 7 + 1)
+    dates = [(first + timedelta(weeks=k)).date() for k in range(k0, k0 + 3)]
+    if rule[0]["count"]:
+        dates = [d for d in dates if (d - first.date()).days // 7 < rule[0]["count"]]
+    gone = {
+        r["occurrence_date"]
+        for r in s.rows("SELECT occurrence_date FROM cancelled_occurrences WHERE event_id = ?", ev["event_id"])
+    }
+    dates = [d for d in dates if d.isoformat() not in gone and datetime.combine(d, first.time()) > s.now]
+    if not dates:
+        raise Skip("no date to skip")
+    d = s.rng.choice(dates)
+    s.say(
+        "I'm away {d}, so skip that one.",
+        "Drop the session {d}, keep the rest.",
+        "Cancel just the one {d}.",
+        "{Skip|Cancel} {the session|the meeting} {d}{| - I can't make it}.",
+        "{Can we|Let's} {drop|skip} the one {d}? The rest stays.",
+        d=day(d, s.now),
+    )
+    s.call("cancel_occurrence", event_id=ev["event_id"], occurrence_date=d.isoformat())
     s.memory["day"] = d.isoformat()

@@ -130,6 +130,7 @@ def trim_guest_list(s: Scene) -> None:
             "{hi} who's on the invite for {what}?",
             "{hi} who did I ask to {what}?",
             "{hi} show me the guest list of {what}.",
+            "{hi} {who's coming to|who's invited to} {what}{|, and did they answer}?",
             minimal=["{hi} {what}, who's coming?"],
             hi=hi(s, u),
             what=what,
@@ -146,6 +147,8 @@ def trim_guest_list(s: Scene) -> None:
         "Take {g} off it, they don't need to be there.",
         "Drop {g} from that one.",
         "{g} can skip it, remove them please.",
+        "{Please|Could you} {take|remove} {g} {off the invite|from the list}{|, they don't need to come}.",
+        "{g} {won't be needed|doesn't have to come}. {Take them off|Remove them}.",
         g=guest["name"],
     )
     s.call("remove_invitee", event_id=found["event_id"], user_id=guest["user_id"])
@@ -250,7 +253,13 @@ def answer_invite(s: Scene) -> None:
     s.call("respond_to_invite", event_id=ev["event_id"], user_id=uid, response=answer)
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say("Who else is going?", "Who else has said yes so far?", "What have the others answered?")
+    s.say(
+        "Who else is going?",
+        "Who else has said yes so far?",
+        "What have the others answered?",
+        "{And|So} {who else|which others} {is coming|are in}{| so far}?",
+        "{How did|What did} the {others|rest} {answer|reply}?",
+    )
     s.call("get_event", event_id=ev["event_id"])
 
 
@@ -265,6 +274,7 @@ def is_she_free(s: Scene) -> None:
         "{hi} how busy is {who}[ {day}]?",
         "{hi} what does {who}'s day look like[ {day}]?",
         "{hi} when is {who} tied up[ {day}]?",
+        "{hi} {can you|could you} {check|look at} {who}'s {calendar|schedule}[ {day}]?",
         minimal=["{hi} is {who} around[ {day}]?"],
         hi=hi(s, u),
         who=named,
@@ -279,6 +289,8 @@ def is_she_free(s: Scene) -> None:
         "Is there half an hour that day when we're both free?",
         "Find a 30-minute gap we share that day.",
         "When could the two of us grab 30 minutes that day?",
+        "{Do we have|Is there} {a free half hour|30 minutes} {together|in common} that day?",
+        "{Could|Can} you find {half an hour|30 minutes} {for both of us|for us} that day?",
     )
     mine = find_me(s, u)
     s.call(

@@ -39,6 +39,9 @@ def week_ahead(s: Scene) -> None:
         "I'm {me}. What's on my plate for {span}?",
         "{me} here, can you run me through {span}?",
         "This is {me}. What meetings do I have over {span}?",
+        "{me} {here|speaking}. {Could you|Can you} {go over|list} my meetings for {span}?",
+        "I'm {me} - {what do I have|what's booked} {for|over} {span}{| on my calendar}?",
+        "{me} here: {how busy am I|what does my calendar look like} {over|for} {span}?",
         minimal=["{me}: what's coming up for me?"],
         me=u["name"],
         span=span,
@@ -62,6 +65,7 @@ def week_ahead(s: Scene) -> None:
         "Who's going to the {t} {d}?",
         "Who else is in the {t} {d}?",
         "Pull up the {t} {d}, who's been asked?",
+        "{And|OK, and} who's {invited|on the list} for the {t} {d}?",
         t=o["title"],
         d=day(o["start"], s.now),
     )
@@ -80,6 +84,7 @@ def my_day(s: Scene) -> None:
         "{hi} how packed is my day[ {when}]?",
         "{hi} what does my schedule look like[ {when}]?",
         "{hi} when am I tied up[ {when}]?",
+        "{hi} {can you|could you} {check|look at} my {calendar|schedule}[ {when}]?",
         minimal=["{hi} am I busy[ {when}]?"],
         when=when,
     )
@@ -101,6 +106,8 @@ def my_invitations(s: Scene) -> None:
         "I'm {me}. Which meetings have people invited me to this week?",
         "{me} here: what am I on the guest list for over the next seven days?",
         "This is {me}. What invitations do I have for the coming week?",
+        "{me} {here|speaking}: {what have|which meetings have} {others|other people} invited me to this week?",
+        "I'm {me}. {Which|What} {invites|invitations} {are waiting for me|do I have} {this week|for the next week}?",
         minimal=["{me}: my invitations?"],
         me=u["name"],
     )
@@ -125,6 +132,7 @@ def my_next_meeting(s: Scene) -> None:
         "I'm {me}. What's the next meeting I'm running?",
         "{me} here: which meeting of mine is up next?",
         "This is {me}. When's the next thing I'm hosting?",
+        "I'm {me}. {What|Which} meeting {am I running|do I host} next{| on my calendar}?",
         minimal=["{me}: my next meeting?"],
         me=u["name"],
     )
@@ -136,7 +144,13 @@ def my_next_meeting(s: Scene) -> None:
     remember(s, found[0], "organizer", bool(found[0]["recurring"]))
     if s.rng.random() < 0.5:
         return
-    s.say("Who's coming to it?", "Who did I invite to that one?", "And who's on the guest list?")
+    s.say(
+        "Who's coming to it?",
+        "Who did I invite to that one?",
+        "And who's on the guest list?",
+        "{Who's|Who is} {invited|on it}{|, and have they answered}?",
+        "{Show|Tell} me {the guests|who's coming}{| for that one}.",
+    )
     s.call("get_event", event_id=found[0]["event_id"])
 
 
@@ -155,6 +169,7 @@ def colleague_calendar(s: Scene) -> None:
         "Which calendars does {who} keep?",
         "What calendars does {who} have?",
         "Can you pull up {who}'s calendars for me?",
+        "{List|Show me} the calendars {who} {has|keeps}{|, please}.",
         minimal=["{who}'s calendars?"],
         who=named,
     )
@@ -176,6 +191,7 @@ def colleague_calendar(s: Scene) -> None:
         "What's on the {what} over the next seven days?",
         "And what's coming up on the {what} this week?",
         "Show me the next week of that {what}.",
+        "{Anything|What's} on the {what} {this week|in the next seven days}?",
         what=what,
     )
     s.call(
@@ -194,6 +210,8 @@ def room_bookings(s: Scene) -> None:
         "Where do our meetings usually happen? Give me the most used rooms and links.",
         "Which meeting places get booked the most?",
         "What locations show up most on our calendars?",
+        "{Which|What} rooms {do we use most|are the most popular} for meetings{| here}?",
+        "{Where|In which rooms} {do most meetings take place|are meetings usually held}?",
     )
     spots = s.call("get_distinct_values", field="location")["values"]
     rooms = [
@@ -210,9 +228,16 @@ def room_bookings(s: Scene) -> None:
             "What's booked in {r} this week?",
             "Who has {r} over the next seven days?",
             "Show me this week's meetings in {r}.",
+            "{Is|How busy is} {r} {booked|taken} this week?",
             r=room,
         )
         s.call("list_events", query=room, starts_after=lo, starts_before=hi_)
         return
-    s.say("Anything booked in {r} from now on?", "What's coming up in {r}?", "Who has {r} from today on?", r=room)
+    s.say(
+        "Anything booked in {r} from now on?",
+        "What's coming up in {r}?",
+        "Who has {r} from today on?",
+        "{Which|What} meetings are {in|booked in} {r} {from now on|coming up}?",
+        r=room,
+    )
     s.call("list_events", query=room, starts_after=lo)
