@@ -143,7 +143,7 @@ def book_at_time(s: Scene) -> None:
         "What does {f}'s day look like then?",
         "Is {f} busy at other times that day?",
         "{And|So} how {full|busy} is {f}'s {day|calendar} {then|that day}?",
-        "{Can|Could} you {check|look at} {f}'s {schedule|day} {for the rest of that day|around then}?",
+        "{Can|Could} you {check|look at} {f}'s {schedule|calendar} {for the rest of that day|around then}?",
         f=first_name(other["name"]),
     )
     s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())

@@ -104,7 +104,7 @@ def move_meeting(s: Scene) -> None:
         "Who has to confirm again now?",
         "Who still needs to accept the new time?",
         "Show me the invite list with their answers.",
-        "{Does|Do} {anyone|the guests} {have to|need to} {re-accept|confirm again} now?",
+        "Does anyone {have to|need to} {re-accept|confirm again} now?",
         "{And|So} {who's|who has} {answered|replied} {to the new time|since the move}?",
     )
     s.call("get_event", event_id=found["event_id"])

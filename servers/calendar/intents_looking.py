@@ -228,7 +228,7 @@ def room_bookings(s: Scene) -> None:
             "What's booked in {r} this week?",
             "Who has {r} over the next seven days?",
             "Show me this week's meetings in {r}.",
-            "{Is|How busy is} {r} {booked|taken} this week?",
+            "Is {r} {booked|taken} {much|a lot} this week?",
             r=room,
         )
         s.call("list_events", query=room, starts_after=lo, starts_before=hi_)

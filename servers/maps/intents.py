@@ -289,7 +289,7 @@ def near_a_landmark(s: Scene) -> None:
         "I'll be at {a} {later|this afternoon|tomorrow}. Any {w} {far} there?",
         "What {w} is {far} {a}?",
         "{Can|Could} you {find|look for} a {w} {far} {a}?",
-        "{Meeting friends|Going} at {a}{| later} - {is there|any} {w} {far}?",
+        "{Meeting friends|I'll be} at {a}{| later}. {Is there|Any} {w} {far} it?",
         "{Any|Got any} {w} {far} {a}{| you'd suggest}?",
         minimal=["{w} {far} {a}?"],
         w=words,

@@ -122,7 +122,7 @@ def what_is_covered(s: Scene) -> None:
             "OK, {city} then. What's a good {w} there{m}?",
             "{city}: which {w} is rated best{m}?",
             "Show me the top {w} spots in {city}{m}.",
-            "{Let's try|Let's go with} {city}. {Any|Which} {w}{m} {worth a visit|you'd recommend}?",
+            "{Let's try|Let's go with} {city}. {Any|Got a} good {w}{m}?",
             city=city,
             w=w,
             m=mood,
@@ -178,7 +178,7 @@ def dropped_pin(s: Scene) -> None:
         "Is there a business at that address? What is it and when is it open?",
         "What's the place at that address, and is it open {now|today}?",
         "What can I find there? {Opening hours|Phone number}?",
-        "{Anything|Any shop or restaurant} {at that spot|there}? {Tell me about it|What are its hours}.",
+        "{Anything|Any shop or restaurant} {at that spot|there}? {Tell me about it|I'd like its hours}.",
         "{And|So} what's {at|located at} that address{| exactly}?",
     )
     s.call("get_place", place_id=at["place_ids"][0])

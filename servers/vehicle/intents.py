@@ -255,7 +255,7 @@ def did_i_lock_it(s: Scene) -> None:
         "I walked off without checking {car}. Is it secure?",
         "Can you check whether {car} is closed up?",
         "{I'm not sure|I can't remember} if I locked {car}. {Can you check|Could you look}?",
-        "Is {car} locked{| up}? I {think I|may have} forgot{| to}.",
+        "Is {car} locked{| up}? I {might|may} have forgotten.",
         minimal=["Is {car} shut?"],
     )
     status = s.call("get_vehicle_status", vehicle_id=vid)
