@@ -42,8 +42,8 @@ def find_time_and_book(s: Scene) -> None:
     if at_once:
         t = s.given(title, f"'{title}'", "title", "create_event", "title")
         s.say(
-            "{hi} book the first {m} minutes {who} and I both have free {when}[ and call it {t}].",
-            "{hi} grab the earliest {m}-minute gap {who} and I share {when}[, title it {t}].",
+            "{hi} {book|grab} the first {m} minutes {who} and I both have free {when}[ and call it {t}].",
+            "{hi} {grab|take} the earliest {m}-minute {gap|slot} {who} and I share {when}[, title it {t}].",
             "{hi} get {who} and me together for {m} minutes {when}, first time that works[, as {t}].",
             minimal=["{hi} put me and {who} together soon[ for {t}]."],
             hi=hi(s, u),
@@ -55,8 +55,8 @@ def find_time_and_book(s: Scene) -> None:
     else:
         length = s.given(minutes, f"{minutes} minutes", "length", "find_free_slot", "duration_minutes")
         s.say(
-            "{hi} when are {who} and I both free[ for {m}] {when}?",
-            "{hi} find me a window with {who} {when}[, {m} long].",
+            "{hi} when are {who} and I both {free|available}[ for {m}] {when}?",
+            "{hi} {find|look for} a {window|slot} with {who} {when}[, {m} long].",
             "{hi} {who} and I need to talk {when}[ for {m}]. What times work for both of us?",
             minimal=["{hi} I need some time with {who}[, about {m}]."],
             hi=hi(s, u),
@@ -171,7 +171,7 @@ def block_personal_time(s: Scene) -> None:
         s,
         u,
         "{hi} put[ a {t}] on my personal calendar {day} from {a} to {b}.",
-        "{hi} block {day}, {a} to {b}, on my personal calendar[ for a {t}].",
+        "{hi} {block|hold} {day}, {a} to {b}, on my personal calendar[ for a {t}].",
         "{hi} add[ my {t}] to my personal calendar: {day}, {a} until {b}.",
         "{hi} {I need|keep} {day} {a}-{b} {free|clear} for me[ - {t}]. Personal calendar, please.",
         t=title,
@@ -221,8 +221,8 @@ def book_a_follow_up(s: Scene) -> None:
     if len(title) > 120:
         raise Skip("title too long")
     s.say(
-        "And book a 30-minute '{t}' with the same people the week after, first time we're all free.",
-        "Set up a half-hour '{t}' with everyone who hasn't declined, a week later, whenever we're all free.",
+        "And book a 30-minute '{t}' with the same people the week after, {first time|whenever} we're all free.",
+        "{Set up|Book} a half-hour '{t}' with everyone who hasn't declined, a week later, whenever we're all free.",
         "{Let's|We should} {meet again|follow up} a week later: '{t}', 30 minutes, same people, first free slot.",
         t=title,
     )

@@ -86,7 +86,7 @@ def move_meeting(s: Scene) -> None:
         )
     else:
         s.say(
-            "{hi} can you push {what} to {to}?",
+            "{hi} {can|could} you push {what} to {to}?",
             "{hi} {what} needs to move to {to}.",
             "{hi} please shift {what} to {to}, same length.",
             "{hi} {could you|can you} {move|reschedule} {what} to {to}?",
@@ -119,16 +119,16 @@ def call_off_meeting(s: Scene) -> None:
     reason = s.rng.choice(list(CANCEL_WHY))
     if what is None:
         s.say(
-            "Actually, scrap it, {why}.",
-            "Never mind, call it off: {why}.",
-            "On second thought, cancel that one; {why}.",
+            "Actually, {scrap|cancel} it{| after all}, {why}.",
+            "{Never mind|Forget it}, call it off: {why}.",
+            "On second thought, {cancel|drop} that one; {why}.",
             why=CANCEL_WHY[reason],
         )
     else:
         s.say(
             "{hi} call off {what}, {why}.",
             "{hi} {what} isn't happening, {why}. Please cancel it.",
-            "{hi} scrap {what}; {why}.",
+            "{hi} {scrap|cancel} {what}; {why}.",
             "{hi} {please|could you} cancel {what}? {Sorry|Unfortunately}, {why}.",
             minimal=["{hi} {what} is off."],
             hi=hi(s, u),
@@ -145,9 +145,9 @@ def call_off_meeting(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.6:
         return
     s.say(
-        "What does the rest of that day look like for me now?",
-        "So how busy am I that day?",
-        "What's still on for me that day?",
+        "What does the rest of that day look like for me {now|after that}?",
+        "{So|And} how {busy|full} am I that day?",
+        "What's still on for me that day{| now}?",
     )
     s.call("get_free_busy", user_id=s.memory["me"]["user_id"], date=ev["start"][:10])
 
@@ -167,17 +167,17 @@ def make_it_recurring(s: Scene) -> None:
     often = s.given(freq, FREQ_WORDS[freq], "how often", "set_recurrence", "freq")
     if what is None:
         s.say(
-            "Make it a regular thing[, {how}], {n} times in all.",
-            "Let's have that repeat[ {how}] for {n} sessions.",
-            "Turn it into a series[ that happens {how}], ending after {n}.",
+            "Make it a {regular|recurring} thing[, {how}], {n} times in all.",
+            "{Let's have|Can we have} that repeat[ {how}] for {n} sessions{|?}",
+            "{Turn|Make} it into a series[ that happens {how}], ending after {n}.",
             how=often,
             n=count,
         )
     else:
         s.say(
-            "{hi} make {what} repeat[ {how}], {n} times in all.",
-            "{hi} {what} should become a regular thing[, {how}], for {n} sessions.",
-            "{hi} turn {what} into a series[ that happens {how}], ending after {n}.",
+            "{hi} {make|have} {what} repeat[ {how}], {n} times in all.",
+            "{hi} {what} should become a {regular|recurring} thing[, {how}], for {n} sessions.",
+            "{hi} {turn|make} {what} into a series[ that happens {how}], ending after {n}.",
             hi=hi(s, u),
             what=what,
             how=often,
@@ -191,7 +191,11 @@ def make_it_recurring(s: Scene) -> None:
     remember(s, made, "organizer", recurring=True)
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say("Which dates does that give me?", "List the dates it will fall on.", "When are all the sessions then?")
+    s.say(
+        "Which dates does that give me{| now}?",
+        "{List|Show me} the dates it will fall on.",
+        "When are all the {sessions|meetings} {then|going to be}?",
+    )
     first = ev["start"][:10]
     last = date.fromisoformat(first) + timedelta(days={"daily": 20, "weekly": 7 * count, "monthly": 31 * count}[freq])
     s.call("list_occurrences", event_id=found["event_id"], from_date=first, to_date=last.isoformat())
@@ -248,8 +252,8 @@ def skip_one_session(s: Scene) -> None:
         return
     o = s.rng.choice(ahead)
     s.say(
-        "I'm out {d}, drop that one.",
-        "Skip the one {d}, please; I'm travelling.",
+        "I'm {out|away} {d}, {drop|skip} that one.",
+        "{Skip|Drop} the one {d}, please; I'm {travelling|off that day}.",
         "Cancel just the session {d}, keep the rest.",
         d=day(o["date"], s.now),
     )
@@ -295,9 +299,9 @@ def _skip_known_date(s: Scene, u: dict[str, Any], ev: dict[str, Any], what: str)
         raise Skip("the series ends before")
     when = s.given(d.isoformat(), day(d, s.now), "date", "cancel_occurrence", "occurrence_date")
     s.say(
-        "{hi} I'm away, so skip {what}[ {when}]; keep the rest.",
-        "{hi} drop {what} just once[, {when}].",
-        "{hi} cancel one session of {what}[: the one {when}].",
+        "{hi} I'm {away|out}, so skip {what}[ {when}]; keep the rest.",
+        "{hi} {drop|skip} {what} just once[, {when}].",
+        "{hi} {cancel|call off} one session of {what}[: the one {when}].",
         minimal=["{hi} skip one of {what}[, {when}]."],
         hi=hi(s, u),
         what=what,

@@ -256,7 +256,7 @@ def adjust_it(s: Scene) -> None:
         by = {15: "a quarter of an hour", 30: "half an hour", 60: "an hour"}[minutes]
         s.say(
             "Push it back {by}, so it starts at {t}.",
-            "Make it {by} later, {t} start.",
+            "Make it {by} later, {t} start{|, same length}.",
             "Can it start at {t} instead? Same length.",
             "{Shift|Move} it {back |}{by}, so the start is {t}.",
             by=by,
@@ -266,7 +266,7 @@ def adjust_it(s: Scene) -> None:
     elif s.value("SELECT status FROM events WHERE event_id = ?", ev["event_id"]) == "tentative":
         s.say(
             "It's happening for sure now, firm it up.",
-            "Mark it as confirmed.",
+            "Mark it as confirmed{|, please}.",
             "That one's definite now.",
             "{It's on|We're going ahead} - {confirm it|set it to confirmed}.",
         )
@@ -275,7 +275,7 @@ def adjust_it(s: Scene) -> None:
         s.say(
             "Mark it as provisional for now.",
             "It's not final yet, flag it as tentative.",
-            "Pencil it in only.",
+            "{Pencil it in|Keep it pencilled in} only.",
             "{It might still move|Not sure it'll happen} - {make it|mark it} tentative.",
         )
         out = s.call("update_event", event_id=ev["event_id"], status="tentative")

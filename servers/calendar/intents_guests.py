@@ -107,9 +107,9 @@ def bring_someone_in(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.5:
         return
     s.say(
-        "Is {f} actually free then?",
-        "Does {f} have anything else that day?",
-        "Check {f}'s day for clashes.",
+        "Is {f} actually {free|available} then?",
+        "Does {f} have anything else {that day|on then}?",
+        "{Check|Look at} {f}'s day for {clashes|conflicts}.",
         f=first_name(other["name"]),
     )
     s.call("get_free_busy", user_id=them["user_id"], date=ev["start"][:10])
@@ -124,11 +124,15 @@ def trim_guest_list(s: Scene) -> None:
     u, ev, what, how = _mine_to_change(s, extra)
     if what is None:
         s.asked("get_event", event_id=ev["event_id"])
-        s.say("Who's on the invite for it now?", "Who did I ask to that one again?", "Show me its guest list.")
+        s.say(
+            "Who's on the invite for it {now|at the moment}?",
+            "Who did I {ask|invite} to that one again?",
+            "{Show me|Pull up} its guest list{|, please}.",
+        )
     else:
         s.say(
             "{hi} who's on the invite for {what}?",
-            "{hi} who did I ask to {what}?",
+            "{hi} who did I {ask|invite} to {what}?",
             "{hi} show me the guest list of {what}.",
             "{hi} {who's coming to|who's invited to} {what}{|, and did they answer}?",
             minimal=["{hi} {what}, who's coming?"],
@@ -223,17 +227,17 @@ def answer_invite(s: Scene) -> None:
     reply = s.given(answer, RESPONSE_WORDS[answer], "answer", "respond_to_invite", "response")
     if what is None:
         s.say(
-            "Answer that invitation for me[ with {r}].",
-            "Reply to that one[: {r}].",
-            "Let them know where I stand on that one[, it's {r}].",
+            "{Answer|Respond to} that invitation for me[ with {r}].",
+            "{Reply to|Answer} that one{| for me}[: {r}].",
+            "Let them know where I stand on that one[, it's {r}]{|, thanks}.",
             r=reply,
         )
         uid = s.memory["me"]["user_id"]
     else:
         s.say(
-            "{hi} reply to the invitation for {what}[ with {r}].",
-            "{hi} answer {what} for me[: {r}].",
-            "{hi} let them know about {what}[, it's {r} from me].",
+            "{hi} {reply to|respond to} the invitation for {what}[ with {r}].",
+            "{hi} {answer|respond to} {what} for me[: {r}].",
+            "{hi} {let them know|tell them} about {what}[, it's {r} from me].",
             hi=hi(s, u),
             what=what,
             r=reply,

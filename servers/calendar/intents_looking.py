@@ -63,7 +63,7 @@ def week_ahead(s: Scene) -> None:
     remember(s, o, "invitee", bool(s.rows("SELECT 1 FROM recurrences WHERE event_id = ?", o["event_id"])))
     s.say(
         "Who's going to the {t} {d}?",
-        "Who else is in the {t} {d}?",
+        "Who else is {in|coming to} the {t} {d}?",
         "Pull up the {t} {d}, who's been asked?",
         "{And|OK, and} who's {invited|on the list} for the {t} {d}?",
         t=o["title"],
@@ -190,7 +190,7 @@ def colleague_calendar(s: Scene) -> None:
     s.say(
         "What's on the {what} over the next seven days?",
         "And what's coming up on the {what} this week?",
-        "Show me the next week of that {what}.",
+        "{Show me|Pull up} the next week of that {what}.",
         "{Anything|What's} on the {what} {this week|in the next seven days}?",
         what=what,
     )
@@ -226,7 +226,7 @@ def room_bookings(s: Scene) -> None:
     if s.rng.random() < 0.5:
         s.say(
             "What's booked in {r} this week?",
-            "Who has {r} over the next seven days?",
+            "Who has {r} {over|in} the next seven days?",
             "Show me this week's meetings in {r}.",
             "Is {r} {booked|taken} {much|a lot} this week?",
             r=room,

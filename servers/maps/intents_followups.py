@@ -141,7 +141,7 @@ REVIEW_MOODS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "all": (
         {},
         (
-            "What do people think of {name}?",
+            "What do people think of {name}{| these days}?",
             "Is {name} any good, going by what visitors wrote?",
             "{How|What} do {people|visitors} rate {name}? {Read me|Show me} some reviews.",
             "{Any|Got any} reviews {of|for} {name}? {What do they say|Are they good}?",
@@ -150,24 +150,24 @@ REVIEW_MOODS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "bad": (
         {"max_rating": 2},
         (
-            "Do people complain about {name}?",
-            "Any one- or two-star write-ups for {name}?",
+            "Do {people|visitors} complain about {name}?",
+            "Any one- or two-star {write-ups|reviews} for {name}?",
             "What {don't people like|do people dislike} about {name}? {The bad reviews|Low ratings}, please.",
         ),
     ),
     "good": (
         {"min_rating": 4},
         (
-            "What do the happy visitors say about {name}?",
-            "Read me the four- and five-star ones.",
+            "What do the {happy|satisfied} visitors say about {name}?",
+            "{Read me|Show me} the four- and five-star ones.",
             "{What do|Show me what} {fans|people who loved it} say about {name}.",
         ),
     ),
     "latest": (
         {"limit": 3},
         (
-            "What do the last three people say about {name}?",
-            "Just the three newest opinions, please.",
+            "What do the last three {people|visitors} say about {name}?",
+            "Just the three newest {opinions|reviews}, please.",
             "{Read|Give} me the {three latest|last three} reviews of {name}.",
         ),
     ),
@@ -269,8 +269,8 @@ def around_it(s: Scene) -> None:
     now = s.rng.random() < 0.3
     far = "close to" if radius is None else f"within {radius:g} km of"
     s.say(
-        "Is there a {w}{o} {far} {name}?",
-        "Any {w}{o} {far} {name}? I'll be there anyway.",
+        "Is there a {w}{o} {far} {name}{|, by any chance}?",
+        "Any {w}{o} {far} {name}? I'll be there {anyway|later}.",
         "What's the nearest {w}{o} to {name}?" if radius is None else "Find me a {w}{o} {far} {name}.",
         "{While I'm there|Since I'll be there}, {is there|any} {w}{o} {far} {name}?",
         w=words,
@@ -297,7 +297,7 @@ def anything_better(s: Scene) -> None:
     kind = s.rng.choice(KINDS.get(p["category"], (p["category"],)))
     s.say(
         "Is there a {w} in {city} rated higher than {name}{c}?",
-        "Any better-reviewed {w} in {city}{c}?",
+        "Any {better-reviewed|better-rated} {w} in {city}{c}?",
         "Compared to {name}, what {w} do people rate best in {city}{c}?",
         "{Is there|Any} {w} in {city} {people like more|with better reviews} than {name}{c}?",
         w=kind,

@@ -124,7 +124,7 @@ def my_list(s: Scene) -> None:
     if fresh:
         s.say(
             "What's on '{n}' now?",
-            "Read me back the '{n}' list.",
+            "{Read me back|Go over} the '{n}' list.",
             "Show me the '{n}' list as it stands.",
             "{And|So} what's in '{n}' {at this point|so far}?",
             n=fresh["name"],
@@ -169,8 +169,8 @@ def my_list(s: Scene) -> None:
         )
         mode = "walking" if same and s.rng.random() < 0.6 else "driving"
         s.say(
-            "How do I {v} from {a} to {b}? Turn by turn, please.",
-            "Give me the way from {a} to {b} {h}, step by step.",
+            "How do I {v} from {a} to {b}? {Turn by turn|Step by step}, please.",
+            "Give me the way from {a} to {b} {h}, step by step{|, please}.",
             "{Which way|What's the route} from {a} to {b} {h}? {Every turn|Each turn}, please.",
             v=MODES[mode][0],
             h=MODES[mode][2],

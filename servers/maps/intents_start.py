@@ -41,8 +41,8 @@ def open_in_town(s: Scene) -> None:
     if how == "open":
         args["open_now"] = True
         s.say(
-            "Which {w} in {city} is open right now?",
-            "Need a {w} in {city} that's open at this hour.",
+            "Which {w} in {city} is open {right now|at the moment}?",
+            "{Need|Looking for} a {w} in {city} that's open at this hour.",
             "{Anything|Something} open {now|right now} in {city}? A {w}, ideally.",
             w=w,
             city=city,
@@ -50,8 +50,8 @@ def open_in_town(s: Scene) -> None:
     elif how == "popular":
         args["sort_by"] = "review_count"
         s.say(
-            "What's the most talked-about {w} in {city}?",
-            "Which {w} in {city} has the most write-ups?",
+            "What's the most {talked-about|reviewed} {w} in {city}?",
+            "Which {w} in {city} has the most {write-ups|reviews}?",
             "{Which|What} {w} in {city} {do most people review|gets the most reviews}?",
             w=w,
             city=city,
@@ -121,7 +121,7 @@ def what_is_covered(s: Scene) -> None:
         s.say(
             "OK, {city} then. What's a good {w} there{m}?",
             "{city}: which {w} is rated best{m}?",
-            "Show me the top {w} spots in {city}{m}.",
+            "{Show me|List} the top {w} spots in {city}{m}.",
             "{Let's try|Let's go with} {city}. {Any|Got a} good {w}{m}?",
             city=city,
             w=w,
@@ -143,7 +143,7 @@ def what_is_covered(s: Scene) -> None:
     city = s.pick("SELECT DISTINCT city FROM places WHERE cuisine = ?", cuisine)["city"]
     s.say(
         "I feel like {c}. Where can I get it in {city}?",
-        "Any {c} food in {city}?",
+        "Any {c} food in {city}{| worth trying}?",
         "Which {c} places are in {city}?",
         "{Let's do|I'll go for} {c}. {Where|Which places} in {city}?",
         c=cuisine,

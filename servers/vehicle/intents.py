@@ -177,7 +177,7 @@ def fresh_air(s: Scene) -> None:
         s,
         v,
         v["engine"] == "off" or s.rng.random() < 0.5,
-        "{me}Put the {w} window of {car}[ {how}].",
+        "{me}{Put|Set} the {w} window of {car}[ {how}].",
         "{me}Could you move the {w} window on {car}[ {how}]?",
         "{me}It's stuffy in {car}: {w} window[ {how}], please.",
         "{me}{Can|Could} I get the {w} window of {car} moved[ {how}]?",
@@ -309,7 +309,12 @@ def last_service(s: Scene) -> None:
     if not s.room(1, 1) or s.rng.random() < 0.4:
         return
     other = s.rng.choice([k for k in kinds if k != kind] or kinds)
-    s.say("And the last {k}?", "What about the most recent {k}?", "When was its {k}, then?", k=other)
+    s.say(
+        "{And|OK, and} the last {k}?",
+        "What about the {most recent|latest} {k}{| on it}?",
+        "When was its {last |}{k}, then?",
+        k=other,
+    )
     s.call("list_service_records", vehicle_id=vid, kind=other, **({"limit": 1} if s.rng.random() < 0.5 else {}))
 
 
@@ -370,8 +375,8 @@ def fleet_mix(s: Scene) -> None:
     running = s.rng.random() < 0.4
     what = f"{pick} cars" if field == "make" else {"gas": "gas cars", "hybrid": "hybrids", "electric": "EVs"}[pick]
     s.say(
-        "Which {w} are{r}?",
-        "{List|Show me} the {w}{r2}.",
+        "{Which|What} {w} are{r}?",
+        "{List|Show me|Give me} the {w}{r2}{|, please}.",
         "{And|OK, and} the {w}{r2}?",
         w=what,
         r=" running right now" if running else " there",

@@ -176,7 +176,7 @@ def fill_up(s: Scene) -> None:
         s.say(
             "How far can I go on that now?",
             "What's the range after that?",
-            "So how many km do I have now?",
+            "So how many {km|kilometres} do I have now?",
             "{And|So} what range {does that give me|am I at}?",
             *RANGE_ASKS[3:],
         )
