@@ -42,12 +42,9 @@ SPEAKER = Speaker(table="owners", key="owner_id", select=OWNERS, memory="owner",
 def my_car(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """A car of the driver talking (the one an earlier turn was about, ``Skip`` when it does not fit), or a
     fresh pick; the persona becomes its owner."""
-    known = s.memory.get("car")
-    if known:
-        found = s.rows(CAR + f" AND v.vehicle_id = ? AND ({where})", known["vehicle_id"], *params)
-        if not found:
-            raise Skip("the car of the earlier turn does not fit")
-        return found[0]
+    known = s.recall("car", "vehicle_id", CAR + f" AND v.vehicle_id = ? AND ({where})", *params, who="car")
+    if known is not None:
+        return known
     v = s.pick(CAR + f" AND ({where})", *params)
     s.be(v["owner"])
     return v
