@@ -15,7 +15,16 @@ tool is asked to check conflicts it refuses to double-book the organiser or any 
 (declined invitees and cancelled events don't count as busy).
 """
 
-from servers.calendar import intents, intents_changes, intents_followups  # noqa: F401  (registers the intents)
+from servers.calendar import (  # noqa: F401  (registers the tools and intents)
+    intents,
+    intents_booking,
+    intents_changes,
+    intents_followups,
+    intents_guests,
+    intents_looking,
+    tools_read,
+    tools_write,
+)
 from servers.calendar.tools import calendar as server
 
 __all__ = ["server"]

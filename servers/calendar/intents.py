@@ -20,7 +20,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, clock, day
-from servers.calendar.tools import calendar
+from hub.kit.speaker import Search, Speaker
+from servers.calendar import tools_read, tools_write  # noqa: F401  (tools before intents)
 
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
 PEOPLE = "SELECT user_id, name, email, department, title, office FROM users"
@@ -48,6 +49,15 @@ CANCEL_WHY = {
     "Conflicts with offsite": "it clashes with the offsite",
 }
 FREQ_WORDS = {"weekly": "every week", "daily": "every weekday", "monthly": "once a month"}
+SPEAKER = Speaker(
+    table="users",
+    key="user_id",
+    select=f"{PEOPLE} WHERE {UNIQUE_NAME}",
+    memory="me",
+    search=Search("search_users", "users", missing="the person is not on the first page of the search"),
+    keep=("primary_calendar_id",),
+    late=True,
+)
 OPEN_HI = ("I'm {name}:", "{name} here,", "This is {name}:", "{name} here:")
 FOLLOW_HI = ("Also,", "While you're at it,", "One more thing:", "Next,", "And")
 
@@ -84,28 +94,17 @@ def hi(s: Scene, u: dict[str, Any]) -> str:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The employee talking: the one an earlier turn established (``Skip`` unless they fit ``where``), or a
-    fresh pick among people with a unique name."""
-    known = s.memory.get("me")
-    if known:
-        if not s.rows(PEOPLE + f" WHERE user_id = ? AND ({where})", known["user_id"], *params):
-            raise Skip("the employee of the earlier turn does not fit")
-        return dict(known)
-    if s.speaker is not None:  # an earlier turn named who talks without looking them up
+    """The employee talking (``SPEAKER.me``); when an earlier turn named who talks without looking them up,
+    that person."""
+    if s.speaker is not None and not s.memory.get("me"):
         where, params = f"({where}) AND name = ?", (*params, s.speaker)
-    u = pick(s, PEOPLE + f" WHERE {UNIQUE_NAME} AND ({where})", *params)
-    s.be(u["name"])
-    return u
+    return SPEAKER.me(s, where, *params)
 
 
 def find_me(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
-    """The discovery call for the user's own id and primary calendar (once per dialogue)."""
-    known = s.memory.get("me")
-    if known and known["user_id"] == u["user_id"] and "primary_calendar_id" in known:
-        return dict(known)
-    found = find_user(s, u)
-    s.memory["me"] = found
-    return found
+    """The discovery call for the user's own id and primary calendar (``SPEAKER.find``, once per dialogue)."""
+    SPEAKER.find(s, u)
+    return dict(s.memory["me"])
 
 
 def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
@@ -291,363 +290,38 @@ def next_day(d: str) -> str:
     return (date.fromisoformat(d[:10]) + timedelta(days=1)).isoformat()
 
 
-# Looking at the calendar ---------------------------------------------------------------------------
+def talking(s: Scene) -> dict[str, Any]:
+    """The employee an earlier turn found (their search row)."""
+    known = s.memory.get("me")
+    if not known:
+        raise Skip("no employee in the dialogue yet")
+    return dict(known)
 
 
-@calendar.intent(covers=("search_users", "list_upcoming_events", "get_event"), weight=1.2)
-def week_ahead(s: Scene) -> None:
-    """An employee asks what is coming up, then maybe who is coming to one of those meetings."""
-    u = me(
-        s,
-        "user_id IN (SELECT user_id FROM invitees i JOIN events e USING (event_id) WHERE e.start > ? "
-        "AND e.start < ? AND e.status != 'cancelled')",
-        _iso(s.now),
-        _iso(s.now + timedelta(days=5)),
-    )
-    days = s.rng.choice((3, 5, 7, 7, 10))
-    span = {3: "the next three days", 5: "the next five days", 7: "this coming week", 10: "the next ten days"}[days]
-    s.say(
-        "I'm {me}. What's on my plate for {span}?",
-        "{me} here, can you run me through {span}?",
-        "This is {me}. What meetings do I have over {span}?",
-        minimal=["{me}: what's coming up for me?"],
-        me=u["name"],
-        span=span,
-    )
-    mine = find_me(s, u)
-    args: dict[str, Any] = {"user_id": mine["user_id"]}
-    if not s.minimal and days != 7:
-        args["days"] = days
-    out = s.call("list_upcoming_events", **args)["occurrences"]
-    invited = [o for o in out if o["role"] == "invitee"]
-    if not invited:
-        raise Skip("nothing the user is invited to")
-    o = s.rng.choice(invited)
-    same = [x for x in out if x["title"] == o["title"] and x["start"][:10] == o["start"][:10]]
-    if len(same) != 1:
-        raise Skip("two meetings share that title on that day")
-    if s.rng.random() < 0.5:
-        return
-    remember(s, o, "invitee", bool(s.rows("SELECT 1 FROM recurrences WHERE event_id = ?", o["event_id"])))
-    s.say(
-        "Who's going to the {t} {d}?",
-        "Who else is in the {t} {d}?",
-        "Pull up the {t} {d}, who's been asked?",
-        t=o["title"],
-        d=day(o["start"], s.now),
-    )
-    s.call("get_event", event_id=o["event_id"])
+def the_event(s: Scene) -> dict[str, Any]:
+    """The meeting the dialogue is about (``remember``)."""
+    known = s.memory.get("event")
+    if not known:
+        raise Skip("no meeting in the dialogue yet")
+    return dict(known)
 
 
-@calendar.intent(covers=("search_users", "get_free_busy"))
-def my_day(s: Scene) -> None:
-    """An employee asks how full one of their days is."""
-    u = me(s)
-    d = workday(s, 0, 9)
-    when = s.given(d.isoformat(), day(d, s.now), "day", "get_free_busy", "date")
-    mine = ask(
-        s,
-        u,
-        "{hi} how packed is my day[ {when}]?",
-        "{hi} what does my schedule look like[ {when}]?",
-        "{hi} when am I tied up[ {when}]?",
-        minimal=["{hi} am I busy[ {when}]?"],
-        when=when,
-    )
-    s.call("get_free_busy", user_id=mine["user_id"], date=d.isoformat())
-    s.memory["day"] = d.isoformat()
+def the_day(s: Scene) -> str:
+    """The day the dialogue is about."""
+    d = s.memory.get("day") or (s.memory.get("event") or {}).get("start", "")[:10]
+    if not d:
+        raise Skip("no day in the dialogue yet")
+    return str(d)
 
 
-@calendar.intent(covers=("search_users", "list_events"))
-def my_invitations(s: Scene) -> None:
-    """An employee asks which meetings other people have asked them to over the next days."""
-    u = me(
-        s,
-        "user_id IN (SELECT i.user_id FROM invitees i JOIN events e USING (event_id) WHERE e.start > ? "
-        "AND e.start < ? AND e.status != 'cancelled')",
-        _iso(s.now),
-        _iso(s.now + timedelta(days=7)),
-    )
-    s.say(
-        "I'm {me}. Which meetings have people invited me to this week?",
-        "{me} here: what am I on the guest list for over the next seven days?",
-        "This is {me}. What invitations do I have for the coming week?",
-        minimal=["{me}: my invitations?"],
-        me=u["name"],
-    )
-    mine = find_me(s, u)
-    args: dict[str, Any] = {
-        "invitee_id": mine["user_id"],
-        "starts_after": s.now.date().isoformat(),
-        "starts_before": (s.now.date() + timedelta(days=7)).isoformat(),
-    }
-    found = s.call("list_events", **args)["events"]
-    if not found:
-        raise Skip("no invitation listed")
-    if len(found) == 1:  # "that one" then points at it
-        remember(s, found[0], "invitee", bool(found[0]["recurring"]))
+def that_day(s: Scene, d: str) -> str:
+    """How the user points at the dialogue's day again: "that day" or by its name."""
+    return "that day" if s.rng.random() < 0.6 else day(d, s.now)
 
 
-@calendar.intent(covers=("search_users", "list_events", "get_event"))
-def my_next_meeting(s: Scene) -> None:
-    """An employee asks which meeting they run next."""
-    u = organiser(s)
-    s.say(
-        "I'm {me}. What's the next meeting I'm running?",
-        "{me} here: which meeting of mine is up next?",
-        "This is {me}. When's the next thing I'm hosting?",
-        minimal=["{me}: my next meeting?"],
-        me=u["name"],
-    )
-    mine = find_me(s, u)
-    args: dict[str, Any] = {"organizer_id": mine["user_id"], "starts_after": _iso(s.now)[:16]}
-    found = [e for e in s.call("list_events", **args)["events"] if e["status"] != "cancelled"]
-    if not found:
-        raise Skip("nothing ahead")
-    remember(s, found[0], "organizer", bool(found[0]["recurring"]))
-    if s.rng.random() < 0.5:
-        return
-    s.say("Who's coming to it?", "Who did I invite to that one?", "And who's on the guest list?")
-    s.call("get_event", event_id=found[0]["event_id"])
-
-
-@calendar.intent(covers=("search_users", "list_calendars", "list_events"))
-def colleague_calendar(s: Scene) -> None:
-    """Someone looks at which calendars a colleague keeps and what is on one of them next week."""
-    lo, hi_ = _iso(s.now), _iso(s.now + timedelta(days=7))
-    u, named = colleague(
-        s,
-        "user_id IN (SELECT c.owner_id FROM calendars c JOIN events e USING (calendar_id) "
-        "WHERE e.start > ? AND e.start < ? AND c.kind != 'personal')",
-        lo,
-        hi_,
-    )
-    s.say(
-        "Which calendars does {who} keep?",
-        "What calendars does {who} have?",
-        "Can you pull up {who}'s calendars for me?",
-        minimal=["{who}'s calendars?"],
-        who=named,
-    )
-    them = find_other(s, u)
-    cals = s.call("list_calendars", owner_id=them["user_id"])["calendars"]
-    busy = [
-        c
-        for c in cals
-        if c["kind"] != "personal"
-        and s.value(
-            "SELECT COUNT(*) FROM events WHERE calendar_id = ? AND start > ? AND start < ?", c["calendar_id"], lo, hi_
-        )
-    ]
-    if not busy:
-        raise Skip("nothing on their calendars next week")
-    cal = s.rng.choice(busy)
-    what = {"primary": "main calendar", "personal": "personal calendar"}.get(cal["kind"], f"'{cal['name']}' calendar")
-    s.say(
-        "What's on the {what} over the next seven days?",
-        "And what's coming up on the {what} this week?",
-        "Show me the next week of that {what}.",
-        what=what,
-    )
-    s.call(
-        "list_events",
-        calendar_id=cal["calendar_id"],
-        starts_after=s.now.date().isoformat(),
-        starts_before=(s.now.date() + timedelta(days=7)).isoformat(),
-    )
-
-
-@calendar.intent(covers=("get_distinct_values", "list_events"))
-def room_bookings(s: Scene) -> None:
-    """An office manager looks at where meetings happen, then at one room's bookings this week."""
-    lo, hi_ = s.now.date().isoformat(), (s.now.date() + timedelta(days=7)).isoformat()
-    s.say(
-        "Where do our meetings usually happen? Give me the most used rooms and links.",
-        "Which meeting places get booked the most?",
-        "What locations show up most on our calendars?",
-    )
-    spots = s.call("get_distinct_values", field="location")["values"]
-    rooms = [
-        r
-        for r in spots
-        if r.startswith(("Room", "Boardroom", "Cafe", "Focus", "Training"))
-        and s.value("SELECT COUNT(*) FROM events WHERE location LIKE ? AND start >= ? AND start < ?", f"%{r}%", lo, hi_)
-    ]
-    if not rooms:
-        raise Skip("no room booked this week")
-    room = s.rng.choice(rooms)
-    if s.rng.random() < 0.5:
-        s.say(
-            "What's booked in {r} this week?",
-            "Who has {r} over the next seven days?",
-            "Show me this week's meetings in {r}.",
-            r=room,
-        )
-        s.call("list_events", query=room, starts_after=lo, starts_before=hi_)
-        return
-    s.say("Anything booked in {r} from now on?", "What's coming up in {r}?", "Who has {r} from today on?", r=room)
-    s.call("list_events", query=room, starts_after=lo)
-
-
-# Booking ------------------------------------------------------------------------------------------
-
-
-@calendar.intent(covers=("search_users", "find_free_slot", "create_event"), weight=1.5, follows=True)
-def find_time_and_book(s: Scene) -> None:
-    """Two colleagues need a meeting: find when both are free, then book the first slot (in one go, or after
-    seeing the options)."""
-    u = me(s)
-    other, named = colleague(s, "user_id != ? AND department = ?", u["user_id"], u["department"])
-    minutes = s.rng.choice((30, 30, 45, 60))
-    days = s.rng.choice((2, 3, 5))
-    when = {2: "today or tomorrow", 3: "in the next three days", 5: "this week"}[days]
-    title = s.rng.choice(NEW_TITLES)
-    at_once = s.rng.random() < 0.4
-    if at_once:
-        t = s.given(title, f"'{title}'", "title", "create_event", "title")
-        s.say(
-            "{hi} book the first {m} minutes {who} and I both have free {when}[ and call it {t}].",
-            "{hi} grab the earliest {m}-minute gap {who} and I share {when}[, title it {t}].",
-            "{hi} get {who} and me together for {m} minutes {when}, first time that works[, as {t}].",
-            minimal=["{hi} put me and {who} together soon[ for {t}]."],
-            hi=hi(s, u),
-            who=named,
-            m=minutes,
-            when=when,
-            t=t,
-        )
-    else:
-        length = s.given(minutes, f"{minutes} minutes", "length", "find_free_slot", "duration_minutes")
-        s.say(
-            "{hi} when are {who} and I both free[ for {m}] {when}?",
-            "{hi} find me a window with {who} {when}[, {m} long].",
-            "{hi} {who} and I need to talk {when}[ for {m}]. What times work for both of us?",
-            minimal=["{hi} I need some time with {who}[, about {m}]."],
-            hi=hi(s, u),
-            who=named,
-            m=length,
-            when=when,
-        )
-    mine = find_me(s, u)
-    them = find_other(s, other)
-    args: dict[str, Any] = {"user_ids": [mine["user_id"], them["user_id"]], "duration_minutes": minutes}
-    if days != 5 and not s.minimal:
-        args["days"] = days
-    slots = s.call("find_free_slot", **args)["slots"]
-    if not slots:
-        raise Skip("no common free slot")
-    if not at_once:
-        if not s.room(calls=1):
-            return
-        s.say(
-            "Grab the first one and call it '{t}'.",
-            "Book the earliest of those as '{t}', and invite {f}.",
-            "Put '{t}' in the first free slot.",
-            t=title,
-            f=first_name(other["name"]),
-        )
-    made = s.call(
-        "create_event",
-        calendar_id=mine["primary_calendar_id"],
-        title=title,
-        start=slots[0]["start"],
-        end=slots[0]["end"],
-        invitee_ids=[them["user_id"]],
-        check_conflicts=True,
-    )
-    remember(s, made, "organizer")
-
-
-@calendar.intent(covers=("search_users", "create_event", "get_free_busy"), weight=1.2, follows=True)
-def book_at_time(s: Scene) -> None:
-    """An employee puts a meeting with a colleague at a time they already agreed on."""
-    u = me(s)
-    other, named = colleague(s, "user_id != ?", u["user_id"])
-    d = workday(s, 1, 12)
-    hour = s.rng.choice((9, 10, 11, 13, 14, 15, 16))
-    minutes = s.rng.choice((30, 45, 60))
-    start = datetime(d.year, d.month, d.day, hour, s.rng.choice((0, 30)))
-    end = start + timedelta(minutes=minutes)
-    title = s.rng.choice(NEW_TITLES)
-    what = s.given(title, f"'{title}'", "title", "create_event", "title")
-    mine = ask(
-        s,
-        u,
-        "{hi} put[ {what}] on my calendar {day} at {time} for {m} minutes with {who}.",
-        "{hi} {who} and I settled on {bare} at {time}, {m} minutes. Please send the invite[ for {what}].",
-        "{hi} set up[ {what}] with {who}, {day} {time} to {until}.",
-        what=what,
-        day=day(d, s.now),
-        bare=day(d, s.now).removeprefix("on "),
-        time=clock(start),
-        m=minutes,
-        who=named,
-        until=clock(end),
-    )
-    them = find_other(s, other)
-    args: dict[str, Any] = {
-        "calendar_id": mine["primary_calendar_id"],
-        "title": title,
-        "start": _iso(start)[:16],
-        "end": _iso(end)[:16],
-        "invitee_ids": [them["user_id"]],
-    }
-    made = s.call("create_event", **args)
-    remember(s, made, "organizer")
-    if not s.room() or s.rng.random() < 0.6:
-        return
-    s.say(
-        "Does {f} have anything else going on that day?",
-        "What does {f}'s day look like then?",
-        "Is {f} busy at other times that day?",
-        f=first_name(other["name"]),
-    )
-    s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
-
-
-@calendar.intent(covers=("search_users", "list_calendars", "create_event", "list_events"), follows=True)
-def block_personal_time(s: Scene) -> None:
-    """An employee puts a private appointment on their personal calendar, then maybe checks that day there."""
-    u = me(s, "user_id IN (SELECT owner_id FROM calendars WHERE kind = 'personal')")
-    d = workday(s, 1, 14)
-    what, minutes = s.rng.choice(
-        (
-            ("Dentist appointment", 60),
-            ("Car service", 90),
-            ("Haircut", 30),
-            ("Parent-teacher conference", 45),
-            ("Doctor's visit", 45),
-        )
-    )
-    hour = s.rng.choice((8, 12, 16, 17))
-    start = datetime(d.year, d.month, d.day, hour, 0)
-    end = start + timedelta(minutes=minutes)
-    title = s.given(what, what.lower(), "what it is", "create_event", "title")
-    mine = ask(
-        s,
-        u,
-        "{hi} put[ a {t}] on my personal calendar {day} from {a} to {b}.",
-        "{hi} block {day}, {a} to {b}, on my personal calendar[ for a {t}].",
-        "{hi} add[ my {t}] to my personal calendar: {day}, {a} until {b}.",
-        t=title,
-        day=day(d, s.now),
-        a=clock(start),
-        b=clock(end),
-    )
-    cals = s.call("list_calendars", owner_id=mine["user_id"], kind="personal")["calendars"]
-    if not cals:
-        raise Skip("no personal calendar listed")
-    made = s.call(
-        "create_event", calendar_id=cals[0]["calendar_id"], title=what, start=_iso(start)[:16], end=_iso(end)[:16]
-    )
-    remember(s, made, "organizer")
-    if not s.room() or s.rng.random() < 0.6:
-        return
-    s.say(
-        "What else is on my personal calendar that day?",
-        "Anything else personal that day?",
-        "Show me everything on my personal calendar that day.",
-    )
-    s.call(
-        "list_events", calendar_id=cals[0]["calendar_id"], starts_after=d.isoformat(), starts_before=next_day(str(d))
-    )
+def running(s: Scene, extra: str = "1=1") -> dict[str, Any]:
+    """``the_meeting``, or ``Skip``."""
+    ev = the_meeting(s, extra)
+    if ev is None:
+        raise Skip("the dialogue is not about an upcoming one-off meeting the employee runs")
+    return ev

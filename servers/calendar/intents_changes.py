@@ -1,6 +1,6 @@
-"""Calendar intents that change meetings the employee runs (move, call off, make recurring, skip a date, guests)
-and answer invitations; each opens a dialogue or continues one about the same meeting ("actually, move it
-to 3 pm"). The shared helpers and the looking and booking intents are in ``intents``.
+"""Calendar intents that change meetings the employee runs (move, call off, make recurring, skip a date); each
+opens a dialogue or continues one about the same meeting ("actually, move it to 3 pm"). The shared helpers are
+in ``intents``, guests and invitations in ``intents_guests``.
 """
 
 from __future__ import annotations
@@ -12,26 +12,18 @@ from hub.kit.intent import Ref, Scene, Skip, clock, day
 from servers.calendar.intents import (
     CANCEL_WHY,
     FREQ_WORDS,
-    LIVE,
-    NOT_PERSONAL,
-    ONE_OFF,
-    UNIQUE_NAME,
     _iso,
-    colleague,
     find_me,
-    find_other,
-    first_name,
     hi,
     locate_mine,
     me,
     my_event,
-    next_day,
     organiser,
     pick,
     remember,
+    the_event,
     the_meeting,
     upcoming_mine,
-    workday,
 )
 from servers.calendar.tools import calendar
 
@@ -84,12 +76,20 @@ def move_meeting(s: Scene) -> None:
         else f"{clock(new)} the same day"
     )
     if what is None:
-        s.say("Actually, move it to {to}.", "Can we shift that to {to} instead?", "Push it to {to}, please.", to=to)
+        s.say(
+            "Actually, move it to {to}.",
+            "Can we shift that to {to} instead?",
+            "Push it to {to}, please.",
+            "{Hmm|Wait}, {that won't work|that time's bad} - {make it|move it to} {to}.",
+            "{Let's|I'd rather} {do|make it} {to} instead.",
+            to=to,
+        )
     else:
         s.say(
-            "{hi} can you push {what} to {to}?",
+            "{hi} {can|could} you push {what} to {to}?",
             "{hi} {what} needs to move to {to}.",
             "{hi} please shift {what} to {to}, same length.",
+            "{hi} {could you|can you} {move|reschedule} {what} to {to}?",
             minimal=["{hi} {what} has to move to {to}."],
             hi=hi(s, u),
             what=what,
@@ -104,6 +104,8 @@ def move_meeting(s: Scene) -> None:
         "Who has to confirm again now?",
         "Who still needs to accept the new time?",
         "Show me the invite list with their answers.",
+        "Does anyone {have to|need to} {re-accept|confirm again} now?",
+        "{And|So} {who's|who has} {answered|replied} {to the new time|since the move}?",
     )
     s.call("get_event", event_id=found["event_id"])
 
@@ -117,16 +119,17 @@ def call_off_meeting(s: Scene) -> None:
     reason = s.rng.choice(list(CANCEL_WHY))
     if what is None:
         s.say(
-            "Actually, scrap it, {why}.",
-            "Never mind, call it off: {why}.",
-            "On second thought, cancel that one; {why}.",
+            "Actually, {scrap|cancel} it{| after all}, {why}.",
+            "{Never mind|Forget it}, call it off: {why}.",
+            "On second thought, {cancel|drop} that one; {why}.",
             why=CANCEL_WHY[reason],
         )
     else:
         s.say(
             "{hi} call off {what}, {why}.",
             "{hi} {what} isn't happening, {why}. Please cancel it.",
-            "{hi} scrap {what}; {why}.",
+            "{hi} {scrap|cancel} {what}; {why}.",
+            "{hi} {please|could you} cancel {what}? {Sorry|Unfortunately}, {why}.",
             minimal=["{hi} {what} is off."],
             hi=hi(s, u),
             what=what,
@@ -142,9 +145,9 @@ def call_off_meeting(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.6:
         return
     s.say(
-        "What does the rest of that day look like for me now?",
-        "So how busy am I that day?",
-        "What's still on for me that day?",
+        "What does the rest of that day look like for me {now|after that}?",
+        "{So|And} how {busy|full} am I that day?",
+        "What's still on for me that day{| now}?",
     )
     s.call("get_free_busy", user_id=s.memory["me"]["user_id"], date=ev["start"][:10])
 
@@ -164,17 +167,17 @@ def make_it_recurring(s: Scene) -> None:
     often = s.given(freq, FREQ_WORDS[freq], "how often", "set_recurrence", "freq")
     if what is None:
         s.say(
-            "Make it a regular thing[, {how}], {n} times in all.",
-            "Let's have that repeat[ {how}] for {n} sessions.",
-            "Turn it into a series[ that happens {how}], ending after {n}.",
+            "Make it a {regular|recurring} thing[, {how}], {n} times in all.",
+            "{Let's have|Can we have} that repeat[ {how}] for {n} sessions{|?}",
+            "{Turn|Make} it into a series[ that happens {how}], ending after {n}.",
             how=often,
             n=count,
         )
     else:
         s.say(
-            "{hi} make {what} repeat[ {how}], {n} times in all.",
-            "{hi} {what} should become a regular thing[, {how}], for {n} sessions.",
-            "{hi} turn {what} into a series[ that happens {how}], ending after {n}.",
+            "{hi} {make|have} {what} repeat[ {how}], {n} times in all.",
+            "{hi} {what} should become a {regular|recurring} thing[, {how}], for {n} sessions.",
+            "{hi} {turn|make} {what} into a series[ that happens {how}], ending after {n}.",
             hi=hi(s, u),
             what=what,
             how=often,
@@ -188,7 +191,11 @@ def make_it_recurring(s: Scene) -> None:
     remember(s, made, "organizer", recurring=True)
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say("Which dates does that give me?", "List the dates it will fall on.", "When are all the sessions then?")
+    s.say(
+        "Which dates does that give me{| now}?",
+        "{List|Show me} the dates it will fall on.",
+        "When are all the {sessions|meetings} {then|going to be}?",
+    )
     first = ev["start"][:10]
     last = date.fromisoformat(first) + timedelta(days={"daily": 20, "weekly": 7 * count, "monthly": 31 * count}[freq])
     s.call("list_occurrences", event_id=found["event_id"], from_date=first, to_date=last.isoformat())
@@ -230,6 +237,8 @@ def skip_one_session(s: Scene) -> None:
         "{hi} when does {what} happen over the next month?",
         "{hi} list the upcoming dates of {what}.",
         "{hi} which days is {what} on in the coming weeks?",
+        "{hi} {what are|show me} the {next|upcoming} dates {of|for} {what}?",
+        "{hi} {when's|when is} {what} {coming up|happening} {next|over the next few weeks}?",
         minimal=["{hi} {what}, upcoming dates?"],
         hi=hi(s, u),
         what=what,
@@ -243,8 +252,8 @@ def skip_one_session(s: Scene) -> None:
         return
     o = s.rng.choice(ahead)
     s.say(
-        "I'm out {d}, drop that one.",
-        "Skip the one {d}, please; I'm travelling.",
+        "I'm {out|away} {d}, {drop|skip} that one.",
+        "{Skip|Drop} the one {d}, please; I'm {travelling|off that day}.",
         "Cancel just the session {d}, keep the rest.",
         d=day(o["date"], s.now),
     )
@@ -290,9 +299,9 @@ def _skip_known_date(s: Scene, u: dict[str, Any], ev: dict[str, Any], what: str)
         raise Skip("the series ends before")
     when = s.given(d.isoformat(), day(d, s.now), "date", "cancel_occurrence", "occurrence_date")
     s.say(
-        "{hi} I'm away, so skip {what}[ {when}]; keep the rest.",
-        "{hi} drop {what} just once[, {when}].",
-        "{hi} cancel one session of {what}[: the one {when}].",
+        "{hi} I'm {away|out}, so skip {what}[ {when}]; keep the rest.",
+        "{hi} {drop|skip} {what} just once[, {when}].",
+        "{hi} {cancel|call off} one session of {what}[: the one {when}].",
         minimal=["{hi} skip one of {what}[, {when}]."],
         hi=hi(s, u),
         what=what,
@@ -303,263 +312,35 @@ def _skip_known_date(s: Scene, u: dict[str, Any], ev: dict[str, Any], what: str)
     s.memory["day"] = d.isoformat()
 
 
-# Guests and answers --------------------------------------------------------------------------------
-
-
-@calendar.intent(covers=("list_events", "search_users", "add_invitee", "get_free_busy"), weight=1.2, follows=True)
-def bring_someone_in(s: Scene) -> None:
-    """The organiser adds a colleague to a meeting (found by its title and day, or the one the dialogue is
-    about), then maybe checks they are free."""
-    known = the_meeting(s)
-    if known is not None and s.rng.random() < 0.8:
-        ev = dict(known)
-        organizer_id = ev["organizer_id"]
-        what = None
-    else:
-        ev = pick(
-            s,
-            f"SELECT e.*, u.name AS organizer FROM events e JOIN users u ON u.user_id = e.organizer_id WHERE "
-            f"e.{LIVE} AND e.{ONE_OFF} AND e.start > ? AND e.start < ? AND u.{UNIQUE_NAME} AND {NOT_PERSONAL} "
-            "AND (? IS NULL OR e.organizer_id = ?) AND (? IS NULL OR u.name = ?)",
-            _iso(s.now),
-            _iso(s.now + timedelta(days=21)),
-            *[(s.memory.get("me") or {}).get("user_id")] * 2,
-            *[s.speaker] * 2,
-        )
-        same = s.value(
-            "SELECT COUNT(*) FROM events WHERE (title LIKE '%' || ? || '%' OR location LIKE '%' || ? || '%') "
-            "AND substr(start, 1, 10) = ?",
-            ev["title"],
-            ev["title"],
-            ev["start"][:10],
-        )
-        if same != 1:
-            raise Skip("a title search that day would list other meetings too")
-        s.be(ev["organizer"])
-        organizer_id = ev["organizer_id"]
-        d = ev["start"][:10]
-        what = s.refer(
-            ev["event_id"],
-            Ref(
-                "my {t} {d}", "SELECT event_id FROM events WHERE title = ? AND substr(start, 1, 10) = ?", ev["title"], d
-            ),
-            t=ev["title"],
-            d=day(d, s.now),
-        )
-    other, named = colleague(
-        s,
-        "user_id != ? AND user_id NOT IN (SELECT user_id FROM invitees WHERE event_id = ?)",
-        organizer_id,
-        ev["event_id"],
-    )
-    optional = s.rng.random() < 0.3
-    if what is None:
-        s.say(
-            "Add {who} to it" + (", just as optional." if optional else "."),
-            "{who} should be in that one too" + (" (optional is fine)." if optional else ", send an invite."),
-            "Can you get {who} onto it as well?" + (" They don't have to come." if optional else ""),
-            who=named,
-        )
-    else:
-        s.say(
-            "Add {who} to {what}" + (", just as optional." if optional else "."),
-            "{who} should be in {what} too" + (" (optional is fine)." if optional else ", please send an invite."),
-            "Can you get {who} onto {what}?" + (" They don't have to come." if optional else ""),
-            minimal=["{who} needs to be in {what}."],
-            who=named,
-            what=what,
-        )
-        d = ev["start"][:10]
-        found = s.call("list_events", query=ev["title"], starts_after=d, starts_before=next_day(d))["events"]
-        if [e["event_id"] for e in found] != [ev["event_id"]]:
-            raise Skip("the listing is ambiguous")
-        remember(s, found[0], "organizer")
-    them = find_other(s, other)
-    args: dict[str, Any] = {"event_id": ev["event_id"], "user_id": them["user_id"]}
-    if optional and not s.minimal:
-        args["optional"] = True
-    s.call("add_invitee", **args)
-    if not s.room() or s.rng.random() < 0.5:
-        return
+@calendar.intent(covers=("cancel_occurrence",), follows=True, opens=False)
+def skip_one_date(s: Scene) -> None:
+    """The organiser drops one upcoming date of the recurring meeting of the dialogue."""
+    ev = the_event(s)
+    if not ev["recurring"] or ev["role"] != "organizer":
+        raise Skip("not a series the employee runs")
+    rule = s.rows("SELECT freq, interval, by_weekday, count FROM recurrences WHERE event_id = ?", ev["event_id"])
+    if not rule or rule[0]["freq"] != "weekly" or rule[0]["interval"] != 1 or rule[0]["by_weekday"]:
+        raise Skip("not a plain weekly series")
+    first = datetime.fromisoformat(ev["start"])
+    k0 = max(1, (s.now - first).days // 7 + 1)
+    dates = [(first + timedelta(weeks=k)).date() for k in range(k0, k0 + 3)]
+    if rule[0]["count"]:
+        dates = [d for d in dates if (d - first.date()).days // 7 < rule[0]["count"]]
+    gone = {
+        r["occurrence_date"]
+        for r in s.rows("SELECT occurrence_date FROM cancelled_occurrences WHERE event_id = ?", ev["event_id"])
+    }
+    dates = [d for d in dates if d.isoformat() not in gone and datetime.combine(d, first.time()) > s.now]
+    if not dates:
+        raise Skip("no date to skip")
+    d = s.rng.choice(dates)
     s.say(
-        "Is {f} actually free then?",
-        "Does {f} have anything else that day?",
-        "Check {f}'s day for clashes.",
-        f=first_name(other["name"]),
+        "I'm away {d}, so skip that one.",
+        "Drop the session {d}, keep the rest.",
+        "Cancel just the one {d}.",
+        "{Skip|Cancel} {the session|the meeting} {d}{| - I can't make it}.",
+        "{Can we|Let's} {drop|skip} the one {d}? The rest stays.",
+        d=day(d, s.now),
     )
-    s.call("get_free_busy", user_id=them["user_id"], date=ev["start"][:10])
-
-
-@calendar.intent(
-    covers=("search_users", "list_events", "list_upcoming_events", "get_event", "remove_invitee"), follows=True
-)
-def trim_guest_list(s: Scene) -> None:
-    """The organiser reviews who is invited to a meeting, then maybe takes someone off."""
-    extra = "(SELECT COUNT(*) FROM invitees i WHERE i.event_id = events.event_id) >= 2"
-    u, ev, what, how = _mine_to_change(s, extra)
-    if what is None:
-        s.asked("get_event", event_id=ev["event_id"])
-        s.say("Who's on the invite for it now?", "Who did I ask to that one again?", "Show me its guest list.")
-    else:
-        s.say(
-            "{hi} who's on the invite for {what}?",
-            "{hi} who did I ask to {what}?",
-            "{hi} show me the guest list of {what}.",
-            minimal=["{hi} {what}, who's coming?"],
-            hi=hi(s, u),
-            what=what,
-        )
-    found = _found(s, u, ev, how)
-    full = s.call("get_event", event_id=found["event_id"])
-    remember(s, full, "organizer")
-    if not s.room(calls=1) or s.rng.random() < 0.3:
-        return
-    guest = s.rng.choice(full["invitees"])
-    if sum(g["name"] == guest["name"] for g in full["invitees"]) > 1:
-        raise Skip("two guests share the name")
-    s.say(
-        "Take {g} off it, they don't need to be there.",
-        "Drop {g} from that one.",
-        "{g} can skip it, remove them please.",
-        g=guest["name"],
-    )
-    s.call("remove_invitee", event_id=found["event_id"], user_id=guest["user_id"])
-
-
-RESPONSE_WORDS = {"accepted": "a yes", "declined": "a no", "tentative": "a maybe"}
-
-
-@calendar.intent(
-    covers=("search_users", "list_upcoming_events", "list_events", "respond_to_invite", "get_event"),
-    weight=1.3,
-    follows=True,
-)
-def answer_invite(s: Scene) -> None:
-    """An invitee accepts, declines or tentatively answers a meeting they were asked to."""
-    lo, hi_ = _iso(s.now), _iso(s.now + timedelta(days=14))
-    known = s.memory.get("event")
-    if known and known["role"] == "invitee" and "me" in s.memory and s.rng.random() < 0.8:
-        u = me(s)
-        rows = s.rows(
-            "SELECT e.*, i.response FROM events e JOIN invitees i USING (event_id) WHERE e.event_id = ? "
-            f"AND i.user_id = ? AND e.{LIVE} AND e.start > ?",
-            known["event_id"],
-            u["user_id"],
-            lo,
-        )
-        if not rows:
-            raise Skip("the meeting of the dialogue cannot be answered")
-        ev, what = rows[0], None
-    else:
-        u = me(
-            s,
-            "user_id IN (SELECT i.user_id FROM invitees i JOIN events e USING (event_id) WHERE e.start > ? "
-            "AND e.start < ? AND e.status != 'cancelled' AND e.event_id NOT IN (SELECT event_id FROM recurrences))",
-            lo,
-            hi_,
-        )
-        ev = pick(
-            s,
-            "SELECT e.*, i.response, o.name AS organizer FROM events e JOIN invitees i USING (event_id) "
-            "JOIN users o ON o.user_id = e.organizer_id WHERE i.user_id = ? AND e.start > ? AND e.start < ? AND "
-            f"e.{LIVE} AND e.{ONE_OFF}",
-            u["user_id"],
-            lo,
-            hi_,
-        )
-        d = ev["start"][:10]
-        what = s.refer(
-            ev["event_id"],
-            Ref(
-                "the {t} {d}",
-                "SELECT e.event_id FROM events e JOIN invitees i USING (event_id) WHERE "
-                "i.user_id = ? AND e.title = ? AND substr(e.start, 1, 10) = ?",
-                u["user_id"],
-                ev["title"],
-                d,
-            ),
-            Ref(
-                "{o}'s {t} {d}",
-                "SELECT e.event_id FROM events e JOIN invitees i USING (event_id) WHERE "
-                "i.user_id = ? AND e.title = ? AND substr(e.start, 1, 10) = ? AND e.organizer_id = ?",
-                u["user_id"],
-                ev["title"],
-                d,
-                ev["organizer_id"],
-            ),
-            t=ev["title"],
-            d=day(d, s.now),
-            o=ev["organizer"],
-        )
-    answer = s.rng.choice([r for r in ("accepted", "declined", "tentative") if r != ev["response"]])
-    reply = s.given(answer, RESPONSE_WORDS[answer], "answer", "respond_to_invite", "response")
-    if what is None:
-        s.say(
-            "Answer that invitation for me[ with {r}].",
-            "Reply to that one[: {r}].",
-            "Let them know where I stand on that one[, it's {r}].",
-            r=reply,
-        )
-        uid = s.memory["me"]["user_id"]
-    else:
-        s.say(
-            "{hi} reply to the invitation for {what}[ with {r}].",
-            "{hi} answer {what} for me[: {r}].",
-            "{hi} let them know about {what}[, it's {r} from me].",
-            hi=hi(s, u),
-            what=what,
-            r=reply,
-        )
-        uid = find_me(s, u)["user_id"]
-        if s.rng.random() < 0.5:
-            days = (date.fromisoformat(ev["start"][:10]) - s.now.date()).days + 1
-            out = s.call("list_upcoming_events", user_id=uid, days=max(days, 1), include_declined=True, limit=100)
-            listed = out["occurrences"]
-        else:
-            d = ev["start"][:10]
-            listed = s.call("list_events", invitee_id=uid, query=ev["title"], starts_after=d, starts_before=next_day(d))
-            listed = listed["events"]
-        if ev["event_id"] not in [o["event_id"] for o in listed]:
-            raise Skip("the invitation is not in the listing")
-        remember(s, ev, "invitee")
-    s.call("respond_to_invite", event_id=ev["event_id"], user_id=uid, response=answer)
-    if not s.room() or s.rng.random() < 0.6:
-        return
-    s.say("Who else is going?", "Who else has said yes so far?", "What have the others answered?")
-    s.call("get_event", event_id=ev["event_id"])
-
-
-@calendar.intent(covers=("search_users", "get_free_busy", "find_free_slot"), follows=True)
-def is_she_free(s: Scene) -> None:
-    """Someone checks a colleague's day, then maybe looks for a half hour both of them have free that day."""
-    u = me(s)
-    other, named = colleague(s, "user_id != ?", u["user_id"])
-    d = workday(s, 0, 10)
-    when = s.given(d.isoformat(), day(d, s.now), "day", "get_free_busy", "date")
-    s.say(
-        "{hi} how busy is {who}[ {day}]?",
-        "{hi} what does {who}'s day look like[ {day}]?",
-        "{hi} when is {who} tied up[ {day}]?",
-        minimal=["{hi} is {who} around[ {day}]?"],
-        hi=hi(s, u),
-        who=named,
-        day=when,
-    )
-    them = find_other(s, other)
-    s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
+    s.call("cancel_occurrence", event_id=ev["event_id"], occurrence_date=d.isoformat())
     s.memory["day"] = d.isoformat()
-    if not s.room(calls=2) or s.rng.random() < 0.5:
-        return
-    s.say(
-        "Is there half an hour that day when we're both free?",
-        "Find a 30-minute gap we share that day.",
-        "When could the two of us grab 30 minutes that day?",
-    )
-    mine = find_me(s, u)
-    s.call(
-        "find_free_slot",
-        user_ids=[mine["user_id"], them["user_id"]],
-        duration_minutes=30,
-        from_date=d.isoformat(),
-        days=1,
-    )

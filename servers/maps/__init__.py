@@ -14,7 +14,7 @@ Business rules:
 
 from __future__ import annotations
 
-from servers.maps import intents, intents_followups  # noqa: F401  (register the intents)
+from servers.maps import intents, intents_followups, intents_mine, intents_start, tools_people  # noqa: F401  (register them)
 from servers.maps.schema import SCHEMA
 from servers.maps.seed import seed
 from servers.maps.tools import maps

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.speaker import Says, Search, Speaker
+from servers.maps import tools_people  # noqa: F401  (tools before intents)
 from servers.maps.schema import MODES as MODES_KM
 from servers.maps.schema import _km
 from servers.maps.tools import maps
@@ -20,6 +22,15 @@ PLACE = (
     "WHERE (SELECT COUNT(*) FROM places q WHERE q.name = p.name AND q.city = p.city) = 1"
 )
 USER = "SELECT * FROM users u WHERE (SELECT COUNT(*) FROM users v WHERE v.name = u.name) = 1"
+SPEAKER = Speaker(
+    table="users",
+    key="user_id",
+    select=USER,
+    memory="me",
+    alias="u.",
+    says=(Says("I'm {name}. ", "name"),),
+    search=Search("search_users", "users"),
+)
 MODES = {
     "driving": ("drive", "driving", "by car"),
     "walking": ("walk", "walking", "on foot"),
@@ -80,24 +91,14 @@ def find_place(s: Scene, p: dict[str, Any], **narrow: Any) -> dict[str, Any]:
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The user talking: the one an earlier turn found, or the map user the persona is (every opening turn makes
-    the persona one), or a fresh pick on the opening turn. ``Skip`` when they do not fit ``where``."""
-    known = s.memory.get("me")
-    if known:
-        found = s.rows(USER + f" AND u.user_id = ? AND ({where})", known["user_id"], *params)
-        if not found:
-            raise Skip("the user of the earlier turn does not fit")
-        return found[0]
-    if s.speaker:
+    """The user talking (``SPEAKER.me``); when an opening turn made the persona a map user (``as_user``) and no turn
+    found them yet, that user. ``Skip`` when they do not fit ``where``."""
+    if s.speaker and not s.memory.get("me"):
         found = s.rows(USER + f" AND u.name = ? AND ({where})", s.speaker, *params)
         if not found:
             raise Skip("the user talking does not fit")
         return found[0]
-    if s.turns:
-        raise Skip("a user's follow-up after a turn that was no user's")
-    u = s.pick(USER + f" AND ({where})", *params)
-    s.be(u["name"])
-    return u
+    return SPEAKER.me(s, where, *params)
 
 
 def as_user(s: Scene, city: str | None = None) -> None:
@@ -135,30 +136,33 @@ def route_fits(a: dict[str, Any], b: dict[str, Any], mode: str) -> bool:
     return a["place_id"] != b["place_id"] and _km(a["lat"], a["lon"], b["lat"], b["lon"]) * factor <= cap
 
 
-def intro(s: Scene) -> str:
-    """ "I'm <name>. " (sometimes with their home town, which the agent can filter by) until the user is found."""
-    if s.memory.get("me"):
-        return ""
-    city = s.value("SELECT home_city FROM users WHERE name = ?", s.persona.name)
-    if city and s.rng.random() < 0.1:
-        s.memory["by_city"] = city
-        return f"I'm {s.persona.name} from {city}. "
-    return f"I'm {s.persona.name}. "
+def intro(s: Scene, u: dict[str, Any]) -> str:
+    """How the user says who they are (``SPEAKER.who``) until they are found; sometimes with their home town, which
+    the agent can filter by."""
+    if not s.memory.get("me") and s.rng.random() < 0.1:
+        s.memory["by_city"] = u["home_city"]
+        return f"I'm {u['name']} from {u['home_city']}. "
+    return SPEAKER.who(s, u)
 
 
 def find_me(s: Scene, u: dict[str, Any]) -> str:
-    if s.memory.get("me", {}).get("user_id") == u["user_id"]:
-        return str(u["user_id"])
+    """The discovery read for the user (``SPEAKER.find``), by the home town they said."""
     city = s.memory.pop("by_city", None)
-    hit = [
-        r
-        for r in s.call("search_users", query=u["name"], **({"home_city": city} if city else {}))["users"]
-        if r["user_id"] == u["user_id"]
-    ]
-    if not hit:
-        raise Skip("the user is not on the first page")
-    s.memory["me"] = {"user_id": u["user_id"], "name": u["name"]}
-    return str(u["user_id"])
+    return SPEAKER.find(s, u, **({"home_city": city} if city else {}))
+
+
+def user_asks(s: Scene, u: dict[str, Any], *phrasings: str, **slots: Any) -> str:
+    """The user's turn in one of ``phrasings`` (``{me}``: who they are, until found), then their user id."""
+    s.say(*phrasings, me=intro(s, u), **slots)
+    return find_me(s, u)
+
+
+def nearest(s: Scene, **args: Any) -> dict[str, Any]:
+    """The nearest place a nearby search finds; ``Skip`` when it finds none, or two as near."""
+    near = s.call("search_nearby", **args)["places"]
+    if not near or (len(near) > 1 and near[0]["distance_km"] == near[1]["distance_km"]):
+        raise Skip("nothing close, or a tie for the nearest")
+    return dict(near[0])
 
 
 def within_reach(s: Scene, kind: str, sql: str, *params: Any) -> tuple[dict[str, Any], float]:
@@ -190,6 +194,8 @@ def how_long(s: Scene) -> None:
         "If I {verb} from {a} over to {b}, how long is that?",
         "What's the travel time {how} between {a} and {b}?",
         "How far is {b} from {a} {how}?",
+        "{I'm at|I'm starting from|Leaving from} {a}. How long {to|would it take to} {verb} to {b}?",
+        "{Roughly|About} how {long|many minutes} is {a} to {b} {how}?",
         minimal=["I need to get from {a} to {b} {how}."],
         verb=verb,
         how=how,
@@ -205,8 +211,10 @@ def how_long(s: Scene) -> None:
     if s.rng.random() < 0.9:
         s.say(
             "OK, talk me through the way, turn by turn.",
-            "Which streets do I take?",
+            "Which streets do I take{| to get there}?",
             "Walk me through it step by step." if mode == "walking" else "Tell me each turn, please.",
+            "{And|OK, and} {how do I get there|which way do I go}? {Turn by turn|Step by step}, please.",
+            "{Can|Could} you {give me|spell out} the {directions|turns}{| for that}?",
         )
         s.call("get_directions", **args)
 
@@ -233,6 +241,9 @@ def something_near_me(s: Scene) -> None:
         "[I'm at {street}. ]Is there a {w}{o} {far}?{lim}",
         "Any {w}{o} {far}?[ I'm standing at {street}.]{lim}",
         "Looking for a {w}{o} {far}[ of {street}].{lim}",
+        "{Where's|Where can I find} a {w}{o} {far}[ - I'm at {street}]?{lim}",
+        "[My address is {street}. ]{Could you|Can you} {find|look for} a {w}{o} {far}?{lim}",
+        "{I need|I'm after} a {w}{o}[ near {street}], {far} if possible.{lim}",
         minimal=["{w} near[ {street}]?"],
         street=street,
         w=words,
@@ -244,26 +255,20 @@ def something_near_me(s: Scene) -> None:
     if len(found) != 1:
         raise Skip("the address is ambiguous")
     args: dict[str, Any] = {"lat": found[0]["lat"], "lon": found[0]["lon"], "category": kind}
-    if radius != 2.0:
-        args["radius_km"] = radius
-    if now:
-        args["open_now"] = True
-    if few and not s.minimal:
-        args["limit"] = 3
-    near = s.call("search_nearby", **args)["places"]
-    if not near:
-        raise Skip("nothing of that kind nearby")
-    if len(near) > 1 and near[0]["distance_km"] == near[1]["distance_km"]:
-        raise Skip("a tie for the nearest")
+    args.update({"radius_km": radius} if radius != 2.0 else {}, **({"open_now": True} if now else {}))
+    args.update({"limit": 3} if few and not s.minimal else {})
+    near = nearest(s, **args)
     s.say(
-        "What are the hours of the closest one?",
-        "Tell me more about the nearest one. Phone number?",
-        "The closest one: what's the address and is it any good?",
-        "Can I get the phone number of the nearest one?",
-        "What do you have on the closest of those? Hours, phone, anything.",
+        "What are the hours of the {closest|nearest} one?",
+        "Tell me more about the {nearest|closest} one. {Phone number|Opening hours}?",
+        "The {closest|nearest} one: what's the address and is it any good?",
+        "Can I get the {phone number|number} of the {nearest|closest} one?",
+        "What do you have on the {closest|nearest} of those? Hours, phone, anything.",
+        "{OK, the|The} {first|nearest} one {sounds good|looks good}. {When is it open|How do I reach them}?",
+        "Is the {closest|nearest} one open {now|at the moment}, and what's its {number|address}?",
     )
-    s.call("get_place", place_id=near[0]["place_id"])
-    focus(s, near[0]["place_id"])
+    s.call("get_place", place_id=near["place_id"])
+    focus(s, near["place_id"])
 
 
 @maps.intent(covers=("search_places", "search_nearby", "get_route"), weight=1.5)
@@ -281,60 +286,33 @@ def near_a_landmark(s: Scene) -> None:
     far = f"within {radius:g} km of" if radius != 2.0 else "near"
     s.say(
         "Is there a {w} {far} {a}?",
-        "I'll be at {a} later. Any {w} {far} there?",
+        "I'll be at {a} {later|this afternoon|tomorrow}. Any {w} {far} there?",
         "What {w} is {far} {a}?",
+        "{Can|Could} you {find|look for} a {w} {far} {a}?",
+        "{Meeting friends|I'll be} at {a}{| later}. {Is there|Any} {w} {far} it?",
+        "{Any|Got any} {w} {far} {a}{| you'd suggest}?",
         minimal=["{w} {far} {a}?"],
         w=words,
         a=place_ref(s, a),
         far=far,
     )
     pa = find_place(s, a)
-    near = s.call(
-        "search_nearby", place_id=pa["place_id"], category=kind, **({"radius_km": radius} if radius != 2.0 else {})
-    )["places"]
-    if not near:
-        raise Skip("nothing of that kind nearby")
-    if len(near) > 1 and near[0]["distance_km"] == near[1]["distance_km"]:
-        raise Skip("a tie for the nearest")
+    near = nearest(s, place_id=pa["place_id"], category=kind, **({"radius_km": radius} if radius != 2.0 else {}))
     mode = s.rng.choice(("walking", "walking", "cycling", "driving"))
-    focus(s, near[0]["place_id"])
+    focus(s, near["place_id"])
     if not s.room(1, 1) or s.rng.random() < 0.25:
         return
     s.say(
         "How long would it take to {v} from there to the nearest one?",
         "And the closest one: how far {h}?",
+        "{And|So} how {long|far} is the {nearest|closest} one {h}?",
+        "{Could I|Can I} {v} to the {nearest|first} one? How long would that take?",
         v=MODES[mode][0],
         h=MODES[mode][2],
     )
-    args = route_args(pa["place_id"], near[0]["place_id"], mode)
+    args = route_args(pa["place_id"], near["place_id"], mode)
     s.call("get_route", **args)
     s.memory["route"] = args
-
-
-@maps.intent(covers=("reverse_geocode", "get_place"))
-def dropped_pin(s: Scene) -> None:
-    """Someone has coordinates from a photo or a dropped pin and wants to know what is there."""
-    p = s.pick(PLACE)
-    lat = round(p["lat"] + s.rng.uniform(-0.0004, 0.0004), 4)
-    lon = round(p["lon"] + s.rng.uniform(-0.0004, 0.0004), 4)
-    as_user(s, p["city"])
-    s.say(
-        "A friend dropped me a pin at {lat}, {lon}. What's the street address there?",
-        "My photo is tagged {lat}, {lon}. Where was that taken, which street?",
-        "What address is at {lat}, {lon}?",
-        lat=lat,
-        lon=lon,
-    )
-    at = s.call("reverse_geocode", lat=lat, lon=lon)
-    if not at["place_ids"]:
-        raise Skip("nothing at the nearest address")
-    s.say(
-        "Is there a business at that address? What is it and when is it open?",
-        "What's the place at that address, and is it open now?",
-        "What can I find there? Opening hours?",
-    )
-    s.call("get_place", place_id=at["place_ids"][0])
-    focus(s, at["place_ids"][0])
 
 
 @maps.intent(covers=("search_places", "list_reviews", "get_place"), weight=1.5)
@@ -355,6 +333,8 @@ def best_in_town(s: Scene) -> None:
         "What's the best-rated {w} in {city}{c}?",
         "Which {w} in {city} do people like most{c}?",
         "Top {w} in {city}{c}, by reviews?",
+        "{I'm in|Visiting} {city} {this weekend|soon}. {What's|Which is} the {best|top-rated} {w}{c}?",
+        "{Recommend|Suggest} {a|the best} {w} in {city}{c}, going by ratings.",
         minimal=["Best {w} in {city}?"],
         w=words,
         city=p["city"],
@@ -376,6 +356,7 @@ def best_in_town(s: Scene) -> None:
             "Any bad reviews for it? What do people complain about?",
             "What do the unhappy reviewers say about it?",
             "Show me its low ratings, if any.",
+            "{Anyone|Has anyone} {unhappy|disappointed} with it? {What went wrong|What did they say}?",
         )
         s.call(
             "list_reviews",
@@ -387,227 +368,7 @@ def best_in_town(s: Scene) -> None:
         s.say(
             "Is it open now, and where exactly is it?",
             "What are its hours and address?",
-            "When does it open and close?",
+            "When does it open and close{| today}?",
+            "{Sounds good|Nice}. {Where is it|What's the address}, and {is it open now|when does it close}?",
         )
         s.call("get_place", place_id=found[0]["place_id"])
-
-
-@maps.intent(covers=("search_users", "search_places", "save_place", "get_user"), follows=True)
-def keep_for_later(s: Scene) -> None:
-    """A user bookmarks a place with a label (and maybe a note), then checks what they have bookmarked."""
-    u = me(s)
-    near = s.memory.get("place")  # continuing a dialogue: another spot in the city it is about
-    p = s.pick(
-        PLACE + " AND p.place_id NOT IN (SELECT place_id FROM saved_places WHERE user_id = ?) AND p.city = ?",
-        u["user_id"],
-        near["city"] if near else s.pick("SELECT DISTINCT city FROM places")["city"],
-    )
-    label = s.rng.choice(("want to go", "date night", "with kids", "work", "favorite", "favorite"))
-    note = s.rng.choice(("", "", "Ask for the patio", "Try the weekend menu", "Recommended by Sam"))
-    how = {
-        "want to go": "as somewhere I want to go",
-        "date night": "as a date-night idea",
-        "with kids": "as one for the kids",
-        "work": "under work",
-        "favorite": "as a favorite",
-    }[label]
-    s.say(
-        "{me}Keep {p} on my map {how}{n}.",
-        "{me}Bookmark {p} for me, {how}{n}.",
-        "{me}Could you pin {p} to my places {how}{n}?",
-        minimal=["{me}I want {p} in my places."],
-        me=intro(s),
-        p=place_ref(s, p),
-        how=how,
-        n=f", with the note '{note}'" if note else "",
-    )
-    uid = find_me(s, u)
-    found = find_place(s, p)
-    args: dict[str, Any] = {"user_id": uid, "place_id": found["place_id"]}
-    if not s.minimal and label != "favorite":
-        args["label"] = label
-    if not s.minimal and note:
-        args["note"] = note
-    s.call("save_place", **args)
-    focus(s, found["place_id"])
-    if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say("What else have I got pinned now?", "What's in my places now?", "Read me back my bookmarks.")
-        s.call("get_user", user_id=uid)
-
-
-@maps.intent(covers=("search_users", "create_place_list", "search_places", "add_place_to_list"), follows=True)
-def start_a_list(s: Scene) -> None:
-    """A user starts a new list of places and puts a first place on it."""
-    u = me(s)
-    title = s.rng.choice(LIST_NAMES)
-    if s.rows("SELECT 1 FROM place_lists WHERE user_id = ? AND name = ?", u["user_id"], title):
-        raise Skip("the list exists")
-    p = s.pick(PLACE + " AND p.city = ?", u["home_city"])
-    public = s.rng.random() < 0.3
-    name = s.given(title, f"'{title}'", "list name", "create_place_list", "name")
-    shared = " Friends should be able to see it." if public else ""
-    s.say(
-        "{me}Start a new collection of places for me[ called {name}].{shared}",
-        "{me}I'd like a fresh list[, {name}], in my maps.{shared}",
-        "{me}Make me a new list of spots[ named {name}].{shared}",
-        me=intro(s),
-        name=name,
-        shared=shared,
-    )
-    uid = find_me(s, u)
-    made = s.call("create_place_list", user_id=uid, name=title, **({"is_public": True} if public else {}))
-    s.memory["list"] = {"list_id": made["list_id"], "name": title}
-    if not s.room(2, 1):
-        return
-    s.say("Put {p} on it as the first one.", "First spot for it: {p}.", "Add {p} to that one.", p=place_ref(s, p))
-    found = find_place(s, p)
-    s.call("add_place_to_list", list_id=made["list_id"], place_id=found["place_id"])
-    focus(s, found["place_id"])
-
-
-@maps.intent(
-    covers=("search_users", "get_user", "get_place_list", "get_directions", "add_place_to_list", "search_places"),
-    follows=True,
-)
-def my_list(s: Scene) -> None:
-    """A user looks at one of their lists and then either heads between two of its places or adds one more."""
-    fresh = s.memory.get("list")
-    if fresh:
-        s.say(
-            "What's on '{n}' now?",
-            "Read me back the '{n}' list.",
-            "Show me the '{n}' list as it stands.",
-            n=fresh["name"],
-        )
-        s.call("get_place_list", list_id=fresh["list_id"])
-        return
-    u = me(
-        s,
-        "u.user_id IN (SELECT l.user_id FROM place_lists l WHERE (SELECT COUNT(*) FROM list_items i "
-        "WHERE i.list_id = l.list_id) >= 2)",
-    )
-    lst = s.pick(
-        "SELECT * FROM place_lists l WHERE user_id = ? AND (SELECT COUNT(*) FROM list_items i "
-        "WHERE i.list_id = l.list_id) >= 2",
-        u["user_id"],
-    )
-    s.say(
-        "{me}What's on my '{n}' list again?",
-        "{me}Remind me which places are in my '{n}' list.",
-        "{me}Pull up my '{n}' places.",
-        minimal=["{me}My '{n}' list?"],
-        me=intro(s),
-        n=lst["name"],
-    )
-    uid = find_me(s, u)
-    mine = [x for x in s.call("get_user", user_id=uid)["lists"] if x["name"] == lst["name"]]
-    if len(mine) != 1:
-        raise Skip("the list name is not unique")
-    items = s.call("get_place_list", list_id=mine[0]["list_id"])["places"]
-    if not s.room(1, 1):
-        return
-    if s.rng.random() < 0.5 or not s.room(2, 1):
-        a, b = items[0], items[1]
-        same = (
-            s.rows(
-                "SELECT COUNT(DISTINCT city) AS n FROM places WHERE place_id IN (?, ?)", a["place_id"], b["place_id"]
-            )[0]["n"]
-            == 1
-        )
-        mode = "walking" if same and s.rng.random() < 0.6 else "driving"
-        s.say(
-            "How do I {v} from {a} to {b}? Turn by turn, please.",
-            "Give me the way from {a} to {b} {h}, step by step.",
-            v=MODES[mode][0],
-            h=MODES[mode][2],
-            a=a["name"],
-            b=b["name"],
-        )
-        args = route_args(a["place_id"], b["place_id"], mode)
-        s.call("get_directions", **args)
-        return
-    p = s.pick(
-        PLACE + " AND p.city = (SELECT city FROM places WHERE place_id = ?) AND p.place_id NOT IN "
-        "(SELECT place_id FROM list_items WHERE list_id = ?)",
-        items[0]["place_id"],
-        lst["list_id"],
-    )
-    s.say("Put {p} on it too.", "Add {p} to that one as well.", "{p} belongs on there too.", p=place_ref(s, p))
-    found = find_place(s, p)
-    s.call("add_place_to_list", list_id=mine[0]["list_id"], place_id=found["place_id"])
-
-
-@maps.intent(covers=("search_users", "search_places", "write_review", "get_place"), follows=True)
-def rate_a_visit(s: Scene) -> None:
-    """A user rates a place they visited, in their own words, then sees where its average stands."""
-    u = me(s)
-    p = s.pick(PLACE + " AND p.place_id NOT IN (SELECT place_id FROM reviews WHERE user_id = ?)", u["user_id"])
-    stars = s.rng.choice((1, 2, 3, 4, 5, 5, 4))
-    text = s.rng.choice(REVIEWS[stars])
-    st = s.given(stars, f"{stars} star{'s' if stars > 1 else ''}", "rating", "write_review", "rating")
-    words = s.given(text, f'"{text}"', "review text", "write_review", "text")
-    s.say(
-        "{me}I went to {p} yesterday. Post my rating[: {st}][, and say {words}]",
-        "{me}Put up my two cents on {p}[: {st}][. Text: {words}]",
-        "{me}I want to leave feedback for {p}[, {st}][. {words}]",
-        me=intro(s),
-        p=place_ref(s, p),
-        st=st,
-        words=words,
-    )
-    uid = find_me(s, u)
-    found = find_place(s, p)
-    s.call("write_review", user_id=uid, place_id=found["place_id"], rating=stars, text=text)
-    focus(s, found["place_id"])
-    if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say(
-            "What's its overall score now?",
-            "Where does its average stand after that?",
-            "So what rating does it have overall now?",
-        )
-        s.call("get_place", place_id=found["place_id"])
-
-
-@maps.intent(covers=("get_distinct_values", "search_places"))
-def what_is_covered(s: Scene) -> None:
-    """Someone asks which cities (or cuisines) the map covers, then looks for places in one of them."""
-    field = s.rng.choice(("city", "cuisine"))
-    as_user(s)
-    if field == "city":
-        s.say("Which cities does your map have places for?", "What towns do you cover?", "Which cities can I look in?")
-        values = s.call("get_distinct_values", field="city")["values"]
-        city = s.rng.choice(sorted(values))
-        kind = s.rng.choice(("museum", "park", "cafe", "bar"))
-        w = s.rng.choice(KINDS[kind])
-        mood = s.rng.choice(("", "", " that's open now", " with at least four stars"))
-        s.say(
-            "OK, {city} then. What's a good {w} there{m}?",
-            "{city}: which {w} is rated best{m}?",
-            "Show me the top {w} spots in {city}{m}.",
-            city=city,
-            w=w,
-            m=mood,
-        )
-        extra: dict[str, Any] = {"open_now": True} if "open" in mood else {"min_rating": 4.0} if mood else {}
-        top = s.call("search_places", city=city, category=kind, **extra)["places"]
-        if top:
-            focus(s, top[0]["place_id"])
-        return
-    s.say(
-        "What kinds of food can I find on your map?",
-        "Which cuisines do you list restaurants for?",
-        "What cuisines are there to choose from?",
-    )
-    values = s.call("get_distinct_values", field="cuisine")["values"]
-    cuisine = s.rng.choice(sorted(values))
-    city = s.pick("SELECT DISTINCT city FROM places WHERE cuisine = ?", cuisine)["city"]
-    s.say(
-        "I feel like {c}. Where can I get it in {city}?",
-        "Any {c} food in {city}?",
-        "Which {c} places are in {city}?",
-        c=cuisine,
-        city=city,
-    )
-    top = s.call("search_places", query=cuisine, city=city)["places"]
-    if top:
-        focus(s, top[0]["place_id"])

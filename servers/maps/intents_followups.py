@@ -8,19 +8,18 @@ the user said or read in the previous answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip, register
 from servers.maps.intents import (
     KINDS,
     MODES,
     PLACE,
-    as_user,
-    find_me,
     find_place,
     focus,
-    intro,
-    me,
+    nearest,
     place_ref,
     route_args,
     route_fits,
@@ -68,20 +67,111 @@ def places_of(s: Scene, ids: tuple[str, str]) -> tuple[dict[str, Any], dict[str,
 # About the spot --------------------------------------------------------------------------------
 
 
-@maps.intent(covers=("get_place",), follows=True, opens=False)
-def is_it_open(s: Scene) -> None:
-    """The user asks whether the spot is open now, its hours or its phone number."""
-    p = the_place(s)
-    s.asked("get_place", place_id=p["place_id"])
-    s.say(
-        "Is {name} open right now?",
-        "What hours does {name} keep?",
-        "Got a phone number for {name}?",
-        "When does {name} close today?",
-        "Where exactly is {name}? The street address, please.",
-        name=p["name"],
-    )
-    s.call("get_place", place_id=p["place_id"])
+@dataclass(frozen=True)
+class Ask:
+    """A follow-up of one turn (one of ``phrasings``, ``{name}``: the spot's name) and one read of ``tool`` on what
+    the dialogue is about: the spot (``place``) or the route it timed (``route``); not when that read ran already."""
+
+    name: str
+    doc: str
+    tool: str
+    about: str
+    phrasings: tuple[str, ...]
+
+
+ASKS = (
+    Ask(
+        "is_it_open",
+        "The user asks whether the spot is open now, its hours or its phone number.",
+        "get_place",
+        "place",
+        (
+            "Is {name} open right now?",
+            "What hours does {name} keep{| these days}?",
+            "Got a phone number for {name}?",
+            "When does {name} close today?",
+            "Where exactly is {name}? The street address, please.",
+            "{Could|Can} you {check|find out} {when|if} {name} is open{| today}?",
+            "{How do I|Can I} {call|reach} {name}? {Phone number|Number}, please.",
+            "Is {name} open {later|this evening|tonight}? {What are|Tell me} its hours.",
+        ),
+    ),
+    Ask(
+        "turn_by_turn",
+        "After a travel time, the user wants the way spelled out turn by turn.",
+        "get_directions",
+        "route",
+        (
+            "Which way do I go? Turn by turn, please.",
+            "Walk me through that trip step by step.",
+            "OK, give me the turns.",
+            "Which streets does that take me along?",
+            "{Can|Could} you {spell out|list} the {directions|turns}{| for me}?",
+            "{Great|OK}, and {how do I get there|which way is it}? {Every turn|Step by step}, please.",
+            "{I don't know|I'm new to} the area - {what's the route|which roads do I take}?",
+            "{Talk|Walk} me through {the way|the route}{|, turn by turn}.",
+        ),
+    ),
+)
+
+
+def ask(a: Ask) -> Callable[[Scene], None]:
+    def follow_up(s: Scene) -> None:
+        if a.about == "route":
+            args, name = the_route(s), ""
+            if any(c.tool == a.tool for c in s.calls):
+                raise Skip("the way was already spelled out")
+        else:
+            p = the_place(s)
+            args, name = {"place_id": p["place_id"]}, p["name"]
+            s.asked(a.tool, **args)
+        s.say(*a.phrasings, name=name)
+        s.call(a.tool, **args)
+
+    follow_up.__name__ = a.name
+    follow_up.__doc__ = a.doc
+    return follow_up
+
+
+for a in ASKS:
+    register(maps, ask(a), (a.tool,), 1.0, follows=True, opens=False)
+
+
+REVIEW_MOODS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "all": (
+        {},
+        (
+            "What do people think of {name}{| these days}?",
+            "Is {name} any good, going by what visitors wrote?",
+            "{How|What} do {people|visitors} rate {name}? {Read me|Show me} some reviews.",
+            "{Any|Got any} reviews {of|for} {name}? {What do they say|Are they good}?",
+        ),
+    ),
+    "bad": (
+        {"max_rating": 2},
+        (
+            "Do {people|visitors} complain about {name}?",
+            "Any one- or two-star {write-ups|reviews} for {name}?",
+            "What {don't people like|do people dislike} about {name}? {The bad reviews|Low ratings}, please.",
+        ),
+    ),
+    "good": (
+        {"min_rating": 4},
+        (
+            "What do the {happy|satisfied} visitors say about {name}?",
+            "{Read me|Show me} the four- and five-star ones.",
+            "{What do|Show me what} {fans|people who loved it} say about {name}.",
+        ),
+    ),
+    "latest": (
+        {"limit": 3},
+        (
+            "What do the last three {people|visitors} say about {name}?",
+            "Just the three newest {opinions|reviews}, please.",
+            "{Read|Give} me the {three latest|last three} reviews of {name}.",
+        ),
+    ),
+}
 
 
 @maps.intent(covers=("list_reviews",), follows=True, opens=False)
@@ -91,103 +181,9 @@ def what_people_say(s: Scene) -> None:
     if not p["review_count"]:
         raise Skip("nobody rated it yet")
     s.asked("list_reviews", place_id=p["place_id"])
-    mood = s.rng.choice(("all", "all", "bad", "good", "latest"))
-    args: dict[str, Any] = {"place_id": p["place_id"]}
-    if mood == "bad":
-        args["max_rating"] = 2
-        s.say("Do people complain about {name}?", "Any one- or two-star write-ups for {name}?", name=p["name"])
-    elif mood == "good":
-        args["min_rating"] = 4
-        s.say("What do the happy visitors say about {name}?", "Read me the four- and five-star ones.", name=p["name"])
-    elif mood == "latest":
-        args["limit"] = 3
-        s.say(
-            "What do the last three people say about {name}?", "Just the three newest opinions, please.", name=p["name"]
-        )
-    else:
-        s.say("What do people think of {name}?", "Is {name} any good, going by what visitors wrote?", name=p["name"])
-    s.call("list_reviews", **args)
-
-
-@maps.intent(covers=("search_users", "save_place"), follows=True, opens=False)
-def save_it(s: Scene) -> None:
-    """The user keeps the spot in their saved spots, maybe with a label."""
-    p = the_place(s)
-    u = me(s, "u.user_id NOT IN (SELECT user_id FROM saved_places WHERE place_id = ?)", p["place_id"])
-    label = s.rng.choice((None, None, *LABELS))
-    how = f" {LABELS[label]}" if label else ""
-    s.say(
-        "{me}Keep {name} on my map{how}.",
-        "{me}Bookmark that one for me{how}.",
-        "{me}Pin {name} to my saved spots{how}, please.",
-        me=intro(s),
-        name=p["name"],
-        how=how,
-    )
-    uid = find_me(s, u)
-    s.call("save_place", user_id=uid, place_id=p["place_id"], **({"label": label} if label else {}))
-
-
-@maps.intent(covers=("search_users", "get_user", "add_place_to_list"), follows=True, opens=False)
-def onto_my_list(s: Scene) -> None:
-    """The user puts the spot on one of their lists, named as they call it."""
-    p = the_place(s)
-    u = me(s)
-    lst = s.pick(
-        "SELECT * FROM place_lists l WHERE l.user_id = ? AND l.list_id NOT IN "
-        "(SELECT list_id FROM list_items WHERE place_id = ?)",
-        u["user_id"],
-        p["place_id"],
-    )
-    s.say(
-        "{me}Add {name} to my '{lst}' list.",
-        "{me}{name} belongs on my '{lst}' list, put it there.",
-        "{me}Stick that one on my '{lst}' list too.",
-        me=intro(s),
-        name=p["name"],
-        lst=lst["name"],
-    )
-    uid = find_me(s, u)
-    mine = s.find("get_user", "lists", "name", lst["name"], missing="the list is not on the profile", user_id=uid)
-    s.call("add_place_to_list", list_id=mine["list_id"], place_id=p["place_id"])
-    s.memory["list"] = {"list_id": mine["list_id"], "name": lst["name"]}
-
-
-@maps.intent(covers=("search_users", "write_review"), follows=True, opens=False)
-def been_there(s: Scene) -> None:
-    """The user has been to the spot before and leaves their stars and a line about it."""
-    p = the_place(s)
-    u = me(s, "u.user_id NOT IN (SELECT user_id FROM reviews WHERE place_id = ?)", p["place_id"])
-    stars = s.rng.choice((1, 2, 3, 4, 4, 5, 5))
-    text = s.rng.choice(VISITS[stars])
-    s.say(
-        '{me}I\'ve actually been to {name}. Give it {n} star{pl}: "{text}"',
-        '{me}I was at {name} last month, so let me rate it: {n} out of 5, "{text}"',
-        '{me}Put my {n} star{pl} on {name}, with "{text}"',
-        me=intro(s),
-        name=p["name"],
-        n=stars,
-        pl="s" if stars > 1 else "",
-        text=text,
-    )
-    uid = find_me(s, u)
-    s.call("write_review", user_id=uid, place_id=p["place_id"], rating=stars, text=text)
-
-
-@maps.intent(covers=("search_users", "get_user"), follows=True, opens=False)
-def what_i_saved(s: Scene) -> None:
-    """The user asks what they have saved and which lists they keep."""
-    u = me(s)
-    if s.memory.get("me"):
-        s.asked("get_user", user_id=u["user_id"])
-    s.say(
-        "{me}What have I got saved on my map so far?",
-        "{me}Read me back my bookmarks and lists.",
-        "{me}Which spots and lists do I have saved?",
-        me=intro(s),
-    )
-    uid = find_me(s, u)
-    s.call("get_user", user_id=uid)
+    args, said = REVIEW_MOODS[s.rng.choice(("all", "all", "bad", "good", "latest"))]
+    s.say(*said, name=p["name"])
+    s.call("list_reviews", place_id=p["place_id"], **args)
 
 
 # Getting there ---------------------------------------------------------------------------------
@@ -204,8 +200,21 @@ def get_there_from(s: Scene) -> None:
     onward = s.rng.random() < 0.4
     verb, _, how = MODES[mode]
     s.say(
-        ("And from {name}, how long to {verb} on to {o}?" if onward else "How long to {verb} to {name} from {o}?"),
-        ("Then I head to {o}: how long {how}?" if onward else "I'd be coming from {o}. How long {how}?"),
+        *(
+            (
+                "And from {name}, how long to {verb} on to {o}?",
+                "Then I head to {o}: how long {how}?",
+                "{After that|Afterwards} I'm going on to {o}. {How long is that|How far} {how}?",
+                "{Next stop|Then it's} {o}. {How long|What's the time} {how} from {name}?",
+            )
+            if onward
+            else (
+                "How long to {verb} to {name} from {o}?",
+                "I'd be coming from {o}. How long {how}?",
+                "{I'm starting at|I'll be at} {o} {first|beforehand}. How long to {name} {how}?",
+                "{What's the trip|How long does it take} from {o} to {name} {how}?",
+            )
+        ),
         name=p["name"],
         o=place_ref(s, other),
         verb=verb,
@@ -231,28 +240,19 @@ def another_way(s: Scene) -> None:
         raise Skip("no other way fits")
     verb, word, how = MODES[mode]
     s.say(
-        "And {how}?", "What if I {verb} instead?", "How about {word}, how long is that?", how=how, verb=verb, word=word
+        "And {how}?",
+        "What if I {verb} instead?",
+        "How about {word}, how long is that?",
+        "{And|What about} {how} - {how long|how much time} {would that be|does that take}?",
+        how=how,
+        verb=verb,
+        word=word,
     )
     args = route_args(a["place_id"], b["place_id"], mode)
     if any(c.tool == "get_route" and c.arguments.get("mode", "driving") == mode for c in s.calls):
         raise Skip("that way was timed already")
     s.call("get_route", **args)
     s.memory["route"] = args
-
-
-@maps.intent(covers=("get_directions",), follows=True, opens=False)
-def turn_by_turn(s: Scene) -> None:
-    """After a travel time, the user wants the way spelled out turn by turn."""
-    r = the_route(s)
-    if any(c.tool == "get_directions" for c in s.calls):
-        raise Skip("the way was already spelled out")
-    s.say(
-        "Which way do I go? Turn by turn, please.",
-        "Walk me through that trip step by step.",
-        "OK, give me the turns.",
-        "Which streets does that take me along?",
-    )
-    s.call("get_directions", **r)
 
 
 # Around the spot -------------------------------------------------------------------------------
@@ -269,9 +269,10 @@ def around_it(s: Scene) -> None:
     now = s.rng.random() < 0.3
     far = "close to" if radius is None else f"within {radius:g} km of"
     s.say(
-        "Is there a {w}{o} {far} {name}?",
-        "Any {w}{o} {far} {name}? I'll be there anyway.",
+        "Is there a {w}{o} {far} {name}{|, by any chance}?",
+        "Any {w}{o} {far} {name}? I'll be there {anyway|later}.",
         "What's the nearest {w}{o} to {name}?" if radius is None else "Find me a {w}{o} {far} {name}.",
+        "{While I'm there|Since I'll be there}, {is there|any} {w}{o} {far} {name}?",
         w=words,
         o=" open now" if now else "",
         far=far,
@@ -282,10 +283,7 @@ def around_it(s: Scene) -> None:
         args["radius_km"] = radius
     if now:
         args["open_now"] = True
-    near = s.call("search_nearby", **args)["places"]
-    if not near or (len(near) > 1 and near[0]["distance_km"] == near[1]["distance_km"]):
-        raise Skip("nothing close, or a tie for the nearest")
-    focus(s, near[0]["place_id"])
+    focus(s, nearest(s, **args)["place_id"])
 
 
 @maps.intent(covers=("search_places",), follows=True, opens=False)
@@ -299,8 +297,9 @@ def anything_better(s: Scene) -> None:
     kind = s.rng.choice(KINDS.get(p["category"], (p["category"],)))
     s.say(
         "Is there a {w} in {city} rated higher than {name}{c}?",
-        "Any better-reviewed {w} in {city}{c}?",
+        "Any {better-reviewed|better-rated} {w} in {city}{c}?",
         "Compared to {name}, what {w} do people rate best in {city}{c}?",
+        "{Is there|Any} {w} in {city} {people like more|with better reviews} than {name}{c}?",
         w=kind,
         city=p["city"],
         name=p["name"],
@@ -313,95 +312,3 @@ def anything_better(s: Scene) -> None:
     if not found:
         raise Skip("none better")
     focus(s, found[0]["place_id"])
-
-
-# More ways to start ----------------------------------------------------------------------------
-
-
-@maps.intent(covers=("search_places",), weight=1.5)
-def where_is_it(s: Scene) -> None:
-    """Someone asks about a spot they heard of by name; the dialogue goes on about it."""
-    p = s.pick(PLACE)
-    as_user(s, p["city"])
-    s.say(
-        "A friend told me about {p}. What's it like?",
-        "Have you got {p} on the map? How is it rated?",
-        "I keep hearing about {p}. Is it any good?",
-        minimal=["{p}?"],
-        p=place_ref(s, p),
-    )
-    found = find_place(s, p)
-    focus(s, found["place_id"])
-
-
-@maps.intent(covers=("search_places",), weight=1.5)
-def open_in_town(s: Scene) -> None:
-    """Someone wants a kind of spot in a city that is open now (or the most reviewed, or a cheap one)."""
-    kind = s.rng.choice(list(KINDS))
-    city = s.pick("SELECT DISTINCT city FROM places WHERE category = ?", kind)["city"]
-    as_user(s, city)
-    w = s.rng.choice(KINDS[kind])
-    how = s.rng.choice(("open", "popular", "cheap", "open"))
-    args: dict[str, Any] = {"city": city, "category": kind}
-    if how == "open":
-        args["open_now"] = True
-        s.say(
-            "Which {w} in {city} is open right now?", "Need a {w} in {city} that's open at this hour.", w=w, city=city
-        )
-    elif how == "popular":
-        args["sort_by"] = "review_count"
-        s.say(
-            "What's the most talked-about {w} in {city}?", "Which {w} in {city} has the most write-ups?", w=w, city=city
-        )
-    else:
-        args["max_price_level"] = 1
-        s.say("Cheapest {w} options in {city}?", "Any budget {w} in {city}? One dollar sign only.", w=w, city=city)
-    found = s.call("search_places", **args)["places"]
-    if not found:
-        raise Skip("nothing fits")
-    focus(s, found[0]["place_id"])
-
-
-@maps.intent(covers=("search_places",), weight=1.0)
-def which_is_better(s: Scene) -> None:
-    """Someone torn between two spots of a kind in a city asks which is rated better; the better one is the
-    spot of the dialogue."""
-    a = s.pick(PLACE)
-    b = s.pick(
-        PLACE + " AND p.city = ? AND p.category = ? AND p.place_id != ? AND p.rating != ?",
-        a["city"],
-        a["category"],
-        a["place_id"],
-        a["rating"],
-    )
-    as_user(s, a["city"])
-    s.say(
-        "{a} or {b}: which one do people like more?",
-        "Torn between {a} and {b}. Which has better ratings?",
-        "Which is rated higher, {a} or {b}?",
-        a=place_ref(s, a),
-        b=place_ref(s, b),
-    )
-    fa = find_place(s, a)
-    fb = find_place(s, b)
-    best = fa if fa["rating"] > fb["rating"] else fb
-    focus(s, best["place_id"])
-
-
-@maps.intent(covers=("search_users", "get_user"), weight=1.0)
-def from_my_bookmarks(s: Scene) -> None:
-    """A user looks through what they saved, to talk about one of those spots next."""
-    u = me(s, "u.user_id IN (SELECT user_id FROM saved_places)")
-    saved = s.rows(PLACE + " AND p.place_id IN (SELECT place_id FROM saved_places WHERE user_id = ?)", u["user_id"])
-    if not saved:
-        raise Skip("no saved spot with a unique name")
-    s.say(
-        "{me}What did I bookmark on my map?",
-        "{me}Remind me what I've saved.",
-        "{me}Pull up my saved spots.",
-        minimal=["{me}My bookmarks?"],
-        me=intro(s),
-    )
-    uid = find_me(s, u)
-    s.call("get_user", user_id=uid)
-    focus(s, s.rng.choice(saved)["place_id"])

@@ -12,7 +12,7 @@ charging needs the engine off; tyres are inflated in park to within 5 psi of the
 
 from __future__ import annotations
 
-from servers.vehicle import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.vehicle import intents, intents_followups, intents_trips, tools_trip, tools_write  # noqa: F401  (registers)
 from servers.vehicle.schema import SCHEMA
 from servers.vehicle.seed import seed
 from servers.vehicle.tools import vehicle

@@ -1,63 +1,141 @@
 """Short follow-ups a driver asks about the car of the dialogue: range now, lock it, switch it off, lights, trunk,
 gear, the route, the tyres.
 
-Each continues a dialogue of ``intents.py`` on the car it left in ``s.memory["car"]`` (the person talking owns it),
+Each continues a dialogue of ``intents`` on the car it left in ``s.memory["car"]`` (the person talking owns it),
 reads the car's state as it is after the earlier turns, and makes the one or two calls a careful agent makes. They
-never open a dialogue.
+never open a dialogue. Those that are one turn and one call on the car are rows of ``QUICK``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from hub.kit.intent import Scene, Skip
-from servers.vehicle.intents import CAR, DOOR_WORDS, startable
+from hub.kit.intent import Scene, Skip, register
+from servers.vehicle.intents import DOOR_WORDS, RANGE_ASKS, my_car, startable
+from servers.vehicle.intents_trips import ONE_SOFT, open_parts
 from servers.vehicle.schema import FLAT_PSI, MIN_CLIMATE_BATTERY
 from servers.vehicle.tools import vehicle
 
 
 def the_car(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The car of the dialogue as it is now, when it fits ``where`` (SQL on ``v``); ``Skip`` otherwise."""
-    known = s.memory.get("car")
-    if not known:
+    if not s.memory.get("car"):
         raise Skip("no car in the dialogue")
-    found = s.rows(CAR + f" AND v.vehicle_id = ? AND ({where})", known["vehicle_id"], *params)
-    if not found:
-        raise Skip("the car of the dialogue does not fit")
-    return found[0]
+    return my_car(s, where, *params)
 
 
-def last_tool(s: Scene) -> str | None:
-    calls = list(s.calls)
-    return calls[-1].tool if calls else None
+@dataclass(frozen=True)
+class Quick:
+    """A follow-up of one turn (one of ``phrasings``) and one call of ``tool`` on the dialogue's car, when the car
+    fits ``where``; a read is asked only after a write since the last look."""
+
+    name: str
+    doc: str
+    where: str
+    tool: str
+    phrasings: tuple[str, ...]
+    args: dict[str, Any] = field(default_factory=dict)
 
 
-def open_parts(s: Scene, vid: str) -> list[str]:
-    doors = [r["door"] for r in s.rows("SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1", vid)]
-    return doors + (["trunk"] if s.value("SELECT trunk_open FROM vehicles WHERE vehicle_id = ?", vid) else [])
+QUICK = (
+    Quick(
+        "how_far_now",
+        "After the car did something, the driver asks how it stands: range, tyres, what is still open.",
+        "1=1",
+        "get_vehicle_status",
+        (
+            "How much range do I have now?",
+            "Everything OK with it now? Anything {open or low|left open or running low}?",
+            "What's its range and charge {at the moment|now}?",
+            "Give me a quick rundown of how it stands {now|after that}.",
+            "Any warnings on it I should know about?",
+            "{So|OK,} how's the car {doing|looking}: {range|fuel and range}, doors, tyres?",
+            *RANGE_ASKS[3:],
+        ),
+    ),
+    Quick(
+        "let_me_in",
+        "The driver is at the car and has it unlocked.",
+        "v.locked = 1 AND v.gear = 'park'",
+        "set_door_lock",
+        (
+            "I'm walking up to it now, unlock it.",
+            "I'm next to it - {open|undo} the locks.",
+            "Let me in, I'm standing by the driver's side.",
+            "{OK|Right|Alright}, {unlock it|unlock the car|unlock the doors}{|, please}.",
+            "{I'm at|Just got to|I'm back at} the car. {Could you|Can you} {unlock it|let me in}?",
+        ),
+        {"locked": False},
+    ),
+    Quick(
+        "switch_it_off",
+        "The driver is done and has the parked car switched off.",
+        "v.engine = 'on' AND v.gear = 'park'",
+        "stop_engine",
+        (
+            "Right, switch it off now.",
+            "I'm done, {power it down|shut it down}.",
+            "{Kill|Cut} the engine, please.",
+            "Turn it off again.",
+            "{OK|Alright}, {you can|go ahead and} {switch|turn} the engine off{|, I'm finished}.",
+            "{No need|No point} {keeping|leaving} it running - {off|engine off}, please.",
+        ),
+    ),
+    Quick(
+        "fire_it_up",
+        "The driver wants the parked car running before they get in.",
+        startable("v.engine = 'off'"),
+        "start_engine",
+        (
+            "Now turn it on so it's ready.",
+            "Fire it up, I'm {coming down|on my way}.",
+            "Get it running, please.",
+            "{Could|Can} you {start the car|turn the engine on|start the engine}{| for me}?",
+            "{I'm on my way|Coming down now|Leaving soon}: {start it up|get it going|turn it on}.",
+        ),
+    ),
+    Quick(
+        "never_mind_the_route",
+        "The driver calls the guided trip off again.",
+        "v.nav_active = 1",
+        "stop_navigation",
+        (
+            "Actually, cancel the directions, plans changed.",
+            "Never mind, drop the route.",
+            "Call off the guidance, we're not going after all.",
+            "{Forget|Scrap|Cancel} the {route|trip|navigation}{|, please} - {plans changed|we're staying}.",
+            "{We changed our minds|Change of plans|I know the way}: {stop|end|turn off} the {directions|guidance}.",
+        ),
+    ),
+)
 
 
-@vehicle.intent(covers=("get_vehicle_status",), opens=False, follows=True)
-def how_far_now(s: Scene) -> None:
-    """After the car did something, the driver asks how it stands: range, tyres, what is still open."""
-    v = the_car(s)
-    if last_tool(s) == "get_vehicle_status" or not any(c.kind == "write" for c in s.calls):
-        raise Skip("nothing changed since the last look")
-    s.say(
-        "How much range do I have now?",
-        "Everything OK with it now? Anything open or low?",
-        "What's its range and charge at the moment?",
-        "Give me a quick rundown of how it stands now.",
-        "Any warnings on it I should know about?",
-    )
-    s.call("get_vehicle_status", vehicle_id=v["vehicle_id"])
+def quick(q: Quick) -> Callable[[Scene], None]:
+    def follow_up(s: Scene) -> None:
+        v = the_car(s, q.where)
+        calls = list(s.calls)
+        last = calls[-1].tool if calls else None
+        if q.tool.startswith("get_") and (last == q.tool or not any(c.kind == "write" for c in calls)):
+            raise Skip("nothing changed since the last look")
+        s.say(*q.phrasings)
+        s.call(q.tool, vehicle_id=v["vehicle_id"], **q.args)
+
+    follow_up.__name__ = q.name
+    follow_up.__doc__ = q.doc
+    return follow_up
+
+
+for q in QUICK:
+    register(vehicle, quick(q), (q.tool,), 1.0, follows=True, opens=False)
 
 
 @vehicle.intent(covers=("set_trunk", "set_door", "set_door_lock"), opens=False, follows=True)
 def lock_it_up(s: Scene) -> None:
     """The driver walks away: whatever one thing is open gets closed, then the car is locked."""
     v = the_car(s, "v.locked = 0")
-    parts = open_parts(s, v["vehicle_id"])
+    parts = open_parts(s, v)
     if len(parts) > 1:
         raise Skip("too much open")
     if parts:
@@ -65,6 +143,8 @@ def lock_it_up(s: Scene) -> None:
             "I'm heading off. Shut the {p} and lock it.",
             "Close the {p} and lock everything, please.",
             "Lock up - and the {p} is still open, close that first.",
+            "{Close|Shut} the {p}, then lock {the car|up}{|, please}.",
+            "{I'm off|Leaving now}. The {p} is still open: {close it|shut it} and lock {up|it all}.",
             p="trunk" if parts[0] == "trunk" else f"{DOOR_WORDS[parts[0]]} door",
         )
         if parts[0] == "trunk":
@@ -72,36 +152,15 @@ def lock_it_up(s: Scene) -> None:
         else:
             s.call("set_door", vehicle_id=v["vehicle_id"], door=parts[0], open=False)
     else:
-        s.say("OK, lock it up.", "I'm walking away now - lock it.", "And lock the car, please.", "Lock it for me.")
+        s.say(
+            "OK, lock it up.",
+            "I'm walking away now - lock it.",
+            "And lock the car, please.",
+            "Lock it for me.",
+            "{Could|Can} you {lock|secure} the {car|doors}{|, thanks}?",
+            "{I'm off|Leaving now}, make sure it's locked{| behind me}.",
+        )
     s.call("set_door_lock", vehicle_id=v["vehicle_id"], locked=True)
-
-
-@vehicle.intent(covers=("set_door_lock",), opens=False, follows=True)
-def let_me_in(s: Scene) -> None:
-    """The driver is at the car and has it unlocked."""
-    v = the_car(s, "v.locked = 1 AND v.gear = 'park'")
-    s.say(
-        "I'm walking up to it now, unlock it.",
-        "I'm next to it - open the locks.",
-        "Let me in, I'm standing by the driver's side.",
-    )
-    s.call("set_door_lock", vehicle_id=v["vehicle_id"], locked=False)
-
-
-@vehicle.intent(covers=("stop_engine",), opens=False, follows=True)
-def switch_it_off(s: Scene) -> None:
-    """The driver is done and has the parked car switched off."""
-    v = the_car(s, "v.engine = 'on' AND v.gear = 'park'")
-    s.say("Right, switch it off now.", "I'm done, power it down.", "Kill the engine, please.", "Turn it off again.")
-    s.call("stop_engine", vehicle_id=v["vehicle_id"])
-
-
-@vehicle.intent(covers=("start_engine",), opens=False, follows=True)
-def fire_it_up(s: Scene) -> None:
-    """The driver wants the parked car running before they get in."""
-    v = the_car(s, startable("v.engine = 'off'"))
-    s.say("Now turn it on so it's ready.", "Fire it up, I'm coming down.", "Get it running, please.")
-    s.call("start_engine", vehicle_id=v["vehicle_id"])
 
 
 @vehicle.intent(covers=("set_climate",), opens=False, follows=True)
@@ -116,6 +175,8 @@ def cabin_tweak(s: Scene) -> None:
             "Warm enough now, turn the heating off.",
             "You can switch the climate off again.",
             "Kill the AC, it's fine now.",
+            "{Turn|Switch} {the climate|the heating and seats} off{|, please}.",
+            "{It's fine now|That's comfortable|We're warm enough} - {no more climate|turn the heat off}.",
         )
         s.call("set_climate", vehicle_id=v["vehicle_id"], on=False)
         return
@@ -130,6 +191,8 @@ def cabin_tweak(s: Scene) -> None:
             "Also warm the {side} seat, level {n}.",
             "And put the {side} seat heater on {n}.",
             "Heat the {side} seat too - {n}, please.",
+            "{Could|Can} you {switch on|turn on} the {side} seat heater{| at} {n}?",
+            "The {side} seat is {cold|freezing}: {heater|seat heat} on {n}{|, please}.",
             side=side,
             n=level,
         )
@@ -140,9 +203,33 @@ def cabin_tweak(s: Scene) -> None:
         "Actually make it {t} degrees.",
         "Bring the cabin to {t} instead.",
         "Can you change the cabin to {t}°C?",
+        "{Set|Change} the temperature to {t}{|, please}.",
+        "{It's a bit|Hmm, too} {warm|cold} - {t} degrees{| instead}.",
         t=f"{temp:g}",
     )
     s.call("set_climate", vehicle_id=v["vehicle_id"], on=True, temperature=temp)
+
+
+LIGHTS = {
+    "low": (
+        "Headlights on, dipped beam.",
+        "Put the low beams on.",
+        "Switch the headlamps on, normal beam.",
+    ),
+    "auto": ("Put the headlamps back on auto.", "Let the car handle the headlamps - auto mode."),
+    "off": ("Headlamps off, please.", "Switch the headlamps off.", "{No need for|Kill} the {headlamps|lights}{| now}."),
+    "high": (
+        "Full beams, please, it's pitch dark.",
+        "High beams on.",
+        "{I can't see|It's dark}: high beams.",
+    ),
+}
+LIGHTS_ANY = (
+    "{Change|Switch|Set} the {headlights|lights|headlamps} to {w}{|, please}.",
+    "{Could|Can} you {set|put} the {headlamps|lights} to {w}?",
+    "{Lights|Headlamps}: {w}{|, thanks}.",
+)
+LIGHT_WORDS = {"low": "dipped beam", "auto": "auto", "off": "off", "high": "full beam"}
 
 
 @vehicle.intent(covers=("set_lights",), opens=False, follows=True)
@@ -151,14 +238,7 @@ def headlights(s: Scene) -> None:
     v = the_car(s)
     options = ["low", "auto", "off"] + (["high"] if v["gear"] == "drive" else [])
     mode = s.rng.choice([m for m in options if m != v["lights"]])
-    s.say(
-        *{
-            "low": ("Headlights on, dipped beam.", "Put the low beams on.", "Switch the headlamps on, normal beam."),
-            "auto": ("Put the headlamps back on auto.", "Let the car handle the headlamps - auto mode."),
-            "off": ("Headlamps off, please.", "Switch the headlamps off."),
-            "high": ("Full beams, please, it's pitch dark.", "High beams on."),
-        }[mode]
-    )
+    s.say(*LIGHTS[mode], *LIGHTS_ANY, w=LIGHT_WORDS[mode])
     s.call("set_lights", vehicle_id=v["vehicle_id"], mode=mode)
 
 
@@ -167,13 +247,21 @@ def boot_please(s: Scene) -> None:
     """The driver has the trunk opened (unlocking first), or closed again."""
     v = the_car(s, "v.gear = 'park'")
     if v["trunk_open"]:
-        s.say("Close the trunk again.", "Shut the boot, I'm done loading.", "You can close the trunk now.")
+        s.say(
+            "Close the {trunk|boot} again.",
+            "Shut the boot, I'm done loading.",
+            "You can close the {trunk|boot} now.",
+            "{All done|Finished loading|That's all in}, {close|shut} the {trunk|boot}{|, please}.",
+            "{Could|Can} you {close|shut} the {trunk|boot} {for me|again}?",
+        )
         s.call("set_trunk", vehicle_id=v["vehicle_id"], open=False)
         return
     s.say(
-        "Pop the trunk too, I've got bags.",
+        "Pop the {trunk|boot} too, I've got bags.",
         "Open the boot for me.",
-        "I need the trunk open, please.",
+        "I need the {trunk|boot} open, please.",
+        "{Could|Can} you open the {trunk|boot}{| as well}?",
+        "I've got {shopping|luggage|a suitcase} - {trunk|boot} open, please.",
     )
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=v["vehicle_id"], locked=False)
@@ -187,41 +275,39 @@ def in_gear(s: Scene) -> None:
     if v["gear"] == "drive":
         if v["nav_active"]:
             raise Skip("parking mid-trip is for the arrival intent")
-        s.say("Put it back in park.", "Back to park, please.", "Park it.")
+        s.say(
+            "Put it back in park.",
+            "Back to park, please.",
+            "Park it.",
+            "{Shift|Put} it {into|back in} park{|, please}.",
+            "{We've stopped|We're here}: {park|into park}, {please|now}.",
+        )
         s.call("shift_gear", vehicle_id=v["vehicle_id"], gear="park")
         return
-    if v["gear"] != "park" or open_parts(s, v["vehicle_id"]):
+    if v["gear"] != "park" or open_parts(s, v):
         raise Skip("not ready to drive")
     if s.value("SELECT COUNT(*) FROM tires WHERE vehicle_id = ? AND pressure_psi < ?", v["vehicle_id"], FLAT_PSI):
         raise Skip("a flat tyre")
-    s.say("I'm in. Put it in drive.", "Buckled up - drive mode, please.", "OK, into drive, let's go.")
-    s.call("shift_gear", vehicle_id=v["vehicle_id"], gear="drive")
-
-
-@vehicle.intent(covers=("stop_navigation",), opens=False, follows=True)
-def never_mind_the_route(s: Scene) -> None:
-    """The driver calls the guided trip off again."""
-    v = the_car(s, "v.nav_active = 1")
     s.say(
-        "Actually, cancel the directions, plans changed.",
-        "Never mind, drop the route.",
-        "Call off the guidance, we're not going after all.",
+        "I'm in. Put it in drive.",
+        "Buckled up - drive mode, please.",
+        "OK, into drive, let's go.",
+        "{Shift|Put} it {into|in} drive{|, please}.",
+        "{Seatbelt on|I'm buckled in|Ready to go}. {Drive|Into drive}, {please|let's go}.",
     )
-    s.call("stop_navigation", vehicle_id=v["vehicle_id"])
+    s.call("shift_gear", vehicle_id=v["vehicle_id"], gear="drive")
 
 
 @vehicle.intent(covers=("get_vehicle_status", "inflate_tire"), opens=False, follows=True)
 def tyres_too(s: Scene) -> None:
     """While the car is parked, the driver has its one soft tyre pumped back to spec."""
-    v = the_car(
-        s,
-        "v.gear = 'park' AND (SELECT COUNT(*) FROM tires t WHERE t.vehicle_id = v.vehicle_id AND "
-        "t.pressure_psi < t.recommended_psi - 3) = 1",
-    )
+    v = the_car(s, "v.gear = 'park' AND " + ONE_SOFT)
     s.say(
         "While it's parked, check the tyres and pump up any that's soft.",
         "I'm by an air pump - sort out whichever tyre is low.",
         "Top up the tyre that's low while you're at it.",
+        "{One of the tyres|A tyre} {looks|seems} low. {Pump it up|Put air in it}{|, please}.",
+        "{While we're here|Since it's parked}, {fill up|inflate} whichever tyre is {low|soft}.",
     )
     status = next(
         (
