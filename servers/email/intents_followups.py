@@ -120,7 +120,7 @@ AGAIN = (
         (
             "Which labels do I have, and how full {is each|are they}?",
             "How many emails {sit|are filed} under each of my labels?",
-            "{Show me|List|Give me} my labels{ with their counts|, and how many emails each}.",
+            "{Show me|Give me} my labels{ with their counts|, and how many emails each}.",
         ),
         "list_labels",
         lambda box, a: {"mailbox_id": box["mailbox_id"]},
@@ -133,7 +133,7 @@ AGAIN = (
         (
             "{Do I have|Are there} {other|any other|any unfinished} drafts {lying around|left}?",
             "What else is sitting unsent?",
-            "{Show me|List} my drafts{, please|}.",
+            "{Show me|Pull up} my drafts{, please|}.",
         ),
         "list_drafts",
         lambda box, a: {"mailbox_id": box["mailbox_id"]},
@@ -156,8 +156,8 @@ AGAIN = (
         "The draft of the dialogue goes out after all.",
         "draft",
         (
-            "{Actually|On second thought|Changed my mind}, {send that draft now|let it go out now|send it after all}.",
-            "No need to wait, {send|fire off} that draft.",
+            "{Actually|On second thought|Changed my mind}, {let it go out now|send it after all}.",
+            "Actually, send that draft now.",
         ),
         "send_draft",
         lambda box, a: {"draft_id": a["d"]["draft_id"]},
@@ -240,7 +240,7 @@ def label_it(s: Scene) -> None:
     if s.room(2, 1) and s.rng.random() < 0.4:
         s.say(
             "Which labels do I have? Put {it} under '{l}'.",
-            "{Show me|List} my labels, and file {it} under '{l}'.",
+            "Show me my labels, and file {it} under '{l}'.",
             it=it,
             l=lab["name"],
         )
@@ -268,7 +268,7 @@ def new_label_for_it(s: Scene) -> None:
         raise Skip("the label exists")
     color = s.rng.choice(COLORS)
     s.say(
-        "{Start|Create} a {c} label called '{l}' and put {it} under it.",
+        "{Start|Set up} a {c} label called '{l}' and put {it} under it.",
         "I need a new '{l}' label ({c}); {it} is the first for it.",
         "None of my labels fit {it}. Set up '{l}', {c}, and use that.",
         c=color,
@@ -369,7 +369,7 @@ def people_glance(s: Scene) -> None:
         s.say(
             "Who's on my favourites list{ again|}?",
             "Remind me who my favourite {people|contacts} are.",
-            "{Show me|List} the contacts I {marked|starred} as favourites.",
+            "{Show me|Pull up} the people I {marked|starred} as favourites.",
         )
         args = {"mailbox_id": box["mailbox_id"], "favorites_only": True}
     s.asked("list_contacts", **args)

@@ -297,7 +297,7 @@ def start_new_label(s: Scene) -> None:
     mid = asks(
         s,
         box,
-        "{Set up|Make me|Create} a new {c}label[ called {label}]{ in my mail|}.",
+        "{Set up|Make me} a new {c}label[ called {label}]{ in my mail|}.",
         "I need a new {c}label[: {label}].",
         "I'd like to start {filing|sorting} mail under a new {c}label[, {label}].",
         label=s.given(name, f"'{name}'", "label name", "create_label", "name"),
@@ -334,7 +334,7 @@ def clean_up_label(s: Scene) -> None:
         s,
         box,
         "{What's|So, what's} in my inbox under '{l}'?",
-        "{Show me|List} the inbox mail I {labelled|tagged} '{l}'.",
+        "{Show me|Pull up} the inbox mail I {labelled|tagged} '{l}'.",
         "Which inbox emails carry my '{l}' label?",
         "I want to tidy up my '{l}' label. What's on it in the inbox?",
         l=lab["name"],

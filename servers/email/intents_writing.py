@@ -34,7 +34,7 @@ SEND = (
 )
 DRAFT_FOR_LATER = (
     "Start an email to {n} titled '{subj}': \"{text}\" Keep it as a draft, I'll send it later.",
-    "{Draft a note|Put together a draft} to {n}, subject '{subj}', saying \"{text}\" {Don't send it|Hold it} yet.",
+    "{Draft a note|Write a note} to {n}, subject '{subj}', saying \"{text}\" {Don't send it|Hold it} yet.",
     "I want to write to {n} but not send it today. Subject '{subj}', text: \"{text}\"",
     "Can you prepare an email to {n}? '{subj}' as the subject, and \"{text}\" as the body. I'll send it myself.",
 )
@@ -176,7 +176,7 @@ def note_to_a_favourite(s: Scene) -> None:
         "Who's on my favourites list{, by the way|}?",
         "Which people did I {mark as|make} favourites?",
         "I starred a few people in my address book a while ago. Who {were they|are they again}?",
-        "{List|Pull up|Show me} the contacts I {keep|have} as favourites.",
+        "{Pull up|Show me} the people I {keep|have} as favourites.",
         minimal=["my favourites?"],
     )
     favs = s.call("list_contacts", mailbox_id=mid, favorites_only=True)["contacts"]
@@ -241,7 +241,7 @@ def save_sender(s: Scene) -> None:
             s,
             box,
             "{Save|Keep} {who} in my address book[, {addr}].",
-            "New person for my {address book|contacts}: {who}[, email {addr}].",
+            "New person for my address book: {who}[, email {addr}].",
             "{who} keeps writing to me and isn't in my contacts yet. {Save|Add} them[ under {addr}].",
             "Could you {store|save} {who}'s details[ ({addr})] in my address book?",
             who=m["from_name"],
@@ -276,7 +276,7 @@ def add_from_card(s: Scene) -> None:
         s,
         box,
         "I met {who}{co} today; {save|keep} them in my address book[, {addr}]{tel}.",
-        "New person for my {address book|contacts}: {who}{co}[, {addr}]{tel}.",
+        "New person for my address book: {who}{co}[, {addr}]{tel}.",
         "I've got a business card here: {who}{co}[, {addr}]{tel}. {Save|Add} it to my contacts.",
         "{Keep|Please save} {who}{co} in my address book[; the email is {addr}]{tel}.",
         who=who,
@@ -371,7 +371,7 @@ def write_to_them(s: Scene) -> None:
         )
     else:
         s.say(
-            "{Start|Draft} an email to {f} titled '{subj}': \"{t}\" I'll send it myself later.",
+            "{Start|Write} an email to {f} titled '{subj}': \"{t}\" I'll send it myself later.",
             f=first(c["name"]),
             subj=subject,
             t=text,
