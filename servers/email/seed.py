@@ -304,10 +304,10 @@ def thread(
         copies = [(mbx, "sent" if ours else inbound_folder)]
         if partner_box is not None and partner_box[0] != mbx:  # the colleague's own copy
             copies.append((partner_box[0], partner_folder if ours else "sent"))
-        for box, folder in copies:
-            row = [box, tid, folder, sender, sender_addr, to, cc if k == 0 else "", subj, body, t, prev.get(box)]
+        for into, folder in copies:
+            row = [into, tid, folder, sender, sender_addr, to, cc if k == 0 else "", subj, body, t, prev.get(into)]
             msgs.append(row)
-            prev[box] = len(msgs) - 1
+            prev[into] = len(msgs) - 1
         t = min(now - timedelta(minutes=rng.randint(5, 600)), t + timedelta(minutes=rng.randint(20, 2880)))
 
 
