@@ -226,6 +226,7 @@ def how_am_i_doing(s: Scene) -> None:
         "What's {co} trading at right now, and where are the bid and ask?",
         "Pull up a live quote on my {co} shares.",
         "How is {co} moving today?",
+        "{And|Also,} what's my {co} stock doing {today|right now}?",
         co=short_name(name),
     )
     s.call("get_quote", symbol=pos["symbol"])
@@ -280,3 +281,67 @@ def order_history(s: Scene) -> None:
             "Break down how the last filled one executed.",
         )
     remember_order(s, s.call("get_order", order_id=filled[0]["order_id"]))
+
+
+# The market watcher: sectors ------------------------------------------------------------------
+
+
+@trading.intent(covers=("get_distinct_values", "search_symbols"))
+def sector_scan(s: Scene) -> None:
+    """Someone browsing for ideas asks which sectors are listed, then for the stocks of one."""
+    s.say(
+        "Which sectors can I invest in here?",
+        "What industries do the listed stocks cover?",
+        "Break the market down by sector for me.",
+        minimal=["Sectors?"],
+    )
+    sectors = sorted(s.call("get_distinct_values", field="sector")["values"])
+    sector = s.rng.choice(sectors)
+    exchange = s.rng.choice((None, None, "NYSE", "NASDAQ"))
+    where = f" on the {exchange}" if exchange else ""
+    s.say(
+        "Show me the {sec} names{where}.",
+        "Which {sec} stocks are listed{where}?",
+        "What can I buy in {sec}{where}?",
+        sec=sector,
+        where=where,
+    )
+    listed = s.call("search_symbols", sector=sector, **({"exchange": exchange} if exchange else {}))["symbols"]
+    s.memory["sector_listing"] = tuple(listed)
+
+
+@trading.intent(covers=("search_symbols", "get_quote", "get_price_history"), follows=True)
+def sector_mover(s: Scene) -> None:
+    """Someone asks which stock of a sector moved most today, and looks closer at it."""
+    listed = s.memory.get("sector_listing") if following(s) else None
+    if following(s) and not listed:
+        raise Skip("no sector listing in the dialogue")
+    if listed:
+        rows = list(listed)
+        s.say(
+            "Which of those is up the most since yesterday's close? Show me its quote.",
+            "Which one of them moved most today? Get me the live numbers on it.",
+            "Of those, which gained the most today, and how's it quoted now?",
+        )
+    else:
+        sector = s.pick(  # a sector where some stocks gained today, so one of them can be the top gainer
+            "SELECT sector FROM symbols GROUP BY sector HAVING COUNT(*) >= 3 AND "
+            "SUM(last_price > prev_close AND length(symbol) >= 3) >= 2"
+        )["sector"]
+        s.say(
+            "Which {sec} stock is up the most today? Show me its quote.",
+            "What's the biggest gainer in {sec} since yesterday's close, and where is it now?",
+            "Find me the {sec} name that moved most today and pull up its price.",
+            minimal=["Top {sec} gainer today?"],
+            sec=sector,
+        )
+        rows = s.call("search_symbols", sector=sector)["symbols"]
+    up = [r for r in rows if r["last_price"] > r["prev_close"] and len(r["symbol"]) >= 3]
+    if len(up) < 2:
+        raise Skip("no clear gainer")
+    gain = {r["symbol"]: r["last_price"] / r["prev_close"] for r in up}
+    top = max(up, key=lambda r: gain[r["symbol"]])
+    if sum(abs(g - gain[top["symbol"]]) < 1e-9 for g in gain.values()) > 1:
+        raise Skip("a tie")
+    s.call("get_quote", symbol=top["symbol"])
+    s.memory["symbol"] = top["symbol"]

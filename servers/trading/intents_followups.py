@@ -4,10 +4,12 @@ market watcher's questions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, day
+from hub.kit.intent import Scene, Skip, day, register
 from servers.trading.intents import LINKABLE, dialogue_symbol, following, remember_order, seen, short_name
 from servers.trading.tools import trading
 
@@ -31,26 +33,114 @@ def dialogue_order(s: Scene) -> dict[str, Any]:
     return dict(s.rows("SELECT * FROM orders WHERE order_id = ?", known["order_id"])[0])
 
 
-def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
-    """The investor asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
-    result."""
-    s.asked(tool, **args)
-    s.say(*phrasings, **slots)
-    return s.call(tool, **args)
-
-
-@trading.intent(covers=("get_portfolio",), follows=True, opens=False, weight=1.5)
-def where_i_stand(s: Scene) -> None:
-    """The investor asks for their cash and positions after what they just did."""
-    pid = my_portfolio(s)
+def on_account(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     if last_tool(s) == "get_portfolio":
         raise Skip("just looked")
-    s.say(
-        "Where does my account stand now?",
-        "What's my cash and total value after that?",
-        "Give me my positions and buying power now.",
-    )
-    s.call("get_portfolio", portfolio_id=pid)
+    return {"portfolio_id": my_portfolio(s)}, {}
+
+
+def on_stock(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    sym = s.memory.get("symbol")
+    if not sym:
+        raise Skip("no stock in the dialogue yet")
+    return {"symbol": sym}, {"t": sym}
+
+
+def on_stock_days(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    args, slots = on_stock(s)
+    n = s.rng.choice((5, 10))
+    return {**args, "limit": n}, {**slots, "n": n}
+
+
+@dataclass(frozen=True)
+class Again:
+    """A follow-up that is one turn and one call on what the dialogue is about: the intent's ``name`` and ``doc``,
+    what it is ``on`` (the call's arguments and the phrasings' slots), the ``tool``, the phrasings; ``once``: the
+    arguments by which the dialogue must not have made that call already."""
+
+    name: str
+    doc: str
+    on: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
+    tool: str
+    says: tuple[str, ...]
+    once: tuple[str, ...] = ()
+    weight: float = 1.0
+
+    def run(self, s: Scene) -> None:
+        args, slots = self.on(s)
+        if self.once:
+            s.asked(self.tool, **{k: args[k] for k in self.once})
+        s.say(*self.says, **slots)
+        s.call(self.tool, **args)
+
+
+AGAIN = (
+    Again(
+        "where_i_stand",
+        "The investor asks for their cash and positions after what they just did.",
+        on_account,
+        "get_portfolio",
+        (
+            "Where does my account stand {now|after that}?",
+            "What's my cash and total value {after that|now}?",
+            "Give me my positions and buying power {now|at this point}.",
+            "{So how|How} much cash do I have left, and what am I holding?",
+            "{Run me through|Show me} my holdings and free cash{ again|}.",
+        ),
+        weight=1.5,
+    ),
+    Again(
+        "price_now",
+        "The investor asks for the live price of the stock the dialogue is about.",
+        on_stock,
+        "get_quote",
+        (
+            "Where's {t} trading now?",
+            "What's the bid and ask on {t} {at the moment|right now}?",
+            "And {t} right now?",
+            "{Give me|What's} the latest price on {t}.",
+        ),
+        once=("symbol",),
+    ),
+    Again(
+        "book_now",
+        "The investor asks how much is bid and offered around the price of the stock talked about.",
+        on_stock,
+        "get_order_book",
+        (
+            "How much is bid and offered on it around the price?",
+            "What does the book on {t} look like {now|at the moment}?",
+            "Show me who's buying and selling {t} near the top.",
+            "{How deep|How thick} is the market in {t} right now?",
+        ),
+        once=("symbol",),
+    ),
+    Again(
+        "last_few_days",
+        "The investor asks how the stock moved over the last few sessions.",
+        on_stock_days,
+        "get_price_history",
+        (
+            "How has {t} moved over the last {n} trading days?",
+            "Show me {t}'s last {n} daily closes.",
+            "{What did|Where did} {t} close {each day|on each of} the last {n} sessions?",
+            "Give me {t}'s closing prices for the past {n} days.",
+        ),
+        once=("symbol",),
+    ),
+)
+
+
+def registered(again: Again) -> None:
+    def run(s: Scene) -> None:
+        again.run(s)
+
+    run.__name__, run.__doc__ = again.name, again.doc
+    register(trading, run, (again.tool,), again.weight, follows=True, opens=False)
+
+
+for again in AGAIN:
+    registered(again)
 
 
 @trading.intent(covers=("list_orders",), follows=True, opens=False, weight=1.5)
@@ -62,16 +152,26 @@ def working_orders(s: Scene) -> None:
     args: dict[str, Any] = {"portfolio_id": pid, "status": "open"}
     if sym and s.rng.random() < 0.5:
         args["symbol"] = sym
-        s.say("Do I have anything else waiting in {t}?", "Any other {t} orders of mine still working?", t=sym)
+        s.say(
+            "Do I have anything else waiting in {t}?",
+            "Any other {t} orders of mine still {working|open}?",
+            "{Is there|Have I got} anything {else |}pending in {t}?",
+            t=sym,
+        )
     elif side:
         args["side"] = side
         s.say(
             "Which {w} orders do I still have out there?",
-            "Show me my {w} orders that haven't filled.",
+            "Show me my {w} orders that haven't filled{ yet|}.",
+            "What {w} orders of mine are {still open|waiting}?",
             w="buy" if side == "buy" else "sell",
         )
     else:
-        s.say("What else do I have waiting in the market?", "Which of my orders are still working?")
+        s.say(
+            "What else do I have waiting in the market?",
+            "Which of my orders are still {working|open}?",
+            "{Anything|Is anything} else of mine {pending|unfilled}?",
+        )
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
@@ -84,57 +184,20 @@ def recent_fills(s: Scene) -> None:
     args: dict[str, Any] = {"portfolio_id": pid, "status": "filled"}
     if sym and s.rng.random() < 0.5:
         args["symbol"] = sym
-        s.say("Which of my {t} orders have fully gone through?", "Show me my completed {t} trades.", t=sym)
+        s.say(
+            "Which of my {t} orders have fully gone through?",
+            "Show me my completed {t} trades{ so far|}.",
+            "{What|Which} {t} trades of mine are done?",
+            t=sym,
+        )
     else:
-        s.say("What else of mine has executed lately?", "Show me my orders that fully filled recently.")
+        s.say(
+            "What else of mine has {executed|gone through} lately?",
+            "Show me my orders that fully filled {recently|lately}.",
+            "Which of my trades {have completed|went through} {recently|in the last while}?",
+        )
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
-
-
-@trading.intent(covers=("get_quote",), follows=True, opens=False)
-def price_now(s: Scene) -> None:
-    """The investor asks for the live price of the stock the dialogue is about."""
-    sym = s.memory.get("symbol")
-    if not sym:
-        raise Skip("no stock in the dialogue yet")
-    ask_for(
-        s,
-        "get_quote",
-        {"symbol": sym},
-        "Where's {t} trading now?",
-        "What's the bid and ask on {t} at the moment?",
-        "And {t} right now?",
-        t=sym,
-    )
-
-
-@trading.intent(covers=("get_price_history",), follows=True, opens=False)
-def last_few_days(s: Scene) -> None:
-    """The investor asks how the stock moved over the last few sessions."""
-    sym = s.memory.get("symbol")
-    if not sym:
-        raise Skip("no stock in the dialogue yet")
-    n = s.rng.choice((5, 10))
-    s.asked("get_price_history", symbol=sym)
-    s.say("How has {t} moved over the last {n} trading days?", "Show me {t}'s last {n} daily closes.", t=sym, n=n)
-    s.call("get_price_history", symbol=sym, limit=n)
-
-
-@trading.intent(covers=("get_order_book",), follows=True, opens=False)
-def book_now(s: Scene) -> None:
-    """The investor asks how much is bid and offered around the price of the stock talked about."""
-    sym = s.memory.get("symbol")
-    if not sym:
-        raise Skip("no stock in the dialogue yet")
-    ask_for(
-        s,
-        "get_order_book",
-        {"symbol": sym},
-        "How much is bid and offered on it around the price?",
-        "What does the book on {t} look like now?",
-        "Show me who's buying and selling {t} near the top.",
-        t=sym,
-    )
 
 
 @trading.intent(covers=("get_order",), follows=True, opens=False, weight=1.5)
@@ -144,13 +207,18 @@ def order_fills(s: Scene) -> None:
     if last_tool(s) == "get_order" or not seen(s, o["order_id"]) or o["status"] == "cancelled":
         raise Skip("just looked, the agent does not hold the order, or it was pulled")
     if o["filled_quantity"] == 0:
-        s.say("Has any of it filled yet?", "Anything executed on that order so far?", "Is it still waiting?")
+        s.say(
+            "Has any of it filled yet?",
+            "Anything executed on that order so far?",
+            "Is it still {waiting|sitting there}?",
+            "{Did|Has} anyone {take|taken} the other side yet?",
+        )
     else:
         s.say(
             "What did I end up paying per share?" if o["side"] == "buy" else "What did that bring in per share?",
             "How did that fill?",
-            "Show me the fills on that order.",
-            "Did it go through completely?",
+            "Show me the fills on that order{, please|}.",
+            "Did it go through {completely|in full}?",
         )
     s.call("get_order", order_id=o["order_id"])
 
@@ -165,6 +233,7 @@ def pull_it_after_all(s: Scene) -> None:
         "Actually, forget it, pull that order.",
         "Changed my mind: cancel it.",
         "Scrap that, I don't want it sitting there.",
+        "{On second thought|Hmm}, take it {down|off the market}.",
     )
     out = s.call("cancel_order", order_id=o["order_id"])
     remember_order(s, o | out)
@@ -182,14 +251,13 @@ def biggest_holding_today(s: Scene) -> None:
     top = max(positions, key=lambda x: x["market_value"])
     if sum(x["market_value"] == top["market_value"] for x in positions) > 1:
         raise Skip("a tie")
-    ask_for(
-        s,
-        "get_quote",
-        {"symbol": top["symbol"]},
+    s.asked("get_quote", symbol=top["symbol"])
+    s.say(
         "How's my biggest holding doing today?",
         "What's my largest position trading at right now?",
         "And the one I have the most money in: where's it quoted?",
     )
+    s.call("get_quote", symbol=top["symbol"])
     s.memory["symbol"] = top["symbol"]
 
 
@@ -207,9 +275,11 @@ def how_has_it_done(s: Scene) -> None:
     since = (s.now - timedelta(weeks=weeks)).strftime("%Y-%m-%d")
     if following(s):
         s.say(
-            "How has it done over the last {w} weeks?",
-            "Show me its daily prices since {when}.",
+            "How has it {done|moved} over the last {w} weeks?",
+            "Show me its daily prices since {when}{, please|}.",
             "What has it traded at since {when}?",
+            "{And how|How} has the stock {been doing|behaved} since {when}?",
+            "Give me its price history for the past {w} weeks.",
             w=weeks,
             when=day(since, s.now).removeprefix("on "),
         )
@@ -284,64 +354,3 @@ def book_depth(s: Scene) -> None:
     s.call("get_order", order_id=book[side][0]["order_ids"][0])
     if len(sym["symbol"]) >= 3:
         s.memory["symbol"] = sym["symbol"]
-
-
-@trading.intent(covers=("get_distinct_values", "search_symbols"))
-def sector_scan(s: Scene) -> None:
-    """Someone browsing for ideas asks which sectors are listed, then for the stocks of one."""
-    s.say(
-        "Which sectors can I invest in here?",
-        "What industries do the listed stocks cover?",
-        "Break the market down by sector for me.",
-        minimal=["Sectors?"],
-    )
-    sectors = sorted(s.call("get_distinct_values", field="sector")["values"])
-    sector = s.rng.choice(sectors)
-    exchange = s.rng.choice((None, None, "NYSE", "NASDAQ"))
-    where = f" on the {exchange}" if exchange else ""
-    s.say(
-        "Show me the {sec} names{where}.",
-        "Which {sec} stocks are listed{where}?",
-        "What can I buy in {sec}{where}?",
-        sec=sector,
-        where=where,
-    )
-    listed = s.call("search_symbols", sector=sector, **({"exchange": exchange} if exchange else {}))["symbols"]
-    s.memory["sector_listing"] = tuple(listed)
-
-
-@trading.intent(covers=("search_symbols", "get_quote", "get_price_history"), follows=True)
-def sector_mover(s: Scene) -> None:
-    """Someone asks which stock of a sector moved most today, and looks closer at it."""
-    listed = s.memory.get("sector_listing") if following(s) else None
-    if following(s) and not listed:
-        raise Skip("no sector listing in the dialogue")
-    if listed:
-        rows = list(listed)
-        s.say(
-            "Which of those is up the most since yesterday's close? Show me its quote.",
-            "Which one of them moved most today? Get me the live numbers on it.",
-            "Of those, which gained the most today, and how's it quoted now?",
-        )
-    else:
-        sector = s.pick(  # a sector where some stocks gained today, so one of them can be the top gainer
-            "SELECT sector FROM symbols GROUP BY sector HAVING COUNT(*) >= 3 AND "
-            "SUM(last_price > prev_close AND length(symbol) >= 3) >= 2"
-        )["sector"]
-        s.say(
-            "Which {sec} stock is up the most today? Show me its quote.",
-            "What's the biggest gainer in {sec} since yesterday's close, and where is it now?",
-            "Find me the {sec} name that moved most today and pull up its price.",
-            minimal=["Top {sec} gainer today?"],
-            sec=sector,
-        )
-        rows = s.call("search_symbols", sector=sector)["symbols"]
-    up = [r for r in rows if r["last_price"] > r["prev_close"] and len(r["symbol"]) >= 3]
-    if len(up) < 2:
-        raise Skip("no clear gainer")
-    gain = {r["symbol"]: r["last_price"] / r["prev_close"] for r in up}
-    top = max(up, key=lambda r: gain[r["symbol"]])
-    if sum(abs(g - gain[top["symbol"]]) < 1e-9 for g in gain.values()) > 1:
-        raise Skip("a tie")
-    s.call("get_quote", symbol=top["symbol"])
-    s.memory["symbol"] = top["symbol"]

@@ -17,7 +17,6 @@ from servers.trading.intents import (
     remember_order,
     seen,
     short_name,
-    who,
 )
 from servers.trading.tools import trading
 
@@ -81,8 +80,9 @@ def pull_resting_order(s: Scene) -> None:
         p,
         lead,
         "{me}Please cancel {what}.",
-        "{me}Pull {what}, I don't want it anymore.",
-        "{me}Take {what} out of the market.",
+        "{me}{Pull|Withdraw} {what}, I don't want it anymore.",
+        "{me}Take {what} out of the market{, please|}.",
+        "{me}I've changed my mind about {what}. {Get rid of it|Scrap it}.",
         minimal=["{me}Kill {what}."],
         what=what,
     )
@@ -160,6 +160,20 @@ def reprice_order(s: Scene) -> None:
     remember_order(s, new)
 
 
+CASH_OUT = (
+    "{me}I need[ {much}] of my cash sent back to me.",
+    "{me}{Take|Send} some of my uninvested cash {out|back to my bank}[: {much}].",
+    "{me}Please {pull|take}[ {much}] out of the account.",
+    "{me}{Withdraw|Take out}[ {much}], please.",
+)
+CASH_IN = (
+    "{me}I'm adding[ {much}] to my account.",
+    "{me}Top {up my cash|it up}[ by {much}], please.",
+    "{me}{Put|Add}[ {much}] in so I have more to invest.",
+    "{me}I want to put more money into the account[: {much}].",
+)
+
+
 @trading.intent(covers=("list_portfolios", "deposit_cash", "withdraw_cash", "get_portfolio"), weight=1.5, follows=True)
 def move_cash(s: Scene) -> None:
     """An investor adds cash to their account, or takes some of the free cash out."""
@@ -172,39 +186,20 @@ def move_cash(s: Scene) -> None:
         amount = float(s.rng.choice((500, 1000, 2500, 5000, 7500, 20_000)))
     tool = "withdraw_cash" if out else "deposit_cash"
     much = s.given(amount, money(amount), "amount", tool, "amount")
-    if following(s):
-        s.say(
-            "Also send {much} of the cash back to my bank." if out else "Also put another {much} into the account.",
-            "While you're at it, take {much} out." if out else "While you're at it, top it up by {much}.",
-            "And withdraw {much}, please." if out else "And add {much} in cash, please.",
-            much=much,
-        )
-    elif out:
-        s.say(
-            "{me}. I need[ {much}] of my cash sent back to me.",
-            "{me}: take some of my uninvested cash out[: {much}].",
-            "{me}. Please pull[ {much}] out of the account.",
-            minimal=["{me}: I want[ {much}] out."],
-            me=who(s, p),
-            much=much,
-        )
-    else:
-        s.say(
-            "{me}. I'm adding[ {much}] to my account.",
-            "{me}: top up my cash[ by {much}], please.",
-            "{me}. Put[ {much}] in so I have more to invest.",
-            minimal=["{me}: fund it[ with {much}]."],
-            me=who(s, p),
-            much=much,
-        )
+    s.say(
+        *(CASH_OUT if out else CASH_IN),
+        minimal=["{me}I want[ {much}] out."] if out else ["{me}Fund it[ with {much}]."],
+        me=lead(s, p),
+        much=much,
+    )
     pid = find_me(s, p)
     s.call(tool, portfolio_id=pid, amount=amount)
     if following(s) or s.rng.random() < 0.6:
         return  # a follow-up turn may carry on
     s.say(
-        "What's my total value and free cash now?",
+        "What's my total value and free cash {now|after that}?",
         "So where does my account stand now?",
-        "How much can I invest at this point?",
+        "How much can I invest {at this point|now}?",
     )
     s.call("get_portfolio", portfolio_id=pid)
 

@@ -56,8 +56,8 @@ def buy_shares(s: Scene) -> None:
     elif cap is not None:
         s.say(
             "{me}Get me[ {n} of] {co}, but don't pay more than {cap} a share.",
-            "{me}I want {co}[, {n}], capped at {cap} each.",
-            "{me}Get me[ {n} of] {co} as long as it's {cap} or less.",
+            "{me}I want {co}[, {n}], capped at {cap} {each|a share}.",
+            "{me}{Get|Buy} me[ {n} of] {co} as long as it's {cap} or less.",
             me=lead(s, p),
             co=words,
             n=n,
@@ -202,8 +202,8 @@ def rest_a_bid(s: Scene) -> None:
     if relative:
         s.say(
             "{me}Put in a bid for[ {n} of] {co} {pct}% under where it trades now.",
-            "{me}I'd take[ {n} of] {co} if it dips {pct}% from here; leave the order resting.",
-            "{me}Park a standing bid on {co}[ for {n}], {pct}% below the current price.",
+            "{me}I'd take[ {n} of] {co} if it dips {pct}% from here; leave the order {resting|working}.",
+            "{me}{Park|Leave} a standing bid on {co}[ for {n}], {pct}% below the current price.",
             minimal=["{me}{co}, {pct}% lower[, {n}]."],
             me=lead(s, p),
             co=words,
@@ -213,8 +213,9 @@ def rest_a_bid(s: Scene) -> None:
     else:
         s.say(
             "{me}Put in a bid for[ {n} of] {co} at {at}, good until cancelled.",
-            "{me}I'd like[ {n} of] {co} if it drops to {at}; leave the order resting.",
-            "{me}Park a standing bid on {co}[ for {n}] at {at}.",
+            "{me}I'd like[ {n} of] {co} if it {drops|falls} to {at}; leave the order {resting|working}.",
+            "{me}{Park|Leave} a standing bid on {co}[ for {n}] at {at}.",
+            "{me}If {co} comes down to {at}, I'm a buyer[ of {n}]. {Set that up|Put that in} and let it wait.",
             minimal=["{me}{co} at {at}[, {n}]."],
             me=lead(s, p),
             co=words,
