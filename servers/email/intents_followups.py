@@ -118,8 +118,8 @@ AGAIN = (
         "Which labels the owner has, with their counts.",
         "box",
         (
-            "Which labels do I have, and how full {is each|are they}?",
-            "How many emails {sit|are filed} under each of my labels?",
+            "Which labels do I have, and how full {is each|are they}{ now|}?",
+            "How many emails {sit|are filed} under each of my labels{ at this point|}?",
             "{Show me|Give me} my labels{ with their counts|, and how many emails each}.",
         ),
         "list_labels",

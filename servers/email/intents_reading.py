@@ -46,7 +46,8 @@ def catch_up_unread(s: Scene) -> None:
         "Open the one from {who} about '{subj}'{read}.",
         "What does {who} say in '{subj}'?{after}",
         "Read me {who}'s '{subj}' email{read}.",
-        "{Let's start with|I'll take} the '{subj}' one from {who}{read}.",
+        "{Let's start with|I'll take|Start with} the '{subj}' one from {who}{read}.",
+        "{Show me|Open up} {who}'s email about '{subj}'{read}.",
         **about(m),
         read=", then mark it as read" if mark else "",
         after=" Mark it read after." if mark else "",
@@ -178,7 +179,8 @@ def review_starred(s: Scene) -> None:
     s.say(
         "The one from {who} about '{subj}' is handled, take the star off.",
         "{Unflag|Unstar} {who}'s '{subj}' email, it's done.",
-        "{who}'s '{subj}' can lose its star.",
+        "{who}'s '{subj}' can lose its star{ now|}.",
+        "{Take the star off|Unstar} the '{subj}' one from {who}{, I'm done with it|}.",
         "I've {dealt with|sorted out} '{subj}' from {who}, so it doesn't need the star any more.",
         **about(m),
     )

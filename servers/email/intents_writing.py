@@ -35,6 +35,7 @@ SEND = (
 DRAFT_FOR_LATER = (
     "Start an email to {n} titled '{subj}': \"{text}\" Keep it as a draft, I'll send it later.",
     "{Draft a note|Write a note} to {n}, subject '{subj}', saying \"{text}\" {Don't send it|Hold it} yet.",
+    "{Put|Keep} an email to {n} in my drafts: '{subj}', \"{text}\"",
     "I want to write to {n} but not send it today. Subject '{subj}', text: \"{text}\"",
     "Can you prepare an email to {n}? '{subj}' as the subject, and \"{text}\" as the body. I'll send it myself.",
 )

@@ -375,6 +375,7 @@ def book_the_way_back(s: Scene, f: dict[str, Any], trip: str | None) -> None:
         "Book my return too, {when}, whichever leaves first. Same trip.",
         "And the way back {when}, the first flight of the day, please. Add it to that trip.",
         "{I'll need|I also need} to {fly|get} back {when}. {Put me on|Book} the first one out, same trip.",
+        "{Add|Put} the {earliest|first} flight home {when} {on|to} that trip{, please|}.",
         when=day(back.isoformat(), s.now),
     )
     found = s.call("search_flights", origin=f["destination"], destination=f["origin"], date=back.isoformat())

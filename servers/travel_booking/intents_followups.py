@@ -192,6 +192,7 @@ def bag_for_it(s: Scene) -> None:
         "I'll be {bringing|checking} {bags} on it.",
         "Add {bags} to that booking{, please|}.",
         "{Turns out|It looks like} I'm packing more: {bags} for the hold, please.",
+        "Can I {check|bring} {bags} on {it|that flight}?",
         bags=BAG_WORDS[n],
     )
     s.call("add_baggage", booking_id=b["booking_id"], **({"bags": n} if n > 1 else {}))

@@ -81,7 +81,7 @@ def drop_the_room(s: Scene) -> None:
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     s.say(
-        "What does the rest of that trip still cost me?",
+        "What does the rest of that trip still cost me{ now|}?",
         "So where does the whole trip stand {now|after that}?",
         "How much did I get back, and what's left of that trip?",
     )
