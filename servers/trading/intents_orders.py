@@ -164,7 +164,7 @@ CASH_OUT = (
     "{me}I need[ {much}] of my cash sent back to me.",
     "{me}{Take|Send} some of my uninvested cash {out|back to my bank}[: {much}].",
     "{me}Please {pull|take}[ {much}] out of the account.",
-    "{me}{Withdraw|Take out}[ {much}], please.",
+    "{me}I'd like to take money out[: {much}], please.",
 )
 CASH_IN = (
     "{me}I'm adding[ {much}] to my account.",

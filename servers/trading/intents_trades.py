@@ -57,7 +57,7 @@ def buy_shares(s: Scene) -> None:
         s.say(
             "{me}Get me[ {n} of] {co}, but don't pay more than {cap} a share.",
             "{me}I want {co}[, {n}], capped at {cap} {each|a share}.",
-            "{me}I'll buy {co}[, {n},] {if I can get it|as long as I pay} no more than {cap}.",
+            "{me}I'll buy {co}[, {n},] as long as I pay no more than {cap}{ a share|}.",
             "{me}{Get|Buy} me[ {n} of] {co} as long as it's {cap} or less.",
             me=lead(s, p),
             co=words,
