@@ -2,56 +2,211 @@
 or label the dialogue is already about ("star it too", "who else wrote to me from there?", "send it now").
 
 They never open a dialogue; each reads what an earlier turn left in ``s.memory`` (the owner's mailbox under
-``"box"``, the email under ``"message"``...) and ``Skip``s when it is not there or no longer fits.
+``"box"``, the email under ``"message"``...) and ``Skip``s when it is not there or no longer fits. The ones that
+are one turn and one call on the dialogue's email, draft, label or mailbox are rows of ``AGAIN``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip
-from servers.email.intents import COLORS, NEW_LABELS, NEW_MAIL, REPLIES, company_of, core, first
+from hub.kit.intent import Scene, Skip, register
+from servers.email.intents import (
+    COLORS,
+    FREE_LABELS,
+    NEW_LABELS,
+    REPLIES,
+    STRANGER,
+    box_of,
+    cap,
+    company_of,
+    first,
+    the_draft,
+    the_email,
+)
 from servers.email.tools import email
 
-
-def box_of(s: Scene) -> dict[str, Any]:
-    """The owner's mailbox, once an earlier turn found it."""
-    box = s.memory.get("box")
-    if not box or not box.get("found"):
-        raise Skip("no mailbox in the dialogue yet")
-    return dict(box)
+# One turn, one call ------------------------------------------------------------------------------
 
 
-def the_email(s: Scene, where: str = "1=1", *params: Any) -> tuple[dict[str, Any], str]:
-    """The email the dialogue is about, as it is now (``Skip`` unless it fits ``where``), and how the owner points
-    back at it."""
-    known = s.memory.get("message")
-    if not known:
-        raise Skip("no email in the dialogue yet")
-    found = s.rows(f"SELECT * FROM messages WHERE message_id = ? AND ({where})", known["message_id"], *params)
-    if not found:
-        raise Skip("the email of the earlier turn does not fit")
-    m = found[0]
-    if m["folder"] == "sent":
-        return m, s.rng.choice(("my email", "the one I sent", "that email"))
-    return m, s.rng.choice(("that email", f"{first(m['from_name'])}'s email", f"the '{core(m['subject'])}' one"))
+def on(s: Scene, what: str) -> dict[str, Any]:
+    """What a follow-up acts on (``email``, ``email:`` and a condition it must meet, ``label``, ``draft`` or the
+    ``box`` alone), with the slots its phrasings use."""
+    if what.startswith("email"):
+        m, it = the_email(s, what.partition(":")[2] or "1=1")
+        return {"m": m, "it": it, "It": cap(it), "f": m["from_name"]}
+    if what == "label":
+        if not s.memory.get("label"):
+            raise Skip("no label in the dialogue")
+        return {"l": s.memory["label"]["name"]}
+    return {"d": the_draft(s, ready=True)} if what == "draft" else {}
 
 
-def the_draft(s: Scene) -> dict[str, Any]:
-    known = s.memory.get("draft")
-    if not known:
-        raise Skip("no draft in the dialogue")
-    found = s.rows("SELECT * FROM drafts WHERE draft_id = ?", known["draft_id"])
-    if not found:
-        raise Skip("the draft is gone")
-    return found[0]
+@dataclass(frozen=True)
+class Again:
+    """A follow-up that is one turn and one call: the intent's ``name`` and ``doc``, what it is ``on``, its
+    phrasings, the ``tool`` and its ``args`` (from the mailbox and ``on``'s slots); ``once``: skipped when the
+    dialogue already made that call; ``keep``: the memory key its result becomes."""
+
+    name: str
+    doc: str
+    on: str
+    says: tuple[str, ...]
+    tool: str
+    args: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+    weight: float = 1.0
+    once: bool = True
+    keep: str = ""
+
+    def run(self, s: Scene) -> None:
+        box = box_of(s)
+        slots = on(s, self.on)
+        args = self.args(box, slots)
+        if self.once:
+            s.asked(self.tool, **args)
+        s.say(*self.says, **{k: v for k, v in slots.items() if isinstance(v, str)})
+        result = s.call(self.tool, **args)
+        if self.keep:
+            s.memory[self.keep] = result
 
 
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+AGAIN = (
+    Again(
+        "whole_thread",
+        "The whole conversation the email belongs to.",
+        "email",
+        (
+            "{Show me|Pull up|Let me see} the {whole|full} {conversation|thread|back-and-forth} {it} is part of.",
+            "{What came before|How did we get to} {it}? {Pull up|Show me|Walk me through} the {full|whole} exchange.",
+        ),
+        "get_thread",
+        lambda box, a: {"thread_id": a["m"]["thread_id"], "mailbox_id": box["mailbox_id"]},
+    ),
+    Again(
+        "open_it",
+        "Read the email in full.",
+        "email",
+        (
+            "{Open|Show me|Read me} {it}{ in full|, the whole text|}.",
+            "What does {it} {actually|really} say?",
+            "I want to read {it} {properly|word for word}.",
+        ),
+        "get_message",
+        lambda box, a: {"message_id": a["m"]["message_id"]},
+    ),
+    Again(
+        "keep_sender",
+        "Save the email's sender in the address book.",
+        f"email:{STRANGER}",
+        (
+            "{Save|Put|Keep} {f} in my {address book|contacts}{ while you're at it|, please|}.",
+            "I don't have {f} saved yet{, keep their address|; I'll be writing to them again, so add them}.",
+        ),
+        "add_contact",
+        lambda box, a: {
+            "mailbox_id": box["mailbox_id"],
+            "name": a["m"]["from_name"],
+            "address": a["m"]["from_address"],
+        },
+        once=False,
+        keep="contact",
+    ),
+    Again(
+        "my_labels",
+        "Which labels the owner has, with their counts.",
+        "box",
+        (
+            "Which labels do I have, and how full {is each|are they}{ now|}?",
+            "How many emails {sit|are filed} under each of my labels{ at this point|}?",
+            "{Show me|Give me} my labels{ with their counts|, and how many emails each}.",
+        ),
+        "list_labels",
+        lambda box, a: {"mailbox_id": box["mailbox_id"]},
+        weight=0.8,
+    ),
+    Again(
+        "my_drafts",
+        "The drafts the owner has lying around.",
+        "box",
+        (
+            "{Do I have|Are there} {other|any other|any unfinished} drafts {lying around|left}?",
+            "What else is sitting unsent?",
+            "{Show me|Pull up} my drafts{, please|}.",
+        ),
+        "list_drafts",
+        lambda box, a: {"mailbox_id": box["mailbox_id"]},
+        weight=0.8,
+    ),
+    Again(
+        "label_glance",
+        "What sits under the label of the dialogue now.",
+        "label",
+        (
+            "What's {under|filed under|in} '{l}' now?",
+            "{Show me|List} {everything I've filed|the emails} under '{l}'{ so far|}.",
+        ),
+        "list_messages",
+        lambda box, a: {"mailbox_id": box["mailbox_id"], "label": a["l"]},
+        once=False,
+    ),
+    Again(
+        "send_it_now",
+        "The draft of the dialogue goes out after all.",
+        "draft",
+        (
+            "{Actually|On second thought|Changed my mind}, {let it go out now|send it after all}.",
+            "Actually, send that draft now.",
+        ),
+        "send_draft",
+        lambda box, a: {"draft_id": a["d"]["draft_id"]},
+        weight=1.2,
+        once=False,
+    ),
+)
 
 
-# On the email of the dialogue -------------------------------------------------------------------
+def registered(again: Again) -> None:
+    def run(s: Scene) -> None:
+        again.run(s)
+
+    run.__name__, run.__doc__ = again.name, again.doc
+    register(email, run, (again.tool,), again.weight, follows=True, opens=False)
+
+
+for again in AGAIN:
+    registered(again)
+
+
+# Programs: a choice, a lookup or two calls -------------------------------------------------------
+
+MARKS = {
+    "star": (
+        "{Star|Flag} {it} too.",
+        "Put a star on {it} so I find it later.",
+        "{It} deserves a star.",
+    ),
+    "unstar": (
+        "{It} can lose its star now.",
+        "Take the star off {it}{, it's handled|}.",
+        "{Unstar|Unflag} {it}, I'm done with it.",
+    ),
+    "unread": (
+        "Mark {it} as unread again, I'll deal with it later.",
+        "Make {it} show up as new again.",
+        "{Flip|Set} {it} back to unread.",
+    ),
+}
+MOVES = {
+    "archive": ("{Now archive|Archive} {it}.", "File {it} away, I'm done with it.", "Get {it} out of my inbox."),
+    "trash": ("Then bin {it}.", "{Delete|Trash} {it}, I don't need it.", "{It} can go in the trash now."),
+    "inbox": (
+        "Put {it} back in my inbox.",
+        "Actually, I want {it} back in the inbox.",
+        "Can {it} go back to the inbox?",
+    ),
+}
 
 
 @email.intent(covers=("mark_message",), follows=True, opens=False, weight=1.2)
@@ -62,35 +217,17 @@ def flag_it(s: Scene) -> None:
     if m["is_read"] and m["folder"] != "sent":
         options.append("unread")
     mode = s.rng.choice(options)
-    if mode == "star":
-        s.say("Star {it} too.", "Put a star on {it} so I find it later.", "{It} deserves a star.", it=it, It=cap(it))
-        s.call("mark_message", message_id=m["message_id"], is_starred=True)
-    elif mode == "unstar":
-        s.say("{It} can lose its star now.", "Take the star off {it}.", it=it, It=cap(it))
-        s.call("mark_message", message_id=m["message_id"], is_starred=False)
-    else:
-        s.say(
-            "Mark {it} as unread again, I'll deal with it later.",
-            "Make {it} show up as new again.",
-            "Flip {it} back to unread.",
-            it=it,
-        )
-        s.call("mark_message", message_id=m["message_id"], is_read=False)
+    s.say(*MARKS[mode], it=it, It=cap(it))
+    change = {"star": {"is_starred": True}, "unstar": {"is_starred": False}, "unread": {"is_read": False}}[mode]
+    s.call("mark_message", message_id=m["message_id"], **change)
 
 
 @email.intent(covers=("move_message",), follows=True, opens=False)
 def file_it(s: Scene) -> None:
     """Archive or bin the email, or get it back into the inbox."""
     m, it = the_email(s, "folder != 'sent'")
-    if m["folder"] == "inbox":
-        to = s.rng.choice(("archive", "trash"))
-        if to == "archive":
-            s.say("Now archive {it}.", "File {it} away, I'm done with it.", "Get {it} out of my inbox.", it=it)
-        else:
-            s.say("Then bin {it}.", "Delete {it}, I don't need it.", "{It} can go in the trash now.", it=it, It=cap(it))
-    else:
-        to = "inbox"
-        s.say("Put {it} back in my inbox.", "Actually, I want {it} back in the inbox.", it=it)
+    to = s.rng.choice(("archive", "trash")) if m["folder"] == "inbox" else "inbox"
+    s.say(*MOVES[to], it=it, It=cap(it))
     s.call("move_message", message_id=m["message_id"], folder=to)
 
 
@@ -99,12 +236,7 @@ def label_it(s: Scene) -> None:
     """File the email under one of the owner's labels (looking at the labels first when they do not name one)."""
     box = box_of(s)
     m, it = the_email(s, "folder != 'trash'")
-    lab = s.pick(
-        "SELECT * FROM labels WHERE mailbox_id = ? AND label_id NOT IN (SELECT label_id FROM message_labels "
-        "WHERE message_id = ?)",
-        box["mailbox_id"],
-        m["message_id"],
-    )
+    lab = s.pick(FREE_LABELS, box["mailbox_id"], m["message_id"])
     if s.room(2, 1) and s.rng.random() < 0.4:
         s.say(
             "Which labels do I have? Put {it} under '{l}'.",
@@ -115,9 +247,9 @@ def label_it(s: Scene) -> None:
         s.call("list_labels", mailbox_id=box["mailbox_id"])
     else:
         s.say(
-            "Tag {it} with '{l}'.",
+            "{Tag|Label} {it} {with|as} '{l}'.",
             "File {it} under '{l}' too.",
-            "{It} belongs under '{l}'.",
+            "{It} belongs under '{l}'{ as well|}.",
             it=it,
             It=cap(it),
             l=lab["name"],
@@ -136,8 +268,9 @@ def new_label_for_it(s: Scene) -> None:
         raise Skip("the label exists")
     color = s.rng.choice(COLORS)
     s.say(
-        "Start a {c} label called '{l}' and put {it} under it.",
+        "{Start|Set up} a {c} label called '{l}' and put {it} under it.",
         "I need a new '{l}' label ({c}); {it} is the first for it.",
+        "None of my labels fit {it}. Set up '{l}', {c}, and use that.",
         c=color,
         l=name,
         it=it,
@@ -145,30 +278,6 @@ def new_label_for_it(s: Scene) -> None:
     made = s.call("create_label", mailbox_id=box["mailbox_id"], name=name, color=color)
     s.call("label_message", message_id=m["message_id"], label=made["name"])
     s.memory["label"] = made
-
-
-@email.intent(covers=("get_thread",), follows=True, opens=False)
-def whole_thread(s: Scene) -> None:
-    """The whole conversation the email belongs to."""
-    box = box_of(s)
-    m, it = the_email(s)
-    s.asked("get_thread", thread_id=m["thread_id"])
-    s.say(
-        "Show me the whole conversation {it} is part of.",
-        "What came before {it}? Pull up the full exchange.",
-        "Let me see the back-and-forth around {it}.",
-        it=it,
-    )
-    s.call("get_thread", thread_id=m["thread_id"], mailbox_id=box["mailbox_id"])
-
-
-@email.intent(covers=("get_message",), follows=True, opens=False)
-def open_it(s: Scene) -> None:
-    """Read the email in full."""
-    m, it = the_email(s)
-    s.asked("get_message", message_id=m["message_id"])
-    s.say("Open {it} in full.", "What does {it} actually say?", "Read me {it}, the whole text.", it=it)
-    s.call("get_message", message_id=m["message_id"])
 
 
 @email.intent(covers=("create_draft", "send_draft"), follows=True, opens=False, weight=1.2)
@@ -179,11 +288,18 @@ def answer_it(s: Scene) -> None:
     text = s.rng.choice(REPLIES)
     send = s.room(2, 1) and s.rng.random() < 0.5
     if send:
-        s.say('Reply to {it} with "{t}" and send it.', 'Answer {it}: "{t}" It can go right away.', it=it, t=text)
+        s.say(
+            'Reply to {it} with "{t}" and send it.',
+            'Answer {it}: "{t}" It can go {right away|straight out}.',
+            'Send a quick reply to {it}: "{t}"',
+            it=it,
+            t=text,
+        )
     else:
         s.say(
             'Draft a reply to {it}: "{t}" Don\'t send it yet.',
             'Write back to {it} with "{t}", but hold it.',
+            'Start a reply to {it} saying "{t}"; I\'ll {send|check} it {later|myself}.',
             it=it,
             t=text,
         )
@@ -192,26 +308,6 @@ def answer_it(s: Scene) -> None:
         s.call("send_draft", draft_id=draft["draft_id"])
     else:
         s.memory["draft"] = draft
-
-
-@email.intent(covers=("add_contact",), follows=True, opens=False)
-def keep_sender(s: Scene) -> None:
-    """Save the email's sender in the address book."""
-    box = box_of(s)
-    m, _ = the_email(
-        s,
-        "folder != 'sent' AND from_address NOT LIKE 'no-reply@%' AND from_address NOT IN (SELECT email FROM "
-        "contacts c WHERE c.mailbox_id = messages.mailbox_id)",
-    )
-    s.say(
-        "Save {f} in my address book while you're at it.",
-        "I don't have {f} saved yet, keep their address.",
-        "Put {f} in my address book, please.",
-        f=m["from_name"],
-    )
-    s.memory["contact"] = s.call(
-        "add_contact", mailbox_id=box["mailbox_id"], name=m["from_name"], address=m["from_address"]
-    )
 
 
 @email.intent(covers=("search_messages",), follows=True, opens=False)
@@ -223,20 +319,25 @@ def more_from_them(s: Scene) -> None:
         s.say(
             "What else has {f} sent me?",
             "Any other emails from {f}?",
-            "Show me everything else from {f}.",
+            "{Show me|Find} everything else from {f}.",
             f=first(m["from_name"]),
         )
         s.call("search_messages", mailbox_id=box["mailbox_id"], from_address=m["from_address"])
     else:
         co = company_of(m["from_address"])
-        domain = m["from_address"].split("@", 1)[1]
         if co == "Northwind":
             raise Skip("a colleague, not a company")
-        s.say("Has anyone else at {co} emailed me?", "What other mail do I have from {co}?", co=co)
-        s.call("search_messages", mailbox_id=box["mailbox_id"], from_address=domain)
+        s.say("Has anyone else at {co} emailed me?", "What other mail do I {have|get} from {co}?", co=co)
+        s.call("search_messages", mailbox_id=box["mailbox_id"], from_address=m["from_address"].split("@", 1)[1])
 
 
-# On the mailbox ---------------------------------------------------------------------------------
+# On the mailbox, the draft or the contact --------------------------------------------------------
+
+GLANCES = {
+    "unread": ("How much unread mail do I still have?", "What's still {unopened|unread} in my inbox?"),
+    "starred": ("And what have I starred in my inbox?", "What's starred in my inbox {right now|at the moment}?"),
+    "folder": ("What's in {p} these days?", "{Show me|Give me a look at} {p}."),
+}
 
 
 @email.intent(covers=("list_messages",), follows=True, opens=False, weight=1.2)
@@ -245,36 +346,14 @@ def mailbox_glance(s: Scene) -> None:
     box = box_of(s)
     mode = s.rng.choice(("unread", "starred", "archive", "trash", "sent"))
     args: dict[str, Any] = {"mailbox_id": box["mailbox_id"]}
-    if mode == "unread":
-        s.say("How much unread mail do I still have?", "What's still unopened in my inbox?")
-        args["unread_only"] = True
-    elif mode == "starred":
-        s.say("And what have I starred in my inbox?", "What's starred in my inbox right now?")
-        args["starred_only"] = True
+    if mode in ("unread", "starred"):
+        args[f"{mode}_only"] = True
     else:
-        place = {"archive": "my archive", "trash": "the trash", "sent": "my sent mail"}[mode]
-        s.say("What's in {p} these days?", "Show me {p}.", "Give me a look at {p}.", p=place)
         args["folder"] = mode
+    place = {"archive": "my archive", "trash": "the trash", "sent": "my sent mail"}.get(mode, "")
+    s.say(*GLANCES.get(mode, GLANCES["folder"]), p=place)
     s.asked("list_messages", **args)
     s.call("list_messages", **args)
-
-
-@email.intent(covers=("list_labels",), follows=True, opens=False, weight=0.8)
-def my_labels(s: Scene) -> None:
-    """Which labels the owner has, with their counts."""
-    box = box_of(s)
-    s.asked("list_labels", mailbox_id=box["mailbox_id"])
-    s.say("Which labels do I have, and how full is each?", "How many emails sit under each of my labels?")
-    s.call("list_labels", mailbox_id=box["mailbox_id"])
-
-
-@email.intent(covers=("list_drafts",), follows=True, opens=False, weight=0.8)
-def my_drafts(s: Scene) -> None:
-    """The drafts the owner has lying around."""
-    box = box_of(s)
-    s.asked("list_drafts", mailbox_id=box["mailbox_id"])
-    s.say("Do I have other drafts lying around?", "What else is sitting unsent?", "Any unfinished drafts left?")
-    s.call("list_drafts", mailbox_id=box["mailbox_id"])
 
 
 @email.intent(covers=("list_contacts",), follows=True, opens=False)
@@ -287,112 +366,11 @@ def people_glance(s: Scene) -> None:
         s.say("Who else do I know at {co}?", "Which other people at {co} are in my address book?", co=co)
         args: dict[str, Any] = {"mailbox_id": box["mailbox_id"], "query": co}
     else:
-        s.say("Who's on my favourites list?", "Remind me who my favourite people are.")
+        s.say(
+            "Who's on my favourites list{ again|}?",
+            "Remind me who my favourite {people|contacts} are.",
+            "{Show me|Pull up} the people I {marked|starred} as favourites.",
+        )
         args = {"mailbox_id": box["mailbox_id"], "favorites_only": True}
     s.asked("list_contacts", **args)
     s.call("list_contacts", **args)
-
-
-@email.intent(covers=("list_messages",), follows=True, opens=False)
-def label_glance(s: Scene) -> None:
-    """What sits under the label of the dialogue now."""
-    box = box_of(s)
-    lab = s.memory.get("label")
-    if not lab:
-        raise Skip("no label in the dialogue")
-    s.say("What's under '{l}' now?", "Show me everything I've filed under '{l}'.", l=lab["name"])
-    s.call("list_messages", mailbox_id=box["mailbox_id"], label=lab["name"])
-
-
-# On the draft or contact of the dialogue --------------------------------------------------------
-
-
-@email.intent(covers=("send_draft",), follows=True, opens=False, weight=1.2)
-def send_it_now(s: Scene) -> None:
-    """The draft of the dialogue goes out after all."""
-    d = the_draft(s)
-    if not d["to_addresses"] or not d["subject"].strip():
-        raise Skip("the draft is not ready to send")
-    s.say("Actually, send that draft now.", "Changed my mind, let it go out now.", "OK, send it after all.")
-    s.call("send_draft", draft_id=d["draft_id"])
-
-
-@email.intent(covers=("update_draft",), follows=True, opens=False)
-def reword_draft(s: Scene) -> None:
-    """The draft of the dialogue gets another subject or closing line."""
-    d = the_draft(s)
-    if s.rng.random() < 0.5:
-        subject = s.rng.choice(("Following up", "Next steps", "Quick follow-up", "A few questions"))
-        if subject == d["subject"]:
-            raise Skip("same subject")
-        s.say("Change that draft's subject to '{t}'.", "Make the subject line '{t}' instead.", t=subject)
-        s.call("update_draft", draft_id=d["draft_id"], subject=subject)
-    else:
-        line = s.rng.choice(("Thanks!", "Talk soon.", "Let me know by Friday."))
-        s.say('Add "{l}" at the end of that draft.', 'Finish that draft off with "{l}"', l=line)
-        s.call("update_draft", draft_id=d["draft_id"], body=f"{d['body']}\n\n{line}")
-
-
-@email.intent(covers=("list_contacts", "update_draft"), follows=True, opens=False)
-def copy_someone(s: Scene) -> None:
-    """Someone from the address book goes on copy of the draft of the dialogue."""
-    box = box_of(s)
-    d = the_draft(s)
-    on = set(filter(None, (d["to_addresses"] + ", " + d["cc_addresses"]).replace(" ", "").split(",")))
-    c = s.pick(
-        "SELECT * FROM contacts WHERE mailbox_id = ? AND name IN (SELECT name FROM contacts WHERE mailbox_id = ? "
-        "GROUP BY name HAVING COUNT(*) = 1)",
-        box["mailbox_id"],
-        box["mailbox_id"],
-    )
-    if c["email"] in on:
-        raise Skip("already on the draft")
-    s.say(
-        "Copy {n} on that draft.",
-        "Put {n} in cc before it goes.",
-        "{n} should see it too, add them on cc.",
-        n=c["name"],
-    )
-    found = s.find(
-        "list_contacts",
-        "contacts",
-        "contact_id",
-        c["contact_id"],
-        missing="not listed",
-        mailbox_id=box["mailbox_id"],
-        query=c["name"],
-    )
-    s.call("update_draft", draft_id=d["draft_id"], cc=[found["email"]])
-
-
-@email.intent(covers=("create_draft", "send_draft"), follows=True, opens=False)
-def write_to_them(s: Scene) -> None:
-    """A new email to the contact of the dialogue, sent or kept as a draft."""
-    box = box_of(s)
-    c = s.memory.get("contact")
-    if not c:
-        raise Skip("no contact in the dialogue")
-    s.asked("create_draft", to=[c["email"]])
-    subject, body = s.rng.choice(NEW_MAIL)
-    text = body.format(f=first(c["name"]))
-    send = s.room(2, 1) and s.rng.random() < 0.6
-    if send:
-        s.say(
-            "Now email {f}, subject '{subj}': \"{t}\"",
-            "Send {f} a note titled '{subj}': \"{t}\"",
-            f=first(c["name"]),
-            subj=subject,
-            t=text,
-        )
-    else:
-        s.say(
-            "Start an email to {f} titled '{subj}': \"{t}\" I'll send it myself later.",
-            f=first(c["name"]),
-            subj=subject,
-            t=text,
-        )
-    draft = s.call("create_draft", mailbox_id=box["mailbox_id"], to=[c["email"]], subject=subject, body=text)
-    if send:
-        s.call("send_draft", draft_id=draft["draft_id"])
-    else:
-        s.memory["draft"] = draft

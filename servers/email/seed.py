@@ -301,39 +301,13 @@ def thread(
         to = partner_addr if ours else own
         body = topic.fill(opening, to_first) if k == 0 else topic.fill(replies[k - 1], to_first)
         subj = subject if k == 0 else f"Re: {subject}"
-        msgs.append(
-            [
-                mbx,
-                tid,
-                "sent" if ours else inbound_folder,
-                sender,
-                sender_addr,
-                to,
-                cc if k == 0 else "",
-                subj,
-                body,
-                t,
-                prev.get(mbx),
-            ]
-        )
-        prev[mbx] = len(msgs) - 1
+        copies = [(mbx, "sent" if ours else inbound_folder)]
         if partner_box is not None and partner_box[0] != mbx:  # the colleague's own copy
-            msgs.append(
-                [
-                    partner_box[0],
-                    tid,
-                    partner_folder if ours else "sent",
-                    sender,
-                    sender_addr,
-                    to,
-                    cc if k == 0 else "",
-                    subj,
-                    body,
-                    t,
-                    prev.get(partner_box[0]),
-                ]
-            )
-            prev[partner_box[0]] = len(msgs) - 1
+            copies.append((partner_box[0], partner_folder if ours else "sent"))
+        for into, folder in copies:
+            row = [into, tid, folder, sender, sender_addr, to, cc if k == 0 else "", subj, body, t, prev.get(into)]
+            msgs.append(row)
+            prev[into] = len(msgs) - 1
         t = min(now - timedelta(minutes=rng.randint(5, 600)), t + timedelta(minutes=rng.randint(20, 2880)))
 
 

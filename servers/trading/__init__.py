@@ -11,7 +11,7 @@ trade or withdraw. Only open or partially filled orders can be cancelled; filled
 orders are final.
 """
 
-from servers.trading import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.trading import intents, intents_followups, intents_orders, intents_trades  # noqa: F401  (registers the intents)
 from servers.trading.tools import trading as server
 
 __all__ = ["server"]

@@ -1,12 +1,16 @@
 """Trading follow-ups: the short next turn an investor asks about the portfolio, stock or order the dialogue is
-about (where the account stands, what is still working, how the order filled, pull it after all)."""
+about (where the account stands, what is still working, how the order filled, pull it after all), and the
+market watcher's questions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from hub.kit.intent import Scene, Skip
-from servers.trading.intents import remember_order, seen
+from hub.kit.intent import Scene, Skip, day, register
+from servers.trading.intents import LINKABLE, dialogue_symbol, following, remember_order, seen, short_name
 from servers.trading.tools import trading
 
 
@@ -29,26 +33,115 @@ def dialogue_order(s: Scene) -> dict[str, Any]:
     return dict(s.rows("SELECT * FROM orders WHERE order_id = ?", known["order_id"])[0])
 
 
-def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
-    """The investor asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
-    result."""
-    s.asked(tool, **args)
-    s.say(*phrasings, **slots)
-    return s.call(tool, **args)
-
-
-@trading.intent(covers=("get_portfolio",), follows=True, opens=False, weight=1.5)
-def where_i_stand(s: Scene) -> None:
-    """The investor asks for their cash and positions after what they just did."""
-    pid = my_portfolio(s)
+def on_account(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     if last_tool(s) == "get_portfolio":
         raise Skip("just looked")
-    s.say(
-        "Where does my account stand now?",
-        "What's my cash and total value after that?",
-        "Give me my positions and buying power now.",
-    )
-    s.call("get_portfolio", portfolio_id=pid)
+    return {"portfolio_id": my_portfolio(s)}, {}
+
+
+def on_stock(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    sym = s.memory.get("symbol")
+    if not sym:
+        raise Skip("no stock in the dialogue yet")
+    return {"symbol": sym}, {"t": sym}
+
+
+def on_stock_days(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    args, slots = on_stock(s)
+    n = s.rng.choice((5, 10))
+    return {**args, "limit": n}, {**slots, "n": n}
+
+
+@dataclass(frozen=True)
+class Again:
+    """A follow-up that is one turn and one call on what the dialogue is about: the intent's ``name`` and ``doc``,
+    what it is ``on`` (the call's arguments and the phrasings' slots), the ``tool``, the phrasings; ``once``: the
+    arguments by which the dialogue must not have made that call already."""
+
+    name: str
+    doc: str
+    on: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
+    tool: str
+    says: tuple[str, ...]
+    once: tuple[str, ...] = ()
+    weight: float = 1.0
+
+    def run(self, s: Scene) -> None:
+        args, slots = self.on(s)
+        if self.once:
+            s.asked(self.tool, **{k: args[k] for k in self.once})
+        s.say(*self.says, **slots)
+        s.call(self.tool, **args)
+
+
+AGAIN = (
+    Again(
+        "where_i_stand",
+        "The investor asks for their cash and positions after what they just did.",
+        on_account,
+        "get_portfolio",
+        (
+            "Where does my account stand {now|after that}?",
+            "What's my cash and total value {after that|now}?",
+            "Give me my positions and buying power {now|at this point}.",
+            "{So how|How} much cash do I have left, and what am I holding?",
+            "{Run me through|Show me} my holdings and free cash{ again|}.",
+        ),
+        weight=1.5,
+    ),
+    Again(
+        "price_now",
+        "The investor asks for the live price of the stock the dialogue is about.",
+        on_stock,
+        "get_quote",
+        (
+            "Where's {t} trading now?",
+            "What's the bid and ask on {t} {at the moment|right now}?",
+            "And {t} right now?",
+            "{Give me|What's} the latest price on {t}.",
+        ),
+        once=("symbol",),
+    ),
+    Again(
+        "book_now",
+        "The investor asks how much is bid and offered around the price of the stock talked about.",
+        on_stock,
+        "get_order_book",
+        (
+            "How much is bid and offered on it around the price?",
+            "What does the book on {t} look like {now|at the moment}?",
+            "Show me who's buying and selling {t} near the top.",
+            "{How deep|How thick} is the market in {t} {right now|at the moment}?",
+            "{Who's|Who is} bidding and {offering|selling} {t} {right now|near the price}?",
+        ),
+        once=("symbol",),
+    ),
+    Again(
+        "last_few_days",
+        "The investor asks how the stock moved over the last few sessions.",
+        on_stock_days,
+        "get_price_history",
+        (
+            "How has {t} moved over the last {n} trading days?",
+            "Show me {t}'s last {n} daily closes.",
+            "{What did|Where did} {t} close {each day|on each of} the last {n} sessions?",
+            "{Give me|Pull up} {t}'s closing prices for the past {n} days.",
+        ),
+        once=("symbol",),
+    ),
+)
+
+
+def registered(again: Again) -> None:
+    def run(s: Scene) -> None:
+        again.run(s)
+
+    run.__name__, run.__doc__ = again.name, again.doc
+    register(trading, run, (again.tool,), again.weight, follows=True, opens=False)
+
+
+for again in AGAIN:
+    registered(again)
 
 
 @trading.intent(covers=("list_orders",), follows=True, opens=False, weight=1.5)
@@ -60,16 +153,26 @@ def working_orders(s: Scene) -> None:
     args: dict[str, Any] = {"portfolio_id": pid, "status": "open"}
     if sym and s.rng.random() < 0.5:
         args["symbol"] = sym
-        s.say("Do I have anything else waiting in {t}?", "Any other {t} orders of mine still working?", t=sym)
+        s.say(
+            "Do I have anything else waiting in {t}?",
+            "Any other {t} orders of mine still {working|open}?",
+            "{Is there|Have I got} anything {else |}pending in {t}?",
+            t=sym,
+        )
     elif side:
         args["side"] = side
         s.say(
             "Which {w} orders do I still have out there?",
-            "Show me my {w} orders that haven't filled.",
+            "Show me my {w} orders that haven't filled{ yet|}.",
+            "What {w} orders of mine are {still open|waiting}?",
             w="buy" if side == "buy" else "sell",
         )
     else:
-        s.say("What else do I have waiting in the market?", "Which of my orders are still working?")
+        s.say(
+            "What else do I have waiting in the market?",
+            "Which of my orders are still {working|open}?",
+            "{Anything|Is anything} else of mine {pending|unfilled}?",
+        )
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
@@ -82,57 +185,20 @@ def recent_fills(s: Scene) -> None:
     args: dict[str, Any] = {"portfolio_id": pid, "status": "filled"}
     if sym and s.rng.random() < 0.5:
         args["symbol"] = sym
-        s.say("Which of my {t} orders have fully gone through?", "Show me my completed {t} trades.", t=sym)
+        s.say(
+            "Which of my {t} orders have fully gone through?",
+            "Show me my completed {t} trades{ so far|}.",
+            "{What|Which} {t} trades of mine are done?",
+            t=sym,
+        )
     else:
-        s.say("What else of mine has executed lately?", "Show me my orders that fully filled recently.")
+        s.say(
+            "What else of mine has {executed|gone through} lately?",
+            "Show me my orders that fully filled {recently|lately}.",
+            "Which of my trades {have completed|went through} {recently|in the last while}?",
+        )
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
-
-
-@trading.intent(covers=("get_quote",), follows=True, opens=False)
-def price_now(s: Scene) -> None:
-    """The investor asks for the live price of the stock the dialogue is about."""
-    sym = s.memory.get("symbol")
-    if not sym:
-        raise Skip("no stock in the dialogue yet")
-    ask_for(
-        s,
-        "get_quote",
-        {"symbol": sym},
-        "Where's {t} trading now?",
-        "What's the bid and ask on {t} at the moment?",
-        "And {t} right now?",
-        t=sym,
-    )
-
-
-@trading.intent(covers=("get_price_history",), follows=True, opens=False)
-def last_few_days(s: Scene) -> None:
-    """The investor asks how the stock moved over the last few sessions."""
-    sym = s.memory.get("symbol")
-    if not sym:
-        raise Skip("no stock in the dialogue yet")
-    n = s.rng.choice((5, 10))
-    s.asked("get_price_history", symbol=sym)
-    s.say("How has {t} moved over the last {n} trading days?", "Show me {t}'s last {n} daily closes.", t=sym, n=n)
-    s.call("get_price_history", symbol=sym, limit=n)
-
-
-@trading.intent(covers=("get_order_book",), follows=True, opens=False)
-def book_now(s: Scene) -> None:
-    """The investor asks how much is bid and offered around the price of the stock talked about."""
-    sym = s.memory.get("symbol")
-    if not sym:
-        raise Skip("no stock in the dialogue yet")
-    ask_for(
-        s,
-        "get_order_book",
-        {"symbol": sym},
-        "How much is bid and offered on it around the price?",
-        "What does the book on {t} look like now?",
-        "Show me who's buying and selling {t} near the top.",
-        t=sym,
-    )
 
 
 @trading.intent(covers=("get_order",), follows=True, opens=False, weight=1.5)
@@ -142,13 +208,18 @@ def order_fills(s: Scene) -> None:
     if last_tool(s) == "get_order" or not seen(s, o["order_id"]) or o["status"] == "cancelled":
         raise Skip("just looked, the agent does not hold the order, or it was pulled")
     if o["filled_quantity"] == 0:
-        s.say("Has any of it filled yet?", "Anything executed on that order so far?", "Is it still waiting?")
+        s.say(
+            "Has any of it filled yet?",
+            "Anything executed on that order so far?",
+            "Is it still {waiting|sitting there}?",
+            "{Did|Has} anyone {take|taken} the other side yet?",
+        )
     else:
         s.say(
             "What did I end up paying per share?" if o["side"] == "buy" else "What did that bring in per share?",
             "How did that fill?",
-            "Show me the fills on that order.",
-            "Did it go through completely?",
+            "Show me the fills on that order{, please|}.",
+            "Did it go through {completely|in full}?",
         )
     s.call("get_order", order_id=o["order_id"])
 
@@ -163,6 +234,7 @@ def pull_it_after_all(s: Scene) -> None:
         "Actually, forget it, pull that order.",
         "Changed my mind: cancel it.",
         "Scrap that, I don't want it sitting there.",
+        "{On second thought|Hmm}, take it {down|off the market}.",
     )
     out = s.call("cancel_order", order_id=o["order_id"])
     remember_order(s, o | out)
@@ -180,12 +252,106 @@ def biggest_holding_today(s: Scene) -> None:
     top = max(positions, key=lambda x: x["market_value"])
     if sum(x["market_value"] == top["market_value"] for x in positions) > 1:
         raise Skip("a tie")
-    ask_for(
-        s,
-        "get_quote",
-        {"symbol": top["symbol"]},
+    s.asked("get_quote", symbol=top["symbol"])
+    s.say(
         "How's my biggest holding doing today?",
         "What's my largest position trading at right now?",
         "And the one I have the most money in: where's it quoted?",
     )
+    s.call("get_quote", symbol=top["symbol"])
     s.memory["symbol"] = top["symbol"]
+
+
+# The market watcher -----------------------------------------------------------------------------
+
+
+@trading.intent(covers=("search_symbols", "get_price_history", "get_quote"), weight=1.5, follows=True)
+def how_has_it_done(s: Scene) -> None:
+    """Someone looks at how a company's stock traded lately (and maybe at its live quote)."""
+    sym = dialogue_symbol(s) if following(s) else s.pick(f"SELECT * FROM symbols WHERE {LINKABLE}")
+    if sym is None:
+        raise Skip("no stock in the dialogue")
+    co = short_name(sym["name"])
+    weeks = s.rng.choice((2, 3, 4, 6))
+    since = (s.now - timedelta(weeks=weeks)).strftime("%Y-%m-%d")
+    if following(s):
+        s.say(
+            "How has it {done|moved} over the last {w} weeks?",
+            "Show me its daily prices since {when}{, please|}.",
+            "What has it traded at since {when}?",
+            "{And how|How} has the stock {been doing|behaved} since {when}?",
+            "Give me its price history for the past {w} weeks.",
+            w=weeks,
+            when=day(since, s.now).removeprefix("on "),
+        )
+    else:
+        s.say(
+            "How has {co} stock done over the last {w} weeks?",
+            "Show me {co}'s daily prices since {when}.",
+            "I'm curious about {co}: what has it traded at since {when}?",
+            minimal=["{co} lately?"],
+            co=co,
+            w=weeks,
+            when=day(since, s.now).removeprefix("on "),
+        )
+    symbol = sym["symbol"]
+    if not seen(s, symbol):
+        symbol = s.find(
+            "search_symbols",
+            "symbols",
+            "symbol",
+            sym["symbol"],
+            missing="the company is not found by its name",
+            query=co,
+        )["symbol"]
+    s.call("get_price_history", symbol=symbol, **({} if s.minimal else {"since": since}))
+    s.memory["symbol"] = symbol
+    if following(s) or s.rng.random() < 0.5:
+        return
+    s.say("And where is it right now?", "What's it at today?", "OK, and the live price?")
+    s.call("get_quote", symbol=symbol)
+
+
+@trading.intent(covers=("get_order_book", "get_order", "search_symbols"), follows=True)
+def book_depth(s: Scene) -> None:
+    """A trader looks at the depth of the book on a ticker and at the oldest order at the best price."""
+    sym = dialogue_symbol(s) if following(s) else s.pick("SELECT * FROM symbols")
+    if sym is None:
+        raise Skip("no stock in the dialogue")
+    depth = s.rng.choice((3, 5, 10))
+    side, words = s.rng.choice((("asks", "ask"), ("bids", "bid")))
+    if following(s):
+        s.say(
+            "Who's sitting at the best {w} on it right now?",
+            "Show me the order at the front of the best {w} there.",
+            "What's the first order at the top {w} on it?",
+            w=words,
+        )
+        book = s.call("get_order_book", symbol=sym["symbol"], depth=1)
+    else:
+        by_name = s.rng.random() < 0.3 and len(sym["symbol"]) >= 3
+        t = short_name(sym["name"]) if by_name else sym["symbol"]
+        s.say(
+            "Show me the top {d} levels of the {t} book.",
+            "How deep is {t} right now, {d} levels a side?",
+            "What does the {t} order book look like, {d} levels?",
+            minimal=["{t} book?"],
+            t=t,
+            d=depth,
+        )
+        if by_name:
+            s.find("search_symbols", "symbols", "symbol", sym["symbol"], missing="not found by its name", query=t)
+        book = s.call("get_order_book", symbol=sym["symbol"], **({} if s.minimal else {"depth": depth}))
+        if not book[side]:
+            raise Skip("that side of the book is empty")
+        s.say(
+            "Who's first in line at the best {w}?",
+            "Show me the order at the front of the best {w}.",
+            "Details on the first order at the top {w}, please.",
+            w=words,
+        )
+    if not book[side]:
+        raise Skip("that side of the book is empty")
+    s.call("get_order", order_id=book[side][0]["order_ids"][0])
+    if len(sym["symbol"]) >= 3:
+        s.memory["symbol"] = sym["symbol"]

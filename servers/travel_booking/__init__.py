@@ -22,7 +22,7 @@ Business rules (times against the world's reference now, 2026-06-01T09:00 by def
 
 from __future__ import annotations
 
-from servers.travel_booking import intents, intents_followups  # noqa: F401  (register the intents)
+from servers.travel_booking import intents, intents_flights, intents_followups, intents_stays  # noqa: F401  (register the intents)
 from servers.travel_booking.schema import SCHEMA
 from servers.travel_booking.seed import seed
 from servers.travel_booking.tools import travel
