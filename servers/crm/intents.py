@@ -20,6 +20,7 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day, money, unique_best
 from hub.kit.speaker import Says, Speaker
+from servers.crm import tools_write  # noqa: F401  (the write tools: registered before an intent covers them)
 
 DEAL = (
     "SELECT d.*, a.name AS company FROM deals d JOIN accounts a USING (account_id) "
