@@ -12,6 +12,7 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.speaker import Says, Search, Speaker
+from servers.iot_devices import tools_devices, tools_scenes  # noqa: F401  (the writes: registered before intents cover them)
 from servers.iot_devices.tools import iot
 
 HOME = "SELECT * FROM homes h WHERE (SELECT COUNT(*) FROM homes x WHERE x.owner_name = h.owner_name) = 1"
