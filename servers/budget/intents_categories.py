@@ -21,6 +21,12 @@ from servers.budget.intents import (
     this_month,
 )
 from servers.budget.tools import budget
+ON_FILE = (
+    "What {repeating|recurring} charges do I have {on file|set up}?",
+    "Which {bills and subscriptions|regular bills} are set up to repeat?",
+    "{Show me|List} my {regular|recurring} payments{, please|}.",
+)
+STOPPED = ("Which bills did I cancel?", "Which subscriptions have I {stopped|cancelled}?", "Show me the regular payments I've ended.")
 
 
 @budget.intent(covers=("list_categories", "set_monthly_limit"), weight=1.5, follows=True)
@@ -44,7 +50,7 @@ def adjust_limit(s: Scene) -> None:
     if following(s) and s.rng.random() < 0.5 and seen_limit(s, cat["monthly_limit"]):
         s.say(
             "{Change} the {cat} budget by {delta} a month{strict}.",
-            "Give {cat} {delta} {more} each month from now on{strict}.",
+            "Give {cat} {delta} {more} each month {from now on|going forward}{strict}.",
             "{Change} that allowance by {delta}{strict}, please.",
             cat=cat_words(cat["name"]),
             delta=money(abs(new - cat["monthly_limit"])),
@@ -54,9 +60,9 @@ def adjust_limit(s: Scene) -> None:
         )
     elif following(s):
         s.say(
-            "Let's give {cat} {cap} a month from now on{strict}.",
+            "Let's give {cat} {cap} a month {from now on|going forward}{strict}.",
             "{Change} the {cat} budget to {cap}{strict}.",
-            "Set that one's allowance at {cap}{strict} then.",
+            "{Set|Put} that one's {allowance|limit} at {cap}{strict} then.",
             cat=cat_words(cat["name"]),
             cap=cap,
             strict=strict,
@@ -67,7 +73,7 @@ def adjust_limit(s: Scene) -> None:
             "I keep blowing through {cat}. Bump its budget[ to {cap}]{strict}."
             if up
             else "I never use all of {cat}. Bring its budget down[ to {cap}]{strict}.",
-            "Change the {cat} allowance per month[ to {cap}]{strict}.",
+            "Change the {cat} {allowance|limit} per month[ to {cap}]{strict}.",
             "Let's set a new budget per month for {cat}[: {cap}]{strict}.",
             minimal=["New budget for {cat}[: {cap} a month]{strict}."],
             cat=cat_words(cat["name"]),
@@ -125,9 +131,9 @@ def start_tracking(s: Scene) -> None:
         return  # a follow-up may log the first one
     amount = round(s.rng.uniform(15, 90 if limit is None else min(limit * 0.5, 200)), 2)
     s.say(
-        "First one: {amt} at {shop} today.",
-        "Log {amt} to it from {shop} today.",
-        "And record the {amt} I paid {shop} today there.",
+        "{First one|To start}: {amt} at {shop} today.",
+        "{Log|Add} {amt} to it from {shop} today.",
+        "And {record|put} the {amt} I paid {shop} today {there|in it}.",
         amt=money(amount),
         shop=merchant,
     )
@@ -143,7 +149,7 @@ def fold_category(s: Scene) -> None:
         keep = s.pick("SELECT * FROM categories WHERE grp = ? AND category_id != ?", gone["grp"], gone["category_id"])
         s.say(
             "You know what, I don't need {a} on its own. Fold it into {b}.",
-            "Actually, merge {a} into {b} and drop it.",
+            "Actually, merge {a} into {b} and {drop|delete} it.",
             "Let's stop tracking {a} separately; its spending can go under {b}.",
             a=cat_words(gone["name"]),
             b=cat_words(keep["name"]),
@@ -156,7 +162,7 @@ def fold_category(s: Scene) -> None:
         gone, keep = category(s, pair["gone"]), category(s, pair["keep"])
         s.say(
             "I don't need {a} on its own anymore. Merge it into {b} and drop it.",
-            "Fold {a} into {b}, please; one bucket is enough.",
+            "{Fold|Merge} {a} into {b}, please; one bucket is enough.",
             "Get rid of {a} and move its spending into {b}.",
             minimal=["{a} goes into {b}."],
             a=cat_words(gone["name"]),
@@ -201,9 +207,9 @@ def new_subscription(s: Scene) -> None:
     )
     per = "a week" if weekly else "a month"
     s.say(
-        "I just subscribed to {m} for {amt} {per}[, first charge {first}]. File it under {cat}.",
-        "Add {m} as a {cat} bill, {amt} {per}[, starting {first}].",
-        "New subscription: {m}, {amt} {per}, {cat}[; it starts {first}].",
+        "I just {subscribed to|signed up for} {m} for {amt} {per}[, first charge {first}]. {File|Put} it under {cat}.",
+        "{Add|Set up} {m} as a {cat} bill, {amt} {per}[, starting {first}].",
+        "New {subscription|recurring bill}: {m}, {amt} {per}, {cat}[; it starts {first}].",
         minimal=["{m}, {amt} {per}[ from {first}], {cat}."],
         m=merchant,
         amt=money(amount),
@@ -231,7 +237,7 @@ def what_a_bill_cost(s: Scene) -> None:
     if following(s) and known:
         r = s.rows("SELECT * FROM recurring_expenses WHERE recurring_id = ?", known["recurring_id"])[0]
         s.say(
-            "Has {m} charged me anything yet?",
+            "Has {m} charged me {anything|at all} yet?",
             "Did any {m} payment go out already?",
             "Show me what {m} has taken so far.",
             m=r["merchant"],
@@ -248,8 +254,8 @@ def what_a_bill_cost(s: Scene) -> None:
             raise Skip("nothing to go on")
         r = s.pick(f"SELECT r.* FROM recurring_expenses r WHERE r.category_id = ? AND {where}", cat["category_id"])
         s.say(
-            "How much has {m} cost me so far? List the payments.",
-            "Show me every {m} charge that's gone out.",
+            "How much has {m} cost me {so far|to date}? List the payments.",
+            "{Show me|List} every {m} charge that's gone out.",
             "What have I paid {m} up to now?",
             m=r["merchant"],
         )
@@ -259,16 +265,14 @@ def what_a_bill_cost(s: Scene) -> None:
         r = s.pick(f"SELECT r.* FROM recurring_expenses r WHERE {where}")
         stopped = not r["active"]
         s.say(
-            "Which bills did I cancel?" if stopped else "What repeating charges do I have on file?",
-            "Which subscriptions have I stopped?" if stopped else "Which bills and subscriptions are set up to repeat?",
-            "Show me the regular payments I've ended." if stopped else "Show me my regular payments.",
+            *(STOPPED if stopped else ON_FILE),
             minimal=["Cancelled bills?" if stopped else "Repeating stuff?"],
         )
         found = s.call("list_recurring_expenses", **({"active": False} if stopped else {}))["recurring_expenses"]
         s.say(
-            "Show me every {m} payment that's gone out so far.",
-            "How many times have I paid {m}? List them.",
-            "Pull up all the {m} charges.",
+            "{Show me|List} every {m} payment that's gone out so far.",
+            "How many times have I paid {m}{ so far|}? {List them|Show me each one}.",
+            "{Pull up|Find} all the {m} charges{ for me|}.",
             m=r["merchant"],
         )
     hit = [x for x in found if x["merchant"] == r["merchant"]]

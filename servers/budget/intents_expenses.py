@@ -50,8 +50,8 @@ def log_spending(s: Scene) -> None:
     extra += f" Note: '{note}'." if note else ""
     if following(s):
         s.say(
-            "Also, I paid {shop} {price} {day} for {cat}. Put that in too.{extra}",
-            "One more for {cat}: {price} at {shop} {day}.{extra}"
+            "Also, I paid {shop} {price} {day} for {cat}. {Put that in too|Add that as well}.{extra}",
+            "{One more|Another one} for {cat}: {price} at {shop} {day}.{extra}"
             if any(c.tool == "add_expense" for c in s.calls)
             else "By the way, {shop} took {price} {day}; log it under {cat}.{extra}",
             "While you're at it, {shop} took {price} {day}. That's {cat} too.{extra}"
@@ -65,9 +65,9 @@ def log_spending(s: Scene) -> None:
         )
     else:
         s.say(
-            "I spent {price} at {shop}{when}, put it under {cat}.{extra}",
-            "Log {price} for {cat} at {shop}{when}.{extra}",
-            "Just paid {shop} {price}{when}. That's {cat}.{extra}",
+            "I spent {price} at {shop}{when}, {put it under|file it under|log it as} {cat}.{extra}",
+            "{Log|Record|Add} {price} for {cat} at {shop}{when}.{extra}",
+            "Just paid {shop} {price}{when}. That's {cat}{| spending}.{extra}",
             "Put my {shop} purchase{when}[ ({price})] under {cat}.{extra}",
             minimal=["{shop}{when}, {price}, {cat}.", "Put my {shop} purchase{when}[ ({price})] under {cat}."],
             price=price,
@@ -98,9 +98,9 @@ def remove_expense(s: Scene) -> None:
         e = _dialogue_target(s, since)
         what = "that one" if focused(s, e) else expense_ref(s, e)
         s.say(
-            "{What} shouldn't be there actually; take it out.",
-            "Hmm, {what} is a mistake. Remove it, please.",
-            "Get rid of {what}, I logged it twice.",
+            "{What} shouldn't be there actually; {take it out|delete it}.",
+            "{Hmm|Wait}, {what} is a mistake. Remove it{, please|}.",
+            "{Get rid of|Delete} {what}, I logged it twice.",
             what=what,
             What=upper(what),
         )
@@ -113,7 +113,7 @@ def remove_expense(s: Scene) -> None:
         what = expense_ref(s, e)
         s.say(
             "{What} shouldn't be there, I entered it by mistake. Please remove it.",
-            "Take out {what}, it's a duplicate.",
+            "{Take out|Remove} {what}, it's a duplicate.",
             "{What} isn't mine; get rid of it.",
             minimal=["{What} is wrong, take it out."],
             what=what,
@@ -177,7 +177,7 @@ def refile_expense(s: Scene) -> None:
     s.say(
         "{What} is really {new}, not {old}. Move it over.",
         "I filed {what} under {old} by mistake; it belongs in {new}.",
-        "Can you put {what} under {new} instead of {old}?",
+        "Can you {put|move} {what} under {new} instead of {old}?",
         minimal=["{What} should be {new}."],
         what=what,
         What=upper(what),
@@ -208,9 +208,9 @@ def biggest_purchase(s: Scene) -> None:
         month = s.memory.get("month") or last_month(s)
         cid = find_category(s, cat)
         s.say(
-            "What was the biggest {c} purchase {m}? Give me the details.",
+            "What was the {biggest|largest} {c} purchase {m}? Give me the details.",
             "Which {c} spend {m} was the largest, and what was it?",
-            "Pull up the priciest thing in {c} {m}.",
+            "{Pull up|Show me} the {priciest|most expensive} thing in {c} {m}.",
             c=cat_words(cat["name"]),
             m=in_month(month, s),
         )
@@ -221,8 +221,8 @@ def biggest_purchase(s: Scene) -> None:
             "HAVING COUNT(*) BETWEEN 2 AND 20 AND COUNT(DISTINCT amount) = COUNT(*)"
         )
         s.say(
-            "What did I spend at {shop} {m}?",
-            "Show me my {shop} purchases from {mm}.",
+            "What did I spend at {shop} {m}{, all told|}?",
+            "{Show me|List} my {shop} purchases from {mm}.",
             "List everything from {shop} {m}, please.",
             minimal=["{shop}, {mm}?"],
             shop=row["merchant"],
@@ -236,7 +236,7 @@ def biggest_purchase(s: Scene) -> None:
         floor = s.rng.choice((100, 150, 200))
         s.say(
             "Did I spend more than {amt} on anything {m}?",
-            "Anything over {amt} {m}? List those.",
+            "Anything over {amt} {m}? {List those|Show me}.",
             "Show me every purchase above {amt} from {mm}.",
             minimal=["Big purchases {m}?"],
             amt=money(floor),
@@ -251,9 +251,9 @@ def biggest_purchase(s: Scene) -> None:
         raise Skip("two biggest")
     if not following(s):
         s.say(
-            "Which category did the biggest one go under?",
-            "Tell me more about the largest of those.",
-            "What's the story on the most expensive one?",
+            "Which category did the {biggest|largest} one go under?",
+            "Tell me more about the {largest|biggest} of those.",
+            "What's the story on the {most expensive|priciest} one?",
         )
     out = s.call("get_expense", expense_id=top["expense_id"])
     remember_expense(s, out, False)
@@ -278,7 +278,7 @@ def correct_amount(s: Scene) -> None:
     right = s.given(new, money(new), "right amount", "add_expense", "amount")
     s.say(
         "{What} is wrong[: it should be {right}]. Fix it, please.",
-        "I mistyped {what}[; it was really {right}]. Correct it.",
+        "I mistyped {what}[; it was really {right}]. {Correct|Fix} it.",
         "{What} needs fixing[, the receipt says {right}].",
         minimal=["{What} is off[, it's {right}]."],
         what=what,

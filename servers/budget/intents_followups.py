@@ -148,8 +148,8 @@ ASKS = (
         "get_monthly_summary",
         lambda s: ({"group": current_category(s)["grp"]}, {}),
         (
-            "How's that whole area of my budget looking this month?",
-            "Where do I stand on that group of spending now?",
+            "How's that whole area of my budget {looking|doing} this month?",
+            "Where do I stand on that {group|kind} of spending now?",
             "Am I still within budget for that kind of thing this month, everything around it included?",
             "And the wider group that falls under, how is it doing this month?",
             "Zoom out a bit: how's the whole group it belongs to tracking this month?",
@@ -185,8 +185,8 @@ def undo_expense(s: Scene) -> None:
     """The user takes back what was just logged."""
     e = dialogue_expense(s, added=True)
     s.say(
-        "Wait, scratch that last one, I logged it already.",
-        "Actually, undo that; it was already in there.",
+        "{Wait|Oops}, scratch that last one, I logged it already.",
+        "Actually, {undo|delete} that; it was already in there.",
         "Hmm, take that {amt} back out, it's a double.",
         amt=money(e["amount"]),
     )
@@ -203,9 +203,9 @@ def fix_amount(s: Scene) -> None:
     if new > e["amount"] and new - e["amount"] > room_in(s, cat, e["date"][:7]) - 1:
         raise Skip("the corrected amount would break the hard limit")
     s.say(
-        "Oops, the {m} one was {new}, not {old}. Fix it?",
+        "{Oops|Sorry}, the {m} one was {new}, not {old}. {Fix it|Can you fix it}?",
         "Actually make that {new} instead of {old}; I misread the receipt.",
-        "Correction: {m} came to {new}.",
+        "{Correction|Small fix}: {m} came to {new}.",
         m=e["merchant"],
         new=money(new),
         old=money(e["amount"]),
@@ -263,7 +263,7 @@ def listed_detail(s: Scene) -> None:
         s,
         "get_expense",
         {"expense_id": pick["expense_id"]},
-        "Tell me more about {w}.",
+        "Tell me more about {w}{, please|}.",
         "What was {w}? Any note on it?",
         "Open up {w} for me: how did I pay, and what's it filed under?",
         w=which,

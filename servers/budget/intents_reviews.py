@@ -36,9 +36,9 @@ def month_review(s: Scene) -> None:
             month = last_month(s)
         fresh(s, "get_monthly_summary", month=month)
         s.say(
-            "How did {m} go overall? Show me what went into whatever I overspent most.",
-            "Step back: which area went furthest over {im}, and what did I buy there?",
-            "Compare everything to plan for {m}, then list the purchases in the worst one.",
+            "How did {m} go {overall|in the end}? {Show me|List} what went into whatever I overspent most.",
+            "{Step back|Zoom out}: which {area|category} went furthest over {im}, and what did I buy there?",
+            "{Compare|Check} everything against {plan|my budget} for {m}, then list the purchases in the worst one.",
             m=month_words(month, s),
             im=in_month(month, s),
         )
@@ -69,9 +69,9 @@ def month_review(s: Scene) -> None:
     worst = max(over, key=lambda c: c["spent"] - c["monthly_limit"])
     if not following(s):
         s.say(
-            "Show me what I spent in the one I blew the most.",
-            "Which purchases pushed the worst one over? List them.",
-            "Break down the one that went furthest over.",
+            "{Show me|List} what I spent in the one I {blew the most|went furthest over}.",
+            "Which purchases pushed the worst one over? {List them|Show me}.",
+            "{Break down|Itemise} the one that went {furthest|most} over{, please|}.",
         )
     list_spending(s, category_id=worst["category_id"], month=month)
     remember(s, category(s, worst["category_id"]))
@@ -81,7 +81,7 @@ def month_review(s: Scene) -> None:
 def where_money_goes(s: Scene) -> None:
     """Someone asks which stores they pay, then what they spent at one of them lately."""
     s.say(
-        "Which stores and companies have I paid?",
+        "Which {stores and companies|shops and businesses} have I paid?",
         "Give me the list of everyone I've spent money with.",
         "Where does my money go? List the payees by name.",
         minimal=["Who have I paid?"],
@@ -91,8 +91,8 @@ def where_money_goes(s: Scene) -> None:
     floor = s.rng.choice((None, 25, 50))
     more = f" over {money(floor)}" if floor else ""
     s.say(
-        "What have I spent at {shop}{more}?",
-        "List my {shop} charges{more}.",
+        "{What have I|How much have I} spent at {shop}{more}?",
+        "{List|Pull up} my {shop} charges{more}.",
         "Show me the {shop} purchases{more}.",
         shop=shop,
         more=more,
@@ -110,9 +110,9 @@ def how_much_left(s: Scene) -> None:
         args: dict[str, Any] = {"group": cat["grp"]} | ({} if month == this_month(s) else {"month": month})
         fresh(s, "get_monthly_summary", **args)
         s.say(
-            "How's the {g} side of things looking {m}?",
+            "How's the {g} side of things {looking|going} {m}?",
             "Am I on track with {g} spending {m}?",
-            "Where do I stand on {g} {m}?",
+            "Where do I stand on {g} {m}{, roughly|}?",
             minimal=["{g} {m}?"],
             g=cat["grp"].lower(),
             m=in_month(month, s),
@@ -156,9 +156,9 @@ def compare_months(s: Scene) -> None:
     a = a or s.rng.choice((this_month(s), last_month(s)))
     b = month_before(a)
     s.say(
-        "Did I spend more on {c} {ia} or {ib}?",
+        "Did I spend more on {c} {ia} or {ib}{, roughly|}?",
         "How does {c} {a} compare with {b}?",
-        "Was {c} up or down {a} versus {b}?",
+        "Was {c} {up or down|higher or lower} {a} versus {b}?",
         minimal=["{C}: {a} vs {b}?"],
         c=cat_words(cat["name"]),
         C=cat["name"],
