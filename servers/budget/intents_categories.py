@@ -21,12 +21,17 @@ from servers.budget.intents import (
     this_month,
 )
 from servers.budget.tools import budget
+
 ON_FILE = (
     "What {repeating|recurring} charges do I have {on file|set up}?",
     "Which {bills and subscriptions|regular bills} are set up to repeat?",
     "{Show me|List} my {regular|recurring} payments{, please|}.",
 )
-STOPPED = ("Which bills did I cancel?", "Which subscriptions have I {stopped|cancelled}?", "Show me the regular payments I've ended.")
+STOPPED = (
+    "Which bills did I cancel?",
+    "Which subscriptions have I {stopped|cancelled}?",
+    "Show me the regular payments I've ended.",
+)
 
 
 @budget.intent(covers=("list_categories", "set_monthly_limit"), weight=1.5, follows=True)
