@@ -116,8 +116,8 @@ def light_it_up(s: Scene) -> None:
         hid = owner_asks(
             s,
             h,
-            "{me}Turn {what} {state}, please.",
-            "{me}Can you switch {what} {state}?",
+            "{me}{Turn|Switch} {what} {state}{, please|}.",
+            "{me}{Can|Could} you switch {what} {state}?",
             "{me}Flip {what} {state}.",
             minimal=["{me}{What}: {state}."],
             what=what,
@@ -130,9 +130,9 @@ def light_it_up(s: Scene) -> None:
         hid = owner_asks(
             s,
             h,
-            "{me}Put {what} at {n}%.",
+            "{me}{Put|Set} {what} at {n}%.",
             "{me}Bring {what} to {n} percent brightness.",
-            "{me}I'd like {what} at {n}%, please.",
+            "{me}I'd like {what} at {n}%{, please|}.",
             minimal=["{me}{What} to {n}%."],
             what=what,
             What=upper(what),
@@ -144,7 +144,7 @@ def light_it_up(s: Scene) -> None:
         hid = owner_asks(
             s,
             h,
-            "{me}Make {what} {c}.",
+            "{me}{Make|Turn} {what} {c}.",
             "{me}Can {what} go {c}?",
             "{me}Change {what} to {c} light.",
             minimal=["{me}{What}, {c}."],
@@ -158,7 +158,7 @@ def light_it_up(s: Scene) -> None:
     s.memory["device"] = {"device_id": dev["device_id"]}
     if s.room(1, 1) and s.rng.random() < 0.3:
         s.say(
-            "What else is running in the {r}?",
+            "What else is {running|on} in the {r}?",
             "Anything else left on in the {r}?",
             "Which other gadgets are in the {r}?",
             r=d["room"].lower(),
@@ -182,9 +182,9 @@ def comfortable(s: Scene) -> None:
     hid = owner_asks(
         s,
         h,
-        "{me}{feel}. Put the {what} on, {t} degrees.",
-        "{me}{feel}: {what} to {t}°C please.",
-        "{me}{feel}. Can you get the {what} going at {t}?",
+        "{me}{feel}. {Put|Switch} the {what} on, {t} degrees.",
+        "{me}{feel}: {what} to {t}°C{ please|}.",
+        "{me}{feel}. {Can|Could} you get the {what} going at {t}?",
         minimal=["{me}{feel}; {t} degrees, {what}."],
         feel=feel,
         what=what,
@@ -198,7 +198,7 @@ def comfortable(s: Scene) -> None:
     s.memory["device"] = {"device_id": hit[0]["device_id"]}
     if s.room(1, 1) and s.rng.random() < 0.45:
         s.say(
-            "What's it reading in there right now?",
+            "What's it reading in there {right now|at the moment}?",
             "And how warm is it at the moment?",
             "What's the current temperature, then?",
         )
@@ -221,8 +221,8 @@ def lock_the_door(s: Scene) -> None:
         s,
         h,
         "{me}{Why} {Verb} {what}.",
-        "{me}{Why} Can you {verb} {what}?",
-        "{me}{Why} Please {verb} {what} for me.",
+        "{me}{Why} {Can|Could} you {verb} {what}?",
+        "{me}{Why} Please {verb} {what}{ for me|}.",
         minimal=["{me}{What}: {verb} it."],
         what=what,
         What=upper(what),
@@ -249,8 +249,8 @@ def lock_the_door(s: Scene) -> None:
     if s.room(1, 1) and s.rng.random() < 0.4:
         s.say(
             "How's its battery doing?",
-            "Is it definitely {st} now?",
-            "What does the lock report now?",
+            "Is it {definitely|really} {st} now?",
+            "What does the lock {report|say} now?",
             st="locked" if lock else "open",
         )
         s.call("get_device", device_id=did)
@@ -295,8 +295,8 @@ def low_batteries(s: Scene) -> None:
     hid = owner_asks(
         s,
         h,
-        "{me}Which of my gadgets are running low on battery, say {cap}% or less?",
-        "{me}Anything in the house under {cap}% battery?",
+        "{me}Which of my {gadgets|devices} are running low on battery, say {cap}% or less?",
+        "{me}{Anything|Is anything} in the house under {cap}% battery?",
         "{me}What needs new batteries soon? Under {cap}%.",
         minimal=["{me}Low batteries?"],
         cap=cap,
@@ -324,8 +324,8 @@ def whats_offline(s: Scene) -> None:
     hid = owner_asks(
         s,
         h,
-        "{me}Is anything in my house offline?",
-        "{me}Which of my devices have dropped off the network?",
+        "{me}Is anything in my {house|home} offline{ right now|}?",
+        "{me}Which of my devices have {dropped off|fallen off} the {network|wifi}?",
         "{me}The app says something isn't responding. What's down?",
         minimal=["{me}What's offline?"],
     )

@@ -213,8 +213,8 @@ def off_again(s: Scene) -> None:
     d = the_device(s, "d.online = 1 AND d.type IN ('light', 'plug', 'speaker', 'camera')")
     on = d["power"] != "on"
     s.say(
-        "Actually, switch it {st} again.",
-        "Hmm, turn it {st} for now.",
+        "Actually, {switch|turn} it {st} again.",
+        "{Hmm|On second thought}, turn it {st} for now.",
         "OK, now {st} with it.",
         st="on" if on else "off",
     )
@@ -233,7 +233,7 @@ def a_bit_dimmer(s: Scene) -> None:
     level = s.rng.choice([x for x in (10, 20, 30, 50, 75, 100) if x != d["brightness"]])
     s.say(
         "A bit {way} - {n}%.",
-        "Put it at {n} percent instead.",
+        "{Put|Set} it at {n} percent instead.",
         "Make that {n}%.",
         way="brighter" if level > (d["brightness"] or 0) else "dimmer",
         n=level,
@@ -245,22 +245,25 @@ def a_bit_dimmer(s: Scene) -> None:
 def anything_down(s: Scene) -> None:
     """The person asks what in the house is offline, or low on battery."""
     hid = the_home(s)
-    low = s.rng.random() < 0.5
-    if low:
+    if s.rng.random() < 0.5:
         ask_for(
             s,
             "list_devices",
             {"home_id": hid, "max_battery": 20},
-            "While you're at it, anything running low on battery?",
+            "While you're at it, {anything|is anything} running low on battery?",
             "Does anything need new batteries soon - say 20% or less?",
+            "{Which|What} devices are {down to|under} 20% battery{ or so|}?",
+            "{And|Also}, {what|which gadgets} will need {a battery swap|new batteries} {soon|before long}?",
         )
         return
     ask_for(
         s,
         "list_devices",
         {"home_id": hid, "online": False},
-        "Is anything else in the house offline?",
-        "Anything not responding at home right now?",
+        "Is anything else in the {house|home} offline{ now|}?",
+        "{Anything|Is anything} not responding at home right now?",
+        "{Which|What} {devices|gadgets} have {dropped off|gone offline}{ since|}?",
+        "{And|Also}, {check whether|see if} anything else {is down|has lost its connection}.",
     )
 
 
@@ -269,12 +272,21 @@ def my_routines(s: Scene) -> None:
     """The person asks which routines they have (or which are paused)."""
     hid = the_home(s)
     s.asked("list_automations", home_id=hid)
-    paused = s.rng.random() < 0.3
-    if paused:
-        s.say("Which of my routines are paused right now?", "Anything I switched off in my routines?")
+    if s.rng.random() < 0.3:
+        s.say(
+            "Which of my routines are paused right now?",
+            "Anything I switched off in my routines?",
+            "{Which|What} {routines|automations} {are off|aren't running} at the moment?",
+        )
         s.call("list_automations", home_id=hid, enabled=False)
         return
-    s.say("What routines do I have?", "Which automations are set up at my place?", "Remind me of my routines.")
+    s.say(
+        "What routines do I have?",
+        "Which automations are set up at my place?",
+        "Remind me of my routines.",
+        "{List|Show me} the {routines|automations} {I've set up|I have}{, please|}.",
+        "{What|Which} {schedules|routines} does the house run on its own?",
+    )
     s.call("list_automations", home_id=hid)
 
 
@@ -288,7 +300,7 @@ def heading_out(s: Scene) -> None:
     mode = s.rng.choice([m for m in ("eco", "off") if m != stats[0]["mode"]])
     s.say(
         "We're heading out for the day - put the heating on {m}.",
-        "Nobody's home till tonight, so {m} for the thermostat.",
+        "Nobody's home {till tonight|all day}, so {m} for the thermostat.",
         "Set the house to {m} while we're out.",
         m="eco" if mode == "eco" else "off",
     )
@@ -323,7 +335,7 @@ def how_warm_in_there(s: Scene) -> None:
         s.call("get_sensor_readings", sensor_id=found[0]["sensor_id"])
         return
     s.say(
-        "How {w} is it in the {r} right now?",
+        "How {w} is it in the {r} {right now|at the moment}?",
         "What's the {k} in the {r} at the moment?",
         w="warm" if n["kind"] == "temperature" else "humid",
         k=n["kind"],

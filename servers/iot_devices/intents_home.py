@@ -33,8 +33,8 @@ def whole_floor(s: Scene) -> None:
     hid = owner_asks(
         s,
         h,
-        "{me}Switch {what} {st}.",
-        "{me}Can you turn {what} {st} in one go?",
+        "{me}{Switch|Turn} {what} {st}.",
+        "{me}{Can|Could} you turn {what} {st} in one go?",
         "{me}{What}: {st}, please.",
         what=what,
         What=upper(what),
@@ -92,9 +92,9 @@ def house_check(s: Scene) -> None:
         hid = owner_asks(
             s,
             h,
-            "{me}Give me a rundown of my house: rooms, devices, anything offline?",
-            "{me}How's the smart home looking overall?",
-            "{me}What have I got set up at home, room by room?",
+            "{me}{Give me|Can I get} a rundown of my {house|home}: rooms, devices, anything offline?",
+            "{me}How's the {smart home|house} looking {overall|these days}?",
+            "{me}What have I got set up {at home|in the house}, room by room?",
             minimal=["{me}House status?"],
         )
         s.call("get_home", home_id=hid)
@@ -131,8 +131,8 @@ def support_desk(s: Scene) -> None:
     """A support analyst looks at the kinds of devices customers have, then at the offline ones of a kind."""
     s.say(
         "What kinds of devices do our customers have connected?",
-        "Which device categories are out there?",
-        "Break down the fleet by device kind for me.",
+        "Which device {categories|types} are out there?",
+        "Break down the fleet by device {kind|type}{ for me|}.",
     )
     kinds = s.call("get_distinct_values", field="device_type")["values"]
     kind = s.rng.choice(sorted(kinds))

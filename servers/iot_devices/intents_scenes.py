@@ -26,9 +26,9 @@ def set_the_mood(s: Scene) -> None:
     hid = owner_asks(
         s,
         h,
-        "{me}Start {n}.",
-        "{me}Time for {n}: get the house ready.",
-        "{me}Can you put the house in {n} mode?",
+        "{me}{Start|Run|Put on} {n}{, please|}.",
+        "{me}Time for {n}: get the {house|place} ready.",
+        "{me}{Can|Could} you put the house in {n} mode?",
         minimal=["{me}{n}, please."],
         n=sc["name"],
     )
@@ -59,7 +59,7 @@ def broken_scene(s: Scene) -> None:
         s,
         h,
         "{me}My {n} scene keeps failing. What's wrong with it?",
-        "{me}Why won't {n} run any more?",
+        "{me}Why won't {n} {run|work} any more?",
         "{me}{n} gives me an error every time. Can you look?",
         minimal=["{me}{n} is broken."],
         n=sc["name"],
@@ -70,9 +70,9 @@ def broken_scene(s: Scene) -> None:
     full = s.call("get_scene", scene_id=found[0]["scene_id"])
     gone = [a for a in full["actions"] if a["missing"]]
     s.say(
-        "Right, I got rid of that one. Take it out of the scene.",
+        "Right, I got rid of that one. {Take|Drop} it out of the scene.",
         "Drop the missing one from it then.",
-        "OK, take the one that's gone out of it.",
+        "OK, {take|remove} the one that's gone {out of it|from it}.",
     )
     s.call("remove_scene_device", scene_id=found[0]["scene_id"], device_id=gone[0]["device_id"])
     s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
@@ -147,9 +147,9 @@ def make_it_automatic(s: Scene) -> None:
         hid = owner_asks(
             s,
             h,
-            "{me}Have {n} come on by itself {when} at {t}[; call it {name}].",
+            "{me}Have {n} {come on|start} by itself {when} at {t}[; call it {name}].",
             "{me}I want {n} to kick in at {t} {when}[. Name the routine {name}].",
-            "{me}Run {n} automatically at {t}, {when}[, as {name}].",
+            "{me}{Run|Start} {n} automatically at {t}, {when}[, as {name}].",
             n=sc["name"],
             when=when,
             t=t,
@@ -162,9 +162,9 @@ def make_it_automatic(s: Scene) -> None:
         s.call("create_automation", home_id=hid, name=title, scene_id=found[0]["scene_id"], trigger="time", **args)
         if s.room(1, 1) and s.rng.random() < 0.8:
             s.say(
-                "What routines do I have running now?",
-                "Show me all my routines.",
-                "Which automations are switched on at my place?",
+                "What routines do I have {running|switched on} now?",
+                "{Show me|List} all my {routines|automations}{ now|}.",
+                "Which {automations|routines} are {switched on|active} {at my place|at home}?",
             )
             s.call("list_automations", home_id=hid, **({"enabled": True} if s.rng.random() < 0.5 else {}))
         return
@@ -230,9 +230,9 @@ def pause_routine(s: Scene) -> None:
         hid = owner_asks(
             s,
             h,
-            "{me}We're away for two weeks. Pause the '{n}' routine.",
-            "{me}Stop '{n}' from running for now.",
-            "{me}Hold off on the '{n}' routine until I say so.",
+            "{me}We're away for {two weeks|a while}. {Pause|Switch off} the '{n}' routine.",
+            "{me}Stop '{n}' from running {for now|while we're away}.",
+            "{me}{Hold off on|Suspend} the '{n}' routine until I say so.",
             minimal=["{me}Pause '{n}'."],
             n=a["name"],
         )
@@ -240,8 +240,8 @@ def pause_routine(s: Scene) -> None:
         hid = owner_asks(
             s,
             h,
-            "{me}We're back! Turn the '{n}' routine back on.",
-            "{me}Resume '{n}', please.",
+            "{me}We're back! {Turn|Switch} the '{n}' routine back on.",
+            "{me}{Resume|Restart} '{n}'{, please|}.",
             "{me}I want '{n}' running again.",
             minimal=["{me}'{n}' back on."],
             n=a["name"],
