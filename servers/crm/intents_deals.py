@@ -115,7 +115,7 @@ def hand_over_deal(s: Scene) -> None:
         what = deal_ref(s, d)
         s.say(
             "{a} is {stretched thin|swamped}. {Give|Hand} {what} to {b}.",
-            "{Please|Can you} {move|reassign} {what} from {a} over to {b}.",
+            "Please {move|reassign} {what} from {a} over to {b}.",
             "{b} is taking over {what} from {a}.",
             "{a} is {out|on leave} for a while, so {what} goes to {b}.",
             minimal=["{what}: {a} -> {b}."],

@@ -114,9 +114,9 @@ ASKS = (
             "Add a note to it titled '{topic}' so we {remember|don't forget}.",
             "{Put|Stick|Drop} a note on that deal: '{topic}'.",
             "{Log|Record} a note against it, '{topic}'.",
-            "{Can you|Please} {jot down|record} a note on the deal{: |, }'{topic}'.",
+            "{Please|Quick one:} {jot down|record} a note on the deal: '{topic}'.",
             "I want a note on this one saying '{topic}'.",
-            "{Also|And}, note '{topic}' against that deal.",
+            "{Also|Oh, and} note '{topic}' against that deal.",
         ),
     ),
     Ask(
@@ -229,7 +229,7 @@ def other_deals_there(s: Scene) -> None:
             "Any other {live|open} deals {at|with} {co}?",
             "{Is there|Have we got} anything else {in play|in the works} with {co}?",
             "Are we working on anything else with {co} right now?",
-            "Besides this one, what's open at {co}?",
+            "Which deals are still {open|live} at {co}{, if any|}?",
             co=co["name"],
         )
     else:

@@ -62,7 +62,7 @@ def log_a_call(s: Scene) -> None:
         "What deals is {first} {involved in|working on with us}?",
         "{Remind me|Tell me} which of our deals {first} is on.",
         "Is {first} attached to any open deals?",
-        "{And|Also}, which {deals|opportunities} does {first} {sit on|play a part in}?",
+        "{And|Also} which {deals|opportunities} does {first} {sit on|play a part in}?",
         first=c["name"].split()[0],
     )
     s.call("get_contact", contact_id=contact_id)

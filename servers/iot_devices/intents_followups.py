@@ -169,7 +169,7 @@ ASKS = (
         (
             "Give me the big picture of the house now.",
             "How's the house overall - rooms and devices?",
-            "{Can I get|Give me} an overview of {the house|my home|the whole place}{ now|}.",
+            "{Give me|I'd like} an overview of {the house|my home|the whole place}{ now|}.",
             "How {does|is} {everything|the home} {look|looking} {overall|room by room}?",
             "{Summarise|Sum up} the house for me: rooms, devices, anything offline.",
             "What's the {state|status} of the {house|home} as a whole{ now|}?",
@@ -253,7 +253,7 @@ def anything_down(s: Scene) -> None:
             "While you're at it, {anything|is anything} running low on battery?",
             "Does anything need new batteries soon - say 20% or less?",
             "{Which|What} devices are {down to|under} 20% battery{ or so|}?",
-            "{And|Also}, {what|which gadgets} will need {a battery swap|new batteries} {soon|before long}?",
+            "{And|Also} {what|which gadgets} will need {a battery swap|new batteries} {soon|before long}?",
         )
         return
     ask_for(
@@ -263,7 +263,7 @@ def anything_down(s: Scene) -> None:
         "Is anything else in the {house|home} offline{ now|}?",
         "{Anything|Is anything} not responding at home right now?",
         "{Which|What} {devices|gadgets} have {dropped off|gone offline}{ since|}?",
-        "{And|Also}, {check whether|see if} anything else {is down|has lost its connection}.",
+        "{And|Also} {check whether|see if} anything else {is down|has lost its connection}.",
     )
 
 
