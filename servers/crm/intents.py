@@ -267,13 +267,14 @@ def some_contact(s: Scene) -> dict[str, Any]:
     return s.pick(CONTACT + f" AND c.account_id = ?{cond}", company["account_id"], *params)
 
 
-def find_lead(s: Scene, lead: dict[str, Any]) -> None:
-    """The lead's id: known already, else searched by name (or by company, or by email)."""
+def find_lead(s: Scene, lead: dict[str, Any], **filters: Any) -> None:
+    """The lead's id: known already, else searched by name (or by company, or by email; by name alone
+    with ``filters``)."""
     if seen(s, lead["lead_id"]):
         return
-    r = s.rng.random()
+    r = 0.0 if filters else s.rng.random()
     query = lead["name"] if r < 0.6 else lead["company"] if r < 0.85 else lead["email"]
-    s.find("search_leads", "leads", "lead_id", lead["lead_id"], missing="the lead is not found", query=query)
+    s.find("search_leads", "leads", "lead_id", lead["lead_id"], missing="the lead is not found", query=query, **filters)
 
 
 def remember_lead(s: Scene, lead: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from hub.kit.intent import Scene, Skip, money
 from servers.crm.intents import (
     SOURCES,
+    find_company,
     find_lead,
     follow_up_task,
     following,
@@ -15,7 +16,6 @@ from servers.crm.intents import (
     remember_lead,
     rep,
     rep_asks,
-    seen,
     upper,
 )
 from servers.crm.tools import crm
@@ -74,14 +74,7 @@ def convert_qualified_lead(s: Scene) -> None:
         s.call("update_lead_status", lead_id=lead["lead_id"], status="qualified")
     args: dict[str, Any] = {"lead_id": lead["lead_id"], "deal_amount": amount}
     if existing:
-        args["account_id"] = s.find(
-            "search_accounts",
-            "accounts",
-            "account_id",
-            existing[0]["account_id"],
-            missing="the company is not found",
-            query=lead["company"],
-        )["account_id"]
+        args["account_id"] = find_company(s, existing[0]["account_id"], lead["company"])
     made = s.call("convert_lead", **args)
     s.memory["deal"] = {
         "deal_id": made["deal_id"],
@@ -154,19 +147,7 @@ def revive_lead(s: Scene) -> None:
         who=who,
         Who=upper(who),
     )
-    if not seen(s, lead["lead_id"]):
-        if s.rng.random() < 0.5:
-            s.find(
-                "search_leads",
-                "leads",
-                "lead_id",
-                lead["lead_id"],
-                missing="the lead is not found",
-                query=lead["name"],
-                status="disqualified",
-            )
-        else:
-            find_lead(s, lead)
+    find_lead(s, lead, **({"status": "disqualified"} if s.rng.random() < 0.5 else {}))
     s.call("update_lead_status", lead_id=lead["lead_id"], status="working")
     remember_lead(s, lead | {"status": "working"})
 

@@ -9,6 +9,7 @@ from servers.crm.intents import (
     NOTES,
     contact_words,
     dialogue_company,
+    find_company,
     find_contact,
     following,
     mine,
@@ -16,7 +17,6 @@ from servers.crm.intents import (
     remember_company,
     remember_contact,
     rep,
-    seen,
     some_contact,
     soon,
     upper,
@@ -97,9 +97,7 @@ def who_is_that(s: Scene) -> None:
             t=c["title"],
             co=c["company"],
         )
-        account_id = s.find(
-            "search_accounts", "accounts", "account_id", c["account_id"], missing="not found", query=c["company"]
-        )["account_id"]
+        account_id = find_company(s, c["account_id"], c["company"])
         if c["contact_id"] not in [
             x["contact_id"] for x in s.call("search_contacts", account_id=account_id)["contacts"]
         ]:
@@ -176,11 +174,7 @@ def people_at_company(s: Scene) -> None:
             minimal=["People at {co}?"],
             co=a["name"],
         )
-    account_id = a["account_id"]
-    if not seen(s, account_id):
-        account_id = s.find(
-            "search_accounts", "accounts", "account_id", a["account_id"], missing="not found", query=a["name"]
-        )["account_id"]
+    account_id = find_company(s, a["account_id"], a["name"])
     found = s.call("search_contacts", account_id=account_id, **({"query": word} if word else {}))["contacts"]
     if not found:
         raise Skip("nobody listed")
