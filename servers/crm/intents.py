@@ -291,11 +291,11 @@ FOLLOW_UP = (
     "Set me a task to follow up with them {when}.",
     "Remind me to call them back {when}.",
     "Add a follow-up task for {when}.",
-    "{Put|Stick} a reminder in for me to chase them {when}.",
-    "I need to get back to them {when}; {can you set up|please add} a task for that.",
-    "Make sure I don't forget to {follow up|check in} with them {when}.",
+    "{Put|Stick} a reminder in for me to follow up with them {when}.",
+    "I need to follow up with them {when}; {can you set up|please add} a task for that.",
+    "Make sure I don't forget to follow up with them {when}.",
     "Could you {schedule|add} a follow-up {with them |}for {when}?",
-    "I'll ring them again {when}. Put that on my to-do list.",
+    "I'll follow up with them {when}. Put that on my to-do list.",
 )
 
 

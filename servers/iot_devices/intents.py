@@ -8,6 +8,7 @@ analyst asks about device types across all homes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
@@ -73,9 +74,21 @@ def device_ref(s: Scene, d: dict[str, Any]) -> str:
     )
 
 
+def known(s: Scene, value: str) -> bool:
+    """Whether a result earlier in the dialogue carried ``value`` (the agent holds that id)."""
+    return any(json.dumps(value) in json.dumps(c.result) for c in s.calls)
+
+
+def room_of(s: Scene, hid: str, room_id: str) -> str:
+    """A room's id as the agent reads it: off an earlier result, else off the home's overview (``get_home``)."""
+    if not known(s, room_id):
+        s.call("get_home", home_id=hid)
+    return room_id
+
+
 def find_device(s: Scene, hid: str, d: dict[str, Any]) -> dict[str, Any]:
     """The discovery read for a device the user named: by its name, by its room and type, or by its type."""
-    how = s.rng.choice(("name", "type", "room"))
+    how = s.rng.choice(("name", "type", "room" if known(s, d["room_id"]) else "type"))
     if how == "name":
         found = s.call("list_devices", home_id=hid, query=d["name"])["devices"]
     elif how == "type":

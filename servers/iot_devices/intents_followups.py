@@ -81,7 +81,7 @@ def the_scene(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
 class Ask:
     """A one-turn, one-read follow-up: ``about`` gives the read's arguments and the turn's slots from the
     dialogue (``Skip`` when it has nothing to ask about); ``again``: the read may repeat one of the dialogue
-    (after a change), else it is asked only once."""
+    after a change (the pipeline drops a repeat with nothing written since), else it is asked only once."""
 
     name: str
     doc: str
@@ -187,6 +187,7 @@ ASKS = (
             "{Which|What} devices does {it|that scene} {change|control}, and to what?",
             "{Walk me through|Break down} that scene{ for me|}.",
         ),
+        again=True,
     ),
 )
 

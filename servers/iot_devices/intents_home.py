@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.iot_devices.intents import at_home, device_ref, find_device, me, my_device, owner_asks, upper
+from servers.iot_devices.intents import at_home, device_ref, find_device, known, me, my_device, owner_asks, upper
 from servers.iot_devices.tools import iot
 
 
@@ -72,10 +72,9 @@ def how_was_it(s: Scene) -> None:
         r=n["room"].lower(),
         when=" " + since if since else " lately",
     )
-    found = s.call(
-        "list_sensors", home_id=hid, kind=n["kind"], **({"room_id": n["room_id"]} if s.rng.random() < 0.3 else {})
-    )["sensors"]
-    hit = [x for x in found if x["sensor_id"] == n["sensor_id"]]
+    by_room = known(s, n["room_id"]) and s.rng.random() < 0.3  # the room's id only when the agent holds it
+    found = s.call("list_sensors", home_id=hid, kind=n["kind"], **({"room_id": n["room_id"]} if by_room else {}))
+    hit = [x for x in found["sensors"] if x["sensor_id"] == n["sensor_id"]]
     if not hit:
         raise Skip("not on the page")
     args: dict[str, Any] = {"sensor_id": hit[0]["sensor_id"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.iot_devices.intents import SCENE_NAMES, at_home, me, owner_asks
+from servers.iot_devices.intents import SCENE_NAMES, at_home, me, owner_asks, room_of
 from servers.iot_devices.tools import iot
 
 
@@ -78,7 +78,7 @@ def broken_scene(s: Scene) -> None:
     s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
 
 
-@iot.intent(covers=("list_homes", "list_devices", "create_scene", "activate_scene"), follows=True)
+@iot.intent(covers=("list_homes", "get_home", "list_devices", "create_scene", "activate_scene"), follows=True)
 def save_the_look(s: Scene) -> None:
     """A person saves how a room's lights are right now as a new scene."""
     room = at_home(
@@ -102,7 +102,7 @@ def save_the_look(s: Scene) -> None:
         r=room["name"].lower(),
         name=name,
     )
-    found = s.call("list_devices", home_id=hid, room_id=room["room_id"], type="light")["devices"]
+    found = s.call("list_devices", home_id=hid, room_id=room_of(s, hid, room["room_id"]), type="light")["devices"]
     made = s.call("create_scene", home_id=hid, name=title, device_ids=[x["device_id"] for x in found])
     s.memory["scene"] = {"scene_id": made["scene_id"]}
     if s.rng.random() < 0.3 and all(x["online"] for x in found):
