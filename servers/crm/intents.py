@@ -289,7 +289,7 @@ def soon(s: Scene, *days: int) -> tuple[str, str]:
 
 FOLLOW_UP = (
     "Set me a task to follow up with them {when}.",
-    "Remind me to call them back {when}.",
+    "Remind me to call them back {when} to follow up.",
     "Add a follow-up task for {when}.",
     "{Put|Stick} a reminder in for me to follow up with them {when}.",
     "I need to follow up with them {when}; {can you set up|please add} a task for that.",
