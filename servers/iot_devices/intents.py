@@ -115,6 +115,26 @@ def my_device(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], dict[
     return me(s, "h.home_id = ?", d["home_id"]), d
 
 
+LIGHTS = {  # how a person asks to switch, dim or recolour a device ({v}: on/off, a level, a colour), and tersely
+    "power": (
+        ("{me}{Turn|Switch} {what} {v}{, please|}.", "{me}{Can|Could} you switch {what} {v}?", "{me}Flip {what} {v}."),
+        "{me}{What}: {v}.",
+    ),
+    "dim": (
+        (
+            "{me}{Put|Set} {what} at {v}%.",
+            "{me}Bring {what} to {v} percent brightness.",
+            "{me}I'd like {what} at {v}%{, please|}.",
+        ),
+        "{me}{What} to {v}%.",
+    ),
+    "color": (
+        ("{me}{Make|Turn} {what} {v}.", "{me}Can {what} go {v}?", "{me}Change {what} to {v} light."),
+        "{me}{What}, {v}.",
+    ),
+}
+
+
 @iot.intent(covers=("list_homes", "list_devices", "set_light", "set_device_power"), weight=2.0, follows=True)
 def light_it_up(s: Scene) -> None:
     """A person dims, brightens, recolours or switches a light (or a plug or speaker)."""
@@ -123,49 +143,18 @@ def light_it_up(s: Scene) -> None:
     action = "power" if d["type"] != "light" or s.rng.random() < 0.3 else s.rng.choice(("dim", "color"))
     if action == "color" and not d["supports_color"]:
         action = "dim"
-    args: dict[str, Any] = {}
     if action == "power":
         on = d["power"] != "on"
-        hid = owner_asks(
-            s,
-            h,
-            "{me}{Turn|Switch} {what} {state}{, please|}.",
-            "{me}{Can|Could} you switch {what} {state}?",
-            "{me}Flip {what} {state}.",
-            minimal=["{me}{What}: {state}."],
-            what=what,
-            What=upper(what),
-            state="on" if on else "off",
-        )
+        value: Any = "on" if on else "off"
         tool, args = "set_device_power", {"on": on}
     elif action == "dim":
-        level = s.rng.choice([x for x in (10, 25, 30, 40, 50, 70, 80, 100) if x != d["brightness"]])
-        hid = owner_asks(
-            s,
-            h,
-            "{me}{Put|Set} {what} at {n}%.",
-            "{me}Bring {what} to {n} percent brightness.",
-            "{me}I'd like {what} at {n}%{, please|}.",
-            minimal=["{me}{What} to {n}%."],
-            what=what,
-            What=upper(what),
-            n=level,
-        )
-        tool, args = "set_light", {"brightness": level}
+        value = s.rng.choice([x for x in (10, 25, 30, 40, 50, 70, 80, 100) if x != d["brightness"]])
+        tool, args = "set_light", {"brightness": value}
     else:
-        color = s.rng.choice([c for c in COLOR_WORDS if c != d["color"]])
-        hid = owner_asks(
-            s,
-            h,
-            "{me}{Make|Turn} {what} {c}.",
-            "{me}Can {what} go {c}?",
-            "{me}Change {what} to {c} light.",
-            minimal=["{me}{What}, {c}."],
-            what=what,
-            What=upper(what),
-            c=color,
-        )
-        tool, args = "set_light", {"color": color}
+        value = s.rng.choice([c for c in COLOR_WORDS if c != d["color"]])
+        tool, args = "set_light", {"color": value}
+    phrasings, short = LIGHTS[action]
+    hid = owner_asks(s, h, *phrasings, minimal=[short], what=what, What=upper(what), v=value)
     dev = find_device(s, hid, d)
     s.call(tool, device_id=dev["device_id"], **args)
     s.memory["device"] = {"device_id": dev["device_id"]}
