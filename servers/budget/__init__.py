@@ -11,7 +11,7 @@ only be deleted by moving them to another category. Recurring expenses post ever
 to today at once and then wait for their next date; monthly ones run on days 1 to 28.
 """
 
-from servers.budget import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.budget import intents_categories, intents_expenses, intents_followups, intents_reviews  # noqa: F401  (registers them)
 from servers.budget.tools import budget as server
 
 __all__ = ["server"]

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, day, money
+from hub.kit.intent import Scene, Skip, day, money, register
 from servers.budget.intents import (
     cat_words,
     dialogue_expense,
@@ -50,89 +52,132 @@ def listing(s: Scene, args: dict[str, Any], *phrasings: str, **slots: Any) -> No
     s.memory["listed"] = tuple(fresh_read(s, "list_expenses", args, *phrasings, **slots)["expenses"])
 
 
-@budget.intent(covers=("list_expenses",), follows=True, opens=False, weight=1.5)
-def what_else_in_category(s: Scene) -> None:
-    """The user asks what else went into the category in the dialogue's month."""
+def in_category(s: Scene, before: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The expenses of the dialogue's category in its month (``before``: the month before, which becomes the
+    dialogue's month)."""
     cat = current_category(s)
     month = s.memory.get("month") or this_month(s)
-    args = {"category_id": cat["category_id"], "month": month}
-    listing(
-        s,
-        args,
-        "What else have I spent on {c} {m}?",
-        "Show me everything in {c} {m}.",
-        "Which {c} purchases do I have {m}?",
-        c=cat_words(cat["name"]),
-        m=in_month(month, s),
-    )
+    if before:
+        month = s.memory["month"] = month_before(month)
+    slots = {"c": cat_words(cat["name"]), "m": in_month(month, s), "mm": month_words(month, s)}
+    return {"category_id": cat["category_id"], "month": month}, slots
 
 
-@budget.intent(covers=("list_expenses",), follows=True, opens=False)
-def month_before_in_category(s: Scene) -> None:
-    """The user asks how the category looked the month before the one talked about."""
-    cat = current_category(s)
-    month = month_before(s.memory.get("month") or this_month(s))
-    args = {"category_id": cat["category_id"], "month": month}
-    listing(
-        s,
-        args,
-        "And what went into {c} {m}?",
-        "How about {c} {m}, what did I spend there?",
-        "Show me the {c} purchases from {mm} too.",
-        c=cat_words(cat["name"]),
-        m=in_month(month, s),
-        mm=month_words(month, s),
-    )
-    s.memory["month"] = month
-
-
-@budget.intent(covers=("list_recurring_expenses",), follows=True, opens=False)
-def recurring_in_category(s: Scene) -> None:
-    """The user asks which repeating bills are filed under the category."""
-    cat = current_category(s)
-    ask_for(
-        s,
-        "list_recurring_expenses",
-        {"category_id": cat["category_id"]},
-        "Do I have any repeating bills under {c}?",
-        "Anything that comes back every month in {c}?",
-        "Which subscriptions land in {c}?",
-        c=cat_words(cat["name"]),
-    )
-
-
-@budget.intent(covers=("get_monthly_summary",), follows=True, opens=False, weight=1.5)
-def month_overall(s: Scene) -> None:
-    """The user widens the view to the whole month."""
+def dialogue_month(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     month = s.memory.get("month")
     if not month:
         raise Skip("no month in the dialogue yet")
-    fresh_read(
-        s,
-        "get_monthly_summary",
-        {"month": month},
-        "And how does {m} look across the board?",
-        "Give me the overall picture for {m}.",
-        "Am I over anywhere else {im}?",
-        m=month_words(month, s),
-        im=in_month(month, s),
-    )
+    return {"month": month}, {"m": month_words(month, s), "im": in_month(month, s)}
 
 
-@budget.intent(covers=("get_monthly_summary",), follows=True, opens=False)
-def group_overall(s: Scene) -> None:
-    """The user asks how the category's whole area of the budget (its group) looks this month."""
-    cat = current_category(s)
-    fresh_read(
-        s,
+@dataclass(frozen=True)
+class Ask:
+    """A one-turn, one-read follow-up: ``about`` gives the read's arguments and the turn's slots from the
+    dialogue (``Skip`` when it has nothing to ask about). The read is asked while its answer is not on screen
+    (``once``: only once in the dialogue); a listing of expenses is kept for a detail."""
+
+    name: str
+    doc: str
+    tool: str
+    about: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
+    phrasings: tuple[str, ...]
+    weight: float = 1.0
+    once: bool = False
+
+
+ASKS = (
+    Ask(
+        "what_else_in_category",
+        "The user asks what else went into the category in the dialogue's month.",
+        "list_expenses",
+        in_category,
+        (
+            "What else have I spent on {c} {m}?",
+            "Show me everything in {c} {m}.",
+            "Which {c} purchases do I have {m}?",
+            "{List|Pull up} {all|every one of} my {c} {purchases|expenses} {m}{, please|}.",
+            "{What|Which} other {c} {charges|spending} {went through|did I have} {m}?",
+        ),
+        1.5,
+    ),
+    Ask(
+        "month_before_in_category",
+        "The user asks how the category looked the month before the one talked about.",
+        "list_expenses",
+        lambda s: in_category(s, before=True),
+        (
+            "And what went into {c} {m}?",
+            "How about {c} {m}, what did I spend there?",
+            "Show me the {c} purchases from {mm} too.",
+            "{Now|And} {compare|go back} a month: {what was|list} my {c} spending {m}.",
+            "{What|Which} {c} {expenses|charges} did I have the month before, {mm}?",
+        ),
+    ),
+    Ask(
+        "recurring_in_category",
+        "The user asks which repeating bills are filed under the category.",
+        "list_recurring_expenses",
+        lambda s: ({"category_id": (cat := current_category(s))["category_id"]}, {"c": cat_words(cat["name"])}),
+        (
+            "Do I have any repeating bills under {c}?",
+            "Anything that comes back every month in {c}?",
+            "Which subscriptions land in {c}?",
+            "{Are there|Have I got} any {subscriptions|regular payments} filed under {c}?",
+            "{What|Which} {recurring|monthly} {charges|bills} hit {c}?",
+        ),
+        once=True,
+    ),
+    Ask(
+        "month_overall",
+        "The user widens the view to the whole month.",
         "get_monthly_summary",
-        {"group": cat["grp"]},
-        "How's that whole area of my budget looking this month?",
-        "Where do I stand on that group of spending now?",
-        "Am I still within budget for that kind of thing this month, everything around it included?",
-        "And the wider group that falls under, how is it doing this month?",
-        "Zoom out a bit: how's the whole group it belongs to tracking this month?",
-    )
+        dialogue_month,
+        (
+            "And how does {m} look across the board?",
+            "Give me the overall picture for {m}.",
+            "Am I over anywhere else {im}?",
+            "{Zoom out|Step back}: how {am I doing|did I do} {im} {overall|across all categories}?",
+            "{Any|Are there any} other categories {over budget|over their limit} {im}?",
+            "How {is|was} {m} {shaping up|looking} {overall|as a whole}?",
+        ),
+        1.5,
+    ),
+    Ask(
+        "group_overall",
+        "The user asks how the category's whole area of the budget (its group) looks this month.",
+        "get_monthly_summary",
+        lambda s: ({"group": current_category(s)["grp"]}, {}),
+        (
+            "How's that whole area of my budget {looking|doing} this month?",
+            "Where do I stand on that {group|kind} of spending now?",
+            "Am I still within budget for that kind of thing this month, everything around it included?",
+            "And the wider group that falls under, how is it doing this month?",
+            "Zoom out a bit: how's the whole group it belongs to tracking this month?",
+            "{How about|What about} {the rest of that group|its whole group}{ this month|}: {on track|any trouble}?",
+            "{Check|Show me} the {bigger|broader} {bucket|group} it sits in, {for this month|month to date}.",
+        ),
+    ),
+)
+
+
+def _follow_up(ask: Ask) -> Callable[[Scene], None]:
+    def run(s: Scene) -> None:
+        args, slots = ask.about(s)
+        if ask.once:
+            s.asked(ask.tool, **args)
+        else:
+            fresh(s, ask.tool, **args)
+        s.say(*ask.phrasings, **{k: v for k, v in slots.items() if any("{" + k + "}" in p for p in ask.phrasings)})
+        out = s.call(ask.tool, **args)
+        if ask.tool == "list_expenses":
+            s.memory["listed"] = tuple(out["expenses"])
+
+    run.__name__, run.__doc__ = ask.name, ask.doc
+    return run
+
+
+for _ask in ASKS:
+    register(budget, _follow_up(_ask), (_ask.tool,), _ask.weight, follows=True, opens=False)
 
 
 @budget.intent(covers=("delete_expense",), follows=True, opens=False)
@@ -140,8 +185,8 @@ def undo_expense(s: Scene) -> None:
     """The user takes back what was just logged."""
     e = dialogue_expense(s, added=True)
     s.say(
-        "Wait, scratch that last one, I logged it already.",
-        "Actually, undo that; it was already in there.",
+        "{Wait|Oops}, scratch that last one, I logged it already.",
+        "Actually, {undo|delete} that; it was already in there.",
         "Hmm, take that {amt} back out, it's a double.",
         amt=money(e["amount"]),
     )
@@ -158,9 +203,9 @@ def fix_amount(s: Scene) -> None:
     if new > e["amount"] and new - e["amount"] > room_in(s, cat, e["date"][:7]) - 1:
         raise Skip("the corrected amount would break the hard limit")
     s.say(
-        "Oops, the {m} one was {new}, not {old}. Fix it?",
+        "{Oops|Sorry}, the {m} one was {new}, not {old}. {Fix it|Can you fix it}?",
         "Actually make that {new} instead of {old}; I misread the receipt.",
-        "Correction: {m} came to {new}.",
+        "{Correction|Small fix}: {m} came to {new}.",
         m=e["merchant"],
         new=money(new),
         old=money(e["amount"]),
@@ -218,7 +263,7 @@ def listed_detail(s: Scene) -> None:
         s,
         "get_expense",
         {"expense_id": pick["expense_id"]},
-        "Tell me more about {w}.",
+        "Tell me more about {w}{, please|}.",
         "What was {w}? Any note on it?",
         "Open up {w} for me: how did I pay, and what's it filed under?",
         w=which,

@@ -10,7 +10,7 @@ company (an existing account of that name must be passed explicitly). Converted 
 Records are owned by active sales reps only; inactive reps keep their history.
 """
 
-from servers.crm import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.crm import intents_deals, intents_followups, intents_leads, intents_people  # noqa: F401  (registers them)
 from servers.crm.tools import crm as server
 
 __all__ = ["server"]

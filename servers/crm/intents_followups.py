@@ -1,13 +1,18 @@
 """CRM follow-ups: the short next turn a rep asks about the deal, company, person or lead the dialogue is about
-(a reminder or a note on it, what else is open there, who else we know there, the record as it stands now)."""
+(a reminder or a note on it, what else is open there, who else we know there, the record as it stands now).
+
+The one-turn, one-call ones are rows of ``ASKS``: what the turn is about (read off ``s.memory``, ``Skip`` when
+the dialogue has none), the call it asks for, and how the rep says it; a read already made is not asked again.
+"""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, day
-from servers.crm.intents import follow_up_task, seen
+from hub.kit.intent import Scene, Skip, register
+from servers.crm.intents import FOLLOW_UP, open_deal, remember_lead, seen, soon
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm
 
@@ -15,166 +20,230 @@ REMINDERS = ("Check in on the proposal", "Send the updated quote", "Book a call 
 DEAL_NOTES = ("Loss review", "Post-mortem", "Budget confirmed", "Champion identified", "Legal review started")
 
 
-def known_deal(s: Scene) -> dict[str, Any]:
-    d = s.memory.get("deal")
-    if not d or not seen(s, d["deal_id"]):
-        raise Skip("no deal the agent holds in the dialogue")
-    return dict(d)
+def known(s: Scene, key: str, id_key: str) -> dict[str, Any]:
+    """What the dialogue is about under ``memory[key]``, whose id the agent holds; ``Skip`` otherwise."""
+    found = s.memory.get(key)
+    if not found or not seen(s, found[id_key]):
+        raise Skip(f"no {key} the agent holds in the dialogue")
+    return dict(found)
 
 
-def company_not_opened(s: Scene, what: str) -> dict[str, Any]:
-    """The company of the dialogue, which the agent knows but whose record (listing its ``what``) it has not
-    opened; ``Skip`` otherwise."""
-    co: dict[str, Any] | None = s.memory.get("company")
-    if not co or not seen(s, co["account_id"]):
-        raise Skip("no company in the dialogue")
+def company_not_opened(s: Scene) -> dict[str, Any]:
+    """The company of the dialogue, which the agent knows but whose record it has not opened."""
+    co = known(s, "company", "account_id")
     if any(c.tool == "get_account" and c.arguments.get("account_id") == co["account_id"] for c in s.calls):
-        raise Skip(f"the account's record already listed its {what}")
+        raise Skip("the account's record already listed it")
     return co
 
 
-def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
-    """The rep asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
-    result."""
-    s.asked(tool, **args)
-    s.say(*phrasings, **slots)
-    return s.call(tool, **args)
-
-
-@crm.intent(covers=("log_activity",), follows=True, opens=False, weight=1.5)
-def remind_me(s: Scene) -> None:
-    """The rep asks for a task on the open deal the dialogue is about."""
-    d = known_deal(s)
+def open_deal_task(s: Scene) -> dict[str, Any]:
+    d = known(s, "deal", "deal_id")
     if s.value("SELECT stage FROM deals WHERE deal_id = ?", d["deal_id"]) not in OPEN_STAGES:
         raise Skip("the deal is closed")
-    subject = s.rng.choice(REMINDERS)
-    due = (s.now + timedelta(days=s.rng.choice((1, 3, 7, 14)))).strftime("%Y-%m-%d")
-    s.say(
-        "Put a task on that deal for {when}: '{what}'.",
-        "Remind me {when} to '{what}' on it.",
-        "Add a to-do on the deal, due {when}: '{what}'.",
-        when=day(due, s.now).removeprefix("on "),
-        what=subject,
-    )
-    s.call("log_activity", kind="task", subject=subject, deal_id=d["deal_id"], due_date=due)
+    due, when = soon(s, 1, 3, 7, 14)
+    return d | {"due": due, "when": when, "what": s.rng.choice(REMINDERS)}
 
 
-@crm.intent(covers=("log_activity",), follows=True, opens=False)
-def note_on_deal(s: Scene) -> None:
-    """The rep leaves a note on the deal the dialogue is about."""
-    d = known_deal(s)
-    stage = s.value("SELECT stage FROM deals WHERE deal_id = ?", d["deal_id"])
-    subject = "Loss review" if stage == "closed_lost" else s.rng.choice(DEAL_NOTES[2:])
-    s.say(
-        "Add a note to it titled '{topic}' so we remember.",
-        "Put a note on that deal: '{topic}'.",
-        "Log a note against it, '{topic}'.",
-        topic=subject,
-    )
-    s.call("log_activity", kind="note", subject=subject, deal_id=d["deal_id"])
+def deal_note(s: Scene) -> dict[str, Any]:
+    d = known(s, "deal", "deal_id")
+    lost = s.value("SELECT stage FROM deals WHERE deal_id = ?", d["deal_id"]) == "closed_lost"
+    return d | {"topic": "Loss review" if lost else s.rng.choice(DEAL_NOTES[2:])}
+
+
+def lead_now(s: Scene) -> dict[str, Any]:
+    lead = known(s, "lead", "lead_id")
+    again = "What did that create?" if lead["status"] == "converted" else "Pull the lead up again."
+    return lead | {"again": again}
+
+
+def live_lead(s: Scene) -> dict[str, Any]:
+    lead = known(s, "lead", "lead_id")
+    if lead["status"] in ("converted", "disqualified"):
+        raise Skip("no live lead in the dialogue")
+    due, when = soon(s, 2, 3, 5, 7)
+    return lead | {"due": due, "when": when}
+
+
+def new_owner(s: Scene) -> dict[str, Any]:
+    new = known(s, "new_owner", "owner_id")
+    return new | {"b": new["name"].split()[0]}
+
+
+def first_name(key: str, id_key: str) -> Callable[[Scene], dict[str, Any]]:
+    return lambda s: (found := known(s, key, id_key)) | {"f": found["name"].split()[0]}
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One follow-up: ``about`` reads what it is about off the dialogue (its slots), ``args`` the call's
+    arguments from them."""
+
+    name: str
+    doc: str
+    about: Callable[[Scene], dict[str, Any]]
+    tool: str
+    args: Callable[[dict[str, Any]], dict[str, Any]]
+    phrasings: tuple[str, ...]
+    weight: float = 1.0
+
+
+ASKS = (
+    Ask(
+        "remind_me",
+        "The rep asks for a task on the open deal the dialogue is about.",
+        open_deal_task,
+        "log_activity",
+        lambda d: {"kind": "task", "subject": d["what"], "deal_id": d["deal_id"], "due_date": d["due"]},
+        (
+            "{Put|Add} a task on that deal for {when}: '{what}'.",
+            "{Remind me|Set me a reminder} {when} to '{what}'{ on it|, on the deal}.",
+            "Add a to-do on the deal, due {when}: '{what}'{|, please}.",
+            "{Can you|Could you} set a reminder on it for {when}? '{what}'.",
+            "Don't let me forget: '{what}', {when}. Attach it to the deal.",
+            "Next step on it is '{what}' by {when}{, please track that|; task it for me}.",
+        ),
+        1.5,
+    ),
+    Ask(
+        "note_on_deal",
+        "The rep leaves a note on the deal the dialogue is about.",
+        deal_note,
+        "log_activity",
+        lambda d: {"kind": "note", "subject": d["topic"], "deal_id": d["deal_id"]},
+        (
+            "Add a note to it titled '{topic}' so we {remember|don't forget}.",
+            "{Put|Stick|Drop} a note on that deal: '{topic}'.",
+            "{Log|Record} a note against it, '{topic}'.",
+            "{Please|Quick one:} {jot down|record} a note on the deal: '{topic}'.",
+            "I want a note on this one saying '{topic}'.",
+            "{Also|Oh, and} note '{topic}' against that deal.",
+        ),
+    ),
+    Ask(
+        "deal_now",
+        "The rep asks to see the deal as it stands now (its stage history, what comes next).",
+        first_name("deal", "deal_id"),
+        "get_deal",
+        lambda d: {"deal_id": d["deal_id"]},
+        (
+            "{Show me|Pull up} that deal as it stands now.",
+            "What does its stage history look like {now|after that}?",
+            "{Pull up|Open} the deal so I can see the timeline.",
+            "{Can I see|Let me see} the deal {again|now}, with its history?",
+            "What's the {current|latest} picture on that deal?",
+        ),
+    ),
+    Ask(
+        "person_details",
+        "The rep asks for the contact record of the person the dialogue is about.",
+        first_name("contact", "contact_id"),
+        "get_contact",
+        lambda c: {"contact_id": c["contact_id"]},
+        (
+            "{Pull up|Show me|Open} {f}'s contact record.",
+            "What deals is {f} {involved in|on}?",
+            "{Show me|Give me} {f}'s details and recent activity.",
+            "{Remind me|Tell me} what {f}'s title and email are.",
+            "How do I reach {f}, and what's their history with us?",
+        ),
+    ),
+    Ask(
+        "who_else_there",
+        "The rep asks who else we know at the company the dialogue is about.",
+        company_not_opened,
+        "search_contacts",
+        lambda co: {"account_id": co["account_id"]},
+        (
+            "Who else do we {know|have} at {name}?",
+            "{List|Show me} our other contacts {over at|at} {name}.",
+            "Who are the people we {deal with|talk to} at {name}?",
+            "{Anyone|Is there anyone} else at {name} I {could|should} talk to?",
+            "Besides them, who's our contact at {name}?",
+            "I'd like a wider net at {name}: {who's in our contacts|which people do we have} there?",
+        ),
+    ),
+    Ask(
+        "lead_now",
+        "The rep asks to see the lead as it stands now (status, what it turned into, activities).",
+        lead_now,
+        "get_lead",
+        lambda lead: {"lead_id": lead["lead_id"]},
+        (
+            "{Show me|Pull up} the lead now.",
+            "Where does that lead stand {now|after that}?",
+            "{again}",
+            "{Can I see|Let me see} the lead record {now|after that}?",
+            "How does that lead look now?",
+        ),
+    ),
+    Ask(
+        "lead_follow_up_task",
+        "The rep asks for a follow-up task on the lead the dialogue is about.",
+        live_lead,
+        "log_activity",
+        lambda lead: {"kind": "task", "subject": "Follow up", "lead_id": lead["lead_id"], "due_date": lead["due"]},
+        FOLLOW_UP,
+    ),
+    Ask(
+        "reps_open_deals",
+        "After a hand-over, the rep or manager asks what the new owner has open now.",
+        new_owner,
+        "list_deals",
+        lambda o: {"owner_id": o["owner_id"], "open_only": True},
+        (
+            "What does {b} have open now{|, then}?",
+            "{Show me|Pull up} {b}'s open deals after that.",
+            "List everything {b} is working{| on now}.",
+            "{How full|How busy} is {b}'s pipeline now?",
+            "Which open deals does {b} own now?",
+        ),
+    ),
+)
+
+
+def _follow_up(ask: Ask) -> Callable[[Scene], None]:
+    def run(s: Scene) -> None:
+        slots = ask.about(s)
+        args = ask.args(slots)
+        if crm.tools[ask.tool].kind == "read":
+            s.asked(ask.tool, **args)
+        s.say(*ask.phrasings, **{k: v for k, v in slots.items() if any("{" + k + "}" in p for p in ask.phrasings)})
+        s.call(ask.tool, **args)
+
+    run.__name__, run.__doc__ = ask.name, ask.doc
+    return run
+
+
+for _ask in ASKS:
+    register(crm, _follow_up(_ask), (_ask.tool,), _ask.weight, follows=True, opens=False)
 
 
 @crm.intent(covers=("list_deals",), follows=True, opens=False, weight=1.5)
 def other_deals_there(s: Scene) -> None:
     """The rep asks what else is open with the same company."""
-    co = company_not_opened(s, "deals")
+    co = company_not_opened(s)
     if s.rng.random() < 0.5:
         args: dict[str, Any] = {"account_id": co["account_id"], "open_only": True}
-        s.say("What else do we have open with {co}?", "Any other live deals at {co}?", co=co["name"])
+        s.say(
+            "What else do we have {open|going} with {co}?",
+            "Any other {live|open} deals {at|with} {co}?",
+            "{Is there|Have we got} anything else {in play|in the works} with {co}?",
+            "Are we working on anything else with {co} right now?",
+            "Which deals are still {open|live} at {co}{, if any|}?",
+            co=co["name"],
+        )
     else:
         args = {"account_id": co["account_id"]}
-        s.say("Show me every deal we've ever had with {co}.", "What's our full deal history with {co}?", co=co["name"])
+        s.say(
+            "{Show me|List} every deal we've ever had with {co}.",
+            "What's our {full|whole} deal history with {co}?",
+            "{List|Show me} all deals with {co}, won and lost included.",
+            "What {have we sold|did we ever sell} to {co}? Every deal, please.",
+            "Let me see the whole deal record with {co}, open or closed.",
+            co=co["name"],
+        )
     s.asked("list_deals", **args)
     s.call("list_deals", **args)
-
-
-@crm.intent(covers=("get_deal",), follows=True, opens=False)
-def deal_now(s: Scene) -> None:
-    """The rep asks to see the deal as it stands now (its stage history, what comes next)."""
-    d = known_deal(s)
-    ask_for(
-        s,
-        "get_deal",
-        {"deal_id": d["deal_id"]},
-        "Show me that deal as it stands now.",
-        "What does its stage history look like now?",
-        "Pull up the deal so I can see the timeline.",
-    )
-
-
-@crm.intent(covers=("get_contact",), follows=True, opens=False)
-def person_details(s: Scene) -> None:
-    """The rep asks for the contact record of the person the dialogue is about."""
-    c = s.memory.get("contact")
-    if not c or not seen(s, c["contact_id"]):
-        raise Skip("no contact in the dialogue")
-    ask_for(
-        s,
-        "get_contact",
-        {"contact_id": c["contact_id"]},
-        "Pull up {f}'s contact record.",
-        "What deals is {f} involved in?",
-        "Show me {f}'s details and recent activity.",
-        f=c["name"].split()[0],
-    )
-
-
-@crm.intent(covers=("search_contacts",), follows=True, opens=False)
-def who_else_there(s: Scene) -> None:
-    """The rep asks who else we know at the company the dialogue is about."""
-    co = company_not_opened(s, "people")
-    ask_for(
-        s,
-        "search_contacts",
-        {"account_id": co["account_id"]},
-        "Who else do we know at {co}?",
-        "List our other contacts over at {co}.",
-        "Who are the people we deal with at {co}?",
-        co=co["name"],
-    )
-
-
-@crm.intent(covers=("get_lead",), follows=True, opens=False)
-def lead_now(s: Scene) -> None:
-    """The rep asks to see the lead as it stands now (status, what it turned into, activities)."""
-    lead = s.memory.get("lead")
-    if not lead or not seen(s, lead["lead_id"]):
-        raise Skip("no lead in the dialogue")
-    ask_for(
-        s,
-        "get_lead",
-        {"lead_id": lead["lead_id"]},
-        "Show me the lead now.",
-        "Where does that lead stand now?",
-        "What did that create?" if lead["status"] == "converted" else "Pull the lead up again.",
-    )
-
-
-@crm.intent(covers=("log_activity",), follows=True, opens=False)
-def lead_follow_up_task(s: Scene) -> None:
-    """The rep asks for a follow-up task on the lead the dialogue is about."""
-    lead = s.memory.get("lead")
-    if not lead or not seen(s, lead["lead_id"]) or lead["status"] in ("converted", "disqualified"):
-        raise Skip("no live lead in the dialogue")
-    follow_up_task(s, lead["lead_id"])
-
-
-@crm.intent(covers=("list_deals",), follows=True, opens=False)
-def reps_open_deals(s: Scene) -> None:
-    """After a hand-over (or on the deal's owner), the rep or manager asks what that rep has open now."""
-    new = s.memory.get("new_owner")
-    if not new or not seen(s, new["owner_id"]):
-        raise Skip("no hand-over in the dialogue")
-    args = {"owner_id": new["owner_id"], "open_only": True}
-    ask_for(
-        s,
-        "list_deals",
-        args,
-        "What does {b} have open now?",
-        "Show me {b}'s open deals after that.",
-        "List everything {b} is working.",
-        b=new["name"].split()[0],
-    )
 
 
 @crm.intent(covers=("get_deal",), follows=True, opens=False, weight=1.5)
@@ -192,14 +261,16 @@ def open_listed_deal(s: Scene) -> None:
     if sum(d[key] == pick[key] for d in listed) > 1:
         raise Skip("a tie")
     s.asked("get_deal", deal_id=pick["deal_id"])
-    s.say("Open up {w}.", "Tell me more about {w}.", "What's the story on {w}?", w=s.rng.choice(words))
-    s.call("get_deal", deal_id=pick["deal_id"])
-    d = s.rows(
-        "SELECT d.*, a.name AS company FROM deals d JOIN accounts a USING (account_id) WHERE d.deal_id = ?",
-        pick["deal_id"],
-    )[0]
-    s.memory["deal"] = {k: d[k] for k in ("deal_id", "account_id", "company", "stage", "name", "owner_id")}
-    s.memory["company"] = {"account_id": d["account_id"], "name": d["company"]}
+    s.say(
+        "{Open up|Pull up} {w}.",
+        "Tell me more about {w}{, please|}.",
+        "What's the story on {w}?",
+        "{Show me|Pull up} {w}{, please|}.",
+        "{Give me|I need} the full picture on {w}.",
+        "Which one is {w}? Open it.",
+        w=s.rng.choice(words),
+    )
+    open_deal(s, pick["deal_id"])
 
 
 @crm.intent(covers=("get_lead",), follows=True, opens=False)
@@ -208,15 +279,23 @@ def open_listed_lead(s: Scene) -> None:
     listed = list(s.memory.get("leads") or ())
     if len(listed) < 2:
         raise Skip("no list of leads in the dialogue")
-    if s.rng.random() < 0.5:
+    opened = {c.arguments.get("lead_id") for c in s.calls if c.tool == "get_lead"}
+    if listed[0]["lead_id"] not in opened and s.rng.random() < 0.5:
         pick, which = listed[0], "the newest one"  # newest first
     else:
-        pick = s.rng.choice(listed)
+        pick = s.rng.choice([x for x in listed if x["lead_id"] not in opened] or listed)
         if sum(x["company"] == pick["company"] for x in listed) > 1:
             raise Skip("two leads from that company")
         which = f"the one from {pick['company']}"
-    ask_for(
-        s, "get_lead", {"lead_id": pick["lead_id"]}, "Open {w}.", "Tell me about {w}.", "What's {w} about?", w=which
+    s.asked("get_lead", lead_id=pick["lead_id"])
+    s.say(
+        "{Open|Pull up} {w}.",
+        "Tell me about {w}{, please|}.",
+        "What's {w} about?",
+        "{Show me|Pull up} {w}{, please|}.",
+        "Give me the details on {w}.",
+        "What do we know about {w}?",
+        w=which,
     )
-    lead = s.rows("SELECT * FROM leads WHERE lead_id = ?", pick["lead_id"])[0]
-    s.memory["lead"] = {k: lead[k] for k in ("lead_id", "name", "company", "status", "owner_id")}
+    s.call("get_lead", lead_id=pick["lead_id"])
+    remember_lead(s, s.rows("SELECT * FROM leads WHERE lead_id = ?", pick["lead_id"])[0])

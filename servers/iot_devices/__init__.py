@@ -11,7 +11,7 @@ refers to a removed device; a group switches all its members or none.
 
 from __future__ import annotations
 
-from servers.iot_devices import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.iot_devices import intents_followups, intents_home, intents_scenes  # noqa: F401  (registers the intents)
 from servers.iot_devices.schema import SCHEMA
 from servers.iot_devices.seed import seed
 from servers.iot_devices.tools import iot

@@ -7,9 +7,11 @@ device and the scene the dialogue is about. They never open a dialogue and make 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip
+from hub.kit.intent import Scene, Skip, register
 from servers.iot_devices.intents import COLOR_WORDS
 from servers.iot_devices.tools import iot
 
@@ -36,30 +38,174 @@ def the_device(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     return found[0]
 
 
-def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str) -> None:
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> None:
     """The person asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it."""
     s.asked(tool, **args)
-    s.say(*phrasings)
+    s.say(*phrasings, **slots)
     s.call(tool, **args)
 
 
-def last_tool(s: Scene) -> str | None:
-    calls = list(s.calls)
-    return calls[-1].tool if calls else None
-
-
-@iot.intent(covers=("get_device",), opens=False, follows=True)
-def did_it_take(s: Scene) -> None:
-    """After changing a device, the person asks how it reports now (state, battery)."""
+def changed_device(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The device of the dialogue, unless the last call already read it."""
     d = the_device(s)
-    if last_tool(s) == "get_device":
+    calls = list(s.calls)
+    if calls and calls[-1].tool == "get_device":
         raise Skip("just read")
-    s.say(
-        "Did that work? What does it show now?",
-        "How's it reporting now - and its battery?",
-        "Can you double-check it took?",
-    )
-    s.call("get_device", device_id=d["device_id"])
+    return {"device_id": d["device_id"]}, {}
+
+
+def device_room(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    d = the_device(s)
+    return {"home_id": d["home_id"], "room_id": d["room_id"]}, {"r": d["room"].lower()}
+
+
+def home(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    return {"home_id": the_home(s)}, {}
+
+
+def locks(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    hid = the_home(s)
+    if not s.rows("SELECT 1 FROM devices WHERE home_id = ? AND type = 'lock'", hid):
+        raise Skip("no locks")
+    return {"home_id": hid, "type": "lock"}, {}
+
+
+def the_scene(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    known = s.memory.get("scene")
+    if not known:
+        raise Skip("no scene in the dialogue")
+    return {"scene_id": known["scene_id"]}, {}
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A one-turn, one-read follow-up: ``about`` gives the read's arguments and the turn's slots from the
+    dialogue (``Skip`` when it has nothing to ask about); ``again``: the read may repeat one of the dialogue
+    after a change (the pipeline drops a repeat with nothing written since), else it is asked only once."""
+
+    name: str
+    doc: str
+    tool: str
+    about: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
+    phrasings: tuple[str, ...]
+    again: bool = False
+
+
+ASKS = (
+    Ask(
+        "did_it_take",
+        "After changing a device, the person asks how it reports now (state, battery).",
+        "get_device",
+        changed_device,
+        (
+            "Did that work? What does it show now?",
+            "How's it reporting now - and its battery?",
+            "Can you double-check it took?",
+            "{Is it|Is that} {actually|really} done? {What does it say now|How does it look now}?",
+            "{Just to be sure|To be safe}, check the device {again|now}{ for me|}.",
+        ),
+        again=True,
+    ),
+    Ask(
+        "rest_of_the_room",
+        "The person asks what else is in the room of the device of the dialogue.",
+        "list_devices",
+        device_room,
+        (
+            "What else do I have in the {r}?",
+            "Anything else still on in the {r}?",
+            "Which other gadgets are in the {r}?",
+            "{Show me|List} {everything|all the devices} in the {r}{ while you're at it|}.",
+            "What's {the rest of|everything else in} the {r} {doing|up to}?",
+        ),
+    ),
+    Ask(
+        "doors_secure",
+        "The person asks whether all their smart locks are locked.",
+        "list_devices",
+        locks,
+        (
+            "Are all my doors locked, by the way?",
+            "Quick check: is every door locked?",
+            "And the door locks - all shut?",
+            "{Did I|Have I} {lock|locked} {up|everything}? {Check|Look at} the locks{, please|}.",
+            "{Can you|Could you} {check|confirm} that all the doors are locked?",
+            "{While you're at it|Also}, how are the {door locks|locks} looking?",
+        ),
+    ),
+    Ask(
+        "my_scenes",
+        "The person asks which scenes they have saved.",
+        "list_scenes",
+        home,
+        (
+            "Which scenes do I have saved?",
+            "Remind me what scenes I've set up.",
+            "What presets do I have?",
+            "{Show me|List} my {saved scenes|scenes|presets}{, please|}.",
+            "What {lighting moods|scenes} can I {pick from|choose from}{ at home|}?",
+            "{Can you|Could you} {tell me|remind me} which presets I've {got|saved}?",
+        ),
+    ),
+    Ask(
+        "my_groups",
+        "The person asks which device groups they have and whether their members are online.",
+        "list_groups",
+        home,
+        (
+            "What groups of devices have I got?",
+            "Which device groups are set up, and is everything in them online?",
+            "How are my devices grouped at the moment?",
+            "Show me the device groups in this home.",
+            "{List|Show} my {groups|device groups}{, please|}, and whether they're all online.",
+            "{Which|What} devices {are bundled together|can I switch together} in groups?",
+        ),
+    ),
+    Ask(
+        "big_picture",
+        "The person asks for the overview of the house: rooms, devices, what is offline.",
+        "get_home",
+        home,
+        (
+            "Give me the big picture of the house now.",
+            "How's the house overall - rooms and devices?",
+            "{Give me|I'd like} an overview of {the house|my home|the whole place}{ now|}.",
+            "How {does|is} {everything|the home} {look|looking} {overall|room by room}?",
+            "{Summarise|Sum up} the house for me: rooms, devices, anything offline.",
+            "What's the {state|status} of the {house|home} as a whole{ now|}?",
+        ),
+    ),
+    Ask(
+        "what_that_scene_does",
+        "The person asks what the scene of the dialogue sets.",
+        "get_scene",
+        the_scene,
+        (
+            "What does that scene actually set?",
+            "Remind me which devices that scene touches.",
+            "{Show me|Tell me} what's {in|inside} that scene.",
+            "{Which|What} devices does {it|that scene} {change|control}, and to what?",
+            "{Walk me through|Break down} that scene{ for me|}.",
+        ),
+        again=True,
+    ),
+)
+
+
+def _follow_up(ask: Ask) -> Callable[[Scene], None]:
+    def run(s: Scene) -> None:
+        args, slots = ask.about(s)
+        if not ask.again:
+            s.asked(ask.tool, **args)
+        s.say(*ask.phrasings, **slots)
+        s.call(ask.tool, **args)
+
+    run.__name__, run.__doc__ = ask.name, ask.doc
+    return run
+
+
+for _ask in ASKS:
+    register(iot, _follow_up(_ask), (_ask.tool,), 1.0, follows=True, opens=False)
 
 
 @iot.intent(covers=("set_device_power",), opens=False, follows=True)
@@ -68,8 +214,8 @@ def off_again(s: Scene) -> None:
     d = the_device(s, "d.online = 1 AND d.type IN ('light', 'plug', 'speaker', 'camera')")
     on = d["power"] != "on"
     s.say(
-        "Actually, switch it {st} again.",
-        "Hmm, turn it {st} for now.",
+        "Actually, {switch|turn} it {st} again.",
+        "{Hmm|On second thought}, turn it {st} for now.",
         "OK, now {st} with it.",
         st="on" if on else "off",
     )
@@ -88,7 +234,7 @@ def a_bit_dimmer(s: Scene) -> None:
     level = s.rng.choice([x for x in (10, 20, 30, 50, 75, 100) if x != d["brightness"]])
     s.say(
         "A bit {way} - {n}%.",
-        "Put it at {n} percent instead.",
+        "{Put|Set} it at {n} percent instead.",
         "Make that {n}%.",
         way="brighter" if level > (d["brightness"] or 0) else "dimmer",
         n=level,
@@ -97,69 +243,28 @@ def a_bit_dimmer(s: Scene) -> None:
 
 
 @iot.intent(covers=("list_devices",), opens=False, follows=True)
-def rest_of_the_room(s: Scene) -> None:
-    """The person asks what else is in the room of the device of the dialogue."""
-    d = the_device(s)
-    s.asked("list_devices", room_id=d["room_id"])
-    s.say(
-        "What else do I have in the {r}?",
-        "Anything else still on in the {r}?",
-        "Which other gadgets are in the {r}?",
-        r=d["room"].lower(),
-    )
-    s.call("list_devices", home_id=d["home_id"], room_id=d["room_id"])
-
-
-@iot.intent(covers=("list_devices",), opens=False, follows=True)
 def anything_down(s: Scene) -> None:
     """The person asks what in the house is offline, or low on battery."""
     hid = the_home(s)
-    low = s.rng.random() < 0.5
-    if low:
+    if s.rng.random() < 0.5:
         ask_for(
             s,
             "list_devices",
             {"home_id": hid, "max_battery": 20},
-            "While you're at it, anything running low on battery?",
+            "While you're at it, {anything|is anything} running low on battery?",
             "Does anything need new batteries soon - say 20% or less?",
+            "{Which|What} devices are {down to|under} 20% battery{ or so|}?",
+            "{And|Also} {what|which gadgets} will need {a battery swap|new batteries} {soon|before long}?",
         )
         return
     ask_for(
         s,
         "list_devices",
         {"home_id": hid, "online": False},
-        "Is anything else in the house offline?",
-        "Anything not responding at home right now?",
-    )
-
-
-@iot.intent(covers=("list_devices",), opens=False, follows=True)
-def doors_secure(s: Scene) -> None:
-    """The person asks whether all their smart locks are locked."""
-    hid = the_home(s)
-    if not s.rows("SELECT 1 FROM devices WHERE home_id = ? AND type = 'lock'", hid):
-        raise Skip("no locks")
-    ask_for(
-        s,
-        "list_devices",
-        {"home_id": hid, "type": "lock"},
-        "Are all my doors locked, by the way?",
-        "Quick check: is every door locked?",
-        "And the door locks - all shut?",
-    )
-
-
-@iot.intent(covers=("list_scenes",), opens=False, follows=True)
-def my_scenes(s: Scene) -> None:
-    """The person asks which scenes they have saved."""
-    hid = the_home(s)
-    ask_for(
-        s,
-        "list_scenes",
-        {"home_id": hid},
-        "Which scenes do I have saved?",
-        "Remind me what scenes I've set up.",
-        "What presets do I have?",
+        "Is anything else in the {house|home} offline{ now|}?",
+        "{Anything|Is anything} not responding at home right now?",
+        "{Which|What} {devices|gadgets} have {dropped off|gone offline}{ since|}?",
+        "{And|Also} {check whether|see if} anything else {is down|has lost its connection}.",
     )
 
 
@@ -168,41 +273,22 @@ def my_routines(s: Scene) -> None:
     """The person asks which routines they have (or which are paused)."""
     hid = the_home(s)
     s.asked("list_automations", home_id=hid)
-    paused = s.rng.random() < 0.3
-    if paused:
-        s.say("Which of my routines are paused right now?", "Anything I switched off in my routines?")
+    if s.rng.random() < 0.3:
+        s.say(
+            "Which of my routines are paused right now?",
+            "Anything I switched off in my routines?",
+            "{Which|What} {routines|automations} {are off|aren't running} at the moment?",
+        )
         s.call("list_automations", home_id=hid, enabled=False)
         return
-    s.say("What routines do I have?", "Which automations are set up at my place?", "Remind me of my routines.")
+    s.say(
+        "What routines do I have?",
+        "Which automations are set up at my place?",
+        "Remind me of my routines.",
+        "{List|Show me} the {routines|automations} {I've set up|I have}{, please|}.",
+        "{What|Which} {schedules|routines} does the house run on its own?",
+    )
     s.call("list_automations", home_id=hid)
-
-
-@iot.intent(covers=("list_groups",), opens=False, follows=True)
-def my_groups(s: Scene) -> None:
-    """The person asks which device groups they have and whether their members are online."""
-    hid = the_home(s)
-    ask_for(
-        s,
-        "list_groups",
-        {"home_id": hid},
-        "What groups of devices have I got?",
-        "Which device groups are set up, and is everything in them online?",
-        "How are my devices grouped at the moment?",
-        "Show me the device groups in this home.",
-    )
-
-
-@iot.intent(covers=("get_home",), opens=False, follows=True)
-def big_picture(s: Scene) -> None:
-    """The person asks for the overview of the house: rooms, devices, what is offline."""
-    hid = the_home(s)
-    ask_for(
-        s,
-        "get_home",
-        {"home_id": hid},
-        "Give me the big picture of the house now.",
-        "How's the house overall - rooms and devices?",
-    )
 
 
 @iot.intent(covers=("list_devices", "set_thermostat"), opens=False, follows=True)
@@ -215,7 +301,7 @@ def heading_out(s: Scene) -> None:
     mode = s.rng.choice([m for m in ("eco", "off") if m != stats[0]["mode"]])
     s.say(
         "We're heading out for the day - put the heating on {m}.",
-        "Nobody's home till tonight, so {m} for the thermostat.",
+        "Nobody's home {till tonight|all day}, so {m} for the thermostat.",
         "Set the house to {m} while we're out.",
         m="eco" if mode == "eco" else "off",
     )
@@ -226,21 +312,6 @@ def heading_out(s: Scene) -> None:
     ]
     found = known[-1]["devices"] if known else s.call("list_devices", home_id=hid, type="thermostat")["devices"]
     s.call("set_thermostat", device_id=found[0]["device_id"], mode=mode)
-
-
-@iot.intent(covers=("get_scene",), opens=False, follows=True)
-def what_that_scene_does(s: Scene) -> None:
-    """The person asks what the scene of the dialogue sets."""
-    known = s.memory.get("scene")
-    if not known:
-        raise Skip("no scene in the dialogue")
-    ask_for(
-        s,
-        "get_scene",
-        {"scene_id": known["scene_id"]},
-        "What does that scene actually set?",
-        "Remind me which devices that scene touches.",
-    )
 
 
 @iot.intent(covers=("list_sensors", "get_sensor_readings"), opens=False, follows=True)
@@ -265,7 +336,7 @@ def how_warm_in_there(s: Scene) -> None:
         s.call("get_sensor_readings", sensor_id=found[0]["sensor_id"])
         return
     s.say(
-        "How {w} is it in the {r} right now?",
+        "How {w} is it in the {r} {right now|at the moment}?",
         "What's the {k} in the {r} at the moment?",
         w="warm" if n["kind"] == "temperature" else "humid",
         k=n["kind"],

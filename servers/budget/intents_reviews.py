@@ -1,0 +1,180 @@
+"""Budget intents that review months: a month's summary, where money goes, what is left, month against month."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hub.kit.intent import Scene, Skip, money
+from servers.budget.intents import (
+    cat_words,
+    category,
+    find_category,
+    following,
+    fresh,
+    in_month,
+    last_month,
+    list_spending,
+    month_before,
+    month_words,
+    remember,
+    seen,
+    subject,
+    this_month,
+)
+from servers.budget.tools import budget
+
+
+@budget.intent(covers=("get_monthly_summary", "list_expenses"), weight=1.5, follows=True)
+def month_review(s: Scene) -> None:
+    """Someone reviews a past month (or one area of it) and digs into a category that went over."""
+    group = None
+    if following(s):
+        month = s.memory.get("month")
+        if not month:
+            raise Skip("no month in the dialogue")
+        if month == this_month(s):
+            month = last_month(s)
+        fresh(s, "get_monthly_summary", month=month)
+        s.say(
+            "How did {m} go {overall|in the end}? {Show me|List} what went into whatever I overspent most.",
+            "{Step back|Zoom out}: which {area|category} went furthest over {im}, and what did I buy there?",
+            "{Compare|Check} everything against {plan|my budget} for {m}, then list the purchases in the worst one.",
+            m=month_words(month, s),
+            im=in_month(month, s),
+        )
+    else:
+        row = s.pick(
+            "SELECT t.month, c.grp FROM month_totals t JOIN categories c USING (category_id) WHERE t.month < ? AND "
+            "c.monthly_limit IS NOT NULL AND t.spent > c.monthly_limit GROUP BY t.month, c.grp",
+            this_month(s),
+        )
+        month = row["month"]
+        group = row["grp"] if s.rng.random() < 0.35 else None
+        s.say(
+            "How did I do against my budget {m}?" if not group else "How did {g} do against plan {m}?",
+            "Give me the rundown for {mm}: where did I overspend?"
+            if not group
+            else "Give me the {g} rundown for {mm}: anything over?",
+            "Let's review {mm}. Which areas went over?" if not group else "Let's review {g} for {mm}.",
+            minimal=["{mm} review?" if not group else "{g}, {mm}?"],
+            m=in_month(month, s),
+            mm=month_words(month, s),
+            g=(group or "").lower(),
+        )
+    summary = s.call("get_monthly_summary", month=month, **({"group": group} if group else {}))
+    over = [c for c in summary["categories"] if c["status"] == "over"]
+    s.memory["month"] = month
+    if not over:
+        raise Skip("nothing over")
+    worst = max(over, key=lambda c: c["spent"] - c["monthly_limit"])
+    if not following(s):
+        s.say(
+            "{Show me|List} what I spent in the one I {blew the most|went furthest over}.",
+            "Which purchases pushed the worst one over? {List them|Show me}.",
+            "{Break down|Itemise} the one that went {furthest|most} over{, please|}.",
+        )
+    list_spending(s, category_id=worst["category_id"], month=month)
+    remember(s, category(s, worst["category_id"]))
+
+
+@budget.intent(covers=("get_distinct_values", "list_expenses"))
+def where_money_goes(s: Scene) -> None:
+    """Someone asks which stores they pay, then what they spent at one of them lately."""
+    s.say(
+        "Which {stores and companies|shops and businesses} have I paid?",
+        "Give me the list of everyone I've spent money with.",
+        "Where does my money go? List the payees by name.",
+        minimal=["Who have I paid?"],
+    )
+    merchants = s.call("get_distinct_values", field="merchant")["values"]
+    shop = s.rng.choice(sorted(m for m in merchants if len(m) >= 3))
+    floor = s.rng.choice((None, 25, 50))
+    more = f" over {money(floor)}" if floor else ""
+    s.say(
+        "{What have I|How much have I} spent at {shop}{more}?",
+        "{List|Pull up} my {shop} charges{more}.",
+        "Show me the {shop} purchases{more}.",
+        shop=shop,
+        more=more,
+    )
+    list_spending(s, merchant=shop, **({"min_amount": float(floor)} if floor else {}))
+
+
+@budget.intent(covers=("list_categories", "get_monthly_summary"), weight=1.5, follows=True)
+def how_much_left(s: Scene) -> None:
+    """Someone asks how much is left (or was spent) in a category, or how one area of the budget is doing."""
+    cat = subject(s, "c.monthly_limit IS NOT NULL")
+    month = this_month(s) if following(s) or s.rng.random() < 0.6 else last_month(s)
+    by_group = s.rng.random() < 0.3 and cat["grp"] != "Other"
+    if by_group:
+        args: dict[str, Any] = {"group": cat["grp"]} | ({} if month == this_month(s) else {"month": month})
+        fresh(s, "get_monthly_summary", **args)
+        s.say(
+            "How's the {g} side of things {looking|going} {m}?",
+            "Am I on track with {g} spending {m}?",
+            "Where do I stand on {g} {m}{, roughly|}?",
+            minimal=["{g} {m}?"],
+            g=cat["grp"].lower(),
+            m=in_month(month, s),
+        )
+        listed = s.call("get_monthly_summary", **args)["categories"]
+    else:
+        args = {"query": cat["name"]} if s.rng.random() < 0.4 else {}  # one page holds every category
+        args |= {} if month == this_month(s) else {"month": month}
+        fresh(s, "list_categories", **args)
+        if month == this_month(s):
+            s.say(
+                "How much do I have left for {c} this month?",
+                "What's left in the {c} budget now?",
+                "Am I still under on {c}?",
+                minimal=["{C} left?"],
+                c=cat_words(cat["name"]),
+                C=cat["name"],
+            )
+        else:
+            s.say(
+                "How much did {c} come to {m}, against what I'd planned?",
+                "Did I stay under on {c} {m}?",
+                "What was my {c} spend {m}?",
+                minimal=["{C}, {m}?"],
+                c=cat_words(cat["name"]),
+                C=cat["name"],
+                m=in_month(month, s),
+            )
+        listed = s.call("list_categories", **args)["categories"]
+    if cat["category_id"] not in {c["category_id"] for c in listed}:
+        raise Skip("the category is not listed")
+    remember(s, cat)
+    s.memory["month"] = month
+
+
+@budget.intent(covers=("list_categories", "list_expenses"), follows=True)
+def compare_months(s: Scene) -> None:
+    """Someone compares a category's spend across two months."""
+    cat = subject(s, "c.category_id IN (SELECT category_id FROM month_totals GROUP BY category_id HAVING COUNT(*) > 2)")
+    a = s.memory.get("month") if following(s) else None
+    a = a or s.rng.choice((this_month(s), last_month(s)))
+    b = month_before(a)
+    s.say(
+        "Did I spend more on {c} {ia} or {ib}{, roughly|}?",
+        "How does {c} {a} compare with {b}?",
+        "Was {c} {up or down|higher or lower} {a} versus {b}?",
+        minimal=["{C}: {a} vs {b}?"],
+        c=cat_words(cat["name"]),
+        C=cat["name"],
+        a=month_words(a, s),
+        b=month_words(b, s),
+        ia=in_month(a, s),
+        ib=in_month(b, s),
+    )
+    if s.rng.random() < 0.5 or seen(s, cat["category_id"]):
+        cid = find_category(s, cat)
+        s.call("list_expenses", category_id=cid, month=a)
+        s.call("list_expenses", category_id=cid, month=b)
+    else:
+        for m in (a, b):
+            listed = s.call("list_categories", query=cat["name"], month=m)["categories"]
+            if cat["category_id"] not in {c["category_id"] for c in listed}:
+                raise Skip("the category is not listed")
+    remember(s, cat)
+    s.memory["month"] = b
