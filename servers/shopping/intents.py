@@ -15,6 +15,7 @@ from typing import Any
 from hub.kit import fake
 from hub.kit.intent import Given, Ref, Scene, Skip
 from hub.kit.speaker import Says, Search, Speaker
+from servers.shopping import tools_cart, tools_write  # noqa: F401  (the write tools before the intents that cover them)
 
 CUSTOMER = "SELECT customer_id, name, email, city, member_tier FROM customers c"
 BUYABLE = "SELECT * FROM products WHERE status = 'active' AND stock > 0"
