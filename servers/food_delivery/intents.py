@@ -10,11 +10,13 @@ name their restaurant; the dispatch desk reads order numbers off its screen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from hub.kit import customer, fake
+from hub.kit import fake
 from hub.kit.intent import Given, Ref, Scene, Skip, clock, day, money
+from hub.kit.speaker import Says, Search, Speaker
 from servers.food_delivery.schema import FLOW, MAX_KM, km_between
 from servers.food_delivery.tools import _open_at, food
 
@@ -45,6 +47,19 @@ def stars_text(n: int) -> str:
     return "one star" if n == 1 else f"{NUMBERS[n]} stars"
 
 
+SPEAKER = Speaker(
+    table="customers",
+    key="customer_id",
+    select=CUSTOMER,
+    memory="customer",
+    alias="c.",
+    says=(Says("I'm {name}", "name"), Says("I'm {name} ({email})", "email")),
+    again=("Still me", "Me again", "Same account"),
+    search=Search("search_customers", "customers", by=("name", "email")),
+    keep=("city",),
+)
+
+
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The customer talking: the one an earlier turn found, the one the persona of an opening turn became
     (``as_customer``), or a fresh pick on the opening turn."""
@@ -54,7 +69,7 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
         if not found:
             raise Skip("the customer talking does not fit")
         return found[0]
-    return customer.me(s, CUSTOMER, where, *params)
+    return SPEAKER.me(s, where, *params)
 
 
 def as_customer(s: Scene, city: str | None = None) -> None:
@@ -80,13 +95,16 @@ def focus_order(s: Scene, order_id: str) -> None:
     focus(s, o["restaurant_id"])
 
 
-def who(s: Scene, c: dict[str, Any]) -> str:
-    return customer.who(s, c, ("Still me", "Me again", "Same account"))
-
-
 def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
-    """The customer's search result (id and city), or the one an earlier turn found."""
-    return customer.find_me(s, c)
+    """The customer as the agent holds them after ``SPEAKER.find``: their id and the city the search showed."""
+    SPEAKER.find(s, c)
+    return dict(s.memory["customer"])
+
+
+def asks(s: Scene, c: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
+    """The customer's turn (``{me}``: how they say who they are), then what the agent holds of them (``find_me``)."""
+    s.say(*phrasings, minimal=minimal, me=SPEAKER.who(s, c), **slots)
+    return find_me(s, c)
 
 
 def place(s: Scene, r: dict[str, Any]) -> str:
@@ -202,18 +220,18 @@ def craving(s: Scene) -> None:
         raise Skip("the basket is already from that restaurant")
     qty = s.rng.choice((1, 1, 2, 3))
     fresh = " Forget whatever is in my basket." if have else ""
-    s.say(
-        "{who}. I'm craving the {dish} from {where}, {n} please.{fresh}",
-        "{who} - put {n} {dish} from {where} in my basket.{fresh}",
-        "Could I have {n} of the {dish} at {where}?{fresh} {who}.",
-        minimal=["{who}. I want the {dish} from {where}.{fresh}"],
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. I'm craving the {dish} from {where}, {n} please.{fresh}",
+        "{me} - put {n} {dish} from {where} in my basket.{fresh}",
+        "Could I have {n} of the {dish} at {where}?{fresh} {me}.",
+        minimal=["{me}. I want the {dish} from {where}.{fresh}"],
         dish=dish["name"],
         where=place(s, r),
         n=NUMBERS[qty],
         fresh=fresh,
     )
-    found = find_me(s, c)
     rid = find_restaurant(s, r, found["city"])
     items = [x for x in s.call("get_menu", restaurant_id=rid)["items"] if x["name"] == dish["name"]]
     args: dict[str, Any] = {"customer_id": found["customer_id"], "item_id": items[0]["item_id"]}
@@ -243,18 +261,18 @@ def send_it_over(s: Scene) -> None:
     note = s.rng.choice([None, None, *NOTES])
     when = "" if start is None else f" for {clock(start)}"
     extra = "" if note is None else f" And the note for the courier: '{note}'."
-    s.say(
-        "{who}. Please send my basket from {where} over{when}.{extra}",
-        "{who} - I'm ready, go ahead with the food in my basket{when}.{extra}",
+    found = asks(
+        s,
+        c,
+        "{me}. Please send my basket from {where} over{when}.{extra}",
+        "{me} - I'm ready, go ahead with the food in my basket{when}.{extra}",
         "Go ahead and order what's in my basket{when}, {who_short}.{extra}",
-        minimal=["{who}. I'm hungry, send my food{when}."],
-        who=who(s, c),
+        minimal=["{me}. I'm hungry, send my food{when}."],
         who_short=c["name"],
         where=place(s, r),
         when=when,
         extra=extra,
     )
-    found = find_me(s, c)
     s.call("view_cart", customer_id=found["customer_id"])
     args: dict[str, Any] = {"customer_id": found["customer_id"]}
     if note and not s.minimal:
@@ -276,14 +294,14 @@ def promo_from_email(s: Scene) -> None:
     if row is None or not lines:
         raise Skip("no basket")
     code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no promo code fits this basket")
-    s.say(
-        "{who}. I have a discount code[, {code}], can you use it on my basket?",
-        "{who} - knock my promo code[ {code}] off my basket please.",
-        "There's a discount code in my inbox[: {code}]. Put it on my food? {who}.",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. I have a discount code[, {code}], can you use it on my basket?",
+        "{me} - knock my promo code[ {code}] off my basket please.",
+        "There's a discount code in my inbox[: {code}]. Put it on my food? {me}.",
         code=given,
     )
-    found = find_me(s, c)
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
     if s.room() and s.rng.random() < 0.6:
         s.say("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
@@ -300,28 +318,34 @@ def fix_basket(s: Scene) -> None:
     )
     options = [n for n in (1, 2, 3, 4) if n != line["quantity"] and (line["available"] or n < line["quantity"])]
     qty = 0 if s.minimal or not options or s.rng.random() < 0.3 else s.rng.choice(options)
-    if qty == 0:
-        s.say(
-            "{who}. Take the {dish} out of my basket.",
-            "{who} - scratch the {dish}, I don't want it.",
-            "Drop the {dish} from my food basket please, {who_short}.",
-            minimal=["{who}. Never mind the {dish}."],
-            who=who(s, c),
-            who_short=c["name"],
-            dish=line["name"],
-        )
-    else:
-        s.say(
-            "{who}. Change how many {dish} I'm getting[: make it {n}].",
-            "{who} - I need a different number of the {dish}[: {n}], not {had}.",
-            "Change the {dish} in my basket[ to {n}], {who_short}.",
-            who=who(s, c),
-            who_short=c["name"],
-            dish=line["name"],
-            n=s.given(qty, NUMBERS[qty], "quantity", "update_cart_item", "quantity"),
-            had=NUMBERS.get(line["quantity"], str(line["quantity"])),
-        )
-    found = find_me(s, c)
+    found = asks(
+        s,
+        c,
+        *(
+            (
+                "{me}. Take the {dish} out of my basket.",
+                "{me} - scratch the {dish}, I don't want it.",
+                "Drop the {dish} from my food basket please, {who_short}.",
+                "{me}. {Could you|Can you} {remove|take off} the {dish}{|, please}?",
+                "{me}: no {dish} for me {after all|this time}.",
+                "{me}. I've {changed my mind|gone off the idea} about the {dish} - {leave it out|lose it}.",
+            )
+            if qty == 0
+            else (
+                "{me}. Change how many {dish} I'm getting[: make it {n}].",
+                "{me} - I need a different number of the {dish}[: {n}], not {had}.",
+                "Change the {dish} in my basket[ to {n}], {who_short}.",
+                "{me}. {Could you|Can you} {adjust|fix} the {dish} in my basket[ to {n}]?",
+                "{me} - I've got {had} {dish} in there[; {make it|I want} {n}].",
+                "{me}. {Turns out|Actually} {had} {dish} {isn't|is not} the right amount[; {n}, please].",
+            )
+        ),
+        minimal=["{me}. Never mind the {dish}."] if qty == 0 else (),
+        who_short=c["name"],
+        dish=line["name"],
+        n=s.given(qty, NUMBERS.get(qty, str(qty)), "quantity", "update_cart_item", "quantity"),
+        had=NUMBERS.get(line["quantity"], str(line["quantity"])),
+    )
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=line["item_id"], quantity=qty)
     if s.room() and s.rng.random() < 0.6:
@@ -341,15 +365,15 @@ def where_is_my_food(s: Scene) -> None:
         "WHERE o.customer_id = ? AND o.status NOT IN ('delivered', 'cancelled')",
         c["customer_id"],
     )
-    s.say(
-        "{who}. Where's my food from {r}? I've been waiting a while.",
-        "{who} - how far away is my {r} delivery?",
-        "My {r} food still hasn't shown up. Any idea when it will? {who}.",
-        minimal=["{who}. Where's my food?"],
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Where's my food from {r}? I've been waiting a while.",
+        "{me} - how far away is my {r} delivery?",
+        "My {r} food still hasn't shown up. Any idea when it will? {me}.",
+        minimal=["{me}. Where's my food?"],
         r=o["restaurant"],
     )
-    found = find_me(s, c)
     profile = s.call("get_customer", customer_id=found["customer_id"])
     if o["order_id"] not in profile["active_order_ids"]:
         raise Skip("the order is not active")
@@ -435,17 +459,17 @@ def stars_for_dinner(s: Scene) -> None:
     comment = s.rng.choice((None, *COMMENTS))
     said = "" if comment is None else f' Add "{comment}"'
     ride = s.given(ride_stars, f"{ride_stars} stars", "delivery score", "rate_order", "delivery_stars")
-    s.say(
-        "{who}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
-        "{who} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",
-        "Let me score {what}. {tasty} food[, {ride} delivery].{said} {who}.",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
+        "{me} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",
+        "Let me score {what}. {tasty} food[, {ride} delivery].{said} {me}.",
         what=what,
         tasty=tasty,
         ride=ride,
         said=said,
     )
-    found = find_me(s, c)
     rid = find_restaurant(s, {"restaurant_id": o["restaurant_id"], "name": o["restaurant"]}, found["city"])
     listed = s.call("list_orders", customer_id=found["customer_id"], restaurant_id=rid, status="delivered")["orders"]
     if o["order_id"] not in [x["order_id"] for x in listed]:
@@ -481,14 +505,14 @@ def my_history(s: Scene) -> None:
         s.call("get_customer", customer_id=found["customer_id"])
         latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
         return
-    s.say(
-        "{who}. What address do you deliver to for me?",
-        "{who} - which address is on my account?",
-        "Can you check my account details? {who}.",
-        minimal=["{who}. What do you have on file for me?"],
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. What address do you deliver to for me?",
+        "{me} - which address is on my account?",
+        "Can you check my account details? {me}.",
+        minimal=["{me}. What do you have on file for me?"],
     )
-    found = find_me(s, c)
     s.call("get_customer", customer_id=found["customer_id"])
     s.say("And what were my last {n} orders?", "Show me my {n} most recent orders.", "What have I ordered lately?", n=n)
     latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
@@ -688,17 +712,17 @@ def same_as_last_time(s: Scene) -> None:
     fresh = " Start a fresh basket." if have and have["restaurant_id"] != last["restaurant_id"] else ""
     if have and not fresh:
         raise Skip("the basket is already from there")
-    s.say(
-        "{who}. That {dish} from my last order was great - put one in my basket again.{fresh}",
-        "{who} - I want the {dish} I had last time from {r}, one more.{fresh}",
-        "Same {dish} as my last order, please, into the basket.{fresh} {who}.",
-        minimal=["{who}. The priciest dish of my last order - one more of it, please."],
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. That {dish} from my last order was great - put one in my basket again.{fresh}",
+        "{me} - I want the {dish} I had last time from {r}, one more.{fresh}",
+        "Same {dish} as my last order, please, into the basket.{fresh} {me}.",
+        minimal=["{me}. The priciest dish of my last order - one more of it, please."],
         dish=items[0]["name"],
         r=last["restaurant"],
         fresh=fresh,
     )
-    found = find_me(s, c)
     orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
     detail = s.call("track_order", order_id=orders[0]["order_id"])
     best = max(detail["items"], key=lambda x: x["unit_price"])

@@ -19,9 +19,9 @@ from servers.food_delivery.intents import (
     NUMBERS,
     SENDABLE,
     as_customer,
+    asks,
     cart,
     find_as_said,
-    find_me,
     fitting_promo,
     focus,
     focus_order,
@@ -32,7 +32,6 @@ from servers.food_delivery.intents import (
     stars_text,
     start_time,
     too_far,
-    who,
 )
 from servers.food_delivery.tools import food
 
@@ -137,15 +136,15 @@ def ordered_there_before(s: Scene) -> None:
     r = the_restaurant(s)
     c = me(s, "c.customer_id IN (SELECT customer_id FROM orders WHERE restaurant_id = ?)", r["restaurant_id"])
     delivered = s.rng.random() < 0.4
-    s.say(
-        "{who}. Have I ordered from {name} before?",
-        "{who} - what did I get from {name} last time?",
-        "{who}. Show me my {d}orders from them.",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Have I ordered from {name} before?",
+        "{me} - what did I get from {name} last time?",
+        "{me}. Show me my {d}orders from them.",
         name=r["name"],
         d="delivered " if delivered else "",
     )
-    found = find_me(s, c)
     args: dict[str, Any] = {"customer_id": found["customer_id"], "restaurant_id": r["restaurant_id"]}
     if delivered:
         args["status"] = "delivered"
@@ -183,16 +182,16 @@ def one_of_those(s: Scene) -> None:
         raise Skip("already in the basket")
     fresh = have is not None and have["restaurant_id"] != r["restaurant_id"]
     qty = s.rng.choice((1, 1, 2, 3))
-    s.say(
-        "{who}. Put {n} {dish} from there in my basket.{f}",
-        "{who} - I'll have {n} of the {dish}.{f}",
-        "{who}. Add {n} {dish} to my food basket, please.{f}",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Put {n} {dish} from there in my basket.{f}",
+        "{me} - I'll have {n} of the {dish}.{f}",
+        "{me}. Add {n} {dish} to my food basket, please.{f}",
         n=NUMBERS[qty],
         dish=dish["name"],
         f=" Clear out what's in there now." if fresh else "",
     )
-    found = find_me(s, c)
     item = s.find(
         "get_menu", "items", "item_id", dish["item_id"], missing="not on the menu", restaurant_id=r["restaurant_id"]
     )
@@ -210,13 +209,13 @@ def basket_total(s: Scene) -> None:
     c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
     if s.memory.get("customer") and ran_last(s, "view_cart", customer_id=c["customer_id"]):
         raise Skip("the total was just read")
-    s.say(
-        "{who}. What does my basket come to now?",
-        "{who} - what's the total with fees?",
-        "{who}. Can I check out yet, or is something missing?",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. What does my basket come to now?",
+        "{me} - what's the total with fees?",
+        "{me}. Can I check out yet, or is something missing?",
     )
-    found = find_me(s, c)
     s.call("view_cart", customer_id=found["customer_id"])
 
 
@@ -234,15 +233,15 @@ def send_it_now(s: Scene) -> None:
     start = start_time(s, r)
     note = s.rng.choice((None, None, *NOTES))
     when = "" if start is None else f" for {clock(start)}"
-    s.say(
-        "{who}. Great, send it{when}.{n}",
-        "{who} - go ahead and order that{when}.{n}",
-        "{who}. That's all, place it{when}.{n}",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Great, send it{when}.{n}",
+        "{me} - go ahead and order that{when}.{n}",
+        "{me}. That's all, place it{when}.{n}",
         when=when,
         n=f" Tell the courier: '{note}'." if note else "",
     )
-    found = find_me(s, c)
     args: dict[str, Any] = {"customer_id": found["customer_id"]}
     if note:
         args["instructions"] = note
@@ -261,13 +260,13 @@ def best_code(s: Scene) -> None:
     if row is None or not lines or row["promo_code"]:
         raise Skip("no basket, or it has a code")
     r = restaurant(s, row["restaurant_id"])
-    s.say(
-        "{who}. Which discount code saves me the most on that basket? Use it.",
-        "{who} - put the best deal you can find on my order.",
-        "{who}. Any codes that work for that basket? Apply whichever takes off the most.",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Which discount code saves me the most on that basket? Use it.",
+        "{me} - put the best deal you can find on my order.",
+        "{me}. Any codes that work for that basket? Apply whichever takes off the most.",
     )
-    found = find_me(s, c)
     codes = s.call("list_promo_codes", restaurant_id=row["restaurant_id"])["promo_codes"]
     usable = [p for p in codes if subtotal >= p["min_subtotal"]]
     if not usable:
@@ -336,13 +335,13 @@ def where_do_you_deliver(s: Scene) -> None:
     c = me(s)
     if s.memory.get("customer"):
         s.asked("get_customer", customer_id=c["customer_id"])
-    s.say(
-        "{who}. Which address will it go to?",
-        "{who} - what address do you have for me? Anything else of mine on the way?",
-        "{who}. Do I have other orders open right now?",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Which address will it go to?",
+        "{me} - what address do you have for me? Anything else of mine on the way?",
+        "{me}. Do I have other orders open right now?",
     )
-    found = find_me(s, c)
     s.call("get_customer", customer_id=found["customer_id"])
 
 
@@ -357,8 +356,7 @@ def anything_else_coming(s: Scene) -> None:
         "cancelled": "Which of my orders got cancelled?",
         "delivered": "List the orders that actually reached me.",
     }
-    s.say("{who}. " + words[status], who=who(s, c))
-    found = find_me(s, c)
+    found = asks(s, c, "{me}. " + words[status])
     s.call("list_orders", customer_id=found["customer_id"], status=status)
 
 
@@ -465,14 +463,14 @@ def whats_in_order(s: Scene) -> None:
 def my_last_order(s: Scene) -> None:
     """A customer asks about their latest order; it becomes the order of the dialogue."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM orders)")
-    s.say(
-        "{who}. What was my last order?",
-        "{who} - what did I order most recently?",
-        "{who}. Pull up my latest order, please.",
-        minimal=["{who}. My last order?"],
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. What was my last order?",
+        "{me} - what did I order most recently?",
+        "{me}. Pull up my latest order, please.",
+        minimal=["{me}. My last order?"],
     )
-    found = find_me(s, c)
     orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
     if not orders:
         raise Skip("no orders")
@@ -490,14 +488,14 @@ def code_and_send(s: Scene) -> None:
     if too_far(r, c) or not _open_now(s, r):
         raise Skip("the basket cannot go out now")
     code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no code fits")
-    s.say(
-        "{who}. Take my discount code[ {code}] off the basket and send the food over.",
-        "{who} - I've got a promo[, {code}]. Use it and place my order.",
-        "{who}. Apply my code[ {code}], then check out, please.",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Take my discount code[ {code}] off the basket and send the food over.",
+        "{me} - I've got a promo[, {code}]. Use it and place my order.",
+        "{me}. Apply my code[ {code}], then check out, please.",
         code=given,
     )
-    found = find_me(s, c)
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
     placed = s.call("place_order", customer_id=found["customer_id"])
     focus_order(s, placed["order_id"])
@@ -535,15 +533,15 @@ def rate_my_last(s: Scene) -> None:
     f, d = two_scores(s)
     tasty = s.given(f, stars_text(f), "food score", "rate_order", "food_stars")
     ride = s.given(d, f"{d} stars", "delivery score", "rate_order", "delivery_stars")
-    s.say(
-        "{who}. Rating my last delivery: food {tasty}[, delivery {ride}].",
-        "{who} - about the order that just came: {tasty} for the food[ and {ride} for the courier].",
-        "{who}. Score my latest order[: the courier gets {ride}], the food {tasty}.",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Rating my last delivery: food {tasty}[, delivery {ride}].",
+        "{me} - about the order that just came: {tasty} for the food[ and {ride} for the courier].",
+        "{me}. Score my latest order[: the courier gets {ride}], the food {tasty}.",
         tasty=tasty,
         ride=ride,
     )
-    found = find_me(s, c)
     listed = s.call("list_orders", customer_id=found["customer_id"], status="delivered", limit=1)["orders"]
     if not listed or listed[0]["order_id"] != o["order_id"]:
         raise Skip("another order lists first")
@@ -593,16 +591,16 @@ def two_changes(s: Scene) -> None:
         raise Skip("no other quantity fits")
     qty = s.rng.choice(options)
     n = s.given(qty, NUMBERS[qty], "quantity", "update_cart_item", "quantity")
-    s.say(
-        "{who}. Change the {a} in my basket[ to {n}] and take out the {b}.",
-        "{who} - lose the {b}, and a different number of {a}[: {n}].",
-        "{who}. Two fixes to my food basket: no {b}, and the {a}[ should be {n}].",
-        who=who(s, c),
+    found = asks(
+        s,
+        c,
+        "{me}. Change the {a} in my basket[ to {n}] and take out the {b}.",
+        "{me} - lose the {b}, and a different number of {a}[: {n}].",
+        "{me}. Two fixes to my food basket: no {b}, and the {a}[ should be {n}].",
         a=keep["name"],
         b=drop["name"],
         n=n,
     )
-    found = find_me(s, c)
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=keep["item_id"], quantity=qty)
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=drop["item_id"], quantity=0)
