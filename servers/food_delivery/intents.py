@@ -277,3 +277,92 @@ def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: str, **
     s.asked(tool, **arguments)
     s.say(*phrasings, **slots)
     s.call(tool, **arguments)
+
+
+def then(s: Scene, chance: float, phrasings: Sequence[str], tool: str, **arguments: Any) -> bool:
+    """An optional next turn: where the dialogue has room, at ``chance``, one of ``phrasings`` and the call."""
+    if not s.room() or s.rng.random() >= chance:
+        return False
+    s.say(*phrasings)
+    s.call(tool, **arguments)
+    return True
+
+
+# What a customer asks again after an action: shared by the openers' next turns and the follow-ups ---------------
+
+BASKET_NOW = (
+    "What's that come to with fees?",
+    "How much is the basket now, all in?",
+    "What's my total so far?",
+    "What's the total now?",
+    "And what does it come to now?",
+    "So where does that leave the bill?",
+    "{What does that come to|How much is it this time}?",
+    "And the total with fees?",
+    "{Can you|Could you} {tell me|read me} the {total|bill} {with|including} {fees|delivery}?",
+    "If I {ordered|sent it off} {now|right now}, what would I pay?",
+)
+CODE_DONE = ("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
+WHEN_HERE = (
+    "When will it be here?",
+    "How long is the wait?",
+    "What time should I expect the food?",
+    "How long until the food arrives?",
+    "Where's that order at now?",
+    "Who's bringing it, and when?",
+    "{Any idea|Do you know} when {it'll arrive|the food will show up}?",
+    "{How far along|Where} is it {now|at the moment} - {cooking|on the road} yet?",
+    "{Roughly|About} what time {will|should} the courier {get here|arrive}?",
+)
+RECAP = (
+    "What was in that order again, and what did it cost?",
+    "Show me that order's items and total.",
+    "Remind me, what was in that order?",
+    "What did I get in that one again?",
+    "And what did it cost me?",
+    "{Could you|Can you} {go over|read back} what I {got|ordered} {there|in that one}?",
+    "What {exactly|all} was in it, and {the total|how much I paid}?",
+    "{Remind me|Tell me} the items and the {bill|total} for that order.",
+)
+CALL_THEM = (
+    "What's the restaurant's phone number? I'd like to call them.",
+    "How can I reach the restaurant?",
+    "Give me their number, I'll ring them myself.",
+    "How do I reach the restaurant for that order?",
+    "Give me the number of the place that's cooking it.",
+    "Which restaurant is it from again, and how do I call them?",
+    "{Can I|Could I} {call|phone} the {kitchen|restaurant} {directly|myself}? What's the number?",
+    "I'd {like|rather} {talk to|speak to} the restaurant. How do I {get hold of|contact} them?",
+)
+GIVE_UP = (
+    "Forget it, it's taking forever. Call it off.",
+    "That's too slow - I don't want it anymore.",
+    "I can't wait that long, please call the whole thing off.",
+    "{Honestly|Sorry}, {that's|this is} {way|far} too long. {Cancel|Stop} it.",
+    "{Never mind|Forget it} then, I'll {cook|eat} something {at home|else}. Call it off.",
+    "{I'm done waiting|I've waited enough}; call the order off, please.",
+)
+CODES_AT = (
+    "Does {name} have any deals going?",
+    "Any discount codes I can use at {name}?",
+    "What promos work at {name} right now?",
+    "Are there deals running for {name}?",
+    "Is there a promo that works at {name}?",
+    "{Can I|Could I} {save|get} a {bit|little} {off|money} at {name}{| somehow}?",
+    "{Do you have|Got} any {codes|coupons} for {name}?",
+    "Before I order from {name}: {any|are there} {discounts|offers} {going|on}?",
+    "I'd {like|love} a deal on {name} - {anything|something} running?",
+)
+ABOUT_THEM = (
+    "Is {name} open right now?",
+    "What's the minimum order at {name}, and the delivery fee?",
+    "When does {name} close tonight?",
+    "What's their phone number?",
+    "How long do they usually take to cook?",
+    "And are they open now? What are their hours?",
+    "When are they open today?",
+    "Are they taking orders at the moment?",
+    "{Can|Could} you {check|look up} {name}'s {hours|opening hours} for me?",
+    "{How much|What} do they charge {for delivery|to deliver}, and {is there|what's} a minimum?",
+    "{Tell me|Remind me} {how|what} {to reach|number to call for} {name}.",
+)

@@ -6,8 +6,11 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
 from servers.food_delivery.intents import (
+    CALL_THEM,
     COMMENTS,
     CUSTOMER,
+    GIVE_UP,
+    RECAP,
     asks,
     find_me,
     find_restaurant,
@@ -16,6 +19,7 @@ from servers.food_delivery.intents import (
     latest,
     me,
     stars_text,
+    then,
     two_scores,
 )
 from servers.food_delivery.tools import food
@@ -47,18 +51,10 @@ def where_is_my_food(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.3:
         return
     if o["status"] in ("placed", "accepted") and s.rng.random() < 0.5:
-        s.say(
-            "Forget it, it's taking forever. Call it off.",
-            "That's too slow - I don't want it anymore.",
-            "I can't wait that long, please call the whole thing off.",
-        )
+        s.say(*GIVE_UP)
         s.call("cancel_order", order_id=o["order_id"], reason="taking too long")
     else:
-        s.say(
-            "What's the restaurant's phone number? I'd like to call them.",
-            "How can I reach the restaurant?",
-            "Give me their number, I'll ring them myself.",
-        )
+        s.say(*CALL_THEM)
         s.call("get_restaurant", restaurant_id=o["restaurant_id"])
 
 
@@ -239,9 +235,7 @@ def rate_by_number(s: Scene) -> None:
     )
     s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
     focus_order(s, o["order_id"])
-    if s.room(1, 1):
-        s.say("Remind me, what was in that order?", "What did I get in that one again?", "And what did it cost me?")
-        s.call("track_order", order_id=o["order_id"])
+    then(s, 1.0, RECAP, "track_order", order_id=o["order_id"])
 
 
 @food.intent(covers=("search_customers", "get_customer", "list_orders"), follows=True)

@@ -6,6 +6,8 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, money
 from servers.food_delivery.intents import (
+    ABOUT_THEM,
+    CODES_AT,
     MEALS,
     as_customer,
     find_as_said,
@@ -68,22 +70,13 @@ def any_deals(s: Scene) -> None:
     r = s.pick("SELECT * FROM restaurants")
     as_customer(s, r["city"])
     where = place(s, r)
-    s.say(
-        "Does {where} have any deals going?",
-        "Any discount codes I can use at {where}?",
-        "What promos work at {where} right now?",
-        where=where,
-    )
+    s.say(*CODES_AT, name=where)
     rid = find_as_said(s, r, where)
     s.call("list_promo_codes", restaurant_id=rid)
     focus(s, rid)
     if s.rng.random() < 0.4:
         return
-    s.say(
-        "And are they open now? What are their hours?",
-        "When are they open today?",
-        "Are they taking orders at the moment?",
-    )
+    s.say(*ABOUT_THEM, name=r["name"])
     s.call("get_restaurant", restaurant_id=rid)
 
 

@@ -9,14 +9,20 @@ An earlier turn leaves the restaurant it ended on in ``s.memory["restaurant"]`` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, clock, unique_best
+from hub.kit.intent import Scene, Skip, clock, register, unique_best
 from servers.food_delivery.intents import (
+    ABOUT_THEM,
+    CALL_THEM,
+    CODES_AT,
     MEALS,
     NOTES,
     NUMBERS,
+    RECAP,
     SENDABLE,
+    WHEN_HERE,
     ask_once,
     asks,
     cart,
@@ -35,22 +41,29 @@ from servers.food_delivery.intents import (
 )
 from servers.food_delivery.tools import food
 
-
-@food.intent(covers=("get_restaurant",), follows=True, opens=False)
-def are_they_open(s: Scene) -> None:
-    """The customer asks about the restaurant: open now, hours, minimum order, fees, phone."""
-    r = the_restaurant(s)
-    ask_once(
-        s,
+ABOUT_THE_PLACE = (  # one turn, one read of the restaurant the dialogue is about: name, what it is, the read, phrasings
+    (
+        "are_they_open",
+        "The customer asks about the restaurant: open now, hours, minimum order, fees, phone.",
         "get_restaurant",
-        {"restaurant_id": r["restaurant_id"]},
-        "Is {name} open right now?",
-        "What's the minimum order at {name}, and the delivery fee?",
-        "When does {name} close tonight?",
-        "What's their phone number?",
-        "How long do they usually take to cook?",
-        name=r["name"],
-    )
+        ABOUT_THEM,
+    ),
+    ("any_codes_there", "The customer asks which discount codes work at the restaurant.", "list_promo_codes", CODES_AT),
+)
+
+
+def about_the_place(name: str, doc: str, tool: str, phrasings: tuple[str, ...]) -> Callable[[Scene], None]:
+    def follow_up(s: Scene) -> None:
+        r = the_restaurant(s)
+        ask_once(s, tool, {"restaurant_id": r["restaurant_id"]}, *phrasings, name=r["name"])
+
+    follow_up.__name__ = follow_up.__qualname__ = name
+    follow_up.__doc__ = doc
+    return follow_up
+
+
+for _name, _doc, _tool, _phrasings in ABOUT_THE_PLACE:
+    register(food, about_the_place(_name, _doc, _tool, _phrasings), (_tool,), 1.0, follows=True, opens=False)
 
 
 @food.intent(covers=("get_menu",), follows=True, opens=False)
@@ -74,21 +87,6 @@ def whats_on_the_menu(s: Scene) -> None:
     if any(c.tool == "get_menu" and c.arguments == args for c in s.calls):
         raise Skip("that menu was read already")
     s.call("get_menu", **args)
-
-
-@food.intent(covers=("list_promo_codes",), follows=True, opens=False)
-def any_codes_there(s: Scene) -> None:
-    """The customer asks which discount codes work at the restaurant."""
-    r = the_restaurant(s)
-    ask_once(
-        s,
-        "list_promo_codes",
-        {"restaurant_id": r["restaurant_id"]},
-        "Any discount codes I can use at {name}?",
-        "Are there deals running for {name}?",
-        "Is there a promo that works at {name}?",
-        name=r["name"],
-    )
 
 
 @food.intent(covers=("search_customers", "list_orders"), follows=True, opens=False)
@@ -242,15 +240,7 @@ def when_does_it_come(s: Scene) -> None:
     o = the_order(s)
     if ran_last(s, "track_order", order_id=o["order_id"]):
         raise Skip("just tracked")
-    if o["status"] in ("delivered", "cancelled"):
-        s.say("What was in that order again, and what did it cost?", "Show me that order's items and total.")
-    else:
-        s.say(
-            "When will it get here?",
-            "How long until the food arrives?",
-            "Where's that order at now?",
-            "Who's bringing it, and when?",
-        )
+    s.say(*(RECAP if o["status"] in ("delivered", "cancelled") else WHEN_HERE))
     s.call("track_order", order_id=o["order_id"])
 
 
@@ -332,10 +322,6 @@ def call_the_kitchen(s: Scene) -> None:
         raise Skip("the restaurant was looked up")
     if not any(c.tool in ("track_order", "list_orders", "place_order") for c in s.calls):
         raise Skip("the agent has not seen the order's restaurant")
-    s.say(
-        "How do I reach the restaurant for that order?",
-        "Give me the number of the place that's cooking it.",
-        "Which restaurant is it from again, and how do I call them?",
-    )
+    s.say(*CALL_THEM)
     s.call("get_restaurant", restaurant_id=o["restaurant_id"])
     focus(s, o["restaurant_id"])

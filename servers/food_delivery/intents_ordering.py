@@ -6,10 +6,13 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, clock
 from servers.food_delivery.intents import (
+    BASKET_NOW,
+    CODE_DONE,
     NOTES,
     NUMBERS,
     SENDABLE,
     SUBTOTAL,
+    WHEN_HERE,
     _open_now,
     asks,
     cart,
@@ -22,6 +25,7 @@ from servers.food_delivery.intents import (
     promo_fits,
     restaurant,
     start_time,
+    then,
     too_far,
 )
 from servers.food_delivery.tools import food
@@ -61,9 +65,7 @@ def craving(s: Scene) -> None:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
     focus(s, rid)
-    if s.room() and s.rng.random() < 0.6:
-        s.say("What's that come to with fees?", "How much is the basket now, all in?", "What's my total so far?")
-        s.call("view_cart", customer_id=found["customer_id"])
+    then(s, 0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "view_cart", "place_order", "track_order"), weight=1.5, follows=True)
@@ -101,9 +103,7 @@ def send_it_over(s: Scene) -> None:
         args["scheduled_for"] = start.strftime("%Y-%m-%dT%H:%M")
     placed = s.call("place_order", **args)
     focus_order(s, placed["order_id"])
-    if s.room() and s.rng.random() < 0.6:
-        s.say("When will it be here?", "How long is the wait?", "What time should I expect the food?")
-        s.call("track_order", order_id=placed["order_id"])
+    then(s, 0.6, WHEN_HERE, "track_order", order_id=placed["order_id"])
 
 
 @food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), weight=2.0, follows=True)
@@ -123,9 +123,7 @@ def promo_from_email(s: Scene) -> None:
         code=given,
     )
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
-    if s.room() and s.rng.random() < 0.6:
-        s.say("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
-        s.call("view_cart", customer_id=found["customer_id"])
+    then(s, 0.6, (*CODE_DONE, *BASKET_NOW), "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=2.0, follows=True)
@@ -168,9 +166,7 @@ def fix_basket(s: Scene) -> None:
     )
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=line["item_id"], quantity=qty)
-    if s.room() and s.rng.random() < 0.6:
-        s.say("What's the total now?", "And what does it come to now?", "So where does that leave the bill?")
-        s.call("view_cart", customer_id=found["customer_id"])
+    then(s, 0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "list_orders", "track_order", "add_to_cart", "view_cart"))
@@ -214,7 +210,7 @@ def same_as_last_time(s: Scene) -> None:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
     focus(s, last["restaurant_id"])
-    s.say("What does that come to?", "And the total with fees?", "How much is it this time?")
+    s.say(*BASKET_NOW)
     s.call("view_cart", customer_id=found["customer_id"])
 
 
