@@ -64,9 +64,9 @@ def too_slow(s: Scene) -> None:
     o = s.pick("SELECT * FROM orders WHERE status IN ('placed', 'accepted', 'preparing')")
     s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
     s.say(
-        "How long until {n} gets here?",
-        "What's the wait on {n}?",
-        "The app says {n} - when does it arrive?",
+        "How long until {n} {gets here|arrives}?",
+        "What's the {wait|hold-up} on {n}{| now}?",
+        "The app says {n} - when does it {arrive|get here}?",
         n=o["order_id"],
     )
     got = s.call("track_order", order_id=o["order_id"])
@@ -78,7 +78,7 @@ def too_slow(s: Scene) -> None:
             "changed my mind": "Actually, I changed my mind - call it off.",
             "ordered by mistake": "Hm, I ordered that by mistake anyway. Please call it off.",
         }[why],
-        "Forget it then, I don't want it anymore.",
+        "{Forget it|Never mind} then, I don't want it {anymore|now}.",
     )
     s.call("cancel_order", order_id=o["order_id"], reason=why)
     focus_order(s, o["order_id"])
@@ -101,9 +101,9 @@ def call_it_off_now(s: Scene) -> None:
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
     focus_order(s, o["order_id"])
     s.say(
-        "How much do I get back, and is it really stopped?",
-        "Confirm it's off and tell me the refund.",
-        "Is it stopped? What's refunded?",
+        "How much {do I get back|is refunded}, and is it really {stopped|cancelled}?",
+        "{Confirm|Check} it's {off|cancelled} and tell me the refund{| amount}.",
+        "Is it {stopped|off}? What's {refunded|coming back to me}?",
     )
     s.call("track_order", order_id=o["order_id"])
 
@@ -248,6 +248,9 @@ def my_history(s: Scene) -> None:
         s.say(
             "By the way, which address do you have for me, and what were my last {n} orders?",
             "Also, what's the address on my account? And show me my {n} latest orders.",
+            "{Quick question|One more thing}: is my address {still right|up to date}? And my last {n} orders?",
+            "{Can you|Could you} {check|confirm} my delivery address and {list|show} my {n} {latest|newest} orders?",
+            "Where do my orders {go|get delivered}, and {what were|which were} my {n} most recent ones?",
             n=n,
         )
         found = find_me(s, c)
@@ -263,7 +266,15 @@ def my_history(s: Scene) -> None:
         minimal=["{me}. What do you have on file for me?"],
     )
     s.call("get_customer", customer_id=found["customer_id"])
-    s.say("And what were my last {n} orders?", "Show me my {n} most recent orders.", "What have I ordered lately?", n=n)
+    s.say(
+        "And what were my last {n} orders?",
+        "Show me my {n} most recent orders.",
+        "What have I ordered lately?",
+        "{Remind me|Tell me} what I {ordered|got} the last {n} times.",
+        "{Can I see|Could you list} my {n} {latest|newest} orders?",
+        "What did I {order|get} {recently|lately}? The last {n} will do.",
+        n=n,
+    )
     latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
 
 
@@ -278,6 +289,9 @@ def whats_in_order(s: Scene) -> None:
         "What was in order {n}, and what did I pay?",
         "My receipt says {n}. What did I get?",
         "Can you pull up {n}? I want to check the items.",
+        "{I'm looking at|I've got} {n} {on my receipt|in the app} - {what was in it|which dishes were in it}?",
+        "{Could you|Can you} {check|look up} {n} for me? {What did it cost|How much was it}, and what came?",
+        "{Order|Receipt} {n}: {what did I order|what's on it}, and {the total|what I paid}?",
         n=o["order_id"],
     )
     s.call("track_order", order_id=o["order_id"])

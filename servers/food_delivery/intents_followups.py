@@ -75,15 +75,41 @@ def whats_on_the_menu(s: Scene) -> None:
     if how == "course":
         meal = s.rng.choice(list(MEALS))
         args["category"] = meal
-        s.say("What {m} do they have?", "Show me {name}'s {m}.", m=MEALS[meal], name=r["name"])
+        s.say(
+            "What {m} do they have?",
+            "Show me {name}'s {m}.",
+            "{Which|What} {m} {are there|can I get} at {name}?",
+            "I'm {after|looking for} {m} - what's {on offer|on the menu} there?",
+            m=MEALS[meal],
+            name=r["name"],
+        )
     elif how == "veggie":
         args["vegetarian_only"] = True
-        s.say("Anything vegetarian at {name}?", "What can a vegetarian eat there?", name=r["name"])
+        s.say(
+            "Anything vegetarian at {name}?",
+            "What can a vegetarian eat there?",
+            "{I don't eat meat|I'm vegetarian} - {what can I have|what works for me} at {name}?",
+            "{Show me|List} the {meat-free|veggie} {dishes|options} there.",
+            name=r["name"],
+        )
     elif how == "now":
         args["available_only"] = True
-        s.say("What can I actually order from {name} right now?", "Which dishes aren't sold out there?", name=r["name"])
+        s.say(
+            "What can I actually order from {name} right now?",
+            "Which dishes aren't sold out there?",
+            "{What's|Which dishes are} still {available|on} at {name} {now|tonight}?",
+            "Is anything sold out at {name}? {Show me|Tell me} what I can still get.",
+            name=r["name"],
+        )
     else:
-        s.say("What's on {name}'s menu?", "What do they serve?", "Let me see their menu.", name=r["name"])
+        s.say(
+            "What's on {name}'s menu?",
+            "What do they serve?",
+            "Let me see their menu.",
+            "{What kind of|What sort of} food does {name} have?",
+            "{Could|Can} you {read me|show me} {what they've got|the menu there}?",
+            name=r["name"],
+        )
     if any(c.tool == "get_menu" and c.arguments == args for c in s.calls):
         raise Skip("that menu was read already")
     s.call("get_menu", **args)
@@ -244,6 +270,28 @@ def when_does_it_come(s: Scene) -> None:
     s.call("track_order", order_id=o["order_id"])
 
 
+BECAUSE = {
+    "changed my mind": (
+        "Actually, I changed my mind. Call it off.",
+        "{Hmm|Wait}, I've changed my mind - {cancel|stop} that order{|, please}.",
+    ),
+    "ordered by mistake": (
+        "Oops, I ordered that by mistake. Call it off, please.",
+        "{That one|That order} was a mistake, I {tapped|clicked} the wrong thing. {Cancel|Stop} it{|, please}.",
+    ),
+    "taking too long": (
+        "That's taking too long, forget it.",
+        "{It's|This is} taking {ages|forever}; {cancel|stop} it, I'll eat {something else|elsewhere}.",
+    ),
+}
+SCRAP = (
+    "Hmm, scrap that order after all.",
+    "{Actually|On second thought}, call that order off after all.",
+    "{Forget|Drop} that order{|, please} - I don't want it {anymore|now}.",
+    "Can you still {stop|cancel} that order?",
+)
+
+
 @food.intent(covers=("cancel_order",), follows=True, opens=False)
 def never_mind(s: Scene) -> None:
     """The customer calls the order off after all."""
@@ -251,19 +299,10 @@ def never_mind(s: Scene) -> None:
     customer_of_order(s, o)
     if o["status"] not in ("placed", "accepted", "preparing"):
         raise Skip("it can no longer be called off")
-    why = s.rng.choice(("changed my mind", "ordered by mistake", "taking too long"))
-    s.say(
-        {
-            "changed my mind": "Actually, I changed my mind. Call it off.",
-            "ordered by mistake": "Oops, I ordered that by mistake. Call it off, please.",
-            "taking too long": "That's taking too long, forget it.",
-        }[why],
-        "Hmm, scrap that order after all.",
-    )
-    args: dict[str, Any] = {"order_id": o["order_id"]}
-    if s.turns[-1].phrasing != "Hmm, scrap that order after all.":
-        args["reason"] = why
-    s.call("cancel_order", **args)
+    why = s.rng.choice(list(BECAUSE))
+    stated = s.rng.random() < 0.5  # a reason only where the turn gives one
+    s.say(*(BECAUSE[why] if stated else SCRAP))
+    s.call("cancel_order", order_id=o["order_id"], **({"reason": why} if stated else {}))
 
 
 @food.intent(covers=("search_customers", "get_customer"), follows=True, opens=False)
@@ -278,6 +317,9 @@ def where_do_you_deliver(s: Scene) -> None:
         "{me}. Which address will it go to?",
         "{me} - what address do you have for me? Anything else of mine on the way?",
         "{me}. Do I have other orders open right now?",
+        "{me}. {Where|To which address} {are you sending|will you deliver} it?",
+        "{me} - {is my address still|do you still have my address as} the right one? {Anything|Something} else coming?",
+        "{me}. {Remind me|Tell me} my {delivery address|address on file}{| and what's still open}.",
     )
     s.call("get_customer", customer_id=found["customer_id"])
 
@@ -288,12 +330,28 @@ def anything_else_coming(s: Scene) -> None:
     c = me(s)
     status = s.rng.choice(("out_for_delivery", "placed", "cancelled", "delivered"))
     words = {
-        "out_for_delivery": "Which of my orders are out on the road right now?",
-        "placed": "Any orders of mine the restaurant hasn't taken yet?",
-        "cancelled": "Which of my orders got cancelled?",
-        "delivered": "List the orders that actually reached me.",
+        "out_for_delivery": (
+            "Which of my orders are out on the road right now?",
+            "{Is|Are} any of my {orders|deliveries} {with a courier|on the way} {now|at the moment}?",
+            "What of mine is {being driven over|out for delivery} {right now|as we speak}?",
+        ),
+        "placed": (
+            "Any orders of mine the restaurant hasn't taken yet?",
+            "{Which|What} orders {are still waiting|haven't been accepted} {at the restaurant|by the kitchen}?",
+            "Did the {restaurants|kitchens} {pick up|confirm} all my orders, or {are|is} {some|one} still waiting?",
+        ),
+        "cancelled": (
+            "Which of my orders got cancelled?",
+            "{Show me|List} {the|my} orders that {were called off|got cancelled}.",
+            "Have any of my orders been {cancelled|called off}{| lately}?",
+        ),
+        "delivered": (
+            "List the orders that actually reached me.",
+            "{Which|What} orders {did I actually get|made it to me}?",
+            "{Show me|Tell me} my {delivered|completed} orders{|, please}.",
+        ),
     }
-    found = asks(s, c, "{me}. " + words[status])
+    found = asks(s, c, *("{me}. " + w for w in words[status]))
     s.call("list_orders", customer_id=found["customer_id"], status=status)
 
 
@@ -308,6 +366,9 @@ def score_it(s: Scene) -> None:
     s.say(
         "Let me rate that one: {f} stars for the food, {d} for the delivery.",
         "I'd give that order {f} out of 5 for the food and {d} for the courier.",
+        "{Rate|Score} it for me: food {f} {stars|out of 5}, delivery {d}.",
+        "{Food|The meal} was a {f}, the {courier|delivery} a {d} - {put that down|log that}, please.",
+        "{Can I|Let me} {leave|give} a rating? {f} for the food and {d} for the delivery.",
         f=food_stars,
         d=ride,
     )
