@@ -6,8 +6,6 @@ from it while you're at it", "what email do you have for me?"). Each reads what 
 
 from __future__ import annotations
 
-from typing import Any
-
 from hub.kit.intent import Ref, Scene, Skip, money
 from servers.banking.intents import (
     ACCOUNTS,
@@ -19,40 +17,94 @@ from servers.banking.intents import (
     amount_of,
     ask_for,
     current_account,
-    my_accounts,
     payee_ref,
+    reach_account,
+    seen,
+    the_customer,
 )
 from servers.banking.tools import banking
 
 
-def seen(s: Scene, tool: str, listed: str, key: str, value: Any) -> bool:
-    """Whether an earlier read of the dialogue listed the row (the agent holds its id and knows what it is)."""
-    for c in s.calls:
-        if c.tool == tool and isinstance(c.result, dict):
-            if any(isinstance(r, dict) and r.get(key) == value for r in c.result.get(listed) or ()):
-                return True
-    return False
-
-
-def reach_account(s: Scene, acc: dict[str, Any]) -> str:
-    """The id of one of the customer's accounts: known when an earlier turn listed or read it, else read off
-    their account list now."""
-    aid = acc["account_id"]
-    known = seen(s, "list_accounts", "accounts", "account_id", aid) or any(
-        c.tool in ("get_account", "open_account") and c.result.get("account_id") == aid for c in s.calls
+@banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)
+def balance_now(s: Scene) -> None:
+    """The customer asks what the account they just used holds now."""
+    acc = current_account(s)
+    s.asked("get_account", account_id=acc["account_id"])
+    moved = any(c.kind == "write" for c in s.calls)
+    s.say(
+        *(
+            (
+                "So what's left in {what}?",
+                "What does {what} show now?",
+                "And what's the balance of {what} at this point?",
+            )
+            if moved
+            else ("And what's the balance on {what}?", "How much is in {what}?", "What does {what} hold right now?")
+        ),
+        what=acc_ref(s, acc),
     )
-    if known:
-        return str(aid)
-    if not any(a["account_id"] == aid for a in my_accounts(s, acc["customer_id"])):
-        raise Skip("the account is not on the customer's first page")
-    return str(aid)
+    s.call("get_account", account_id=acc["account_id"])
 
 
-def the_customer(s: Scene) -> dict[str, Any]:
+@banking.intent(covers=("list_transactions",), follows=True, opens=False, weight=1.5)
+def latest_on_statement(s: Scene) -> None:
+    """The customer asks for the newest lines on the account's statement."""
+    acc = current_account(s)
+    n = s.rng.choice((3, 5, 10))
+    kind, words = s.rng.choice(((None, "entries"), ("card_payment", "card purchases"), ("deposit", "deposits")))
+    s.say(
+        "Show me the last {n} {w} on {what}.",
+        "What are the {n} most recent {w} on {what}?",
+        "Read me the latest {n} {w} from {what}.",
+        n=n,
+        w=words,
+        what=acc_ref(s, acc),
+    )
+    s.call("list_transactions", account_id=acc["account_id"], limit=n, **({"kind": kind} if kind else {}))
+
+
+@banking.intent(covers=("list_cards",), follows=True, opens=False)
+def cards_on_account(s: Scene) -> None:
+    """The customer asks which cards are linked to the account."""
+    acc = current_account(s, "type != 'savings'")
+    s.asked("list_cards", account_id=acc["account_id"])
+    s.say(
+        "Which cards are linked to {what}?",
+        "What cards do I have on {what}?",
+        "Are any cards still working on {what}?",
+        what=acc_ref(s, acc),
+    )
+    s.call("list_cards", account_id=acc["account_id"])
+
+
+@banking.intent(covers=("list_accounts",), follows=True, opens=False)
+def my_other_accounts(s: Scene) -> None:
+    """The customer asks what else they hold (or which of their accounts are active)."""
     c = s.memory.get("customer")
-    if not c:
-        raise Skip("no customer in the dialogue yet")
-    return dict(c)
+    if not c or any(k.startswith(f"accounts:{c['customer_id']}:") for k in s.memory):
+        raise Skip("no customer, or their accounts are listed already")
+    status = s.rng.choice((None, "active"))
+    s.say(
+        "What other accounts do I have with you?" if status is None else "Which of my accounts are still usable?",
+        "Remind me what I hold here." if status is None else "Which of mine are open and active?",
+    )
+    s.call("list_accounts", customer_id=c["customer_id"], **({"status": status} if status else {}))
+
+
+@banking.intent(covers=("list_payees",), follows=True, opens=False, weight=0.7)
+def who_can_i_pay(s: Scene) -> None:
+    """The customer asks who is on their list of saved recipients."""
+    c = s.memory.get("customer")
+    if not c or not s.rows("SELECT 1 FROM payees WHERE customer_id = ?", c["customer_id"]):
+        raise Skip("no customer with payees in the dialogue yet")
+    ask_for(
+        s,
+        "list_payees",
+        {"customer_id": c["customer_id"]},
+        "While you're at it, who do I have saved to send money to?",
+        "And who's on my list of recipients?",
+        "Remind me who I can pay online.",
+    )
 
 
 @banking.intent(covers=("list_accounts", "transfer_funds"), follows=True, opens=False, weight=1.5)
