@@ -6,7 +6,10 @@ from it while you're at it", "what email do you have for me?"). Each reads what 
 
 from __future__ import annotations
 
-from hub.kit.intent import Ref, Scene, Skip, money
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hub.kit.intent import Ref, Scene, Skip, money, register
 from servers.banking.intents import (
     ACCOUNTS,
     NOTES_IN,
@@ -25,6 +28,97 @@ from servers.banking.intents import (
 from servers.banking.tools import banking
 
 
+@dataclass(frozen=True)
+class Again:
+    """A follow-up of one turn and one read of what the dialogue is about: the ``account`` an earlier turn used
+    (that fits ``where``) or the ``customer`` (with a row of ``needs`` on their id); asked once per dialogue."""
+
+    name: str
+    doc: str
+    tool: str
+    about: str
+    phrasings: tuple[str, ...]
+    where: str = "1=1"
+    needs: str = ""
+    weight: float = 1.0
+
+
+AGAIN = (
+    Again(
+        "cards_on_account",
+        "The customer asks which cards are linked to the account.",
+        "list_cards",
+        "account",
+        (
+            "Which cards are linked to {what}?",
+            "What cards do I have on {what}?",
+            "Are any cards still working on {what}?",
+            "{Which|What} {cards|debit cards} {go with|belong to} {what}?",
+            "{Remind me|Tell me} which cards {are attached to|hang off} {what}{|, and if they work}.",
+            "How many cards {are there|do I have} on {what}, and are they {active|working}?",
+            "Is the card for {what} still {active|good}, or did I lock it?",
+            "{Could you|Can you} {check|look at} the cards on {what} for me?",
+        ),
+        where="type != 'savings'",
+    ),
+    Again(
+        "who_can_i_pay",
+        "The customer asks who is on their list of saved recipients.",
+        "list_payees",
+        "customer",
+        (
+            "While you're at it, who do I have saved to send money to?",
+            "And who's on my list of recipients?",
+            "Remind me who I can pay online.",
+            "{Which|What} {people|recipients} have I {set up|saved} for payments?",
+            "Who {can I send money to|am I able to pay} {without adding them first|straight away}?",
+            "{Read me|Show me} my saved {payees|recipients}{|, please}.",
+            "Is my {landlord|dentist|sister} on my list of people I pay? {Show me|Tell me} who's there.",
+            "{Can you|Could you} list everyone I've {saved|set up} to pay?",
+        ),
+        needs="SELECT 1 FROM payees WHERE customer_id = ?",
+        weight=0.7,
+    ),
+    Again(
+        "details_on_file",
+        "The customer asks what contact details the bank has for them.",
+        "get_customer",
+        "customer",
+        (
+            "What phone number and address do you have for me, by the way?",
+            "Can you read me my contact details on file?",
+            "Is my address on file still the old one?",
+            "{By the way|Also}, {which|what} {email|phone number} do you have for me?",
+            "{Could you|Can you} {check|confirm} my details on file? I {moved|changed numbers} recently.",
+            "{Where|To which address} do you send my {statements|letters}?",
+            "{Remind me|Tell me} what contact info is on my profile.",
+            "Do you still have my {old|current} address? What does my file say?",
+        ),
+        weight=0.8,
+    ),
+)
+
+
+def _again(row: Again) -> Callable[[Scene], None]:
+    def follow_up(s: Scene) -> None:
+        if row.about == "account":
+            acc = current_account(s, row.where)
+            ask_for(s, row.tool, {"account_id": acc["account_id"]}, *row.phrasings, what=acc_ref(s, acc))
+            return
+        c = the_customer(s)
+        if row.needs and not s.rows(row.needs, c["customer_id"]):
+            raise Skip(f"the customer does not fit {row.name}")
+        ask_for(s, row.tool, {"customer_id": c["customer_id"]}, *row.phrasings)
+
+    follow_up.__name__ = follow_up.__qualname__ = row.name
+    follow_up.__doc__ = row.doc
+    return follow_up
+
+
+for _row in AGAIN:
+    register(banking, _again(_row), (_row.tool,), _row.weight, follows=True, opens=False)
+
+
 @banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)
 def balance_now(s: Scene) -> None:
     """The customer asks what the account they just used holds now."""
@@ -37,9 +131,19 @@ def balance_now(s: Scene) -> None:
                 "So what's left in {what}?",
                 "What does {what} show now?",
                 "And what's the balance of {what} at this point?",
+                "{How much|What} {is left|remains} in {what} {now|after that}?",
+                "{Can you|Could you} {check|read me} the balance on {what} {now|again}?",
+                "Where does that leave {what}?",
             )
             if moved
-            else ("And what's the balance on {what}?", "How much is in {what}?", "What does {what} hold right now?")
+            else (
+                "And what's the balance on {what}?",
+                "How much is in {what}?",
+                "What does {what} hold right now?",
+                "{Can you|Could you} {check|tell me} what's in {what}?",
+                "{What's|How's} {what} {looking|doing} {today|at the moment}?",
+                "Is there {enough|much} money in {what} right now?",
+            )
         ),
         what=acc_ref(s, acc),
     )
@@ -56,25 +160,14 @@ def latest_on_statement(s: Scene) -> None:
         "Show me the last {n} {w} on {what}.",
         "What are the {n} most recent {w} on {what}?",
         "Read me the latest {n} {w} from {what}.",
+        "{Can I see|Could you pull up} the {n} {newest|latest} {w} on {what}?",
+        "I want to {check|go over} {what}: {the last|my last} {n} {w}, please.",
+        "{What|Which} were the last {n} {w} {on|in} {what}?",
         n=n,
         w=words,
         what=acc_ref(s, acc),
     )
     s.call("list_transactions", account_id=acc["account_id"], limit=n, **({"kind": kind} if kind else {}))
-
-
-@banking.intent(covers=("list_cards",), follows=True, opens=False)
-def cards_on_account(s: Scene) -> None:
-    """The customer asks which cards are linked to the account."""
-    acc = current_account(s, "type != 'savings'")
-    s.asked("list_cards", account_id=acc["account_id"])
-    s.say(
-        "Which cards are linked to {what}?",
-        "What cards do I have on {what}?",
-        "Are any cards still working on {what}?",
-        what=acc_ref(s, acc),
-    )
-    s.call("list_cards", account_id=acc["account_id"])
 
 
 @banking.intent(covers=("list_accounts",), follows=True, opens=False)
@@ -87,24 +180,14 @@ def my_other_accounts(s: Scene) -> None:
     s.say(
         "What other accounts do I have with you?" if status is None else "Which of my accounts are still usable?",
         "Remind me what I hold here." if status is None else "Which of mine are open and active?",
+        "{What|Which} accounts {do I have|are in my name}{| with you}?"
+        if status is None
+        else "{Which|What} accounts can I {still use|actually use} {now|today}?",
+        "{List|Show me} {all|} my accounts, {please|with balances}."
+        if status is None
+        else "{Are|Is} any of my accounts {frozen|blocked}? {Show me|List} the active ones.",
     )
     s.call("list_accounts", customer_id=c["customer_id"], **({"status": status} if status else {}))
-
-
-@banking.intent(covers=("list_payees",), follows=True, opens=False, weight=0.7)
-def who_can_i_pay(s: Scene) -> None:
-    """The customer asks who is on their list of saved recipients."""
-    c = s.memory.get("customer")
-    if not c or not s.rows("SELECT 1 FROM payees WHERE customer_id = ?", c["customer_id"]):
-        raise Skip("no customer with payees in the dialogue yet")
-    ask_for(
-        s,
-        "list_payees",
-        {"customer_id": c["customer_id"]},
-        "While you're at it, who do I have saved to send money to?",
-        "And who's on my list of recipients?",
-        "Remind me who I can pay online.",
-    )
 
 
 @banking.intent(covers=("list_accounts", "transfer_funds"), follows=True, opens=False, weight=1.5)
@@ -124,6 +207,8 @@ def top_up_from_other(s: Scene) -> None:
             "Also move {much} from {other} into {what}.",
             "Top up {what} with {much} from {other} while you're at it.",
             "Then shift {much} over from {other} to {what}.",
+            "{Could you|Can you} {also|} {transfer|move} {much} {over |}from {other} {into|to} {what}?",
+            "And {what}? Put {much} in {there|it} from {other}.",
             much=money(amount),
             other=acc_ref(s, other),
             what=acc_ref(s, acc),
@@ -133,6 +218,8 @@ def top_up_from_other(s: Scene) -> None:
             "And send {much} from {what} across to {other}.",
             "Then move {much} from {what} into {other}.",
             "Put {much} from {what} into {other} too.",
+            "{Could you|Can you} {also|} {transfer|move} {much} out of {what} {into|to} {other}?",
+            "{Take|Pull} {much} {off|out of} {what} and {park|put} it in {other}.",
             much=money(amount),
             other=acc_ref(s, other),
             what=acc_ref(s, acc),
@@ -152,6 +239,9 @@ def pay_in_too(s: Scene) -> None:
         "I also have a {much} check to pay into {what}." + (f" Call it '{label}'." if label else ""),
         "Oh, and deposit {much} in {what} as well." + (f" It's the '{label}'." if label else ""),
         "Can you credit {much} to {what} too?" + (f" Note it as '{label}'." if label else ""),
+        "{There's|I've got} {much} {to bank|to pay in} {too|as well}: {into|put it in} {what}."
+        + (f" {{Label|Mark}} it '{label}'." if label else ""),
+        "{Please|Could you} {add|pay} {much} {into|to} {what}{| for me}?" + (f" It's '{label}'." if label else ""),
         much=money(amount),
         what=acc_ref(s, acc),
     )
@@ -168,6 +258,10 @@ def cash_from_it(s: Scene) -> None:
     s.say(
         "I'll also take {much} in cash from {what}." + (f" It's for '{label}'." if label else ""),
         "And let me have {much} out of {what} in cash." + (f" Label it '{label}'." if label else ""),
+        "{Could I|Can I} {also|} {get|withdraw} {much} {in cash|cash} from {what}?"
+        + (f" For '{label}'." if label else ""),
+        "{I need|I'll need} {much} {cash|in cash} {too|as well}, {taken|out} of {what}."
+        + (f" {{Label|Note}} it '{label}'." if label else ""),
         much=money(amount),
         what=acc_ref(s, acc),
     )
@@ -186,6 +280,9 @@ def pay_saved_from_it(s: Scene) -> None:
         "While you're at it, pay {name} {much} from {what}." + (f" Reference '{memo}'." if memo else ""),
         "Also send {much} to {name} out of {what}." + (f" Put '{memo}' on it." if memo else ""),
         "And {name} gets {much} from {what}." + (f" Memo: '{memo}'." if memo else ""),
+        "{Can you|Could you} {also|} {pay|send} {name} {much}{| for me} {from|out of} {what}?"
+        + (f" Note: '{memo}'." if memo else ""),
+        "I owe {name} {much}; {take|pay} it {from|out of} {what}{|, please}." + (f" Memo '{memo}'." if memo else ""),
         name=name,
         much=money(amount),
         what=acc_ref(s, acc),
@@ -224,6 +321,9 @@ def lock_card_on_it(s: Scene) -> None:
             "And lock {what}, I'm not using it for a while.",
             "Put a hold on {what} too, please.",
             "Also block {what}; I think my kid has it.",
+            "{Could you|Can you} {also|} {lock|block} {what}{| for now}?",
+            "I {don't trust|worry about} {what} - {pause|freeze} it, please.",
+            "{Lock|Block} {what} {as well|too}; I {can't find it|misplaced it}.",
             what=what,
         )
     else:
@@ -231,6 +331,8 @@ def lock_card_on_it(s: Scene) -> None:
             "Also turn {what} back on, I found it.",
             "And unlock {what}, please.",
             "{What} can work again, unlock it.",
+            "{Could you|Can you} {reactivate|unblock} {what}{| for me}?",
+            "I {found|have} {what} {again|back}; {switch|turn} it back on.",
             what=what,
             What=what[:1].upper() + what[1:],
         )
@@ -247,6 +349,9 @@ def freeze_it_for_now(s: Scene) -> None:
     s.say(
         "{why}, so freeze {what} until I say otherwise.",
         "One more thing: {why}. Please freeze {what} for now.",
+        "{Could you|Can you} {freeze|put a hold on} {what}{| for a while}? {why}.",
+        "{Please|I'd like you to} {freeze|block} {what}{| for now} - {why}.",
+        "{Also|And}, {why}; {lock down|freeze} {what} {until I'm back|till I tell you}.",
         why=words,
         what=acc_ref(s, acc),
     )
@@ -266,23 +371,12 @@ def open_one_more(s: Scene) -> None:
         "While I'm here, open a {kind} for me as well.",
         "I'd also like a {kind}. Can you set one up?",
         "And I don't have a {kind} yet, please open one.",
+        "{Could you|Can you} {also|} {open|set up} a {kind} {for me|in my name}?",
+        "{Time|It's time} I {got|had} a {kind} too - {open|start} one, please.",
+        "{Add|Open} a {kind} to my {profile|accounts}{|, please}.",
         kind=WORDS[kind],
     )
     s.call("open_account", customer_id=c["customer_id"], type=kind)
-
-
-@banking.intent(covers=("get_customer",), follows=True, opens=False, weight=0.8)
-def details_on_file(s: Scene) -> None:
-    """The customer asks what contact details the bank has for them."""
-    c = the_customer(s)
-    ask_for(
-        s,
-        "get_customer",
-        {"customer_id": c["customer_id"]},
-        "What phone number and address do you have for me, by the way?",
-        "Can you read me my contact details on file?",
-        "Is my address on file still the old one?",
-    )
 
 
 @banking.intent(covers=("add_payee",), follows=True, opens=False, weight=0.8)
@@ -297,6 +391,9 @@ def save_someone(s: Scene) -> None:
     s.say(
         "Also, save {role} as someone I can pay: {name}, {bank}, account {num}.",
         "One more: add {name} ({role}) at {bank}, account number {num}, to my recipients.",
+        "{Could you|Can you} {add|save} {role}, {name}, {to my payees|as a recipient}? {bank}, account {num}.",
+        "I {need|want} to {start paying|pay} {role} {from now on|regularly}: {name} at {bank}, account {num}.",
+        "{Set up|Save} {name} ({role}) for payments - {bank}, account number {num}.",
         role=role,
         name=name,
         bank=bank,

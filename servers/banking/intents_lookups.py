@@ -66,6 +66,9 @@ def recent_activity(s: Scene) -> None:
         "Just the ones since {when}, please.",
         "Only what's from {when} on?",
         "Narrow that to {when} onwards.",
+        "{Could you|Can you} {limit|cut} that to {when} {and later|onwards}?",
+        "{Only|Just} {since|from} {when}{|, please} - the older ones don't matter.",
+        "What came {through|in} {since|after} {when}?",
         when=day(since, s.now).removeprefix("on "),
     )
     s.call("list_transactions", **args, since=since)
@@ -93,6 +96,8 @@ def profile_and_balance(s: Scene) -> None:
         "What's the balance on the {kind}, and is there an overdraft on it?",
         "How much is in the {kind} right now?",
         "And the {kind}: what's it at, and is it in good standing?",
+        "{Could you|Can you} {check|look at} the {kind} {too|as well} - {balance|what's in it} and {overdraft|limits}?",
+        "{What's|How's} the {kind} {doing|looking}{| at the moment}?",
         kind=kind,
     )
     s.call("get_account", account_id=acc["account_id"])

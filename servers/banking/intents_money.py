@@ -58,6 +58,8 @@ def move_between_my_accounts(s: Scene) -> None:
         "What's the {kind} at now?",
         "And what does the {kind} show after that?",
         "How much is in the {kind} now?",
+        "{Can you|Could you} {check|confirm} the {kind} {balance|total} {now|after that}?",
+        "Did it {land|arrive}? What's the {kind} {showing|at}?",
         kind=WORDS[dst["type"]],
     )
     s.call("get_account", account_id=b)
@@ -110,6 +112,9 @@ def cash_in_or_out(s: Scene) -> None:
         "Show me the last few {k} on there.",
         "Can I see the recent {k} on that account?",
         "List the latest {k} there so I can check it.",
+        "{Could you|Can you} {pull up|read me} the {last|most recent} {k} {there|on it}?",
+        "I want to {check|make sure} it {went through|shows up}: {what are|show me} the latest {k}?",
+        "{Which|What} {k} {went through|were made} on that account {lately|recently}?",
         k="withdrawals" if out else "deposits",
     )
     s.call("list_transactions", account_id=aid, kind="withdrawal" if out else "deposit", limit=5)
@@ -145,6 +150,9 @@ def pay_someone_saved(s: Scene) -> None:
         "Send {much} to {name} from {what}.",
         "OK, pay {name} {much} out of {what}.",
         "Right, {name} gets {much}, taken from {what}.",
+        "{Good|Great}, {please |}{pay|send} {name} {much}{| for me}; {use|take it from} {what}.",
+        "{I'd like|I want} to {send|pay} {much} to {name}, {from|out of} {what}.",
+        "{Then|Now} {transfer|send} {much} {over |}to {name} {from|using} {what}{|, please}.",
         much=much,
         name=name,
         what=acc_ref(s, acc),
@@ -187,6 +195,9 @@ def pay_someone_new(s: Scene) -> None:
         "Great, now send them {much} from {what}.",
         "Now pay {first} {much} out of {what}.",
         "And send the first {much} from {what}.",
+        "{Perfect|Thanks}. {Pay|Send} {first} {much} {right away|now}, {from|out of} {what}.",
+        "{Next|Then}, {transfer|send} {much} to {first}{| for me} {from|using} {what}.",
+        "{Their|The} first payment {is|will be} {much}; take it {from|out of} {what}.",
         much=much,
         what=acc_ref(s, acc),
         first=name.split()[0],
@@ -223,6 +234,8 @@ def open_and_fund(s: Scene) -> None:
         "Now fund it with {much} from {src}.",
         "Put {much} into it from {src}.",
         "Move {much} over from {src} to get it started.",
+        "{Could you|Can you} {start|seed} it with {much} {from|out of} {src}?",
+        "{Transfer|Move} {much} {into it|into the new one} from {src}{|, please}.",
         much=much,
         src=acc_ref(s, src),
     )

@@ -70,6 +70,8 @@ def lost_card(s: Scene) -> None:
             "To be safe, freeze {what} as well.",
             "Also lock down {what} itself for now.",
             "Please freeze {what} too until I sort this out.",
+            "{Could you|Can you} {also|} {freeze|block} {what} {just in case|to be sure}?",
+            "I'm {worried|nervous} - {put a hold on|freeze} {what} {too|as well}.",
             what=acc_ref(s, acc),
         )
         s.call("freeze_account", account_id=aid, frozen=True)
@@ -78,6 +80,8 @@ def lost_card(s: Scene) -> None:
             "Never mind, it was in my other jacket. Turn it back on.",
             "Found it! Can you make it work again?",
             "False alarm, it turned up. Please reactivate it.",
+            "{Oh|Wait}, {it was|I found it} {in the car|under the sofa|in my bag}. {Unlock|Unblock} it{|, please}.",
+            "{Sorry|My bad}, I {have it|found it} {after all|again} - {switch|turn} it back on.",
         )
         s.call("set_card_status", card_id=card["card_id"], status="active")
 
@@ -126,6 +130,8 @@ def lift_freeze(s: Scene) -> None:
         "Is it all active now? What's the balance?",
         "Confirm it's working and tell me what's in it.",
         "What does the account look like now?",
+        "{Can you|Could you} {check|confirm} it's {unfrozen|usable} {now|again}, and {the balance|what's in it}?",
+        "{So|OK}, {is it|it's} {working|open} again? {What's|How much is} in it?",
     )
     s.call("get_account", account_id=aid)
 
@@ -202,5 +208,12 @@ def close_an_account(s: Scene) -> None:
     else:
         s.call("withdraw_funds", account_id=aid, amount=balance)
     if not follow:
-        s.say("Now close it for good.", "OK, and shut that account down.", "Great, please close it now.")
+        s.say(
+            "Now close it for good.",
+            "OK, and shut that account down.",
+            "Great, please close it now.",
+            "{Then|Now} {close|shut} {it|the account} {for good|permanently}{|, please}.",
+            "{That's it|Done} - {close|shut down} the {empty|old} account.",
+            "{Could you|Can you} {close|end} that account {now|too}?",
+        )
     s.call("close_account", account_id=aid)
