@@ -3,17 +3,7 @@
 from __future__ import annotations
 
 from hub.kit.intent import Ref, Scene, Skip
-from servers.banking.intents import (
-    ACCOUNTS,
-    acc_ref,
-    account_of,
-    customer_asks,
-    find_me,
-    me,
-    my_accounts,
-    owned,
-    who,
-)
+from servers.banking.intents import ACCOUNTS, acc_ref, account_of, customer_asks, find_me, me, my_accounts, owned, who
 from servers.banking.tools import banking
 
 

@@ -8,23 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    Entity,
-    Limit,
-    Offset,
-    Query,
-    Server,
-    fake,
-    listing,
-    rows,
-)
-from servers.food_delivery.schema import (
-    DAYS,
-    FLOW,
-    SCHEMA,
-    service_fee,
-)
+from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, fake, listing, rows
+from servers.food_delivery.schema import DAYS, FLOW, SCHEMA, service_fee
 from servers.food_delivery.seed import seed
 
 food = Server(

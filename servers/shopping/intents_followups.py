@@ -262,7 +262,7 @@ def actually_make_it(s: Scene) -> None:
             "{Could you|Can you} {bump|change} the number to {n}?",
             "I {want|need} {n}, not {had}.",
             "{Hmm|Actually}, {n} of them would be better.",
-            "Let's {go with|say} {n} instead{| of {had}}.",
+            "Let's {go with|say} {n} instead of {had}.",
             "On second thought I'd like {n} in the basket.",
             n=NUMBERS.get(qty, str(qty)),
             had=NUMBERS.get(have, str(have)),

@@ -7,25 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    Limit,
-    Offset,
-    Query,
-    Server,
-    ToolError,
-    fake,
-    fetch,
-    listing,
-    rows,
-)
-from servers.shopping.schema import (
-    FREE_SHIPPING_FROM,
-    MAX_PER_PRODUCT,
-    RETURN_WINDOW_DAYS,
-    SCHEMA,
-    SHIPPING_FEE,
-)
+from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from servers.shopping.schema import FREE_SHIPPING_FROM, MAX_PER_PRODUCT, RETURN_WINDOW_DAYS, SCHEMA, SHIPPING_FEE
 from servers.shopping.seed import seed
 
 shopping = Server(

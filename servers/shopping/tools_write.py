@@ -9,16 +9,7 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError, fake, next_id, rows
 from servers.shopping.schema import RETURN_WINDOW_DAYS
-from servers.shopping.tools import (
-    CUSTOMER,
-    ORDER,
-    PRODUCT,
-    CustomerId,
-    OrderId,
-    ProductId,
-    Quantity,
-    shopping,
-)
+from servers.shopping.tools import CUSTOMER, ORDER, PRODUCT, CustomerId, OrderId, ProductId, Quantity, shopping
 
 
 @shopping.write(requires=("checkout_cart",))
