@@ -102,6 +102,18 @@ def remember_customer(s: Scene, customer_id: str) -> None:
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", customer_id)[0]
 
 
+def by_number(s: Scene, where: str, *phrasings: str, minimal: Sequence[str] = ()) -> dict[str, Any]:
+    """An order (of those that fit ``where``) a shopper reads off the confirmation email: its customer talks and
+    asks about it in one of ``phrasings`` (``{n}``: its number); the agent reads it, which makes its customer the
+    dialogue's. What the read returned."""
+    o = s.pick(f"SELECT * FROM orders WHERE {where}")
+    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
+    s.say(*phrasings, minimal=minimal, n=o["order_id"])
+    got: dict[str, Any] = s.call("get_order", order_id=o["order_id"])
+    remember_customer(s, got["customer_id"])
+    return got
+
+
 def remember_order(s: Scene, order_id: str) -> None:
     s.memory["order"] = {"order_id": order_id}
 

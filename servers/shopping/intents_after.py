@@ -20,6 +20,7 @@ from servers.shopping.intents import (
     THAT_ORDER,
     TITLES,
     UNSHIPPED,
+    by_number,
     find_product,
     me,
     product_ref,
@@ -38,23 +39,27 @@ from servers.shopping.tools import shopping
 @shopping.intent(covers=("get_order", "list_orders"))
 def where_is_my_order(s: Scene) -> None:
     """A shopper reads the order number off the confirmation email and asks where it is."""
-    o = s.pick("SELECT * FROM orders WHERE status IN ('placed', 'shipped', 'delivered')")
-    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
-    s.say(
+    got = by_number(
+        s,
+        "status IN ('placed', 'shipped', 'delivered')",
         "Where's my package? The confirmation says {n}.",
         "Has {n} shipped yet?",
         "I'm waiting on {n} - any news on when it shows up?",
-        minimal=["Any news on {n}?"],
-        n=o["order_id"],
+        "{Could you|Can you} {check|track} {n} for me? {It's been a while|I'm still waiting}.",
+        "{What's|Where's} the {status|latest} on {n}{|, please}?",
+        "My confirmation {says|reads} {n}. {Is it on its way|Has it gone out} yet?",
+        minimal=("Any news on {n}?",),
     )
-    got = s.call("get_order", order_id=o["order_id"])
-    remember_customer(s, got["customer_id"])
+    o = got
     remember_order(s, got["order_id"])
     since = day(o["placed_at"], s.now)
     s.say(
         "What else have I bought since then?",
         "Did I buy anything else after that one?",
         "Show me everything I've ordered from {since} on.",
+        "{And|Also}, {which|what} other orders {did I place|have I made} {after that|since}?",
+        "{List|Show me} my {purchases|orders} {since|from} {since} {onwards|on}, please.",
+        "Have I {ordered|bought} {anything|something} {else|more} since {since}?",
         since=since,
     )
     s.call("list_orders", customer_id=got["customer_id"], placed_since=o["placed_at"][:10])

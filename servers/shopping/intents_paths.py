@@ -16,6 +16,7 @@ from servers.shopping.intents import (
     UNSHIPPED,
     address_listed,
     address_ref,
+    by_number,
     cart_lines,
     checkout_ready,
     find_product,
@@ -23,7 +24,6 @@ from servers.shopping.intents import (
     me,
     new_place,
     product_ref,
-    remember_customer,
     remember_order,
     remember_product,
     sendable,
@@ -120,16 +120,16 @@ def buy_it_now(s: Scene) -> None:
 @shopping.intent(covers=("get_order", "cancel_order", "list_orders"))
 def cancel_by_number(s: Scene) -> None:
     """A shopper reads the number off the confirmation email and calls the order off before it ships."""
-    o = s.pick("SELECT * FROM orders WHERE status = 'placed'")
-    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
-    s.say(
+    got = by_number(
+        s,
+        "status = 'placed'",
         "What's in {n}? I'm not sure I still want it.",
         "Remind me what I bought in {n}?",
         "Can you tell me what {n} was for? I might not need it.",
-        n=o["order_id"],
+        "{I'm looking at|I found} {n} in my email - {what was in it|what did I order}?",
+        "{Quick question|Hi}: what's {in order|on order} {n}? I may {cancel|call it off}.",
+        "Before it ships, {remind me|tell me} what {n} {was|contains}.",
     )
-    got = s.call("get_order", order_id=o["order_id"])
-    remember_customer(s, got["customer_id"])
     s.say(
         "Yeah, I don't need that anymore, stop it before it ships.",
         "Please call that one off.",
@@ -296,43 +296,64 @@ def my_account(s: Scene) -> None:
 # The store's staff -----------------------------------------------------------------------------
 
 
-@shopping.intent(covers=("get_distinct_values", "list_returns", "list_orders"))
-def store_overview(s: Scene) -> None:
-    """Someone on the store's team looks at returns or orders by status, then at the ones needing attention."""
-    if s.room() and s.rng.random() < 0.5:
-        s.say(
+OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for the counts, and for some statuses
+    "return_status": (
+        "list_returns",
+        (
             "Where do our returns stand overall, by status?",
             "How many returns are waiting, approved, refunded or turned down?",
             "Count our returns per status.",
-        )
-        stats = s.call("get_distinct_values", field="return_status")
-        status = s.rng.choice(("requested", "approved"))
-        if status not in stats["values"]:
-            raise Skip("no return in that status")
-        s.say(
-            "Show me the ones still waiting for a decision."
-            if status == "requested"
-            else "Which ones were approved but not refunded yet?",
-            "Which returns still need someone to look at them?"
-            if status == "requested"
-            else "Pull up the approved ones that still owe a refund.",
-        )
-        s.call("list_returns", status=status)
-        return
-    s.say(
-        "How are our orders spread over placed, shipped, delivered and cancelled?",
-        "Give me a count of orders per stage.",
-        "Where do all our orders stand right now, in numbers?",
-    )
-    stats = s.call("get_distinct_values", field="order_status")
-    status = s.rng.choice(("placed", "shipped"))
+            "{Give me|I need} {a breakdown|the numbers} of {our|all} returns by {status|stage}.",
+        ),
+        {
+            "requested": (
+                "Show me the ones still waiting for a decision.",
+                "Which returns still need someone to look at them?",
+                "{List|Pull up} the returns {nobody has decided on|still pending} yet.",
+            ),
+            "approved": (
+                "Which ones were approved but not refunded yet?",
+                "Pull up the approved ones that still owe a refund.",
+                "{Show me|List} the approved returns {still waiting for|that haven't got} their money.",
+            ),
+        },
+    ),
+    "order_status": (
+        "list_orders",
+        (
+            "How are our orders spread over placed, shipped, delivered and cancelled?",
+            "Give me a count of orders per stage.",
+            "Where do all our orders stand right now, in numbers?",
+            "{How many|What number of} orders {are in|sit in} each {stage|status} {today|right now}?",
+        ),
+        {
+            "placed": (
+                "Which ones haven't left the warehouse yet?",
+                "Show me the newest of those still waiting to go out.",
+                "{List|Pull up} the orders {still to ship|not shipped yet}.",
+            ),
+            "shipped": (
+                "Which ones are on the road now?",
+                "List the ones in transit.",
+                "{Show me|Which are} the orders {out for delivery|with the carrier} {now|at the moment}?",
+            ),
+        },
+    ),
+}
+
+
+@shopping.intent(covers=("get_distinct_values", "list_returns", "list_orders"))
+def store_overview(s: Scene) -> None:
+    """Someone on the store's team looks at returns or orders by status, then at the ones needing attention."""
+    field = "return_status" if s.room() and s.rng.random() < 0.5 else "order_status"
+    tool, counts, lists = OVERVIEW[field]
+    s.say(*counts)
+    stats = s.call("get_distinct_values", field=field)
+    status = s.rng.choice(list(lists))
     if status not in stats["values"]:
-        raise Skip("no order in that status")
-    s.say(
-        "Which ones haven't left the warehouse yet?" if status == "placed" else "Which ones are on the road now?",
-        "Show me the newest of those still waiting to go out." if status == "placed" else "List the ones in transit.",
-    )
-    s.call("list_orders", status=status)
+        raise Skip(f"nothing in status {status}")
+    s.say(*lists[status])
+    s.call(tool, status=status)
 
 
 @shopping.intent(covers=("get_distinct_values", "search_products"))
