@@ -55,6 +55,9 @@ def put_in_basket(s: Scene) -> None:
         "{me}. I'd like {many} of {what}, please put {them} in my basket.",
         "{me} - could you drop {many} of {what} into my basket?",
         "Please throw {many} of {what} in my shopping basket. {me}.",
+        "{me}. {Add|Put} {many} of {what} to my {basket|cart}{|, please}.",
+        "I'll {take|have} {many} of {what}. {Basket|Into the basket}, please. {me}.",
+        "{me}: {I want|I need} {what} - {many}, {in my basket|into my basket}.",
         minimal=["{me}. I want {what}."],
         what=product_ref(s, p),
         many=many,
@@ -128,6 +131,9 @@ def use_my_code(s: Scene) -> None:
         "{me}. I got a code in a newsletter[ ({code})], can you use it on my basket?",
         "{me} - please put my discount code[ {code}] on what I've got in my basket.",
         "I have a discount code[, {code}]. Use it for my basket? {me}.",
+        "{me}. {Could you|Can you} {apply|add} my {promo|discount} code to the basket[: {code}]?",
+        "{me} - {a friend|the store} sent me a code[, {code}]; {does it work|will it work} on my basket?",
+        "[{code} - ]that's the code {from my email|I was sent}. {Please use it|Use it, please} on my basket. {me}.",
         code=given,
     )
     s.call("apply_coupon", customer_id=cid, code=code)
@@ -168,6 +174,9 @@ def hunt_for_a_deal(s: Scene) -> None:
         s,
         c,
         "Great, put that one on my basket. {me}.",
+        "{me}. {Perfect|Nice}, {apply|use} that code on my basket{|, please}.",
+        "That {works|will do} - {put it on|add it to} my basket. {me}.",
+        "{me}: {sounds good|great}, I'll {use|take} that one for my basket.",
         "{me} - use it on my basket then.",
         "Perfect, I'll take it for what's in my basket ({who_short}).",
         who_short=c["name"],
@@ -282,6 +291,9 @@ def save_for_later(s: Scene) -> None:
         "{me}. Not buying yet, but keep {what} on my wishlist.",
         "{me} - save {what} for later, please.",
         "Could you bookmark {what} for me? {me}.",
+        "{me}. {Put|Add} {what} on my wishlist{|, please} - I'll {decide|buy} {later|next month}.",
+        "I {like|want} {what} but {not yet|not today}. {Save|Keep} it for me? {me}.",
+        "{me}: {can you|could you} {remember|save} {what} {for later|on my list}?",
         minimal=["{me}. I'd like to remember {what}."],
         what=product_ref(s, p),
     )
@@ -319,6 +331,9 @@ def buy_from_wishlist(s: Scene) -> None:
         s.say(
             "Also, put the cheapest thing on my wishlist that's in stock in my basket.",
             "And from my wishlist, add whatever is cheapest and available to the basket.",
+            "{Also|And}, {move|take} the cheapest in-stock item from my wishlist {into|to} my basket.",
+            "Whatever's cheapest on my wishlist {and in stock|that you have} - {add it to|put it in} my basket.",
+            "{Could you|Can you} {also|} {buy|add} the {cheapest|lowest-priced} thing I saved, if it's in stock?",
         )
         cid = SPEAKER.find(s, c)
         s.call("get_wishlist", customer_id=cid)

@@ -134,6 +134,9 @@ def cancel_by_number(s: Scene) -> None:
         "Yeah, I don't need that anymore, stop it before it ships.",
         "Please call that one off.",
         "Scrap it, please - I'll get it somewhere else.",
+        "{Right|OK}, {I don't want it|I won't need it} {anymore|after all}. {Cancel|Stop} it{|, please}.",
+        "{Let's|Please} {cancel|call off} that order before it {goes out|ships}.",
+        "{Don't send|Please don't ship} it - I've {changed my mind|found it elsewhere}.",
     )
     s.call("cancel_order", order_id=got["order_id"])
     remember_order(s, got["order_id"])
@@ -177,6 +180,8 @@ def ship_to_new_place(s: Scene) -> None:
         s,
         c,
         "{me}. I just moved - ship my basket to where I live now[, {street}], {city}, {state} {zip}; keep it on file.",
+        "{me}. {New|My new} address[: {street}], {city}, {state} {zip}. Save it and {send|ship} my basket there.",
+        "{Please|Could you} {deliver|send} my basket to my new place[, {street}], {city}, {state} {zip}? {me}.",
         "{me} - send what's in my basket to my new place[: {street}], {city}, {state} {zip}. Save it for next time.",
         "I've moved[ - {street}], {city}, {state} {zip}. Please keep that on file and deliver my basket there. {me}.",
         street=where,
@@ -270,6 +275,9 @@ def my_account(s: Scene) -> None:
         s.say(
             "By the way, am I a Plus member? And what have I bought since {when}?",
             "Also: what's my membership level, and which orders did I place since {when}?",
+            "{Quick one|One more thing}: {which|what} membership {do I have|am I on}, and my orders since {when}?",
+            "{Can you|Could you} {check|tell me} my membership and {list|show} what I ordered since {when}?",
+            "Do I get {Plus|member} perks? {And|Also} what have I {ordered|bought} since {when}?",
             when=when,
         )
         cid = SPEAKER.find(s, c)
