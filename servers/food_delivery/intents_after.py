@@ -165,6 +165,8 @@ def stars_for_dinner(s: Scene) -> None:
     out = s.call("rate_order", **args)
     s.say(
         "So what's {r} rated overall now?",
+        "{What's|How's} {r}'s {rating|score} {looking|doing} {now|after that}?",
+        "{Did|Has} that {change|move} {r}'s {average|overall rating}?",
         "Where does that leave their average?",
         "How do they score overall after that?",
         r=o["restaurant"],
@@ -228,6 +230,9 @@ def rate_by_number(s: Scene) -> None:
     s.say(
         "Order {n}: the food gets {tasty}[, the delivery {ride}].",
         "I want to rate {n}[ - {ride} for delivery], {tasty} for the food.",
+        "{Rating|A rating} for {n}: {tasty} {for the food|food}[, {ride} {for the courier|delivery}].",
+        "{Can I|Could I} {rate|review} {n}? The food {gets|was} {tasty}[ and the delivery {ride}].",
+        "{Food|The meal} on {n} {deserves|gets} {tasty}[; the {courier|delivery} {ride}].",
         "Please score {n} for me: {tasty} food[, {ride} courier].",
         n=o["order_id"],
         tasty=tasty,

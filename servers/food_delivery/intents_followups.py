@@ -169,6 +169,8 @@ def one_of_those(s: Scene) -> None:
         s,
         c,
         "{me}. Put {n} {dish} from there in my basket.{f}",
+        "{me}: {I'd like|I want} {n} {dish}{|, please}.{f}",
+        "{me} - {add|put} {n} of the {dish} {to|in} my basket.{f}",
         "{me} - I'll have {n} of the {dish}.{f}",
         "{me}. Add {n} {dish} to my food basket, please.{f}",
         n=NUMBERS[qty],
