@@ -70,11 +70,11 @@ AGAIN = (
             "While you're at it, who do I have saved to send money to?",
             "And who's on my list of recipients?",
             "Remind me who I can pay online.",
-            "{Which|What} {people|recipients} have I {set up|saved} for payments?",
-            "Who {can I send money to|am I able to pay} {without adding them first|straight away}?",
+            "{Which|What} {people|recipients} have I saved for payments?",
+            "Who can I send money to straight away?",
             "{Read me|Show me} my saved {payees|recipients}{|, please}.",
             "Is my {landlord|dentist|sister} on my list of people I pay? {Show me|Tell me} who's there.",
-            "{Can you|Could you} list everyone I've {saved|set up} to pay?",
+            "{Can you|Could you} list everyone I've saved to pay?",
         ),
         needs="SELECT 1 FROM payees WHERE customer_id = ?",
         weight=0.7,
@@ -183,9 +183,9 @@ def my_other_accounts(s: Scene) -> None:
         "{What|Which} accounts {do I have|are in my name}{| with you}?"
         if status is None
         else "{Which|What} accounts can I {still use|actually use} {now|today}?",
-        "{List|Show me} {all|} my accounts, {please|with balances}."
+        "Show me {all|} my accounts, {please|with balances}."
         if status is None
-        else "{Are|Is} any of my accounts {frozen|blocked}? {Show me|List} the active ones.",
+        else "{Are|Is} any of my accounts {frozen|blocked}? Show me the active ones.",
     )
     s.call("list_accounts", customer_id=c["customer_id"], **({"status": status} if status else {}))
 
@@ -207,7 +207,7 @@ def top_up_from_other(s: Scene) -> None:
             "Also move {much} from {other} into {what}.",
             "Top up {what} with {much} from {other} while you're at it.",
             "Then shift {much} over from {other} to {what}.",
-            "{Could you|Can you} {also|} {transfer|move} {much} {over |}from {other} {into|to} {what}?",
+            "{Could you|Can you} {also|} move {much} {over |}from {other} {into|to} {what}?",
             "And {what}? Put {much} in {there|it} from {other}.",
             much=money(amount),
             other=acc_ref(s, other),
@@ -218,7 +218,7 @@ def top_up_from_other(s: Scene) -> None:
             "And send {much} from {what} across to {other}.",
             "Then move {much} from {what} into {other}.",
             "Put {much} from {what} into {other} too.",
-            "{Could you|Can you} {also|} {transfer|move} {much} out of {what} {into|to} {other}?",
+            "{Could you|Can you} {also|} move {much} out of {what} {into|to} {other}?",
             "{Take|Pull} {much} {off|out of} {what} and {park|put} it in {other}.",
             much=money(amount),
             other=acc_ref(s, other),
@@ -239,9 +239,9 @@ def pay_in_too(s: Scene) -> None:
         "I also have a {much} check to pay into {what}." + (f" Call it '{label}'." if label else ""),
         "Oh, and deposit {much} in {what} as well." + (f" It's the '{label}'." if label else ""),
         "Can you credit {much} to {what} too?" + (f" Note it as '{label}'." if label else ""),
-        "{There's|I've got} {much} {to bank|to pay in} {too|as well}: {into|put it in} {what}."
+        "{There's|I've got} {much} to bank {too|as well}: {into|put it in} {what}."
         + (f" {{Label|Mark}} it '{label}'." if label else ""),
-        "{Please|Could you} {add|pay} {much} {into|to} {what}{| for me}?" + (f" It's '{label}'." if label else ""),
+        "{Please|Could you} put {much} {into|in} {what}{| for me}?" + (f" It's '{label}'." if label else ""),
         much=money(amount),
         what=acc_ref(s, acc),
     )
@@ -258,7 +258,7 @@ def cash_from_it(s: Scene) -> None:
     s.say(
         "I'll also take {much} in cash from {what}." + (f" It's for '{label}'." if label else ""),
         "And let me have {much} out of {what} in cash." + (f" Label it '{label}'." if label else ""),
-        "{Could I|Can I} {also|} {get|withdraw} {much} {in cash|cash} from {what}?"
+        "{Could I|Can I} {also|} {take|have} {much} {in cash|cash} from {what}?"
         + (f" For '{label}'." if label else ""),
         "{I need|I'll need} {much} {cash|in cash} {too|as well}, {taken|out} of {what}."
         + (f" {{Label|Note}} it '{label}'." if label else ""),
@@ -280,9 +280,9 @@ def pay_saved_from_it(s: Scene) -> None:
         "While you're at it, pay {name} {much} from {what}." + (f" Reference '{memo}'." if memo else ""),
         "Also send {much} to {name} out of {what}." + (f" Put '{memo}' on it." if memo else ""),
         "And {name} gets {much} from {what}." + (f" Memo: '{memo}'." if memo else ""),
-        "{Can you|Could you} {also|} {pay|send} {name} {much}{| for me} {from|out of} {what}?"
+        "{Can you|Could you} {also|} send {name} {much}{| for me} {from|out of} {what}?"
         + (f" Note: '{memo}'." if memo else ""),
-        "I owe {name} {much}; {take|pay} it {from|out of} {what}{|, please}." + (f" Memo '{memo}'." if memo else ""),
+        "I owe {name} {much}; take it {from|out of} {what}{|, please}." + (f" Memo '{memo}'." if memo else ""),
         name=name,
         much=money(amount),
         what=acc_ref(s, acc),
@@ -322,7 +322,7 @@ def lock_card_on_it(s: Scene) -> None:
             "Put a hold on {what} too, please.",
             "Also block {what}; I think my kid has it.",
             "{Could you|Can you} {also|} {lock|block} {what}{| for now}?",
-            "I {don't trust|worry about} {what} - {pause|freeze} it, please.",
+            "I {don't trust|worry about} {what} - pause it, please.",
             "{Lock|Block} {what} {as well|too}; I {can't find it|misplaced it}.",
             what=what,
         )
@@ -349,9 +349,9 @@ def freeze_it_for_now(s: Scene) -> None:
     s.say(
         "{why}, so freeze {what} until I say otherwise.",
         "One more thing: {why}. Please freeze {what} for now.",
-        "{Could you|Can you} {freeze|put a hold on} {what}{| for a while}? {why}.",
-        "{Please|I'd like you to} {freeze|block} {what}{| for now} - {why}.",
-        "{Also|And}, {why}; {lock down|freeze} {what} {until I'm back|till I tell you}.",
+        "{Could you|Can you} put a hold on {what}{| for a while}? {why}.",
+        "{Please|I'd like you to} block {what}{| for now} - {why}.",
+        "{Also|And}, {why}; lock down {what} {until I'm back|till I tell you}.",
         why=words,
         what=acc_ref(s, acc),
     )
@@ -371,9 +371,9 @@ def open_one_more(s: Scene) -> None:
         "While I'm here, open a {kind} for me as well.",
         "I'd also like a {kind}. Can you set one up?",
         "And I don't have a {kind} yet, please open one.",
-        "{Could you|Can you} {also|} {open|set up} a {kind} {for me|in my name}?",
-        "{Time|It's time} I {got|had} a {kind} too - {open|start} one, please.",
-        "{Add|Open} a {kind} to my {profile|accounts}{|, please}.",
+        "{Could you|Can you} {also|} {start|arrange} a {kind} {for me|in my name}?",
+        "{Time|It's time} I {got|had} a {kind} too - start one, please.",
+        "I'd like a new {kind} {as well|too}{|, please}.",
         kind=WORDS[kind],
     )
     s.call("open_account", customer_id=c["customer_id"], type=kind)
@@ -391,9 +391,9 @@ def save_someone(s: Scene) -> None:
     s.say(
         "Also, save {role} as someone I can pay: {name}, {bank}, account {num}.",
         "One more: add {name} ({role}) at {bank}, account number {num}, to my recipients.",
-        "{Could you|Can you} {add|save} {role}, {name}, {to my payees|as a recipient}? {bank}, account {num}.",
-        "I {need|want} to {start paying|pay} {role} {from now on|regularly}: {name} at {bank}, account {num}.",
-        "{Set up|Save} {name} ({role}) for payments - {bank}, account number {num}.",
+        "{Could you|Can you} save {role}, {name}, {to my payees|as a recipient}? {bank}, account {num}.",
+        "I {need|want} to send money to {role} {from now on|regularly}: {name} at {bank}, account {num}.",
+        "Save {name} ({role}) for payments - {bank}, account number {num}.",
         role=role,
         name=name,
         bank=bank,

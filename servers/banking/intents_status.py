@@ -60,8 +60,8 @@ def lost_card(s: Scene) -> None:
             "To be safe, freeze {what} as well.",
             "Also lock down {what} itself for now.",
             "Please freeze {what} too until I sort this out.",
-            "{Could you|Can you} {also|} {freeze|block} {what} {just in case|to be sure}?",
-            "I'm {worried|nervous} - {put a hold on|freeze} {what} {too|as well}.",
+            "{Could you|Can you} {also|} block {what} {just in case|to be sure}?",
+            "I'm {worried|nervous} - put a hold on {what} {too|as well}.",
             what=acc_ref(s, acc),
         )
         s.call("freeze_account", account_id=aid, frozen=True)
@@ -121,7 +121,7 @@ def lift_freeze(s: Scene) -> None:
         "Confirm it's working and tell me what's in it.",
         "What does the account look like now?",
         "{Can you|Could you} {check|confirm} it's {unfrozen|usable} {now|again}, and {the balance|what's in it}?",
-        "{So|OK}, {is it|it's} {working|open} again? {What's|How much is} in it?",
+        "{So|OK}, {is it|it's} working again? {What's|How much is} in it?",
     )
     s.call("get_account", account_id=aid)
 
@@ -202,8 +202,8 @@ def close_an_account(s: Scene) -> None:
             "Now close it for good.",
             "OK, and shut that account down.",
             "Great, please close it now.",
-            "{Then|Now} {close|shut} {it|the account} {for good|permanently}{|, please}.",
-            "{That's it|Done} - {close|shut down} the {empty|old} account.",
-            "{Could you|Can you} {close|end} that account {now|too}?",
+            "{Then|Now} shut {it|the account} {for good|permanently}{|, please}.",
+            "{That's it|Done} - shut down the {empty|old} account.",
+            "{Could you|Can you} end that account {now|too}?",
         )
     s.call("close_account", account_id=aid)

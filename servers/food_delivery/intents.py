@@ -312,7 +312,7 @@ WHEN_HERE = (
     "Who's bringing it, and when?",
     "{Any idea|Do you know} when {it'll arrive|the food will show up}?",
     "{How far along|Where} is it {now|at the moment} - {cooking|on the road} yet?",
-    "{Roughly|About} what time {will|should} the courier {get here|arrive}?",
+    "{Roughly|About} what time {will|should} the courier arrive?",
 )
 RECAP = (
     "What was in that order again, and what did it cost?",
@@ -332,13 +332,13 @@ CALL_THEM = (
     "Give me the number of the place that's cooking it.",
     "Which restaurant is it from again, and how do I call them?",
     "{Can I|Could I} {call|phone} the {kitchen|restaurant} {directly|myself}? What's the number?",
-    "I'd {like|rather} {talk to|speak to} the restaurant. How do I {get hold of|contact} them?",
+    "I'd {like|rather} {talk to|speak to} the restaurant. How do I contact them?",
 )
 GIVE_UP = (
     "Forget it, it's taking forever. Call it off.",
     "That's too slow - I don't want it anymore.",
     "I can't wait that long, please call the whole thing off.",
-    "{Honestly|Sorry}, {that's|this is} {way|far} too long. {Cancel|Stop} it.",
+    "{Honestly|Sorry}, {that's|this is} {way|far} too long. Stop it.",
     "{Never mind|Forget it} then, I'll {cook|eat} something {at home|else}. Call it off.",
     "{I'm done waiting|I've waited enough}; call the order off, please.",
 )
@@ -348,7 +348,7 @@ CODES_AT = (
     "What promos work at {name} right now?",
     "Are there deals running for {name}?",
     "Is there a promo that works at {name}?",
-    "{Can I|Could I} {save|get} a {bit|little} {off|money} at {name}{| somehow}?",
+    "{Can I|Could I} save a {bit|little} {off|money} at {name}{| somehow}?",
     "{Do you have|Got} any {codes|coupons} for {name}?",
     "Before I order from {name}: {any|are there} {discounts|offers} {going|on}?",
     "I'd {like|love} a deal on {name} - {anything|something} running?",
@@ -362,7 +362,7 @@ ABOUT_THEM = (
     "And are they open now? What are their hours?",
     "When are they open today?",
     "Are they taking orders at the moment?",
-    "{Can|Could} you {check|look up} {name}'s {hours|opening hours} for me?",
+    "{Can|Could} you {check|look up} {name}'s hours for me?",
     "{How much|What} do they charge {for delivery|to deliver}, and {is there|what's} a minimum?",
     "{Tell me|Remind me} {how|what} {to reach|number to call for} {name}.",
 )

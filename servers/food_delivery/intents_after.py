@@ -64,9 +64,9 @@ def too_slow(s: Scene) -> None:
     o = s.pick("SELECT * FROM orders WHERE status IN ('placed', 'accepted', 'preparing')")
     s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
     s.say(
-        "How long until {n} {gets here|arrives}?",
+        "How long until {n} arrives?",
         "What's the {wait|hold-up} on {n}{| now}?",
-        "The app says {n} - when does it {arrive|get here}?",
+        "The app says {n} - when does it arrive?",
         n=o["order_id"],
     )
     got = s.call("track_order", order_id=o["order_id"])
@@ -101,8 +101,8 @@ def call_it_off_now(s: Scene) -> None:
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
     focus_order(s, o["order_id"])
     s.say(
-        "How much {do I get back|is refunded}, and is it really {stopped|cancelled}?",
-        "{Confirm|Check} it's {off|cancelled} and tell me the refund{| amount}.",
+        "How much is refunded, and is it really stopped?",
+        "{Confirm|Check} it's off and tell me the refund{| amount}.",
         "Is it {stopped|off}? What's {refunded|coming back to me}?",
     )
     s.call("track_order", order_id=o["order_id"])
@@ -231,8 +231,8 @@ def rate_by_number(s: Scene) -> None:
         "Order {n}: the food gets {tasty}[, the delivery {ride}].",
         "I want to rate {n}[ - {ride} for delivery], {tasty} for the food.",
         "{Rating|A rating} for {n}: {tasty} {for the food|food}[, {ride} {for the courier|delivery}].",
-        "{Can I|Could I} {rate|review} {n}? The food {gets|was} {tasty}[ and the delivery {ride}].",
-        "{Food|The meal} on {n} {deserves|gets} {tasty}[; the {courier|delivery} {ride}].",
+        "{Can I|Could I} review {n}? The food was {tasty}[ and the delivery {ride}].",
+        "{Food|The meal} on {n} deserves {tasty}[; the {courier|delivery} {ride}].",
         "Please score {n} for me: {tasty} food[, {ride} courier].",
         n=o["order_id"],
         tasty=tasty,
@@ -254,8 +254,8 @@ def my_history(s: Scene) -> None:
             "By the way, which address do you have for me, and what were my last {n} orders?",
             "Also, what's the address on my account? And show me my {n} latest orders.",
             "{Quick question|One more thing}: is my address {still right|up to date}? And my last {n} orders?",
-            "{Can you|Could you} {check|confirm} my delivery address and {list|show} my {n} {latest|newest} orders?",
-            "Where do my orders {go|get delivered}, and {what were|which were} my {n} most recent ones?",
+            "{Can you|Could you} {check|confirm} my delivery address and show my {n} {latest|newest} orders?",
+            "Where do my orders go, and {what were|which were} my {n} most recent ones?",
             n=n,
         )
         found = find_me(s, c)
@@ -276,8 +276,8 @@ def my_history(s: Scene) -> None:
         "Show me my {n} most recent orders.",
         "What have I ordered lately?",
         "{Remind me|Tell me} what I {ordered|got} the last {n} times.",
-        "{Can I see|Could you list} my {n} {latest|newest} orders?",
-        "What did I {order|get} {recently|lately}? The last {n} will do.",
+        "Can I see my {n} {latest|newest} orders?",
+        "What did I order {recently|lately}? The last {n} will do.",
         n=n,
     )
     latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])

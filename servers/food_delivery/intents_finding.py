@@ -88,8 +88,8 @@ def what_food_is_there(s: Scene) -> None:
     stars = s.rng.choice((None, 3.5, 4.0))
     s.say(
         "What kinds of food can I order through you?",
-        "{What|Which} {cuisines|kinds of cuisine} does the app offer{|, and how many places each}?",
-        "I'm {new here|new to this} - what {types|sorts} of food {can I get|do you deliver}?",
+        "{What|Which} {cuisines|kinds of cuisine} does the app offer?",
+        "I'm {new here|new to this} - what {types|sorts} of food do you deliver?",
         "Which cuisines do you have?",
         "What sorts of food are on offer here, and how many places each?",
     )
@@ -150,7 +150,7 @@ def heard_of_it(s: Scene) -> None:
     s.say(
         "Do you have {where}? How are they rated?",
         "{Is|Can I order from} {where} {on here|through you}? {Are they any good|What's their rating}?",
-        "{Someone|A coworker} {told me about|recommended} {where} - {what do people think|how are they rated}?",
+        "{Someone|A coworker} {told me about|recommended} {where} - what do people think?",
         "A friend raved about {where}. Are they any good?",
         "Is {where} on the app?",
         minimal=["{where}?"],
@@ -172,8 +172,8 @@ def who_makes_it(s: Scene) -> None:
     cheap = s.rng.random() < 0.3
     s.say(
         "Who does {d} in {city}?{c}",
-        "{Where|Who} {can I get|makes} {d} {around|in} {city}?{c}",
-        "{Craving|Really want} {d} - {any places|which restaurants} in {city} {have|do} it?{c}",
+        "{Where|Who} makes {d} {around|in} {city}?{c}",
+        "{Craving|Really want} {d} - which restaurants in {city} {have|do} it?{c}",
         "I'm in {city} and I want {d}. Where can I get it?{c}",
         "Which places in {city} have {d} on the menu?{c}",
         d=dish["name"],
@@ -215,7 +215,7 @@ def dispatch_desk(s: Scene) -> None:
         "What's the latest on {n}?",
         "Pull up {n} for me, please.",
         "{Dispatch|Desk} {here|speaking}: {what's the status of|how is} {n}{| doing}?",
-        "{Can you|Could you} {check|look up} {n}{| for me}? {Dispatch|The desk} needs {it|an update}.",
+        "{Can you|Could you} {check|look up} {n}{| for me}? {Dispatch|The desk} needs it.",
         "{Quick check|Status check} on {n}, please.",
         n=o["order_id"],
     )

@@ -78,7 +78,7 @@ def whats_on_the_menu(s: Scene) -> None:
         s.say(
             "What {m} do they have?",
             "Show me {name}'s {m}.",
-            "{Which|What} {m} {are there|can I get} at {name}?",
+            "{Which|What} {m} are there at {name}?",
             "I'm {after|looking for} {m} - what's {on offer|on the menu} there?",
             m=MEALS[meal],
             name=r["name"],
@@ -89,7 +89,7 @@ def whats_on_the_menu(s: Scene) -> None:
             "Anything vegetarian at {name}?",
             "What can a vegetarian eat there?",
             "{I don't eat meat|I'm vegetarian} - {what can I have|what works for me} at {name}?",
-            "{Show me|List} the {meat-free|veggie} {dishes|options} there.",
+            "Show me the {meat-free|veggie} {dishes|options} there.",
             name=r["name"],
         )
     elif how == "now":
@@ -170,7 +170,7 @@ def one_of_those(s: Scene) -> None:
         c,
         "{me}. Put {n} {dish} from there in my basket.{f}",
         "{me}: {I'd like|I want} {n} {dish}{|, please}.{f}",
-        "{me} - {add|put} {n} of the {dish} {to|in} my basket.{f}",
+        "{me} - put {n} of the {dish} {to|in} my basket.{f}",
         "{me} - I'll have {n} of the {dish}.{f}",
         "{me}. Add {n} {dish} to my food basket, please.{f}",
         n=NUMBERS[qty],
@@ -275,22 +275,22 @@ def when_does_it_come(s: Scene) -> None:
 BECAUSE = {
     "changed my mind": (
         "Actually, I changed my mind. Call it off.",
-        "{Hmm|Wait}, I've changed my mind - {cancel|stop} that order{|, please}.",
+        "{Hmm|Wait}, I've changed my mind - stop that order{|, please}.",
     ),
     "ordered by mistake": (
         "Oops, I ordered that by mistake. Call it off, please.",
-        "{That one|That order} was a mistake, I {tapped|clicked} the wrong thing. {Cancel|Stop} it{|, please}.",
+        "{That one|That order} was a mistake, I {tapped|clicked} the wrong thing. Stop it{|, please}.",
     ),
     "taking too long": (
         "That's taking too long, forget it.",
-        "{It's|This is} taking {ages|forever}; {cancel|stop} it, I'll eat {something else|elsewhere}.",
+        "{It's|This is} taking {ages|forever}; stop it, I'll eat {something else|elsewhere}.",
     ),
 }
 SCRAP = (
     "Hmm, scrap that order after all.",
     "{Actually|On second thought}, call that order off after all.",
     "{Forget|Drop} that order{|, please} - I don't want it {anymore|now}.",
-    "Can you still {stop|cancel} that order?",
+    "Can you still stop that order?",
 )
 
 
@@ -321,7 +321,7 @@ def where_do_you_deliver(s: Scene) -> None:
         "{me}. Do I have other orders open right now?",
         "{me}. {Where|To which address} {are you sending|will you deliver} it?",
         "{me} - {is my address still|do you still have my address as} the right one? {Anything|Something} else coming?",
-        "{me}. {Remind me|Tell me} my {delivery address|address on file}{| and what's still open}.",
+        "{me}. {Remind me|Tell me} my {delivery address|address on file}.",
     )
     s.call("get_customer", customer_id=found["customer_id"])
 
@@ -344,12 +344,12 @@ def anything_else_coming(s: Scene) -> None:
         ),
         "cancelled": (
             "Which of my orders got cancelled?",
-            "{Show me|List} {the|my} orders that {were called off|got cancelled}.",
-            "Have any of my orders been {cancelled|called off}{| lately}?",
+            "Show me {the|my} orders that were called off.",
+            "Have any of my orders been called off{| lately}?",
         ),
         "delivered": (
             "List the orders that actually reached me.",
-            "{Which|What} orders {did I actually get|made it to me}?",
+            "{Which|What} orders made it to me?",
             "{Show me|Tell me} my {delivered|completed} orders{|, please}.",
         ),
     }
@@ -368,7 +368,7 @@ def score_it(s: Scene) -> None:
     s.say(
         "Let me rate that one: {f} stars for the food, {d} for the delivery.",
         "I'd give that order {f} out of 5 for the food and {d} for the courier.",
-        "{Rate|Score} it for me: food {f} {stars|out of 5}, delivery {d}.",
+        "Score it for me: food {f} {stars|out of 5}, delivery {d}.",
         "{Food|The meal} was a {f}, the {courier|delivery} a {d} - {put that down|log that}, please.",
         "{Can I|Let me} {leave|give} a rating? {f} for the food and {d} for the delivery.",
         f=food_stars,

@@ -120,7 +120,7 @@ def promo_from_email(s: Scene) -> None:
         "{me}. I have a discount code[, {code}], can you use it on my basket?",
         "{me} - knock my promo code[ {code}] off my basket please.",
         "There's a discount code in my inbox[: {code}]. Put it on my food? {me}.",
-        "{me}. {Could you|Can you} {apply|add} my promo code[ {code}] to {my basket|the order}?",
+        "{me}. {Could you|Can you} {use|put} my promo code[ {code}] on {my basket|the order}?",
         "{me}: {a friend|the app} {sent|gave} me a code[, {code}]. {Does it work|Will it work} on my basket?",
         "[{code} is ]the code {from my email|I was sent}; {please use it|use it, please} on my food. {me}.",
         code=given,
@@ -235,8 +235,8 @@ def code_and_send(s: Scene) -> None:
         "{me} - I've got a promo[, {code}]. Use it and place my order.",
         "{me}. Apply my code[ {code}], then check out, please.",
         "{me}. {Use|Put on} my promo[ {code}] and {order|send} {the food|my basket} {right away|now}.",
-        "{me}: {discount|promo} code[ {code}] {first|please}, then {place|send} the order.",
-        "{me} - {I'm ready|all set}: {apply|use} my code[ ({code})] and {get it sent|send it over}.",
+        "{me}: {discount|promo} code[ {code}] {first|please}, then send the order.",
+        "{me} - I'm ready: use my code[ ({code})] and send it over.",
         code=given,
     )
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)

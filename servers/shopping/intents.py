@@ -277,9 +277,9 @@ ADDRESSES = (
     "{Which|What} addresses do you have for me now?",
     "Read back all my saved addresses.",
     "What's on file for shipping {now|at the moment}?",
-    "{Where|To which places} can my orders be {sent|delivered}?",
+    "Where can my orders be {sent|delivered}?",
     "{Remind me|Tell me} {where you deliver for me|what delivery addresses I have}.",
-    "{Which|What} {places|addresses} are on my account{| at the moment}?",
+    "{Which|What} addresses are on my account{| at the moment}?",
 )
 WISHLIST = (
     "What's on my wishlist at the moment?",
@@ -289,7 +289,7 @@ WISHLIST = (
     "What else is on my wishlist?",
     "{What|Which things} did I {save|bookmark} for later?",
     "{Can|Could} you {go through|read out} the things I've saved{| for later}?",
-    "What have I {put aside|set aside} to buy {later|some day}?",
+    "What have I put aside to buy {later|some day}?",
     "{Remind me|Tell me} what's {waiting|sitting} on my wishlist.",
 )
 GOOD_REVIEWS = (
@@ -328,10 +328,10 @@ OTHER_RETURNS = (
     "Do I have any other returns in progress?",
     "What other returns do I have going?",
     "{While you're at it|Also}, how are my other returns {doing|going}?",
-    "{Is|Are} {anything|any} else I sent back still {open|being handled}?",
-    "{Show me|List} all my returns{| so far}, please.",
-    "Any {news|updates} on {the rest of|my other} returns?",
-    "How many returns do I have {open|going} now?",
+    "{Is|Are} {anything|any} else I sent back still being handled?",
+    "Show me all my returns{| so far}, please.",
+    "Any news on {the rest of|my other} returns?",
+    "How many returns do I have going now?",
 )
 CODE_DONE = ("Nice, so what do I pay now?", "What's my total after that?", "And is shipping free now?")
 PLACED = (

@@ -107,7 +107,7 @@ AGAIN = (
             "{Remind me|Tell me}, what does my account say about my membership?",
             "Am I on {the|a} {Plus|paid} plan, or just the basic one?",
             "{Could you|Can you} {check|look up} my member status?",
-            "What {tier|level} am I, and does it {get me|include} free shipping?",
+            "What {tier|level} am I, and does it include free shipping?",
         ),
     ),
     Again(
@@ -186,13 +186,13 @@ def keep_it_in_mind(s: Scene) -> None:
         "Save that one for later on my wishlist too.",
         "Could you bookmark it for me as well?",
         "{Put|Pop} it on my wishlist{|, would you}? I'm not {ready to buy|buying} yet.",
-        "I'll think about it - {keep|save} it {for later|on my list}.",
+        "I'll think about it - {keep|save} it for later.",
         "Not {today|right now}, but {remember|save} it for me.",
     )
     new = (
         "Not buying yet, but save it on my wishlist. {me}.",
         "{me} - keep it in my saved items for later.",
-        "{me}. {Could you|Can you} {put|add} it on my wishlist{|, please}?",
+        "{me}. {Could you|Can you} put it on my wishlist{|, please}?",
         "{Save|Keep} it for later, {please|would you}? {me}.",
         "{me}: I'm {not ready|still thinking}, bookmark it for me.",
         "{me}. Keep that one on my list, I might buy it {later|next month}.",
@@ -225,7 +225,7 @@ def ill_take_it(s: Scene) -> None:
         "OK, sold: into my basket with it. {me}.",
         "{me}. {I'll have|I want} one{| of those} in my basket.",
         "{Alright|Great}, one for me, {please|thanks}. {me}.",
-        "{me}: that convinced me, {add|put} one to my basket.",
+        "{me}: that convinced me, put one to my basket.",
     )
     cid = in_my_words(s, c, known, new)
     s.call("add_to_cart", customer_id=cid, product_id=p["product_id"])
@@ -305,7 +305,7 @@ def anything_cheaper(s: Scene) -> None:
         else "{Do you have|Got} anything {similar|comparable} for less?",
         "{That's|It's} a bit {pricey|steep}. What's there{u}?",
         "I'd rather spend less{u}. {What are|Any} alternatives?",
-        "{Show me|List} the {cheaper|less expensive} ones in that category{u}, cheapest first.",
+        "Show me the {cheaper|less expensive} ones in that category{u}, cheapest first.",
         price=money(p["price"]),
         u=f", under {money(p['price'])}" if under else "",
     )
@@ -322,7 +322,7 @@ WAITING = (
     "Which of my returns are still waiting for a decision?",
     "Anything I sent back that nobody has looked at yet?",
     "Which returns {are still pending|haven't been decided}?",
-    "{Are|Is} any of my returns still {waiting|open}?",
+    "{Are|Is} any of my returns still waiting?",
 )
 REFUNDED = (
     "Which of my returns have been refunded?",
@@ -346,8 +346,8 @@ def my_returns(s: Scene) -> None:
             "{What's happening|What's going on} with {my returns|the stuff I returned}?",
             "{Can|Could} you check on {everything|all} I've sent back?",
             "Have my returns {been processed|gone through}{| yet}?",
-            "{Remind me|Tell me} which returns I have {open|going}.",
-            "{Status|Update} on my returns, please?",
+            "{Remind me|Tell me} which returns I have going.",
+            "Status on my returns, please?",
         )
     else:
         s.say(*(WAITING if status == "requested" else REFUNDED))
@@ -370,7 +370,7 @@ def any_codes(s: Scene) -> None:
         "Can I get a discount on this somehow?",
         "{Are there|Do you have} any promotions {going|on} that fit my basket? {Put it on|Use it} if so.",
         "Is there {a way|any way} to pay a bit less for all this?",
-        "{Find|Look for} a code that works on my basket and {use|apply} it, please.",
+        "{Find|Look for} a code that works on my basket and use it, please.",
         "Any deal I {qualify for|can use} right now?",
         "I'd love a discount - {anything|something} running I could use?",
     )

@@ -127,15 +127,15 @@ def cancel_by_number(s: Scene) -> None:
         "Remind me what I bought in {n}?",
         "Can you tell me what {n} was for? I might not need it.",
         "{I'm looking at|I found} {n} in my email - {what was in it|what did I order}?",
-        "{Quick question|Hi}: what's {in order|on order} {n}? I may {cancel|call it off}.",
+        "{Quick question|Hi}: what's {in order|on order} {n}? I may call it off.",
         "Before it ships, {remind me|tell me} what {n} {was|contains}.",
     )
     s.say(
         "Yeah, I don't need that anymore, stop it before it ships.",
         "Please call that one off.",
         "Scrap it, please - I'll get it somewhere else.",
-        "{Right|OK}, {I don't want it|I won't need it} {anymore|after all}. {Cancel|Stop} it{|, please}.",
-        "{Let's|Please} {cancel|call off} that order before it {goes out|ships}.",
+        "{Right|OK}, {I don't want it|I won't need it} {anymore|after all}. Stop it{|, please}.",
+        "{Let's|Please} call off that order before it {goes out|ships}.",
         "{Don't send|Please don't ship} it - I've {changed my mind|found it elsewhere}.",
     )
     s.call("cancel_order", order_id=got["order_id"])
@@ -276,7 +276,7 @@ def my_account(s: Scene) -> None:
             "By the way, am I a Plus member? And what have I bought since {when}?",
             "Also: what's my membership level, and which orders did I place since {when}?",
             "{Quick one|One more thing}: {which|what} membership {do I have|am I on}, and my orders since {when}?",
-            "{Can you|Could you} {check|tell me} my membership and {list|show} what I ordered since {when}?",
+            "{Can you|Could you} {check|tell me} my membership and show what I ordered since {when}?",
             "Do I get {Plus|member} perks? {And|Also} what have I {ordered|bought} since {when}?",
             when=when,
         )
@@ -317,12 +317,12 @@ OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for th
             "requested": (
                 "Show me the ones still waiting for a decision.",
                 "Which returns still need someone to look at them?",
-                "{List|Pull up} the returns {nobody has decided on|still pending} yet.",
+                "Pull up the returns {nobody has decided on|still pending} yet.",
             ),
             "approved": (
                 "Which ones were approved but not refunded yet?",
                 "Pull up the approved ones that still owe a refund.",
-                "{Show me|List} the approved returns {still waiting for|that haven't got} their money.",
+                "Show me the approved returns {still waiting for|that haven't got} their money.",
             ),
         },
     ),
@@ -338,7 +338,7 @@ OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for th
             "placed": (
                 "Which ones haven't left the warehouse yet?",
                 "Show me the newest of those still waiting to go out.",
-                "{List|Pull up} the orders {still to ship|not shipped yet}.",
+                "Pull up the orders {still to ship|not shipped yet}.",
             ),
             "shipped": (
                 "Which ones are on the road now?",
