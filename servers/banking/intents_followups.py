@@ -14,8 +14,6 @@ from servers.banking.intents import (
     ACCOUNTS,
     NOTES_IN,
     NOTES_OUT,
-    PAYEES,
-    WORDS,
     acc_ref,
     amount_of,
     ask_for,
@@ -356,47 +354,3 @@ def freeze_it_for_now(s: Scene) -> None:
         what=acc_ref(s, acc),
     )
     s.call("freeze_account", account_id=acc["account_id"], frozen=True, reason=reason)
-
-
-@banking.intent(covers=("open_account",), follows=True, opens=False, weight=0.8)
-def open_one_more(s: Scene) -> None:
-    """The customer of the dialogue opens the kind of account they do not have yet."""
-    c = the_customer(s)
-    have = {r["type"] for r in s.rows("SELECT type FROM accounts WHERE customer_id = ?", c["customer_id"])}
-    missing = sorted({"checking", "savings"} - have)
-    if not missing:
-        raise Skip("the customer has both kinds")
-    kind = s.rng.choice(missing)
-    s.say(
-        "While I'm here, open a {kind} for me as well.",
-        "I'd also like a {kind}. Can you set one up?",
-        "And I don't have a {kind} yet, please open one.",
-        "{Could you|Can you} {also|} {start|arrange} a {kind} {for me|in my name}?",
-        "{Time|It's time} I {got|had} a {kind} too - start one, please.",
-        "I'd like a new {kind} {as well|too}{|, please}.",
-        kind=WORDS[kind],
-    )
-    s.call("open_account", customer_id=c["customer_id"], type=kind)
-
-
-@banking.intent(covers=("add_payee",), follows=True, opens=False, weight=0.8)
-def save_someone(s: Scene) -> None:
-    """The customer saves a new person to pay."""
-    c = the_customer(s)
-    name, role = s.rng.choice(PAYEES)
-    if s.rows("SELECT 1 FROM payees WHERE customer_id = ? AND name = ?", c["customer_id"], name):
-        raise Skip("already saved")
-    bank = s.rng.choice(("First Harbor Bank", "Summit Credit Union", "Pacific Trust", "Lakeside Savings"))
-    number = str(s.rng.randint(10**7, 10**10 - 1))
-    s.say(
-        "Also, save {role} as someone I can pay: {name}, {bank}, account {num}.",
-        "One more: add {name} ({role}) at {bank}, account number {num}, to my recipients.",
-        "{Could you|Can you} save {role}, {name}, {to my payees|as a recipient}? {bank}, account {num}.",
-        "I {need|want} to send money to {role} {from now on|regularly}: {name} at {bank}, account {num}.",
-        "Save {name} ({role}) for payments - {bank}, account number {num}.",
-        role=role,
-        name=name,
-        bank=bank,
-        num=number,
-    )
-    s.call("add_payee", customer_id=c["customer_id"], name=name, bank_name=bank, account_number=number)

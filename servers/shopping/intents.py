@@ -222,6 +222,27 @@ def new_place(s: Scene) -> tuple[str, str, str, str]:
     return street, city, state, zip_code
 
 
+def known_customer(s: Scene) -> dict[str, Any]:
+    """The customer an earlier turn found (a follow-up of a shopper who has not said who they are skips)."""
+    known = s.memory.get("customer")
+    if not known:
+        raise Skip("no customer in the dialogue yet")
+    return dict(known)
+
+
+def the_product(s: Scene) -> dict[str, Any]:
+    """The product the dialogue is about, read again now."""
+    known = s.memory.get("product")
+    if not known:
+        raise Skip("no product in the dialogue")
+    return s.rows("SELECT * FROM products WHERE product_id = ?", known["product_id"])[0] | {"known": known}
+
+
+def last_tool(s: Scene) -> str | None:
+    calls = list(s.calls)
+    return calls[-1].tool if calls else None
+
+
 def then(s: Scene, chance: float, phrasings: Sequence[str], tool: str, **arguments: Any) -> bool:
     """An optional next turn: where the dialogue has room, at ``chance``, one of ``phrasings`` and the call."""
     if not s.room() or s.rng.random() >= chance:

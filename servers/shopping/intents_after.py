@@ -258,3 +258,68 @@ def refund_status(s: Scene) -> None:
         raise Skip("the return is past the first page")
     remember_order(s, r["order_id"])
     then(s, 0.6, (*THAT_ORDER, *REST_OF_ORDER), "get_order", order_id=r["order_id"])
+
+
+WAITING = (
+    "Which of my returns are still waiting for a decision?",
+    "Anything I sent back that nobody has looked at yet?",
+    "Which returns {are still pending|haven't been decided}?",
+    "{Are|Is} any of my returns still waiting?",
+)
+
+
+REFUNDED = (
+    "Which of my returns have been refunded?",
+    "Have any of my returns been paid back yet?",
+    "Did I get my money back for any returns?",
+    "Which refunds {came through|went out} already?",
+)
+
+
+@shopping.intent(covers=("search_customers", "list_returns"), opens=False, follows=True)
+def my_returns(s: Scene) -> None:
+    """The shopper asks where their returns stand."""
+    c = me(s, "c.customer_id IN (SELECT o.customer_id FROM returns r JOIN orders o USING (order_id))")
+    s.asked("list_returns", customer_id=c["customer_id"])
+    status = s.rng.choice((None, None, "requested", "refunded"))
+    if status is None:
+        s.say(
+            "And how are my returns going?",
+            "Any news on the things I sent back?",
+            "Where do my returns stand?",
+            "{What's happening|What's going on} with {my returns|the stuff I returned}?",
+            "{Can|Could} you check on {everything|all} I've sent back?",
+            "Have my returns {been processed|gone through}{| yet}?",
+            "{Remind me|Tell me} which returns I have going.",
+            "Status on my returns, please?",
+        )
+    else:
+        s.say(*(WAITING if status == "requested" else REFUNDED))
+    cid = SPEAKER.find(s, c)
+    s.call("list_returns", customer_id=cid, **({"status": status} if status else {}))
+
+
+@shopping.intent(covers=("search_customers", "list_orders", "get_order"), opens=False, follows=True)
+def my_last_order(s: Scene) -> None:
+    """The shopper asks what their most recent order was and what it came to."""
+    c = me(s, "c.customer_id IN (SELECT customer_id FROM orders)")
+    s.asked("list_orders", customer_id=c["customer_id"])
+    latest = s.rows(
+        "SELECT order_id, placed_at FROM orders WHERE customer_id = ? ORDER BY placed_at DESC, order_id DESC LIMIT 2",
+        c["customer_id"],
+    )
+    if len(latest) > 1 and latest[0]["placed_at"] == latest[1]["placed_at"]:
+        raise Skip("two orders placed at once")
+    s.say(
+        "What was my last order, and what did it cost me?",
+        "Remind me what I ordered most recently.",
+        "What did my latest order have in it?",
+        "{Can|Could} you {pull up|look up} my most recent purchase?",
+        "What did I {buy|order} last time{|, and for how much}?",
+        "{Remind me|Tell me} what was in the last thing I ordered.",
+        "My {newest|latest} order - what's in it and what did it come to?",
+        "What's the {last|most recent} thing I bought from you?",
+    )
+    cid = SPEAKER.find(s, c)
+    listed = s.call("list_orders", customer_id=cid, limit=1)["orders"]
+    s.call("get_order", order_id=listed[0]["order_id"])
