@@ -196,32 +196,35 @@ def branch_review(s: Scene) -> None:
         status = s.rng.choice(("frozen", "closed"))
         floor = s.rng.choice((None, 1000, 5000))
         s.say(
-            "What states can an account be in across the bank?",
-            "Which account statuses do we have on the books?",
-            "Give me the list of account statuses in use.",
+            "What {states|statuses} can an account be in across the bank?",
+            "Which account statuses do we have {on the books|in use}?",
+            "{Give me|Show me} the account statuses in use.",
             minimal=["Account statuses?"],
         )
         if status not in s.call("get_distinct_values", field="account_status")["values"]:
             raise Skip("no account in that status")
         big = f" holding at least {money(floor)}" if floor else ""
         s.say(
-            "Show me the {st} ones{big}.",
-            "Which accounts are {st}{big}?",
-            "List the {st} accounts{big}.",
+            "{Show me|Pull up} the {st} ones{big}.",
+            "Which accounts are {st}{big}{| right now}?",
+            "{Give me|I need} the {st} accounts{big}.",
             st=status,
             big=big,
         )
         s.call("list_accounts", status=status, **({"min_balance": float(floor)} if floor else {}))
     else:
         s.say(
-            "Which cities do our customers live in?",
+            "Which cities do our customers {live in|come from}?",
             "What cities is our customer base spread over?",
-            "List the cities we have customers in.",
+            "{Show me|Give me} the cities we have customers in.",
             minimal=["Customer cities?"],
         )
         cities = s.call("get_distinct_values", field="city")["values"]
         city = s.rng.choice(sorted(cities))
         s.say(
-            "Who are our customers in {c}?", "Pull up the customers based in {c}.", "Show me everyone from {c}.", c=city
+            "Who are our customers in {c}?",
+            "{Pull up|Find} the customers based in {c}.",
+            "Show me everyone {from|living in} {c}.",
+            c=city,
         )
         s.call("search_customers", query=city)

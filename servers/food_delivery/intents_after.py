@@ -75,8 +75,8 @@ def too_slow(s: Scene) -> None:
     s.say(
         {
             "taking too long": "That's too long. Call it off and refund me.",
-            "changed my mind": "Actually, I changed my mind - call it off.",
-            "ordered by mistake": "Hm, I ordered that by mistake anyway. Please call it off.",
+            "changed my mind": "Actually, I {changed my mind|thought better of it} - call it off.",
+            "ordered by mistake": "Hm, I ordered that by mistake anyway. {Please call it off|Call it off, please}.",
         }[why],
         "{Forget it|Never mind} then, I don't want it {anymore|now}.",
     )

@@ -121,9 +121,9 @@ def cheap_and_veggie(s: Scene) -> None:
     as_customer(s, r["city"])
     fee = s.rng.choice((1.99, 2.99)) if r["delivery_fee"] > 0.99 else s.rng.choice((0.99, 1.99, 2.99))
     s.say(
-        "I'm in {city} and broke. Who's open now with delivery under {fee}?",
-        "Which places in {city} are open and charge at most {fee} to deliver?",
-        "Cheap delivery in {city}, open right now - at most {fee} fee. Who?",
+        "I'm in {city} and {broke|on a budget}. Who's open {now|right now} with delivery under {fee}?",
+        "Which restaurants in {city} are open and charge at most {fee} {to deliver|for delivery}?",
+        "{Cheap|Low-cost} delivery in {city}, open right now - at most {fee} fee. Who?",
         city=r["city"],
         fee=money(fee),
     )
@@ -134,9 +134,9 @@ def cheap_and_veggie(s: Scene) -> None:
     if s.rng.random() < 0.3:
         return
     s.say(
-        "What vegetarian food can I have right now at the top one?",
-        "Show me what's veggie and available at the first one.",
-        "The best-rated one - anything vegetarian I can have right now?",
+        "What {vegetarian|meat-free} food can I have right now at the {top|first} one?",
+        "{Show me|Tell me} what's veggie and available at the first one.",
+        "The best-rated one - anything vegetarian I can {have|eat} {right now|tonight}?",
     )
     s.call("get_menu", restaurant_id=found[0]["restaurant_id"], vegetarian_only=True, available_only=True)
 
@@ -235,9 +235,9 @@ def kitchen_queue(s: Scene) -> None:
     )
     where = place(s, r)
     s.say(
-        "I run {where}. Anything new waiting for us?",
-        "Kitchen at {where} here - what's come in that we haven't taken?",
-        "This is {where}. Which new tickets are waiting on us?",
+        "I run {where}. {Anything|Any orders} new waiting for us?",
+        "{Kitchen|The kitchen} at {where} here - what's come in that we haven't {taken|picked up}?",
+        "This is {where}. Which new {tickets|orders} are waiting on us?",
         where=where,
     )
     rid = find_as_said(s, r, where)
@@ -246,9 +246,9 @@ def kitchen_queue(s: Scene) -> None:
         raise Skip("nothing waiting")
     oldest = min(waiting, key=lambda x: (x["placed_at"], x["order_id"]))
     s.say(
-        "We'll take the oldest one.",
-        "Confirm the one that's been waiting longest.",
-        "Take on the earliest of those, we're starting it.",
+        "We'll take the oldest one{| first}.",
+        "{Confirm|Accept} the one that's been waiting {longest|the longest}.",
+        "Take on the earliest of those, we're {starting it|on it now}.",
     )
     s.call("advance_order_status", order_id=oldest["order_id"])
     focus_order(s, oldest["order_id"])

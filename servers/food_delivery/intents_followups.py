@@ -274,15 +274,15 @@ def when_does_it_come(s: Scene) -> None:
 
 BECAUSE = {
     "changed my mind": (
-        "Actually, I changed my mind. Call it off.",
+        "Actually, I {changed my mind|don't want it}. Call it off.",
         "{Hmm|Wait}, I've changed my mind - stop that order{|, please}.",
     ),
     "ordered by mistake": (
-        "Oops, I ordered that by mistake. Call it off, please.",
+        "{Oops|Sorry}, I ordered that by mistake. Call it off, please.",
         "{That one|That order} was a mistake, I {tapped|clicked} the wrong thing. Stop it{|, please}.",
     ),
     "taking too long": (
-        "That's taking too long, forget it.",
+        "That's taking too long, {forget it|never mind}.",
         "{It's|This is} taking {ages|forever}; stop it, I'll eat {something else|elsewhere}.",
     ),
 }
@@ -333,22 +333,22 @@ def anything_else_coming(s: Scene) -> None:
     status = s.rng.choice(("out_for_delivery", "placed", "cancelled", "delivered"))
     words = {
         "out_for_delivery": (
-            "Which of my orders are out on the road right now?",
+            "Which of my orders are out on the road {right now|at the moment}?",
             "{Is|Are} any of my {orders|deliveries} {with a courier|on the way} {now|at the moment}?",
             "What of mine is {being driven over|out for delivery} {right now|as we speak}?",
         ),
         "placed": (
-            "Any orders of mine the restaurant hasn't taken yet?",
+            "Any orders of mine the restaurant hasn't {taken|accepted} yet?",
             "{Which|What} orders {are still waiting|haven't been accepted} {at the restaurant|by the kitchen}?",
             "Did the {restaurants|kitchens} {pick up|confirm} all my orders, or {are|is} {some|one} still waiting?",
         ),
         "cancelled": (
-            "Which of my orders got cancelled?",
+            "Which of my orders {got|were} cancelled?",
             "Show me {the|my} orders that were called off.",
             "Have any of my orders been called off{| lately}?",
         ),
         "delivered": (
-            "List the orders that actually reached me.",
+            "{Show me|Tell me} the orders that actually reached me.",
             "{Which|What} orders made it to me?",
             "{Show me|Tell me} my {delivered|completed} orders{|, please}.",
         ),

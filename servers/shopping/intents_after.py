@@ -261,16 +261,16 @@ def refund_status(s: Scene) -> None:
 
 
 WAITING = (
-    "Which of my returns are still waiting for a decision?",
-    "Anything I sent back that nobody has looked at yet?",
+    "Which of my returns are still waiting for a {decision|verdict}?",
+    "Anything I sent back that nobody has {looked at|checked} yet?",
     "Which returns {are still pending|haven't been decided}?",
     "{Are|Is} any of my returns still waiting?",
 )
 
 
 REFUNDED = (
-    "Which of my returns have been refunded?",
-    "Have any of my returns been paid back yet?",
+    "Which of my returns have been {refunded|paid back}?",
+    "Have any of my returns been {paid back|settled} yet?",
     "Did I get my money back for any returns?",
     "Which refunds {came through|went out} already?",
 )

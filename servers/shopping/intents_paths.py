@@ -315,13 +315,13 @@ OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for th
         ),
         {
             "requested": (
-                "Show me the ones still waiting for a decision.",
-                "Which returns still need someone to look at them?",
+                "{Show me|Pull up} the ones still waiting for a decision.",
+                "Which returns still need someone to {look at|review} them?",
                 "Pull up the returns {nobody has decided on|still pending} yet.",
             ),
             "approved": (
-                "Which ones were approved but not refunded yet?",
-                "Pull up the approved ones that still owe a refund.",
+                "Which ones were approved but not {refunded|paid back} yet?",
+                "{Pull up|Show me} the approved ones that still owe a refund.",
                 "Show me the approved returns {still waiting for|that haven't got} their money.",
             ),
         },
@@ -336,13 +336,13 @@ OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for th
         ),
         {
             "placed": (
-                "Which ones haven't left the warehouse yet?",
-                "Show me the newest of those still waiting to go out.",
+                "Which ones haven't left the warehouse {yet|so far}?",
+                "{Show me|Pull up} the newest of those still waiting to go out.",
                 "Pull up the orders {still to ship|not shipped yet}.",
             ),
             "shipped": (
-                "Which ones are on the road now?",
-                "List the ones in transit.",
+                "Which ones are on the road {now|at the moment}?",
+                "{Show me|Give me} the ones in transit.",
                 "{Show me|Which are} the orders {out for delivery|with the carrier} {now|at the moment}?",
             ),
         },
