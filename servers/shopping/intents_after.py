@@ -95,9 +95,9 @@ def call_off_purchase(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. Please stop {what} before it ships - {why}.",
-        "{me} - I want to call off {what}, {why}.",
-        "Scrap {what}, please; {why}. {me}.",
+        "{me}. {Please|Could you} stop {what} before it ships - {why}.",
+        "{me} - I {want|need} to call off {what}, {why}.",
+        "{Scrap|Kill} {what}, please; {why}. {me}.",
         minimal=["{me}. I don't want {what} anymore."],
         what=what,
         why=CANCEL_WORDS[why],
@@ -114,8 +114,8 @@ def call_off_purchase(s: Scene) -> None:
     )
     if s.room() and wishable and s.rng.random() < 0.6:
         s.say(
-            "Keep {product} on my wishlist though, I might get it later.",
-            "Could you save {product} for later on my wishlist?",
+            "Keep {product} on my wishlist though, I might {buy|order} it later.",
+            "{Could|Can} you save {product} for later on my wishlist?",
             product=p["name"],
         )
         s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
@@ -144,9 +144,9 @@ def send_it_back(s: Scene) -> None:
     by_number = s.rng.random() < 0.5
     if by_number:
         s.say(
-            "The {product} from order {n} {why}. I'd like to send it back.",
-            "{n}: the {product} {why}, how do I return it?",
-            "I want my money back for the {product} in {n}; it {why}.",
+            "The {product} from order {n} {why}. I'd like to send it back{| for a refund}.",
+            "{n}: the {product} {why}, {how do I|can I} send it back?",
+            "I {want|need} my money back for the {product} in {n}; it {why}.",
             minimal=["The {product} from {n} has to go back."],
             product=item["name"],
             n=item["order_id"],
@@ -174,8 +174,8 @@ def send_it_back(s: Scene) -> None:
         cid = SPEAKER.asks(
             s,
             c,
-            "{me}. {What} {why}; I want to send it back.",
-            "{me} - {what} {why}. Can I return it?",
+            "{me}. {What} {why}; I {want|would like} to send it back.",
+            "{me} - {what} {why}. {Can I|Could I} send it back?",
             minimal=["{me}. {What} has to go back."],
             what=what,
             What=what[:1].upper() + what[1:],
@@ -211,9 +211,9 @@ def review_a_purchase(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. I'd like to review {what} I bought: {rating}[, headline {head}].",
-        "{me} - give {what} {rating}[ with the title {head}].",
-        "Post my verdict on {what}: {rating}[, and call it {head}]. {me}.",
+        "{me}. I'd like to {review|leave stars for} {what} I bought: {rating}[, headline {head}].",
+        "{me} - {give|score} {what} {rating}[ with the title {head}].",
+        "{Post|Leave} my verdict on {what}: {rating}[, and call it {head}]. {me}.",
         what=product_ref(s, item),
         rating=rating,
         head=head,
@@ -248,9 +248,9 @@ def refund_status(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. I sent back {what} - has my refund gone through?",
+        "{me}. I sent back {what} - has my refund {gone through|come through}?",
         "{me} - any news on sending back {what}?",
-        "Is my money for {what} on its way? {me}.",
+        "Is my money for {what} on its way{| yet}? {me}.",
         what=what,
     )
     found = s.call("list_returns", customer_id=cid)["returns"]

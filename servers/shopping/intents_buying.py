@@ -162,9 +162,9 @@ def hunt_for_a_deal(s: Scene) -> None:
         raise Skip("the category's coupon does not fit this cart")
     words = CATEGORY_WORDS[coupon["category"]]
     s.say(
-        "Are there any deals on {w} running right now?",
-        "Is anything on {w} discounted at the moment?",
-        "Do you have a discount code for {w} that works today?",
+        "Are there any deals on {w} running {right now|this week}?",
+        "Is anything on {w} {discounted|on sale} at the moment?",
+        "Do you have a discount code for {w} that {works|I can use} today?",
         w=words,
     )
     found = s.call("list_coupons", active_only=True)["coupons"]
@@ -177,8 +177,8 @@ def hunt_for_a_deal(s: Scene) -> None:
         "{me}. {Perfect|Nice}, use that code on my basket{|, please}.",
         "That {works|will do} - put it on my basket. {me}.",
         "{me}: {sounds good|great}, I'll {use|take} that one for my basket.",
-        "{me} - use it on my basket then.",
-        "Perfect, I'll take it for what's in my basket ({who_short}).",
+        "{me} - {use|try} it on my basket then.",
+        "{Perfect|Good}, I'll take it for what's in my basket ({who_short}).",
         who_short=c["name"],
     )
     s.call("apply_coupon", customer_id=cid, code=coupon["code"])
@@ -196,9 +196,9 @@ def check_out(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. I'm ready: send everything in my basket to {where} and charge {how}.",
-        "{me} - please go ahead and buy what's in my basket, ship it to {where}, paying with {how}.",
-        "Let's finish my purchase. Deliver to {where}, {how} for payment. {me}.",
+        "{me}. I'm {ready|done}: send everything in my basket to {where} and charge {how}.",
+        "{me} - please go ahead and {buy|order} what's in my basket, ship it to {where}, paying with {how}.",
+        "Let's {finish|wrap up} my purchase. Deliver to {where}, {how} for payment. {me}.",
         minimal=["{me}. I'm done shopping, ship it to {where}."],
         where=where,
         how=PAY_WORDS[method],
@@ -252,9 +252,9 @@ def best_in_category(s: Scene) -> None:
     if len(found_rows) < 2:
         raise Skip("too few products in the budget")
     s.say(
-        "What are your best-rated {w} under ${b} that I can get right now?",
-        "Show me the top-rated {w} you have in stock for ${b} or less.",
-        "I have ${b} to spend on {w}. What do people like most that's available?",
+        "What are your best-rated {w} under ${b} that I can {buy|order} right now?",
+        "{Show me|What are} the top-rated {w} you have in stock for ${b} or less.",
+        "I have ${b} to spend on {w}. What do {people|buyers} like most that's available?",
         minimal=["I'm after {w}, something well reviewed."],
         w=CATEGORY_WORDS[k["name"]],
         b=budget,
@@ -269,9 +269,9 @@ def best_in_category(s: Scene) -> None:
         raise Skip("nothing found")
     remember_product(s, top[0])
     s.say(
-        "Tell me more about the top one.",
-        "What's the first one like - brand, stock, all that?",
-        "Give me the details on the best one.",
+        "{Tell me|Say} more about the top one.",
+        "What's the {first|top} one like - brand, stock, all that?",
+        "{Give me|Read me} the details on the best one.",
     )
     s.call("get_product", product_id=top[0]["product_id"])
 
@@ -343,15 +343,15 @@ def buy_from_wishlist(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. What on my wishlist can I actually buy right now?",
-        "{me} - which of my saved things are in stock?",
-        "Go through my wishlist: what's available today? {me}.",
+        "{me}. What on my wishlist can I actually buy {right now|today}?",
+        "{me} - which of my saved things are {in stock|available}?",
+        "{Go through|Check} my wishlist: what's available today? {me}.",
     )
     s.call("get_wishlist", customer_id=cid)
     s.say(
-        "Put the cheapest of those in my basket.",
-        "I'll take the least expensive one, into the basket please.",
-        "Let me have the cheapest in-stock one - basket, please.",
+        "{Put|Drop} the cheapest of those in my basket.",
+        "I'll {take|have} the least expensive one, into the basket please.",
+        "Let me have the cheapest {in-stock|available} one - basket, please.",
     )
     s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
     remember_product(s, cheapest)

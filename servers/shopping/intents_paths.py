@@ -67,9 +67,9 @@ def cheapest_will_do(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. I need a {noun}, whatever's cheapest that you have in stock. Put it in my basket.",
-        "{me} - any {noun} will do, just the cheapest one available, into my basket please.",
-        "Cheapest {noun} you can ship right now, please, in my basket. {me}.",
+        "{me}. I need a {noun}, whatever's cheapest that you have in stock. {Put|Drop} it in my basket.",
+        "{me} - any {noun} {will do|is fine}, just the cheapest one available, into my basket please.",
+        "Cheapest {noun} you can ship {right now|today}, please, in my basket. {me}.",
         minimal=["{me}. I need a {noun}, nothing fancy."],
         noun=noun.lower(),
     )
@@ -95,9 +95,9 @@ def buy_it_now(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. I want {what}, just that one thing.",
-        "{me} - I'd like to buy {what}.",
-        "Can I get {what}? Only that. {me}.",
+        "{me}. I want {what}, just that {one thing|and nothing else}.",
+        "{me} - I'd like to {buy|order} {what}.",
+        "Can I get {what}? {Only that|Nothing else}. {me}.",
         minimal=["{me}. {What} - I want it."],
         what=product_ref(s, p),
         What="The " + p["name"],
@@ -107,9 +107,9 @@ def buy_it_now(s: Scene) -> None:
     remember_product(s, found)
     where = address_ref(s, c, a)
     s.say(
-        "Ship it to {where} right away, card as usual.",
-        "Send it to {where}, and that's the whole purchase.",
-        "Go ahead and buy it, delivered to {where}.",
+        "{Ship|Send} it to {where} right away, card as usual.",
+        "Send it to {where}, and that's {the whole purchase|all I need}.",
+        "{Go ahead and|Please} buy it, delivered to {where}.",
         where=where,
     )
     address_listed(s, cid, a["address_id"])
@@ -154,8 +154,8 @@ def what_arrived(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. What {w} since {when}?",
-        "{me} - which of my purchases since {when} {w2}?",
+        "{me}. What {w} since {when}{|, please}?",
+        "{me} - which of my {purchases|orders} since {when} {w2}?",
         "Since {when}, what {w}? {me}.",
         w=words,
         when=when,
@@ -209,9 +209,9 @@ def code_and_checkout(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. Use my discount code[ {code}] and send my basket to my usual address.",
-        "{me} - check out my basket with my code[ ({code})], shipped where you normally send things.",
-        "I have a code[, {code}]. Put it on my basket and ship it to my default address. {me}.",
+        "{me}. Use my discount code[ {code}] and send my basket to my {usual|default} address.",
+        "{me} - check out my basket with my code[ ({code})], shipped where you {normally|usually} send things.",
+        "I have a code[, {code}]. Put it on my basket and {ship|send} it to my default address. {me}.",
         minimal=["{me}. Use my code and ship my basket[ - it's {code}]."],
         code=given,
     )
@@ -288,14 +288,14 @@ def my_account(s: Scene) -> None:
         s,
         c,
         "{me}. Am I a Plus member, and what do you have on file for me?",
-        "{me} - what's my membership level?",
-        "Can you pull up my account details? {me}.",
+        "{me} - what's my membership {level|tier}?",
+        "{Can|Could} you pull up my account details? {me}.",
     )
     s.call("get_customer", customer_id=cid)
     s.say(
-        "What have I bought since {when}?",
-        "Show me my purchases from {when} on.",
-        "Which orders did I place since {when}?",
+        "What have I {bought|ordered} since {when}?",
+        "{Show me|Read me} my purchases from {when} on.",
+        "Which orders {did I make|have I made} since {when}?",
         when=day(since, s.now).removeprefix("on "),
     )
     s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
@@ -369,17 +369,17 @@ def brand_lineup(s: Scene) -> None:
     """A merchandiser looks at the brands the store carries, then at one brand's cheapest products."""
     brand = s.pick("SELECT brand FROM products GROUP BY brand HAVING COUNT(*) >= 3")["brand"]
     s.say(
-        "Which brands do we carry, and how many products each?",
-        "Give me the product count per brand.",
-        "What labels are in our catalog, and how big is each range?",
+        "Which brands do we {carry|stock}, and how many products each?",
+        "{Give me|Tell me} the product count per brand.",
+        "What labels are in our {catalog|range}, and how big is each range?",
     )
     stats = s.call("get_distinct_values", field="brand")
     if brand not in stats["values"]:
         raise Skip("the brand is not listed")
     s.say(
-        "Show me {b}'s cheapest products first.",
-        "What does {b} have, cheapest first?",
-        "Pull up {b}'s range, lowest price first.",
+        "{Show me|Pull up} {b}'s cheapest products first.",
+        "What does {b} {have|sell}, cheapest first?",
+        "{Pull up|Show me} {b}'s range, lowest price first.",
         b=brand,
     )
     s.call("search_products", query=brand, sort="price_asc")
