@@ -1,5 +1,4 @@
-"""What people ask next on food delivery, about the restaurant or the order the dialogue is about, and more
-ways to start.
+"""What people ask next on food delivery, about the restaurant or the order the dialogue is about.
 
 An earlier turn leaves the restaurant it ended on in ``s.memory["restaurant"]`` and the order in
 ``s.memory["order"]`` (the agent holds their ids); the customer talking is found with
