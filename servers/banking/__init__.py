@@ -6,7 +6,7 @@ a single transfer is capped at 25,000 USD; a locked or cancelled card stays so
 until changed (cancelled is final).
 """
 
-from servers.banking import intents, intents_followups, intents_lookups  # noqa: F401  (registers the intents)
+from servers.banking import intents_followups, intents_lookups, intents_money, intents_status  # noqa: F401  (registers)
 from servers.banking.tools import banking as server
 
 __all__ = ["server"]

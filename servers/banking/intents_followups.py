@@ -6,53 +6,186 @@ from it while you're at it", "what email do you have for me?"). Each reads what 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from hub.kit.intent import Ref, Scene, Skip, money
+from hub.kit.intent import Ref, Scene, Skip, money, register
 from servers.banking.intents import (
     ACCOUNTS,
     NOTES_IN,
     NOTES_OUT,
-    PAYEES,
-    WORDS,
     acc_ref,
     amount_of,
     ask_for,
     current_account,
-    my_accounts,
     payee_ref,
+    reach_account,
+    seen,
+    the_customer,
 )
 from servers.banking.tools import banking
 
 
-def seen(s: Scene, tool: str, listed: str, key: str, value: Any) -> bool:
-    """Whether an earlier read of the dialogue listed the row (the agent holds its id and knows what it is)."""
-    for c in s.calls:
-        if c.tool == tool and isinstance(c.result, dict):
-            if any(isinstance(r, dict) and r.get(key) == value for r in c.result.get(listed) or ()):
-                return True
-    return False
+@dataclass(frozen=True)
+class Again:
+    """A follow-up of one turn and one read of what the dialogue is about: the ``account`` an earlier turn used
+    (that fits ``where``) or the ``customer`` (with a row of ``needs`` on their id); asked once per dialogue."""
+
+    name: str
+    doc: str
+    tool: str
+    about: str
+    phrasings: tuple[str, ...]
+    where: str = "1=1"
+    needs: str = ""
+    weight: float = 1.0
 
 
-def reach_account(s: Scene, acc: dict[str, Any]) -> str:
-    """The id of one of the customer's accounts: known when an earlier turn listed or read it, else read off
-    their account list now."""
-    aid = acc["account_id"]
-    known = seen(s, "list_accounts", "accounts", "account_id", aid) or any(
-        c.tool in ("get_account", "open_account") and c.result.get("account_id") == aid for c in s.calls
+AGAIN = (
+    Again(
+        "cards_on_account",
+        "The customer asks which cards are linked to the account.",
+        "list_cards",
+        "account",
+        (
+            "Which cards are linked to {what}?",
+            "What cards do I have on {what}?",
+            "Are any cards still working on {what}?",
+            "{Which|What} {cards|debit cards} {go with|belong to} {what}?",
+            "{Remind me|Tell me} which cards {are attached to|hang off} {what}{|, and if they work}.",
+            "How many cards {are there|do I have} on {what}, and are they {active|working}?",
+            "Is the card for {what} still {active|good}, or did I lock it?",
+            "{Could you|Can you} {check|look at} the cards on {what} for me?",
+        ),
+        where="type != 'savings'",
+    ),
+    Again(
+        "who_can_i_pay",
+        "The customer asks who is on their list of saved recipients.",
+        "list_payees",
+        "customer",
+        (
+            "While you're at it, who do I have saved to send money to?",
+            "And who's on my list of recipients?",
+            "Remind me who I can pay online.",
+            "{Which|What} {people|recipients} have I saved for payments?",
+            "Who can I send money to straight away?",
+            "{Read me|Show me} my saved {payees|recipients}{|, please}.",
+            "Is my {landlord|dentist|sister} on my list of people I pay? {Show me|Tell me} who's there.",
+            "{Can you|Could you} list everyone I've saved to pay?",
+        ),
+        needs="SELECT 1 FROM payees WHERE customer_id = ?",
+        weight=0.7,
+    ),
+    Again(
+        "details_on_file",
+        "The customer asks what contact details the bank has for them.",
+        "get_customer",
+        "customer",
+        (
+            "What phone number and address do you have for me, by the way?",
+            "Can you read me my contact details on file?",
+            "Is my address on file still the old one?",
+            "{By the way|Also}, {which|what} {email|phone number} do you have for me?",
+            "{Could you|Can you} {check|confirm} my details on file? I {moved|changed numbers} recently.",
+            "{Where|To which address} do you send my {statements|letters}?",
+            "{Remind me|Tell me} what contact info is on my profile.",
+            "Do you still have my {old|current} address? What does my file say?",
+        ),
+        weight=0.8,
+    ),
+)
+
+
+def _again(row: Again) -> Callable[[Scene], None]:
+    def follow_up(s: Scene) -> None:
+        if row.about == "account":
+            acc = current_account(s, row.where)
+            ask_for(s, row.tool, {"account_id": acc["account_id"]}, *row.phrasings, what=acc_ref(s, acc))
+            return
+        c = the_customer(s)
+        if row.needs and not s.rows(row.needs, c["customer_id"]):
+            raise Skip(f"the customer does not fit {row.name}")
+        ask_for(s, row.tool, {"customer_id": c["customer_id"]}, *row.phrasings)
+
+    follow_up.__name__ = follow_up.__qualname__ = row.name
+    follow_up.__doc__ = row.doc
+    return follow_up
+
+
+for _row in AGAIN:
+    register(banking, _again(_row), (_row.tool,), _row.weight, follows=True, opens=False)
+
+
+@banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)
+def balance_now(s: Scene) -> None:
+    """The customer asks what the account they just used holds now."""
+    acc = current_account(s)
+    s.asked("get_account", account_id=acc["account_id"])
+    moved = any(c.kind == "write" for c in s.calls)
+    s.say(
+        *(
+            (
+                "So what's left in {what}?",
+                "What does {what} show now?",
+                "And what's the balance of {what} at this point?",
+                "{How much|What} {is left|remains} in {what} {now|after that}?",
+                "{Can you|Could you} {check|read me} the balance on {what} {now|again}?",
+                "Where does that leave {what}?",
+            )
+            if moved
+            else (
+                "And what's the balance on {what}?",
+                "How much is in {what}?",
+                "What does {what} hold right now?",
+                "{Can you|Could you} {check|tell me} what's in {what}?",
+                "{What's|How's} {what} {looking|doing} {today|at the moment}?",
+                "Is there {enough|much} money in {what} right now?",
+            )
+        ),
+        what=acc_ref(s, acc),
     )
-    if known:
-        return str(aid)
-    if not any(a["account_id"] == aid for a in my_accounts(s, acc["customer_id"])):
-        raise Skip("the account is not on the customer's first page")
-    return str(aid)
+    s.call("get_account", account_id=acc["account_id"])
 
 
-def the_customer(s: Scene) -> dict[str, Any]:
+@banking.intent(covers=("list_transactions",), follows=True, opens=False, weight=1.5)
+def latest_on_statement(s: Scene) -> None:
+    """The customer asks for the newest lines on the account's statement."""
+    acc = current_account(s)
+    n = s.rng.choice((3, 5, 10))
+    kind, words = s.rng.choice(((None, "entries"), ("card_payment", "card purchases"), ("deposit", "deposits")))
+    s.say(
+        "Show me the last {n} {w} on {what}.",
+        "What are the {n} most recent {w} on {what}?",
+        "Read me the latest {n} {w} from {what}.",
+        "{Can I see|Could you pull up} the {n} {newest|latest} {w} on {what}?",
+        "I want to {check|go over} {what}: {the last|my last} {n} {w}, please.",
+        "{What|Which} were the last {n} {w} {on|in} {what}?",
+        n=n,
+        w=words,
+        what=acc_ref(s, acc),
+    )
+    s.call("list_transactions", account_id=acc["account_id"], limit=n, **({"kind": kind} if kind else {}))
+
+
+@banking.intent(covers=("list_accounts",), follows=True, opens=False)
+def my_other_accounts(s: Scene) -> None:
+    """The customer asks what else they hold (or which of their accounts are active)."""
     c = s.memory.get("customer")
-    if not c:
-        raise Skip("no customer in the dialogue yet")
-    return dict(c)
+    if not c or any(k.startswith(f"accounts:{c['customer_id']}:") for k in s.memory):
+        raise Skip("no customer, or their accounts are listed already")
+    status = s.rng.choice((None, "active"))
+    s.say(
+        "What other accounts do I have with you?" if status is None else "Which of my accounts are still usable?",
+        "Remind me what I hold here." if status is None else "Which of mine are open and active?",
+        "{What|Which} accounts {do I have|are in my name}{| with you}?"
+        if status is None
+        else "{Which|What} accounts can I {still use|actually use} {now|today}?",
+        "Show me {all|} my accounts, {please|with balances}."
+        if status is None
+        else "{Are|Is} any of my accounts {frozen|blocked}? Show me the active ones.",
+    )
+    s.call("list_accounts", customer_id=c["customer_id"], **({"status": status} if status else {}))
 
 
 @banking.intent(covers=("list_accounts", "transfer_funds"), follows=True, opens=False, weight=1.5)
@@ -72,6 +205,8 @@ def top_up_from_other(s: Scene) -> None:
             "Also move {much} from {other} into {what}.",
             "Top up {what} with {much} from {other} while you're at it.",
             "Then shift {much} over from {other} to {what}.",
+            "{Could you|Can you} {also|} move {much} {over |}from {other} {into|to} {what}?",
+            "And {what}? Put {much} in {there|it} from {other}.",
             much=money(amount),
             other=acc_ref(s, other),
             what=acc_ref(s, acc),
@@ -81,6 +216,8 @@ def top_up_from_other(s: Scene) -> None:
             "And send {much} from {what} across to {other}.",
             "Then move {much} from {what} into {other}.",
             "Put {much} from {what} into {other} too.",
+            "{Could you|Can you} {also|} move {much} out of {what} {into|to} {other}?",
+            "{Take|Pull} {much} {off|out of} {what} and {park|put} it in {other}.",
             much=money(amount),
             other=acc_ref(s, other),
             what=acc_ref(s, acc),
@@ -100,6 +237,9 @@ def pay_in_too(s: Scene) -> None:
         "I also have a {much} check to pay into {what}." + (f" Call it '{label}'." if label else ""),
         "Oh, and deposit {much} in {what} as well." + (f" It's the '{label}'." if label else ""),
         "Can you credit {much} to {what} too?" + (f" Note it as '{label}'." if label else ""),
+        "{There's|I've got} {much} to bank {too|as well}: {into|put it in} {what}."
+        + (f" {{Label|Mark}} it '{label}'." if label else ""),
+        "{Please|Could you} put {much} {into|in} {what}{| for me}?" + (f" It's '{label}'." if label else ""),
         much=money(amount),
         what=acc_ref(s, acc),
     )
@@ -116,6 +256,10 @@ def cash_from_it(s: Scene) -> None:
     s.say(
         "I'll also take {much} in cash from {what}." + (f" It's for '{label}'." if label else ""),
         "And let me have {much} out of {what} in cash." + (f" Label it '{label}'." if label else ""),
+        "{Could I|Can I} {also|} {take|have} {much} {in cash|cash} from {what}?"
+        + (f" For '{label}'." if label else ""),
+        "{I need|I'll need} {much} {cash|in cash} {too|as well}, {taken|out} of {what}."
+        + (f" {{Label|Note}} it '{label}'." if label else ""),
         much=money(amount),
         what=acc_ref(s, acc),
     )
@@ -134,6 +278,9 @@ def pay_saved_from_it(s: Scene) -> None:
         "While you're at it, pay {name} {much} from {what}." + (f" Reference '{memo}'." if memo else ""),
         "Also send {much} to {name} out of {what}." + (f" Put '{memo}' on it." if memo else ""),
         "And {name} gets {much} from {what}." + (f" Memo: '{memo}'." if memo else ""),
+        "{Can you|Could you} {also|} send {name} {much}{| for me} {from|out of} {what}?"
+        + (f" Note: '{memo}'." if memo else ""),
+        "I owe {name} {much}; take it {from|out of} {what}{|, please}." + (f" Memo '{memo}'." if memo else ""),
         name=name,
         much=money(amount),
         what=acc_ref(s, acc),
@@ -172,6 +319,9 @@ def lock_card_on_it(s: Scene) -> None:
             "And lock {what}, I'm not using it for a while.",
             "Put a hold on {what} too, please.",
             "Also block {what}; I think my kid has it.",
+            "{Could you|Can you} {also|} {lock|block} {what}{| for now}?",
+            "I {don't trust|worry about} {what} - pause it, please.",
+            "{Lock|Block} {what} {as well|too}; I {can't find it|misplaced it}.",
             what=what,
         )
     else:
@@ -179,6 +329,8 @@ def lock_card_on_it(s: Scene) -> None:
             "Also turn {what} back on, I found it.",
             "And unlock {what}, please.",
             "{What} can work again, unlock it.",
+            "{Could you|Can you} {reactivate|unblock} {what}{| for me}?",
+            "I {found|have} {what} {again|back}; {switch|turn} it back on.",
             what=what,
             What=what[:1].upper() + what[1:],
         )
@@ -195,59 +347,10 @@ def freeze_it_for_now(s: Scene) -> None:
     s.say(
         "{why}, so freeze {what} until I say otherwise.",
         "One more thing: {why}. Please freeze {what} for now.",
+        "{Could you|Can you} put a hold on {what}{| for a while}? {why}.",
+        "{Please|I'd like you to} block {what}{| for now} - {why}.",
+        "{Also|And}, {why}; lock down {what} {until I'm back|till I tell you}.",
         why=words,
         what=acc_ref(s, acc),
     )
     s.call("freeze_account", account_id=acc["account_id"], frozen=True, reason=reason)
-
-
-@banking.intent(covers=("open_account",), follows=True, opens=False, weight=0.8)
-def open_one_more(s: Scene) -> None:
-    """The customer of the dialogue opens the kind of account they do not have yet."""
-    c = the_customer(s)
-    have = {r["type"] for r in s.rows("SELECT type FROM accounts WHERE customer_id = ?", c["customer_id"])}
-    missing = sorted({"checking", "savings"} - have)
-    if not missing:
-        raise Skip("the customer has both kinds")
-    kind = s.rng.choice(missing)
-    s.say(
-        "While I'm here, open a {kind} for me as well.",
-        "I'd also like a {kind}. Can you set one up?",
-        "And I don't have a {kind} yet, please open one.",
-        kind=WORDS[kind],
-    )
-    s.call("open_account", customer_id=c["customer_id"], type=kind)
-
-
-@banking.intent(covers=("get_customer",), follows=True, opens=False, weight=0.8)
-def details_on_file(s: Scene) -> None:
-    """The customer asks what contact details the bank has for them."""
-    c = the_customer(s)
-    ask_for(
-        s,
-        "get_customer",
-        {"customer_id": c["customer_id"]},
-        "What phone number and address do you have for me, by the way?",
-        "Can you read me my contact details on file?",
-        "Is my address on file still the old one?",
-    )
-
-
-@banking.intent(covers=("add_payee",), follows=True, opens=False, weight=0.8)
-def save_someone(s: Scene) -> None:
-    """The customer saves a new person to pay."""
-    c = the_customer(s)
-    name, role = s.rng.choice(PAYEES)
-    if s.rows("SELECT 1 FROM payees WHERE customer_id = ? AND name = ?", c["customer_id"], name):
-        raise Skip("already saved")
-    bank = s.rng.choice(("First Harbor Bank", "Summit Credit Union", "Pacific Trust", "Lakeside Savings"))
-    number = str(s.rng.randint(10**7, 10**10 - 1))
-    s.say(
-        "Also, save {role} as someone I can pay: {name}, {bank}, account {num}.",
-        "One more: add {name} ({role}) at {bank}, account number {num}, to my recipients.",
-        role=role,
-        name=name,
-        bank=bank,
-        num=number,
-    )
-    s.call("add_payee", customer_id=c["customer_id"], name=name, bank_name=bank, account_number=number)

@@ -10,18 +10,29 @@ name their restaurant; the dispatch desk reads order numbers off its screen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from hub.kit import customer, fake
-from hub.kit.intent import Given, Ref, Scene, Skip, clock, day, money
-from servers.food_delivery.schema import FLOW, MAX_KM, km_between
-from servers.food_delivery.tools import _open_at, food
+from hub.kit import fake
+from hub.kit.intent import Given, Ref, Scene, Skip
+from hub.kit.speaker import Says, Search, Speaker
+from servers.food_delivery import tools_write  # noqa: F401  (the write tools before the intents that cover them)
+from servers.food_delivery.schema import MAX_KM, km_between
+from servers.food_delivery.tools import _open_at
 
 CUSTOMER = "SELECT customer_id, name, email, city, address, lat, lon FROM customers c"
+
+
 NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
 SLOTS = ("11:30", "12:00", "12:30", "13:00", "18:00", "18:30", "19:00", "19:30", "20:00")
+
+
 NOTES = ("Leave it at the door", "Ring the bell when you're here", "No cutlery, please", "Call me when you're outside")
+
+
 COMMENTS = (
     "Hot and on time.",
     "Great food, friendly courier.",
@@ -29,16 +40,35 @@ COMMENTS = (
     "Missing a drink.",
     "Cold by the time it arrived.",
 )
+
+
 SUBTOTAL = (
     "(SELECT COALESCE(SUM(m.price * ci.quantity), 0) FROM cart_items ci JOIN menu_items m USING (item_id) "
     "WHERE ci.customer_id = c.customer_id)"
 )
+
+
 SENDABLE = (
     SUBTOTAL + " >= (SELECT r.min_order FROM carts ca JOIN restaurants r USING (restaurant_id) "
     "WHERE ca.customer_id = c.customer_id) AND NOT EXISTS (SELECT 1 FROM cart_items ci JOIN menu_items m "
     "USING (item_id) WHERE ci.customer_id = c.customer_id AND m.available = 0)"
 )
+
+
 MEALS = {"mains": "main dishes", "sides": "sides", "desserts": "desserts", "drinks": "drinks"}
+
+
+SPEAKER = Speaker(
+    table="customers",
+    key="customer_id",
+    select=CUSTOMER,
+    memory="customer",
+    alias="c.",
+    says=(Says("I'm {name}", "name"), Says("I'm {name} ({email})", "email")),
+    again=("Still me", "Me again", "Same account"),
+    search=Search("search_customers", "customers", by=("name", "email")),
+    keep=("city",),
+)
 
 
 def stars_text(n: int) -> str:
@@ -54,7 +84,7 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
         if not found:
             raise Skip("the customer talking does not fit")
         return found[0]
-    return customer.me(s, CUSTOMER, where, *params)
+    return SPEAKER.me(s, where, *params)
 
 
 def as_customer(s: Scene, city: str | None = None) -> None:
@@ -80,13 +110,16 @@ def focus_order(s: Scene, order_id: str) -> None:
     focus(s, o["restaurant_id"])
 
 
-def who(s: Scene, c: dict[str, Any]) -> str:
-    return customer.who(s, c, ("Still me", "Me again", "Same account"))
-
-
 def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
-    """The customer's search result (id and city), or the one an earlier turn found."""
-    return customer.find_me(s, c)
+    """The customer as the agent holds them after ``SPEAKER.find``: their id and the city the search showed."""
+    SPEAKER.find(s, c)
+    return dict(s.memory["customer"])
+
+
+def asks(s: Scene, c: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
+    """The customer's turn (``{me}``: how they say who they are), then what the agent holds of them (``find_me``)."""
+    s.say(*phrasings, minimal=minimal, me=SPEAKER.who(s, c), **slots)
+    return find_me(s, c)
 
 
 def place(s: Scene, r: dict[str, Any]) -> str:
@@ -186,580 +219,150 @@ def start_time(s: Scene, r: dict[str, Any]) -> datetime | None:
     return s.rng.choice(later)
 
 
-# Ordering --------------------------------------------------------------------------------------
-
-
-@food.intent(
-    covers=("search_customers", "search_restaurants", "get_menu", "add_to_cart", "view_cart"), weight=1.5, follows=True
-)
-def craving(s: Scene) -> None:
-    """A customer wants a dish from a restaurant in their city in the basket (starting over if needed)."""
-    c = me(s)
-    r = s.pick("SELECT * FROM restaurants WHERE city = ?", c["city"])
-    dish = s.pick("SELECT * FROM menu_items WHERE restaurant_id = ? AND available = 1", r["restaurant_id"])
-    have, _, _ = cart(s, c["customer_id"])
-    if have and have["restaurant_id"] == r["restaurant_id"]:
-        raise Skip("the basket is already from that restaurant")
-    qty = s.rng.choice((1, 1, 2, 3))
-    fresh = " Forget whatever is in my basket." if have else ""
-    s.say(
-        "{who}. I'm craving the {dish} from {where}, {n} please.{fresh}",
-        "{who} - put {n} {dish} from {where} in my basket.{fresh}",
-        "Could I have {n} of the {dish} at {where}?{fresh} {who}.",
-        minimal=["{who}. I want the {dish} from {where}.{fresh}"],
-        who=who(s, c),
-        dish=dish["name"],
-        where=place(s, r),
-        n=NUMBERS[qty],
-        fresh=fresh,
-    )
-    found = find_me(s, c)
-    rid = find_restaurant(s, r, found["city"])
-    items = [x for x in s.call("get_menu", restaurant_id=rid)["items"] if x["name"] == dish["name"]]
-    args: dict[str, Any] = {"customer_id": found["customer_id"], "item_id": items[0]["item_id"]}
-    if qty > 1 and not s.minimal:
-        args["quantity"] = qty
-    if have:
-        args["replace_cart"] = True
-    s.call("add_to_cart", **args)
-    focus(s, rid)
-    if s.room() and s.rng.random() < 0.6:
-        s.say("What's that come to with fees?", "How much is the basket now, all in?", "What's my total so far?")
-        s.call("view_cart", customer_id=found["customer_id"])
-
-
-@food.intent(covers=("search_customers", "view_cart", "place_order", "track_order"), weight=1.5, follows=True)
-def send_it_over(s: Scene) -> None:
-    """A customer is happy with the basket and wants it delivered, now or at a time later today."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM carts) AND " + SENDABLE)
-    row, lines, subtotal = cart(s, c["customer_id"])
-    if row is None or not lines or any(not x["available"] for x in lines):
-        raise Skip("the basket cannot go out as it is")
-    r = restaurant(s, row["restaurant_id"])
-    promo_ok = not row["promo_code"] or promo_fits(s, row["promo_code"], c["customer_id"], r["restaurant_id"], subtotal)
-    if subtotal < r["min_order"] or not promo_ok or too_far(r, c):
-        raise Skip("the basket cannot go out as it is")
-    start = start_time(s, r)
-    note = s.rng.choice([None, None, *NOTES])
-    when = "" if start is None else f" for {clock(start)}"
-    extra = "" if note is None else f" And the note for the courier: '{note}'."
-    s.say(
-        "{who}. Please send my basket from {where} over{when}.{extra}",
-        "{who} - I'm ready, go ahead with the food in my basket{when}.{extra}",
-        "Go ahead and order what's in my basket{when}, {who_short}.{extra}",
-        minimal=["{who}. I'm hungry, send my food{when}."],
-        who=who(s, c),
-        who_short=c["name"],
-        where=place(s, r),
-        when=when,
-        extra=extra,
-    )
-    found = find_me(s, c)
-    s.call("view_cart", customer_id=found["customer_id"])
-    args: dict[str, Any] = {"customer_id": found["customer_id"]}
-    if note and not s.minimal:
-        args["instructions"] = note
-    if start is not None:
-        args["scheduled_for"] = start.strftime("%Y-%m-%dT%H:%M")
-    placed = s.call("place_order", **args)
-    focus_order(s, placed["order_id"])
-    if s.room() and s.rng.random() < 0.6:
-        s.say("When will it be here?", "How long is the wait?", "What time should I expect the food?")
-        s.call("track_order", order_id=placed["order_id"])
-
-
-@food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), weight=2.0, follows=True)
-def promo_from_email(s: Scene) -> None:
-    """A customer has a promo code and wants it on the basket."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM carts) AND " + SUBTOTAL + " >= 15")
-    row, lines, subtotal = cart(s, c["customer_id"])
-    if row is None or not lines:
-        raise Skip("no basket")
-    code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no promo code fits this basket")
-    s.say(
-        "{who}. I have a discount code[, {code}], can you use it on my basket?",
-        "{who} - knock my promo code[ {code}] off my basket please.",
-        "There's a discount code in my inbox[: {code}]. Put it on my food? {who}.",
-        who=who(s, c),
-        code=given,
-    )
-    found = find_me(s, c)
-    s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
-    if s.room() and s.rng.random() < 0.6:
-        s.say("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
-        s.call("view_cart", customer_id=found["customer_id"])
-
-
-@food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=2.0, follows=True)
-def fix_basket(s: Scene) -> None:
-    """A customer takes a dish out of the basket or changes how many."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
-    line = s.pick(
-        "SELECT c.quantity, m.* FROM cart_items c JOIN menu_items m USING (item_id) WHERE c.customer_id = ?",
-        c["customer_id"],
-    )
-    options = [n for n in (1, 2, 3, 4) if n != line["quantity"] and (line["available"] or n < line["quantity"])]
-    qty = 0 if s.minimal or not options or s.rng.random() < 0.3 else s.rng.choice(options)
-    if qty == 0:
-        s.say(
-            "{who}. Take the {dish} out of my basket.",
-            "{who} - scratch the {dish}, I don't want it.",
-            "Drop the {dish} from my food basket please, {who_short}.",
-            minimal=["{who}. Never mind the {dish}."],
-            who=who(s, c),
-            who_short=c["name"],
-            dish=line["name"],
-        )
-    else:
-        s.say(
-            "{who}. Change how many {dish} I'm getting[: make it {n}].",
-            "{who} - I need a different number of the {dish}[: {n}], not {had}.",
-            "Change the {dish} in my basket[ to {n}], {who_short}.",
-            who=who(s, c),
-            who_short=c["name"],
-            dish=line["name"],
-            n=s.given(qty, NUMBERS[qty], "quantity", "update_cart_item", "quantity"),
-            had=NUMBERS.get(line["quantity"], str(line["quantity"])),
-        )
-    found = find_me(s, c)
-    s.call("view_cart", customer_id=found["customer_id"])
-    s.call("update_cart_item", customer_id=found["customer_id"], item_id=line["item_id"], quantity=qty)
-    if s.room() and s.rng.random() < 0.6:
-        s.say("What's the total now?", "And what does it come to now?", "So where does that leave the bill?")
-        s.call("view_cart", customer_id=found["customer_id"])
-
-
-# Waiting, cancelling, rating -------------------------------------------------------------------
-
-
-@food.intent(covers=("search_customers", "get_customer", "track_order", "get_restaurant", "cancel_order"))
-def where_is_my_food(s: Scene) -> None:
-    """A hungry customer asks where the food they ordered is."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM orders WHERE status NOT IN ('delivered', 'cancelled'))")
-    o = s.pick(
-        "SELECT o.*, r.name AS restaurant FROM orders o JOIN restaurants r USING (restaurant_id) "
-        "WHERE o.customer_id = ? AND o.status NOT IN ('delivered', 'cancelled')",
-        c["customer_id"],
-    )
-    s.say(
-        "{who}. Where's my food from {r}? I've been waiting a while.",
-        "{who} - how far away is my {r} delivery?",
-        "My {r} food still hasn't shown up. Any idea when it will? {who}.",
-        minimal=["{who}. Where's my food?"],
-        who=who(s, c),
-        r=o["restaurant"],
-    )
-    found = find_me(s, c)
-    profile = s.call("get_customer", customer_id=found["customer_id"])
-    if o["order_id"] not in profile["active_order_ids"]:
-        raise Skip("the order is not active")
-    s.call("track_order", order_id=o["order_id"])
-    focus_order(s, o["order_id"])
-    if not s.room() or s.rng.random() < 0.3:
-        return
-    if o["status"] in ("placed", "accepted") and s.rng.random() < 0.5:
-        s.say(
-            "Forget it, it's taking forever. Call it off.",
-            "That's too slow - I don't want it anymore.",
-            "I can't wait that long, please call the whole thing off.",
-        )
-        s.call("cancel_order", order_id=o["order_id"], reason="taking too long")
-    else:
-        s.say(
-            "What's the restaurant's phone number? I'd like to call them.",
-            "How can I reach the restaurant?",
-            "Give me their number, I'll ring them myself.",
-        )
-        s.call("get_restaurant", restaurant_id=o["restaurant_id"])
-
-
-@food.intent(covers=("track_order", "cancel_order"))
-def too_slow(s: Scene) -> None:
-    """A customer reads the order number in the app, hears the wait, and gives up on it."""
-    o = s.pick("SELECT * FROM orders WHERE status IN ('placed', 'accepted', 'preparing')")
-    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
-    s.say(
-        "How long until {n} gets here?",
-        "What's the wait on {n}?",
-        "The app says {n} - when does it arrive?",
-        n=o["order_id"],
-    )
-    got = s.call("track_order", order_id=o["order_id"])
-    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
-    why = s.rng.choice(("taking too long", "changed my mind", "ordered by mistake"))
-    s.say(
-        {
-            "taking too long": "That's too long. Call it off and refund me.",
-            "changed my mind": "Actually, I changed my mind - call it off.",
-            "ordered by mistake": "Hm, I ordered that by mistake anyway. Please call it off.",
-        }[why],
-        "Forget it then, I don't want it anymore.",
-    )
-    s.call("cancel_order", order_id=o["order_id"], reason=why)
-    focus_order(s, o["order_id"])
-
-
-@food.intent(
-    covers=("search_customers", "search_restaurants", "list_orders", "rate_order", "get_restaurant"), weight=1.5
-)
-def stars_for_dinner(s: Scene) -> None:
-    """A customer gives stars to a delivered meal, for the food and for the delivery."""
-    o = s.pick(
-        "SELECT o.*, r.name AS restaurant, r.city AS rcity FROM orders o "
-        "JOIN restaurants r USING (restaurant_id) "
-        "WHERE o.status = 'delivered' AND NOT EXISTS (SELECT 1 FROM ratings x WHERE x.order_id = o.order_id)"
-    )
-    c = me(s, "c.customer_id = ?", o["customer_id"])
-    when = day(o["delivered_at"], s.now)
-    what = s.refer(
-        o["order_id"],
-        Ref(
-            "my {r} order",
-            "SELECT order_id FROM orders WHERE customer_id = ? AND restaurant_id = ? AND status = 'delivered'",
-            c["customer_id"],
-            o["restaurant_id"],
-        ),
-        Ref(
-            "my {r} order from {when}",
-            "SELECT order_id FROM orders WHERE customer_id = ? "
-            "AND restaurant_id = ? AND status = 'delivered' AND substr(delivered_at, 1, 10) = ?",
-            c["customer_id"],
-            o["restaurant_id"],
-            o["delivered_at"][:10],
-        ),
-        r=o["restaurant"],
-        when=when.removeprefix("on "),
-    )
-    food_stars, ride_stars = s.rng.sample((5, 4, 3, 2, 1), 2)  # told apart: a withheld one is never the other
-    tasty = s.given(food_stars, stars_text(food_stars), "food score", "rate_order", "food_stars")
-    comment = s.rng.choice((None, *COMMENTS))
-    said = "" if comment is None else f' Add "{comment}"'
-    ride = s.given(ride_stars, f"{ride_stars} stars", "delivery score", "rate_order", "delivery_stars")
-    s.say(
-        "{who}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
-        "{who} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",
-        "Let me score {what}. {tasty} food[, {ride} delivery].{said} {who}.",
-        who=who(s, c),
-        what=what,
-        tasty=tasty,
-        ride=ride,
-        said=said,
-    )
-    found = find_me(s, c)
-    rid = find_restaurant(s, {"restaurant_id": o["restaurant_id"], "name": o["restaurant"]}, found["city"])
-    listed = s.call("list_orders", customer_id=found["customer_id"], restaurant_id=rid, status="delivered")["orders"]
-    if o["order_id"] not in [x["order_id"] for x in listed]:
-        raise Skip("the order is past the first page")
-    args: dict[str, Any] = {"order_id": o["order_id"], "food_stars": food_stars, "delivery_stars": ride_stars}
-    if comment:
-        args["comment"] = comment
-    out = s.call("rate_order", **args)
-    s.say(
-        "So what's {r} rated overall now?",
-        "Where does that leave their average?",
-        "How do they score overall after that?",
-        r=o["restaurant"],
-    )
-    s.call("get_restaurant", restaurant_id=rid)
-    s.memory["rating"] = out
-    focus(s, rid)
-
-
-@food.intent(covers=("search_customers", "get_customer", "list_orders"), follows=True)
-def my_history(s: Scene) -> None:
-    """A customer checks the address on file and what they ordered lately."""
-    c = me(s)
-    n = s.rng.choice((3, 5))
-    if s.turns:  # continuing a dialogue: one turn
-        s.asked("get_customer", customer_id=c["customer_id"])
-        s.say(
-            "By the way, which address do you have for me, and what were my last {n} orders?",
-            "Also, what's the address on my account? And show me my {n} latest orders.",
-            n=n,
-        )
-        found = find_me(s, c)
-        s.call("get_customer", customer_id=found["customer_id"])
-        latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
-        return
-    s.say(
-        "{who}. What address do you deliver to for me?",
-        "{who} - which address is on my account?",
-        "Can you check my account details? {who}.",
-        minimal=["{who}. What do you have on file for me?"],
-        who=who(s, c),
-    )
-    found = find_me(s, c)
-    s.call("get_customer", customer_id=found["customer_id"])
-    s.say("And what were my last {n} orders?", "Show me my {n} most recent orders.", "What have I ordered lately?", n=n)
-    latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
-
-
 def latest(s: Scene, orders: list[dict[str, Any]]) -> None:
     """The newest of the orders a listing showed becomes the order of the dialogue."""
     if orders:
         focus_order(s, orders[0]["order_id"])
 
 
-# Finding food ----------------------------------------------------------------------------------
+def two_scores(s: Scene) -> tuple[int, int]:
+    """Stars for the food and for the delivery, told apart (a withheld one is never the other's number)."""
+    f, d = s.rng.sample((5, 4, 3, 2, 1), 2)
+    return f, d
 
 
-@food.intent(covers=("search_restaurants", "get_menu", "get_restaurant"))
-def open_right_now(s: Scene) -> None:
-    """Someone in a city wants a kind of food from somewhere open now, and looks at what it serves."""
-    open_now = [r for r in s.rows("SELECT * FROM restaurants") if _open_at(r, s.now)]
-    if not open_now:
-        raise Skip("nothing is open")
-    r = s.rng.choice(open_now)
-    as_customer(s, r["city"])
-    meal = s.rng.choice(("mains", "mains", "desserts", "drinks"))
-    veg = s.rng.random() < 0.4
-    s.say(
-        "I'm in {city}. Who's open right now for {cuisine}?",
-        "Any {cuisine} open at this hour in {city}?",
-        "Need {cuisine} in {city}, open now. What are my options?",
-        city=r["city"],
-        cuisine=r["cuisine"],
-    )
-    found = s.call("search_restaurants", city=r["city"], cuisine=r["cuisine"], open_now=True)["restaurants"]
-    if not found:
-        raise Skip("nothing open")
-    top = found[0]
-    focus(s, top["restaurant_id"])
-    if s.rng.random() < 0.3:
-        return
-    if s.rng.random() < 0.7:
-        s.say(
-            "What {veg}{meal} does the top one have?",
-            "Show me the {veg}{meal} at the first one.",
-            "Which {veg}{meal} can I get at the best-rated one?",
-            veg="vegetarian " if veg else "",
-            meal=MEALS[meal],
-        )
-        args: dict[str, Any] = {"restaurant_id": top["restaurant_id"], "category": meal}
-        if veg:
-            args["vegetarian_only"] = True
-        s.call("get_menu", **args)
-    else:
-        s.say(
-            "Until when is the top one open, and what's their minimum?",
-            "What are the first one's hours this week?",
-            "Tell me more about the best-rated one: hours, fees, prep time.",
-        )
-        s.call("get_restaurant", restaurant_id=top["restaurant_id"])
+def _open_now(s: Scene, r: dict[str, Any]) -> bool:
+    return start_time(s, r) is None
 
 
-@food.intent(covers=("search_restaurants", "list_promo_codes", "get_restaurant"))
-def any_deals(s: Scene) -> None:
-    """Someone asks what deals a restaurant has, then whether it is open."""
-    r = s.pick("SELECT * FROM restaurants")
-    as_customer(s, r["city"])
-    where = place(s, r)
-    s.say(
-        "Does {where} have any deals going?",
-        "Any discount codes I can use at {where}?",
-        "What promos work at {where} right now?",
-        where=where,
-    )
-    rid = find_as_said(s, r, where)
-    s.call("list_promo_codes", restaurant_id=rid)
-    focus(s, rid)
-    if s.rng.random() < 0.4:
-        return
-    s.say(
-        "And are they open now? What are their hours?",
-        "When are they open today?",
-        "Are they taking orders at the moment?",
-    )
-    s.call("get_restaurant", restaurant_id=rid)
+def the_restaurant(s: Scene) -> dict[str, Any]:
+    r = s.memory.get("restaurant")
+    if not r or s.memory.get("staff"):
+        raise Skip("no restaurant a customer asks about in the dialogue")
+    return dict(restaurant(s, r["restaurant_id"]))
 
 
-@food.intent(covers=("get_distinct_values", "search_restaurants"))
-def what_food_is_there(s: Scene) -> None:
-    """Someone new asks what kinds of food the app has, then for the best places of one kind in a city."""
-    r = s.pick("SELECT cuisine, city FROM restaurants")
-    as_customer(s, r["city"])
-    stars = s.rng.choice((None, 3.5, 4.0))
-    s.say(
-        "What kinds of food can I order through you?",
-        "Which cuisines do you have?",
-        "What sorts of food are on offer here, and how many places each?",
-    )
-    s.call("get_distinct_values", field="cuisine")
-    s.say(
-        "Show me the best {c} places in {city}."
-        if stars is None
-        else "Which {c} places in {city} have {stars} stars or more?",
-        "I'm in {city} - who does good {c}?" if stars is None else "{c} in {city}, rated at least {stars}?",
-        c=r["cuisine"],
-        city=r["city"],
-        stars=stars,
-    )
-    args: dict[str, Any] = {"city": r["city"], "cuisine": r["cuisine"]}
-    if stars:
-        args["min_rating"] = stars
-    top = s.call("search_restaurants", **args)["restaurants"]
-    if top:
-        focus(s, top[0]["restaurant_id"])
+def the_order(s: Scene) -> dict[str, Any]:
+    o = s.memory.get("order")
+    if not o:
+        raise Skip("no order in the dialogue yet")
+    return dict(s.rows("SELECT * FROM orders WHERE order_id = ?", o["order_id"])[0])
 
 
-# Behind the counter ----------------------------------------------------------------------------
-
-NEXT_WORDS = {
-    "accepted": ("{r} has taken it on.", "{r} confirmed it, mark it accepted."),
-    "preparing": ("The kitchen has started cooking it.", "It's on the stove now."),
-    "out_for_delivery": ("It's packed and ready for a courier.", "It's ready to go out, send a rider."),
-    "delivered": ("The courier just handed it over.", "It has reached the customer."),
-}
+def ran_last(s: Scene, tool: str, **arguments: Any) -> bool:
+    """Whether the dialogue's latest call was ``tool`` with these arguments (asking again adds nothing)."""
+    calls = list(s.calls)
+    return bool(calls) and calls[-1].tool == tool and all(calls[-1].arguments.get(k) == v for k, v in arguments.items())
 
 
-@food.intent(covers=("track_order", "advance_order_status"))
-def dispatch_desk(s: Scene) -> None:
-    """The dispatch desk checks an order on its screen and moves it along when the kitchen or courier reports."""
-    o = s.pick(
-        "SELECT o.*, r.name AS restaurant, r.city FROM orders o JOIN restaurants r USING (restaurant_id) "
-        "WHERE o.status IN ('placed', 'accepted', 'preparing', 'out_for_delivery') AND o.scheduled_for IS NULL"
-    )
-    nxt = FLOW[FLOW.index(o["status"]) + 1]
-    if nxt == "out_for_delivery" and not s.rows(
-        "SELECT 1 FROM couriers WHERE city = ? AND status = 'available'", o["city"]
-    ):
-        raise Skip("no courier free in the city")
-    s.say(
-        "Dispatch here. Where is {n} at?", "What's the latest on {n}?", "Pull up {n} for me, please.", n=o["order_id"]
-    )
-    s.call("track_order", order_id=o["order_id"])
-    s.say(*NEXT_WORDS[nxt], r=o["restaurant"], n=o["order_id"])
-    s.call("advance_order_status", order_id=o["order_id"])
-    focus_order(s, o["order_id"])
-    s.memory["staff"] = True
+def customer_of_order(s: Scene, o: dict[str, Any]) -> None:
+    """``Skip`` unless the order is the talking customer's (a staff dialogue is no customer's)."""
+    known = s.memory.get("customer") or {}
+    said = s.memory.get("speaker_id")
+    if o["customer_id"] not in (known.get("customer_id"), said):
+        raise Skip("the order is not the talking customer's")
 
 
-@food.intent(covers=("search_restaurants", "list_orders", "advance_order_status"))
-def kitchen_queue(s: Scene) -> None:
-    """Someone running a restaurant looks at new orders waiting for them and takes the oldest on."""
-    r = s.pick(
-        "SELECT * FROM restaurants r WHERE EXISTS (SELECT 1 FROM orders o WHERE o.restaurant_id = "
-        "r.restaurant_id AND o.status = 'placed')"
-    )
-    where = place(s, r)
-    s.say(
-        "I run {where}. Anything new waiting for us?",
-        "Kitchen at {where} here - what's come in that we haven't taken?",
-        "This is {where}. Which new tickets are waiting on us?",
-        where=where,
-    )
-    rid = find_as_said(s, r, where)
-    waiting = s.call("list_orders", restaurant_id=rid, status="placed")["orders"]
-    if not waiting:
-        raise Skip("nothing waiting")
-    oldest = min(waiting, key=lambda x: (x["placed_at"], x["order_id"]))
-    s.say(
-        "We'll take the oldest one.",
-        "Confirm the one that's been waiting longest.",
-        "Take on the earliest of those, we're starting it.",
-    )
-    s.call("advance_order_status", order_id=oldest["order_id"])
-    focus_order(s, oldest["order_id"])
-    s.memory["staff"] = True
+def saving(p: dict[str, Any], subtotal: float, fee: float) -> float:
+    """What a listed code takes off a basket (the rules of ``apply_promo_code``)."""
+    if p["kind"] == "percent":
+        return round(min(subtotal * p["value"] / 100, 30.0), 2)
+    if p["kind"] == "amount":
+        return round(min(p["value"], subtotal), 2)
+    return float(fee)
 
 
-# More ways to the same goals -------------------------------------------------------------------
+def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: str, **slots: Any) -> None:
+    """A follow-up read the dialogue has not made yet (``Skip`` when it has): one of ``phrasings``, then the call."""
+    s.asked(tool, **arguments)
+    s.say(*phrasings, **slots)
+    s.call(tool, **arguments)
 
 
-@food.intent(covers=("search_customers", "list_orders", "track_order", "add_to_cart", "view_cart"))
-def same_as_last_time(s: Scene) -> None:
-    """A customer wants the main dish of their last delivered order again."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM orders WHERE status = 'delivered')")
-    last = s.rows(
-        "SELECT o.*, r.name AS restaurant FROM orders o JOIN restaurants r USING (restaurant_id) "
-        "WHERE o.customer_id = ? ORDER BY o.placed_at DESC, o.order_id DESC LIMIT 1",
-        c["customer_id"],
-    )[0]
-    if last["status"] != "delivered":
-        raise Skip("the latest order was not delivered")
-    items = s.rows(
-        "SELECT oi.*, m.available FROM order_items oi JOIN menu_items m USING (item_id) "
-        "WHERE oi.order_id = ? AND m.available = 1 ORDER BY oi.unit_price DESC",
-        last["order_id"],
-    )
-    if not items or (len(items) > 1 and items[0]["unit_price"] == items[1]["unit_price"]):
-        raise Skip("no single priciest dish to repeat")
-    have, _, _ = cart(s, c["customer_id"])
-    fresh = " Start a fresh basket." if have and have["restaurant_id"] != last["restaurant_id"] else ""
-    if have and not fresh:
-        raise Skip("the basket is already from there")
-    s.say(
-        "{who}. That {dish} from my last order was great - put one in my basket again.{fresh}",
-        "{who} - I want the {dish} I had last time from {r}, one more.{fresh}",
-        "Same {dish} as my last order, please, into the basket.{fresh} {who}.",
-        minimal=["{who}. The priciest dish of my last order - one more of it, please."],
-        who=who(s, c),
-        dish=items[0]["name"],
-        r=last["restaurant"],
-        fresh=fresh,
-    )
-    found = find_me(s, c)
-    orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
-    detail = s.call("track_order", order_id=orders[0]["order_id"])
-    best = max(detail["items"], key=lambda x: x["unit_price"])
-    args: dict[str, Any] = {"customer_id": found["customer_id"], "item_id": best["item_id"]}
-    if fresh:
-        args["replace_cart"] = True
-    s.call("add_to_cart", **args)
-    focus(s, last["restaurant_id"])
-    s.say("What does that come to?", "And the total with fees?", "How much is it this time?")
-    s.call("view_cart", customer_id=found["customer_id"])
+def then(s: Scene, chance: float, phrasings: Sequence[str], tool: str, **arguments: Any) -> bool:
+    """An optional next turn: where the dialogue has room, at ``chance``, one of ``phrasings`` and the call."""
+    if not s.room() or s.rng.random() >= chance:
+        return False
+    s.say(*phrasings)
+    s.call(tool, **arguments)
+    return True
 
 
-@food.intent(covers=("search_restaurants", "get_menu"))
-def cheap_and_veggie(s: Scene) -> None:
-    """Someone wants an open place with a cheap delivery fee and what vegetarian food it has right now."""
-    open_now = [r for r in s.rows("SELECT * FROM restaurants WHERE delivery_fee <= 2.99") if _open_at(r, s.now)]
-    if not open_now:
-        raise Skip("nothing cheap is open")
-    r = s.rng.choice(open_now)
-    as_customer(s, r["city"])
-    fee = s.rng.choice((1.99, 2.99)) if r["delivery_fee"] > 0.99 else s.rng.choice((0.99, 1.99, 2.99))
-    s.say(
-        "I'm in {city} and broke. Who's open now with delivery under {fee}?",
-        "Which places in {city} are open and charge at most {fee} to deliver?",
-        "Cheap delivery in {city}, open right now - at most {fee} fee. Who?",
-        city=r["city"],
-        fee=money(fee),
-    )
-    found = s.call("search_restaurants", city=r["city"], open_now=True, max_delivery_fee=fee)["restaurants"]
-    if not found:
-        raise Skip("nothing found")
-    focus(s, found[0]["restaurant_id"])
-    if s.rng.random() < 0.3:
-        return
-    s.say(
-        "What vegetarian food can I have right now at the top one?",
-        "Show me what's veggie and available at the first one.",
-        "The best-rated one - anything vegetarian I can have right now?",
-    )
-    s.call("get_menu", restaurant_id=found[0]["restaurant_id"], vegetarian_only=True, available_only=True)
+# What a customer asks again after an action: shared by the openers' next turns and the follow-ups ---------------
 
-
-@food.intent(covers=("cancel_order", "track_order"))
-def call_it_off_now(s: Scene) -> None:
-    """A customer cancels an order from the app's number straight away and asks what comes back."""
-    o = s.pick("SELECT * FROM orders WHERE status IN ('placed', 'accepted', 'preparing')")
-    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
-    why = s.rng.choice(("ordered by mistake", "changed my mind"))
-    s.say(
-        "Please call off {n}, I {w}.",
-        "{n} has to go, I {w}. Stop it please.",
-        "Kill {n} - I {w}.",
-        n=o["order_id"],
-        w={"ordered by mistake": "ordered it by mistake", "changed my mind": "changed my mind"}[why],
-    )
-    s.call("cancel_order", order_id=o["order_id"], reason=why)
-    s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
-    focus_order(s, o["order_id"])
-    s.say(
-        "How much do I get back, and is it really stopped?",
-        "Confirm it's off and tell me the refund.",
-        "Is it stopped? What's refunded?",
-    )
-    s.call("track_order", order_id=o["order_id"])
+BASKET_NOW = (
+    "What's that come to with fees?",
+    "How much is the basket now, all in?",
+    "What's my total so far?",
+    "What's the total now?",
+    "And what does it come to now?",
+    "So where does that leave the bill?",
+    "{What does that come to|How much is it this time}?",
+    "And the total with fees?",
+    "{Can you|Could you} {tell me|read me} the {total|bill} {with|including} {fees|delivery}?",
+    "If I {ordered|sent it off} {now|right now}, what would I pay?",
+)
+CODE_DONE = ("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
+WHEN_HERE = (
+    "When will it be here?",
+    "How long is the wait?",
+    "What time should I expect the food?",
+    "How long until the food arrives?",
+    "Where's that order at now?",
+    "Who's bringing it, and when?",
+    "{Any idea|Do you know} when {it'll arrive|the food will show up}?",
+    "{How far along|Where} is it {now|at the moment} - {cooking|on the road} yet?",
+    "{Roughly|About} what time {will|should} the courier arrive?",
+)
+RECAP = (
+    "What was in that order again, and what did it cost?",
+    "Show me that order's items and total.",
+    "Remind me, what was in that order?",
+    "What did I get in that one again?",
+    "And what did it cost me?",
+    "{Could you|Can you} {go over|read back} what I {got|ordered} {there|in that one}?",
+    "What {exactly|all} was in it, and {the total|how much I paid}?",
+    "{Remind me|Tell me} the items and the {bill|total} for that order.",
+)
+CALL_THEM = (
+    "What's the restaurant's phone number? I'd like to call them.",
+    "How can I reach the restaurant?",
+    "Give me their number, I'll ring them myself.",
+    "How do I reach the restaurant for that order?",
+    "Give me the number of the place that's cooking it.",
+    "Which restaurant is it from again, and how do I call them?",
+    "{Can I|Could I} {call|phone} the {kitchen|restaurant} {directly|myself}? What's the number?",
+    "I'd {like|rather} {talk to|speak to} the restaurant. How do I contact them?",
+)
+GIVE_UP = (
+    "Forget it, it's taking forever. Call it off.",
+    "That's too slow - I don't want it anymore.",
+    "I can't wait that long, please call the whole thing off.",
+    "{Honestly|Sorry}, {that's|this is} {way|far} too long. Stop it.",
+    "{Never mind|Forget it} then, I'll {cook|eat} something {at home|else}. Call it off.",
+    "{I'm done waiting|I've waited enough}; call the order off, please.",
+)
+CODES_AT = (
+    "Does {name} have any deals going?",
+    "Any discount codes I can use at {name}?",
+    "What promos work at {name} right now?",
+    "Are there deals running for {name}?",
+    "Is there a promo that works at {name}?",
+    "{Can I|Could I} save a {bit|little} {off|money} at {name}{| somehow}?",
+    "{Do you have|Got} any {codes|coupons} for {name}?",
+    "Before I order from {name}: {any|are there} {discounts|offers} {going|on}?",
+    "I'd {like|love} a deal on {name} - {anything|something} running?",
+)
+ABOUT_THEM = (
+    "Is {name} open right now?",
+    "What's the minimum order at {name}, and the delivery fee?",
+    "When does {name} close tonight?",
+    "What's their phone number?",
+    "How long do they usually take to cook?",
+    "And are they open now? What are their hours?",
+    "When are they open today?",
+    "Are they taking orders at the moment?",
+    "{Can|Could} you {check|look up} {name}'s hours for me?",
+    "{How much|What} do they charge {for delivery|to deliver}, and {is there|what's} a minimum?",
+    "{Tell me|Remind me} {how|what} {to reach|number to call for} {name}.",
+)

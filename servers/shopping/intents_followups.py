@@ -1,70 +1,157 @@
 """Short follow-ups a shopper asks after an action: the basket now, the product again, the order just placed.
 
-Each continues a dialogue of ``intents.py`` on what it left in ``s.memory``: the customer (found, or the shopper
+Each continues a dialogue of the other modules on what it left in ``s.memory``: the customer (found, or the shopper
 who browsed without saying who they are), the product the dialogue is about and its order. They never open a
-dialogue and make one or two calls.
+dialogue and make one or two calls. Those of one turn and one call on what the dialogue is about are rows of
+``AGAIN``, registered in a loop.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, money
+from hub.kit.intent import Scene, Skip, money, register
 from servers.shopping.intents import (
+    ADDRESSES,
+    BASKET_NOW,
+    GOOD_REVIEWS,
     NUMBERS,
+    PRODUCT_AGAIN,
+    REVIEWS,
+    SPEAKER,
+    THAT_ORDER,
+    WISHLIST,
     cart_lines,
     coupon_works,
-    find_me,
+    known_customer,
+    last_tool,
     me,
-    who,
+    the_product,
 )
 from servers.shopping.schema import MAX_PER_PRODUCT
 from servers.shopping.tools import shopping
 
 
-def known_customer(s: Scene) -> dict[str, Any]:
-    """The customer an earlier turn found (a follow-up of a shopper who has not said who they are skips)."""
-    known = s.memory.get("customer")
-    if not known:
-        raise Skip("no customer in the dialogue yet")
-    return dict(known)
+@dataclass(frozen=True)
+class Again:
+    """A follow-up of one turn and one call on what the dialogue is about: ``about`` is its memory key, whose
+    ``{about}_id`` the call takes; ``needs`` a query on that id that must find a row; ``changed``: asked after
+    the dialogue changed something since the last such call (else once per dialogue)."""
+
+    name: str
+    doc: str
+    tool: str
+    about: str
+    phrasings: tuple[str, ...]
+    needs: str = ""
+    changed: bool = False
 
 
-def the_product(s: Scene) -> dict[str, Any]:
-    """The product the dialogue is about, read again now."""
-    known = s.memory.get("product")
-    if not known:
-        raise Skip("no product in the dialogue")
-    return s.rows("SELECT * FROM products WHERE product_id = ?", known["product_id"])[0] | {"known": known}
+AGAIN = (
+    Again(
+        "basket_now",
+        "After changing the basket, the shopper asks what it comes to now.",
+        "get_cart",
+        "customer",
+        BASKET_NOW,
+        needs="SELECT 1 FROM cart_items WHERE customer_id = ?",
+        changed=True,
+    ),
+    Again(
+        "more_about_it",
+        "The shopper asks for the details of the product of the dialogue: brand, stock, price.",
+        "get_product",
+        "product",
+        PRODUCT_AGAIN,
+    ),
+    Again(
+        "that_order",
+        "The shopper asks about the order the dialogue is about: what is in it, its total, where it stands.",
+        "get_order",
+        "order",
+        THAT_ORDER,
+    ),
+    Again(
+        "scrap_that_order",
+        "Right after ordering, the shopper calls the order off again before it ships.",
+        "cancel_order",
+        "order",
+        (
+            "Wait - call that order off, I'd rather buy it in store.",
+            "Hmm, actually call that order off again.",
+            "Scrap that order please, I changed my mind.",
+            "{On second thought|Actually}, I don't want that order {anymore|after all}. {Stop|Kill} it, please.",
+            "Can you {stop|halt} that order before it {ships|goes out}?",
+            "I've {changed my mind|thought it over}; please don't send that order.",
+            "Forget that order{| please}, I {won't need|don't need} it.",
+            "Is it too late to {undo|take back} that order? {Please stop it|Stop it if you can}.",
+        ),
+        needs="SELECT 1 FROM orders WHERE order_id = ? AND status = 'placed'",
+    ),
+    Again(
+        "where_can_it_go",
+        "The shopper asks which shipping addresses the store has for them.",
+        "list_addresses",
+        "customer",
+        ADDRESSES,
+    ),
+    Again(
+        "my_tier",
+        "The shopper asks about their membership.",
+        "get_customer",
+        "customer",
+        (
+            "By the way, am I a Plus member?",
+            "What membership level am I on?",
+            "Do I have free shipping through my membership?",
+            "{What kind of|Which} membership do I {have|hold}{| with you}?",
+            "{Remind me|Tell me}, what does my account say about my membership?",
+            "Am I on {the|a} {Plus|paid} plan, or just the basic one?",
+            "{Could you|Can you} {check|look up} my member status?",
+            "What {tier|level} am I, and does it include free shipping?",
+        ),
+    ),
+    Again(
+        "my_saved_things",
+        "The shopper asks what is on their wishlist.",
+        "get_wishlist",
+        "customer",
+        WISHLIST,
+        needs="SELECT 1 FROM wishlist_items WHERE customer_id = ?",
+    ),
+)
 
 
-def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: str) -> None:
-    """A follow-up read the dialogue has not made yet (``Skip`` when it has): one of ``phrasings``, then the call."""
-    s.asked(tool, **arguments)
-    s.say(*phrasings)
-    s.call(tool, **arguments)
+def _again(row: Again) -> Callable[[Scene], None]:
+    def follow_up(s: Scene) -> None:
+        known = s.memory.get(row.about)
+        if not known:
+            raise Skip(f"no {row.about} in the dialogue")
+        args = {f"{row.about}_id": known[f"{row.about}_id"]}
+        if row.needs and not s.rows(row.needs, *args.values()):
+            raise Skip(f"the {row.about} does not fit {row.name}")
+        if not row.changed:
+            s.asked(row.tool, **args)
+        elif last_tool(s) == row.tool or not any(x.kind == "write" for x in s.calls):
+            raise Skip("nothing changed since")
+        s.say(*row.phrasings)
+        s.call(row.tool, **args)
+
+    follow_up.__name__ = follow_up.__qualname__ = row.name
+    follow_up.__doc__ = row.doc
+    return follow_up
 
 
-def last_tool(s: Scene) -> str | None:
-    calls = list(s.calls)
-    return calls[-1].tool if calls else None
+for _row in AGAIN:
+    register(shopping, _again(_row), (_row.tool,), 1.0, follows=True, opens=False)
 
 
-@shopping.intent(covers=("get_cart",), opens=False, follows=True)
-def basket_now(s: Scene) -> None:
-    """After changing the basket, the shopper asks what it comes to now."""
-    c = known_customer(s)
-    if not s.rows("SELECT 1 FROM cart_items WHERE customer_id = ?", c["customer_id"]) or last_tool(s) == "get_cart":
-        raise Skip("nothing new to total")
-    if not any(x.kind == "write" for x in s.calls):
-        raise Skip("the basket did not change")
-    s.say(
-        "What does my basket come to now?",
-        "And the total with shipping?",
-        "So where's my basket at, all in?",
-        "What am I paying altogether now?",
-    )
-    s.call("get_cart", customer_id=c["customer_id"])
+def in_my_words(s: Scene, c: dict[str, Any], known: tuple[str, ...], new: tuple[str, ...]) -> str:
+    """The shopper's turn: one of ``known`` once the dialogue found them, else one of ``new``, saying who they
+    are; then the customer id."""
+    return SPEAKER.asks(s, c, *(known if s.memory.get("customer") else new))
 
 
 @shopping.intent(covers=("search_customers", "add_to_wishlist"), opens=False, follows=True)
@@ -76,19 +163,23 @@ def keep_it_in_mind(s: Scene) -> None:
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", c["customer_id"], p["product_id"]
     ):
         raise Skip("cannot be wishlisted")
-    if s.memory.get("customer"):
-        s.say(
-            "Also keep it on my wishlist.",
-            "Save that one for later on my wishlist too.",
-            "Could you bookmark it for me as well?",
-        )
-    else:
-        s.say(
-            "Not buying yet, but save it on my wishlist. {who}.",
-            "{who} - keep it in my saved items for later.",
-            who=who(s, c),
-        )
-    cid = find_me(s, c)
+    known = (
+        "Also keep it on my wishlist.",
+        "Save that one for later on my wishlist too.",
+        "Could you bookmark it for me as well?",
+        "{Put|Pop} it on my wishlist{|, would you}? I'm not {ready to buy|buying} yet.",
+        "I'll think about it - {keep|save} it for later.",
+        "Not {today|right now}, but {remember|save} it for me.",
+    )
+    new = (
+        "Not buying yet, but save it on my wishlist. {me}.",
+        "{me} - keep it in my saved items for later.",
+        "{me}. {Could you|Can you} put it on my wishlist{|, please}?",
+        "{Save|Keep} it for later, {please|would you}? {me}.",
+        "{me}: I'm {not ready|still thinking}, bookmark it for me.",
+        "{me}. Keep that one on my list, I might buy it {later|next month}.",
+    )
+    cid = in_my_words(s, c, known, new)
     s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
 
 
@@ -102,16 +193,23 @@ def ill_take_it(s: Scene) -> None:
     )
     if have or p["status"] != "active" or p["stock"] < 1:
         raise Skip("cannot go in the basket")
-    if s.memory.get("customer"):
-        s.say("Fine, put one in my basket.", "OK, I'll take one - into my basket.", "Sold. Add it to my basket.")
-    else:
-        s.say(
-            "Sounds good, I'll take one. {who}.",
-            "{who} - put one in my basket, please.",
-            "OK, sold: into my basket with it. {who}.",
-            who=who(s, c),
-        )
-    cid = find_me(s, c)
+    known = (
+        "Fine, put one in my basket.",
+        "OK, I'll take one - into my basket.",
+        "Sold. Add it to my basket.",
+        "{Alright|Great}, {I'll have|I want} one of those{| in my basket}.",
+        "{Go ahead and|Please} put a single one in my basket.",
+        "That {settles|decides} it: one for me, {in the basket|basket please}.",
+    )
+    new = (
+        "Sounds good, I'll take one. {me}.",
+        "{me} - put one in my basket, please.",
+        "OK, sold: into my basket with it. {me}.",
+        "{me}. {I'll have|I want} one{| of those} in my basket.",
+        "{Alright|Great}, one for me, {please|thanks}. {me}.",
+        "{me}: that convinced me, put one to my basket.",
+    )
+    cid = in_my_words(s, c, known, new)
     s.call("add_to_cart", customer_id=cid, product_id=p["product_id"])
 
 
@@ -132,13 +230,24 @@ def actually_make_it(s: Scene) -> None:
             "Hmm, actually take it back out of the basket.",
             "On second thought, drop it from my basket.",
             "Never mind, remove that one again.",
+            "{Actually|Wait}, I {don't need|won't need} it {after all|anymore} - take it out.",
+            "Can you {remove|drop} it from the basket{| again}?",
+            "{Scratch|Forget} that one, I'll {pass|skip it}.",
+            "I've {changed my mind|reconsidered}; no {need for|use for} it in the basket.",
+            "Out of the basket with it{|, please}.",
         )
     else:
         s.say(
             "Actually, make it {n}.",
             "Change that to {n}, please.",
             "Wait, I need {n} of those.",
+            "{Could you|Can you} {bump|change} the number to {n}?",
+            "I {want|need} {n}, not {had}.",
+            "{Hmm|Actually}, {n} of them would be better.",
+            "Let's {go with|say} {n} instead of {had}.",
+            "On second thought I'd like {n} in the basket.",
             n=NUMBERS.get(qty, str(qty)),
+            had=NUMBERS.get(have, str(have)),
         )
     s.call("update_cart_item", customer_id=c["customer_id"], product_id=p["product_id"], quantity=qty)
 
@@ -151,28 +260,8 @@ def what_do_others_say(s: Scene) -> None:
         raise Skip("no reviews")
     s.asked("list_product_reviews", product_id=p["product_id"])
     floor = s.rng.choice((None, None, 4))
-    if floor:
-        s.say(
-            "What do the people who liked it say? Four stars and up.",
-            "Show me the good reviews of it, four stars or more.",
-        )
-    else:
-        s.say("What are other buyers saying about it?", "How are its reviews?", "Do people like it?")
+    s.say(*(GOOD_REVIEWS if floor else REVIEWS))
     s.call("list_product_reviews", product_id=p["product_id"], **({"min_rating": floor} if floor else {}))
-
-
-@shopping.intent(covers=("get_product",), opens=False, follows=True)
-def more_about_it(s: Scene) -> None:
-    """The shopper asks for the details of the product of the dialogue: brand, stock, price."""
-    p = the_product(s)
-    ask_once(
-        s,
-        "get_product",
-        {"product_id": p["product_id"]},
-        "Remind me, who makes it and how many are left?",
-        "Is it still in stock? And what's the brand?",
-        "Tell me a bit more about it - brand, price, stock.",
-    )
 
 
 @shopping.intent(covers=("search_products",), opens=False, follows=True)
@@ -193,8 +282,14 @@ def anything_cheaper(s: Scene) -> None:
     s.say(
         "Is there anything like it for less than {price}?" if under else "Anything similar that's cheaper?",
         "Show me cheaper options of the same kind{u}." if under else "What else of that kind costs less?",
+        "{Do you have|Got} anything {similar|comparable} under {price}?"
+        if under
+        else "{Do you have|Got} anything {similar|comparable} for less?",
+        "{That's|It's} a bit {pricey|steep}. What's there{u}?",
+        "I'd rather spend less{u}. {What are|Any} alternatives?",
+        "Show me the {cheaper|less expensive} ones in that category{u}, cheapest first.",
         price=money(p["price"]),
-        u=f", under {money(p['price'])}",
+        u=f", under {money(p['price'])}" if under else "",
     )
     s.call(
         "search_products",
@@ -202,101 +297,6 @@ def anything_cheaper(s: Scene) -> None:
         max_price=known["price"],
         in_stock_only=True,
         sort="price_asc",
-    )
-
-
-@shopping.intent(covers=("get_order",), opens=False, follows=True)
-def that_order(s: Scene) -> None:
-    """The shopper asks about the order the dialogue is about: what is in it, its total, where it stands."""
-    known = s.memory.get("order")
-    if not known:
-        raise Skip("no order in the dialogue")
-    ask_once(
-        s,
-        "get_order",
-        {"order_id": known["order_id"]},
-        "What exactly was in that order, and what did it come to?",
-        "Pull up that order for me - items and total.",
-        "Where does that order stand now?",
-    )
-
-
-@shopping.intent(covers=("cancel_order",), opens=False, follows=True)
-def scrap_that_order(s: Scene) -> None:
-    """Right after ordering, the shopper calls the order off again before it ships."""
-    known = s.memory.get("order")
-    if not known or s.value("SELECT status FROM orders WHERE order_id = ?", known["order_id"]) != "placed":
-        raise Skip("no order that can still be called off")
-    s.say(
-        "Wait - call that order off, I'd rather buy it in store.",
-        "Hmm, actually call that order off again.",
-        "Scrap that order please, I changed my mind.",
-    )
-    s.call("cancel_order", order_id=known["order_id"])
-
-
-@shopping.intent(covers=("search_customers", "list_returns"), opens=False, follows=True)
-def my_returns(s: Scene) -> None:
-    """The shopper asks where their returns stand."""
-    c = me(s, "c.customer_id IN (SELECT o.customer_id FROM returns r JOIN orders o USING (order_id))")
-    s.asked("list_returns", customer_id=c["customer_id"])
-    status = s.rng.choice((None, None, "requested", "refunded"))
-    if status is None:
-        s.say("And how are my returns going?", "Any news on the things I sent back?", "Where do my returns stand?")
-    else:
-        s.say(
-            "Which of my returns are still waiting for a decision?"
-            if status == "requested"
-            else "Which of my returns have been refunded?",
-            "Anything I sent back that nobody has looked at yet?"
-            if status == "requested"
-            else "Have any of my returns been paid back yet?",
-        )
-    cid = find_me(s, c)
-    s.call("list_returns", customer_id=cid, **({"status": status} if status else {}))
-
-
-@shopping.intent(covers=("list_addresses",), opens=False, follows=True)
-def where_can_it_go(s: Scene) -> None:
-    """The shopper asks which shipping addresses the store has for them."""
-    c = known_customer(s)
-    ask_once(
-        s,
-        "list_addresses",
-        {"customer_id": c["customer_id"]},
-        "Which addresses do you have on file for me?",
-        "Where can you ship to for me - what addresses are saved?",
-        "Read me my saved addresses.",
-    )
-
-
-@shopping.intent(covers=("get_customer",), opens=False, follows=True)
-def my_tier(s: Scene) -> None:
-    """The shopper asks about their membership."""
-    c = known_customer(s)
-    ask_once(
-        s,
-        "get_customer",
-        {"customer_id": c["customer_id"]},
-        "By the way, am I a Plus member?",
-        "What membership level am I on?",
-        "Do I have free shipping through my membership?",
-    )
-
-
-@shopping.intent(covers=("get_wishlist",), opens=False, follows=True)
-def my_saved_things(s: Scene) -> None:
-    """The shopper asks what is on their wishlist."""
-    c = known_customer(s)
-    if not s.rows("SELECT 1 FROM wishlist_items WHERE customer_id = ?", c["customer_id"]):
-        raise Skip("empty wishlist")
-    ask_once(
-        s,
-        "get_wishlist",
-        {"customer_id": c["customer_id"]},
-        "What's on my wishlist at the moment?",
-        "Remind me what I've saved for later.",
-        "Read me my wishlist.",
     )
 
 
@@ -313,30 +313,14 @@ def any_codes(s: Scene) -> None:
         "Is there a discount code I could use on my basket?",
         "Any deals running that would work for what's in my basket? Use one if so.",
         "Can I get a discount on this somehow?",
+        "{Are there|Do you have} any promotions {going|on} that fit my basket? {Put it on|Use it} if so.",
+        "Is there {a way|any way} to pay a bit less for all this?",
+        "{Find|Look for} a code that works on my basket and use it, please.",
+        "Any deal I {qualify for|can use} right now?",
+        "I'd love a discount - {anything|something} running I could use?",
     )
     found = s.call("list_coupons", active_only=True)["coupons"]
     fits = [x["code"] for x in found if coupon_works(s, x["code"], lines)]
     if len(fits) != 1:
         raise Skip("not exactly one code fits the basket")
     s.call("apply_coupon", customer_id=c["customer_id"], code=fits[0])
-
-
-@shopping.intent(covers=("search_customers", "list_orders", "get_order"), opens=False, follows=True)
-def my_last_order(s: Scene) -> None:
-    """The shopper asks what their most recent order was and what it came to."""
-    c = me(s, "c.customer_id IN (SELECT customer_id FROM orders)")
-    s.asked("list_orders", customer_id=c["customer_id"])
-    latest = s.rows(
-        "SELECT order_id, placed_at FROM orders WHERE customer_id = ? ORDER BY placed_at DESC, order_id DESC LIMIT 2",
-        c["customer_id"],
-    )
-    if len(latest) > 1 and latest[0]["placed_at"] == latest[1]["placed_at"]:
-        raise Skip("two orders placed at once")
-    s.say(
-        "What was my last order, and what did it cost me?",
-        "Remind me what I ordered most recently.",
-        "What did my latest order have in it?",
-    )
-    cid = find_me(s, c)
-    listed = s.call("list_orders", customer_id=cid, limit=1)["orders"]
-    s.call("get_order", order_id=listed[0]["order_id"])

@@ -5,25 +5,29 @@ from __future__ import annotations
 
 from datetime import timedelta
 from operator import itemgetter
+from typing import Any
 
 from hub.kit.intent import Scene, Skip, day, unique_best
 from servers.shopping.intents import (
+    ADDRESSES,
+    BASKET_NOW,
     BUYABLE,
+    SPEAKER,
+    UNSHIPPED,
     address_listed,
     address_ref,
+    by_number,
     cart_lines,
     checkout_ready,
-    find_me,
     find_product,
     fitting_code,
     me,
     new_place,
     product_ref,
-    remember_customer,
     remember_order,
     remember_product,
     sendable,
-    who,
+    then,
 )
 from servers.shopping.tools import shopping
 
@@ -60,27 +64,22 @@ def cheapest_will_do(s: Scene) -> None:
         "SELECT 1 FROM cart_items WHERE customer_id = ? AND product_id = ?", c["customer_id"], cheapest["product_id"]
     ):
         raise Skip("already in the basket")
-    s.say(
-        "{who}. I need a {noun}, whatever's cheapest that you have in stock. Put it in my basket.",
-        "{who} - any {noun} will do, just the cheapest one available, into my basket please.",
-        "Cheapest {noun} you can ship right now, please, in my basket. {who}.",
-        minimal=["{who}. I need a {noun}, nothing fancy."],
-        who=who(s, c),
+    cid = SPEAKER.asks(
+        s,
+        c,
+        "{me}. I need a {noun}, whatever's cheapest that you have in stock. {Put|Drop} it in my basket.",
+        "{me} - any {noun} {will do|is fine}, just the cheapest one available, into my basket please.",
+        "Cheapest {noun} you can ship {right now|today}, please, in my basket. {me}.",
+        minimal=["{me}. I need a {noun}, nothing fancy."],
         noun=noun.lower(),
     )
-    cid = find_me(s, c)
     found = s.call("search_products", query=noun, in_stock_only=True, sort="price_asc")["products"]
     if not found or found[0]["product_id"] != cheapest["product_id"]:
         raise Skip("the search does not put the cheapest first")
     s.call("add_to_cart", customer_id=cid, product_id=found[0]["product_id"])
     remember_product(s, found[0])
-    if s.rng.random() < 0.5 and s.room():
-        s.say(
-            "Which one did you pick, and what's my basket at now?",
-            "What did that come to, in the basket?",
-            "OK, what's the total now?",
-        )
-        s.call("get_cart", customer_id=cid)
+    picked = ("Which one did you pick, and what's my basket at now?", "What did that come to, in the basket?")
+    then(s, 0.5, (*BASKET_NOW, *picked, "OK, what's the total now?"), "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "search_products", "add_to_cart", "list_addresses", "checkout_cart"))
@@ -93,24 +92,24 @@ def buy_it_now(s: Scene) -> None:
     )
     p = s.pick(BUYABLE)
     a = s.pick("SELECT * FROM addresses WHERE customer_id = ?", c["customer_id"])
-    s.say(
-        "{who}. I want {what}, just that one thing.",
-        "{who} - I'd like to buy {what}.",
-        "Can I get {what}? Only that. {who}.",
-        minimal=["{who}. {What} - I want it."],
-        who=who(s, c),
+    cid = SPEAKER.asks(
+        s,
+        c,
+        "{me}. I want {what}, just that {one thing|and nothing else}.",
+        "{me} - I'd like to {buy|order} {what}.",
+        "Can I get {what}? {Only that|Nothing else}. {me}.",
+        minimal=["{me}. {What} - I want it."],
         what=product_ref(s, p),
         What="The " + p["name"],
     )
-    cid = find_me(s, c)
     found = find_product(s, p)
     s.call("add_to_cart", customer_id=cid, product_id=found["product_id"])
     remember_product(s, found)
     where = address_ref(s, c, a)
     s.say(
-        "Ship it to {where} right away, card as usual.",
-        "Send it to {where}, and that's the whole purchase.",
-        "Go ahead and buy it, delivered to {where}.",
+        "{Ship|Send} it to {where} right away, card as usual.",
+        "Send it to {where}, and that's {the whole purchase|all I need}.",
+        "{Go ahead and|Please} buy it, delivered to {where}.",
         where=where,
     )
     address_listed(s, cid, a["address_id"])
@@ -121,26 +120,27 @@ def buy_it_now(s: Scene) -> None:
 @shopping.intent(covers=("get_order", "cancel_order", "list_orders"))
 def cancel_by_number(s: Scene) -> None:
     """A shopper reads the number off the confirmation email and calls the order off before it ships."""
-    o = s.pick("SELECT * FROM orders WHERE status = 'placed'")
-    s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
-    s.say(
+    got = by_number(
+        s,
+        "status = 'placed'",
         "What's in {n}? I'm not sure I still want it.",
         "Remind me what I bought in {n}?",
         "Can you tell me what {n} was for? I might not need it.",
-        n=o["order_id"],
+        "{I'm looking at|I found} {n} in my email - {what was in it|what did I order}?",
+        "{Quick question|Hi}: what's {in order|on order} {n}? I may call it off.",
+        "Before it ships, {remind me|tell me} what {n} {was|contains}.",
     )
-    got = s.call("get_order", order_id=o["order_id"])
-    remember_customer(s, got["customer_id"])
     s.say(
         "Yeah, I don't need that anymore, stop it before it ships.",
         "Please call that one off.",
         "Scrap it, please - I'll get it somewhere else.",
+        "{Right|OK}, {I don't want it|I won't need it} {anymore|after all}. Stop it{|, please}.",
+        "{Let's|Please} call off that order before it {goes out|ships}.",
+        "{Don't send|Please don't ship} it - I've {changed my mind|found it elsewhere}.",
     )
     s.call("cancel_order", order_id=got["order_id"])
     remember_order(s, got["order_id"])
-    if s.room() and s.rng.random() < 0.4:
-        s.say("Anything else of mine still waiting to ship?", "Do I have other purchases that haven't gone out?")
-        s.call("list_orders", customer_id=got["customer_id"], status="placed")
+    then(s, 0.4, UNSHIPPED, "list_orders", customer_id=got["customer_id"], status="placed")
 
 
 @shopping.intent(covers=("search_customers", "list_orders"), follows=True)
@@ -151,16 +151,16 @@ def what_arrived(s: Scene) -> None:
     since = s.now.replace(microsecond=0) - timedelta(days=s.rng.choice((7, 14, 30, 45)))
     when = day(since, s.now).removeprefix("on ")
     words = {"delivered": "has been delivered", "shipped": "is on its way to me", "cancelled": "did I call off"}[status]
-    s.say(
-        "{who}. What {w} since {when}?",
-        "{who} - which of my purchases since {when} {w2}?",
-        "Since {when}, what {w}? {who}.",
-        who=who(s, c),
+    cid = SPEAKER.asks(
+        s,
+        c,
+        "{me}. What {w} since {when}{|, please}?",
+        "{me} - which of my {purchases|orders} since {when} {w2}?",
+        "Since {when}, what {w}? {me}.",
         w=words,
         when=when,
         w2={"delivered": "arrived", "shipped": "are still in transit", "cancelled": "got cancelled"}[status],
     )
-    cid = find_me(s, c)
     s.call("list_orders", customer_id=cid, status=status, placed_since=since.strftime("%Y-%m-%d"))
 
 
@@ -176,17 +176,19 @@ def ship_to_new_place(s: Scene) -> None:
         raise Skip("the cart would not check out as it stands")
     street, city, state, zip_code = new_place(s)
     where = s.given(street, street, "street", "add_address", "street")
-    s.say(
-        "{who}. I just moved - ship my basket to where I live now[, {street}], {city}, {state} {zip}; keep it on file.",
-        "{who} - send what's in my basket to my new place[: {street}], {city}, {state} {zip}. Save it for next time.",
-        "I've moved[ - {street}], {city}, {state} {zip}. Please keep that on file and deliver my basket there. {who}.",
-        who=who(s, c),
+    cid = SPEAKER.asks(
+        s,
+        c,
+        "{me}. I just moved - ship my basket to where I live now[, {street}], {city}, {state} {zip}; keep it on file.",
+        "{me}. {New|My new} address[: {street}], {city}, {state} {zip}. Save it and {send|ship} my basket there.",
+        "{Please|Could you} {deliver|send} my basket to my new place[, {street}], {city}, {state} {zip}? {me}.",
+        "{me} - send what's in my basket to my new place[: {street}], {city}, {state} {zip}. Save it for next time.",
+        "I've moved[ - {street}], {city}, {state} {zip}. Please keep that on file and deliver my basket there. {me}.",
         street=where,
         city=city,
         state=state,
         zip=zip_code,
     )
-    cid = find_me(s, c)
     made = s.call("add_address", customer_id=cid, street=street, city=city, state=state, zip=zip_code)
     placed = s.call("checkout_cart", customer_id=cid, address_id=made["address_id"])
     remember_order(s, placed["order_id"])
@@ -204,15 +206,15 @@ def code_and_checkout(s: Scene) -> None:
     if not sendable(lines):
         raise Skip("the cart would not check out")
     code, given = fitting_code(s, c["customer_id"], lines)
-    s.say(
-        "{who}. Use my discount code[ {code}] and send my basket to my usual address.",
-        "{who} - check out my basket with my code[ ({code})], shipped where you normally send things.",
-        "I have a code[, {code}]. Put it on my basket and ship it to my default address. {who}.",
-        minimal=["{who}. Use my code and ship my basket[ - it's {code}]."],
-        who=who(s, c),
+    cid = SPEAKER.asks(
+        s,
+        c,
+        "{me}. Use my discount code[ {code}] and send my basket to my {usual|default} address.",
+        "{me} - check out my basket with my code[ ({code})], shipped where you {normally|usually} send things.",
+        "I have a code[, {code}]. Put it on my basket and {ship|send} it to my default address. {me}.",
+        minimal=["{me}. Use my code and ship my basket[ - it's {code}]."],
         code=given,
     )
-    cid = find_me(s, c)
     s.call("apply_coupon", customer_id=cid, code=code)
     listed = s.call("list_addresses", customer_id=cid)["addresses"]
     home = [a for a in listed if a["is_default"]]
@@ -220,3 +222,164 @@ def code_and_checkout(s: Scene) -> None:
         raise Skip("no single default address")
     placed = s.call("checkout_cart", customer_id=cid, address_id=home[0]["address_id"])
     remember_order(s, placed["order_id"])
+
+
+# The account -----------------------------------------------------------------------------------
+
+
+@shopping.intent(covers=("search_customers", "add_address", "list_addresses"), follows=True)
+def new_address(s: Scene) -> None:
+    """A shopper moved (or started a new job) and saves the new address, maybe as the default."""
+    c = me(s, "(SELECT COUNT(*) FROM addresses a WHERE a.customer_id = c.customer_id) < 4")
+    taken = {r["label"].lower() for r in s.rows("SELECT label FROM addresses WHERE customer_id = ?", c["customer_id"])}
+    label = s.rng.choice([x for x in ("Home", "Work", "Studio", "Office", "Cabin") if x.lower() not in taken])
+    street, city, state, zip_code = new_place(s)
+    default = s.rng.random() < 0.4
+    where = s.given(street, street, "street", "add_address", "street")
+    cid = SPEAKER.asks(
+        s,
+        c,
+        "{me}. Please keep a new {label} delivery spot on file for me:[ {street},] {city}, {state} {zip}."
+        + (" Make it my default." if default else ""),
+        "{me} - I have a new {label} place to ship to:[ {street},] {city}, {state} {zip}."
+        + (" Use it by default from now on." if default else ""),
+        "New {label} location for deliveries[: {street}], {city}, {state} {zip}. {me}."
+        + (" Ship there by default." if default else ""),
+        label=label.lower(),
+        street=where,
+        city=city,
+        state=state,
+        zip=zip_code,
+    )
+    args: dict[str, Any] = {
+        "customer_id": cid,
+        "street": street,
+        "city": city,
+        "state": state,
+        "zip": zip_code,
+        "label": label,
+    }
+    if default:
+        args["make_default"] = True
+    s.call("add_address", **args)
+    then(s, 0.6, ADDRESSES, "list_addresses", customer_id=cid)
+
+
+@shopping.intent(covers=("search_customers", "get_customer", "list_orders"), follows=True)
+def my_account(s: Scene) -> None:
+    """A shopper checks their membership and what they have bought lately."""
+    c = me(s)
+    since = s.now.replace(microsecond=0) - timedelta(days=s.rng.choice((14, 30, 60)))
+    when = day(since, s.now).removeprefix("on ")
+    if s.turns:  # continuing a dialogue: one turn
+        s.say(
+            "By the way, am I a Plus member? And what have I bought since {when}?",
+            "Also: what's my membership level, and which orders did I place since {when}?",
+            "{Quick one|One more thing}: {which|what} membership {do I have|am I on}, and my orders since {when}?",
+            "{Can you|Could you} {check|tell me} my membership and show what I ordered since {when}?",
+            "Do I get {Plus|member} perks? {And|Also} what have I {ordered|bought} since {when}?",
+            when=when,
+        )
+        cid = SPEAKER.find(s, c)
+        s.call("get_customer", customer_id=cid)
+        s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
+        return
+    cid = SPEAKER.asks(
+        s,
+        c,
+        "{me}. Am I a Plus member, and what do you have on file for me?",
+        "{me} - what's my membership {level|tier}?",
+        "{Can|Could} you pull up my account details? {me}.",
+    )
+    s.call("get_customer", customer_id=cid)
+    s.say(
+        "What have I {bought|ordered} since {when}?",
+        "{Show me|Read me} my purchases from {when} on.",
+        "Which orders {did I make|have I made} since {when}?",
+        when=day(since, s.now).removeprefix("on "),
+    )
+    s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
+
+
+# The store's staff -----------------------------------------------------------------------------
+
+
+OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for the counts, and for some statuses
+    "return_status": (
+        "list_returns",
+        (
+            "Where do our returns stand overall, by status?",
+            "How many returns are waiting, approved, refunded or turned down?",
+            "Count our returns per status.",
+            "{Give me|I need} {a breakdown|the numbers} of {our|all} returns by {status|stage}.",
+        ),
+        {
+            "requested": (
+                "{Show me|Pull up} the ones still waiting for a decision.",
+                "Which returns still need someone to {look at|review} them?",
+                "Pull up the returns {nobody has decided on|still pending} yet.",
+            ),
+            "approved": (
+                "Which ones were approved but not {refunded|paid back} yet?",
+                "{Pull up|Show me} the approved ones that still owe a refund.",
+                "Show me the approved returns {still waiting for|that haven't got} their money.",
+            ),
+        },
+    ),
+    "order_status": (
+        "list_orders",
+        (
+            "How are our orders spread over placed, shipped, delivered and cancelled?",
+            "Give me a count of orders per stage.",
+            "Where do all our orders stand right now, in numbers?",
+            "{How many|What number of} orders {are in|sit in} each {stage|status} {today|right now}?",
+        ),
+        {
+            "placed": (
+                "Which ones haven't left the warehouse {yet|so far}?",
+                "{Show me|Pull up} the newest of those still waiting to go out.",
+                "Pull up the orders {still to ship|not shipped yet}.",
+            ),
+            "shipped": (
+                "Which ones are on the road {now|at the moment}?",
+                "{Show me|Give me} the ones in transit.",
+                "{Show me|Which are} the orders {out for delivery|with the carrier} {now|at the moment}?",
+            ),
+        },
+    ),
+}
+
+
+@shopping.intent(covers=("get_distinct_values", "list_returns", "list_orders"))
+def store_overview(s: Scene) -> None:
+    """Someone on the store's team looks at returns or orders by status, then at the ones needing attention."""
+    field = "return_status" if s.room() and s.rng.random() < 0.5 else "order_status"
+    tool, counts, lists = OVERVIEW[field]
+    s.say(*counts)
+    stats = s.call("get_distinct_values", field=field)
+    status = s.rng.choice(list(lists))
+    if status not in stats["values"]:
+        raise Skip(f"nothing in status {status}")
+    s.say(*lists[status])
+    s.call(tool, status=status)
+
+
+@shopping.intent(covers=("get_distinct_values", "search_products"))
+def brand_lineup(s: Scene) -> None:
+    """A merchandiser looks at the brands the store carries, then at one brand's cheapest products."""
+    brand = s.pick("SELECT brand FROM products GROUP BY brand HAVING COUNT(*) >= 3")["brand"]
+    s.say(
+        "Which brands do we {carry|stock}, and how many products each?",
+        "{Give me|Tell me} the product count per brand.",
+        "What labels are in our {catalog|range}, and how big is each range?",
+    )
+    stats = s.call("get_distinct_values", field="brand")
+    if brand not in stats["values"]:
+        raise Skip("the brand is not listed")
+    s.say(
+        "{Show me|Pull up} {b}'s cheapest products first.",
+        "What does {b} {have|sell}, cheapest first?",
+        "{Pull up|Show me} {b}'s range, lowest price first.",
+        b=brand,
+    )
+    s.call("search_products", query=brand, sort="price_asc")

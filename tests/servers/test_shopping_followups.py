@@ -8,7 +8,15 @@ from typing import Any
 from hub.kit.intent import Scene
 from tests.servers.followups import continued
 
-OPENERS = ("put_in_basket", "save_for_later", "ship_to_new_place", "is_it_any_good", "cheapest_will_do", "send_it_back")
+OPENERS = (
+    "put_in_basket",
+    "save_for_later",
+    "ship_to_new_place",
+    "is_it_any_good",
+    "cheapest_will_do",
+    "send_it_back",
+    "change_basket",
+)
 ON_PRODUCT = ("add_to_wishlist", "update_cart_item", "get_product", "list_product_reviews")
 
 
