@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day, last_digits, money, unique_best
+from servers.payments import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
 from servers.payments.tools import payments
 
 CUSTOMER = (
