@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from servers.payments import (  # noqa: F401  (registers the tools and intents)
     intents,
+    intents_again,
     intents_corrections,
     intents_followups,
+    intents_invoices,
     intents_lookups,
+    intents_merchant,
     tools_write,
 )
 from servers.payments.schema import SCHEMA

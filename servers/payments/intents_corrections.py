@@ -33,7 +33,9 @@ def bill_like(s: Scene, like: dict[str, Any], amount: float) -> dict[str, Any]:
     return new
 
 
-@payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "create_invoice"), follows=True)
+@payments.intent(
+    covers=("search_customers", "list_invoices", "update_invoice_status", "create_invoice", "get_invoice"), follows=True
+)
 def reissue_corrected(s: Scene) -> None:
     """An unpaid invoice went out with the wrong amount: it is voided and a corrected one is issued."""
     c, inv = unpaid_invoice(s, "('open', 'draft')")
@@ -67,6 +69,9 @@ def reissue_corrected(s: Scene) -> None:
     if send and s.room():
         s.call("update_invoice_status", invoice_id=new["invoice_id"], status="open")
     s.memory["invoice"] = new
+    if s.room() and s.rng.random() < 0.5:
+        s.say("{Show me|Read me back} the {corrected|new} invoice{, please|}.", "Does the new one look right now?")
+        s.call("get_invoice", invoice_id=new["invoice_id"])
 
 
 @payments.intent(covers=("search_customers", "list_invoices", "create_invoice", "update_invoice_status"), follows=True)

@@ -34,10 +34,11 @@ def invoice_by_number(s: Scene) -> None:
     digits = last_digits(inv["invoice_id"], 5).lstrip("0")
     s.say(
         "I have invoice {n} in front of me. Where does it stand?",
-        "What's the status of invoice {n}?",
+        "What's the {status|current state} of invoice {n}?",
+        "{Quick question|Hi}: {has|was} invoice {n} {been paid|paid}{ yet|}?",
         "Can you look up invoice {n} from {m} for me?",
         "Is invoice number {d} ({m}) paid yet?",
-        minimal=["Invoice {n}?"],
+        minimal=["Invoice {n}?", "{Status of|Check} invoice {n}{, please|}."],
         n=inv["invoice_id"],
         d=digits,
         m=inv["merchant"],
@@ -64,7 +65,7 @@ def what_they_owe(s: Scene) -> None:
     else:
         s.say(
             "What does {who} have that's {w}?",
-            "Pull up {who}'s invoices that are {w}.",
+            "{Pull up|Show me|List} {who}'s invoices that are {w}.",
             "Which of {who}'s invoices are {w}?",
             minimal=["{who}: {w}?"],
             who=who(s, c),
@@ -99,7 +100,8 @@ def which_invoice_was_that(s: Scene) -> None:
     if s.turns:
         s.say(
             "Also, our system logged a {w} notice {when}. Which invoice was the latest one about?",
-            "Which invoice did our latest {w} notification refer to?",
+            "Which invoice did our {latest|most recent} {w} {notification|notice} refer to?",
+            "{We got|There was} a {w} event {when}; {which invoice was that for|what invoice does it belong to}?",
             w=words[event],
             when=day(latest["created_at"], s.now),
         )
