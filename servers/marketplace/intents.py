@@ -23,6 +23,7 @@ from typing import Any
 
 from hub.kit import fake
 from hub.kit.intent import Ref, Scene, Skip, money
+from hub.kit.speaker import Search, Speaker
 from servers.marketplace.tools import marketplace
 
 ACTIVE = "SELECT user_id, name, city, role FROM users WHERE status = 'active'"
@@ -46,57 +47,39 @@ SPANS = {3: "three days", 5: "five days", 7: "a week", 10: "ten days", 14: "two 
 
 # The person talking ------------------------------------------------------------------------------
 
+SPEAKER = Speaker(
+    table="users",
+    key="user_id",
+    select=f"{ACTIVE} AND {UNIQUE_NAME}",
+    memory="me",
+    search=Search("search_users", "users", missing="the user is not found by name"),
+    late=True,
+)
+find_me = SPEAKER.find
+ask = SPEAKER.asks
+
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The person talking: the one an earlier turn found (``Skip`` when they do not fit ``where``), or an active
-    user with a unique name that fits."""
-    known = s.memory.get("me")
-    if known:
-        found = s.rows(ACTIVE + f" AND user_id = ? AND ({where})", known["user_id"], *params)
-        if not found:
-            raise Skip("the person of the earlier turn does not fit")
-        return found[0]
-    if s.speaker:
-        u = s.pick(ACTIVE + f" AND name = ? AND {UNIQUE_NAME} AND ({where})", s.speaker, *params)
-    else:
-        u = s.pick(ACTIVE + f" AND {UNIQUE_NAME} AND ({where})", *params)
-    s.be(u["name"])
-    return u
+    """The person talking (``SPEAKER.me``): once a turn made the persona someone not yet found, them."""
+    if s.speaker and not s.memory.get("me"):
+        return SPEAKER.me(s, f"name = ? AND ({where})", s.speaker, *params)
+    return SPEAKER.me(s, where, *params)
 
 
-def intro(s: Scene, u: dict[str, Any]) -> str:
-    """How the person says who they are (nothing once an earlier turn did)."""
-    if s.memory.get("me") or s.memory.get("introduced"):
-        return ""
-    s.memory["introduced"] = True
-    return s.rng.choice(("I'm {n}. ", "{n} here. ", "This is {n}. ", "It's {n}. ")).format(n=u["name"])
-
-
-def find_me(s: Scene, u: dict[str, Any]) -> str:
-    """The person's own user id: a search by their name (none once an earlier turn found it)."""
-    return find_by_name(s, u, "me")
-
-
-def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
-    """A turn of the person talking (``{me}``: who they are, while they have not said it), then the agent finding
-    their own user id (``find_me``)."""
-    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
-    return find_me(s, u)
+def seller_of(item: dict[str, Any]) -> dict[str, Any]:
+    """The seller of a listing (as ``LISTING`` reads it) as the speaker's row."""
+    return {"user_id": item["seller_id"], "name": item["seller"]}
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> str:
-    return find_by_name(s, u, "other")
-
-
-def find_by_name(s: Scene, u: dict[str, Any], key: str) -> str:
-    """A user's id off a search by their name, kept as ``memory[key]`` (no search once it holds them)."""
-    known = s.memory.get(key)
+    """Another user's id off a search by their name, kept as ``memory["other"]`` (no search once it holds them)."""
+    known = s.memory.get("other")
     if known and known["user_id"] == u["user_id"]:
         return str(u["user_id"])
     hit = s.find(
         "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
     )
-    s.memory[key] = {"user_id": hit["user_id"], "name": hit["name"]}
+    s.memory["other"] = {"user_id": hit["user_id"], "name": hit["name"]}
     return str(hit["user_id"])
 
 
@@ -216,7 +199,7 @@ def as_seller(s: Scene, item: dict[str, Any]) -> str:
 def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
     """The seller's user id (a search by their name), then their item's listing id (a search among theirs, or the
     listing the dialogue is already about)."""
-    uid = find_me(s, {"user_id": item["seller_id"], "name": item["seller"]})
+    uid = find_me(s, seller_of(item))
     if s.memory.get("listing", {}).get("listing_id") == item["listing_id"]:
         return uid, str(item["listing_id"])
     found = s.find(
@@ -238,7 +221,7 @@ def seller_asks(
     """A seller's request about their own item (``{what}``, named as ``as_seller`` says), and the agent finding their
     user id and the item's listing id (``find_own_listing``)."""
     what = as_seller(s, item)
-    s.say(*phrasings, minimal=minimal, me=intro(s, {"name": item["seller"]}), what=what, **slots)
+    s.say(*phrasings, minimal=minimal, me=SPEAKER.who(s, seller_of(item)), what=what, **slots)
     return find_own_listing(s, item)
 
 
@@ -327,7 +310,7 @@ def bid(s: Scene) -> None:
             "{me}I want {what}; put in a bid[ of {price}].",
             "{me}Go ahead and bid[ {price}] on {what}.",
             minimal=["{me}I'd like to win {what}[, bid {price}]."],
-            me=intro(s, u),
+            me=SPEAKER.who(s, u),
             what=what,
             price=price,
         )
@@ -337,7 +320,7 @@ def bid(s: Scene) -> None:
             "{me}How much does it take to be on top for {what}?",
             "{me}What's the lowest I can bid on {what}?",
             minimal=["{me}I'd like to win {what}."],
-            me=intro(s, u),
+            me=SPEAKER.who(s, u),
             what=what,
         )
     uid = find_me(s, u)
@@ -522,7 +505,7 @@ def my_offers(s: Scene) -> None:
             "{me}Show me my offers that were {word}.",
             "{me}Did sellers answer me? I want the offers of mine that are {word}.",
             minimal=["{me}My offers that are {word}?"],
-            me=intro(s, u),
+            me=SPEAKER.who(s, u),
             word=word,
         )
     else:
@@ -530,7 +513,7 @@ def my_offers(s: Scene) -> None:
             "{me}What happened to the offers I made?",
             "{me}Show me all my offers and where they stand.",
             minimal=["{me}My offers?"],
-            me=intro(s, u),
+            me=SPEAKER.who(s, u),
         )
     uid = find_me(s, u)
     args: dict[str, Any] = {"buyer_id": uid} | ({"status": status} if status else {})
@@ -559,7 +542,7 @@ def ending_soon(s: Scene) -> None:
         "{me}Show me {cat} auctions closing within 72 hours.",
         "{me}Any {cat} auctions about to finish (next 3 days)?",
         minimal=["{me}{cat} auctions ending soon?"],
-        me=intro(s, u),
+        me=SPEAKER.who(s, u),
         cat=row["category"],
     )
     found = [
@@ -630,7 +613,7 @@ def who_sells_it(s: Scene) -> None:
         "{me}Before I buy {what}: what's the seller's rating and where are they?",
         "{me}Tell me about the seller of {what}.",
         minimal=["{me}Is the seller of {what} trustworthy?"],
-        me=intro(s, u),
+        me=SPEAKER.who(s, u),
         what=what,
     )
     found = s.find(
@@ -816,7 +799,7 @@ def reprice(s: Scene) -> None:
         "{me}Can you " + text + "?",
         "{me}I want to " + text + ".",
         minimal=["{me}" + text[:1].upper() + text[1:] + "."],
-        me=intro(s, {"name": item["seller"]}),
+        me=SPEAKER.who(s, seller_of(item)),
         what=what,
         **slots,
     )
@@ -866,7 +849,7 @@ def take_down(s: Scene) -> None:
         "{me}Pull {what} off the market please.",
         "{me}End {what}, it's no longer available.",
         minimal=["{me}{What} is gone, remove it."],
-        me=intro(s, {"name": item["seller"]}),
+        me=SPEAKER.who(s, seller_of(item)),
         what=what,
         What=what[:1].upper() + what[1:],
     )

@@ -8,15 +8,16 @@ from typing import Any
 from hub.kit.intent import Scene, Skip, money
 from servers.marketplace.intents import (
     LISTING,
+    SPEAKER,
     TOP,
     UNIQUE_NAME,
     as_seller,
     ask,
     find_own_listing,
-    intro,
     me,
     own_item,
     remember,
+    seller_of,
 )
 from servers.marketplace.tools import marketplace
 
@@ -109,7 +110,7 @@ def bids_on_mine(s: Scene) -> None:
         "{me}Who's bidding on {what}?" if history else "{me}How is {what} doing? Reserve met yet?",
         "{me}Show me the bids on {what}." if history else "{me}Where does {what} stand: top bid, time left?",
         minimal=["{me}Any action on {what}?"],
-        me=intro(s, {"name": item["seller"]}),
+        me=SPEAKER.who(s, seller_of(item)),
         what=what,
     )
     _, lid = find_own_listing(s, item)
