@@ -45,7 +45,7 @@ WAITING_OFFERS = (
     "Anything {else |}I offered on that hasn't been answered{ yet|}?",
     "Are any of my other offers still waiting on a reply?",
     "Which sellers haven't got back to me on my offers{ yet|}?",
-    "{Show me|List} {the offers|everything} I'm still waiting to hear back on.",
+    "{Show me|Give me} {the offers|everything} I'm still waiting to hear back on.",
 )
 SPANS = {3: "three days", 5: "five days", 7: "a week", 10: "ten days", 14: "two weeks"}
 

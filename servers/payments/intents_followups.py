@@ -80,7 +80,7 @@ ON_INVOICE = (
                 "{Pull|Bring} that invoice up for me, please.",
                 "{Show me|Let me see} {that invoice|the invoice} {as it is now|now}.",
                 "Where does that {invoice|one} stand {now|at this point}?",
-                "Can I {see|get a look at} that invoice {again|once more}?",
+                "Can I {see|have a look at} that invoice {again|once more}?",
             ),
         },
         weight=1.5,

@@ -65,7 +65,7 @@ def what_they_owe(s: Scene) -> None:
     else:
         s.say(
             "What does {who} have that's {w}?",
-            "{Pull up|Show me|List} {who}'s invoices that are {w}.",
+            "{Pull up|Show me} {who}'s invoices that are {w}.",
             "Which of {who}'s invoices are {w}?",
             minimal=["{who}: {w}?"],
             who=who(s, c),

@@ -207,7 +207,7 @@ def status_overview(s: Scene) -> None:
     s.say(
         "Which ones {words} are for {floor} or more?",
         "Show me the {words} ones of at least {floor}.",
-        "{List|Pull up} {every|each} invoice {words} {worth|of} {floor} or {more|above}.",
+        "{Pull up|Bring up} {every|each} invoice {words} {worth|of} {floor} or {more|above}.",
         words=words,
         floor=f"{floor:,}",
     )
