@@ -16,10 +16,12 @@ user's own posts (sharing, deleting) in ``intents_own``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
+from hub.kit.speaker import Says, Search, Speaker
 from servers.social_media.tools import social_media
 
 USERS = "SELECT user_id, handle, display_name, city, verified FROM users"
@@ -53,49 +55,40 @@ POST_TEXTS = (
 # The person talking ------------------------------------------------------------------------------
 
 
-def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The person talking: the one an earlier turn found (``Skip`` when they do not fit ``where``), or a
-    fresh pick among users that fit."""
-    known = s.memory.get("me")
-    if known:
-        found = s.rows(USERS + f" WHERE user_id = ? AND ({where})", known["user_id"], *params)
-        if not found:
-            raise Skip("the person of the earlier turn does not fit")
-        return found[0]
-    u = s.pick(USERS + f" WHERE {where}", *params)
-    s.be(u["display_name"])
-    return u
+SPEAKER = Speaker(
+    table="users",
+    key="user_id",
+    select=USERS,
+    memory="me",
+    name="display_name",
+    search=Search("search_users", "users", by=("handle",), missing="the handle does not find the user"),
+    keep=("handle",),
+    late=True,
+)
+me = SPEAKER.me
+find_me = SPEAKER.find
+SAYS = (
+    Says("I'm @{handle}", "handle"),
+    Says("@{handle} here", "handle"),
+    Says("This is {display_name} (@{handle})", "handle"),
+    Says("It's {display_name}, @{handle} on here", "handle"),
+)
+
+
+def intro(s: Scene, u: dict[str, Any]) -> str:
+    """How the person says who they are (nothing once found): one of ``SAYS`` drawn (``Speaker.who`` would always
+    take the first, every handle being unique)."""
+    return replace(SPEAKER, says=(s.rng.choice(SAYS),)).who(s, u)
+
+
+def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+    """The user's turn (``{me}``: ``intro``), then the agent finding their own user id."""
+    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
+    return find_me(s, u)
 
 
 def handle(u: dict[str, Any]) -> str:
     return "@" + str(u["handle"])
-
-
-def intro(s: Scene, u: dict[str, Any]) -> str:
-    """How the person says who they are in an opening turn (nothing once an earlier turn did)."""
-    if s.memory.get("me"):
-        return ""
-    options = ("I'm {h}. ", "{h} here. ", "This is {name} ({h}). ", "It's {name}, {h} on here. ")
-    return s.rng.choice(options).format(h=handle(u), name=u["display_name"])
-
-
-def find_me(s: Scene, u: dict[str, Any]) -> str:
-    """The person's own user id: a search by their handle (none once an earlier turn found it)."""
-    known = s.memory.get("me")
-    if known and known["user_id"] == u["user_id"]:
-        return str(u["user_id"])
-    hit = s.find(
-        "search_users", "users", "user_id", u["user_id"], missing="the handle does not find the user", query=u["handle"]
-    )
-    s.memory["me"] = {"user_id": hit["user_id"], "handle": hit["handle"], "display_name": hit["display_name"]}
-    return str(hit["user_id"])
-
-
-def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
-    """A turn of the user (``{me}``: who they are, while they have not said it), then the agent finding their own
-    user id (``find_me``)."""
-    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
-    return find_me(s, u)
 
 
 def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
