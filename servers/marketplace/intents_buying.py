@@ -29,6 +29,19 @@ from servers.marketplace.intents import (
 )
 from servers.marketplace.tools import marketplace
 
+BID = (
+    "{me}Bid on {what} for me[: {price}].",
+    "{me}I want {what}; put in a bid[ of {price}].",
+    "{me}Go ahead and bid[ {price}] on {what}.",
+    "{me}{Please place|Can you place} a bid on {what}[ for {price}]?",
+)
+LEAD = (
+    "{me}I want {what}. What would I have to bid to lead?",
+    "{me}How much does it take to be on top for {what}?",
+    "{me}What's the lowest I can bid on {what}?",
+    "{me}{What's the minimum|How much} {I'd need|I need} to {take the lead|go ahead} on {what}?",
+)
+
 
 @marketplace.intent(covers=("search_users", "search_listings", "get_listing", "place_bid"), weight=2.0, follows=True)
 def bid(s: Scene) -> None:
@@ -38,25 +51,10 @@ def bid(s: Scene) -> None:
     amount = bid_amount(s, item)
     price = s.given(amount, money(amount), "amount", "place_bid", "amount")
     direct = s.rng.random() < 0.5
-    if direct:
-        s.say(
-            "{me}Bid on {what} for me[: {price}].",
-            "{me}I want {what}; put in a bid[ of {price}].",
-            "{me}Go ahead and bid[ {price}] on {what}.",
-            minimal=["{me}I'd like to win {what}[, bid {price}]."],
-            me=SPEAKER.who(s, u),
-            what=what,
-            price=price,
-        )
-    else:
-        s.say(
-            "{me}I want {what}. What would I have to bid to lead?",
-            "{me}How much does it take to be on top for {what}?",
-            "{me}What's the lowest I can bid on {what}?",
-            minimal=["{me}I'd like to win {what}."],
-            me=SPEAKER.who(s, u),
-            what=what,
-        )
+    said, minimal = (
+        (BID, "{me}I'd like to win {what}[, bid {price}].") if direct else (LEAD, "{me}I'd like to win {what}.")
+    )
+    s.say(*said, minimal=[minimal], me=SPEAKER.who(s, u), what=what, **({"price": price} if direct else {}))
     uid = find_me(s, u)
     lid = wanted_id(s, item, how)
     if not direct:

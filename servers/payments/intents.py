@@ -252,6 +252,12 @@ def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, 
     return None
 
 
+def say_invoice(s: Scene, what: str, person: str, *phrasings: str, minimal: list[str], **slots: Any) -> None:
+    """A turn about an invoice (``{what}``, capitalised ``{What}``, ``{short}`` without "the") of ``{who}``."""
+    short = what.removeprefix("the ")
+    s.say(*phrasings, minimal=minimal, who=person, what=what, What=what[:1].upper() + what[1:], short=short, **slots)
+
+
 def invoice_ref(s: Scene, inv: dict[str, Any], status_words: str) -> str:
     amount = money(inv["amount"], inv["currency"])
     return s.refer(

@@ -20,6 +20,7 @@ from servers.payments.intents import (
     find_invoice,
     how_to_find,
     name_invoice,
+    say_invoice,
     unpaid_invoice,
     who,
 )
@@ -138,15 +139,14 @@ def void_invoice(s: Scene) -> None:
     reason = s.rng.choice(list(VOID_REASONS))
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)
-    s.say(
+    say_invoice(
+        s,
+        what,
+        person,
         "{What} we sent {who} {why}, please cancel it.",
         "Scrap {who}'s {short}, it {why}.",
         "Kill {what} for {who}, it {why}.",
         minimal=["{who}'s {short} needs to go away."],
-        who=person,
-        what=what,
-        What=what[:1].upper() + what[1:],
-        short=what.removeprefix("the "),
         why=VOID_REASONS[reason],
     )
     find_invoice(s, c, inv, inv["status"], path)
@@ -178,15 +178,14 @@ def send_draft(s: Scene) -> None:
     inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'draft'", c["customer_id"])
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)
-    s.say(
+    say_invoice(
+        s,
+        what,
+        person,
         "{who}'s {short} has been sitting in drafts. It looks right, issue it.",
         "Please finalize {what} for {who} so they can pay it.",
         "{What} for {who} is good to go out now.",
         minimal=["{who}'s draft can go out."],
-        who=person,
-        what=what,
-        What=what[:1].upper() + what[1:],
-        short=what.removeprefix("the "),
     )
     find_invoice(s, c, inv, "draft", path)
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")

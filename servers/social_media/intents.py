@@ -103,6 +103,12 @@ def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
     return str(hit["user_id"])
 
 
+def about_other(s: Scene, u: dict[str, Any], o: dict[str, Any], *phrasings: str) -> tuple[str, str]:
+    """A later turn about the other person of the dialogue (``{h}``), then the agent finding the user and them."""
+    s.say(*phrasings, h=handle(o))
+    return find_me(s, u), find_user(s, o)
+
+
 def find_connection(s: Scene, o: dict[str, Any], uid: str, kind: str) -> str:
     """Another user's id off the user's own list of people they follow or who follow them (``kind``)."""
     hit = s.find(
@@ -324,6 +330,16 @@ def locate(s: Scene, p: dict[str, Any], how: str, said: str, uid: str) -> dict[s
     if not s.memory.get("other") or s.memory["other"]["user_id"] != author["user_id"]:
         remember_other(s, author)
     return found
+
+
+def ask_about(
+    s: Scene, u: dict[str, Any], p: dict[str, Any], *phrasings: str, minimal: Sequence[str], **slots: Any
+) -> tuple[str, dict[str, Any]]:
+    """The user's turn about someone else's post (``{what}``/``{What}``: as ``describe`` names it), then the agent
+    finding the user and the post."""
+    what, how, said = describe(s, p, u["user_id"])
+    uid = ask(s, u, *phrasings, minimal=minimal, what=what, What=what[:1].upper() + what[1:], **slots)
+    return uid, locate(s, p, how, said, uid)
 
 
 def remember_post(s: Scene, p: dict[str, Any]) -> None:

@@ -10,9 +10,9 @@ from typing import Any
 from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import (
     USERS,
+    about_other,
     ask,
     find_connection,
-    find_me,
     find_user,
     handle,
     me,
@@ -50,15 +50,15 @@ def follow(s: Scene) -> None:
         if s.memory.get("dropped") == other["user_id"]:
             raise Skip("the dialogue just cut them off")
         o = followable(s, u, "user_id = ?", other["user_id"])
-        s.say(
+        uid, oid = about_other(
+            s,
+            u,
+            o,
             "Follow them too.",
             "I want to see more from {h}: follow them.",
             "Add {h} to the people I {keep up with|follow}.",
             "{While we're at it|Oh, and}, {I'd like to|let me} follow {h} {too|as well}.",
-            h=handle(o),
         )
-        uid = find_me(s, u)
-        oid = find_user(s, o)
     else:
         if post:
             raise Skip("the dialogue is about a post")
@@ -154,15 +154,15 @@ def cut_off(s: Scene) -> None:
         *([other["user_id"]] if other else []),
     )
     if other:
-        s.say(
+        uid, oid = about_other(
+            s,
+            u,
+            o,
             "Actually, stop following {h}.",
             "On second thought, unfollow them.",
             "I've changed my mind about {h}, drop them from my list.",
             "{Hmm|Wait}, I'd rather not follow {h} {after all|anymore}.",
-            h=handle(o),
         )
-        uid = find_me(s, u)
-        oid = find_user(s, o)
     else:
         by_list = s.rng.random() < 0.6
         uid = ask(

@@ -8,11 +8,10 @@ from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import (
     POSTS,
     ask,
+    ask_about,
     comment_text,
-    describe,
     find_me,
     find_own_post,
-    locate,
     me,
     others_post,
     own_post_ref,
@@ -31,19 +30,16 @@ def cheer_on(s: Scene) -> None:
     leaves a comment on it."""
     u = me(s)
     p = others_post(s, u, "p.post_id NOT IN (SELECT post_id FROM likes WHERE user_id = ?)", u["user_id"])
-    what, how, said = describe(s, p, u["user_id"])
-    uid = ask(
+    uid, found = ask_about(
         s,
         u,
+        p,
         "{me}Give {what} a heart.",
         "{me}I love {what}, show it some love.",
         "{me}Like {what} for me.",
         "{me}Can you heart {what}?",
         minimal=["{me}{What} deserves some love."],
-        what=what,
-        What=what[:1].upper() + what[1:],
     )
-    found = locate(s, p, how, said, uid)
     s.call("like_post", user_id=uid, post_id=found["post_id"])
     s.memory["liked"] = found["post_id"]
     if s.room(1, 1) and s.rng.random() < 0.4:
@@ -77,18 +73,16 @@ def reply_to_post(s: Scene) -> None:
         s.call("add_comment", user_id=find_me(s, u), post_id=known["post_id"], content=body)
         return
     p = others_post(s, u)
-    what, how, said = describe(s, p, u["user_id"])
-    uid = ask(
+    uid, found = ask_about(
         s,
         u,
+        p,
         "{me}Comment on {what}[: {body}].",
         "{me}Leave a reply under {what}[ saying {body}].",
         "{me}I want to answer {what}[, write {body}].",
         minimal=["{me}Reply to {what} for me[: {body}]."],
-        what=what,
         body=body,
     )
-    found = locate(s, p, how, said, uid)
     s.call("add_comment", user_id=uid, post_id=found["post_id"], content=body)
     if s.room(1, 1) and s.rng.random() < 0.4:
         s.say(
@@ -106,17 +100,15 @@ def take_back_like(s: Scene) -> None:
     p = others_post(s, u, "p.post_id IN (SELECT post_id FROM likes WHERE user_id = ?)", u["user_id"])
     if s.memory.get("liked") == p["post_id"]:
         raise Skip("the like of this dialogue has its own undo")
-    what, how, said = describe(s, p, u["user_id"])
-    uid = ask(
+    uid, found = ask_about(
         s,
         u,
+        p,
         "{me}I liked {what} by accident, undo that.",
         "{me}Remove my like from {what}.",
         "{me}Take my heart off {what}.",
         minimal=["{me}I didn't mean to like {what}."],
-        what=what,
     )
-    found = locate(s, p, how, said, uid)
     s.call("unlike_post", user_id=uid, post_id=found["post_id"])
 
 
