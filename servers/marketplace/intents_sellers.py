@@ -88,6 +88,7 @@ def my_sales(s: Scene) -> None:
         "{me}What have I sold so far{c}?",
         "{me}Show me my sold items{c}.",
         "{me}Which of my listings found a buyer{c}?",
+        "{me}{How am I doing|How have I done} as a seller{c}? {Show me|List} what sold.",
         minimal=["{me}My sales{c}?"],
         c=f" in {cat}" if cat else "",
     )
@@ -109,6 +110,7 @@ def bids_on_mine(s: Scene) -> None:
     s.say(
         "{me}Who's bidding on {what}?" if history else "{me}How is {what} doing? Reserve met yet?",
         "{me}Show me the bids on {what}." if history else "{me}Where does {what} stand: top bid, time left?",
+        "{me}{Who has|Who's} bid on {what} {so far|yet}?" if history else "{me}{Any|Is there} action on {what} yet?",
         minimal=["{me}Any action on {what}?"],
         me=SPEAKER.who(s, seller_of(item)),
         what=what,

@@ -59,12 +59,19 @@ def their_circle(s: Scene) -> None:
     kind = s.rng.choice(("followers", "following"))
     s.asked("list_connections", user_id=other["user_id"], kind=kind)
     if kind == "followers":
-        s.say("Who else follows them?", "Who are their followers?", "Show me who keeps up with {h}.", h=handle(other))
+        s.say(
+            "Who else follows them?",
+            "Who are their followers?",
+            "Show me who keeps up with {h}.",
+            "{How many people|Who all} {follow|are following} {h}?",
+            h=handle(other),
+        )
     else:
         s.say(
             "Do they follow me back? Show me who they follow.",
             "Which accounts does {h} follow?",
-            "Who is {h} following?",
+            "Who is {h} following{ these days|}?",
+            "Does {h} follow me {back|too}? {Show me|Give me} their following list.",
             h=handle(other),
         )
     s.call("list_connections", user_id=other["user_id"], kind=kind)
