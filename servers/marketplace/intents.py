@@ -22,6 +22,7 @@ from typing import Any
 from hub.kit import fake
 from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.speaker import Search, Speaker
+from servers.marketplace import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
 
 ACTIVE = "SELECT user_id, name, city, role FROM users WHERE status = 'active'"
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
