@@ -168,7 +168,7 @@ def sell(s: Scene) -> None:
             "Let it run {d} longer.",
             "Give it an extra {d}.",
             "Keep it up {d} more.",
-            "{Can you|Please} extend {it|the listing} by {d}?",
+            "{Can you|Could you} extend {it|the listing} by {d}?",
             d=SPANS[more],
         )
         s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, extend_days=more)

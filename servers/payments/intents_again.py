@@ -183,7 +183,7 @@ def bill_them_again(s: Scene) -> None:
         "And draft one more invoice to {f}: '{item}', {amt}.",
         "Add a draft invoice for {f} too, '{item}' at {amt}.",
         "{Oh, and|Also,} {f} {owes us|should be billed} {amt} for '{item}'; {leave it|keep that one} in drafts.",
-        "{Can you|Please} {set up|prepare} another {draft|invoice draft} for {f}: {amt}, '{item}'.",
+        "{Please|Now} {set up|prepare} another {draft|invoice draft} for {f}: {amt}, '{item}'.",
         f=c["name"].split(" ")[0],
         amt=money(amount, currency),
         item=item,

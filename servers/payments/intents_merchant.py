@@ -103,7 +103,7 @@ def add_webhook(s: Scene) -> None:
             "One more thing: our developers want {topics} pushed to our new endpoint {url}. Set that up.",
             "Also, please start sending {topics} to {url}.",
             "Before I forget: hook our new endpoint {url} up for {topics}.",
-            "{Separately|On another note}, {we need|can you set up} {url} to receive {topics}{, please|}.",
+            "{Separately|On another note}, please {hook up|set up} {url} to receive {topics}.",
             topics=topics[1],
             url=where,
         )

@@ -70,7 +70,7 @@ def follow(s: Scene) -> None:
             "{me}I want to see what {who} shares from now on.",
             "{me}Add {who} to the people I keep up with.",
             "{me}Subscribe me to {who}.",
-            "{me}{Please|Can you} follow {who} {for me|on my account}?",
+            "{me}{Can you|Could you} follow {who} {for me|on my account}?",
             minimal=["{me}I want {who} in my timeline."],
             who=who,
         )
