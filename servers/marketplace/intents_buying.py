@@ -33,7 +33,7 @@ BID = (
     "{me}Bid on {what} for me[: {price}].",
     "{me}I want {what}; put in a bid[ of {price}].",
     "{me}Go ahead and bid[ {price}] on {what}.",
-    "{me}{Please place|Can you place} a bid on {what}[ for {price}]?",
+    "{me}{Could you|Can you} bid on {what} for me[, {price}]?",
 )
 LEAD = (
     "{me}I want {what}. What would I have to bid to lead?",
@@ -66,7 +66,7 @@ def bid(s: Scene) -> None:
             "{OK|Alright}, put in {price} for me.",
             "Bid {price} then.",
             "Go ahead with {price}{, please|}.",
-            "{That works|Fine}: {place|make} a {price} bid.",
+            "{That works|Fine}: {put in|go with} a {price} bid.",
             price=price,
         )
     s.call("place_bid", listing_id=lid, bidder_id=uid, amount=price)
