@@ -41,6 +41,14 @@ STILL_DUE = (
     "Can you show me where that invoice stands {now|after that}?",
     "{So|And} what do they still owe on {it|that invoice}?",
 )
+SEND_NOW = (
+    " And send it to them right away.",
+    " Go ahead and issue it.",
+    " It can go out {now|today}.",
+    " Issue it straight away.",
+    " Send it {straight out|over} {now|right away}.",
+)
+AS_DRAFT = ("", "", " Keep it as a draft for now.", " Leave it as a draft.", " Don't send it yet.")
 ITEMS = (
     "Spring workshop",
     "Rush delivery fee",
@@ -250,6 +258,11 @@ def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, 
     if inv["invoice_id"] not in [i["invoice_id"] for i in listed]:
         raise Skip("the invoice is past the first page")
     return None
+
+
+def sending(s: Scene, send: bool) -> str:
+    """How a request to bill ends: send it now, or keep it a draft (mostly by saying nothing)."""
+    return str(s.rng.choice(SEND_NOW if send else AS_DRAFT))
 
 
 def say_invoice(s: Scene, what: str, person: str, *phrasings: str, minimal: list[str], **slots: Any) -> None:

@@ -21,6 +21,7 @@ from servers.payments.intents import (
     how_to_find,
     name_invoice,
     say_invoice,
+    sending,
     unpaid_invoice,
     who,
 )
@@ -39,15 +40,13 @@ def bill_customer(s: Scene) -> None:
     price = s.given(amount, money(amount, c["currency"]), "amount", "create_invoice", "amount")
     what = s.given(item, f"'{item}'", "description", "create_invoice", "description")
     send = s.rng.random() < 0.6
+    then = sending(s, send)
     due = f"due in {days} days" if days != 30 else "on the usual 30 days"
     s.say(
-        "{Can|Could} you bill {who}[ {price}] for {what}, {due}?"
-        + (" And send it {to them|over} right away." if send else ""),
-        "{who} needs an invoice from us for {what}[, {price}], {due}."
-        + (" {Go ahead and issue|Send} it." if send else ""),
-        "{Please draw up|I need} an invoice to {who} for {what}[ ({price})], {due}."
-        + (" It can go out {now|today}." if send else " Keep it as a draft for now."),
-        "Invoice {who} for {what}[, {price}], {due}{, please|}." + (" Issue it straight away." if send else ""),
+        "{Can|Could} you bill {who}[ {price}] for {what}, {due}?" + then,
+        "{who} needs an invoice from us for {what}[, {price}], {due}." + then,
+        "{Please draw up|I need} an invoice to {who} for {what}[ ({price})], {due}." + then,
+        "Invoice {who} for {what}[, {price}], {due}{, please|}." + then,
         minimal=["{who} owes us {price} for {what}; get that billed, {due}."],
         who=who(s, c),
         price=price,
