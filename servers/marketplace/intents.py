@@ -161,33 +161,22 @@ def describe(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
     return listing_ref(s, item), how
 
 
+def listed(s: Scene, item: dict[str, Any], **narrow: Any) -> dict[str, Any]:
+    """The listing as a search for its title (narrowed by ``narrow``) shows it."""
+    missing = "the listing is not on the first page"
+    return s.find(
+        "search_listings", "listings", "listing_id", item["listing_id"], missing=missing, query=item["title"], **narrow
+    )
+
+
 def locate(s: Scene, item: dict[str, Any], how: str) -> dict[str, Any]:
     """The agent's discovery of a listing the way the user described it; remembered for follow-ups."""
-    missing = "the listing is not on the first page"
     if how == "number":
         found = s.call("get_listing", listing_id=item["listing_id"])
     elif how == "seller":
-        sid = find_user(s, {"user_id": item["seller_id"], "name": item["seller"]})
-        found = s.find(
-            "search_listings",
-            "listings",
-            "listing_id",
-            item["listing_id"],
-            missing=missing,
-            seller_id=sid,
-            query=item["title"],
-        )
+        found = listed(s, item, seller_id=find_user(s, seller_of(item)))
     else:
-        kind = {"listing_type": item["listing_type"]} if s.rng.random() < 0.5 else {}
-        found = s.find(
-            "search_listings",
-            "listings",
-            "listing_id",
-            item["listing_id"],
-            missing=missing,
-            query=item["title"],
-            **kind,
-        )
+        found = listed(s, item, **({"listing_type": item["listing_type"]} if s.rng.random() < 0.5 else {}))
     remember(s, found)
     return found
 
@@ -208,15 +197,7 @@ def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
     uid = find_me(s, seller_of(item))
     if s.memory.get("listing", {}).get("listing_id") == item["listing_id"]:
         return uid, str(item["listing_id"])
-    found = s.find(
-        "search_listings",
-        "listings",
-        "listing_id",
-        item["listing_id"],
-        missing="not on the first page",
-        seller_id=uid,
-        query=item["title"],
-    )
+    found = listed(s, item, seller_id=uid)
     remember(s, found)
     return uid, str(found["listing_id"])
 

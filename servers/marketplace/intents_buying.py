@@ -18,6 +18,7 @@ from servers.marketplace.intents import (
     ask,
     bid_amount,
     find_me,
+    listed,
     listing_ref,
     locate,
     me,
@@ -356,9 +357,7 @@ def who_sells_it(s: Scene) -> None:
         me=SPEAKER.who(s, u),
         what=what,
     )
-    found = s.find(
-        "search_listings", "listings", "listing_id", item["listing_id"], missing="not listed", query=item["title"]
-    )
+    found = listed(s, item)
     remember(s, found)
     s.call("get_user", user_id=found["seller_id"])
     s.memory["other"] = {"user_id": item["seller_id"], "name": item["seller"]}

@@ -14,6 +14,7 @@ from servers.marketplace.intents import (
     as_seller,
     ask,
     find_own_listing,
+    listed,
     me,
     own_item,
     remember,
@@ -55,16 +56,7 @@ def relist(s: Scene) -> None:
         t=item["title"],
         how=f" at {money(price)}" if cheaper else ", same price as before",
     )
-    old = s.find(
-        "search_listings",
-        "listings",
-        "listing_id",
-        item["listing_id"],
-        missing="not listed",
-        seller_id=uid,
-        status="closed",
-        query=item["title"],
-    )
+    old = listed(s, item, seller_id=uid, status="closed")
     args: dict[str, Any] = {"seller_id": uid, "title": old["title"], "category": old["category"], "price": price}
     if old["listing_type"] == "auction":
         args["listing_type"] = "auction"
