@@ -228,6 +228,19 @@ def still_winning(s: Scene) -> None:
     s.memory["bid"] = lid
 
 
+OFFERS_THAT = (
+    "{me}Which of my offers are {word}?",
+    "{me}Show me my offers that were {word}.",
+    "{me}Did sellers answer me? I want the offers of mine that are {word}.",
+    "{me}I'd like to see {my offers|the offers I made} that are {word}.",
+)
+ALL_OFFERS = (
+    "{me}What happened to the offers I made?",
+    "{me}Show me all my offers and where they stand.",
+    "{me}{How are|Where are} my offers {doing|at}{ these days|}?",
+)
+
+
 @marketplace.intent(covers=("search_users", "list_offers", "get_listing"), follows=True)
 def my_offers(s: Scene) -> None:
     """A buyer asks what became of the offers they made (answered ones, or the ones still waiting)."""
@@ -235,29 +248,19 @@ def my_offers(s: Scene) -> None:
     status = s.rng.choice(("pending", "declined", "accepted", None))
     word = {"pending": "still waiting", "declined": "turned down", "accepted": "accepted", None: "any"}[status]
     s.asked("list_offers", buyer_id=u["user_id"])
-    if status:
-        s.say(
-            "{me}Which of my offers are {word}?",
-            "{me}Show me my offers that were {word}.",
-            "{me}Did sellers answer me? I want the offers of mine that are {word}.",
-            minimal=["{me}My offers that are {word}?"],
-            me=SPEAKER.who(s, u),
-            word=word,
-        )
-    else:
-        s.say(
-            "{me}What happened to the offers I made?",
-            "{me}Show me all my offers and where they stand.",
-            minimal=["{me}My offers?"],
-            me=SPEAKER.who(s, u),
-        )
+    minimal = "{me}My offers that are {word}?" if status else "{me}My offers?"
+    s.say(*(OFFERS_THAT if status else ALL_OFFERS), minimal=[minimal], me=SPEAKER.who(s, u), word=word)
     uid = find_me(s, u)
     args: dict[str, Any] = {"buyer_id": uid} | ({"status": status} if status else {})
     offers = s.call("list_offers", **args)["offers"]
     if not offers:
         raise Skip("no such offers")
     if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say("Tell me more about the listing of the newest one.", "What's the item behind the latest one?")
+        s.say(
+            "Tell me more about the listing of the newest one.",
+            "What's the item behind the latest one?",
+            "{What was|Which item was} the {newest|most recent} one {for|about}?",
+        )
         view = s.call("get_listing", listing_id=offers[0]["listing_id"])
         remember(s, view)
 
