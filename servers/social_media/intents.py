@@ -49,6 +49,27 @@ POST_TEXTS = (
     "Looking for podcast recommendations, go! #podcasts",
 )
 
+THEIR_CIRCLE = {
+    "followers": (
+        "Who else follows them?",
+        "Who are their followers?",
+        "Show me who keeps up with {h}.",
+        "{How many people|Who all} {follow|are following} {h}?",
+        "Show me who keeps up with them.",
+        "{Give me|Show me} the people following them.",
+        "{Who follows|Who's following} {them|that account}{, out of curiosity|}?",
+    ),
+    "following": (
+        "Do they follow me back? Show me who they follow.",
+        "Which accounts does {h} follow?",
+        "Who is {h} following{ these days|}?",
+        "Does {h} follow me {back|too}? {Show me|Give me} their following list.",
+        "And who do they follow?",
+        "Whose posts do they keep up with?",
+        "{Who's|Who is} on their {following list|list of people they follow}?",
+    ),
+}
+
 
 # The person talking ------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ blocking (or lifting the block), who else lives in their city. Each reads what t
 from __future__ import annotations
 
 from hub.kit.intent import Scene, Skip
-from servers.social_media.intents import USERS, handle, visible
+from servers.social_media.intents import THEIR_CIRCLE, USERS, handle, visible
 from servers.social_media.intents_followups import known, post_now
 from servers.social_media.tools import social_media
 
@@ -28,6 +28,28 @@ def more_from_them(s: Scene) -> None:
         s.call("list_posts", author_id=other["user_id"], since=since.isoformat(), viewer_id=me["user_id"])
 
 
+MY_CIRCLE = {
+    "following": (
+        "Who do I still keep up with?",
+        "So who's left on my list?",
+        "Who am I following now?",
+        "{Show me|Give me} the accounts I {still follow|follow now}.",
+    ),
+    "followers": (
+        "Who follows me these days?",
+        "And who are my followers now?",
+        "Remind me who follows me.",
+        "{Show me|Give me} {my followers|the people following me}{ as of now|}.",
+    ),
+    "blocked": (
+        "Who else have I blocked?",
+        "Show me everyone I've blocked.",
+        "Which accounts have I shut out?",
+        "{Give me|Show me} my {block list|list of blocked accounts}.",
+    ),
+}
+
+
 @social_media.intent(covers=("list_connections",), follows=True, opens=False)
 def my_circle(s: Scene) -> None:
     """The user asks who they follow, who follows them, or whom they have blocked."""
@@ -36,17 +58,7 @@ def my_circle(s: Scene) -> None:
         ("following", "followers", "blocked") if s.memory.get("blocked") else ("following", "followers")
     )
     s.asked("list_connections", user_id=me["user_id"], kind=kind)
-    if kind == "following":
-        s.say(
-            "Who do I still keep up with?",
-            "So who's left on my list?",
-            "Who am I following now?",
-            "{Show me|Give me} the accounts I {still follow|follow now}.",
-        )
-    elif kind == "followers":
-        s.say("Who follows me these days?", "And who are my followers now?", "Remind me who follows me.")
-    else:
-        s.say("Who else have I blocked?", "Show me everyone I've blocked.", "Which accounts have I shut out?")
+    s.say(*MY_CIRCLE[kind])
     s.call("list_connections", user_id=me["user_id"], kind=kind)
 
 
@@ -58,22 +70,7 @@ def their_circle(s: Scene) -> None:
         raise Skip("self")
     kind = s.rng.choice(("followers", "following"))
     s.asked("list_connections", user_id=other["user_id"], kind=kind)
-    if kind == "followers":
-        s.say(
-            "Who else follows them?",
-            "Who are their followers?",
-            "Show me who keeps up with {h}.",
-            "{How many people|Who all} {follow|are following} {h}?",
-            h=handle(other),
-        )
-    else:
-        s.say(
-            "Do they follow me back? Show me who they follow.",
-            "Which accounts does {h} follow?",
-            "Who is {h} following{ these days|}?",
-            "Does {h} follow me {back|too}? {Show me|Give me} their following list.",
-            h=handle(other),
-        )
+    s.say(*THEIR_CIRCLE[kind], h=handle(other))
     s.call("list_connections", user_id=other["user_id"], kind=kind)
 
 

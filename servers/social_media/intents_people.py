@@ -9,6 +9,7 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import (
+    THEIR_CIRCLE,
     USERS,
     about_other,
     ask,
@@ -275,20 +276,7 @@ def size_up(s: Scene) -> None:
     if not s.room(1, 1) or (other and s.rng.random() < 0.5):
         return
     kind = s.rng.choice(("followers", "following"))
-    if kind == "followers":
-        s.say(
-            "Who are their followers?",
-            "Show me who keeps up with them.",
-            "{Give me|Show me} the people following them.",
-            "{Who follows|Who's following} {them|that account}{, out of curiosity|}?",
-        )
-    else:
-        s.say(
-            "And who do they follow?",
-            "Whose posts do they keep up with?",
-            "Which accounts do they follow?",
-            "{Who's|Who is} on their {following list|list of people they follow}?",
-        )
+    s.say(*THEIR_CIRCLE[kind], h=handle(o))
     s.call("list_connections", user_id=oid, kind=kind)
 
 
