@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from datetime import timedelta
-from operator import itemgetter
 from typing import Any
 
 from hub.kit import fake
-from hub.kit.intent import Ref, Scene, Skip, money
-from servers.marketplace.tools import marketplace
+from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.speaker import Search, Speaker
+from servers.marketplace import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
 
 ACTIVE = "SELECT user_id, name, city, role FROM users WHERE status = 'active'"
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
@@ -41,62 +40,52 @@ NEW_ITEMS = (  # title, category, base price, how the seller speaks of it (the a
     ("Framed Botanical Print", "Art", 85.0, "framed print"),
     ("Vintage Baseball Card Lot", "Collectibles", 140.0, "box of baseball cards"),
 )
+WAITING_OFFERS = (
+    "What other offers do I have {waiting|pending}?",
+    "Which of my offers are still {open|unanswered}?",
+    "Anything {else |}I offered on that hasn't been answered{ yet|}?",
+    "Are any of my other offers still waiting on a reply?",
+    "Which sellers haven't got back to me on my offers{ yet|}?",
+    "{Show me|Give me} {the offers|everything} I'm still waiting to hear back on.",
+)
 SPANS = {3: "three days", 5: "five days", 7: "a week", 10: "ten days", 14: "two weeks"}
 
 
 # The person talking ------------------------------------------------------------------------------
 
+SPEAKER = Speaker(
+    table="users",
+    key="user_id",
+    select=f"{ACTIVE} AND {UNIQUE_NAME}",
+    memory="me",
+    search=Search("search_users", "users", missing="the user is not found by name"),
+    late=True,
+)
+find_me = SPEAKER.find
+ask = SPEAKER.asks
+
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The person talking: the one an earlier turn found (``Skip`` when they do not fit ``where``), or an active
-    user with a unique name that fits."""
-    known = s.memory.get("me")
-    if known:
-        found = s.rows(ACTIVE + f" AND user_id = ? AND ({where})", known["user_id"], *params)
-        if not found:
-            raise Skip("the person of the earlier turn does not fit")
-        return found[0]
-    if s.speaker:
-        u = s.pick(ACTIVE + f" AND name = ? AND {UNIQUE_NAME} AND ({where})", s.speaker, *params)
-    else:
-        u = s.pick(ACTIVE + f" AND {UNIQUE_NAME} AND ({where})", *params)
-    s.be(u["name"])
-    return u
+    """The person talking (``SPEAKER.me``): once a turn made the persona someone not yet found, them."""
+    if s.speaker and not s.memory.get("me"):
+        return SPEAKER.me(s, f"name = ? AND ({where})", s.speaker, *params)
+    return SPEAKER.me(s, where, *params)
 
 
-def intro(s: Scene, u: dict[str, Any]) -> str:
-    """How the person says who they are (nothing once an earlier turn did)."""
-    if s.memory.get("me") or s.memory.get("introduced"):
-        return ""
-    s.memory["introduced"] = True
-    return s.rng.choice(("I'm {n}. ", "{n} here. ", "This is {n}. ", "It's {n}. ")).format(n=u["name"])
-
-
-def find_me(s: Scene, u: dict[str, Any]) -> str:
-    """The person's own user id: a search by their name (none once an earlier turn found it)."""
-    return find_by_name(s, u, "me")
-
-
-def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
-    """A turn of the person talking (``{me}``: who they are, while they have not said it), then the agent finding
-    their own user id (``find_me``)."""
-    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
-    return find_me(s, u)
+def seller_of(item: dict[str, Any]) -> dict[str, Any]:
+    """The seller of a listing (as ``LISTING`` reads it) as the speaker's row."""
+    return {"user_id": item["seller_id"], "name": item["seller"]}
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> str:
-    return find_by_name(s, u, "other")
-
-
-def find_by_name(s: Scene, u: dict[str, Any], key: str) -> str:
-    """A user's id off a search by their name, kept as ``memory[key]`` (no search once it holds them)."""
-    known = s.memory.get(key)
+    """Another user's id off a search by their name, kept as ``memory["other"]`` (no search once it holds them)."""
+    known = s.memory.get("other")
     if known and known["user_id"] == u["user_id"]:
         return str(u["user_id"])
     hit = s.find(
         "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
     )
-    s.memory[key] = {"user_id": hit["user_id"], "name": hit["name"]}
+    s.memory["other"] = {"user_id": hit["user_id"], "name": hit["name"]}
     return str(hit["user_id"])
 
 
@@ -172,33 +161,22 @@ def describe(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
     return listing_ref(s, item), how
 
 
+def listed(s: Scene, item: dict[str, Any], **narrow: Any) -> dict[str, Any]:
+    """The listing as a search for its title (narrowed by ``narrow``) shows it."""
+    missing = "the listing is not on the first page"
+    return s.find(
+        "search_listings", "listings", "listing_id", item["listing_id"], missing=missing, query=item["title"], **narrow
+    )
+
+
 def locate(s: Scene, item: dict[str, Any], how: str) -> dict[str, Any]:
     """The agent's discovery of a listing the way the user described it; remembered for follow-ups."""
-    missing = "the listing is not on the first page"
     if how == "number":
         found = s.call("get_listing", listing_id=item["listing_id"])
     elif how == "seller":
-        sid = find_user(s, {"user_id": item["seller_id"], "name": item["seller"]})
-        found = s.find(
-            "search_listings",
-            "listings",
-            "listing_id",
-            item["listing_id"],
-            missing=missing,
-            seller_id=sid,
-            query=item["title"],
-        )
+        found = listed(s, item, seller_id=find_user(s, seller_of(item)))
     else:
-        kind = {"listing_type": item["listing_type"]} if s.rng.random() < 0.5 else {}
-        found = s.find(
-            "search_listings",
-            "listings",
-            "listing_id",
-            item["listing_id"],
-            missing=missing,
-            query=item["title"],
-            **kind,
-        )
+        found = listed(s, item, **({"listing_type": item["listing_type"]} if s.rng.random() < 0.5 else {}))
     remember(s, found)
     return found
 
@@ -216,18 +194,10 @@ def as_seller(s: Scene, item: dict[str, Any]) -> str:
 def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
     """The seller's user id (a search by their name), then their item's listing id (a search among theirs, or the
     listing the dialogue is already about)."""
-    uid = find_me(s, {"user_id": item["seller_id"], "name": item["seller"]})
+    uid = find_me(s, seller_of(item))
     if s.memory.get("listing", {}).get("listing_id") == item["listing_id"]:
         return uid, str(item["listing_id"])
-    found = s.find(
-        "search_listings",
-        "listings",
-        "listing_id",
-        item["listing_id"],
-        missing="not on the first page",
-        seller_id=uid,
-        query=item["title"],
-    )
+    found = listed(s, item, seller_id=uid)
     remember(s, found)
     return uid, str(found["listing_id"])
 
@@ -238,7 +208,7 @@ def seller_asks(
     """A seller's request about their own item (``{what}``, named as ``as_seller`` says), and the agent finding their
     user id and the item's listing id (``find_own_listing``)."""
     what = as_seller(s, item)
-    s.say(*phrasings, minimal=minimal, me=intro(s, {"name": item["seller"]}), what=what, **slots)
+    s.say(*phrasings, minimal=minimal, me=SPEAKER.who(s, seller_of(item)), what=what, **slots)
     return find_own_listing(s, item)
 
 
@@ -308,567 +278,3 @@ def wanted(s: Scene, u: dict[str, Any], kind: str, pick: Picker) -> tuple[dict[s
 def wanted_id(s: Scene, item: dict[str, Any], how: str) -> str:
     """The id of the listing ``wanted`` chose: found the way the buyer named it, or known from the dialogue."""
     return str(locate(s, item, how)["listing_id"]) if how != "known" else str(item["listing_id"])
-
-
-# Buying ------------------------------------------------------------------------------------------
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "get_listing", "place_bid"), weight=2.0, follows=True)
-def bid(s: Scene) -> None:
-    """A buyer asks what it takes to lead an auction, then bids; or bids an amount they name straight away."""
-    u = me(s)
-    item, what, how = wanted(s, u, "auction", open_auction)
-    amount = bid_amount(s, item)
-    price = s.given(amount, money(amount), "amount", "place_bid", "amount")
-    direct = s.rng.random() < 0.5
-    if direct:
-        s.say(
-            "{me}Bid on {what} for me[: {price}].",
-            "{me}I want {what}; put in a bid[ of {price}].",
-            "{me}Go ahead and bid[ {price}] on {what}.",
-            minimal=["{me}I'd like to win {what}[, bid {price}]."],
-            me=intro(s, u),
-            what=what,
-            price=price,
-        )
-    else:
-        s.say(
-            "{me}I want {what}. What would I have to bid to lead?",
-            "{me}How much does it take to be on top for {what}?",
-            "{me}What's the lowest I can bid on {what}?",
-            minimal=["{me}I'd like to win {what}."],
-            me=intro(s, u),
-            what=what,
-        )
-    uid = find_me(s, u)
-    lid = wanted_id(s, item, how)
-    if not direct:
-        if how != "number":
-            view = s.call("get_listing", listing_id=lid)
-            if view["min_next_bid"] > amount:
-                raise Skip("the floor moved")
-        s.say("OK, put in {price} for me.", "Bid {price} then.", "Go ahead with {price}.", price=price)
-    s.call("place_bid", listing_id=lid, bidder_id=uid, amount=price)
-    s.memory["bid"] = lid
-
-
-@marketplace.intent(
-    covers=("search_users", "search_listings", "get_listing", "make_offer", "list_offers"), weight=2.0, follows=True
-)
-def offer(s: Scene) -> None:
-    """A buyer makes an offer below the asking price of a fixed-price item."""
-    u = me(s)
-    item, what, how = wanted(s, u, "fixed_price", open_fixed)
-    amount = float(round(item["price"] * s.rng.choice((0.6, 0.7, 0.8, 0.9)) / 5) * 5)
-    if amount < item["price"] / 2:
-        raise Skip("too low")
-    price = s.given(amount, money(amount), "amount", "make_offer", "amount")
-    uid = ask(
-        s,
-        u,
-        "{me}{What} is listed at {ask}; I'd like to offer less[: {price}].",
-        "{me}I'd like to haggle on {what}.[ Would they take {price}?]",
-        "{me}Send an offer for {what}[ of {price}] please.",
-        minimal=["{me}I want {what} but cheaper[, {price}]."],
-        what=what,
-        What=what[:1].upper() + what[1:],
-        ask=money(item["price"]),
-        price=price,
-    )
-    lid = wanted_id(s, item, how)
-    out = s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
-    s.memory["offer"] = out["offer_id"]
-    if s.room(1, 1) and s.rng.random() < 0.4:
-        s.say(
-            "What other offers do I have waiting?",
-            "Which of my offers are still open?",
-            "Anything else I offered on that hasn't been answered?",
-        )
-        s.call("list_offers", buyer_id=uid, status="pending")
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "make_offer", "place_bid"), follows=True)
-def bargain_hunt(s: Scene) -> None:
-    """A buyer looks for the cheapest live item of a kind under a budget, and makes an offer or a bid on it."""
-    u = me(s)
-    auction = s.rng.random() < 0.5
-    kind = "auction" if auction else "fixed_price"
-    cat = s.pick("SELECT DISTINCT category FROM listings WHERE status = 'active' AND listing_type = ?", kind)[
-        "category"
-    ]
-    found = s.rows(
-        "SELECT l.*, " + TOP + " AS top FROM listings l WHERE l.status = "
-        "'active' AND l.category = ? AND l.listing_type = ?",
-        cat,
-        kind,
-    )
-    priced = sorted(
-        ((r["top"] if r["top"] is not None else r["price"], r["listing_id"], r) for r in found),
-        key=itemgetter(0, 1),
-    )
-    if not priced:
-        raise Skip("nothing of that kind")
-    budgets = [b for b in (50, 100, 200, 300, 500, 1000, 2000, 5000) if b >= priced[0][0]]
-    if not budgets:
-        raise Skip("nothing under any budget")
-    cap = float(s.rng.choice(budgets[:3]))
-    if len(priced) > 1 and priced[0][0] == priced[1][0]:
-        raise Skip("a tie for the cheapest")
-    item = priced[0][2]
-    if item["seller_id"] == u["user_id"] or item["ends_at"] <= fake.iso(s.now):
-        raise Skip("own or over")
-    if auction:
-        if s.rows(
-            "SELECT 1 FROM bids WHERE listing_id = ? AND bidder_id = ? AND amount = ?",
-            item["listing_id"],
-            u["user_id"],
-            item["top"],
-        ):
-            raise Skip("leads already")
-        amount = float(item["top"] + item["min_increment"] if item["top"] is not None else item["price"])
-        what = "bid the minimum on it"
-    else:
-        if s.rows(
-            "SELECT 1 FROM offers WHERE listing_id = ? AND buyer_id = ? AND status = 'pending'",
-            item["listing_id"],
-            u["user_id"],
-        ):
-            raise Skip("offered already")
-        amount = round(item["price"] * 0.8, 2)  # exact to the cent: what "80% of the asking price" is
-        what = "offer 80% of the asking price"
-    uid = ask(
-        s,
-        u,
-        "{me}Find me the cheapest {cat} {kind} under {cap} and {what}.",
-        "{me}What's the lowest-priced {cat} {kind} below {cap}? {What}.",
-        "{me}I'm hunting for a {cat} bargain, {kind}s only, max {cap}: take the cheapest and {what}.",
-        minimal=["{me}Cheapest {cat} {kind} under {cap}: {what}."],
-        cat=cat,
-        kind="auction" if auction else "buy-it-now listing",
-        cap=money(cap),
-        what=what,
-        What=what[:1].upper() + what[1:],
-    )
-    hits = s.call("search_listings", category=cat, listing_type=kind, max_price=cap, sort="price_asc", limit=5)[
-        "listings"
-    ]
-    if not hits or hits[0]["listing_id"] != item["listing_id"]:
-        raise Skip("the search disagrees")
-    remember(s, hits[0])
-    if auction:
-        s.call("place_bid", listing_id=item["listing_id"], bidder_id=uid, amount=amount)
-        s.memory["bid"] = item["listing_id"]
-    else:
-        out = s.call("make_offer", listing_id=item["listing_id"], buyer_id=uid, amount=amount)
-        s.memory["offer"] = out["offer_id"]
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "get_user", "get_listing", "place_bid"), follows=True)
-def still_winning(s: Scene) -> None:
-    """A bidder asks which auctions they lead, or, on one auction they were outbid on, bids back to the top."""
-    u = me(s, "user_id IN (SELECT bidder_id FROM bids)")
-    s.asked("get_user", user_id=u["user_id"])
-    whole = s.rng.random() < 0.5
-    if whole:
-        uid = ask(
-            s,
-            u,
-            "{me}Which auctions am I winning right now?",
-            "{me}Where am I the top bidder at the moment?",
-            "{me}Am I still ahead anywhere? List the auctions I lead.",
-            minimal=["{me}What am I winning?"],
-        )
-        s.call("get_user", user_id=uid)
-        return
-    item = s.pick(
-        LISTING + " WHERE l.status = 'active' AND l.listing_type = 'auction' AND l.ends_at > ? AND l.listing_id IN "
-        "(SELECT listing_id FROM bids WHERE bidder_id = ?) AND (SELECT bidder_id FROM bids b WHERE b.listing_id = "
-        "l.listing_id ORDER BY amount DESC, placed_at, bid_id LIMIT 1) != ?",
-        fake.iso(s.now),
-        u["user_id"],
-        u["user_id"],
-    )
-    what = listing_ref(s, item)
-    uid = ask(
-        s,
-        u,
-        "{me}Has anyone outbid me on {what}? If so, raise my bid to the minimum that leads.",
-        "{me}If I'm no longer on top for {what}, bid just enough to lead again.",
-        "{me}Check {what}: when someone beat my bid, put in the lowest bid that wins it back.",
-        minimal=["{me}Get me back on top for {what}."],
-        what=what,
-    )
-    if s.memory.get("listing", {}).get("listing_id") == item["listing_id"]:
-        lid = str(item["listing_id"])
-    else:
-        lid = str(locate(s, item, "title")["listing_id"])
-    view = s.call("get_listing", listing_id=lid)
-    if view["highest_bidder_id"] == uid:
-        raise Skip("still leads")
-    s.call("place_bid", listing_id=lid, bidder_id=uid, amount=view["min_next_bid"])
-    s.memory["bid"] = lid
-
-
-@marketplace.intent(covers=("search_users", "list_offers", "get_listing"), follows=True)
-def my_offers(s: Scene) -> None:
-    """A buyer asks what became of the offers they made (answered ones, or the ones still waiting)."""
-    u = me(s, "user_id IN (SELECT buyer_id FROM offers)")
-    status = s.rng.choice(("pending", "declined", "accepted", None))
-    word = {"pending": "still waiting", "declined": "turned down", "accepted": "accepted", None: "any"}[status]
-    s.asked("list_offers", buyer_id=u["user_id"])
-    if status:
-        s.say(
-            "{me}Which of my offers are {word}?",
-            "{me}Show me my offers that were {word}.",
-            "{me}Did sellers answer me? I want the offers of mine that are {word}.",
-            minimal=["{me}My offers that are {word}?"],
-            me=intro(s, u),
-            word=word,
-        )
-    else:
-        s.say(
-            "{me}What happened to the offers I made?",
-            "{me}Show me all my offers and where they stand.",
-            minimal=["{me}My offers?"],
-            me=intro(s, u),
-        )
-    uid = find_me(s, u)
-    args: dict[str, Any] = {"buyer_id": uid} | ({"status": status} if status else {})
-    offers = s.call("list_offers", **args)["offers"]
-    if not offers:
-        raise Skip("no such offers")
-    if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say("Tell me more about the listing of the newest one.", "What's the item behind the latest one?")
-        view = s.call("get_listing", listing_id=offers[0]["listing_id"])
-        remember(s, view)
-
-
-@marketplace.intent(covers=("search_listings", "list_bids", "get_user"))
-def ending_soon(s: Scene) -> None:
-    """A bargain hunter looks at auctions ending soon in a category, then at who leads one of them."""
-    row = s.pick(
-        "SELECT category FROM listings l WHERE listing_type = 'auction' AND status = 'active' AND ends_at > ? "
-        "AND ends_at <= ? AND EXISTS (SELECT 1 FROM bids b WHERE b.listing_id = l.listing_id) "
-        "GROUP BY category",
-        fake.iso(s.now),
-        fake.iso(s.now + timedelta(hours=72)),
-    )
-    u = me(s)
-    s.say(
-        "{me}Which {cat} auctions wrap up in the next three days?",
-        "{me}Show me {cat} auctions closing within 72 hours.",
-        "{me}Any {cat} auctions about to finish (next 3 days)?",
-        minimal=["{me}{cat} auctions ending soon?"],
-        me=intro(s, u),
-        cat=row["category"],
-    )
-    found = [
-        x
-        for x in s.call("search_listings", category=row["category"], listing_type="auction", ending_within_hours=72)[
-            "listings"
-        ]
-        if x["bid_count"]
-    ]
-    pick = s.choose(found, itemgetter("title"), none="none with bids", alike="two with that title")
-    remember(s, pick)
-    s.say(
-        "Who's leading on the '{t}'?",
-        "Who is ahead on '{t}' and how good are their ratings?",
-        "For '{t}': who has the top bid?",
-        t=pick["title"],
-    )
-    bids = s.call("list_bids", listing_id=pick["listing_id"], limit=5)["bids"]
-    s.call("get_user", user_id=bids[0]["bidder_id"])
-    s.memory["other"] = {"user_id": bids[0]["bidder_id"], "name": ""}
-
-
-@marketplace.intent(covers=("get_distinct_values", "search_listings"))
-def category_mix(s: Scene) -> None:
-    """An analyst looks at how listings spread over categories, then at the priciest or newest live ones in one."""
-    cat = s.pick("SELECT DISTINCT category FROM listings WHERE status = 'active'")["category"]
-    s.say(
-        "How do listings break down by category?",
-        "Which categories have the most listings?",
-        "Give me listing counts per category.",
-        minimal=["Categories?"],
-    )
-    s.call("get_distinct_values", field="category")
-    if s.rng.random() < 0.5:
-        s.say(
-            "What are the most expensive live ones in {cat}?",
-            "Show me the priciest {cat} items up right now.",
-            "Top-priced {cat} listings still open?",
-            cat=cat,
-        )
-        top = s.call("search_listings", category=cat, sort="price_desc", limit=5)["listings"]
-    else:
-        s.say(
-            "What's the newest in {cat}?", "Show me the latest {cat} listings.", "What just went up in {cat}?", cat=cat
-        )
-        top = s.call("search_listings", category=cat, sort="newest", limit=5)["listings"]
-    if top:
-        remember(s, top[0])
-
-
-@marketplace.intent(covers=("search_listings", "get_user", "get_listing"))
-def who_sells_it(s: Scene) -> None:
-    """A buyer checks out who is selling an item before committing: the seller's rating and city."""
-    u = me(s)
-    item = s.pick(
-        LISTING + " WHERE l.status = 'active' AND l.ends_at > ? AND l.seller_id != ? AND (SELECT COUNT(*) FROM "
-        "listings x WHERE x.title = l.title AND x.status = 'active') = 1",
-        fake.iso(s.now),
-        u["user_id"],
-    )
-    what = s.refer(
-        item["listing_id"],
-        Ref("the '{title}'", "SELECT listing_id FROM listings WHERE title = ? AND status = 'active'", item["title"]),
-        title=item["title"],
-    )
-    s.say(
-        "{me}Who's selling {what}, and are they any good?",
-        "{me}Before I buy {what}: what's the seller's rating and where are they?",
-        "{me}Tell me about the seller of {what}.",
-        minimal=["{me}Is the seller of {what} trustworthy?"],
-        me=intro(s, u),
-        what=what,
-    )
-    found = s.find(
-        "search_listings", "listings", "listing_id", item["listing_id"], missing="not listed", query=item["title"]
-    )
-    remember(s, found)
-    s.call("get_user", user_id=found["seller_id"])
-    s.memory["other"] = {"user_id": item["seller_id"], "name": item["seller"]}
-    if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say("And the item itself: condition, price now, time left?", "What does the listing itself say?")
-        s.call("get_listing", listing_id=found["listing_id"])
-
-
-# Selling -----------------------------------------------------------------------------------------
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "list_offers", "accept_offer", "get_user"), weight=1.5)
-def take_best_offer(s: Scene) -> None:
-    """A seller takes the highest pending offer on one of their fixed-price items."""
-    item = own_item(
-        s,
-        "l.listing_type = 'fixed_price' AND EXISTS (SELECT 1 FROM offers o WHERE o.listing_id = l.listing_id AND "
-        "o.status = 'pending')",
-    )
-    offers = s.rows(
-        "SELECT o.offer_id, o.amount, b.status FROM offers o JOIN users b ON b.user_id = o.buyer_id "
-        "WHERE o.listing_id = ? AND o.status = 'pending' ORDER BY o.amount DESC",
-        item["listing_id"],
-    )
-    if offers[0]["status"] != "active" or (len(offers) > 1 and offers[0]["amount"] == offers[1]["amount"]):
-        raise Skip("no clear best offer")
-    uid, lid = seller_asks(
-        s,
-        item,
-        "{me}Who's offered what for {what}? I'll take the best one.",
-        "{me}Sell {what} to whoever offered the most.",
-        "{me}Accept the highest offer on {what}, please.",
-        minimal=["{me}Just sell {what} to the best offer."],
-    )
-    pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
-    best = max(pending, key=lambda o: o["amount"])
-    sold = sell_to(s, best["offer_id"], uid)
-    if not s.room(1, 1) or s.rng.random() < 0.3:
-        return
-    if s.rng.random() < 0.5:
-        s.say(
-            "Who's the buyer, and where do I ship it?",
-            "Who bought it? I need their city.",
-            "Tell me about the buyer: name, city, rating.",
-        )
-        s.call("get_user", user_id=sold["buyer_id"])
-    else:
-        s.say(
-            "What else of mine is still up for sale?",
-            "Which of my other listings are still live?",
-            "What do I have left on the market?",
-        )
-        s.call("search_listings", seller_id=uid)
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "list_offers", "accept_offer"))
-def accept_this_offer(s: Scene) -> None:
-    """A seller accepts the offer of a given amount on their item (not necessarily the best one)."""
-    item = own_item(
-        s,
-        "l.listing_type = 'fixed_price' AND EXISTS (SELECT 1 FROM offers o JOIN users b ON b.user_id = o.buyer_id "
-        "WHERE o.listing_id = l.listing_id AND o.status = 'pending' AND b.status = 'active')",
-    )
-    o = s.pick(
-        "SELECT o.* FROM offers o JOIN users b ON b.user_id = o.buyer_id WHERE o.listing_id = ? AND "
-        "o.status = 'pending' AND b.status = 'active'",
-        item["listing_id"],
-    )
-    if (
-        len(
-            s.rows(
-                "SELECT 1 FROM offers WHERE listing_id = ? AND status = 'pending' AND amount = ?",
-                item["listing_id"],
-                o["amount"],
-            )
-        )
-        > 1
-    ):
-        raise Skip("two offers of that amount")
-    uid, lid = seller_asks(
-        s,
-        item,
-        "{me}I'll take the {amt} offer on {what}.",
-        "{me}Someone offered {amt} for {what}; accept it.",
-        "{me}Go with the {amt} offer for {what}.",
-        minimal=["{me}{amt} for {what} works, accept it."],
-        amt=money(o["amount"]),
-    )
-    pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
-    hit = [x for x in pending if x["offer_id"] == o["offer_id"]]
-    if not hit:
-        raise Skip("not listed")
-    sell_to(s, hit[0]["offer_id"], uid)
-
-
-@marketplace.intent(covers=("search_users", "create_listing", "update_listing"), weight=1.5, follows=True)
-def sell(s: Scene) -> None:
-    """A seller puts a new item up, then maybe adjusts the price or runs it longer."""
-    u = me(
-        s,
-        "role = 'seller' AND (SELECT COUNT(*) FROM listings l WHERE l.seller_id = users.user_id "
-        "AND l.status = 'active') < 50",
-    )
-    title, category, base, noun = s.rng.choice(NEW_ITEMS)
-    if s.rows("SELECT 1 FROM listings WHERE seller_id = ? AND title = ?", u["user_id"], title):
-        raise Skip("already listed")
-    auction = s.rng.random() < 0.4
-    price = float(round(base * s.rng.uniform(0.8, 1.2)))
-    name = s.given(title, f"'{title}'", "title", "create_listing", "title")
-    days = s.rng.choice((None, None, 3, 5, 10, 14))
-    how = s.rng.choice(
-        ("let people bid on it, starting at {p}", "bids starting from {p}")
-        if auction
-        else ("asking {p} flat", "buy-it-now at {p}")
-    )
-    span = f" for {SPANS[days]}" if days else ""
-    uid = ask(
-        s,
-        u,
-        "{me}Put my {noun} up for sale[, titled {name}]: " + how + "{span}.",
-        "{me}List my {noun} for me[ as {name}], " + how + "{span}.",
-        "{me}I'd like to sell my {noun}[: {name}], " + how + "{span}.",
-        minimal=["{me}I want to sell my {noun}[, {name}], " + how + "{span}."],
-        noun=noun,
-        name=name,
-        p=money(price),
-        span=span,
-    )
-    args: dict[str, Any] = {"seller_id": uid, "title": name, "category": category, "price": price}
-    if auction:
-        args["listing_type"] = "auction"
-    if days:
-        args["duration_days"] = days
-    out = s.call("create_listing", **args)
-    remember(s, out)
-    if not s.room(1, 1) or s.rng.random() < 0.3:
-        return
-    if s.rng.random() < 0.5:
-        lower = float(round(price * 0.9))
-        s.say(
-            "Hmm, make it {p} instead.",
-            "Actually lower the price to {p}.",
-            "Let's ask {p} for it instead.",
-            p=money(lower),
-        )
-        s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, price=lower)
-    else:
-        more = s.rng.choice((3, 7, 14))
-        s.say("Let it run {d} longer.", "Give it an extra {d}.", "Keep it up {d} more.", d=SPANS[more])
-        s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, extend_days=more)
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "get_listing", "update_listing"), follows=True)
-def reprice(s: Scene) -> None:
-    """A seller changes the price of, extends, or retitles one of their live items (no bids yet)."""
-    item = own_item(
-        s, "NOT EXISTS (SELECT 1 FROM bids b WHERE b.listing_id = l.listing_id) AND l.ends_at > ?", fake.iso(s.now)
-    )
-    what = as_seller(s, item)
-    change = s.rng.choice(("price", "price", "extend", "title"))
-    args: dict[str, Any] = {}
-    if change == "price":
-        new = float(round(item["price"] * s.rng.choice((0.8, 0.85, 0.9, 1.1))))
-        if item["reserve_price"] is not None and new > item["reserve_price"]:
-            raise Skip("above the reserve")
-        text, args = "drop {what} to {p}" if new < item["price"] else "raise {what} to {p}", {"price": new}
-        slots = {"p": money(new)}
-    elif change == "extend":
-        d = s.rng.choice((3, 5, 7))
-        text, args, slots = "keep {what} up {d} longer", {"extend_days": d}, {"d": SPANS[d]}
-    else:
-        new_title = item["title"] + " - Price Drop"
-        if len(new_title) > 120:
-            raise Skip("too long")
-        text, args, slots = "rename {what} to '{t}'", {"title": new_title}, {"t": new_title}
-    s.say(
-        "{me}Please " + text + ".",
-        "{me}Can you " + text + "?",
-        "{me}I want to " + text + ".",
-        minimal=["{me}" + text[:1].upper() + text[1:] + "."],
-        me=intro(s, {"name": item["seller"]}),
-        what=what,
-        **slots,
-    )
-    uid, lid = find_own_listing(s, item)
-    out = s.call("update_listing", listing_id=lid, seller_id=uid, **args)
-    remember(s, out)
-    if s.room(1, 1) and s.rng.random() < 0.3:
-        s.say("Show me how it looks now.", "Pull up the listing so I can check.", "How does it read now?")
-        s.call("get_listing", listing_id=lid)
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "close_listing", "get_user"), follows=True)
-def end_early(s: Scene) -> None:
-    """A seller ends an auction early (selling to the top bidder when the reserve is met) and asks who won."""
-    item = own_item(
-        s,
-        f"l.listing_type = 'auction' AND {TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)",
-    )
-    uid, lid = seller_asks(
-        s,
-        item,
-        "{me}I'm happy with the bids on {what}; end it now.",
-        "{me}Close the auction for {what} early, I'll sell.",
-        "{me}Stop {what} now and let the top bidder have it.",
-        minimal=["{me}Wrap up {what} now."],
-    )
-    out = s.call("close_listing", listing_id=lid, seller_id=uid)
-    if out["buyer_id"] is None:
-        raise Skip("not sold")
-    s.memory["other"] = {"user_id": out["buyer_id"], "name": ""}
-    if s.room(1, 1) and s.rng.random() < 0.7:
-        s.say(
-            "Who won it, and where are they based?",
-            "Who's the buyer? I need to know where to ship.",
-            "Tell me about the winner: name, city, rating.",
-        )
-        s.call("get_user", user_id=out["buyer_id"])
-
-
-@marketplace.intent(covers=("search_users", "search_listings", "close_listing"), follows=True)
-def take_down(s: Scene) -> None:
-    """A seller takes a fixed-price item off the market (sold elsewhere), declining what offers it has."""
-    item = own_item(s, "l.listing_type = 'fixed_price'")
-    what = as_seller(s, item)
-    s.say(
-        "{me}I sold {what} elsewhere, take it down.",
-        "{me}Pull {what} off the market please.",
-        "{me}End {what}, it's no longer available.",
-        minimal=["{me}{What} is gone, remove it."],
-        me=intro(s, {"name": item["seller"]}),
-        what=what,
-        What=what[:1].upper() + what[1:],
-    )
-    uid, lid = find_own_listing(s, item)
-    s.call("close_listing", listing_id=lid, seller_id=uid)

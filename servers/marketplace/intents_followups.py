@@ -4,11 +4,13 @@ in one call."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from hub.kit import fake
-from hub.kit.intent import Scene, Skip, money
-from servers.marketplace.intents import SPANS
+from hub.kit.intent import Scene, Skip, money, register
+from servers.marketplace.intents import SPANS, WAITING_OFFERS
 from servers.marketplace.tools import marketplace
 
 
@@ -24,31 +26,6 @@ def listing_row(s: Scene) -> dict[str, Any]:
     return s.rows("SELECT * FROM listings WHERE listing_id = ?", item["listing_id"])[0]
 
 
-@marketplace.intent(covers=("get_listing",), follows=True, opens=False, weight=1.5)
-def where_it_stands(s: Scene) -> None:
-    """The user asks how the listing of the dialogue stands now: price, bids, time left."""
-    item = known(s, "listing")
-    s.asked("get_listing", listing_id=item["listing_id"])
-    s.say(
-        "Where does it stand now?",
-        "What's the price on it now, and how long is left?",
-        "Pull up that listing as it is now.",
-        "How many bids has it got, and when does it end?",
-    )
-    s.call("get_listing", listing_id=item["listing_id"])
-
-
-@marketplace.intent(covers=("list_bids",), follows=True, opens=False)
-def bid_history(s: Scene) -> None:
-    """The user asks for the bids on the auction of the dialogue."""
-    item = known(s, "listing")
-    if item["listing_type"] != "auction":
-        raise Skip("not an auction")
-    s.asked("list_bids", listing_id=item["listing_id"])
-    s.say("Who else is bidding on it?", "Show me the bids on it so far.", "What does the bid history look like?")
-    s.call("list_bids", listing_id=item["listing_id"], limit=10)
-
-
 @marketplace.intent(covers=("get_user",), follows=True, opens=False)
 def about_them(s: Scene) -> None:
     """The user asks about the other person of the dialogue (a buyer, the winner, a bidder), or else about the
@@ -56,7 +33,12 @@ def about_them(s: Scene) -> None:
     other = s.memory.get("other")
     me = s.memory.get("me")
     if other and not any(c.tool == "get_user" and c.arguments.get("user_id") == other["user_id"] for c in s.calls):
-        s.say("Who is that person? Rating and city?", "Tell me about them.", "What's their profile like?")
+        s.say(
+            "Who is that person? Rating and city?",
+            "Tell me about them{, please|}.",
+            "What's their profile like?",
+            "{How|What} {are their ratings|is their rating} like, and where are they {based|}?",
+        )
         s.call("get_user", user_id=other["user_id"])
         return
     item = known(s, "listing")
@@ -65,36 +47,6 @@ def about_them(s: Scene) -> None:
     s.asked("get_user", user_id=item["seller_id"])
     s.say("Who's the seller? Rating, city?", "Is the seller any good?", "Tell me about whoever is selling it.")
     s.call("get_user", user_id=item["seller_id"])
-
-
-@marketplace.intent(covers=("get_user",), follows=True, opens=False)
-def my_account(s: Scene) -> None:
-    """The user asks what they have going: their live listings, what they bought, what they lead."""
-    me = known(s, "me")
-    s.asked("get_user", user_id=me["user_id"])
-    s.say(
-        "What do I have going on right now: listings, wins, auctions I lead?",
-        "Which auctions am I leading now?",
-        "Show me my account overview.",
-    )
-    s.call("get_user", user_id=me["user_id"])
-
-
-@marketplace.intent(covers=("list_offers",), follows=True, opens=False, weight=1.5)
-def my_waiting_offers(s: Scene) -> None:
-    """The user asks which of their offers are still waiting for an answer."""
-    me = known(s, "me")
-    s.asked("list_offers", buyer_id=me["user_id"])
-    if not s.rows("SELECT 1 FROM offers WHERE buyer_id = ? AND status = 'pending'", me["user_id"]):
-        raise Skip("none")
-    s.say(
-        "What other offers do I have waiting?",
-        "Which of my offers are still open?",
-        "Anything I offered on that hasn't been answered yet?",
-        "Are any of my other offers still waiting on a reply?",
-        "Which sellers haven't got back to me on my offers?",
-    )
-    s.call("list_offers", buyer_id=me["user_id"], status="pending")
 
 
 @marketplace.intent(covers=("list_offers",), follows=True, opens=False)
@@ -123,7 +75,12 @@ def more_from_seller(s: Scene) -> None:
     if own:
         s.say("What else of mine is still up for sale?", "Which of my listings are live now?")
     else:
-        s.say("What else does that seller have up?", "Show me their other listings.", "Anything else from them?")
+        s.say(
+            "What else does that seller have {up|for sale}?",
+            "{Show me|Let me see} their other listings.",
+            "Anything else from them{ worth a look|}?",
+            "{Is that seller|Are they} selling anything else {right now|at the moment}?",
+        )
     s.call("search_listings", seller_id=item["seller_id"])
 
 
@@ -134,12 +91,22 @@ def similar_items(s: Scene) -> None:
     s.asked("search_listings", category=item["category"])
     kind = "auctions" if item["listing_type"] == "auction" else "buy-it-now listings"
     if s.rng.random() < 0.5:
-        s.say("Any other {c} {k} like it?", "Show me similar {c} {k}.", c=item["category"], k=kind)
+        s.say(
+            "Any other {c} {k} like it?",
+            "{Show me|Find me} similar {c} {k}.",
+            "{Are there|Got} more {c} {k} {in the same vein|along those lines}?",
+            c=item["category"],
+            k=kind,
+        )
         s.call("search_listings", category=item["category"], listing_type=item["listing_type"], limit=10)
     else:
         cap = float(s.rng.choice((100, 250, 500)))
         s.say(
-            "What else in {c} goes for under {cap}?", "Other {c} items below {cap}?", c=item["category"], cap=money(cap)
+            "What else in {c} goes for under {cap}?",
+            "Other {c} items below {cap}?",
+            "{I'd like to see|Show me} {c} {items|listings} that cost less than {cap}{, cheapest first|}.",
+            c=item["category"],
+            cap=money(cap),
         )
         s.call("search_listings", category=item["category"], max_price=cap, sort="price_asc", limit=10)
 
@@ -168,17 +135,6 @@ def adjust_mine(s: Scene) -> None:
         d = s.rng.choice((3, 7))
         s.say("And give it {d} more.", "Keep it up {d} longer.", d=SPANS[d])
         s.call("update_listing", listing_id=row["listing_id"], seller_id=me["user_id"], extend_days=d)
-
-
-@marketplace.intent(covers=("close_listing",), follows=True, opens=False, weight=0.7)
-def pull_it(s: Scene) -> None:
-    """The seller ends the fixed-price listing of the dialogue after all."""
-    me = known(s, "me")
-    row = listing_row(s)
-    if row["seller_id"] != me["user_id"] or row["status"] != "active" or row["listing_type"] != "fixed_price":
-        raise Skip("not their live fixed-price listing")
-    s.say("Hmm, on second thought take it down.", "Actually, end that listing.", "Pull it off the market after all.")
-    s.call("close_listing", listing_id=row["listing_id"], seller_id=me["user_id"])
 
 
 def talking(s: Scene) -> dict[str, Any]:
@@ -212,6 +168,133 @@ def bid_on_it(s: Scene) -> None:
     if top and top[0]["bidder_id"] == user["user_id"]:
         raise Skip("leads")
     amount = round(top[0]["amount"] + row["min_increment"], 2) if top else row["price"]
-    s.say("Put in {p} for me.", "Bid {p} on it.", "I'll go {p}, place it.", p=money(amount))
+    s.say(
+        "Put in {p} for me.",
+        "Bid {p} on it.",
+        "I'll go {p}, place it.",
+        "{Let's|I want to} bid {p}{, please|}.",
+        p=money(amount),
+    )
     me = talking(s)
     s.call("place_bid", listing_id=row["listing_id"], bidder_id=me["user_id"], amount=amount)
+
+
+def auction(s: Scene) -> dict[str, Any]:
+    item = known(s, "listing")
+    if item["listing_type"] != "auction":
+        raise Skip("not an auction")
+    return {"listing_id": item["listing_id"], "limit": 10}
+
+
+def waiting(s: Scene) -> dict[str, Any]:
+    me = known(s, "me")
+    if not s.rows("SELECT 1 FROM offers WHERE buyer_id = ? AND status = 'pending'", me["user_id"]):
+        raise Skip("none")
+    return {"buyer_id": me["user_id"], "status": "pending"}
+
+
+def own_fixed(s: Scene) -> dict[str, Any]:
+    me, row = known(s, "me"), listing_row(s)
+    if row["seller_id"] != me["user_id"] or row["status"] != "active" or row["listing_type"] != "fixed_price":
+        raise Skip("not their live fixed-price listing")
+    return {"listing_id": row["listing_id"], "seller_id": me["user_id"]}
+
+
+@dataclass(frozen=True)
+class Follow:
+    """A one-turn, one-call follow-up: one of ``said``, then ``tool`` with what ``args`` reads off the dialogue
+    (``Skip`` when it holds nothing that fits); a read asked again on the same ``same`` arguments is skipped."""
+
+    name: str
+    doc: str
+    tool: str
+    said: tuple[str, ...]
+    args: Callable[[Scene], dict[str, Any]]
+    weight: float = 1.0
+    same: tuple[str, ...] = ("listing_id", "user_id", "buyer_id")
+
+
+FOLLOWS = (
+    Follow(
+        "where_it_stands",
+        "The user asks how the listing of the dialogue stands now: price, bids, time left.",
+        "get_listing",
+        (
+            "Where does it stand {now|at the moment}?",
+            "What's the price on it now, and how long is left?",
+            "{Pull up|Show me} that listing as it is now.",
+            "How many bids has it got, and when does it end?",
+            "{Any|Is there any} movement on {it|that listing} {since|}? {Price|Current price}, time left?",
+            "{Remind me|Tell me again}: what's it at now and when does it close?",
+            "{Can you|Could you} {check|look at} that listing {again|one more time} for me?",
+        ),
+        lambda s: {"listing_id": known(s, "listing")["listing_id"]},
+        weight=1.5,
+    ),
+    Follow(
+        "bid_history",
+        "The user asks for the bids on the auction of the dialogue.",
+        "list_bids",
+        (
+            "Who else is bidding on it?",
+            "Show me the bids on it so far.",
+            "What does the bid history look like?",
+            "{How|In what order} did the bids come in on {it|that one}?",
+            "{Who's|Who has been} {driving the price up|competing with me} on it?",
+        ),
+        auction,
+    ),
+    Follow(
+        "my_account",
+        "The user asks what they have going: their live listings, what they bought, what they lead.",
+        "get_user",
+        (
+            "What do I have going on right now: listings, wins, auctions I lead?",
+            "Which auctions am I {leading|ahead in} now?",
+            "Show me my account {overview|summary}{, please|}.",
+            "{How's|How is} my account looking {these days|at the moment}?",
+            "{Give me|I'd like} a {rundown|quick summary} of {my activity|everything I have going}.",
+        ),
+        lambda s: {"user_id": known(s, "me")["user_id"]},
+    ),
+    Follow(
+        "my_waiting_offers",
+        "The user asks which of their offers are still waiting for an answer.",
+        "list_offers",
+        WAITING_OFFERS,
+        waiting,
+        weight=1.5,
+        same=("buyer_id",),
+    ),
+    Follow(
+        "pull_it",
+        "The seller ends the fixed-price listing of the dialogue after all.",
+        "close_listing",
+        (
+            "Hmm, on second thought take it down.",
+            "Actually, end that listing.",
+            "Pull it off the market after all.",
+            "{You know what|Wait}, {close|remove} it{ now|}; I'll sell it another way.",
+            "{I changed my mind|Never mind}, take {it|that listing} {down|off the site}.",
+        ),
+        own_fixed,
+        weight=0.7,
+    ),
+)
+
+
+def follow(row: Follow) -> Callable[[Scene], None]:
+    def run(s: Scene) -> None:
+        args = row.args(s)
+        if marketplace.tools[row.tool].kind == "read":
+            s.asked(row.tool, **{k: v for k, v in args.items() if k in row.same})
+        s.say(*row.said)
+        s.call(row.tool, **args)
+
+    return run
+
+
+for _row in FOLLOWS:
+    _fn = follow(_row)
+    _fn.__name__, _fn.__doc__ = _row.name, _row.doc
+    register(marketplace, _fn, (_row.tool,), _row.weight, follows=True, opens=False)

@@ -8,15 +8,17 @@ from typing import Any
 from hub.kit.intent import Scene, Skip, money
 from servers.marketplace.intents import (
     LISTING,
+    SPEAKER,
     TOP,
     UNIQUE_NAME,
     as_seller,
     ask,
     find_own_listing,
-    intro,
+    listed,
     me,
     own_item,
     remember,
+    seller_of,
 )
 from servers.marketplace.tools import marketplace
 
@@ -54,16 +56,7 @@ def relist(s: Scene) -> None:
         t=item["title"],
         how=f" at {money(price)}" if cheaper else ", same price as before",
     )
-    old = s.find(
-        "search_listings",
-        "listings",
-        "listing_id",
-        item["listing_id"],
-        missing="not listed",
-        seller_id=uid,
-        status="closed",
-        query=item["title"],
-    )
+    old = listed(s, item, seller_id=uid, status="closed")
     args: dict[str, Any] = {"seller_id": uid, "title": old["title"], "category": old["category"], "price": price}
     if old["listing_type"] == "auction":
         args["listing_type"] = "auction"
@@ -87,6 +80,7 @@ def my_sales(s: Scene) -> None:
         "{me}What have I sold so far{c}?",
         "{me}Show me my sold items{c}.",
         "{me}Which of my listings found a buyer{c}?",
+        "{me}{How am I doing|How have I done} as a seller{c}? {Show me|List} what sold.",
         minimal=["{me}My sales{c}?"],
         c=f" in {cat}" if cat else "",
     )
@@ -108,8 +102,9 @@ def bids_on_mine(s: Scene) -> None:
     s.say(
         "{me}Who's bidding on {what}?" if history else "{me}How is {what} doing? Reserve met yet?",
         "{me}Show me the bids on {what}." if history else "{me}Where does {what} stand: top bid, time left?",
+        "{me}{Who has|Who's} bid on {what} {so far|yet}?" if history else "{me}{Any|Is there} action on {what} yet?",
         minimal=["{me}Any action on {what}?"],
-        me=intro(s, {"name": item["seller"]}),
+        me=SPEAKER.who(s, seller_of(item)),
         what=what,
     )
     _, lid = find_own_listing(s, item)

@@ -12,7 +12,16 @@ the merchant subscribed to that event type.
 
 from __future__ import annotations
 
-from servers.payments import intents, intents_corrections, intents_followups, intents_lookups  # noqa: F401  (registers the intents)
+from servers.payments import (  # noqa: F401  (registers the tools and intents)
+    intents,
+    intents_again,
+    intents_corrections,
+    intents_followups,
+    intents_invoices,
+    intents_lookups,
+    intents_merchant,
+    tools_write,
+)
 from servers.payments.schema import SCHEMA
 from servers.payments.seed import seed
 from servers.payments.tools import payments

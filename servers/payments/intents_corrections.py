@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.kit.intent import Ref, Scene, Skip, money
+from hub.kit.intent import Scene, Skip, money
 from servers.payments.intents import (
     INVOICE,
     current_customer,
     find_customer,
     invoice_ref,
     listed_before,
+    sending,
     unpaid_invoice,
     who,
 )
@@ -33,7 +34,9 @@ def bill_like(s: Scene, like: dict[str, Any], amount: float) -> dict[str, Any]:
     return new
 
 
-@payments.intent(covers=("search_customers", "list_invoices", "update_invoice_status", "create_invoice"), follows=True)
+@payments.intent(
+    covers=("search_customers", "list_invoices", "update_invoice_status", "create_invoice", "get_invoice"), follows=True
+)
 def reissue_corrected(s: Scene) -> None:
     """An unpaid invoice went out with the wrong amount: it is voided and a corrected one is issued."""
     c, inv = unpaid_invoice(s, "('open', 'draft')")
@@ -42,13 +45,11 @@ def reissue_corrected(s: Scene) -> None:
     right = s.given(amount, money(amount, inv["currency"]), "amount", "create_invoice", "amount")
     what = invoice_ref(s, inv, "unpaid " if inv["status"] == "open" else "draft ")
     send = inv["status"] == "open" or s.rng.random() < 0.5
+    then = sending(s, send)
     s.say(
-        "We got {what} for {who} wrong[: it should be {right}]. Cancel it and bill them again correctly."
-        + (" Send the new one straight out." if send else ""),
-        "{who}'s {short} has the wrong amount on it. Please void it and raise a new one[ for {right}]."
-        + (" It can go out right away." if send else " Leave the new one as a draft."),
-        "Redo {what} for {who}[ at {right}]: scrap the old one and issue a corrected invoice."
-        + (" Issue it now." if send else ""),
+        "We got {what} for {who} wrong[: it should be {right}]. Cancel it and bill them again correctly." + then,
+        "{who}'s {short} has the wrong amount on it. Please void it and raise a new one[ for {right}]." + then,
+        "Redo {what} for {who}[ at {right}]: scrap the old one and issue a corrected invoice." + then,
         minimal=["{who}'s {short} needs fixing[: {right} is the right amount]."],
         what=what,
         short=what.removeprefix("the "),
@@ -67,6 +68,9 @@ def reissue_corrected(s: Scene) -> None:
     if send and s.room():
         s.call("update_invoice_status", invoice_id=new["invoice_id"], status="open")
     s.memory["invoice"] = new
+    if s.room() and s.rng.random() < 0.5:
+        s.say("{Show me|Read me back} the {corrected|new} invoice{, please|}.", "Does the new one look right now?")
+        s.call("get_invoice", invoice_id=new["invoice_id"])
 
 
 @payments.intent(covers=("search_customers", "list_invoices", "create_invoice", "update_invoice_status"), follows=True)
@@ -81,26 +85,23 @@ def bill_like_last_time(s: Scene) -> None:
     if len(paid) > 1 and paid[1]["created_at"] == last["created_at"]:
         raise Skip("two latest paid invoices")
     send = s.rng.random() < 0.6
+    then = sending(s, send)
     amount = last["amount"]
     if s.rng.random() < 0.4:  # same thing, new price: the price is what only the user knows
         amount = round(last["amount"] * s.rng.choice((1.05, 1.1, 1.2)), 2)
         price = s.given(amount, money(amount, last["currency"]), "amount", "create_invoice", "amount")
         s.say(
-            "Bill {who} for the same thing as their last paid invoice, but at our new price[ of {price}]."
-            + (" Send it straight away." if send else ""),
-            "{who} wants a repeat of their last order; our rate went up[, so make it {price}]."
-            + (" It can go out now." if send else " Keep it as a draft."),
+            "Bill {who} for the same thing as their last paid invoice, but at our new price[ of {price}]." + then,
+            "{who} wants a repeat of their last order; our rate went up[, so make it {price}]." + then,
             minimal=["{who}: same as last time, new price[ {price}]."],
             who=who(s, c),
             price=price,
         )
     else:
         s.say(
-            "Bill {who} again for the same as their last paid invoice." + (" Send it straight away." if send else ""),
-            "{who} wants a repeat of what they had last time; invoice them the same amount."
-            + (" It can go out now." if send else ""),
-            "Same again for {who}: copy their most recent paid invoice into a new one."
-            + (" And issue it." if send else " Keep it as a draft."),
+            "Bill {who} again for the same as their last paid invoice." + then,
+            "{who} wants a repeat of what they had last time; invoice them the same amount." + then,
+            "Same again for {who}: copy their most recent paid invoice into a new one." + then,
             minimal=["{who}: same as last time."],
             who=who(s, c),
         )
@@ -126,13 +127,7 @@ def all_their_drafts(s: Scene) -> None:
     )
     drafts = s.rows("SELECT invoice_id FROM invoices WHERE customer_id = ? AND status = 'draft'", c["customer_id"])
     send = s.rng.random() < 0.6
-    name = s.refer(
-        c["customer_id"],
-        Ref("{name}", "SELECT customer_id FROM customers WHERE name = ?", c["name"]),
-        Ref("{name} ({email})", "SELECT customer_id FROM customers WHERE email = ?", c["email"]),
-        name=c["name"],
-        email=c["email"],
-    )
+    name = who(s, c)
     if send:
         s.say(
             "Everything we have in drafts for {who} is ready; send it all out.",

@@ -1,22 +1,22 @@
-"""Short follow-ups for payments dialogues: the next thing a bookkeeper asks about the invoice, payment,
-customer or merchant an earlier turn was about ("where does it stand now?", "actually refund $20 of that",
-"scrap it", "do the same for her other one"). Each reads what the dialogue left in ``s.memory`` and
-``Skip``s when it is not there or no longer fits.
+"""Short follow-ups for payments dialogues: the next thing a bookkeeper asks about the invoice, customer or
+merchant an earlier turn was about ("where does it stand now?", "scrap it", "what else is overdue?").
+
+Those that are one turn and one call on what the dialogue holds are rows of a table (``ON_INVOICE``,
+``ON_CUSTOMER``), registered in a loop; each row ``Skip``s when the dialogue holds nothing that fits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, money
-from servers.payments.intents import INVOICE, ITEMS, METHODS, VOID_REASONS
+from hub.kit.intent import Scene, Skip, register
+from servers.payments.intents import INVOICE, STILL_DUE, VOID_REASONS
 from servers.payments.tools import payments
 
-REFUND_WHY = {
-    "requested_by_customer": ("we agreed on a discount", "they asked for part of it back"),
-    "duplicate": ("it went through twice", "that was a double charge"),
-    "service_not_rendered": ("part of the job never happened", "we couldn't deliver all of it"),
-}
+STATUSES = (("paid", "already paid"), ("open", "still open"), ("void", "cancelled"), (None, "on file"))
+Act = Callable[[Scene, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
 
 
 def dialogue_invoice(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
@@ -30,215 +30,147 @@ def dialogue_invoice(s: Scene, where: str = "1=1", *params: Any) -> dict[str, An
     return found[0]
 
 
-@payments.intent(covers=("get_invoice",), follows=True, opens=False, weight=1.5)
-def invoice_now(s: Scene) -> None:
-    """The user asks where the invoice of the dialogue stands after what was just done."""
-    inv = dialogue_invoice(s)
-    s.asked("get_invoice", invoice_id=inv["invoice_id"])
-    options = {
-        "paid": ("Is it showing as paid now?", "Can you confirm that one is fully settled?"),
-        "open": ("How much is still due on it now?", "What's left to collect on that one?"),
-        "void": ("Double-check it shows as cancelled, please.", "Is it marked void now?"),
-        "draft": ("Read me back the draft before it goes anywhere.", "What does the draft say exactly?"),
-    }[inv["status"]]
-    s.say(*options, "Pull that invoice up for me, please.")
-    s.call("get_invoice", invoice_id=inv["invoice_id"])
-
-
-@payments.intent(covers=("pay_invoice",), follows=True, opens=False, weight=1.2)
-def pay_it_now(s: Scene) -> None:
-    """The customer pays the invoice of the dialogue right away (all that is due, or a part)."""
-    inv = dialogue_invoice(s, "i.status = 'open'")
-    if any(c.tool == "pay_invoice" and c.arguments.get("invoice_id") == inv["invoice_id"] for c in s.calls):
-        raise Skip("the dialogue paid it already")
-    due = round(inv["amount"] - inv["amount_paid"], 2)
-    method = s.rng.choice(list(METHODS))
-    part = round(due * 0.5, 2) if s.rng.random() < 0.3 and due > 20 else None
-    if part is not None:
-        s.say(
-            "They're handing over {part} of it now by {how}.",
-            "Put {part} toward it by {how}, they'll pay the rest later.",
-            part=money(part, inv["currency"]),
-            how=METHODS[method],
-        )
-    else:
-        s.say(
-            "They're here now and want to pay it by {how}.",
-            "Great, they've just paid that by {how}, please record it.",
-            "Take the full amount now, they're paying by {how}.",
-            how=METHODS[method],
-        )
-    paid = s.call(
-        "pay_invoice", invoice_id=inv["invoice_id"], method=method, **({"amount": part} if part is not None else {})
-    )
-    s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": inv["invoice_id"]}
-
-
-@payments.intent(covers=("refund_payment",), follows=True, opens=False)
-def refund_some_of_it(s: Scene) -> None:
-    """Part (or the rest) of the payment the dialogue made or refunded goes back to the customer."""
-    known = s.memory.get("payment")
-    if not known:
-        raise Skip("no payment in the dialogue yet")
-    pay = s.rows("SELECT * FROM payments WHERE payment_id = ? AND status = 'settled'", known["payment_id"])
-    if not pay:
-        raise Skip("the payment cannot be refunded")
-    left = round(pay[0]["amount"] - pay[0]["refunded_amount"], 2)
-    reason = s.rng.choice(list(REFUND_WHY))
-    part = round(left * s.rng.choice((0.1, 0.25, 0.5)), 2)
-    if part < 1:
-        raise Skip("too little to refund")
-    full = pay[0]["refunded_amount"] > 0 and s.rng.random() < 0.5
-    ours = any(c.tool == "pay_invoice" and c.result.get("payment_id") == known["payment_id"] for c in s.calls)
-    if full:
-        s.say(
-            "Actually, give them the rest of that payment back too: {why}.",
-            "Hmm, {why}, so send back everything left on that payment.",
-            why=s.rng.choice(REFUND_WHY[reason]),
-        )
-    elif ours:
-        s.say(
-            "Actually, refund {amt} of that: {why}.",
-            "Oh, {why}; send {amt} of it back.",
-            "Wait, {why}. Give them {amt} back on that payment.",
-            amt=money(part, pay[0]["currency"]),
-            why=s.rng.choice(REFUND_WHY[reason]),
-        )
-    else:
-        s.say(
-            "They paid that already, but {why}, so refund {amt} of their payment.",
-            "OK. {Why}, so give them {amt} back on what they paid.",
-            amt=money(part, pay[0]["currency"]),
-            why=(why := s.rng.choice(REFUND_WHY[reason])),
-            Why=why[:1].upper() + why[1:],
-        )
-    args: dict[str, Any] = {"payment_id": known["payment_id"]}
-    if not full:
-        args["amount"] = part
-    if reason != "requested_by_customer":
-        args["reason"] = reason
-    s.call("refund_payment", **args)
-
-
-@payments.intent(covers=("update_invoice_status",), follows=True, opens=False)
-def scrap_it(s: Scene) -> None:
-    """The user changes their mind: the invoice of the dialogue is cancelled."""
-    inv = dialogue_invoice(s, "i.status IN ('draft', 'open') AND i.amount_paid = 0")
-    reason = s.rng.choice(list(VOID_REASONS))
-    s.say(
-        "Hold on, scrap that invoice: it {why}.",
-        "Actually, cancel it, it {why}.",
-        "On reflection, void that one; it {why}.",
-        why=VOID_REASONS[reason],
-    )
-    s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="void", reason=reason)
-
-
-@payments.intent(covers=("update_invoice_status",), follows=True, opens=False, weight=0.8)
-def send_it_out(s: Scene) -> None:
-    """The draft the dialogue is about goes out to the customer."""
-    inv = dialogue_invoice(s, "i.status = 'draft'")
-    s.say(
-        "Looks right. Send it out.",
-        "Fine, issue it to them now.",
-        "OK, finalize it so they can pay.",
-    )
-    s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
-
-
-@payments.intent(covers=("list_invoices", "pay_invoice", "update_invoice_status"), follows=True, opens=False)
-def same_for_the_other(s: Scene) -> None:
-    """ "Do the same for her other one": what the dialogue just did to an invoice (pay, send, cancel), done to
-    the customer's one other invoice in that state (read off a listing the dialogue made, or listed now)."""
-    inv = dialogue_invoice(s)
-    acts = [c for c in s.calls if c.tool in ("pay_invoice", "update_invoice_status")]
-    if not acts or acts[-1].arguments.get("invoice_id") != inv["invoice_id"]:
-        raise Skip("the dialogue did nothing to its invoice")
-    act = acts[-1]
-    what = "pay" if act.tool == "pay_invoice" else str(act.arguments["status"])
-    states = {"pay": ("open",), "open": ("draft",), "void": ("draft", "open")}[what]
-    others = s.rows(
-        INVOICE + f" WHERE i.customer_id = ? AND i.status IN ({', '.join('?' * len(states))}) "
-        "AND i.invoice_id != ? AND i.amount_paid = 0",
-        inv["customer_id"],
-        *states,
-        inv["invoice_id"],
-    )
-    if len(others) != 1:
-        raise Skip("no single other invoice in that state")
-    other = others[0]
-    phrasings = {
-        "pay": ("They're paying their other open one as well.", "Same again for their other open invoice."),
-        "open": ("Send their other draft out too.", "Do the same with their other draft."),
-        "void": ("Cancel their other {st} one as well.", "Same for the other {st} invoice of theirs, please."),
-    }[what]
-    s.say(*phrasings, st="unpaid" if other["status"] == "open" else "draft")
-    seen = [
-        r["invoice_id"]
-        for c in s.calls
-        if c.tool == "list_invoices" and c.arguments.get("customer_id") == inv["customer_id"]
-        for r in c.result.get("invoices", ())
-    ]
-    if other["invoice_id"] not in seen:
-        found = s.call("list_invoices", customer_id=inv["customer_id"], status=other["status"])["invoices"]
-        if other["invoice_id"] not in [r["invoice_id"] for r in found]:
-            raise Skip("the other invoice is past the first page")
-    rest = {k: v for k, v in act.arguments.items() if k in ("method", "status", "reason")}
-    done = s.call(act.tool, invoice_id=other["invoice_id"], **rest)
-    if what == "pay":
-        s.memory["payment"] = {"payment_id": done["payment_id"], "invoice_id": other["invoice_id"]}
-    s.memory["invoice"] = other
-
-
-@payments.intent(covers=("search_customers",), follows=True, opens=False, weight=0.6)
-def contact_on_file(s: Scene) -> None:
-    """The user wants the email on file for the customer of the dialogue's invoice (not searched yet)."""
-    inv = dialogue_invoice(s)
-    if any(
-        r["customer_id"] == inv["customer_id"]
-        for c in s.calls
-        if c.tool == "search_customers"
-        for r in c.result["customers"]
-    ):
-        raise Skip("the dialogue found the customer already")
-    if s.rows(
-        "SELECT 1 FROM customers WHERE name = ? AND merchant_id = ? AND customer_id != ?",
-        inv["customer"],
-        inv["merchant_id"],
-        inv["customer_id"],
-    ):
-        raise Skip("the name is shared")
-    s.say(
-        "What email do we have on file for them?",
-        "Which address should I write to about it? Look up their email.",
-        "Get me their contact email, I'll send a note.",
-    )
-    found = s.call("search_customers", query=inv["customer"], merchant_id=inv["merchant_id"])["customers"]
-    if inv["customer_id"] not in [c["customer_id"] for c in found]:
-        raise Skip("the customer is past the first page")
-    s.memory["customer"] = next(c for c in found if c["customer_id"] == inv["customer_id"])
-
-
-@payments.intent(covers=("create_invoice",), follows=True, opens=False, weight=0.8)
-def bill_them_again(s: Scene) -> None:
-    """The customer of the dialogue gets another (draft) invoice for something else."""
+def dialogue_customer(s: Scene) -> dict[str, Any]:
+    """The customer an earlier turn found (with their merchant's id), ``Skip`` when none."""
     c = s.memory.get("customer")
     if not c:
-        raise Skip("no customer found in the dialogue yet")
-    if s.intents[-2:-1] == ["bill_them_again"]:
-        raise Skip("the last turn billed them again already")
-    currency = s.value("SELECT currency FROM merchants WHERE merchant_id = ?", c["merchant_id"])
-    amount = round(s.rng.uniform(15, 600), 2)
-    item = s.rng.choice(ITEMS)
-    s.say(
-        "While we're on {f}: also bill them {amt} for '{item}', keep it as a draft for now.",
-        "And draft one more invoice to {f}: '{item}', {amt}.",
-        "Add a draft invoice for {f} too, '{item}' at {amt}.",
-        f=c["name"].split(" ")[0],
-        amt=money(amount, currency),
-        item=item,
-    )
-    inv = s.call(
-        "create_invoice", merchant_id=c["merchant_id"], customer_id=c["customer_id"], amount=amount, description=item
-    )
-    s.memory["invoice"] = inv
+        raise Skip("no customer in the dialogue yet")
+    return dict(c)
+
+
+def voided(s: Scene, inv: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    reason = s.rng.choice(list(VOID_REASONS))
+    return {"status": "void", "reason": reason}, {"why": VOID_REASONS[reason]}
+
+
+def history(s: Scene, c: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    status, words = s.rng.choice(STATUSES)
+    args = {"customer_id": c["customer_id"], **({"status": status} if status else {})}
+    return args, {"w": words, "f": c["name"].split(" ")[0]}
+
+
+def overdue(s: Scene, c: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    return {"merchant_id": c["merchant_id"], "overdue": True}, {}
+
+
+@dataclass(frozen=True)
+class Follow:
+    """One follow-up: one turn in one of ``said`` (by the invoice's status where a dict), one call of ``tool``."""
+
+    name: str
+    doc: str
+    tool: str
+    said: tuple[str, ...] | dict[str, tuple[str, ...]]
+    where: str = "1=1"
+    weight: float = 1.0
+    act: Act = lambda s, row: ({}, {})
+
+
+ON_INVOICE = (
+    Follow(
+        "invoice_now",
+        "The user asks where the invoice of the dialogue stands after what was just done.",
+        "get_invoice",
+        {
+            "paid": ("Is it showing as paid now?", "Can you confirm {that one|it} is fully settled{ now|}?"),
+            "open": STILL_DUE,
+            "void": ("Double-check it shows as cancelled, please.", "Is it {marked void|showing as cancelled} now?"),
+            "draft": ("Read me back the draft before it goes anywhere.", "What does the draft say exactly?"),
+            "*": (
+                "{Pull|Bring} that invoice up for me, please.",
+                "{Show me|Let me see} {that invoice|the invoice} {as it is now|now}.",
+                "Where does that {invoice|one} stand {now|at this point}?",
+                "Can I {see|have a look at} that invoice {again|once more}?",
+            ),
+        },
+        weight=1.5,
+    ),
+    Follow(
+        "send_it_out",
+        "The draft the dialogue is about goes out to the customer.",
+        "update_invoice_status",
+        (
+            "Looks {right|good}. Send it out{ now|}.",
+            "{Fine|Great}, issue it to them {now|today}.",
+            "OK, finalize it so they can pay.",
+            "{That's|It's} {fine|correct}, {let it go out|send it over to them} {now|today}.",
+        ),
+        "i.status = 'draft'",
+        0.8,
+        lambda s, inv: ({"status": "open"}, {}),
+    ),
+    Follow(
+        "scrap_it",
+        "The user changes their mind: the invoice of the dialogue is cancelled.",
+        "update_invoice_status",
+        (
+            "{Hold on|Wait}, scrap that invoice: it {why}.",
+            "Actually, {cancel|void} it, it {why}.",
+            "On reflection, void that one; it {why}.",
+            "{Turns out|I just realised} it {why}, so {kill|cancel} it{, please|}.",
+        ),
+        "i.status IN ('draft', 'open') AND i.amount_paid = 0",
+        act=voided,
+    ),
+)
+ON_CUSTOMER = (
+    Follow(
+        "customer_history",
+        "The user asks what else the same customer has been billed for.",
+        "list_invoices",
+        (
+            "What other invoices does {f} have that are {w}?",
+            "And which of {f}'s invoices are {w}?",
+            "{Show me|Pull up|List} everything of {f}'s that's {w}.",
+            "{And|Also}, does {f} have {any others|more invoices} that are {w}?",
+        ),
+        weight=1.5,
+        act=history,
+    ),
+    Follow(
+        "merchant_overdue",
+        "The user widens the view to everything overdue at the customer's merchant.",
+        "list_invoices",
+        (
+            "While we're at it, what's overdue across all our customers?",
+            "Anything else past due at our end?",
+            "Which of our other invoices are {late|overdue}?",
+            "{Zooming out|More broadly}, {who else|which other customer} owes us past the due date?",
+        ),
+        act=overdue,
+    ),
+)
+
+
+def said(row: Follow, status: str = "") -> tuple[str, ...]:
+    """The row's phrasings (for an invoice in ``status``, where they depend on it)."""
+    return row.said if isinstance(row.said, tuple) else row.said.get(status, ()) + row.said["*"]
+
+
+def on_invoice(row: Follow) -> Callable[[Scene], None]:
+    def follow(s: Scene) -> None:
+        inv = dialogue_invoice(s, row.where)
+        args, slots = row.act(s, inv)
+        args = {"invoice_id": inv["invoice_id"], **args}
+        if payments.tools[row.tool].kind == "read":
+            s.asked(row.tool, **args)
+        s.say(*said(row, inv["status"]), **slots)
+        s.call(row.tool, **args)
+
+    return follow
+
+
+def on_customer(row: Follow) -> Callable[[Scene], None]:
+    def follow(s: Scene) -> None:
+        args, slots = row.act(s, dialogue_customer(s))
+        s.asked(row.tool, **args)
+        s.say(*said(row), **slots)
+        s.call(row.tool, **args)
+
+    return follow
+
+
+for _row, _make in [*((r, on_invoice) for r in ON_INVOICE), *((r, on_customer) for r in ON_CUSTOMER)]:
+    _fn = _make(_row)
+    _fn.__name__, _fn.__doc__ = _row.name, _row.doc
+    register(payments, _fn, (_row.tool,), _row.weight, follows=True, opens=False)

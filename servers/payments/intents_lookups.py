@@ -11,6 +11,17 @@ from hub.kit.intent import Scene, Skip, day, last_digits
 from servers.payments.intents import INVOICE, current_customer, find_customer, find_merchant, our_merchant, who
 from servers.payments.tools import payments
 
+BEHIND = (
+    "Is {who} behind on anything?",
+    "Does {who} have anything past due with us?",
+    "What is {who} late paying?",
+    "Has {who} fallen behind on {any|their} payments?",
+)
+HOLDS = (
+    "What does {who} have that's {w}?",
+    "{Pull up|Show me} {who}'s invoices that are {w}.",
+    "Which of {who}'s invoices are {w}?",
+)
 STATUS_WORDS = {"open": "still open", "draft": "sitting in drafts", "paid": "already paid", "void": "cancelled"}
 
 
@@ -34,10 +45,11 @@ def invoice_by_number(s: Scene) -> None:
     digits = last_digits(inv["invoice_id"], 5).lstrip("0")
     s.say(
         "I have invoice {n} in front of me. Where does it stand?",
-        "What's the status of invoice {n}?",
+        "What's the {status|current state} of invoice {n}?",
+        "{Quick question|Hi}: {has|was} invoice {n} {been paid|paid}{ yet|}?",
         "Can you look up invoice {n} from {m} for me?",
         "Is invoice number {d} ({m}) paid yet?",
-        minimal=["Invoice {n}?"],
+        minimal=["Invoice {n}?", "{Status of|Check} invoice {n}{, please|}."],
         n=inv["invoice_id"],
         d=digits,
         m=inv["merchant"],
@@ -53,23 +65,8 @@ def what_they_owe(s: Scene) -> None:
     s.asked("list_invoices", customer_id=c["customer_id"], status=status)
     mine = s.rows(INVOICE + " WHERE i.customer_id = ? AND i.status = ?", c["customer_id"], status)
     overdue = status == "open" and s.rng.random() < 0.3
-    if overdue:
-        s.say(
-            "Is {who} behind on anything?",
-            "Does {who} have anything past due with us?",
-            "What is {who} late paying?",
-            minimal=["{who}: anything overdue?"],
-            who=who(s, c),
-        )
-    else:
-        s.say(
-            "What does {who} have that's {w}?",
-            "Pull up {who}'s invoices that are {w}.",
-            "Which of {who}'s invoices are {w}?",
-            minimal=["{who}: {w}?"],
-            who=who(s, c),
-            w=STATUS_WORDS[status],
-        )
+    minimal = "{who}: anything overdue?" if overdue else "{who}: {w}?"
+    s.say(*(BEHIND if overdue else HOLDS), minimal=[minimal], who=who(s, c), w=STATUS_WORDS[status])
     found = find_customer(s, c)
     args: dict[str, Any] = {"customer_id": found["customer_id"]}
     args |= {"overdue": True} if overdue else {"status": status}
@@ -99,7 +96,8 @@ def which_invoice_was_that(s: Scene) -> None:
     if s.turns:
         s.say(
             "Also, our system logged a {w} notice {when}. Which invoice was the latest one about?",
-            "Which invoice did our latest {w} notification refer to?",
+            "Which invoice did our {latest|most recent} {w} {notification|notice} refer to?",
+            "{We got|There was} a {w} event {when}; {which invoice was that for|what invoice does it belong to}?",
             w=words[event],
             when=day(latest["created_at"], s.now),
         )

@@ -16,11 +16,11 @@ user's own posts (sharing, deleting) in ``intents_own``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, timedelta
+from dataclasses import replace
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
-from servers.social_media.tools import social_media
+from hub.kit.speaker import Says, Search, Speaker
 
 USERS = "SELECT user_id, handle, display_name, city, verified FROM users"
 POSTS = "SELECT p.*, u.handle, u.display_name FROM posts p JOIN users u ON u.user_id = p.author_id"
@@ -49,53 +49,65 @@ POST_TEXTS = (
     "Looking for podcast recommendations, go! #podcasts",
 )
 
+THEIR_CIRCLE = {
+    "followers": (
+        "Who else follows them?",
+        "Who are their followers?",
+        "Show me who keeps up with {h}.",
+        "{How many people|Who all} {follow|are following} {h}?",
+        "Show me who keeps up with them.",
+        "{Give me|Show me} the people following them.",
+        "{Who follows|Who's following} {them|that account}{, out of curiosity|}?",
+    ),
+    "following": (
+        "Do they follow me back? Show me who they follow.",
+        "Which accounts does {h} follow?",
+        "Who is {h} following{ these days|}?",
+        "Does {h} follow me {back|too}? {Show me|Give me} their following list.",
+        "And who do they follow?",
+        "Whose posts do they keep up with?",
+        "{Who's|Who is} on their {following list|list of people they follow}?",
+    ),
+}
+
 
 # The person talking ------------------------------------------------------------------------------
 
 
-def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The person talking: the one an earlier turn found (``Skip`` when they do not fit ``where``), or a
-    fresh pick among users that fit."""
-    known = s.memory.get("me")
-    if known:
-        found = s.rows(USERS + f" WHERE user_id = ? AND ({where})", known["user_id"], *params)
-        if not found:
-            raise Skip("the person of the earlier turn does not fit")
-        return found[0]
-    u = s.pick(USERS + f" WHERE {where}", *params)
-    s.be(u["display_name"])
-    return u
+SPEAKER = Speaker(
+    table="users",
+    key="user_id",
+    select=USERS,
+    memory="me",
+    name="display_name",
+    search=Search("search_users", "users", by=("handle",), missing="the handle does not find the user"),
+    keep=("handle",),
+    late=True,
+)
+me = SPEAKER.me
+find_me = SPEAKER.find
+SAYS = (
+    Says("I'm @{handle}", "handle"),
+    Says("@{handle} here", "handle"),
+    Says("This is {display_name} (@{handle})", "handle"),
+    Says("It's {display_name}, @{handle} on here", "handle"),
+)
+
+
+def intro(s: Scene, u: dict[str, Any]) -> str:
+    """How the person says who they are (nothing once found): one of ``SAYS`` drawn (``Speaker.who`` would always
+    take the first, every handle being unique)."""
+    return replace(SPEAKER, says=(s.rng.choice(SAYS),)).who(s, u)
+
+
+def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+    """The user's turn (``{me}``: ``intro``), then the agent finding their own user id."""
+    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
+    return find_me(s, u)
 
 
 def handle(u: dict[str, Any]) -> str:
     return "@" + str(u["handle"])
-
-
-def intro(s: Scene, u: dict[str, Any]) -> str:
-    """How the person says who they are in an opening turn (nothing once an earlier turn did)."""
-    if s.memory.get("me"):
-        return ""
-    options = ("I'm {h}. ", "{h} here. ", "This is {name} ({h}). ", "It's {name}, {h} on here. ")
-    return s.rng.choice(options).format(h=handle(u), name=u["display_name"])
-
-
-def find_me(s: Scene, u: dict[str, Any]) -> str:
-    """The person's own user id: a search by their handle (none once an earlier turn found it)."""
-    known = s.memory.get("me")
-    if known and known["user_id"] == u["user_id"]:
-        return str(u["user_id"])
-    hit = s.find(
-        "search_users", "users", "user_id", u["user_id"], missing="the handle does not find the user", query=u["handle"]
-    )
-    s.memory["me"] = {"user_id": hit["user_id"], "handle": hit["handle"], "display_name": hit["display_name"]}
-    return str(hit["user_id"])
-
-
-def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
-    """A turn of the user (``{me}``: who they are, while they have not said it), then the agent finding their own
-    user id (``find_me``)."""
-    s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
-    return find_me(s, u)
 
 
 def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
@@ -110,6 +122,12 @@ def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
     )
     remember_other(s, hit, found=True)
     return str(hit["user_id"])
+
+
+def about_other(s: Scene, u: dict[str, Any], o: dict[str, Any], *phrasings: str) -> tuple[str, str]:
+    """A later turn about the other person of the dialogue (``{h}``), then the agent finding the user and them."""
+    s.say(*phrasings, h=handle(o))
+    return find_me(s, u), find_user(s, o)
 
 
 def find_connection(s: Scene, o: dict[str, Any], uid: str, kind: str) -> str:
@@ -335,6 +353,16 @@ def locate(s: Scene, p: dict[str, Any], how: str, said: str, uid: str) -> dict[s
     return found
 
 
+def ask_about(
+    s: Scene, u: dict[str, Any], p: dict[str, Any], *phrasings: str, minimal: Sequence[str], **slots: Any
+) -> tuple[str, dict[str, Any]]:
+    """The user's turn about someone else's post (``{what}``/``{What}``: as ``describe`` names it), then the agent
+    finding the user and the post."""
+    what, how, said = describe(s, p, u["user_id"])
+    uid = ask(s, u, *phrasings, minimal=minimal, what=what, What=what[:1].upper() + what[1:], **slots)
+    return uid, locate(s, p, how, said, uid)
+
+
 def remember_post(s: Scene, p: dict[str, Any]) -> None:
     s.memory["post"] = {
         "post_id": p["post_id"],
@@ -357,482 +385,3 @@ def others_post(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) -
 
 def comment_text(s: Scene) -> str:
     return str(s.rng.choice(COMMENTS))
-
-
-# Reacting to posts -------------------------------------------------------------------------------
-
-
-@social_media.intent(
-    covers=("search_users", "list_posts", "get_feed", "get_user", "like_post", "add_comment"), weight=2.0, follows=True
-)
-def cheer_on(s: Scene) -> None:
-    """A user likes a friend's post (found by author, words, hashtag, as the latest, or in their feed), and maybe
-    leaves a comment on it."""
-    u = me(s)
-    p = others_post(s, u, "p.post_id NOT IN (SELECT post_id FROM likes WHERE user_id = ?)", u["user_id"])
-    what, how, said = describe(s, p, u["user_id"])
-    uid = ask(
-        s,
-        u,
-        "{me}Give {what} a heart.",
-        "{me}I love {what}, show it some love.",
-        "{me}Like {what} for me.",
-        "{me}Can you heart {what}?",
-        minimal=["{me}{What} deserves some love."],
-        what=what,
-        What=what[:1].upper() + what[1:],
-    )
-    found = locate(s, p, how, said, uid)
-    s.call("like_post", user_id=uid, post_id=found["post_id"])
-    s.memory["liked"] = found["post_id"]
-    if s.room(1, 1) and s.rng.random() < 0.4:
-        text = comment_text(s)
-        s.say("And tell them: {t}", "Also drop a reply under it: {t}", 'Write under it "{t}"', t=text)
-        s.call("add_comment", user_id=uid, post_id=found["post_id"], content=text)
-
-
-@social_media.intent(
-    covers=("search_users", "list_posts", "get_feed", "get_user", "add_comment", "get_post"), weight=2.0, follows=True
-)
-def reply_to_post(s: Scene) -> None:
-    """A user writes a comment under someone's post (the words are theirs: a clarify task may hold them back)."""
-    u = me(s)
-    known = s.memory.get("post")
-    text = comment_text(s)
-    body = s.given(text, f'"{text}"', "comment", "add_comment", "content")
-    if (
-        known
-        and known["author_id"] != u["user_id"]
-        and visible(s, u["user_id"], known["author_id"])
-        and s.rng.random() < 0.7
-    ):
-        s.asked("add_comment", post_id=known["post_id"])
-        s.say(
-            "Also comment on it[: {body}].",
-            "Leave a note under that post[ saying {body}].",
-            "Reply to it for me[: {body}].",
-            body=body,
-        )
-        s.call("add_comment", user_id=find_me(s, u), post_id=known["post_id"], content=body)
-        return
-    p = others_post(s, u)
-    what, how, said = describe(s, p, u["user_id"])
-    uid = ask(
-        s,
-        u,
-        "{me}Comment on {what}[: {body}].",
-        "{me}Leave a reply under {what}[ saying {body}].",
-        "{me}I want to answer {what}[, write {body}].",
-        minimal=["{me}Reply to {what} for me[: {body}]."],
-        what=what,
-        body=body,
-    )
-    found = locate(s, p, how, said, uid)
-    s.call("add_comment", user_id=uid, post_id=found["post_id"], content=body)
-    if s.room(1, 1) and s.rng.random() < 0.4:
-        s.say(
-            "What have other people said under it?",
-            "Show me the whole thread now.",
-            "Who else commented there?",
-        )
-        s.call("get_post", post_id=found["post_id"], viewer_id=uid)
-
-
-@social_media.intent(covers=("search_users", "list_posts", "get_feed", "get_user", "unlike_post"), follows=True)
-def take_back_like(s: Scene) -> None:
-    """A user removes a like they gave by mistake."""
-    u = me(s, "user_id IN (SELECT l.user_id FROM likes l JOIN posts p USING (post_id) WHERE l.user_id != p.author_id)")
-    p = others_post(s, u, "p.post_id IN (SELECT post_id FROM likes WHERE user_id = ?)", u["user_id"])
-    if s.memory.get("liked") == p["post_id"]:
-        raise Skip("the like of this dialogue has its own undo")
-    what, how, said = describe(s, p, u["user_id"])
-    uid = ask(
-        s,
-        u,
-        "{me}I liked {what} by accident, undo that.",
-        "{me}Remove my like from {what}.",
-        "{me}Take my heart off {what}.",
-        minimal=["{me}I didn't mean to like {what}."],
-        what=what,
-    )
-    found = locate(s, p, how, said, uid)
-    s.call("unlike_post", user_id=uid, post_id=found["post_id"])
-
-
-@social_media.intent(covers=("search_users", "get_feed", "like_post", "add_comment"), weight=1.5, follows=True)
-def catch_up(s: Scene) -> None:
-    """A user reads what the people they follow posted lately, then reacts to the newest one."""
-    u = me(s, "user_id IN (SELECT follower_id FROM follows)")
-    s.asked("get_feed", user_id=u["user_id"])
-    uid = ask(
-        s,
-        u,
-        "{me}What have the people I follow been up to?",
-        "{me}Catch me up on my timeline.",
-        "{me}Anything new from the people I keep up with?",
-        minimal=["{me}What did I miss?"],
-    )
-    posts = s.call("get_feed", user_id=uid, limit=5)["posts"]
-    if not posts:
-        raise Skip("an empty feed")
-    top = posts[0]
-    remember_post(s, top)
-    remember_other(s, {"user_id": top["author_id"], "handle": top["handle"]}, found=True)
-    if not s.room(1, 1) or s.rng.random() < 0.3:
-        return
-    liked = s.rows("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?", uid, top["post_id"])
-    if liked or s.rng.random() < 0.4:
-        text = comment_text(s)
-        s.say("Answer the newest one with: {t}", 'Reply "{t}" under the first one.', t=text)
-        s.call("add_comment", user_id=uid, post_id=top["post_id"], content=text)
-        return
-    s.say("Like the newest one.", "Heart the top one for me.", "Give the most recent one a like.")
-    s.call("like_post", user_id=uid, post_id=top["post_id"])
-    s.memory["liked"] = top["post_id"]
-
-
-@social_media.intent(covers=("search_users", "list_posts", "get_post"), follows=True)
-def reactions_to_mine(s: Scene) -> None:
-    """A user checks how one of their own posts is doing: its likes and who commented."""
-    u = me(s, "user_id IN (SELECT author_id FROM posts)")
-    p = s.pick(POSTS + " WHERE p.author_id = ?", u["user_id"])
-    s.asked("get_post", post_id=p["post_id"])
-    latest = s.rng.random() < 0.4
-    what = own_post_ref(s, u, p, latest)
-    uid = ask(
-        s,
-        u,
-        "{me}How is {what} doing? Likes, comments?",
-        "{me}Who reacted to {what}?",
-        "{me}Did anyone comment on {what}?",
-        minimal=["{me}Any love for {what}?"],
-        what=what,
-    )
-    found = find_own_post(s, p, uid, latest)
-    remember_post(s, found)
-    s.call("get_post", post_id=found["post_id"], viewer_id=uid)
-
-
-# People --------------------------------------------------------------------------------------------
-
-
-def followable(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) -> dict[str, Any]:
-    return s.pick(
-        USERS
-        + " WHERE user_id != ? AND user_id NOT IN (SELECT followee_id FROM follows WHERE follower_id = ?) AND "
-        + no_block("user_id", "?")
-        + f" AND ({where})",
-        u["user_id"],
-        u["user_id"],
-        u["user_id"],
-        u["user_id"],
-        *params,
-    )
-
-
-@social_media.intent(covers=("search_users", "follow_user", "get_feed"), weight=1.5, follows=True)
-def follow(s: Scene) -> None:
-    """A user starts following someone (named, or the author of the post the dialogue is about), and maybe looks at
-    their timeline."""
-    u = me(s)
-    post = s.memory.get("post")
-    other = s.memory.get("other")
-    if other and other["user_id"] != u["user_id"] and s.rng.random() < 0.7:
-        if s.memory.get("dropped") == other["user_id"]:
-            raise Skip("the dialogue just cut them off")
-        o = followable(s, u, "user_id = ?", other["user_id"])
-        s.say(
-            "Follow them too.",
-            "I want to see more from {h}: follow them.",
-            "Add {h} to the people I keep up with.",
-            h=handle(o),
-        )
-        uid = find_me(s, u)
-        oid = find_user(s, o)
-    else:
-        if post:
-            raise Skip("the dialogue is about a post")
-        o = followable(s, u)
-        who = someone(s, o)
-        uid = ask(
-            s,
-            u,
-            "{me}I want to see what {who} shares from now on.",
-            "{me}Add {who} to the people I keep up with.",
-            "{me}Subscribe me to {who}.",
-            minimal=["{me}I want {who} in my timeline."],
-            who=who,
-        )
-        oid = find_user(s, o, who)
-    s.call("follow_user", user_id=uid, target_user_id=oid)
-    remember_other(s, o, found=True)
-    if s.room(1, 1) and s.rng.random() < 0.4:
-        s.say(
-            "What's in my timeline now?",
-            "Show me my home timeline.",
-            "What are the latest things people I keep up with posted?",
-        )
-        s.call("get_feed", user_id=uid, limit=10)
-
-
-@social_media.intent(covers=("search_users", "list_connections", "follow_user"), follows=True)
-def follow_back(s: Scene) -> None:
-    """A user follows back the most recent of their followers they do not follow yet."""
-    u = me(s, "user_id IN (SELECT followee_id FROM follows)")
-    s.asked("list_connections", user_id=u["user_id"], kind="followers")
-    uid = ask(
-        s,
-        u,
-        "{me}Who started following me lately? Follow back the newest one I'm not following yet.",
-        "{me}Follow back my most recent new follower if I don't follow them already.",
-        "{me}Check my followers and follow back the latest one I haven't followed.",
-        minimal=["{me}Return the follow for my newest follower."],
-    )
-    fans = s.call("list_connections", user_id=uid, kind="followers", limit=20)["users"]
-    mine = {r["followee_id"] for r in s.rows("SELECT followee_id FROM follows WHERE follower_id = ?", uid)}
-    fresh = [f for f in fans if f["user_id"] not in mine]
-    if not fresh:
-        raise Skip("follows everyone back")
-    if len(fresh) > 1 and fresh[0]["since"] == fresh[1]["since"]:
-        raise Skip("a tie for the newest")
-    s.call("follow_user", user_id=uid, target_user_id=fresh[0]["user_id"])
-    remember_other(s, fresh[0], found=True)
-
-
-@social_media.intent(covers=("search_users", "follow_user"), follows=True)
-def locals_to_follow(s: Scene) -> None:
-    """A user looks for people in their city (verified ones, maybe) and follows one they pick by name."""
-    u = me(s)
-    verified = s.rng.random() < 0.3
-    where = "city = ?" + (" AND verified = 1" if verified else "")
-    hits = s.rows(USERS + f" WHERE {where} ORDER BY user_id LIMIT 20", u["city"])
-    o = followable(s, u, "city = ?" + (" AND verified = 1" if verified else ""), u["city"])
-    if o["user_id"] not in [h["user_id"] for h in hits]:
-        raise Skip("not on the first page")
-    kind = "verified people" if verified else "people"
-    uid = ask(
-        s,
-        u,
-        "{me}Who are the {kind} here from {city}? Follow {h} among them.",
-        "{me}Find {kind} in {city}; I want to follow {h}.",
-        "{me}Show me {kind} based in {city} and follow {h}.",
-        minimal=["{me}Follow {h} from the {city} crowd."],
-        kind=kind,
-        city=u["city"],
-        h=handle(o),
-    )
-    args: dict[str, Any] = {"city": u["city"], "verified": True} if verified else {"city": u["city"]}
-    hit = s.find("search_users", "users", "user_id", o["user_id"], missing="not listed", **args)
-    s.call("follow_user", user_id=uid, target_user_id=hit["user_id"])
-    remember_other(s, hit, found=True)
-
-
-@social_media.intent(
-    covers=("search_users", "list_connections", "unfollow_user", "block_user"), weight=1.5, follows=True
-)
-def cut_off(s: Scene) -> None:
-    """A user drops someone they keep up with (found in their following list or by a search), and maybe shuts
-    them out entirely."""
-    u = me(s, "user_id IN (SELECT follower_id FROM follows)")
-    other = s.memory.get("other")
-    where = "user_id = ?" if other else "1=1"
-    o = s.pick(
-        USERS + f" WHERE user_id IN (SELECT followee_id FROM follows WHERE follower_id = ?) AND ({where})",
-        u["user_id"],
-        *([other["user_id"]] if other else []),
-    )
-    if other:
-        s.say(
-            "Actually, stop following {h}.",
-            "On second thought, unfollow them.",
-            "I've changed my mind about {h}, drop them from my list.",
-            h=handle(o),
-        )
-        uid = find_me(s, u)
-        oid = find_user(s, o)
-    else:
-        by_list = s.rng.random() < 0.6
-        uid = ask(
-            s,
-            u,
-            "{me}I'm done with {who}'s posts, stop showing them to me.",
-            "{me}I don't want to keep up with {who} anymore.",
-            "{me}Take {who} off the list of people I keep up with.",
-            minimal=["{me}Enough of {who}."],
-            who=handle(o),
-        )
-        if by_list:
-            oid = find_connection(s, o, uid, "following")
-        else:
-            oid = find_user(s, o)
-    s.call("unfollow_user", user_id=uid, target_user_id=oid)
-    s.memory["dropped"] = oid
-    if s.room(1, 1) and s.rng.random() < 0.5:
-        s.say(
-            "Actually, make sure they can't reach me or see my stuff at all.",
-            "And shut them out completely, I don't want them seeing my posts.",
-            "Go further: cut all contact with them.",
-        )
-        s.call("block_user", user_id=uid, target_user_id=oid)
-        s.memory["blocked"] = s.memory["dropped"] = oid
-
-
-@social_media.intent(covers=("search_users", "list_connections", "block_user"), follows=True)
-def shut_out(s: Scene) -> None:
-    """A user blocks someone who bothers them: a follower of theirs, or someone they name."""
-    u = me(s, "user_id IN (SELECT followee_id FROM follows)")
-    from_followers = s.rng.random() < 0.5
-    if from_followers:
-        o = s.pick(USERS + " WHERE user_id IN (SELECT follower_id FROM follows WHERE followee_id = ?)", u["user_id"])
-    else:
-        o = s.pick(
-            USERS + " WHERE user_id != ? AND user_id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)",
-            u["user_id"],
-            u["user_id"],
-        )
-    uid = ask(
-        s,
-        u,
-        "{me}{h} keeps bothering me{where}. Block them.",
-        "{me}I want {h}{where} gone: they shouldn't see or reach me.",
-        "{me}Please shut {h}{where} out of my account.",
-        minimal=["{me}Block {h}{where}."],
-        h=handle(o),
-        where=" (they follow me)" if from_followers else "",
-    )
-    if from_followers:
-        oid = find_connection(s, o, uid, "followers")
-    else:
-        oid = find_user(s, o)
-    s.call("block_user", user_id=uid, target_user_id=oid)
-    s.memory["blocked"] = s.memory["dropped"] = oid
-
-
-@social_media.intent(covers=("search_users", "list_connections", "block_user"))
-def make_peace(s: Scene) -> None:
-    """A user lifts a block they set on someone (found in their blocked list)."""
-    u = me(s, "user_id IN (SELECT blocker_id FROM blocks)")
-    o = s.pick(USERS + " WHERE user_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)", u["user_id"])
-    if s.memory.get("blocked") == o["user_id"]:
-        raise Skip("the block of this dialogue has its own undo")
-    uid = ask(
-        s,
-        u,
-        "{me}I blocked {h} a while ago; lift that.",
-        "{me}Unblock {h}, we've made up.",
-        "{me}Let {h} see my posts again: take the block off.",
-        minimal=["{me}I'm fine with {h} again."],
-        h=handle(o),
-    )
-    hit = s.find(
-        "list_connections", "users", "user_id", o["user_id"], missing="not listed", user_id=uid, kind="blocked"
-    )
-    s.call("block_user", user_id=uid, target_user_id=hit["user_id"], unblock=True)
-    remember_other(s, hit, found=True)
-
-
-@social_media.intent(covers=("search_users", "get_user", "list_connections"), follows=True)
-def size_up(s: Scene) -> None:
-    """Someone looks up a person's profile (or the author of the post the dialogue is about), then who follows
-    them or whom they follow."""
-    other = s.memory.get("other")
-    if other:
-        o = user(s, other["user_id"])
-        s.asked("get_user", user_id=o["user_id"])
-        s.say(
-            "Who is {h} anyway? Where are they based?",
-            "Tell me a bit about {h}.",
-            "What's {h}'s profile like?",
-            h=handle(o),
-        )
-        oid = find_user(s, o)
-    else:
-        o = s.pick(USERS + " WHERE user_id IN (SELECT followee_id FROM follows)")
-        who = someone(s, o)
-        s.say(
-            "Tell me about {who}: where are they, how many people follow them?",
-            "What's {who}'s profile like?",
-            "Look up {who} for me: bio, city, audience.",
-            minimal=["Who is {who}?"],
-            who=who,
-        )
-        oid = find_user(s, o, who)
-    s.call("get_user", user_id=oid)
-    if not s.room(1, 1) or (other and s.rng.random() < 0.5):
-        return
-    kind = s.rng.choice(("followers", "following"))
-    if kind == "followers":
-        s.say("Who are their followers?", "Show me who keeps up with them.", "List the people following them.")
-    else:
-        s.say("And who do they follow?", "Whose posts do they keep up with?", "Which accounts do they follow?")
-    s.call("list_connections", user_id=oid, kind=kind)
-
-
-@social_media.intent(covers=("get_distinct_values", "list_posts"))
-def trending(s: Scene) -> None:
-    """Someone asks which hashtags people use most, then reads the latest posts under one."""
-    s.say(
-        "What hashtags are people using the most?",
-        "Which tags are popular here?",
-        "Give me the hashtags in use, most common first.",
-        minimal=["Popular tags?"],
-    )
-    tags = s.call("get_distinct_values", field="hashtag")["values"]
-    if not tags:
-        raise Skip("no tags")
-    ranked = sorted(tags.items(), key=lambda kv: -kv[1])
-    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
-        raise Skip("a tie for the most used tag")
-    top = ranked[0][0]
-    if s.rng.random() < 0.5:
-        s.say(
-            "Show me the newest posts under the most common one.",
-            "What are people saying under the top one?",
-            "Latest posts with the most used tag, please.",
-        )
-        posts = s.call("list_posts", hashtag=str(top), limit=10)["posts"]
-    else:
-        since = (s.now - timedelta(days=7)).date().isoformat()
-        s.say(
-            "What went up under the top one this past week?",
-            "Any posts with the most used tag in the last seven days?",
-            "Show me this week's posts under the most common one.",
-        )
-        posts = s.call("list_posts", hashtag=str(top), since=since)["posts"]
-    if posts:
-        remember_post(s, posts[0])
-
-
-@social_media.intent(covers=("search_users", "list_posts", "like_post"), follows=True)
-def browse_tag(s: Scene) -> None:
-    """A user reads the newest posts under a hashtag they care about (since a date they name) and likes the
-    newest one they have not liked yet."""
-    u = me(s)
-    tag = s.pick("SELECT tag FROM post_hashtags GROUP BY tag HAVING COUNT(*) >= 3 AND tag NOT IN ('tbt', 'life')")[
-        "tag"
-    ]
-    since = s.rng.random() < 0.4
-    start_day = date.fromordinal(s.now.date().toordinal() - s.rng.choice((7, 14, 30)))
-    uid = ask(
-        s,
-        u,
-        "{me}What's new under #{tag}{when}? Like the newest one for me.",
-        "{me}Show me #{tag} posts{when} and heart the most recent.",
-        "{me}I follow #{tag}: anything{when}? Give the latest a like.",
-        minimal=["{me}Like the newest #{tag} post{when}."],
-        tag=tag,
-        when=f" since {start_day.strftime('%B')} {start_day.day}" if since else "",
-    )
-    args: dict[str, Any] = {"hashtag": tag, "viewer_id": uid, "limit": 10}
-    if since:
-        args["since"] = start_day.isoformat()
-    posts = s.call("list_posts", **args)["posts"]
-    if not posts:
-        raise Skip("nothing under the tag")
-    top = posts[0]
-    if top["author_id"] == uid or s.rows("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?", uid, top["post_id"]):
-        raise Skip("the newest is theirs or liked already")
-    s.call("like_post", user_id=uid, post_id=top["post_id"])
-    s.memory["liked"] = top["post_id"]
-    remember_post(s, top)
-    remember_other(s, {"user_id": top["author_id"], "handle": top["handle"]}, found=True)

@@ -32,6 +32,9 @@ def share(s: Scene) -> None:
         "{me}Put this up on my profile[: {body}].",
         "{me}Share this for me[: {body}].",
         "{me}Publish a new update[: {body}].",
+        "{me}{Can you|Could you} post this {for me|on my account}[: {body}]?",
+        "{me}I want to {tell everyone|let my followers know} something[: {body}].",
+        "{me}New post, please[: {body}].",
         minimal=["{me}I have something to share[: {body}]."],
         body=body,
     )
@@ -43,16 +46,18 @@ def share(s: Scene) -> None:
     if s.rng.random() < 0.5:
         s.say(
             "Hmm, I posted that too soon. Take it down.",
-            "On second thought, remove it.",
+            "On second thought, {remove|delete} it.",
             "Actually, I regret that one, pull it.",
+            "{Ugh|Hmm}, that {wasn't a good idea|came out wrong}; {delete|remove} it {now|right away}.",
         )
         s.call("delete_post", user_id=uid, post_id=out["post_id"])
         s.memory.pop("post", None)
     else:
         s.say(
             "Did the hashtags get picked up? Show me the post.",
-            "Let me see how it looks now.",
-            "Pull it up so I can check it.",
+            "Let me see how it looks {now|on my profile}.",
+            "{Pull|Bring} it up so I can check it.",
+            "{Did it go up|Is it live} {alright|okay}? {Show me|Let me see} it.",
         )
         s.call("get_post", post_id=out["post_id"], viewer_id=uid)
 

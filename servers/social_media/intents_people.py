@@ -1,0 +1,350 @@
+"""People on the social network: following (back, locals), cutting people off and blocking them, making peace,
+sizing someone up; and looking around hashtags.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from hub.kit.intent import Scene, Skip
+from servers.social_media.intents import (
+    THEIR_CIRCLE,
+    USERS,
+    about_other,
+    ask,
+    find_connection,
+    find_user,
+    handle,
+    me,
+    no_block,
+    remember_other,
+    remember_post,
+    someone,
+    user,
+)
+from servers.social_media.tools import social_media
+
+
+def followable(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) -> dict[str, Any]:
+    return s.pick(
+        USERS
+        + " WHERE user_id != ? AND user_id NOT IN (SELECT followee_id FROM follows WHERE follower_id = ?) AND "
+        + no_block("user_id", "?")
+        + f" AND ({where})",
+        u["user_id"],
+        u["user_id"],
+        u["user_id"],
+        u["user_id"],
+        *params,
+    )
+
+
+@social_media.intent(covers=("search_users", "follow_user", "get_feed"), weight=1.5, follows=True)
+def follow(s: Scene) -> None:
+    """A user starts following someone (named, or the author of the post the dialogue is about), and maybe looks at
+    their timeline."""
+    u = me(s)
+    post = s.memory.get("post")
+    other = s.memory.get("other")
+    if other and other["user_id"] != u["user_id"] and s.rng.random() < 0.7:
+        if s.memory.get("dropped") == other["user_id"]:
+            raise Skip("the dialogue just cut them off")
+        o = followable(s, u, "user_id = ?", other["user_id"])
+        uid, oid = about_other(
+            s,
+            u,
+            o,
+            "Follow them too.",
+            "I want to see more from {h}: follow them.",
+            "Add {h} to the people I {keep up with|follow}.",
+            "{While we're at it|Oh, and}, {I'd like to|let me} follow {h} {too|as well}.",
+        )
+    else:
+        if post:
+            raise Skip("the dialogue is about a post")
+        o = followable(s, u)
+        who = someone(s, o)
+        uid = ask(
+            s,
+            u,
+            "{me}I want to see what {who} shares from now on.",
+            "{me}Add {who} to the people I keep up with.",
+            "{me}Subscribe me to {who}.",
+            "{me}{Can you|Could you} follow {who} {for me|on my account}?",
+            minimal=["{me}I want {who} in my timeline."],
+            who=who,
+        )
+        oid = find_user(s, o, who)
+    s.call("follow_user", user_id=uid, target_user_id=oid)
+    remember_other(s, o, found=True)
+    if s.room(1, 1) and s.rng.random() < 0.4:
+        s.say(
+            "What's in my timeline {now|at the moment}?",
+            "Show me my home timeline.",
+            "What are the latest things people I keep up with posted?",
+            "{Now|So} what does my feed look like{ with them in it|}?",
+        )
+        s.call("get_feed", user_id=uid, limit=10)
+
+
+@social_media.intent(covers=("search_users", "list_connections", "follow_user"), follows=True)
+def follow_back(s: Scene) -> None:
+    """A user follows back the most recent of their followers they do not follow yet."""
+    u = me(s, "user_id IN (SELECT followee_id FROM follows)")
+    s.asked("list_connections", user_id=u["user_id"], kind="followers")
+    uid = ask(
+        s,
+        u,
+        "{me}Who started following me lately? Follow back the newest one I'm not following yet.",
+        "{me}Follow back my most recent new follower if I don't follow them already.",
+        "{me}Check my followers and follow back the latest one I haven't followed.",
+        minimal=["{me}Return the follow for my newest follower."],
+    )
+    fans = s.call("list_connections", user_id=uid, kind="followers", limit=20)["users"]
+    mine = {r["followee_id"] for r in s.rows("SELECT followee_id FROM follows WHERE follower_id = ?", uid)}
+    fresh = [f for f in fans if f["user_id"] not in mine]
+    if not fresh:
+        raise Skip("follows everyone back")
+    if len(fresh) > 1 and fresh[0]["since"] == fresh[1]["since"]:
+        raise Skip("a tie for the newest")
+    s.call("follow_user", user_id=uid, target_user_id=fresh[0]["user_id"])
+    remember_other(s, fresh[0], found=True)
+
+
+@social_media.intent(covers=("search_users", "follow_user"), follows=True)
+def locals_to_follow(s: Scene) -> None:
+    """A user looks for people in their city (verified ones, maybe) and follows one they pick by name."""
+    u = me(s)
+    verified = s.rng.random() < 0.3
+    where = "city = ?" + (" AND verified = 1" if verified else "")
+    hits = s.rows(USERS + f" WHERE {where} ORDER BY user_id LIMIT 20", u["city"])
+    o = followable(s, u, "city = ?" + (" AND verified = 1" if verified else ""), u["city"])
+    if o["user_id"] not in [h["user_id"] for h in hits]:
+        raise Skip("not on the first page")
+    kind = "verified people" if verified else "people"
+    uid = ask(
+        s,
+        u,
+        "{me}Who are the {kind} here from {city}? Follow {h} among them.",
+        "{me}Find {kind} in {city}; I want to follow {h}.",
+        "{me}Show me {kind} based in {city} and follow {h}.",
+        minimal=["{me}Follow {h} from the {city} crowd."],
+        kind=kind,
+        city=u["city"],
+        h=handle(o),
+    )
+    args: dict[str, Any] = {"city": u["city"], "verified": True} if verified else {"city": u["city"]}
+    hit = s.find("search_users", "users", "user_id", o["user_id"], missing="not listed", **args)
+    s.call("follow_user", user_id=uid, target_user_id=hit["user_id"])
+    remember_other(s, hit, found=True)
+
+
+@social_media.intent(
+    covers=("search_users", "list_connections", "unfollow_user", "block_user"), weight=1.5, follows=True
+)
+def cut_off(s: Scene) -> None:
+    """A user drops someone they keep up with (found in their following list or by a search), and maybe shuts
+    them out entirely."""
+    u = me(s, "user_id IN (SELECT follower_id FROM follows)")
+    other = s.memory.get("other")
+    where = "user_id = ?" if other else "1=1"
+    o = s.pick(
+        USERS + f" WHERE user_id IN (SELECT followee_id FROM follows WHERE follower_id = ?) AND ({where})",
+        u["user_id"],
+        *([other["user_id"]] if other else []),
+    )
+    if other:
+        uid, oid = about_other(
+            s,
+            u,
+            o,
+            "Actually, stop following {h}.",
+            "On second thought, unfollow them.",
+            "I've changed my mind about {h}, drop them from my list.",
+            "{Hmm|Wait}, I'd rather not follow {h} {after all|anymore}.",
+        )
+    else:
+        by_list = s.rng.random() < 0.6
+        uid = ask(
+            s,
+            u,
+            "{me}I'm done with {who}'s posts, stop showing them to me.",
+            "{me}I don't want to keep up with {who} anymore.",
+            "{me}Take {who} off the list of people I keep up with.",
+            minimal=["{me}Enough of {who}."],
+            who=handle(o),
+        )
+        if by_list:
+            oid = find_connection(s, o, uid, "following")
+        else:
+            oid = find_user(s, o)
+    s.call("unfollow_user", user_id=uid, target_user_id=oid)
+    s.memory["dropped"] = oid
+    if s.room(1, 1) and s.rng.random() < 0.5:
+        s.say(
+            "Actually, make sure they can't reach me or see my stuff at all.",
+            "And shut them out completely, I don't want them seeing my posts.",
+            "Go further: cut all contact with them.",
+            "{In fact|Honestly}, block them{ too|, please}.",
+        )
+        s.call("block_user", user_id=uid, target_user_id=oid)
+        s.memory["blocked"] = s.memory["dropped"] = oid
+
+
+@social_media.intent(covers=("search_users", "list_connections", "block_user"), follows=True)
+def shut_out(s: Scene) -> None:
+    """A user blocks someone who bothers them: a follower of theirs, or someone they name."""
+    u = me(s, "user_id IN (SELECT followee_id FROM follows)")
+    from_followers = s.rng.random() < 0.5
+    if from_followers:
+        o = s.pick(USERS + " WHERE user_id IN (SELECT follower_id FROM follows WHERE followee_id = ?)", u["user_id"])
+    else:
+        o = s.pick(
+            USERS + " WHERE user_id != ? AND user_id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)",
+            u["user_id"],
+            u["user_id"],
+        )
+    uid = ask(
+        s,
+        u,
+        "{me}{h} keeps bothering me{where}. Block them.",
+        "{me}I want {h}{where} gone: they shouldn't see or reach me.",
+        "{me}Please shut {h}{where} out of my account.",
+        minimal=["{me}Block {h}{where}."],
+        h=handle(o),
+        where=" (they follow me)" if from_followers else "",
+    )
+    if from_followers:
+        oid = find_connection(s, o, uid, "followers")
+    else:
+        oid = find_user(s, o)
+    s.call("block_user", user_id=uid, target_user_id=oid)
+    s.memory["blocked"] = s.memory["dropped"] = oid
+
+
+@social_media.intent(covers=("search_users", "list_connections", "block_user"))
+def make_peace(s: Scene) -> None:
+    """A user lifts a block they set on someone (found in their blocked list)."""
+    u = me(s, "user_id IN (SELECT blocker_id FROM blocks)")
+    o = s.pick(USERS + " WHERE user_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)", u["user_id"])
+    if s.memory.get("blocked") == o["user_id"]:
+        raise Skip("the block of this dialogue has its own undo")
+    uid = ask(
+        s,
+        u,
+        "{me}I blocked {h} a while ago; lift that.",
+        "{me}Unblock {h}, we've made up.",
+        "{me}Let {h} see my posts again: take the block off.",
+        minimal=["{me}I'm fine with {h} again."],
+        h=handle(o),
+    )
+    hit = s.find(
+        "list_connections", "users", "user_id", o["user_id"], missing="not listed", user_id=uid, kind="blocked"
+    )
+    s.call("block_user", user_id=uid, target_user_id=hit["user_id"], unblock=True)
+    remember_other(s, hit, found=True)
+
+
+@social_media.intent(covers=("search_users", "get_user", "list_connections"), follows=True)
+def size_up(s: Scene) -> None:
+    """Someone looks up a person's profile (or the author of the post the dialogue is about), then who follows
+    them or whom they follow."""
+    other = s.memory.get("other")
+    if other:
+        o = user(s, other["user_id"])
+        s.asked("get_user", user_id=o["user_id"])
+        s.say(
+            "Who is {h} anyway? Where are they based?",
+            "Tell me a bit about {h}.",
+            "What's {h}'s profile like?",
+            h=handle(o),
+        )
+        oid = find_user(s, o)
+    else:
+        o = s.pick(USERS + " WHERE user_id IN (SELECT followee_id FROM follows)")
+        who = someone(s, o)
+        s.say(
+            "Tell me about {who}: where are they, how many people follow them?",
+            "What's {who}'s profile like?",
+            "Look up {who} for me: bio, city, audience.",
+            minimal=["Who is {who}?"],
+            who=who,
+        )
+        oid = find_user(s, o, who)
+    s.call("get_user", user_id=oid)
+    if not s.room(1, 1) or (other and s.rng.random() < 0.5):
+        return
+    kind = s.rng.choice(("followers", "following"))
+    s.say(*THEIR_CIRCLE[kind], h=handle(o))
+    s.call("list_connections", user_id=oid, kind=kind)
+
+
+@social_media.intent(covers=("get_distinct_values", "list_posts"))
+def trending(s: Scene) -> None:
+    """Someone asks which hashtags people use most, then reads the latest posts under one."""
+    s.say(
+        "What hashtags are people using the most?",
+        "Which tags are popular here?",
+        "Give me the hashtags in use, most common first.",
+        minimal=["Popular tags?"],
+    )
+    tags = s.call("get_distinct_values", field="hashtag")["values"]
+    if not tags:
+        raise Skip("no tags")
+    ranked = sorted(tags.items(), key=lambda kv: -kv[1])
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        raise Skip("a tie for the most used tag")
+    top = ranked[0][0]
+    if s.rng.random() < 0.5:
+        s.say(
+            "Show me the newest posts under the most common one.",
+            "What are people saying under the top one?",
+            "Latest posts with the most used tag, please.",
+        )
+        posts = s.call("list_posts", hashtag=str(top), limit=10)["posts"]
+    else:
+        since = (s.now - timedelta(days=7)).date().isoformat()
+        s.say(
+            "What went up under the top one this past week?",
+            "Any posts with the most used tag in the last seven days?",
+            "Show me this week's posts under the most common one.",
+        )
+        posts = s.call("list_posts", hashtag=str(top), since=since)["posts"]
+    if posts:
+        remember_post(s, posts[0])
+
+
+@social_media.intent(covers=("search_users", "list_posts", "like_post"), follows=True)
+def browse_tag(s: Scene) -> None:
+    """A user reads the newest posts under a hashtag they care about (since a date they name) and likes the
+    newest one they have not liked yet."""
+    u = me(s)
+    tag = s.pick("SELECT tag FROM post_hashtags GROUP BY tag HAVING COUNT(*) >= 3 AND tag NOT IN ('tbt', 'life')")[
+        "tag"
+    ]
+    since = s.rng.random() < 0.4
+    start_day = date.fromordinal(s.now.date().toordinal() - s.rng.choice((7, 14, 30)))
+    uid = ask(
+        s,
+        u,
+        "{me}What's new under #{tag}{when}? Like the newest one for me.",
+        "{me}Show me #{tag} posts{when} and heart the most recent.",
+        "{me}I follow #{tag}: anything{when}? Give the latest a like.",
+        minimal=["{me}Like the newest #{tag} post{when}."],
+        tag=tag,
+        when=f" since {start_day.strftime('%B')} {start_day.day}" if since else "",
+    )
+    args: dict[str, Any] = {"hashtag": tag, "viewer_id": uid, "limit": 10}
+    if since:
+        args["since"] = start_day.isoformat()
+    posts = s.call("list_posts", **args)["posts"]
+    if not posts:
+        raise Skip("nothing under the tag")
+    top = posts[0]
+    if top["author_id"] == uid or s.rows("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?", uid, top["post_id"]):
+        raise Skip("the newest is theirs or liked already")
+    s.call("like_post", user_id=uid, post_id=top["post_id"])
+    s.memory["liked"] = top["post_id"]
+    remember_post(s, top)
+    remember_other(s, {"user_id": top["author_id"], "handle": top["handle"]}, found=True)
