@@ -46,13 +46,12 @@ def store_ref(s: Scene, store_id: str, name: str) -> str:
     return s.refer(store_id, Ref("the {name} store", "SELECT store_id FROM stores WHERE name = ?", name), name=name)
 
 
-def find_product(s: Scene, p: dict[str, Any]) -> str:
+def find_product(s: Scene, p: dict[str, Any], **args: Any) -> str:
+    """The item's SKU, searched by its name (and ``args``) unless it is the dialogue's item; it becomes that."""
     known = s.memory.get("product")
     if known and known["sku"] == p["sku"]:
         return str(known["sku"])
-    hit = s.find(
-        "search_products", "products", "sku", p["sku"], missing="the product is not found by its name", query=p["name"]
-    )
+    hit = s.find("search_products", "products", "sku", p["sku"], missing="not found", query=p["name"], **args)
     s.memory["product"] = hit
     return str(hit["sku"])
 
@@ -92,6 +91,10 @@ def role(s: Scene, who: str) -> None:
     if known is not None and known != who:
         raise Skip(f"the dialogue is with {known}, not {who}")
     s.memory["role"] = who
+
+
+def staff(s: Scene) -> None:
+    role(s, "staff")
 
 
 def listed_store(s: Scene, store_id: str, **args: Any) -> dict[str, Any]:
