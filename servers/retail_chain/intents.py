@@ -119,8 +119,8 @@ def stock_in_my_city(s: Scene, row: dict[str, Any], what: str, minimal: str) -> 
     """The shopper asks which stores of their city (``row["city"]``) have the item now: its SKU and the listing."""
     s.say(
         "Do any of your {city} stores have {what} right now?",
-        "I'm in {city}. Where can I get {what} today?",
-        "Is {what} in stock anywhere in {city}?",
+        "I'm in {city}. Where can I {get|buy} {what} today?",
+        "Is {what} in stock anywhere in {city}{|, by any chance}?",
         minimal=[minimal],
         city=row["city"],
         what=what,
@@ -147,9 +147,9 @@ def hold_for_pickup(s: Scene) -> None:
     if s.rng.random() < 0.5:
         sku, stock = stock_in_my_city(s, row, what, "I need {what} in {city}; can someone hold one for me?")
         s.say(
-            "Great, please put {many} aside at the {store} one[ under {name}].",
+            "{Great|Perfect}, please put {many} aside at the {store} one[ under {name}].",
             "Hold {many} for me at {store}[, the name is {name}].",
-            "Can you keep {many} at {store} for pickup[ for {name}]?",
+            "Can you keep {many} at {store} for {pickup|me to collect}[ for {name}]?",
             many=many,
             store=row["store"],
             name=name,
@@ -158,7 +158,7 @@ def hold_for_pickup(s: Scene) -> None:
         s.say(
             "Could you hold {what}{many} for me at your {store} store in {city}[? The name is {name}]?",
             "I'd like to pick up {what}{many} at {store} in {city}[, under {name}]. Please set it aside.",
-            "Please reserve {what}{many} at the {city} {store} store[ for {name}].",
+            "Please {reserve|hold} {what}{many} at the {city} {store} store[ for {name}].",
             minimal=["I want to collect {what} at {store} in {city}[; I'm {name}]."],
             what=what,
             many="" if qty == 1 else f" ({qty} of them)",
@@ -188,21 +188,19 @@ def release_hold(s: Scene) -> None:
         "JOIN products p USING (sku) WHERE r.status = 'active'"
     )
     if (
-        len(
-            s.rows(
-                "SELECT 1 FROM reservations WHERE store_id = ? AND status = 'active' AND customer_name = ?",
-                r["store_id"],
-                r["customer_name"],
-            )
+        s.value(
+            "SELECT COUNT(*) FROM reservations WHERE store_id = ? AND status = 'active' AND customer_name = ?",
+            r["store_id"],
+            r["customer_name"],
         )
         != 1
     ):
         raise Skip("the customer holds two things there")
     where = store_ref(s, r["store_id"], r["store"])
     s.say(
-        "I work at {where}. {who} just called, they won't pick up their {item}. Free it up.",
-        "{who} is not coming for the {item} we're holding at {where}; please release it.",
-        "Cancel {who}'s pickup at {where}, they changed their mind about the {item}.",
+        "I work at {where}. {who} just called, they won't pick up their {item}. {Free it up|Release it}.",
+        "{who} is not coming for the {item} we're holding at {where}; please {release|cancel} it.",
+        "{Cancel|Call off} {who}'s pickup at {where}, they {changed their mind about|don't want} the {item}.",
         minimal=["{who} won't collect their order at {where}."],
         where=where,
         who=r["customer_name"],
@@ -234,9 +232,9 @@ def rebalance(s: Scene) -> None:
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
     s.say(
-        "We're nearly out of {what} at {where}. Send us some[ ({qty} units)] from whichever location has the most.",
-        "I manage {where}: pull[ {qty} units of] {what} over from the place with the biggest pile.",
-        "{Where} is short on {what}. Get some moved to us[, {qty} units,] from wherever has the most on hand.",
+        "We're {nearly|almost} out of {what} at {where}. Send us some[ ({qty} units)] from whoever has the most.",
+        "I {manage|run} {where}: pull[ {qty} units of] {what} over from the place with the {biggest pile|most}.",
+        "{Where} is {short on|low on} {what}. Get some moved to us[, {qty} units,] from wherever has the most.",
         minimal=["{Where} needs more of {what}; move some over from the best-stocked location."],
         where=where,
         Where=where[:1].upper() + where[1:],
@@ -282,9 +280,9 @@ def receive_delivery(s: Scene) -> None:
         )
         what = product_ref(s, item)
         s.say(
-            "The truck from {sup} just dropped off {what} at {where}[, {n} units]. Book it in.",
-            "{Where} received {what} from {sup}[: {n} of them]. Please log the delivery.",
-            "{sup} delivered {what} to {where}[ ({n} units)], put it on the books.",
+            "The {truck|delivery} from {sup} just dropped off {what} at {where}[, {n} units]. {Book it in|Log it}.",
+            "{Where} received {what} from {sup}[: {n} of them]. Please {log|record} the delivery.",
+            "{sup} delivered {what} to {where}[ ({n} units)], {put it on the books|add it to our count}.",
             minimal=["A delivery of {what} came in at {where}[, {n} units]."],
             sup=supplier,
             what=what,
@@ -313,9 +311,9 @@ def receive_delivery(s: Scene) -> None:
         raise Skip("nothing low and active on the first page")
     item = s.rng.choice(low)
     s.say(
-        "The truck from {sup} just dropped off the {item}[, {n} units]. Book it in.",
-        "We received {item} from {sup}[: {n} of them]. Please log the delivery.",
-        "{sup} delivered the {item}[ ({n} units)], put it on our books.",
+        "The {truck|delivery} from {sup} just dropped off the {item}[, {n} units]. {Book it in|Log it, please}.",
+        "We {received|got} {item} from {sup}[: {n} of them]. Please {log|record} the delivery.",
+        "{sup} delivered the {item}[ ({n} units)], {put it on our books|add it to our count}.",
         sup=supplier,
         item=item["name"],
         n=n,
@@ -331,8 +329,8 @@ def browse_brands(s: Scene) -> None:
     p = s.pick("SELECT brand, category FROM products GROUP BY brand, category")
     s.say(
         "Which brands do we carry, and how many products each?",
-        "Give me the brand list with counts.",
-        "What brands are in our catalog?",
+        "{Give me|Can I see} the brand list with counts.",
+        "What brands are in our catalog{| these days}?",
         minimal=["Brands we sell?"],
     )
     brands = s.call("get_distinct_values", field="brand")
@@ -361,8 +359,8 @@ def closed_locations(s: Scene) -> None:
         args["state"] = st["state"]
     found = listed_store(s, st["store_id"], **args)
     s.say(
-        "Who manages {name} and how do I reach them?",
-        "What's the address and phone of {name}?",
+        "Who manages {name} and how do I {reach|contact} them?",
+        "What's the {address and phone|phone number and address} of {name}?",
         "Tell me more about {name}: manager, phone, what it still holds.",
         name=st["name"],
     )
@@ -382,14 +380,14 @@ def where_it_went(s: Scene) -> None:
     what = product_ref(s, p)
     if known:
         s.say(
-            "Has that item been moved around between our locations lately?",
-            "Where have we been shipping it internally?",
-            "Any recent transfers of it?",
+            "Has that item been moved around between our {locations|stores} {lately|recently}?",
+            "Where have we been {shipping|sending} it internally?",
+            "Any recent {transfers|internal moves} of it?",
         )
     else:
         s.say(
             "Where have we been shipping {what} between locations lately?",
-            "Show me the recent internal moves of {what}.",
+            "{Show me|Pull up} the recent internal moves of {what}.",
             "Has {what} been transferred around recently?",
             minimal=["Recent moves of {what}?"],
             what=what,
@@ -398,8 +396,8 @@ def where_it_went(s: Scene) -> None:
     s.call("list_transfers", sku=sku)
     if s.room(calls=1, turns=1):
         s.say(
-            "And where is most of it sitting now?",
-            "Which locations have the most of it today?",
-            "Where would I find it in stock now?",
+            "And where is most of it {sitting|kept} now?",
+            "Which locations have the most of it {today|at the moment}?",
+            "Where would I find it {in stock|on the shelf} now?",
         )
         s.call("check_stock", sku=sku, min_available=1, limit=5)

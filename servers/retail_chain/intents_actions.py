@@ -20,15 +20,15 @@ def call_off_hold(s: Scene) -> None:
         raise Skip("no active hold in the dialogue")
     if s.memory.get("role") == "shopper":
         s.say(
-            "Actually, never mind, I found it elsewhere. Let that hold go.",
+            "Actually, never mind, I found it elsewhere. {Let that hold go|You can release it}.",
             "Sorry, plans changed: release what you put aside for me.",
-            "Scratch that pickup, I won't make it.",
+            "{Scratch|Cancel} that pickup, I won't make it{| after all}.",
         )
     else:
         s.say(
-            "They just called to say they won't come; release it.",
-            "Free those units up again, the customer cancelled.",
-            "Drop that hold, it's not needed anymore.",
+            "They just called to say they won't {come|make it}; release it.",
+            "{Free those units up again|Put those back on the shelf}, the customer cancelled.",
+            "{Drop|Cancel} that hold, it's not needed anymore.",
         )
     s.call("cancel_reservation", reservation_id=hold)
 
@@ -49,8 +49,10 @@ def change_hold(s: Scene) -> None:
         raise Skip("not enough there")
     s.say(
         "Actually, make it {n} instead.",
-        "Can you change that to {n}?",
+        "Can you change that to {n}{| instead}?",
         "I need {n} after all, not {o}.",
+        "{Sorry|Oh wait}, I {miscounted|got that wrong}: I want {n}.",
+        "Could the hold be for {n} rather than {o}?",
         n=qty,
         o=r0["quantity"],
     )
@@ -75,8 +77,10 @@ def also_have_other(s: Scene) -> None:
     what = product_ref(s, other)
     s.say(
         "Do they also have {w} there?",
-        "And {w}: any at that store?",
+        "And {w}: any at that {store|location}?",
         "While you're looking, how many of {w} does that store have?",
+        "{Could you also|Can you} see whether they have {w}?",
+        "I'd {also|really} like {w} from the same place. Any there?",
         w=what,
     )
     s.call("check_stock", sku=find_product(s, other), store_id=st["store_id"])
@@ -105,8 +109,10 @@ def restock_listed(s: Scene) -> None:
     sup = s.rng.choice(SUPPLIERS)
     s.say(
         "{sup} just delivered {n} of the {i}; book that in.",
-        "We got {n} units of the {i} from {sup}, please log it.",
+        "We got {n} units of the {i} from {sup}, please {log|record} it.",
         "Record {n} of the {i} from {sup}.",
+        "{Good news|Finally}: {n} of the {i} arrived from {sup}. {Add|Put} them on the books.",
+        "The {i} came in, {n} units from {sup}. Can you {log that|enter that}?",
         sup=sup,
         n=qty,
         i=item["name"],
@@ -130,8 +136,10 @@ def send_to_sister(s: Scene) -> None:
         raise Skip("no single sister store, or too little")
     s.say(
         "Send {n} of {it} over to our other {c} store.",
-        "Move {n} of {it} to the other branch in {c}.",
-        "Our other {c} location could use {n} of {it}; ship them over.",
+        "Move {n} of {it} to the other {branch|location} in {c}.",
+        "Our other {c} location could use {n} of {it}; {ship|send} them over.",
+        "{Can we|Let's} help out the other {c} store with {n} of {it}?",
+        "The other branch in {c} is short. Give them {n} of {it} from here.",
         n=qty,
         it=it(s),
         c=st["city"],
@@ -151,8 +159,10 @@ def hold_for_caller(s: Scene) -> None:
     who = s.rng.choice(SHOPPERS)
     s.say(
         "{w} is on the phone and wants {one} held there.",
-        "Put {one} aside at that store for {w}, please.",
-        "A customer, {w}, will pick up {one} there tomorrow; hold it.",
+        "Put {one} aside at that {store|location} for {w}, please.",
+        "A customer, {w}, will pick up {one} there {tomorrow|later today}; hold it.",
+        "{Can you|Please} keep {one} there for {w}? They're coming {in the morning|after work}.",
+        "I've got {w} on the line. They want {one} put aside at that store.",
         w=who,
         one="one" if it(s) == "it" else f"one {p['name']}",
     )
@@ -175,6 +185,8 @@ def clear_a_hold(s: Scene) -> None:
         "Also, {w} called: they won't collect their {i} there. Release it.",
         "{w} cancelled their pickup of the {i} at that store; free it up.",
         "Let go of {w}'s hold on the {i} there.",
+        "{w} {doesn't need|no longer wants} the {i} we're holding there. Put it back on sale.",
+        "Can you {drop|cancel} the {i} hold for {w}? They changed their mind.",
         w=r["customer_name"],
         i=r["name"],
     )
@@ -211,6 +223,8 @@ def hold_one_there(s: Scene) -> None:
         "Great, please put {many} aside at {st} for {n}.",
         "Hold {many} for me at {st}; the name is {n}.",
         "Can you keep {many} at {st} for pickup? I'm {n}.",
+        "{Perfect|Good}, {st} works for me. Set {many} aside under {n}.",
+        "I'll {go to|swing by} {st}. Could you hold {many} there? Name's {n}.",
         many="one" if qty == 1 else "two",
         st=row["store_name"],
         n=s.persona.name,
@@ -234,8 +248,10 @@ def book_delivery_here(s: Scene) -> None:
     sup = s.rng.choice(SUPPLIERS)
     s.say(
         "Also, {sup} just dropped off {n} more of {it} there; book that in.",
-        "We got {n} of {it} from {sup} at that store this morning, please log it.",
+        "We got {n} of {it} from {sup} at that store this morning, please {log|record} it.",
         "Record a delivery of {n} of {it} from {sup} there.",
+        "{sup}'s {truck|van} brought {n} of {it} to that store. {Enter|Book} it, please.",
+        "That store {received|took in} {n} of {it} from {sup} today; can you add that?",
         sup=sup,
         it=it(s),
         n=qty,
@@ -255,6 +271,8 @@ def top_up_from_dc(s: Scene) -> None:
         "Send that store {n} more from whichever warehouse has the most.",
         "Top them up with {n} from a distribution center.",
         "Have the distribution center with the most ship {n} over there.",
+        "{Can we|Please} get {n} there from the best-stocked warehouse?",
+        "They need {n} more. {Pull|Take} them from the warehouse that has the biggest pile.",
         n=qty,
     )
     every = s.call("check_stock", sku=p["sku"], min_available=qty)["locations"]
@@ -289,7 +307,9 @@ def one_of_the_listed(s: Scene) -> None:
     s.say(
         "Tell me more about the {n} one: address and who runs it.",
         "Where exactly is {n}, and what's their number?",
-        "How do I reach {n}?",
+        "How do I {reach|contact} {n}?",
+        "{What about|And} {n}: who's the manager there, and where is it?",
+        "I'd like to call {n}. {What's the number|How do I get hold of them}?",
         n=row["name"],
     )
     s.call("get_store", store_id=row["store_id"])

@@ -44,8 +44,8 @@ def catalog_lookup(s: Scene) -> None:
     by_cat = s.rng.random() < 0.4
     s.say(
         "Do we carry {what}, and how many are available across the chain?",
-        "How many of {what} do we have chain-wide?",
-        "Is {what} still active, and how much is out there?",
+        "How many of {what} do we have {chain-wide|across all stores}?",
+        "Is {what} still {active|sold}, and how much is out there?",
         minimal=["{what}: do we have it?"],
         what=what,
     )
@@ -73,9 +73,9 @@ def store_shelf(s: Scene) -> None:
         )
     else:
         s.say(
-            "What {c} does {w} have in?",
+            "What {c} does {w} have {in|on the shelves}?",
             "How is {w} stocked on {c}?",
-            "Give me the {c} on hand at {w}.",
+            "{Give me|List} the {c} on hand at {w}.",
             minimal=["{w}: {c}?"],
             c=CATEGORY_WORDS[cat],
             w=where,
@@ -87,9 +87,9 @@ def store_shelf(s: Scene) -> None:
         item = s.choose(items, itemgetter("name"), none="nothing", alike="same name")
         s.memory["product"] = {"sku": item["sku"], "name": item["name"]}
         s.say(
-            "Where else do we have the {n}?",
+            "Where else do we have the {n}{| in stock}?",
             "Which other locations have the {n} to spare?",
-            "Who could send us some {n}?",
+            "Who could {send|spare} us some {n}?",
             n=item["name"],
         )
         s.call("check_stock", sku=item["sku"], min_available=1, limit=10)
@@ -108,7 +108,7 @@ def store_shipments(s: Scene) -> None:
     said = {"in": "received from", "out": "sent to", "both": "traded with"}[way]
     s.say(
         "What has {w} {d} our other locations lately?",
-        "Show me what {w} {d} other branches recently.",
+        "{Show me|Tell me} what {w} {d} other branches recently.",
         "Which shipments has {w} {d} other stores?",
         minimal=["{w}: recent shipments?"],
         w=where,
@@ -127,7 +127,7 @@ def stores_in_city(s: Scene) -> None:
     s.say(
         "Which of our locations are in {w}?",
         "What stores do we have in {w}?",
-        "List our {w} locations.",
+        "{List|Give me} our {w} locations.",
         minimal=["{w} stores?"],
         w=st["state"] if by_state else st["city"],
     )
@@ -135,9 +135,9 @@ def stores_in_city(s: Scene) -> None:
     found = listed_store(s, st["store_id"], **args)
     if s.room(calls=1, turns=1) and s.rng.random() < 0.5:
         s.say(
-            "Tell me about {n}: address, manager, phone.",
+            "{Tell me about|Details for} {n}: address, manager, phone.",
             "Who runs {n}, and where is it?",
-            "How do I reach {n}?",
+            "How do I {reach|contact|get hold of} {n}?",
             n=st["name"],
         )
         s.call("get_store", store_id=found["store_id"])
@@ -162,7 +162,7 @@ def discontinued_check(s: Scene) -> None:
     s.say(
         "Which {c} have we stopped selling?",
         "What {c} are discontinued?",
-        "Show me the discontinued {c}.",
+        "{Show me|List} the discontinued {c}.",
         minimal=["Discontinued {c}?"],
         c=CATEGORY_WORDS[row["category"]],
     )
@@ -178,7 +178,7 @@ def discontinued_check(s: Scene) -> None:
     s.memory["product"] = hit
     s.say(
         "Where are units of the {n} still sitting?",
-        "Which locations still hold the {n}?",
+        "Which locations still {hold|have} the {n}?",
         "How many of the {n} are left, and where?",
         n=row["name"],
     )
@@ -196,7 +196,7 @@ def brand_shopping(s: Scene) -> None:
     s.say(
         "What {c} do you sell from {b}?",
         "Which {b} {c} do you carry?",
-        "I'm after {b} {c}; what have you got?",
+        "I'm {after|looking for} {b} {c}; what have you got?",
         minimal=["{b} {c}?"],
         b=row["brand"],
         c=CATEGORY_WORDS[row["category"]],
@@ -213,7 +213,7 @@ def brand_shopping(s: Scene) -> None:
     s.memory["product"] = item
     s.say(
         "Is the {n} in stock in {c}?",
-        "Where in {c} can I get the {n}?",
+        "Where in {c} can I {get|buy} the {n}?",
         "Which {c} stores have the {n} right now?",
         n=item["name"],
         c=row["city"],
@@ -232,7 +232,7 @@ def warehouse_stock(s: Scene) -> None:
     s.say(
         "How much {c} is sitting in the {city} warehouse?",
         "What {c} does our {city} distribution center hold?",
-        "Show me the {city} distribution center's {c}.",
+        "{Show me|List} the {city} distribution center's {c}.",
         minimal=["{city} warehouse: {c}?"],
         c=CATEGORY_WORDS[cat],
         city=dc["city"],
@@ -254,9 +254,9 @@ def phone_order_hold(s: Scene) -> None:
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
     s.say(
-        "I'm at {w}. A customer[, {n},] called and wants {i} held here.",
-        "Please put {i} aside at {w} for a phone customer[ ({n})].",
-        "Hold {i} at {w}[ for {n}], they'll pick it up tomorrow.",
+        "I'm at {w}. A customer[, {n},] {called|phoned} and wants {i} held here.",
+        "Please {put|set} {i} aside at {w} for a phone customer[ ({n})].",
+        "Hold {i} at {w}[ for {n}], they'll pick it up {tomorrow|later today}.",
         w=where,
         i=what,
         n=name,
@@ -289,7 +289,7 @@ def stock_at_store(s: Scene) -> None:
     what = product_ref(s, row)
     s.say(
         "How many of {i} does {w} have right now?",
-        "Does {w} have {i} in stock?",
+        "Does {w} have {i} {in stock|on the shelf}?",
         "Before I drive over: is {i} available at {w}?" if shopper else "What's {w}'s count on {i}?",
         minimal=["{i} at {w}?"],
         i=what,
@@ -320,8 +320,8 @@ def move_between_branches(s: Scene) -> None:
     )[0]
     qty = s.rng.choice((2, 3, 5))
     s.say(
-        "Send some of {i}[ ({n} units)] from {a} over to {b}.",
-        "{b} is out of {i}; move some over from {a}[, {n} units].",
+        "{Send|Move} some of {i}[ ({n} units)] from {a} over to {b}.",
+        "{b} is {out of|short on} {i}; move some over from {a}[, {n} units].",
         "Ship[ {n} units of] {i} from {a} to {b}, please.",
         n=s.given(qty, str(qty), "quantity", "transfer_stock", "quantity"),
         i=product_ref(s, row),
@@ -344,9 +344,9 @@ def store_item_moves(s: Scene) -> None:
         "JOIN products p USING (sku)"
     )
     s.say(
-        "Which shipments of {i} have come into {w}?",
+        "Which shipments of {i} have {come into|arrived at} {w}{| lately}?",
         "When did {w} last get {i} from another location?",
-        "Show me the transfers of {i} into {w}.",
+        "{Show me|List} the transfers of {i} into {w}.",
         i=product_ref(s, t),
         w=store_ref(s, t["to_store_id"], t["store"]),
     )
