@@ -1,0 +1,196 @@
+"""Short follow-ups on the board or the sprint the dialogue is about ("what else is waiting for review there?",
+"who's on that team?", "how is that sprint doing?"), and on the member's own queue. The board searches are rows
+of ``SEARCHES``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hub.kit.intent import Scene, Skip, register
+from servers.issue_tracker.intents import STATUS_WORDS, TYPE_WORDS, speaker, the_board, ticket
+from servers.issue_tracker.tools import tracker
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A question about the dialogue's board (``{b}``: how the user named it), answered by a search of its
+    tickets with ``filters``."""
+
+    name: str
+    doc: str
+    filters: dict[str, Any]
+    says: tuple[str, ...]
+
+
+SEARCHES = (
+    Ask(
+        "waiting_for_review",
+        "The member asks what else waits for review on the board.",
+        {"status": "in_review"},
+        (
+            "What else is waiting for review on {b}?",
+            "Anything else in review on the {b} board?",
+            "Which other {b} tickets are sitting in review?",
+            "{Is there|What's} more {on|in} {b} that needs a reviewer?",
+            "How {much|many tickets} on {b} {is|are} {stuck|waiting} in review?",
+            "Who else on {b} is waiting on a review? Show me those tickets.",
+        ),
+    ),
+    Ask(
+        "unowned_on_board",
+        "The member asks which not-started tickets of the board have no owner.",
+        {"unassigned": True, "status": "open"},
+        (
+            "What on {b} has no owner yet?",
+            "Which {b} tickets is nobody on?",
+            "Anything on the {b} board that nobody has picked up?",
+            "{Show me|List} the unassigned {b} tickets that haven't started.",
+            "Is there {work|anything} on {b} {still looking for|without} an owner?",
+            "What {b} work could someone grab right now?",
+        ),
+    ),
+    Ask(
+        "board_backlog",
+        "The member looks at what of the board is in no sprint.",
+        {"backlog": True},
+        (
+            "What's sitting in the {b} backlog?",
+            "Which {b} tickets aren't planned into any sprint?",
+            "Show me the unplanned work on {b}.",
+            "{What's|How much is} left in the {b} backlog{| right now}?",
+            "Which {b} tickets {have no|aren't in a} sprint{| yet}?",
+            "I want to {see|go through} everything on {b} that nobody has scheduled.",
+        ),
+    ),
+)
+
+
+def _search(row: Ask) -> None:
+    def search(s: Scene) -> None:
+        key, b = the_board(s)
+        s.say(*row.says, b=b)
+        s.call("search_issues", project_id=key, **row.filters)
+        s.listed_others("issue")
+
+    search.__name__, search.__doc__ = row.name, row.doc
+    register(tracker, search, ("search_issues",), 0.45, True, False)
+
+
+for _row in SEARCHES:
+    _search(_row)
+
+
+@tracker.intent(covers=("get_project",), follows=True, opens=False, weight=0.45)
+def board_overview(s: Scene) -> None:
+    """The member looks at the board: team, labels, counts by status."""
+    key, b = the_board(s)
+    s.asked("get_project", project_id=key)
+    s.say(
+        "How does the {b} board look overall?",
+        "Who's on the {b} team now, and how many tickets are in each state?",
+        "Give me the big picture for {b}.",
+        b=b,
+    )
+    s.call("get_project", project_id=key)
+
+
+@tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
+def same_kind_open(s: Scene) -> None:
+    """The member asks what else of the same kind is open on the board."""
+    i = ticket(s)
+    b = s.memory.get("board") or i["project_id"]
+    s.say(
+        "Anything else like that still waiting on {b}?",
+        "What other {k}s on {b} is nobody working on yet?",
+        "Which others of that kind haven't been started on {b}?",
+        k=TYPE_WORDS[i["type"]],
+        b=b,
+    )
+    s.call("search_issues", project_id=i["project_id"], type=i["type"], status="open")
+    s.listed_others("issue")
+
+
+@tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=0.45)
+def urgent_on_board(s: Scene) -> None:
+    """The member asks for the urgent bugs nobody has started on the board."""
+    key, b = the_board(s)
+    level = s.rng.choice(("high", "critical"))
+    s.say(
+        "What other {b} bugs are {p} and nobody has started?",
+        "Which untouched {b} bugs are {p}?",
+        "Show me the {p} bugs on {b} that are still waiting.",
+        b=b,
+        p={"high": "high-priority", "critical": "top-priority"}[level],
+    )
+    s.call("search_issues", project_id=key, type="bug", priority=level, status="open")
+    s.listed_others("issue")
+
+
+@tracker.intent(covers=("search_users",), follows=True, opens=False, weight=0.45)
+def who_is_on_it(s: Scene) -> None:
+    """The member asks who is on the board's team."""
+    key, b = the_board(s)
+    s.say("Who's on the {b} team?", "Which people work on {b}?", "Remind me who's in the {b} crew.", b=b)
+    s.call("search_users", project_id=key)
+
+
+@tracker.intent(covers=("list_sprints",), follows=True, opens=False, weight=0.45)
+def upcoming_sprints(s: Scene) -> None:
+    """The member asks which sprints of the board are coming up and how full they are."""
+    key, b = the_board(s)
+    s.asked("list_sprints", project_id=key)
+    s.say(
+        "What's coming up for {b} after this, and how full is it?",
+        "Which {b} sprints are planned, and how much is in them?",
+        "How loaded are the upcoming {b} sprints?",
+        b=b,
+    )
+    s.call("list_sprints", project_id=key, status="planned")
+
+
+@tracker.intent(covers=("get_sprint",), follows=True, opens=False, weight=1.3)
+def its_sprint(s: Scene) -> None:
+    """The member looks at the sprint the ticket (or the dialogue) is in."""
+    known = s.memory.get("issue")
+    sid = ticket(s)["sprint_id"] if known else s.memory.get("sprint")
+    if not sid:
+        raise Skip("no sprint in the dialogue")
+    s.asked("get_sprint", sprint_id=sid)
+    s.say(
+        "How is that sprint doing now?",
+        "How many points are done in that sprint?",
+        "And what else is in that sprint?",
+    )
+    s.call("get_sprint", sprint_id=sid)
+
+
+@tracker.intent(covers=("search_issues",), follows=True, opens=False)
+def sprint_unowned(s: Scene) -> None:
+    """The lead asks what in the dialogue's sprint nobody owns."""
+    sid = s.memory.get("sprint")
+    if not sid:
+        raise Skip("no sprint in the dialogue")
+    s.say(
+        "What in it hasn't been started or assigned?",
+        "Which of its tickets does nobody own yet?",
+        "Anything in there without an owner?",
+    )
+    s.call("search_issues", sprint_id=sid, unassigned=True)
+    s.listed_others("issue")
+
+
+@tracker.intent(covers=("search_issues",), follows=True, opens=False, weight=1.5)
+def my_queue(s: Scene) -> None:
+    """The member asks what else is on their plate."""
+    u = speaker(s)
+    status = s.rng.choice(("in_progress", "open", "in_review"))
+    s.say(
+        "What else do I have that's {st}?",
+        "Which of my tickets are {st} right now?",
+        "Remind me what's {st} on my plate.",
+        st=STATUS_WORDS[status],
+    )
+    s.call("search_issues", assignee_id=u["user_id"], status=status)
+    s.listed_others("issue")
