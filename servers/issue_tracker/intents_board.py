@@ -91,6 +91,8 @@ def board_overview(s: Scene) -> None:
         "How does the {b} board look overall?",
         "Who's on the {b} team now, and how many tickets are in each state?",
         "Give me the big picture for {b}.",
+        "{Summarize|Sum up} {b} for me: people, labels, ticket counts.",
+        "I'd like {an overview|a snapshot} of {b}{| as it stands}.",
         b=b,
     )
     s.call("get_project", project_id=key)
@@ -105,6 +107,8 @@ def same_kind_open(s: Scene) -> None:
         "Anything else like that still waiting on {b}?",
         "What other {k}s on {b} is nobody working on yet?",
         "Which others of that kind haven't been started on {b}?",
+        "{Are there|Do we have} more {k}s {sitting|waiting} untouched on {b}?",
+        "{Show me|List} the other not-started {k}s on {b}.",
         k=TYPE_WORDS[i["type"]],
         b=b,
     )
@@ -121,6 +125,8 @@ def urgent_on_board(s: Scene) -> None:
         "What other {b} bugs are {p} and nobody has started?",
         "Which untouched {b} bugs are {p}?",
         "Show me the {p} bugs on {b} that are still waiting.",
+        "{Any|Are there} {other|more} {p} bugs on {b} nobody has {touched|begun}?",
+        "I'm worried about {b}. {Which|What} {p} bugs haven't been started?",
         b=b,
         p={"high": "high-priority", "critical": "top-priority"}[level],
     )
@@ -132,7 +138,15 @@ def urgent_on_board(s: Scene) -> None:
 def who_is_on_it(s: Scene) -> None:
     """The member asks who is on the board's team."""
     key, b = the_board(s)
-    s.say("Who's on the {b} team?", "Which people work on {b}?", "Remind me who's in the {b} crew.", b=b)
+    s.say(
+        "Who's on the {b} team?",
+        "Which people work on {b}?",
+        "Remind me who's in the {b} crew.",
+        "{Who works|Who's working} on {b} these days?",
+        "{List|Show me} the people on {b}{| and their titles}.",
+        "Who {could I ask|should I talk to} about {b}?",
+        b=b,
+    )
     s.call("search_users", project_id=key)
 
 
@@ -145,6 +159,8 @@ def upcoming_sprints(s: Scene) -> None:
         "What's coming up for {b} after this, and how full is it?",
         "Which {b} sprints are planned, and how much is in them?",
         "How loaded are the upcoming {b} sprints?",
+        "{Is there|How much} room left in the {next|upcoming} {b} sprints?",
+        "{Show me|List} the planned {b} sprints with their points.",
         b=b,
     )
     s.call("list_sprints", project_id=key, status="planned")
@@ -162,6 +178,8 @@ def its_sprint(s: Scene) -> None:
         "How is that sprint doing now?",
         "How many points are done in that sprint?",
         "And what else is in that sprint?",
+        "{Show me|Pull up} that sprint{| again}, with its tickets.",
+        "{Where do we stand|How are we doing} on that sprint?",
     )
     s.call("get_sprint", sprint_id=sid)
 
@@ -176,6 +194,8 @@ def sprint_unowned(s: Scene) -> None:
         "What in it hasn't been started or assigned?",
         "Which of its tickets does nobody own yet?",
         "Anything in there without an owner?",
+        "{Which|What} sprint tickets still need {an owner|someone}?",
+        "Is {everything|every ticket} in that sprint {assigned|owned by someone}?",
     )
     s.call("search_issues", sprint_id=sid, unassigned=True)
     s.listed_others("issue")
@@ -190,6 +210,8 @@ def my_queue(s: Scene) -> None:
         "What else do I have that's {st}?",
         "Which of my tickets are {st} right now?",
         "Remind me what's {st} on my plate.",
+        "{Show me|List} {my|all my} {st} tickets.",
+        "What {am I holding|do I own} that's {st}{| at the moment}?",
         st=STATUS_WORDS[status],
     )
     s.call("search_issues", assignee_id=u["user_id"], status=status)

@@ -44,8 +44,8 @@ def estimate_and_plan(s: Scene) -> None:
     est = s.given(points, f"{points} point{'s' if points != 1 else ''}", "estimate", "set_story_points", "points")
     s.say(
         "Estimate {what}[ at {est}].",
-        "The team sized {what}[: {est}]. Please record it.",
-        "Put an estimate on {what}[, {est}].",
+        "The team sized {what}[: {est}]. Please {record|note} it.",
+        "{Put|Set} an estimate on {what}[, {est}].",
         what=what,
         est=est,
     )
@@ -59,9 +59,9 @@ def sprint_check_in(s: Scene) -> None:
     p = s.pick("SELECT p.* FROM projects p JOIN sprints s USING (project_id) WHERE s.status = 'active'")
     b, named = board(s, p["project_id"])
     s.say(
-        "How's the current {k} sprint going?",
+        "How's the {current|active} {k} sprint going?",
         "Where are we with the {k} sprint that's running?",
-        "Give me the state of the running {k} sprint.",
+        "{Give me|What's} the state of the running {k} sprint.",
         minimal=["{k} sprint status?"],
         k=b,
     )
@@ -84,9 +84,9 @@ def roll_the_sprint(s: Scene) -> None:
         "s.status = 'planned')",
     )
     s.say(
-        "The {k} sprint is over. Close it and move whatever isn't finished into the next one.",
-        "Wrap up the running {k} sprint; anything unfinished rolls over to the next sprint.",
-        "Time to end the {k} sprint. Carry the leftovers into the upcoming one.",
+        "The {k} sprint is {over|done}. Close it and move whatever isn't finished into the next one.",
+        "{Wrap up|Close out} the running {k} sprint; anything unfinished rolls over to the next sprint.",
+        "Time to end the {k} sprint. {Carry|Move} the leftovers into the upcoming one.",
         minimal=["End the {k} sprint, please."],
         k=b,
     )
@@ -100,7 +100,13 @@ def roll_the_sprint(s: Scene) -> None:
     if not left and not s.value("SELECT COUNT(*) FROM issues WHERE sprint_id = ?", nxt["sprint_id"]):
         raise Skip("the next sprint would start empty")
     s.call("close_sprint", sprint_id=active["sprint_id"], carry_over_to=nxt["sprint_id"])
-    s.say("Now kick off the next one.", "Start the next sprint.", "And get the new sprint going.")
+    s.say(
+        "Now kick off the next one.",
+        "Start the next sprint.",
+        "And get the new sprint going.",
+        "{Then|After that,} {start|begin} the {following|upcoming} sprint.",
+        "{Let's|We can} get the next sprint underway now.",
+    )
     s.call("start_sprint", sprint_id=nxt["sprint_id"])
     s.memory.update(project=p["project_id"], board=b, sprint=nxt["sprint_id"])
 
@@ -133,8 +139,8 @@ def plan_new_sprint(s: Scene) -> None:
     room = "the usual capacity" if capacity == 40 else f"room for {capacity} points"
     s.say(
         "Set up a new sprint on the {k} board[ called {n}] from {a} to {b}, with {c}.",
-        "We need the next {k} sprint planned[ ({n})]: {a} through {b}, {c}.",
-        "Please create a sprint for {k}[ named {n}] running {a} to {b} with {c}.",
+        "We need the next {k} sprint {planned|set up}[ ({n})]: {a} through {b}, {c}.",
+        "Please {create|add} a sprint for {k}[ named {n}] running {a} to {b} with {c}.",
         k=b,
         n=called,
         a=_say(start),
@@ -155,7 +161,13 @@ def plan_new_sprint(s: Scene) -> None:
         capacity,
     )
     what = issue_ref(s, i, b, by_key=False)
-    s.say("Put {what} in it.", "Plan {what} into that new sprint.", "Start it off with {what}.", what=what)
+    s.say(
+        "Put {what} in it.",
+        "Plan {what} into that new sprint.",
+        "Start it off with {what}.",
+        "{And|Then} {add|move} {what} into it.",
+        what=what,
+    )
     key = locate(s, i, what, backlog=True)
     s.call("move_issue_to_sprint", issue_id=key, sprint_id=made["sprint_id"])
     s.memory.update(board=b, sprint=made["sprint_id"])
@@ -168,9 +180,9 @@ def add_to_team(s: Scene) -> None:
     role = s.rng.choice(("developer", "developer", "qa", "designer", "viewer"))
     u, who = person(s, "u.user_id NOT IN (SELECT user_id FROM project_members WHERE project_id = ?)", p["project_id"])
     s.say(
-        "Add {who} to the {k} project as {r}.",
+        "{Add|Put} {who} {to|on} the {k} project as {r}.",
         "{who} is joining {k} as {r}; give them access.",
-        "Please put {who} on the {k} team, as {r}.",
+        "Please {put|get} {who} on the {k} team, as {r}.",
         minimal=["{who} is joining the {k} team."],
         who=who,
         k=b,
@@ -184,7 +196,13 @@ def add_to_team(s: Scene) -> None:
     s.call("add_project_member", **args)
     s.memory.update(project=p["project_id"], board=b)
     if s.rng.random() < 0.5:
-        s.say("Who's on the {k} team now?", "Show me the {k} team with their roles.", "Who else works on {k} now?", k=b)
+        s.say(
+            "Who's on the {k} team now?",
+            "Show me the {k} team with their roles.",
+            "Who else works on {k} now?",
+            "{Remind me|Tell me} who is on {k} now.",
+            k=b,
+        )
         if s.rng.random() < 0.5:
             s.call("get_project", project_id=key)
         else:
@@ -196,15 +214,15 @@ def busiest_project(s: Scene) -> None:
     """A manager looks at which projects carry the most unresolved work, then at one of them."""
     s.say(
         "Which projects have the most unresolved tickets?",
-        "How much open work does each project have?",
-        "Give me the unresolved ticket counts per project.",
+        "How much open work does each project {have|carry}?",
+        "{Give me|Show me} the unresolved ticket counts per project.",
     )
     found = s.call("list_projects")["projects"]
     p = s.rng.choice(found)
     s.say(
-        "Break down {n} by status and tell me who's on it.",
+        "Break down {n} by status and tell me who's {on it|on the team}.",
         "Show me {n}: team and ticket counts by status.",
-        "Drill into {n} for me.",
+        "{Drill into|Dig into|Zoom in on} {n} for me.",
         n=p["name"],
     )
     s.call("get_project", project_id=p["project_id"])
@@ -216,7 +234,7 @@ def label_hotspots(s: Scene) -> None:
     """A manager looks at the labels in use, then at the open tickets carrying one of them."""
     s.say(
         "Which labels do we use most on tickets?",
-        "What are the most common ticket labels?",
+        "What are the {most common|most used} ticket labels?",
         "How often is each label used across our tickets?",
     )
     labels = s.call("get_distinct_values", field="label")["values"]
@@ -227,8 +245,8 @@ def label_hotspots(s: Scene) -> None:
     ):
         raise Skip("nothing open with that label")
     s.say(
-        "Show me the open ones tagged '{l}'.",
-        "Which '{l}' tickets are still open?",
+        "{Show me|List} the open ones tagged '{l}'.",
+        "Which '{l}' tickets are still {open|waiting}?",
         "List the open tickets labelled '{l}'.",
         l=label,
     )
@@ -245,8 +263,8 @@ def triage_critical(s: Scene) -> None:
     )
     s.say(
         "Which critical tickets on {k} have no owner yet?",
-        "Anything critical on the {k} board that nobody has picked up?",
-        "Show me the unassigned critical work for {k}.",
+        "Anything critical on the {k} board that nobody has {picked up|taken}?",
+        "{Show me|List} the unassigned critical work for {k}.",
         minimal=["{k}: unowned critical stuff?"],
         k=b,
     )
@@ -261,7 +279,12 @@ def triage_critical(s: Scene) -> None:
         p["project_id"],
     )
     s.say(
-        "Give the most recent one to {o}.", "{o} should take the newest of those.", "Put {o} on the latest one.", o=who
+        "Give the most recent one to {o}.",
+        "{o} should take the newest of those.",
+        "Put {o} on the latest one.",
+        "{Assign|Hand} the {newest|latest} {one|ticket} to {o}.",
+        "Let {o} {handle|deal with} the most recent of those.",
+        o=who,
     )
     s.call("assign_issue", issue_id=top["issue_id"], assignee_id=find_user(s, other, key))
     remember(s, top, b)
@@ -279,8 +302,8 @@ def board_bugs(s: Scene) -> None:
         args["priority"] = "critical"
     s.say(
         "Which {u}{k}s are open on {b}?",
-        "What {u}{k}s are waiting on the {b} board?",
-        "Show me the open {u}{k}s for {b}.",
+        "What {u}{k}s are {waiting|open} on the {b} board?",
+        "{Show me|List} the open {u}{k}s for {b}.",
         minimal=["{b}: open {k}s?"],
         u="top-priority " if urgent else "",
         k=TYPE_WORDS[kind],
@@ -303,8 +326,8 @@ def colleague_load(s: Scene) -> None:
     status = s.rng.choice(("in_progress", "in_review"))
     s.say(
         "What does {o} have {st}?",
-        "Which tickets is {o} carrying that are {st}?",
-        "Show me {o}'s {st} work.",
+        "Which tickets is {o} {carrying|holding} that are {st}?",
+        "{Show me|Pull up} {o}'s {st} work.",
         o=named,
         st=STATUS_WORDS[status],
     )
@@ -319,8 +342,8 @@ def team_of_board(s: Scene) -> None:
     p, b, named = named_board(s)
     s.say(
         "Who's on the {b} team?",
-        "Which people work on {b}, and in what role?",
-        "Give me the {b} crew.",
+        "Which people work on {b}, and in what {role|capacity}?",
+        "{Give me|Show me} the {b} crew.",
         minimal=["{b} team?"],
         b=b,
     )
@@ -340,7 +363,7 @@ def next_sprint_plan(s: Scene) -> None:
     )
     s.say(
         "What's lined up for the next {b} sprint?",
-        "How full is the upcoming {b} sprint?",
+        "How full is the {upcoming|next} {b} sprint?",
         "Which tickets are planned for {b}'s next sprint?",
         minimal=["Next {b} sprint?"],
         b=b,
@@ -360,7 +383,7 @@ def stale_backlog(s: Scene) -> None:
     prio = s.rng.choice(("high", "critical", "low"))
     s.say(
         "What {p}-priority work on {b} isn't in any sprint?",
-        "Which {p} tickets on {b} are stuck in the backlog?",
+        "Which {p} tickets on {b} are {stuck|sitting} in the backlog?",
         "Show me the unplanned {p}-priority {b} tickets.",
         minimal=["{b} backlog?"],
         p=prio,

@@ -49,9 +49,9 @@ def pick_up_ticket(s: Scene) -> None:
     )
     b, what = named_ticket(s, i)
     s.say(
-        "{hi}I'll take {what}, put it on me.",
-        "{hi}I'm picking up {what}; make me the owner, please.",
-        "{hi}{what} is mine now, can you make me the owner?",
+        "{hi}I'll take {what}, {put it on me|assign it to me}.",
+        "{hi}I'm picking up {what}; make me the owner{, please|}.",
+        "{hi}{what} is mine now, can you {make me the owner|put my name on it}?",
         minimal=["{me}: I'm taking {what}."],
         me=u["name"],
         hi=hi(s, u),
@@ -76,8 +76,8 @@ def report_bug(s: Scene) -> None:
     b, named = board(s, u["project_id"])
     if kind == "bug":
         s.say(
-            "{hi}Log a problem on the {p} board[: {what}]. {urg}.",
-            "{hi}something's broken in {p}[: {what}], {urg}. Please write it up.",
+            "{hi}{Log|Record} a problem on the {p} board[: {what}]. {urg}.",
+            "{hi}something's broken in {p}[: {what}], {urg}. Please {write it up|file it}.",
             "{hi}Please file a {p} bug[ called {what}] ({urg}).",
             hi=hi(s, u),
             p=b,
@@ -86,7 +86,7 @@ def report_bug(s: Scene) -> None:
         )
     else:
         s.say(
-            "{hi}Write up a new {k} for {p}[: {what}]. {urg}.",
+            "{hi}{Write up|Open} a new {k} for {p}[: {what}]. {urg}.",
             "{hi}we need a {k} on the {p} board[ called {what}], {urg}.",
             "{hi}Put a {k} on {p}[ for {what}]; {urg}.",
             hi=hi(s, u),
@@ -112,9 +112,9 @@ def finish_ticket(s: Scene) -> None:
     text = s.rng.choice(COMMENTS)
     note = s.given(text, f'"{text}"', "comment", "add_comment", "body")
     s.say(
-        "{hi}{what} passed review, close it out[ and leave a note: {note}].",
+        "{hi}{what} passed review, {close it out|mark it done}[ and leave a note: {note}].",
         "{hi}{what} is finished[; write {note} on it].",
-        "{hi}Mark {what} as complete[, with a note saying {note}].",
+        "{hi}Mark {what} as {complete|done}[, with a note saying {note}].",
         hi=hi(s, u),
         what=what,
         note=note,
@@ -132,7 +132,7 @@ def reopen_ticket(s: Scene) -> None:
     what = issue_ref(s, i, i["project_id"], by_key=True)
     s.say(
         "I'm {me}. {what} is broken again. What did we do on it?",
-        "{me} here: pull up {what}, it's back.",
+        "{me} here: {pull up|show me} {what}, it's back.",
         "This is {me}. Show me {what}; the problem came back.",
         me=u["name"],
         what=what,
@@ -142,7 +142,7 @@ def reopen_ticket(s: Scene) -> None:
     text = s.rng.choice(REOPEN_NOTES)
     s.say(
         'Reopen it and note "{n}"',
-        'Open it back up, with the comment "{n}"',
+        'Open it back up, with the {comment|note} "{n}"',
         'Put it back to open and add "{n}"',
         n=text,
     )
@@ -167,9 +167,9 @@ def escalate(s: Scene) -> None:
     b, what = named_ticket(s, i)
     said = {"critical": "top priority", "high": "high priority"}[new]
     s.say(
-        "{hi}customers keep hitting {what}; make it {said}.",
+        "{hi}{customers|users} keep hitting {what}; make it {said}.",
         "{hi}{what} needs to be {said} now.",
-        "{hi}raise {what} to {said}, it's hurting us.",
+        "{hi}{raise|bump} {what} to {said}, it's hurting us.",
         minimal=["{me}: {what} is more urgent than it looks."],
         hi=hi(s, u),
         me=u["name"],
@@ -220,7 +220,7 @@ def hand_over(s: Scene) -> None:
     s.say(
         "{h} is out this week. What do they have in progress on {p}?",
         "Which {p} tickets is {h} working on right now? They're off sick.",
-        "{h} is on leave; show me their in-progress {p} work.",
+        "{h} is {on leave|away}; show me their in-progress {p} work.",
         h=row["holder"],
         p=b,
     )
@@ -241,10 +241,10 @@ def ticket_status(s: Scene) -> None:
     b, named = board(s, i["project_id"])
     what = issue_ref(s, i, b)
     s.say(
-        "Where does {what} stand?",
+        "Where does {what} stand{| right now}?",
         "What's the status of {what}?",
-        "Who's working on {what}, and how far along is it?",
-        "Any news on {what}?",
+        "Who's {working on|got} {what}, and how far along is it?",
+        "Any {news|update} on {what}?",
         what=what,
     )
     if not what.startswith(i["issue_id"]) and s.rng.random() < 0.2:
@@ -287,7 +287,7 @@ def rename_ticket(s: Scene) -> None:
     s.say(
         '{hi}retitle {what} to "{n}" so people find it.',
         '{hi}{what} needs a clearer name: "{n}".',
-        '{hi}call {what} "{n}" from now on.',
+        '{hi}{call|rename} {what} "{n}" from now on.',
         hi=hi(s, u),
         what=what,
         n=new,
@@ -312,7 +312,7 @@ def who_reported(s: Scene) -> None:
     if s.room(calls=1, turns=1) and s.rng.random() < 0.5:
         s.say(
             "What else does {o} have in progress?",
-            "Is {o} swamped? What else are they on?",
+            "Is {o} {swamped|overloaded}? What else are they on?",
             "Which other tickets is {o} working on?",
             o=i["owner"],
         )
@@ -334,7 +334,7 @@ def tag_ticket(s: Scene) -> None:
     s.say(
         "Tag {what}[ as {l}].",
         "{what} needs a label[: {l}].",
-        "Please mark {what}[ with {l}] so it shows up in the right filter.",
+        "Please {mark|label} {what}[ with {l}] so it shows up in the right filter.",
         what=what,
         l=tag,
     )
@@ -355,7 +355,7 @@ def my_open_work(s: Scene) -> None:
     s.say(
         "{hi}what do I have that's {st}{on}?",
         "{hi}which of my tickets are {st}{on}?",
-        "{hi}show me my {st} tickets{on}.",
+        "{hi}{show me|list} my {st} tickets{on}.",
         minimal=["{me}: my queue?"],
         hi=hi(s, u),
         me=u["name"],
@@ -375,8 +375,8 @@ def send_for_review(s: Scene) -> None:
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.assignee_id = u.user_id AND i.status = 'in_progress')")
     s.say(
         "{hi}what am I working on right now?",
-        "{hi}which tickets do I have in progress?",
-        "{hi}show me my in-progress tickets.",
+        "{hi}which tickets do I have in progress{| right now}?",
+        "{hi}{show me|list} my in-progress tickets.",
         minimal=["{me}: my open work?"],
         hi=hi(s, u),
         me=u["name"],
@@ -385,8 +385,8 @@ def send_for_review(s: Scene) -> None:
     mine = s.call("search_issues", assignee_id=uid, status="in_progress")["issues"]
     i = s.choose(mine, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
     s.say(
-        '"{t}" is ready, send it to review.',
-        'Move "{t}" on to review, the PR is up.',
+        '"{t}" is ready, {send it to|move it into} review.',
+        '{Move|Push} "{t}" on to review, the PR is up.',
         'I\'ve finished "{t}"; it can be reviewed now.',
         t=i["title"],
     )
