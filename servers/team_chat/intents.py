@@ -65,12 +65,9 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     return SPEAKER.me(s, f"name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1) AND ({where})", *params)
 
 
-def ask(s: Scene, opening: Sequence[str], follow: Sequence[str], minimal: Sequence[str] = (), **slots: Any) -> None:
-    """A turn that opens the dialogue (the member says who they are) or continues it (they already did)."""
-    if s.turns:
-        s.say(*follow, **slots)
-    else:
-        s.say(*opening, minimal=minimal, **slots)
+def ask(s: Scene, phrasings: Sequence[str], minimal: Sequence[str] = (), **slots: Any) -> None:
+    """The member's turn: in the opening one they say who they are (``{me}``), later ones leave that out."""
+    s.say(*phrasings, minimal=minimal, **slots)
 
 
 def then(s: Scene, calls: int = 1, chance: float = 0.2) -> bool:
@@ -80,8 +77,10 @@ def then(s: Scene, calls: int = 1, chance: float = 0.2) -> bool:
 
 
 def intro(s: Scene, u: dict[str, Any]) -> str:
-    """How the member introduces themself: by name, sometimes with their team (the agent can then
-    narrow its search to that department)."""
+    """How the member introduces themself: by name, sometimes with their team (the agent can then narrow its search
+    to that department); nothing once an earlier turn did."""
+    if s.turns:
+        return ""
     if s.memory.get("me") or s.rng.random() < 0.7:
         return str(u["name"])
     s.memory["me_department"] = u["department"]
@@ -268,10 +267,10 @@ def me_and_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any]) -> tuple[str
 
 
 def ask_on_channel(
-    s: Scene, u: dict[str, Any], ch: dict[str, Any], opening: Sequence[str], follow: Sequence[str], minimal: str
+    s: Scene, u: dict[str, Any], ch: dict[str, Any], phrasings: Sequence[str], minimal: str
 ) -> tuple[str, str]:
     """The member's turn about one channel (``{me}``, ``{c}`` in the phrasings), then their id and the channel's."""
-    ask(s, opening, follow, minimal=[minimal], me=intro(s, u), c=ch["name"])
+    ask(s, phrasings, minimal=[minimal], me=intro(s, u), c=ch["name"])
     return me_and_channel(s, u, ch)
 
 

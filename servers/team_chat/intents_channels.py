@@ -44,7 +44,6 @@ def join_and_say_hi(s: Scene) -> None:
             "This is {me}: {add me to|put me in} #{c}[, then say {hello}].",
             "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
         ),
-        ("Also get me into #{c}[ and post {hello} there].", "Then add me to #{c}[ and say {hello}]."),
         minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."],
         me=intro(s, u),
         c=ch["name"],
@@ -71,7 +70,6 @@ def join_and_look_around(s: Scene) -> None:
             "{me} here. {Sign me up for|Let me join} #{c}{|, please}.",
             "This is {me}; I'd {like|love} to {be in|follow} #{c}.",
         ),
-        ("Sign me up for #{c} too.", "I'd also like to be in #{c}.", "And add me to #{c}."),
         "{me}: #{c}, let me in.",
     )
     s.call("join_channel", channel_id=cid, user_id=uid)
@@ -93,7 +91,6 @@ def leave_noisy_channel(s: Scene) -> None:
             "I'm {me}, please {remove me from|drop me from} #{c}.",
             "This is {me}. I don't {need|read} #{c} anymore, {get me out|let me leave}.",
         ),
-        ("Also take me out of #{c}, it's too noisy.", "And I don't need #{c} anymore, get me out."),
         "{me}: done with #{c}.",
     )
     s.call("leave_channel", channel_id=cid, user_id=uid)
@@ -117,7 +114,6 @@ def bring_colleague_in(s: Scene) -> None:
             "{me} here. {other} should be in #{c}, please invite them.",
             "This is {me}: bring {other} into #{c}, they're {joining the project|on the team now}.",
         ),
-        ("Can you also add {other} to #{c}?", "And {other} should be in #{c}, please invite them."),
         minimal=["{me}: {other} needs #{c}."],
         me=intro(s, u),
         other=named,
@@ -266,7 +262,6 @@ def channel_catch_up(s: Scene) -> None:
             "{me} here: {catch me up on|fill me in on} #{c}.",
             "This is {me}. What did I miss in #{c}{| this week}?",
         ),
-        ("What's been happening in #{c}?", "Catch me up on #{c} too.", "And what did I miss in #{c}?"),
         "{me}: #{c}, what's new?",
     )
     s.asked("search_messages", channel_id=cid, user_id=uid)
