@@ -37,6 +37,38 @@ CATEGORY_WORDS = {
     "Storage": "storage products",
 }
 
+MOVES = (  # where the item ({it}) has been shipped between locations
+    "Has {it} been moved {around |}between our {locations|stores} {lately|recently}?",
+    "Where have we been {shipping|sending} {it} {internally|between locations}{| lately}?",
+    "Any recent {transfers|internal moves} of {it}?",
+    "{Show me|Pull up} the recent internal moves of {it}.",
+    "Has {it} been transferred around {recently|lately}?",
+    "{Which|What} locations sent {it} to each other lately?",
+    "I want to see how {it} {has been moving|has travelled} around the chain.",
+)
+MOST = (  # where most of the item ({it}) is now
+    "{And where|Where} is most of {it} {sitting|kept} {now|right now}?",
+    "Which locations have the {most|biggest pile} of {it} {today|at the moment}?",
+    "Where would I find {it} {in stock|on the shelf} now?",
+)
+LOW = (  # what is below its reorder point at a location ({w})
+    "What's running low at {w}?",
+    "I'm at {w}: which items are below their reorder level?",
+    "Which shelves at {w} need {refilling|topping up}?",
+    "{Anything|What's} {short|getting low} at {w}{| right now}?",
+)
+
+REACH = (  # where a location ({n}) is and who runs it
+    "Who manages {n} and how do I {reach|contact} them?",
+    "What's the {address and phone|phone number and address} of {n}?",
+    "Tell me more about {n}: manager, phone, what it still holds.",
+    "{Tell me about|Details for} {n}: address, manager, phone.",
+    "Who runs {n}, and where is it?",
+    "How do I {reach|contact|get hold of} {n}?",
+    "Where exactly is {n}, and what's their number?",
+    "{What about|And} {n}: who's the manager there, and where is it?",
+)
+
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
     return s.refer(p["sku"], Ref("the {name}", "SELECT sku FROM products WHERE name = ?", p["name"]), name=p["name"])
@@ -294,13 +326,7 @@ def receive_delivery(s: Scene) -> None:
         sku = find_product(s, item)
         s.call("restock_item", store_id=sid, sku=sku, quantity=n, supplier=supplier)
         return
-    s.say(
-        "What's running low at {where}?",
-        "I'm at {where}: which items are below their reorder level?",
-        "Which shelves at {where} need refilling?",
-        minimal=["{where}: low stock?"],
-        where=where,
-    )
+    s.say(*LOW, minimal=["{w}: low stock?"], w=where)
     sid = find_store(s, st)
     low = [
         x
@@ -358,46 +384,5 @@ def closed_locations(s: Scene) -> None:
     if by_state:
         args["state"] = st["state"]
     found = listed_store(s, st["store_id"], **args)
-    s.say(
-        "Who manages {name} and how do I {reach|contact} them?",
-        "What's the {address and phone|phone number and address} of {name}?",
-        "Tell me more about {name}: manager, phone, what it still holds.",
-        name=st["name"],
-    )
+    s.say(*REACH, n=st["name"])
     s.call("get_store", store_id=found["store_id"])
-
-
-@retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)
-def where_it_went(s: Scene) -> None:
-    """A buyer asks where an item has been shipped between locations lately, then where it sits now."""
-    role(s, "staff")
-    known = s.memory.get("product")
-    p = s.pick(
-        "SELECT p.sku, p.name FROM products p WHERE EXISTS (SELECT 1 FROM transfers t WHERE t.sku = p.sku)"
-        + (" AND p.sku = ?" if known else ""),
-        *([known["sku"]] if known else []),
-    )
-    what = product_ref(s, p)
-    if known:
-        s.say(
-            "Has that item been moved around between our {locations|stores} {lately|recently}?",
-            "Where have we been {shipping|sending} it internally?",
-            "Any recent {transfers|internal moves} of it?",
-        )
-    else:
-        s.say(
-            "Where have we been shipping {what} between locations lately?",
-            "{Show me|Pull up} the recent internal moves of {what}.",
-            "Has {what} been transferred around recently?",
-            minimal=["Recent moves of {what}?"],
-            what=what,
-        )
-    sku = find_product(s, p)
-    s.call("list_transfers", sku=sku)
-    if s.room(calls=1, turns=1):
-        s.say(
-            "And where is most of it {sitting|kept} now?",
-            "Which locations have the most of it {today|at the moment}?",
-            "Where would I find it {in stock|on the shelf} now?",
-        )
-        s.call("check_stock", sku=sku, min_available=1, limit=5)

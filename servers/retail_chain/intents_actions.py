@@ -7,7 +7,16 @@ from operator import itemgetter
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.retail_chain.intents import SHOPPERS, SUPPLIERS, find_product, free_at, product_ref, remember_store, staff
+from servers.retail_chain.intents import (
+    REACH,
+    SHOPPERS,
+    SUPPLIERS,
+    find_product,
+    free_at,
+    product_ref,
+    remember_store,
+    staff,
+)
 from servers.retail_chain.intents_followups import it, product, store
 from servers.retail_chain.tools import retail_chain
 
@@ -304,13 +313,6 @@ def one_of_the_listed(s: Scene) -> None:
         raise Skip("no other location listed")
     row = listed[s.rng.choice(names)]
     s.asked("get_store", store_id=row["store_id"])
-    s.say(
-        "Tell me more about the {n} one: address and who runs it.",
-        "Where exactly is {n}, and what's their number?",
-        "How do I {reach|contact} {n}?",
-        "{What about|And} {n}: who's the manager there, and where is it?",
-        "I'd like to call {n}. {What's the number|How do I get hold of them}?",
-        n=row["name"],
-    )
+    s.say("Tell me more about the {n} one: address and who runs it.", *REACH, n=row["name"])
     s.call("get_store", store_id=row["store_id"])
     remember_store(s, row)

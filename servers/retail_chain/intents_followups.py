@@ -15,6 +15,8 @@ from typing import Any
 from hub.kit.intent import Scene, Skip, register
 from servers.retail_chain.intents import (
     CATEGORY_WORDS,
+    MOST,
+    MOVES,
     staff,
 )
 from servers.retail_chain.tools import retail_chain
@@ -158,14 +160,7 @@ READS = (
         "item_moves",
         "Where the item has been shipped between locations lately.",
         "list_transfers",
-        (
-            "Has {it} been moved between our locations {lately|recently}?",
-            "Where have we been shipping {it} internally{| lately}?",
-            "Any recent {transfers|internal moves} of {it}?",
-            "{Which|What} locations sent {it} to each other lately?",
-            "I want to see how {it} {has been moving|has travelled} around the chain.",
-            "Who {shipped|sent} {it} where, lately?",
-        ),
+        MOVES,
         lambda s, p, st: ({"sku": p["sku"]}, {}),
         staff=True,
     ),
@@ -272,10 +267,17 @@ def most_of_it(s: Scene) -> None:
     s.asked("check_stock", sku=p["sku"])
     n = s.rng.choice((5, 10, 20))
     if s.rng.random() < 0.5:
-        s.say("Where is most of {it} sitting right now?", "Which locations have the biggest pile of {it}?", it=it(s))
+        s.say(*MOST, it=it(s))
         s.call("check_stock", sku=p["sku"], limit=5)
     else:
-        s.say("Where could we find at least {n} of {it}?", "Who has {n} or more of {it} to spare?", n=n, it=it(s))
+        s.say(
+            "Where could we find at least {n} of {it}?",
+            "Who has {n} or more of {it} to spare?",
+            "{Which|What} location could {spare|send} {n} of {it}?",
+            "I need {n} of {it}. {Who has that many|Where are there that many}?",
+            n=n,
+            it=it(s),
+        )
         s.call("check_stock", sku=p["sku"], min_available=n)
 
 

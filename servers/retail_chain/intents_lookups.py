@@ -9,6 +9,10 @@ from typing import Any
 from hub.kit.intent import Scene, Skip
 from servers.retail_chain.intents import (
     CATEGORY_WORDS,
+    LOW,
+    MOST,
+    MOVES,
+    REACH,
     SHOPPERS,
     as_shopper,
     find_product,
@@ -64,13 +68,7 @@ def store_shelf(s: Scene) -> None:
         "SELECT DISTINCT p.category FROM inventory i JOIN products p USING (sku) WHERE i.store_id = ?", st["store_id"]
     )["category"]
     if low:
-        s.say(
-            "What's running low at {w}?",
-            "I'm at {w}: which items are below their reorder level?",
-            "Which shelves at {w} need refilling?",
-            minimal=["{w}: low stock?"],
-            w=where,
-        )
+        s.say(*LOW, minimal=["{w}: low stock?"], w=where)
     else:
         s.say(
             "What {c} does {w} have {in|on the shelves}?",
@@ -134,12 +132,7 @@ def stores_in_city(s: Scene) -> None:
     args = {"state": st["state"]} if by_state else {"city": st["city"]}
     found = listed_store(s, st["store_id"], **args)
     if s.room(calls=1, turns=1) and s.rng.random() < 0.5:
-        s.say(
-            "{Tell me about|Details for} {n}: address, manager, phone.",
-            "Who runs {n}, and where is it?",
-            "How do I {reach|contact|get hold of} {n}?",
-            n=st["name"],
-        )
+        s.say(*REACH, n=st["name"])
         s.call("get_store", store_id=found["store_id"])
 
 
@@ -353,3 +346,21 @@ def store_item_moves(s: Scene) -> None:
     sid = find_store(s, {"store_id": t["to_store_id"], "city": t["city"]})
     sku = find_product(s, t)
     s.call("list_transfers", store_id=sid, sku=sku, direction="in")
+
+
+@retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)
+def where_it_went(s: Scene) -> None:
+    """A buyer asks where an item has been shipped between locations lately, then where it sits now."""
+    role(s, "staff")
+    known = s.memory.get("product")
+    p = s.pick(
+        "SELECT p.sku, p.name FROM products p WHERE EXISTS (SELECT 1 FROM transfers t WHERE t.sku = p.sku)"
+        + (" AND p.sku = ?" if known else ""),
+        *([known["sku"]] if known else []),
+    )
+    s.say(*MOVES, minimal=["Recent moves of {it}?"], it="it" if known else product_ref(s, p))
+    sku = find_product(s, p)
+    s.call("list_transfers", sku=sku)
+    if s.room(calls=1, turns=1):
+        s.say(*MOST, it="it")
+        s.call("check_stock", sku=sku, min_available=1, limit=5)
