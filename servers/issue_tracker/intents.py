@@ -80,8 +80,14 @@ SPEAKER = Speaker(
     search=Search("search_users", "users", missing="the member is not on the first page of the search"),
     late=True,
 )
-me = SPEAKER.me
 find_me = SPEAKER.find
+
+
+def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
+    """The member talking (``SPEAKER.me``), in one of their projects that fits ``where`` (any of them, so that a
+    later turn may be about another of their boards)."""
+    u = SPEAKER.me(s, where, *params)
+    return s.rng.choice(s.rows(WORKER + f" AND u.user_id = ? AND ({where})", u["user_id"], *params))
 
 
 def member_and_ticket(s: Scene, status: str) -> tuple[dict[str, Any], dict[str, Any]]:
