@@ -154,6 +154,15 @@ def project_key(s: Scene, key: str, named: bool) -> str:
     return str(hit["project_id"])
 
 
+TITLED = (  # a ticket named by its title on its board, and what else the member says of it (the columns that says)
+    ('the "{t}" {k} on the {p} board', ()),
+    ('the {st} "{t}" {k} on the {p} board', ("status",)),
+    ('the {pr}-priority "{t}" {k} on the {p} board', ("priority",)),
+    ('the "{t}" {k} on the {p} board', ("type",)),
+    ('the {st}, {pr}-priority "{t}" {k} on the {p} board', ("status", "priority", "type")),
+)
+
+
 def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -> str:
     """A ticket as a member names it: by key when they hold it, else by its title (and status) in its project."""
     if by_key is None:
@@ -169,49 +178,17 @@ def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -
         mine = owner_ref(s, i)
         if mine is not None:
             return mine
-    kind = TYPE_WORDS[i["type"]]
+    sql = "SELECT issue_id FROM issues WHERE project_id = ? AND title = ?"
+    refs = [
+        Ref(text, sql + "".join(f" AND {c} = ?" for c in said), i["project_id"], i["title"], *(i[c] for c in said))
+        for text, said in TITLED
+    ]
     return s.refer(
         i["issue_id"],
-        Ref(
-            'the "{t}" {k} on the {p} board',
-            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ?",
-            i["project_id"],
-            i["title"],
-        ),
-        Ref(
-            'the {st} "{t}" {k} on the {p} board',
-            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND status = ?",
-            i["project_id"],
-            i["title"],
-            i["status"],
-        ),
-        Ref(
-            'the {pr}-priority "{t}" {k} on the {p} board',
-            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND priority = ?",
-            i["project_id"],
-            i["title"],
-            i["priority"],
-        ),
-        Ref(
-            'the "{t}" {k} on the {p} board',
-            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND type = ?",
-            i["project_id"],
-            i["title"],
-            i["type"],
-        ),
-        Ref(
-            'the {st}, {pr}-priority "{t}" {k} on the {p} board',
-            "SELECT issue_id FROM issues WHERE project_id = ? AND title = ? AND status = ? AND priority = ? "
-            "AND type = ?",
-            i["project_id"],
-            i["title"],
-            i["status"],
-            i["priority"],
-            i["type"],
-        ),
+        *refs,
         Ref('{key}, the "{t}" {k}', "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
         t=i["title"],
-        k=kind,
+        k=TYPE_WORDS[i["type"]],
         p=b,
         st=STATUS_SAID[i["status"]],
         pr=i["priority"],
