@@ -348,7 +348,7 @@ def give_it_to(s: Scene) -> None:
         "{o} should own {it}.",
         "Give {it} to {o}.",
         "{Assign|Reassign} {it} to {o}{|, please}.",
-        "{o} knows that area best, so {o} should {take|get} {it}.",
+        "{o} knows that area best, so {it} should go to them.",
         "Can {o} {take|handle} {it}?",
         o=named,
         it=it(s),

@@ -182,7 +182,7 @@ def who_mentioned_me(s: Scene) -> None:
             "{me} here. Where have people @-mentioned me{| lately}?",
             "This is {me}: what messages {call me out|mention me} by name?",
             "I'm {me}. {Have I been|Was I} {tagged|mentioned} anywhere {lately|this week}?",
-            "{me} here. {Any|Are there any} messages {that mention|calling out} me?",
+            "{me} here. {Any|Are there any} messages {that mention me|calling me out}?",
             "This is {me}. Did {somebody|anyone} {ping|@-mention} me while I was away?",
         ),
         minimal=["{me}: any mentions?"],
