@@ -289,14 +289,18 @@ def store_incoming(s: Scene) -> None:
     way = s.rng.choice(("in", "out"))
     if way == "in":
         s.say(
-            "What else has been shipped to that store lately?",
-            "Show me the recent deliveries from our own locations into that store.",
-            "Which internal shipments came in there recently?",
+            "What else has been {shipped|sent} to that store lately?",
+            "Show me the recent deliveries from our own locations into that {store|location}.",
+            "Which internal shipments came in there {recently|this month}?",
+            "{Has that store|Have they} {received|gotten} anything from our other locations lately?",
+            "I'd like to see {what|everything} other branches {sent|shipped} them recently.",
         )
     else:
         s.say(
             "What has that store sent out to other locations lately?",
-            "Which shipments left that store recently?",
+            "Which shipments left that {store|location} recently?",
             "Show me what that store gave away to other branches.",
+            "{Has that store|Have they} {shipped|sent} anything to our other locations lately?",
+            "Where did their {outgoing transfers|shipments} go {recently|this month}?",
         )
     s.call("list_transfers", store_id=st["store_id"], direction=way)

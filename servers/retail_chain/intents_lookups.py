@@ -284,7 +284,7 @@ def stock_at_store(s: Scene) -> None:
         "How many of {i} does {w} have right now?",
         "Does {w} have {i} {in stock|on the shelf}?",
         "Before I drive over: is {i} available at {w}?" if shopper else "What's {w}'s count on {i}?",
-        minimal=["{i} at {w}?"],
+        minimal=["{i} at {w}?", "{i} at {w}: {any left|in stock}?"],
         i=what,
         w=where,
     )
