@@ -1,15 +1,25 @@
-"""Short follow-ups on the board or the sprint the dialogue is about ("what else is waiting for review there?",
-"who's on that team?", "how is that sprint doing?"), and on the member's own queue. The board searches are rows
-of ``SEARCHES``.
+"""Questions about a board: openers that list a board's open work or backlog, and short follow-ups on the board or
+the sprint the dialogue is about ("what else is waiting for review there?", "who's on that team?", "how is that
+sprint doing?") or on the member's own queue. The follow-up board searches are rows of ``SEARCHES``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, register
-from servers.issue_tracker.intents import STATUS_WORDS, TYPE_WORDS, speaker, the_board, ticket
+from servers.issue_tracker.intents import (
+    STATUS_WORDS,
+    TYPE_WORDS,
+    named_board,
+    project_key,
+    remember,
+    speaker,
+    the_board,
+    ticket,
+)
 from servers.issue_tracker.tools import tracker
 
 
@@ -216,3 +226,53 @@ def my_queue(s: Scene) -> None:
     )
     s.call("search_issues", assignee_id=u["user_id"], status=status)
     s.listed_others("issue")
+
+
+@tracker.intent(covers=("list_projects", "search_issues"), weight=1.2)
+def board_bugs(s: Scene) -> None:
+    """A member asks for the open bugs (or features, tasks) of a board, perhaps only the urgent ones, and names
+    one of them to go on with."""
+    p, b, named = named_board(s)
+    kind = s.rng.choice(("bug", "bug", "feature", "task"))
+    args: dict[str, Any] = {"type": kind, "status": "open"}
+    urgent = s.rng.random() < 0.4 and not s.minimal
+    if urgent:
+        args["priority"] = "critical"
+    s.say(
+        "Which {u}{k}s are open on {b}?",
+        "What {u}{k}s are {waiting|open} on the {b} board?",
+        "{Show me|List} the open {u}{k}s for {b}.",
+        minimal=["{b}: open {k}s?"],
+        u="top-priority " if urgent else "",
+        k=TYPE_WORDS[kind],
+        b=b,
+    )
+    key = project_key(s, p["project_id"], named)
+    found = s.call("search_issues", project_id=key, **args)["issues"]
+    i = s.choose(found, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
+    remember(s, i, b, named=False)
+
+
+@tracker.intent(covers=("list_projects", "search_issues"), weight=0.8)
+def stale_backlog(s: Scene) -> None:
+    """A lead looks at a board's backlog of one priority and picks a ticket to act on."""
+    p, b, named = named_board(s)
+    prio = s.rng.choice(("high", "critical", "low"))
+    s.say(
+        "What {p}-priority work on {b} isn't in any sprint?",
+        "Which {p} tickets on {b} are {stuck|sitting} in the backlog?",
+        "Show me the unplanned {p}-priority {b} tickets.",
+        minimal=["{b} backlog?"],
+        p=prio,
+        b=b,
+    )
+    key = project_key(s, p["project_id"], named)
+    args: dict[str, Any] = {} if s.minimal else {"priority": prio}
+    found = s.call("search_issues", project_id=key, backlog=True, **args)["issues"]
+    i = s.choose(
+        [x for x in found if x["status"] != "done"],
+        itemgetter("title"),
+        none="nothing listed",
+        alike="two tickets share the title",
+    )
+    remember(s, i, b, named=False)

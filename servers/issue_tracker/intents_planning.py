@@ -12,7 +12,6 @@ from servers.issue_tracker.intents import (
     ROLES,
     SPRINT_ASKS,
     STATUS_WORDS,
-    TYPE_WORDS,
     board,
     find_user,
     issue_ref,
@@ -290,31 +289,6 @@ def triage_critical(s: Scene) -> None:
     remember(s, top, b)
 
 
-@tracker.intent(covers=("list_projects", "search_issues"), weight=1.2)
-def board_bugs(s: Scene) -> None:
-    """A member asks for the open bugs (or features, tasks) of a board, perhaps only the urgent ones, and names
-    one of them to go on with."""
-    p, b, named = named_board(s)
-    kind = s.rng.choice(("bug", "bug", "feature", "task"))
-    args: dict[str, Any] = {"type": kind, "status": "open"}
-    urgent = s.rng.random() < 0.4 and not s.minimal
-    if urgent:
-        args["priority"] = "critical"
-    s.say(
-        "Which {u}{k}s are open on {b}?",
-        "What {u}{k}s are {waiting|open} on the {b} board?",
-        "{Show me|List} the open {u}{k}s for {b}.",
-        minimal=["{b}: open {k}s?"],
-        u="top-priority " if urgent else "",
-        k=TYPE_WORDS[kind],
-        b=b,
-    )
-    key = project_key(s, p["project_id"], named)
-    found = s.call("search_issues", project_id=key, **args)["issues"]
-    i = s.choose(found, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
-    remember(s, i, b, named=False)
-
-
 @tracker.intent(covers=("search_users", "search_issues"), weight=1.2)
 def colleague_load(s: Scene) -> None:
     """A lead asks what a colleague is working on, and picks one of their tickets to go on with."""
@@ -374,28 +348,3 @@ def next_sprint_plan(s: Scene) -> None:
         raise Skip("two sprints start together")
     s.call("get_sprint", sprint_id=nxt["sprint_id"])
     s.memory.update(project=p["project_id"], board=b, sprint=nxt["sprint_id"])
-
-
-@tracker.intent(covers=("list_projects", "search_issues"), weight=0.8)
-def stale_backlog(s: Scene) -> None:
-    """A lead looks at a board's backlog of one priority and picks a ticket to act on."""
-    p, b, named = named_board(s)
-    prio = s.rng.choice(("high", "critical", "low"))
-    s.say(
-        "What {p}-priority work on {b} isn't in any sprint?",
-        "Which {p} tickets on {b} are {stuck|sitting} in the backlog?",
-        "Show me the unplanned {p}-priority {b} tickets.",
-        minimal=["{b} backlog?"],
-        p=prio,
-        b=b,
-    )
-    key = project_key(s, p["project_id"], named)
-    args: dict[str, Any] = {} if s.minimal else {"priority": prio}
-    found = s.call("search_issues", project_id=key, backlog=True, **args)["issues"]
-    i = s.choose(
-        [x for x in found if x["status"] != "done"],
-        itemgetter("title"),
-        none="nothing listed",
-        alike="two tickets share the title",
-    )
-    remember(s, i, b, named=False)
