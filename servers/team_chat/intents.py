@@ -65,11 +65,6 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     return SPEAKER.me(s, f"name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1) AND ({where})", *params)
 
 
-def ask(s: Scene, phrasings: Sequence[str], minimal: Sequence[str] = (), **slots: Any) -> None:
-    """The member's turn: in the opening one they say who they are (``{me}``), later ones leave that out."""
-    s.say(*phrasings, minimal=minimal, **slots)
-
-
 def then(s: Scene, calls: int = 1, chance: float = 0.2) -> bool:
     """Whether an intent adds its own next turn: by chance (rarely: the follow-up intents ask the same kind of
     next question, in many more combinations), and only when it fits."""
@@ -270,7 +265,7 @@ def ask_on_channel(
     s: Scene, u: dict[str, Any], ch: dict[str, Any], phrasings: Sequence[str], minimal: str
 ) -> tuple[str, str]:
     """The member's turn about one channel (``{me}``, ``{c}`` in the phrasings), then their id and the channel's."""
-    ask(s, phrasings, minimal=[minimal], me=intro(s, u), c=ch["name"])
+    s.say(*phrasings, minimal=[minimal], me=intro(s, u), c=ch["name"])
     return me_and_channel(s, u, ch)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from hub.kit.intent import Scene, Skip
 from servers.team_chat.intents import (
     REPLY_TEXTS,
-    ask,
     ask_on_channel,
     channel_to_join,
     colleague,
@@ -37,13 +36,10 @@ def join_and_say_hi(s: Scene) -> None:
         )
     ).format(c=ch["name"], topic=ch["topic"].lower())
     hello = s.given(text, f'"{text}"', "message", "post_message", "text")
-    ask(
-        s,
-        (
-            "I'm {me}. {Get me into|Add me to} #{c}[ and post {hello} there].",
-            "This is {me}: {add me to|put me in} #{c}[, then say {hello}].",
-            "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
-        ),
+    s.say(
+        "I'm {me}. {Get me into|Add me to} #{c}[ and post {hello} there].",
+        "This is {me}: {add me to|put me in} #{c}[, then say {hello}].",
+        "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
         minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."],
         me=intro(s, u),
         c=ch["name"],
@@ -107,13 +103,10 @@ def bring_colleague_in(s: Scene) -> None:
     other, named = colleague(
         s, "user_id NOT IN (SELECT user_id FROM channel_members WHERE channel_id = ?)", ch["channel_id"]
     )
-    ask(
-        s,
-        (
-            "I'm {me}. Can you {add|invite} {other} to #{c}?",
-            "{me} here. {other} should be in #{c}, please invite them.",
-            "This is {me}: bring {other} into #{c}, they're {joining the project|on the team now}.",
-        ),
+    s.say(
+        "I'm {me}. Can you {add|invite} {other} to #{c}?",
+        "{me} here. {other} should be in #{c}, please invite them.",
+        "This is {me}: bring {other} into #{c}, they're {joining the project|on the team now}.",
         minimal=["{me}: {other} needs #{c}."],
         me=intro(s, u),
         other=named,

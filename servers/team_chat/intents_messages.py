@@ -9,7 +9,6 @@ from hub.kit.intent import Ref, Scene, Skip
 from servers.team_chat.intents import (
     EMOJI_WORDS,
     REPLY_TEXTS,
-    ask,
     colleague,
     find_me,
     in_first_page,
@@ -39,13 +38,10 @@ def reply_in_thread(s: Scene) -> None:
     what = message_ref(s, m)
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    ask(
-        s,
-        (
-            "I'm {me}. Reply to {what} in its thread[: {reply}].",
-            "{me} here: {answer|respond to} {what} in the thread[, say {reply}].",
-            "This is {me}. Please {respond|write back} under {what}[ with {reply}].",
-        ),
+    s.say(
+        "I'm {me}. Reply to {what} in its thread[: {reply}].",
+        "{me} here: {answer|respond to} {what} in the thread[, say {reply}].",
+        "This is {me}. Please {respond|write back} under {what}[ with {reply}].",
         me=intro(s, u),
         what=what,
         reply=reply,
@@ -88,21 +84,18 @@ def react_to_message(s: Scene) -> None:
     what = message_ref(s, m)
     if take_back:
         mine_word = EMOJI_WORDS[emoji].removeprefix("a ").removeprefix("the ")
-        ask(
-            s,
-            ("I'm {me}. Take back my {e} on {what}.", "{me} here: remove my {e} reaction from {what}."),
+        s.say(
+            "I'm {me}. Take back my {e} on {what}.",
+            "{me} here: remove my {e} reaction from {what}.",
             me=intro(s, u),
             e=mine_word,
             what=what,
         )
     else:
-        ask(
-            s,
-            (
-                "I'm {me}. {Put|Stick} {e} on {what}.",
-                "{me} here. React to {what} with {e}{, please|}.",
-                "This is {me}: give {what} {e}.",
-            ),
+        s.say(
+            "I'm {me}. {Put|Stick} {e} on {what}.",
+            "{me} here. React to {what} with {e}{, please|}.",
+            "This is {me}: give {what} {e}.",
             me=intro(s, u),
             e=EMOJI_WORDS[emoji],
             what=what,
@@ -148,13 +141,10 @@ def fix_my_message(s: Scene) -> None:
     )
     text = m["text"].rstrip(".!?") + s.rng.choice((" (updated)", " - see the doc for details.", ", thanks all!"))
     new = s.given(text, f'"{text}"', "new text", "edit_message", "text")
-    ask(
-        s,
-        (
-            "I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
-            "{me} here. Please {fix|correct} {latest}[ so it reads {new}].",
-            "This is {me}: {reword|rewrite} {latest}[ as {new}].",
-        ),
+    s.say(
+        "I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
+        "{me} here. Please {fix|correct} {latest}[ so it reads {new}].",
+        "This is {me}: {reword|rewrite} {latest}[ as {new}].",
         me=intro(s, u),
         latest=latest,
         new=new,
@@ -175,16 +165,13 @@ def fix_my_message(s: Scene) -> None:
 def who_mentioned_me(s: Scene) -> None:
     """A member catches up on the messages that @-mention them."""
     u = me(s, "user_id IN (SELECT user_id FROM mentions)")
-    ask(
-        s,
-        (
-            "I'm {me}. Did anyone {tag|mention} me {lately|recently}?",
-            "{me} here. Where have people @-mentioned me{| lately}?",
-            "This is {me}: what messages {call me out|mention me} by name?",
-            "I'm {me}. {Have I been|Was I} {tagged|mentioned} anywhere {lately|this week}?",
-            "{me} here. {Any|Are there any} messages {that mention me|calling me out}?",
-            "This is {me}. Did {somebody|anyone} {ping|@-mention} me while I was away?",
-        ),
+    s.say(
+        "I'm {me}. Did anyone {tag|mention} me {lately|recently}?",
+        "{me} here. Where have people @-mentioned me{| lately}?",
+        "This is {me}: what messages {call me out|mention me} by name?",
+        "I'm {me}. {Have I been|Was I} {tagged|mentioned} anywhere {lately|this week}?",
+        "{me} here. {Any|Are there any} messages {that mention me|calling me out}?",
+        "This is {me}. Did {somebody|anyone} {ping|@-mention} me while I was away?",
         minimal=["{me}: any mentions?"],
         me=intro(s, u),
     )
@@ -246,13 +233,10 @@ def post_with_mention(s: Scene) -> None:
             "let's sync after lunch.",
         )
     )
-    ask(
-        s,
-        (
-            "I'm {me}. Post in #{c} tagging {other}: {body}",
-            "{me} here. {Ping|Tag} {other} in #{c}: {body}",
-            'This is {me}: in #{c}, mention {other} and say "{body}"',
-        ),
+    s.say(
+        "I'm {me}. Post in #{c} tagging {other}: {body}",
+        "{me} here. {Ping|Tag} {other} in #{c}: {body}",
+        'This is {me}: in #{c}, mention {other} and say "{body}"',
         me=intro(s, u),
         c=ch["name"],
         other=named,
@@ -277,13 +261,10 @@ def catch_up_on_thread(s: Scene) -> None:
     u = me(s)
     m = visible_message(s, u["user_id"], "(SELECT COUNT(*) FROM messages r WHERE r.thread_id = m.message_id) > 0")
     what = message_ref(s, m)
-    ask(
-        s,
-        (
-            "I'm {me}. What did people answer to {what}?",
-            "{me} here. {Catch me up on|Walk me through} the replies to {what}.",
-            "This is {me}: what's the thread under {what} saying?",
-        ),
+    s.say(
+        "I'm {me}. What did people answer to {what}?",
+        "{me} here. {Catch me up on|Walk me through} the replies to {what}.",
+        "This is {me}: what's the thread under {what} saying?",
         me=intro(s, u),
         what=what,
     )
@@ -309,13 +290,10 @@ def colleague_in_channel(s: Scene) -> None:
         u["user_id"],
         ch["channel_id"],
     )
-    ask(
-        s,
-        (
-            "I'm {me}. What has {other} been {posting|saying} in #{c}?",
-            "{me} here: {show me|pull up} {other}'s messages in #{c}.",
-            "This is {me}. What did {other} {say|write} in #{c} lately?",
-        ),
+    s.say(
+        "I'm {me}. What has {other} been {posting|saying} in #{c}?",
+        "{me} here: {show me|pull up} {other}'s messages in #{c}.",
+        "This is {me}. What did {other} {say|write} in #{c} lately?",
         me=intro(s, u),
         other=named,
         c=ch["name"],
