@@ -246,9 +246,10 @@ def listed_message(s: Scene, u: dict[str, Any]) -> dict[str, Any] | None:
             if r["thread_id"] is None and r["author_id"] != u["user_id"]
         }
     )
-    if not ids:
+    try:
+        return visible_message(s, u["user_id"], f"m.message_id IN ({', '.join('?' * len(ids))})", *ids) if ids else None
+    except Skip:  # none of them in a channel the member is in
         return None
-    return visible_message(s, u["user_id"], f"m.message_id IN ({', '.join('?' * len(ids))})", *ids)
 
 
 def me_and_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any]) -> tuple[str, str]:
