@@ -141,9 +141,18 @@ def where_we_are(s: Scene) -> None:
     """An analyst asks which cities the chain is in, then for the open locations of one."""
     staff(s)
     st = s.pick("SELECT * FROM stores WHERE kind = 'store' AND status = 'open'")
-    s.say("Which cities are we in?", "In what cities do we have locations?", "Give me our cities with counts.")
+    s.say(
+        "Which cities are we in{| these days}?",
+        "In what cities do we have {locations|stores}?",
+        "{Give me|List} our cities with counts.",
+    )
     s.call("get_distinct_values", field="city")
-    s.say("Show me the open ones in {c}.", "Which {c} locations are open?", "What's open in {c}?", c=st["city"])
+    s.say(
+        "{Show me|List} the open ones in {c}.",
+        "Which {c} locations are open{| right now}?",
+        "What's open in {c}{| today}?",
+        c=st["city"],
+    )
     listed_store(s, st["store_id"], city=st["city"], status="open")
 
 
