@@ -40,9 +40,9 @@ SEARCHES = (
         "The member asks what else waits for review on the board.",
         {"status": "in_review"},
         (
-            "What else is waiting for review on {b}?",
+            "What else is waiting for {review|a review} on {b}?",
             "Anything else in review on the {b} board?",
-            "Which other {b} tickets are sitting in review?",
+            "Which other {b} tickets are {sitting|stuck} in review?",
             "{Is there|What's} more {on|in} {b} that needs a reviewer?",
             "How {much|many tickets} on {b} {is|are} {stuck|waiting} in review?",
             "Who else on {b} is waiting on a review? Show me those tickets.",
@@ -53,8 +53,8 @@ SEARCHES = (
         "The member asks which not-started tickets of the board have no owner.",
         {"unassigned": True, "status": "open"},
         (
-            "What on {b} has no owner yet?",
-            "Which {b} tickets is nobody on?",
+            "What on {b} has no owner{ yet|}?",
+            "Which {b} tickets is nobody {on|working on}?",
             "Anything on the {b} board that nobody has picked up?",
             "{Show me|List} the unassigned {b} tickets that haven't started.",
             "Is there {work|anything} on {b} {still looking for|without} an owner?",
@@ -66,9 +66,9 @@ SEARCHES = (
         "The member looks at what of the board is in no sprint.",
         {"backlog": True},
         (
-            "What's sitting in the {b} backlog?",
-            "Which {b} tickets aren't planned into any sprint?",
-            "Show me the unplanned work on {b}.",
+            "What's {sitting|waiting} in the {b} backlog?",
+            "Which {b} tickets aren't {planned into|scheduled in} any sprint?",
+            "{Show me|List} the unplanned work on {b}.",
             "{What's|How much is} left in the {b} backlog{| right now}?",
             "Which {b} tickets {have no|aren't in a} sprint{| yet}?",
             "I want to {see|go through} everything on {b} that nobody has scheduled.",
@@ -100,7 +100,7 @@ def board_overview(s: Scene) -> None:
     s.say(
         "How does the {b} board look overall?",
         "Who's on the {b} team now, and how many tickets are in each state?",
-        "Give me the big picture for {b}.",
+        "{Give me|Paint me} the big picture for {b}.",
         "{Summarize|Sum up} {b} for me: people, labels, ticket counts.",
         "I'd like {an overview|a snapshot} of {b}{| as it stands}.",
         b=b,
@@ -114,7 +114,7 @@ def same_kind_open(s: Scene) -> None:
     i = ticket(s)
     b = s.memory.get("board") or i["project_id"]
     s.say(
-        "Anything else like that still waiting on {b}?",
+        "Anything else like that still {waiting|open} on {b}?",
         "What other {k}s on {b} is nobody working on yet?",
         "Which others of that kind haven't been started on {b}?",
         "{Are there|Do we have} more {k}s {sitting|waiting} untouched on {b}?",
@@ -133,7 +133,7 @@ def urgent_on_board(s: Scene) -> None:
     level = s.rng.choice(("high", "critical"))
     s.say(
         "What other {b} bugs are {p} and nobody has started?",
-        "Which untouched {b} bugs are {p}?",
+        "Which untouched {b} bugs are {p}{| right now}?",
         "Show me the {p} bugs on {b} that are still waiting.",
         "{Any|Are there} {other|more} {p} bugs on {b} nobody has {touched|begun}?",
         "I'm worried about {b}. {Which|What} {p} bugs haven't been started?",

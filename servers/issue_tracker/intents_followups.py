@@ -58,9 +58,9 @@ STEPS = (
         "status != 'done' AND sprint_id IN (SELECT sprint_id FROM sprints WHERE status != 'closed')",
         lambda s, i: {"sprint_id": None},
         (
-            "Take {it} out of its sprint, it can wait in the backlog.",
-            "We won't get to {it} this time; back to the backlog.",
-            "Drop {it} from the sprint for now.",
+            "Take {it} out of its sprint, it can wait in the backlog{| for now}.",
+            "We won't get to {it} this {time|sprint}; back to the backlog.",
+            "{Drop|Pull} {it} from the sprint for now.",
             "{Let's|We should} push {it} out of this sprint{| and plan it later}.",
             "There's no room for {it} {this time|in this sprint}. Move it back to the backlog, please.",
             "Can {it} go back to the backlog? {It can wait|It's not urgent}.",
@@ -73,9 +73,9 @@ STEPS = (
         "status != 'done'",
         _mine,
         (
-            "I'll take {it} myself.",
-            "Put {it} on me.",
-            "Make me the owner of {it}.",
+            "I'll {take|handle} {it} myself.",
+            "Put {it} on me{|, please}.",
+            "Make me the {owner|assignee} of {it}.",
             "{Assign|Give} {it} to me{|, please}.",
             "I've got time {this week|today}, so I'll {pick up|handle} {it}.",
             "Can you {put my name on|make me responsible for} {it}?",
@@ -88,8 +88,8 @@ STEPS = (
         "status = 'open' AND assignee_id IS NOT NULL",
         lambda s, i: {"assignee_id": None},
         (
-            "Actually, leave {it} unowned for now.",
-            "Take the owner off {it} again.",
+            "Actually, leave {it} {unowned|unassigned} for now.",
+            "Take the {owner|assignee} off {it} again.",
             "Nobody should own {it} yet.",
             "{Unassign|Clear the owner of} {it}, {please|we'll decide later}.",
             "Let's not give {it} to anyone {yet|for now}; remove the assignee.",
@@ -103,9 +103,9 @@ STEPS = (
         "status = 'open' AND assignee_id IS NOT NULL",
         _status("in_progress"),
         (
-            "And mark {it} as begun.",
+            "And mark {it} as {begun|started}.",
             "Work on {it} begins now; flip it to in progress.",
-            "Put {it} in progress.",
+            "{Put|Move} {it} {in|to} progress.",
             "{We're|They're} starting on {it} {today|right now}, so move it to in progress.",
             "Can you {set|switch} {it} to in progress?",
             "{it} is underway now; {update|change} its status.",
@@ -119,8 +119,8 @@ STEPS = (
         _status("in_review"),
         (
             "The PR for {it} is up; ready for review.",
-            "Send {it} on to review.",
-            "{it} can be reviewed now.",
+            "Send {it} on to {review|a reviewer}.",
+            "{it} can be reviewed now{|; the code is up}.",
             "{Move|Push} {it} to in review, {please|the code is done}.",
             "I've {finished|wrapped up} the work on {it}; it needs a reviewer.",
             "Can {it} go to review?",
@@ -134,7 +134,7 @@ STEPS = (
         _status("open"),
         (
             "Nobody can get to {it} after all; put it back to open.",
-            "Park {it}: back to not started.",
+            "{Park|Shelve} {it}: back to not started.",
             "Un-start {it}.",
             "{Stop|Pause} the work on {it} and set it back to open.",
             "We {have to|need to} shelve {it} for now; move it back to not started.",
@@ -166,9 +166,9 @@ def note_on_it(s: Scene) -> None:
     u = speaker(s)
     text = s.rng.choice(NOTES)
     s.say(
-        'Leave a note on {it}: "{n}"',
-        'Write "{n}" on {it} so the team sees.',
-        'Put a note on {it} saying "{n}"',
+        '{Leave|Add} a note on {it}: "{n}"',
+        'Write "{n}" on {it} so the team {sees|knows}.',
+        'Put a {note|comment} on {it} saying "{n}"',
         '{Add|Post} a comment to {it}: "{n}"',
         'Can you {note|write} on {it} that "{n}"',
         '{it} needs an update{| for the team}: "{n}"',
@@ -184,9 +184,9 @@ def tag_it(s: Scene) -> None:
     i = ticket(s)
     lab = new_label(s, i)
     s.say(
-        "Tag {it} '{l}'.",
-        "Put '{l}' on {it} as well.",
-        "Mark {it} with the '{l}' tag too.",
+        "{Tag|Label} {it} '{l}'{|, please}.",
+        "Put '{l}' on {it} {as well|too}.",
+        "Mark {it} with the '{l}' {tag|label} too.",
         "{Add|Stick} the '{l}' label {to|on} {it}.",
         "{it} should {also|really} carry '{l}'.",
         "Can you label {it} '{l}' so it shows up in {that filter|the right list}?",
@@ -202,9 +202,9 @@ def untag_it(s: Scene) -> None:
     i = ticket(s)
     lab = s.pick("SELECT label FROM issue_labels WHERE issue_id = ?", i["issue_id"])["label"]
     s.say(
-        "And drop the '{l}' tag from {it}, that's wrong.",
-        "Take the '{l}' tag off {it}; it doesn't apply.",
-        "Strip '{l}' from {it}.",
+        "And drop the '{l}' tag from {it}, {that's wrong|it doesn't fit}.",
+        "Take the '{l}' {tag|label} off {it}; it doesn't apply.",
+        "Strip '{l}' from {it}{| again}.",
         "{Remove|Delete} the '{l}' label on {it}{|, please}.",
         "'{l}' doesn't belong on {it}. {Can you remove it|Get rid of it}?",
         "{it} isn't really '{l}'; {untag|unlabel} it.",
@@ -221,9 +221,9 @@ def reprioritize(s: Scene) -> None:
     u = speaker(s, i["project_id"])
     new = s.rng.choice([p for p in ("low", "medium", "high", "critical") if p != i["priority"]])
     s.say(
-        "Actually, make {it} {p} priority.",
+        "{Actually|Wait}, make {it} {p} priority.",
         "The priority of {it} should be {p}.",
-        "Bump {it} to {p}, please." if new in ("high", "critical") else "Drop {it} to {p} priority.",
+        "{Bump|Raise} {it} to {p}, please." if new in ("high", "critical") else "{Drop|Lower} {it} to {p} priority.",
         "{Set|Change} the priority on {it} to {p}.",
         "On second thought, {it} is {p} priority{| for us}.",
         "Can {it} be {p} priority {instead|from now on}?",
@@ -241,8 +241,8 @@ def retype(s: Scene) -> None:
     new = s.rng.choice([t for t in ("bug", "feature", "task") if t != i["type"]])
     s.say(
         "Make {it} a {k}; it's not really a {o}.",
-        "File {it} as a {k} instead.",
-        "Turn {it} into a {k}, please.",
+        "{File|Log} {it} as a {k} instead.",
+        "Turn {it} into a {k}{, please|}.",
         "{Actually|Hmm}, {it} is more of a {k} than a {o}.",
         "{Change|Switch} the type of {it} to {k}.",
         "Can {it} be {filed|tracked} as a {k}?",
@@ -264,9 +264,11 @@ def size_it(s: Scene) -> None:
         if used - (i["story_points"] or 0) + points > cap:
             raise Skip("the sprint would overflow")
     s.say(
-        "Size {it} at {n} points." if i["story_points"] is None else "Re-estimate {it} at {n} points.",
-        "The team thinks {it} is {n} points of work.",
-        "Call {it} {n} points.",
+        "{Size|Estimate} {it} at {n} points."
+        if i["story_points"] is None
+        else "{Re-estimate|Resize} {it} at {n} points.",
+        "The team {thinks|reckons} {it} is {n} points of work.",
+        "Call {it} {n} points{| then}.",
         "{Put|Set} {n} points on {it}.",
         "We {sized|pointed} {it} in planning: {n} points.",
         "How about {n} points for {it}? {Record that|Put that down}.",
@@ -294,8 +296,8 @@ def plan_next(s: Scene) -> None:
     if first is None:
         raise Skip("no planned sprint")
     s.say(
-        "Then plan {it} into the next sprint.",
-        "Now put {it} in the upcoming sprint.",
+        "Then plan {it} into the next sprint{| with room}.",
+        "Now put {it} in the {upcoming|following} sprint.",
         "And schedule {it} for the next sprint.",
         "{Can|Could} {it} go into the {next|upcoming} sprint?",
         "Let's {tackle|do} {it} next sprint; {plan it in|add it there}.",
@@ -316,9 +318,9 @@ def pull_into_current(s: Scene) -> None:
         "(SELECT sprint_id FROM sprints WHERE status = 'active'))",
     )
     s.say(
-        "Pull {it} into the sprint that's running now.",
+        "Pull {it} into the sprint that's {running|going} now.",
         "Can {it} go into this sprint instead of waiting?",
-        "Squeeze {it} into the current sprint.",
+        "{Squeeze|Fit} {it} into the current sprint.",
         "{it} can't wait; {add it to|put it in} the {active|running} sprint.",
         "We {need|want} {it} done {this sprint|before the sprint ends}. Move it in.",
         it=it(s),
@@ -343,10 +345,10 @@ def give_it_to(s: Scene) -> None:
     if s.memory.get("me") and s.memory["me"]["user_id"] == other["user_id"]:
         raise Skip("that is the member talking")
     s.say(
-        "Have {o} pick {it} up.",
-        "Hand {it} to {o}.",
-        "{o} should own {it}.",
-        "Give {it} to {o}.",
+        "Have {o} pick {it} up{| instead}.",
+        "Hand {it} {to|over to} {o}.",
+        "{o} should {own|take care of} {it}.",
+        "Give {it} to {o}{| to work on}.",
         "{Assign|Reassign} {it} to {o}{|, please}.",
         "{o} knows that area best, so {it} should go to them.",
         "Can {o} {take|handle} {it}?",
