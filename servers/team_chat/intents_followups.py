@@ -138,7 +138,7 @@ TURNS = (
         _roster,
         (
             "Who's in #{c}, by the way?",
-            "How big is #{c}?",
+            "How {big|busy} is #{c}{| these days}?",
             "How many {people|members} does #{c} have{| now}?",
             "{Remind me|Tell me} who's in #{c}.",
             "Is #{c} a big channel, or just a few of us?",
@@ -151,9 +151,9 @@ TURNS = (
         "search_messages",
         _thread,
         (
-            "What have people replied to {it}?",
-            "Show me the thread under {it}.",
-            "Any answers under {it} yet?",
+            "What have people {replied|said} {to|in answer to} {it}?",
+            "{Show me|Open} the thread under {it}.",
+            "Any {answers|replies} under {it} yet?",
             "{Did anyone|Has anybody} {respond to|answer} {it}?",
             "I'd like to {read|see} the replies to {it}.",
             "What's the thread on {it} saying{| so far}?",
@@ -165,8 +165,8 @@ TURNS = (
         "leave_channel",
         _leave,
         (
-            "Now take me out of #{c}.",
-            "OK, I'm done with #{c}, get me out.",
+            "Now take me out of #{c}{| please}.",
+            "OK, I'm done with #{c}, {get me out|remove me}.",
             "{Remove me from|Drop me from} #{c}{| too}.",
             "I don't {need|want} #{c} anymore; please leave it for me.",
             "Can you get me out of #{c}? {It's too noisy|I never read it}.",
@@ -179,7 +179,7 @@ TURNS = (
         "join_channel",
         _join,
         (
-            "Put me in #{c} too.",
+            "Put me in #{c} {too|as well}.",
             "Sounds interesting, add me to #{c}.",
             "I want to follow #{c} myself.",
             "{Can you|Please} {sign me up for|add me to} #{c}?",
@@ -193,8 +193,8 @@ TURNS = (
         "list_channels",
         _where,
         (
-            "Which channels is {f} in?",
-            "Where else does {f} hang out?",
+            "Which channels is {f} {in|part of}?",
+            "Where else does {f} {hang out|post}?",
             "What channels does {f} {follow|belong to}?",
             "{Show me|List} {f}'s channels.",
             "I want to {reach|find} {f} in the right place. Which channels are they in?",
@@ -207,8 +207,8 @@ TURNS = (
         "search_users",
         _team,
         (
-            "Who else is on {f}'s team?",
-            "Who works with {f} in {d}?",
+            "Who else is on {f}'s team{| besides them}?",
+            "Who {works|sits} with {f} in {d}?",
             "{Show me|List} the other people in {d}.",
             "Which {d} folks {sit with|work alongside} {f}?",
             "I {want to|should} know {f}'s teammates. Who's in {d}?",
@@ -243,9 +243,9 @@ def post_there(s: Scene) -> None:
     ch = channel(s, mine=True)
     text = s.rng.choice(POSTS).format(other="me")
     s.say(
-        'Also post "{t}" in #{c}.',
+        'Also {post|write} "{t}" in #{c}.',
         'Let #{c} know: "{t}"',
-        'Then drop "{t}" in #{c}.',
+        'Then drop "{t}" in #{c}{| for me}.',
         '{Write|Send} "{t}" to #{c}{| for me}.',
         'Can you tell everyone in #{c} "{t}"',
         t=text,
@@ -268,7 +268,7 @@ def channel_news(s: Scene) -> None:
     args = {"user_id": me_["user_id"], "channel_id": ch["channel_id"]}
     if mode == "mentions":
         s.say(
-            "Has anyone mentioned me in #{c}?",
+            "Has anyone mentioned me in #{c}{| lately}?",
             "Any messages in #{c} tagging me?",
             "{Did|Has} anybody {@-mention|ping} me in #{c}{| lately}?",
             "Was I {tagged|called out} in #{c} recently?",
@@ -279,7 +279,7 @@ def channel_news(s: Scene) -> None:
         word = s.rng.choice(("deploy", "review", "release", "customer", "doc"))
         s.say(
             "Did anyone in #{c} talk about the {w}?",
-            "Search #{c} for anything about {w}.",
+            "{Search|Look through} #{c} for anything about {w}.",
             "{Anything|Any chatter} about the {w} in #{c}?",
             "What did #{c} {say|post} about the {w}?",
             c=ch["name"],
@@ -289,8 +289,8 @@ def channel_news(s: Scene) -> None:
     else:
         s.say(
             "What's the latest in #{c}?",
-            "Catch me up on #{c}.",
-            "What have people been saying in #{c}?",
+            "Catch me up on #{c}{|, please}.",
+            "What have people been {saying|discussing} in #{c}?",
             "{Anything new|What's new} in #{c}{| today}?",
             "{Fill me in|Bring me up to speed} on #{c}.",
             c=ch["name"],
@@ -306,16 +306,16 @@ def my_channels(s: Scene) -> None:
     s.say(
         *(
             (
-                "Which channels am I in now, archived ones included?",
-                "List my channels, including the archived ones.",
+                "Which channels am I in {now|at the moment}, archived ones included?",
+                "{List|Show} my channels, including the archived ones.",
                 "{What|Which} channels do I {belong to|follow}, {old|} archived ones too?",
                 "{Remind me|Show me} where I'm a member, archived channels included.",
                 "Can I see my channel list with the archived ones{| as well}?",
             )
             if archived
             else (
-                "Which channels am I in now?",
-                "List my channels.",
+                "Which channels am I in {now|at the moment}?",
+                "{List|Show} my channels{| for me}.",
                 "{What|Which} channels do I {belong to|follow}{ now|}?",
                 "{Remind me|Show me} where I'm a member.",
                 "Can I see my {channel list|channels}{| please}?",
@@ -339,8 +339,8 @@ def colleague_posts(s: Scene) -> None:
     if them:
         s.asked("search_messages", author_id=them["user_id"])
         s.say(
-            "What has {f} posted lately?",
-            "Show me {f}'s recent messages.",
+            "What has {f} posted {lately|recently}?",
+            "{Show me|Pull up} {f}'s recent messages.",
             "{What's|What has} {f} been {saying|writing} {lately|recently}?",
             "Let me see {f}'s latest {posts|messages}.",
             f=them["name"].split()[0],
@@ -348,8 +348,8 @@ def colleague_posts(s: Scene) -> None:
     else:
         other, named = colleague(s, "user_id != ? AND user_id IN (SELECT author_id FROM messages)", u["user_id"])
         s.say(
-            "What has {o} been posting lately?",
-            "Show me what {o} wrote recently.",
+            "What has {o} been posting {lately|recently}?",
+            "{Show me|Tell me} what {o} wrote recently.",
             "{Pull up|Find} {o}'s {recent|latest} messages.",
             "I'm curious what {o} {has been saying|posted} {lately|this week}.",
             o=named,

@@ -20,7 +20,7 @@ def react_to_it(s: Scene) -> None:
         raise Skip("already reacted")
     s.say(
         "Put {e} on {it} while you're at it.",
-        "Give {it} {e} too.",
+        "Give {it} {e} {too|as well}.",
         "And react to {it} with {e}.",
         "{Add|Leave} {e} on {it}{|, please}.",
         "{it} deserves {e}.",
@@ -43,7 +43,7 @@ def take_reaction_back(s: Scene) -> None:
         raise Skip("the reaction is gone")
     s.say(
         "Actually, take my {e} back off.",
-        "Hmm, remove that {e} again.",
+        "Hmm, {remove|drop} that {e} again.",
         "On second thought, undo the {e}.",
         "{Wait|Oops}, I didn't mean to add the {e}. {Take it off|Remove it}.",
         "Can you {pull|take} my {e} back?",
@@ -59,9 +59,9 @@ def reply_to_it(s: Scene) -> None:
     u, m = member(s), message(s)
     text = s.rng.choice(REPLY_TEXTS)
     s.say(
-        'Reply under {it}: "{t}"',
+        '{Reply|Write back} under {it}: "{t}"',
         'Answer {it} in its thread with "{t}"',
-        'Drop a reply on {it}: "{t}"',
+        'Drop a {reply|quick reply} on {it}: "{t}"',
         '{Respond to|Answer} {it}{| in the thread}, saying "{t}"',
         'I want to {reply to|answer} {it}. Write "{t}" under it.',
         'Under {it}, {post|put} "{t}"',
@@ -95,8 +95,8 @@ def fix_what_i_posted(s: Scene) -> None:
         raise Skip("the same text")
     s.say(
         'Actually, make what I just posted read "{t}"',
-        'Fix my post so it says "{t}"',
-        'Can you change my last post to "{t}"?',
+        '{Fix|Correct} my post so it says "{t}"',
+        'Can you change my {last|latest} post to "{t}"?',
         '{Oops|Hmm}, {edit|update} what I wrote to "{t}"',
         'I {want|need} my message to say "{t}" instead.',
         'Reword {that|my} post: "{t}"',
