@@ -8,7 +8,6 @@ few words of the text; colleagues by name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
@@ -262,9 +261,7 @@ def me_and_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any]) -> tuple[str
     return find_me(s, u), cid
 
 
-def ask_on_channel(
-    s: Scene, u: dict[str, Any], ch: dict[str, Any], phrasings: Sequence[str], minimal: str
-) -> tuple[str, str]:
+def ask_on_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any], *phrasings: str, minimal: str) -> tuple[str, str]:
     """The member's turn about one channel (``{me}``, ``{c}`` in the phrasings), then their id and the channel's."""
     s.say(*phrasings, minimal=[minimal], me=intro(s, u), c=ch["name"])
     return me_and_channel(s, u, ch)

@@ -61,12 +61,10 @@ def join_and_look_around(s: Scene) -> None:
         s,
         u,
         ch,
-        (
-            "I'm {me}, please {add me to|put me in} #{c}.",
-            "{me} here. {Sign me up for|Let me join} #{c}{|, please}.",
-            "This is {me}; I'd {like|love} to {be in|follow} #{c}.",
-        ),
-        "{me}: #{c}, let me in.",
+        "I'm {me}, please {add me to|put me in} #{c}.",
+        "{me} here. {Sign me up for|Let me join} #{c}{|, please}.",
+        "This is {me}; I'd {like|love} to {be in|follow} #{c}.",
+        minimal="{me}: #{c}, let me in.",
     )
     s.call("join_channel", channel_id=cid, user_id=uid)
     if then(s, chance=0.15):
@@ -82,12 +80,10 @@ def leave_noisy_channel(s: Scene) -> None:
         s,
         u,
         ch,
-        (
-            "{me} here. {Take me out of|Remove me from} #{c}, it's too {noisy|busy}.",
-            "I'm {me}, please {remove me from|drop me from} #{c}.",
-            "This is {me}. I don't {need|read} #{c} anymore, {get me out|let me leave}.",
-        ),
-        "{me}: done with #{c}.",
+        "{me} here. {Take me out of|Remove me from} #{c}, it's too {noisy|busy}.",
+        "I'm {me}, please {remove me from|drop me from} #{c}.",
+        "This is {me}. I don't {need|read} #{c} anymore, {get me out|let me leave}.",
+        minimal="{me}: done with #{c}.",
     )
     s.call("leave_channel", channel_id=cid, user_id=uid)
     if then(s, chance=0.15):
@@ -250,12 +246,10 @@ def channel_catch_up(s: Scene) -> None:
         s,
         u,
         ch,
-        (
-            "I'm {me}. What's been {happening|going on} in #{c}?",
-            "{me} here: {catch me up on|fill me in on} #{c}.",
-            "This is {me}. What did I miss in #{c}{| this week}?",
-        ),
-        "{me}: #{c}, what's new?",
+        "I'm {me}. What's been {happening|going on} in #{c}?",
+        "{me} here: {catch me up on|fill me in on} #{c}.",
+        "This is {me}. What did I miss in #{c}{| this week}?",
+        minimal="{me}: #{c}, what's new?",
     )
     s.asked("search_messages", channel_id=cid, user_id=uid)
     posts = s.call("search_messages", user_id=uid, channel_id=cid)["messages"]
