@@ -61,11 +61,11 @@ LOW = (  # what is below its reorder point at a location ({w})
 REACH = (  # where a location ({n}) is and who runs it
     "Who manages {n} and how do I {reach|contact} them?",
     "What's the {address and phone|phone number and address} of {n}?",
-    "Tell me more about {n}: manager, phone, what it still holds.",
+    "Tell me more about {n}: manager, phone, what it still {holds|has}.",
     "{Tell me about|Details for} {n}: address, manager, phone.",
-    "Who runs {n}, and where is it?",
+    "Who {runs|manages} {n}, and where is it?",
     "How do I {reach|contact|get hold of} {n}?",
-    "Where exactly is {n}, and what's their number?",
+    "Where exactly is {n}, and what's their {number|phone number}?",
     "{What about|And} {n}: who's the manager there, and where is it?",
 )
 
@@ -150,7 +150,7 @@ def as_shopper(s: Scene) -> None:
 def stock_in_my_city(s: Scene, row: dict[str, Any], what: str, minimal: str) -> tuple[str, list[dict[str, Any]]]:
     """The shopper asks which stores of their city (``row["city"]``) have the item now: its SKU and the listing."""
     s.say(
-        "Do any of your {city} stores have {what} right now?",
+        "Do any of your {city} stores have {what} {right now|today}?",
         "I'm in {city}. Where can I {get|buy} {what} today?",
         "Is {what} in stock anywhere in {city}{|, by any chance}?",
         minimal=[minimal],
@@ -180,7 +180,7 @@ def hold_for_pickup(s: Scene) -> None:
         sku, stock = stock_in_my_city(s, row, what, "I need {what} in {city}; can someone hold one for me?")
         s.say(
             "{Great|Perfect}, please put {many} aside at the {store} one[ under {name}].",
-            "Hold {many} for me at {store}[, the name is {name}].",
+            "{Hold|Keep} {many} for me at {store}[, the name is {name}].",
             "Can you keep {many} at {store} for {pickup|me to collect}[ for {name}]?",
             many=many,
             store=row["store"],
@@ -354,7 +354,7 @@ def browse_brands(s: Scene) -> None:
     role(s, "staff")
     p = s.pick("SELECT brand, category FROM products GROUP BY brand, category")
     s.say(
-        "Which brands do we carry, and how many products each?",
+        "Which brands do we {carry|stock}, and how many products each?",
         "{Give me|Can I see} the brand list with counts.",
         "What brands are in our catalog{| these days}?",
         minimal=["Brands we sell?"],
@@ -375,7 +375,7 @@ def closed_locations(s: Scene) -> None:
         "Which of our locations are shut at the moment?"
         if not by_state
         else "Which of our {state} locations are shut at the moment?",
-        "Any stores closed right now?" if not by_state else "Anything closed in {state} right now?",
+        "Any stores closed {right now|at the moment}?" if not by_state else "Anything closed in {state} right now?",
         "Give me the list of closed locations." if not by_state else "List the closed locations in {state}.",
         minimal=["Closed stores?"],
         state=st["state"],

@@ -30,7 +30,7 @@ def call_off_hold(s: Scene) -> None:
     if s.memory.get("role") == "shopper":
         s.say(
             "Actually, never mind, I found it elsewhere. {Let that hold go|You can release it}.",
-            "Sorry, plans changed: release what you put aside for me.",
+            "Sorry, plans changed: release what you {put|set} aside for me.",
             "{Scratch|Cancel} that pickup, I won't make it{| after all}.",
         )
     else:
@@ -59,7 +59,7 @@ def change_hold(s: Scene) -> None:
     s.say(
         "Actually, make it {n} instead.",
         "Can you change that to {n}{| instead}?",
-        "I need {n} after all, not {o}.",
+        "I {need|want} {n} after all, not {o}.",
         "{Sorry|Oh wait}, I {miscounted|got that wrong}: I want {n}.",
         "Could the hold be for {n} rather than {o}?",
         n=qty,
@@ -85,7 +85,7 @@ def also_have_other(s: Scene) -> None:
     )
     what = product_ref(s, other)
     s.say(
-        "Do they also have {w} there?",
+        "Do they also have {w} there{| by any chance}?",
         "And {w}: any at that {store|location}?",
         "While you're looking, how many of {w} does that store have?",
         "{Could you also|Can you} see whether they have {w}?",
@@ -117,9 +117,9 @@ def restock_listed(s: Scene) -> None:
     qty = s.rng.choice((24, 36, 48, 60))
     sup = s.rng.choice(SUPPLIERS)
     s.say(
-        "{sup} just delivered {n} of the {i}; book that in.",
+        "{sup} just delivered {n} of the {i}; {book|log} that in.",
         "We got {n} units of the {i} from {sup}, please {log|record} it.",
-        "Record {n} of the {i} from {sup}.",
+        "{Record|Enter} {n} of the {i} from {sup}.",
         "{Good news|Finally}: {n} of the {i} arrived from {sup}. {Add|Put} them on the books.",
         "The {i} came in, {n} units from {sup}. Can you {log that|enter that}?",
         sup=sup,
@@ -144,7 +144,7 @@ def send_to_sister(s: Scene) -> None:
     if len(other) != 1 or (free or 0) < qty:
         raise Skip("no single sister store, or too little")
     s.say(
-        "Send {n} of {it} over to our other {c} store.",
+        "{Send|Ship} {n} of {it} over to our other {c} store.",
         "Move {n} of {it} to the other {branch|location} in {c}.",
         "Our other {c} location could use {n} of {it}; {ship|send} them over.",
         "{Can we|Let's} help out the other {c} store with {n} of {it}?",
@@ -167,7 +167,7 @@ def hold_for_caller(s: Scene) -> None:
         raise Skip("cannot hold there")
     who = s.rng.choice(SHOPPERS)
     s.say(
-        "{w} is on the phone and wants {one} held there.",
+        "{w} is on the {phone|line} and wants {one} held there.",
         "Put {one} aside at that {store|location} for {w}, please.",
         "A customer, {w}, will pick up {one} there {tomorrow|later today}; hold it.",
         "{Can you|Please} keep {one} there for {w}? They're coming {in the morning|after work}.",
@@ -191,8 +191,8 @@ def clear_a_hold(s: Scene) -> None:
     )
     r = s.choose(rows, itemgetter("customer_name"), none="no holds", alike="a customer holds two")
     s.say(
-        "Also, {w} called: they won't collect their {i} there. Release it.",
-        "{w} cancelled their pickup of the {i} at that store; free it up.",
+        "Also, {w} called: they won't collect their {i} there. {Release it|Let it go}.",
+        "{w} cancelled their pickup of the {i} at that store; {free it up|release it}.",
         "Let go of {w}'s hold on the {i} there.",
         "{w} {doesn't need|no longer wants} the {i} we're holding there. Put it back on sale.",
         "Can you {drop|cancel} the {i} hold for {w}? They changed their mind.",
