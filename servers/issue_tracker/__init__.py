@@ -11,7 +11,7 @@ closes only when none of its issues is unfinished or `carry_over_to` names a pla
 the same project to receive them. A reopened issue from a closed sprint goes back to the backlog.
 """
 
-from servers.issue_tracker import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.issue_tracker import intents_board, intents_followups, intents_planning, intents_tickets  # noqa: F401
 from servers.issue_tracker.tools import tracker as server
 
 __all__ = ["server"]

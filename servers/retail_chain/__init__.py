@@ -8,7 +8,7 @@ open retail stores (not distribution centers), for at most 5 units of what is av
 units for 48 hours; only an active reservation can be cancelled, which releases its units.
 """
 
-from servers.retail_chain import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.retail_chain import intents, intents_actions, intents_followups, intents_lookups  # noqa: F401
 from servers.retail_chain.tools import retail_chain as server
 
 __all__ = ["server"]

@@ -37,6 +37,38 @@ CATEGORY_WORDS = {
     "Storage": "storage products",
 }
 
+MOVES = (  # where the item ({it}) has been shipped between locations
+    "Has {it} been moved {around |}between our {locations|stores} {lately|recently}?",
+    "Where have we been {shipping|sending} {it} {internally|between locations}{| lately}?",
+    "Any recent {transfers|internal moves} of {it}?",
+    "{Show me|Pull up} the recent internal moves of {it}.",
+    "Has {it} been transferred around {recently|lately}?",
+    "{Which|What} locations sent {it} to each other lately?",
+    "I want to see how {it} {has been moving|has travelled} around the chain.",
+)
+MOST = (  # where most of the item ({it}) is now
+    "{And where|Where} is most of {it} {sitting|kept} {now|right now}?",
+    "Which locations have the {most|biggest pile} of {it} {today|at the moment}?",
+    "Where would I find {it} {in stock|on the shelf} now?",
+)
+LOW = (  # what is below its reorder point at a location ({w})
+    "What's running low at {w}?",
+    "I'm at {w}: which items are below their reorder level?",
+    "Which shelves at {w} need {refilling|topping up}?",
+    "{Anything|What's} {short|getting low} at {w}{| right now}?",
+)
+
+REACH = (  # where a location ({n}) is and who runs it
+    "Who manages {n} and how do I {reach|contact} them?",
+    "What's the {address and phone|phone number and address} of {n}?",
+    "Tell me more about {n}: manager, phone, what it still {holds|has}.",
+    "{Tell me about|Details for} {n}: address, manager, phone.",
+    "Who {runs|manages} {n}, and where is it?",
+    "How do I {reach|contact|get hold of} {n}?",
+    "Where exactly is {n}, and what's their {number|phone number}?",
+    "{What about|And} {n}: who's the manager there, and where is it?",
+)
+
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
     return s.refer(p["sku"], Ref("the {name}", "SELECT sku FROM products WHERE name = ?", p["name"]), name=p["name"])
@@ -46,13 +78,12 @@ def store_ref(s: Scene, store_id: str, name: str) -> str:
     return s.refer(store_id, Ref("the {name} store", "SELECT store_id FROM stores WHERE name = ?", name), name=name)
 
 
-def find_product(s: Scene, p: dict[str, Any]) -> str:
+def find_product(s: Scene, p: dict[str, Any], **args: Any) -> str:
+    """The item's SKU, searched by its name (and ``args``) unless it is the dialogue's item; it becomes that."""
     known = s.memory.get("product")
     if known and known["sku"] == p["sku"]:
         return str(known["sku"])
-    hit = s.find(
-        "search_products", "products", "sku", p["sku"], missing="the product is not found by its name", query=p["name"]
-    )
+    hit = s.find("search_products", "products", "sku", p["sku"], missing="not found", query=p["name"], **args)
     s.memory["product"] = hit
     return str(hit["sku"])
 
@@ -94,6 +125,10 @@ def role(s: Scene, who: str) -> None:
     s.memory["role"] = who
 
 
+def staff(s: Scene) -> None:
+    role(s, "staff")
+
+
 def listed_store(s: Scene, store_id: str, **args: Any) -> dict[str, Any]:
     """The location as ``list_stores`` with ``args`` lists it; it becomes the dialogue's store."""
     found = s.find("list_stores", "stores", "store_id", store_id, missing="not listed", **args)
@@ -115,9 +150,9 @@ def as_shopper(s: Scene) -> None:
 def stock_in_my_city(s: Scene, row: dict[str, Any], what: str, minimal: str) -> tuple[str, list[dict[str, Any]]]:
     """The shopper asks which stores of their city (``row["city"]``) have the item now: its SKU and the listing."""
     s.say(
-        "Do any of your {city} stores have {what} right now?",
-        "I'm in {city}. Where can I get {what} today?",
-        "Is {what} in stock anywhere in {city}?",
+        "Do any of your {city} stores have {what} {right now|today}?",
+        "I'm in {city}. Where can I {get|buy} {what} today?",
+        "Is {what} in stock anywhere in {city}{|, by any chance}?",
         minimal=[minimal],
         city=row["city"],
         what=what,
@@ -144,9 +179,9 @@ def hold_for_pickup(s: Scene) -> None:
     if s.rng.random() < 0.5:
         sku, stock = stock_in_my_city(s, row, what, "I need {what} in {city}; can someone hold one for me?")
         s.say(
-            "Great, please put {many} aside at the {store} one[ under {name}].",
-            "Hold {many} for me at {store}[, the name is {name}].",
-            "Can you keep {many} at {store} for pickup[ for {name}]?",
+            "{Great|Perfect}, please put {many} aside at the {store} one[ under {name}].",
+            "{Hold|Keep} {many} for me at {store}[, the name is {name}].",
+            "Can you keep {many} at {store} for {pickup|me to collect}[ for {name}]?",
             many=many,
             store=row["store"],
             name=name,
@@ -155,7 +190,7 @@ def hold_for_pickup(s: Scene) -> None:
         s.say(
             "Could you hold {what}{many} for me at your {store} store in {city}[? The name is {name}]?",
             "I'd like to pick up {what}{many} at {store} in {city}[, under {name}]. Please set it aside.",
-            "Please reserve {what}{many} at the {city} {store} store[ for {name}].",
+            "Please {reserve|hold} {what}{many} at the {city} {store} store[ for {name}].",
             minimal=["I want to collect {what} at {store} in {city}[; I'm {name}]."],
             what=what,
             many="" if qty == 1 else f" ({qty} of them)",
@@ -185,21 +220,19 @@ def release_hold(s: Scene) -> None:
         "JOIN products p USING (sku) WHERE r.status = 'active'"
     )
     if (
-        len(
-            s.rows(
-                "SELECT 1 FROM reservations WHERE store_id = ? AND status = 'active' AND customer_name = ?",
-                r["store_id"],
-                r["customer_name"],
-            )
+        s.value(
+            "SELECT COUNT(*) FROM reservations WHERE store_id = ? AND status = 'active' AND customer_name = ?",
+            r["store_id"],
+            r["customer_name"],
         )
         != 1
     ):
         raise Skip("the customer holds two things there")
     where = store_ref(s, r["store_id"], r["store"])
     s.say(
-        "I work at {where}. {who} just called, they won't pick up their {item}. Free it up.",
-        "{who} is not coming for the {item} we're holding at {where}; please release it.",
-        "Cancel {who}'s pickup at {where}, they changed their mind about the {item}.",
+        "I work at {where}. {who} just called, they won't pick up their {item}. {Free it up|Release it}.",
+        "{who} is not coming for the {item} we're holding at {where}; please {release|cancel} it.",
+        "{Cancel|Call off} {who}'s pickup at {where}, they {changed their mind about|don't want} the {item}.",
         minimal=["{who} won't collect their order at {where}."],
         where=where,
         who=r["customer_name"],
@@ -231,9 +264,9 @@ def rebalance(s: Scene) -> None:
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
     s.say(
-        "We're nearly out of {what} at {where}. Send us some[ ({qty} units)] from whichever location has the most.",
-        "I manage {where}: pull[ {qty} units of] {what} over from the place with the biggest pile.",
-        "{Where} is short on {what}. Get some moved to us[, {qty} units,] from wherever has the most on hand.",
+        "We're {nearly|almost} out of {what} at {where}. Send us some[ ({qty} units)] from whoever has the most.",
+        "I {manage|run} {where}: pull[ {qty} units of] {what} over from the place with the {biggest pile|most}.",
+        "{Where} is {short on|low on} {what}. Get some moved to us[, {qty} units,] from wherever has the most.",
         minimal=["{Where} needs more of {what}; move some over from the best-stocked location."],
         where=where,
         Where=where[:1].upper() + where[1:],
@@ -279,9 +312,9 @@ def receive_delivery(s: Scene) -> None:
         )
         what = product_ref(s, item)
         s.say(
-            "The truck from {sup} just dropped off {what} at {where}[, {n} units]. Book it in.",
-            "{Where} received {what} from {sup}[: {n} of them]. Please log the delivery.",
-            "{sup} delivered {what} to {where}[ ({n} units)], put it on the books.",
+            "The {truck|delivery} from {sup} just dropped off {what} at {where}[, {n} units]. {Book it in|Log it}.",
+            "{Where} received {what} from {sup}[: {n} of them]. Please {log|record} the delivery.",
+            "{sup} delivered {what} to {where}[ ({n} units)], {put it on the books|add it to our count}.",
             minimal=["A delivery of {what} came in at {where}[, {n} units]."],
             sup=supplier,
             what=what,
@@ -293,13 +326,7 @@ def receive_delivery(s: Scene) -> None:
         sku = find_product(s, item)
         s.call("restock_item", store_id=sid, sku=sku, quantity=n, supplier=supplier)
         return
-    s.say(
-        "What's running low at {where}?",
-        "I'm at {where}: which items are below their reorder level?",
-        "Which shelves at {where} need refilling?",
-        minimal=["{where}: low stock?"],
-        where=where,
-    )
+    s.say(*LOW, minimal=["{w}: low stock?"], w=where)
     sid = find_store(s, st)
     low = [
         x
@@ -310,9 +337,9 @@ def receive_delivery(s: Scene) -> None:
         raise Skip("nothing low and active on the first page")
     item = s.rng.choice(low)
     s.say(
-        "The truck from {sup} just dropped off the {item}[, {n} units]. Book it in.",
-        "We received {item} from {sup}[: {n} of them]. Please log the delivery.",
-        "{sup} delivered the {item}[ ({n} units)], put it on our books.",
+        "The {truck|delivery} from {sup} just dropped off the {item}[, {n} units]. {Book it in|Log it, please}.",
+        "We {received|got} {item} from {sup}[: {n} of them]. Please {log|record} the delivery.",
+        "{sup} delivered the {item}[ ({n} units)], {put it on our books|add it to our count}.",
         sup=supplier,
         item=item["name"],
         n=n,
@@ -327,9 +354,9 @@ def browse_brands(s: Scene) -> None:
     role(s, "staff")
     p = s.pick("SELECT brand, category FROM products GROUP BY brand, category")
     s.say(
-        "Which brands do we carry, and how many products each?",
-        "Give me the brand list with counts.",
-        "What brands are in our catalog?",
+        "Which brands do we {carry|stock}, and how many products each?",
+        "{Give me|Can I see} the brand list with counts.",
+        "What brands are in our catalog{| these days}?",
         minimal=["Brands we sell?"],
     )
     brands = s.call("get_distinct_values", field="brand")
@@ -348,7 +375,7 @@ def closed_locations(s: Scene) -> None:
         "Which of our locations are shut at the moment?"
         if not by_state
         else "Which of our {state} locations are shut at the moment?",
-        "Any stores closed right now?" if not by_state else "Anything closed in {state} right now?",
+        "Any stores closed {right now|at the moment}?" if not by_state else "Anything closed in {state} right now?",
         "Give me the list of closed locations." if not by_state else "List the closed locations in {state}.",
         minimal=["Closed stores?"],
         state=st["state"],
@@ -357,46 +384,5 @@ def closed_locations(s: Scene) -> None:
     if by_state:
         args["state"] = st["state"]
     found = listed_store(s, st["store_id"], **args)
-    s.say(
-        "Who manages {name} and how do I reach them?",
-        "What's the address and phone of {name}?",
-        "Tell me more about {name}: manager, phone, what it still holds.",
-        name=st["name"],
-    )
+    s.say(*REACH, n=st["name"])
     s.call("get_store", store_id=found["store_id"])
-
-
-@retail_chain.intent(covers=("search_products", "list_transfers", "check_stock"), follows=True)
-def where_it_went(s: Scene) -> None:
-    """A buyer asks where an item has been shipped between locations lately, then where it sits now."""
-    role(s, "staff")
-    known = s.memory.get("product")
-    p = s.pick(
-        "SELECT p.sku, p.name FROM products p WHERE EXISTS (SELECT 1 FROM transfers t WHERE t.sku = p.sku)"
-        + (" AND p.sku = ?" if known else ""),
-        *([known["sku"]] if known else []),
-    )
-    what = product_ref(s, p)
-    if known:
-        s.say(
-            "Has that item been moved around between our locations lately?",
-            "Where have we been shipping it internally?",
-            "Any recent transfers of it?",
-        )
-    else:
-        s.say(
-            "Where have we been shipping {what} between locations lately?",
-            "Show me the recent internal moves of {what}.",
-            "Has {what} been transferred around recently?",
-            minimal=["Recent moves of {what}?"],
-            what=what,
-        )
-    sku = find_product(s, p)
-    s.call("list_transfers", sku=sku)
-    if s.room(calls=1, turns=1):
-        s.say(
-            "And where is most of it sitting now?",
-            "Which locations have the most of it today?",
-            "Where would I find it in stock now?",
-        )
-        s.call("check_stock", sku=sku, min_available=1, limit=5)

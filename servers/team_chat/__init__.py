@@ -11,7 +11,7 @@ deactivated members cannot act or be invited.
 
 from __future__ import annotations
 
-from servers.team_chat import intents, intents_followups  # noqa: F401  (registers the intents)
+from servers.team_chat import intents_channels, intents_followups, intents_messages, intents_on_message  # noqa: F401
 from servers.team_chat.schema import SCHEMA
 from servers.team_chat.seed import seed
 from servers.team_chat.tools import chat
