@@ -16,6 +16,7 @@ from hub.synth import checks
 from hub.synth.config import Stats, SynthConfig
 from hub.synth.files import invalid_files
 from hub.synth.goals import linked
+from hub.synth.realism import oracle_at_maximum
 from hub.synth.steer import Steering
 from hub.synth.validate import Deduper, call_tokens, validate_replay
 from hub.tasks import Task
@@ -54,6 +55,9 @@ class Gate:
             self.stats.dropped["clarify_leak"] += 1
             return None
         if not checks.keep(task, self.library, self.stats.dropped):
+            return None
+        if task.kind == "clarify" and not oracle_at_maximum(task, self.library):
+            self.stats.dropped["oracle_below_maximum"] += 1
             return None
         if len(task.gt_steps()) > 1 and not linked_steps(task):
             self.stats.dropped["unlinked"] += 1

@@ -175,6 +175,7 @@ def _literal_value(
     return None
 
 
+MAXIMA = {"abstain": 1.0}  # the paper preset's maximum by task kind (1.3 otherwise)
 PAPER = RewardConfig(preset="paper")  # the report's figures are the paper's reward, as they always were
 
 
@@ -199,6 +200,12 @@ def oracle_reward(task: Task, library: Library) -> float:
     calls = [CallRecord(s.name, s.arguments, index[id(s)], True) for s in task.gt_steps()]
     asks = [(i, clarifying_question(task, i)) for i, t in enumerate(task.turns) if t.ask]
     return score(task, calls, _schemas(task, library), PAPER, replies=asks).total
+
+
+def oracle_at_maximum(task: Task, library: Library) -> bool:
+    """Whether the ground truth, played as the oracle plays it (its calls, its clarifying questions), scores the
+    paper preset's maximum: an ask the reward's question check cannot recognise would make a task no policy can ace."""
+    return abs(oracle_reward(task, library) - MAXIMA.get(task.kind, 1.3)) < 1e-9
 
 
 def _schemas(task: Task, library: Library) -> dict[str, dict[str, Any]]:
@@ -286,8 +293,7 @@ def _baseline(tasks: list[Task], library: Library, sample: int) -> dict[str, Any
     world = World(library, max_sessions=1_000_000)
     base = [baseline_reward(t, library, world.sessions, world.dispatcher) for t in chosen]
     oracle = [oracle_reward(t, library) for t in chosen]
-    maxima = {"abstain": 1.0}
-    at_max = sum(abs(o - maxima.get(t.kind, 1.3)) < 1e-9 for t, o in zip(chosen, oracle))
+    at_max = sum(abs(o - MAXIMA.get(t.kind, 1.3)) < 1e-9 for t, o in zip(chosen, oracle))
     out = {"baseline": _means(base, oracle) | {"tasks": len(chosen), "oracle_at_maximum": _share(at_max, len(chosen))}}
     by_source: dict[str, Any] = {}
     for src in sorted({t.meta.get("synth", {}).get("source", "unknown") for t in chosen}):

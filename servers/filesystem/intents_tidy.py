@@ -307,7 +307,7 @@ def tweak_setting(s: Scene) -> None:
     old = re.search(pattern, current)
     if old is None or old.group(0) == line.format(v=value):
         raise Skip("already set")
-    new = s.given(line.format(v=value), line.format(v=value), "new value", "replace_in_file", "replacement")
+    new = s.given(line.format(v=value), line.format(v=value), "replacement line", "replace_in_file", "replacement")
     s.say(
         "Change {what}[ so it reads {new}].",
         "Set {what}[ so the line says {new}], please.",
