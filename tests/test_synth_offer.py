@@ -44,7 +44,7 @@ def attempts(synth: Synthesizer, slot: Slot, tries: int) -> list[Task]:
 
 
 def test_a_missing_function_task_offers_its_servers_writes_and_none_solves_it(synth: Synthesizer) -> None:
-    tasks = attempts(synth, Slot("abstain", "complete", "missing_function"), 3)
+    tasks = attempts(synth, Slot("abstain", "complete", "missing_function"), 4)
     assert len(tasks) >= 8
     with_writes = [t for t in tasks if offers_own_write(t, LIBRARY)]
     assert len(with_writes) >= 0.8 * len(tasks)
