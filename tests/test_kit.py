@@ -11,7 +11,7 @@ import pytest
 from pydantic import Field
 
 from hub.kit import ArgumentError, Ctx, IsoDate, Query, Server, ToolError, insert_rows, listing
-from hub.kit.intent import chosen
+from hub.kit.intent import IntentError, chosen
 
 SCHEMA = """
 CREATE TABLE shelves (shelf_id TEXT PRIMARY KEY, room TEXT NOT NULL);
@@ -181,3 +181,6 @@ def test_a_phrasing_choice_draws_one_word_per_turn_and_keeps_slots() -> None:
     assert all("|" not in p and "{id}" in p for p in drawn)
     assert len(drawn) == 6
     assert chosen("No choice in {id} [at {when}].", random.Random(0)) == "No choice in {id} [at {when}]."
+    assert {chosen("Fix {it}{ ({why})|}.", random.Random(k)) for k in range(20)} == {"Fix {it}.", "Fix {it} ({why})."}
+    with pytest.raises(IntentError, match="not closed"):
+        chosen("{Show me|Pull up the order.", random.Random(0))

@@ -49,7 +49,8 @@ MAX_CALLS = 5
 MAX_TURNS = 3
 SLOT = re.compile(r"\{(\w+)\}")
 OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
-CHOICE = re.compile(r"\{([^{}]*\|[^{}]*)\}")  # "{Show me|Pull up} the order": one of the words, drawn per turn
+# "{Show me|Pull up} the order", "{ ({why})|}": one of the words, drawn per turn (a word may hold slots)
+CHOICE = re.compile(r"\{((?:[^{}]|\{\w+\})*\|(?:[^{}]|\{\w+\})*)\}")
 
 
 class Skip(Exception):
@@ -549,7 +550,10 @@ def _text(value: Any) -> str:
 def chosen(phrasing: str, rng: random.Random) -> str:
     """The phrasing with each ``{a|b|c}`` choice resolved to one of its words (an empty one leaves nothing):
     the ways a person says the same request, written once."""
-    return CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), phrasing)
+    drawn = CHOICE.sub(lambda m: rng.choice(m.group(1).split("|")), phrasing)
+    if "|" in drawn or re.search(r"[{}]", SLOT.sub("", drawn)):
+        raise IntentError(f"a choice in {phrasing!r} is not closed (or holds a choice in a choice)")
+    return drawn
 
 
 def fill(phrasing: str, slots: dict[str, Any], withheld: str | None = None) -> str:
