@@ -36,9 +36,9 @@ class FollowUp:
     """One follow-up intent. ``about`` reads the turn's slots off the dialogue (``Skip`` when nothing fits), or
     returns ``(arguments, slots)`` at once (then ``args`` stays ``None``); ``args`` makes the call's arguments
     from the slots. ``asked``: ``Skip`` when the dialogue already made the call (``True``: with the same
-    arguments; a tuple: the same values of these; ``False``: never). ``check`` may ``Skip`` once the arguments
-    are known; ``heard`` gives what ``say`` gets (default: every slot; ``said_only``: the slots a phrasing
-    names); ``then`` sees the call's result (memory for the next turn, what the answer must tell)."""
+    arguments; a tuple: with the same values of those of these it takes; ``False``: never). ``check`` may
+    ``Skip`` once the arguments are known; ``heard`` gives what ``say`` gets (default: every slot;
+    ``said_only``: the slots a phrasing names); ``then`` sees the call's result (memory for the next turn, what the answer must tell)."""
 
     name: str
     doc: str
@@ -63,7 +63,7 @@ class FollowUp:
         if self.asked is True:
             s.asked(self.tool, **args)
         elif self.asked:
-            s.asked(self.tool, **{k: args[k] for k in self.asked})
+            s.asked(self.tool, **{k: v for k, v in args.items() if k in self.asked})
         if self.check is not None:
             self.check(s, args)
         said = self.heard(s, slots) if self.heard is not None else slots
