@@ -38,7 +38,8 @@ class FollowUp:
     from the slots. ``asked``: ``Skip`` when the dialogue already made the call (``True``: with the same
     arguments; a tuple: with the same values of those of these it takes; ``False``: never). ``check`` may
     ``Skip`` once the arguments are known; ``heard`` gives what ``say`` gets (default: every slot;
-    ``said_only``: the slots a phrasing names); ``then`` sees the call's result (memory for the next turn, what the answer must tell)."""
+    ``said_only``: the slots a phrasing names); ``then`` sees the call's result (memory for the next turn,
+    what the answer must tell)."""
 
     name: str
     doc: str
