@@ -39,7 +39,8 @@ class FollowUp:
     arguments; a tuple: with the same values of those of these it takes; ``False``: never). ``check`` may
     ``Skip`` once the arguments are known; ``heard`` gives what ``say`` gets (default: every slot;
     ``said_only``: the slots a phrasing names); ``then`` sees the call's result (memory for the next turn,
-    what the answer must tell)."""
+    what the answer must tell); ``phrased`` gives the phrasings where they depend on the live state (an
+    invoice's status)."""
 
     name: str
     doc: str
@@ -53,6 +54,7 @@ class FollowUp:
     heard: Callable[[Scene, Slots], Slots] | None = None
     said_only: bool = False
     then: Callable[[Scene, Args, Any], None] | None = None
+    phrased: Callable[[Scene, Args], tuple[str, ...]] | None = None
     covers: tuple[str, ...] = ()
 
     def run(self, s: Scene) -> None:
@@ -67,10 +69,11 @@ class FollowUp:
             s.asked(self.tool, **{k: v for k, v in args.items() if k in self.asked})
         if self.check is not None:
             self.check(s, args)
+        phrasings = self.phrased(s, args) if self.phrased is not None else self.phrasings
         said = self.heard(s, slots) if self.heard is not None else slots
         if self.said_only:
-            said = {k: v for k, v in said.items() if any("{" + k + "}" in p for p in self.phrasings)}
-        s.say(*self.phrasings, **said)
+            said = {k: v for k, v in said.items() if any("{" + k + "}" in p for p in phrasings)}
+        s.say(*phrasings, **said)
         result = s.call(self.tool, **args)
         if self.then is not None:
             self.then(s, args, result)
