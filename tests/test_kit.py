@@ -184,3 +184,29 @@ def test_a_phrasing_choice_draws_one_word_per_turn_and_keeps_slots() -> None:
     assert {chosen("Fix {it}{ ({why})|}.", random.Random(k)) for k in range(20)} == {"Fix {it}.", "Fix {it} ({why})."}
     with pytest.raises(IntentError, match="not closed"):
         chosen("{Show me|Pull up the order.", random.Random(0))
+
+
+def test_follow_up_row_registers_an_intent_and_its_skip_propagates() -> None:
+    from typing import cast
+
+    from hub.kit.follow import FollowUp, follow_ups
+    from hub.kit.intent import Scene, Skip
+    from servers.crm.tools import crm
+
+    def nothing(s: Scene) -> dict[str, Any]:
+        raise Skip("no deal in the dialogue")
+
+    row = FollowUp("kit_probe", "The rep asks about the deal.", nothing, "get_deal", lambda d: d, ("Show it.",), 0.7)
+    (intent,) = follow_ups(crm, [row])
+    try:
+        assert (intent.name, intent.covers, intent.weight, intent.description) == (
+            "kit_probe",
+            ("get_deal",),
+            0.7,
+            "The rep asks about the deal.",
+        )
+        assert intent.follows and not intent.opens and intent.fn.__name__ == "kit_probe"
+        with pytest.raises(Skip, match="no deal"):
+            intent.fn(cast(Scene, object()))
+    finally:
+        crm.intents.remove(intent)

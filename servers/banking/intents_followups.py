@@ -7,16 +7,16 @@ from it while you're at it", "what email do you have for me?"). Each reads what 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Any
 
-from hub.kit.intent import Ref, Scene, Skip, money, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Ref, Scene, Skip, money
 from servers.banking.intents import (
     ACCOUNTS,
     NOTES_IN,
     NOTES_OUT,
     acc_ref,
     amount_of,
-    ask_for,
     current_account,
     payee_ref,
     reach_account,
@@ -26,28 +26,35 @@ from servers.banking.intents import (
 from servers.banking.tools import banking
 
 
-@dataclass(frozen=True)
-class Again:
-    """A follow-up of one turn and one read of what the dialogue is about: the ``account`` an earlier turn used
-    (that fits ``where``) or the ``customer`` (with a row of ``needs`` on their id); asked once per dialogue."""
+def _account(where: str = "1=1") -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    """The account an earlier turn used (that fits ``where``): ``{what}`` names it."""
 
-    name: str
-    doc: str
-    tool: str
-    about: str
-    phrasings: tuple[str, ...]
-    where: str = "1=1"
-    needs: str = ""
-    weight: float = 1.0
+    def on(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+        acc = current_account(s, where)
+        return {"account_id": acc["account_id"]}, {"what": acc_ref(s, acc)}
+
+    return on
+
+
+def _customer(needs: str = "") -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    """The dialogue's customer, with a row of ``needs`` on their id."""
+
+    def on(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+        c = the_customer(s)
+        if needs and not s.rows(needs, c["customer_id"]):
+            raise Skip(f"the customer does not fit {s.intent.name if s.intent else 'the follow-up'}")
+        return {"customer_id": c["customer_id"]}, {}
+
+    return on
 
 
 AGAIN = (
-    Again(
+    FollowUp(
         "cards_on_account",
         "The customer asks which cards are linked to the account.",
+        _account("type != 'savings'"),
         "list_cards",
-        "account",
-        (
+        phrasings=(
             "Which cards are linked to {what}?",
             "What cards do I have on {what}?",
             "Are any cards still working on {what}?",
@@ -57,14 +64,13 @@ AGAIN = (
             "Is the card for {what} still {active|good}, or did I lock it?",
             "{Could you|Can you} {check|look at} the cards on {what} for me?",
         ),
-        where="type != 'savings'",
     ),
-    Again(
+    FollowUp(
         "who_can_i_pay",
         "The customer asks who is on their list of saved recipients.",
+        _customer("SELECT 1 FROM payees WHERE customer_id = ?"),
         "list_payees",
-        "customer",
-        (
+        phrasings=(
             "While you're at it, who do I have saved to send money to?",
             "And who's on my list of recipients?",
             "Remind me who I can pay online.",
@@ -74,15 +80,14 @@ AGAIN = (
             "Is my {landlord|dentist|sister} on my list of people I pay? {Show me|Tell me} who's there.",
             "{Can you|Could you} list everyone I've saved to pay?",
         ),
-        needs="SELECT 1 FROM payees WHERE customer_id = ?",
         weight=0.7,
     ),
-    Again(
+    FollowUp(
         "details_on_file",
         "The customer asks what contact details the bank has for them.",
+        _customer(),
         "get_customer",
-        "customer",
-        (
+        phrasings=(
             "What phone number and address do you have for me, by the way?",
             "Can you read me my contact details on file?",
             "Is my address on file still the old one?",
@@ -97,24 +102,7 @@ AGAIN = (
 )
 
 
-def _again(row: Again) -> Callable[[Scene], None]:
-    def follow_up(s: Scene) -> None:
-        if row.about == "account":
-            acc = current_account(s, row.where)
-            ask_for(s, row.tool, {"account_id": acc["account_id"]}, *row.phrasings, what=acc_ref(s, acc))
-            return
-        c = the_customer(s)
-        if row.needs and not s.rows(row.needs, c["customer_id"]):
-            raise Skip(f"the customer does not fit {row.name}")
-        ask_for(s, row.tool, {"customer_id": c["customer_id"]}, *row.phrasings)
-
-    follow_up.__name__ = follow_up.__qualname__ = row.name
-    follow_up.__doc__ = row.doc
-    return follow_up
-
-
-for _row in AGAIN:
-    register(banking, _again(_row), (_row.tool,), _row.weight, follows=True, opens=False)
+follow_ups(banking, AGAIN)
 
 
 @banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)

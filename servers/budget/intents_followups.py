@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, day, money, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip, day, money
 from servers.budget.intents import (
     cat_words,
     dialogue_expense,
@@ -70,69 +71,56 @@ def dialogue_month(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     return {"month": month}, {"m": month_words(month, s), "im": in_month(month, s)}
 
 
-@dataclass(frozen=True)
-class Ask:
-    """A one-turn, one-read follow-up: ``about`` gives the read's arguments and the turn's slots from the
-    dialogue (``Skip`` when it has nothing to ask about). The read is asked while its answer is not on screen
-    (``once``: only once in the dialogue); a listing of expenses is kept for a detail."""
-
-    name: str
-    doc: str
-    tool: str
-    about: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
-    phrasings: tuple[str, ...]
-    weight: float = 1.0
-    once: bool = False
-
-
 ASKS = (
-    Ask(
+    FollowUp(
         "what_else_in_category",
         "The user asks what else went into the category in the dialogue's month.",
-        "list_expenses",
         in_category,
-        (
+        "list_expenses",
+        phrasings=(
             "What else have I spent on {c} {m}?",
             "Show me everything in {c} {m}.",
             "Which {c} purchases do I have {m}?",
             "{List|Pull up} {all|every one of} my {c} {purchases|expenses} {m}{, please|}.",
             "{What|Which} other {c} {charges|spending} {went through|did I have} {m}?",
         ),
-        1.5,
+        weight=1.5,
+        asked=False,
     ),
-    Ask(
+    FollowUp(
         "month_before_in_category",
         "The user asks how the category looked the month before the one talked about.",
-        "list_expenses",
         lambda s: in_category(s, before=True),
-        (
+        "list_expenses",
+        phrasings=(
             "And what went into {c} {m}?",
             "How about {c} {m}, what did I spend there?",
             "Show me the {c} purchases from {mm} too.",
             "{Now|And} {compare|go back} a month: {what was|list} my {c} spending {m}.",
             "{What|Which} {c} {expenses|charges} did I have the month before, {mm}?",
         ),
+        asked=False,
     ),
-    Ask(
+    FollowUp(
         "recurring_in_category",
         "The user asks which repeating bills are filed under the category.",
-        "list_recurring_expenses",
         lambda s: ({"category_id": (cat := current_category(s))["category_id"]}, {"c": cat_words(cat["name"])}),
-        (
+        "list_recurring_expenses",
+        phrasings=(
             "Do I have any repeating bills under {c}?",
             "Anything that comes back every month in {c}?",
             "Which subscriptions land in {c}?",
             "{Are there|Have I got} any {subscriptions|regular payments} filed under {c}?",
             "{What|Which} {recurring|monthly} {charges|bills} hit {c}?",
         ),
-        once=True,
+        asked=True,
     ),
-    Ask(
+    FollowUp(
         "month_overall",
         "The user widens the view to the whole month.",
-        "get_monthly_summary",
         dialogue_month,
-        (
+        "get_monthly_summary",
+        phrasings=(
             "And how does {m} look across the board?",
             "Give me the overall picture for {m}.",
             "Am I over anywhere else {im}?",
@@ -140,14 +128,15 @@ ASKS = (
             "{Any|Are there any} other categories {over budget|over their limit} {im}?",
             "How {is|was} {m} {shaping up|looking} {overall|as a whole}?",
         ),
-        1.5,
+        weight=1.5,
+        asked=False,
     ),
-    Ask(
+    FollowUp(
         "group_overall",
         "The user asks how the category's whole area of the budget (its group) looks this month.",
-        "get_monthly_summary",
         lambda s: ({"group": current_category(s)["grp"]}, {}),
-        (
+        "get_monthly_summary",
+        phrasings=(
             "How's that whole area of my budget {looking|doing} this month?",
             "Where do I stand on that {group|kind} of spending now?",
             "Am I still within budget for that kind of thing this month, everything around it included?",
@@ -156,28 +145,32 @@ ASKS = (
             "{How about|What about} {the rest of that group|its whole group}{ this month|}: {on track|any trouble}?",
             "{Check|Show me} the {bigger|broader} {bucket|group} it sits in, {for this month|month to date}.",
         ),
+        asked=False,
     ),
 )
 
 
-def _follow_up(ask: Ask) -> Callable[[Scene], None]:
-    def run(s: Scene) -> None:
-        args, slots = ask.about(s)
-        if ask.once:
-            s.asked(ask.tool, **args)
-        else:
-            fresh(s, ask.tool, **args)
-        s.say(*ask.phrasings, **{k: v for k, v in slots.items() if any("{" + k + "}" in p for p in ask.phrasings)})
-        out = s.call(ask.tool, **args)
-        if ask.tool == "list_expenses":
-            s.memory["listed"] = tuple(out["expenses"])
-
-    run.__name__, run.__doc__ = ask.name, ask.doc
-    return run
+def _fresh(tool: str) -> Callable[[Scene, dict[str, Any]], None]:
+    return lambda s, args: fresh(s, tool, **args)
 
 
-for _ask in ASKS:
-    register(budget, _follow_up(_ask), (_ask.tool,), _ask.weight, follows=True, opens=False)
+def _listed(s: Scene, args: dict[str, Any], out: Any) -> None:
+    s.memory["listed"] = tuple(out["expenses"])  # a listing of expenses is kept for a detail
+
+
+# a read asked once, or again after a write; the turn hears the slots its phrasings name
+follow_ups(
+    budget,
+    [
+        replace(
+            a,
+            check=None if a.asked else _fresh(a.tool),
+            said_only=True,
+            then=_listed if a.tool == "list_expenses" else None,
+        )
+        for a in ASKS
+    ],
+)
 
 
 @budget.intent(covers=("delete_expense",), follows=True, opens=False)

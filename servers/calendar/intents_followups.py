@@ -5,12 +5,11 @@ hour", "and is Dana free that day?"). They never open a dialogue and never chang
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, clock, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip, clock
 from servers.calendar.intents import (
     NEW_TITLES,
     _iso,
@@ -27,21 +26,6 @@ from servers.calendar.schema import ROOMS
 from servers.calendar.tools import calendar
 
 # Looking again --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Look:
-    """A follow-up of one turn (one of ``phrasings``) and one read of ``tool`` on what the dialogue is about:
-    ``about`` gives the call's arguments and the turn's slots (``Skip`` when it does not fit); not when a read
-    of ``tool`` with the same ``asked`` arguments ran already."""
-
-    name: str
-    doc: str
-    tool: str
-    weight: float
-    asked: tuple[str, ...]
-    about: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
-    phrasings: tuple[str, ...]
 
 
 def _guests(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -76,14 +60,14 @@ def _gap(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 LOOKS = (
-    Look(
+    FollowUp(
         "guest_list_now",
         "Who is on the meeting the dialogue is about, and what they answered.",
-        "get_event",
-        1.3,
-        ("event_id",),
         _guests,
-        (
+        "get_event",
+        weight=1.3,
+        asked=("event_id",),
+        phrasings=(
             "Who's on that one now, and have they answered?",
             "Show me who's coming to it.",
             "Who's invited to the {t}?",
@@ -94,14 +78,14 @@ LOOKS = (
             "{So|OK,} {who's|who is} {attending|confirmed} {now|at this point}?",
         ),
     ),
-    Look(
+    FollowUp(
         "my_week_now",
         "What the employee has coming up now.",
-        "list_upcoming_events",
-        1.0,
-        ("user_id",),
         _week,
-        (
+        "list_upcoming_events",
+        weight=1.0,
+        asked=("user_id",),
+        phrasings=(
             "What does {span} look like for me now?",
             "So what's on my plate for {span}?",
             "{And|OK, and} what's {coming up|ahead} for me {over|in} {span}?",
@@ -110,14 +94,14 @@ LOOKS = (
             "{Show|Give} me {span}{| as it stands now}.",
         ),
     ),
-    Look(
+    FollowUp(
         "series_dates",
         "The dates a recurring meeting of the dialogue falls on next.",
-        "list_occurrences",
-        1.0,
-        ("event_id",),
         _dates,
-        (
+        "list_occurrences",
+        weight=1.0,
+        asked=("event_id",),
+        phrasings=(
             "When does it happen over the next {n} weeks?",
             "List its dates for the next {n} weeks.",
             "Which days does that series land on in the coming {n} weeks?",
@@ -126,14 +110,14 @@ LOOKS = (
             "{When are|What are} the {next|upcoming} {sessions|occurrences}, {say|for} the next {n} weeks?",
         ),
     ),
-    Look(
+    FollowUp(
         "next_common_gap",
         "When the employee and the colleague of the dialogue are next both free.",
-        "find_free_slot",
-        1.0,
-        ("user_ids",),
         _gap,
-        (
+        "find_free_slot",
+        weight=1.0,
+        asked=("user_ids",),
+        phrasings=(
             "When are {f} and I next both free for {m} minutes?",
             "Find the next {m} minutes {f} and I share.",
             "When could {f} and I grab {m} minutes together?",
@@ -145,20 +129,7 @@ LOOKS = (
 )
 
 
-def look(row: Look) -> Callable[[Scene], None]:
-    def follow_up(s: Scene) -> None:
-        args, slots = row.about(s)
-        s.asked(row.tool, **{k: args[k] for k in row.asked})
-        s.say(*row.phrasings, **slots)
-        s.call(row.tool, **args)
-
-    follow_up.__name__ = row.name
-    follow_up.__doc__ = row.doc
-    return follow_up
-
-
-for row in LOOKS:
-    register(calendar, look(row), (row.tool,), row.weight, follows=True, opens=False)
+follow_ups(calendar, LOOKS)
 
 
 @calendar.intent(covers=("get_free_busy",), follows=True, opens=False, weight=1.3)

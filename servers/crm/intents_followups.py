@@ -8,10 +8,11 @@ the dialogue has none), the call it asks for, and how the rep says it; a read al
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.crm.intents import FOLLOW_UP, open_deal, remember_lead, seen, soon
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm
@@ -73,22 +74,8 @@ def first_name(key: str, id_key: str) -> Callable[[Scene], dict[str, Any]]:
     return lambda s: (found := known(s, key, id_key)) | {"f": found["name"].split()[0]}
 
 
-@dataclass(frozen=True)
-class Ask:
-    """One follow-up: ``about`` reads what it is about off the dialogue (its slots), ``args`` the call's
-    arguments from them."""
-
-    name: str
-    doc: str
-    about: Callable[[Scene], dict[str, Any]]
-    tool: str
-    args: Callable[[dict[str, Any]], dict[str, Any]]
-    phrasings: tuple[str, ...]
-    weight: float = 1.0
-
-
 ASKS = (
-    Ask(
+    FollowUp(
         "remind_me",
         "The rep asks for a task on the open deal the dialogue is about.",
         open_deal_task,
@@ -104,7 +91,7 @@ ASKS = (
         ),
         1.5,
     ),
-    Ask(
+    FollowUp(
         "note_on_deal",
         "The rep leaves a note on the deal the dialogue is about.",
         deal_note,
@@ -119,7 +106,7 @@ ASKS = (
             "{Also|Oh, and} note '{topic}' against that deal.",
         ),
     ),
-    Ask(
+    FollowUp(
         "deal_now",
         "The rep asks to see the deal as it stands now (its stage history, what comes next).",
         first_name("deal", "deal_id"),
@@ -133,7 +120,7 @@ ASKS = (
             "What's the {current|latest} picture on that deal?",
         ),
     ),
-    Ask(
+    FollowUp(
         "person_details",
         "The rep asks for the contact record of the person the dialogue is about.",
         first_name("contact", "contact_id"),
@@ -147,7 +134,7 @@ ASKS = (
             "How do I reach {f}, and what's their history with us?",
         ),
     ),
-    Ask(
+    FollowUp(
         "who_else_there",
         "The rep asks who else we know at the company the dialogue is about.",
         company_not_opened,
@@ -162,7 +149,7 @@ ASKS = (
             "I'd like a wider net at {name}: {who's in our contacts|which people do we have} there?",
         ),
     ),
-    Ask(
+    FollowUp(
         "lead_now",
         "The rep asks to see the lead as it stands now (status, what it turned into, activities).",
         lead_now,
@@ -176,7 +163,7 @@ ASKS = (
             "How does that lead look now?",
         ),
     ),
-    Ask(
+    FollowUp(
         "lead_follow_up_task",
         "The rep asks for a follow-up task on the lead the dialogue is about.",
         live_lead,
@@ -184,7 +171,7 @@ ASKS = (
         lambda lead: {"kind": "task", "subject": "Follow up", "lead_id": lead["lead_id"], "due_date": lead["due"]},
         FOLLOW_UP,
     ),
-    Ask(
+    FollowUp(
         "reps_open_deals",
         "After a hand-over, the rep or manager asks what the new owner has open now.",
         new_owner,
@@ -201,21 +188,8 @@ ASKS = (
 )
 
 
-def _follow_up(ask: Ask) -> Callable[[Scene], None]:
-    def run(s: Scene) -> None:
-        slots = ask.about(s)
-        args = ask.args(slots)
-        if crm.tools[ask.tool].kind == "read":
-            s.asked(ask.tool, **args)
-        s.say(*ask.phrasings, **{k: v for k, v in slots.items() if any("{" + k + "}" in p for p in ask.phrasings)})
-        s.call(ask.tool, **args)
-
-    run.__name__, run.__doc__ = ask.name, ask.doc
-    return run
-
-
-for _ask in ASKS:
-    register(crm, _follow_up(_ask), (_ask.tool,), _ask.weight, follows=True, opens=False)
+# a read already made is not asked again; the turn hears the slots its phrasings name
+follow_ups(crm, [replace(a, asked=crm.tools[a.tool].kind == "read", said_only=True) for a in ASKS])
 
 
 @crm.intent(covers=("list_deals",), follows=True, opens=False, weight=1.5)

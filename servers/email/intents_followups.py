@@ -9,10 +9,10 @@ are one turn and one call on the dialogue's email, draft, label or mailbox are r
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.email.intents import (
     COLORS,
     FREE_LABELS,
@@ -44,139 +44,132 @@ def on(s: Scene, what: str) -> dict[str, Any]:
     return {"d": the_draft(s, ready=True)} if what == "draft" else {}
 
 
-@dataclass(frozen=True)
-class Again:
-    """A follow-up that is one turn and one call: the intent's ``name`` and ``doc``, what it is ``on``, its
-    phrasings, the ``tool`` and its ``args`` (from the mailbox and ``on``'s slots); ``once``: skipped when the
-    dialogue already made that call; ``keep``: the memory key its result becomes."""
+Args = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
 
-    name: str
-    doc: str
-    on: str
-    says: tuple[str, ...]
-    tool: str
-    args: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
-    weight: float = 1.0
-    once: bool = True
-    keep: str = ""
 
-    def run(self, s: Scene) -> None:
+def _about(what: str, args: Args) -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    """What the follow-up is ``on`` (its slots) and the call's ``args`` from the mailbox and those slots."""
+
+    def about(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
         box = box_of(s)
-        slots = on(s, self.on)
-        args = self.args(box, slots)
-        if self.once:
-            s.asked(self.tool, **args)
-        s.say(*self.says, **{k: v for k, v in slots.items() if isinstance(v, str)})
-        result = s.call(self.tool, **args)
-        if self.keep:
-            s.memory[self.keep] = result
+        slots = on(s, what)
+        return args(box, slots), slots
+
+    return about
+
+
+def _said(s: Scene, slots: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in slots.items() if isinstance(v, str)}
+
+
+def _keep(key: str) -> Callable[[Scene, dict[str, Any], Any], None]:
+    """The call's result becomes ``memory[key]``."""
+
+    def keep(s: Scene, args: dict[str, Any], result: Any) -> None:
+        s.memory[key] = result
+
+    return keep
 
 
 AGAIN = (
-    Again(
+    FollowUp(
         "whole_thread",
         "The whole conversation the email belongs to.",
-        "email",
-        (
+        _about("email", lambda box, a: {"thread_id": a["m"]["thread_id"], "mailbox_id": box["mailbox_id"]}),
+        "get_thread",
+        phrasings=(
             "{Show me|Pull up|Let me see} the {whole|full} {conversation|thread|back-and-forth} {it} is part of.",
             "{What came before|How did we get to} {it}? {Pull up|Show me|Walk me through} the {full|whole} exchange.",
         ),
-        "get_thread",
-        lambda box, a: {"thread_id": a["m"]["thread_id"], "mailbox_id": box["mailbox_id"]},
+        heard=_said,
     ),
-    Again(
+    FollowUp(
         "open_it",
         "Read the email in full.",
-        "email",
-        (
+        _about("email", lambda box, a: {"message_id": a["m"]["message_id"]}),
+        "get_message",
+        phrasings=(
             "{Open|Show me|Read me} {it}{ in full|, the whole text|}.",
             "What does {it} {actually|really} say?",
             "I want to read {it} {properly|word for word}.",
         ),
-        "get_message",
-        lambda box, a: {"message_id": a["m"]["message_id"]},
+        heard=_said,
     ),
-    Again(
+    FollowUp(
         "keep_sender",
         "Save the email's sender in the address book.",
-        f"email:{STRANGER}",
-        (
+        _about(
+            f"email:{STRANGER}",
+            lambda box, a: {
+                "mailbox_id": box["mailbox_id"],
+                "name": a["m"]["from_name"],
+                "address": a["m"]["from_address"],
+            },
+        ),
+        "add_contact",
+        phrasings=(
             "{Save|Put|Keep} {f} in my {address book|contacts}{ while you're at it|, please|}.",
             "I don't have {f} saved yet{, keep their address|; I'll be writing to them again, so add them}.",
         ),
-        "add_contact",
-        lambda box, a: {
-            "mailbox_id": box["mailbox_id"],
-            "name": a["m"]["from_name"],
-            "address": a["m"]["from_address"],
-        },
-        once=False,
-        keep="contact",
+        heard=_said,
+        asked=False,
+        then=_keep("contact"),
     ),
-    Again(
+    FollowUp(
         "my_labels",
         "Which labels the owner has, with their counts.",
-        "box",
-        (
+        _about("box", lambda box, a: {"mailbox_id": box["mailbox_id"]}),
+        "list_labels",
+        phrasings=(
             "Which labels do I have, and how full {is each|are they}{ now|}?",
             "How many emails {sit|are filed} under each of my labels{ at this point|}?",
             "{Show me|Give me} my labels{ with their counts|, and how many emails each}.",
         ),
-        "list_labels",
-        lambda box, a: {"mailbox_id": box["mailbox_id"]},
+        heard=_said,
         weight=0.8,
     ),
-    Again(
+    FollowUp(
         "my_drafts",
         "The drafts the owner has lying around.",
-        "box",
-        (
+        _about("box", lambda box, a: {"mailbox_id": box["mailbox_id"]}),
+        "list_drafts",
+        phrasings=(
             "{Do I have|Are there} {other|any other|any unfinished} drafts {lying around|left}?",
             "What else is sitting unsent?",
             "{Show me|Pull up} my drafts{, please|}.",
         ),
-        "list_drafts",
-        lambda box, a: {"mailbox_id": box["mailbox_id"]},
+        heard=_said,
         weight=0.8,
     ),
-    Again(
+    FollowUp(
         "label_glance",
         "What sits under the label of the dialogue now.",
-        "label",
-        (
+        _about("label", lambda box, a: {"mailbox_id": box["mailbox_id"], "label": a["l"]}),
+        "list_messages",
+        phrasings=(
             "What's {under|filed under|in} '{l}' now?",
             "{Show me|List} {everything I've filed|the emails} under '{l}'{ so far|}.",
         ),
-        "list_messages",
-        lambda box, a: {"mailbox_id": box["mailbox_id"], "label": a["l"]},
-        once=False,
+        heard=_said,
+        asked=False,
     ),
-    Again(
+    FollowUp(
         "send_it_now",
         "The draft of the dialogue goes out after all.",
-        "draft",
-        (
+        _about("draft", lambda box, a: {"draft_id": a["d"]["draft_id"]}),
+        "send_draft",
+        phrasings=(
             "{Actually|On second thought|Changed my mind}, {let it go out now|send it after all}.",
             "Actually, send that draft now.",
         ),
-        "send_draft",
-        lambda box, a: {"draft_id": a["d"]["draft_id"]},
+        heard=_said,
         weight=1.2,
-        once=False,
+        asked=False,
     ),
 )
 
 
-def registered(again: Again) -> None:
-    def run(s: Scene) -> None:
-        again.run(s)
-
-    run.__name__, run.__doc__ = again.name, again.doc
-    register(email, run, (again.tool,), again.weight, follows=True, opens=False)
-
-
-for again in AGAIN:
-    registered(again)
+follow_ups(email, AGAIN)
 
 
 # Programs: a choice, a lookup or two calls -------------------------------------------------------

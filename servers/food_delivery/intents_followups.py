@@ -8,10 +8,10 @@ An earlier turn leaves the restaurant it ended on in ``s.memory["restaurant"]`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, clock, register, unique_best
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip, clock, unique_best
 from servers.food_delivery.intents import (
     ABOUT_THEM,
     CALL_THEM,
@@ -22,7 +22,6 @@ from servers.food_delivery.intents import (
     RECAP,
     SENDABLE,
     WHEN_HERE,
-    ask_once,
     asks,
     cart,
     customer_of_order,
@@ -51,18 +50,12 @@ ABOUT_THE_PLACE = (  # one turn, one read of the restaurant the dialogue is abou
 )
 
 
-def about_the_place(name: str, doc: str, tool: str, phrasings: tuple[str, ...]) -> Callable[[Scene], None]:
-    def follow_up(s: Scene) -> None:
-        r = the_restaurant(s)
-        ask_once(s, tool, {"restaurant_id": r["restaurant_id"]}, *phrasings, name=r["name"])
-
-    follow_up.__name__ = follow_up.__qualname__ = name
-    follow_up.__doc__ = doc
-    return follow_up
+def _the_place(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    r = the_restaurant(s)
+    return {"restaurant_id": r["restaurant_id"]}, {"name": r["name"]}
 
 
-for _name, _doc, _tool, _phrasings in ABOUT_THE_PLACE:
-    register(food, about_the_place(_name, _doc, _tool, _phrasings), (_tool,), 1.0, follows=True, opens=False)
+follow_ups(food, [FollowUp(n, doc, _the_place, tool, phrasings=said) for n, doc, tool, said in ABOUT_THE_PLACE])
 
 
 @food.intent(covers=("get_menu",), follows=True, opens=False)

@@ -7,11 +7,10 @@ device and the scene the dialogue is about. They never open a dialogue and make 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.iot_devices.intents import COLOR_WORDS
 from servers.iot_devices.tools import iot
 
@@ -77,41 +76,27 @@ def the_scene(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     return {"scene_id": known["scene_id"]}, {}
 
 
-@dataclass(frozen=True)
-class Ask:
-    """A one-turn, one-read follow-up: ``about`` gives the read's arguments and the turn's slots from the
-    dialogue (``Skip`` when it has nothing to ask about); ``again``: the read may repeat one of the dialogue
-    after a change (the pipeline drops a repeat with nothing written since), else it is asked only once."""
-
-    name: str
-    doc: str
-    tool: str
-    about: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
-    phrasings: tuple[str, ...]
-    again: bool = False
-
-
 ASKS = (
-    Ask(
+    FollowUp(
         "did_it_take",
         "After changing a device, the person asks how it reports now (state, battery).",
-        "get_device",
         changed_device,
-        (
+        "get_device",
+        phrasings=(
             "Did that work? What does it show now?",
             "How's it reporting now - and its battery?",
             "Can you double-check it took?",
             "{Is it|Is that} {actually|really} done? {What does it say now|How does it look now}?",
             "{Just to be sure|To be safe}, check the device {again|now}{ for me|}.",
         ),
-        again=True,
+        asked=False,
     ),
-    Ask(
+    FollowUp(
         "rest_of_the_room",
         "The person asks what else is in the room of the device of the dialogue.",
-        "list_devices",
         device_room,
-        (
+        "list_devices",
+        phrasings=(
             "What else do I have in the {r}?",
             "Anything else still on in the {r}?",
             "Which other gadgets are in the {r}?",
@@ -119,12 +104,12 @@ ASKS = (
             "What's {the rest of|everything else in} the {r} {doing|up to}?",
         ),
     ),
-    Ask(
+    FollowUp(
         "doors_secure",
         "The person asks whether all their smart locks are locked.",
-        "list_devices",
         locks,
-        (
+        "list_devices",
+        phrasings=(
             "Are all my doors locked, by the way?",
             "Quick check: is every door locked?",
             "And the door locks - all shut?",
@@ -133,12 +118,12 @@ ASKS = (
             "{While you're at it|Also}, how are the {door locks|locks} looking?",
         ),
     ),
-    Ask(
+    FollowUp(
         "my_scenes",
         "The person asks which scenes they have saved.",
-        "list_scenes",
         home,
-        (
+        "list_scenes",
+        phrasings=(
             "Which scenes do I have saved?",
             "Remind me what scenes I've set up.",
             "What presets do I have?",
@@ -147,12 +132,12 @@ ASKS = (
             "{Can you|Could you} {tell me|remind me} which presets I've {got|saved}?",
         ),
     ),
-    Ask(
+    FollowUp(
         "my_groups",
         "The person asks which device groups they have and whether their members are online.",
-        "list_groups",
         home,
-        (
+        "list_groups",
+        phrasings=(
             "What groups of devices have I got?",
             "Which device groups are set up, and is everything in them online?",
             "How are my devices grouped at the moment?",
@@ -161,12 +146,12 @@ ASKS = (
             "{Which|What} devices {are bundled together|can I switch together} in groups?",
         ),
     ),
-    Ask(
+    FollowUp(
         "big_picture",
         "The person asks for the overview of the house: rooms, devices, what is offline.",
-        "get_home",
         home,
-        (
+        "get_home",
+        phrasings=(
             "Give me the big picture of the house now.",
             "How's the house overall - rooms and devices?",
             "{Give me|I'd like} an overview of {the house|my home|the whole place}{ now|}.",
@@ -175,37 +160,24 @@ ASKS = (
             "What's the {state|status} of the {house|home} as a whole{ now|}?",
         ),
     ),
-    Ask(
+    FollowUp(
         "what_that_scene_does",
         "The person asks what the scene of the dialogue sets.",
-        "get_scene",
         the_scene,
-        (
+        "get_scene",
+        phrasings=(
             "What does that scene actually set?",
             "Remind me which devices that scene touches.",
             "{Show me|Tell me} what's {in|inside} that scene.",
             "{Which|What} devices does {it|that scene} {change|control}, and to what?",
             "{Walk me through|Break down} that scene{ for me|}.",
         ),
-        again=True,
+        asked=False,
     ),
 )
 
 
-def _follow_up(ask: Ask) -> Callable[[Scene], None]:
-    def run(s: Scene) -> None:
-        args, slots = ask.about(s)
-        if not ask.again:
-            s.asked(ask.tool, **args)
-        s.say(*ask.phrasings, **slots)
-        s.call(ask.tool, **args)
-
-    run.__name__, run.__doc__ = ask.name, ask.doc
-    return run
-
-
-for _ask in ASKS:
-    register(iot, _follow_up(_ask), (_ask.tool,), 1.0, follows=True, opens=False)
+follow_ups(iot, ASKS)
 
 
 @iot.intent(covers=("set_device_power",), opens=False, follows=True)

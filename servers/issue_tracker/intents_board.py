@@ -5,11 +5,12 @@ sprint doing?") or on the member's own queue. The follow-up board searches are r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.issue_tracker.intents import (
     STATUS_WORDS,
     TYPE_WORDS,
@@ -23,23 +24,27 @@ from servers.issue_tracker.intents import (
 from servers.issue_tracker.tools import tracker
 
 
-@dataclass(frozen=True)
-class Ask:
-    """A question about the dialogue's board (``{b}``: how the user named it), answered by a search of its
-    tickets with ``filters``."""
+def _board(filters: dict[str, Any]) -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    """A search of the dialogue's board (``{b}``: how the user named it) with ``filters``."""
 
-    name: str
-    doc: str
-    filters: dict[str, Any]
-    says: tuple[str, ...]
+    def on(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+        key, b = the_board(s)
+        return {"project_id": key, **filters}, {"b": b}
+
+    return on
+
+
+def _listed(s: Scene, args: dict[str, Any], result: Any) -> None:
+    s.listed_others("issue")
 
 
 SEARCHES = (
-    Ask(
+    FollowUp(
         "waiting_for_review",
         "The member asks what else waits for review on the board.",
-        {"status": "in_review"},
-        (
+        _board({"status": "in_review"}),
+        "search_issues",
+        phrasings=(
             "What else is waiting for {review|a review} on {b}?",
             "Anything else in review on the {b} board?",
             "Which other {b} tickets are {sitting|stuck} in review?",
@@ -47,12 +52,16 @@ SEARCHES = (
             "How {much|many tickets} on {b} {is|are} {stuck|waiting} in review?",
             "Who else on {b} is waiting on a review? Show me those tickets.",
         ),
+        weight=0.45,
+        asked=False,
+        then=_listed,
     ),
-    Ask(
+    FollowUp(
         "unowned_on_board",
         "The member asks which not-started tickets of the board have no owner.",
-        {"unassigned": True, "status": "open"},
-        (
+        _board({"unassigned": True, "status": "open"}),
+        "search_issues",
+        phrasings=(
             "What on {b} has no owner{ yet|}?",
             "Which {b} tickets is nobody {on|working on}?",
             "Anything on the {b} board that nobody has picked up?",
@@ -60,12 +69,16 @@ SEARCHES = (
             "Is there {work|anything} on {b} {still looking for|without} an owner?",
             "What {b} work could someone grab right now?",
         ),
+        weight=0.45,
+        asked=False,
+        then=_listed,
     ),
-    Ask(
+    FollowUp(
         "board_backlog",
         "The member looks at what of the board is in no sprint.",
-        {"backlog": True},
-        (
+        _board({"backlog": True}),
+        "search_issues",
+        phrasings=(
             "What's {sitting|waiting} in the {b} backlog?",
             "Which {b} tickets aren't {planned into|scheduled in} any sprint?",
             "{Show me|List} the unplanned work on {b}.",
@@ -73,23 +86,14 @@ SEARCHES = (
             "Which {b} tickets {have no|aren't in a} sprint{| yet}?",
             "I want to {see|go through} everything on {b} that nobody has scheduled.",
         ),
+        weight=0.45,
+        asked=False,
+        then=_listed,
     ),
 )
 
 
-def _search(row: Ask) -> None:
-    def search(s: Scene) -> None:
-        key, b = the_board(s)
-        s.say(*row.says, b=b)
-        s.call("search_issues", project_id=key, **row.filters)
-        s.listed_others("issue")
-
-    search.__name__, search.__doc__ = row.name, row.doc
-    register(tracker, search, ("search_issues",), 0.45, True, False)
-
-
-for _row in SEARCHES:
-    _search(_row)
+follow_ups(tracker, SEARCHES)
 
 
 @tracker.intent(covers=("get_project",), follows=True, opens=False, weight=0.45)

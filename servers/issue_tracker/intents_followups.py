@@ -10,11 +10,11 @@ do ("start it" on a ticket nobody owns). The one-call ones are rows of ``STEPS``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.issue_tracker.intents import NOTES, TYPE_WORDS, find_user, new_label, person, speaker, ticket
 from servers.issue_tracker.tools import tracker
 
@@ -37,27 +37,30 @@ def _mine(s: Scene, i: Row) -> dict[str, Any]:
     return {"assignee_id": u["user_id"]}
 
 
-@dataclass(frozen=True)
-class Step:
-    """A one-turn follow-up: the member says one of ``says`` about the dialogue's ticket (when it fits ``where``),
-    and the agent makes one ``tool`` call on it with ``args``."""
+def _on(where: str, args: Callable[[Scene, Row], dict[str, Any]]) -> Callable[[Scene], tuple[Row, Row]]:
+    """The dialogue's ticket (when it fits ``where``): the call's ``issue_id``, then ``args`` on it."""
 
-    name: str
-    doc: str
-    tool: str
-    where: str
-    args: Callable[[Scene, Row], dict[str, Any]]
-    says: tuple[str, ...]
+    def on(s: Scene) -> tuple[Row, Row]:
+        i = ticket(s, where)
+        return {"issue_id": i["issue_id"], **args(s, i)}, {}
+
+    return on
+
+
+def _it(s: Scene, slots: dict[str, Any]) -> dict[str, Any]:
+    return {"it": it(s)}
 
 
 STEPS = (
-    Step(
+    FollowUp(
         "back_to_backlog",
         "The ticket comes out of its sprint, back to the backlog.",
+        _on(
+            "status != 'done' AND sprint_id IN (SELECT sprint_id FROM sprints WHERE status != 'closed')",
+            lambda s, i: {"sprint_id": None},
+        ),
         "move_issue_to_sprint",
-        "status != 'done' AND sprint_id IN (SELECT sprint_id FROM sprints WHERE status != 'closed')",
-        lambda s, i: {"sprint_id": None},
-        (
+        phrasings=(
             "Take {it} out of its sprint, it can wait in the backlog{| for now}.",
             "We won't get to {it} this {time|sprint}; back to the backlog.",
             "{Drop|Pull} {it} from the sprint for now.",
@@ -65,14 +68,16 @@ STEPS = (
             "There's no room for {it} {this time|in this sprint}. Move it back to the backlog, please.",
             "Can {it} go back to the backlog? {It can wait|It's not urgent}.",
         ),
+        weight=1.6,
+        asked=False,
+        heard=_it,
     ),
-    Step(
+    FollowUp(
         "take_it",
         "The member puts the ticket on themselves.",
+        _on("status != 'done'", _mine),
         "assign_issue",
-        "status != 'done'",
-        _mine,
-        (
+        phrasings=(
             "I'll {take|handle} {it} myself.",
             "Put {it} on me{|, please}.",
             "Make me the {owner|assignee} of {it}.",
@@ -80,14 +85,16 @@ STEPS = (
             "I've got time {this week|today}, so I'll {pick up|handle} {it}.",
             "Can you {put my name on|make me responsible for} {it}?",
         ),
+        weight=1.6,
+        asked=False,
+        heard=_it,
     ),
-    Step(
+    FollowUp(
         "drop_owner",
         "Nobody should own the not-started ticket for now.",
+        _on("status = 'open' AND assignee_id IS NOT NULL", lambda s, i: {"assignee_id": None}),
         "assign_issue",
-        "status = 'open' AND assignee_id IS NOT NULL",
-        lambda s, i: {"assignee_id": None},
-        (
+        phrasings=(
             "Actually, leave {it} {unowned|unassigned} for now.",
             "Take the {owner|assignee} off {it} again.",
             "Nobody should own {it} yet.",
@@ -95,14 +102,16 @@ STEPS = (
             "Let's not give {it} to anyone {yet|for now}; remove the assignee.",
             "Can {it} go back to having no owner?",
         ),
+        weight=1.6,
+        asked=False,
+        heard=_it,
     ),
-    Step(
+    FollowUp(
         "start_it",
         "Work starts on the owned ticket.",
+        _on("status = 'open' AND assignee_id IS NOT NULL", _status("in_progress")),
         "transition_issue",
-        "status = 'open' AND assignee_id IS NOT NULL",
-        _status("in_progress"),
-        (
+        phrasings=(
             "And mark {it} as {begun|started}.",
             "Work on {it} begins now; flip it to in progress.",
             "{Put|Move} {it} {in|to} progress.",
@@ -110,14 +119,16 @@ STEPS = (
             "Can you {set|switch} {it} to in progress?",
             "{it} is underway now; {update|change} its status.",
         ),
+        weight=1.6,
+        asked=False,
+        heard=_it,
     ),
-    Step(
+    FollowUp(
         "ready_for_review",
         "The ticket in progress goes to review.",
+        _on("status = 'in_progress'", _status("in_review")),
         "transition_issue",
-        "status = 'in_progress'",
-        _status("in_review"),
-        (
+        phrasings=(
             "The PR for {it} is up; ready for review.",
             "Send {it} on to {review|a reviewer}.",
             "{it} can be reviewed now{|; the code is up}.",
@@ -125,14 +136,16 @@ STEPS = (
             "I've {finished|wrapped up} the work on {it}; it needs a reviewer.",
             "Can {it} go to review?",
         ),
+        weight=1.6,
+        asked=False,
+        heard=_it,
     ),
-    Step(
+    FollowUp(
         "not_now",
         "Work on the ticket stops: it goes back to not started.",
+        _on("status = 'in_progress'", _status("open")),
         "transition_issue",
-        "status = 'in_progress'",
-        _status("open"),
-        (
+        phrasings=(
             "Nobody can get to {it} after all; put it back to open.",
             "{Park|Shelve} {it}: back to not started.",
             "Un-start {it}.",
@@ -140,23 +153,14 @@ STEPS = (
             "We {have to|need to} shelve {it} for now; move it back to not started.",
             "Can {it} go back to open? {Nobody is on it|It got paused}.",
         ),
+        weight=1.6,
+        asked=False,
+        heard=_it,
     ),
 )
 
 
-def _step(row: Step) -> None:
-    def step(s: Scene) -> None:
-        i = ticket(s, row.where)
-        args = row.args(s, i)
-        s.say(*row.says, it=it(s))
-        s.call(row.tool, issue_id=i["issue_id"], **args)
-
-    step.__name__, step.__doc__ = row.name, row.doc
-    register(tracker, step, (row.tool,), 1.6, True, False)
-
-
-for _row in STEPS:
-    _step(_row)
+follow_ups(tracker, STEPS)
 
 
 @tracker.intent(covers=("add_comment",), follows=True, opens=False, weight=1.6)

@@ -8,11 +8,10 @@ the user said or read in the previous answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.maps.intents import (
     KINDS,
     MODES,
@@ -67,25 +66,27 @@ def places_of(s: Scene, ids: tuple[str, str]) -> tuple[dict[str, Any], dict[str,
 # About the spot --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Ask:
-    """A follow-up of one turn (one of ``phrasings``, ``{name}``: the spot's name) and one read of ``tool`` on what
-    the dialogue is about: the spot (``place``) or the route it timed (``route``); not when that read ran already."""
+def _route(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    return the_route(s), {"name": ""}
 
-    name: str
-    doc: str
-    tool: str
-    about: str
-    phrasings: tuple[str, ...]
+
+def _place(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+    p = the_place(s)
+    return {"place_id": p["place_id"]}, {"name": p["name"]}
+
+
+def _not_spelled(s: Scene, args: dict[str, Any]) -> None:
+    if any(c.tool == "get_directions" for c in s.calls):
+        raise Skip("the way was already spelled out")
 
 
 ASKS = (
-    Ask(
+    FollowUp(
         "is_it_open",
         "The user asks whether the spot is open now, its hours or its phone number.",
+        _place,
         "get_place",
-        "place",
-        (
+        phrasings=(
             "Is {name} open right now?",
             "What hours does {name} keep{| these days}?",
             "Got a phone number for {name}?",
@@ -96,12 +97,12 @@ ASKS = (
             "Is {name} open {later|this evening|tonight}? {What are|Tell me} its hours.",
         ),
     ),
-    Ask(
+    FollowUp(
         "turn_by_turn",
         "After a travel time, the user wants the way spelled out turn by turn.",
+        _route,
         "get_directions",
-        "route",
-        (
+        phrasings=(
             "Which way do I go? Turn by turn, please.",
             "Walk me through that trip step by step.",
             "OK, give me the turns.",
@@ -111,30 +112,13 @@ ASKS = (
             "{I don't know|I'm new to} the area - {what's the route|which roads do I take}?",
             "{Talk|Walk} me through {the way|the route}{|, turn by turn}.",
         ),
+        asked=False,
+        check=_not_spelled,
     ),
 )
 
 
-def ask(a: Ask) -> Callable[[Scene], None]:
-    def follow_up(s: Scene) -> None:
-        if a.about == "route":
-            args, name = the_route(s), ""
-            if any(c.tool == a.tool for c in s.calls):
-                raise Skip("the way was already spelled out")
-        else:
-            p = the_place(s)
-            args, name = {"place_id": p["place_id"]}, p["name"]
-            s.asked(a.tool, **args)
-        s.say(*a.phrasings, name=name)
-        s.call(a.tool, **args)
-
-    follow_up.__name__ = a.name
-    follow_up.__doc__ = a.doc
-    return follow_up
-
-
-for a in ASKS:
-    register(maps, ask(a), (a.tool,), 1.0, follows=True, opens=False)
+follow_ups(maps, ASKS)
 
 
 REVIEW_MOODS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {

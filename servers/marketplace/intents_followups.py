@@ -5,11 +5,12 @@ in one call."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from hub.kit import fake
-from hub.kit.intent import Scene, Skip, money, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip, money
 from servers.marketplace.intents import SPANS, WAITING_OFFERS
 from servers.marketplace.tools import marketplace
 
@@ -200,26 +201,21 @@ def own_fixed(s: Scene) -> dict[str, Any]:
     return {"listing_id": row["listing_id"], "seller_id": me["user_id"]}
 
 
-@dataclass(frozen=True)
-class Follow:
-    """A one-turn, one-call follow-up: one of ``said``, then ``tool`` with what ``args`` reads off the dialogue
-    (``Skip`` when it holds nothing that fits); a read asked again on the same ``same`` arguments is skipped."""
+SAME = ("listing_id", "user_id", "buyer_id")
 
-    name: str
-    doc: str
-    tool: str
-    said: tuple[str, ...]
-    args: Callable[[Scene], dict[str, Any]]
-    weight: float = 1.0
-    same: tuple[str, ...] = ("listing_id", "user_id", "buyer_id")
+
+def _call(args: Callable[[Scene], dict[str, Any]]) -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    """The call's arguments, read off the dialogue (``Skip`` when it holds nothing that fits); no slots."""
+    return lambda s: (args(s), {})
 
 
 FOLLOWS = (
-    Follow(
+    FollowUp(
         "where_it_stands",
         "The user asks how the listing of the dialogue stands now: price, bids, time left.",
+        _call(lambda s: {"listing_id": known(s, "listing")["listing_id"]}),
         "get_listing",
-        (
+        phrasings=(
             "Where does it stand {now|at the moment}?",
             "What's the price on it now, and how long is left?",
             "{Pull up|Show me} that listing as it is now.",
@@ -228,73 +224,65 @@ FOLLOWS = (
             "{Remind me|Tell me again}: what's it at now and when does it close?",
             "{Can you|Could you} {check|look at} that listing {again|one more time} for me?",
         ),
-        lambda s: {"listing_id": known(s, "listing")["listing_id"]},
         weight=1.5,
+        asked=SAME,
     ),
-    Follow(
+    FollowUp(
         "bid_history",
         "The user asks for the bids on the auction of the dialogue.",
+        _call(auction),
         "list_bids",
-        (
+        phrasings=(
             "Who else is bidding on it?",
             "Show me the bids on it so far.",
             "What does the bid history look like?",
             "{How|In what order} did the bids come in on {it|that one}?",
             "{Who's|Who has been} {driving the price up|competing with me} on it?",
         ),
-        auction,
+        asked=SAME,
     ),
-    Follow(
+    FollowUp(
         "my_account",
         "The user asks what they have going: their live listings, what they bought, what they lead.",
+        _call(lambda s: {"user_id": known(s, "me")["user_id"]}),
         "get_user",
-        (
+        phrasings=(
             "What do I have going on right now: listings, wins, auctions I lead?",
             "Which auctions am I {leading|ahead in} now?",
             "Show me my account {overview|summary}{, please|}.",
             "{How's|How is} my account looking {these days|at the moment}?",
             "{Give me|I'd like} a {rundown|quick summary} of {my activity|everything I have going}.",
         ),
-        lambda s: {"user_id": known(s, "me")["user_id"]},
+        asked=SAME,
     ),
-    Follow(
+    FollowUp(
         "my_waiting_offers",
         "The user asks which of their offers are still waiting for an answer.",
+        _call(waiting),
         "list_offers",
-        WAITING_OFFERS,
-        waiting,
+        phrasings=WAITING_OFFERS,
         weight=1.5,
-        same=("buyer_id",),
+        asked=("buyer_id",),
     ),
-    Follow(
+    FollowUp(
         "pull_it",
         "The seller ends the fixed-price listing of the dialogue after all.",
+        _call(own_fixed),
         "close_listing",
-        (
+        phrasings=(
             "Hmm, on second thought take it down.",
             "Actually, end that listing.",
             "Pull it off the market after all.",
             "{You know what|Wait}, {close|remove} it{ now|}; I'll sell it another way.",
             "{I changed my mind|Never mind}, take {it|that listing} {down|off the site}.",
         ),
-        own_fixed,
         weight=0.7,
+        asked=SAME,
     ),
 )
 
 
-def follow(row: Follow) -> Callable[[Scene], None]:
-    def run(s: Scene) -> None:
-        args = row.args(s)
-        if marketplace.tools[row.tool].kind == "read":
-            s.asked(row.tool, **{k: v for k, v in args.items() if k in row.same})
-        s.say(*row.said)
-        s.call(row.tool, **args)
-
-    return run
-
-
-for _row in FOLLOWS:
-    _fn = follow(_row)
-    _fn.__name__, _fn.__doc__ = _row.name, _row.doc
-    register(marketplace, _fn, (_row.tool,), _row.weight, follows=True, opens=False)
+# a read asked again on the same ``asked`` arguments is skipped
+follow_ups(
+    marketplace, [replace(r, asked=r.asked if marketplace.tools[r.tool].kind == "read" else False) for r in FOLLOWS]
+)

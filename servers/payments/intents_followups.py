@@ -8,10 +8,11 @@ Those that are one turn and one call on what the dialogue holds are rows of a ta
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.payments.intents import INVOICE, STILL_DUE, VOID_REASONS
 from servers.payments.tools import payments
 
@@ -53,124 +54,110 @@ def overdue(s: Scene, c: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
     return {"merchant_id": c["merchant_id"], "overdue": True}, {}
 
 
-@dataclass(frozen=True)
-class Follow:
-    """One follow-up: one turn in one of ``said`` (by the invoice's status where a dict), one call of ``tool``."""
+def on_invoice(act: Act, where: str = "1=1") -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    """The invoice of the dialogue (that fits ``where``): the call takes its id, then what ``act`` adds."""
 
-    name: str
-    doc: str
-    tool: str
-    said: tuple[str, ...] | dict[str, tuple[str, ...]]
-    where: str = "1=1"
-    weight: float = 1.0
-    act: Act = lambda s, row: ({}, {})
+    def about(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+        inv = dialogue_invoice(s, where)
+        args, slots = act(s, inv)
+        return {"invoice_id": inv["invoice_id"], **args}, slots
+
+    return about
+
+
+def on_customer(act: Act) -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    return lambda s: act(s, dialogue_customer(s))
+
+
+def by_status(said: dict[str, tuple[str, ...]]) -> Callable[[Scene, dict[str, Any]], tuple[str, ...]]:
+    """The phrasings for the invoice's status now, then those for any (``*``)."""
+
+    def phrased(s: Scene, args: dict[str, Any]) -> tuple[str, ...]:
+        status = s.value("SELECT status FROM invoices WHERE invoice_id = ?", args["invoice_id"])
+        return said.get(status, ()) + said["*"]
+
+    return phrased
 
 
 ON_INVOICE = (
-    Follow(
+    FollowUp(
         "invoice_now",
         "The user asks where the invoice of the dialogue stands after what was just done.",
+        on_invoice(lambda s, row: ({}, {})),
         "get_invoice",
-        {
-            "paid": ("Is it showing as paid now?", "Can you confirm {that one|it} is fully settled{ now|}?"),
-            "open": STILL_DUE,
-            "void": ("Double-check it shows as cancelled, please.", "Is it {marked void|showing as cancelled} now?"),
-            "draft": ("Read me back the draft before it goes anywhere.", "What does the draft say exactly?"),
-            "*": (
-                "{Pull|Bring} that invoice up for me, please.",
-                "{Show me|Let me see} {that invoice|the invoice} {as it is now|now}.",
-                "Where does that {invoice|one} stand {now|at this point}?",
-                "Can I {see|have a look at} that invoice {again|once more}?",
-            ),
-        },
+        phrased=by_status(
+            {
+                "paid": ("Is it showing as paid now?", "Can you confirm {that one|it} is fully settled{ now|}?"),
+                "open": STILL_DUE,
+                "void": (
+                    "Double-check it shows as cancelled, please.",
+                    "Is it {marked void|showing as cancelled} now?",
+                ),
+                "draft": ("Read me back the draft before it goes anywhere.", "What does the draft say exactly?"),
+                "*": (
+                    "{Pull|Bring} that invoice up for me, please.",
+                    "{Show me|Let me see} {that invoice|the invoice} {as it is now|now}.",
+                    "Where does that {invoice|one} stand {now|at this point}?",
+                    "Can I {see|have a look at} that invoice {again|once more}?",
+                ),
+            }
+        ),
         weight=1.5,
     ),
-    Follow(
+    FollowUp(
         "send_it_out",
         "The draft the dialogue is about goes out to the customer.",
+        on_invoice(lambda s, inv: ({"status": "open"}, {}), "i.status = 'draft'"),
         "update_invoice_status",
-        (
+        phrasings=(
             "Looks {right|good}. Send it out{ now|}.",
             "{Fine|Great}, issue it to them {now|today}.",
             "OK, finalize it so they can pay.",
             "{That's|It's} {fine|correct}, {let it go out|send it over to them} {now|today}.",
         ),
-        "i.status = 'draft'",
-        0.8,
-        lambda s, inv: ({"status": "open"}, {}),
+        weight=0.8,
     ),
-    Follow(
+    FollowUp(
         "scrap_it",
         "The user changes their mind: the invoice of the dialogue is cancelled.",
+        on_invoice(voided, "i.status IN ('draft', 'open') AND i.amount_paid = 0"),
         "update_invoice_status",
-        (
+        phrasings=(
             "{Hold on|Wait}, scrap that invoice: it {why}.",
             "Actually, {cancel|void} it, it {why}.",
             "On reflection, void that one; it {why}.",
             "{Turns out|I just realised} it {why}, so {kill|cancel} it{, please|}.",
         ),
-        "i.status IN ('draft', 'open') AND i.amount_paid = 0",
-        act=voided,
     ),
 )
 ON_CUSTOMER = (
-    Follow(
+    FollowUp(
         "customer_history",
         "The user asks what else the same customer has been billed for.",
+        on_customer(history),
         "list_invoices",
-        (
+        phrasings=(
             "What other invoices does {f} have that are {w}?",
             "And which of {f}'s invoices are {w}?",
             "{Show me|Pull up|List} everything of {f}'s that's {w}.",
             "{And|Also}, does {f} have {any others|more invoices} that are {w}?",
         ),
         weight=1.5,
-        act=history,
     ),
-    Follow(
+    FollowUp(
         "merchant_overdue",
         "The user widens the view to everything overdue at the customer's merchant.",
+        on_customer(overdue),
         "list_invoices",
-        (
+        phrasings=(
             "While we're at it, what's overdue across all our customers?",
             "Anything else past due at our end?",
             "Which of our other invoices are {late|overdue}?",
             "{Zooming out|More broadly}, {who else|which other customer} owes us past the due date?",
         ),
-        act=overdue,
     ),
 )
 
 
-def said(row: Follow, status: str = "") -> tuple[str, ...]:
-    """The row's phrasings (for an invoice in ``status``, where they depend on it)."""
-    return row.said if isinstance(row.said, tuple) else row.said.get(status, ()) + row.said["*"]
-
-
-def on_invoice(row: Follow) -> Callable[[Scene], None]:
-    def follow(s: Scene) -> None:
-        inv = dialogue_invoice(s, row.where)
-        args, slots = row.act(s, inv)
-        args = {"invoice_id": inv["invoice_id"], **args}
-        if payments.tools[row.tool].kind == "read":
-            s.asked(row.tool, **args)
-        s.say(*said(row, inv["status"]), **slots)
-        s.call(row.tool, **args)
-
-    return follow
-
-
-def on_customer(row: Follow) -> Callable[[Scene], None]:
-    def follow(s: Scene) -> None:
-        args, slots = row.act(s, dialogue_customer(s))
-        s.asked(row.tool, **args)
-        s.say(*said(row), **slots)
-        s.call(row.tool, **args)
-
-    return follow
-
-
-for _row, _make in [*((r, on_invoice) for r in ON_INVOICE), *((r, on_customer) for r in ON_CUSTOMER)]:
-    _fn = _make(_row)
-    _fn.__name__, _fn.__doc__ = _row.name, _row.doc
-    register(payments, _fn, (_row.tool,), _row.weight, follows=True, opens=False)
+# a read the dialogue already made is not asked again
+follow_ups(payments, [replace(r, asked=payments.tools[r.tool].kind == "read") for r in (*ON_INVOICE, *ON_CUSTOMER)])

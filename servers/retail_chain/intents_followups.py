@@ -9,10 +9,10 @@ item: ``sku``, ``name``, as a call listed it), ``store`` (the location: ``store_
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.retail_chain.intents import (
     CATEGORY_WORDS,
     MOST,
@@ -44,38 +44,38 @@ def it(s: Scene) -> str:
     return s.it("product", "the {name}")
 
 
-@dataclass(frozen=True)
-class Read:
-    """A one-turn follow-up: a question about the dialogue's item (``p``) and/or location (``st``), and the read
-    that answers it, unless the dialogue made it already. ``args`` gives the read's arguments and the phrasings'
-    slots (``{it}``: the item, ``{c}``: the location's city, besides its own)."""
-
-    name: str
-    doc: str
-    tool: str
-    says: tuple[str, ...]
-    args: Callable[[Scene, Row, Row], tuple[dict[str, Any], dict[str, Any]]]
-    needs: tuple[str, ...] = ("product",)
-    staff: bool = False
-    weight: float = 1.0
-    others: bool = False  # the read lists other items: "it" no longer points at the dialogue's item
+Ask = Callable[[Scene, Row, Row], tuple[dict[str, Any], dict[str, Any]]]
+Heard = Callable[[Scene, dict[str, Any]], dict[str, Any]]
 
 
-def _read(r: Read) -> None:
-    def ask(s: Scene) -> None:
-        if r.staff:
+def _on(
+    args: Ask, needs: tuple[str, ...] = ("product",), staff_only: bool = False
+) -> Callable[[Scene], tuple[Row, Row]]:
+    """A question about the dialogue's item (``p``) and/or location (``st``), as ``needs`` says: ``args`` gives
+    the read's arguments and the phrasings' own slots (``staff_only``: asked by a member of staff)."""
+
+    def about(s: Scene) -> tuple[Row, Row]:
+        if staff_only:
             staff(s)
-        p = product(s) if "product" in r.needs else {}
-        st = store(s) if "store" in r.needs else {}
-        args, slots = r.args(s, p, st)
-        s.asked(r.tool, **args)
-        s.say(*r.says, **slots, **({"it": it(s)} if p else {}), **({"c": st["city"]} if st else {}))
-        s.call(r.tool, **args)
-        if r.others:
-            s.listed_others("product")
+        p = product(s) if "product" in needs else {}
+        st = store(s) if "store" in needs else {}
+        return args(s, p, st)
 
-    ask.__name__, ask.__doc__ = r.name, r.doc
-    register(retail_chain, ask, (r.tool,), r.weight, True, False)
+    return about
+
+
+def _heard(needs: tuple[str, ...] = ("product",)) -> Heard:
+    """The phrasings' slots, then ``{it}``: the item, ``{c}``: the location's city."""
+
+    def heard(s: Scene, slots: dict[str, Any]) -> dict[str, Any]:
+        p = {"it": it(s)} if "product" in needs else {}
+        return {**slots, **p, **({"c": store(s)["city"]} if "store" in needs else {})}
+
+    return heard
+
+
+def _others(s: Scene, args: dict[str, Any], result: Any) -> None:
+    s.listed_others("product")  # the read lists other items: "it" no longer points at the dialogue's item
 
 
 def _city(s: Scene, p: Row, st: Row) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -111,11 +111,12 @@ def _carried(s: Scene, p: Row, st: Row) -> tuple[dict[str, Any], dict[str, Any]]
 
 
 READS = (
-    Read(
+    FollowUp(
         "stock_in_city",
         "Whether the item is available in a city (another one than the dialogue's store, or the user's own).",
+        _on(_city),
         "check_stock",
-        (
+        phrasings=(
             "Is {it} {available|in stock} in {city} {too|as well}?",
             "What about in {city}, {anyone|does anyone} have {it} there?",
             "And in {city}? Where can I {find|get} {it} there?",
@@ -123,13 +124,14 @@ READS = (
             "I might be in {city} {this week|tomorrow|later}. Could I pick up {it} there?",
             "Does any location in {city} have {it} {on the shelf|in stock}?",
         ),
-        _city,
+        heard=_heard(),
     ),
-    Read(
+    FollowUp(
         "stock_in_state",
         "How much of the item the locations of one state hold.",
+        _on(_state),
         "check_stock",
-        (
+        phrasings=(
             "How much of {it} is there across {st}{| in total}?",
             "Which {st} locations {carry|have} {it}, and how many?",
             "Break down the {numbers|stock} of {it} for our {st} locations.",
@@ -137,38 +139,42 @@ READS = (
             "Give me a {st} {picture|rundown} for {it}, location by location.",
             "How {well|badly} is {st} covered on {it}?",
         ),
-        _state,
+        heard=_heard(),
     ),
-    Read(
+    FollowUp(
         "same_brand",
         "What else the item's brand makes in its category.",
+        _on(
+            lambda s, p, st: (
+                {"query": p["brand"], "category": p["category"]},
+                {"b": p["brand"], "cat": CATEGORY_WORDS[p["category"]]},
+            )
+        ),
         "search_products",
-        (
+        phrasings=(
             "What else does {b} {make|sell} in {cat}?",
             "{Show me|List} the other {b} {cat}.",
             "Any other {cat} from {b}?",
             "{Do we|Does the chain} {carry|sell} more {b} {cat}?",
             "I like {b}. What other {cat} {do you have|is there} from them?",
         ),
-        lambda s, p, st: (
-            {"query": p["brand"], "category": p["category"]},
-            {"b": p["brand"], "cat": CATEGORY_WORDS[p["category"]]},
-        ),
-        others=True,
+        heard=_heard(),
+        then=_others,
     ),
-    Read(
+    FollowUp(
         "item_moves",
         "Where the item has been shipped between locations lately.",
+        _on(lambda s, p, st: ({"sku": p["sku"]}, {}), staff_only=True),
         "list_transfers",
-        MOVES,
-        lambda s, p, st: ({"sku": p["sku"]}, {}),
-        staff=True,
+        phrasings=MOVES,
+        heard=_heard(),
     ),
-    Read(
+    FollowUp(
         "store_details",
         "The address, phone and manager of the dialogue's store (and its pickup holds).",
+        _on(lambda s, p, st: ({"store_id": st["store_id"]}, {}), ("store",)),
         "get_store",
-        (
+        phrasings=(
             "What's the address there, and who do I {call|ask for}?",
             "Where exactly is that {store|location}?",
             "How do I find that {store|place}, and who runs it?",
@@ -176,15 +182,15 @@ READS = (
             "{Can I get|Give me} the address and phone of that one.",
             "I {need to|want to} call them. What's their number, and who should I ask for?",
         ),
-        lambda s, p, st: ({"store_id": st["store_id"]}, {}),
-        needs=("store",),
+        heard=_heard(("store",)),
         weight=1.3,
     ),
-    Read(
+    FollowUp(
         "store_low",
         "What else is below its reorder level at the dialogue's store.",
+        _on(lambda s, p, st: ({"store_id": st["store_id"], "low_stock_only": True}, {}), ("store",), staff_only=True),
         "list_store_inventory",
-        (
+        phrasings=(
             "What else is running low there{| right now}?",
             "Anything else below its reorder level at that {store|location}?",
             "Which other shelves there need {refilling|topping up}?",
@@ -192,72 +198,70 @@ READS = (
             "Is that the only thing they're low on, or is there more?",
             "What else {should we reorder|needs reordering} for that store?",
         ),
-        lambda s, p, st: ({"store_id": st["store_id"], "low_stock_only": True}, {}),
-        needs=("store",),
-        staff=True,
+        heard=_heard(("store",)),
         weight=1.3,
-        others=True,
+        then=_others,
     ),
-    Read(
+    FollowUp(
         "store_category",
         "What the dialogue's store holds in one category.",
+        _on(_category, ("store",)),
         "list_store_inventory",
-        (
+        phrasings=(
             "What {cat} do they {have|carry} there?",
             "Show me that {store's|location's} {cat}.",
             "How are they stocked on {cat}{| these days}?",
             "{And|What about} {cat}: what's on their shelves?",
             "I'm also after {cat}. What {does that place have|can I get there}?",
         ),
-        _category,
-        needs=("store",),
-        others=True,
+        heard=_heard(("store",)),
+        then=_others,
     ),
-    Read(
+    FollowUp(
         "item_at_store",
         "How many of the dialogue's item the dialogue's store can sell now.",
+        _on(_carried, ("product", "store")),
         "check_stock",
-        (
+        phrasings=(
             "How many of {it} can that {store|location} sell now?",
             "So what's the {available count|free count} of {it} there now?",
             "How many of {it} are {free|left} on that shelf now?",
             "{And|So} how many does that place {have left|still have} of {it}?",
             "Before I {head over|drive there}: how many of {it} do they have?",
         ),
-        _carried,
-        needs=("product", "store"),
+        heard=_heard(("product", "store")),
         weight=1.3,
     ),
-    Read(
+    FollowUp(
         "other_stores_nearby",
         "Which other locations are in the dialogue store's city (and whether they are open).",
+        _on(lambda s, p, st: ({"city": st["city"]}, {}), ("store",)),
         "list_stores",
-        (
+        phrasings=(
             "Which other {locations|stores} do we have in {c}?",
             "Is there another {store|branch} in {c}?",
             "What else is there in {c}, and is it {open|still open}?",
             "{Any other|Are there other} {c} stores I could try?",
             "If that one doesn't work out, where else in {c} {could I go|can I try}?",
         ),
-        lambda s, p, st: ({"city": st["city"]}, {}),
-        needs=("store",),
+        heard=_heard(("store",)),
     ),
-    Read(
+    FollowUp(
         "chain_total",
         "How much of the dialogue's item is available across the whole chain (and whether it is still sold).",
+        _on(lambda s, p, st: ({"query": p["name"]}, {})),
         "search_products",
-        (
+        phrasings=(
             "How many of {it} do we have {chain-wide|in all}?",
             "Is {it} still {an active item|on sale}, and how much is out there in total?",
             "What's the price and total {availability|count} of {it}?",
             "{Across|Over} all our locations, how many of {it} are there?",
             "Do we still sell {it}, and {what does it cost|at what price}?",
         ),
-        lambda s, p, st: ({"query": p["name"]}, {}),
+        heard=_heard(),
     ),
 )
-for _row in READS:
-    _read(_row)
+follow_ups(retail_chain, READS)
 
 
 @retail_chain.intent(covers=("check_stock",), follows=True, opens=False)

@@ -9,10 +9,10 @@ dialogue and make one or two calls. Those of one turn and one call on what the d
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, money, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip, money
 from servers.shopping.intents import (
     ADDRESSES,
     BASKET_NOW,
@@ -34,51 +34,61 @@ from servers.shopping.schema import MAX_PER_PRODUCT
 from servers.shopping.tools import shopping
 
 
-@dataclass(frozen=True)
-class Again:
-    """A follow-up of one turn and one call on what the dialogue is about: ``about`` is its memory key, whose
-    ``{about}_id`` the call takes; ``needs`` a query on that id that must find a row; ``changed``: asked after
-    the dialogue changed something since the last such call (else once per dialogue)."""
+def _on(about: str, needs: str = "") -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
+    """The call's ``{about}_id`` from ``memory[about]``, whose id must find a row of ``needs``."""
 
-    name: str
-    doc: str
-    tool: str
-    about: str
-    phrasings: tuple[str, ...]
-    needs: str = ""
-    changed: bool = False
+    def on(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
+        known = s.memory.get(about)
+        if not known:
+            raise Skip(f"no {about} in the dialogue")
+        args = {f"{about}_id": known[f"{about}_id"]}
+        if needs and not s.rows(needs, *args.values()):
+            raise Skip(f"the {about} does not fit {s.intent.name if s.intent else about}")
+        return args, {}
+
+    return on
+
+
+def _changed(tool: str) -> Callable[[Scene, dict[str, Any]], None]:
+    """Asked after the dialogue changed something since the last such call."""
+
+    def check(s: Scene, args: dict[str, Any]) -> None:
+        if last_tool(s) == tool or not any(x.kind == "write" for x in s.calls):
+            raise Skip("nothing changed since")
+
+    return check
 
 
 AGAIN = (
-    Again(
+    FollowUp(
         "basket_now",
         "After changing the basket, the shopper asks what it comes to now.",
+        _on("customer", "SELECT 1 FROM cart_items WHERE customer_id = ?"),
         "get_cart",
-        "customer",
-        BASKET_NOW,
-        needs="SELECT 1 FROM cart_items WHERE customer_id = ?",
-        changed=True,
+        phrasings=BASKET_NOW,
+        asked=False,
+        check=_changed("get_cart"),
     ),
-    Again(
+    FollowUp(
         "more_about_it",
         "The shopper asks for the details of the product of the dialogue: brand, stock, price.",
+        _on("product"),
         "get_product",
-        "product",
-        PRODUCT_AGAIN,
+        phrasings=PRODUCT_AGAIN,
     ),
-    Again(
+    FollowUp(
         "that_order",
         "The shopper asks about the order the dialogue is about: what is in it, its total, where it stands.",
+        _on("order"),
         "get_order",
-        "order",
-        THAT_ORDER,
+        phrasings=THAT_ORDER,
     ),
-    Again(
+    FollowUp(
         "scrap_that_order",
         "Right after ordering, the shopper calls the order off again before it ships.",
+        _on("order", "SELECT 1 FROM orders WHERE order_id = ? AND status = 'placed'"),
         "cancel_order",
-        "order",
-        (
+        phrasings=(
             "Wait - call that order off, I'd rather buy it in store.",
             "Hmm, actually call that order off again.",
             "Scrap that order please, I changed my mind.",
@@ -88,21 +98,20 @@ AGAIN = (
             "Forget that order{| please}, I {won't need|don't need} it.",
             "Is it too late to {undo|take back} that order? {Please stop it|Stop it if you can}.",
         ),
-        needs="SELECT 1 FROM orders WHERE order_id = ? AND status = 'placed'",
     ),
-    Again(
+    FollowUp(
         "where_can_it_go",
         "The shopper asks which shipping addresses the store has for them.",
+        _on("customer"),
         "list_addresses",
-        "customer",
-        ADDRESSES,
+        phrasings=ADDRESSES,
     ),
-    Again(
+    FollowUp(
         "my_tier",
         "The shopper asks about their membership.",
+        _on("customer"),
         "get_customer",
-        "customer",
-        (
+        phrasings=(
             "By the way, am I a Plus member?",
             "What membership level am I on?",
             "Do I have free shipping through my membership?",
@@ -113,39 +122,17 @@ AGAIN = (
             "What {tier|level} am I, and does it include free shipping?",
         ),
     ),
-    Again(
+    FollowUp(
         "my_saved_things",
         "The shopper asks what is on their wishlist.",
+        _on("customer", "SELECT 1 FROM wishlist_items WHERE customer_id = ?"),
         "get_wishlist",
-        "customer",
-        WISHLIST,
-        needs="SELECT 1 FROM wishlist_items WHERE customer_id = ?",
+        phrasings=WISHLIST,
     ),
 )
 
 
-def _again(row: Again) -> Callable[[Scene], None]:
-    def follow_up(s: Scene) -> None:
-        known = s.memory.get(row.about)
-        if not known:
-            raise Skip(f"no {row.about} in the dialogue")
-        args = {f"{row.about}_id": known[f"{row.about}_id"]}
-        if row.needs and not s.rows(row.needs, *args.values()):
-            raise Skip(f"the {row.about} does not fit {row.name}")
-        if not row.changed:
-            s.asked(row.tool, **args)
-        elif last_tool(s) == row.tool or not any(x.kind == "write" for x in s.calls):
-            raise Skip("nothing changed since")
-        s.say(*row.phrasings)
-        s.call(row.tool, **args)
-
-    follow_up.__name__ = follow_up.__qualname__ = row.name
-    follow_up.__doc__ = row.doc
-    return follow_up
-
-
-for _row in AGAIN:
-    register(shopping, _again(_row), (_row.tool,), 1.0, follows=True, opens=False)
+follow_ups(shopping, AGAIN)
 
 
 def in_my_words(s: Scene, c: dict[str, Any], known: tuple[str, ...], new: tuple[str, ...]) -> str:

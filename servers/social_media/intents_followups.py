@@ -3,11 +3,10 @@ person or themselves (``memory["post"]``, ``memory["other"]``, ``memory["me"]``)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import COMMENTS, handle, visible
 from servers.social_media.tools import social_media
 
@@ -134,28 +133,13 @@ def own_post(s: Scene) -> Act:
     return {"user_id": me["user_id"], "post_id": p["post_id"]}, {}
 
 
-@dataclass(frozen=True)
-class Follow:
-    """A one-turn, one-call follow-up: one of ``said``, then ``tool`` with the arguments ``act`` reads off the
-    dialogue (``Skip`` when nothing fits; its slots fill ``said``); a call repeating an earlier one on the same
-    ``same`` arguments is skipped; ``after`` notes what it changed for the next turn."""
-
-    name: str
-    doc: str
-    tool: str
-    said: tuple[str, ...]
-    act: Callable[[Scene], Act]
-    weight: float = 1.0
-    same: tuple[str, ...] = ()
-    after: Callable[[Scene, dict[str, Any]], Any] = lambda s, args: None
-
-
 FOLLOWS = (
-    Follow(
+    FollowUp(
         "how_is_it_doing",
         "The user asks how the post of the dialogue stands now: likes, comments.",
+        read_post,
         "get_post",
-        (
+        phrasings=(
             "How many likes does it have {now|so far}?",
             "What does it stand at now?",
             "Who else commented on it?",
@@ -165,84 +149,86 @@ FOLLOWS = (
             "{Let me see|Pull up} {the post|it} {again|now}, comments and all.",
             "{How's|How is} {it|that post} doing{ now|}?",
         ),
-        read_post,
         weight=1.5,
-        same=("post_id",),
+        asked=("post_id",),
     ),
-    Follow(
+    FollowUp(
         "like_it_too",
         "The user likes the post of the dialogue as well.",
+        to_like,
         "like_post",
-        (
+        phrasings=(
             "Like it too while you're at it.",
             "And give it a heart.",
             "Oh, and like that one for me.",
             "{Hit like|Leave a like} on it{ too|, please}.",
             "{I love it|That's great}, {like|heart} it for me.",
         ),
-        to_like,
         weight=1.5,
-        after=lambda s, args: s.memory.update(liked=args["post_id"]),
+        asked=False,
+        then=lambda s, args, _: s.memory.update(liked=args["post_id"]),
     ),
-    Follow(
+    FollowUp(
         "undo_like",
         "The user takes back the like they just gave.",
+        liked,
         "unlike_post",
-        (
+        phrasings=(
             "Hmm, actually undo that like.",
             "Wait, take the heart back off.",
             "On second thought, unlike it.",
             "{Scratch|Remove} that like{, please|}.",
         ),
-        liked,
-        after=lambda s, args: s.memory.pop("liked"),
+        asked=False,
+        then=lambda s, args, _: s.memory.pop("liked"),
     ),
-    Follow(
+    FollowUp(
         "quick_comment",
         "The user leaves a short comment under someone else's post of the dialogue.",
+        comment,
         "add_comment",
-        (
+        phrasings=(
             "And comment {t}",
             'Write "{t}" under it.',
             "Reply to it with: {t}",
             'Leave {a|this} comment{ for me|}: "{t}"',
             'Can you {post|add} "{t}" {under it|as a reply}?',
         ),
-        comment,
-        same=("post_id",),
+        asked=("post_id",),
     ),
-    Follow(
+    FollowUp(
         "who_is_that",
         "The user asks about the other person of the dialogue (or the post's author).",
+        them,
         "get_user",
-        (
+        phrasings=(
             "Who is that person, by the way? Where are they?",
             "Tell me about them: bio, city, how many followers.",
             "What's their profile say?",
             "{Who is|Who's} this {person|account} {anyway|exactly}? Where are they based?",
             "{Give me|Show me} {their profile|a bit about them}{, please|}.",
         ),
-        them,
-        same=("user_id",),
+        asked=("user_id",),
     ),
-    Follow(
+    FollowUp(
         "same_tag",
         "The user asks for other posts under the post's hashtag.",
+        tagged,
         "list_posts",
-        (
+        phrasings=(
             "What else is out there under #{tag}?",
             "Show me more #{tag} posts.",
             "Who else is posting with #{tag}?",
             "{What are|What's} {people|everyone else} saying {under|with} #{tag}?",
         ),
-        tagged,
-        same=("hashtag",),
+        asked=("hashtag",),
     ),
-    Follow(
+    FollowUp(
         "my_timeline",
         "The user asks for their home timeline now.",
+        timeline,
         "get_feed",
-        (
+        phrasings=(
             "What's in my timeline now?",
             "Show me my home feed.",
             "What are the people I follow posting?",
@@ -250,95 +236,82 @@ FOLLOWS = (
             "Anything new from the people I {keep up with|follow}?",
             "What have the people I follow been up to{ lately|}?",
         ),
-        timeline,
-        same=("user_id",),
+        asked=("user_id",),
     ),
-    Follow(
+    FollowUp(
         "my_numbers",
         "The user asks for their own profile numbers now.",
+        lambda s: (mine(s), {}),
         "get_user",
-        (
+        phrasings=(
             "How many followers do I have {now|at this point}?",
             "What do my profile numbers look like now?",
             "How many people follow me, and how many do I follow?",
             "{Where|How} do my {follower|} numbers stand {today|now}?",
             "{Quick check|Just curious}: {how many people follow me|what's my follower count} now?",
         ),
-        lambda s: (mine(s), {}),
-        same=("user_id",),
+        asked=("user_id",),
     ),
-    Follow(
+    FollowUp(
         "follow_them",
         "The user follows the other person of the dialogue.",
+        to_follow,
         "follow_user",
-        (
+        phrasings=(
             "Follow {h} too.",
             "I want to see more from them: follow.",
             "Add them to the people I {follow|keep up with}.",
             "{Go ahead and|Please} follow them {for me|as well}.",
             "{I like their stuff|They seem interesting}; {follow them|add them to my list}.",
         ),
-        to_follow,
         weight=1.5,
+        asked=False,
     ),
-    Follow(
+    FollowUp(
         "unfollow_them",
         "The user stops following the other person of the dialogue.",
+        to_unfollow,
         "unfollow_user",
-        (
+        phrasings=(
             "Actually, unfollow {h}.",
             "And stop following them.",
             "I'm done with their posts, unfollow.",
             "{Take|Drop} {h} off my list{ of people I follow|}.",
             "{Changed my mind|On second thought}, I don't want to follow {h} anymore.",
         ),
-        to_unfollow,
-        after=lambda s, args: s.memory.update(dropped=args["target_user_id"]),
+        asked=False,
+        then=lambda s, args, _: s.memory.update(dropped=args["target_user_id"]),
     ),
-    Follow(
+    FollowUp(
         "my_posts",
         "The user asks for their own latest posts.",
+        my_latest,
         "list_posts",
-        (
+        phrasings=(
             "Show me my own recent posts.",
             "What have I posted lately?",
             "List my latest posts.",
             "{Remind me|Show me} what I've {shared|put up} {recently|this past while}.",
             "{What are|Which are} my {last few|most recent} posts?",
         ),
-        my_latest,
-        same=("author_id",),
+        asked=("author_id",),
     ),
-    Follow(
+    FollowUp(
         "take_it_down",
         "The user deletes the post of the dialogue when it is theirs.",
+        own_post,
         "delete_post",
-        (
+        phrasings=(
             "Actually, delete that post.",
             "Hmm, take it down after all.",
             "On second thought, remove it.",
             "{I regret that one|I posted that too soon}, {pull|take} it {down|off my profile}.",
             "{Delete|Remove} it{ please|}, I changed my mind.",
         ),
-        own_post,
-        after=lambda s, args: s.memory.pop("post"),
+        asked=False,
+        then=lambda s, args, _: s.memory.pop("post"),
     ),
 )
 
 
-def follow(row: Follow) -> Callable[[Scene], None]:
-    def run(s: Scene) -> None:
-        args, slots = row.act(s)
-        if row.same:
-            s.asked(row.tool, **{k: v for k, v in args.items() if k in row.same})
-        s.say(*row.said, **slots)
-        s.call(row.tool, **args)
-        row.after(s, args)
-
-    return run
-
-
-for _row in FOLLOWS:
-    _fn = follow(_row)
-    _fn.__name__, _fn.__doc__ = _row.name, _row.doc
-    register(social_media, _fn, (_row.tool,), _row.weight, follows=True, opens=False)
+follow_ups(social_media, FOLLOWS)

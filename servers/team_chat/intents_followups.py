@@ -10,11 +10,10 @@ no longer fits. The one-question, one-call ones are rows of ``TURNS``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.team_chat.intents import POSTS, colleague, find_user, member
 from servers.team_chat.tools import GENERAL, chat
 
@@ -116,27 +115,13 @@ def _team(s: Scene) -> Call:
     }
 
 
-@dataclass(frozen=True)
-class Turn:
-    """A one-turn follow-up: the member says one of ``says`` about what the dialogue is about, and the agent makes
-    one ``tool`` call (unless the dialogue made it already). ``on`` gives the call's arguments and the phrasings'
-    slots, or ``Skip``s when the dialogue holds nothing it fits."""
-
-    name: str
-    doc: str
-    tool: str
-    on: Callable[[Scene], Call]
-    says: tuple[str, ...]
-    weight: float = 1.0
-
-
 TURNS = (
-    Turn(
+    FollowUp(
         "channel_roster",
         "The member asks who is in the channel the dialogue is about.",
-        "get_channel",
         _roster,
-        (
+        "get_channel",
+        phrasings=(
             "Who's in #{c}, by the way?",
             "How {big|busy} is #{c}{| these days}?",
             "How many {people|members} does #{c} have{| now}?",
@@ -145,12 +130,12 @@ TURNS = (
             "What's #{c} {for|about}, and who {follows|is in} it?",
         ),
     ),
-    Turn(
+    FollowUp(
         "thread_so_far",
         "The replies under the message the dialogue is about.",
-        "search_messages",
         _thread,
-        (
+        "search_messages",
+        phrasings=(
             "What have people {replied|said} {to|in answer to} {it}?",
             "{Show me|Open} the thread under {it}.",
             "Any {answers|replies} under {it} yet?",
@@ -159,40 +144,40 @@ TURNS = (
             "What's the thread on {it} saying{| so far}?",
         ),
     ),
-    Turn(
+    FollowUp(
         "leave_it",
         "The member leaves the channel the dialogue is about.",
-        "leave_channel",
         _leave,
-        (
+        "leave_channel",
+        phrasings=(
             "Now take me out of #{c}{| please}.",
             "OK, I'm done with #{c}, {get me out|remove me}.",
             "{Remove me from|Drop me from} #{c}{| too}.",
             "I don't {need|want} #{c} anymore; please leave it for me.",
             "Can you get me out of #{c}? {It's too noisy|I never read it}.",
         ),
-        0.7,
+        weight=0.7,
     ),
-    Turn(
+    FollowUp(
         "join_it",
         "The member joins the (public) channel the dialogue is about.",
-        "join_channel",
         _join,
-        (
+        "join_channel",
+        phrasings=(
             "Put me in #{c} {too|as well}.",
             "Sounds interesting, add me to #{c}.",
             "I want to follow #{c} myself.",
             "{Can you|Please} {sign me up for|add me to} #{c}?",
             "#{c} looks {useful|like my kind of channel}. Let me join.",
         ),
-        0.8,
+        weight=0.8,
     ),
-    Turn(
+    FollowUp(
         "colleague_where",
         "Which channels the colleague the dialogue is about (or the author of its message) is in.",
-        "list_channels",
         _where,
-        (
+        "list_channels",
+        phrasings=(
             "Which channels is {f} {in|part of}?",
             "Where else does {f} {hang out|post}?",
             "What channels does {f} {follow|belong to}?",
@@ -201,36 +186,24 @@ TURNS = (
             "Is {f} in {many|a lot of} channels? Which ones?",
         ),
     ),
-    Turn(
+    FollowUp(
         "teammates",
         "Who else is on the team of the colleague the dialogue is about.",
-        "search_users",
         _team,
-        (
+        "search_users",
+        phrasings=(
             "Who else is on {f}'s team{| besides them}?",
             "Who {works|sits} with {f} in {d}?",
             "{Show me|List} the other people in {d}.",
             "Which {d} folks {sit with|work alongside} {f}?",
             "I {want to|should} know {f}'s teammates. Who's in {d}?",
         ),
-        0.7,
+        weight=0.7,
     ),
 )
 
 
-def _turn(row: Turn) -> None:
-    def turn(s: Scene) -> None:
-        args, slots = row.on(s)
-        s.asked(row.tool, **args)
-        s.say(*row.says, **slots)
-        s.call(row.tool, **args)
-
-    turn.__name__, turn.__doc__ = row.name, row.doc
-    register(chat, turn, (row.tool,), row.weight, True, False)
-
-
-for _row in TURNS:
-    _turn(_row)
+follow_ups(chat, TURNS)
 
 
 # On the channel of the dialogue -----------------------------------------------------------------

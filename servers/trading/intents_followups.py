@@ -4,12 +4,11 @@ market watcher's questions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, day, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip, day
 from servers.trading.intents import LINKABLE, dialogue_symbol, following, remember_order, seen, short_name
 from servers.trading.tools import trading
 
@@ -52,35 +51,13 @@ def on_stock_days(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     return {**args, "limit": n}, {**slots, "n": n}
 
 
-@dataclass(frozen=True)
-class Again:
-    """A follow-up that is one turn and one call on what the dialogue is about: the intent's ``name`` and ``doc``,
-    what it is ``on`` (the call's arguments and the phrasings' slots), the ``tool``, the phrasings; ``once``: the
-    arguments by which the dialogue must not have made that call already."""
-
-    name: str
-    doc: str
-    on: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
-    tool: str
-    says: tuple[str, ...]
-    once: tuple[str, ...] = ()
-    weight: float = 1.0
-
-    def run(self, s: Scene) -> None:
-        args, slots = self.on(s)
-        if self.once:
-            s.asked(self.tool, **{k: args[k] for k in self.once})
-        s.say(*self.says, **slots)
-        s.call(self.tool, **args)
-
-
 AGAIN = (
-    Again(
+    FollowUp(
         "where_i_stand",
         "The investor asks for their cash and positions after what they just did.",
         on_account,
         "get_portfolio",
-        (
+        phrasings=(
             "Where does my account stand {now|after that}?",
             "What's my cash and total value {after that|now}?",
             "Give me my positions and buying power {now|at this point}.",
@@ -88,60 +65,52 @@ AGAIN = (
             "{Run me through|Show me} my holdings and free cash{ again|}.",
         ),
         weight=1.5,
+        asked=False,
     ),
-    Again(
+    FollowUp(
         "price_now",
         "The investor asks for the live price of the stock the dialogue is about.",
         on_stock,
         "get_quote",
-        (
+        phrasings=(
             "Where's {t} trading now?",
             "What's the bid and ask on {t} {at the moment|right now}?",
             "And {t} right now?",
             "{Give me|What's} the latest price on {t}.",
         ),
-        once=("symbol",),
+        asked=("symbol",),
     ),
-    Again(
+    FollowUp(
         "book_now",
         "The investor asks how much is bid and offered around the price of the stock talked about.",
         on_stock,
         "get_order_book",
-        (
+        phrasings=(
             "How much is bid and offered on it around the price?",
             "What does the book on {t} look like {now|at the moment}?",
             "Show me who's buying and selling {t} near the top.",
             "{How deep|How thick} is the market in {t} {right now|at the moment}?",
             "{Who's|Who is} bidding and {offering|selling} {t} {right now|near the price}?",
         ),
-        once=("symbol",),
+        asked=("symbol",),
     ),
-    Again(
+    FollowUp(
         "last_few_days",
         "The investor asks how the stock moved over the last few sessions.",
         on_stock_days,
         "get_price_history",
-        (
+        phrasings=(
             "How has {t} moved over the last {n} trading days?",
             "Show me {t}'s last {n} daily closes.",
             "{What did|Where did} {t} close {each day|on each of} the last {n} sessions?",
             "{Give me|Pull up} {t}'s closing prices for the past {n} days.",
         ),
-        once=("symbol",),
+        asked=("symbol",),
     ),
 )
 
 
-def registered(again: Again) -> None:
-    def run(s: Scene) -> None:
-        again.run(s)
-
-    run.__name__, run.__doc__ = again.name, again.doc
-    register(trading, run, (again.tool,), again.weight, follows=True, opens=False)
-
-
-for again in AGAIN:
-    registered(again)
+follow_ups(trading, AGAIN)
 
 
 @trading.intent(covers=("list_orders",), follows=True, opens=False, weight=1.5)

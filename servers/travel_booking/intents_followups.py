@@ -8,12 +8,11 @@ An earlier turn leaves the flight booking it ended on in ``s.memory["booking"]``
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.travel_booking.intents import (
     BAG_WORDS,
     find_me,
@@ -52,96 +51,73 @@ def on_hotel(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     return {"hotel_id": o["hotel_id"]}, {"name": o["name"]}
 
 
-@dataclass(frozen=True)
-class Again:
-    """A follow-up that is one turn and one call on what the dialogue is about: the intent's ``name`` and ``doc``,
-    what it is ``on`` (the call's arguments, ids the agent must have seen, and the phrasings' slots), the ``tool``
-    and the phrasings; ``once``: skipped when the dialogue already made that call."""
-
-    name: str
-    doc: str
-    on: Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]
-    tool: str
-    says: tuple[str, ...]
-    once: bool = True
-
-    def run(self, s: Scene) -> None:
-        args, slots = self.on(s)
-        if self.once:
-            s.asked(self.tool, **args)
-        if not all(seen(s, v) for v in args.values()):
-            raise Skip("the agent has not seen that id")
-        s.say(*self.says, **slots)
-        s.call(self.tool, **args)
+def _seen_all(s: Scene, args: dict[str, Any]) -> None:
+    if not all(seen(s, v) for v in args.values()):
+        raise Skip("the agent has not seen that id")
 
 
 AGAIN = (
-    Again(
+    FollowUp(
         "trip_cost_now",
         "The traveller asks what the trip costs all together now, and what cancelling would refund.",
         on_trip,
         "get_itinerary",
-        (
+        phrasings=(
             "What's that whole trip costing me {now|at this point}?",
             "{And where|Where} does the trip stand in total{ now|}?",
             "What would I get back if I called the whole trip off {today|now}?",
             "Give me the {full picture|whole rundown} of that trip, please.",
             "{So what|What} have I paid for that trip {all together|in total}?",
         ),
-        once=False,
+        asked=False,
+        check=_seen_all,
     ),
-    Again(
+    FollowUp(
         "on_time",
         "The traveller asks about the flight: its times, status, aircraft, how full it is.",
         on_flight,
         "get_flight",
-        (
+        phrasings=(
             "Is that flight still on {schedule|time}? When does it {land|arrive}?",
             "What {plane|aircraft} is it, and how full is it?",
             "Remind me when it {leaves and arrives|departs and lands}.",
             "How many seats are {left|still free} on it?",
             "{Quick check|One thing}: is it running on time, and what's flying it?",
         ),
+        check=_seen_all,
     ),
-    Again(
+    FollowUp(
         "drop_that_flight",
         "The traveller cancels the booked flight after all.",
         on_booking,
         "cancel_flight_booking",
-        (
+        phrasings=(
             "{Actually|You know what}, cancel that flight.",
             "On second thought, I won't take that flight. {Cancel|Drop} it.",
             "Hmm, drop that booking after all.",
             "I've changed my plans{, so| and} I don't need that flight {any more|after all}. Call it off.",
             "Please {cancel|scrap} my seat on it{, I'm not going|}.",
         ),
-        once=False,
+        asked=False,
+        check=_seen_all,
     ),
-    Again(
+    FollowUp(
         "tell_me_about_it",
         "The traveller asks what the hotel of the dialogue (offered, booked or given up) is like.",
         on_hotel,
         "get_hotel",
-        (
+        phrasings=(
             "What's the {name} like? {Amenities|What does it offer}?",
             "Tell me {more|a bit more} about the {name}.",
             "Does the {name} have a gym or breakfast?",
             "Before I decide, what {can you tell me|do you know} about the {name}?",
         ),
+        check=_seen_all,
     ),
 )
 
 
-def registered(again: Again) -> None:
-    def run(s: Scene) -> None:
-        again.run(s)
-
-    run.__name__, run.__doc__ = again.name, again.doc
-    register(travel, run, (again.tool,), 1.0, follows=True, opens=False)
-
-
-for again in AGAIN:
-    registered(again)
+follow_ups(travel, AGAIN)
 
 
 @travel.intent(covers=("get_seat_map", "select_seat"), follows=True, opens=False)

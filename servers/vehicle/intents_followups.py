@@ -9,10 +9,10 @@ never open a dialogue. Those that are one turn and one call on the car are rows 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from hub.kit.intent import Scene, Skip, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip
 from servers.vehicle.intents import DOOR_WORDS, RANGE_ASKS, my_car, startable
 from servers.vehicle.intents_trips import ONE_SOFT, open_parts
 from servers.vehicle.schema import FLAT_PSI, MIN_CLIMATE_BATTERY
@@ -26,25 +26,33 @@ def the_car(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     return my_car(s, where, *params)
 
 
-@dataclass(frozen=True)
-class Quick:
-    """A follow-up of one turn (one of ``phrasings``) and one call of ``tool`` on the dialogue's car, when the car
-    fits ``where``; a read is asked only after a write since the last look."""
+def _car(where: str) -> Callable[[Scene], dict[str, Any]]:
+    return lambda s: the_car(s, where)
 
-    name: str
-    doc: str
-    where: str
-    tool: str
-    phrasings: tuple[str, ...]
-    args: dict[str, Any] = field(default_factory=dict)
+
+def _on_car(fixed: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    return lambda v: {"vehicle_id": v["vehicle_id"], **fixed}
+
+
+def _changed(tool: str) -> Callable[[Scene, dict[str, Any]], None]:
+    """A read is asked only after a write since the last look."""
+
+    def check(s: Scene, args: dict[str, Any]) -> None:
+        calls = list(s.calls)
+        last = calls[-1].tool if calls else None
+        if tool.startswith("get_") and (last == tool or not any(c.kind == "write" for c in calls)):
+            raise Skip("nothing changed since the last look")
+
+    return check
 
 
 QUICK = (
-    Quick(
+    FollowUp(
         "how_far_now",
         "After the car did something, the driver asks how it stands: range, tyres, what is still open.",
-        "1=1",
+        _car("1=1"),
         "get_vehicle_status",
+        _on_car({}),
         (
             "How much range do I have now?",
             "Everything OK with it now? Anything {open or low|left open or running low}?",
@@ -54,12 +62,16 @@ QUICK = (
             "{So|OK,} how's the car {doing|looking}: {range|fuel and range}, doors, tyres?",
             *RANGE_ASKS[3:],
         ),
+        asked=False,
+        check=_changed("get_vehicle_status"),
+        said_only=True,
     ),
-    Quick(
+    FollowUp(
         "let_me_in",
         "The driver is at the car and has it unlocked.",
-        "v.locked = 1 AND v.gear = 'park'",
+        _car("v.locked = 1 AND v.gear = 'park'"),
         "set_door_lock",
+        _on_car({"locked": False}),
         (
             "I'm walking up to it now, unlock it.",
             "I'm next to it - {open|undo} the locks.",
@@ -67,13 +79,16 @@ QUICK = (
             "{OK|Right|Alright}, {unlock it|unlock the car|unlock the doors}{|, please}.",
             "{I'm at|Just got to|I'm back at} the car. {Could you|Can you} {unlock it|let me in}?",
         ),
-        {"locked": False},
+        asked=False,
+        check=_changed("set_door_lock"),
+        said_only=True,
     ),
-    Quick(
+    FollowUp(
         "switch_it_off",
         "The driver is done and has the parked car switched off.",
-        "v.engine = 'on' AND v.gear = 'park'",
+        _car("v.engine = 'on' AND v.gear = 'park'"),
         "stop_engine",
+        _on_car({}),
         (
             "Right, switch it off now.",
             "I'm done, {power it down|shut it down}.",
@@ -82,12 +97,16 @@ QUICK = (
             "{OK|Alright}, {you can|go ahead and} {switch|turn} the engine off{|, I'm finished}.",
             "{No need|No point} {keeping|leaving} it running - {off|engine off}, please.",
         ),
+        asked=False,
+        check=_changed("stop_engine"),
+        said_only=True,
     ),
-    Quick(
+    FollowUp(
         "fire_it_up",
         "The driver wants the parked car running before they get in.",
-        startable("v.engine = 'off'"),
+        _car(startable("v.engine = 'off'")),
         "start_engine",
+        _on_car({}),
         (
             "Now turn it on so it's ready.",
             "Fire it up, I'm {coming down|on my way}.",
@@ -95,12 +114,16 @@ QUICK = (
             "{Could|Can} you {start the car|turn the engine on|start the engine}{| for me}?",
             "{I'm on my way|Coming down now|Leaving soon}: {start it up|get it going|turn it on}.",
         ),
+        asked=False,
+        check=_changed("start_engine"),
+        said_only=True,
     ),
-    Quick(
+    FollowUp(
         "never_mind_the_route",
         "The driver calls the guided trip off again.",
-        "v.nav_active = 1",
+        _car("v.nav_active = 1"),
         "stop_navigation",
+        _on_car({}),
         (
             "Actually, cancel the directions, plans changed.",
             "Never mind, drop the route.",
@@ -108,27 +131,14 @@ QUICK = (
             "{Forget|Scrap|Cancel} the {route|trip|navigation}{|, please} - {plans changed|we're staying}.",
             "{We changed our minds|Change of plans|I know the way}: {stop|end|turn off} the {directions|guidance}.",
         ),
+        asked=False,
+        check=_changed("stop_navigation"),
+        said_only=True,
     ),
 )
 
 
-def quick(q: Quick) -> Callable[[Scene], None]:
-    def follow_up(s: Scene) -> None:
-        v = the_car(s, q.where)
-        calls = list(s.calls)
-        last = calls[-1].tool if calls else None
-        if q.tool.startswith("get_") and (last == q.tool or not any(c.kind == "write" for c in calls)):
-            raise Skip("nothing changed since the last look")
-        s.say(*q.phrasings)
-        s.call(q.tool, vehicle_id=v["vehicle_id"], **q.args)
-
-    follow_up.__name__ = q.name
-    follow_up.__doc__ = q.doc
-    return follow_up
-
-
-for q in QUICK:
-    register(vehicle, quick(q), (q.tool,), 1.0, follows=True, opens=False)
+follow_ups(vehicle, QUICK)
 
 
 @vehicle.intent(covers=("set_trunk", "set_door", "set_door_lock"), opens=False, follows=True)

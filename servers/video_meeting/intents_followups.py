@@ -7,15 +7,18 @@ dialogue's meeting or user are rows of ``ONE_CALL``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
 from hub.kit import fake
-from hub.kit.intent import Scene, Skip, clock, register
+from hub.kit.follow import FollowUp, follow_ups
+from hub.kit.intent import Scene, Skip, clock
 from servers.video_meeting.intents import SLOT_END, busy, find_user, iso, remember
 from servers.video_meeting.schema import PLAN_CAPACITY
 from servers.video_meeting.tools import video_meeting
+
+Row = dict[str, Any]
 
 
 def _me(s: Scene) -> dict[str, Any]:
@@ -32,41 +35,23 @@ def _meeting(s: Scene) -> dict[str, Any]:
     return dict(known)
 
 
-@dataclass(frozen=True)
-class OneCall:
-    """A follow-up of one turn and one call: ``tool`` on the dialogue's meeting (acted on by its user) or, with
-    ``on="me"``, on the dialogue's user as host; offered where ``fits`` (SQL: ?1 the meeting, ?2 the user, ?3 now)
-    returns a row."""
+def _on(fits: str, fixed: dict[str, Any] | None = None, on: str = "meeting") -> Callable[[Scene], tuple[Row, Row]]:
+    """The call on the dialogue's meeting (acted on by its user) or, with ``on="me"``, on the dialogue's user as
+    host; offered where ``fits`` (SQL: ?1 the meeting, ?2 the user, ?3 now) returns a row."""
 
-    name: str
-    doc: str
-    tool: str
-    fits: str
-    phrasings: tuple[str, ...]
-    fixed: dict[str, Any] = field(default_factory=dict)
-    on: str = "meeting"
-    weight: float = 1.0
-
-    def register(self) -> None:
-        def follow_up(s: Scene) -> None:
-            self.run(s)
-
-        follow_up.__name__, follow_up.__doc__ = self.name, self.doc
-        register(video_meeting, follow_up, (self.tool,), self.weight, follows=True, opens=False)
-
-    def run(self, s: Scene) -> None:
+    def about(s: Scene) -> tuple[Row, Row]:
         u = _me(s)
-        if self.on == "me":
-            mid, args = None, {"host_id": u["user_id"], **self.fixed}
+        if on == "me":
+            mid, args = None, {"host_id": u["user_id"], **(fixed or {})}
         else:
             mid = _meeting(s)["meeting_id"]
-            args = {"meeting_id": mid, "acting_user_id": u["user_id"], **self.fixed}
-        used = max(int(n) for n in re.findall(r"\?(\d)", self.fits))
-        if not s.rows(self.fits, *(mid, u["user_id"], iso(s))[:used]):
-            raise Skip(f"{self.name} does not fit the dialogue")
-        s.asked(self.tool, **args)
-        s.say(*self.phrasings)
-        s.call(self.tool, **args)
+            args = {"meeting_id": mid, "acting_user_id": u["user_id"], **(fixed or {})}
+        used = max(int(n) for n in re.findall(r"\?(\d)", fits))
+        if not s.rows(fits, *(mid, u["user_id"], iso(s))[:used]):
+            raise Skip(f"{s.intent.name if s.intent else 'the follow-up'} does not fit the dialogue")
+        return args, {}
+
+    return about
 
 
 def then(s: Scene, tool: str, args: dict[str, Any], *phrasings: str) -> Any:
@@ -77,53 +62,55 @@ def then(s: Scene, tool: str, args: dict[str, Any], *phrasings: str) -> Any:
 
 
 ONE_CALL = (
-    OneCall(
+    FollowUp(
         "tape_it",
         "The host (or co-host) of the live meeting of the dialogue starts its cloud recording.",
+        _on(
+            "SELECT 1 FROM meetings m JOIN participants p USING (meeting_id) JOIN users h ON h.user_id = m.host_id "
+            "WHERE m.meeting_id = ?1 AND m.status = 'live' AND p.user_id = ?2 AND p.role IN ('host', 'cohost') "
+            "AND h.plan != 'basic' "
+            "AND m.meeting_id NOT IN (SELECT meeting_id FROM recordings WHERE status = 'recording')",
+            {"recording": True},
+        ),
         "set_recording",
-        "SELECT 1 FROM meetings m JOIN participants p USING (meeting_id) JOIN users h ON h.user_id = m.host_id "
-        "WHERE m.meeting_id = ?1 AND m.status = 'live' AND p.user_id = ?2 AND p.role IN ('host', 'cohost') "
-        "AND h.plan != 'basic' AND m.meeting_id NOT IN (SELECT meeting_id FROM recordings WHERE status = 'recording')",
-        (
+        phrasings=(
             "Start recording it{, please|}.",
             "Can you {tape|record} this one for the people who missed it?",
             "Turn on the cloud recording{| for this call}.",
             "{Let's keep a copy of this call|Some people couldn't make it}: {hit record|start taping}, please.",
         ),
-        {"recording": True},
     ),
-    OneCall(
+    FollowUp(
         "open_it",
         "The host opens the meeting of the dialogue, when it is about to begin.",
+        _on(
+            "SELECT 1 FROM meetings WHERE meeting_id = ?1 AND host_id = ?2 AND status = 'scheduled' "
+            f"AND datetime(scheduled_start, '-60 minutes') <= datetime(?3) AND {SLOT_END} > datetime(?3) "
+            "AND host_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')"
+        ),
         "start_meeting",
-        "SELECT 1 FROM meetings WHERE meeting_id = ?1 AND host_id = ?2 AND status = 'scheduled' "
-        f"AND datetime(scheduled_start, '-60 minutes') <= datetime(?3) AND {SLOT_END} > datetime(?3) "
-        "AND host_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')",
-        (
+        phrasings=(
             "Open it now, people are {waiting|lining up}.",
             "Let's get that one {started|going|under way}.",
             "Start it for me, I'm ready.",
             "{Go ahead and|Please} open it up{, I'm ready to host| so people can come in}.",
         ),
     ),
-    OneCall(
+    FollowUp(
         "taped_before",
         "Which of the user's hosted meetings have a recording.",
+        _on("SELECT 1 FROM meetings WHERE host_id = ?2", {"has_recording": True}, "me"),
         "list_meetings",
-        "SELECT 1 FROM meetings WHERE host_id = ?2",
-        (
+        phrasings=(
             "Which of my calls have been {recorded|taped} so far?",
             "Which {meetings|calls} I ran have a recording?",
             "Do any of my meetings have a recording I could {rewatch|share}?",
             "{Were|Have} any of the calls I hosted {recorded|been recorded}?",
         ),
-        {"has_recording": True},
-        on="me",
         weight=0.7,
     ),
 )
-for one_call in ONE_CALL:
-    one_call.register()
+follow_ups(video_meeting, ONE_CALL)
 
 
 @video_meeting.intent(covers=("get_meeting",), follows=True, opens=False, weight=1.3)
