@@ -499,6 +499,15 @@ class Scene:
         if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in self.calls):
             raise Skip(f"{tool} already ran on that")
 
+    def then(self, chance: float, phrasings: Sequence[str], tool: str, **arguments: Any) -> bool:
+        """An optional next turn: where the dialogue has room, at ``chance``, one of ``phrasings`` and the call
+        (``s.then(0.6, ("What's my total now?",), "view_cart", customer_id=cid)``); whether it was made."""
+        if not self.room() or self.rng.random() >= chance:
+            return False
+        self.say(*phrasings)
+        self.call(tool, **arguments)
+        return True
+
     def it(self, key: str, named: str) -> str:
         """How the user points at what the dialogue is about (``memory[key]``): "it" while nothing else was listed
         since they named it, else ``named`` filled from it (``'the "{title}" one'``), which names it again."""

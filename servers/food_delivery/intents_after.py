@@ -19,7 +19,6 @@ from servers.food_delivery.intents import (
     latest,
     me,
     stars_text,
-    then,
     two_scores,
 )
 from servers.food_delivery.tools import food
@@ -240,7 +239,7 @@ def rate_by_number(s: Scene) -> None:
     )
     s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
     focus_order(s, o["order_id"])
-    then(s, 1.0, RECAP, "track_order", order_id=o["order_id"])
+    s.then(1.0, RECAP, "track_order", order_id=o["order_id"])
 
 
 @food.intent(covers=("search_customers", "get_customer", "list_orders"), follows=True)

@@ -25,7 +25,6 @@ from servers.food_delivery.intents import (
     promo_fits,
     restaurant,
     start_time,
-    then,
     too_far,
 )
 from servers.food_delivery.tools import food
@@ -65,7 +64,7 @@ def craving(s: Scene) -> None:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
     focus(s, rid)
-    then(s, 0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
+    s.then(0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "view_cart", "place_order", "track_order"), weight=1.5, follows=True)
@@ -103,7 +102,7 @@ def send_it_over(s: Scene) -> None:
         args["scheduled_for"] = start.strftime("%Y-%m-%dT%H:%M")
     placed = s.call("place_order", **args)
     focus_order(s, placed["order_id"])
-    then(s, 0.6, WHEN_HERE, "track_order", order_id=placed["order_id"])
+    s.then(0.6, WHEN_HERE, "track_order", order_id=placed["order_id"])
 
 
 @food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), weight=2.0, follows=True)
@@ -126,7 +125,7 @@ def promo_from_email(s: Scene) -> None:
         code=given,
     )
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
-    then(s, 0.6, (*CODE_DONE, *BASKET_NOW), "view_cart", customer_id=found["customer_id"])
+    s.then(0.6, (*CODE_DONE, *BASKET_NOW), "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=2.0, follows=True)
@@ -169,7 +168,7 @@ def fix_basket(s: Scene) -> None:
     )
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=line["item_id"], quantity=qty)
-    then(s, 0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
+    s.then(0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "list_orders", "track_order", "add_to_cart", "view_cart"))

@@ -243,15 +243,6 @@ def last_tool(s: Scene) -> str | None:
     return calls[-1].tool if calls else None
 
 
-def then(s: Scene, chance: float, phrasings: Sequence[str], tool: str, **arguments: Any) -> bool:
-    """An optional next turn: where the dialogue has room, at ``chance``, one of ``phrasings`` and the call."""
-    if not s.room() or s.rng.random() >= chance:
-        return False
-    s.say(*phrasings)
-    s.call(tool, **arguments)
-    return True
-
-
 # What a shopper asks again after an action: shared by the openers' next turns and the follow-ups ---------------
 
 BASKET_NOW = (

@@ -28,7 +28,6 @@ from servers.shopping.intents import (
     remember_order,
     remember_product,
     theirs,
-    then,
 )
 from servers.shopping.schema import RETURN_WINDOW_DAYS
 from servers.shopping.tools import shopping
@@ -120,7 +119,7 @@ def call_off_purchase(s: Scene) -> None:
         )
         s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
     else:
-        then(s, 0.8, UNSHIPPED, "list_orders", customer_id=cid, status="placed")
+        s.then(0.8, UNSHIPPED, "list_orders", customer_id=cid, status="placed")
 
 
 @shopping.intent(
@@ -190,7 +189,7 @@ def send_it_back(s: Scene) -> None:
         args["reason"] = reason
     s.call("request_return", **args)
     remember_order(s, item["order_id"])
-    then(s, 1.0, OTHER_RETURNS, "list_returns", customer_id=cid)
+    s.then(1.0, OTHER_RETURNS, "list_returns", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "search_products", "write_review", "list_product_reviews"), follows=True)
@@ -222,7 +221,7 @@ def review_a_purchase(s: Scene) -> None:
     s.call("write_review", customer_id=cid, product_id=found["product_id"], rating=stars, title=title)
     remember_product(s, found)
     floor = {"min_rating": 4} if stars >= 4 else {}
-    then(s, 0.6, GOOD_REVIEWS if floor else REVIEWS, "list_product_reviews", product_id=found["product_id"], **floor)
+    s.then(0.6, GOOD_REVIEWS if floor else REVIEWS, "list_product_reviews", product_id=found["product_id"], **floor)
 
 
 @shopping.intent(covers=("search_customers", "list_returns", "get_order"), follows=True)
@@ -257,7 +256,7 @@ def refund_status(s: Scene) -> None:
     if r["return_id"] not in [x["return_id"] for x in found]:
         raise Skip("the return is past the first page")
     remember_order(s, r["order_id"])
-    then(s, 0.6, (*THAT_ORDER, *REST_OF_ORDER), "get_order", order_id=r["order_id"])
+    s.then(0.6, (*THAT_ORDER, *REST_OF_ORDER), "get_order", order_id=r["order_id"])
 
 
 WAITING = (

@@ -31,7 +31,6 @@ from servers.shopping.intents import (
     product_ref,
     remember_order,
     remember_product,
-    then,
 )
 from servers.shopping.schema import MAX_PER_PRODUCT
 from servers.shopping.tools import shopping
@@ -69,7 +68,7 @@ def put_in_basket(s: Scene) -> None:
     if qty > 1 and not s.minimal:
         args["quantity"] = qty
     s.call("add_to_cart", **args)
-    then(s, 0.85, BASKET_NOW, "get_cart", customer_id=cid)
+    s.then(0.85, BASKET_NOW, "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "get_cart", "update_cart_item"), follows=True)
@@ -117,7 +116,7 @@ def change_basket(s: Scene) -> None:
     s.call("update_cart_item", customer_id=cid, product_id=line["product_id"], quantity=qty)
     if qty:
         remember_product(s, {"product_id": line["product_id"], "name": line["name"]})
-    then(s, 0.5, BASKET_NOW, "get_cart", customer_id=cid)
+    s.then(0.5, BASKET_NOW, "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "apply_coupon", "get_cart"), follows=True)
@@ -137,7 +136,7 @@ def use_my_code(s: Scene) -> None:
         code=given,
     )
     s.call("apply_coupon", customer_id=cid, code=code)
-    then(s, 0.5, (*BASKET_NOW, *CODE_DONE), "get_cart", customer_id=cid)
+    s.then(0.5, (*BASKET_NOW, *CODE_DONE), "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("list_coupons", "search_customers", "apply_coupon"))
@@ -209,7 +208,7 @@ def check_out(s: Scene) -> None:
         args["payment_method"] = method
     placed = s.call("checkout_cart", **args)
     remember_order(s, placed["order_id"])
-    then(s, 1.0, (*THAT_ORDER, *PLACED), "get_order", order_id=placed["order_id"])
+    s.then(1.0, (*THAT_ORDER, *PLACED), "get_order", order_id=placed["order_id"])
 
 
 # Browsing --------------------------------------------------------------------------------------
@@ -300,7 +299,7 @@ def save_for_later(s: Scene) -> None:
     found = find_product(s, p)
     s.call("add_to_wishlist", customer_id=cid, product_id=found["product_id"])
     remember_product(s, found)
-    then(s, 0.85, WISHLIST, "get_wishlist", customer_id=cid)
+    s.then(0.85, WISHLIST, "get_wishlist", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "get_wishlist", "add_to_cart"), follows=True)
