@@ -22,7 +22,7 @@ and its intents use ``CUSTOMER.me(s)`` (who talks), ``CUSTOMER.who(s, c)`` (how 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
@@ -66,7 +66,7 @@ class Speaker:
     says: tuple[Says, ...] = (Says("I'm {name}", "name"),)
     again: tuple[str, ...] = ()
     search: Search | None = None
-    keep: tuple[str, ...] = field(default=())
+    keep: tuple[str, ...] = ()
     late: bool = False  # whether a later turn may bring the speaker in after an opener nobody of the table spoke
 
     def me(self, s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:

@@ -213,12 +213,11 @@ def draw_habits(rng: random.Random) -> tuple[str, ...]:
     """A person's turns of phrase ("could you" for "can you", "please" at the end): none to three, kept all dialogue."""
     names = sorted(HABITS)
     picked = rng.sample(names, rng.choice((0, 1, 1, 2, 2, 3)))
-    kept = [h for h in picked if not any(h in group and picked.index(h) > _first(group, picked) for group in CLASHES)]
+    kept: list[str] = []
+    for h in picked:  # the first picked of a group of alternatives wins
+        if not any(h in group and set(group) & set(kept) for group in CLASHES):
+            kept.append(h)
     return tuple(sorted(kept))
-
-
-def _first(group: tuple[str, ...], picked: list[str]) -> int:
-    return min(picked.index(h) for h in group if h in picked)
 
 
 def habitual(phrasing: str, habits: tuple[str, ...], opening: bool = False) -> str:

@@ -33,7 +33,7 @@ from typing import Any
 
 from hub.engine.dispatcher import Dispatcher
 from hub.engine.question import clarifying_question
-from hub.engine.reward import CallRecord, score
+from hub.engine.reward import CallRecord, RewardBreakdown, score
 from hub.engine.world import World
 from hub.state.library import Library
 from hub.state.sessions import SessionManager
@@ -175,7 +175,6 @@ def _literal_value(
     return None
 
 
-MAXIMA = {"abstain": 1.0}  # the paper preset's maximum by task kind (1.3 otherwise)
 PAPER = RewardConfig(preset="paper")  # the report's figures are the paper's reward, as they always were
 
 
@@ -195,17 +194,22 @@ def baseline_reward(task: Task, library: Library, sessions: SessionManager, disp
     return score(task, calls, _schemas(task, library), PAPER, replies=[]).total  # it never says a word
 
 
-def oracle_reward(task: Task, library: Library) -> float:
+def oracle_score(task: Task, library: Library) -> RewardBreakdown:
+    """The paper preset's breakdown of the ground truth played as the oracle plays it (its calls, its questions)."""
     index = {id(s): i for i, t in enumerate(task.turns) for s in t.calls}
     calls = [CallRecord(s.name, s.arguments, index[id(s)], True) for s in task.gt_steps()]
     asks = [(i, clarifying_question(task, i)) for i, t in enumerate(task.turns) if t.ask]
-    return score(task, calls, _schemas(task, library), PAPER, replies=asks).total
+    return score(task, calls, _schemas(task, library), PAPER, replies=asks)
+
+
+def at_maximum(breakdown: RewardBreakdown) -> bool:
+    return abs(breakdown.total - breakdown.max) < 1e-9
 
 
 def oracle_at_maximum(task: Task, library: Library) -> bool:
-    """Whether the ground truth, played as the oracle plays it (its calls, its clarifying questions), scores the
-    paper preset's maximum: an ask the reward's question check cannot recognise would make a task no policy can ace."""
-    return abs(oracle_reward(task, library) - MAXIMA.get(task.kind, 1.3)) < 1e-9
+    """Whether the oracle scores the task's maximum: an ask the reward's question check cannot recognise would make a
+    task no policy can ace."""
+    return at_maximum(oracle_score(task, library))
 
 
 def _schemas(task: Task, library: Library) -> dict[str, dict[str, Any]]:
@@ -292,8 +296,9 @@ def _baseline(tasks: list[Task], library: Library, sample: int) -> dict[str, Any
     chosen = tasks[::step][:sample]
     world = World(library, max_sessions=1_000_000)
     base = [baseline_reward(t, library, world.sessions, world.dispatcher) for t in chosen]
-    oracle = [oracle_reward(t, library) for t in chosen]
-    at_max = sum(abs(o - MAXIMA.get(t.kind, 1.3)) < 1e-9 for t, o in zip(chosen, oracle))
+    scored = [oracle_score(t, library) for t in chosen]
+    oracle = [b.total for b in scored]
+    at_max = sum(map(at_maximum, scored))
     out = {"baseline": _means(base, oracle) | {"tasks": len(chosen), "oracle_at_maximum": _share(at_max, len(chosen))}}
     by_source: dict[str, Any] = {}
     for src in sorted({t.meta.get("synth", {}).get("source", "unknown") for t in chosen}):
