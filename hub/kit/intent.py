@@ -499,10 +499,15 @@ class Scene:
         if any(c.tool == tool and all(c.arguments.get(k) == v for k, v in arguments.items()) for c in self.calls):
             raise Skip(f"{tool} already ran on that")
 
+    def by_chance(self, chance: float, calls: int = 1) -> bool:
+        """Whether an intent adds a next turn of its own (with ``calls`` calls): only where the dialogue has room,
+        and then at ``chance`` (the rng is not drawn when there is no room)."""
+        return self.room(calls, 1) and self.rng.random() < chance
+
     def then(self, chance: float, phrasings: Sequence[str], tool: str, **arguments: Any) -> bool:
-        """An optional next turn: where the dialogue has room, at ``chance``, one of ``phrasings`` and the call
+        """An optional next turn: ``by_chance``, one of ``phrasings`` and the call
         (``s.then(0.6, ("What's my total now?",), "view_cart", customer_id=cid)``); whether it was made."""
-        if not self.room() or self.rng.random() >= chance:
+        if not self.by_chance(chance):
             return False
         self.say(*phrasings)
         self.call(tool, **arguments)

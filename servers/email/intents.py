@@ -228,7 +228,7 @@ def first(name: str) -> str:
 def then(s: Scene, calls: int = 1, chance: float = 0.3) -> bool:
     """Whether an intent adds its own next turn: by chance (seldom: the follow-up intents ask the same kind of next
     question, in many more combinations), and only when it fits."""
-    return s.room(calls, 1) and s.rng.random() < chance
+    return s.by_chance(chance, calls)
 
 
 STRANGER = (

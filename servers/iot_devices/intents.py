@@ -158,7 +158,7 @@ def light_it_up(s: Scene) -> None:
     dev = find_device(s, hid, d)
     s.call(tool, device_id=dev["device_id"], **args)
     s.memory["device"] = {"device_id": dev["device_id"]}
-    if s.room(1, 1) and s.rng.random() < 0.3:
+    if s.by_chance(0.3):
         s.say(
             "What else is {running|on} in the {r}?",
             "Anything else left on in the {r}?",
@@ -198,7 +198,7 @@ def comfortable(s: Scene) -> None:
         raise Skip("not the home's one thermostat")
     s.call("set_thermostat", device_id=hit[0]["device_id"], mode=mode, target_temperature=target)
     s.memory["device"] = {"device_id": hit[0]["device_id"]}
-    if s.room(1, 1) and s.rng.random() < 0.45:
+    if s.by_chance(0.45):
         s.say(
             "What's it reading in there {right now|at the moment}?",
             "And how warm is it at the moment?",
@@ -248,7 +248,7 @@ def lock_the_door(s: Scene) -> None:
             s.call("set_lock_state", device_id=did, locked=lock)
     else:
         s.call("set_lock_state", device_id=did, locked=lock)
-    if s.room(1, 1) and s.rng.random() < 0.4:
+    if s.by_chance(0.4):
         s.say(
             "How's its battery doing?",
             "Is it {definitely|really} {st} now?",
@@ -340,6 +340,6 @@ def whats_offline(s: Scene) -> None:
     back = s.call("reboot_device", device_id=d["device_id"])
     s.memory["device"] = {"device_id": d["device_id"]}
     switchable = d["type"] in ("light", "plug", "speaker", "camera")
-    if back.get("power") == "off" and switchable and s.room(1, 1) and s.rng.random() < 0.7:
+    if back.get("power") == "off" and switchable and s.by_chance(0.7):
         s.say("Great, now switch it on.", "Now turn it on, please.", "And put it on.")
         s.call("set_device_power", device_id=d["device_id"], on=True)

@@ -296,7 +296,7 @@ def how_warm_in_there(s: Scene) -> None:
     n = s.rng.choice(sensors)
     if sum(x["kind"] == n["kind"] for x in sensors) > 1:
         raise Skip("two sensors of a kind")
-    if s.room(2, 1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5, calls=2):
         s.say(
             "How {w} has the {r} been today?",
             "What's the {r} been reading for {k} lately?",

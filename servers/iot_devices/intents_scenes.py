@@ -37,7 +37,7 @@ def set_the_mood(s: Scene) -> None:
         raise Skip("scene name not unique")
     s.call("activate_scene", scene_id=found[0]["scene_id"])
     s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
-    if s.room(1, 1) and s.rng.random() < 0.35:
+    if s.by_chance(0.35):
         s.say(
             "What exactly did that change?", "Which devices did that touch, and how?", "Remind me what that scene does."
         )
@@ -160,7 +160,7 @@ def make_it_automatic(s: Scene) -> None:
         if days != "daily":
             args["days"] = days
         s.call("create_automation", home_id=hid, name=title, scene_id=found[0]["scene_id"], trigger="time", **args)
-        if s.room(1, 1) and s.rng.random() < 0.8:
+        if s.by_chance(0.8):
             s.say(
                 "What routines do I have {running|switched on} now?",
                 "{Show me|List} all my {routines|automations}{ now|}.",

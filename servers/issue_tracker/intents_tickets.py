@@ -309,7 +309,7 @@ def who_reported(s: Scene) -> None:
     s.say("What's the story with {what}?", "Pull up {what} for me.", "Tell me about {what}.", what=what)
     s.call("get_issue", issue_id=i["issue_id"])
     remember(s, i, i["project_id"])
-    if s.room(calls=1, turns=1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(
             "What else does {o} have in progress?",
             "Is {o} {swamped|overloaded}? What else are they on?",

@@ -63,7 +63,7 @@ def keep_for_later(s: Scene) -> None:
         args["note"] = note
     s.call("save_place", **args)
     focus(s, found["place_id"])
-    if s.room(1, 1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(
             "What else have I got pinned now?",
             "What's in my places now?",
@@ -222,7 +222,7 @@ def rate_a_visit(s: Scene) -> None:
     found = find_place(s, p)
     s.call("write_review", user_id=uid, place_id=found["place_id"], rating=stars, text=text)
     focus(s, found["place_id"])
-    if s.room(1, 1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(
             "What's its overall score now?",
             "Where does its average stand after that?",

@@ -100,7 +100,7 @@ def offer(s: Scene) -> None:
     lid = wanted_id(s, item, how)
     out = s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
     s.memory["offer"] = out["offer_id"]
-    if s.room(1, 1) and s.rng.random() < 0.4:
+    if s.by_chance(0.4):
         s.say(*WAITING_OFFERS)
         s.call("list_offers", buyer_id=uid, status="pending")
 
@@ -255,7 +255,7 @@ def my_offers(s: Scene) -> None:
     offers = s.call("list_offers", **args)["offers"]
     if not offers:
         raise Skip("no such offers")
-    if s.room(1, 1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(
             "Tell me more about the listing of the newest one.",
             "What's the item behind the latest one?",
@@ -364,6 +364,6 @@ def who_sells_it(s: Scene) -> None:
     remember(s, found)
     s.call("get_user", user_id=found["seller_id"])
     s.memory["other"] = {"user_id": item["seller_id"], "name": item["seller"]}
-    if s.room(1, 1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say("And the item itself: condition, price now, time left?", "What does the listing itself say?")
         s.call("get_listing", listing_id=found["listing_id"])

@@ -209,7 +209,7 @@ def reprice(s: Scene) -> None:
     uid, lid = find_own_listing(s, item)
     out = s.call("update_listing", listing_id=lid, seller_id=uid, **args)
     remember(s, out)
-    if s.room(1, 1) and s.rng.random() < 0.3:
+    if s.by_chance(0.3):
         s.say("Show me how it looks now.", "Pull up the listing so I can check.", "How does it read now?")
         s.call("get_listing", listing_id=lid)
 
@@ -234,7 +234,7 @@ def end_early(s: Scene) -> None:
     if out["buyer_id"] is None:
         raise Skip("not sold")
     s.memory["other"] = {"user_id": out["buyer_id"], "name": ""}
-    if s.room(1, 1) and s.rng.random() < 0.7:
+    if s.by_chance(0.7):
         s.say(
             "Who won it, and where are they based?",
             "Who's the buyer? I need to know where to ship.",

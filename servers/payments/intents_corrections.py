@@ -68,7 +68,7 @@ def reissue_corrected(s: Scene) -> None:
     if send and s.room():
         s.call("update_invoice_status", invoice_id=new["invoice_id"], status="open")
     s.memory["invoice"] = new
-    if s.room() and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say("{Show me|Read me back} the {corrected|new} invoice{, please|}.", "Does the new one look right now?")
         s.call("get_invoice", invoice_id=new["invoice_id"])
 

@@ -189,7 +189,7 @@ def send_draft(s: Scene) -> None:
     find_invoice(s, c, inv, "draft", path)
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     s.memory["invoice"] = inv
-    if path != "number" and s.room() and s.rng.random() < 0.6:
+    if path != "number" and s.by_chance(0.6):
         s.say("When is it due?", "What due date did it get?", "And what's the {deadline|due date} on it{ now|}?")
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
@@ -237,7 +237,7 @@ def refund_customer(s: Scene) -> None:
     back = s.call("refund_payment", **args)
     s.memory["invoice"] = inv
     s.memory["payment"] = {"payment_id": back["payment_id"], "invoice_id": inv["invoice_id"]}
-    if s.room() and s.rng.random() < 0.4:
+    if s.by_chance(0.4):
         s.say(
             "How much of that payment could still be refunded?",
             "Where does that payment stand now?",

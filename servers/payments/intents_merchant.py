@@ -118,7 +118,7 @@ def add_webhook(s: Scene) -> None:
         )
     mid = find_merchant(s, m["name"], m["merchant_id"])
     s.call("register_webhook", merchant_id=mid, url=url, events=topics[0])
-    if s.room() and s.rng.random() < 0.7:
+    if s.by_chance(0.7):
         s.say(
             "Which endpoints do we have {now|registered now}?",
             "Now list our endpoints so I can double-check.",

@@ -131,7 +131,7 @@ def stores_in_city(s: Scene) -> None:
     )
     args = {"state": st["state"]} if by_state else {"city": st["city"]}
     found = listed_store(s, st["store_id"], **args)
-    if s.room(calls=1, turns=1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(*REACH, n=st["name"])
         s.call("get_store", store_id=found["store_id"])
 

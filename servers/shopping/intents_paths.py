@@ -352,7 +352,7 @@ OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for th
 @shopping.intent(covers=("get_distinct_values", "list_returns", "list_orders"))
 def store_overview(s: Scene) -> None:
     """Someone on the store's team looks at returns or orders by status, then at the ones needing attention."""
-    field = "return_status" if s.room() and s.rng.random() < 0.5 else "order_status"
+    field = "return_status" if s.by_chance(0.5) else "order_status"
     tool, counts, lists = OVERVIEW[field]
     s.say(*counts)
     stats = s.call("get_distinct_values", field=field)

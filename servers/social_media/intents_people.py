@@ -78,7 +78,7 @@ def follow(s: Scene) -> None:
         oid = find_user(s, o, who)
     s.call("follow_user", user_id=uid, target_user_id=oid)
     remember_other(s, o, found=True)
-    if s.room(1, 1) and s.rng.random() < 0.4:
+    if s.by_chance(0.4):
         s.say(
             "What's in my timeline {now|at the moment}?",
             "Show me my home timeline.",
@@ -181,7 +181,7 @@ def cut_off(s: Scene) -> None:
             oid = find_user(s, o)
     s.call("unfollow_user", user_id=uid, target_user_id=oid)
     s.memory["dropped"] = oid
-    if s.room(1, 1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(
             "Actually, make sure they can't reach me or see my stuff at all.",
             "And shut them out completely, I don't want them seeing my posts.",

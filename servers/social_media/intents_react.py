@@ -42,7 +42,7 @@ def cheer_on(s: Scene) -> None:
     )
     s.call("like_post", user_id=uid, post_id=found["post_id"])
     s.memory["liked"] = found["post_id"]
-    if s.room(1, 1) and s.rng.random() < 0.4:
+    if s.by_chance(0.4):
         text = comment_text(s)
         s.say("And tell them: {t}", "Also drop a reply under it: {t}", 'Write under it "{t}"', t=text)
         s.call("add_comment", user_id=uid, post_id=found["post_id"], content=text)
@@ -84,7 +84,7 @@ def reply_to_post(s: Scene) -> None:
         body=body,
     )
     s.call("add_comment", user_id=uid, post_id=found["post_id"], content=body)
-    if s.room(1, 1) and s.rng.random() < 0.4:
+    if s.by_chance(0.4):
         s.say(
             "What have other people said under it?",
             "Show me the whole thread now.",

@@ -67,7 +67,7 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 def then(s: Scene, calls: int = 1, chance: float = 0.2) -> bool:
     """Whether an intent adds its own next turn: by chance (rarely: the follow-up intents ask the same kind of
     next question, in many more combinations), and only when it fits."""
-    return s.room(calls, 1) and s.rng.random() < chance
+    return s.by_chance(chance, calls)
 
 
 def intro(s: Scene, u: dict[str, Any]) -> str:

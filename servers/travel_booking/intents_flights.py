@@ -182,7 +182,7 @@ def extra_suitcase(s: Scene) -> None:
     s.call("add_baggage", **args)
     focus_booking(s, listed["booking_id"])
     s.memory["itinerary"] = listed["itinerary_id"]
-    if s.room(1, 1) and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(
             "What's that {whole trip|trip in total} costing me now?",
             "And what have I paid for that trip {in total|all in}?",

@@ -153,7 +153,7 @@ def warm_it_up(s: Scene) -> None:
         s.call("start_engine", vehicle_id=vid)
     args: dict[str, Any] = {} if s.minimal else {"temperature": temp, **({"driver_seat_heat": seat} if seat else {})}
     s.call("set_climate", vehicle_id=vid, on=True, **args)
-    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.6:
+    if n_calls(s) - start < 4 and s.by_chance(0.6):
         s.say(*RANGE_ASKS)
         s.call("get_vehicle_status", vehicle_id=vid)
 
@@ -186,7 +186,7 @@ def fresh_air(s: Scene) -> None:
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
-    if n_calls(s) - start < 4 and s.room(1, 1) and s.rng.random() < 0.35:
+    if n_calls(s) - start < 4 and s.by_chance(0.35):
         s.say(
             "Are the other windows shut?",
             "What about the rest of the windows?",
@@ -338,7 +338,7 @@ def let_them_in(s: Scene) -> None:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
     warm = v["engine"] == "on" or (v["powertrain"] != "gas" and (v["battery_pct"] or 0) >= 20)
-    if warm and s.room(1, 1) and s.rng.random() < 0.4:
+    if warm and s.by_chance(0.4):
         s.say(
             "{She|They} {runs|run} cold, turn the heat up to 24.",
             "Make it 24 degrees in there for {her|them}.",

@@ -316,6 +316,6 @@ def stop_taping(s: Scene) -> None:
             uid, mid = host_live_meeting(s, u, m)
         remember(s, m)
     s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
-    if s.room() and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
         s.call("list_recordings", meeting_id=mid, status="ready")

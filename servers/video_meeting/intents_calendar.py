@@ -94,7 +94,7 @@ def book(s: Scene) -> None:
         args["cohost_id"] = ids[0]
     out = s.call("schedule_meeting", **args)
     remember(s, out)
-    if s.room() and s.rng.random() < 0.5:
+    if s.by_chance(0.5):
         s.say(
             "What's the join code I should send around?",
             "Read me back the details, I want the join code.",
@@ -140,7 +140,7 @@ def rebook(s: Scene) -> None:
         args["duration_minutes"] = m["duration_minutes"]
     out = s.call("schedule_meeting", **args)
     remember(s, out)
-    if s.room() and s.rng.random() < 0.4:
+    if s.by_chance(0.4):
         s.say(
             "What's the new join code?",
             "Read me the new {details|invite} so I can {send it around|forward it}.",
