@@ -76,12 +76,7 @@ class HubProcess(Loopback):
 async def start_hub(tmp: Path, budget: str, env: dict[str, str], token: str | None, nofile: int | None) -> HubProcess:
     port = free_port()
     log = tmp / f"hub-{port}.log"
-    full_env = {
-        **os.environ,
-        "HUB_MAX_STATE_BYTES": budget,
-        "HUB_STORE_PATH": str(tmp / f"store-{port}.db"),
-        **env,
-    }
+    full_env = {**os.environ, "HUB_MAX_STATE_BYTES": budget, "HUB_STORE_PATH": str(tmp / f"store-{port}.db"), **env}
     if token:
         full_env["HUB_TOKEN"] = token
 

@@ -51,9 +51,7 @@ class Hub:
             max_episode_bytes=settings.max_episode_bytes,
         )
         self.store = Store(  # started by the app's lifespan
-            settings.store_path,
-            shard=settings.shard,
-            start_reason=SHARD_LOST if settings.shard_restarted else CRASH,
+            settings.store_path, shard=settings.shard, start_reason=SHARD_LOST if settings.shard_restarted else CRASH
         )
 
 

@@ -76,13 +76,7 @@ DEFAULT_PRESET: Preset = "outcome"
 # leaves a state other than the expected one keeps 0.375 to 0.75 of what it earned (more the more rows it got right).
 PRESETS: dict[str, dict[str, Any]] = {
     "paper": {},
-    "outcome": {
-        "w_answer": 0.5,
-        "state_gate": 0.75,
-        "arg_keys": "matter",
-        "discovery": "found",
-        "ask_reads": True,
-    },
+    "outcome": {"w_answer": 0.5, "state_gate": 0.75, "arg_keys": "matter", "discovery": "found", "ask_reads": True},
 }
 
 

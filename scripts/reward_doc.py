@@ -348,12 +348,7 @@ PAIRS = [
         [calls(("get_account", {"account_id": "ACC-0002"})), "Done."],
         "the answer term",
     ),
-    Example(
-        "A natural question",
-        "ask",
-        ["How much would you like to deposit?", DEPOSIT_75, "Done."],
-        "",
-    ),
+    Example("A natural question", "ask", ["How much would you like to deposit?", DEPOSIT_75, "Done."], ""),
     Example(
         "A read, then a question",
         "ask",
@@ -366,12 +361,7 @@ PAIRS = [
         ["Please tell me the account, amount, memo, card, payee and status.", DEPOSIT_75, "Done."],
         "",
     ),
-    Example(
-        '"Anything else I can do for you?"',
-        "ask",
-        ["Anything else I can do for you?", DEPOSIT_75, "Done."],
-        "",
-    ),
+    Example('"Anything else I can do for you?"', "ask", ["Anything else I can do for you?", DEPOSIT_75, "Done."], ""),
 ]
 
 

@@ -23,16 +23,7 @@ from mcp import Client
 from hub.app import create_app
 from hub.config import Settings
 from hub.core import Hub
-from hub.mount import (
-    ObjectMount,
-    StateError,
-    canonical,
-    load_mount,
-    normalize,
-    parse_schemas,
-    public_state,
-    snake_case,
-)
+from hub.mount import ObjectMount, StateError, canonical, load_mount, normalize, parse_schemas, public_state, snake_case
 from hub.mount.canonical import state_json
 from hub.state.library import Library, SqliteMount
 from hub.tasks import Task, hermes_call, replay
@@ -40,15 +31,7 @@ from hub.testing import LiveHub, serve
 from hub.transports.session_client import SessionClientError, close_session, open_session
 from servers import REGISTRY
 from tests.conftest import LIBRARY, World
-from tests.mounted_envs import (
-    AirlineTools,
-    Bank,
-    HookedCounter,
-    Ledger,
-    MarkedCounter,
-    Shop,
-    TreeFS,
-)
+from tests.mounted_envs import AirlineTools, Bank, HookedCounter, Ledger, MarkedCounter, Shop, TreeFS
 from trainer_client.evaluate import OraclePolicy, evaluate
 from trainer_client.hub_client import HubClient, HubError
 from trainer_client.hubs import HubSet

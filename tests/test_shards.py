@@ -200,9 +200,7 @@ async def test_sessions_forks_snapshots_and_groups_stay_on_their_shard(hub: tupl
 
 
 @pytest.mark.slow
-async def test_a_killed_shard_is_restarted_and_what_lived_there_is_lost(
-    hub: tuple[Sharded, httpx.AsyncClient],
-) -> None:
+async def test_a_killed_shard_is_restarted_and_what_lived_there_is_lost(hub: tuple[Sharded, httpx.AsyncClient]) -> None:
     sharded, http = hub
     table = table_of(2)
     doomed, spared = sid_on(table, 1, "doomed"), sid_on(table, 0, "spared")

@@ -19,12 +19,7 @@ from hub.engine.episodes import EpisodeEngine
 from hub.engine.events import EventBus
 from hub.engine.question import clarifying_question
 from hub.state.sessions import SessionManager
-from hub.synth.checks import (
-    abstain_problems,
-    clarify_problems,
-    requested_tools,
-    verb_object,
-)
+from hub.synth.checks import abstain_problems, clarify_problems, requested_tools, verb_object
 from hub.synth.holdout import assign, opener
 from hub.synth.output import assign_splits, stratum, write_all
 from hub.synth.pipeline import SynthConfig, SynthResult, synthesize

@@ -650,12 +650,7 @@ def shown(runtime: dict[str, Any]) -> dict[str, Any]:
 
 
 async def run_job(
-    p: Plan,
-    dashboard: str,
-    sources: Sequence[Any],
-    reporter: HubReporter,
-    poll_s: float,
-    detach: bool = False,
+    p: Plan, dashboard: str, sources: Sequence[Any], reporter: HubReporter, poll_s: float, detach: bool = False
 ) -> int:
     """Submit the trainer as a Ray job (like ``ray job submit``), print its log and wait for it (or, with
     ``detach``, leave it running: it reports its metrics and its end to the hubs itself)."""

@@ -608,9 +608,7 @@ class Store:
         self.failures.append(failure)
         self._last_trouble = self.clock()
         self._log.note(
-            f"{failure.kind} events refused by the store",
-            f"event {failure.event_id}: {failure.error}",
-            logging.ERROR,
+            f"{failure.kind} events refused by the store", f"event {failure.event_id}: {failure.error}", logging.ERROR
         )
 
     async def _write(self, events: list[Any]) -> None:

@@ -455,8 +455,7 @@ def next_id(db: sqlite3.Connection, table: str, column: str, prefix: str, width:
         return candidate
     start = len(prefix) + 2
     cur = db.execute(
-        f"SELECT MAX(CAST(SUBSTR({column}, {start}) AS INTEGER)) FROM {table} WHERE {column} LIKE ?",
-        (prefix + "-%",),
+        f"SELECT MAX(CAST(SUBSTR({column}, {start}) AS INTEGER)) FROM {table} WHERE {column} LIKE ?", (prefix + "-%",)
     )
     return f"{prefix}-{(cur.fetchone()[0] or 0) + 1:0{width}d}"
 

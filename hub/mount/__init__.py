@@ -9,22 +9,8 @@ hash and diff are computed over the cycle-safe canonical form of its public attr
     prove-hub serve --no-builtin --mount 'mypkg.fs:FileSystem=fs?schemas=fs.jsonl' --mount mypkg.bank:Bank
 """
 
-from hub.mount.canonical import (
-    StateError,
-    canonical,
-    diff_states,
-    public_state,
-    to_json_value,
-)
-from hub.mount.objects import (
-    ObjectFork,
-    ObjectMount,
-    Scenario,
-    ScenarioError,
-    Version,
-    snake_case,
-    tool,
-)
+from hub.mount.canonical import StateError, canonical, diff_states, public_state, to_json_value
+from hub.mount.objects import ObjectFork, ObjectMount, Scenario, ScenarioError, Version, snake_case, tool
 from hub.mount.schemas import load_schemas, normalize, parse_schemas
 from hub.mount.spec import choose_servers, load_mount, scenarios
 

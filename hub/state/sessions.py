@@ -57,10 +57,7 @@ class Budget:
     same free room: hundreds of MB over the budget until they were refused)."""
 
     def __init__(
-        self,
-        limit: int | None = None,
-        seeds: SeedLedger | None = None,
-        reclaim: Callable[[int], int] | None = None,
+        self, limit: int | None = None, seeds: SeedLedger | None = None, reclaim: Callable[[int], int] | None = None
     ) -> None:
         self.limit = limit
         self.held = 0

@@ -80,11 +80,7 @@ DOMAINS: dict[str, Callable[[], Any]] = {
     "retail": retail_env.get_environment,
     "telecom": telecom_env.get_environment,
 }
-TASK_FILES = {
-    "airline": airline_env.get_tasks,
-    "retail": retail_env.get_tasks,
-    "telecom": telecom_env.get_tasks,
-}
+TASK_FILES = {"airline": airline_env.get_tasks, "retail": retail_env.get_tasks, "telecom": telecom_env.get_tasks}
 
 
 def _toolkit_tools(toolkit: Any) -> dict[str, Callable[..., Any]]:

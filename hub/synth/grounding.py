@@ -83,13 +83,7 @@ def reference_now(task: Task, library: Library) -> datetime | None:
 
 
 def _problem(
-    source: ArgSource | None,
-    value: Any,
-    key: str,
-    spec: Tool,
-    texts: list[str],
-    seen: set[str],
-    now: datetime | None,
+    source: ArgSource | None, value: Any, key: str, spec: Tool, texts: list[str], seen: set[str], now: datetime | None
 ) -> str | None:
     if source is None:
         return "no record"

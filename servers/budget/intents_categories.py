@@ -269,10 +269,7 @@ def what_a_bill_cost(s: Scene) -> None:
     else:
         r = s.pick(f"SELECT r.* FROM recurring_expenses r WHERE {where}")
         stopped = not r["active"]
-        s.say(
-            *(STOPPED if stopped else ON_FILE),
-            minimal=["Cancelled bills?" if stopped else "Repeating stuff?"],
-        )
+        s.say(*(STOPPED if stopped else ON_FILE), minimal=["Cancelled bills?" if stopped else "Repeating stuff?"])
         found = s.call("list_recurring_expenses", **({"active": False} if stopped else {}))["recurring_expenses"]
         s.say(
             "{Show me|List} every {m} payment that's gone out so far.",

@@ -227,11 +227,7 @@ def book_a_follow_up(s: Scene) -> None:
         t=title,
     )
     slots = s.call(
-        "find_free_slot",
-        user_ids=[u["user_id"], *guests],
-        duration_minutes=30,
-        from_date=start.isoformat(),
-        days=5,
+        "find_free_slot", user_ids=[u["user_id"], *guests], duration_minutes=30, from_date=start.isoformat(), days=5
     )["slots"]
     if not slots:
         raise Skip("no shared slot that week")

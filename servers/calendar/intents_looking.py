@@ -7,17 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, day
-from servers.calendar.intents import (
-    _iso,
-    ask,
-    colleague,
-    find_me,
-    find_other,
-    me,
-    organiser,
-    remember,
-    workday,
-)
+from servers.calendar.intents import _iso, ask, colleague, find_me, find_other, me, organiser, remember, workday
 from servers.calendar.tools import calendar
 
 # Looking at the calendar ---------------------------------------------------------------------------

@@ -9,22 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    IsoDate,
-    IsoDateOrTime,
-    IsoDateTime,
-    Server,
-    ToolError,
-    parse_datetime,
-    rows,
-)
-from servers.calendar.schema import (
-    MAX_EVENT_SPAN,
-    MAX_SERIES_SPAN,
-    SCHEMA,
-    WEEKDAYS,
-)
+from hub.kit import Ctx, IsoDate, IsoDateOrTime, IsoDateTime, Server, ToolError, parse_datetime, rows
+from servers.calendar.schema import MAX_EVENT_SPAN, MAX_SERIES_SPAN, SCHEMA, WEEKDAYS
 from servers.calendar.seed import seed
 
 calendar = Server(

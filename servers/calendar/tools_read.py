@@ -7,15 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    Entity,
-    Limit,
-    Offset,
-    Query,
-    ToolError,
-    rows,
-)
+from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError, rows
 from servers.calendar.tools import (
     CALENDAR,
     EVENT,

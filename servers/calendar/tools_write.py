@@ -8,12 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    Entity,
-    ToolError,
-    next_id,
-)
+from hub.kit import Ctx, Entity, ToolError, next_id
 from servers.calendar.schema import MAX_INVITEES, MAX_SERIES_SPAN, WEEKDAYS
 from servers.calendar.tools import (
     CALENDAR,

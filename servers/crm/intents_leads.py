@@ -217,10 +217,6 @@ def my_new_leads(s: Scene) -> None:
     s.memory["leads"] = tuple(leads)
     if s.rng.random() < 0.4:
         return
-    s.say(
-        "{Open|Pull up} the most recent one.",
-        "Tell me about the newest of those.",
-        "What's the latest one about?",
-    )
+    s.say("{Open|Pull up} the most recent one.", "Tell me about the newest of those.", "What's the latest one about?")
     s.call("get_lead", lead_id=leads[0]["lead_id"])
     remember_lead(s, s.rows("SELECT * FROM leads WHERE lead_id = ?", leads[0]["lead_id"])[0])

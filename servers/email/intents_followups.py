@@ -175,11 +175,7 @@ follow_ups(email, AGAIN)
 # Programs: a choice, a lookup or two calls -------------------------------------------------------
 
 MARKS = {
-    "star": (
-        "{Star|Flag} {it} too.",
-        "Put a star on {it} so I find it later.",
-        "{It} deserves a star.",
-    ),
+    "star": ("{Star|Flag} {it} too.", "Put a star on {it} so I find it later.", "{It} deserves a star."),
     "unstar": (
         "{It} can lose its star now.",
         "Take the star off {it}{, it's handled|}.",

@@ -221,10 +221,7 @@ def clear_out_inbox(s: Scene) -> None:
     s.call("move_message", message_id=hit["message_id"], folder=to)
     s.memory["message"] = hit | {"folder": to}
     if then(s):
-        s.say(
-            "What's {left|still sitting} in my inbox{ now|}?",
-            "{Show me|How does} my inbox {after that|look now}?",
-        )
+        s.say("What's {left|still sitting} in my inbox{ now|}?", "{Show me|How does} my inbox {after that|look now}?")
         s.call("list_messages", mailbox_id=mid)
 
 

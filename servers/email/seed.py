@@ -63,10 +63,7 @@ CONVERSATIONS = (
     (
         "Lunch on {d}?",
         "Hey {to}, are you free for lunch on {d}? The new ramen place opened downstairs.",
-        (
-            "Count me in, 12:30?",
-            "Perfect, see you there.",
-        ),
+        ("Count me in, 12:30?", "Perfect, see you there."),
     ),
     (
         "Interview feedback: {p} team candidate",

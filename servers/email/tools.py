@@ -7,16 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    IsoDate,
-    Limit,
-    Offset,
-    Query,
-    Server,
-    ToolError,
-    rows,
-)
+from hub.kit import Ctx, IsoDate, Limit, Offset, Query, Server, ToolError, rows
 from servers.email.schema import SCHEMA
 from servers.email.seed import seed
 

@@ -231,11 +231,7 @@ def new_meeting_note(s: Scene) -> None:
     heading, line = f"# {topic} - {s.now.strftime('%Y-%m-%d')}", s.rng.choice(NOTE_TEXT)
     body = f"{heading}\n\n{line}\n"
     said = s.rng.choice(
-        (
-            "the heading '{}' with '{}' under it",
-            "'{}' as the title, then '{}'",
-            "a '{}' heading, then the line '{}'",
-        )
+        ("the heading '{}' with '{}' under it", "'{}' as the title, then '{}'", "a '{}' heading, then the line '{}'")
     )
     text = s.given(body, said.format(heading, line), "text", "write_file", "content")
     s.say(

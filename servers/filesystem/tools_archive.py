@@ -29,16 +29,8 @@ from servers.filesystem.core import (
     walk,
     who,
 )
-from servers.filesystem.core_nodes import (
-    ensure_space,
-    insert,
-    primary_group,
-    readable_tree,
-    touch_dir,
-)
-from servers.filesystem.core_text import (
-    archive_decode,
-)
+from servers.filesystem.core_nodes import ensure_space, insert, primary_group, readable_tree, touch_dir
+from servers.filesystem.core_text import archive_decode
 
 FORMATS = (".tar", ".tar.gz", ".tgz", ".zip")
 

@@ -23,11 +23,7 @@ from servers.filesystem.core import (
     require,
     who,
 )
-from servers.filesystem.core_nodes import (
-    subtree,
-    used_bytes,
-    view,
-)
+from servers.filesystem.core_nodes import subtree, used_bytes, view
 
 Username = Annotated[
     str,

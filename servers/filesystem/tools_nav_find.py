@@ -28,9 +28,7 @@ from servers.filesystem.core import (
     subtree_where,
     who,
 )
-from servers.filesystem.core_nodes import (
-    subtree,
-)
+from servers.filesystem.core_nodes import subtree
 
 
 def _parse_when(value: str | None, name: str) -> str | None:

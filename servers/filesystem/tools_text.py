@@ -10,24 +10,9 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub.kit import Ctx, Limit, Offset, ToolError
-from servers.filesystem.core import (
-    LineCount,
-    PathArg,
-    R,
-    Regex,
-    can,
-    existing,
-    existing_file,
-    filesystem,
-    who,
-)
-from servers.filesystem.core_nodes import (
-    subtree,
-)
-from servers.filesystem.core_text import (
-    compile_regex,
-    lines_of,
-)
+from servers.filesystem.core import LineCount, PathArg, R, Regex, can, existing, existing_file, filesystem, who
+from servers.filesystem.core_nodes import subtree
+from servers.filesystem.core_text import compile_regex, lines_of
 
 Lines = Annotated[int, Field(ge=1, le=1000, description="Number of lines, e.g. 10")]
 Delimiter = Annotated[

@@ -30,19 +30,8 @@ from servers.filesystem.core import (
     walk,
     who,
 )
-from servers.filesystem.core_nodes import (
-    ensure_space,
-    insert,
-    primary_group,
-    readable_tree,
-    set_content,
-    touch_dir,
-)
-from servers.filesystem.core_text import (
-    MAX_FILE_BYTES,
-    check_file_size,
-    compile_regex,
-)
+from servers.filesystem.core_nodes import ensure_space, insert, primary_group, readable_tree, set_content, touch_dir
+from servers.filesystem.core_text import MAX_FILE_BYTES, check_file_size, compile_regex
 
 DestArg = Annotated[
     str,

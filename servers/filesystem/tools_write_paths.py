@@ -29,14 +29,7 @@ from servers.filesystem.core import (
     walk,
     who,
 )
-from servers.filesystem.core_nodes import (
-    children,
-    ensure_space,
-    insert,
-    primary_group,
-    touch_dir,
-    view,
-)
+from servers.filesystem.core_nodes import children, ensure_space, insert, primary_group, touch_dir, view
 from servers.filesystem.tools_write import DestArg, ModeArg, _destination
 
 

@@ -180,16 +180,7 @@ COMMENTS = (
 PROMOS: tuple[tuple[Any, ...], ...] = (  # ..., expires at the end of the day this many days from today, ...
     ("WELCOME10", "10% off your first order with this code", "percent", 10.0, 15.0, None, 213, 1),
     ("SAVE5", "5 USD off orders of 25 USD or more", "amount", 5.0, 25.0, None, 60, 0),
-    (
-        "FREEDEL",
-        "Free delivery on orders of 20 USD or more",
-        "free_delivery",
-        0.0,
-        20.0,
-        None,
-        29,
-        0,
-    ),
+    ("FREEDEL", "Free delivery on orders of 20 USD or more", "free_delivery", 0.0, 20.0, None, 29, 0),
     ("SPRING20", "20% off, spring promotion", "percent", 20.0, 20.0, None, -1, 0),
     ("BIGORDER15", "15 USD off orders of 60 USD or more", "amount", 15.0, 60.0, None, 121, 1),
 )

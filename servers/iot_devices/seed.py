@@ -13,18 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hub.kit import fake, insert_rows
-from servers.iot_devices.schema import (
-    COLORS,
-    GROUPS,
-    HOME_NAMES,
-    LABELS,
-    MAKERS,
-    ROOMS,
-    SCENES,
-    SWITCHABLE,
-    UNITS,
-    Row,
-)
+from servers.iot_devices.schema import COLORS, GROUPS, HOME_NAMES, LABELS, MAKERS, ROOMS, SCENES, SWITCHABLE, UNITS, Row
 
 
 @dataclass

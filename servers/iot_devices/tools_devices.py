@@ -8,14 +8,7 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError
 from servers.iot_devices.schema import SWITCHABLE, Color
-from servers.iot_devices.tools import (
-    DEVICE,
-    DeviceId,
-    _controllable,
-    _summary,
-    _touch,
-    iot,
-)
+from servers.iot_devices.tools import DEVICE, DeviceId, _controllable, _summary, _touch, iot
 
 
 @iot.write(returns=("device",))

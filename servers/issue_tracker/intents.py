@@ -233,12 +233,7 @@ def owner_ref(s: Scene, i: dict[str, Any]) -> str | None:
     if s.speaker == name:
         return s.refer(i["issue_id"], Ref("my {st} ticket", sql, i["assignee_id"], i["status"]), st=OWNED[i["status"]])
     text = s.rng.choice(("{o}'s {st} ticket", "the {st} ticket assigned to {o}", "{o}'s only {st} ticket"))
-    return s.refer(
-        i["issue_id"],
-        Ref(text, sql, i["assignee_id"], i["status"]),
-        o=name,
-        st=OWNED[i["status"]],
-    )
+    return s.refer(i["issue_id"], Ref(text, sql, i["assignee_id"], i["status"]), o=name, st=OWNED[i["status"]])
 
 
 def locate(s: Scene, i: dict[str, Any], ref: str, b: str | None = None, **filters: Any) -> str:

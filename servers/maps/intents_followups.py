@@ -12,17 +12,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.maps.intents import (
-    KINDS,
-    MODES,
-    PLACE,
-    find_place,
-    focus,
-    nearest,
-    place_ref,
-    route_args,
-    route_fits,
-)
+from servers.maps.intents import KINDS, MODES, PLACE, find_place, focus, nearest, place_ref, route_args, route_fits
 from servers.maps.tools import maps
 
 LABELS = {

@@ -13,14 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from hub.kit import fake, insert_rows
-from servers.maps.schema import (
-    CATEGORIES,
-    CUISINES,
-    LABELS,
-    NAME_WORDS,
-    REVIEW_TEXT,
-    ZIP_BASE,
-)
+from servers.maps.schema import CATEGORIES, CUISINES, LABELS, NAME_WORDS, REVIEW_TEXT, ZIP_BASE
 
 Row = tuple[Any, ...]
 

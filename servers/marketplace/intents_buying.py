@@ -121,8 +121,7 @@ def bargain_hunt(s: Scene) -> None:
         kind,
     )
     priced = sorted(
-        ((r["top"] if r["top"] is not None else r["price"], r["listing_id"], r) for r in found),
-        key=itemgetter(0, 1),
+        ((r["top"] if r["top"] is not None else r["price"], r["listing_id"], r) for r in found), key=itemgetter(0, 1)
     )
     if not priced:
         raise Skip("nothing of that kind")

@@ -218,8 +218,7 @@ def reprice(s: Scene) -> None:
 def end_early(s: Scene) -> None:
     """A seller ends an auction early (selling to the top bidder when the reserve is met) and asks who won."""
     item = own_item(
-        s,
-        f"l.listing_type = 'auction' AND {TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)",
+        s, f"l.listing_type = 'auction' AND {TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)"
     )
     uid, lid = seller_asks(
         s,

@@ -30,8 +30,7 @@ def remember_invoice(s: Scene, inv: dict[str, Any]) -> None:
     still be refunded (the only settled one on it)."""
     s.memory["invoice"] = inv
     s.memory.setdefault(
-        "customer",
-        {"customer_id": inv["customer_id"], "name": inv["customer_name"], "merchant_id": inv["merchant_id"]},
+        "customer", {"customer_id": inv["customer_id"], "name": inv["customer_name"], "merchant_id": inv["merchant_id"]}
     )
     settled = [p for p in inv.get("payments", ()) if p["status"] == "settled"]
     if len(settled) == 1:

@@ -32,11 +32,7 @@ CUSTOMER = payments.entity(
 )
 INVOICE = payments.entity("invoice", table="invoices", key="invoice_id", example="INV-00017", finder="list_invoices")
 PAYMENT = payments.entity(
-    "payment",
-    table="payments",
-    key="payment_id",
-    example="PMT-00012",
-    hint="Payment ids are listed by get_invoice.",
+    "payment", table="payments", key="payment_id", example="PMT-00012", hint="Payment ids are listed by get_invoice."
 )
 
 MerchantId = Annotated[str, MERCHANT]

@@ -13,12 +13,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.retail_chain.intents import (
-    CATEGORY_WORDS,
-    MOST,
-    MOVES,
-    staff,
-)
+from servers.retail_chain.intents import CATEGORY_WORDS, MOST, MOVES, staff
 from servers.retail_chain.tools import retail_chain
 
 Row = dict[str, Any]

@@ -4,15 +4,7 @@ continue a dialogue of the same person (see ``intents``)."""
 from __future__ import annotations
 
 from hub.kit.intent import Scene, Skip
-from servers.social_media.intents import (
-    POST_TEXTS,
-    POSTS,
-    ask,
-    find_own_post,
-    me,
-    own_post_ref,
-    remember_post,
-)
+from servers.social_media.intents import POST_TEXTS, POSTS, ask, find_own_post, me, own_post_ref, remember_post
 from servers.social_media.tools import social_media
 
 # Own posts -----------------------------------------------------------------------------------------

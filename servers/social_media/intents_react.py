@@ -85,11 +85,7 @@ def reply_to_post(s: Scene) -> None:
     )
     s.call("add_comment", user_id=uid, post_id=found["post_id"], content=body)
     if s.by_chance(0.4):
-        s.say(
-            "What have other people said under it?",
-            "Show me the whole thread now.",
-            "Who else commented there?",
-        )
+        s.say("What have other people said under it?", "Show me the whole thread now.", "Who else commented there?")
         s.call("get_post", post_id=found["post_id"], viewer_id=uid)
 
 

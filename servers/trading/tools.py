@@ -9,11 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub.kit import ISO_DATE, Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, fetch, rows
-from servers.trading.ledger import (
-    best,
-    reserved_cash,
-    reserved_shares,
-)
+from servers.trading.ledger import best, reserved_cash, reserved_shares
 from servers.trading.schema import SCHEMA
 from servers.trading.seed import seed
 
@@ -182,9 +178,7 @@ def get_price_history(
 
 @trading.read(returns=("symbol", "order"))
 def get_order_book(
-    ctx: Ctx,
-    symbol: Symbol,
-    depth: Annotated[int, Field(ge=1, le=20, description="Price levels per side")] = 5,
+    ctx: Ctx, symbol: Symbol, depth: Annotated[int, Field(ge=1, le=20, description="Price levels per side")] = 5
 ) -> dict[str, Any]:
     """The live order book of a symbol: resting limit orders aggregated by price level, best first, with the
     order ids at each level in time priority, e.g. get_order_book('AAPL', depth=3)."""

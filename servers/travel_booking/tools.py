@@ -8,13 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, listing, next_id, rows
-from servers.travel_booking.schema import (
-    SCHEMA,
-    TIME_FMT,
-    _blocked,
-    _layout,
-    _nightly,
-)
+from servers.travel_booking.schema import SCHEMA, TIME_FMT, _blocked, _layout, _nightly
 from servers.travel_booking.seed import seed
 
 travel = Server(

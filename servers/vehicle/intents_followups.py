@@ -221,18 +221,10 @@ def cabin_tweak(s: Scene) -> None:
 
 
 LIGHTS = {
-    "low": (
-        "Headlights on, dipped beam.",
-        "Put the low beams on.",
-        "Switch the headlamps on, normal beam.",
-    ),
+    "low": ("Headlights on, dipped beam.", "Put the low beams on.", "Switch the headlamps on, normal beam."),
     "auto": ("Put the headlamps back on auto.", "Let the car handle the headlamps - auto mode."),
     "off": ("Headlamps off, please.", "Switch the headlamps off.", "{No need for|Kill} the {headlamps|lights}{| now}."),
-    "high": (
-        "Full beams, please, it's pitch dark.",
-        "High beams on.",
-        "{I can't see|It's dark}: high beams.",
-    ),
+    "high": ("Full beams, please, it's pitch dark.", "High beams on.", "{I can't see|It's dark}: high beams."),
 }
 LIGHTS_ANY = (
     "{Change|Switch|Set} the {headlights|lights|headlamps} to {w}{|, please}.",

@@ -251,10 +251,7 @@ def nearest_fill(s: Scene) -> None:
 @vehicle.intent(covers=("list_owners", "list_vehicles", "inflate_tire"), follows=True)
 def pump_it_to(s: Scene) -> None:
     """A driver at an air pump has one soft tyre brought to the pressure on the door sticker."""
-    v = my_car(
-        s,
-        f"v.gear = 'park' AND (SELECT COUNT(DISTINCT recommended_psi) {TYRES}) = 1",
-    )
+    v = my_car(s, f"v.gear = 'park' AND (SELECT COUNT(DISTINCT recommended_psi) {TYRES}) = 1")
     soft = s.rows("SELECT * FROM tires WHERE vehicle_id = ? AND pressure_psi < recommended_psi - 2", v["vehicle_id"])
     if not soft:
         raise Skip("no soft tyre")

@@ -13,16 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hub.kit import fake, insert_rows
-from servers.vehicle.schema import (
-    COLORS,
-    DOORS,
-    MODELS,
-    PLACE_KINDS,
-    SERVICES,
-    SHOPS,
-    Row,
-    _distance,
-)
+from servers.vehicle.schema import COLORS, DOORS, MODELS, PLACE_KINDS, SERVICES, SHOPS, Row, _distance
 
 SERVICE_NOTES = ("routine", "no issues found", "customer request", "parts replaced", "recall work")
 

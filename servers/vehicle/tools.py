@@ -9,11 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub.kit import Ctx, Limit, Offset, Query, Server, fake, listing, rows
-from servers.vehicle.schema import (
-    FLAT_PSI,
-    SCHEMA,
-    _distance,
-)
+from servers.vehicle.schema import FLAT_PSI, SCHEMA, _distance
 from servers.vehicle.seed import seed
 
 vehicle = Server(
@@ -201,8 +197,7 @@ def search_places(
     | None = None,
     city: Annotated[str | None, Field(max_length=60, description="Only places in this city, e.g. 'Phoenix'")] = None,
     near_vehicle_id: Annotated[
-        str | None,
-        VEHICLE.ref("Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'"),
+        str | None, VEHICLE.ref("Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'")
     ] = None,
     limit: Limit = 20,
     offset: Offset = 0,

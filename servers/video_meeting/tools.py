@@ -8,18 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    IsoDateOrTime,
-    Limit,
-    Offset,
-    Query,
-    Server,
-    ToolError,
-    fake,
-    parse_datetime,
-    rows,
-)
+from hub.kit import Ctx, IsoDateOrTime, Limit, Offset, Query, Server, ToolError, fake, parse_datetime, rows
 from servers.video_meeting.schema import PLAN_CAPACITY, SCHEMA
 from servers.video_meeting.seed import seed
 

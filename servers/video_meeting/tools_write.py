@@ -7,15 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import (
-    Ctx,
-    Entity,
-    IsoDateTime,
-    ToolError,
-    fake,
-    next_id,
-    rows,
-)
+from hub.kit import Ctx, Entity, IsoDateTime, ToolError, fake, next_id, rows
 from servers.video_meeting.schema import PLAN_CAPACITY
 from servers.video_meeting.tools import (
     EARLY_START,
