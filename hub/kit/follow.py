@@ -11,21 +11,23 @@ check-backs from the tools' declarations, this module builds such intents from r
         lambda s: known(s, "deal", "deal_id"),  # the slots, or Skip
         "get_deal",
         lambda d: {"deal_id": d["deal_id"]},  # the call's arguments, from the slots
-        ("{Show me|Pull up} that deal as it stands now.", "What's the latest on that deal?"),
     )
 
-and ``follow_ups(crm, ROWS)`` registers one intent per row (its ``name``, ``doc``, ``tool`` as covers, its
-``weight``; a follow-up only: ``follows=True, opens=False``). What a server needs beyond that is a small
-function in a row's field (``check``, ``heard``, ``then``), not a copy of the machinery.
+and ``follow_ups(crm, ROWS, WORDS)`` registers one intent per row (its ``name``, ``doc``, ``tool`` as covers, its
+``weight``; a follow-up only: ``follows=True, opens=False``). A row says the section of the server's catalog
+named as the row (``[deal_now]`` in ``servers/crm/phrasings.toml``) unless it brings ``phrasings`` of its own.
+What a server needs beyond that is a small function in a row's field (``check``, ``heard``, ``then``), not a
+copy of the machinery.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hub.kit.intent import Intent, Scene, register
+from hub.kit.phrasings import Catalog
 
 Slots = dict[str, Any]
 Args = dict[str, Any]
@@ -89,8 +91,16 @@ class FollowUp:
         return follow_up
 
 
-def follow_ups(server: Any, rows: Sequence[FollowUp]) -> list[Intent]:
-    """Register each row on ``server`` as a follow-up only intent (covers: its tool, then ``covers``)."""
+def follow_ups(server: Any, rows: Sequence[FollowUp], words: Catalog | None = None) -> list[Intent]:
+    """Register each row on ``server`` as a follow-up only intent (covers: its tool, then ``covers``). A row
+    without phrasings says the section of ``words`` (the server's catalog) named as the row."""
     return [
-        register(server, row.intent(), (row.tool, *row.covers), row.weight, follows=True, opens=False) for row in rows
+        register(server, _worded(row, words).intent(), (row.tool, *row.covers), row.weight, follows=True, opens=False)
+        for row in rows
     ]
+
+
+def _worded(row: FollowUp, words: Catalog | None) -> FollowUp:
+    if row.phrasings or row.phrased is not None or words is None:
+        return row
+    return replace(row, phrasings=getattr(words, row.name))

@@ -40,6 +40,7 @@ from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from hub.kit.answers import reply
+from hub.kit.phrasings import Said, spoken
 from hub.kit.provenance import Evidence, Source, origins
 from hub.kit.voice import Style, carry_on, draw_habits, draw_style, dress, habitual, introduce, split_intro, styled
 
@@ -367,14 +368,16 @@ class Scene:
             raise IntentError(f"given(): {tool}.{param} is not a required parameter without a default")
         return Given(value, text, name, tool, param, about)
 
-    def say(self, *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> None:
+    def say(self, *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> None:
         """Start a user turn. One phrasing is drawn; on a ``minimal`` opening turn, one of ``minimal``; then one
-        word of each ``{a|b}`` choice in it ("{Show me|Pull up} the order{| again}").
+        word of each ``{a|b}`` choice in it ("{Show me|Pull up} the order{| again}"). A phrasing may be a
+        section of the server's catalog (``WORDS.put_in_basket``: ``hub.kit.phrasings``), with its own minimal ones.
 
         ``{slot}`` is filled from ``slots``; a ``[...]`` segment is dropped when a slot in it is
         withheld (a clarify task), so phrasings stay grammatical without the value."""
         opening = not self.turns
-        options = list(minimal) if opening and self.level == "minimal" and minimal else list(phrasings)
+        lines, minimal = spoken(phrasings, minimal)
+        options = minimal if opening and self.level == "minimal" and minimal else lines
         if not options:
             raise IntentError("say() needs at least one phrasing")
         phrasing = chosen(self.rng.choice(options), self.rng)

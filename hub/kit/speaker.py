@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import Said
 
 
 @dataclass(frozen=True, init=False)
@@ -110,7 +111,7 @@ class Speaker:
         s.memory[self.memory] = {**kept, self.key: row[self.key], self.name: row[self.name]}
         return str(row[self.key])
 
-    def asks(self, s: Scene, row: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+    def asks(self, s: Scene, row: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> str:
         """The speaker's turn (``{me}``: how they say who they are) in one of ``phrasings``, then the
         discovery read for their id, which is returned."""
         s.say(*phrasings, minimal=minimal, me=self.who(s, row), **slots)

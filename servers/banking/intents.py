@@ -12,7 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
+
+WORDS = phrasings(__package__)
 
 CUSTOMERS = "SELECT customer_id, name, email, city FROM customers"
 
@@ -20,7 +23,7 @@ CUSTOMERS = "SELECT customer_id, name, email, city FROM customers"
 ACCOUNTS = "SELECT * FROM accounts"
 
 
-WORDS = {"checking": "checking account", "savings": "savings account", "business": "business account"}
+KIND_WORDS = {"checking": "checking account", "savings": "savings account", "business": "business account"}
 
 
 MEMOS = (
@@ -86,7 +89,7 @@ def who(s: Scene, c: dict[str, Any]) -> str:
     return SPEAKER.who(s, c)
 
 
-def customer_asks(s: Scene, c: dict[str, Any], *phrasings: str, **slots: Any) -> str:
+def customer_asks(s: Scene, c: dict[str, Any], *phrasings: Said, **slots: Any) -> str:
     """The customer's turn (``{me}`` filled by ``who``) in one of ``phrasings``, then the discovery call for them:
     their customer id."""
     s.say(*phrasings, me=who(s, c), **slots)
@@ -123,7 +126,7 @@ def acc_ref(s: Scene, acc: dict[str, Any]) -> str:
             acc["customer_id"],
             acc["type"],
         ),
-        kind=WORDS[acc["type"]],
+        kind=KIND_WORDS[acc["type"]],
     )
 
 
@@ -148,7 +151,7 @@ def payee_ref(s: Scene, customer_id: str, payee: dict[str, Any]) -> str:
     )
 
 
-def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: Said, **slots: Any) -> Any:
     """The customer asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
     result."""
     s.asked(tool, **args)

@@ -15,6 +15,7 @@ from servers.banking.intents import (
     ACCOUNTS,
     NOTES_IN,
     NOTES_OUT,
+    WORDS,
     acc_ref,
     amount_of,
     current_account,
@@ -54,32 +55,12 @@ AGAIN = (
         "The customer asks which cards are linked to the account.",
         _account("type != 'savings'"),
         "list_cards",
-        phrasings=(
-            "Which cards are linked to {what}?",
-            "What cards do I have on {what}?",
-            "Are any cards still working on {what}?",
-            "{Which|What} {cards|debit cards} {go with|belong to} {what}?",
-            "{Remind me|Tell me} which cards {are attached to|hang off} {what}{|, and if they work}.",
-            "How many cards {are there|do I have} on {what}, and are they {active|working}?",
-            "Is the card for {what} still {active|good}, or did I lock it?",
-            "{Could you|Can you} {check|look at} the cards on {what} for me?",
-        ),
     ),
     FollowUp(
         "who_can_i_pay",
         "The customer asks who is on their list of saved recipients.",
         _customer("SELECT 1 FROM payees WHERE customer_id = ?"),
         "list_payees",
-        phrasings=(
-            "While you're at it, who do I have saved to send money to?",
-            "And who's on my list of recipients?",
-            "Remind me who I can pay online.",
-            "{Which|What} {people|recipients} have I saved for payments?",
-            "Who can I send money to straight away?",
-            "{Read me|Show me} my saved {payees|recipients}{|, please}.",
-            "Is my {landlord|dentist|sister} on my list of people I pay? {Show me|Tell me} who's there.",
-            "{Can you|Could you} list everyone I've saved to pay?",
-        ),
         weight=0.7,
     ),
     FollowUp(
@@ -87,22 +68,12 @@ AGAIN = (
         "The customer asks what contact details the bank has for them.",
         _customer(),
         "get_customer",
-        phrasings=(
-            "What phone number and address do you have for me, by the way?",
-            "Can you read me my contact details on file?",
-            "Is my address on file still the old one?",
-            "{By the way|Also}, {which|what} {email|phone number} do you have for me?",
-            "{Could you|Can you} {check|confirm} my details on file? I {moved|changed numbers} recently.",
-            "{Where|To which address} do you send my {statements|letters}?",
-            "{Remind me|Tell me} what contact info is on my profile.",
-            "Do you still have my {old|current} address? What does my file say?",
-        ),
         weight=0.8,
     ),
 )
 
 
-follow_ups(banking, AGAIN)
+follow_ups(banking, AGAIN, WORDS)
 
 
 @banking.intent(covers=("get_account",), follows=True, opens=False, weight=1.5)
@@ -111,28 +82,7 @@ def balance_now(s: Scene) -> None:
     acc = current_account(s)
     s.asked("get_account", account_id=acc["account_id"])
     moved = any(c.kind == "write" for c in s.calls)
-    s.say(
-        *(
-            (
-                "So what's left in {what}?",
-                "What does {what} show now?",
-                "And what's the balance of {what} at this point?",
-                "{How much|What} {is left|remains} in {what} {now|after that}?",
-                "{Can you|Could you} {check|read me} the balance on {what} {now|again}?",
-                "Where does that leave {what}?",
-            )
-            if moved
-            else (
-                "And what's the balance on {what}?",
-                "How much is in {what}?",
-                "What does {what} hold right now?",
-                "{Can you|Could you} {check|tell me} what's in {what}?",
-                "{What's|How's} {what} {looking|doing} {today|at the moment}?",
-                "Is there {enough|much} money in {what} right now?",
-            )
-        ),
-        what=acc_ref(s, acc),
-    )
+    s.say(WORDS.balance_now if moved else WORDS.balance_now_2, what=acc_ref(s, acc))
     s.call("get_account", account_id=acc["account_id"])
 
 
@@ -142,17 +92,7 @@ def latest_on_statement(s: Scene) -> None:
     acc = current_account(s)
     n = s.rng.choice((3, 5, 10))
     kind, words = s.rng.choice(((None, "entries"), ("card_payment", "card purchases"), ("deposit", "deposits")))
-    s.say(
-        "Show me the last {n} {w} on {what}.",
-        "What are the {n} most recent {w} on {what}?",
-        "Read me the latest {n} {w} from {what}.",
-        "{Can I see|Could you pull up} the {n} {newest|latest} {w} on {what}?",
-        "I want to {check|go over} {what}: {the last|my last} {n} {w}, please.",
-        "{What|Which} were the last {n} {w} {on|in} {what}?",
-        n=n,
-        w=words,
-        what=acc_ref(s, acc),
-    )
+    s.say(WORDS.latest_on_statement, n=n, w=words, what=acc_ref(s, acc))
     s.call("list_transactions", account_id=acc["account_id"], limit=n, **({"kind": kind} if kind else {}))
 
 
@@ -189,27 +129,9 @@ def top_up_from_other(s: Scene) -> None:
     src, dst = (other, acc) if into else (acc, other)
     amount = amount_of(s, 20, min(src["balance"] * 0.5, 5000))
     if into:
-        s.say(
-            "Also move {much} from {other} into {what}.",
-            "Top up {what} with {much} from {other} while you're at it.",
-            "Then shift {much} over from {other} to {what}.",
-            "{Could you|Can you} {also|} move {much} {over |}from {other} {into|to} {what}?",
-            "And {what}? Put {much} in {there|it} from {other}.",
-            much=money(amount),
-            other=acc_ref(s, other),
-            what=acc_ref(s, acc),
-        )
+        s.say(WORDS.top_up_from_other, much=money(amount), other=acc_ref(s, other), what=acc_ref(s, acc))
     else:
-        s.say(
-            "And send {much} from {what} across to {other}.",
-            "Then move {much} from {what} into {other}.",
-            "Put {much} from {what} into {other} too.",
-            "{Could you|Can you} {also|} move {much} out of {what} {into|to} {other}?",
-            "{Take|Pull} {much} {off|out of} {what} and {park|put} it in {other}.",
-            much=money(amount),
-            other=acc_ref(s, other),
-            what=acc_ref(s, acc),
-        )
+        s.say(WORDS.top_up_from_other_2, much=money(amount), other=acc_ref(s, other), what=acc_ref(s, acc))
     a, b = reach_account(s, src), reach_account(s, dst)
     s.call("transfer_funds", from_account_id=a, to_account_id=b, amount=amount)
 
@@ -303,25 +225,9 @@ def lock_card_on_it(s: Scene) -> None:
         l4=card["last4"],
     )
     if card["status"] == "active":
-        s.say(
-            "And lock {what}, I'm not using it for a while.",
-            "Put a hold on {what} too, please.",
-            "Also block {what}; I think my kid has it.",
-            "{Could you|Can you} {also|} {lock|block} {what}{| for now}?",
-            "I {don't trust|worry about} {what} - pause it, please.",
-            "{Lock|Block} {what} {as well|too}; I {can't find it|misplaced it}.",
-            what=what,
-        )
+        s.say(WORDS.lock_card_on_it, what=what)
     else:
-        s.say(
-            "Also turn {what} back on, I found it.",
-            "And unlock {what}, please.",
-            "{What} can work again, unlock it.",
-            "{Could you|Can you} {reactivate|unblock} {what}{| for me}?",
-            "I {found|have} {what} {again|back}; {switch|turn} it back on.",
-            what=what,
-            What=what[:1].upper() + what[1:],
-        )
+        s.say(WORDS.lock_card_on_it_2, what=what, What=what[:1].upper() + what[1:])
     s.find("list_cards", "cards", "card_id", card["card_id"], missing="not listed", account_id=acc["account_id"])
     s.call("set_card_status", card_id=card["card_id"], status="locked" if card["status"] == "active" else "active")
 
@@ -332,13 +238,5 @@ def freeze_it_for_now(s: Scene) -> None:
     acc = current_account(s, "status = 'active'")
     reasons = (("I'm travelling for a month", "travelling"), ("I think someone has my details", "possible fraud"))
     words, reason = s.rng.choice(reasons)
-    s.say(
-        "{why}, so freeze {what} until I say otherwise.",
-        "One more thing: {why}. Please freeze {what} for now.",
-        "{Could you|Can you} put a hold on {what}{| for a while}? {why}.",
-        "{Please|I'd like you to} block {what}{| for now} - {why}.",
-        "{Also|And}, {why}; lock down {what} {until I'm back|till I tell you}.",
-        why=words,
-        what=acc_ref(s, acc),
-    )
+    s.say(WORDS.freeze_it_for_now, why=words, what=acc_ref(s, acc))
     s.call("freeze_account", account_id=acc["account_id"], frozen=True, reason=reason)

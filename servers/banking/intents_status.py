@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from hub.kit.intent import Ref, Scene, Skip
-from servers.banking.intents import ACCOUNTS, acc_ref, account_of, customer_asks, find_me, me, my_accounts, owned, who
+from servers.banking.intents import (
+    ACCOUNTS,
+    WORDS,
+    acc_ref,
+    account_of,
+    customer_asks,
+    find_me,
+    me,
+    my_accounts,
+    owned,
+    who,
+)
 from servers.banking.tools import banking
 
 
@@ -42,37 +53,16 @@ def lost_card(s: Scene) -> None:
         net=card["network"],
     )
     acc = {"account_id": card["account_id"], "customer_id": c["customer_id"], "type": card["type"], "status": "active"}
-    cid = customer_asks(
-        s,
-        c,
-        "I'm {me} and I can't find {what} anywhere. Block it before someone uses it!",
-        "{me} here. I think {what} was stolen, please stop it working.",
-        "This is {me}: {what} is gone, left it in a taxi. Can you put a hold on it?",
-        minimal=["{me}: {what} is lost."],
-        what=what,
-    )
+    cid = customer_asks(s, c, WORDS.lost_card, what=what)
     aid = account_of(s, cid, acc, narrow=True)
     s.find("list_cards", "cards", "card_id", card["card_id"], missing="the card is not listed", account_id=aid)
     s.call("set_card_status", card_id=card["card_id"], status="locked")
     s.memory["account"] = acc
     if s.rng.random() < 0.5:
-        s.say(
-            "To be safe, freeze {what} as well.",
-            "Also lock down {what} itself for now.",
-            "Please freeze {what} too until I sort this out.",
-            "{Could you|Can you} {also|} block {what} {just in case|to be sure}?",
-            "I'm {worried|nervous} - put a hold on {what} {too|as well}.",
-            what=acc_ref(s, acc),
-        )
+        s.say(WORDS.lost_card_2, what=acc_ref(s, acc))
         s.call("freeze_account", account_id=aid, frozen=True)
     else:
-        s.say(
-            "Never mind, it was in my other jacket. Turn it back on.",
-            "Found it! Can you make it work again?",
-            "False alarm, it turned up. Please reactivate it.",
-            "{Oh|Wait}, {it was|I found it} {in the car|under the sofa|in my bag}. {Unlock|Unblock} it{|, please}.",
-            "{Sorry|My bad}, I {have it|found it} {after all|again} - {switch|turn} it back on.",
-        )
+        s.say(WORDS.lost_card_3)
         s.call("set_card_status", card_id=card["card_id"], status="active")
 
 
@@ -92,18 +82,10 @@ def lift_freeze(s: Scene) -> None:
     }[acc["status_reason"]]
     what = acc_ref(s, acc)
     if s.turns:
-        s.say(
-            "Also, {what} got frozen because {why}. Please unfreeze it.",
-            "One more thing: {why}, so {what} was locked. I need it working again.",
-            what=what,
-            why=why,
-        )
+        s.say(WORDS.lift_freeze_2, what=what, why=why)
     else:
         s.say(
-            "I'm {me}. {What} got frozen because {why}. Please unfreeze it.",
-            "{me} here: {why}, so {what} was locked. I need it working again.",
-            "This is {me}. Can you lift the block on {what}? {Why}.",
-            minimal=["{me}: make {what} usable again."],
+            WORDS.lift_freeze_3,
             me=who(s, c),
             what=what,
             What=what[:1].upper() + what[1:],
@@ -116,13 +98,7 @@ def lift_freeze(s: Scene) -> None:
     s.memory["account"] = acc
     if s.rng.random() < 0.4 or not s.room():
         return
-    s.say(
-        "Is it all active now? What's the balance?",
-        "Confirm it's working and tell me what's in it.",
-        "What does the account look like now?",
-        "{Can you|Could you} {check|confirm} it's {unfrozen|usable} {now|again}, and {the balance|what's in it}?",
-        "{So|OK}, {is it|it's} working again? {What's|How much is} in it?",
-    )
+    s.say(WORDS.lift_freeze)
     s.call("get_account", account_id=aid)
 
 
@@ -152,39 +128,12 @@ def close_an_account(s: Scene) -> None:
         raise Skip("the dialogue just used that account")
     if follow:
         s.say(
-            *(
-                (
-                    "One more thing: I don't need {what} anymore. Move what's left to {dst} and close it.",
-                    "And I'm done with {what}: sweep it into {dst} and shut it.",
-                )
-                if dst
-                else (
-                    "Also, I'm done with {what}: give me what's left in cash and close it.",
-                    "One more thing: cash out {what} and close it for good.",
-                )
-            ),
-            what=what,
-            dst=acc_ref(s, dst) if dst else "",
+            WORDS.close_an_account if dst else WORDS.close_an_account_2, what=what, dst=acc_ref(s, dst) if dst else ""
         )
     elif dst:
-        s.say(
-            "I'm {me}. I don't need {what} anymore: move everything in it over to {dst}.",
-            "{me} here: sweep the whole balance of {what} into {dst}, I'm winding it down.",
-            "This is {me}. Empty {what} into {dst}, please, all of it.",
-            minimal=["{me}: all of {what} into {dst}."],
-            me=who(s, c),
-            what=what,
-            dst=acc_ref(s, dst),
-        )
+        s.say(WORDS.close_an_account_4, me=who(s, c), what=what, dst=acc_ref(s, dst))
     else:
-        s.say(
-            "I'm {me}. I want to cash out everything in {what}, I'm done with it.",
-            "{me} here: give me whatever's left in {what} in cash.",
-            "This is {me}. Withdraw the full balance of {what}, please.",
-            minimal=["{me}: cash out {what}."],
-            me=who(s, c),
-            what=what,
-        )
+        s.say(WORDS.close_an_account_5, me=who(s, c), what=what)
     cid = find_me(s, c)
     listed = [a for a in my_accounts(s, cid) if a["account_id"] == acc["account_id"]]
     if not listed:
@@ -198,12 +147,5 @@ def close_an_account(s: Scene) -> None:
     else:
         s.call("withdraw_funds", account_id=aid, amount=balance)
     if not follow:
-        s.say(
-            "Now close it for good.",
-            "OK, and shut that account down.",
-            "Great, please close it now.",
-            "{Then|Now} shut {it|the account} {for good|permanently}{|, please}.",
-            "{That's it|Done} - shut down the {empty|old} account.",
-            "{Could you|Can you} end that account {now|too}?",
-        )
+        s.say(WORDS.close_an_account_3)
     s.call("close_account", account_id=aid)

@@ -18,7 +18,10 @@ from datetime import date, timedelta
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day, money
+from hub.kit.phrasings import phrasings
 from servers.budget import tools_write  # noqa: F401  (the writes: registered before intents cover them)
+
+WORDS = phrasings(__package__)
 
 SPENT = "COALESCE((SELECT spent FROM month_totals t WHERE t.category_id = c.category_id AND t.month = ?), 0)"
 NEW_CATEGORIES = (

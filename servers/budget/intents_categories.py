@@ -9,6 +9,7 @@ from hub.kit.intent import Scene, Skip, day, money
 from servers.budget.intents import (
     NEW_CATEGORIES,
     SUBSCRIPTIONS,
+    WORDS,
     cat_words,
     category,
     find_category,
@@ -22,16 +23,8 @@ from servers.budget.intents import (
 )
 from servers.budget.tools import budget
 
-ON_FILE = (
-    "What {repeating|recurring} charges do I have {on file|set up}?",
-    "Which {bills and subscriptions|regular bills} are set up to repeat?",
-    "{Show me|List} my {regular|recurring} payments{, please|}.",
-)
-STOPPED = (
-    "Which bills did I cancel?",
-    "Which subscriptions have I {stopped|cancelled}?",
-    "Show me the regular payments I've ended.",
-)
+ON_FILE = WORDS.on_file
+STOPPED = WORDS.stopped
 
 
 @budget.intent(covers=("list_categories", "set_monthly_limit"), weight=1.5, follows=True)
@@ -54,9 +47,7 @@ def adjust_limit(s: Scene) -> None:
     up = new > cat["monthly_limit"]
     if following(s) and s.rng.random() < 0.5 and seen_limit(s, cat["monthly_limit"]):
         s.say(
-            "{Change} the {cat} budget by {delta} a month{strict}.",
-            "Give {cat} {delta} {more} each month {from now on|going forward}{strict}.",
-            "{Change} that allowance by {delta}{strict}, please.",
+            WORDS.adjust_limit,
             cat=cat_words(cat["name"]),
             delta=money(abs(new - cat["monthly_limit"])),
             more="more" if up else "less",
@@ -65,13 +56,7 @@ def adjust_limit(s: Scene) -> None:
         )
     elif following(s):
         s.say(
-            "Let's give {cat} {cap} a month {from now on|going forward}{strict}.",
-            "{Change} the {cat} budget to {cap}{strict}.",
-            "{Set|Put} that one's {allowance|limit} at {cap}{strict} then.",
-            cat=cat_words(cat["name"]),
-            cap=cap,
-            strict=strict,
-            Change="Raise" if up else "Lower",
+            WORDS.adjust_limit_2, cat=cat_words(cat["name"]), cap=cap, strict=strict, Change="Raise" if up else "Lower"
         )
     else:
         s.say(
@@ -104,26 +89,9 @@ def start_tracking(s: Scene) -> None:
     cap += " that I can't go over" if hard else ""
     grouped = s.rng.random() < 0.5
     if grouped:
-        s.say(
-            "Start a new category[ called {label}] under {group}{cap}.",
-            "I want to track {thing} separately: add a {group} bucket[ named {label}]{cap}.",
-            "Can you set up[ {label} as] a new spending bucket in {group}{cap}?",
-            minimal=["I need a new {group} bucket[, {label}]{cap}."],
-            label=label,
-            group=group,
-            cap=cap,
-            thing=thing,
-        )
+        s.say(WORDS.start_tracking_2, label=label, group=group, cap=cap, thing=thing)
     else:
-        s.say(
-            "I want to keep {thing} apart from everything else. Make a new bucket for it[ called {label}]{cap}.",
-            "Start tracking {thing} on its own[ as {label}]{cap}.",
-            "New category please[: {label}]{cap}. It's for {thing}.",
-            minimal=["Track {thing} separately[ as {label}]{cap}."],
-            label=label,
-            cap=cap,
-            thing=thing,
-        )
+        s.say(WORDS.start_tracking_3, label=label, cap=cap, thing=thing)
     args: dict[str, Any] = {"name": name} | ({"group": group} if grouped else {})
     if limit:
         args["monthly_limit"] = limit
@@ -135,13 +103,7 @@ def start_tracking(s: Scene) -> None:
     if s.rng.random() < 0.7:
         return  # a follow-up may log the first one
     amount = round(s.rng.uniform(15, 90 if limit is None else min(limit * 0.5, 200)), 2)
-    s.say(
-        "{First one|To start}: {amt} at {shop} today.",
-        "{Log|Add} {amt} to it from {shop} today.",
-        "And {record|put} the {amt} I paid {shop} today {there|in it}.",
-        amt=money(amount),
-        shop=merchant,
-    )
+    s.say(WORDS.start_tracking, amt=money(amount), shop=merchant)
     out = s.call("add_expense", category_id=new["category_id"], amount=amount, merchant=merchant)
     remember_expense(s, out | {"merchant": merchant, "payment_method": "card", "note": ""}, True)
 
@@ -152,27 +114,14 @@ def fold_category(s: Scene) -> None:
     if following(s):
         gone = subject(s, "c.category_id IN (SELECT category_id FROM categories GROUP BY grp HAVING COUNT(*) > 1)")
         keep = s.pick("SELECT * FROM categories WHERE grp = ? AND category_id != ?", gone["grp"], gone["category_id"])
-        s.say(
-            "You know what, I don't need {a} on its own. Fold it into {b}.",
-            "Actually, merge {a} into {b} and {drop|delete} it.",
-            "Let's stop tracking {a} separately; its spending can go under {b}.",
-            a=cat_words(gone["name"]),
-            b=cat_words(keep["name"]),
-        )
+        s.say(WORDS.fold_category, a=cat_words(gone["name"]), b=cat_words(keep["name"]))
     else:
         pair = s.pick(
             "SELECT a.category_id AS gone, b.category_id AS keep FROM categories a JOIN categories b "
             "ON a.grp = b.grp AND a.category_id != b.category_id"
         )
         gone, keep = category(s, pair["gone"]), category(s, pair["keep"])
-        s.say(
-            "I don't need {a} on its own anymore. Merge it into {b} and drop it.",
-            "{Fold|Merge} {a} into {b}, please; one bucket is enough.",
-            "Get rid of {a} and move its spending into {b}.",
-            minimal=["{a} goes into {b}."],
-            a=cat_words(gone["name"]),
-            b=cat_words(keep["name"]),
-        )
+        s.say(WORDS.fold_category_2, a=cat_words(gone["name"]), b=cat_words(keep["name"]))
     if not (seen(s, gone["category_id"]) and seen(s, keep["category_id"])):
         how = s.rng.random()
         if how < 0.5:
@@ -211,17 +160,7 @@ def new_subscription(s: Scene) -> None:
         start.isoformat(), day(start, s.now).removeprefix("on "), "start date", "add_recurring_expense", "start_date"
     )
     per = "a week" if weekly else "a month"
-    s.say(
-        "I just {subscribed to|signed up for} {m} for {amt} {per}[, first charge {first}]. {File|Put} it under {cat}.",
-        "{Add|Set up} {m} as a {cat} bill, {amt} {per}[, starting {first}].",
-        "New {subscription|recurring bill}: {m}, {amt} {per}, {cat}[; it starts {first}].",
-        minimal=["{m}, {amt} {per}[ from {first}], {cat}."],
-        m=merchant,
-        amt=money(amount),
-        cat=cat_words(cname),
-        first=first,
-        per=per,
-    )
+    s.say(WORDS.new_subscription, m=merchant, amt=money(amount), cat=cat_words(cname), first=first, per=per)
     cid = find_category(s, cat)
     out = s.call(
         "add_recurring_expense",
@@ -241,12 +180,7 @@ def what_a_bill_cost(s: Scene) -> None:
     known = s.memory.get("recurring")
     if following(s) and known:
         r = s.rows("SELECT * FROM recurring_expenses WHERE recurring_id = ?", known["recurring_id"])[0]
-        s.say(
-            "Has {m} charged me {anything|at all} yet?",
-            "Did any {m} payment go out already?",
-            "Show me what {m} has taken so far.",
-            m=r["merchant"],
-        )
+        s.say(WORDS.what_a_bill_cost, m=r["merchant"])
         s.call("list_expenses", recurring_id=r["recurring_id"])
         return
     where = (
@@ -258,12 +192,7 @@ def what_a_bill_cost(s: Scene) -> None:
         if not cat:
             raise Skip("nothing to go on")
         r = s.pick(f"SELECT r.* FROM recurring_expenses r WHERE r.category_id = ? AND {where}", cat["category_id"])
-        s.say(
-            "How much has {m} cost me {so far|to date}? List the payments.",
-            "{Show me|List} every {m} charge that's gone out.",
-            "What have I paid {m} up to now?",
-            m=r["merchant"],
-        )
+        s.say(WORDS.what_a_bill_cost_2, m=r["merchant"])
         cid = find_category(s, category(s, r["category_id"]))
         found = s.call("list_recurring_expenses", category_id=cid)["recurring_expenses"]
     else:
@@ -271,12 +200,7 @@ def what_a_bill_cost(s: Scene) -> None:
         stopped = not r["active"]
         s.say(*(STOPPED if stopped else ON_FILE), minimal=["Cancelled bills?" if stopped else "Repeating stuff?"])
         found = s.call("list_recurring_expenses", **({"active": False} if stopped else {}))["recurring_expenses"]
-        s.say(
-            "{Show me|List} every {m} payment that's gone out so far.",
-            "How many times have I paid {m}{ so far|}? {List them|Show me each one}.",
-            "{Pull up|Find} all the {m} charges{ for me|}.",
-            m=r["merchant"],
-        )
+        s.say(WORDS.what_a_bill_cost_3, m=r["merchant"])
     hit = [x for x in found if x["merchant"] == r["merchant"]]
     if not hit:
         raise Skip("not listed")

@@ -9,6 +9,7 @@ from hub.kit.intent import Scene, Skip, day, money
 from servers.budget.intents import (
     NOTES,
     SPENT,
+    WORDS,
     cat_words,
     category,
     dialogue_expense,
@@ -64,18 +65,7 @@ def log_spending(s: Scene) -> None:
             extra=extra,
         )
     else:
-        s.say(
-            "I spent {price} at {shop}{when}, {put it under|file it under|log it as} {cat}.{extra}",
-            "{Log|Record|Add} {price} for {cat} at {shop}{when}.{extra}",
-            "Just paid {shop} {price}{when}. That's {cat}{| spending}.{extra}",
-            "Put my {shop} purchase{when}[ ({price})] under {cat}.{extra}",
-            minimal=["{shop}{when}, {price}, {cat}.", "Put my {shop} purchase{when}[ ({price})] under {cat}."],
-            price=price,
-            shop=shop,
-            cat=cat_words(cat["name"]),
-            when=when_words,
-            extra=extra,
-        )
+        s.say(WORDS.log_spending, price=price, shop=shop, cat=cat_words(cat["name"]), when=when_words, extra=extra)
     cid = find_category(s, cat)
     args: dict[str, Any] = {"category_id": cid, "amount": amount, "merchant": merchant}
     if back:
@@ -97,13 +87,7 @@ def remove_expense(s: Scene) -> None:
     if following(s):
         e = _dialogue_target(s, since)
         what = "that one" if focused(s, e) else expense_ref(s, e)
-        s.say(
-            "{What} shouldn't be there actually; {take it out|delete it}.",
-            "{Hmm|Wait}, {what} is a mistake. Remove it{, please|}.",
-            "{Get rid of|Delete} {what}, I logged it twice.",
-            what=what,
-            What=upper(what),
-        )
+        s.say(WORDS.remove_expense, what=what, What=upper(what))
     else:
         e = s.pick(
             "SELECT e.*, c.name AS category FROM expenses e JOIN categories c USING (category_id) "
@@ -111,14 +95,7 @@ def remove_expense(s: Scene) -> None:
             since,
         )
         what = expense_ref(s, e)
-        s.say(
-            "{What} shouldn't be there, I entered it by mistake. Please remove it.",
-            "{Take out|Remove} {what}, it's a duplicate.",
-            "{What} isn't mine; get rid of it.",
-            minimal=["{What} is wrong, take it out."],
-            what=what,
-            What=upper(what),
-        )
+        s.say(WORDS.remove_expense_2, what=what, What=upper(what))
     locate_expense(s, e, what)
     s.call("delete_expense", expense_id=e["expense_id"])
     s.memory["month"] = e["date"][:7]
@@ -174,16 +151,7 @@ def refile_expense(s: Scene) -> None:
         e["amount"],
     )
     what = "that one" if following(s) and focused(s, e) else expense_ref(s, e)
-    s.say(
-        "{What} is really {new}, not {old}. Move it over.",
-        "I filed {what} under {old} by mistake; it belongs in {new}.",
-        "Can you {put|move} {what} under {new} instead of {old}?",
-        minimal=["{What} should be {new}."],
-        what=what,
-        What=upper(what),
-        new=cat_words(new["name"]),
-        old=cat_words(old["name"]),
-    )
+    s.say(WORDS.refile_expense, what=what, What=upper(what), new=cat_words(new["name"]), old=cat_words(old["name"]))
     locate_expense(s, e, what)
     s.call("delete_expense", expense_id=e["expense_id"])
     cid = find_category(s, new)
@@ -207,13 +175,7 @@ def biggest_purchase(s: Scene) -> None:
         cat = subject(s)
         month = s.memory.get("month") or last_month(s)
         cid = find_category(s, cat)
-        s.say(
-            "What was the {biggest|largest} {c} purchase {m}? Give me the details.",
-            "Which {c} spend {m} was the largest, and what was it?",
-            "{Pull up|Show me} the {priciest|most expensive} thing in {c} {m}.",
-            c=cat_words(cat["name"]),
-            m=in_month(month, s),
-        )
+        s.say(WORDS.biggest_purchase, c=cat_words(cat["name"]), m=in_month(month, s))
         found = list_spending(s, category_id=cid, month=month)
     elif s.rng.random() < 0.6:
         row = s.pick(
@@ -221,28 +183,14 @@ def biggest_purchase(s: Scene) -> None:
             "HAVING COUNT(*) BETWEEN 2 AND 20 AND COUNT(DISTINCT amount) = COUNT(*)"
         )
         s.say(
-            "What did I spend at {shop} {m}{, all told|}?",
-            "{Show me|List} my {shop} purchases from {mm}.",
-            "List everything from {shop} {m}, please.",
-            minimal=["{shop}, {mm}?"],
-            shop=row["merchant"],
-            m=in_month(row["month"], s),
-            mm=month_words(row["month"], s),
+            WORDS.biggest_purchase_3, shop=row["merchant"], m=in_month(row["month"], s), mm=month_words(row["month"], s)
         )
         found = list_spending(s, merchant=row["merchant"], month=row["month"])
         month = row["month"]
     else:
         month = s.rng.choice((last_month(s), month_before(last_month(s))))
         floor = s.rng.choice((100, 150, 200))
-        s.say(
-            "Did I spend more than {amt} on anything {m}?",
-            "Anything over {amt} {m}? {List those|Show me}.",
-            "Show me every purchase above {amt} from {mm}.",
-            minimal=["Big purchases {m}?"],
-            amt=money(floor),
-            m=in_month(month, s),
-            mm=month_words(month, s),
-        )
+        s.say(WORDS.biggest_purchase_4, amt=money(floor), m=in_month(month, s), mm=month_words(month, s))
         found = list_spending(s, month=month, min_amount=float(floor))
     if not found:
         raise Skip("nothing listed")
@@ -250,11 +198,7 @@ def biggest_purchase(s: Scene) -> None:
     if sum(x["amount"] == top["amount"] for x in found) > 1:
         raise Skip("two biggest")
     if not following(s):
-        s.say(
-            "Which category did the {biggest|largest} one go under?",
-            "Tell me more about the {largest|biggest} of those.",
-            "What's the story on the {most expensive|priciest} one?",
-        )
+        s.say(WORDS.biggest_purchase_2)
     out = s.call("get_expense", expense_id=top["expense_id"])
     remember_expense(s, out, False)
     remember(s, category(s, out["category_id"]))
@@ -276,15 +220,7 @@ def correct_amount(s: Scene) -> None:
         raise Skip("no change")
     what = expense_ref(s, e)
     right = s.given(new, money(new), "right amount", "add_expense", "amount")
-    s.say(
-        "{What} is wrong[: it should be {right}]. Fix it, please.",
-        "I mistyped {what}[; it was really {right}]. {Correct|Fix} it.",
-        "{What} needs fixing[, the receipt says {right}].",
-        minimal=["{What} is off[, it's {right}]."],
-        what=what,
-        What=upper(what),
-        right=right,
-    )
+    s.say(WORDS.correct_amount, what=what, What=upper(what), right=right)
     locate_expense(s, e, what)
     s.call("delete_expense", expense_id=e["expense_id"])
     args: dict[str, Any] = {

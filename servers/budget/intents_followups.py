@@ -9,7 +9,9 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, day, money
+from hub.kit.phrasings import Said
 from servers.budget.intents import (
+    WORDS,
     cat_words,
     dialogue_expense,
     fresh,
@@ -33,14 +35,14 @@ def current_category(s: Scene) -> dict[str, Any]:
     return dict(cat)
 
 
-def fresh_read(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+def fresh_read(s: Scene, tool: str, args: dict[str, Any], *phrasings: Said, **slots: Any) -> Any:
     """The user asks for a read not already on screen (``Skip`` otherwise); the agent makes it: its result."""
     fresh(s, tool, **args)
     s.say(*phrasings, **slots)
     return s.call(tool, **args)
 
 
-def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots: Any) -> Any:
+def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: Said, **slots: Any) -> Any:
     """The user asks for a read the dialogue has not made yet (``Skip`` when it has); the agent makes it: its
     result."""
     s.asked(tool, **args)
@@ -48,7 +50,7 @@ def ask_for(s: Scene, tool: str, args: dict[str, Any], *phrasings: str, **slots:
     return s.call(tool, **args)
 
 
-def listing(s: Scene, args: dict[str, Any], *phrasings: str, **slots: Any) -> None:
+def listing(s: Scene, args: dict[str, Any], *phrasings: Said, **slots: Any) -> None:
     """The user asks for the expenses that fit ``args``; the listing is kept for a detail."""
     s.memory["listed"] = tuple(fresh_read(s, "list_expenses", args, *phrasings, **slots)["expenses"])
 
@@ -77,13 +79,6 @@ ASKS = (
         "The user asks what else went into the category in the dialogue's month.",
         in_category,
         "list_expenses",
-        phrasings=(
-            "What else have I spent on {c} {m}?",
-            "Show me everything in {c} {m}.",
-            "Which {c} purchases do I have {m}?",
-            "{List|Pull up} {all|every one of} my {c} {purchases|expenses} {m}{, please|}.",
-            "{What|Which} other {c} {charges|spending} {went through|did I have} {m}?",
-        ),
         weight=1.5,
         asked=False,
     ),
@@ -92,13 +87,6 @@ ASKS = (
         "The user asks how the category looked the month before the one talked about.",
         lambda s: in_category(s, before=True),
         "list_expenses",
-        phrasings=(
-            "And what went into {c} {m}?",
-            "How about {c} {m}, what did I spend there?",
-            "Show me the {c} purchases from {mm} too.",
-            "{Now|And} {compare|go back} a month: {what was|list} my {c} spending {m}.",
-            "{What|Which} {c} {expenses|charges} did I have the month before, {mm}?",
-        ),
         asked=False,
     ),
     FollowUp(
@@ -106,13 +94,6 @@ ASKS = (
         "The user asks which repeating bills are filed under the category.",
         lambda s: ({"category_id": (cat := current_category(s))["category_id"]}, {"c": cat_words(cat["name"])}),
         "list_recurring_expenses",
-        phrasings=(
-            "Do I have any repeating bills under {c}?",
-            "Anything that comes back every month in {c}?",
-            "Which subscriptions land in {c}?",
-            "{Are there|Have I got} any {subscriptions|regular payments} filed under {c}?",
-            "{What|Which} {recurring|monthly} {charges|bills} hit {c}?",
-        ),
         asked=True,
     ),
     FollowUp(
@@ -120,14 +101,6 @@ ASKS = (
         "The user widens the view to the whole month.",
         dialogue_month,
         "get_monthly_summary",
-        phrasings=(
-            "And how does {m} look across the board?",
-            "Give me the overall picture for {m}.",
-            "Am I over anywhere else {im}?",
-            "{Zoom out|Step back}: how {am I doing|did I do} {im} {overall|across all categories}?",
-            "{Any|Are there any} other categories {over budget|over their limit} {im}?",
-            "How {is|was} {m} {shaping up|looking} {overall|as a whole}?",
-        ),
         weight=1.5,
         asked=False,
     ),
@@ -136,15 +109,6 @@ ASKS = (
         "The user asks how the category's whole area of the budget (its group) looks this month.",
         lambda s: ({"group": current_category(s)["grp"]}, {}),
         "get_monthly_summary",
-        phrasings=(
-            "How's that whole area of my budget {looking|doing} this month?",
-            "Where do I stand on that {group|kind} of spending now?",
-            "Am I still within budget for that kind of thing this month, everything around it included?",
-            "And the wider group that falls under, how is it doing this month?",
-            "Zoom out a bit: how's the whole group it belongs to tracking this month?",
-            "{How about|What about} {the rest of that group|its whole group}{ this month|}: {on track|any trouble}?",
-            "{Check|Show me} the {bigger|broader} {bucket|group} it sits in, {for this month|month to date}.",
-        ),
         asked=False,
     ),
 )
@@ -170,6 +134,7 @@ follow_ups(
         )
         for a in ASKS
     ],
+    WORDS,
 )
 
 
@@ -177,12 +142,7 @@ follow_ups(
 def undo_expense(s: Scene) -> None:
     """The user takes back what was just logged."""
     e = dialogue_expense(s, added=True)
-    s.say(
-        "{Wait|Oops}, scratch that last one, I logged it already.",
-        "Actually, {undo|delete} that; it was already in there.",
-        "Hmm, take that {amt} back out, it's a double.",
-        amt=money(e["amount"]),
-    )
+    s.say(WORDS.undo_expense, amt=money(e["amount"]))
     s.call("delete_expense", expense_id=e["expense_id"])
     s.memory.pop("expense", None)
 
@@ -195,14 +155,7 @@ def fix_amount(s: Scene) -> None:
     new = round(e["amount"] * s.rng.choice((0.5, 0.9, 1.1, 1.5, 2.0)), 2)
     if new > e["amount"] and new - e["amount"] > room_in(s, cat, e["date"][:7]) - 1:
         raise Skip("the corrected amount would break the hard limit")
-    s.say(
-        "{Oops|Sorry}, the {m} one was {new}, not {old}. {Fix it|Can you fix it}?",
-        "Actually make that {new} instead of {old}; I misread the receipt.",
-        "{Correction|Small fix}: {m} came to {new}.",
-        m=e["merchant"],
-        new=money(new),
-        old=money(e["amount"]),
-    )
+    s.say(WORDS.fix_amount, m=e["merchant"], new=money(new), old=money(e["amount"]))
     s.call("delete_expense", expense_id=e["expense_id"])
     args: dict[str, Any] = {"category_id": e["category_id"], "amount": new, "merchant": e["merchant"]}
     if e["date"] != s.now.date().isoformat():
@@ -252,13 +205,5 @@ def listed_detail(s: Scene) -> None:
         if sum(x["date"] == pick["date"] for x in listed) > 1:
             raise Skip("two on the latest day")
         which = f"the one from {day(pick['date'], s.now).removeprefix('on ')}"
-    out = ask_for(
-        s,
-        "get_expense",
-        {"expense_id": pick["expense_id"]},
-        "Tell me more about {w}{, please|}.",
-        "What was {w}? Any note on it?",
-        "Open up {w} for me: how did I pay, and what's it filed under?",
-        w=which,
-    )
+    out = ask_for(s, "get_expense", {"expense_id": pick["expense_id"]}, WORDS.listed_detail, w=which)
     remember_expense(s, out, False)

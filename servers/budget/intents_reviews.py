@@ -6,6 +6,7 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, money
 from servers.budget.intents import (
+    WORDS,
     cat_words,
     category,
     find_category,
@@ -35,13 +36,7 @@ def month_review(s: Scene) -> None:
         if month == this_month(s):
             month = last_month(s)
         fresh(s, "get_monthly_summary", month=month)
-        s.say(
-            "How did {m} go {overall|in the end}? {Show me|List} what went into whatever I overspent most.",
-            "{Step back|Zoom out}: which {area|category} went furthest over {im}, and what did I buy there?",
-            "{Compare|Check} everything against {plan|my budget} for {m}, then list the purchases in the worst one.",
-            m=month_words(month, s),
-            im=in_month(month, s),
-        )
+        s.say(WORDS.month_review, m=month_words(month, s), im=in_month(month, s))
     else:
         row = s.pick(
             "SELECT t.month, c.grp FROM month_totals t JOIN categories c USING (category_id) WHERE t.month < ? AND "
@@ -68,11 +63,7 @@ def month_review(s: Scene) -> None:
         raise Skip("nothing over")
     worst = max(over, key=lambda c: c["spent"] - c["monthly_limit"])
     if not following(s):
-        s.say(
-            "{Show me|List} what I spent in the one I {blew the most|went furthest over}.",
-            "Which purchases pushed the worst one over? {List them|Show me}.",
-            "{Break down|Itemise} the one that went {furthest|most} over{, please|}.",
-        )
+        s.say(WORDS.month_review_2)
     list_spending(s, category_id=worst["category_id"], month=month)
     remember(s, category(s, worst["category_id"]))
 
@@ -80,23 +71,12 @@ def month_review(s: Scene) -> None:
 @budget.intent(covers=("get_distinct_values", "list_expenses"))
 def where_money_goes(s: Scene) -> None:
     """Someone asks which stores they pay, then what they spent at one of them lately."""
-    s.say(
-        "Which {stores and companies|shops and businesses} have I paid?",
-        "Give me the list of everyone I've spent money with.",
-        "Where does my money go? List the payees by name.",
-        minimal=["Who have I paid?"],
-    )
+    s.say(WORDS.where_money_goes)
     merchants = s.call("get_distinct_values", field="merchant")["values"]
     shop = s.rng.choice(sorted(m for m in merchants if len(m) >= 3))
     floor = s.rng.choice((None, 25, 50))
     more = f" over {money(floor)}" if floor else ""
-    s.say(
-        "{What have I|How much have I} spent at {shop}{more}?",
-        "{List|Pull up} my {shop} charges{more}.",
-        "Show me the {shop} purchases{more}.",
-        shop=shop,
-        more=more,
-    )
+    s.say(WORDS.where_money_goes_2, shop=shop, more=more)
     list_spending(s, merchant=shop, **({"min_amount": float(floor)} if floor else {}))
 
 
@@ -109,38 +89,16 @@ def how_much_left(s: Scene) -> None:
     if by_group:
         args: dict[str, Any] = {"group": cat["grp"]} | ({} if month == this_month(s) else {"month": month})
         fresh(s, "get_monthly_summary", **args)
-        s.say(
-            "How's the {g} side of things {looking|going} {m}?",
-            "Am I on track with {g} spending {m}?",
-            "Where do I stand on {g} {m}{, roughly|}?",
-            minimal=["{g} {m}?"],
-            g=cat["grp"].lower(),
-            m=in_month(month, s),
-        )
+        s.say(WORDS.how_much_left, g=cat["grp"].lower(), m=in_month(month, s))
         listed = s.call("get_monthly_summary", **args)["categories"]
     else:
         args = {"query": cat["name"]} if s.rng.random() < 0.4 else {}  # one page holds every category
         args |= {} if month == this_month(s) else {"month": month}
         fresh(s, "list_categories", **args)
         if month == this_month(s):
-            s.say(
-                "How much do I have left for {c} this month?",
-                "What's left in the {c} budget now?",
-                "Am I still under on {c}?",
-                minimal=["{C} left?"],
-                c=cat_words(cat["name"]),
-                C=cat["name"],
-            )
+            s.say(WORDS.how_much_left_2, c=cat_words(cat["name"]), C=cat["name"])
         else:
-            s.say(
-                "How much did {c} come to {m}, against what I'd planned?",
-                "Did I stay under on {c} {m}?",
-                "What was my {c} spend {m}?",
-                minimal=["{C}, {m}?"],
-                c=cat_words(cat["name"]),
-                C=cat["name"],
-                m=in_month(month, s),
-            )
+            s.say(WORDS.how_much_left_3, c=cat_words(cat["name"]), C=cat["name"], m=in_month(month, s))
         listed = s.call("list_categories", **args)["categories"]
     if cat["category_id"] not in {c["category_id"] for c in listed}:
         raise Skip("the category is not listed")
@@ -156,10 +114,7 @@ def compare_months(s: Scene) -> None:
     a = a or s.rng.choice((this_month(s), last_month(s)))
     b = month_before(a)
     s.say(
-        "Did I spend more on {c} {ia} or {ib}{, roughly|}?",
-        "How does {c} {a} compare with {b}?",
-        "Was {c} {up or down|higher or lower} {a} versus {b}?",
-        minimal=["{C}: {a} vs {b}?"],
+        WORDS.compare_months,
         c=cat_words(cat["name"]),
         C=cat["name"],
         a=month_words(a, s),

@@ -20,8 +20,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, clock, day
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Search, Speaker
 from servers.calendar import tools_read, tools_write  # noqa: F401  (tools before intents)
+
+WORDS = phrasings(__package__)
 
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
 PEOPLE = "SELECT user_id, name, email, department, title, office FROM users"
@@ -107,7 +110,7 @@ def find_me(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
     return dict(s.memory["me"])
 
 
-def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
+def ask(s: Scene, u: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
     """A request of the employee (``{hi}``: who they are when opening), then the agent finding them (``find_me``)."""
     s.say(*phrasings, minimal=minimal, hi=hi(s, u), **slots)
     return find_me(s, u)

@@ -9,6 +9,7 @@ from typing import Any
 from hub.kit.intent import Scene, Skip, clock, day
 from servers.calendar.intents import (
     NEW_TITLES,
+    WORDS,
     _iso,
     ask,
     colleague,
@@ -41,29 +42,10 @@ def find_time_and_book(s: Scene) -> None:
     at_once = s.rng.random() < 0.4
     if at_once:
         t = s.given(title, f"'{title}'", "title", "create_event", "title")
-        s.say(
-            "{hi} {book|grab} the first {m} minutes {who} and I both have free {when}[ and call it {t}].",
-            "{hi} {grab|take} the earliest {m}-minute {gap|slot} {who} and I share {when}[, title it {t}].",
-            "{hi} get {who} and me together for {m} minutes {when}, first time that works[, as {t}].",
-            minimal=["{hi} put me and {who} together soon[ for {t}]."],
-            hi=hi(s, u),
-            who=named,
-            m=minutes,
-            when=when,
-            t=t,
-        )
+        s.say(WORDS.find_time_and_book, hi=hi(s, u), who=named, m=minutes, when=when, t=t)
     else:
         length = s.given(minutes, f"{minutes} minutes", "length", "find_free_slot", "duration_minutes")
-        s.say(
-            "{hi} when are {who} and I both {free|available}[ for {m}] {when}?",
-            "{hi} {find|look for} a {window|slot} with {who} {when}[, {m} long].",
-            "{hi} {who} and I need to talk {when}[ for {m}]. What times work for both of us?",
-            minimal=["{hi} I need some time with {who}[, about {m}]."],
-            hi=hi(s, u),
-            who=named,
-            m=length,
-            when=when,
-        )
+        s.say(WORDS.find_time_and_book_2, hi=hi(s, u), who=named, m=length, when=when)
     mine = find_me(s, u)
     them = find_other(s, other)
     args: dict[str, Any] = {"user_ids": [mine["user_id"], them["user_id"]], "duration_minutes": minutes}
@@ -75,16 +57,7 @@ def find_time_and_book(s: Scene) -> None:
     if not at_once:
         if not s.room(calls=1):
             return
-        s.say(
-            "{Grab|Take} the first one and call it '{t}'.",
-            "Book the earliest of those as '{t}', and invite {f}.",
-            "Put '{t}' in the first free slot.",
-            "{The first one works|The earliest is fine}. {Book it|Set it up} as '{t}' with {f}.",
-            "{Let's go with|I'll take} the {earliest|first} slot - {call it|title} '{t}' and {invite|include} {f}.",
-            "{Perfect|Great}, put '{t}' in the first {one|slot} and {invite|send an invite to} {f}.",
-            t=title,
-            f=first_name(other["name"]),
-        )
+        s.say(WORDS.find_time_and_book_3, t=title, f=first_name(other["name"]))
     made = s.call(
         "create_event",
         calendar_id=mine["primary_calendar_id"],
@@ -112,12 +85,7 @@ def book_at_time(s: Scene) -> None:
     mine = ask(
         s,
         u,
-        "{hi} put[ {what}] on my calendar {day} at {time} for {m} minutes with {who}.",
-        "{hi} {who} and I settled on {bare} at {time}, {m} minutes. Please send the invite[ for {what}].",
-        "{hi} set up[ {what}] with {who}, {day} {time} to {until}.",
-        "{hi} {could you|can you|please} book[ {what}] {day} at {time} with {who}? {m} minutes{| is enough}.",
-        "{hi} I {need|want} {m} minutes with {who} {day} at {time}.[ Call it {what}.]",
-        "{hi} {schedule|arrange} a meeting with {who} {day}, {time} to {until}[ - {what}].",
+        WORDS.book_at_time,
         what=what,
         day=day(d, s.now),
         bare=day(d, s.now).removeprefix("on "),
@@ -138,14 +106,7 @@ def book_at_time(s: Scene) -> None:
     remember(s, made, "organizer")
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say(
-        "Does {f} have anything else going on that day?",
-        "What does {f}'s day look like then?",
-        "Is {f} busy at other times that day?",
-        "{And|So} how {full|busy} is {f}'s {day|calendar} {then|that day}?",
-        "{Can|Could} you {check|look at} {f}'s {schedule|calendar} {for the rest of that day|around then}?",
-        f=first_name(other["name"]),
-    )
+    s.say(WORDS.book_at_time_2, f=first_name(other["name"]))
     s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
 
 
@@ -167,18 +128,7 @@ def block_personal_time(s: Scene) -> None:
     start = datetime(d.year, d.month, d.day, hour, 0)
     end = start + timedelta(minutes=minutes)
     title = s.given(what, what.lower(), "what it is", "create_event", "title")
-    mine = ask(
-        s,
-        u,
-        "{hi} put[ a {t}] on my personal calendar {day} from {a} to {b}.",
-        "{hi} {block|hold} {day}, {a} to {b}, on my personal calendar[ for a {t}].",
-        "{hi} add[ my {t}] to my personal calendar: {day}, {a} until {b}.",
-        "{hi} {I need|keep} {day} {a}-{b} {free|clear} for me[ - {t}]. Personal calendar, please.",
-        t=title,
-        day=day(d, s.now),
-        a=clock(start),
-        b=clock(end),
-    )
+    mine = ask(s, u, WORDS.block_personal_time, t=title, day=day(d, s.now), a=clock(start), b=clock(end))
     cals = s.call("list_calendars", owner_id=mine["user_id"], kind="personal")["calendars"]
     if not cals:
         raise Skip("no personal calendar listed")
@@ -188,13 +138,7 @@ def block_personal_time(s: Scene) -> None:
     remember(s, made, "organizer")
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say(
-        "What else is on my personal calendar that day?",
-        "Anything else personal that day?",
-        "Show me everything on my personal calendar that day.",
-        "{And|So} {what else|anything else} {have I got|is there} on my personal {side|calendar} {that day|then}?",
-        "{Can|Could} you {list|show} {my other personal plans|the rest of my personal calendar} for that day?",
-    )
+    s.say(WORDS.block_personal_time_2)
     s.call(
         "list_events", calendar_id=cals[0]["calendar_id"], starts_after=d.isoformat(), starts_before=next_day(str(d))
     )
@@ -220,12 +164,7 @@ def book_a_follow_up(s: Scene) -> None:
     title = f"{ev['title']} follow-up"
     if len(title) > 120:
         raise Skip("title too long")
-    s.say(
-        "And book a 30-minute '{t}' with the same people the week after, {first time|whenever} we're all free.",
-        "{Set up|Book} a half-hour '{t}' with everyone who hasn't declined, a week later, whenever we're all free.",
-        "{Let's|We should} {meet again|follow up} a week later: '{t}', 30 minutes, same people, first free slot.",
-        t=title,
-    )
+    s.say(WORDS.book_a_follow_up, t=title)
     slots = s.call(
         "find_free_slot", user_ids=[u["user_id"], *guests], duration_minutes=30, from_date=start.isoformat(), days=5
     )["slots"]

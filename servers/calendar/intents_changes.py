@@ -12,6 +12,7 @@ from hub.kit.intent import Ref, Scene, Skip, clock, day
 from servers.calendar.intents import (
     CANCEL_WHY,
     FREQ_WORDS,
+    WORDS,
     _iso,
     find_me,
     hi,
@@ -76,37 +77,15 @@ def move_meeting(s: Scene) -> None:
         else f"{clock(new)} the same day"
     )
     if what is None:
-        s.say(
-            "Actually, move it to {to}.",
-            "Can we shift that to {to} instead?",
-            "Push it to {to}, please.",
-            "{Hmm|Wait}, {that won't work|that time's bad} - {make it|move it to} {to}.",
-            "{Let's|I'd rather} {do|make it} {to} instead.",
-            to=to,
-        )
+        s.say(WORDS.move_meeting_2, to=to)
     else:
-        s.say(
-            "{hi} {can|could} you push {what} to {to}?",
-            "{hi} {what} needs to move to {to}.",
-            "{hi} please shift {what} to {to}, same length.",
-            "{hi} {could you|can you} {move|reschedule} {what} to {to}?",
-            minimal=["{hi} {what} has to move to {to}."],
-            hi=hi(s, u),
-            what=what,
-            to=to,
-        )
+        s.say(WORDS.move_meeting_3, hi=hi(s, u), what=what, to=to)
     found = _found(s, u, ev, how)
     moved = s.call("update_event", event_id=found["event_id"], start=_iso(new)[:16])
     remember(s, moved, "organizer")
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say(
-        "Who has to confirm again now?",
-        "Who still needs to accept the new time?",
-        "Show me the invite list with their answers.",
-        "Does anyone {have to|need to} {re-accept|confirm again} now?",
-        "{And|So} {who's|who has} {answered|replied} {to the new time|since the move}?",
-    )
+    s.say(WORDS.move_meeting)
     s.call("get_event", event_id=found["event_id"])
 
 
@@ -118,23 +97,9 @@ def call_off_meeting(s: Scene) -> None:
     u, ev, what, how = _mine_to_change(s)
     reason = s.rng.choice(list(CANCEL_WHY))
     if what is None:
-        s.say(
-            "Actually, {scrap|cancel} it{| after all}, {why}.",
-            "{Never mind|Forget it}, call it off: {why}.",
-            "On second thought, {cancel|drop} that one; {why}.",
-            why=CANCEL_WHY[reason],
-        )
+        s.say(WORDS.call_off_meeting_2, why=CANCEL_WHY[reason])
     else:
-        s.say(
-            "{hi} call off {what}, {why}.",
-            "{hi} {what} isn't happening, {why}. Please cancel it.",
-            "{hi} {scrap|cancel} {what}; {why}.",
-            "{hi} {please|could you} cancel {what}? {Sorry|Unfortunately}, {why}.",
-            minimal=["{hi} {what} is off."],
-            hi=hi(s, u),
-            what=what,
-            why=CANCEL_WHY[reason],
-        )
+        s.say(WORDS.call_off_meeting_3, hi=hi(s, u), what=what, why=CANCEL_WHY[reason])
     found = _found(s, u, ev, how)
     args: dict[str, Any] = {"event_id": found["event_id"]}
     if not s.minimal:
@@ -144,11 +109,7 @@ def call_off_meeting(s: Scene) -> None:
     s.memory.pop("event", None)
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say(
-        "What does the rest of that day look like for me {now|after that}?",
-        "{So|And} how {busy|full} am I that day?",
-        "What's still on for me that day{| now}?",
-    )
+    s.say(WORDS.call_off_meeting)
     s.call("get_free_busy", user_id=s.memory["me"]["user_id"], date=ev["start"][:10])
 
 
@@ -166,23 +127,9 @@ def make_it_recurring(s: Scene) -> None:
     count = s.rng.choice((4, 6, 8, 10))
     often = s.given(freq, FREQ_WORDS[freq], "how often", "set_recurrence", "freq")
     if what is None:
-        s.say(
-            "Make it a {regular|recurring} thing[, {how}], {n} times in all.",
-            "{Let's have|Can we have} that repeat[ {how}] for {n} sessions{|?}",
-            "{Turn|Make} it into a series[ that happens {how}], ending after {n}.",
-            how=often,
-            n=count,
-        )
+        s.say(WORDS.make_it_recurring_2, how=often, n=count)
     else:
-        s.say(
-            "{hi} {make|have} {what} repeat[ {how}], {n} times in all.",
-            "{hi} {what} should become a {regular|recurring} thing[, {how}], for {n} sessions.",
-            "{hi} {turn|make} {what} into a series[ that happens {how}], ending after {n}.",
-            hi=hi(s, u),
-            what=what,
-            how=often,
-            n=count,
-        )
+        s.say(WORDS.make_it_recurring_3, hi=hi(s, u), what=what, how=often, n=count)
     found = _found(s, u, ev, how)
     args: dict[str, Any] = {"event_id": found["event_id"], "freq": freq, "count": count}
     if freq == "daily":
@@ -191,11 +138,7 @@ def make_it_recurring(s: Scene) -> None:
     remember(s, made, "organizer", recurring=True)
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say(
-        "Which dates does that give me{| now}?",
-        "{List|Show me} the dates it will fall on.",
-        "When are all the {sessions|meetings} {then|going to be}?",
-    )
+    s.say(WORDS.make_it_recurring)
     first = ev["start"][:10]
     last = date.fromisoformat(first) + timedelta(days={"daily": 20, "weekly": 7 * count, "monthly": 31 * count}[freq])
     s.call("list_occurrences", event_id=found["event_id"], from_date=first, to_date=last.isoformat())
@@ -233,16 +176,7 @@ def skip_one_session(s: Scene) -> None:
     if s.rng.random() < 0.5:
         _skip_known_date(s, u, ev, what)
         return
-    s.say(
-        "{hi} when does {what} happen over the next month?",
-        "{hi} list the upcoming dates of {what}.",
-        "{hi} which days is {what} on in the coming weeks?",
-        "{hi} {what are|show me} the {next|upcoming} dates {of|for} {what}?",
-        "{hi} {when's|when is} {what} {coming up|happening} {next|over the next few weeks}?",
-        minimal=["{hi} {what}, upcoming dates?"],
-        hi=hi(s, u),
-        what=what,
-    )
+    s.say(WORDS.skip_one_session, hi=hi(s, u), what=what)
     found = _series(s, u, ev)
     occ = s.call("list_occurrences", event_id=found["event_id"])["occurrences"]
     ahead = [o for o in occ if o["status"] != "cancelled" and o["start"] > _iso(s.now)]
@@ -251,12 +185,7 @@ def skip_one_session(s: Scene) -> None:
     if not s.room(calls=1):
         return
     o = s.rng.choice(ahead)
-    s.say(
-        "I'm {out|away} {d}, {drop|skip} that one.",
-        "{Skip|Drop} the one {d}, please; I'm {travelling|off that day}.",
-        "Cancel just the session {d}, keep the rest.",
-        d=day(o["date"], s.now),
-    )
+    s.say(WORDS.skip_one_session_2, d=day(o["date"], s.now))
     s.call("cancel_occurrence", event_id=found["event_id"], occurrence_date=o["date"])
     s.memory["day"] = o["date"]
 
@@ -298,15 +227,7 @@ def _skip_known_date(s: Scene, u: dict[str, Any], ev: dict[str, Any], what: str)
     if rule[0]["until"] and d.isoformat() > rule[0]["until"]:
         raise Skip("the series ends before")
     when = s.given(d.isoformat(), day(d, s.now), "date", "cancel_occurrence", "occurrence_date")
-    s.say(
-        "{hi} I'm {away|out}, so skip {what}[ {when}]; keep the rest.",
-        "{hi} {drop|skip} {what} just once[, {when}].",
-        "{hi} {cancel|call off} one session of {what}[: the one {when}].",
-        minimal=["{hi} skip one of {what}[, {when}]."],
-        hi=hi(s, u),
-        what=what,
-        when=when,
-    )
+    s.say(WORDS.skip_known_date, hi=hi(s, u), what=what, when=when)
     found = _series(s, u, ev)
     s.call("cancel_occurrence", event_id=found["event_id"], occurrence_date=d.isoformat())
     s.memory["day"] = d.isoformat()
@@ -334,13 +255,6 @@ def skip_one_date(s: Scene) -> None:
     if not dates:
         raise Skip("no date to skip")
     d = s.rng.choice(dates)
-    s.say(
-        "I'm away {d}, so skip that one.",
-        "Drop the session {d}, keep the rest.",
-        "Cancel just the one {d}.",
-        "{Skip|Cancel} {the session|the meeting} {d}{| - I can't make it}.",
-        "{Can we|Let's} {drop|skip} the one {d}? The rest stays.",
-        d=day(d, s.now),
-    )
+    s.say(WORDS.skip_one_date, d=day(d, s.now))
     s.call("cancel_occurrence", event_id=ev["event_id"], occurrence_date=d.isoformat())
     s.memory["day"] = d.isoformat()

@@ -12,6 +12,7 @@ from servers.calendar.intents import (
     NOT_PERSONAL,
     ONE_OFF,
     UNIQUE_NAME,
+    WORDS,
     _iso,
     colleague,
     find_me,
@@ -106,12 +107,7 @@ def bring_someone_in(s: Scene) -> None:
     s.call("add_invitee", **args)
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say(
-        "Is {f} actually {free|available} then?",
-        "Does {f} have anything else {that day|on then}?",
-        "{Check|Look at} {f}'s day for {clashes|conflicts}.",
-        f=first_name(other["name"]),
-    )
+    s.say(WORDS.bring_someone_in, f=first_name(other["name"]))
     s.call("get_free_busy", user_id=them["user_id"], date=ev["start"][:10])
 
 
@@ -124,21 +120,9 @@ def trim_guest_list(s: Scene) -> None:
     u, ev, what, how = _mine_to_change(s, extra)
     if what is None:
         s.asked("get_event", event_id=ev["event_id"])
-        s.say(
-            "Who's on the invite for it {now|at the moment}?",
-            "Who did I {ask|invite} to that one again?",
-            "{Show me|Pull up} its guest list{|, please}.",
-        )
+        s.say(WORDS.trim_guest_list_2)
     else:
-        s.say(
-            "{hi} who's on the invite for {what}?",
-            "{hi} who did I {ask|invite} to {what}?",
-            "{hi} show me the guest list of {what}.",
-            "{hi} {who's coming to|who's invited to} {what}{|, and did they answer}?",
-            minimal=["{hi} {what}, who's coming?"],
-            hi=hi(s, u),
-            what=what,
-        )
+        s.say(WORDS.trim_guest_list_3, hi=hi(s, u), what=what)
     found = _found(s, u, ev, how)
     full = s.call("get_event", event_id=found["event_id"])
     remember(s, full, "organizer")
@@ -147,14 +131,7 @@ def trim_guest_list(s: Scene) -> None:
     guest = s.rng.choice(full["invitees"])
     if sum(g["name"] == guest["name"] for g in full["invitees"]) > 1:
         raise Skip("two guests share the name")
-    s.say(
-        "Take {g} off it, they don't need to be there.",
-        "Drop {g} from that one.",
-        "{g} can skip it, remove them please.",
-        "{Please|Could you} {take|remove} {g} {off the invite|from the list}{|, they don't need to come}.",
-        "{g} {won't be needed|doesn't have to come}. {Take them off|Remove them}.",
-        g=guest["name"],
-    )
+    s.say(WORDS.trim_guest_list, g=guest["name"])
     s.call("remove_invitee", event_id=found["event_id"], user_id=guest["user_id"])
 
 
@@ -226,22 +203,10 @@ def answer_invite(s: Scene) -> None:
     answer = s.rng.choice([r for r in ("accepted", "declined", "tentative") if r != ev["response"]])
     reply = s.given(answer, RESPONSE_WORDS[answer], "answer", "respond_to_invite", "response")
     if what is None:
-        s.say(
-            "{Answer|Respond to} that invitation for me[ with {r}].",
-            "{Reply to|Answer} that one{| for me}[: {r}].",
-            "Let them know where I stand on that one[, it's {r}]{|, thanks}.",
-            r=reply,
-        )
+        s.say(WORDS.answer_invite_2, r=reply)
         uid = s.memory["me"]["user_id"]
     else:
-        s.say(
-            "{hi} {reply to|respond to} the invitation for {what}[ with {r}].",
-            "{hi} {answer|respond to} {what} for me[: {r}].",
-            "{hi} {let them know|tell them} about {what}[, it's {r} from me].",
-            hi=hi(s, u),
-            what=what,
-            r=reply,
-        )
+        s.say(WORDS.answer_invite_3, hi=hi(s, u), what=what, r=reply)
         uid = find_me(s, u)["user_id"]
         if s.rng.random() < 0.5:
             days = (date.fromisoformat(ev["start"][:10]) - s.now.date()).days + 1
@@ -257,13 +222,7 @@ def answer_invite(s: Scene) -> None:
     s.call("respond_to_invite", event_id=ev["event_id"], user_id=uid, response=answer)
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say(
-        "Who else is going?",
-        "Who else has said yes so far?",
-        "What have the others answered?",
-        "{And|So} {who else|which others} {is coming|are in}{| so far}?",
-        "{How did|What did} the {others|rest} {answer|reply}?",
-    )
+    s.say(WORDS.answer_invite)
     s.call("get_event", event_id=ev["event_id"])
 
 
@@ -274,28 +233,13 @@ def is_she_free(s: Scene) -> None:
     other, named = colleague(s, "user_id != ?", u["user_id"])
     d = workday(s, 0, 10)
     when = s.given(d.isoformat(), day(d, s.now), "day", "get_free_busy", "date")
-    s.say(
-        "{hi} how busy is {who}[ {day}]?",
-        "{hi} what does {who}'s day look like[ {day}]?",
-        "{hi} when is {who} tied up[ {day}]?",
-        "{hi} {can you|could you} {check|look at} {who}'s {calendar|schedule}[ {day}]?",
-        minimal=["{hi} is {who} around[ {day}]?"],
-        hi=hi(s, u),
-        who=named,
-        day=when,
-    )
+    s.say(WORDS.is_she_free, hi=hi(s, u), who=named, day=when)
     them = find_other(s, other)
     s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
     s.memory["day"] = d.isoformat()
     if not s.room(calls=2) or s.rng.random() < 0.5:
         return
-    s.say(
-        "Is there half an hour that day when we're both free?",
-        "Find a 30-minute gap we share that day.",
-        "When could the two of us grab 30 minutes that day?",
-        "{Do we have|Is there} {a free half hour|30 minutes} {together|in common} that day?",
-        "{Could|Can} you find {half an hour|30 minutes} {for both of us|for us} that day?",
-    )
+    s.say(WORDS.is_she_free_2)
     mine = find_me(s, u)
     s.call(
         "find_free_slot",

@@ -7,7 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, day
-from servers.calendar.intents import _iso, ask, colleague, find_me, find_other, me, organiser, remember, workday
+from servers.calendar.intents import WORDS, _iso, ask, colleague, find_me, find_other, me, organiser, remember, workday
 from servers.calendar.tools import calendar
 
 # Looking at the calendar ---------------------------------------------------------------------------
@@ -25,17 +25,7 @@ def week_ahead(s: Scene) -> None:
     )
     days = s.rng.choice((3, 5, 7, 7, 10))
     span = {3: "the next three days", 5: "the next five days", 7: "this coming week", 10: "the next ten days"}[days]
-    s.say(
-        "I'm {me}. What's on my plate for {span}?",
-        "{me} here, can you run me through {span}?",
-        "This is {me}. What meetings do I have over {span}?",
-        "{me} {here|speaking}. {Could you|Can you} {go over|list} my meetings for {span}?",
-        "I'm {me} - {what do I have|what's booked} {for|over} {span}{| on my calendar}?",
-        "{me} here: {how busy am I|what does my calendar look like} {over|for} {span}?",
-        minimal=["{me}: what's coming up for me?"],
-        me=u["name"],
-        span=span,
-    )
+    s.say(WORDS.week_ahead, me=u["name"], span=span)
     mine = find_me(s, u)
     args: dict[str, Any] = {"user_id": mine["user_id"]}
     if not s.minimal and days != 7:
@@ -51,14 +41,7 @@ def week_ahead(s: Scene) -> None:
     if s.rng.random() < 0.5:
         return
     remember(s, o, "invitee", bool(s.rows("SELECT 1 FROM recurrences WHERE event_id = ?", o["event_id"])))
-    s.say(
-        "Who's going to the {t} {d}?",
-        "Who else is {in|coming to} the {t} {d}?",
-        "Pull up the {t} {d}, who's been asked?",
-        "{And|OK, and} who's {invited|on the list} for the {t} {d}?",
-        t=o["title"],
-        d=day(o["start"], s.now),
-    )
+    s.say(WORDS.week_ahead_2, t=o["title"], d=day(o["start"], s.now))
     s.call("get_event", event_id=o["event_id"])
 
 
@@ -68,16 +51,7 @@ def my_day(s: Scene) -> None:
     u = me(s)
     d = workday(s, 0, 9)
     when = s.given(d.isoformat(), day(d, s.now), "day", "get_free_busy", "date")
-    mine = ask(
-        s,
-        u,
-        "{hi} how packed is my day[ {when}]?",
-        "{hi} what does my schedule look like[ {when}]?",
-        "{hi} when am I tied up[ {when}]?",
-        "{hi} {can you|could you} {check|look at} my {calendar|schedule}[ {when}]?",
-        minimal=["{hi} am I busy[ {when}]?"],
-        when=when,
-    )
+    mine = ask(s, u, WORDS.my_day, when=when)
     s.call("get_free_busy", user_id=mine["user_id"], date=d.isoformat())
     s.memory["day"] = d.isoformat()
 
@@ -92,15 +66,7 @@ def my_invitations(s: Scene) -> None:
         _iso(s.now),
         _iso(s.now + timedelta(days=7)),
     )
-    s.say(
-        "I'm {me}. Which meetings have people invited me to this week?",
-        "{me} here: what am I on the guest list for over the next seven days?",
-        "This is {me}. What invitations do I have for the coming week?",
-        "{me} {here|speaking}: {what have|which meetings have} {others|other people} invited me to this week?",
-        "I'm {me}. {Which|What} {invites|invitations} {are waiting for me|do I have} {this week|for the next week}?",
-        minimal=["{me}: my invitations?"],
-        me=u["name"],
-    )
+    s.say(WORDS.my_invitations, me=u["name"])
     mine = find_me(s, u)
     args: dict[str, Any] = {
         "invitee_id": mine["user_id"],
@@ -118,14 +84,7 @@ def my_invitations(s: Scene) -> None:
 def my_next_meeting(s: Scene) -> None:
     """An employee asks which meeting they run next."""
     u = organiser(s)
-    s.say(
-        "I'm {me}. What's the next meeting I'm running?",
-        "{me} here: which meeting of mine is up next?",
-        "This is {me}. When's the next thing I'm hosting?",
-        "I'm {me}. {What|Which} meeting {am I running|do I host} next{| on my calendar}?",
-        minimal=["{me}: my next meeting?"],
-        me=u["name"],
-    )
+    s.say(WORDS.my_next_meeting, me=u["name"])
     mine = find_me(s, u)
     args: dict[str, Any] = {"organizer_id": mine["user_id"], "starts_after": _iso(s.now)[:16]}
     found = [e for e in s.call("list_events", **args)["events"] if e["status"] != "cancelled"]
@@ -134,13 +93,7 @@ def my_next_meeting(s: Scene) -> None:
     remember(s, found[0], "organizer", bool(found[0]["recurring"]))
     if s.rng.random() < 0.5:
         return
-    s.say(
-        "Who's coming to it?",
-        "Who did I invite to that one?",
-        "And who's on the guest list?",
-        "{Who's|Who is} {invited|on it}{|, and have they answered}?",
-        "{Show|Tell} me {the guests|who's coming}{| for that one}.",
-    )
+    s.say(WORDS.my_next_meeting_2)
     s.call("get_event", event_id=found[0]["event_id"])
 
 
@@ -155,14 +108,7 @@ def colleague_calendar(s: Scene) -> None:
         lo,
         hi_,
     )
-    s.say(
-        "Which calendars does {who} keep?",
-        "What calendars does {who} have?",
-        "Can you pull up {who}'s calendars for me?",
-        "{List|Show me} the calendars {who} {has|keeps}{|, please}.",
-        minimal=["{who}'s calendars?"],
-        who=named,
-    )
+    s.say(WORDS.colleague_calendar, who=named)
     them = find_other(s, u)
     cals = s.call("list_calendars", owner_id=them["user_id"])["calendars"]
     busy = [
@@ -177,13 +123,7 @@ def colleague_calendar(s: Scene) -> None:
         raise Skip("nothing on their calendars next week")
     cal = s.rng.choice(busy)
     what = {"primary": "main calendar", "personal": "personal calendar"}.get(cal["kind"], f"'{cal['name']}' calendar")
-    s.say(
-        "What's on the {what} over the next seven days?",
-        "And what's coming up on the {what} this week?",
-        "{Show me|Pull up} the next week of that {what}.",
-        "{Anything|What's} on the {what} {this week|in the next seven days}?",
-        what=what,
-    )
+    s.say(WORDS.colleague_calendar_2, what=what)
     s.call(
         "list_events",
         calendar_id=cal["calendar_id"],
@@ -196,13 +136,7 @@ def colleague_calendar(s: Scene) -> None:
 def room_bookings(s: Scene) -> None:
     """An office manager looks at where meetings happen, then at one room's bookings this week."""
     lo, hi_ = s.now.date().isoformat(), (s.now.date() + timedelta(days=7)).isoformat()
-    s.say(
-        "Where do our meetings usually happen? Give me the most used rooms and links.",
-        "Which meeting places get booked the most?",
-        "What locations show up most on our calendars?",
-        "{Which|What} rooms {do we use most|are the most popular} for meetings{| here}?",
-        "{Where|In which rooms} {do most meetings take place|are meetings usually held}?",
-    )
+    s.say(WORDS.room_bookings)
     spots = s.call("get_distinct_values", field="location")["values"]
     rooms = [
         r
@@ -214,20 +148,8 @@ def room_bookings(s: Scene) -> None:
         raise Skip("no room booked this week")
     room = s.rng.choice(rooms)
     if s.rng.random() < 0.5:
-        s.say(
-            "What's booked in {r} this week?",
-            "Who has {r} {over|in} the next seven days?",
-            "Show me this week's meetings in {r}.",
-            "Is {r} {booked|taken} {much|a lot} this week?",
-            r=room,
-        )
+        s.say(WORDS.room_bookings_3, r=room)
         s.call("list_events", query=room, starts_after=lo, starts_before=hi_)
         return
-    s.say(
-        "Anything booked in {r} from now on?",
-        "What's coming up in {r}?",
-        "Who has {r} from today on?",
-        "{Which|What} meetings are {in|booked in} {r} {from now on|coming up}?",
-        r=room,
-    )
+    s.say(WORDS.room_bookings_2, r=room)
     s.call("list_events", query=room, starts_after=lo)

@@ -14,13 +14,17 @@ of what the dialogue is about, ``memory['me']``) and stays on what the dialogue 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import timedelta
 from operator import itemgetter
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day, money, unique_best
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Speaker
 from servers.crm import tools_write  # noqa: F401  (the write tools: registered before an intent covers them)
+
+WORDS = phrasings(__package__)
 
 DEAL = (
     "SELECT d.*, a.name AS company FROM deals d JOIN accounts a USING (account_id) "
@@ -123,7 +127,7 @@ def rep(s: Scene, owner_id: str) -> dict[str, Any]:
     return o
 
 
-def rep_asks(s: Scene, o: dict[str, Any], *phrasings: str, minimal: tuple[str, ...], **slots: Any) -> str:
+def rep_asks(s: Scene, o: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> str:
     """The rep ``o`` says who they are in one of ``phrasings`` (``{me}``); the agent finds their owner id on
     the list of active reps."""
     me = SPEAKER.who(s, o)
@@ -203,7 +207,7 @@ def open_deal(s: Scene, deal_id: str) -> None:
         remember_deal(s, d[0])
 
 
-def open_biggest(s: Scene, deals: list[dict[str, Any]], tie: str, *phrasings: str) -> None:
+def open_biggest(s: Scene, deals: list[dict[str, Any]], tie: str, *phrasings: Said) -> None:
     """The rep opens the biggest of ``deals`` (``Skip`` with ``tie`` when two tie); it becomes the dialogue's deal."""
     top = unique_best(deals, itemgetter("amount"), tie=tie)
     s.say(*phrasings)
@@ -287,16 +291,7 @@ def soon(s: Scene, *days: int) -> tuple[str, str]:
     return due, day(due, s.now).removeprefix("on ")
 
 
-FOLLOW_UP = (
-    "Set me a task to follow up with them {when}.",
-    "Remind me to call them back {when} to follow up.",
-    "Add a follow-up task for {when}.",
-    "{Put|Stick} a reminder in for me to follow up with them {when}.",
-    "I need to follow up with them {when}; {can you set up|please add} a task for that.",
-    "Make sure I don't forget to follow up with them {when}.",
-    "Could you {schedule|add} a follow-up {with them |}for {when}?",
-    "I'll follow up with them {when}. Put that on my to-do list.",
-)
+FOLLOW_UP = WORDS.follow_up
 
 
 def follow_up_task(s: Scene, lead_id: str) -> None:

@@ -10,6 +10,7 @@ from servers.crm.intents import (
     LOST,
     OPEN,
     STAGE_WORDS,
+    WORDS,
     deal_ref,
     dialogue_company,
     dialogue_deal,
@@ -46,25 +47,9 @@ def move_deal_forward(s: Scene) -> None:
     d, what = open_deal_of_rep(s)
     nxt = ALLOWED[d["stage"]][0]
     if nxt == "closed_won":
-        s.say(
-            "{Great news|Finally}: {what} is signed! {Mark|Book} it won.",
-            "We closed {what}, they signed {this morning|today|just now}.",
-            "{What} is a done deal, book it as won.",
-            "{Can you|Could you} {mark|set} {what} as won? {We got the signature|The contract's back}.",
-            minimal=["{What}: signed."],
-            what=what,
-            What=upper(what),
-        )
+        s.say(WORDS.move_deal_forward, what=what, What=upper(what))
     else:
-        s.say(
-            "{What} has {moved on|progressed|advanced} to {stage}.",
-            "{Update|Quick update on} {what}: we're in {stage} now.",
-            "{Move|Bump|Push} {what} {ahead|up} to {stage}{, please|}.",
-            minimal=["{What} progressed."],
-            what=what,
-            What=upper(what),
-            stage=STAGE_WORDS[nxt],
-        )
+        s.say(WORDS.move_deal_forward_2, what=what, What=upper(what), stage=STAGE_WORDS[nxt])
     s.call("update_deal_stage", deal_id=find_deal(s, d), stage=nxt)
     remember_deal(s, d | {"stage": nxt})
 
@@ -74,16 +59,7 @@ def lose_deal(s: Scene) -> None:
     """A rep marks a deal lost with the reason."""
     d, what = open_deal_of_rep(s)
     reason = s.rng.choice(list(LOST))
-    s.say(
-        "{Bad news|Bit of bad news} on {what}: {why}. {Close it out|Mark it lost}.",
-        "{What} is dead, {why}.",
-        "We lost {what}; {why}. {Please record that|Log it as a loss}.",
-        "{Can you|Could you} close {what} as lost? {Sadly|Unfortunately} {why}.",
-        minimal=["{What} fell through: {why}."],
-        what=what,
-        What=upper(what),
-        why=LOST[reason],
-    )
+    s.say(WORDS.lose_deal, what=what, What=upper(what), why=LOST[reason])
     s.call("update_deal_stage", deal_id=find_deal(s, d), stage="closed_lost", lost_reason=reason)
     remember_deal(s, d | {"stage": "closed_lost"})
 
@@ -104,25 +80,10 @@ def hand_over_deal(s: Scene) -> None:
         raise Skip("two reps share a name")
     by_company = s.rng.random() < 0.4
     if known and seen(s, d["deal_id"]):
-        s.say(
-            "I can't give that one the time it needs; {hand|pass} it to {b}.",
-            "Let {b} take that deal over{, please|}.",
-            "{Move|Reassign|Transfer} that one to {b}{, please|}.",
-            "I'm {swamped|overloaded}; {b} {will own|should run} that deal {going forward|from now on}.",
-            b=to["name"],
-        )
+        s.say(WORDS.hand_over_deal, b=to["name"])
     else:
         what = deal_ref(s, d)
-        s.say(
-            "{a} is {stretched thin|swamped}. {Give|Hand} {what} to {b}.",
-            "Please {move|reassign} {what} from {a} over to {b}.",
-            "{b} is taking over {what} from {a}.",
-            "{a} is {out|on leave} for a while, so {what} goes to {b}.",
-            minimal=["{what}: {a} -> {b}."],
-            a=frm["name"],
-            b=to["name"],
-            what=what,
-        )
+        s.say(WORDS.hand_over_deal_2, a=frm["name"], b=to["name"], what=what)
     ids = {o["name"]: o["owner_id"] for o in s.call("list_owners", active=True)["owners"]}
     if to["name"] not in ids or (not by_company and frm["name"] not in ids):
         raise Skip("the rep is not listed")
@@ -146,14 +107,7 @@ def account_rundown(s: Scene) -> None:
         a = dialogue_company(s)
         if any(c.tool == "get_account" and c.arguments["account_id"] == a["account_id"] for c in s.calls):
             raise Skip("already looked at the account")
-        s.say(
-            "{Give me|Get me|I need} the full picture on {co}: who we know there and what's in flight.",
-            "What else is going on at {co}? {People and deals|Contacts, deals, the lot}.",
-            "{Pull up|Open|Bring up} the {record|account} for {co}{, please|}.",
-            "Let's zoom out to {co}. {Who's on our side there|Who do we know there} and which deals are live?",
-            "How does {co} look {overall|as an account}{ right now|}? {People|Contacts} and deals, please.",
-            co=a["name"],
-        )
+        s.say(WORDS.account_rundown_2, co=a["name"])
     else:
         a = s.pick(
             "SELECT * FROM accounts WHERE account_id IN (SELECT account_id FROM deals WHERE stage IN "
@@ -161,26 +115,12 @@ def account_rundown(s: Scene) -> None:
             *params,
         )
         rep(s, a["owner_id"])
-        s.say(
-            "I'm meeting {co} {tomorrow|this week}. Who do we know there and what's in flight?",
-            "{Give me|I need} the rundown on {co}: people, deals, revenue.",
-            "What's our history with {co}{, in short|}?",
-            "{Before my call with|Ahead of my visit to} {co}, {brief me|catch me up} on the account.",
-            minimal=["{co}?"],
-            co=a["name"],
-        )
+        s.say(WORDS.account_rundown_3, co=a["name"])
     acc = s.call("get_account", account_id=find_company(s, a["account_id"], a["name"]))
     remember_company(s, acc)
     if following(s) or s.rng.random() < 0.5:
         return
-    open_biggest(
-        s,
-        [d for d in acc["deals"] if d["stage"] in OPEN_STAGES],
-        "two open deals tie",
-        "Tell me more about the {biggest|largest} open deal there.",
-        "What's going on with the largest open one?",
-        "Open up their biggest live deal for me.",
-    )
+    open_biggest(s, [d for d in acc["deals"] if d["stage"] in OPEN_STAGES], "two open deals tie", WORDS.account_rundown)
 
 
 @crm.intent(covers=("get_distinct_values", "list_deals"))
@@ -188,22 +128,10 @@ def pipeline_review(s: Scene) -> None:
     """A sales manager looks at how deals spread over the stages, then at the big ones in one stage."""
     stage = s.rng.choice(OPEN_STAGES)
     floor = s.rng.choice((25_000, 50_000, 100_000))
-    s.say(
-        "How many deals do we have in each stage of the {pipeline|funnel}?",
-        "{Break down|Split out} our deals by stage{, please|}.",
-        "What's the stage spread across all deals?",
-        "For the {pipeline review|forecast call}, how are the deals spread over the stages?",
-        minimal=["Deals per stage?"],
-    )
+    s.say(WORDS.pipeline_review)
     if stage not in s.call("get_distinct_values", field="deal_stage")["values"]:
         raise Skip("no deal in that stage")
-    s.say(
-        "Which {w} deals are worth {f} or more?",
-        "{Show me|Now just} the {w} ones of at least {f}.",
-        "List the deals in {w} above {f}.",
-        w=stage,
-        f=money(floor).removesuffix(".00"),
-    )
+    s.say(WORDS.pipeline_review_2, w=stage, f=money(floor).removesuffix(".00"))
     s.memory["deals"] = tuple(s.call("list_deals", stage=stage, min_amount=float(floor))["deals"])
 
 
@@ -265,14 +193,7 @@ def my_pipeline(s: Scene) -> None:
     s.memory["deals"] = tuple(deals)
     if s.rng.random() < 0.5:
         return
-    open_biggest(
-        s,
-        deals,
-        "two biggest",
-        "{Open up|Show me} the biggest one.",
-        "Tell me more about the largest of those.",
-        "What's the story on the one worth the most?",
-    )
+    open_biggest(s, deals, "two biggest", WORDS.my_pipeline)
 
 
 @crm.intent(covers=("search_accounts", "list_deals", "get_deal", "get_account"), weight=1.5, follows=True)
@@ -287,14 +208,6 @@ def deal_status(s: Scene) -> None:
         d = s.pick(DEAL + cond, *params)
     rep(s, d["owner_id"])
     what = deal_ref(s, d)
-    s.say(
-        "Where are we on {what}{ now|}?",
-        "What's the {latest|status} on {what}? Stage, history, next steps.",
-        "{Catch me up|Bring me up to speed|Fill me in} on {what}.",
-        "I {need|want} an update on {what}: where it stands and what's next.",
-        minimal=["{What}?"],
-        what=what,
-        What=upper(what),
-    )
+    s.say(WORDS.deal_status, what=what, What=upper(what))
     s.call("get_deal", deal_id=find_deal(s, d))
     remember_deal(s, d)

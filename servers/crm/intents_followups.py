@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.crm.intents import FOLLOW_UP, open_deal, remember_lead, seen, soon
+from servers.crm.intents import FOLLOW_UP, WORDS, open_deal, remember_lead, seen, soon
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm
 
@@ -81,14 +81,7 @@ ASKS = (
         open_deal_task,
         "log_activity",
         lambda d: {"kind": "task", "subject": d["what"], "deal_id": d["deal_id"], "due_date": d["due"]},
-        (
-            "{Put|Add} a task on that deal for {when}: '{what}'.",
-            "{Remind me|Set me a reminder} {when} to '{what}'{ on it|, on the deal}.",
-            "Add a to-do on the deal, due {when}: '{what}'{|, please}.",
-            "{Can you|Could you} set a reminder on it for {when}? '{what}'.",
-            "Don't let me forget: '{what}', {when}. Attach it to the deal.",
-            "Next step on it is '{what}' by {when}{, please track that|; task it for me}.",
-        ),
+        WORDS.remind_me,
         1.5,
     ),
     FollowUp(
@@ -97,14 +90,6 @@ ASKS = (
         deal_note,
         "log_activity",
         lambda d: {"kind": "note", "subject": d["topic"], "deal_id": d["deal_id"]},
-        (
-            "Add a note to it titled '{topic}' so we {remember|don't forget}.",
-            "{Put|Stick|Drop} a note on that deal: '{topic}'.",
-            "{Log|Record} a note against it, '{topic}'.",
-            "{Please|Quick one:} {jot down|record} a note on the deal: '{topic}'.",
-            "I want a note on this one saying '{topic}'.",
-            "{Also|Oh, and} note '{topic}' against that deal.",
-        ),
     ),
     FollowUp(
         "deal_now",
@@ -112,13 +97,6 @@ ASKS = (
         first_name("deal", "deal_id"),
         "get_deal",
         lambda d: {"deal_id": d["deal_id"]},
-        (
-            "{Show me|Pull up} that deal as it stands now.",
-            "What does its stage history look like {now|after that}?",
-            "{Pull up|Open} the deal so I can see the timeline.",
-            "{Can I see|Let me see} the deal {again|now}, with its history?",
-            "What's the {current|latest} picture on that deal?",
-        ),
     ),
     FollowUp(
         "person_details",
@@ -126,13 +104,6 @@ ASKS = (
         first_name("contact", "contact_id"),
         "get_contact",
         lambda c: {"contact_id": c["contact_id"]},
-        (
-            "{Pull up|Show me|Open} {f}'s contact record.",
-            "What deals is {f} {involved in|on}?",
-            "{Show me|Give me} {f}'s details and recent activity.",
-            "{Remind me|Tell me} what {f}'s title and email are.",
-            "How do I reach {f}, and what's their history with us?",
-        ),
     ),
     FollowUp(
         "who_else_there",
@@ -140,14 +111,6 @@ ASKS = (
         company_not_opened,
         "search_contacts",
         lambda co: {"account_id": co["account_id"]},
-        (
-            "Who else do we {know|have} at {name}?",
-            "{List|Show me} our other contacts {over at|at} {name}.",
-            "Who are the people we {deal with|talk to} at {name}?",
-            "{Anyone|Is there anyone} else at {name} I {could|should} talk to?",
-            "Besides them, who's our contact at {name}?",
-            "I'd like a wider net at {name}: {who's in our contacts|which people do we have} there?",
-        ),
     ),
     FollowUp(
         "lead_now",
@@ -155,13 +118,6 @@ ASKS = (
         lead_now,
         "get_lead",
         lambda lead: {"lead_id": lead["lead_id"]},
-        (
-            "{Show me|Pull up} the lead now.",
-            "Where does that lead stand {now|after that}?",
-            "{again}",
-            "{Can I see|Let me see} the lead record {now|after that}?",
-            "How does that lead look now?",
-        ),
     ),
     FollowUp(
         "lead_follow_up_task",
@@ -177,19 +133,12 @@ ASKS = (
         new_owner,
         "list_deals",
         lambda o: {"owner_id": o["owner_id"], "open_only": True},
-        (
-            "What does {b} have open now{|, then}?",
-            "{Show me|Pull up} {b}'s open deals after that.",
-            "List everything {b} is working{| on now}.",
-            "{How full|How busy} is {b}'s pipeline now?",
-            "Which open deals does {b} own now?",
-        ),
     ),
 )
 
 
 # a read already made is not asked again; the turn hears the slots its phrasings name
-follow_ups(crm, [replace(a, asked=crm.tools[a.tool].kind == "read", said_only=True) for a in ASKS])
+follow_ups(crm, [replace(a, asked=crm.tools[a.tool].kind == "read", said_only=True) for a in ASKS], WORDS)
 
 
 @crm.intent(covers=("list_deals",), follows=True, opens=False, weight=1.5)
@@ -198,24 +147,10 @@ def other_deals_there(s: Scene) -> None:
     co = company_not_opened(s)
     if s.rng.random() < 0.5:
         args: dict[str, Any] = {"account_id": co["account_id"], "open_only": True}
-        s.say(
-            "What else do we have {open|going} with {co}?",
-            "Any other {live|open} deals {at|with} {co}?",
-            "{Is there|Have we got} anything else {in play|in the works} with {co}?",
-            "Are we working on anything else with {co} right now?",
-            "Which deals are still {open|live} at {co}{, if any|}?",
-            co=co["name"],
-        )
+        s.say(WORDS.other_deals_there, co=co["name"])
     else:
         args = {"account_id": co["account_id"]}
-        s.say(
-            "{Show me|List} every deal we've ever had with {co}.",
-            "What's our {full|whole} deal history with {co}?",
-            "{List|Show me} all deals with {co}, won and lost included.",
-            "What {have we sold|did we ever sell} to {co}? Every deal, please.",
-            "Let me see the whole deal record with {co}, open or closed.",
-            co=co["name"],
-        )
+        s.say(WORDS.other_deals_there_2, co=co["name"])
     s.asked("list_deals", **args)
     s.call("list_deals", **args)
 
@@ -235,15 +170,7 @@ def open_listed_deal(s: Scene) -> None:
     if sum(d[key] == pick[key] for d in listed) > 1:
         raise Skip("a tie")
     s.asked("get_deal", deal_id=pick["deal_id"])
-    s.say(
-        "{Open up|Pull up} {w}.",
-        "Tell me more about {w}{, please|}.",
-        "What's the story on {w}?",
-        "{Show me|Pull up} {w}{, please|}.",
-        "{Give me|I need} the full picture on {w}.",
-        "Which one is {w}? Open it.",
-        w=s.rng.choice(words),
-    )
+    s.say(WORDS.open_listed_deal, w=s.rng.choice(words))
     open_deal(s, pick["deal_id"])
 
 
@@ -262,14 +189,6 @@ def open_listed_lead(s: Scene) -> None:
             raise Skip("two leads from that company")
         which = f"the one from {pick['company']}"
     s.asked("get_lead", lead_id=pick["lead_id"])
-    s.say(
-        "{Open|Pull up} {w}.",
-        "Tell me about {w}{, please|}.",
-        "What's {w} about?",
-        "{Show me|Pull up} {w}{, please|}.",
-        "Give me the details on {w}.",
-        "What do we know about {w}?",
-        w=which,
-    )
+    s.say(WORDS.open_listed_lead, w=which)
     s.call("get_lead", lead_id=pick["lead_id"])
     remember_lead(s, s.rows("SELECT * FROM leads WHERE lead_id = ?", pick["lead_id"])[0])

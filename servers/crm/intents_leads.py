@@ -7,6 +7,7 @@ from typing import Any
 from hub.kit.intent import Scene, Skip, money
 from servers.crm.intents import (
     SOURCES,
+    WORDS,
     find_company,
     find_lead,
     follow_up_task,
@@ -48,27 +49,10 @@ def convert_qualified_lead(s: Scene) -> None:
     size = s.given(amount, money(amount).removesuffix(".00"), "deal size", "convert_lead", "deal_amount")
     under = " They're already a customer, so put it under their account." if existing else ""
     if known:
-        s.say(
-            "They're ready to buy. {Turn|Convert} them into a deal worth {size}.{under}",
-            "{Great|Perfect|OK}, convert them then, about {size}.{under}",
-            "{Make it|Turn it into} a real opportunity at {size}.{under}",
-            "{Go ahead and|Please} convert that lead[; we're looking at {size}{| or so}].{under}",
-            "They said yes! {Set up|Open} the deal[ at roughly {size}].{under}",
-            size=size,
-            under=under,
-        )
+        s.say(WORDS.convert_qualified_lead, size=size, under=under)
     else:
         who = person_ref(s, "leads", "lead_id", lead, lead["company"], named_alone=False)
-        s.say(
-            "{who} is ready to buy. {Turn|Convert} them into a deal[ worth {size}].{under}",
-            "{Good|Great} {call|meeting} with {who}: they're in. Convert the lead[, about {size}].{under}",
-            "{who} wants a proposal; {make it|turn it into} a real opportunity[ at {size}].{under}",
-            "{Can you|Could you} convert {who} into a deal[ of roughly {size}]?{under}",
-            minimal=["{who} is a go[, {size}].{under}"],
-            who=who,
-            size=size,
-            under=under,
-        )
+        s.say(WORDS.convert_qualified_lead_2, who=who, size=size, under=under)
     find_lead(s, lead)
     if lead["status"] != "qualified":
         s.call("update_lead_status", lead_id=lead["lead_id"], status="qualified")
@@ -89,11 +73,7 @@ def convert_qualified_lead(s: Scene) -> None:
     remember_lead(s, lead | {"status": "converted"})
 
 
-DROP = (
-    "Drop it, {r}{|, sorry}.",
-    "It's a dead end: {r}. {Disqualify it|Take it off my list}.",
-    "Let's {close that one out|let that one go}, {r}.",
-)
+DROP = WORDS.drop
 
 
 @crm.intent(covers=("search_leads", "update_lead_status", "get_lead"), weight=1.5, follows=True)
@@ -104,26 +84,14 @@ def drop_lead(s: Scene) -> None:
     if any(x.tool == "update_lead_status" and x.arguments["lead_id"] == lead["lead_id"] for x in s.calls):
         raise Skip("the lead's status already changed in this dialogue")
     if not known:
-        s.say(
-            "Where are we with {who}{ as a lead|}?",
-            "{Pull up|Open|Bring up} the lead for {who}.",
-            "What do we have on {who}{ these days|}?",
-            "{Remind me|Tell me} where {who} stands as a lead.",
-            minimal=["{who}?"],
-            who=person_ref(s, "leads", "lead_id", lead, lead["company"], named_alone=False),
-        )
+        s.say(WORDS.drop_lead, who=person_ref(s, "leads", "lead_id", lead, lead["company"], named_alone=False))
         find_lead(s, lead)
         s.call("get_lead", lead_id=lead["lead_id"])
         remember_lead(s, lead)
         if s.rng.random() < 0.35:
             return  # a follow-up decides what happens to it
         if lead["status"] == "new" and s.rng.random() < 0.4:
-            s.say(
-                "I'm picking it up now, {mark|flag} it as being worked.",
-                "I'll start on it today; update the status.",
-                "{Flag|Mark} it as in progress, I've reached out.",
-                "{I've|I just} sent them an intro email, so it's {in progress|being worked} now.",
-            )
+            s.say(WORDS.drop_lead_2)
             s.call("update_lead_status", lead_id=lead["lead_id"], status="working")
             remember_lead(s, lead | {"status": "working"})
             return
@@ -139,14 +107,7 @@ def revive_lead(s: Scene) -> None:
     lead = s.pick(f"SELECT * FROM leads WHERE status = 'disqualified'{cond}", *params)
     rep(s, lead["owner_id"])
     who = person_ref(s, "leads", "lead_id", lead, lead["company"], named_alone=False)
-    s.say(
-        "{who} just {emailed|called} me out of the blue, they have budget now. Put them back in play.",
-        "{Good news|Guess what}, {who} is {interested|keen} again; {reopen|revive} that lead.",
-        "{Who} came back to us. Let's {work|pick up} that lead again.",
-        minimal=["{Who} is back."],
-        who=who,
-        Who=upper(who),
-    )
+    s.say(WORDS.revive_lead, who=who, Who=upper(who))
     find_lead(s, lead, **({"status": "disqualified"} if s.rng.random() < 0.5 else {}))
     s.call("update_lead_status", lead_id=lead["lead_id"], status="working")
     remember_lead(s, lead | {"status": "working"})
@@ -169,11 +130,7 @@ def new_lead(s: Scene) -> None:
     rep(s, s.pick("SELECT * FROM owners WHERE active = 1")["owner_id"])
     source = s.rng.choice(list(SOURCES))
     s.say(
-        "I met {n} from {co} {src}. {Add|Enter} them as a lead[, email {mail}].",
-        "New lead{| for you}: {n}, {co}, met {src}[; reach them at {mail}].",
-        "Please create a lead for {n} at {co}, we spoke {src}[. Email is {mail}].",
-        "Can you add {n} ({co}) as a lead? We connected {src}[; email {mail}].",
-        minimal=["Lead: {n}, {co}[, {mail}]."],
+        WORDS.new_lead,
         n=f"{first} {last}",
         co=company,
         src=SOURCES[source],
@@ -198,16 +155,7 @@ def my_new_leads(s: Scene) -> None:
     )
     source = s.rng.choice((None, None, "referral", "web_form", "trade_show"))
     words = {None: "", "referral": " from referrals", "web_form": " from the website form"}
-    me = rep_asks(
-        s,
-        o,
-        "I'm {me}. Which of my leads{w} haven't been touched yet?",
-        "{me} here: {show me|list} my new leads{w}.",
-        "This is {me}. What fresh leads{w} do I have {waiting|sitting in my queue}?",
-        "Hi, it's {me}. {Any|Are there any} new leads{w} I haven't {contacted|called} yet?",
-        minimal=("{me}: my new leads?",),
-        w=words.get(source, " from trade shows"),
-    )
+    me = rep_asks(s, o, WORDS.my_new_leads, w=words.get(source, " from trade shows"))
     args: dict[str, Any] = {"owner_id": me, "status": "new"}
     if source and not s.minimal:
         args["source"] = source
@@ -217,6 +165,6 @@ def my_new_leads(s: Scene) -> None:
     s.memory["leads"] = tuple(leads)
     if s.rng.random() < 0.4:
         return
-    s.say("{Open|Pull up} the most recent one.", "Tell me about the newest of those.", "What's the latest one about?")
+    s.say(WORDS.my_new_leads_2)
     s.call("get_lead", lead_id=leads[0]["lead_id"])
     remember_lead(s, s.rows("SELECT * FROM leads WHERE lead_id = ?", leads[0]["lead_id"])[0])

@@ -7,6 +7,7 @@ from servers.crm.intents import (
     CONTACT,
     MEETINGS,
     NOTES,
+    WORDS,
     contact_words,
     dialogue_company,
     find_company,
@@ -23,17 +24,8 @@ from servers.crm.intents import (
 )
 from servers.crm.tools import crm
 
-EMAILED = (
-    "I emailed {who} {earlier today|this morning}; {record|log} it[ as {topic}].",
-    "{Log|Note} that I wrote to {who}[, subject {topic}].",
-    "Note down my email to {who}[: {topic}].",
-)
-CALLED = (
-    "Just got off the phone with {who}. {Log|Record} it[ as {topic}].",
-    "I had a call with {who} {this morning|earlier}; please {record|log} it[ under {topic}].",
-    "{Note|Record} that I spoke to {who} by phone today[, subject {topic}].",
-    "{Spoke|Talked} with {who} {earlier|this afternoon}. {Log|Record} the call[ as {topic}].",
-)
+EMAILED = WORDS.emailed
+CALLED = WORDS.called
 
 
 @crm.intent(covers=("search_contacts", "log_activity", "get_contact"), weight=1.5, follows=True)
@@ -58,13 +50,7 @@ def log_a_call(s: Scene) -> None:
     remember_contact(s, c)
     if following(s) or s.rng.random() < 0.6:
         return
-    s.say(
-        "What deals is {first} {involved in|working on with us}?",
-        "{Remind me|Tell me} which of our deals {first} is on.",
-        "Is {first} attached to any open deals?",
-        "{And|Also} which {deals|opportunities} does {first} {sit on|play a part in}?",
-        first=c["name"].split()[0],
-    )
+    s.say(WORDS.log_a_call, first=c["name"].split()[0])
     s.call("get_contact", contact_id=contact_id)
 
 
@@ -77,26 +63,14 @@ def who_is_that(s: Scene) -> None:
         raise Skip("the dialogue's own person: a follow-up asks that")
     if following(s) or s.rng.random() < 0.6:
         s.say(
-            "How do I reach {who}, and what are they {involved in|working on with us}?",
-            "{Pull up|Look up|Find} {who}'s details for me.",
-            "What's {who}'s {role|title}, and are they on any deals?",
-            "{Tell me|Remind me} who {who} is: title, email, deals.",
-            "What do we know about {who}?",
-            minimal=["{who}?"],
+            WORDS.who_is_that,
             who=person_ref(s, "contacts", "contact_id", c, c["company"], named_alone=not following(s)),
         )
         contact_id = find_contact(s, c)
     else:
         if len(s.rows("SELECT 1 FROM contacts WHERE account_id = ? AND title = ?", c["account_id"], c["title"])) != 1:
             raise Skip("the title is not unique at the company")
-        s.say(
-            "Who's the {t} at {co}? I need their {details|email}.",
-            "{Find|Look up} the {t} over at {co}{ for me|}, with contact info.",
-            "I need to reach {co}'s {t}. Who is it?",
-            minimal=["{co}'s {t}?"],
-            t=c["title"],
-            co=c["company"],
-        )
+        s.say(WORDS.who_is_that_2, t=c["title"], co=c["company"])
         account_id = find_company(s, c["account_id"], c["company"])
         if c["contact_id"] not in [
             x["contact_id"] for x in s.call("search_contacts", account_id=account_id)["contacts"]
@@ -116,11 +90,7 @@ def book_meeting(s: Scene) -> None:
     subject = s.rng.choice(MEETINGS)
     who = contact_words(s, c)
     s.say(
-        "I'm meeting {who} {when}; {put it in the CRM|get it on the record}[ as {topic}].",
-        "{Add|Book|Schedule} a meeting with {who} for {when}[, titled {topic}].",
-        "{Who} and I are {sitting down|getting together} {when}. {Log|Record} it[ under {topic}].",
-        "{Who} agreed to meet {when}; {record|log} the meeting[ as {topic}].",
-        minimal=["Meeting with {who} {when}[: {topic}]."],
+        WORDS.book_meeting,
         who=who,
         Who=upper(who),
         when=when,
@@ -155,25 +125,9 @@ def people_at_company(s: Scene) -> None:
     ):
         word = None
     if word:
-        s.say(
-            "Who's a {w} at {co} that I could {talk to|reach out to}?",
-            "Do we know any {w}s {over at|at} {co}?",
-            "Find me the {w}-level people we know at {co}.",
-            "I need someone senior at {co}, a {w} ideally. Who do we have?",
-            minimal=["{w}s at {co}?"],
-            w=word,
-            co=a["name"],
-        )
+        s.say(WORDS.people_at_company, w=word, co=a["name"])
     else:
-        s.say(
-            "Who do we {know|have} at {co}?",
-            "{List|Show me} our contacts {over at|at} {co}.",
-            "Which people at {co} are in the {CRM|system}?",
-            "{Who are our contacts|Remind me who our contacts are} at {co}.",
-            "I need the people side of {co}: {who's who|everyone we've met} there.",
-            minimal=["People at {co}?"],
-            co=a["name"],
-        )
+        s.say(WORDS.people_at_company_2, co=a["name"])
     account_id = find_company(s, a["account_id"], a["name"])
     found = s.call("search_contacts", account_id=account_id, **({"query": word} if word else {}))["contacts"]
     if not found:

@@ -21,7 +21,10 @@ from typing import Any
 
 from hub.kit import fake
 from hub.kit.intent import Ref, Scene, Skip, day
+from hub.kit.phrasings import Said, phrasings, spoken
 from hub.kit.speaker import Says, Search, Speaker
+
+WORDS = phrasings(__package__)
 
 OWNERS = (
     "SELECT * FROM mailboxes WHERE owner_name IN (SELECT owner_name FROM mailboxes GROUP BY owner_name "
@@ -77,12 +80,13 @@ SPEAKER = Speaker(
 me = SPEAKER.me
 
 
-def asks(s: Scene, box: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+def asks(s: Scene, box: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> str:
     """A turn of the mailbox owner: on the opening turn they say who they are (``{me}: `` goes before each
     phrasing), later they just ask; then the agent finds their mailbox (once per dialogue): its id."""
     said = SPEAKER.who(s, box)
     intro = "{me}: " if said else ""
-    s.say(*(intro + p for p in phrasings), minimal=[intro + p for p in minimal], me=said, **slots)
+    lines, minimal = spoken(phrasings, minimal)
+    s.say(*(intro + p for p in lines), minimal=[intro + p for p in minimal], me=said, **slots)
     return SPEAKER.find(s, box)
 
 

@@ -19,6 +19,7 @@ from servers.email.intents import (
     NEW_LABELS,
     REPLIES,
     STRANGER,
+    WORDS,
     box_of,
     cap,
     company_of,
@@ -77,10 +78,6 @@ AGAIN = (
         "The whole conversation the email belongs to.",
         _about("email", lambda box, a: {"thread_id": a["m"]["thread_id"], "mailbox_id": box["mailbox_id"]}),
         "get_thread",
-        phrasings=(
-            "{Show me|Pull up|Let me see} the {whole|full} {conversation|thread|back-and-forth} {it} is part of.",
-            "{What came before|How did we get to} {it}? {Pull up|Show me|Walk me through} the {full|whole} exchange.",
-        ),
         heard=_said,
     ),
     FollowUp(
@@ -88,11 +85,6 @@ AGAIN = (
         "Read the email in full.",
         _about("email", lambda box, a: {"message_id": a["m"]["message_id"]}),
         "get_message",
-        phrasings=(
-            "{Open|Show me|Read me} {it}{ in full|, the whole text|}.",
-            "What does {it} {actually|really} say?",
-            "I want to read {it} {properly|word for word}.",
-        ),
         heard=_said,
     ),
     FollowUp(
@@ -107,10 +99,6 @@ AGAIN = (
             },
         ),
         "add_contact",
-        phrasings=(
-            "{Save|Put|Keep} {f} in my {address book|contacts}{ while you're at it|, please|}.",
-            "I don't have {f} saved yet{, keep their address|; I'll be writing to them again, so add them}.",
-        ),
         heard=_said,
         asked=False,
         then=_keep("contact"),
@@ -120,11 +108,6 @@ AGAIN = (
         "Which labels the owner has, with their counts.",
         _about("box", lambda box, a: {"mailbox_id": box["mailbox_id"]}),
         "list_labels",
-        phrasings=(
-            "Which labels do I have, and how full {is each|are they}{ now|}?",
-            "How many emails {sit|are filed} under each of my labels{ at this point|}?",
-            "{Show me|Give me} my labels{ with their counts|, and how many emails each}.",
-        ),
         heard=_said,
         weight=0.8,
     ),
@@ -133,11 +116,6 @@ AGAIN = (
         "The drafts the owner has lying around.",
         _about("box", lambda box, a: {"mailbox_id": box["mailbox_id"]}),
         "list_drafts",
-        phrasings=(
-            "{Do I have|Are there} {other|any other|any unfinished} drafts {lying around|left}?",
-            "What else is sitting unsent?",
-            "{Show me|Pull up} my drafts{, please|}.",
-        ),
         heard=_said,
         weight=0.8,
     ),
@@ -146,10 +124,6 @@ AGAIN = (
         "What sits under the label of the dialogue now.",
         _about("label", lambda box, a: {"mailbox_id": box["mailbox_id"], "label": a["l"]}),
         "list_messages",
-        phrasings=(
-            "What's {under|filed under|in} '{l}' now?",
-            "{Show me|List} {everything I've filed|the emails} under '{l}'{ so far|}.",
-        ),
         heard=_said,
         asked=False,
     ),
@@ -158,10 +132,6 @@ AGAIN = (
         "The draft of the dialogue goes out after all.",
         _about("draft", lambda box, a: {"draft_id": a["d"]["draft_id"]}),
         "send_draft",
-        phrasings=(
-            "{Actually|On second thought|Changed my mind}, {let it go out now|send it after all}.",
-            "Actually, send that draft now.",
-        ),
         heard=_said,
         weight=1.2,
         asked=False,
@@ -169,7 +139,7 @@ AGAIN = (
 )
 
 
-follow_ups(email, AGAIN)
+follow_ups(email, AGAIN, WORDS)
 
 
 # Programs: a choice, a lookup or two calls -------------------------------------------------------
@@ -227,22 +197,10 @@ def label_it(s: Scene) -> None:
     m, it = the_email(s, "folder != 'trash'")
     lab = s.pick(FREE_LABELS, box["mailbox_id"], m["message_id"])
     if s.room(2, 1) and s.rng.random() < 0.4:
-        s.say(
-            "Which labels do I have? Put {it} under '{l}'.",
-            "Show me my labels, and file {it} under '{l}'.",
-            it=it,
-            l=lab["name"],
-        )
+        s.say(WORDS.label_it, it=it, l=lab["name"])
         s.call("list_labels", mailbox_id=box["mailbox_id"])
     else:
-        s.say(
-            "{Tag|Label} {it} {with|as} '{l}'.",
-            "File {it} under '{l}' too.",
-            "{It} belongs under '{l}'{ as well|}.",
-            it=it,
-            It=cap(it),
-            l=lab["name"],
-        )
+        s.say(WORDS.label_it_2, it=it, It=cap(it), l=lab["name"])
     s.call("label_message", message_id=m["message_id"], label=lab["name"])
     s.memory["label"] = lab
 
@@ -256,14 +214,7 @@ def new_label_for_it(s: Scene) -> None:
     if s.rows("SELECT 1 FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", box["mailbox_id"], name):
         raise Skip("the label exists")
     color = s.rng.choice(COLORS)
-    s.say(
-        "{Start|Set up} a {c} label called '{l}' and put {it} under it.",
-        "I need a new '{l}' label ({c}); {it} is the first for it.",
-        "None of my labels fit {it}. Set up '{l}', {c}, and use that.",
-        c=color,
-        l=name,
-        it=it,
-    )
+    s.say(WORDS.new_label_for_it, c=color, l=name, it=it)
     made = s.call("create_label", mailbox_id=box["mailbox_id"], name=name, color=color)
     s.call("label_message", message_id=m["message_id"], label=made["name"])
     s.memory["label"] = made
@@ -277,21 +228,9 @@ def answer_it(s: Scene) -> None:
     text = s.rng.choice(REPLIES)
     send = s.room(2, 1) and s.rng.random() < 0.5
     if send:
-        s.say(
-            'Reply to {it} with "{t}" and send it.',
-            'Answer {it}: "{t}" It can go {right away|straight out}.',
-            'Send a quick reply to {it}: "{t}"',
-            it=it,
-            t=text,
-        )
+        s.say(WORDS.answer_it, it=it, t=text)
     else:
-        s.say(
-            'Draft a reply to {it}: "{t}" Don\'t send it yet.',
-            'Write back to {it} with "{t}", but hold it.',
-            'Start a reply to {it} saying "{t}"; I\'ll {send|check} it {later|myself}.',
-            it=it,
-            t=text,
-        )
+        s.say(WORDS.answer_it_2, it=it, t=text)
     draft = s.call("create_draft", mailbox_id=box["mailbox_id"], reply_to_message_id=m["message_id"], body=text)
     if send:
         s.call("send_draft", draft_id=draft["draft_id"])
@@ -305,18 +244,13 @@ def more_from_them(s: Scene) -> None:
     box = box_of(s)
     m, _ = the_email(s, "folder != 'sent' AND from_address NOT LIKE 'no-reply@%'")
     if s.rng.random() < 0.5:
-        s.say(
-            "What else has {f} sent me?",
-            "Any other emails from {f}?",
-            "{Show me|Find} everything else from {f}.",
-            f=first(m["from_name"]),
-        )
+        s.say(WORDS.more_from_them, f=first(m["from_name"]))
         s.call("search_messages", mailbox_id=box["mailbox_id"], from_address=m["from_address"])
     else:
         co = company_of(m["from_address"])
         if co == "Northwind":
             raise Skip("a colleague, not a company")
-        s.say("Has anyone else at {co} emailed me?", "What other mail do I {have|get} from {co}?", co=co)
+        s.say(WORDS.more_from_them_2, co=co)
         s.call("search_messages", mailbox_id=box["mailbox_id"], from_address=m["from_address"].split("@", 1)[1])
 
 
@@ -352,14 +286,10 @@ def people_glance(s: Scene) -> None:
     person = s.memory.get("contact") or {}
     co = person.get("company") or (company_of(person["email"]) if person.get("email") else "")
     if co and co != "Northwind" and s.rng.random() < 0.6:
-        s.say("Who else do I know at {co}?", "Which other people at {co} are in my address book?", co=co)
+        s.say(WORDS.people_glance, co=co)
         args: dict[str, Any] = {"mailbox_id": box["mailbox_id"], "query": co}
     else:
-        s.say(
-            "Who's on my favourites list{ again|}?",
-            "Remind me who my favourite {people|contacts} are.",
-            "{Show me|Pull up} the people I {marked|starred} as favourites.",
-        )
+        s.say(WORDS.people_glance_2)
         args = {"mailbox_id": box["mailbox_id"], "favorites_only": True}
     s.asked("list_contacts", **args)
     s.call("list_contacts", **args)

@@ -12,6 +12,7 @@ from servers.email.intents import (
     FREE_LABELS,
     NEW_LABELS,
     TOPICS,
+    WORDS,
     about,
     asks,
     choose_listed,
@@ -29,25 +30,13 @@ from servers.email.tools import email
 def catch_up_unread(s: Scene) -> None:
     """The owner asks what is unread, opens one of them and marks it read."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox' AND is_read = 0)")
-    mid = asks(
-        s,
-        box,
-        "{What's|Which emails are} {still |}unread in my inbox?",
-        "Anything {new|in my inbox} I haven't {read|opened} yet?",
-        "{Show me|List} the mail I haven't opened{, please|}.",
-        "I've been away from my desk. What came in that I haven't read?",
-        minimal=["unread mail?"],
-    )
+    mid = asks(s, box, WORDS.catch_up_unread)
     m = choose_listed(s, mid, "unread", unread_only=True)
     if not s.room(1, 1):
         return
     mark = s.room(2, 1) and s.rng.random() < 0.6
     s.say(
-        "Open the one from {who} about '{subj}'{read}.",
-        "What does {who} say in '{subj}'?{after}",
-        "Read me {who}'s '{subj}' email{read}.",
-        "{Let's start with|I'll take|Start with} the '{subj}' one from {who}{read}.",
-        "{Show me|Open up} {who}'s email about '{subj}'{read}.",
+        WORDS.catch_up_unread_2,
         **about(m),
         read=", then mark it as read" if mark else "",
         after=" Mark it read after." if mark else "",
@@ -77,25 +66,12 @@ def read_conversation(s: Scene) -> None:
         who=m["from_name"],
         subj=subject,
     )
-    mid = asks(
-        s,
-        box,
-        "{Pull up|Show me} {what}, the whole exchange.",
-        "Can I see {every email|all} in {what}?",
-        "I lost track of {what}. {Walk me through|Show me} everything that was said, in order.",
-        "{What's been said|Who said what} in {what} so far?",
-        minimal=["{what}?"],
-        what=what,
-    )
+    mid = asks(s, box, WORDS.read_conversation, what=what)
     hit = locate(s, mid, m)
     thread = s.call("get_thread", thread_id=hit["thread_id"], mailbox_id=mid)
     opening = thread["messages"][0]
     if then(s):
-        s.say(
-            "Who {was on|got} the very first email{, and who was copied|}?",
-            "{Show me|Open} the first one in full.",
-            "How did it all start? {Open|Read me} the first message.",
-        )
+        s.say(WORDS.read_conversation_2)
         s.call("get_message", message_id=opening["message_id"])
         s.memory["message"] = opening
 
@@ -104,15 +80,9 @@ def read_conversation(s: Scene) -> None:
 def who_works_where(s: Scene) -> None:
     """Someone looks at the departments with mailboxes, then lists the people of one of them."""
     field = s.given("department", "department", "breakdown", "get_distinct_values", "field")
-    s.say(
-        "Which departments do we have mailboxes for, and how many each?",
-        "How are our mailboxes spread across teams?",
-        "{Give me a headcount of|How many} mailboxes {do we have|are there}[ per {f}]?",
-        "I'm new here. Which teams {are there|do we have}, and how big is each?",
-        f=field,
-    )
+    s.say(WORDS.who_works_where, f=field)
     dept = s.rng.choice(sorted(s.call("get_distinct_values", field="department")["values"]))
-    s.say("{Who's|Who works} in {d}?", "List the {d} people for me.", "Whose mailboxes are in {d}?", d=dept)
+    s.say(WORDS.who_works_where_2, d=dept)
     s.call("list_mailboxes", query=dept, limit=50)
 
 
@@ -134,11 +104,7 @@ def dig_up_old_email(s: Scene) -> None:
     mid = asks(
         s,
         box,
-        "Dig up the emails about {t} from {w}.",
-        "What mail did I get on {t} over {w}?",
-        "{Find|Search out} everything about {t} in {w}.",
-        "Somebody wrote to me about {t} {in|during} {w}. Can you find {it|those emails}?",
-        minimal=["{t}, recent emails?"],
+        WORDS.dig_up_old_email,
         t=topic,
         w={7: "the past week", 14: "the last two weeks", 30: "the last month"}[span],
     )
@@ -151,12 +117,7 @@ def dig_up_old_email(s: Scene) -> None:
     s.memory["message"] = found[0]
     if not s.room(1, 1) or (len(s.turns) > 1 and s.rng.random() < 0.5):
         return
-    s.say(
-        "{Open|Read me} the {most recent|newest|latest} one.",
-        "Show me the newest of those in full.",
-        "{What does|And what does} the {last|most recent} one say?",
-        "The newest is probably the one I need{, open it|. Let me read it}.",
-    )
+    s.say(WORDS.dig_up_old_email_2)
     s.call("get_message", message_id=found[0]["message_id"])
 
 
@@ -164,37 +125,18 @@ def dig_up_old_email(s: Scene) -> None:
 def review_starred(s: Scene) -> None:
     """The owner goes through starred mail and unstars one that is handled."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'inbox' AND is_starred = 1)")
-    mid = asks(
-        s,
-        box,
-        "What have I starred in my inbox?",
-        "{Show me|List} my starred emails.",
-        "Which {inbox emails did I flag with|of my inbox emails carry} a star?",
-        "I star what I still have to deal with. {What's on that pile|What's there} right now?",
-        minimal=["starred mail?"],
-    )
+    mid = asks(s, box, WORDS.review_starred)
     m = choose_listed(s, mid, "starred", starred_only=True)
     if not s.room(1, 1):
         return
-    s.say(
-        "The one from {who} about '{subj}' is handled, take the star off.",
-        "{Unflag|Unstar} {who}'s '{subj}' email, it's done.",
-        "{who}'s '{subj}' can lose its star{ now|}.",
-        "{Take the star off|Unstar} the '{subj}' one from {who}{, I'm done with it|}.",
-        "I've {dealt with|sorted out} '{subj}' from {who}, so it doesn't need the star any more.",
-        **about(m),
-    )
+    s.say(WORDS.review_starred_2, **about(m))
     s.call("mark_message", message_id=m["message_id"], is_starred=False)
     s.memory["message"] = m | {"is_starred": False}
 
 
 # Tidying ----------------------------------------------------------------------------------------
 
-LABEL_COUNTS = (
-    "How many emails are under each of my labels now?",
-    "{Show me|Give me} my labels with their counts.",
-    "Which labels do I have, and how full are they?",
-)
+LABEL_COUNTS = WORDS.label_counts
 
 
 @email.intent(covers=("list_mailboxes", "search_messages", "move_message", "list_messages"), weight=1.3, follows=True)
@@ -208,11 +150,7 @@ def clear_out_inbox(s: Scene) -> None:
     mid = asks(
         s,
         box,
-        "{v} {what}{, I'm done with it|, please|}.",
-        "I'm done with {what}[, it can go to {where}].",
-        "{what} shouldn't sit in my inbox any more[; move it to {where}].",
-        "{Get|Take} {what} out of my inbox[ and into {where}].",
-        minimal=["{what} can go[ to {where}]."],
+        WORDS.clear_out_inbox,
         what=what,
         v=s.rng.choice(verb),
         where=s.given(to, {"archive": "the archive", "trash": "the trash"}[to], "folder", "move_message", "folder"),
@@ -221,7 +159,7 @@ def clear_out_inbox(s: Scene) -> None:
     s.call("move_message", message_id=hit["message_id"], folder=to)
     s.memory["message"] = hit | {"folder": to}
     if then(s):
-        s.say("What's {left|still sitting} in my inbox{ now|}?", "{Show me|How does} my inbox {after that|look now}?")
+        s.say(WORDS.clear_out_inbox_2)
         s.call("list_messages", mailbox_id=mid)
 
 
@@ -233,23 +171,12 @@ def rescue_from_trash(s: Scene) -> None:
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM messages WHERE folder = 'trash' AND is_starred = 0)")
     m = received(s, box, "m.folder = 'trash' AND m.is_starred = 0")
     what = message_ref(s, m)
-    mid = asks(
-        s,
-        box,
-        "I {binned|deleted} {what} by mistake, put it back in my inbox.",
-        "{what} shouldn't be in the trash, {restore it|get it back out}.",
-        "Oops, I trashed {what}. Can you bring it back {in|to} my inbox?",
-        "I still need {what}; it {went to|ended up in} the trash by accident.",
-        minimal=["I need {what} back."],
-        what=what,
-    )
+    mid = asks(s, box, WORDS.rescue_from_trash, what=what)
     hit = locate(s, mid, m, folder="trash")
     s.call("move_message", message_id=hit["message_id"], folder="inbox")
     s.memory["message"] = hit | {"folder": "inbox"}
     if then(s):
-        s.say(
-            "Star it so I don't lose it again.", "{And flag|Flag} it with a star{ too|}.", "Give it a star too, please."
-        )
+        s.say(WORDS.rescue_from_trash_2)
         s.call("mark_message", message_id=hit["message_id"], is_starred=True)
         s.memory["message"]["is_starred"] = True
 
@@ -268,10 +195,7 @@ def tag_email(s: Scene) -> None:
     mid = asks(
         s,
         box,
-        "{Tag|Label} {what}[ with {label}].",
-        "{File|Put} {what} under one of my labels[: {label}].",
-        "I want {what} filed[ under {label}] {too|as well}.",
-        "Can you label {what}[ as {label}]?",
+        WORDS.tag_email,
         what=what,
         label=s.given(lab["name"], f"'{lab['name']}'", "label", "label_message", "label"),
     )
@@ -296,9 +220,7 @@ def start_new_label(s: Scene) -> None:
     mid = asks(
         s,
         box,
-        "{Set up|Make me} a new {c}label[ called {label}]{ in my mail|}.",
-        "I need a new {c}label[: {label}].",
-        "I'd like to start {filing|sorting} mail under a new {c}label[, {label}].",
+        WORDS.start_new_label,
         label=s.given(name, f"'{name}'", "label name", "create_label", "name"),
         c=f"{color} " if color else "",
     )
@@ -311,7 +233,7 @@ def start_new_label(s: Scene) -> None:
         return
     m = received(s, box, "m.folder IN ('inbox', 'archive')")
     what = message_ref(s, m)
-    s.say("{Put|File} {what} under it.", "Start it off with {what}.", "{File|Put} {what} there first.", what=what)
+    s.say(WORDS.start_new_label_2, what=what)
     hit = locate(s, mid, m)
     s.call("label_message", message_id=hit["message_id"], label=name)
 
@@ -329,29 +251,14 @@ def clean_up_label(s: Scene) -> None:
         "messages m USING (message_id) WHERE ml.label_id = l.label_id AND m.folder = 'inbox')",
         box["mailbox_id"],
     )
-    mid = asks(
-        s,
-        box,
-        "{What's|So, what's} in my inbox under '{l}'?",
-        "{Show me|Pull up} the inbox mail I {labelled|tagged} '{l}'.",
-        "Which inbox emails carry my '{l}' label?",
-        "I want to tidy up my '{l}' label. What's on it in the inbox?",
-        l=lab["name"],
-    )
+    mid = asks(s, box, WORDS.clean_up_label, l=lab["name"])
     if s.rng.random() < 0.5 and s.room(3, 0):
         s.call("list_labels", mailbox_id=mid)
     m = choose_listed(s, mid, "", label=lab["name"])
     s.memory["label"] = lab
     if not s.room(1, 1):
         return
-    s.say(
-        "The one from {who} about '{subj}' doesn't belong there, {take the label off|untag it}.",
-        "{Remove|Take} '{l}' {from|off} {who}'s '{subj}' email.",
-        "{who}'s '{subj}' shouldn't be under '{l}'; untag it.",
-        "'{subj}' from {who} got filed there by mistake. {Take it out|Drop the label}.",
-        **about(m),
-        l=lab["name"],
-    )
+    s.say(WORDS.clean_up_label_2, **about(m), l=lab["name"])
     s.call("label_message", message_id=m["message_id"], label=lab["name"], remove=True)
 
 
@@ -368,19 +275,10 @@ def untag_email(s: Scene) -> None:
     name: Any = f"'{lab['name']}'"
     if len(labs) > 1:  # only then is "which label?" a real question
         name = s.given(lab["name"], f"'{lab['name']}'", "label", "label_message", "label")
-    mid = asks(
-        s,
-        box,
-        "Take a label off {what}[: {label}]{, it got filed wrong|}.",
-        "{what} has one label too many[; drop {label}].",
-        "Untag {what}[, the {label} label has to go].",
-        "I mislabelled {what}. {Remove|Undo} the wrong tag[: {label}].",
-        what=what,
-        label=name,
-    )
+    mid = asks(s, box, WORDS.untag_email, what=what, label=name)
     hit = locate(s, mid, m)
     s.call("label_message", message_id=hit["message_id"], label=lab["name"], remove=True)
     s.memory["label"] = lab
     if then(s, chance=0.2):
-        s.say("What's {left|still filed} under '{l}' now?", "Show me what's still filed under '{l}'.", l=lab["name"])
+        s.say(WORDS.untag_email_2, l=lab["name"])
         s.call("list_messages", mailbox_id=mid, label=lab["name"])

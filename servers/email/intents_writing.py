@@ -12,6 +12,7 @@ from servers.email.intents import (
     PEOPLE_MAIL,
     REPLIES,
     UNIQUE_CONTACTS,
+    WORDS,
     asks,
     box_of,
     company_of,
@@ -26,19 +27,8 @@ from servers.email.intents import (
 )
 from servers.email.tools import email
 
-SEND = (
-    "{Looks right|Good|Fine|Perfect}, {go ahead and send|send it off|fire it off}.",
-    "That's it, {send it|it can go out}{ now|}.",
-    "No changes from me. {Let it go out|Send it as it is}.",
-    "OK, {it can go out now|send it now}.",
-)
-DRAFT_FOR_LATER = (
-    "Start an email to {n} titled '{subj}': \"{text}\" Keep it as a draft, I'll send it later.",
-    "{Draft a note|Write a note} to {n}, subject '{subj}', saying \"{text}\" {Don't send it|Hold it} yet.",
-    "{Put|Keep} an email to {n} in my drafts: '{subj}', \"{text}\"",
-    "I want to write to {n} but not send it today. Subject '{subj}', text: \"{text}\"",
-    "Can you prepare an email to {n}? '{subj}' as the subject, and \"{text}\" as the body. I'll send it myself.",
-)
+SEND = WORDS.send
+DRAFT_FOR_LATER = WORDS.draft_for_later
 
 
 def send_it(s: Scene, draft: dict[str, Any], chance: float = 0.35) -> None:
@@ -60,17 +50,7 @@ def reply_and_send(s: Scene) -> None:
     m = received(s, box, PEOPLE_MAIL)
     what = message_ref(s, m)
     text = s.rng.choice(REPLIES)
-    mid = asks(
-        s,
-        box,
-        '{Reply to|Answer} {what}: "{text}"',
-        'Write back to {what} saying "{text}"',
-        'I owe a reply to {what}. {Tell them|Write}: "{text}"',
-        'Could you {draft|put together} a reply to {what}? Just "{text}"',
-        minimal=["get back to {what}."],
-        what=what,
-        text=text,
-    )
+    mid = asks(s, box, WORDS.reply_and_send, what=what, text=text)
     hit = locate(s, mid, m)
     draft = s.call("create_draft", mailbox_id=mid, reply_to_message_id=hit["message_id"], body=text)
     s.memory["draft"] = draft
@@ -89,17 +69,7 @@ def email_a_contact(s: Scene) -> None:
     )
     subject, body = s.rng.choice(NEW_MAIL)
     text = body.format(f=first(c["name"]))
-    mid = asks(
-        s,
-        box,
-        "{Email|Write to} {who}, subject '{subj}', saying \"{text}\"",
-        "Drop {who} a note titled '{subj}': \"{text}\"",
-        "I need to {reach|get hold of} {who}. Subject '{subj}', and the text is \"{text}\"",
-        "Could you send {who} an email? Call it '{subj}' and write \"{text}\"",
-        who=who,
-        subj=subject,
-        text=text,
-    )
+    mid = asks(s, box, WORDS.email_a_contact, who=who, subj=subject, text=text)
     found = s.find(
         "list_contacts",
         "contacts",
@@ -147,18 +117,7 @@ def finish_draft(s: Scene) -> None:
     if subject == d["subject"]:
         raise Skip("same subject")
     lacking = "it never got a subject" if not d["subject"].strip() else "the subject line is off"
-    mid = asks(
-        s,
-        box,
-        "About {what}: {lacking}, make it '{subj}'.",
-        "{What} needs the subject '{subj}'{ ({lacking})|}.",
-        "{Put|Set} '{subj}' as the subject of {what}.",
-        "I {never finished|didn't finish} {what}; {lacking}. '{subj}' {will do|works}.",
-        what=what,
-        What=what[:1].upper() + what[1:],
-        subj=subject,
-        lacking=lacking,
-    )
+    mid = asks(s, box, WORDS.finish_draft, what=what, What=what[:1].upper() + what[1:], subj=subject, lacking=lacking)
     drafts = s.call("list_drafts", mailbox_id=mid)["drafts"]
     if d["draft_id"] not in [x["draft_id"] for x in drafts]:
         raise Skip("the draft is not listed")
@@ -171,15 +130,7 @@ def finish_draft(s: Scene) -> None:
 def note_to_a_favourite(s: Scene) -> None:
     """The owner looks at their favourite contacts and starts a note to one of them, kept as a draft."""
     box = me(s, "mailbox_id IN (SELECT mailbox_id FROM contacts WHERE is_favorite = 1)")
-    mid = asks(
-        s,
-        box,
-        "Who's on my favourites list{, by the way|}?",
-        "Which people did I {mark as|make} favourites?",
-        "I starred a few people in my address book a while ago. Who {were they|are they again}?",
-        "{Pull up|Show me} the people I {keep|have} as favourites.",
-        minimal=["my favourites?"],
-    )
+    mid = asks(s, box, WORDS.note_to_a_favourite)
     favs = s.call("list_contacts", mailbox_id=mid, favorites_only=True)["contacts"]
     c = s.choose(favs, itemgetter("name"), none="no favourites listed", alike="two favourites share the name")
     s.memory["contact"] = c
@@ -225,38 +176,16 @@ def save_sender(s: Scene) -> None:
             subj=subject,
             when=day(m["sent_at"], s.now),
         )
-        mid = asks(
-            s,
-            box,
-            "{Save|Keep} whoever sent {what} in my address book.",
-            "{Put|Save} the sender of {what} in my {address book|contacts}.",
-            "I want the person behind {what} saved with their email.",
-            "I'll be hearing from the sender of {what} again; {save|add} their details.",
-            what=what,
-        )
+        mid = asks(s, box, WORDS.save_sender, what=what)
         hit = locate(s, mid, m, sender=False)
         saved = s.call("add_contact", mailbox_id=mid, name=hit["from_name"], address=hit["from_address"])
     else:
         addr = s.given(m["from_address"], m["from_address"], "address", "add_contact", "address")
-        mid = asks(
-            s,
-            box,
-            "{Save|Keep} {who} in my address book[, {addr}].",
-            "New person for my address book: {who}[, email {addr}].",
-            "{who} keeps writing to me and isn't in my contacts yet. {Save|Add} them[ under {addr}].",
-            "Could you {store|save} {who}'s details[ ({addr})] in my address book?",
-            who=m["from_name"],
-            addr=addr,
-        )
+        mid = asks(s, box, WORDS.save_sender_2, who=m["from_name"], addr=addr)
         saved = s.call("add_contact", mailbox_id=mid, name=m["from_name"], address=m["from_address"])
     s.memory["contact"] = saved
     if then(s):
-        s.say(
-            "Who else do I {have from|know at} {co}?",
-            "Show me everyone at {co} in my address book.",
-            "Is anyone else from {co} {in my contacts|saved}?",
-            co=company,
-        )
+        s.say(WORDS.save_sender_3, co=company)
         s.call("list_contacts", mailbox_id=mid, query=company)
 
 
@@ -276,10 +205,7 @@ def add_from_card(s: Scene) -> None:
     mid = asks(
         s,
         box,
-        "I met {who}{co} today; {save|keep} them in my address book[, {addr}]{tel}.",
-        "New person for my address book: {who}{co}[, {addr}]{tel}.",
-        "I've got a business card here: {who}{co}[, {addr}]{tel}. {Save|Add} it to my contacts.",
-        "{Keep|Please save} {who}{co} in my address book[; the email is {addr}]{tel}.",
+        WORDS.add_from_card,
         who=who,
         co=f" from {company}" if said else "",
         addr=s.given(address, address, "address", "add_contact", "address"),
@@ -295,7 +221,7 @@ def add_from_card(s: Scene) -> None:
     if not then(s, chance=0.25):
         return
     if said and s.rng.random() < 0.5:
-        s.say("Who else do I know at {co}?", "Anyone else from {co} in there?", co=company)
+        s.say(WORDS.add_from_card_2, co=company)
         s.call("list_contacts", mailbox_id=mid, query=company)
     else:
         subject, body = s.rng.choice(NEW_MAIL)
@@ -316,11 +242,11 @@ def reword_draft(s: Scene) -> None:
         subject = s.rng.choice(("Following up", "Next steps", "Quick follow-up", "A few questions"))
         if subject == d["subject"]:
             raise Skip("same subject")
-        s.say("Change that draft's subject to '{t}'.", "Make the subject line '{t}' instead.", t=subject)
+        s.say(WORDS.reword_draft, t=subject)
         s.call("update_draft", draft_id=d["draft_id"], subject=subject)
     else:
         line = s.rng.choice(("Thanks!", "Talk soon.", "Let me know by Friday."))
-        s.say('Add "{l}" at the end of that draft.', 'Finish that draft off with "{l}"', l=line)
+        s.say(WORDS.reword_draft_2, l=line)
         s.call("update_draft", draft_id=d["draft_id"], body=f"{d['body']}\n\n{line}")
 
 
@@ -333,12 +259,7 @@ def copy_someone(s: Scene) -> None:
     c = s.pick(UNIQUE_CONTACTS, box["mailbox_id"], box["mailbox_id"])
     if c["email"] in on:
         raise Skip("already on the draft")
-    s.say(
-        "{Copy|Cc} {n} on that draft.",
-        "Put {n} in cc before it goes.",
-        "{n} should see it too, add them on cc.",
-        n=c["name"],
-    )
+    s.say(WORDS.copy_someone, n=c["name"])
     found = s.find(
         "list_contacts",
         "contacts",
@@ -363,20 +284,9 @@ def write_to_them(s: Scene) -> None:
     text = body.format(f=first(c["name"]))
     send = s.room(2, 1) and s.rng.random() < 0.6
     if send:
-        s.say(
-            "Now email {f}, subject '{subj}': \"{t}\"",
-            "Send {f} a note titled '{subj}': \"{t}\"",
-            f=first(c["name"]),
-            subj=subject,
-            t=text,
-        )
+        s.say(WORDS.write_to_them, f=first(c["name"]), subj=subject, t=text)
     else:
-        s.say(
-            "{Start|Write} an email to {f} titled '{subj}': \"{t}\" I'll send it myself later.",
-            f=first(c["name"]),
-            subj=subject,
-            t=text,
-        )
+        s.say(WORDS.write_to_them_2, f=first(c["name"]), subj=subject, t=text)
     draft = s.call("create_draft", mailbox_id=box["mailbox_id"], to=[c["email"]], subject=subject, body=text)
     if send:
         s.call("send_draft", draft_id=draft["draft_id"])

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
+from hub.kit.phrasings import phrasings
 from servers.filesystem import (  # noqa: F401  (tools before intents)
     tools_archive,
     tools_nav,
@@ -24,6 +25,8 @@ from servers.filesystem import (  # noqa: F401  (tools before intents)
     tools_write,
     tools_write_paths,
 )
+
+WORDS = phrasings(__package__)
 
 HOME = "/home/maya"
 DOCS = f"{HOME}/Documents"

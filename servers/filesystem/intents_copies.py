@@ -13,6 +13,7 @@ from servers.filesystem.intents import (
     NOTES,
     PIPELINE,
     REPORTS,
+    WORDS,
     OnIt,
     exists,
     hand_off,
@@ -65,24 +66,14 @@ def safe_copy(s: Scene) -> None:
     word, path, what = doc
     if exists(s, f"{HOME}/backups/{posixpath.basename(path)}"):
         raise Skip("already backed up")
-    s.say(
-        "Put a copy of {what} into my backups folder.",
-        "Back up {what} into ~/backups.",
-        "I'm nervous about losing {what}. Copy it to my backups.",
-        minimal=["Keep a spare of {what} in my backups."],
-        what=what,
-    )
+    s.say(WORDS.safe_copy, what=what)
     if s.rng.random() < 0.6:
         src = listed(s.call("locate_paths", query=word), path, "matches")
     else:  # the name as she remembers it, searched for under her home
         got = s.call("find_files", path=HOME, name=f"*{word}*", ignore_case=True)
         src = listed(got, path, "matches")
     copied = s.call("copy_path", source=src, destination=f"{HOME}/backups")
-    s.say(
-        "Now prove the copy is identical to the original.",
-        "Do the two match exactly?",
-        "Check the copy against the original, byte for byte.",
-    )
+    s.say(WORDS.safe_copy_2)
     algo = s.rng.choice(({}, {}, {"algorithm": "md5"}, {"algorithm": "sha1"}))
     if algo:
         s.turns[-1].phrasing += (
@@ -116,36 +107,20 @@ def pack_backup(s: Scene) -> None:
     if exists(s, f"{HOME}/backups/{name}"):
         raise Skip("exists")
     arch = s.given(f"{HOME}/backups/{name}", f"'{name}'", "backup name", "create_archive", "archive_path")
-    s.say(
-        "Pack up {what} into a backup in my backups folder[ called {arch}].",
-        "Zip up {what} for safekeeping[ as {arch}] in ~/backups.",
-        "Make a compressed copy of {what}[, {arch},] and keep it with my other backups.",
-        minimal=["I want {what} backed up[ as {arch}]."],
-        what=what,
-        arch=arch,
-    )
+    s.say(WORDS.pack_backup, what=what, arch=arch)
     made = s.call("create_archive", archive_path=f"{HOME}/backups/{name}", sources=[src])
     branch = s.rng.random()
     if branch < 0.4:
-        s.say(
-            "What ended up in it?",
-            "Show me what's inside so I know nothing's missing.",
-            "Which things went into it?",
-            "{Did everything make it in|Is it all there}? Show me its contents.",
-        )
+        s.say(WORDS.pack_backup_2)
         s.call("list_archive", archive_path=made["archive"])
     elif branch < 0.55:
-        s.say("How big did it come out?", "What size is the backup?")
+        s.say(WORDS.pack_backup_3)
         s.call("get_file_info", path=made["archive"])
     elif branch < 0.7:
-        s.say("Give me its checksum for my records.", "What's its sha256? I keep a list.")
+        s.say(WORDS.pack_backup_4)
         s.call("compute_checksum", path=made["archive"])
     else:
-        s.say(
-            "Show me the first ten things in it.",
-            "List just the first 10 entries inside it.",
-            "{What are|Give me} the first ten {items|entries} in there.",
-        )
+        s.say(WORDS.pack_backup_5)
         s.call("list_archive", archive_path=made["archive"], limit=10)
     s.memory["archive"] = made["archive"]
 
@@ -180,23 +155,10 @@ def restore_backup(s: Scene) -> None:
     if exists(s, dest):
         raise Skip("exists")
     new = s.given(dest, f"'~/{name}'", "folder", "make_directory", "path")
-    s.say(
-        "Unpack {what} into a new folder[, {new}], so I can look at the old {thing}.",
-        "I want to see the old {thing}: restore {what} into a fresh folder[ ({new})].",
-        "Pull {what} out into a new place[ at {new}]; don't overwrite anything I have now.",
-        minimal=["Get {what} back out somewhere safe[, {new}]."],
-        what=what,
-        thing=thing,
-        new=new,
-    )
+    s.say(WORDS.restore_backup, what=what, thing=thing, new=new)
     made = s.call("make_directory", path=dest)
     s.call("extract_archive", archive_path=arch, destination=made["path"])
-    s.say(
-        "Is the old {thing} any different from the one I use now?",
-        "What's changed in my {thing} since that backup?",
-        "Compare the restored {thing} with my current one.",
-        thing=thing,
-    )
+    s.say(WORDS.restore_backup_2, thing=thing)
     out = s.call("list_directory", path=made["path"], recursive=True, show_hidden=True)
     old = listed(out, f"{dest}/{inner}")
     how = s.rng.choice(({}, {}, {"context": 0}, {"ignore_case": True}))
@@ -227,43 +189,22 @@ def spreadsheet_tally(s: Scene) -> None:
         )
     )
     field, col = s.rng.choice(sorted(cols.items()))
-    s.say(
-        "What columns does {what} have? Show me the first few rows.",
-        "Give me a peek at the top of {what}.",
-        "What does {what} look like? Just the first rows.",
-        minimal=["What's in {what}?"],
-        what=what,
-    )
+    s.say(WORDS.spreadsheet_tally, what=what)
     top = s.call("head_file", path=path)
     if hand_off(s, top["path"]):
         return
     branch = s.rng.random()
     if branch < 0.5:
-        s.say(
-            "Now count the rows per {c}, most common first.",
-            "Which {c} comes up most? Give me counts.",
-            "Tally it by {c} for me, biggest first.",
-            c=col,
-        )
+        s.say(WORDS.spreadsheet_tally_2, c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",", count=True, most_common_first=True)
     elif branch < 0.75:
-        s.say(
-            "Which {c} values are in there, with how often each comes up, in alphabetical order?",
-            "Count the rows per {c}, sorted by name.",
-            c=col,
-        )
+        s.say(WORDS.spreadsheet_tally_3, c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",", count=True)
     elif branch < 0.9:
-        s.say("Just list the different {c} values, no counts.", "Which {c} values appear at all?", c=col)
+        s.say(WORDS.spreadsheet_tally_4, c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",")
     else:
-        s.say(
-            "Show me only columns {f}: the first one and the {c}.",
-            "Give me just fields {f} of every row, so the {c} next to the first column.",
-            "{Cut|Strip} it down to columns {f}, the first column and the {c}.",
-            c=col,
-            f=f"1,{field}",
-        )
+        s.say(WORDS.spreadsheet_tally_5, c=col, f=f"1,{field}")
         s.call("cut_columns", path=top["path"], fields=f"1,{field}")
 
 
@@ -286,15 +227,7 @@ def biggest_rows(s: Scene) -> None:
     ]
     path, what, field, rows_word, keep, keep_words = s.rng.choice(options)
     n = s.rng.choice((5, 10, 15))
-    s.say(
-        "What are the {n} biggest {r} in {what}?",
-        "Rank {what} by amount and show me the top {n} {r}.",
-        "Which {r} in {what} were the largest? Top {n}.",
-        minimal=["What were the biggest {r} in {what}?"],
-        n=n,
-        r=rows_word,
-        what=what,
-    )
+    s.say(WORDS.biggest_rows, n=n, r=rows_word, what=what)
     top = s.call("head_file", path=path)
     s.call(
         "sort_lines",
@@ -308,14 +241,7 @@ def biggest_rows(s: Scene) -> None:
     )
     if hand_off(s, top["path"]):
         return
-    s.say(
-        "Strip it down to columns {f}, {k}, for every row.",
-        "I only need {k}. Give me columns {f}.",
-        "Just columns {f}, please: {k}, for the whole sheet.",
-        "{Cut|Trim} it to fields {f} ({k}).",
-        k=keep_words,
-        f=keep,
-    )
+    s.say(WORDS.biggest_rows_2, k=keep_words, f=keep)
     if s.rng.random() < 0.5:
         s.call("cut_columns", path=top["path"], fields=keep)
     else:
@@ -341,18 +267,11 @@ def combine_sales(s: Scene) -> None:
     if exists(s, dest):
         raise Skip("exists")
     new = s.given(dest, f"'{out}'", "output name", "concatenate_files", "destination")
-    s.say(
-        "Stitch the quarterly sales exports for {y} in the pipeline's data folder into one[, {new}].",
-        "I want the sales quarters of {y} as a single CSV[ called {new}] next to the others.",
-        "Merge every sales quarter of {y} into one spreadsheet[: {new}].",
-        minimal=["I need the sales of {y} in one CSV[, {new}]."],
-        y=year,
-        new=new,
-    )
+    s.say(WORDS.combine_sales, y=year, new=new)
     found = s.call("find_files", path=f"{PIPELINE}/data", name=glob)["matches"]
     made = s.call("concatenate_files", sources=[m["path"] for m in found], destination=dest)
     if hand_off(s, made["path"]):
         return
-    s.say("How many rows does it have?", "How long did it come out?", "Give me its size in rows and bytes.")
+    s.say(WORDS.combine_sales_2)
     s.call("count_words", path=made["path"])
     remember(s, made["path"])

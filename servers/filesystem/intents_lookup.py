@@ -14,6 +14,7 @@ from servers.filesystem.intents import (
     NOTES,
     REPORTS,
     TEXTS,
+    WORDS,
     OnIt,
     ask_one,
     folder,
@@ -23,7 +24,7 @@ from servers.filesystem.intents import (
     start,
 )
 
-WORDS = (
+SEARCH_WORDS = (
     ("Postgres", "the Postgres upgrade"),
     ("SSO", "the SSO integration"),
     ("billing export", "the billing export"),
@@ -41,7 +42,7 @@ WORDS = (
 def where_did_i_write(s: Scene) -> None:
     """Maya looks for where she wrote about something, then opens one of those documents."""
     start(s)
-    word, topic = s.rng.choice(WORDS)
+    word, topic = s.rng.choice(SEARCH_WORDS)
     place, where = s.rng.choice(
         ((DOCS, "in my documents"), (NOTES, "in my meeting notes"), (f"{HOME}/projects/blog", "on my blog"))
     )
@@ -66,30 +67,17 @@ def where_did_i_write(s: Scene) -> None:
     if s.minimal:
         how, args = "", {}
     subject = s.given(word, topic, "topic", "grep_files", "pattern")
-    s.say(
-        "Where did I write about {t} {w}?{how}",
-        "Which of the things I wrote {w} mention {t}?{how}",
-        "I wrote something[ about {t}] {w}, find it.{how}",
-        "I'm looking for something I wrote {w}[, about {t}].{how}",
-        minimal=["Where did I write about {t}?"],
-        t=subject,
-        w=where,
-        how=how,
-    )
+    s.say(WORDS.where_did_i_write, t=subject, w=where, how=how)
     found = s.call("grep_files", pattern=word, path=place, recursive=True, **args)
     paths = found["files"] if "files" in found else sorted({m["path"] for m in found["matches"]})
     if not paths:
         raise Skip("nothing on the first page")
     first = paths[-1]
     if s.rng.random() < 0.5:
-        s.say(
-            "Open the last one of those.",
-            "{Show me|Let me see} the last of those in full.",
-            "{And|OK,} the last one in that list: what's in it?",
-        )
+        s.say(WORDS.where_did_i_write_2)
         s.call("read_file", path=first)
     else:
-        s.say("Show me the top of the last one.", "Just the first lines of the last one, please.")
+        s.say(WORDS.where_did_i_write_3)
         s.call("head_file", path=first)
     remember(s, first)
 
@@ -110,14 +98,7 @@ def big_old_things(s: Scene) -> None:
     older = s.rng.choice((None, year, september))
     big = f"{size // 1_000_000} MB" if size >= 1_000_000 else f"{size // 1_000} KB"
     age = {None: "", year: " from before this year", september: " older than last September"}[older]
-    s.say(
-        "Which{k} in my home are over {big}{age}?",
-        "Dig up every one of my{k} bigger than {big}{age}.",
-        "I need space. List my{k} over {big}{age}.",
-        k=words,
-        big=big,
-        age=age,
-    )
+    s.say(WORDS.big_old_things, k=words, big=big, age=age)
     args: dict[str, Any] = {"path": HOME, "min_size": size}
     if older and not s.minimal:
         args["modified_before"] = older
@@ -131,10 +112,10 @@ def big_old_things(s: Scene) -> None:
         raise Skip("nothing that big, or more than a page")
     top = max(found, key=lambda m: (m["size"], m["path"]))
     if s.rng.random() < 0.5:
-        s.say("Tell me more about the biggest one.", "What's the biggest of them, exactly?")
+        s.say(WORDS.big_old_things_2)
         s.call("get_file_info", path=top["path"])
     else:
-        s.say("Move the biggest one into my backups folder.", "Shift the largest of those over to ~/backups.")
+        s.say(WORDS.big_old_things_3)
         s.call("move_path", source=top["path"], destination=f"{HOME}/backups")
 
 
@@ -154,13 +135,7 @@ def look_up_config(s: Scene) -> None:
     """Maya wants to see a config whose location she does not remember."""
     start(s)
     query, what, name = s.rng.choice(CONFIGS)
-    s.say(
-        "Where's {what} on this machine? Show it to me.",
-        "Pull up {what}, wherever it lives.",
-        "I need to look at {what}; I forget where it is.",
-        minimal=["Show me {what}."],
-        what=what,
-    )
+    s.say(WORDS.look_up_config, what=what)
     found = s.call("locate_paths", query=query)["matches"]
     files = [m["path"] for m in found if m["type"] == "file" and posixpath.basename(m["path"]) == name]
     if len(files) != 1:
@@ -172,7 +147,7 @@ def look_up_config(s: Scene) -> None:
         s.call("head_file", path=files[0], lines=15)
     if hand_off(s, files[0]):
         return
-    s.say("How many lines is it in total?", "How long is the whole thing?", "{And|So} how {long|big} is it, all told?")
+    s.say(WORDS.look_up_config_2)
     s.call("count_words", path=files[0])
 
 
@@ -213,13 +188,7 @@ def size_up(s: Scene) -> None:
         "machine": ("my {t} doc, wherever it is", "SELECT path FROM nodes WHERE name = ?"),
     }[scope]
     what = s.refer(f["path"], Ref(sql[0], sql[1], *sql[2:], f["name"]), t=title, w=folder(s, f["parent"]))
-    s.say(
-        "How long is {what}?",
-        "How many words is {what}?",
-        "Is {what} long? Give me lines and words.",
-        minimal=["How long is {what}?"],
-        what=what,
-    )
+    s.say(WORDS.size_up, what=what)
     if scope == "folder":
         path = listed(s.call("list_directory", path=f["parent"]), f["path"])
     elif scope == "documents":

@@ -13,6 +13,7 @@ from servers.filesystem.intents import (
     PIPELINE,
     REPORTS,
     TEXTS,
+    WORDS,
     OnIt,
     ask_one,
     exists,
@@ -32,19 +33,14 @@ def private_folder(s: Scene) -> None:
             (f"{DOCS}/recipes", "my recipes"),
         )
     )
-    s.say(
-        "Nobody but me should see anything in {w}. Lock down the folder and everything inside.",
-        "Make {w} private, all of it, every single thing in there.",
-        minimal=["Make {w} private."],
-        w=what,
-    )
+    s.say(WORDS.private_folder, w=what)
     if s.rows(
         "SELECT 1 FROM nodes WHERE (path = ? OR (path > ? AND path < ?)) AND owner != 'maya'", d, d + "/", d + "0"
     ):
         raise Skip("something in there is not hers")
     info = s.call("get_file_info", path=d)
     s.call("change_mode", path=info["path"], mode="go-rwx", recursive=True)
-    s.say("Show me what it looks like now, permissions and all.", "List the folder in detail now.")
+    s.say(WORDS.private_folder_2)
     s.call("list_directory", path=info["path"], long=True, show_hidden=True)
 
 
@@ -112,14 +108,7 @@ def lock_down(s: Scene) -> None:
         )
         names = {f["name"]: f"my {f['name']} script"}
         mode, goal = "u+x", "I can run it"
-    s.say(
-        "Who can get at {what} right now? Set it so {goal}.",
-        "Check the permissions on {what} and fix them so {goal}.",
-        "{What}: make sure {goal}.",
-        what=names[f["name"]],
-        What=names[f["name"]][:1].upper() + names[f["name"]][1:],
-        goal=goal,
-    )
+    s.say(WORDS.lock_down, what=names[f["name"]], What=names[f["name"]][:1].upper() + names[f["name"]][1:], goal=goal)
     info = s.call("get_file_info", path=f["path"])
     s.call("change_mode", path=info["path"], mode=mode)
     remember(s, info["path"])
@@ -144,13 +133,7 @@ def share_with_team(s: Scene) -> None:
         n=f["name"],
         w=folder(s, f["parent"]),
     )
-    s.say(
-        "I'm in the team group, right? If so, let the team edit {what}.",
-        "Check I'm a member of team, then give that group write access to {what}.",
-        "Can my team co-edit {what}? I believe I belong to the team group.",
-        minimal=["My team should be able to edit {what}."],
-        what=what,
-    )
+    s.say(WORDS.share_with_team, what=what)
     me = s.call("get_current_user")
     if "team" not in me["groups"]:
         raise Skip("not in team")
@@ -158,10 +141,10 @@ def share_with_team(s: Scene) -> None:
     remember(s, f["path"])
     s.call("change_mode", path=f["path"], mode="g+w")
     if s.rng.random() < 0.5:
-        s.say("What do its permissions look like now?", "Show me who can do what with it now.", "Confirm it worked.")
+        s.say(WORDS.share_with_team_2)
         s.call("get_file_info", path=f["path"])
     else:
-        s.say("Show me its long listing, owner, group and all.", "List it in detail so I can see the new group.")
+        s.say(WORDS.share_with_team_3)
         s.call("list_directory", path=f["path"], long=True)
 
 
@@ -184,14 +167,7 @@ def hand_over(s: Scene) -> None:
             n=f["name"],
         )
     )
-    s.say(
-        "{p} is taking over {what}. Make it theirs.",
-        "Hand {what} over to {p}: they should own it from now on.",
-        "Give {p} ownership of {what}; you'll need admin rights for that.",
-        minimal=["{what} belongs to {p} now."],
-        p=person["full_name"],
-        what=what,
-    )
+    s.say(WORDS.hand_over, p=person["full_name"], what=what)
     users = s.call("list_users")
     login = next(u["username"] for u in users["users"] if u["full_name"] == person["full_name"])
     admin = next(u["username"] for u in users["users"] if u["uid"] == 0)
@@ -201,12 +177,7 @@ def hand_over(s: Scene) -> None:
     else:
         s.turns[-1].phrasing += " Their own group should have it too."
         s.call("change_owner", path=f["path"], owner=login, group=login)
-    s.say(
-        "Now put me back on my own account.",
-        "{Leave|Exit} the admin shell and go back to me.",
-        "Back to my {normal|usual} login{, please|}.",
-        "{OK|Done}, switch back to maya.",
-    )
+    s.say(WORDS.hand_over_2)
     s.call("switch_user", username="maya")
 
 
@@ -228,29 +199,14 @@ def shortcut(s: Scene) -> None:
     if exists(s, f"{HOME}/{name}"):
         raise Skip("name taken")
     new = s.given(f"{HOME}/{name}", f"'{name}'", "name", "create_symlink", "link_path")
-    s.say(
-        "I'm always digging for {what}. Put a shortcut to them in my home folder[ called {new}].",
-        "Give me a quick way into {what} from my home[, named {new}].",
-        "Make a link in my home[ ({new})] that takes me straight to {what}.",
-        minimal=["I want to get to {what} from my home in one step[: {new}]."],
-        what=what,
-        new=new,
-    )
+    s.say(WORDS.shortcut, what=what, new=new)
     made = s.call("create_symlink", target=target, link_path=f"{HOME}/{name}")
     if s.rng.random() < 0.35:
-        s.say("Does it work? Show me what's behind it.", "Try it: what's in there?", "Check it by looking inside.")
+        s.say(WORDS.shortcut_2)
         s.call("list_directory", path=made["link"])
     elif s.rng.random() < 0.5:
-        s.say(
-            "Check it by drawing what's behind it, one level deep.",
-            "Sketch out what it leads to, one level.",
-            "{Does it work|Is it good}? {Draw|Show} me what's behind it, one level down.",
-        )
+        s.say(WORDS.shortcut_3)
         s.call("show_tree", path=made["link"], max_depth=1)
     else:
-        s.say(
-            "Try it: list what's behind it, newest first.",
-            "Does it work? Show me the latest things in there first.",
-            "{Check|Test} it: what's in there, {most recent|newest} first?",
-        )
+        s.say(WORDS.shortcut_4)
         s.call("list_directory", path=made["link"], sort_by="modified", reverse=True)

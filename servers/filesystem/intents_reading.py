@@ -13,6 +13,7 @@ from servers.filesystem.intents import (
     NOTES,
     PIPELINE,
     REPORTS,
+    WORDS,
     folder,
     hand_off,
     listed,
@@ -31,14 +32,7 @@ def recall_meeting(s: Scene) -> None:
     how, args = opt(
         s, ("", {}), (" with line numbers", {"number_lines": True}), (", only the first 15 lines", {"max_lines": 15})
     )
-    s.say(
-        "What did we say in {what}? Pull it up for me{how}.",
-        "Can you show me {what}{how}?",
-        "I need to look over {what}{how} before my next call.",
-        minimal=["I need to look over {what}."],
-        what=what,
-        how=how,
-    )
+    s.say(WORDS.recall_meeting, what=what, how=how)
     if s.rng.random() < 0.6:
         path = listed(s.call("list_directory", path=NOTES), n["path"])
     else:
@@ -49,24 +43,13 @@ def recall_meeting(s: Scene) -> None:
         return
     branch = s.rng.random()
     if branch < 0.3:
-        s.say(
-            "Anything in it still assigned to me and not done?",
-            "Which of the action items there are mine?",
-            "Did I get any action items out of it?",
-        )
+        s.say(WORDS.recall_meeting_2)
         s.call("grep_files", pattern="Maya:", path=path, fixed_string=True)
     elif branch < 0.5:
-        s.say(
-            "Does it mention Sam anywhere? Upper or lower case, I don't care.",
-            "Find every place Sam comes up in it, whatever the capitalisation.",
-        )
+        s.say(WORDS.recall_meeting_3)
         s.call("grep_files", pattern="sam", path=path, ignore_case=True)
     else:
-        s.say(
-            "Roughly how long is it? I want to paste it into an email.",
-            "How big is that note, in words?",
-            "Is it a long one? Give me the length.",
-        )
+        s.say(WORDS.recall_meeting_4)
         s.call("count_words", path=path)
 
 
@@ -91,30 +74,16 @@ def add_todo(s: Scene) -> None:
     if s.rows("SELECT 1 FROM nodes WHERE path = ? AND content LIKE ?", f"{DOCS}/todo.md", f"%{item}%"):
         raise Skip("already on the list")
     task = s.given(f"- [ ] {item}", f"'{item}'", "item", "append_file", "content")
-    s.say(
-        "Put something on my to-do list, please[: {task}].",
-        "Can you add[ {task}] to my todo list?",
-        "I keep forgetting things: put something on my list of things to do[: {task}].",
-        minimal=["Add something to my to-do list[: {task}]."],
-        task=task,
-    )
+    s.say(WORDS.add_todo, task=task)
     found = s.call("locate_paths", query="todo")
     todo = listed(found, f"{DOCS}/todo.md", "matches")
     s.call("append_file", path=todo, content=f"- [ ] {item}")
     remember(s, todo)
     if s.rng.random() < 0.6:
-        s.say(
-            "What's still open on it now?",
-            "Which things on that list haven't I ticked off yet?",
-            "So what do I still have to do?",
-        )
+        s.say(WORDS.add_todo_2)
         s.call("grep_files", pattern="- [ ]", path=todo, fixed_string=True)
     else:
-        s.say(
-            "Show me the bottom of the list now.",
-            "What are the last few things on it now?",
-            "{Let me see|Show me} the end of it{ now|, please}.",
-        )
+        s.say(WORDS.add_todo_3)
         s.call("tail_file", path=todo, lines=5)
 
 
@@ -135,32 +104,17 @@ def catch_up(s: Scene) -> None:
     few, args = opt(
         s, ("", {}), ("", {}), (" Just the latest five.", {"limit": 5}), (" No more than ten, please.", {"limit": 10})
     )
-    s.say(
-        "What have I been working on {place} over {span}?{few}",
-        "Show me what I changed {place} in {span}.{few}",
-        "I lost track. Which things {place} did I edit in {span}?{few}",
-        minimal=["What was I working on lately?"],
-        place=place,
-        span=span,
-        few=few,
-    )
+    s.say(WORDS.catch_up, place=place, span=span, few=few)
     got = s.call("list_recent_files", **({} if s.minimal else {"path": where, "days": days, **args}))
     text = [f for f in got["files"] if not s.rows("SELECT 1 FROM nodes WHERE path = ? AND binary = 1", f["path"])]
     if not text:
         raise Skip("nothing recent in text")
     if s.rng.random() < 0.5:
         n = s.rng.choice((5, 10, 20))
-        s.say(
-            "Show me the first {n} lines of the newest one.", "Give me the top {n} lines of the latest of those.", n=n
-        )
+        s.say(WORDS.catch_up_2, n=n)
         s.call("head_file", **({"path": text[0]["path"]} | ({} if n == 10 else {"lines": n})))
     else:
-        s.say(
-            "Open the {newest|latest} one.",
-            "What's in the most recent one?",
-            "Let me see the latest of those in full.",
-            "{Show me|Pull up} the newest of them, all of it.",
-        )
+        s.say(WORDS.catch_up_3)
         s.call("read_file", path=text[0]["path"])
     remember(s, text[0]["path"])
 
@@ -182,22 +136,10 @@ def compare_quarters(s: Scene) -> None:
         (" Ignore differences in capitalisation.", {"ignore_case": True}),
         (" With plenty of context, say ten lines.", {"context": 10}),
     )
-    s.say(
-        "How does my {b} summary compare with the {a} one, line by line?{how}",
-        "What changed between the {a} and {b} summaries?{how}",
-        "Put the {a} and {b} quarterly summaries side by side and show me what's new.{how}",
-        minimal=["What changed between two of my quarterly summaries, {a} and {b}?"],
-        a=q(a),
-        b=q(b),
-        how=how,
-    )
+    s.say(WORDS.compare_quarters, a=q(a), b=q(b), how=how)
     listing = s.call("list_directory", path=REPORTS)
     s.call("diff_files", path_a=listed(listing, a["path"]), path_b=listed(listing, b["path"]), **args)
-    s.say(
-        "And what was revenue in each quarter I have a report for?",
-        "Give me the revenue figure from every report.",
-        "Pull the revenue lines out of all the reports.",
-    )
+    s.say(WORDS.compare_quarters_2)
     if s.rng.random() < 0.5:
         s.call("grep_files", pattern="Revenue:", path=listing["path"], recursive=True, fixed_string=True)
     else:
@@ -213,13 +155,7 @@ def colleague_shared(s: Scene) -> None:
         "(SELECT 1 FROM nodes n WHERE n.owner = u.username AND n.type = 'file' AND n.path > '/srv/shared/' "
         "AND n.path < '/srv/shared0')"
     )
-    s.say(
-        "What has {name} put in the team's shared folder?",
-        "Which of the things in /srv/shared are {name}'s?",
-        "Show me everything {name} owns in our shared space.",
-        minimal=["What did {name} share with the team?"],
-        name=who["full_name"],
-    )
+    s.say(WORDS.colleague_shared, name=who["full_name"])
     users = s.call("list_users")
     login = next(u["username"] for u in users["users"] if u["full_name"] == who["full_name"])
     found = s.call("find_files", path="/srv/shared", owner=login, type="file")
@@ -232,11 +168,11 @@ def colleague_shared(s: Scene) -> None:
         raise Skip("nothing readable")
     newest = max(readable, key=lambda p: (s.value("SELECT mtime FROM nodes WHERE path = ?", p), p))
     if s.rng.random() < 0.6:
-        s.say("Open the one they touched last.", "Show me the newest of those.", "What's in the most recent one?")
+        s.say(WORDS.colleague_shared_2)
         s.call("read_file", path=newest)
         remember(s, newest)
     else:
-        s.say("Just the top few lines of the newest one.", "Peek at the beginning of the latest one, five lines.")
+        s.say(WORDS.colleague_shared_3)
         s.call("head_file", path=newest, lines=5)
         remember(s, newest)
 
@@ -261,13 +197,7 @@ def project_languages(s: Scene) -> None:
             f"{HOME}/Pictures",
         )
     )
-    s.say(
-        "What kinds of files are in {p}?",
-        "Break down {p} by type of file for me.",
-        "Which file extensions show up in {p}, and how many of each?",
-        minimal=["What's {p} made of?"],
-        p=folder(s, proj),
-    )
+    s.say(WORDS.project_languages, p=folder(s, proj))
     kinds = s.call("get_distinct_values", field="extension", path=proj)["values"]
     ext = s.rng.choice(sorted(e for e in kinds if e != "(none)"))
     words = {
@@ -284,17 +214,11 @@ def project_languages(s: Scene) -> None:
         ".txt": "text",
         ".toml": "TOML",
     }
-    s.say(
-        "List the {k} ones.",
-        "Where are the {k} ones?",
-        "Show me just the {k} ones.",
-        "{Which|What} are the {k} files?",
-        k=words.get(ext, f"{ext} "),
-    )
+    s.say(WORDS.project_languages_2, k=words.get(ext, f"{ext} "))
     found = s.call("find_files", path=proj, name=f"*{ext}", type="file")
     if s.rng.random() < 0.3 and ext in (".md", ".txt", ".py") and found["matches"]:
         biggest = max(found["matches"], key=lambda m: (m["size"], m["path"]))
-        s.say("How long is the biggest of them?", "Count what's in the largest one.")
+        s.say(WORDS.project_languages_3)
         s.call("count_words", path=biggest["path"])
 
 
@@ -302,16 +226,11 @@ def links_in(s: Scene) -> None:
     place, what = s.rng.choice(
         ((HOME, "my home"), ("/etc", "the system config"), ("/etc/nginx", "the nginx config folder"))
     )
-    s.say(
-        "How many folders, files and links are there in {w}?",
-        "Count what's in {w} by kind: folders, files, links.",
-        minimal=["What's {w} made of?"],
-        w=what,
-    )
+    s.say(WORDS.links_in, w=what)
     kinds = s.call("get_distinct_values", field="type", path=place)["values"]
     if "symlink" not in kinds:
         raise Skip("no links")
-    s.say("Where are the links?", "Show me just the shortcuts.", "Which of them are links?")
+    s.say(WORDS.links_in_2)
     s.call("find_files", path=place, type="symlink")
 
 
@@ -324,14 +243,8 @@ def whose(s: Scene) -> None:
             ("/etc", "the system config"),
         )
     )
-    s.say(
-        "Who owns the things in {w}?",
-        "Whose stuff is in {w}? Count by owner.",
-        "Break {w} down by owner.",
-        minimal=["Whose is everything in {w}?"],
-        w=what,
-    )
+    s.say(WORDS.whose, w=what)
     owners = s.call("get_distinct_values", field="owner", path=place)["values"]
     who = s.rng.choice(sorted(o for o in owners if o != "root") or ["root"])
-    s.say("What belongs to {o} there?", "Show me {o}'s things in there.", "List what {o} owns in it.", o=who)
+    s.say(WORDS.whose_2, o=who)
     s.call("find_files", path=place, owner=who)

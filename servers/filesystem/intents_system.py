@@ -7,7 +7,7 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip
 from servers.filesystem.core import filesystem
-from servers.filesystem.intents import HOME, PIPELINE, folder, hand_off, remember, start
+from servers.filesystem.intents import HOME, PIPELINE, WORDS, folder, hand_off, remember, start
 
 
 @filesystem.intent(covers=("grep_files", "read_file", "tail_file"))
@@ -16,12 +16,7 @@ def pipeline_failures(s: Scene) -> None:
     start(s)
     if not s.rows("SELECT 1 FROM nodes WHERE parent = ? AND content LIKE '%ERROR%'", f"{PIPELINE}/logs"):
         raise Skip("no failed run")
-    s.say(
-        "Did any of the nightly ETL runs hit errors?",
-        "Has the data pipeline been failing at night? Check its logs.",
-        "Look through the pipeline's run logs for errors, please.",
-        minimal=["Is my ETL job healthy?"],
-    )
+    s.say(WORDS.pipeline_failures)
     if s.rng.random() < 0.4 and not s.minimal:
         s.turns[-1].phrasing += " Just tell me which nights, not every line."
         files = s.call("grep_files", pattern="ERROR", path=f"{PIPELINE}/logs", recursive=True, files_only=True)["files"]
@@ -30,10 +25,10 @@ def pipeline_failures(s: Scene) -> None:
         hits = s.call("grep_files", pattern="ERROR", path=f"{PIPELINE}/logs", recursive=True)["matches"]
         last = max(hits, key=lambda m: m["path"])
     if s.rng.random() < 0.5:
-        s.say("Show me the whole log of the latest night that failed.", "Open the most recent failing run's log.")
+        s.say(WORDS.pipeline_failures_2)
         s.call("read_file", path=last["path"])
     else:
-        s.say("How did the latest failing run end? Last five lines.", "Show me the last 5 lines of the newest bad run.")
+        s.say(WORDS.pipeline_failures_3)
         s.call("tail_file", path=last["path"], lines=5)
     remember(s, last["path"])
 
@@ -43,28 +38,14 @@ def noisy_services(s: Scene) -> None:
     """Maya looks at the end of the system log, then at which services talk the most."""
     start(s)
     n = s.rng.choice((10, 15, 20, 30))
-    s.say(
-        "What are the last {n} entries in the system log?",
-        "Show me the end of the syslog, {n} entries or so.",
-        "What has the machine been logging just now? The last {n} entries of syslog.",
-        minimal=["What's the machine been up to in the last little while?"],
-        n=n,
-    )
+    s.say(WORDS.noisy_services, n=n)
     got = s.call("tail_file", path="/var/log/syslog", **({} if s.minimal else {"lines": n}))
     remember(s, got["path"])
     if s.rng.random() < 0.6:
-        s.say(
-            "Which services write to it the most?",
-            "Who's the chattiest process in there?",
-            "Tally it up by service, busiest first.",
-        )
+        s.say(WORDS.noisy_services_2)
         s.call("unique_lines", path=got["path"], field=5, count=True, most_common_first=True)
     else:
-        s.say(
-            "Any firewall blocks in there?",
-            "Has the firewall been blocking anything?",
-            "Pull out everything the firewall blocked.",
-        )
+        s.say(WORDS.noisy_services_3)
         s.call("grep_files", pattern="UFW BLOCK", path=got["path"], fixed_string=True)
 
 
@@ -74,13 +55,7 @@ def failed_logins(s: Scene) -> None:
     start(s)
     who = None if s.level == "minimal" else s.rng.choice(("admin", "oracle", None))
     which = f" for '{who}'" if who else ""
-    s.say(
-        "Has anyone been trying to get into this box over ssh{which}? Check the auth log.",
-        "Look for failed ssh logins{which} in the authentication log.",
-        "Were there any failed password attempts{which} on this machine lately?",
-        minimal=["Is someone trying to break in over ssh?"],
-        which=which,
-    )
+    s.say(WORDS.failed_logins, which=which)
     info = s.call("get_file_info", path="/var/log/auth.log")
     if info["readable"]:
         raise Skip("maya can read it already")
@@ -91,13 +66,11 @@ def failed_logins(s: Scene) -> None:
     else:
         s.call("grep_files", pattern=pattern.lower(), path=info["path"], ignore_case=True)
     if s.rng.random() < 0.5:
-        s.say("OK, go back to my normal account.", "Drop the admin rights again, please.", "Switch me back to myself.")
+        s.say(WORDS.failed_logins_2)
         s.call("switch_user", username="maya")
     else:
         n = s.rng.choice((10, 20))
-        s.say(
-            "While you're in there, show me the last {n} entries of that log.", "And the last {n} entries of it?", n=n
-        )
+        s.say(WORDS.failed_logins_3, n=n)
         s.call("tail_file", path=info["path"], lines=n)
 
 
@@ -105,13 +78,7 @@ def failed_logins(s: Scene) -> None:
 def disk_health(s: Scene) -> None:
     """Maya checks how full the drive is and how that drive is mounted."""
     start(s)
-    s.say(
-        "How much room is left on the main drive, and how is it set up in fstab?",
-        "Is the machine running low on space? Also check what fstab says about that drive.",
-        "How full is the disk, and which options is it mounted with?",
-        "Is the main drive close to full? And {show me|what's} its fstab line{, please|}.",
-        minimal=["Are we OK on space, and how is that drive mounted?"],
-    )
+    s.say(WORDS.disk_health)
     df = s.call("get_disk_free")
     if s.rng.random() < 0.5:
         hits = s.call("grep_files", pattern=df["device"], path="/etc/fstab", fixed_string=True)
@@ -121,10 +88,10 @@ def disk_health(s: Scene) -> None:
     if hand_off(s, fstab):
         return
     if s.rng.random() < 0.5:
-        s.say("Show me the whole fstab.", "Let me see everything in that fstab.", "Print all of /etc/fstab for me.")
+        s.say(WORDS.disk_health_2)
         s.call("read_file", path=fstab)
     else:
-        s.say("Show me fstab with line numbers.", "Print /etc/fstab with the lines numbered.")
+        s.say(WORDS.disk_health_3)
         s.call("read_file", path=fstab, number_lines=True)
 
 
@@ -132,12 +99,7 @@ def disk_health(s: Scene) -> None:
 def where_am_i(s: Scene) -> None:
     """Maya asks where her shell is, what is around, and moves into one of the folders."""
     start(s)
-    s.say(
-        "Where is my terminal sitting right now, and what's in that folder?",
-        "Which folder am I in at the moment? Show me what's there.",
-        "Remind me where my shell is and what's around me.",
-        minimal=["Where am I?"],
-    )
+    s.say(WORDS.where_am_i)
     how, args = s.rng.choice(
         (
             ("", {}),
@@ -160,13 +122,7 @@ def where_am_i(s: Scene) -> None:
     if not dirs:
         raise Skip("no folder to go into")
     target = s.rng.choice(dirs)
-    s.say(
-        "{Take me|Go} into {name}{, please|}.",
-        "Move over to {name}{, please|}.",
-        "{Switch|Change} to the {name} folder.",
-        "Let's {work|continue} in {name} now.",
-        name=target["name"],
-    )
+    s.say(WORDS.where_am_i_2, name=target["name"])
     s.call("change_directory", path=target["path"])
 
 
@@ -178,14 +134,7 @@ def project_tour(s: Scene) -> None:
         (f"{HOME}/projects/weather-cli", f"{HOME}/projects/inventory-api", PIPELINE, f"{HOME}/projects/blog")
     )
     depth = s.rng.choice((2, 3))
-    s.say(
-        "Take my shell into {p} and give me the lay of the land, {d} levels deep.",
-        "Go to {p} and sketch out how it's organised ({d} levels).",
-        "cd into {p} for me and draw its layout, {d} levels down.",
-        minimal=["I'm getting back into {p}. Where do things live in it?"],
-        p=folder(s, proj),
-        d=depth,
-    )
+    s.say(WORDS.project_tour, p=folder(s, proj), d=depth)
     cwd = s.call("change_directory", path=proj)["cwd"]
     args: dict[str, Any] = {"path": cwd} if s.minimal else {"path": cwd, "max_depth": depth}
     if not s.minimal and s.rng.random() < 0.3:
@@ -199,12 +148,8 @@ def project_tour(s: Scene) -> None:
         f"{HOME}/projects/blog": ("*.md", "Markdown"),
     }[proj]
     if s.rng.random() < 0.5:
-        s.say(
-            "Any TODOs left in the code there?",
-            "Are there TODO comments left in it?",
-            "What's still marked TODO in there?",
-        )
+        s.say(WORDS.project_tour_2)
         s.call("grep_files", pattern="TODO", path=cwd, recursive=True)
     else:
-        s.say("Any TODOs left in the {k} files there?", "Which {k} files still have TODO comments?", k=code[1])
+        s.say(WORDS.project_tour_3, k=code[1])
         s.call("grep_files", pattern="TODO", path=cwd, recursive=True, include=code[0])

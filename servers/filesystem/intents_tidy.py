@@ -14,6 +14,7 @@ from servers.filesystem.intents import (
     HOME,
     NOTES,
     PIPELINE,
+    WORDS,
     exists,
     folder,
     hand_off,
@@ -43,29 +44,17 @@ def file_downloads(s: Scene) -> None:
     if exists(s, f"{DOCS}/{name}"):
         raise Skip("that folder exists")
     new = s.given(f"{DOCS}/{name}", f"'{name}'", "folder name", "make_directory", "path")
-    s.say(
-        "Make a new folder in Documents[ called {new}] and put {what} from my downloads in there.",
-        "My downloads are a mess: move {what} into a fresh folder under Documents[ named {new}].",
-        "Could you tidy up Downloads? {What} should go into a new Documents folder[, {new}].",
-        minimal=["Get {what} out of my downloads into a folder of its own in Documents[, {new}]."],
-        new=new,
-        what=kind[1],
-        What=kind[1][:1].upper() + kind[1][1:],
-    )
+    s.say(WORDS.file_downloads, new=new, what=kind[1], What=kind[1][:1].upper() + kind[1][1:])
     made = s.call("make_directory", path=f"{DOCS}/{name}")
     found = s.call("find_files", path=f"{HOME}/Downloads", name=kind[0], type="file")["matches"]
     for m in found:
         moved = s.call("move_path", source=m["path"], destination=made["path"])
         remember(s, moved["destination"])
     if s.rng.random() < 0.5:
-        s.say("What's in the new folder now?", "Show me the new folder.", "Did everything land there?")
+        s.say(WORDS.file_downloads_2)
         s.call("list_directory", path=made["path"])
     else:
-        s.say(
-            "Show me the new folder with sizes and dates.",
-            "{List|Show} the new folder in detail, sizes included.",
-            "{What's|What is} in the new folder now? {Sizes and dates, please|With the details}.",
-        )
+        s.say(WORDS.file_downloads_3)
         s.call("list_directory", path=made["path"], long=True)
 
 
@@ -76,24 +65,15 @@ def clean_tmp(s: Scene) -> None:
     mine = s.rows("SELECT path FROM nodes WHERE parent = '/tmp' AND owner = 'maya'")
     if not mine or len(mine) > 3:
         raise Skip("nothing, or too much, of hers in /tmp")
-    s.say(
-        "Clear my own junk out of /tmp, but leave other people's things alone.",
-        "Delete whatever I left lying around in /tmp; don't touch anyone else's stuff.",
-        "Can you get rid of my leftovers in the temp folder?",
-        minimal=["Clean up my mess in /tmp."],
-    )
+    s.say(WORDS.clean_tmp)
     found = s.call("find_files", path="/tmp", owner="maya")["matches"]
     for m in found[:2]:
         s.call("remove_path", path=m["path"])
     if s.rng.random() < 0.5:
-        s.say(
-            "Anything of mine left in there now?",
-            "Is there still anything of mine in /tmp?",
-            "Double-check nothing of mine is left there.",
-        )
+        s.say(WORDS.clean_tmp_2)
         s.call("find_files", path="/tmp", owner="maya")
     else:
-        s.say("Show me what's left in /tmp, with owners.", "What's in /tmp now? Include who owns each thing.")
+        s.say(WORDS.clean_tmp_3)
         s.call("list_directory", path="/tmp", long=True)
 
 
@@ -101,12 +81,7 @@ def clean_tmp(s: Scene) -> None:
 def space_hogs(s: Scene) -> None:
     """Maya asks what takes the most room in her home, drills into the biggest, and deletes screenshots."""
     start(s)
-    s.say(
-        "What's taking up the most room in my home folder?",
-        "Where has all my space gone? Break down my home by size.",
-        "Which of my folders are the biggest?",
-        minimal=["My home folder is huge. Why?"],
-    )
+    s.say(WORDS.space_hogs)
     few, args = opt(s, ("", {}), ("", {}), (" Top five is enough.", {"limit": 5}))
     s.turns[-1].phrasing += few
     top = s.call("disk_usage", path=HOME, **args)["entries"][0]
@@ -116,15 +91,10 @@ def space_hogs(s: Scene) -> None:
     shots = [e for e in inner if e["path"].endswith("/screenshots")]
     if not shots:
         raise Skip("no screenshots folder")
-    s.say(
-        "I don't need the old screenshots in there. Delete that whole folder.",
-        "Get rid of the screenshots folder, all of it.",
-        "Bin the screenshots, I never look at them.",
-        "{Those|The} screenshots can go{, folder and all| entirely}.",
-    )
+    s.say(WORDS.space_hogs_2)
     s.call("remove_path", path=shots[0]["path"], recursive=True)
     if s.rng.random() < 0.4:
-        s.say("How big is that folder now?", "What does it weigh now?")
+        s.say(WORDS.space_hogs_3)
         s.call("disk_usage", path=top["path"])
 
 
@@ -152,12 +122,7 @@ def drop_empty_folder(s: Scene) -> None:
         got = s.call("list_directory", path=d["path"], show_hidden=True)
     else:
         got = s.call("list_directory", path=d["path"])
-    s.say(
-        "Then delete it.",
-        "{Good|Right}, remove that empty folder.",
-        "OK, get rid of it then.",
-        "{It's|Since it's} empty, {drop|delete} it.",
-    )
+    s.say(WORDS.drop_empty_folder)
     s.call("remove_directory", path=got["path"])
 
 
@@ -166,27 +131,17 @@ def check_shortcut(s: Scene) -> None:
     """Maya asks where a link in her home leads; a dead one goes, a live one gets opened."""
     start(s)
     link = s.pick("SELECT path, name, target FROM nodes WHERE parent = ? AND type = 'symlink'", HOME)
-    s.say(
-        "What does {n} in my home point to? Does it still work?",
-        "Is the {n} shortcut in my home still good?",
-        "Where does ~/{n} lead, and is the thing it points at still there?",
-        minimal=["Something in my home looks off: {n}. What is it?"],
-        n=link["name"],
-    )
+    s.say(WORDS.check_shortcut, n=link["name"])
     info = s.call("get_file_info", path=link["path"], follow_symlinks=False)
     dest = s.rows("SELECT type FROM nodes WHERE path = ?", posixpath.normpath(posixpath.join(HOME, info["target"])))
     if not dest:
-        s.say(
-            "It's dead then; delete the shortcut (only the shortcut).",
-            "Remove that broken link.",
-            "Get rid of it, it's pointing at nothing.",
-        )
+        s.say(WORDS.check_shortcut_2)
         s.call("remove_path", path=info["path"])
     elif dest[0]["type"] == "dir":
-        s.say("Good. What's in there?", "Fine, show me what's behind it.", "Then list what it leads to.")
+        s.say(WORDS.check_shortcut_3)
         s.call("list_directory", path=info["path"])
     else:
-        s.say("Good. Show me what it leads to.", "Then open whatever it points at.", "Fine, let me see it.")
+        s.say(WORDS.check_shortcut_4)
         s.call("read_file", path=info["path"])
         remember(s, info["path"])
 
@@ -219,14 +174,7 @@ def new_meeting_note(s: Scene) -> None:
     if exists(s, f"{NOTES}/{name}"):
         raise Skip("the note exists")
     new = s.given(f"{NOTES}/{name}", f"'{name}'", "name", "touch_file", "path")
-    s.say(
-        "Start a blank note for today's {t} meeting in my notes folder[ ({new})].",
-        "I'm about to go into the {t} meeting. Make me an empty note for it among my meeting notes[, {new}].",
-        "Set up an empty notes doc for today's {t}[, named {new}], next to my other meeting notes.",
-        minimal=["I need somewhere to take notes in today's {t} meeting[: {new}]."],
-        t=topic,
-        new=new,
-    )
+    s.say(WORDS.new_meeting_note, t=topic, new=new)
     made = s.call("touch_file", path=f"{NOTES}/{name}")
     heading, line = f"# {topic} - {s.now.strftime('%Y-%m-%d')}", s.rng.choice(NOTE_TEXT)
     body = f"{heading}\n\n{line}\n"
@@ -234,24 +182,12 @@ def new_meeting_note(s: Scene) -> None:
         ("the heading '{}' with '{}' under it", "'{}' as the title, then '{}'", "a '{}' heading, then the line '{}'")
     )
     text = s.given(body, said.format(heading, line), "text", "write_file", "content")
-    s.say(
-        "{Put|Write} {text} in it{| now}.",
-        "In it, {put|write} {text}.",
-        "Fill it with {text}{, please|}.",
-        "Start it off with {text}.",
-        "It just needs {text}{ for now| to begin with}.",
-        text=text,
-    )
+    s.say(WORDS.new_meeting_note_2, text=text)
     s.call("write_file", path=made["path"], content=body)
     remember(s, made["path"])
     if s.rng.random() < 0.5:
         extra = s.rng.choice(("Follow up with Alex on the numbers", "Send the slides around", "Book the next session"))
-        s.say(
-            "Oh, and add '{x}' at the {bottom|end}.",
-            "Also tack '{x}' onto the end.",
-            "{And|Then} one more line: '{x}'.",
-            x=extra,
-        )
+        s.say(WORDS.new_meeting_note_3, x=extra)
         s.call("append_file", path=made["path"], content=f"- {extra}")
 
 
@@ -304,16 +240,7 @@ def tweak_setting(s: Scene) -> None:
     if old is None or old.group(0) == line.format(v=value):
         raise Skip("already set")
     new = s.given(line.format(v=value), line.format(v=value), "replacement line", "replace_in_file", "replacement")
-    s.say(
-        "Change {what}[ so it reads {new}].",
-        "Set {what}[ so the line says {new}], please.",
-        "{What} is wrong[; make the line {new}].",
-        "{Could you|Please} {update|fix} {what}[: I want {new}].",
-        minimal=["{What} needs bumping[: make it {new}]."],
-        what=what,
-        What=what[:1].upper() + what[1:],
-        new=new,
-    )
+    s.say(WORDS.tweak_setting, what=what, What=what[:1].upper() + what[1:], new=new)
     hits = s.call("grep_files", pattern=key, path=where, recursive=True)["matches"]
     hit = [h for h in hits if h["path"] == path and re.search(pattern, h["line"])]
     if len(hit) != 1:
@@ -325,14 +252,10 @@ def tweak_setting(s: Scene) -> None:
     if hand_off(s, hit[0]["path"]):
         return
     if s.rng.random() < 0.5:
-        s.say(
-            "Show me the file now so I can check it.",
-            "Let me see the whole thing after your edit.",
-            "Open it up so I can double-check.",
-        )
+        s.say(WORDS.tweak_setting_2)
         s.call("read_file", path=hit[0]["path"])
     else:
-        s.say("Show it to me with line numbers so I can check the edit.", "Let me see it now, lines numbered.")
+        s.say(WORDS.tweak_setting_3)
         s.call("read_file", path=hit[0]["path"], number_lines=True)
     remember(s, hit[0]["path"])
 
@@ -344,13 +267,7 @@ def publish_post(s: Scene) -> None:
     drafts = f"{HOME}/projects/blog/drafts"
     post = s.pick("SELECT path, name, content FROM nodes WHERE parent = ? AND name GLOB '20*.md'", drafts)
     title = post["content"].split('title: "', 1)[1].split('"', 1)[0]
-    s.say(
-        "My draft post '{t}' is done. Publish it: it goes from drafts into posts.",
-        "Move the blog draft '{t}' over to the published posts.",
-        "'{t}' is ready to go live on the blog.",
-        minimal=["My blog draft is finished; publish it."],
-        t=title,
-    )
+    s.say(WORDS.publish_post, t=title)
     listing = s.call("list_directory", path=drafts)
     src = listing["entries"][0]["path"] if s.minimal else listed(listing, post["path"])
     if src != post["path"]:
@@ -360,11 +277,7 @@ def publish_post(s: Scene) -> None:
     moved = s.call("move_path", source=src, destination=dest)
     if hand_off(s, moved["destination"]):
         return
-    s.say(
-        "And set the date in its header to today.",
-        "Update the date at the top to today's.",
-        "Its front matter still has the old date; make it today.",
-    )
+    s.say(WORDS.publish_post_2)
     s.call(
         "replace_in_file", path=moved["destination"], pattern=f"date: {post['name'][:10]}", replacement=f"date: {today}"
     )

@@ -16,10 +16,13 @@ from typing import Any
 
 from hub.kit import fake
 from hub.kit.intent import Given, Ref, Scene, Skip
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.food_delivery import tools_write  # noqa: F401  (the write tools before the intents that cover them)
 from servers.food_delivery.schema import MAX_KM, km_between
 from servers.food_delivery.tools import _open_at
+
+WORDS = phrasings(__package__)
 
 CUSTOMER = "SELECT customer_id, name, email, city, address, lat, lon FROM customers c"
 
@@ -116,7 +119,7 @@ def find_me(s: Scene, c: dict[str, Any]) -> dict[str, Any]:
     return dict(s.memory["customer"])
 
 
-def asks(s: Scene, c: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
+def asks(s: Scene, c: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> dict[str, Any]:
     """The customer's turn (``{me}``: how they say who they are), then what the agent holds of them (``find_me``)."""
     s.say(*phrasings, minimal=minimal, me=SPEAKER.who(s, c), **slots)
     return find_me(s, c)
@@ -272,7 +275,7 @@ def saving(p: dict[str, Any], subtotal: float, fee: float) -> float:
     return float(fee)
 
 
-def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: str, **slots: Any) -> None:
+def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: Said, **slots: Any) -> None:
     """A follow-up read the dialogue has not made yet (``Skip`` when it has): one of ``phrasings``, then the call."""
     s.asked(tool, **arguments)
     s.say(*phrasings, **slots)
@@ -281,79 +284,11 @@ def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: str, **
 
 # What a customer asks again after an action: shared by the openers' next turns and the follow-ups ---------------
 
-BASKET_NOW = (
-    "What's that come to with fees?",
-    "How much is the basket now, all in?",
-    "What's my total so far?",
-    "What's the total now?",
-    "And what does it come to now?",
-    "So where does that leave the bill?",
-    "{What does that come to|How much is it this time}?",
-    "And the total with fees?",
-    "{Can you|Could you} {tell me|read me} the {total|bill} {with|including} {fees|delivery}?",
-    "If I {ordered|sent it off} {now|right now}, what would I pay?",
-)
-CODE_DONE = ("What do I pay now?", "How much did that save me? What's the total?", "And the new total is?")
-WHEN_HERE = (
-    "When will it be here?",
-    "How long is the wait?",
-    "What time should I expect the food?",
-    "How long until the food arrives?",
-    "Where's that order at now?",
-    "Who's bringing it, and when?",
-    "{Any idea|Do you know} when {it'll arrive|the food will show up}?",
-    "{How far along|Where} is it {now|at the moment} - {cooking|on the road} yet?",
-    "{Roughly|About} what time {will|should} the courier arrive?",
-)
-RECAP = (
-    "What was in that order again, and what did it cost?",
-    "Show me that order's items and total.",
-    "Remind me, what was in that order?",
-    "What did I get in that one again?",
-    "And what did it cost me?",
-    "{Could you|Can you} {go over|read back} what I {got|ordered} {there|in that one}?",
-    "What {exactly|all} was in it, and {the total|how much I paid}?",
-    "{Remind me|Tell me} the items and the {bill|total} for that order.",
-)
-CALL_THEM = (
-    "What's the restaurant's phone number? I'd like to call them.",
-    "How can I reach the restaurant?",
-    "Give me their number, I'll ring them myself.",
-    "How do I reach the restaurant for that order?",
-    "Give me the number of the place that's cooking it.",
-    "Which restaurant is it from again, and how do I call them?",
-    "{Can I|Could I} {call|phone} the {kitchen|restaurant} {directly|myself}? What's the number?",
-    "I'd {like|rather} {talk to|speak to} the restaurant. How do I contact them?",
-)
-GIVE_UP = (
-    "Forget it, it's taking forever. Call it off.",
-    "That's too slow - I don't want it anymore.",
-    "I can't wait that long, please call the whole thing off.",
-    "{Honestly|Sorry}, {that's|this is} {way|far} too long. Stop it.",
-    "{Never mind|Forget it} then, I'll {cook|eat} something {at home|else}. Call it off.",
-    "{I'm done waiting|I've waited enough}; call the order off, please.",
-)
-CODES_AT = (
-    "Does {name} have any deals going?",
-    "Any discount codes I can use at {name}?",
-    "What promos work at {name} right now?",
-    "Are there deals running for {name}?",
-    "Is there a promo that works at {name}?",
-    "{Can I|Could I} save a {bit|little} {off|money} at {name}{| somehow}?",
-    "{Do you have|Got} any {codes|coupons} for {name}?",
-    "Before I order from {name}: {any|are there} {discounts|offers} {going|on}?",
-    "I'd {like|love} a deal on {name} - {anything|something} running?",
-)
-ABOUT_THEM = (
-    "Is {name} open right now?",
-    "What's the minimum order at {name}, and the delivery fee?",
-    "When does {name} close tonight?",
-    "What's their phone number?",
-    "How long do they usually take to cook?",
-    "And are they open now? What are their hours?",
-    "When are they open today?",
-    "Are they taking orders at the moment?",
-    "{Can|Could} you {check|look up} {name}'s hours for me?",
-    "{How much|What} do they charge {for delivery|to deliver}, and {is there|what's} a minimum?",
-    "{Tell me|Remind me} {how|what} {to reach|number to call for} {name}.",
-)
+BASKET_NOW = WORDS.basket_now
+CODE_DONE = WORDS.code_done
+WHEN_HERE = WORDS.when_here
+RECAP = WORDS.recap
+CALL_THEM = WORDS.call_them
+GIVE_UP = WORDS.give_up
+CODES_AT = WORDS.codes_at
+ABOUT_THEM = WORDS.about_them

@@ -11,6 +11,7 @@ from servers.food_delivery.intents import (
     CUSTOMER,
     GIVE_UP,
     RECAP,
+    WORDS,
     asks,
     find_me,
     find_restaurant,
@@ -33,15 +34,7 @@ def where_is_my_food(s: Scene) -> None:
         "WHERE o.customer_id = ? AND o.status NOT IN ('delivered', 'cancelled')",
         c["customer_id"],
     )
-    found = asks(
-        s,
-        c,
-        "{me}. Where's my food from {r}? I've been waiting a while.",
-        "{me} - how far away is my {r} delivery?",
-        "My {r} food still hasn't shown up. Any idea when it will? {me}.",
-        minimal=["{me}. Where's my food?"],
-        r=o["restaurant"],
-    )
+    found = asks(s, c, WORDS.where_is_my_food, r=o["restaurant"])
     profile = s.call("get_customer", customer_id=found["customer_id"])
     if o["order_id"] not in profile["active_order_ids"]:
         raise Skip("the order is not active")
@@ -62,12 +55,7 @@ def too_slow(s: Scene) -> None:
     """A customer reads the order number in the app, hears the wait, and gives up on it."""
     o = s.pick("SELECT * FROM orders WHERE status IN ('placed', 'accepted', 'preparing')")
     s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
-    s.say(
-        "How long until {n} arrives?",
-        "What's the {wait|hold-up} on {n}{| now}?",
-        "The app says {n} - when does it arrive?",
-        n=o["order_id"],
-    )
+    s.say(WORDS.too_slow, n=o["order_id"])
     got = s.call("track_order", order_id=o["order_id"])
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", got["customer_id"])[0]
     why = s.rng.choice(("taking too long", "changed my mind", "ordered by mistake"))
@@ -90,20 +78,14 @@ def call_it_off_now(s: Scene) -> None:
     s.be(s.value("SELECT name FROM customers WHERE customer_id = ?", o["customer_id"]))
     why = s.rng.choice(("ordered by mistake", "changed my mind"))
     s.say(
-        "Please call off {n}, I {w}.",
-        "{n} has to go, I {w}. Stop it please.",
-        "Kill {n} - I {w}.",
+        WORDS.call_it_off_now,
         n=o["order_id"],
         w={"ordered by mistake": "ordered it by mistake", "changed my mind": "changed my mind"}[why],
     )
     s.call("cancel_order", order_id=o["order_id"], reason=why)
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
     focus_order(s, o["order_id"])
-    s.say(
-        "How much is refunded, and is it really stopped?",
-        "{Confirm|Check} it's off and tell me the refund{| amount}.",
-        "Is it {stopped|off}? What's {refunded|coming back to me}?",
-    )
+    s.say(WORDS.call_it_off_now_2)
     s.call("track_order", order_id=o["order_id"])
 
 
@@ -143,17 +125,7 @@ def stars_for_dinner(s: Scene) -> None:
     comment = s.rng.choice((None, *COMMENTS))
     said = "" if comment is None else f' Add "{comment}"'
     ride = s.given(ride_stars, f"{ride_stars} stars", "delivery score", "rate_order", "delivery_stars")
-    found = asks(
-        s,
-        c,
-        "{me}. About {what}: the food gets {tasty}[, the delivery {ride}].{said}",
-        "{me} - {what}: {tasty} for the food[ and {ride} for the courier].{said}",
-        "Let me score {what}. {tasty} food[, {ride} delivery].{said} {me}.",
-        what=what,
-        tasty=tasty,
-        ride=ride,
-        said=said,
-    )
+    found = asks(s, c, WORDS.stars_for_dinner, what=what, tasty=tasty, ride=ride, said=said)
     rid = find_restaurant(s, {"restaurant_id": o["restaurant_id"], "name": o["restaurant"]}, found["city"])
     listed = s.call("list_orders", customer_id=found["customer_id"], restaurant_id=rid, status="delivered")["orders"]
     if o["order_id"] not in [x["order_id"] for x in listed]:
@@ -162,14 +134,7 @@ def stars_for_dinner(s: Scene) -> None:
     if comment:
         args["comment"] = comment
     out = s.call("rate_order", **args)
-    s.say(
-        "So what's {r} rated overall now?",
-        "{What's|How's} {r}'s {rating|score} {looking|doing} {now|after that}?",
-        "{Did|Has} that {change|move} {r}'s {average|overall rating}?",
-        "Where does that leave their average?",
-        "How do they score overall after that?",
-        r=o["restaurant"],
-    )
+    s.say(WORDS.stars_for_dinner_2, r=o["restaurant"])
     s.call("get_restaurant", restaurant_id=rid)
     s.memory["rating"] = out
     focus(s, rid)
@@ -197,15 +162,7 @@ def rate_my_last(s: Scene) -> None:
     f, d = two_scores(s)
     tasty = s.given(f, stars_text(f), "food score", "rate_order", "food_stars")
     ride = s.given(d, f"{d} stars", "delivery score", "rate_order", "delivery_stars")
-    found = asks(
-        s,
-        c,
-        "{me}. Rating my last delivery: food {tasty}[, delivery {ride}].",
-        "{me} - about the order that just came: {tasty} for the food[ and {ride} for the courier].",
-        "{me}. Score my latest order[: the courier gets {ride}], the food {tasty}.",
-        tasty=tasty,
-        ride=ride,
-    )
+    found = asks(s, c, WORDS.rate_my_last, tasty=tasty, ride=ride)
     listed = s.call("list_orders", customer_id=found["customer_id"], status="delivered", limit=1)["orders"]
     if not listed or listed[0]["order_id"] != o["order_id"]:
         raise Skip("another order lists first")
@@ -226,17 +183,7 @@ def rate_by_number(s: Scene) -> None:
     f, d = two_scores(s)
     tasty = s.given(f, f"{f} stars", "food score", "rate_order", "food_stars")
     ride = s.given(d, f"{d} stars", "delivery score", "rate_order", "delivery_stars")
-    s.say(
-        "Order {n}: the food gets {tasty}[, the delivery {ride}].",
-        "I want to rate {n}[ - {ride} for delivery], {tasty} for the food.",
-        "{Rating|A rating} for {n}: {tasty} {for the food|food}[, {ride} {for the courier|delivery}].",
-        "{Can I|Could I} review {n}? The food was {tasty}[ and the delivery {ride}].",
-        "{Food|The meal} on {n} deserves {tasty}[; the {courier|delivery} {ride}].",
-        "Please score {n} for me: {tasty} food[, {ride} courier].",
-        n=o["order_id"],
-        tasty=tasty,
-        ride=ride,
-    )
+    s.say(WORDS.rate_by_number, n=o["order_id"], tasty=tasty, ride=ride)
     s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
     focus_order(s, o["order_id"])
     s.then(1.0, RECAP, "track_order", order_id=o["order_id"])
@@ -249,36 +196,14 @@ def my_history(s: Scene) -> None:
     n = s.rng.choice((3, 5))
     if s.turns:  # continuing a dialogue: one turn
         s.asked("get_customer", customer_id=c["customer_id"])
-        s.say(
-            "By the way, which address do you have for me, and what were my last {n} orders?",
-            "Also, what's the address on my account? And show me my {n} latest orders.",
-            "{Quick question|One more thing}: is my address {still right|up to date}? And my last {n} orders?",
-            "{Can you|Could you} {check|confirm} my delivery address and show my {n} {latest|newest} orders?",
-            "Where do my orders go, and {what were|which were} my {n} most recent ones?",
-            n=n,
-        )
+        s.say(WORDS.my_history_3, n=n)
         found = find_me(s, c)
         s.call("get_customer", customer_id=found["customer_id"])
         latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
         return
-    found = asks(
-        s,
-        c,
-        "{me}. What address do you deliver to for me?",
-        "{me} - which address is on my account?",
-        "Can you check my account details? {me}.",
-        minimal=["{me}. What do you have on file for me?"],
-    )
+    found = asks(s, c, WORDS.my_history)
     s.call("get_customer", customer_id=found["customer_id"])
-    s.say(
-        "And what were my last {n} orders?",
-        "Show me my {n} most recent orders.",
-        "What have I ordered lately?",
-        "{Remind me|Tell me} what I {ordered|got} the last {n} times.",
-        "Can I see my {n} {latest|newest} orders?",
-        "What did I order {recently|lately}? The last {n} will do.",
-        n=n,
-    )
+    s.say(WORDS.my_history_2, n=n)
     latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
 
 
@@ -289,15 +214,7 @@ def whats_in_order(s: Scene) -> None:
     c = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
     s.be(c["name"])
     s.memory["speaker_id"] = c["customer_id"]
-    s.say(
-        "What was in order {n}, and what did I pay?",
-        "My receipt says {n}. What did I get?",
-        "Can you pull up {n}? I want to check the items.",
-        "{I'm looking at|I've got} {n} {on my receipt|in the app} - {what was in it|which dishes were in it}?",
-        "{Could you|Can you} {check|look up} {n} for me? {What did it cost|How much was it}, and what came?",
-        "{Order|Receipt} {n}: {what did I order|what's on it}, and {the total|what I paid}?",
-        n=o["order_id"],
-    )
+    s.say(WORDS.whats_in_order, n=o["order_id"])
     s.call("track_order", order_id=o["order_id"])
     focus_order(s, o["order_id"])
 
@@ -306,14 +223,7 @@ def whats_in_order(s: Scene) -> None:
 def my_last_order(s: Scene) -> None:
     """A customer asks about their latest order; it becomes the order of the dialogue."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM orders)")
-    found = asks(
-        s,
-        c,
-        "{me}. What was my last order?",
-        "{me} - what did I order most recently?",
-        "{me}. Pull up my latest order, please.",
-        minimal=["{me}. My last order?"],
-    )
+    found = asks(s, c, WORDS.my_last_order)
     orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
     if not orders:
         raise Skip("no orders")

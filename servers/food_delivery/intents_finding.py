@@ -9,6 +9,7 @@ from servers.food_delivery.intents import (
     ABOUT_THEM,
     CODES_AT,
     MEALS,
+    WORDS,
     as_customer,
     find_as_said,
     focus,
@@ -29,13 +30,7 @@ def open_right_now(s: Scene) -> None:
     as_customer(s, r["city"])
     meal = s.rng.choice(("mains", "mains", "desserts", "drinks"))
     veg = s.rng.random() < 0.4
-    s.say(
-        "I'm in {city}. Who's open right now for {cuisine}?",
-        "Any {cuisine} open at this hour in {city}?",
-        "Need {cuisine} in {city}, open now. What are my options?",
-        city=r["city"],
-        cuisine=r["cuisine"],
-    )
+    s.say(WORDS.open_right_now, city=r["city"], cuisine=r["cuisine"])
     found = s.call("search_restaurants", city=r["city"], cuisine=r["cuisine"], open_now=True)["restaurants"]
     if not found:
         raise Skip("nothing open")
@@ -44,23 +39,13 @@ def open_right_now(s: Scene) -> None:
     if s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.7:
-        s.say(
-            "What {veg}{meal} does the top one have?",
-            "Show me the {veg}{meal} at the first one.",
-            "Which {veg}{meal} can I get at the best-rated one?",
-            veg="vegetarian " if veg else "",
-            meal=MEALS[meal],
-        )
+        s.say(WORDS.open_right_now_2, veg="vegetarian " if veg else "", meal=MEALS[meal])
         args: dict[str, Any] = {"restaurant_id": top["restaurant_id"], "category": meal}
         if veg:
             args["vegetarian_only"] = True
         s.call("get_menu", **args)
     else:
-        s.say(
-            "Until when is the top one open, and what's their minimum?",
-            "What are the first one's hours this week?",
-            "Tell me more about the best-rated one: hours, fees, prep time.",
-        )
+        s.say(WORDS.open_right_now_3)
         s.call("get_restaurant", restaurant_id=top["restaurant_id"])
 
 
@@ -86,13 +71,7 @@ def what_food_is_there(s: Scene) -> None:
     r = s.pick("SELECT cuisine, city FROM restaurants")
     as_customer(s, r["city"])
     stars = s.rng.choice((None, 3.5, 4.0))
-    s.say(
-        "What kinds of food can I order through you?",
-        "{What|Which} {cuisines|kinds of cuisine} does the app offer?",
-        "I'm {new here|new to this} - what {types|sorts} of food do you deliver?",
-        "Which cuisines do you have?",
-        "What sorts of food are on offer here, and how many places each?",
-    )
+    s.say(WORDS.what_food_is_there)
     s.call("get_distinct_values", field="cuisine")
     s.say(
         "Show me the best {c} places in {city}."
@@ -120,24 +99,14 @@ def cheap_and_veggie(s: Scene) -> None:
     r = s.rng.choice(open_now)
     as_customer(s, r["city"])
     fee = s.rng.choice((1.99, 2.99)) if r["delivery_fee"] > 0.99 else s.rng.choice((0.99, 1.99, 2.99))
-    s.say(
-        "I'm in {city} and {broke|on a budget}. Who's open {now|right now} with delivery under {fee}?",
-        "Which restaurants in {city} are open and charge at most {fee} {to deliver|for delivery}?",
-        "{Cheap|Low-cost} delivery in {city}, open right now - at most {fee} fee. Who?",
-        city=r["city"],
-        fee=money(fee),
-    )
+    s.say(WORDS.cheap_and_veggie, city=r["city"], fee=money(fee))
     found = s.call("search_restaurants", city=r["city"], open_now=True, max_delivery_fee=fee)["restaurants"]
     if not found:
         raise Skip("nothing found")
     focus(s, found[0]["restaurant_id"])
     if s.rng.random() < 0.3:
         return
-    s.say(
-        "What {vegetarian|meat-free} food can I have right now at the {top|first} one?",
-        "{Show me|Tell me} what's veggie and available at the first one.",
-        "The best-rated one - anything vegetarian I can {have|eat} {right now|tonight}?",
-    )
+    s.say(WORDS.cheap_and_veggie_2)
     s.call("get_menu", restaurant_id=found[0]["restaurant_id"], vegetarian_only=True, available_only=True)
 
 
@@ -147,15 +116,7 @@ def heard_of_it(s: Scene) -> None:
     r = s.pick("SELECT * FROM restaurants")
     as_customer(s, r["city"])
     where = place(s, r)
-    s.say(
-        "Do you have {where}? How are they rated?",
-        "{Is|Can I order from} {where} {on here|through you}? {Are they any good|What's their rating}?",
-        "{Someone|A coworker} {told me about|recommended} {where} - what do people think?",
-        "A friend raved about {where}. Are they any good?",
-        "Is {where} on the app?",
-        minimal=["{where}?"],
-        where=where,
-    )
+    s.say(WORDS.heard_of_it, where=where)
     rid = find_as_said(s, r, where)
     focus(s, rid)
 
@@ -170,16 +131,7 @@ def who_makes_it(s: Scene) -> None:
     )
     as_customer(s, dish["city"])
     cheap = s.rng.random() < 0.3
-    s.say(
-        "Who does {d} in {city}?{c}",
-        "{Where|Who} makes {d} {around|in} {city}?{c}",
-        "{Craving|Really want} {d} - which restaurants in {city} {have|do} it?{c}",
-        "I'm in {city} and I want {d}. Where can I get it?{c}",
-        "Which places in {city} have {d} on the menu?{c}",
-        d=dish["name"],
-        city=dish["city"],
-        c=" Delivery under $3, please." if cheap else "",
-    )
+    s.say(WORDS.who_makes_it, d=dish["name"], city=dish["city"], c=" Delivery under $3, please." if cheap else "")
     args: dict[str, Any] = {"query": dish["name"], "city": dish["city"]}
     if cheap:
         args["max_delivery_fee"] = 3
@@ -210,15 +162,7 @@ def dispatch_desk(s: Scene) -> None:
         "SELECT 1 FROM couriers WHERE city = ? AND status = 'available'", o["city"]
     ):
         raise Skip("no courier free in the city")
-    s.say(
-        "Dispatch here. Where is {n} at?",
-        "What's the latest on {n}?",
-        "Pull up {n} for me, please.",
-        "{Dispatch|Desk} {here|speaking}: {what's the status of|how is} {n}{| doing}?",
-        "{Can you|Could you} {check|look up} {n}{| for me}? {Dispatch|The desk} needs it.",
-        "{Quick check|Status check} on {n}, please.",
-        n=o["order_id"],
-    )
+    s.say(WORDS.dispatch_desk, n=o["order_id"])
     s.call("track_order", order_id=o["order_id"])
     s.say(*NEXT_WORDS[nxt], r=o["restaurant"], n=o["order_id"])
     s.call("advance_order_status", order_id=o["order_id"])
@@ -234,22 +178,13 @@ def kitchen_queue(s: Scene) -> None:
         "r.restaurant_id AND o.status = 'placed')"
     )
     where = place(s, r)
-    s.say(
-        "I run {where}. {Anything|Any orders} new waiting for us?",
-        "{Kitchen|The kitchen} at {where} here - what's come in that we haven't {taken|picked up}?",
-        "This is {where}. Which new {tickets|orders} are waiting on us?",
-        where=where,
-    )
+    s.say(WORDS.kitchen_queue, where=where)
     rid = find_as_said(s, r, where)
     waiting = s.call("list_orders", restaurant_id=rid, status="placed")["orders"]
     if not waiting:
         raise Skip("nothing waiting")
     oldest = min(waiting, key=lambda x: (x["placed_at"], x["order_id"]))
-    s.say(
-        "We'll take the oldest one{| first}.",
-        "{Confirm|Accept} the one that's been waiting {longest|the longest}.",
-        "Take on the earliest of those, we're {starting it|on it now}.",
-    )
+    s.say(WORDS.kitchen_queue_2)
     s.call("advance_order_status", order_id=oldest["order_id"])
     focus_order(s, oldest["order_id"])
     s.memory["staff"] = True

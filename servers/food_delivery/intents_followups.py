@@ -22,6 +22,7 @@ from servers.food_delivery.intents import (
     RECAP,
     SENDABLE,
     WHEN_HERE,
+    WORDS,
     asks,
     cart,
     customer_of_order,
@@ -55,7 +56,7 @@ def _the_place(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
     return {"restaurant_id": r["restaurant_id"]}, {"name": r["name"]}
 
 
-follow_ups(food, [FollowUp(n, doc, _the_place, tool, phrasings=said) for n, doc, tool, said in ABOUT_THE_PLACE])
+follow_ups(food, [FollowUp(n, doc, _the_place, tool, phrasings=said) for n, doc, tool, said in ABOUT_THE_PLACE], WORDS)
 
 
 @food.intent(covers=("get_menu",), follows=True, opens=False)
@@ -67,41 +68,15 @@ def whats_on_the_menu(s: Scene) -> None:
     if how == "course":
         meal = s.rng.choice(list(MEALS))
         args["category"] = meal
-        s.say(
-            "What {m} do they have?",
-            "Show me {name}'s {m}.",
-            "{Which|What} {m} are there at {name}?",
-            "I'm {after|looking for} {m} - what's {on offer|on the menu} there?",
-            m=MEALS[meal],
-            name=r["name"],
-        )
+        s.say(WORDS.whats_on_the_menu, m=MEALS[meal], name=r["name"])
     elif how == "veggie":
         args["vegetarian_only"] = True
-        s.say(
-            "Anything vegetarian at {name}?",
-            "What can a vegetarian eat there?",
-            "{I don't eat meat|I'm vegetarian} - {what can I have|what works for me} at {name}?",
-            "Show me the {meat-free|veggie} {dishes|options} there.",
-            name=r["name"],
-        )
+        s.say(WORDS.whats_on_the_menu_2, name=r["name"])
     elif how == "now":
         args["available_only"] = True
-        s.say(
-            "What can I actually order from {name} right now?",
-            "Which dishes aren't sold out there?",
-            "{What's|Which dishes are} still {available|on} at {name} {now|tonight}?",
-            "Is anything sold out at {name}? {Show me|Tell me} what I can still get.",
-            name=r["name"],
-        )
+        s.say(WORDS.whats_on_the_menu_3, name=r["name"])
     else:
-        s.say(
-            "What's on {name}'s menu?",
-            "What do they serve?",
-            "Let me see their menu.",
-            "{What kind of|What sort of} food does {name} have?",
-            "{Could|Can} you {read me|show me} {what they've got|the menu there}?",
-            name=r["name"],
-        )
+        s.say(WORDS.whats_on_the_menu_4, name=r["name"])
     if any(c.tool == "get_menu" and c.arguments == args for c in s.calls):
         raise Skip("that menu was read already")
     s.call("get_menu", **args)
@@ -114,15 +89,7 @@ def ordered_there_before(s: Scene) -> None:
     r = the_restaurant(s)
     c = me(s, "c.customer_id IN (SELECT customer_id FROM orders WHERE restaurant_id = ?)", r["restaurant_id"])
     delivered = s.rng.random() < 0.4
-    found = asks(
-        s,
-        c,
-        "{me}. Have I ordered from {name} before?",
-        "{me} - what did I get from {name} last time?",
-        "{me}. Show me my {d}orders from them.",
-        name=r["name"],
-        d="delivered " if delivered else "",
-    )
+    found = asks(s, c, WORDS.ordered_there_before, name=r["name"], d="delivered " if delivered else "")
     args: dict[str, Any] = {"customer_id": found["customer_id"], "restaurant_id": r["restaurant_id"]}
     if delivered:
         args["status"] = "delivered"
@@ -160,11 +127,7 @@ def one_of_those(s: Scene) -> None:
     found = asks(
         s,
         c,
-        "{me}. Put {n} {dish} from there in my basket.{f}",
-        "{me}: {I'd like|I want} {n} {dish}{|, please}.{f}",
-        "{me} - put {n} of the {dish} {to|in} my basket.{f}",
-        "{me} - I'll have {n} of the {dish}.{f}",
-        "{me}. Add {n} {dish} to my food basket, please.{f}",
+        WORDS.one_of_those,
         n=NUMBERS[qty],
         dish=dish["name"],
         f=" Clear out what's in there now." if fresh else "",
@@ -186,13 +149,7 @@ def basket_total(s: Scene) -> None:
     c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
     if s.memory.get("customer") and ran_last(s, "view_cart", customer_id=c["customer_id"]):
         raise Skip("the total was just read")
-    found = asks(
-        s,
-        c,
-        "{me}. What does my basket come to now?",
-        "{me} - what's the total with fees?",
-        "{me}. Can I check out yet, or is something missing?",
-    )
+    found = asks(s, c, WORDS.basket_total)
     s.call("view_cart", customer_id=found["customer_id"])
 
 
@@ -210,15 +167,7 @@ def send_it_now(s: Scene) -> None:
     start = start_time(s, r)
     note = s.rng.choice((None, None, *NOTES))
     when = "" if start is None else f" for {clock(start)}"
-    found = asks(
-        s,
-        c,
-        "{me}. Great, send it{when}.{n}",
-        "{me} - go ahead and order that{when}.{n}",
-        "{me}. That's all, place it{when}.{n}",
-        when=when,
-        n=f" Tell the courier: '{note}'." if note else "",
-    )
+    found = asks(s, c, WORDS.send_it_now, when=when, n=f" Tell the courier: '{note}'." if note else "")
     args: dict[str, Any] = {"customer_id": found["customer_id"]}
     if note:
         args["instructions"] = note
@@ -237,13 +186,7 @@ def best_code(s: Scene) -> None:
     if row is None or not lines or row["promo_code"]:
         raise Skip("no basket, or it has a code")
     r = restaurant(s, row["restaurant_id"])
-    found = asks(
-        s,
-        c,
-        "{me}. Which discount code saves me the most on that basket? Use it.",
-        "{me} - put the best deal you can find on my order.",
-        "{me}. Any codes that work for that basket? Apply whichever takes off the most.",
-    )
+    found = asks(s, c, WORDS.best_code)
     codes = s.call("list_promo_codes", restaurant_id=row["restaurant_id"])["promo_codes"]
     usable = [p for p in codes if subtotal >= p["min_subtotal"]]
     if not usable:
@@ -278,12 +221,7 @@ BECAUSE = {
         "{It's|This is} taking {ages|forever}; stop it, I'll eat {something else|elsewhere}.",
     ),
 }
-SCRAP = (
-    "Hmm, scrap that order after all.",
-    "{Actually|On second thought}, call that order off after all.",
-    "{Forget|Drop} that order{|, please} - I don't want it {anymore|now}.",
-    "Can you still stop that order?",
-)
+SCRAP = WORDS.scrap
 
 
 @food.intent(covers=("cancel_order",), follows=True, opens=False)
@@ -305,16 +243,7 @@ def where_do_you_deliver(s: Scene) -> None:
     c = me(s)
     if s.memory.get("customer"):
         s.asked("get_customer", customer_id=c["customer_id"])
-    found = asks(
-        s,
-        c,
-        "{me}. Which address will it go to?",
-        "{me} - what address do you have for me? Anything else of mine on the way?",
-        "{me}. Do I have other orders open right now?",
-        "{me}. {Where|To which address} {are you sending|will you deliver} it?",
-        "{me} - {is my address still|do you still have my address as} the right one? {Anything|Something} else coming?",
-        "{me}. {Remind me|Tell me} my {delivery address|address on file}.",
-    )
+    found = asks(s, c, WORDS.where_do_you_deliver)
     s.call("get_customer", customer_id=found["customer_id"])
 
 
@@ -357,15 +286,7 @@ def score_it(s: Scene) -> None:
     if o["status"] != "delivered" or s.rows("SELECT 1 FROM ratings WHERE order_id = ?", o["order_id"]):
         raise Skip("not a delivered, unrated order")
     food_stars, ride = s.rng.choice((5, 4, 4, 3, 2)), s.rng.choice((5, 5, 4, 2))
-    s.say(
-        "Let me rate that one: {f} stars for the food, {d} for the delivery.",
-        "I'd give that order {f} out of 5 for the food and {d} for the courier.",
-        "Score it for me: food {f} {stars|out of 5}, delivery {d}.",
-        "{Food|The meal} was a {f}, the {courier|delivery} a {d} - {put that down|log that}, please.",
-        "{Can I|Let me} {leave|give} a rating? {f} for the food and {d} for the delivery.",
-        f=food_stars,
-        d=ride,
-    )
+    s.say(WORDS.score_it, f=food_stars, d=ride)
     s.call("rate_order", order_id=o["order_id"], food_stars=food_stars, delivery_stars=ride)
 
 

@@ -13,6 +13,7 @@ from servers.food_delivery.intents import (
     SENDABLE,
     SUBTOTAL,
     WHEN_HERE,
+    WORDS,
     _open_now,
     asks,
     cart,
@@ -43,18 +44,7 @@ def craving(s: Scene) -> None:
         raise Skip("the basket is already from that restaurant")
     qty = s.rng.choice((1, 1, 2, 3))
     fresh = " Forget whatever is in my basket." if have else ""
-    found = asks(
-        s,
-        c,
-        "{me}. I'm {craving|in the mood for} the {dish} from {where}, {n} please.{fresh}",
-        "{me} - {put|drop} {n} {dish} from {where} {in|into} my basket.{fresh}",
-        "{Could I have|Can I have} {n} of the {dish} at {where}?{fresh} {me}.",
-        minimal=["{me}. I want the {dish} from {where}.{fresh}"],
-        dish=dish["name"],
-        where=place(s, r),
-        n=NUMBERS[qty],
-        fresh=fresh,
-    )
+    found = asks(s, c, WORDS.craving, dish=dish["name"], where=place(s, r), n=NUMBERS[qty], fresh=fresh)
     rid = find_restaurant(s, r, found["city"])
     items = [x for x in s.call("get_menu", restaurant_id=rid)["items"] if x["name"] == dish["name"]]
     args: dict[str, Any] = {"customer_id": found["customer_id"], "item_id": items[0]["item_id"]}
@@ -82,18 +72,7 @@ def send_it_over(s: Scene) -> None:
     note = s.rng.choice([None, None, *NOTES])
     when = "" if start is None else f" for {clock(start)}"
     extra = "" if note is None else f" And the note for the courier: '{note}'."
-    found = asks(
-        s,
-        c,
-        "{me}. Please send my basket from {where} over{when}.{extra}",
-        "{me} - I'm ready, go ahead with the food in my basket{when}.{extra}",
-        "{Go ahead and|Please} send what's in my basket{when}, {who_short}.{extra}",
-        minimal=["{me}. I'm hungry, send my food{when}."],
-        who_short=c["name"],
-        where=place(s, r),
-        when=when,
-        extra=extra,
-    )
+    found = asks(s, c, WORDS.send_it_over, who_short=c["name"], where=place(s, r), when=when, extra=extra)
     s.call("view_cart", customer_id=found["customer_id"])
     args: dict[str, Any] = {"customer_id": found["customer_id"]}
     if note and not s.minimal:
@@ -113,17 +92,7 @@ def promo_from_email(s: Scene) -> None:
     if row is None or not lines:
         raise Skip("no basket")
     code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no promo code fits this basket")
-    found = asks(
-        s,
-        c,
-        "{me}. I have a discount code[, {code}], can you use it on my basket?",
-        "{me} - knock my promo code[ {code}] off my basket please.",
-        "There's a discount code in my inbox[: {code}]. Put it on my food? {me}.",
-        "{me}. {Could you|Can you} {use|put} my promo code[ {code}] on {my basket|the order}?",
-        "{me}: {a friend|the app} {sent|gave} me a code[, {code}]. {Does it work|Will it work} on my basket?",
-        "[{code} is ]the code {from my email|I was sent}; {please use it|use it, please} on my food. {me}.",
-        code=given,
-    )
+    found = asks(s, c, WORDS.promo_from_email, code=given)
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
     s.then(0.6, (*CODE_DONE, *BASKET_NOW), "view_cart", customer_id=found["customer_id"])
 
@@ -141,26 +110,7 @@ def fix_basket(s: Scene) -> None:
     found = asks(
         s,
         c,
-        *(
-            (
-                "{me}. Take the {dish} out of my basket.",
-                "{me} - scratch the {dish}, I don't want it.",
-                "Drop the {dish} from my food basket please, {who_short}.",
-                "{me}. {Could you|Can you} {remove|take off} the {dish}{|, please}?",
-                "{me}: no {dish} for me {after all|this time}.",
-                "{me}. I've {changed my mind|gone off the idea} about the {dish} - {leave it out|lose it}.",
-            )
-            if qty == 0
-            else (
-                "{me}. Change how many {dish} I'm getting[: make it {n}].",
-                "{me} - I need a different number of the {dish}[: {n}], not {had}.",
-                "Change the {dish} in my basket[ to {n}], {who_short}.",
-                "{me}. {Could you|Can you} {adjust|fix} the {dish} in my basket[ to {n}]?",
-                "{me} - I've got {had} {dish} in there[; {make it|I want} {n}].",
-                "{me}. {Turns out|Actually} {had} {dish} {isn't|is not} the right amount[; {n}, please].",
-            )
-        ),
-        minimal=["{me}. Never mind the {dish}."] if qty == 0 else (),
+        WORDS.fix_basket if qty == 0 else WORDS.fix_basket_2,
         who_short=c["name"],
         dish=line["name"],
         n=s.given(qty, NUMBERS.get(qty, str(qty)), "quantity", "update_cart_item", "quantity"),
@@ -193,17 +143,7 @@ def same_as_last_time(s: Scene) -> None:
     fresh = " Start a fresh basket." if have and have["restaurant_id"] != last["restaurant_id"] else ""
     if have and not fresh:
         raise Skip("the basket is already from there")
-    found = asks(
-        s,
-        c,
-        "{me}. That {dish} from my last order was {great|so good} - put one in my basket again.{fresh}",
-        "{me} - I {want|need} the {dish} I had last time from {r}, one more.{fresh}",
-        "Same {dish} as {my last order|last time}, please, into the basket.{fresh} {me}.",
-        minimal=["{me}. The priciest dish of my last order - one more of it, please."],
-        dish=items[0]["name"],
-        r=last["restaurant"],
-        fresh=fresh,
-    )
+    found = asks(s, c, WORDS.same_as_last_time, dish=items[0]["name"], r=last["restaurant"], fresh=fresh)
     orders = s.call("list_orders", customer_id=found["customer_id"], limit=1)["orders"]
     detail = s.call("track_order", order_id=orders[0]["order_id"])
     best = max(detail["items"], key=lambda x: x["unit_price"])
@@ -227,17 +167,7 @@ def code_and_send(s: Scene) -> None:
     if too_far(r, c) or not _open_now(s, r):
         raise Skip("the basket cannot go out now")
     code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no code fits")
-    found = asks(
-        s,
-        c,
-        "{me}. Take my discount code[ {code}] off the basket and send the food over.",
-        "{me} - I've got a promo[, {code}]. Use it and place my order.",
-        "{me}. Apply my code[ {code}], then check out, please.",
-        "{me}. {Use|Put on} my promo[ {code}] and {order|send} {the food|my basket} {right away|now}.",
-        "{me}: {discount|promo} code[ {code}] {first|please}, then send the order.",
-        "{me} - I'm ready: use my code[ ({code})] and send it over.",
-        code=given,
-    )
+    found = asks(s, c, WORDS.code_and_send, code=given)
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
     placed = s.call("place_order", customer_id=found["customer_id"])
     focus_order(s, placed["order_id"])
@@ -257,16 +187,7 @@ def two_changes(s: Scene) -> None:
         raise Skip("no other quantity fits")
     qty = s.rng.choice(options)
     n = s.given(qty, NUMBERS[qty], "quantity", "update_cart_item", "quantity")
-    found = asks(
-        s,
-        c,
-        "{me}. {Change|Adjust} the {a} in my basket[ to {n}] and take out the {b}.",
-        "{me} - {lose|drop} the {b}, and a different number of {a}[: {n}].",
-        "{me}. Two {fixes|changes} to my food basket: no {b}, and the {a}[ should be {n}].",
-        a=keep["name"],
-        b=drop["name"],
-        n=n,
-    )
+    found = asks(s, c, WORDS.two_changes, a=keep["name"], b=drop["name"], n=n)
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=keep["item_id"], quantity=qty)
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=drop["item_id"], quantity=0)

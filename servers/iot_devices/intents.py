@@ -12,9 +12,12 @@ import json
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.iot_devices import tools_devices, tools_scenes  # noqa: F401  (the writes: registered before intents cover them)
 from servers.iot_devices.tools import iot
+
+WORDS = phrasings(__package__)
 
 HOME = "SELECT * FROM homes h WHERE (SELECT COUNT(*) FROM homes x WHERE x.owner_name = h.owner_name) = 1"
 DEVICE = "SELECT d.*, r.name AS room FROM devices d JOIN rooms r USING (room_id)"
@@ -159,12 +162,7 @@ def light_it_up(s: Scene) -> None:
     s.call(tool, device_id=dev["device_id"], **args)
     s.memory["device"] = {"device_id": dev["device_id"]}
     if s.by_chance(0.3):
-        s.say(
-            "What else is {running|on} in the {r}?",
-            "Anything else left on in the {r}?",
-            "Which other gadgets are in the {r}?",
-            r=d["room"].lower(),
-        )
+        s.say(WORDS.light_it_up, r=d["room"].lower())
         s.call("list_devices", home_id=hid, room_id=dev["room_id"])
 
 
@@ -199,11 +197,7 @@ def comfortable(s: Scene) -> None:
     s.call("set_thermostat", device_id=hit[0]["device_id"], mode=mode, target_temperature=target)
     s.memory["device"] = {"device_id": hit[0]["device_id"]}
     if s.by_chance(0.45):
-        s.say(
-            "What's it reading in there {right now|at the moment}?",
-            "And how warm is it at the moment?",
-            "What's the current temperature, then?",
-        )
+        s.say(WORDS.comfortable)
         s.call("get_device", device_id=hit[0]["device_id"])
 
 
@@ -249,12 +243,7 @@ def lock_the_door(s: Scene) -> None:
     else:
         s.call("set_lock_state", device_id=did, locked=lock)
     if s.by_chance(0.4):
-        s.say(
-            "How's its battery doing?",
-            "Is it {definitely|really} {st} now?",
-            "What does the lock {report|say} now?",
-            st="locked" if lock else "open",
-        )
+        s.say(WORDS.lock_the_door, st="locked" if lock else "open")
         s.call("get_device", device_id=did)
 
 
@@ -307,12 +296,7 @@ def low_batteries(s: Scene) -> None:
     if not found:
         raise Skip("nothing that low")
     d = s.rng.choice(found)
-    s.say(
-        "I just put fresh batteries in the {n}.",
-        "New batteries are in the {n} now, note that.",
-        "Swapped the batteries on the {n}.",
-        n=d["name"].lower(),
-    )
+    s.say(WORDS.low_batteries, n=d["name"].lower())
     s.call("replace_battery", device_id=d["device_id"])
     s.memory["device"] = {"device_id": d["device_id"]}
     if s.rng.random() < 0.4 and s.room(1, 0):
@@ -336,10 +320,10 @@ def whats_offline(s: Scene) -> None:
     if not fit:
         raise Skip("nothing that a restart fixes")
     d = s.rng.choice(fit)
-    s.say("Restart the {n}.", "Give the {n} a reboot.", "Try turning the {n} off and on again.", n=d["name"].lower())
+    s.say(WORDS.whats_offline, n=d["name"].lower())
     back = s.call("reboot_device", device_id=d["device_id"])
     s.memory["device"] = {"device_id": d["device_id"]}
     switchable = d["type"] in ("light", "plug", "speaker", "camera")
     if back.get("power") == "off" and switchable and s.by_chance(0.7):
-        s.say("Great, now switch it on.", "Now turn it on, please.", "And put it on.")
+        s.say(WORDS.whats_offline_2)
         s.call("set_device_power", device_id=d["device_id"], on=True)

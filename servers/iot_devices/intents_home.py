@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.iot_devices.intents import at_home, device_ref, find_device, known, me, my_device, owner_asks, upper
+from servers.iot_devices.intents import WORDS, at_home, device_ref, find_device, known, me, my_device, owner_asks, upper
 from servers.iot_devices.tools import iot
 
 
@@ -117,22 +117,14 @@ def house_check(s: Scene) -> None:
         if s.value("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", x) >= 2
     ]
     if fixable and s.room(1, 1):
-        s.say(
-            "Will any of my scenes break now? Fix them if so.",
-            "Make sure my scenes still work without it.",
-            "Tidy it out of any scene that used it.",
-        )
+        s.say(WORDS.house_check)
         s.call("remove_scene_device", scene_id=fixable[0], device_id=dev["device_id"])
 
 
 @iot.intent(covers=("get_distinct_values", "list_devices"))
 def support_desk(s: Scene) -> None:
     """A support analyst looks at the kinds of devices customers have, then at the offline ones of a kind."""
-    s.say(
-        "What kinds of devices do our customers have connected?",
-        "Which device {categories|types} are out there?",
-        "Break down the fleet by device {kind|type}{ for me|}.",
-    )
+    s.say(WORDS.support_desk)
     kinds = s.call("get_distinct_values", field="device_type")["values"]
     kind = s.rng.choice(sorted(kinds))
     word = {
@@ -145,18 +137,8 @@ def support_desk(s: Scene) -> None:
         "speaker": "speakers",
     }[kind]
     if s.rng.random() < 0.5:
-        s.say(
-            "Which {w} are offline right now?",
-            "Show me the {w} that aren't responding.",
-            "List any {w} that dropped off.",
-            w=word,
-        )
+        s.say(WORDS.support_desk_3, w=word)
         s.call("list_devices", type=kind, online=False)
         return
-    s.say(
-        "Which {w} are running low on battery, 20% or less?",
-        "Any {w} down to a fifth of their battery?",
-        "List the {w} at 20% battery or below.",
-        w=word,
-    )
+    s.say(WORDS.support_desk_2, w=word)
     s.call("list_devices", type=kind, max_battery=20)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.iot_devices.intents import SCENE_NAMES, at_home, me, owner_asks, room_of
+from servers.iot_devices.intents import SCENE_NAMES, WORDS, at_home, me, owner_asks, room_of
 from servers.iot_devices.tools import iot
 
 
@@ -38,9 +38,7 @@ def set_the_mood(s: Scene) -> None:
     s.call("activate_scene", scene_id=found[0]["scene_id"])
     s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
     if s.by_chance(0.35):
-        s.say(
-            "What exactly did that change?", "Which devices did that touch, and how?", "Remind me what that scene does."
-        )
+        s.say(WORDS.set_the_mood)
         s.call("get_scene", scene_id=found[0]["scene_id"])
 
 
@@ -69,11 +67,7 @@ def broken_scene(s: Scene) -> None:
         raise Skip("scene name not unique")
     full = s.call("get_scene", scene_id=found[0]["scene_id"])
     gone = [a for a in full["actions"] if a["missing"]]
-    s.say(
-        "Right, I got rid of that one. {Take|Drop} it out of the scene.",
-        "Drop the missing one from it then.",
-        "OK, {take|remove} the one that's gone {out of it|from it}.",
-    )
+    s.say(WORDS.broken_scene)
     s.call("remove_scene_device", scene_id=found[0]["scene_id"], device_id=gone[0]["device_id"])
     s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
 
@@ -106,7 +100,7 @@ def save_the_look(s: Scene) -> None:
     made = s.call("create_scene", home_id=hid, name=title, device_ids=[x["device_id"] for x in found])
     s.memory["scene"] = {"scene_id": made["scene_id"]}
     if s.rng.random() < 0.3 and all(x["online"] for x in found):
-        s.say("Perfect. Try it out now.", "Run it once so I can see.", "Go ahead and apply it.")
+        s.say(WORDS.save_the_look)
         s.call("activate_scene", scene_id=made["scene_id"])
 
 
@@ -161,11 +155,7 @@ def make_it_automatic(s: Scene) -> None:
             args["days"] = days
         s.call("create_automation", home_id=hid, name=title, scene_id=found[0]["scene_id"], trigger="time", **args)
         if s.by_chance(0.8):
-            s.say(
-                "What routines do I have {running|switched on} now?",
-                "{Show me|List} all my {routines|automations}{ now|}.",
-                "Which {automations|routines} are {switched on|active} {at my place|at home}?",
-            )
+            s.say(WORDS.make_it_automatic_2)
             s.call("list_automations", home_id=hid, **({"enabled": True} if s.rng.random() < 0.5 else {}))
         return
     kind = sensor["kind"]
@@ -191,14 +181,7 @@ def make_it_automatic(s: Scene) -> None:
     ]
     if not sensors:
         raise Skip("the sensor is past the first page")
-    s.say(
-        "Good. When {event}, start {n}. Call it '{name}'.",
-        "Then set it up so {n} runs whenever {event} ('{name}').",
-        "Great: I'd like {n} to trigger if {event}; name it '{name}'.",
-        event=event,
-        n=sc["name"],
-        name=title,
-    )
+    s.say(WORDS.make_it_automatic, event=event, n=sc["name"], name=title)
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     extra: dict[str, Any] = {"threshold": limit} if cond == "above" else {}
     s.call(

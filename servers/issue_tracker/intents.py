@@ -12,8 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.issue_tracker.seed import PROJECTS
+
+WORDS = phrasings(__package__)
 
 NAMES = {spec[0]: spec[1] for spec in PROJECTS}
 

@@ -14,6 +14,7 @@ from hub.kit.intent import Scene, Skip
 from servers.issue_tracker.intents import (
     STATUS_WORDS,
     TYPE_WORDS,
+    WORDS,
     named_board,
     project_key,
     remember,
@@ -44,14 +45,6 @@ SEARCHES = (
         "The member asks what else waits for review on the board.",
         _board({"status": "in_review"}),
         "search_issues",
-        phrasings=(
-            "What else is waiting for {review|a review} on {b}?",
-            "Anything else in review on the {b} board?",
-            "Which other {b} tickets are {sitting|stuck} in review?",
-            "{Is there|What's} more {on|in} {b} that needs a reviewer?",
-            "How {much|many tickets} on {b} {is|are} {stuck|waiting} in review?",
-            "Who else on {b} is waiting on a review? Show me those tickets.",
-        ),
         weight=0.45,
         asked=False,
         then=_listed,
@@ -61,14 +54,6 @@ SEARCHES = (
         "The member asks which not-started tickets of the board have no owner.",
         _board({"unassigned": True, "status": "open"}),
         "search_issues",
-        phrasings=(
-            "What on {b} has no owner{ yet|}?",
-            "Which {b} tickets is nobody {on|working on}?",
-            "Anything on the {b} board that nobody has picked up?",
-            "{Show me|List} the unassigned {b} tickets that haven't started.",
-            "Is there {work|anything} on {b} {still looking for|without} an owner?",
-            "What {b} work could someone grab right now?",
-        ),
         weight=0.45,
         asked=False,
         then=_listed,
@@ -78,14 +63,6 @@ SEARCHES = (
         "The member looks at what of the board is in no sprint.",
         _board({"backlog": True}),
         "search_issues",
-        phrasings=(
-            "What's {sitting|waiting} in the {b} backlog?",
-            "Which {b} tickets aren't {planned into|scheduled in} any sprint?",
-            "{Show me|List} the unplanned work on {b}.",
-            "{What's|How much is} left in the {b} backlog{| right now}?",
-            "Which {b} tickets {have no|aren't in a} sprint{| yet}?",
-            "I want to {see|go through} everything on {b} that nobody has scheduled.",
-        ),
         weight=0.45,
         asked=False,
         then=_listed,
@@ -93,7 +70,7 @@ SEARCHES = (
 )
 
 
-follow_ups(tracker, SEARCHES)
+follow_ups(tracker, SEARCHES, WORDS)
 
 
 @tracker.intent(covers=("get_project",), follows=True, opens=False, weight=0.45)
@@ -101,14 +78,7 @@ def board_overview(s: Scene) -> None:
     """The member looks at the board: team, labels, counts by status."""
     key, b = the_board(s)
     s.asked("get_project", project_id=key)
-    s.say(
-        "How does the {b} board look overall?",
-        "Who's on the {b} team now, and how many tickets are in each state?",
-        "{Give me|Paint me} the big picture for {b}.",
-        "{Summarize|Sum up} {b} for me: people, labels, ticket counts.",
-        "I'd like {an overview|a snapshot} of {b}{| as it stands}.",
-        b=b,
-    )
+    s.say(WORDS.board_overview, b=b)
     s.call("get_project", project_id=key)
 
 
@@ -117,15 +87,7 @@ def same_kind_open(s: Scene) -> None:
     """The member asks what else of the same kind is open on the board."""
     i = ticket(s)
     b = s.memory.get("board") or i["project_id"]
-    s.say(
-        "Anything else like that still {waiting|open} on {b}?",
-        "What other {k}s on {b} is nobody working on yet?",
-        "Which others of that kind haven't been started on {b}?",
-        "{Are there|Do we have} more {k}s {sitting|waiting} untouched on {b}?",
-        "{Show me|List} the other not-started {k}s on {b}.",
-        k=TYPE_WORDS[i["type"]],
-        b=b,
-    )
+    s.say(WORDS.same_kind_open, k=TYPE_WORDS[i["type"]], b=b)
     s.call("search_issues", project_id=i["project_id"], type=i["type"], status="open")
     s.listed_others("issue")
 
@@ -135,15 +97,7 @@ def urgent_on_board(s: Scene) -> None:
     """The member asks for the urgent bugs nobody has started on the board."""
     key, b = the_board(s)
     level = s.rng.choice(("high", "critical"))
-    s.say(
-        "What other {b} bugs are {p} and nobody has started?",
-        "Which untouched {b} bugs are {p}{| right now}?",
-        "Show me the {p} bugs on {b} that are still waiting.",
-        "{Any|Are there} {other|more} {p} bugs on {b} nobody has {touched|begun}?",
-        "I'm worried about {b}. {Which|What} {p} bugs haven't been started?",
-        b=b,
-        p={"high": "high-priority", "critical": "top-priority"}[level],
-    )
+    s.say(WORDS.urgent_on_board, b=b, p={"high": "high-priority", "critical": "top-priority"}[level])
     s.call("search_issues", project_id=key, type="bug", priority=level, status="open")
     s.listed_others("issue")
 
@@ -152,15 +106,7 @@ def urgent_on_board(s: Scene) -> None:
 def who_is_on_it(s: Scene) -> None:
     """The member asks who is on the board's team."""
     key, b = the_board(s)
-    s.say(
-        "Who's on the {b} team?",
-        "Which people work on {b}?",
-        "Remind me who's in the {b} crew.",
-        "{Who works|Who's working} on {b} these days?",
-        "{List|Show me} the people on {b}{| and their titles}.",
-        "Who {could I ask|should I talk to} about {b}?",
-        b=b,
-    )
+    s.say(WORDS.who_is_on_it, b=b)
     s.call("search_users", project_id=key)
 
 
@@ -169,14 +115,7 @@ def upcoming_sprints(s: Scene) -> None:
     """The member asks which sprints of the board are coming up and how full they are."""
     key, b = the_board(s)
     s.asked("list_sprints", project_id=key)
-    s.say(
-        "What's coming up for {b} after this, and how full is it?",
-        "Which {b} sprints are planned, and how much is in them?",
-        "How loaded are the upcoming {b} sprints?",
-        "{Is there|How much} room left in the {next|upcoming} {b} sprints?",
-        "{Show me|List} the planned {b} sprints with their points.",
-        b=b,
-    )
+    s.say(WORDS.upcoming_sprints, b=b)
     s.call("list_sprints", project_id=key, status="planned")
 
 
@@ -188,13 +127,7 @@ def its_sprint(s: Scene) -> None:
     if not sid:
         raise Skip("no sprint in the dialogue")
     s.asked("get_sprint", sprint_id=sid)
-    s.say(
-        "How is that sprint doing now?",
-        "How many points are done in that sprint?",
-        "And what else is in that sprint?",
-        "{Show me|Pull up} that sprint{| again}, with its tickets.",
-        "{Where do we stand|How are we doing} on that sprint?",
-    )
+    s.say(WORDS.its_sprint)
     s.call("get_sprint", sprint_id=sid)
 
 
@@ -204,13 +137,7 @@ def sprint_unowned(s: Scene) -> None:
     sid = s.memory.get("sprint")
     if not sid:
         raise Skip("no sprint in the dialogue")
-    s.say(
-        "What in it hasn't been started or assigned?",
-        "Which of its tickets does nobody own yet?",
-        "Anything in there without an owner?",
-        "{Which|What} sprint tickets still need {an owner|someone}?",
-        "Is {everything|every ticket} in that sprint {assigned|owned by someone}?",
-    )
+    s.say(WORDS.sprint_unowned)
     s.call("search_issues", sprint_id=sid, unassigned=True)
     s.listed_others("issue")
 
@@ -220,14 +147,7 @@ def my_queue(s: Scene) -> None:
     """The member asks what else is on their plate."""
     u = speaker(s)
     status = s.rng.choice(("in_progress", "open", "in_review"))
-    s.say(
-        "What else do I have that's {st}?",
-        "Which of my tickets are {st} right now?",
-        "Remind me what's {st} on my plate.",
-        "{Show me|List} {my|all my} {st} tickets.",
-        "What {am I holding|do I own} that's {st}{| at the moment}?",
-        st=STATUS_WORDS[status],
-    )
+    s.say(WORDS.my_queue, st=STATUS_WORDS[status])
     s.call("search_issues", assignee_id=u["user_id"], status=status)
     s.listed_others("issue")
 
@@ -242,15 +162,7 @@ def board_bugs(s: Scene) -> None:
     urgent = s.rng.random() < 0.4 and not s.minimal
     if urgent:
         args["priority"] = "critical"
-    s.say(
-        "Which {u}{k}s are open on {b}?",
-        "What {u}{k}s are {waiting|open} on the {b} board?",
-        "{Show me|List} the open {u}{k}s for {b}.",
-        minimal=["{b}: open {k}s?"],
-        u="top-priority " if urgent else "",
-        k=TYPE_WORDS[kind],
-        b=b,
-    )
+    s.say(WORDS.board_bugs, u="top-priority " if urgent else "", k=TYPE_WORDS[kind], b=b)
     key = project_key(s, p["project_id"], named)
     found = s.call("search_issues", project_id=key, **args)["issues"]
     i = s.choose(found, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
@@ -262,14 +174,7 @@ def stale_backlog(s: Scene) -> None:
     """A lead looks at a board's backlog of one priority and picks a ticket to act on."""
     p, b, named = named_board(s)
     prio = s.rng.choice(("high", "critical", "low"))
-    s.say(
-        "What {p}-priority work on {b} isn't in any sprint?",
-        "Which {p} tickets on {b} are {stuck|sitting} in the backlog?",
-        "Show me the unplanned {p}-priority {b} tickets.",
-        minimal=["{b} backlog?"],
-        p=prio,
-        b=b,
-    )
+    s.say(WORDS.stale_backlog, p=prio, b=b)
     key = project_key(s, p["project_id"], named)
     args: dict[str, Any] = {} if s.minimal else {"priority": prio}
     found = s.call("search_issues", project_id=key, backlog=True, **args)["issues"]

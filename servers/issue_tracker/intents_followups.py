@@ -15,7 +15,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.issue_tracker.intents import NOTES, TYPE_WORDS, find_user, new_label, person, speaker, ticket
+from servers.issue_tracker.intents import NOTES, TYPE_WORDS, WORDS, find_user, new_label, person, speaker, ticket
 from servers.issue_tracker.tools import tracker
 
 Row = dict[str, Any]
@@ -60,14 +60,6 @@ STEPS = (
             lambda s, i: {"sprint_id": None},
         ),
         "move_issue_to_sprint",
-        phrasings=(
-            "Take {it} out of its sprint, it can wait in the backlog{| for now}.",
-            "We won't get to {it} this {time|sprint}; back to the backlog.",
-            "{Drop|Pull} {it} from the sprint for now.",
-            "{Let's|We should} push {it} out of this sprint{| and plan it later}.",
-            "There's no room for {it} {this time|in this sprint}. Move it back to the backlog, please.",
-            "Can {it} go back to the backlog? {It can wait|It's not urgent}.",
-        ),
         weight=1.6,
         asked=False,
         heard=_it,
@@ -77,14 +69,6 @@ STEPS = (
         "The member puts the ticket on themselves.",
         _on("status != 'done'", _mine),
         "assign_issue",
-        phrasings=(
-            "I'll {take|handle} {it} myself.",
-            "Put {it} on me{|, please}.",
-            "Make me the {owner|assignee} of {it}.",
-            "{Assign|Give} {it} to me{|, please}.",
-            "I've got time {this week|today}, so I'll {pick up|handle} {it}.",
-            "Can you {put my name on|make me responsible for} {it}?",
-        ),
         weight=1.6,
         asked=False,
         heard=_it,
@@ -94,14 +78,6 @@ STEPS = (
         "Nobody should own the not-started ticket for now.",
         _on("status = 'open' AND assignee_id IS NOT NULL", lambda s, i: {"assignee_id": None}),
         "assign_issue",
-        phrasings=(
-            "Actually, leave {it} {unowned|unassigned} for now.",
-            "Take the {owner|assignee} off {it} again.",
-            "Nobody should own {it} yet.",
-            "{Unassign|Clear the owner of} {it}, {please|we'll decide later}.",
-            "Let's not give {it} to anyone {yet|for now}; remove the assignee.",
-            "Can {it} go back to having no owner?",
-        ),
         weight=1.6,
         asked=False,
         heard=_it,
@@ -111,14 +87,6 @@ STEPS = (
         "Work starts on the owned ticket.",
         _on("status = 'open' AND assignee_id IS NOT NULL", _status("in_progress")),
         "transition_issue",
-        phrasings=(
-            "And mark {it} as {begun|started}.",
-            "Work on {it} begins now; flip it to in progress.",
-            "{Put|Move} {it} {in|to} progress.",
-            "{We're|They're} starting on {it} {today|right now}, so move it to in progress.",
-            "Can you {set|switch} {it} to in progress?",
-            "{it} is underway now; {update|change} its status.",
-        ),
         weight=1.6,
         asked=False,
         heard=_it,
@@ -128,14 +96,6 @@ STEPS = (
         "The ticket in progress goes to review.",
         _on("status = 'in_progress'", _status("in_review")),
         "transition_issue",
-        phrasings=(
-            "The PR for {it} is up; ready for review.",
-            "Send {it} on to {review|a reviewer}.",
-            "{it} can be reviewed now{|; the code is up}.",
-            "{Move|Push} {it} to in review, {please|the code is done}.",
-            "I've {finished|wrapped up} the work on {it}; it needs a reviewer.",
-            "Can {it} go to review?",
-        ),
         weight=1.6,
         asked=False,
         heard=_it,
@@ -145,14 +105,6 @@ STEPS = (
         "Work on the ticket stops: it goes back to not started.",
         _on("status = 'in_progress'", _status("open")),
         "transition_issue",
-        phrasings=(
-            "Nobody can get to {it} after all; put it back to open.",
-            "{Park|Shelve} {it}: back to not started.",
-            "Un-start {it}.",
-            "{Stop|Pause} the work on {it} and set it back to open.",
-            "We {have to|need to} shelve {it} for now; move it back to not started.",
-            "Can {it} go back to open? {Nobody is on it|It got paused}.",
-        ),
         weight=1.6,
         asked=False,
         heard=_it,
@@ -160,7 +112,7 @@ STEPS = (
 )
 
 
-follow_ups(tracker, STEPS)
+follow_ups(tracker, STEPS, WORDS)
 
 
 @tracker.intent(covers=("add_comment",), follows=True, opens=False, weight=1.6)
@@ -169,16 +121,7 @@ def note_on_it(s: Scene) -> None:
     i = ticket(s)
     u = speaker(s)
     text = s.rng.choice(NOTES)
-    s.say(
-        '{Leave|Add} a note on {it}: "{n}"',
-        'Write "{n}" on {it} so the team {sees|knows}.',
-        'Put a {note|comment} on {it} saying "{n}"',
-        '{Add|Post} a comment to {it}: "{n}"',
-        'Can you {note|write} on {it} that "{n}"',
-        '{it} needs an update{| for the team}: "{n}"',
-        n=text,
-        it=it(s),
-    )
+    s.say(WORDS.note_on_it, n=text, it=it(s))
     s.call("add_comment", issue_id=i["issue_id"], author_id=u["user_id"], body=text)
 
 
@@ -187,16 +130,7 @@ def tag_it(s: Scene) -> None:
     """The member tags the ticket with one of its board's labels."""
     i = ticket(s)
     lab = new_label(s, i)
-    s.say(
-        "{Tag|Label} {it} '{l}'{|, please}.",
-        "Put '{l}' on {it} {as well|too}.",
-        "Mark {it} with the '{l}' {tag|label} too.",
-        "{Add|Stick} the '{l}' label {to|on} {it}.",
-        "{it} should {also|really} carry '{l}'.",
-        "Can you label {it} '{l}' so it shows up in {that filter|the right list}?",
-        l=lab,
-        it=it(s),
-    )
+    s.say(WORDS.tag_it, l=lab, it=it(s))
     s.call("label_issue", issue_id=i["issue_id"], label=lab)
 
 
@@ -205,16 +139,7 @@ def untag_it(s: Scene) -> None:
     """The member takes a tag off the ticket that does not belong there."""
     i = ticket(s)
     lab = s.pick("SELECT label FROM issue_labels WHERE issue_id = ?", i["issue_id"])["label"]
-    s.say(
-        "And drop the '{l}' tag from {it}, {that's wrong|it doesn't fit}.",
-        "Take the '{l}' {tag|label} off {it}; it doesn't apply.",
-        "Strip '{l}' from {it}{| again}.",
-        "{Remove|Delete} the '{l}' label on {it}{|, please}.",
-        "'{l}' doesn't belong on {it}. {Can you remove it|Get rid of it}?",
-        "{it} isn't really '{l}'; {untag|unlabel} it.",
-        l=lab,
-        it=it(s),
-    )
+    s.say(WORDS.untag_it, l=lab, it=it(s))
     s.call("label_issue", issue_id=i["issue_id"], label=lab, remove=True)
 
 
@@ -243,17 +168,7 @@ def retype(s: Scene) -> None:
     i = ticket(s, "status != 'done'")
     u = speaker(s, i["project_id"])
     new = s.rng.choice([t for t in ("bug", "feature", "task") if t != i["type"]])
-    s.say(
-        "Make {it} a {k}; it's not really a {o}.",
-        "{File|Log} {it} as a {k} instead.",
-        "Turn {it} into a {k}{, please|}.",
-        "{Actually|Hmm}, {it} is more of a {k} than a {o}.",
-        "{Change|Switch} the type of {it} to {k}.",
-        "Can {it} be {filed|tracked} as a {k}?",
-        k=TYPE_WORDS[new],
-        o=TYPE_WORDS[i["type"]],
-        it=it(s),
-    )
+    s.say(WORDS.retype, k=TYPE_WORDS[new], o=TYPE_WORDS[i["type"]], it=it(s))
     s.call("update_issue", issue_id=i["issue_id"], user_id=u["user_id"], type=new)
 
 
@@ -299,14 +214,7 @@ def plan_next(s: Scene) -> None:
     )
     if first is None:
         raise Skip("no planned sprint")
-    s.say(
-        "Then plan {it} into the next sprint{| with room}.",
-        "Now put {it} in the {upcoming|following} sprint.",
-        "And schedule {it} for the next sprint.",
-        "{Can|Could} {it} go into the {next|upcoming} sprint?",
-        "Let's {tackle|do} {it} next sprint; {plan it in|add it there}.",
-        it=it(s),
-    )
+    s.say(WORDS.plan_next, it=it(s))
     fits = sorted(_planned(s, i, "planned"), key=itemgetter("start_date"))
     if not fits or fits[0]["committed_points"] + i["story_points"] > fits[0]["capacity"]:
         raise Skip("the next sprint is full")
@@ -321,14 +229,7 @@ def pull_into_current(s: Scene) -> None:
         "story_points IS NOT NULL AND status != 'done' AND (sprint_id IS NULL OR sprint_id NOT IN "
         "(SELECT sprint_id FROM sprints WHERE status = 'active'))",
     )
-    s.say(
-        "Pull {it} into the sprint that's {running|going} now.",
-        "Can {it} go into this sprint instead of waiting?",
-        "{Squeeze|Fit} {it} into the current sprint.",
-        "{it} can't wait; {add it to|put it in} the {active|running} sprint.",
-        "We {need|want} {it} done {this sprint|before the sprint ends}. Move it in.",
-        it=it(s),
-    )
+    s.say(WORDS.pull_into_current, it=it(s))
     active = _planned(s, i, "active")
     if not active or active[0]["committed_points"] + i["story_points"] > active[0]["capacity"]:
         raise Skip("no room in the running sprint")
@@ -348,15 +249,5 @@ def give_it_to(s: Scene) -> None:
     )
     if s.memory.get("me") and s.memory["me"]["user_id"] == other["user_id"]:
         raise Skip("that is the member talking")
-    s.say(
-        "Have {o} pick {it} up{| instead}.",
-        "Hand {it} {to|over to} {o}.",
-        "{o} should {own|take care of} {it}.",
-        "Give {it} to {o}{| to work on}.",
-        "{Assign|Reassign} {it} to {o}{|, please}.",
-        "{o} knows that area best, so {it} should go to them.",
-        "Can {o} {take|handle} {it}?",
-        o=named,
-        it=it(s),
-    )
+    s.say(WORDS.give_it_to, o=named, it=it(s))
     s.call("assign_issue", issue_id=i["issue_id"], assignee_id=find_user(s, other, i["project_id"]))

@@ -12,6 +12,7 @@ from servers.issue_tracker.intents import (
     ROLES,
     SPRINT_ASKS,
     STATUS_WORDS,
+    WORDS,
     board,
     find_user,
     issue_ref,
@@ -41,13 +42,7 @@ def estimate_and_plan(s: Scene) -> None:
     )
     b, what = named_ticket(s, i)
     est = s.given(points, f"{points} point{'s' if points != 1 else ''}", "estimate", "set_story_points", "points")
-    s.say(
-        "Estimate {what}[ at {est}].",
-        "The team sized {what}[: {est}]. Please {record|note} it.",
-        "{Put|Set} an estimate on {what}[, {est}].",
-        what=what,
-        est=est,
-    )
+    s.say(WORDS.estimate_and_plan, what=what, est=est)
     key = locate(s, i, what, b, backlog=True) if s.rng.random() < 0.6 else locate(s, i, what, b)
     s.call("set_story_points", issue_id=key, points=points)
 
@@ -57,13 +52,7 @@ def sprint_check_in(s: Scene) -> None:
     """A lead asks how the current sprint is going (what nobody has picked up yet is a follow-up)."""
     p = s.pick("SELECT p.* FROM projects p JOIN sprints s USING (project_id) WHERE s.status = 'active'")
     b, named = board(s, p["project_id"])
-    s.say(
-        "How's the {current|active} {k} sprint going?",
-        "Where are we with the {k} sprint that's running?",
-        "{Give me|What's} the state of the running {k} sprint.",
-        minimal=["{k} sprint status?"],
-        k=b,
-    )
+    s.say(WORDS.sprint_check_in, k=b)
     active = s.call("list_sprints", project_id=project_key(s, p["project_id"], named), status="active")["sprints"][0]
     s.call("get_sprint", sprint_id=active["sprint_id"])
     s.memory.update(project=p["project_id"], board=b, sprint=active["sprint_id"])
@@ -82,13 +71,7 @@ def roll_the_sprint(s: Scene) -> None:
         "AND s.status = 'active') AND EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id AND "
         "s.status = 'planned')",
     )
-    s.say(
-        "The {k} sprint is {over|done}. Close it and move whatever isn't finished into the next one.",
-        "{Wrap up|Close out} the running {k} sprint; anything unfinished rolls over to the next sprint.",
-        "Time to end the {k} sprint. {Carry|Move} the leftovers into the upcoming one.",
-        minimal=["End the {k} sprint, please."],
-        k=b,
-    )
+    s.say(WORDS.roll_the_sprint, k=b)
     sprints = s.call("list_sprints", project_id=project_key(s, p["project_id"], named))["sprints"]
     active = next(x for x in sprints if x["status"] == "active")
     upcoming = sorted((x for x in sprints if x["status"] == "planned"), key=lambda x: x["start_date"])
@@ -99,13 +82,7 @@ def roll_the_sprint(s: Scene) -> None:
     if not left and not s.value("SELECT COUNT(*) FROM issues WHERE sprint_id = ?", nxt["sprint_id"]):
         raise Skip("the next sprint would start empty")
     s.call("close_sprint", sprint_id=active["sprint_id"], carry_over_to=nxt["sprint_id"])
-    s.say(
-        "Now kick off the next one.",
-        "Start the next sprint.",
-        "And get the new sprint going.",
-        "{Then|After that,} {start|begin} the {following|upcoming} sprint.",
-        "{Let's|We can} get the next sprint underway now.",
-    )
+    s.say(WORDS.roll_the_sprint_2)
     s.call("start_sprint", sprint_id=nxt["sprint_id"])
     s.memory.update(project=p["project_id"], board=b, sprint=nxt["sprint_id"])
 
@@ -136,16 +113,7 @@ def plan_new_sprint(s: Scene) -> None:
     b, named = board(s, p["project_id"])
     called = s.given(name, f'"{name}"', "sprint name", "create_sprint", "name")
     room = "the usual capacity" if capacity == 40 else f"room for {capacity} points"
-    s.say(
-        "Set up a new sprint on the {k} board[ called {n}] from {a} to {b}, with {c}.",
-        "We need the next {k} sprint {planned|set up}[ ({n})]: {a} through {b}, {c}.",
-        "Please {create|add} a sprint for {k}[ named {n}] running {a} to {b} with {c}.",
-        k=b,
-        n=called,
-        a=_say(start),
-        b=_say(end),
-        c=room,
-    )
+    s.say(WORDS.plan_new_sprint, k=b, n=called, a=_say(start), b=_say(end), c=room)
     key = project_key(s, p["project_id"], named)
     if not named:
         s.call("list_sprints", project_id=key, status="planned")
@@ -160,13 +128,7 @@ def plan_new_sprint(s: Scene) -> None:
         capacity,
     )
     what = issue_ref(s, i, b, by_key=False)
-    s.say(
-        "Put {what} in it.",
-        "Plan {what} into that new sprint.",
-        "Start it off with {what}.",
-        "{And|Then} {add|move} {what} into it.",
-        what=what,
-    )
+    s.say(WORDS.plan_new_sprint_2, what=what)
     key = locate(s, i, what, backlog=True)
     s.call("move_issue_to_sprint", issue_id=key, sprint_id=made["sprint_id"])
     s.memory.update(board=b, sprint=made["sprint_id"])
@@ -178,15 +140,7 @@ def add_to_team(s: Scene) -> None:
     p, b, named = named_board(s)
     role = s.rng.choice(("developer", "developer", "qa", "designer", "viewer"))
     u, who = person(s, "u.user_id NOT IN (SELECT user_id FROM project_members WHERE project_id = ?)", p["project_id"])
-    s.say(
-        "{Add|Put} {who} {to|on} the {k} project as {r}.",
-        "{who} is joining {k} as {r}; give them access.",
-        "Please {put|get} {who} on the {k} team, as {r}.",
-        minimal=["{who} is joining the {k} team."],
-        who=who,
-        k=b,
-        r=ROLES[role],
-    )
+    s.say(WORDS.add_to_team, who=who, k=b, r=ROLES[role])
     key = project_key(s, p["project_id"], named)
     uid = find_user(s, u)
     args: dict[str, Any] = {"project_id": key, "user_id": uid}
@@ -195,13 +149,7 @@ def add_to_team(s: Scene) -> None:
     s.call("add_project_member", **args)
     s.memory.update(project=p["project_id"], board=b)
     if s.rng.random() < 0.5:
-        s.say(
-            "Who's on the {k} team now?",
-            "Show me the {k} team with their roles.",
-            "Who else works on {k} now?",
-            "{Remind me|Tell me} who is on {k} now.",
-            k=b,
-        )
+        s.say(WORDS.add_to_team_2, k=b)
         if s.rng.random() < 0.5:
             s.call("get_project", project_id=key)
         else:
@@ -211,19 +159,10 @@ def add_to_team(s: Scene) -> None:
 @tracker.intent(covers=("list_projects", "get_project"), weight=0.7)
 def busiest_project(s: Scene) -> None:
     """A manager looks at which projects carry the most unresolved work, then at one of them."""
-    s.say(
-        "Which projects have the most unresolved tickets?",
-        "How much open work does each project {have|carry}?",
-        "{Give me|Show me} the unresolved ticket counts per project.",
-    )
+    s.say(WORDS.busiest_project)
     found = s.call("list_projects")["projects"]
     p = s.rng.choice(found)
-    s.say(
-        "Break down {n} by status and tell me who's {on it|on the team}.",
-        "Show me {n}: team and ticket counts by status.",
-        "{Drill into|Dig into|Zoom in on} {n} for me.",
-        n=p["name"],
-    )
+    s.say(WORDS.busiest_project_2, n=p["name"])
     s.call("get_project", project_id=p["project_id"])
     s.memory.update(project=p["project_id"], board=p["name"])
 
@@ -231,11 +170,7 @@ def busiest_project(s: Scene) -> None:
 @tracker.intent(covers=("get_distinct_values", "search_issues"), weight=0.6)
 def label_hotspots(s: Scene) -> None:
     """A manager looks at the labels in use, then at the open tickets carrying one of them."""
-    s.say(
-        "Which labels do we use most on tickets?",
-        "What are the {most common|most used} ticket labels?",
-        "How often is each label used across our tickets?",
-    )
+    s.say(WORDS.label_hotspots)
     labels = s.call("get_distinct_values", field="label")["values"]
     label = s.rng.choice(sorted(x for x in labels if len(x) >= 3))  # shorter values do not count as carried
     if not s.value(
@@ -243,12 +178,7 @@ def label_hotspots(s: Scene) -> None:
         label,
     ):
         raise Skip("nothing open with that label")
-    s.say(
-        "{Show me|List} the open ones tagged '{l}'.",
-        "Which '{l}' tickets are still {open|waiting}?",
-        "List the open tickets labelled '{l}'.",
-        l=label,
-    )
+    s.say(WORDS.label_hotspots_2, l=label)
     s.call("search_issues", label=label, status="open")
 
 
@@ -260,13 +190,7 @@ def triage_critical(s: Scene) -> None:
         "EXISTS (SELECT 1 FROM issues i WHERE i.project_id = p.project_id AND "
         "i.priority = 'critical' AND i.assignee_id IS NULL AND i.status = 'open')",
     )
-    s.say(
-        "Which critical tickets on {k} have no owner yet?",
-        "Anything critical on the {k} board that nobody has {picked up|taken}?",
-        "{Show me|List} the unassigned critical work for {k}.",
-        minimal=["{k}: unowned critical stuff?"],
-        k=b,
-    )
+    s.say(WORDS.triage_critical, k=b)
     key = project_key(s, p["project_id"], named)
     found = s.call("search_issues", project_id=key, priority="critical", unassigned=True, status="open")["issues"]
     if not found:
@@ -277,14 +201,7 @@ def triage_critical(s: Scene) -> None:
         "u.user_id IN (SELECT user_id FROM project_members WHERE project_id = ? AND role != 'viewer')",
         p["project_id"],
     )
-    s.say(
-        "Give the most recent one to {o}.",
-        "{o} should take the newest of those.",
-        "Put {o} on the latest one.",
-        "{Assign|Hand} the {newest|latest} {one|ticket} to {o}.",
-        "Let {o} {handle|deal with} the most recent of those.",
-        o=who,
-    )
+    s.say(WORDS.triage_critical_2, o=who)
     s.call("assign_issue", issue_id=top["issue_id"], assignee_id=find_user(s, other, key))
     remember(s, top, b)
 
@@ -298,13 +215,7 @@ def colleague_load(s: Scene) -> None:
     )
     u, named = person(s, "u.user_id = ?", row["user_id"])
     status = s.rng.choice(("in_progress", "in_review"))
-    s.say(
-        "What does {o} have {st}?",
-        "Which tickets is {o} {carrying|holding} that are {st}?",
-        "{Show me|Pull up} {o}'s {st} work.",
-        o=named,
-        st=STATUS_WORDS[status],
-    )
+    s.say(WORDS.colleague_load, o=named, st=STATUS_WORDS[status])
     found = s.call("search_issues", assignee_id=find_user(s, u), status=status)["issues"]
     i = s.choose(found, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
     remember(s, i, i["project_id"], named=False)
@@ -314,13 +225,7 @@ def colleague_load(s: Scene) -> None:
 def team_of_board(s: Scene) -> None:
     """A member asks who is on a board's team (with their roles, or just the names)."""
     p, b, named = named_board(s)
-    s.say(
-        "Who's on the {b} team?",
-        "Which people work on {b}, and in what {role|capacity}?",
-        "{Give me|Show me} the {b} crew.",
-        minimal=["{b} team?"],
-        b=b,
-    )
+    s.say(WORDS.team_of_board, b=b)
     key = project_key(s, p["project_id"], named)
     if s.rng.random() < 0.5:
         s.call("get_project", project_id=key)
@@ -335,13 +240,7 @@ def next_sprint_plan(s: Scene) -> None:
     p, b, named = named_board(
         s, "EXISTS (SELECT 1 FROM sprints s WHERE s.project_id = p.project_id AND s.status = 'planned')"
     )
-    s.say(
-        "What's lined up for the next {b} sprint?",
-        "How full is the {upcoming|next} {b} sprint?",
-        "Which tickets are planned for {b}'s next sprint?",
-        minimal=["Next {b} sprint?"],
-        b=b,
-    )
+    s.say(WORDS.next_sprint_plan, b=b)
     planned = s.call("list_sprints", project_id=project_key(s, p["project_id"], named), status="planned")["sprints"]
     nxt = min(planned, key=itemgetter("start_date"))
     if sum(x["start_date"] == nxt["start_date"] for x in planned) > 1:

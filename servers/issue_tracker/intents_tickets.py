@@ -16,6 +16,7 @@ from servers.issue_tracker.intents import (
     REOPEN_NOTES,
     STATUS_WORDS,
     TYPE_WORDS,
+    WORDS,
     board,
     find_me,
     find_user,
@@ -48,15 +49,7 @@ def pick_up_ticket(s: Scene) -> None:
         u["user_id"],
     )
     b, what = named_ticket(s, i)
-    s.say(
-        "{hi}I'll take {what}, {put it on me|assign it to me}.",
-        "{hi}I'm picking up {what}; make me the owner{, please|}.",
-        "{hi}{what} is mine now, can you {make me the owner|put my name on it}?",
-        minimal=["{me}: I'm taking {what}."],
-        me=u["name"],
-        hi=hi(s, u),
-        what=what,
-    )
+    s.say(WORDS.pick_up_ticket, me=u["name"], hi=hi(s, u), what=what)
     uid = find_me(s, u)
     key = locate(s, i, what, b, status="open") if s.rng.random() < 0.6 else locate(s, i, what, b)
     s.call("assign_issue", issue_id=key, assignee_id=uid)
@@ -75,26 +68,9 @@ def report_bug(s: Scene) -> None:
     urgency = {"low": "no rush", "medium": "normal priority", "high": "fairly urgent", "critical": "it's an emergency"}
     b, named = board(s, u["project_id"])
     if kind == "bug":
-        s.say(
-            "{hi}{Log|Record} a problem on the {p} board[: {what}]. {urg}.",
-            "{hi}something's broken in {p}[: {what}], {urg}. Please {write it up|file it}.",
-            "{hi}Please file a {p} bug[ called {what}] ({urg}).",
-            hi=hi(s, u),
-            p=b,
-            what=what,
-            urg=urgency[priority],
-        )
+        s.say(WORDS.report_bug, hi=hi(s, u), p=b, what=what, urg=urgency[priority])
     else:
-        s.say(
-            "{hi}{Write up|Open} a new {k} for {p}[: {what}]. {urg}.",
-            "{hi}we need a {k} on the {p} board[ called {what}], {urg}.",
-            "{hi}Put a {k} on {p}[ for {what}]; {urg}.",
-            hi=hi(s, u),
-            k=TYPE_WORDS[kind],
-            p=b,
-            what=what,
-            urg=urgency[priority],
-        )
+        s.say(WORDS.report_bug_2, hi=hi(s, u), k=TYPE_WORDS[kind], p=b, what=what, urg=urgency[priority])
     uid = find_me(s, u)
     key = project_key(s, u["project_id"], named)
     args: dict[str, Any] = {"project_id": key, "reporter_id": uid, "type": kind, "title": title}
@@ -111,14 +87,7 @@ def finish_ticket(s: Scene) -> None:
     b, what = named_ticket(s, i)
     text = s.rng.choice(COMMENTS)
     note = s.given(text, f'"{text}"', "comment", "add_comment", "body")
-    s.say(
-        "{hi}{what} passed review, {close it out|mark it done}[ and leave a note: {note}].",
-        "{hi}{what} is finished[; write {note} on it].",
-        "{hi}Mark {what} as {complete|done}[, with a note saying {note}].",
-        hi=hi(s, u),
-        what=what,
-        note=note,
-    )
+    s.say(WORDS.finish_ticket, hi=hi(s, u), what=what, note=note)
     uid = find_me(s, u)
     key = locate(s, i, what, b, status="in_review") if s.rng.random() < 0.6 else locate(s, i, what, b)
     s.call("transition_issue", issue_id=key, user_id=uid, to_status="done")
@@ -130,22 +99,11 @@ def reopen_ticket(s: Scene) -> None:
     """A ticket the member holds the key of came back: it is reopened with a note."""
     u, i = member_and_ticket(s, "= 'done'")
     what = issue_ref(s, i, i["project_id"], by_key=True)
-    s.say(
-        "I'm {me}. {what} is broken again. What did we do on it?",
-        "{me} here: {pull up|show me} {what}, it's back.",
-        "This is {me}. Show me {what}; the problem came back.",
-        me=u["name"],
-        what=what,
-    )
+    s.say(WORDS.reopen_ticket, me=u["name"], what=what)
     s.call("get_issue", issue_id=i["issue_id"])
     uid = find_me(s, u)
     text = s.rng.choice(REOPEN_NOTES)
-    s.say(
-        'Reopen it and note "{n}"',
-        'Open it back up, with the {comment|note} "{n}"',
-        'Put it back to open and add "{n}"',
-        n=text,
-    )
+    s.say(WORDS.reopen_ticket_2, n=text)
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="open")
     s.call("add_comment", issue_id=i["issue_id"], author_id=uid, body=text)
     remember(s, i, i["project_id"])
@@ -166,16 +124,7 @@ def escalate(s: Scene) -> None:
     new = "critical" if s.minimal else s.rng.choice(("high", "critical"))
     b, what = named_ticket(s, i)
     said = {"critical": "top priority", "high": "high priority"}[new]
-    s.say(
-        "{hi}{customers|users} keep hitting {what}; make it {said}.",
-        "{hi}{what} needs to be {said} now.",
-        "{hi}{raise|bump} {what} to {said}, it's hurting us.",
-        minimal=["{me}: {what} is more urgent than it looks."],
-        hi=hi(s, u),
-        me=u["name"],
-        what=what,
-        said=said,
-    )
+    s.say(WORDS.escalate, hi=hi(s, u), me=u["name"], what=what, said=said)
     uid = find_me(s, u)
     key = locate(s, i, what, b)
     s.call("update_issue", issue_id=key, user_id=uid, priority=new)
@@ -217,19 +166,13 @@ def hand_over(s: Scene) -> None:
         t=row["title"],
         p=b,
     )
-    s.say(
-        "{h} is out this week. What do they have in progress on {p}?",
-        "Which {p} tickets is {h} working on right now? They're off sick.",
-        "{h} is {on leave|away}; show me their in-progress {p} work.",
-        h=row["holder"],
-        p=b,
-    )
+    s.say(WORDS.hand_over, h=row["holder"], p=b)
     holder = find_user(s, {"user_id": row["assignee_id"], "name": row["holder"]})
     where = {} if by_name else {"project_id": row["project_id"]}
     found = s.call("search_issues", assignee_id=holder, status="in_progress", **where)["issues"]
     if row["issue_id"] not in [x["issue_id"] for x in found]:
         raise Skip("the ticket is not listed")
-    s.say("Give {what} to {o}.", "Hand {what} over to {o}.", "{o} should take {what}.", what=what, o=named)
+    s.say(WORDS.hand_over_2, what=what, o=named)
     s.call("assign_issue", issue_id=row["issue_id"], assignee_id=find_user(s, other, row["project_id"]))
     remember(s, row, b)
 
@@ -240,13 +183,7 @@ def ticket_status(s: Scene) -> None:
     i = s.pick("SELECT * FROM issues")
     b, named = board(s, i["project_id"])
     what = issue_ref(s, i, b)
-    s.say(
-        "Where does {what} stand{| right now}?",
-        "What's the status of {what}?",
-        "Who's {working on|got} {what}, and how far along is it?",
-        "Any {news|update} on {what}?",
-        what=what,
-    )
+    s.say(WORDS.ticket_status, what=what)
     if not what.startswith(i["issue_id"]) and s.rng.random() < 0.2:
         key = project_key(s, i["project_id"], named)
         locate(s, i, what, project_id=key)
@@ -265,14 +202,7 @@ def comment_on_ticket(s: Scene) -> None:
     b, what = named_ticket(s, i)
     text = s.rng.choice(NOTES)
     note = s.given(text, f'"{text}"', "note", "add_comment", "body")
-    s.say(
-        "{hi}put a note on {what}[: {note}].",
-        "{hi}please write on {what}[ {note}].",
-        "{hi}let the team know on {what}[: {note}].",
-        hi=hi(s, u),
-        what=what,
-        note=note,
-    )
+    s.say(WORDS.comment_on_ticket, hi=hi(s, u), what=what, note=note)
     uid = find_me(s, u)
     key = locate(s, i, what, b)
     s.call("add_comment", issue_id=key, author_id=uid, body=text)
@@ -284,14 +214,7 @@ def rename_ticket(s: Scene) -> None:
     u, i = member_and_ticket(s, "!= 'done'")
     b, what = named_ticket(s, i)
     new = f"{i['title']} ({s.rng.choice(('iOS only', 'after login', 'since the last release', 'on slow networks'))})"
-    s.say(
-        '{hi}retitle {what} to "{n}" so people find it.',
-        '{hi}{what} needs a clearer name: "{n}".',
-        '{hi}{call|rename} {what} "{n}" from now on.',
-        hi=hi(s, u),
-        what=what,
-        n=new,
-    )
+    s.say(WORDS.rename_ticket, hi=hi(s, u), what=what, n=new)
     uid = find_me(s, u)
     key = locate(s, i, what, b)
     s.call("update_issue", issue_id=key, user_id=uid, title=new)
@@ -306,16 +229,11 @@ def who_reported(s: Scene) -> None:
         "i.status != 'done' AND a.name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
     )
     what = issue_ref(s, i, i["project_id"], by_key=True)
-    s.say("What's the story with {what}?", "Pull up {what} for me.", "Tell me about {what}.", what=what)
+    s.say(WORDS.who_reported, what=what)
     s.call("get_issue", issue_id=i["issue_id"])
     remember(s, i, i["project_id"])
     if s.by_chance(0.5):
-        s.say(
-            "What else does {o} have in progress?",
-            "Is {o} {swamped|overloaded}? What else are they on?",
-            "Which other tickets is {o} working on?",
-            o=i["owner"],
-        )
+        s.say(WORDS.who_reported_2, o=i["owner"])
         s.call("search_issues", assignee_id=i["assignee_id"], status="in_progress")
         s.listed_others("issue")
 
@@ -331,13 +249,7 @@ def tag_ticket(s: Scene) -> None:
     lab = new_label(s, i)
     b, what = named_ticket(s, i)
     tag = s.given(lab, f"'{lab}'", "label", "label_issue", "label")
-    s.say(
-        "Tag {what}[ as {l}].",
-        "{what} needs a label[: {l}].",
-        "Please {mark|label} {what}[ with {l}] so it shows up in the right filter.",
-        what=what,
-        l=tag,
-    )
+    s.say(WORDS.tag_ticket, what=what, l=tag)
     key = locate(s, i, what, b)
     s.call("label_issue", issue_id=key, label=lab)
 
@@ -352,16 +264,7 @@ def my_open_work(s: Scene) -> None:
     b = board(s, u["project_id"])[0]
     if on_board:
         args["project_id"] = u["project_id"]
-    s.say(
-        "{hi}what do I have that's {st}{on}?",
-        "{hi}which of my tickets are {st}{on}?",
-        "{hi}{show me|list} my {st} tickets{on}.",
-        minimal=["{me}: my queue?"],
-        hi=hi(s, u),
-        me=u["name"],
-        st=STATUS_WORDS[status],
-        on=f" on {b}" if on_board else "",
-    )
+    s.say(WORDS.my_open_work, hi=hi(s, u), me=u["name"], st=STATUS_WORDS[status], on=f" on {b}" if on_board else "")
     uid = find_me(s, u)
     mine = s.call("search_issues", assignee_id=uid, **({} if s.minimal else args))["issues"]
     mine = [x for x in mine if x["status"] != "done"]
@@ -373,22 +276,10 @@ def my_open_work(s: Scene) -> None:
 def send_for_review(s: Scene) -> None:
     """A developer lists what they have in progress and sends one ticket to review."""
     u = me(s, "EXISTS (SELECT 1 FROM issues i WHERE i.assignee_id = u.user_id AND i.status = 'in_progress')")
-    s.say(
-        "{hi}what am I working on right now?",
-        "{hi}which tickets do I have in progress{| right now}?",
-        "{hi}{show me|list} my in-progress tickets.",
-        minimal=["{me}: my open work?"],
-        hi=hi(s, u),
-        me=u["name"],
-    )
+    s.say(WORDS.send_for_review, hi=hi(s, u), me=u["name"])
     uid = find_me(s, u)
     mine = s.call("search_issues", assignee_id=uid, status="in_progress")["issues"]
     i = s.choose(mine, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
-    s.say(
-        '"{t}" is ready, {send it to|move it into} review.',
-        '{Move|Push} "{t}" on to review, the PR is up.',
-        'I\'ve finished "{t}"; it can be reviewed now.',
-        t=i["title"],
-    )
+    s.say(WORDS.send_for_review_2, t=i["title"])
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="in_review")
     remember(s, i)

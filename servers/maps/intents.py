@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.maps import tools_people  # noqa: F401  (tools before intents)
 from servers.maps.schema import MODES as MODES_KM
 from servers.maps.schema import _km
 from servers.maps.tools import maps
+
+WORDS = phrasings(__package__)
 
 PLACE = (
     "SELECT p.*, a.street_number, a.street, a.full_address FROM places p JOIN addresses a USING (address_id) "
@@ -151,7 +154,7 @@ def find_me(s: Scene, u: dict[str, Any]) -> str:
     return SPEAKER.find(s, u, **({"home_city": city} if city else {}))
 
 
-def user_asks(s: Scene, u: dict[str, Any], *phrasings: str, **slots: Any) -> str:
+def user_asks(s: Scene, u: dict[str, Any], *phrasings: Said, **slots: Any) -> str:
     """The user's turn in one of ``phrasings`` (``{me}``: who they are, until found), then their user id."""
     s.say(*phrasings, me=intro(s, u), **slots)
     return find_me(s, u)
@@ -189,19 +192,7 @@ def how_long(s: Scene) -> None:
     mode = s.rng.choice(("driving", "driving", "walking", "cycling", "transit"))
     verb, _, how = MODES[mode]
     as_user(s, a["city"])
-    s.say(
-        "How long would it take me to {verb} from {a} to {b}?",
-        "If I {verb} from {a} over to {b}, how long is that?",
-        "What's the travel time {how} between {a} and {b}?",
-        "How far is {b} from {a} {how}?",
-        "{I'm at|I'm starting from|Leaving from} {a}. How long {to|would it take to} {verb} to {b}?",
-        "{Roughly|About} how {long|many minutes} is {a} to {b} {how}?",
-        minimal=["I need to get from {a} to {b} {how}."],
-        verb=verb,
-        how=how,
-        a=place_ref(s, a),
-        b=place_ref(s, b),
-    )
+    s.say(WORDS.how_long, verb=verb, how=how, a=place_ref(s, a), b=place_ref(s, b))
     pa = find_place(s, a)
     pb = find_place(s, b)
     args = route_args(pa["place_id"], pb["place_id"], mode)
@@ -238,13 +229,7 @@ def something_near_me(s: Scene) -> None:
     street = s.given(text, text, "address", "geocode_address", "address")
     far = f"within {radius:g} km" if radius != 2.0 else "close by"
     s.say(
-        "[I'm at {street}. ]Is there a {w}{o} {far}?{lim}",
-        "Any {w}{o} {far}?[ I'm standing at {street}.]{lim}",
-        "Looking for a {w}{o} {far}[ of {street}].{lim}",
-        "{Where's|Where can I find} a {w}{o} {far}[ - I'm at {street}]?{lim}",
-        "[My address is {street}. ]{Could you|Can you} {find|look for} a {w}{o} {far}?{lim}",
-        "{I need|I'm after} a {w}{o}[ near {street}], {far} if possible.{lim}",
-        minimal=["{w} near[ {street}]?"],
+        WORDS.something_near_me,
         street=street,
         w=words,
         o=opened,
@@ -258,15 +243,7 @@ def something_near_me(s: Scene) -> None:
     args.update({"radius_km": radius} if radius != 2.0 else {}, **({"open_now": True} if now else {}))
     args.update({"limit": 3} if few and not s.minimal else {})
     near = nearest(s, **args)
-    s.say(
-        "What are the hours of the {closest|nearest} one?",
-        "Tell me more about the {nearest|closest} one. {Phone number|Opening hours}?",
-        "The {closest|nearest} one: what's the address and is it any good?",
-        "Can I get the {phone number|number} of the {nearest|closest} one?",
-        "What do you have on the {closest|nearest} of those? Hours, phone, anything.",
-        "{OK, the|The} {first|nearest} one {sounds good|looks good}. {When is it open|How do I reach them}?",
-        "Is the {closest|nearest} one open {now|at the moment}, and what's its {number|address}?",
-    )
+    s.say(WORDS.something_near_me_2)
     s.call("get_place", place_id=near["place_id"])
     focus(s, near["place_id"])
 
@@ -284,32 +261,14 @@ def near_a_landmark(s: Scene) -> None:
     words = s.rng.choice(KINDS[kind])
     as_user(s, a["city"])
     far = f"within {radius:g} km of" if radius != 2.0 else "near"
-    s.say(
-        "Is there a {w} {far} {a}?",
-        "I'll be at {a} {later|this afternoon|tomorrow}. Any {w} {far} there?",
-        "What {w} is {far} {a}?",
-        "{Can|Could} you {find|look for} a {w} {far} {a}?",
-        "{Meeting friends|I'll be} at {a}{| later}. {Is there|Any} {w} {far} it?",
-        "{Any|Got any} {w} {far} {a}{| you'd suggest}?",
-        minimal=["{w} {far} {a}?"],
-        w=words,
-        a=place_ref(s, a),
-        far=far,
-    )
+    s.say(WORDS.near_a_landmark, w=words, a=place_ref(s, a), far=far)
     pa = find_place(s, a)
     near = nearest(s, place_id=pa["place_id"], category=kind, **({"radius_km": radius} if radius != 2.0 else {}))
     mode = s.rng.choice(("walking", "walking", "cycling", "driving"))
     focus(s, near["place_id"])
     if not s.room(1, 1) or s.rng.random() < 0.25:
         return
-    s.say(
-        "How long would it take to {v} from there to the nearest one?",
-        "And the closest one: how far {h}?",
-        "{And|So} how {long|far} is the {nearest|closest} one {h}?",
-        "{Could I|Can I} {v} to the {nearest|first} one? How long would that take?",
-        v=MODES[mode][0],
-        h=MODES[mode][2],
-    )
+    s.say(WORDS.near_a_landmark_2, v=MODES[mode][0], h=MODES[mode][2])
     args = route_args(pa["place_id"], near["place_id"], mode)
     s.call("get_route", **args)
     s.memory["route"] = args
@@ -329,17 +288,7 @@ def best_in_town(s: Scene) -> None:
     floor = 4.0 if p["rating"] >= 4.0 and s.rng.random() < 0.3 else None
     extra = (", nothing too pricey" if cheap else "") + (", at least four stars" if floor else "")
     as_user(s, p["city"])
-    s.say(
-        "What's the best-rated {w} in {city}{c}?",
-        "Which {w} in {city} do people like most{c}?",
-        "Top {w} in {city}{c}, by reviews?",
-        "{I'm in|Visiting} {city} {this weekend|soon}. {What's|Which is} the {best|top-rated} {w}{c}?",
-        "{Recommend|Suggest} {a|the best} {w} in {city}{c}, going by ratings.",
-        minimal=["Best {w} in {city}?"],
-        w=words,
-        city=p["city"],
-        c=extra,
-    )
+    s.say(WORDS.best_in_town, w=words, city=p["city"], c=extra)
     args: dict[str, Any] = {"city": p["city"], "category": p["category"]}
     if cheap and not s.minimal:
         args["max_price_level"] = 2
@@ -352,12 +301,7 @@ def best_in_town(s: Scene) -> None:
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.5:
-        s.say(
-            "Any bad reviews for it? What do people complain about?",
-            "What do the unhappy reviewers say about it?",
-            "Show me its low ratings, if any.",
-            "{Anyone|Has anyone} {unhappy|disappointed} with it? {What went wrong|What did they say}?",
-        )
+        s.say(WORDS.best_in_town_2)
         s.call(
             "list_reviews",
             place_id=found[0]["place_id"],
@@ -365,10 +309,5 @@ def best_in_town(s: Scene) -> None:
             **({"min_rating": 1} if s.rng.random() < 0.2 else {}),
         )
     else:
-        s.say(
-            "Is it open now, and where exactly is it?",
-            "What are its hours and address?",
-            "When does it open and close{| today}?",
-            "{Sounds good|Nice}. {Where is it|What's the address}, and {is it open now|when does it close}?",
-        )
+        s.say(WORDS.best_in_town_3)
         s.call("get_place", place_id=found[0]["place_id"])

@@ -12,7 +12,18 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.maps.intents import KINDS, MODES, PLACE, find_place, focus, nearest, place_ref, route_args, route_fits
+from servers.maps.intents import (
+    KINDS,
+    MODES,
+    PLACE,
+    WORDS,
+    find_place,
+    focus,
+    nearest,
+    place_ref,
+    route_args,
+    route_fits,
+)
 from servers.maps.tools import maps
 
 LABELS = {
@@ -72,43 +83,20 @@ def _not_spelled(s: Scene, args: dict[str, Any]) -> None:
 
 ASKS = (
     FollowUp(
-        "is_it_open",
-        "The user asks whether the spot is open now, its hours or its phone number.",
-        _place,
-        "get_place",
-        phrasings=(
-            "Is {name} open right now?",
-            "What hours does {name} keep{| these days}?",
-            "Got a phone number for {name}?",
-            "When does {name} close today?",
-            "Where exactly is {name}? The street address, please.",
-            "{Could|Can} you {check|find out} {when|if} {name} is open{| today}?",
-            "{How do I|Can I} {call|reach} {name}? {Phone number|Number}, please.",
-            "Is {name} open {later|this evening|tonight}? {What are|Tell me} its hours.",
-        ),
+        "is_it_open", "The user asks whether the spot is open now, its hours or its phone number.", _place, "get_place"
     ),
     FollowUp(
         "turn_by_turn",
         "After a travel time, the user wants the way spelled out turn by turn.",
         _route,
         "get_directions",
-        phrasings=(
-            "Which way do I go? Turn by turn, please.",
-            "Walk me through that trip step by step.",
-            "OK, give me the turns.",
-            "Which streets does that take me along?",
-            "{Can|Could} you {spell out|list} the {directions|turns}{| for me}?",
-            "{Great|OK}, and {how do I get there|which way is it}? {Every turn|Step by step}, please.",
-            "{I don't know|I'm new to} the area - {what's the route|which roads do I take}?",
-            "{Talk|Walk} me through {the way|the route}{|, turn by turn}.",
-        ),
         asked=False,
         check=_not_spelled,
     ),
 )
 
 
-follow_ups(maps, ASKS)
+follow_ups(maps, ASKS, WORDS)
 
 
 REVIEW_MOODS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
@@ -174,21 +162,7 @@ def get_there_from(s: Scene) -> None:
     onward = s.rng.random() < 0.4
     verb, _, how = MODES[mode]
     s.say(
-        *(
-            (
-                "And from {name}, how long to {verb} on to {o}?",
-                "Then I head to {o}: how long {how}?",
-                "{After that|Afterwards} I'm going on to {o}. {How long is that|How far} {how}?",
-                "{Next stop|Then it's} {o}. {How long|What's the time} {how} from {name}?",
-            )
-            if onward
-            else (
-                "How long to {verb} to {name} from {o}?",
-                "I'd be coming from {o}. How long {how}?",
-                "{I'm starting at|I'll be at} {o} {first|beforehand}. How long to {name} {how}?",
-                "{What's the trip|How long does it take} from {o} to {name} {how}?",
-            )
-        ),
+        WORDS.get_there_from if onward else WORDS.get_there_from_2,
         name=p["name"],
         o=place_ref(s, other),
         verb=verb,
@@ -213,15 +187,7 @@ def another_way(s: Scene) -> None:
     if mode == was:
         raise Skip("no other way fits")
     verb, word, how = MODES[mode]
-    s.say(
-        "And {how}?",
-        "What if I {verb} instead?",
-        "How about {word}, how long is that?",
-        "{And|What about} {how} - {how long|how much time} {would that be|does that take}?",
-        how=how,
-        verb=verb,
-        word=word,
-    )
+    s.say(WORDS.another_way, how=how, verb=verb, word=word)
     args = route_args(a["place_id"], b["place_id"], mode)
     if any(c.tool == "get_route" and c.arguments.get("mode", "driving") == mode for c in s.calls):
         raise Skip("that way was timed already")
@@ -269,16 +235,7 @@ def anything_better(s: Scene) -> None:
         raise Skip("nothing rates higher")
     cheap = s.rng.random() < 0.3 and p["price_level"] >= 2
     kind = s.rng.choice(KINDS.get(p["category"], (p["category"],)))
-    s.say(
-        "Is there a {w} in {city} rated higher than {name}{c}?",
-        "Any {better-reviewed|better-rated} {w} in {city}{c}?",
-        "Compared to {name}, what {w} do people rate best in {city}{c}?",
-        "{Is there|Any} {w} in {city} {people like more|with better reviews} than {name}{c}?",
-        w=kind,
-        city=p["city"],
-        name=p["name"],
-        c=", but cheaper" if cheap else "",
-    )
+    s.say(WORDS.anything_better, w=kind, city=p["city"], name=p["name"], c=", but cheaper" if cheap else "")
     args: dict[str, Any] = {"city": p["city"], "category": p["category"], "min_rating": p["rating"]}
     if cheap:
         args["max_price_level"] = p["price_level"] - 1

@@ -11,6 +11,7 @@ from servers.maps.intents import (
     MODES,
     PLACE,
     REVIEWS,
+    WORDS,
     find_place,
     focus,
     me,
@@ -42,18 +43,7 @@ def keep_for_later(s: Scene) -> None:
         "favorite": "as a favorite",
     }[label]
     uid = user_asks(
-        s,
-        u,
-        "{me}Keep {p} on my map {how}{n}.",
-        "{me}Bookmark {p} for me, {how}{n}.",
-        "{me}Could you pin {p} to my places {how}{n}?",
-        "{me}{Save|Add} {p} to my {places|saved spots} {how}{n}.",
-        "{me}I {want to|would like to} remember {p}: {save|keep} it {how}{n}.",
-        "{me}{Please|Could you} {put|keep} {p} in my bookmarks {how}{n}?",
-        minimal=["{me}I want {p} in my places."],
-        p=place_ref(s, p),
-        how=how,
-        n=f", with the note '{note}'" if note else "",
+        s, u, WORDS.keep_for_later, p=place_ref(s, p), how=how, n=f", with the note '{note}'" if note else ""
     )
     found = find_place(s, p)
     args: dict[str, Any] = {"user_id": uid, "place_id": found["place_id"]}
@@ -64,12 +54,7 @@ def keep_for_later(s: Scene) -> None:
     s.call("save_place", **args)
     focus(s, found["place_id"])
     if s.by_chance(0.5):
-        s.say(
-            "What else have I got pinned now?",
-            "What's in my places now?",
-            "Read me back my bookmarks.",
-            "{And|So} what's {saved|on my map} {now|altogether}?",
-        )
+        s.say(WORDS.keep_for_later_2)
         s.call("get_user", user_id=uid)
 
 
@@ -84,31 +69,12 @@ def start_a_list(s: Scene) -> None:
     public = s.rng.random() < 0.3
     name = s.given(title, f"'{title}'", "list name", "create_place_list", "name")
     shared = " Friends should be able to see it." if public else ""
-    uid = user_asks(
-        s,
-        u,
-        "{me}Start a new collection of places for me[ called {name}].{shared}",
-        "{me}I'd like a fresh list[, {name}], in my maps.{shared}",
-        "{me}Make me a new list of spots[ named {name}].{shared}",
-        "{me}{Could|Can} you {set up|create} a {new |}list of places for me[ called {name}]?{shared}",
-        "{me}I want to {start|begin} {collecting|keeping} places in a new list[, {name}].{shared}",
-        "{me}New list{|, please}[: {name}].{shared}",
-        name=name,
-        shared=shared,
-    )
+    uid = user_asks(s, u, WORDS.start_a_list, name=name, shared=shared)
     made = s.call("create_place_list", user_id=uid, name=title, **({"is_public": True} if public else {}))
     s.memory["list"] = {"list_id": made["list_id"], "name": title}
     if not s.room(2, 1):
         return
-    s.say(
-        "Put {p} on it as the {first|very first} one.",
-        "First spot for it: {p}.",
-        "Add {p} to that one.",
-        "{To start|For starters}, {add|put} {p} {on it|in there}.",
-        "{Kick it off|Start it} with {p}{|, please}.",
-        "{The|Its} first {entry|place} {should be|is} {p}.",
-        p=place_ref(s, p),
-    )
+    s.say(WORDS.start_a_list_2, p=place_ref(s, p))
     found = find_place(s, p)
     s.call("add_place_to_list", list_id=made["list_id"], place_id=found["place_id"])
     focus(s, found["place_id"])
@@ -122,13 +88,7 @@ def my_list(s: Scene) -> None:
     """A user looks at one of their lists and then either heads between two of its places or adds one more."""
     fresh = s.memory.get("list")
     if fresh:
-        s.say(
-            "What's on '{n}' now?",
-            "{Read me back|Go over} the '{n}' list.",
-            "Show me the '{n}' list as it stands.",
-            "{And|So} what's in '{n}' {at this point|so far}?",
-            n=fresh["name"],
-        )
+        s.say(WORDS.my_list_3, n=fresh["name"])
         s.call("get_place_list", list_id=fresh["list_id"])
         return
     u = me(
@@ -141,18 +101,7 @@ def my_list(s: Scene) -> None:
         "WHERE i.list_id = l.list_id) >= 2",
         u["user_id"],
     )
-    uid = user_asks(
-        s,
-        u,
-        "{me}What's on my '{n}' list again?",
-        "{me}Remind me which places are in my '{n}' list.",
-        "{me}Pull up my '{n}' places.",
-        "{me}{Which|What} spots did I put on my '{n}' list?",
-        "{me}{Show|Read} me {my|the} '{n}' list{|, please}.",
-        "{me}I {forget|can't remember} what's on my '{n}' list. {Can you check|What's on it}?",
-        minimal=["{me}My '{n}' list?"],
-        n=lst["name"],
-    )
+    uid = user_asks(s, u, WORDS.my_list, n=lst["name"])
     mine = [x for x in s.call("get_user", user_id=uid)["lists"] if x["name"] == lst["name"]]
     if len(mine) != 1:
         raise Skip("the list name is not unique")
@@ -168,15 +117,7 @@ def my_list(s: Scene) -> None:
             == 1
         )
         mode = "walking" if same and s.rng.random() < 0.6 else "driving"
-        s.say(
-            "How do I {v} from {a} to {b}? {Turn by turn|Step by step}, please.",
-            "Give me the way from {a} to {b} {h}, step by step{|, please}.",
-            "{Which way|What's the route} from {a} to {b} {h}? {Every turn|Each turn}, please.",
-            v=MODES[mode][0],
-            h=MODES[mode][2],
-            a=a["name"],
-            b=b["name"],
-        )
+        s.say(WORDS.my_list_4, v=MODES[mode][0], h=MODES[mode][2], a=a["name"], b=b["name"])
         args = route_args(a["place_id"], b["place_id"], mode)
         s.call("get_directions", **args)
         return
@@ -186,13 +127,7 @@ def my_list(s: Scene) -> None:
         items[0]["place_id"],
         lst["list_id"],
     )
-    s.say(
-        "Put {p} on it too.",
-        "Add {p} to that one as well.",
-        "{p} belongs on there too.",
-        "{Also|And} {add|put} {p} {on it|on that list}{|, please}.",
-        p=place_ref(s, p),
-    )
+    s.say(WORDS.my_list_2, p=place_ref(s, p))
     found = find_place(s, p)
     s.call("add_place_to_list", list_id=mine[0]["list_id"], place_id=found["place_id"])
 
@@ -206,30 +141,12 @@ def rate_a_visit(s: Scene) -> None:
     text = s.rng.choice(REVIEWS[stars])
     st = s.given(stars, f"{stars} star{'s' if stars > 1 else ''}", "rating", "write_review", "rating")
     words = s.given(text, f'"{text}"', "review text", "write_review", "text")
-    uid = user_asks(
-        s,
-        u,
-        "{me}I went to {p} yesterday. Post my rating[: {st}][, and say {words}]",
-        "{me}Put up my two cents on {p}[: {st}][. Text: {words}]",
-        "{me}I want to leave feedback for {p}[, {st}][. {words}]",
-        "{me}{Just|I} {got back from|visited} {p}. {Rate|Review} it for me[: {st}][ - {words}]",
-        "{me}{Can you|Could you} {post|put up} a review of {p} {from me|in my name}[? {st}][. {words}]",
-        "{me}{Time to|Let me} review {p}[ - {st}][, {words}]",
-        p=place_ref(s, p),
-        st=st,
-        words=words,
-    )
+    uid = user_asks(s, u, WORDS.rate_a_visit, p=place_ref(s, p), st=st, words=words)
     found = find_place(s, p)
     s.call("write_review", user_id=uid, place_id=found["place_id"], rating=stars, text=text)
     focus(s, found["place_id"])
     if s.by_chance(0.5):
-        s.say(
-            "What's its overall score now?",
-            "Where does its average stand after that?",
-            "So what rating does it have overall now?",
-            "{Did that|Has that} {change|move} its {average|overall rating}? {What is it now|Where is it now}?",
-            "{And|So} {how|what} is it rated {now|overall}{|, with mine}?",
-        )
+        s.say(WORDS.rate_a_visit_2)
         s.call("get_place", place_id=found["place_id"])
 
 
@@ -240,17 +157,7 @@ def save_it(s: Scene) -> None:
     u = me(s, "u.user_id NOT IN (SELECT user_id FROM saved_places WHERE place_id = ?)", p["place_id"])
     label = s.rng.choice((None, None, *LABELS))
     how = f" {LABELS[label]}" if label else ""
-    uid = user_asks(
-        s,
-        u,
-        "{me}Keep {name} on my map{how}.",
-        "{me}Bookmark that one for me{how}.",
-        "{me}Pin {name} to my saved spots{how}, please.",
-        "{me}{Save|Keep} {name} {for me|for later}{how}.",
-        "{me}{I like|I'd like to remember} {name}. {Add it|Save it} to my {places|map}{how}.",
-        name=p["name"],
-        how=how,
-    )
+    uid = user_asks(s, u, WORDS.save_it, name=p["name"], how=how)
     s.call("save_place", user_id=uid, place_id=p["place_id"], **({"label": label} if label else {}))
 
 
@@ -265,17 +172,7 @@ def onto_my_list(s: Scene) -> None:
         u["user_id"],
         p["place_id"],
     )
-    uid = user_asks(
-        s,
-        u,
-        "{me}Add {name} to my '{lst}' list.",
-        "{me}{name} belongs on my '{lst}' list, put it there.",
-        "{me}Stick that one on my '{lst}' list too.",
-        "{me}{Put|Save} {name} {in|on} my '{lst}' list{|, please}.",
-        "{me}{That's|This is} one for my '{lst}' list - {add|put} it {there|on}.",
-        name=p["name"],
-        lst=lst["name"],
-    )
+    uid = user_asks(s, u, WORDS.onto_my_list, name=p["name"], lst=lst["name"])
     mine = s.find("get_user", "lists", "name", lst["name"], missing="the list is not on the profile", user_id=uid)
     s.call("add_place_to_list", list_id=mine["list_id"], place_id=p["place_id"])
     s.memory["list"] = {"list_id": mine["list_id"], "name": lst["name"]}
@@ -288,19 +185,7 @@ def been_there(s: Scene) -> None:
     u = me(s, "u.user_id NOT IN (SELECT user_id FROM reviews WHERE place_id = ?)", p["place_id"])
     stars = s.rng.choice((1, 2, 3, 4, 4, 5, 5))
     text = s.rng.choice(VISITS[stars])
-    uid = user_asks(
-        s,
-        u,
-        '{me}I\'ve actually been to {name}. Give it {n} star{pl}: "{text}"',
-        '{me}I was at {name} last month, so let me rate it: {n} out of 5, "{text}"',
-        '{me}Put my {n} star{pl} on {name}, with "{text}"',
-        '{me}I {went to|visited} {name} {a while ago|recently}. {Rate|Review} it {n} star{pl}: "{text}"',
-        '{me}{Let me|I want to} {review|rate} {name}: {n} star{pl}, and "{text}"',
-        name=p["name"],
-        n=stars,
-        pl="s" if stars > 1 else "",
-        text=text,
-    )
+    uid = user_asks(s, u, WORDS.been_there, name=p["name"], n=stars, pl="s" if stars > 1 else "", text=text)
     s.call("write_review", user_id=uid, place_id=p["place_id"], rating=stars, text=text)
 
 
@@ -310,15 +195,7 @@ def what_i_saved(s: Scene) -> None:
     u = me(s)
     if s.memory.get("me"):
         s.asked("get_user", user_id=u["user_id"])
-    uid = user_asks(
-        s,
-        u,
-        "{me}What have I got saved on my map so far?",
-        "{me}Read me back my bookmarks and lists.",
-        "{me}Which spots and lists do I have saved?",
-        "{me}{Show|Tell} me {what I've saved|my saved places} and {my lists|the lists I keep}.",
-        "{me}{What's|What do I have} {on my map|in my places}{| so far}?",
-    )
+    uid = user_asks(s, u, WORDS.what_i_saved)
     s.call("get_user", user_id=uid)
 
 
@@ -329,16 +206,6 @@ def from_my_bookmarks(s: Scene) -> None:
     saved = s.rows(PLACE + " AND p.place_id IN (SELECT place_id FROM saved_places WHERE user_id = ?)", u["user_id"])
     if not saved:
         raise Skip("no saved spot with a unique name")
-    uid = user_asks(
-        s,
-        u,
-        "{me}What did I bookmark on my map?",
-        "{me}Remind me what I've saved.",
-        "{me}Pull up my saved spots.",
-        "{me}{Which|What} {places|spots} have I {saved|pinned}{| so far}?",
-        "{me}{Show|Read} me {my bookmarks|what I've bookmarked}{|, please}.",
-        "{me}{I saved|I bookmarked} some places a while back. {What were they|Which ones}?",
-        minimal=["{me}My bookmarks?"],
-    )
+    uid = user_asks(s, u, WORDS.from_my_bookmarks)
     s.call("get_user", user_id=uid)
     focus(s, s.rng.choice(saved)["place_id"])

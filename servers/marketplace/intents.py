@@ -21,8 +21,11 @@ from typing import Any
 
 from hub.kit import fake
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Search, Speaker
 from servers.marketplace import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
+
+WORDS = phrasings(__package__)
 
 ACTIVE = "SELECT user_id, name, city, role FROM users WHERE status = 'active'"
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
@@ -40,14 +43,7 @@ NEW_ITEMS = (  # title, category, base price, how the seller speaks of it (the a
     ("Framed Botanical Print", "Art", 85.0, "framed print"),
     ("Vintage Baseball Card Lot", "Collectibles", 140.0, "box of baseball cards"),
 )
-WAITING_OFFERS = (
-    "What other offers do I have {waiting|pending}?",
-    "Which of my offers are still {open|unanswered}?",
-    "Anything {else |}I offered on that hasn't been answered{ yet|}?",
-    "Are any of my other offers still waiting on a reply?",
-    "Which sellers haven't got back to me on my offers{ yet|}?",
-    "{Show me|Give me} {the offers|everything} I'm still waiting to hear back on.",
-)
+WAITING_OFFERS = WORDS.waiting_offers
 SPANS = {3: "three days", 5: "five days", 7: "a week", 10: "ten days", 14: "two weeks"}
 
 
@@ -203,7 +199,7 @@ def find_own_listing(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
 
 
 def seller_asks(
-    s: Scene, item: dict[str, Any], *phrasings: str, minimal: Sequence[str], **slots: Any
+    s: Scene, item: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any
 ) -> tuple[str, str]:
     """A seller's request about their own item (``{what}``, named as ``as_seller`` says), and the agent finding their
     user id and the item's listing id (``find_own_listing``)."""

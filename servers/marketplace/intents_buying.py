@@ -15,6 +15,7 @@ from servers.marketplace.intents import (
     SPEAKER,
     TOP,
     WAITING_OFFERS,
+    WORDS,
     ask,
     bid_amount,
     find_me,
@@ -30,18 +31,8 @@ from servers.marketplace.intents import (
 )
 from servers.marketplace.tools import marketplace
 
-BID = (
-    "{me}Bid on {what} for me[: {price}].",
-    "{me}I want {what}; put in a bid[ of {price}].",
-    "{me}Go ahead and bid[ {price}] on {what}.",
-    "{me}{Could you|Can you} bid on {what} for me[, {price}]?",
-)
-LEAD = (
-    "{me}I want {what}. What would I have to bid to lead?",
-    "{me}How much does it take to be on top for {what}?",
-    "{me}What's the lowest I can bid on {what}?",
-    "{me}{What's the minimum|How much} {I'd need|I need} to {take the lead|go ahead} on {what}?",
-)
+BID = WORDS.bid
+LEAD = WORDS.lead
 
 
 @marketplace.intent(covers=("search_users", "search_listings", "get_listing", "place_bid"), weight=2.0, follows=True)
@@ -63,13 +54,7 @@ def bid(s: Scene) -> None:
             view = s.call("get_listing", listing_id=lid)
             if view["min_next_bid"] > amount:
                 raise Skip("the floor moved")
-        s.say(
-            "{OK|Alright}, put in {price} for me.",
-            "Bid {price} then.",
-            "Go ahead with {price}{, please|}.",
-            "{That works|Fine}: {put in|go with} a {price} bid.",
-            price=price,
-        )
+        s.say(WORDS.bid_2, price=price)
     s.call("place_bid", listing_id=lid, bidder_id=uid, amount=price)
     s.memory["bid"] = lid
 
@@ -227,17 +212,8 @@ def still_winning(s: Scene) -> None:
     s.memory["bid"] = lid
 
 
-OFFERS_THAT = (
-    "{me}Which of my offers are {word}?",
-    "{me}Show me my offers that were {word}.",
-    "{me}Did sellers answer me? I want the offers of mine that are {word}.",
-    "{me}I'd like to see {my offers|the offers I made} that are {word}.",
-)
-ALL_OFFERS = (
-    "{me}What happened to the offers I made?",
-    "{me}Show me all my offers and where they stand.",
-    "{me}{How are|Where are} my offers {doing|at}{ these days|}?",
-)
+OFFERS_THAT = WORDS.offers_that
+ALL_OFFERS = WORDS.all_offers
 
 
 @marketplace.intent(covers=("search_users", "list_offers", "get_listing"), follows=True)
@@ -255,11 +231,7 @@ def my_offers(s: Scene) -> None:
     if not offers:
         raise Skip("no such offers")
     if s.by_chance(0.5):
-        s.say(
-            "Tell me more about the listing of the newest one.",
-            "What's the item behind the latest one?",
-            "{What was|Which item was} the {newest|most recent} one {for|about}?",
-        )
+        s.say(WORDS.my_offers)
         view = s.call("get_listing", listing_id=offers[0]["listing_id"])
         remember(s, view)
 
@@ -275,14 +247,7 @@ def ending_soon(s: Scene) -> None:
         fake.iso(s.now + timedelta(hours=72)),
     )
     u = me(s)
-    s.say(
-        "{me}Which {cat} auctions wrap up in the next three days?",
-        "{me}Show me {cat} auctions closing within 72 hours.",
-        "{me}Any {cat} auctions about to finish (next 3 days)?",
-        minimal=["{me}{cat} auctions ending soon?"],
-        me=SPEAKER.who(s, u),
-        cat=row["category"],
-    )
+    s.say(WORDS.ending_soon, me=SPEAKER.who(s, u), cat=row["category"])
     found = [
         x
         for x in s.call("search_listings", category=row["category"], listing_type="auction", ending_within_hours=72)[
@@ -292,12 +257,7 @@ def ending_soon(s: Scene) -> None:
     ]
     pick = s.choose(found, itemgetter("title"), none="none with bids", alike="two with that title")
     remember(s, pick)
-    s.say(
-        "Who's leading on the '{t}'?",
-        "Who is ahead on '{t}' and how good are their ratings?",
-        "For '{t}': who has the top bid?",
-        t=pick["title"],
-    )
+    s.say(WORDS.ending_soon_2, t=pick["title"])
     bids = s.call("list_bids", listing_id=pick["listing_id"], limit=5)["bids"]
     s.call("get_user", user_id=bids[0]["bidder_id"])
     s.memory["other"] = {"user_id": bids[0]["bidder_id"], "name": ""}
@@ -307,30 +267,13 @@ def ending_soon(s: Scene) -> None:
 def category_mix(s: Scene) -> None:
     """An analyst looks at how listings spread over categories, then at the priciest or newest live ones in one."""
     cat = s.pick("SELECT DISTINCT category FROM listings WHERE status = 'active'")["category"]
-    s.say(
-        "How do listings break down by category?",
-        "Which categories have the most listings?",
-        "Give me listing counts per category.",
-        "{How many|What number of} listings {are there|does the site have} in each category?",
-        minimal=["Categories?"],
-    )
+    s.say(WORDS.category_mix)
     s.call("get_distinct_values", field="category")
     if s.rng.random() < 0.5:
-        s.say(
-            "What are the most expensive live ones in {cat}?",
-            "Show me the priciest {cat} items up right now.",
-            "Top-priced {cat} listings still open?",
-            cat=cat,
-        )
+        s.say(WORDS.category_mix_2, cat=cat)
         top = s.call("search_listings", category=cat, sort="price_desc", limit=5)["listings"]
     else:
-        s.say(
-            "What's the newest in {cat}?",
-            "{Show me|List} the latest {cat} listings.",
-            "What just went up in {cat}?",
-            "{Anything|What's} {new|fresh} in {cat} {today|lately}?",
-            cat=cat,
-        )
+        s.say(WORDS.category_mix_3, cat=cat)
         top = s.call("search_listings", category=cat, sort="newest", limit=5)["listings"]
     if top:
         remember(s, top[0])
@@ -351,18 +294,11 @@ def who_sells_it(s: Scene) -> None:
         Ref("the '{title}'", "SELECT listing_id FROM listings WHERE title = ? AND status = 'active'", item["title"]),
         title=item["title"],
     )
-    s.say(
-        "{me}Who's selling {what}, and are they any good?",
-        "{me}Before I buy {what}: what's the seller's rating and where are they?",
-        "{me}Tell me about the seller of {what}.",
-        minimal=["{me}Is the seller of {what} trustworthy?"],
-        me=SPEAKER.who(s, u),
-        what=what,
-    )
+    s.say(WORDS.who_sells_it, me=SPEAKER.who(s, u), what=what)
     found = listed(s, item)
     remember(s, found)
     s.call("get_user", user_id=found["seller_id"])
     s.memory["other"] = {"user_id": item["seller_id"], "name": item["seller"]}
     if s.by_chance(0.5):
-        s.say("And the item itself: condition, price now, time left?", "What does the listing itself say?")
+        s.say(WORDS.who_sells_it_2)
         s.call("get_listing", listing_id=found["listing_id"])

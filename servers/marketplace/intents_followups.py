@@ -11,7 +11,7 @@ from typing import Any
 from hub.kit import fake
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, money
-from servers.marketplace.intents import SPANS, WAITING_OFFERS
+from servers.marketplace.intents import SPANS, WAITING_OFFERS, WORDS
 from servers.marketplace.tools import marketplace
 
 
@@ -34,19 +34,14 @@ def about_them(s: Scene) -> None:
     other = s.memory.get("other")
     me = s.memory.get("me")
     if other and not any(c.tool == "get_user" and c.arguments.get("user_id") == other["user_id"] for c in s.calls):
-        s.say(
-            "Who is that person? Rating and city?",
-            "Tell me about them{, please|}.",
-            "What's their profile like?",
-            "{How|What} {are their ratings|is their rating} like, and where are they {based|}?",
-        )
+        s.say(WORDS.about_them_2)
         s.call("get_user", user_id=other["user_id"])
         return
     item = known(s, "listing")
     if me and me["user_id"] == item["seller_id"]:
         raise Skip("their own")
     s.asked("get_user", user_id=item["seller_id"])
-    s.say("Who's the seller? Rating, city?", "Is the seller any good?", "Tell me about whoever is selling it.")
+    s.say(WORDS.about_them)
     s.call("get_user", user_id=item["seller_id"])
 
 
@@ -59,10 +54,10 @@ def offers_on_mine(s: Scene) -> None:
     s.asked("list_offers", listing_id=item["listing_id"])
     pending = s.rng.random() < 0.5
     if pending:
-        s.say("Any offers waiting on it?", "Has anyone made an offer on it yet?")
+        s.say(WORDS.offers_on_mine)
         s.call("list_offers", listing_id=item["listing_id"], status="pending")
     else:
-        s.say("Show me every offer it ever got.", "What offers came in on it, answered or not?")
+        s.say(WORDS.offers_on_mine_2)
         s.call("list_offers", listing_id=item["listing_id"])
 
 
@@ -74,14 +69,9 @@ def more_from_seller(s: Scene) -> None:
     own = me is not None and me["user_id"] == item["seller_id"]
     s.asked("search_listings", seller_id=item["seller_id"])
     if own:
-        s.say("What else of mine is still up for sale?", "Which of my listings are live now?")
+        s.say(WORDS.more_from_seller)
     else:
-        s.say(
-            "What else does that seller have {up|for sale}?",
-            "{Show me|Let me see} their other listings.",
-            "Anything else from them{ worth a look|}?",
-            "{Is that seller|Are they} selling anything else {right now|at the moment}?",
-        )
+        s.say(WORDS.more_from_seller_2)
     s.call("search_listings", seller_id=item["seller_id"])
 
 
@@ -92,23 +82,11 @@ def similar_items(s: Scene) -> None:
     s.asked("search_listings", category=item["category"])
     kind = "auctions" if item["listing_type"] == "auction" else "buy-it-now listings"
     if s.rng.random() < 0.5:
-        s.say(
-            "Any other {c} {k} like it?",
-            "{Show me|Find me} similar {c} {k}.",
-            "{Are there|Got} more {c} {k} {in the same vein|along those lines}?",
-            c=item["category"],
-            k=kind,
-        )
+        s.say(WORDS.similar_items, c=item["category"], k=kind)
         s.call("search_listings", category=item["category"], listing_type=item["listing_type"], limit=10)
     else:
         cap = float(s.rng.choice((100, 250, 500)))
-        s.say(
-            "What else in {c} goes for under {cap}?",
-            "Other {c} items below {cap}?",
-            "{I'd like to see|Show me} {c} {items|listings} that cost less than {cap}{, cheapest first|}.",
-            c=item["category"],
-            cap=money(cap),
-        )
+        s.say(WORDS.similar_items_2, c=item["category"], cap=money(cap))
         s.call("search_listings", category=item["category"], max_price=cap, sort="price_asc", limit=10)
 
 
@@ -128,13 +106,13 @@ def adjust_mine(s: Scene) -> None:
         new = float(round(row["price"] * 0.9))
         if row["reserve_price"] is not None and new > row["reserve_price"]:
             raise Skip("above reserve")
-        s.say("Actually, knock it down to {p}.", "Lower it to {p} while you're at it.", p=money(new))
+        s.say(WORDS.adjust_mine, p=money(new))
         s.call("update_listing", listing_id=row["listing_id"], seller_id=me["user_id"], price=new)
     else:
         if "extend_days" in done:
             raise Skip("extended in this dialogue already")
         d = s.rng.choice((3, 7))
-        s.say("And give it {d} more.", "Keep it up {d} longer.", d=SPANS[d])
+        s.say(WORDS.adjust_mine_2, d=SPANS[d])
         s.call("update_listing", listing_id=row["listing_id"], seller_id=me["user_id"], extend_days=d)
 
 
@@ -169,13 +147,7 @@ def bid_on_it(s: Scene) -> None:
     if top and top[0]["bidder_id"] == user["user_id"]:
         raise Skip("leads")
     amount = round(top[0]["amount"] + row["min_increment"], 2) if top else row["price"]
-    s.say(
-        "Put in {p} for me.",
-        "Bid {p} on it.",
-        "I'll go {p}, place it.",
-        "{Let's|I want to} bid {p}{, please|}.",
-        p=money(amount),
-    )
+    s.say(WORDS.bid_on_it, p=money(amount))
     me = talking(s)
     s.call("place_bid", listing_id=row["listing_id"], bidder_id=me["user_id"], amount=amount)
 
@@ -215,15 +187,6 @@ FOLLOWS = (
         "The user asks how the listing of the dialogue stands now: price, bids, time left.",
         _call(lambda s: {"listing_id": known(s, "listing")["listing_id"]}),
         "get_listing",
-        phrasings=(
-            "Where does it stand {now|at the moment}?",
-            "What's the price on it now, and how long is left?",
-            "{Pull up|Show me} that listing as it is now.",
-            "How many bids has it got, and when does it end?",
-            "{Any|Is there any} movement on {it|that listing} {since|}? {Price|Current price}, time left?",
-            "{Remind me|Tell me again}: what's it at now and when does it close?",
-            "{Can you|Could you} {check|look at} that listing {again|one more time} for me?",
-        ),
         weight=1.5,
         asked=SAME,
     ),
@@ -232,13 +195,6 @@ FOLLOWS = (
         "The user asks for the bids on the auction of the dialogue.",
         _call(auction),
         "list_bids",
-        phrasings=(
-            "Who else is bidding on it?",
-            "Show me the bids on it so far.",
-            "What does the bid history look like?",
-            "{How|In what order} did the bids come in on {it|that one}?",
-            "{Who's|Who has been} {driving the price up|competing with me} on it?",
-        ),
         asked=SAME,
     ),
     FollowUp(
@@ -246,13 +202,6 @@ FOLLOWS = (
         "The user asks what they have going: their live listings, what they bought, what they lead.",
         _call(lambda s: {"user_id": known(s, "me")["user_id"]}),
         "get_user",
-        phrasings=(
-            "What do I have going on right now: listings, wins, auctions I lead?",
-            "Which auctions am I {leading|ahead in} now?",
-            "Show me my account {overview|summary}{, please|}.",
-            "{How's|How is} my account looking {these days|at the moment}?",
-            "{Give me|I'd like} a {rundown|quick summary} of {my activity|everything I have going}.",
-        ),
         asked=SAME,
     ),
     FollowUp(
@@ -269,13 +218,6 @@ FOLLOWS = (
         "The seller ends the fixed-price listing of the dialogue after all.",
         _call(own_fixed),
         "close_listing",
-        phrasings=(
-            "Hmm, on second thought take it down.",
-            "Actually, end that listing.",
-            "Pull it off the market after all.",
-            "{You know what|Wait}, {close|remove} it{ now|}; I'll sell it another way.",
-            "{I changed my mind|Never mind}, take {it|that listing} {down|off the site}.",
-        ),
         weight=0.7,
         asked=SAME,
     ),
@@ -283,6 +225,5 @@ FOLLOWS = (
 
 
 # a read asked again on the same ``asked`` arguments is skipped
-follow_ups(
-    marketplace, [replace(r, asked=r.asked if marketplace.tools[r.tool].kind == "read" else False) for r in FOLLOWS]
-)
+ROWS = [replace(r, asked=r.asked if marketplace.tools[r.tool].kind == "read" else False) for r in FOLLOWS]
+follow_ups(marketplace, ROWS, WORDS)

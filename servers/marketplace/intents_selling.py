@@ -13,6 +13,7 @@ from servers.marketplace.intents import (
     SPANS,
     SPEAKER,
     TOP,
+    WORDS,
     as_seller,
     ask,
     find_own_listing,
@@ -41,32 +42,17 @@ def take_best_offer(s: Scene) -> None:
     )
     if offers[0]["status"] != "active" or (len(offers) > 1 and offers[0]["amount"] == offers[1]["amount"]):
         raise Skip("no clear best offer")
-    uid, lid = seller_asks(
-        s,
-        item,
-        "{me}Who's offered what for {what}? I'll take the best one.",
-        "{me}Sell {what} to whoever offered the most.",
-        "{me}Accept the highest offer on {what}, please.",
-        minimal=["{me}Just sell {what} to the best offer."],
-    )
+    uid, lid = seller_asks(s, item, WORDS.take_best_offer)
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     best = max(pending, key=lambda o: o["amount"])
     sold = sell_to(s, best["offer_id"], uid)
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.5:
-        s.say(
-            "Who's the buyer, and where do I ship it?",
-            "Who bought it? I need their city.",
-            "Tell me about the buyer: name, city, rating.",
-        )
+        s.say(WORDS.take_best_offer_2)
         s.call("get_user", user_id=sold["buyer_id"])
     else:
-        s.say(
-            "What else of mine is still up for sale?",
-            "Which of my other listings are still live?",
-            "What do I have left on the market?",
-        )
+        s.say(WORDS.take_best_offer_3)
         s.call("search_listings", seller_id=uid)
 
 
@@ -94,15 +80,7 @@ def accept_this_offer(s: Scene) -> None:
         > 1
     ):
         raise Skip("two offers of that amount")
-    uid, lid = seller_asks(
-        s,
-        item,
-        "{me}I'll take the {amt} offer on {what}.",
-        "{me}Someone offered {amt} for {what}; accept it.",
-        "{me}Go with the {amt} offer for {what}.",
-        minimal=["{me}{amt} for {what} works, accept it."],
-        amt=money(o["amount"]),
-    )
+    uid, lid = seller_asks(s, item, WORDS.accept_this_offer, amt=money(o["amount"]))
     pending = s.call("list_offers", listing_id=lid, status="pending")["offers"]
     hit = [x for x in pending if x["offer_id"] == o["offer_id"]]
     if not hit:
@@ -154,23 +132,11 @@ def sell(s: Scene) -> None:
         return
     if s.rng.random() < 0.5:
         lower = float(round(price * 0.9))
-        s.say(
-            "{Hmm|Wait}, make it {p} instead.",
-            "Actually lower the price to {p}.",
-            "Let's ask {p} for it instead.",
-            "{On second thought|Thinking about it}, {list|price} it at {p}.",
-            p=money(lower),
-        )
+        s.say(WORDS.sell, p=money(lower))
         s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, price=lower)
     else:
         more = s.rng.choice((3, 7, 14))
-        s.say(
-            "Let it run {d} longer.",
-            "Give it an extra {d}.",
-            "Keep it up {d} more.",
-            "{Can you|Could you} extend {it|the listing} by {d}?",
-            d=SPANS[more],
-        )
+        s.say(WORDS.sell_2, d=SPANS[more])
         s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, extend_days=more)
 
 
@@ -210,7 +176,7 @@ def reprice(s: Scene) -> None:
     out = s.call("update_listing", listing_id=lid, seller_id=uid, **args)
     remember(s, out)
     if s.by_chance(0.3):
-        s.say("Show me how it looks now.", "Pull up the listing so I can check.", "How does it read now?")
+        s.say(WORDS.reprice)
         s.call("get_listing", listing_id=lid)
 
 
@@ -220,25 +186,13 @@ def end_early(s: Scene) -> None:
     item = own_item(
         s, f"l.listing_type = 'auction' AND {TOP} IS NOT NULL AND (l.reserve_price IS NULL OR {TOP} >= l.reserve_price)"
     )
-    uid, lid = seller_asks(
-        s,
-        item,
-        "{me}I'm happy with the bids on {what}; end it now.",
-        "{me}Close the auction for {what} early, I'll sell.",
-        "{me}Stop {what} now and let the top bidder have it.",
-        "{me}{No need to wait|I don't want to wait}: end {what} {early|today} and sell to the {top|highest} bidder.",
-        minimal=["{me}Wrap up {what} now."],
-    )
+    uid, lid = seller_asks(s, item, WORDS.end_early)
     out = s.call("close_listing", listing_id=lid, seller_id=uid)
     if out["buyer_id"] is None:
         raise Skip("not sold")
     s.memory["other"] = {"user_id": out["buyer_id"], "name": ""}
     if s.by_chance(0.7):
-        s.say(
-            "Who won it, and where are they based?",
-            "Who's the buyer? I need to know where to ship.",
-            "Tell me about the winner: name, city, rating.",
-        )
+        s.say(WORDS.end_early_2)
         s.call("get_user", user_id=out["buyer_id"])
 
 
@@ -247,15 +201,6 @@ def take_down(s: Scene) -> None:
     """A seller takes a fixed-price item off the market (sold elsewhere), declining what offers it has."""
     item = own_item(s, "l.listing_type = 'fixed_price'")
     what = as_seller(s, item)
-    s.say(
-        "{me}I sold {what} elsewhere, take it down.",
-        "{me}Pull {what} off the market{ please|}.",
-        "{me}End {what}, it's no longer available.",
-        "{me}{Remove|Close} {what}{ now|}; {it went to someone I know|I found a buyer offline}.",
-        minimal=["{me}{What} is gone, remove it."],
-        me=SPEAKER.who(s, seller_of(item)),
-        what=what,
-        What=what[:1].upper() + what[1:],
-    )
+    s.say(WORDS.take_down, me=SPEAKER.who(s, seller_of(item)), what=what, What=what[:1].upper() + what[1:])
     uid, lid = find_own_listing(s, item)
     s.call("close_listing", listing_id=lid, seller_id=uid)

@@ -8,12 +8,16 @@ its customers), invoices with ``list_invoices`` and payments with ``get_invoice`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, last_digits, money
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Search, Speaker
 from servers.payments import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
 from servers.payments.tools import payments
+
+WORDS = phrasings(__package__)
 
 CUSTOMER = (
     "SELECT c.customer_id, c.name, c.email, c.merchant_id, m.name AS merchant, m.currency "
@@ -35,12 +39,7 @@ VOID_REASONS = {
     "duplicate": "is a duplicate",
     "customer cancelled": "got cancelled by the customer",
 }
-STILL_DUE = (
-    "{What's|How much is} {left|still due} on it now?",
-    "And how much is still outstanding on that one?",
-    "Can you show me where that invoice stands {now|after that}?",
-    "{So|And} what do they still owe on {it|that invoice}?",
-)
+STILL_DUE = WORDS.still_due
 SEND_NOW = (
     " And send it to them right away.",
     " Go ahead and issue it.",
@@ -265,7 +264,7 @@ def sending(s: Scene, send: bool) -> str:
     return str(s.rng.choice(SEND_NOW if send else AS_DRAFT))
 
 
-def say_invoice(s: Scene, what: str, person: str, *phrasings: str, minimal: list[str], **slots: Any) -> None:
+def say_invoice(s: Scene, what: str, person: str, *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> None:
     """A turn about an invoice (``{what}``, capitalised ``{What}``, ``{short}`` without "the") of ``{who}``."""
     short = what.removeprefix("the ")
     s.say(*phrasings, minimal=minimal, who=person, what=what, What=what[:1].upper() + what[1:], short=short, **slots)
@@ -305,17 +304,10 @@ def pay_by_number(s: Scene) -> None:
         else s.pick(INVOICE + " WHERE i.status = 'open'")
     )
     digits = last_digits(inv["invoice_id"], 5).lstrip("0")
-    s.say(
-        "I'm looking at invoice {n}. How much is still due on it?",
-        "What's outstanding on invoice {n}?",
-        "Can you tell me where invoice number {d} from {m} stands?",
-        n=inv["invoice_id"],
-        d=digits,
-        m=inv["merchant"],
-    )
+    s.say(WORDS.pay_by_number, n=inv["invoice_id"], d=digits, m=inv["merchant"])
     s.call("get_invoice", invoice_id=inv["invoice_id"])
     method = s.rng.choice(list(METHODS))
-    s.say("OK, pay whatever is left by {how}.", "Fine, put the rest through by {how}.", how=METHODS[method])
+    s.say(WORDS.pay_by_number_2, how=METHODS[method])
     paid = s.call("pay_invoice", invoice_id=inv["invoice_id"], method=method)
     s.memory["invoice"] = inv
     s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": inv["invoice_id"]}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, money
-from servers.payments.intents import INVOICE, ITEMS, METHODS
+from servers.payments.intents import INVOICE, ITEMS, METHODS, WORDS
 from servers.payments.intents_followups import dialogue_invoice
 from servers.payments.tools import payments
 
@@ -29,19 +29,9 @@ def pay_it_now(s: Scene) -> None:
     method = s.rng.choice(list(METHODS))
     part = round(due * 0.5, 2) if s.rng.random() < 0.3 and due > 20 else None
     if part is not None:
-        s.say(
-            "They're handing over {part} of it now by {how}.",
-            "Put {part} toward it by {how}, they'll pay the rest later.",
-            part=money(part, inv["currency"]),
-            how=METHODS[method],
-        )
+        s.say(WORDS.pay_it_now, part=money(part, inv["currency"]), how=METHODS[method])
     else:
-        s.say(
-            "They're here now and want to pay it by {how}.",
-            "Great, they've just paid that by {how}, please record it.",
-            "Take the full amount now, they're paying by {how}.",
-            how=METHODS[method],
-        )
+        s.say(WORDS.pay_it_now_2, how=METHODS[method])
     paid = s.call(
         "pay_invoice", invoice_id=inv["invoice_id"], method=method, **({"amount": part} if part is not None else {})
     )
@@ -65,23 +55,12 @@ def refund_some_of_it(s: Scene) -> None:
     full = pay[0]["refunded_amount"] > 0 and s.rng.random() < 0.5
     ours = any(c.tool == "pay_invoice" and c.result.get("payment_id") == known["payment_id"] for c in s.calls)
     if full:
-        s.say(
-            "Actually, give them the rest of that payment back too: {why}.",
-            "Hmm, {why}, so send back everything left on that payment.",
-            why=s.rng.choice(REFUND_WHY[reason]),
-        )
+        s.say(WORDS.refund_some_of_it, why=s.rng.choice(REFUND_WHY[reason]))
     elif ours:
-        s.say(
-            "Actually, refund {amt} of that: {why}.",
-            "Oh, {why}; send {amt} of it back.",
-            "Wait, {why}. Give them {amt} back on that payment.",
-            amt=money(part, pay[0]["currency"]),
-            why=s.rng.choice(REFUND_WHY[reason]),
-        )
+        s.say(WORDS.refund_some_of_it_2, amt=money(part, pay[0]["currency"]), why=s.rng.choice(REFUND_WHY[reason]))
     else:
         s.say(
-            "They paid that already, but {why}, so refund {amt} of their payment.",
-            "OK. {Why}, so give them {amt} back on what they paid.",
+            WORDS.refund_some_of_it_3,
             amt=money(part, pay[0]["currency"]),
             why=(why := s.rng.choice(REFUND_WHY[reason])),
             Why=why[:1].upper() + why[1:],
@@ -156,11 +135,7 @@ def contact_on_file(s: Scene) -> None:
         inv["customer_id"],
     ):
         raise Skip("the name is shared")
-    s.say(
-        "What email do we have on file for them?",
-        "Which address should I write to about it? Look up their email.",
-        "Get me their contact email, I'll send a note.",
-    )
+    s.say(WORDS.contact_on_file)
     found = s.call("search_customers", query=inv["customer"], merchant_id=inv["merchant_id"])["customers"]
     if inv["customer_id"] not in [c["customer_id"] for c in found]:
         raise Skip("the customer is past the first page")
@@ -178,16 +153,7 @@ def bill_them_again(s: Scene) -> None:
     currency = s.value("SELECT currency FROM merchants WHERE merchant_id = ?", c["merchant_id"])
     amount = round(s.rng.uniform(15, 600), 2)
     item = s.rng.choice(ITEMS)
-    s.say(
-        "While we're on {f}: also bill them {amt} for '{item}', keep it as a draft for now.",
-        "And draft one more invoice to {f}: '{item}', {amt}.",
-        "Add a draft invoice for {f} too, '{item}' at {amt}.",
-        "{Oh, and|Also,} {f} {owes us|should be billed} {amt} for '{item}'; {leave it|keep that one} in drafts.",
-        "{Please|Now} {set up|prepare} another {draft|invoice draft} for {f}: {amt}, '{item}'.",
-        f=c["name"].split(" ")[0],
-        amt=money(amount, currency),
-        item=item,
-    )
+    s.say(WORDS.bill_them_again, f=c["name"].split(" ")[0], amt=money(amount, currency), item=item)
     inv = s.call(
         "create_invoice", merchant_id=c["merchant_id"], customer_id=c["customer_id"], amount=amount, description=item
     )
@@ -208,12 +174,7 @@ def merchant_notifications(s: Scene) -> None:
         "invoice.voided": "cancelled-invoice",
         None: "recent",
     }[kind]
-    s.say(
-        "Did our systems get the {w} notifications?",
-        "Show me the {w} events our endpoints received.",
-        "{Which|What} {w} {notices|events} {went out to|reached} our endpoints?",
-        w=words,
-    )
+    s.say(WORDS.merchant_notifications, w=words)
     args: dict[str, Any] = {"merchant_id": mid}
     if kind:
         args["event_type"] = kind

@@ -10,6 +10,7 @@ from typing import Any
 from hub.kit.intent import Scene, Skip, money
 from servers.payments.intents import (
     INVOICE,
+    WORDS,
     current_customer,
     find_customer,
     invoice_ref,
@@ -69,7 +70,7 @@ def reissue_corrected(s: Scene) -> None:
         s.call("update_invoice_status", invoice_id=new["invoice_id"], status="open")
     s.memory["invoice"] = new
     if s.by_chance(0.5):
-        s.say("{Show me|Read me back} the {corrected|new} invoice{, please|}.", "Does the new one look right now?")
+        s.say(WORDS.reissue_corrected)
         s.call("get_invoice", invoice_id=new["invoice_id"])
 
 
@@ -129,21 +130,9 @@ def all_their_drafts(s: Scene) -> None:
     send = s.rng.random() < 0.6
     name = who(s, c)
     if send:
-        s.say(
-            "Everything we have in drafts for {who} is ready; send it all out.",
-            "Issue all of {who}'s draft invoices, please.",
-            "{who}'s drafts have been checked. Finalize every one of them.",
-            minimal=["{who}'s drafts can all go."],
-            who=name,
-        )
+        s.say(WORDS.all_their_drafts, who=name)
     else:
-        s.say(
-            "{who} cancelled the project, so drop every draft invoice we had for them.",
-            "Void all of {who}'s drafts, none of that work is happening.",
-            "Clear out {who}'s draft invoices; they're all obsolete.",
-            minimal=["{who}'s drafts should all go away."],
-            who=name,
-        )
+        s.say(WORDS.all_their_drafts_2, who=name)
     found = find_customer(s, c)
     listed = s.call("list_invoices", customer_id=found["customer_id"], status="draft")["invoices"]
     if sorted(i["invoice_id"] for i in listed) != sorted(d["invoice_id"] for d in drafts):

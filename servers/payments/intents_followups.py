@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.payments.intents import INVOICE, STILL_DUE, VOID_REASONS
+from servers.payments.intents import INVOICE, STILL_DUE, VOID_REASONS, WORDS
 from servers.payments.tools import payments
 
 STATUSES = (("paid", "already paid"), ("open", "still open"), ("void", "cancelled"), (None, "on file"))
@@ -109,12 +109,6 @@ ON_INVOICE = (
         "The draft the dialogue is about goes out to the customer.",
         on_invoice(lambda s, inv: ({"status": "open"}, {}), "i.status = 'draft'"),
         "update_invoice_status",
-        phrasings=(
-            "Looks {right|good}. Send it out{ now|}.",
-            "{Fine|Great}, issue it to them {now|today}.",
-            "OK, finalize it so they can pay.",
-            "{That's|It's} {fine|correct}, {let it go out|send it over to them} {now|today}.",
-        ),
         weight=0.8,
     ),
     FollowUp(
@@ -122,12 +116,6 @@ ON_INVOICE = (
         "The user changes their mind: the invoice of the dialogue is cancelled.",
         on_invoice(voided, "i.status IN ('draft', 'open') AND i.amount_paid = 0"),
         "update_invoice_status",
-        phrasings=(
-            "{Hold on|Wait}, scrap that invoice: it {why}.",
-            "Actually, {cancel|void} it, it {why}.",
-            "On reflection, void that one; it {why}.",
-            "{Turns out|I just realised} it {why}, so {kill|cancel} it{, please|}.",
-        ),
     ),
 )
 ON_CUSTOMER = (
@@ -136,12 +124,6 @@ ON_CUSTOMER = (
         "The user asks what else the same customer has been billed for.",
         on_customer(history),
         "list_invoices",
-        phrasings=(
-            "What other invoices does {f} have that are {w}?",
-            "And which of {f}'s invoices are {w}?",
-            "{Show me|Pull up|List} everything of {f}'s that's {w}.",
-            "{And|Also}, does {f} have {any others|more invoices} that are {w}?",
-        ),
         weight=1.5,
     ),
     FollowUp(
@@ -149,15 +131,10 @@ ON_CUSTOMER = (
         "The user widens the view to everything overdue at the customer's merchant.",
         on_customer(overdue),
         "list_invoices",
-        phrasings=(
-            "While we're at it, what's overdue across all our customers?",
-            "Anything else past due at our end?",
-            "Which of our other invoices are {late|overdue}?",
-            "{Zooming out|More broadly}, {who else|which other customer} owes us past the due date?",
-        ),
     ),
 )
 
 
 # a read the dialogue already made is not asked again
-follow_ups(payments, [replace(r, asked=payments.tools[r.tool].kind == "read") for r in (*ON_INVOICE, *ON_CUSTOMER)])
+ROWS = [replace(r, asked=payments.tools[r.tool].kind == "read") for r in (*ON_INVOICE, *ON_CUSTOMER)]
+follow_ups(payments, ROWS, WORDS)

@@ -15,6 +15,7 @@ from servers.payments.intents import (
     REASONS,
     STILL_DUE,
     VOID_REASONS,
+    WORDS,
     current_customer,
     find_customer,
     find_invoice,
@@ -65,20 +66,10 @@ def bill_customer(s: Scene) -> None:
     if send:
         s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     elif s.rng.random() < 0.5:
-        s.say(
-            "On second thought, send it to them {now|after all}.",
-            "Actually, it's fine, issue it right away.",
-            "{Changed my mind|You know what}: let it go out today.",
-            "{Skip|Forget} the draft, {send it out|finalize it} {now|straight away}.",
-        )
+        s.say(WORDS.bill_customer)
         s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     else:
-        s.say(
-            "When will it be due, and what's the total?",
-            "Read me back what you {created|made}.",
-            "What does {the|that new} invoice look like?",
-            "{Show me|Let me check} the {new invoice|draft} {before I forget|quickly}.",
-        )
+        s.say(WORDS.bill_customer_2)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
     s.memory["invoice"] = inv
 
@@ -95,25 +86,9 @@ def settle_open_invoice(s: Scene) -> None:
     what, person = name_invoice(s, c, inv, "open ", path)
     how = f" by {METHODS[method]}" if not s.minimal else ""
     if part is not None:
-        s.say(
-            "{who} is paying {part} toward {what}{how} today.",
-            "Put {part} from {who} against {what}{how}.",
-            "Got {part}{how} from {who} for {what}, can you record it?",
-            who=person,
-            what=what,
-            how=how,
-            part=money(part, inv["currency"]),
-        )
+        s.say(WORDS.settle_open_invoice, who=person, what=what, how=how, part=money(part, inv["currency"]))
     else:
-        s.say(
-            "{who} wants to settle {what}{how}.",
-            "Record that {who} paid off {what}{how}.",
-            "{who} just covered {what} in full{how}, please put it through.",
-            minimal=["{who} wants to clear what they owe on {what}."],
-            who=person,
-            what=what,
-            how=how,
-        )
+        s.say(WORDS.settle_open_invoice_2, who=person, what=what, how=how)
     found = find_invoice(s, c, inv, "open", path)
     if found is None and part is None and s.room(2, 0) and s.rng.random() < 0.3:
         s.call("get_invoice", invoice_id=inv["invoice_id"])  # the agent checks what is due before charging
@@ -138,16 +113,7 @@ def void_invoice(s: Scene) -> None:
     reason = s.rng.choice(list(VOID_REASONS))
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)
-    say_invoice(
-        s,
-        what,
-        person,
-        "{What} we sent {who} {why}, please cancel it.",
-        "Scrap {who}'s {short}, it {why}.",
-        "Kill {what} for {who}, it {why}.",
-        minimal=["{who}'s {short} needs to go away."],
-        why=VOID_REASONS[reason],
-    )
+    say_invoice(s, what, person, WORDS.void_invoice, why=VOID_REASONS[reason])
     find_invoice(s, c, inv, inv["status"], path)
     args = {"invoice_id": inv["invoice_id"], "status": "void"}
     if not s.minimal:
@@ -158,15 +124,10 @@ def void_invoice(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.4:
         return
     if known and s.rng.random() < 0.5:
-        s.say(
-            "Does {who} still owe us anything else?",
-            "What else is still open for them?",
-            "Anything else of theirs {waiting on payment|still unpaid}?",
-            who=known["name"],
-        )
+        s.say(WORDS.void_invoice_2, who=known["name"])
         s.call("list_invoices", customer_id=known["customer_id"], status="open")
     else:
-        s.say("{Show me|Pull up} that invoice now.", "Can you confirm it's {cancelled|void}?", "What does it say now?")
+        s.say(WORDS.void_invoice_3)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
@@ -177,20 +138,12 @@ def send_draft(s: Scene) -> None:
     inv = s.pick(INVOICE + " WHERE i.customer_id = ? AND i.status = 'draft'", c["customer_id"])
     path = how_to_find(s)
     what, person = name_invoice(s, c, inv, "", path)
-    say_invoice(
-        s,
-        what,
-        person,
-        "{who}'s {short} has been sitting in drafts. It looks right, issue it.",
-        "Please finalize {what} for {who} so they can pay it.",
-        "{What} for {who} is good to go out now.",
-        minimal=["{who}'s draft can go out."],
-    )
+    say_invoice(s, what, person, WORDS.send_draft)
     find_invoice(s, c, inv, "draft", path)
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     s.memory["invoice"] = inv
     if path != "number" and s.by_chance(0.6):
-        s.say("When is it due?", "What due date did it get?", "And what's the {deadline|due date} on it{ now|}?")
+        s.say(WORDS.send_draft_2)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
@@ -217,17 +170,7 @@ def refund_customer(s: Scene) -> None:
     what, person = name_invoice(s, c, inv, "paid ", path)
     when = day(pay["created_at"], s.now)
     how_much = f"{money(part, pay['currency'])} back" if part is not None else "their money back"
-    s.say(
-        "{who} {why}. Give them {how_much} on {what} (they paid {when}).",
-        "Please send {who} {how_much} for {what}, they {why}.",
-        "{who} {why}, so I'd like to give them {how_much} on {what}.",
-        minimal=["{who} {why}; sort out a refund on {what}."],
-        who=person,
-        why=s.rng.choice(REASONS[reason]),
-        how_much=how_much,
-        what=what,
-        when=when,
-    )
+    s.say(WORDS.refund_customer, who=person, why=s.rng.choice(REASONS[reason]), how_much=how_much, what=what, when=when)
     full = find_invoice(s, c, inv, "paid", path) or s.call("get_invoice", invoice_id=inv["invoice_id"])
     args: dict[str, Any] = {"payment_id": full["payments"][0]["payment_id"]}
     if reason != "requested_by_customer" or s.rng.random() < 0.5:
@@ -238,10 +181,6 @@ def refund_customer(s: Scene) -> None:
     s.memory["invoice"] = inv
     s.memory["payment"] = {"payment_id": back["payment_id"], "invoice_id": inv["invoice_id"]}
     if s.by_chance(0.4):
-        s.say(
-            "How much of that payment could still be refunded?",
-            "Where does that payment stand now?",
-            "Show me the invoice again with the refund on it.",
-        )
+        s.say(WORDS.refund_customer_2)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
     s.memory["refund"] = back

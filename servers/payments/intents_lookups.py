@@ -8,20 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, day, last_digits
-from servers.payments.intents import INVOICE, current_customer, find_customer, find_merchant, our_merchant, who
+from servers.payments.intents import INVOICE, WORDS, current_customer, find_customer, find_merchant, our_merchant, who
 from servers.payments.tools import payments
 
-BEHIND = (
-    "Is {who} behind on anything?",
-    "Does {who} have anything past due with us?",
-    "What is {who} late paying?",
-    "Has {who} fallen behind on {any|their} payments?",
-)
-HOLDS = (
-    "What does {who} have that's {w}?",
-    "{Pull up|Show me} {who}'s invoices that are {w}.",
-    "Which of {who}'s invoices are {w}?",
-)
+BEHIND = WORDS.behind
+HOLDS = WORDS.holds
 STATUS_WORDS = {"open": "still open", "draft": "sitting in drafts", "paid": "already paid", "void": "cancelled"}
 
 
@@ -42,17 +33,7 @@ def invoice_by_number(s: Scene) -> None:
     """Someone holding an invoice (its number is printed on it) asks where it stands."""
     inv = s.pick(INVOICE + " WHERE i.status IN ('open', 'draft', 'paid')")
     digits = last_digits(inv["invoice_id"], 5).lstrip("0")
-    s.say(
-        "I have invoice {n} in front of me. Where does it stand?",
-        "What's the {status|current state} of invoice {n}?",
-        "{Quick question|Hi}: {has|was} invoice {n} {been paid|paid}{ yet|}?",
-        "Can you look up invoice {n} from {m} for me?",
-        "Is invoice number {d} ({m}) paid yet?",
-        minimal=["Invoice {n}?", "{Status of|Check} invoice {n}{, please|}."],
-        n=inv["invoice_id"],
-        d=digits,
-        m=inv["merchant"],
-    )
+    s.say(WORDS.invoice_by_number, n=inv["invoice_id"], d=digits, m=inv["merchant"])
     remember_invoice(s, s.call("get_invoice", invoice_id=inv["invoice_id"]))
 
 
@@ -93,23 +74,9 @@ def which_invoice_was_that(s: Scene) -> None:
         event,
     )[0]
     if s.turns:
-        s.say(
-            "Also, our system logged a {w} notice {when}. Which invoice was the latest one about?",
-            "Which invoice did our {latest|most recent} {w} {notification|notice} refer to?",
-            "{We got|There was} a {w} event {when}; {which invoice was that for|what invoice does it belong to}?",
-            w=words[event],
-            when=day(latest["created_at"], s.now),
-        )
+        s.say(WORDS.which_invoice_was_that, w=words[event], when=day(latest["created_at"], s.now))
     else:
-        s.say(
-            "I'm on the dev team at {m}. Which invoice was our latest {w} notification about?",
-            "{m} here: we got a {w} event {when} and can't tell which invoice it was. Can you check?",
-            "For {m}, find the invoice behind the most recent {w} notice we received.",
-            minimal=["{m}: last {w} notice, which invoice?"],
-            m=m["name"],
-            w=words[event],
-            when=day(latest["created_at"], s.now),
-        )
+        s.say(WORDS.which_invoice_was_that_2, m=m["name"], w=words[event], when=day(latest["created_at"], s.now))
     found = find_merchant(s, m["name"], m["merchant_id"])
     out = s.call("list_webhook_deliveries", merchant_id=found, event_type=event, limit=s.rng.choice((1, 5, 20)))
     if not out["deliveries"] or out["deliveries"][0]["object_id"] != latest["object_id"]:

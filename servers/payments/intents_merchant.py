@@ -8,7 +8,7 @@ from operator import itemgetter
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, money, unique_best
-from servers.payments.intents import METHODS, find_merchant, merchant_of_dialogue
+from servers.payments.intents import METHODS, WORDS, find_merchant, merchant_of_dialogue
 from servers.payments.tools import payments
 
 
@@ -27,22 +27,9 @@ def chase_overdue(s: Scene) -> None:
     floor = s.rng.choice((None, None, 100, 250))
     big = f" over {money(floor, m['currency'])}" if floor else ""
     if s.turns:
-        s.say(
-            "While you're in there, which of our invoices are past due{big}?",
-            "And what do we have overdue{big} {right now|at the moment}?",
-            "Who else hasn't paid us on time{big}?",
-            "{Let's look at|Now show me} {everything|whatever} {overdue|past due} on our side{big}.",
-            big=big,
-        )
+        s.say(WORDS.chase_overdue, big=big)
     else:
-        s.say(
-            "I do the books at {m}. Which of our invoices are past due{big}?",
-            "Can you pull up everything overdue{big} for {m}?",
-            "{m} here: who hasn't paid us on time{big}?",
-            minimal=["{m}: overdue invoices?"],
-            m=m["name"],
-            big=big,
-        )
+        s.say(WORDS.chase_overdue_2, m=m["name"], big=big)
     mid = find_merchant(s, m["name"], m["merchant_id"])
     args: dict[str, Any] = {"merchant_id": mid, "overdue": True}
     if floor:
@@ -56,26 +43,14 @@ def chase_overdue(s: Scene) -> None:
         return
     draw = s.rng.random()
     if draw < 0.5:
-        s.say(
-            "Show me the biggest one in detail.",
-            "What's the story with the largest of those?",
-            "Open the largest one for me, please.",
-        )
+        s.say(WORDS.chase_overdue_3)
         s.call("get_invoice", invoice_id=top["invoice_id"])
     elif draw < 0.8 and top["amount_paid"] == 0:
-        s.say(
-            "The biggest one was a mistake on our side, cancel it.",
-            "We agreed to drop the largest of those; please void it.",
-            "Write off the biggest one, it should never have been billed.",
-        )
+        s.say(WORDS.chase_overdue_4)
         s.call("update_invoice_status", invoice_id=top["invoice_id"], status="void", reason="written off")
     else:
         method = s.rng.choice(list(METHODS))
-        s.say(
-            "Good news: the biggest one just paid by {how}, record it.",
-            "The largest of those came in today by {how}; mark it paid.",
-            how=METHODS[method],
-        )
+        s.say(WORDS.chase_overdue_5, how=METHODS[method])
         paid = s.call("pay_invoice", invoice_id=top["invoice_id"], method=method)
         s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": top["invoice_id"]}
 
@@ -99,32 +74,13 @@ def add_webhook(s: Scene) -> None:
     )
     where = s.given(url, url, "URL", "register_webhook", "url")
     if s.turns:
-        s.say(
-            "One more thing: our developers want {topics} pushed to our new endpoint {url}. Set that up.",
-            "Also, please start sending {topics} to {url}.",
-            "Before I forget: hook our new endpoint {url} up for {topics}.",
-            "{Separately|On another note}, please {hook up|set up} {url} to receive {topics}.",
-            topics=topics[1],
-            url=where,
-        )
+        s.say(WORDS.add_webhook, topics=topics[1], url=where)
     else:
-        s.say(
-            "Our developers at {m} need to hear about {topics}. Hook up our new endpoint[ {url}] for that.",
-            "For {m}: please start sending {topics} to our new endpoint[ {url}].",
-            "Set {m} up so {topics} get pushed to our server[ at {url}].",
-            m=m["name"],
-            topics=topics[1],
-            url=where,
-        )
+        s.say(WORDS.add_webhook_2, m=m["name"], topics=topics[1], url=where)
     mid = find_merchant(s, m["name"], m["merchant_id"])
     s.call("register_webhook", merchant_id=mid, url=url, events=topics[0])
     if s.by_chance(0.7):
-        s.say(
-            "Which endpoints do we have {now|registered now}?",
-            "Now list our endpoints so I can double-check.",
-            "What does our endpoint list look like {after that|now}?",
-            "{Show me|Let me see} {all our endpoints|our webhook setup} {to confirm|so I know it's there}.",
-        )
+        s.say(WORDS.add_webhook_3)
         s.call("list_webhook_deliveries", merchant_id=mid, limit=5)
 
 
@@ -137,21 +93,9 @@ def failed_deliveries(s: Scene) -> None:
     )
     s.asked("list_webhook_deliveries", merchant_id=m["merchant_id"], status="failed")
     if s.turns:
-        s.say(
-            "Also, our server was down for a while. Did any of our notifications fail?",
-            "Did any of our webhook deliveries fail {lately|recently}?",
-            "While you're at it, check whether we missed any event deliveries.",
-            "{We had an outage|Our endpoint was offline} {earlier|for a bit}; were any deliveries {lost|missed}?",
-        )
+        s.say(WORDS.failed_deliveries)
     else:
-        s.say(
-            "Our server was down for a while. Did any of {m}'s webhook deliveries fail?",
-            "Any notifications to {m} that didn't get through?",
-            "Check whether {m} missed any event deliveries, please.",
-            "{I'm on the dev team at|I look after} {m}: {were there failed deliveries|did any events fail} lately?",
-            minimal=["{m}: failed deliveries?"],
-            m=m["name"],
-        )
+        s.say(WORDS.failed_deliveries_2, m=m["name"])
     mid = find_merchant(s, m["name"], m["merchant_id"])
     out = s.call("list_webhook_deliveries", merchant_id=mid, status="failed")
     if not out["deliveries"]:
@@ -163,12 +107,7 @@ def failed_deliveries(s: Scene) -> None:
     slug = m["name"].lower().replace(" ", "")
     url = f"https://{s.rng.choice(('hooks2', 'backup', 'events-v2'))}.{slug}.example.com/pay"
     if s.rng.random() < 0.4 and len(out["endpoints"]) < 5 and url not in [e["url"] for e in out["endpoints"]]:
-        s.say(
-            "That server is being retired. Send the same events to our new one at {url} instead.",
-            "We moved that endpoint: register {url} for the same notifications.",
-            "Point the same kinds of events at {url} from now on, please.",
-            url=url,
-        )
+        s.say(WORDS.failed_deliveries_3, url=url)
         s.call("register_webhook", merchant_id=mid, url=url, events=hook["events"])
         return
     kind = s.rng.choice(("invoice.paid", "payment.succeeded", None))
@@ -194,21 +133,9 @@ def status_overview(s: Scene) -> None:
     status = s.rng.choice(("void", "draft", "open"))
     floor = s.rng.choice((500, 1000, 2000, 3000))
     words = {"void": "cancelled", "draft": "still in drafts", "open": "waiting on payment"}[status]
-    s.say(
-        "How do invoices break down by status across the platform?",
-        "What's the status mix of all invoices right now?",
-        "Give me invoice counts per status.",
-        "{How many|What number of} invoices are {draft, open, paid or void|in each status} {right now|overall}?",
-        "{I need|Can I get} a {quick|} {count|breakdown} of {all|} invoices by status{, please|}.",
-    )
+    s.say(WORDS.status_overview)
     stats = s.call("get_distinct_values", field="invoice_status")
     if status not in stats["values"]:
         raise Skip("no invoice in that status")
-    s.say(
-        "Which ones {words} are for {floor} or more?",
-        "Show me the {words} ones of at least {floor}.",
-        "{Pull up|Bring up} {every|each} invoice {words} {worth|of} {floor} or {more|above}.",
-        words=words,
-        floor=f"{floor:,}",
-    )
+    s.say(WORDS.status_overview_2, words=words, floor=f"{floor:,}")
     s.call("list_invoices", status=status, min_amount=float(floor))

@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import phrasings
 from servers.retail_chain.tools import retail_chain
+
+WORDS = phrasings(__package__)
 
 SHOPPERS = (
     "Maria Lopez",
@@ -37,37 +40,11 @@ CATEGORY_WORDS = {
     "Storage": "storage products",
 }
 
-MOVES = (  # where the item ({it}) has been shipped between locations
-    "Has {it} been moved {around |}between our {locations|stores} {lately|recently}?",
-    "Where have we been {shipping|sending} {it} {internally|between locations}{| lately}?",
-    "Any recent {transfers|internal moves} of {it}?",
-    "{Show me|Pull up} the recent internal moves of {it}.",
-    "Has {it} been transferred around {recently|lately}?",
-    "{Which|What} locations sent {it} to each other lately?",
-    "I want to see how {it} {has been moving|has travelled} around the chain.",
-)
-MOST = (  # where most of the item ({it}) is now
-    "{And where|Where} is most of {it} {sitting|kept} {now|right now}?",
-    "Which locations have the {most|biggest pile} of {it} {today|at the moment}?",
-    "Where would I find {it} {in stock|on the shelf} now?",
-)
-LOW = (  # what is below its reorder point at a location ({w})
-    "What's running low at {w}?",
-    "I'm at {w}: which items are below their reorder level?",
-    "Which shelves at {w} need {refilling|topping up}?",
-    "{Anything|What's} {short|getting low} at {w}{| right now}?",
-)
+MOVES = WORDS.moves
+MOST = WORDS.most
+LOW = WORDS.low
 
-REACH = (  # where a location ({n}) is and who runs it
-    "Who manages {n} and how do I {reach|contact} them?",
-    "What's the {address and phone|phone number and address} of {n}?",
-    "Tell me more about {n}: manager, phone, what it still {holds|has}.",
-    "{Tell me about|Details for} {n}: address, manager, phone.",
-    "Who {runs|manages} {n}, and where is it?",
-    "How do I {reach|contact|get hold of} {n}?",
-    "Where exactly is {n}, and what's their {number|phone number}?",
-    "{What about|And} {n}: who's the manager there, and where is it?",
-)
+REACH = WORDS.reach
 
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
@@ -178,20 +155,10 @@ def hold_for_pickup(s: Scene) -> None:
     many = "one" if qty == 1 else f"{qty} of them"
     if s.rng.random() < 0.5:
         sku, stock = stock_in_my_city(s, row, what, "I need {what} in {city}; can someone hold one for me?")
-        s.say(
-            "{Great|Perfect}, please put {many} aside at the {store} one[ under {name}].",
-            "{Hold|Keep} {many} for me at {store}[, the name is {name}].",
-            "Can you keep {many} at {store} for {pickup|me to collect}[ for {name}]?",
-            many=many,
-            store=row["store"],
-            name=name,
-        )
+        s.say(WORDS.hold_for_pickup, many=many, store=row["store"], name=name)
     else:
         s.say(
-            "Could you hold {what}{many} for me at your {store} store in {city}[? The name is {name}]?",
-            "I'd like to pick up {what}{many} at {store} in {city}[, under {name}]. Please set it aside.",
-            "Please {reserve|hold} {what}{many} at the {city} {store} store[ for {name}].",
-            minimal=["I want to collect {what} at {store} in {city}[; I'm {name}]."],
+            WORDS.hold_for_pickup_2,
             what=what,
             many="" if qty == 1 else f" ({qty} of them)",
             store=row["store"],
@@ -229,15 +196,7 @@ def release_hold(s: Scene) -> None:
     ):
         raise Skip("the customer holds two things there")
     where = store_ref(s, r["store_id"], r["store"])
-    s.say(
-        "I work at {where}. {who} just called, they won't pick up their {item}. {Free it up|Release it}.",
-        "{who} is not coming for the {item} we're holding at {where}; please {release|cancel} it.",
-        "{Cancel|Call off} {who}'s pickup at {where}, they {changed their mind about|don't want} the {item}.",
-        minimal=["{who} won't collect their order at {where}."],
-        where=where,
-        who=r["customer_name"],
-        item=r["name"],
-    )
+    s.say(WORDS.release_hold, where=where, who=r["customer_name"], item=r["name"])
     sid = find_store(s, r)
     held = [
         x for x in s.call("get_store", store_id=sid)["active_reservations"] if x["customer_name"] == r["customer_name"]
@@ -264,10 +223,7 @@ def rebalance(s: Scene) -> None:
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
     s.say(
-        "We're {nearly|almost} out of {what} at {where}. Send us some[ ({qty} units)] from whoever has the most.",
-        "I {manage|run} {where}: pull[ {qty} units of] {what} over from the place with the {biggest pile|most}.",
-        "{Where} is {short on|low on} {what}. Get some moved to us[, {qty} units,] from wherever has the most.",
-        minimal=["{Where} needs more of {what}; move some over from the best-stocked location."],
+        WORDS.rebalance,
         where=where,
         Where=where[:1].upper() + where[1:],
         what=what,
@@ -311,17 +267,7 @@ def receive_delivery(s: Scene) -> None:
             st["store_id"],
         )
         what = product_ref(s, item)
-        s.say(
-            "The {truck|delivery} from {sup} just dropped off {what} at {where}[, {n} units]. {Book it in|Log it}.",
-            "{Where} received {what} from {sup}[: {n} of them]. Please {log|record} the delivery.",
-            "{sup} delivered {what} to {where}[ ({n} units)], {put it on the books|add it to our count}.",
-            minimal=["A delivery of {what} came in at {where}[, {n} units]."],
-            sup=supplier,
-            what=what,
-            where=where,
-            Where=where[:1].upper() + where[1:],
-            n=n,
-        )
+        s.say(WORDS.receive_delivery_2, sup=supplier, what=what, where=where, Where=where[:1].upper() + where[1:], n=n)
         sid = find_store(s, st)
         sku = find_product(s, item)
         s.call("restock_item", store_id=sid, sku=sku, quantity=n, supplier=supplier)
@@ -336,14 +282,7 @@ def receive_delivery(s: Scene) -> None:
     if not low:
         raise Skip("nothing low and active on the first page")
     item = s.rng.choice(low)
-    s.say(
-        "The {truck|delivery} from {sup} just dropped off the {item}[, {n} units]. {Book it in|Log it, please}.",
-        "We {received|got} {item} from {sup}[: {n} of them]. Please {log|record} the delivery.",
-        "{sup} delivered the {item}[ ({n} units)], {put it on our books|add it to our count}.",
-        sup=supplier,
-        item=item["name"],
-        n=n,
-    )
+    s.say(WORDS.receive_delivery, sup=supplier, item=item["name"], n=n)
     s.call("restock_item", store_id=sid, sku=item["sku"], quantity=n, supplier=supplier)
     s.memory["product"] = {"sku": item["sku"], "name": item["name"]}
 
@@ -353,12 +292,7 @@ def browse_brands(s: Scene) -> None:
     """An analyst looks at which brands the chain carries, then at one brand's items in a category."""
     role(s, "staff")
     p = s.pick("SELECT brand, category FROM products GROUP BY brand, category")
-    s.say(
-        "Which brands do we {carry|stock}, and how many products each?",
-        "{Give me|Can I see} the brand list with counts.",
-        "What brands are in our catalog{| these days}?",
-        minimal=["Brands we sell?"],
-    )
+    s.say(WORDS.browse_brands)
     brands = s.call("get_distinct_values", field="brand")
     if p["brand"] not in str(brands):
         raise Skip("the brand is not listed")

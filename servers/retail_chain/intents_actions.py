@@ -11,6 +11,7 @@ from servers.retail_chain.intents import (
     REACH,
     SHOPPERS,
     SUPPLIERS,
+    WORDS,
     find_product,
     free_at,
     product_ref,
@@ -28,17 +29,9 @@ def call_off_hold(s: Scene) -> None:
     if not hold or s.value("SELECT status FROM reservations WHERE reservation_id = ?", hold) != "active":
         raise Skip("no active hold in the dialogue")
     if s.memory.get("role") == "shopper":
-        s.say(
-            "Actually, never mind, I found it elsewhere. {Let that hold go|You can release it}.",
-            "Sorry, plans changed: release what you {put|set} aside for me.",
-            "{Scratch|Cancel} that pickup, I won't make it{| after all}.",
-        )
+        s.say(WORDS.call_off_hold)
     else:
-        s.say(
-            "They just called to say they won't {come|make it}; release it.",
-            "{Free those units up again|Put those back on the shelf}, the customer cancelled.",
-            "{Drop|Cancel} that hold, it's not needed anymore.",
-        )
+        s.say(WORDS.call_off_hold_2)
     s.call("cancel_reservation", reservation_id=hold)
 
 
@@ -56,15 +49,7 @@ def change_hold(s: Scene) -> None:
     qty = s.rng.choice([q for q in (1, 2, 3) if q != r0["quantity"]])
     if qty > free + r0["quantity"]:
         raise Skip("not enough there")
-    s.say(
-        "Actually, make it {n} instead.",
-        "Can you change that to {n}{| instead}?",
-        "I {need|want} {n} after all, not {o}.",
-        "{Sorry|Oh wait}, I {miscounted|got that wrong}: I want {n}.",
-        "Could the hold be for {n} rather than {o}?",
-        n=qty,
-        o=r0["quantity"],
-    )
+    s.say(WORDS.change_hold, n=qty, o=r0["quantity"])
     s.call("cancel_reservation", reservation_id=hold)
     args: dict[str, Any] = {"store_id": r0["store_id"], "sku": r0["sku"], "customer_name": r0["customer_name"]}
     if qty > 1:
@@ -84,14 +69,7 @@ def also_have_other(s: Scene) -> None:
         p["sku"],
     )
     what = product_ref(s, other)
-    s.say(
-        "Do they also have {w} there{| by any chance}?",
-        "And {w}: any at that {store|location}?",
-        "While you're looking, how many of {w} does that store have?",
-        "{Could you also|Can you} see whether they have {w}?",
-        "I'd {also|really} like {w} from the same place. Any there?",
-        w=what,
-    )
+    s.say(WORDS.also_have_other, w=what)
     s.call("check_stock", sku=find_product(s, other), store_id=st["store_id"])
 
 
@@ -116,16 +94,7 @@ def restock_listed(s: Scene) -> None:
         raise Skip("a closed location receives nothing")
     qty = s.rng.choice((24, 36, 48, 60))
     sup = s.rng.choice(SUPPLIERS)
-    s.say(
-        "{sup} just delivered {n} of the {i}; {book|log} that in.",
-        "We got {n} units of the {i} from {sup}, please {log|record} it.",
-        "{Record|Enter} {n} of the {i} from {sup}.",
-        "{Good news|Finally}: {n} of the {i} arrived from {sup}. {Add|Put} them on the books.",
-        "The {i} came in, {n} units from {sup}. Can you {log that|enter that}?",
-        sup=sup,
-        n=qty,
-        i=item["name"],
-    )
+    s.say(WORDS.restock_listed, sup=sup, n=qty, i=item["name"])
     s.call("restock_item", store_id=sid, sku=item["sku"], quantity=qty, supplier=sup)
 
 
@@ -143,16 +112,7 @@ def send_to_sister(s: Scene) -> None:
     qty = s.rng.choice((2, 4, 5))
     if len(other) != 1 or (free or 0) < qty:
         raise Skip("no single sister store, or too little")
-    s.say(
-        "{Send|Ship} {n} of {it} over to our other {c} store.",
-        "Move {n} of {it} to the other {branch|location} in {c}.",
-        "Our other {c} location could use {n} of {it}; {ship|send} them over.",
-        "{Can we|Let's} help out the other {c} store with {n} of {it}?",
-        "The other branch in {c} is short. Give them {n} of {it} from here.",
-        n=qty,
-        it=it(s),
-        c=st["city"],
-    )
+    s.say(WORDS.send_to_sister, n=qty, it=it(s), c=st["city"])
     sister = s.find("list_stores", "stores", "store_id", other[0]["store_id"], missing="not listed", city=st["city"])
     s.call("transfer_stock", sku=p["sku"], from_store_id=st["store_id"], to_store_id=sister["store_id"], quantity=qty)
 
@@ -166,15 +126,7 @@ def hold_for_caller(s: Scene) -> None:
     if st["kind"] != "store" or st["status"] != "open" or not free:
         raise Skip("cannot hold there")
     who = s.rng.choice(SHOPPERS)
-    s.say(
-        "{w} is on the {phone|line} and wants {one} held there.",
-        "Put {one} aside at that {store|location} for {w}, please.",
-        "A customer, {w}, will pick up {one} there {tomorrow|later today}; hold it.",
-        "{Can you|Please} keep {one} there for {w}? They're coming {in the morning|after work}.",
-        "I've got {w} on the line. They want {one} put aside at that store.",
-        w=who,
-        one="one" if it(s) == "it" else f"one {p['name']}",
-    )
+    s.say(WORDS.hold_for_caller, w=who, one="one" if it(s) == "it" else f"one {p['name']}")
     out = s.call("reserve_for_pickup", store_id=st["store_id"], sku=p["sku"], customer_name=who)
     s.memory["hold"] = out["reservation_id"]
 
@@ -190,15 +142,7 @@ def clear_a_hold(s: Scene) -> None:
         st["store_id"],
     )
     r = s.choose(rows, itemgetter("customer_name"), none="no holds", alike="a customer holds two")
-    s.say(
-        "Also, {w} called: they won't collect their {i} there. {Release it|Let it go}.",
-        "{w} cancelled their pickup of the {i} at that store; {free it up|release it}.",
-        "Let go of {w}'s hold on the {i} there.",
-        "{w} {doesn't need|no longer wants} the {i} we're holding there. Put it back on sale.",
-        "Can you {drop|cancel} the {i} hold for {w}? They changed their mind.",
-        w=r["customer_name"],
-        i=r["name"],
-    )
+    s.say(WORDS.clear_a_hold, w=r["customer_name"], i=r["name"])
     held = s.call("get_store", store_id=st["store_id"])["active_reservations"]
     mine = [x for x in held if x["customer_name"] == r["customer_name"]]
     if len(mine) != 1:
@@ -228,16 +172,7 @@ def hold_one_there(s: Scene) -> None:
     qty = min(now or 0, s.rng.choice((1, 1, 2)))
     if qty < 1:
         raise Skip("nothing left there")
-    s.say(
-        "Great, please put {many} aside at {st} for {n}.",
-        "Hold {many} for me at {st}; the name is {n}.",
-        "Can you keep {many} at {st} for pickup? I'm {n}.",
-        "{Perfect|Good}, {st} works for me. Set {many} aside under {n}.",
-        "I'll {go to|swing by} {st}. Could you hold {many} there? Name's {n}.",
-        many="one" if qty == 1 else "two",
-        st=row["store_name"],
-        n=s.persona.name,
-    )
+    s.say(WORDS.hold_one_there, many="one" if qty == 1 else "two", st=row["store_name"], n=s.persona.name)
     args: dict[str, Any] = {"store_id": row["store_id"], "sku": p["sku"], "customer_name": s.persona.name}
     if qty > 1:
         args["quantity"] = qty
@@ -255,16 +190,7 @@ def book_delivery_here(s: Scene) -> None:
         raise Skip("cannot be restocked there")
     qty = s.rng.choice((12, 24, 36, 48))
     sup = s.rng.choice(SUPPLIERS)
-    s.say(
-        "Also, {sup} just dropped off {n} more of {it} there; book that in.",
-        "We got {n} of {it} from {sup} at that store this morning, please {log|record} it.",
-        "Record a delivery of {n} of {it} from {sup} there.",
-        "{sup}'s {truck|van} brought {n} of {it} to that store. {Enter|Book} it, please.",
-        "That store {received|took in} {n} of {it} from {sup} today; can you add that?",
-        sup=sup,
-        it=it(s),
-        n=qty,
-    )
+    s.say(WORDS.book_delivery_here, sup=sup, it=it(s), n=qty)
     s.call("restock_item", store_id=st["store_id"], sku=p["sku"], quantity=qty, supplier=sup)
 
 
@@ -276,14 +202,7 @@ def top_up_from_dc(s: Scene) -> None:
     if st["status"] != "open" or st["kind"] != "store":
         raise Skip("not an open store")
     qty = s.rng.choice((5, 10, 20))
-    s.say(
-        "Send that store {n} more from whichever warehouse has the most.",
-        "Top them up with {n} from a distribution center.",
-        "Have the distribution center with the most ship {n} over there.",
-        "{Can we|Please} get {n} there from the best-stocked warehouse?",
-        "They need {n} more. {Pull|Take} them from the warehouse that has the biggest pile.",
-        n=qty,
-    )
+    s.say(WORDS.top_up_from_dc, n=qty)
     every = s.call("check_stock", sku=p["sku"], min_available=qty)["locations"]
     dcs = [r for r in every if r["kind"] == "distribution_center"]
     if not dcs or (len(dcs) > 1 and dcs[0]["available"] == dcs[1]["available"]):

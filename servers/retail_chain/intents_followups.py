@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.retail_chain.intents import CATEGORY_WORDS, MOST, MOVES, staff
+from servers.retail_chain.intents import CATEGORY_WORDS, MOST, MOVES, WORDS, staff
 from servers.retail_chain.tools import retail_chain
 
 Row = dict[str, Any]
@@ -111,14 +111,6 @@ READS = (
         "Whether the item is available in a city (another one than the dialogue's store, or the user's own).",
         _on(_city),
         "check_stock",
-        phrasings=(
-            "Is {it} {available|in stock} in {city} {too|as well}?",
-            "What about in {city}, {anyone|does anyone} have {it} there?",
-            "And in {city}? Where can I {find|get} {it} there?",
-            "{Any luck|Any|What about} in {city}?",
-            "I might be in {city} {this week|tomorrow|later}. Could I pick up {it} there?",
-            "Does any location in {city} have {it} {on the shelf|in stock}?",
-        ),
         heard=_heard(),
     ),
     FollowUp(
@@ -126,14 +118,6 @@ READS = (
         "How much of the item the locations of one state hold.",
         _on(_state),
         "check_stock",
-        phrasings=(
-            "How much of {it} is there across {st}{| in total}?",
-            "Which {st} locations {carry|have} {it}, and how many?",
-            "Break down the {numbers|stock} of {it} for our {st} locations.",
-            "{What do|How many do} our {st} stores have of {it}?",
-            "Give me a {st} {picture|rundown} for {it}, location by location.",
-            "How {well|badly} is {st} covered on {it}?",
-        ),
         heard=_heard(),
     ),
     FollowUp(
@@ -146,13 +130,6 @@ READS = (
             )
         ),
         "search_products",
-        phrasings=(
-            "What else does {b} {make|sell} in {cat}?",
-            "{Show me|List} the other {b} {cat}.",
-            "Any other {cat} from {b}?",
-            "{Do we|Does the chain} {carry|sell} more {b} {cat}?",
-            "I like {b}. What other {cat} {do you have|is there} from them?",
-        ),
         heard=_heard(),
         then=_others,
     ),
@@ -169,14 +146,6 @@ READS = (
         "The address, phone and manager of the dialogue's store (and its pickup holds).",
         _on(lambda s, p, st: ({"store_id": st["store_id"]}, {}), ("store",)),
         "get_store",
-        phrasings=(
-            "What's the address there, and who do I {call|ask for}?",
-            "Where exactly is that {store|location}?",
-            "How do I find that {store|place}, and who runs it?",
-            "{Who manages|Who's in charge of} that location, and what's the number?",
-            "{Can I get|Give me} the address and phone of that one.",
-            "I {need to|want to} call them. What's their number, and who should I ask for?",
-        ),
         heard=_heard(("store",)),
         weight=1.3,
     ),
@@ -185,14 +154,6 @@ READS = (
         "What else is below its reorder level at the dialogue's store.",
         _on(lambda s, p, st: ({"store_id": st["store_id"], "low_stock_only": True}, {}), ("store",), staff_only=True),
         "list_store_inventory",
-        phrasings=(
-            "What else is running low there{| right now}?",
-            "Anything else below its reorder level at that {store|location}?",
-            "Which other shelves there need {refilling|topping up}?",
-            "{While we're at it|Also}, what else is short there?",
-            "Is that the only thing they're low on, or is there more?",
-            "What else {should we reorder|needs reordering} for that store?",
-        ),
         heard=_heard(("store",)),
         weight=1.3,
         then=_others,
@@ -202,13 +163,6 @@ READS = (
         "What the dialogue's store holds in one category.",
         _on(_category, ("store",)),
         "list_store_inventory",
-        phrasings=(
-            "What {cat} do they {have|carry} there?",
-            "Show me that {store's|location's} {cat}.",
-            "How are they stocked on {cat}{| these days}?",
-            "{And|What about} {cat}: what's on their shelves?",
-            "I'm also after {cat}. What {does that place have|can I get there}?",
-        ),
         heard=_heard(("store",)),
         then=_others,
     ),
@@ -217,13 +171,6 @@ READS = (
         "How many of the dialogue's item the dialogue's store can sell now.",
         _on(_carried, ("product", "store")),
         "check_stock",
-        phrasings=(
-            "How many of {it} can that {store|location} sell now?",
-            "So what's the {available count|free count} of {it} there now?",
-            "How many of {it} are {free|left} on that shelf now?",
-            "{And|So} how many does that place {have left|still have} of {it}?",
-            "Before I {head over|drive there}: how many of {it} do they have?",
-        ),
         heard=_heard(("product", "store")),
         weight=1.3,
     ),
@@ -232,13 +179,6 @@ READS = (
         "Which other locations are in the dialogue store's city (and whether they are open).",
         _on(lambda s, p, st: ({"city": st["city"]}, {}), ("store",)),
         "list_stores",
-        phrasings=(
-            "Which other {locations|stores} do we have in {c}?",
-            "Is there another {store|branch} in {c}?",
-            "What else is there in {c}, and is it {open|still open}?",
-            "{Any other|Are there other} {c} stores I could try?",
-            "If that one doesn't work out, where else in {c} {could I go|can I try}?",
-        ),
         heard=_heard(("store",)),
     ),
     FollowUp(
@@ -246,17 +186,10 @@ READS = (
         "How much of the dialogue's item is available across the whole chain (and whether it is still sold).",
         _on(lambda s, p, st: ({"query": p["name"]}, {})),
         "search_products",
-        phrasings=(
-            "How many of {it} do we have {chain-wide|in all}?",
-            "Is {it} still {an active item|on sale}, and how much is out there in total?",
-            "What's the price and total {availability|count} of {it}?",
-            "{Across|Over} all our locations, how many of {it} are there?",
-            "Do we still sell {it}, and {what does it cost|at what price}?",
-        ),
         heard=_heard(),
     ),
 )
-follow_ups(retail_chain, READS)
+follow_ups(retail_chain, READS, WORDS)
 
 
 @retail_chain.intent(covers=("check_stock",), follows=True, opens=False)
@@ -269,14 +202,7 @@ def most_of_it(s: Scene) -> None:
         s.say(*MOST, it=it(s))
         s.call("check_stock", sku=p["sku"], limit=5)
     else:
-        s.say(
-            "Where could we find at least {n} of {it}?",
-            "Who has {n} or more of {it} to spare?",
-            "{Which|What} location could {spare|send} {n} of {it}?",
-            "I need {n} of {it}. {Who has that many|Where are there that many}?",
-            n=n,
-            it=it(s),
-        )
+        s.say(WORDS.most_of_it, n=n, it=it(s))
         s.call("check_stock", sku=p["sku"], min_available=n)
 
 
@@ -287,19 +213,7 @@ def store_incoming(s: Scene) -> None:
     st = store(s)
     way = s.rng.choice(("in", "out"))
     if way == "in":
-        s.say(
-            "What else has been {shipped|sent} to that store lately?",
-            "Show me the recent deliveries from our own locations into that {store|location}.",
-            "Which internal shipments came in there {recently|this month}?",
-            "{Has that store|Have they} {received|gotten} anything from our other locations lately?",
-            "I'd like to see {what|everything} other branches {sent|shipped} them recently.",
-        )
+        s.say(WORDS.store_incoming)
     else:
-        s.say(
-            "What has that store sent out to other locations lately?",
-            "Which shipments left that {store|location} recently?",
-            "Show me what that store gave away to other branches.",
-            "{Has that store|Have they} {shipped|sent} anything to our other locations lately?",
-            "Where did their {outgoing transfers|shipments} go {recently|this month}?",
-        )
+        s.say(WORDS.store_incoming_2)
     s.call("list_transfers", store_id=st["store_id"], direction=way)

@@ -14,6 +14,7 @@ from servers.retail_chain.intents import (
     MOVES,
     REACH,
     SHOPPERS,
+    WORDS,
     as_shopper,
     find_product,
     find_store,
@@ -46,13 +47,7 @@ def catalog_lookup(s: Scene) -> None:
     row = s.pick("SELECT * FROM products")
     what = product_ref(s, row)
     by_cat = s.rng.random() < 0.4
-    s.say(
-        "Do we carry {what}, and how many are available across the chain?",
-        "How many of {what} do we have {chain-wide|across all stores}?",
-        "Is {what} still {active|sold}, and how much is out there?",
-        minimal=["{what}: do we have it?"],
-        what=what,
-    )
+    s.say(WORDS.catalog_lookup, what=what)
     args: dict[str, Any] = {"category": row["category"]} if by_cat else {}
     find_product(s, row, **args)
 
@@ -70,26 +65,14 @@ def store_shelf(s: Scene) -> None:
     if low:
         s.say(*LOW, minimal=["{w}: low stock?"], w=where)
     else:
-        s.say(
-            "What {c} does {w} have {in|on the shelves}?",
-            "How is {w} stocked on {c}?",
-            "{Give me|List} the {c} on hand at {w}.",
-            minimal=["{w}: {c}?"],
-            c=CATEGORY_WORDS[cat],
-            w=where,
-        )
+        s.say(WORDS.store_shelf, c=CATEGORY_WORDS[cat], w=where)
     sid = find_store(s, st)
     args: dict[str, Any] = {"low_stock_only": True} if low else {"category": cat}
     items = s.call("list_store_inventory", store_id=sid, **args)["items"]
     if items and s.rng.random() < 0.6 and s.room(calls=1, turns=1):
         item = s.choose(items, itemgetter("name"), none="nothing", alike="same name")
         s.memory["product"] = {"sku": item["sku"], "name": item["name"]}
-        s.say(
-            "Where else do we have the {n}{| in stock}?",
-            "Which other locations have the {n} to spare?",
-            "Who could {send|spare} us some {n}?",
-            n=item["name"],
-        )
+        s.say(WORDS.store_shelf_2, n=item["name"])
         s.call("check_stock", sku=item["sku"], min_available=1, limit=10)
 
 
@@ -104,14 +87,7 @@ def store_shipments(s: Scene) -> None:
     where = store_ref(s, st["store_id"], st["name"])
     way = "both" if s.minimal else s.rng.choice(("in", "out", "both"))
     said = {"in": "received from", "out": "sent to", "both": "traded with"}[way]
-    s.say(
-        "What has {w} {d} our other locations lately?",
-        "{Show me|Tell me} what {w} {d} other branches recently.",
-        "Which shipments has {w} {d} other stores?",
-        minimal=["{w}: recent shipments?"],
-        w=where,
-        d=said,
-    )
+    s.say(WORDS.store_shipments, w=where, d=said)
     sid = find_store(s, st)
     args: dict[str, Any] = {} if way == "both" else {"direction": way}
     s.call("list_transfers", store_id=sid, **args)
@@ -122,13 +98,7 @@ def stores_in_city(s: Scene) -> None:
     """Someone asks which locations are in a city (or a state), then about one of them."""
     st = s.pick("SELECT * FROM stores WHERE kind = 'store'")
     by_state = s.rng.random() < 0.3
-    s.say(
-        "Which of our locations are in {w}?",
-        "What stores do we have in {w}?",
-        "{List|Give me} our {w} locations.",
-        minimal=["{w} stores?"],
-        w=st["state"] if by_state else st["city"],
-    )
+    s.say(WORDS.stores_in_city, w=st["state"] if by_state else st["city"])
     args = {"state": st["state"]} if by_state else {"city": st["city"]}
     found = listed_store(s, st["store_id"], **args)
     if s.by_chance(0.5):
@@ -141,18 +111,9 @@ def where_we_are(s: Scene) -> None:
     """An analyst asks which cities the chain is in, then for the open locations of one."""
     staff(s)
     st = s.pick("SELECT * FROM stores WHERE kind = 'store' AND status = 'open'")
-    s.say(
-        "Which cities are we in{| these days}?",
-        "In what cities do we have {locations|stores}?",
-        "{Give me|List} our cities with counts.",
-    )
+    s.say(WORDS.where_we_are)
     s.call("get_distinct_values", field="city")
-    s.say(
-        "{Show me|List} the open ones in {c}.",
-        "Which {c} locations are open{| right now}?",
-        "What's open in {c}{| today}?",
-        c=st["city"],
-    )
+    s.say(WORDS.where_we_are_2, c=st["city"])
     listed_store(s, st["store_id"], city=st["city"], status="open")
 
 
@@ -161,13 +122,7 @@ def discontinued_check(s: Scene) -> None:
     """A buyer checks the discontinued items of a category and where units of one are left."""
     staff(s)
     row = s.pick("SELECT * FROM products WHERE status = 'discontinued'")
-    s.say(
-        "Which {c} have we stopped selling?",
-        "What {c} are discontinued?",
-        "{Show me|List} the discontinued {c}.",
-        minimal=["Discontinued {c}?"],
-        c=CATEGORY_WORDS[row["category"]],
-    )
+    s.say(WORDS.discontinued_check, c=CATEGORY_WORDS[row["category"]])
     hit = s.find(
         "search_products",
         "products",
@@ -178,12 +133,7 @@ def discontinued_check(s: Scene) -> None:
         status="discontinued",
     )
     s.memory["product"] = hit
-    s.say(
-        "Where are units of the {n} still sitting?",
-        "Which locations still {hold|have} the {n}?",
-        "How many of the {n} are left, and where?",
-        n=row["name"],
-    )
+    s.say(WORDS.discontinued_check_2, n=row["name"])
     s.call("check_stock", sku=hit["sku"], min_available=1)
 
 
@@ -195,14 +145,7 @@ def brand_shopping(s: Scene) -> None:
         "USING (store_id) WHERE s.kind = 'store' AND s.status = 'open' AND i.on_hand - i.reserved >= 1"
     )
     as_shopper(s)
-    s.say(
-        "What {c} do you sell from {b}?",
-        "Which {b} {c} do you carry?",
-        "I'm {after|looking for} {b} {c}; what have you got?",
-        minimal=["{b} {c}?"],
-        b=row["brand"],
-        c=CATEGORY_WORDS[row["category"]],
-    )
+    s.say(WORDS.brand_shopping, b=row["brand"], c=CATEGORY_WORDS[row["category"]])
     found = s.call("search_products", query=row["brand"], category=row["category"])["products"]
     item = s.choose(found, itemgetter("name"), none="nothing listed", alike="same name")
     if not s.rows(
@@ -213,13 +156,7 @@ def brand_shopping(s: Scene) -> None:
     ):
         raise Skip("not in stock in the city")
     s.memory["product"] = item
-    s.say(
-        "Is the {n} in stock in {c}?",
-        "Where in {c} can I {get|buy} the {n}?",
-        "Which {c} stores have the {n} right now?",
-        n=item["name"],
-        c=row["city"],
-    )
+    s.say(WORDS.brand_shopping_2, n=item["name"], c=row["city"])
     s.call("check_stock", sku=item["sku"], city=row["city"], min_available=1)
 
 
@@ -231,14 +168,7 @@ def warehouse_stock(s: Scene) -> None:
     cat = s.pick(
         "SELECT DISTINCT p.category FROM inventory i JOIN products p USING (sku) WHERE i.store_id = ?", dc["store_id"]
     )["category"]
-    s.say(
-        "How much {c} is sitting in the {city} warehouse?",
-        "What {c} does our {city} distribution center hold?",
-        "{Show me|List} the {city} distribution center's {c}.",
-        minimal=["{city} warehouse: {c}?"],
-        c=CATEGORY_WORDS[cat],
-        city=dc["city"],
-    )
+    s.say(WORDS.warehouse_stock, c=CATEGORY_WORDS[cat], city=dc["city"])
     found = listed_store(s, dc["store_id"], city=dc["city"], kind="distribution_center")
     s.call("list_store_inventory", store_id=found["store_id"], category=cat)
 
@@ -255,14 +185,7 @@ def phone_order_hold(s: Scene) -> None:
     name = s.given(who, who, "customer's name", "reserve_for_pickup", "customer_name")
     where = store_ref(s, row["store_id"], row["store"])
     what = product_ref(s, row)
-    s.say(
-        "I'm at {w}. A customer[, {n},] {called|phoned} and wants {i} held here.",
-        "Please {put|set} {i} aside at {w} for a phone customer[ ({n})].",
-        "Hold {i} at {w}[ for {n}], they'll pick it up {tomorrow|later today}.",
-        w=where,
-        i=what,
-        n=name,
-    )
+    s.say(WORDS.phone_order_hold, w=where, i=what, n=name)
     sid = find_store(s, {"store_id": row["store_id"], "city": row["city"]})
     sku = find_product(s, row)
     out = s.call("reserve_for_pickup", store_id=sid, sku=sku, customer_name=who)
@@ -322,9 +245,7 @@ def move_between_branches(s: Scene) -> None:
     )[0]
     qty = s.rng.choice((2, 3, 5))
     s.say(
-        "{Send|Move} some of {i}[ ({n} units)] from {a} over to {b}.",
-        "{b} is {out of|short on} {i}; move some over from {a}[, {n} units].",
-        "Ship[ {n} units of] {i} from {a} to {b}, please.",
+        WORDS.move_between_branches,
         n=s.given(qty, str(qty), "quantity", "transfer_stock", "quantity"),
         i=product_ref(s, row),
         a=store_ref(s, row["store_id"], row["store"]),
@@ -345,13 +266,7 @@ def store_item_moves(s: Scene) -> None:
         "SELECT t.*, s.name AS store, s.city, p.name FROM transfers t JOIN stores s ON s.store_id = t.to_store_id "
         "JOIN products p USING (sku)"
     )
-    s.say(
-        "Which shipments of {i} have {come into|arrived at} {w}{| lately}?",
-        "When did {w} last get {i} from another location?",
-        "{Show me|List} the transfers of {i} into {w}.",
-        i=product_ref(s, t),
-        w=store_ref(s, t["to_store_id"], t["store"]),
-    )
+    s.say(WORDS.store_item_moves, i=product_ref(s, t), w=store_ref(s, t["to_store_id"], t["store"]))
     sid = find_store(s, {"store_id": t["to_store_id"], "city": t["city"]})
     sku = find_product(s, t)
     s.call("list_transfers", store_id=sid, sku=sku, direction="in")

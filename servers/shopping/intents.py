@@ -14,8 +14,11 @@ from typing import Any
 
 from hub.kit import fake
 from hub.kit.intent import Given, Ref, Scene, Skip
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.shopping import tools_cart, tools_write  # noqa: F401  (the write tools before the intents that cover them)
+
+WORDS = phrasings(__package__)
 
 CUSTOMER = "SELECT customer_id, name, email, city, member_tier FROM customers c"
 BUYABLE = "SELECT * FROM products WHERE status = 'active' AND stock > 0"
@@ -102,7 +105,7 @@ def remember_customer(s: Scene, customer_id: str) -> None:
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", customer_id)[0]
 
 
-def by_number(s: Scene, where: str, *phrasings: str, minimal: Sequence[str] = ()) -> dict[str, Any]:
+def by_number(s: Scene, where: str, *phrasings: Said, minimal: Sequence[str] = ()) -> dict[str, Any]:
     """An order (of those that fit ``where``) a shopper reads off the confirmation email: its customer talks and
     asks about it in one of ``phrasings`` (``{n}``: its number); the agent reads it, which makes its customer the
     dialogue's. What the read returned."""
@@ -245,114 +248,15 @@ def last_tool(s: Scene) -> str | None:
 
 # What a shopper asks again after an action: shared by the openers' next turns and the follow-ups ---------------
 
-BASKET_NOW = (
-    "What does my basket come to now?",
-    "So what's the total with shipping?",
-    "How much am I at now, shipping included?",
-    "So what's the basket at now?",
-    "What do I owe now, shipping and all?",
-    "Read me the new total.",
-    "And the total with shipping?",
-    "So where's my basket at, all in?",
-    "What am I paying altogether now?",
-    "{Can you|Could you} {tell me|read me} the {new total|total now}{|, shipping included}?",
-    "How much is {everything|the lot} in my basket {now|at this point}?",
-    "If I checked out {now|right now}, what would I pay?",
-    "{OK, and|And} what's the damage {now|so far}?",
-)
-PRODUCT_AGAIN = (
-    "OK, is it in stock and what does it cost?",
-    "And can I get it right now? How much?",
-    "How many do you have left, and at what price?",
-    "Remind me, who makes it and how many are left?",
-    "Is it still in stock? And what's the brand?",
-    "Tell me a bit more about it - brand, price, stock.",
-    "{What brand is it|Who's the brand}, and {is it in stock|do you have it in stock}?",
-    "{Could|Can} you {give me|pull up} the details on it{| again}?",
-    "Before I decide: {price|the price}, brand and stock, please.",
-    "What else should I know about it - {brand|maker}, {price|cost}, availability?",
-)
-THAT_ORDER = (
-    "What exactly was in that order, and what did it come to?",
-    "Pull up that order for me - items and total.",
-    "Where does that order stand now?",
-    "{Can|Could} you {read|go over} that order {for me|with me}{| again}?",
-    "What's the status of that order{| now}, and what's in it?",
-    "Remind me {what that order came to|what I paid for that order}.",
-    "Has that order {shipped|gone out} yet?",
-    "{Just to check|To be sure}: which items are in that order?",
-)
-ADDRESSES = (
-    "Which addresses do you have on file for me?",
-    "Where can you ship to for me - what addresses are saved?",
-    "Read me my saved addresses.",
-    "{Which|What} addresses do you have for me now?",
-    "Read back all my saved addresses.",
-    "What's on file for shipping {now|at the moment}?",
-    "Where can my orders be {sent|delivered}?",
-    "{Remind me|Tell me} {where you deliver for me|what delivery addresses I have}.",
-    "{Which|What} addresses are on my account{| at the moment}?",
-)
-WISHLIST = (
-    "What's on my wishlist at the moment?",
-    "Remind me what I've saved for later.",
-    "Read me my{| whole} wishlist.",
-    "What have I got saved now?",
-    "What else is on my wishlist?",
-    "{What|Which things} did I {save|bookmark} for later?",
-    "{Can|Could} you {go through|read out} the things I've saved{| for later}?",
-    "What have I put aside to buy {later|some day}?",
-    "{Remind me|Tell me} what's {waiting|sitting} on my wishlist.",
-)
-GOOD_REVIEWS = (
-    "Did others love it too? Show me the four- and five-star ones.",
-    "Show me the{| other} good reviews of it, four stars and up.",
-    "What do the people who liked it say? Four stars and up.",
-    "{Can I see|Let me see} what the {happy|satisfied} buyers wrote, four stars {and up|or better}.",
-    "{Only|Just} the four- and five-star opinions, please.",
-    "Anything {nice|good} said about it? Four stars and above.",
-    "I'd like the {positive|glowing} reviews, four stars or more.",
-    "Which {buyers|customers} loved it, and what did they say? Four stars up.",
-)
-REVIEWS = (
-    "What are other {people|buyers} saying about it?",
-    "How do the other reviews look?",
-    "Is it just me, or do others say the same?",
-    "How are its reviews?",
-    "Do people like it?",
-    "{What do|How do} other {customers|shoppers} rate it?",
-    "Is it {well liked|popular} with the people who bought it?",
-    "{Tell me|Show me} what people wrote about it.",
-    "Did anyone {complain|have problems} with it?",
-)
-UNSHIPPED = (
-    "What else do I have that hasn't shipped yet?",
-    "Is anything else of mine still waiting to go out?",
-    "Which of my other orders are still waiting to ship?",
-    "Anything else of mine still waiting to ship?",
-    "Do I have other purchases that haven't gone out?",
-    "{Are there|Do I have} {any more|other} orders {sitting in|still in} the warehouse?",
-    "{And|So} what else {hasn't left yet|is still to be sent}?",
-    "{Tell me|Show me} my orders that {haven't shipped|are still waiting}.",
-)
-OTHER_RETURNS = (
-    "And where do my other returns stand?",
-    "Do I have any other returns in progress?",
-    "What other returns do I have going?",
-    "{While you're at it|Also}, how are my other returns {doing|going}?",
-    "{Is|Are} {anything|any} else I sent back still being handled?",
-    "Show me all my returns{| so far}, please.",
-    "Any news on {the rest of|my other} returns?",
-    "How many returns do I have going now?",
-)
-CODE_DONE = ("Nice, so what do I pay now?", "What's my total after that?", "And is shipping free now?")
-PLACED = (
-    "What's my order number, and what did it come to?",
-    "Can I see the order you just placed?",
-    "Great - what's the confirmation, total and all?",
-)
-REST_OF_ORDER = (
-    "Which order was that from again, and what else was in it?",
-    "Remind me what else was in that order.",
-    "What did the rest of that order look like?",
-)
+BASKET_NOW = WORDS.basket_now
+PRODUCT_AGAIN = WORDS.product_again
+THAT_ORDER = WORDS.that_order
+ADDRESSES = WORDS.addresses
+WISHLIST = WORDS.wishlist
+GOOD_REVIEWS = WORDS.good_reviews
+REVIEWS = WORDS.reviews
+UNSHIPPED = WORDS.unshipped
+OTHER_RETURNS = WORDS.other_returns
+CODE_DONE = WORDS.code_done
+PLACED = WORDS.placed
+REST_OF_ORDER = WORDS.rest_of_order

@@ -20,6 +20,7 @@ from servers.shopping.intents import (
     THAT_ORDER,
     TITLES,
     UNSHIPPED,
+    WORDS,
     by_number,
     find_product,
     me,
@@ -38,29 +39,11 @@ from servers.shopping.tools import shopping
 @shopping.intent(covers=("get_order", "list_orders"))
 def where_is_my_order(s: Scene) -> None:
     """A shopper reads the order number off the confirmation email and asks where it is."""
-    got = by_number(
-        s,
-        "status IN ('placed', 'shipped', 'delivered')",
-        "Where's my package? The confirmation says {n}.",
-        "Has {n} shipped yet?",
-        "I'm waiting on {n} - any news on when it shows up?",
-        "{Could you|Can you} check {n} for me? {It's been a while|I'm still waiting}.",
-        "{What's|Where's} the {status|latest} on {n}{|, please}?",
-        "My confirmation {says|reads} {n}. {Is it on its way|Has it gone out} yet?",
-        minimal=("Any news on {n}?",),
-    )
+    got = by_number(s, "status IN ('placed', 'shipped', 'delivered')", WORDS.where_is_my_order)
     o = got
     remember_order(s, got["order_id"])
     since = day(o["placed_at"], s.now)
-    s.say(
-        "What else have I bought since then?",
-        "Did I buy anything else after that one?",
-        "Show me everything I've ordered from {since} on.",
-        "{And|Also}, {which|what} other orders have I made {after that|since}?",
-        "Show me my {purchases|orders} {since|from} {since} {onwards|on}, please.",
-        "Have I {ordered|bought} {anything|something} {else|more} since {since}?",
-        since=since,
-    )
+    s.say(WORDS.where_is_my_order_2, since=since)
     s.call("list_orders", customer_id=got["customer_id"], placed_since=o["placed_at"][:10])
 
 
@@ -91,16 +74,7 @@ def call_off_purchase(s: Scene) -> None:
         total=money(o["total"]),
     )
     why = s.rng.choice(CANCEL_WHY)
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. {Please|Could you} stop {what} before it ships - {why}.",
-        "{me} - I {want|need} to call off {what}, {why}.",
-        "{Scrap|Kill} {what}, please; {why}. {me}.",
-        minimal=["{me}. I don't want {what} anymore."],
-        what=what,
-        why=CANCEL_WORDS[why],
-    )
+    cid = SPEAKER.asks(s, c, WORDS.call_off_purchase, what=what, why=CANCEL_WORDS[why])
     listed = s.call("list_orders", customer_id=cid, status="placed")["orders"]
     if o["order_id"] not in [x["order_id"] for x in listed]:
         raise Skip("the order is past the first page")
@@ -112,11 +86,7 @@ def call_off_purchase(s: Scene) -> None:
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", cid, p["product_id"]
     )
     if s.room() and wishable and s.rng.random() < 0.6:
-        s.say(
-            "Keep {product} on my wishlist though, I might {buy|order} it later.",
-            "{Could|Can} you save {product} for later on my wishlist?",
-            product=p["name"],
-        )
+        s.say(WORDS.call_off_purchase_2, product=p["name"])
         s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
     else:
         s.then(0.8, UNSHIPPED, "list_orders", customer_id=cid, status="placed")
@@ -142,15 +112,7 @@ def send_it_back(s: Scene) -> None:
     why = s.rng.choice(RETURN_WHY[reason])
     by_number = s.rng.random() < 0.5
     if by_number:
-        s.say(
-            "The {product} from order {n} {why}. I'd like to send it back{| for a refund}.",
-            "{n}: the {product} {why}, {how do I|can I} send it back?",
-            "I {want|need} my money back for the {product} in {n}; it {why}.",
-            minimal=["The {product} from {n} has to go back."],
-            product=item["name"],
-            n=item["order_id"],
-            why=why,
-        )
+        s.say(WORDS.send_it_back, product=item["name"], n=item["order_id"], why=why)
         got = s.call("get_order", order_id=item["order_id"])
         cid = got["customer_id"]
         remember_customer(s, cid)
@@ -170,16 +132,7 @@ def send_it_back(s: Scene) -> None:
             product=item["name"],
             when=when,
         )
-        cid = SPEAKER.asks(
-            s,
-            c,
-            "{me}. {What} {why}; I {want|would like} to send it back.",
-            "{me} - {what} {why}. {Can I|Could I} send it back?",
-            minimal=["{me}. {What} has to go back."],
-            what=what,
-            What=what[:1].upper() + what[1:],
-            why=why,
-        )
+        cid = SPEAKER.asks(s, c, WORDS.send_it_back_2, what=what, What=what[:1].upper() + what[1:], why=why)
         listed = s.call("list_orders", customer_id=cid, status="delivered")["orders"]
         if item["order_id"] not in [x["order_id"] for x in listed]:
             raise Skip("the order is past the first page")
@@ -207,16 +160,7 @@ def review_a_purchase(s: Scene) -> None:
     title = s.rng.choice(TITLES[stars])
     rating = s.given(stars, "one star" if stars == 1 else f"{NUMBERS[stars]} stars", "rating", "write_review", "rating")
     head = s.given(title, f"'{title}'", "title", "write_review", "title")
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I'd like to {review|leave stars for} {what} I bought: {rating}[, headline {head}].",
-        "{me} - {give|score} {what} {rating}[ with the title {head}].",
-        "{Post|Leave} my verdict on {what}: {rating}[, and call it {head}]. {me}.",
-        what=product_ref(s, item),
-        rating=rating,
-        head=head,
-    )
+    cid = SPEAKER.asks(s, c, WORDS.review_a_purchase, what=product_ref(s, item), rating=rating, head=head)
     found = find_product(s, item)
     s.call("write_review", customer_id=cid, product_id=found["product_id"], rating=stars, title=title)
     remember_product(s, found)
@@ -244,14 +188,7 @@ def refund_status(s: Scene) -> None:
         ),
         product=r["name"],
     )
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I sent back {what} - has my refund {gone through|come through}?",
-        "{me} - any news on sending back {what}?",
-        "Is my money for {what} on its way{| yet}? {me}.",
-        what=what,
-    )
+    cid = SPEAKER.asks(s, c, WORDS.refund_status, what=what)
     found = s.call("list_returns", customer_id=cid)["returns"]
     if r["return_id"] not in [x["return_id"] for x in found]:
         raise Skip("the return is past the first page")
@@ -259,20 +196,10 @@ def refund_status(s: Scene) -> None:
     s.then(0.6, (*THAT_ORDER, *REST_OF_ORDER), "get_order", order_id=r["order_id"])
 
 
-WAITING = (
-    "Which of my returns are still waiting for a {decision|verdict}?",
-    "Anything I sent back that nobody has {looked at|checked} yet?",
-    "Which returns {are still pending|haven't been decided}?",
-    "{Are|Is} any of my returns still waiting?",
-)
+WAITING = WORDS.waiting
 
 
-REFUNDED = (
-    "Which of my returns have been {refunded|paid back}?",
-    "Have any of my returns been {paid back|settled} yet?",
-    "Did I get my money back for any returns?",
-    "Which refunds {came through|went out} already?",
-)
+REFUNDED = WORDS.refunded
 
 
 @shopping.intent(covers=("search_customers", "list_returns"), opens=False, follows=True)
@@ -282,16 +209,7 @@ def my_returns(s: Scene) -> None:
     s.asked("list_returns", customer_id=c["customer_id"])
     status = s.rng.choice((None, None, "requested", "refunded"))
     if status is None:
-        s.say(
-            "And how are my returns going?",
-            "Any news on the things I sent back?",
-            "Where do my returns stand?",
-            "{What's happening|What's going on} with {my returns|the stuff I returned}?",
-            "{Can|Could} you check on {everything|all} I've sent back?",
-            "Have my returns {been processed|gone through}{| yet}?",
-            "{Remind me|Tell me} which returns I have going.",
-            "Status on my returns, please?",
-        )
+        s.say(WORDS.my_returns)
     else:
         s.say(*(WAITING if status == "requested" else REFUNDED))
     cid = SPEAKER.find(s, c)
@@ -309,16 +227,7 @@ def my_last_order(s: Scene) -> None:
     )
     if len(latest) > 1 and latest[0]["placed_at"] == latest[1]["placed_at"]:
         raise Skip("two orders placed at once")
-    s.say(
-        "What was my last order, and what did it cost me?",
-        "Remind me what I ordered most recently.",
-        "What did my latest order have in it?",
-        "{Can|Could} you {pull up|look up} my most recent purchase?",
-        "What did I {buy|order} last time{|, and for how much}?",
-        "{Remind me|Tell me} what was in the last thing I ordered.",
-        "My {newest|latest} order - what's in it and what did it come to?",
-        "What's the {last|most recent} thing I bought from you?",
-    )
+    s.say(WORDS.my_last_order)
     cid = SPEAKER.find(s, c)
     listed = s.call("list_orders", customer_id=cid, limit=1)["orders"]
     s.call("get_order", order_id=listed[0]["order_id"])

@@ -18,6 +18,7 @@ from servers.shopping.intents import (
     SPEAKER,
     THAT_ORDER,
     WISHLIST,
+    WORDS,
     address_listed,
     address_ref,
     browsing_shopper,
@@ -48,20 +49,7 @@ def put_in_basket(s: Scene) -> None:
     )
     qty = s.rng.choice((1, 1, 2, 3))
     many = "one" if qty == 1 else NUMBERS[qty]
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I'd like {many} of {what}, please put {them} in my basket.",
-        "{me} - could you drop {many} of {what} into my basket?",
-        "Please throw {many} of {what} in my shopping basket. {me}.",
-        "{me}. Put {many} of {what} to my {basket|cart}{|, please}.",
-        "I'll {take|have} {many} of {what}. {Basket|Into the basket}, please. {me}.",
-        "{me}: {I want|I need} {what} - {many}, {in my basket|into my basket}.",
-        minimal=["{me}. I want {what}."],
-        what=product_ref(s, p),
-        many=many,
-        them="it" if qty == 1 else "them",
-    )
+    cid = SPEAKER.asks(s, c, WORDS.put_in_basket, what=product_ref(s, p), many=many, them="it" if qty == 1 else "them")
     found = find_product(s, p)
     remember_product(s, found)
     args: dict[str, Any] = {"customer_id": cid, "product_id": found["product_id"]}
@@ -86,26 +74,7 @@ def change_basket(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        *(
-            (
-                "{me}. On second thought, drop {what} from my basket.",
-                "Take {what} out of my basket, {me}.",
-                "{me} - I don't want {what} anymore, please remove it from my basket.",
-                "{me}. {Could you|Can you} take {what} out of my {basket|cart}{|, please}?",
-                "{me} - {what} can go, I've {changed my mind|decided against it}.",
-                "{me}. Actually I {won't need|don't need|can do without} {what}; clear it from the basket.",
-            )
-            if qty == 0
-            else (
-                "{me}. Can you change how many of {what} are in my basket[ - make it {n}]?",
-                "{me} - I need a different number of {what}[: {n}], not {had}.",
-                "Change the count of {what} in my basket[ to {n}]. {me}.",
-                "{me}. {Could you|Can you|Please} {adjust|fix} the quantity of {what} in my basket[ to {n}]?",
-                "{me} - I have {had} of {what} in my basket[; make it {n}].",
-                "{me}. I've {rethought|reconsidered} how many of {what} I want[: {n}, please].",
-            )
-        ),
-        minimal=["{me}. I don't want {what} after all."] if qty == 0 else (),
+        WORDS.change_basket if qty == 0 else WORDS.change_basket_2,
         what=what,
         n=n,
         had=NUMBERS.get(line["quantity"], "that many"),
@@ -124,17 +93,7 @@ def use_my_code(s: Scene) -> None:
     """A shopper has a coupon code from an email and wants it on their basket."""
     c = me(s, "c.customer_id IN (SELECT customer_id FROM cart_items)")
     code, given = fitting_code(s, c["customer_id"], cart_lines(s, c["customer_id"]))
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I got a code in a newsletter[ ({code})], can you use it on my basket?",
-        "{me} - please put my discount code[ {code}] on what I've got in my basket.",
-        "I have a discount code[, {code}]. Use it for my basket? {me}.",
-        "{me}. {Could you|Can you} {put|use} my {promo|discount} code on the basket[: {code}]?",
-        "{me} - {a friend|the store} sent me a code[, {code}]; {does it work|will it work} on my basket?",
-        "[{code} - ]that's the code {from my email|I was sent}. {Please use it|Use it, please} on my basket. {me}.",
-        code=given,
-    )
+    cid = SPEAKER.asks(s, c, WORDS.use_my_code, code=given)
     s.call("apply_coupon", customer_id=cid, code=code)
     s.then(0.5, (*BASKET_NOW, *CODE_DONE), "get_cart", customer_id=cid)
 
@@ -160,26 +119,11 @@ def hunt_for_a_deal(s: Scene) -> None:
     ):
         raise Skip("the category's coupon does not fit this cart")
     words = CATEGORY_WORDS[coupon["category"]]
-    s.say(
-        "Are there any deals on {w} running {right now|this week}?",
-        "Is anything on {w} {discounted|on sale} at the moment?",
-        "Do you have a discount code for {w} that {works|I can use} today?",
-        w=words,
-    )
+    s.say(WORDS.hunt_for_a_deal, w=words)
     found = s.call("list_coupons", active_only=True)["coupons"]
     if coupon["code"] not in [x["code"] for x in found]:
         raise Skip("the coupon is past the first page")
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "Great, put that one on my basket. {me}.",
-        "{me}. {Perfect|Nice}, use that code on my basket{|, please}.",
-        "That {works|will do} - put it on my basket. {me}.",
-        "{me}: {sounds good|great}, I'll {use|take} that one for my basket.",
-        "{me} - {use|try} it on my basket then.",
-        "{Perfect|Good}, I'll take it for what's in my basket ({who_short}).",
-        who_short=c["name"],
-    )
+    cid = SPEAKER.asks(s, c, WORDS.hunt_for_a_deal_2, who_short=c["name"])
     s.call("apply_coupon", customer_id=cid, code=coupon["code"])
 
 
@@ -192,16 +136,7 @@ def check_out(s: Scene) -> None:
     a = s.pick("SELECT * FROM addresses WHERE customer_id = ?", c["customer_id"])
     where = address_ref(s, c, a)
     method = s.rng.choice(("card", "card", "paypal", "gift_card"))
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I'm {ready|done}: send everything in my basket to {where} and charge {how}.",
-        "{me} - please go ahead and {buy|order} what's in my basket, ship it to {where}, paying with {how}.",
-        "Let's {finish|wrap up} my purchase. Deliver to {where}, {how} for payment. {me}.",
-        minimal=["{me}. I'm done shopping, ship it to {where}."],
-        where=where,
-        how=PAY_WORDS[method],
-    )
+    cid = SPEAKER.asks(s, c, WORDS.check_out, where=where, how=PAY_WORDS[method])
     address_listed(s, cid, a["address_id"])
     args: dict[str, Any] = {"customer_id": cid, "address_id": a["address_id"]}
     if method != "card" and not s.minimal:
@@ -250,14 +185,7 @@ def best_in_category(s: Scene) -> None:
     found_rows = s.rows(BUYABLE + " AND category_id = ? AND price <= ?", k["category_id"], budget)
     if len(found_rows) < 2:
         raise Skip("too few products in the budget")
-    s.say(
-        "What are your best-rated {w} under ${b} that I can {buy|order} right now?",
-        "{Show me|What are} the top-rated {w} you have in stock for ${b} or less.",
-        "I have ${b} to spend on {w}. What do {people|buyers} like most that's available?",
-        minimal=["I'm after {w}, something well reviewed."],
-        w=CATEGORY_WORDS[k["name"]],
-        b=budget,
-    )
+    s.say(WORDS.best_in_category, w=CATEGORY_WORDS[k["name"]], b=budget)
     cats = s.call("list_categories")["categories"]
     cat = next(x["category_id"] for x in cats if x["name"] == k["name"])
     args: dict[str, Any] = {"category_id": cat, "in_stock_only": True, "sort": "rating"}
@@ -267,11 +195,7 @@ def best_in_category(s: Scene) -> None:
     if not top:
         raise Skip("nothing found")
     remember_product(s, top[0])
-    s.say(
-        "{Tell me|Say} more about the top one.",
-        "What's the {first|top} one like - brand, stock, all that?",
-        "{Give me|Read me} the details on the best one.",
-    )
+    s.say(WORDS.best_in_category_2)
     s.call("get_product", product_id=top[0]["product_id"])
 
 
@@ -284,18 +208,7 @@ def save_for_later(s: Scene) -> None:
         "(SELECT product_id FROM wishlist_items WHERE customer_id = ?)",
         c["customer_id"],
     )
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. Not buying yet, but keep {what} on my wishlist.",
-        "{me} - save {what} for later, please.",
-        "Could you bookmark {what} for me? {me}.",
-        "{me}. Put {what} on my wishlist{|, please} - I'll {decide|buy} {later|next month}.",
-        "I {like|want} {what} but {not yet|not today}. {Save|Keep} it for me? {me}.",
-        "{me}: {can you|could you} {remember|save} {what} for later?",
-        minimal=["{me}. I'd like to remember {what}."],
-        what=product_ref(s, p),
-    )
+    cid = SPEAKER.asks(s, c, WORDS.save_for_later, what=product_ref(s, p))
     found = find_product(s, p)
     s.call("add_to_wishlist", customer_id=cid, product_id=found["product_id"])
     remember_product(s, found)
@@ -327,30 +240,14 @@ def buy_from_wishlist(s: Scene) -> None:
     if have + 1 > min(cheapest["stock"], MAX_PER_PRODUCT):
         raise Skip("the cart already holds all there is")
     if s.turns:  # continuing a dialogue: one turn
-        s.say(
-            "Also, put the cheapest thing on my wishlist that's in stock in my basket.",
-            "And from my wishlist, add whatever is cheapest and available to the basket.",
-            "{Also|And}, {move|take} the cheapest in-stock item from my wishlist {into|to} my basket.",
-            "Whatever's cheapest on my wishlist {and in stock|that you have} - put it in my basket.",
-            "{Could you|Can you} {also|} buy the {cheapest|lowest-priced} thing I saved, if it's in stock?",
-        )
+        s.say(WORDS.buy_from_wishlist_3)
         cid = SPEAKER.find(s, c)
         s.call("get_wishlist", customer_id=cid)
         s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
         remember_product(s, cheapest)
         return
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. What on my wishlist can I actually buy {right now|today}?",
-        "{me} - which of my saved things are {in stock|available}?",
-        "{Go through|Check} my wishlist: what's available today? {me}.",
-    )
+    cid = SPEAKER.asks(s, c, WORDS.buy_from_wishlist)
     s.call("get_wishlist", customer_id=cid)
-    s.say(
-        "{Put|Drop} the cheapest of those in my basket.",
-        "I'll {take|have} the least expensive one, into the basket please.",
-        "Let me have the cheapest {in-stock|available} one - basket, please.",
-    )
+    s.say(WORDS.buy_from_wishlist_2)
     s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
     remember_product(s, cheapest)

@@ -23,6 +23,7 @@ from servers.shopping.intents import (
     SPEAKER,
     THAT_ORDER,
     WISHLIST,
+    WORDS,
     cart_lines,
     coupon_works,
     known_customer,
@@ -88,16 +89,6 @@ AGAIN = (
         "Right after ordering, the shopper calls the order off again before it ships.",
         _on("order", "SELECT 1 FROM orders WHERE order_id = ? AND status = 'placed'"),
         "cancel_order",
-        phrasings=(
-            "Wait - call that order off, I'd rather buy it in store.",
-            "Hmm, actually call that order off again.",
-            "Scrap that order please, I changed my mind.",
-            "{On second thought|Actually}, I don't want that order {anymore|after all}. {Stop|Kill} it, please.",
-            "Can you {stop|halt} that order before it {ships|goes out}?",
-            "I've {changed my mind|thought it over}; please don't send that order.",
-            "Forget that order{| please}, I {won't need|don't need} it.",
-            "Is it too late to {undo|take back} that order? {Please stop it|Stop it if you can}.",
-        ),
     ),
     FollowUp(
         "where_can_it_go",
@@ -106,22 +97,7 @@ AGAIN = (
         "list_addresses",
         phrasings=ADDRESSES,
     ),
-    FollowUp(
-        "my_tier",
-        "The shopper asks about their membership.",
-        _on("customer"),
-        "get_customer",
-        phrasings=(
-            "By the way, am I a Plus member?",
-            "What membership level am I on?",
-            "Do I have free shipping through my membership?",
-            "{What kind of|Which} membership do I {have|hold}{| with you}?",
-            "{Remind me|Tell me}, what does my account say about my membership?",
-            "Am I on {the|a} {Plus|paid} plan, or just the basic one?",
-            "{Could you|Can you} {check|look up} my member status?",
-            "What {tier|level} am I, and does it include free shipping?",
-        ),
-    ),
+    FollowUp("my_tier", "The shopper asks about their membership.", _on("customer"), "get_customer"),
     FollowUp(
         "my_saved_things",
         "The shopper asks what is on their wishlist.",
@@ -132,7 +108,7 @@ AGAIN = (
 )
 
 
-follow_ups(shopping, AGAIN)
+follow_ups(shopping, AGAIN, WORDS)
 
 
 def in_my_words(s: Scene, c: dict[str, Any], known: tuple[str, ...], new: tuple[str, ...]) -> str:
@@ -213,29 +189,9 @@ def actually_make_it(s: Scene) -> None:
     options = [n for n in range(1, min(p["stock"], MAX_PER_PRODUCT, 4) + 1) if n != have]
     qty = 0 if not options or s.rng.random() < 0.35 else s.rng.choice(options)
     if qty == 0:
-        s.say(
-            "Hmm, actually take it back out of the basket.",
-            "On second thought, drop it from my basket.",
-            "Never mind, remove that one again.",
-            "{Actually|Wait}, I {don't need|won't need} it {after all|anymore} - take it out.",
-            "Can you {remove|drop} it from the basket{| again}?",
-            "{Scratch|Forget} that one, I'll {pass|skip it}.",
-            "I've {changed my mind|reconsidered}; no {need for|use for} it in the basket.",
-            "Out of the basket with it{|, please}.",
-        )
+        s.say(WORDS.actually_make_it)
     else:
-        s.say(
-            "Actually, make it {n}.",
-            "Change that to {n}, please.",
-            "Wait, I need {n} of those.",
-            "{Could you|Can you} {bump|change} the number to {n}?",
-            "I {want|need} {n}, not {had}.",
-            "{Hmm|Actually}, {n} of them would be better.",
-            "Let's {go with|say} {n} instead of {had}.",
-            "On second thought I'd like {n} in the basket.",
-            n=NUMBERS.get(qty, str(qty)),
-            had=NUMBERS.get(have, str(have)),
-        )
+        s.say(WORDS.actually_make_it_2, n=NUMBERS.get(qty, str(qty)), had=NUMBERS.get(have, str(have)))
     s.call("update_cart_item", customer_id=c["customer_id"], product_id=p["product_id"], quantity=qty)
 
 
@@ -296,16 +252,7 @@ def any_codes(s: Scene) -> None:
     if not lines or current:
         raise Skip("no basket, or a code is on it already")
     s.asked("list_coupons")
-    s.say(
-        "Is there a discount code I could use on my basket?",
-        "Any deals running that would work for what's in my basket? Use one if so.",
-        "Can I get a discount on this somehow?",
-        "{Are there|Do you have} any promotions {going|on} that fit my basket? {Put it on|Use it} if so.",
-        "Is there {a way|any way} to pay a bit less for all this?",
-        "{Find|Look for} a code that works on my basket and use it, please.",
-        "Any deal I {qualify for|can use} right now?",
-        "I'd love a discount - {anything|something} running I could use?",
-    )
+    s.say(WORDS.any_codes)
     found = s.call("list_coupons", active_only=True)["coupons"]
     fits = [x["code"] for x in found if coupon_works(s, x["code"], lines)]
     if len(fits) != 1:

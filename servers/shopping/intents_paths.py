@@ -14,6 +14,7 @@ from servers.shopping.intents import (
     BUYABLE,
     SPEAKER,
     UNSHIPPED,
+    WORDS,
     address_listed,
     address_ref,
     by_number,
@@ -63,15 +64,7 @@ def cheapest_will_do(s: Scene) -> None:
         "SELECT 1 FROM cart_items WHERE customer_id = ? AND product_id = ?", c["customer_id"], cheapest["product_id"]
     ):
         raise Skip("already in the basket")
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I need a {noun}, whatever's cheapest that you have in stock. {Put|Drop} it in my basket.",
-        "{me} - any {noun} {will do|is fine}, just the cheapest one available, into my basket please.",
-        "Cheapest {noun} you can ship {right now|today}, please, in my basket. {me}.",
-        minimal=["{me}. I need a {noun}, nothing fancy."],
-        noun=noun.lower(),
-    )
+    cid = SPEAKER.asks(s, c, WORDS.cheapest_will_do, noun=noun.lower())
     found = s.call("search_products", query=noun, in_stock_only=True, sort="price_asc")["products"]
     if not found or found[0]["product_id"] != cheapest["product_id"]:
         raise Skip("the search does not put the cheapest first")
@@ -91,26 +84,12 @@ def buy_it_now(s: Scene) -> None:
     )
     p = s.pick(BUYABLE)
     a = s.pick("SELECT * FROM addresses WHERE customer_id = ?", c["customer_id"])
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I want {what}, just that {one thing|and nothing else}.",
-        "{me} - I'd like to {buy|order} {what}.",
-        "Can I get {what}? {Only that|Nothing else}. {me}.",
-        minimal=["{me}. {What} - I want it."],
-        what=product_ref(s, p),
-        What="The " + p["name"],
-    )
+    cid = SPEAKER.asks(s, c, WORDS.buy_it_now, what=product_ref(s, p), What="The " + p["name"])
     found = find_product(s, p)
     s.call("add_to_cart", customer_id=cid, product_id=found["product_id"])
     remember_product(s, found)
     where = address_ref(s, c, a)
-    s.say(
-        "{Ship|Send} it to {where} right away, card as usual.",
-        "Send it to {where}, and that's {the whole purchase|all I need}.",
-        "{Go ahead and|Please} buy it, delivered to {where}.",
-        where=where,
-    )
+    s.say(WORDS.buy_it_now_2, where=where)
     address_listed(s, cid, a["address_id"])
     placed = s.call("checkout_cart", customer_id=cid, address_id=a["address_id"])
     remember_order(s, placed["order_id"])
@@ -119,24 +98,8 @@ def buy_it_now(s: Scene) -> None:
 @shopping.intent(covers=("get_order", "cancel_order", "list_orders"))
 def cancel_by_number(s: Scene) -> None:
     """A shopper reads the number off the confirmation email and calls the order off before it ships."""
-    got = by_number(
-        s,
-        "status = 'placed'",
-        "What's in {n}? I'm not sure I still want it.",
-        "Remind me what I bought in {n}?",
-        "Can you tell me what {n} was for? I might not need it.",
-        "{I'm looking at|I found} {n} in my email - {what was in it|what did I order}?",
-        "{Quick question|Hi}: what's {in order|on order} {n}? I may call it off.",
-        "Before it ships, {remind me|tell me} what {n} {was|contains}.",
-    )
-    s.say(
-        "Yeah, I don't need that anymore, stop it before it ships.",
-        "Please call that one off.",
-        "Scrap it, please - I'll get it somewhere else.",
-        "{Right|OK}, {I don't want it|I won't need it} {anymore|after all}. Stop it{|, please}.",
-        "{Let's|Please} call off that order before it {goes out|ships}.",
-        "{Don't send|Please don't ship} it - I've {changed my mind|found it elsewhere}.",
-    )
+    got = by_number(s, "status = 'placed'", WORDS.cancel_by_number)
+    s.say(WORDS.cancel_by_number_2)
     s.call("cancel_order", order_id=got["order_id"])
     remember_order(s, got["order_id"])
     s.then(0.4, UNSHIPPED, "list_orders", customer_id=got["customer_id"], status="placed")
@@ -153,9 +116,7 @@ def what_arrived(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        "{me}. What {w} since {when}{|, please}?",
-        "{me} - which of my {purchases|orders} since {when} {w2}?",
-        "Since {when}, what {w}? {me}.",
+        WORDS.what_arrived,
         w=words,
         when=when,
         w2={"delivered": "arrived", "shipped": "are still in transit", "cancelled": "got cancelled"}[status],
@@ -175,19 +136,7 @@ def ship_to_new_place(s: Scene) -> None:
         raise Skip("the cart would not check out as it stands")
     street, city, state, zip_code = new_place(s)
     where = s.given(street, street, "street", "add_address", "street")
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. I just moved - ship my basket to where I live now[, {street}], {city}, {state} {zip}; keep it on file.",
-        "{me}. {New|My new} address[: {street}], {city}, {state} {zip}. Save it and {send|ship} my basket there.",
-        "{Please|Could you} {deliver|send} my basket to my new place[, {street}], {city}, {state} {zip}? {me}.",
-        "{me} - send what's in my basket to my new place[: {street}], {city}, {state} {zip}. Save it for next time.",
-        "I've moved[ - {street}], {city}, {state} {zip}. Please keep that on file and deliver my basket there. {me}.",
-        street=where,
-        city=city,
-        state=state,
-        zip=zip_code,
-    )
+    cid = SPEAKER.asks(s, c, WORDS.ship_to_new_place, street=where, city=city, state=state, zip=zip_code)
     made = s.call("add_address", customer_id=cid, street=street, city=city, state=state, zip=zip_code)
     placed = s.call("checkout_cart", customer_id=cid, address_id=made["address_id"])
     remember_order(s, placed["order_id"])
@@ -205,15 +154,7 @@ def code_and_checkout(s: Scene) -> None:
     if not sendable(lines):
         raise Skip("the cart would not check out")
     code, given = fitting_code(s, c["customer_id"], lines)
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. Use my discount code[ {code}] and send my basket to my {usual|default} address.",
-        "{me} - check out my basket with my code[ ({code})], shipped where you {normally|usually} send things.",
-        "I have a code[, {code}]. Put it on my basket and {ship|send} it to my default address. {me}.",
-        minimal=["{me}. Use my code and ship my basket[ - it's {code}]."],
-        code=given,
-    )
+    cid = SPEAKER.asks(s, c, WORDS.code_and_checkout, code=given)
     s.call("apply_coupon", customer_id=cid, code=code)
     listed = s.call("list_addresses", customer_id=cid)["addresses"]
     home = [a for a in listed if a["is_default"]]
@@ -271,32 +212,14 @@ def my_account(s: Scene) -> None:
     since = s.now.replace(microsecond=0) - timedelta(days=s.rng.choice((14, 30, 60)))
     when = day(since, s.now).removeprefix("on ")
     if s.turns:  # continuing a dialogue: one turn
-        s.say(
-            "By the way, am I a Plus member? And what have I bought since {when}?",
-            "Also: what's my membership level, and which orders did I place since {when}?",
-            "{Quick one|One more thing}: {which|what} membership {do I have|am I on}, and my orders since {when}?",
-            "{Can you|Could you} {check|tell me} my membership and show what I ordered since {when}?",
-            "Do I get {Plus|member} perks? {And|Also} what have I {ordered|bought} since {when}?",
-            when=when,
-        )
+        s.say(WORDS.my_account_3, when=when)
         cid = SPEAKER.find(s, c)
         s.call("get_customer", customer_id=cid)
         s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
         return
-    cid = SPEAKER.asks(
-        s,
-        c,
-        "{me}. Am I a Plus member, and what do you have on file for me?",
-        "{me} - what's my membership {level|tier}?",
-        "{Can|Could} you pull up my account details? {me}.",
-    )
+    cid = SPEAKER.asks(s, c, WORDS.my_account)
     s.call("get_customer", customer_id=cid)
-    s.say(
-        "What have I {bought|ordered} since {when}?",
-        "{Show me|Read me} my purchases from {when} on.",
-        "Which orders {did I make|have I made} since {when}?",
-        when=day(since, s.now).removeprefix("on "),
-    )
+    s.say(WORDS.my_account_2, when=day(since, s.now).removeprefix("on "))
     s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
 
 
@@ -367,18 +290,9 @@ def store_overview(s: Scene) -> None:
 def brand_lineup(s: Scene) -> None:
     """A merchandiser looks at the brands the store carries, then at one brand's cheapest products."""
     brand = s.pick("SELECT brand FROM products GROUP BY brand HAVING COUNT(*) >= 3")["brand"]
-    s.say(
-        "Which brands do we {carry|stock}, and how many products each?",
-        "{Give me|Tell me} the product count per brand.",
-        "What labels are in our {catalog|range}, and how big is each range?",
-    )
+    s.say(WORDS.brand_lineup)
     stats = s.call("get_distinct_values", field="brand")
     if brand not in stats["values"]:
         raise Skip("the brand is not listed")
-    s.say(
-        "{Show me|Pull up} {b}'s cheapest products first.",
-        "What does {b} {have|sell}, cheapest first?",
-        "{Pull up|Show me} {b}'s range, lowest price first.",
-        b=brand,
-    )
+    s.say(WORDS.brand_lineup_2, b=brand)
     s.call("search_products", query=brand, sort="price_asc")

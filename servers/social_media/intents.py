@@ -20,7 +20,10 @@ from dataclasses import replace
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
+
+WORDS = phrasings(__package__)
 
 USERS = "SELECT user_id, handle, display_name, city, verified FROM users"
 POSTS = "SELECT p.*, u.handle, u.display_name FROM posts p JOIN users u ON u.user_id = p.author_id"
@@ -100,7 +103,7 @@ def intro(s: Scene, u: dict[str, Any]) -> str:
     return replace(SPEAKER, says=(s.rng.choice(SAYS),)).who(s, u)
 
 
-def ask(s: Scene, u: dict[str, Any], *phrasings: str, minimal: Sequence[str] = (), **slots: Any) -> str:
+def ask(s: Scene, u: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> str:
     """The user's turn (``{me}``: ``intro``), then the agent finding their own user id."""
     s.say(*phrasings, minimal=minimal, me=intro(s, u), **slots)
     return find_me(s, u)
@@ -124,7 +127,7 @@ def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
     return str(hit["user_id"])
 
 
-def about_other(s: Scene, u: dict[str, Any], o: dict[str, Any], *phrasings: str) -> tuple[str, str]:
+def about_other(s: Scene, u: dict[str, Any], o: dict[str, Any], *phrasings: Said) -> tuple[str, str]:
     """A later turn about the other person of the dialogue (``{h}``), then the agent finding the user and them."""
     s.say(*phrasings, h=handle(o))
     return find_me(s, u), find_user(s, o)
@@ -354,7 +357,7 @@ def locate(s: Scene, p: dict[str, Any], how: str, said: str, uid: str) -> dict[s
 
 
 def ask_about(
-    s: Scene, u: dict[str, Any], p: dict[str, Any], *phrasings: str, minimal: Sequence[str], **slots: Any
+    s: Scene, u: dict[str, Any], p: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any
 ) -> tuple[str, dict[str, Any]]:
     """The user's turn about someone else's post (``{what}``/``{What}``: as ``describe`` names it), then the agent
     finding the user and the post."""

@@ -6,7 +6,7 @@ blocking (or lifting the block), who else lives in their city. Each reads what t
 from __future__ import annotations
 
 from hub.kit.intent import Scene, Skip
-from servers.social_media.intents import THEIR_CIRCLE, USERS, handle, visible
+from servers.social_media.intents import THEIR_CIRCLE, USERS, WORDS, handle, visible
 from servers.social_media.intents_followups import known, post_now
 from servers.social_media.tools import social_media
 
@@ -20,11 +20,11 @@ def more_from_them(s: Scene) -> None:
         raise Skip("self or blocked")
     s.asked("list_posts", author_id=other["user_id"])
     if s.rng.random() < 0.5:
-        s.say("What else have they posted lately?", "Show me their other recent posts.", "What else do they post?")
+        s.say(WORDS.more_from_them)
         s.call("list_posts", author_id=other["user_id"], viewer_id=me["user_id"], limit=5)
     else:
         since = s.now.date().fromordinal(s.now.date().toordinal() - 30)
-        s.say("Anything else from them this past month?", "What have they posted in the last 30 days?")
+        s.say(WORDS.more_from_them_2)
         s.call("list_posts", author_id=other["user_id"], since=since.isoformat(), viewer_id=me["user_id"])
 
 
@@ -82,18 +82,13 @@ def block_them(s: Scene) -> None:
         raise Skip("self")
     undo = s.memory.get("blocked") == other["user_id"]
     if undo:
-        s.say("Hmm, undo that block.", "On second thought, unblock them.", "Actually lift the block again.")
+        s.say(WORDS.block_them_2)
         s.call("block_user", user_id=me["user_id"], target_user_id=other["user_id"], unblock=True)
         s.memory.pop("blocked")
         return
     if s.rows("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", me["user_id"], other["user_id"]):
         raise Skip("blocked already")
-    s.say(
-        "Block {h} while you're at it.",
-        "And block them, I don't want them near my stuff.",
-        "{Actually|You know what}, {block|shut out} {h} {completely|for good}.",
-        h=handle(other),
-    )
+    s.say(WORDS.block_them, h=handle(other))
     s.call("block_user", user_id=me["user_id"], target_user_id=other["user_id"])
     s.memory["blocked"] = s.memory["dropped"] = other["user_id"]
 
@@ -106,7 +101,5 @@ def same_city(s: Scene) -> None:
     u = s.rows(USERS + " WHERE user_id = ?", (other or me)["user_id"])[0]
     s.asked("search_users", city=u["city"])
     who = "they live in" if other and other["user_id"] != me["user_id"] else "I live in"
-    s.say(
-        "Who else is on here from the city {who}?", "Find other people in the same city as {h}.", who=who, h=handle(u)
-    )
+    s.say(WORDS.same_city, who=who, h=handle(u))
     s.call("search_users", city=u["city"])

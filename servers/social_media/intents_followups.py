@@ -7,7 +7,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.social_media.intents import COMMENTS, handle, visible
+from servers.social_media.intents import COMMENTS, WORDS, handle, visible
 from servers.social_media.tools import social_media
 
 
@@ -139,16 +139,6 @@ FOLLOWS = (
         "The user asks how the post of the dialogue stands now: likes, comments.",
         read_post,
         "get_post",
-        phrasings=(
-            "How many likes does it have {now|so far}?",
-            "What does it stand at now?",
-            "Who else commented on it?",
-            "Show me the post with its comments.",
-            "What have other people said under it{ so far|}?",
-            "{Is it getting|Has it got} any {love|reactions} yet?",
-            "{Let me see|Pull up} {the post|it} {again|now}, comments and all.",
-            "{How's|How is} {it|that post} doing{ now|}?",
-        ),
         weight=1.5,
         asked=("post_id",),
     ),
@@ -157,13 +147,6 @@ FOLLOWS = (
         "The user likes the post of the dialogue as well.",
         to_like,
         "like_post",
-        phrasings=(
-            "Like it too while you're at it.",
-            "And give it a heart.",
-            "Oh, and like that one for me.",
-            "{Hit like|Leave a like} on it{ too|, please}.",
-            "{I love it|That's great}, {like|heart} it for me.",
-        ),
         weight=1.5,
         asked=False,
         then=lambda s, args, _: s.memory.update(liked=args["post_id"]),
@@ -173,12 +156,6 @@ FOLLOWS = (
         "The user takes back the like they just gave.",
         liked,
         "unlike_post",
-        phrasings=(
-            "Hmm, actually undo that like.",
-            "Wait, take the heart back off.",
-            "On second thought, unlike it.",
-            "{Scratch|Remove} that like{, please|}.",
-        ),
         asked=False,
         then=lambda s, args, _: s.memory.pop("liked"),
     ),
@@ -187,13 +164,6 @@ FOLLOWS = (
         "The user leaves a short comment under someone else's post of the dialogue.",
         comment,
         "add_comment",
-        phrasings=(
-            "And comment {t}",
-            'Write "{t}" under it.',
-            "Reply to it with: {t}",
-            'Leave {a|this} comment{ for me|}: "{t}"',
-            'Can you {post|add} "{t}" {under it|as a reply}?',
-        ),
         asked=("post_id",),
     ),
     FollowUp(
@@ -201,55 +171,17 @@ FOLLOWS = (
         "The user asks about the other person of the dialogue (or the post's author).",
         them,
         "get_user",
-        phrasings=(
-            "Who is that person, by the way? Where are they?",
-            "Tell me about them: bio, city, how many followers.",
-            "What's their profile say?",
-            "{Who is|Who's} this {person|account} {anyway|exactly}? Where are they based?",
-            "{Give me|Show me} {their profile|a bit about them}{, please|}.",
-        ),
         asked=("user_id",),
     ),
     FollowUp(
-        "same_tag",
-        "The user asks for other posts under the post's hashtag.",
-        tagged,
-        "list_posts",
-        phrasings=(
-            "What else is out there under #{tag}?",
-            "Show me more #{tag} posts.",
-            "Who else is posting with #{tag}?",
-            "{What are|What's} {people|everyone else} saying {under|with} #{tag}?",
-        ),
-        asked=("hashtag",),
+        "same_tag", "The user asks for other posts under the post's hashtag.", tagged, "list_posts", asked=("hashtag",)
     ),
-    FollowUp(
-        "my_timeline",
-        "The user asks for their home timeline now.",
-        timeline,
-        "get_feed",
-        phrasings=(
-            "What's in my timeline now?",
-            "Show me my home feed.",
-            "What are the people I follow posting?",
-            "{Catch me up on|Take me through} my timeline{, please|}.",
-            "Anything new from the people I {keep up with|follow}?",
-            "What have the people I follow been up to{ lately|}?",
-        ),
-        asked=("user_id",),
-    ),
+    FollowUp("my_timeline", "The user asks for their home timeline now.", timeline, "get_feed", asked=("user_id",)),
     FollowUp(
         "my_numbers",
         "The user asks for their own profile numbers now.",
         lambda s: (mine(s), {}),
         "get_user",
-        phrasings=(
-            "How many followers do I have {now|at this point}?",
-            "What do my profile numbers look like now?",
-            "How many people follow me, and how many do I follow?",
-            "{Where|How} do my {follower|} numbers stand {today|now}?",
-            "{Quick check|Just curious}: {how many people follow me|what's my follower count} now?",
-        ),
         asked=("user_id",),
     ),
     FollowUp(
@@ -257,13 +189,6 @@ FOLLOWS = (
         "The user follows the other person of the dialogue.",
         to_follow,
         "follow_user",
-        phrasings=(
-            "Follow {h} too.",
-            "I want to see more from them: follow.",
-            "Add them to the people I {follow|keep up with}.",
-            "{Go ahead and|Please} follow them {for me|as well}.",
-            "{I like their stuff|They seem interesting}; {follow them|add them to my list}.",
-        ),
         weight=1.5,
         asked=False,
     ),
@@ -272,46 +197,19 @@ FOLLOWS = (
         "The user stops following the other person of the dialogue.",
         to_unfollow,
         "unfollow_user",
-        phrasings=(
-            "Actually, unfollow {h}.",
-            "And stop following them.",
-            "I'm done with their posts, unfollow.",
-            "{Take|Drop} {h} off my list{ of people I follow|}.",
-            "{Changed my mind|On second thought}, I don't want to follow {h} anymore.",
-        ),
         asked=False,
         then=lambda s, args, _: s.memory.update(dropped=args["target_user_id"]),
     ),
-    FollowUp(
-        "my_posts",
-        "The user asks for their own latest posts.",
-        my_latest,
-        "list_posts",
-        phrasings=(
-            "Show me my own recent posts.",
-            "What have I posted lately?",
-            "List my latest posts.",
-            "{Remind me|Show me} what I've {shared|put up} {recently|this past while}.",
-            "{What are|Which are} my {last few|most recent} posts?",
-        ),
-        asked=("author_id",),
-    ),
+    FollowUp("my_posts", "The user asks for their own latest posts.", my_latest, "list_posts", asked=("author_id",)),
     FollowUp(
         "take_it_down",
         "The user deletes the post of the dialogue when it is theirs.",
         own_post,
         "delete_post",
-        phrasings=(
-            "Actually, delete that post.",
-            "Hmm, take it down after all.",
-            "On second thought, remove it.",
-            "{I regret that one|I posted that too soon}, {pull|take} it {down|off my profile}.",
-            "{Delete|Remove} it{ please|}, I changed my mind.",
-        ),
         asked=False,
         then=lambda s, args, _: s.memory.pop("post"),
     ),
 )
 
 
-follow_ups(social_media, FOLLOWS)
+follow_ups(social_media, FOLLOWS, WORDS)

@@ -11,6 +11,7 @@ from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import (
     THEIR_CIRCLE,
     USERS,
+    WORDS,
     about_other,
     ask,
     find_connection,
@@ -51,40 +52,18 @@ def follow(s: Scene) -> None:
         if s.memory.get("dropped") == other["user_id"]:
             raise Skip("the dialogue just cut them off")
         o = followable(s, u, "user_id = ?", other["user_id"])
-        uid, oid = about_other(
-            s,
-            u,
-            o,
-            "Follow them too.",
-            "I want to see more from {h}: follow them.",
-            "Add {h} to the people I {keep up with|follow}.",
-            "{While we're at it|Oh, and}, {I'd like to|let me} follow {h} {too|as well}.",
-        )
+        uid, oid = about_other(s, u, o, WORDS.follow)
     else:
         if post:
             raise Skip("the dialogue is about a post")
         o = followable(s, u)
         who = someone(s, o)
-        uid = ask(
-            s,
-            u,
-            "{me}I want to see what {who} shares from now on.",
-            "{me}Add {who} to the people I keep up with.",
-            "{me}Subscribe me to {who}.",
-            "{me}{Can you|Could you} follow {who} {for me|on my account}?",
-            minimal=["{me}I want {who} in my timeline."],
-            who=who,
-        )
+        uid = ask(s, u, WORDS.follow_2, who=who)
         oid = find_user(s, o, who)
     s.call("follow_user", user_id=uid, target_user_id=oid)
     remember_other(s, o, found=True)
     if s.by_chance(0.4):
-        s.say(
-            "What's in my timeline {now|at the moment}?",
-            "Show me my home timeline.",
-            "What are the latest things people I keep up with posted?",
-            "{Now|So} what does my feed look like{ with them in it|}?",
-        )
+        s.say(WORDS.follow_3)
         s.call("get_feed", user_id=uid, limit=10)
 
 
@@ -93,14 +72,7 @@ def follow_back(s: Scene) -> None:
     """A user follows back the most recent of their followers they do not follow yet."""
     u = me(s, "user_id IN (SELECT followee_id FROM follows)")
     s.asked("list_connections", user_id=u["user_id"], kind="followers")
-    uid = ask(
-        s,
-        u,
-        "{me}Who started following me lately? Follow back the newest one I'm not following yet.",
-        "{me}Follow back my most recent new follower if I don't follow them already.",
-        "{me}Check my followers and follow back the latest one I haven't followed.",
-        minimal=["{me}Return the follow for my newest follower."],
-    )
+    uid = ask(s, u, WORDS.follow_back)
     fans = s.call("list_connections", user_id=uid, kind="followers", limit=20)["users"]
     mine = {r["followee_id"] for r in s.rows("SELECT followee_id FROM follows WHERE follower_id = ?", uid)}
     fresh = [f for f in fans if f["user_id"] not in mine]
@@ -123,17 +95,7 @@ def locals_to_follow(s: Scene) -> None:
     if o["user_id"] not in [h["user_id"] for h in hits]:
         raise Skip("not on the first page")
     kind = "verified people" if verified else "people"
-    uid = ask(
-        s,
-        u,
-        "{me}Who are the {kind} here from {city}? Follow {h} among them.",
-        "{me}Find {kind} in {city}; I want to follow {h}.",
-        "{me}Show me {kind} based in {city} and follow {h}.",
-        minimal=["{me}Follow {h} from the {city} crowd."],
-        kind=kind,
-        city=u["city"],
-        h=handle(o),
-    )
+    uid = ask(s, u, WORDS.locals_to_follow, kind=kind, city=u["city"], h=handle(o))
     args: dict[str, Any] = {"city": u["city"], "verified": True} if verified else {"city": u["city"]}
     hit = s.find("search_users", "users", "user_id", o["user_id"], missing="not listed", **args)
     s.call("follow_user", user_id=uid, target_user_id=hit["user_id"])
@@ -155,26 +117,10 @@ def cut_off(s: Scene) -> None:
         *([other["user_id"]] if other else []),
     )
     if other:
-        uid, oid = about_other(
-            s,
-            u,
-            o,
-            "Actually, stop following {h}.",
-            "On second thought, unfollow them.",
-            "I've changed my mind about {h}, drop them from my list.",
-            "{Hmm|Wait}, I'd rather not follow {h} {after all|anymore}.",
-        )
+        uid, oid = about_other(s, u, o, WORDS.cut_off)
     else:
         by_list = s.rng.random() < 0.6
-        uid = ask(
-            s,
-            u,
-            "{me}I'm done with {who}'s posts, stop showing them to me.",
-            "{me}I don't want to keep up with {who} anymore.",
-            "{me}Take {who} off the list of people I keep up with.",
-            minimal=["{me}Enough of {who}."],
-            who=handle(o),
-        )
+        uid = ask(s, u, WORDS.cut_off_2, who=handle(o))
         if by_list:
             oid = find_connection(s, o, uid, "following")
         else:
@@ -182,12 +128,7 @@ def cut_off(s: Scene) -> None:
     s.call("unfollow_user", user_id=uid, target_user_id=oid)
     s.memory["dropped"] = oid
     if s.by_chance(0.5):
-        s.say(
-            "Actually, make sure they can't reach me or see my stuff at all.",
-            "And shut them out completely, I don't want them seeing my posts.",
-            "Go further: cut all contact with them.",
-            "{In fact|Honestly}, block them{ too|, please}.",
-        )
+        s.say(WORDS.cut_off_3)
         s.call("block_user", user_id=uid, target_user_id=oid)
         s.memory["blocked"] = s.memory["dropped"] = oid
 
@@ -205,16 +146,7 @@ def shut_out(s: Scene) -> None:
             u["user_id"],
             u["user_id"],
         )
-    uid = ask(
-        s,
-        u,
-        "{me}{h} keeps bothering me{where}. Block them.",
-        "{me}I want {h}{where} gone: they shouldn't see or reach me.",
-        "{me}Please shut {h}{where} out of my account.",
-        minimal=["{me}Block {h}{where}."],
-        h=handle(o),
-        where=" (they follow me)" if from_followers else "",
-    )
+    uid = ask(s, u, WORDS.shut_out, h=handle(o), where=" (they follow me)" if from_followers else "")
     if from_followers:
         oid = find_connection(s, o, uid, "followers")
     else:
@@ -230,15 +162,7 @@ def make_peace(s: Scene) -> None:
     o = s.pick(USERS + " WHERE user_id IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)", u["user_id"])
     if s.memory.get("blocked") == o["user_id"]:
         raise Skip("the block of this dialogue has its own undo")
-    uid = ask(
-        s,
-        u,
-        "{me}I blocked {h} a while ago; lift that.",
-        "{me}Unblock {h}, we've made up.",
-        "{me}Let {h} see my posts again: take the block off.",
-        minimal=["{me}I'm fine with {h} again."],
-        h=handle(o),
-    )
+    uid = ask(s, u, WORDS.make_peace, h=handle(o))
     hit = s.find(
         "list_connections", "users", "user_id", o["user_id"], missing="not listed", user_id=uid, kind="blocked"
     )
@@ -254,23 +178,12 @@ def size_up(s: Scene) -> None:
     if other:
         o = user(s, other["user_id"])
         s.asked("get_user", user_id=o["user_id"])
-        s.say(
-            "Who is {h} anyway? Where are they based?",
-            "Tell me a bit about {h}.",
-            "What's {h}'s profile like?",
-            h=handle(o),
-        )
+        s.say(WORDS.size_up, h=handle(o))
         oid = find_user(s, o)
     else:
         o = s.pick(USERS + " WHERE user_id IN (SELECT followee_id FROM follows)")
         who = someone(s, o)
-        s.say(
-            "Tell me about {who}: where are they, how many people follow them?",
-            "What's {who}'s profile like?",
-            "Look up {who} for me: bio, city, audience.",
-            minimal=["Who is {who}?"],
-            who=who,
-        )
+        s.say(WORDS.size_up_2, who=who)
         oid = find_user(s, o, who)
     s.call("get_user", user_id=oid)
     if not s.room(1, 1) or (other and s.rng.random() < 0.5):
@@ -283,12 +196,7 @@ def size_up(s: Scene) -> None:
 @social_media.intent(covers=("get_distinct_values", "list_posts"))
 def trending(s: Scene) -> None:
     """Someone asks which hashtags people use most, then reads the latest posts under one."""
-    s.say(
-        "What hashtags are people using the most?",
-        "Which tags are popular here?",
-        "Give me the hashtags in use, most common first.",
-        minimal=["Popular tags?"],
-    )
+    s.say(WORDS.trending)
     tags = s.call("get_distinct_values", field="hashtag")["values"]
     if not tags:
         raise Skip("no tags")
@@ -297,19 +205,11 @@ def trending(s: Scene) -> None:
         raise Skip("a tie for the most used tag")
     top = ranked[0][0]
     if s.rng.random() < 0.5:
-        s.say(
-            "Show me the newest posts under the most common one.",
-            "What are people saying under the top one?",
-            "Latest posts with the most used tag, please.",
-        )
+        s.say(WORDS.trending_2)
         posts = s.call("list_posts", hashtag=str(top), limit=10)["posts"]
     else:
         since = (s.now - timedelta(days=7)).date().isoformat()
-        s.say(
-            "What went up under the top one this past week?",
-            "Any posts with the most used tag in the last seven days?",
-            "Show me this week's posts under the most common one.",
-        )
+        s.say(WORDS.trending_3)
         posts = s.call("list_posts", hashtag=str(top), since=since)["posts"]
     if posts:
         remember_post(s, posts[0])
@@ -326,14 +226,7 @@ def browse_tag(s: Scene) -> None:
     since = s.rng.random() < 0.4
     start_day = date.fromordinal(s.now.date().toordinal() - s.rng.choice((7, 14, 30)))
     uid = ask(
-        s,
-        u,
-        "{me}What's new under #{tag}{when}? Like the newest one for me.",
-        "{me}Show me #{tag} posts{when} and heart the most recent.",
-        "{me}I follow #{tag}: anything{when}? Give the latest a like.",
-        minimal=["{me}Like the newest #{tag} post{when}."],
-        tag=tag,
-        when=f" since {start_day.strftime('%B')} {start_day.day}" if since else "",
+        s, u, WORDS.browse_tag, tag=tag, when=f" since {start_day.strftime('%B')} {start_day.day}" if since else ""
     )
     args: dict[str, Any] = {"hashtag": tag, "viewer_id": uid, "limit": 10}
     if since:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from hub.kit.intent import Scene, Skip
 from servers.social_media.intents import (
     POSTS,
+    WORDS,
     ask,
     ask_about,
     comment_text,
@@ -30,21 +31,12 @@ def cheer_on(s: Scene) -> None:
     leaves a comment on it."""
     u = me(s)
     p = others_post(s, u, "p.post_id NOT IN (SELECT post_id FROM likes WHERE user_id = ?)", u["user_id"])
-    uid, found = ask_about(
-        s,
-        u,
-        p,
-        "{me}Give {what} a heart.",
-        "{me}I love {what}, show it some love.",
-        "{me}Like {what} for me.",
-        "{me}Can you heart {what}?",
-        minimal=["{me}{What} deserves some love."],
-    )
+    uid, found = ask_about(s, u, p, WORDS.cheer_on)
     s.call("like_post", user_id=uid, post_id=found["post_id"])
     s.memory["liked"] = found["post_id"]
     if s.by_chance(0.4):
         text = comment_text(s)
-        s.say("And tell them: {t}", "Also drop a reply under it: {t}", 'Write under it "{t}"', t=text)
+        s.say(WORDS.cheer_on_2, t=text)
         s.call("add_comment", user_id=uid, post_id=found["post_id"], content=text)
 
 
@@ -64,28 +56,14 @@ def reply_to_post(s: Scene) -> None:
         and s.rng.random() < 0.7
     ):
         s.asked("add_comment", post_id=known["post_id"])
-        s.say(
-            "Also comment on it[: {body}].",
-            "Leave a note under that post[ saying {body}].",
-            "Reply to it for me[: {body}].",
-            body=body,
-        )
+        s.say(WORDS.reply_to_post_2, body=body)
         s.call("add_comment", user_id=find_me(s, u), post_id=known["post_id"], content=body)
         return
     p = others_post(s, u)
-    uid, found = ask_about(
-        s,
-        u,
-        p,
-        "{me}Comment on {what}[: {body}].",
-        "{me}Leave a reply under {what}[ saying {body}].",
-        "{me}I want to answer {what}[, write {body}].",
-        minimal=["{me}Reply to {what} for me[: {body}]."],
-        body=body,
-    )
+    uid, found = ask_about(s, u, p, WORDS.reply_to_post, body=body)
     s.call("add_comment", user_id=uid, post_id=found["post_id"], content=body)
     if s.by_chance(0.4):
-        s.say("What have other people said under it?", "Show me the whole thread now.", "Who else commented there?")
+        s.say(WORDS.reply_to_post_3)
         s.call("get_post", post_id=found["post_id"], viewer_id=uid)
 
 
@@ -96,15 +74,7 @@ def take_back_like(s: Scene) -> None:
     p = others_post(s, u, "p.post_id IN (SELECT post_id FROM likes WHERE user_id = ?)", u["user_id"])
     if s.memory.get("liked") == p["post_id"]:
         raise Skip("the like of this dialogue has its own undo")
-    uid, found = ask_about(
-        s,
-        u,
-        p,
-        "{me}I liked {what} by accident, undo that.",
-        "{me}Remove my like from {what}.",
-        "{me}Take my heart off {what}.",
-        minimal=["{me}I didn't mean to like {what}."],
-    )
+    uid, found = ask_about(s, u, p, WORDS.take_back_like)
     s.call("unlike_post", user_id=uid, post_id=found["post_id"])
 
 
@@ -113,15 +83,7 @@ def catch_up(s: Scene) -> None:
     """A user reads what the people they follow posted lately, then reacts to the newest one."""
     u = me(s, "user_id IN (SELECT follower_id FROM follows)")
     s.asked("get_feed", user_id=u["user_id"])
-    uid = ask(
-        s,
-        u,
-        "{me}What have the people I follow been up to{ lately|}?",
-        "{me}Catch me up on my timeline.",
-        "{me}Anything new from the people I keep up with?",
-        "{me}{I've been away|I was offline} for a bit. What's {new|happening} in my feed?",
-        minimal=["{me}What did I miss?"],
-    )
+    uid = ask(s, u, WORDS.catch_up)
     posts = s.call("get_feed", user_id=uid, limit=5)["posts"]
     if not posts:
         raise Skip("an empty feed")
@@ -133,20 +95,10 @@ def catch_up(s: Scene) -> None:
     liked = s.rows("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?", uid, top["post_id"])
     if liked or s.rng.random() < 0.4:
         text = comment_text(s)
-        s.say(
-            "Answer the newest one with: {t}",
-            'Reply "{t}" under the first one.',
-            'On the {latest|most recent} one, {comment|write}: "{t}"',
-            t=text,
-        )
+        s.say(WORDS.catch_up_3, t=text)
         s.call("add_comment", user_id=uid, post_id=top["post_id"], content=text)
         return
-    s.say(
-        "Like the newest one.",
-        "Heart the top one for me.",
-        "Give the most recent one a like.",
-        "{That first one|The top one} is {great|lovely}, {like|heart} it.",
-    )
+    s.say(WORDS.catch_up_2)
     s.call("like_post", user_id=uid, post_id=top["post_id"])
     s.memory["liked"] = top["post_id"]
 
@@ -159,15 +111,7 @@ def reactions_to_mine(s: Scene) -> None:
     s.asked("get_post", post_id=p["post_id"])
     latest = s.rng.random() < 0.4
     what = own_post_ref(s, u, p, latest)
-    uid = ask(
-        s,
-        u,
-        "{me}How is {what} doing? Likes, comments?",
-        "{me}Who reacted to {what}?",
-        "{me}Did anyone comment on {what}?",
-        minimal=["{me}Any love for {what}?"],
-        what=what,
-    )
+    uid = ask(s, u, WORDS.reactions_to_mine, what=what)
     found = find_own_post(s, p, uid, latest)
     remember_post(s, found)
     s.call("get_post", post_id=found["post_id"], viewer_id=uid)

@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
+
+WORDS = phrasings(__package__)
 
 ACTIVE = "SELECT user_id, handle, name, title, department FROM users WHERE status = 'active'"
 POSTS = (
@@ -261,7 +264,7 @@ def me_and_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any]) -> tuple[str
     return find_me(s, u), cid
 
 
-def ask_on_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any], *phrasings: str, minimal: str) -> tuple[str, str]:
+def ask_on_channel(s: Scene, u: dict[str, Any], ch: dict[str, Any], *phrasings: Said, minimal: str) -> tuple[str, str]:
     """The member's turn about one channel (``{me}``, ``{c}`` in the phrasings), then their id and the channel's."""
     s.say(*phrasings, minimal=[minimal], me=intro(s, u), c=ch["name"])
     return me_and_channel(s, u, ch)
@@ -316,13 +319,7 @@ def in_first_page(s: Scene, user_id: str, m: dict[str, Any], **filters: Any) -> 
 
 def who_is_there(s: Scene, cid: str) -> None:
     """The member's next turn, once in a channel: who else is in it."""
-    s.say(
-        "Who else is in there now?",
-        "How many people are in that channel?",
-        "What's that channel about again?",
-        "{Who's|Who is} {there|in it} {besides me|with me}?",
-        "{Remind me|Tell me} what that channel is for, and who follows it.",
-    )
+    s.say(WORDS.who_is_there)
     s.call("get_channel", channel_id=cid)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hub.kit.intent import Scene, Skip
 from servers.team_chat.intents import (
     REPLY_TEXTS,
+    WORDS,
     ask_on_channel,
     channel_to_join,
     colleague,
@@ -36,15 +37,7 @@ def join_and_say_hi(s: Scene) -> None:
         )
     ).format(c=ch["name"], topic=ch["topic"].lower())
     hello = s.given(text, f'"{text}"', "message", "post_message", "text")
-    s.say(
-        "I'm {me}. {Get me into|Add me to} #{c}[ and post {hello} there].",
-        "This is {me}: {add me to|put me in} #{c}[, then say {hello}].",
-        "{me} here. I want to follow #{c}[; once I'm in, post {hello}].",
-        minimal=["{me} here, want to be in #{c} and say hi[: {hello}]."],
-        me=intro(s, u),
-        c=ch["name"],
-        hello=hello,
-    )
+    s.say(WORDS.join_and_say_hi, me=intro(s, u), c=ch["name"], hello=hello)
     uid, cid = me_and_channel(s, u, ch)
     s.call("join_channel", channel_id=cid, user_id=uid)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text)
@@ -87,7 +80,7 @@ def leave_noisy_channel(s: Scene) -> None:
     )
     s.call("leave_channel", channel_id=cid, user_id=uid)
     if then(s, chance=0.15):
-        s.say("How many members does it have left?", "Who's still in there?", "Is anyone still in that one?")
+        s.say(WORDS.leave_noisy_channel)
         s.call("get_channel", channel_id=cid)
 
 
@@ -99,20 +92,12 @@ def bring_colleague_in(s: Scene) -> None:
     other, named = colleague(
         s, "user_id NOT IN (SELECT user_id FROM channel_members WHERE channel_id = ?)", ch["channel_id"]
     )
-    s.say(
-        "I'm {me}. Can you {add|invite} {other} to #{c}?",
-        "{me} here. {other} should be in #{c}, please invite them.",
-        "This is {me}: bring {other} into #{c}, they're {joining the project|on the team now}.",
-        minimal=["{me}: {other} needs #{c}."],
-        me=intro(s, u),
-        other=named,
-        c=ch["name"],
-    )
+    s.say(WORDS.bring_colleague_in, me=intro(s, u), other=named, c=ch["name"])
     uid, them, cid = three_lookups(s, u, other, ch)
     s.call("invite_to_channel", channel_id=cid, inviter_id=uid, user_id=them["user_id"])
     s.memory["colleague"] = them
     if then(s, chance=0.2):
-        s.say("How many people are in it now?", "Who's in that channel now?", "Double-check they're in, please.")
+        s.say(WORDS.bring_colleague_in_2)
         s.call("get_channel", channel_id=cid)
 
 
@@ -125,19 +110,9 @@ def colleague_channels(s: Scene) -> None:
     outside = " AND c.channel_id NOT IN (SELECT channel_id FROM channel_members WHERE user_id = ?)" if u else ""
     ch = my_channel(s, other["user_id"], "c.is_private = 0" + outside, *([u["user_id"]] if u else []))
     if u:
-        s.say(
-            "I'm {me}. Which channels is {other} in? I might {follow|join} some of them.",
-            "{me} here: what channels does {other} {follow|belong to}?",
-            me=intro(s, u),
-            other=named,
-        )
+        s.say(WORDS.colleague_channels_2, me=intro(s, u), other=named)
     else:
-        s.say(
-            "Which channels is {other} in?",
-            "What channels does {other} {follow|belong to}?",
-            "Can you {list|show me} the channels {other} is {a member of|in}?",
-            other=named,
-        )
+        s.say(WORDS.colleague_channels_3, other=named)
     them = find_user(s, other)
     s.memory["colleague"] = them
     found = s.find(
@@ -150,22 +125,11 @@ def colleague_channels(s: Scene) -> None:
     )
     s.memory["channel"] = found
     if u and s.rng.random() < 0.6:
-        s.say(
-            "Add me to #{c} as well.",
-            "#{c} sounds {useful|interesting}, put me in it.",
-            "Sign me up for #{c} too.",
-            "I'll {join|follow} #{c} {myself|as well}.",
-            c=ch["name"],
-        )
+        s.say(WORDS.colleague_channels_4, c=ch["name"])
         uid = find_me(s, u)
         s.call("join_channel", channel_id=found["channel_id"], user_id=uid)
         return
-    s.say(
-        "What's #{c} about, and how many people are in it?",
-        "{Tell me more about|What can you tell me about} #{c}?",
-        "Who else is in #{c}{| besides them}?",
-        c=ch["name"],
-    )
+    s.say(WORDS.colleague_channels, c=ch["name"])
     s.call("get_channel", channel_id=found["channel_id"])
 
 
@@ -188,26 +152,16 @@ def team_makeup(s: Scene) -> None:
     stats = s.call("get_distinct_values", field=field)["values"]
     if field == "department":
         dept = s.rng.choice(sorted(stats))
-        s.say("Who's in {d}?", "List the {d} folks for me.", "{Show me|Who are} the people in {d}{|, then}?", d=dept)
+        s.say(WORDS.team_makeup, d=dept)
         s.call("search_users", department=dept)
     elif field == "title":
         title = s.rng.choice(sorted(stats))
-        s.say(
-            "Who are the {t}s?",
-            "Find me everyone with the title {t}.",
-            "{Which|What} people {are|work as} {t}s?",
-            t=title,
-        )
+        s.say(WORDS.team_makeup_2, t=title)
         s.call("search_users", query=title)
     else:
         if "deactivated" not in stats:
             raise Skip("nobody is deactivated")
-        s.say(
-            "{List|Show me} the deactivated ones.",
-            "Who are the switched-off ones?",
-            "Which accounts are deactivated{| now}?",
-            "Whose accounts {got|have been} {turned off|deactivated}?",
-        )
+        s.say(WORDS.team_makeup_3)
         s.call("search_users", status="deactivated")
 
 
@@ -220,20 +174,12 @@ def make_sure_they_are_in(s: Scene) -> None:
     inside = bool(
         s.rows("SELECT 1 FROM channel_members WHERE channel_id = ? AND user_id = ?", ch["channel_id"], other["user_id"])
     )
-    s.say(
-        "I'm {me}. Is {other} in #{c}?",
-        "{me} here: can you check whether {other} is in #{c}{| already}?",
-        "This is {me}. Does {other} {follow|belong to} #{c}?",
-        minimal=["{me}: {other} and #{c}?"],
-        me=intro(s, u),
-        other=named,
-        c=ch["name"],
-    )
+    s.say(WORDS.make_sure_they_are_in, me=intro(s, u), other=named, c=ch["name"])
     uid, them, cid = three_lookups(s, u, other, ch)
     s.call("get_channel", channel_id=cid)
     s.memory["colleague"] = them
     if not inside:
-        s.say("They're not? {Add|Invite} them then.", "Then please bring them in.", "OK, invite them.")
+        s.say(WORDS.make_sure_they_are_in_2)
         s.call("invite_to_channel", channel_id=cid, inviter_id=uid, user_id=them["user_id"])
 
 
@@ -263,15 +209,10 @@ def channel_catch_up(s: Scene) -> None:
     s.memory["message"] = p
     if s.rng.random() < 0.4:
         text = s.rng.choice(REPLY_TEXTS)
-        s.say('Answer {a}\'s post there: "{t}"', 'Reply under the post from {a} with "{t}"', a=name, t=text)
+        s.say(WORDS.channel_catch_up_2, a=name, t=text)
         s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=p["message_id"])
         return
-    s.say(
-        "What did {a} write there? Give it a thumbs-up.",
-        "{a}'s post there {deserves|gets} a thumbs-up.",
-        "Put a thumbs-up on the post from {a}.",
-        a=name,
-    )
+    s.say(WORDS.channel_catch_up, a=name)
     if reacted(s, p["message_id"], uid, "thumbsup"):
         raise Skip("already reacted")
     args = {"message_id": p["message_id"], "user_id": uid, "emoji": "thumbsup"}

@@ -14,7 +14,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.team_chat.intents import POSTS, colleague, find_user, member
+from servers.team_chat.intents import POSTS, WORDS, colleague, find_user, member
 from servers.team_chat.tools import GENERAL, chat
 
 Row = dict[str, Any]
@@ -116,94 +116,29 @@ def _team(s: Scene) -> Call:
 
 
 TURNS = (
+    FollowUp("channel_roster", "The member asks who is in the channel the dialogue is about.", _roster, "get_channel"),
+    FollowUp("thread_so_far", "The replies under the message the dialogue is about.", _thread, "search_messages"),
+    FollowUp("leave_it", "The member leaves the channel the dialogue is about.", _leave, "leave_channel", weight=0.7),
     FollowUp(
-        "channel_roster",
-        "The member asks who is in the channel the dialogue is about.",
-        _roster,
-        "get_channel",
-        phrasings=(
-            "Who's in #{c}, by the way?",
-            "How {big|busy} is #{c}{| these days}?",
-            "How many {people|members} does #{c} have{| now}?",
-            "{Remind me|Tell me} who's in #{c}.",
-            "Is #{c} a big channel, or just a few of us?",
-            "What's #{c} {for|about}, and who {follows|is in} it?",
-        ),
-    ),
-    FollowUp(
-        "thread_so_far",
-        "The replies under the message the dialogue is about.",
-        _thread,
-        "search_messages",
-        phrasings=(
-            "What have people {replied|said} {to|in answer to} {it}?",
-            "{Show me|Open} the thread under {it}.",
-            "Any {answers|replies} under {it} yet?",
-            "{Did anyone|Has anybody} {respond to|answer} {it}?",
-            "I'd like to {read|see} the replies to {it}.",
-            "What's the thread on {it} saying{| so far}?",
-        ),
-    ),
-    FollowUp(
-        "leave_it",
-        "The member leaves the channel the dialogue is about.",
-        _leave,
-        "leave_channel",
-        phrasings=(
-            "Now take me out of #{c}{| please}.",
-            "OK, I'm done with #{c}, {get me out|remove me}.",
-            "{Remove me from|Drop me from} #{c}{| too}.",
-            "I don't {need|want} #{c} anymore; please leave it for me.",
-            "Can you get me out of #{c}? {It's too noisy|I never read it}.",
-        ),
-        weight=0.7,
-    ),
-    FollowUp(
-        "join_it",
-        "The member joins the (public) channel the dialogue is about.",
-        _join,
-        "join_channel",
-        phrasings=(
-            "Put me in #{c} {too|as well}.",
-            "Sounds interesting, add me to #{c}.",
-            "I want to follow #{c} myself.",
-            "{Can you|Please} {sign me up for|add me to} #{c}?",
-            "#{c} looks {useful|like my kind of channel}. Let me join.",
-        ),
-        weight=0.8,
+        "join_it", "The member joins the (public) channel the dialogue is about.", _join, "join_channel", weight=0.8
     ),
     FollowUp(
         "colleague_where",
         "Which channels the colleague the dialogue is about (or the author of its message) is in.",
         _where,
         "list_channels",
-        phrasings=(
-            "Which channels is {f} {in|part of}?",
-            "Where else does {f} {hang out|post}?",
-            "What channels does {f} {follow|belong to}?",
-            "{Show me|List} {f}'s channels.",
-            "I want to {reach|find} {f} in the right place. Which channels are they in?",
-            "Is {f} in {many|a lot of} channels? Which ones?",
-        ),
     ),
     FollowUp(
         "teammates",
         "Who else is on the team of the colleague the dialogue is about.",
         _team,
         "search_users",
-        phrasings=(
-            "Who else is on {f}'s team{| besides them}?",
-            "Who {works|sits} with {f} in {d}?",
-            "{Show me|List} the other people in {d}.",
-            "Which {d} folks {sit with|work alongside} {f}?",
-            "I {want to|should} know {f}'s teammates. Who's in {d}?",
-        ),
         weight=0.7,
     ),
 )
 
 
-follow_ups(chat, TURNS)
+follow_ups(chat, TURNS, WORDS)
 
 
 # On the channel of the dialogue -----------------------------------------------------------------
@@ -215,15 +150,7 @@ def post_there(s: Scene) -> None:
     u = member(s)
     ch = channel(s, mine=True)
     text = s.rng.choice(POSTS).format(other="me")
-    s.say(
-        'Also {post|write} "{t}" in #{c}.',
-        'Let #{c} know: "{t}"',
-        'Then drop "{t}" in #{c}{| for me}.',
-        '{Write|Send} "{t}" to #{c}{| for me}.',
-        'Can you tell everyone in #{c} "{t}"',
-        t=text,
-        c=ch["name"],
-    )
+    s.say(WORDS.post_there, t=text, c=ch["name"])
     s.memory["posted"] = s.call("post_message", channel_id=ch["channel_id"], author_id=u["user_id"], text=text)
 
 
@@ -240,34 +167,14 @@ def channel_news(s: Scene) -> None:
     mode = s.rng.choice(("latest", "mentions", "words"))
     args = {"user_id": me_["user_id"], "channel_id": ch["channel_id"]}
     if mode == "mentions":
-        s.say(
-            "Has anyone mentioned me in #{c}{| lately}?",
-            "Any messages in #{c} tagging me?",
-            "{Did|Has} anybody {@-mention|ping} me in #{c}{| lately}?",
-            "Was I {tagged|called out} in #{c} recently?",
-            c=ch["name"],
-        )
+        s.say(WORDS.channel_news, c=ch["name"])
         args["mentions_user_id"] = me_["user_id"]
     elif mode == "words":
         word = s.rng.choice(("deploy", "review", "release", "customer", "doc"))
-        s.say(
-            "Did anyone in #{c} talk about the {w}?",
-            "{Search|Look through} #{c} for anything about {w}.",
-            "{Anything|Any chatter} about the {w} in #{c}?",
-            "What did #{c} {say|post} about the {w}?",
-            c=ch["name"],
-            w=word,
-        )
+        s.say(WORDS.channel_news_2, c=ch["name"], w=word)
         args["query"] = word
     else:
-        s.say(
-            "What's the latest in #{c}?",
-            "Catch me up on #{c}{|, please}.",
-            "What have people been {saying|discussing} in #{c}?",
-            "{Anything new|What's new} in #{c}{| today}?",
-            "{Fill me in|Bring me up to speed} on #{c}.",
-            c=ch["name"],
-        )
+        s.say(WORDS.channel_news_3, c=ch["name"])
     s.call("search_messages", **args)
 
 
@@ -276,25 +183,7 @@ def my_channels(s: Scene) -> None:
     """The member asks which channels they are in."""
     me_ = member(s)
     archived = s.rng.random() < 0.3
-    s.say(
-        *(
-            (
-                "Which channels am I in {now|at the moment}, archived ones included?",
-                "{List|Show} my channels, including the archived ones.",
-                "{What|Which} channels do I {belong to|follow}, {old|} archived ones too?",
-                "{Remind me|Show me} where I'm a member, archived channels included.",
-                "Can I see my channel list with the archived ones{| as well}?",
-            )
-            if archived
-            else (
-                "Which channels am I in {now|at the moment}?",
-                "{List|Show} my channels{| for me}.",
-                "{What|Which} channels do I {belong to|follow}{ now|}?",
-                "{Remind me|Show me} where I'm a member.",
-                "Can I see my {channel list|channels}{| please}?",
-            )
-        )
-    )
+    s.say(WORDS.my_channels if archived else WORDS.my_channels_2)
     args: dict[str, Any] = {"user_id": me_["user_id"]}
     if archived:
         args["include_archived"] = True
@@ -311,22 +200,10 @@ def colleague_posts(s: Scene) -> None:
     them = s.memory.get("colleague")
     if them:
         s.asked("search_messages", author_id=them["user_id"])
-        s.say(
-            "What has {f} posted {lately|recently}?",
-            "{Show me|Pull up} {f}'s recent messages.",
-            "{What's|What has} {f} been {saying|writing} {lately|recently}?",
-            "Let me see {f}'s latest {posts|messages}.",
-            f=them["name"].split()[0],
-        )
+        s.say(WORDS.colleague_posts, f=them["name"].split()[0])
     else:
         other, named = colleague(s, "user_id != ? AND user_id IN (SELECT author_id FROM messages)", u["user_id"])
-        s.say(
-            "What has {o} been posting {lately|recently}?",
-            "{Show me|Tell me} what {o} wrote recently.",
-            "{Pull up|Find} {o}'s {recent|latest} messages.",
-            "I'm curious what {o} {has been saying|posted} {lately|this week}.",
-            o=named,
-        )
+        s.say(WORDS.colleague_posts_2, o=named)
         them = find_user(s, other)
         s.memory["colleague"] = them
     s.call("search_messages", user_id=u["user_id"], author_id=them["user_id"])

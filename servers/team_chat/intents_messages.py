@@ -9,6 +9,7 @@ from hub.kit.intent import Ref, Scene, Skip
 from servers.team_chat.intents import (
     EMOJI_WORDS,
     REPLY_TEXTS,
+    WORDS,
     colleague,
     find_me,
     in_first_page,
@@ -38,14 +39,7 @@ def reply_in_thread(s: Scene) -> None:
     what = message_ref(s, m)
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    s.say(
-        "I'm {me}. Reply to {what} in its thread[: {reply}].",
-        "{me} here: {answer|respond to} {what} in the thread[, say {reply}].",
-        "This is {me}. Please {respond|write back} under {what}[ with {reply}].",
-        me=intro(s, u),
-        what=what,
-        reply=reply,
-    )
+    s.say(WORDS.reply_in_thread, me=intro(s, u), what=what, reply=reply)
     if listed:  # the agent holds its id (and its channel's) from the listing
         uid, cid, hit = find_me(s, u), str(m["channel_id"]), m
         s.memory["message"] = m
@@ -53,11 +47,7 @@ def reply_in_thread(s: Scene) -> None:
         uid, cid, hit = reach(s, u, m)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
     if then(s, chance=0.15):
-        s.say(
-            "{Show me|Let me see} the whole thread now.",
-            "What does the thread look like with my reply?",
-            "Read me the replies under it.",
-        )
+        s.say(WORDS.reply_in_thread_2)
         s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
 
 
@@ -84,22 +74,9 @@ def react_to_message(s: Scene) -> None:
     what = message_ref(s, m)
     if take_back:
         mine_word = EMOJI_WORDS[emoji].removeprefix("a ").removeprefix("the ")
-        s.say(
-            "I'm {me}. Take back my {e} on {what}.",
-            "{me} here: remove my {e} reaction from {what}.",
-            me=intro(s, u),
-            e=mine_word,
-            what=what,
-        )
+        s.say(WORDS.react_to_message, me=intro(s, u), e=mine_word, what=what)
     else:
-        s.say(
-            "I'm {me}. {Put|Stick} {e} on {what}.",
-            "{me} here. React to {what} with {e}{, please|}.",
-            "This is {me}: give {what} {e}.",
-            me=intro(s, u),
-            e=EMOJI_WORDS[emoji],
-            what=what,
-        )
+        s.say(WORDS.react_to_message_2, me=intro(s, u), e=EMOJI_WORDS[emoji], what=what)
     uid, cid, hit = reach(s, u, m)
     args: dict[str, Any] = {"message_id": hit["message_id"], "user_id": uid, "emoji": emoji}
     if take_back:
@@ -110,7 +87,7 @@ def react_to_message(s: Scene) -> None:
         s.memory["reacted"] = args
     if then(s, chance=0.15):
         text = s.rng.choice(REPLY_TEXTS)
-        s.say('And answer it in the thread: "{t}"', 'Also reply under it with "{t}"', t=text)
+        s.say(WORDS.react_to_message_3, t=text)
         s.memory["posted"] = s.call(
             "post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"]
         )
@@ -141,23 +118,12 @@ def fix_my_message(s: Scene) -> None:
     )
     text = m["text"].rstrip(".!?") + s.rng.choice((" (updated)", " - see the doc for details.", ", thanks all!"))
     new = s.given(text, f'"{text}"', "new text", "edit_message", "text")
-    s.say(
-        "I'm {me}. There's a mistake in {latest}; change it[ to {new}].",
-        "{me} here. Please {fix|correct} {latest}[ so it reads {new}].",
-        "This is {me}: {reword|rewrite} {latest}[ as {new}].",
-        me=intro(s, u),
-        latest=latest,
-        new=new,
-    )
+    s.say(WORDS.fix_my_message, me=intro(s, u), latest=latest, new=new)
     uid, cid = me_and_channel(s, u, {"name": m["channel"], "is_private": int(private(s, m))})
     hit = in_first_page(s, uid, m, channel_id=cid, author_id=uid)
     s.call("edit_message", message_id=hit["message_id"], user_id=uid, text=text)
     if then(s, chance=0.15):
-        s.say(
-            "{Show me|Let me see} how it reads now.",
-            "Let me see my {messages|posts} there now.",
-            "Did the {edit|change} {stick|go through}?",
-        )
+        s.say(WORDS.fix_my_message_2)
         s.call("search_messages", user_id=uid, channel_id=cid, author_id=uid)
 
 
@@ -165,16 +131,7 @@ def fix_my_message(s: Scene) -> None:
 def who_mentioned_me(s: Scene) -> None:
     """A member catches up on the messages that @-mention them."""
     u = me(s, "user_id IN (SELECT user_id FROM mentions)")
-    s.say(
-        "I'm {me}. Did anyone {tag|mention} me {lately|recently}?",
-        "{me} here. Where have people @-mentioned me{| lately}?",
-        "This is {me}: what messages {call me out|mention me} by name?",
-        "I'm {me}. {Have I been|Was I} {tagged|mentioned} anywhere {lately|this week}?",
-        "{me} here. {Any|Are there any} messages {that mention me|calling me out}?",
-        "This is {me}. Did {somebody|anyone} {ping|@-mention} me while I was away?",
-        minimal=["{me}: any mentions?"],
-        me=intro(s, u),
-    )
+    s.say(WORDS.who_mentioned_me, me=intro(s, u))
     uid = find_me(s, u)
     s.asked("search_messages", user_id=uid, mentions_user_id=uid)
     found = s.call("search_messages", user_id=uid, mentions_user_id=uid)["messages"]
@@ -196,24 +153,18 @@ def who_mentioned_me(s: Scene) -> None:
     else:  # the agent holds the channel's id from the result
         s.memory["channel"] = s.rows("SELECT * FROM channels WHERE channel_id = ?", latest["channel_id"])[0]
     if mode == "channel":
-        s.say(
-            "Which channel was the latest one in, and who's {in it|there}?",
-            "{Tell me about|What's} the channel of the newest one{|, and who's in it}?",
-        )
+        s.say(WORDS.who_mentioned_me_2)
         s.memory["channel"] = s.call("get_channel", channel_id=latest["channel_id"])
     elif mode == "reply":
         text = s.rng.choice(REPLY_TEXTS)
-        s.say('Answer the newest one in its thread: "{t}"', 'Reply under the latest one with "{t}"', t=text)
+        s.say(WORDS.who_mentioned_me_3, t=text)
         s.memory["posted"] = s.call(
             "post_message", channel_id=latest["channel_id"], author_id=uid, text=text, thread_id=latest["message_id"]
         )
     else:
         if reacted(s, latest["message_id"], uid, "eyes"):
             raise Skip("already reacted")
-        s.say(
-            "Put the eyes emoji on the newest one so they know I saw it.",
-            "Give the {latest|newest} one an eyes reaction.",
-        )
+        s.say(WORDS.who_mentioned_me_4)
         args = {"message_id": latest["message_id"], "user_id": uid, "emoji": "eyes"}
         s.call("add_reaction", **args)
         s.memory["reacted"] = args
@@ -233,25 +184,13 @@ def post_with_mention(s: Scene) -> None:
             "let's sync after lunch.",
         )
     )
-    s.say(
-        "I'm {me}. Post in #{c} tagging {other}: {body}",
-        "{me} here. {Ping|Tag} {other} in #{c}: {body}",
-        'This is {me}: in #{c}, mention {other} and say "{body}"',
-        me=intro(s, u),
-        c=ch["name"],
-        other=named,
-        body=body,
-    )
+    s.say(WORDS.post_with_mention, me=intro(s, u), c=ch["name"], other=named, body=body)
     uid, them, cid = three_lookups(s, u, other, ch)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=f"@{them['handle']} {body}")
     s.memory["colleague"] = them
     if not then(s, chance=0.2):
         return
-    s.say(
-        "{Show me|Pull up} the latest messages there.",
-        "What's been {said|posted} in that channel lately?",
-        "Did it go through? Show me the channel.",
-    )
+    s.say(WORDS.post_with_mention_2)
     s.call("search_messages", user_id=uid, channel_id=cid)
 
 
@@ -261,13 +200,7 @@ def catch_up_on_thread(s: Scene) -> None:
     u = me(s)
     m = visible_message(s, u["user_id"], "(SELECT COUNT(*) FROM messages r WHERE r.thread_id = m.message_id) > 0")
     what = message_ref(s, m)
-    s.say(
-        "I'm {me}. What did people answer to {what}?",
-        "{me} here. {Catch me up on|Walk me through} the replies to {what}.",
-        "This is {me}: what's the thread under {what} saying?",
-        me=intro(s, u),
-        what=what,
-    )
+    s.say(WORDS.catch_up_on_thread, me=intro(s, u), what=what)
     uid, cid, hit = reach(s, u, m)
     s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
     s.memory["message"] = hit | {"channel_id": cid}
@@ -275,7 +208,7 @@ def catch_up_on_thread(s: Scene) -> None:
         return
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    s.say("Add my reply to that thread: {r}", "Answer them there: {r}", r=reply)
+    s.say(WORDS.catch_up_on_thread_2, r=reply)
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
 
 
@@ -290,14 +223,7 @@ def colleague_in_channel(s: Scene) -> None:
         u["user_id"],
         ch["channel_id"],
     )
-    s.say(
-        "I'm {me}. What has {other} been {posting|saying} in #{c}?",
-        "{me} here: {show me|pull up} {other}'s messages in #{c}.",
-        "This is {me}. What did {other} {say|write} in #{c} lately?",
-        me=intro(s, u),
-        other=named,
-        c=ch["name"],
-    )
+    s.say(WORDS.colleague_in_channel, me=intro(s, u), other=named, c=ch["name"])
     uid, them, cid = three_lookups(s, u, other, ch)
     found = s.call("search_messages", user_id=uid, channel_id=cid, author_id=them["user_id"])["messages"]
     s.memory["colleague"] = them

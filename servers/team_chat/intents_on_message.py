@@ -4,7 +4,7 @@ react to it, take the reaction back, reply under it, reword one's own post."""
 from __future__ import annotations
 
 from hub.kit.intent import Scene, Skip
-from servers.team_chat.intents import EMOJI_WORDS, REPLY_TEXTS, member, reacted
+from servers.team_chat.intents import EMOJI_WORDS, REPLY_TEXTS, WORDS, member, reacted
 from servers.team_chat.intents_followups import message, their
 from servers.team_chat.tools import chat
 
@@ -18,16 +18,7 @@ def react_to_it(s: Scene) -> None:
     emoji = s.rng.choice(list(EMOJI_WORDS))
     if reacted(s, m["message_id"], u["user_id"], emoji):
         raise Skip("already reacted")
-    s.say(
-        "Put {e} on {it} while you're at it.",
-        "Give {it} {e} {too|as well}.",
-        "And react to {it} with {e}.",
-        "{Add|Leave} {e} on {it}{|, please}.",
-        "{it} deserves {e}.",
-        "Can you {stick|put} {e} on {it}?",
-        e=EMOJI_WORDS[emoji],
-        it=their(m, u),
-    )
+    s.say(WORDS.react_to_it, e=EMOJI_WORDS[emoji], it=their(m, u))
     args = {"message_id": m["message_id"], "user_id": u["user_id"], "emoji": emoji}
     s.call("add_reaction", **args)
     s.memory["reacted"] = args
@@ -41,14 +32,7 @@ def take_reaction_back(s: Scene) -> None:
         raise Skip("no reaction in the dialogue")
     if not reacted(s, args["message_id"], args["user_id"], args["emoji"]):
         raise Skip("the reaction is gone")
-    s.say(
-        "Actually, take my {e} back off.",
-        "Hmm, {remove|drop} that {e} again.",
-        "On second thought, undo the {e}.",
-        "{Wait|Oops}, I didn't mean to add the {e}. {Take it off|Remove it}.",
-        "Can you {pull|take} my {e} back?",
-        e=EMOJI_WORDS[args["emoji"]].removeprefix("a ").removeprefix("the "),
-    )
+    s.say(WORDS.take_reaction_back, e=EMOJI_WORDS[args["emoji"]].removeprefix("a ").removeprefix("the "))
     s.call("add_reaction", **args, remove=True)
     s.memory.pop("reacted")
 
@@ -58,16 +42,7 @@ def reply_to_it(s: Scene) -> None:
     """A reply in the thread of the message the dialogue is about."""
     u, m = member(s), message(s)
     text = s.rng.choice(REPLY_TEXTS)
-    s.say(
-        '{Reply|Write back} under {it}: "{t}"',
-        'Answer {it} in its thread with "{t}"',
-        'Drop a {reply|quick reply} on {it}: "{t}"',
-        '{Respond to|Answer} {it}{| in the thread}, saying "{t}"',
-        'I want to {reply to|answer} {it}. Write "{t}" under it.',
-        'Under {it}, {post|put} "{t}"',
-        it=their(m, u),
-        t=text,
-    )
+    s.say(WORDS.reply_to_it, it=their(m, u), t=text)
     s.memory["posted"] = s.call(
         "post_message", channel_id=m["channel_id"], author_id=u["user_id"], text=text, thread_id=m["message_id"]
     )
@@ -93,13 +68,5 @@ def fix_what_i_posted(s: Scene) -> None:
     )
     if text == posted["text"]:
         raise Skip("the same text")
-    s.say(
-        'Actually, make what I just posted read "{t}"',
-        '{Fix|Correct} my post so it says "{t}"',
-        'Can you change my {last|latest} post to "{t}"?',
-        '{Oops|Hmm}, {edit|update} what I wrote to "{t}"',
-        'I {want|need} my message to say "{t}" instead.',
-        'Reword {that|my} post: "{t}"',
-        t=text,
-    )
+    s.say(WORDS.fix_what_i_posted, t=text)
     s.call("edit_message", message_id=posted["message_id"], user_id=posted["author_id"], text=text)

@@ -20,8 +20,11 @@ from dataclasses import replace
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.trading.tools import trading
+
+WORDS = phrasings(__package__)
 
 OWNER = (
     "SELECT portfolio_id, owner_name, email, kind, status, cash, CASE kind WHEN 'joint' THEN 'It''s ' || owner_name "
@@ -190,7 +193,7 @@ def _fresh_holdings(s: Scene, pid: str) -> bool:
 
 
 def investor_asks(
-    s: Scene, p: dict[str, Any], intro: Callable[[Scene, dict[str, Any]], str], *phrasings: str, **slots: Any
+    s: Scene, p: dict[str, Any], intro: Callable[[Scene, dict[str, Any]], str], *phrasings: Said, **slots: Any
 ) -> str:
     """A turn of the investor (``{me}`` filled by ``intro``: ``who`` or ``lead``) in one of ``phrasings``, then
     the discovery call for their portfolio: its id."""
@@ -205,15 +208,7 @@ def investor_asks(
 def how_am_i_doing(s: Scene) -> None:
     """An investor checks their holdings (and maybe the live quote of one of them)."""
     p = me(s, "portfolio_id IN (SELECT portfolio_id FROM positions)")
-    pid = investor_asks(
-        s,
-        p,
-        who,
-        "{me}. How is my portfolio doing overall?",
-        "{me}: what am I holding right now and what's it worth?",
-        "{me}. Give me a rundown of my positions and cash, please.",
-        minimal=["{me}: how are my investments?"],
-    )
+    pid = investor_asks(s, p, who, WORDS.how_am_i_doing)
     held = s.call("get_portfolio", portfolio_id=pid)
     if s.rng.random() < 0.6:
         return  # a follow-up may ask about one holding
@@ -222,13 +217,7 @@ def how_am_i_doing(s: Scene) -> None:
         raise Skip("no holding to ask about")
     pos = s.rng.choice(linkable)
     name = s.value("SELECT name FROM symbols WHERE symbol = ?", pos["symbol"])
-    s.say(
-        "What's {co} trading at right now, and where are the bid and ask?",
-        "Pull up a live quote on my {co} shares.",
-        "How is {co} moving today?",
-        "{And|Also,} what's my {co} stock doing {today|right now}?",
-        co=short_name(name),
-    )
+    s.say(WORDS.how_am_i_doing_2, co=short_name(name))
     s.call("get_quote", symbol=pos["symbol"])
     s.memory["symbol"] = pos["symbol"]
 
@@ -249,21 +238,9 @@ def order_history(s: Scene) -> None:
     )
     co = short_name(o["name"])
     if following(s):
-        s.say(
-            "What price did I get the last time an order of mine in {co} went through?",
-            "When did I last trade {co}, and at what price?",
-            "Show me how my latest executed {co} order filled.",
-            co=co,
-        )
+        s.say(WORDS.order_history, co=co)
     else:
-        s.say(
-            "{me}. What orders have I placed on {co}?",
-            "{me}: show me my trading history in {co}.",
-            "{me}. List everything I've ordered in {co}, please.",
-            minimal=["{me}: my {co} orders?"],
-            me=who(s, p),
-            co=co,
-        )
+        s.say(WORDS.order_history_2, me=who(s, p), co=co)
     pid = find_me(s, p)
     args: dict[str, Any] = {"portfolio_id": pid, "symbol": o["symbol"]}
     if following(s) and s.rng.random() < 0.5:
@@ -275,11 +252,7 @@ def order_history(s: Scene) -> None:
     if not filled:
         raise Skip("no fill on the first page")
     if not following(s):
-        s.say(
-            "What price did I actually get on the latest one that went through?",
-            "Show me the fills of the most recent executed one.",
-            "Break down how the last filled one executed.",
-        )
+        s.say(WORDS.order_history_3)
     remember_order(s, s.call("get_order", order_id=filled[0]["order_id"]))
 
 
@@ -289,23 +262,12 @@ def order_history(s: Scene) -> None:
 @trading.intent(covers=("get_distinct_values", "search_symbols"))
 def sector_scan(s: Scene) -> None:
     """Someone browsing for ideas asks which sectors are listed, then for the stocks of one."""
-    s.say(
-        "Which sectors can I invest in here?",
-        "What industries do the listed stocks cover?",
-        "Break the market down by sector for me.",
-        minimal=["Sectors?"],
-    )
+    s.say(WORDS.sector_scan)
     sectors = sorted(s.call("get_distinct_values", field="sector")["values"])
     sector = s.rng.choice(sectors)
     exchange = s.rng.choice((None, None, "NYSE", "NASDAQ"))
     where = f" on the {exchange}" if exchange else ""
-    s.say(
-        "Show me the {sec} names{where}.",
-        "Which {sec} stocks are listed{where}?",
-        "What can I buy in {sec}{where}?",
-        sec=sector,
-        where=where,
-    )
+    s.say(WORDS.sector_scan_2, sec=sector, where=where)
     listed = s.call("search_symbols", sector=sector, **({"exchange": exchange} if exchange else {}))["symbols"]
     s.memory["sector_listing"] = tuple(listed)
 
@@ -318,23 +280,13 @@ def sector_mover(s: Scene) -> None:
         raise Skip("no sector listing in the dialogue")
     if listed:
         rows = list(listed)
-        s.say(
-            "Which of those is up the most since yesterday's close? Show me its quote.",
-            "Which one of them moved most today? Get me the live numbers on it.",
-            "Of those, which gained the most today, and how's it quoted now?",
-        )
+        s.say(WORDS.sector_mover)
     else:
         sector = s.pick(  # a sector where some stocks gained today, so one of them can be the top gainer
             "SELECT sector FROM symbols GROUP BY sector HAVING COUNT(*) >= 3 AND "
             "SUM(last_price > prev_close AND length(symbol) >= 3) >= 2"
         )["sector"]
-        s.say(
-            "Which {sec} stock is up the most today? Show me its quote.",
-            "What's the biggest gainer in {sec} since yesterday's close, and where is it now?",
-            "Find me the {sec} name that moved most today and pull up its price.",
-            minimal=["Top {sec} gainer today?"],
-            sec=sector,
-        )
+        s.say(WORDS.sector_mover_2, sec=sector)
         rows = s.call("search_symbols", sector=sector)["symbols"]
     up = [r for r in rows if r["last_price"] > r["prev_close"] and len(r["symbol"]) >= 3]
     if len(up) < 2:

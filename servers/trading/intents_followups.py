@@ -9,7 +9,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, day
-from servers.trading.intents import LINKABLE, dialogue_symbol, following, remember_order, seen, short_name
+from servers.trading.intents import LINKABLE, WORDS, dialogue_symbol, following, remember_order, seen, short_name
 from servers.trading.tools import trading
 
 
@@ -57,13 +57,6 @@ AGAIN = (
         "The investor asks for their cash and positions after what they just did.",
         on_account,
         "get_portfolio",
-        phrasings=(
-            "Where does my account stand {now|after that}?",
-            "What's my cash and total value {after that|now}?",
-            "Give me my positions and buying power {now|at this point}.",
-            "{So how|How} much cash do I have left, and what am I holding?",
-            "{Run me through|Show me} my holdings and free cash{ again|}.",
-        ),
         weight=1.5,
         asked=False,
     ),
@@ -72,12 +65,6 @@ AGAIN = (
         "The investor asks for the live price of the stock the dialogue is about.",
         on_stock,
         "get_quote",
-        phrasings=(
-            "Where's {t} trading now?",
-            "What's the bid and ask on {t} {at the moment|right now}?",
-            "And {t} right now?",
-            "{Give me|What's} the latest price on {t}.",
-        ),
         asked=("symbol",),
     ),
     FollowUp(
@@ -85,13 +72,6 @@ AGAIN = (
         "The investor asks how much is bid and offered around the price of the stock talked about.",
         on_stock,
         "get_order_book",
-        phrasings=(
-            "How much is bid and offered on it around the price?",
-            "What does the book on {t} look like {now|at the moment}?",
-            "Show me who's buying and selling {t} near the top.",
-            "{How deep|How thick} is the market in {t} {right now|at the moment}?",
-            "{Who's|Who is} bidding and {offering|selling} {t} {right now|near the price}?",
-        ),
         asked=("symbol",),
     ),
     FollowUp(
@@ -99,18 +79,12 @@ AGAIN = (
         "The investor asks how the stock moved over the last few sessions.",
         on_stock_days,
         "get_price_history",
-        phrasings=(
-            "How has {t} moved over the last {n} trading days?",
-            "Show me {t}'s last {n} daily closes.",
-            "{What did|Where did} {t} close {each day|on each of} the last {n} sessions?",
-            "{Give me|Pull up} {t}'s closing prices for the past {n} days.",
-        ),
         asked=("symbol",),
     ),
 )
 
 
-follow_ups(trading, AGAIN)
+follow_ups(trading, AGAIN, WORDS)
 
 
 @trading.intent(covers=("list_orders",), follows=True, opens=False, weight=1.5)
@@ -122,26 +96,12 @@ def working_orders(s: Scene) -> None:
     args: dict[str, Any] = {"portfolio_id": pid, "status": "open"}
     if sym and s.rng.random() < 0.5:
         args["symbol"] = sym
-        s.say(
-            "Do I have anything else waiting in {t}?",
-            "Any other {t} orders of mine still {working|open}?",
-            "{Is there|Have I got} anything {else |}pending in {t}?",
-            t=sym,
-        )
+        s.say(WORDS.working_orders, t=sym)
     elif side:
         args["side"] = side
-        s.say(
-            "Which {w} orders do I still have out there?",
-            "Show me my {w} orders that haven't filled{ yet|}.",
-            "What {w} orders of mine are {still open|waiting}?",
-            w="buy" if side == "buy" else "sell",
-        )
+        s.say(WORDS.working_orders_2, w="buy" if side == "buy" else "sell")
     else:
-        s.say(
-            "What else do I have waiting in the market?",
-            "Which of my orders are still {working|open}?",
-            "{Anything|Is anything} else of mine {pending|unfilled}?",
-        )
+        s.say(WORDS.working_orders_3)
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
@@ -154,18 +114,9 @@ def recent_fills(s: Scene) -> None:
     args: dict[str, Any] = {"portfolio_id": pid, "status": "filled"}
     if sym and s.rng.random() < 0.5:
         args["symbol"] = sym
-        s.say(
-            "Which of my {t} orders have fully gone through?",
-            "Show me my completed {t} trades{ so far|}.",
-            "{What|Which} {t} trades of mine are done?",
-            t=sym,
-        )
+        s.say(WORDS.recent_fills, t=sym)
     else:
-        s.say(
-            "What else of mine has {executed|gone through} lately?",
-            "Show me my orders that fully filled {recently|lately}.",
-            "Which of my trades {have completed|went through} {recently|in the last while}?",
-        )
+        s.say(WORDS.recent_fills_2)
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
@@ -177,12 +128,7 @@ def order_fills(s: Scene) -> None:
     if last_tool(s) == "get_order" or not seen(s, o["order_id"]) or o["status"] == "cancelled":
         raise Skip("just looked, the agent does not hold the order, or it was pulled")
     if o["filled_quantity"] == 0:
-        s.say(
-            "Has any of it filled yet?",
-            "Anything executed on that order so far?",
-            "Is it still {waiting|sitting there}?",
-            "{Did|Has} anyone {take|taken} the other side yet?",
-        )
+        s.say(WORDS.order_fills)
     else:
         s.say(
             "What did I end up paying per share?" if o["side"] == "buy" else "What did that bring in per share?",
@@ -199,12 +145,7 @@ def pull_it_after_all(s: Scene) -> None:
     o = dialogue_order(s)
     if o["status"] not in ("open", "partially_filled") or not seen(s, o["order_id"]):
         raise Skip("nothing working to pull")
-    s.say(
-        "Actually, forget it, pull that order.",
-        "Changed my mind: cancel it.",
-        "Scrap that, I don't want it sitting there.",
-        "{On second thought|Hmm}, take it {down|off the market}.",
-    )
+    s.say(WORDS.pull_it_after_all)
     out = s.call("cancel_order", order_id=o["order_id"])
     remember_order(s, o | out)
 
@@ -222,11 +163,7 @@ def biggest_holding_today(s: Scene) -> None:
     if sum(x["market_value"] == top["market_value"] for x in positions) > 1:
         raise Skip("a tie")
     s.asked("get_quote", symbol=top["symbol"])
-    s.say(
-        "How's my biggest holding doing today?",
-        "What's my largest position trading at right now?",
-        "And the one I have the most money in: where's it quoted?",
-    )
+    s.say(WORDS.biggest_holding_today)
     s.call("get_quote", symbol=top["symbol"])
     s.memory["symbol"] = top["symbol"]
 
@@ -244,25 +181,9 @@ def how_has_it_done(s: Scene) -> None:
     weeks = s.rng.choice((2, 3, 4, 6))
     since = (s.now - timedelta(weeks=weeks)).strftime("%Y-%m-%d")
     if following(s):
-        s.say(
-            "How has it {done|moved} over the last {w} weeks?",
-            "Show me its daily prices since {when}{, please|}.",
-            "What has it traded at since {when}?",
-            "{And how|How} has the stock {been doing|behaved} since {when}?",
-            "Give me its price history for the past {w} weeks.",
-            w=weeks,
-            when=day(since, s.now).removeprefix("on "),
-        )
+        s.say(WORDS.how_has_it_done_2, w=weeks, when=day(since, s.now).removeprefix("on "))
     else:
-        s.say(
-            "How has {co} stock done over the last {w} weeks?",
-            "Show me {co}'s daily prices since {when}.",
-            "I'm curious about {co}: what has it traded at since {when}?",
-            minimal=["{co} lately?"],
-            co=co,
-            w=weeks,
-            when=day(since, s.now).removeprefix("on "),
-        )
+        s.say(WORDS.how_has_it_done_3, co=co, w=weeks, when=day(since, s.now).removeprefix("on "))
     symbol = sym["symbol"]
     if not seen(s, symbol):
         symbol = s.find(
@@ -277,7 +198,7 @@ def how_has_it_done(s: Scene) -> None:
     s.memory["symbol"] = symbol
     if following(s) or s.rng.random() < 0.5:
         return
-    s.say("And where is it right now?", "What's it at today?", "OK, and the live price?")
+    s.say(WORDS.how_has_it_done)
     s.call("get_quote", symbol=symbol)
 
 
@@ -290,35 +211,18 @@ def book_depth(s: Scene) -> None:
     depth = s.rng.choice((3, 5, 10))
     side, words = s.rng.choice((("asks", "ask"), ("bids", "bid")))
     if following(s):
-        s.say(
-            "Who's sitting at the best {w} on it right now?",
-            "Show me the order at the front of the best {w} there.",
-            "What's the first order at the top {w} on it?",
-            w=words,
-        )
+        s.say(WORDS.book_depth, w=words)
         book = s.call("get_order_book", symbol=sym["symbol"], depth=1)
     else:
         by_name = s.rng.random() < 0.3 and len(sym["symbol"]) >= 3
         t = short_name(sym["name"]) if by_name else sym["symbol"]
-        s.say(
-            "Show me the top {d} levels of the {t} book.",
-            "How deep is {t} right now, {d} levels a side?",
-            "What does the {t} order book look like, {d} levels?",
-            minimal=["{t} book?"],
-            t=t,
-            d=depth,
-        )
+        s.say(WORDS.book_depth_2, t=t, d=depth)
         if by_name:
             s.find("search_symbols", "symbols", "symbol", sym["symbol"], missing="not found by its name", query=t)
         book = s.call("get_order_book", symbol=sym["symbol"], **({} if s.minimal else {"depth": depth}))
         if not book[side]:
             raise Skip("that side of the book is empty")
-        s.say(
-            "Who's first in line at the best {w}?",
-            "Show me the order at the front of the best {w}.",
-            "Details on the first order at the top {w}, please.",
-            w=words,
-        )
+        s.say(WORDS.book_depth_3, w=words)
     if not book[side]:
         raise Skip("that side of the book is empty")
     s.call("get_order", order_id=book[side][0]["order_ids"][0])

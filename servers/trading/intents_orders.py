@@ -8,6 +8,7 @@ from hub.kit.intent import Ref, Scene, Skip, money
 from servers.trading.intents import (
     AVAILABLE,
     LIVE,
+    WORDS,
     _fresh_holdings,
     find_me,
     following,
@@ -75,17 +76,7 @@ def pull_resting_order(s: Scene) -> None:
         p["portfolio_id"],
     )
     what = order_ref(s, p, o)
-    pid = investor_asks(
-        s,
-        p,
-        lead,
-        "{me}Please cancel {what}.",
-        "{me}{Pull|Withdraw} {what}, I don't want it anymore.",
-        "{me}Take {what} out of the market{, please|}.",
-        "{me}I've changed my mind about {what}. {Get rid of it|Scrap it}.",
-        minimal=["{me}Kill {what}."],
-        what=what,
-    )
+    pid = investor_asks(s, p, lead, WORDS.pull_resting_order, what=what)
     locate_order(s, pid, o)
     out = s.call("cancel_order", order_id=o["order_id"])
     remember_order(s, o | out)
@@ -127,24 +118,10 @@ def reprice_order(s: Scene) -> None:
     if not o["last_price"] * 0.76 <= price <= o["last_price"] * 1.24:
         raise Skip("outside the price band")
     if known and seen(s, o["order_id"]):
-        s.say(
-            "Actually, move that order to {at}.",
-            "Hmm, make it {at} instead.",
-            "Change the price on it to {at}, same number of shares.",
-            at=money(price),
-        )
+        s.say(WORDS.reprice_order, at=money(price))
     else:
         what = order_ref(s, p, o)
-        s.say(
-            "{me}Move {what} to {at}.",
-            "{me}Change the price on {what}: {at} instead.",
-            "{me}Reprice {what} at {at}, keep the size.",
-            minimal=["{me}{What}: {at} now."],
-            me=lead(s, p),
-            what=what,
-            What=what[:1].upper() + what[1:],
-            at=money(price),
-        )
+        s.say(WORDS.reprice_order_2, me=lead(s, p), what=what, What=what[:1].upper() + what[1:], at=money(price))
     pid = find_me(s, p)
     locate_order(s, pid, o)
     s.call("cancel_order", order_id=o["order_id"])
@@ -160,18 +137,8 @@ def reprice_order(s: Scene) -> None:
     remember_order(s, new)
 
 
-CASH_OUT = (
-    "{me}I need[ {much}] of my cash sent back to me.",
-    "{me}{Take|Send} some of my uninvested cash {out|back to my bank}[: {much}].",
-    "{me}Please {pull|take}[ {much}] out of the account.",
-    "{me}I'd like to take money out[: {much}], please.",
-)
-CASH_IN = (
-    "{me}I'm adding[ {much}] to my account.",
-    "{me}Top {up my cash|it up}[ by {much}], please.",
-    "{me}{Put|Add}[ {much}] in so I have more to invest.",
-    "{me}I want to put more money into the account[: {much}].",
-)
+CASH_OUT = WORDS.cash_out
+CASH_IN = WORDS.cash_in
 
 
 @trading.intent(covers=("list_portfolios", "deposit_cash", "withdraw_cash", "get_portfolio"), weight=1.5, follows=True)
@@ -196,11 +163,7 @@ def move_cash(s: Scene) -> None:
     s.call(tool, portfolio_id=pid, amount=amount)
     if following(s) or s.rng.random() < 0.6:
         return  # a follow-up turn may carry on
-    s.say(
-        "What's my total value and free cash {now|after that}?",
-        "So where does my account stand now?",
-        "How much can I invest {at this point|now}?",
-    )
+    s.say(WORDS.move_cash)
     s.call("get_portfolio", portfolio_id=pid)
 
 
@@ -209,16 +172,7 @@ def take_out_free_cash(s: Scene) -> None:
     """An investor withdraws a share of whatever cash is free (the agent reads what is available first)."""
     p = me(s, "status = 'active'")
     share, words = s.rng.choice(((0.5, "half"), (0.25, "a quarter"), (0.1, "ten percent")))
-    pid = investor_asks(
-        s,
-        p,
-        lead,
-        "{me}Send {part} of my free cash to my bank.",
-        "{me}Withdraw {part} of whatever cash isn't tied up.",
-        "{me}I'd like {part} of the uninvested cash out, please.",
-        minimal=["{me}Take out {part} of my free cash."],
-        part=words,
-    )
+    pid = investor_asks(s, p, lead, WORDS.take_out_free_cash, part=words)
     if _fresh_holdings(s, pid):
         raise Skip("the look at the account is the last call: a plain withdrawal")
     held = s.call("get_portfolio", portfolio_id=pid)

@@ -7,6 +7,7 @@ from servers.trading.intents import (
     AVAILABLE,
     FREE_SHARES,
     LINKABLE,
+    WORDS,
     _fresh_holdings,
     best_ask,
     best_bid_size,
@@ -47,53 +48,15 @@ def buy_shares(s: Scene) -> None:
     cap = round(ask * 1.02, 2) if s.level == "complete" and how < 0.3 else None
     same = following(s) and s.memory.get("symbol") == sym["symbol"] and not resting
     if same:
-        s.say(
-            "Get me another {n} of it at market.",
-            "Let's add {n} to that, market price is fine.",
-            "Pick up another {n} at whatever it's trading at.",
-            n=n,
-        )
+        s.say(WORDS.buy_shares, n=n)
     elif cap is not None:
-        s.say(
-            "{me}Get me[ {n} of] {co}, but don't pay more than {cap} a share.",
-            "{me}I want {co}[, {n}], capped at {cap} {each|a share}.",
-            "{me}I'll buy {co}[, {n},] as long as I pay no more than {cap}{ a share|}.",
-            "{me}{Get|Buy} me[ {n} of] {co} as long as it's {cap} or less.",
-            me=lead(s, p),
-            co=words,
-            n=n,
-            cap=money(cap),
-        )
+        s.say(WORDS.buy_shares_2, me=lead(s, p), co=words, n=n, cap=money(cap))
     elif how < 0.65:  # the investor wants to hear the price first
-        s.say(
-            "{me}What's {co} at right now? I want[ {n} of] it at market.",
-            "{me}Get me into {co}[, {n}], market order, after you check the price.",
-            "{me}Check where {co} is trading and pick[ {n} of] it up at market.",
-            minimal=["{me}Price on {co}? I want[ {n} of] it."],
-            me=lead(s, p),
-            co=words,
-            n=n,
-        )
+        s.say(WORDS.buy_shares_3, me=lead(s, p), co=words, n=n)
     elif how < 0.8:  # ... or to see how much is offered
-        s.say(
-            "{me}How much {co} is for sale near the top of the book? Grab[ {n} of] it at market if there's enough.",
-            "{me}Look at who's offering {co}, then take[ {n} of] it at market.",
-            "{me}Check the {co} offers first; if they're there, grab[ {n} of] it at market.",
-            minimal=["{me}{co} offers? Take[ {n} of] it."],
-            me=lead(s, p),
-            co=words,
-            n=n,
-        )
+        s.say(WORDS.buy_shares_4, me=lead(s, p), co=words, n=n)
     else:
-        s.say(
-            "{me}Pick me up[ {n} of] {co} at whatever the market price is.",
-            "{me}Get me[ {n} of] {co} at market.",
-            "{me}Put me into {co}[, {n}], market order.",
-            minimal=["{me}I want {co}[, {n}]."],
-            me=lead(s, p),
-            co=words,
-            n=n,
-        )
+        s.say(WORDS.buy_shares_5, me=lead(s, p), co=words, n=n)
     pid = find_me(s, p)
     sym_id = ticker(s, sym, lookup, words)
     if cap is None:
@@ -131,26 +94,9 @@ def trim_position(s: Scene) -> None:
     offer = s.rng.random() < 0.3
     price = round(pos["last_price"] * s.rng.choice((1.05, 1.1, 1.15)), 0 if pos["last_price"] > 50 else 2)
     if offer:
-        s.say(
-            "{me}Offer {part} {co} shares at {at}; let it sit until someone takes it.",
-            "{me}Put {part} {co} up for sale at {at} a share.",
-            "{me}I'd let {part} {co} go at {at}. Leave the order resting.",
-            minimal=["{me}Let {part} {co} go at {at}."],
-            me=lead(s, p),
-            part=words,
-            co=co,
-            at=money(price),
-        )
+        s.say(WORDS.trim_position, me=lead(s, p), part=words, co=co, at=money(price))
     else:
-        s.say(
-            "{me}Unload {part} {co} shares at market.",
-            "{me}I want out of {part} {co} position, at market.",
-            "{me}Dump {part} {co} stock, current price is fine.",
-            minimal=["{me}Cash out {part} {co}."],
-            me=lead(s, p),
-            part=words,
-            co=co,
-        )
+        s.say(WORDS.trim_position_2, me=lead(s, p), part=words, co=co)
     pid = find_me(s, p)
     if _fresh_holdings(s, pid):
         free = int(
@@ -201,28 +147,9 @@ def rest_a_bid(s: Scene) -> None:
     qty = max(1, min(int(room * 0.5 // price), n_qty))
     n = s.given(qty, f"{qty} shares", "quantity", "place_order", "quantity")
     if relative:
-        s.say(
-            "{me}Put in a bid for[ {n} of] {co} {pct}% under where it trades now.",
-            "{me}I'd take[ {n} of] {co} if it dips {pct}% from here; leave the order {resting|working}.",
-            "{me}{Park|Leave} a standing bid on {co}[ for {n}], {pct}% below the current price.",
-            minimal=["{me}{co}, {pct}% lower[, {n}]."],
-            me=lead(s, p),
-            co=words,
-            pct=round(100 * (1 - off)),
-            n=n,
-        )
+        s.say(WORDS.rest_a_bid, me=lead(s, p), co=words, pct=round(100 * (1 - off)), n=n)
     else:
-        s.say(
-            "{me}Put in a bid for[ {n} of] {co} at {at}, good until cancelled.",
-            "{me}I'd like[ {n} of] {co} if it {drops|falls} to {at}; leave the order {resting|working}.",
-            "{me}{Park|Leave} a standing bid on {co}[ for {n}] at {at}.",
-            "{me}If {co} comes down to {at}, I'm a buyer[ of {n}]. {Set that up|Put that in} and let it wait.",
-            minimal=["{me}{co} at {at}[, {n}]."],
-            me=lead(s, p),
-            co=words,
-            at=money(price),
-            n=n,
-        )
+        s.say(WORDS.rest_a_bid_2, me=lead(s, p), co=words, at=money(price), n=n)
     pid = find_me(s, p)
     sym_id = ticker(s, sym, lookup, words)
     if relative:

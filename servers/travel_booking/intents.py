@@ -15,8 +15,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from hub.kit.intent import Given, Ref, Scene, Skip, day, unique_best
+from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.travel_booking.tools import travel
+
+WORDS = phrasings(__package__)
 
 TRAVELLER = (
     "SELECT traveller_id, name, email, loyalty_tier, loyalty_points, passport_number, passport_expiry "
@@ -290,22 +293,10 @@ def renewed_passport(s: Scene) -> None:
         "update_passport",
         "expiry_date",
     )
-    s.say(
-        "I'm {who} and I just got a new passport[, number {num}][, valid until {exp}]. Please put it on my profile.",
-        "{who} here. My passport was renewed[: {num}][, expiring {exp}]. Can you record it?",
-        "New passport for {who}[ (number {num}][, expires {exp})], so you have the right one on file.",
-        who=t["name"],
-        num=num,
-        exp=exp,
-    )
+    s.say(WORDS.renewed_passport, who=t["name"], num=num, exp=exp)
     tid = find_me(s, t)
     s.call("update_passport", traveller_id=tid, passport_number=number, expiry_date=expiry.isoformat())
-    s.say(
-        "While you're at it, how many points do I have?",
-        "And what's my loyalty balance {these days|now}?",
-        "Also, which tier am I on now?",
-        "{One more thing|Oh, and}: where do I stand on {points|loyalty status}?",
-    )
+    s.say(WORDS.renewed_passport_2)
     s.call("get_traveller", traveller_id=tid)
 
 
@@ -313,23 +304,12 @@ def renewed_passport(s: Scene) -> None:
 def my_standing(s: Scene) -> None:
     """A traveller checks their points and tier, then what trips they have coming up."""
     t = me(s, "traveller_id IN (SELECT traveller_id FROM flight_bookings WHERE status = 'confirmed')")
-    s.say(
-        "I'm {who}. How many loyalty points have I built up, and what tier am I?",
-        "{who} here, what's my points balance looking like?",
-        "Can you tell me my loyalty status? I'm {who}.",
-        minimal=["I'm {who}: how am I doing on points?"],
-        who=t["name"],
-    )
+    s.say(WORDS.my_standing, who=t["name"])
     tid = find_me(s, t)
     s.call("get_traveller", traveller_id=tid)
     kind = s.rng.choice(("flight", "hotel", None))
     words = {"flight": "flights", "hotel": "hotel stays", None: "trips"}[kind]
-    s.say(
-        "And which {w} do I have on the books?",
-        "What {w} have I got confirmed right now?",
-        "Remind me of my confirmed {w}.",
-        w=words,
-    )
+    s.say(WORDS.my_standing_2, w=words)
     args: dict[str, Any] = {"traveller_id": tid, "status": "confirmed"}
     if kind:
         args["kind"] = kind
@@ -355,23 +335,9 @@ def pay_with_points(s: Scene) -> None:
     points = s.rng.choice([p for p in (1000, 2000, 5000, 10000) if p <= most] or [most]) if fixed else most
     if fixed:
         pts = s.given(points, f"{points:,}", "number of points", "redeem_points", "points")
-        s.say(
-            "{me}Use[ {pts} of] my points toward {trip}.",
-            "{me}I'd like to knock[ {pts}] points off the fare of {trip}.",
-            "{me}Put[ {pts}] loyalty points against {trip}, please.",
-            pts=pts,
-            trip=trip,
-            me=intro(s),
-        )
+        s.say(WORDS.pay_with_points_2, pts=pts, trip=trip, me=intro(s))
     else:
-        s.say(
-            "{me}Use as many of my points as you can on {trip}.",
-            "{me}Can my points cover {trip}? Use as many as allowed.",
-            "Take the fare of {trip} down as far as my points go.",
-            minimal=["{me}Put my points toward {trip}."],
-            trip=trip,
-            me=intro(s),
-        )
+        s.say(WORDS.pay_with_points_3, trip=trip, me=intro(s))
     tid = find_me(s, t)
     if not fixed:
         bal = s.call("get_traveller", traveller_id=tid)["loyalty_points"]
@@ -383,10 +349,5 @@ def pay_with_points(s: Scene) -> None:
     s.memory["itinerary"] = listed["itinerary_id"]
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
-    s.say(
-        "So what's that trip costing me now?",
-        "What do I still pay for that trip after the points?",
-        "{Show me|What's} the trip total with the discount.",
-        "How much did the points {save me|take off}? {Show me|Give me} the trip now.",
-    )
+    s.say(WORDS.pay_with_points)
     s.call("get_itinerary", itinerary_id=listed["itinerary_id"])

@@ -12,6 +12,7 @@ from servers.travel_booking.intents import (
     FLIGHT_BOOKING,
     TITLES,
     TRAVELLER,
+    WORDS,
     as_traveller,
     find_me,
     focus_booking,
@@ -52,18 +53,7 @@ def fly_somewhere(s: Scene) -> None:
     name = s.given(title, f"'{title}'", "trip name", "create_itinerary", "title")
     when = day(f["departs_at"], s.now)
     up = " in business" if cabin == "business" else ""
-    s.say(
-        "I'm {who}[ and I'm planning a trip I'll call {name}]. What flies from {fr} to {to} {when}{up}?",
-        "{who} here. I have to get from {fr} to {to} {when}{up}[ (it's for the trip I call {name})]. What's there?",
-        "Hi, it's {who}[, sorting out my {name} trip]. Is there a plane {fr} to {to} {when}{up}?",
-        minimal=["I'm {who}[, planning {name}], and I have to be in {to} {when}, leaving from {fr}."],
-        who=t["name"],
-        fr=f["from_city"],
-        to=f["to_city"],
-        when=when,
-        up=up,
-        name=name,
-    )
+    s.say(WORDS.fly_somewhere, who=t["name"], fr=f["from_city"], to=f["to_city"], when=when, up=up, name=name)
     args: dict[str, Any] = {"origin": f["origin"], "destination": f["destination"], "date": f["departs_at"][:10]}
     if cabin == "business" and not s.minimal:
         args["cabin"] = "business"
@@ -71,12 +61,7 @@ def fly_somewhere(s: Scene) -> None:
     hit = [x for x in found if x["flight_id"] == f["flight_id"]]
     if len(found) != 1 or not hit or hit[0][f"{cabin}_seats_left"] <= 0:
         raise Skip("not the one flight of the day, or the cabin is full")
-    s.say(
-        "That works. Put me on it{up}, as a new trip.",
-        "{Great|Good}, reserve me a seat on that one{up} in a new trip.",
-        "Perfect, grab me a place on it{up}. Keep it as its own trip.",
-        up=up,
-    )
+    s.say(WORDS.fly_somewhere_2, up=up)
     tid = find_me(s, t)
     itin = s.call("create_itinerary", traveller_id=tid, title=title)
     booking = s.call(
@@ -98,16 +83,7 @@ def window_seat(s: Scene) -> None:
     trip = my_flight(s, b)
     if s.rng.random() < 0.35 or not s.room(3, 2):
         return seat_i_saw(s, b, trip)
-    s.say(
-        "{me}Which {where} seats are still free on {trip}?",
-        "{me}On {trip}, is there a {where} seat open?",
-        "{me}I'd love to sit by the {where} on {trip}. What's available?",
-        minimal=["{me}{Trip}: any {where} seats?"],
-        trip=trip,
-        Trip=trip[:1].upper() + trip[1:],
-        where=where,
-        me=intro(s),
-    )
+    s.say(WORDS.window_seat, trip=trip, Trip=trip[:1].upper() + trip[1:], where=where, me=intro(s))
     listed = my_booking(s, b)
     only = {"cabin": b["cabin"]} if s.rng.random() < 0.6 else {}
     seats = s.call("get_seat_map", flight_id=listed["flight_id"], **only)[b["cabin"]]["free_seats"]
@@ -115,7 +91,7 @@ def window_seat(s: Scene) -> None:
     if not fit:
         raise Skip(f"no free {where} seat")
     seat = s.rng.choice(fit[:6])
-    s.say("I'll take {seat}.", "Move me to {seat}, please.", "{seat} sounds good, switch me over.", seat=seat)
+    s.say(WORDS.window_seat_2, seat=seat)
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)
     focus_booking(s, listed["booking_id"])
 
@@ -136,25 +112,12 @@ def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
         raise Skip("the cabin is full")
     seat = s.rng.choice(free)
     pick = s.given(seat, seat, "seat", "select_seat", "seat")
-    s.say(
-        "{me}Please change my seat on {trip}[ to {seat}]; the app shows it's open.",
-        "{me}Can I sit somewhere else on {trip}?[ I'd like {seat}.]",
-        "{me}I'd rather have a different seat on {trip}.[ {seat} is free.]",
-        minimal=["{me}New seat on {trip}[: {seat}]."],
-        seat=pick,
-        trip=trip,
-        me=intro(s),
-    )
+    s.say(WORDS.seat_i_saw, seat=pick, trip=trip, me=intro(s))
     listed = my_booking(s, b)
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)
     if not s.room(1, 1):
         return
-    s.say(
-        "Are the seats around it still open? My {colleague|partner} might join.",
-        "How empty is that part of the plane{ now|}?",
-        "What else is free nearby, in case a friend comes along?",
-        "{Show me|Let me see} the seat map around it{, please|}.",
-    )
+    s.say(WORDS.seat_i_saw_2)
     s.call("get_seat_map", flight_id=listed["flight_id"], **({"cabin": b["cabin"]} if s.rng.random() < 0.5 else {}))
     focus_booking(s, listed["booking_id"])
 
@@ -166,15 +129,7 @@ def extra_suitcase(s: Scene) -> None:
     n = s.rng.choice((1, 1, 2)) if b["checked_bags"] < 2 else 1
     trip = my_flight(s, b)
     bags = "one more suitcase" if n == 1 else "two more suitcases"
-    s.say(
-        "{me}I'll have {bags} to check on {trip}. Please sort that out.",
-        "{me}Can you put {bags} on {trip}? I'm checking them in.",
-        "{me}I'm travelling heavier than planned: {bags} in the hold on {trip}.",
-        minimal=["{me}I need more luggage allowance on {trip}."],
-        bags=bags,
-        trip=trip,
-        me=intro(s),
-    )
+    s.say(WORDS.extra_suitcase, bags=bags, trip=trip, me=intro(s))
     listed = my_booking(s, b)
     args: dict[str, Any] = {"booking_id": listed["booking_id"]}
     if n != 1 or s.minimal:
@@ -183,11 +138,7 @@ def extra_suitcase(s: Scene) -> None:
     focus_booking(s, listed["booking_id"])
     s.memory["itinerary"] = listed["itinerary_id"]
     if s.by_chance(0.5):
-        s.say(
-            "What's that {whole trip|trip in total} costing me now?",
-            "And what have I paid for that trip {in total|all in}?",
-            "How much is the trip all together after the bag fee?",
-        )
+        s.say(WORDS.extra_suitcase_2)
         s.call("get_itinerary", itinerary_id=listed["itinerary_id"])
 
 
@@ -221,16 +172,7 @@ def cancel_by_reference(s: Scene) -> None:
         fr=b["from_city"],
         when=day(b["departs_at"], s.now),
     )
-    s.say(
-        "My confirmation email says trip {ref}. If I {drop|cancel} {what}, how much do I get back?",
-        "Reference {ref}: what would I be refunded for {what} if I call it off {now|today}?",
-        "I have trip {ref}. Plans changed. What's the refund on {what}?",
-        "{Looking at|About} trip {ref}: how much {money would I see again|would come back to me} if I cancel {what}?",
-        "Before I cancel {what} on trip {ref}, {tell me|what's} the refund{ I'd get|}{, please|}.",
-        minimal=["Trip {ref}: what's the refund if I don't take {what}?"],
-        ref=b["itinerary_id"],
-        what=what,
-    )
+    s.say(WORDS.cancel_by_reference, ref=b["itinerary_id"], what=what)
     trip = s.call("get_itinerary", itinerary_id=b["itinerary_id"])
     hit = [x for x in trip["flight_bookings"] if x["booking_id"] == b["booking_id"]]
     if not hit or hit[0].get("refund_if_cancelled_now") is None:
@@ -239,12 +181,7 @@ def cancel_by_reference(s: Scene) -> None:
     if s.rng.random() < 0.3:
         focus_booking(s, b["booking_id"])
         return
-    s.say(
-        "{OK|Alright}, go ahead and cancel it.",
-        "{Fine|Right}, call it off then.",
-        "Right, drop that flight{, please|}.",
-        "That's {acceptable|fine by me}. Cancel {it|the flight}.",
-    )
+    s.say(WORDS.cancel_by_reference_2)
     s.call("cancel_flight_booking", booking_id=hit[0]["booking_id"])
 
 
@@ -266,15 +203,7 @@ def way_back(s: Scene) -> None:
     )
     if not found:
         raise Skip("nothing flies back that day")
-    s.say(
-        "And coming back {when}: what flies {to} to {fr}?",
-        "What about the return, {when}?",
-        "I'd fly home {when}. {Options|What is there}?",
-        "{And for|For} the way back {when}, {which flights are there|what can I take}?",
-        when=day(back.isoformat(), s.now),
-        to=f["to_city"],
-        fr=f["from_city"],
-    )
+    s.say(WORDS.way_back, when=day(back.isoformat(), s.now), to=f["to_city"], fr=f["from_city"])
     got = s.call("search_flights", origin=f["destination"], destination=f["origin"], date=back.isoformat())["flights"]
     if not got:
         raise Skip("none listed")
@@ -318,20 +247,9 @@ def book_that_one(s: Scene) -> None:
         raise Skip("the agent has not seen seats left in economy")
     title = f"Trip to {f['to_city']}"
     if trip:
-        s.say(
-            "Book me on the {t} one, same trip.",
-            "Put that {t} flight on the same trip.",
-            "Great, reserve the {t} departure for me in that trip.",
-            t=clock(f["departs_at"]),
-        )
+        s.say(WORDS.book_that_one, t=clock(f["departs_at"]))
     else:
-        s.say(
-            "{me}Book me on the {t} one, as a new trip called '{title}'.",
-            "{me}I'll take the {t} flight. Make it a new trip, '{title}'.",
-            me=intro(s),
-            t=clock(f["departs_at"]),
-            title=title,
-        )
+        s.say(WORDS.book_that_one_2, me=intro(s), t=clock(f["departs_at"]), title=title)
         trip = s.call("create_itinerary", traveller_id=find_me(s, t[0]), title=title)["itinerary_id"]
     made = s.call("book_flight", itinerary_id=trip, flight_id=f["flight_id"])
     s.memory["itinerary"] = trip
@@ -370,14 +288,7 @@ def book_the_way_back(s: Scene, f: dict[str, Any], trip: str | None) -> None:
         talking(s),
     ):
         raise Skip("already booked on the way back")
-    s.say(
-        "Also get me home: the earliest flight back {when}, on the same trip.",
-        "Book my return too, {when}, whichever leaves first. Same trip.",
-        "And the way back {when}, the first flight of the day, please. Add it to that trip.",
-        "{I'll need|I also need} to {fly|get} back {when}. {Put me on|Book} the first one out, same trip.",
-        "{Add|Put} the {earliest|first} flight home {when} {on|to} that trip{, please|}.",
-        when=day(back.isoformat(), s.now),
-    )
+    s.say(WORDS.book_the_way_back, when=day(back.isoformat(), s.now))
     found = s.call("search_flights", origin=f["destination"], destination=f["origin"], date=back.isoformat())
     first = [x for x in found["flights"] if x["status"] == "scheduled" and x["economy_seats_left"] > 0]
     if not first or first[0]["flight_id"] != options[0]["flight_id"]:

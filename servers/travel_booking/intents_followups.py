@@ -15,6 +15,7 @@ from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
 from servers.travel_booking.intents import (
     BAG_WORDS,
+    WORDS,
     find_me,
     intro,
     iso,
@@ -62,13 +63,6 @@ AGAIN = (
         "The traveller asks what the trip costs all together now, and what cancelling would refund.",
         on_trip,
         "get_itinerary",
-        phrasings=(
-            "What's that whole trip costing me {now|at this point}?",
-            "{And where|Where} does the trip stand in total{ now|}?",
-            "What would I get back if I called the whole trip off {today|now}?",
-            "Give me the {full picture|whole rundown} of that trip, please.",
-            "{So what|What} have I paid for that trip {all together|in total}?",
-        ),
         asked=False,
         check=_seen_all,
     ),
@@ -77,13 +71,6 @@ AGAIN = (
         "The traveller asks about the flight: its times, status, aircraft, how full it is.",
         on_flight,
         "get_flight",
-        phrasings=(
-            "Is that flight still on {schedule|time}? When does it {land|arrive}?",
-            "What {plane|aircraft} is it, and how full is it?",
-            "Remind me when it {leaves and arrives|departs and lands}.",
-            "How many seats are {left|still free} on it?",
-            "{Quick check|One thing}: is it running on time, and what's flying it?",
-        ),
         check=_seen_all,
     ),
     FollowUp(
@@ -91,13 +78,6 @@ AGAIN = (
         "The traveller cancels the booked flight after all.",
         on_booking,
         "cancel_flight_booking",
-        phrasings=(
-            "{Actually|You know what}, cancel that flight.",
-            "On second thought, I won't take that flight. {Cancel|Drop} it.",
-            "Hmm, drop that booking after all.",
-            "I've changed my plans{, so| and} I don't need that flight {any more|after all}. Call it off.",
-            "Please {cancel|scrap} my seat on it{, I'm not going|}.",
-        ),
         asked=False,
         check=_seen_all,
     ),
@@ -106,18 +86,12 @@ AGAIN = (
         "The traveller asks what the hotel of the dialogue (offered, booked or given up) is like.",
         on_hotel,
         "get_hotel",
-        phrasings=(
-            "What's the {name} like? {Amenities|What does it offer}?",
-            "Tell me {more|a bit more} about the {name}.",
-            "Does the {name} have a gym or breakfast?",
-            "Before I decide, what {can you tell me|do you know} about the {name}?",
-        ),
         check=_seen_all,
     ),
 )
 
 
-follow_ups(travel, AGAIN)
+follow_ups(travel, AGAIN, WORDS)
 
 
 @travel.intent(covers=("get_seat_map", "select_seat"), follows=True, opens=False)
@@ -126,12 +100,7 @@ def better_seat(s: Scene) -> None:
     b = the_booking(s)
     where = s.rng.choice(("window", "aisle"))
     letters = "AF" if where == "window" else "CD"
-    s.say(
-        "Can you get me a {w} seat on it?",
-        "I'd like to sit by the {w} on that flight.",
-        "Move me to a {w} seat there, if one's free.",
-        w=where,
-    )
+    s.say(WORDS.better_seat, w=where)
     only = {"cabin": b["cabin"]} if s.rng.random() < 0.6 else {}
     free = s.call("get_seat_map", flight_id=b["flight_id"], **only)[b["cabin"]]["free_seats"]
     fit = [x for x in free if x[-1] in letters and x != b["seat"]]
@@ -147,12 +116,7 @@ def how_empty(s: Scene) -> None:
     if not seen(s, f["flight_id"]) or any(c.tool == "get_seat_map" for c in s.calls):
         raise Skip("the agent has not seen the flight, or read its seats")
     cabin = s.rng.choice((None, "economy", "business"))
-    s.say(
-        "Which seats are still open on it{c}?",
-        "How empty is that plane{c}?",
-        "Show me what's free{c} on that flight.",
-        c=f" in {cabin}" if cabin else "",
-    )
+    s.say(WORDS.how_empty, c=f" in {cabin}" if cabin else "")
     s.call("get_seat_map", flight_id=f["flight_id"], **({"cabin": cabin} if cabin else {}))
 
 
@@ -163,14 +127,7 @@ def bag_for_it(s: Scene) -> None:
     n = s.rng.choice((1, 1, 2))
     if b["checked_bags"] + n > 4:
         raise Skip("too many bags")
-    s.say(
-        "Also put {bags} on that flight.",
-        "I'll be {bringing|checking} {bags} on it.",
-        "Add {bags} to that booking{, please|}.",
-        "{Turns out|It looks like} I'm packing more: {bags} for the hold, please.",
-        "Can I {check|bring} {bags} on {it|that flight}?",
-        bags=BAG_WORDS[n],
-    )
+    s.say(WORDS.bag_for_it, bags=BAG_WORDS[n])
     s.call("add_baggage", booking_id=b["booking_id"], **({"bags": n} if n > 1 else {}))
 
 
@@ -183,13 +140,7 @@ def points_off_it(s: Scene) -> None:
     if not options:
         raise Skip("too few points or too small a fare")
     n = s.rng.choice(options)
-    s.say(
-        "Use {n} of my points on that fare.",
-        "Knock {n} points off that flight{ for me|}.",
-        "Can I pay part of it with points? {n}, please.",
-        "{Put|Apply} {n} {of my points|loyalty points} {toward|against} that {ticket|fare}.",
-        n=f"{n:,}",
-    )
+    s.say(WORDS.points_off_it, n=f"{n:,}")
     s.call("redeem_points", booking_id=b["booking_id"], points=n)
 
 
@@ -199,13 +150,7 @@ def points_now(s: Scene) -> None:
     t = me(s)
     if s.memory.get("me"):
         s.asked("get_traveller", traveller_id=t["traveller_id"])
-    s.say(
-        "{me}How many points do I have {now|left}?",
-        "{me}What's my loyalty balance {after that|now}?",
-        "{me}Which tier am I on these days?",
-        "{me}Where do I stand with {my points|the loyalty program} {at this point|now}?",
-        me=intro(s),
-    )
+    s.say(WORDS.points_now, me=intro(s))
     tid = find_me(s, t)
     s.call("get_traveller", traveller_id=tid)
 
@@ -218,14 +163,7 @@ def what_else_booked(s: Scene) -> None:
     status = s.rng.choice(("confirmed", "cancelled", None))
     words = {"flight": "flights", "hotel": "hotel stays", None: "bookings"}[kind]
     state = {"confirmed": "confirmed ", "cancelled": "cancelled ", None: ""}[status]
-    s.say(
-        "{me}What other {st}{w} do I have?",
-        "{me}Show me all my {st}{w}.",
-        "{me}Which {st}{w} are on my account?",
-        me=intro(s),
-        st=state,
-        w=words,
-    )
+    s.say(WORDS.what_else_booked, me=intro(s), st=state, w=words)
     tid = find_me(s, t)
     args: dict[str, Any] = {"traveller_id": tid}
     if kind:
@@ -249,9 +187,7 @@ def somewhere_to_sleep(s: Scene) -> None:
     guests = s.rng.choice((1, 1, 2))
     stars = s.rng.choice((None, None, 4))
     s.say(
-        "I'll need a room in {city} for {n} night{pl} when I land{g}{st}. What's free?",
-        "Any hotels in {city} from that day, {n} night{pl}{g}{st}?",
-        "Where could I stay in {city} for {n} night{pl} after that flight{g}{st}?",
+        WORDS.somewhere_to_sleep,
         city=f["to_city"],
         n=nights,
         pl="s" if nights > 1 else "",
@@ -283,13 +219,7 @@ def take_that_room(s: Scene) -> None:
     if trip and not seen(s, trip):
         raise Skip("the agent has not seen the trip's reference")
     title = f"{o['city']} stay"
-    s.say(
-        "{me}Book the cheapest room there{into}.",
-        "{me}I'll take the least expensive option{into}.",
-        "{me}Go ahead with the cheapest room{into}.",
-        me=intro(s),
-        into=", same trip" if trip else f" as a new trip called '{title}'",
-    )
+    s.say(WORDS.take_that_room, me=intro(s), into=", same trip" if trip else f" as a new trip called '{title}'")
     if not trip:
         tid = find_me(s, t)
         trip = s.call("create_itinerary", traveller_id=tid, title=title)["itinerary_id"]

@@ -11,6 +11,7 @@ from servers.travel_booking.intents import (
     FLIGHT,
     FLIGHT_BOOKING,
     HOTEL_BOOKING,
+    WORDS,
     as_traveller,
     find_me,
     flight_day,
@@ -61,14 +62,7 @@ def drop_the_room(s: Scene) -> None:
         hotel=h["hotel"],
         ci=day(h["check_in"], s.now).removeprefix("on "),
     )
-    s.say(
-        "{me}I won't need {what} after all. Please call it off.",
-        "{me}Plans changed, so I'm giving up {what}.",
-        "{me}Can you release {what}? I'm staying with friends instead.",
-        minimal=["{me}I'm not using {what} any more."],
-        what=what,
-        me=intro(s),
-    )
+    s.say(WORDS.drop_the_room, what=what, me=intro(s))
     tid = find_me(s, t)
     narrow = s.rng.choice(({"kind": "hotel", "status": "confirmed"}, {"kind": "hotel"}))
     listed = s.call("list_bookings", traveller_id=tid, **narrow)["hotel_bookings"]
@@ -80,11 +74,7 @@ def drop_the_room(s: Scene) -> None:
     s.memory["hotel"] = {"hotel_id": h["hotel_id"], "name": h["hotel"]}
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
-    s.say(
-        "What does the rest of that trip still cost me{ now|}?",
-        "So where does the whole trip stand {now|after that}?",
-        "How much did I get back, and what's left of that trip?",
-    )
+    s.say(WORDS.drop_the_room_2)
     s.call("get_itinerary", itinerary_id=hit[0]["itinerary_id"])
 
 
@@ -107,10 +97,7 @@ def room_for_the_trip(s: Scene) -> None:
     two_rooms = guests == 3 and s.rng.random() < 0.5
     people = {1: "just me", 2: "two of us", 3: "three of us"}[guests] + (" in two rooms" if two_rooms else "")
     s.say(
-        "{me}I'm flying in on {trip}. What rooms{nice} are there for {nights} night{pl}, {people}?",
-        "{me}Need a place to stay after {trip}: {nights} night{pl}, {people}{nice}. What's free?",
-        "{me}Where could I sleep{nice} for {nights} night{pl} when I land from {trip}? {People}.",
-        minimal=["{me}I need somewhere to sleep for {nights} night{pl} after {trip}."],
+        WORDS.room_for_the_trip,
         trip=trip,
         nice=nice,
         nights=nights,
@@ -136,12 +123,7 @@ def room_for_the_trip(s: Scene) -> None:
     best = min(options)
     if sum(o[0] == best[0] for o in options) > 1:
         raise Skip("two rooms tie for the cheapest")
-    s.say(
-        "The cheapest {one is fine|will do}, {put|add} it {on|to} that trip.",
-        "Go with the lowest price and {tie|attach} it to that trip.",
-        "Take the least expensive {option|room}, same trip as the flight.",
-        "Book whichever room costs least{ and keep it with my trip|, on the same trip}.",
-    )
+    s.say(WORDS.room_for_the_trip_2)
     extra: dict[str, Any] = {"guests": guests} if guests > 1 else {}
     if "rooms" in args:
         extra["rooms"] = 2
@@ -173,16 +155,7 @@ def what_flies(s: Scene) -> None:
     cap = float(round(f["economy_fare"] * 1.2 / 50 + 1) * 50)
     under = f" under ${cap:,.0f}" if cheap else ""
     when = flight_day(s, f)
-    s.say(
-        "What can I fly from {fr} to {to}[ {when}]{under}?",
-        "Any planes between {fr} and {to}[ {when}]{under}?",
-        "I'm looking at going {fr} to {to}[ {when}]. What's on offer{under}?",
-        minimal=["Options from {fr} to {to}[ {when}]?"],
-        fr=f["from_city"],
-        to=f["to_city"],
-        when=when,
-        under=under,
-    )
+    s.say(WORDS.what_flies, fr=f["from_city"], to=f["to_city"], when=when, under=under)
     intl = f["from_city"] if f["from_country"] != "United States" else f["to_city"]
     codes = [a["code"] for a in s.call("list_airports", query=intl)["airports"]]
     if codes != [f["origin"] if intl == f["from_city"] else f["destination"]]:
@@ -197,12 +170,7 @@ def what_flies(s: Scene) -> None:
     focus_flight(s, hit[0]["flight_id"])
     if s.rng.random() < 0.3:
         return
-    s.say(
-        "How full is the {t} one?",
-        "Is the {t} departure filling up?",
-        "How many seats are left on the {t} flight?",
-        t=clock(f["departs_at"]),
-    )
+    s.say(WORDS.what_flies_2, t=clock(f["departs_at"]))
     s.call("get_flight", flight_id=hit[0]["flight_id"])
 
 
@@ -215,24 +183,14 @@ def favourite_chain(s: Scene) -> None:
     start = s.now.date() + timedelta(days=s.rng.randint(3, 40))
     end = start + timedelta(days=s.rng.choice((1, 2, 3)))
     as_traveller(s)
-    s.say(
-        "Which cities can I stay in through you?",
-        "In what cities do you have places to stay?",
-        "Where do you have hotels? Just the cities.",
-    )
+    s.say(WORDS.favourite_chain)
     found = s.call("get_distinct_values", field="hotel_city")["values"]
     if h["city"] not in found:
         raise Skip("not offered")
     ci = s.given(start.isoformat(), f"{start.strftime('%B')} {start.day}", "check-in date", "search_hotels", "check_in")
     party = " (two guests)" if s.rng.random() < 0.4 else ""
     s.say(
-        "I'm loyal to {chain}. Is there one in {city} with rooms {ci} to {co}? Tell me about it.",
-        "Do you have a {chain} in {city} free from {ci} to {co}? What's it like?",
-        "Check if the {chain} in {city} has space {ci} through {co}, and what it offers.",
-        chain=h["chain"],
-        city=h["city"],
-        ci=ci,
-        co=f"{end.strftime('%B')} {end.day}" + party,
+        WORDS.favourite_chain_2, chain=h["chain"], city=h["city"], ci=ci, co=f"{end.strftime('%B')} {end.day}" + party
     )
     args: dict[str, Any] = {"city": h["city"], "check_in": start.isoformat(), "check_out": end.isoformat()}
     if party:
@@ -256,14 +214,7 @@ def trip_by_reference(s: Scene) -> None:
     as_traveller(s, "traveller_id = ?", b["traveller_id"])
     if talking(s) != b["traveller_id"]:
         raise Skip("the trip is not the talking traveller's")
-    s.say(
-        "What's booked on trip {ref}?",
-        "My confirmation says {ref}. Can you go over what's in it?",
-        "Trip {ref}: what did I pay, and what's in it?",
-        "{Pull up|Look up} trip {ref} for me{, please|}. What's on it and what did it cost?",
-        "I've got a booking reference, {ref}. {What does it cover|What's included}?",
-        ref=b["itinerary_id"],
-    )
+    s.say(WORDS.trip_by_reference, ref=b["itinerary_id"])
     s.call("get_itinerary", itinerary_id=b["itinerary_id"])
     s.memory["itinerary"] = b["itinerary_id"]
     focus_booking(s, b["booking_id"])
@@ -278,13 +229,7 @@ def my_next_flight(s: Scene) -> None:
         "WHERE b.status = 'confirmed' AND f.status = 'scheduled' AND f.departs_at > ?)",
         iso(s.now),
     )
-    s.say(
-        "{me}When's my next flight?",
-        "{me}What flight do I have coming up next?",
-        "{me}Remind me of my next trip by air.",
-        minimal=["{me}My next flight?"],
-        me=intro(s),
-    )
+    s.say(WORDS.my_next_flight, me=intro(s))
     tid = find_me(s, t)
     narrow = s.rng.choice(({"kind": "flight", "status": "confirmed"}, {"kind": "flight"}, {"status": "confirmed"}))
     listed = s.call("list_bookings", traveller_id=tid, **narrow)["flight_bookings"]
@@ -307,16 +252,7 @@ def flights_on_a_day(s: Scene) -> None:
     )
     as_traveller(s)
     when = flight_day(s, f)
-    s.say(
-        "Which flights go from {fr} to {to}[ {when}]?",
-        "I need to get from {fr} to {to}[ {when}]. {What flies|What are my options}?",
-        "Show me the {planes|flights} {fr} to {to}[ {when}].",
-        "{Is there anything|Are there flights} from {fr} to {to}[ {when}]? What's available?",
-        minimal=["{fr} to {to}[ {when}]?"],
-        fr=f["from_city"],
-        to=f["to_city"],
-        when=when,
-    )
+    s.say(WORDS.flights_on_a_day, fr=f["from_city"], to=f["to_city"], when=when)
     codes = []
     for city in (f["from_city"], f["to_city"]):
         got = [a["code"] for a in s.call("list_airports", query=city)["airports"]]
@@ -339,9 +275,7 @@ def rooms_in_town(s: Scene) -> None:
     ci = s.given(start.isoformat(), f"{start.strftime('%B')} {start.day}", "check-in date", "search_hotels", "check_in")
     cap = s.rng.choice((None, None, 150, 250))
     s.say(
-        "Any rooms in {city} for {n} night{pl}[ from {ci}]{cap}?",
-        "I need a hotel in {city}[ starting {ci}], {n} night{pl}{cap}.",
-        "Where can I stay in {city} for {n} night{pl}[, checking in {ci}]{cap}?",
+        WORDS.rooms_in_town,
         city=city,
         n=nights,
         pl="s" if nights > 1 else "",

@@ -14,9 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.phrasings import Said, phrasings, spoken
 from hub.kit.speaker import Search, Speaker
 from servers.vehicle import tools_trip, tools_write  # noqa: F401  (tools before intents)
 from servers.vehicle.tools import vehicle
+
+WORDS = phrasings(__package__)
 
 UNIQUE = "(SELECT COUNT(*) FROM owners x WHERE x.name = o.name) = 1"
 OWNERS = "SELECT o.owner_id, o.name, o.city FROM owners o WHERE " + UNIQUE
@@ -28,14 +31,7 @@ CAR = (
 OPEN_DOOR = "d.vehicle_id = v.vehicle_id AND d.is_open = 1)"
 SIDES = {"front_left": "front left", "front_right": "front right", "rear_left": "back left", "rear_right": "back right"}
 DOOR_WORDS = {**SIDES, "front_left": "driver's", "front_right": "passenger"}
-RANGE_ASKS = (
-    "How much range will I have for the drive?",
-    "Is there enough {charge or fuel|fuel or charge} left for today?",
-    "And how far can I get on what's in it?",
-    "{Will|Would} that get me through the day, range-wise?",
-    "What's the range looking like{| now}?",
-    "How many {km|kilometres} {is that good for|will it do}?",
-)
+RANGE_ASKS = WORDS.range_asks
 SPEAKER = Speaker(table="owners", key="owner_id", select=OWNERS, memory="owner", search=Search("list_owners", "owners"))
 
 
@@ -82,12 +78,12 @@ def find_owner(s: Scene, o: dict[str, Any]) -> str:
     return SPEAKER.find(s, o, **({"city": city} if city else {}))
 
 
-def owner_asks(s: Scene, v: dict[str, Any], by_plate: bool, *phrasings: str, **slots: Any) -> str:
+def owner_asks(s: Scene, v: dict[str, Any], by_plate: bool, *phrasings: Said, **slots: Any) -> str:
     """The opening turn, the owner (introduced until the car is found) asking about the car in one of
     ``phrasings`` (``{me}``, ``{car}`` and ``slots`` filled), then the discovery calls for it: the car's id, found
     by its plate or as one of the owner's cars."""
     o = {"owner_id": v["owner_id"], "name": v["owner"], "city": v["city"]}
-    me = intro(s, o) if any("{me}" in p for p in phrasings) else ""
+    me = intro(s, o) if any("{me}" in p for p in spoken(phrasings)[0]) else ""
     s.say(*phrasings, me=me, car=car_ref(s, v, by_plate), **slots)
     known = s.memory.get("car")
     if known and known["vehicle_id"] == v["vehicle_id"]:
@@ -140,12 +136,7 @@ def warm_it_up(s: Scene) -> None:
         s,
         v,
         v["engine"] == "off" or s.rng.random() < 0.5,
-        "{me}It's freezing out. Get {car} to {t} degrees before I come down{heat}.",
-        "{me}Can you get the cabin of {car} to {t}°C{heat}? I'm leaving in ten minutes.",
-        "{me}Please {pre-condition|pre-heat} {car} {at|to} {t}{heat}.",
-        "{me}I'll be down {in a few minutes|shortly}. Could {car} be at {t} degrees by then{heat}?",
-        "{me}Set the climate in {car} to {t}{heat}, I don't want to {freeze|bake} on the way.",
-        minimal=["{me}Make {car} comfortable before I get in.", "{me}Get {car} ready for me, temperature-wise."],
+        WORDS.warm_it_up,
         t=f"{temp:g}",
         heat=f", and heat my seat (level {seat})" if seat else "",
     )
@@ -170,29 +161,12 @@ def fresh_air(s: Scene) -> None:
     words = {0: "all the way up", 25: "a crack", 50: "halfway down", 100: "all the way down"}
     how = s.given(pos, words[pos], "position", "set_window", "position")
     start = n_calls(s)
-    vid = owner_asks(
-        s,
-        v,
-        v["engine"] == "off" or s.rng.random() < 0.5,
-        "{me}{Put|Set} the {w} window of {car}[ {how}].",
-        "{me}Could you move the {w} window on {car}[ {how}]?",
-        "{me}It's stuffy in {car}: {w} window[ {how}], please.",
-        "{me}{Can|Could} I get the {w} window of {car} moved[ {how}]?",
-        "{me}The {w} window in {car} needs {adjusting|moving}[ - {how}, please].",
-        minimal=["{me}{w} window of {car}[, {how}]."],
-        w=DOOR_WORDS[door],
-        how=how,
-    )
+    vid = owner_asks(s, v, v["engine"] == "off" or s.rng.random() < 0.5, WORDS.fresh_air, w=DOOR_WORDS[door], how=how)
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
     if n_calls(s) - start < 4 and s.by_chance(0.35):
-        s.say(
-            "Are the other windows shut?",
-            "What about the rest of the windows?",
-            "How are the other windows set now?",
-            "{And|So} {are|is} {the rest|everything else} closed{| up}?",
-        )
+        s.say(WORDS.fresh_air_2)
         s.call("get_vehicle_status", vehicle_id=vid)
 
 
@@ -200,35 +174,15 @@ def fresh_air(s: Scene) -> None:
 def load_the_trunk(s: Scene) -> None:
     """A driver standing at the car with bags has the trunk opened (unlocking first), then closes and locks up."""
     v = my_car(s, "v.gear = 'park' AND v.trunk_open = 0 AND NOT EXISTS (SELECT 1 FROM doors d WHERE " + OPEN_DOOR)
-    vid = owner_asks(
-        s,
-        v,
-        True,
-        "I'm at {car} with my hands full. {Pop|Open} the {trunk|boot} for me{|, please}.",
-        "Open the {boot|trunk} of {car}, I've got {groceries|shopping|luggage}.",
-        "Standing behind {car} with bags: {trunk|boot} open, please.",
-        "{Could|Can} you open the {trunk|boot} of {car}? {My arms are full|I'm loading up}.",
-        "About to load {car} - {would you|can you} pop the {trunk|boot}?",
-        minimal=["{Trunk|Boot} of {car}, please."],
-    )
+    vid = owner_asks(s, v, True, WORDS.load_the_trunk)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_trunk", vehicle_id=vid, open=True)
     if v["locked"]:
-        s.say(
-            "All loaded, you can close it. I'll lock up with the key.",
-            "Done, {shut|close} the {trunk|boot} please.",
-            "OK, close it again{| now}.",
-            "{That's everything|All in}, {close|shut} it{| for me}.",
-        )
+        s.say(WORDS.load_the_trunk_3)
         s.call("set_trunk", vehicle_id=vid, open=False)
         return
-    s.say(
-        "All loaded. {Shut|Close} it and lock the car.",
-        "Done, close it up and lock everything.",
-        "OK, {trunk|boot} closed and car locked, please.",
-        "{That's it|Finished}: close the {trunk|boot} and lock {up|the car}{|, thanks}.",
-    )
+    s.say(WORDS.load_the_trunk_2)
     s.call("set_trunk", vehicle_id=vid, open=False)
     s.call("set_door_lock", vehicle_id=vid, locked=True)
 
@@ -244,24 +198,9 @@ def did_i_lock_it(s: Scene) -> None:
         + OPEN_DOOR
         + " + v.trunk_open <= 1",
     )
-    vid = owner_asks(
-        s,
-        v,
-        True,
-        "Did I leave {car} open?",
-        "I walked off without checking {car}. Is it secure?",
-        "Can you check whether {car} is closed up?",
-        "{I'm not sure|I can't remember} if I locked {car}. {Can you check|Could you look}?",
-        "Is {car} locked{| up}? I {might|may} have forgotten.",
-        minimal=["Is {car} shut?"],
-    )
+    vid = owner_asks(s, v, True, WORDS.did_i_lock_it)
     status = s.call("get_vehicle_status", vehicle_id=vid)
-    s.say(
-        "OK, close whatever is open and lock it.",
-        "Shut it all and lock up, please.",
-        "Then close up and lock the car.",
-        "{Please|Then} {lock it|secure it}, {and close|closing} anything {still|that's} open first.",
-    )
+    s.say(WORDS.did_i_lock_it_2)
     for door in [d["door"] for d in status["doors"] if d["is_open"]]:
         s.call("set_door", vehicle_id=vid, door=door, open=False)
     if status["trunk_open"]:
@@ -278,18 +217,7 @@ def last_service(s: Scene) -> None:
     ]
     kind = s.rng.choice(kinds + [None])
     if kind:
-        vid = owner_asks(
-            s,
-            v,
-            False,
-            "{me}When did {car} last have a {k}?",
-            "{me}How long ago was the last {k} on {car}?",
-            "{me}Look up {car}'s most recent {k}, would you?",
-            "{me}I {can't remember|forget} when {car} had its last {k}. {Can you check|When was it}?",
-            "{me}Is {car} due for a {k}? When was the last one?",
-            minimal=["{me}{car}: last {k}?"],
-            k=kind,
-        )
+        vid = owner_asks(s, v, False, WORDS.last_service_2, k=kind)
     else:
         vid = owner_asks(
             s,
@@ -306,12 +234,7 @@ def last_service(s: Scene) -> None:
     if not s.room(1, 1) or s.rng.random() < 0.4:
         return
     other = s.rng.choice([k for k in kinds if k != kind] or kinds)
-    s.say(
-        "{And|OK, and} the last {k}?",
-        "What about the {most recent|latest} {k}{| on it}?",
-        "When was its {last |}{k}, then?",
-        k=other,
-    )
+    s.say(WORDS.last_service, k=other)
     s.call("list_service_records", vehicle_id=vid, kind=other, **({"limit": 1} if s.rng.random() < 0.5 else {}))
 
 
@@ -323,28 +246,13 @@ def let_them_in(s: Scene) -> None:
     if s.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", v["vehicle_id"], door):
         raise Skip("the door is open")
     which = s.given(door, f"the {DOOR_WORDS[door]} one", "door", "set_door", "door")
-    vid = owner_asks(
-        s,
-        v,
-        True,
-        "My {mum|mother|gran} is getting into {car}. Open a door for her[ - {which}].",
-        "Let my {friend|colleague|neighbour} into {car}[: {which}], door open please.",
-        "My {kid|son|boy} is climbing into {car}, open the door for him[ - {which}].",
-        "{Could|Can} you open a door of {car} for my {wife|sister|daughter}[ - {which}]?",
-        "Someone's {getting in|riding} with me in {car}. Open {a door|the door} for them[, {which}].",
-        which=which,
-    )
+    vid = owner_asks(s, v, True, WORDS.let_them_in, which=which)
     if v["locked"]:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_door", vehicle_id=vid, door=door, open=True)
     warm = v["engine"] == "on" or (v["powertrain"] != "gas" and (v["battery_pct"] or 0) >= 20)
     if warm and s.by_chance(0.4):
-        s.say(
-            "{She|They} {runs|run} cold, turn the heat up to 24.",
-            "Make it 24 degrees in there for {her|them}.",
-            "Warm the cabin to 24, please.",
-            "{Could you|Please} {bring|get} the inside up to 24 degrees?",
-        )
+        s.say(WORDS.let_them_in_2)
         s.call("set_climate", vehicle_id=vid, on=True, temperature=24.0)
 
 
@@ -372,9 +280,7 @@ def fleet_mix(s: Scene) -> None:
     running = s.rng.random() < 0.4
     what = f"{pick} cars" if field == "make" else {"gas": "gas cars", "hybrid": "hybrids", "electric": "EVs"}[pick]
     s.say(
-        "{Which|What} {w} are{r}?",
-        "{List|Show me|Give me} the {w}{r2}{|, please}.",
-        "{And|OK, and} the {w}{r2}?",
+        WORDS.fleet_mix,
         w=what,
         r=" running right now" if running else " there",
         r2=" with the engine running" if running else "",
@@ -386,15 +292,5 @@ def fleet_mix(s: Scene) -> None:
 def where_did_i_park(s: Scene) -> None:
     """A driver who cannot remember where the car is asks where it stands and how it is."""
     v = my_car(s)
-    vid = owner_asks(
-        s,
-        v,
-        s.rng.random() < 0.4,
-        "{me}Where did I leave {car}?",
-        "{me}I can't remember where {car} is parked. Where is it, and is it locked?",
-        "{me}Where's {car} right now, and how much range does it have?",
-        "{me}{I've lost track of|I forget where I put} {car}. Where is it{| now}?",
-        "{me}Where {is|did I park} {car}? {And|Also}, is it {locked|closed up}?",
-        minimal=["{me}Where's {car}?"],
-    )
+    vid = owner_asks(s, v, s.rng.random() < 0.4, WORDS.where_did_i_park)
     s.call("get_vehicle_status", vehicle_id=vid)

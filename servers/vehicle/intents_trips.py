@@ -7,11 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
+from hub.kit.phrasings import Said
 from servers.vehicle.intents import (
     CAR,
     OWNERS,
     RANGE_ASKS,
     SIDES,
+    WORDS,
     find_owner,
     intro,
     my_car,
@@ -54,17 +56,7 @@ def take_me_there(s: Scene) -> None:
         v["location_place_id"],
     )
     vid = owner_asks(
-        s,
-        v,
-        True,
-        "I'm getting into {car}. Route me to {w} in {city}.",
-        "Point {car}'s navigation at {w} in {city}, please.",
-        "I need to get to {w} in {city} in {car}. Can you put it in the nav?",
-        "{Set|Put} {w} in {city} as the destination {for|on} {car}{|, please}.",
-        "Heading to {w} in {city} with {car}. {Can you|Could you} {set up|plan} the route?",
-        minimal=["{car} to {w}."],
-        w=PLACE_WORDS.get(dest["category"], f"the {dest['name']}"),
-        city=dest["city"],
+        s, v, True, WORDS.take_me_there, w=PLACE_WORDS.get(dest["category"], f"the {dest['name']}"), city=dest["city"]
     )
     near = {"near_vehicle_id": vid} if s.rng.random() < 0.4 else {}
     found = s.call("search_places", category=dest["category"], city=dest["city"], **near)["places"]
@@ -74,13 +66,7 @@ def take_me_there(s: Scene) -> None:
         raise Skip("not enough range")
     if len(s.intents) > 1 and not s.room(1 + (v["engine"] == "off"), 1):
         return
-    s.say(
-        "Great, start the car and let's go.",
-        "OK, fire it up and start the guidance.",
-        "Perfect. Engine on and begin the directions, please.",
-        "{Good|Nice}, {let's get going|let's go}: {start|switch on} the car and the {route|directions}.",
-        "{Start|Turn on} the engine and {guide me there|take me there}{|, please}.",
-    )
+    s.say(WORDS.take_me_there_2)
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("start_navigation", vehicle_id=vid)
@@ -94,48 +80,15 @@ def made_it(s: Scene) -> None:
     arrived = s.rng.random() < 0.7
     if not arrived and v["lights"] == "high":
         raise Skip("high beams already on")
-    vid = owner_asks(
-        s,
-        v,
-        True,
-        *(
-            (
-                "We just pulled in at {d} in {car}. End the trip.",
-                "Made it to {d}! Wrap up the guidance on {car}.",
-                "{car} is at {d} now. Finish the route.",
-                "{We're here|Arrived}: {car} just reached {d}. {End|Close} the {trip|route}{|, please}.",
-                "Here at {d} with {car} - {you can|go ahead and} {stop|end} the {guidance|directions}.",
-            )
-            if arrived
-            else (
-                "Change of plans in {car}: forget {d}, cancel the directions.",
-                "Stop guiding {car} to {d}, we're not going.",
-                "Call off the route to {d} in {car}.",
-                "{We're not going to|Scrap the trip to} {d} - {cancel|stop} the {route|guidance} in {car}.",
-            )
-        ),
-        minimal=["Arrived at {d} in {car}."] if arrived else [],
-        d=dest["name"],
-    )
+    vid = owner_asks(s, v, True, WORDS.made_it if arrived else WORDS.made_it_2, d=dest["name"])
     if arrived:
         s.call("stop_navigation", vehicle_id=vid, arrived=True)
-        s.say(
-            "Now park it and switch it off.",
-            "Put it in park and kill the engine.",
-            "Park and power down, please.",
-            "{Park it|Into park}, {then|and} {switch|turn} {it|the engine} off.",
-            "{OK|Right}, we're done driving: park and {power down|shut it off}.",
-        )
+        s.say(WORDS.made_it_4)
         s.call("shift_gear", vehicle_id=vid, gear="park")
         s.call("stop_engine", vehicle_id=vid)
         return
     s.call("stop_navigation", vehicle_id=vid)
-    s.say(
-        "And it's dark out here: high beams on.",
-        "Full beams, please, the road is pitch black.",
-        "Give me the high beams too.",
-        "{I can't see a thing|It's really dark}, {put|switch} the {high|full} beams on.",
-    )
+    s.say(WORDS.made_it_3)
     s.call("set_lights", vehicle_id=vid, mode="high")
 
 
@@ -158,12 +111,7 @@ def fill_up(s: Scene) -> None:
         s,
         v,
         v["engine"] == "on" or s.rng.random() < 0.3,
-        "{me}I'm at the {at} with {car}. {What} it {full}.",
-        "{me}{car} needs a {what}: take it {full}, please.",
-        "{me}At the {at} now. Get {car} {full}.",
-        "{me}{Just|I've} pulled up at the {at} {in|with} {car}. {Could you|Please} {what} it {full}?",
-        "{me}{car} is {running low|low}, I'm at the {at}: {full}, please.",
-        minimal=["{me}{car} is at the {at}."],
+        WORDS.fill_up,
         at="charger" if ev else "pump",
         What="Charge" if ev else "Fill",
         what="charge" if ev else "fill",
@@ -187,27 +135,12 @@ def fill_up(s: Scene) -> None:
 def soft_tyre(s: Scene) -> None:
     """A driver sees a tyre warning, asks which tyre, and pumps it back to the recommended pressure."""
     v = my_car(s, "v.gear = 'park' AND " + ONE_SOFT)
-    vid = owner_asks(
-        s,
-        v,
-        False,
-        "{me}{car} is showing a tyre warning. Which one is it?",
-        "{me}Got a pressure light on {car}. Which wheel?",
-        "{me}There's a low-tyre alert on {car}. What's going on?",
-        "{me}{A|The} tyre {light|warning} {came on|is on} in {car}. {Which tyre|What's low}?",
-        "{me}{car} says one of the tyres is low. {Can you see which|Which one}?",
-        minimal=["{me}Tyre warning on {car}."],
-    )
+    vid = owner_asks(s, v, False, WORDS.soft_tyre)
     status = s.call("get_vehicle_status", vehicle_id=vid)
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
     if len({t["recommended_psi"] for t in status["tires"]}) > 1:
         raise Skip("tyres with different recommended pressures")
-    s.say(
-        "I'm at an air pump. Bring it back up to what it should be.",
-        "Pump it to the recommended pressure.",
-        "Fix it: inflate that one to spec.",
-        "{OK|Right}, {pump|fill} it {up|back up} to {the normal pressure|what the sticker says}.",
-    )
+    s.say(WORDS.soft_tyre_2)
     s.call("inflate_tire", vehicle_id=vid, position=low[0]["position"], pressure_psi=low[0]["recommended_psi"])
 
 
@@ -219,29 +152,14 @@ def nearest_fill(s: Scene) -> None:
     v = my_car(s, "v.nav_active = 0 AND v.gear = 'park'")
     kind = STATION[v["powertrain"]]
     vid = owner_asks(
-        s,
-        v,
-        s.rng.random() < 0.4,
-        "{me}{car} is getting low. Where's the nearest {w}?",
-        "{me}Find me the closest {w} to where {car} is.",
-        "{me}I need a {w} near {car}. What's closest?",
-        "{me}{car} is {nearly|almost} empty. {Is there|Any} {w} {close by|nearby}?",
-        "{me}Where can I {fill up|top up} {car}? {Closest|Nearest} {w}, please.",
-        minimal=["{me}{car} needs a {w}."],
-        w="charger" if kind == "charging_station" else "gas station",
+        s, v, s.rng.random() < 0.4, WORDS.nearest_fill, w="charger" if kind == "charging_station" else "gas station"
     )
     limit = {"limit": 3} if s.rng.random() < 0.3 else {}
     found = s.call("search_places", category=kind, near_vehicle_id=vid, **limit)
     places = [p for p in found["places"] if p["place_id"] != v["location_place_id"]]
     if not places or not s.room(1, 1) or s.rng.random() < 0.4:
         return
-    s.say(
-        "Take me to that one.",
-        "OK, route me to the closest one.",
-        "Put the nearest one in the nav.",
-        "{Great|Good}, {set|make} {that one|the first one} {as|my} {destination|the destination}.",
-        "{Let's go|Head} there{| then}: {route me|set the route}{|, please}.",
-    )
+    s.say(WORDS.nearest_fill_2)
     out = s.call("set_destination", vehicle_id=vid, place_id=places[0]["place_id"])
     engine = s.value("SELECT engine FROM vehicles WHERE vehicle_id = ?", vid)
     if out["range_sufficient"] and engine == "on" and s.room(1, 0):
@@ -261,11 +179,7 @@ def pump_it_to(s: Scene) -> None:
         s,
         v,
         s.rng.random() < 0.4,
-        "{me}The {w} tyre on {car} looks soft. Pump it up[ to {psi}], I'm at the air station.",
-        "{me}Can you bring {car}'s {w} tyre back up[ to {psi}]?",
-        "{me}{car}: {w} tyre needs air[ - {psi}, like the sticker says].",
-        "{me}{I'm at|Just pulled into} the air {pump|station} with {car}. {Inflate|Fill} the {w} tyre[ to {psi}].",
-        "{me}The {w} tyre of {car} is {a bit low|low on air}. {Top it up|Pump it}[ to {psi}], please.",
+        WORDS.pump_it_to,
         w=SIDES[tyre["position"]],
         psi=s.given(psi, f"{psi:g} psi", "pressure", "inflate_tire", "pressure_psi"),
     )
@@ -280,21 +194,13 @@ def headlamps(s: Scene) -> None:
     mode = s.rng.choice([m for m in options if m != v["lights"]])
     words = {"low": "dipped beam", "auto": "auto", "off": "off", "high": "full beam"}
     vid = owner_asks(
-        s,
-        v,
-        s.rng.random() < 0.4,
-        "{me}Change the headlamps on {car}[ to {how}].",
-        "{me}Do something about {car}'s headlamps[ - {how}, please].",
-        "{me}The headlamps on {car} need switching[: {how}].",
-        "{me}{Could|Can} you {set|put} {car}'s {headlamps|lights}[ to {how}]?",
-        "{me}{car}: headlamps[ {how}], please.",
-        how=s.given(mode, words[mode], "mode", "set_lights", "mode"),
+        s, v, s.rng.random() < 0.4, WORDS.headlamps, how=s.given(mode, words[mode], "mode", "set_lights", "mode")
     )
     s.call("set_lights", vehicle_id=vid, mode=mode)
 
 
 def owner_of_two(
-    s: Scene, where: str, fits: Callable[[list[dict[str, Any]]], None], *phrasings: str, **slots: Any
+    s: Scene, where: str, fits: Callable[[list[dict[str, Any]]], None], *phrasings: Said, **slots: Any
 ) -> tuple[list[dict[str, Any]], list[Any]]:
     """An owner (unique name) with exactly two cars that fit ``where`` and ``fits`` (which raises ``Skip``); the
     persona becomes them; their opening turn in one of ``phrasings`` (``{me}`` filled), then the discovery calls: the
@@ -324,17 +230,7 @@ def lock_both(s: Scene) -> None:
         if cars[0]["model"] == cars[1]["model"]:
             raise Skip("two cars of one model")
 
-    _, listed = owner_of_two(
-        s,
-        "v.gear = 'park'",
-        fits,
-        "{me}Make sure both my cars are locked.",
-        "{me}Lock up both of my cars, would you?",
-        "{me}Are my two cars locked? Lock whichever isn't.",
-        "{me}{I think I|I may have} left one of my cars unlocked. {Lock both|Make sure they're both locked}.",
-        "{me}{Could|Can} you check both my cars and lock {them|whatever isn't}?",
-        minimal=["{me}Both my cars - locked?"],
-    )
+    _, listed = owner_of_two(s, "v.gear = 'park'", fits, WORDS.lock_both)
     for car in [c for c in listed if not c["locked"]]:
         for vid, part in [o for o in opened if o[0] == car["vehicle_id"]]:
             if part == "trunk":
@@ -345,13 +241,7 @@ def lock_both(s: Scene) -> None:
     if not s.room(1, 1):
         return
     pick = s.rng.choice(listed)
-    s.say(
-        "And how much range does the {m} have left?",
-        "Is the {m} charged or fuelled up enough for tomorrow?",
-        "What about the {m} - anything it needs?",
-        "{How's|What about} the {m} {doing|looking}, {range-wise|for range}?",
-        m=pick["model"],
-    )
+    s.say(WORDS.lock_both_2, m=pick["model"])
     s.call("get_vehicle_status", vehicle_id=pick["vehicle_id"])
     s.memory["car"] = {"vehicle_id": pick["vehicle_id"]}
 
@@ -365,17 +255,7 @@ def open_parts(s: Scene, v: dict[str, Any]) -> list[str]:
 @vehicle.intent(covers=("list_owners", "list_vehicles", "get_vehicle_status"))
 def which_goes_further(s: Scene) -> None:
     """An owner of two cars asks which one can go further right now, to take that one."""
-    _, listed = owner_of_two(
-        s,
-        "1=1",
-        lambda cars: None,
-        "{me}Which of my two cars has more range right now?",
-        "{me}I've a long drive today - which of my cars can go further as they are?",
-        "{me}Compare my two cars: which one has the bigger range at the moment?",
-        "{me}{Long trip ahead|Going far today}. Which of my cars {should I take|will get me further}?",
-        "{me}Between my two cars, which {has more left in it|can go the distance}?",
-        minimal=["{me}Which of my cars should I take?"],
-    )
+    _, listed = owner_of_two(s, "1=1", lambda cars: None, WORDS.which_goes_further)
     ranges = [(s.call("get_vehicle_status", vehicle_id=c["vehicle_id"])["range_km"], c["vehicle_id"]) for c in listed]
     if len(ranges) != 2 or ranges[0][0] == ranges[1][0]:
         raise Skip("no clear winner")

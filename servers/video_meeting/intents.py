@@ -14,9 +14,12 @@ from typing import Any
 
 from hub.kit import fake
 from hub.kit.intent import Ref, Scene, Skip, clock, day
+from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.video_meeting import tools_write  # noqa: F401  (the write tools, before the intents that cover them)
 from servers.video_meeting.tools import video_meeting
+
+WORDS = phrasings(__package__)
 
 UNIQUE_NAME = "name IN (SELECT name FROM users GROUP BY name HAVING COUNT(*) = 1)"
 USERS = "SELECT user_id, name, email, department, plan FROM users"
@@ -171,18 +174,10 @@ def kick_off(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.5:
         return
     if u["plan"] != "basic" and s.rng.random() < 0.8:
-        s.say(
-            "And capture it to the cloud so people can watch later.",
-            "Can you make sure it's being {taped|recorded}?",
-            "Also keep a copy of the call for the folks who couldn't make it.",
-        )
+        s.say(WORDS.kick_off_2)
         s.call("set_recording", meeting_id=m["meeting_id"], acting_user_id=uid, recording=True)
         return
-    s.say(
-        "What else am I running today after this one?",
-        "Anything else I'm hosting later today?",
-        "What's left on my plate for the rest of the day?",
-    )
+    s.say(WORDS.kick_off)
     s.call("list_meetings", host_id=uid, status="scheduled", starts_after=today, starts_before=tomorrow)
 
 
@@ -199,38 +194,21 @@ def wrap_up(s: Scene) -> None:
         who,
     ):
         me(s)
-        s.say(
-            "OK, we're done. Close it for everyone.",
-            "That's all for today, {shut the call down|close the call}.",
-            "We can wrap it up now, end it{ please|, thanks|}.",
-            "{Alright|OK}, that's a wrap. {End the call for everyone|You can close the call}.",
-        )
+        s.say(WORDS.wrap_up)
         uid, mid = str(who), known["meeting_id"]
     else:
         u = me(s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'live')")
         m = s.pick(MEETING + " WHERE m.host_id = ? AND m.status = 'live'", u["user_id"])
-        s.say(
-            "{me} {title} is over, close it for everyone.",
-            "{me} we're done with {title}, end the call.",
-            "{me} please wrap up my {title} call, we finished early.",
-            "{me} can you {end|shut down|close} {title}? We're {all done|through}.",
-            minimal=["{me} my call is done, shut it down."],
-            me=SPEAKER.who(s, u),
-            title=f"'{m['title']}'",
-        )
+        s.say(WORDS.wrap_up_2, me=SPEAKER.who(s, u), title=f"'{m['title']}'")
         uid, mid = host_live_meeting(s, u, m)
     out = s.call("end_meeting", meeting_id=mid, acting_user_id=uid)
     if not s.room() or s.rng.random() < 0.5:
         pass
     elif out["recordings"] and s.rng.random() < 0.8:
-        s.say(
-            "How long did the recording run?",
-            "Is the video ready to share, and how big is it?",
-            "What did we end up with on the recording side?",
-        )
+        s.say(WORDS.wrap_up_3)
         s.call("list_recordings", meeting_id=mid)
     else:
-        s.say("What's my next one?", "What am I hosting next?", "When is my next call, and what is it?")
+        s.say(WORDS.wrap_up_4)
         s.call("list_meetings", host_id=uid, status="scheduled", starts_after=iso(s)[:16], limit=3)
     remember(s, out)
 
@@ -253,16 +231,7 @@ def hop_in(s: Scene) -> None:
         u["user_id"],
     )
     host = s.rows(USERS + " WHERE user_id = ?", m["host_id"])[0]
-    s.say(
-        "{me} I'm running {late|behind} for {what} with {host}. {Get me in|Add me}.",
-        "{me} put me into {host}'s {what}, it already started.",
-        "{me} I need to be in {what} that {host} is running right now.",
-        "{me} {host} began {what} without me; can you {add me|put me in}?",
-        minimal=["{me} I'm late for a call that's already going, get me in."],
-        me=SPEAKER.who(s, u),
-        what=meeting_ref(s, m, participant=u["user_id"]),
-        host=host["name"],
-    )
+    s.say(WORDS.hop_in, me=SPEAKER.who(s, u), what=meeting_ref(s, m, participant=u["user_id"]), host=host["name"])
     by_host = s.rng.random() < (0.5 if len(s.turns) == 1 else 0.2)
     uid = find_me(s, u)
     if by_host and not s.minimal:  # the user named the host: their live call
@@ -275,7 +244,7 @@ def hop_in(s: Scene) -> None:
     remember(s, m)
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say("Who else is on it right now?", "Who's in there with me?", "How many people made it so far?")
+    s.say(WORDS.hop_in_2)
     s.call("get_meeting", meeting_id=m["meeting_id"])
 
 
@@ -287,25 +256,13 @@ def stop_taping(s: Scene) -> None:
     known = s.memory.get("meeting")
     ours = s.rows(MEETING + f" WHERE m.host_id = ? AND {taping}", u["user_id"])
     if known and [r["meeting_id"] for r in ours] == [known["meeting_id"]] and "me" in s.memory:
-        s.say(
-            "We're getting to the confidential part: stop taping, but keep the call on.",
-            "{Pause|Stop} the recording for now, the meeting itself continues.",
-            "Actually, switch the capture off for a bit. Don't end the call.",
-        )
+        s.say(WORDS.stop_taping)
         uid, mid = str(s.memory["me"]["user_id"]), str(known["meeting_id"])
     else:
         if not ours:
             raise Skip("the user is taping no live call")
         m = s.rng.choice(ours)
-        s.say(
-            "{me} stop the recording of {title}, we're moving to the confidential part. Keep the call on.",
-            "{me} pause the taping of my {title} call, the meeting itself continues.",
-            "{me} turn off the cloud capture on {title} for now, don't end it.",
-            "{me} can you stop recording {title}? {Keep|Leave} the {meeting|call} running.",
-            minimal=["{me} stop taping my call, keep the call running."],
-            me=SPEAKER.who(s, u),
-            title=f"'{m['title']}'",
-        )
+        s.say(WORDS.stop_taping_2, me=SPEAKER.who(s, u), title=f"'{m['title']}'")
         if s.rng.random() < 0.5 and not s.minimal:  # "whatever I'm recording": the running recordings
             uid = find_me(s, u)
             running = s.call("list_recordings", host_id=uid, status="recording")["recordings"]
@@ -317,5 +274,5 @@ def stop_taping(s: Scene) -> None:
         remember(s, m)
     s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
     if s.by_chance(0.5):
-        s.say("How much footage did we get?", "How long was that clip in the end?", "Is the clip ready to view?")
+        s.say(WORDS.stop_taping_3)
         s.call("list_recordings", meeting_id=mid, status="ready")

@@ -12,6 +12,7 @@ from servers.video_meeting.intents import (
     MEETING,
     UNIQUE_NAME,
     USERS,
+    WORDS,
     ask,
     busy,
     find_user,
@@ -95,12 +96,7 @@ def book(s: Scene) -> None:
     out = s.call("schedule_meeting", **args)
     remember(s, out)
     if s.by_chance(0.5):
-        s.say(
-            "What's the join code I should send around?",
-            "Read me back the details, I want the join code.",
-            "Double-check it for me: who's on it and what's the code?",
-            "{Send|Give} me the join code and the guest list, please.",
-        )
+        s.say(WORDS.book)
         s.call("get_meeting", meeting_id=out["meeting_id"])
 
 
@@ -141,11 +137,7 @@ def rebook(s: Scene) -> None:
     out = s.call("schedule_meeting", **args)
     remember(s, out)
     if s.by_chance(0.4):
-        s.say(
-            "What's the new join code?",
-            "Read me the new {details|invite} so I can {send it around|forward it}.",
-            "Is everyone back on it? {And the code|What's the code}?",
-        )
+        s.say(WORDS.rebook)
         s.call("get_meeting", meeting_id=out["meeting_id"])
 
 
@@ -195,11 +187,7 @@ def whos_coming(s: Scene) -> None:
     remember(s, hits[0])
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say(
-        "And what else do I have after it that day?",
-        "Anything after that one the same day?",
-        "What comes later that day for me?",
-    )
+    s.say(WORDS.whos_coming)
     s.call("list_meetings", participant_id=uid, starts_after=start[:16], starts_before=d1)
 
 
@@ -299,12 +287,7 @@ def watch_back(s: Scene) -> None:
     top = unique_best(recs, lambda r: r["duration_seconds"] or 0, tie="a tie for the longest")
     if not s.room() or s.rng.random() < 0.4:
         return
-    s.say(
-        "Who attended the longest one?",
-        "The longest of those: who was there?",
-        "Pull up the meeting behind the longest recording, who showed up?",
-        "{Who was in|Who came to} the meeting with the longest recording?",
-    )
+    s.say(WORDS.watch_back)
     s.call("get_meeting", meeting_id=top["meeting_id"])
     remember(s, {"meeting_id": top["meeting_id"], "title": top["title"], "host_id": uid})
 
@@ -329,39 +312,20 @@ def recorded_calls(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.5 or sum(x["title"] == m["title"] for x in found) > 1:
         return
     remember(s, m)
-    s.say(
-        "How long is the recording of the '{t}' one?",
-        "What did we get on tape for '{t}'?",
-        "Is the '{t}' recording ready to watch?",
-        t=m["title"],
-    )
+    s.say(WORDS.recorded_calls, t=m["title"])
     s.call("list_recordings", meeting_id=m["meeting_id"])
 
 
 @video_meeting.intent(covers=("get_distinct_values", "list_meetings"))
 def whats_on(s: Scene) -> None:
     """An admin looks at how meetings break down by state, then at the ones going on now."""
-    s.say(
-        "What states can meetings be in, and how many are in each?",
-        "Give me the meeting counts per state.",
-        "How do our meetings break down: going on, done, called off, upcoming?",
-        "I'd like a {quick|rough} overview of all our meetings by {status|state}.",
-        minimal=["Meeting breakdown by state?"],
-    )
+    s.say(WORDS.whats_on)
     s.call("get_distinct_values", field="meeting_status")
     if s.rng.random() < 2 / 3:
-        s.say(
-            "Which ones are happening right now?",
-            "List the calls in progress at the moment.",
-            "Show me what's on the air now.",
-        )
+        s.say(WORDS.whats_on_2)
         s.call("list_meetings", status="live")
     else:
-        s.say(
-            "Which upcoming ones got called off?",
-            "Show me the ones cancelled from today on.",
-            "Anything ahead of us that was scrapped?",
-        )
+        s.say(WORDS.whats_on_3)
         s.call("list_meetings", status="cancelled", starts_after=iso(s)[:10])
 
 
@@ -369,19 +333,8 @@ def whats_on(s: Scene) -> None:
 def plan_check(s: Scene) -> None:
     """An admin checks which plans are in use, then who in one department is on the top tier."""
     dept = s.pick("SELECT DISTINCT department FROM users WHERE plan = 'business'")["department"]
-    s.say(
-        "Which subscription tiers does our meeting tool have, and how many people are on each?",
-        "What plans are people on across the company?",
-        "Break down our users by plan for me.",
-        "{How many people are on each plan|I need the plan mix: how many users per tier}?",
-        minimal=["Plans in use?"],
-    )
+    s.say(WORDS.plan_check)
     if "business" not in str(s.call("get_distinct_values", field="plan")["values"]):
         raise Skip("no business plan")
-    s.say(
-        "Who in {dept} has the top tier?",
-        "Which {dept} people are on the biggest plan?",
-        "List the {dept} folks with the most expensive plan.",
-        dept=dept,
-    )
+    s.say(WORDS.plan_check_2, dept=dept)
     s.call("search_users", query=dept, plan="business")

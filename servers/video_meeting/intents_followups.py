@@ -14,7 +14,8 @@ from typing import Any
 from hub.kit import fake
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, clock
-from servers.video_meeting.intents import SLOT_END, busy, find_user, iso, remember
+from hub.kit.phrasings import Said
+from servers.video_meeting.intents import SLOT_END, WORDS, busy, find_user, iso, remember
 from servers.video_meeting.schema import PLAN_CAPACITY
 from servers.video_meeting.tools import video_meeting
 
@@ -54,7 +55,7 @@ def _on(fits: str, fixed: dict[str, Any] | None = None, on: str = "meeting") -> 
     return about
 
 
-def then(s: Scene, tool: str, args: dict[str, Any], *phrasings: str) -> Any:
+def then(s: Scene, tool: str, args: dict[str, Any], *phrasings: Said) -> Any:
     """The user asks ``tool`` with ``args`` in one of ``phrasings`` (``Skip`` when the dialogue already did)."""
     s.asked(tool, **args)
     s.say(*phrasings)
@@ -73,12 +74,6 @@ ONE_CALL = (
             {"recording": True},
         ),
         "set_recording",
-        phrasings=(
-            "Start recording it{, please|}.",
-            "Can you {tape|record} this one for the people who missed it?",
-            "Turn on the cloud recording{| for this call}.",
-            "{Let's keep a copy of this call|Some people couldn't make it}: {hit record|start taping}, please.",
-        ),
     ),
     FollowUp(
         "open_it",
@@ -89,28 +84,16 @@ ONE_CALL = (
             "AND host_id NOT IN (SELECT host_id FROM meetings WHERE status = 'live')"
         ),
         "start_meeting",
-        phrasings=(
-            "Open it now, people are {waiting|lining up}.",
-            "Let's get that one {started|going|under way}.",
-            "Start it for me, I'm ready.",
-            "{Go ahead and|Please} open it up{, I'm ready to host| so people can come in}.",
-        ),
     ),
     FollowUp(
         "taped_before",
         "Which of the user's hosted meetings have a recording.",
         _on("SELECT 1 FROM meetings WHERE host_id = ?2", {"has_recording": True}, "me"),
         "list_meetings",
-        phrasings=(
-            "Which of my calls have been {recorded|taped} so far?",
-            "Which {meetings|calls} I ran have a recording?",
-            "Do any of my meetings have a recording I could {rewatch|share}?",
-            "{Were|Have} any of the calls I hosted {recorded|been recorded}?",
-        ),
         weight=0.7,
     ),
 )
-follow_ups(video_meeting, ONE_CALL)
+follow_ups(video_meeting, ONE_CALL, WORDS)
 
 
 @video_meeting.intent(covers=("get_meeting",), follows=True, opens=False, weight=1.3)
@@ -125,15 +108,7 @@ def who_is_on_it(s: Scene) -> None:
         )
         then(s, "get_meeting", {"meeting_id": mid}, *live)
         return
-    then(
-        s,
-        "get_meeting",
-        {"meeting_id": mid},
-        "Who's {on the list|invited} for it?",
-        "What's the join code for that one, and who's coming?",
-        "{Read me|Give me} the details of that call{| again}.",
-        "{Remind me|Tell me} who'll be on it and how to get in.",
-    )
+    then(s, "get_meeting", {"meeting_id": mid}, WORDS.who_is_on_it)
 
 
 @video_meeting.intent(covers=("list_meetings",), follows=True, opens=False)
@@ -145,20 +120,14 @@ def rest_of_my_day(s: Scene) -> None:
             s,
             "list_meetings",
             {"participant_id": uid, "starts_after": iso(s)[:16], "starts_before": iso(s, 24 * 60)[:10]},
-            "What other calls do I have {today|later today}?",
-            "Anything else on my calendar {today|for the rest of the day}?",
-            "What's left for me today?",
-            "{And|So} is the rest of my day free, or are there more calls?",
+            WORDS.rest_of_my_day_2,
         )
         return
     found = then(
         s,
         "list_meetings",
         {"host_id": uid, "status": "scheduled", "starts_after": iso(s)[:16], "limit": 3},
-        "What's the next one I'm hosting?",
-        "When do I host next?",
-        "Which of my own calls comes next?",
-        "{And|So} what {am I hosting|do I run} after this?",
+        WORDS.rest_of_my_day,
     )
     if found["meetings"] and "meeting" not in s.memory:
         remember(s, found["meetings"][0])
@@ -169,35 +138,17 @@ def the_tapes(s: Scene) -> None:
     """The recordings of the meeting the dialogue is about, or all of the user's."""
     m = s.memory.get("meeting")
     if m and s.rows("SELECT 1 FROM recordings WHERE meeting_id = ?", m["meeting_id"]) and s.rng.random() < 0.7:
-        then(
-            s,
-            "list_recordings",
-            {"meeting_id": m["meeting_id"]},
-            "Is there a recording of it?",
-            "What recordings does that call have?",
-            "How long is its recording?",
-            "{Did that one get recorded|Can I rewatch it}? {How long is the video|Is there a video}?",
-        )
+        then(s, "list_recordings", {"meeting_id": m["meeting_id"]}, WORDS.the_tapes_2)
         return
     uid = _me(s)["user_id"]
     if not s.rows("SELECT 1 FROM meetings WHERE host_id = ?", uid):
         raise Skip("the user hosts nothing")
     s.asked("list_recordings", host_id=uid)
     if s.rng.random() < 0.5:
-        s.say(
-            "Which of my recordings are ready to {watch|view}?",
-            "Show me my finished recordings.",
-            "{Are any of my recordings|Is anything I recorded} done processing?",
-            "I want to watch one of my calls back. Which videos are ready?",
-        )
+        s.say(WORDS.the_tapes_3)
         s.call("list_recordings", host_id=uid, status="ready")
         return
-    s.say(
-        "What recordings do I have overall?",
-        "List all the recordings of my calls.",
-        "{Show me|Give me} every recording from the calls I host{, finished or not|}.",
-        "How many recordings do I have, {all told|in total}?",
-    )
+    s.say(WORDS.the_tapes)
     s.call("list_recordings", host_id=uid)
 
 
@@ -220,14 +171,7 @@ def same_people_next_week(s: Scene) -> None:
     if len(guests) + 1 > PLAN_CAPACITY[str(u.get("plan", "basic"))]:
         raise Skip("too many people")
     title = f"{m['title']} follow-up"
-    s.say(
-        "Set up a follow-up with the same people a week later at {t}, call it '{n}'.",
-        "Book '{n}' with everyone on it, one week on, {t}.",
-        "{Let's do|We need} a follow-up a week from then at {t} with the same group; {title|name} it '{n}'.",
-        "Same people, {one week|seven days} later at {t}: {book|set up} '{n}'{, please|}.",
-        t=clock(start),
-        n=title,
-    )
+    s.say(WORDS.same_people_next_week, t=clock(start), n=title)
     out = s.call("schedule_meeting", host_id=u["user_id"], title=title, start=fake.iso(start)[:16], invitee_ids=guests)
     remember(s, out)
 
@@ -255,14 +199,7 @@ def whose_plan(s: Scene) -> None:
     """After seeing who is on a meeting, the user asks which plan one of them is on (can they host a taped call?)."""
     p = someone_seen(s)
     s.asked("search_users", query=p["name"])
-    s.say(
-        "Which plan is {n} on? Could they host a recorded call?",
-        "Can {n} record meetings, what plan do they have?",
-        "What's {n}'s plan, by the way?",
-        "Is {n} on a plan that {allows|lets them do} recording?",
-        "{Does|Would} {n} have a paid plan, or the basic one?",
-        n=p["name"],
-    )
+    s.say(WORDS.whose_plan, n=p["name"])
     s.call("search_users", query=p["name"])
 
 
@@ -276,21 +213,9 @@ def their_calls(s: Scene) -> None:
             "SELECT 1 FROM recordings r JOIN meetings m USING (meeting_id) WHERE m.host_id = ?", p["user_id"]
         ):
             raise Skip("they have recorded nothing")
-        s.say(
-            "Has {n} recorded any of the calls they ran?",
-            "Which recordings does {n} have?",
-            "{Are there videos|Is there a recording} of {any|the} calls {n} hosted?",
-            "{Show me|Find} {n}'s recordings{, please|}.",
-            n=p["name"],
-        )
+        s.say(WORDS.their_calls, n=p["name"])
     else:
-        s.say(
-            "What is {n} hosting over the next week?",
-            "Which calls is {n} running in the coming days?",
-            "Is {n} hosting anything {soon|this week|in the next few days}?",
-            "{Tell me|Show me} what {n} is running over the next {week|seven days}.",
-            n=p["name"],
-        )
+        s.say(WORDS.their_calls_2, n=p["name"])
     uid = find_user(s, p)
     if taped:
         s.call("list_recordings", host_id=uid)
