@@ -18,7 +18,8 @@ choices); ``minimal`` holds the phrasings of a minimal opening turn. The code na
     WORDS = phrasings(__package__)
     s.say(WORDS.put_in_basket, what=product, many="two", them="them")
 
-A section is a ``Phrasings``: a tuple of its ``say`` lines that also carries its ``minimal`` ones, so it
+Sections ``[why.damaged]``, ``[why.late]`` make a family, ``WORDS.family("why")``: a dict by the part after
+the dot, for phrasings chosen by a value (a return reason, a status). A section is a ``Phrasings``: a tuple of its ``say`` lines that also carries its ``minimal`` ones, so it
 goes wherever a tuple of phrasings goes (``s.then``, ``FollowUp(phrasings=...)``) and ``say`` takes both.
 """
 
@@ -66,11 +67,19 @@ def spoken(said: Sequence[Said], minimal: Sequence[str] = ()) -> tuple[list[str]
 
 
 class Catalog:
-    """A server's phrasings by section name: ``WORDS.put_in_basket``."""
+    """A server's phrasings by section name: ``WORDS.put_in_basket``; a family of sections by its name
+    (``[why.damaged]``, ``[why.late]``): ``WORDS.family("why")``, a dict by the part after the dot."""
 
-    def __init__(self, where: str, sections: dict[str, Phrasings]) -> None:
+    def __init__(self, where: str, sections: dict[str, Phrasings], families: dict[str, dict[str, Phrasings]]) -> None:
         self.where = where
         self.sections = sections
+        self.families = families
+
+    def family(self, name: str) -> dict[str, Phrasings]:
+        try:
+            return self.families[name]
+        except KeyError:
+            raise AttributeError(f"{self.where} has no [{name}.*] sections") from None
 
     def __getattr__(self, name: str) -> Phrasings:
         if name.startswith("__"):
@@ -87,7 +96,17 @@ def parse(text: str, where: str) -> Catalog:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise CatalogError(f"{where}: {e}") from e
-    return Catalog(where, {name: _section(where, name, body) for name, body in table.items()})
+    sections = {name: body for name, body in table.items() if not _is_family(body)}
+    families = {name: body for name, body in table.items() if _is_family(body)}
+    return Catalog(
+        where,
+        {name: _section(where, name, body) for name, body in sections.items()},
+        {name: {k: _section(where, f"{name}.{k}", v) for k, v in body.items()} for name, body in families.items()},
+    )
+
+
+def _is_family(body: object) -> bool:
+    return isinstance(body, dict) and bool(body) and all(isinstance(v, dict) for v in body.values())
 
 
 def _section(where: str, name: str, body: object) -> Phrasings:

@@ -82,7 +82,7 @@ def balance_now(s: Scene) -> None:
     acc = current_account(s)
     s.asked("get_account", account_id=acc["account_id"])
     moved = any(c.kind == "write" for c in s.calls)
-    s.say(WORDS.balance_now if moved else WORDS.balance_now_2, what=acc_ref(s, acc))
+    s.say(WORDS.balance_now if moved else WORDS.balance_now_no_change, what=acc_ref(s, acc))
     s.call("get_account", account_id=acc["account_id"])
 
 
@@ -131,7 +131,7 @@ def top_up_from_other(s: Scene) -> None:
     if into:
         s.say(WORDS.top_up_from_other, much=money(amount), other=acc_ref(s, other), what=acc_ref(s, acc))
     else:
-        s.say(WORDS.top_up_from_other_2, much=money(amount), other=acc_ref(s, other), what=acc_ref(s, acc))
+        s.say(WORDS.top_up_from_other_send_out, much=money(amount), other=acc_ref(s, other), what=acc_ref(s, acc))
     a, b = reach_account(s, src), reach_account(s, dst)
     s.call("transfer_funds", from_account_id=a, to_account_id=b, amount=amount)
 
@@ -227,7 +227,7 @@ def lock_card_on_it(s: Scene) -> None:
     if card["status"] == "active":
         s.say(WORDS.lock_card_on_it, what=what)
     else:
-        s.say(WORDS.lock_card_on_it_2, what=what, What=what[:1].upper() + what[1:])
+        s.say(WORDS.lock_card_on_it_unlock, what=what, What=what[:1].upper() + what[1:])
     s.find("list_cards", "cards", "card_id", card["card_id"], missing="not listed", account_id=acc["account_id"])
     s.call("set_card_status", card_id=card["card_id"], status="locked" if card["status"] == "active" else "active")
 

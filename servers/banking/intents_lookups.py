@@ -54,7 +54,7 @@ def recent_activity(s: Scene) -> None:
     if kind and not s.minimal:
         args["kind"] = kind
     s.call("list_transactions", **args)
-    s.say(WORDS.recent_activity_2, when=day(since, s.now).removeprefix("on "))
+    s.say(WORDS.recent_activity_since_date, when=day(since, s.now).removeprefix("on "))
     s.call("list_transactions", **args, since=since)
     s.memory["account"] = acc
 
@@ -69,7 +69,7 @@ def profile_and_balance(s: Scene) -> None:
     if acc["account_id"] not in profile["account_ids"]:
         raise Skip("the account is not on the profile")
     kind = KIND_WORDS[acc["type"]]
-    s.say(WORDS.profile_and_balance_2, kind=kind)
+    s.say(WORDS.profile_and_balance_account, kind=kind)
     s.call("get_account", account_id=acc["account_id"])
     s.memory["account"] = acc
 
@@ -86,9 +86,9 @@ def my_balances(s: Scene) -> None:
         s.say(WORDS.my_balances, me=who(s, c))
     elif draw < 0.5:
         filters = {"type": acc["type"]}
-        s.say(WORDS.my_balances_2, me=who(s, c), what=acc_ref(s, acc))
+        s.say(WORDS.my_balances_one_type, me=who(s, c), what=acc_ref(s, acc))
     else:
-        s.say(WORDS.my_balances_3, me=who(s, c))
+        s.say(WORDS.my_balances_all, me=who(s, c))
     cid = find_me(s, c)
     listed = my_accounts(s, cid, **filters)
     hit = [a for a in listed if a["account_id"] == acc["account_id"]]
@@ -136,11 +136,11 @@ def branch_review(s: Scene) -> None:
         if status not in s.call("get_distinct_values", field="account_status")["values"]:
             raise Skip("no account in that status")
         big = f" holding at least {money(floor)}" if floor else ""
-        s.say(WORDS.branch_review_2, st=status, big=big)
+        s.say(WORDS.branch_review_status_accounts, st=status, big=big)
         s.call("list_accounts", status=status, **({"min_balance": float(floor)} if floor else {}))
     else:
-        s.say(WORDS.branch_review_3)
+        s.say(WORDS.branch_review_cities)
         cities = s.call("get_distinct_values", field="city")["values"]
         city = s.rng.choice(sorted(cities))
-        s.say(WORDS.branch_review_4, c=city)
+        s.say(WORDS.branch_review_city_customers, c=city)
         s.call("search_customers", query=city)

@@ -46,7 +46,7 @@ def move_between_my_accounts(s: Scene) -> None:
     s.memory["account"] = dst
     if s.rng.random() < 0.4:
         return  # a follow-up turn may carry on
-    s.say(WORDS.move_between_my_accounts_2, kind=KIND_WORDS[dst["type"]])
+    s.say(WORDS.move_between_my_accounts_check, kind=KIND_WORDS[dst["type"]])
     s.call("get_account", account_id=b)
     s.memory["account"] = dst
 
@@ -66,9 +66,9 @@ def cash_in_or_out(s: Scene) -> None:
     label = s.rng.choice(NOTES_OUT if out else NOTES_IN) if s.level == "complete" and s.rng.random() < 0.4 else None
     note = f" Label it '{label}'." if label else ""
     if out:
-        s.say(WORDS.cash_in_or_out_2, me=who(s, c), much=much, what=what, note=note)
+        s.say(WORDS.cash_in_or_out_withdraw, me=who(s, c), much=much, what=what, note=note)
     else:
-        s.say(WORDS.cash_in_or_out_3, me=who(s, c), much=much, what=what, note=note)
+        s.say(WORDS.cash_in_or_out_deposit_check, me=who(s, c), much=much, what=what, note=note)
     cid = find_me(s, c)
     aid = account_of(s, cid, acc, narrow=True)
     s.call(tool, account_id=aid, amount=amount, **({"description": label} if label else {}))
@@ -98,7 +98,7 @@ def pay_someone_saved(s: Scene) -> None:
         raise Skip("the payee is past the first page")
     name = payee_ref(s, c["customer_id"], payee)
     much = s.given(amount, money(amount), "amount", "pay_payee", "amount")
-    s.say(WORDS.pay_someone_saved_2, much=much, name=name, what=acc_ref(s, acc))
+    s.say(WORDS.pay_someone_saved_send, much=much, name=name, what=acc_ref(s, acc))
     aid = account_of(s, cid, acc, narrow=True)
     s.call("pay_payee", account_id=aid, payee_id=hit[0]["payee_id"], amount=amount)
     s.memory["account"] = acc
@@ -122,7 +122,7 @@ def pay_someone_new(s: Scene) -> None:
         "SELECT payee_id FROM payees WHERE customer_id = ? AND account_number = ?", c["customer_id"], number
     )[0]["payee_id"]
     much = s.given(amount, money(amount), "amount", "pay_payee", "amount")
-    s.say(WORDS.pay_someone_new_2, much=much, what=acc_ref(s, acc), first=name.split()[0])
+    s.say(WORDS.pay_someone_new_send, much=much, what=acc_ref(s, acc), first=name.split()[0])
     aid = account_of(s, cid, acc, narrow=True)
     s.call("pay_payee", account_id=aid, payee_id=payee_id, amount=amount)
     s.memory["account"] = acc
@@ -143,7 +143,7 @@ def open_and_fund(s: Scene) -> None:
     cid = customer_asks(s, c, WORDS.open_and_fund, kind=KIND_WORDS[kind])
     new = s.call("open_account", customer_id=cid, type=kind)
     much = s.given(amount, money(amount), "amount", "transfer_funds", "amount")
-    s.say(WORDS.open_and_fund_2, much=much, src=acc_ref(s, src))
+    s.say(WORDS.open_and_fund_transfer, much=much, src=acc_ref(s, src))
     s.call("transfer_funds", from_account_id=account_of(s, cid, src), to_account_id=new["account_id"], amount=amount)
     s.memory["account"] = src
 

@@ -59,10 +59,10 @@ def lost_card(s: Scene) -> None:
     s.call("set_card_status", card_id=card["card_id"], status="locked")
     s.memory["account"] = acc
     if s.rng.random() < 0.5:
-        s.say(WORDS.lost_card_2, what=acc_ref(s, acc))
+        s.say(WORDS.lost_card_freeze_account, what=acc_ref(s, acc))
         s.call("freeze_account", account_id=aid, frozen=True)
     else:
-        s.say(WORDS.lost_card_3)
+        s.say(WORDS.lost_card_found_reactivate)
         s.call("set_card_status", card_id=card["card_id"], status="active")
 
 
@@ -82,10 +82,10 @@ def lift_freeze(s: Scene) -> None:
     }[acc["status_reason"]]
     what = acc_ref(s, acc)
     if s.turns:
-        s.say(WORDS.lift_freeze_2, what=what, why=why)
+        s.say(WORDS.lift_freeze_also_unfreeze, what=what, why=why)
     else:
         s.say(
-            WORDS.lift_freeze_3,
+            WORDS.lift_freeze_first_turn,
             me=who(s, c),
             what=what,
             What=what[:1].upper() + what[1:],
@@ -128,12 +128,14 @@ def close_an_account(s: Scene) -> None:
         raise Skip("the dialogue just used that account")
     if follow:
         s.say(
-            WORDS.close_an_account if dst else WORDS.close_an_account_2, what=what, dst=acc_ref(s, dst) if dst else ""
+            WORDS.close_an_account if dst else WORDS.close_an_account_also_cash_out,
+            what=what,
+            dst=acc_ref(s, dst) if dst else "",
         )
     elif dst:
-        s.say(WORDS.close_an_account_4, me=who(s, c), what=what, dst=acc_ref(s, dst))
+        s.say(WORDS.close_an_account_first_sweep, me=who(s, c), what=what, dst=acc_ref(s, dst))
     else:
-        s.say(WORDS.close_an_account_5, me=who(s, c), what=what)
+        s.say(WORDS.close_an_account_first_cash_out, me=who(s, c), what=what)
     cid = find_me(s, c)
     listed = [a for a in my_accounts(s, cid) if a["account_id"] == acc["account_id"]]
     if not listed:
@@ -147,5 +149,5 @@ def close_an_account(s: Scene) -> None:
     else:
         s.call("withdraw_funds", account_id=aid, amount=balance)
     if not follow:
-        s.say(WORDS.close_an_account_3)
+        s.say(WORDS.close_an_account_now_close)
     s.call("close_account", account_id=aid)

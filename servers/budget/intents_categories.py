@@ -56,7 +56,11 @@ def adjust_limit(s: Scene) -> None:
         )
     elif following(s):
         s.say(
-            WORDS.adjust_limit_2, cat=cat_words(cat["name"]), cap=cap, strict=strict, Change="Raise" if up else "Lower"
+            WORDS.adjust_limit_set_amount,
+            cat=cat_words(cat["name"]),
+            cap=cap,
+            strict=strict,
+            Change="Raise" if up else "Lower",
         )
     else:
         s.say(
@@ -89,9 +93,9 @@ def start_tracking(s: Scene) -> None:
     cap += " that I can't go over" if hard else ""
     grouped = s.rng.random() < 0.5
     if grouped:
-        s.say(WORDS.start_tracking_2, label=label, group=group, cap=cap, thing=thing)
+        s.say(WORDS.start_tracking_in_group, label=label, group=group, cap=cap, thing=thing)
     else:
-        s.say(WORDS.start_tracking_3, label=label, cap=cap, thing=thing)
+        s.say(WORDS.start_tracking_no_group, label=label, cap=cap, thing=thing)
     args: dict[str, Any] = {"name": name} | ({"group": group} if grouped else {})
     if limit:
         args["monthly_limit"] = limit
@@ -121,7 +125,7 @@ def fold_category(s: Scene) -> None:
             "ON a.grp = b.grp AND a.category_id != b.category_id"
         )
         gone, keep = category(s, pair["gone"]), category(s, pair["keep"])
-        s.say(WORDS.fold_category_2, a=cat_words(gone["name"]), b=cat_words(keep["name"]))
+        s.say(WORDS.fold_category_first_turn, a=cat_words(gone["name"]), b=cat_words(keep["name"]))
     if not (seen(s, gone["category_id"]) and seen(s, keep["category_id"])):
         how = s.rng.random()
         if how < 0.5:
@@ -192,7 +196,7 @@ def what_a_bill_cost(s: Scene) -> None:
         if not cat:
             raise Skip("nothing to go on")
         r = s.pick(f"SELECT r.* FROM recurring_expenses r WHERE r.category_id = ? AND {where}", cat["category_id"])
-        s.say(WORDS.what_a_bill_cost_2, m=r["merchant"])
+        s.say(WORDS.what_a_bill_cost_in_category, m=r["merchant"])
         cid = find_category(s, category(s, r["category_id"]))
         found = s.call("list_recurring_expenses", category_id=cid)["recurring_expenses"]
     else:
@@ -200,7 +204,7 @@ def what_a_bill_cost(s: Scene) -> None:
         stopped = not r["active"]
         s.say(*(STOPPED if stopped else ON_FILE), minimal=["Cancelled bills?" if stopped else "Repeating stuff?"])
         found = s.call("list_recurring_expenses", **({"active": False} if stopped else {}))["recurring_expenses"]
-        s.say(WORDS.what_a_bill_cost_3, m=r["merchant"])
+        s.say(WORDS.what_a_bill_cost_from_bills, m=r["merchant"])
     hit = [x for x in found if x["merchant"] == r["merchant"]]
     if not hit:
         raise Skip("not listed")

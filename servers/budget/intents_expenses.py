@@ -95,7 +95,7 @@ def remove_expense(s: Scene) -> None:
             since,
         )
         what = expense_ref(s, e)
-        s.say(WORDS.remove_expense_2, what=what, What=upper(what))
+        s.say(WORDS.remove_expense_first_turn, what=what, What=upper(what))
     locate_expense(s, e, what)
     s.call("delete_expense", expense_id=e["expense_id"])
     s.memory["month"] = e["date"][:7]
@@ -183,14 +183,17 @@ def biggest_purchase(s: Scene) -> None:
             "HAVING COUNT(*) BETWEEN 2 AND 20 AND COUNT(DISTINCT amount) = COUNT(*)"
         )
         s.say(
-            WORDS.biggest_purchase_3, shop=row["merchant"], m=in_month(row["month"], s), mm=month_words(row["month"], s)
+            WORDS.biggest_purchase_at_shop,
+            shop=row["merchant"],
+            m=in_month(row["month"], s),
+            mm=month_words(row["month"], s),
         )
         found = list_spending(s, merchant=row["merchant"], month=row["month"])
         month = row["month"]
     else:
         month = s.rng.choice((last_month(s), month_before(last_month(s))))
         floor = s.rng.choice((100, 150, 200))
-        s.say(WORDS.biggest_purchase_4, amt=money(floor), m=in_month(month, s), mm=month_words(month, s))
+        s.say(WORDS.biggest_purchase_over_amount, amt=money(floor), m=in_month(month, s), mm=month_words(month, s))
         found = list_spending(s, month=month, min_amount=float(floor))
     if not found:
         raise Skip("nothing listed")
@@ -198,7 +201,7 @@ def biggest_purchase(s: Scene) -> None:
     if sum(x["amount"] == top["amount"] for x in found) > 1:
         raise Skip("two biggest")
     if not following(s):
-        s.say(WORDS.biggest_purchase_2)
+        s.say(WORDS.biggest_purchase_details)
     out = s.call("get_expense", expense_id=top["expense_id"])
     remember_expense(s, out, False)
     remember(s, category(s, out["category_id"]))

@@ -63,7 +63,7 @@ def month_review(s: Scene) -> None:
         raise Skip("nothing over")
     worst = max(over, key=lambda c: c["spent"] - c["monthly_limit"])
     if not following(s):
-        s.say(WORDS.month_review_2)
+        s.say(WORDS.month_review_worst_items)
     list_spending(s, category_id=worst["category_id"], month=month)
     remember(s, category(s, worst["category_id"]))
 
@@ -76,7 +76,7 @@ def where_money_goes(s: Scene) -> None:
     shop = s.rng.choice(sorted(m for m in merchants if len(m) >= 3))
     floor = s.rng.choice((None, 25, 50))
     more = f" over {money(floor)}" if floor else ""
-    s.say(WORDS.where_money_goes_2, shop=shop, more=more)
+    s.say(WORDS.where_money_goes_at_shop, shop=shop, more=more)
     list_spending(s, merchant=shop, **({"min_amount": float(floor)} if floor else {}))
 
 
@@ -96,9 +96,9 @@ def how_much_left(s: Scene) -> None:
         args |= {} if month == this_month(s) else {"month": month}
         fresh(s, "list_categories", **args)
         if month == this_month(s):
-            s.say(WORDS.how_much_left_2, c=cat_words(cat["name"]), C=cat["name"])
+            s.say(WORDS.how_much_left_this_month, c=cat_words(cat["name"]), C=cat["name"])
         else:
-            s.say(WORDS.how_much_left_3, c=cat_words(cat["name"]), C=cat["name"], m=in_month(month, s))
+            s.say(WORDS.how_much_left_past_month, c=cat_words(cat["name"]), C=cat["name"], m=in_month(month, s))
         listed = s.call("list_categories", **args)["categories"]
     if cat["category_id"] not in {c["category_id"] for c in listed}:
         raise Skip("the category is not listed")

@@ -45,7 +45,7 @@ def find_time_and_book(s: Scene) -> None:
         s.say(WORDS.find_time_and_book, hi=hi(s, u), who=named, m=minutes, when=when, t=t)
     else:
         length = s.given(minutes, f"{minutes} minutes", "length", "find_free_slot", "duration_minutes")
-        s.say(WORDS.find_time_and_book_2, hi=hi(s, u), who=named, m=length, when=when)
+        s.say(WORDS.find_time_and_book_ask_slots, hi=hi(s, u), who=named, m=length, when=when)
     mine = find_me(s, u)
     them = find_other(s, other)
     args: dict[str, Any] = {"user_ids": [mine["user_id"], them["user_id"]], "duration_minutes": minutes}
@@ -57,7 +57,7 @@ def find_time_and_book(s: Scene) -> None:
     if not at_once:
         if not s.room(calls=1):
             return
-        s.say(WORDS.find_time_and_book_3, t=title, f=first_name(other["name"]))
+        s.say(WORDS.find_time_and_book_take_first, t=title, f=first_name(other["name"]))
     made = s.call(
         "create_event",
         calendar_id=mine["primary_calendar_id"],
@@ -106,7 +106,7 @@ def book_at_time(s: Scene) -> None:
     remember(s, made, "organizer")
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say(WORDS.book_at_time_2, f=first_name(other["name"]))
+    s.say(WORDS.book_at_time_their_day, f=first_name(other["name"]))
     s.call("get_free_busy", user_id=them["user_id"], date=d.isoformat())
 
 
@@ -138,7 +138,7 @@ def block_personal_time(s: Scene) -> None:
     remember(s, made, "organizer")
     if not s.room() or s.rng.random() < 0.6:
         return
-    s.say(WORDS.block_personal_time_2)
+    s.say(WORDS.block_personal_time_rest_of_day)
     s.call(
         "list_events", calendar_id=cals[0]["calendar_id"], starts_after=d.isoformat(), starts_before=next_day(str(d))
     )

@@ -77,9 +77,9 @@ def move_meeting(s: Scene) -> None:
         else f"{clock(new)} the same day"
     )
     if what is None:
-        s.say(WORDS.move_meeting_2, to=to)
+        s.say(WORDS.move_meeting_that_one, to=to)
     else:
-        s.say(WORDS.move_meeting_3, hi=hi(s, u), what=what, to=to)
+        s.say(WORDS.move_meeting_named, hi=hi(s, u), what=what, to=to)
     found = _found(s, u, ev, how)
     moved = s.call("update_event", event_id=found["event_id"], start=_iso(new)[:16])
     remember(s, moved, "organizer")
@@ -97,9 +97,9 @@ def call_off_meeting(s: Scene) -> None:
     u, ev, what, how = _mine_to_change(s)
     reason = s.rng.choice(list(CANCEL_WHY))
     if what is None:
-        s.say(WORDS.call_off_meeting_2, why=CANCEL_WHY[reason])
+        s.say(WORDS.call_off_meeting_that_one, why=CANCEL_WHY[reason])
     else:
-        s.say(WORDS.call_off_meeting_3, hi=hi(s, u), what=what, why=CANCEL_WHY[reason])
+        s.say(WORDS.call_off_meeting_named, hi=hi(s, u), what=what, why=CANCEL_WHY[reason])
     found = _found(s, u, ev, how)
     args: dict[str, Any] = {"event_id": found["event_id"]}
     if not s.minimal:
@@ -127,9 +127,9 @@ def make_it_recurring(s: Scene) -> None:
     count = s.rng.choice((4, 6, 8, 10))
     often = s.given(freq, FREQ_WORDS[freq], "how often", "set_recurrence", "freq")
     if what is None:
-        s.say(WORDS.make_it_recurring_2, how=often, n=count)
+        s.say(WORDS.make_it_recurring_that_one, how=often, n=count)
     else:
-        s.say(WORDS.make_it_recurring_3, hi=hi(s, u), what=what, how=often, n=count)
+        s.say(WORDS.make_it_recurring_named, hi=hi(s, u), what=what, how=often, n=count)
     found = _found(s, u, ev, how)
     args: dict[str, Any] = {"event_id": found["event_id"], "freq": freq, "count": count}
     if freq == "daily":
@@ -185,7 +185,7 @@ def skip_one_session(s: Scene) -> None:
     if not s.room(calls=1):
         return
     o = s.rng.choice(ahead)
-    s.say(WORDS.skip_one_session_2, d=day(o["date"], s.now))
+    s.say(WORDS.skip_one_session_drop_date, d=day(o["date"], s.now))
     s.call("cancel_occurrence", event_id=found["event_id"], occurrence_date=o["date"])
     s.memory["day"] = o["date"]
 

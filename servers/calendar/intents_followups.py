@@ -105,7 +105,7 @@ def how_busy_that_day(s: Scene) -> None:
     u, other, d = talking(s), s.memory.get("other"), the_day(s)
     if other and s.rng.random() < 0.4:
         s.asked("get_free_busy", user_id=other["user_id"], date=d)
-        s.say(WORDS.how_busy_that_day_2, f=first_name(other["name"]), w=that_day(s, d))
+        s.say(WORDS.how_busy_that_day_colleague, f=first_name(other["name"]), w=that_day(s, d))
         s.call("get_free_busy", user_id=other["user_id"], date=d)
         return
     s.asked("get_free_busy", user_id=u["user_id"], date=d)
@@ -119,7 +119,7 @@ def whose_calendars(s: Scene) -> None:
     other = s.memory.get("other")
     if other and s.rng.random() < 0.5:
         s.asked("list_calendars", owner_id=other["user_id"])
-        s.say(WORDS.whose_calendars_2, f=first_name(other["name"]))
+        s.say(WORDS.whose_calendars_colleague, f=first_name(other["name"]))
         s.call("list_calendars", owner_id=other["user_id"])
         return
     u = talking(s)
@@ -142,7 +142,7 @@ def adjust_it(s: Scene) -> None:
         out = s.call("update_event", event_id=ev["event_id"], title=title)
     elif how == "room":
         room = s.rng.choice([r for r in ROOMS if r != ev["location"]])
-        s.say(WORDS.adjust_it_2, r=room)
+        s.say(WORDS.adjust_it_room, r=room)
         out = s.call("update_event", event_id=ev["event_id"], location=room)
     elif how == "later":
         minutes = s.rng.choice((15, 30, 60))
@@ -151,13 +151,13 @@ def adjust_it(s: Scene) -> None:
         if end.date() != start.date() or end.hour >= 19:
             raise Skip("it would run into the evening")
         by = {15: "a quarter of an hour", 30: "half an hour", 60: "an hour"}[minutes]
-        s.say(WORDS.adjust_it_3, by=by, t=clock(start))
+        s.say(WORDS.adjust_it_later, by=by, t=clock(start))
         out = s.call("update_event", event_id=ev["event_id"], start=_iso(start)[:16])
     elif s.value("SELECT status FROM events WHERE event_id = ?", ev["event_id"]) == "tentative":
-        s.say(WORDS.adjust_it_4)
+        s.say(WORDS.adjust_it_confirm)
         out = s.call("update_event", event_id=ev["event_id"], status="confirmed")
     else:
-        s.say(WORDS.adjust_it_5)
+        s.say(WORDS.adjust_it_tentative)
         out = s.call("update_event", event_id=ev["event_id"], status="tentative")
     remember(s, out, "organizer")
 
@@ -169,7 +169,7 @@ def other_meetings(s: Scene) -> None:
     d = s.memory.get("day")
     if d and s.rng.random() < 0.5:
         s.asked("list_events", organizer_id=u["user_id"], starts_after=d)
-        s.say(WORDS.other_meetings_2, w=that_day(s, d))
+        s.say(WORDS.other_meetings_i_organise, w=that_day(s, d))
         s.call("list_events", organizer_id=u["user_id"], starts_after=d, starts_before=next_day(d))
         return
     s.asked("list_events", invitee_id=u["user_id"])

@@ -120,9 +120,9 @@ def trim_guest_list(s: Scene) -> None:
     u, ev, what, how = _mine_to_change(s, extra)
     if what is None:
         s.asked("get_event", event_id=ev["event_id"])
-        s.say(WORDS.trim_guest_list_2)
+        s.say(WORDS.trim_guest_list_ask_that_one)
     else:
-        s.say(WORDS.trim_guest_list_3, hi=hi(s, u), what=what)
+        s.say(WORDS.trim_guest_list_ask_named, hi=hi(s, u), what=what)
     found = _found(s, u, ev, how)
     full = s.call("get_event", event_id=found["event_id"])
     remember(s, full, "organizer")
@@ -203,10 +203,10 @@ def answer_invite(s: Scene) -> None:
     answer = s.rng.choice([r for r in ("accepted", "declined", "tentative") if r != ev["response"]])
     reply = s.given(answer, RESPONSE_WORDS[answer], "answer", "respond_to_invite", "response")
     if what is None:
-        s.say(WORDS.answer_invite_2, r=reply)
+        s.say(WORDS.answer_invite_that_one, r=reply)
         uid = s.memory["me"]["user_id"]
     else:
-        s.say(WORDS.answer_invite_3, hi=hi(s, u), what=what, r=reply)
+        s.say(WORDS.answer_invite_named, hi=hi(s, u), what=what, r=reply)
         uid = find_me(s, u)["user_id"]
         if s.rng.random() < 0.5:
             days = (date.fromisoformat(ev["start"][:10]) - s.now.date()).days + 1
@@ -239,7 +239,7 @@ def is_she_free(s: Scene) -> None:
     s.memory["day"] = d.isoformat()
     if not s.room(calls=2) or s.rng.random() < 0.5:
         return
-    s.say(WORDS.is_she_free_2)
+    s.say(WORDS.is_she_free_shared_gap)
     mine = find_me(s, u)
     s.call(
         "find_free_slot",

@@ -41,7 +41,7 @@ def week_ahead(s: Scene) -> None:
     if s.rng.random() < 0.5:
         return
     remember(s, o, "invitee", bool(s.rows("SELECT 1 FROM recurrences WHERE event_id = ?", o["event_id"])))
-    s.say(WORDS.week_ahead_2, t=o["title"], d=day(o["start"], s.now))
+    s.say(WORDS.week_ahead_who_attends, t=o["title"], d=day(o["start"], s.now))
     s.call("get_event", event_id=o["event_id"])
 
 
@@ -93,7 +93,7 @@ def my_next_meeting(s: Scene) -> None:
     remember(s, found[0], "organizer", bool(found[0]["recurring"]))
     if s.rng.random() < 0.5:
         return
-    s.say(WORDS.my_next_meeting_2)
+    s.say(WORDS.my_next_meeting_guests)
     s.call("get_event", event_id=found[0]["event_id"])
 
 
@@ -123,7 +123,7 @@ def colleague_calendar(s: Scene) -> None:
         raise Skip("nothing on their calendars next week")
     cal = s.rng.choice(busy)
     what = {"primary": "main calendar", "personal": "personal calendar"}.get(cal["kind"], f"'{cal['name']}' calendar")
-    s.say(WORDS.colleague_calendar_2, what=what)
+    s.say(WORDS.colleague_calendar_next_week, what=what)
     s.call(
         "list_events",
         calendar_id=cal["calendar_id"],
@@ -148,8 +148,8 @@ def room_bookings(s: Scene) -> None:
         raise Skip("no room booked this week")
     room = s.rng.choice(rooms)
     if s.rng.random() < 0.5:
-        s.say(WORDS.room_bookings_3, r=room)
+        s.say(WORDS.room_bookings_this_week, r=room)
         s.call("list_events", query=room, starts_after=lo, starts_before=hi_)
         return
-    s.say(WORDS.room_bookings_2, r=room)
+    s.say(WORDS.room_bookings_from_now, r=room)
     s.call("list_events", query=room, starts_after=lo)

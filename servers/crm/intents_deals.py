@@ -49,7 +49,7 @@ def move_deal_forward(s: Scene) -> None:
     if nxt == "closed_won":
         s.say(WORDS.move_deal_forward, what=what, What=upper(what))
     else:
-        s.say(WORDS.move_deal_forward_2, what=what, What=upper(what), stage=STAGE_WORDS[nxt])
+        s.say(WORDS.move_deal_forward_next_stage, what=what, What=upper(what), stage=STAGE_WORDS[nxt])
     s.call("update_deal_stage", deal_id=find_deal(s, d), stage=nxt)
     remember_deal(s, d | {"stage": nxt})
 
@@ -83,7 +83,7 @@ def hand_over_deal(s: Scene) -> None:
         s.say(WORDS.hand_over_deal, b=to["name"])
     else:
         what = deal_ref(s, d)
-        s.say(WORDS.hand_over_deal_2, a=frm["name"], b=to["name"], what=what)
+        s.say(WORDS.hand_over_deal_named, a=frm["name"], b=to["name"], what=what)
     ids = {o["name"]: o["owner_id"] for o in s.call("list_owners", active=True)["owners"]}
     if to["name"] not in ids or (not by_company and frm["name"] not in ids):
         raise Skip("the rep is not listed")
@@ -107,7 +107,7 @@ def account_rundown(s: Scene) -> None:
         a = dialogue_company(s)
         if any(c.tool == "get_account" and c.arguments["account_id"] == a["account_id"] for c in s.calls):
             raise Skip("already looked at the account")
-        s.say(WORDS.account_rundown_2, co=a["name"])
+        s.say(WORDS.account_rundown_follow_on, co=a["name"])
     else:
         a = s.pick(
             "SELECT * FROM accounts WHERE account_id IN (SELECT account_id FROM deals WHERE stage IN "
@@ -115,7 +115,7 @@ def account_rundown(s: Scene) -> None:
             *params,
         )
         rep(s, a["owner_id"])
-        s.say(WORDS.account_rundown_3, co=a["name"])
+        s.say(WORDS.account_rundown_first_turn, co=a["name"])
     acc = s.call("get_account", account_id=find_company(s, a["account_id"], a["name"]))
     remember_company(s, acc)
     if following(s) or s.rng.random() < 0.5:
@@ -131,7 +131,7 @@ def pipeline_review(s: Scene) -> None:
     s.say(WORDS.pipeline_review)
     if stage not in s.call("get_distinct_values", field="deal_stage")["values"]:
         raise Skip("no deal in that stage")
-    s.say(WORDS.pipeline_review_2, w=stage, f=money(floor).removesuffix(".00"))
+    s.say(WORDS.pipeline_review_big_in_stage, w=stage, f=money(floor).removesuffix(".00"))
     s.memory["deals"] = tuple(s.call("list_deals", stage=stage, min_amount=float(floor))["deals"])
 
 

@@ -150,7 +150,7 @@ def other_deals_there(s: Scene) -> None:
         s.say(WORDS.other_deals_there, co=co["name"])
     else:
         args = {"account_id": co["account_id"]}
-        s.say(WORDS.other_deals_there_2, co=co["name"])
+        s.say(WORDS.other_deals_there_all_history, co=co["name"])
     s.asked("list_deals", **args)
     s.call("list_deals", **args)
 

@@ -52,7 +52,7 @@ def convert_qualified_lead(s: Scene) -> None:
         s.say(WORDS.convert_qualified_lead, size=size, under=under)
     else:
         who = person_ref(s, "leads", "lead_id", lead, lead["company"], named_alone=False)
-        s.say(WORDS.convert_qualified_lead_2, who=who, size=size, under=under)
+        s.say(WORDS.convert_qualified_lead_named, who=who, size=size, under=under)
     find_lead(s, lead)
     if lead["status"] != "qualified":
         s.call("update_lead_status", lead_id=lead["lead_id"], status="qualified")
@@ -91,7 +91,7 @@ def drop_lead(s: Scene) -> None:
         if s.rng.random() < 0.35:
             return  # a follow-up decides what happens to it
         if lead["status"] == "new" and s.rng.random() < 0.4:
-            s.say(WORDS.drop_lead_2)
+            s.say(WORDS.drop_lead_mark_working)
             s.call("update_lead_status", lead_id=lead["lead_id"], status="working")
             remember_lead(s, lead | {"status": "working"})
             return
@@ -165,6 +165,6 @@ def my_new_leads(s: Scene) -> None:
     s.memory["leads"] = tuple(leads)
     if s.rng.random() < 0.4:
         return
-    s.say(WORDS.my_new_leads_2)
+    s.say(WORDS.my_new_leads_open_newest)
     s.call("get_lead", lead_id=leads[0]["lead_id"])
     remember_lead(s, s.rows("SELECT * FROM leads WHERE lead_id = ?", leads[0]["lead_id"])[0])

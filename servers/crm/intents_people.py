@@ -70,7 +70,7 @@ def who_is_that(s: Scene) -> None:
     else:
         if len(s.rows("SELECT 1 FROM contacts WHERE account_id = ? AND title = ?", c["account_id"], c["title"])) != 1:
             raise Skip("the title is not unique at the company")
-        s.say(WORDS.who_is_that_2, t=c["title"], co=c["company"])
+        s.say(WORDS.who_is_that_by_title, t=c["title"], co=c["company"])
         account_id = find_company(s, c["account_id"], c["company"])
         if c["contact_id"] not in [
             x["contact_id"] for x in s.call("search_contacts", account_id=account_id)["contacts"]
@@ -127,7 +127,7 @@ def people_at_company(s: Scene) -> None:
     if word:
         s.say(WORDS.people_at_company, w=word, co=a["name"])
     else:
-        s.say(WORDS.people_at_company_2, co=a["name"])
+        s.say(WORDS.people_at_company_all, co=a["name"])
     account_id = find_company(s, a["account_id"], a["name"])
     found = s.call("search_contacts", account_id=account_id, **({"query": word} if word else {}))["contacts"]
     if not found:

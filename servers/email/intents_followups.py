@@ -200,7 +200,7 @@ def label_it(s: Scene) -> None:
         s.say(WORDS.label_it, it=it, l=lab["name"])
         s.call("list_labels", mailbox_id=box["mailbox_id"])
     else:
-        s.say(WORDS.label_it_2, it=it, It=cap(it), l=lab["name"])
+        s.say(WORDS.label_it_just_file, it=it, It=cap(it), l=lab["name"])
     s.call("label_message", message_id=m["message_id"], label=lab["name"])
     s.memory["label"] = lab
 
@@ -230,7 +230,7 @@ def answer_it(s: Scene) -> None:
     if send:
         s.say(WORDS.answer_it, it=it, t=text)
     else:
-        s.say(WORDS.answer_it_2, it=it, t=text)
+        s.say(WORDS.answer_it_draft_only, it=it, t=text)
     draft = s.call("create_draft", mailbox_id=box["mailbox_id"], reply_to_message_id=m["message_id"], body=text)
     if send:
         s.call("send_draft", draft_id=draft["draft_id"])
@@ -250,7 +250,7 @@ def more_from_them(s: Scene) -> None:
         co = company_of(m["from_address"])
         if co == "Northwind":
             raise Skip("a colleague, not a company")
-        s.say(WORDS.more_from_them_2, co=co)
+        s.say(WORDS.more_from_them_company, co=co)
         s.call("search_messages", mailbox_id=box["mailbox_id"], from_address=m["from_address"].split("@", 1)[1])
 
 
@@ -289,7 +289,7 @@ def people_glance(s: Scene) -> None:
         s.say(WORDS.people_glance, co=co)
         args: dict[str, Any] = {"mailbox_id": box["mailbox_id"], "query": co}
     else:
-        s.say(WORDS.people_glance_2)
+        s.say(WORDS.people_glance_favourites)
         args = {"mailbox_id": box["mailbox_id"], "favorites_only": True}
     s.asked("list_contacts", **args)
     s.call("list_contacts", **args)

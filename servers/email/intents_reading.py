@@ -36,7 +36,7 @@ def catch_up_unread(s: Scene) -> None:
         return
     mark = s.room(2, 1) and s.rng.random() < 0.6
     s.say(
-        WORDS.catch_up_unread_2,
+        WORDS.catch_up_unread_open_one,
         **about(m),
         read=", then mark it as read" if mark else "",
         after=" Mark it read after." if mark else "",
@@ -71,7 +71,7 @@ def read_conversation(s: Scene) -> None:
     thread = s.call("get_thread", thread_id=hit["thread_id"], mailbox_id=mid)
     opening = thread["messages"][0]
     if then(s):
-        s.say(WORDS.read_conversation_2)
+        s.say(WORDS.read_conversation_first_message)
         s.call("get_message", message_id=opening["message_id"])
         s.memory["message"] = opening
 
@@ -82,7 +82,7 @@ def who_works_where(s: Scene) -> None:
     field = s.given("department", "department", "breakdown", "get_distinct_values", "field")
     s.say(WORDS.who_works_where, f=field)
     dept = s.rng.choice(sorted(s.call("get_distinct_values", field="department")["values"]))
-    s.say(WORDS.who_works_where_2, d=dept)
+    s.say(WORDS.who_works_where_department, d=dept)
     s.call("list_mailboxes", query=dept, limit=50)
 
 
@@ -117,7 +117,7 @@ def dig_up_old_email(s: Scene) -> None:
     s.memory["message"] = found[0]
     if not s.room(1, 1) or (len(s.turns) > 1 and s.rng.random() < 0.5):
         return
-    s.say(WORDS.dig_up_old_email_2)
+    s.say(WORDS.dig_up_old_email_open_newest)
     s.call("get_message", message_id=found[0]["message_id"])
 
 
@@ -129,7 +129,7 @@ def review_starred(s: Scene) -> None:
     m = choose_listed(s, mid, "starred", starred_only=True)
     if not s.room(1, 1):
         return
-    s.say(WORDS.review_starred_2, **about(m))
+    s.say(WORDS.review_starred_unstar, **about(m))
     s.call("mark_message", message_id=m["message_id"], is_starred=False)
     s.memory["message"] = m | {"is_starred": False}
 
@@ -159,7 +159,7 @@ def clear_out_inbox(s: Scene) -> None:
     s.call("move_message", message_id=hit["message_id"], folder=to)
     s.memory["message"] = hit | {"folder": to}
     if then(s):
-        s.say(WORDS.clear_out_inbox_2)
+        s.say(WORDS.clear_out_inbox_whats_left)
         s.call("list_messages", mailbox_id=mid)
 
 
@@ -176,7 +176,7 @@ def rescue_from_trash(s: Scene) -> None:
     s.call("move_message", message_id=hit["message_id"], folder="inbox")
     s.memory["message"] = hit | {"folder": "inbox"}
     if then(s):
-        s.say(WORDS.rescue_from_trash_2)
+        s.say(WORDS.rescue_from_trash_star_it)
         s.call("mark_message", message_id=hit["message_id"], is_starred=True)
         s.memory["message"]["is_starred"] = True
 
@@ -233,7 +233,7 @@ def start_new_label(s: Scene) -> None:
         return
     m = received(s, box, "m.folder IN ('inbox', 'archive')")
     what = message_ref(s, m)
-    s.say(WORDS.start_new_label_2, what=what)
+    s.say(WORDS.start_new_label_file_first, what=what)
     hit = locate(s, mid, m)
     s.call("label_message", message_id=hit["message_id"], label=name)
 
@@ -258,7 +258,7 @@ def clean_up_label(s: Scene) -> None:
     s.memory["label"] = lab
     if not s.room(1, 1):
         return
-    s.say(WORDS.clean_up_label_2, **about(m), l=lab["name"])
+    s.say(WORDS.clean_up_label_untag, **about(m), l=lab["name"])
     s.call("label_message", message_id=m["message_id"], label=lab["name"], remove=True)
 
 
@@ -280,5 +280,5 @@ def untag_email(s: Scene) -> None:
     s.call("label_message", message_id=hit["message_id"], label=lab["name"], remove=True)
     s.memory["label"] = lab
     if then(s, chance=0.2):
-        s.say(WORDS.untag_email_2, l=lab["name"])
+        s.say(WORDS.untag_email_still_under_label, l=lab["name"])
         s.call("list_messages", mailbox_id=mid, label=lab["name"])

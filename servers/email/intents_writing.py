@@ -181,11 +181,11 @@ def save_sender(s: Scene) -> None:
         saved = s.call("add_contact", mailbox_id=mid, name=hit["from_name"], address=hit["from_address"])
     else:
         addr = s.given(m["from_address"], m["from_address"], "address", "add_contact", "address")
-        mid = asks(s, box, WORDS.save_sender_2, who=m["from_name"], addr=addr)
+        mid = asks(s, box, WORDS.save_sender_by_name, who=m["from_name"], addr=addr)
         saved = s.call("add_contact", mailbox_id=mid, name=m["from_name"], address=m["from_address"])
     s.memory["contact"] = saved
     if then(s):
-        s.say(WORDS.save_sender_3, co=company)
+        s.say(WORDS.save_sender_same_company, co=company)
         s.call("list_contacts", mailbox_id=mid, query=company)
 
 
@@ -221,7 +221,7 @@ def add_from_card(s: Scene) -> None:
     if not then(s, chance=0.25):
         return
     if said and s.rng.random() < 0.5:
-        s.say(WORDS.add_from_card_2, co=company)
+        s.say(WORDS.add_from_card_same_company, co=company)
         s.call("list_contacts", mailbox_id=mid, query=company)
     else:
         subject, body = s.rng.choice(NEW_MAIL)
@@ -246,7 +246,7 @@ def reword_draft(s: Scene) -> None:
         s.call("update_draft", draft_id=d["draft_id"], subject=subject)
     else:
         line = s.rng.choice(("Thanks!", "Talk soon.", "Let me know by Friday."))
-        s.say(WORDS.reword_draft_2, l=line)
+        s.say(WORDS.reword_draft_add_line, l=line)
         s.call("update_draft", draft_id=d["draft_id"], body=f"{d['body']}\n\n{line}")
 
 
@@ -286,7 +286,7 @@ def write_to_them(s: Scene) -> None:
     if send:
         s.say(WORDS.write_to_them, f=first(c["name"]), subj=subject, t=text)
     else:
-        s.say(WORDS.write_to_them_2, f=first(c["name"]), subj=subject, t=text)
+        s.say(WORDS.write_to_them_draft_only, f=first(c["name"]), subj=subject, t=text)
     draft = s.call("create_draft", mailbox_id=box["mailbox_id"], to=[c["email"]], subject=subject, body=text)
     if send:
         s.call("send_draft", draft_id=draft["draft_id"])

@@ -73,7 +73,7 @@ def safe_copy(s: Scene) -> None:
         got = s.call("find_files", path=HOME, name=f"*{word}*", ignore_case=True)
         src = listed(got, path, "matches")
     copied = s.call("copy_path", source=src, destination=f"{HOME}/backups")
-    s.say(WORDS.safe_copy_2)
+    s.say(WORDS.safe_copy_verify_checksum)
     algo = s.rng.choice(({}, {}, {"algorithm": "md5"}, {"algorithm": "sha1"}))
     if algo:
         s.turns[-1].phrasing += (
@@ -111,16 +111,16 @@ def pack_backup(s: Scene) -> None:
     made = s.call("create_archive", archive_path=f"{HOME}/backups/{name}", sources=[src])
     branch = s.rng.random()
     if branch < 0.4:
-        s.say(WORDS.pack_backup_2)
+        s.say(WORDS.pack_backup_list_contents)
         s.call("list_archive", archive_path=made["archive"])
     elif branch < 0.55:
-        s.say(WORDS.pack_backup_3)
+        s.say(WORDS.pack_backup_size)
         s.call("get_file_info", path=made["archive"])
     elif branch < 0.7:
-        s.say(WORDS.pack_backup_4)
+        s.say(WORDS.pack_backup_checksum)
         s.call("compute_checksum", path=made["archive"])
     else:
-        s.say(WORDS.pack_backup_5)
+        s.say(WORDS.pack_backup_first_ten)
         s.call("list_archive", archive_path=made["archive"], limit=10)
     s.memory["archive"] = made["archive"]
 
@@ -158,7 +158,7 @@ def restore_backup(s: Scene) -> None:
     s.say(WORDS.restore_backup, what=what, thing=thing, new=new)
     made = s.call("make_directory", path=dest)
     s.call("extract_archive", archive_path=arch, destination=made["path"])
-    s.say(WORDS.restore_backup_2, thing=thing)
+    s.say(WORDS.restore_backup_compare, thing=thing)
     out = s.call("list_directory", path=made["path"], recursive=True, show_hidden=True)
     old = listed(out, f"{dest}/{inner}")
     how = s.rng.choice(({}, {}, {"context": 0}, {"ignore_case": True}))
@@ -195,16 +195,16 @@ def spreadsheet_tally(s: Scene) -> None:
         return
     branch = s.rng.random()
     if branch < 0.5:
-        s.say(WORDS.spreadsheet_tally_2, c=col)
+        s.say(WORDS.spreadsheet_tally_most_common, c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",", count=True, most_common_first=True)
     elif branch < 0.75:
-        s.say(WORDS.spreadsheet_tally_3, c=col)
+        s.say(WORDS.spreadsheet_tally_alphabetical, c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",", count=True)
     elif branch < 0.9:
-        s.say(WORDS.spreadsheet_tally_4, c=col)
+        s.say(WORDS.spreadsheet_tally_distinct, c=col)
         s.call("unique_lines", path=top["path"], field=field, delimiter=",")
     else:
-        s.say(WORDS.spreadsheet_tally_5, c=col, f=f"1,{field}")
+        s.say(WORDS.spreadsheet_tally_cut_columns, c=col, f=f"1,{field}")
         s.call("cut_columns", path=top["path"], fields=f"1,{field}")
 
 
@@ -241,7 +241,7 @@ def biggest_rows(s: Scene) -> None:
     )
     if hand_off(s, top["path"]):
         return
-    s.say(WORDS.biggest_rows_2, k=keep_words, f=keep)
+    s.say(WORDS.biggest_rows_cut_columns, k=keep_words, f=keep)
     if s.rng.random() < 0.5:
         s.call("cut_columns", path=top["path"], fields=keep)
     else:
@@ -272,6 +272,6 @@ def combine_sales(s: Scene) -> None:
     made = s.call("concatenate_files", sources=[m["path"] for m in found], destination=dest)
     if hand_off(s, made["path"]):
         return
-    s.say(WORDS.combine_sales_2)
+    s.say(WORDS.combine_sales_count_rows)
     s.call("count_words", path=made["path"])
     remember(s, made["path"])

@@ -74,10 +74,10 @@ def where_did_i_write(s: Scene) -> None:
         raise Skip("nothing on the first page")
     first = paths[-1]
     if s.rng.random() < 0.5:
-        s.say(WORDS.where_did_i_write_2)
+        s.say(WORDS.where_did_i_write_open_last)
         s.call("read_file", path=first)
     else:
-        s.say(WORDS.where_did_i_write_3)
+        s.say(WORDS.where_did_i_write_head_last)
         s.call("head_file", path=first)
     remember(s, first)
 
@@ -112,10 +112,10 @@ def big_old_things(s: Scene) -> None:
         raise Skip("nothing that big, or more than a page")
     top = max(found, key=lambda m: (m["size"], m["path"]))
     if s.rng.random() < 0.5:
-        s.say(WORDS.big_old_things_2)
+        s.say(WORDS.big_old_things_biggest_info)
         s.call("get_file_info", path=top["path"])
     else:
-        s.say(WORDS.big_old_things_3)
+        s.say(WORDS.big_old_things_move_biggest)
         s.call("move_path", source=top["path"], destination=f"{HOME}/backups")
 
 
@@ -147,7 +147,7 @@ def look_up_config(s: Scene) -> None:
         s.call("head_file", path=files[0], lines=15)
     if hand_off(s, files[0]):
         return
-    s.say(WORDS.look_up_config_2)
+    s.say(WORDS.look_up_config_line_count)
     s.call("count_words", path=files[0])
 
 

@@ -40,7 +40,7 @@ def private_folder(s: Scene) -> None:
         raise Skip("something in there is not hers")
     info = s.call("get_file_info", path=d)
     s.call("change_mode", path=info["path"], mode="go-rwx", recursive=True)
-    s.say(WORDS.private_folder_2)
+    s.say(WORDS.private_folder_long_listing)
     s.call("list_directory", path=info["path"], long=True, show_hidden=True)
 
 
@@ -141,10 +141,10 @@ def share_with_team(s: Scene) -> None:
     remember(s, f["path"])
     s.call("change_mode", path=f["path"], mode="g+w")
     if s.rng.random() < 0.5:
-        s.say(WORDS.share_with_team_2)
+        s.say(WORDS.share_with_team_file_info)
         s.call("get_file_info", path=f["path"])
     else:
-        s.say(WORDS.share_with_team_3)
+        s.say(WORDS.share_with_team_long_listing)
         s.call("list_directory", path=f["path"], long=True)
 
 
@@ -177,7 +177,7 @@ def hand_over(s: Scene) -> None:
     else:
         s.turns[-1].phrasing += " Their own group should have it too."
         s.call("change_owner", path=f["path"], owner=login, group=login)
-    s.say(WORDS.hand_over_2)
+    s.say(WORDS.hand_over_back_to_me)
     s.call("switch_user", username="maya")
 
 
@@ -202,11 +202,11 @@ def shortcut(s: Scene) -> None:
     s.say(WORDS.shortcut, what=what, new=new)
     made = s.call("create_symlink", target=target, link_path=f"{HOME}/{name}")
     if s.rng.random() < 0.35:
-        s.say(WORDS.shortcut_2)
+        s.say(WORDS.shortcut_list_target)
         s.call("list_directory", path=made["link"])
     elif s.rng.random() < 0.5:
-        s.say(WORDS.shortcut_3)
+        s.say(WORDS.shortcut_tree_target)
         s.call("show_tree", path=made["link"], max_depth=1)
     else:
-        s.say(WORDS.shortcut_4)
+        s.say(WORDS.shortcut_newest_first)
         s.call("list_directory", path=made["link"], sort_by="modified", reverse=True)

@@ -43,13 +43,13 @@ def recall_meeting(s: Scene) -> None:
         return
     branch = s.rng.random()
     if branch < 0.3:
-        s.say(WORDS.recall_meeting_2)
+        s.say(WORDS.recall_meeting_my_actions)
         s.call("grep_files", pattern="Maya:", path=path, fixed_string=True)
     elif branch < 0.5:
-        s.say(WORDS.recall_meeting_3)
+        s.say(WORDS.recall_meeting_mentions_sam)
         s.call("grep_files", pattern="sam", path=path, ignore_case=True)
     else:
-        s.say(WORDS.recall_meeting_4)
+        s.say(WORDS.recall_meeting_length)
         s.call("count_words", path=path)
 
 
@@ -80,10 +80,10 @@ def add_todo(s: Scene) -> None:
     s.call("append_file", path=todo, content=f"- [ ] {item}")
     remember(s, todo)
     if s.rng.random() < 0.6:
-        s.say(WORDS.add_todo_2)
+        s.say(WORDS.add_todo_still_open)
         s.call("grep_files", pattern="- [ ]", path=todo, fixed_string=True)
     else:
-        s.say(WORDS.add_todo_3)
+        s.say(WORDS.add_todo_tail)
         s.call("tail_file", path=todo, lines=5)
 
 
@@ -111,10 +111,10 @@ def catch_up(s: Scene) -> None:
         raise Skip("nothing recent in text")
     if s.rng.random() < 0.5:
         n = s.rng.choice((5, 10, 20))
-        s.say(WORDS.catch_up_2, n=n)
+        s.say(WORDS.catch_up_head_newest, n=n)
         s.call("head_file", **({"path": text[0]["path"]} | ({} if n == 10 else {"lines": n})))
     else:
-        s.say(WORDS.catch_up_3)
+        s.say(WORDS.catch_up_open_newest)
         s.call("read_file", path=text[0]["path"])
     remember(s, text[0]["path"])
 
@@ -139,7 +139,7 @@ def compare_quarters(s: Scene) -> None:
     s.say(WORDS.compare_quarters, a=q(a), b=q(b), how=how)
     listing = s.call("list_directory", path=REPORTS)
     s.call("diff_files", path_a=listed(listing, a["path"]), path_b=listed(listing, b["path"]), **args)
-    s.say(WORDS.compare_quarters_2)
+    s.say(WORDS.compare_quarters_revenue)
     if s.rng.random() < 0.5:
         s.call("grep_files", pattern="Revenue:", path=listing["path"], recursive=True, fixed_string=True)
     else:
@@ -168,11 +168,11 @@ def colleague_shared(s: Scene) -> None:
         raise Skip("nothing readable")
     newest = max(readable, key=lambda p: (s.value("SELECT mtime FROM nodes WHERE path = ?", p), p))
     if s.rng.random() < 0.6:
-        s.say(WORDS.colleague_shared_2)
+        s.say(WORDS.colleague_shared_open_newest)
         s.call("read_file", path=newest)
         remember(s, newest)
     else:
-        s.say(WORDS.colleague_shared_3)
+        s.say(WORDS.colleague_shared_head_newest)
         s.call("head_file", path=newest, lines=5)
         remember(s, newest)
 
@@ -214,11 +214,11 @@ def project_languages(s: Scene) -> None:
         ".txt": "text",
         ".toml": "TOML",
     }
-    s.say(WORDS.project_languages_2, k=words.get(ext, f"{ext} "))
+    s.say(WORDS.project_languages_one_kind, k=words.get(ext, f"{ext} "))
     found = s.call("find_files", path=proj, name=f"*{ext}", type="file")
     if s.rng.random() < 0.3 and ext in (".md", ".txt", ".py") and found["matches"]:
         biggest = max(found["matches"], key=lambda m: (m["size"], m["path"]))
-        s.say(WORDS.project_languages_3)
+        s.say(WORDS.project_languages_count_biggest)
         s.call("count_words", path=biggest["path"])
 
 
@@ -230,7 +230,7 @@ def links_in(s: Scene) -> None:
     kinds = s.call("get_distinct_values", field="type", path=place)["values"]
     if "symlink" not in kinds:
         raise Skip("no links")
-    s.say(WORDS.links_in_2)
+    s.say(WORDS.links_in_list_links)
     s.call("find_files", path=place, type="symlink")
 
 
@@ -246,5 +246,5 @@ def whose(s: Scene) -> None:
     s.say(WORDS.whose, w=what)
     owners = s.call("get_distinct_values", field="owner", path=place)["values"]
     who = s.rng.choice(sorted(o for o in owners if o != "root") or ["root"])
-    s.say(WORDS.whose_2, o=who)
+    s.say(WORDS.whose_one_owner, o=who)
     s.call("find_files", path=place, owner=who)

@@ -25,10 +25,10 @@ def pipeline_failures(s: Scene) -> None:
         hits = s.call("grep_files", pattern="ERROR", path=f"{PIPELINE}/logs", recursive=True)["matches"]
         last = max(hits, key=lambda m: m["path"])
     if s.rng.random() < 0.5:
-        s.say(WORDS.pipeline_failures_2)
+        s.say(WORDS.pipeline_failures_full_log)
         s.call("read_file", path=last["path"])
     else:
-        s.say(WORDS.pipeline_failures_3)
+        s.say(WORDS.pipeline_failures_tail_log)
         s.call("tail_file", path=last["path"], lines=5)
     remember(s, last["path"])
 
@@ -42,10 +42,10 @@ def noisy_services(s: Scene) -> None:
     got = s.call("tail_file", path="/var/log/syslog", **({} if s.minimal else {"lines": n}))
     remember(s, got["path"])
     if s.rng.random() < 0.6:
-        s.say(WORDS.noisy_services_2)
+        s.say(WORDS.noisy_services_by_service)
         s.call("unique_lines", path=got["path"], field=5, count=True, most_common_first=True)
     else:
-        s.say(WORDS.noisy_services_3)
+        s.say(WORDS.noisy_services_firewall)
         s.call("grep_files", pattern="UFW BLOCK", path=got["path"], fixed_string=True)
 
 
@@ -66,11 +66,11 @@ def failed_logins(s: Scene) -> None:
     else:
         s.call("grep_files", pattern=pattern.lower(), path=info["path"], ignore_case=True)
     if s.rng.random() < 0.5:
-        s.say(WORDS.failed_logins_2)
+        s.say(WORDS.failed_logins_switch_back)
         s.call("switch_user", username="maya")
     else:
         n = s.rng.choice((10, 20))
-        s.say(WORDS.failed_logins_3, n=n)
+        s.say(WORDS.failed_logins_tail_log, n=n)
         s.call("tail_file", path=info["path"], lines=n)
 
 
@@ -88,10 +88,10 @@ def disk_health(s: Scene) -> None:
     if hand_off(s, fstab):
         return
     if s.rng.random() < 0.5:
-        s.say(WORDS.disk_health_2)
+        s.say(WORDS.disk_health_read_fstab)
         s.call("read_file", path=fstab)
     else:
-        s.say(WORDS.disk_health_3)
+        s.say(WORDS.disk_health_fstab_numbered)
         s.call("read_file", path=fstab, number_lines=True)
 
 
@@ -122,7 +122,7 @@ def where_am_i(s: Scene) -> None:
     if not dirs:
         raise Skip("no folder to go into")
     target = s.rng.choice(dirs)
-    s.say(WORDS.where_am_i_2, name=target["name"])
+    s.say(WORDS.where_am_i_go_into, name=target["name"])
     s.call("change_directory", path=target["path"])
 
 
@@ -148,8 +148,8 @@ def project_tour(s: Scene) -> None:
         f"{HOME}/projects/blog": ("*.md", "Markdown"),
     }[proj]
     if s.rng.random() < 0.5:
-        s.say(WORDS.project_tour_2)
+        s.say(WORDS.project_tour_todos)
         s.call("grep_files", pattern="TODO", path=cwd, recursive=True)
     else:
-        s.say(WORDS.project_tour_3, k=code[1])
+        s.say(WORDS.project_tour_todos_in_kind, k=code[1])
         s.call("grep_files", pattern="TODO", path=cwd, recursive=True, include=code[0])

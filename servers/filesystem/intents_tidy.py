@@ -51,10 +51,10 @@ def file_downloads(s: Scene) -> None:
         moved = s.call("move_path", source=m["path"], destination=made["path"])
         remember(s, moved["destination"])
     if s.rng.random() < 0.5:
-        s.say(WORDS.file_downloads_2)
+        s.say(WORDS.file_downloads_list_folder)
         s.call("list_directory", path=made["path"])
     else:
-        s.say(WORDS.file_downloads_3)
+        s.say(WORDS.file_downloads_long_listing)
         s.call("list_directory", path=made["path"], long=True)
 
 
@@ -70,10 +70,10 @@ def clean_tmp(s: Scene) -> None:
     for m in found[:2]:
         s.call("remove_path", path=m["path"])
     if s.rng.random() < 0.5:
-        s.say(WORDS.clean_tmp_2)
+        s.say(WORDS.clean_tmp_anything_left)
         s.call("find_files", path="/tmp", owner="maya")
     else:
-        s.say(WORDS.clean_tmp_3)
+        s.say(WORDS.clean_tmp_long_listing)
         s.call("list_directory", path="/tmp", long=True)
 
 
@@ -91,10 +91,10 @@ def space_hogs(s: Scene) -> None:
     shots = [e for e in inner if e["path"].endswith("/screenshots")]
     if not shots:
         raise Skip("no screenshots folder")
-    s.say(WORDS.space_hogs_2)
+    s.say(WORDS.space_hogs_delete_screenshots)
     s.call("remove_path", path=shots[0]["path"], recursive=True)
     if s.rng.random() < 0.4:
-        s.say(WORDS.space_hogs_3)
+        s.say(WORDS.space_hogs_size_after)
         s.call("disk_usage", path=top["path"])
 
 
@@ -135,13 +135,13 @@ def check_shortcut(s: Scene) -> None:
     info = s.call("get_file_info", path=link["path"], follow_symlinks=False)
     dest = s.rows("SELECT type FROM nodes WHERE path = ?", posixpath.normpath(posixpath.join(HOME, info["target"])))
     if not dest:
-        s.say(WORDS.check_shortcut_2)
+        s.say(WORDS.check_shortcut_delete_dead)
         s.call("remove_path", path=info["path"])
     elif dest[0]["type"] == "dir":
-        s.say(WORDS.check_shortcut_3)
+        s.say(WORDS.check_shortcut_list_dir)
         s.call("list_directory", path=info["path"])
     else:
-        s.say(WORDS.check_shortcut_4)
+        s.say(WORDS.check_shortcut_open_file)
         s.call("read_file", path=info["path"])
         remember(s, info["path"])
 
@@ -182,12 +182,12 @@ def new_meeting_note(s: Scene) -> None:
         ("the heading '{}' with '{}' under it", "'{}' as the title, then '{}'", "a '{}' heading, then the line '{}'")
     )
     text = s.given(body, said.format(heading, line), "text", "write_file", "content")
-    s.say(WORDS.new_meeting_note_2, text=text)
+    s.say(WORDS.new_meeting_note_write, text=text)
     s.call("write_file", path=made["path"], content=body)
     remember(s, made["path"])
     if s.rng.random() < 0.5:
         extra = s.rng.choice(("Follow up with Alex on the numbers", "Send the slides around", "Book the next session"))
-        s.say(WORDS.new_meeting_note_3, x=extra)
+        s.say(WORDS.new_meeting_note_append, x=extra)
         s.call("append_file", path=made["path"], content=f"- {extra}")
 
 
@@ -252,10 +252,10 @@ def tweak_setting(s: Scene) -> None:
     if hand_off(s, hit[0]["path"]):
         return
     if s.rng.random() < 0.5:
-        s.say(WORDS.tweak_setting_2)
+        s.say(WORDS.tweak_setting_show_file)
         s.call("read_file", path=hit[0]["path"])
     else:
-        s.say(WORDS.tweak_setting_3)
+        s.say(WORDS.tweak_setting_numbered)
         s.call("read_file", path=hit[0]["path"], number_lines=True)
     remember(s, hit[0]["path"])
 
@@ -277,7 +277,7 @@ def publish_post(s: Scene) -> None:
     moved = s.call("move_path", source=src, destination=dest)
     if hand_off(s, moved["destination"]):
         return
-    s.say(WORDS.publish_post_2)
+    s.say(WORDS.publish_post_set_date)
     s.call(
         "replace_in_file", path=moved["destination"], pattern=f"date: {post['name'][:10]}", replacement=f"date: {today}"
     )

@@ -85,7 +85,7 @@ def call_it_off_now(s: Scene) -> None:
     s.call("cancel_order", order_id=o["order_id"], reason=why)
     s.memory["customer"] = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
     focus_order(s, o["order_id"])
-    s.say(WORDS.call_it_off_now_2)
+    s.say(WORDS.call_it_off_now_check_refund)
     s.call("track_order", order_id=o["order_id"])
 
 
@@ -134,7 +134,7 @@ def stars_for_dinner(s: Scene) -> None:
     if comment:
         args["comment"] = comment
     out = s.call("rate_order", **args)
-    s.say(WORDS.stars_for_dinner_2, r=o["restaurant"])
+    s.say(WORDS.stars_for_dinner_new_rating, r=o["restaurant"])
     s.call("get_restaurant", restaurant_id=rid)
     s.memory["rating"] = out
     focus(s, rid)
@@ -196,14 +196,14 @@ def my_history(s: Scene) -> None:
     n = s.rng.choice((3, 5))
     if s.turns:  # continuing a dialogue: one turn
         s.asked("get_customer", customer_id=c["customer_id"])
-        s.say(WORDS.my_history_3, n=n)
+        s.say(WORDS.my_history_follow_on, n=n)
         found = find_me(s, c)
         s.call("get_customer", customer_id=found["customer_id"])
         latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
         return
     found = asks(s, c, WORDS.my_history)
     s.call("get_customer", customer_id=found["customer_id"])
-    s.say(WORDS.my_history_2, n=n)
+    s.say(WORDS.my_history_last_orders, n=n)
     latest(s, s.call("list_orders", customer_id=found["customer_id"], limit=n)["orders"])
 
 

@@ -39,13 +39,13 @@ def open_right_now(s: Scene) -> None:
     if s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.7:
-        s.say(WORDS.open_right_now_2, veg="vegetarian " if veg else "", meal=MEALS[meal])
+        s.say(WORDS.open_right_now_top_menu, veg="vegetarian " if veg else "", meal=MEALS[meal])
         args: dict[str, Any] = {"restaurant_id": top["restaurant_id"], "category": meal}
         if veg:
             args["vegetarian_only"] = True
         s.call("get_menu", **args)
     else:
-        s.say(WORDS.open_right_now_3)
+        s.say(WORDS.open_right_now_top_details)
         s.call("get_restaurant", restaurant_id=top["restaurant_id"])
 
 
@@ -106,7 +106,7 @@ def cheap_and_veggie(s: Scene) -> None:
     focus(s, found[0]["restaurant_id"])
     if s.rng.random() < 0.3:
         return
-    s.say(WORDS.cheap_and_veggie_2)
+    s.say(WORDS.cheap_and_veggie_menu)
     s.call("get_menu", restaurant_id=found[0]["restaurant_id"], vegetarian_only=True, available_only=True)
 
 
@@ -184,7 +184,7 @@ def kitchen_queue(s: Scene) -> None:
     if not waiting:
         raise Skip("nothing waiting")
     oldest = min(waiting, key=lambda x: (x["placed_at"], x["order_id"]))
-    s.say(WORDS.kitchen_queue_2)
+    s.say(WORDS.kitchen_queue_accept_oldest)
     s.call("advance_order_status", order_id=oldest["order_id"])
     focus_order(s, oldest["order_id"])
     s.memory["staff"] = True

@@ -71,12 +71,12 @@ def whats_on_the_menu(s: Scene) -> None:
         s.say(WORDS.whats_on_the_menu, m=MEALS[meal], name=r["name"])
     elif how == "veggie":
         args["vegetarian_only"] = True
-        s.say(WORDS.whats_on_the_menu_2, name=r["name"])
+        s.say(WORDS.whats_on_the_menu_veggie, name=r["name"])
     elif how == "now":
         args["available_only"] = True
-        s.say(WORDS.whats_on_the_menu_3, name=r["name"])
+        s.say(WORDS.whats_on_the_menu_available, name=r["name"])
     else:
-        s.say(WORDS.whats_on_the_menu_4, name=r["name"])
+        s.say(WORDS.whats_on_the_menu_full, name=r["name"])
     if any(c.tool == "get_menu" and c.arguments == args for c in s.calls):
         raise Skip("that menu was read already")
     s.call("get_menu", **args)

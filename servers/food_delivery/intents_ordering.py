@@ -110,7 +110,7 @@ def fix_basket(s: Scene) -> None:
     found = asks(
         s,
         c,
-        WORDS.fix_basket if qty == 0 else WORDS.fix_basket_2,
+        WORDS.fix_basket if qty == 0 else WORDS.fix_basket_quantity,
         who_short=c["name"],
         dish=line["name"],
         n=s.given(qty, NUMBERS.get(qty, str(qty)), "quantity", "update_cart_item", "quantity"),

@@ -325,5 +325,5 @@ def whats_offline(s: Scene) -> None:
     s.memory["device"] = {"device_id": d["device_id"]}
     switchable = d["type"] in ("light", "plug", "speaker", "camera")
     if back.get("power") == "off" and switchable and s.by_chance(0.7):
-        s.say(WORDS.whats_offline_2)
+        s.say(WORDS.whats_offline_power_on)
         s.call("set_device_power", device_id=d["device_id"], on=True)

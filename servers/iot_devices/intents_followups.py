@@ -133,7 +133,7 @@ def a_bit_dimmer(s: Scene) -> None:
     d = the_device(s, "d.online = 1 AND d.type = 'light'")
     if d["supports_color"] and s.rng.random() < 0.4:
         color = s.rng.choice([c for c in COLOR_WORDS if c != d["color"]])
-        s.say(WORDS.a_bit_dimmer_2, c=color)
+        s.say(WORDS.a_bit_dimmer_colour, c=color)
         s.call("set_light", device_id=d["device_id"], color=color)
         return
     level = s.rng.choice([x for x in (10, 20, 30, 50, 75, 100) if x != d["brightness"]])
@@ -146,7 +146,7 @@ def anything_down(s: Scene) -> None:
     """The person asks what in the house is offline, or low on battery."""
     hid = the_home(s)
     if s.rng.random() < 0.5:
-        ask_for(s, "list_devices", {"home_id": hid, "max_battery": 20}, WORDS.anything_down_2)
+        ask_for(s, "list_devices", {"home_id": hid, "max_battery": 20}, WORDS.anything_down_low_battery)
         return
     ask_for(s, "list_devices", {"home_id": hid, "online": False}, WORDS.anything_down)
 
@@ -157,7 +157,7 @@ def my_routines(s: Scene) -> None:
     hid = the_home(s)
     s.asked("list_automations", home_id=hid)
     if s.rng.random() < 0.3:
-        s.say(WORDS.my_routines_2)
+        s.say(WORDS.my_routines_paused)
         s.call("list_automations", home_id=hid, enabled=False)
         return
     s.say(WORDS.my_routines)
@@ -194,7 +194,7 @@ def how_warm_in_there(s: Scene) -> None:
         raise Skip("two sensors of a kind")
     if s.by_chance(0.5, calls=2):
         s.say(
-            WORDS.how_warm_in_there_2,
+            WORDS.how_warm_in_there_today,
             w="warm" if n["kind"] == "temperature" else "humid",
             k=n["kind"],
             r=d["room"].lower(),

@@ -137,8 +137,8 @@ def support_desk(s: Scene) -> None:
         "speaker": "speakers",
     }[kind]
     if s.rng.random() < 0.5:
-        s.say(WORDS.support_desk_3, w=word)
+        s.say(WORDS.support_desk_offline, w=word)
         s.call("list_devices", type=kind, online=False)
         return
-    s.say(WORDS.support_desk_2, w=word)
+    s.say(WORDS.support_desk_low_battery, w=word)
     s.call("list_devices", type=kind, max_battery=20)

@@ -155,7 +155,7 @@ def make_it_automatic(s: Scene) -> None:
             args["days"] = days
         s.call("create_automation", home_id=hid, name=title, scene_id=found[0]["scene_id"], trigger="time", **args)
         if s.by_chance(0.8):
-            s.say(WORDS.make_it_automatic_2)
+            s.say(WORDS.make_it_automatic_list_routines)
             s.call("list_automations", home_id=hid, **({"enabled": True} if s.rng.random() < 0.5 else {}))
         return
     kind = sensor["kind"]

@@ -82,7 +82,7 @@ def roll_the_sprint(s: Scene) -> None:
     if not left and not s.value("SELECT COUNT(*) FROM issues WHERE sprint_id = ?", nxt["sprint_id"]):
         raise Skip("the next sprint would start empty")
     s.call("close_sprint", sprint_id=active["sprint_id"], carry_over_to=nxt["sprint_id"])
-    s.say(WORDS.roll_the_sprint_2)
+    s.say(WORDS.roll_the_sprint_start_next)
     s.call("start_sprint", sprint_id=nxt["sprint_id"])
     s.memory.update(project=p["project_id"], board=b, sprint=nxt["sprint_id"])
 
@@ -128,7 +128,7 @@ def plan_new_sprint(s: Scene) -> None:
         capacity,
     )
     what = issue_ref(s, i, b, by_key=False)
-    s.say(WORDS.plan_new_sprint_2, what=what)
+    s.say(WORDS.plan_new_sprint_add_ticket, what=what)
     key = locate(s, i, what, backlog=True)
     s.call("move_issue_to_sprint", issue_id=key, sprint_id=made["sprint_id"])
     s.memory.update(board=b, sprint=made["sprint_id"])
@@ -149,7 +149,7 @@ def add_to_team(s: Scene) -> None:
     s.call("add_project_member", **args)
     s.memory.update(project=p["project_id"], board=b)
     if s.rng.random() < 0.5:
-        s.say(WORDS.add_to_team_2, k=b)
+        s.say(WORDS.add_to_team_show_team, k=b)
         if s.rng.random() < 0.5:
             s.call("get_project", project_id=key)
         else:
@@ -162,7 +162,7 @@ def busiest_project(s: Scene) -> None:
     s.say(WORDS.busiest_project)
     found = s.call("list_projects")["projects"]
     p = s.rng.choice(found)
-    s.say(WORDS.busiest_project_2, n=p["name"])
+    s.say(WORDS.busiest_project_drill_in, n=p["name"])
     s.call("get_project", project_id=p["project_id"])
     s.memory.update(project=p["project_id"], board=p["name"])
 
@@ -178,7 +178,7 @@ def label_hotspots(s: Scene) -> None:
         label,
     ):
         raise Skip("nothing open with that label")
-    s.say(WORDS.label_hotspots_2, l=label)
+    s.say(WORDS.label_hotspots_open_tagged, l=label)
     s.call("search_issues", label=label, status="open")
 
 
@@ -201,7 +201,7 @@ def triage_critical(s: Scene) -> None:
         "u.user_id IN (SELECT user_id FROM project_members WHERE project_id = ? AND role != 'viewer')",
         p["project_id"],
     )
-    s.say(WORDS.triage_critical_2, o=who)
+    s.say(WORDS.triage_critical_assign_newest, o=who)
     s.call("assign_issue", issue_id=top["issue_id"], assignee_id=find_user(s, other, key))
     remember(s, top, b)
 

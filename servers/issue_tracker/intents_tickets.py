@@ -70,7 +70,7 @@ def report_bug(s: Scene) -> None:
     if kind == "bug":
         s.say(WORDS.report_bug, hi=hi(s, u), p=b, what=what, urg=urgency[priority])
     else:
-        s.say(WORDS.report_bug_2, hi=hi(s, u), k=TYPE_WORDS[kind], p=b, what=what, urg=urgency[priority])
+        s.say(WORDS.report_bug_other_type, hi=hi(s, u), k=TYPE_WORDS[kind], p=b, what=what, urg=urgency[priority])
     uid = find_me(s, u)
     key = project_key(s, u["project_id"], named)
     args: dict[str, Any] = {"project_id": key, "reporter_id": uid, "type": kind, "title": title}
@@ -103,7 +103,7 @@ def reopen_ticket(s: Scene) -> None:
     s.call("get_issue", issue_id=i["issue_id"])
     uid = find_me(s, u)
     text = s.rng.choice(REOPEN_NOTES)
-    s.say(WORDS.reopen_ticket_2, n=text)
+    s.say(WORDS.reopen_ticket_reopen_with_note, n=text)
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="open")
     s.call("add_comment", issue_id=i["issue_id"], author_id=uid, body=text)
     remember(s, i, i["project_id"])
@@ -172,7 +172,7 @@ def hand_over(s: Scene) -> None:
     found = s.call("search_issues", assignee_id=holder, status="in_progress", **where)["issues"]
     if row["issue_id"] not in [x["issue_id"] for x in found]:
         raise Skip("the ticket is not listed")
-    s.say(WORDS.hand_over_2, what=what, o=named)
+    s.say(WORDS.hand_over_reassign, what=what, o=named)
     s.call("assign_issue", issue_id=row["issue_id"], assignee_id=find_user(s, other, row["project_id"]))
     remember(s, row, b)
 
@@ -233,7 +233,7 @@ def who_reported(s: Scene) -> None:
     s.call("get_issue", issue_id=i["issue_id"])
     remember(s, i, i["project_id"])
     if s.by_chance(0.5):
-        s.say(WORDS.who_reported_2, o=i["owner"])
+        s.say(WORDS.who_reported_owner_load, o=i["owner"])
         s.call("search_issues", assignee_id=i["assignee_id"], status="in_progress")
         s.listed_others("issue")
 
@@ -280,6 +280,6 @@ def send_for_review(s: Scene) -> None:
     uid = find_me(s, u)
     mine = s.call("search_issues", assignee_id=uid, status="in_progress")["issues"]
     i = s.choose(mine, itemgetter("title"), none="nothing listed", alike="two tickets share the title")
-    s.say(WORDS.send_for_review_2, t=i["title"])
+    s.say(WORDS.send_for_review_move_one, t=i["title"])
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="in_review")
     remember(s, i)

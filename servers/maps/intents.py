@@ -243,7 +243,7 @@ def something_near_me(s: Scene) -> None:
     args.update({"radius_km": radius} if radius != 2.0 else {}, **({"open_now": True} if now else {}))
     args.update({"limit": 3} if few and not s.minimal else {})
     near = nearest(s, **args)
-    s.say(WORDS.something_near_me_2)
+    s.say(WORDS.something_near_me_nearest_info)
     s.call("get_place", place_id=near["place_id"])
     focus(s, near["place_id"])
 
@@ -268,7 +268,7 @@ def near_a_landmark(s: Scene) -> None:
     focus(s, near["place_id"])
     if not s.room(1, 1) or s.rng.random() < 0.25:
         return
-    s.say(WORDS.near_a_landmark_2, v=MODES[mode][0], h=MODES[mode][2])
+    s.say(WORDS.near_a_landmark_route_there, v=MODES[mode][0], h=MODES[mode][2])
     args = route_args(pa["place_id"], near["place_id"], mode)
     s.call("get_route", **args)
     s.memory["route"] = args
@@ -301,7 +301,7 @@ def best_in_town(s: Scene) -> None:
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.5:
-        s.say(WORDS.best_in_town_2)
+        s.say(WORDS.best_in_town_bad_reviews)
         s.call(
             "list_reviews",
             place_id=found[0]["place_id"],
@@ -309,5 +309,5 @@ def best_in_town(s: Scene) -> None:
             **({"min_rating": 1} if s.rng.random() < 0.2 else {}),
         )
     else:
-        s.say(WORDS.best_in_town_3)
+        s.say(WORDS.best_in_town_hours_address)
         s.call("get_place", place_id=found[0]["place_id"])

@@ -162,7 +162,7 @@ def get_there_from(s: Scene) -> None:
     onward = s.rng.random() < 0.4
     verb, _, how = MODES[mode]
     s.say(
-        WORDS.get_there_from if onward else WORDS.get_there_from_2,
+        WORDS.get_there_from if onward else WORDS.get_there_from_inbound,
         name=p["name"],
         o=place_ref(s, other),
         verb=verb,

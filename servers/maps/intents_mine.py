@@ -54,7 +54,7 @@ def keep_for_later(s: Scene) -> None:
     s.call("save_place", **args)
     focus(s, found["place_id"])
     if s.by_chance(0.5):
-        s.say(WORDS.keep_for_later_2)
+        s.say(WORDS.keep_for_later_my_places)
         s.call("get_user", user_id=uid)
 
 
@@ -74,7 +74,7 @@ def start_a_list(s: Scene) -> None:
     s.memory["list"] = {"list_id": made["list_id"], "name": title}
     if not s.room(2, 1):
         return
-    s.say(WORDS.start_a_list_2, p=place_ref(s, p))
+    s.say(WORDS.start_a_list_first_place, p=place_ref(s, p))
     found = find_place(s, p)
     s.call("add_place_to_list", list_id=made["list_id"], place_id=found["place_id"])
     focus(s, found["place_id"])
@@ -88,7 +88,7 @@ def my_list(s: Scene) -> None:
     """A user looks at one of their lists and then either heads between two of its places or adds one more."""
     fresh = s.memory.get("list")
     if fresh:
-        s.say(WORDS.my_list_3, n=fresh["name"])
+        s.say(WORDS.my_list_just_made, n=fresh["name"])
         s.call("get_place_list", list_id=fresh["list_id"])
         return
     u = me(
@@ -117,7 +117,7 @@ def my_list(s: Scene) -> None:
             == 1
         )
         mode = "walking" if same and s.rng.random() < 0.6 else "driving"
-        s.say(WORDS.my_list_4, v=MODES[mode][0], h=MODES[mode][2], a=a["name"], b=b["name"])
+        s.say(WORDS.my_list_directions, v=MODES[mode][0], h=MODES[mode][2], a=a["name"], b=b["name"])
         args = route_args(a["place_id"], b["place_id"], mode)
         s.call("get_directions", **args)
         return
@@ -127,7 +127,7 @@ def my_list(s: Scene) -> None:
         items[0]["place_id"],
         lst["list_id"],
     )
-    s.say(WORDS.my_list_2, p=place_ref(s, p))
+    s.say(WORDS.my_list_add_place, p=place_ref(s, p))
     found = find_place(s, p)
     s.call("add_place_to_list", list_id=mine[0]["list_id"], place_id=found["place_id"])
 
@@ -146,7 +146,7 @@ def rate_a_visit(s: Scene) -> None:
     s.call("write_review", user_id=uid, place_id=found["place_id"], rating=stars, text=text)
     focus(s, found["place_id"])
     if s.by_chance(0.5):
-        s.say(WORDS.rate_a_visit_2)
+        s.say(WORDS.rate_a_visit_new_score)
         s.call("get_place", place_id=found["place_id"])
 
 

@@ -34,10 +34,10 @@ def open_in_town(s: Scene) -> None:
         s.say(WORDS.open_in_town, w=w, city=city)
     elif how == "popular":
         args["sort_by"] = "review_count"
-        s.say(WORDS.open_in_town_2, w=w, city=city)
+        s.say(WORDS.open_in_town_most_reviewed, w=w, city=city)
     else:
         args["max_price_level"] = 1
-        s.say(WORDS.open_in_town_3, w=w, city=city)
+        s.say(WORDS.open_in_town_cheapest, w=w, city=city)
     found = s.call("search_places", **args)["places"]
     if not found:
         raise Skip("nothing fits")
@@ -70,13 +70,13 @@ def what_is_covered(s: Scene) -> None:
     field = s.rng.choice(("city", "cuisine"))
     as_user(s)
     if field == "city":
-        s.say(WORDS.what_is_covered_3)
+        s.say(WORDS.what_is_covered_cities)
         values = s.call("get_distinct_values", field="city")["values"]
         city = s.rng.choice(sorted(values))
         kind = s.rng.choice(("museum", "park", "cafe", "bar"))
         w = s.rng.choice(KINDS[kind])
         mood = s.rng.choice(("", "", " that's open now", " with at least four stars"))
-        s.say(WORDS.what_is_covered_4, city=city, w=w, m=mood)
+        s.say(WORDS.what_is_covered_best_in_city, city=city, w=w, m=mood)
         extra: dict[str, Any] = {"open_now": True} if "open" in mood else {"min_rating": 4.0} if mood else {}
         top = s.call("search_places", city=city, category=kind, **extra)["places"]
         if top:
@@ -86,7 +86,7 @@ def what_is_covered(s: Scene) -> None:
     values = s.call("get_distinct_values", field="cuisine")["values"]
     cuisine = s.rng.choice(sorted(values))
     city = s.pick("SELECT DISTINCT city FROM places WHERE cuisine = ?", cuisine)["city"]
-    s.say(WORDS.what_is_covered_2, c=cuisine, city=city)
+    s.say(WORDS.what_is_covered_cuisine_in_city, c=cuisine, city=city)
     top = s.call("search_places", query=cuisine, city=city)["places"]
     if top:
         focus(s, top[0]["place_id"])
@@ -103,6 +103,6 @@ def dropped_pin(s: Scene) -> None:
     at = s.call("reverse_geocode", lat=lat, lon=lon)
     if not at["place_ids"]:
         raise Skip("nothing at the nearest address")
-    s.say(WORDS.dropped_pin_2)
+    s.say(WORDS.dropped_pin_place_there)
     s.call("get_place", place_id=at["place_ids"][0])
     focus(s, at["place_ids"][0])

@@ -54,7 +54,7 @@ def bid(s: Scene) -> None:
             view = s.call("get_listing", listing_id=lid)
             if view["min_next_bid"] > amount:
                 raise Skip("the floor moved")
-        s.say(WORDS.bid_2, price=price)
+        s.say(WORDS.bid_then_amount, price=price)
     s.call("place_bid", listing_id=lid, bidder_id=uid, amount=price)
     s.memory["bid"] = lid
 
@@ -257,7 +257,7 @@ def ending_soon(s: Scene) -> None:
     ]
     pick = s.choose(found, itemgetter("title"), none="none with bids", alike="two with that title")
     remember(s, pick)
-    s.say(WORDS.ending_soon_2, t=pick["title"])
+    s.say(WORDS.ending_soon_then_leader, t=pick["title"])
     bids = s.call("list_bids", listing_id=pick["listing_id"], limit=5)["bids"]
     s.call("get_user", user_id=bids[0]["bidder_id"])
     s.memory["other"] = {"user_id": bids[0]["bidder_id"], "name": ""}
@@ -270,10 +270,10 @@ def category_mix(s: Scene) -> None:
     s.say(WORDS.category_mix)
     s.call("get_distinct_values", field="category")
     if s.rng.random() < 0.5:
-        s.say(WORDS.category_mix_2, cat=cat)
+        s.say(WORDS.category_mix_then_priciest, cat=cat)
         top = s.call("search_listings", category=cat, sort="price_desc", limit=5)["listings"]
     else:
-        s.say(WORDS.category_mix_3, cat=cat)
+        s.say(WORDS.category_mix_then_newest, cat=cat)
         top = s.call("search_listings", category=cat, sort="newest", limit=5)["listings"]
     if top:
         remember(s, top[0])
@@ -300,5 +300,5 @@ def who_sells_it(s: Scene) -> None:
     s.call("get_user", user_id=found["seller_id"])
     s.memory["other"] = {"user_id": item["seller_id"], "name": item["seller"]}
     if s.by_chance(0.5):
-        s.say(WORDS.who_sells_it_2)
+        s.say(WORDS.who_sells_it_then_listing)
         s.call("get_listing", listing_id=found["listing_id"])

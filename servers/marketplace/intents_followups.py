@@ -34,7 +34,7 @@ def about_them(s: Scene) -> None:
     other = s.memory.get("other")
     me = s.memory.get("me")
     if other and not any(c.tool == "get_user" and c.arguments.get("user_id") == other["user_id"] for c in s.calls):
-        s.say(WORDS.about_them_2)
+        s.say(WORDS.about_them_other_party)
         s.call("get_user", user_id=other["user_id"])
         return
     item = known(s, "listing")
@@ -57,7 +57,7 @@ def offers_on_mine(s: Scene) -> None:
         s.say(WORDS.offers_on_mine)
         s.call("list_offers", listing_id=item["listing_id"], status="pending")
     else:
-        s.say(WORDS.offers_on_mine_2)
+        s.say(WORDS.offers_on_mine_all)
         s.call("list_offers", listing_id=item["listing_id"])
 
 
@@ -71,7 +71,7 @@ def more_from_seller(s: Scene) -> None:
     if own:
         s.say(WORDS.more_from_seller)
     else:
-        s.say(WORDS.more_from_seller_2)
+        s.say(WORDS.more_from_seller_theirs)
     s.call("search_listings", seller_id=item["seller_id"])
 
 
@@ -86,7 +86,7 @@ def similar_items(s: Scene) -> None:
         s.call("search_listings", category=item["category"], listing_type=item["listing_type"], limit=10)
     else:
         cap = float(s.rng.choice((100, 250, 500)))
-        s.say(WORDS.similar_items_2, c=item["category"], cap=money(cap))
+        s.say(WORDS.similar_items_under_cap, c=item["category"], cap=money(cap))
         s.call("search_listings", category=item["category"], max_price=cap, sort="price_asc", limit=10)
 
 
@@ -112,7 +112,7 @@ def adjust_mine(s: Scene) -> None:
         if "extend_days" in done:
             raise Skip("extended in this dialogue already")
         d = s.rng.choice((3, 7))
-        s.say(WORDS.adjust_mine_2, d=SPANS[d])
+        s.say(WORDS.adjust_mine_extend, d=SPANS[d])
         s.call("update_listing", listing_id=row["listing_id"], seller_id=me["user_id"], extend_days=d)
 
 

@@ -49,10 +49,10 @@ def take_best_offer(s: Scene) -> None:
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
     if s.rng.random() < 0.5:
-        s.say(WORDS.take_best_offer_2)
+        s.say(WORDS.take_best_offer_then_buyer)
         s.call("get_user", user_id=sold["buyer_id"])
     else:
-        s.say(WORDS.take_best_offer_3)
+        s.say(WORDS.take_best_offer_then_my_items)
         s.call("search_listings", seller_id=uid)
 
 
@@ -136,7 +136,7 @@ def sell(s: Scene) -> None:
         s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, price=lower)
     else:
         more = s.rng.choice((3, 7, 14))
-        s.say(WORDS.sell_2, d=SPANS[more])
+        s.say(WORDS.sell_then_extend, d=SPANS[more])
         s.call("update_listing", listing_id=out["listing_id"], seller_id=uid, extend_days=more)
 
 
@@ -192,7 +192,7 @@ def end_early(s: Scene) -> None:
         raise Skip("not sold")
     s.memory["other"] = {"user_id": out["buyer_id"], "name": ""}
     if s.by_chance(0.7):
-        s.say(WORDS.end_early_2)
+        s.say(WORDS.end_early_then_winner)
         s.call("get_user", user_id=out["buyer_id"])
 
 

@@ -307,7 +307,7 @@ def pay_by_number(s: Scene) -> None:
     s.say(WORDS.pay_by_number, n=inv["invoice_id"], d=digits, m=inv["merchant"])
     s.call("get_invoice", invoice_id=inv["invoice_id"])
     method = s.rng.choice(list(METHODS))
-    s.say(WORDS.pay_by_number_2, how=METHODS[method])
+    s.say(WORDS.pay_by_number_then_pay, how=METHODS[method])
     paid = s.call("pay_invoice", invoice_id=inv["invoice_id"], method=method)
     s.memory["invoice"] = inv
     s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": inv["invoice_id"]}

@@ -31,7 +31,7 @@ def pay_it_now(s: Scene) -> None:
     if part is not None:
         s.say(WORDS.pay_it_now, part=money(part, inv["currency"]), how=METHODS[method])
     else:
-        s.say(WORDS.pay_it_now_2, how=METHODS[method])
+        s.say(WORDS.pay_it_now_full, how=METHODS[method])
     paid = s.call(
         "pay_invoice", invoice_id=inv["invoice_id"], method=method, **({"amount": part} if part is not None else {})
     )
@@ -57,10 +57,10 @@ def refund_some_of_it(s: Scene) -> None:
     if full:
         s.say(WORDS.refund_some_of_it, why=s.rng.choice(REFUND_WHY[reason]))
     elif ours:
-        s.say(WORDS.refund_some_of_it_2, amt=money(part, pay[0]["currency"]), why=s.rng.choice(REFUND_WHY[reason]))
+        s.say(WORDS.refund_some_of_it_part, amt=money(part, pay[0]["currency"]), why=s.rng.choice(REFUND_WHY[reason]))
     else:
         s.say(
-            WORDS.refund_some_of_it_3,
+            WORDS.refund_some_of_it_earlier_pay,
             amt=money(part, pay[0]["currency"]),
             why=(why := s.rng.choice(REFUND_WHY[reason])),
             Why=why[:1].upper() + why[1:],

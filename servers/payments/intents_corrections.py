@@ -132,7 +132,7 @@ def all_their_drafts(s: Scene) -> None:
     if send:
         s.say(WORDS.all_their_drafts, who=name)
     else:
-        s.say(WORDS.all_their_drafts_2, who=name)
+        s.say(WORDS.all_their_drafts_void, who=name)
     found = find_customer(s, c)
     listed = s.call("list_invoices", customer_id=found["customer_id"], status="draft")["invoices"]
     if sorted(i["invoice_id"] for i in listed) != sorted(d["invoice_id"] for d in drafts):

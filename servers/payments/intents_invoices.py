@@ -69,7 +69,7 @@ def bill_customer(s: Scene) -> None:
         s.say(WORDS.bill_customer)
         s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     else:
-        s.say(WORDS.bill_customer_2)
+        s.say(WORDS.bill_customer_then_review)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
     s.memory["invoice"] = inv
 
@@ -88,7 +88,7 @@ def settle_open_invoice(s: Scene) -> None:
     if part is not None:
         s.say(WORDS.settle_open_invoice, who=person, what=what, how=how, part=money(part, inv["currency"]))
     else:
-        s.say(WORDS.settle_open_invoice_2, who=person, what=what, how=how)
+        s.say(WORDS.settle_open_invoice_full, who=person, what=what, how=how)
     found = find_invoice(s, c, inv, "open", path)
     if found is None and part is None and s.room(2, 0) and s.rng.random() < 0.3:
         s.call("get_invoice", invoice_id=inv["invoice_id"])  # the agent checks what is due before charging
@@ -124,10 +124,10 @@ def void_invoice(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.4:
         return
     if known and s.rng.random() < 0.5:
-        s.say(WORDS.void_invoice_2, who=known["name"])
+        s.say(WORDS.void_invoice_then_still_owed, who=known["name"])
         s.call("list_invoices", customer_id=known["customer_id"], status="open")
     else:
-        s.say(WORDS.void_invoice_3)
+        s.say(WORDS.void_invoice_then_confirm)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
@@ -143,7 +143,7 @@ def send_draft(s: Scene) -> None:
     s.call("update_invoice_status", invoice_id=inv["invoice_id"], status="open")
     s.memory["invoice"] = inv
     if path != "number" and s.by_chance(0.6):
-        s.say(WORDS.send_draft_2)
+        s.say(WORDS.send_draft_then_due_date)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
 
 
@@ -181,6 +181,6 @@ def refund_customer(s: Scene) -> None:
     s.memory["invoice"] = inv
     s.memory["payment"] = {"payment_id": back["payment_id"], "invoice_id": inv["invoice_id"]}
     if s.by_chance(0.4):
-        s.say(WORDS.refund_customer_2)
+        s.say(WORDS.refund_customer_then_check)
         s.call("get_invoice", invoice_id=inv["invoice_id"])
     s.memory["refund"] = back

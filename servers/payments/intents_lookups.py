@@ -76,7 +76,7 @@ def which_invoice_was_that(s: Scene) -> None:
     if s.turns:
         s.say(WORDS.which_invoice_was_that, w=words[event], when=day(latest["created_at"], s.now))
     else:
-        s.say(WORDS.which_invoice_was_that_2, m=m["name"], w=words[event], when=day(latest["created_at"], s.now))
+        s.say(WORDS.which_invoice_was_that_opening, m=m["name"], w=words[event], when=day(latest["created_at"], s.now))
     found = find_merchant(s, m["name"], m["merchant_id"])
     out = s.call("list_webhook_deliveries", merchant_id=found, event_type=event, limit=s.rng.choice((1, 5, 20)))
     if not out["deliveries"] or out["deliveries"][0]["object_id"] != latest["object_id"]:

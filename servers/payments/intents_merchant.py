@@ -29,7 +29,7 @@ def chase_overdue(s: Scene) -> None:
     if s.turns:
         s.say(WORDS.chase_overdue, big=big)
     else:
-        s.say(WORDS.chase_overdue_2, m=m["name"], big=big)
+        s.say(WORDS.chase_overdue_opening, m=m["name"], big=big)
     mid = find_merchant(s, m["name"], m["merchant_id"])
     args: dict[str, Any] = {"merchant_id": mid, "overdue": True}
     if floor:
@@ -43,14 +43,14 @@ def chase_overdue(s: Scene) -> None:
         return
     draw = s.rng.random()
     if draw < 0.5:
-        s.say(WORDS.chase_overdue_3)
+        s.say(WORDS.chase_overdue_then_biggest)
         s.call("get_invoice", invoice_id=top["invoice_id"])
     elif draw < 0.8 and top["amount_paid"] == 0:
-        s.say(WORDS.chase_overdue_4)
+        s.say(WORDS.chase_overdue_then_void)
         s.call("update_invoice_status", invoice_id=top["invoice_id"], status="void", reason="written off")
     else:
         method = s.rng.choice(list(METHODS))
-        s.say(WORDS.chase_overdue_5, how=METHODS[method])
+        s.say(WORDS.chase_overdue_then_paid, how=METHODS[method])
         paid = s.call("pay_invoice", invoice_id=top["invoice_id"], method=method)
         s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": top["invoice_id"]}
 
@@ -76,11 +76,11 @@ def add_webhook(s: Scene) -> None:
     if s.turns:
         s.say(WORDS.add_webhook, topics=topics[1], url=where)
     else:
-        s.say(WORDS.add_webhook_2, m=m["name"], topics=topics[1], url=where)
+        s.say(WORDS.add_webhook_opening, m=m["name"], topics=topics[1], url=where)
     mid = find_merchant(s, m["name"], m["merchant_id"])
     s.call("register_webhook", merchant_id=mid, url=url, events=topics[0])
     if s.by_chance(0.7):
-        s.say(WORDS.add_webhook_3)
+        s.say(WORDS.add_webhook_then_list)
         s.call("list_webhook_deliveries", merchant_id=mid, limit=5)
 
 
@@ -95,7 +95,7 @@ def failed_deliveries(s: Scene) -> None:
     if s.turns:
         s.say(WORDS.failed_deliveries)
     else:
-        s.say(WORDS.failed_deliveries_2, m=m["name"])
+        s.say(WORDS.failed_deliveries_opening, m=m["name"])
     mid = find_merchant(s, m["name"], m["merchant_id"])
     out = s.call("list_webhook_deliveries", merchant_id=mid, status="failed")
     if not out["deliveries"]:
@@ -107,7 +107,7 @@ def failed_deliveries(s: Scene) -> None:
     slug = m["name"].lower().replace(" ", "")
     url = f"https://{s.rng.choice(('hooks2', 'backup', 'events-v2'))}.{slug}.example.com/pay"
     if s.rng.random() < 0.4 and len(out["endpoints"]) < 5 and url not in [e["url"] for e in out["endpoints"]]:
-        s.say(WORDS.failed_deliveries_3, url=url)
+        s.say(WORDS.failed_deliveries_then_new_url, url=url)
         s.call("register_webhook", merchant_id=mid, url=url, events=hook["events"])
         return
     kind = s.rng.choice(("invoice.paid", "payment.succeeded", None))
@@ -137,5 +137,5 @@ def status_overview(s: Scene) -> None:
     stats = s.call("get_distinct_values", field="invoice_status")
     if status not in stats["values"]:
         raise Skip("no invoice in that status")
-    s.say(WORDS.status_overview_2, words=words, floor=f"{floor:,}")
+    s.say(WORDS.status_overview_then_large, words=words, floor=f"{floor:,}")
     s.call("list_invoices", status=status, min_amount=float(floor))

@@ -158,7 +158,7 @@ def hold_for_pickup(s: Scene) -> None:
         s.say(WORDS.hold_for_pickup, many=many, store=row["store"], name=name)
     else:
         s.say(
-            WORDS.hold_for_pickup_2,
+            WORDS.hold_for_pickup_direct,
             what=what,
             many="" if qty == 1 else f" ({qty} of them)",
             store=row["store"],
@@ -267,7 +267,14 @@ def receive_delivery(s: Scene) -> None:
             st["store_id"],
         )
         what = product_ref(s, item)
-        s.say(WORDS.receive_delivery_2, sup=supplier, what=what, where=where, Where=where[:1].upper() + where[1:], n=n)
+        s.say(
+            WORDS.receive_delivery_direct,
+            sup=supplier,
+            what=what,
+            where=where,
+            Where=where[:1].upper() + where[1:],
+            n=n,
+        )
         sid = find_store(s, st)
         sku = find_product(s, item)
         s.call("restock_item", store_id=sid, sku=sku, quantity=n, supplier=supplier)

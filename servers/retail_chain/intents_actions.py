@@ -31,7 +31,7 @@ def call_off_hold(s: Scene) -> None:
     if s.memory.get("role") == "shopper":
         s.say(WORDS.call_off_hold)
     else:
-        s.say(WORDS.call_off_hold_2)
+        s.say(WORDS.call_off_hold_by_staff)
     s.call("cancel_reservation", reservation_id=hold)
 
 

@@ -215,5 +215,5 @@ def store_incoming(s: Scene) -> None:
     if way == "in":
         s.say(WORDS.store_incoming)
     else:
-        s.say(WORDS.store_incoming_2)
+        s.say(WORDS.store_incoming_sent_out)
     s.call("list_transfers", store_id=st["store_id"], direction=way)

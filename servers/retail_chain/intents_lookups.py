@@ -72,7 +72,7 @@ def store_shelf(s: Scene) -> None:
     if items and s.rng.random() < 0.6 and s.room(calls=1, turns=1):
         item = s.choose(items, itemgetter("name"), none="nothing", alike="same name")
         s.memory["product"] = {"sku": item["sku"], "name": item["name"]}
-        s.say(WORDS.store_shelf_2, n=item["name"])
+        s.say(WORDS.store_shelf_then_other_stores, n=item["name"])
         s.call("check_stock", sku=item["sku"], min_available=1, limit=10)
 
 
@@ -113,7 +113,7 @@ def where_we_are(s: Scene) -> None:
     st = s.pick("SELECT * FROM stores WHERE kind = 'store' AND status = 'open'")
     s.say(WORDS.where_we_are)
     s.call("get_distinct_values", field="city")
-    s.say(WORDS.where_we_are_2, c=st["city"])
+    s.say(WORDS.where_we_are_then_open_in_city, c=st["city"])
     listed_store(s, st["store_id"], city=st["city"], status="open")
 
 
@@ -133,7 +133,7 @@ def discontinued_check(s: Scene) -> None:
         status="discontinued",
     )
     s.memory["product"] = hit
-    s.say(WORDS.discontinued_check_2, n=row["name"])
+    s.say(WORDS.discontinued_check_then_where, n=row["name"])
     s.call("check_stock", sku=hit["sku"], min_available=1)
 
 
@@ -156,7 +156,7 @@ def brand_shopping(s: Scene) -> None:
     ):
         raise Skip("not in stock in the city")
     s.memory["product"] = item
-    s.say(WORDS.brand_shopping_2, n=item["name"], c=row["city"])
+    s.say(WORDS.brand_shopping_then_in_city, n=item["name"], c=row["city"])
     s.call("check_stock", sku=item["sku"], city=row["city"], min_available=1)
 
 

@@ -43,7 +43,7 @@ def where_is_my_order(s: Scene) -> None:
     o = got
     remember_order(s, got["order_id"])
     since = day(o["placed_at"], s.now)
-    s.say(WORDS.where_is_my_order_2, since=since)
+    s.say(WORDS.where_is_my_order_then_since, since=since)
     s.call("list_orders", customer_id=got["customer_id"], placed_since=o["placed_at"][:10])
 
 
@@ -86,7 +86,7 @@ def call_off_purchase(s: Scene) -> None:
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", cid, p["product_id"]
     )
     if s.room() and wishable and s.rng.random() < 0.6:
-        s.say(WORDS.call_off_purchase_2, product=p["name"])
+        s.say(WORDS.call_off_purchase_then_wishlist, product=p["name"])
         s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
     else:
         s.then(0.8, UNSHIPPED, "list_orders", customer_id=cid, status="placed")
@@ -132,7 +132,9 @@ def send_it_back(s: Scene) -> None:
             product=item["name"],
             when=when,
         )
-        cid = SPEAKER.asks(s, c, WORDS.send_it_back_2, what=what, What=what[:1].upper() + what[1:], why=why)
+        cid = SPEAKER.asks(
+            s, c, WORDS.send_it_back_by_description, what=what, What=what[:1].upper() + what[1:], why=why
+        )
         listed = s.call("list_orders", customer_id=cid, status="delivered")["orders"]
         if item["order_id"] not in [x["order_id"] for x in listed]:
             raise Skip("the order is past the first page")

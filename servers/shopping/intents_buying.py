@@ -74,7 +74,7 @@ def change_basket(s: Scene) -> None:
     cid = SPEAKER.asks(
         s,
         c,
-        WORDS.change_basket if qty == 0 else WORDS.change_basket_2,
+        WORDS.change_basket if qty == 0 else WORDS.change_basket_quantity,
         what=what,
         n=n,
         had=NUMBERS.get(line["quantity"], "that many"),
@@ -123,7 +123,7 @@ def hunt_for_a_deal(s: Scene) -> None:
     found = s.call("list_coupons", active_only=True)["coupons"]
     if coupon["code"] not in [x["code"] for x in found]:
         raise Skip("the coupon is past the first page")
-    cid = SPEAKER.asks(s, c, WORDS.hunt_for_a_deal_2, who_short=c["name"])
+    cid = SPEAKER.asks(s, c, WORDS.hunt_for_a_deal_then_apply, who_short=c["name"])
     s.call("apply_coupon", customer_id=cid, code=coupon["code"])
 
 
@@ -195,7 +195,7 @@ def best_in_category(s: Scene) -> None:
     if not top:
         raise Skip("nothing found")
     remember_product(s, top[0])
-    s.say(WORDS.best_in_category_2)
+    s.say(WORDS.best_in_category_then_top_one)
     s.call("get_product", product_id=top[0]["product_id"])
 
 
@@ -240,7 +240,7 @@ def buy_from_wishlist(s: Scene) -> None:
     if have + 1 > min(cheapest["stock"], MAX_PER_PRODUCT):
         raise Skip("the cart already holds all there is")
     if s.turns:  # continuing a dialogue: one turn
-        s.say(WORDS.buy_from_wishlist_3)
+        s.say(WORDS.buy_from_wishlist_continuing)
         cid = SPEAKER.find(s, c)
         s.call("get_wishlist", customer_id=cid)
         s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
@@ -248,6 +248,6 @@ def buy_from_wishlist(s: Scene) -> None:
         return
     cid = SPEAKER.asks(s, c, WORDS.buy_from_wishlist)
     s.call("get_wishlist", customer_id=cid)
-    s.say(WORDS.buy_from_wishlist_2)
+    s.say(WORDS.buy_from_wishlist_then_cheapest)
     s.call("add_to_cart", customer_id=cid, product_id=cheapest["product_id"])
     remember_product(s, cheapest)

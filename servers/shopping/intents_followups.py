@@ -191,7 +191,7 @@ def actually_make_it(s: Scene) -> None:
     if qty == 0:
         s.say(WORDS.actually_make_it)
     else:
-        s.say(WORDS.actually_make_it_2, n=NUMBERS.get(qty, str(qty)), had=NUMBERS.get(have, str(have)))
+        s.say(WORDS.actually_make_it_quantity, n=NUMBERS.get(qty, str(qty)), had=NUMBERS.get(have, str(have)))
     s.call("update_cart_item", customer_id=c["customer_id"], product_id=p["product_id"], quantity=qty)
 
 

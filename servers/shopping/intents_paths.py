@@ -89,7 +89,7 @@ def buy_it_now(s: Scene) -> None:
     s.call("add_to_cart", customer_id=cid, product_id=found["product_id"])
     remember_product(s, found)
     where = address_ref(s, c, a)
-    s.say(WORDS.buy_it_now_2, where=where)
+    s.say(WORDS.buy_it_now_then_ship, where=where)
     address_listed(s, cid, a["address_id"])
     placed = s.call("checkout_cart", customer_id=cid, address_id=a["address_id"])
     remember_order(s, placed["order_id"])
@@ -99,7 +99,7 @@ def buy_it_now(s: Scene) -> None:
 def cancel_by_number(s: Scene) -> None:
     """A shopper reads the number off the confirmation email and calls the order off before it ships."""
     got = by_number(s, "status = 'placed'", WORDS.cancel_by_number)
-    s.say(WORDS.cancel_by_number_2)
+    s.say(WORDS.cancel_by_number_then_cancel)
     s.call("cancel_order", order_id=got["order_id"])
     remember_order(s, got["order_id"])
     s.then(0.4, UNSHIPPED, "list_orders", customer_id=got["customer_id"], status="placed")
@@ -212,14 +212,14 @@ def my_account(s: Scene) -> None:
     since = s.now.replace(microsecond=0) - timedelta(days=s.rng.choice((14, 30, 60)))
     when = day(since, s.now).removeprefix("on ")
     if s.turns:  # continuing a dialogue: one turn
-        s.say(WORDS.my_account_3, when=when)
+        s.say(WORDS.my_account_continuing, when=when)
         cid = SPEAKER.find(s, c)
         s.call("get_customer", customer_id=cid)
         s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
         return
     cid = SPEAKER.asks(s, c, WORDS.my_account)
     s.call("get_customer", customer_id=cid)
-    s.say(WORDS.my_account_2, when=day(since, s.now).removeprefix("on "))
+    s.say(WORDS.my_account_then_orders, when=day(since, s.now).removeprefix("on "))
     s.call("list_orders", customer_id=cid, placed_since=since.strftime("%Y-%m-%d"))
 
 
@@ -294,5 +294,5 @@ def brand_lineup(s: Scene) -> None:
     stats = s.call("get_distinct_values", field="brand")
     if brand not in stats["values"]:
         raise Skip("the brand is not listed")
-    s.say(WORDS.brand_lineup_2, b=brand)
+    s.say(WORDS.brand_lineup_then_cheapest, b=brand)
     s.call("search_products", query=brand, sort="price_asc")

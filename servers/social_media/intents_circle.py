@@ -24,7 +24,7 @@ def more_from_them(s: Scene) -> None:
         s.call("list_posts", author_id=other["user_id"], viewer_id=me["user_id"], limit=5)
     else:
         since = s.now.date().fromordinal(s.now.date().toordinal() - 30)
-        s.say(WORDS.more_from_them_2)
+        s.say(WORDS.more_from_them_past_month)
         s.call("list_posts", author_id=other["user_id"], since=since.isoformat(), viewer_id=me["user_id"])
 
 
@@ -82,7 +82,7 @@ def block_them(s: Scene) -> None:
         raise Skip("self")
     undo = s.memory.get("blocked") == other["user_id"]
     if undo:
-        s.say(WORDS.block_them_2)
+        s.say(WORDS.block_them_undo)
         s.call("block_user", user_id=me["user_id"], target_user_id=other["user_id"], unblock=True)
         s.memory.pop("blocked")
         return

@@ -25,11 +25,11 @@ def share(s: Scene) -> None:
     if not s.room(1, 1) or s.rng.random() < 0.4:
         return
     if s.rng.random() < 0.5:
-        s.say(WORDS.share_2)
+        s.say(WORDS.share_then_delete)
         s.call("delete_post", user_id=uid, post_id=out["post_id"])
         s.memory.pop("post", None)
     else:
-        s.say(WORDS.share_3)
+        s.say(WORDS.share_then_show)
         s.call("get_post", post_id=out["post_id"], viewer_id=uid)
 
 

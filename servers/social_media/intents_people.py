@@ -58,12 +58,12 @@ def follow(s: Scene) -> None:
             raise Skip("the dialogue is about a post")
         o = followable(s, u)
         who = someone(s, o)
-        uid = ask(s, u, WORDS.follow_2, who=who)
+        uid = ask(s, u, WORDS.follow_new_person, who=who)
         oid = find_user(s, o, who)
     s.call("follow_user", user_id=uid, target_user_id=oid)
     remember_other(s, o, found=True)
     if s.by_chance(0.4):
-        s.say(WORDS.follow_3)
+        s.say(WORDS.follow_then_timeline)
         s.call("get_feed", user_id=uid, limit=10)
 
 
@@ -120,7 +120,7 @@ def cut_off(s: Scene) -> None:
         uid, oid = about_other(s, u, o, WORDS.cut_off)
     else:
         by_list = s.rng.random() < 0.6
-        uid = ask(s, u, WORDS.cut_off_2, who=handle(o))
+        uid = ask(s, u, WORDS.cut_off_new_person, who=handle(o))
         if by_list:
             oid = find_connection(s, o, uid, "following")
         else:
@@ -128,7 +128,7 @@ def cut_off(s: Scene) -> None:
     s.call("unfollow_user", user_id=uid, target_user_id=oid)
     s.memory["dropped"] = oid
     if s.by_chance(0.5):
-        s.say(WORDS.cut_off_3)
+        s.say(WORDS.cut_off_then_block)
         s.call("block_user", user_id=uid, target_user_id=oid)
         s.memory["blocked"] = s.memory["dropped"] = oid
 
@@ -183,7 +183,7 @@ def size_up(s: Scene) -> None:
     else:
         o = s.pick(USERS + " WHERE user_id IN (SELECT followee_id FROM follows)")
         who = someone(s, o)
-        s.say(WORDS.size_up_2, who=who)
+        s.say(WORDS.size_up_new_person, who=who)
         oid = find_user(s, o, who)
     s.call("get_user", user_id=oid)
     if not s.room(1, 1) or (other and s.rng.random() < 0.5):
@@ -205,11 +205,11 @@ def trending(s: Scene) -> None:
         raise Skip("a tie for the most used tag")
     top = ranked[0][0]
     if s.rng.random() < 0.5:
-        s.say(WORDS.trending_2)
+        s.say(WORDS.trending_then_latest)
         posts = s.call("list_posts", hashtag=str(top), limit=10)["posts"]
     else:
         since = (s.now - timedelta(days=7)).date().isoformat()
-        s.say(WORDS.trending_3)
+        s.say(WORDS.trending_then_past_week)
         posts = s.call("list_posts", hashtag=str(top), since=since)["posts"]
     if posts:
         remember_post(s, posts[0])

@@ -36,7 +36,7 @@ def cheer_on(s: Scene) -> None:
     s.memory["liked"] = found["post_id"]
     if s.by_chance(0.4):
         text = comment_text(s)
-        s.say(WORDS.cheer_on_2, t=text)
+        s.say(WORDS.cheer_on_then_reply, t=text)
         s.call("add_comment", user_id=uid, post_id=found["post_id"], content=text)
 
 
@@ -56,14 +56,14 @@ def reply_to_post(s: Scene) -> None:
         and s.rng.random() < 0.7
     ):
         s.asked("add_comment", post_id=known["post_id"])
-        s.say(WORDS.reply_to_post_2, body=body)
+        s.say(WORDS.reply_to_post_continuing, body=body)
         s.call("add_comment", user_id=find_me(s, u), post_id=known["post_id"], content=body)
         return
     p = others_post(s, u)
     uid, found = ask_about(s, u, p, WORDS.reply_to_post, body=body)
     s.call("add_comment", user_id=uid, post_id=found["post_id"], content=body)
     if s.by_chance(0.4):
-        s.say(WORDS.reply_to_post_3)
+        s.say(WORDS.reply_to_post_then_thread)
         s.call("get_post", post_id=found["post_id"], viewer_id=uid)
 
 
@@ -95,10 +95,10 @@ def catch_up(s: Scene) -> None:
     liked = s.rows("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?", uid, top["post_id"])
     if liked or s.rng.random() < 0.4:
         text = comment_text(s)
-        s.say(WORDS.catch_up_3, t=text)
+        s.say(WORDS.catch_up_then_reply, t=text)
         s.call("add_comment", user_id=uid, post_id=top["post_id"], content=text)
         return
-    s.say(WORDS.catch_up_2)
+    s.say(WORDS.catch_up_then_like)
     s.call("like_post", user_id=uid, post_id=top["post_id"])
     s.memory["liked"] = top["post_id"]
 

@@ -97,7 +97,7 @@ def bring_colleague_in(s: Scene) -> None:
     s.call("invite_to_channel", channel_id=cid, inviter_id=uid, user_id=them["user_id"])
     s.memory["colleague"] = them
     if then(s, chance=0.2):
-        s.say(WORDS.bring_colleague_in_2)
+        s.say(WORDS.bring_colleague_in_then_check)
         s.call("get_channel", channel_id=cid)
 
 
@@ -110,9 +110,9 @@ def colleague_channels(s: Scene) -> None:
     outside = " AND c.channel_id NOT IN (SELECT channel_id FROM channel_members WHERE user_id = ?)" if u else ""
     ch = my_channel(s, other["user_id"], "c.is_private = 0" + outside, *([u["user_id"]] if u else []))
     if u:
-        s.say(WORDS.colleague_channels_2, me=intro(s, u), other=named)
+        s.say(WORDS.colleague_channels_with_intro, me=intro(s, u), other=named)
     else:
-        s.say(WORDS.colleague_channels_3, other=named)
+        s.say(WORDS.colleague_channels_no_intro, other=named)
     them = find_user(s, other)
     s.memory["colleague"] = them
     found = s.find(
@@ -125,7 +125,7 @@ def colleague_channels(s: Scene) -> None:
     )
     s.memory["channel"] = found
     if u and s.rng.random() < 0.6:
-        s.say(WORDS.colleague_channels_4, c=ch["name"])
+        s.say(WORDS.colleague_channels_then_join, c=ch["name"])
         uid = find_me(s, u)
         s.call("join_channel", channel_id=found["channel_id"], user_id=uid)
         return
@@ -156,12 +156,12 @@ def team_makeup(s: Scene) -> None:
         s.call("search_users", department=dept)
     elif field == "title":
         title = s.rng.choice(sorted(stats))
-        s.say(WORDS.team_makeup_2, t=title)
+        s.say(WORDS.team_makeup_by_title, t=title)
         s.call("search_users", query=title)
     else:
         if "deactivated" not in stats:
             raise Skip("nobody is deactivated")
-        s.say(WORDS.team_makeup_3)
+        s.say(WORDS.team_makeup_deactivated)
         s.call("search_users", status="deactivated")
 
 
@@ -179,7 +179,7 @@ def make_sure_they_are_in(s: Scene) -> None:
     s.call("get_channel", channel_id=cid)
     s.memory["colleague"] = them
     if not inside:
-        s.say(WORDS.make_sure_they_are_in_2)
+        s.say(WORDS.make_sure_they_are_in_then_add)
         s.call("invite_to_channel", channel_id=cid, inviter_id=uid, user_id=them["user_id"])
 
 
@@ -209,7 +209,7 @@ def channel_catch_up(s: Scene) -> None:
     s.memory["message"] = p
     if s.rng.random() < 0.4:
         text = s.rng.choice(REPLY_TEXTS)
-        s.say(WORDS.channel_catch_up_2, a=name, t=text)
+        s.say(WORDS.channel_catch_up_then_reply, a=name, t=text)
         s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=p["message_id"])
         return
     s.say(WORDS.channel_catch_up, a=name)

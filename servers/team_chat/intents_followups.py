@@ -171,10 +171,10 @@ def channel_news(s: Scene) -> None:
         args["mentions_user_id"] = me_["user_id"]
     elif mode == "words":
         word = s.rng.choice(("deploy", "review", "release", "customer", "doc"))
-        s.say(WORDS.channel_news_2, c=ch["name"], w=word)
+        s.say(WORDS.channel_news_about_word, c=ch["name"], w=word)
         args["query"] = word
     else:
-        s.say(WORDS.channel_news_3, c=ch["name"])
+        s.say(WORDS.channel_news_latest, c=ch["name"])
     s.call("search_messages", **args)
 
 
@@ -183,7 +183,7 @@ def my_channels(s: Scene) -> None:
     """The member asks which channels they are in."""
     me_ = member(s)
     archived = s.rng.random() < 0.3
-    s.say(WORDS.my_channels if archived else WORDS.my_channels_2)
+    s.say(WORDS.my_channels if archived else WORDS.my_channels_without_archived)
     args: dict[str, Any] = {"user_id": me_["user_id"]}
     if archived:
         args["include_archived"] = True
@@ -203,7 +203,7 @@ def colleague_posts(s: Scene) -> None:
         s.say(WORDS.colleague_posts, f=them["name"].split()[0])
     else:
         other, named = colleague(s, "user_id != ? AND user_id IN (SELECT author_id FROM messages)", u["user_id"])
-        s.say(WORDS.colleague_posts_2, o=named)
+        s.say(WORDS.colleague_posts_new_colleague, o=named)
         them = find_user(s, other)
         s.memory["colleague"] = them
     s.call("search_messages", user_id=u["user_id"], author_id=them["user_id"])

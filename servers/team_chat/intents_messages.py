@@ -47,7 +47,7 @@ def reply_in_thread(s: Scene) -> None:
         uid, cid, hit = reach(s, u, m)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
     if then(s, chance=0.15):
-        s.say(WORDS.reply_in_thread_2)
+        s.say(WORDS.reply_in_thread_then_show)
         s.call("search_messages", user_id=uid, thread_id=hit["message_id"])
 
 
@@ -76,7 +76,7 @@ def react_to_message(s: Scene) -> None:
         mine_word = EMOJI_WORDS[emoji].removeprefix("a ").removeprefix("the ")
         s.say(WORDS.react_to_message, me=intro(s, u), e=mine_word, what=what)
     else:
-        s.say(WORDS.react_to_message_2, me=intro(s, u), e=EMOJI_WORDS[emoji], what=what)
+        s.say(WORDS.react_to_message_add, me=intro(s, u), e=EMOJI_WORDS[emoji], what=what)
     uid, cid, hit = reach(s, u, m)
     args: dict[str, Any] = {"message_id": hit["message_id"], "user_id": uid, "emoji": emoji}
     if take_back:
@@ -87,7 +87,7 @@ def react_to_message(s: Scene) -> None:
         s.memory["reacted"] = args
     if then(s, chance=0.15):
         text = s.rng.choice(REPLY_TEXTS)
-        s.say(WORDS.react_to_message_3, t=text)
+        s.say(WORDS.react_to_message_then_reply, t=text)
         s.memory["posted"] = s.call(
             "post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"]
         )
@@ -123,7 +123,7 @@ def fix_my_message(s: Scene) -> None:
     hit = in_first_page(s, uid, m, channel_id=cid, author_id=uid)
     s.call("edit_message", message_id=hit["message_id"], user_id=uid, text=text)
     if then(s, chance=0.15):
-        s.say(WORDS.fix_my_message_2)
+        s.say(WORDS.fix_my_message_then_show)
         s.call("search_messages", user_id=uid, channel_id=cid, author_id=uid)
 
 
@@ -153,18 +153,18 @@ def who_mentioned_me(s: Scene) -> None:
     else:  # the agent holds the channel's id from the result
         s.memory["channel"] = s.rows("SELECT * FROM channels WHERE channel_id = ?", latest["channel_id"])[0]
     if mode == "channel":
-        s.say(WORDS.who_mentioned_me_2)
+        s.say(WORDS.who_mentioned_me_then_channel)
         s.memory["channel"] = s.call("get_channel", channel_id=latest["channel_id"])
     elif mode == "reply":
         text = s.rng.choice(REPLY_TEXTS)
-        s.say(WORDS.who_mentioned_me_3, t=text)
+        s.say(WORDS.who_mentioned_me_then_reply, t=text)
         s.memory["posted"] = s.call(
             "post_message", channel_id=latest["channel_id"], author_id=uid, text=text, thread_id=latest["message_id"]
         )
     else:
         if reacted(s, latest["message_id"], uid, "eyes"):
             raise Skip("already reacted")
-        s.say(WORDS.who_mentioned_me_4)
+        s.say(WORDS.who_mentioned_me_then_eyes)
         args = {"message_id": latest["message_id"], "user_id": uid, "emoji": "eyes"}
         s.call("add_reaction", **args)
         s.memory["reacted"] = args
@@ -190,7 +190,7 @@ def post_with_mention(s: Scene) -> None:
     s.memory["colleague"] = them
     if not then(s, chance=0.2):
         return
-    s.say(WORDS.post_with_mention_2)
+    s.say(WORDS.post_with_mention_then_channel)
     s.call("search_messages", user_id=uid, channel_id=cid)
 
 
@@ -208,7 +208,7 @@ def catch_up_on_thread(s: Scene) -> None:
         return
     text = s.rng.choice(REPLY_TEXTS)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
-    s.say(WORDS.catch_up_on_thread_2, r=reply)
+    s.say(WORDS.catch_up_on_thread_then_reply, r=reply)
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])
 
 

@@ -217,7 +217,7 @@ def how_am_i_doing(s: Scene) -> None:
         raise Skip("no holding to ask about")
     pos = s.rng.choice(linkable)
     name = s.value("SELECT name FROM symbols WHERE symbol = ?", pos["symbol"])
-    s.say(WORDS.how_am_i_doing_2, co=short_name(name))
+    s.say(WORDS.how_am_i_doing_then_quote, co=short_name(name))
     s.call("get_quote", symbol=pos["symbol"])
     s.memory["symbol"] = pos["symbol"]
 
@@ -240,7 +240,7 @@ def order_history(s: Scene) -> None:
     if following(s):
         s.say(WORDS.order_history, co=co)
     else:
-        s.say(WORDS.order_history_2, me=who(s, p), co=co)
+        s.say(WORDS.order_history_opening, me=who(s, p), co=co)
     pid = find_me(s, p)
     args: dict[str, Any] = {"portfolio_id": pid, "symbol": o["symbol"]}
     if following(s) and s.rng.random() < 0.5:
@@ -252,7 +252,7 @@ def order_history(s: Scene) -> None:
     if not filled:
         raise Skip("no fill on the first page")
     if not following(s):
-        s.say(WORDS.order_history_3)
+        s.say(WORDS.order_history_then_fills)
     remember_order(s, s.call("get_order", order_id=filled[0]["order_id"]))
 
 
@@ -267,7 +267,7 @@ def sector_scan(s: Scene) -> None:
     sector = s.rng.choice(sectors)
     exchange = s.rng.choice((None, None, "NYSE", "NASDAQ"))
     where = f" on the {exchange}" if exchange else ""
-    s.say(WORDS.sector_scan_2, sec=sector, where=where)
+    s.say(WORDS.sector_scan_then_stocks, sec=sector, where=where)
     listed = s.call("search_symbols", sector=sector, **({"exchange": exchange} if exchange else {}))["symbols"]
     s.memory["sector_listing"] = tuple(listed)
 
@@ -286,7 +286,7 @@ def sector_mover(s: Scene) -> None:
             "SELECT sector FROM symbols GROUP BY sector HAVING COUNT(*) >= 3 AND "
             "SUM(last_price > prev_close AND length(symbol) >= 3) >= 2"
         )["sector"]
-        s.say(WORDS.sector_mover_2, sec=sector)
+        s.say(WORDS.sector_mover_opening, sec=sector)
         rows = s.call("search_symbols", sector=sector)["symbols"]
     up = [r for r in rows if r["last_price"] > r["prev_close"] and len(r["symbol"]) >= 3]
     if len(up) < 2:

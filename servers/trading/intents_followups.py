@@ -99,9 +99,9 @@ def working_orders(s: Scene) -> None:
         s.say(WORDS.working_orders, t=sym)
     elif side:
         args["side"] = side
-        s.say(WORDS.working_orders_2, w="buy" if side == "buy" else "sell")
+        s.say(WORDS.working_orders_by_side, w="buy" if side == "buy" else "sell")
     else:
-        s.say(WORDS.working_orders_3)
+        s.say(WORDS.working_orders_all)
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
@@ -116,7 +116,7 @@ def recent_fills(s: Scene) -> None:
         args["symbol"] = sym
         s.say(WORDS.recent_fills, t=sym)
     else:
-        s.say(WORDS.recent_fills_2)
+        s.say(WORDS.recent_fills_all)
     s.asked("list_orders", **args)
     s.call("list_orders", **args)
 
@@ -181,9 +181,9 @@ def how_has_it_done(s: Scene) -> None:
     weeks = s.rng.choice((2, 3, 4, 6))
     since = (s.now - timedelta(weeks=weeks)).strftime("%Y-%m-%d")
     if following(s):
-        s.say(WORDS.how_has_it_done_2, w=weeks, when=day(since, s.now).removeprefix("on "))
+        s.say(WORDS.how_has_it_done_continuing, w=weeks, when=day(since, s.now).removeprefix("on "))
     else:
-        s.say(WORDS.how_has_it_done_3, co=co, w=weeks, when=day(since, s.now).removeprefix("on "))
+        s.say(WORDS.how_has_it_done_opening, co=co, w=weeks, when=day(since, s.now).removeprefix("on "))
     symbol = sym["symbol"]
     if not seen(s, symbol):
         symbol = s.find(
@@ -216,13 +216,13 @@ def book_depth(s: Scene) -> None:
     else:
         by_name = s.rng.random() < 0.3 and len(sym["symbol"]) >= 3
         t = short_name(sym["name"]) if by_name else sym["symbol"]
-        s.say(WORDS.book_depth_2, t=t, d=depth)
+        s.say(WORDS.book_depth_opening, t=t, d=depth)
         if by_name:
             s.find("search_symbols", "symbols", "symbol", sym["symbol"], missing="not found by its name", query=t)
         book = s.call("get_order_book", symbol=sym["symbol"], **({} if s.minimal else {"depth": depth}))
         if not book[side]:
             raise Skip("that side of the book is empty")
-        s.say(WORDS.book_depth_3, w=words)
+        s.say(WORDS.book_depth_then_front_order, w=words)
     if not book[side]:
         raise Skip("that side of the book is empty")
     s.call("get_order", order_id=book[side][0]["order_ids"][0])

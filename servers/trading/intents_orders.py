@@ -121,7 +121,7 @@ def reprice_order(s: Scene) -> None:
         s.say(WORDS.reprice_order, at=money(price))
     else:
         what = order_ref(s, p, o)
-        s.say(WORDS.reprice_order_2, me=lead(s, p), what=what, What=what[:1].upper() + what[1:], at=money(price))
+        s.say(WORDS.reprice_order_opening, me=lead(s, p), what=what, What=what[:1].upper() + what[1:], at=money(price))
     pid = find_me(s, p)
     locate_order(s, pid, o)
     s.call("cancel_order", order_id=o["order_id"])

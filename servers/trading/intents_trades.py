@@ -50,13 +50,13 @@ def buy_shares(s: Scene) -> None:
     if same:
         s.say(WORDS.buy_shares, n=n)
     elif cap is not None:
-        s.say(WORDS.buy_shares_2, me=lead(s, p), co=words, n=n, cap=money(cap))
+        s.say(WORDS.buy_shares_capped, me=lead(s, p), co=words, n=n, cap=money(cap))
     elif how < 0.65:  # the investor wants to hear the price first
-        s.say(WORDS.buy_shares_3, me=lead(s, p), co=words, n=n)
+        s.say(WORDS.buy_shares_after_quote, me=lead(s, p), co=words, n=n)
     elif how < 0.8:  # ... or to see how much is offered
-        s.say(WORDS.buy_shares_4, me=lead(s, p), co=words, n=n)
+        s.say(WORDS.buy_shares_after_offers, me=lead(s, p), co=words, n=n)
     else:
-        s.say(WORDS.buy_shares_5, me=lead(s, p), co=words, n=n)
+        s.say(WORDS.buy_shares_at_market, me=lead(s, p), co=words, n=n)
     pid = find_me(s, p)
     sym_id = ticker(s, sym, lookup, words)
     if cap is None:
@@ -96,7 +96,7 @@ def trim_position(s: Scene) -> None:
     if offer:
         s.say(WORDS.trim_position, me=lead(s, p), part=words, co=co, at=money(price))
     else:
-        s.say(WORDS.trim_position_2, me=lead(s, p), part=words, co=co)
+        s.say(WORDS.trim_position_at_market, me=lead(s, p), part=words, co=co)
     pid = find_me(s, p)
     if _fresh_holdings(s, pid):
         free = int(
@@ -149,7 +149,7 @@ def rest_a_bid(s: Scene) -> None:
     if relative:
         s.say(WORDS.rest_a_bid, me=lead(s, p), co=words, pct=round(100 * (1 - off)), n=n)
     else:
-        s.say(WORDS.rest_a_bid_2, me=lead(s, p), co=words, at=money(price), n=n)
+        s.say(WORDS.rest_a_bid_at_price, me=lead(s, p), co=words, at=money(price), n=n)
     pid = find_me(s, p)
     sym_id = ticker(s, sym, lookup, words)
     if relative:

@@ -296,7 +296,7 @@ def renewed_passport(s: Scene) -> None:
     s.say(WORDS.renewed_passport, who=t["name"], num=num, exp=exp)
     tid = find_me(s, t)
     s.call("update_passport", traveller_id=tid, passport_number=number, expiry_date=expiry.isoformat())
-    s.say(WORDS.renewed_passport_2)
+    s.say(WORDS.renewed_passport_then_points)
     s.call("get_traveller", traveller_id=tid)
 
 
@@ -309,7 +309,7 @@ def my_standing(s: Scene) -> None:
     s.call("get_traveller", traveller_id=tid)
     kind = s.rng.choice(("flight", "hotel", None))
     words = {"flight": "flights", "hotel": "hotel stays", None: "trips"}[kind]
-    s.say(WORDS.my_standing_2, w=words)
+    s.say(WORDS.my_standing_then_bookings, w=words)
     args: dict[str, Any] = {"traveller_id": tid, "status": "confirmed"}
     if kind:
         args["kind"] = kind
@@ -335,9 +335,9 @@ def pay_with_points(s: Scene) -> None:
     points = s.rng.choice([p for p in (1000, 2000, 5000, 10000) if p <= most] or [most]) if fixed else most
     if fixed:
         pts = s.given(points, f"{points:,}", "number of points", "redeem_points", "points")
-        s.say(WORDS.pay_with_points_2, pts=pts, trip=trip, me=intro(s))
+        s.say(WORDS.pay_with_points_fixed, pts=pts, trip=trip, me=intro(s))
     else:
-        s.say(WORDS.pay_with_points_3, trip=trip, me=intro(s))
+        s.say(WORDS.pay_with_points_max, trip=trip, me=intro(s))
     tid = find_me(s, t)
     if not fixed:
         bal = s.call("get_traveller", traveller_id=tid)["loyalty_points"]

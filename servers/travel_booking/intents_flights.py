@@ -61,7 +61,7 @@ def fly_somewhere(s: Scene) -> None:
     hit = [x for x in found if x["flight_id"] == f["flight_id"]]
     if len(found) != 1 or not hit or hit[0][f"{cabin}_seats_left"] <= 0:
         raise Skip("not the one flight of the day, or the cabin is full")
-    s.say(WORDS.fly_somewhere_2, up=up)
+    s.say(WORDS.fly_somewhere_then_book, up=up)
     tid = find_me(s, t)
     itin = s.call("create_itinerary", traveller_id=tid, title=title)
     booking = s.call(
@@ -91,7 +91,7 @@ def window_seat(s: Scene) -> None:
     if not fit:
         raise Skip(f"no free {where} seat")
     seat = s.rng.choice(fit[:6])
-    s.say(WORDS.window_seat_2, seat=seat)
+    s.say(WORDS.window_seat_then_pick, seat=seat)
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)
     focus_booking(s, listed["booking_id"])
 
@@ -117,7 +117,7 @@ def seat_i_saw(s: Scene, b: dict[str, Any], trip: str) -> None:
     s.call("select_seat", booking_id=listed["booking_id"], seat=seat)
     if not s.room(1, 1):
         return
-    s.say(WORDS.seat_i_saw_2)
+    s.say(WORDS.seat_i_saw_then_seat_map)
     s.call("get_seat_map", flight_id=listed["flight_id"], **({"cabin": b["cabin"]} if s.rng.random() < 0.5 else {}))
     focus_booking(s, listed["booking_id"])
 
@@ -138,7 +138,7 @@ def extra_suitcase(s: Scene) -> None:
     focus_booking(s, listed["booking_id"])
     s.memory["itinerary"] = listed["itinerary_id"]
     if s.by_chance(0.5):
-        s.say(WORDS.extra_suitcase_2)
+        s.say(WORDS.extra_suitcase_then_trip_cost)
         s.call("get_itinerary", itinerary_id=listed["itinerary_id"])
 
 
@@ -181,7 +181,7 @@ def cancel_by_reference(s: Scene) -> None:
     if s.rng.random() < 0.3:
         focus_booking(s, b["booking_id"])
         return
-    s.say(WORDS.cancel_by_reference_2)
+    s.say(WORDS.cancel_by_reference_then_cancel)
     s.call("cancel_flight_booking", booking_id=hit[0]["booking_id"])
 
 
@@ -249,7 +249,7 @@ def book_that_one(s: Scene) -> None:
     if trip:
         s.say(WORDS.book_that_one, t=clock(f["departs_at"]))
     else:
-        s.say(WORDS.book_that_one_2, me=intro(s), t=clock(f["departs_at"]), title=title)
+        s.say(WORDS.book_that_one_new_trip, me=intro(s), t=clock(f["departs_at"]), title=title)
         trip = s.call("create_itinerary", traveller_id=find_me(s, t[0]), title=title)["itinerary_id"]
     made = s.call("book_flight", itinerary_id=trip, flight_id=f["flight_id"])
     s.memory["itinerary"] = trip

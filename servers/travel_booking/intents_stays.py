@@ -74,7 +74,7 @@ def drop_the_room(s: Scene) -> None:
     s.memory["hotel"] = {"hotel_id": h["hotel_id"], "name": h["hotel"]}
     if not s.room(1, 1) or s.rng.random() < 0.3:
         return
-    s.say(WORDS.drop_the_room_2)
+    s.say(WORDS.drop_the_room_then_trip_cost)
     s.call("get_itinerary", itinerary_id=hit[0]["itinerary_id"])
 
 
@@ -123,7 +123,7 @@ def room_for_the_trip(s: Scene) -> None:
     best = min(options)
     if sum(o[0] == best[0] for o in options) > 1:
         raise Skip("two rooms tie for the cheapest")
-    s.say(WORDS.room_for_the_trip_2)
+    s.say(WORDS.room_for_the_trip_then_cheapest)
     extra: dict[str, Any] = {"guests": guests} if guests > 1 else {}
     if "rooms" in args:
         extra["rooms"] = 2
@@ -170,7 +170,7 @@ def what_flies(s: Scene) -> None:
     focus_flight(s, hit[0]["flight_id"])
     if s.rng.random() < 0.3:
         return
-    s.say(WORDS.what_flies_2, t=clock(f["departs_at"]))
+    s.say(WORDS.what_flies_then_how_full, t=clock(f["departs_at"]))
     s.call("get_flight", flight_id=hit[0]["flight_id"])
 
 
@@ -190,7 +190,11 @@ def favourite_chain(s: Scene) -> None:
     ci = s.given(start.isoformat(), f"{start.strftime('%B')} {start.day}", "check-in date", "search_hotels", "check_in")
     party = " (two guests)" if s.rng.random() < 0.4 else ""
     s.say(
-        WORDS.favourite_chain_2, chain=h["chain"], city=h["city"], ci=ci, co=f"{end.strftime('%B')} {end.day}" + party
+        WORDS.favourite_chain_then_hotel,
+        chain=h["chain"],
+        city=h["city"],
+        ci=ci,
+        co=f"{end.strftime('%B')} {end.day}" + party,
     )
     args: dict[str, Any] = {"city": h["city"], "check_in": start.isoformat(), "check_out": end.isoformat()}
     if party:

@@ -166,7 +166,7 @@ def fresh_air(s: Scene) -> None:
         s.call("start_engine", vehicle_id=vid)
     s.call("set_window", vehicle_id=vid, window=door, position=pos)
     if n_calls(s) - start < 4 and s.by_chance(0.35):
-        s.say(WORDS.fresh_air_2)
+        s.say(WORDS.fresh_air_then_other_windows)
         s.call("get_vehicle_status", vehicle_id=vid)
 
 
@@ -179,10 +179,10 @@ def load_the_trunk(s: Scene) -> None:
         s.call("set_door_lock", vehicle_id=vid, locked=False)
     s.call("set_trunk", vehicle_id=vid, open=True)
     if v["locked"]:
-        s.say(WORDS.load_the_trunk_3)
+        s.say(WORDS.load_the_trunk_close_only)
         s.call("set_trunk", vehicle_id=vid, open=False)
         return
-    s.say(WORDS.load_the_trunk_2)
+    s.say(WORDS.load_the_trunk_close_and_lock)
     s.call("set_trunk", vehicle_id=vid, open=False)
     s.call("set_door_lock", vehicle_id=vid, locked=True)
 
@@ -200,7 +200,7 @@ def did_i_lock_it(s: Scene) -> None:
     )
     vid = owner_asks(s, v, True, WORDS.did_i_lock_it)
     status = s.call("get_vehicle_status", vehicle_id=vid)
-    s.say(WORDS.did_i_lock_it_2)
+    s.say(WORDS.did_i_lock_it_then_lock)
     for door in [d["door"] for d in status["doors"] if d["is_open"]]:
         s.call("set_door", vehicle_id=vid, door=door, open=False)
     if status["trunk_open"]:
@@ -217,7 +217,7 @@ def last_service(s: Scene) -> None:
     ]
     kind = s.rng.choice(kinds + [None])
     if kind:
-        vid = owner_asks(s, v, False, WORDS.last_service_2, k=kind)
+        vid = owner_asks(s, v, False, WORDS.last_service_by_kind, k=kind)
     else:
         vid = owner_asks(
             s,
@@ -252,7 +252,7 @@ def let_them_in(s: Scene) -> None:
     s.call("set_door", vehicle_id=vid, door=door, open=True)
     warm = v["engine"] == "on" or (v["powertrain"] != "gas" and (v["battery_pct"] or 0) >= 20)
     if warm and s.by_chance(0.4):
-        s.say(WORDS.let_them_in_2)
+        s.say(WORDS.let_them_in_then_heat)
         s.call("set_climate", vehicle_id=vid, on=True, temperature=24.0)
 
 

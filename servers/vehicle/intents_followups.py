@@ -126,7 +126,7 @@ def lock_it_up(s: Scene) -> None:
         else:
             s.call("set_door", vehicle_id=v["vehicle_id"], door=parts[0], open=False)
     else:
-        s.say(WORDS.lock_it_up_2)
+        s.say(WORDS.lock_it_up_just_lock)
     s.call("set_door_lock", vehicle_id=v["vehicle_id"], locked=True)
 
 
@@ -138,7 +138,7 @@ def cabin_tweak(s: Scene) -> None:
     running = v["climate_on"] or v["seat_heat_driver"] or v["seat_heat_passenger"]
     choice = s.rng.choice(("off", "seat", "temp"))
     if choice == "off" and running:
-        s.say(WORDS.cabin_tweak_2)
+        s.say(WORDS.cabin_tweak_off)
         s.call("set_climate", vehicle_id=v["vehicle_id"], on=False)
         return
     if not can_run:
@@ -148,7 +148,7 @@ def cabin_tweak(s: Scene) -> None:
         side = s.rng.choice(("passenger", "driver"))
         if v[f"seat_heat_{side}"] == level:
             raise Skip("already at that level")
-        s.say(WORDS.cabin_tweak_3, side=side, n=level)
+        s.say(WORDS.cabin_tweak_seat_heat, side=side, n=level)
         s.call("set_climate", vehicle_id=v["vehicle_id"], on=True, **{f"{side}_seat_heat": level})
         return
     temp = float(s.rng.choice([t for t in (18, 19, 20, 21, 22, 23, 24) if t != v["climate_temp"]]))
@@ -181,7 +181,7 @@ def boot_please(s: Scene) -> None:
     """The driver has the trunk opened (unlocking first), or closed again."""
     v = the_car(s, "v.gear = 'park'")
     if v["trunk_open"]:
-        s.say(WORDS.boot_please_2)
+        s.say(WORDS.boot_please_close)
         s.call("set_trunk", vehicle_id=v["vehicle_id"], open=False)
         return
     s.say(WORDS.boot_please)
@@ -197,7 +197,7 @@ def in_gear(s: Scene) -> None:
     if v["gear"] == "drive":
         if v["nav_active"]:
             raise Skip("parking mid-trip is for the arrival intent")
-        s.say(WORDS.in_gear_2)
+        s.say(WORDS.in_gear_park)
         s.call("shift_gear", vehicle_id=v["vehicle_id"], gear="park")
         return
     if v["gear"] != "park" or open_parts(s, v):

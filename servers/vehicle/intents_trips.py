@@ -66,7 +66,7 @@ def take_me_there(s: Scene) -> None:
         raise Skip("not enough range")
     if len(s.intents) > 1 and not s.room(1 + (v["engine"] == "off"), 1):
         return
-    s.say(WORDS.take_me_there_2)
+    s.say(WORDS.take_me_there_then_start)
     if v["engine"] == "off":
         s.call("start_engine", vehicle_id=vid)
     s.call("start_navigation", vehicle_id=vid)
@@ -80,15 +80,15 @@ def made_it(s: Scene) -> None:
     arrived = s.rng.random() < 0.7
     if not arrived and v["lights"] == "high":
         raise Skip("high beams already on")
-    vid = owner_asks(s, v, True, WORDS.made_it if arrived else WORDS.made_it_2, d=dest["name"])
+    vid = owner_asks(s, v, True, WORDS.made_it if arrived else WORDS.made_it_cancel_route, d=dest["name"])
     if arrived:
         s.call("stop_navigation", vehicle_id=vid, arrived=True)
-        s.say(WORDS.made_it_4)
+        s.say(WORDS.made_it_then_park)
         s.call("shift_gear", vehicle_id=vid, gear="park")
         s.call("stop_engine", vehicle_id=vid)
         return
     s.call("stop_navigation", vehicle_id=vid)
-    s.say(WORDS.made_it_3)
+    s.say(WORDS.made_it_cancel_then_high_beams)
     s.call("set_lights", vehicle_id=vid, mode="high")
 
 
@@ -140,7 +140,7 @@ def soft_tyre(s: Scene) -> None:
     low = [t for t in status["tires"] if t["pressure_psi"] < t["recommended_psi"] - 3]
     if len({t["recommended_psi"] for t in status["tires"]}) > 1:
         raise Skip("tyres with different recommended pressures")
-    s.say(WORDS.soft_tyre_2)
+    s.say(WORDS.soft_tyre_then_inflate)
     s.call("inflate_tire", vehicle_id=vid, position=low[0]["position"], pressure_psi=low[0]["recommended_psi"])
 
 
@@ -159,7 +159,7 @@ def nearest_fill(s: Scene) -> None:
     places = [p for p in found["places"] if p["place_id"] != v["location_place_id"]]
     if not places or not s.room(1, 1) or s.rng.random() < 0.4:
         return
-    s.say(WORDS.nearest_fill_2)
+    s.say(WORDS.nearest_fill_then_route)
     out = s.call("set_destination", vehicle_id=vid, place_id=places[0]["place_id"])
     engine = s.value("SELECT engine FROM vehicles WHERE vehicle_id = ?", vid)
     if out["range_sufficient"] and engine == "on" and s.room(1, 0):
@@ -241,7 +241,7 @@ def lock_both(s: Scene) -> None:
     if not s.room(1, 1):
         return
     pick = s.rng.choice(listed)
-    s.say(WORDS.lock_both_2, m=pick["model"])
+    s.say(WORDS.lock_both_then_range, m=pick["model"])
     s.call("get_vehicle_status", vehicle_id=pick["vehicle_id"])
     s.memory["car"] = {"vehicle_id": pick["vehicle_id"]}
 

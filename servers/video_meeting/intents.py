@@ -174,7 +174,7 @@ def kick_off(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.5:
         return
     if u["plan"] != "basic" and s.rng.random() < 0.8:
-        s.say(WORDS.kick_off_2)
+        s.say(WORDS.kick_off_then_record)
         s.call("set_recording", meeting_id=m["meeting_id"], acting_user_id=uid, recording=True)
         return
     s.say(WORDS.kick_off)
@@ -199,16 +199,16 @@ def wrap_up(s: Scene) -> None:
     else:
         u = me(s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'live')")
         m = s.pick(MEETING + " WHERE m.host_id = ? AND m.status = 'live'", u["user_id"])
-        s.say(WORDS.wrap_up_2, me=SPEAKER.who(s, u), title=f"'{m['title']}'")
+        s.say(WORDS.wrap_up_opening, me=SPEAKER.who(s, u), title=f"'{m['title']}'")
         uid, mid = host_live_meeting(s, u, m)
     out = s.call("end_meeting", meeting_id=mid, acting_user_id=uid)
     if not s.room() or s.rng.random() < 0.5:
         pass
     elif out["recordings"] and s.rng.random() < 0.8:
-        s.say(WORDS.wrap_up_3)
+        s.say(WORDS.wrap_up_then_recording)
         s.call("list_recordings", meeting_id=mid)
     else:
-        s.say(WORDS.wrap_up_4)
+        s.say(WORDS.wrap_up_then_next_call)
         s.call("list_meetings", host_id=uid, status="scheduled", starts_after=iso(s)[:16], limit=3)
     remember(s, out)
 
@@ -244,7 +244,7 @@ def hop_in(s: Scene) -> None:
     remember(s, m)
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say(WORDS.hop_in_2)
+    s.say(WORDS.hop_in_then_who_is_on)
     s.call("get_meeting", meeting_id=m["meeting_id"])
 
 
@@ -262,7 +262,7 @@ def stop_taping(s: Scene) -> None:
         if not ours:
             raise Skip("the user is taping no live call")
         m = s.rng.choice(ours)
-        s.say(WORDS.stop_taping_2, me=SPEAKER.who(s, u), title=f"'{m['title']}'")
+        s.say(WORDS.stop_taping_opening, me=SPEAKER.who(s, u), title=f"'{m['title']}'")
         if s.rng.random() < 0.5 and not s.minimal:  # "whatever I'm recording": the running recordings
             uid = find_me(s, u)
             running = s.call("list_recordings", host_id=uid, status="recording")["recordings"]
@@ -274,5 +274,5 @@ def stop_taping(s: Scene) -> None:
         remember(s, m)
     s.call("set_recording", meeting_id=mid, acting_user_id=uid, recording=False)
     if s.by_chance(0.5):
-        s.say(WORDS.stop_taping_3)
+        s.say(WORDS.stop_taping_then_clip)
         s.call("list_recordings", meeting_id=mid, status="ready")

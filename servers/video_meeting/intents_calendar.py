@@ -322,10 +322,10 @@ def whats_on(s: Scene) -> None:
     s.say(WORDS.whats_on)
     s.call("get_distinct_values", field="meeting_status")
     if s.rng.random() < 2 / 3:
-        s.say(WORDS.whats_on_2)
+        s.say(WORDS.whats_on_then_live)
         s.call("list_meetings", status="live")
     else:
-        s.say(WORDS.whats_on_3)
+        s.say(WORDS.whats_on_then_cancelled)
         s.call("list_meetings", status="cancelled", starts_after=iso(s)[:10])
 
 
@@ -336,5 +336,5 @@ def plan_check(s: Scene) -> None:
     s.say(WORDS.plan_check)
     if "business" not in str(s.call("get_distinct_values", field="plan")["values"]):
         raise Skip("no business plan")
-    s.say(WORDS.plan_check_2, dept=dept)
+    s.say(WORDS.plan_check_then_top_tier, dept=dept)
     s.call("search_users", query=dept, plan="business")

@@ -120,7 +120,7 @@ def rest_of_my_day(s: Scene) -> None:
             s,
             "list_meetings",
             {"participant_id": uid, "starts_after": iso(s)[:16], "starts_before": iso(s, 24 * 60)[:10]},
-            WORDS.rest_of_my_day_2,
+            WORDS.rest_of_my_day_today,
         )
         return
     found = then(
@@ -138,14 +138,14 @@ def the_tapes(s: Scene) -> None:
     """The recordings of the meeting the dialogue is about, or all of the user's."""
     m = s.memory.get("meeting")
     if m and s.rows("SELECT 1 FROM recordings WHERE meeting_id = ?", m["meeting_id"]) and s.rng.random() < 0.7:
-        then(s, "list_recordings", {"meeting_id": m["meeting_id"]}, WORDS.the_tapes_2)
+        then(s, "list_recordings", {"meeting_id": m["meeting_id"]}, WORDS.the_tapes_of_this_call)
         return
     uid = _me(s)["user_id"]
     if not s.rows("SELECT 1 FROM meetings WHERE host_id = ?", uid):
         raise Skip("the user hosts nothing")
     s.asked("list_recordings", host_id=uid)
     if s.rng.random() < 0.5:
-        s.say(WORDS.the_tapes_3)
+        s.say(WORDS.the_tapes_ready)
         s.call("list_recordings", host_id=uid, status="ready")
         return
     s.say(WORDS.the_tapes)
@@ -215,7 +215,7 @@ def their_calls(s: Scene) -> None:
             raise Skip("they have recorded nothing")
         s.say(WORDS.their_calls, n=p["name"])
     else:
-        s.say(WORDS.their_calls_2, n=p["name"])
+        s.say(WORDS.their_calls_upcoming, n=p["name"])
     uid = find_user(s, p)
     if taped:
         s.call("list_recordings", host_id=uid)
