@@ -18,14 +18,15 @@ from servers import REGISTRY
 
 WITH_INTENTS = [s for s in REGISTRY if s.intents]
 NAMED = re.compile(r"\bWORDS\.(\w+)")
+FAMILY = re.compile(r"\bWORDS\.family\(\"(\w+)\"\)")
 
 
 def package_dir(server_name: str) -> Path:
     return Path(__file__).resolve().parents[1] / "servers" / server_name
 
 
-def named_in_code(server_name: str) -> set[str]:
-    return {m for f in package_dir(server_name).glob("*.py") for m in NAMED.findall(f.read_text())}
+def named_in_code(server_name: str, pattern: re.Pattern[str] = NAMED) -> set[str]:
+    return {m for f in package_dir(server_name).glob("*.py") for m in pattern.findall(f.read_text())} - {"family"}
 
 
 @pytest.mark.parametrize("server", WITH_INTENTS, ids=lambda s: s.name)
@@ -36,12 +37,15 @@ def test_every_section_is_said_and_every_named_section_exists(server) -> None:
     # a follow-up row without phrasings of its own says the section named as the row
     said = named | {intent.name for intent in server.intents}
     assert set(catalog.sections) - said == set()
+    assert set(catalog.families) == named_in_code(server.name, FAMILY)
 
 
 @pytest.mark.parametrize("server", WITH_INTENTS, ids=lambda s: s.name)
 def test_every_phrasing_draws(server) -> None:
     rng = random.Random(0)
-    for name, section in phrasings(f"servers.{server.name}").sections.items():
+    catalog = phrasings(f"servers.{server.name}")
+    families = [(f"{name}.{k}", v) for name, family in catalog.families.items() for k, v in family.items()]
+    for name, section in [*catalog.sections.items(), *families]:
         assert section or section.minimal, name
         for line in (*section, *section.minimal):
             chosen(line, rng)
@@ -96,3 +100,12 @@ def test_say_takes_a_section_with_its_minimal_lines() -> None:
     assert spoken([section], ["Just {x}."]) == (["Show me {x}.", "What is {x}?"], ["Just {x}."])
     assert spoken(["a", section]) == (["a", "Show me {x}.", "What is {x}?"], ["{x}?"])
     assert spoken(["a", "b"]) == (["a", "b"], [])
+
+
+def test_a_family_is_a_dict_by_the_part_after_the_dot() -> None:
+    text = "[why.late]\nsay = '''\nIt came late.\n'''\n" + "[why.\"the wrong size\"]\nsay = '''\nToo big.\n'''\n"
+    catalog = parse(text, "t.toml")
+    assert catalog.family("why") == {"late": ("It came late.",), "the wrong size": ("Too big.",)}
+    assert catalog.sections == {}
+    with pytest.raises(AttributeError, match=r"t.toml has no \[what\.\*\] sections"):
+        catalog.family("what")

@@ -26,24 +26,13 @@ ACCOUNTS = "SELECT * FROM accounts"
 KIND_WORDS = {"checking": "checking account", "savings": "savings account", "business": "business account"}
 
 
-MEMOS = (
-    "Rent",
-    "Groceries",
-    "Car repair",
-    "Vacation fund",
-    "Tuition",
-    "Birthday gift",
-    "Emergency fund",
-    "Holiday savings",
-    "Quarterly taxes",
-    "Payroll top-up",
-)
+MEMOS = WORDS.memos
 
 
-NOTES_IN = ("Paycheck", "Tax refund", "Sold my old bike", "Birthday money", "Freelance job")
+NOTES_IN = WORDS.notes_in
 
 
-NOTES_OUT = ("Farmers market", "Cash for the babysitter", "Garage sale", "Trip spending money")
+NOTES_OUT = WORDS.notes_out
 
 
 PAYEES = (

@@ -32,7 +32,7 @@ NEW_CATEGORIES = (
     ("Garden", "Home", "Green Thumb Nursery", "plants for the balcony"),
     ("Hobbies", "Personal", "Michaels", "craft supplies"),
 )
-NOTES = ("split with roommate", "birthday dinner", "work trip, expense it", "for the party", "stocking up")
+NOTES = WORDS.notes
 SUBSCRIPTIONS = (
     ("Disney+", 13.99, "Streaming"),
     ("YouTube Premium", 13.99, "Streaming"),

@@ -31,20 +31,7 @@ PEOPLE = "SELECT user_id, name, email, department, title, office FROM users"
 LIVE = "status != 'cancelled'"
 ONE_OFF = "event_id NOT IN (SELECT event_id FROM recurrences)"
 NOT_PERSONAL = "e.calendar_id NOT IN (SELECT calendar_id FROM calendars WHERE kind = 'personal')"
-NEW_TITLES = (
-    "Hiring plan sync",
-    "Q3 planning",
-    "Pricing review",
-    "Vendor shortlist",
-    "Offsite logistics",
-    "Launch retro",
-    "Budget walkthrough",
-    "Onboarding plan",
-    "Customer feedback review",
-    "Roadmap check-in",
-    "Dashboard walkthrough",
-    "Contract renewal prep",
-)
+NEW_TITLES = WORDS.new_titles
 CANCEL_WHY = {
     "The customer cancelled": "the customer pulled out",
     "Organizer out sick": "I'm out sick",

@@ -58,15 +58,8 @@ SOURCES = {
     "cold_call": "on a cold call",
     "partner": "through a partner",
 }
-NOTES = (
-    "Pricing discussion",
-    "Sent the security questionnaire",
-    "Demo for the ops team",
-    "Contract redlines",
-    "Intro with procurement",
-    "Follow-up on the pilot",
-)
-MEETINGS = ("Quarterly review", "Onsite demo", "Renewal planning", "Kickoff workshop", "Executive briefing")
+NOTES = WORDS.notes
+MEETINGS = WORDS.meetings
 
 # The rep who talks: the owner of what the dialogue is about, or one who names themself ("I'm Maria Lopez").
 SPEAKER = Speaker(

@@ -17,8 +17,8 @@ from servers.crm.intents import FOLLOW_UP, WORDS, open_deal, remember_lead, seen
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm
 
-REMINDERS = ("Check in on the proposal", "Send the updated quote", "Book a call with their CFO", "Share the case study")
-DEAL_NOTES = ("Loss review", "Post-mortem", "Budget confirmed", "Champion identified", "Legal review started")
+REMINDERS = WORDS.reminders
+DEAL_NOTES = WORDS.deal_notes
 
 
 def known(s: Scene, key: str, id_key: str) -> dict[str, Any]:

@@ -32,14 +32,7 @@ OWNERS = (
 )
 MESSAGES = "SELECT m.* FROM messages m"
 PEOPLE_MAIL = "folder IN ('inbox', 'archive') AND from_address NOT LIKE 'no-reply@%'"
-REPLIES = (
-    "Thanks, that works for me.",
-    "Sounds good, let's go ahead.",
-    "Could you send the numbers by Friday?",
-    "Got it, I'll take a look this afternoon.",
-    "Thanks for the update, looping in the team.",
-    "Can we push this to next week?",
-)
+REPLIES = WORDS.replies
 NEW_MAIL = (
     ("Catch-up next week", "Hi {f}, do you have half an hour next week to catch up on the project?"),
     ("Updated proposal", "Hi {f}, the updated proposal is attached. Let me know what you think."),
@@ -47,7 +40,7 @@ NEW_MAIL = (
     ("Thank you", "Hi {f}, thanks again for your help with the launch yesterday."),
     ("Meeting notes", "Hi {f}, here are my notes from today's meeting. Shout if I missed anything."),
 )
-NEW_LABELS = ("Board prep", "Offsite", "Tax 2026", "Renewals", "Interviews", "Q3 planning", "Press", "Audit")
+NEW_LABELS = WORDS.new_labels
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple", "teal")
 TOPICS = (
     ("invoices", "Invoice"),

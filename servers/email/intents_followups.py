@@ -144,28 +144,8 @@ follow_ups(email, AGAIN, WORDS)
 
 # Programs: a choice, a lookup or two calls -------------------------------------------------------
 
-MARKS = {
-    "star": ("{Star|Flag} {it} too.", "Put a star on {it} so I find it later.", "{It} deserves a star."),
-    "unstar": (
-        "{It} can lose its star now.",
-        "Take the star off {it}{, it's handled|}.",
-        "{Unstar|Unflag} {it}, I'm done with it.",
-    ),
-    "unread": (
-        "Mark {it} as unread again, I'll deal with it later.",
-        "Make {it} show up as new again.",
-        "{Flip|Set} {it} back to unread.",
-    ),
-}
-MOVES = {
-    "archive": ("{Now archive|Archive} {it}.", "File {it} away, I'm done with it.", "Get {it} out of my inbox."),
-    "trash": ("Then bin {it}.", "{Delete|Trash} {it}, I don't need it.", "{It} can go in the trash now."),
-    "inbox": (
-        "Put {it} back in my inbox.",
-        "Actually, I want {it} back in the inbox.",
-        "Can {it} go back to the inbox?",
-    ),
-}
+MARKS = WORDS.family("marks")
+MOVES = WORDS.family("moves")
 
 
 @email.intent(covers=("mark_message",), follows=True, opens=False, weight=1.2)
@@ -256,11 +236,7 @@ def more_from_them(s: Scene) -> None:
 
 # On the mailbox, the draft or the contact --------------------------------------------------------
 
-GLANCES = {
-    "unread": ("How much unread mail do I still have?", "What's still {unopened|unread} in my inbox?"),
-    "starred": ("And what have I starred in my inbox?", "What's starred in my inbox {right now|at the moment}?"),
-    "folder": ("What's in {p} these days?", "{Show me|Give me a look at} {p}."),
-}
+GLANCES = WORDS.family("glances")
 
 
 @email.intent(covers=("list_messages",), follows=True, opens=False, weight=1.2)

@@ -146,12 +146,7 @@ def check_shortcut(s: Scene) -> None:
         remember(s, info["path"])
 
 
-NOTE_TEXT = (
-    "Attendees: Maya, Sam, Alex",
-    "Agenda: status, risks, next steps",
-    "Decision: ship on Thursday, Sam owns the rollout",
-    "Open question: who owns the budget?",
-)
+NOTE_TEXT = WORDS.note_text
 
 
 @filesystem.intent(covers=("touch_file", "write_file", "append_file"), weight=1.2)

@@ -33,16 +33,10 @@ NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 SLOTS = ("11:30", "12:00", "12:30", "13:00", "18:00", "18:30", "19:00", "19:30", "20:00")
 
 
-NOTES = ("Leave it at the door", "Ring the bell when you're here", "No cutlery, please", "Call me when you're outside")
+NOTES = WORDS.notes
 
 
-COMMENTS = (
-    "Hot and on time.",
-    "Great food, friendly courier.",
-    "A bit late but tasty.",
-    "Missing a drink.",
-    "Cold by the time it arrived.",
-)
+COMMENTS = WORDS.comments
 
 
 SUBTOTAL = (

@@ -142,12 +142,7 @@ def who_makes_it(s: Scene) -> None:
     s.memory["dish"] = dish["name"]
 
 
-NEXT_WORDS = {
-    "accepted": ("{r} has taken it on.", "{r} confirmed it, mark it accepted."),
-    "preparing": ("The kitchen has started cooking it.", "It's on the stove now."),
-    "out_for_delivery": ("It's packed and ready for a courier.", "It's ready to go out, send a rider."),
-    "delivered": ("The courier just handed it over.", "It has reached the customer."),
-}
+NEXT_WORDS = WORDS.family("next_words")
 
 
 @food.intent(covers=("track_order", "advance_order_status"))

@@ -207,20 +207,7 @@ def when_does_it_come(s: Scene) -> None:
     s.call("track_order", order_id=o["order_id"])
 
 
-BECAUSE = {
-    "changed my mind": (
-        "Actually, I {changed my mind|don't want it}. Call it off.",
-        "{Hmm|Wait}, I've changed my mind - stop that order{|, please}.",
-    ),
-    "ordered by mistake": (
-        "{Oops|Sorry}, I ordered that by mistake. Call it off, please.",
-        "{That one|That order} was a mistake, I {tapped|clicked} the wrong thing. Stop it{|, please}.",
-    ),
-    "taking too long": (
-        "That's taking too long, {forget it|never mind}.",
-        "{It's|This is} taking {ages|forever}; stop it, I'll eat {something else|elsewhere}.",
-    ),
-}
+BECAUSE = WORDS.family("because")
 SCRAP = WORDS.scrap
 
 

@@ -33,16 +33,7 @@ COLOR_WORDS = {
     "purple": "purple",
     "pink": "pink",
 }
-SCENE_NAMES = (
-    "Evening Glow",
-    "Lazy Sunday",
-    "Dinner Party",
-    "Focus Time",
-    "Game Night",
-    "Early Start",
-    "Date Night",
-    "Wind Down",
-)
+SCENE_NAMES = WORDS.scene_names
 
 
 SPEAKER = Speaker(

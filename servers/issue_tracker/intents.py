@@ -26,50 +26,12 @@ WORKER = (
     f"JOIN projects p USING (project_id) WHERE m.role != 'viewer' AND {UNIQUE}"
 )
 TYPE_WORDS = {"bug": "bug", "feature": "feature request", "task": "task"}
-NEW_BUGS = (
-    "Search results flicker while typing",
-    "Export button does nothing in Safari",
-    "Session expires after five minutes",
-    "Totals are rounded the wrong way",
-    "Emails go out twice",
-    "Date picker ignores the time zone",
-    "Page freezes when uploading large files",
-    "Sorting by name is wrong",
-)
-COMMENTS = (
-    "Verified on staging, looks good.",
-    "Fixed by the last deploy, closing.",
-    "Checked with QA, all green.",
-    "Released with today's build.",
-)
-REOPEN_NOTES = (
-    "Seeing this again in production.",
-    "A customer hit this again this morning.",
-    "The fix didn't cover the mobile case.",
-)
-NEW_WORK = (
-    "Add a dark theme toggle",
-    "Let users export their data as CSV",
-    "Clean up the old feature flags",
-    "Write the runbook for on-call",
-    "Show delivery dates on the order page",
-    "Upgrade the logging library",
-    "Remember the last used filters",
-    "Add keyboard shortcuts to the editor",
-)
-SPRINT_ASKS = {
-    "open": ("What in it is still waiting to be picked up?", "Which of its tickets hasn't anyone begun?"),
-    "in_review": ("Which of its tickets are sitting in review?", "What in there is waiting on a reviewer?"),
-    "in_progress": ("What in there is being worked on right now?", "Which of its tickets are underway?"),
-}
-NOTES = (
-    "Looking into this today.",
-    "Can QA double-check this on staging?",
-    "Blocked until the API change ships.",
-    "The customer confirmed the workaround helps.",
-    "Pairing with design on this tomorrow.",
-    "Repro steps are in the support thread.",
-)
+NEW_BUGS = WORDS.new_bugs
+COMMENTS = WORDS.comments
+REOPEN_NOTES = WORDS.reopen_notes
+NEW_WORK = WORDS.new_work
+SPRINT_ASKS = WORDS.family("sprint_asks")
+NOTES = WORDS.notes
 STATUS_WORDS = {"open": "not started", "in_progress": "in progress", "in_review": "in review", "done": "done"}
 ROLES = {"developer": "a developer", "qa": "QA", "designer": "a designer", "viewer": "a viewer"}
 
@@ -121,14 +83,7 @@ def person(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
     return u, text
 
 
-ALIASES = {
-    "WEB": ("storefront", "online shop"),
-    "MOB": ("phone app", "iOS and Android app"),
-    "API": ("partner integrations", "webhooks and partner REST"),
-    "DATA": ("analytics pipelines", "warehouse and dashboards"),
-    "INFRA": ("Kubernetes and CI", "DevOps"),
-    "PAY": ("checkout and refunds", "refunds"),
-}
+ALIASES = WORDS.family("aliases")
 
 
 def board(s: Scene, key: str) -> tuple[str, bool]:

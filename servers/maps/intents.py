@@ -34,35 +34,9 @@ SPEAKER = Speaker(
     says=(Says("I'm {name}. ", "name"),),
     search=Search("search_users", "users"),
 )
-MODES = {
-    "driving": ("drive", "driving", "by car"),
-    "walking": ("walk", "walking", "on foot"),
-    "cycling": ("bike", "cycling", "by bike"),
-    "transit": ("take transit", "on the bus", "by transit"),
-}
-KINDS = {
-    "cafe": ("coffee place", "café", "spot for a coffee"),
-    "pharmacy": ("pharmacy", "drugstore", "chemist"),
-    "supermarket": ("grocery store", "supermarket", "place to buy groceries"),
-    "gas_station": ("gas station", "place to fill up", "petrol station"),
-    "park": ("park", "green space", "park"),
-    "restaurant": ("restaurant", "place to eat", "spot for dinner"),
-    "bar": ("bar", "place for a drink", "pub"),
-    "bookstore": ("bookshop", "bookstore", "place to buy a book"),
-    "gym": ("gym", "place to work out", "gym"),
-    "museum": ("museum", "museum", "gallery or museum"),
-}
-LIST_NAMES = (
-    "Brunch spots",
-    "Rainy day ideas",
-    "Out-of-town guests",
-    "Cheap eats",
-    "Anniversary ideas",
-    "Coffee to try",
-    "Kid-friendly",
-    "Late night",
-    "Sunday walks",
-)
+MODES = WORDS.family("modes")
+KINDS = WORDS.family("kinds")
+LIST_NAMES = WORDS.list_names
 REVIEWS = {
     5: ("Fantastic, the staff went out of their way for us.", "Loved every minute, will be back soon."),
     4: ("Very good, just a bit crowded at lunch.", "Nice spot, prices a touch high."),

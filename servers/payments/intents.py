@@ -27,12 +27,7 @@ INVOICE = (
     "SELECT i.*, c.name AS customer, m.name AS merchant FROM invoices i "
     "JOIN customers c USING (customer_id) JOIN merchants m ON m.merchant_id = i.merchant_id"
 )
-REASONS = {
-    "requested_by_customer": ("changed their mind", "asked for their money back", "cancelled on us"),
-    "duplicate": ("got charged twice", "got billed twice for the same thing"),
-    "service_not_rendered": ("never got the service", "we never delivered"),
-    "damaged_goods": ("got it damaged", "received it broken"),
-}
+REASONS = WORDS.family("reasons")
 METHODS = {"card": "card", "bank_transfer": "bank transfer", "wallet": "their wallet app"}
 VOID_REASONS = {
     "issued in error": "was issued by mistake",
@@ -48,18 +43,7 @@ SEND_NOW = (
     " Send it {straight out|over} {now|right away}.",
 )
 AS_DRAFT = ("", "", " Keep it as a draft for now.", " Leave it as a draft.", " Don't send it yet.")
-ITEMS = (
-    "Spring workshop",
-    "Rush delivery fee",
-    "Consulting hours (May)",
-    "Site visit",
-    "Replacement parts",
-    "Quarterly retainer",
-    "Design revisions",
-    "Holiday order",
-    "Setup fee",
-    "Extra session",
-)
+ITEMS = WORDS.items
 
 
 # the customers are spoken about, never speak: the Speaker serves their discovery read only (``who`` always names

@@ -12,11 +12,7 @@ from servers.payments.intents import INVOICE, ITEMS, METHODS, WORDS
 from servers.payments.intents_followups import dialogue_invoice
 from servers.payments.tools import payments
 
-REFUND_WHY = {
-    "requested_by_customer": ("we agreed on a discount", "they asked for part of it back"),
-    "duplicate": ("it went through twice", "that was a double charge"),
-    "service_not_rendered": ("part of the job never happened", "we couldn't deliver all of it"),
-}
+REFUND_WHY = WORDS.family("refund_why")
 
 
 @payments.intent(covers=("pay_invoice",), follows=True, opens=False, weight=1.2)

@@ -34,13 +34,8 @@ CATEGORY_WORDS = {
     "Pet Supplies": "pet supplies",
     "Office": "office gear",
 }
-RETURN_WHY = {
-    "damaged": ("arrived broken", "came damaged", "was cracked when I opened the box"),
-    "wrong_item": ("isn't what I ordered", "turned out to be the wrong thing"),
-    "not_as_described": ("looks nothing like the photos", "isn't what the page described"),
-    "no_longer_needed": ("isn't needed anymore", "turned out to be one too many"),
-}
-CANCEL_WHY = ("ordered by mistake", "found a better price", "changed my mind")
+RETURN_WHY = WORDS.family("return_why")
+CANCEL_WHY = WORDS.cancel_why
 CANCEL_WORDS = {
     "ordered by mistake": "I clicked by mistake",
     "found a better price": "I found it cheaper elsewhere",

@@ -31,47 +31,10 @@ NO_BLOCK = (
     "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = {a} AND b.blocked_id = {b}) "
     "OR (b.blocker_id = {b} AND b.blocked_id = {a}))"
 )
-COMMENTS = (
-    "Congrats, well deserved!",
-    "Love this, thanks for sharing.",
-    "Save me a seat next time!",
-    "This made my day.",
-    "So true, couldn't agree more.",
-    "Looks amazing, where was this?",
-    "Ha, I needed this today.",
-    "Count me in next time!",
-)
-POST_TEXTS = (
-    "Finally finished the bookshelf I've been building all month. #diy",
-    "Sunday long run done, 18 km! #running",
-    "Anyone up for board games on Friday?",
-    "Trying a new sourdough recipe today. #baking",
-    "Back from a week offline, what did I miss?",
-    "Big news coming soon, stay tuned!",
-    "First swim of the year, the lake was freezing. #summer",
-    "Looking for podcast recommendations, go! #podcasts",
-)
+COMMENTS = WORDS.comments
+POST_TEXTS = WORDS.post_texts
 
-THEIR_CIRCLE = {
-    "followers": (
-        "Who else follows them?",
-        "Who are their followers?",
-        "Show me who keeps up with {h}.",
-        "{How many people|Who all} {follow|are following} {h}?",
-        "Show me who keeps up with them.",
-        "{Give me|Show me} the people following them.",
-        "{Who follows|Who's following} {them|that account}{, out of curiosity|}?",
-    ),
-    "following": (
-        "Do they follow me back? Show me who they follow.",
-        "Which accounts does {h} follow?",
-        "Who is {h} following{ these days|}?",
-        "Does {h} follow me {back|too}? {Show me|Give me} their following list.",
-        "And who do they follow?",
-        "Whose posts do they keep up with?",
-        "{Who's|Who is} on their {following list|list of people they follow}?",
-    ),
-}
+THEIR_CIRCLE = WORDS.family("their_circle")
 
 
 # The person talking ------------------------------------------------------------------------------

@@ -28,26 +28,7 @@ def more_from_them(s: Scene) -> None:
         s.call("list_posts", author_id=other["user_id"], since=since.isoformat(), viewer_id=me["user_id"])
 
 
-MY_CIRCLE = {
-    "following": (
-        "Who do I still keep up with?",
-        "So who's left on my list?",
-        "Who am I following now?",
-        "{Show me|Give me} the accounts I {still follow|follow now}.",
-    ),
-    "followers": (
-        "Who follows me these days?",
-        "And who are my followers now?",
-        "Remind me who follows me.",
-        "{Show me|Give me} {my followers|the people following me}{ as of now|}.",
-    ),
-    "blocked": (
-        "Who else have I blocked?",
-        "Show me everyone I've blocked.",
-        "Which accounts have I shut out?",
-        "{Give me|Show me} my {block list|list of blocked accounts}.",
-    ),
-}
+MY_CIRCLE = WORDS.family("my_circle")
 
 
 @social_media.intent(covers=("list_connections",), follows=True, opens=False)

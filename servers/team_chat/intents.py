@@ -17,28 +17,8 @@ from hub.kit.speaker import Says, Search, Speaker
 WORDS = phrasings(__package__)
 
 ACTIVE = "SELECT user_id, handle, name, title, department FROM users WHERE status = 'active'"
-POSTS = (
-    "Heads up: I'm out Friday, ping {other} for anything urgent.",
-    "Notes from today's sync are in the doc.",
-    "Can someone take a look at the flaky test on main?",
-    "Reminder: demo day is next Thursday.",
-    "The staging database is back up.",
-    "Who has context on the billing alerts from last night?",
-    "Great work on the launch, everyone!",
-    "I'll run the retro this week.",
-    "Has anyone tried the new deploy checklist?",
-    "Pushing the release to tomorrow morning.",
-    "Lunch-and-learn on observability at noon.",
-    "I'm picking up the on-call shift tonight.",
-)
-REPLY_TEXTS = (
-    "Thanks, taking a look now.",
-    "Agreed, let's do that.",
-    "I can pick this up tomorrow.",
-    "Could you share the dashboard link?",
-    "Fixed on my side, can you retry?",
-    "Sounds good to me!",
-)
+POSTS = WORDS.posts
+REPLY_TEXTS = WORDS.reply_texts
 EMOJI_WORDS = {
     "thumbsup": "a thumbs-up",
     "tada": "a party popper",

@@ -43,16 +43,7 @@ FLIGHT = (
 )
 
 
-TITLES = (
-    "{city} conference",
-    "Visit to {city}",
-    "{city} with the kids",
-    "{city} offsite",
-    "Weekend in {city}",
-    "{city} client meetings",
-    "Summer in {city}",
-    "{city} wedding",
-)
+TITLES = WORDS.titles
 
 
 BAG_WORDS = {1: "one more checked bag", 2: "two more checked bags"}

@@ -156,12 +156,7 @@ def cabin_tweak(s: Scene) -> None:
     s.call("set_climate", vehicle_id=v["vehicle_id"], on=True, temperature=temp)
 
 
-LIGHTS = {
-    "low": ("Headlights on, dipped beam.", "Put the low beams on.", "Switch the headlamps on, normal beam."),
-    "auto": ("Put the headlamps back on auto.", "Let the car handle the headlamps - auto mode."),
-    "off": ("Headlamps off, please.", "Switch the headlamps off.", "{No need for|Kill} the {headlamps|lights}{| now}."),
-    "high": ("Full beams, please, it's pitch dark.", "High beams on.", "{I can't see|It's dark}: high beams."),
-}
+LIGHTS = WORDS.family("lights")
 LIGHTS_ANY = WORDS.lights_any
 LIGHT_WORDS = {"low": "dipped beam", "auto": "auto", "off": "off", "high": "full beam"}
 

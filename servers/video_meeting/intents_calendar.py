@@ -24,16 +24,7 @@ from servers.video_meeting.intents import (
 )
 from servers.video_meeting.tools import video_meeting
 
-NEW_TITLES = (
-    "Roadmap walkthrough",
-    "Pricing deep dive",
-    "Offsite planning",
-    "Quarter close prep",
-    "Hiring sync",
-    "Launch go/no-go",
-    "Customer feedback review",
-    "Migration kickoff",
-)
+NEW_TITLES = WORDS.new_titles
 
 
 def free_slot(s: Scene, uid: str, length: int) -> Any:
