@@ -170,17 +170,7 @@ def comfortable(s: Scene) -> None:
         raise Skip("nothing to change")
     feel = {"heat": "It's freezing in here", "cool": "It's way too warm", "auto": "Keep it steady"}[mode]
     what = {"heat": "heat", "cool": "air conditioning", "auto": "automatic mode"}[mode]
-    hid = owner_asks(
-        s,
-        h,
-        "{me}{feel}. {Put|Switch} the {what} on, {t} degrees.",
-        "{me}{feel}: {what} to {t}°C{ please|}.",
-        "{me}{feel}. {Can|Could} you get the {what} going at {t}?",
-        minimal=["{me}{feel}; {t} degrees, {what}."],
-        feel=feel,
-        what=what,
-        t=f"{target:g}",
-    )
+    hid = owner_asks(s, h, WORDS.comfortable, feel=feel, what=what, t=f"{target:g}")
     found = s.call("list_devices", home_id=hid, type="thermostat")["devices"]
     hit = [x for x in found if x["device_id"] == d["device_id"]]
     if len(found) != 1 or not hit:
@@ -188,7 +178,7 @@ def comfortable(s: Scene) -> None:
     s.call("set_thermostat", device_id=hit[0]["device_id"], mode=mode, target_temperature=target)
     s.memory["device"] = {"device_id": hit[0]["device_id"]}
     if s.by_chance(0.45):
-        s.say(WORDS.comfortable)
+        s.say(WORDS.comfortable_then_reading)
         s.call("get_device", device_id=hit[0]["device_id"])
 
 
@@ -207,10 +197,7 @@ def lock_the_door(s: Scene) -> None:
     hid = owner_asks(
         s,
         h,
-        "{me}{Why} {Verb} {what}.",
-        "{me}{Why} {Can|Could} you {verb} {what}?",
-        "{me}{Why} Please {verb} {what}{ for me|}.",
-        minimal=["{me}{What}: {verb} it."],
+        WORDS.lock_the_door,
         what=what,
         What=upper(what),
         verb="lock" if lock else "unlock",
@@ -234,7 +221,7 @@ def lock_the_door(s: Scene) -> None:
     else:
         s.call("set_lock_state", device_id=did, locked=lock)
     if s.by_chance(0.4):
-        s.say(WORDS.lock_the_door, st="locked" if lock else "open")
+        s.say(WORDS.lock_the_door_then_battery, st="locked" if lock else "open")
         s.call("get_device", device_id=did)
 
 
@@ -246,17 +233,7 @@ def blinds(s: Scene) -> None:
     how = {0: "all the way down", 25: "a quarter open", 50: "halfway", 75: "mostly open", 100: "fully open"}[pos]
     what = device_ref(s, d)
     at = s.given(pos, how, "position", "set_blind_position", "position")
-    hid = owner_asks(
-        s,
-        h,
-        "{me}Put {what}[ {how}].",
-        "{me}Could you move {what}[ {how}]?",
-        "{me}I want {what} moved[ {how}], please.",
-        minimal=["{me}{What}[, {how}]."],
-        what=what,
-        What=upper(what),
-        how=at,
-    )
+    hid = owner_asks(s, h, WORDS.blinds, what=what, What=upper(what), how=at)
     dev = find_device(s, hid, d)
     s.call("set_blind_position", device_id=dev["device_id"], position=pos)
     s.memory["device"] = {"device_id": dev["device_id"]}
@@ -274,20 +251,12 @@ def low_batteries(s: Scene) -> None:
     )
     if not low or len(low) > 20:
         raise Skip("no low battery")
-    hid = owner_asks(
-        s,
-        h,
-        "{me}Which of my {gadgets|devices} are running low on battery, say {cap}% or less?",
-        "{me}{Anything|Is anything} in the house under {cap}% battery?",
-        "{me}What needs new batteries soon? Under {cap}%.",
-        minimal=["{me}Low batteries?"],
-        cap=cap,
-    )
+    hid = owner_asks(s, h, WORDS.low_batteries, cap=cap)
     found = s.call("list_devices", home_id=hid, max_battery=cap if not s.minimal else 20)["devices"]
     if not found:
         raise Skip("nothing that low")
     d = s.rng.choice(found)
-    s.say(WORDS.low_batteries, n=d["name"].lower())
+    s.say(WORDS.low_batteries_then_replaced, n=d["name"].lower())
     s.call("replace_battery", device_id=d["device_id"])
     s.memory["device"] = {"device_id": d["device_id"]}
     if s.rng.random() < 0.4 and s.room(1, 0):
@@ -298,20 +267,13 @@ def low_batteries(s: Scene) -> None:
 def whats_offline(s: Scene) -> None:
     """A person asks what is offline and restarts one device (then switches it back on)."""
     h = me(s, "h.home_id IN (SELECT home_id FROM devices WHERE online = 0 AND (battery IS NULL OR battery > 0))")
-    hid = owner_asks(
-        s,
-        h,
-        "{me}Is anything in my {house|home} offline{ right now|}?",
-        "{me}Which of my devices have {dropped off|fallen off} the {network|wifi}?",
-        "{me}The app says something isn't responding. What's down?",
-        minimal=["{me}What's offline?"],
-    )
+    hid = owner_asks(s, h, WORDS.whats_offline)
     found = s.call("list_devices", home_id=hid, online=False)["devices"]
     fit = [x for x in found if x["battery"] is None or x["battery"] > 0]
     if not fit:
         raise Skip("nothing that a restart fixes")
     d = s.rng.choice(fit)
-    s.say(WORDS.whats_offline, n=d["name"].lower())
+    s.say(WORDS.whats_offline_then_restart, n=d["name"].lower())
     back = s.call("reboot_device", device_id=d["device_id"])
     s.memory["device"] = {"device_id": d["device_id"]}
     switchable = d["type"] in ("light", "plug", "speaker", "camera")

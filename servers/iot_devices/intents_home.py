@@ -30,16 +30,7 @@ def whole_floor(s: Scene) -> None:
         "Upstairs Lights": "all the upstairs lights",
         "Plugs": "all the smart plugs",
     }.get(g["name"], g["name"])
-    hid = owner_asks(
-        s,
-        h,
-        "{me}{Switch|Turn} {what} {st}.",
-        "{me}{Can|Could} you turn {what} {st} in one go?",
-        "{me}{What}: {st}, please.",
-        what=what,
-        What=upper(what),
-        st="on" if on else "off",
-    )
+    hid = owner_asks(s, h, WORDS.whole_floor, what=what, What=upper(what), st="on" if on else "off")
     found = [x for x in s.call("list_groups", home_id=hid)["groups"] if x["name"] == g["name"]]
     s.call("set_group_power", group_id=found[0]["group_id"], on=on)
 
@@ -88,27 +79,12 @@ def house_check(s: Scene) -> None:
     """A person asks for an overview of their home, or retires a device (and keeps its scenes working)."""
     if s.rng.random() < 0.5:
         h = me(s)
-        hid = owner_asks(
-            s,
-            h,
-            "{me}{Give me|Can I get} a rundown of my {house|home}: rooms, devices, anything offline?",
-            "{me}How's the {smart home|house} looking {overall|these days}?",
-            "{me}What have I got set up {at home|in the house}, room by room?",
-            minimal=["{me}House status?"],
-        )
+        hid = owner_asks(s, h, WORDS.house_check)
         s.call("get_home", home_id=hid)
         return
     h, d = my_device(s, "d.type IN ('speaker', 'plug', 'camera', 'light')")
     what = device_ref(s, d)
-    hid = owner_asks(
-        s,
-        h,
-        "{me}I gave away {what}. Take it off my account.",
-        "{me}{What} is gone, we sold it. Please drop it.",
-        "{me}Get rid of {what} in the app, it's not ours any more.",
-        what=what,
-        What=upper(what),
-    )
+    hid = owner_asks(s, h, WORDS.house_check_gave_away, what=what, What=upper(what))
     dev = find_device(s, hid, d)
     out = s.call("remove_device", device_id=dev["device_id"])
     fixable = [
@@ -117,7 +93,7 @@ def house_check(s: Scene) -> None:
         if s.value("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", x) >= 2
     ]
     if fixable and s.room(1, 1):
-        s.say(WORDS.house_check)
+        s.say(WORDS.house_check_then_scenes)
         s.call("remove_scene_device", scene_id=fixable[0], device_id=dev["device_id"])
 
 

@@ -23,22 +23,14 @@ def set_the_mood(s: Scene) -> None:
     """A person runs one of their scenes by name."""
     h = me(s, "h.home_id IN (SELECT home_id FROM scenes)")
     sc = s.pick("SELECT s.* FROM scenes s WHERE " + scene_ok(s, h["home_id"]), h["home_id"])
-    hid = owner_asks(
-        s,
-        h,
-        "{me}{Start|Run|Put on} {n}{, please|}.",
-        "{me}Time for {n}: get the {house|place} ready.",
-        "{me}{Can|Could} you put the house in {n} mode?",
-        minimal=["{me}{n}, please."],
-        n=sc["name"],
-    )
+    hid = owner_asks(s, h, WORDS.set_the_mood, n=sc["name"])
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     if len(found) != 1:
         raise Skip("scene name not unique")
     s.call("activate_scene", scene_id=found[0]["scene_id"])
     s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
     if s.by_chance(0.35):
-        s.say(WORDS.set_the_mood)
+        s.say(WORDS.set_the_mood_then_changes)
         s.call("get_scene", scene_id=found[0]["scene_id"])
 
 
@@ -53,21 +45,13 @@ def broken_scene(s: Scene) -> None:
         "s.home_id",
     )
     h = me(s, "h.home_id = ?", sc["home_id"])
-    hid = owner_asks(
-        s,
-        h,
-        "{me}My {n} scene keeps failing. What's wrong with it?",
-        "{me}Why won't {n} {run|work} any more?",
-        "{me}{n} gives me an error every time. Can you look?",
-        minimal=["{me}{n} is broken."],
-        n=sc["name"],
-    )
+    hid = owner_asks(s, h, WORDS.broken_scene, n=sc["name"])
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     if len(found) != 1:
         raise Skip("scene name not unique")
     full = s.call("get_scene", scene_id=found[0]["scene_id"])
     gone = [a for a in full["actions"] if a["missing"]]
-    s.say(WORDS.broken_scene)
+    s.say(WORDS.broken_scene_then_removed)
     s.call("remove_scene_device", scene_id=found[0]["scene_id"], device_id=gone[0]["device_id"])
     s.memory["scene"] = {"scene_id": found[0]["scene_id"]}
 
@@ -87,20 +71,12 @@ def save_the_look(s: Scene) -> None:
     if s.rows("SELECT 1 FROM scenes WHERE home_id = ? AND name = ?", h["home_id"], title):
         raise Skip("the scene exists")
     name = s.given(title, f"'{title}'", "scene name", "create_scene", "name")
-    hid = owner_asks(
-        s,
-        h,
-        "{me}I love how the {r} lights look right now. Keep that as a scene[ called {name}].",
-        "{me}Remember the {r} lighting exactly as it is[ under the name {name}].",
-        "{me}Capture the current {r} light setup as a preset[, {name}].",
-        r=room["name"].lower(),
-        name=name,
-    )
+    hid = owner_asks(s, h, WORDS.save_the_look, r=room["name"].lower(), name=name)
     found = s.call("list_devices", home_id=hid, room_id=room_of(s, hid, room["room_id"]), type="light")["devices"]
     made = s.call("create_scene", home_id=hid, name=title, device_ids=[x["device_id"] for x in found])
     s.memory["scene"] = {"scene_id": made["scene_id"]}
     if s.rng.random() < 0.3 and all(x["online"] for x in found):
-        s.say(WORDS.save_the_look)
+        s.say(WORDS.save_the_look_then_try)
         s.call("activate_scene", scene_id=made["scene_id"])
 
 
@@ -138,17 +114,7 @@ def make_it_automatic(s: Scene) -> None:
         days = s.rng.choice(("daily", "weekdays", "weekends"))
         when = {"daily": "every day", "weekdays": "on weekdays", "weekends": "on weekends"}[days]
         t = f"{hour % 12 or 12}{f':{minute:02d}' if minute else ''} {'am' if hour < 12 else 'pm'}"
-        hid = owner_asks(
-            s,
-            h,
-            "{me}Have {n} {come on|start} by itself {when} at {t}[; call it {name}].",
-            "{me}I want {n} to kick in at {t} {when}[. Name the routine {name}].",
-            "{me}{Run|Start} {n} automatically at {t}, {when}[, as {name}].",
-            n=sc["name"],
-            when=when,
-            t=t,
-            name=name,
-        )
+        hid = owner_asks(s, h, WORDS.make_it_automatic, n=sc["name"], when=when, t=t, name=name)
         found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
         args: dict[str, Any] = {"at_time": f"{hour:02d}:{minute:02d}"}
         if days != "daily":
@@ -167,21 +133,13 @@ def make_it_automatic(s: Scene) -> None:
         else f"the {sensor['room'].lower()} gets above {limit:g} degrees"
     )
     what = "motion sensor" if kind == "motion" else "temperature sensor"
-    hid = owner_asks(
-        s,
-        h,
-        "{me}Is there a {what} in the {r}?",
-        "{me}Do I have a {what} in the {r}?",
-        "{me}Which {what} covers the {r}?",
-        what=what,
-        r=sensor["room"].lower(),
-    )
+    hid = owner_asks(s, h, WORDS.make_it_automatic_sensor_check, what=what, r=sensor["room"].lower())
     sensors = [
         x for x in s.call("list_sensors", home_id=hid, kind=kind)["sensors"] if x["sensor_id"] == sensor["sensor_id"]
     ]
     if not sensors:
         raise Skip("the sensor is past the first page")
-    s.say(WORDS.make_it_automatic, event=event, n=sc["name"], name=title)
+    s.say(WORDS.make_it_automatic_on_event, event=event, n=sc["name"], name=title)
     found = [x for x in s.call("list_scenes", home_id=hid)["scenes"] if x["name"] == sc["name"]]
     extra: dict[str, Any] = {"threshold": limit} if cond == "above" else {}
     s.call(
@@ -210,25 +168,9 @@ def pause_routine(s: Scene) -> None:
     h = me(s, "h.home_id = ?", a["home_id"])
     off = bool(a["enabled"])
     if off:
-        hid = owner_asks(
-            s,
-            h,
-            "{me}We're away for {two weeks|a while}. {Pause|Switch off} the '{n}' routine.",
-            "{me}Stop '{n}' from running {for now|while we're away}.",
-            "{me}{Hold off on|Suspend} the '{n}' routine until I say so.",
-            minimal=["{me}Pause '{n}'."],
-            n=a["name"],
-        )
+        hid = owner_asks(s, h, WORDS.pause_routine, n=a["name"])
     else:
-        hid = owner_asks(
-            s,
-            h,
-            "{me}We're back! {Turn|Switch} the '{n}' routine back on.",
-            "{me}{Resume|Restart} '{n}'{, please|}.",
-            "{me}I want '{n}' running again.",
-            minimal=["{me}'{n}' back on."],
-            n=a["name"],
-        )
+        hid = owner_asks(s, h, WORDS.pause_routine_back_on, n=a["name"])
     found = s.call("list_automations", home_id=hid, **({"enabled": off} if s.rng.random() < 0.5 else {}))
     hit = [x for x in found["automations"] if x["automation_id"] == a["automation_id"]]
     s.call("set_automation_enabled", automation_id=hit[0]["automation_id"], enabled=not off)

@@ -70,18 +70,7 @@ def offer(s: Scene) -> None:
     if amount < item["price"] / 2:
         raise Skip("too low")
     price = s.given(amount, money(amount), "amount", "make_offer", "amount")
-    uid = ask(
-        s,
-        u,
-        "{me}{What} is listed at {ask}; I'd like to offer less[: {price}].",
-        "{me}I'd like to haggle on {what}.[ Would they take {price}?]",
-        "{me}Send an offer for {what}[ of {price}] please.",
-        minimal=["{me}I want {what} but cheaper[, {price}]."],
-        what=what,
-        What=what[:1].upper() + what[1:],
-        ask=money(item["price"]),
-        price=price,
-    )
+    uid = ask(s, u, WORDS.offer, what=what, What=what[:1].upper() + what[1:], ask=money(item["price"]), price=price)
     lid = wanted_id(s, item, how)
     out = s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
     s.memory["offer"] = out["offer_id"]
@@ -141,10 +130,7 @@ def bargain_hunt(s: Scene) -> None:
     uid = ask(
         s,
         u,
-        "{me}Find me the cheapest {cat} {kind} under {cap} and {what}.",
-        "{me}What's the lowest-priced {cat} {kind} below {cap}? {What}.",
-        "{me}I'm hunting for a {cat} bargain, {kind}s only, max {cap}: take the cheapest and {what}.",
-        minimal=["{me}Cheapest {cat} {kind} under {cap}: {what}."],
+        WORDS.bargain_hunt,
         cat=cat,
         kind="auction" if auction else "buy-it-now listing",
         cap=money(cap),
@@ -172,15 +158,7 @@ def still_winning(s: Scene) -> None:
     s.asked("get_user", user_id=u["user_id"])
     whole = s.rng.random() < 0.5
     if whole:
-        uid = ask(
-            s,
-            u,
-            "{me}Which auctions am I winning {right now|at the moment}?",
-            "{me}Where am I the top bidder {at the moment|today}?",
-            "{me}Am I still ahead anywhere? List the auctions I lead.",
-            "{me}{Show me|Tell me} {every|each} auction where my bid is {on top|the highest}.",
-            minimal=["{me}What am I winning?"],
-        )
+        uid = ask(s, u, WORDS.still_winning_list)
         s.call("get_user", user_id=uid)
         return
     item = s.pick(
@@ -192,15 +170,7 @@ def still_winning(s: Scene) -> None:
         u["user_id"],
     )
     what = listing_ref(s, item)
-    uid = ask(
-        s,
-        u,
-        "{me}Has anyone outbid me on {what}? If so, raise my bid to the minimum that leads.",
-        "{me}If I'm no longer on top for {what}, bid just enough to lead again.",
-        "{me}Check {what}: when someone beat my bid, put in the lowest bid that wins it back.",
-        minimal=["{me}Get me back on top for {what}."],
-        what=what,
-    )
+    uid = ask(s, u, WORDS.still_winning, what=what)
     if s.memory.get("listing", {}).get("listing_id") == item["listing_id"]:
         lid = str(item["listing_id"])
     else:

@@ -11,6 +11,7 @@ from servers.marketplace.intents import (
     SPEAKER,
     TOP,
     UNIQUE_NAME,
+    WORDS,
     as_seller,
     ask,
     find_own_listing,
@@ -46,16 +47,7 @@ def relist(s: Scene) -> None:
     u = me(s, "user_id = ?", item["seller_id"])
     cheaper = s.rng.random() < 0.5
     price = float(round(item["price"] * 0.85)) if cheaper else float(item["price"])
-    uid = ask(
-        s,
-        u,
-        "{me}My '{t}' didn't sell. Put it back up{how}.",
-        "{me}Relist the '{t}' that closed without a buyer{how}.",
-        "{me}The '{t}' I had up ended unsold; list it again{how}.",
-        minimal=["{me}Try selling my '{t}' again{how}."],
-        t=item["title"],
-        how=f" at {money(price)}" if cheaper else ", same price as before",
-    )
+    uid = ask(s, u, WORDS.relist, t=item["title"], how=f" at {money(price)}" if cheaper else ", same price as before")
     old = listed(s, item, seller_id=uid, status="closed")
     args: dict[str, Any] = {"seller_id": uid, "title": old["title"], "category": old["category"], "price": price}
     if old["listing_type"] == "auction":
@@ -74,16 +66,7 @@ def my_sales(s: Scene) -> None:
         cat = s.pick("SELECT DISTINCT category FROM listings WHERE seller_id = ? AND status = 'sold'", u["user_id"])[
             "category"
         ]
-    uid = ask(
-        s,
-        u,
-        "{me}What have I sold so far{c}?",
-        "{me}Show me my sold items{c}.",
-        "{me}Which of my listings found a buyer{c}?",
-        "{me}{How am I doing|How have I done} as a seller{c}? {Show me|List} what sold.",
-        minimal=["{me}My sales{c}?"],
-        c=f" in {cat}" if cat else "",
-    )
+    uid = ask(s, u, WORDS.my_sales, c=f" in {cat}" if cat else "")
     args: dict[str, Any] = {"seller_id": uid, "status": "sold", "sort": "newest"}
     if cat:
         args["category"] = cat

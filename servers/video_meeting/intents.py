@@ -155,16 +155,7 @@ def kick_off(s: Scene) -> None:
         hi,
         now,
     )
-    uid = ask(
-        s,
-        u,
-        "{me} everyone's {waiting|in the lobby} for {what}, {open it up|start it} for me.",
-        "{me} get {what} going, I'm ready.",
-        "{me} please kick off {what} {now|right away}.",
-        "{me} {it's time for|I'm about to host} {what}. {Open it|Open the room}, please.",
-        minimal=["{me} time for my next meeting, open it."],
-        what=meeting_ref(s, m),
-    )
+    uid = ask(s, u, WORDS.kick_off, what=meeting_ref(s, m))
     if (s.memory.get("meeting") or {}).get("meeting_id") != m["meeting_id"]:  # else an earlier turn listed it
         listed = s.call("list_meetings", host_id=uid, status="scheduled", starts_after=today, starts_before=tomorrow)
         if m["meeting_id"] not in [x["meeting_id"] for x in listed["meetings"]]:
@@ -177,7 +168,7 @@ def kick_off(s: Scene) -> None:
         s.say(WORDS.kick_off_then_record)
         s.call("set_recording", meeting_id=m["meeting_id"], acting_user_id=uid, recording=True)
         return
-    s.say(WORDS.kick_off)
+    s.say(WORDS.kick_off_then_today)
     s.call("list_meetings", host_id=uid, status="scheduled", starts_after=today, starts_before=tomorrow)
 
 

@@ -105,11 +105,7 @@ def rebook(s: Scene) -> None:
     uid = ask(
         s,
         u,
-        "{me} my '{title}' meeting got {called off|cancelled}. Set it up again[ {slot}], same people.",
-        "{me} the '{title}' call was cancelled; {book it again|re-book it} with everyone who was invited[, {slot}].",
-        "{me} we still need the '{title}' meeting after all. {Re-book it|Put it back}[ for {slot}], same guests.",
-        "{me} let's redo the '{title}' call that was {scrapped|cancelled}[, this time {slot}]; invite the same people.",
-        minimal=["{me} re-book my cancelled '{title}' call {when}."],
+        WORDS.rebook,
         title=m["title"],
         when=when,
         slot=s.given(fake.iso(start)[:16], when, "time", "schedule_meeting", "start"),
@@ -128,7 +124,7 @@ def rebook(s: Scene) -> None:
     out = s.call("schedule_meeting", **args)
     remember(s, out)
     if s.by_chance(0.4):
-        s.say(WORDS.rebook)
+        s.say(WORDS.rebook_then_code)
         s.call("get_meeting", meeting_id=out["meeting_id"])
 
 
@@ -160,11 +156,7 @@ def whos_coming(s: Scene) -> None:
     uid = ask(
         s,
         u,
-        "{me} who's on the list for my {at}{with_} {when}?",
-        "{me} who'll be at my {at}{with_} {when}?",
-        "{me} what's the guest list for the {at} {when}{with_}?",
-        "{me} {tell me|remind me} who's {invited to|coming to} my {at} {when}{with_}.",
-        minimal=["{me} who is in my {at} {when}?"],
+        WORDS.whos_coming,
         at=clock(start),
         when=day(start, s.now),
         with_="" if host["user_id"] == u["user_id"] else f" with {host['name']}",
@@ -178,7 +170,7 @@ def whos_coming(s: Scene) -> None:
     remember(s, hits[0])
     if not s.room() or s.rng.random() < 0.5:
         return
-    s.say(WORDS.whos_coming)
+    s.say(WORDS.whos_coming_then_day)
     s.call("list_meetings", participant_id=uid, starts_after=start[:16], starts_before=d1)
 
 
@@ -201,11 +193,7 @@ def my_calls(s: Scene) -> None:
     uid = ask(
         s,
         u,
-        "{me}. Which calls am I on {w}?",
-        "{me}: what video meetings do I have {w}?",
-        "{me}. Run me through my calls {w}.",
-        "{me}. {What does my calendar look like|Am I in any meetings} {w}?",
-        minimal=["{me}: my calls?"],
+        WORDS.my_calls,
         w={"today": "for the rest of today", "tomorrow": "tomorrow", "week": "over the next seven days"}[span],
     )
     args: dict[str, Any] = {"participant_id": uid, "starts_after": lo}
@@ -244,14 +232,7 @@ def next_i_host(s: Scene) -> None:
             s, "user_id IN (SELECT host_id FROM meetings WHERE status = 'scheduled' AND scheduled_start > ?)", iso(s)
         )
     s.asked("list_meetings", host_id=(s.memory.get("me") or {}).get("user_id"), status="scheduled")
-    uid = ask(
-        s,
-        u,
-        "{me} what's the next meeting I'm hosting?",
-        "{me} which call of mine is up next?",
-        "{me} when do I host my next call?",
-        "{me} I'm hosting something soon, I think. {Which one|What is it} and when?",
-    )
+    uid = ask(s, u, WORDS.next_i_host)
     found = s.call("list_meetings", host_id=uid, status="scheduled", starts_after=iso(s)[:16], limit=3)["meetings"]
     if not found:
         raise Skip("nothing ahead")
@@ -262,15 +243,7 @@ def next_i_host(s: Scene) -> None:
 def watch_back(s: Scene) -> None:
     """A host looks for the recordings of their meetings, then asks who was at the longest one."""
     ready = "SELECT m.host_id FROM recordings r JOIN meetings m USING (meeting_id) WHERE r.status = 'ready'"
-    uid = ask(
-        s,
-        me(s, f"user_id IN ({ready})"),
-        "{me} what recordings do I have from my meetings?",
-        "{me} which of my calls got recorded?",
-        "{me} can I see the videos saved from the meetings I ran?",
-        "{me} {I want to rewatch one of my meetings|are there finished recordings of my calls}? What's ready?",
-        minimal=["{me} my recordings?"],
-    )
+    uid = ask(s, me(s, f"user_id IN ({ready})"), WORDS.watch_back)
     s.asked("list_recordings", host_id=uid)
     recs = s.call("list_recordings", host_id=uid, status="ready")["recordings"]
     if not recs:
@@ -278,7 +251,7 @@ def watch_back(s: Scene) -> None:
     top = unique_best(recs, lambda r: r["duration_seconds"] or 0, tie="a tie for the longest")
     if not s.room() or s.rng.random() < 0.4:
         return
-    s.say(WORDS.watch_back)
+    s.say(WORDS.watch_back_then_longest)
     s.call("get_meeting", meeting_id=top["meeting_id"])
     remember(s, {"meeting_id": top["meeting_id"], "title": top["title"], "host_id": uid})
 
@@ -289,11 +262,7 @@ def recorded_calls(s: Scene) -> None:
     uid = ask(
         s,
         me(s, "user_id IN (SELECT m.host_id FROM meetings m JOIN recordings r USING (meeting_id))"),
-        "{me} which of my meetings got recorded?",
-        "{me} what calls of mine have a recording?",
-        "{me} list the meetings I hosted that were taped.",
-        "{me} {show me|pull up} the calls I hosted with a recording{| attached}.",
-        minimal=["{me} my taped calls?"],
+        WORDS.recorded_calls,
     )
     s.asked("list_meetings", host_id=uid, has_recording=True)
     found = s.call("list_meetings", host_id=uid, has_recording=True)["meetings"]
@@ -303,7 +272,7 @@ def recorded_calls(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.5 or sum(x["title"] == m["title"] for x in found) > 1:
         return
     remember(s, m)
-    s.say(WORDS.recorded_calls, t=m["title"])
+    s.say(WORDS.recorded_calls_then_length, t=m["title"])
     s.call("list_recordings", meeting_id=m["meeting_id"])
 
 
