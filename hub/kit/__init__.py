@@ -316,9 +316,7 @@ class Server:
         """Register a user goal (see ``hub.kit.intent``): a function of a ``Scene`` calling ``covers``."""
 
         def decorate(fn: Callable[..., None]) -> Callable[..., None]:
-            from hub.kit.intent import (
-                register,  # synthesis owns what an intent is; the kit only keeps the list
-            )
+            from hub.kit.intent import register  # synthesis owns what an intent is; the kit only keeps the list
 
             register(self, fn, covers, weight, follows, opens)
             return fn

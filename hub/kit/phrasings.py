@@ -19,8 +19,9 @@ choices); ``minimal`` holds the phrasings of a minimal opening turn. The code na
     s.say(WORDS.put_in_basket, what=product, many="two", them="them")
 
 Sections ``[why.damaged]``, ``[why.late]`` make a family, ``WORDS.family("why")``: a dict by the part after
-the dot, for phrasings chosen by a value (a return reason, a status). A section is a ``Phrasings``: a tuple of its ``say`` lines that also carries its ``minimal`` ones, so it
-goes wherever a tuple of phrasings goes (``s.then``, ``FollowUp(phrasings=...)``) and ``say`` takes both.
+the dot, for phrasings chosen by a value (a return reason, a status). A section is a ``Phrasings``: a
+tuple of its ``say`` lines that also carries its ``minimal`` ones, so it goes wherever a tuple of
+phrasings goes (``s.then``, ``FollowUp(phrasings=...)``) and ``say`` takes both.
 """
 
 from __future__ import annotations

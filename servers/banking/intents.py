@@ -26,15 +26,6 @@ ACCOUNTS = "SELECT * FROM accounts"
 KIND_WORDS = {"checking": "checking account", "savings": "savings account", "business": "business account"}
 
 
-MEMOS = WORDS.memos
-
-
-NOTES_IN = WORDS.notes_in
-
-
-NOTES_OUT = WORDS.notes_out
-
-
 PAYEES = (
     ("Jordan Ellis", "my landlord"),
     ("Brightside Dental", "my dentist"),

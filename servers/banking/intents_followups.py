@@ -13,8 +13,6 @@ from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Ref, Scene, Skip, money
 from servers.banking.intents import (
     ACCOUNTS,
-    NOTES_IN,
-    NOTES_OUT,
     WORDS,
     acc_ref,
     amount_of,
@@ -142,7 +140,7 @@ def pay_in_too(s: Scene) -> None:
     acc = current_account(s, "status = 'active'")
     s.asked("deposit_funds", account_id=acc["account_id"])
     amount = amount_of(s, 25, 3000)
-    label = s.rng.choice(NOTES_IN) if s.rng.random() < 0.4 else None
+    label = s.rng.choice(WORDS.notes_in) if s.rng.random() < 0.4 else None
     s.say(
         "I also have a {much} check to pay into {what}." + (f" Call it '{label}'." if label else ""),
         "Oh, and deposit {much} in {what} as well." + (f" It's the '{label}'." if label else ""),
@@ -162,7 +160,7 @@ def cash_from_it(s: Scene) -> None:
     acc = current_account(s, "status = 'active' AND balance > 60")
     s.asked("withdraw_funds", account_id=acc["account_id"])
     amount = amount_of(s, 20, min(acc["balance"] * 0.4, 1500))
-    label = s.rng.choice(NOTES_OUT) if s.rng.random() < 0.4 else None
+    label = s.rng.choice(WORDS.notes_out) if s.rng.random() < 0.4 else None
     s.say(
         "I'll also take {much} in cash from {what}." + (f" It's for '{label}'." if label else ""),
         "And let me have {much} out of {what} in cash." + (f" Label it '{label}'." if label else ""),

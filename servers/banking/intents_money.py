@@ -5,9 +5,6 @@ from __future__ import annotations
 from hub.kit.intent import Scene, Skip, money
 from servers.banking.intents import (
     KIND_WORDS,
-    MEMOS,
-    NOTES_IN,
-    NOTES_OUT,
     PAYEES,
     WORDS,
     acc_ref,
@@ -36,7 +33,7 @@ def move_between_my_accounts(s: Scene) -> None:
     src = owned(s, c, "status = 'active' AND balance > 60")
     dst = owned(s, c, "status = 'active' AND account_id != ?", src["account_id"])
     amount = amount_of(s, 20, min(src["balance"] * 0.8, 20_000))
-    memo = s.rng.choice(MEMOS) if s.rng.random() < 0.5 and s.level != "minimal" else ""
+    memo = s.rng.choice(WORDS.memos) if s.rng.random() < 0.5 and s.level != "minimal" else ""
     much = s.given(amount, money(amount), "amount", "transfer_funds", "amount")
     note = f" Put '{memo}' on it." if memo else ""
     s.say(WORDS.move_between_my_accounts, me=who(s, c), much=much, src=acc_ref(s, src), dst=acc_ref(s, dst), note=note)
@@ -63,7 +60,11 @@ def cash_in_or_out(s: Scene) -> None:
     tool = "withdraw_funds" if out else "deposit_funds"
     much = s.given(amount, money(amount), "amount", tool, "amount")
     what = acc_ref(s, acc)
-    label = s.rng.choice(NOTES_OUT if out else NOTES_IN) if s.level == "complete" and s.rng.random() < 0.4 else None
+    label = (
+        s.rng.choice(WORDS.notes_out if out else WORDS.notes_in)
+        if s.level == "complete" and s.rng.random() < 0.4
+        else None
+    )
     note = f" Label it '{label}'." if label else ""
     if out:
         s.say(WORDS.cash_in_or_out_withdraw, me=who(s, c), much=much, what=what, note=note)

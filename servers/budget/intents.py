@@ -32,7 +32,6 @@ NEW_CATEGORIES = (
     ("Garden", "Home", "Green Thumb Nursery", "plants for the balcony"),
     ("Hobbies", "Personal", "Michaels", "craft supplies"),
 )
-NOTES = WORDS.notes
 SUBSCRIPTIONS = (
     ("Disney+", 13.99, "Streaming"),
     ("YouTube Premium", 13.99, "Streaming"),

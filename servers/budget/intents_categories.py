@@ -23,9 +23,6 @@ from servers.budget.intents import (
 )
 from servers.budget.tools import budget
 
-ON_FILE = WORDS.on_file
-STOPPED = WORDS.stopped
-
 
 @budget.intent(covers=("list_categories", "set_monthly_limit"), weight=1.5, follows=True)
 def adjust_limit(s: Scene) -> None:
@@ -202,7 +199,10 @@ def what_a_bill_cost(s: Scene) -> None:
     else:
         r = s.pick(f"SELECT r.* FROM recurring_expenses r WHERE {where}")
         stopped = not r["active"]
-        s.say(*(STOPPED if stopped else ON_FILE), minimal=["Cancelled bills?" if stopped else "Repeating stuff?"])
+        s.say(
+            *(WORDS.stopped if stopped else WORDS.on_file),
+            minimal=["Cancelled bills?" if stopped else "Repeating stuff?"],
+        )
         found = s.call("list_recurring_expenses", **({"active": False} if stopped else {}))["recurring_expenses"]
         s.say(WORDS.what_a_bill_cost_from_bills, m=r["merchant"])
     hit = [x for x in found if x["merchant"] == r["merchant"]]

@@ -7,7 +7,6 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, day, money
 from servers.budget.intents import (
-    NOTES,
     SPENT,
     WORDS,
     cat_words,
@@ -46,7 +45,7 @@ def log_spending(s: Scene) -> None:
     shop = s.given(merchant, merchant, "merchant", "add_expense", "merchant")
     when_words = "" if back == 0 else f" {day(when, s.now)}"
     method = s.rng.choice((None, None, "cash", "bank_transfer")) if s.level == "complete" else None
-    note = s.rng.choice(NOTES) if s.level == "complete" and s.rng.random() < 0.25 else None
+    note = s.rng.choice(WORDS.notes) if s.level == "complete" and s.rng.random() < 0.25 else None
     extra = {None: "", "cash": " Paid cash.", "bank_transfer": " It went by bank transfer."}[method]
     extra += f" Note: '{note}'." if note else ""
     if following(s):

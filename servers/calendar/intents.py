@@ -31,7 +31,6 @@ PEOPLE = "SELECT user_id, name, email, department, title, office FROM users"
 LIVE = "status != 'cancelled'"
 ONE_OFF = "event_id NOT IN (SELECT event_id FROM recurrences)"
 NOT_PERSONAL = "e.calendar_id NOT IN (SELECT calendar_id FROM calendars WHERE kind = 'personal')"
-NEW_TITLES = WORDS.new_titles
 CANCEL_WHY = {
     "The customer cancelled": "the customer pulled out",
     "Organizer out sick": "I'm out sick",

@@ -8,7 +8,6 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, clock, day
 from servers.calendar.intents import (
-    NEW_TITLES,
     WORDS,
     _iso,
     ask,
@@ -38,7 +37,7 @@ def find_time_and_book(s: Scene) -> None:
     minutes = s.rng.choice((30, 30, 45, 60))
     days = s.rng.choice((2, 3, 5))
     when = {2: "today or tomorrow", 3: "in the next three days", 5: "this week"}[days]
-    title = s.rng.choice(NEW_TITLES)
+    title = s.rng.choice(WORDS.new_titles)
     at_once = s.rng.random() < 0.4
     if at_once:
         t = s.given(title, f"'{title}'", "title", "create_event", "title")
@@ -80,7 +79,7 @@ def book_at_time(s: Scene) -> None:
     minutes = s.rng.choice((30, 45, 60))
     start = datetime(d.year, d.month, d.day, hour, s.rng.choice((0, 30)))
     end = start + timedelta(minutes=minutes)
-    title = s.rng.choice(NEW_TITLES)
+    title = s.rng.choice(WORDS.new_titles)
     what = s.given(title, f"'{title}'", "title", "create_event", "title")
     mine = ask(
         s,

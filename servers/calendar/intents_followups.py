@@ -11,7 +11,6 @@ from typing import Any
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, clock
 from servers.calendar.intents import (
-    NEW_TITLES,
     WORDS,
     _iso,
     first_name,
@@ -137,7 +136,7 @@ def adjust_it(s: Scene) -> None:
     ev = running(s)
     how = s.rng.choice(("title", "room", "later", "status"))
     if how == "title":
-        title = s.rng.choice([t for t in NEW_TITLES if t != ev["title"]])
+        title = s.rng.choice([t for t in WORDS.new_titles if t != ev["title"]])
         s.say(WORDS.adjust_it, t=title)
         out = s.call("update_event", event_id=ev["event_id"], title=title)
     elif how == "room":

@@ -58,8 +58,6 @@ SOURCES = {
     "cold_call": "on a cold call",
     "partner": "through a partner",
 }
-NOTES = WORDS.notes
-MEETINGS = WORDS.meetings
 
 # The rep who talks: the owner of what the dialogue is about, or one who names themself ("I'm Maria Lopez").
 SPEAKER = Speaker(
@@ -284,11 +282,8 @@ def soon(s: Scene, *days: int) -> tuple[str, str]:
     return due, day(due, s.now).removeprefix("on ")
 
 
-FOLLOW_UP = WORDS.follow_up
-
-
 def follow_up_task(s: Scene, lead_id: str) -> None:
     """The rep asks for a follow-up task on the lead a few days out."""
     due, when = soon(s, 2, 3, 5, 7)
-    s.say(*FOLLOW_UP, when=when)
+    s.say(*WORDS.follow_up, when=when)
     s.call("log_activity", kind="task", subject="Follow up", lead_id=lead_id, due_date=due)

@@ -13,12 +13,9 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.crm.intents import FOLLOW_UP, WORDS, open_deal, remember_lead, seen, soon
+from servers.crm.intents import WORDS, open_deal, remember_lead, seen, soon
 from servers.crm.schema import OPEN_STAGES
 from servers.crm.tools import crm
-
-REMINDERS = WORDS.reminders
-DEAL_NOTES = WORDS.deal_notes
 
 
 def known(s: Scene, key: str, id_key: str) -> dict[str, Any]:
@@ -42,13 +39,13 @@ def open_deal_task(s: Scene) -> dict[str, Any]:
     if s.value("SELECT stage FROM deals WHERE deal_id = ?", d["deal_id"]) not in OPEN_STAGES:
         raise Skip("the deal is closed")
     due, when = soon(s, 1, 3, 7, 14)
-    return d | {"due": due, "when": when, "what": s.rng.choice(REMINDERS)}
+    return d | {"due": due, "when": when, "what": s.rng.choice(WORDS.reminders)}
 
 
 def deal_note(s: Scene) -> dict[str, Any]:
     d = known(s, "deal", "deal_id")
     lost = s.value("SELECT stage FROM deals WHERE deal_id = ?", d["deal_id"]) == "closed_lost"
-    return d | {"topic": "Loss review" if lost else s.rng.choice(DEAL_NOTES[2:])}
+    return d | {"topic": "Loss review" if lost else s.rng.choice(WORDS.deal_notes[2:])}
 
 
 def lead_now(s: Scene) -> dict[str, Any]:
@@ -125,7 +122,7 @@ ASKS = (
         live_lead,
         "log_activity",
         lambda lead: {"kind": "task", "subject": "Follow up", "lead_id": lead["lead_id"], "due_date": lead["due"]},
-        FOLLOW_UP,
+        WORDS.follow_up,
     ),
     FollowUp(
         "reps_open_deals",

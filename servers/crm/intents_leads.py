@@ -73,9 +73,6 @@ def convert_qualified_lead(s: Scene) -> None:
     remember_lead(s, lead | {"status": "converted"})
 
 
-DROP = WORDS.drop
-
-
 @crm.intent(covers=("search_leads", "update_lead_status", "get_lead"), weight=1.5, follows=True)
 def drop_lead(s: Scene) -> None:
     """A rep looks at a lead and disqualifies it with a reason (or starts working it)."""
@@ -95,7 +92,7 @@ def drop_lead(s: Scene) -> None:
             s.call("update_lead_status", lead_id=lead["lead_id"], status="working")
             remember_lead(s, lead | {"status": "working"})
             return
-    s.say(*DROP, r=reason)
+    s.say(*WORDS.drop, r=reason)
     s.call("update_lead_status", lead_id=lead["lead_id"], status="disqualified", reason=reason)
     remember_lead(s, lead | {"status": "disqualified"})
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from hub.kit.intent import Scene, Skip
 from servers.crm.intents import (
     CONTACT,
-    MEETINGS,
-    NOTES,
     WORDS,
     contact_words,
     dialogue_company,
@@ -24,9 +22,6 @@ from servers.crm.intents import (
 )
 from servers.crm.tools import crm
 
-EMAILED = WORDS.emailed
-CALLED = WORDS.called
-
 
 @crm.intent(covers=("search_contacts", "log_activity", "get_contact"), weight=1.5, follows=True)
 def log_a_call(s: Scene) -> None:
@@ -36,11 +31,11 @@ def log_a_call(s: Scene) -> None:
     if any(x.tool == "log_activity" and x.arguments.get("contact_id") == c["contact_id"] for x in s.calls):
         raise Skip("the dialogue already logged something with this person")
     who = contact_words(s, c)
-    subject = s.rng.choice(NOTES)
+    subject = s.rng.choice(WORDS.notes)
     topic = s.given(subject, f"'{subject}'", "subject", "log_activity", "subject")
     kind = "email" if s.rng.random() < 0.3 else "call"
     s.say(
-        *(EMAILED if kind == "email" else CALLED),
+        *(WORDS.emailed if kind == "email" else WORDS.called),
         minimal=["Emailed {who}[: {topic}]." if kind == "email" else "Called {who}[: {topic}]."],
         who=who,
         topic=topic,
@@ -87,7 +82,7 @@ def book_meeting(s: Scene) -> None:
     c = some_contact(s)
     rep(s, c["owner_id"])
     due, when = soon(s, 2, 4, 7, 10)
-    subject = s.rng.choice(MEETINGS)
+    subject = s.rng.choice(WORDS.meetings)
     who = contact_words(s, c)
     s.say(
         WORDS.book_meeting,

@@ -13,12 +13,7 @@ subject to be sent, and sending consumes the draft; labels must exist in the mai
 take no labels; a contact's address is unique within a mailbox.
 """
 
-from servers.email import (  # noqa: F401  (registers the tools and intents)
-    intents_followups,
-    intents_reading,
-    intents_writing,
-    tools_write,
-)
+from servers.email import intents_followups, intents_reading, intents_writing, tools_write  # noqa: F401  (registers the tools and intents)
 from servers.email.tools import email as server
 
 __all__ = ["server"]

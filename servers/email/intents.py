@@ -32,7 +32,6 @@ OWNERS = (
 )
 MESSAGES = "SELECT m.* FROM messages m"
 PEOPLE_MAIL = "folder IN ('inbox', 'archive') AND from_address NOT LIKE 'no-reply@%'"
-REPLIES = WORDS.replies
 NEW_MAIL = (
     ("Catch-up next week", "Hi {f}, do you have half an hour next week to catch up on the project?"),
     ("Updated proposal", "Hi {f}, the updated proposal is attached. Let me know what you think."),
@@ -40,7 +39,6 @@ NEW_MAIL = (
     ("Thank you", "Hi {f}, thanks again for your help with the launch yesterday."),
     ("Meeting notes", "Hi {f}, here are my notes from today's meeting. Shout if I missed anything."),
 )
-NEW_LABELS = WORDS.new_labels
 COLORS = ("red", "orange", "yellow", "green", "blue", "purple", "teal")
 TOPICS = (
     ("invoices", "Invoice"),

@@ -16,8 +16,6 @@ from hub.kit.intent import Scene, Skip
 from servers.email.intents import (
     COLORS,
     FREE_LABELS,
-    NEW_LABELS,
-    REPLIES,
     STRANGER,
     WORDS,
     box_of,
@@ -190,7 +188,7 @@ def new_label_for_it(s: Scene) -> None:
     """A new label for the email: made, then put on it."""
     box = box_of(s)
     m, it = the_email(s, "folder != 'trash'")
-    name = s.rng.choice(NEW_LABELS)
+    name = s.rng.choice(WORDS.new_labels)
     if s.rows("SELECT 1 FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", box["mailbox_id"], name):
         raise Skip("the label exists")
     color = s.rng.choice(COLORS)
@@ -205,7 +203,7 @@ def answer_it(s: Scene) -> None:
     """Reply to the email: sent straight away, or kept as a draft to look at later."""
     box = box_of(s)
     m, it = the_email(s, "folder IN ('inbox', 'archive') AND from_address NOT LIKE 'no-reply@%'")
-    text = s.rng.choice(REPLIES)
+    text = s.rng.choice(WORDS.replies)
     send = s.room(2, 1) and s.rng.random() < 0.5
     if send:
         s.say(WORDS.answer_it, it=it, t=text)

@@ -10,7 +10,6 @@ from hub.kit.intent import Ref, Scene, Skip
 from servers.email.intents import (
     COLORS,
     FREE_LABELS,
-    NEW_LABELS,
     TOPICS,
     WORDS,
     about,
@@ -136,8 +135,6 @@ def review_starred(s: Scene) -> None:
 
 # Tidying ----------------------------------------------------------------------------------------
 
-LABEL_COUNTS = WORDS.label_counts
-
 
 @email.intent(covers=("list_mailboxes", "search_messages", "move_message", "list_messages"), weight=1.3, follows=True)
 def clear_out_inbox(s: Scene) -> None:
@@ -203,7 +200,7 @@ def tag_email(s: Scene) -> None:
     s.call("label_message", message_id=hit["message_id"], label=lab["name"])
     s.memory["label"] = lab
     if then(s):
-        s.say(*LABEL_COUNTS)
+        s.say(*WORDS.label_counts)
         s.call("list_labels", mailbox_id=mid)
 
 
@@ -213,7 +210,7 @@ def tag_email(s: Scene) -> None:
 def start_new_label(s: Scene) -> None:
     """The owner makes a new label and files an email under it."""
     box = me(s, "(SELECT COUNT(*) FROM labels l WHERE l.mailbox_id = mailboxes.mailbox_id) < 30")
-    name = s.rng.choice(NEW_LABELS)
+    name = s.rng.choice(WORDS.new_labels)
     if s.rows("SELECT 1 FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", box["mailbox_id"], name):
         raise Skip("the label exists")
     color = s.rng.choice(COLORS) if s.rng.random() < 0.5 else ""

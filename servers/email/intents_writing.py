@@ -10,7 +10,6 @@ from hub.kit.intent import Ref, Scene, Skip, day
 from servers.email.intents import (
     NEW_MAIL,
     PEOPLE_MAIL,
-    REPLIES,
     UNIQUE_CONTACTS,
     WORDS,
     asks,
@@ -27,14 +26,11 @@ from servers.email.intents import (
 )
 from servers.email.tools import email
 
-SEND = WORDS.send
-DRAFT_FOR_LATER = WORDS.draft_for_later
-
 
 def send_it(s: Scene, draft: dict[str, Any], chance: float = 0.35) -> None:
     """Now and then the owner has the draft just written go out in the next turn."""
     if then(s, chance=chance) and draft.get("ready_to_send", True):
-        s.say(*SEND)
+        s.say(*WORDS.send)
         s.call("send_draft", draft_id=draft["draft_id"])
         s.memory.pop("draft")
 
@@ -49,7 +45,7 @@ def reply_and_send(s: Scene) -> None:
     box = me(s, f"mailbox_id IN (SELECT mailbox_id FROM messages WHERE {PEOPLE_MAIL})")
     m = received(s, box, PEOPLE_MAIL)
     what = message_ref(s, m)
-    text = s.rng.choice(REPLIES)
+    text = s.rng.choice(WORDS.replies)
     mid = asks(s, box, WORDS.reply_and_send, what=what, text=text)
     hit = locate(s, mid, m)
     draft = s.call("create_draft", mailbox_id=mid, reply_to_message_id=hit["message_id"], body=text)
@@ -137,7 +133,7 @@ def note_to_a_favourite(s: Scene) -> None:
     if not s.room(1, 1):
         return
     subject, body = s.rng.choice(NEW_MAIL)
-    s.say(*DRAFT_FOR_LATER, n=c["name"], subj=subject, text=body.format(f=first(c["name"])))
+    s.say(*WORDS.draft_for_later, n=c["name"], subj=subject, text=body.format(f=first(c["name"])))
     s.memory["draft"] = s.call(
         "create_draft", mailbox_id=mid, to=[c["email"]], subject=subject, body=body.format(f=first(c["name"]))
     )
@@ -225,7 +221,7 @@ def add_from_card(s: Scene) -> None:
         s.call("list_contacts", mailbox_id=mid, query=company)
     else:
         subject, body = s.rng.choice(NEW_MAIL)
-        s.say(*DRAFT_FOR_LATER, n=given_name, subj=subject, text=body.format(f=given_name))
+        s.say(*WORDS.draft_for_later, n=given_name, subj=subject, text=body.format(f=given_name))
         s.memory["draft"] = s.call(
             "create_draft", mailbox_id=mid, to=[saved["email"]], subject=subject, body=body.format(f=given_name)
         )

@@ -17,14 +17,7 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
 from hub.kit.phrasings import phrasings
-from servers.filesystem import (  # noqa: F401  (tools before intents)
-    tools_archive,
-    tools_nav,
-    tools_nav_find,
-    tools_text,
-    tools_write,
-    tools_write_paths,
-)
+from servers.filesystem import tools_archive, tools_nav, tools_nav_find, tools_text, tools_write, tools_write_paths  # noqa: F401  (tools before intents)
 
 WORDS = phrasings(__package__)
 

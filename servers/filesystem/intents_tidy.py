@@ -146,9 +146,6 @@ def check_shortcut(s: Scene) -> None:
         remember(s, info["path"])
 
 
-NOTE_TEXT = WORDS.note_text
-
-
 @filesystem.intent(covers=("touch_file", "write_file", "append_file"), weight=1.2)
 def new_meeting_note(s: Scene) -> None:
     """Maya starts an empty note for today's meeting, then writes its heading and agenda."""
@@ -171,7 +168,7 @@ def new_meeting_note(s: Scene) -> None:
     new = s.given(f"{NOTES}/{name}", f"'{name}'", "name", "touch_file", "path")
     s.say(WORDS.new_meeting_note, t=topic, new=new)
     made = s.call("touch_file", path=f"{NOTES}/{name}")
-    heading, line = f"# {topic} - {s.now.strftime('%Y-%m-%d')}", s.rng.choice(NOTE_TEXT)
+    heading, line = f"# {topic} - {s.now.strftime('%Y-%m-%d')}", s.rng.choice(WORDS.note_text)
     body = f"{heading}\n\n{line}\n"
     said = s.rng.choice(
         ("the heading '{}' with '{}' under it", "'{}' as the title, then '{}'", "a '{}' heading, then the line '{}'")

@@ -16,13 +16,7 @@ Business rules (times against the world's reference now; Monday 2026-06-01T09:00
 
 from __future__ import annotations
 
-from servers.food_delivery import (  # noqa: F401  (registers the tools and intents)
-    intents_after,
-    intents_finding,
-    intents_followups,
-    intents_ordering,
-    tools_write,
-)
+from servers.food_delivery import intents_after, intents_finding, intents_followups, intents_ordering, tools_write  # noqa: F401  (registers the tools and intents)
 from servers.food_delivery.tools import food as server
 
 __all__ = ["server"]

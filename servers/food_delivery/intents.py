@@ -33,12 +33,6 @@ NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 SLOTS = ("11:30", "12:00", "12:30", "13:00", "18:00", "18:30", "19:00", "19:30", "20:00")
 
 
-NOTES = WORDS.notes
-
-
-COMMENTS = WORDS.comments
-
-
 SUBTOTAL = (
     "(SELECT COALESCE(SUM(m.price * ci.quantity), 0) FROM cart_items ci JOIN menu_items m USING (item_id) "
     "WHERE ci.customer_id = c.customer_id)"
@@ -277,12 +271,3 @@ def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: Said, *
 
 
 # What a customer asks again after an action: shared by the openers' next turns and the follow-ups ---------------
-
-BASKET_NOW = WORDS.basket_now
-CODE_DONE = WORDS.code_done
-WHEN_HERE = WORDS.when_here
-RECAP = WORDS.recap
-CALL_THEM = WORDS.call_them
-GIVE_UP = WORDS.give_up
-CODES_AT = WORDS.codes_at
-ABOUT_THEM = WORDS.about_them

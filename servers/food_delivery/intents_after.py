@@ -6,11 +6,7 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip, day
 from servers.food_delivery.intents import (
-    CALL_THEM,
-    COMMENTS,
     CUSTOMER,
-    GIVE_UP,
-    RECAP,
     WORDS,
     asks,
     find_me,
@@ -43,10 +39,10 @@ def where_is_my_food(s: Scene) -> None:
     if not s.room() or s.rng.random() < 0.3:
         return
     if o["status"] in ("placed", "accepted") and s.rng.random() < 0.5:
-        s.say(*GIVE_UP)
+        s.say(*WORDS.give_up)
         s.call("cancel_order", order_id=o["order_id"], reason="taking too long")
     else:
-        s.say(*CALL_THEM)
+        s.say(*WORDS.call_them)
         s.call("get_restaurant", restaurant_id=o["restaurant_id"])
 
 
@@ -122,7 +118,7 @@ def stars_for_dinner(s: Scene) -> None:
     )
     food_stars, ride_stars = s.rng.sample((5, 4, 3, 2, 1), 2)  # told apart: a withheld one is never the other
     tasty = s.given(food_stars, stars_text(food_stars), "food score", "rate_order", "food_stars")
-    comment = s.rng.choice((None, *COMMENTS))
+    comment = s.rng.choice((None, *WORDS.comments))
     said = "" if comment is None else f' Add "{comment}"'
     ride = s.given(ride_stars, f"{ride_stars} stars", "delivery score", "rate_order", "delivery_stars")
     found = asks(s, c, WORDS.stars_for_dinner, what=what, tasty=tasty, ride=ride, said=said)
@@ -186,7 +182,7 @@ def rate_by_number(s: Scene) -> None:
     s.say(WORDS.rate_by_number, n=o["order_id"], tasty=tasty, ride=ride)
     s.call("rate_order", order_id=o["order_id"], food_stars=f, delivery_stars=d)
     focus_order(s, o["order_id"])
-    s.then(1.0, RECAP, "track_order", order_id=o["order_id"])
+    s.then(1.0, WORDS.recap, "track_order", order_id=o["order_id"])
 
 
 @food.intent(covers=("search_customers", "get_customer", "list_orders"), follows=True)

@@ -5,17 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, money
-from servers.food_delivery.intents import (
-    ABOUT_THEM,
-    CODES_AT,
-    MEALS,
-    WORDS,
-    as_customer,
-    find_as_said,
-    focus,
-    focus_order,
-    place,
-)
+from servers.food_delivery.intents import MEALS, WORDS, as_customer, find_as_said, focus, focus_order, place
 from servers.food_delivery.schema import FLOW
 from servers.food_delivery.tools import _open_at, food
 
@@ -55,13 +45,13 @@ def any_deals(s: Scene) -> None:
     r = s.pick("SELECT * FROM restaurants")
     as_customer(s, r["city"])
     where = place(s, r)
-    s.say(*CODES_AT, name=where)
+    s.say(*WORDS.codes_at, name=where)
     rid = find_as_said(s, r, where)
     s.call("list_promo_codes", restaurant_id=rid)
     focus(s, rid)
     if s.rng.random() < 0.4:
         return
-    s.say(*ABOUT_THEM, name=r["name"])
+    s.say(*WORDS.about_them, name=r["name"])
     s.call("get_restaurant", restaurant_id=rid)
 
 

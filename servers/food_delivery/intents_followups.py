@@ -13,15 +13,9 @@ from typing import Any
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, clock, unique_best
 from servers.food_delivery.intents import (
-    ABOUT_THEM,
-    CALL_THEM,
-    CODES_AT,
     MEALS,
-    NOTES,
     NUMBERS,
-    RECAP,
     SENDABLE,
-    WHEN_HERE,
     WORDS,
     asks,
     cart,
@@ -45,9 +39,14 @@ ABOUT_THE_PLACE = (  # one turn, one read of the restaurant the dialogue is abou
         "are_they_open",
         "The customer asks about the restaurant: open now, hours, minimum order, fees, phone.",
         "get_restaurant",
-        ABOUT_THEM,
+        WORDS.about_them,
     ),
-    ("any_codes_there", "The customer asks which discount codes work at the restaurant.", "list_promo_codes", CODES_AT),
+    (
+        "any_codes_there",
+        "The customer asks which discount codes work at the restaurant.",
+        "list_promo_codes",
+        WORDS.codes_at,
+    ),
 )
 
 
@@ -165,7 +164,7 @@ def send_it_now(s: Scene) -> None:
     if not promo_ok or too_far(r, c):
         raise Skip("the basket cannot go out")
     start = start_time(s, r)
-    note = s.rng.choice((None, None, *NOTES))
+    note = s.rng.choice((None, None, *WORDS.notes))
     when = "" if start is None else f" for {clock(start)}"
     found = asks(s, c, WORDS.send_it_now, when=when, n=f" Tell the courier: '{note}'." if note else "")
     args: dict[str, Any] = {"customer_id": found["customer_id"]}
@@ -203,12 +202,11 @@ def when_does_it_come(s: Scene) -> None:
     o = the_order(s)
     if ran_last(s, "track_order", order_id=o["order_id"]):
         raise Skip("just tracked")
-    s.say(*(RECAP if o["status"] in ("delivered", "cancelled") else WHEN_HERE))
+    s.say(*(WORDS.recap if o["status"] in ("delivered", "cancelled") else WORDS.when_here))
     s.call("track_order", order_id=o["order_id"])
 
 
 BECAUSE = WORDS.family("because")
-SCRAP = WORDS.scrap
 
 
 @food.intent(covers=("cancel_order",), follows=True, opens=False)
@@ -220,7 +218,7 @@ def never_mind(s: Scene) -> None:
         raise Skip("it can no longer be called off")
     why = s.rng.choice(list(BECAUSE))
     stated = s.rng.random() < 0.5  # a reason only where the turn gives one
-    s.say(*(BECAUSE[why] if stated else SCRAP))
+    s.say(*(BECAUSE[why] if stated else WORDS.scrap))
     s.call("cancel_order", order_id=o["order_id"], **({"reason": why} if stated else {}))
 
 
@@ -285,6 +283,6 @@ def call_the_kitchen(s: Scene) -> None:
         raise Skip("the restaurant was looked up")
     if not any(c.tool in ("track_order", "list_orders", "place_order") for c in s.calls):
         raise Skip("the agent has not seen the order's restaurant")
-    s.say(*CALL_THEM)
+    s.say(*WORDS.call_them)
     s.call("get_restaurant", restaurant_id=o["restaurant_id"])
     focus(s, o["restaurant_id"])

@@ -6,13 +6,9 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, clock
 from servers.food_delivery.intents import (
-    BASKET_NOW,
-    CODE_DONE,
-    NOTES,
     NUMBERS,
     SENDABLE,
     SUBTOTAL,
-    WHEN_HERE,
     WORDS,
     _open_now,
     asks,
@@ -54,7 +50,7 @@ def craving(s: Scene) -> None:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
     focus(s, rid)
-    s.then(0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
+    s.then(0.6, WORDS.basket_now, "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "view_cart", "place_order", "track_order"), weight=1.5, follows=True)
@@ -69,7 +65,7 @@ def send_it_over(s: Scene) -> None:
     if subtotal < r["min_order"] or not promo_ok or too_far(r, c):
         raise Skip("the basket cannot go out as it is")
     start = start_time(s, r)
-    note = s.rng.choice([None, None, *NOTES])
+    note = s.rng.choice([None, None, *WORDS.notes])
     when = "" if start is None else f" for {clock(start)}"
     extra = "" if note is None else f" And the note for the courier: '{note}'."
     found = asks(s, c, WORDS.send_it_over, who_short=c["name"], where=place(s, r), when=when, extra=extra)
@@ -81,7 +77,7 @@ def send_it_over(s: Scene) -> None:
         args["scheduled_for"] = start.strftime("%Y-%m-%dT%H:%M")
     placed = s.call("place_order", **args)
     focus_order(s, placed["order_id"])
-    s.then(0.6, WHEN_HERE, "track_order", order_id=placed["order_id"])
+    s.then(0.6, WORDS.when_here, "track_order", order_id=placed["order_id"])
 
 
 @food.intent(covers=("search_customers", "apply_promo_code", "view_cart"), weight=2.0, follows=True)
@@ -94,7 +90,7 @@ def promo_from_email(s: Scene) -> None:
     code, given = fitting_promo(s, c["customer_id"], row, subtotal, none="no promo code fits this basket")
     found = asks(s, c, WORDS.promo_from_email, code=given)
     s.call("apply_promo_code", customer_id=found["customer_id"], code=code)
-    s.then(0.6, (*CODE_DONE, *BASKET_NOW), "view_cart", customer_id=found["customer_id"])
+    s.then(0.6, (*WORDS.code_done, *WORDS.basket_now), "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "view_cart", "update_cart_item"), weight=2.0, follows=True)
@@ -118,7 +114,7 @@ def fix_basket(s: Scene) -> None:
     )
     s.call("view_cart", customer_id=found["customer_id"])
     s.call("update_cart_item", customer_id=found["customer_id"], item_id=line["item_id"], quantity=qty)
-    s.then(0.6, BASKET_NOW, "view_cart", customer_id=found["customer_id"])
+    s.then(0.6, WORDS.basket_now, "view_cart", customer_id=found["customer_id"])
 
 
 @food.intent(covers=("search_customers", "list_orders", "track_order", "add_to_cart", "view_cart"))
@@ -152,7 +148,7 @@ def same_as_last_time(s: Scene) -> None:
         args["replace_cart"] = True
     s.call("add_to_cart", **args)
     focus(s, last["restaurant_id"])
-    s.say(*BASKET_NOW)
+    s.say(*WORDS.basket_now)
     s.call("view_cart", customer_id=found["customer_id"])
 
 

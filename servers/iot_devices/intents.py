@@ -33,7 +33,6 @@ COLOR_WORDS = {
     "purple": "purple",
     "pink": "pink",
 }
-SCENE_NAMES = WORDS.scene_names
 
 
 SPEAKER = Speaker(

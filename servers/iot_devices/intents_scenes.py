@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.iot_devices.intents import SCENE_NAMES, WORDS, at_home, me, owner_asks, room_of
+from servers.iot_devices.intents import WORDS, at_home, me, owner_asks, room_of
 from servers.iot_devices.tools import iot
 
 
@@ -67,7 +67,7 @@ def save_the_look(s: Scene) -> None:
         "r.home_id",
     )
     h = me(s, "h.home_id = ?", room["home_id"])
-    title = s.rng.choice(SCENE_NAMES)
+    title = s.rng.choice(WORDS.scene_names)
     if s.rows("SELECT 1 FROM scenes WHERE home_id = ? AND name = ?", h["home_id"], title):
         raise Skip("the scene exists")
     name = s.given(title, f"'{title}'", "scene name", "create_scene", "name")

@@ -26,12 +26,7 @@ WORKER = (
     f"JOIN projects p USING (project_id) WHERE m.role != 'viewer' AND {UNIQUE}"
 )
 TYPE_WORDS = {"bug": "bug", "feature": "feature request", "task": "task"}
-NEW_BUGS = WORDS.new_bugs
-COMMENTS = WORDS.comments
-REOPEN_NOTES = WORDS.reopen_notes
-NEW_WORK = WORDS.new_work
 SPRINT_ASKS = WORDS.family("sprint_asks")
-NOTES = WORDS.notes
 STATUS_WORDS = {"open": "not started", "in_progress": "in progress", "in_review": "in review", "done": "done"}
 ROLES = {"developer": "a developer", "qa": "QA", "designer": "a designer", "viewer": "a viewer"}
 

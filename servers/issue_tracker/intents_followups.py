@@ -15,7 +15,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.issue_tracker.intents import NOTES, TYPE_WORDS, WORDS, find_user, new_label, person, speaker, ticket
+from servers.issue_tracker.intents import TYPE_WORDS, WORDS, find_user, new_label, person, speaker, ticket
 from servers.issue_tracker.tools import tracker
 
 Row = dict[str, Any]
@@ -120,7 +120,7 @@ def note_on_it(s: Scene) -> None:
     """The member leaves a note on the ticket."""
     i = ticket(s)
     u = speaker(s)
-    text = s.rng.choice(NOTES)
+    text = s.rng.choice(WORDS.notes)
     s.say(WORDS.note_on_it, n=text, it=it(s))
     s.call("add_comment", issue_id=i["issue_id"], author_id=u["user_id"], body=text)
 

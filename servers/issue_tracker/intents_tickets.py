@@ -9,11 +9,6 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
 from servers.issue_tracker.intents import (
-    COMMENTS,
-    NEW_BUGS,
-    NEW_WORK,
-    NOTES,
-    REOPEN_NOTES,
     STATUS_WORDS,
     TYPE_WORDS,
     WORDS,
@@ -60,7 +55,7 @@ def report_bug(s: Scene) -> None:
     """A member files a new bug, feature request or task on a board (tagging it is a follow-up)."""
     u = me(s)
     kind = s.rng.choice(("bug", "bug", "feature", "task"))
-    title = s.rng.choice(NEW_BUGS if kind == "bug" else NEW_WORK)
+    title = s.rng.choice(WORDS.new_bugs if kind == "bug" else WORDS.new_work)
     if s.rows("SELECT 1 FROM issues WHERE project_id = ? AND title = ?", u["project_id"], title):
         raise Skip("that ticket exists already")
     priority = s.rng.choice(("medium", "high", "critical", "low"))
@@ -85,7 +80,7 @@ def finish_ticket(s: Scene) -> None:
     """A ticket passed review: it is closed with a note (what else waits for review is a follow-up)."""
     u, i = member_and_ticket(s, "= 'in_review'")
     b, what = named_ticket(s, i)
-    text = s.rng.choice(COMMENTS)
+    text = s.rng.choice(WORDS.comments)
     note = s.given(text, f'"{text}"', "comment", "add_comment", "body")
     s.say(WORDS.finish_ticket, hi=hi(s, u), what=what, note=note)
     uid = find_me(s, u)
@@ -102,7 +97,7 @@ def reopen_ticket(s: Scene) -> None:
     s.say(WORDS.reopen_ticket, me=u["name"], what=what)
     s.call("get_issue", issue_id=i["issue_id"])
     uid = find_me(s, u)
-    text = s.rng.choice(REOPEN_NOTES)
+    text = s.rng.choice(WORDS.reopen_notes)
     s.say(WORDS.reopen_ticket_reopen_with_note, n=text)
     s.call("transition_issue", issue_id=i["issue_id"], user_id=uid, to_status="open")
     s.call("add_comment", issue_id=i["issue_id"], author_id=uid, body=text)
@@ -200,7 +195,7 @@ def comment_on_ticket(s: Scene) -> None:
     u, i = member_and_ticket(s, "!= 'done'")
     not_the_dialogues(s, i, "note_on_it")
     b, what = named_ticket(s, i)
-    text = s.rng.choice(NOTES)
+    text = s.rng.choice(WORDS.notes)
     note = s.given(text, f'"{text}"', "note", "add_comment", "body")
     s.say(WORDS.comment_on_ticket, hi=hi(s, u), what=what, note=note)
     uid = find_me(s, u)

@@ -36,7 +36,6 @@ SPEAKER = Speaker(
 )
 MODES = WORDS.family("modes")
 KINDS = WORDS.family("kinds")
-LIST_NAMES = WORDS.list_names
 REVIEWS = {
     5: ("Fantastic, the staff went out of their way for us.", "Loved every minute, will be back soon."),
     4: ("Very good, just a bit crowded at lunch.", "Nice spot, prices a touch high."),

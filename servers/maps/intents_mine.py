@@ -6,19 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip
-from servers.maps.intents import (
-    LIST_NAMES,
-    MODES,
-    PLACE,
-    REVIEWS,
-    WORDS,
-    find_place,
-    focus,
-    me,
-    place_ref,
-    route_args,
-    user_asks,
-)
+from servers.maps.intents import MODES, PLACE, REVIEWS, WORDS, find_place, focus, me, place_ref, route_args, user_asks
 from servers.maps.intents_followups import LABELS, VISITS, the_place
 from servers.maps.tools import maps
 
@@ -62,7 +50,7 @@ def keep_for_later(s: Scene) -> None:
 def start_a_list(s: Scene) -> None:
     """A user starts a new list of places and puts a first place on it."""
     u = me(s)
-    title = s.rng.choice(LIST_NAMES)
+    title = s.rng.choice(WORDS.list_names)
     if s.rows("SELECT 1 FROM place_lists WHERE user_id = ? AND name = ?", u["user_id"], title):
         raise Skip("the list exists")
     p = s.pick(PLACE + " AND p.city = ?", u["home_city"])

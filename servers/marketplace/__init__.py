@@ -10,13 +10,7 @@ keeps its price and end time; closing an auction sells it to the highest bidder 
 met, and accepting an offer sells a fixed-price listing and declines the other pending offers.
 """
 
-from servers.marketplace import (  # noqa: F401  (registers the intents)
-    intents,
-    intents_buying,
-    intents_followups,
-    intents_sellers,
-    intents_selling,
-)
+from servers.marketplace import intents, intents_buying, intents_followups, intents_sellers, intents_selling  # noqa: F401  (registers the intents)
 from servers.marketplace.tools import marketplace as server
 
 __all__ = ["server"]

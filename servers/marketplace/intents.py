@@ -43,7 +43,6 @@ NEW_ITEMS = (  # title, category, base price, how the seller speaks of it (the a
     ("Framed Botanical Print", "Art", 85.0, "framed print"),
     ("Vintage Baseball Card Lot", "Collectibles", 140.0, "box of baseball cards"),
 )
-WAITING_OFFERS = WORDS.waiting_offers
 SPANS = {3: "three days", 5: "five days", 7: "a week", 10: "ten days", 14: "two weeks"}
 
 

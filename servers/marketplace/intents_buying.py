@@ -14,7 +14,6 @@ from servers.marketplace.intents import (
     LISTING,
     SPEAKER,
     TOP,
-    WAITING_OFFERS,
     WORDS,
     ask,
     bid_amount,
@@ -31,9 +30,6 @@ from servers.marketplace.intents import (
 )
 from servers.marketplace.tools import marketplace
 
-BID = WORDS.bid
-LEAD = WORDS.lead
-
 
 @marketplace.intent(covers=("search_users", "search_listings", "get_listing", "place_bid"), weight=2.0, follows=True)
 def bid(s: Scene) -> None:
@@ -44,7 +40,9 @@ def bid(s: Scene) -> None:
     price = s.given(amount, money(amount), "amount", "place_bid", "amount")
     direct = s.rng.random() < 0.5
     said, minimal = (
-        (BID, "{me}I'd like to win {what}[, bid {price}].") if direct else (LEAD, "{me}I'd like to win {what}.")
+        (WORDS.bid, "{me}I'd like to win {what}[, bid {price}].")
+        if direct
+        else (WORDS.lead, "{me}I'd like to win {what}.")
     )
     s.say(*said, minimal=[minimal], me=SPEAKER.who(s, u), what=what, **({"price": price} if direct else {}))
     uid = find_me(s, u)
@@ -75,7 +73,7 @@ def offer(s: Scene) -> None:
     out = s.call("make_offer", listing_id=lid, buyer_id=uid, amount=price)
     s.memory["offer"] = out["offer_id"]
     if s.by_chance(0.4):
-        s.say(*WAITING_OFFERS)
+        s.say(*WORDS.waiting_offers)
         s.call("list_offers", buyer_id=uid, status="pending")
 
 
@@ -182,10 +180,6 @@ def still_winning(s: Scene) -> None:
     s.memory["bid"] = lid
 
 
-OFFERS_THAT = WORDS.offers_that
-ALL_OFFERS = WORDS.all_offers
-
-
 @marketplace.intent(covers=("search_users", "list_offers", "get_listing"), follows=True)
 def my_offers(s: Scene) -> None:
     """A buyer asks what became of the offers they made (answered ones, or the ones still waiting)."""
@@ -194,7 +188,7 @@ def my_offers(s: Scene) -> None:
     word = {"pending": "still waiting", "declined": "turned down", "accepted": "accepted", None: "any"}[status]
     s.asked("list_offers", buyer_id=u["user_id"])
     minimal = "{me}My offers that are {word}?" if status else "{me}My offers?"
-    s.say(*(OFFERS_THAT if status else ALL_OFFERS), minimal=[minimal], me=SPEAKER.who(s, u), word=word)
+    s.say(*(WORDS.offers_that if status else WORDS.all_offers), minimal=[minimal], me=SPEAKER.who(s, u), word=word)
     uid = find_me(s, u)
     args: dict[str, Any] = {"buyer_id": uid} | ({"status": status} if status else {})
     offers = s.call("list_offers", **args)["offers"]

@@ -11,7 +11,7 @@ from typing import Any
 from hub.kit import fake
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, money
-from servers.marketplace.intents import SPANS, WAITING_OFFERS, WORDS
+from servers.marketplace.intents import SPANS, WORDS
 from servers.marketplace.tools import marketplace
 
 
@@ -209,7 +209,7 @@ FOLLOWS = (
         "The user asks which of their offers are still waiting for an answer.",
         _call(waiting),
         "list_offers",
-        phrasings=WAITING_OFFERS,
+        phrasings=WORDS.waiting_offers,
         weight=1.5,
         asked=("buyer_id",),
     ),

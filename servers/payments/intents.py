@@ -34,7 +34,6 @@ VOID_REASONS = {
     "duplicate": "is a duplicate",
     "customer cancelled": "got cancelled by the customer",
 }
-STILL_DUE = WORDS.still_due
 SEND_NOW = (
     " And send it to them right away.",
     " Go ahead and issue it.",
@@ -43,7 +42,6 @@ SEND_NOW = (
     " Send it {straight out|over} {now|right away}.",
 )
 AS_DRAFT = ("", "", " Keep it as a draft for now.", " Leave it as a draft.", " Don't send it yet.")
-ITEMS = WORDS.items
 
 
 # the customers are spoken about, never speak: the Speaker serves their discovery read only (``who`` always names

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from hub.kit.intent import Scene, Skip, money
-from servers.payments.intents import INVOICE, ITEMS, METHODS, WORDS
+from servers.payments.intents import INVOICE, METHODS, WORDS
 from servers.payments.intents_followups import dialogue_invoice
 from servers.payments.tools import payments
 
@@ -148,7 +148,7 @@ def bill_them_again(s: Scene) -> None:
         raise Skip("the last turn billed them again already")
     currency = s.value("SELECT currency FROM merchants WHERE merchant_id = ?", c["merchant_id"])
     amount = round(s.rng.uniform(15, 600), 2)
-    item = s.rng.choice(ITEMS)
+    item = s.rng.choice(WORDS.items)
     s.say(WORDS.bill_them_again, f=c["name"].split(" ")[0], amt=money(amount, currency), item=item)
     inv = s.call(
         "create_invoice", merchant_id=c["merchant_id"], customer_id=c["customer_id"], amount=amount, description=item

@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.payments.intents import INVOICE, STILL_DUE, VOID_REASONS, WORDS
+from servers.payments.intents import INVOICE, VOID_REASONS, WORDS
 from servers.payments.tools import payments
 
 STATUSES = (("paid", "already paid"), ("open", "still open"), ("void", "cancelled"), (None, "on file"))
@@ -88,7 +88,7 @@ ON_INVOICE = (
         phrased=by_status(
             {
                 "paid": ("Is it showing as paid now?", "Can you confirm {that one|it} is fully settled{ now|}?"),
-                "open": STILL_DUE,
+                "open": WORDS.still_due,
                 "void": (
                     "Double-check it shows as cancelled, please.",
                     "Is it {marked void|showing as cancelled} now?",

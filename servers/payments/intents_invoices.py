@@ -10,10 +10,8 @@ from typing import Any
 from hub.kit.intent import Scene, day, money
 from servers.payments.intents import (
     INVOICE,
-    ITEMS,
     METHODS,
     REASONS,
-    STILL_DUE,
     VOID_REASONS,
     WORDS,
     current_customer,
@@ -36,7 +34,7 @@ def bill_customer(s: Scene) -> None:
     """Bill a customer for something new, and send the invoice out."""
     c = current_customer(s, "1=1", other=0.4)
     amount = round(s.rng.choice((1, 1, 5, 10)) * s.rng.uniform(12, 480), 2)
-    item = s.rng.choice(ITEMS)
+    item = s.rng.choice(WORDS.items)
     days = s.rng.choice((7, 14, 30, 45))
     price = s.given(amount, money(amount, c["currency"]), "amount", "create_invoice", "amount")
     what = s.given(item, f"'{item}'", "description", "create_invoice", "description")
@@ -101,7 +99,7 @@ def settle_open_invoice(s: Scene) -> None:
     s.memory["invoice"] = inv
     s.memory["payment"] = {"payment_id": paid["payment_id"], "invoice_id": inv["invoice_id"]}
     if s.room() and (part is not None or s.rng.random() < 0.5):
-        s.say(*STILL_DUE)
+        s.say(*WORDS.still_due)
         s.call("get_invoice", invoice_id=paid["invoice_id"])
     s.memory["invoice"] = inv
 

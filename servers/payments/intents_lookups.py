@@ -11,8 +11,6 @@ from hub.kit.intent import Scene, Skip, day, last_digits
 from servers.payments.intents import INVOICE, WORDS, current_customer, find_customer, find_merchant, our_merchant, who
 from servers.payments.tools import payments
 
-BEHIND = WORDS.behind
-HOLDS = WORDS.holds
 STATUS_WORDS = {"open": "still open", "draft": "sitting in drafts", "paid": "already paid", "void": "cancelled"}
 
 
@@ -46,7 +44,7 @@ def what_they_owe(s: Scene) -> None:
     mine = s.rows(INVOICE + " WHERE i.customer_id = ? AND i.status = ?", c["customer_id"], status)
     overdue = status == "open" and s.rng.random() < 0.3
     minimal = "{who}: anything overdue?" if overdue else "{who}: {w}?"
-    s.say(*(BEHIND if overdue else HOLDS), minimal=[minimal], who=who(s, c), w=STATUS_WORDS[status])
+    s.say(*(WORDS.behind if overdue else WORDS.holds), minimal=[minimal], who=who(s, c), w=STATUS_WORDS[status])
     found = find_customer(s, c)
     args: dict[str, Any] = {"customer_id": found["customer_id"]}
     args |= {"overdue": True} if overdue else {"status": status}

@@ -40,12 +40,6 @@ CATEGORY_WORDS = {
     "Storage": "storage products",
 }
 
-MOVES = WORDS.moves
-MOST = WORDS.most
-LOW = WORDS.low
-
-REACH = WORDS.reach
-
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
     return s.refer(p["sku"], Ref("the {name}", "SELECT sku FROM products WHERE name = ?", p["name"]), name=p["name"])
@@ -279,7 +273,7 @@ def receive_delivery(s: Scene) -> None:
         sku = find_product(s, item)
         s.call("restock_item", store_id=sid, sku=sku, quantity=n, supplier=supplier)
         return
-    s.say(*LOW, minimal=["{w}: low stock?"], w=where)
+    s.say(*WORDS.low, minimal=["{w}: low stock?"], w=where)
     sid = find_store(s, st)
     low = [
         x
@@ -325,5 +319,5 @@ def closed_locations(s: Scene) -> None:
     if by_state:
         args["state"] = st["state"]
     found = listed_store(s, st["store_id"], **args)
-    s.say(*REACH, n=st["name"])
+    s.say(*WORDS.reach, n=st["name"])
     s.call("get_store", store_id=found["store_id"])

@@ -8,7 +8,6 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip
 from servers.retail_chain.intents import (
-    REACH,
     SHOPPERS,
     SUPPLIERS,
     WORDS,
@@ -232,6 +231,6 @@ def one_of_the_listed(s: Scene) -> None:
         raise Skip("no other location listed")
     row = listed[s.rng.choice(names)]
     s.asked("get_store", store_id=row["store_id"])
-    s.say("Tell me more about the {n} one: address and who {runs|manages} it.", *REACH, n=row["name"])
+    s.say("Tell me more about the {n} one: address and who {runs|manages} it.", *WORDS.reach, n=row["name"])
     s.call("get_store", store_id=row["store_id"])
     remember_store(s, row)

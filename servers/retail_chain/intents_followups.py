@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.retail_chain.intents import CATEGORY_WORDS, MOST, MOVES, WORDS, staff
+from servers.retail_chain.intents import CATEGORY_WORDS, WORDS, staff
 from servers.retail_chain.tools import retail_chain
 
 Row = dict[str, Any]
@@ -138,7 +138,7 @@ READS = (
         "Where the item has been shipped between locations lately.",
         _on(lambda s, p, st: ({"sku": p["sku"]}, {}), staff_only=True),
         "list_transfers",
-        phrasings=MOVES,
+        phrasings=WORDS.moves,
         heard=_heard(),
     ),
     FollowUp(
@@ -199,7 +199,7 @@ def most_of_it(s: Scene) -> None:
     s.asked("check_stock", sku=p["sku"])
     n = s.rng.choice((5, 10, 20))
     if s.rng.random() < 0.5:
-        s.say(*MOST, it=it(s))
+        s.say(*WORDS.most, it=it(s))
         s.call("check_stock", sku=p["sku"], limit=5)
     else:
         s.say(WORDS.most_of_it, n=n, it=it(s))

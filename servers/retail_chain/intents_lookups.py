@@ -9,10 +9,6 @@ from typing import Any
 from hub.kit.intent import Scene, Skip
 from servers.retail_chain.intents import (
     CATEGORY_WORDS,
-    LOW,
-    MOST,
-    MOVES,
-    REACH,
     SHOPPERS,
     WORDS,
     as_shopper,
@@ -63,7 +59,7 @@ def store_shelf(s: Scene) -> None:
         "SELECT DISTINCT p.category FROM inventory i JOIN products p USING (sku) WHERE i.store_id = ?", st["store_id"]
     )["category"]
     if low:
-        s.say(*LOW, minimal=["{w}: low stock?"], w=where)
+        s.say(*WORDS.low, minimal=["{w}: low stock?"], w=where)
     else:
         s.say(WORDS.store_shelf, c=CATEGORY_WORDS[cat], w=where)
     sid = find_store(s, st)
@@ -102,7 +98,7 @@ def stores_in_city(s: Scene) -> None:
     args = {"state": st["state"]} if by_state else {"city": st["city"]}
     found = listed_store(s, st["store_id"], **args)
     if s.by_chance(0.5):
-        s.say(*REACH, n=st["name"])
+        s.say(*WORDS.reach, n=st["name"])
         s.call("get_store", store_id=found["store_id"])
 
 
@@ -282,9 +278,9 @@ def where_it_went(s: Scene) -> None:
         + (" AND p.sku = ?" if known else ""),
         *([known["sku"]] if known else []),
     )
-    s.say(*MOVES, minimal=["Recent moves of {it}?"], it="it" if known else product_ref(s, p))
+    s.say(*WORDS.moves, minimal=["Recent moves of {it}?"], it="it" if known else product_ref(s, p))
     sku = find_product(s, p)
     s.call("list_transfers", sku=sku)
     if s.room(calls=1, turns=1):
-        s.say(*MOST, it="it")
+        s.say(*WORDS.most, it="it")
         s.call("check_stock", sku=sku, min_available=1, limit=5)

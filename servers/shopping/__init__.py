@@ -12,14 +12,7 @@ review it, once.
 
 from __future__ import annotations
 
-from servers.shopping import (  # noqa: F401  (registers the tools and intents)
-    intents_after,
-    intents_buying,
-    intents_followups,
-    intents_paths,
-    tools_cart,
-    tools_write,
-)
+from servers.shopping import intents_after, intents_buying, intents_followups, intents_paths, tools_cart, tools_write  # noqa: F401  (registers the tools and intents)
 from servers.shopping.tools import shopping as server
 
 __all__ = ["server"]

@@ -35,7 +35,6 @@ CATEGORY_WORDS = {
     "Office": "office gear",
 }
 RETURN_WHY = WORDS.family("return_why")
-CANCEL_WHY = WORDS.cancel_why
 CANCEL_WORDS = {
     "ordered by mistake": "I clicked by mistake",
     "found a better price": "I found it cheaper elsewhere",
@@ -242,16 +241,3 @@ def last_tool(s: Scene) -> str | None:
 
 
 # What a shopper asks again after an action: shared by the openers' next turns and the follow-ups ---------------
-
-BASKET_NOW = WORDS.basket_now
-PRODUCT_AGAIN = WORDS.product_again
-THAT_ORDER = WORDS.that_order
-ADDRESSES = WORDS.addresses
-WISHLIST = WORDS.wishlist
-GOOD_REVIEWS = WORDS.good_reviews
-REVIEWS = WORDS.reviews
-UNSHIPPED = WORDS.unshipped
-OTHER_RETURNS = WORDS.other_returns
-CODE_DONE = WORDS.code_done
-PLACED = WORDS.placed
-REST_OF_ORDER = WORDS.rest_of_order

@@ -8,18 +8,11 @@ from typing import Any
 from hub.kit import fake
 from hub.kit.intent import Ref, Scene, Skip, day, money
 from servers.shopping.intents import (
-    CANCEL_WHY,
     CANCEL_WORDS,
-    GOOD_REVIEWS,
     NUMBERS,
-    OTHER_RETURNS,
-    REST_OF_ORDER,
     RETURN_WHY,
-    REVIEWS,
     SPEAKER,
-    THAT_ORDER,
     TITLES,
-    UNSHIPPED,
     WORDS,
     by_number,
     find_product,
@@ -73,7 +66,7 @@ def call_off_purchase(s: Scene) -> None:
         product=p["name"],
         total=money(o["total"]),
     )
-    why = s.rng.choice(CANCEL_WHY)
+    why = s.rng.choice(WORDS.cancel_why)
     cid = SPEAKER.asks(s, c, WORDS.call_off_purchase, what=what, why=CANCEL_WORDS[why])
     listed = s.call("list_orders", customer_id=cid, status="placed")["orders"]
     if o["order_id"] not in [x["order_id"] for x in listed]:
@@ -89,7 +82,7 @@ def call_off_purchase(s: Scene) -> None:
         s.say(WORDS.call_off_purchase_then_wishlist, product=p["name"])
         s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
     else:
-        s.then(0.8, UNSHIPPED, "list_orders", customer_id=cid, status="placed")
+        s.then(0.8, WORDS.unshipped, "list_orders", customer_id=cid, status="placed")
 
 
 @shopping.intent(
@@ -144,7 +137,7 @@ def send_it_back(s: Scene) -> None:
         args["reason"] = reason
     s.call("request_return", **args)
     remember_order(s, item["order_id"])
-    s.then(1.0, OTHER_RETURNS, "list_returns", customer_id=cid)
+    s.then(1.0, WORDS.other_returns, "list_returns", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "search_products", "write_review", "list_product_reviews"), follows=True)
@@ -167,7 +160,13 @@ def review_a_purchase(s: Scene) -> None:
     s.call("write_review", customer_id=cid, product_id=found["product_id"], rating=stars, title=title)
     remember_product(s, found)
     floor = {"min_rating": 4} if stars >= 4 else {}
-    s.then(0.6, GOOD_REVIEWS if floor else REVIEWS, "list_product_reviews", product_id=found["product_id"], **floor)
+    s.then(
+        0.6,
+        WORDS.good_reviews if floor else WORDS.reviews,
+        "list_product_reviews",
+        product_id=found["product_id"],
+        **floor,
+    )
 
 
 @shopping.intent(covers=("search_customers", "list_returns", "get_order"), follows=True)
@@ -195,13 +194,7 @@ def refund_status(s: Scene) -> None:
     if r["return_id"] not in [x["return_id"] for x in found]:
         raise Skip("the return is past the first page")
     remember_order(s, r["order_id"])
-    s.then(0.6, (*THAT_ORDER, *REST_OF_ORDER), "get_order", order_id=r["order_id"])
-
-
-WAITING = WORDS.waiting
-
-
-REFUNDED = WORDS.refunded
+    s.then(0.6, (*WORDS.that_order, *WORDS.rest_of_order), "get_order", order_id=r["order_id"])
 
 
 @shopping.intent(covers=("search_customers", "list_returns"), opens=False, follows=True)
@@ -213,7 +206,7 @@ def my_returns(s: Scene) -> None:
     if status is None:
         s.say(WORDS.my_returns)
     else:
-        s.say(*(WAITING if status == "requested" else REFUNDED))
+        s.say(*(WORDS.waiting if status == "requested" else WORDS.refunded))
     cid = SPEAKER.find(s, c)
     s.call("list_returns", customer_id=cid, **({"status": status} if status else {}))
 

@@ -7,17 +7,11 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, unique_best
 from servers.shopping.intents import (
-    BASKET_NOW,
     BUYABLE,
     CATEGORY_WORDS,
-    CODE_DONE,
     NUMBERS,
     PAY_WORDS,
-    PLACED,
-    PRODUCT_AGAIN,
     SPEAKER,
-    THAT_ORDER,
-    WISHLIST,
     WORDS,
     address_listed,
     address_ref,
@@ -56,7 +50,7 @@ def put_in_basket(s: Scene) -> None:
     if qty > 1 and not s.minimal:
         args["quantity"] = qty
     s.call("add_to_cart", **args)
-    s.then(0.85, BASKET_NOW, "get_cart", customer_id=cid)
+    s.then(0.85, WORDS.basket_now, "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "get_cart", "update_cart_item"), follows=True)
@@ -85,7 +79,7 @@ def change_basket(s: Scene) -> None:
     s.call("update_cart_item", customer_id=cid, product_id=line["product_id"], quantity=qty)
     if qty:
         remember_product(s, {"product_id": line["product_id"], "name": line["name"]})
-    s.then(0.5, BASKET_NOW, "get_cart", customer_id=cid)
+    s.then(0.5, WORDS.basket_now, "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "apply_coupon", "get_cart"), follows=True)
@@ -95,7 +89,7 @@ def use_my_code(s: Scene) -> None:
     code, given = fitting_code(s, c["customer_id"], cart_lines(s, c["customer_id"]))
     cid = SPEAKER.asks(s, c, WORDS.use_my_code, code=given)
     s.call("apply_coupon", customer_id=cid, code=code)
-    s.then(0.5, (*BASKET_NOW, *CODE_DONE), "get_cart", customer_id=cid)
+    s.then(0.5, (*WORDS.basket_now, *WORDS.code_done), "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("list_coupons", "search_customers", "apply_coupon"))
@@ -143,7 +137,7 @@ def check_out(s: Scene) -> None:
         args["payment_method"] = method
     placed = s.call("checkout_cart", **args)
     remember_order(s, placed["order_id"])
-    s.then(1.0, (*THAT_ORDER, *PLACED), "get_order", order_id=placed["order_id"])
+    s.then(1.0, (*WORDS.that_order, *WORDS.placed), "get_order", order_id=placed["order_id"])
 
 
 # Browsing --------------------------------------------------------------------------------------
@@ -172,7 +166,7 @@ def is_it_any_good(s: Scene) -> None:
     if floor and not s.minimal:
         args["min_rating"] = floor
     s.call("list_product_reviews", **args)
-    s.say(*PRODUCT_AGAIN)
+    s.say(*WORDS.product_again)
     s.call("get_product", product_id=found["product_id"])
 
 
@@ -212,7 +206,7 @@ def save_for_later(s: Scene) -> None:
     found = find_product(s, p)
     s.call("add_to_wishlist", customer_id=cid, product_id=found["product_id"])
     remember_product(s, found)
-    s.then(0.85, WISHLIST, "get_wishlist", customer_id=cid)
+    s.then(0.85, WORDS.wishlist, "get_wishlist", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "get_wishlist", "add_to_cart"), follows=True)

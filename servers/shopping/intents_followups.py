@@ -14,15 +14,8 @@ from typing import Any
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, money
 from servers.shopping.intents import (
-    ADDRESSES,
-    BASKET_NOW,
-    GOOD_REVIEWS,
     NUMBERS,
-    PRODUCT_AGAIN,
-    REVIEWS,
     SPEAKER,
-    THAT_ORDER,
-    WISHLIST,
     WORDS,
     cart_lines,
     coupon_works,
@@ -66,7 +59,7 @@ AGAIN = (
         "After changing the basket, the shopper asks what it comes to now.",
         _on("customer", "SELECT 1 FROM cart_items WHERE customer_id = ?"),
         "get_cart",
-        phrasings=BASKET_NOW,
+        phrasings=WORDS.basket_now,
         asked=False,
         check=_changed("get_cart"),
     ),
@@ -75,14 +68,14 @@ AGAIN = (
         "The shopper asks for the details of the product of the dialogue: brand, stock, price.",
         _on("product"),
         "get_product",
-        phrasings=PRODUCT_AGAIN,
+        phrasings=WORDS.product_again,
     ),
     FollowUp(
         "that_order",
         "The shopper asks about the order the dialogue is about: what is in it, its total, where it stands.",
         _on("order"),
         "get_order",
-        phrasings=THAT_ORDER,
+        phrasings=WORDS.that_order,
     ),
     FollowUp(
         "scrap_that_order",
@@ -95,7 +88,7 @@ AGAIN = (
         "The shopper asks which shipping addresses the store has for them.",
         _on("customer"),
         "list_addresses",
-        phrasings=ADDRESSES,
+        phrasings=WORDS.addresses,
     ),
     FollowUp("my_tier", "The shopper asks about their membership.", _on("customer"), "get_customer"),
     FollowUp(
@@ -103,7 +96,7 @@ AGAIN = (
         "The shopper asks what is on their wishlist.",
         _on("customer", "SELECT 1 FROM wishlist_items WHERE customer_id = ?"),
         "get_wishlist",
-        phrasings=WISHLIST,
+        phrasings=WORDS.wishlist,
     ),
 )
 
@@ -203,7 +196,7 @@ def what_do_others_say(s: Scene) -> None:
         raise Skip("no reviews")
     s.asked("list_product_reviews", product_id=p["product_id"])
     floor = s.rng.choice((None, None, 4))
-    s.say(*(GOOD_REVIEWS if floor else REVIEWS))
+    s.say(*(WORDS.good_reviews if floor else WORDS.reviews))
     s.call("list_product_reviews", product_id=p["product_id"], **({"min_rating": floor} if floor else {}))
 
 

@@ -9,11 +9,8 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip, day, unique_best
 from servers.shopping.intents import (
-    ADDRESSES,
-    BASKET_NOW,
     BUYABLE,
     SPEAKER,
-    UNSHIPPED,
     WORDS,
     address_listed,
     address_ref,
@@ -71,7 +68,7 @@ def cheapest_will_do(s: Scene) -> None:
     s.call("add_to_cart", customer_id=cid, product_id=found[0]["product_id"])
     remember_product(s, found[0])
     picked = ("Which one did you pick, and what's my basket at now?", "What did that come to, in the basket?")
-    s.then(0.5, (*BASKET_NOW, *picked, "OK, what's the total now?"), "get_cart", customer_id=cid)
+    s.then(0.5, (*WORDS.basket_now, *picked, "OK, what's the total now?"), "get_cart", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "search_products", "add_to_cart", "list_addresses", "checkout_cart"))
@@ -102,7 +99,7 @@ def cancel_by_number(s: Scene) -> None:
     s.say(WORDS.cancel_by_number_then_cancel)
     s.call("cancel_order", order_id=got["order_id"])
     remember_order(s, got["order_id"])
-    s.then(0.4, UNSHIPPED, "list_orders", customer_id=got["customer_id"], status="placed")
+    s.then(0.4, WORDS.unshipped, "list_orders", customer_id=got["customer_id"], status="placed")
 
 
 @shopping.intent(covers=("search_customers", "list_orders"), follows=True)
@@ -202,7 +199,7 @@ def new_address(s: Scene) -> None:
     if default:
         args["make_default"] = True
     s.call("add_address", **args)
-    s.then(0.6, ADDRESSES, "list_addresses", customer_id=cid)
+    s.then(0.6, WORDS.addresses, "list_addresses", customer_id=cid)
 
 
 @shopping.intent(covers=("search_customers", "get_customer", "list_orders"), follows=True)

@@ -7,14 +7,7 @@ or interact with the other's posts (nor follow the other) until A unblocks; post
 500 characters; only a post's author can delete it (its likes and comments go with it).
 """
 
-from servers.social_media import (  # noqa: F401  (registers the intents)
-    intents,
-    intents_circle,
-    intents_followups,
-    intents_own,
-    intents_people,
-    intents_react,
-)
+from servers.social_media import intents, intents_circle, intents_followups, intents_own, intents_people, intents_react  # noqa: F401  (registers the intents)
 from servers.social_media.tools import social_media as server
 
 __all__ = ["server"]

@@ -31,8 +31,6 @@ NO_BLOCK = (
     "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = {a} AND b.blocked_id = {b}) "
     "OR (b.blocker_id = {b} AND b.blocked_id = {a}))"
 )
-COMMENTS = WORDS.comments
-POST_TEXTS = WORDS.post_texts
 
 THEIR_CIRCLE = WORDS.family("their_circle")
 
@@ -350,4 +348,4 @@ def others_post(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) -
 
 
 def comment_text(s: Scene) -> str:
-    return str(s.rng.choice(COMMENTS))
+    return str(s.rng.choice(WORDS.comments))

@@ -7,7 +7,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.social_media.intents import COMMENTS, WORDS, handle, visible
+from servers.social_media.intents import WORDS, handle, visible
 from servers.social_media.tools import social_media
 
 
@@ -70,7 +70,7 @@ def liked(s: Scene) -> Act:
 
 def comment(s: Scene) -> Act:
     me, p = others(s)
-    text = s.rng.choice(COMMENTS)
+    text = s.rng.choice(WORDS.comments)
     return {"user_id": me["user_id"], "post_id": p["post_id"], "content": text}, {"t": text}
 
 

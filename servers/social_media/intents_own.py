@@ -4,7 +4,7 @@ continue a dialogue of the same person (see ``intents``)."""
 from __future__ import annotations
 
 from hub.kit.intent import Scene, Skip
-from servers.social_media.intents import POST_TEXTS, POSTS, WORDS, ask, find_own_post, me, own_post_ref, remember_post
+from servers.social_media.intents import POSTS, WORDS, ask, find_own_post, me, own_post_ref, remember_post
 from servers.social_media.tools import social_media
 
 # Own posts -----------------------------------------------------------------------------------------
@@ -14,7 +14,7 @@ from servers.social_media.tools import social_media
 def share(s: Scene) -> None:
     """A user shares something new, then checks it or takes it back down."""
     u = me(s)
-    text = s.rng.choice(POST_TEXTS)
+    text = s.rng.choice(WORDS.post_texts)
     if s.rows("SELECT 1 FROM posts WHERE author_id = ? AND content = ?", u["user_id"], text):
         raise Skip("posted already")
     body = s.given(text, f'"{text}"', "text", "create_post", "content")

@@ -17,8 +17,6 @@ from hub.kit.speaker import Says, Search, Speaker
 WORDS = phrasings(__package__)
 
 ACTIVE = "SELECT user_id, handle, name, title, department FROM users WHERE status = 'active'"
-POSTS = WORDS.posts
-REPLY_TEXTS = WORDS.reply_texts
 EMOJI_WORDS = {
     "thumbsup": "a thumbs-up",
     "tada": "a party popper",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from hub.kit.intent import Scene, Skip
 from servers.team_chat.intents import (
-    REPLY_TEXTS,
     WORDS,
     ask_on_channel,
     channel_to_join,
@@ -208,7 +207,7 @@ def channel_catch_up(s: Scene) -> None:
     name = s.value("SELECT name FROM users WHERE user_id = ?", p["author_id"])
     s.memory["message"] = p
     if s.rng.random() < 0.4:
-        text = s.rng.choice(REPLY_TEXTS)
+        text = s.rng.choice(WORDS.reply_texts)
         s.say(WORDS.channel_catch_up_then_reply, a=name, t=text)
         s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=p["message_id"])
         return

@@ -14,7 +14,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.team_chat.intents import POSTS, WORDS, colleague, find_user, member
+from servers.team_chat.intents import WORDS, colleague, find_user, member
 from servers.team_chat.tools import GENERAL, chat
 
 Row = dict[str, Any]
@@ -149,7 +149,7 @@ def post_there(s: Scene) -> None:
     """A new post in the channel the dialogue is about."""
     u = member(s)
     ch = channel(s, mine=True)
-    text = s.rng.choice(POSTS).format(other="me")
+    text = s.rng.choice(WORDS.posts).format(other="me")
     s.say(WORDS.post_there, t=text, c=ch["name"])
     s.memory["posted"] = s.call("post_message", channel_id=ch["channel_id"], author_id=u["user_id"], text=text)
 

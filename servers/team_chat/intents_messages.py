@@ -8,7 +8,6 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip
 from servers.team_chat.intents import (
     EMOJI_WORDS,
-    REPLY_TEXTS,
     WORDS,
     colleague,
     find_me,
@@ -37,7 +36,7 @@ def reply_in_thread(s: Scene) -> None:
     listed = listed_message(s, u) if s.turns and s.rng.random() < 0.7 else None
     m = listed or message_near(s, u["user_id"], "m.author_id != ?", u["user_id"])
     what = message_ref(s, m)
-    text = s.rng.choice(REPLY_TEXTS)
+    text = s.rng.choice(WORDS.reply_texts)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
     s.say(WORDS.reply_in_thread, me=intro(s, u), what=what, reply=reply)
     if listed:  # the agent holds its id (and its channel's) from the listing
@@ -86,7 +85,7 @@ def react_to_message(s: Scene) -> None:
     if not take_back:
         s.memory["reacted"] = args
     if then(s, chance=0.15):
-        text = s.rng.choice(REPLY_TEXTS)
+        text = s.rng.choice(WORDS.reply_texts)
         s.say(WORDS.react_to_message_then_reply, t=text)
         s.memory["posted"] = s.call(
             "post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"]
@@ -156,7 +155,7 @@ def who_mentioned_me(s: Scene) -> None:
         s.say(WORDS.who_mentioned_me_then_channel)
         s.memory["channel"] = s.call("get_channel", channel_id=latest["channel_id"])
     elif mode == "reply":
-        text = s.rng.choice(REPLY_TEXTS)
+        text = s.rng.choice(WORDS.reply_texts)
         s.say(WORDS.who_mentioned_me_then_reply, t=text)
         s.memory["posted"] = s.call(
             "post_message", channel_id=latest["channel_id"], author_id=uid, text=text, thread_id=latest["message_id"]
@@ -206,7 +205,7 @@ def catch_up_on_thread(s: Scene) -> None:
     s.memory["message"] = hit | {"channel_id": cid}
     if not then(s, chance=0.2):
         return
-    text = s.rng.choice(REPLY_TEXTS)
+    text = s.rng.choice(WORDS.reply_texts)
     reply = s.given(text, f'"{text}"', "reply", "post_message", "text")
     s.say(WORDS.catch_up_on_thread_then_reply, r=reply)
     s.call("post_message", channel_id=cid, author_id=uid, text=text, thread_id=hit["message_id"])

@@ -4,7 +4,7 @@ react to it, take the reaction back, reply under it, reword one's own post."""
 from __future__ import annotations
 
 from hub.kit.intent import Scene, Skip
-from servers.team_chat.intents import EMOJI_WORDS, REPLY_TEXTS, WORDS, member, reacted
+from servers.team_chat.intents import EMOJI_WORDS, WORDS, member, reacted
 from servers.team_chat.intents_followups import message, their
 from servers.team_chat.tools import chat
 
@@ -41,7 +41,7 @@ def take_reaction_back(s: Scene) -> None:
 def reply_to_it(s: Scene) -> None:
     """A reply in the thread of the message the dialogue is about."""
     u, m = member(s), message(s)
-    text = s.rng.choice(REPLY_TEXTS)
+    text = s.rng.choice(WORDS.reply_texts)
     s.say(WORDS.reply_to_it, it=their(m, u), t=text)
     s.memory["posted"] = s.call(
         "post_message", channel_id=m["channel_id"], author_id=u["user_id"], text=text, thread_id=m["message_id"]

@@ -137,10 +137,6 @@ def reprice_order(s: Scene) -> None:
     remember_order(s, new)
 
 
-CASH_OUT = WORDS.cash_out
-CASH_IN = WORDS.cash_in
-
-
 @trading.intent(covers=("list_portfolios", "deposit_cash", "withdraw_cash", "get_portfolio"), weight=1.5, follows=True)
 def move_cash(s: Scene) -> None:
     """An investor adds cash to their account, or takes some of the free cash out."""
@@ -154,7 +150,7 @@ def move_cash(s: Scene) -> None:
     tool = "withdraw_cash" if out else "deposit_cash"
     much = s.given(amount, money(amount), "amount", tool, "amount")
     s.say(
-        *(CASH_OUT if out else CASH_IN),
+        *(WORDS.cash_out if out else WORDS.cash_in),
         minimal=["{me}I want[ {much}] out."] if out else ["{me}Fund it[ with {much}]."],
         me=lead(s, p),
         much=much,

@@ -43,9 +43,6 @@ FLIGHT = (
 )
 
 
-TITLES = WORDS.titles
-
-
 BAG_WORDS = {1: "one more checked bag", 2: "two more checked bags"}
 
 

@@ -10,7 +10,6 @@ from hub.kit.intent import Ref, Scene, Skip, clock, day
 from servers.travel_booking.intents import (
     FLIGHT,
     FLIGHT_BOOKING,
-    TITLES,
     TRAVELLER,
     WORDS,
     as_traveller,
@@ -49,7 +48,7 @@ def fly_somewhere(s: Scene) -> None:
         t["traveller_id"],
     )
     cabin = "business" if s.rng.random() < 0.25 else "economy"
-    title = s.rng.choice(TITLES).format(city=f["to_city"])
+    title = s.rng.choice(WORDS.titles).format(city=f["to_city"])
     name = s.given(title, f"'{title}'", "trip name", "create_itinerary", "title")
     when = day(f["departs_at"], s.now)
     up = " in business" if cabin == "business" else ""

@@ -31,7 +31,6 @@ CAR = (
 OPEN_DOOR = "d.vehicle_id = v.vehicle_id AND d.is_open = 1)"
 SIDES = {"front_left": "front left", "front_right": "front right", "rear_left": "back left", "rear_right": "back right"}
 DOOR_WORDS = {**SIDES, "front_left": "driver's", "front_right": "passenger"}
-RANGE_ASKS = WORDS.range_asks
 SPEAKER = Speaker(table="owners", key="owner_id", select=OWNERS, memory="owner", search=Search("list_owners", "owners"))
 
 
@@ -145,7 +144,7 @@ def warm_it_up(s: Scene) -> None:
     args: dict[str, Any] = {} if s.minimal else {"temperature": temp, **({"driver_seat_heat": seat} if seat else {})}
     s.call("set_climate", vehicle_id=vid, on=True, **args)
     if n_calls(s) - start < 4 and s.by_chance(0.6):
-        s.say(*RANGE_ASKS)
+        s.say(*WORDS.range_asks)
         s.call("get_vehicle_status", vehicle_id=vid)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip
-from servers.vehicle.intents import DOOR_WORDS, RANGE_ASKS, WORDS, my_car, startable
+from servers.vehicle.intents import DOOR_WORDS, WORDS, my_car, startable
 from servers.vehicle.intents_trips import ONE_SOFT, open_parts
 from servers.vehicle.schema import FLAT_PSI, MIN_CLIMATE_BATTERY
 from servers.vehicle.tools import vehicle
@@ -60,7 +60,7 @@ QUICK = (
             "Give me a quick rundown of how it stands {now|after that}.",
             "Any warnings on it I should know about?",
             "{So|OK,} how's the car {doing|looking}: {range|fuel and range}, doors, tyres?",
-            *RANGE_ASKS[3:],
+            *WORDS.range_asks[3:],
         ),
         asked=False,
         check=_changed("get_vehicle_status"),
@@ -157,7 +157,6 @@ def cabin_tweak(s: Scene) -> None:
 
 
 LIGHTS = WORDS.family("lights")
-LIGHTS_ANY = WORDS.lights_any
 LIGHT_WORDS = {"low": "dipped beam", "auto": "auto", "off": "off", "high": "full beam"}
 
 
@@ -167,7 +166,7 @@ def headlights(s: Scene) -> None:
     v = the_car(s)
     options = ["low", "auto", "off"] + (["high"] if v["gear"] == "drive" else [])
     mode = s.rng.choice([m for m in options if m != v["lights"]])
-    s.say(*LIGHTS[mode], *LIGHTS_ANY, w=LIGHT_WORDS[mode])
+    s.say(*LIGHTS[mode], *WORDS.lights_any, w=LIGHT_WORDS[mode])
     s.call("set_lights", vehicle_id=v["vehicle_id"], mode=mode)
 
 

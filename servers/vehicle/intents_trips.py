@@ -8,19 +8,7 @@ from typing import Any
 
 from hub.kit.intent import Scene, Skip
 from hub.kit.phrasings import Said
-from servers.vehicle.intents import (
-    CAR,
-    OWNERS,
-    RANGE_ASKS,
-    SIDES,
-    WORDS,
-    find_owner,
-    intro,
-    my_car,
-    n_calls,
-    owner_asks,
-    startable,
-)
+from servers.vehicle.intents import CAR, OWNERS, SIDES, WORDS, find_owner, intro, my_car, n_calls, owner_asks, startable
 from servers.vehicle.tools import vehicle
 
 PLACE_WORDS = {
@@ -126,7 +114,7 @@ def fill_up(s: Scene) -> None:
             "What's the range after that?",
             "So how many {km|kilometres} do I have now?",
             "{And|So} what range {does that give me|am I at}?",
-            *RANGE_ASKS[3:],
+            *WORDS.range_asks[3:],
         )
         s.call("get_vehicle_status", vehicle_id=vid)
 

@@ -13,12 +13,7 @@ most `capacity` at once, and capacity is capped by the host's plan (basic 100, p
 ending a meeting stops its recording and moves everyone out.
 """
 
-from servers.video_meeting import (  # noqa: F401  (registers the write tools and the intents)
-    intents,
-    intents_calendar,
-    intents_followups,
-    tools_write,
-)
+from servers.video_meeting import intents, intents_calendar, intents_followups, tools_write  # noqa: F401  (registers the write tools and the intents)
 from servers.video_meeting.tools import video_meeting as server
 
 __all__ = ["server"]

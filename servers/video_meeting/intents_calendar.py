@@ -24,8 +24,6 @@ from servers.video_meeting.intents import (
 )
 from servers.video_meeting.tools import video_meeting
 
-NEW_TITLES = WORDS.new_titles
-
 
 def free_slot(s: Scene, uid: str, length: int) -> Any:
     """A time in the coming days, on the hour or half hour, when the user hosts nothing (``Skip`` when busy)."""
@@ -46,7 +44,7 @@ def book(s: Scene) -> None:
     guests = s.sample(USERS + f" WHERE {UNIQUE_NAME} AND user_id != ?", s.rng.choice((1, 1, 2)), u["user_id"])
     length = s.rng.choice((30, 30, 45, 60))
     start = free_slot(s, u["user_id"], length)
-    title = s.rng.choice(NEW_TITLES)
+    title = s.rng.choice(WORDS.new_titles)
     name = s.given(title, f"'{title}'", "title", "schedule_meeting", "title")
     cohost = len(guests) == 2 and s.rng.random() < 0.5
     check = s.rng.random() < 0.35  # "if I'm not hosting anything then": the agent looks at the host's day first
