@@ -23,21 +23,7 @@ from servers.filesystem.intents import (
     under,
 )
 
-BACK_IT_UP = OnIt(
-    "copy_path",
-    (
-        "{Keep|Put|Save} a copy of that in my backups too.",
-        "Stash a spare of it in ~/backups, {would you|please}?",
-        "Put a copy of it with my backups, just in case.",
-        "Back that one up too, into ~/backups.",
-        "I'd feel {better|safer} with a copy of it in my backups folder.",
-        "Drop a duplicate of it into ~/backups as well.",
-        "{Could you|Can you} copy it into my backups{| folder} as well?",
-        "And that one should go in my backups too, {as a copy|a second copy}.",
-    ),
-    {"destination": f"{HOME}/backups"},
-    key="source",
-)
+BACK_IT_UP = OnIt("copy_path", WORDS.back_it_up, {"destination": f"{HOME}/backups"}, key="source")
 
 
 @filesystem.intent(covers=("locate_paths", "find_files", "copy_path", "compute_checksum"), weight=1.2, follows=True)

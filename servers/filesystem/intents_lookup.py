@@ -203,83 +203,13 @@ def size_up(s: Scene) -> None:
 
 
 MORE_ON_IT = (  # one more question about the file the dialogue is on
-    OnIt(
-        "count_words",
-        (
-            "How long is it, by the way?",
-            "How many lines and words is that?",
-            "And how big is it now?",
-            "{Roughly|So} how long is it? I want to paste it into an email.",
-        ),
-    ),
-    OnIt(
-        "get_file_info",
-        (
-            "When was it last changed{, and who owns it|}?",
-            "Who can edit that one, and when was it last touched?",
-            "And when did I last touch it?",
-            "Who can edit it, and since when is it like this?",
-            "{Whose is it|Who owns it}, and {when did it last change|how old is it}?",
-        ),
-    ),
-    OnIt(
-        "tail_file",
-        (
-            "What are the last {n} lines of it?",
-            "And how does it end? Last {n} lines.",
-            "{Show me|Give me} its last {n} lines.",
-        ),
-        numbers=(3, 5, 8),
-        number="lines",
-    ),
-    OnIt(
-        "compute_checksum",
-        (
-            "Give me its sha256 so I can compare it on my laptop.",
-            "What's its sha256 fingerprint?",
-            "{I need|Can I get} its sha256 sum{| to check a download}.",
-        ),
-    ),
-    OnIt(
-        "compute_checksum",
-        ("What's its MD5? The old backup tool wants that.", "I need its md5 sum.", "{Give me|What's} the md5 of it?"),
-        {"algorithm": "md5"},
-    ),
-    OnIt(
-        "read_file",
-        (
-            "Show it again with line numbers.",
-            "Print it out with the lines numbered.",
-            "{Let me see|Show me} it {once more|again}, numbered line by line.",
-        ),
-        {"number_lines": True},
-    ),
-    OnIt(
-        "list_directory",
-        (
-            "Show me its long listing line, like ls -l.",
-            "What does it look like in a detailed listing?",
-            "{Give me|Show me} the ls -l line for it.",
-        ),
-        {"long": True},
-    ),
-    OnIt(
-        "read_file",
-        (
-            "Show me the part from line {n} on.",
-            "Start at line {n} and show me the rest.",
-            "{Skip|Jump} to line {n} and go from there.",
-        ),
-        numbers=(5, 10, 20),
-        number="start_line",
-    ),
-    OnIt(
-        "grep_files",
-        (
-            "Does it mention TODO anywhere, any case?",
-            "Is there a todo in it, upper or lower case?",
-            "{Are there|Did I leave} any todos in it? {Any case|Upper or lower case} counts.",
-        ),
-        {"pattern": "todo", "ignore_case": True},
-    ),
+    OnIt("count_words", WORDS.more_on_it_count_words),
+    OnIt("get_file_info", WORDS.more_on_it_get_file_info),
+    OnIt("tail_file", WORDS.more_on_it_tail_file, numbers=(3, 5, 8), number="lines"),
+    OnIt("compute_checksum", WORDS.more_on_it_sha256),
+    OnIt("compute_checksum", WORDS.more_on_it_md5, {"algorithm": "md5"}),
+    OnIt("read_file", WORDS.more_on_it_numbered, {"number_lines": True}),
+    OnIt("list_directory", WORDS.more_on_it_list_directory, {"long": True}),
+    OnIt("read_file", WORDS.more_on_it_from_line, numbers=(5, 10, 20), number="start_line"),
+    OnIt("grep_files", WORDS.more_on_it_grep_files, {"pattern": "todo", "ignore_case": True}),
 )

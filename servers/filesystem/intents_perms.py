@@ -44,26 +44,10 @@ def private_folder(s: Scene) -> None:
     s.call("list_directory", path=info["path"], long=True, show_hidden=True)
 
 
-KEEP_PRIVATE = OnIt(
-    "change_mode",
-    (
-        "And make that one private: only me.",
-        "Lock it down so only I can open it.",
-        "Also, nobody but me should be able to {see|read} that one.",
-        "Make that file {readable|visible} by me alone.",
-        "Nobody else should be able to open that one, please.",
-        "{Please|} keep that one to myself: no access for anyone else.",
-        "Can you make it private? {Just me|Only me}, no group, no others.",
-        "Take everyone else's access off that {one|document}.",
-    ),
-)
+KEEP_PRIVATE = OnIt("change_mode", WORDS.keep_private)
 CHECK_MODE = (
-    OnIt("get_file_info", ("Show me the result.", "What are its permissions now?", "Double-check it for me.")),
-    OnIt(
-        "list_directory",
-        ("Show me its long listing now.", "List it in detail so I can see the new permissions."),
-        {"long": True},
-    ),
+    OnIt("get_file_info", WORDS.check_mode_get_file_info),
+    OnIt("list_directory", WORDS.check_mode_list_directory, {"long": True}),
 )
 
 

@@ -119,22 +119,8 @@ def keep_it_in_mind(s: Scene) -> None:
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", c["customer_id"], p["product_id"]
     ):
         raise Skip("cannot be wishlisted")
-    known = (
-        "Also keep it on my wishlist.",
-        "Save that one for later on my wishlist too.",
-        "Could you bookmark it for me as well?",
-        "{Put|Pop} it on my wishlist{|, would you}? I'm not {ready to buy|buying} yet.",
-        "I'll think about it - {keep|save} it for later.",
-        "Not {today|right now}, but {remember|save} it for me.",
-    )
-    new = (
-        "Not buying yet, but save it on my wishlist. {me}.",
-        "{me} - keep it in my saved items for later.",
-        "{me}. {Could you|Can you} put it on my wishlist{|, please}?",
-        "{Save|Keep} it for later, {please|would you}? {me}.",
-        "{me}: I'm {not ready|still thinking}, bookmark it for me.",
-        "{me}. Keep that one on my list, I might buy it {later|next month}.",
-    )
+    known = WORDS.keep_it_in_mind_known
+    new = WORDS.keep_it_in_mind_new
     cid = in_my_words(s, c, known, new)
     s.call("add_to_wishlist", customer_id=cid, product_id=p["product_id"])
 
@@ -149,22 +135,8 @@ def ill_take_it(s: Scene) -> None:
     )
     if have or p["status"] != "active" or p["stock"] < 1:
         raise Skip("cannot go in the basket")
-    known = (
-        "Fine, put one in my basket.",
-        "OK, I'll take one - into my basket.",
-        "Sold. Add it to my basket.",
-        "{Alright|Great}, {I'll have|I want} one of those{| in my basket}.",
-        "{Go ahead and|Please} put a single one in my basket.",
-        "That {settles|decides} it: one for me, {in the basket|basket please}.",
-    )
-    new = (
-        "Sounds good, I'll take one. {me}.",
-        "{me} - put one in my basket, please.",
-        "OK, sold: into my basket with it. {me}.",
-        "{me}. {I'll have|I want} one{| of those} in my basket.",
-        "{Alright|Great}, one for me, {please|thanks}. {me}.",
-        "{me}: that convinced me, put one to my basket.",
-    )
+    known = WORDS.ill_take_it_known
+    new = WORDS.ill_take_it_new
     cid = in_my_words(s, c, known, new)
     s.call("add_to_cart", customer_id=cid, product_id=p["product_id"])
 

@@ -101,11 +101,7 @@ def who_is_on_it(s: Scene) -> None:
     """Who is on the meeting the dialogue is about (and, for a live one, who is in it now)."""
     mid = _meeting(s)["meeting_id"]
     if s.value("SELECT status FROM meetings WHERE meeting_id = ?", mid) == "live":
-        live = (
-            "{Who's in there|Who's on the call|Who has joined} {right now|so far|at the moment}?",
-            "How many people are on it {at the moment|right now}?",
-            "{Has everyone|Have people} shown up yet?",
-        )
+        live = WORDS.who_is_on_it_live
         then(s, "get_meeting", {"meeting_id": mid}, *live)
         return
     then(s, "get_meeting", {"meeting_id": mid}, WORDS.who_is_on_it)
