@@ -143,7 +143,7 @@ def clear_out_inbox(s: Scene) -> None:
     m = received(s, box, "m.folder = 'inbox'")
     to = s.rng.choice(("archive", "trash"))
     what = message_ref(s, m)
-    verb = {"archive": ("File away", "Archive", "Put away"), "trash": ("Delete", "Bin", "Throw out")}[to]
+    verb = WORDS.family("clear_out_inbox_verbs")[to]
     mid = asks(
         s,
         box,

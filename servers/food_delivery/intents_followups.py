@@ -237,28 +237,7 @@ def anything_else_coming(s: Scene) -> None:
     """The customer asks about their orders in one state (on the way, cancelled, delivered)."""
     c = me(s)
     status = s.rng.choice(("out_for_delivery", "placed", "cancelled", "delivered"))
-    words = {
-        "out_for_delivery": (
-            "Which of my orders are out on the road {right now|at the moment}?",
-            "{Is|Are} any of my {orders|deliveries} {with a courier|on the way} {now|at the moment}?",
-            "What of mine is {being driven over|out for delivery} {right now|as we speak}?",
-        ),
-        "placed": (
-            "Any orders of mine the restaurant hasn't {taken|accepted} yet?",
-            "{Which|What} orders {are still waiting|haven't been accepted} {at the restaurant|by the kitchen}?",
-            "Did the {restaurants|kitchens} {pick up|confirm} all my orders, or {are|is} {some|one} still waiting?",
-        ),
-        "cancelled": (
-            "Which of my orders {got|were} cancelled?",
-            "Show me {the|my} orders that were called off.",
-            "Have any of my orders been called off{| lately}?",
-        ),
-        "delivered": (
-            "{Show me|Tell me} the orders that actually reached me.",
-            "{Which|What} orders made it to me?",
-            "{Show me|Tell me} my {delivered|completed} orders{|, please}.",
-        ),
-    }
+    words = WORDS.family("anything_else_coming_words")
     found = asks(s, c, *("{me}. " + w for w in words[status]))
     s.call("list_orders", customer_id=found["customer_id"], status=status)
 

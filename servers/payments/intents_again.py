@@ -90,11 +90,7 @@ def same_for_the_other(s: Scene) -> None:
     if len(others) != 1:
         raise Skip("no single other invoice in that state")
     other = others[0]
-    phrasings = {
-        "pay": ("They're paying their other open one as well.", "Same again for their other open invoice."),
-        "open": ("Send their other draft out too.", "Do the same with their other draft."),
-        "void": ("Cancel their other {st} one as well.", "Same for the other {st} invoice of theirs, please."),
-    }[what]
+    phrasings = WORDS.family("same_for_the_other")[what]
     s.say(*phrasings, st="unpaid" if other["status"] == "open" else "draft")
     seen = [
         r["invoice_id"]

@@ -232,18 +232,7 @@ OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for th
             "Count our returns per status.",
             "{Give me|I need} {a breakdown|the numbers} of {our|all} returns by {status|stage}.",
         ),
-        {
-            "requested": (
-                "{Show me|Pull up} the ones still waiting for a decision.",
-                "Which returns still need someone to {look at|review} them?",
-                "Pull up the returns {nobody has decided on|still pending} yet.",
-            ),
-            "approved": (
-                "Which ones were approved but not {refunded|paid back} yet?",
-                "{Pull up|Show me} the approved ones that still owe a refund.",
-                "Show me the approved returns {still waiting for|that haven't got} their money.",
-            ),
-        },
+        WORDS.family("returns_by_status"),
     ),
     "order_status": (
         "list_orders",
@@ -253,18 +242,7 @@ OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for th
             "Where do all our orders stand right now, in numbers?",
             "{How many|What number of} orders {are in|sit in} each {stage|status} {today|right now}?",
         ),
-        {
-            "placed": (
-                "Which ones haven't left the warehouse {yet|so far}?",
-                "{Show me|Pull up} the newest of those still waiting to go out.",
-                "Pull up the orders {still to ship|not shipped yet}.",
-            ),
-            "shipped": (
-                "Which ones are on the road {now|at the moment}?",
-                "{Show me|Give me} the ones in transit.",
-                "{Show me|Which are} the orders {out for delivery|with the carrier} {now|at the moment}?",
-            ),
-        },
+        WORDS.family("orders_by_status"),
     ),
 }
 

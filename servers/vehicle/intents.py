@@ -259,22 +259,7 @@ def let_them_in(s: Scene) -> None:
 def fleet_mix(s: Scene) -> None:
     """A fleet analyst looks at the makes (or powertrains) on the platform, then at the cars of one of them."""
     field = s.rng.choice(("make", "powertrain"))
-    s.say(
-        *{
-            "make": (
-                "Which car brands are connected to the platform?",
-                "What makes of car do we have on the service?",
-                "Break the fleet down by manufacturer.",
-                "{Which|What} {brands|manufacturers} {are in|make up} our fleet?",
-            ),
-            "powertrain": (
-                "How many cars are gas, hybrid or electric?",
-                "What's the split between electric and gas cars?",
-                "Give me the fleet by type of drive.",
-                "{Which|What} {drive types|powertrains} do {we have|the cars run on}?",
-            ),
-        }[field]
-    )
+    s.say(*WORDS.family("fleet_mix_by")[field])
     pick = s.rng.choice(sorted(s.call("get_distinct_values", field=field)["values"]))
     running = s.rng.random() < 0.4
     what = f"{pick} cars" if field == "make" else {"gas": "gas cars", "hybrid": "hybrids", "electric": "EVs"}[pick]
