@@ -135,36 +135,6 @@ def pipeline_review(s: Scene) -> None:
     s.memory["deals"] = tuple(s.call("list_deals", stage=stage, min_amount=float(floor))["deals"])
 
 
-MINE = {  # how a rep asks for their open deals, those in a stage, those above an amount ({v}), and tersely
-    "open": (
-        (
-            "I'm {me}. What deals do I have open right now?",
-            "{me} here: {show me|pull up} my live pipeline.",
-            "This is {me}. Which of my deals are still open?",
-            "It's {me}; {what's|what is} still {live|in play|open} in my pipeline?",
-        ),
-        "{me}: my open deals?",
-    ),
-    "stage": (
-        (
-            "I'm {me}. Which of my deals are in {v}?",
-            "{me} here: {list|show} my deals sitting in {v}.",
-            "This is {me}. What do I have in {v} at the moment?",
-        ),
-        "{me}: my {v} deals?",
-    ),
-    "floor": (
-        (
-            "I'm {me}. Which of my open deals are worth {v} or more?",
-            "{me} here: my {live|open} deals above {v}, please.",
-            "This is {me}. Show me my open opportunities of at least {v}.",
-            "It's {me}; {list|show} the big ones in my pipeline, {v} and up.",
-        ),
-        "{me}: my open deals over {v}?",
-    ),
-}
-
-
 @crm.intent(covers=("list_owners", "list_deals", "get_deal"), weight=1.5)
 def my_pipeline(s: Scene) -> None:
     """A rep asks for their own open deals (in one stage, or above an amount) and opens the biggest."""
@@ -185,8 +155,7 @@ def my_pipeline(s: Scene) -> None:
         key, value, args = "stage", STAGE_WORDS[stage], {"stage": stage}
     else:
         key, value, args["min_amount"] = "floor", money(floor).removesuffix(".00"), float(floor)
-    phrasings, short = MINE[key]
-    me = rep_asks(s, o, *phrasings, minimal=(short,), v=value)
+    me = rep_asks(s, o, WORDS.family("my_pipeline_asks")[key], v=value)
     deals = s.call("list_deals", owner_id=me, **args)["deals"]
     if len(deals) < 2:
         raise Skip("too few deals")

@@ -99,41 +99,12 @@ ASKS = (
 follow_ups(maps, ASKS, WORDS)
 
 
-REVIEW_MOODS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "all": (
-        {},
-        (
-            "What do people think of {name}{| these days}?",
-            "Is {name} any good, going by what visitors wrote?",
-            "{How|What} do {people|visitors} rate {name}? {Read me|Show me} some reviews.",
-            "{Any|Got any} reviews {of|for} {name}? {What do they say|Are they good}?",
-        ),
-    ),
-    "bad": (
-        {"max_rating": 2},
-        (
-            "Do {people|visitors} complain about {name}?",
-            "Any one- or two-star {write-ups|reviews} for {name}?",
-            "What {don't people like|do people dislike} about {name}? {The bad reviews|Low ratings}, please.",
-        ),
-    ),
-    "good": (
-        {"min_rating": 4},
-        (
-            "What do the {happy|satisfied} visitors say about {name}?",
-            "{Read me|Show me} the four- and five-star ones.",
-            "{What do|Show me what} {fans|people who loved it} say about {name}.",
-        ),
-    ),
-    "latest": (
-        {"limit": 3},
-        (
-            "What do the last three {people|visitors} say about {name}?",
-            "Just the three newest {opinions|reviews}, please.",
-            "{Read|Give} me the {three latest|last three} reviews of {name}.",
-        ),
-    ),
-}
+REVIEW_MOODS: dict[str, dict[str, Any]] = {
+    "all": {},
+    "bad": {"max_rating": 2},
+    "good": {"min_rating": 4},
+    "latest": {"limit": 3},
+}  # the read's filter per mood
 
 
 @maps.intent(covers=("list_reviews",), follows=True, opens=False)
@@ -143,9 +114,9 @@ def what_people_say(s: Scene) -> None:
     if not p["review_count"]:
         raise Skip("nobody rated it yet")
     s.asked("list_reviews", place_id=p["place_id"])
-    args, said = REVIEW_MOODS[s.rng.choice(("all", "all", "bad", "good", "latest"))]
-    s.say(*said, name=p["name"])
-    s.call("list_reviews", place_id=p["place_id"], **args)
+    mood = s.rng.choice(("all", "all", "bad", "good", "latest"))
+    s.say(WORDS.family("review_moods")[mood], name=p["name"])
+    s.call("list_reviews", place_id=p["place_id"], **REVIEW_MOODS[mood])
 
 
 # Getting there ---------------------------------------------------------------------------------

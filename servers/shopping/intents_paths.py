@@ -224,26 +224,8 @@ def my_account(s: Scene) -> None:
 
 
 OVERVIEW = {  # a status field: the tool listing by it, how the staff ask for the counts, and for some statuses
-    "return_status": (
-        "list_returns",
-        (
-            "Where do our returns stand overall, by status?",
-            "How many returns are waiting, approved, refunded or turned down?",
-            "Count our returns per status.",
-            "{Give me|I need} {a breakdown|the numbers} of {our|all} returns by {status|stage}.",
-        ),
-        WORDS.family("returns_by_status"),
-    ),
-    "order_status": (
-        "list_orders",
-        (
-            "How are our orders spread over placed, shipped, delivered and cancelled?",
-            "Give me a count of orders per stage.",
-            "Where do all our orders stand right now, in numbers?",
-            "{How many|What number of} orders {are in|sit in} each {stage|status} {today|right now}?",
-        ),
-        WORDS.family("orders_by_status"),
-    ),
+    "return_status": ("list_returns", WORDS.returns_per_status, WORDS.family("returns_by_status")),
+    "order_status": ("list_orders", WORDS.orders_per_status, WORDS.family("orders_by_status")),
 }
 
 
