@@ -67,6 +67,7 @@ def test_an_open_choice_fails_when_drawn() -> None:
         ("[x]\nsay = '''\na\n\nb\n'''\n", r"t.toml \[x\]: an empty line"),
         ("[x]\nsay = '''\na \n'''\n", r"t.toml \[x\]: an empty line, or spaces at the end of one"),
         ("x = 'a'\n", r"t.toml \[x\]: a section holds"),
+        ("[x]\nsay = 'a'\n[x.y]\nsay = 'b'\n", r"t.toml \[x\]: a section and a family of sections cannot"),
     ],
 )
 def test_a_malformed_catalog_says_where(text: str, says: str) -> None:

@@ -111,6 +111,8 @@ def _is_family(body: object) -> bool:
 
 
 def _section(where: str, name: str, body: object) -> Phrasings:
+    if isinstance(body, dict) and any(isinstance(v, dict) for v in body.values()):
+        raise CatalogError(f"{where} [{name}]: a section and a family of sections cannot share a name")
     if not isinstance(body, dict) or not body or set(body) - set(FIELDS):
         raise CatalogError(f"{where} [{name}]: a section holds {' and/or '.join(FIELDS)}, one phrasing a line")
     return Phrasings(_lines(where, name, body.get("say", "")), _lines(where, name, body.get("minimal", "")))

@@ -108,26 +108,6 @@ def my_device(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], dict[
     return me(s, "h.home_id = ?", d["home_id"]), d
 
 
-LIGHTS = {  # how a person asks to switch, dim or recolour a device ({v}: on/off, a level, a colour), and tersely
-    "power": (
-        ("{me}{Turn|Switch} {what} {v}{, please|}.", "{me}{Can|Could} you switch {what} {v}?", "{me}Flip {what} {v}."),
-        "{me}{What}: {v}.",
-    ),
-    "dim": (
-        (
-            "{me}{Put|Set} {what} at {v}%.",
-            "{me}Bring {what} to {v} percent brightness.",
-            "{me}I'd like {what} at {v}%{, please|}.",
-        ),
-        "{me}{What} to {v}%.",
-    ),
-    "color": (
-        ("{me}{Make|Turn} {what} {v}.", "{me}Can {what} go {v}?", "{me}Change {what} to {v} light."),
-        "{me}{What}, {v}.",
-    ),
-}
-
-
 @iot.intent(covers=("list_homes", "list_devices", "set_light", "set_device_power"), weight=2.0, follows=True)
 def light_it_up(s: Scene) -> None:
     """A person dims, brightens, recolours or switches a light (or a plug or speaker)."""
@@ -146,8 +126,7 @@ def light_it_up(s: Scene) -> None:
     else:
         value = s.rng.choice([c for c in COLOR_WORDS if c != d["color"]])
         tool, args = "set_light", {"color": value}
-    phrasings, short = LIGHTS[action]
-    hid = owner_asks(s, h, *phrasings, minimal=[short], what=what, What=upper(what), v=value)
+    hid = owner_asks(s, h, WORDS.family("light_asks")[action], what=what, What=upper(what), v=value)
     dev = find_device(s, hid, d)
     s.call(tool, device_id=dev["device_id"], **args)
     s.memory["device"] = {"device_id": dev["device_id"]}
