@@ -57,20 +57,7 @@ def recall_meeting(s: Scene) -> None:
 def add_todo(s: Scene) -> None:
     """Maya adds an item to her to-do list and asks what is still open."""
     start(s)
-    item = s.rng.choice(
-        (
-            "Water the plants",
-            "Book flights for the offsite",
-            "Renew the car insurance",
-            "Email Alex about the Q3 roadmap",
-            "Fix the flaky weather-cli test",
-            "Buy a birthday gift for Sam",
-            "Clean up the backups folder",
-            "Order new running shoes",
-            "Pay the electricity bill",
-            "Sign the lease renewal",
-        )
-    )
+    item = s.rng.choice(WORDS.todo_items)
     if s.rows("SELECT 1 FROM nodes WHERE path = ? AND content LIKE ?", f"{DOCS}/todo.md", f"%{item}%"):
         raise Skip("already on the list")
     task = s.given(f"- [ ] {item}", f"'{item}'", "item", "append_file", "content")

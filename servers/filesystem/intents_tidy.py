@@ -150,18 +150,7 @@ def check_shortcut(s: Scene) -> None:
 def new_meeting_note(s: Scene) -> None:
     """Maya starts an empty note for today's meeting, then writes its heading and agenda."""
     start(s)
-    topic = s.rng.choice(
-        (
-            "Offsite planning",
-            "Vendor call",
-            "Roadmap review",
-            "1:1 with Sam",
-            "Budget sync",
-            "Launch retro",
-            "Hiring debrief",
-            "Security review",
-        )
-    )
+    topic = s.rng.choice(WORDS.meeting_topics)
     name = f"{s.now.strftime('%Y-%m-%d')}-{slug(topic).replace(':', '')}.md"
     if exists(s, f"{NOTES}/{name}"):
         raise Skip("the note exists")

@@ -263,11 +263,4 @@ def saving(p: dict[str, Any], subtotal: float, fee: float) -> float:
     return float(fee)
 
 
-def ask_once(s: Scene, tool: str, arguments: dict[str, Any], *phrasings: Said, **slots: Any) -> None:
-    """A follow-up read the dialogue has not made yet (``Skip`` when it has): one of ``phrasings``, then the call."""
-    s.asked(tool, **arguments)
-    s.say(*phrasings, **slots)
-    s.call(tool, **arguments)
-
-
 # What a customer asks again after an action: shared by the openers' next turns and the follow-ups ---------------

@@ -28,13 +28,7 @@ def join_and_say_hi(s: Scene) -> None:
     """A member joins a public channel and posts there."""
     u = me(s)
     ch = channel_to_join(s, u["user_id"])
-    text = s.rng.choice(
-        (
-            "Hi all, glad to be here!",
-            "Hello #{c}! Looking forward to following along.",
-            "Hey everyone, joining to keep up with {topic}.",
-        )
-    ).format(c=ch["name"], topic=ch["topic"].lower())
+    text = s.rng.choice(WORDS.join_and_say_hi_texts).format(c=ch["name"], topic=ch["topic"].lower())
     hello = s.given(text, f'"{text}"', "message", "post_message", "text")
     s.say(WORDS.join_and_say_hi, me=intro(s, u), c=ch["name"], hello=hello)
     uid, cid = me_and_channel(s, u, ch)

@@ -175,14 +175,7 @@ def post_with_mention(s: Scene) -> None:
     u = me(s)
     ch = my_channel(s, u["user_id"], "c.is_private = 0")
     other, named = colleague(s, "user_id != ?", u["user_id"])
-    body = s.rng.choice(
-        (
-            "can you look at the numbers before Friday?",
-            "thanks for the help yesterday!",
-            "your review is needed on the new proposal.",
-            "let's sync after lunch.",
-        )
-    )
+    body = s.rng.choice(WORDS.mention_bodies)
     s.say(WORDS.post_with_mention, me=intro(s, u), c=ch["name"], other=named, body=body)
     uid, them, cid = three_lookups(s, u, other, ch)
     s.memory["posted"] = s.call("post_message", channel_id=cid, author_id=uid, text=f"@{them['handle']} {body}")

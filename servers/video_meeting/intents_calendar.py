@@ -52,21 +52,7 @@ def book(s: Scene) -> None:
     uid = ask(
         s,
         u,
-        *(
-            (
-                "{me} if I'm not hosting anything {when}, set up a call with {names}{mins}[, call it {name}]{extra}.",
-                "{me} check I'm free {when}, then book me{mins} with {names}[ for {name}]{extra}.",
-                "{me} {am I|I think I'm} free {when}? If so, put a call with {names} in{mins}[, titled {name}]{extra}.",
-            )
-            if check
-            else (
-                "{me} {set up|put} a call with {names}[ {slot}]{mins}[, call it {name}]{extra}.",
-                "{me} book me[ {slot}]{mins} with {names}[ for {name}]{extra}.",
-                "{me} I need {names} on a video call[ {slot}]{mins}[; title it {name}]{extra}.",
-                "{me} {could you|please} set up a meeting with {names}[ {slot}]{mins}[ called {name}]{extra}.",
-            )
-        ),
-        minimal=["{me} get {names} and me on a call {when}[ about {name}]."],
+        WORDS.book_a_call_if_free if check else WORDS.book_a_call,
         names=" and ".join(person(s, g) for g in guests),
         when=when,
         slot=s.given(fake.iso(start)[:16], when, "time", "schedule_meeting", "start"),
