@@ -446,6 +446,14 @@ class Scene:
             raise Skip(alike)
         return row
 
+    def known(self, key: str, skip: str) -> Any:
+        """What an earlier turn left in ``memory[key]`` (the entity the dialogue is about); ``Skip(skip)`` when
+        none did."""
+        found = self.memory.get(key)
+        if not found:
+            raise Skip(skip)
+        return found
+
     def recall(self, key: str, field: str, sql: str, *params: Any, who: str) -> dict[str, Any] | None:
         """The entity an earlier turn of the dialogue left in ``memory[key]``, read again now: the first row of
         ``sql``, whose first placeholder takes its ``field``, then ``params``. ``None`` when no turn left one;

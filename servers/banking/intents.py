@@ -182,7 +182,4 @@ def reach_account(s: Scene, acc: dict[str, Any]) -> str:
 
 
 def the_customer(s: Scene) -> dict[str, Any]:
-    c = s.memory.get("customer")
-    if not c:
-        raise Skip("no customer in the dialogue yet")
-    return dict(c)
+    return dict(s.known("customer", "no customer in the dialogue yet"))

@@ -128,9 +128,7 @@ def remember(s: Scene, cat: dict[str, Any], **extra: Any) -> None:
 def subject(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The category the dialogue is about (a continuation) or one drawn among those that fit (an opening)."""
     if following(s):
-        cat = s.memory.get("category")
-        if not cat:
-            raise Skip("no category in the dialogue yet")
+        cat = s.known("category", "no category in the dialogue yet")
         found = s.rows(
             f"SELECT c.* FROM categories c WHERE c.category_id = ? AND ({where})", cat["category_id"], *params
         )

@@ -189,9 +189,7 @@ def what_a_bill_cost(s: Scene) -> None:
         "(SELECT COUNT(*) FROM expenses e WHERE e.recurring_id = r.recurring_id) >= 2"
     )
     if following(s):
-        cat = s.memory.get("category")
-        if not cat:
-            raise Skip("nothing to go on")
+        cat = s.known("category", "nothing to go on")
         r = s.pick(f"SELECT r.* FROM recurring_expenses r WHERE r.category_id = ? AND {where}", cat["category_id"])
         s.say(WORDS.what_a_bill_cost_in_category, m=r["merchant"])
         cid = find_category(s, category(s, r["category_id"]))

@@ -67,9 +67,7 @@ def in_category(s: Scene, before: bool = False) -> tuple[dict[str, Any], dict[st
 
 
 def dialogue_month(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
-    month = s.memory.get("month")
-    if not month:
-        raise Skip("no month in the dialogue yet")
+    month = s.known("month", "no month in the dialogue yet")
     return {"month": month}, {"m": month_words(month, s), "im": in_month(month, s)}
 
 

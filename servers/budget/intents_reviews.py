@@ -30,9 +30,7 @@ def month_review(s: Scene) -> None:
     """Someone reviews a past month (or one area of it) and digs into a category that went over."""
     group = None
     if following(s):
-        month = s.memory.get("month")
-        if not month:
-            raise Skip("no month in the dialogue")
+        month = s.known("month", "no month in the dialogue")
         if month == this_month(s):
             month = last_month(s)
         fresh(s, "get_monthly_summary", month=month)

@@ -281,18 +281,12 @@ def next_day(d: str) -> str:
 
 def talking(s: Scene) -> dict[str, Any]:
     """The employee an earlier turn found (their search row)."""
-    known = s.memory.get("me")
-    if not known:
-        raise Skip("no employee in the dialogue yet")
-    return dict(known)
+    return dict(s.known("me", "no employee in the dialogue yet"))
 
 
 def the_event(s: Scene) -> dict[str, Any]:
     """The meeting the dialogue is about (``remember``)."""
-    known = s.memory.get("event")
-    if not known:
-        raise Skip("no meeting in the dialogue yet")
-    return dict(known)
+    return dict(s.known("event", "no meeting in the dialogue yet"))
 
 
 def the_day(s: Scene) -> str:

@@ -142,9 +142,7 @@ def dialogue_deal(s: Scene, where: str = "1=1") -> dict[str, Any]:
 
 def dialogue_company(s: Scene) -> dict[str, Any]:
     """The company of the dialogue as it is now; ``Skip`` when there is none."""
-    company = s.memory.get("company")
-    if not company:
-        raise Skip("no company in the dialogue")
+    company = s.known("company", "no company in the dialogue")
     return s.rows("SELECT * FROM accounts WHERE account_id = ?", company["account_id"])[0]
 
 

@@ -83,10 +83,7 @@ def asks(s: Scene, box: dict[str, Any], *phrasings: Said, minimal: Sequence[str]
 
 def box_of(s: Scene) -> dict[str, Any]:
     """The owner's mailbox, once an earlier turn found it."""
-    box = s.memory.get("box")
-    if not box:
-        raise Skip("no mailbox in the dialogue yet")
-    return dict(box)
+    return dict(s.known("box", "no mailbox in the dialogue yet"))
 
 
 def core(subject: str) -> str:
@@ -235,9 +232,7 @@ STRANGER = (
 def the_email(s: Scene, where: str = "1=1") -> tuple[dict[str, Any], str]:
     """The email the dialogue is about, as it is now (``Skip`` unless it fits ``where``), and how the owner points
     back at it."""
-    known = s.memory.get("message")
-    if not known:
-        raise Skip("no email in the dialogue yet")
+    known = s.known("message", "no email in the dialogue yet")
     found = s.rows(f"SELECT * FROM messages WHERE message_id = ? AND ({where})", known["message_id"])
     if not found:
         raise Skip("the email of the earlier turn does not fit")

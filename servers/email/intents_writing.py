@@ -272,9 +272,7 @@ def copy_someone(s: Scene) -> None:
 def write_to_them(s: Scene) -> None:
     """A new email to the contact of the dialogue, sent or kept as a draft."""
     box = box_of(s)
-    c = s.memory.get("contact")
-    if not c:
-        raise Skip("no contact in the dialogue")
+    c = s.known("contact", "no contact in the dialogue")
     s.asked("create_draft", to=[c["email"]])
     subject, body = s.rng.choice(NEW_MAIL)
     text = body.format(f=first(c["name"]))

@@ -234,9 +234,7 @@ def the_restaurant(s: Scene) -> dict[str, Any]:
 
 
 def the_order(s: Scene) -> dict[str, Any]:
-    o = s.memory.get("order")
-    if not o:
-        raise Skip("no order in the dialogue yet")
+    o = s.known("order", "no order in the dialogue yet")
     return dict(s.rows("SELECT * FROM orders WHERE order_id = ?", o["order_id"])[0])
 
 

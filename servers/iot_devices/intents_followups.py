@@ -17,17 +17,13 @@ from servers.iot_devices.tools import iot
 
 
 def the_home(s: Scene) -> str:
-    known = s.memory.get("home")
-    if not known:
-        raise Skip("no home in the dialogue")
+    known = s.known("home", "no home in the dialogue")
     return str(known["home_id"])
 
 
 def the_device(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The device of the dialogue as it is now, when it fits ``where`` (SQL on ``d``); ``Skip`` otherwise."""
-    known = s.memory.get("device")
-    if not known:
-        raise Skip("no device in the dialogue")
+    known = s.known("device", "no device in the dialogue")
     found = s.rows(
         f"SELECT d.*, r.name AS room FROM devices d JOIN rooms r USING (room_id) WHERE d.device_id = ? AND ({where})",
         known["device_id"],
@@ -71,9 +67,7 @@ def locks(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def the_scene(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
-    known = s.memory.get("scene")
-    if not known:
-        raise Skip("no scene in the dialogue")
+    known = s.known("scene", "no scene in the dialogue")
     return {"scene_id": known["scene_id"]}, {}
 
 

@@ -245,9 +245,7 @@ def hi(s: Scene, u: dict[str, Any]) -> str:
 
 def ticket(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The ticket the dialogue is about, read again now; ``Skip`` when there is none or it does not fit."""
-    known = s.memory.get("issue")
-    if not known:
-        raise Skip("no ticket in the dialogue")
+    known = s.known("issue", "no ticket in the dialogue")
     found = s.rows(f"SELECT * FROM issues WHERE issue_id = ? AND ({where})", known["issue_id"], *params)
     if not found:
         raise Skip("the ticket does not fit")
@@ -256,9 +254,7 @@ def ticket(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 
 def speaker(s: Scene, project_id: str | None = None, assignable: bool = False) -> dict[str, Any]:
     """The member who said who they are, who may act on ``project_id``'s tickets."""
-    known = s.memory.get("me")
-    if not known:
-        raise Skip("nobody said who they are")
+    known = s.known("me", "nobody said who they are")
     if project_id is not None:
         role = s.value(
             "SELECT role FROM project_members WHERE project_id = ? AND user_id = ?", project_id, known["user_id"]
@@ -270,9 +266,7 @@ def speaker(s: Scene, project_id: str | None = None, assignable: bool = False) -
 
 def the_board(s: Scene) -> tuple[str, str]:
     """The board the dialogue is about: its key and how the user named it."""
-    key = s.memory.get("project")
-    if not key:
-        raise Skip("no board in the dialogue")
+    key = s.known("project", "no board in the dialogue")
     return str(key), str(s.memory.get("board") or key)
 
 

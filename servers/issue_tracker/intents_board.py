@@ -134,9 +134,7 @@ def its_sprint(s: Scene) -> None:
 @tracker.intent(covers=("search_issues",), follows=True, opens=False)
 def sprint_unowned(s: Scene) -> None:
     """The lead asks what in the dialogue's sprint nobody owns."""
-    sid = s.memory.get("sprint")
-    if not sid:
-        raise Skip("no sprint in the dialogue")
+    sid = s.known("sprint", "no sprint in the dialogue")
     s.say(WORDS.sprint_unowned)
     s.call("search_issues", sprint_id=sid, unassigned=True)
     s.listed_others("issue")

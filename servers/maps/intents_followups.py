@@ -43,17 +43,12 @@ VISITS = {
 
 def the_place(s: Scene) -> dict[str, Any]:
     """The spot the dialogue is about, as it is now."""
-    p = s.memory.get("place")
-    if not p:
-        raise Skip("no spot in the dialogue yet")
+    p = s.known("place", "no spot in the dialogue yet")
     return dict(s.rows(PLACE + " AND p.place_id = ?", p["place_id"])[0])
 
 
 def the_route(s: Scene) -> dict[str, Any]:
-    r = s.memory.get("route")
-    if not r:
-        raise Skip("no route in the dialogue yet")
-    return dict(r)
+    return dict(s.known("route", "no route in the dialogue yet"))
 
 
 def places_of(s: Scene, ids: tuple[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -37,9 +37,7 @@ def pay_it_now(s: Scene) -> None:
 @payments.intent(covers=("refund_payment",), follows=True, opens=False)
 def refund_some_of_it(s: Scene) -> None:
     """Part (or the rest) of the payment the dialogue made or refunded goes back to the customer."""
-    known = s.memory.get("payment")
-    if not known:
-        raise Skip("no payment in the dialogue yet")
+    known = s.known("payment", "no payment in the dialogue yet")
     pay = s.rows("SELECT * FROM payments WHERE payment_id = ? AND status = 'settled'", known["payment_id"])
     if not pay:
         raise Skip("the payment cannot be refunded")
@@ -137,9 +135,7 @@ def contact_on_file(s: Scene) -> None:
 @payments.intent(covers=("create_invoice",), follows=True, opens=False, weight=0.8)
 def bill_them_again(s: Scene) -> None:
     """The customer of the dialogue gets another (draft) invoice for something else."""
-    c = s.memory.get("customer")
-    if not c:
-        raise Skip("no customer found in the dialogue yet")
+    c = s.known("customer", "no customer found in the dialogue yet")
     if s.intents[-2:-1] == ["bill_them_again"]:
         raise Skip("the last turn billed them again already")
     currency = s.value("SELECT currency FROM merchants WHERE merchant_id = ?", c["merchant_id"])

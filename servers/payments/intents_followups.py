@@ -22,9 +22,7 @@ Act = Callable[[Scene, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
 
 def dialogue_invoice(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The invoice an earlier turn acted on or looked at, as it is now (``Skip`` when none or it does not fit)."""
-    known = s.memory.get("invoice")
-    if not known:
-        raise Skip("no invoice in the dialogue yet")
+    known = s.known("invoice", "no invoice in the dialogue yet")
     found = s.rows(INVOICE + f" WHERE i.invoice_id = ? AND ({where})", known["invoice_id"], *params)
     if not found:
         raise Skip("the dialogue's invoice does not fit")
@@ -33,10 +31,7 @@ def dialogue_invoice(s: Scene, where: str = "1=1", *params: Any) -> dict[str, An
 
 def dialogue_customer(s: Scene) -> dict[str, Any]:
     """The customer an earlier turn found (with their merchant's id), ``Skip`` when none."""
-    c = s.memory.get("customer")
-    if not c:
-        raise Skip("no customer in the dialogue yet")
-    return dict(c)
+    return dict(s.known("customer", "no customer in the dialogue yet"))
 
 
 def voided(s: Scene, inv: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

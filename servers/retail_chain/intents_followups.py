@@ -21,17 +21,13 @@ Row = dict[str, Any]
 
 def product(s: Scene) -> Row:
     """The item of the dialogue, read again now."""
-    known = s.memory.get("product")
-    if not known:
-        raise Skip("no product in the dialogue")
+    known = s.known("product", "no product in the dialogue")
     return s.rows("SELECT * FROM products WHERE sku = ?", known["sku"])[0]
 
 
 def store(s: Scene) -> Row:
     """The location of the dialogue, read again now."""
-    known = s.memory.get("store")
-    if not known:
-        raise Skip("no store in the dialogue")
+    known = s.known("store", "no store in the dialogue")
     return s.rows("SELECT * FROM stores WHERE store_id = ?", known["store_id"])[0]
 
 

@@ -221,17 +221,12 @@ def new_place(s: Scene) -> tuple[str, str, str, str]:
 
 def known_customer(s: Scene) -> dict[str, Any]:
     """The customer an earlier turn found (a follow-up of a shopper who has not said who they are skips)."""
-    known = s.memory.get("customer")
-    if not known:
-        raise Skip("no customer in the dialogue yet")
-    return dict(known)
+    return dict(s.known("customer", "no customer in the dialogue yet"))
 
 
 def the_product(s: Scene) -> dict[str, Any]:
     """The product the dialogue is about, read again now."""
-    known = s.memory.get("product")
-    if not known:
-        raise Skip("no product in the dialogue")
+    known = s.known("product", "no product in the dialogue")
     return s.rows("SELECT * FROM products WHERE product_id = ?", known["product_id"])[0] | {"known": known}
 
 

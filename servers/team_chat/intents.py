@@ -90,10 +90,7 @@ def reacted(s: Scene, message_id: str, user_id: str, emoji: str) -> bool:
 
 def member(s: Scene) -> dict[str, Any]:
     """The member talking, once an earlier turn found their id."""
-    known = s.memory.get("me")
-    if not known:
-        raise Skip("no member in the dialogue yet")
-    return dict(known)
+    return dict(s.known("me", "no member in the dialogue yet"))
 
 
 def find_me(s: Scene, u: dict[str, Any]) -> str:

@@ -23,9 +23,7 @@ Call = tuple[dict[str, Any], dict[str, Any]]
 
 def channel(s: Scene, mine: bool | None = None) -> Row:
     """The channel the dialogue is about, as it is now: writable, and (``mine``) one the member is or is not in."""
-    known = s.memory.get("channel")
-    if not known:
-        raise Skip("no channel in the dialogue yet")
+    known = s.known("channel", "no channel in the dialogue yet")
     ch = s.rows("SELECT * FROM channels WHERE channel_id = ? AND is_archived = 0", known["channel_id"])
     if not ch:
         raise Skip("the channel is archived")
@@ -42,9 +40,7 @@ def channel(s: Scene, mine: bool | None = None) -> Row:
 
 def message(s: Scene) -> Row:
     """The top-level message the dialogue is about, in a channel the member can still act in."""
-    known = s.memory.get("message")
-    if not known:
-        raise Skip("no message in the dialogue yet")
+    known = s.known("message", "no message in the dialogue yet")
     found = s.rows(
         "SELECT m.*, u.name AS author, c.name AS channel FROM messages m JOIN users u ON u.user_id = m.author_id "
         "JOIN channels c ON c.channel_id = m.channel_id WHERE m.message_id = ? AND m.thread_id IS NULL AND "
@@ -75,9 +71,7 @@ def _colleague(s: Scene) -> Row:
 
 
 def _roster(s: Scene) -> Call:
-    ch = s.memory.get("channel")
-    if not ch:
-        raise Skip("no channel in the dialogue yet")
+    ch = s.known("channel", "no channel in the dialogue yet")
     return {"channel_id": ch["channel_id"]}, {"c": ch["name"]}
 
 
@@ -106,9 +100,7 @@ def _where(s: Scene) -> Call:
 
 
 def _team(s: Scene) -> Call:
-    them = s.memory.get("colleague")
-    if not them:
-        raise Skip("no colleague in the dialogue")
+    them = s.known("colleague", "no colleague in the dialogue")
     return {"department": them["department"], "status": "active"}, {
         "f": them["name"].split()[0],
         "d": them["department"],

@@ -27,9 +27,7 @@ def react_to_it(s: Scene) -> None:
 @chat.intent(covers=("add_reaction",), follows=True, opens=False, weight=0.8)
 def take_reaction_back(s: Scene) -> None:
     """The member changes their mind about the reaction they just added."""
-    args = s.memory.get("reacted")
-    if not args:
-        raise Skip("no reaction in the dialogue")
+    args = s.known("reacted", "no reaction in the dialogue")
     if not reacted(s, args["message_id"], args["user_id"], args["emoji"]):
         raise Skip("the reaction is gone")
     s.say(WORDS.take_reaction_back, e=EMOJI_WORDS[args["emoji"]].removeprefix("a ").removeprefix("the "))
@@ -54,9 +52,7 @@ def reply_to_it(s: Scene) -> None:
 @chat.intent(covers=("edit_message",), follows=True, opens=False)
 def fix_what_i_posted(s: Scene) -> None:
     """The member rewords what they just posted."""
-    posted = s.memory.get("posted")
-    if not posted:
-        raise Skip("nothing posted in the dialogue")
+    posted = s.known("posted", "nothing posted in the dialogue")
     now = s.rows(
         "SELECT m.text FROM messages m JOIN channels c USING (channel_id) WHERE m.message_id = ? AND c.is_archived = 0",
         posted["message_id"],

@@ -14,9 +14,7 @@ from servers.trading.tools import trading
 
 
 def my_portfolio(s: Scene) -> str:
-    known = s.memory.get("portfolio")
-    if not known:
-        raise Skip("no portfolio in the dialogue yet")
+    known = s.known("portfolio", "no portfolio in the dialogue yet")
     return str(known["portfolio_id"])
 
 
@@ -26,9 +24,7 @@ def last_tool(s: Scene) -> str | None:
 
 
 def dialogue_order(s: Scene) -> dict[str, Any]:
-    known = s.memory.get("order")
-    if not known:
-        raise Skip("no order in the dialogue yet")
+    known = s.known("order", "no order in the dialogue yet")
     return dict(s.rows("SELECT * FROM orders WHERE order_id = ?", known["order_id"])[0])
 
 
@@ -39,9 +35,7 @@ def on_account(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def on_stock(s: Scene) -> tuple[dict[str, Any], dict[str, Any]]:
-    sym = s.memory.get("symbol")
-    if not sym:
-        raise Skip("no stock in the dialogue yet")
+    sym = s.known("symbol", "no stock in the dialogue yet")
     return {"symbol": sym}, {"t": sym}
 
 

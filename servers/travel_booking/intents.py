@@ -200,9 +200,7 @@ def upcoming(s: Scene, extra: str = "1=1", *params: Any) -> dict[str, Any]:
 
 def the_booking(s: Scene) -> dict[str, Any]:
     """The flight booking of the dialogue as it is now: confirmed, the talking traveller's, still to fly."""
-    b = s.memory.get("booking")
-    if not b:
-        raise Skip("no flight booking in the dialogue yet")
+    b = s.known("booking", "no flight booking in the dialogue yet")
     now = s.rows(
         FLIGHT_BOOKING + " WHERE b.booking_id = ? AND b.status = 'confirmed' AND f.status = 'scheduled' "
         "AND f.departs_at > ?",
@@ -215,9 +213,7 @@ def the_booking(s: Scene) -> dict[str, Any]:
 
 
 def the_flight(s: Scene) -> dict[str, Any]:
-    f = s.memory.get("flight")
-    if not f:
-        raise Skip("no flight in the dialogue yet")
+    f = s.known("flight", "no flight in the dialogue yet")
     return dict(s.rows(FLIGHT + " WHERE f.flight_id = ?", f["flight_id"])[0])
 
 
@@ -228,9 +224,7 @@ def owns_trip(s: Scene, itinerary_id: str, traveller_id: str | None) -> bool:
 
 
 def the_trip(s: Scene) -> str:
-    itin = s.memory.get("itinerary")
-    if not itin:
-        raise Skip("no trip in the dialogue yet")
+    itin = s.known("itinerary", "no trip in the dialogue yet")
     if not owns_trip(s, itin, talking(s)):
         raise Skip("the trip is not the talking traveller's")
     return str(itin)

@@ -209,9 +209,7 @@ def somewhere_to_sleep(s: Scene) -> None:
 @travel.intent(covers=("search_travellers", "create_itinerary", "book_hotel"), follows=True, opens=False)
 def take_that_room(s: Scene) -> None:
     """The traveller books the cheapest room the search offered, into the trip of the dialogue (or a new one)."""
-    o = s.memory.get("stay_offer")
-    if not o:
-        raise Skip("no hotel offered")
+    o = s.known("stay_offer", "no hotel offered")
     t = me(s)
     trip = s.memory.get("itinerary")
     if trip and not owns_trip(s, trip, t["traveller_id"]):

@@ -23,17 +23,11 @@ Row = dict[str, Any]
 
 
 def _me(s: Scene) -> dict[str, Any]:
-    known = s.memory.get("me")
-    if not known:
-        raise Skip("no user in the dialogue yet")
-    return dict(known)
+    return dict(s.known("me", "no user in the dialogue yet"))
 
 
 def _meeting(s: Scene) -> dict[str, Any]:
-    known = s.memory.get("meeting")
-    if not known:
-        raise Skip("no meeting in the dialogue yet")
-    return dict(known)
+    return dict(s.known("meeting", "no meeting in the dialogue yet"))
 
 
 def _on(fits: str, fixed: dict[str, Any] | None = None, on: str = "meeting") -> Callable[[Scene], tuple[Row, Row]]:
