@@ -7,8 +7,7 @@ types its result carries (``returns=``) and the tools that must run before it (`
 synthesis chains tools through these declarations.
 
     banking = Server("banking", "Retail bank accounts.", SCHEMA, seed)
-    ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107",
-                             finder="list_accounts")
+    ACCOUNT = banking.entity("account", example="ACC-0107", finder="list_accounts")  # table accounts, key account_id
     AccountId = Annotated[str, ACCOUNT]
 
     @banking.read(returns=("account",))
@@ -71,8 +70,7 @@ class Entity:
 class EntityType:
     """An entity type a server declares once: the id alias, the lookup and its not-found message.
 
-        ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107",
-                                 finder="list_accounts")
+        ACCOUNT = banking.entity("account", example="ACC-0107", finder="list_accounts")
         AccountId = Annotated[str, ACCOUNT]     # "Account id, e.g. 'ACC-0107'", x-entity "account"
         ACCOUNT.get(ctx, "ACC-0107")            # the row, or ToolError("No account 'ACC-0107'. Use list_accounts ...")
 
@@ -309,6 +307,8 @@ class Server:
     # Servers of one family ("money": banking, payments, ...) overlap in what users ask of them, so an
     # irrelevance task never offers a sibling's tools as the unusable ones; "" is a family of its own.
     family: str = ""
+    # The ``max_length`` of every entity id parameter the server declares without one of its own.
+    id_max_length: int | None = None
 
     def intent(
         self, *, covers: tuple[str, ...], weight: float = 1.0, follows: bool = False, opens: bool = True
@@ -329,18 +329,24 @@ class Server:
         self,
         type: str,
         *,
-        table: str,
-        key: str,
         example: str,
+        table: str = "",
+        key: str = "",
         finder: str = "",
         noun: str = "",
         hint: str = "",
         description: str = "",
         max_length: int | None = None,
     ) -> EntityType:
-        """Declare an entity type: its id alias, its lookup and its not-found message (see ``EntityType``)."""
+        """Declare an entity type: its id alias, its lookup and its not-found message (see ``EntityType``).
+
+        The table defaults to the type's plural with an ``s`` ("account" -> "accounts"), the key to the type
+        with ``_id`` ("account_id"); name them where the schema says otherwise.
+        """
         if type in self.entities:
             raise ValueError(f"{self.name}: entity {type} declared twice")
+        table, key = table or f"{type}s", key or f"{type}_id"
+        max_length = self.id_max_length if max_length is None else max_length
         _check_names(self.name, table, key)
         declared = EntityType(type, table, key, example, finder, noun, hint, description, max_length)
         self.entities[type] = declared

@@ -20,14 +20,10 @@ banking = Server(
     family="money",
 )
 
-CUSTOMER = banking.entity(
-    "customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers"
-)
-ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107", finder="list_accounts")
-PAYEE = banking.entity(
-    "payee", table="payees", key="payee_id", example="PAY-0015", hint="Use list_payees to find the customer's payees."
-)
-CARD = banking.entity("card", table="cards", key="card_id", example="CRD-0033", finder="list_cards")
+CUSTOMER = banking.entity("customer", example="CUS-0042", finder="search_customers")
+ACCOUNT = banking.entity("account", example="ACC-0107", finder="list_accounts")
+PAYEE = banking.entity("payee", example="PAY-0015", hint="Use list_payees to find the customer's payees.")
+CARD = banking.entity("card", example="CRD-0033", finder="list_cards")
 
 CustomerId = Annotated[str, CUSTOMER]
 AccountId = Annotated[str, ACCOUNT]

@@ -37,14 +37,10 @@ budget = Server(
     family="money",
 )
 
-CATEGORY = budget.entity("category", table="categories", key="category_id", example="CAT-004", finder="list_categories")
-EXPENSE = budget.entity("expense", table="expenses", key="expense_id", example="EXP-00042", finder="list_expenses")
+CATEGORY = budget.entity("category", table="categories", example="CAT-004", finder="list_categories")
+EXPENSE = budget.entity("expense", example="EXP-00042", finder="list_expenses")
 RECURRING_EXPENSE = budget.entity(
-    "recurring_expense",
-    table="recurring_expenses",
-    key="recurring_id",
-    example="REC-001",
-    finder="list_recurring_expenses",
+    "recurring_expense", key="recurring_id", example="REC-001", finder="list_recurring_expenses"
 )
 
 CategoryId = Annotated[str, CATEGORY]

@@ -19,20 +19,12 @@ calendar = Server(
     SCHEMA,
     seed,
     family="comms",
+    id_max_length=40,
 )
 
-USER = calendar.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users", max_length=40)
-CALENDAR = calendar.entity(
-    "calendar", table="calendars", key="calendar_id", example="CAL-0017", finder="list_calendars", max_length=40
-)
-EVENT = calendar.entity(
-    "event",
-    table="events",
-    key="event_id",
-    example="EVT-00089",
-    max_length=40,
-    hint="Use list_events or list_upcoming_events to find event ids.",
-)
+USER = calendar.entity("user", example="USR-0012", finder="search_users")
+CALENDAR = calendar.entity("calendar", example="CAL-0017", finder="list_calendars")
+EVENT = calendar.entity("event", example="EVT-00089", hint="Use list_events or list_upcoming_events to find event ids.")
 
 UserId = Annotated[str, USER]
 CalendarId = Annotated[str, CALENDAR]

@@ -19,21 +19,14 @@ crm = Server(
     family="work",
 )
 
-LEAD = crm.entity("lead", table="leads", key="lead_id", example="LEAD-0042", finder="search_leads")
-CONTACT = crm.entity("contact", table="contacts", key="contact_id", example="CON-0042", finder="search_contacts")
+LEAD = crm.entity("lead", example="LEAD-0042", finder="search_leads")
+CONTACT = crm.entity("contact", example="CON-0042", finder="search_contacts")
 ACCOUNT = crm.entity(
-    "account",
-    table="accounts",
-    key="account_id",
-    example="ACT-0042",
-    finder="search_accounts",
-    description="Account (company) id, e.g. 'ACT-0042'",
+    "account", example="ACT-0042", finder="search_accounts", description="Account (company) id, e.g. 'ACT-0042'"
 )
-DEAL = crm.entity("deal", table="deals", key="deal_id", example="DEAL-0042", finder="list_deals")
+DEAL = crm.entity("deal", example="DEAL-0042", finder="list_deals")
 OWNER = crm.entity(
     "owner",
-    table="owners",
-    key="owner_id",
     example="USR-03",
     finder="list_owners",
     description="Sales owner id, e.g. 'USR-03'",

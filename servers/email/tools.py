@@ -17,34 +17,14 @@ email = Server(
     SCHEMA,
     seed,
     family="comms",
+    id_max_length=40,
 )
 
-MAILBOX = email.entity(
-    "mailbox", table="mailboxes", key="mailbox_id", example="MBX-0003", finder="list_mailboxes", max_length=40
-)
-MESSAGE = email.entity(
-    "message",
-    table="messages",
-    key="message_id",
-    example="MSG-01242",
-    max_length=40,
-    hint="Use list_messages or search_messages to find message ids.",
-)
-THREAD = email.entity(
-    "thread",
-    table="threads",
-    key="thread_id",
-    example="THR-0025",
-    max_length=40,
-    hint="Message results carry their thread_id.",
-)
+MAILBOX = email.entity("mailbox", table="mailboxes", example="MBX-0003", finder="list_mailboxes")
+MESSAGE = email.entity("message", example="MSG-01242", hint="Use list_messages or search_messages to find message ids.")
+THREAD = email.entity("thread", example="THR-0025", hint="Message results carry their thread_id.")
 DRAFT = email.entity(
-    "draft",
-    table="drafts",
-    key="draft_id",
-    example="DRF-0004",
-    max_length=40,
-    hint="Use list_drafts to see a mailbox's drafts (a sent draft no longer exists).",
+    "draft", example="DRF-0004", hint="Use list_drafts to see a mailbox's drafts (a sent draft no longer exists)."
 )
 
 MailboxId = Annotated[str, MAILBOX]

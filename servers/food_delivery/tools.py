@@ -20,14 +20,10 @@ food = Server(
     family="commerce",
 )
 
-RESTAURANT = food.entity(
-    "restaurant", table="restaurants", key="restaurant_id", example="RST-0036", finder="search_restaurants"
-)
-MENU_ITEM = food.entity("menu_item", table="menu_items", key="item_id", example="ITM-0257", finder="get_menu")
-CUSTOMER = food.entity("customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers")
-ORDER = food.entity(
-    "order", table="orders", key="order_id", example="ORD-00695", hint="Use list_orders to find a customer's orders."
-)
+RESTAURANT = food.entity("restaurant", example="RST-0036", finder="search_restaurants")
+MENU_ITEM = food.entity("menu_item", key="item_id", example="ITM-0257", finder="get_menu")
+CUSTOMER = food.entity("customer", example="CUS-0042", finder="search_customers")
+ORDER = food.entity("order", example="ORD-00695", hint="Use list_orders to find a customer's orders.")
 
 RestaurantId = Annotated[str, RESTAURANT]
 ItemId = Annotated[str, MENU_ITEM]

@@ -20,27 +20,20 @@ iot = Server(
     family="home",
 )
 
-HOME = iot.entity("home", table="homes", key="home_id", example="HOM-0003", finder="list_homes")
-ROOM = iot.entity(
-    "room", table="rooms", key="room_id", example="RM-0014", hint="Use get_home to find a home's room ids."
-)
+HOME = iot.entity("home", example="HOM-0003", finder="list_homes")
+ROOM = iot.entity("room", example="RM-0014", hint="Use get_home to find a home's room ids.")
 DEVICE = iot.entity(  # an id a scene still holds may belong to a removed device: the message says so
     "device",
-    table="devices",
-    key="device_id",
     example="DEV-0037",
     finder="list_devices",
     hint="It may have been removed. Use list_devices to find device ids.",
 )
-SENSOR = iot.entity("sensor", table="sensors", key="sensor_id", example="SEN-0007", finder="list_sensors")
-SCENE = iot.entity("scene", table="scenes", key="scene_id", example="SCN-0010", finder="list_scenes")
-AUTOMATION = iot.entity(
-    "automation", table="automations", key="automation_id", example="AUT-0006", finder="list_automations"
-)
+SENSOR = iot.entity("sensor", example="SEN-0007", finder="list_sensors")
+SCENE = iot.entity("scene", example="SCN-0010", finder="list_scenes")
+AUTOMATION = iot.entity("automation", example="AUT-0006", finder="list_automations")
 GROUP = iot.entity(
     "group",
     table="device_groups",
-    key="group_id",
     example="GRP-0006",
     finder="list_groups",
     description="Device group id, e.g. 'GRP-0006'",

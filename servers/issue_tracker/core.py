@@ -21,22 +21,18 @@ tracker = Server(
 
 PROJECT = tracker.entity(
     "project",
-    table="projects",
-    key="project_id",
     example="WEB",
     description="Project key, e.g. 'WEB'",
     hint="Use list_projects to find project keys such as 'WEB'.",
 )
 ISSUE = tracker.entity(
     "issue",
-    table="issues",
-    key="issue_id",
     example="WEB-0042",
     description="Issue key, e.g. 'WEB-0042'",
     hint="Use search_issues to find issue keys such as 'WEB-0042'.",
 )
-SPRINT = tracker.entity("sprint", table="sprints", key="sprint_id", example="SPR-0005", finder="list_sprints")
-USER = tracker.entity("user", table="users", key="user_id", example="USR-0043", finder="search_users")
+SPRINT = tracker.entity("sprint", example="SPR-0005", finder="list_sprints")
+USER = tracker.entity("user", example="USR-0043", finder="search_users")
 
 ProjectId = Annotated[str, PROJECT]
 IssueId = Annotated[str, ISSUE]

@@ -22,17 +22,10 @@ maps = Server(
     family="mobility",
 )
 
-PLACE = maps.entity(
-    "place",
-    table="places",
-    key="place_id",
-    example="PLC-0042",
-    hint="Use search_places or search_nearby to find place ids.",
-)
-USER = maps.entity("user", table="users", key="user_id", example="USR-0007", finder="search_users")
+PLACE = maps.entity("place", example="PLC-0042", hint="Use search_places or search_nearby to find place ids.")
+USER = maps.entity("user", example="USR-0007", finder="search_users")
 PLACE_LIST = maps.entity(
     "place_list",
-    table="place_lists",
     key="list_id",
     example="LST-0003",
     hint="get_user shows a user's lists; create_place_list makes a new one.",

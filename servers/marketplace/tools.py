@@ -19,17 +19,12 @@ marketplace = Server(
     SCHEMA,
     seed,
     family="commerce",
+    id_max_length=40,
 )
 
-USER = marketplace.entity(
-    "user", table="users", key="user_id", example="USR-0012", finder="search_users", max_length=40
-)
-LISTING = marketplace.entity(
-    "listing", table="listings", key="listing_id", example="LST-0007", finder="search_listings", max_length=40
-)
-OFFER = marketplace.entity(
-    "offer", table="offers", key="offer_id", example="OFR-0004", finder="list_offers", max_length=40
-)
+USER = marketplace.entity("user", example="USR-0012", finder="search_users")
+LISTING = marketplace.entity("listing", example="LST-0007", finder="search_listings")
+OFFER = marketplace.entity("offer", example="OFR-0004", finder="list_offers")
 
 UserId = Annotated[str, USER]
 SellerId = Annotated[str, USER.ref("The seller's user id, e.g. 'USR-0239'")]

@@ -22,18 +22,12 @@ payments = Server(
 
 MERCHANT = payments.entity(
     "merchant",
-    table="merchants",
-    key="merchant_id",
     example="MER-004",
     hint="Use search_customers or get_distinct_values('merchant_id') to find merchant ids.",
 )
-CUSTOMER = payments.entity(
-    "customer", table="customers", key="customer_id", example="CST-0042", finder="search_customers"
-)
-INVOICE = payments.entity("invoice", table="invoices", key="invoice_id", example="INV-00017", finder="list_invoices")
-PAYMENT = payments.entity(
-    "payment", table="payments", key="payment_id", example="PMT-00012", hint="Payment ids are listed by get_invoice."
-)
+CUSTOMER = payments.entity("customer", example="CST-0042", finder="search_customers")
+INVOICE = payments.entity("invoice", example="INV-00017", finder="list_invoices")
+PAYMENT = payments.entity("payment", example="PMT-00012", hint="Payment ids are listed by get_invoice.")
 
 MerchantId = Annotated[str, MERCHANT]
 CustomerId = Annotated[str, CUSTOMER]

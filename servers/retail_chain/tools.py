@@ -17,27 +17,19 @@ retail_chain = Server(
     SCHEMA,
     seed,
     family="commerce",
+    id_max_length=40,
 )
 
-STORE = retail_chain.entity(
-    "store", table="stores", key="store_id", example="STR-005", finder="list_stores", max_length=40
-)
+STORE = retail_chain.entity("store", example="STR-005", finder="list_stores")
 PRODUCT = retail_chain.entity(
     "product",
-    table="products",
     key="sku",
     example="SKU-0012",
-    max_length=40,
     description="Product SKU, e.g. 'SKU-0012'",
     hint="Use search_products to find SKUs.",
 )
 RESERVATION = retail_chain.entity(
-    "reservation",
-    table="reservations",
-    key="reservation_id",
-    example="RSV-0120",
-    max_length=40,
-    hint="get_store lists a store's active reservations.",
+    "reservation", example="RSV-0120", hint="get_store lists a store's active reservations."
 )
 
 StoreId = Annotated[str, STORE]

@@ -17,28 +17,21 @@ shopping = Server(
     SCHEMA,
     seed,
     family="commerce",
+    id_max_length=40,
 )
 
-CUSTOMER = shopping.entity(
-    "customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers", max_length=40
-)
-PRODUCT = shopping.entity(
-    "product", table="products", key="product_id", example="PRD-0017", finder="search_products", max_length=40
-)
-ORDER = shopping.entity(
-    "order", table="orders", key="order_id", example="ORD-00123", finder="list_orders", max_length=40
-)
-ADDRESS = shopping.entity("address", table="addresses", key="address_id", example="ADR-0064", max_length=40)
+CUSTOMER = shopping.entity("customer", example="CUS-0042", finder="search_customers")
+PRODUCT = shopping.entity("product", example="PRD-0017", finder="search_products")
+ORDER = shopping.entity("order", example="ORD-00123", finder="list_orders")
+ADDRESS = shopping.entity("address", table="addresses", example="ADR-0064")
 COUPON = shopping.entity(
     "coupon",
-    table="coupons",
     key="code",
     example="SUMMER15",
-    max_length=40,
     description="Coupon code, e.g. 'SUMMER15'",
     hint="Use list_coupons to see the coupons on offer.",
 )
-CATEGORY = shopping.entity("category", table="categories", key="category_id", example="CAT-01", max_length=40)
+CATEGORY = shopping.entity("category", table="categories", example="CAT-01")
 
 CustomerId = Annotated[str, CUSTOMER]
 ProductId = Annotated[str, PRODUCT]

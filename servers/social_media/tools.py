@@ -18,10 +18,8 @@ social_media = Server(
     family="comms",
 )
 
-USER = social_media.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users")
-POST = social_media.entity(
-    "post", table="posts", key="post_id", example="PST-00042", hint="Use list_posts or get_feed to find post ids."
-)
+USER = social_media.entity("user", example="USR-0012", finder="search_users")
+POST = social_media.entity("post", example="PST-00042", hint="Use list_posts or get_feed to find post ids.")
 
 UserId = Annotated[str, USER]
 ActingUserId = Annotated[str, USER.ref("The user acting, e.g. 'USR-0012'")]

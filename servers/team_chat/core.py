@@ -24,23 +24,12 @@ chat = Server(
 )
 
 USER = chat.entity(
-    "user",
-    table="users",
-    key="user_id",
-    example="USR-0022",
-    finder="search_users",
-    noun="member",
-    description="The member acting, e.g. 'USR-0022'",
+    "user", example="USR-0022", finder="search_users", noun="member", description="The member acting, e.g. 'USR-0022'"
 )
 CHANNEL = chat.entity(
-    "channel",
-    table="channels",
-    key="channel_id",
-    example="CHN-0004",
-    finder="list_channels",
-    description="Channel id, e.g. 'CHN-0004' (#eng-backend)",
+    "channel", example="CHN-0004", finder="list_channels", description="Channel id, e.g. 'CHN-0004' (#eng-backend)"
 )
-MESSAGE = chat.entity("message", table="messages", key="message_id", example="MSG-00149", finder="search_messages")
+MESSAGE = chat.entity("message", example="MSG-00149", finder="search_messages")
 UserId = Annotated[str, USER]
 ChannelId = Annotated[str, CHANNEL]
 MessageId = Annotated[str, MESSAGE]

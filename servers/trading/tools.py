@@ -21,10 +21,8 @@ trading = Server(
     family="money",
 )
 
-PORTFOLIO = trading.entity(
-    "portfolio", table="portfolios", key="portfolio_id", example="PRT-0042", finder="list_portfolios"
-)
-ORDER = trading.entity("order", table="orders", key="order_id", example="ORD-00021", finder="list_orders")
+PORTFOLIO = trading.entity("portfolio", example="PRT-0042", finder="list_portfolios")
+ORDER = trading.entity("order", example="ORD-00021", finder="list_orders")
 
 PortfolioId = Annotated[str, PORTFOLIO]
 OrderId = Annotated[str, ORDER]

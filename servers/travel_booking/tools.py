@@ -19,31 +19,20 @@ travel = Server(
     family="mobility",
 )
 
-TRAVELLER = travel.entity(
-    "traveller", table="travellers", key="traveller_id", example="TRV-0042", finder="search_travellers"
-)
-FLIGHT = travel.entity("flight", table="flights", key="flight_id", example="FLT-0012", finder="search_flights")
-HOTEL = travel.entity("hotel", table="hotels", key="hotel_id", example="HTL-001", finder="search_hotels")
+TRAVELLER = travel.entity("traveller", example="TRV-0042", finder="search_travellers")
+FLIGHT = travel.entity("flight", example="FLT-0012", finder="search_flights")
+HOTEL = travel.entity("hotel", example="HTL-001", finder="search_hotels")
 ITINERARY = travel.entity(
     "itinerary",
     table="itineraries",
-    key="itinerary_id",
     example="ITN-0007",
     hint="Use get_traveller to see a traveller's itineraries, or create_itinerary.",
 )
 FLIGHT_BOOKING = travel.entity(
-    "flight_booking",
-    table="flight_bookings",
-    key="booking_id",
-    example="FBK-0010",
-    hint="Use list_bookings to find a traveller's bookings.",
+    "flight_booking", key="booking_id", example="FBK-0010", hint="Use list_bookings to find a traveller's bookings."
 )
 HOTEL_BOOKING = travel.entity(
-    "hotel_booking",
-    table="hotel_bookings",
-    key="booking_id",
-    example="HBK-0005",
-    hint="Use list_bookings to find a traveller's bookings.",
+    "hotel_booking", key="booking_id", example="HBK-0005", hint="Use list_bookings to find a traveller's bookings."
 )
 
 TravellerId = Annotated[str, TRAVELLER]

@@ -21,11 +21,9 @@ vehicle = Server(
     family="mobility",
 )
 
-OWNER = vehicle.entity("owner", table="owners", key="owner_id", example="OWN-0003", finder="list_owners")
-VEHICLE = vehicle.entity("vehicle", table="vehicles", key="vehicle_id", example="VEH-0007", finder="list_vehicles")
-PLACE = vehicle.entity(
-    "place", table="places", key="place_id", example="PLC-0048", hint="Use search_places to find known places."
-)
+OWNER = vehicle.entity("owner", example="OWN-0003", finder="list_owners")
+VEHICLE = vehicle.entity("vehicle", example="VEH-0007", finder="list_vehicles")
+PLACE = vehicle.entity("place", example="PLC-0048", hint="Use search_places to find known places.")
 
 VehicleId = Annotated[str, VEHICLE]
 PlaceId = Annotated[str, PLACE]

@@ -22,15 +22,9 @@ video_meeting = Server(
     family="comms",
 )
 
-USER = video_meeting.entity(
-    "user", table="users", key="user_id", example="USR-0017", finder="search_users", max_length=40
-)
-MEETING = video_meeting.entity(
-    "meeting", table="meetings", key="meeting_id", example="MTG-0372", finder="list_meetings", max_length=40
-)
-RECORDING = video_meeting.entity(
-    "recording", table="recordings", key="recording_id", example="REC-0001", finder="list_recordings"
-)
+USER = video_meeting.entity("user", example="USR-0017", finder="search_users", max_length=40)
+MEETING = video_meeting.entity("meeting", example="MTG-0372", finder="list_meetings", max_length=40)
+RECORDING = video_meeting.entity("recording", example="REC-0001", finder="list_recordings")
 
 UserId = Annotated[str, USER]
 MeetingId = Annotated[str, MEETING]
