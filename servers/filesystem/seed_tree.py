@@ -45,11 +45,25 @@ class Tree:
             fake.iso(self.now - timedelta(days=900)),
         ]
 
-    def _put(self, path: str, row: list[Any]) -> None:
-        parent = posixpath.dirname(path)
+    def _put(
+        self,
+        path: str,
+        kind: str,
+        content: str | None,
+        target: str | None,
+        size: int,
+        binary: int,
+        owner: str,
+        group: str | None,
+        mode: int,
+        mtime: str,
+    ) -> None:
+        """Add a file or link row, creating its parent directories on demand."""
+        parent, group = posixpath.dirname(path), group or owner
         if parent not in self.nodes:
-            self.d(parent, row[8], row[9])
-        self.nodes[path] = row
+            self.d(parent, owner, group)
+        base = posixpath.basename(path)
+        self.nodes[path] = [path, parent, base, kind, content, target, size, binary, owner, group, mode, mtime]
 
     def f(
         self,
@@ -62,23 +76,8 @@ class Tree:
         hours: int = 0,
         mtime: str | None = None,
     ) -> None:
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "file",
-                content,
-                None,
-                len(content.encode()),
-                0,
-                owner,
-                group or owner,
-                mode,
-                mtime or self.when(days, hours),
-            ],
-        )
+        when = mtime or self.when(days, hours)
+        self._put(path, "file", content, None, len(content.encode()), 0, owner, group, mode, when)
 
     def b(
         self,
@@ -90,42 +89,10 @@ class Tree:
         days: int = 400,
         mtime: str | None = None,
     ) -> None:
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "file",
-                token(path, size),
-                None,
-                size,
-                1,
-                owner,
-                group or owner,
-                mode,
-                mtime or self.when(days),
-            ],
-        )
+        self._put(path, "file", token(path, size), None, size, 1, owner, group, mode, mtime or self.when(days))
 
     def ln(self, path: str, target: str, owner: str = "maya", group: str | None = None) -> None:
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "symlink",
-                None,
-                target,
-                len(target.encode()),
-                0,
-                owner,
-                group or owner,
-                0o777,
-                self.when(300),
-            ],
-        )
+        self._put(path, "symlink", None, target, len(target.encode()), 0, owner, group, 0o777, self.when(300))
 
     def archive(self, path: str, sources: list[str], owner: str = "maya") -> None:
         entries = []
@@ -148,23 +115,7 @@ class Tree:
         content = archive_encode(entries)
         size = archive_size(entries, path.endswith((".gz", ".tgz", ".zip")))
         newest = max(e["mtime"] for e in entries)
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "file",
-                content,
-                None,
-                size,
-                1,
-                owner,
-                owner,
-                0o644,
-                newest,
-            ],
-        )
+        self._put(path, "file", content, None, size, 1, owner, owner, 0o644, newest)
 
     def finish(self) -> list[list[Any]]:
         self.propagate()
