@@ -7,17 +7,17 @@ types its result carries (``returns=``) and the tools that must run before it (`
 synthesis chains tools through these declarations.
 
     banking = Server("banking", "Retail bank accounts.", SCHEMA, seed)
-    ACCOUNT = banking.entity("account", example="ACC-0107", finder="list_accounts")  # table accounts, key account_id
-    AccountId = Annotated[str, ACCOUNT]
+    class AccountId(EntityId, server=banking, example="ACC-0107", finder="list_accounts"): ...  # type "account"
 
     @banking.read(returns=("account",))
-    def get_account(ctx: Ctx, account_id: AccountId) -> dict: return ACCOUNT.get(ctx, account_id)
+    def get_account(ctx: Ctx, account_id: AccountId) -> dict: return AccountId.get(ctx, account_id)
 
     banking.distinct_values({"account_type": ("accounts", "type"), "city": ("customers", "city")})
 
 What the kit owns:
-- ``Server.entity`` -> ``EntityType``: the id parameter (description, ``x-entity``), ``.get`` with its
-  not-found message, ``.ref(description)`` for filters that carry the same id;
+- ``EntityId`` (a class per entity type, over ``Server.entity`` -> ``EntityType``): the id parameter's type
+  (description, ``x-entity``), ``.get`` with its not-found message, ``.ref(description)`` for filters that
+  carry the same id;
 - ``Server.distinct_values``: the ``get_distinct_values(field)`` tool;
 - ``Query`` and ``listing``: filtered, paged list tools and their ``{"xs": [...], "count": n}`` result;
 - ``Limit``/``Offset``, the ISO date patterns (``IsoDate``, ``IsoDateTime``, ``IsoDateOrTime``, ``IsoMonth``),
@@ -33,7 +33,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, ClassVar, Literal, cast, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
@@ -76,7 +76,8 @@ class EntityType:
 
     ``Annotated[str | None, ACCOUNT.ref("Only this account's cards, e.g. 'ACC-0107'")]`` gives another
     description to the same entity. The alias is written ``Annotated[str, ACCOUNT]`` rather than taken
-    from an attribute because a type checker accepts only static type expressions as hints.
+    from an attribute because a type checker accepts only static type expressions as hints; ``EntityId``
+    declares both in one class statement, which is how the servers write it.
     """
 
     type: str
@@ -118,6 +119,80 @@ class EntityType:
 
     def exists(self, ctx: Ctx, value: Any) -> bool:
         return ctx.db.execute(f"SELECT 1 FROM {self.table} WHERE {self.key} = ?", (value,)).fetchone() is not None
+
+
+class EntityId(str):
+    """An entity type declared once, as the type of its id parameters:
+
+        class AccountId(EntityId, server=banking, example="ACC-0107", finder="list_accounts"): ...
+
+        def get_account(ctx: Ctx, account_id: AccountId) -> dict: return AccountId.get(ctx, account_id)
+
+    The class keywords are ``Server.entity``'s, and ``type`` defaults to the class name without its ``Id``, in
+    snake case (``FlightBookingId`` -> "flight_booking"); the class is the parameter's type (its schema is the
+    declared entity's: ``{"type": "string", "description": "Account id, e.g. 'ACC-0107'", "x-entity": "account"}``)
+    and ``AccountId.get`` / ``.exists`` / ``.ref`` / ``.not_found`` are the ``EntityType``'s. Tools receive a
+    plain ``str``; being a ``str`` subclass only lets a type checker read the parameter as text.
+    """
+
+    entity: ClassVar[EntityType]
+
+    def __init_subclass__(
+        cls,
+        *,
+        server: Server,
+        example: str,
+        type: str = "",
+        table: str = "",
+        key: str = "",
+        finder: str = "",
+        noun: str = "",
+        hint: str = "",
+        description: str = "",
+        max_length: int | None = None,
+    ) -> None:
+        super().__init_subclass__()
+        cls.entity = server.entity(
+            type or _snake(cls.__name__.removesuffix("Id")),
+            example=example,
+            table=table,
+            key=key,
+            finder=finder,
+            noun=noun,
+            hint=hint,
+            description=description,
+            max_length=max_length,
+        )
+
+    @classmethod
+    def get(cls, ctx: Ctx, value: Any) -> dict[str, Any]:
+        """The row whose key is ``value``, or a ToolError the model can act on."""
+        return cls.entity.get(ctx, value)
+
+    @classmethod
+    def exists(cls, ctx: Ctx, value: Any) -> bool:
+        return cls.entity.exists(ctx, value)
+
+    @classmethod
+    def ref(cls, description: str) -> EntityRef:
+        """The same entity under another description: ``Annotated[str | None, AccountId.ref("Only ...")]``."""
+        return cls.entity.ref(description)
+
+    @classmethod
+    def not_found(cls, value: Any) -> str:
+        return cls.entity.not_found(value)
+
+
+def _snake(name: str) -> str:
+    """``FlightBooking`` -> ``flight_booking``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _entity_id(annotation: Any) -> type[EntityId] | None:
+    """The ``EntityId`` class an annotation is, if it is one."""
+    if isinstance(annotation, type) and issubclass(annotation, EntityId) and annotation is not EntityId:
+        return annotation
+    return None
 
 
 @dataclass(frozen=True)
@@ -222,6 +297,8 @@ def _nested_entity(annotation: Any) -> bool:
 
 
 def _holds_entity(annotation: Any) -> bool:
+    if _entity_id(annotation) is not None:
+        return True
     if get_origin(annotation) is Annotated and any(
         isinstance(m, (EntityType, EntityRef)) for m in get_args(annotation)[1:]
     ):
@@ -230,7 +307,11 @@ def _holds_entity(annotation: Any) -> bool:
 
 
 def _expand(annotation: Any) -> Any:
-    """``Annotated[str, ACCOUNT]`` as pydantic reads it: ``Annotated[str, Field(description=...), Entity(...)]``."""
+    """``AccountId`` or ``Annotated[str, ACCOUNT]`` as pydantic reads it: ``Annotated[str, Field(...), Entity(...)]``
+    (an annotation naming no entity is returned as it is)."""
+    declared = _entity_id(annotation)
+    if declared is not None:
+        return Annotated[(str, *declared.entity.metadata())]  # type: ignore[valid-type]
     if get_origin(annotation) is not Annotated:
         return annotation
     base, *meta = get_args(annotation)
@@ -268,7 +349,7 @@ def build_tool(
         if _nested_entity(hints.get(name, Any)):
             raise TypeError(
                 f"{server}.{fn.__name__}: parameter '{name}' uses an entity inside another type; write "
-                "Annotated[str | None, ACCOUNT.ref('...')] or Annotated[list[str], Field(...), Entity(...)]"
+                "Annotated[str | None, AccountId.ref('...')] or Annotated[list[str], Field(...), Entity(...)]"
             )
         hint = _expand(hints.get(name, Any))
         fields[name] = (hint, default)

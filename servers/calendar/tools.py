@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDate, IsoDateOrTime, IsoDateTime, Server, ToolError, parse_datetime, rows
+from hub.kit import Ctx, EntityId, IsoDate, IsoDateOrTime, IsoDateTime, Server, ToolError, parse_datetime, rows
 from servers.calendar.schema import MAX_EVENT_SPAN, MAX_SERIES_SPAN, SCHEMA, WEEKDAYS
 from servers.calendar.seed import seed
 
@@ -22,13 +22,18 @@ calendar = Server(
     id_max_length=40,
 )
 
-USER = calendar.entity("user", example="USR-0012", finder="search_users")
-CALENDAR = calendar.entity("calendar", example="CAL-0017", finder="list_calendars")
-EVENT = calendar.entity("event", example="EVT-00089", hint="Use list_events or list_upcoming_events to find event ids.")
 
-UserId = Annotated[str, USER]
-CalendarId = Annotated[str, CALENDAR]
-EventId = Annotated[str, EVENT]
+class UserId(EntityId, server=calendar, example="USR-0012", finder="search_users"): ...
+
+
+class CalendarId(EntityId, server=calendar, example="CAL-0017", finder="list_calendars"): ...
+
+
+class EventId(
+    EntityId, server=calendar, example="EVT-00089", hint="Use list_events or list_upcoming_events to find event ids."
+): ...
+
+
 DateTimeStr = Annotated[IsoDateTime, Field(description="Local date-time 'YYYY-MM-DDTHH:MM', e.g. '2026-06-03T14:00'")]
 DateStr = Annotated[IsoDate, Field(description="A date 'YYYY-MM-DD', e.g. '2026-06-02'")]
 DateOrTime = Annotated[

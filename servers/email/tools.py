@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDate, Limit, Offset, Query, Server, ToolError, rows
+from hub.kit import Ctx, EntityId, IsoDate, Limit, Offset, Query, Server, ToolError, rows
 from servers.email.schema import SCHEMA
 from servers.email.seed import seed
 
@@ -20,17 +20,26 @@ email = Server(
     id_max_length=40,
 )
 
-MAILBOX = email.entity("mailbox", table="mailboxes", example="MBX-0003", finder="list_mailboxes")
-MESSAGE = email.entity("message", example="MSG-01242", hint="Use list_messages or search_messages to find message ids.")
-THREAD = email.entity("thread", example="THR-0025", hint="Message results carry their thread_id.")
-DRAFT = email.entity(
-    "draft", example="DRF-0004", hint="Use list_drafts to see a mailbox's drafts (a sent draft no longer exists)."
-)
 
-MailboxId = Annotated[str, MAILBOX]
-MessageId = Annotated[str, MESSAGE]
-ThreadId = Annotated[str, THREAD]
-DraftId = Annotated[str, DRAFT]
+class MailboxId(EntityId, server=email, table="mailboxes", example="MBX-0003", finder="list_mailboxes"): ...
+
+
+class MessageId(
+    EntityId, server=email, example="MSG-01242", hint="Use list_messages or search_messages to find message ids."
+): ...
+
+
+class ThreadId(EntityId, server=email, example="THR-0025", hint="Message results carry their thread_id."): ...
+
+
+class DraftId(
+    EntityId,
+    server=email,
+    example="DRF-0004",
+    hint="Use list_drafts to see a mailbox's drafts (a sent draft no longer exists).",
+): ...
+
+
 Address = Annotated[
     str,
     Field(
@@ -151,7 +160,7 @@ def list_contacts(
 ) -> dict[str, Any]:
     """List a mailbox's contacts, optionally matching a name, address or company, e.g.
     list_contacts('MBX-0003', query='Redwood')."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     q = Query("SELECT * FROM contacts").where("mailbox_id = ?", mailbox_id).contains(query, "name", "email", "company")
     if favorites_only:
         q.where("is_favorite = 1")
@@ -176,7 +185,7 @@ def list_messages(
 ) -> dict[str, Any]:
     """List the messages in one folder of a mailbox, newest first, e.g.
     list_messages('MBX-0003', 'inbox', unread_only=True)."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     q = Query(f"SELECT {SUMMARY} FROM messages m").where("m.mailbox_id = ? AND m.folder = ?", mailbox_id, folder)
     if label is not None:
         q.where(
@@ -209,7 +218,7 @@ def search_messages(
 ) -> dict[str, Any]:
     """Search all folders of a mailbox (or one folder) by text, sender and date, newest first, e.g.
     search_messages('MBX-0003', 'invoice', after='2026-05-01')."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     q = Query(f"SELECT {SUMMARY} FROM messages m").where("m.mailbox_id = ?", mailbox_id)
     for word in query.split()[:8]:
         q.where(
@@ -233,15 +242,15 @@ def search_messages(
 def get_message(ctx: Ctx, message_id: MessageId) -> dict[str, Any]:
     """Read one message in full (body, recipients, labels, folder, flags), e.g. get_message('MSG-01242'). Reading does
     not mark it read; use mark_message."""
-    return _message_view(ctx, MESSAGE.get(ctx, message_id))
+    return _message_view(ctx, MessageId.get(ctx, message_id))
 
 
 @email.read(returns=("thread", "message"))
 def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str, Any]:
     """The messages of a conversation as one mailbox sees them, oldest first, e.g.
     get_thread('THR-0025', 'MBX-0003')."""
-    thread = THREAD.get(ctx, thread_id)
-    MAILBOX.get(ctx, mailbox_id)
+    thread = ThreadId.get(ctx, thread_id)
+    MailboxId.get(ctx, mailbox_id)
     found = _flags(
         rows(
             ctx.db.execute(
@@ -262,7 +271,7 @@ def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str
 def list_drafts(ctx: Ctx, mailbox_id: MailboxId, limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
     """List a mailbox's unsent drafts, newest first, with what each still lacks before it can be sent, e.g.
     list_drafts('MBX-0003')."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     found = rows(
         ctx.db.execute(
             "SELECT * FROM drafts WHERE mailbox_id = ? ORDER BY updated_at DESC, draft_id DESC LIMIT ? OFFSET ?",
@@ -275,7 +284,7 @@ def list_drafts(ctx: Ctx, mailbox_id: MailboxId, limit: Limit = 20, offset: Offs
 @email.read(returns=("label",))
 def list_labels(ctx: Ctx, mailbox_id: MailboxId) -> dict[str, Any]:
     """List a mailbox's labels with how many messages carry each, e.g. list_labels('MBX-0003')."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     found = rows(
         ctx.db.execute(
             "SELECT l.label_id, l.name, l.color, (SELECT COUNT(*) FROM message_labels ml WHERE ml.label_id = "

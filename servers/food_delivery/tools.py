@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, fake, listing, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, fake, listing, rows
 from servers.food_delivery.schema import DAYS, FLOW, SCHEMA, service_fee
 from servers.food_delivery.seed import seed
 
@@ -20,15 +20,19 @@ food = Server(
     family="commerce",
 )
 
-RESTAURANT = food.entity("restaurant", example="RST-0036", finder="search_restaurants")
-MENU_ITEM = food.entity("menu_item", key="item_id", example="ITM-0257", finder="get_menu")
-CUSTOMER = food.entity("customer", example="CUS-0042", finder="search_customers")
-ORDER = food.entity("order", example="ORD-00695", hint="Use list_orders to find a customer's orders.")
 
-RestaurantId = Annotated[str, RESTAURANT]
-ItemId = Annotated[str, MENU_ITEM]
-CustomerId = Annotated[str, CUSTOMER]
-OrderId = Annotated[str, ORDER]
+class RestaurantId(EntityId, server=food, example="RST-0036", finder="search_restaurants"): ...
+
+
+class ItemId(EntityId, server=food, type="menu_item", key="item_id", example="ITM-0257", finder="get_menu"): ...
+
+
+class CustomerId(EntityId, server=food, example="CUS-0042", finder="search_customers"): ...
+
+
+class OrderId(EntityId, server=food, example="ORD-00695", hint="Use list_orders to find a customer's orders."): ...
+
+
 PromoCode = Annotated[
     str, Field(min_length=1, max_length=30, description="Promo code, e.g. 'SAVE5'"), Entity("promo_code")
 ]
@@ -100,7 +104,7 @@ def _cart(ctx: Ctx, customer_id: str) -> dict[str, Any]:
             "total": 0.0,
             "problems": [],
         }
-    restaurant = RESTAURANT.get(ctx, cart[0])
+    restaurant = RestaurantId.get(ctx, cart[0])
     items = rows(
         ctx.db.execute(
             "SELECT c.item_id, m.name, m.price, c.quantity, m.available FROM cart_items c JOIN menu_items m USING "
@@ -189,7 +193,7 @@ def search_restaurants(
 def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId) -> dict[str, Any]:
     """Get a restaurant: address, hours, whether it is open now, minimum order, delivery fee, prep time and rating,
     e.g. get_restaurant('RST-0036')."""
-    r = RESTAURANT.get(ctx, restaurant_id)
+    r = RestaurantId.get(ctx, restaurant_id)
     r["open_now"] = _open_at(r, ctx.now)
     r["hours"] = {d: "closed" if d == r["closed_on"] else f"{r['opens']}-{r['closes']}" for d in DAYS}
     return r
@@ -204,7 +208,7 @@ def get_menu(
     available_only: bool = False,
 ) -> dict[str, Any]:
     """A restaurant's menu with item ids, prices and availability, e.g. get_menu('RST-0036', category='mains')."""
-    r = RESTAURANT.get(ctx, restaurant_id)
+    r = RestaurantId.get(ctx, restaurant_id)
     q = Query("SELECT item_id, name, category, price, available, vegetarian, calories FROM menu_items")
     q.equal("restaurant_id", restaurant_id).equal("category", category or None)
     q.flag(vegetarian_only or None, "vegetarian = 1").flag(available_only or None, "available = 1")
@@ -233,7 +237,7 @@ def search_customers(
 @food.read(returns=("customer", "order"))
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """A customer's profile, delivery address, active orders and order count, e.g. get_customer('CUS-0042')."""
-    cus = CUSTOMER.get(ctx, customer_id)
+    cus = CustomerId.get(ctx, customer_id)
     cus["active_order_ids"] = [
         r[0]
         for r in ctx.db.execute(
@@ -253,15 +257,15 @@ def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 def view_cart(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """A customer's cart: items, subtotal, fees, promo discount, total, and any problem that would stop checkout
     (closed restaurant, unavailable item, below minimum order, promo not valid), e.g. view_cart('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     return _cart(ctx, customer_id)
 
 
 @food.read(returns=("order", "restaurant"))
 def list_orders(
     ctx: Ctx,
-    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
-    restaurant_id: Annotated[str | None, RESTAURANT.ref("Only this restaurant's orders, e.g. 'RST-0036'")] = None,
+    customer_id: Annotated[str | None, CustomerId.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
+    restaurant_id: Annotated[str | None, RestaurantId.ref("Only this restaurant's orders, e.g. 'RST-0036'")] = None,
     status: Status | None = None,
     limit: Limit = 20,
     offset: Offset = 0,
@@ -277,7 +281,7 @@ def list_orders(
 def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Track an order: status, timeline, items, totals, the courier, the ETA and minutes remaining from now,
     e.g. track_order('ORD-00695')."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     order["items"] = rows(
         ctx.db.execute(
             "SELECT item_id, name, unit_price, quantity FROM order_items WHERE order_id = ? ORDER BY item_id",
@@ -305,7 +309,7 @@ def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
 def list_promo_codes(
     ctx: Ctx,
     restaurant_id: Annotated[
-        str | None, RESTAURANT.ref("Also show this restaurant's own codes, e.g. 'RST-0036'")
+        str | None, RestaurantId.ref("Also show this restaurant's own codes, e.g. 'RST-0036'")
     ] = None,
     include_expired: bool = False,
 ) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDate, Server, ToolError, fake, next_id
+from hub.kit import Ctx, EntityId, IsoDate, Server, ToolError, fake, next_id
 from servers.issue_tracker.schema import SCHEMA, WORKFLOW
 from servers.issue_tracker.seed import seed
 
@@ -19,25 +19,33 @@ tracker = Server(
     family="work",
 )
 
-PROJECT = tracker.entity(
-    "project",
+
+class ProjectId(
+    EntityId,
+    server=tracker,
     example="WEB",
     description="Project key, e.g. 'WEB'",
     hint="Use list_projects to find project keys such as 'WEB'.",
-)
-ISSUE = tracker.entity(
-    "issue",
+): ...
+
+
+class IssueId(
+    EntityId,
+    server=tracker,
     example="WEB-0042",
     description="Issue key, e.g. 'WEB-0042'",
     hint="Use search_issues to find issue keys such as 'WEB-0042'.",
-)
-SPRINT = tracker.entity("sprint", example="SPR-0005", finder="list_sprints")
-USER = tracker.entity("user", example="USR-0043", finder="search_users")
+): ...
 
-ProjectId = Annotated[str, PROJECT]
-IssueId = Annotated[str, ISSUE]
-SprintId = Annotated[str, SPRINT]
-UserId = Annotated[str, USER.ref("The user acting, e.g. 'USR-0043'")]
+
+class SprintId(EntityId, server=tracker, example="SPR-0005", finder="list_sprints"): ...
+
+
+class UserId(
+    EntityId, server=tracker, example="USR-0043", finder="search_users", description="The user acting, e.g. 'USR-0043'"
+): ...
+
+
 Status = Literal["open", "in_progress", "in_review", "done"]
 Priority = Literal["low", "medium", "high", "critical"]
 IssueType = Literal["bug", "feature", "task"]
@@ -45,7 +53,7 @@ DateStr = Annotated[IsoDate, Field(description="A date, YYYY-MM-DD, e.g. '2026-0
 
 
 def must_be_member(ctx: Ctx, project_id: str, user_id: str, doing: str, assignable: bool = False) -> None:
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     found = ctx.db.execute(
         "SELECT role FROM project_members WHERE project_id = ? AND user_id = ?", (project_id, user_id)
     ).fetchone()
@@ -92,7 +100,7 @@ def committed_points(ctx: Ctx, sprint_id: str) -> int:
 
 
 def issue_view(ctx: Ctx, issue_id: str) -> dict[str, Any]:
-    issue = ISSUE.get(ctx, issue_id)
+    issue = IssueId.get(ctx, issue_id)
     issue["labels"] = [
         r[0] for r in ctx.db.execute("SELECT label FROM issue_labels WHERE issue_id = ? ORDER BY label", (issue_id,))
     ]

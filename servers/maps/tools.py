@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
 from servers.maps.schema import DAYS, MODES, SCHEMA, Mode, _bearing, _km
 from servers.maps.seed import seed
 
@@ -22,18 +22,25 @@ maps = Server(
     family="mobility",
 )
 
-PLACE = maps.entity("place", example="PLC-0042", hint="Use search_places or search_nearby to find place ids.")
-USER = maps.entity("user", example="USR-0007", finder="search_users")
-PLACE_LIST = maps.entity(
-    "place_list",
+
+class PlaceId(
+    EntityId, server=maps, example="PLC-0042", hint="Use search_places or search_nearby to find place ids."
+): ...
+
+
+class UserId(EntityId, server=maps, example="USR-0007", finder="search_users"): ...
+
+
+class ListId(
+    EntityId,
+    server=maps,
+    type="place_list",
     key="list_id",
     example="LST-0003",
     hint="get_user shows a user's lists; create_place_list makes a new one.",
-)
+): ...
 
-PlaceId = Annotated[str, PLACE]
-UserId = Annotated[str, USER]
-ListId = Annotated[str, PLACE_LIST]
+
 Lat = Annotated[float, Field(ge=-90, le=90, description="Latitude in degrees, e.g. 47.6062")]
 Lon = Annotated[float, Field(ge=-180, le=180, description="Longitude in degrees, e.g. -122.3321")]
 Category = Literal[
@@ -60,12 +67,12 @@ def _hours(place: dict[str, Any]) -> dict[str, str]:
 
 
 def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
-    """The place with its full address (a join, so not ``PLACE.get``)."""
+    """The place with its full address (a join, so not ``PlaceId.get``)."""
     return fetch(
         ctx.db,
         "SELECT p.*, a.full_address AS address FROM places p JOIN addresses a USING (address_id) WHERE place_id = ?",
         (place_id,),
-        PLACE.not_found(place_id),
+        PlaceId.not_found(place_id),
     )
 
 
@@ -210,7 +217,7 @@ def search_nearby(
     ctx: Ctx,
     lat: Annotated[float | None, Field(ge=-90, le=90, description="Centre latitude; or give place_id")] = None,
     lon: Annotated[float | None, Field(ge=-180, le=180, description="Centre longitude; or give place_id")] = None,
-    place_id: Annotated[str | None, PLACE.ref("Search around this place instead of lat/lon, e.g. 'PLC-0042'")] = None,
+    place_id: Annotated[str | None, PlaceId.ref("Search around this place instead of lat/lon, e.g. 'PLC-0042'")] = None,
     radius_km: Annotated[float, Field(gt=0, le=50, description="Search radius in km")] = 2.0,
     category: Category | None = None,
     open_now: Annotated[bool, Field(description="Only places open right now")] = False,

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, rows
 from servers.marketplace.schema import SCHEMA, CategoryName
 from servers.marketplace.seed import seed
 
@@ -22,14 +22,17 @@ marketplace = Server(
     id_max_length=40,
 )
 
-USER = marketplace.entity("user", example="USR-0012", finder="search_users")
-LISTING = marketplace.entity("listing", example="LST-0007", finder="search_listings")
-OFFER = marketplace.entity("offer", example="OFR-0004", finder="list_offers")
 
-UserId = Annotated[str, USER]
-SellerId = Annotated[str, USER.ref("The seller's user id, e.g. 'USR-0239'")]
-ListingId = Annotated[str, LISTING]
-OfferId = Annotated[str, OFFER]
+class UserId(EntityId, server=marketplace, example="USR-0012", finder="search_users"): ...
+
+
+class ListingId(EntityId, server=marketplace, example="LST-0007", finder="search_listings"): ...
+
+
+class OfferId(EntityId, server=marketplace, example="OFR-0004", finder="list_offers"): ...
+
+
+SellerId = Annotated[str, UserId.ref("The seller's user id, e.g. 'USR-0239'")]
 Money = Annotated[float, Field(gt=0, le=10_000_000, description="An amount in USD, e.g. 125.0")]
 
 CURRENT = "COALESCE((SELECT MAX(amount) FROM bids b WHERE b.listing_id = l.listing_id), l.price)"
@@ -105,7 +108,7 @@ def search_listings(
     category: CategoryName | None = None,
     listing_type: Literal["auction", "fixed_price"] | None = None,
     status: Literal["active", "sold", "closed"] | None = "active",
-    seller_id: Annotated[str | None, USER.ref("Only this seller's listings, e.g. 'USR-0003'")] = None,
+    seller_id: Annotated[str | None, UserId.ref("Only this seller's listings, e.g. 'USR-0003'")] = None,
     max_price: Annotated[
         float | None, Field(ge=0, le=10_000_000, description="Only listings whose current price is at most this")
     ] = None,
@@ -140,13 +143,13 @@ def search_listings(
 def get_listing(ctx: Ctx, listing_id: ListingId) -> dict[str, Any]:
     """Get one listing: seller, type, condition, current price, bid count, highest bidder, minimum next bid,
     whether the reserve is met and hours left, e.g. get_listing('LST-0007')."""
-    return _view(ctx, LISTING.get(ctx, listing_id))
+    return _view(ctx, ListingId.get(ctx, listing_id))
 
 
 @marketplace.read(returns=("bid", "user"))
 def list_bids(ctx: Ctx, listing_id: ListingId, limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
     """List an auction's bids, highest first, e.g. list_bids('LST-0007')."""
-    LISTING.get(ctx, listing_id)
+    ListingId.get(ctx, listing_id)
     q = Query("SELECT * FROM bids").equal("listing_id", listing_id)
     return {
         "listing_id": listing_id,
@@ -175,7 +178,7 @@ def search_users(
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile with their active listing ids, items won or bought, and auctions they lead, e.g.
     get_user('USR-0012')."""
-    user = USER.get(ctx, user_id)
+    user = UserId.get(ctx, user_id)
     user["active_listing_ids"] = [
         r[0]
         for r in ctx.db.execute(
@@ -202,8 +205,8 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
 @marketplace.read(returns=("offer", "listing", "user"))
 def list_offers(
     ctx: Ctx,
-    listing_id: Annotated[str | None, LISTING.ref("Only offers on this listing, e.g. 'LST-0013'")] = None,
-    buyer_id: Annotated[str | None, USER.ref("Only offers by this buyer, e.g. 'USR-0012'")] = None,
+    listing_id: Annotated[str | None, ListingId.ref("Only offers on this listing, e.g. 'LST-0013'")] = None,
+    buyer_id: Annotated[str | None, UserId.ref("Only offers by this buyer, e.g. 'USR-0012'")] = None,
     status: Literal["pending", "accepted", "declined"] | None = None,
     limit: Limit = 20,
     offset: Offset = 0,

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Server, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Server, rows
 from servers.payments.schema import SCHEMA
 from servers.payments.seed import seed
 
@@ -20,19 +20,24 @@ payments = Server(
     family="money",
 )
 
-MERCHANT = payments.entity(
-    "merchant",
+
+class MerchantId(
+    EntityId,
+    server=payments,
     example="MER-004",
     hint="Use search_customers or get_distinct_values('merchant_id') to find merchant ids.",
-)
-CUSTOMER = payments.entity("customer", example="CST-0042", finder="search_customers")
-INVOICE = payments.entity("invoice", example="INV-00017", finder="list_invoices")
-PAYMENT = payments.entity("payment", example="PMT-00012", hint="Payment ids are listed by get_invoice.")
+): ...
 
-MerchantId = Annotated[str, MERCHANT]
-CustomerId = Annotated[str, CUSTOMER]
-InvoiceId = Annotated[str, INVOICE]
-PaymentId = Annotated[str, PAYMENT]
+
+class CustomerId(EntityId, server=payments, example="CST-0042", finder="search_customers"): ...
+
+
+class InvoiceId(EntityId, server=payments, example="INV-00017", finder="list_invoices"): ...
+
+
+class PaymentId(EntityId, server=payments, example="PMT-00012", hint="Payment ids are listed by get_invoice."): ...
+
+
 Amount = Annotated[float, Field(gt=0, le=1_000_000, description="Amount in the merchant's currency, e.g. 120.00")]
 EventType = Literal[
     "invoice.created", "invoice.finalized", "invoice.paid", "invoice.voided", "payment.succeeded", "payment.refunded"
@@ -114,9 +119,9 @@ def list_invoices(
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> dict[str, Any]:
     """Get one invoice with its customer, merchant, amount due, and its payments with their refunds,
     e.g. get_invoice('INV-00017')."""
-    inv = INVOICE.get(ctx, invoice_id)
-    inv["customer_name"] = CUSTOMER.get(ctx, inv["customer_id"])["name"]
-    inv["merchant_name"] = MERCHANT.get(ctx, inv["merchant_id"])["name"]
+    inv = InvoiceId.get(ctx, invoice_id)
+    inv["customer_name"] = CustomerId.get(ctx, inv["customer_id"])["name"]
+    inv["merchant_name"] = MerchantId.get(ctx, inv["merchant_id"])["name"]
     inv["amount_due"] = round(inv["amount"] - inv["amount_paid"], 2) if inv["status"] == "open" else 0.0
     inv["overdue"] = inv["status"] == "open" and inv["due_date"] < ctx.now.strftime("%Y-%m-%d")
     pays = rows(
@@ -151,7 +156,7 @@ def list_webhook_deliveries(
 ) -> dict[str, Any]:
     """A merchant's webhook endpoints and the event deliveries made to them, newest first,
     e.g. list_webhook_deliveries('MER-004', event_type='payment.succeeded')."""
-    MERCHANT.get(ctx, merchant_id)
+    MerchantId.get(ctx, merchant_id)
     endpoints = rows(
         ctx.db.execute(
             "SELECT endpoint_id, url, events, status, created_at FROM webhook_endpoints WHERE merchant_id = ? "

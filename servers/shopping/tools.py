@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
 from servers.shopping.schema import FREE_SHIPPING_FROM, MAX_PER_PRODUCT, RETURN_WINDOW_DAYS, SCHEMA, SHIPPING_FEE
 from servers.shopping.seed import seed
 
@@ -20,31 +20,40 @@ shopping = Server(
     id_max_length=40,
 )
 
-CUSTOMER = shopping.entity("customer", example="CUS-0042", finder="search_customers")
-PRODUCT = shopping.entity("product", example="PRD-0017", finder="search_products")
-ORDER = shopping.entity("order", example="ORD-00123", finder="list_orders")
-ADDRESS = shopping.entity("address", table="addresses", example="ADR-0064")
-COUPON = shopping.entity(
-    "coupon",
+
+class CustomerId(EntityId, server=shopping, example="CUS-0042", finder="search_customers"): ...
+
+
+class ProductId(EntityId, server=shopping, example="PRD-0017", finder="search_products"): ...
+
+
+class OrderId(EntityId, server=shopping, example="ORD-00123", finder="list_orders"): ...
+
+
+class AddressId(EntityId, server=shopping, table="addresses", example="ADR-0064"): ...
+
+
+class CouponCode(
+    EntityId,
+    server=shopping,
+    type="coupon",
     key="code",
     example="SUMMER15",
     description="Coupon code, e.g. 'SUMMER15'",
     hint="Use list_coupons to see the coupons on offer.",
-)
-CATEGORY = shopping.entity("category", table="categories", example="CAT-01")
+): ...
 
-CustomerId = Annotated[str, CUSTOMER]
-ProductId = Annotated[str, PRODUCT]
-OrderId = Annotated[str, ORDER]
-AddressId = Annotated[str, ADDRESS]
-CouponCode = Annotated[str, COUPON]
+
+class CategoryId(EntityId, server=shopping, table="categories", example="CAT-01"): ...
+
+
 Quantity = Annotated[int, Field(ge=1, le=MAX_PER_PRODUCT, description="How many units, 1 to 10")]
 Price = Annotated[float, Field(ge=0, le=1_000_000, description="A price in USD, e.g. 49.99")]
 
 
 def _coupon(ctx: Ctx, code: str) -> dict[str, Any]:
     """Codes are matched case-insensitively; the message names the code as given."""
-    return fetch(ctx.db, "SELECT * FROM coupons WHERE code = ?", (code.strip().upper(),), COUPON.not_found(code))
+    return fetch(ctx.db, "SELECT * FROM coupons WHERE code = ?", (code.strip().upper(),), CouponCode.not_found(code))
 
 
 def _cart_lines(ctx: Ctx, customer_id: str) -> list[dict[str, Any]]:
@@ -118,7 +127,7 @@ def _cart_summary(ctx: Ctx, customer_id: str) -> dict[str, Any]:
 def search_products(
     ctx: Ctx,
     query: Annotated[str, Field(max_length=100, description="Part of a product name or brand, e.g. 'Earbuds'")] = "",
-    category_id: Annotated[str | None, CATEGORY.ref("Only this category, e.g. 'CAT-01'")] = None,
+    category_id: Annotated[str | None, CategoryId.ref("Only this category, e.g. 'CAT-01'")] = None,
     min_price: Price | None = None,
     max_price: Price | None = None,
     in_stock_only: Annotated[bool, Field(description="Only products that are active and in stock")] = False,
@@ -147,7 +156,7 @@ def search_products(
 @shopping.read(returns=("product", "category"))
 def get_product(ctx: Ctx, product_id: ProductId) -> dict[str, Any]:
     """Get one product: category, brand, price, stock, rating and status, e.g. get_product('PRD-0017')."""
-    product = PRODUCT.get(ctx, product_id)
+    product = ProductId.get(ctx, product_id)
     product["category"] = ctx.db.execute(
         "SELECT name FROM categories WHERE category_id = ?", (product["category_id"],)
     ).fetchone()[0]
@@ -177,7 +186,7 @@ def list_product_reviews(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """List a product's reviews, newest first, e.g. list_product_reviews('PRD-0017', min_rating=4)."""
-    product = PRODUCT.get(ctx, product_id)
+    product = ProductId.get(ctx, product_id)
     q = Query("SELECT * FROM reviews").equal("product_id", product_id).filter("rating >= ?", min_rating)
     return {
         "product_id": product_id,
@@ -204,7 +213,7 @@ def search_customers(
 @shopping.read(returns=("customer", "address", "order"))
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Get a customer's profile, address ids and five most recent order ids, e.g. get_customer('CUS-0042')."""
-    customer = CUSTOMER.get(ctx, customer_id)
+    customer = CustomerId.get(ctx, customer_id)
     customer["address_ids"] = [
         r[0]
         for r in ctx.db.execute(
@@ -224,7 +233,7 @@ def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 @shopping.read(returns=("address",))
 def list_addresses(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """List a customer's saved shipping addresses, default first, e.g. list_addresses('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     q = Query("SELECT * FROM addresses").equal("customer_id", customer_id)
     return q.page(ctx.db, "addresses", order_by="is_default DESC, address_id")
 
@@ -233,14 +242,14 @@ def list_addresses(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 def get_cart(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Show a customer's cart: items, subtotal, applied coupon, discount, shipping and total, e.g.
     get_cart('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     return _cart_summary(ctx, customer_id)
 
 
 @shopping.read(returns=("order",))
 def list_orders(
     ctx: Ctx,
-    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
+    customer_id: Annotated[str | None, CustomerId.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
     status: Literal["placed", "shipped", "delivered", "cancelled"] | None = None,
     placed_since: Annotated[
         str | None, Field(max_length=40, description="Only orders placed on or after this ISO date, e.g. '2026-05-01'")
@@ -258,7 +267,7 @@ def list_orders(
 @shopping.read(returns=("order", "product", "return", "address", "customer"))
 def get_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Get one order with its items, totals, status dates and any returns, e.g. get_order('ORD-00123')."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     order["items"] = rows(
         ctx.db.execute(
             "SELECT oi.product_id, p.name, oi.quantity, oi.unit_price FROM order_items oi JOIN products p USING "
@@ -295,7 +304,7 @@ def list_coupons(
 @shopping.read(returns=("product",))
 def get_wishlist(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """List the products on a customer's wishlist with price and stock, e.g. get_wishlist('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     found = rows(
         ctx.db.execute(
             "SELECT w.product_id, p.name, p.price, p.stock, p.status, w.added_at FROM wishlist_items w JOIN products p "
@@ -310,7 +319,7 @@ def get_wishlist(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 @shopping.read(returns=("return", "order", "product"))
 def list_returns(
     ctx: Ctx,
-    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's returns, e.g. 'CUS-0042'")] = None,
+    customer_id: Annotated[str | None, CustomerId.ref("Only this customer's returns, e.g. 'CUS-0042'")] = None,
     status: Literal["requested", "approved", "refunded", "rejected"] | None = None,
     limit: Limit = 20,
     offset: Offset = 0,

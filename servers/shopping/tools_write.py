@@ -9,7 +9,7 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError, fake, next_id, rows
 from servers.shopping.schema import RETURN_WINDOW_DAYS
-from servers.shopping.tools import CUSTOMER, ORDER, PRODUCT, CustomerId, OrderId, ProductId, Quantity, shopping
+from servers.shopping.tools import CustomerId, OrderId, ProductId, Quantity, shopping
 
 
 @shopping.write(requires=("checkout_cart",))
@@ -21,7 +21,7 @@ def cancel_order(
     """Cancel an order that has not shipped yet, e.g. cancel_order('ORD-00517'); its items go back in stock.
 
     A shipped or delivered order cannot be cancelled: request a return after delivery instead."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] == "cancelled":
         raise ToolError(f"Order {order_id} is already cancelled.")
     if order["status"] == "shipped":
@@ -58,7 +58,7 @@ def request_return(
     'PRD-0018', 1, 'damaged').
 
     Returns the new return id and the refund it will give."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] != "delivered":
         hint = (
             "cancel_order instead"
@@ -122,7 +122,7 @@ def add_address(
     'Work').
 
     A customer keeps at most 10 addresses; labels are unique per customer."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     existing = rows(ctx.db.execute("SELECT label FROM addresses WHERE customer_id = ?", (customer_id,)))
     if len(existing) >= 10:
         raise ToolError(f"{customer_id} already has 10 saved addresses, the maximum.")
@@ -145,8 +145,8 @@ def add_address(
 def add_to_wishlist(ctx: Ctx, customer_id: CustomerId, product_id: ProductId) -> dict[str, Any]:
     """Save a product to a customer's wishlist, e.g. add_to_wishlist('CUS-0042', 'PRD-0017'); out-of-stock products are
     fine."""
-    CUSTOMER.get(ctx, customer_id)
-    product = PRODUCT.get(ctx, product_id)
+    CustomerId.get(ctx, customer_id)
+    product = ProductId.get(ctx, product_id)
     if product["status"] != "active":
         raise ToolError(f"Product {product_id} is discontinued and cannot be wishlisted.")
     if ctx.db.execute(
@@ -172,8 +172,8 @@ def write_review(
     'PRD-0057', 5, 'Great').
 
     Updates the product's average rating."""
-    CUSTOMER.get(ctx, customer_id)
-    PRODUCT.get(ctx, product_id)
+    CustomerId.get(ctx, customer_id)
+    ProductId.get(ctx, product_id)
     if not title.strip():
         raise ToolError("The review title must not be blank.")
     bought = ctx.db.execute(

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, Server, ToolError
+from hub.kit import Ctx, EntityId, Server, ToolError
 from servers.team_chat.schema import SCHEMA
 from servers.team_chat.seed import seed
 
@@ -23,16 +23,30 @@ chat = Server(
     family="comms",
 )
 
-USER = chat.entity(
-    "user", example="USR-0022", finder="search_users", noun="member", description="The member acting, e.g. 'USR-0022'"
-)
-CHANNEL = chat.entity(
-    "channel", example="CHN-0004", finder="list_channels", description="Channel id, e.g. 'CHN-0004' (#eng-backend)"
-)
-MESSAGE = chat.entity("message", example="MSG-00149", finder="search_messages")
-UserId = Annotated[str, USER]
-ChannelId = Annotated[str, CHANNEL]
-MessageId = Annotated[str, MESSAGE]
+
+class UserId(
+    EntityId,
+    server=chat,
+    example="USR-0022",
+    finder="search_users",
+    noun="member",
+    description="The member acting, e.g. 'USR-0022'",
+): ...
+
+
+# eng-backend)"
+class ChannelId(
+    EntityId,
+    server=chat,
+    example="CHN-0004",
+    finder="list_channels",
+    description="Channel id, e.g. 'CHN-0004' (#eng-backend)",
+): ...
+
+
+class MessageId(EntityId, server=chat, example="MSG-00149", finder="search_messages"): ...
+
+
 Text = Annotated[
     str,
     Field(
@@ -45,7 +59,7 @@ Text = Annotated[
 
 def member_row(ctx: Ctx, user_id: str, acting: bool = False) -> dict[str, Any]:
     """The member (``acting``: who must be active to act)."""
-    user = USER.get(ctx, user_id)
+    user = UserId.get(ctx, user_id)
     if acting and user["status"] != "active":
         raise ToolError(f"Member {user_id} ({user['name']}) is deactivated and cannot act in the workspace.")
     return user
@@ -103,7 +117,7 @@ def clean_text(text: str) -> str:
 
 
 def message_view(ctx: Ctx, message_id: str) -> dict[str, Any]:
-    msg = MESSAGE.get(ctx, message_id)
+    msg = MessageId.get(ctx, message_id)
     msg["reply_count"] = ctx.db.execute("SELECT COUNT(*) FROM messages WHERE thread_id = ?", (message_id,)).fetchone()[
         0
     ]

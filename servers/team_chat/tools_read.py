@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from hub.kit import Ctx, Entity, Limit, Offset, ToolError, rows
-from servers.team_chat.core import CHANNEL, MESSAGE, ChannelId, UserId, chat, is_member, member_row, message_view
+from servers.team_chat.core import ChannelId, MessageId, UserId, chat, is_member, member_row, message_view
 
 
 @chat.read(returns=("user",))
@@ -72,7 +72,7 @@ def list_channels(
 @chat.read(returns=("channel", "user"))
 def get_channel(ctx: Ctx, channel_id: ChannelId) -> dict[str, Any]:
     """Get a channel: name, topic, private/archived flags, creator and member ids, e.g. get_channel('CHN-0004')."""
-    ch = CHANNEL.get(ctx, channel_id)
+    ch = ChannelId.get(ctx, channel_id)
     ch["member_ids"] = [
         r[0]
         for r in ctx.db.execute(
@@ -118,7 +118,7 @@ def search_messages(
     member_row(ctx, user_id)
     sql, args = "SELECT m.message_id FROM messages m JOIN channels c ON c.channel_id = m.channel_id WHERE 1=1", []
     if channel_id is not None:
-        ch = CHANNEL.get(ctx, channel_id)
+        ch = ChannelId.get(ctx, channel_id)
         if ch["is_private"] and not is_member(ctx, channel_id, user_id):
             raise ToolError(
                 f"#{ch['name']} ({channel_id}) is private and {user_id} is not a member; ask a member to invite them."
@@ -130,7 +130,7 @@ def search_messages(
         args.append(user_id)
     order = " ORDER BY m.created_at DESC, m.message_id DESC"
     if thread_id is not None:
-        root = MESSAGE.get(ctx, thread_id)
+        root = MessageId.get(ctx, thread_id)
         if root["thread_id"] is not None:
             raise ToolError(f"{thread_id} is itself a reply; its thread root is {root['thread_id']}.")
         sql += " AND m.thread_id = ?"

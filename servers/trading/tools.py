@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import ISO_DATE, Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, fetch, rows
+from hub.kit import ISO_DATE, Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, rows
 from servers.trading.ledger import best, reserved_cash, reserved_shares
 from servers.trading.schema import SCHEMA
 from servers.trading.seed import seed
@@ -21,11 +21,13 @@ trading = Server(
     family="money",
 )
 
-PORTFOLIO = trading.entity("portfolio", example="PRT-0042", finder="list_portfolios")
-ORDER = trading.entity("order", example="ORD-00021", finder="list_orders")
 
-PortfolioId = Annotated[str, PORTFOLIO]
-OrderId = Annotated[str, ORDER]
+class PortfolioId(EntityId, server=trading, example="PRT-0042", finder="list_portfolios"): ...
+
+
+class OrderId(EntityId, server=trading, example="ORD-00021", finder="list_orders"): ...
+
+
 Symbol = Annotated[str, Field(min_length=1, max_length=12, description="Ticker symbol, e.g. 'AAPL'"), Entity("symbol")]
 Amount = Annotated[float, Field(gt=0, le=10_000_000, description="Amount in USD, e.g. 1500.00")]
 Quantity = Annotated[int, Field(ge=1, le=1_000_000, description="Number of shares, e.g. 10")]
@@ -63,7 +65,7 @@ def list_portfolios(
 def get_portfolio(ctx: Ctx, portfolio_id: PortfolioId) -> dict[str, Any]:
     """Get a portfolio: cash (total, reserved by open buy orders, available), positions valued at the last
     price with unrealised P&L, open order ids and recent cash movements, e.g. get_portfolio('PRT-0042')."""
-    p = PORTFOLIO.get(ctx, portfolio_id)
+    p = PortfolioId.get(ctx, portfolio_id)
     reserved = reserved_cash(ctx, portfolio_id)
     positions = rows(
         ctx.db.execute(
@@ -199,7 +201,7 @@ def get_order_book(
 @trading.read(returns=("order", "portfolio", "symbol"))
 def list_orders(
     ctx: Ctx,
-    portfolio_id: Annotated[str | None, PORTFOLIO.ref("Only this portfolio's orders, e.g. 'PRT-0042'")] = None,
+    portfolio_id: Annotated[str | None, PortfolioId.ref("Only this portfolio's orders, e.g. 'PRT-0042'")] = None,
     symbol: Annotated[
         str | None, Field(max_length=12, description="Only this ticker, e.g. 'AAPL'"), Entity("symbol")
     ] = None,
@@ -218,7 +220,7 @@ def list_orders(
 @trading.read(returns=("order", "portfolio", "symbol", "trade"))
 def get_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Get one order with its fills (trades), e.g. get_order('ORD-00001')."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     order["remaining_quantity"] = order["quantity"] - order["filled_quantity"]
     order["fills"] = rows(
         ctx.db.execute(

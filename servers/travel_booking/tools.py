@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, listing, next_id, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, listing, next_id, rows
 from servers.travel_booking.schema import SCHEMA, TIME_FMT, _blocked, _layout, _nightly
 from servers.travel_booking.seed import seed
 
@@ -19,31 +19,46 @@ travel = Server(
     family="mobility",
 )
 
-TRAVELLER = travel.entity("traveller", example="TRV-0042", finder="search_travellers")
-FLIGHT = travel.entity("flight", example="FLT-0012", finder="search_flights")
-HOTEL = travel.entity("hotel", example="HTL-001", finder="search_hotels")
-ITINERARY = travel.entity(
-    "itinerary",
+
+class TravellerId(EntityId, server=travel, example="TRV-0042", finder="search_travellers"): ...
+
+
+class FlightId(EntityId, server=travel, example="FLT-0012", finder="search_flights"): ...
+
+
+class HotelId(EntityId, server=travel, example="HTL-001", finder="search_hotels"): ...
+
+
+class ItineraryId(
+    EntityId,
+    server=travel,
     table="itineraries",
     example="ITN-0007",
     hint="Use get_traveller to see a traveller's itineraries, or create_itinerary.",
-)
-FLIGHT_BOOKING = travel.entity(
-    "flight_booking", key="booking_id", example="FBK-0010", hint="Use list_bookings to find a traveller's bookings."
-)
-HOTEL_BOOKING = travel.entity(
-    "hotel_booking", key="booking_id", example="HBK-0005", hint="Use list_bookings to find a traveller's bookings."
-)
+): ...
 
-TravellerId = Annotated[str, TRAVELLER]
-FlightId = Annotated[str, FLIGHT]
+
+class FlightBookingId(
+    EntityId,
+    server=travel,
+    key="booking_id",
+    example="FBK-0010",
+    hint="Use list_bookings to find a traveller's bookings.",
+): ...
+
+
+class HotelBookingId(
+    EntityId,
+    server=travel,
+    key="booking_id",
+    example="HBK-0005",
+    hint="Use list_bookings to find a traveller's bookings.",
+): ...
+
+
 AirportCode = Annotated[
     str, Field(pattern=r"^[A-Za-z]{3}$", description="IATA airport code, e.g. 'JFK'"), Entity("airport")
 ]
-HotelId = Annotated[str, HOTEL]
-ItineraryId = Annotated[str, ITINERARY]
-FlightBookingId = Annotated[str, FLIGHT_BOOKING]
-HotelBookingId = Annotated[str, HOTEL_BOOKING]
 Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD, e.g. '2026-06-12'")]
 Cabin = Literal["economy", "business"]
 RoomType = Literal["standard", "deluxe", "family", "suite"]
@@ -62,7 +77,7 @@ def _parse_day(ctx: Ctx, text: str, what: str) -> date:
 
 
 def _flight(ctx: Ctx, flight_id: str) -> dict[str, Any]:
-    flight = FLIGHT.get(ctx, flight_id)
+    flight = FlightId.get(ctx, flight_id)
     if flight["status"] == "scheduled" and flight["departs_at"] <= fake.iso(ctx.now):
         flight["status"] = "departed"
     return flight
@@ -152,7 +167,7 @@ def search_travellers(
 def get_traveller(ctx: Ctx, traveller_id: TravellerId) -> dict[str, Any]:
     """Get a traveller's profile, passport on file, loyalty tier and points, recent point movements and
     itinerary ids, e.g. get_traveller('TRV-0042')."""
-    trav = TRAVELLER.get(ctx, traveller_id)
+    trav = TravellerId.get(ctx, traveller_id)
     trav["itinerary_ids"] = [
         r[0]
         for r in ctx.db.execute(
@@ -277,7 +292,7 @@ def _rooms_booked(ctx: Ctx, hotel_id: str, room_type: str, ci: date, co: date) -
 
 
 def _active_flight_booking(ctx: Ctx, booking_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    booking = FLIGHT_BOOKING.get(ctx, booking_id)
+    booking = FlightBookingId.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(f"Flight booking {booking_id} is cancelled; book the flight again with book_flight.")
     flight = _flight(ctx, booking["flight_id"])

@@ -11,10 +11,6 @@ from pydantic import Field
 from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, listing, next_id, rows
 from servers.travel_booking.schema import _stay_price
 from servers.travel_booking.tools import (
-    HOTEL,
-    HOTEL_BOOKING,
-    ITINERARY,
-    TRAVELLER,
     Day,
     FlightBookingId,
     HotelBookingId,
@@ -90,7 +86,7 @@ def search_hotels(
 @travel.read(returns=("hotel",))
 def get_hotel(ctx: Ctx, hotel_id: HotelId) -> dict[str, Any]:
     """Get a hotel: stars, rating, amenities and its room types with base nightly rates, e.g. get_hotel('HTL-001')."""
-    hotel = HOTEL.get(ctx, hotel_id)
+    hotel = HotelId.get(ctx, hotel_id)
     hotel["rooms"] = rows(
         ctx.db.execute(
             "SELECT room_type, beds, max_guests, nightly_rate, inventory FROM rooms WHERE hotel_id = ? "
@@ -113,7 +109,7 @@ def list_bookings(
 ) -> dict[str, Any]:
     """List a traveller's flight and hotel bookings,
     e.g. list_bookings('TRV-0042', kind='flight', status='confirmed')."""
-    TRAVELLER.get(ctx, traveller_id)
+    TravellerId.get(ctx, traveller_id)
     out: dict[str, Any] = {}
     if kind in (None, "flight"):
         flights = Query(
@@ -137,7 +133,7 @@ def list_bookings(
 def get_itinerary(ctx: Ctx, itinerary_id: ItineraryId) -> dict[str, Any]:
     """Get an itinerary with all its flight and hotel bookings, what was paid, and what cancelling each
     confirmed booking now would refund, e.g. get_itinerary('ITN-0007')."""
-    itin = ITINERARY.get(ctx, itinerary_id)
+    itin = ItineraryId.get(ctx, itinerary_id)
     flights = []
     for b in rows(
         ctx.db.execute("SELECT * FROM flight_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,))
@@ -199,7 +195,7 @@ def create_itinerary(
 ) -> dict[str, Any]:
     """Start a new, empty itinerary for a traveller, e.g. create_itinerary('TRV-0042', 'Denver conference').
     Flights and hotels are then booked into it."""
-    TRAVELLER.get(ctx, traveller_id)
+    TravellerId.get(ctx, traveller_id)
     itin_id = next_id(ctx.db, "itineraries", "itinerary_id", "ITN")
     ctx.db.execute("INSERT INTO itineraries VALUES (?,?,?,?)", (itin_id, traveller_id, title, fake.iso(ctx.now)))
     return {"itinerary_id": itin_id, "traveller_id": traveller_id, "title": title}
@@ -209,7 +205,7 @@ def create_itinerary(
 def cancel_hotel_booking(ctx: Ctx, booking_id: HotelBookingId) -> dict[str, Any]:
     """Cancel a hotel booking, e.g. cancel_hotel_booking('HBK-0005'). Free until 48 h before check-in
     (15:00 on the check-in day), after that the first night is kept; a started stay cannot be cancelled."""
-    booking = HOTEL_BOOKING.get(ctx, booking_id)
+    booking = HotelBookingId.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(f"Hotel booking {booking_id} is already cancelled.")
     if datetime.fromisoformat(booking["check_in"]) + timedelta(hours=15) <= ctx.now:
@@ -244,7 +240,7 @@ def update_passport(
     """Record a traveller's passport (needed for international flights),
     e.g. update_passport('TRV-0042', 'X12345678', '2032-05-01').
     The passport must not be expired."""
-    trav = TRAVELLER.get(ctx, traveller_id)
+    trav = TravellerId.get(ctx, traveller_id)
     try:
         expiry = date.fromisoformat(expiry_date)
     except ValueError:
@@ -288,7 +284,7 @@ def redeem_points(
         )
     if points % 100 or points < 1000:
         raise ToolError(f"Redeem at least 1,000 points in multiples of 100; {points} is not allowed.")
-    trav = TRAVELLER.get(ctx, booking["traveller_id"])
+    trav = TravellerId.get(ctx, booking["traveller_id"])
     if trav["loyalty_points"] < points:
         raise ToolError(
             f"{trav['traveller_id']} has only {trav['loyalty_points']} points; redeem at most "

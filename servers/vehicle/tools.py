@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, fake, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, fake, listing, rows
 from servers.vehicle.schema import FLAT_PSI, SCHEMA, _distance
 from servers.vehicle.seed import seed
 
@@ -21,12 +21,16 @@ vehicle = Server(
     family="mobility",
 )
 
-OWNER = vehicle.entity("owner", example="OWN-0003", finder="list_owners")
-VEHICLE = vehicle.entity("vehicle", example="VEH-0007", finder="list_vehicles")
-PLACE = vehicle.entity("place", example="PLC-0048", hint="Use search_places to find known places.")
 
-VehicleId = Annotated[str, VEHICLE]
-PlaceId = Annotated[str, PLACE]
+class OwnerId(EntityId, server=vehicle, example="OWN-0003", finder="list_owners"): ...
+
+
+class VehicleId(EntityId, server=vehicle, example="VEH-0007", finder="list_vehicles"): ...
+
+
+class PlaceId(EntityId, server=vehicle, example="PLC-0048", hint="Use search_places to find known places."): ...
+
+
 Door = Literal["front_left", "front_right", "rear_left", "rear_right"]
 Gear = Literal["park", "drive", "reverse", "neutral"]
 
@@ -47,7 +51,7 @@ def _update(ctx: Ctx, vehicle_id: str, **changes: Any) -> None:
 
 
 def _brief(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     out = {
         k: v[k]
         for k in (
@@ -107,7 +111,7 @@ def list_owners(
 @vehicle.read(returns=("vehicle",))
 def list_vehicles(
     ctx: Ctx,
-    owner_id: Annotated[str | None, OWNER.ref("Only this owner's vehicles, e.g. 'OWN-0003'")] = None,
+    owner_id: Annotated[str | None, OwnerId.ref("Only this owner's vehicles, e.g. 'OWN-0003'")] = None,
     powertrain: Literal["gas", "hybrid", "electric"] | None = None,
     make: Annotated[str | None, Field(max_length=40, description="Only this make, e.g. 'Toyota'")] = None,
     engine: Literal["on", "off"] | None = None,
@@ -131,7 +135,7 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Everything about one vehicle: engine, gear, locks, doors and windows, trunk, climate, lights, tyre pressures,
     fuel/charge and range, location, destination, navigation, recent trips and warnings,
     e.g. get_vehicle_status('VEH-0007')."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     v["range_km"] = _range_km(v)
     v["doors"] = rows(
         ctx.db.execute("SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,))
@@ -142,10 +146,10 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
             (vehicle_id,),
         )
     )
-    v["location"] = PLACE.get(ctx, v["location_place_id"])["name"]
+    v["location"] = PlaceId.get(ctx, v["location_place_id"])["name"]
     if v["destination_place_id"]:
-        dest = PLACE.get(ctx, v["destination_place_id"])
-        here = PLACE.get(ctx, v["location_place_id"])
+        dest = PlaceId.get(ctx, v["destination_place_id"])
+        here = PlaceId.get(ctx, v["location_place_id"])
         v["destination"] = dest["name"]
         v["distance_to_destination_km"] = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     v["recent_trips"] = rows(
@@ -195,7 +199,7 @@ def search_places(
     | None = None,
     city: Annotated[str | None, Field(max_length=60, description="Only places in this city, e.g. 'Phoenix'")] = None,
     near_vehicle_id: Annotated[
-        str | None, VEHICLE.ref("Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'")
+        str | None, VehicleId.ref("Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'")
     ] = None,
     limit: Limit = 20,
     offset: Offset = 0,
@@ -205,7 +209,7 @@ def search_places(
     q = Query("SELECT * FROM places").contains(query, "name", "address").equal("category", category)
     found = q.equal("city", city).rows(ctx.db, order_by="place_id")
     if near_vehicle_id is not None:
-        here = PLACE.get(ctx, VEHICLE.get(ctx, near_vehicle_id)["location_place_id"])
+        here = PlaceId.get(ctx, VehicleId.get(ctx, near_vehicle_id)["location_place_id"])
         for p in found:
             p["distance_km"] = _distance(here["lat"], here["lon"], p["lat"], p["lon"])
         found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
@@ -223,7 +227,7 @@ def list_service_records(
     limit: Limit = 20,
 ) -> dict[str, Any]:
     """A vehicle's service history, newest first, e.g. list_service_records('VEH-0007', kind='brake inspection')."""
-    VEHICLE.get(ctx, vehicle_id)
+    VehicleId.get(ctx, vehicle_id)
     q = Query("SELECT * FROM service_records").where("vehicle_id = ?", vehicle_id)
     q.equal("kind", kind).filter("service_date >= ?", since)
     return q.page(ctx.db, "service_records", order_by="service_date DESC, service_id DESC", limit=limit)
