@@ -120,6 +120,14 @@ class EntityType:
     def exists(self, ctx: Ctx, value: Any) -> bool:
         return ctx.db.execute(f"SELECT 1 FROM {self.table} WHERE {self.key} = ?", (value,)).fetchone() is not None
 
+    def update(self, ctx: Ctx, value: Any, changes: Mapping[str, Any]) -> None:
+        """Set ``changes`` ({column: new value}, in that order) on the row whose key is ``value``."""
+        if not changes:
+            return
+        _check_names(self.type, *changes)
+        sets = ", ".join(f"{column} = ?" for column in changes)
+        ctx.db.execute(f"UPDATE {self.table} SET {sets} WHERE {self.key} = ?", (*changes.values(), value))
+
 
 class EntityId(str):
     """An entity type declared once, as the type of its id parameters:
@@ -131,8 +139,8 @@ class EntityId(str):
     The class keywords are ``Server.entity``'s, and ``type`` defaults to the class name without its ``Id``, in
     snake case (``FlightBookingId`` -> "flight_booking"); the class is the parameter's type (its schema is the
     declared entity's: ``{"type": "string", "description": "Account id, e.g. 'ACC-0107'", "x-entity": "account"}``)
-    and ``AccountId.get`` / ``.exists`` / ``.ref`` / ``.not_found`` are the ``EntityType``'s. Tools receive a
-    plain ``str``; being a ``str`` subclass only lets a type checker read the parameter as text.
+    and ``AccountId.get`` / ``.exists`` / ``.update`` / ``.ref`` / ``.not_found`` are the ``EntityType``'s.
+    Tools receive a plain ``str``; being a ``str`` subclass only lets a type checker read the parameter as text.
     """
 
     entity: ClassVar[EntityType]
@@ -172,6 +180,11 @@ class EntityId(str):
     @classmethod
     def exists(cls, ctx: Ctx, value: Any) -> bool:
         return cls.entity.exists(ctx, value)
+
+    @classmethod
+    def update(cls, ctx: Ctx, value: Any, changes: Mapping[str, Any]) -> None:
+        """Set ``changes`` ({column: new value}) on the row whose key is ``value``."""
+        cls.entity.update(ctx, value, changes)
 
     @classmethod
     def ref(cls, description: str) -> EntityRef:

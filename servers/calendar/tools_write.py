@@ -156,10 +156,7 @@ def update_event(
             changes["start"], changes["end"] = _iso(s), _iso(e)
     if not changes:
         raise ToolError("Nothing to change: give at least one field whose value differs from the current event.")
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(
-        f"UPDATE events SET {sets}, updated_at = ? WHERE event_id = ?", (*changes.values(), _iso(ctx.now), event_id)
-    )
+    EventId.update(ctx, event_id, {**changes, "updated_at": _iso(ctx.now)})
     if "start" in changes:
         ctx.db.execute(
             "UPDATE invitees SET response = 'needs_action', responded_at = NULL WHERE event_id = ?", (event_id,)

@@ -93,10 +93,7 @@ def update_draft(
     new = {**d, **changes}
     if len(_split(new["to_addresses"])) + len(_split(new["cc_addresses"])) > 50:
         raise ToolError("A message may have at most 50 recipients in to and cc together.")
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(
-        f"UPDATE drafts SET {sets}, updated_at = ? WHERE draft_id = ?", (*changes.values(), _iso(ctx.now), draft_id)
-    )
+    DraftId.update(ctx, draft_id, {**changes, "updated_at": _iso(ctx.now)})
     return _draft_view(DraftId.get(ctx, draft_id))
 
 
@@ -201,8 +198,7 @@ def mark_message(
             f"Message {message_id} already has is_read={bool(msg['is_read'])}, is_starred={bool(msg['is_starred'])}; "
             f"nothing to change."
         )
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(f"UPDATE messages SET {sets} WHERE message_id = ?", (*changes.values(), message_id))
+    MessageId.update(ctx, message_id, changes)
     new = {**msg, **changes}
     return {"message_id": message_id, "is_read": bool(new["is_read"]), "is_starred": bool(new["is_starred"])}
 

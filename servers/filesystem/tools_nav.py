@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, ToolError, rows
+from hub.kit import Ctx, Entity, Limit, Offset, ToolError, fetch, rows
 from servers.filesystem.core import (
     DirArg,
     PathArg,
@@ -86,14 +86,13 @@ def switch_user(ctx: Ctx, username: Username) -> dict[str, Any]:
     """Become another user (like `su - sam`), e.g. switch_user('root') to edit system files, then back to 'maya'
     the same way. Allowed for root and for members of the 'wheel' group; the shell moves to the user's home."""
     me = who(ctx)
-    target = ctx.db.execute("SELECT username, home FROM users WHERE username = ?", (username,)).fetchone()
-    if target is None:
-        raise ToolError(f"No user {username!r}. Use list_users to see the users on this machine.")
-    if target[0] == me.user:
+    no_user = f"No user {username!r}. Use list_users to see the users on this machine."
+    target = fetch(ctx.db, "SELECT username, home FROM users WHERE username = ?", (username,), no_user)
+    if target["username"] == me.user:
         raise ToolError(f"You are already '{me.user}'.")
     if not me.root and "wheel" not in me.groups:
         raise ToolError(f"Permission denied: '{me.user}' is not in the 'wheel' group and cannot switch users.")
-    home = ctx.db.execute("SELECT path FROM nodes WHERE path = ? AND type = 'dir'", (target[1],)).fetchone()
+    home = ctx.db.execute("SELECT path FROM nodes WHERE path = ? AND type = 'dir'", (target["home"],)).fetchone()
     cwd = home[0] if home else "/"
     ctx.db.execute("UPDATE shell SET username = ?, cwd = ? WHERE id = 1", (username, cwd))
     return {"user": username, "previous_user": me.user, "cwd": cwd}

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDateTime, ToolError, fake, next_id
+from hub.kit import Ctx, IsoDateTime, ToolError, fake, fetch, next_id
 from servers.food_delivery.schema import FLOW, MAX_KM, km_between, travel_minutes
 from servers.food_delivery.tools import (
     CustomerId,
@@ -84,19 +84,20 @@ def update_cart_item(
     update_cart_item('CUS-0026', 'ITM-0259', 0).
     Removing the last item empties the cart."""
     CustomerId.get(ctx, customer_id)
-    have = ctx.db.execute(
-        "SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?", (customer_id, item_id)
-    ).fetchone()
-    if have is None:
-        raise ToolError(f"{item_id} is not in {customer_id}'s cart; see view_cart, or add it with add_to_cart.")
-    if quantity == have[0]:
+    have = fetch(
+        ctx.db,
+        "SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?",
+        (customer_id, item_id),
+        f"{item_id} is not in {customer_id}'s cart; see view_cart, or add it with add_to_cart.",
+    )["quantity"]
+    if quantity == have:
         raise ToolError(f"{item_id} already has quantity {quantity} in the cart.")
     if quantity == 0:
         ctx.db.execute("DELETE FROM cart_items WHERE customer_id = ? AND item_id = ?", (customer_id, item_id))
         if not ctx.db.execute("SELECT 1 FROM cart_items WHERE customer_id = ?", (customer_id,)).fetchone():
             ctx.db.execute("DELETE FROM carts WHERE customer_id = ?", (customer_id,))
     else:
-        if not ItemId.get(ctx, item_id)["available"] and quantity > have[0]:
+        if not ItemId.get(ctx, item_id)["available"] and quantity > have:
             raise ToolError(f"{item_id} is unavailable; you can only lower its quantity or remove it (quantity=0).")
         ctx.db.execute(
             "UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND item_id = ?", (quantity, customer_id, item_id)
@@ -283,17 +284,14 @@ def advance_order_status(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
                 "restaurant before then."
             )
         city = RestaurantId.get(ctx, order["restaurant_id"])["city"]
-        found = ctx.db.execute(
+        courier = fetch(
+            ctx.db,
             "SELECT courier_id FROM couriers WHERE city = ? AND status = 'available' ORDER BY deliveries, courier_id "
             "LIMIT 1",
             (city,),
-        ).fetchone()
-        if found is None:
-            raise ToolError(
-                f"No courier is available in {city} right now; the order stays preparing. Try again after "
-                "a delivery completes."
-            )
-        courier = found[0]
+            f"No courier is available in {city} right now; the order stays preparing. Try again after "
+            "a delivery completes.",
+        )["courier_id"]
         ctx.db.execute("UPDATE couriers SET status = 'delivering' WHERE courier_id = ?", (courier,))
         ctx.db.execute(
             "UPDATE orders SET status = ?, courier_id = ?, picked_up_at = ? WHERE order_id = ?",

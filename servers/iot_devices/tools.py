@@ -88,11 +88,7 @@ def _controllable(dev: dict[str, Any], *types: str) -> None:
 
 
 def _touch(ctx: Ctx, device_id: str, **changes: Any) -> None:
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(
-        f"UPDATE devices SET {sets}, updated_at = ? WHERE device_id = ?",
-        (*changes.values(), fake.iso(ctx.now), device_id),
-    )
+    DeviceId.update(ctx, device_id, {**changes, "updated_at": fake.iso(ctx.now)})
 
 
 def _summary(ctx: Ctx, device_id: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, IsoDate, Server, ToolError, fake, next_id
+from hub.kit import Ctx, EntityId, IsoDate, Server, ToolError, fake, fetch, next_id
 from servers.issue_tracker.schema import SCHEMA, WORKFLOW
 from servers.issue_tracker.seed import seed
 
@@ -54,15 +54,14 @@ DateStr = Annotated[IsoDate, Field(description="A date, YYYY-MM-DD, e.g. '2026-0
 
 def must_be_member(ctx: Ctx, project_id: str, user_id: str, doing: str, assignable: bool = False) -> None:
     UserId.get(ctx, user_id)
-    found = ctx.db.execute(
-        "SELECT role FROM project_members WHERE project_id = ? AND user_id = ?", (project_id, user_id)
-    ).fetchone()
-    if found is None:
-        raise ToolError(
-            f"{user_id} is not a member of project {project_id} and cannot {doing}; pick a member "
-            f"(search_users(project_id='{project_id}')) or add them with add_project_member."
-        )
-    if assignable and found[0] == "viewer":
+    found = fetch(
+        ctx.db,
+        "SELECT role FROM project_members WHERE project_id = ? AND user_id = ?",
+        (project_id, user_id),
+        f"{user_id} is not a member of project {project_id} and cannot {doing}; pick a member "
+        f"(search_users(project_id='{project_id}')) or add them with add_project_member.",
+    )
+    if assignable and found["role"] == "viewer":
         raise ToolError(
             f"{user_id} is a viewer on project {project_id} and cannot {doing}; pick a developer, qa or designer "
             f"from get_project('{project_id}')."

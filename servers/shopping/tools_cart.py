@@ -73,12 +73,13 @@ def update_cart_item(
     update_cart_item('CUS-0066', 'PRD-0005', 0)."""
     CustomerId.get(ctx, customer_id)
     product = ProductId.get(ctx, product_id)
-    row = ctx.db.execute(
-        "SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)
-    ).fetchone()
-    if row is None:
-        raise ToolError(f"Product {product_id} is not in {customer_id}'s cart; use add_to_cart to add it.")
-    if quantity == row[0]:
+    row = fetch(
+        ctx.db,
+        "SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?",
+        (customer_id, product_id),
+        f"Product {product_id} is not in {customer_id}'s cart; use add_to_cart to add it.",
+    )
+    if quantity == row["quantity"]:
         raise ToolError(f"The cart already holds {quantity} of {product_id}.")
     if quantity == 0:
         ctx.db.execute("DELETE FROM cart_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id))

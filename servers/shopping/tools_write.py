@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, ToolError, fake, next_id, rows
+from hub.kit import Ctx, ToolError, fake, fetch, next_id, rows
 from servers.shopping.schema import RETURN_WINDOW_DAYS
 from servers.shopping.tools import CustomerId, OrderId, ProductId, Quantity, shopping
 
@@ -74,24 +74,23 @@ def request_return(
             f"Order {order_id} was delivered at {order['delivered_at']}; the {RETURN_WINDOW_DAYS}-day return window "
             f"closed at {fake.iso(deadline)}."
         )
-    item = ctx.db.execute(
-        "SELECT quantity, unit_price FROM order_items WHERE order_id = ? AND product_id = ?", (order_id, product_id)
-    ).fetchone()
-    if item is None:
-        raise ToolError(
-            f"Product {product_id} is not part of order {order_id}; get_order('{order_id}') lists its items."
-        )
+    item = fetch(
+        ctx.db,
+        "SELECT quantity, unit_price FROM order_items WHERE order_id = ? AND product_id = ?",
+        (order_id, product_id),
+        f"Product {product_id} is not part of order {order_id}; get_order('{order_id}') lists its items.",
+    )
     returned = ctx.db.execute(
         "SELECT COALESCE(SUM(quantity), 0) FROM returns WHERE order_id = ? AND product_id = ? AND status != 'rejected'",
         (order_id, product_id),
     ).fetchone()[0]
-    if quantity > item[0] - returned:
+    if quantity > item["quantity"] - returned:
         raise ToolError(
-            f"Order {order_id} has {item[0]} of {product_id} and {returned} already returned; "
-            f"at most {item[0] - returned} more can be returned."
+            f"Order {order_id} has {item['quantity']} of {product_id} and {returned} already returned; "
+            f"at most {item['quantity'] - returned} more can be returned."
         )
     share = 1 - (order["discount"] / order["subtotal"] if order["subtotal"] else 0)
-    refund = round(item[1] * quantity * share, 2)
+    refund = round(item["unit_price"] * quantity * share, 2)
     return_id = next_id(ctx.db, "returns", "return_id", "RET")
     ctx.db.execute(
         "INSERT INTO returns VALUES (?,?,?,?,?,?,?,?)",

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Server, ToolError
+from hub.kit import Ctx, EntityId, Server, ToolError, fetch
 from servers.team_chat.schema import SCHEMA
 from servers.team_chat.seed import seed
 
@@ -93,15 +93,14 @@ def mentions_in(ctx: Ctx, ch: dict[str, Any], text: str) -> list[str]:
     """The member ids a text mentions; raises on unknown handles and on non-members of a private channel."""
     ids = []
     for handle in dict.fromkeys(h.lower()[:60] for h in MENTION.findall(text)):
-        found = ctx.db.execute("SELECT user_id FROM users WHERE handle = ?", (handle,)).fetchone()
-        if found is None:
-            raise ToolError(f"No member with handle @{handle}; use search_users to find the right handle.")
-        if ch["is_private"] and not is_member(ctx, ch["channel_id"], found[0]):
+        no_one = f"No member with handle @{handle}; use search_users to find the right handle."
+        user_id = fetch(ctx.db, "SELECT user_id FROM users WHERE handle = ?", (handle,), no_one)["user_id"]
+        if ch["is_private"] and not is_member(ctx, ch["channel_id"], user_id):
             raise ToolError(
-                f"@{handle} ({found[0]}) is not in private channel #{ch['name']}; "
+                f"@{handle} ({user_id}) is not in private channel #{ch['name']}; "
                 "invite them with invite_to_channel or drop the mention."
             )
-        ids.append(found[0])
+        ids.append(user_id)
     return ids
 
 

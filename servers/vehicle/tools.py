@@ -45,9 +45,7 @@ def _range_km(v: dict[str, Any]) -> float:
 
 
 def _update(ctx: Ctx, vehicle_id: str, **changes: Any) -> None:
-    changes["updated_at"] = fake.iso(ctx.now)
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(f"UPDATE vehicles SET {sets} WHERE vehicle_id = ?", (*changes.values(), vehicle_id))
+    VehicleId.update(ctx, vehicle_id, {**changes, "updated_at": fake.iso(ctx.now)})
 
 
 def _brief(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
