@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Server, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, rows
 from servers.payments.schema import SCHEMA
 from servers.payments.seed import seed
 
@@ -94,25 +94,15 @@ def list_invoices(
 ) -> dict[str, Any]:
     """List invoices, newest first, filtered by merchant, customer, status, amount or overdue,
     e.g. list_invoices(merchant_id='MER-004', status='open')."""
-    sql = (
+    q = Query(
         "SELECT invoice_id, merchant_id, customer_id, description, amount, currency, status, amount_paid, due_date, "
-        "created_at FROM invoices WHERE 1=1"
+        "created_at FROM invoices"
     )
-    args: list[Any] = []
-    for column, value in (("merchant_id", merchant_id), ("customer_id", customer_id), ("status", status)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(value)
+    q.equal("merchant_id", merchant_id).equal("customer_id", customer_id).equal("status", status)
     if overdue:
-        sql += " AND status = 'open' AND due_date < ?"
-        args.append(ctx.now.strftime("%Y-%m-%d"))
-    if min_amount is not None:
-        sql += " AND amount >= ?"
-        args.append(min_amount)
-    found = rows(
-        ctx.db.execute(sql + " ORDER BY created_at DESC, invoice_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
-    )
-    return {"invoices": found, "count": len(found)}
+        q.where("status = 'open' AND due_date < ?", ctx.now.strftime("%Y-%m-%d"))
+    q.filter("amount >= ?", min_amount)
+    return q.page(ctx.db, "invoices", order_by="created_at DESC, invoice_id DESC", limit=limit, offset=offset)
 
 
 @payments.read(returns=("invoice", "payment", "refund", "customer", "merchant"))
