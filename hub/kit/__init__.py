@@ -666,7 +666,10 @@ IsoMonth = Annotated[str, Field(pattern=ISO_MONTH)]
 # Seeds ------------------------------------------------------------------------------------------
 
 
-def insert_rows(db: sqlite3.Connection, table: str, values: list[tuple[Any, ...]], *, or_ignore: bool = False) -> None:
+Row = tuple[Any, ...]  # a seed row: its values in column order
+
+
+def insert_rows(db: sqlite3.Connection, table: str, values: list[Row], *, or_ignore: bool = False) -> None:
     """Insert seed rows (tuples in column order) into ``table``; ``or_ignore`` skips rows that break a UNIQUE key."""
     if not values:
         return
