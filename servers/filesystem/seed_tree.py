@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import posixpath
 import random
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -137,3 +138,15 @@ def sentence(rng: random.Random) -> str:
 
 def paragraph(rng: random.Random, n: int = 4) -> str:
     return " ".join(sentence(rng) for _ in range(n))
+
+
+def people_csv(rng: random.Random, n: int, column: str, values: Sequence[str]) -> str:
+    """A CSV of ``n`` people: name, email, phone, city, and ``column`` drawn from ``values``."""
+    lines = [f"name,email,phone,city,{column}"]
+    for i in range(1, n + 1):
+        first, last = fake.person(rng)
+        lines.append(
+            f"{first} {last},{fake.email_for(first, last, rng, i)},{fake.phone(rng)},{fake.city(rng)[0]},"
+            f"{rng.choice(values)}"
+        )
+    return "\n".join(lines) + "\n"
