@@ -20,6 +20,7 @@ What the kit owns:
   carry the same id;
 - ``Server.distinct_values``: the ``get_distinct_values(field)`` tool;
 - ``Query`` and ``listing``: filtered, paged list tools and their ``{"xs": [...], "count": n}`` result;
+  ``ctx.rows(sql, params)`` / ``ctx.column(sql, params)`` for the rows (or first column) of any other query;
 - ``Limit``/``Offset``, the ISO date patterns (``IsoDate``, ``IsoDateTime``, ``IsoDateOrTime``, ``IsoMonth``),
   ``parse_datetime``, ``next_id``, and ``insert_rows`` for seeds.
 """
@@ -225,6 +226,14 @@ class Ctx:
 
     db: sqlite3.Connection
     now: datetime
+
+    def rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
+        """The rows a query returns, as dicts: ``ctx.rows("SELECT ... WHERE home_id = ?", (home_id,))``."""
+        return rows(self.db.execute(sql, params))
+
+    def column(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[Any]:
+        """The first column of the rows a query returns, e.g. the ids of a customer's accounts."""
+        return [r[0] for r in self.db.execute(sql, params)]
 
 
 @dataclass

@@ -85,12 +85,9 @@ def search_customers(
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Get a customer's profile and the ids of their accounts, e.g. get_customer('CUS-0042')."""
     customer = CustomerId.get(ctx, customer_id)
-    customer["account_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT account_id FROM accounts WHERE customer_id = ? ORDER BY account_id", (customer_id,)
-        )
-    ]
+    customer["account_ids"] = ctx.column(
+        "SELECT account_id FROM accounts WHERE customer_id = ? ORDER BY account_id", (customer_id,)
+    )
     return customer
 
 

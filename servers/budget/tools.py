@@ -23,7 +23,6 @@ from hub.kit import (
     fetch,
     listing,
     next_id,
-    rows,
 )
 from servers.budget.schema import ALERT_LEVELS, SCHEMA
 from servers.budget.seed import seed
@@ -270,13 +269,11 @@ def get_monthly_summary(
     for c in cats:
         c["remaining"] = round(c["monthly_limit"] - c["spent"], 2) if c["monthly_limit"] is not None else None
         c["status"] = _status(c["spent"], c["monthly_limit"])
-    alerts = rows(
-        ctx.db.execute(
-            "SELECT a.alert_id, a.category_id, c.name, a.level, a.spent, a.monthly_limit, "
-            "a.created_at FROM alerts a "
-            "JOIN categories c USING (category_id) WHERE a.month = ? ORDER BY a.alert_id",
-            (m,),
-        )
+    alerts = ctx.rows(
+        "SELECT a.alert_id, a.category_id, c.name, a.level, a.spent, a.monthly_limit, "
+        "a.created_at FROM alerts a "
+        "JOIN categories c USING (category_id) WHERE a.month = ? ORDER BY a.alert_id",
+        (m,),
     )
     if group is not None:
         ids = {c["category_id"] for c in cats}

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError
 from servers.calendar.tools import (
     CalendarId,
     DateOrTime,
@@ -134,14 +134,12 @@ def list_upcoming_events(
     Each item is one occurrence with the user's role (organizer or invitee) and RSVP; cancelled events are left out."""
     UserId.get(ctx, user_id)
     lo, hi = ctx.now, ctx.now + timedelta(days=days)
-    found = rows(
-        ctx.db.execute(
-            "SELECT e.event_id, e.title, e.location, e.start, e.end, e.organizer_id, i.response FROM events e "
-            "LEFT JOIN invitees i ON i.event_id = e.event_id AND i.user_id = ? "
-            "WHERE e.status != 'cancelled' AND e.start < ? AND (e.organizer_id = ? OR i.user_id IS NOT NULL) "
-            "AND (e.end > ? OR e.event_id IN (SELECT event_id FROM recurrences))",
-            (user_id, _iso(hi), user_id, _iso(lo)),
-        )
+    found = ctx.rows(
+        "SELECT e.event_id, e.title, e.location, e.start, e.end, e.organizer_id, i.response FROM events e "
+        "LEFT JOIN invitees i ON i.event_id = e.event_id AND i.user_id = ? "
+        "WHERE e.status != 'cancelled' AND e.start < ? AND (e.organizer_id = ? OR i.user_id IS NOT NULL) "
+        "AND (e.end > ? OR e.event_id IN (SELECT event_id FROM recurrences))",
+        (user_id, _iso(hi), user_id, _iso(lo)),
     )
     out = []
     for ev in found:

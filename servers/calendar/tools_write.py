@@ -146,12 +146,9 @@ def update_event(
                     f"first."
                 )
             if check_conflicts:
-                people = [ev["organizer_id"]] + [
-                    r[0]
-                    for r in ctx.db.execute(
-                        "SELECT user_id FROM invitees WHERE event_id = ? AND response != 'declined'", (event_id,)
-                    )
-                ]
+                people = [ev["organizer_id"]] + ctx.column(
+                    "SELECT user_id FROM invitees WHERE event_id = ? AND response != 'declined'", (event_id,)
+                )
                 _check_conflicts(ctx, people, s, e, skip_event=event_id)
             changes["start"], changes["end"] = _iso(s), _iso(e)
     if not changes:

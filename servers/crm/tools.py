@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import ISO_DATE, Ctx, EntityId, Limit, Offset, Query, Server, ToolError, listing, rows
+from hub.kit import ISO_DATE, Ctx, EntityId, Limit, Offset, Query, Server, ToolError, listing
 from servers.crm.schema import ALLOWED, LEAD_ALLOWED, OPEN_STAGES, SCHEMA
 from servers.crm.seed import seed
 
@@ -65,13 +65,11 @@ def _owner(ctx: Ctx, owner_id: str, must_be_active: bool = True) -> dict[str, An
 
 
 def _activities(ctx: Ctx, column: str, value: str) -> list[dict[str, Any]]:
-    found = rows(
-        ctx.db.execute(
-            "SELECT activity_id, kind, subject, owner_id, due_at, completed, created_at FROM "
-            f"activities WHERE {column} = ? "
-            "ORDER BY created_at DESC, activity_id DESC LIMIT 10",
-            (value,),
-        )
+    found = ctx.rows(
+        "SELECT activity_id, kind, subject, owner_id, due_at, completed, created_at FROM "
+        f"activities WHERE {column} = ? "
+        "ORDER BY created_at DESC, activity_id DESC LIMIT 10",
+        (value,),
     )
     for a in found:
         a["completed"] = bool(a["completed"])
@@ -130,10 +128,8 @@ def get_contact(ctx: Ctx, contact_id: ContactId) -> dict[str, Any]:
     """Get one contact with their account, their deals and recent activities, e.g. get_contact('CON-0042')."""
     contact = ContactId.get(ctx, contact_id)
     contact["account_name"] = AccountId.get(ctx, contact["account_id"])["name"]
-    contact["deals"] = rows(
-        ctx.db.execute(
-            "SELECT deal_id, name, stage, amount FROM deals WHERE contact_id = ? ORDER BY deal_id", (contact_id,)
-        )
+    contact["deals"] = ctx.rows(
+        "SELECT deal_id, name, stage, amount FROM deals WHERE contact_id = ? ORDER BY deal_id", (contact_id,)
     )
     contact["activities"] = _activities(ctx, "contact_id", contact_id)
     return contact
@@ -160,18 +156,13 @@ def search_accounts(
 def get_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
     """Get one account with its contacts, deals, open pipeline and won revenue, e.g. get_account('ACT-0042')."""
     acc = AccountId.get(ctx, account_id)
-    acc["contacts"] = rows(
-        ctx.db.execute(
-            "SELECT contact_id, name, title, email FROM contacts WHERE account_id = ? ORDER BY contact_id",
-            (account_id,),
-        )
+    acc["contacts"] = ctx.rows(
+        "SELECT contact_id, name, title, email FROM contacts WHERE account_id = ? ORDER BY contact_id", (account_id,)
     )
-    acc["deals"] = rows(
-        ctx.db.execute(
-            "SELECT deal_id, name, stage, amount, owner_id, expected_close FROM deals WHERE "
-            "account_id = ? ORDER BY deal_id",
-            (account_id,),
-        )
+    acc["deals"] = ctx.rows(
+        "SELECT deal_id, name, stage, amount, owner_id, expected_close FROM deals WHERE "
+        "account_id = ? ORDER BY deal_id",
+        (account_id,),
     )
     acc["open_pipeline"] = round(sum(d["amount"] for d in acc["deals"] if d["stage"] in OPEN_STAGES), 2)
     acc["won_revenue"] = round(sum(d["amount"] for d in acc["deals"] if d["stage"] == "closed_won"), 2)
@@ -208,11 +199,8 @@ def get_deal(ctx: Ctx, deal_id: DealId) -> dict[str, Any]:
     deal = DealId.get(ctx, deal_id)
     deal["account_name"] = AccountId.get(ctx, deal["account_id"])["name"]
     deal["allowed_next_stages"] = list(ALLOWED[deal["stage"]])
-    deal["stage_history"] = rows(
-        ctx.db.execute(
-            "SELECT from_stage, to_stage, changed_at FROM stage_history WHERE deal_id = ? ORDER BY history_id",
-            (deal_id,),
-        )
+    deal["stage_history"] = ctx.rows(
+        "SELECT from_stage, to_stage, changed_at FROM stage_history WHERE deal_id = ? ORDER BY history_id", (deal_id,)
     )
     deal["activities"] = _activities(ctx, "deal_id", deal_id)
     return deal

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, IsoDate, Limit, Offset, Query, Server, ToolError, rows
+from hub.kit import Ctx, EntityId, IsoDate, Limit, Offset, Query, Server, ToolError
 from servers.email.schema import SCHEMA
 from servers.email.seed import seed
 
@@ -73,15 +73,9 @@ def _day(value: str, name: str) -> str:
 
 
 def _label(ctx: Ctx, mailbox_id: str, name: str) -> dict[str, Any]:
-    found = rows(
-        ctx.db.execute(
-            "SELECT * FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", (mailbox_id, name.strip())
-        )
-    )
+    found = ctx.rows("SELECT * FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", (mailbox_id, name.strip()))
     if not found:
-        known = [
-            r[0] for r in ctx.db.execute("SELECT name FROM labels WHERE mailbox_id = ? ORDER BY name", (mailbox_id,))
-        ]
+        known = ctx.column("SELECT name FROM labels WHERE mailbox_id = ? ORDER BY name", (mailbox_id,))
         raise ToolError(
             f"Mailbox {mailbox_id} has no label {name!r}; its labels are {known}. Create it with create_label first."
         )
@@ -101,14 +95,10 @@ def _split(text: str) -> list[str]:
 def _message_view(ctx: Ctx, msg: dict[str, Any]) -> dict[str, Any]:
     out = _flags([dict(msg)])[0]
     out["to_addresses"], out["cc_addresses"] = _split(msg["to_addresses"]), _split(msg["cc_addresses"])
-    out["labels"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT l.name FROM message_labels ml JOIN labels l USING (label_id) WHERE ml.message_id = ? ORDER BY "
-            "l.name",
-            (msg["message_id"],),
-        )
-    ]
+    out["labels"] = ctx.column(
+        "SELECT l.name FROM message_labels ml JOIN labels l USING (label_id) WHERE ml.message_id = ? ORDER BY l.name",
+        (msg["message_id"],),
+    )
     return out
 
 
@@ -252,12 +242,10 @@ def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str
     thread = ThreadId.get(ctx, thread_id)
     MailboxId.get(ctx, mailbox_id)
     found = _flags(
-        rows(
-            ctx.db.execute(
-                f"SELECT {SUMMARY}, m.body FROM messages m WHERE m.thread_id = ? AND m.mailbox_id = ? "
-                "ORDER BY m.sent_at, m.message_id",
-                (thread_id, mailbox_id),
-            )
+        ctx.rows(
+            f"SELECT {SUMMARY}, m.body FROM messages m WHERE m.thread_id = ? AND m.mailbox_id = ? "
+            "ORDER BY m.sent_at, m.message_id",
+            (thread_id, mailbox_id),
         )
     )
     if not found:
@@ -272,11 +260,9 @@ def list_drafts(ctx: Ctx, mailbox_id: MailboxId, limit: Limit = 20, offset: Offs
     """List a mailbox's unsent drafts, newest first, with what each still lacks before it can be sent, e.g.
     list_drafts('MBX-0003')."""
     MailboxId.get(ctx, mailbox_id)
-    found = rows(
-        ctx.db.execute(
-            "SELECT * FROM drafts WHERE mailbox_id = ? ORDER BY updated_at DESC, draft_id DESC LIMIT ? OFFSET ?",
-            (mailbox_id, limit, offset),
-        )
+    found = ctx.rows(
+        "SELECT * FROM drafts WHERE mailbox_id = ? ORDER BY updated_at DESC, draft_id DESC LIMIT ? OFFSET ?",
+        (mailbox_id, limit, offset),
     )
     return {"drafts": [_draft_view(d) for d in found], "count": len(found)}
 
@@ -285,13 +271,11 @@ def list_drafts(ctx: Ctx, mailbox_id: MailboxId, limit: Limit = 20, offset: Offs
 def list_labels(ctx: Ctx, mailbox_id: MailboxId) -> dict[str, Any]:
     """List a mailbox's labels with how many messages carry each, e.g. list_labels('MBX-0003')."""
     MailboxId.get(ctx, mailbox_id)
-    found = rows(
-        ctx.db.execute(
-            "SELECT l.label_id, l.name, l.color, (SELECT COUNT(*) FROM message_labels ml WHERE ml.label_id = "
-            "l.label_id) AS messages "
-            "FROM labels l WHERE l.mailbox_id = ? ORDER BY l.name",
-            (mailbox_id,),
-        )
+    found = ctx.rows(
+        "SELECT l.label_id, l.name, l.color, (SELECT COUNT(*) FROM message_labels ml WHERE ml.label_id = "
+        "l.label_id) AS messages "
+        "FROM labels l WHERE l.mailbox_id = ? ORDER BY l.name",
+        (mailbox_id,),
     )
     return {"mailbox_id": mailbox_id, "labels": found, "count": len(found)}
 

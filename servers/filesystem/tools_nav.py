@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, ToolError, fetch, rows
+from hub.kit import Ctx, Entity, Limit, Offset, ToolError, fetch
 from servers.filesystem.core import (
     DirArg,
     PathArg,
@@ -68,7 +68,7 @@ def get_current_user(ctx: Ctx) -> dict[str, Any]:
 @filesystem.read(returns=("user",))
 def list_users(ctx: Ctx) -> dict[str, Any]:
     """All users (name, uid, home, groups) and all groups with their members, e.g. to pick an owner for change_owner."""
-    users = rows(ctx.db.execute("SELECT username, uid, full_name, home, shell FROM users ORDER BY uid"))
+    users = ctx.rows("SELECT username, uid, full_name, home, shell FROM users ORDER BY uid")
     members: dict[str, list[str]] = {}
     for g, u in ctx.db.execute("SELECT group_name, username FROM group_members ORDER BY group_name, username"):
         members.setdefault(g, []).append(u)
@@ -151,7 +151,7 @@ def list_directory(
         require(me, node, R, "list")
         entries = [
             c
-            for c in rows(ctx.db.execute("SELECT * FROM nodes WHERE parent = ? ORDER BY name", (node["path"],)))
+            for c in ctx.rows("SELECT * FROM nodes WHERE parent = ? ORDER BY name", (node["path"],))
             if show_hidden or not c["name"].startswith(".")
         ]
     key = SORTS[sort_by]

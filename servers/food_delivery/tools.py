@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, fake, listing, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, fake, listing
 from servers.food_delivery.schema import DAYS, FLOW, SCHEMA, service_fee
 from servers.food_delivery.seed import seed
 
@@ -105,13 +105,11 @@ def _cart(ctx: Ctx, customer_id: str) -> dict[str, Any]:
             "problems": [],
         }
     restaurant = RestaurantId.get(ctx, cart[0])
-    items = rows(
-        ctx.db.execute(
-            "SELECT c.item_id, m.name, m.price, c.quantity, m.available FROM cart_items c JOIN menu_items m USING "
-            "(item_id) "
-            "WHERE c.customer_id = ? ORDER BY c.item_id",
-            (customer_id,),
-        )
+    items = ctx.rows(
+        "SELECT c.item_id, m.name, m.price, c.quantity, m.available FROM cart_items c JOIN menu_items m USING "
+        "(item_id) "
+        "WHERE c.customer_id = ? ORDER BY c.item_id",
+        (customer_id,),
     )
     subtotal = round(sum(i["price"] * i["quantity"] for i in items), 2)
     problems = [
@@ -238,14 +236,11 @@ def search_customers(
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """A customer's profile, delivery address, active orders and order count, e.g. get_customer('CUS-0042')."""
     cus = CustomerId.get(ctx, customer_id)
-    cus["active_order_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT order_id FROM orders WHERE customer_id = ? AND status NOT IN ('delivered', 'cancelled') ORDER BY "
-            "order_id",
-            (customer_id,),
-        )
-    ]
+    cus["active_order_ids"] = ctx.column(
+        "SELECT order_id FROM orders WHERE customer_id = ? AND status NOT IN ('delivered', 'cancelled') ORDER BY "
+        "order_id",
+        (customer_id,),
+    )
     cus["order_count"] = ctx.db.execute("SELECT COUNT(*) FROM orders WHERE customer_id = ?", (customer_id,)).fetchone()[
         0
     ]
@@ -282,11 +277,8 @@ def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Track an order: status, timeline, items, totals, the courier, the ETA and minutes remaining from now,
     e.g. track_order('ORD-00695')."""
     order = OrderId.get(ctx, order_id)
-    order["items"] = rows(
-        ctx.db.execute(
-            "SELECT item_id, name, unit_price, quantity FROM order_items WHERE order_id = ? ORDER BY item_id",
-            (order_id,),
-        )
+    order["items"] = ctx.rows(
+        "SELECT item_id, name, unit_price, quantity FROM order_items WHERE order_id = ? ORDER BY item_id", (order_id,)
     )
     if order["status"] in ("delivered", "cancelled"):
         order["minutes_remaining"] = 0
@@ -296,10 +288,8 @@ def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
         )
         order["next_status"] = FLOW[FLOW.index(order["status"]) + 1]
     if order["courier_id"]:
-        order["courier"] = rows(
-            ctx.db.execute(
-                "SELECT courier_id, name, vehicle, rating FROM couriers WHERE courier_id = ?", (order["courier_id"],)
-            )
+        order["courier"] = ctx.rows(
+            "SELECT courier_id, name, vehicle, rating FROM couriers WHERE courier_id = ?", (order["courier_id"],)
         )[0]
     order["rated"] = ctx.db.execute("SELECT 1 FROM ratings WHERE order_id = ?", (order_id,)).fetchone() is not None
     return order

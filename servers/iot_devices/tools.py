@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing
 from servers.iot_devices.schema import SCHEMA, DeviceType
 from servers.iot_devices.seed import seed
 
@@ -96,14 +96,11 @@ def _summary(ctx: Ctx, device_id: str) -> dict[str, Any]:
 
 
 def _missing_in_scene(ctx: Ctx, scene_id: str) -> list[str]:
-    return [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT a.device_id FROM scene_actions a LEFT JOIN devices d ON d.device_id = a.device_id "
-            "WHERE a.scene_id = ? AND d.device_id IS NULL ORDER BY a.device_id",
-            (scene_id,),
-        )
-    ]
+    return ctx.column(
+        "SELECT a.device_id FROM scene_actions a LEFT JOIN devices d ON d.device_id = a.device_id "
+        "WHERE a.scene_id = ? AND d.device_id IS NULL ORDER BY a.device_id",
+        (scene_id,),
+    )
 
 
 @iot.read(returns=("home",))
@@ -124,12 +121,10 @@ def list_homes(
 def get_home(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """Get a home with its rooms (ids like 'RM-0014') and device counts by type, e.g. get_home('HOM-0003')."""
     home = HomeId.get(ctx, home_id)
-    home["rooms"] = rows(
-        ctx.db.execute(
-            "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
-            "LEFT JOIN devices d ON d.room_id = r.room_id WHERE r.home_id = ? GROUP BY r.room_id ORDER BY r.room_id",
-            (home_id,),
-        )
+    home["rooms"] = ctx.rows(
+        "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
+        "LEFT JOIN devices d ON d.room_id = r.room_id WHERE r.home_id = ? GROUP BY r.room_id ORDER BY r.room_id",
+        (home_id,),
     )
     home["devices_by_type"] = dict(
         ctx.db.execute(
@@ -170,18 +165,12 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     its room, and the scenes and groups that include it, e.g. get_device('DEV-0037')."""
     dev = DeviceId.get(ctx, device_id)
     dev["room_name"] = ctx.db.execute("SELECT name FROM rooms WHERE room_id = ?", (dev["room_id"],)).fetchone()[0]
-    dev["scene_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
-        )
-    ]
-    dev["group_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT group_id FROM group_members WHERE device_id = ? ORDER BY group_id", (device_id,)
-        )
-    ]
+    dev["scene_ids"] = ctx.column(
+        "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
+    )
+    dev["group_ids"] = ctx.column(
+        "SELECT group_id FROM group_members WHERE device_id = ? ORDER BY group_id", (device_id,)
+    )
     return {k: v for k, v in dev.items() if v is not None}
 
 
@@ -243,12 +232,10 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
 
     An action whose device no longer exists is marked missing=true."""
     scene = SceneId.get(ctx, scene_id)
-    actions = rows(
-        ctx.db.execute(
-            "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
-            "LEFT JOIN devices d ON d.device_id = a.device_id WHERE a.scene_id = ? ORDER BY a.device_id",
-            (scene_id,),
-        )
+    actions = ctx.rows(
+        "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
+        "LEFT JOIN devices d ON d.device_id = a.device_id WHERE a.scene_id = ? ORDER BY a.device_id",
+        (scene_id,),
     )
     scene["actions"] = []
     for a in actions:
@@ -274,15 +261,13 @@ def list_automations(
 def list_groups(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """List a home's device groups with their members and whether each is online, e.g. list_groups('HOM-0003')."""
     HomeId.get(ctx, home_id)
-    groups = rows(ctx.db.execute("SELECT * FROM device_groups WHERE home_id = ? ORDER BY group_id", (home_id,)))
+    groups = ctx.rows("SELECT * FROM device_groups WHERE home_id = ? ORDER BY group_id", (home_id,))
     for g in groups:
-        g["members"] = rows(
-            ctx.db.execute(
-                "SELECT d.device_id, d.name, d.online, d.power FROM group_members m "
-                "JOIN devices d ON d.device_id = m.device_id "
-                "WHERE m.group_id = ? ORDER BY d.device_id",
-                (g["group_id"],),
-            )
+        g["members"] = ctx.rows(
+            "SELECT d.device_id, d.name, d.online, d.power FROM group_members m "
+            "JOIN devices d ON d.device_id = m.device_id "
+            "WHERE m.group_id = ? ORDER BY d.device_id",
+            (g["group_id"],),
         )
     return listing("groups", groups)
 

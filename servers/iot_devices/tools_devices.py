@@ -174,10 +174,5 @@ def remove_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     dev = DeviceId.get(ctx, device_id)
     ctx.db.execute("DELETE FROM group_members WHERE device_id = ?", (device_id,))
     ctx.db.execute("DELETE FROM devices WHERE device_id = ?", (device_id,))
-    scenes = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
-        )
-    ]
+    scenes = ctx.column("SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,))
     return {"device_id": device_id, "removed": True, "home_id": dev["home_id"], "scenes_still_referring": scenes}

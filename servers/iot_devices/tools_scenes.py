@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, ToolError, fake, next_id, rows
+from hub.kit import Ctx, Entity, ToolError, fake, next_id
 from servers.iot_devices.schema import SWITCHABLE
 from servers.iot_devices.tools import (
     AutomationId,
@@ -78,7 +78,7 @@ def activate_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
             f"Scene {scene_id} ({scene['name']}) refers to removed device(s) {', '.join(missing)}; "
             f"call remove_scene_device('{scene_id}', '{missing[0]}') for each, then activate again."
         )
-    actions = rows(ctx.db.execute("SELECT * FROM scene_actions WHERE scene_id = ? ORDER BY device_id", (scene_id,)))
+    actions = ctx.rows("SELECT * FROM scene_actions WHERE scene_id = ? ORDER BY device_id", (scene_id,))
     if not actions:
         raise ToolError(f"Scene {scene_id} sets no devices; create a new scene with create_scene.")
     applied = []
@@ -227,12 +227,10 @@ def set_group_power(
 
     All or nothing: fails if any member is offline (list_groups shows which)."""
     group = GroupId.get(ctx, group_id)
-    devs = rows(
-        ctx.db.execute(
-            "SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "
-            "WHERE m.group_id = ? ORDER BY d.device_id",
-            (group_id,),
-        )
+    devs = ctx.rows(
+        "SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "
+        "WHERE m.group_id = ? ORDER BY d.device_id",
+        (group_id,),
     )
     if not devs:
         raise ToolError(f"Group {group_id} ({group['name']}) has no devices left.")

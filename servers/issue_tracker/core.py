@@ -100,8 +100,6 @@ def committed_points(ctx: Ctx, sprint_id: str) -> int:
 
 def issue_view(ctx: Ctx, issue_id: str) -> dict[str, Any]:
     issue = IssueId.get(ctx, issue_id)
-    issue["labels"] = [
-        r[0] for r in ctx.db.execute("SELECT label FROM issue_labels WHERE issue_id = ? ORDER BY label", (issue_id,))
-    ]
+    issue["labels"] = ctx.column("SELECT label FROM issue_labels WHERE issue_id = ? ORDER BY label", (issue_id,))
     issue["allowed_transitions"] = list(WORKFLOW[issue["status"]])
     return issue

@@ -129,19 +129,15 @@ def get_issue(ctx: Ctx, issue_id: IssueId) -> dict[str, Any]:
     """Get one issue with labels, the transitions allowed from its status, comments and history, e.g.
     get_issue('WEB-0042')."""
     issue = issue_view(ctx, issue_id)
-    issue["comments"] = rows(
-        ctx.db.execute(
-            "SELECT comment_id, author_id, body, created_at FROM comments WHERE issue_id = ? "
-            "ORDER BY created_at, comment_id LIMIT 50",
-            (issue_id,),
-        )
+    issue["comments"] = ctx.rows(
+        "SELECT comment_id, author_id, body, created_at FROM comments WHERE issue_id = ? "
+        "ORDER BY created_at, comment_id LIMIT 50",
+        (issue_id,),
     )
-    issue["history"] = rows(
-        ctx.db.execute(
-            "SELECT user_id, field, old_value, new_value, created_at FROM issue_events WHERE issue_id = ? "
-            "ORDER BY created_at DESC, event_id DESC LIMIT 30",
-            (issue_id,),
-        )
+    issue["history"] = ctx.rows(
+        "SELECT user_id, field, old_value, new_value, created_at FROM issue_events WHERE issue_id = ? "
+        "ORDER BY created_at DESC, event_id DESC LIMIT 30",
+        (issue_id,),
     )
     return issue
 
@@ -175,12 +171,9 @@ def list_sprints(
 def get_sprint(ctx: Ctx, sprint_id: SprintId) -> dict[str, Any]:
     """Get a sprint with its issues, committed and completed points, e.g. get_sprint('SPR-0005')."""
     sprint = SprintId.get(ctx, sprint_id)
-    sprint["issues"] = rows(
-        ctx.db.execute(
-            "SELECT issue_id, title, status, assignee_id, story_points FROM issues WHERE sprint_id = ? "
-            "ORDER BY issue_id",
-            (sprint_id,),
-        )
+    sprint["issues"] = ctx.rows(
+        "SELECT issue_id, title, status, assignee_id, story_points FROM issues WHERE sprint_id = ? ORDER BY issue_id",
+        (sprint_id,),
     )
     sprint["committed_points"] = sum(i["story_points"] or 0 for i in sprint["issues"])
     sprint["completed_points"] = sum(i["story_points"] or 0 for i in sprint["issues"] if i["status"] == "done")

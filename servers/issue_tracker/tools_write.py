@@ -210,10 +210,7 @@ def label_issue(
     """Add one of the project's labels to an issue (or remove it with remove=true), e.g.
     label_issue('WEB-0042', 'regression')."""
     issue = IssueId.get(ctx, issue_id)
-    allowed = [
-        r[0]
-        for r in ctx.db.execute("SELECT name FROM labels WHERE project_id = ? ORDER BY name", (issue["project_id"],))
-    ]
+    allowed = ctx.column("SELECT name FROM labels WHERE project_id = ? ORDER BY name", (issue["project_id"],))
     if label not in allowed:
         raise ToolError(f"{label!r} is not a label of project {issue['project_id']}; use one of: {', '.join(allowed)}.")
     has = (

@@ -142,12 +142,9 @@ def close_sprint(
     sprint = SprintId.get(ctx, sprint_id)
     if sprint["status"] != "active":
         raise ToolError(f"{sprint_id} is {sprint['status']}; only the active sprint can be closed.")
-    unfinished = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT issue_id FROM issues WHERE sprint_id = ? AND status != 'done' ORDER BY issue_id", (sprint_id,)
-        )
-    ]
+    unfinished = ctx.column(
+        "SELECT issue_id FROM issues WHERE sprint_id = ? AND status != 'done' ORDER BY issue_id", (sprint_id,)
+    )
     if carry_over_to is not None:
         target = SprintId.get(ctx, carry_over_to)
         if target["project_id"] != sprint["project_id"] or target["status"] != "planned":

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing
 from servers.maps.schema import DAYS, MODES, SCHEMA, Mode, _bearing, _km
 from servers.maps.seed import seed
 
@@ -115,11 +115,9 @@ def geocode_address(
         q.where("full_address LIKE ?", f"%{' '.join(part.split())}%")
     found = q.rows(ctx.db, order_by="address_id", limit=limit)
     if not found:
-        hint = rows(
-            ctx.db.execute(
-                "SELECT full_address FROM addresses WHERE full_address LIKE ? ORDER BY address_id LIMIT 3",
-                (f"%{parts[-1]}%",),
-            )
+        hint = ctx.rows(
+            "SELECT full_address FROM addresses WHERE full_address LIKE ? ORDER BY address_id LIMIT 3",
+            (f"%{parts[-1]}%",),
         )
         raise ToolError(
             f"No address matches {address!r}. Check the street number and spelling"
@@ -138,11 +136,9 @@ def geocode_address(
 def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
     """Find the nearest known street address (within 2 km) and the places at it,
     e.g. reverse_geocode(47.6062, -122.3321)."""
-    near = rows(
-        ctx.db.execute(
-            "SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
-            (lat - 0.03, lat + 0.03, lon - 0.04, lon + 0.04),
-        )
+    near = ctx.rows(
+        "SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
+        (lat - 0.03, lat + 0.03, lon - 0.04, lon + 0.04),
     )
     best = min(near, key=lambda a: (_km(lat, lon, a["lat"], a["lon"]), a["address_id"]), default=None)
     if best is None or _km(lat, lon, best["lat"], best["lon"]) > 2.0:
@@ -150,12 +146,7 @@ def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
             f"No known address within 2 km of ({lat}, {lon}); the map covers the cities listed by "
             "get_distinct_values('city')."
         )
-    places = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT place_id FROM places WHERE address_id = ? ORDER BY place_id", (best["address_id"],)
-        )
-    ]
+    places = ctx.column("SELECT place_id FROM places WHERE address_id = ? ORDER BY place_id", (best["address_id"],))
     return {
         "address_id": best["address_id"],
         "full_address": best["full_address"],
@@ -202,12 +193,10 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> dict[str, Any]:
     p = _place(ctx, place_id)
     p["hours"] = _hours(p)
     p["open_now"] = _open_at(p, ctx.now)
-    p["latest_reviews"] = rows(
-        ctx.db.execute(
-            "SELECT review_id, user_id, rating, text, created_at FROM reviews WHERE place_id = ? "
-            "ORDER BY created_at DESC, review_id DESC LIMIT 3",
-            (place_id,),
-        )
+    p["latest_reviews"] = ctx.rows(
+        "SELECT review_id, user_id, rating, text, created_at FROM reviews WHERE place_id = ? "
+        "ORDER BY created_at DESC, review_id DESC LIMIT 3",
+        (place_id,),
     )
     return p
 

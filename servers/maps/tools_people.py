@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, next_id
 from servers.maps.tools import ListId, PlaceId, UserId, _place, maps
 
 
@@ -53,21 +53,17 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     user["home_address"] = ctx.db.execute(
         "SELECT full_address FROM addresses WHERE address_id = ?", (user["home_address_id"],)
     ).fetchone()[0]
-    user["saved_places"] = rows(
-        ctx.db.execute(
-            "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at "
-            "FROM saved_places s JOIN places p USING (place_id) "
-            "WHERE s.user_id = ? ORDER BY s.saved_id",
-            (user_id,),
-        )
+    user["saved_places"] = ctx.rows(
+        "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at "
+        "FROM saved_places s JOIN places p USING (place_id) "
+        "WHERE s.user_id = ? ORDER BY s.saved_id",
+        (user_id,),
     )
-    user["lists"] = rows(
-        ctx.db.execute(
-            "SELECT l.list_id, l.name, l.is_public, "
-            "(SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
-            "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id",
-            (user_id,),
-        )
+    user["lists"] = ctx.rows(
+        "SELECT l.list_id, l.name, l.is_public, "
+        "(SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
+        "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id",
+        (user_id,),
     )
     user["review_count"] = ctx.db.execute("SELECT COUNT(*) FROM reviews WHERE user_id = ?", (user_id,)).fetchone()[0]
     return user
@@ -77,13 +73,11 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
 def get_place_list(ctx: Ctx, list_id: ListId) -> dict[str, Any]:
     """Get a place list with its places in the order they were added, e.g. get_place_list('LST-0003')."""
     lst = ListId.get(ctx, list_id)
-    lst["places"] = rows(
-        ctx.db.execute(
-            "SELECT i.place_id, p.name, p.category, p.rating, i.added_at "
-            "FROM list_items i JOIN places p USING (place_id) "
-            "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id",
-            (list_id,),
-        )
+    lst["places"] = ctx.rows(
+        "SELECT i.place_id, p.name, p.category, p.rating, i.added_at "
+        "FROM list_items i JOIN places p USING (place_id) "
+        "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id",
+        (list_id,),
     )
     lst["is_public"] = bool(lst["is_public"])
     return lst

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake
 from servers.marketplace.schema import SCHEMA, CategoryName
 from servers.marketplace.seed import seed
 
@@ -60,10 +60,8 @@ def _open(ctx: Ctx, listing: dict[str, Any]) -> None:
 
 
 def _highest(ctx: Ctx, listing_id: str) -> dict[str, Any] | None:
-    found = rows(
-        ctx.db.execute(
-            "SELECT * FROM bids WHERE listing_id = ? ORDER BY amount DESC, placed_at, bid_id LIMIT 1", (listing_id,)
-        )
+    found = ctx.rows(
+        "SELECT * FROM bids WHERE listing_id = ? ORDER BY amount DESC, placed_at, bid_id LIMIT 1", (listing_id,)
     )
     return found[0] if found else None
 
@@ -179,26 +177,19 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile with their active listing ids, items won or bought, and auctions they lead, e.g.
     get_user('USR-0012')."""
     user = UserId.get(ctx, user_id)
-    user["active_listing_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT listing_id FROM listings WHERE seller_id = ? AND status = 'active' ORDER BY listing_id", (user_id,)
-        )
-    ]
-    user["purchased_listing_ids"] = [
-        r[0]
-        for r in ctx.db.execute("SELECT listing_id FROM listings WHERE buyer_id = ? ORDER BY listing_id", (user_id,))
-    ]
-    user["leading_bid_listing_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT l.listing_id FROM listings l WHERE l.status = 'active' AND l.listing_type = 'auction' AND "
-            "(SELECT bidder_id FROM bids b WHERE b.listing_id = l.listing_id ORDER BY amount DESC, placed_at, bid_id "
-            "LIMIT 1) = ? "
-            "ORDER BY l.listing_id",
-            (user_id,),
-        )
-    ]
+    user["active_listing_ids"] = ctx.column(
+        "SELECT listing_id FROM listings WHERE seller_id = ? AND status = 'active' ORDER BY listing_id", (user_id,)
+    )
+    user["purchased_listing_ids"] = ctx.column(
+        "SELECT listing_id FROM listings WHERE buyer_id = ? ORDER BY listing_id", (user_id,)
+    )
+    user["leading_bid_listing_ids"] = ctx.column(
+        "SELECT l.listing_id FROM listings l WHERE l.status = 'active' AND l.listing_type = 'auction' AND "
+        "(SELECT bidder_id FROM bids b WHERE b.listing_id = l.listing_id ORDER BY amount DESC, placed_at, bid_id "
+        "LIMIT 1) = ? "
+        "ORDER BY l.listing_id",
+        (user_id,),
+    )
     return user
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server
 from servers.payments.schema import SCHEMA
 from servers.payments.seed import seed
 
@@ -71,7 +71,7 @@ def search_customers(
     if merchant_id is not None:
         sql += " AND c.merchant_id = ?"
         args.append(merchant_id)
-    found = rows(ctx.db.execute(sql + " ORDER BY c.customer_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = ctx.rows(sql + " ORDER BY c.customer_id LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"customers": found, "count": len(found)}
 
 
@@ -114,19 +114,15 @@ def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> dict[str, Any]:
     inv["merchant_name"] = MerchantId.get(ctx, inv["merchant_id"])["name"]
     inv["amount_due"] = round(inv["amount"] - inv["amount_paid"], 2) if inv["status"] == "open" else 0.0
     inv["overdue"] = inv["status"] == "open" and inv["due_date"] < ctx.now.strftime("%Y-%m-%d")
-    pays = rows(
-        ctx.db.execute(
-            "SELECT payment_id, amount, method, status, refunded_amount, failure_reason, created_at FROM payments "
-            "WHERE invoice_id = ? ORDER BY payment_id",
-            (invoice_id,),
-        )
+    pays = ctx.rows(
+        "SELECT payment_id, amount, method, status, refunded_amount, failure_reason, created_at FROM payments "
+        "WHERE invoice_id = ? ORDER BY payment_id",
+        (invoice_id,),
     )
     for p in pays:
-        p["refunds"] = rows(
-            ctx.db.execute(
-                "SELECT refund_id, amount, reason, created_at FROM refunds WHERE payment_id = ? ORDER BY refund_id",
-                (p["payment_id"],),
-            )
+        p["refunds"] = ctx.rows(
+            "SELECT refund_id, amount, reason, created_at FROM refunds WHERE payment_id = ? ORDER BY refund_id",
+            (p["payment_id"],),
         )
     inv["payments"] = pays
     return inv
@@ -147,12 +143,10 @@ def list_webhook_deliveries(
     """A merchant's webhook endpoints and the event deliveries made to them, newest first,
     e.g. list_webhook_deliveries('MER-004', event_type='payment.succeeded')."""
     MerchantId.get(ctx, merchant_id)
-    endpoints = rows(
-        ctx.db.execute(
-            "SELECT endpoint_id, url, events, status, created_at FROM webhook_endpoints WHERE merchant_id = ? "
-            "ORDER BY endpoint_id",
-            (merchant_id,),
-        )
+    endpoints = ctx.rows(
+        "SELECT endpoint_id, url, events, status, created_at FROM webhook_endpoints WHERE merchant_id = ? "
+        "ORDER BY endpoint_id",
+        (merchant_id,),
     )
     for e in endpoints:
         e["events"] = e["events"].split(",")
@@ -165,9 +159,7 @@ def list_webhook_deliveries(
         if value is not None:
             sql += f" AND {column} = ?"
             args.append(value)
-    found = rows(
-        ctx.db.execute(sql + " ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
-    )
+    found = ctx.rows(sql + " ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"merchant_id": merchant_id, "endpoints": endpoints, "deliveries": found, "count": len(found)}
 
 

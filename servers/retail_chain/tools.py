@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, next_id
 from servers.retail_chain.schema import HOLD_HOURS, MAX_RESERVE, MAX_TRANSFER, SCHEMA
 from servers.retail_chain.seed import seed
 
@@ -46,10 +46,8 @@ Category = Literal["Tools", "Paint", "Electrical", "Plumbing", "Garden", "Applia
 
 
 def _stock(ctx: Ctx, store_id: str, sku: str) -> dict[str, Any] | None:
-    found = rows(
-        ctx.db.execute(
-            "SELECT *, on_hand - reserved AS available FROM inventory WHERE store_id = ? AND sku = ?", (store_id, sku)
-        )
+    found = ctx.rows(
+        "SELECT *, on_hand - reserved AS available FROM inventory WHERE store_id = ? AND sku = ?", (store_id, sku)
     )
     return found[0] if found else None
 
@@ -103,12 +101,10 @@ def get_store(ctx: Ctx, store_id: StoreId) -> dict[str, Any]:
         (store_id,),
     ).fetchone()
     store.update(sku_count=skus, units_on_hand=units, low_stock_skus=low)
-    store["active_reservations"] = rows(
-        ctx.db.execute(
-            "SELECT reservation_id, sku, quantity, customer_name, expires_at FROM reservations "
-            "WHERE store_id = ? AND status = 'active' ORDER BY expires_at, reservation_id LIMIT 50",
-            (store_id,),
-        )
+    store["active_reservations"] = ctx.rows(
+        "SELECT reservation_id, sku, quantity, customer_name, expires_at FROM reservations "
+        "WHERE store_id = ? AND status = 'active' ORDER BY expires_at, reservation_id LIMIT 50",
+        (store_id,),
     )
     return store
 

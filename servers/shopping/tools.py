@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing
 from servers.shopping.schema import FREE_SHIPPING_FROM, MAX_PER_PRODUCT, RETURN_WINDOW_DAYS, SCHEMA, SHIPPING_FEE
 from servers.shopping.seed import seed
 
@@ -57,13 +57,11 @@ def _coupon(ctx: Ctx, code: str) -> dict[str, Any]:
 
 
 def _cart_lines(ctx: Ctx, customer_id: str) -> list[dict[str, Any]]:
-    return rows(
-        ctx.db.execute(
-            "SELECT ci.product_id, p.name, p.category_id, p.price, ci.quantity, p.stock, p.status, "
-            "ROUND(p.price * ci.quantity, 2) AS line_total FROM cart_items ci JOIN products p USING (product_id) "
-            "WHERE ci.customer_id = ? ORDER BY ci.added_at, ci.product_id",
-            (customer_id,),
-        )
+    return ctx.rows(
+        "SELECT ci.product_id, p.name, p.category_id, p.price, ci.quantity, p.stock, p.status, "
+        "ROUND(p.price * ci.quantity, 2) AS line_total FROM cart_items ci JOIN products p USING (product_id) "
+        "WHERE ci.customer_id = ? ORDER BY ci.added_at, ci.product_id",
+        (customer_id,),
     )
 
 
@@ -167,12 +165,10 @@ def get_product(ctx: Ctx, product_id: ProductId) -> dict[str, Any]:
 @shopping.read(returns=("category",))
 def list_categories(ctx: Ctx) -> dict[str, Any]:
     """List the catalog's categories with how many active products each has, e.g. 'CAT-01' Electronics."""
-    found = rows(
-        ctx.db.execute(
-            "SELECT c.category_id, c.name, c.description, COUNT(p.product_id) AS active_products FROM categories c "
-            "LEFT JOIN products p ON p.category_id = c.category_id AND p.status = 'active' "
-            "GROUP BY c.category_id ORDER BY c.category_id"
-        )
+    found = ctx.rows(
+        "SELECT c.category_id, c.name, c.description, COUNT(p.product_id) AS active_products FROM categories c "
+        "LEFT JOIN products p ON p.category_id = c.category_id AND p.status = 'active' "
+        "GROUP BY c.category_id ORDER BY c.category_id"
     )
     return {"categories": found, "count": len(found)}
 
@@ -214,19 +210,13 @@ def search_customers(
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Get a customer's profile, address ids and five most recent order ids, e.g. get_customer('CUS-0042')."""
     customer = CustomerId.get(ctx, customer_id)
-    customer["address_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT address_id FROM addresses WHERE customer_id = ? ORDER BY address_id", (customer_id,)
-        )
-    ]
-    customer["recent_order_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT order_id FROM orders WHERE customer_id = ? ORDER BY placed_at DESC, order_id DESC LIMIT 5",
-            (customer_id,),
-        )
-    ]
+    customer["address_ids"] = ctx.column(
+        "SELECT address_id FROM addresses WHERE customer_id = ? ORDER BY address_id", (customer_id,)
+    )
+    customer["recent_order_ids"] = ctx.column(
+        "SELECT order_id FROM orders WHERE customer_id = ? ORDER BY placed_at DESC, order_id DESC LIMIT 5",
+        (customer_id,),
+    )
     return customer
 
 
@@ -268,15 +258,13 @@ def list_orders(
 def get_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Get one order with its items, totals, status dates and any returns, e.g. get_order('ORD-00123')."""
     order = OrderId.get(ctx, order_id)
-    order["items"] = rows(
-        ctx.db.execute(
-            "SELECT oi.product_id, p.name, oi.quantity, oi.unit_price FROM order_items oi JOIN products p USING "
-            "(product_id) "
-            "WHERE oi.order_id = ? ORDER BY oi.product_id",
-            (order_id,),
-        )
+    order["items"] = ctx.rows(
+        "SELECT oi.product_id, p.name, oi.quantity, oi.unit_price FROM order_items oi JOIN products p USING "
+        "(product_id) "
+        "WHERE oi.order_id = ? ORDER BY oi.product_id",
+        (order_id,),
     )
-    order["returns"] = rows(ctx.db.execute("SELECT * FROM returns WHERE order_id = ? ORDER BY return_id", (order_id,)))
+    order["returns"] = ctx.rows("SELECT * FROM returns WHERE order_id = ? ORDER BY return_id", (order_id,))
     if order["status"] == "delivered":
         deadline = datetime.fromisoformat(order["delivered_at"]) + timedelta(days=RETURN_WINDOW_DAYS)
         order["return_deadline"] = fake.iso(deadline)
@@ -305,13 +293,11 @@ def list_coupons(
 def get_wishlist(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """List the products on a customer's wishlist with price and stock, e.g. get_wishlist('CUS-0042')."""
     CustomerId.get(ctx, customer_id)
-    found = rows(
-        ctx.db.execute(
-            "SELECT w.product_id, p.name, p.price, p.stock, p.status, w.added_at FROM wishlist_items w JOIN products p "
-            "USING (product_id) "
-            "WHERE w.customer_id = ? ORDER BY w.added_at, w.product_id",
-            (customer_id,),
-        )
+    found = ctx.rows(
+        "SELECT w.product_id, p.name, p.price, p.stock, p.status, w.added_at FROM wishlist_items w JOIN products p "
+        "USING (product_id) "
+        "WHERE w.customer_id = ? ORDER BY w.added_at, w.product_id",
+        (customer_id,),
     )
     return {"customer_id": customer_id, "items": found, "count": len(found)}
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, ToolError, fake, fetch, next_id, rows
+from hub.kit import Ctx, ToolError, fake, fetch, next_id
 from servers.shopping.schema import RETURN_WINDOW_DAYS
 from servers.shopping.tools import CustomerId, OrderId, ProductId, Quantity, shopping
 
@@ -122,7 +122,7 @@ def add_address(
 
     A customer keeps at most 10 addresses; labels are unique per customer."""
     CustomerId.get(ctx, customer_id)
-    existing = rows(ctx.db.execute("SELECT label FROM addresses WHERE customer_id = ?", (customer_id,)))
+    existing = ctx.rows("SELECT label FROM addresses WHERE customer_id = ?", (customer_id,))
     if len(existing) >= 10:
         raise ToolError(f"{customer_id} already has 10 saved addresses, the maximum.")
     if any(e["label"].lower() == label.strip().lower() for e in existing):

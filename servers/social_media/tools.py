@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, next_id
 from servers.social_media.schema import COMMENT_LIMIT, MAX_HASHTAGS, POST_LIMIT, SCHEMA, VERIFIED_POST_LIMIT, hashtags
 from servers.social_media.seed import seed
 
@@ -63,15 +63,10 @@ def _check_visible(ctx: Ctx, viewer: str, author: str, what: str) -> None:
 
 
 def _post_view(ctx: Ctx, post_id: str) -> dict[str, Any]:
-    found = rows(
-        ctx.db.execute(
-            f"SELECT {POST_COLUMNS} FROM posts p JOIN users u ON u.user_id = p.author_id WHERE p.post_id = ?",
-            (post_id,),
-        )
+    found = ctx.rows(
+        f"SELECT {POST_COLUMNS} FROM posts p JOIN users u ON u.user_id = p.author_id WHERE p.post_id = ?", (post_id,)
     )[0]
-    found["hashtags"] = [
-        r[0] for r in ctx.db.execute("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag", (post_id,))
-    ]
+    found["hashtags"] = ctx.column("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag", (post_id,))
     return found
 
 
@@ -176,13 +171,11 @@ def get_post(ctx: Ctx, post_id: PostId, viewer_id: ViewerId = None) -> dict[str,
         UserId.get(ctx, viewer_id)
         _check_visible(ctx, viewer_id, post["author_id"], f"post {post_id}")
     found = _post_view(ctx, post_id)
-    found["comments"] = rows(
-        ctx.db.execute(
-            "SELECT c.comment_id, c.author_id, u.handle, c.content, c.created_at "
-            "FROM comments c JOIN users u ON u.user_id = c.author_id "
-            "WHERE c.post_id = ? ORDER BY c.created_at, c.comment_id LIMIT 50",
-            (post_id,),
-        )
+    found["comments"] = ctx.rows(
+        "SELECT c.comment_id, c.author_id, u.handle, c.content, c.created_at "
+        "FROM comments c JOIN users u ON u.user_id = c.author_id "
+        "WHERE c.post_id = ? ORDER BY c.created_at, c.comment_id LIMIT 50",
+        (post_id,),
     )
     if viewer_id is not None:
         found["liked_by_viewer"] = (

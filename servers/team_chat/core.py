@@ -126,8 +126,5 @@ def message_view(ctx: Ctx, message_id: str) -> dict[str, Any]:
             "SELECT emoji, COUNT(*) FROM reactions WHERE message_id = ? GROUP BY emoji ORDER BY emoji", (message_id,)
         )
     }
-    msg["mentions"] = [
-        r[0]
-        for r in ctx.db.execute("SELECT user_id FROM mentions WHERE message_id = ? ORDER BY user_id", (message_id,))
-    ]
+    msg["mentions"] = ctx.column("SELECT user_id FROM mentions WHERE message_id = ? ORDER BY user_id", (message_id,))
     return msg

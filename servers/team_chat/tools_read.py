@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError
 from servers.team_chat.core import ChannelId, MessageId, UserId, chat, is_member, member_row, message_view
 
 
@@ -31,7 +31,7 @@ def search_users(
         if value is not None:
             sql += f" AND {column} = ?"
             args.append(value)
-    found = rows(ctx.db.execute(sql + " ORDER BY user_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = ctx.rows(sql + " ORDER BY user_id LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"users": found, "count": len(found)}
 
 
@@ -65,7 +65,7 @@ def list_channels(
         sql += " AND c.is_private = 0"
     if not include_archived:
         sql += " AND c.is_archived = 0"
-    found = rows(ctx.db.execute(sql + " ORDER BY c.channel_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = ctx.rows(sql + " ORDER BY c.channel_id LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"channels": found, "count": len(found)}
 
 
@@ -73,12 +73,9 @@ def list_channels(
 def get_channel(ctx: Ctx, channel_id: ChannelId) -> dict[str, Any]:
     """Get a channel: name, topic, private/archived flags, creator and member ids, e.g. get_channel('CHN-0004')."""
     ch = ChannelId.get(ctx, channel_id)
-    ch["member_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT user_id FROM channel_members WHERE channel_id = ? ORDER BY user_id", (channel_id,)
-        )
-    ]
+    ch["member_ids"] = ctx.column(
+        "SELECT user_id FROM channel_members WHERE channel_id = ? ORDER BY user_id", (channel_id,)
+    )
     ch["member_count"] = len(ch["member_ids"])
     ch["message_count"] = ctx.db.execute(
         "SELECT COUNT(*) FROM messages WHERE channel_id = ?", (channel_id,)

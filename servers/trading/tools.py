@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import ISO_DATE, Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, rows
+from hub.kit import ISO_DATE, Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch
 from servers.trading.ledger import best, reserved_cash, reserved_shares
 from servers.trading.schema import SCHEMA
 from servers.trading.seed import seed
@@ -67,12 +67,10 @@ def get_portfolio(ctx: Ctx, portfolio_id: PortfolioId) -> dict[str, Any]:
     price with unrealised P&L, open order ids and recent cash movements, e.g. get_portfolio('PRT-0042')."""
     p = PortfolioId.get(ctx, portfolio_id)
     reserved = reserved_cash(ctx, portfolio_id)
-    positions = rows(
-        ctx.db.execute(
-            "SELECT p.symbol, p.quantity, p.avg_cost, s.last_price FROM positions p JOIN symbols s USING (symbol) "
-            "WHERE p.portfolio_id = ? ORDER BY p.symbol",
-            (portfolio_id,),
-        )
+    positions = ctx.rows(
+        "SELECT p.symbol, p.quantity, p.avg_cost, s.last_price FROM positions p JOIN symbols s USING (symbol) "
+        "WHERE p.portfolio_id = ? ORDER BY p.symbol",
+        (portfolio_id,),
     )
     value = 0.0
     for pos in positions:
@@ -88,20 +86,15 @@ def get_portfolio(ctx: Ctx, portfolio_id: PortfolioId) -> dict[str, Any]:
         positions_value=round(value, 2),
         total_value=round(value + p["cash"], 2),
     )
-    p["open_order_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT order_id FROM orders WHERE portfolio_id = ? AND status IN ('open', 'partially_filled') ORDER BY "
-            "order_id LIMIT 100",
-            (portfolio_id,),
-        )
-    ]
-    p["recent_cash_movements"] = rows(
-        ctx.db.execute(
-            "SELECT movement_id, kind, amount, cash_after, created_at FROM cash_movements WHERE portfolio_id = ? "
-            "ORDER BY created_at DESC, movement_id DESC LIMIT 5",
-            (portfolio_id,),
-        )
+    p["open_order_ids"] = ctx.column(
+        "SELECT order_id FROM orders WHERE portfolio_id = ? AND status IN ('open', 'partially_filled') ORDER BY "
+        "order_id LIMIT 100",
+        (portfolio_id,),
+    )
+    p["recent_cash_movements"] = ctx.rows(
+        "SELECT movement_id, kind, amount, cash_after, created_at FROM cash_movements WHERE portfolio_id = ? "
+        "ORDER BY created_at DESC, movement_id DESC LIMIT 5",
+        (portfolio_id,),
     )
     return p
 
@@ -222,12 +215,10 @@ def get_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Get one order with its fills (trades), e.g. get_order('ORD-00001')."""
     order = OrderId.get(ctx, order_id)
     order["remaining_quantity"] = order["quantity"] - order["filled_quantity"]
-    order["fills"] = rows(
-        ctx.db.execute(
-            "SELECT trade_id, price, quantity, buyer_portfolio_id, seller_portfolio_id, created_at FROM trades "
-            "WHERE buy_order_id = ? OR sell_order_id = ? ORDER BY trade_id",
-            (order_id, order_id),
-        )
+    order["fills"] = ctx.rows(
+        "SELECT trade_id, price, quantity, buyer_portfolio_id, seller_portfolio_id, created_at FROM trades "
+        "WHERE buy_order_id = ? OR sell_order_id = ? ORDER BY trade_id",
+        (order_id, order_id),
     )
     return order
 

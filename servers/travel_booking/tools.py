@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, listing, next_id, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, listing, next_id
 from servers.travel_booking.schema import SCHEMA, TIME_FMT, _blocked, _layout, _nightly
 from servers.travel_booking.seed import seed
 
@@ -168,18 +168,13 @@ def get_traveller(ctx: Ctx, traveller_id: TravellerId) -> dict[str, Any]:
     """Get a traveller's profile, passport on file, loyalty tier and points, recent point movements and
     itinerary ids, e.g. get_traveller('TRV-0042')."""
     trav = TravellerId.get(ctx, traveller_id)
-    trav["itinerary_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT itinerary_id FROM itineraries WHERE traveller_id = ? ORDER BY itinerary_id", (traveller_id,)
-        )
-    ]
-    trav["recent_points"] = rows(
-        ctx.db.execute(
-            "SELECT points, reason, created_at FROM loyalty_ledger WHERE traveller_id = ? "
-            "ORDER BY created_at DESC, entry_id DESC LIMIT 5",
-            (traveller_id,),
-        )
+    trav["itinerary_ids"] = ctx.column(
+        "SELECT itinerary_id FROM itineraries WHERE traveller_id = ? ORDER BY itinerary_id", (traveller_id,)
+    )
+    trav["recent_points"] = ctx.rows(
+        "SELECT points, reason, created_at FROM loyalty_ledger WHERE traveller_id = ? "
+        "ORDER BY created_at DESC, entry_id DESC LIMIT 5",
+        (traveller_id,),
     )
     return trav
 
@@ -214,12 +209,10 @@ def search_flights(
     e.g. search_flights('JFK', 'LAX', '2026-06-10'). Status is scheduled, departed or cancelled."""
     day = _parse_day(ctx, date, "date")
     found = []
-    for f in rows(
-        ctx.db.execute(
-            "SELECT flight_id FROM flights WHERE origin = ? AND destination = ? AND departs_at >= ? AND departs_at < ? "
-            "ORDER BY departs_at, flight_id",
-            (origin.upper(), destination.upper(), day.isoformat(), (day + timedelta(days=1)).isoformat()),
-        )
+    for f in ctx.rows(
+        "SELECT flight_id FROM flights WHERE origin = ? AND destination = ? AND departs_at >= ? AND departs_at < ? "
+        "ORDER BY departs_at, flight_id",
+        (origin.upper(), destination.upper(), day.isoformat(), (day + timedelta(days=1)).isoformat()),
     ):
         view = _flight_view(ctx, _flight(ctx, f["flight_id"]))
         if cabin is not None and view[f"{cabin}_seats_left"] <= 0:

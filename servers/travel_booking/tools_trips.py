@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, listing, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, listing, next_id
 from servers.travel_booking.schema import _stay_price
 from servers.travel_booking.tools import (
     Day,
@@ -50,9 +50,7 @@ def search_hotels(
     found = []
     for hotel in hotels.rows(ctx.db, order_by="hotel_id"):
         options = []
-        for room in rows(
-            ctx.db.execute("SELECT * FROM rooms WHERE hotel_id = ? ORDER BY nightly_rate", (hotel["hotel_id"],))
-        ):
+        for room in ctx.rows("SELECT * FROM rooms WHERE hotel_id = ? ORDER BY nightly_rate", (hotel["hotel_id"],)):
             if room["max_guests"] * rooms < guests or (
                 max_nightly_rate is not None and room["nightly_rate"] > max_nightly_rate
             ):
@@ -87,12 +85,10 @@ def search_hotels(
 def get_hotel(ctx: Ctx, hotel_id: HotelId) -> dict[str, Any]:
     """Get a hotel: stars, rating, amenities and its room types with base nightly rates, e.g. get_hotel('HTL-001')."""
     hotel = HotelId.get(ctx, hotel_id)
-    hotel["rooms"] = rows(
-        ctx.db.execute(
-            "SELECT room_type, beds, max_guests, nightly_rate, inventory FROM rooms WHERE hotel_id = ? "
-            "ORDER BY nightly_rate",
-            (hotel_id,),
-        )
+    hotel["rooms"] = ctx.rows(
+        "SELECT room_type, beds, max_guests, nightly_rate, inventory FROM rooms WHERE hotel_id = ? "
+        "ORDER BY nightly_rate",
+        (hotel_id,),
     )
     hotel["check_in_time"], hotel["check_out_time"] = "15:00", "11:00"
     return hotel
@@ -135,9 +131,7 @@ def get_itinerary(ctx: Ctx, itinerary_id: ItineraryId) -> dict[str, Any]:
     confirmed booking now would refund, e.g. get_itinerary('ITN-0007')."""
     itin = ItineraryId.get(ctx, itinerary_id)
     flights = []
-    for b in rows(
-        ctx.db.execute("SELECT * FROM flight_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,))
-    ):
+    for b in ctx.rows("SELECT * FROM flight_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,)):
         f = _flight(ctx, b["flight_id"])
         b.update(
             flight_number=f["flight_number"],
@@ -151,9 +145,7 @@ def get_itinerary(ctx: Ctx, itinerary_id: ItineraryId) -> dict[str, Any]:
             b["refund_if_cancelled_now"] = None if f["status"] == "departed" else _flight_refund(ctx, b, f)
         flights.append(b)
     hotels = []
-    for b in rows(
-        ctx.db.execute("SELECT * FROM hotel_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,))
-    ):
+    for b in ctx.rows("SELECT * FROM hotel_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,)):
         if b["status"] == "confirmed":
             started = datetime.fromisoformat(b["check_in"]) + timedelta(hours=15) <= ctx.now
             b["refund_if_cancelled_now"] = None if started else _hotel_refund(ctx, b)

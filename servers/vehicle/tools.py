@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, fake, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, fake, listing
 from servers.vehicle.schema import FLAT_PSI, SCHEMA, _distance
 from servers.vehicle.seed import seed
 
@@ -80,12 +80,7 @@ def _in_motion(v: dict[str, Any]) -> bool:
 
 
 def _open_parts(ctx: Ctx, v: dict[str, Any]) -> list[str]:
-    parts = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1 ORDER BY door", (v["vehicle_id"],)
-        )
-    ]
+    parts = ctx.column("SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1 ORDER BY door", (v["vehicle_id"],))
     return parts + (["trunk"] if v["trunk_open"] else [])
 
 
@@ -135,14 +130,12 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     e.g. get_vehicle_status('VEH-0007')."""
     v = VehicleId.get(ctx, vehicle_id)
     v["range_km"] = _range_km(v)
-    v["doors"] = rows(
-        ctx.db.execute("SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,))
+    v["doors"] = ctx.rows(
+        "SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,)
     )
-    v["tires"] = rows(
-        ctx.db.execute(
-            "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
-            (vehicle_id,),
-        )
+    v["tires"] = ctx.rows(
+        "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
+        (vehicle_id,),
     )
     v["location"] = PlaceId.get(ctx, v["location_place_id"])["name"]
     if v["destination_place_id"]:
@@ -150,13 +143,11 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
         here = PlaceId.get(ctx, v["location_place_id"])
         v["destination"] = dest["name"]
         v["distance_to_destination_km"] = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
-    v["recent_trips"] = rows(
-        ctx.db.execute(
-            "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at "
-            "FROM trips WHERE vehicle_id = ? "
-            "ORDER BY started_at DESC, trip_id DESC LIMIT 5",
-            (vehicle_id,),
-        )
+    v["recent_trips"] = ctx.rows(
+        "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at "
+        "FROM trips WHERE vehicle_id = ? "
+        "ORDER BY started_at DESC, trip_id DESC LIMIT 5",
+        (vehicle_id,),
     )
     warnings = []
     for t in v["tires"]:

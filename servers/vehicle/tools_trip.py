@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, ToolError, fake, fetch, next_id, rows
+from hub.kit import Ctx, ToolError, fake, fetch, next_id
 from servers.vehicle.schema import _distance
 from servers.vehicle.tools import PlaceId, VehicleId, _brief, _range_km, _update, vehicle
 
@@ -189,11 +189,9 @@ def inflate_tire(
     _update(ctx, vehicle_id)
     return {
         "vehicle_id": vehicle_id,
-        "tires": rows(
-            ctx.db.execute(
-                "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
-                (vehicle_id,),
-            )
+        "tires": ctx.rows(
+            "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
+            (vehicle_id,),
         ),
     }
 

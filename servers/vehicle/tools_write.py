@@ -82,13 +82,10 @@ def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
             raise ToolError(
                 f"{', '.join(parts)} of {vehicle_id} still open; close them (set_door / set_trunk) before driving."
             )
-        flat = [
-            r[0]
-            for r in ctx.db.execute(
-                "SELECT position FROM tires WHERE vehicle_id = ? AND pressure_psi < ? ORDER BY position",
-                (vehicle_id, FLAT_PSI),
-            )
-        ]
+        flat = ctx.column(
+            "SELECT position FROM tires WHERE vehicle_id = ? AND pressure_psi < ? ORDER BY position",
+            (vehicle_id, FLAT_PSI),
+        )
         if flat:
             raise ToolError(
                 f"Tyre(s) {', '.join(flat)} of {vehicle_id} are flat (< {FLAT_PSI:g} psi); inflate_tire before driving."

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, EntityId, IsoDateOrTime, Limit, Offset, Query, Server, ToolError, fake, parse_datetime, rows
+from hub.kit import Ctx, EntityId, IsoDateOrTime, Limit, Offset, Query, Server, ToolError, fake, parse_datetime
 from servers.video_meeting.schema import PLAN_CAPACITY, SCHEMA
 from servers.video_meeting.seed import seed
 
@@ -93,20 +93,18 @@ def _live(m: dict[str, Any], action: str) -> None:
 
 def _meeting_view(ctx: Ctx, m: dict[str, Any]) -> dict[str, Any]:
     out = dict(m)
-    out["participants"] = rows(
-        ctx.db.execute(
-            "SELECT p.user_id, u.name, p.role, p.invited, p.joined_at, p.left_at, "
-            "(p.joined_at IS NOT NULL AND p.left_at IS NULL) AS in_meeting "
-            "FROM participants p JOIN users u USING (user_id) WHERE p.meeting_id = ? "
-            "ORDER BY CASE p.role WHEN 'host' THEN 0 WHEN 'cohost' THEN 1 ELSE 2 END, p.user_id",
-            (m["meeting_id"],),
-        )
+    out["participants"] = ctx.rows(
+        "SELECT p.user_id, u.name, p.role, p.invited, p.joined_at, p.left_at, "
+        "(p.joined_at IS NOT NULL AND p.left_at IS NULL) AS in_meeting "
+        "FROM participants p JOIN users u USING (user_id) WHERE p.meeting_id = ? "
+        "ORDER BY CASE p.role WHEN 'host' THEN 0 WHEN 'cohost' THEN 1 ELSE 2 END, p.user_id",
+        (m["meeting_id"],),
     )
     for p in out["participants"]:
         p["invited"], p["in_meeting"] = bool(p["invited"]), bool(p["in_meeting"])
     out["in_meeting_count"] = sum(p["in_meeting"] for p in out["participants"])
-    out["recordings"] = rows(
-        ctx.db.execute("SELECT * FROM recordings WHERE meeting_id = ? ORDER BY recording_id", (m["meeting_id"],))
+    out["recordings"] = ctx.rows(
+        "SELECT * FROM recordings WHERE meeting_id = ? ORDER BY recording_id", (m["meeting_id"],)
     )
     return out
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, IsoDateTime, ToolError, fake, next_id, rows
+from hub.kit import Ctx, Entity, IsoDateTime, ToolError, fake, next_id
 from servers.video_meeting.schema import PLAN_CAPACITY
 from servers.video_meeting.tools import (
     EARLY_START,
@@ -116,12 +116,10 @@ def _guests(ctx: Ctx, host_id: str, invitee_ids: list[str], cohost_id: str | Non
 
 def _check_free(ctx: Ctx, host_id: str, t0: datetime, t1: datetime) -> None:
     """A host cannot double-book their own slots."""
-    for other in rows(
-        ctx.db.execute(
-            "SELECT meeting_id, scheduled_start, duration_minutes, title FROM meetings "
-            "WHERE host_id = ? AND status IN ('scheduled', 'live') AND scheduled_start < ?",
-            (host_id, fake.iso(t1)),
-        )
+    for other in ctx.rows(
+        "SELECT meeting_id, scheduled_start, duration_minutes, title FROM meetings "
+        "WHERE host_id = ? AND status IN ('scheduled', 'live') AND scheduled_start < ?",
+        (host_id, fake.iso(t1)),
     ):
         if _slot_end(other) > t0:
             raise ToolError(
