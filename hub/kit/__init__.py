@@ -20,7 +20,8 @@ What the kit owns:
   carry the same id;
 - ``Server.distinct_values``: the ``get_distinct_values(field)`` tool;
 - ``Query`` and ``listing``: filtered, paged list tools and their ``{"xs": [...], "count": n}`` result;
-  ``ctx.rows(sql, params)`` / ``ctx.column(sql, params)`` for the rows (or first column) of any other query;
+  ``ctx.rows(sql, params)`` / ``ctx.column(...)`` / ``ctx.value(...)`` for the rows, the first column or the one
+  value of any other query;
 - ``Limit``/``Offset``, the ISO date patterns (``IsoDate``, ``IsoDateTime``, ``IsoDateOrTime``, ``IsoMonth``),
   ``parse_datetime``, ``next_id``, and ``insert_rows`` for seeds.
 """
@@ -234,6 +235,10 @@ class Ctx:
     def column(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[Any]:
         """The first column of the rows a query returns, e.g. the ids of a customer's accounts."""
         return [r[0] for r in self.db.execute(sql, params)]
+
+    def value(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
+        """The first value of the first row of a query that always returns one, e.g. a ``COUNT(*)``."""
+        return self.db.execute(sql, params).fetchone()[0]
 
 
 @dataclass

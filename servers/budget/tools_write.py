@@ -178,10 +178,8 @@ def delete_category(
     """Delete a category, e.g. delete_category('CAT-025', move_to_category_id='CAT-021'). A category that still has
     expenses or active recurring expenses can only be deleted when they are moved to another category."""
     cat = _category(ctx, category_id)
-    n_exp = ctx.db.execute("SELECT COUNT(*) FROM expenses WHERE category_id = ?", (category_id,)).fetchone()[0]
-    n_rec = ctx.db.execute(
-        "SELECT COUNT(*) FROM recurring_expenses WHERE category_id = ? AND active = 1", (category_id,)
-    ).fetchone()[0]
+    n_exp = ctx.value("SELECT COUNT(*) FROM expenses WHERE category_id = ?", (category_id,))
+    n_rec = ctx.value("SELECT COUNT(*) FROM recurring_expenses WHERE category_id = ? AND active = 1", (category_id,))
     moved_to = None
     if move_to_category_id is not None:
         if move_to_category_id == category_id:

@@ -292,7 +292,7 @@ def add_invitee(
         raise ToolError(f"{user_id} organises event {event_id}; the organiser is not an invitee.")
     if ctx.db.execute("SELECT 1 FROM invitees WHERE event_id = ? AND user_id = ?", (event_id, user_id)).fetchone():
         raise ToolError(f"{user_id} is already invited to {event_id}; see get_event for their RSVP.")
-    n = ctx.db.execute("SELECT COUNT(*) FROM invitees WHERE event_id = ?", (event_id,)).fetchone()[0]
+    n = ctx.value("SELECT COUNT(*) FROM invitees WHERE event_id = ?", (event_id,))
     if n >= MAX_INVITEES:
         raise ToolError(f"Event {event_id} already has the maximum of {MAX_INVITEES} invitees; remove someone first.")
     if check_conflicts:

@@ -63,11 +63,11 @@ def create_lead(
             "creating a duplicate."
         )
     if owner_id is None:
-        owner_id = ctx.db.execute(
+        owner_id = ctx.value(
             "SELECT o.owner_id FROM owners o LEFT JOIN leads l ON l.owner_id = o.owner_id "
             "AND l.status IN ('new', 'working', 'qualified') WHERE o.active = 1 GROUP BY o.owner_id "
             "ORDER BY COUNT(l.lead_id), o.owner_id LIMIT 1"
-        ).fetchone()[0]
+        )
     else:
         _owner(ctx, owner_id)
     lead_id = next_id(ctx.db, "leads", "lead_id", "LEAD")

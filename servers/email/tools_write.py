@@ -257,7 +257,7 @@ def create_label(
         raise ToolError(
             f"Mailbox {mailbox_id} already has the label '{clean}' ({existing[0]}); use it with label_message."
         )
-    if ctx.db.execute("SELECT COUNT(*) FROM labels WHERE mailbox_id = ?", (mailbox_id,)).fetchone()[0] >= 30:
+    if ctx.value("SELECT COUNT(*) FROM labels WHERE mailbox_id = ?", (mailbox_id,)) >= 30:
         raise ToolError(f"Mailbox {mailbox_id} already has the maximum of 30 labels.")
     label_id = next_id(ctx.db, "labels", "label_id", "LBL")
     ctx.db.execute("INSERT INTO labels VALUES (?,?,?,?)", (label_id, mailbox_id, clean, color))

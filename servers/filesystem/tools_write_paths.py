@@ -151,7 +151,7 @@ def remove_directory(
     node = existing(ctx, me, path, follow=False)
     if node["type"] != "dir":
         raise ToolError(f"Not a directory: '{node['path']}' is a {node['type']}; use remove_path for files.")
-    inside = ctx.db.execute("SELECT COUNT(*) FROM nodes WHERE parent = ?", (node["path"],)).fetchone()[0]
+    inside = ctx.value("SELECT COUNT(*) FROM nodes WHERE parent = ?", (node["path"],))
     if inside:
         raise ToolError(
             f"Directory not empty: '{node['path']}' holds {inside} entries. Remove them first, or use "

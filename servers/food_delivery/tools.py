@@ -241,9 +241,7 @@ def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
         "order_id",
         (customer_id,),
     )
-    cus["order_count"] = ctx.db.execute("SELECT COUNT(*) FROM orders WHERE customer_id = ?", (customer_id,)).fetchone()[
-        0
-    ]
+    cus["order_count"] = ctx.value("SELECT COUNT(*) FROM orders WHERE customer_id = ?", (customer_id,))
     cus["has_cart"] = ctx.db.execute("SELECT 1 FROM carts WHERE customer_id = ?", (customer_id,)).fetchone() is not None
     return cus
 

@@ -131,10 +131,8 @@ def get_home(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
             "SELECT type, COUNT(*) FROM devices WHERE home_id = ? GROUP BY type ORDER BY type", (home_id,)
         ).fetchall()
     )
-    home["offline_devices"] = ctx.db.execute(
-        "SELECT COUNT(*) FROM devices WHERE home_id = ? AND online = 0", (home_id,)
-    ).fetchone()[0]
-    home["sensors"] = ctx.db.execute("SELECT COUNT(*) FROM sensors WHERE home_id = ?", (home_id,)).fetchone()[0]
+    home["offline_devices"] = ctx.value("SELECT COUNT(*) FROM devices WHERE home_id = ? AND online = 0", (home_id,))
+    home["sensors"] = ctx.value("SELECT COUNT(*) FROM sensors WHERE home_id = ?", (home_id,))
     return home
 
 
@@ -164,7 +162,7 @@ def get_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     """Get one device's full state (power, brightness, colour, mode, temperatures, lock, position, battery),
     its room, and the scenes and groups that include it, e.g. get_device('DEV-0037')."""
     dev = DeviceId.get(ctx, device_id)
-    dev["room_name"] = ctx.db.execute("SELECT name FROM rooms WHERE room_id = ?", (dev["room_id"],)).fetchone()[0]
+    dev["room_name"] = ctx.value("SELECT name FROM rooms WHERE room_id = ?", (dev["room_id"],))
     dev["scene_ids"] = ctx.column(
         "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
     )

@@ -114,7 +114,7 @@ def remove_scene_device(ctx: Ctx, scene_id: SceneId, device_id: DeviceId) -> dic
         raise ToolError(
             f"Scene {scene_id} ({scene['name']}) does not include {device_id}; see get_scene('{scene_id}')."
         )
-    if ctx.db.execute("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", (scene_id,)).fetchone()[0] <= 1:
+    if ctx.value("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", (scene_id,)) <= 1:
         raise ToolError(f"{device_id} is the only device in scene {scene_id}; a scene must keep at least one device.")
     ctx.db.execute("DELETE FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id))
     return get_scene(ctx, scene_id)

@@ -93,9 +93,7 @@ def log_change(ctx: Ctx, issue_id: str, user_id: str | None, field: str, old: An
 
 
 def committed_points(ctx: Ctx, sprint_id: str) -> int:
-    return ctx.db.execute(
-        "SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", (sprint_id,)
-    ).fetchone()[0]
+    return ctx.value("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", (sprint_id,))
 
 
 def issue_view(ctx: Ctx, issue_id: str) -> dict[str, Any]:

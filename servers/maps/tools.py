@@ -289,8 +289,8 @@ def get_directions(
     compass = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")[
         round(heading / 45) % 8
     ]
-    street_a = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (a["address_id"],)).fetchone()[0]
-    street_b = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (b["address_id"],)).fetchone()[0]
+    street_a = ctx.value("SELECT street FROM addresses WHERE address_id = ?", (a["address_id"],))
+    street_b = ctx.value("SELECT street FROM addresses WHERE address_id = ?", (b["address_id"],))
     middle = fake.STREETS[int(abs(a["lat"] * 1000 + b["lon"] * 1000)) % len(fake.STREETS)]
     km = route["distance_km"]
     legs = [

@@ -50,9 +50,9 @@ def search_users(
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile, home address, saved places (with labels) and place lists, e.g. get_user('USR-0007')."""
     user = UserId.get(ctx, user_id)
-    user["home_address"] = ctx.db.execute(
+    user["home_address"] = ctx.value(
         "SELECT full_address FROM addresses WHERE address_id = ?", (user["home_address_id"],)
-    ).fetchone()[0]
+    )
     user["saved_places"] = ctx.rows(
         "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at "
         "FROM saved_places s JOIN places p USING (place_id) "
@@ -65,7 +65,7 @@ def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
         "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id",
         (user_id,),
     )
-    user["review_count"] = ctx.db.execute("SELECT COUNT(*) FROM reviews WHERE user_id = ?", (user_id,)).fetchone()[0]
+    user["review_count"] = ctx.value("SELECT COUNT(*) FROM reviews WHERE user_id = ?", (user_id,))
     return user
 
 
@@ -166,7 +166,7 @@ def add_place_to_list(ctx: Ctx, list_id: ListId, place_id: PlaceId) -> dict[str,
     place = _place(ctx, place_id)
     if ctx.db.execute("SELECT 1 FROM list_items WHERE list_id = ? AND place_id = ?", (list_id, place_id)).fetchone():
         raise ToolError(f"{place['name']} ({place_id}) is already on list {lst['name']!r}.")
-    size = ctx.db.execute("SELECT COUNT(*) FROM list_items WHERE list_id = ?", (list_id,)).fetchone()[0]
+    size = ctx.value("SELECT COUNT(*) FROM list_items WHERE list_id = ?", (list_id,))
     if size >= 100:
         raise ToolError(f"List {lst['name']!r} is full (100 places); create another list with create_place_list.")
     ctx.db.execute("INSERT INTO list_items VALUES (?,?,?)", (list_id, place_id, fake.iso(ctx.now)))

@@ -71,9 +71,7 @@ def _view(ctx: Ctx, listing: dict[str, Any]) -> dict[str, Any]:
     out = dict(listing)
     reserve = out.pop("reserve_price")
     top = _highest(ctx, listing["listing_id"])
-    out["bid_count"] = ctx.db.execute(
-        "SELECT COUNT(*) FROM bids WHERE listing_id = ?", (listing["listing_id"],)
-    ).fetchone()[0]
+    out["bid_count"] = ctx.value("SELECT COUNT(*) FROM bids WHERE listing_id = ?", (listing["listing_id"],))
     out["current_price"] = top["amount"] if top else listing["price"]
     out["highest_bidder_id"] = top["bidder_id"] if top else None
     ended = listing["ends_at"] <= fake.iso(ctx.now)
@@ -85,9 +83,9 @@ def _view(ctx: Ctx, listing: dict[str, Any]) -> dict[str, Any]:
         out["has_reserve"] = reserve is not None
         out["reserve_met"] = reserve is None or (top is not None and top["amount"] >= reserve)
     else:
-        out["pending_offers"] = ctx.db.execute(
+        out["pending_offers"] = ctx.value(
             "SELECT COUNT(*) FROM offers WHERE listing_id = ? AND status = 'pending'", (listing["listing_id"],)
-        ).fetchone()[0]
+        )
     return out
 
 

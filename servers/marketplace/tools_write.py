@@ -108,9 +108,7 @@ def create_listing(
             raise ToolError(
                 f"The reserve price ({reserve_price:.2f}) must be at least the starting price ({price:.2f})."
             )
-    active = ctx.db.execute(
-        "SELECT COUNT(*) FROM listings WHERE seller_id = ? AND status = 'active'", (seller_id,)
-    ).fetchone()[0]
+    active = ctx.value("SELECT COUNT(*) FROM listings WHERE seller_id = ? AND status = 'active'", (seller_id,))
     if active >= 50:
         raise ToolError(f"{seller_id} already has 50 active listings, the maximum; close some first.")
     listing_id = next_id(ctx.db, "listings", "listing_id", "LST")

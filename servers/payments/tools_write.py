@@ -276,7 +276,7 @@ def register_webhook(
         raise ToolError(
             f"{merchant_id} already has endpoint {existing[0]} for {url}; see list_webhook_deliveries('{merchant_id}')."
         )
-    count = ctx.db.execute("SELECT COUNT(*) FROM webhook_endpoints WHERE merchant_id = ?", (merchant_id,)).fetchone()[0]
+    count = ctx.value("SELECT COUNT(*) FROM webhook_endpoints WHERE merchant_id = ?", (merchant_id,))
     if count >= MAX_ENDPOINTS:
         raise ToolError(
             f"{merchant_id} already has {count} webhook endpoints, the maximum; reuse an existing endpoint."

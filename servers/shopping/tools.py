@@ -155,9 +155,7 @@ def search_products(
 def get_product(ctx: Ctx, product_id: ProductId) -> dict[str, Any]:
     """Get one product: category, brand, price, stock, rating and status, e.g. get_product('PRD-0017')."""
     product = ProductId.get(ctx, product_id)
-    product["category"] = ctx.db.execute(
-        "SELECT name FROM categories WHERE category_id = ?", (product["category_id"],)
-    ).fetchone()[0]
+    product["category"] = ctx.value("SELECT name FROM categories WHERE category_id = ?", (product["category_id"],))
     product["in_stock"] = product["stock"] > 0 and product["status"] == "active"
     return product
 

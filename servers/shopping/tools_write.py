@@ -80,10 +80,10 @@ def request_return(
         (order_id, product_id),
         f"Product {product_id} is not part of order {order_id}; get_order('{order_id}') lists its items.",
     )
-    returned = ctx.db.execute(
+    returned = ctx.value(
         "SELECT COALESCE(SUM(quantity), 0) FROM returns WHERE order_id = ? AND product_id = ? AND status != 'rejected'",
         (order_id, product_id),
-    ).fetchone()[0]
+    )
     if quantity > item["quantity"] - returned:
         raise ToolError(
             f"Order {order_id} has {item['quantity']} of {product_id} and {returned} already returned; "
@@ -152,7 +152,7 @@ def add_to_wishlist(ctx: Ctx, customer_id: CustomerId, product_id: ProductId) ->
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)
     ).fetchone():
         raise ToolError(f"{product_id} is already on {customer_id}'s wishlist.")
-    if ctx.db.execute("SELECT COUNT(*) FROM wishlist_items WHERE customer_id = ?", (customer_id,)).fetchone()[0] >= 50:
+    if ctx.value("SELECT COUNT(*) FROM wishlist_items WHERE customer_id = ?", (customer_id,)) >= 50:
         raise ToolError(f"{customer_id}'s wishlist is full (50 items).")
     ctx.db.execute("INSERT INTO wishlist_items VALUES (?,?,?)", (customer_id, product_id, fake.iso(ctx.now)))
     return {"customer_id": customer_id, "product_id": product_id, "wishlisted": True}

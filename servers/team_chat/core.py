@@ -117,9 +117,7 @@ def clean_text(text: str) -> str:
 
 def message_view(ctx: Ctx, message_id: str) -> dict[str, Any]:
     msg = MessageId.get(ctx, message_id)
-    msg["reply_count"] = ctx.db.execute("SELECT COUNT(*) FROM messages WHERE thread_id = ?", (message_id,)).fetchone()[
-        0
-    ]
+    msg["reply_count"] = ctx.value("SELECT COUNT(*) FROM messages WHERE thread_id = ?", (message_id,))
     msg["reactions"] = {
         e: n
         for e, n in ctx.db.execute(

@@ -77,9 +77,7 @@ def get_channel(ctx: Ctx, channel_id: ChannelId) -> dict[str, Any]:
         "SELECT user_id FROM channel_members WHERE channel_id = ? ORDER BY user_id", (channel_id,)
     )
     ch["member_count"] = len(ch["member_ids"])
-    ch["message_count"] = ctx.db.execute(
-        "SELECT COUNT(*) FROM messages WHERE channel_id = ?", (channel_id,)
-    ).fetchone()[0]
+    ch["message_count"] = ctx.value("SELECT COUNT(*) FROM messages WHERE channel_id = ?", (channel_id,))
     return ch
 
 

@@ -122,10 +122,10 @@ def get_quote(ctx: Ctx, symbol: Symbol) -> dict[str, Any]:
     bid, bid_size = best(ctx, s["symbol"], "buy")
     ask, ask_size = best(ctx, s["symbol"], "sell")
     change = round(s["last_price"] - s["prev_close"], 2)
-    volume = ctx.db.execute(
+    volume = ctx.value(
         "SELECT COALESCE(SUM(quantity), 0) FROM trades WHERE symbol = ? AND created_at >= ?",
         (s["symbol"], ctx.now.strftime("%Y-%m-%d")),
-    ).fetchone()[0]
+    )
     return {
         **s,
         "change": change,

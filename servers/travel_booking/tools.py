@@ -125,18 +125,16 @@ def _hotel_refund(ctx: Ctx, booking: dict[str, Any]) -> float:
     check_in = datetime.fromisoformat(booking["check_in"]) + timedelta(hours=15)
     if check_in - ctx.now >= timedelta(hours=48):
         return booking["total_price"]
-    rate = ctx.db.execute(
+    rate = ctx.value(
         "SELECT nightly_rate FROM rooms WHERE hotel_id = ? AND room_type = ?",
         (booking["hotel_id"], booking["room_type"]),
-    ).fetchone()[0]
+    )
     first = _nightly(rate, date.fromisoformat(booking["check_in"])) * booking["rooms"]
     return round(max(0.0, booking["total_price"] - first), 2)
 
 
 def _points(ctx: Ctx, traveller_id: str, points: int, reason: str) -> int:
-    balance = ctx.db.execute(
-        "SELECT loyalty_points FROM travellers WHERE traveller_id = ?", (traveller_id,)
-    ).fetchone()[0]
+    balance = ctx.value("SELECT loyalty_points FROM travellers WHERE traveller_id = ?", (traveller_id,))
     points = max(points, -balance)
     if points:
         ctx.db.execute(

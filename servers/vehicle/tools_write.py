@@ -181,9 +181,7 @@ def set_door(
     """Open or close one door, e.g. set_door('VEH-0002', 'front_right', open=False).
     Doors open only in park and unlocked."""
     v = VehicleId.get(ctx, vehicle_id)
-    is_open = ctx.db.execute(
-        "SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door)
-    ).fetchone()[0]
+    is_open = ctx.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door))
     if bool(is_open) == open:
         raise ToolError(f"The {door} door of {vehicle_id} is already {'open' if open else 'closed'}.")
     if open:
@@ -208,9 +206,7 @@ def set_window(
     """Open, close or partly open one window, e.g. set_window('VEH-0006', 'front_right', 0).
     Windows need the engine on."""
     v = VehicleId.get(ctx, vehicle_id)
-    current = ctx.db.execute(
-        "SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window)
-    ).fetchone()[0]
+    current = ctx.value("SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window))
     if current == position:
         raise ToolError(f"The {window} window of {vehicle_id} is already at {position}%.")
     if v["engine"] != "on":

@@ -51,10 +51,10 @@ def _slot_end(m: dict[str, Any]) -> datetime:
 
 def _inside(ctx: Ctx, meeting_id: str) -> int:
     return int(
-        ctx.db.execute(
+        ctx.value(
             "SELECT COUNT(*) FROM participants WHERE meeting_id = ? AND joined_at IS NOT NULL AND left_at IS NULL",
             (meeting_id,),
-        ).fetchone()[0]
+        )
     )
 
 
