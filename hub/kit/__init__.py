@@ -35,7 +35,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any, ClassVar, Literal, cast, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, ClassVar, Literal, TypedDict, Unpack, cast, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
@@ -131,6 +131,18 @@ class EntityType:
         ctx.db.execute(f"UPDATE {self.table} SET {sets} WHERE {self.key} = ?", (*changes.values(), value))
 
 
+class EntityOptions(TypedDict, total=False):
+    """What ``Server.entity`` (and an ``EntityId`` class) may say beside the type and the example id."""
+
+    table: str
+    key: str
+    finder: str
+    noun: str
+    hint: str
+    description: str
+    max_length: int | None
+
+
 class EntityId(str):
     """An entity type declared once, as the type of its id parameters:
 
@@ -148,31 +160,10 @@ class EntityId(str):
     entity: ClassVar[EntityType]
 
     def __init_subclass__(
-        cls,
-        *,
-        server: Server,
-        example: str,
-        type: str = "",
-        table: str = "",
-        key: str = "",
-        finder: str = "",
-        noun: str = "",
-        hint: str = "",
-        description: str = "",
-        max_length: int | None = None,
+        cls, *, server: Server, example: str, type: str = "", **options: Unpack[EntityOptions]
     ) -> None:
         super().__init_subclass__()
-        cls.entity = server.entity(
-            type or _snake(cls.__name__.removesuffix("Id")),
-            example=example,
-            table=table,
-            key=key,
-            finder=finder,
-            noun=noun,
-            hint=hint,
-            description=description,
-            max_length=max_length,
-        )
+        cls.entity = server.entity(type or _snake(cls.__name__.removesuffix("Id")), example=example, **options)
 
     @classmethod
     def get(cls, ctx: Ctx, value: Any) -> dict[str, Any]:
@@ -433,19 +424,7 @@ class Server:
 
         return decorate
 
-    def entity(
-        self,
-        type: str,
-        *,
-        example: str,
-        table: str = "",
-        key: str = "",
-        finder: str = "",
-        noun: str = "",
-        hint: str = "",
-        description: str = "",
-        max_length: int | None = None,
-    ) -> EntityType:
+    def entity(self, type: str, *, example: str, **options: Unpack[EntityOptions]) -> EntityType:
         """Declare an entity type: its id alias, its lookup and its not-found message (see ``EntityType``).
 
         The table defaults to the type's plural with an ``s`` ("account" -> "accounts"), the key to the type
@@ -453,12 +432,15 @@ class Server:
         """
         if type in self.entities:
             raise ValueError(f"{self.name}: entity {type} declared twice")
-        table, key = table or f"{type}s", key or f"{type}_id"
-        max_length = self.id_max_length if max_length is None else max_length
-        _check_names(self.name, table, key)
-        declared = EntityType(type, table, key, example, finder, noun, hint, description, max_length)
-        self.entities[type] = declared
-        return declared
+        fields: dict[str, Any] = {**options}
+        fields["table"] = options.get("table") or f"{type}s"
+        fields["key"] = options.get("key") or f"{type}_id"
+        if options.get("max_length") is None:
+            fields["max_length"] = self.id_max_length
+        _check_names(self.name, fields["table"], fields["key"])
+        entity = EntityType(type, example=example, **fields)
+        self.entities[type] = entity
+        return entity
 
     def distinct_values(
         self,
