@@ -39,6 +39,14 @@ def _emit(ctx: Ctx, merchant_id: str, event_type: str, object_id: str) -> list[s
     return ids
 
 
+def _portion(amount: float | None, left: float, verb: str) -> float:
+    """``amount`` rounded to the cent, or all that is ``left`` when not given; a ToolError if it rounds to 0."""
+    value = left if amount is None else round(amount, 2)
+    if value <= 0:
+        raise ToolError(f"The amount rounds to 0.00; {verb} at least 0.01.")
+    return value
+
+
 @payments.write(returns=("invoice",))
 def create_invoice(
     ctx: Ctx,
@@ -146,9 +154,7 @@ def pay_invoice(
     if inv["status"] != "open":
         raise ToolError(f"Invoice {invoice_id} is {inv['status']} and takes no payments.")
     due = round(inv["amount"] - inv["amount_paid"], 2)
-    pay = due if amount is None else round(amount, 2)
-    if pay <= 0:
-        raise ToolError("The amount rounds to 0.00; pay at least 0.01.")
+    pay = _portion(amount, due, "pay")
     if pay > due + 1e-9:
         raise ToolError(
             f"{pay:.2f} {inv['currency']} is more than the {due:.2f} {inv['currency']} still due on {invoice_id}; "
@@ -220,9 +226,7 @@ def refund_payment(
     if p["status"] == "refunded":
         raise ToolError(f"Payment {payment_id} is already fully refunded ({p['refunded_amount']:.2f} {p['currency']}).")
     left = round(p["amount"] - p["refunded_amount"], 2)
-    value = left if amount is None else round(amount, 2)
-    if value <= 0:
-        raise ToolError("The amount rounds to 0.00; refund at least 0.01.")
+    value = _portion(amount, left, "refund")
     if value > left + 1e-9:
         raise ToolError(
             f"Cannot refund {value:.2f} {p['currency']} on {payment_id}: it was {p['amount']:.2f}, "
