@@ -7,20 +7,21 @@ types its result carries (``returns=``) and the tools that must run before it (`
 synthesis chains tools through these declarations.
 
     banking = Server("banking", "Retail bank accounts.", SCHEMA, seed)
-    ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107",
-                             finder="list_accounts")
-    AccountId = Annotated[str, ACCOUNT]
+    class AccountId(EntityId, server=banking, example="ACC-0107", finder="list_accounts"): ...  # type "account"
 
     @banking.read(returns=("account",))
-    def get_account(ctx: Ctx, account_id: AccountId) -> dict: return ACCOUNT.get(ctx, account_id)
+    def get_account(ctx: Ctx, account_id: AccountId) -> dict: return AccountId.get(ctx, account_id)
 
     banking.distinct_values({"account_type": ("accounts", "type"), "city": ("customers", "city")})
 
 What the kit owns:
-- ``Server.entity`` -> ``EntityType``: the id parameter (description, ``x-entity``), ``.get`` with its
-  not-found message, ``.ref(description)`` for filters that carry the same id;
+- ``EntityId`` (a class per entity type, over ``Server.entity`` -> ``EntityType``): the id parameter's type
+  (description, ``x-entity``), ``.get`` with its not-found message, ``.ref(description)`` for filters that
+  carry the same id;
 - ``Server.distinct_values``: the ``get_distinct_values(field)`` tool;
 - ``Query`` and ``listing``: filtered, paged list tools and their ``{"xs": [...], "count": n}`` result;
+  ``ctx.rows(sql, params)`` / ``ctx.column(...)`` / ``ctx.value(...)`` for the rows, the first column or the one
+  value of any other query;
 - ``Limit``/``Offset``, the ISO date patterns (``IsoDate``, ``IsoDateTime``, ``IsoDateOrTime``, ``IsoMonth``),
   ``parse_datetime``, ``next_id``, and ``insert_rows`` for seeds.
 """
@@ -34,7 +35,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any, Literal, cast, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, ClassVar, Literal, TypedDict, Unpack, cast, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
@@ -71,14 +72,14 @@ class Entity:
 class EntityType:
     """An entity type a server declares once: the id alias, the lookup and its not-found message.
 
-        ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107",
-                                 finder="list_accounts")
+        ACCOUNT = banking.entity("account", example="ACC-0107", finder="list_accounts")
         AccountId = Annotated[str, ACCOUNT]     # "Account id, e.g. 'ACC-0107'", x-entity "account"
         ACCOUNT.get(ctx, "ACC-0107")            # the row, or ToolError("No account 'ACC-0107'. Use list_accounts ...")
 
     ``Annotated[str | None, ACCOUNT.ref("Only this account's cards, e.g. 'ACC-0107'")]`` gives another
     description to the same entity. The alias is written ``Annotated[str, ACCOUNT]`` rather than taken
-    from an attribute because a type checker accepts only static type expressions as hints.
+    from an attribute because a type checker accepts only static type expressions as hints; ``EntityId``
+    declares both in one class statement, which is how the servers write it.
     """
 
     type: str
@@ -121,6 +122,84 @@ class EntityType:
     def exists(self, ctx: Ctx, value: Any) -> bool:
         return ctx.db.execute(f"SELECT 1 FROM {self.table} WHERE {self.key} = ?", (value,)).fetchone() is not None
 
+    def update(self, ctx: Ctx, value: Any, changes: Mapping[str, Any]) -> None:
+        """Set ``changes`` ({column: new value}, in that order) on the row whose key is ``value``."""
+        if not changes:
+            return
+        _check_names(self.type, *changes)
+        sets = ", ".join(f"{column} = ?" for column in changes)
+        ctx.db.execute(f"UPDATE {self.table} SET {sets} WHERE {self.key} = ?", (*changes.values(), value))
+
+
+class EntityOptions(TypedDict, total=False):
+    """What ``Server.entity`` (and an ``EntityId`` class) may say beside the type and the example id."""
+
+    table: str
+    key: str
+    finder: str
+    noun: str
+    hint: str
+    description: str
+    max_length: int | None
+
+
+class EntityId(str):
+    """An entity type declared once, as the type of its id parameters:
+
+        class AccountId(EntityId, server=banking, example="ACC-0107", finder="list_accounts"): ...
+
+        def get_account(ctx: Ctx, account_id: AccountId) -> dict: return AccountId.get(ctx, account_id)
+
+    The class keywords are ``Server.entity``'s, and ``type`` defaults to the class name without its ``Id``, in
+    snake case (``FlightBookingId`` -> "flight_booking"); the class is the parameter's type (its schema is the
+    declared entity's: ``{"type": "string", "description": "Account id, e.g. 'ACC-0107'", "x-entity": "account"}``)
+    and ``AccountId.get`` / ``.exists`` / ``.update`` / ``.ref`` / ``.not_found`` are the ``EntityType``'s.
+    Tools receive a plain ``str``; being a ``str`` subclass only lets a type checker read the parameter as text.
+    """
+
+    entity: ClassVar[EntityType]
+
+    def __init_subclass__(
+        cls, *, server: Server, example: str, type: str = "", **options: Unpack[EntityOptions]
+    ) -> None:
+        super().__init_subclass__()
+        cls.entity = server.entity(type or _snake(cls.__name__.removesuffix("Id")), example=example, **options)
+
+    @classmethod
+    def get(cls, ctx: Ctx, value: Any) -> dict[str, Any]:
+        """The row whose key is ``value``, or a ToolError the model can act on."""
+        return cls.entity.get(ctx, value)
+
+    @classmethod
+    def exists(cls, ctx: Ctx, value: Any) -> bool:
+        return cls.entity.exists(ctx, value)
+
+    @classmethod
+    def update(cls, ctx: Ctx, value: Any, changes: Mapping[str, Any]) -> None:
+        """Set ``changes`` ({column: new value}) on the row whose key is ``value``."""
+        cls.entity.update(ctx, value, changes)
+
+    @classmethod
+    def ref(cls, description: str) -> EntityRef:
+        """The same entity under another description: ``Annotated[str | None, AccountId.ref("Only ...")]``."""
+        return cls.entity.ref(description)
+
+    @classmethod
+    def not_found(cls, value: Any) -> str:
+        return cls.entity.not_found(value)
+
+
+def _snake(name: str) -> str:
+    """``FlightBooking`` -> ``flight_booking``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _entity_id(annotation: Any) -> type[EntityId] | None:
+    """The ``EntityId`` class an annotation is, if it is one."""
+    if isinstance(annotation, type) and issubclass(annotation, EntityId) and annotation is not EntityId:
+        return annotation
+    return None
+
 
 @dataclass(frozen=True)
 class EntityRef:
@@ -139,6 +218,18 @@ class Ctx:
 
     db: sqlite3.Connection
     now: datetime
+
+    def rows(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
+        """The rows a query returns, as dicts: ``ctx.rows("SELECT ... WHERE home_id = ?", (home_id,))``."""
+        return rows(self.db.execute(sql, params))
+
+    def column(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[Any]:
+        """The first column of the rows a query returns, e.g. the ids of a customer's accounts."""
+        return [r[0] for r in self.db.execute(sql, params)]
+
+    def value(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> Any:
+        """The first value of the first row of a query that always returns one, e.g. a ``COUNT(*)``."""
+        return self.db.execute(sql, params).fetchone()[0]
 
 
 @dataclass
@@ -224,6 +315,8 @@ def _nested_entity(annotation: Any) -> bool:
 
 
 def _holds_entity(annotation: Any) -> bool:
+    if _entity_id(annotation) is not None:
+        return True
     if get_origin(annotation) is Annotated and any(
         isinstance(m, (EntityType, EntityRef)) for m in get_args(annotation)[1:]
     ):
@@ -232,7 +325,11 @@ def _holds_entity(annotation: Any) -> bool:
 
 
 def _expand(annotation: Any) -> Any:
-    """``Annotated[str, ACCOUNT]`` as pydantic reads it: ``Annotated[str, Field(description=...), Entity(...)]``."""
+    """``AccountId`` or ``Annotated[str, ACCOUNT]`` as pydantic reads it: ``Annotated[str, Field(...), Entity(...)]``
+    (an annotation naming no entity is returned as it is)."""
+    declared = _entity_id(annotation)
+    if declared is not None:
+        return Annotated[(str, *declared.entity.metadata())]  # type: ignore[valid-type]
     if get_origin(annotation) is not Annotated:
         return annotation
     base, *meta = get_args(annotation)
@@ -270,7 +367,7 @@ def build_tool(
         if _nested_entity(hints.get(name, Any)):
             raise TypeError(
                 f"{server}.{fn.__name__}: parameter '{name}' uses an entity inside another type; write "
-                "Annotated[str | None, ACCOUNT.ref('...')] or Annotated[list[str], Field(...), Entity(...)]"
+                "Annotated[str | None, AccountId.ref('...')] or Annotated[list[str], Field(...), Entity(...)]"
             )
         hint = _expand(hints.get(name, Any))
         fields[name] = (hint, default)
@@ -309,6 +406,8 @@ class Server:
     # Servers of one family ("money": banking, payments, ...) overlap in what users ask of them, so an
     # irrelevance task never offers a sibling's tools as the unusable ones; "" is a family of its own.
     family: str = ""
+    # The ``max_length`` of every entity id parameter the server declares without one of its own.
+    id_max_length: int | None = None
 
     def intent(
         self, *, covers: tuple[str, ...], weight: float = 1.0, follows: bool = False, opens: bool = True
@@ -323,26 +422,23 @@ class Server:
 
         return decorate
 
-    def entity(
-        self,
-        type: str,
-        *,
-        table: str,
-        key: str,
-        example: str,
-        finder: str = "",
-        noun: str = "",
-        hint: str = "",
-        description: str = "",
-        max_length: int | None = None,
-    ) -> EntityType:
-        """Declare an entity type: its id alias, its lookup and its not-found message (see ``EntityType``)."""
+    def entity(self, type: str, *, example: str, **options: Unpack[EntityOptions]) -> EntityType:
+        """Declare an entity type: its id alias, its lookup and its not-found message (see ``EntityType``).
+
+        The table defaults to the type's plural with an ``s`` ("account" -> "accounts"), the key to the type
+        with ``_id`` ("account_id"); name them where the schema says otherwise.
+        """
         if type in self.entities:
             raise ValueError(f"{self.name}: entity {type} declared twice")
-        _check_names(self.name, table, key)
-        declared = EntityType(type, table, key, example, finder, noun, hint, description, max_length)
-        self.entities[type] = declared
-        return declared
+        fields: dict[str, Any] = {**options}
+        fields["table"] = options.get("table") or f"{type}s"
+        fields["key"] = options.get("key") or f"{type}_id"
+        if options.get("max_length") is None:
+            fields["max_length"] = self.id_max_length
+        _check_names(self.name, fields["table"], fields["key"])
+        entity = EntityType(type, example=example, **fields)
+        self.entities[type] = entity
+        return entity
 
     def distinct_values(
         self,
@@ -564,7 +660,10 @@ IsoMonth = Annotated[str, Field(pattern=ISO_MONTH)]
 # Seeds ------------------------------------------------------------------------------------------
 
 
-def insert_rows(db: sqlite3.Connection, table: str, values: list[tuple[Any, ...]], *, or_ignore: bool = False) -> None:
+Row = tuple[Any, ...]  # a seed row: its values in column order
+
+
+def insert_rows(db: sqlite3.Connection, table: str, values: list[Row], *, or_ignore: bool = False) -> None:
     """Insert seed rows (tuples in column order) into ``table``; ``or_ignore`` skips rows that break a UNIQUE key."""
     if not values:
         return

@@ -10,9 +10,8 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 
 BANKS = ("First Harbor Bank", "Summit Credit Union", "Pacific Trust", "Lakeside Savings", "Metro National Bank")
 MERCHANTS = (
@@ -32,8 +31,6 @@ MERCHANTS = (
     "Costco",
 )
 FREEZE_REASONS = ("suspected fraud", "customer request", "court order")
-
-Row = tuple[Any, ...]
 
 
 @dataclass

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, next_id
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, next_id
 from servers.banking.schema import SCHEMA
 from servers.banking.seed import seed
 
@@ -20,19 +20,19 @@ banking = Server(
     family="money",
 )
 
-CUSTOMER = banking.entity(
-    "customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers"
-)
-ACCOUNT = banking.entity("account", table="accounts", key="account_id", example="ACC-0107", finder="list_accounts")
-PAYEE = banking.entity(
-    "payee", table="payees", key="payee_id", example="PAY-0015", hint="Use list_payees to find the customer's payees."
-)
-CARD = banking.entity("card", table="cards", key="card_id", example="CRD-0033", finder="list_cards")
 
-CustomerId = Annotated[str, CUSTOMER]
-AccountId = Annotated[str, ACCOUNT]
-PayeeId = Annotated[str, PAYEE]
-CardId = Annotated[str, CARD]
+class CustomerId(EntityId, server=banking, example="CUS-0042", finder="search_customers"): ...
+
+
+class AccountId(EntityId, server=banking, example="ACC-0107", finder="list_accounts"): ...
+
+
+class PayeeId(EntityId, server=banking, example="PAY-0015", hint="Use list_payees to find the customer's payees."): ...
+
+
+class CardId(EntityId, server=banking, example="CRD-0033", finder="list_cards"): ...
+
+
 Amount = Annotated[float, Field(gt=0, le=1_000_000, description="Amount in USD, e.g. 250.00")]
 AccountType = Literal["checking", "savings", "business"]
 
@@ -84,20 +84,17 @@ def search_customers(
 @banking.read(returns=("customer", "account"))
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Get a customer's profile and the ids of their accounts, e.g. get_customer('CUS-0042')."""
-    customer = CUSTOMER.get(ctx, customer_id)
-    customer["account_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT account_id FROM accounts WHERE customer_id = ? ORDER BY account_id", (customer_id,)
-        )
-    ]
+    customer = CustomerId.get(ctx, customer_id)
+    customer["account_ids"] = ctx.column(
+        "SELECT account_id FROM accounts WHERE customer_id = ? ORDER BY account_id", (customer_id,)
+    )
     return customer
 
 
 @banking.read(returns=("account",))
 def list_accounts(
     ctx: Ctx,
-    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's accounts, e.g. 'CUS-0042'")] = None,
+    customer_id: Annotated[str | None, CustomerId.ref("Only this customer's accounts, e.g. 'CUS-0042'")] = None,
     status: Literal["active", "frozen", "closed"] | None = None,
     type: AccountType | None = None,
     min_balance: Annotated[float | None, Field(description="Only accounts with at least this balance in USD")] = None,
@@ -113,7 +110,7 @@ def list_accounts(
 @banking.read(returns=("account", "customer"))
 def get_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
     """Get one account: owner, type, balance, overdraft limit and status, e.g. get_account('ACC-0107')."""
-    return ACCOUNT.get(ctx, account_id)
+    return AccountId.get(ctx, account_id)
 
 
 TransactionKind = Literal["deposit", "withdrawal", "card_payment", "transfer_in", "transfer_out", "payment"]
@@ -128,7 +125,7 @@ def list_transactions(
     limit: Limit = 20,
 ) -> dict[str, Any]:
     """List an account's transactions, newest first, e.g. list_transactions('ACC-0107', kind='deposit')."""
-    ACCOUNT.get(ctx, account_id)
+    AccountId.get(ctx, account_id)
     q = Query("SELECT * FROM transactions").equal("account_id", account_id).equal("kind", kind)
     q.filter("created_at >= ?", since)
     return q.page(ctx.db, "transactions", order_by="created_at DESC, txn_id DESC", limit=limit)
@@ -137,14 +134,14 @@ def list_transactions(
 @banking.read(returns=("payee",))
 def list_payees(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """List the payees a customer has saved, e.g. list_payees('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     return Query("SELECT * FROM payees").equal("customer_id", customer_id).page(ctx.db, "payees", order_by="payee_id")
 
 
 @banking.read(returns=("card",))
 def list_cards(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
     """List the cards linked to an account, e.g. list_cards('ACC-0107')."""
-    ACCOUNT.get(ctx, account_id)
+    AccountId.get(ctx, account_id)
     return Query("SELECT * FROM cards").equal("account_id", account_id).page(ctx.db, "cards", order_by="card_id")
 
 
@@ -180,7 +177,7 @@ def open_account(
 ) -> dict[str, Any]:
     """Open a new account for a customer, e.g. open_account('CUS-0042', 'savings', 500.0). Returns the new account
     id."""
-    customer = CUSTOMER.get(ctx, customer_id)
+    customer = CustomerId.get(ctx, customer_id)
     acc_id = next_id(ctx.db, "accounts", "account_id", "ACC")
     nickname = f"{customer['name'].split()[0]}'s {type}"
     ctx.db.execute(
@@ -188,8 +185,8 @@ def open_account(
         (acc_id, customer_id, type, nickname, 0.0, 0.0, "active", None, fake.iso(ctx.now)),
     )
     if initial_deposit > 0:
-        _post(ctx, ACCOUNT.get(ctx, acc_id), initial_deposit, "deposit", None, "Opening deposit")
-    return ACCOUNT.get(ctx, acc_id)
+        _post(ctx, AccountId.get(ctx, acc_id), initial_deposit, "deposit", None, "Opening deposit")
+    return AccountId.get(ctx, acc_id)
 
 
 @banking.write(returns=("transaction",))
@@ -200,7 +197,7 @@ def deposit_funds(
     description: Annotated[Note, Field(description="What the deposit is for")] = "Deposit",
 ) -> dict[str, Any]:
     """Deposit money into an account, e.g. deposit_funds('ACC-0107', 250.0). Fails on a frozen or closed account."""
-    acc = ACCOUNT.get(ctx, account_id)
+    acc = AccountId.get(ctx, account_id)
     _usable(acc)
     return _post(ctx, acc, amount, "deposit", None, description)
 
@@ -213,7 +210,7 @@ def withdraw_funds(
     description: Annotated[Note, Field(description="What the withdrawal is for")] = "Withdrawal",
 ) -> dict[str, Any]:
     """Withdraw money from an account, e.g. withdraw_funds('ACC-0107', 60.0). Fails beyond balance plus overdraft."""
-    acc = ACCOUNT.get(ctx, account_id)
+    acc = AccountId.get(ctx, account_id)
     _usable(acc)
     return _post(ctx, acc, -amount, "withdrawal", None, description)
 
@@ -232,13 +229,13 @@ def transfer_funds(
             f"{amount:.2f} USD exceeds the single-transfer limit of {MAX_TRANSFER:.2f} USD; "
             "split it into smaller transfers."
         )
-    src, dst = ACCOUNT.get(ctx, from_account_id), ACCOUNT.get(ctx, to_account_id)
+    src, dst = AccountId.get(ctx, from_account_id), AccountId.get(ctx, to_account_id)
     _usable(src)
     _usable(dst)
     out = _post(ctx, src, -amount, "transfer_out", to_account_id, memo or f"Transfer to {to_account_id}")
     _post(
         ctx,
-        ACCOUNT.get(ctx, to_account_id),
+        AccountId.get(ctx, to_account_id),
         amount,
         "transfer_in",
         from_account_id,
@@ -270,7 +267,7 @@ def add_payee(
 ) -> dict[str, Any]:
     """Save a new payee for a customer, e.g. add_payee('CUS-0042', 'Redwood Partners', 'Pacific Trust',
     '4402918831')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     if ctx.db.execute(
         "SELECT 1 FROM payees WHERE customer_id = ? AND account_number = ?", (customer_id, account_number)
     ).fetchone():
@@ -289,8 +286,8 @@ def pay_payee(
     memo: Annotated[Note, Field(description="Payment reference, e.g. 'Invoice 2231'")] = "",
 ) -> dict[str, Any]:
     """Pay a saved payee from an account the same customer owns, e.g. pay_payee('ACC-0011', 'PAY-0015', 120.0)."""
-    acc = ACCOUNT.get(ctx, account_id)
-    payee = PAYEE.get(ctx, payee_id)
+    acc = AccountId.get(ctx, account_id)
+    payee = PayeeId.get(ctx, payee_id)
     if payee["customer_id"] != acc["customer_id"]:
         raise ToolError(
             f"Payee {payee_id} belongs to {payee['customer_id']}, "
@@ -308,7 +305,7 @@ def freeze_account(
     reason: Annotated[Note, Field(description="Why, e.g. 'lost wallet'")] = "customer request",
 ) -> dict[str, Any]:
     """Freeze or unfreeze an account, e.g. freeze_account('ACC-0107', frozen=True, reason='lost wallet')."""
-    acc = ACCOUNT.get(ctx, account_id)
+    acc = AccountId.get(ctx, account_id)
     if acc["status"] == "closed":
         raise ToolError(f"Account {account_id} is closed; closed accounts cannot be frozen or unfrozen.")
     status = "frozen" if frozen else "active"
@@ -324,7 +321,7 @@ def freeze_account(
 @banking.write(requires=("withdraw_funds",))
 def close_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
     """Close an account whose balance is exactly zero, e.g. close_account('ACC-0381'); its cards are cancelled."""
-    acc = ACCOUNT.get(ctx, account_id)
+    acc = AccountId.get(ctx, account_id)
     _usable(acc)
     if abs(acc["balance"]) > 0.004:
         raise ToolError(
@@ -341,7 +338,7 @@ def close_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
 def set_card_status(ctx: Ctx, card_id: CardId, status: Literal["active", "locked", "cancelled"]) -> dict[str, Any]:
     """Lock, unlock or cancel a card, e.g. set_card_status('CRD-0033', 'locked'). A cancelled card cannot be
     reactivated."""
-    card = CARD.get(ctx, card_id)
+    card = CardId.get(ctx, card_id)
     if card["status"] == "cancelled":
         raise ToolError(f"Card {card_id} is cancelled; order a new card instead.")
     if card["status"] == status:

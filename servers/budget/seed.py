@@ -12,9 +12,8 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
 
-from hub.kit import insert_rows
+from hub.kit import Row, insert_rows
 from servers.budget.schema import ALERT_LEVELS, add_months, occurrences
 
 # (group, name, monthly limit or None, hard limit, per-month count range, amount range, merchants)
@@ -83,7 +82,6 @@ RECURRING = (
     ("Public Transit", "Metro Transit", 64.0, "monthly", 2, True),
     ("Groceries", "Farm Box Weekly", 34.0, "weekly", 5, True),
 )
-Row = tuple[Any, ...]
 Spec = tuple[float | None, bool, tuple[int, int], tuple[float, float], tuple[str, ...]]
 Draft = tuple[date, str, float, str, str, str, str | None]  # date, category, amount, merchant, note, method, recurring
 

@@ -12,6 +12,7 @@ from hub.kit import (
     ISO_DATE,
     ISO_MONTH,
     Ctx,
+    EntityId,
     IsoDate,
     IsoMonth,
     Limit,
@@ -22,7 +23,6 @@ from hub.kit import (
     fetch,
     listing,
     next_id,
-    rows,
 )
 from servers.budget.schema import ALERT_LEVELS, SCHEMA
 from servers.budget.seed import seed
@@ -37,18 +37,18 @@ budget = Server(
     family="money",
 )
 
-CATEGORY = budget.entity("category", table="categories", key="category_id", example="CAT-004", finder="list_categories")
-EXPENSE = budget.entity("expense", table="expenses", key="expense_id", example="EXP-00042", finder="list_expenses")
-RECURRING_EXPENSE = budget.entity(
-    "recurring_expense",
-    table="recurring_expenses",
-    key="recurring_id",
-    example="REC-001",
-    finder="list_recurring_expenses",
-)
 
-CategoryId = Annotated[str, CATEGORY]
-ExpenseId = Annotated[str, EXPENSE]
+class CategoryId(EntityId, server=budget, table="categories", example="CAT-004", finder="list_categories"): ...
+
+
+class ExpenseId(EntityId, server=budget, example="EXP-00042", finder="list_expenses"): ...
+
+
+class RecurringExpenseId(
+    EntityId, server=budget, key="recurring_id", example="REC-001", finder="list_recurring_expenses"
+): ...
+
+
 Month = Annotated[IsoMonth, Field(description="A month as YYYY-MM, e.g. '2026-05'")]
 Day = Annotated[IsoDate, Field(description="An ISO date, e.g. '2026-05-14'")]
 Money = Annotated[float, Field(ge=-1_000_000, le=1_000_000, description="Amount in USD, e.g. 42.50")]
@@ -217,7 +217,7 @@ def list_categories(
 @budget.read(returns=("expense", "category"))
 def list_expenses(
     ctx: Ctx,
-    category_id: Annotated[str | None, CATEGORY.ref("Only this category, e.g. 'CAT-004'")] = None,
+    category_id: Annotated[str | None, CategoryId.ref("Only this category, e.g. 'CAT-004'")] = None,
     month: Annotated[OptionalMonth, Field(description="Only this month, YYYY-MM, e.g. '2026-05'")] = None,
     merchant: Annotated[
         str | None, Field(max_length=100, description="Part of the merchant's name, e.g. 'Costco'")
@@ -229,7 +229,7 @@ def list_expenses(
         float | None, Field(ge=0, le=1_000_000, description="Only expenses of at most this amount")
     ] = None,
     recurring_id: Annotated[
-        str | None, RECURRING_EXPENSE.ref("Only occurrences of this recurring expense, e.g. 'REC-001'")
+        str | None, RecurringExpenseId.ref("Only occurrences of this recurring expense, e.g. 'REC-001'")
     ] = None,
     limit: Limit = 20,
     offset: Offset = 0,
@@ -245,7 +245,7 @@ def list_expenses(
 @budget.read(returns=("expense", "category", "recurring_expense"))
 def get_expense(ctx: Ctx, expense_id: ExpenseId) -> dict[str, Any]:
     """Get one expense with its category name, e.g. get_expense('EXP-00042')."""
-    exp = EXPENSE.get(ctx, expense_id)
+    exp = ExpenseId.get(ctx, expense_id)
     exp["category_name"] = _category(ctx, exp["category_id"])["name"]
     return exp
 
@@ -269,13 +269,11 @@ def get_monthly_summary(
     for c in cats:
         c["remaining"] = round(c["monthly_limit"] - c["spent"], 2) if c["monthly_limit"] is not None else None
         c["status"] = _status(c["spent"], c["monthly_limit"])
-    alerts = rows(
-        ctx.db.execute(
-            "SELECT a.alert_id, a.category_id, c.name, a.level, a.spent, a.monthly_limit, "
-            "a.created_at FROM alerts a "
-            "JOIN categories c USING (category_id) WHERE a.month = ? ORDER BY a.alert_id",
-            (m,),
-        )
+    alerts = ctx.rows(
+        "SELECT a.alert_id, a.category_id, c.name, a.level, a.spent, a.monthly_limit, "
+        "a.created_at FROM alerts a "
+        "JOIN categories c USING (category_id) WHERE a.month = ? ORDER BY a.alert_id",
+        (m,),
     )
     if group is not None:
         ids = {c["category_id"] for c in cats}
@@ -294,7 +292,7 @@ def get_monthly_summary(
 @budget.read(returns=("recurring_expense", "category"))
 def list_recurring_expenses(
     ctx: Ctx,
-    category_id: Annotated[str | None, CATEGORY.ref("Only this category, e.g. 'CAT-001'")] = None,
+    category_id: Annotated[str | None, CategoryId.ref("Only this category, e.g. 'CAT-001'")] = None,
     active: Annotated[bool | None, Field(description="true: only active ones; false: only stopped ones")] = None,
 ) -> dict[str, Any]:
     """List recurring expenses (rent, subscriptions, ...) with their next date, e.g.

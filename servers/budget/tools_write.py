@@ -10,8 +10,6 @@ from pydantic import Field
 from hub.kit import Ctx, ToolError, next_id
 from servers.budget.schema import occurrences
 from servers.budget.tools import (
-    CATEGORY,
-    EXPENSE,
     MAX_BACKDATE_DAYS,
     CategoryId,
     Day,
@@ -76,7 +74,7 @@ def add_expense(
 def delete_expense(ctx: Ctx, expense_id: ExpenseId) -> dict[str, Any]:
     """Delete an expense and take it off its month's total, e.g. delete_expense('EXP-00042'). Alerts already raised stay
     on record."""
-    exp = EXPENSE.get(ctx, expense_id)
+    exp = ExpenseId.get(ctx, expense_id)
     month = exp["date"][:7]
     spent, count = _spent(ctx, exp["category_id"], month)
     ctx.db.execute("DELETE FROM expenses WHERE expense_id = ?", (expense_id,))
@@ -174,16 +172,14 @@ def delete_category(
     ctx: Ctx,
     category_id: CategoryId,
     move_to_category_id: Annotated[
-        str | None, CATEGORY.ref("Category to move its expenses and recurring expenses to, e.g. 'CAT-021'")
+        str | None, CategoryId.ref("Category to move its expenses and recurring expenses to, e.g. 'CAT-021'")
     ] = None,
 ) -> dict[str, Any]:
     """Delete a category, e.g. delete_category('CAT-025', move_to_category_id='CAT-021'). A category that still has
     expenses or active recurring expenses can only be deleted when they are moved to another category."""
     cat = _category(ctx, category_id)
-    n_exp = ctx.db.execute("SELECT COUNT(*) FROM expenses WHERE category_id = ?", (category_id,)).fetchone()[0]
-    n_rec = ctx.db.execute(
-        "SELECT COUNT(*) FROM recurring_expenses WHERE category_id = ? AND active = 1", (category_id,)
-    ).fetchone()[0]
+    n_exp = ctx.value("SELECT COUNT(*) FROM expenses WHERE category_id = ?", (category_id,))
+    n_rec = ctx.value("SELECT COUNT(*) FROM recurring_expenses WHERE category_id = ? AND active = 1", (category_id,))
     moved_to = None
     if move_to_category_id is not None:
         if move_to_category_id == category_id:

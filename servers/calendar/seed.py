@@ -10,9 +10,8 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.calendar.schema import (
     COLORS,
     DEPARTMENTS,
@@ -26,7 +25,6 @@ from servers.calendar.schema import (
     WORK_TOPICS,
 )
 
-Row = tuple[Any, ...]
 CANCEL_REASONS = ("Organizer out sick", "Rescheduled", "No longer needed", "Conflicts with offsite")
 
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDate, IsoDateOrTime, IsoDateTime, Server, ToolError, parse_datetime, rows
+from hub.kit import Ctx, EntityId, IsoDate, IsoDateOrTime, IsoDateTime, Server, ToolError, parse_datetime
 from servers.calendar.schema import MAX_EVENT_SPAN, MAX_SERIES_SPAN, SCHEMA, WEEKDAYS
 from servers.calendar.seed import seed
 
@@ -19,24 +19,21 @@ calendar = Server(
     SCHEMA,
     seed,
     family="comms",
+    id_max_length=40,
 )
 
-USER = calendar.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users", max_length=40)
-CALENDAR = calendar.entity(
-    "calendar", table="calendars", key="calendar_id", example="CAL-0017", finder="list_calendars", max_length=40
-)
-EVENT = calendar.entity(
-    "event",
-    table="events",
-    key="event_id",
-    example="EVT-00089",
-    max_length=40,
-    hint="Use list_events or list_upcoming_events to find event ids.",
-)
 
-UserId = Annotated[str, USER]
-CalendarId = Annotated[str, CALENDAR]
-EventId = Annotated[str, EVENT]
+class UserId(EntityId, server=calendar, example="USR-0012", finder="search_users"): ...
+
+
+class CalendarId(EntityId, server=calendar, example="CAL-0017", finder="list_calendars"): ...
+
+
+class EventId(
+    EntityId, server=calendar, example="EVT-00089", hint="Use list_events or list_upcoming_events to find event ids."
+): ...
+
+
 DateTimeStr = Annotated[IsoDateTime, Field(description="Local date-time 'YYYY-MM-DDTHH:MM', e.g. '2026-06-03T14:00'")]
 DateStr = Annotated[IsoDate, Field(description="A date 'YYYY-MM-DD', e.g. '2026-06-02'")]
 DateOrTime = Annotated[
@@ -59,7 +56,7 @@ def _iso(t: datetime) -> str:
 
 
 def _rule(ctx: Ctx, event_id: str) -> dict[str, Any] | None:
-    found = rows(ctx.db.execute("SELECT * FROM recurrences WHERE event_id = ?", (event_id,)))
+    found = ctx.rows("SELECT * FROM recurrences WHERE event_id = ?", (event_id,))
     return found[0] if found else None
 
 
@@ -164,15 +161,13 @@ def _modifiable(ctx: Ctx, ev: dict[str, Any]) -> None:
 
 def _busy(ctx: Ctx, user_id: str, lo: datetime, hi: datetime, skip_event: str | None = None) -> list[dict[str, Any]]:
     """The user's busy occurrences in [lo, hi): events they organise or attend (not declined), not cancelled."""
-    found = rows(
-        ctx.db.execute(
-            "SELECT e.event_id, e.title, e.start, e.end, e.organizer_id FROM events e "
-            "WHERE e.status != 'cancelled' AND e.start < ? "
-            "AND (e.organizer_id = ? OR e.event_id IN (SELECT event_id FROM invitees WHERE user_id = ? AND response "
-            "!= 'declined')) "
-            "AND (e.end > ? OR e.event_id IN (SELECT event_id FROM recurrences))",
-            (_iso(hi), user_id, user_id, _iso(lo)),
-        )
+    found = ctx.rows(
+        "SELECT e.event_id, e.title, e.start, e.end, e.organizer_id FROM events e "
+        "WHERE e.status != 'cancelled' AND e.start < ? "
+        "AND (e.organizer_id = ? OR e.event_id IN (SELECT event_id FROM invitees WHERE user_id = ? AND response "
+        "!= 'declined')) "
+        "AND (e.end > ? OR e.event_id IN (SELECT event_id FROM recurrences))",
+        (_iso(hi), user_id, user_id, _iso(lo)),
     )
     out = []
     for ev in found:
@@ -221,13 +216,11 @@ def _times(ctx: Ctx, start: datetime, end: datetime) -> None:
 def _event_view(ctx: Ctx, ev: dict[str, Any]) -> dict[str, Any]:
     rule = _rule(ctx, ev["event_id"])
     ev = dict(ev)
-    ev["invitees"] = rows(
-        ctx.db.execute(
-            "SELECT i.user_id, u.name, i.response, i.optional, i.responded_at FROM invitees i JOIN users u USING "
-            "(user_id) "
-            "WHERE i.event_id = ? ORDER BY i.user_id",
-            (ev["event_id"],),
-        )
+    ev["invitees"] = ctx.rows(
+        "SELECT i.user_id, u.name, i.response, i.optional, i.responded_at FROM invitees i JOIN users u USING "
+        "(user_id) "
+        "WHERE i.event_id = ? ORDER BY i.user_id",
+        (ev["event_id"],),
     )
     for i in ev["invitees"]:
         i["optional"] = bool(i["optional"])

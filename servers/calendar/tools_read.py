@@ -7,11 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError, rows
+from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError
 from servers.calendar.tools import (
-    CALENDAR,
-    EVENT,
-    USER,
+    CalendarId,
     DateOrTime,
     DateStr,
     EventId,
@@ -55,7 +53,7 @@ def search_users(
 @calendar.read(returns=("calendar", "user"))
 def list_calendars(
     ctx: Ctx,
-    owner_id: Annotated[str | None, USER.ref("Only calendars this user owns, e.g. 'USR-0012'")] = None,
+    owner_id: Annotated[str | None, UserId.ref("Only calendars this user owns, e.g. 'USR-0012'")] = None,
     kind: Literal["primary", "personal", "team"] | None = None,
     limit: Limit = 20,
     offset: Offset = 0,
@@ -63,7 +61,7 @@ def list_calendars(
     """List calendars with their owner and number of events, e.g. list_calendars(owner_id='USR-0012'). Ids look like
     'CAL-0017'."""
     if owner_id is not None:
-        USER.get(ctx, owner_id)
+        UserId.get(ctx, owner_id)
     q = Query(
         "SELECT c.*, u.name AS owner_name, (SELECT COUNT(*) FROM events e WHERE e.calendar_id = c.calendar_id) "
         "AS event_count FROM calendars c JOIN users u ON u.user_id = c.owner_id"
@@ -75,9 +73,9 @@ def list_calendars(
 @calendar.read(returns=("event", "calendar", "user"))
 def list_events(
     ctx: Ctx,
-    calendar_id: Annotated[str | None, CALENDAR.ref("Only events on this calendar, e.g. 'CAL-0017'")] = None,
-    organizer_id: Annotated[str | None, USER.ref("Only events this user organises, e.g. 'USR-0012'")] = None,
-    invitee_id: Annotated[str | None, USER.ref("Only events this user is invited to, e.g. 'USR-0012'")] = None,
+    calendar_id: Annotated[str | None, CalendarId.ref("Only events on this calendar, e.g. 'CAL-0017'")] = None,
+    organizer_id: Annotated[str | None, UserId.ref("Only events this user organises, e.g. 'USR-0012'")] = None,
+    invitee_id: Annotated[str | None, UserId.ref("Only events this user is invited to, e.g. 'USR-0012'")] = None,
     status: Literal["confirmed", "tentative", "cancelled"] | None = None,
     starts_after: Annotated[
         DateOrTime | None, Field(description="Only events (series) starting at or after this, e.g. '2026-06-01'")
@@ -119,7 +117,7 @@ def list_events(
 def get_event(ctx: Ctx, event_id: EventId) -> dict[str, Any]:
     """Get one event with its invitees and their RSVPs, its recurrence rule and cancelled occurrences, e.g.
     get_event('EVT-00089')."""
-    return _event_view(ctx, EVENT.get(ctx, event_id))
+    return _event_view(ctx, EventId.get(ctx, event_id))
 
 
 @calendar.read(returns=("event",))
@@ -134,16 +132,14 @@ def list_upcoming_events(
     expanded, e.g. list_upcoming_events('USR-0012', days=7).
 
     Each item is one occurrence with the user's role (organizer or invitee) and RSVP; cancelled events are left out."""
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     lo, hi = ctx.now, ctx.now + timedelta(days=days)
-    found = rows(
-        ctx.db.execute(
-            "SELECT e.event_id, e.title, e.location, e.start, e.end, e.organizer_id, i.response FROM events e "
-            "LEFT JOIN invitees i ON i.event_id = e.event_id AND i.user_id = ? "
-            "WHERE e.status != 'cancelled' AND e.start < ? AND (e.organizer_id = ? OR i.user_id IS NOT NULL) "
-            "AND (e.end > ? OR e.event_id IN (SELECT event_id FROM recurrences))",
-            (user_id, _iso(hi), user_id, _iso(lo)),
-        )
+    found = ctx.rows(
+        "SELECT e.event_id, e.title, e.location, e.start, e.end, e.organizer_id, i.response FROM events e "
+        "LEFT JOIN invitees i ON i.event_id = e.event_id AND i.user_id = ? "
+        "WHERE e.status != 'cancelled' AND e.start < ? AND (e.organizer_id = ? OR i.user_id IS NOT NULL) "
+        "AND (e.end > ? OR e.event_id IN (SELECT event_id FROM recurrences))",
+        (user_id, _iso(hi), user_id, _iso(lo)),
     )
     out = []
     for ev in found:
@@ -188,7 +184,7 @@ def list_occurrences(
     list_occurrences('EVT-01244', '2026-06-01', '2026-06-30').
 
     A one-off event yields its single occurrence if it falls in the range; cancelled single occurrences are marked."""
-    ev = EVENT.get(ctx, event_id)
+    ev = EventId.get(ctx, event_id)
     lo = _parse(from_date, "from_date") if from_date else ctx.now.replace(hour=0, minute=0, second=0)
     hi = (_parse(to_date, "to_date") if to_date else lo + timedelta(days=29)) + timedelta(days=1)
     if hi <= lo:
@@ -228,7 +224,7 @@ def get_free_busy(
     get_free_busy('USR-0012', '2026-06-02').
 
     Declined invitations and cancelled events or occurrences don't count as busy."""
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     lo = _parse(date, "date")
     hi = lo + timedelta(days=days)
     blocks = _busy(ctx, user_id, lo, hi)
@@ -268,7 +264,7 @@ def find_free_slot(
     Slots start on the quarter hour and never lie in the past; pass one to create_event(check_conflicts=true)."""
     people = list(dict.fromkeys(user_ids))
     for uid in people:
-        USER.get(ctx, uid)
+        UserId.get(ctx, uid)
     if day_end_hour <= day_start_hour:
         raise ToolError("day_end_hour must be later than day_start_hour.")
     if duration_minutes > (day_end_hour - day_start_hour) * 60:

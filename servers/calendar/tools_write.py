@@ -11,9 +11,6 @@ from pydantic import Field
 from hub.kit import Ctx, Entity, ToolError, next_id
 from servers.calendar.schema import MAX_INVITEES, MAX_SERIES_SPAN, WEEKDAYS
 from servers.calendar.tools import (
-    CALENDAR,
-    EVENT,
-    USER,
     CalendarId,
     DateStr,
     DateTimeStr,
@@ -41,7 +38,7 @@ from servers.calendar.tools import (
 def _invitee_list(ctx: Ctx, ids: list[str], organizer: str) -> list[str]:
     people = list(dict.fromkeys(ids))
     for uid in people:
-        USER.get(ctx, uid)
+        UserId.get(ctx, uid)
         if uid == organizer:
             raise ToolError(
                 f"{uid} organises this event (owner of the calendar) and attends anyway; leave them out of the "
@@ -78,7 +75,7 @@ def create_event(
     check_conflicts=True).
 
     The start must be in the future and the end after the start. Returns the new event id."""
-    cal = CALENDAR.get(ctx, calendar_id)
+    cal = CalendarId.get(ctx, calendar_id)
     s, e = _parse(start, "start"), _parse(end, "end")
     _times(ctx, s, e)
     people = _invitee_list(ctx, invitee_ids, cal["owner_id"])
@@ -105,7 +102,7 @@ def create_event(
     ctx.db.executemany(
         "INSERT INTO invitees VALUES (?,?,?,?,?)", [(event_id, uid, "needs_action", 0, None) for uid in people]
     )
-    return _event_view(ctx, EVENT.get(ctx, event_id))
+    return _event_view(ctx, EventId.get(ctx, event_id))
 
 
 @calendar.write(returns=("event",))
@@ -129,7 +126,7 @@ def update_event(
 
     Moving a recurring series moves all its occurrences to start at the new time. A time change
     resets every invitee's RSVP to 'needs_action'. Past and cancelled events cannot be changed."""
-    ev = EVENT.get(ctx, event_id)
+    ev = EventId.get(ctx, event_id)
     _modifiable(ctx, ev)
     changes: dict[str, Any] = {
         k: v
@@ -149,25 +146,19 @@ def update_event(
                     f"first."
                 )
             if check_conflicts:
-                people = [ev["organizer_id"]] + [
-                    r[0]
-                    for r in ctx.db.execute(
-                        "SELECT user_id FROM invitees WHERE event_id = ? AND response != 'declined'", (event_id,)
-                    )
-                ]
+                people = [ev["organizer_id"]] + ctx.column(
+                    "SELECT user_id FROM invitees WHERE event_id = ? AND response != 'declined'", (event_id,)
+                )
                 _check_conflicts(ctx, people, s, e, skip_event=event_id)
             changes["start"], changes["end"] = _iso(s), _iso(e)
     if not changes:
         raise ToolError("Nothing to change: give at least one field whose value differs from the current event.")
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(
-        f"UPDATE events SET {sets}, updated_at = ? WHERE event_id = ?", (*changes.values(), _iso(ctx.now), event_id)
-    )
+    EventId.update(ctx, event_id, {**changes, "updated_at": _iso(ctx.now)})
     if "start" in changes:
         ctx.db.execute(
             "UPDATE invitees SET response = 'needs_action', responded_at = NULL WHERE event_id = ?", (event_id,)
         )
-    out = _event_view(ctx, EVENT.get(ctx, event_id))
+    out = _event_view(ctx, EventId.get(ctx, event_id))
     out["changed"] = sorted(changes)
     return out
 
@@ -182,7 +173,7 @@ def cancel_event(
 ) -> dict[str, Any]:
     """Cancel an event or a whole recurring series, e.g. cancel_event('EVT-00089', 'Rescheduled'). Cancelling is final;
     to drop one date of a series use cancel_occurrence instead."""
-    ev = EVENT.get(ctx, event_id)
+    ev = EventId.get(ctx, event_id)
     _modifiable(ctx, ev)
     ctx.db.execute(
         "UPDATE events SET status = 'cancelled', cancel_reason = ?, updated_at = ? WHERE event_id = ?",
@@ -208,7 +199,7 @@ def set_recurrence(
 
     Occurrences fall on by_weekday (default: the start's weekday). Give count or until, not both
     (neither: repeats with no end, shown for up to two years)."""
-    ev = EVENT.get(ctx, event_id)
+    ev = EventId.get(ctx, event_id)
     _modifiable(ctx, ev)
     rule = _rule(ctx, event_id)
     if freq == "none":
@@ -216,7 +207,7 @@ def set_recurrence(
             raise ToolError(f"Event {event_id} does not repeat; nothing to remove.")
         ctx.db.execute("DELETE FROM recurrences WHERE event_id = ?", (event_id,))
         ctx.db.execute("DELETE FROM cancelled_occurrences WHERE event_id = ?", (event_id,))
-        return _event_view(ctx, EVENT.get(ctx, event_id))
+        return _event_view(ctx, EventId.get(ctx, event_id))
     if count is not None and until is not None:
         raise ToolError("Give either count or until, not both.")
     if by_weekday and freq == "monthly":
@@ -250,7 +241,7 @@ def set_recurrence(
             "INSERT INTO recurrences VALUES (?,?,?,?,?,?,?)", (rule_id, event_id, freq, interval, days, count, until)
         )
     ctx.db.execute("UPDATE events SET updated_at = ? WHERE event_id = ?", (_iso(ctx.now), event_id))
-    return _event_view(ctx, EVENT.get(ctx, event_id))
+    return _event_view(ctx, EventId.get(ctx, event_id))
 
 
 @calendar.write(requires=("set_recurrence",))
@@ -263,7 +254,7 @@ def cancel_occurrence(
     cancel_occurrence('EVT-01244', '2026-06-15').
 
     Use list_occurrences to see which dates the series falls on."""
-    ev = EVENT.get(ctx, event_id)
+    ev = EventId.get(ctx, event_id)
     rule = _rule(ctx, event_id)
     if rule is None:
         raise ToolError(f"Event {event_id} is not recurring; cancel it with cancel_event instead.")
@@ -294,14 +285,14 @@ def add_invitee(
 ) -> dict[str, Any]:
     """Invite a person to an upcoming event, e.g. add_invitee('EVT-00089', 'USR-0031'). Their RSVP starts as
     'needs_action'."""
-    ev = EVENT.get(ctx, event_id)
-    USER.get(ctx, user_id)
+    ev = EventId.get(ctx, event_id)
+    UserId.get(ctx, user_id)
     _modifiable(ctx, ev)
     if user_id == ev["organizer_id"]:
         raise ToolError(f"{user_id} organises event {event_id}; the organiser is not an invitee.")
     if ctx.db.execute("SELECT 1 FROM invitees WHERE event_id = ? AND user_id = ?", (event_id, user_id)).fetchone():
         raise ToolError(f"{user_id} is already invited to {event_id}; see get_event for their RSVP.")
-    n = ctx.db.execute("SELECT COUNT(*) FROM invitees WHERE event_id = ?", (event_id,)).fetchone()[0]
+    n = ctx.value("SELECT COUNT(*) FROM invitees WHERE event_id = ?", (event_id,))
     if n >= MAX_INVITEES:
         raise ToolError(f"Event {event_id} already has the maximum of {MAX_INVITEES} invitees; remove someone first.")
     if check_conflicts:
@@ -317,7 +308,7 @@ def add_invitee(
 @calendar.write(requires=("add_invitee",))
 def remove_invitee(ctx: Ctx, event_id: EventId, user_id: UserId) -> dict[str, Any]:
     """Take a person off an upcoming event's guest list, e.g. remove_invitee('EVT-00089', 'USR-0062')."""
-    ev = EVENT.get(ctx, event_id)
+    ev = EventId.get(ctx, event_id)
     _modifiable(ctx, ev)
     if not ctx.db.execute("SELECT 1 FROM invitees WHERE event_id = ? AND user_id = ?", (event_id, user_id)).fetchone():
         raise ToolError(f"{user_id} is not invited to {event_id}; get_event lists its invitees.")
@@ -333,7 +324,7 @@ def respond_to_invite(
     respond_to_invite('EVT-00089', 'USR-0062', 'accepted').
 
     Only invitees answer; the organiser does not RSVP."""
-    ev = EVENT.get(ctx, event_id)
+    ev = EventId.get(ctx, event_id)
     found = ctx.db.execute(
         "SELECT response FROM invitees WHERE event_id = ? AND user_id = ?", (event_id, user_id)
     ).fetchone()

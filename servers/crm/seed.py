@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.crm.schema import OPEN_STAGES, PROBABILITY, STAGES
 
 INDUSTRIES = (
@@ -116,8 +116,6 @@ SUBJECTS = {
 
 
 DISQUALIFY_REASONS = ("no budget", "not a fit", "unresponsive", "already a customer of a competitor")
-
-Row = tuple[Any, ...]
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import ISO_DATE, Ctx, Limit, Offset, Query, Server, ToolError, listing, rows
+from hub.kit import ISO_DATE, Ctx, EntityId, Limit, Offset, Query, Server, ToolError, listing
 from servers.crm.schema import ALLOWED, LEAD_ALLOWED, OPEN_STAGES, SCHEMA
 from servers.crm.seed import seed
 
@@ -19,32 +19,35 @@ crm = Server(
     family="work",
 )
 
-LEAD = crm.entity("lead", table="leads", key="lead_id", example="LEAD-0042", finder="search_leads")
-CONTACT = crm.entity("contact", table="contacts", key="contact_id", example="CON-0042", finder="search_contacts")
-ACCOUNT = crm.entity(
-    "account",
-    table="accounts",
-    key="account_id",
+
+class LeadId(EntityId, server=crm, example="LEAD-0042", finder="search_leads"): ...
+
+
+class ContactId(EntityId, server=crm, example="CON-0042", finder="search_contacts"): ...
+
+
+class AccountId(
+    EntityId,
+    server=crm,
     example="ACT-0042",
     finder="search_accounts",
     description="Account (company) id, e.g. 'ACT-0042'",
-)
-DEAL = crm.entity("deal", table="deals", key="deal_id", example="DEAL-0042", finder="list_deals")
-OWNER = crm.entity(
-    "owner",
-    table="owners",
-    key="owner_id",
+): ...
+
+
+class DealId(EntityId, server=crm, example="DEAL-0042", finder="list_deals"): ...
+
+
+class OwnerId(
+    EntityId,
+    server=crm,
     example="USR-03",
     finder="list_owners",
     description="Sales owner id, e.g. 'USR-03'",
     hint="Use list_owners to find sales owner ids.",
-)
+): ...
 
-LeadId = Annotated[str, LEAD]
-ContactId = Annotated[str, CONTACT]
-AccountId = Annotated[str, ACCOUNT]
-DealId = Annotated[str, DEAL]
-OwnerId = Annotated[str, OWNER]
+
 Stage = Literal["prospecting", "qualification", "proposal", "negotiation", "closed_won", "closed_lost"]
 LeadSource = Literal["web_form", "referral", "trade_show", "cold_call", "partner", "webinar"]
 SearchText = Annotated[str, Field(max_length=100, description="Part of a name, email or company, e.g. 'Garcia'")]
@@ -52,7 +55,7 @@ Day = Annotated[str | None, Field(pattern=ISO_DATE)]
 
 
 def _owner(ctx: Ctx, owner_id: str, must_be_active: bool = True) -> dict[str, Any]:
-    owner = OWNER.get(ctx, owner_id)
+    owner = OwnerId.get(ctx, owner_id)
     if must_be_active and not owner["active"]:
         raise ToolError(
             f"{owner['name']} ({owner_id}) is no longer an active sales rep; pick an active owner from "
@@ -62,13 +65,11 @@ def _owner(ctx: Ctx, owner_id: str, must_be_active: bool = True) -> dict[str, An
 
 
 def _activities(ctx: Ctx, column: str, value: str) -> list[dict[str, Any]]:
-    found = rows(
-        ctx.db.execute(
-            "SELECT activity_id, kind, subject, owner_id, due_at, completed, created_at FROM "
-            f"activities WHERE {column} = ? "
-            "ORDER BY created_at DESC, activity_id DESC LIMIT 10",
-            (value,),
-        )
+    found = ctx.rows(
+        "SELECT activity_id, kind, subject, owner_id, due_at, completed, created_at FROM "
+        f"activities WHERE {column} = ? "
+        "ORDER BY created_at DESC, activity_id DESC LIMIT 10",
+        (value,),
     )
     for a in found:
         a["completed"] = bool(a["completed"])
@@ -81,7 +82,7 @@ def search_leads(
     query: SearchText = "",
     status: Literal["new", "working", "qualified", "disqualified", "converted"] | None = None,
     source: LeadSource | None = None,
-    owner_id: Annotated[str | None, OWNER.ref("Only this owner's leads, e.g. 'USR-03'")] = None,
+    owner_id: Annotated[str | None, OwnerId.ref("Only this owner's leads, e.g. 'USR-03'")] = None,
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
@@ -97,7 +98,7 @@ def search_leads(
 def get_lead(ctx: Ctx, lead_id: LeadId) -> dict[str, Any]:
     """Get one lead with its status, owner, what it was converted into and its recent activities, e.g.
     get_lead('LEAD-0042')."""
-    lead = LEAD.get(ctx, lead_id)
+    lead = LeadId.get(ctx, lead_id)
     lead["allowed_statuses"] = list(LEAD_ALLOWED[lead["status"]])
     lead["can_convert"] = lead["status"] == "qualified"
     lead["activities"] = _activities(ctx, "lead_id", lead_id)
@@ -108,8 +109,8 @@ def get_lead(ctx: Ctx, lead_id: LeadId) -> dict[str, Any]:
 def search_contacts(
     ctx: Ctx,
     query: SearchText = "",
-    account_id: Annotated[str | None, ACCOUNT.ref("Only this account's contacts, e.g. 'ACT-0042'")] = None,
-    owner_id: Annotated[str | None, OWNER.ref("Only this owner's contacts, e.g. 'USR-03'")] = None,
+    account_id: Annotated[str | None, AccountId.ref("Only this account's contacts, e.g. 'ACT-0042'")] = None,
+    owner_id: Annotated[str | None, OwnerId.ref("Only this owner's contacts, e.g. 'USR-03'")] = None,
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
@@ -125,12 +126,10 @@ def search_contacts(
 @crm.read(returns=("contact", "account", "deal", "activity", "owner"))
 def get_contact(ctx: Ctx, contact_id: ContactId) -> dict[str, Any]:
     """Get one contact with their account, their deals and recent activities, e.g. get_contact('CON-0042')."""
-    contact = CONTACT.get(ctx, contact_id)
-    contact["account_name"] = ACCOUNT.get(ctx, contact["account_id"])["name"]
-    contact["deals"] = rows(
-        ctx.db.execute(
-            "SELECT deal_id, name, stage, amount FROM deals WHERE contact_id = ? ORDER BY deal_id", (contact_id,)
-        )
+    contact = ContactId.get(ctx, contact_id)
+    contact["account_name"] = AccountId.get(ctx, contact["account_id"])["name"]
+    contact["deals"] = ctx.rows(
+        "SELECT deal_id, name, stage, amount FROM deals WHERE contact_id = ? ORDER BY deal_id", (contact_id,)
     )
     contact["activities"] = _activities(ctx, "contact_id", contact_id)
     return contact
@@ -142,7 +141,7 @@ def search_accounts(
     query: Annotated[str, Field(max_length=100, description="Part of the company name, e.g. 'Apex'")] = "",
     industry: Annotated[str | None, Field(max_length=60, description="Only this industry, e.g. 'Software'")] = None,
     city: Annotated[str | None, Field(max_length=60, description="Only this city, e.g. 'Denver'")] = None,
-    owner_id: Annotated[str | None, OWNER.ref("Only this owner's accounts, e.g. 'USR-03'")] = None,
+    owner_id: Annotated[str | None, OwnerId.ref("Only this owner's accounts, e.g. 'USR-03'")] = None,
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
@@ -156,19 +155,14 @@ def search_accounts(
 @crm.read(returns=("account", "contact", "deal", "owner"))
 def get_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
     """Get one account with its contacts, deals, open pipeline and won revenue, e.g. get_account('ACT-0042')."""
-    acc = ACCOUNT.get(ctx, account_id)
-    acc["contacts"] = rows(
-        ctx.db.execute(
-            "SELECT contact_id, name, title, email FROM contacts WHERE account_id = ? ORDER BY contact_id",
-            (account_id,),
-        )
+    acc = AccountId.get(ctx, account_id)
+    acc["contacts"] = ctx.rows(
+        "SELECT contact_id, name, title, email FROM contacts WHERE account_id = ? ORDER BY contact_id", (account_id,)
     )
-    acc["deals"] = rows(
-        ctx.db.execute(
-            "SELECT deal_id, name, stage, amount, owner_id, expected_close FROM deals WHERE "
-            "account_id = ? ORDER BY deal_id",
-            (account_id,),
-        )
+    acc["deals"] = ctx.rows(
+        "SELECT deal_id, name, stage, amount, owner_id, expected_close FROM deals WHERE "
+        "account_id = ? ORDER BY deal_id",
+        (account_id,),
     )
     acc["open_pipeline"] = round(sum(d["amount"] for d in acc["deals"] if d["stage"] in OPEN_STAGES), 2)
     acc["won_revenue"] = round(sum(d["amount"] for d in acc["deals"] if d["stage"] == "closed_won"), 2)
@@ -179,8 +173,8 @@ def get_account(ctx: Ctx, account_id: AccountId) -> dict[str, Any]:
 def list_deals(
     ctx: Ctx,
     stage: Stage | None = None,
-    owner_id: Annotated[str | None, OWNER.ref("Only this owner's deals, e.g. 'USR-03'")] = None,
-    account_id: Annotated[str | None, ACCOUNT.ref("Only this account's deals, e.g. 'ACT-0042'")] = None,
+    owner_id: Annotated[str | None, OwnerId.ref("Only this owner's deals, e.g. 'USR-03'")] = None,
+    account_id: Annotated[str | None, AccountId.ref("Only this account's deals, e.g. 'ACT-0042'")] = None,
     open_only: Annotated[bool, Field(description="Only deals that are not closed")] = False,
     min_amount: Annotated[
         float | None, Field(ge=0, le=1e10, description="Only deals worth at least this much, in USD")
@@ -202,14 +196,11 @@ def list_deals(
 def get_deal(ctx: Ctx, deal_id: DealId) -> dict[str, Any]:
     """Get one deal with its stage history, the stages it may move to next and its recent activities, e.g.
     get_deal('DEAL-0042')."""
-    deal = DEAL.get(ctx, deal_id)
-    deal["account_name"] = ACCOUNT.get(ctx, deal["account_id"])["name"]
+    deal = DealId.get(ctx, deal_id)
+    deal["account_name"] = AccountId.get(ctx, deal["account_id"])["name"]
     deal["allowed_next_stages"] = list(ALLOWED[deal["stage"]])
-    deal["stage_history"] = rows(
-        ctx.db.execute(
-            "SELECT from_stage, to_stage, changed_at FROM stage_history WHERE deal_id = ? ORDER BY history_id",
-            (deal_id,),
-        )
+    deal["stage_history"] = ctx.rows(
+        "SELECT from_stage, to_stage, changed_at FROM stage_history WHERE deal_id = ? ORDER BY history_id", (deal_id,)
     )
     deal["activities"] = _activities(ctx, "deal_id", deal_id)
     return deal

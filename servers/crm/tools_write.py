@@ -11,11 +11,8 @@ from pydantic import Field
 from hub.kit import Ctx, ToolError, fake, next_id
 from servers.crm.schema import ALLOWED, LEAD_ALLOWED, PROBABILITY
 from servers.crm.tools import (
-    ACCOUNT,
-    CONTACT,
-    DEAL,
-    LEAD,
-    OWNER,
+    AccountId,
+    ContactId,
     Day,
     DealId,
     LeadId,
@@ -47,7 +44,7 @@ def create_lead(
     title: Annotated[str, Field(max_length=100, description="Job title, e.g. 'CTO'")] = "",
     phone: Annotated[str, Field(max_length=40, description="Phone number")] = "",
     owner_id: Annotated[
-        str | None, OWNER.ref("Sales owner, e.g. 'USR-03'; default the active rep with the fewest open leads")
+        str | None, OwnerId.ref("Sales owner, e.g. 'USR-03'; default the active rep with the fewest open leads")
     ] = None,
 ) -> dict[str, Any]:
     """Create a new lead, e.g. create_lead('Dana Whitfield', 'Lumen Media', 'dana@lumen.example.com',
@@ -66,11 +63,11 @@ def create_lead(
             "creating a duplicate."
         )
     if owner_id is None:
-        owner_id = ctx.db.execute(
+        owner_id = ctx.value(
             "SELECT o.owner_id FROM owners o LEFT JOIN leads l ON l.owner_id = o.owner_id "
             "AND l.status IN ('new', 'working', 'qualified') WHERE o.active = 1 GROUP BY o.owner_id "
             "ORDER BY COUNT(l.lead_id), o.owner_id LIMIT 1"
-        ).fetchone()[0]
+        )
     else:
         _owner(ctx, owner_id)
     lead_id = next_id(ctx.db, "leads", "lead_id", "LEAD")
@@ -91,7 +88,7 @@ def update_lead_status(
 ) -> dict[str, Any]:
     """Move a lead to working, qualified or disqualified (with a reason), e.g. update_lead_status('LEAD-0043',
     'qualified'). Converted leads are final; a disqualified lead can only go back to working."""
-    lead = LEAD.get(ctx, lead_id)
+    lead = LeadId.get(ctx, lead_id)
     current = lead["status"]
     if current == "converted":
         raise ToolError(
@@ -121,13 +118,13 @@ def convert_lead(
     deal_amount: Annotated[float, Field(gt=0, le=100_000_000, description="Expected deal value in USD, e.g. 45000")],
     deal_name: Annotated[str, Field(max_length=150, description="Deal name; default '<company> - New business'")] = "",
     account_id: Annotated[
-        str | None, ACCOUNT.ref("Existing account to attach to, e.g. 'ACT-0042'; default a new account")
+        str | None, AccountId.ref("Existing account to attach to, e.g. 'ACT-0042'; default a new account")
     ] = None,
     expected_close: Annotated[Day, Field(description="Expected close date, YYYY-MM-DD; default in 60 days")] = None,
 ) -> dict[str, Any]:
     """Convert a qualified lead into a contact and a prospecting deal, under an existing account or a new one named
     after the lead's company, e.g. convert_lead('LEAD-0050', 45000, account_id='ACT-0042')."""
-    lead = LEAD.get(ctx, lead_id)
+    lead = LeadId.get(ctx, lead_id)
     if lead["status"] == "converted":
         raise ToolError(f"Lead {lead_id} was already converted into deal {lead['converted_deal_id']}.")
     if lead["status"] != "qualified":
@@ -142,7 +139,7 @@ def convert_lead(
         )
     close = _close_date(ctx, expected_close)
     at = fake.iso(ctx.now)
-    acc = ACCOUNT.get(ctx, account_id) if account_id is not None else _new_account(ctx, lead, at)
+    acc = AccountId.get(ctx, account_id) if account_id is not None else _new_account(ctx, lead, at)
     contact_id = next_id(ctx.db, "contacts", "contact_id", "CON")
     ctx.db.execute(
         "INSERT INTO contacts VALUES (?,?,?,?,?,?,?,?)",
@@ -236,7 +233,7 @@ def _new_account(ctx: Ctx, lead: dict[str, Any], at: str) -> dict[str, Any]:
             at,
         ),
     )
-    return ACCOUNT.get(ctx, new_id)
+    return AccountId.get(ctx, new_id)
 
 
 @crm.write(returns=("deal",))
@@ -249,7 +246,7 @@ def update_deal_stage(
     """Move a deal to another pipeline stage, e.g. update_deal_stage('DEAL-0013', 'proposal') or
     update_deal_stage('DEAL-0013', 'closed_lost', lost_reason='competitor'). Deals move one stage forward or back at a
     time, can be lost from any open stage, are won only from negotiation, and closed deals cannot be reopened."""
-    deal = DEAL.get(ctx, deal_id)
+    deal = DealId.get(ctx, deal_id)
     current = deal["stage"]
     if current in ("closed_won", "closed_lost"):
         raise ToolError(
@@ -296,9 +293,9 @@ def log_activity(
     kind: Literal["call", "email", "meeting", "note", "task"],
     subject: Annotated[str, Field(min_length=1, max_length=150, description="Short summary, e.g. 'Discovery call'")],
     body: Annotated[str, Field(max_length=2000, description="Details")] = "",
-    deal_id: Annotated[str | None, DEAL.ref("Deal it concerns, e.g. 'DEAL-0042'")] = None,
-    contact_id: Annotated[str | None, CONTACT.ref("Contact it concerns, e.g. 'CON-0042'")] = None,
-    lead_id: Annotated[str | None, LEAD.ref("Lead it concerns, e.g. 'LEAD-0042'")] = None,
+    deal_id: Annotated[str | None, DealId.ref("Deal it concerns, e.g. 'DEAL-0042'")] = None,
+    contact_id: Annotated[str | None, ContactId.ref("Contact it concerns, e.g. 'CON-0042'")] = None,
+    lead_id: Annotated[str | None, LeadId.ref("Lead it concerns, e.g. 'LEAD-0042'")] = None,
     due_date: Annotated[Day, Field(description="For an open task or meeting: when it is due, YYYY-MM-DD")] = None,
 ) -> dict[str, Any]:
     """Log a call, email, meeting, note or task against a deal, contact and/or lead, e.g.
@@ -344,16 +341,16 @@ def _activity_owner(ctx: Ctx, deal_id: str | None, contact_id: str | None, lead_
     """The deal's owner, else the contact's, else the lead's; a deal's contact must work at the deal's account."""
     owner = None
     if lead_id is not None:
-        owner = LEAD.get(ctx, lead_id)["owner_id"]
+        owner = LeadId.get(ctx, lead_id)["owner_id"]
     if contact_id is not None:
-        owner = CONTACT.get(ctx, contact_id)["owner_id"]
+        owner = ContactId.get(ctx, contact_id)["owner_id"]
     if deal_id is not None:
-        deal = DEAL.get(ctx, deal_id)
+        deal = DealId.get(ctx, deal_id)
         owner = deal["owner_id"]
         works_elsewhere = (
             contact_id is not None
             and deal["contact_id"]
-            and CONTACT.get(ctx, contact_id)["account_id"] != deal["account_id"]
+            and ContactId.get(ctx, contact_id)["account_id"] != deal["account_id"]
         )
         if works_elsewhere:
             raise ToolError(
@@ -380,7 +377,7 @@ def _due(ctx: Ctx, kind: str, due_date: str) -> str:
 def reassign_deal(ctx: Ctx, deal_id: DealId, owner_id: OwnerId) -> dict[str, Any]:
     """Hand an open deal to another active sales owner, e.g. reassign_deal('DEAL-0042', 'USR-03'). Closed deals keep
     their owner."""
-    deal = DEAL.get(ctx, deal_id)
+    deal = DealId.get(ctx, deal_id)
     owner = _owner(ctx, owner_id)
     if deal["stage"] in ("closed_won", "closed_lost"):
         raise ToolError(

@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 
-Row = tuple[Any, ...]
 Person = tuple[str, str, str]  # name, address, company
 
 DOMAIN = "northwind.example.com"

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDate, Limit, Offset, Query, Server, ToolError, rows
+from hub.kit import Ctx, EntityId, IsoDate, Limit, Offset, Query, Server, ToolError
 from servers.email.schema import SCHEMA
 from servers.email.seed import seed
 
@@ -17,40 +17,29 @@ email = Server(
     SCHEMA,
     seed,
     family="comms",
+    id_max_length=40,
 )
 
-MAILBOX = email.entity(
-    "mailbox", table="mailboxes", key="mailbox_id", example="MBX-0003", finder="list_mailboxes", max_length=40
-)
-MESSAGE = email.entity(
-    "message",
-    table="messages",
-    key="message_id",
-    example="MSG-01242",
-    max_length=40,
-    hint="Use list_messages or search_messages to find message ids.",
-)
-THREAD = email.entity(
-    "thread",
-    table="threads",
-    key="thread_id",
-    example="THR-0025",
-    max_length=40,
-    hint="Message results carry their thread_id.",
-)
-DRAFT = email.entity(
-    "draft",
-    table="drafts",
-    key="draft_id",
+
+class MailboxId(EntityId, server=email, table="mailboxes", example="MBX-0003", finder="list_mailboxes"): ...
+
+
+class MessageId(
+    EntityId, server=email, example="MSG-01242", hint="Use list_messages or search_messages to find message ids."
+): ...
+
+
+class ThreadId(EntityId, server=email, example="THR-0025", hint="Message results carry their thread_id."): ...
+
+
+class DraftId(
+    EntityId,
+    server=email,
     example="DRF-0004",
-    max_length=40,
     hint="Use list_drafts to see a mailbox's drafts (a sent draft no longer exists).",
-)
+): ...
 
-MailboxId = Annotated[str, MAILBOX]
-MessageId = Annotated[str, MESSAGE]
-ThreadId = Annotated[str, THREAD]
-DraftId = Annotated[str, DRAFT]
+
 Address = Annotated[
     str,
     Field(
@@ -84,15 +73,9 @@ def _day(value: str, name: str) -> str:
 
 
 def _label(ctx: Ctx, mailbox_id: str, name: str) -> dict[str, Any]:
-    found = rows(
-        ctx.db.execute(
-            "SELECT * FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", (mailbox_id, name.strip())
-        )
-    )
+    found = ctx.rows("SELECT * FROM labels WHERE mailbox_id = ? AND lower(name) = lower(?)", (mailbox_id, name.strip()))
     if not found:
-        known = [
-            r[0] for r in ctx.db.execute("SELECT name FROM labels WHERE mailbox_id = ? ORDER BY name", (mailbox_id,))
-        ]
+        known = ctx.column("SELECT name FROM labels WHERE mailbox_id = ? ORDER BY name", (mailbox_id,))
         raise ToolError(
             f"Mailbox {mailbox_id} has no label {name!r}; its labels are {known}. Create it with create_label first."
         )
@@ -112,14 +95,10 @@ def _split(text: str) -> list[str]:
 def _message_view(ctx: Ctx, msg: dict[str, Any]) -> dict[str, Any]:
     out = _flags([dict(msg)])[0]
     out["to_addresses"], out["cc_addresses"] = _split(msg["to_addresses"]), _split(msg["cc_addresses"])
-    out["labels"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT l.name FROM message_labels ml JOIN labels l USING (label_id) WHERE ml.message_id = ? ORDER BY "
-            "l.name",
-            (msg["message_id"],),
-        )
-    ]
+    out["labels"] = ctx.column(
+        "SELECT l.name FROM message_labels ml JOIN labels l USING (label_id) WHERE ml.message_id = ? ORDER BY l.name",
+        (msg["message_id"],),
+    )
     return out
 
 
@@ -171,7 +150,7 @@ def list_contacts(
 ) -> dict[str, Any]:
     """List a mailbox's contacts, optionally matching a name, address or company, e.g.
     list_contacts('MBX-0003', query='Redwood')."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     q = Query("SELECT * FROM contacts").where("mailbox_id = ?", mailbox_id).contains(query, "name", "email", "company")
     if favorites_only:
         q.where("is_favorite = 1")
@@ -196,7 +175,7 @@ def list_messages(
 ) -> dict[str, Any]:
     """List the messages in one folder of a mailbox, newest first, e.g.
     list_messages('MBX-0003', 'inbox', unread_only=True)."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     q = Query(f"SELECT {SUMMARY} FROM messages m").where("m.mailbox_id = ? AND m.folder = ?", mailbox_id, folder)
     if label is not None:
         q.where(
@@ -229,7 +208,7 @@ def search_messages(
 ) -> dict[str, Any]:
     """Search all folders of a mailbox (or one folder) by text, sender and date, newest first, e.g.
     search_messages('MBX-0003', 'invoice', after='2026-05-01')."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     q = Query(f"SELECT {SUMMARY} FROM messages m").where("m.mailbox_id = ?", mailbox_id)
     for word in query.split()[:8]:
         q.where(
@@ -253,22 +232,20 @@ def search_messages(
 def get_message(ctx: Ctx, message_id: MessageId) -> dict[str, Any]:
     """Read one message in full (body, recipients, labels, folder, flags), e.g. get_message('MSG-01242'). Reading does
     not mark it read; use mark_message."""
-    return _message_view(ctx, MESSAGE.get(ctx, message_id))
+    return _message_view(ctx, MessageId.get(ctx, message_id))
 
 
 @email.read(returns=("thread", "message"))
 def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str, Any]:
     """The messages of a conversation as one mailbox sees them, oldest first, e.g.
     get_thread('THR-0025', 'MBX-0003')."""
-    thread = THREAD.get(ctx, thread_id)
-    MAILBOX.get(ctx, mailbox_id)
+    thread = ThreadId.get(ctx, thread_id)
+    MailboxId.get(ctx, mailbox_id)
     found = _flags(
-        rows(
-            ctx.db.execute(
-                f"SELECT {SUMMARY}, m.body FROM messages m WHERE m.thread_id = ? AND m.mailbox_id = ? "
-                "ORDER BY m.sent_at, m.message_id",
-                (thread_id, mailbox_id),
-            )
+        ctx.rows(
+            f"SELECT {SUMMARY}, m.body FROM messages m WHERE m.thread_id = ? AND m.mailbox_id = ? "
+            "ORDER BY m.sent_at, m.message_id",
+            (thread_id, mailbox_id),
         )
     )
     if not found:
@@ -282,12 +259,10 @@ def get_thread(ctx: Ctx, thread_id: ThreadId, mailbox_id: MailboxId) -> dict[str
 def list_drafts(ctx: Ctx, mailbox_id: MailboxId, limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
     """List a mailbox's unsent drafts, newest first, with what each still lacks before it can be sent, e.g.
     list_drafts('MBX-0003')."""
-    MAILBOX.get(ctx, mailbox_id)
-    found = rows(
-        ctx.db.execute(
-            "SELECT * FROM drafts WHERE mailbox_id = ? ORDER BY updated_at DESC, draft_id DESC LIMIT ? OFFSET ?",
-            (mailbox_id, limit, offset),
-        )
+    MailboxId.get(ctx, mailbox_id)
+    found = ctx.rows(
+        "SELECT * FROM drafts WHERE mailbox_id = ? ORDER BY updated_at DESC, draft_id DESC LIMIT ? OFFSET ?",
+        (mailbox_id, limit, offset),
     )
     return {"drafts": [_draft_view(d) for d in found], "count": len(found)}
 
@@ -295,14 +270,12 @@ def list_drafts(ctx: Ctx, mailbox_id: MailboxId, limit: Limit = 20, offset: Offs
 @email.read(returns=("label",))
 def list_labels(ctx: Ctx, mailbox_id: MailboxId) -> dict[str, Any]:
     """List a mailbox's labels with how many messages carry each, e.g. list_labels('MBX-0003')."""
-    MAILBOX.get(ctx, mailbox_id)
-    found = rows(
-        ctx.db.execute(
-            "SELECT l.label_id, l.name, l.color, (SELECT COUNT(*) FROM message_labels ml WHERE ml.label_id = "
-            "l.label_id) AS messages "
-            "FROM labels l WHERE l.mailbox_id = ? ORDER BY l.name",
-            (mailbox_id,),
-        )
+    MailboxId.get(ctx, mailbox_id)
+    found = ctx.rows(
+        "SELECT l.label_id, l.name, l.color, (SELECT COUNT(*) FROM message_labels ml WHERE ml.label_id = "
+        "l.label_id) AS messages "
+        "FROM labels l WHERE l.mailbox_id = ? ORDER BY l.name",
+        (mailbox_id,),
     )
     return {"mailbox_id": mailbox_id, "labels": found, "count": len(found)}
 

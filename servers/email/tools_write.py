@@ -9,9 +9,6 @@ from pydantic import Field
 from hub.kit import Ctx, ToolError, next_id
 from servers.email.schema import RESERVED
 from servers.email.tools import (
-    DRAFT,
-    MAILBOX,
-    MESSAGE,
     Address,
     Addresses,
     DraftId,
@@ -37,7 +34,7 @@ def create_draft(
     subject: Annotated[str, Field(max_length=200, description="Subject line, e.g. 'Q3 planning'")] = "",
     body: Annotated[str, Field(max_length=10_000, description="Message text")] = "",
     reply_to_message_id: Annotated[
-        str | None, MESSAGE.ref("Reply to this message of the same mailbox, e.g. 'MSG-01242'")
+        str | None, MessageId.ref("Reply to this message of the same mailbox, e.g. 'MSG-01242'")
     ] = None,
 ) -> dict[str, Any]:
     """Start a draft in a mailbox, optionally as a reply, e.g.
@@ -45,10 +42,10 @@ def create_draft(
 
     A reply joins the original's thread; its recipients default to the original sender (or, replying to
     your own sent message, its recipients) and its subject to 'Re: <subject>'. Send it with send_draft."""
-    box = MAILBOX.get(ctx, mailbox_id)
+    box = MailboxId.get(ctx, mailbox_id)
     thread_id = None
     if reply_to_message_id is not None:
-        orig = MESSAGE.get(ctx, reply_to_message_id)
+        orig = MessageId.get(ctx, reply_to_message_id)
         if orig["mailbox_id"] != mailbox_id:
             raise ToolError(
                 f"Message {reply_to_message_id} is in mailbox {orig['mailbox_id']}, not {mailbox_id}; reply from the "
@@ -66,7 +63,7 @@ def create_draft(
         "INSERT INTO drafts VALUES (?,?,?,?,?,?,?,?,?)",
         (draft_id, mailbox_id, thread_id, reply_to_message_id, _join(to), _join(cc), subject, body, _iso(ctx.now)),
     )
-    return _draft_view(DRAFT.get(ctx, draft_id))
+    return _draft_view(DraftId.get(ctx, draft_id))
 
 
 @email.write(returns=("draft",), requires=("create_draft",))
@@ -80,7 +77,7 @@ def update_draft(
 ) -> dict[str, Any]:
     """Change an unsent draft's recipients, subject or body, e.g.
     update_draft('DRF-0004', subject='Updated proposal')."""
-    d = DRAFT.get(ctx, draft_id)
+    d = DraftId.get(ctx, draft_id)
     changes = {
         k: v
         for k, v in (
@@ -96,11 +93,8 @@ def update_draft(
     new = {**d, **changes}
     if len(_split(new["to_addresses"])) + len(_split(new["cc_addresses"])) > 50:
         raise ToolError("A message may have at most 50 recipients in to and cc together.")
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(
-        f"UPDATE drafts SET {sets}, updated_at = ? WHERE draft_id = ?", (*changes.values(), _iso(ctx.now), draft_id)
-    )
-    return _draft_view(DRAFT.get(ctx, draft_id))
+    DraftId.update(ctx, draft_id, {**changes, "updated_at": _iso(ctx.now)})
+    return _draft_view(DraftId.get(ctx, draft_id))
 
 
 @email.write(returns=("message", "thread"), requires=("create_draft",))
@@ -109,14 +103,14 @@ def send_draft(ctx: Ctx, draft_id: DraftId) -> dict[str, Any]:
 
     The draft becomes a message in the sender's 'sent' folder (append-only from then on) and is
     delivered to the inbox of every recipient who has a mailbox here."""
-    d = DRAFT.get(ctx, draft_id)
+    d = DraftId.get(ctx, draft_id)
     missing = _draft_view(d)["missing"]
     if missing:
         raise ToolError(
             f"Draft {draft_id} cannot be sent: it needs {' and '.join(missing)}. Add it with update_draft, then send "
             f"again."
         )
-    box = MAILBOX.get(ctx, d["mailbox_id"])
+    box = MailboxId.get(ctx, d["mailbox_id"])
     thread_id = d["thread_id"]
     if thread_id is None or not ctx.db.execute("SELECT 1 FROM threads WHERE thread_id = ?", (thread_id,)).fetchone():
         thread_id = next_id(ctx.db, "threads", "thread_id", "THR")
@@ -167,7 +161,7 @@ def move_message(ctx: Ctx, message_id: MessageId, folder: Literal["inbox", "arch
 
     Only inbox messages can be archived or trashed; archived or trashed mail goes back with
     folder='inbox'. Sent messages are append-only and never move."""
-    msg = MESSAGE.get(ctx, message_id)
+    msg = MessageId.get(ctx, message_id)
     if msg["folder"] == "sent":
         raise ToolError(
             f"Message {message_id} is sent mail, which is append-only: it cannot be moved, trashed or edited."
@@ -191,7 +185,7 @@ def mark_message(
     is_starred: Annotated[bool | None, Field(description="true: star; false: unstar")] = None,
 ) -> dict[str, Any]:
     """Mark a message read or unread and/or star or unstar it, e.g. mark_message('MSG-01242', is_starred=True)."""
-    msg = MESSAGE.get(ctx, message_id)
+    msg = MessageId.get(ctx, message_id)
     if is_read is None and is_starred is None:
         raise ToolError("Give is_read and/or is_starred.")
     if is_read is False and msg["folder"] == "sent":
@@ -204,8 +198,7 @@ def mark_message(
             f"Message {message_id} already has is_read={bool(msg['is_read'])}, is_starred={bool(msg['is_starred'])}; "
             f"nothing to change."
         )
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(f"UPDATE messages SET {sets} WHERE message_id = ?", (*changes.values(), message_id))
+    MessageId.update(ctx, message_id, changes)
     new = {**msg, **changes}
     return {"message_id": message_id, "is_read": bool(new["is_read"]), "is_starred": bool(new["is_starred"])}
 
@@ -221,7 +214,7 @@ def label_message(
 
     The label must already exist in the message's mailbox (see list_labels, create_label); trashed messages take no
     labels."""
-    msg = MESSAGE.get(ctx, message_id)
+    msg = MessageId.get(ctx, message_id)
     lab = _label(ctx, msg["mailbox_id"], label)
     has = ctx.db.execute(
         "SELECT 1 FROM message_labels WHERE message_id = ? AND label_id = ?", (message_id, lab["label_id"])
@@ -238,7 +231,7 @@ def label_message(
         if has:
             raise ToolError(f"Message {message_id} already carries the label '{lab['name']}'.")
         ctx.db.execute("INSERT INTO message_labels VALUES (?,?)", (message_id, lab["label_id"]))
-    labels = _message_view(ctx, MESSAGE.get(ctx, message_id))["labels"]
+    labels = _message_view(ctx, MessageId.get(ctx, message_id))["labels"]
     return {"message_id": message_id, "label_id": lab["label_id"], "labels": labels}
 
 
@@ -251,7 +244,7 @@ def create_label(
 ) -> dict[str, Any]:
     """Create a label in a mailbox, e.g. create_label('MBX-0003', 'Board prep', 'purple'). Names are unique per mailbox;
     folder names are reserved."""
-    MAILBOX.get(ctx, mailbox_id)
+    MailboxId.get(ctx, mailbox_id)
     clean = " ".join(name.split())
     if not clean:
         raise ToolError("A label name cannot be blank.")
@@ -264,7 +257,7 @@ def create_label(
         raise ToolError(
             f"Mailbox {mailbox_id} already has the label '{clean}' ({existing[0]}); use it with label_message."
         )
-    if ctx.db.execute("SELECT COUNT(*) FROM labels WHERE mailbox_id = ?", (mailbox_id,)).fetchone()[0] >= 30:
+    if ctx.value("SELECT COUNT(*) FROM labels WHERE mailbox_id = ?", (mailbox_id,)) >= 30:
         raise ToolError(f"Mailbox {mailbox_id} already has the maximum of 30 labels.")
     label_id = next_id(ctx.db, "labels", "label_id", "LBL")
     ctx.db.execute("INSERT INTO labels VALUES (?,?,?,?)", (label_id, mailbox_id, clean, color))
@@ -285,7 +278,7 @@ def add_contact(
 ) -> dict[str, Any]:
     """Save a contact in a mailbox's address book, e.g.
     add_contact('MBX-0003', 'Ana Lee', 'ana.lee@redwoodpartners.example.com', 'Redwood Partners')."""
-    box = MAILBOX.get(ctx, mailbox_id)
+    box = MailboxId.get(ctx, mailbox_id)
     addr = address.strip().lower()
     if not name.strip():
         raise ToolError("A contact needs a non-blank name.")

@@ -151,7 +151,7 @@ def readable_tree(ctx: Ctx, me: Who, node: dict[str, Any], *, content: bool = Tr
     ``content=False`` leaves the files' content out (None)."""
     where, args = subtree_where(node["path"])
     columns = "*" if content else NO_CONTENT
-    nodes = [node] + rows(ctx.db.execute(f"SELECT {columns} FROM nodes WHERE {where} ORDER BY path", args))
+    nodes = [node] + ctx.rows(f"SELECT {columns} FROM nodes WHERE {where} ORDER BY path", args)
     for n in nodes:
         if n["type"] == "dir":
             require(me, n, R, "list")

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from hub.kit import fake
 from servers.filesystem.formats import token
 from servers.filesystem.seed_projects import _media, _projects
-from servers.filesystem.seed_tree import Tree, paragraph, sentence
+from servers.filesystem.seed_tree import Tree, paragraph, people_csv, sentence
 from servers.filesystem.seed_words import EXPENSES, HOST, OBJECTS, RECIPES, ROOMS, TOPICS, VERBS, WORDS
 
 
@@ -213,14 +213,7 @@ def _budget(t: Tree, rng: random.Random, d: str) -> None:
 
 def _contacts(t: Tree, rng: random.Random, d: str) -> None:
     """An address book of 60 people."""
-    contacts = ["name,email,phone,city,company"]
-    for i in range(1, 61):
-        first, last = fake.person(rng)
-        contacts.append(
-            f"{first} {last},{fake.email_for(first, last, rng, i)},{fake.phone(rng)},"
-            f"{fake.city(rng)[0]},{rng.choice(fake.COMPANIES)}"
-        )
-    t.f(f"{d}/contacts.csv", "\n".join(contacts) + "\n", days=70)
+    t.f(f"{d}/contacts.csv", people_csv(rng, 60, "company", fake.COMPANIES), days=70)
 
 
 def _recipes(t: Tree, rng: random.Random, d: str) -> None:

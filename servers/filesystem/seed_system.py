@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from hub.kit import fake
 from servers.filesystem.formats import token
-from servers.filesystem.seed_tree import Tree, paragraph, sentence
+from servers.filesystem.seed_tree import Tree, paragraph, people_csv, sentence
 from servers.filesystem.seed_words import AGENTS, ENDPOINTS, GROUPS, HOST, MEMBERS, SERVICES, TOPICS, USERS, WORDS
 
 
@@ -267,14 +267,8 @@ def _shared_docs(t: Tree, rng: random.Random) -> None:
 
 def _team_contacts(t: Tree, rng: random.Random) -> None:
     """A contact list of 30 colleagues."""
-    rows = ["name,email,phone,city,role"]
-    for i in range(1, 31):
-        first, last = fake.person(rng)
-        rows.append(
-            f"{first} {last},{fake.email_for(first, last, rng, i)},{fake.phone(rng)},{fake.city(rng)[0]},"
-            f"{rng.choice(('engineer', 'designer', 'manager', 'analyst', 'support'))}"
-        )
-    t.f("/srv/shared/team-contacts.csv", "\n".join(rows) + "\n", "sam", "team", 0o664, days=60)
+    roles = ("engineer", "designer", "manager", "analyst", "support")
+    t.f("/srv/shared/team-contacts.csv", people_csv(rng, 30, "role", roles), "sam", "team", 0o664, days=60)
 
 
 def _meeting_schedule(t: Tree, rng: random.Random) -> None:

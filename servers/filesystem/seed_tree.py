@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import posixpath
 import random
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -45,11 +46,25 @@ class Tree:
             fake.iso(self.now - timedelta(days=900)),
         ]
 
-    def _put(self, path: str, row: list[Any]) -> None:
-        parent = posixpath.dirname(path)
+    def _put(
+        self,
+        path: str,
+        kind: str,
+        content: str | None,
+        target: str | None,
+        size: int,
+        binary: int,
+        owner: str,
+        group: str | None,
+        mode: int,
+        mtime: str,
+    ) -> None:
+        """Add a file or link row, creating its parent directories on demand."""
+        parent, group = posixpath.dirname(path), group or owner
         if parent not in self.nodes:
-            self.d(parent, row[8], row[9])
-        self.nodes[path] = row
+            self.d(parent, owner, group)
+        base = posixpath.basename(path)
+        self.nodes[path] = [path, parent, base, kind, content, target, size, binary, owner, group, mode, mtime]
 
     def f(
         self,
@@ -62,23 +77,8 @@ class Tree:
         hours: int = 0,
         mtime: str | None = None,
     ) -> None:
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "file",
-                content,
-                None,
-                len(content.encode()),
-                0,
-                owner,
-                group or owner,
-                mode,
-                mtime or self.when(days, hours),
-            ],
-        )
+        when = mtime or self.when(days, hours)
+        self._put(path, "file", content, None, len(content.encode()), 0, owner, group, mode, when)
 
     def b(
         self,
@@ -90,42 +90,10 @@ class Tree:
         days: int = 400,
         mtime: str | None = None,
     ) -> None:
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "file",
-                token(path, size),
-                None,
-                size,
-                1,
-                owner,
-                group or owner,
-                mode,
-                mtime or self.when(days),
-            ],
-        )
+        self._put(path, "file", token(path, size), None, size, 1, owner, group, mode, mtime or self.when(days))
 
     def ln(self, path: str, target: str, owner: str = "maya", group: str | None = None) -> None:
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "symlink",
-                None,
-                target,
-                len(target.encode()),
-                0,
-                owner,
-                group or owner,
-                0o777,
-                self.when(300),
-            ],
-        )
+        self._put(path, "symlink", None, target, len(target.encode()), 0, owner, group, 0o777, self.when(300))
 
     def archive(self, path: str, sources: list[str], owner: str = "maya") -> None:
         entries = []
@@ -148,23 +116,7 @@ class Tree:
         content = archive_encode(entries)
         size = archive_size(entries, path.endswith((".gz", ".tgz", ".zip")))
         newest = max(e["mtime"] for e in entries)
-        self._put(
-            path,
-            [
-                path,
-                posixpath.dirname(path),
-                posixpath.basename(path),
-                "file",
-                content,
-                None,
-                size,
-                1,
-                owner,
-                owner,
-                0o644,
-                newest,
-            ],
-        )
+        self._put(path, "file", content, None, size, 1, owner, owner, 0o644, newest)
 
     def finish(self) -> list[list[Any]]:
         self.propagate()
@@ -186,3 +138,15 @@ def sentence(rng: random.Random) -> str:
 
 def paragraph(rng: random.Random, n: int = 4) -> str:
     return " ".join(sentence(rng) for _ in range(n))
+
+
+def people_csv(rng: random.Random, n: int, column: str, values: Sequence[str]) -> str:
+    """A CSV of ``n`` people: name, email, phone, city, and ``column`` drawn from ``values``."""
+    lines = [f"name,email,phone,city,{column}"]
+    for i in range(1, n + 1):
+        first, last = fake.person(rng)
+        lines.append(
+            f"{first} {last},{fake.email_for(first, last, rng, i)},{fake.phone(rng)},{fake.city(rng)[0]},"
+            f"{rng.choice(values)}"
+        )
+    return "\n".join(lines) + "\n"

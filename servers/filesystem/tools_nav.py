@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, ToolError, rows
+from hub.kit import Ctx, Entity, Limit, Offset, ToolError, fetch
 from servers.filesystem.core import (
     DirArg,
     PathArg,
@@ -68,7 +68,7 @@ def get_current_user(ctx: Ctx) -> dict[str, Any]:
 @filesystem.read(returns=("user",))
 def list_users(ctx: Ctx) -> dict[str, Any]:
     """All users (name, uid, home, groups) and all groups with their members, e.g. to pick an owner for change_owner."""
-    users = rows(ctx.db.execute("SELECT username, uid, full_name, home, shell FROM users ORDER BY uid"))
+    users = ctx.rows("SELECT username, uid, full_name, home, shell FROM users ORDER BY uid")
     members: dict[str, list[str]] = {}
     for g, u in ctx.db.execute("SELECT group_name, username FROM group_members ORDER BY group_name, username"):
         members.setdefault(g, []).append(u)
@@ -86,14 +86,13 @@ def switch_user(ctx: Ctx, username: Username) -> dict[str, Any]:
     """Become another user (like `su - sam`), e.g. switch_user('root') to edit system files, then back to 'maya'
     the same way. Allowed for root and for members of the 'wheel' group; the shell moves to the user's home."""
     me = who(ctx)
-    target = ctx.db.execute("SELECT username, home FROM users WHERE username = ?", (username,)).fetchone()
-    if target is None:
-        raise ToolError(f"No user {username!r}. Use list_users to see the users on this machine.")
-    if target[0] == me.user:
+    no_user = f"No user {username!r}. Use list_users to see the users on this machine."
+    target = fetch(ctx.db, "SELECT username, home FROM users WHERE username = ?", (username,), no_user)
+    if target["username"] == me.user:
         raise ToolError(f"You are already '{me.user}'.")
     if not me.root and "wheel" not in me.groups:
         raise ToolError(f"Permission denied: '{me.user}' is not in the 'wheel' group and cannot switch users.")
-    home = ctx.db.execute("SELECT path FROM nodes WHERE path = ? AND type = 'dir'", (target[1],)).fetchone()
+    home = ctx.db.execute("SELECT path FROM nodes WHERE path = ? AND type = 'dir'", (target["home"],)).fetchone()
     cwd = home[0] if home else "/"
     ctx.db.execute("UPDATE shell SET username = ?, cwd = ? WHERE id = 1", (username, cwd))
     return {"user": username, "previous_user": me.user, "cwd": cwd}
@@ -152,7 +151,7 @@ def list_directory(
         require(me, node, R, "list")
         entries = [
             c
-            for c in rows(ctx.db.execute("SELECT * FROM nodes WHERE parent = ? ORDER BY name", (node["path"],)))
+            for c in ctx.rows("SELECT * FROM nodes WHERE parent = ? ORDER BY name", (node["path"],))
             if show_hidden or not c["name"].startswith(".")
         ]
     key = SORTS[sort_by]

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, ToolError, fake, rows
+from hub.kit import Ctx, Limit, Offset, ToolError, fake
 from servers.filesystem.core import (
     DIR_SIZE,
     DirArg,
@@ -210,7 +210,7 @@ def get_distinct_values(
     node = existing_dir(ctx, me, path)
     where, args = subtree_where(node["path"])
     counts: dict[str, int] = {}
-    for n in rows(ctx.db.execute(f"SELECT name, type, owner, group_name, mode FROM nodes WHERE {where}", args)):
+    for n in ctx.rows(f"SELECT name, type, owner, group_name, mode FROM nodes WHERE {where}", args):
         if field in ("extension", "mime_type") and n["type"] != "file":
             continue
         value = {

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, ToolError, rows
+from hub.kit import Ctx, Entity, ToolError
 from servers.filesystem.core import (
     NewPathArg,
     PathArg,
@@ -120,7 +120,7 @@ def remove_path(
                 "or use remove_directory for an empty one."
             )
         where, args = subtree_where(node["path"])
-        inner = rows(ctx.db.execute(f"SELECT * FROM nodes WHERE {where} ORDER BY path", args))
+        inner = ctx.rows(f"SELECT * FROM nodes WHERE {where} ORDER BY path", args)
         for d in [node] + [n for n in inner if n["type"] == "dir"]:
             if children(ctx.db, d["path"]):
                 require(me, d, R, "list")
@@ -151,7 +151,7 @@ def remove_directory(
     node = existing(ctx, me, path, follow=False)
     if node["type"] != "dir":
         raise ToolError(f"Not a directory: '{node['path']}' is a {node['type']}; use remove_path for files.")
-    inside = ctx.db.execute("SELECT COUNT(*) FROM nodes WHERE parent = ?", (node["path"],)).fetchone()[0]
+    inside = ctx.value("SELECT COUNT(*) FROM nodes WHERE parent = ?", (node["path"],))
     if inside:
         raise ToolError(
             f"Directory not empty: '{node['path']}' holds {inside} entries. Remove them first, or use "
@@ -243,7 +243,7 @@ def _targets(ctx: Ctx, me: Who, node: dict[str, Any], recursive: bool) -> list[d
     if not recursive or node["type"] != "dir":
         return [node]
     where, args = subtree_where(node["path"])
-    inner = rows(ctx.db.execute(f"SELECT * FROM nodes WHERE {where} ORDER BY path", args))
+    inner = ctx.rows(f"SELECT * FROM nodes WHERE {where} ORDER BY path", args)
     for d in [node] + [n for n in inner if n["type"] == "dir"]:
         require(me, d, R, "list")
     return [node] + inner

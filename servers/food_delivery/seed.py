@@ -13,13 +13,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.food_delivery.schema import FLOW, km_between, service_fee, travel_minutes
 from servers.food_delivery.seed_data import CITIES, COMMENTS, CUISINES, NAME_WORDS, PROMOS
 
 ACTIVE_FROM = 690  # orders from this index on are still under way at "now"
-
-Row = tuple[Any, ...]
 
 
 @dataclass

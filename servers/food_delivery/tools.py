@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, fake, listing, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, fake, listing
 from servers.food_delivery.schema import DAYS, FLOW, SCHEMA, service_fee
 from servers.food_delivery.seed import seed
 
@@ -20,19 +20,19 @@ food = Server(
     family="commerce",
 )
 
-RESTAURANT = food.entity(
-    "restaurant", table="restaurants", key="restaurant_id", example="RST-0036", finder="search_restaurants"
-)
-MENU_ITEM = food.entity("menu_item", table="menu_items", key="item_id", example="ITM-0257", finder="get_menu")
-CUSTOMER = food.entity("customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers")
-ORDER = food.entity(
-    "order", table="orders", key="order_id", example="ORD-00695", hint="Use list_orders to find a customer's orders."
-)
 
-RestaurantId = Annotated[str, RESTAURANT]
-ItemId = Annotated[str, MENU_ITEM]
-CustomerId = Annotated[str, CUSTOMER]
-OrderId = Annotated[str, ORDER]
+class RestaurantId(EntityId, server=food, example="RST-0036", finder="search_restaurants"): ...
+
+
+class ItemId(EntityId, server=food, type="menu_item", key="item_id", example="ITM-0257", finder="get_menu"): ...
+
+
+class CustomerId(EntityId, server=food, example="CUS-0042", finder="search_customers"): ...
+
+
+class OrderId(EntityId, server=food, example="ORD-00695", hint="Use list_orders to find a customer's orders."): ...
+
+
 PromoCode = Annotated[
     str, Field(min_length=1, max_length=30, description="Promo code, e.g. 'SAVE5'"), Entity("promo_code")
 ]
@@ -104,14 +104,12 @@ def _cart(ctx: Ctx, customer_id: str) -> dict[str, Any]:
             "total": 0.0,
             "problems": [],
         }
-    restaurant = RESTAURANT.get(ctx, cart[0])
-    items = rows(
-        ctx.db.execute(
-            "SELECT c.item_id, m.name, m.price, c.quantity, m.available FROM cart_items c JOIN menu_items m USING "
-            "(item_id) "
-            "WHERE c.customer_id = ? ORDER BY c.item_id",
-            (customer_id,),
-        )
+    restaurant = RestaurantId.get(ctx, cart[0])
+    items = ctx.rows(
+        "SELECT c.item_id, m.name, m.price, c.quantity, m.available FROM cart_items c JOIN menu_items m USING "
+        "(item_id) "
+        "WHERE c.customer_id = ? ORDER BY c.item_id",
+        (customer_id,),
     )
     subtotal = round(sum(i["price"] * i["quantity"] for i in items), 2)
     problems = [
@@ -193,7 +191,7 @@ def search_restaurants(
 def get_restaurant(ctx: Ctx, restaurant_id: RestaurantId) -> dict[str, Any]:
     """Get a restaurant: address, hours, whether it is open now, minimum order, delivery fee, prep time and rating,
     e.g. get_restaurant('RST-0036')."""
-    r = RESTAURANT.get(ctx, restaurant_id)
+    r = RestaurantId.get(ctx, restaurant_id)
     r["open_now"] = _open_at(r, ctx.now)
     r["hours"] = {d: "closed" if d == r["closed_on"] else f"{r['opens']}-{r['closes']}" for d in DAYS}
     return r
@@ -208,7 +206,7 @@ def get_menu(
     available_only: bool = False,
 ) -> dict[str, Any]:
     """A restaurant's menu with item ids, prices and availability, e.g. get_menu('RST-0036', category='mains')."""
-    r = RESTAURANT.get(ctx, restaurant_id)
+    r = RestaurantId.get(ctx, restaurant_id)
     q = Query("SELECT item_id, name, category, price, available, vegetarian, calories FROM menu_items")
     q.equal("restaurant_id", restaurant_id).equal("category", category or None)
     q.flag(vegetarian_only or None, "vegetarian = 1").flag(available_only or None, "available = 1")
@@ -237,18 +235,13 @@ def search_customers(
 @food.read(returns=("customer", "order"))
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """A customer's profile, delivery address, active orders and order count, e.g. get_customer('CUS-0042')."""
-    cus = CUSTOMER.get(ctx, customer_id)
-    cus["active_order_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT order_id FROM orders WHERE customer_id = ? AND status NOT IN ('delivered', 'cancelled') ORDER BY "
-            "order_id",
-            (customer_id,),
-        )
-    ]
-    cus["order_count"] = ctx.db.execute("SELECT COUNT(*) FROM orders WHERE customer_id = ?", (customer_id,)).fetchone()[
-        0
-    ]
+    cus = CustomerId.get(ctx, customer_id)
+    cus["active_order_ids"] = ctx.column(
+        "SELECT order_id FROM orders WHERE customer_id = ? AND status NOT IN ('delivered', 'cancelled') ORDER BY "
+        "order_id",
+        (customer_id,),
+    )
+    cus["order_count"] = ctx.value("SELECT COUNT(*) FROM orders WHERE customer_id = ?", (customer_id,))
     cus["has_cart"] = ctx.db.execute("SELECT 1 FROM carts WHERE customer_id = ?", (customer_id,)).fetchone() is not None
     return cus
 
@@ -257,15 +250,15 @@ def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 def view_cart(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """A customer's cart: items, subtotal, fees, promo discount, total, and any problem that would stop checkout
     (closed restaurant, unavailable item, below minimum order, promo not valid), e.g. view_cart('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     return _cart(ctx, customer_id)
 
 
 @food.read(returns=("order", "restaurant"))
 def list_orders(
     ctx: Ctx,
-    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
-    restaurant_id: Annotated[str | None, RESTAURANT.ref("Only this restaurant's orders, e.g. 'RST-0036'")] = None,
+    customer_id: Annotated[str | None, CustomerId.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
+    restaurant_id: Annotated[str | None, RestaurantId.ref("Only this restaurant's orders, e.g. 'RST-0036'")] = None,
     status: Status | None = None,
     limit: Limit = 20,
     offset: Offset = 0,
@@ -281,12 +274,9 @@ def list_orders(
 def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Track an order: status, timeline, items, totals, the courier, the ETA and minutes remaining from now,
     e.g. track_order('ORD-00695')."""
-    order = ORDER.get(ctx, order_id)
-    order["items"] = rows(
-        ctx.db.execute(
-            "SELECT item_id, name, unit_price, quantity FROM order_items WHERE order_id = ? ORDER BY item_id",
-            (order_id,),
-        )
+    order = OrderId.get(ctx, order_id)
+    order["items"] = ctx.rows(
+        "SELECT item_id, name, unit_price, quantity FROM order_items WHERE order_id = ? ORDER BY item_id", (order_id,)
     )
     if order["status"] in ("delivered", "cancelled"):
         order["minutes_remaining"] = 0
@@ -296,10 +286,8 @@ def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
         )
         order["next_status"] = FLOW[FLOW.index(order["status"]) + 1]
     if order["courier_id"]:
-        order["courier"] = rows(
-            ctx.db.execute(
-                "SELECT courier_id, name, vehicle, rating FROM couriers WHERE courier_id = ?", (order["courier_id"],)
-            )
+        order["courier"] = ctx.rows(
+            "SELECT courier_id, name, vehicle, rating FROM couriers WHERE courier_id = ?", (order["courier_id"],)
         )[0]
     order["rated"] = ctx.db.execute("SELECT 1 FROM ratings WHERE order_id = ?", (order_id,)).fetchone() is not None
     return order
@@ -309,7 +297,7 @@ def track_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
 def list_promo_codes(
     ctx: Ctx,
     restaurant_id: Annotated[
-        str | None, RESTAURANT.ref("Also show this restaurant's own codes, e.g. 'RST-0036'")
+        str | None, RestaurantId.ref("Also show this restaurant's own codes, e.g. 'RST-0036'")
     ] = None,
     include_expired: bool = False,
 ) -> dict[str, Any]:

@@ -7,17 +7,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDateTime, ToolError, fake, next_id
+from hub.kit import Ctx, IsoDateTime, ToolError, fake, fetch, next_id
 from servers.food_delivery.schema import FLOW, MAX_KM, km_between, travel_minutes
 from servers.food_delivery.tools import (
-    CUSTOMER,
-    MENU_ITEM,
-    ORDER,
-    RESTAURANT,
     CustomerId,
     ItemId,
     OrderId,
     PromoCode,
+    RestaurantId,
     _cart,
     _open_at,
     _promo_discount,
@@ -37,8 +34,8 @@ def add_to_cart(
 ) -> dict[str, Any]:
     """Add a menu item to a customer's cart, e.g. add_to_cart('CUS-0042', 'ITM-0257', 2). A cart holds one restaurant's
     items; pass replace_cart=true to start over with another restaurant. Unavailable items cannot be added."""
-    CUSTOMER.get(ctx, customer_id)
-    item = MENU_ITEM.get(ctx, item_id)
+    CustomerId.get(ctx, customer_id)
+    item = ItemId.get(ctx, item_id)
     if not item["available"]:
         raise ToolError(
             f"{item['name']} ({item_id}) is unavailable right now; pick another item from "
@@ -86,20 +83,21 @@ def update_cart_item(
     """Change the quantity of an item in the cart, or remove it with quantity 0, e.g.
     update_cart_item('CUS-0026', 'ITM-0259', 0).
     Removing the last item empties the cart."""
-    CUSTOMER.get(ctx, customer_id)
-    have = ctx.db.execute(
-        "SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?", (customer_id, item_id)
-    ).fetchone()
-    if have is None:
-        raise ToolError(f"{item_id} is not in {customer_id}'s cart; see view_cart, or add it with add_to_cart.")
-    if quantity == have[0]:
+    CustomerId.get(ctx, customer_id)
+    have = fetch(
+        ctx.db,
+        "SELECT quantity FROM cart_items WHERE customer_id = ? AND item_id = ?",
+        (customer_id, item_id),
+        f"{item_id} is not in {customer_id}'s cart; see view_cart, or add it with add_to_cart.",
+    )["quantity"]
+    if quantity == have:
         raise ToolError(f"{item_id} already has quantity {quantity} in the cart.")
     if quantity == 0:
         ctx.db.execute("DELETE FROM cart_items WHERE customer_id = ? AND item_id = ?", (customer_id, item_id))
         if not ctx.db.execute("SELECT 1 FROM cart_items WHERE customer_id = ?", (customer_id,)).fetchone():
             ctx.db.execute("DELETE FROM carts WHERE customer_id = ?", (customer_id,))
     else:
-        if not MENU_ITEM.get(ctx, item_id)["available"] and quantity > have[0]:
+        if not ItemId.get(ctx, item_id)["available"] and quantity > have:
             raise ToolError(f"{item_id} is unavailable; you can only lower its quantity or remove it (quantity=0).")
         ctx.db.execute(
             "UPDATE cart_items SET quantity = ? WHERE customer_id = ? AND item_id = ?", (quantity, customer_id, item_id)
@@ -114,13 +112,13 @@ def apply_promo_code(ctx: Ctx, customer_id: CustomerId, code: PromoCode) -> dict
     """Apply a promo code to a customer's cart, e.g. apply_promo_code('CUS-0026', 'SAVE5'). Fails if the code is
     unknown,
     expired, for another restaurant, above the cart's subtotal threshold, or already used (once-per-customer codes)."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     cart = _cart(ctx, customer_id)
     if not cart["items"]:
         raise ToolError(f"{customer_id}'s cart is empty; add items with add_to_cart before applying a code.")
     if cart["promo_code"] == code.upper():
         raise ToolError(f"{code.upper()} is already applied to the cart.")
-    _, why = _promo_discount(ctx, code, customer_id, RESTAURANT.get(ctx, cart["restaurant_id"]), cart["subtotal"])
+    _, why = _promo_discount(ctx, code, customer_id, RestaurantId.get(ctx, cart["restaurant_id"]), cart["subtotal"])
     if why:
         raise ToolError(why)
     ctx.db.execute(
@@ -147,11 +145,11 @@ def place_order(
     Fails if the restaurant is closed at the time (pass scheduled_for within its hours, up to 7 days ahead), an item is
     unavailable, the subtotal is below the minimum order, the promo code no longer applies, or the address is over 15 km
     away."""
-    cus = CUSTOMER.get(ctx, customer_id)
+    cus = CustomerId.get(ctx, customer_id)
     cart = _cart(ctx, customer_id)
     if not cart["items"]:
         raise ToolError(f"{customer_id}'s cart is empty; add items with add_to_cart first.")
-    rest = RESTAURANT.get(ctx, cart["restaurant_id"])
+    rest = RestaurantId.get(ctx, cart["restaurant_id"])
     start = ctx.now
     if scheduled_for is not None:
         try:
@@ -246,7 +244,7 @@ def cancel_order(
     """Cancel an order before pickup, e.g. cancel_order('ORD-00695', 'ordered by mistake'). Full refund while placed or
     accepted;
     while preparing half the subtotal is kept. Orders out for delivery or delivered cannot be cancelled."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] == "cancelled":
         raise ToolError(f"Order {order_id} is already cancelled (refunded {order['refund_amount']:.2f} USD).")
     if order["status"] in ("out_for_delivery", "delivered"):
@@ -269,7 +267,7 @@ def advance_order_status(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Move an order one step along placed -> accepted -> preparing -> out_for_delivery -> delivered, as the restaurant
     and courier would, e.g. advance_order_status('ORD-00695'). Going out for delivery assigns an available courier of
     the city."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] in ("delivered", "cancelled"):
         raise ToolError(f"Order {order_id} is {order['status']}; it has no next status.")
     nxt = FLOW[FLOW.index(order["status"]) + 1]
@@ -285,18 +283,15 @@ def advance_order_status(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
                 f"Order {order_id} is scheduled for {order['scheduled_for']}; it cannot leave the "
                 "restaurant before then."
             )
-        city = RESTAURANT.get(ctx, order["restaurant_id"])["city"]
-        found = ctx.db.execute(
+        city = RestaurantId.get(ctx, order["restaurant_id"])["city"]
+        courier = fetch(
+            ctx.db,
             "SELECT courier_id FROM couriers WHERE city = ? AND status = 'available' ORDER BY deliveries, courier_id "
             "LIMIT 1",
             (city,),
-        ).fetchone()
-        if found is None:
-            raise ToolError(
-                f"No courier is available in {city} right now; the order stays preparing. Try again after "
-                "a delivery completes."
-            )
-        courier = found[0]
+            f"No courier is available in {city} right now; the order stays preparing. Try again after "
+            "a delivery completes.",
+        )["courier_id"]
         ctx.db.execute("UPDATE couriers SET status = 'delivering' WHERE courier_id = ?", (courier,))
         ctx.db.execute(
             "UPDATE orders SET status = ?, courier_id = ?, picked_up_at = ? WHERE order_id = ?",
@@ -322,7 +317,7 @@ def rate_order(
     """Rate a delivered order's food and delivery, e.g. rate_order('ORD-00010', 5, 4, 'Hot and on time.'). Only
     delivered
     orders can be rated, once each; the restaurant's and courier's averages update."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] != "delivered":
         raise ToolError(f"Order {order_id} is {order['status']}; only delivered orders can be rated (see track_order).")
     if ctx.db.execute("SELECT 1 FROM ratings WHERE order_id = ?", (order_id,)).fetchone():
@@ -340,7 +335,7 @@ def rate_order(
             fake.iso(ctx.now),
         ),
     )
-    r = RESTAURANT.get(ctx, order["restaurant_id"])
+    r = RestaurantId.get(ctx, order["restaurant_id"])
     avg = round((r["rating"] * r["rating_count"] + food_stars) / (r["rating_count"] + 1), 2)
     ctx.db.execute(
         "UPDATE restaurants SET rating = ?, rating_count = rating_count + 1 WHERE restaurant_id = ?",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 SCHEMA = """
 CREATE TABLE homes (
@@ -153,4 +153,3 @@ UNITS = {"temperature": "C", "humidity": "%", "motion": "detected", "door_contac
 DeviceType = Literal["light", "thermostat", "lock", "blind", "plug", "camera", "speaker"]
 Color = Literal["warm white", "cool white", "daylight", "red", "orange", "yellow", "green", "blue", "purple", "pink"]
 SWITCHABLE = ("light", "plug", "speaker", "camera")
-Row = tuple[Any, ...]

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
-from servers.iot_devices.schema import COLORS, GROUPS, HOME_NAMES, LABELS, MAKERS, ROOMS, SCENES, SWITCHABLE, UNITS, Row
+from hub.kit import Row, fake, insert_rows
+from servers.iot_devices.schema import COLORS, GROUPS, HOME_NAMES, LABELS, MAKERS, ROOMS, SCENES, SWITCHABLE, UNITS
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing
 from servers.iot_devices.schema import SCHEMA, DeviceType
 from servers.iot_devices.seed import seed
 
@@ -20,38 +20,42 @@ iot = Server(
     family="home",
 )
 
-HOME = iot.entity("home", table="homes", key="home_id", example="HOM-0003", finder="list_homes")
-ROOM = iot.entity(
-    "room", table="rooms", key="room_id", example="RM-0014", hint="Use get_home to find a home's room ids."
-)
-DEVICE = iot.entity(  # an id a scene still holds may belong to a removed device: the message says so
-    "device",
-    table="devices",
-    key="device_id",
+
+class HomeId(EntityId, server=iot, example="HOM-0003", finder="list_homes"): ...
+
+
+class RoomId(EntityId, server=iot, example="RM-0014", hint="Use get_home to find a home's room ids."): ...
+
+
+# an id a scene still holds may belong to a removed device: the message says so
+class DeviceId(
+    EntityId,
+    server=iot,
     example="DEV-0037",
     finder="list_devices",
     hint="It may have been removed. Use list_devices to find device ids.",
-)
-SENSOR = iot.entity("sensor", table="sensors", key="sensor_id", example="SEN-0007", finder="list_sensors")
-SCENE = iot.entity("scene", table="scenes", key="scene_id", example="SCN-0010", finder="list_scenes")
-AUTOMATION = iot.entity(
-    "automation", table="automations", key="automation_id", example="AUT-0006", finder="list_automations"
-)
-GROUP = iot.entity(
-    "group",
+): ...
+
+
+class SensorId(EntityId, server=iot, example="SEN-0007", finder="list_sensors"): ...
+
+
+class SceneId(EntityId, server=iot, example="SCN-0010", finder="list_scenes"): ...
+
+
+class AutomationId(EntityId, server=iot, example="AUT-0006", finder="list_automations"): ...
+
+
+class GroupId(
+    EntityId,
+    server=iot,
     table="device_groups",
-    key="group_id",
     example="GRP-0006",
     finder="list_groups",
     description="Device group id, e.g. 'GRP-0006'",
-)
+): ...
 
-HomeId = Annotated[str, HOME]
-DeviceId = Annotated[str, DEVICE]
-SensorId = Annotated[str, SENSOR]
-SceneId = Annotated[str, SCENE]
-AutomationId = Annotated[str, AUTOMATION]
-GroupId = Annotated[str, GROUP]
+
 Name = Annotated[str, Field(min_length=1, max_length=80, description="A display name, e.g. 'Evening Glow'")]
 
 DEVICE_COLUMNS = (
@@ -84,11 +88,7 @@ def _controllable(dev: dict[str, Any], *types: str) -> None:
 
 
 def _touch(ctx: Ctx, device_id: str, **changes: Any) -> None:
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(
-        f"UPDATE devices SET {sets}, updated_at = ? WHERE device_id = ?",
-        (*changes.values(), fake.iso(ctx.now), device_id),
-    )
+    DeviceId.update(ctx, device_id, {**changes, "updated_at": fake.iso(ctx.now)})
 
 
 def _summary(ctx: Ctx, device_id: str) -> dict[str, Any]:
@@ -96,14 +96,11 @@ def _summary(ctx: Ctx, device_id: str) -> dict[str, Any]:
 
 
 def _missing_in_scene(ctx: Ctx, scene_id: str) -> list[str]:
-    return [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT a.device_id FROM scene_actions a LEFT JOIN devices d ON d.device_id = a.device_id "
-            "WHERE a.scene_id = ? AND d.device_id IS NULL ORDER BY a.device_id",
-            (scene_id,),
-        )
-    ]
+    return ctx.column(
+        "SELECT a.device_id FROM scene_actions a LEFT JOIN devices d ON d.device_id = a.device_id "
+        "WHERE a.scene_id = ? AND d.device_id IS NULL ORDER BY a.device_id",
+        (scene_id,),
+    )
 
 
 @iot.read(returns=("home",))
@@ -123,31 +120,27 @@ def list_homes(
 @iot.read(returns=("home", "room"))
 def get_home(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """Get a home with its rooms (ids like 'RM-0014') and device counts by type, e.g. get_home('HOM-0003')."""
-    home = HOME.get(ctx, home_id)
-    home["rooms"] = rows(
-        ctx.db.execute(
-            "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
-            "LEFT JOIN devices d ON d.room_id = r.room_id WHERE r.home_id = ? GROUP BY r.room_id ORDER BY r.room_id",
-            (home_id,),
-        )
+    home = HomeId.get(ctx, home_id)
+    home["rooms"] = ctx.rows(
+        "SELECT r.room_id, r.name, r.floor, COUNT(d.device_id) AS devices FROM rooms r "
+        "LEFT JOIN devices d ON d.room_id = r.room_id WHERE r.home_id = ? GROUP BY r.room_id ORDER BY r.room_id",
+        (home_id,),
     )
     home["devices_by_type"] = dict(
         ctx.db.execute(
             "SELECT type, COUNT(*) FROM devices WHERE home_id = ? GROUP BY type ORDER BY type", (home_id,)
         ).fetchall()
     )
-    home["offline_devices"] = ctx.db.execute(
-        "SELECT COUNT(*) FROM devices WHERE home_id = ? AND online = 0", (home_id,)
-    ).fetchone()[0]
-    home["sensors"] = ctx.db.execute("SELECT COUNT(*) FROM sensors WHERE home_id = ?", (home_id,)).fetchone()[0]
+    home["offline_devices"] = ctx.value("SELECT COUNT(*) FROM devices WHERE home_id = ? AND online = 0", (home_id,))
+    home["sensors"] = ctx.value("SELECT COUNT(*) FROM sensors WHERE home_id = ?", (home_id,))
     return home
 
 
 @iot.read(returns=("device",))
 def list_devices(
     ctx: Ctx,
-    home_id: Annotated[str | None, HOME.ref("Only this home's devices, e.g. 'HOM-0003'")] = None,
-    room_id: Annotated[str | None, ROOM.ref("Only this room's devices, e.g. 'RM-0014'")] = None,
+    home_id: Annotated[str | None, HomeId.ref("Only this home's devices, e.g. 'HOM-0003'")] = None,
+    room_id: Annotated[str | None, RoomId.ref("Only this room's devices, e.g. 'RM-0014'")] = None,
     type: DeviceType | None = None,
     online: Annotated[bool | None, Field(description="true: only online devices; false: only offline ones")] = None,
     max_battery: Annotated[
@@ -168,28 +161,22 @@ def list_devices(
 def get_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     """Get one device's full state (power, brightness, colour, mode, temperatures, lock, position, battery),
     its room, and the scenes and groups that include it, e.g. get_device('DEV-0037')."""
-    dev = DEVICE.get(ctx, device_id)
-    dev["room_name"] = ctx.db.execute("SELECT name FROM rooms WHERE room_id = ?", (dev["room_id"],)).fetchone()[0]
-    dev["scene_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
-        )
-    ]
-    dev["group_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT group_id FROM group_members WHERE device_id = ? ORDER BY group_id", (device_id,)
-        )
-    ]
+    dev = DeviceId.get(ctx, device_id)
+    dev["room_name"] = ctx.value("SELECT name FROM rooms WHERE room_id = ?", (dev["room_id"],))
+    dev["scene_ids"] = ctx.column(
+        "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
+    )
+    dev["group_ids"] = ctx.column(
+        "SELECT group_id FROM group_members WHERE device_id = ? ORDER BY group_id", (device_id,)
+    )
     return {k: v for k, v in dev.items() if v is not None}
 
 
 @iot.read(returns=("sensor",))
 def list_sensors(
     ctx: Ctx,
-    home_id: Annotated[str | None, HOME.ref("Only this home's sensors, e.g. 'HOM-0003'")] = None,
-    room_id: Annotated[str | None, ROOM.ref("Only this room's sensors, e.g. 'RM-0014'")] = None,
+    home_id: Annotated[str | None, HomeId.ref("Only this home's sensors, e.g. 'HOM-0003'")] = None,
+    room_id: Annotated[str | None, RoomId.ref("Only this room's sensors, e.g. 'RM-0014'")] = None,
     kind: Literal["temperature", "humidity", "motion", "door_contact"] | None = None,
     online: Annotated[bool | None, Field(description="true: only online sensors; false: only offline ones")] = None,
     limit: Limit = 20,
@@ -213,7 +200,7 @@ def get_sensor_readings(
     """A sensor's reading history, newest first, e.g. get_sensor_readings('SEN-0007', since='2026-06-01T00:00').
 
     Temperature in C, humidity in %, motion and door_contact as 1 (detected / open) or 0."""
-    sensor = SENSOR.get(ctx, sensor_id)
+    sensor = SensorId.get(ctx, sensor_id)
     q = Query("SELECT reading_id, value, recorded_at FROM readings").where("sensor_id = ?", sensor_id)
     q.filter("recorded_at >= ?", since)
     return {
@@ -228,7 +215,7 @@ def get_sensor_readings(
 @iot.read(returns=("scene",))
 def list_scenes(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """List a home's scenes with how many devices each sets, e.g. list_scenes('HOM-0003')."""
-    HOME.get(ctx, home_id)
+    HomeId.get(ctx, home_id)
     q = Query(
         "SELECT s.scene_id, s.name, s.last_activated_at, COUNT(a.device_id) AS devices FROM scenes s "
         "LEFT JOIN scene_actions a ON a.scene_id = s.scene_id"
@@ -242,13 +229,11 @@ def get_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
     """Get a scene and the state it sets on each device, e.g. get_scene('SCN-0010').
 
     An action whose device no longer exists is marked missing=true."""
-    scene = SCENE.get(ctx, scene_id)
-    actions = rows(
-        ctx.db.execute(
-            "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
-            "LEFT JOIN devices d ON d.device_id = a.device_id WHERE a.scene_id = ? ORDER BY a.device_id",
-            (scene_id,),
-        )
+    scene = SceneId.get(ctx, scene_id)
+    actions = ctx.rows(
+        "SELECT a.*, d.name AS device_name, d.type AS device_type, d.online FROM scene_actions a "
+        "LEFT JOIN devices d ON d.device_id = a.device_id WHERE a.scene_id = ? ORDER BY a.device_id",
+        (scene_id,),
     )
     scene["actions"] = []
     for a in actions:
@@ -265,7 +250,7 @@ def list_automations(
     enabled: Annotated[bool | None, Field(description="true: only enabled; false: only disabled")] = None,
 ) -> dict[str, Any]:
     """List a home's automations (time or sensor triggered, each runs a scene), e.g. list_automations('HOM-0003')."""
-    HOME.get(ctx, home_id)
+    HomeId.get(ctx, home_id)
     q = Query("SELECT * FROM automations").where("home_id = ?", home_id).equal("enabled", _int(enabled))
     return q.page(ctx.db, "automations", order_by="automation_id")
 
@@ -273,16 +258,14 @@ def list_automations(
 @iot.read(returns=("group", "device"))
 def list_groups(ctx: Ctx, home_id: HomeId) -> dict[str, Any]:
     """List a home's device groups with their members and whether each is online, e.g. list_groups('HOM-0003')."""
-    HOME.get(ctx, home_id)
-    groups = rows(ctx.db.execute("SELECT * FROM device_groups WHERE home_id = ? ORDER BY group_id", (home_id,)))
+    HomeId.get(ctx, home_id)
+    groups = ctx.rows("SELECT * FROM device_groups WHERE home_id = ? ORDER BY group_id", (home_id,))
     for g in groups:
-        g["members"] = rows(
-            ctx.db.execute(
-                "SELECT d.device_id, d.name, d.online, d.power FROM group_members m "
-                "JOIN devices d ON d.device_id = m.device_id "
-                "WHERE m.group_id = ? ORDER BY d.device_id",
-                (g["group_id"],),
-            )
+        g["members"] = ctx.rows(
+            "SELECT d.device_id, d.name, d.online, d.power FROM group_members m "
+            "JOIN devices d ON d.device_id = m.device_id "
+            "WHERE m.group_id = ? ORDER BY d.device_id",
+            (g["group_id"],),
         )
     return listing("groups", groups)
 

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError
 from servers.iot_devices.schema import SWITCHABLE, Color
-from servers.iot_devices.tools import DEVICE, DeviceId, _controllable, _summary, _touch, iot
+from servers.iot_devices.tools import DeviceId, _controllable, _summary, _touch, iot
 
 
 @iot.write(returns=("device",))
@@ -18,7 +18,7 @@ def set_device_power(
     """Switch a light, plug, speaker or camera on or off, e.g. set_device_power('DEV-0037', on=True).
 
     The device must be online."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     _controllable(dev, *SWITCHABLE)
     power = "on" if on else "off"
     if dev["power"] == power:
@@ -38,7 +38,7 @@ def set_light(
     e.g. set_light('DEV-0037', brightness=60, color='blue').
 
     Colours other than 'warm white' need a colour-capable bulb (supports_color=1 in get_device)."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     _controllable(dev, "light")
     if brightness is None and color is None:
         raise ToolError("Give a brightness (1-100), a color, or both.")
@@ -71,7 +71,7 @@ def set_thermostat(
 
     The target must lie within the thermostat's min_temp..max_temp (see get_device); an 'off' thermostat takes no
     target."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     _controllable(dev, "thermostat")
     if mode is None and target_temperature is None:
         raise ToolError("Give a mode, a target_temperature, or both.")
@@ -108,7 +108,7 @@ def set_lock_state(
     """Lock or unlock a smart lock, e.g. set_lock_state('DEV-0009', locked=False).
 
     A jammed lock must be recalibrated with reboot_device first."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     _controllable(dev, "lock")
     if dev["lock_state"] == "jammed":
         raise ToolError(
@@ -129,7 +129,7 @@ def set_blind_position(
     position: Annotated[int, Field(ge=0, le=100, description="0 = fully closed, 100 = fully open")],
 ) -> dict[str, Any]:
     """Open, close or partly open blinds, e.g. set_blind_position('DEV-0040', 50)."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     _controllable(dev, "blind")
     if dev["position"] == position:
         raise ToolError(f"Blinds {device_id} are already at {position}%.")
@@ -141,7 +141,7 @@ def set_blind_position(
 def reboot_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     """Reboot a device: brings an offline device back online and recalibrates a jammed lock (it ends up unlocked),
     e.g. reboot_device('DEV-0065'). A device whose battery is empty needs replace_battery instead."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     if dev["battery"] == 0:
         raise ToolError(
             f"{device_id} ({dev['name']}) has an empty battery and cannot boot. "
@@ -158,7 +158,7 @@ def reboot_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
 def replace_battery(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     """Record a fresh battery in a battery-powered device (battery becomes 100%; a device that was dead comes back
     online), e.g. replace_battery('DEV-0045'). Only devices whose battery is below 90% need it."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     if dev["battery"] is None:
         raise ToolError(f"{device_id} ({dev['name']}) is mains-powered and has no battery.")
     if dev["battery"] >= 90:
@@ -171,13 +171,8 @@ def replace_battery(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
 def remove_device(ctx: Ctx, device_id: DeviceId) -> dict[str, Any]:
     """Remove a device from its home, e.g. remove_device('DEV-0050'). It leaves its groups; scenes that set it keep
     the action, which must then be removed with remove_scene_device before the scene can be activated."""
-    dev = DEVICE.get(ctx, device_id)
+    dev = DeviceId.get(ctx, device_id)
     ctx.db.execute("DELETE FROM group_members WHERE device_id = ?", (device_id,))
     ctx.db.execute("DELETE FROM devices WHERE device_id = ?", (device_id,))
-    scenes = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,)
-        )
-    ]
+    scenes = ctx.column("SELECT scene_id FROM scene_actions WHERE device_id = ? ORDER BY scene_id", (device_id,))
     return {"device_id": device_id, "removed": True, "home_id": dev["home_id"], "scenes_still_referring": scenes}

@@ -6,21 +6,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, ToolError, fake, next_id, rows
+from hub.kit import Ctx, Entity, ToolError, fake, next_id
 from servers.iot_devices.schema import SWITCHABLE
 from servers.iot_devices.tools import (
-    AUTOMATION,
-    DEVICE,
-    GROUP,
-    HOME,
-    SCENE,
-    SENSOR,
     AutomationId,
     DeviceId,
     GroupId,
     HomeId,
     Name,
     SceneId,
+    SensorId,
     _controllable,
     _missing_in_scene,
     _touch,
@@ -48,12 +43,12 @@ def create_scene(
     e.g. create_scene('HOM-0003', 'Evening Glow', ['DEV-0037', 'DEV-0038']).
 
     Activating the scene later restores exactly these states."""
-    HOME.get(ctx, home_id)
+    HomeId.get(ctx, home_id)
     if ctx.db.execute("SELECT 1 FROM scenes WHERE home_id = ? AND name = ?", (home_id, name)).fetchone():
         raise ToolError(f"{home_id} already has a scene named {name!r}; pick another name (see list_scenes).")
     devs = []
     for device_id in dict.fromkeys(device_ids):
-        dev = DEVICE.get(ctx, device_id)
+        dev = DeviceId.get(ctx, device_id)
         if dev["home_id"] != home_id:
             raise ToolError(f"{device_id} belongs to {dev['home_id']}, not {home_id}; a scene only covers one home.")
         devs.append(dev)
@@ -76,19 +71,19 @@ def activate_scene(ctx: Ctx, scene_id: SceneId) -> dict[str, Any]:
 
     Fails if the scene refers to a removed device (fix with remove_scene_device), an offline device
     (reboot_device / replace_battery) or a jammed lock (reboot_device)."""
-    scene = SCENE.get(ctx, scene_id)
+    scene = SceneId.get(ctx, scene_id)
     missing = _missing_in_scene(ctx, scene_id)
     if missing:
         raise ToolError(
             f"Scene {scene_id} ({scene['name']}) refers to removed device(s) {', '.join(missing)}; "
             f"call remove_scene_device('{scene_id}', '{missing[0]}') for each, then activate again."
         )
-    actions = rows(ctx.db.execute("SELECT * FROM scene_actions WHERE scene_id = ? ORDER BY device_id", (scene_id,)))
+    actions = ctx.rows("SELECT * FROM scene_actions WHERE scene_id = ? ORDER BY device_id", (scene_id,))
     if not actions:
         raise ToolError(f"Scene {scene_id} sets no devices; create a new scene with create_scene.")
     applied = []
     for a in actions:
-        dev = DEVICE.get(ctx, a["device_id"])
+        dev = DeviceId.get(ctx, a["device_id"])
         _controllable(dev)
         if a["lock_state"] is not None and dev["lock_state"] == "jammed":
             raise ToolError(
@@ -112,14 +107,14 @@ def remove_scene_device(ctx: Ctx, scene_id: SceneId, device_id: DeviceId) -> dic
     """Drop one device's action from a scene (e.g. a removed device), e.g. remove_scene_device('SCN-0010', 'DEV-0052').
 
     A scene must keep at least one device."""
-    scene = SCENE.get(ctx, scene_id)
+    scene = SceneId.get(ctx, scene_id)
     if not ctx.db.execute(
         "SELECT 1 FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id)
     ).fetchone():
         raise ToolError(
             f"Scene {scene_id} ({scene['name']}) does not include {device_id}; see get_scene('{scene_id}')."
         )
-    if ctx.db.execute("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", (scene_id,)).fetchone()[0] <= 1:
+    if ctx.value("SELECT COUNT(*) FROM scene_actions WHERE scene_id = ?", (scene_id,)) <= 1:
         raise ToolError(f"{device_id} is the only device in scene {scene_id}; a scene must keep at least one device.")
     ctx.db.execute("DELETE FROM scene_actions WHERE scene_id = ? AND device_id = ?", (scene_id, device_id))
     return get_scene(ctx, scene_id)
@@ -137,7 +132,7 @@ def create_automation(
         Field(pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="For trigger='time': 24h time 'HH:MM', e.g. '07:30'"),
     ] = None,
     days: Literal["daily", "weekdays", "weekends"] = "daily",
-    sensor_id: Annotated[str | None, SENSOR.ref("For trigger='sensor': the sensor, e.g. 'SEN-0022'")] = None,
+    sensor_id: Annotated[str | None, SensorId.ref("For trigger='sensor': the sensor, e.g. 'SEN-0022'")] = None,
     condition: Literal["above", "below", "detected", "opened", "closed"] | None = None,
     threshold: Annotated[
         float | None, Field(ge=-50, le=150, description="For 'above'/'below': the value, e.g. 26.0")
@@ -148,8 +143,8 @@ def create_automation(
 
     trigger='sensor' needs sensor_id and a condition: 'above'/'below' with a threshold for temperature or humidity
     sensors, 'detected' for motion, 'opened'/'closed' for door contacts."""
-    HOME.get(ctx, home_id)
-    scene = SCENE.get(ctx, scene_id)
+    HomeId.get(ctx, home_id)
+    scene = SceneId.get(ctx, scene_id)
     if scene["home_id"] != home_id:
         raise ToolError(f"Scene {scene_id} belongs to {scene['home_id']}, not {home_id}; use list_scenes('{home_id}').")
     if ctx.db.execute("SELECT 1 FROM automations WHERE home_id = ? AND name = ?", (home_id, name)).fetchone():
@@ -161,7 +156,7 @@ def create_automation(
     else:
         if sensor_id is None or condition is None:
             raise ToolError("trigger='sensor' needs sensor_id and condition; find sensors with list_sensors.")
-        sensor = SENSOR.get(ctx, sensor_id)
+        sensor = SensorId.get(ctx, sensor_id)
         if sensor["home_id"] != home_id:
             raise ToolError(f"Sensor {sensor_id} belongs to {sensor['home_id']}, not {home_id}.")
         allowed = {
@@ -198,7 +193,7 @@ def create_automation(
             None,
         ),
     )
-    return AUTOMATION.get(ctx, auto_id)
+    return AutomationId.get(ctx, auto_id)
 
 
 @iot.write(returns=("automation",))
@@ -210,7 +205,7 @@ def set_automation_enabled(
     """Enable or disable an automation, e.g. set_automation_enabled('AUT-0006', enabled=False).
 
     An automation cannot be enabled while its scene refers to a removed device."""
-    auto = AUTOMATION.get(ctx, automation_id)
+    auto = AutomationId.get(ctx, automation_id)
     if bool(auto["enabled"]) == enabled:
         raise ToolError(f"Automation {automation_id} is already {'enabled' if enabled else 'disabled'}.")
     if enabled:
@@ -231,13 +226,11 @@ def set_group_power(
     """Switch every device of a group on or off at once, e.g. set_group_power('GRP-0006', on=False).
 
     All or nothing: fails if any member is offline (list_groups shows which)."""
-    group = GROUP.get(ctx, group_id)
-    devs = rows(
-        ctx.db.execute(
-            "SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "
-            "WHERE m.group_id = ? ORDER BY d.device_id",
-            (group_id,),
-        )
+    group = GroupId.get(ctx, group_id)
+    devs = ctx.rows(
+        "SELECT d.* FROM group_members m JOIN devices d ON d.device_id = m.device_id "
+        "WHERE m.group_id = ? ORDER BY d.device_id",
+        (group_id,),
     )
     if not devs:
         raise ToolError(f"Group {group_id} ({group['name']}) has no devices left.")

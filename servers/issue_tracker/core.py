@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDate, Server, ToolError, fake, next_id
+from hub.kit import Ctx, EntityId, IsoDate, Server, ToolError, fake, fetch, next_id
 from servers.issue_tracker.schema import SCHEMA, WORKFLOW
 from servers.issue_tracker.seed import seed
 
@@ -19,29 +19,33 @@ tracker = Server(
     family="work",
 )
 
-PROJECT = tracker.entity(
-    "project",
-    table="projects",
-    key="project_id",
+
+class ProjectId(
+    EntityId,
+    server=tracker,
     example="WEB",
     description="Project key, e.g. 'WEB'",
     hint="Use list_projects to find project keys such as 'WEB'.",
-)
-ISSUE = tracker.entity(
-    "issue",
-    table="issues",
-    key="issue_id",
+): ...
+
+
+class IssueId(
+    EntityId,
+    server=tracker,
     example="WEB-0042",
     description="Issue key, e.g. 'WEB-0042'",
     hint="Use search_issues to find issue keys such as 'WEB-0042'.",
-)
-SPRINT = tracker.entity("sprint", table="sprints", key="sprint_id", example="SPR-0005", finder="list_sprints")
-USER = tracker.entity("user", table="users", key="user_id", example="USR-0043", finder="search_users")
+): ...
 
-ProjectId = Annotated[str, PROJECT]
-IssueId = Annotated[str, ISSUE]
-SprintId = Annotated[str, SPRINT]
-UserId = Annotated[str, USER.ref("The user acting, e.g. 'USR-0043'")]
+
+class SprintId(EntityId, server=tracker, example="SPR-0005", finder="list_sprints"): ...
+
+
+class UserId(
+    EntityId, server=tracker, example="USR-0043", finder="search_users", description="The user acting, e.g. 'USR-0043'"
+): ...
+
+
 Status = Literal["open", "in_progress", "in_review", "done"]
 Priority = Literal["low", "medium", "high", "critical"]
 IssueType = Literal["bug", "feature", "task"]
@@ -49,16 +53,15 @@ DateStr = Annotated[IsoDate, Field(description="A date, YYYY-MM-DD, e.g. '2026-0
 
 
 def must_be_member(ctx: Ctx, project_id: str, user_id: str, doing: str, assignable: bool = False) -> None:
-    USER.get(ctx, user_id)
-    found = ctx.db.execute(
-        "SELECT role FROM project_members WHERE project_id = ? AND user_id = ?", (project_id, user_id)
-    ).fetchone()
-    if found is None:
-        raise ToolError(
-            f"{user_id} is not a member of project {project_id} and cannot {doing}; pick a member "
-            f"(search_users(project_id='{project_id}')) or add them with add_project_member."
-        )
-    if assignable and found[0] == "viewer":
+    UserId.get(ctx, user_id)
+    found = fetch(
+        ctx.db,
+        "SELECT role FROM project_members WHERE project_id = ? AND user_id = ?",
+        (project_id, user_id),
+        f"{user_id} is not a member of project {project_id} and cannot {doing}; pick a member "
+        f"(search_users(project_id='{project_id}')) or add them with add_project_member.",
+    )
+    if assignable and found["role"] == "viewer":
         raise ToolError(
             f"{user_id} is a viewer on project {project_id} and cannot {doing}; pick a developer, qa or designer "
             f"from get_project('{project_id}')."
@@ -90,15 +93,11 @@ def log_change(ctx: Ctx, issue_id: str, user_id: str | None, field: str, old: An
 
 
 def committed_points(ctx: Ctx, sprint_id: str) -> int:
-    return ctx.db.execute(
-        "SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", (sprint_id,)
-    ).fetchone()[0]
+    return ctx.value("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", (sprint_id,))
 
 
 def issue_view(ctx: Ctx, issue_id: str) -> dict[str, Any]:
-    issue = ISSUE.get(ctx, issue_id)
-    issue["labels"] = [
-        r[0] for r in ctx.db.execute("SELECT label FROM issue_labels WHERE issue_id = ? ORDER BY label", (issue_id,))
-    ]
+    issue = IssueId.get(ctx, issue_id)
+    issue["labels"] = ctx.column("SELECT label FROM issue_labels WHERE issue_id = ? ORDER BY label", (issue_id,))
     issue["allowed_transitions"] = list(WORKFLOW[issue["status"]])
     return issue

@@ -12,10 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.issue_tracker.schema import POINTS, PRIORITIES, STATUSES
-
-Row = tuple[Any, ...]
 
 TITLES = (
     "Software Engineer",

@@ -8,15 +8,13 @@ from pydantic import Field
 
 from hub.kit import Ctx, Limit, Offset, Query, rows
 from servers.issue_tracker.core import (
-    PROJECT,
-    SPRINT,
-    USER,
     IssueId,
     IssueType,
     Priority,
     ProjectId,
     SprintId,
     Status,
+    UserId,
     issue_view,
     tracker,
 )
@@ -45,7 +43,7 @@ def list_projects(
 def get_project(ctx: Ctx, project_id: ProjectId) -> dict[str, Any]:
     """Get a project: members and roles, labels, sprints by status and issue counts by status, e.g.
     get_project('WEB')."""
-    project = PROJECT.get(ctx, project_id)
+    project = ProjectId.get(ctx, project_id)
     q = ctx.db.execute
     project["members"] = rows(
         q(
@@ -76,14 +74,14 @@ def get_project(ctx: Ctx, project_id: ProjectId) -> dict[str, Any]:
 def search_users(
     ctx: Ctx,
     query: Annotated[str, Field(max_length=100, description="Part of a name, email or title, e.g. 'Patel'")] = "",
-    project_id: Annotated[str | None, PROJECT.ref("Only members of this project, e.g. 'WEB'")] = None,
+    project_id: Annotated[str | None, ProjectId.ref("Only members of this project, e.g. 'WEB'")] = None,
     limit: Limit = 20,
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """Search users by name, email or title, optionally only a project's members. Returns user ids such as
     'USR-0007'."""
     if project_id is not None:
-        PROJECT.get(ctx, project_id)
+        ProjectId.get(ctx, project_id)
     q = Query("SELECT user_id, name, email, title FROM users").contains(query, "name", "email", "title")
     q.filter("user_id IN (SELECT user_id FROM project_members WHERE project_id = ?)", project_id)
     return q.page(ctx.db, "users", order_by="user_id", limit=limit, offset=offset)
@@ -92,13 +90,13 @@ def search_users(
 @tracker.read(returns=("issue", "user", "sprint"))
 def search_issues(
     ctx: Ctx,
-    project_id: Annotated[str | None, PROJECT.ref("Only this project, e.g. 'WEB'")] = None,
+    project_id: Annotated[str | None, ProjectId.ref("Only this project, e.g. 'WEB'")] = None,
     status: Status | None = None,
     type: IssueType | None = None,
     priority: Priority | None = None,
-    assignee_id: Annotated[str | None, USER.ref("Only issues assigned to this user, e.g. 'USR-0043'")] = None,
+    assignee_id: Annotated[str | None, UserId.ref("Only issues assigned to this user, e.g. 'USR-0043'")] = None,
     unassigned: Annotated[bool, Field(description="Only issues with no assignee")] = False,
-    sprint_id: Annotated[str | None, SPRINT.ref("Only issues in this sprint, e.g. 'SPR-0005'")] = None,
+    sprint_id: Annotated[str | None, SprintId.ref("Only issues in this sprint, e.g. 'SPR-0005'")] = None,
     backlog: Annotated[bool, Field(description="Only issues not planned into any sprint")] = False,
     label: Annotated[
         str | None, Field(max_length=50, description="Only issues with this label, e.g. 'regression'")
@@ -131,19 +129,15 @@ def get_issue(ctx: Ctx, issue_id: IssueId) -> dict[str, Any]:
     """Get one issue with labels, the transitions allowed from its status, comments and history, e.g.
     get_issue('WEB-0042')."""
     issue = issue_view(ctx, issue_id)
-    issue["comments"] = rows(
-        ctx.db.execute(
-            "SELECT comment_id, author_id, body, created_at FROM comments WHERE issue_id = ? "
-            "ORDER BY created_at, comment_id LIMIT 50",
-            (issue_id,),
-        )
+    issue["comments"] = ctx.rows(
+        "SELECT comment_id, author_id, body, created_at FROM comments WHERE issue_id = ? "
+        "ORDER BY created_at, comment_id LIMIT 50",
+        (issue_id,),
     )
-    issue["history"] = rows(
-        ctx.db.execute(
-            "SELECT user_id, field, old_value, new_value, created_at FROM issue_events WHERE issue_id = ? "
-            "ORDER BY created_at DESC, event_id DESC LIMIT 30",
-            (issue_id,),
-        )
+    issue["history"] = ctx.rows(
+        "SELECT user_id, field, old_value, new_value, created_at FROM issue_events WHERE issue_id = ? "
+        "ORDER BY created_at DESC, event_id DESC LIMIT 30",
+        (issue_id,),
     )
     return issue
 
@@ -157,7 +151,7 @@ def list_sprints(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """List a project's sprints, newest first, with committed points, e.g. list_sprints('WEB', status='planned')."""
-    PROJECT.get(ctx, project_id)
+    ProjectId.get(ctx, project_id)
     q = (
         Query(
             "SELECT s.sprint_id, s.name, s.status, s.start_date, s.end_date, s.capacity, (SELECT "
@@ -176,13 +170,10 @@ def list_sprints(
 @tracker.read(returns=("sprint", "issue"))
 def get_sprint(ctx: Ctx, sprint_id: SprintId) -> dict[str, Any]:
     """Get a sprint with its issues, committed and completed points, e.g. get_sprint('SPR-0005')."""
-    sprint = SPRINT.get(ctx, sprint_id)
-    sprint["issues"] = rows(
-        ctx.db.execute(
-            "SELECT issue_id, title, status, assignee_id, story_points FROM issues WHERE sprint_id = ? "
-            "ORDER BY issue_id",
-            (sprint_id,),
-        )
+    sprint = SprintId.get(ctx, sprint_id)
+    sprint["issues"] = ctx.rows(
+        "SELECT issue_id, title, status, assignee_id, story_points FROM issues WHERE sprint_id = ? ORDER BY issue_id",
+        (sprint_id,),
     )
     sprint["committed_points"] = sum(i["story_points"] or 0 for i in sprint["issues"])
     sprint["completed_points"] = sum(i["story_points"] or 0 for i in sprint["issues"] if i["status"] == "done")

@@ -8,14 +8,11 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError, fake, next_id
 from servers.issue_tracker.core import (
-    ISSUE,
-    PROJECT,
-    SPRINT,
-    USER,
     IssueId,
     IssueType,
     Priority,
     ProjectId,
+    SprintId,
     Status,
     UserId,
     committed_points,
@@ -41,14 +38,14 @@ def create_issue(
     ],
     description: Annotated[str, Field(max_length=5000, description="Details, steps to reproduce")] = "",
     priority: Priority = "medium",
-    assignee_id: Annotated[str | None, USER.ref("Assign right away to this project member, e.g. 'USR-0043'")] = None,
+    assignee_id: Annotated[str | None, UserId.ref("Assign right away to this project member, e.g. 'USR-0043'")] = None,
 ) -> dict[str, Any]:
     """File a new issue in a project's backlog, e.g.
     create_issue('WEB', 'USR-0043', 'bug', 'Checkout page crashes on empty cart').
 
     It starts open, unestimated and in no sprint. Returns the new issue key."""
-    project = PROJECT.get(ctx, project_id)
-    USER.get(ctx, reporter_id)
+    project = ProjectId.get(ctx, project_id)
+    UserId.get(ctx, reporter_id)
     if not title.strip():
         raise ToolError("The title cannot be blank; summarize the issue in one line.")
     if assignee_id is not None:
@@ -90,7 +87,7 @@ def update_issue(
 ) -> dict[str, Any]:
     """Change an issue's title, description, priority or type as user_id, e.g.
     update_issue('WEB-0042', 'USR-0043', priority='critical')."""
-    issue = ISSUE.get(ctx, issue_id)
+    issue = IssueId.get(ctx, issue_id)
     must_be_member(ctx, issue["project_id"], user_id, "edit its issues")
     changes = {
         k: v
@@ -123,12 +120,12 @@ def update_issue(
 def assign_issue(
     ctx: Ctx,
     issue_id: IssueId,
-    assignee_id: Annotated[str | None, USER.ref("The project member to assign, e.g. 'USR-0043'; null to unassign")],
+    assignee_id: Annotated[str | None, UserId.ref("The project member to assign, e.g. 'USR-0043'; null to unassign")],
 ) -> dict[str, Any]:
     """Assign an issue to a project member, or unassign it with null, e.g. assign_issue('WEB-0011', 'USR-0043').
 
     Issues in progress or in review must keep an assignee."""
-    issue = ISSUE.get(ctx, issue_id)
+    issue = IssueId.get(ctx, issue_id)
     if assignee_id is None:
         if issue["assignee_id"] is None:
             raise ToolError(f"{issue_id} is already unassigned.")
@@ -152,7 +149,7 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId, to_status: St
 
     Allowed: open->in_progress, in_progress->in_review|open, in_review->done|in_progress, done->open (reopen).
     Starting work needs an assignee. Reopening an issue of a closed sprint returns it to the backlog."""
-    issue = ISSUE.get(ctx, issue_id)
+    issue = IssueId.get(ctx, issue_id)
     must_be_member(ctx, issue["project_id"], user_id, "change its issues")
     current = issue["status"]
     if to_status == current:
@@ -172,7 +169,7 @@ def transition_issue(ctx: Ctx, issue_id: IssueId, user_id: UserId, to_status: St
     )
     log_change(ctx, issue_id, user_id, "status", current, to_status)
     if to_status == "open" and current == "done" and issue["sprint_id"] is not None:
-        if SPRINT.get(ctx, issue["sprint_id"])["status"] == "closed":
+        if SprintId.get(ctx, issue["sprint_id"])["status"] == "closed":
             ctx.db.execute("UPDATE issues SET sprint_id = NULL WHERE issue_id = ?", (issue_id,))
             log_change(ctx, issue_id, user_id, "sprint", issue["sprint_id"], None)
     return issue_view(ctx, issue_id)
@@ -189,8 +186,8 @@ def add_comment(
 ) -> dict[str, Any]:
     """Comment on an issue as author_id, e.g.
     add_comment('WEB-0042', 'USR-0043', 'I can reproduce this on staging.')."""
-    ISSUE.get(ctx, issue_id)
-    USER.get(ctx, author_id)
+    IssueId.get(ctx, issue_id)
+    UserId.get(ctx, author_id)
     if not body.strip():
         raise ToolError("A comment cannot be blank; write some text.")
     comment_id = next_id(ctx.db, "comments", "comment_id", "CMT", 5)
@@ -212,11 +209,8 @@ def label_issue(
 ) -> dict[str, Any]:
     """Add one of the project's labels to an issue (or remove it with remove=true), e.g.
     label_issue('WEB-0042', 'regression')."""
-    issue = ISSUE.get(ctx, issue_id)
-    allowed = [
-        r[0]
-        for r in ctx.db.execute("SELECT name FROM labels WHERE project_id = ? ORDER BY name", (issue["project_id"],))
-    ]
+    issue = IssueId.get(ctx, issue_id)
+    allowed = ctx.column("SELECT name FROM labels WHERE project_id = ? ORDER BY name", (issue["project_id"],))
     if label not in allowed:
         raise ToolError(f"{label!r} is not a label of project {issue['project_id']}; use one of: {', '.join(allowed)}.")
     has = (
@@ -244,7 +238,7 @@ def set_story_points(
     ],
 ) -> dict[str, Any]:
     """Estimate an issue in story points, e.g. set_story_points('WEB-0002', 5). Done issues keep their estimate."""
-    issue = ISSUE.get(ctx, issue_id)
+    issue = IssueId.get(ctx, issue_id)
     if points not in POINTS:
         raise ToolError(
             f"{points} is not on the estimation scale; use one of {', '.join(map(str, POINTS))} (split anything "
@@ -255,7 +249,7 @@ def set_story_points(
     if issue["story_points"] == points:
         raise ToolError(f"{issue_id} is already estimated at {points} points.")
     if issue["sprint_id"] is not None:
-        sprint = SPRINT.get(ctx, issue["sprint_id"])
+        sprint = SprintId.get(ctx, issue["sprint_id"])
         total = committed_points(ctx, sprint["sprint_id"]) - (issue["story_points"] or 0) + points
         if total > sprint["capacity"]:
             raise ToolError(

@@ -8,14 +8,11 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError, fake, next_id
 from servers.issue_tracker.core import (
-    ISSUE,
-    PROJECT,
-    SPRINT,
-    USER,
     DateStr,
     IssueId,
     ProjectId,
     SprintId,
+    UserId,
     committed_points,
     issue_view,
     log_change,
@@ -31,13 +28,13 @@ def move_issue_to_sprint(
     issue_id: IssueId,
     sprint_id: Annotated[
         str | None,
-        SPRINT.ref("A planned or active sprint of the issue's project, e.g. 'SPR-0005'; null for the backlog"),
+        SprintId.ref("A planned or active sprint of the issue's project, e.g. 'SPR-0005'; null for the backlog"),
     ],
 ) -> dict[str, Any]:
     """Plan an issue into a sprint, or back to the backlog with null, e.g. move_issue_to_sprint('WEB-0011', 'SPR-0006').
 
     The issue needs story points; the sprint must be planned or active and have capacity left."""
-    issue = ISSUE.get(ctx, issue_id)
+    issue = IssueId.get(ctx, issue_id)
     if issue["status"] == "done":
         raise ToolError(f"{issue_id} is done and stays where it was completed; reopen it first to move it.")
     if sprint_id is None:
@@ -46,7 +43,7 @@ def move_issue_to_sprint(
         ctx.db.execute("UPDATE issues SET sprint_id = NULL WHERE issue_id = ?", (issue_id,))
         log_change(ctx, issue_id, None, "sprint", issue["sprint_id"], None)
         return issue_view(ctx, issue_id)
-    sprint = SPRINT.get(ctx, sprint_id)
+    sprint = SprintId.get(ctx, sprint_id)
     if sprint["project_id"] != issue["project_id"]:
         raise ToolError(
             f"{sprint_id} belongs to project {sprint['project_id']}, but {issue_id} is in {issue['project_id']}; "
@@ -86,7 +83,7 @@ def create_sprint(
     """Plan a new sprint for a project, e.g. create_sprint('WEB', 'WEB Sprint 8', '2026-07-11', '2026-07-24', 40).
 
     It must start today or later and last 1 to 28 days; names are unique within a project."""
-    PROJECT.get(ctx, project_id)
+    ProjectId.get(ctx, project_id)
     start, end = parse_date(start_date, "start_date"), parse_date(end_date, "end_date")
     if start < ctx.now.date():
         raise ToolError(
@@ -111,7 +108,7 @@ def create_sprint(
 def start_sprint(ctx: Ctx, sprint_id: SprintId) -> dict[str, Any]:
     """Start a planned sprint, e.g. start_sprint('SPR-0028'). A project has one active sprint at a time, and the sprint
     needs issues."""
-    sprint = SPRINT.get(ctx, sprint_id)
+    sprint = SprintId.get(ctx, sprint_id)
     if sprint["status"] != "planned":
         raise ToolError(f"{sprint_id} is {sprint['status']}; only planned sprints can be started.")
     active = ctx.db.execute(
@@ -135,24 +132,21 @@ def close_sprint(
     ctx: Ctx,
     sprint_id: SprintId,
     carry_over_to: Annotated[
-        str | None, SPRINT.ref("A planned sprint of the same project to receive unfinished issues, e.g. 'SPR-0006'")
+        str | None, SprintId.ref("A planned sprint of the same project to receive unfinished issues, e.g. 'SPR-0006'")
     ] = None,
 ) -> dict[str, Any]:
     """Close the active sprint, e.g. close_sprint('SPR-0005', carry_over_to='SPR-0006').
 
     If issues are unfinished, name a planned sprint to carry them over to (or move them out first); returns the
     velocity."""
-    sprint = SPRINT.get(ctx, sprint_id)
+    sprint = SprintId.get(ctx, sprint_id)
     if sprint["status"] != "active":
         raise ToolError(f"{sprint_id} is {sprint['status']}; only the active sprint can be closed.")
-    unfinished = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT issue_id FROM issues WHERE sprint_id = ? AND status != 'done' ORDER BY issue_id", (sprint_id,)
-        )
-    ]
+    unfinished = ctx.column(
+        "SELECT issue_id FROM issues WHERE sprint_id = ? AND status != 'done' ORDER BY issue_id", (sprint_id,)
+    )
     if carry_over_to is not None:
-        target = SPRINT.get(ctx, carry_over_to)
+        target = SprintId.get(ctx, carry_over_to)
         if target["project_id"] != sprint["project_id"] or target["status"] != "planned":
             raise ToolError(
                 f"{carry_over_to} must be a planned sprint of project {sprint['project_id']}; "
@@ -181,13 +175,13 @@ def close_sprint(
 def add_project_member(
     ctx: Ctx,
     project_id: ProjectId,
-    user_id: Annotated[str, USER.ref("The user to add, e.g. 'USR-0007'")],
+    user_id: Annotated[str, UserId.ref("The user to add, e.g. 'USR-0007'")],
     role: Literal["developer", "qa", "designer", "viewer"] = "developer",
 ) -> dict[str, Any]:
     """Add a user to a project's team, e.g. add_project_member('WEB', 'USR-0007', 'developer'). Viewers cannot be
     assigned issues."""
-    PROJECT.get(ctx, project_id)
-    USER.get(ctx, user_id)
+    ProjectId.get(ctx, project_id)
+    UserId.get(ctx, user_id)
     found = ctx.db.execute(
         "SELECT role FROM project_members WHERE project_id = ? AND user_id = ?", (project_id, user_id)
     ).fetchone()

@@ -10,12 +10,9 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.maps.schema import CATEGORIES, CUISINES, LABELS, NAME_WORDS, REVIEW_TEXT, ZIP_BASE
-
-Row = tuple[Any, ...]
 
 LIST_NAMES = ("Weekend plans", "Coffee crawl", "Visitors guide", "Date ideas", "Rainy day")
 

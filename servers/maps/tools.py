@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing
 from servers.maps.schema import DAYS, MODES, SCHEMA, Mode, _bearing, _km
 from servers.maps.seed import seed
 
@@ -22,25 +22,25 @@ maps = Server(
     family="mobility",
 )
 
-PLACE = maps.entity(
-    "place",
-    table="places",
-    key="place_id",
-    example="PLC-0042",
-    hint="Use search_places or search_nearby to find place ids.",
-)
-USER = maps.entity("user", table="users", key="user_id", example="USR-0007", finder="search_users")
-PLACE_LIST = maps.entity(
-    "place_list",
-    table="place_lists",
+
+class PlaceId(
+    EntityId, server=maps, example="PLC-0042", hint="Use search_places or search_nearby to find place ids."
+): ...
+
+
+class UserId(EntityId, server=maps, example="USR-0007", finder="search_users"): ...
+
+
+class ListId(
+    EntityId,
+    server=maps,
+    type="place_list",
     key="list_id",
     example="LST-0003",
     hint="get_user shows a user's lists; create_place_list makes a new one.",
-)
+): ...
 
-PlaceId = Annotated[str, PLACE]
-UserId = Annotated[str, USER]
-ListId = Annotated[str, PLACE_LIST]
+
 Lat = Annotated[float, Field(ge=-90, le=90, description="Latitude in degrees, e.g. 47.6062")]
 Lon = Annotated[float, Field(ge=-180, le=180, description="Longitude in degrees, e.g. -122.3321")]
 Category = Literal[
@@ -67,12 +67,12 @@ def _hours(place: dict[str, Any]) -> dict[str, str]:
 
 
 def _place(ctx: Ctx, place_id: str) -> dict[str, Any]:
-    """The place with its full address (a join, so not ``PLACE.get``)."""
+    """The place with its full address (a join, so not ``PlaceId.get``)."""
     return fetch(
         ctx.db,
         "SELECT p.*, a.full_address AS address FROM places p JOIN addresses a USING (address_id) WHERE place_id = ?",
         (place_id,),
-        PLACE.not_found(place_id),
+        PlaceId.not_found(place_id),
     )
 
 
@@ -115,11 +115,9 @@ def geocode_address(
         q.where("full_address LIKE ?", f"%{' '.join(part.split())}%")
     found = q.rows(ctx.db, order_by="address_id", limit=limit)
     if not found:
-        hint = rows(
-            ctx.db.execute(
-                "SELECT full_address FROM addresses WHERE full_address LIKE ? ORDER BY address_id LIMIT 3",
-                (f"%{parts[-1]}%",),
-            )
+        hint = ctx.rows(
+            "SELECT full_address FROM addresses WHERE full_address LIKE ? ORDER BY address_id LIMIT 3",
+            (f"%{parts[-1]}%",),
         )
         raise ToolError(
             f"No address matches {address!r}. Check the street number and spelling"
@@ -138,11 +136,9 @@ def geocode_address(
 def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
     """Find the nearest known street address (within 2 km) and the places at it,
     e.g. reverse_geocode(47.6062, -122.3321)."""
-    near = rows(
-        ctx.db.execute(
-            "SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
-            (lat - 0.03, lat + 0.03, lon - 0.04, lon + 0.04),
-        )
+    near = ctx.rows(
+        "SELECT * FROM addresses WHERE lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?",
+        (lat - 0.03, lat + 0.03, lon - 0.04, lon + 0.04),
     )
     best = min(near, key=lambda a: (_km(lat, lon, a["lat"], a["lon"]), a["address_id"]), default=None)
     if best is None or _km(lat, lon, best["lat"], best["lon"]) > 2.0:
@@ -150,12 +146,7 @@ def reverse_geocode(ctx: Ctx, lat: Lat, lon: Lon) -> dict[str, Any]:
             f"No known address within 2 km of ({lat}, {lon}); the map covers the cities listed by "
             "get_distinct_values('city')."
         )
-    places = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT place_id FROM places WHERE address_id = ? ORDER BY place_id", (best["address_id"],)
-        )
-    ]
+    places = ctx.column("SELECT place_id FROM places WHERE address_id = ? ORDER BY place_id", (best["address_id"],))
     return {
         "address_id": best["address_id"],
         "full_address": best["full_address"],
@@ -202,12 +193,10 @@ def get_place(ctx: Ctx, place_id: PlaceId) -> dict[str, Any]:
     p = _place(ctx, place_id)
     p["hours"] = _hours(p)
     p["open_now"] = _open_at(p, ctx.now)
-    p["latest_reviews"] = rows(
-        ctx.db.execute(
-            "SELECT review_id, user_id, rating, text, created_at FROM reviews WHERE place_id = ? "
-            "ORDER BY created_at DESC, review_id DESC LIMIT 3",
-            (place_id,),
-        )
+    p["latest_reviews"] = ctx.rows(
+        "SELECT review_id, user_id, rating, text, created_at FROM reviews WHERE place_id = ? "
+        "ORDER BY created_at DESC, review_id DESC LIMIT 3",
+        (place_id,),
     )
     return p
 
@@ -217,7 +206,7 @@ def search_nearby(
     ctx: Ctx,
     lat: Annotated[float | None, Field(ge=-90, le=90, description="Centre latitude; or give place_id")] = None,
     lon: Annotated[float | None, Field(ge=-180, le=180, description="Centre longitude; or give place_id")] = None,
-    place_id: Annotated[str | None, PLACE.ref("Search around this place instead of lat/lon, e.g. 'PLC-0042'")] = None,
+    place_id: Annotated[str | None, PlaceId.ref("Search around this place instead of lat/lon, e.g. 'PLC-0042'")] = None,
     radius_km: Annotated[float, Field(gt=0, le=50, description="Search radius in km")] = 2.0,
     category: Category | None = None,
     open_now: Annotated[bool, Field(description="Only places open right now")] = False,
@@ -300,8 +289,8 @@ def get_directions(
     compass = ("north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest")[
         round(heading / 45) % 8
     ]
-    street_a = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (a["address_id"],)).fetchone()[0]
-    street_b = ctx.db.execute("SELECT street FROM addresses WHERE address_id = ?", (b["address_id"],)).fetchone()[0]
+    street_a = ctx.value("SELECT street FROM addresses WHERE address_id = ?", (a["address_id"],))
+    street_b = ctx.value("SELECT street FROM addresses WHERE address_id = ?", (b["address_id"],))
     middle = fake.STREETS[int(abs(a["lat"] * 1000 + b["lon"] * 1000)) % len(fake.STREETS)]
     km = route["distance_km"]
     legs = [

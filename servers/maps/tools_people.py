@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, next_id, rows
-from servers.maps.tools import PLACE_LIST, USER, ListId, PlaceId, UserId, _place, maps
+from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, next_id
+from servers.maps.tools import ListId, PlaceId, UserId, _place, maps
 
 
 @maps.read(returns=("review", "user"))
@@ -49,41 +49,35 @@ def search_users(
 @maps.read(returns=("user", "place", "place_list", "address"))
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile, home address, saved places (with labels) and place lists, e.g. get_user('USR-0007')."""
-    user = USER.get(ctx, user_id)
-    user["home_address"] = ctx.db.execute(
+    user = UserId.get(ctx, user_id)
+    user["home_address"] = ctx.value(
         "SELECT full_address FROM addresses WHERE address_id = ?", (user["home_address_id"],)
-    ).fetchone()[0]
-    user["saved_places"] = rows(
-        ctx.db.execute(
-            "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at "
-            "FROM saved_places s JOIN places p USING (place_id) "
-            "WHERE s.user_id = ? ORDER BY s.saved_id",
-            (user_id,),
-        )
     )
-    user["lists"] = rows(
-        ctx.db.execute(
-            "SELECT l.list_id, l.name, l.is_public, "
-            "(SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
-            "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id",
-            (user_id,),
-        )
+    user["saved_places"] = ctx.rows(
+        "SELECT s.saved_id, s.place_id, p.name, s.label, s.note, s.saved_at "
+        "FROM saved_places s JOIN places p USING (place_id) "
+        "WHERE s.user_id = ? ORDER BY s.saved_id",
+        (user_id,),
     )
-    user["review_count"] = ctx.db.execute("SELECT COUNT(*) FROM reviews WHERE user_id = ?", (user_id,)).fetchone()[0]
+    user["lists"] = ctx.rows(
+        "SELECT l.list_id, l.name, l.is_public, "
+        "(SELECT COUNT(*) FROM list_items i WHERE i.list_id = l.list_id) AS places "
+        "FROM place_lists l WHERE l.user_id = ? ORDER BY l.list_id",
+        (user_id,),
+    )
+    user["review_count"] = ctx.value("SELECT COUNT(*) FROM reviews WHERE user_id = ?", (user_id,))
     return user
 
 
 @maps.read(returns=("place_list", "place", "user"))
 def get_place_list(ctx: Ctx, list_id: ListId) -> dict[str, Any]:
     """Get a place list with its places in the order they were added, e.g. get_place_list('LST-0003')."""
-    lst = PLACE_LIST.get(ctx, list_id)
-    lst["places"] = rows(
-        ctx.db.execute(
-            "SELECT i.place_id, p.name, p.category, p.rating, i.added_at "
-            "FROM list_items i JOIN places p USING (place_id) "
-            "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id",
-            (list_id,),
-        )
+    lst = ListId.get(ctx, list_id)
+    lst["places"] = ctx.rows(
+        "SELECT i.place_id, p.name, p.category, p.rating, i.added_at "
+        "FROM list_items i JOIN places p USING (place_id) "
+        "WHERE i.list_id = ? ORDER BY i.added_at, i.place_id",
+        (list_id,),
     )
     lst["is_public"] = bool(lst["is_public"])
     return lst
@@ -115,7 +109,7 @@ def save_place(
 ) -> dict[str, Any]:
     """Save a place to a user's saved places, e.g. save_place('USR-0007', 'PLC-0042', 'want to go'). A place is saved
     once per user."""
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     place = _place(ctx, place_id)
     dup = ctx.db.execute(
         "SELECT saved_id, label FROM saved_places WHERE user_id = ? AND place_id = ?", (user_id, place_id)
@@ -146,7 +140,7 @@ def create_place_list(
 ) -> dict[str, Any]:
     """Create an empty place list for a user, e.g. create_place_list('USR-0007', 'Brunch spots'). Names are unique per
     user."""
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     name = name.strip()
     if not name:
         raise ToolError("A list needs a non-blank name, e.g. 'Brunch spots'.")
@@ -168,11 +162,11 @@ def create_place_list(
 def add_place_to_list(ctx: Ctx, list_id: ListId, place_id: PlaceId) -> dict[str, Any]:
     """Add a place to a place list, e.g. add_place_to_list('LST-0003', 'PLC-0042'). A list holds a place once, 100
     places at most."""
-    lst = PLACE_LIST.get(ctx, list_id)
+    lst = ListId.get(ctx, list_id)
     place = _place(ctx, place_id)
     if ctx.db.execute("SELECT 1 FROM list_items WHERE list_id = ? AND place_id = ?", (list_id, place_id)).fetchone():
         raise ToolError(f"{place['name']} ({place_id}) is already on list {lst['name']!r}.")
-    size = ctx.db.execute("SELECT COUNT(*) FROM list_items WHERE list_id = ?", (list_id,)).fetchone()[0]
+    size = ctx.value("SELECT COUNT(*) FROM list_items WHERE list_id = ?", (list_id,))
     if size >= 100:
         raise ToolError(f"List {lst['name']!r} is full (100 places); create another list with create_place_list.")
     ctx.db.execute("INSERT INTO list_items VALUES (?,?,?)", (list_id, place_id, fake.iso(ctx.now)))
@@ -192,7 +186,7 @@ def write_review(
     """Review a place; the place's average rating and count update,
     e.g. write_review('USR-0007', 'PLC-0042', 4, 'Great espresso.').
     A user reviews a place once."""
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     place = _place(ctx, place_id)
     dup = ctx.db.execute(
         "SELECT review_id FROM reviews WHERE user_id = ? AND place_id = ?", (user_id, place_id)

@@ -10,9 +10,8 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.marketplace.schema import increment
 
 # category: (price range, item names)
@@ -154,8 +153,6 @@ DESCRIPTIONS = (
 )
 TITLE_WORDS = ("Excellent", "Great", "Rare", "Clean", "Boxed", "Vintage", "Mint")
 OFFER_NOTES = ("Would you take this?", "Can pick up today.", "Best I can do.", "Cash ready.")
-
-Row = tuple[Any, ...]
 
 
 @dataclass

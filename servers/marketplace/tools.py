@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake
 from servers.marketplace.schema import SCHEMA, CategoryName
 from servers.marketplace.seed import seed
 
@@ -19,22 +19,20 @@ marketplace = Server(
     SCHEMA,
     seed,
     family="commerce",
+    id_max_length=40,
 )
 
-USER = marketplace.entity(
-    "user", table="users", key="user_id", example="USR-0012", finder="search_users", max_length=40
-)
-LISTING = marketplace.entity(
-    "listing", table="listings", key="listing_id", example="LST-0007", finder="search_listings", max_length=40
-)
-OFFER = marketplace.entity(
-    "offer", table="offers", key="offer_id", example="OFR-0004", finder="list_offers", max_length=40
-)
 
-UserId = Annotated[str, USER]
-SellerId = Annotated[str, USER.ref("The seller's user id, e.g. 'USR-0239'")]
-ListingId = Annotated[str, LISTING]
-OfferId = Annotated[str, OFFER]
+class UserId(EntityId, server=marketplace, example="USR-0012", finder="search_users"): ...
+
+
+class ListingId(EntityId, server=marketplace, example="LST-0007", finder="search_listings"): ...
+
+
+class OfferId(EntityId, server=marketplace, example="OFR-0004", finder="list_offers"): ...
+
+
+SellerId = Annotated[str, UserId.ref("The seller's user id, e.g. 'USR-0239'")]
 Money = Annotated[float, Field(gt=0, le=10_000_000, description="An amount in USD, e.g. 125.0")]
 
 CURRENT = "COALESCE((SELECT MAX(amount) FROM bids b WHERE b.listing_id = l.listing_id), l.price)"
@@ -62,10 +60,8 @@ def _open(ctx: Ctx, listing: dict[str, Any]) -> None:
 
 
 def _highest(ctx: Ctx, listing_id: str) -> dict[str, Any] | None:
-    found = rows(
-        ctx.db.execute(
-            "SELECT * FROM bids WHERE listing_id = ? ORDER BY amount DESC, placed_at, bid_id LIMIT 1", (listing_id,)
-        )
+    found = ctx.rows(
+        "SELECT * FROM bids WHERE listing_id = ? ORDER BY amount DESC, placed_at, bid_id LIMIT 1", (listing_id,)
     )
     return found[0] if found else None
 
@@ -75,9 +71,7 @@ def _view(ctx: Ctx, listing: dict[str, Any]) -> dict[str, Any]:
     out = dict(listing)
     reserve = out.pop("reserve_price")
     top = _highest(ctx, listing["listing_id"])
-    out["bid_count"] = ctx.db.execute(
-        "SELECT COUNT(*) FROM bids WHERE listing_id = ?", (listing["listing_id"],)
-    ).fetchone()[0]
+    out["bid_count"] = ctx.value("SELECT COUNT(*) FROM bids WHERE listing_id = ?", (listing["listing_id"],))
     out["current_price"] = top["amount"] if top else listing["price"]
     out["highest_bidder_id"] = top["bidder_id"] if top else None
     ended = listing["ends_at"] <= fake.iso(ctx.now)
@@ -89,9 +83,9 @@ def _view(ctx: Ctx, listing: dict[str, Any]) -> dict[str, Any]:
         out["has_reserve"] = reserve is not None
         out["reserve_met"] = reserve is None or (top is not None and top["amount"] >= reserve)
     else:
-        out["pending_offers"] = ctx.db.execute(
+        out["pending_offers"] = ctx.value(
             "SELECT COUNT(*) FROM offers WHERE listing_id = ? AND status = 'pending'", (listing["listing_id"],)
-        ).fetchone()[0]
+        )
     return out
 
 
@@ -110,7 +104,7 @@ def search_listings(
     category: CategoryName | None = None,
     listing_type: Literal["auction", "fixed_price"] | None = None,
     status: Literal["active", "sold", "closed"] | None = "active",
-    seller_id: Annotated[str | None, USER.ref("Only this seller's listings, e.g. 'USR-0003'")] = None,
+    seller_id: Annotated[str | None, UserId.ref("Only this seller's listings, e.g. 'USR-0003'")] = None,
     max_price: Annotated[
         float | None, Field(ge=0, le=10_000_000, description="Only listings whose current price is at most this")
     ] = None,
@@ -145,13 +139,13 @@ def search_listings(
 def get_listing(ctx: Ctx, listing_id: ListingId) -> dict[str, Any]:
     """Get one listing: seller, type, condition, current price, bid count, highest bidder, minimum next bid,
     whether the reserve is met and hours left, e.g. get_listing('LST-0007')."""
-    return _view(ctx, LISTING.get(ctx, listing_id))
+    return _view(ctx, ListingId.get(ctx, listing_id))
 
 
 @marketplace.read(returns=("bid", "user"))
 def list_bids(ctx: Ctx, listing_id: ListingId, limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
     """List an auction's bids, highest first, e.g. list_bids('LST-0007')."""
-    LISTING.get(ctx, listing_id)
+    ListingId.get(ctx, listing_id)
     q = Query("SELECT * FROM bids").equal("listing_id", listing_id)
     return {
         "listing_id": listing_id,
@@ -180,35 +174,28 @@ def search_users(
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a user's profile with their active listing ids, items won or bought, and auctions they lead, e.g.
     get_user('USR-0012')."""
-    user = USER.get(ctx, user_id)
-    user["active_listing_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT listing_id FROM listings WHERE seller_id = ? AND status = 'active' ORDER BY listing_id", (user_id,)
-        )
-    ]
-    user["purchased_listing_ids"] = [
-        r[0]
-        for r in ctx.db.execute("SELECT listing_id FROM listings WHERE buyer_id = ? ORDER BY listing_id", (user_id,))
-    ]
-    user["leading_bid_listing_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT l.listing_id FROM listings l WHERE l.status = 'active' AND l.listing_type = 'auction' AND "
-            "(SELECT bidder_id FROM bids b WHERE b.listing_id = l.listing_id ORDER BY amount DESC, placed_at, bid_id "
-            "LIMIT 1) = ? "
-            "ORDER BY l.listing_id",
-            (user_id,),
-        )
-    ]
+    user = UserId.get(ctx, user_id)
+    user["active_listing_ids"] = ctx.column(
+        "SELECT listing_id FROM listings WHERE seller_id = ? AND status = 'active' ORDER BY listing_id", (user_id,)
+    )
+    user["purchased_listing_ids"] = ctx.column(
+        "SELECT listing_id FROM listings WHERE buyer_id = ? ORDER BY listing_id", (user_id,)
+    )
+    user["leading_bid_listing_ids"] = ctx.column(
+        "SELECT l.listing_id FROM listings l WHERE l.status = 'active' AND l.listing_type = 'auction' AND "
+        "(SELECT bidder_id FROM bids b WHERE b.listing_id = l.listing_id ORDER BY amount DESC, placed_at, bid_id "
+        "LIMIT 1) = ? "
+        "ORDER BY l.listing_id",
+        (user_id,),
+    )
     return user
 
 
 @marketplace.read(returns=("offer", "listing", "user"))
 def list_offers(
     ctx: Ctx,
-    listing_id: Annotated[str | None, LISTING.ref("Only offers on this listing, e.g. 'LST-0013'")] = None,
-    buyer_id: Annotated[str | None, USER.ref("Only offers by this buyer, e.g. 'USR-0012'")] = None,
+    listing_id: Annotated[str | None, ListingId.ref("Only offers on this listing, e.g. 'LST-0013'")] = None,
+    buyer_id: Annotated[str | None, UserId.ref("Only offers by this buyer, e.g. 'USR-0012'")] = None,
     status: Literal["pending", "accepted", "declined"] | None = None,
     limit: Limit = 20,
     offset: Offset = 0,

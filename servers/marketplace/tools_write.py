@@ -10,10 +10,7 @@ from pydantic import Field
 from hub.kit import Ctx, ToolError, fake, next_id
 from servers.marketplace.schema import increment
 from servers.marketplace.tools import (
-    LISTING,
     MIN_OFFER_SHARE,
-    OFFER,
-    USER,
     CategoryName,
     ListingId,
     Money,
@@ -35,8 +32,8 @@ def place_bid(ctx: Ctx, listing_id: ListingId, bidder_id: UserId, amount: Money)
 
     The first bid must be at least the starting price; later bids must beat the highest bid by the
     listing's minimum increment (get_listing shows min_next_bid). Not on your own listing, nor after the end time."""
-    listing = LISTING.get(ctx, listing_id)
-    bidder = USER.get(ctx, bidder_id)
+    listing = ListingId.get(ctx, listing_id)
+    bidder = UserId.get(ctx, bidder_id)
     if listing["listing_type"] != "auction":
         raise ToolError(f"Listing {listing_id} is fixed price, not an auction; use make_offer instead of place_bid.")
     _open(ctx, listing)
@@ -94,7 +91,7 @@ def create_listing(
     'auction').
 
     For an auction, price is the starting bid; for fixed price, the asking price. Returns the new listing id."""
-    seller = USER.get(ctx, seller_id)
+    seller = UserId.get(ctx, seller_id)
     if seller["role"] != "seller":
         raise ToolError(
             f"{seller_id} is a buyer account; only seller accounts can create listings (search_users(role='seller'))."
@@ -111,9 +108,7 @@ def create_listing(
             raise ToolError(
                 f"The reserve price ({reserve_price:.2f}) must be at least the starting price ({price:.2f})."
             )
-    active = ctx.db.execute(
-        "SELECT COUNT(*) FROM listings WHERE seller_id = ? AND status = 'active'", (seller_id,)
-    ).fetchone()[0]
+    active = ctx.value("SELECT COUNT(*) FROM listings WHERE seller_id = ? AND status = 'active'", (seller_id,))
     if active >= 50:
         raise ToolError(f"{seller_id} already has 50 active listings, the maximum; close some first.")
     listing_id = next_id(ctx.db, "listings", "listing_id", "LST")
@@ -139,7 +134,7 @@ def create_listing(
             None,
         ),
     )
-    return _view(ctx, LISTING.get(ctx, listing_id))
+    return _view(ctx, ListingId.get(ctx, listing_id))
 
 
 @marketplace.write(returns=("listing",))
@@ -160,7 +155,7 @@ def update_listing(
     'USR-0204', price=90.0).
 
     An auction that has bids keeps its price and end time."""
-    listing = LISTING.get(ctx, listing_id)
+    listing = ListingId.get(ctx, listing_id)
     _owned(listing, seller_id)
     _open(ctx, listing)
     if title is None and description is None and price is None and extend_days is None:
@@ -193,7 +188,7 @@ def update_listing(
             listing_id,
         ),
     )
-    return _view(ctx, LISTING.get(ctx, listing_id))
+    return _view(ctx, ListingId.get(ctx, listing_id))
 
 
 @marketplace.write(returns=("listing", "user"))
@@ -202,7 +197,7 @@ def close_listing(ctx: Ctx, listing_id: ListingId, seller_id: SellerId) -> dict[
 
     An auction with bids that meet the reserve is sold to the highest bidder at their bid; otherwise the
     listing closes unsold. Pending offers are declined."""
-    listing = LISTING.get(ctx, listing_id)
+    listing = ListingId.get(ctx, listing_id)
     _owned(listing, seller_id)
     _open(ctx, listing)
     top = _highest(ctx, listing_id)
@@ -240,8 +235,8 @@ def make_offer(
     'Can pick up today').
 
     At least half the asking price, not on your own listing, one pending offer per buyer and listing."""
-    listing = LISTING.get(ctx, listing_id)
-    buyer = USER.get(ctx, buyer_id)
+    listing = ListingId.get(ctx, listing_id)
+    buyer = UserId.get(ctx, buyer_id)
     if listing["listing_type"] != "fixed_price":
         raise ToolError(f"Listing {listing_id} is an auction; use place_bid instead of make_offer.")
     _open(ctx, listing)
@@ -283,13 +278,13 @@ def accept_offer(ctx: Ctx, offer_id: OfferId, seller_id: SellerId) -> dict[str, 
     accept_offer('OFR-0004', 'USR-0204').
 
     The other pending offers on the listing are declined."""
-    offer = OFFER.get(ctx, offer_id)
-    listing = LISTING.get(ctx, offer["listing_id"])
+    offer = OfferId.get(ctx, offer_id)
+    listing = ListingId.get(ctx, offer["listing_id"])
     _owned(listing, seller_id)
     if offer["status"] != "pending":
         raise ToolError(f"Offer {offer_id} is already {offer['status']}; only pending offers can be accepted.")
     _open(ctx, listing)
-    buyer = USER.get(ctx, offer["buyer_id"])
+    buyer = UserId.get(ctx, offer["buyer_id"])
     if buyer["status"] == "suspended":
         raise ToolError(f"The buyer {buyer['user_id']} has been suspended; accept another offer instead.")
     ctx.db.execute("UPDATE offers SET status = 'accepted' WHERE offer_id = ?", (offer_id,))

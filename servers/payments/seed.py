@@ -10,9 +10,8 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 
 MERCHANT_WORDS = (
     ("Bluebird", "Bakery", "food"),
@@ -60,7 +59,6 @@ EVENT_TYPES = (
 )
 
 
-Row = tuple[Any, ...]
 Event = tuple[str, str, str, datetime]
 
 

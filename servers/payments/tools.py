@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Server, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server
 from servers.payments.schema import SCHEMA
 from servers.payments.seed import seed
 
@@ -20,25 +20,24 @@ payments = Server(
     family="money",
 )
 
-MERCHANT = payments.entity(
-    "merchant",
-    table="merchants",
-    key="merchant_id",
+
+class MerchantId(
+    EntityId,
+    server=payments,
     example="MER-004",
     hint="Use search_customers or get_distinct_values('merchant_id') to find merchant ids.",
-)
-CUSTOMER = payments.entity(
-    "customer", table="customers", key="customer_id", example="CST-0042", finder="search_customers"
-)
-INVOICE = payments.entity("invoice", table="invoices", key="invoice_id", example="INV-00017", finder="list_invoices")
-PAYMENT = payments.entity(
-    "payment", table="payments", key="payment_id", example="PMT-00012", hint="Payment ids are listed by get_invoice."
-)
+): ...
 
-MerchantId = Annotated[str, MERCHANT]
-CustomerId = Annotated[str, CUSTOMER]
-InvoiceId = Annotated[str, INVOICE]
-PaymentId = Annotated[str, PAYMENT]
+
+class CustomerId(EntityId, server=payments, example="CST-0042", finder="search_customers"): ...
+
+
+class InvoiceId(EntityId, server=payments, example="INV-00017", finder="list_invoices"): ...
+
+
+class PaymentId(EntityId, server=payments, example="PMT-00012", hint="Payment ids are listed by get_invoice."): ...
+
+
 Amount = Annotated[float, Field(gt=0, le=1_000_000, description="Amount in the merchant's currency, e.g. 120.00")]
 EventType = Literal[
     "invoice.created", "invoice.finalized", "invoice.paid", "invoice.voided", "payment.succeeded", "payment.refunded"
@@ -72,7 +71,7 @@ def search_customers(
     if merchant_id is not None:
         sql += " AND c.merchant_id = ?"
         args.append(merchant_id)
-    found = rows(ctx.db.execute(sql + " ORDER BY c.customer_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = ctx.rows(sql + " ORDER BY c.customer_id LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"customers": found, "count": len(found)}
 
 
@@ -95,49 +94,35 @@ def list_invoices(
 ) -> dict[str, Any]:
     """List invoices, newest first, filtered by merchant, customer, status, amount or overdue,
     e.g. list_invoices(merchant_id='MER-004', status='open')."""
-    sql = (
+    q = Query(
         "SELECT invoice_id, merchant_id, customer_id, description, amount, currency, status, amount_paid, due_date, "
-        "created_at FROM invoices WHERE 1=1"
+        "created_at FROM invoices"
     )
-    args: list[Any] = []
-    for column, value in (("merchant_id", merchant_id), ("customer_id", customer_id), ("status", status)):
-        if value is not None:
-            sql += f" AND {column} = ?"
-            args.append(value)
+    q.equal("merchant_id", merchant_id).equal("customer_id", customer_id).equal("status", status)
     if overdue:
-        sql += " AND status = 'open' AND due_date < ?"
-        args.append(ctx.now.strftime("%Y-%m-%d"))
-    if min_amount is not None:
-        sql += " AND amount >= ?"
-        args.append(min_amount)
-    found = rows(
-        ctx.db.execute(sql + " ORDER BY created_at DESC, invoice_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
-    )
-    return {"invoices": found, "count": len(found)}
+        q.where("status = 'open' AND due_date < ?", ctx.now.strftime("%Y-%m-%d"))
+    q.filter("amount >= ?", min_amount)
+    return q.page(ctx.db, "invoices", order_by="created_at DESC, invoice_id DESC", limit=limit, offset=offset)
 
 
 @payments.read(returns=("invoice", "payment", "refund", "customer", "merchant"))
 def get_invoice(ctx: Ctx, invoice_id: InvoiceId) -> dict[str, Any]:
     """Get one invoice with its customer, merchant, amount due, and its payments with their refunds,
     e.g. get_invoice('INV-00017')."""
-    inv = INVOICE.get(ctx, invoice_id)
-    inv["customer_name"] = CUSTOMER.get(ctx, inv["customer_id"])["name"]
-    inv["merchant_name"] = MERCHANT.get(ctx, inv["merchant_id"])["name"]
+    inv = InvoiceId.get(ctx, invoice_id)
+    inv["customer_name"] = CustomerId.get(ctx, inv["customer_id"])["name"]
+    inv["merchant_name"] = MerchantId.get(ctx, inv["merchant_id"])["name"]
     inv["amount_due"] = round(inv["amount"] - inv["amount_paid"], 2) if inv["status"] == "open" else 0.0
     inv["overdue"] = inv["status"] == "open" and inv["due_date"] < ctx.now.strftime("%Y-%m-%d")
-    pays = rows(
-        ctx.db.execute(
-            "SELECT payment_id, amount, method, status, refunded_amount, failure_reason, created_at FROM payments "
-            "WHERE invoice_id = ? ORDER BY payment_id",
-            (invoice_id,),
-        )
+    pays = ctx.rows(
+        "SELECT payment_id, amount, method, status, refunded_amount, failure_reason, created_at FROM payments "
+        "WHERE invoice_id = ? ORDER BY payment_id",
+        (invoice_id,),
     )
     for p in pays:
-        p["refunds"] = rows(
-            ctx.db.execute(
-                "SELECT refund_id, amount, reason, created_at FROM refunds WHERE payment_id = ? ORDER BY refund_id",
-                (p["payment_id"],),
-            )
+        p["refunds"] = ctx.rows(
+            "SELECT refund_id, amount, reason, created_at FROM refunds WHERE payment_id = ? ORDER BY refund_id",
+            (p["payment_id"],),
         )
     inv["payments"] = pays
     return inv
@@ -157,13 +142,11 @@ def list_webhook_deliveries(
 ) -> dict[str, Any]:
     """A merchant's webhook endpoints and the event deliveries made to them, newest first,
     e.g. list_webhook_deliveries('MER-004', event_type='payment.succeeded')."""
-    MERCHANT.get(ctx, merchant_id)
-    endpoints = rows(
-        ctx.db.execute(
-            "SELECT endpoint_id, url, events, status, created_at FROM webhook_endpoints WHERE merchant_id = ? "
-            "ORDER BY endpoint_id",
-            (merchant_id,),
-        )
+    MerchantId.get(ctx, merchant_id)
+    endpoints = ctx.rows(
+        "SELECT endpoint_id, url, events, status, created_at FROM webhook_endpoints WHERE merchant_id = ? "
+        "ORDER BY endpoint_id",
+        (merchant_id,),
     )
     for e in endpoints:
         e["events"] = e["events"].split(",")
@@ -176,9 +159,7 @@ def list_webhook_deliveries(
         if value is not None:
             sql += f" AND {column} = ?"
             args.append(value)
-    found = rows(
-        ctx.db.execute(sql + " ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
-    )
+    found = ctx.rows(sql + " ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"merchant_id": merchant_id, "endpoints": endpoints, "deliveries": found, "count": len(found)}
 
 

@@ -9,11 +9,7 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError, fake, next_id
 from servers.payments.tools import (
-    CUSTOMER,
-    INVOICE,
     MAX_ENDPOINTS,
-    MERCHANT,
-    PAYMENT,
     Amount,
     CustomerId,
     EventType,
@@ -43,6 +39,14 @@ def _emit(ctx: Ctx, merchant_id: str, event_type: str, object_id: str) -> list[s
     return ids
 
 
+def _portion(amount: float | None, left: float, verb: str) -> float:
+    """``amount`` rounded to the cent, or all that is ``left`` when not given; a ToolError if it rounds to 0."""
+    value = left if amount is None else round(amount, 2)
+    if value <= 0:
+        raise ToolError(f"The amount rounds to 0.00; {verb} at least 0.01.")
+    return value
+
+
 @payments.write(returns=("invoice",))
 def create_invoice(
     ctx: Ctx,
@@ -55,8 +59,8 @@ def create_invoice(
     """Create a draft invoice from a merchant to one of its customers, e.g.
     create_invoice('MER-004', 'CST-0065', 250.0, 'Treatment session'). Finalize it with update_invoice_status(...,
     'open')."""
-    m = MERCHANT.get(ctx, merchant_id)
-    c = CUSTOMER.get(ctx, customer_id)
+    m = MerchantId.get(ctx, merchant_id)
+    c = CustomerId.get(ctx, customer_id)
     if c["merchant_id"] != merchant_id:
         raise ToolError(
             f"Customer {customer_id} belongs to merchant {c['merchant_id']}, not {merchant_id}; "
@@ -100,7 +104,7 @@ def update_invoice_status(
     """Finalize a draft invoice (status='open', it can then be paid) or void a draft or open invoice
     (status='void'), e.g. update_invoice_status('INV-00004', 'void', reason='duplicate'). Paid and void invoices are
     final."""
-    inv = INVOICE.get(ctx, invoice_id)
+    inv = InvoiceId.get(ctx, invoice_id)
     current = inv["status"]
     if current in ("paid", "void"):
         hint = (
@@ -141,7 +145,7 @@ def pay_invoice(
     """Take a payment against an open invoice, by default the whole amount due, e.g. pay_invoice('INV-00017', 'card')
     or pay_invoice('INV-00017', 'wallet', amount=50.0). The payment settles at once; the invoice becomes paid when
     covered."""
-    inv = INVOICE.get(ctx, invoice_id)
+    inv = InvoiceId.get(ctx, invoice_id)
     if inv["status"] == "draft":
         raise ToolError(
             f"Invoice {invoice_id} is still a draft; "
@@ -150,9 +154,7 @@ def pay_invoice(
     if inv["status"] != "open":
         raise ToolError(f"Invoice {invoice_id} is {inv['status']} and takes no payments.")
     due = round(inv["amount"] - inv["amount_paid"], 2)
-    pay = due if amount is None else round(amount, 2)
-    if pay <= 0:
-        raise ToolError("The amount rounds to 0.00; pay at least 0.01.")
+    pay = _portion(amount, due, "pay")
     if pay > due + 1e-9:
         raise ToolError(
             f"{pay:.2f} {inv['currency']} is more than the {due:.2f} {inv['currency']} still due on {invoice_id}; "
@@ -211,7 +213,7 @@ def refund_payment(
 ) -> dict[str, Any]:
     """Refund all or part of a settled payment, e.g. refund_payment('PMT-00012', amount=20.0, reason='damaged_goods').
     Only settled payments can be refunded, and never more than what is left unrefunded."""
-    p = PAYMENT.get(ctx, payment_id)
+    p = PaymentId.get(ctx, payment_id)
     if p["status"] == "pending":
         raise ToolError(
             f"Payment {payment_id} ({p['method']}) is still pending settlement and cannot be refunded yet; "
@@ -224,9 +226,7 @@ def refund_payment(
     if p["status"] == "refunded":
         raise ToolError(f"Payment {payment_id} is already fully refunded ({p['refunded_amount']:.2f} {p['currency']}).")
     left = round(p["amount"] - p["refunded_amount"], 2)
-    value = left if amount is None else round(amount, 2)
-    if value <= 0:
-        raise ToolError("The amount rounds to 0.00; refund at least 0.01.")
+    value = _portion(amount, left, "refund")
     if value > left + 1e-9:
         raise ToolError(
             f"Cannot refund {value:.2f} {p['currency']} on {payment_id}: it was {p['amount']:.2f}, "
@@ -267,7 +267,7 @@ def register_webhook(
     """Register a webhook endpoint for a merchant; later invoice and payment events of the subscribed types are
     delivered to it, e.g. register_webhook('MER-004', 'https://hooks.fernhill.example.com/pay', ['payment.succeeded',
     'invoice.paid'])."""
-    MERCHANT.get(ctx, merchant_id)
+    MerchantId.get(ctx, merchant_id)
     url = url.strip()
     if not url.startswith("https://") or len(url) <= len("https://") or any(ch.isspace() for ch in url):
         raise ToolError(
@@ -280,7 +280,7 @@ def register_webhook(
         raise ToolError(
             f"{merchant_id} already has endpoint {existing[0]} for {url}; see list_webhook_deliveries('{merchant_id}')."
         )
-    count = ctx.db.execute("SELECT COUNT(*) FROM webhook_endpoints WHERE merchant_id = ?", (merchant_id,)).fetchone()[0]
+    count = ctx.value("SELECT COUNT(*) FROM webhook_endpoints WHERE merchant_id = ?", (merchant_id,))
     if count >= MAX_ENDPOINTS:
         raise ToolError(
             f"{merchant_id} already has {count} webhook endpoints, the maximum; reuse an existing endpoint."

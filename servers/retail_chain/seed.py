@@ -12,7 +12,7 @@ import sqlite3
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.retail_chain.schema import HOLD_HOURS
 
 # category: (price range, brands, items)
@@ -106,7 +106,6 @@ BRANCHES = ("Downtown", "Northgate", "Riverside", "Eastside", "Westfield", "Harb
 SUPPLIERS = ("Acme Logistics", "Harbor Freight Co", "Northwind Traders", "Tidewater Shipping", "Juniper Retail")
 CLOSURES = ("renovation", "storm damage", "seasonal closure")
 
-Row = tuple[Any, ...]
 Stock = dict[tuple[str, str], list[Any]]
 
 

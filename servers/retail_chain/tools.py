@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, next_id
 from servers.retail_chain.schema import HOLD_HOURS, MAX_RESERVE, MAX_TRANSFER, SCHEMA
 from servers.retail_chain.seed import seed
 
@@ -17,42 +17,37 @@ retail_chain = Server(
     SCHEMA,
     seed,
     family="commerce",
+    id_max_length=40,
 )
 
-STORE = retail_chain.entity(
-    "store", table="stores", key="store_id", example="STR-005", finder="list_stores", max_length=40
-)
-PRODUCT = retail_chain.entity(
-    "product",
-    table="products",
+
+class StoreId(EntityId, server=retail_chain, example="STR-005", finder="list_stores"): ...
+
+
+class Sku(
+    EntityId,
+    server=retail_chain,
+    type="product",
     key="sku",
     example="SKU-0012",
-    max_length=40,
     description="Product SKU, e.g. 'SKU-0012'",
     hint="Use search_products to find SKUs.",
-)
-RESERVATION = retail_chain.entity(
-    "reservation",
-    table="reservations",
-    key="reservation_id",
-    example="RSV-0120",
-    max_length=40,
-    hint="get_store lists a store's active reservations.",
-)
+): ...
 
-StoreId = Annotated[str, STORE]
-Sku = Annotated[str, PRODUCT]
-ReservationId = Annotated[str, RESERVATION]
+
+class ReservationId(
+    EntityId, server=retail_chain, example="RSV-0120", hint="get_store lists a store's active reservations."
+): ...
+
+
 City = Annotated[str | None, Field(max_length=60, description="Only locations in this city, e.g. 'Denver'")]
 State = Annotated[str | None, Field(max_length=2, description="Only locations in this two-letter state, e.g. 'TX'")]
 Category = Literal["Tools", "Paint", "Electrical", "Plumbing", "Garden", "Appliances", "Lighting", "Storage"]
 
 
 def _stock(ctx: Ctx, store_id: str, sku: str) -> dict[str, Any] | None:
-    found = rows(
-        ctx.db.execute(
-            "SELECT *, on_hand - reserved AS available FROM inventory WHERE store_id = ? AND sku = ?", (store_id, sku)
-        )
+    found = ctx.rows(
+        "SELECT *, on_hand - reserved AS available FROM inventory WHERE store_id = ? AND sku = ?", (store_id, sku)
     )
     return found[0] if found else None
 
@@ -99,19 +94,17 @@ def list_stores(
 def get_store(ctx: Ctx, store_id: StoreId) -> dict[str, Any]:
     """Get one location: address, manager, status, how many SKUs and units it holds, how many are below their
     reorder point, and its active pickup reservations, e.g. get_store('STR-005')."""
-    store = STORE.get(ctx, store_id)
+    store = StoreId.get(ctx, store_id)
     skus, units, low = ctx.db.execute(
         "SELECT COUNT(*), COALESCE(SUM(on_hand), 0), COALESCE(SUM(on_hand < reorder_point), 0) FROM inventory "
         "WHERE store_id = ?",
         (store_id,),
     ).fetchone()
     store.update(sku_count=skus, units_on_hand=units, low_stock_skus=low)
-    store["active_reservations"] = rows(
-        ctx.db.execute(
-            "SELECT reservation_id, sku, quantity, customer_name, expires_at FROM reservations "
-            "WHERE store_id = ? AND status = 'active' ORDER BY expires_at, reservation_id LIMIT 50",
-            (store_id,),
-        )
+    store["active_reservations"] = ctx.rows(
+        "SELECT reservation_id, sku, quantity, customer_name, expires_at FROM reservations "
+        "WHERE store_id = ? AND status = 'active' ORDER BY expires_at, reservation_id LIMIT 50",
+        (store_id,),
     )
     return store
 
@@ -142,7 +135,7 @@ def check_stock(
     sku: Sku,
     city: City = None,
     state: State = None,
-    store_id: Annotated[str | None, STORE.ref("Only this location, e.g. 'STR-005'")] = None,
+    store_id: Annotated[str | None, StoreId.ref("Only this location, e.g. 'STR-005'")] = None,
     min_available: Annotated[
         int, Field(ge=0, le=100_000, description="Only locations with at least this many available")
     ] = 0,
@@ -150,7 +143,7 @@ def check_stock(
 ) -> dict[str, Any]:
     """Where a product is in stock: on hand, reserved and available per location, most available first, optionally
     within a city or state, e.g. check_stock('SKU-0012', city='Chicago', min_available=2)."""
-    product = PRODUCT.get(ctx, sku)
+    product = Sku.get(ctx, sku)
     q = Query(
         "SELECT i.store_id, s.name AS store_name, s.kind, s.city, s.state, s.status, i.on_hand, i.reserved, "
         "i.on_hand - i.reserved AS available, i.reorder_point FROM inventory i JOIN stores s USING (store_id)"
@@ -179,7 +172,7 @@ def list_store_inventory(
 ) -> dict[str, Any]:
     """List what one location stocks, with on hand, reserved, available and reorder point,
     e.g. list_store_inventory('STR-005', low_stock_only=true)."""
-    STORE.get(ctx, store_id)
+    StoreId.get(ctx, store_id)
     q = Query(
         "SELECT i.sku, p.name, p.category, i.on_hand, i.reserved, i.on_hand - i.reserved AS available, "
         "i.reorder_point, i.updated_at FROM inventory i JOIN products p USING (sku)"
@@ -193,8 +186,8 @@ def list_store_inventory(
 @retail_chain.read(returns=("transfer", "store", "product"))
 def list_transfers(
     ctx: Ctx,
-    store_id: Annotated[str | None, STORE.ref("Only transfers into or out of this location, e.g. 'STR-005'")] = None,
-    sku: Annotated[str | None, PRODUCT.ref("Only this product, e.g. 'SKU-0012'")] = None,
+    store_id: Annotated[str | None, StoreId.ref("Only transfers into or out of this location, e.g. 'STR-005'")] = None,
+    sku: Annotated[str | None, Sku.ref("Only this product, e.g. 'SKU-0012'")] = None,
     direction: Literal["in", "out", "both"] = "both",
     limit: Limit = 20,
     offset: Offset = 0,
@@ -240,8 +233,8 @@ def transfer_stock(
     The source must have that many available (on hand minus reserved); a closed location cannot receive."""
     if from_store_id == to_store_id:
         raise ToolError("Source and destination are the same location; choose two different stores.")
-    product = PRODUCT.get(ctx, sku)
-    src, dst = STORE.get(ctx, from_store_id), STORE.get(ctx, to_store_id)
+    product = Sku.get(ctx, sku)
+    src, dst = StoreId.get(ctx, from_store_id), StoreId.get(ctx, to_store_id)
     _receiving(dst)
     stock = _stock(ctx, from_store_id, sku)
     if stock is None:
@@ -284,8 +277,8 @@ def restock_item(
     """Record a supplier delivery of a product to a location, e.g. restock_item('STR-005', 'SKU-0012', 48).
 
     Closed locations cannot receive and discontinued products cannot be restocked."""
-    store = STORE.get(ctx, store_id)
-    product = PRODUCT.get(ctx, sku)
+    store = StoreId.get(ctx, store_id)
+    product = Sku.get(ctx, sku)
     _receiving(store)
     if product["status"] == "discontinued":
         raise ToolError(
@@ -318,8 +311,8 @@ def reserve_for_pickup(
     'SKU-0012', 'Maria Lopez', 2).
 
     Only at retail stores, not distribution centers, and only up to what is available there."""
-    store = STORE.get(ctx, store_id)
-    product = PRODUCT.get(ctx, sku)
+    store = StoreId.get(ctx, store_id)
+    product = Sku.get(ctx, sku)
     if store["kind"] != "store":
         raise ToolError(
             f"{store_id} is a distribution center and does not serve customers; "
@@ -375,7 +368,7 @@ def reserve_for_pickup(
 def cancel_reservation(ctx: Ctx, reservation_id: ReservationId) -> dict[str, Any]:
     """Cancel an active pickup reservation and release its units back to available stock, e.g.
     cancel_reservation('RSV-0120')."""
-    res = RESERVATION.get(ctx, reservation_id)
+    res = ReservationId.get(ctx, reservation_id)
     if res["status"] != "active":
         raise ToolError(f"Reservation {reservation_id} is {res['status']}; only active reservations can be cancelled.")
     ctx.db.execute(

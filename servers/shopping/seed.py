@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.shopping.schema import FREE_SHIPPING_FROM, PAYMENT_METHODS, SHIPPING_FEE
-from servers.shopping.seed_catalog import CATALOG, COUPONS, LABELS, REVIEW_TEXT, VARIANTS, Row
+from servers.shopping.seed_catalog import CATALOG, COUPONS, LABELS, REVIEW_TEXT, VARIANTS
 
 
 @dataclass

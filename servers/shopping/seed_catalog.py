@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 # category id, name, description, price range, brands, product nouns
 CATALOG = (
     (
@@ -179,7 +177,6 @@ REVIEW_TEXT = {
     1: ("Do not buy", "Stopped working after a week."),
 }
 LABELS = ("Home", "Work", "Parents", "Vacation home")
-Row = tuple[Any, ...]
 COUPONS = (  # code, description, kind, value, min spend, category, starts/expires (days from now), max uses, uses
     ("WELCOME10", "10% off your order", "percent", 10.0, 0.0, None, -400, 180, 100000, 3121),
     ("SAVE20", "20 USD off orders of 100 USD or more", "fixed", 20.0, 100.0, None, -20, 30, 5000, 812),

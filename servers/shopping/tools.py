@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, fetch, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch, listing
 from servers.shopping.schema import FREE_SHIPPING_FROM, MAX_PER_PRODUCT, RETURN_WINDOW_DAYS, SCHEMA, SHIPPING_FEE
 from servers.shopping.seed import seed
 
@@ -17,51 +17,51 @@ shopping = Server(
     SCHEMA,
     seed,
     family="commerce",
+    id_max_length=40,
 )
 
-CUSTOMER = shopping.entity(
-    "customer", table="customers", key="customer_id", example="CUS-0042", finder="search_customers", max_length=40
-)
-PRODUCT = shopping.entity(
-    "product", table="products", key="product_id", example="PRD-0017", finder="search_products", max_length=40
-)
-ORDER = shopping.entity(
-    "order", table="orders", key="order_id", example="ORD-00123", finder="list_orders", max_length=40
-)
-ADDRESS = shopping.entity("address", table="addresses", key="address_id", example="ADR-0064", max_length=40)
-COUPON = shopping.entity(
-    "coupon",
-    table="coupons",
+
+class CustomerId(EntityId, server=shopping, example="CUS-0042", finder="search_customers"): ...
+
+
+class ProductId(EntityId, server=shopping, example="PRD-0017", finder="search_products"): ...
+
+
+class OrderId(EntityId, server=shopping, example="ORD-00123", finder="list_orders"): ...
+
+
+class AddressId(EntityId, server=shopping, table="addresses", example="ADR-0064"): ...
+
+
+class CouponCode(
+    EntityId,
+    server=shopping,
+    type="coupon",
     key="code",
     example="SUMMER15",
-    max_length=40,
     description="Coupon code, e.g. 'SUMMER15'",
     hint="Use list_coupons to see the coupons on offer.",
-)
-CATEGORY = shopping.entity("category", table="categories", key="category_id", example="CAT-01", max_length=40)
+): ...
 
-CustomerId = Annotated[str, CUSTOMER]
-ProductId = Annotated[str, PRODUCT]
-OrderId = Annotated[str, ORDER]
-AddressId = Annotated[str, ADDRESS]
-CouponCode = Annotated[str, COUPON]
+
+class CategoryId(EntityId, server=shopping, table="categories", example="CAT-01"): ...
+
+
 Quantity = Annotated[int, Field(ge=1, le=MAX_PER_PRODUCT, description="How many units, 1 to 10")]
 Price = Annotated[float, Field(ge=0, le=1_000_000, description="A price in USD, e.g. 49.99")]
 
 
 def _coupon(ctx: Ctx, code: str) -> dict[str, Any]:
     """Codes are matched case-insensitively; the message names the code as given."""
-    return fetch(ctx.db, "SELECT * FROM coupons WHERE code = ?", (code.strip().upper(),), COUPON.not_found(code))
+    return fetch(ctx.db, "SELECT * FROM coupons WHERE code = ?", (code.strip().upper(),), CouponCode.not_found(code))
 
 
 def _cart_lines(ctx: Ctx, customer_id: str) -> list[dict[str, Any]]:
-    return rows(
-        ctx.db.execute(
-            "SELECT ci.product_id, p.name, p.category_id, p.price, ci.quantity, p.stock, p.status, "
-            "ROUND(p.price * ci.quantity, 2) AS line_total FROM cart_items ci JOIN products p USING (product_id) "
-            "WHERE ci.customer_id = ? ORDER BY ci.added_at, ci.product_id",
-            (customer_id,),
-        )
+    return ctx.rows(
+        "SELECT ci.product_id, p.name, p.category_id, p.price, ci.quantity, p.stock, p.status, "
+        "ROUND(p.price * ci.quantity, 2) AS line_total FROM cart_items ci JOIN products p USING (product_id) "
+        "WHERE ci.customer_id = ? ORDER BY ci.added_at, ci.product_id",
+        (customer_id,),
     )
 
 
@@ -125,7 +125,7 @@ def _cart_summary(ctx: Ctx, customer_id: str) -> dict[str, Any]:
 def search_products(
     ctx: Ctx,
     query: Annotated[str, Field(max_length=100, description="Part of a product name or brand, e.g. 'Earbuds'")] = "",
-    category_id: Annotated[str | None, CATEGORY.ref("Only this category, e.g. 'CAT-01'")] = None,
+    category_id: Annotated[str | None, CategoryId.ref("Only this category, e.g. 'CAT-01'")] = None,
     min_price: Price | None = None,
     max_price: Price | None = None,
     in_stock_only: Annotated[bool, Field(description="Only products that are active and in stock")] = False,
@@ -154,10 +154,8 @@ def search_products(
 @shopping.read(returns=("product", "category"))
 def get_product(ctx: Ctx, product_id: ProductId) -> dict[str, Any]:
     """Get one product: category, brand, price, stock, rating and status, e.g. get_product('PRD-0017')."""
-    product = PRODUCT.get(ctx, product_id)
-    product["category"] = ctx.db.execute(
-        "SELECT name FROM categories WHERE category_id = ?", (product["category_id"],)
-    ).fetchone()[0]
+    product = ProductId.get(ctx, product_id)
+    product["category"] = ctx.value("SELECT name FROM categories WHERE category_id = ?", (product["category_id"],))
     product["in_stock"] = product["stock"] > 0 and product["status"] == "active"
     return product
 
@@ -165,12 +163,10 @@ def get_product(ctx: Ctx, product_id: ProductId) -> dict[str, Any]:
 @shopping.read(returns=("category",))
 def list_categories(ctx: Ctx) -> dict[str, Any]:
     """List the catalog's categories with how many active products each has, e.g. 'CAT-01' Electronics."""
-    found = rows(
-        ctx.db.execute(
-            "SELECT c.category_id, c.name, c.description, COUNT(p.product_id) AS active_products FROM categories c "
-            "LEFT JOIN products p ON p.category_id = c.category_id AND p.status = 'active' "
-            "GROUP BY c.category_id ORDER BY c.category_id"
-        )
+    found = ctx.rows(
+        "SELECT c.category_id, c.name, c.description, COUNT(p.product_id) AS active_products FROM categories c "
+        "LEFT JOIN products p ON p.category_id = c.category_id AND p.status = 'active' "
+        "GROUP BY c.category_id ORDER BY c.category_id"
     )
     return {"categories": found, "count": len(found)}
 
@@ -184,7 +180,7 @@ def list_product_reviews(
     offset: Offset = 0,
 ) -> dict[str, Any]:
     """List a product's reviews, newest first, e.g. list_product_reviews('PRD-0017', min_rating=4)."""
-    product = PRODUCT.get(ctx, product_id)
+    product = ProductId.get(ctx, product_id)
     q = Query("SELECT * FROM reviews").equal("product_id", product_id).filter("rating >= ?", min_rating)
     return {
         "product_id": product_id,
@@ -211,27 +207,21 @@ def search_customers(
 @shopping.read(returns=("customer", "address", "order"))
 def get_customer(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Get a customer's profile, address ids and five most recent order ids, e.g. get_customer('CUS-0042')."""
-    customer = CUSTOMER.get(ctx, customer_id)
-    customer["address_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT address_id FROM addresses WHERE customer_id = ? ORDER BY address_id", (customer_id,)
-        )
-    ]
-    customer["recent_order_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT order_id FROM orders WHERE customer_id = ? ORDER BY placed_at DESC, order_id DESC LIMIT 5",
-            (customer_id,),
-        )
-    ]
+    customer = CustomerId.get(ctx, customer_id)
+    customer["address_ids"] = ctx.column(
+        "SELECT address_id FROM addresses WHERE customer_id = ? ORDER BY address_id", (customer_id,)
+    )
+    customer["recent_order_ids"] = ctx.column(
+        "SELECT order_id FROM orders WHERE customer_id = ? ORDER BY placed_at DESC, order_id DESC LIMIT 5",
+        (customer_id,),
+    )
     return customer
 
 
 @shopping.read(returns=("address",))
 def list_addresses(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """List a customer's saved shipping addresses, default first, e.g. list_addresses('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     q = Query("SELECT * FROM addresses").equal("customer_id", customer_id)
     return q.page(ctx.db, "addresses", order_by="is_default DESC, address_id")
 
@@ -240,14 +230,14 @@ def list_addresses(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 def get_cart(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """Show a customer's cart: items, subtotal, applied coupon, discount, shipping and total, e.g.
     get_cart('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     return _cart_summary(ctx, customer_id)
 
 
 @shopping.read(returns=("order",))
 def list_orders(
     ctx: Ctx,
-    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
+    customer_id: Annotated[str | None, CustomerId.ref("Only this customer's orders, e.g. 'CUS-0042'")] = None,
     status: Literal["placed", "shipped", "delivered", "cancelled"] | None = None,
     placed_since: Annotated[
         str | None, Field(max_length=40, description="Only orders placed on or after this ISO date, e.g. '2026-05-01'")
@@ -265,16 +255,14 @@ def list_orders(
 @shopping.read(returns=("order", "product", "return", "address", "customer"))
 def get_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Get one order with its items, totals, status dates and any returns, e.g. get_order('ORD-00123')."""
-    order = ORDER.get(ctx, order_id)
-    order["items"] = rows(
-        ctx.db.execute(
-            "SELECT oi.product_id, p.name, oi.quantity, oi.unit_price FROM order_items oi JOIN products p USING "
-            "(product_id) "
-            "WHERE oi.order_id = ? ORDER BY oi.product_id",
-            (order_id,),
-        )
+    order = OrderId.get(ctx, order_id)
+    order["items"] = ctx.rows(
+        "SELECT oi.product_id, p.name, oi.quantity, oi.unit_price FROM order_items oi JOIN products p USING "
+        "(product_id) "
+        "WHERE oi.order_id = ? ORDER BY oi.product_id",
+        (order_id,),
     )
-    order["returns"] = rows(ctx.db.execute("SELECT * FROM returns WHERE order_id = ? ORDER BY return_id", (order_id,)))
+    order["returns"] = ctx.rows("SELECT * FROM returns WHERE order_id = ? ORDER BY return_id", (order_id,))
     if order["status"] == "delivered":
         deadline = datetime.fromisoformat(order["delivered_at"]) + timedelta(days=RETURN_WINDOW_DAYS)
         order["return_deadline"] = fake.iso(deadline)
@@ -302,14 +290,12 @@ def list_coupons(
 @shopping.read(returns=("product",))
 def get_wishlist(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
     """List the products on a customer's wishlist with price and stock, e.g. get_wishlist('CUS-0042')."""
-    CUSTOMER.get(ctx, customer_id)
-    found = rows(
-        ctx.db.execute(
-            "SELECT w.product_id, p.name, p.price, p.stock, p.status, w.added_at FROM wishlist_items w JOIN products p "
-            "USING (product_id) "
-            "WHERE w.customer_id = ? ORDER BY w.added_at, w.product_id",
-            (customer_id,),
-        )
+    CustomerId.get(ctx, customer_id)
+    found = ctx.rows(
+        "SELECT w.product_id, p.name, p.price, p.stock, p.status, w.added_at FROM wishlist_items w JOIN products p "
+        "USING (product_id) "
+        "WHERE w.customer_id = ? ORDER BY w.added_at, w.product_id",
+        (customer_id,),
     )
     return {"customer_id": customer_id, "items": found, "count": len(found)}
 
@@ -317,7 +303,7 @@ def get_wishlist(ctx: Ctx, customer_id: CustomerId) -> dict[str, Any]:
 @shopping.read(returns=("return", "order", "product"))
 def list_returns(
     ctx: Ctx,
-    customer_id: Annotated[str | None, CUSTOMER.ref("Only this customer's returns, e.g. 'CUS-0042'")] = None,
+    customer_id: Annotated[str | None, CustomerId.ref("Only this customer's returns, e.g. 'CUS-0042'")] = None,
     status: Literal["requested", "approved", "refunded", "rejected"] | None = None,
     limit: Limit = 20,
     offset: Offset = 0,

@@ -9,8 +9,6 @@ from pydantic import Field
 from hub.kit import Ctx, ToolError, fake, fetch, next_id
 from servers.shopping.schema import FREE_SHIPPING_FROM, MAX_PER_PRODUCT, SHIPPING_FEE
 from servers.shopping.tools import (
-    CUSTOMER,
-    PRODUCT,
     AddressId,
     CouponCode,
     CustomerId,
@@ -29,8 +27,8 @@ def add_to_cart(ctx: Ctx, customer_id: CustomerId, product_id: ProductId, quanti
     """Add units of a product to a customer's cart, e.g. add_to_cart('CUS-0042', 'PRD-0017', 2).
 
     Fails when the product is out of stock, discontinued, or the cart would hold more than the stock or 10 units."""
-    CUSTOMER.get(ctx, customer_id)
-    product = PRODUCT.get(ctx, product_id)
+    CustomerId.get(ctx, customer_id)
+    product = ProductId.get(ctx, product_id)
     if product["status"] != "active":
         raise ToolError(
             f"Product {product_id} ({product['name']}) is discontinued; search_products for an alternative."
@@ -73,14 +71,15 @@ def update_cart_item(
 ) -> dict[str, Any]:
     """Change the quantity of a product already in the cart, or remove it with quantity 0, e.g.
     update_cart_item('CUS-0066', 'PRD-0005', 0)."""
-    CUSTOMER.get(ctx, customer_id)
-    product = PRODUCT.get(ctx, product_id)
-    row = ctx.db.execute(
-        "SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)
-    ).fetchone()
-    if row is None:
-        raise ToolError(f"Product {product_id} is not in {customer_id}'s cart; use add_to_cart to add it.")
-    if quantity == row[0]:
+    CustomerId.get(ctx, customer_id)
+    product = ProductId.get(ctx, product_id)
+    row = fetch(
+        ctx.db,
+        "SELECT quantity FROM cart_items WHERE customer_id = ? AND product_id = ?",
+        (customer_id, product_id),
+        f"Product {product_id} is not in {customer_id}'s cart; use add_to_cart to add it.",
+    )
+    if quantity == row["quantity"]:
         raise ToolError(f"The cart already holds {quantity} of {product_id}.")
     if quantity == 0:
         ctx.db.execute("DELETE FROM cart_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id))
@@ -102,7 +101,7 @@ def apply_coupon(ctx: Ctx, customer_id: CustomerId, code: CouponCode) -> dict[st
     """Apply a coupon code to a customer's cart, replacing any other, e.g. apply_coupon('CUS-0066', 'SUMMER15').
 
     Fails if the coupon is expired, not started, used up, below its minimum spend or for a category not in the cart."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     coupon = _coupon(ctx, code)
     lines = _cart_lines(ctx, customer_id)
     if not lines:
@@ -130,7 +129,7 @@ def checkout_cart(
 
     The cart must not be empty, every item must still be in stock, and the coupon must still apply. Returns the new
     order id."""
-    CUSTOMER.get(ctx, customer_id)
+    CustomerId.get(ctx, customer_id)
     address = fetch(
         ctx.db,
         "SELECT * FROM addresses WHERE address_id = ?",

@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, ToolError, fake, next_id, rows
+from hub.kit import Ctx, ToolError, fake, fetch, next_id
 from servers.shopping.schema import RETURN_WINDOW_DAYS
-from servers.shopping.tools import CUSTOMER, ORDER, PRODUCT, CustomerId, OrderId, ProductId, Quantity, shopping
+from servers.shopping.tools import CustomerId, OrderId, ProductId, Quantity, shopping
 
 
 @shopping.write(requires=("checkout_cart",))
@@ -21,7 +21,7 @@ def cancel_order(
     """Cancel an order that has not shipped yet, e.g. cancel_order('ORD-00517'); its items go back in stock.
 
     A shipped or delivered order cannot be cancelled: request a return after delivery instead."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] == "cancelled":
         raise ToolError(f"Order {order_id} is already cancelled.")
     if order["status"] == "shipped":
@@ -58,7 +58,7 @@ def request_return(
     'PRD-0018', 1, 'damaged').
 
     Returns the new return id and the refund it will give."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] != "delivered":
         hint = (
             "cancel_order instead"
@@ -74,24 +74,23 @@ def request_return(
             f"Order {order_id} was delivered at {order['delivered_at']}; the {RETURN_WINDOW_DAYS}-day return window "
             f"closed at {fake.iso(deadline)}."
         )
-    item = ctx.db.execute(
-        "SELECT quantity, unit_price FROM order_items WHERE order_id = ? AND product_id = ?", (order_id, product_id)
-    ).fetchone()
-    if item is None:
-        raise ToolError(
-            f"Product {product_id} is not part of order {order_id}; get_order('{order_id}') lists its items."
-        )
-    returned = ctx.db.execute(
+    item = fetch(
+        ctx.db,
+        "SELECT quantity, unit_price FROM order_items WHERE order_id = ? AND product_id = ?",
+        (order_id, product_id),
+        f"Product {product_id} is not part of order {order_id}; get_order('{order_id}') lists its items.",
+    )
+    returned = ctx.value(
         "SELECT COALESCE(SUM(quantity), 0) FROM returns WHERE order_id = ? AND product_id = ? AND status != 'rejected'",
         (order_id, product_id),
-    ).fetchone()[0]
-    if quantity > item[0] - returned:
+    )
+    if quantity > item["quantity"] - returned:
         raise ToolError(
-            f"Order {order_id} has {item[0]} of {product_id} and {returned} already returned; "
-            f"at most {item[0] - returned} more can be returned."
+            f"Order {order_id} has {item['quantity']} of {product_id} and {returned} already returned; "
+            f"at most {item['quantity'] - returned} more can be returned."
         )
     share = 1 - (order["discount"] / order["subtotal"] if order["subtotal"] else 0)
-    refund = round(item[1] * quantity * share, 2)
+    refund = round(item["unit_price"] * quantity * share, 2)
     return_id = next_id(ctx.db, "returns", "return_id", "RET")
     ctx.db.execute(
         "INSERT INTO returns VALUES (?,?,?,?,?,?,?,?)",
@@ -122,8 +121,8 @@ def add_address(
     'Work').
 
     A customer keeps at most 10 addresses; labels are unique per customer."""
-    CUSTOMER.get(ctx, customer_id)
-    existing = rows(ctx.db.execute("SELECT label FROM addresses WHERE customer_id = ?", (customer_id,)))
+    CustomerId.get(ctx, customer_id)
+    existing = ctx.rows("SELECT label FROM addresses WHERE customer_id = ?", (customer_id,))
     if len(existing) >= 10:
         raise ToolError(f"{customer_id} already has 10 saved addresses, the maximum.")
     if any(e["label"].lower() == label.strip().lower() for e in existing):
@@ -145,15 +144,15 @@ def add_address(
 def add_to_wishlist(ctx: Ctx, customer_id: CustomerId, product_id: ProductId) -> dict[str, Any]:
     """Save a product to a customer's wishlist, e.g. add_to_wishlist('CUS-0042', 'PRD-0017'); out-of-stock products are
     fine."""
-    CUSTOMER.get(ctx, customer_id)
-    product = PRODUCT.get(ctx, product_id)
+    CustomerId.get(ctx, customer_id)
+    product = ProductId.get(ctx, product_id)
     if product["status"] != "active":
         raise ToolError(f"Product {product_id} is discontinued and cannot be wishlisted.")
     if ctx.db.execute(
         "SELECT 1 FROM wishlist_items WHERE customer_id = ? AND product_id = ?", (customer_id, product_id)
     ).fetchone():
         raise ToolError(f"{product_id} is already on {customer_id}'s wishlist.")
-    if ctx.db.execute("SELECT COUNT(*) FROM wishlist_items WHERE customer_id = ?", (customer_id,)).fetchone()[0] >= 50:
+    if ctx.value("SELECT COUNT(*) FROM wishlist_items WHERE customer_id = ?", (customer_id,)) >= 50:
         raise ToolError(f"{customer_id}'s wishlist is full (50 items).")
     ctx.db.execute("INSERT INTO wishlist_items VALUES (?,?,?)", (customer_id, product_id, fake.iso(ctx.now)))
     return {"customer_id": customer_id, "product_id": product_id, "wishlisted": True}
@@ -172,8 +171,8 @@ def write_review(
     'PRD-0057', 5, 'Great').
 
     Updates the product's average rating."""
-    CUSTOMER.get(ctx, customer_id)
-    PRODUCT.get(ctx, product_id)
+    CustomerId.get(ctx, customer_id)
+    ProductId.get(ctx, product_id)
     if not title.strip():
         raise ToolError("The review title must not be blank.")
     bought = ctx.db.execute(

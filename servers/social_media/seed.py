@@ -11,9 +11,8 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.social_media.schema import hashtags
 
 TOPICS: dict[str, tuple[str, ...]] = {
@@ -143,7 +142,6 @@ BIOS = (
 )
 
 
-Row = tuple[Any, ...]
 Pair = tuple[str, str]
 
 

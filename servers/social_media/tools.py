@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, ToolError, fake, next_id, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, ToolError, fake, next_id
 from servers.social_media.schema import COMMENT_LIMIT, MAX_HASHTAGS, POST_LIMIT, SCHEMA, VERIFIED_POST_LIMIT, hashtags
 from servers.social_media.seed import seed
 
@@ -18,16 +18,18 @@ social_media = Server(
     family="comms",
 )
 
-USER = social_media.entity("user", table="users", key="user_id", example="USR-0012", finder="search_users")
-POST = social_media.entity(
-    "post", table="posts", key="post_id", example="PST-00042", hint="Use list_posts or get_feed to find post ids."
-)
 
-UserId = Annotated[str, USER]
-ActingUserId = Annotated[str, USER.ref("The user acting, e.g. 'USR-0012'")]
-TargetUserId = Annotated[str, USER.ref("The other user, e.g. 'USR-0007'")]
-PostId = Annotated[str, POST]
-ViewerId = Annotated[str | None, USER.ref("Who is looking, e.g. 'USR-0012': hides posts of users who blocked them")]
+class UserId(EntityId, server=social_media, example="USR-0012", finder="search_users"): ...
+
+
+class PostId(
+    EntityId, server=social_media, example="PST-00042", hint="Use list_posts or get_feed to find post ids."
+): ...
+
+
+ActingUserId = Annotated[str, UserId.ref("The user acting, e.g. 'USR-0012'")]
+TargetUserId = Annotated[str, UserId.ref("The other user, e.g. 'USR-0007'")]
+ViewerId = Annotated[str | None, UserId.ref("Who is looking, e.g. 'USR-0012': hides posts of users who blocked them")]
 POST_COLUMNS = (
     "p.post_id, p.author_id, u.handle, p.content, p.created_at, "
     "(SELECT COUNT(*) FROM likes l WHERE l.post_id = p.post_id) AS like_count, "
@@ -61,15 +63,10 @@ def _check_visible(ctx: Ctx, viewer: str, author: str, what: str) -> None:
 
 
 def _post_view(ctx: Ctx, post_id: str) -> dict[str, Any]:
-    found = rows(
-        ctx.db.execute(
-            f"SELECT {POST_COLUMNS} FROM posts p JOIN users u ON u.user_id = p.author_id WHERE p.post_id = ?",
-            (post_id,),
-        )
+    found = ctx.rows(
+        f"SELECT {POST_COLUMNS} FROM posts p JOIN users u ON u.user_id = p.author_id WHERE p.post_id = ?", (post_id,)
     )[0]
-    found["hashtags"] = [
-        r[0] for r in ctx.db.execute("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag", (post_id,))
-    ]
+    found["hashtags"] = ctx.column("SELECT tag FROM post_hashtags WHERE post_id = ? ORDER BY tag", (post_id,))
     return found
 
 
@@ -92,7 +89,7 @@ def search_users(
 @social_media.read(returns=("user", "post"))
 def get_user(ctx: Ctx, user_id: UserId) -> dict[str, Any]:
     """Get a profile with follower, following and post counts and the 5 latest post ids, e.g. get_user('USR-0012')."""
-    user = USER.get(ctx, user_id)
+    user = UserId.get(ctx, user_id)
     q = ctx.db.execute
     user["followers"] = q("SELECT COUNT(*) FROM follows WHERE followee_id = ?", (user_id,)).fetchone()[0]
     user["following"] = q("SELECT COUNT(*) FROM follows WHERE follower_id = ?", (user_id,)).fetchone()[0]
@@ -117,7 +114,7 @@ def list_connections(
 ) -> dict[str, Any]:
     """List a user's followers, the users they follow, or the users they have blocked, e.g. list_connections('USR-0012',
     'following')."""
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     table, mine, other = {
         "followers": ("follows", "followee_id", "follower_id"),
         "following": ("follows", "follower_id", "followee_id"),
@@ -137,7 +134,7 @@ def list_connections(
 @social_media.read(returns=("post", "user"))
 def list_posts(
     ctx: Ctx,
-    author_id: Annotated[str | None, USER.ref("Only this author's posts, e.g. 'USR-0012'")] = None,
+    author_id: Annotated[str | None, UserId.ref("Only this author's posts, e.g. 'USR-0012'")] = None,
     hashtag: Annotated[
         str | None,
         Field(max_length=60, description="Only posts with this hashtag, with or without '#', e.g. 'running'"),
@@ -159,7 +156,7 @@ def list_posts(
     tag = None if hashtag is None else hashtag.lstrip("#").lower()
     q.filter("p.post_id IN (SELECT post_id FROM post_hashtags WHERE tag = ?)", tag).filter("p.created_at >= ?", since)
     if viewer_id is not None:
-        USER.get(ctx, viewer_id)
+        UserId.get(ctx, viewer_id)
         q.where(NOT_BLOCKED, viewer_id, viewer_id)
     return q.page(ctx.db, "posts", order_by="p.created_at DESC, p.post_id DESC", limit=limit, offset=offset)
 
@@ -169,18 +166,16 @@ def get_post(ctx: Ctx, post_id: PostId, viewer_id: ViewerId = None) -> dict[str,
     """Get one post with its hashtags, like count and comments (oldest first), e.g. get_post('PST-00042').
 
     With viewer_id, fails if a block stands between the viewer and the author, and says whether the viewer liked it."""
-    post = POST.get(ctx, post_id)
+    post = PostId.get(ctx, post_id)
     if viewer_id is not None:
-        USER.get(ctx, viewer_id)
+        UserId.get(ctx, viewer_id)
         _check_visible(ctx, viewer_id, post["author_id"], f"post {post_id}")
     found = _post_view(ctx, post_id)
-    found["comments"] = rows(
-        ctx.db.execute(
-            "SELECT c.comment_id, c.author_id, u.handle, c.content, c.created_at "
-            "FROM comments c JOIN users u ON u.user_id = c.author_id "
-            "WHERE c.post_id = ? ORDER BY c.created_at, c.comment_id LIMIT 50",
-            (post_id,),
-        )
+    found["comments"] = ctx.rows(
+        "SELECT c.comment_id, c.author_id, u.handle, c.content, c.created_at "
+        "FROM comments c JOIN users u ON u.user_id = c.author_id "
+        "WHERE c.post_id = ? ORDER BY c.created_at, c.comment_id LIMIT 50",
+        (post_id,),
     )
     if viewer_id is not None:
         found["liked_by_viewer"] = (
@@ -193,7 +188,7 @@ def get_post(ctx: Ctx, post_id: PostId, viewer_id: ViewerId = None) -> dict[str,
 @social_media.read(returns=("post", "user"))
 def get_feed(ctx: Ctx, user_id: UserId, limit: Limit = 20, offset: Offset = 0) -> dict[str, Any]:
     """A user's home feed: posts of the users they follow, newest first, e.g. get_feed('USR-0012')."""
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     q = Query(POSTS).where("p.author_id IN (SELECT followee_id FROM follows WHERE follower_id = ?)", user_id)
     q.where(NOT_BLOCKED, user_id, user_id)
     return {
@@ -224,7 +219,7 @@ def create_post(
     """Publish a post as author_id, e.g. create_post('USR-0012', 'Morning run done #running'). Returns the new post id.
 
     At most 280 characters (1,000 for verified users) and 10 hashtags."""
-    user = USER.get(ctx, author_id)
+    user = UserId.get(ctx, author_id)
     text = content.strip()
     if not text:
         raise ToolError("A post cannot be empty; write some text.")
@@ -246,8 +241,8 @@ def create_post(
 def delete_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any]:
     """Delete a post; only its author may, e.g. delete_post('USR-0012', 'PST-00043'). Its likes and comments are removed
     too."""
-    USER.get(ctx, user_id)
-    post = POST.get(ctx, post_id)
+    UserId.get(ctx, user_id)
+    post = PostId.get(ctx, post_id)
     if post["author_id"] != user_id:
         raise ToolError(f"Only the author ({post['author_id']}) can delete {post_id}; {user_id} is not the author.")
     for table in ("likes", "comments", "post_hashtags", "posts"):
@@ -259,8 +254,8 @@ def delete_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, A
 def follow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId) -> dict[str, Any]:
     """Make user_id follow target_user_id, e.g. follow_user('USR-0012', 'USR-0007'). Their posts then appear in
     user_id's feed."""
-    USER.get(ctx, user_id)
-    USER.get(ctx, target_user_id)
+    UserId.get(ctx, user_id)
+    UserId.get(ctx, target_user_id)
     if user_id == target_user_id:
         raise ToolError(f"{user_id} cannot follow themselves; choose another user.")
     _check_visible(ctx, user_id, target_user_id, f"{target_user_id}'s profile")
@@ -275,8 +270,8 @@ def follow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId) -
 @social_media.write(requires=("follow_user",))
 def unfollow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId) -> dict[str, Any]:
     """Make user_id stop following target_user_id, e.g. unfollow_user('USR-0012', 'USR-0008')."""
-    USER.get(ctx, user_id)
-    USER.get(ctx, target_user_id)
+    UserId.get(ctx, user_id)
+    UserId.get(ctx, target_user_id)
     if not ctx.db.execute(
         "DELETE FROM follows WHERE follower_id = ? AND followee_id = ?", (user_id, target_user_id)
     ).rowcount:
@@ -287,8 +282,8 @@ def unfollow_user(ctx: Ctx, user_id: ActingUserId, target_user_id: TargetUserId)
 @social_media.write()
 def like_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any]:
     """Like a post as user_id, e.g. like_post('USR-0012', 'PST-00042'). A user can like a post only once."""
-    USER.get(ctx, user_id)
-    post = POST.get(ctx, post_id)
+    UserId.get(ctx, user_id)
+    post = PostId.get(ctx, post_id)
     _check_visible(ctx, user_id, post["author_id"], f"post {post_id}")
     if ctx.db.execute("SELECT 1 FROM likes WHERE user_id = ? AND post_id = ?", (user_id, post_id)).fetchone():
         raise ToolError(f"{user_id} already liked {post_id}.")
@@ -299,8 +294,8 @@ def like_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any
 @social_media.write(requires=("like_post",))
 def unlike_post(ctx: Ctx, user_id: ActingUserId, post_id: PostId) -> dict[str, Any]:
     """Remove user_id's like from a post, e.g. unlike_post('USR-0012', 'PST-00059')."""
-    USER.get(ctx, user_id)
-    POST.get(ctx, post_id)
+    UserId.get(ctx, user_id)
+    PostId.get(ctx, post_id)
     if not ctx.db.execute("DELETE FROM likes WHERE user_id = ? AND post_id = ?", (user_id, post_id)).rowcount:
         raise ToolError(f"{user_id} has not liked {post_id}; nothing to remove.")
     return {"post_id": post_id, "user_id": user_id, "like_count": _post_view(ctx, post_id)["like_count"]}
@@ -318,8 +313,8 @@ def add_comment(
 ) -> dict[str, Any]:
     """Comment on a post as user_id, e.g. add_comment('USR-0012', 'PST-00042', 'Congrats!'). Returns the new comment
     id."""
-    USER.get(ctx, user_id)
-    post = POST.get(ctx, post_id)
+    UserId.get(ctx, user_id)
+    post = PostId.get(ctx, post_id)
     _check_visible(ctx, user_id, post["author_id"], f"post {post_id}")
     text = content.strip()
     if not text:
@@ -341,8 +336,8 @@ def block_user(
     """Block (or with unblock=true, unblock) target_user_id as user_id, e.g. block_user('USR-0012', 'USR-0007').
 
     Blocking removes follows between the two users in both directions."""
-    USER.get(ctx, user_id)
-    USER.get(ctx, target_user_id)
+    UserId.get(ctx, user_id)
+    UserId.get(ctx, target_user_id)
     if user_id == target_user_id:
         raise ToolError(f"{user_id} cannot block or unblock themselves.")
     exists = _blocked(ctx, user_id, target_user_id)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, Server, ToolError
+from hub.kit import Ctx, EntityId, Server, ToolError, fetch
 from servers.team_chat.schema import SCHEMA
 from servers.team_chat.seed import seed
 
@@ -23,27 +23,30 @@ chat = Server(
     family="comms",
 )
 
-USER = chat.entity(
-    "user",
-    table="users",
-    key="user_id",
+
+class UserId(
+    EntityId,
+    server=chat,
     example="USR-0022",
     finder="search_users",
     noun="member",
     description="The member acting, e.g. 'USR-0022'",
-)
-CHANNEL = chat.entity(
-    "channel",
-    table="channels",
-    key="channel_id",
+): ...
+
+
+# eng-backend)"
+class ChannelId(
+    EntityId,
+    server=chat,
     example="CHN-0004",
     finder="list_channels",
     description="Channel id, e.g. 'CHN-0004' (#eng-backend)",
-)
-MESSAGE = chat.entity("message", table="messages", key="message_id", example="MSG-00149", finder="search_messages")
-UserId = Annotated[str, USER]
-ChannelId = Annotated[str, CHANNEL]
-MessageId = Annotated[str, MESSAGE]
+): ...
+
+
+class MessageId(EntityId, server=chat, example="MSG-00149", finder="search_messages"): ...
+
+
 Text = Annotated[
     str,
     Field(
@@ -56,7 +59,7 @@ Text = Annotated[
 
 def member_row(ctx: Ctx, user_id: str, acting: bool = False) -> dict[str, Any]:
     """The member (``acting``: who must be active to act)."""
-    user = USER.get(ctx, user_id)
+    user = UserId.get(ctx, user_id)
     if acting and user["status"] != "active":
         raise ToolError(f"Member {user_id} ({user['name']}) is deactivated and cannot act in the workspace.")
     return user
@@ -90,15 +93,14 @@ def mentions_in(ctx: Ctx, ch: dict[str, Any], text: str) -> list[str]:
     """The member ids a text mentions; raises on unknown handles and on non-members of a private channel."""
     ids = []
     for handle in dict.fromkeys(h.lower()[:60] for h in MENTION.findall(text)):
-        found = ctx.db.execute("SELECT user_id FROM users WHERE handle = ?", (handle,)).fetchone()
-        if found is None:
-            raise ToolError(f"No member with handle @{handle}; use search_users to find the right handle.")
-        if ch["is_private"] and not is_member(ctx, ch["channel_id"], found[0]):
+        no_one = f"No member with handle @{handle}; use search_users to find the right handle."
+        user_id = fetch(ctx.db, "SELECT user_id FROM users WHERE handle = ?", (handle,), no_one)["user_id"]
+        if ch["is_private"] and not is_member(ctx, ch["channel_id"], user_id):
             raise ToolError(
-                f"@{handle} ({found[0]}) is not in private channel #{ch['name']}; "
+                f"@{handle} ({user_id}) is not in private channel #{ch['name']}; "
                 "invite them with invite_to_channel or drop the mention."
             )
-        ids.append(found[0])
+        ids.append(user_id)
     return ids
 
 
@@ -114,18 +116,13 @@ def clean_text(text: str) -> str:
 
 
 def message_view(ctx: Ctx, message_id: str) -> dict[str, Any]:
-    msg = MESSAGE.get(ctx, message_id)
-    msg["reply_count"] = ctx.db.execute("SELECT COUNT(*) FROM messages WHERE thread_id = ?", (message_id,)).fetchone()[
-        0
-    ]
+    msg = MessageId.get(ctx, message_id)
+    msg["reply_count"] = ctx.value("SELECT COUNT(*) FROM messages WHERE thread_id = ?", (message_id,))
     msg["reactions"] = {
         e: n
         for e, n in ctx.db.execute(
             "SELECT emoji, COUNT(*) FROM reactions WHERE message_id = ? GROUP BY emoji ORDER BY emoji", (message_id,)
         )
     }
-    msg["mentions"] = [
-        r[0]
-        for r in ctx.db.execute("SELECT user_id FROM mentions WHERE message_id = ? ORDER BY user_id", (message_id,))
-    ]
+    msg["mentions"] = ctx.column("SELECT user_id FROM mentions WHERE message_id = ? ORDER BY user_id", (message_id,))
     return msg

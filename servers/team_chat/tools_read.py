@@ -6,8 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, ToolError, rows
-from servers.team_chat.core import CHANNEL, MESSAGE, ChannelId, UserId, chat, is_member, member_row, message_view
+from hub.kit import Ctx, Entity, Limit, Offset, Query, ToolError
+from servers.team_chat.core import ChannelId, MessageId, UserId, chat, is_member, member_row, message_view
 
 
 @chat.read(returns=("user",))
@@ -31,7 +31,7 @@ def search_users(
         if value is not None:
             sql += f" AND {column} = ?"
             args.append(value)
-    found = rows(ctx.db.execute(sql + " ORDER BY user_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = ctx.rows(sql + " ORDER BY user_id LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"users": found, "count": len(found)}
 
 
@@ -65,24 +65,19 @@ def list_channels(
         sql += " AND c.is_private = 0"
     if not include_archived:
         sql += " AND c.is_archived = 0"
-    found = rows(ctx.db.execute(sql + " ORDER BY c.channel_id LIMIT ? OFFSET ?", (*args, limit, offset)))
+    found = ctx.rows(sql + " ORDER BY c.channel_id LIMIT ? OFFSET ?", (*args, limit, offset))
     return {"channels": found, "count": len(found)}
 
 
 @chat.read(returns=("channel", "user"))
 def get_channel(ctx: Ctx, channel_id: ChannelId) -> dict[str, Any]:
     """Get a channel: name, topic, private/archived flags, creator and member ids, e.g. get_channel('CHN-0004')."""
-    ch = CHANNEL.get(ctx, channel_id)
-    ch["member_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT user_id FROM channel_members WHERE channel_id = ? ORDER BY user_id", (channel_id,)
-        )
-    ]
+    ch = ChannelId.get(ctx, channel_id)
+    ch["member_ids"] = ctx.column(
+        "SELECT user_id FROM channel_members WHERE channel_id = ? ORDER BY user_id", (channel_id,)
+    )
     ch["member_count"] = len(ch["member_ids"])
-    ch["message_count"] = ctx.db.execute(
-        "SELECT COUNT(*) FROM messages WHERE channel_id = ?", (channel_id,)
-    ).fetchone()[0]
+    ch["message_count"] = ctx.value("SELECT COUNT(*) FROM messages WHERE channel_id = ?", (channel_id,))
     return ch
 
 
@@ -116,38 +111,31 @@ def search_messages(
     Private channels are readable only by their members. Without thread_id only top-level messages
     are listed, with their reply counts."""
     member_row(ctx, user_id)
-    sql, args = "SELECT m.message_id FROM messages m JOIN channels c ON c.channel_id = m.channel_id WHERE 1=1", []
+    q = Query("SELECT m.message_id FROM messages m JOIN channels c ON c.channel_id = m.channel_id")
     if channel_id is not None:
-        ch = CHANNEL.get(ctx, channel_id)
+        ch = ChannelId.get(ctx, channel_id)
         if ch["is_private"] and not is_member(ctx, channel_id, user_id):
             raise ToolError(
                 f"#{ch['name']} ({channel_id}) is private and {user_id} is not a member; ask a member to invite them."
             )
-        sql += " AND m.channel_id = ?"
-        args.append(channel_id)
+        q.where("m.channel_id = ?", channel_id)
     else:
-        sql += " AND (c.is_private = 0 OR m.channel_id IN (SELECT channel_id FROM channel_members WHERE user_id = ?))"
-        args.append(user_id)
-    order = " ORDER BY m.created_at DESC, m.message_id DESC"
+        q.where(
+            "(c.is_private = 0 OR m.channel_id IN (SELECT channel_id FROM channel_members WHERE user_id = ?))", user_id
+        )
+    order = "m.created_at DESC, m.message_id DESC"
     if thread_id is not None:
-        root = MESSAGE.get(ctx, thread_id)
+        root = MessageId.get(ctx, thread_id)
         if root["thread_id"] is not None:
             raise ToolError(f"{thread_id} is itself a reply; its thread root is {root['thread_id']}.")
-        sql += " AND m.thread_id = ?"
-        args.append(thread_id)
-        order = " ORDER BY m.created_at, m.message_id"
+        q.where("m.thread_id = ?", thread_id)
+        order = "m.created_at, m.message_id"
     elif author_id is None and mentions_user_id is None and query is None:
-        sql += " AND m.thread_id IS NULL"
-    if author_id is not None:
-        sql += " AND m.author_id = ?"
-        args.append(author_id)
-    if mentions_user_id is not None:
-        sql += " AND m.message_id IN (SELECT message_id FROM mentions WHERE user_id = ?)"
-        args.append(mentions_user_id)
-    if query is not None:
-        sql += " AND m.text LIKE ?"
-        args.append(f"%{query}%")
-    ids = [r[0] for r in ctx.db.execute(sql + order + " LIMIT ? OFFSET ?", (*args, limit, offset))]
+        q.where("m.thread_id IS NULL")
+    q.equal("m.author_id", author_id)
+    q.filter("m.message_id IN (SELECT message_id FROM mentions WHERE user_id = ?)", mentions_user_id)
+    q.filter("m.text LIKE ?", None if query is None else f"%{query}%")
+    ids = [r["message_id"] for r in q.rows(ctx.db, order, limit, offset)]
     found = [message_view(ctx, i) for i in ids]
     return {"messages": found, "count": len(found)}
 

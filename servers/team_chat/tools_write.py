@@ -8,9 +8,7 @@ from pydantic import Field
 
 from hub.kit import Ctx, Entity, ToolError, fake, next_id
 from servers.team_chat.core import (
-    CHANNEL,
     GENERAL,
-    MESSAGE,
     ChannelId,
     MessageId,
     Text,
@@ -30,7 +28,7 @@ from servers.team_chat.core import (
 def join_channel(ctx: Ctx, channel_id: ChannelId, user_id: UserId) -> dict[str, Any]:
     """Join a public channel as user_id, e.g. join_channel('CHN-0004', 'USR-0007'). Private channels need an invite."""
     member_row(ctx, user_id, acting=True)
-    ch = CHANNEL.get(ctx, channel_id)
+    ch = ChannelId.get(ctx, channel_id)
     writable(ch)
     if is_member(ctx, channel_id, user_id):
         raise ToolError(f"{user_id} is already a member of #{ch['name']}.")
@@ -46,7 +44,7 @@ def join_channel(ctx: Ctx, channel_id: ChannelId, user_id: UserId) -> dict[str, 
 def leave_channel(ctx: Ctx, channel_id: ChannelId, user_id: UserId) -> dict[str, Any]:
     """Leave a channel as user_id, e.g. leave_channel('CHN-0004', 'USR-0022'). #general cannot be left."""
     member_row(ctx, user_id)
-    ch = CHANNEL.get(ctx, channel_id)
+    ch = ChannelId.get(ctx, channel_id)
     writable(ch)
     if channel_id == GENERAL:
         raise ToolError("#general is the workspace default channel; members cannot leave it.")
@@ -72,7 +70,7 @@ def invite_to_channel(
 
     The only way into a private channel."""
     member_row(ctx, inviter_id, acting=True)
-    ch = CHANNEL.get(ctx, channel_id)
+    ch = ChannelId.get(ctx, channel_id)
     writable(ch)
     if not is_member(ctx, channel_id, inviter_id):
         raise ToolError(
@@ -103,12 +101,12 @@ def post_message(
 
     The author must be a channel member; the channel must not be archived."""
     member_row(ctx, author_id, acting=True)
-    ch = CHANNEL.get(ctx, channel_id)
+    ch = ChannelId.get(ctx, channel_id)
     writable(ch)
     require_member(ctx, ch, author_id)
     clean = clean_text(text)
     if thread_id is not None:
-        root = MESSAGE.get(ctx, thread_id)
+        root = MessageId.get(ctx, thread_id)
         if root["channel_id"] != channel_id:
             raise ToolError(
                 f"Message {thread_id} is in {root['channel_id']}, not {channel_id}; reply in its own channel."
@@ -132,12 +130,12 @@ def edit_message(ctx: Ctx, message_id: MessageId, user_id: UserId, text: Text) -
 
     Only the author can edit; archived channels are read-only."""
     member_row(ctx, user_id, acting=True)
-    msg = MESSAGE.get(ctx, message_id)
+    msg = MessageId.get(ctx, message_id)
     if msg["author_id"] != user_id:
         raise ToolError(
             f"Only the author ({msg['author_id']}) can edit {message_id}; {user_id} cannot edit others' messages."
         )
-    ch = CHANNEL.get(ctx, msg["channel_id"])
+    ch = ChannelId.get(ctx, msg["channel_id"])
     writable(ch)
     clean = clean_text(text)
     if clean == msg["text"]:
@@ -166,8 +164,8 @@ def add_reaction(
 
     Only channel members can react; each member reacts with a given emoji once."""
     member_row(ctx, user_id, acting=True)
-    msg = MESSAGE.get(ctx, message_id)
-    ch = CHANNEL.get(ctx, msg["channel_id"])
+    msg = MessageId.get(ctx, message_id)
+    ch = ChannelId.get(ctx, msg["channel_id"])
     writable(ch)
     require_member(ctx, ch, user_id)
     exists = (

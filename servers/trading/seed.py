@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.trading.schema import tick
 
 SYMBOLS = (
@@ -56,7 +56,6 @@ MARKET_MAKERS = (
     "Lattice Capital Markets",
     "Stonebridge Trading",
 )
-Row = tuple[Any, ...]
 
 
 @dataclass

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import ISO_DATE, Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, fetch, rows
+from hub.kit import ISO_DATE, Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, fetch
 from servers.trading.ledger import best, reserved_cash, reserved_shares
 from servers.trading.schema import SCHEMA
 from servers.trading.seed import seed
@@ -21,13 +21,13 @@ trading = Server(
     family="money",
 )
 
-PORTFOLIO = trading.entity(
-    "portfolio", table="portfolios", key="portfolio_id", example="PRT-0042", finder="list_portfolios"
-)
-ORDER = trading.entity("order", table="orders", key="order_id", example="ORD-00021", finder="list_orders")
 
-PortfolioId = Annotated[str, PORTFOLIO]
-OrderId = Annotated[str, ORDER]
+class PortfolioId(EntityId, server=trading, example="PRT-0042", finder="list_portfolios"): ...
+
+
+class OrderId(EntityId, server=trading, example="ORD-00021", finder="list_orders"): ...
+
+
 Symbol = Annotated[str, Field(min_length=1, max_length=12, description="Ticker symbol, e.g. 'AAPL'"), Entity("symbol")]
 Amount = Annotated[float, Field(gt=0, le=10_000_000, description="Amount in USD, e.g. 1500.00")]
 Quantity = Annotated[int, Field(ge=1, le=1_000_000, description="Number of shares, e.g. 10")]
@@ -65,14 +65,12 @@ def list_portfolios(
 def get_portfolio(ctx: Ctx, portfolio_id: PortfolioId) -> dict[str, Any]:
     """Get a portfolio: cash (total, reserved by open buy orders, available), positions valued at the last
     price with unrealised P&L, open order ids and recent cash movements, e.g. get_portfolio('PRT-0042')."""
-    p = PORTFOLIO.get(ctx, portfolio_id)
+    p = PortfolioId.get(ctx, portfolio_id)
     reserved = reserved_cash(ctx, portfolio_id)
-    positions = rows(
-        ctx.db.execute(
-            "SELECT p.symbol, p.quantity, p.avg_cost, s.last_price FROM positions p JOIN symbols s USING (symbol) "
-            "WHERE p.portfolio_id = ? ORDER BY p.symbol",
-            (portfolio_id,),
-        )
+    positions = ctx.rows(
+        "SELECT p.symbol, p.quantity, p.avg_cost, s.last_price FROM positions p JOIN symbols s USING (symbol) "
+        "WHERE p.portfolio_id = ? ORDER BY p.symbol",
+        (portfolio_id,),
     )
     value = 0.0
     for pos in positions:
@@ -88,20 +86,15 @@ def get_portfolio(ctx: Ctx, portfolio_id: PortfolioId) -> dict[str, Any]:
         positions_value=round(value, 2),
         total_value=round(value + p["cash"], 2),
     )
-    p["open_order_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT order_id FROM orders WHERE portfolio_id = ? AND status IN ('open', 'partially_filled') ORDER BY "
-            "order_id LIMIT 100",
-            (portfolio_id,),
-        )
-    ]
-    p["recent_cash_movements"] = rows(
-        ctx.db.execute(
-            "SELECT movement_id, kind, amount, cash_after, created_at FROM cash_movements WHERE portfolio_id = ? "
-            "ORDER BY created_at DESC, movement_id DESC LIMIT 5",
-            (portfolio_id,),
-        )
+    p["open_order_ids"] = ctx.column(
+        "SELECT order_id FROM orders WHERE portfolio_id = ? AND status IN ('open', 'partially_filled') ORDER BY "
+        "order_id LIMIT 100",
+        (portfolio_id,),
+    )
+    p["recent_cash_movements"] = ctx.rows(
+        "SELECT movement_id, kind, amount, cash_after, created_at FROM cash_movements WHERE portfolio_id = ? "
+        "ORDER BY created_at DESC, movement_id DESC LIMIT 5",
+        (portfolio_id,),
     )
     return p
 
@@ -129,10 +122,10 @@ def get_quote(ctx: Ctx, symbol: Symbol) -> dict[str, Any]:
     bid, bid_size = best(ctx, s["symbol"], "buy")
     ask, ask_size = best(ctx, s["symbol"], "sell")
     change = round(s["last_price"] - s["prev_close"], 2)
-    volume = ctx.db.execute(
+    volume = ctx.value(
         "SELECT COALESCE(SUM(quantity), 0) FROM trades WHERE symbol = ? AND created_at >= ?",
         (s["symbol"], ctx.now.strftime("%Y-%m-%d")),
-    ).fetchone()[0]
+    )
     return {
         **s,
         "change": change,
@@ -201,7 +194,7 @@ def get_order_book(
 @trading.read(returns=("order", "portfolio", "symbol"))
 def list_orders(
     ctx: Ctx,
-    portfolio_id: Annotated[str | None, PORTFOLIO.ref("Only this portfolio's orders, e.g. 'PRT-0042'")] = None,
+    portfolio_id: Annotated[str | None, PortfolioId.ref("Only this portfolio's orders, e.g. 'PRT-0042'")] = None,
     symbol: Annotated[
         str | None, Field(max_length=12, description="Only this ticker, e.g. 'AAPL'"), Entity("symbol")
     ] = None,
@@ -220,14 +213,12 @@ def list_orders(
 @trading.read(returns=("order", "portfolio", "symbol", "trade"))
 def get_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Get one order with its fills (trades), e.g. get_order('ORD-00001')."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     order["remaining_quantity"] = order["quantity"] - order["filled_quantity"]
-    order["fills"] = rows(
-        ctx.db.execute(
-            "SELECT trade_id, price, quantity, buyer_portfolio_id, seller_portfolio_id, created_at FROM trades "
-            "WHERE buy_order_id = ? OR sell_order_id = ? ORDER BY trade_id",
-            (order_id, order_id),
-        )
+    order["fills"] = ctx.rows(
+        "SELECT trade_id, price, quantity, buyer_portfolio_id, seller_portfolio_id, created_at FROM trades "
+        "WHERE buy_order_id = ? OR sell_order_id = ? ORDER BY trade_id",
+        (order_id, order_id),
     )
     return order
 

@@ -18,24 +18,13 @@ from servers.trading.ledger import (
     reserved_shares,
 )
 from servers.trading.schema import PRICE_BAND, tick
-from servers.trading.tools import (
-    ORDER,
-    PORTFOLIO,
-    Amount,
-    OrderId,
-    PortfolioId,
-    Quantity,
-    Symbol,
-    _symbol,
-    get_order,
-    trading,
-)
+from servers.trading.tools import Amount, OrderId, PortfolioId, Quantity, Symbol, _symbol, get_order, trading
 
 
 @trading.write(returns=("portfolio",))
 def deposit_cash(ctx: Ctx, portfolio_id: PortfolioId, amount: Amount) -> dict[str, Any]:
     """Deposit cash into a portfolio, e.g. deposit_cash('PRT-0042', 5000.0). Returns the new cash balance."""
-    PORTFOLIO.get(ctx, portfolio_id)
+    PortfolioId.get(ctx, portfolio_id)
     cash = move_cash(ctx, portfolio_id, round(amount, 2))
     movement_id = record_movement(ctx, portfolio_id, "deposit", amount, cash)
     return {"portfolio_id": portfolio_id, "movement_id": movement_id, "deposited": round(amount, 2), "cash": cash}
@@ -45,7 +34,7 @@ def deposit_cash(ctx: Ctx, portfolio_id: PortfolioId, amount: Amount) -> dict[st
 def withdraw_cash(ctx: Ctx, portfolio_id: PortfolioId, amount: Amount) -> dict[str, Any]:
     """Withdraw available cash from a portfolio, e.g. withdraw_cash('PRT-0042', 1000.0). Cash reserved by open
     buy orders cannot be withdrawn; cancel those orders first."""
-    p = PORTFOLIO.get(ctx, portfolio_id)
+    p = PortfolioId.get(ctx, portfolio_id)
     if p["status"] == "frozen":
         raise ToolError(
             f"Portfolio {portfolio_id} is frozen; withdrawals are blocked until compliance lifts the freeze."
@@ -81,7 +70,7 @@ def place_order(
     Market orders fill at once against the book (best price first) or are rejected if the book is too thin;
     limit orders fill as far as they cross the book and the rest rests in the book. Buys need available cash,
     sells need available shares (no short selling)."""
-    p = PORTFOLIO.get(ctx, portfolio_id)
+    p = PortfolioId.get(ctx, portfolio_id)
     s = _symbol(ctx, symbol)
     sym = s["symbol"]
     if p["status"] == "frozen":
@@ -103,11 +92,11 @@ def place_order(
         "INSERT INTO orders VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
         (order_id, portfolio_id, sym, side, type, quantity, limit_price, 0, None, "open", at, at),
     )
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     fills = [_fill(ctx, order, resting, take, at) for resting, take in plan]
     result = get_order(ctx, order_id)
     result["fills"] = fills
-    result["cash"] = PORTFOLIO.get(ctx, portfolio_id)["cash"]
+    result["cash"] = PortfolioId.get(ctx, portfolio_id)["cash"]
     return result
 
 
@@ -191,7 +180,7 @@ def _fill(ctx: Ctx, order: dict[str, Any], resting: dict[str, Any], take: int, a
 def cancel_order(ctx: Ctx, order_id: OrderId) -> dict[str, Any]:
     """Cancel an open or partially filled order, e.g. cancel_order('ORD-01145'); the unfilled rest leaves the
     book and its reserved cash or shares are released. Filled and cancelled orders cannot be cancelled."""
-    order = ORDER.get(ctx, order_id)
+    order = OrderId.get(ctx, order_id)
     if order["status"] == "filled":
         raise ToolError(
             f"Order {order_id} is already filled ({order['filled_quantity']} {order['symbol']} at "

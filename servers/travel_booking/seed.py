@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.travel_booking.schema import (
     AIRLINES,
     AMENITIES,
@@ -32,7 +32,6 @@ from servers.travel_booking.schema import (
     _stay_price,
 )
 
-Row = tuple[Any, ...]
 Route = tuple[str, str]
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, Limit, Offset, Query, Server, ToolError, fake, listing, next_id, rows
+from hub.kit import Ctx, Entity, EntityId, Limit, Offset, Query, Server, ToolError, fake, listing, next_id
 from servers.travel_booking.schema import SCHEMA, TIME_FMT, _blocked, _layout, _nightly
 from servers.travel_booking.seed import seed
 
@@ -19,42 +19,46 @@ travel = Server(
     family="mobility",
 )
 
-TRAVELLER = travel.entity(
-    "traveller", table="travellers", key="traveller_id", example="TRV-0042", finder="search_travellers"
-)
-FLIGHT = travel.entity("flight", table="flights", key="flight_id", example="FLT-0012", finder="search_flights")
-HOTEL = travel.entity("hotel", table="hotels", key="hotel_id", example="HTL-001", finder="search_hotels")
-ITINERARY = travel.entity(
-    "itinerary",
+
+class TravellerId(EntityId, server=travel, example="TRV-0042", finder="search_travellers"): ...
+
+
+class FlightId(EntityId, server=travel, example="FLT-0012", finder="search_flights"): ...
+
+
+class HotelId(EntityId, server=travel, example="HTL-001", finder="search_hotels"): ...
+
+
+class ItineraryId(
+    EntityId,
+    server=travel,
     table="itineraries",
-    key="itinerary_id",
     example="ITN-0007",
     hint="Use get_traveller to see a traveller's itineraries, or create_itinerary.",
-)
-FLIGHT_BOOKING = travel.entity(
-    "flight_booking",
-    table="flight_bookings",
+): ...
+
+
+class FlightBookingId(
+    EntityId,
+    server=travel,
     key="booking_id",
     example="FBK-0010",
     hint="Use list_bookings to find a traveller's bookings.",
-)
-HOTEL_BOOKING = travel.entity(
-    "hotel_booking",
-    table="hotel_bookings",
+): ...
+
+
+class HotelBookingId(
+    EntityId,
+    server=travel,
     key="booking_id",
     example="HBK-0005",
     hint="Use list_bookings to find a traveller's bookings.",
-)
+): ...
 
-TravellerId = Annotated[str, TRAVELLER]
-FlightId = Annotated[str, FLIGHT]
+
 AirportCode = Annotated[
     str, Field(pattern=r"^[A-Za-z]{3}$", description="IATA airport code, e.g. 'JFK'"), Entity("airport")
 ]
-HotelId = Annotated[str, HOTEL]
-ItineraryId = Annotated[str, ITINERARY]
-FlightBookingId = Annotated[str, FLIGHT_BOOKING]
-HotelBookingId = Annotated[str, HOTEL_BOOKING]
 Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD, e.g. '2026-06-12'")]
 Cabin = Literal["economy", "business"]
 RoomType = Literal["standard", "deluxe", "family", "suite"]
@@ -73,7 +77,7 @@ def _parse_day(ctx: Ctx, text: str, what: str) -> date:
 
 
 def _flight(ctx: Ctx, flight_id: str) -> dict[str, Any]:
-    flight = FLIGHT.get(ctx, flight_id)
+    flight = FlightId.get(ctx, flight_id)
     if flight["status"] == "scheduled" and flight["departs_at"] <= fake.iso(ctx.now):
         flight["status"] = "departed"
     return flight
@@ -121,18 +125,16 @@ def _hotel_refund(ctx: Ctx, booking: dict[str, Any]) -> float:
     check_in = datetime.fromisoformat(booking["check_in"]) + timedelta(hours=15)
     if check_in - ctx.now >= timedelta(hours=48):
         return booking["total_price"]
-    rate = ctx.db.execute(
+    rate = ctx.value(
         "SELECT nightly_rate FROM rooms WHERE hotel_id = ? AND room_type = ?",
         (booking["hotel_id"], booking["room_type"]),
-    ).fetchone()[0]
+    )
     first = _nightly(rate, date.fromisoformat(booking["check_in"])) * booking["rooms"]
     return round(max(0.0, booking["total_price"] - first), 2)
 
 
 def _points(ctx: Ctx, traveller_id: str, points: int, reason: str) -> int:
-    balance = ctx.db.execute(
-        "SELECT loyalty_points FROM travellers WHERE traveller_id = ?", (traveller_id,)
-    ).fetchone()[0]
+    balance = ctx.value("SELECT loyalty_points FROM travellers WHERE traveller_id = ?", (traveller_id,))
     points = max(points, -balance)
     if points:
         ctx.db.execute(
@@ -163,19 +165,14 @@ def search_travellers(
 def get_traveller(ctx: Ctx, traveller_id: TravellerId) -> dict[str, Any]:
     """Get a traveller's profile, passport on file, loyalty tier and points, recent point movements and
     itinerary ids, e.g. get_traveller('TRV-0042')."""
-    trav = TRAVELLER.get(ctx, traveller_id)
-    trav["itinerary_ids"] = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT itinerary_id FROM itineraries WHERE traveller_id = ? ORDER BY itinerary_id", (traveller_id,)
-        )
-    ]
-    trav["recent_points"] = rows(
-        ctx.db.execute(
-            "SELECT points, reason, created_at FROM loyalty_ledger WHERE traveller_id = ? "
-            "ORDER BY created_at DESC, entry_id DESC LIMIT 5",
-            (traveller_id,),
-        )
+    trav = TravellerId.get(ctx, traveller_id)
+    trav["itinerary_ids"] = ctx.column(
+        "SELECT itinerary_id FROM itineraries WHERE traveller_id = ? ORDER BY itinerary_id", (traveller_id,)
+    )
+    trav["recent_points"] = ctx.rows(
+        "SELECT points, reason, created_at FROM loyalty_ledger WHERE traveller_id = ? "
+        "ORDER BY created_at DESC, entry_id DESC LIMIT 5",
+        (traveller_id,),
     )
     return trav
 
@@ -210,12 +207,10 @@ def search_flights(
     e.g. search_flights('JFK', 'LAX', '2026-06-10'). Status is scheduled, departed or cancelled."""
     day = _parse_day(ctx, date, "date")
     found = []
-    for f in rows(
-        ctx.db.execute(
-            "SELECT flight_id FROM flights WHERE origin = ? AND destination = ? AND departs_at >= ? AND departs_at < ? "
-            "ORDER BY departs_at, flight_id",
-            (origin.upper(), destination.upper(), day.isoformat(), (day + timedelta(days=1)).isoformat()),
-        )
+    for f in ctx.rows(
+        "SELECT flight_id FROM flights WHERE origin = ? AND destination = ? AND departs_at >= ? AND departs_at < ? "
+        "ORDER BY departs_at, flight_id",
+        (origin.upper(), destination.upper(), day.isoformat(), (day + timedelta(days=1)).isoformat()),
     ):
         view = _flight_view(ctx, _flight(ctx, f["flight_id"]))
         if cabin is not None and view[f"{cabin}_seats_left"] <= 0:
@@ -288,7 +283,7 @@ def _rooms_booked(ctx: Ctx, hotel_id: str, room_type: str, ci: date, co: date) -
 
 
 def _active_flight_booking(ctx: Ctx, booking_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    booking = FLIGHT_BOOKING.get(ctx, booking_id)
+    booking = FlightBookingId.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(f"Flight booking {booking_id} is cancelled; book the flight again with book_flight.")
     flight = _flight(ctx, booking["flight_id"])

@@ -10,10 +10,6 @@ from pydantic import Field
 from hub.kit import Ctx, ToolError, fake, fetch, next_id
 from servers.travel_booking.schema import TIERS, _layout, _stay_price
 from servers.travel_booking.tools import (
-    FLIGHT_BOOKING,
-    HOTEL,
-    ITINERARY,
-    TRAVELLER,
     Cabin,
     Day,
     FlightBookingId,
@@ -22,6 +18,7 @@ from servers.travel_booking.tools import (
     ItineraryId,
     RoomType,
     SeatCode,
+    TravellerId,
     _active_flight_booking,
     _cabin_state,
     _flight,
@@ -79,8 +76,8 @@ def book_flight(
 
     Fails if the flight departed or was cancelled, the cabin is full, the seat is taken, or (international
     flights) the traveller has no passport valid 6 months past departure. Earns loyalty points."""
-    itin = ITINERARY.get(ctx, itinerary_id)
-    trav = TRAVELLER.get(ctx, itin["traveller_id"])
+    itin = ItineraryId.get(ctx, itinerary_id)
+    trav = TravellerId.get(ctx, itin["traveller_id"])
     flight = _flight(ctx, flight_id)
     _bookable(flight)
     if ctx.db.execute(
@@ -160,8 +157,8 @@ def book_hotel(
     e.g. book_hotel('ITN-0007', 'HTL-001', 'standard', '2026-06-12', '2026-06-15', 2).
 
     Check-out must be after check-in (at most 30 nights, not in the past); the room type must be free every night."""
-    itin = ITINERARY.get(ctx, itinerary_id)
-    hotel = HOTEL.get(ctx, hotel_id)
+    itin = ItineraryId.get(ctx, itinerary_id)
+    hotel = HotelId.get(ctx, hotel_id)
     ci, co = _stay_dates(ctx, check_in, check_out)
     if ci < ctx.now.date():
         raise ToolError(f"check_in {ci} is in the past (today is {ctx.now.date()}); pick a date from today on.")
@@ -272,7 +269,7 @@ def cancel_flight_booking(ctx: Ctx, booking_id: FlightBookingId) -> dict[str, An
     """Cancel a flight booking before departure and refund by the fare rules, e.g. cancel_flight_booking('FBK-0010').
     Business: full fare. Economy: 100% from 7 days out, 50% from 24 h, 0 inside 24 h. Baggage fees and
     redeemed points come back; the points earned are taken back. Departed flights cannot be cancelled."""
-    booking = FLIGHT_BOOKING.get(ctx, booking_id)
+    booking = FlightBookingId.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(
             f"Flight booking {booking_id} is already cancelled (refunded {booking['refund_amount']:.2f} USD)."

@@ -8,13 +8,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, listing, next_id, rows
+from hub.kit import Ctx, Limit, Offset, Query, ToolError, fake, listing, next_id
 from servers.travel_booking.schema import _stay_price
 from servers.travel_booking.tools import (
-    HOTEL,
-    HOTEL_BOOKING,
-    ITINERARY,
-    TRAVELLER,
     Day,
     FlightBookingId,
     HotelBookingId,
@@ -54,9 +50,7 @@ def search_hotels(
     found = []
     for hotel in hotels.rows(ctx.db, order_by="hotel_id"):
         options = []
-        for room in rows(
-            ctx.db.execute("SELECT * FROM rooms WHERE hotel_id = ? ORDER BY nightly_rate", (hotel["hotel_id"],))
-        ):
+        for room in ctx.rows("SELECT * FROM rooms WHERE hotel_id = ? ORDER BY nightly_rate", (hotel["hotel_id"],)):
             if room["max_guests"] * rooms < guests or (
                 max_nightly_rate is not None and room["nightly_rate"] > max_nightly_rate
             ):
@@ -90,13 +84,11 @@ def search_hotels(
 @travel.read(returns=("hotel",))
 def get_hotel(ctx: Ctx, hotel_id: HotelId) -> dict[str, Any]:
     """Get a hotel: stars, rating, amenities and its room types with base nightly rates, e.g. get_hotel('HTL-001')."""
-    hotel = HOTEL.get(ctx, hotel_id)
-    hotel["rooms"] = rows(
-        ctx.db.execute(
-            "SELECT room_type, beds, max_guests, nightly_rate, inventory FROM rooms WHERE hotel_id = ? "
-            "ORDER BY nightly_rate",
-            (hotel_id,),
-        )
+    hotel = HotelId.get(ctx, hotel_id)
+    hotel["rooms"] = ctx.rows(
+        "SELECT room_type, beds, max_guests, nightly_rate, inventory FROM rooms WHERE hotel_id = ? "
+        "ORDER BY nightly_rate",
+        (hotel_id,),
     )
     hotel["check_in_time"], hotel["check_out_time"] = "15:00", "11:00"
     return hotel
@@ -113,7 +105,7 @@ def list_bookings(
 ) -> dict[str, Any]:
     """List a traveller's flight and hotel bookings,
     e.g. list_bookings('TRV-0042', kind='flight', status='confirmed')."""
-    TRAVELLER.get(ctx, traveller_id)
+    TravellerId.get(ctx, traveller_id)
     out: dict[str, Any] = {}
     if kind in (None, "flight"):
         flights = Query(
@@ -137,11 +129,9 @@ def list_bookings(
 def get_itinerary(ctx: Ctx, itinerary_id: ItineraryId) -> dict[str, Any]:
     """Get an itinerary with all its flight and hotel bookings, what was paid, and what cancelling each
     confirmed booking now would refund, e.g. get_itinerary('ITN-0007')."""
-    itin = ITINERARY.get(ctx, itinerary_id)
+    itin = ItineraryId.get(ctx, itinerary_id)
     flights = []
-    for b in rows(
-        ctx.db.execute("SELECT * FROM flight_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,))
-    ):
+    for b in ctx.rows("SELECT * FROM flight_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,)):
         f = _flight(ctx, b["flight_id"])
         b.update(
             flight_number=f["flight_number"],
@@ -155,9 +145,7 @@ def get_itinerary(ctx: Ctx, itinerary_id: ItineraryId) -> dict[str, Any]:
             b["refund_if_cancelled_now"] = None if f["status"] == "departed" else _flight_refund(ctx, b, f)
         flights.append(b)
     hotels = []
-    for b in rows(
-        ctx.db.execute("SELECT * FROM hotel_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,))
-    ):
+    for b in ctx.rows("SELECT * FROM hotel_bookings WHERE itinerary_id = ? ORDER BY booking_id", (itinerary_id,)):
         if b["status"] == "confirmed":
             started = datetime.fromisoformat(b["check_in"]) + timedelta(hours=15) <= ctx.now
             b["refund_if_cancelled_now"] = None if started else _hotel_refund(ctx, b)
@@ -199,7 +187,7 @@ def create_itinerary(
 ) -> dict[str, Any]:
     """Start a new, empty itinerary for a traveller, e.g. create_itinerary('TRV-0042', 'Denver conference').
     Flights and hotels are then booked into it."""
-    TRAVELLER.get(ctx, traveller_id)
+    TravellerId.get(ctx, traveller_id)
     itin_id = next_id(ctx.db, "itineraries", "itinerary_id", "ITN")
     ctx.db.execute("INSERT INTO itineraries VALUES (?,?,?,?)", (itin_id, traveller_id, title, fake.iso(ctx.now)))
     return {"itinerary_id": itin_id, "traveller_id": traveller_id, "title": title}
@@ -209,7 +197,7 @@ def create_itinerary(
 def cancel_hotel_booking(ctx: Ctx, booking_id: HotelBookingId) -> dict[str, Any]:
     """Cancel a hotel booking, e.g. cancel_hotel_booking('HBK-0005'). Free until 48 h before check-in
     (15:00 on the check-in day), after that the first night is kept; a started stay cannot be cancelled."""
-    booking = HOTEL_BOOKING.get(ctx, booking_id)
+    booking = HotelBookingId.get(ctx, booking_id)
     if booking["status"] == "cancelled":
         raise ToolError(f"Hotel booking {booking_id} is already cancelled.")
     if datetime.fromisoformat(booking["check_in"]) + timedelta(hours=15) <= ctx.now:
@@ -244,7 +232,7 @@ def update_passport(
     """Record a traveller's passport (needed for international flights),
     e.g. update_passport('TRV-0042', 'X12345678', '2032-05-01').
     The passport must not be expired."""
-    trav = TRAVELLER.get(ctx, traveller_id)
+    trav = TravellerId.get(ctx, traveller_id)
     try:
         expiry = date.fromisoformat(expiry_date)
     except ValueError:
@@ -288,7 +276,7 @@ def redeem_points(
         )
     if points % 100 or points < 1000:
         raise ToolError(f"Redeem at least 1,000 points in multiples of 100; {points} is not allowed.")
-    trav = TRAVELLER.get(ctx, booking["traveller_id"])
+    trav = TravellerId.get(ctx, booking["traveller_id"])
     if trav["loyalty_points"] < points:
         raise ToolError(
             f"{trav['traveller_id']} has only {trav['loyalty_points']} points; redeem at most "

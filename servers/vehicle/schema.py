@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 SCHEMA = """
 CREATE TABLE owners (
@@ -150,7 +149,6 @@ SHOPS = ("Jiffy Lube", "Firestone Complete Auto Care", "Midas", "Pep Boys", "Val
 FLAT_PSI = 20.0
 MIN_CLIMATE_BATTERY = 20.0
 MIN_START_BATTERY = 2.0
-Row = tuple[Any, ...]
 
 
 def _distance(lat1: float, lon1: float, lat2: float, lon2: float) -> float:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from hub.kit import fake, insert_rows
-from servers.vehicle.schema import COLORS, DOORS, MODELS, PLACE_KINDS, SERVICES, SHOPS, Row, _distance
+from hub.kit import Row, fake, insert_rows
+from servers.vehicle.schema import COLORS, DOORS, MODELS, PLACE_KINDS, SERVICES, SHOPS, _distance
 
 SERVICE_NOTES = ("routine", "no issues found", "customer request", "parts replaced", "recall work")
 

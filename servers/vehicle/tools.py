@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, Limit, Offset, Query, Server, fake, listing, rows
+from hub.kit import Ctx, EntityId, Limit, Offset, Query, Server, fake, listing
 from servers.vehicle.schema import FLAT_PSI, SCHEMA, _distance
 from servers.vehicle.seed import seed
 
@@ -21,14 +21,16 @@ vehicle = Server(
     family="mobility",
 )
 
-OWNER = vehicle.entity("owner", table="owners", key="owner_id", example="OWN-0003", finder="list_owners")
-VEHICLE = vehicle.entity("vehicle", table="vehicles", key="vehicle_id", example="VEH-0007", finder="list_vehicles")
-PLACE = vehicle.entity(
-    "place", table="places", key="place_id", example="PLC-0048", hint="Use search_places to find known places."
-)
 
-VehicleId = Annotated[str, VEHICLE]
-PlaceId = Annotated[str, PLACE]
+class OwnerId(EntityId, server=vehicle, example="OWN-0003", finder="list_owners"): ...
+
+
+class VehicleId(EntityId, server=vehicle, example="VEH-0007", finder="list_vehicles"): ...
+
+
+class PlaceId(EntityId, server=vehicle, example="PLC-0048", hint="Use search_places to find known places."): ...
+
+
 Door = Literal["front_left", "front_right", "rear_left", "rear_right"]
 Gear = Literal["park", "drive", "reverse", "neutral"]
 
@@ -43,13 +45,11 @@ def _range_km(v: dict[str, Any]) -> float:
 
 
 def _update(ctx: Ctx, vehicle_id: str, **changes: Any) -> None:
-    changes["updated_at"] = fake.iso(ctx.now)
-    sets = ", ".join(f"{k} = ?" for k in changes)
-    ctx.db.execute(f"UPDATE vehicles SET {sets} WHERE vehicle_id = ?", (*changes.values(), vehicle_id))
+    VehicleId.update(ctx, vehicle_id, {**changes, "updated_at": fake.iso(ctx.now)})
 
 
 def _brief(ctx: Ctx, vehicle_id: str) -> dict[str, Any]:
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     out = {
         k: v[k]
         for k in (
@@ -80,12 +80,7 @@ def _in_motion(v: dict[str, Any]) -> bool:
 
 
 def _open_parts(ctx: Ctx, v: dict[str, Any]) -> list[str]:
-    parts = [
-        r[0]
-        for r in ctx.db.execute(
-            "SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1 ORDER BY door", (v["vehicle_id"],)
-        )
-    ]
+    parts = ctx.column("SELECT door FROM doors WHERE vehicle_id = ? AND is_open = 1 ORDER BY door", (v["vehicle_id"],))
     return parts + (["trunk"] if v["trunk_open"] else [])
 
 
@@ -109,7 +104,7 @@ def list_owners(
 @vehicle.read(returns=("vehicle",))
 def list_vehicles(
     ctx: Ctx,
-    owner_id: Annotated[str | None, OWNER.ref("Only this owner's vehicles, e.g. 'OWN-0003'")] = None,
+    owner_id: Annotated[str | None, OwnerId.ref("Only this owner's vehicles, e.g. 'OWN-0003'")] = None,
     powertrain: Literal["gas", "hybrid", "electric"] | None = None,
     make: Annotated[str | None, Field(max_length=40, description="Only this make, e.g. 'Toyota'")] = None,
     engine: Literal["on", "off"] | None = None,
@@ -133,30 +128,26 @@ def get_vehicle_status(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Everything about one vehicle: engine, gear, locks, doors and windows, trunk, climate, lights, tyre pressures,
     fuel/charge and range, location, destination, navigation, recent trips and warnings,
     e.g. get_vehicle_status('VEH-0007')."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     v["range_km"] = _range_km(v)
-    v["doors"] = rows(
-        ctx.db.execute("SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,))
+    v["doors"] = ctx.rows(
+        "SELECT door, is_open, window_pct FROM doors WHERE vehicle_id = ? ORDER BY door", (vehicle_id,)
     )
-    v["tires"] = rows(
-        ctx.db.execute(
-            "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
-            (vehicle_id,),
-        )
+    v["tires"] = ctx.rows(
+        "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
+        (vehicle_id,),
     )
-    v["location"] = PLACE.get(ctx, v["location_place_id"])["name"]
+    v["location"] = PlaceId.get(ctx, v["location_place_id"])["name"]
     if v["destination_place_id"]:
-        dest = PLACE.get(ctx, v["destination_place_id"])
-        here = PLACE.get(ctx, v["location_place_id"])
+        dest = PlaceId.get(ctx, v["destination_place_id"])
+        here = PlaceId.get(ctx, v["location_place_id"])
         v["destination"] = dest["name"]
         v["distance_to_destination_km"] = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
-    v["recent_trips"] = rows(
-        ctx.db.execute(
-            "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at "
-            "FROM trips WHERE vehicle_id = ? "
-            "ORDER BY started_at DESC, trip_id DESC LIMIT 5",
-            (vehicle_id,),
-        )
+    v["recent_trips"] = ctx.rows(
+        "SELECT trip_id, from_place_id, to_place_id, distance_km, status, started_at "
+        "FROM trips WHERE vehicle_id = ? "
+        "ORDER BY started_at DESC, trip_id DESC LIMIT 5",
+        (vehicle_id,),
     )
     warnings = []
     for t in v["tires"]:
@@ -197,7 +188,7 @@ def search_places(
     | None = None,
     city: Annotated[str | None, Field(max_length=60, description="Only places in this city, e.g. 'Phoenix'")] = None,
     near_vehicle_id: Annotated[
-        str | None, VEHICLE.ref("Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'")
+        str | None, VehicleId.ref("Add each place's distance from this vehicle and sort nearest first, e.g. 'VEH-0007'")
     ] = None,
     limit: Limit = 20,
     offset: Offset = 0,
@@ -207,7 +198,7 @@ def search_places(
     q = Query("SELECT * FROM places").contains(query, "name", "address").equal("category", category)
     found = q.equal("city", city).rows(ctx.db, order_by="place_id")
     if near_vehicle_id is not None:
-        here = PLACE.get(ctx, VEHICLE.get(ctx, near_vehicle_id)["location_place_id"])
+        here = PlaceId.get(ctx, VehicleId.get(ctx, near_vehicle_id)["location_place_id"])
         for p in found:
             p["distance_km"] = _distance(here["lat"], here["lon"], p["lat"], p["lon"])
         found.sort(key=lambda p: (p["distance_km"], p["place_id"]))
@@ -225,7 +216,7 @@ def list_service_records(
     limit: Limit = 20,
 ) -> dict[str, Any]:
     """A vehicle's service history, newest first, e.g. list_service_records('VEH-0007', kind='brake inspection')."""
-    VEHICLE.get(ctx, vehicle_id)
+    VehicleId.get(ctx, vehicle_id)
     q = Query("SELECT * FROM service_records").where("vehicle_id = ?", vehicle_id)
     q.equal("kind", kind).filter("service_date >= ?", since)
     return q.page(ctx.db, "service_records", order_by="service_date DESC, service_id DESC", limit=limit)

@@ -6,9 +6,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, ToolError, fake, fetch, next_id, rows
+from hub.kit import Ctx, ToolError, fake, fetch, next_id
 from servers.vehicle.schema import _distance
-from servers.vehicle.tools import PLACE, VEHICLE, PlaceId, VehicleId, _brief, _range_km, _update, vehicle
+from servers.vehicle.tools import PlaceId, VehicleId, _brief, _range_km, _update, vehicle
 
 
 @vehicle.write(returns=("vehicle", "place"))
@@ -16,8 +16,8 @@ def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[
     """Set the navigation destination to a known place, e.g. set_destination('VEH-0007', 'PLC-0048').
 
     Returns the distance and whether the current range covers it. Not while navigation is active."""
-    v = VEHICLE.get(ctx, vehicle_id)
-    dest = PLACE.get(ctx, place_id)
+    v = VehicleId.get(ctx, vehicle_id)
+    dest = PlaceId.get(ctx, place_id)
     if v["nav_active"]:
         raise ToolError(
             f"{vehicle_id} is navigating to {v['destination_place_id']}; "
@@ -25,7 +25,7 @@ def set_destination(ctx: Ctx, vehicle_id: VehicleId, place_id: PlaceId) -> dict[
         )
     if v["location_place_id"] == place_id:
         raise ToolError(f"{vehicle_id} is already at {dest['name']} ({place_id}); choose another destination.")
-    here = PLACE.get(ctx, v["location_place_id"])
+    here = PlaceId.get(ctx, v["location_place_id"])
     _update(ctx, vehicle_id, destination_place_id=place_id)
     km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     return {
@@ -43,7 +43,7 @@ def start_navigation(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Start turn-by-turn navigation to the destination set with set_destination, e.g. start_navigation('VEH-0006').
 
     Needs the engine on and enough range for the trip."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if v["nav_active"]:
         raise ToolError(f"{vehicle_id} is already navigating to {v['destination_place_id']}.")
     if not v["destination_place_id"]:
@@ -52,7 +52,7 @@ def start_navigation(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
         )
     if v["engine"] != "on":
         raise ToolError(f"The engine of {vehicle_id} is off; start_engine('{vehicle_id}') before navigating.")
-    here, dest = PLACE.get(ctx, v["location_place_id"]), PLACE.get(ctx, v["destination_place_id"])
+    here, dest = PlaceId.get(ctx, v["location_place_id"]), PlaceId.get(ctx, v["destination_place_id"])
     km = _distance(here["lat"], here["lon"], dest["lat"], dest["lon"])
     if _range_km(v) < km:
         raise ToolError(
@@ -86,7 +86,7 @@ def stop_navigation(
 
     arrived=true (car in drive) moves the car to the destination and uses distance and fuel/charge;
     arrived=false cancels the trip and keeps the destination."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if not v["nav_active"]:
         raise ToolError(f"{vehicle_id} is not navigating; set_destination and start_navigation first.")
     trip = fetch(
@@ -138,7 +138,7 @@ def refuel_vehicle(
     """Refuel a gas or hybrid car, or charge an EV, up to a level, e.g. refuel_vehicle('VEH-0007', 80).
 
     The engine must be off and the car in park."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if v["engine"] != "off" or v["gear"] != "park":
         raise ToolError(
             f"{vehicle_id} must be parked with the engine off to refuel or charge; "
@@ -165,7 +165,7 @@ def inflate_tire(
 ) -> dict[str, Any]:
     """Inflate one tyre or all four to a pressure, e.g. inflate_tire('VEH-0007', 'all', 35). The car must be in park;
     the pressure must be within 5 psi of the recommended one (get_vehicle_status shows it)."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if v["gear"] != "park":
         raise ToolError(f"{vehicle_id} is in {v['gear']}; shift_gear to 'park' before inflating tyres.")
     # each tyre is held to its own recommended pressure (front and rear may differ)
@@ -189,11 +189,9 @@ def inflate_tire(
     _update(ctx, vehicle_id)
     return {
         "vehicle_id": vehicle_id,
-        "tires": rows(
-            ctx.db.execute(
-                "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
-                (vehicle_id,),
-            )
+        "tires": ctx.rows(
+            "SELECT position, pressure_psi, recommended_psi FROM tires WHERE vehicle_id = ? ORDER BY position",
+            (vehicle_id,),
         ),
     }
 

@@ -9,17 +9,7 @@ from pydantic import Field
 
 from hub.kit import Ctx, ToolError, fake
 from servers.vehicle.schema import FLAT_PSI, MIN_CLIMATE_BATTERY, MIN_START_BATTERY
-from servers.vehicle.tools import (
-    VEHICLE,
-    Door,
-    Gear,
-    VehicleId,
-    _brief,
-    _open_parts,
-    _update,
-    get_vehicle_status,
-    vehicle,
-)
+from servers.vehicle.tools import Door, Gear, VehicleId, _brief, _open_parts, _update, get_vehicle_status, vehicle
 
 
 @vehicle.write(returns=("vehicle",))
@@ -27,7 +17,7 @@ def start_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Start the engine (power on an EV), e.g. start_engine('VEH-0007').
 
     Needs the car in park, the key inside, all doors closed and fuel (or at least 2% charge) left."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if v["engine"] == "on":
         raise ToolError(f"The engine of {vehicle_id} is already on.")
     if v["gear"] != "park":
@@ -57,7 +47,7 @@ def stop_engine(ctx: Ctx, vehicle_id: VehicleId) -> dict[str, Any]:
     """Turn the engine off (power off an EV), e.g. stop_engine('VEH-0004'). The car must be in park.
 
     Active navigation is cancelled; a gas car's climate turns off."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if v["engine"] == "off":
         raise ToolError(f"The engine of {vehicle_id} is already off.")
     if v["gear"] != "park":
@@ -79,7 +69,7 @@ def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
     """Shift into park, drive, reverse or neutral, e.g. shift_gear('VEH-0004', 'drive').
 
     Leaving park needs the engine on, every door and the trunk closed, and no flat tyre."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if v["gear"] == gear:
         raise ToolError(f"{vehicle_id} is already in {gear}.")
     if gear != "park":
@@ -92,13 +82,10 @@ def shift_gear(ctx: Ctx, vehicle_id: VehicleId, gear: Gear) -> dict[str, Any]:
             raise ToolError(
                 f"{', '.join(parts)} of {vehicle_id} still open; close them (set_door / set_trunk) before driving."
             )
-        flat = [
-            r[0]
-            for r in ctx.db.execute(
-                "SELECT position FROM tires WHERE vehicle_id = ? AND pressure_psi < ? ORDER BY position",
-                (vehicle_id, FLAT_PSI),
-            )
-        ]
+        flat = ctx.column(
+            "SELECT position FROM tires WHERE vehicle_id = ? AND pressure_psi < ? ORDER BY position",
+            (vehicle_id, FLAT_PSI),
+        )
         if flat:
             raise ToolError(
                 f"Tyre(s) {', '.join(flat)} of {vehicle_id} are flat (< {FLAT_PSI:g} psi); inflate_tire before driving."
@@ -127,7 +114,7 @@ def set_climate(
     set_climate('VEH-0008', on=True, temperature=21.0, driver_seat_heat=2).
 
     Needs the engine on; hybrids and EVs can also run it from a battery of at least 20%."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if not on:
         if not v["climate_on"] and not v["seat_heat_driver"] and not v["seat_heat_passenger"]:
             raise ToolError(f"Climate control of {vehicle_id} is already off.")
@@ -167,7 +154,7 @@ def set_door_lock(
     """Lock or unlock the vehicle, e.g. set_door_lock('VEH-0007', locked=False).
 
     It unlocks only in park, and locks only with every door and the trunk closed."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if bool(v["locked"]) == locked:
         raise ToolError(f"{vehicle_id} is already {'locked' if locked else 'unlocked'}.")
     if not locked and v["gear"] != "park":
@@ -193,10 +180,8 @@ def set_door(
 ) -> dict[str, Any]:
     """Open or close one door, e.g. set_door('VEH-0002', 'front_right', open=False).
     Doors open only in park and unlocked."""
-    v = VEHICLE.get(ctx, vehicle_id)
-    is_open = ctx.db.execute(
-        "SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door)
-    ).fetchone()[0]
+    v = VehicleId.get(ctx, vehicle_id)
+    is_open = ctx.value("SELECT is_open FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, door))
     if bool(is_open) == open:
         raise ToolError(f"The {door} door of {vehicle_id} is already {'open' if open else 'closed'}.")
     if open:
@@ -220,10 +205,8 @@ def set_window(
 ) -> dict[str, Any]:
     """Open, close or partly open one window, e.g. set_window('VEH-0006', 'front_right', 0).
     Windows need the engine on."""
-    v = VEHICLE.get(ctx, vehicle_id)
-    current = ctx.db.execute(
-        "SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window)
-    ).fetchone()[0]
+    v = VehicleId.get(ctx, vehicle_id)
+    current = ctx.value("SELECT window_pct FROM doors WHERE vehicle_id = ? AND door = ?", (vehicle_id, window))
     if current == position:
         raise ToolError(f"The {window} window of {vehicle_id} is already at {position}%.")
     if v["engine"] != "on":
@@ -238,7 +221,7 @@ def set_trunk(
     ctx: Ctx, vehicle_id: VehicleId, open: Annotated[bool, Field(description="true to open, false to close")]
 ) -> dict[str, Any]:
     """Open or close the trunk, e.g. set_trunk('VEH-0002', open=True). It opens only in park and unlocked."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if bool(v["trunk_open"]) == open:
         raise ToolError(f"The trunk of {vehicle_id} is already {'open' if open else 'closed'}.")
     if open:
@@ -255,7 +238,7 @@ def set_trunk(
 @vehicle.write(returns=("vehicle",))
 def set_lights(ctx: Ctx, vehicle_id: VehicleId, mode: Literal["off", "auto", "low", "high"]) -> dict[str, Any]:
     """Set the headlights, e.g. set_lights('VEH-0007', 'low'). High beams only while in drive."""
-    v = VEHICLE.get(ctx, vehicle_id)
+    v = VehicleId.get(ctx, vehicle_id)
     if v["lights"] == mode:
         raise ToolError(f"The lights of {vehicle_id} are already {mode}.")
     if mode == "high" and v["gear"] != "drive":

@@ -11,9 +11,8 @@ import random
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
 
-from hub.kit import fake, insert_rows
+from hub.kit import Row, fake, insert_rows
 from servers.video_meeting.schema import PLAN_CAPACITY
 
 DEPARTMENTS = ("Engineering", "Sales", "Marketing", "Finance", "People Ops", "Product", "Design", "Support", "Legal")
@@ -48,8 +47,6 @@ AGENDAS = (
     "Go through open action items.",
 )
 CANCEL_REASONS = ("Host unavailable", "Moved to email", "Duplicate invite", "Rescheduled")
-
-Row = tuple[Any, ...]
 
 
 @dataclass

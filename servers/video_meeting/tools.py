@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hub.kit import Ctx, IsoDateOrTime, Limit, Offset, Query, Server, ToolError, fake, parse_datetime, rows
+from hub.kit import Ctx, EntityId, IsoDateOrTime, Limit, Offset, Query, Server, ToolError, fake, parse_datetime
 from servers.video_meeting.schema import PLAN_CAPACITY, SCHEMA
 from servers.video_meeting.seed import seed
 
@@ -22,20 +22,18 @@ video_meeting = Server(
     family="comms",
 )
 
-USER = video_meeting.entity(
-    "user", table="users", key="user_id", example="USR-0017", finder="search_users", max_length=40
-)
-MEETING = video_meeting.entity(
-    "meeting", table="meetings", key="meeting_id", example="MTG-0372", finder="list_meetings", max_length=40
-)
-RECORDING = video_meeting.entity(
-    "recording", table="recordings", key="recording_id", example="REC-0001", finder="list_recordings"
-)
 
-UserId = Annotated[str, USER]
-MeetingId = Annotated[str, MEETING]
+class UserId(EntityId, server=video_meeting, example="USR-0017", finder="search_users", max_length=40): ...
+
+
+class MeetingId(EntityId, server=video_meeting, example="MTG-0372", finder="list_meetings", max_length=40): ...
+
+
+class RecordingId(EntityId, server=video_meeting, example="REC-0001", finder="list_recordings"): ...
+
+
 ActingUser = Annotated[
-    str, USER.ref("Who performs the action (must be the host, or a co-host where allowed), e.g. 'USR-0017'")
+    str, UserId.ref("Who performs the action (must be the host, or a co-host where allowed), e.g. 'USR-0017'")
 ]
 DateOrTime = Annotated[
     IsoDateOrTime, Field(description="A date 'YYYY-MM-DD' or date-time 'YYYY-MM-DDTHH:MM', e.g. '2026-06-01'")
@@ -53,15 +51,15 @@ def _slot_end(m: dict[str, Any]) -> datetime:
 
 def _inside(ctx: Ctx, meeting_id: str) -> int:
     return int(
-        ctx.db.execute(
+        ctx.value(
             "SELECT COUNT(*) FROM participants WHERE meeting_id = ? AND joined_at IS NOT NULL AND left_at IS NULL",
             (meeting_id,),
-        ).fetchone()[0]
+        )
     )
 
 
 def _authorize(ctx: Ctx, m: dict[str, Any], user_id: str, action: str, cohost_ok: bool) -> None:
-    USER.get(ctx, user_id)
+    UserId.get(ctx, user_id)
     if user_id == m["host_id"]:
         return
     role = ctx.db.execute(
@@ -95,20 +93,18 @@ def _live(m: dict[str, Any], action: str) -> None:
 
 def _meeting_view(ctx: Ctx, m: dict[str, Any]) -> dict[str, Any]:
     out = dict(m)
-    out["participants"] = rows(
-        ctx.db.execute(
-            "SELECT p.user_id, u.name, p.role, p.invited, p.joined_at, p.left_at, "
-            "(p.joined_at IS NOT NULL AND p.left_at IS NULL) AS in_meeting "
-            "FROM participants p JOIN users u USING (user_id) WHERE p.meeting_id = ? "
-            "ORDER BY CASE p.role WHEN 'host' THEN 0 WHEN 'cohost' THEN 1 ELSE 2 END, p.user_id",
-            (m["meeting_id"],),
-        )
+    out["participants"] = ctx.rows(
+        "SELECT p.user_id, u.name, p.role, p.invited, p.joined_at, p.left_at, "
+        "(p.joined_at IS NOT NULL AND p.left_at IS NULL) AS in_meeting "
+        "FROM participants p JOIN users u USING (user_id) WHERE p.meeting_id = ? "
+        "ORDER BY CASE p.role WHEN 'host' THEN 0 WHEN 'cohost' THEN 1 ELSE 2 END, p.user_id",
+        (m["meeting_id"],),
     )
     for p in out["participants"]:
         p["invited"], p["in_meeting"] = bool(p["invited"]), bool(p["in_meeting"])
     out["in_meeting_count"] = sum(p["in_meeting"] for p in out["participants"])
-    out["recordings"] = rows(
-        ctx.db.execute("SELECT * FROM recordings WHERE meeting_id = ? ORDER BY recording_id", (m["meeting_id"],))
+    out["recordings"] = ctx.rows(
+        "SELECT * FROM recordings WHERE meeting_id = ? ORDER BY recording_id", (m["meeting_id"],)
     )
     return out
 
@@ -146,9 +142,9 @@ HAS_RECORDING = "EXISTS (SELECT 1 FROM recordings r WHERE r.meeting_id = m.meeti
 @video_meeting.read(returns=("meeting", "user"))
 def list_meetings(
     ctx: Ctx,
-    host_id: Annotated[str | None, USER.ref("Only meetings this user hosts, e.g. 'USR-0017'")] = None,
+    host_id: Annotated[str | None, UserId.ref("Only meetings this user hosts, e.g. 'USR-0017'")] = None,
     participant_id: Annotated[
-        str | None, USER.ref("Only meetings this user is invited to or joined, e.g. 'USR-0017'")
+        str | None, UserId.ref("Only meetings this user is invited to or joined, e.g. 'USR-0017'")
     ] = None,
     status: Literal["scheduled", "live", "ended", "cancelled"] | None = None,
     starts_after: Annotated[
@@ -179,14 +175,14 @@ def list_meetings(
 def get_meeting(ctx: Ctx, meeting_id: MeetingId) -> dict[str, Any]:
     """One meeting with its slot, status, capacity, participants (who is in it now) and recordings, e.g.
     get_meeting('MTG-0372')."""
-    return _meeting_view(ctx, MEETING.get(ctx, meeting_id))
+    return _meeting_view(ctx, MeetingId.get(ctx, meeting_id))
 
 
 @video_meeting.read(returns=("recording", "meeting"))
 def list_recordings(
     ctx: Ctx,
-    meeting_id: Annotated[str | None, MEETING.ref("Only this meeting's recordings, e.g. 'MTG-0372'")] = None,
-    host_id: Annotated[str | None, USER.ref("Only recordings of meetings this user hosts, e.g. 'USR-0017'")] = None,
+    meeting_id: Annotated[str | None, MeetingId.ref("Only this meeting's recordings, e.g. 'MTG-0372'")] = None,
+    host_id: Annotated[str | None, UserId.ref("Only recordings of meetings this user hosts, e.g. 'USR-0017'")] = None,
     status: Literal["recording", "ready"] | None = None,
     limit: Limit = 20,
     offset: Offset = 0,

@@ -7,15 +7,13 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from hub.kit import Ctx, Entity, IsoDateTime, ToolError, fake, next_id, rows
+from hub.kit import Ctx, Entity, IsoDateTime, ToolError, fake, next_id
 from servers.video_meeting.schema import PLAN_CAPACITY
 from servers.video_meeting.tools import (
     EARLY_START,
-    MEETING,
-    RECORDING,
-    USER,
     ActingUser,
     MeetingId,
+    RecordingId,
     UserId,
     _authorize,
     _inside,
@@ -48,7 +46,9 @@ def schedule_meeting(
         Field(ge=2, le=1000, description="Most people inside at once; default and maximum set by the host's plan"),
     ] = None,
     invitee_ids: InviteeIds = [],  # noqa: B006
-    cohost_id: Annotated[str | None, USER.ref("An invitee who may record and end the meeting, e.g. 'USR-0042'")] = None,
+    cohost_id: Annotated[
+        str | None, UserId.ref("An invitee who may record and end the meeting, e.g. 'USR-0042'")
+    ] = None,
     agenda: Annotated[str, Field(max_length=2000)] = "",
 ) -> dict[str, Any]:
     """Schedule a meeting hosted by a user, e.g. schedule_meeting('USR-0017', 'Roadmap walkthrough', '2026-06-02T15:00',
@@ -56,7 +56,7 @@ def schedule_meeting(
 
     The start must be in the future, the host must be free in that slot, and capacity (default: the plan's
     maximum) must hold the host and all invitees. Returns the new meeting id and join code."""
-    host = USER.get(ctx, host_id)
+    host = UserId.get(ctx, host_id)
     t0 = _parse(start, "start")
     if t0 < ctx.now:
         raise ToolError(f"The start {fake.iso(t0)} is in the past (now is {fake.iso(ctx.now)}); choose a future time.")
@@ -94,14 +94,14 @@ def schedule_meeting(
         "INSERT INTO participants VALUES (?,?,?,?,?,?)",
         [(meeting_id, g, "cohost" if g == cohost_id else "attendee", 1, None, None) for g in guests],
     )
-    return _meeting_view(ctx, MEETING.get(ctx, meeting_id))
+    return _meeting_view(ctx, MeetingId.get(ctx, meeting_id))
 
 
 def _guests(ctx: Ctx, host_id: str, invitee_ids: list[str], cohost_id: str | None, cap: int) -> list[str]:
     """The distinct invitees, each a known user other than the host, who fit the capacity with the host."""
     guests = list(dict.fromkeys(invitee_ids))
     for g in guests:
-        USER.get(ctx, g)
+        UserId.get(ctx, g)
     if host_id in guests:
         raise ToolError(f"{host_id} is the host; leave them out of invitee_ids.")
     if 1 + len(guests) > cap:
@@ -116,12 +116,10 @@ def _guests(ctx: Ctx, host_id: str, invitee_ids: list[str], cohost_id: str | Non
 
 def _check_free(ctx: Ctx, host_id: str, t0: datetime, t1: datetime) -> None:
     """A host cannot double-book their own slots."""
-    for other in rows(
-        ctx.db.execute(
-            "SELECT meeting_id, scheduled_start, duration_minutes, title FROM meetings "
-            "WHERE host_id = ? AND status IN ('scheduled', 'live') AND scheduled_start < ?",
-            (host_id, fake.iso(t1)),
-        )
+    for other in ctx.rows(
+        "SELECT meeting_id, scheduled_start, duration_minutes, title FROM meetings "
+        "WHERE host_id = ? AND status IN ('scheduled', 'live') AND scheduled_start < ?",
+        (host_id, fake.iso(t1)),
     ):
         if _slot_end(other) > t0:
             raise ToolError(
@@ -138,7 +136,7 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId, acting_user_id: ActingUser) -
 
     Possible from 60 minutes before the slot until the slot is over; ended, cancelled or missed meetings cannot
     start."""
-    m = MEETING.get(ctx, meeting_id)
+    m = MeetingId.get(ctx, meeting_id)
     _authorize(ctx, m, acting_user_id, "start it", cohost_ok=False)
     if m["status"] == "live":
         raise ToolError(
@@ -168,14 +166,14 @@ def start_meeting(ctx: Ctx, meeting_id: MeetingId, acting_user_id: ActingUser) -
         "UPDATE participants SET joined_at = ?, left_at = NULL WHERE meeting_id = ? AND user_id = ?",
         (now, meeting_id, m["host_id"]),
     )
-    return _meeting_view(ctx, MEETING.get(ctx, meeting_id))
+    return _meeting_view(ctx, MeetingId.get(ctx, meeting_id))
 
 
 @video_meeting.write()
 def join_meeting(ctx: Ctx, meeting_id: MeetingId, user_id: UserId) -> dict[str, Any]:
     """A user joins a live meeting, invited or not, if there is room, e.g. join_meeting('MTG-0372', 'USR-0042')."""
-    m = MEETING.get(ctx, meeting_id)
-    USER.get(ctx, user_id)
+    m = MeetingId.get(ctx, meeting_id)
+    UserId.get(ctx, user_id)
     _live(m, "join")
     part = ctx.db.execute(
         "SELECT joined_at, left_at FROM participants WHERE meeting_id = ? AND user_id = ?", (meeting_id, user_id)
@@ -213,10 +211,10 @@ def set_recording(
     True).
 
     Needs a host on the pro or business plan; a stopped recording is ready to view in list_recordings."""
-    m = MEETING.get(ctx, meeting_id)
+    m = MeetingId.get(ctx, meeting_id)
     _authorize(ctx, m, acting_user_id, "control recording", cohost_ok=True)
     _live(m, "record")
-    host = USER.get(ctx, m["host_id"])
+    host = UserId.get(ctx, m["host_id"])
     if host["plan"] == "basic":
         raise ToolError(
             f"The host {m['host_id']} is on the basic plan, which has no cloud recording; "
@@ -241,7 +239,7 @@ def set_recording(
 
 
 def _stop(ctx: Ctx, recording_id: str) -> dict[str, Any]:
-    rec = RECORDING.get(ctx, recording_id)
+    rec = RecordingId.get(ctx, recording_id)
     secs = max(0, int((ctx.now - datetime.fromisoformat(rec["started_at"])).total_seconds()))
     size = round(secs * 0.12, 1)
     ctx.db.execute(
@@ -262,7 +260,7 @@ def _stop(ctx: Ctx, recording_id: str) -> dict[str, Any]:
 def end_meeting(ctx: Ctx, meeting_id: MeetingId, acting_user_id: ActingUser) -> dict[str, Any]:
     """End a live meeting for everyone (host or co-host), e.g. end_meeting('MTG-0372', 'USR-0017'). A running recording
     is stopped and becomes ready."""
-    m = MEETING.get(ctx, meeting_id)
+    m = MeetingId.get(ctx, meeting_id)
     _authorize(ctx, m, acting_user_id, "end it", cohost_ok=True)
     _live(m, "end")
     running = ctx.db.execute(
@@ -275,6 +273,6 @@ def end_meeting(ctx: Ctx, meeting_id: MeetingId, acting_user_id: ActingUser) -> 
         (now, meeting_id),
     )
     ctx.db.execute("UPDATE meetings SET status = 'ended', ended_at = ? WHERE meeting_id = ?", (now, meeting_id))
-    out = _meeting_view(ctx, MEETING.get(ctx, meeting_id))
+    out = _meeting_view(ctx, MeetingId.get(ctx, meeting_id))
     out["stopped_recordings"] = stopped
     return out
