@@ -4,6 +4,7 @@ itself: what a malformed catalog says, that lines come back as written, how ``sa
 
 from __future__ import annotations
 
+import pickle
 import random
 import re
 from pathlib import Path
@@ -110,3 +111,9 @@ def test_a_family_is_a_dict_by_the_part_after_the_dot() -> None:
     assert catalog.sections == {}
     with pytest.raises(AttributeError, match=r"t.toml has no \[what\.\*\] sections"):
         catalog.family("what")
+
+
+def test_a_section_survives_pickling_with_its_minimal_lines() -> None:
+    section = Phrasings(["Show me {x}."], ["{x}?"])
+    again = pickle.loads(pickle.dumps(section))
+    assert (again, again.minimal) == (section, section.minimal)
