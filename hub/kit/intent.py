@@ -200,6 +200,14 @@ class Ref:
         object.__setattr__(self, "params", params)
 
 
+def row_ref(text: str, table: str, key: str, row: dict[str, Any]) -> Ref:
+    """A description of ``row`` by the columns its slots name, proven by those columns alone:
+    ``row_ref("{name} in {city}", "restaurants", "restaurant_id", r)``."""
+    columns = list(dict.fromkeys(SLOT.findall(text)))
+    condition = " AND ".join(f"{c} = ?" for c in columns)
+    return Ref(text, f"SELECT {key} FROM {table} WHERE {condition}", *(row[c] for c in columns))
+
+
 @dataclass
 class Given:
     """A value only the user knows (a new invoice's amount, a message's text): it is what a clarify
@@ -355,6 +363,13 @@ class Scene:
                 self.proofs.append(Proof(text, ref.sql, list(ref.params), target, len(self.turns)))
                 return text
         raise Skip(f"no description picks out {target!r} alone")
+
+    def named(self, row: dict[str, Any], table: str, key: str, *texts: str) -> str:
+        """``row`` (of ``table``, keyed by ``key``) in the first of ``texts`` that picks it out alone, each
+        text naming it by the columns its slots name (``"{name}"``, ``"{name} in {city}"``); see ``refer``."""
+        refs = [row_ref(text, table, key, row) for text in texts]
+        slots = {c: row[c] for text in texts for c in SLOT.findall(text)}
+        return self.refer(row[key], *refs, **slots)
 
     # The dialogue ----------------------------------------------------------------------------
 

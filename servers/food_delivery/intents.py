@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from hub.kit import fake
-from hub.kit.intent import Given, Ref, Scene, Skip
+from hub.kit.intent import Given, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.food_delivery import tools_write  # noqa: F401  (the write tools before the intents that cover them)
@@ -115,18 +115,7 @@ def asks(s: Scene, c: dict[str, Any], *phrasings: Said, minimal: Sequence[str] =
 
 def place(s: Scene, r: dict[str, Any]) -> str:
     """A restaurant by its name, with its city when another one shares the name."""
-    return s.refer(
-        r["restaurant_id"],
-        Ref("{name}", "SELECT restaurant_id FROM restaurants WHERE name = ?", r["name"]),
-        Ref(
-            "{name} in {city}",
-            "SELECT restaurant_id FROM restaurants WHERE name = ? AND city = ?",
-            r["name"],
-            r["city"],
-        ),
-        name=r["name"],
-        city=r["city"],
-    )
+    return s.named(r, "restaurants", "restaurant_id", "{name}", "{name} in {city}")
 
 
 def find_restaurant(s: Scene, r: dict[str, Any], city: str | None) -> str:

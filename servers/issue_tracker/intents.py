@@ -74,7 +74,7 @@ def find_user(s: Scene, u: dict[str, Any], project_id: str | None = None) -> str
 def person(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:
     """Someone else, named so that exactly one user fits."""
     u = s.pick(f"SELECT * FROM users u WHERE {UNIQUE} AND ({where})", *params)
-    text = s.refer(u["user_id"], Ref("{name}", "SELECT user_id FROM users WHERE name = ?", u["name"]), name=u["name"])
+    text = s.named(u, "users", "user_id", "{name}")
     return u, text
 
 

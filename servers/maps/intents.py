@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.intent import Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.maps import tools_people  # noqa: F401  (tools before intents)
@@ -46,12 +46,7 @@ REVIEWS = {
 
 
 def place_ref(s: Scene, p: dict[str, Any]) -> str:
-    return s.refer(
-        p["place_id"],
-        Ref("{name} in {city}", "SELECT place_id FROM places WHERE name = ? AND city = ?", p["name"], p["city"]),
-        name=p["name"],
-        city=p["city"],
-    )
+    return s.named(p, "places", "place_id", "{name} in {city}")
 
 
 def find_place(s: Scene, p: dict[str, Any], **narrow: Any) -> dict[str, Any]:

@@ -42,7 +42,7 @@ CATEGORY_WORDS = {
 
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
-    return s.refer(p["sku"], Ref("the {name}", "SELECT sku FROM products WHERE name = ?", p["name"]), name=p["name"])
+    return s.named(p, "products", "sku", "the {name}")
 
 
 def store_ref(s: Scene, store_id: str, name: str) -> str:

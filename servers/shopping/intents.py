@@ -122,9 +122,7 @@ def theirs(s: Scene, column: str) -> tuple[str, list[Any]]:
 
 
 def product_ref(s: Scene, p: dict[str, Any]) -> str:
-    return s.refer(
-        p["product_id"], Ref("the {name}", "SELECT product_id FROM products WHERE name = ?", p["name"]), name=p["name"]
-    )
+    return s.named(p, "products", "product_id", "the {name}")
 
 
 def find_product(s: Scene, p: dict[str, Any], **filters: Any) -> dict[str, Any]:
