@@ -19,7 +19,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from hub.testing import LiveHub, serve
-from tests.web_support import XSS, hub_of, make_app, play
+from tests.web_support import XSS, hub_of, make_app, play, ui_pages
 from web.routes import VENDOR
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -79,20 +79,7 @@ async def test_every_page_loads(browser: Browser) -> None:
     hub = hub_of(browser.live.app)
     eid = play(hub, "bank-transfer-002")
     await hub.store.flush(10)
-    pages = {
-        "overview": "/ui/",
-        "catalog": "/ui/catalog",
-        "tool": "/ui/catalog/banking/transfer_funds",
-        "sessions": "/ui/sessions",
-        "session": f"/ui/sessions/es-{eid[3:]}",
-        "session_state": f"/ui/sessions/es-{eid[3:]}/state/banking",
-        "episodes": "/ui/episodes",
-        "episode": f"/ui/episodes/{eid}",
-        "tasks": "/ui/tasks",
-        "task": "/ui/tasks/bank-transfer-002",
-        "training": "/ui/training",
-    }
-    for name, path in pages.items():
+    for name, path in ui_pages(eid).items():
         await browser.goto(path)
         assert await browser.page.evaluate("typeof window.htmx") == "object", name
         await browser.shot(name)
