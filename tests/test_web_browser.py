@@ -19,7 +19,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from hub.testing import LiveHub, serve
-from tests.web_support import XSS, hub_of, make_app, play, ui_pages
+from tests.web_support import NO_LIST, WRONG_SOURCE, XSS, hub_of, make_app, play, ui_pages
 from web.routes import VENDOR
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -197,15 +197,6 @@ async def test_script_in_tool_arguments_renders_as_text(browser: Browser) -> Non
 
 
 # Debugging RL: kept evidence, points lost, groups, live training ----------------------------------
-
-WRONG_SOURCE = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
-NO_LIST = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
 
 
 async def test_a_closed_episode_shows_its_diff(browser: Browser) -> None:
