@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from hub.config import parse_size  # noqa: E402
 from hub.net import Loopback, free_port  # noqa: E402
 from hub.tasks import BUILTIN_TASKS, hermes_call, read_jsonl  # noqa: E402
+from hub.testing import ws_request  # noqa: E402
 from servers import REGISTRY  # noqa: E402
 
 MB = 2**20
@@ -165,14 +166,6 @@ def outcomes(results: list[Any]) -> str:
 
 async def call(http: httpx.AsyncClient, sid: str, server: str, tool: str, **arguments: Any) -> httpx.Response:
     return await http.post(f"/api/sessions/{sid}/call/{server}/{tool}", json={"arguments": arguments})
-
-
-async def ws_request(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps(message))
-    while True:
-        reply = json.loads(await ws.recv())
-        if reply.get("type") != "event":
-            return reply  # type: ignore[no-any-return]
 
 
 def base_task() -> dict[str, Any]:

@@ -27,6 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import round_trip_no_gc
 
 from hub.engine.dispatcher import Dispatcher
 from hub.engine.events import EventBus
@@ -47,17 +50,6 @@ def timed(fn: Callable[[], object], number: int = 1) -> float:
 def round_trip(state: object) -> Callable[[], object]:
     def run() -> object:
         return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-
-    return run
-
-
-def round_trip_no_gc(state: object) -> Callable[[], object]:
-    def run() -> object:
-        gc.disable()
-        try:
-            return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-        finally:
-            gc.enable()
 
     return run
 

@@ -44,6 +44,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from timing import best, round_trip_no_gc  # noqa: E402
+
 SHOP_USERS = 4100  # about 2.7 MB pickled
 
 
@@ -210,16 +212,6 @@ def over_the_wire(checkouts: dict[str, Path], seconds: float) -> None:
 # 3: mounted writes --------------------------------------------------------------------------------
 
 
-def best(fn: Callable[[], object], rounds: int, number: int = 1) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return min(times)
-
-
 def mounted_writes(rounds: int) -> None:
     from hub.engine.dispatcher import Dispatcher
     from hub.engine.events import EventBus
@@ -240,12 +232,7 @@ def mounted_writes(rounds: int) -> None:
     direct_names = iter(sorted(direct.orders))
     n_session = 0
 
-    def round_trip() -> object:
-        gc.disable()
-        try:
-            return pickle.loads(pickle.dumps(direct, pickle.HIGHEST_PROTOCOL))
-        finally:
-            gc.enable()
+    round_trip = round_trip_no_gc(direct)
 
     def first_write() -> None:
         nonlocal n_session
@@ -274,8 +261,8 @@ def mounted_writes(rounds: int) -> None:
 
     fails: list[float] = []
     method = best(lambda: direct.cancel_order(next(direct_names)), rounds, 200)
-    trip = best(round_trip, rounds)
-    first = best(first_write, rounds)
+    trip = best(round_trip, rounds, 1)
+    first = best(first_write, rounds, 1)
     for _ in range(rounds):
         later_writes(400)
         failed_write()
@@ -367,7 +354,7 @@ def opens(rounds: int) -> None:
     bare_s = best(bare, rounds, 100)
     sync_s = best(hub_sync, rounds, 100)
     inline, laned, async_s = asyncio.run(hop())
-    direct = best(lambda: mount.seed_db(0), 1)  # (warm the cache lookups)
+    direct = best(lambda: mount.seed_db(0), 1, 1)  # (warm the cache lookups)
     del direct
     print(f"\n## 4. Opening a session and its first call: banking get_account (best of {rounds}; {load()})\n")
     print("| operation | ms | x bare |")

@@ -14,28 +14,19 @@ import random
 import sqlite3
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import best  # noqa: E402
 
 from hub.config import REFERENCE_NOW  # noqa: E402
 from hub.state.db import SqliteFork, full_hash  # noqa: E402
 from hub.state.library import Library, SqliteMount  # noqa: E402
 from hub.state.sessions import SessionManager  # noqa: E402
 from servers import REGISTRY  # noqa: E402
-
-
-def best(fn: Callable[[], object], repeat: int = 7, number: int = 50) -> float:
-    """Best-of-``repeat`` mean seconds per call."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return min(times)
 
 
 def floor(data: bytes) -> Callable[[], object]:

@@ -19,6 +19,7 @@ from hub.shard_workers import Supervisor, exit_with_parent, workers_from
 from hub.shards import Front
 from hub.tasks.default import DEFAULT_TASKS
 from hub.transports import gate
+from hub.transports.session_client import add_scenario_options, parse_server_values
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -149,8 +150,6 @@ def cmd_call(args: argparse.Namespace) -> int:
 
 
 def _by_server(items: Sequence[str] | None, flag: str) -> dict[str, Any]:
-    from hub.transports.session_client import parse_server_values
-
     return parse_server_values(items or [], flag)
 
 
@@ -240,15 +239,7 @@ def parser(parts: Sequence[Part] | None = None) -> argparse.ArgumentParser:
     call.add_argument("tool")
     call.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments")
     call.add_argument("--seed", type=int, default=0)
-    call.add_argument(
-        "--config", action="append", metavar="SERVER=JSON|@FILE", help="the scenario of a mounted server (repeatable)"
-    )
-    call.add_argument(
-        "--loader-kwargs",
-        action="append",
-        metavar="SERVER=JSON|@FILE",
-        help="keyword options for a mounted server's scenario loader (repeatable)",
-    )
+    add_scenario_options(call)
     add_commands(default_parts() if parts is None else parts, sub)
     return p
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,7 +17,7 @@ from hub.config import Settings
 from hub.net import Loopback, free_port
 from hub.transports.gate import server as hub_server
 
-__all__ = ["LiveHub", "free_port", "serve"]
+__all__ = ["LiveHub", "free_port", "serve", "ws_request"]
 
 
 @dataclass
@@ -59,3 +60,12 @@ async def serve(
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, timeout)
+
+
+async def ws_request(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """Send ``message`` over the hub's ``/ws`` socket ``ws`` and return the first reply that is not an event."""
+    await ws.send(json.dumps(message))
+    while True:
+        reply = json.loads(await ws.recv())
+        if reply.get("type") != "event":
+            return reply  # type: ignore[no-any-return]

@@ -161,10 +161,15 @@ def test_tau2_generic_tools_are_reads() -> None:
     assert mount.tools["calculate"].kind == "read" and mount.tools["book"].kind == "write"
 
 
-def test_a_later_turn_offers_more_tools() -> None:
+def weather_engine() -> EpisodeEngine:
+    """An episode engine over a fresh world of the ``Weather`` mount alone."""
     library = Library([ObjectMount(Weather)])
     world = PlainWorld(library)
-    engine = EpisodeEngine(library, world.sessions, world.dispatcher, world.bus)
+    return EpisodeEngine(library, world.sessions, world.dispatcher, world.bus)
+
+
+def test_a_later_turn_offers_more_tools() -> None:
+    engine = weather_engine()
     task = {
         "id": "gated",
         "servers": ["weather"],
@@ -228,9 +233,7 @@ def test_a_task_may_show_its_tools_by_their_own_names() -> None:
 
     from hub.tasks import Task
 
-    library = Library([ObjectMount(Weather)])
-    world = PlainWorld(library)
-    engine = EpisodeEngine(library, world.sessions, world.dispatcher, world.bus)
+    engine = weather_engine()
     task = {
         "id": "bare",
         "servers": ["weather"],

@@ -31,7 +31,7 @@ from hub.engine.events import SUBSCRIBER_BYTES, EventBus, Subscription, TurnEven
 from hub.errors import MCP_ERROR_META
 from hub.mount.spec import MAX_SCENARIO_DEPTH
 from hub.tasks import hermes_call
-from hub.testing import LiveHub, serve
+from hub.testing import LiveHub, serve, ws_request
 from tests.conftest import LIBRARY
 from tests.test_mcp_http import MODERN, call_body
 from tests.test_mount_byo import byo_library
@@ -181,14 +181,6 @@ CATASTROPHE = "(a|a)*$"  # backtracks exponentially on "aaa…!": each grep runs
 
 def call(server: str, tool: str, **arguments: Any) -> dict[str, Any]:
     return {"server": server, "tool": tool, "arguments": arguments, "id": "g1"}
-
-
-async def ws_request(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
-    await ws.send(json.dumps(message))
-    while True:
-        reply = json.loads(await ws.recv())
-        if reply.get("type") != "event":
-            return reply  # type: ignore[no-any-return]
 
 
 async def test_the_hub_answers_while_a_step_of_catastrophic_greps_runs(live: LiveHub) -> None:

@@ -162,13 +162,18 @@ def test_prove_hub_serve_exits_non_zero_at_once_on_a_bad_store(tmp_path: Path) -
 # Interrupted episodes ------------------------------------------------------------------------------------
 
 
-async def statuses(path: Path) -> dict[str, tuple[str, str | None]]:
+async def stored_rows(path: Path, sql: str) -> list[dict[str, Any]]:
+    """What ``sql`` reads from the store file at ``path``, through a store started for it and stopped after."""
     store = Store(str(path))
     await store.start()
     try:
-        rows = await store.query("SELECT id, status, reason FROM episodes")
+        return await store.query(sql)
     finally:
         await store.stop()
+
+
+async def statuses(path: Path) -> dict[str, tuple[str, str | None]]:
+    rows = await stored_rows(path, "SELECT id, status, reason FROM episodes")
     return {r["id"]: (r["status"], r["reason"]) for r in rows}
 
 
@@ -220,10 +225,5 @@ async def test_episodes_a_crash_left_open_are_interrupted_at_the_next_start_and_
 
 
 async def statuses_rewards(path: Path) -> dict[str, float]:
-    store = Store(str(path))
-    await store.start()
-    try:
-        rows = await store.query("SELECT episode_id, total FROM rewards")
-    finally:
-        await store.stop()
+    rows = await stored_rows(path, "SELECT episode_id, total FROM rewards")
     return {r["episode_id"]: r["total"] for r in rows}

@@ -124,8 +124,9 @@ async def test_noop_baseline_and_splits(live: LiveHub) -> None:
     assert report["tasks"] == len(test) and report["overall"]["success_rate"] == 1.0
 
 
-async def test_cli_prints_table_and_json(live: LiveHub, tmp_path: Path) -> None:
-    out = tmp_path / "report.json"
+async def cli_eval_oracle(live: LiveHub, *extra: str) -> tuple[str, str]:
+    """``python -m hub.cli eval`` with the oracle policy over every split, plus ``extra``; its stdout and stderr
+    once it has exited 0."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -137,17 +138,20 @@ async def test_cli_prints_table_and_json(live: LiveHub, tmp_path: Path) -> None:
         "oracle",
         "--split",
         "all",
-        "--kind",
-        "mcp",
-        "--json",
-        str(out),
+        *extra,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
     stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, stderr.decode()
-    assert "overall" in stdout.decode() and "server:banking" in stdout.decode()
-    assert "tasks  success" not in stderr.decode()  # no progress bar when stderr is not a terminal
+    return stdout.decode(), stderr.decode()
+
+
+async def test_cli_prints_table_and_json(live: LiveHub, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    stdout, stderr = await cli_eval_oracle(live, "--kind", "mcp", "--json", str(out))
+    assert "overall" in stdout and "server:banking" in stdout
+    assert "tasks  success" not in stderr  # no progress bar when stderr is not a terminal
     report = json.loads(out.read_text())
     assert report["policy"] == "oracle" and report["overall"]["success_rate"] == 1.0
     assert {e["kind"] for e in report["episodes"]} == {"mcp"}
@@ -160,29 +164,13 @@ async def test_eval_without_policy_is_a_clear_error(live: LiveHub) -> None:
 
 
 async def test_progress_bar_on_request_and_a_clean_table(live: LiveHub) -> None:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "hub.cli",
-        "eval",
-        "--hub",
-        live.url,
-        "--policy",
-        "oracle",
-        "--split",
-        "all",
-        "--progress",
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    stdout, stderr = await asyncio.wait_for(proc.communicate(), 60)
-    assert proc.returncode == 0, stderr.decode()
+    stdout, stderr = await cli_eval_oracle(live, "--progress")
     n = len(live.app.state.hub.tasks)
-    frames = [f for f in stderr.decode().split("\r") if "tasks  success" in f]
+    frames = [f for f in stderr.split("\r") if "tasks  success" in f]
     assert frames[0].startswith("[....") and f" 0/{n} tasks" in frames[0]
     assert f"[{'#' * 30}] {n}/{n} tasks  success 1.000  failed 0" in frames[-1]
     assert len(frames) == n + 1  # one frame at the start, one per task
-    table = stdout.decode().splitlines()
+    table = stdout.splitlines()
     head = table[1].split()
     assert head == [
         "success",

@@ -175,21 +175,7 @@ async def test_task_missing_on_a_hub_fails_before_training(live: LiveHub, tmp_pa
     fewer = tmp_path / "fewer.jsonl"
     fewer.write_text("\n".join(tasks[:3]) + "\n")
     async with serve(make_app(tmp_path, "other.db", tasks_path=str(fewer))) as other:
-        rc, _, err = await prove_train(
-            "--hub",
-            live.url,
-            "--hub",
-            other.url,
-            "--model",
-            "m",
-            "--dry-run",
-            "--output",
-            str(tmp_path / "r"),
-            "--batch-size",
-            "2",
-            "--split",
-            "all",
-        )
+        rc, _, err = await dry_flags(live, tmp_path, "--hub", other.url, "--split", "all")
     trained = {t["id"] for t in training_tasks([t.model_dump() for t in live.app.state.hub.tasks], "all")}
     lacking = len(trained - {t.id for t in list(live.app.state.hub.tasks)[:3]})  # never the test tasks
     assert rc == 2 and "unknown_task" in err and f"ws://127.0.0.1:{other.port}/ws lacks {lacking}" in err
@@ -335,10 +321,13 @@ async def test_gpu_smoke_training_command_is_valid(live: LiveHub, tmp_path: Path
     assert config["max_new_tokens"] == 64 and config["max_steps"] == 4 and config["group_size"] == 4
 
 
+async def dry_run(live: LiveHub, *argv: str) -> tuple[int, str, str]:
+    """``prove_train`` of model ``m`` against ``live`` with ``--dry-run --batch-size 2``, plus ``argv``."""
+    return await prove_train("--hub", live.url, "--model", "m", "--dry-run", "--batch-size", "2", *argv)
+
+
 async def dry_flags(live: LiveHub, tmp_path: Path, *argv: str) -> tuple[int, dict[str, str | bool], str]:
-    rc, out, err = await prove_train(
-        "--hub", live.url, "--model", "m", "--dry-run", "--output", str(tmp_path / "r"), "--batch-size", "2", *argv
-    )
+    rc, out, err = await dry_run(live, "--output", str(tmp_path / "r"), *argv)
     return rc, flags_of(shlex.split(out.strip().splitlines()[-1])) if rc == 0 else {}, err
 
 
@@ -404,22 +393,7 @@ async def test_asynchronous_training_and_importance_sampling_flags(live: LiveHub
     assert "--vllm.enable_sleep" not in flags and "--train.colocate_all" not in flags
     engines, tp = int(str(flags["--vllm.num_engines"])), int(str(flags["--vllm.tensor_parallel_size"]))
     assert engines * tp + int(str(flags["--actor.num_gpus_per_node"])) == 8
-    rc, out, _ = await prove_train(
-        "--hub",
-        live.url,
-        "--model",
-        "m",
-        "--dry-run",
-        "--output",
-        str(tmp_path / "s"),
-        "--batch-size",
-        "2",
-        "--gpus",
-        "8",
-        "--async",
-        "--is-threshold",
-        "2",
-    )
+    rc, out, _ = await dry_run(live, "--output", str(tmp_path / "s"), "--gpus", "8", "--async", "--is-threshold", "2")
     cmd = shlex.split(out.strip().splitlines()[-1])
     assert rc == 0 and "--algo.advantage.is_correction_threshold" not in cmd  # only with a correction level
     rc, _, err = await dry_flags(live, tmp_path, "--gpus", "8", "--partial-rollout")
@@ -442,14 +416,8 @@ async def test_asynchronous_training_and_importance_sampling_flags(live: LiveHub
 async def test_a_cluster_job_carries_its_code_and_settings(live: LiveHub, tmp_path: Path) -> None:
     """--ray-address: the cluster's python, cluster paths as given, the code in py_modules, the token in the
     runtime environment only (shown hidden)."""
-    rc, out, err = await prove_train(
-        "--hub",
-        live.url,
-        "--model",
-        "m",
-        "--dry-run",
-        "--batch-size",
-        "2",
+    rc, out, err = await dry_run(
+        live,
         "--token",
         "s3cret-token",
         "--ray-address",
@@ -484,19 +452,7 @@ async def test_a_cluster_job_carries_its_code_and_settings(live: LiveHub, tmp_pa
     assert runtime["env_vars"]["PROVE_HUB_TOKEN"] == "***" and runtime["env_vars"]["PROVE_HUB_URLS"]
     assert runtime["pip"]["packages"] == ["websockets>=14,<18", "pydantic>=2.10,<3"]
     assert "s3cret-token" not in out and "s3cret-token" not in (tmp_path / "job" / "prove-agent.json").read_text()
-    rc, _, err = await prove_train(
-        "--hub",
-        live.url,
-        "--model",
-        "m",
-        "--dry-run",
-        "--batch-size",
-        "2",
-        "--ray-address",
-        "h:6379",
-        "--output",
-        "runs/x",
-    )
+    rc, _, err = await dry_run(live, "--ray-address", "h:6379", "--output", "runs/x")
     assert rc == 2 and "relative" in err
 
 

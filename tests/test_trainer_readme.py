@@ -10,9 +10,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from hub.net import free_port
 from hub.tasks import BUILTIN_TASKS, read_jsonl
 from hub.tasks.default import DEFAULT_TASKS, build, render
+from tests.trainer_support import serve_subprocess
 from trainer_client.evaluate import training_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,26 +48,9 @@ def readme_commands() -> list[list[str]]:
 
 
 async def test_the_readmes_training_commands_succeed_against_the_served_default_set(tmp_path: Path) -> None:
-    port = free_port()
-    hub = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "hub.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--store",
-        str(tmp_path / "hub.db"),
-        cwd=ROOT,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-        env={k: v for k, v in os.environ.items() if not k.startswith("HUB_")},
-    )
-    assert hub.stderr is not None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HUB_")}
+    hub, port, drain = await serve_subprocess(tmp_path / "hub.db", env, 120)
     try:
-        while b"Uvicorn running on" not in (line := await asyncio.wait_for(hub.stderr.readline(), 120)):
-            assert line, "the hub exited before serving"
-        drain = asyncio.ensure_future(hub.stderr.read())
         results = []
         for argv in readme_commands():
             # the README's command, with this venv's bin/ and this test's port for the hub's default one
@@ -80,8 +63,7 @@ async def test_the_readmes_training_commands_succeed_against_the_served_default_
     finally:
         hub.terminate()
         await hub.wait()
-        if "drain" in locals():
-            drain.cancel()
+        drain.cancel()
     (train, rc, out, err), (oracle, orc, oout, oerr) = results
     assert rc == 0, err[-3000:]
     assert "350 optimizer steps of 16 prompts x 16 samples" in err and "openrlhf_run" in out

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,11 +15,9 @@ import pytest
 from hub.net import Loopback
 from hub.tasks import hermes_call, oracle_script
 from hub.testing import free_port, serve
-from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples
+from tests.trainer_support import ScriptedEngine, make_app, need_openrlhf, run_samples, serve_subprocess
 from trainer_client.evaluate import OraclePolicy, evaluate
 from trainer_client.hubs import HubSet, NoHubAvailable, http_url, ws_url
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_urls() -> None:
@@ -41,25 +38,7 @@ class HubProcess(Loopback):
 
     @classmethod
     async def start(cls, tmp_path: Path) -> HubProcess:
-        port = free_port()
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "hub.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--store",
-            str(tmp_path / "sub.db"),
-            cwd=ROOT,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            env={**os.environ},
-        )
-        assert proc.stderr is not None
-        while b"Uvicorn running on" not in (line := await asyncio.wait_for(proc.stderr.readline(), 60)):
-            assert line, "the hub subprocess exited before serving"
-        asyncio.ensure_future(proc.stderr.read())  # keep draining its log
+        proc, port, _ = await serve_subprocess(tmp_path / "sub.db", os.environ, 60)
         return cls(proc, port)
 
     async def kill(self) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from hub.engine.events import RunEvent, RunMetricEvent
 from tests.test_web_browser import Browser, browser, playwright_api  # noqa: F401  (the fixture)
-from tests.web_support import WRONG_SOURCE, hub_of, play, rollouts
+from tests.web_support import WRONG_SOURCE, hub_of, play, rollouts, ui_pages
 
 AXE = Path(__file__).resolve().parent.parent / "web" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -55,19 +55,9 @@ async def test_no_serious_axe_violation_on_any_page(browser: Browser) -> None:  
     live = play(hub, "bank-transfer-002", finish=False)  # an open episode and its session
     await hub.store.flush(10)
     pages = {
-        "overview": "/ui/",
-        "catalog": "/ui/catalog",
-        "tool": "/ui/catalog/banking/transfer_funds",
-        "sessions": "/ui/sessions",
-        "session": f"/ui/sessions/es-{live[3:]}",
-        "session_state": f"/ui/sessions/es-{live[3:]}/state/banking",
-        "episodes": "/ui/episodes",
+        **ui_pages(live, "episode_open"),
         "episode_closed": f"/ui/episodes/{closed[0]}",
-        "episode_open": f"/ui/episodes/{live}",
         "group": f"/ui/groups/{engine_group}",
-        "tasks": "/ui/tasks",
-        "task": "/ui/tasks/bank-transfer-002",
-        "training": "/ui/training",
         "run": "/ui/training/run-x",
         "run_analytics": "/ui/training/run-x/analytics",
     }

@@ -19,7 +19,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from hub.testing import LiveHub, serve
-from tests.web_support import XSS, hub_of, make_app, play
+from tests.web_support import NO_LIST, WRONG_SOURCE, XSS, hub_of, make_app, play, ui_pages
 from web.routes import VENDOR
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -79,20 +79,7 @@ async def test_every_page_loads(browser: Browser) -> None:
     hub = hub_of(browser.live.app)
     eid = play(hub, "bank-transfer-002")
     await hub.store.flush(10)
-    pages = {
-        "overview": "/ui/",
-        "catalog": "/ui/catalog",
-        "tool": "/ui/catalog/banking/transfer_funds",
-        "sessions": "/ui/sessions",
-        "session": f"/ui/sessions/es-{eid[3:]}",
-        "session_state": f"/ui/sessions/es-{eid[3:]}/state/banking",
-        "episodes": "/ui/episodes",
-        "episode": f"/ui/episodes/{eid}",
-        "tasks": "/ui/tasks",
-        "task": "/ui/tasks/bank-transfer-002",
-        "training": "/ui/training",
-    }
-    for name, path in pages.items():
+    for name, path in ui_pages(eid).items():
         await browser.goto(path)
         assert await browser.page.evaluate("typeof window.htmx") == "object", name
         await browser.shot(name)
@@ -210,15 +197,6 @@ async def test_script_in_tool_arguments_renders_as_text(browser: Browser) -> Non
 
 
 # Debugging RL: kept evidence, points lost, groups, live training ----------------------------------
-
-WRONG_SOURCE = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
-NO_LIST = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
 
 
 async def test_a_closed_episode_shows_its_diff(browser: Browser) -> None:

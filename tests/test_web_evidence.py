@@ -17,19 +17,11 @@ from hub.engine.events import RunEvent, RunMetricEvent
 from hub.engine.evidence import bound
 from hub.testing import serve
 from hub.wire import RewardConfig
-from tests.web_support import csrf_field, flush, hub_of, make_app, play, web_client
+from tests.web_support import NO_LIST, WRONG_SOURCE, csrf_field, flush, hub_of, make_app, play, web_client
 from web import models, queries
 from web.svg import Series, downsample, fmt, line_chart
 
 HX = {"HX-Request": "true"}
-NO_LIST = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
-WRONG = (
-    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
-    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
-)
 
 
 @pytest.fixture
@@ -50,7 +42,7 @@ def closed(client: TestClient, messages: list[str] | None = None, task: str = "b
 
 
 def test_a_closed_episode_keeps_its_diffs(client: TestClient) -> None:
-    eid = closed(client, [WRONG, "Done."])
+    eid = closed(client, [WRONG_SOURCE, "Done."])
     assert f"es-{eid[3:]}" not in hub_of(client.app).sessions.sessions
     ctx = client.get(f"/ui/episodes/{eid}").context  # type: ignore[attr-defined]
     assert ctx["evidence"]["state_match"] == 0
@@ -72,7 +64,7 @@ def test_a_right_episode_matches_without_a_replay(client: TestClient) -> None:
 
 
 def test_differs_from_expected_is_a_filter_and_a_column(client: TestClient) -> None:
-    good, bad = closed(client), closed(client, [WRONG, "Done."])
+    good, bad = closed(client), closed(client, [WRONG_SOURCE, "Done."])
     rows = client.get("/ui/episodes").context["rows"]  # type: ignore[attr-defined]
     assert {r["id"]: r["state_match"] for r in rows} == {good: 1, bad: 0}
     assert {r["id"]: r["reward_class"] for r in rows}[good] == "ok"
@@ -200,7 +192,7 @@ def test_group_page_shows_rollouts_advantages_and_divergence(client: TestClient)
     hub = hub_of(client.app)
     engine = hub.episodes
     eps = engine.open_group("bank-transfer-002", 3)
-    scripts = [None, [WRONG, "Done."], ["I will not do that."]]
+    scripts = [None, [WRONG_SOURCE, "Done."], ["I will not do that."]]
     for ep, script in zip(eps, scripts):
         from hub.tasks import oracle_script
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,12 +15,47 @@ import pytest
 from hub.app import create_app
 from hub.config import Settings
 from hub.core import Hub
+from hub.net import free_port
 from tests.conftest import ALL_PARTS, LIBRARY
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_app(tmp_path: Path, name: str = "store.db", **kw: Any) -> Any:
     s = Settings(store_path=str(tmp_path / name), **kw)
     return create_app(s, Hub(s, LIBRARY), ALL_PARTS)
+
+
+async def serve_subprocess(
+    store: Path, env: Mapping[str, str], wait_s: float
+) -> tuple[asyncio.subprocess.Process, int, asyncio.Future[bytes]]:
+    """``prove-hub serve`` in a subprocess on a free port, returned once uvicorn says it is running (no polling),
+    with its port and the task that keeps draining its log; killed if it does not get there within ``wait_s``."""
+    port = free_port()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "hub.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--store",
+        str(store),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        env=dict(env),
+    )
+    assert proc.stderr is not None
+    try:
+        while b"Uvicorn running on" not in (line := await asyncio.wait_for(proc.stderr.readline(), wait_s)):
+            assert line, "the hub subprocess exited before serving"
+    except BaseException:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        raise
+    return proc, port, asyncio.ensure_future(proc.stderr.read())
 
 
 def need_openrlhf() -> None:

@@ -54,6 +54,24 @@ def play(hub: Hub, task_id: str, messages: list[str] | None = None, *, finish: b
 CSRF_INPUT = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
 
 
+def ui_pages(eid: str, episode: str = "episode") -> dict[str, str]:
+    """The dashboard's pages by name, those of episode ``eid`` (under the name ``episode``) and its session
+    among them; none of a training run or a group."""
+    return {
+        "overview": "/ui/",
+        "catalog": "/ui/catalog",
+        "tool": "/ui/catalog/banking/transfer_funds",
+        "sessions": "/ui/sessions",
+        "session": f"/ui/sessions/es-{eid[3:]}",
+        "session_state": f"/ui/sessions/es-{eid[3:]}/state/banking",
+        "episodes": "/ui/episodes",
+        episode: f"/ui/episodes/{eid}",
+        "tasks": "/ui/tasks",
+        "task": "/ui/tasks/bank-transfer-002",
+        "training": "/ui/training",
+    }
+
+
 def csrf_field(page_html: str) -> dict[str, str]:
     """The CSRF field of a dashboard page's form (the client that fetched the page keeps its cookie)."""
     found = CSRF_INPUT.search(page_html)
@@ -63,6 +81,10 @@ def csrf_field(page_html: str) -> dict[str, str]:
 
 WRONG_SOURCE = (
     '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0003", '
+    '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
+)
+NO_LIST = (
+    '<tool_call>{"name": "banking__transfer_funds", "arguments": {"from_account_id": "ACC-0001", '
     '"to_account_id": "ACC-0002", "amount": 300.0, "memo": "Rent June"}}</tool_call>'
 )
 

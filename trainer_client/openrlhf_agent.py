@@ -397,15 +397,7 @@ class AgentInstance(AgentInstanceBase):
             await hubs.call(self.lease.hub, "close_episodes", [self.lease.episode])
         except (HubDown, HubError) as exc:  # the reward is in; a lost close only leaves a fork until the TTL
             log.warning("closing %s failed: %s", self.lease.episode, exc)
-        total = float(reward["total"])
-        self.result = {
-            "rewards": scalar(total),
-            "scores": scalar(total),
-            "environment_feedback": "",
-            "done": True,
-            "extra_logs": self._logs(reward, failed=False, truncated=truncated),
-        }
-        return self.result
+        return self._done(float(reward["total"]), self._logs(reward, failed=False, truncated=truncated))
 
     def _failed(self, reason: str) -> dict:
         if not self.finished:
@@ -413,13 +405,16 @@ class AgentInstance(AgentInstanceBase):
             log.warning("episode %s (%s) failed: %s", self.lease.episode if self.lease else "-", where, reason)
         self.failure = self.failure or reason
         self.finished = True
-        value = self.ctx.config.failed_reward
+        return self._done(self.ctx.config.failed_reward, self._logs(None, failed=True, truncated=False))
+
+    def _done(self, value: float, logs: dict[str, float]) -> dict:
+        """The sample's last step: ``value`` as its reward and score, with ``logs``."""
         self.result = {
             "rewards": scalar(value),
             "scores": scalar(value),
             "environment_feedback": "",
             "done": True,
-            "extra_logs": self._logs(None, failed=True, truncated=False),
+            "extra_logs": logs,
         }
         return self.result
 

@@ -12,10 +12,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from web import queries
-from web.dashboard import dashboard_of
 from web.render import make_link, render
 from web.svg import Series, line_chart
-from web.views import not_found
+from web.views import path_run
 
 UNPARSED_KINDS = frozenset({"format"})  # the model's text held no call the parser could read
 UNKNOWN_KINDS = frozenset({"unknown_tool", "unknown_server"})  # a name no offered tool has
@@ -144,11 +143,10 @@ def zero_share(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 async def run_analytics(request: Request) -> Response:
-    dash = dashboard_of(request)
-    rid = request.path_params["rid"]
-    run = await queries.run(dash.reader, rid)
-    if run is None:
-        return not_found(request, f"unknown training run {rid!r}")
+    found = await path_run(request)
+    if isinstance(found, Response):
+        return found
+    dash, rid, run = found
     link = make_link(request)
     groups = groups_of(await queries.run_groups(dash.reader, rid))
     steps = [g["step"] for g in groups if g["step"] is not None]

@@ -10,6 +10,7 @@ from starlette.responses import RedirectResponse, Response
 
 from hub import ids
 from hub.engine.episodes import EpisodeError
+from hub.kit import Tool
 from hub.state.library import UnknownServer, UnknownTool
 from hub.state.sessions import SessionError
 from hub.tasks import Task, TaskError, UnknownTask, oracle_script
@@ -153,13 +154,21 @@ async def catalog(request: Request) -> Response:
     return render(request, "catalog.html", context, fragment="partials/catalog_list.html")
 
 
-async def tool_page(request: Request) -> Response:
+def path_tool(request: Request) -> tuple[Dashboard, str, str, Tool] | Response:
+    """The dashboard, server, tool name and tool that the path names, or the not-found page when there is none."""
     dash = dashboard_of(request)
     server, name = request.path_params["server"], request.path_params["tool"]
     try:
-        tool = dash.hub.library.tool(server, name)
+        return dash, server, name, dash.hub.library.tool(server, name)
     except (UnknownServer, UnknownTool) as exc:
         return not_found(request, str(exc))
+
+
+async def tool_page(request: Request) -> Response:
+    found = path_tool(request)
+    if isinstance(found, Response):
+        return found
+    dash, server, name, tool = found
     recent = await queries.recent_calls(dash.reader, server=server, tool=name, limit=10)
     return render(
         request,
@@ -177,12 +186,10 @@ async def tool_page(request: Request) -> Response:
 
 async def run_tool(request: Request) -> Response:
     """Run a tool from its form in a scratch session: the result and the state diff the call caused."""
-    dash = dashboard_of(request)
-    server, name = request.path_params["server"], request.path_params["tool"]
-    try:
-        tool = dash.hub.library.tool(server, name)
-    except (UnknownServer, UnknownTool) as exc:
-        return not_found(request, str(exc))
+    found = path_tool(request)
+    if isinstance(found, Response):
+        return found
+    dash, server, name, tool = found
     form = {k: str(v) for k, v in (await request.form()).items()}
     if not dash.csrf.valid(request, form):
         return csrf.refusal()
@@ -743,12 +750,22 @@ async def compare_runs(request: Request) -> Response:
     return RedirectResponse(target, status_code=303)
 
 
-async def run_page(request: Request) -> Response:
+async def path_run(request: Request) -> tuple[Dashboard, str, queries.Row] | Response:
+    """The dashboard, run id and stored training run that the path names, or the not-found page when there is
+    none."""
     dash = dashboard_of(request)
     rid = request.path_params["rid"]
     run = await queries.run(dash.reader, rid)
     if run is None:
         return not_found(request, f"unknown training run {rid!r}")
+    return dash, rid, run
+
+
+async def run_page(request: Request) -> Response:
+    found = await path_run(request)
+    if isinstance(found, Response):
+        return found
+    dash, rid, run = found
     opts = runs_view.run_options(request, rid)
     context = {
         "page": "training",

@@ -102,6 +102,19 @@ def parse_server_values(items: Sequence[str], flag: str) -> dict[str, Any]:
     return out
 
 
+def add_scenario_options(p: argparse.ArgumentParser) -> None:
+    """``--config`` and ``--loader-kwargs``, repeatable ``SERVER=JSON|@FILE`` (read by ``parse_server_values``)."""
+    p.add_argument(
+        "--config", action="append", metavar="SERVER=JSON|@FILE", help="the scenario of a mounted server (repeatable)"
+    )
+    p.add_argument(
+        "--loader-kwargs",
+        action="append",
+        metavar="SERVER=JSON|@FILE",
+        help="keyword options for a mounted server's scenario loader (repeatable)",
+    )
+
+
 def cmd_session(args: argparse.Namespace) -> int:
     try:
         if args.action == "close":
@@ -134,15 +147,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--token", default=None, help="the hub's bearer token (default: $HUB_TOKEN)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--snapshot", default=None, help="start from this snapshot id")
-    p.add_argument(
-        "--config", action="append", metavar="SERVER=JSON|@FILE", help="the scenario of a mounted server (repeatable)"
-    )
-    p.add_argument(
-        "--loader-kwargs",
-        action="append",
-        metavar="SERVER=JSON|@FILE",
-        help="keyword options for a mounted server's scenario loader (repeatable)",
-    )
+    add_scenario_options(p)
     p.set_defaults(handler=cmd_session)
 
 

@@ -159,30 +159,18 @@ def test_add_recurring_expense(world: World) -> None:
         start_date="2026-06-10",
     )
     assert future["posted"] == [] and future["next_date"] == "2026-06-10"
-    assert "day 1 to 28" in world.err(
-        B,
-        "add_recurring_expense",
-        category_id=streaming,
-        amount=5.0,
-        merchant="X",
-        frequency="monthly",
-        start_date="2026-05-30",
-    )
-    assert "more than 90 days" in world.err(
-        B,
-        "add_recurring_expense",
-        category_id=streaming,
-        amount=5.0,
-        merchant="X",
-        frequency="weekly",
-        start_date="2025-01-01",
-    )
-    assert "not positive" in world.err(
-        B,
-        "add_recurring_expense",
-        category_id=streaming,
-        amount=0.0,
-        merchant="X",
-        frequency="weekly",
-        start_date="2026-06-10",
-    )
+    for why, amount, frequency, start_date in (
+        ("day 1 to 28", 5.0, "monthly", "2026-05-30"),
+        ("more than 90 days", 5.0, "weekly", "2025-01-01"),
+        ("not positive", 0.0, "weekly", "2026-06-10"),
+    ):
+        refusal = world.err(
+            B,
+            "add_recurring_expense",
+            category_id=streaming,
+            amount=amount,
+            merchant="X",
+            frequency=frequency,
+            start_date=start_date,
+        )
+        assert why in refusal, refusal

@@ -195,45 +195,26 @@ def test_book_and_cancel_hotel(world: World) -> None:
         guests=2,
     )
     assert booked["total_price"] == room["total_price"] and booked["nights"] == 3
-    assert "fully booked" in world.err(
-        T,
-        "book_hotel",
-        itinerary_id=itin["itinerary_id"],
-        hotel_id=hotel["hotel_id"],
-        room_type="suite",
-        check_in="2026-06-14",
-        check_out="2026-06-16",
-    )
+
+    def refusal(room_type: str, check_in: str, check_out: str, **more: Any) -> str:
+        """Why booking ``room_type`` at the same hotel on the same itinerary fails."""
+        return world.err(
+            T,
+            "book_hotel",
+            itinerary_id=itin["itinerary_id"],
+            hotel_id=hotel["hotel_id"],
+            room_type=room_type,
+            check_in=check_in,
+            check_out=check_out,
+            **more,
+        )
+
+    assert "fully booked" in refusal("suite", "2026-06-14", "2026-06-16")
     again = world.ok(T, "search_hotels", city="Denver", check_in="2026-06-12", check_out="2026-06-15")["hotels"]
     assert "suite" not in [r["room_type"] for h in again if h["hotel_id"] == hotel["hotel_id"] for r in h["rooms"]]
-    assert "must be after" in world.err(
-        T,
-        "book_hotel",
-        itinerary_id=itin["itinerary_id"],
-        hotel_id=hotel["hotel_id"],
-        room_type="standard",
-        check_in="2026-06-15",
-        check_out="2026-06-12",
-    )
-    assert "in the past" in world.err(
-        T,
-        "book_hotel",
-        itinerary_id=itin["itinerary_id"],
-        hotel_id=hotel["hotel_id"],
-        room_type="standard",
-        check_in="2026-05-20",
-        check_out="2026-05-22",
-    )
-    assert "sleep at most" in world.err(
-        T,
-        "book_hotel",
-        itinerary_id=itin["itinerary_id"],
-        hotel_id=hotel["hotel_id"],
-        room_type="standard",
-        check_in="2026-06-20",
-        check_out="2026-06-22",
-        guests=7,
-    )
+    assert "must be after" in refusal("standard", "2026-06-15", "2026-06-12")
+    assert "in the past" in refusal("standard", "2026-05-20", "2026-05-22")
+    assert "sleep at most" in refusal("standard", "2026-06-20", "2026-06-22", guests=7)
     cancelled = world.ok(T, "cancel_hotel_booking", booking_id=booked["booking_id"])
     assert cancelled["refund_amount"] == booked["total_price"]
     hb = world.ok(T, "get_itinerary", itinerary_id=itin["itinerary_id"])["hotel_bookings"][0]
