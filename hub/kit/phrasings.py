@@ -27,9 +27,10 @@ phrasings goes (``s.then``, ``FollowUp(phrasings=...)``) and ``say`` takes both.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 
 FILE = "phrasings.toml"
 FIELDS = ("say", "minimal")
@@ -76,9 +77,9 @@ class Catalog:
         self.sections = sections
         self.families = families
 
-    def family(self, name: str) -> dict[str, Phrasings]:
+    def family(self, name: str) -> Mapping[str, Phrasings]:
         try:
-            return self.families[name]
+            return MappingProxyType(self.families[name])
         except KeyError:
             raise AttributeError(f"{self.where} has no [{name}.*] sections") from None
 
