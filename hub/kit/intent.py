@@ -200,10 +200,10 @@ class Ref:
         object.__setattr__(self, "params", params)
 
 
-def row_ref(text: str, table: str, key: str, row: dict[str, Any]) -> Ref:
-    """A description of ``row`` by the columns its slots name, proven by those columns alone:
+def row_ref(text: str, table: str, key: str, row: dict[str, Any], columns: Sequence[str] = ()) -> Ref:
+    """A description of ``row`` proven by ``columns`` alone (by default, the columns its slots name):
     ``row_ref("{name} in {city}", "restaurants", "restaurant_id", r)``."""
-    columns = list(dict.fromkeys(SLOT.findall(text)))
+    columns = columns or list(dict.fromkeys(SLOT.findall(text)))
     condition = " AND ".join(f"{c} = ?" for c in columns)
     return Ref(text, f"SELECT {key} FROM {table} WHERE {condition}", *(row[c] for c in columns))
 

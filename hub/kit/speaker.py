@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hub.kit.intent import Ref, Scene, Skip
+from hub.kit.intent import Scene, Skip, row_ref
 from hub.kit.phrasings import Said
 
 
@@ -88,7 +88,7 @@ class Speaker:
         found them, one of ``again`` ("Still me"), or nothing."""
         if self.known(s, row):
             return s.rng.choice(self.again) if self.again else ""
-        refs = [self._ref(say, row) for say in self.says]
+        refs = [row_ref(say.text, self.table, self.key, row, say.columns) for say in self.says]
         return s.refer(row[self.key], *refs, **row)
 
     def find(self, s: Scene, row: dict[str, Any], **filters: Any) -> str:
@@ -125,11 +125,6 @@ class Speaker:
     def _where(self, condition: str) -> str:
         joiner = " AND " if " where " in self.select.lower() else " WHERE "
         return f"{self.select}{joiner}{condition}"
-
-    def _ref(self, say: Says, row: dict[str, Any]) -> Ref:
-        condition = " AND ".join(f"{c} = ?" for c in say.columns)
-        sql = f"SELECT {self.key} FROM {self.table} WHERE {condition}"
-        return Ref(say.text, sql, *(row[c] for c in say.columns))
 
     def _query(self, s: Scene, row: dict[str, Any], search: Search) -> Any:
         for column in search.by[:-1]:
