@@ -2,15 +2,15 @@
 
 Every server's dialogues are spoken by one kind of entity (a bank customer, a workspace member, a map
 user) who is picked from the live state, becomes the persona, says who they are in a way proven to pick
-them out, and is found by the agent with one discovery read. A server declares that once::
+them out, and is found by the agent with one discovery read. A server declares that once, on the entity
+type whose rows talk (its table, key and finder are the entity's)::
 
     CUSTOMER = Speaker(
-        table="customers",
-        key="customer_id",
+        CustomerId,
         select="SELECT customer_id, name, email, city FROM customers",
         memory="customer",
         says=(Says("I'm {name}", "name"), Says("I'm {name} from {city}", "name", "city")),
-        search=Search("search_customers", "customers", by=("name", "email")),
+        search=Search(by=("name", "email")),
     )
 
 and its intents use ``CUSTOMER.me(s)`` (who talks), ``CUSTOMER.who(s, c)`` (how they say so),
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hub.kit import EntityId, EntityType
 from hub.kit.intent import Scene, Skip, row_ref
 from hub.kit.phrasings import Said
 
@@ -44,22 +45,23 @@ class Says:
 
 @dataclass(frozen=True)
 class Search:
-    """The discovery read that finds the speaker: ``tool`` lists rows under ``listed``; its ``query``
-    argument takes the first of the ``by`` columns whose value no other row shares (else the last)."""
+    """The discovery read that finds the speaker: the entity's finder lists rows under the entity's table name
+    (unless ``tool`` and ``listed`` say otherwise); its ``query`` argument takes the first of the ``by`` columns
+    whose value no other row shares (else the last)."""
 
-    tool: str
-    listed: str
     by: tuple[str, ...] = ("name",)
-    argument: str = "query"
     missing: str = "the speaker is past the first page of the search"
+    argument: str = "query"
+    tool: str = ""
+    listed: str = ""
 
 
 @dataclass(frozen=True)
 class Speaker:
-    """Who talks, how they say so, how the agent finds them (the module docstring shows one)."""
+    """Who talks (rows of ``of``, the entity type), how they say so, how the agent finds them (the module
+    docstring shows one)."""
 
-    table: str
-    key: str
+    of: type[EntityId]
     select: str
     memory: str = "me"
     name: str = "name"
@@ -70,15 +72,21 @@ class Speaker:
     keep: tuple[str, ...] = ()
     late: bool = False  # whether a later turn may bring the speaker in after an opener nobody of the table spoke
 
+    @property
+    def entity(self) -> EntityType:
+        return self.of.entity
+
     def me(self, s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
         """The speaker: the one an earlier turn established (``Skip`` when they do not fit ``where``), or,
         on the opening turn, a fresh pick among those that fit, who becomes the persona."""
-        column = self.alias + self.key
-        known = s.recall(self.memory, self.key, self._where(f"{column} = ? AND ({where})"), *params, who=self.table)
+        column = self.alias + self.entity.key
+        known = s.recall(
+            self.memory, self.entity.key, self._where(f"{column} = ? AND ({where})"), *params, who=self.entity.table
+        )
         if known is not None:
             return known
         if s.turns and not self.late:
-            raise Skip(f"a follow-up of a dialogue nobody of {self.table} spoke")
+            raise Skip(f"a follow-up of a dialogue nobody of {self.entity.table} spoke")
         row = s.pick(self._where(where), *params)
         s.be(str(row[self.name]))
         return row
@@ -88,28 +96,28 @@ class Speaker:
         found them, one of ``again`` ("Still me"), or nothing."""
         if self.known(s, row):
             return s.rng.choice(self.again) if self.again else ""
-        refs = [row_ref(say.text, self.table, self.key, row, say.columns) for say in self.says]
-        return s.refer(row[self.key], *refs, **row)
+        refs = [row_ref(say.text, self.entity.table, self.entity.key, row, say.columns) for say in self.says]
+        return s.refer(row[self.entity.key], *refs, **row)
 
     def find(self, s: Scene, row: dict[str, Any], **filters: Any) -> str:
         """The agent's discovery read for the speaker's id (none once an earlier turn found them)."""
         if self.known(s, row):
-            return str(row[self.key])
+            return str(row[self.entity.key])
         if self.search is None:
-            raise TypeError(f"the speaker of {self.table} declares no search")
+            raise TypeError(f"the speaker of {self.entity.table} declares no search")
         query = self._query(s, row, self.search)
         hit = s.find(
-            self.search.tool,
-            self.search.listed,
-            self.key,
-            row[self.key],
+            self.search.tool or self.entity.finder,
+            self.search.listed or self.entity.table,
+            self.entity.key,
+            row[self.entity.key],
             missing=self.search.missing,
             **{self.search.argument: query},
             **filters,
         )
-        kept = {k: hit[k] for k in (self.key, self.name, *self.keep) if k in hit}
-        s.memory[self.memory] = {**kept, self.key: row[self.key], self.name: row[self.name]}
-        return str(row[self.key])
+        kept = {k: hit[k] for k in (self.entity.key, self.name, *self.keep) if k in hit}
+        s.memory[self.memory] = {**kept, self.entity.key: row[self.entity.key], self.name: row[self.name]}
+        return str(row[self.entity.key])
 
     def asks(self, s: Scene, row: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = (), **slots: Any) -> str:
         """The speaker's turn (``{me}``: how they say who they are) in one of ``phrasings``, then the
@@ -120,7 +128,7 @@ class Speaker:
     def known(self, s: Scene, row: dict[str, Any]) -> bool:
         """Whether an earlier turn found this speaker (the agent holds their id)."""
         found = s.memory.get(self.memory) or {}
-        return bool(found.get(self.key) == row[self.key])
+        return bool(found.get(self.entity.key) == row[self.entity.key])
 
     def _where(self, condition: str) -> str:
         joiner = " AND " if " where " in self.select.lower() else " WHERE "
@@ -128,7 +136,7 @@ class Speaker:
 
     def _query(self, s: Scene, row: dict[str, Any], search: Search) -> Any:
         for column in search.by[:-1]:
-            shared = s.value(f"SELECT COUNT(*) FROM {self.table} WHERE {column} = ?", row[column])
+            shared = s.value(f"SELECT COUNT(*) FROM {self.entity.table} WHERE {column} = ?", row[column])
             if shared == 1:
                 return row[column]
         return row[search.by[-1]]

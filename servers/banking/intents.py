@@ -14,6 +14,7 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
+from servers.banking.tools import CustomerId
 
 WORDS = phrasings(__package__)
 
@@ -39,12 +40,11 @@ PAYEES = (
 
 
 SPEAKER = Speaker(
-    table="customers",
-    key="customer_id",
+    CustomerId,
     select=CUSTOMERS,
     memory="customer",
     says=(Says("{name}", "name"), Says("{name} from {city}", "name", "city"), Says("{name} ({email})", "email")),
-    search=Search("search_customers", "customers", by=("name", "email")),
+    search=Search(by=("name", "email")),
     late=True,
 )
 

@@ -23,6 +23,7 @@ from hub.kit.intent import Ref, Scene, Skip, clock, day
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Search, Speaker
 from servers.calendar import tools_read, tools_write  # noqa: F401  (tools before intents)
+from servers.calendar.tools import UserId
 
 WORDS = phrasings(__package__)
 
@@ -39,11 +40,10 @@ CANCEL_WHY = {
 }
 FREQ_WORDS = {"weekly": "every week", "daily": "every weekday", "monthly": "once a month"}
 SPEAKER = Speaker(
-    table="users",
-    key="user_id",
+    UserId,
     select=f"{PEOPLE} WHERE {UNIQUE_NAME}",
     memory="me",
-    search=Search("search_users", "users", missing="the person is not on the first page of the search"),
+    search=Search(missing="the person is not on the first page of the search"),
     keep=("primary_calendar_id",),
     late=True,
 )

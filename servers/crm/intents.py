@@ -23,6 +23,7 @@ from hub.kit.intent import Ref, Scene, Skip, day, money, unique_best
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Speaker
 from servers.crm import tools_write  # noqa: F401  (the write tools: registered before an intent covers them)
+from servers.crm.tools import OwnerId
 
 WORDS = phrasings(__package__)
 
@@ -34,6 +35,7 @@ CONTACT = (
     "SELECT c.*, a.name AS company FROM contacts c JOIN accounts a USING (account_id) JOIN owners o "
     "ON o.owner_id = c.owner_id WHERE o.active = 1"
 )
+
 OPEN = "d.stage IN ('prospecting', 'qualification', 'proposal', 'negotiation')"
 STAGE_WORDS = {
     "prospecting": "early prospecting",
@@ -61,11 +63,7 @@ SOURCES = {
 
 # The rep who talks: the owner of what the dialogue is about, or one who names themself ("I'm Maria Lopez").
 SPEAKER = Speaker(
-    table="owners",
-    key="owner_id",
-    select="SELECT owner_id, name FROM owners WHERE active = 1",
-    memory="me",
-    says=(Says("{name}", "name"),),
+    OwnerId, select="SELECT owner_id, name FROM owners WHERE active = 1", memory="me", says=(Says("{name}", "name"),)
 )
 
 

@@ -23,6 +23,7 @@ from hub.kit import fake
 from hub.kit.intent import Ref, Scene, Skip, day
 from hub.kit.phrasings import Said, phrasings, spoken
 from hub.kit.speaker import Says, Search, Speaker
+from servers.email.tools import MailboxId
 
 WORDS = phrasings(__package__)
 
@@ -60,13 +61,12 @@ FREE_LABELS = (
 )
 
 SPEAKER = Speaker(
-    table="mailboxes",
-    key="mailbox_id",
+    MailboxId,
     select=OWNERS,
     memory="box",
     name="owner_name",
     says=(Says("{owner_name}", "owner_name"),),
-    search=Search("list_mailboxes", "mailboxes", by=("owner_name",), missing="the mailbox is not on the first page"),
+    search=Search(by=("owner_name",), missing="the mailbox is not on the first page"),
 )
 me = SPEAKER.me
 

@@ -20,7 +20,7 @@ from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.food_delivery import tools_write  # noqa: F401  (the write tools before the intents that cover them)
 from servers.food_delivery.schema import MAX_KM, km_between
-from servers.food_delivery.tools import _open_at
+from servers.food_delivery.tools import CustomerId, _open_at
 
 WORDS = phrasings(__package__)
 
@@ -45,19 +45,17 @@ SENDABLE = (
     "USING (item_id) WHERE ci.customer_id = c.customer_id AND m.available = 0)"
 )
 
-
 MEALS = {"mains": "main dishes", "sides": "sides", "desserts": "desserts", "drinks": "drinks"}
 
 
 SPEAKER = Speaker(
-    table="customers",
-    key="customer_id",
+    CustomerId,
     select=CUSTOMER,
     memory="customer",
     alias="c.",
     says=(Says("I'm {name}", "name"), Says("I'm {name} ({email})", "email")),
     again=("Still me", "Me again", "Same account"),
-    search=Search("search_customers", "customers", by=("name", "email")),
+    search=Search(by=("name", "email")),
     keep=("city",),
 )
 

@@ -15,7 +15,7 @@ from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.iot_devices import tools_devices, tools_scenes  # noqa: F401  (the writes: registered before intents cover them)
-from servers.iot_devices.tools import iot
+from servers.iot_devices.tools import HomeId, iot
 
 WORDS = phrasings(__package__)
 
@@ -36,14 +36,13 @@ COLOR_WORDS = {
 
 
 SPEAKER = Speaker(
-    table="homes",
-    key="home_id",
+    HomeId,
     select=HOME,
     memory="home",
     name="owner_name",
     alias="h.",
     says=(Says("I'm {owner_name}. ", "owner_name"),),
-    search=Search("list_homes", "homes", by=("owner_name",), missing="the home is not on the first page"),
+    search=Search(by=("owner_name",), missing="the home is not on the first page"),
 )
 me = SPEAKER.me
 owner_asks = SPEAKER.asks

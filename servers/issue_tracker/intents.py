@@ -14,6 +14,7 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
+from servers.issue_tracker.core import UserId
 from servers.issue_tracker.seed import PROJECTS
 
 WORDS = phrasings(__package__)
@@ -32,12 +33,11 @@ ROLES = {"developer": "a developer", "qa": "QA", "designer": "a designer", "view
 
 
 SPEAKER = Speaker(
-    table="users",
-    key="user_id",
+    UserId,
     select=WORKER,
     alias="u.",
     says=(Says("{name}", "name"),),
-    search=Search("search_users", "users", missing="the member is not on the first page of the search"),
+    search=Search(missing="the member is not on the first page of the search"),
     late=True,
 )
 find_me = SPEAKER.find

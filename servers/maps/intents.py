@@ -16,7 +16,7 @@ from hub.kit.speaker import Says, Search, Speaker
 from servers.maps import tools_people  # noqa: F401  (tools before intents)
 from servers.maps.schema import MODES as MODES_KM
 from servers.maps.schema import _km
-from servers.maps.tools import maps
+from servers.maps.tools import UserId, maps
 
 WORDS = phrasings(__package__)
 
@@ -25,15 +25,7 @@ PLACE = (
     "WHERE (SELECT COUNT(*) FROM places q WHERE q.name = p.name AND q.city = p.city) = 1"
 )
 USER = "SELECT * FROM users u WHERE (SELECT COUNT(*) FROM users v WHERE v.name = u.name) = 1"
-SPEAKER = Speaker(
-    table="users",
-    key="user_id",
-    select=USER,
-    memory="me",
-    alias="u.",
-    says=(Says("I'm {name}. ", "name"),),
-    search=Search("search_users", "users"),
-)
+SPEAKER = Speaker(UserId, select=USER, memory="me", alias="u.", says=(Says("I'm {name}. ", "name"),), search=Search())
 MODES = WORDS.family("modes")
 KINDS = WORDS.family("kinds")
 REVIEWS = {

@@ -24,6 +24,7 @@ from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Search, Speaker
 from servers.marketplace import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
+from servers.marketplace.tools import UserId
 
 WORDS = phrasings(__package__)
 
@@ -49,11 +50,10 @@ SPANS = {3: "three days", 5: "five days", 7: "a week", 10: "ten days", 14: "two 
 # The person talking ------------------------------------------------------------------------------
 
 SPEAKER = Speaker(
-    table="users",
-    key="user_id",
+    UserId,
     select=f"{ACTIVE} AND {UNIQUE_NAME}",
     memory="me",
-    search=Search("search_users", "users", missing="the user is not found by name"),
+    search=Search(missing="the user is not found by name"),
     late=True,
 )
 find_me = SPEAKER.find

@@ -15,7 +15,7 @@ from hub.kit.intent import Ref, Scene, Skip, last_digits, money
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Search, Speaker
 from servers.payments import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
-from servers.payments.tools import payments
+from servers.payments.tools import CustomerId, payments
 
 WORDS = phrasings(__package__)
 
@@ -47,11 +47,10 @@ AS_DRAFT = ("", "", " Keep it as a draft for now.", " Leave it as a draft.", " D
 # the customers are spoken about, never speak: the Speaker serves their discovery read only (``who`` always names
 # them, where ``Speaker.who`` would say nothing once they were found)
 CUSTOMERS = Speaker(
-    table="customers",
-    key="customer_id",
+    CustomerId,
     select=CUSTOMER,
     memory="customer",
-    search=Search("search_customers", "customers", missing="the customer is past the first page of the search"),
+    search=Search(missing="the customer is past the first page of the search"),
     keep=("merchant_id", "email"),
 )
 

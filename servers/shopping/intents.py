@@ -17,6 +17,7 @@ from hub.kit.intent import Given, Ref, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.shopping import tools_cart, tools_write  # noqa: F401  (the write tools before the intents that cover them)
+from servers.shopping.tools import CustomerId
 
 WORDS = phrasings(__package__)
 
@@ -56,14 +57,13 @@ def now_iso(s: Scene) -> str:
 
 
 SPEAKER = Speaker(
-    table="customers",
-    key="customer_id",
+    CustomerId,
     select=CUSTOMER,
     memory="customer",
     alias="c.",
     says=(Says("I'm {name}", "name"), Says("I'm {name} ({email})", "email")),
     again=("Still me", "Same account as before", "Me again"),
-    search=Search("search_customers", "customers", by=("name", "email")),
+    search=Search(by=("name", "email")),
 )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip, day
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
+from servers.social_media.tools import UserId
 
 WORDS = phrasings(__package__)
 
@@ -39,12 +40,11 @@ THEIR_CIRCLE = WORDS.family("their_circle")
 
 
 SPEAKER = Speaker(
-    table="users",
-    key="user_id",
+    UserId,
     select=USERS,
     memory="me",
     name="display_name",
-    search=Search("search_users", "users", by=("handle",), missing="the handle does not find the user"),
+    search=Search(by=("handle",), missing="the handle does not find the user"),
     keep=("handle",),
     late=True,
 )

@@ -13,6 +13,7 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip, day
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
+from servers.team_chat.core import UserId
 
 WORDS = phrasings(__package__)
 
@@ -30,11 +31,10 @@ EMOJI_WORDS = {
 
 
 SPEAKER = Speaker(
-    table="users",
-    key="user_id",
+    UserId,
     select=ACTIVE,
     says=(Says("{name}", "name"),),
-    search=Search("search_users", "users", missing="the member is not on the first page of the search"),
+    search=Search(missing="the member is not on the first page of the search"),
     keep=("department",),
     late=True,
 )

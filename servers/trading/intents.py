@@ -22,7 +22,7 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
-from servers.trading.tools import trading
+from servers.trading.tools import PortfolioId, trading
 
 WORDS = phrasings(__package__)
 
@@ -45,6 +45,7 @@ FREE_SHARES = (
     "p.quantity - COALESCE((SELECT SUM(o.quantity - o.filled_quantity) FROM orders o WHERE o.portfolio_id = "
     "p.portfolio_id AND o.symbol = p.symbol AND o.side = 'sell' AND o.status IN ('open', 'partially_filled')), 0)"
 )
+
 LIVE = "status IN ('open', 'partially_filled')"
 
 
@@ -68,8 +69,7 @@ def seen(s: Scene, value: Any) -> bool:
 
 
 SPEAKER = Speaker(
-    table="portfolios",
-    key="portfolio_id",
+    PortfolioId,
     select=OWNER,
     memory="portfolio",
     name="owner_name",
@@ -78,14 +78,9 @@ SPEAKER = Speaker(
         Says("I'm {owner_name}, about my {account}", "owner_name", "kind"),
         Says("I'm {owner_name} ({email})", "email"),
     ),
-    search=Search(
-        "list_portfolios", "portfolios", by=("owner_name", "email"), missing="the portfolio is past the first page"
-    ),
+    search=Search(by=("owner_name", "email"), missing="the portfolio is past the first page"),
 )
-BY_NAME = replace(
-    SPEAKER,
-    search=Search("list_portfolios", "portfolios", by=("owner_name",), missing="the portfolio is past the first page"),
-)
+BY_NAME = replace(SPEAKER, search=Search(by=("owner_name",), missing="the portfolio is past the first page"))
 
 
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 from hub.kit.intent import Given, Ref, Scene, Skip, day, unique_best
 from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
-from servers.travel_booking.tools import travel
+from servers.travel_booking.tools import TravellerId, travel
 
 WORDS = phrasings(__package__)
 
@@ -42,7 +42,6 @@ FLIGHT = (
     "FROM flights f JOIN airports o ON o.code = f.origin JOIN airports d ON d.code = f.destination"
 )
 
-
 BAG_WORDS = {1: "one more checked bag", 2: "two more checked bags"}
 
 
@@ -59,12 +58,11 @@ def iso(t: datetime) -> str:
 
 
 SPEAKER = Speaker(
-    table="travellers",
-    key="traveller_id",
+    TravellerId,
     select=TRAVELLER,
     memory="me",
     says=(Says("I'm {name}. ", "name"),),
-    search=Search("search_travellers", "travellers", missing="the traveller is not on the first page of the search"),
+    search=Search(missing="the traveller is not on the first page of the search"),
 )
 
 

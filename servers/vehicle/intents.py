@@ -17,7 +17,7 @@ from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import Said, phrasings, spoken
 from hub.kit.speaker import Search, Speaker
 from servers.vehicle import tools_trip, tools_write  # noqa: F401  (tools before intents)
-from servers.vehicle.tools import vehicle
+from servers.vehicle.tools import OwnerId, vehicle
 
 WORDS = phrasings(__package__)
 
@@ -31,7 +31,7 @@ CAR = (
 OPEN_DOOR = "d.vehicle_id = v.vehicle_id AND d.is_open = 1)"
 SIDES = {"front_left": "front left", "front_right": "front right", "rear_left": "back left", "rear_right": "back right"}
 DOOR_WORDS = {**SIDES, "front_left": "driver's", "front_right": "passenger"}
-SPEAKER = Speaker(table="owners", key="owner_id", select=OWNERS, memory="owner", search=Search("list_owners", "owners"))
+SPEAKER = Speaker(OwnerId, select=OWNERS, memory="owner", search=Search())
 
 
 def my_car(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:

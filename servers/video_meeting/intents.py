@@ -17,7 +17,7 @@ from hub.kit.intent import Ref, Scene, Skip, clock, day
 from hub.kit.phrasings import phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.video_meeting import tools_write  # noqa: F401  (the write tools, before the intents that cover them)
-from servers.video_meeting.tools import video_meeting
+from servers.video_meeting.tools import UserId, video_meeting
 
 WORDS = phrasings(__package__)
 
@@ -27,12 +27,11 @@ MEETING = "SELECT m.*, u.name AS host FROM meetings m JOIN users u ON u.user_id 
 SLOT_END = "datetime(scheduled_start, '+' || duration_minutes || ' minutes')"
 
 SPEAKER = Speaker(
-    table="users",
-    key="user_id",
+    UserId,
     select=f"{USERS} WHERE {UNIQUE_NAME}",
     says=(Says("I'm {name}", "name"),),
     again=("Also,", "While you're at it,", "One more thing:", "Next,"),
-    search=Search("search_users", "users", missing="the user is not on the first page of the search"),
+    search=Search(missing="the user is not on the first page of the search"),
     keep=("plan",),
     late=True,
 )
