@@ -27,7 +27,9 @@ from hub.kit.intent import (
     speak,
     unique_best,
 )
+from hub.kit.speaker import Search, Speaker
 from servers import REGISTRY
+from servers.payments.tools import CustomerId
 from tests.conftest import LIBRARY
 from tests.servers import checks
 from tests.servers.checks import Live
@@ -172,6 +174,32 @@ def test_find_reads_a_row_off_a_discovery_call_or_skips(live: Live) -> None:
     assert [x.tool for x in s.calls] == ["search_customers"]  # a real call the task records
     with pytest.raises(Skip, match="^gone$"):
         s.find("search_customers", "customers", "customer_id", "CUS-NONE", missing="gone", query=c["name"])
+
+
+def test_discover_reads_by_the_entity_types_finder_table_and_key(live: Live) -> None:
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
+    c = s.pick("SELECT customer_id, name FROM customers")
+    s.say("Find {n}.", n=c["name"])
+    row = s.discover(CustomerId, c["customer_id"], missing="gone", query=c["name"])
+    assert CustomerId.entity.finder == "search_customers" and row["customer_id"] == c["customer_id"]
+    assert [(x.tool, x.arguments) for x in s.calls] == [("search_customers", {"query": c["name"]})]
+    with pytest.raises(Skip, match="^gone$"):
+        s.discover(CustomerId, "CUS-NONE", missing="gone", query=c["name"])
+
+
+def test_a_speaker_takes_table_key_and_finder_from_its_entity_type(live: Live) -> None:
+    unique = (
+        "SELECT customer_id, name FROM customers c WHERE (SELECT COUNT(*) FROM customers d WHERE d.name = c.name) = 1"
+    )
+    speaker = Speaker(CustomerId, select=unique, search=Search())
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
+    c = speaker.me(s)
+    assert s.speaker == c["name"] and s.persona.name == c["name"]  # the pick became the persona
+    assert speaker.asks(s, c, "{me}: what do I owe?") == c["customer_id"]
+    assert [x.tool for x in s.calls] == ["search_customers"]
+    assert s.memory["me"]["customer_id"] == c["customer_id"]
 
 
 def test_recall_rereads_what_an_earlier_turn_left(live: Live) -> None:

@@ -37,11 +37,14 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from hub.kit.answers import reply
 from hub.kit.phrasings import Said, spoken
 from hub.kit.provenance import Evidence, Source, origins
+
+if TYPE_CHECKING:
+    from hub.kit import EntityId
 from hub.kit.voice import Style, carry_on, draw_habits, draw_style, dress, habitual, introduce, split_intro, styled
 
 Level = Literal["complete", "missing", "minimal"]
@@ -494,6 +497,12 @@ class Scene:
             if row[key] == value:
                 return row  # type: ignore[no-any-return]
         raise Skip(missing)
+
+    def discover(self, entity: type[EntityId], value: Any, /, *, missing: str, **arguments: Any) -> dict[str, Any]:
+        """``find`` by the entity type's own finder, table and key, e.g.
+        ``s.discover(CardId, "CRD-0042", missing="not listed", account_id="ACC-0107")``."""
+        e = entity.entity
+        return self.find(e.finder, e.table, e.key, value, missing=missing, **arguments)
 
     def _known(self, tool: str, listed: str, key: str, value: Any, arguments: dict[str, Any]) -> list[dict[str, Any]]:
         args = {k: (v.value if isinstance(v, Given) else v) for k, v in arguments.items()}

@@ -22,7 +22,7 @@ from servers.banking.intents import (
     seen,
     the_customer,
 )
-from servers.banking.tools import banking
+from servers.banking.tools import CardId, banking
 
 
 def _account(where: str = "1=1") -> Callable[[Scene], tuple[dict[str, Any], dict[str, Any]]]:
@@ -226,7 +226,7 @@ def lock_card_on_it(s: Scene) -> None:
         s.say(WORDS.lock_card_on_it, what=what)
     else:
         s.say(WORDS.lock_card_on_it_unlock, what=what, What=what[:1].upper() + what[1:])
-    s.find("list_cards", "cards", "card_id", card["card_id"], missing="not listed", account_id=acc["account_id"])
+    s.discover(CardId, card["card_id"], missing="not listed", account_id=acc["account_id"])
     s.call("set_card_status", card_id=card["card_id"], status="locked" if card["status"] == "active" else "active")
 
 

@@ -15,7 +15,7 @@ from servers.banking.intents import (
     owned,
     who,
 )
-from servers.banking.tools import banking
+from servers.banking.tools import CardId, banking
 
 
 @banking.intent(
@@ -55,7 +55,7 @@ def lost_card(s: Scene) -> None:
     acc = {"account_id": card["account_id"], "customer_id": c["customer_id"], "type": card["type"], "status": "active"}
     cid = customer_asks(s, c, WORDS.lost_card, what=what)
     aid = account_of(s, cid, acc, narrow=True)
-    s.find("list_cards", "cards", "card_id", card["card_id"], missing="the card is not listed", account_id=aid)
+    s.discover(CardId, card["card_id"], missing="the card is not listed", account_id=aid)
     s.call("set_card_status", card_id=card["card_id"], status="locked")
     s.memory["account"] = acc
     if s.rng.random() < 0.5:

@@ -20,6 +20,7 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip, day, money
 from hub.kit.phrasings import phrasings
 from servers.budget import tools_write  # noqa: F401  (the writes: registered before intents cover them)
+from servers.budget.tools import CategoryId
 
 WORDS = phrasings(__package__)
 
@@ -149,7 +150,7 @@ def find_category(s: Scene, cat: dict[str, Any]) -> str:
         args["query"] = cat["name"].split(" ")[0].rstrip("'s")
     elif r < 0.12:
         args["query"] = cat["name"]
-    s.find("list_categories", "categories", "category_id", cid, missing="the category is not listed", **args)
+    s.discover(CategoryId, cid, missing="the category is not listed", **args)
     return cid
 
 

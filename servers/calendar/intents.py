@@ -103,14 +103,7 @@ def ask(s: Scene, u: dict[str, Any], *phrasings: Said, minimal: Sequence[str] = 
 
 
 def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
-    hit = s.find(
-        "search_users",
-        "users",
-        "user_id",
-        u["user_id"],
-        missing="the person is not on the first page of the search",
-        query=u["name"],
-    )
+    hit = s.discover(UserId, u["user_id"], missing="the person is not on the first page of the search", query=u["name"])
     return dict(hit)
 
 

@@ -23,7 +23,7 @@ from hub.kit.intent import Ref, Scene, Skip, day, money, unique_best
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Speaker
 from servers.crm import tools_write  # noqa: F401  (the write tools: registered before an intent covers them)
-from servers.crm.tools import OwnerId
+from servers.crm.tools import AccountId, ContactId, DealId, LeadId, OwnerId
 
 WORDS = phrasings(__package__)
 
@@ -148,9 +148,7 @@ def find_company(s: Scene, account_id: str, name: str) -> str:
     """The agent's path to a company: known already, or searched by its name."""
     if seen(s, account_id):
         return account_id
-    found = s.find(
-        "search_accounts", "accounts", "account_id", account_id, missing="the company is not found", query=name
-    )
+    found = s.discover(AccountId, account_id, missing="the company is not found", query=name)
     return str(found["account_id"])
 
 
@@ -167,15 +165,7 @@ def find_deal(s: Scene, d: dict[str, Any], **filters: Any) -> str:
         remember_company(s, acc)
         return str(d["deal_id"])
     filters = dict(filters) if filters else s.rng.choice(({}, {"open_only": True}, {"stage": d["stage"]}))
-    found = s.find(
-        "list_deals",
-        "deals",
-        "deal_id",
-        d["deal_id"],
-        missing="the deal is not listed",
-        account_id=account_id,
-        **filters,
-    )
+    found = s.discover(DealId, d["deal_id"], missing="the deal is not listed", account_id=account_id, **filters)
     return str(found["deal_id"])
 
 
@@ -234,7 +224,7 @@ def find_contact(s: Scene, c: dict[str, Any]) -> str:
     args: dict[str, Any] = {"query": c["name"]}
     if seen(s, c["account_id"]) and s.rng.random() < 0.7:  # the agent knows the company: search within it
         args = {"account_id": c["account_id"]} | ({"query": c["name"]} if s.rng.random() < 0.5 else {})
-    found = s.find("search_contacts", "contacts", "contact_id", c["contact_id"], missing="not found", **args)
+    found = s.discover(ContactId, c["contact_id"], missing="not found", **args)
     return str(found["contact_id"])
 
 
@@ -265,7 +255,7 @@ def find_lead(s: Scene, lead: dict[str, Any], **filters: Any) -> None:
         return
     r = 0.0 if filters else s.rng.random()
     query = lead["name"] if r < 0.6 else lead["company"] if r < 0.85 else lead["email"]
-    s.find("search_leads", "leads", "lead_id", lead["lead_id"], missing="the lead is not found", query=query, **filters)
+    s.discover(LeadId, lead["lead_id"], missing="the lead is not found", query=query, **filters)
 
 
 def remember_lead(s: Scene, lead: dict[str, Any]) -> None:

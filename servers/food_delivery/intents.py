@@ -20,7 +20,7 @@ from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.food_delivery import tools_write  # noqa: F401  (the write tools before the intents that cover them)
 from servers.food_delivery.schema import MAX_KM, km_between
-from servers.food_delivery.tools import CustomerId, _open_at
+from servers.food_delivery.tools import CustomerId, RestaurantId, _open_at
 
 WORDS = phrasings(__package__)
 
@@ -119,13 +119,8 @@ def place(s: Scene, r: dict[str, Any]) -> str:
 def find_restaurant(s: Scene, r: dict[str, Any], city: str | None) -> str:
     """The restaurant's id from a search by name (in ``city`` when the user named it or the agent knows it)."""
     args = {"query": r["name"]} if city is None else {"query": r["name"], "city": city}
-    found = s.find(
-        "search_restaurants",
-        "restaurants",
-        "restaurant_id",
-        r["restaurant_id"],
-        missing="the restaurant is past the first page of the search",
-        **args,
+    found = s.discover(
+        RestaurantId, r["restaurant_id"], missing="the restaurant is past the first page of the search", **args
     )
     return str(found["restaurant_id"])
 

@@ -60,14 +60,7 @@ def find_user(s: Scene, u: dict[str, Any], project_id: str | None = None) -> str
     args: dict[str, Any] = {"query": u["name"]}
     if project_id:
         args["project_id"] = project_id
-    hit = s.find(
-        "search_users",
-        "users",
-        "user_id",
-        u["user_id"],
-        missing="the person is not on the first page of the search",
-        **args,
-    )
+    hit = s.discover(UserId, u["user_id"], missing="the person is not on the first page of the search", **args)
     return str(hit["user_id"])
 
 

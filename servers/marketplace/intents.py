@@ -24,7 +24,7 @@ from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Search, Speaker
 from servers.marketplace import tools_write  # noqa: F401  (the write tools register before the intents that cover them)
-from servers.marketplace.tools import UserId
+from servers.marketplace.tools import ListingId, UserId
 
 WORDS = phrasings(__package__)
 
@@ -77,9 +77,7 @@ def find_user(s: Scene, u: dict[str, Any]) -> str:
     known = s.memory.get("other")
     if known and known["user_id"] == u["user_id"]:
         return str(u["user_id"])
-    hit = s.find(
-        "search_users", "users", "user_id", u["user_id"], missing="the user is not found by name", query=u["name"]
-    )
+    hit = s.discover(UserId, u["user_id"], missing="the user is not found by name", query=u["name"])
     s.memory["other"] = {"user_id": hit["user_id"], "name": hit["name"]}
     return str(hit["user_id"])
 
@@ -159,9 +157,7 @@ def describe(s: Scene, item: dict[str, Any]) -> tuple[str, str]:
 def listed(s: Scene, item: dict[str, Any], **narrow: Any) -> dict[str, Any]:
     """The listing as a search for its title (narrowed by ``narrow``) shows it."""
     missing = "the listing is not on the first page"
-    return s.find(
-        "search_listings", "listings", "listing_id", item["listing_id"], missing=missing, query=item["title"], **narrow
-    )
+    return s.discover(ListingId, item["listing_id"], missing=missing, query=item["title"], **narrow)
 
 
 def locate(s: Scene, item: dict[str, Any], how: str) -> dict[str, Any]:

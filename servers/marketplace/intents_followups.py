@@ -12,7 +12,7 @@ from hub.kit import fake
 from hub.kit.follow import FollowUp, follow_ups
 from hub.kit.intent import Scene, Skip, money
 from servers.marketplace.intents import SPANS, WORDS
-from servers.marketplace.tools import marketplace
+from servers.marketplace.tools import UserId, marketplace
 
 
 def known(s: Scene, key: str) -> dict[str, Any]:
@@ -126,7 +126,7 @@ def talking(s: Scene) -> dict[str, Any]:
     u = s.rows("SELECT user_id, name FROM users WHERE name = ? AND status = 'active'", s.speaker)
     if len(u) != 1:
         raise Skip("the name is not unique")
-    hit = s.find("search_users", "users", "user_id", u[0]["user_id"], missing="not found", query=s.speaker)
+    hit = s.discover(UserId, u[0]["user_id"], missing="not found", query=s.speaker)
     s.memory["me"] = {"user_id": hit["user_id"], "name": hit["name"]}
     return {"user_id": hit["user_id"], "name": hit["name"]}
 

@@ -221,10 +221,8 @@ def find_invoice(s: Scene, c: dict[str, Any], inv: dict[str, Any], status: str, 
         return None  # an earlier turn listed it: no discovery needed
     if path == "merchant":
         mid = find_merchant(s, c["merchant"], c["merchant_id"])
-        hits = s.find(
-            "search_customers",
-            "customers",
-            "customer_id",
+        hits = s.discover(
+            CustomerId,
             c["customer_id"],
             missing="the customer is not on the first page",
             query=c["name"],

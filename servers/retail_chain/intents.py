@@ -12,7 +12,7 @@ from typing import Any
 
 from hub.kit.intent import Ref, Scene, Skip
 from hub.kit.phrasings import phrasings
-from servers.retail_chain.tools import retail_chain
+from servers.retail_chain.tools import StoreId, retail_chain
 
 WORDS = phrasings(__package__)
 
@@ -60,14 +60,7 @@ def find_product(s: Scene, p: dict[str, Any], **args: Any) -> str:
 
 
 def find_store(s: Scene, st: dict[str, Any]) -> str:
-    found = s.find(
-        "list_stores",
-        "stores",
-        "store_id",
-        st["store_id"],
-        missing="the store is not listed in its city",
-        city=st["city"],
-    )
+    found = s.discover(StoreId, st["store_id"], missing="the store is not listed in its city", city=st["city"])
     remember_store(s, found)
     return str(found["store_id"])
 
@@ -102,7 +95,7 @@ def staff(s: Scene) -> None:
 
 def listed_store(s: Scene, store_id: str, **args: Any) -> dict[str, Any]:
     """The location as ``list_stores`` with ``args`` lists it; it becomes the dialogue's store."""
-    found = s.find("list_stores", "stores", "store_id", store_id, missing="not listed", **args)
+    found = s.discover(StoreId, store_id, missing="not listed", **args)
     remember_store(s, found)
     return found
 

@@ -18,7 +18,7 @@ from servers.retail_chain.intents import (
     staff,
 )
 from servers.retail_chain.intents_followups import it, product, store
-from servers.retail_chain.tools import retail_chain
+from servers.retail_chain.tools import StoreId, retail_chain
 
 
 @retail_chain.intent(covers=("cancel_reservation",), follows=True, opens=False, weight=1.3)
@@ -112,7 +112,7 @@ def send_to_sister(s: Scene) -> None:
     if len(other) != 1 or (free or 0) < qty:
         raise Skip("no single sister store, or too little")
     s.say(WORDS.send_to_sister, n=qty, it=it(s), c=st["city"])
-    sister = s.find("list_stores", "stores", "store_id", other[0]["store_id"], missing="not listed", city=st["city"])
+    sister = s.discover(StoreId, other[0]["store_id"], missing="not listed", city=st["city"])
     s.call("transfer_stock", sku=p["sku"], from_store_id=st["store_id"], to_store_id=sister["store_id"], quantity=qty)
 
 

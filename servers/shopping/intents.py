@@ -17,7 +17,7 @@ from hub.kit.intent import Given, Ref, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
 from hub.kit.speaker import Says, Search, Speaker
 from servers.shopping import tools_cart, tools_write  # noqa: F401  (the write tools before the intents that cover them)
-from servers.shopping.tools import CustomerId
+from servers.shopping.tools import CustomerId, ProductId
 
 WORDS = phrasings(__package__)
 
@@ -126,10 +126,8 @@ def product_ref(s: Scene, p: dict[str, Any]) -> str:
 
 
 def find_product(s: Scene, p: dict[str, Any], **filters: Any) -> dict[str, Any]:
-    return s.find(
-        "search_products",
-        "products",
-        "product_id",
+    return s.discover(
+        ProductId,
         p["product_id"],
         missing="the product is past the first page of the search",
         query=p["name"],

@@ -81,9 +81,7 @@ def find_user(s: Scene, u: dict[str, Any], said: str = "") -> str:
     if other and other["user_id"] == u["user_id"] and other.get("found"):
         return str(u["user_id"])
     query = said if said and not said.startswith("@") else u["handle"]
-    hit = s.find(
-        "search_users", "users", "user_id", u["user_id"], missing="the search does not find the user", query=query
-    )
+    hit = s.discover(UserId, u["user_id"], missing="the search does not find the user", query=query)
     remember_other(s, hit, found=True)
     return str(hit["user_id"])
 

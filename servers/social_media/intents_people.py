@@ -24,7 +24,7 @@ from servers.social_media.intents import (
     someone,
     user,
 )
-from servers.social_media.tools import social_media
+from servers.social_media.tools import UserId, social_media
 
 
 def followable(s: Scene, u: dict[str, Any], where: str = "1=1", *params: Any) -> dict[str, Any]:
@@ -97,7 +97,7 @@ def locals_to_follow(s: Scene) -> None:
     kind = "verified people" if verified else "people"
     uid = ask(s, u, WORDS.locals_to_follow, kind=kind, city=u["city"], h=handle(o))
     args: dict[str, Any] = {"city": u["city"], "verified": True} if verified else {"city": u["city"]}
-    hit = s.find("search_users", "users", "user_id", o["user_id"], missing="not listed", **args)
+    hit = s.discover(UserId, o["user_id"], missing="not listed", **args)
     s.call("follow_user", user_id=uid, target_user_id=hit["user_id"])
     remember_other(s, hit, found=True)
 

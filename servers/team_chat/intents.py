@@ -104,14 +104,7 @@ def find_user(s: Scene, u: dict[str, Any]) -> dict[str, Any]:
     args = {"query": u["name"]}
     if u.get("named_with_department"):
         args["department"] = u["department"]
-    return s.find(
-        "search_users",
-        "users",
-        "user_id",
-        u["user_id"],
-        missing="the colleague is not on the first page of the search",
-        **args,
-    )
+    return s.discover(UserId, u["user_id"], missing="the colleague is not on the first page of the search", **args)
 
 
 def colleague(s: Scene, where: str, *params: Any) -> tuple[dict[str, Any], str]:

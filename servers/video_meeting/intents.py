@@ -48,7 +48,7 @@ def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
 
 def find_user(s: Scene, u: dict[str, Any]) -> str:
     """Someone else's user id, off a search by their name."""
-    hit = s.find("search_users", "users", "user_id", u["user_id"], missing="not on the first page", query=u["name"])
+    hit = s.discover(UserId, u["user_id"], missing="not on the first page", query=u["name"])
     return str(hit["user_id"])
 
 
