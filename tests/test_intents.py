@@ -202,6 +202,21 @@ def test_a_speaker_takes_table_key_and_finder_from_its_entity_type(live: Live) -
     assert s.memory["me"]["customer_id"] == c["customer_id"]
 
 
+def test_the_persona_an_opener_became_is_who_talks_until_found(live: Live) -> None:
+    unique = (
+        "SELECT customer_id, name FROM customers c WHERE (SELECT COUNT(*) FROM customers d WHERE d.name = c.name) = 1"
+    )
+    speaker = Speaker(CustomerId, select=unique, search=Search())
+    s = live.scene(payments())
+    s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
+    c = s.pick(unique)
+    speaker.become(s, c)
+    assert s.speaker == c["name"] and speaker.me(s) == c
+    assert speaker.me(s, "name = ?", c["name"]) == c
+    with pytest.raises(Skip, match="talking does not fit"):
+        speaker.me(s, "name = ?", c["name"] + " (not them)")
+
+
 def test_recall_rereads_what_an_earlier_turn_left(live: Live) -> None:
     s = live.scene(payments())
     sql = "SELECT customer_id, name FROM customers WHERE customer_id = ? AND name LIKE ?"

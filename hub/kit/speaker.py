@@ -29,6 +29,8 @@ from hub.kit import EntityId, EntityType
 from hub.kit.intent import Scene, Skip, row_ref
 from hub.kit.phrasings import Said
 
+BECAME = "speaker_id"  # memory: the key of the row an opener made the persona (``Speaker.become``)
+
 
 @dataclass(frozen=True, init=False)
 class Says:
@@ -77,19 +79,30 @@ class Speaker:
         return self.of.entity
 
     def me(self, s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-        """The speaker: the one an earlier turn established (``Skip`` when they do not fit ``where``), or,
-        on the opening turn, a fresh pick among those that fit, who becomes the persona."""
-        column = self.alias + self.entity.key
-        known = s.recall(
-            self.memory, self.entity.key, self._where(f"{column} = ? AND ({where})"), *params, who=self.entity.table
-        )
+        """The speaker: the one an earlier turn established, or the one an opener made the persona before anyone
+        found them (``become``); ``Skip`` when they do not fit ``where``. Else, on the opening turn, a fresh pick
+        among those that fit, who becomes the persona."""
+        fits = self._where(f"{self.alias}{self.entity.key} = ? AND ({where})")
+        known = s.recall(self.memory, self.entity.key, fits, *params, who=self.entity.table)
         if known is not None:
             return known
+        became = s.memory.get(BECAME)
+        if became:
+            found = s.rows(fits, became, *params)
+            if not found:
+                raise Skip(f"the {self.entity.name} talking does not fit")
+            return found[0]
         if s.turns and not self.late:
             raise Skip(f"a follow-up of a dialogue nobody of {self.entity.table} spoke")
         row = s.pick(self._where(where), *params)
         s.be(str(row[self.name]))
         return row
+
+    def become(self, s: Scene, row: dict[str, Any]) -> None:
+        """Make ``row`` the persona of an opener that does not say who talks (a customer reading a receipt), so
+        that a later turn speaks as them; ``me`` returns them until a discovery read finds them."""
+        s.be(str(row[self.name]))
+        s.memory[BECAME] = row[self.entity.key]
 
     def who(self, s: Scene, row: dict[str, Any]) -> str:
         """How the speaker says who they are: one of ``says`` that picks them out; once an earlier turn

@@ -17,7 +17,7 @@ from typing import Any
 from hub.kit import fake
 from hub.kit.intent import Given, Scene, Skip
 from hub.kit.phrasings import Said, phrasings
-from hub.kit.speaker import Says, Search, Speaker
+from hub.kit.speaker import BECAME, Says, Search, Speaker
 from servers.food_delivery import tools_write  # noqa: F401  (the write tools before the intents that cover them)
 from servers.food_delivery.schema import MAX_KM, km_between
 from servers.food_delivery.tools import CustomerId, RestaurantId, _open_at
@@ -64,16 +64,7 @@ def stars_text(n: int) -> str:
     return "one star" if n == 1 else f"{NUMBERS[n]} stars"
 
 
-def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
-    """The customer talking: the one an earlier turn found, the one the persona of an opening turn became
-    (``as_customer``), or a fresh pick on the opening turn."""
-    said = s.memory.get("speaker_id")
-    if said and not s.memory.get("customer"):
-        found = s.rows(CUSTOMER + f" WHERE c.customer_id = ? AND ({where})", said, *params)
-        if not found:
-            raise Skip("the customer talking does not fit")
-        return found[0]
-    return SPEAKER.me(s, where, *params)
+me = SPEAKER.me  # the customer talking (also the one an opener made the persona: SPEAKER.become)
 
 
 def as_customer(s: Scene, city: str | None = None) -> None:
@@ -82,9 +73,7 @@ def as_customer(s: Scene, city: str | None = None) -> None:
     if s.speaker or s.turns:
         return
     local = s.rows(CUSTOMER + " WHERE c.city = ?", city) if city and s.rng.random() < 0.7 else []
-    c = s.rng.choice(local) if local else s.pick(CUSTOMER)
-    s.be(c["name"])
-    s.memory["speaker_id"] = c["customer_id"]
+    SPEAKER.become(s, s.rng.choice(local) if local else s.pick(CUSTOMER))
 
 
 def focus(s: Scene, restaurant_id: str) -> None:
@@ -229,7 +218,7 @@ def ran_last(s: Scene, tool: str, **arguments: Any) -> bool:
 def customer_of_order(s: Scene, o: dict[str, Any]) -> None:
     """``Skip`` unless the order is the talking customer's (a staff dialogue is no customer's)."""
     known = s.memory.get("customer") or {}
-    said = s.memory.get("speaker_id")
+    said = s.memory.get(BECAME)
     if o["customer_id"] not in (known.get("customer_id"), said):
         raise Skip("the order is not the talking customer's")
 

@@ -7,6 +7,7 @@ from typing import Any
 from hub.kit.intent import Ref, Scene, Skip, day
 from servers.food_delivery.intents import (
     CUSTOMER,
+    SPEAKER,
     WORDS,
     asks,
     find_me,
@@ -174,8 +175,7 @@ def rate_by_number(s: Scene) -> None:
         "WHERE x.order_id = o.order_id)"
     )
     c = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
-    s.be(c["name"])
-    s.memory["speaker_id"] = c["customer_id"]
+    SPEAKER.become(s, c)
     f, d = two_scores(s)
     tasty = s.given(f, f"{f} stars", "food score", "rate_order", "food_stars")
     ride = s.given(d, f"{d} stars", "delivery score", "rate_order", "delivery_stars")
@@ -208,8 +208,7 @@ def whats_in_order(s: Scene) -> None:
     """A customer reads an order number off the receipt and asks what was in it and what it cost."""
     o = s.pick("SELECT * FROM orders WHERE status IN ('delivered', 'cancelled', 'preparing', 'out_for_delivery')")
     c = s.rows(CUSTOMER + " WHERE c.customer_id = ?", o["customer_id"])[0]
-    s.be(c["name"])
-    s.memory["speaker_id"] = c["customer_id"]
+    SPEAKER.become(s, c)
     s.say(WORDS.whats_in_order, n=o["order_id"])
     s.call("track_order", order_id=o["order_id"])
     focus_order(s, o["order_id"])

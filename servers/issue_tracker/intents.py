@@ -115,11 +115,7 @@ def issue_ref(s: Scene, i: dict[str, Any], b: str, by_key: bool | None = None) -
         by_key = s.rng.random() < 0.1
     s.memory.pop("by_owner", None)
     if by_key:
-        return s.refer(
-            i["issue_id"],
-            Ref("{key}", "SELECT issue_id FROM issues WHERE issue_id = ?", i["issue_id"]),
-            key=i["issue_id"],
-        )
+        return s.named(i, "issues", "issue_id", "{issue_id}")
     if s.rng.random() < 0.55:
         mine = owner_ref(s, i)
         if mine is not None:

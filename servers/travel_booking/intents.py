@@ -16,7 +16,7 @@ from typing import Any
 
 from hub.kit.intent import Given, Ref, Scene, Skip, day, unique_best
 from hub.kit.phrasings import phrasings
-from hub.kit.speaker import Says, Search, Speaker
+from hub.kit.speaker import BECAME, Says, Search, Speaker
 from servers.travel_booking.tools import TravellerId, travel
 
 WORDS = phrasings(__package__)
@@ -69,21 +69,15 @@ SPEAKER = Speaker(
 def me(s: Scene, where: str = "1=1", *params: Any) -> dict[str, Any]:
     """The traveller talking (``SPEAKER.me``), also the one an opener without a traveller made the persona
     (``as_traveller``) before any turn found them."""
-    sid = s.memory.get("speaker_id")
-    if sid and not s.memory.get("me"):
-        found = s.rows(TRAVELLER + f" AND traveller_id = ? AND ({where})", sid, *params)
-        if not found:
-            raise Skip("the traveller of the earlier turn does not fit")
-        return found[0]
     t = SPEAKER.me(s, where, *params)
-    s.memory["speaker_id"] = t["traveller_id"]
+    s.memory[BECAME] = t["traveller_id"]
     return t
 
 
 def talking(s: Scene) -> str | None:
     """The traveller id of whoever talks: the one an earlier turn found, or the one the persona became."""
     known = s.memory.get("me")
-    return str(known["traveller_id"]) if known else s.memory.get("speaker_id")
+    return str(known["traveller_id"]) if known else s.memory.get(BECAME)
 
 
 def as_traveller(s: Scene, where: str = "1=1", *params: Any) -> None:
@@ -92,9 +86,7 @@ def as_traveller(s: Scene, where: str = "1=1", *params: Any) -> None:
     if s.speaker or s.turns:
         return
     fit = s.rows(TRAVELLER + f" AND ({where})", *params)
-    t = s.rng.choice(fit) if fit else s.pick(TRAVELLER)
-    s.be(t["name"])
-    s.memory["speaker_id"] = t["traveller_id"]
+    SPEAKER.become(s, s.rng.choice(fit) if fit else s.pick(TRAVELLER))
 
 
 def focus_booking(s: Scene, booking_id: str) -> None:

@@ -79,18 +79,7 @@ def busy(s: Scene, uid: str, start: datetime, minutes: int) -> bool:
 
 
 def person(s: Scene, u: dict[str, Any]) -> str:
-    return s.refer(
-        u["user_id"],
-        Ref("{name}", "SELECT user_id FROM users WHERE name = ?", u["name"]),
-        Ref(
-            "{name} from {dept}",
-            "SELECT user_id FROM users WHERE name = ? AND department = ?",
-            u["name"],
-            u["department"],
-        ),
-        name=u["name"],
-        dept=u["department"],
-    )
+    return s.named(u, "users", "user_id", "{name}", "{name} from {department}")
 
 
 def host_live_meeting(s: Scene, u: dict[str, Any], m: dict[str, Any]) -> tuple[str, str]:
