@@ -177,8 +177,7 @@ def test_find_reads_a_row_off_a_discovery_call_or_skips(live: Live) -> None:
 
 
 def test_discover_reads_by_the_entity_types_finder_table_and_key(live: Live) -> None:
-    s = live.scene(payments())
-    s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
+    s = customer_scene(live)
     c = s.pick("SELECT customer_id, name FROM customers")
     s.say("Find {n}.", n=c["name"])
     row = s.discover(CustomerId, c["customer_id"], missing="gone", query=c["name"])
@@ -188,13 +187,21 @@ def test_discover_reads_by_the_entity_types_finder_table_and_key(live: Live) -> 
         s.discover(CustomerId, "CUS-NONE", missing="gone", query=c["name"])
 
 
-def test_a_speaker_takes_table_key_and_finder_from_its_entity_type(live: Live) -> None:
-    unique = (
-        "SELECT customer_id, name FROM customers c WHERE (SELECT COUNT(*) FROM customers d WHERE d.name = c.name) = 1"
-    )
-    speaker = Speaker(CustomerId, select=unique, search=Search())
+UNIQUE_CUSTOMER = (
+    "SELECT customer_id, name FROM customers c WHERE (SELECT COUNT(*) FROM customers d WHERE d.name = c.name) = 1"
+)
+CUSTOMER_SPEAKER = Speaker(CustomerId, select=UNIQUE_CUSTOMER, search=Search())
+
+
+def customer_scene(live: Live) -> Scene:
+    """A payments scene whose intent may call search_customers."""
     s = live.scene(payments())
     s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
+    return s
+
+
+def test_a_speaker_takes_table_key_and_finder_from_its_entity_type(live: Live) -> None:
+    s, speaker = customer_scene(live), CUSTOMER_SPEAKER
     c = speaker.me(s)
     assert s.speaker == c["name"] and s.persona.name == c["name"]  # the pick became the persona
     assert speaker.asks(s, c, "{me}: what do I owe?") == c["customer_id"]
@@ -203,13 +210,8 @@ def test_a_speaker_takes_table_key_and_finder_from_its_entity_type(live: Live) -
 
 
 def test_the_persona_an_opener_became_is_who_talks_until_found(live: Live) -> None:
-    unique = (
-        "SELECT customer_id, name FROM customers c WHERE (SELECT COUNT(*) FROM customers d WHERE d.name = c.name) = 1"
-    )
-    speaker = Speaker(CustomerId, select=unique, search=Search())
-    s = live.scene(payments())
-    s.intent = Intent("payments", "t", lambda _: None, ("search_customers",))
-    c = s.pick(unique)
+    s, speaker = customer_scene(live), CUSTOMER_SPEAKER
+    c = s.pick(UNIQUE_CUSTOMER)
     speaker.become(s, c)
     assert s.speaker == c["name"] and speaker.me(s) == c
     assert speaker.me(s, "name = ?", c["name"]) == c
