@@ -375,39 +375,14 @@ def opens(rounds: int) -> None:
 
 # 5: the hub's own work ----------------------------------------------------------------------------
 
-CATASTROPHE = "(a|a)*$"  # backtracks exponentially on the line below: each grep runs to its 0.25 s limit
-
-
-def grep_task() -> dict[str, Any]:
-    return {
-        "id": "bench-greps",
-        "servers": ["filesystem"],
-        "initial": {
-            "setup": [
-                {
-                    "server": "filesystem",
-                    "tool": "write_file",
-                    "arguments": {"path": "/tmp/a.txt", "content": "a" * 30 + "!"},
-                }
-            ]
-        },
-        "turns": [
-            {"user": "Search /tmp/a.txt.", "calls": [call("filesystem", "grep_files", pattern="b", path="/tmp/a.txt")]}
-        ],
-        "tools": ["filesystem__grep_files"],
-    }
-
 
 def wide_task() -> dict[str, Any]:
+    from hub.testing import truth_call
     from servers import REGISTRY
 
     names = [s.name for s in REGISTRY]
-    turn = {"user": "What is in ACC-0001?", "calls": [call("banking", "get_account", account_id="ACC-0001")]}
+    turn = {"user": "What is in ACC-0001?", "calls": [truth_call("banking", "get_account", account_id="ACC-0001")]}
     return {"id": "bench-wide", "servers": names, "turns": [turn], "tools": ["banking__get_account"]}
-
-
-def call(server: str, tool: str, **arguments: Any) -> dict[str, Any]:
-    return {"server": server, "tool": tool, "arguments": arguments, "id": "g1"}
 
 
 async def watch(url: str, stop: Path) -> list[float]:
@@ -438,14 +413,12 @@ def watched(url: str, work: Callable[[], float]) -> tuple[float, float]:
 
 
 async def greps(url: str) -> float:
-    from hub.tasks import hermes_call
+    from hub.testing import catastrophic_greps, grep_task
     from trainer_client.hub_client import HubClient
 
     async with HubClient(url.replace("http", "ws") + "/ws", client="bench") as client:
-        group = await client.open(grep_task(), n=1, limits={"max_calls_per_step": 64})
-        text = "".join(
-            hermes_call("filesystem__grep_files", {"pattern": CATASTROPHE, "path": "/tmp/a.txt"}) for _ in range(64)
-        )
+        group = await client.open(grep_task("bench-greps"), n=1, limits={"max_calls_per_step": 64})
+        text = catastrophic_greps(64)
         start = time.perf_counter()
         out = await client.step(group.episodes[0], text)
         assert len(out["calls"]) == 64, out

@@ -15,6 +15,7 @@ from starlette.applications import Starlette
 
 from hub.config import Settings
 from hub.net import Loopback, free_port
+from hub.tasks import hermes_call
 from hub.transports.gate import server as hub_server
 
 __all__ = ["LiveHub", "free_port", "serve", "ws_request"]
@@ -69,3 +70,42 @@ async def ws_request(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
         reply = json.loads(await ws.recv())
         if reply.get("type") != "event":
             return reply  # type: ignore[no-any-return]
+
+
+# A task whose model calls run the hub's slowest path: each grep of CATASTROPHE backtracks exponentially on the
+# task's file ("aaa…!") until its regex time limit stops it.
+CATASTROPHE = "(a|a)*$"
+
+
+def truth_call(server: str, tool: str, **arguments: Any) -> dict[str, Any]:
+    """A ground-truth call of a task turn."""
+    return {"server": server, "tool": tool, "arguments": arguments, "id": "g1"}
+
+
+def grep_task(task_id: str) -> dict[str, Any]:
+    """A filesystem task holding the file that ``catastrophic_greps`` searches."""
+    return {
+        "id": task_id,
+        "servers": ["filesystem"],
+        "initial": {
+            "setup": [
+                {
+                    "server": "filesystem",
+                    "tool": "write_file",
+                    "arguments": {"path": "/tmp/a.txt", "content": "a" * 30 + "!"},
+                }
+            ]
+        },
+        "turns": [
+            {
+                "user": "Search /tmp/a.txt.",
+                "calls": [truth_call("filesystem", "grep_files", pattern="b", path="/tmp/a.txt")],
+            }
+        ],
+        "tools": ["filesystem__grep_files"],
+    }
+
+
+def catastrophic_greps(n: int) -> str:
+    """A model turn of ``n`` greps that each run to their time limit on ``grep_task``'s file."""
+    return hermes_call("filesystem__grep_files", {"pattern": CATASTROPHE, "path": "/tmp/a.txt"}) * n

@@ -31,7 +31,7 @@ from hub.engine.events import SUBSCRIBER_BYTES, EventBus, Subscription, TurnEven
 from hub.errors import MCP_ERROR_META
 from hub.mount.spec import MAX_SCENARIO_DEPTH
 from hub.tasks import hermes_call
-from hub.testing import LiveHub, serve, ws_request
+from hub.testing import LiveHub, catastrophic_greps, grep_task, serve, truth_call, ws_request
 from tests.conftest import LIBRARY
 from tests.test_mcp_http import MODERN, call_body
 from tests.test_mount_byo import byo_library
@@ -176,32 +176,10 @@ async def test_mcp_transport_sessions_count_in_the_session_cap(tmp_path: Path) -
 
 # No request freezes the hub ------------------------------------------------------------------------------
 
-CATASTROPHE = "(a|a)*$"  # backtracks exponentially on "aaa…!": each grep runs to its regex time limit
-
-
-def call(server: str, tool: str, **arguments: Any) -> dict[str, Any]:
-    return {"server": server, "tool": tool, "arguments": arguments, "id": "g1"}
-
 
 async def test_the_hub_answers_while_a_step_of_catastrophic_greps_runs(live: LiveHub) -> None:
-    task = {
-        "id": "greps",
-        "servers": ["filesystem"],
-        "initial": {
-            "setup": [
-                {
-                    "server": "filesystem",
-                    "tool": "write_file",
-                    "arguments": {"path": "/tmp/a.txt", "content": "a" * 30 + "!"},
-                }
-            ]
-        },
-        "turns": [
-            {"user": "Search /tmp/a.txt.", "calls": [call("filesystem", "grep_files", pattern="b", path="/tmp/a.txt")]}
-        ],
-        "tools": ["filesystem__grep_files"],
-    }
-    text = hermes_call("filesystem__grep_files", {"pattern": CATASTROPHE, "path": "/tmp/a.txt"}) * 8
+    task = grep_task("greps")
+    text = catastrophic_greps(8)
     async with connect(live.ws_url, max_size=None) as ws, httpx.AsyncClient(base_url=live.url, timeout=60) as http:
         await ws_request(ws, {"type": "hello"})
         opened = await ws_request(ws, {"type": "open", "task": task, "limits": {"max_calls_per_step": 8}})
@@ -261,7 +239,9 @@ async def test_a_group_open_copies_and_replays_its_setup_off_the_event_loop(
                 {"server": "filesystem", "tool": "write_file", "arguments": {"path": "/tmp/n.txt", "content": "n"}}
             ]
         },
-        "turns": [{"user": "What is in ACC-0001?", "calls": [call("banking", "get_account", account_id="ACC-0001")]}],
+        "turns": [
+            {"user": "What is in ACC-0001?", "calls": [truth_call("banking", "get_account", account_id="ACC-0001")]}
+        ],
         "tools": ["banking__get_account"],
     }
     async with connect(live.ws_url) as ws:
